@@ -1,0 +1,185 @@
+/* Contexts, backend selection, the workspace pool, library information. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_internal.h"
+
+#define QRU_STR_(x) #x
+#define QRU_STR(x) QRU_STR_(x)
+
+const char *qru_version(void)
+{
+    return QRU_STR(QRU_VERSION_MAJOR) "." QRU_STR(
+        QRU_VERSION_MINOR) "." QRU_STR(QRU_VERSION_PATCH);
+}
+
+#ifdef QRU_HAVE_CUDA
+extern const qru_backend_ops qru_cuda_ops;
+#endif
+#ifdef QRU_HAVE_OPENCL
+extern const qru_backend_ops qru_opencl_ops;
+#endif
+
+const qru_backend_ops *qru_backend_table(qru_backend b)
+{
+    switch (b) {
+    case QRU_BACKEND_CPU:
+        return &qru_cpu_ops;
+#ifdef QRU_HAVE_CUDA
+    case QRU_BACKEND_CUDA:
+        return &qru_cuda_ops;
+#endif
+#ifdef QRU_HAVE_OPENCL
+    case QRU_BACKEND_OPENCL:
+        return &qru_opencl_ops;
+#endif
+    default:
+        return NULL;
+    }
+}
+
+const char *qru_backend_name(qru_backend b)
+{
+    switch (b) {
+    case QRU_BACKEND_AUTO:
+        return "auto";
+    case QRU_BACKEND_CPU:
+        return "cpu";
+    case QRU_BACKEND_CUDA:
+        return "cuda";
+    case QRU_BACKEND_OPENCL:
+        return "opencl";
+    }
+    return "unknown";
+}
+
+int qru_backend_compiled(qru_backend b)
+{
+    return qru_backend_table(b) != NULL;
+}
+
+void qru_context_options_init(qru_context_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+    opt->device = -1;
+    opt->platform = -1;
+}
+
+static int create_on(qru_context **out, const qru_backend_ops *ops,
+                     const qru_context_options *opt)
+{
+    int st = ops->probe();
+    if (st != 0)
+        return st;
+    qru_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return QRU_ERR_ALLOC;
+    ctx->ops = ops;
+    ctx->backend = ops->id;
+    st = ops->init(ctx, opt);
+    if (st != 0) {
+        free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return 0;
+}
+
+int qru_context_create_ex(qru_context **ctx, qru_backend backend,
+                          const qru_context_options *opt)
+{
+    if (!ctx)
+        return -1;
+    if (backend != QRU_BACKEND_AUTO && backend != QRU_BACKEND_CPU &&
+        backend != QRU_BACKEND_CUDA && backend != QRU_BACKEND_OPENCL)
+        return -2;
+    qru_context_options defaults;
+    if (!opt) {
+        qru_context_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (backend != QRU_BACKEND_AUTO) {
+        const qru_backend_ops *ops = qru_backend_table(backend);
+        if (!ops)
+            return QRU_ERR_BACKEND_UNAVAILABLE;
+        return create_on(ctx, ops, opt);
+    }
+    static const qru_backend order[] = {QRU_BACKEND_CUDA, QRU_BACKEND_OPENCL,
+                                        QRU_BACKEND_CPU};
+    int last = QRU_ERR_BACKEND_UNAVAILABLE;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; ++i) {
+        const qru_backend_ops *ops = qru_backend_table(order[i]);
+        if (!ops)
+            continue;
+        last = create_on(ctx, ops, opt);
+        if (last == 0)
+            return 0;
+    }
+    return last;
+}
+
+int qru_context_create(qru_context **ctx, qru_backend backend)
+{
+    return qru_context_create_ex(ctx, backend, NULL);
+}
+
+void qru_context_destroy(qru_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->ws.h)
+        ctx->ops->mem_free(ctx, ctx->ws.h);
+    ctx->ops->fini(ctx);
+    free(ctx);
+}
+
+qru_backend qru_context_backend(const qru_context *ctx)
+{
+    return ctx ? ctx->backend : QRU_BACKEND_AUTO;
+}
+
+const char *qru_context_device_name(const qru_context *ctx)
+{
+    return ctx ? ctx->device_name : "";
+}
+
+int qru_context_supports(const qru_context *ctx, qru_dtype dt)
+{
+    if (!ctx || (dt != QRU_FLOAT && dt != QRU_DOUBLE))
+        return 0;
+    return ctx->ops->supports(ctx, dt);
+}
+
+int qru_context_sync(qru_context *ctx)
+{
+    if (!ctx)
+        return -1;
+    return ctx->ops->sync(ctx);
+}
+
+int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out)
+{
+    if (bytes > ctx->ws.bytes) {
+        size_t grow = ctx->ws.bytes + ctx->ws.bytes / 2;
+        size_t want = bytes > grow ? bytes : grow;
+        void *h = NULL;
+        /* The old buffer may still be in use by queued work. */
+        int st = ctx->ops->sync(ctx);
+        if (st)
+            return st;
+        if (ctx->ws.h)
+            ctx->ops->mem_free(ctx, ctx->ws.h);
+        ctx->ws.h = NULL;
+        ctx->ws.bytes = 0;
+        st = ctx->ops->mem_alloc(ctx, want, &h);
+        if (st)
+            return st;
+        ctx->ws.h = h;
+        ctx->ws.bytes = want;
+    }
+    out->h = ctx->ws.h;
+    out->off = 0;
+    return 0;
+}

@@ -1,0 +1,257 @@
+/*
+ * The CPU backend: host memory, OpenBLAS through CBLAS, and plain C
+ * versions of the dissertation's kernels (cpu_kernels.inc, instantiated once
+ * per precision below).  It is the reference every GPU backend is tested
+ * against and the "sequential update" of the dissertation's comparisons.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "../qru_internal.h"
+
+#define T float
+#define SFX s
+#define BL(x) cblas_s##x
+#include "cpu_kernels.inc"
+#undef T
+#undef SFX
+#undef BL
+
+#define T double
+#define SFX d
+#define BL(x) cblas_d##x
+#include "cpu_kernels.inc"
+#undef T
+#undef SFX
+#undef BL
+
+/* Host address of element p. */
+#define HP(dt, p) ((void *)((char *)(p).h + (p).off * qru_dtype_size(dt)))
+#define SP(p) ((float *)(p).h + (p).off)
+#define DP(p) ((double *)(p).h + (p).off)
+
+static int cpu_probe(void) { return 0; }
+
+static int cpu_init(qru_context *ctx, const qru_context_options *opt)
+{
+    (void)opt;
+    strcpy(ctx->device_name, "host CPU (OpenBLAS/LAPACKE)");
+    ctx->impl = NULL;
+    return 0;
+}
+
+static void cpu_fini(qru_context *ctx) { (void)ctx; }
+
+static int cpu_supports(const qru_context *ctx, qru_dtype dt)
+{
+    (void)ctx;
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE;
+}
+
+static int cpu_sync(qru_context *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static int cpu_alloc(qru_context *ctx, size_t bytes, void **h)
+{
+    (void)ctx;
+    /* 64-byte alignment for vector loads; never a zero-size request */
+    size_t b = (bytes + 63) / 64 * 64;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, b ? b : 64) != 0)
+        return QRU_ERR_ALLOC;
+    *h = p;
+    return 0;
+}
+
+static void cpu_free(qru_context *ctx, void *h)
+{
+    (void)ctx;
+    free(h);
+}
+
+/* Column-by-column copy; memmove handles the overlapping "towards the
+ * start" case allowed by the table contract. */
+static void copy2d(size_t es, int m, int n, const char *src, int lds,
+                   char *dst, int ldd)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    if (lds == ldd && m == lds) {
+        memmove(dst, src, es * (size_t)m * (size_t)n);
+        return;
+    }
+    for (int j = 0; j < n; ++j)
+        memmove(dst + es * (size_t)j * ldd, src + es * (size_t)j * lds,
+                es * (size_t)m);
+}
+
+static int cpu_upload(qru_context *ctx, qru_dtype dt, int m, int n,
+                      const void *src, int lds, qru_ptr dst, int ldd)
+{
+    (void)ctx;
+    copy2d(qru_dtype_size(dt), m, n, src, lds, HP(dt, dst), ldd);
+    return 0;
+}
+
+static int cpu_download(qru_context *ctx, qru_dtype dt, int m, int n,
+                        qru_ptr src, int lds, void *dst, int ldd)
+{
+    (void)ctx;
+    copy2d(qru_dtype_size(dt), m, n, HP(dt, src), lds, dst, ldd);
+    return 0;
+}
+
+static int cpu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+                    int lds, qru_ptr dst, int ldd)
+{
+    (void)ctx;
+    copy2d(qru_dtype_size(dt), m, n, HP(dt, src), lds, HP(dt, dst), ldd);
+    return 0;
+}
+
+static int cpu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                     double off, double dg, qru_ptr A, int lda)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        laset_d(uplo, m, n, off, dg, DP(A), lda);
+    else
+        laset_s(uplo, m, n, (float)off, (float)dg, SP(A), lda);
+    return 0;
+}
+
+static int cpu_transpose(qru_context *ctx, qru_dtype dt, int m, int n,
+                         qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        transpose_d(m, n, DP(A), lda, DP(B), ldb);
+    else
+        transpose_s(m, n, SP(A), lda, SP(B), ldb);
+    return 0;
+}
+
+static enum CBLAS_TRANSPOSE cbt(char t)
+{
+    return (t == 'T' || t == 't') ? CblasTrans : CblasNoTrans;
+}
+
+static int cpu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
+                    int n, int k, double alpha, qru_ptr A, int lda, qru_ptr B,
+                    int ldb, double beta, qru_ptr C, int ldc)
+{
+    (void)ctx;
+    if (m <= 0 || n <= 0)
+        return 0;
+    if (k <= 0) { /* C = beta C (BLAS does this too, but be explicit) */
+        if (dt == QRU_DOUBLE)
+            for (int j = 0; j < n; ++j)
+                cblas_dscal(m, beta, DP(C) + (size_t)j * ldc, 1);
+        else
+            for (int j = 0; j < n; ++j)
+                cblas_sscal(m, (float)beta, SP(C) + (size_t)j * ldc, 1);
+        return 0;
+    }
+    if (dt == QRU_DOUBLE)
+        cblas_dgemm(CblasColMajor, cbt(ta), cbt(tb), m, n, k, alpha, DP(A),
+                    lda, DP(B), ldb, beta, DP(C), ldc);
+    else
+        cblas_sgemm(CblasColMajor, cbt(ta), cbt(tb), m, n, k, (float)alpha,
+                    SP(A), lda, SP(B), ldb, (float)beta, SP(C), ldc);
+    return 0;
+}
+
+static int cpu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
+                    char ta, char diag, int m, int n, double alpha, qru_ptr A,
+                    int lda, qru_ptr B, int ldb)
+{
+    (void)ctx;
+    if (m <= 0 || n <= 0)
+        return 0;
+    enum CBLAS_SIDE s = (side == 'L') ? CblasLeft : CblasRight;
+    enum CBLAS_UPLO u = (uplo == 'U') ? CblasUpper : CblasLower;
+    enum CBLAS_DIAG d = (diag == 'U') ? CblasUnit : CblasNonUnit;
+    if (dt == QRU_DOUBLE)
+        cblas_dtrsm(CblasColMajor, s, u, cbt(ta), d, m, n, alpha, DP(A), lda,
+                    DP(B), ldb);
+    else
+        cblas_strsm(CblasColMajor, s, u, cbt(ta), d, m, n, (float)alpha,
+                    SP(A), lda, SP(B), ldb);
+    return 0;
+}
+
+static int cpu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
+                         qru_ptr A, int lda, double *norms)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        col_norms_d(m, n, DP(A), lda, norms);
+    else
+        col_norms_s(m, n, SP(A), lda, norms);
+    return 0;
+}
+
+static int cpu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
+                     qru_ptr x, qru_ptr v, qru_ptr tau)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        house_d(n, DP(alpha), DP(x), DP(v), DP(tau));
+    else
+        house_s(n, SP(alpha), SP(x), SP(v), SP(tau));
+    return 0;
+}
+
+static int cpu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+                    qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+                    qru_ptr work)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        larf_d(m, n, DP(v), DP(tau), DP(top), ldt, DP(C), ldc, DP(work));
+    else
+        larf_s(m, n, SP(v), SP(tau), SP(top), ldt, SP(C), ldc, SP(work));
+    return 0;
+}
+
+static int cpu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
+                         qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                         qru_ptr work)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        wy_append_d(m, j, DP(Y), ldy, DP(W), ldw, DP(tau), DP(work));
+    else
+        wy_append_s(m, j, SP(Y), ldy, SP(W), ldw, SP(tau), SP(work));
+    return 0;
+}
+
+const qru_backend_ops qru_cpu_ops = {
+    .name = "cpu",
+    .id = QRU_BACKEND_CPU,
+    .default_nb = 32,
+    .probe = cpu_probe,
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .supports = cpu_supports,
+    .sync = cpu_sync,
+    .mem_alloc = cpu_alloc,
+    .mem_free = cpu_free,
+    .upload = cpu_upload,
+    .download = cpu_download,
+    .copy = cpu_copy,
+    .laset = cpu_laset,
+    .transpose = cpu_transpose,
+    .gemm = cpu_gemm,
+    .trsm = cpu_trsm,
+    .col_norms = cpu_col_norms,
+    .house = cpu_house,
+    .larf = cpu_larf,
+    .wy_append = cpu_wy_append,
+};

@@ -1,0 +1,256 @@
+/* The least-squares object: an updatable QR factorisation of A with
+ * d = Q' b, stored with spare capacity for added rows and columns. */
+#include <stdlib.h>
+
+#include "qru_internal.h"
+
+void qru_lsq_options_init(qru_lsq_options *opt)
+{
+    if (!opt)
+        return;
+    opt->flags = QRU_LSQ_KEEP_Q;
+    opt->nb = 0;
+    opt->row_capacity = 0;
+    opt->col_capacity = 0;
+}
+
+static void lsq_free_buffers(qru_context *ctx, qru_ptr *R, qru_ptr *Q,
+                             qru_ptr *d)
+{
+    if (R->h)
+        ctx->ops->mem_free(ctx, R->h);
+    if (Q->h)
+        ctx->ops->mem_free(ctx, Q->h);
+    if (d->h)
+        ctx->ops->mem_free(ctx, d->h);
+    R->h = Q->h = d->h = NULL;
+}
+
+/* Allocates buffers for ncap x mcap R, ncap x ncap Q (if has_q) and
+ * ncap x r d. */
+static int lsq_alloc(qru_context *ctx, qru_dtype dt, int ncap, int mcap, int r,
+                     int has_q, qru_ptr *R, qru_ptr *Q, qru_ptr *d)
+{
+    size_t es = qru_dtype_size(dt);
+    const qru_backend_ops *o = ctx->ops;
+    R->h = Q->h = d->h = NULL;
+    R->off = Q->off = d->off = 0;
+    int st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)mcap, &R->h);
+    if (!st && has_q)
+        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)ncap, &Q->h);
+    if (!st)
+        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)r, &d->h);
+    if (st)
+        lsq_free_buffers(ctx, R, Q, d);
+    return st;
+}
+
+int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
+{
+    if (n_new <= f->ncap && m_new <= f->mcap)
+        return 0;
+    qru_context *ctx = f->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    int ncap = f->ncap, mcap = f->mcap;
+    if (n_new > ncap)
+        ncap = n_new > ncap + ncap / 2 ? n_new : ncap + ncap / 2;
+    if (m_new > mcap)
+        mcap = m_new > mcap + mcap / 2 ? m_new : mcap + mcap / 2;
+    qru_ptr R, Q, d;
+    int st = lsq_alloc(ctx, f->dtype, ncap, mcap, f->r, f->has_q, &R, &Q, &d);
+    if (st)
+        return st;
+    st = o->copy(ctx, f->dtype, f->n, f->m, f->R, f->ncap, R, ncap);
+    if (!st && f->has_q)
+        st = o->copy(ctx, f->dtype, f->n, f->n, f->Q, f->ncap, Q, ncap);
+    if (!st)
+        st = o->copy(ctx, f->dtype, f->n, f->r, f->d, f->ncap, d, ncap);
+    if (!st)
+        st = o->sync(ctx);
+    if (st) {
+        lsq_free_buffers(ctx, &R, &Q, &d);
+        return st;
+    }
+    lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
+    f->R = R;
+    f->Q = Q;
+    f->d = d;
+    f->ncap = ncap;
+    f->mcap = mcap;
+    return 0;
+}
+
+int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
+                   const qru_lsq_options *opt, qru_lsq **out)
+{
+    if (!ctx)
+        return -1;
+    if (!A || A->ctx != ctx || A->cols < 1 || A->rows < A->cols)
+        return -2;
+    qru_dtype dt = A->dtype;
+    if (!qru_mat_ok(ctx, b, dt) || b->rows != A->rows || b->cols < 1)
+        return -3;
+    qru_lsq_options defaults;
+    if (!opt) {
+        qru_lsq_options_init(&defaults);
+        opt = &defaults;
+    }
+    if ((opt->flags & ~QRU_LSQ_KEEP_Q) != 0 || opt->nb < 0 ||
+        opt->row_capacity < 0 || opt->col_capacity < 0 ||
+        (opt->row_capacity != 0 && opt->row_capacity < A->rows) ||
+        (opt->col_capacity != 0 && opt->col_capacity < A->cols))
+        return -4;
+    if (!out)
+        return -5;
+
+    int n = A->rows, m = A->cols, r = b->cols;
+    qru_lsq *f = calloc(1, sizeof *f);
+    if (!f)
+        return QRU_ERR_ALLOC;
+    f->ctx = ctx;
+    f->dtype = dt;
+    f->n = n;
+    f->m = m;
+    f->r = r;
+    f->ncap = opt->row_capacity ? opt->row_capacity : n;
+    f->mcap = opt->col_capacity ? opt->col_capacity : m;
+    f->has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
+    f->nb = opt->nb;
+
+    const qru_backend_ops *o = ctx->ops;
+    int nb = opt->nb ? opt->nb : o->default_nb;
+    if (nb > m)
+        nb = m;
+    qru_ptr ws;
+    int st = lsq_alloc(ctx, dt, f->ncap, f->mcap, r, f->has_q, &f->R, &f->Q,
+                       &f->d);
+    if (!st)
+        st = qru_ctx_workspace(
+            ctx,
+            qru_geqr_wy_workspace(n, m, f->has_q ? n : 0, r, nb) *
+                qru_dtype_size(dt),
+            &ws);
+    if (!st)
+        st = o->copy(ctx, dt, n, m, A->p, A->ld, f->R, f->ncap);
+    if (!st)
+        st = o->copy(ctx, dt, n, r, b->p, b->ld, f->d, f->ncap);
+    if (!st && f->has_q)
+        st = o->laset(ctx, dt, 'A', n, n, 0.0, 1.0, f->Q, f->ncap);
+    if (!st)
+        st = qru_geqr_wy(ctx, dt, n, m, f->R, f->ncap, f->Q, f->ncap,
+                         f->has_q ? n : 0, f->d, f->ncap, r, nb, ws);
+    if (st) {
+        lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
+        free(f);
+        return st;
+    }
+    *out = f;
+    return 0;
+}
+
+void qru_lsq_destroy(qru_lsq *f)
+{
+    if (!f)
+        return;
+    f->ctx->ops->sync(f->ctx);
+    lsq_free_buffers(f->ctx, &f->R, &f->Q, &f->d);
+    free(f);
+}
+
+int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    if (!qru_mat_ok(ctx, x, f->dtype) || x->rows != f->m || x->cols != f->r)
+        return -3;
+    const qru_backend_ops *o = ctx->ops;
+    int m = f->m;
+    /* The diagonal of R is an m-vector with stride ncap + 1: read it as a
+     * 1 x m matrix with leading dimension ncap + 1 (host round trip needed
+     * to report rank deficiency before touching x). */
+    double *diag = malloc(sizeof(double) * (size_t)m);
+    if (!diag)
+        return QRU_ERR_ALLOC;
+    int st;
+    if (f->dtype == QRU_DOUBLE) {
+        st = o->download(ctx, f->dtype, 1, m, f->R, f->ncap + 1, diag, 1);
+    } else {
+        float *tmp = (float *)diag; /* fits: m floats in m doubles */
+        st = o->download(ctx, f->dtype, 1, m, f->R, f->ncap + 1, tmp, 1);
+        for (int i = m - 1; !st && i >= 0; --i)
+            diag[i] = tmp[i];
+    }
+    int bad = 0;
+    for (int i = 0; !st && i < m; ++i)
+        if (diag[i] == 0.0) {
+            bad = i + 1;
+            break;
+        }
+    free(diag);
+    if (st)
+        return st;
+    if (bad)
+        return bad;
+    st = o->copy(ctx, f->dtype, m, f->r, f->d, f->ncap, x->p, x->ld);
+    if (st)
+        return st;
+    return o->trsm(ctx, f->dtype, 'L', 'U', 'N', 'N', m, f->r, 1.0, f->R,
+                   f->ncap, x->p, x->ld);
+}
+
+int qru_lsq_residual(qru_context *ctx, const qru_lsq *f, double *res)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    if (!res)
+        return -3;
+    return ctx->ops->col_norms(ctx, f->dtype, f->n - f->m, f->r,
+                               qru_ptr_add(f->d, (size_t)f->m), f->ncap, res);
+}
+
+int qru_lsq_rows(const qru_lsq *f) { return f ? f->n : -1; }
+int qru_lsq_cols(const qru_lsq *f) { return f ? f->m : -1; }
+int qru_lsq_nrhs(const qru_lsq *f) { return f ? f->r : -1; }
+int qru_lsq_has_q(const qru_lsq *f) { return f ? f->has_q : 0; }
+qru_dtype qru_lsq_dtype(const qru_lsq *f) { return f ? f->dtype : (qru_dtype)0; }
+
+static int get_part(qru_context *ctx, const qru_lsq *f, qru_matrix *M,
+                    qru_ptr src, int rows, int cols)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    if (!qru_mat_ok(ctx, M, f->dtype) || M->rows != rows || M->cols != cols)
+        return -3;
+    return ctx->ops->copy(ctx, f->dtype, rows, cols, src, f->ncap, M->p, M->ld);
+}
+
+int qru_lsq_get_r(qru_context *ctx, const qru_lsq *f, qru_matrix *R)
+{
+    return get_part(ctx, f, R, f ? f->R : (qru_ptr){0, 0}, f ? f->n : 0,
+                    f ? f->m : 0);
+}
+
+int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d)
+{
+    return get_part(ctx, f, d, f ? f->d : (qru_ptr){0, 0}, f ? f->n : 0,
+                    f ? f->r : 0);
+}
+
+int qru_lsq_get_q(qru_context *ctx, const qru_lsq *f, qru_matrix *Q)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    if (!qru_mat_ok(ctx, Q, f->dtype) || Q->rows != f->n || Q->cols != f->n)
+        return -3;
+    if (!f->has_q)
+        return QRU_ERR_NO_Q;
+    return get_part(ctx, f, Q, f->Q, f->n, f->n);
+}

@@ -1,0 +1,126 @@
+/*
+ * Blocked Householder QR in the WY form of Andrew (2012), section 3.1:
+ * each panel of nb columns is reduced column by column (house + larf), the
+ * block reflector P = P_1 ... P_jb = I + W Y' is accumulated (wy_append), and
+ * the trailing columns, the right-hand sides and Q are updated with GEMMs.
+ * Written once for both precisions against the backend table.
+ */
+#include "qru_internal.h"
+
+size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb)
+{
+    size_t big = (size_t)nb * (size_t)(m > r ? m : r);
+    size_t q = (size_t)nq * (size_t)nb;
+    if (q > big)
+        big = q;
+    if ((size_t)n > big)
+        big = (size_t)n;
+    return 2 * (size_t)n * nb + (size_t)nb + big;
+}
+
+int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                int lda, qru_ptr Q, int ldq, int nq, qru_ptr B, int ldb, int r,
+                int nb, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int kmax = n < m ? n : m;
+    if (nb < 1)
+        nb = 1;
+    qru_ptr Y = ws;
+    qru_ptr W = qru_ptr_add(Y, (size_t)n * nb);
+    qru_ptr tau = qru_ptr_add(W, (size_t)n * nb);
+    qru_ptr work = qru_ptr_add(tau, (size_t)nb);
+    int st;
+#define TRY(x)                                                                 \
+    do {                                                                       \
+        if ((st = (x)) != 0)                                                   \
+            return st;                                                         \
+    } while (0)
+    for (int i = 0; i < kmax; i += nb) {
+        int jb = kmax - i < nb ? kmax - i : nb;
+        int rows = n - i;
+        int end = i + jb; /* first column after the panel */
+        TRY(o->laset(ctx, dt, 'A', rows, jb, 0.0, 1.0, Y, n));
+        for (int j = 0; j < jb; ++j) {
+            int c = i + j;
+            qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+            qru_ptr yj = qru_ptr_at(Y, n, j + 1, j);
+            TRY(o->house(ctx, dt, n - c - 1, qru_ptr_at(A, lda, c, c),
+                         qru_ptr_at(A, lda, c + 1, c), yj, tj));
+            TRY(o->larf(ctx, dt, n - c - 1, end - c - 1, yj, tj,
+                        qru_ptr_at(A, lda, c, c + 1), lda,
+                        qru_ptr_at(A, lda, c + 1, c + 1), lda, work));
+            TRY(o->wy_append(ctx, dt, rows, j, Y, n, W, n, tj, work));
+        }
+        /* trailing columns: A(i:n, end:m) += Y (W' A(i:n, end:m)) */
+        if (end < m) {
+            int nc = m - end;
+            qru_ptr Ai = qru_ptr_at(A, lda, i, end);
+            TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai, lda,
+                        0.0, work, jb));
+            TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work, jb,
+                        1.0, Ai, lda));
+        }
+        /* right-hand sides: B(i:n, :) += Y (W' B(i:n, :)) */
+        if (B.h && r > 0) {
+            qru_ptr Bi = qru_ptr_at(B, ldb, i, 0);
+            TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
+                        0.0, work, jb));
+            TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
+                        1.0, Bi, ldb));
+        }
+        /* Q(:, i:n) += (Q(:, i:n) W) Y' */
+        if (Q.h && nq > 0) {
+            qru_ptr Qi = qru_ptr_at(Q, ldq, 0, i);
+            TRY(o->gemm(ctx, dt, 'N', 'N', nq, jb, rows, 1.0, Qi, ldq, W, n,
+                        0.0, work, nq));
+            TRY(o->gemm(ctx, dt, 'N', 'T', nq, rows, jb, 1.0, work, nq, Y, n,
+                        1.0, Qi, ldq));
+        }
+    }
+#undef TRY
+    return 0;
+}
+
+int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
+                  qru_matrix *B, int nb)
+{
+    if (!ctx)
+        return -1;
+    if (!A || A->ctx != ctx)
+        return -2;
+    qru_dtype dt = A->dtype;
+    int n = A->rows, m = A->cols;
+    if (Q && (!qru_mat_ok(ctx, Q, dt) || Q->rows != n || Q->cols != n ||
+              Q == A))
+        return -3;
+    if (B && (!qru_mat_ok(ctx, B, dt) || B->rows != n || B == A || B == Q))
+        return -4;
+    if (nb < 0)
+        return -5;
+    if (nb == 0)
+        nb = ctx->ops->default_nb;
+    int kmax = n < m ? n : m;
+    if (nb > kmax)
+        nb = kmax > 0 ? kmax : 1;
+    int st;
+    qru_ptr ws = {0, 0};
+    int r = B ? B->cols : 0;
+    if (kmax > 0) { /* take the workspace before touching any output */
+        size_t need = qru_geqr_wy_workspace(n, m, Q ? n : 0, r, nb);
+        st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
+        if (st)
+            return st;
+    }
+    if (Q) {
+        st = ctx->ops->laset(ctx, dt, 'A', n, n, 0.0, 1.0, Q->p, Q->ld);
+        if (st)
+            return st;
+    }
+    if (kmax == 0)
+        return 0;
+    qru_ptr none = {0, 0};
+    return qru_geqr_wy(ctx, dt, n, m, A->p, A->ld, Q ? Q->p : none,
+                       Q ? Q->ld : 1, Q ? n : 0, B ? B->p : none,
+                       B ? B->ld : 1, r, nb, ws);
+}

@@ -1,0 +1,209 @@
+/*
+ * qru internal interface: the context and matrix structures and the backend
+ * table that every backend (src/cpu, cuda/, opencl/) implements.
+ *
+ * The algorithm layer (the .c files in src/) is written once, for both precisions,
+ * against this table: it passes the element type at run time and addresses
+ * memory as (handle, element offset) pairs, so a backend may use host
+ * pointers, CUDA device pointers or OpenCL cl_mem buffers alike.
+ *
+ * Rules every backend op follows:
+ *  - it returns 0 or a library status (QRU_ERR_DEVICE, QRU_ERR_ALLOC, ...);
+ *  - it is asynchronous with respect to the host where the backend allows
+ *    (work is queued on the context's stream/queue), unless its comment says
+ *    it returns a value on the host;
+ *  - scalars that the algorithm computes on the device (tau of a Householder
+ *    reflector, Givens c and s) stay in device memory (qru_ptr), so an
+ *    update needs no host round trip per reflector;
+ *  - sizes may be zero (then nothing is done).
+ */
+#ifndef QRU_INTERNAL_H
+#define QRU_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qru.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Backend memory address: a buffer handle plus an offset in elements. */
+typedef struct qru_ptr {
+    void *h;    /* host pointer, CUDA device pointer or cl_mem */
+    size_t off; /* offset in elements of the matrix' dtype */
+} qru_ptr;
+
+static inline qru_ptr qru_ptr_add(qru_ptr p, size_t elems)
+{
+    p.off += elems;
+    return p;
+}
+
+/* Element (i, j) of a column-major array starting at p with leading
+ * dimension ld. */
+static inline qru_ptr qru_ptr_at(qru_ptr p, int ld, int i, int j)
+{
+    p.off += (size_t)i + (size_t)j * (size_t)ld;
+    return p;
+}
+
+static inline size_t qru_dtype_size(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+typedef struct qru_backend_ops qru_backend_ops;
+
+/* Workspace pool: one growing buffer per context (geometric growth), plus a
+ * small host scratch buffer.  Algorithms take their whole workspace at the
+ * start of a call and carve it with qru_ptr offsets. */
+typedef struct qru_workspace {
+    void *h;      /* backend handle */
+    size_t bytes; /* capacity */
+} qru_workspace;
+
+struct qru_context {
+    qru_backend backend;
+    const qru_backend_ops *ops;
+    void *impl; /* backend state (handles, stream, queue, programs) */
+    char device_name[256];
+    qru_workspace ws;
+};
+
+struct qru_matrix {
+    qru_context *ctx;
+    qru_dtype dtype;
+    int rows, cols, ld;
+    qru_ptr p;
+    int owned; /* 1: p.h was allocated by qru and is freed with the matrix */
+};
+
+/* The backend table.  'dt' is the element type of every array argument.
+ * Transpose/side/uplo/diag flags are the BLAS characters. */
+struct qru_backend_ops {
+    const char *name;
+    qru_backend id;
+    int default_nb; /* default Householder block size for factorisations */
+
+    /* 0 if the backend can create a context on this machine, else
+     * QRU_ERR_BACKEND_UNAVAILABLE. */
+    int (*probe)(void);
+    int (*init)(qru_context *ctx, const qru_context_options *opt);
+    void (*fini)(qru_context *ctx);
+    int (*supports)(const qru_context *ctx, qru_dtype dt); /* 1 or 0 */
+    int (*sync)(qru_context *ctx);
+
+    /* ---- memory ---- */
+    int (*mem_alloc)(qru_context *ctx, size_t bytes, void **h);
+    void (*mem_free)(qru_context *ctx, void *h);
+    /* host -> device, m x n block, host leading dimension lds. */
+    int (*upload)(qru_context *ctx, qru_dtype dt, int m, int n,
+                  const void *src, int lds, qru_ptr dst, int ldd);
+    /* device -> host; returns when the data is on the host. */
+    int (*download)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+                    int lds, void *dst, int ldd);
+    /* device -> device m x n copy.  Source and destination may overlap only
+     * if they have the same leading dimension and the destination starts at
+     * a lower or equal address in column order (i.e. moves towards the
+     * start, as when rows/columns are deleted); otherwise they must not
+     * overlap. */
+    int (*copy)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+                int lds, qru_ptr dst, int ldd);
+    /* A(i,j) = offdiag for i != j, diag for i == j, restricted to the part
+     * named by uplo: 'U' strictly upper + diagonal, 'L' strictly lower +
+     * diagonal, 'A' all. (LAPACK laset.) */
+    int (*laset)(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                 double offdiag, double diag, qru_ptr A, int lda);
+    /* B = A' for an m x n A (the tiled transpose kernel of the
+     * dissertation, figure 3.4).  A and B must not overlap. */
+    int (*transpose)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                     int lda, qru_ptr B, int ldb);
+
+    /* ---- BLAS ---- */
+    int (*gemm)(qru_context *ctx, qru_dtype dt, char transa, char transb,
+                int m, int n, int k, double alpha, qru_ptr A, int lda,
+                qru_ptr B, int ldb, double beta, qru_ptr C, int ldc);
+    int (*trsm)(qru_context *ctx, qru_dtype dt, char side, char uplo,
+                char transa, char diag, int m, int n, double alpha, qru_ptr A,
+                int lda, qru_ptr B, int ldb);
+    /* Euclidean norm of each of the n columns of the m x n A, written to
+     * host doubles; returns when the values are on the host. */
+    int (*col_norms)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                     int lda, double *norms);
+
+    /* ---- the dissertation's Householder kernels ---- */
+    /* Householder vector (houseKernel, section 3.1, with LAPACK's larfg
+     * conventions).  alpha is one element, x an n-vector (contiguous).
+     * Finds H = I - tau [1; v][1; v]' with H [alpha; x] = [beta; 0].
+     * On exit: *alpha = beta, v (n elements) holds the tail of the vector,
+     * *tau holds tau (device memory), and x is set to zero unless v and x
+     * are the same memory.  If x is already zero, tau = 0 and v = 0. */
+    int (*house)(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
+                 qru_ptr x, qru_ptr v, qru_ptr tau);
+    /* Applies H = I - tau [1; v][1; v]' from the left to the (1 + m) x n
+     * matrix [top; C]: top is a row of n elements with stride ldt, C is
+     * m x n with leading dimension ldc, v has m elements, tau is one element
+     * in device memory.  work: n elements. */
+    int (*larf)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+                qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+                qru_ptr work);
+    /* WY accumulation (section 3.1, lines 34-39 of the listing): given the
+     * m x j blocks W and Y of P_1...P_j = I + W Y', the reflector
+     * P_{j+1} = I - tau y y' with y = Y(:, j) (column j, 0-based), writes
+     * W(:, j) = -tau (y + W(:, 0:j-1) (Y(:, 0:j-1)' y)).
+     * work: j elements. */
+    int (*wy_append)(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
+                     int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
+};
+
+
+/* ---- algorithm layer (written once, run by every backend) ---- */
+
+/* Blocked Householder QR (qr.c) of the n x m array A in place: on exit A
+ * holds R with exact zeros below the diagonal.  The reflectors are applied
+ * to the n x r right-hand sides B from the left (B := P' B) and to the
+ * nq x n array Q from the right (Q := Q P); pass Q.h / B.h = NULL to skip.
+ * ws must hold qru_geqr_wy_workspace(n, m, nq, r, nb) elements. */
+size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb);
+int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                int lda, qru_ptr Q, int ldq, int nq, qru_ptr B, int ldb, int r,
+                int nb, qru_ptr ws);
+
+/* The least-squares object: R (n x m), d (n x r) and optionally Q (n x n),
+ * each stored with leading dimension ncap inside buffers sized for
+ * ncap x mcap (R), ncap x ncap (Q) and ncap x r (d), so that rows and
+ * columns can be added without reallocating each time. */
+struct qru_lsq {
+    qru_context *ctx;
+    qru_dtype dtype;
+    int n, m, r;       /* current rows, columns, right-hand sides */
+    int ncap, mcap;    /* reserved rows and columns */
+    int has_q;
+    int nb;            /* Householder block size (0 = backend default) */
+    qru_ptr R, Q, d;   /* ld = ncap for all three */
+};
+
+/* Makes room for n_new rows and m_new columns (lsq.c); contents are kept.
+ * Grows geometrically; returns 0 or a library status (f unchanged then). */
+int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new);
+
+/* Backend tables (each defined by its backend; unavailable backends are
+ * NULL pointers from qru_backend_table()). */
+extern const qru_backend_ops qru_cpu_ops;
+const qru_backend_ops *qru_backend_table(qru_backend b);
+
+/* Workspace: returns a buffer of at least 'bytes' bytes (kept by the
+ * context, valid until the next qru_ctx_workspace call on the same ctx). */
+int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out);
+
+/* Argument checking helpers (src/check.c).  Each returns 1 when the
+ * matrix is usable: not NULL, belongs to ctx, has the given dtype. */
+int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QRU_INTERNAL_H */
