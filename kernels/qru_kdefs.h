@@ -1,0 +1,68 @@
+/*
+ * One source for device kernels: the bodies in kernels/*.cl are written
+ * against these macros and compiled twice,
+ *   - by nvcc, included from cuda/*.cu, where each kernel is a function
+ *     template over the element type T (instantiated for float and double);
+ *   - by the OpenCL runtime, embedded as program text (opencl/), built once
+ *     per context and precision with -DT=float or -DT=double.
+ *
+ * Kernel bodies use only:
+ *   QRU_KERNEL            before the return type of a kernel (void)
+ *   QRU_DEVICE            before a helper function
+ *   QRU_GLOBAL            address space of a pointer to global memory
+ *   QRU_LOCAL             address space of work-group shared memory
+ *   QRU_LOCAL_DECL(t,n,s) declares shared array n of s elements of type t
+ *   QRU_GID_X/Y, QRU_LID_X/Y, QRU_GROUP_X/Y, QRU_LSIZE_X/Y, QRU_NGROUPS_X/Y
+ *   QRU_BARRIER           work-group barrier on local memory
+ *   QRU_SQRT, QRU_FABS    precision-generic math
+ *   T                     the element type
+ */
+#ifndef QRU_KDEFS_H
+#define QRU_KDEFS_H
+
+#if defined(__CUDACC__)
+#define QRU_KERNEL template <typename T> __global__
+#define QRU_DEVICE template <typename T> __device__ inline
+#define QRU_GLOBAL
+#define QRU_LOCAL
+#define QRU_LOCAL_DECL(type, name, size) __shared__ type name[size]
+#define QRU_GID_X (blockIdx.x * blockDim.x + threadIdx.x)
+#define QRU_GID_Y (blockIdx.y * blockDim.y + threadIdx.y)
+#define QRU_LID_X threadIdx.x
+#define QRU_LID_Y threadIdx.y
+#define QRU_GROUP_X blockIdx.x
+#define QRU_GROUP_Y blockIdx.y
+#define QRU_LSIZE_X blockDim.x
+#define QRU_LSIZE_Y blockDim.y
+#define QRU_NGROUPS_X gridDim.x
+#define QRU_NGROUPS_Y gridDim.y
+#define QRU_BARRIER __syncthreads()
+#define QRU_SQRT(x) sqrt(x)
+#define QRU_FABS(x) fabs(x)
+#elif defined(__OPENCL_VERSION__)
+#ifdef QRU_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#define QRU_KERNEL __kernel
+#define QRU_DEVICE inline
+#define QRU_GLOBAL __global
+#define QRU_LOCAL __local
+#define QRU_LOCAL_DECL(type, name, size) __local type name[size]
+#define QRU_GID_X ((int)get_global_id(0))
+#define QRU_GID_Y ((int)get_global_id(1))
+#define QRU_LID_X ((int)get_local_id(0))
+#define QRU_LID_Y ((int)get_local_id(1))
+#define QRU_GROUP_X ((int)get_group_id(0))
+#define QRU_GROUP_Y ((int)get_group_id(1))
+#define QRU_LSIZE_X ((int)get_local_size(0))
+#define QRU_LSIZE_Y ((int)get_local_size(1))
+#define QRU_NGROUPS_X ((int)get_num_groups(0))
+#define QRU_NGROUPS_Y ((int)get_num_groups(1))
+#define QRU_BARRIER barrier(CLK_LOCAL_MEM_FENCE)
+#define QRU_SQRT(x) sqrt(x)
+#define QRU_FABS(x) fabs(x)
+#else
+#error "kernels/qru_kdefs.h is for CUDA or OpenCL device code"
+#endif
+
+#endif /* QRU_KDEFS_H */

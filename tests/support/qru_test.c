@@ -1,0 +1,338 @@
+/* qru test support: see qru_test.h. */
+#include "qru_test.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+qru_backend qru_test_backend(void)
+{
+    const char *s = getenv("QRU_TEST_BACKEND");
+    if (!s || !*s || strcmp(s, "cpu") == 0)
+        return QRU_BACKEND_CPU;
+    if (strcmp(s, "cuda") == 0)
+        return QRU_BACKEND_CUDA;
+    if (strcmp(s, "opencl") == 0)
+        return QRU_BACKEND_OPENCL;
+    fprintf(stderr, "QRU_TEST_BACKEND=%s: expected cpu, cuda or opencl\n", s);
+    exit(2);
+}
+
+qru_context *qru_test_context(void)
+{
+    qru_backend b = qru_test_backend();
+    qru_context *ctx = NULL;
+    int st = qru_context_create(&ctx, b);
+    if (st == 0 && ctx)
+        return ctx;
+    if (b != QRU_BACKEND_CPU && st == QRU_ERR_BACKEND_UNAVAILABLE) {
+        printf("SKIP: %s: %s\n", qru_backend_name(b), qru_strerror(st));
+        fflush(stdout);
+        exit(77);
+    }
+    fprintf(stderr, "FAIL: cannot create a %s context: %d (%s)\n",
+            qru_backend_name(b), st, qru_strerror(st));
+    fflush(stderr);
+    exit(1); /* a failure both inside a (forked or not) check and in main */
+}
+
+double qru_test_eps(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE ? DBL_EPSILON / 2 : (double)FLT_EPSILON / 2;
+}
+
+size_t qru_test_elsize(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld)
+{
+    (void)rows;
+    size_t n = (size_t)(ld > 0 ? ld : 1) * (size_t)(cols > 0 ? cols : 1);
+    void *p = calloc(n, qru_test_elsize(dt));
+    ck_assert_msg(p != NULL, "out of host memory");
+    return p;
+}
+
+/* xorshift32 on the caller's seed; never returns with *seed == 0. */
+static unsigned next_u32(unsigned *seed)
+{
+    unsigned x = *seed ? *seed : 0x9e3779b9u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *seed = x;
+    return x;
+}
+
+void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
+                   unsigned *seed)
+{
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            /* 2^-31 * u - 1 with u in [1, 2^32): in (-1, 1), never 0
+             * unless u = 2^31 (then use the next number). */
+            double v;
+            do {
+                v = (double)next_u32(seed) * (1.0 / 2147483648.0) - 1.0;
+            } while (v == 0.0 || v <= -1.0 || v >= 1.0);
+            qru_test_set(dt, A, lda, i, j, v);
+        }
+}
+
+double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j)
+{
+    size_t k = (size_t)i + (size_t)j * (size_t)lda;
+    return dt == QRU_DOUBLE ? ((const double *)A)[k]
+                            : (double)((const float *)A)[k];
+}
+
+void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v)
+{
+    size_t k = (size_t)i + (size_t)j * (size_t)lda;
+    if (dt == QRU_DOUBLE)
+        ((double *)A)[k] = v;
+    else
+        ((float *)A)[k] = (float)v;
+}
+
+qru_matrix *qru_test_upload(qru_context *ctx, qru_dtype dt, int rows,
+                            int cols, int ld, const void *host, int ldh)
+{
+    qru_matrix *M = NULL;
+    int st = qru_matrix_create(ctx, dt, rows, cols, ld, &M);
+    ck_assert_msg(st == 0 && M, "qru_matrix_create(%d x %d, ld %d): %d (%s)",
+                  rows, cols, ld, st, qru_strerror(st));
+    st = qru_matrix_upload(M, host, ldh);
+    ck_assert_msg(st == 0, "qru_matrix_upload(%d x %d): %d (%s)", rows, cols,
+                  st, qru_strerror(st));
+    return M;
+}
+
+void *qru_test_download(const qru_matrix *M)
+{
+    ck_assert_ptr_nonnull(M);
+    qru_dtype dt = qru_matrix_dtype(M);
+    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
+    int ld = rows > 1 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    int st = qru_matrix_download(M, h, ld);
+    ck_assert_msg(st == 0, "qru_matrix_download(%d x %d): %d (%s)", rows, cols,
+                  st, qru_strerror(st));
+    return h;
+}
+
+/* ---- reference checks ---- */
+
+/* rows x cols copy of A in double with leading dimension max(1, rows). */
+static double *to_double(qru_dtype dt, int rows, int cols, const void *A,
+                         int lda)
+{
+    int ld = rows > 1 ? rows : 1;
+    double *D = qru_test_alloc(QRU_DOUBLE, rows, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            D[i + (size_t)j * ld] = qru_test_get(dt, A, lda, i, j);
+    return D;
+}
+
+static double fro(int rows, int cols, const double *A, int lda)
+{
+    double s = 0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            double v = A[i + (size_t)j * lda];
+            s += v * v;
+        }
+    return sqrt(s);
+}
+
+static double maxd(double a, double b) { return a > b ? a : b; }
+
+double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
+                               int lda, const void *Q, int ldq, const void *R,
+                               int ldr)
+{
+    if (n == 0 || m == 0)
+        return 0.0;
+    double *Ad = to_double(dt, n, m, A, lda);
+    double *Qd = to_double(dt, n, n, Q, ldq);
+    double *Rd = to_double(dt, n, m, R, ldr);
+    double na = fro(n, m, Ad, n);
+    /* Ad := Ad - Qd Rd */
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, n, -1.0, Qd,
+                n, Rd, n, 1.0, Ad, n);
+    double e = fro(n, m, Ad, n);
+    free(Ad);
+    free(Qd);
+    free(Rd);
+    if (e == 0.0)
+        return 0.0;
+    if (!(na > 0.0))
+        return INFINITY;
+    return e / (na * (double)(n > m ? n : m) * qru_test_eps(dt));
+}
+
+double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq)
+{
+    if (n == 0)
+        return 0.0;
+    double *Qd = to_double(dt, n, n, Q, ldq);
+    double *I = qru_test_alloc(QRU_DOUBLE, n, n, n);
+    for (int i = 0; i < n; ++i)
+        I[i + (size_t)i * n] = 1.0;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, -1.0, Qd, n,
+                Qd, n, 1.0, I, n);
+    double e = fro(n, n, I, n);
+    free(Qd);
+    free(I);
+    return e / ((double)n * qru_test_eps(dt));
+}
+
+double qru_test_lower_max(qru_dtype dt, int n, int m, const void *R, int ldr)
+{
+    double mx = 0.0;
+    for (int j = 0; j < m; ++j)
+        for (int i = j + 1; i < n; ++i) {
+            double v = fabs(qru_test_get(dt, R, ldr, i, j));
+            if (v > mx || v != v)
+                mx = v != v ? INFINITY : v;
+        }
+    return mx;
+}
+
+double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
+                     const void *B, int ldb)
+{
+    double d = 0.0, b = 0.0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            double x = qru_test_get(dt, A, lda, i, j);
+            double y = qru_test_get(dt, B, ldb, i, j);
+            double e = fabs(x - y);
+            if (e != e)
+                return INFINITY;
+            d = maxd(d, e);
+            b = maxd(b, fabs(y));
+        }
+    if (d == 0.0)
+        return 0.0;
+    if (b == 0.0)
+        return INFINITY;
+    return d / (b * (double)(rows > cols ? rows : cols) * qru_test_eps(dt));
+}
+
+void qru_test_lsq_errors(qru_dtype dt, int n, int m, int r, const void *A,
+                         int lda, const void *B, int ldb, const void *X,
+                         int ldx, const double *res, double *xerr,
+                         double *rerr)
+{
+    ck_assert_msg(n >= m && m >= 1 && r >= 1,
+                  "qru_test_lsq_errors: needs n >= m >= 1, r >= 1");
+    double eps = qru_test_eps(dt);
+    double scale = (double)(n > m ? n : m) * eps;
+    double *Ad = to_double(dt, n, m, A, lda);
+    double *Bd = to_double(dt, n, r, B, ldb);
+    double *Bn = malloc(sizeof(double) * (size_t)r);
+    ck_assert_ptr_nonnull(Bn);
+    for (int j = 0; j < r; ++j)
+        Bn[j] = cblas_dnrm2(n, Bd + (size_t)j * n, 1);
+
+    /* cond_2(A) and ||A||_2 from the singular values (of a copy). */
+    double *As = to_double(dt, n, m, A, lda);
+    double *s = malloc(sizeof(double) * (size_t)m);
+    double *superb = malloc(sizeof(double) * (size_t)(m > 1 ? m : 1));
+    ck_assert(s && superb);
+    lapack_int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, As, n,
+                                     s, NULL, 1, NULL, 1, superb);
+    ck_assert_msg(info == 0, "LAPACKE_dgesvd: info %d", (int)info);
+    double anorm = s[0];
+    double kappa = s[m - 1] > 0 ? s[0] / s[m - 1] : INFINITY;
+    free(As);
+    free(s);
+    free(superb);
+
+    /* reference: Bd := [xref; rref-coefficients] with gels */
+    info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, r, Ad, n, Bd, n);
+    ck_assert_msg(info == 0, "LAPACKE_dgels: info %d", (int)info);
+
+    double xe = 0.0, re = 0.0;
+    for (int j = 0; j < r; ++j) {
+        const double *xref = Bd + (size_t)j * n;
+        double xn = cblas_dnrm2(m, xref, 1);
+        double rn = n > m ? cblas_dnrm2(n - m, xref + m, 1) : 0.0;
+        if (X) {
+            double dx = 0.0;
+            for (int i = 0; i < m; ++i) {
+                double e = qru_test_get(dt, X, ldx, i, j) - xref[i];
+                dx += e * e;
+            }
+            dx = sqrt(dx);
+            double cond = kappa;
+            if (xn > 0 && anorm > 0)
+                cond += kappa * kappa * rn / (anorm * xn);
+            double den = scale * cond * xn;
+            double e = dx == 0.0 ? 0.0 : (den > 0 ? dx / den : INFINITY);
+            if (e != e)
+                e = INFINITY;
+            xe = maxd(xe, e);
+        }
+        if (res) {
+            double dr = fabs(res[j] - rn);
+            double den = scale * (Bn[j] + kappa * rn + anorm * xn);
+            double e = dr == 0.0 ? 0.0 : (den > 0 ? dr / den : INFINITY);
+            if (e != e)
+                e = INFINITY;
+            re = maxd(re, e);
+        }
+    }
+    free(Ad);
+    free(Bd);
+    free(Bn);
+    if (xerr)
+        *xerr = xe;
+    if (rerr)
+        *rerr = re;
+}
+
+int qru_test_ndtypes(const qru_context *ctx)
+{
+    return qru_context_supports(ctx, QRU_DOUBLE) ? 2 : 1;
+}
+
+qru_dtype qru_test_dtype(const qru_context *ctx, int i)
+{
+    (void)ctx;
+    return i == 0 ? QRU_FLOAT : QRU_DOUBLE;
+}
+
+int qru_test_main(Suite *s)
+{
+    qru_backend b = qru_test_backend();
+    qru_context *ctx = qru_test_context(); /* exits 77 if unavailable */
+    printf("backend %s, device %s%s\n", qru_backend_name(b),
+           qru_context_device_name(ctx),
+           qru_context_supports(ctx, QRU_DOUBLE) ? ""
+                                                 : " (no fp64: double skipped)");
+    fflush(stdout);
+    qru_context_destroy(ctx);
+
+    SRunner *sr = srunner_create(s);
+    if (!getenv("CK_FORK"))
+        srunner_set_fork_status(sr, b == QRU_BACKEND_CPU ? CK_FORK : CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int nfail = srunner_ntests_failed(sr);
+    int nrun = srunner_ntests_run(sr);
+    srunner_free(sr);
+    if (nrun == 0) {
+        fprintf(stderr, "no checks ran\n");
+        return 1;
+    }
+    return nfail == 0 ? 0 : 1;
+}

@@ -1,0 +1,118 @@
+/*
+ * qru test support: context selection for the backend under test, host
+ * arrays of either element type, and reference checks computed in double
+ * precision with (C)BLAS / LAPACKE on the host.
+ *
+ * Every test program built with qru_add_test() (tests/CMakeLists.txt) runs
+ * once per compiled backend; the backend comes from the environment variable
+ * QRU_TEST_BACKEND (cpu | cuda | opencl, default cpu).  A GPU test on a
+ * machine without that GPU exits with 77, which CTest reports as skipped.
+ */
+#ifndef QRU_TEST_H
+#define QRU_TEST_H
+
+#include <check.h>
+
+#include "qru.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Scaled errors below this pass (all checks divide by eps and a size). */
+#define QRU_TEST_THRESHOLD 30.0
+
+/** The backend under test: env QRU_TEST_BACKEND = cpu|cuda|opencl
+ *  (default cpu).  An unknown name aborts the program. */
+qru_backend qru_test_backend(void);
+
+/** A context on the backend under test.  When a GPU backend's context cannot
+ *  be created because the backend is unavailable (not compiled in, no
+ *  device), prints "SKIP: <backend>: <reason>" and exits with 77.  Any other
+ *  failure (and any failure on the CPU backend) aborts the test. */
+qru_context *qru_test_context(void);
+
+/** Unit roundoff of the type (LAPACK's 'E': 2^-24 or 2^-53). */
+double qru_test_eps(qru_dtype dt);
+
+/** Size in bytes of one element. */
+size_t qru_test_elsize(qru_dtype dt);
+
+/** Host column-major array of ld*cols elements (at least one), zero-filled;
+ *  free with free(). */
+void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld);
+
+/** Fills A(0:rows-1, 0:cols-1) with uniform(-1, 1) values (the padding rows
+ *  are not touched).  *seed is advanced. */
+void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
+                   unsigned *seed);
+
+/** Element (i, j) as a double / set element (i, j). */
+double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j);
+void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v);
+
+/** Creates a rows x cols matrix with leading dimension ld (0: default) in
+ *  ctx and uploads host (leading dimension ldh) into it; ck_abort on any
+ *  failure. */
+qru_matrix *qru_test_upload(qru_context *ctx, qru_dtype dt, int rows,
+                            int cols, int ld, const void *host, int ldh);
+
+/** A new host array (leading dimension max(1, rows)) holding M's contents
+ *  (synchronises the context); ck_abort on failure.  free() it. */
+void *qru_test_download(const qru_matrix *M);
+
+/* ---- reference checks on host arrays of type dt, computed in double ---- */
+
+/** ||A - Q R||_F / (||A||_F max(n, m) eps) with A n x m, Q n x n, R n x m
+ *  (the whole of R is used, including what lies below the diagonal). */
+double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
+                               int lda, const void *Q, int ldq, const void *R,
+                               int ldr);
+
+/** ||I - Q' Q||_F / (n eps) for the n x n Q. */
+double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq);
+
+/** max |R(i, j)| over i > j of the n x m R (must be exactly 0). */
+double qru_test_lower_max(qru_dtype dt, int n, int m, const void *R, int ldr);
+
+/** max |A(i, j) - B(i, j)| / (max |B| max(rows, cols) eps): a scaled
+ *  elementwise comparison of two rows x cols arrays of type dt. */
+double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
+                     const void *B, int ldb);
+
+/** Least squares against LAPACKE_dgels applied to A (n x m, n >= m) and
+ *  B (n x r) converted to double.  With kappa = cond_2(A) (from the singular
+ *  values), xref/rref the reference solution and residual:
+ *    xerr = max_j ||x_j - xref_j|| /
+ *           (max(n,m) eps (kappa + kappa^2 ||rref_j|| / (||A||_2 ||xref_j||))
+ *            ||xref_j||)
+ *  (the first-order perturbation bound of least squares), and
+ *    rerr = max_j |res_j - ||rref_j||| /
+ *           (max(n,m) eps (||b_j|| + kappa ||rref_j|| + ||A||_2 ||xref_j||)).
+ *  res may be NULL (then rerr = 0); X may be NULL (then xerr = 0).
+ *  Both are compared to QRU_TEST_THRESHOLD. */
+void qru_test_lsq_errors(qru_dtype dt, int n, int m, int r, const void *A,
+                         int lda, const void *B, int ldb, const void *X,
+                         int ldx, const double *res, double *xerr,
+                         double *rerr);
+
+/** Runs a Check suite the way every qru test program does and returns the
+ *  process exit status: first qru_test_context() is called once (so an
+ *  unavailable GPU backend skips the whole program with 77), then the suite
+ *  runs with CK_NORMAL output (Check's "100%: Checks: ..." summary line),
+ *  in fork mode on the CPU backend and in no-fork mode on GPU backends
+ *  (GPU runtimes do not survive fork; the CK_FORK environment variable
+ *  overrides).  Returns 0 if every check passed, 1 otherwise. */
+int qru_test_main(Suite *s);
+
+/** The element types the context computes in, for loops:
+ *  for (int i = 0; i < qru_test_ndtypes(ctx); ++i) dt = qru_test_dtype(ctx, i)
+ */
+int qru_test_ndtypes(const qru_context *ctx);
+qru_dtype qru_test_dtype(const qru_context *ctx, int i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QRU_TEST_H */
