@@ -291,6 +291,365 @@ int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
 
 /** @} */
 
+/* ------------------------------------------------------------------------ */
+/** @name QR updates
+ *
+ *  The four block updates of Andrew (2012), chapter 4, applied to a
+ *  least-squares factorisation ::qru_lsq (A = Q R, d = Q' b, A n x m).
+ *  Each update changes A (and b) as its MATLAB specification says and
+ *  leaves the object holding the QR factorisation of the new A1 (n1 x m1):
+ *  R1 upper trapezoidal with exact zeros below the diagonal, d1 = Q1' b1
+ *  and, when Q is held, Q1 orthogonal with Q1 R1 = A1.  Updates chain in
+ *  any order and qru_lsq_solve() / qru_lsq_residual() solve the updated
+ *  problem.  Capacity grows on demand (geometrically).
+ *
+ *  The problem must stay overdetermined, n1 >= m1 >= 1: an update that
+ *  would violate this reports its size argument (p, or U) as invalid.
+ *  An update that fails (bad argument, #QRU_ERR_NO_Q, allocation failure,
+ *  or the rank-deficiency status of qru_qr_update_add_cols()) leaves the
+ *  factorisation exactly as it was.
+ *
+ *  Block size: the Householder phases work on panels of nb columns;
+ *  the default (nb = 0, "auto") is about a tenth of the columns the update
+ *  reduces (Andrew 2012, section 5.2), at least 1;
+ *  see qru_lsq_set_update_block_size().
+ */
+/** @{ */
+
+/** Algorithms for the QR updates (qru_lsq_set_update_algorithm()). */
+typedef enum qru_update_algorithm {
+    /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
+     *  strips and Householder panels); the default. */
+    QRU_UPDATE_DISSERTATION = 0
+} qru_update_algorithm;
+
+/** Selects the algorithm used by the updates of @p f.
+ *  Arguments: f (1), alg (2).  @return 0, -1, -2. */
+int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg);
+
+/** Sets the Householder block size of the updates of @p f: nb >= 1 uses
+ *  panels of nb columns (clipped to the columns reduced), nb = 0 restores
+ *  the default (about a tenth of the columns reduced, at least 1).
+ *  The block size of the initial factorisation (qru_lsq_options::nb) is
+ *  not affected.  Arguments: f (1), nb (2).  @return 0, -1, -2. */
+int qru_lsq_set_update_block_size(qru_lsq *f, int nb);
+
+/** The update block size set for @p f (0 = auto), or -1 if f is NULL. */
+int qru_lsq_update_block_size(const qru_lsq *f);
+
+/** Adds a block of p columns U after the first k columns of A
+ *  (Andrew 2012, section 4.1: U_Q = Q' U, Householder QR of U_Q(m+1:n, :),
+ *  then strips of Givens rotations).  Needs Q.
+ *
+ *  MATLAB: `A1 = [A(:,1:k) U A(:,k+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
+ *
+ *  @param ctx context (1)
+ *  @param f   factorisation with Q (2)
+ *  @param k   columns kept before the block, 0 <= k <= m (3)
+ *  @param U   n x p, p >= 1, n >= m + p (4)
+ *  @return 0; -i; #QRU_ERR_NO_Q if f holds no Q; #QRU_ERR_ALLOC /
+ *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient:
+ *  j is the first (1-based) column of A1 among those the update changes
+ *  (k+1 .. m+p) with |R1(j,j)| <= n * epsilon * ||A1(:,j)||_2 (epsilon =
+ *  FLT_EPSILON or DBL_EPSILON; an exactly zero column always counts);
+ *  f is then left unchanged. */
+int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
+                           const qru_matrix *U);
+
+/** Removes the p columns after the first k columns of A (Andrew 2012,
+ *  section 4.2: blocked Householder reflectors of length p + 1 restore the
+ *  triangle).  Works without Q; Q (when held) becomes Q1 = Q H.
+ *
+ *  MATLAB: `A1 = [A(:,1:k) A(:,k+p+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
+ *
+ *  Arguments: ctx (1), f (2), k (3: 0 <= k < m), p (4: 1 <= p <= m - k and
+ *  p < m, so that m1 >= 1).
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
+int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p);
+
+/** Adds a block of p rows U (and right-hand-side rows e) after the first k
+ *  rows of A (Andrew 2012, section 4.3: Householder reflectors acting on
+ *  one row of R and the p rows of U, blocked with Y = [I; V]).  Works
+ *  without Q; Q (when held) becomes Q1 = P' [Q 0; 0 I] H with the rows
+ *  permuted so that the new rows sit after row k.
+ *
+ *  MATLAB: `A1 = [A(1:k,:); U; A(k+1:n,:)];  b1 = [b(1:k,:); e; b(k+1:n,:)];
+ *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
+ *
+ *  @param ctx context (1)
+ *  @param f   factorisation (2)
+ *  @param k   rows kept before the block, 0 <= k <= n (3)
+ *  @param U   p x m, p >= 1 (4)
+ *  @param e   p x r (5)
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
+int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
+                           const qru_matrix *U, const qru_matrix *e);
+
+/** Removes the p rows after the first k rows of A (and of b) (Andrew 2012,
+ *  section 4.4: strips of Givens rotations reduce the rows k+1..k+p of Q to
+ *  [D 0], applied to R and d).  Needs Q.
+ *
+ *  MATLAB: `A1 = [A(1:k,:); A(k+p+1:n,:)];  b1 = [b(1:k,:); b(k+p+1:n,:)];
+ *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
+ *
+ *  Arguments: ctx (1), f (2), k (3: 0 <= k < n), p (4: 1 <= p <= n - k and
+ *  n - p >= m).
+ *  @return 0, -i, #QRU_ERR_NO_Q, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE.  A1 may be
+ *  rank-deficient (qru_lsq_solve() then reports it). */
+int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
+
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Cholesky */
+/** @{ */
+
+/** qru_chol_factor() variant: blocked left-looking Cholesky-Crout (the
+ *  default).  For each diagonal block of nb columns: one symmetric
+ *  rank-k update of the block by the columns already factored (syrk), ONE
+ *  fused unblocked factorisation of the block, one GEMM for the rows below
+ *  it and one triangular solve. */
+#define QRU_CHOL_LEFT 0
+/** qru_chol_factor() variant: blocked right-looking ("in place")
+ *  Cholesky: factor the diagonal block, solve for the rows below, then
+ *  update the whole trailing matrix at once (syrk). */
+#define QRU_CHOL_RIGHT 1
+/** qru_chol_factor() variant: plain column-by-column Cholesky-Crout
+ *  (l_ii = sqrt(a_ii - sum_k l_ik^2), l_ji = (a_ji - sum_t l_jt l_it) /
+ *  l_ii): the left-looking algorithm with one column per step (nb is
+ *  ignored); three backend launches per column. */
+#define QRU_CHOL_CROUT 2
+/** Flag OR-ed into the variant of qru_chol_factor(): factor directly in A,
+ *  without the n x n workspace copy.  Faster and lighter, but on failure
+ *  (status i > 0) the leading i-1 columns (rows for 'U') of A hold the
+ *  partial factor and the rest of the referenced triangle is overwritten
+ *  with unspecified values (LAPACK potrf semantics). */
+#define QRU_CHOL_IN_PLACE 16
+
+/** Cholesky factorisation of a symmetric positive definite matrix.
+ *
+ *  MATLAB: `L = chol(A, 'lower')` (uplo 'L', A = L*L') or
+ *          `U = chol(A)` (uplo 'U', A = U'*U).
+ *
+ *  Only the triangle named by @p uplo is read and overwritten by the factor;
+ *  the other strict triangle is not referenced.
+ *
+ *  @param ctx     context (1)
+ *  @param uplo    'L' or 'U' (lower case accepted) (2)
+ *  @param A       n x n, overwritten by the factor (3)
+ *  @param variant #QRU_CHOL_LEFT, #QRU_CHOL_RIGHT or #QRU_CHOL_CROUT,
+ *                 optionally OR #QRU_CHOL_IN_PLACE (4)
+ *  @param nb      block size, 0 = the backend's default, >= 0 (5)
+ *  @return 0; -i; i > 0 when the leading minor of order i is not positive
+ *          definite (or not finite): then A is unchanged, unless
+ *          #QRU_CHOL_IN_PLACE was given (see there); #QRU_ERR_ALLOC,
+ *          #QRU_ERR_DEVICE, #QRU_ERR_UNSUPPORTED (backend without Cholesky
+ *          kernels).  Without #QRU_CHOL_IN_PLACE the call needs n*n
+ *          elements of workspace.  The call synchronises the context once,
+ *          at its end, to read the failure information. */
+int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
+                    int nb);
+
+/** Triangular solve with many right-hand sides (BLAS trsm).
+ *
+ *  MATLAB: `B = alpha * (op(A) \ B)` (side 'L') or
+ *          `B = alpha * (B / op(A))` (side 'R'), op(A) = A or A'.
+ *
+ *  Only the @p uplo triangle of A is referenced (with diag 'U' its diagonal
+ *  is taken as ones).  No singularity check is made.
+ *
+ *  @param ctx   context (1)
+ *  @param side  'L' or 'R' (2)
+ *  @param uplo  'L' or 'U' (3)
+ *  @param trans 'N' or 'T' (4)
+ *  @param diag  'N' or 'U' (unit diagonal) (5)
+ *  @param alpha scalar (6)
+ *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
+ *  @param B     m x n, overwritten by the solution (8)
+ *  @return 0, -i, or a library status. */
+int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
+             double alpha, const qru_matrix *A, qru_matrix *B);
+
+/** Solves A X = B given the Cholesky factor of A.
+ *
+ *  MATLAB: `B = L' \ (L \ B)` (uplo 'L') or `B = U \ (U' \ B)` (uplo 'U').
+ *
+ *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
+ *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
+ *  overwritten by X).  @return 0, -i, or a library status. */
+int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
+                   qru_matrix *B);
+
+/** Rank-k update or downdate of a Cholesky factor.
+ *
+ *  MATLAB: `L = chol(L*L' + sign*W*W', 'lower')`  (uplo 'L'),
+ *          `U = chol(U'*U + sign*W*W')`           (uplo 'U');
+ *  for k = 1 this is `cholupdate(U, w, '+')` / `'-'`.
+ *
+ *  The columns of W are applied one after another by Givens rotations
+ *  (update) or hyperbolic rotations (downdate), O(k n^2) work.  The result
+ *  is computed in workspace and committed only on success.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    n x n factor, overwritten by the updated factor (3)
+ *  @param W    n x k, k >= 0, not modified (4)
+ *  @param sign +1 (update) or -1 (downdate) (5)
+ *  @return 0; -i; i > 0 when the downdated matrix is not positive definite
+ *          (definiteness is lost at column i of the factor; also reported
+ *          for an update of an invalid factor, e.g. with a zero on the
+ *          diagonal): L is then unchanged, bit for bit; or a library status.
+ *          Needs about n*(n+k) elements of workspace ('U': 2 n*n more). */
+int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
+                    const qru_matrix *W, int sign);
+
+/** Cholesky factor of a matrix with a block of p rows and columns inserted
+ *  at position k (for a Gaussian process: p data points added).
+ *
+ *  MATLAB (A = L*L', A1 symmetric positive definite of order n+p with
+ *  A1([1:k, k+p+1:n+p], [1:k, k+p+1:n+p]) = A, C = A1(:, k+1:k+p)):
+ *  `L1 = chol(A1, 'lower')`; for p = 1 and uplo 'U' this is Octave's
+ *  `cholinsert(U, k+1, C)`.
+ *
+ *  Work: two triangular solves and a p x p factorisation for the new rows,
+ *  and a rank-p downdate of the trailing (n-k) x (n-k) factor.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    n x n factor of A (3)
+ *  @param k    0 <= k <= n: rows/columns before the insertion (4)
+ *  @param C    (n+p) x p, p >= 1: the new columns of A1; in the diagonal
+ *              block C(k+1:k+p, :) only the @p uplo triangle is read (5)
+ *  @param L1   (n+p) x (n+p): receives the factor of A1.  It must not
+ *              overlap L, except that it may be a matrix on the SAME buffer
+ *              with the same offset and leading dimension (a factor kept
+ *              with spare capacity, updated in place) (6)
+ *  @return 0; -i; i > 0 when A1 is not positive definite (the leading
+ *          minor of order i is not): L1 (and L) then unchanged; or a
+ *          library status.  Needs about (n+p-k)(n+p) + (n-k)p elements of
+ *          workspace ('U': 3 (n+p)^2 more). */
+int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    const qru_matrix *C, qru_matrix *L1);
+
+/** Cholesky factor of a matrix with the p rows and columns k+1..k+p
+ *  (MATLAB indices) removed (for a Gaussian process: data points removed).
+ *
+ *  MATLAB: `i = [1:k, k+p+1:n]; L1 = chol(A(i, i), 'lower')` with
+ *  A = L*L'; for p = 1 and uplo 'U' this is Octave's `choldelete(U, k+1)`.
+ *
+ *  Work: a rank-p update of the trailing (n-k-p) x (n-k-p) factor.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    n x n factor of A (3)
+ *  @param k    0 <= k <= n - p (4)
+ *  @param p    0 <= p <= n (5)
+ *  @param L1   (n-p) x (n-p), same overlap rule as in qru_chol_insert() (6)
+ *  @return 0; -i; i > 0 only for an invalid L (zero diagonal, not finite):
+ *          L1 is then unchanged; or a library status. */
+int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    int p, qru_matrix *L1);
+
+/** @} */
+/* ------------------------------------------------------------------------ */
+/** @name Gaussian processes */
+/** @{ */
+
+/** Exact Gaussian-process regression with one-dimensional inputs, a zero
+ *  prior mean and the squared-exponential covariance
+ *  k(x, x') = sf2 * exp(-(x - x')^2 / (2 ell^2)), observed with
+ *  independent noise of variance sn2, held as the Cholesky factor of
+ *  K = k(X, X) + sn2 I that is updated when points are added or removed. */
+typedef struct qru_gp qru_gp;
+
+/** Options for qru_gp_create(); initialise with qru_gp_options_init(). */
+typedef struct qru_gp_options {
+    double lengthscale; /**< ell > 0; default 1 */
+    double signal_var;  /**< sf2 > 0; default 1 */
+    double noise_var;   /**< sn2 >= 0; default 1e-2 */
+    int capacity;       /**< points reserved (>= n), 0 = n; grows on demand */
+    int nb;             /**< Cholesky block size, 0 = backend default */
+} qru_gp_options;
+
+/** Sets every field of @p opt to its default. */
+void qru_gp_options_init(qru_gp_options *opt);
+
+/** Creates a GP from n training points (x_i, y_i) given on the host.
+ *
+ *  MATLAB: `K = sf2*exp(-(x - x').^2/(2*ell^2)) + sn2*eye(n);
+ *           L = chol(K, 'lower'); alpha = L' \ (L \ y);`
+ *
+ *  Arguments: ctx (1), dtype (2: element type of the factor), n (3: >= 0),
+ *  x (4: n doubles, may be NULL if n = 0), y (5: n doubles, idem),
+ *  opt (6: NULL for defaults), gp (7).
+ *  @return 0; -i; i > 0 when K is not positive definite (leading minor of
+ *  order i), *gp is then not set; or a library status. */
+int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
+                  const double *y, const qru_gp_options *opt, qru_gp **gp);
+
+/** Frees a GP (NULL is allowed). */
+void qru_gp_destroy(qru_gp *gp);
+
+/** Number of training points, or -1 if gp is NULL. */
+int qru_gp_size(const qru_gp *gp);
+
+/** Posterior mean and variance of the latent function at m test points.
+ *
+ *  MATLAB: `Ks = sf2*exp(-(x - xs').^2/(2*ell^2)); mean = Ks' * alpha;
+ *           V = L \ Ks; var = sf2 - sum(V.^2, 1)';`
+ *
+ *  Arguments: gp (1), m (2: >= 0), xs (3: m doubles), mean (4: m doubles
+ *  out), var (5: m doubles out, or NULL).  With no training points the
+ *  prior (0, sf2) is returned.  The variance is not clamped: where the
+ *  posterior variance is near zero, rounding can make it slightly
+ *  negative.  @return 0, -i or a library status. */
+int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
+                   double *var);
+
+/** Log marginal likelihood of the training targets.
+ *
+ *  MATLAB: `lml = -y'*alpha/2 - sum(log(diag(L))) - n*log(2*pi)/2`
+ *
+ *  Arguments: gp (1), lml (2: one double out).
+ *  @return 0, -i or a library status. */
+int qru_gp_log_likelihood(qru_gp *gp, double *lml);
+
+/** Inserts p training points before point k (k = n appends), updating the
+ *  factor with qru_chol_insert() instead of refactorising.
+ *
+ *  MATLAB: `x = [x(1:k); xn; x(k+1:end)]; y = [y(1:k); yn; y(k+1:end)];`
+ *          followed by the factorisation of qru_gp_create().
+ *
+ *  Arguments: gp (1), k (2: 0 <= k <= n), p (3: >= 0), x (4: p doubles),
+ *  y (5: p doubles).  @return 0; -i; i > 0 when the new K is not positive
+ *  definite (e.g. a repeated input with sn2 = 0): the GP is unchanged; or
+ *  a library status. */
+int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
+                  const double *y);
+
+/** Removes the training points k+1..k+p (MATLAB indices), updating the
+ *  factor with qru_chol_delete().
+ *
+ *  MATLAB: `x(k+1:k+p) = []; y(k+1:k+p) = [];` and refactorise.
+ *
+ *  Arguments: gp (1), k (2: 0 <= k), p (3: 0 <= p, k + p <= n).
+ *  @return 0, -i, i > 0 (numerical failure, GP unchanged) or a library
+ *  status. */
+int qru_gp_remove(qru_gp *gp, int k, int p);
+
+/** Copies the current n x n lower Cholesky factor of K into @p L (the
+ *  strictly upper part of L is set to zero).
+ *  MATLAB: `L_out = L`.  Arguments: gp (1), L (2: n x n, the GP's dtype,
+ *  in the GP's context).  @return 0, -i or a library status. */
+int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L);
+
+/** Copies the current training inputs and targets to the host (either
+ *  pointer may be NULL).  MATLAB: `x_out = x; y_out = y;`
+ *  Arguments: gp (1), x (2: n doubles), y (3: n doubles). */
+int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

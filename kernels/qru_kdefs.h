@@ -14,6 +14,7 @@
  *   QRU_LOCAL_DECL(t,n,s) declares shared array n of s elements of type t
  *   QRU_GID_X/Y, QRU_LID_X/Y, QRU_GROUP_X/Y, QRU_LSIZE_X/Y, QRU_NGROUPS_X/Y
  *   QRU_BARRIER           work-group barrier on local memory
+ *   QRU_BARRIER_GLOBAL    work-group barrier also ordering global memory
  *   QRU_SQRT, QRU_FABS    precision-generic math
  *   T                     the element type
  */
@@ -37,6 +38,7 @@
 #define QRU_NGROUPS_X gridDim.x
 #define QRU_NGROUPS_Y gridDim.y
 #define QRU_BARRIER __syncthreads()
+#define QRU_BARRIER_GLOBAL __syncthreads()
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
 #elif defined(__OPENCL_VERSION__)
@@ -59,6 +61,7 @@
 #define QRU_NGROUPS_X ((int)get_num_groups(0))
 #define QRU_NGROUPS_Y ((int)get_num_groups(1))
 #define QRU_BARRIER barrier(CLK_LOCAL_MEM_FENCE)
+#define QRU_BARRIER_GLOBAL barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
 #else

@@ -156,6 +156,90 @@ struct qru_backend_ops {
      * work: j elements. */
     int (*wy_append)(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
                      int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
+
+    /* ---- update kernels (issue 3) ---- */
+    /* The Givens ops work on a "strip" of cnt independent rotations, as the
+     * dissertation's makeGivens / applyGivens kernels (section 3.2).  The
+     * array X is addressed by element offsets from its start: rotation t
+     * (0 <= t < cnt) acts on the pairs of elements
+     *     x = X[t*inc + e*es],  y = X[t*inc + ps + e*es],   e = 0 .. len-1
+     * (inc, ps, es >= 0; offsets are computed in size_t).  So for pairs of
+     * adjacent rows of a column-major array with leading dimension ld use
+     * ps = 1, es = ld; for pairs of adjacent columns ps = ld, es = 1.
+     * Rotation t is G_t = [c s; -s c] with (c, s) = (cs[2t], cs[2t+1]) held
+     * in device memory:  x := c x + s y,  y := c y - s x  (BLAS rot).
+     * cnt, len may be 0 (nothing is done). */
+
+    /* Computes rotation t from the pair a = X[t*inc], b = X[t*inc + ps] so
+     * that G_t [a; b] = [r; 0]:  r = sqrt(a^2 + b^2) evaluated without
+     * overflow, c = a / r, s = b / r, and c = 1, s = 0 when b = 0 (also when
+     * a = b = 0).  Writes cs[0 .. 2 cnt - 1]; X is only read.  cs must not
+     * overlap X.  Accuracy: for float, evaluate r, c, s in double and round
+     * c and s once (the CPU backend does); a float-only evaluation biases
+     * c^2 + s^2 - 1, which adds up along the long chains of rotations of
+     * the updates (measured: ||Q'Q - I|| 5x larger after 500 rotations). */
+    int (*givens_make)(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
+                       int inc, int ps, qru_ptr cs);
+    /* Applies rotation t (cs as written by givens_make) to the len pairs of
+     * rotation t, for every t.  The 2 len cnt elements touched must be
+     * distinct (the rotations of one call are independent, so a backend may
+     * run them in parallel); cs must not overlap X. */
+    int (*givens_apply)(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                        qru_ptr cs, qru_ptr X, int inc, int ps, int es);
+    /* B := alpha A + beta B for m x n A and B (the dissertation's doubleSum
+     * with one operand).  beta = 0: B is not read (B := alpha A);
+     * alpha = 0: A is not read.  A and B must not overlap unless they are
+     * the same array with lda = ldb. */
+    int (*geadd)(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
+                 qru_ptr A, int lda, double beta, qru_ptr B, int ldb);
+
+    /* ---- Cholesky kernels (issue 6) ---- */
+    /* Default block size of the blocked Cholesky factorisation; 0 means
+     * 128. */
+    int default_chol_nb;
+    /* BLAS syrk on the uplo triangle of the n x n C:
+     *   trans 'N': C = alpha A A' + beta C, A is n x k;
+     *   trans 'T': C = alpha A' A + beta C, A is k x n.
+     * The other strict triangle of C is neither read nor written.  k may
+     * be 0 (then C = beta C on the triangle). */
+    int (*syrk)(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
+                int k, double alpha, qru_ptr A, int lda, double beta,
+                qru_ptr C, int ldc);
+    /* LAPACK lacpy: B = A on the part named by uplo of the m x n arrays
+     * ('L': lower trapezoid with the diagonal, 'U': upper trapezoid with
+     * the diagonal, 'A': all).  The rest of B is not written; A and B must
+     * not overlap. */
+    int (*lacpy)(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                 qru_ptr A, int lda, qru_ptr B, int ldb);
+    /* Unblocked Cholesky of the n x n diagonal block A in ONE call, on the
+     * uplo triangle only ('L': A = L L', 'U': A = U' U; the other strict
+     * triangle is neither read nor written).  info is ONE element of type
+     * dt in device memory holding an integer value:
+     *  - if info != 0 on entry, the op does nothing (an earlier block
+     *    failed; the algorithm layer reads info once, at the end);
+     *  - otherwise, for j = 0..n-1 in order, d = A(j,j) - sum_{t<j} L(j,t)^2
+     *    ('U': U(t,j)^2); if d > 0 does not hold (d <= 0 or NaN) the op
+     *    stores info = base + j + 1 and stops (columns ('U': rows) < j hold
+     *    their factor, the rest of the triangle unspecified values);
+     *    else L(j,j) = sqrt(d) and L(i,j) = (A(i,j) - sum_{t<j} L(i,t)
+     *    L(j,t)) / L(j,j) for i > j (for 'U' the transposed formulas).
+     * On success info is not written. */
+    int (*potrf_panel)(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                       qru_ptr A, int lda, qru_ptr info, int base);
+    /* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower
+     * triangular factor L by the n x k matrix W, by rotations:
+     *   for i = 0..n-1, for q = 0..k-1 (in this order), with a = L(i,i),
+     *   b = W(i,q):  r = sqrt(a^2 + b^2) (update, computed without
+     *   overflow) or r = sqrt((a - b)(a + b)) (downdate); c = r/a, s = b/a;
+     *   L(i,i) = r; for j > i:  L(j,i) = (L(j,i) + sign s W(j,q)) / c,
+     *   then W(j,q) = c W(j,q) - s L(j,i)  (with the new L(j,i)).
+     * The strictly upper part of L is neither read nor written; W is
+     * overwritten.  info as in potrf_panel: if info != 0 on entry nothing
+     * is done; if a = 0 or r is not > 0 and finite, the op stores
+     * info = base + i + 1 and stops (L and W then hold partial results). */
+    int (*chol_rot)(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
+                    qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
+                    int base);
 };
 
 
@@ -183,6 +267,10 @@ struct qru_lsq {
     int has_q;
     int nb;            /* Householder block size (0 = backend default) */
     qru_ptr R, Q, d;   /* ld = ncap for all three */
+    /* QR updates (update_*.c; both 0 after calloc = the defaults) */
+    int upd_nb;        /* update block size, 0 = auto (about a tenth of the
+                          columns an update reduces) */
+    int upd_alg;       /* qru_update_algorithm */
 };
 
 /* Makes room for n_new rows and m_new columns (lsq.c); contents are kept.

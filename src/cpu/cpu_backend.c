@@ -16,6 +16,8 @@
 #define SFX s
 #define BL(x) cblas_s##x
 #include "cpu_kernels.inc"
+#include "cpu_chol_kernels.inc"
+#include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
 #undef BL
@@ -24,6 +26,8 @@
 #define SFX d
 #define BL(x) cblas_d##x
 #include "cpu_kernels.inc"
+#include "cpu_chol_kernels.inc"
+#include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
 #undef BL
@@ -232,6 +236,133 @@ static int cpu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
     return 0;
 }
 
+/* ---- update kernels (issue 3) ---- */
+static int cpu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
+                           int inc, int ps, qru_ptr cs)
+{
+    (void)ctx;
+    if (cnt <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        givens_make_d(cnt, DP(X), (size_t)inc, (size_t)ps, DP(cs));
+    else
+        givens_make_s(cnt, SP(X), (size_t)inc, (size_t)ps, SP(cs));
+    return 0;
+}
+
+static int cpu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                            qru_ptr cs, qru_ptr X, int inc, int ps, int es)
+{
+    (void)ctx;
+    if (cnt <= 0 || len <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        givens_apply_d(cnt, len, DP(cs), DP(X), (size_t)inc, (size_t)ps, es);
+    else
+        givens_apply_s(cnt, len, SP(cs), SP(X), (size_t)inc, (size_t)ps, es);
+    return 0;
+}
+
+static int cpu_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
+                     double alpha, qru_ptr A, int lda, double beta, qru_ptr B,
+                     int ldb)
+{
+    (void)ctx;
+    if (m <= 0 || n <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        geadd_d(m, n, alpha, DP(A), lda, beta, DP(B), ldb);
+    else
+        geadd_s(m, n, (float)alpha, SP(A), lda, (float)beta, SP(B), ldb);
+    return 0;
+}
+
+/* ---- Cholesky kernels (issue 6) ---- */
+static int cpu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
+                    int n, int k, double alpha, qru_ptr A, int lda,
+                    double beta, qru_ptr C, int ldc)
+{
+    (void)ctx;
+    if (n <= 0 || (k <= 0 && beta == 1.0))
+        return 0;
+    enum CBLAS_UPLO u = (uplo == 'U') ? CblasUpper : CblasLower;
+    if (k <= 0) { /* C = beta C on the triangle */
+        if (dt == QRU_DOUBLE)
+            for (int j = 0; j < n; ++j) {
+                int i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : n;
+                cblas_dscal(i1 - i0, beta, DP(C) + i0 + (size_t)j * ldc, 1);
+            }
+        else
+            for (int j = 0; j < n; ++j) {
+                int i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : n;
+                cblas_sscal(i1 - i0, (float)beta, SP(C) + i0 + (size_t)j * ldc,
+                            1);
+            }
+        return 0;
+    }
+    if (dt == QRU_DOUBLE)
+        cblas_dsyrk(CblasColMajor, u, cbt(trans), n, k, alpha, DP(A), lda,
+                    beta, DP(C), ldc);
+    else
+        cblas_ssyrk(CblasColMajor, u, cbt(trans), n, k, (float)alpha, SP(A),
+                    lda, (float)beta, SP(C), ldc);
+    return 0;
+}
+
+static int cpu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                     qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        lacpy_d(uplo, m, n, DP(A), lda, DP(B), ldb);
+    else
+        lacpy_s(uplo, m, n, SP(A), lda, SP(B), ldb);
+    return 0;
+}
+
+static int cpu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                           qru_ptr A, int lda, qru_ptr info, int base)
+{
+    (void)ctx;
+    int bad;
+    if (dt == QRU_DOUBLE) {
+        if (*DP(info) != 0.0 || n <= 0)
+            return 0;
+        bad = potrf_panel_d(uplo, n, DP(A), lda);
+        if (bad)
+            *DP(info) = (double)(base + bad);
+    } else {
+        if (*SP(info) != 0.0f || n <= 0)
+            return 0;
+        bad = potrf_panel_s(uplo, n, SP(A), lda);
+        if (bad)
+            *SP(info) = (float)(base + bad);
+    }
+    return 0;
+}
+
+static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
+                        int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                        qru_ptr info, int base)
+{
+    (void)ctx;
+    int bad;
+    if (dt == QRU_DOUBLE) {
+        if (*DP(info) != 0.0 || n <= 0 || k <= 0)
+            return 0;
+        bad = chol_rot_d(n, k, sign, DP(L), ldl, DP(W), ldw);
+        if (bad)
+            *DP(info) = (double)(base + bad);
+    } else {
+        if (*SP(info) != 0.0f || n <= 0 || k <= 0)
+            return 0;
+        bad = chol_rot_s(n, k, sign, SP(L), ldl, SP(W), ldw);
+        if (bad)
+            *SP(info) = (float)(base + bad);
+    }
+    return 0;
+}
+
 const qru_backend_ops qru_cpu_ops = {
     .name = "cpu",
     .id = QRU_BACKEND_CPU,
@@ -254,4 +385,14 @@ const qru_backend_ops qru_cpu_ops = {
     .house = cpu_house,
     .larf = cpu_larf,
     .wy_append = cpu_wy_append,
+    /* ---- update kernels (issue 3) ---- */
+    .givens_make = cpu_givens_make,
+    .givens_apply = cpu_givens_apply,
+    .geadd = cpu_geadd,
+    /* ---- Cholesky kernels (issue 6) ---- */
+    .default_chol_nb = 128,
+    .syrk = cpu_syrk,
+    .lacpy = cpu_lacpy,
+    .potrf_panel = cpu_potrf_panel,
+    .chol_rot = cpu_chol_rot,
 };

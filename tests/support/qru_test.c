@@ -142,15 +142,25 @@ static double *to_double(qru_dtype dt, int rows, int cols, const void *A,
     return D;
 }
 
+/* Frobenius norm, scaled so that it neither overflows nor underflows */
 static double fro(int rows, int cols, const double *A, int lda)
 {
+    double mx = 0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            double v = fabs(A[i + (size_t)j * lda]);
+            if (v > mx || v != v)
+                mx = v;
+        }
+    if (mx == 0 || mx != mx || isinf(mx))
+        return mx;
     double s = 0;
     for (int j = 0; j < cols; ++j)
         for (int i = 0; i < rows; ++i) {
-            double v = A[i + (size_t)j * lda];
+            double v = A[i + (size_t)j * lda] / mx;
             s += v * v;
         }
-    return sqrt(s);
+    return mx * sqrt(s);
 }
 
 static double maxd(double a, double b) { return a > b ? a : b; }
@@ -184,14 +194,14 @@ double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq)
     if (n == 0)
         return 0.0;
     double *Qd = to_double(dt, n, n, Q, ldq);
-    double *I = qru_test_alloc(QRU_DOUBLE, n, n, n);
+    double *Id = qru_test_alloc(QRU_DOUBLE, n, n, n);
     for (int i = 0; i < n; ++i)
-        I[i + (size_t)i * n] = 1.0;
+        Id[i + (size_t)i * n] = 1.0;
     cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, -1.0, Qd, n,
-                Qd, n, 1.0, I, n);
-    double e = fro(n, n, I, n);
+                Qd, n, 1.0, Id, n);
+    double e = fro(n, n, Id, n);
     free(Qd);
-    free(I);
+    free(Id);
     return e / ((double)n * qru_test_eps(dt));
 }
 

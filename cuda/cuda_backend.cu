@@ -1,0 +1,558 @@
+/*
+ * The CUDA backend: device memory, one stream per context, cuBLAS for the
+ * level-3 BLAS and the dissertation's kernels (kernels/qru_base.cl, compiled
+ * here as templates over the element type).  Every op queues its work on
+ * the context's stream and returns without waiting, except download and
+ * col_norms, whose contract is to deliver values on the host.  Every CUDA,
+ * cuBLAS and cuSOLVER error becomes a library status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_cuda.h"
+
+#include "qru_kdefs.h"
+#include "qru_base.cl"
+
+
+/* ---- context ---------------------------------------------------------------- */
+
+int qru_cu_probe(void)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n < 1) {
+        (void)cudaGetLastError();
+        return QRU_ERR_BACKEND_UNAVAILABLE;
+    }
+    return 0;
+}
+
+static void release(qru_cuda_impl *im)
+{
+    if (im->solver && im->own_solver)
+        cusolverDnDestroy(im->solver);
+    if (im->blas && im->own_blas)
+        cublasDestroy(im->blas);
+    if (im->stream && im->own_stream) {
+        cudaStreamSynchronize(im->stream);
+        cudaStreamDestroy(im->stream);
+    }
+    (void)cudaGetLastError();
+    free(im);
+}
+
+int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count < 1) {
+        (void)cudaGetLastError();
+        return QRU_ERR_BACKEND_UNAVAILABLE;
+    }
+    int dev = opt ? opt->device : -1;
+    if (dev < 0) {
+        const char *s = getenv("QRU_DEVICE");
+        dev = 0;
+        if (s && *s) {
+            char *end = NULL;
+            long d = strtol(s, &end, 10);
+            if (*end != '\0' || d < 0 || d > 1 << 20)
+                return QRU_ERR_BACKEND_UNAVAILABLE;
+            dev = (int)d;
+        }
+    }
+    if (dev >= count)
+        return QRU_ERR_BACKEND_UNAVAILABLE;
+
+    qru_cuda_impl *im = (qru_cuda_impl *)calloc(1, sizeof *im);
+    if (!im)
+        return QRU_ERR_ALLOC;
+    im->device = dev;
+    int st = qru_cuda_status(cudaSetDevice(dev));
+    cudaDeviceProp prop;
+    if (!st)
+        st = qru_cuda_status(cudaGetDeviceProperties(&prop, dev));
+    if (st) {
+        free(im);
+        return st;
+    }
+    im->sm_count = prop.multiProcessorCount;
+    int pools = 0;
+    if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev) !=
+        cudaSuccess)
+        pools = 0;
+    im->async_alloc = pools != 0;
+    (void)cudaGetLastError();
+
+    if (opt && opt->stream) {
+        im->stream = (cudaStream_t)opt->stream;
+    } else {
+        st = qru_cuda_status(
+            cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking));
+        if (st) {
+            release(im);
+            return st;
+        }
+        im->own_stream = 1;
+    }
+    if (opt && opt->blas_handle) {
+        im->blas = (cublasHandle_t)opt->blas_handle;
+    } else {
+        st = qru_cublas_status(cublasCreate(&im->blas));
+        if (st) {
+            im->blas = NULL;
+            release(im);
+            return st;
+        }
+        im->own_blas = 1;
+    }
+    st = qru_cublas_status(cublasSetStream(im->blas, im->stream));
+    if (opt && opt->solver_handle) {
+        im->solver = (cusolverDnHandle_t)opt->solver_handle;
+    } else if (!st) {
+        st = qru_cusolver_status(cusolverDnCreate(&im->solver));
+        if (st)
+            im->solver = NULL;
+        else
+            im->own_solver = 1;
+    }
+    if (!st)
+        st = qru_cusolver_status(cusolverDnSetStream(im->solver, im->stream));
+    if (st) {
+        release(im);
+        return st;
+    }
+    ctx->impl = im;
+    snprintf(ctx->device_name, sizeof ctx->device_name,
+             "%.200s (CUDA device %d, sm_%d%d)", prop.name, dev, prop.major,
+             prop.minor);
+    return 0;
+}
+
+void qru_cu_fini(qru_context *ctx)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    if (!im)
+        return;
+    (void)qru_cuda_enter(ctx);
+    if (!im->own_stream) /* leave the caller's stream with nothing of ours */
+        cudaStreamSynchronize(im->stream);
+    release(im);
+    ctx->impl = NULL;
+}
+
+int qru_cu_supports(const qru_context *ctx, qru_dtype dt)
+{
+    (void)ctx;
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE; /* fp64 on every CUDA GPU */
+}
+
+int qru_cu_sync(qru_context *ctx)
+{
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return qru_cuda_status(cudaStreamSynchronize(qru_cuda(ctx)->stream));
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+int qru_cu_alloc(qru_context *ctx, size_t bytes, void **h)
+{
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    void *p = NULL;
+    /* never a zero-size request: a NULL handle means "no matrix" above */
+    st = qru_cuda_status(cudaMalloc(&p, bytes < 256 ? 256 : bytes));
+    if (st)
+        return st;
+    *h = p;
+    return 0;
+}
+
+void qru_cu_free(qru_context *ctx, void *h)
+{
+    if (!h)
+        return;
+    (void)qru_cuda_enter(ctx);
+    cudaFree(h);
+    (void)cudaGetLastError();
+}
+
+
+int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    if (bytes < 256)
+        bytes = 256;
+    if (im->async_alloc) {
+        cudaError_t e = cudaMallocAsync(p, bytes, im->stream);
+        if (e == cudaSuccess)
+            return 0;
+        if (e != cudaErrorNotSupported)
+            return qru_cuda_status(e);
+        (void)cudaGetLastError();
+        im->async_alloc = 0;
+    }
+    /* no stream-ordered allocator: plain cudaMalloc (cudaFree syncs) */
+    return qru_cuda_status(cudaMalloc(p, bytes));
+}
+
+void qru_cuda_scratch_free(qru_context *ctx, void *p)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    if (!p)
+        return;
+    if (im->async_alloc)
+        cudaFreeAsync(p, im->stream);
+    else
+        cudaFree(p);
+}
+
+
+int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n, const void *src,
+              int lds, qru_ptr dst, int ldd)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    size_t es = qru_dtype_size(dt);
+    st = qru_cuda_status(cudaMemcpy2DAsync(
+        (char *)dst.h + dst.off * es, (size_t)ldd * es, src, (size_t)lds * es,
+        (size_t)m * es, (size_t)n, cudaMemcpyHostToDevice, im->stream));
+    if (st)
+        return st;
+    /* From pageable memory the copy is staged before the call returns; from
+     * page-locked memory it is not, and the caller may reuse the buffer as
+     * soon as we return: wait then. */
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, src) == cudaSuccess &&
+        at.type == cudaMemoryTypeHost)
+        return qru_cuda_status(cudaStreamSynchronize(im->stream));
+    (void)cudaGetLastError();
+    return 0;
+}
+
+int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+                int lds, void *dst, int ldd)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    size_t es = qru_dtype_size(dt);
+    st = qru_cuda_status(cudaMemcpy2DAsync(
+        dst, (size_t)ldd * es, (const char *)src.h + src.off * es,
+        (size_t)lds * es, (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost,
+        im->stream));
+    if (st)
+        return st;
+    return qru_cuda_status(cudaStreamSynchronize(im->stream));
+}
+
+int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+            int lds, qru_ptr dst, int ldd)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    size_t es = qru_dtype_size(dt);
+    const char *s0 = (const char *)src.h + src.off * es;
+    char *d0 = (char *)dst.h + dst.off * es;
+    size_t sbytes = ((size_t)(n - 1) * lds + m) * es;
+    size_t dbytes = ((size_t)(n - 1) * ldd + m) * es;
+    if (s0 == d0 && lds == ldd)
+        return 0;
+    int overlap = s0 < d0 + dbytes && d0 < s0 + sbytes;
+    if (!overlap)
+        return qru_cuda_status(cudaMemcpy2DAsync(
+            d0, (size_t)ldd * es, s0, (size_t)lds * es, (size_t)m * es,
+            (size_t)n, cudaMemcpyDeviceToDevice, im->stream));
+    /* Overlapping move (towards the start, as when rows or columns are
+     * deleted): cudaMemcpy2D forbids overlap and one kernel could read an
+     * element after another block has overwritten it, so stage the block
+     * through stream-ordered scratch memory. */
+    void *tmp = NULL;
+    st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
+    if (st)
+        return st;
+    st = qru_cuda_status(cudaMemcpy2DAsync(tmp, (size_t)m * es, s0,
+                                           (size_t)lds * es, (size_t)m * es,
+                                           (size_t)n, cudaMemcpyDeviceToDevice,
+                                           im->stream));
+    if (!st)
+        st = qru_cuda_status(cudaMemcpy2DAsync(
+            d0, (size_t)ldd * es, tmp, (size_t)m * es, (size_t)m * es,
+            (size_t)n, cudaMemcpyDeviceToDevice, im->stream));
+    qru_cuda_scratch_free(ctx, tmp);
+    return st;
+}
+
+/* ---- elementwise kernels -------------------------------------------------- */
+
+
+template <typename T>
+static int laset_t(qru_context *ctx, int uplo, int m, int n, double off, double dg,
+            qru_ptr A, int lda)
+{
+    qru_laset<T><<<qru_grid2d(m, n), qru_block2d(), 0, qru_cuda(ctx)->stream>>>(
+        uplo, m, n, (T)off, (T)dg, (T *)A.h, (long)A.off, lda);
+    return qru_cuda_launched();
+}
+
+int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+             double off, double dg, qru_ptr A, int lda)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    int u = (uplo == 'U' || uplo == 'u') ? 1 : (uplo == 'L' || uplo == 'l') ? 2 : 0;
+    return dt == QRU_DOUBLE ? laset_t<double>(ctx, u, m, n, off, dg, A, lda)
+                            : laset_t<float>(ctx, u, m, n, off, dg, A, lda);
+}
+
+template <typename T>
+static int transpose_t(qru_context *ctx, int m, int n, qru_ptr A, int lda, qru_ptr B,
+                int ldb)
+{
+    dim3 grid(qru_blocks(m, QRU_TILE, 1u << 16),
+              qru_blocks(n, QRU_TILE, 1u << 15));
+    qru_transpose<T><<<grid, dim3(QRU_TILE, 8), 0, qru_cuda(ctx)->stream>>>(
+        m, n, (const T *)A.h, (long)A.off, lda, (T *)B.h, (long)B.off, ldb);
+    return qru_cuda_launched();
+}
+
+int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                 int lda, qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? transpose_t<double>(ctx, m, n, A, lda, B, ldb)
+                            : transpose_t<float>(ctx, m, n, A, lda, B, ldb);
+}
+
+/* ---- BLAS (cuBLAS) -------------------------------------------------------- */
+
+static cublasOperation_t cuop(char t)
+{
+    return (t == 'T' || t == 't' || t == 'C' || t == 'c') ? CUBLAS_OP_T
+                                                         : CUBLAS_OP_N;
+}
+
+template <typename T>
+static int scal2d_t(qru_context *ctx, int m, int n, double beta, qru_ptr C, int ldc)
+{
+    qru_scal2d<T><<<qru_grid2d(m, n), qru_block2d(), 0, qru_cuda(ctx)->stream>>>(
+        m, n, (T)beta, (T *)C.h, (long)C.off, ldc);
+    return qru_cuda_launched();
+}
+
+int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
+            int k, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb,
+            double beta, qru_ptr C, int ldc)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    if (k <= 0 || alpha == 0.0) { /* C = beta C, exactly 0 for beta == 0 */
+        if (beta == 1.0)
+            return 0;
+        return dt == QRU_DOUBLE ? scal2d_t<double>(ctx, m, n, beta, C, ldc)
+                                : scal2d_t<float>(ctx, m, n, beta, C, ldc);
+    }
+    cublasHandle_t h = qru_cuda(ctx)->blas;
+    st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    if (st)
+        return st;
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDgemm(
+            h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
+            qru_dp<double>(B), ldb, &beta, qru_dp<double>(C), ldc));
+    float a = (float)alpha, b = (float)beta;
+    return qru_cublas_status(cublasSgemm(h, cuop(ta), cuop(tb), m, n, k, &a,
+                                         qru_dp<float>(A), lda,
+                                         qru_dp<float>(B), ldb, &b,
+                                         qru_dp<float>(C), ldc));
+}
+
+int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
+            char diag, int m, int n, double alpha, qru_ptr A, int lda,
+            qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    cublasHandle_t h = qru_cuda(ctx)->blas;
+    st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    if (st)
+        return st;
+    cublasSideMode_t s =
+        (side == 'L' || side == 'l') ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+    cublasFillMode_t u = (uplo == 'U' || uplo == 'u') ? CUBLAS_FILL_MODE_UPPER
+                                                      : CUBLAS_FILL_MODE_LOWER;
+    cublasDiagType_t d =
+        (diag == 'U' || diag == 'u') ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDtrsm(h, s, u, cuop(ta), d, m, n,
+                                             &alpha, qru_dp<double>(A), lda,
+                                             qru_dp<double>(B), ldb));
+    float a = (float)alpha;
+    return qru_cublas_status(cublasStrsm(h, s, u, cuop(ta), d, m, n, &a,
+                                         qru_dp<float>(A), lda,
+                                         qru_dp<float>(B), ldb));
+}
+
+template <typename T>
+static int col_norms_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
+                double *norms)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    T *host = (T *)malloc((size_t)n * sizeof(T));
+    if (!host)
+        return QRU_ERR_ALLOC;
+    void *dev = NULL;
+    int st = qru_cuda_scratch(ctx, (size_t)n * sizeof(T), &dev);
+    if (st) {
+        free(host);
+        return st;
+    }
+    qru_col_norms<T><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, im->stream>>>(
+        m, n, (const T *)A.h, (long)A.off, lda, (T *)dev, 0L);
+    st = qru_cuda_launched();
+    if (!st)
+        st = qru_cuda_status(cudaMemcpyAsync(host, dev, (size_t)n * sizeof(T),
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    qru_cuda_scratch_free(ctx, dev);
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (!st)
+        for (int j = 0; j < n; ++j)
+            norms[j] = (double)host[j];
+    free(host);
+    return st;
+}
+
+int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                 int lda, double *norms)
+{
+    if (n <= 0)
+        return 0;
+    if (m <= 0) {
+        for (int j = 0; j < n; ++j)
+            norms[j] = 0.0;
+        return 0;
+    }
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? col_norms_t<double>(ctx, m, n, A, lda, norms)
+                            : col_norms_t<float>(ctx, m, n, A, lda, norms);
+}
+
+/* ---- Householder kernels -------------------------------------------------- */
+
+template <typename T>
+static int house_t(qru_context *ctx, int n, qru_ptr alpha, qru_ptr x, qru_ptr v,
+            qru_ptr tau)
+{
+    int same = x.h == v.h && x.off == v.off;
+    qru_house<T><<<1, QRU_RED, 0, qru_cuda(ctx)->stream>>>(
+        n, (T *)alpha.h, (long)alpha.off, (T *)x.h, (long)x.off, (T *)v.h,
+        (long)v.off, (T *)tau.h, (long)tau.off, same);
+    return qru_cuda_launched();
+}
+
+int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha, qru_ptr x,
+             qru_ptr v, qru_ptr tau)
+{
+    /* n == 0 still launches: tau = 0 must be written */
+    if (n < 0)
+        n = 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? house_t<double>(ctx, n, alpha, x, v, tau)
+                            : house_t<float>(ctx, n, alpha, x, v, tau);
+}
+
+template <typename T>
+static int larf_t(qru_context *ctx, int m, int n, qru_ptr v, qru_ptr tau,
+           qru_ptr top, int ldt, qru_ptr C, int ldc)
+{
+    dim3 b = qru_colred_block(m);
+    qru_larf<T><<<qru_blocks(n, b.y, 1u << 20), b, 0,
+                  qru_cuda(ctx)->stream>>>(
+        m, n, (const T *)v.h, (long)v.off, (const T *)tau.h, (long)tau.off,
+        (T *)top.h, (long)top.off, ldt, (T *)C.h, (long)C.off, ldc);
+    return qru_cuda_launched();
+}
+
+int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+            qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+            qru_ptr work)
+{
+    (void)work; /* the fused kernel keeps w in local memory */
+    if (n <= 0)
+        return 0;
+    if (m < 0)
+        m = 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? larf_t<double>(ctx, m, n, v, tau, top, ldt, C, ldc)
+               : larf_t<float>(ctx, m, n, v, tau, top, ldt, C, ldc);
+}
+
+template <typename T>
+static int wy_append_t(qru_context *ctx, int m, int j, qru_ptr Y, int ldy, qru_ptr W,
+                int ldw, qru_ptr tau, qru_ptr work)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    if (j > 0) {
+        dim3 b = qru_colred_block(m);
+        qru_gemv_t<T><<<qru_blocks(j, b.y, 1u << 20), b, 0, s>>>(
+            m, j, (const T *)Y.h, (long)Y.off, ldy, (const T *)Y.h,
+            (long)(Y.off + (size_t)j * ldy), (T *)work.h, (long)work.off);
+    }
+    qru_wy_col<T><<<qru_blocks(m, 256, 1u << 20), 256, 0, s>>>(
+        m, j, (const T *)Y.h, (long)Y.off, ldy, (T *)W.h, (long)W.off, ldw,
+        (const T *)work.h, (long)work.off, (const T *)tau.h, (long)tau.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
+                 int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
+{
+    if (m <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? wy_append_t<double>(ctx, m, j, Y, ldy, W, ldw, tau, work)
+               : wy_append_t<float>(ctx, m, j, Y, ldy, W, ldw, tau, work);
+}
+
+

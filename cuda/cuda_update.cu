@@ -1,0 +1,86 @@
+/*
+ * CUDA versions of the QR-update ops (contracts in src/qru_internal.h; the
+ * CPU versions in src/cpu/cpu_update_kernels.inc are the reference): the
+ * strip-wise Givens kernels of Andrew (2012) section 3.2 and doubleSum.
+ * Kernel bodies: kernels/qru_update.cl.  All asynchronous on the stream.
+ */
+#include "qru_cuda.h"
+
+#include "qru_kdefs.h"
+#include "qru_update.cl"
+
+template <typename T>
+static int givens_make_t(qru_context *ctx, int cnt, qru_ptr X, int inc,
+                         int ps, qru_ptr cs)
+{
+    qru_givens_make<T><<<qru_blocks(cnt, 256, 1u << 20), 256, 0,
+                         qru_cuda(ctx)->stream>>>(
+        cnt, (const T *)X.h, (long)X.off, (long)inc, (long)ps, (T *)cs.h,
+        (long)cs.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
+                       int inc, int ps, qru_ptr cs)
+{
+    if (cnt <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? givens_make_t<double>(ctx, cnt, X, inc, ps, cs)
+                            : givens_make_t<float>(ctx, cnt, X, inc, ps, cs);
+}
+
+template <typename T>
+static int givens_apply_t(qru_context *ctx, int cnt, int len, qru_ptr cs,
+                          qru_ptr X, int inc, int ps, int es)
+{
+    /* run the grid's x dimension along the smaller memory stride */
+    int tfirst = inc < es;
+    int n0 = tfirst ? cnt : len, n1 = tfirst ? len : cnt;
+    qru_givens_apply<T><<<qru_grid2d(n0, n1), qru_block2d(), 0,
+                          qru_cuda(ctx)->stream>>>(
+        cnt, len, (const T *)cs.h, (long)cs.off, (T *)X.h, (long)X.off,
+        (long)inc, (long)ps, (long)es, tfirst);
+    return qru_cuda_launched();
+}
+
+int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                        qru_ptr cs, qru_ptr X, int inc, int ps, int es)
+{
+    if (cnt <= 0 || len <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? givens_apply_t<double>(ctx, cnt, len, cs, X, inc, ps, es)
+               : givens_apply_t<float>(ctx, cnt, len, cs, X, inc, ps, es);
+}
+
+template <typename T>
+static int geadd_t(qru_context *ctx, int m, int n, double alpha, qru_ptr A,
+                   int lda, double beta, qru_ptr B, int ldb)
+{
+    qru_geadd<T><<<qru_grid2d(m, n), qru_block2d(), 0,
+                   qru_cuda(ctx)->stream>>>(m, n, (T)alpha, (const T *)A.h,
+                                            (long)A.off, lda, (T)beta,
+                                            (T *)B.h, (long)B.off, ldb);
+    return qru_cuda_launched();
+}
+
+int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
+                 qru_ptr A, int lda, double beta, qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    if (alpha == 0.0 && beta == 1.0)
+        return 0; /* B unchanged */
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? geadd_t<double>(ctx, m, n, alpha, A, lda, beta, B, ldb)
+               : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
+}

@@ -1,0 +1,164 @@
+/*
+ * Internal header of the CUDA backend (the .cu files of cuda/): the per-context state,
+ * status mapping and launch helpers shared by the .cu files.
+ */
+#ifndef QRU_CUDA_H
+#define QRU_CUDA_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include "qru_internal.h"
+
+/* Per-context state (ctx->impl). */
+struct qru_cuda_impl {
+    int device;
+    cudaStream_t stream;
+    cublasHandle_t blas;
+    cusolverDnHandle_t solver;
+    int own_stream, own_blas, own_solver;
+    int async_alloc; /* stream-ordered allocation (cudaMallocAsync) works */
+    int sm_count;
+};
+
+static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
+{
+    return (qru_cuda_impl *)ctx->impl;
+}
+
+/* Maps a CUDA runtime error to a library status, clearing the runtime's
+ * last-error slot so that a later check does not see it again. */
+static inline int qru_cuda_status(cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return 0;
+    (void)cudaGetLastError();
+    return e == cudaErrorMemoryAllocation ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+}
+
+static inline int qru_cublas_status(cublasStatus_t s)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return 0;
+    return s == CUBLAS_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+}
+
+static inline int qru_cusolver_status(cusolverStatus_t s)
+{
+    if (s == CUSOLVER_STATUS_SUCCESS)
+        return 0;
+    return s == CUSOLVER_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+}
+
+/* Makes the context's device current (a context may live on any device of
+ * a multi-GPU host) and clears a stale last-error left by earlier code. */
+static inline int qru_cuda_enter(const qru_context *ctx)
+{
+    int cur = -1;
+    cudaError_t e = cudaGetDevice(&cur);
+    if (e == cudaSuccess && cur != qru_cuda(ctx)->device)
+        e = cudaSetDevice(qru_cuda(ctx)->device);
+    if (e != cudaSuccess)
+        return qru_cuda_status(e);
+    (void)cudaGetLastError();
+    return 0;
+}
+
+/* Status of the kernel launches just made. */
+static inline int qru_cuda_launched(void)
+{
+    return qru_cuda_status(cudaGetLastError());
+}
+
+/* Stream-ordered scratch memory (freed with qru_cuda_scratch_free on the
+ * same stream, so no synchronisation is needed). */
+int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p);
+void qru_cuda_scratch_free(qru_context *ctx, void *p);
+
+/* Device address of element p of type T. */
+template <typename T> static inline T *qru_dp(qru_ptr p)
+{
+    return (T *)p.h + p.off;
+}
+
+/* Grid helpers: blocks to cover 'count' items with 'per' each, capped. */
+static inline unsigned qru_blocks(long count, long per, unsigned cap)
+{
+    long b = (count + per - 1) / per;
+    if (b < 1)
+        b = 1;
+    return b > (long)cap ? cap : (unsigned)b;
+}
+
+/* Shape of the elementwise 2-D kernels: 32 x 8 groups over (i, j). */
+static inline dim3 qru_block2d(void) { return dim3(32, 8); }
+static inline dim3 qru_grid2d(int m, int n)
+{
+    return dim3(qru_blocks(m, 32, 1u << 16), qru_blocks(n, 8, 1u << 15));
+}
+
+/* Work-group shape (nx x ny, nx * ny = 256) for the column-reduction
+ * kernels (larf, gemv_t, ...): more items per column for longer columns. */
+static inline dim3 qru_colred_block(int m)
+{
+    int nx = m <= 512 ? 32 : m <= 2048 ? 64 : m <= 8192 ? 128 : 256;
+    return dim3(nx, 256 / nx);
+}
+
+/* ---- the backend ops (cuda_backend.cu: base ops; cuda_update.cu: the
+ * update kernels); collected into qru_cuda_ops by cuda_table.cu ---- */
+int qru_cu_probe(void);
+int qru_cu_init(qru_context *ctx, const qru_context_options *opt);
+void qru_cu_fini(qru_context *ctx);
+int qru_cu_supports(const qru_context *ctx, qru_dtype dt);
+int qru_cu_sync(qru_context *ctx);
+int qru_cu_alloc(qru_context *ctx, size_t bytes, void **h);
+void qru_cu_free(qru_context *ctx, void *h);
+int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n,
+                  const void *src, int lds, qru_ptr dst, int ldd);
+int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n,
+                    qru_ptr src, int lds, void *dst, int ldd);
+int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
+                int lds, qru_ptr dst, int ldd);
+int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                 double offdiag, double diag, qru_ptr A, int lda);
+int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                     int lda, qru_ptr B, int ldb);
+int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char transa, char transb,
+                int m, int n, int k, double alpha, qru_ptr A, int lda,
+                qru_ptr B, int ldb, double beta, qru_ptr C, int ldc);
+int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
+                char transa, char diag, int m, int n, double alpha,
+                qru_ptr A, int lda, qru_ptr B, int ldb);
+int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                     int lda, double *norms);
+int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
+                 qru_ptr x, qru_ptr v, qru_ptr tau);
+int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+                qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+                qru_ptr work);
+int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
+                     int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
+
+/* update kernels (cuda_update.cu) */
+int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
+                       int inc, int ps, qru_ptr cs);
+int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                        qru_ptr cs, qru_ptr X, int inc, int ps, int es);
+int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
+                 qru_ptr A, int lda, double beta, qru_ptr B, int ldb);
+
+/* Cholesky kernels (cuda_chol.cu) */
+int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
+                int k, double alpha, qru_ptr A, int lda, double beta,
+                qru_ptr C, int ldc);
+int qru_cu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                 qru_ptr A, int lda, qru_ptr B, int ldb);
+int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                       qru_ptr A, int lda, qru_ptr info, int base);
+int qru_cu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
+                    qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
+                    int base);
+
+#endif /* QRU_CUDA_H */

@@ -1,0 +1,169 @@
+/*
+ * Device kernels of the Cholesky ops (src/qru_internal.h, "Cholesky
+ * kernels"): LAPACK lacpy, triangular scaling (syrk with k = 0), the fused
+ * unblocked Cholesky of one diagonal block and the rank-k update/downdate
+ * of a Cholesky factor by rotations.  Same conventions as
+ * kernels/qru_base.cl.  The CPU versions (src/cpu/cpu_chol_kernels.inc) are
+ * the reference.  'info' is ONE element of type T in device memory.
+ * Barriers inside the one-work-group kernels below also order global memory
+ * (QRU_BARRIER_GLOBAL): items read elements of A, L, W written by others.
+ */
+#ifndef QRU_CHOL_CL
+#define QRU_CHOL_CL
+
+#ifndef QRU_IDX /* as in qru_base.cl */
+#define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
+#endif
+
+/* B = A on the part named by uplo (0: all, 1: upper trapezoid with the
+ * diagonal, 2: lower trapezoid with the diagonal).  Any 2-D group shape. */
+QRU_KERNEL void qru_lacpy(int uplo, int m, int n, QRU_GLOBAL const T *A,
+                          long oa, int lda, QRU_GLOBAL T *B, long ob, int ldb)
+{
+    for (int j = QRU_GID_Y; j < n; j += QRU_LSIZE_Y * QRU_NGROUPS_Y)
+        for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
+            if ((uplo == 1 && i > j) || (uplo == 2 && i < j))
+                continue;
+            B[QRU_IDX(ob, i, j, ldb)] = A[QRU_IDX(oa, i, j, lda)];
+        }
+}
+
+/* A = beta A on the part named by uplo (as qru_lacpy); exactly 0 where
+ * beta == 0.  Any 2-D group shape. */
+QRU_KERNEL void qru_scal_tri(int uplo, int m, int n, T beta, QRU_GLOBAL T *A,
+                             long oa, int lda)
+{
+    for (int j = QRU_GID_Y; j < n; j += QRU_LSIZE_Y * QRU_NGROUPS_Y)
+        for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
+            if ((uplo == 1 && i > j) || (uplo == 2 && i < j))
+                continue;
+            long p = QRU_IDX(oa, i, j, lda);
+            A[p] = beta == (T)0 ? (T)0 : beta * A[p];
+        }
+}
+
+/* Element (i, j) of the lower factor L, stored as L (upper == 0) or as
+ * U = L' in the upper triangle (upper != 0). */
+#define QRU_LIJ(oa, i, j, lda, upper)                                          \
+    ((upper) ? QRU_IDX(oa, j, i, lda) : QRU_IDX(oa, i, j, lda))
+
+/* Unblocked right-looking Cholesky of the n x n block in ONE work-group
+ * (1-D, any size): for each column j, item 0 checks the pivot d = A(j,j)
+ * (already reduced by the earlier columns); d > 0 fails (d <= 0 or NaN):
+ * info = base + j + 1 and stop; else L(j,j) = sqrt(d), the column below is
+ * scaled, and the trailing lower triangle of the block is updated in
+ * parallel.  upper != 0 works on U = L' in the upper triangle.  Nothing is
+ * done if info != 0 on entry; info is not written on success. */
+QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
+                                int lda, QRU_GLOBAL T *info, long oi,
+                                int base)
+{
+    QRU_LOCAL_DECL(T, sh, 1);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    /* info is read once, by item 0, before anyone may write it */
+    if (lid == 0)
+        sh[0] = info[oi];
+    QRU_BARRIER_GLOBAL;
+    if (sh[0] != (T)0)
+        return; /* uniform */
+    QRU_BARRIER_GLOBAL;
+    for (int j = 0; j < n; ++j) {
+        if (lid == 0) {
+            long pj = QRU_IDX(oa, j, j, lda);
+            T d = A[pj];
+            if (d > (T)0) {
+                d = QRU_SQRT(d);
+                A[pj] = d;
+                sh[0] = d;
+            } else {
+                info[oi] = (T)(base + j + 1);
+                sh[0] = (T)0;
+            }
+        }
+        QRU_BARRIER_GLOBAL;
+        T d = sh[0];
+        if (!(d > (T)0))
+            return; /* uniform */
+        T inv = (T)1 / d;
+        for (int i = j + 1 + lid; i < n; i += nt)
+            A[QRU_LIJ(oa, i, j, lda, upper)] *= inv;
+        QRU_BARRIER_GLOBAL;
+        /* A(i, c) -= L(i, j) L(c, j) for j < c <= i < n */
+        int w = n - j - 1;
+        for (long q = lid; q < (long)w * w; q += nt) {
+            int i = j + 1 + (int)(q % w), c = j + 1 + (int)(q / w);
+            if (i >= c)
+                A[QRU_LIJ(oa, i, c, lda, upper)] -=
+                    A[QRU_LIJ(oa, i, j, lda, upper)] *
+                    A[QRU_LIJ(oa, c, j, lda, upper)];
+        }
+        QRU_BARRIER_GLOBAL;
+    }
+}
+
+/* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower
+ * factor L by the n x k W with rotations (the contract of chol_rot): for
+ * i = 0..n-1, q = 0..k-1 in order, item 0 forms r, c = r / a, s = b / a
+ * from a = L(i,i), b = W(i,q) (failure: info = base + i + 1, stop), then
+ * all items update L(j,i), W(j,q) for j > i.  ONE work-group, 1-D, any
+ * size.  Nothing is done if info != 0 on entry. */
+QRU_KERNEL void qru_chol_rot(int n, int k, int sign, QRU_GLOBAL T *L, long ol,
+                             int ldl, QRU_GLOBAL T *W, long ow, int ldw,
+                             QRU_GLOBAL T *info, long oi, int base)
+{
+    QRU_LOCAL_DECL(T, sh, 3);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    /* info is read once, by item 0, before anyone may write it */
+    if (lid == 0)
+        sh[2] = info[oi];
+    QRU_BARRIER_GLOBAL;
+    if (sh[2] != (T)0)
+        return; /* uniform */
+    QRU_BARRIER_GLOBAL;
+    for (int i = 0; i < n; ++i)
+        for (int q = 0; q < k; ++q) {
+            if (lid == 0) {
+                long pa = QRU_IDX(ol, i, i, ldl);
+                T a = L[pa], b = W[QRU_IDX(ow, i, q, ldw)], r;
+                int ok = 1;
+                if (sign > 0) {
+                    T fa = QRU_FABS(a), fb = QRU_FABS(b);
+                    T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
+                    if (big == (T)0) {
+                        r = (T)0;
+                    } else {
+                        T q2 = sml / big;
+                        r = big * QRU_SQRT((T)1 + q2 * q2);
+                    }
+                } else {
+                    T r2 = (a - b) * (a + b);
+                    ok = r2 > (T)0;
+                    r = ok ? QRU_SQRT(r2) : (T)0;
+                }
+                /* r - r == 0 exactly when r is finite */
+                if (!ok || a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) {
+                    info[oi] = (T)(base + i + 1);
+                    sh[2] = (T)1;
+                } else {
+                    sh[0] = r / a;
+                    sh[1] = b / a;
+                    sh[2] = (T)0;
+                    L[pa] = r;
+                }
+            }
+            QRU_BARRIER_GLOBAL;
+            if (sh[2] != (T)0)
+                return; /* uniform */
+            T c = sh[0], s = sh[1];
+            T sg = sign > 0 ? s : -s;
+            for (int j = i + 1 + lid; j < n; j += nt) {
+                long pl = QRU_IDX(ol, j, i, ldl), pw = QRU_IDX(ow, j, q, ldw);
+                T lj = (L[pl] + sg * W[pw]) / c;
+                L[pl] = lj;
+                W[pw] = c * W[pw] - s * lj;
+            }
+            QRU_BARRIER_GLOBAL;
+        }
+}
+
+#endif /* QRU_CHOL_CL */

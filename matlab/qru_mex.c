@@ -1,0 +1,777 @@
+/*
+ * qru_mex.c: the MEX gateway of qru for Octave and MATLAB.
+ *
+ * One source, one MEX file (qru_mex), dispatched on its first argument, a
+ * command string; the .m files next to it (qru_qr.m, qru_lsq_solve.m,
+ * qru_qrinsert.m, ...) are the documented entry points.  Only the MEX API
+ * (mex.h) and the public qru API (qru.h) are used, so the same file builds
+ * with Octave's `mkoctfile --mex` and with MATLAB's `mex`.
+ *
+ *   qru_mex('qr', A [, b] [, backend])                  -> Q, R, d
+ *   qru_mex('lsq_solve', A, b [, backend])              -> x, res
+ *   qru_mex('lsq_new', A, b [, backend])                -> handle (uint64)
+ *   qru_mex('lsq_update', h, what, j, ...)              what: 'addcols' j U |
+ *                                                         'removecols' j p |
+ *                                                         'addrows' j U e |
+ *                                                         'removerows' j p
+ *   qru_mex('lsq_get', h)                               -> Q, R, d
+ *   qru_mex('lsq_solve_h', h)                           -> x, res
+ *   qru_mex('lsq_free', h)
+ *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
+ *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
+ *   qru_mex('cholupdate', R, X, op [, backend])         -> R1, info
+ *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
+ *   qru_mex('choldelete', R, j, p [, backend])          -> R1
+ *   qru_mex('backend' [, backend])                      -> name, device, fp64
+ *
+ * Indices j are MATLAB's (1-based); the C API's k is j - 1.  single inputs
+ * compute in float (QRU_FLOAT), double inputs in double; if any matrix
+ * argument is single, all are converted to single (MATLAB's rule).
+ * The optional trailing backend is 'cpu', 'cuda', 'opencl' or 'auto'; the
+ * default is the environment variable QRU_MEX_BACKEND, else 'auto'.
+ * Contexts are created once per backend and kept until the MEX file is
+ * cleared.  Every failure raises an error through mexErrMsgIdAndTxt:
+ *   qru:usage          wrong arguments to the gateway,
+ *   qru:badArgument    the library rejected an argument (-i),
+ *   qru:numerical      rank or definiteness lost (status > 0),
+ *   qru:library        allocation, device or backend error (<= -1000),
+ *   qru:unsupported    a function this build of qru does not have,
+ * with qru_strerror()'s message for library statuses.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mex.h"
+#include "qru.h"
+
+/* ---- per-call resources, released before any error is raised ---------- */
+
+#define MAX_TMP 16
+static qru_matrix *tmp_mat[MAX_TMP];
+static int n_tmp;
+static qru_lsq *tmp_lsq; /* a factorisation built for one call */
+
+static void release_tmp(void)
+{
+    for (int i = 0; i < n_tmp; ++i)
+        qru_matrix_free(tmp_mat[i]);
+    n_tmp = 0;
+    qru_lsq_destroy(tmp_lsq);
+    tmp_lsq = NULL;
+}
+
+static void fail(const char *id, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    release_tmp();
+    mexErrMsgIdAndTxt(id, "%s", msg);
+}
+
+/* Raises the error for a library status (nothing for 0). */
+static void check(int st, const char *fn)
+{
+    if (st == 0)
+        return;
+    const char *id = st > 0            ? "qru:numerical"
+                     : st <= -1000     ? "qru:library"
+                                       : "qru:badArgument";
+    fail(id, "%s: %s (status %d)", fn, qru_strerror(st), st);
+}
+
+/* ---- contexts ------------------------------------------------------------ */
+
+static qru_context *contexts[4]; /* indexed by qru_backend */
+
+/* ---- persistent factorisations (handles) ---------------------------------- */
+
+#define MAX_HANDLES 256
+static struct {
+    uint64_t id;
+    qru_lsq *f;
+    qru_context *ctx;
+} handles[MAX_HANDLES];
+static uint64_t next_handle = 1;
+
+static void at_exit(void)
+{
+    release_tmp();
+    for (int i = 0; i < MAX_HANDLES; ++i) {
+        qru_lsq_destroy(handles[i].f);
+        handles[i].f = NULL;
+        handles[i].id = 0;
+    }
+    for (int b = 0; b < 4; ++b) {
+        qru_context_destroy(contexts[b]);
+        contexts[b] = NULL;
+    }
+}
+
+static int parse_backend(const char *s, qru_backend *b)
+{
+    if (!strcmp(s, "auto"))
+        *b = QRU_BACKEND_AUTO;
+    else if (!strcmp(s, "cpu"))
+        *b = QRU_BACKEND_CPU;
+    else if (!strcmp(s, "cuda"))
+        *b = QRU_BACKEND_CUDA;
+    else if (!strcmp(s, "opencl"))
+        *b = QRU_BACKEND_OPENCL;
+    else
+        return 0;
+    return 1;
+}
+
+static qru_context *get_context(qru_backend b)
+{
+    if (!contexts[b]) {
+        qru_context *ctx = NULL;
+        int st = qru_context_create(&ctx, b);
+        if (st)
+            fail("qru:library", "qru_context_create(%s): %s (status %d)",
+                 qru_backend_name(b), qru_strerror(st), st);
+        contexts[b] = ctx;
+    }
+    return contexts[b];
+}
+
+/* ---- argument helpers ------------------------------------------------------ */
+
+static char *get_string(const mxArray *a, char *buf, size_t len)
+{
+    if (!mxIsChar(a) || mxGetString(a, buf, (mwSize)len) != 0)
+        return NULL;
+    for (char *c = buf; *c; ++c)
+        *c = (char)tolower((unsigned char)*c);
+    return buf;
+}
+
+/* Removes a trailing backend name from the argument list (returns the new
+ * argument count) and returns the backend to use. */
+static int take_backend(int nrhs, const mxArray *prhs[], int min_args,
+                        qru_backend *b)
+{
+    char buf[16];
+    if (nrhs > min_args && mxIsChar(prhs[nrhs - 1])) {
+        if (!get_string(prhs[nrhs - 1], buf, sizeof buf) ||
+            !parse_backend(buf, b))
+            fail("qru:usage",
+                 "the backend must be 'cpu', 'cuda', 'opencl' or 'auto'");
+        return nrhs - 1;
+    }
+    const char *env = getenv("QRU_MEX_BACKEND");
+    *b = QRU_BACKEND_AUTO;
+    if (env && *env) {
+        size_t n = strlen(env), i;
+        for (i = 0; i < n && i + 1 < sizeof buf; ++i)
+            buf[i] = (char)tolower((unsigned char)env[i]);
+        buf[i] = '\0';
+        if (n >= sizeof buf || !parse_backend(buf, b))
+            fail("qru:usage", "QRU_MEX_BACKEND='%s' is not a backend name",
+                 env);
+    }
+    return nrhs;
+}
+
+static void need_matrix(const mxArray *a, const char *name)
+{
+    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
+        mxGetNumberOfDimensions(a) != 2)
+        fail("qru:usage", "%s must be a real full single or double matrix",
+             name);
+    if (mxGetM(a) > (size_t)INT32_MAX || mxGetN(a) > (size_t)INT32_MAX)
+        fail("qru:usage", "%s is too large", name);
+}
+
+static int get_int(const mxArray *a, const char *name)
+{
+    if (!mxIsNumeric(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1)
+        fail("qru:usage", "%s must be a real scalar", name);
+    double v = mxGetScalar(a);
+    if (v != floor(v) || fabs(v) > 1e9)
+        fail("qru:usage", "%s must be an integer", name);
+    return (int)v;
+}
+
+static qru_dtype dtype_of(const mxArray *const *as, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (as[i] && mxIsSingle(as[i]))
+            return QRU_FLOAT;
+    return QRU_DOUBLE;
+}
+
+static qru_matrix *new_matrix(qru_context *ctx, qru_dtype dt, int rows,
+                              int cols)
+{
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    qru_matrix *M = NULL;
+    check(qru_matrix_create(ctx, dt, rows, cols, 0, &M), "qru_matrix_create");
+    tmp_mat[n_tmp++] = M;
+    return M;
+}
+
+/* A device copy of the numeric array a in type dt. */
+static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
+{
+    int rows = (int)mxGetM(a), cols = (int)mxGetN(a);
+    qru_matrix *M = new_matrix(ctx, dt, rows, cols);
+    if (rows == 0 || cols == 0)
+        return M;
+    size_t n = (size_t)rows * (size_t)cols;
+    const void *src = mxGetData(a);
+    void *conv = NULL;
+    if (dt == QRU_FLOAT && mxIsDouble(a)) {
+        float *t = mxMalloc(n * sizeof *t);
+        const double *s = src;
+        for (size_t i = 0; i < n; ++i)
+            t[i] = (float)s[i];
+        conv = t;
+    } else if (dt == QRU_DOUBLE && mxIsSingle(a)) {
+        double *t = mxMalloc(n * sizeof *t);
+        const float *s = src;
+        for (size_t i = 0; i < n; ++i)
+            t[i] = s[i];
+        conv = t;
+    }
+    int st = qru_matrix_upload(M, conv ? conv : src, rows);
+    if (conv)
+        mxFree(conv);
+    check(st, "qru_matrix_upload");
+    return M;
+}
+
+/* A new MATLAB array holding M; with triu, entries below the diagonal are
+ * set to zero (for triangular factors). */
+static mxArray *download(const qru_matrix *M, int triu)
+{
+    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
+    mxClassID cls =
+        qru_matrix_dtype(M) == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
+    mxArray *a = mxCreateNumericMatrix((mwSize)rows, (mwSize)cols, cls, mxREAL);
+    if (rows == 0 || cols == 0)
+        return a;
+    int st = qru_matrix_download(M, mxGetData(a), rows);
+    if (st) {
+        mxDestroyArray(a);
+        check(st, "qru_matrix_download");
+    }
+    if (triu) {
+        for (int j = 0; j < cols && j < rows; ++j) {
+            if (cls == mxSINGLE_CLASS)
+                memset((float *)mxGetData(a) + (size_t)j * rows + j + 1, 0,
+                       sizeof(float) * (size_t)(rows - j - 1));
+            else
+                memset((double *)mxGetData(a) + (size_t)j * rows + j + 1, 0,
+                       sizeof(double) * (size_t)(rows - j - 1));
+        }
+    }
+    return a;
+}
+
+static void need_args(int nrhs, int lo, int hi, const char *usage)
+{
+    if (nrhs < lo || nrhs > hi)
+        fail("qru:usage", "usage: %s", usage);
+}
+
+/* ---- QR factorisation and least squares ------------------------------------ */
+
+/* [Q, R, d] = qr(A [, b]) */
+static void cmd_qr(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 1, &b);
+    need_args(nrhs, 1, 2, "[Q, R, d] = qru_qr(A [, b] [, backend])");
+    need_matrix(prhs[0], "A");
+    if (nrhs == 2)
+        need_matrix(prhs[1], "b");
+    if (nrhs == 2 && mxGetM(prhs[1]) != mxGetM(prhs[0]))
+        fail("qru:usage", "b must have as many rows as A");
+    if (nlhs > 3 || (nlhs == 3 && nrhs < 2))
+        fail("qru:usage", "too many outputs");
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, nrhs);
+    int n = (int)mxGetM(prhs[0]);
+    qru_matrix *A = upload(ctx, dt, prhs[0]);
+    qru_matrix *Q = nlhs >= 2 ? new_matrix(ctx, dt, n, n) : NULL;
+    qru_matrix *B = nrhs == 2 ? upload(ctx, dt, prhs[1]) : NULL;
+    check(qru_qr_factor(ctx, A, Q, B, 0), "qru_qr_factor");
+    if (nlhs >= 2) {
+        plhs[0] = download(Q, 0);
+        plhs[1] = download(A, 1);
+        if (nlhs == 3)
+            plhs[2] = download(B, 0);
+    } else {
+        plhs[0] = download(A, 1);
+    }
+}
+
+static void lsq_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
+                         qru_lsq *f)
+{
+    int m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
+    qru_dtype dt = qru_lsq_dtype(f);
+    qru_matrix *x = new_matrix(ctx, dt, m, r);
+    check(qru_lsq_solve(ctx, f, x), "qru_lsq_solve");
+    plhs[0] = download(x, 0);
+    if (nlhs >= 2) {
+        mxArray *res = mxCreateDoubleMatrix(1, (mwSize)r, mxREAL);
+        int st = qru_lsq_residual(ctx, f, mxGetPr(res));
+        if (st)
+            mxDestroyArray(res);
+        check(st, "qru_lsq_residual");
+        plhs[1] = res;
+    }
+}
+
+static qru_lsq *lsq_from_data(qru_context *ctx, int nrhs,
+                              const mxArray *prhs[])
+{
+    need_matrix(prhs[0], "A");
+    need_matrix(prhs[1], "b");
+    if (mxGetM(prhs[1]) != mxGetM(prhs[0]))
+        fail("qru:usage", "b must have as many rows as A");
+    if (mxGetM(prhs[0]) < mxGetN(prhs[0]) || mxGetN(prhs[0]) < 1 ||
+        mxGetN(prhs[1]) < 1)
+        fail("qru:usage", "A must be n x m with n >= m >= 1 and b n x r, r >= 1");
+    qru_dtype dt = dtype_of(prhs, nrhs);
+    qru_matrix *A = upload(ctx, dt, prhs[0]);
+    qru_matrix *B = upload(ctx, dt, prhs[1]);
+    qru_lsq *f = NULL;
+    check(qru_lsq_create(ctx, A, B, NULL, &f), "qru_lsq_create");
+    return f;
+}
+
+/* [x, res] = A \ b */
+static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
+                          const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 2, &b);
+    need_args(nrhs, 2, 2, "[x, res] = qru_lsq_solve(A, b [, backend])");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    qru_context *ctx = get_context(b);
+    tmp_lsq = lsq_from_data(ctx, nrhs, prhs);
+    lsq_solution(nlhs, plhs, ctx, tmp_lsq);
+}
+
+/* ---- handles ------------------------------------------------------------------ */
+
+static int find_handle(const mxArray *a)
+{
+    if (!mxIsUint64(a) || mxGetNumberOfElements(a) != 1)
+        fail("qru:usage", "the first argument must be a handle from qru_lsq_new");
+    uint64_t id = *(const uint64_t *)mxGetData(a);
+    for (int i = 0; i < MAX_HANDLES; ++i)
+        if (handles[i].f && handles[i].id == id)
+            return i;
+    fail("qru:usage", "invalid or freed qru_lsq handle");
+    return -1;
+}
+
+static void cmd_lsq_new(int nlhs, mxArray *plhs[], int nrhs,
+                        const mxArray *prhs[])
+{
+    (void)nlhs;
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 2, &b);
+    need_args(nrhs, 2, 2, "h = qru_lsq_new(A, b [, backend])");
+    int slot = -1;
+    for (int i = 0; i < MAX_HANDLES && slot < 0; ++i)
+        if (!handles[i].f)
+            slot = i;
+    if (slot < 0)
+        fail("qru:library", "too many qru_lsq handles (free some with qru_lsq_free)");
+    qru_context *ctx = get_context(b);
+    qru_lsq *f = lsq_from_data(ctx, nrhs, prhs);
+    release_tmp();
+    handles[slot].f = f;
+    handles[slot].ctx = ctx;
+    handles[slot].id = next_handle++;
+    plhs[0] = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
+    *(uint64_t *)mxGetData(plhs[0]) = handles[slot].id;
+}
+
+static void cmd_lsq_free(int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[])
+{
+    (void)nlhs;
+    (void)plhs;
+    need_args(nrhs, 1, 1, "qru_lsq_free(h)");
+    int i = find_handle(prhs[0]);
+    qru_lsq_destroy(handles[i].f);
+    handles[i].f = NULL;
+    handles[i].id = 0;
+}
+
+/* Runs one update on f (shared by the handle interface and qrinsert /
+ * qrdelete).  args: the arguments after 'what'. */
+static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
+                       int nargs, const mxArray *args[])
+{
+    int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
+    qru_dtype dt = qru_lsq_dtype(f);
+    if (!strcmp(what, "addcols")) {
+        need_args(nargs, 2, 2, "update 'addcols', j, U");
+        int j = get_int(args[0], "j");
+        need_matrix(args[1], "U");
+        if (j < 1 || j > m + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", m + 1);
+        if ((int)mxGetM(args[1]) != n || mxGetN(args[1]) < 1)
+            fail("qru:usage", "U must have %d rows and at least one column", n);
+        qru_matrix *U = upload(ctx, dt, args[1]);
+        check(qru_qr_update_add_cols(ctx, f, j - 1, U),
+              "qru_qr_update_add_cols");
+    } else if (!strcmp(what, "removecols")) {
+        need_args(nargs, 2, 2, "update 'removecols', j, p");
+        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
+        if (p < 1 || j < 1 || j + p - 1 > m)
+            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", m - p + 1);
+        check(qru_qr_update_remove_cols(ctx, f, j - 1, p),
+              "qru_qr_update_remove_cols");
+    } else if (!strcmp(what, "addrows")) {
+        need_args(nargs, 2, 3, "update 'addrows', j, U [, e]");
+        int j = get_int(args[0], "j");
+        need_matrix(args[1], "U");
+        if (j < 1 || j > n + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", n + 1);
+        int p = (int)mxGetM(args[1]);
+        if ((int)mxGetN(args[1]) != m || p < 1)
+            fail("qru:usage", "U must have %d columns and at least one row", m);
+        qru_matrix *U = upload(ctx, dt, args[1]);
+        qru_matrix *e;
+        if (nargs == 3) {
+            need_matrix(args[2], "e");
+            if ((int)mxGetM(args[2]) != p || (int)mxGetN(args[2]) != r)
+                fail("qru:usage", "e must be %d x %d", p, r);
+            e = upload(ctx, dt, args[2]);
+        } else {
+            /* no right-hand side rows given: b is extended by zeros */
+            e = new_matrix(ctx, dt, p, r);
+            mxArray *z = mxCreateNumericMatrix((mwSize)p, (mwSize)r,
+                dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+            int st = qru_matrix_upload(e, mxGetData(z), p);
+            mxDestroyArray(z);
+            check(st, "qru_matrix_upload");
+        }
+        check(qru_qr_update_add_rows(ctx, f, j - 1, U, e),
+              "qru_qr_update_add_rows");
+    } else if (!strcmp(what, "removerows")) {
+        need_args(nargs, 2, 2, "update 'removerows', j, p");
+        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
+        if (p < 1 || j < 1 || j + p - 1 > n)
+            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
+        check(qru_qr_update_remove_rows(ctx, f, j - 1, p),
+              "qru_qr_update_remove_rows");
+    } else {
+        fail("qru:usage", "unknown update '%s' (addcols, removecols, addrows, "
+                          "removerows)", what);
+    }
+}
+
+static void cmd_lsq_update(int nlhs, mxArray *plhs[], int nrhs,
+                           const mxArray *prhs[])
+{
+    (void)nlhs;
+    (void)plhs;
+    if (nrhs < 2)
+        fail("qru:usage", "usage: qru_lsq_update(h, what, j, ...)");
+    int i = find_handle(prhs[0]);
+    char what[32];
+    if (!get_string(prhs[1], what, sizeof what))
+        fail("qru:usage", "the update must be a string");
+    lsq_update(handles[i].ctx, handles[i].f, what, nrhs - 2, prhs + 2);
+}
+
+static void lsq_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
+                        qru_lsq *f)
+{
+    int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
+    qru_dtype dt = qru_lsq_dtype(f);
+    if (nlhs > 3)
+        fail("qru:usage", "too many outputs");
+    if (nlhs < 1)
+        nlhs = 1;
+    qru_matrix *Q = new_matrix(ctx, dt, n, n);
+    qru_matrix *R = new_matrix(ctx, dt, n, m);
+    check(qru_lsq_get_q(ctx, f, Q), "qru_lsq_get_q");
+    check(qru_lsq_get_r(ctx, f, R), "qru_lsq_get_r");
+    plhs[0] = download(Q, 0);
+    if (nlhs >= 2)
+        plhs[1] = download(R, 1);
+    if (nlhs >= 3) {
+        qru_matrix *d = new_matrix(ctx, dt, n, r);
+        check(qru_lsq_get_d(ctx, f, d), "qru_lsq_get_d");
+        plhs[2] = download(d, 0);
+    }
+}
+
+static void cmd_lsq_get(int nlhs, mxArray *plhs[], int nrhs,
+                        const mxArray *prhs[])
+{
+    need_args(nrhs, 1, 1, "[Q, R, d] = qru_lsq_get(h)");
+    int i = find_handle(prhs[0]);
+    lsq_outputs(nlhs, plhs, handles[i].ctx, handles[i].f);
+}
+
+static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
+                            const mxArray *prhs[])
+{
+    need_args(nrhs, 1, 1, "[x, res] = qru_lsq_solve(h)");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    int i = find_handle(prhs[0]);
+    lsq_solution(nlhs, plhs, handles[i].ctx, handles[i].f);
+}
+
+/* ---- MATLAB-style qrinsert / qrdelete ------------------------------------------- */
+
+#ifdef QRU_MEX_HAVE_FROM_QR
+/* A factorisation holding the caller's Q and R (and d = 0). */
+static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
+                            const mxArray *Ra, qru_dtype dt)
+{
+    int n = (int)mxGetM(Ra);
+    qru_matrix *Q = upload(ctx, dt, Qa);
+    qru_matrix *R = upload(ctx, dt, Ra);
+    qru_matrix *d = new_matrix(ctx, dt, n, 1);
+    mxArray *z = mxCreateNumericMatrix((mwSize)n, 1,
+        dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+    int st = qru_matrix_upload(d, mxGetData(z), n);
+    mxDestroyArray(z);
+    check(st, "qru_matrix_upload");
+    qru_lsq *f = NULL;
+    check(qru_lsq_create_from_qr(ctx, Q, R, d, NULL, &f),
+          "qru_lsq_create_from_qr");
+    return f;
+}
+#endif
+
+/* [Q1, R1] = qrinsert(Q, R, j, U, orient) / qrdelete(Q, R, j, p, orient) */
+static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[])
+{
+    const char *usage = insert
+        ? "[Q1, R1] = qru_qrinsert(Q, R, j, U, 'col'|'row' [, backend])"
+        : "[Q1, R1] = qru_qrdelete(Q, R, j, p, 'col'|'row' [, backend])";
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 5, &b);
+    need_args(nrhs, 5, 5, usage);
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    char orient[8];
+    if (!get_string(prhs[4], orient, sizeof orient) ||
+        (strcmp(orient, "col") && strcmp(orient, "row")))
+        fail("qru:usage", "orient must be 'col' or 'row'");
+    need_matrix(prhs[0], "Q");
+    need_matrix(prhs[1], "R");
+    int n = (int)mxGetM(prhs[1]), m = (int)mxGetN(prhs[1]);
+    if ((int)mxGetM(prhs[0]) != n || (int)mxGetN(prhs[0]) != n)
+        fail("qru:usage", "Q must be square with as many rows as R (a full "
+                          "factorisation [Q, R] = qr(A))");
+    if (n < m || m < 1)
+        fail("qru:usage", "R must be n x m with n >= m >= 1");
+    const mxArray *mats[3] = {prhs[0], prhs[1], insert ? prhs[3] : NULL};
+    qru_dtype dt = dtype_of(mats, 3);
+#ifdef QRU_MEX_HAVE_FROM_QR
+    qru_context *ctx = get_context(b);
+    tmp_lsq = lsq_from_qr(ctx, prhs[0], prhs[1], dt);
+    const char *what = insert ? (orient[0] == 'c' ? "addcols" : "addrows")
+                              : (orient[0] == 'c' ? "removecols"
+                                                  : "removerows");
+    lsq_update(ctx, tmp_lsq, what, 2, prhs + 2);
+    lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
+#else
+    (void)dt;
+    (void)b;
+    (void)plhs;
+    fail("qru:unsupported",
+         "%s needs qru_lsq_create_from_qr, which this version of qru does "
+         "not have; use the handle interface (qru_lsq_new, qru_lsq_update, "
+         "qru_lsq_get) instead", insert ? "qru_qrinsert" : "qru_qrdelete");
+#endif
+}
+
+/* ---- Cholesky --------------------------------------------------------------------- */
+
+static void need_square(const mxArray *a, const char *name)
+{
+    need_matrix(a, name);
+    if (mxGetM(a) != mxGetN(a))
+        fail("qru:usage", "%s must be square", name);
+}
+
+/* Sets the optional info output, or raises the error of status st > 0. */
+static void chol_info(int st, int nlhs, mxArray *plhs[], const char *fn,
+                      const qru_matrix *Rin)
+{
+    if (st > 0 && nlhs >= 2) {
+        plhs[0] = download(Rin, 1); /* the input factor, as MATLAB does */
+        plhs[1] = mxCreateDoubleScalar((double)st);
+        return;
+    }
+    check(st, fn);
+    if (nlhs >= 2)
+        plhs[1] = mxCreateDoubleScalar(0.0);
+}
+
+/* [R1, info] = cholupdate(R, X, op) */
+static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
+                           const mxArray *prhs[])
+{
+    qru_backend b;
+    char op[4] = "+";
+    /* the op string comes before the backend; it is one character */
+    if (nrhs >= 3 && mxIsChar(prhs[2]) && mxGetNumberOfElements(prhs[2]) == 1) {
+        get_string(prhs[2], op, sizeof op);
+        nrhs = take_backend(nrhs, prhs, 3, &b);
+        need_args(nrhs, 3, 3, "[R1, info] = qru_cholupdate(R, X [, op] [, backend])");
+    } else {
+        nrhs = take_backend(nrhs, prhs, 2, &b);
+        need_args(nrhs, 2, 2, "[R1, info] = qru_cholupdate(R, X [, op] [, backend])");
+    }
+    if (strcmp(op, "+") && strcmp(op, "-"))
+        fail("qru:usage", "op must be '+' or '-'");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    need_square(prhs[0], "R");
+    need_matrix(prhs[1], "X");
+    if (mxGetM(prhs[1]) != mxGetM(prhs[0]))
+        fail("qru:usage", "X must have as many rows as R");
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, 2);
+    qru_matrix *R = upload(ctx, dt, prhs[0]);
+    qru_matrix *X = upload(ctx, dt, prhs[1]);
+    int st = qru_chol_update(ctx, 'U', R, X, op[0] == '+' ? 1 : -1);
+    chol_info(st, nlhs, plhs, "qru_chol_update", R);
+    if (!st)
+        plhs[0] = download(R, 1);
+}
+
+/* [R1, info] = cholinsert(R, j, X) */
+static void cmd_cholinsert(int nlhs, mxArray *plhs[], int nrhs,
+                           const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 3, &b);
+    need_args(nrhs, 3, 3, "[R1, info] = qru_cholinsert(R, j, X [, backend])");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    need_square(prhs[0], "R");
+    int n = (int)mxGetM(prhs[0]);
+    int j = get_int(prhs[1], "j");
+    need_matrix(prhs[2], "X");
+    int p = (int)mxGetN(prhs[2]);
+    if ((int)mxGetM(prhs[2]) != n + p || p < 1)
+        fail("qru:usage", "X must be (n+p) x p with p >= 1 (here n = %d)", n);
+    if (j < 1 || j > n + 1)
+        fail("qru:usage", "j must satisfy 1 <= j <= %d", n + 1);
+    qru_context *ctx = get_context(b);
+    const mxArray *mats[2] = {prhs[0], prhs[2]};
+    qru_dtype dt = dtype_of(mats, 2);
+    qru_matrix *R = upload(ctx, dt, prhs[0]);
+    qru_matrix *X = upload(ctx, dt, prhs[2]);
+    qru_matrix *R1 = new_matrix(ctx, dt, n + p, n + p);
+    int st = qru_chol_insert(ctx, 'U', R, j - 1, X, R1);
+    chol_info(st, nlhs, plhs, "qru_chol_insert", R);
+    if (!st)
+        plhs[0] = download(R1, 1);
+}
+
+/* R1 = choldelete(R, j [, p]) */
+static void cmd_choldelete(int nlhs, mxArray *plhs[], int nrhs,
+                           const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 2, &b);
+    need_args(nrhs, 2, 3, "R1 = qru_choldelete(R, j [, p] [, backend])");
+    if (nlhs > 1)
+        fail("qru:usage", "too many outputs");
+    need_square(prhs[0], "R");
+    int n = (int)mxGetM(prhs[0]);
+    int j = get_int(prhs[1], "j");
+    int p = nrhs == 3 ? get_int(prhs[2], "p") : 1;
+    if (p < 1 || j < 1 || j + p - 1 > n)
+        fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, 1);
+    qru_matrix *R = upload(ctx, dt, prhs[0]);
+    qru_matrix *R1 = new_matrix(ctx, dt, n - p, n - p);
+    check(qru_chol_delete(ctx, 'U', R, j - 1, p, R1), "qru_chol_delete");
+    plhs[0] = download(R1, 1);
+}
+
+/* [name, device] = backend info */
+static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
+                        const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 0, &b);
+    need_args(nrhs, 0, 0, "[name, device, fp64] = qru_backend([backend])");
+    if (nlhs > 3)
+        fail("qru:usage", "too many outputs");
+    qru_context *ctx = get_context(b);
+    plhs[0] = mxCreateString(qru_backend_name(qru_context_backend(ctx)));
+    if (nlhs >= 2)
+        plhs[1] = mxCreateString(qru_context_device_name(ctx));
+    if (nlhs >= 3)
+        plhs[2] = mxCreateDoubleScalar(qru_context_supports(ctx, QRU_DOUBLE));
+}
+
+/* ---- entry point ------------------------------------------------------------------ */
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static int registered;
+    if (!registered) {
+        mexAtExit(at_exit);
+        registered = 1;
+    }
+    release_tmp();
+    char cmd[32];
+    if (nrhs < 1 || !get_string(prhs[0], cmd, sizeof cmd))
+        fail("qru:usage", "qru_mex: the first argument must be a command "
+                          "string; use the qru_*.m functions");
+    nrhs -= 1;
+    prhs += 1;
+    if (!strcmp(cmd, "qr"))
+        cmd_qr(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_solve"))
+        cmd_lsq_solve(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_new"))
+        cmd_lsq_new(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_update"))
+        cmd_lsq_update(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_get"))
+        cmd_lsq_get(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_solve_h"))
+        cmd_lsq_solve_h(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_free"))
+        cmd_lsq_free(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "qrinsert"))
+        cmd_qrupdate(1, nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "qrdelete"))
+        cmd_qrupdate(0, nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "cholupdate"))
+        cmd_cholupdate(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "cholinsert"))
+        cmd_cholinsert(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "choldelete"))
+        cmd_choldelete(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "backend"))
+        cmd_backend(nlhs, plhs, nrhs, prhs);
+    else
+        fail("qru:usage", "qru_mex: unknown command '%s'", cmd);
+    release_tmp();
+}

@@ -1,0 +1,125 @@
+function nfail = test_chol(backend)
+%TEST_CHOL  qru_cholupdate, qru_cholinsert and qru_choldelete against
+%   Octave's cholupdate, cholinsert, choldelete (MATLAB: cholupdate; the
+%   others are checked against chol of the updated matrix everywhere),
+%   blocks at several positions, single and double precision; error cases.
+qru_check('reset');
+[~, ~, fp64] = qru_backend(backend);
+classes = {'single'};
+if fp64
+  classes = {'double', 'single'};
+end
+have_octave = exist('cholinsert') > 0 && exist('choldelete') > 0;
+rand('seed', 11); randn('seed', 11);
+n = 25;
+for c = 1:numel(classes)
+  cls = classes{c};
+  ep = double(eps(cls));
+  G = randn(n + 8, n); A = G' * G;          % symmetric positive definite
+  R = chol(A);
+  Rs = cast(R, cls);
+  % ---- rank-1 and rank-k update / downdate
+  for k = [1 3]
+    X = randn(n, k) / 2;
+    R1 = qru_cholupdate(Rs, cast(X, cls), '+', backend);
+    chol_check(sprintf('cholupdate + %s k=%d', cls, k), cls, R1, A + X * X', ep);
+    if k == 1
+      Ro = cholupdate(R, X, '+');
+      qru_check(norm(qru_rowsign(double(R1)) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < 30 * n * ep * cond(A), ...
+                'cholupdate + %s: differs from built-in cholupdate', cls);
+    end
+    R1 = qru_cholupdate(Rs, cast(X, cls), backend);  % '+' is the default
+    chol_check(sprintf('cholupdate default %s k=%d', cls, k), cls, R1, A + X * X', ep);
+    % downdate of the matrix just updated
+    Ru = chol(A + X * X');
+    R1 = qru_cholupdate(cast(Ru, cls), cast(X, cls), '-', backend);
+    chol_check(sprintf('cholupdate - %s k=%d', cls, k), cls, R1, A, ep * cond(A));
+    if k == 1
+      Ro = cholupdate(Ru, X, '-');
+      qru_check(norm(qru_rowsign(double(R1)) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < 30 * n * ep * cond(A), ...
+                'cholupdate - %s: differs from built-in cholupdate', cls);
+    end
+  end
+  % a downdate that loses definiteness: error, or info > 0 and R unchanged
+  X = zeros(n, 1); X(3) = sqrt(2 * A(3, 3));   % A - X*X' has (3,3) entry < 0
+  qru_expect_error('qru:numerical', sprintf('cholupdate - indefinite %s', cls), ...
+                   @qru_cholupdate, Rs, cast(X, cls), '-', backend);
+  [R1, info] = qru_cholupdate(Rs, cast(X, cls), '-', backend);
+  qru_check(info > 0 && isequal(R1, Rs), 'cholupdate - indefinite %s: info %d, R changed %d', ...
+            cls, info, ~isequal(R1, Rs));
+  [R1, info] = qru_cholupdate(Rs, cast(randn(n, 1), cls), '+', backend);
+  qru_check(info == 0, 'cholupdate + %s: info %d on success', cls, info);
+  % ---- insert p rows/columns at position j
+  for p = [1 4]
+    for j = [1 9 n+1]
+      G1 = [G(:, 1:j-1), randn(n + 8, p), G(:, j:n)];
+      A1 = G1' * G1;
+      Xc = A1(:, j:j+p-1);
+      R1 = qru_cholinsert(Rs, j, cast(Xc, cls), backend);
+      name = sprintf('cholinsert %s j=%d p=%d', cls, j, p);
+      chol_check(name, cls, R1, A1, ep * cond(A1) / cond(A));
+      Rf = chol(A1);
+      qru_check(norm(qru_rowsign(double(R1)) - Rf, 'fro') / norm(Rf, 'fro') < 30 * n * ep * cond(A1), ...
+                '%s: differs from chol(A1)', name);
+      if p == 1 && have_octave
+        Ro = cholinsert(R, j, Xc);
+        qru_check(norm(qru_rowsign(double(R1)) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < 30 * n * ep * cond(A1), ...
+                  '%s: differs from built-in cholinsert', name);
+      end
+    end
+  end
+  % inserting a column that makes A1 indefinite
+  Xc = [A(:, 1); -1];                      % A1(n+1, n+1) = -1
+  qru_expect_error('qru:numerical', sprintf('cholinsert indefinite %s', cls), ...
+                   @qru_cholinsert, Rs, n + 1, cast(Xc, cls), backend);
+  [R1, info] = qru_cholinsert(Rs, n + 1, cast(Xc, cls), backend);
+  qru_check(info > 0 && isequal(R1, Rs), 'cholinsert indefinite %s: info %d', cls, info);
+  % ---- delete p rows/columns at position j
+  for p = [1 4]
+    for j = [1 9 n-p+1]
+      keep = [1:j-1, j+p:n];
+      if p == 1
+        R1 = qru_choldelete(Rs, j, backend);
+      else
+        R1 = qru_choldelete(Rs, j, p, backend);
+      end
+      name = sprintf('choldelete %s j=%d p=%d', cls, j, p);
+      chol_check(name, cls, R1, A(keep, keep), ep);
+      Rf = chol(A(keep, keep));
+      qru_check(norm(qru_rowsign(double(R1)) - Rf, 'fro') / norm(Rf, 'fro') < 30 * n * ep * cond(A), ...
+                '%s: differs from chol(A1)', name);
+      if p == 1 && have_octave
+        Ro = choldelete(R, j);
+        qru_check(norm(qru_rowsign(double(R1)) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < 30 * n * ep * cond(A), ...
+                  '%s: differs from built-in choldelete', name);
+      end
+    end
+  end
+end
+% argument errors
+R = chol(eye(4) * 2);
+qru_expect_error('qru:usage', 'cholupdate R not square', @qru_cholupdate, R(:, 1:3), ones(4, 1), backend);
+qru_expect_error('qru:usage', 'cholupdate X rows', @qru_cholupdate, R, ones(3, 1), backend);
+qru_expect_error('qru:usage', 'cholupdate op', @qru_cholupdate, R, ones(4, 1), '*', backend);
+qru_expect_error('qru:usage', 'cholinsert X size', @qru_cholinsert, R, 1, ones(4, 1), backend);
+qru_expect_error('qru:usage', 'cholinsert j', @qru_cholinsert, R, 6, ones(5, 1), backend);
+qru_expect_error('qru:usage', 'choldelete j', @qru_choldelete, R, 5, backend);
+qru_expect_error('qru:usage', 'choldelete block', @qru_choldelete, R, 3, 3, backend);
+qru_expect_error('qru:usage', 'choldelete complex', @qru_choldelete, complex(R), 1, backend);
+nfail = qru_check('count');
+end
+
+function chol_check(name, cls, R1, A1, ep)
+% R1 must be upper triangular of class cls with R1'*R1 = A1 (relative
+% error below 30 n ep, ep already scaled where conditioning matters).
+n = rows(A1);
+qru_check(strcmp(class(R1), cls) && isequal(size(R1), [n n]), '%s: class %s size %dx%d', ...
+          name, class(R1), size(R1));
+if ~isequal(size(R1), [n n])
+  return;
+end
+qru_check(all(all(tril(R1, -1) == 0)), '%s: R1 not upper triangular', name);
+R1 = double(R1);
+err = norm(R1' * R1 - A1, 'fro') / (norm(A1, 'fro') * n * ep);
+qru_check(err < 30, '%s: ||R1''*R1 - A1|| error %g', name, err);
+end

@@ -1,0 +1,66 @@
+/*
+ * Internal interface of the OpenCL backend (opencl/opencl_backend.c).
+ *
+ * Device selection (qru_context_options / environment):
+ *   - opt->stream != NULL: the cl_command_queue is adopted (retained and
+ *     released, never finished by anyone but its owner); its context and
+ *     device are used and opt->platform / opt->device are ignored.  The queue
+ *     must be in-order, else init returns QRU_ERR_UNSUPPORTED.
+ *   - opt->platform >= 0, else env QRU_PLATFORM, else automatic: the first
+ *     platform with a GPU, else the first platform with any device.
+ *   - opt->device >= 0 (index into the platform's CL_DEVICE_TYPE_ALL list),
+ *     else env QRU_DEVICE, else the platform's first GPU, else its first
+ *     device.
+ *   - An index below -1 in the options is a malformed option: -3 (argument
+ *     3 of qru_context_create_ex).  An index past the end, a malformed
+ *     environment value, or no platform/device at all give
+ *     QRU_ERR_BACKEND_UNAVAILABLE.
+ *
+ * Programs: the kernels (kernels/qru_kdefs.h and the kernels/ *.cl files, embedded at
+ * build time) are built lazily, once per context and precision, with
+ * -DT=float or -DT=double -DQRU_FP64 plus the tuning macros below.  double
+ * needs cl_khr_fp64; without it supports(QRU_DOUBLE) is 0 and double
+ * requests return QRU_ERR_UNSUPPORTED.  A build failure returns QRU_ERR_BUILD
+ * (and again on every later request in that precision); the compiler log
+ * stays readable through qru_opencl_build_log().  Extra build options for
+ * experiments may be given in env QRU_OCL_BUILD_OPTIONS (appended last), and
+ * env QRU_OCL_FP64=0 makes a context behave as on a device without
+ * cl_khr_fp64 (both are used by tests/test_opencl_faults.c).
+ *
+ * Tuning (parameters of the same kernels, never separate code paths);
+ * defaults by device type, each overridable by an environment variable:
+ *                          GPU   Mali GPU   CPU/other   env
+ *   work-group size         256      64        64       QRU_OCL_WG
+ *   transpose tile           16       8        16       QRU_OCL_TILE
+ *   rows per work-item        1       4         4       QRU_OCL_VEC
+ *   local-memory transpose    1       0         1       QRU_OCL_LOCAL
+ * Mali (vendor ARM): local memory is ordinary global memory there, so tiles
+ * staged in it only cost time, and work-items that handle several
+ * consecutive elements keep its vector ALUs busy; its work-groups are small.
+ * wg = 1 makes the reductions serial loops per column (no local memory).
+ * Work-group sizes are rounded down to powers of 2 and clamped to what the
+ * device and each kernel allow.
+ */
+#ifndef QRU_OPENCL_H
+#define QRU_OPENCL_H
+
+#include "../src/qru_internal.h"
+
+typedef struct qru_ocl_tuning {
+    int wg;              /* work-group size of reductions (power of 2) */
+    int tile;            /* transpose tile edge */
+    int vec;             /* rows per work-item in elementwise kernels */
+    int transpose_local; /* 1: stage transpose tiles in local memory */
+} qru_ocl_tuning;
+
+/* The compiler log of the last failed (or, if none failed, the last)
+ * program build of an OpenCL context; "" when there is none or ctx is not
+ * an OpenCL context.  Valid until the context is destroyed. */
+const char *qru_opencl_build_log(const qru_context *ctx);
+
+/* The tuning parameters in use by an OpenCL context (NULL otherwise). */
+const qru_ocl_tuning *qru_opencl_tuning(const qru_context *ctx);
+
+extern const qru_backend_ops qru_opencl_ops;
+
+#endif /* QRU_OPENCL_H */

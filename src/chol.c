@@ -1,0 +1,240 @@
+/*
+ * Cholesky factorisation and triangular solves, written once for both
+ * precisions against the backend table.
+ *
+ * The blocked algorithms follow the two schemes of the Cholesky study in the
+ * seed documents (the "in-place" right-looking algorithm and the
+ * Cholesky-Crout column algorithm), blocked so that almost all of the work
+ * is in syrk / gemm / trsm and the unblocked part is ONE fused backend call
+ * (potrf_panel) per diagonal block.  Nothing is read back to the host until
+ * the end, when the failure information (kept in device memory) is read.
+ */
+#include <ctype.h>
+
+#include "chol_internal.h"
+
+#define TRY(x)                                                                 \
+    do {                                                                       \
+        int st_ = (x);                                                         \
+        if (st_ != 0)                                                          \
+            return st_;                                                        \
+    } while (0)
+
+int qru_chol_ops_ok(const qru_context *ctx)
+{
+    const qru_backend_ops *o = ctx->ops;
+    return o->syrk && o->lacpy && o->potrf_panel && o->chol_rot && o->gemm &&
+           o->trsm && o->copy && o->transpose && o->laset;
+}
+
+int qru_chol_nb(const qru_context *ctx, int nb, int n)
+{
+    if (nb == 0)
+        nb = ctx->ops->default_chol_nb > 0 ? ctx->ops->default_chol_nb : 128;
+    if (nb > n)
+        nb = n;
+    return nb < 1 ? 1 : nb;
+}
+
+int qru_chol_info_zero(qru_context *ctx, qru_dtype dt, qru_ptr info)
+{
+    return ctx->ops->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, info, 1);
+}
+
+int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
+                       int *val)
+{
+    int st;
+    if (dt == QRU_DOUBLE) {
+        double v = 0.0;
+        st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
+        *val = (int)v;
+    } else {
+        float v = 0.0f;
+        st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
+        *val = (int)v;
+    }
+    return st;
+}
+
+/* Left-looking (Crout) blocked factorisation. */
+static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                      qru_ptr A, int lda, int nb, qru_ptr info, int base)
+{
+    const qru_backend_ops *o = ctx->ops;
+    for (int j = 0; j < n; j += nb) {
+        int jb = n - j < nb ? n - j : nb;
+        int r = n - j - jb;
+        qru_ptr Ajj = qru_ptr_at(A, lda, j, j);
+        if (uplo == 'L') {
+            /* A(j:j+jb, j:j+jb) -= L(j:j+jb, 0:j) L(j:j+jb, 0:j)' */
+            TRY(o->syrk(ctx, dt, 'L', 'N', jb, j, -1.0,
+                        qru_ptr_at(A, lda, j, 0), lda, 1.0, Ajj, lda));
+            TRY(o->potrf_panel(ctx, dt, 'L', jb, Ajj, lda, info, base + j));
+            if (r > 0) {
+                qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
+                TRY(o->gemm(ctx, dt, 'N', 'T', r, jb, j, -1.0,
+                            qru_ptr_at(A, lda, j + jb, 0), lda,
+                            qru_ptr_at(A, lda, j, 0), lda, 1.0, B, lda));
+                TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda,
+                            B, lda));
+            }
+        } else {
+            TRY(o->syrk(ctx, dt, 'U', 'T', jb, j, -1.0,
+                        qru_ptr_at(A, lda, 0, j), lda, 1.0, Ajj, lda));
+            TRY(o->potrf_panel(ctx, dt, 'U', jb, Ajj, lda, info, base + j));
+            if (r > 0) {
+                qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
+                TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, j, -1.0,
+                            qru_ptr_at(A, lda, 0, j), lda,
+                            qru_ptr_at(A, lda, 0, j + jb), lda, 1.0, B, lda));
+                TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda,
+                            B, lda));
+            }
+        }
+    }
+    return 0;
+}
+
+/* Right-looking blocked factorisation (the seed's "in-place" algorithm). */
+static int potrf_right(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                       qru_ptr A, int lda, int nb, qru_ptr info, int base)
+{
+    const qru_backend_ops *o = ctx->ops;
+    for (int j = 0; j < n; j += nb) {
+        int jb = n - j < nb ? n - j : nb;
+        int r = n - j - jb;
+        qru_ptr Ajj = qru_ptr_at(A, lda, j, j);
+        qru_ptr A22 = qru_ptr_at(A, lda, j + jb, j + jb);
+        TRY(o->potrf_panel(ctx, dt, uplo, jb, Ajj, lda, info, base + j));
+        if (r == 0)
+            break;
+        if (uplo == 'L') {
+            qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
+            TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda, B,
+                        lda));
+            TRY(o->syrk(ctx, dt, 'L', 'N', r, jb, -1.0, B, lda, 1.0, A22,
+                        lda));
+        } else {
+            qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
+            TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda, B,
+                        lda));
+            TRY(o->syrk(ctx, dt, 'U', 'T', r, jb, -1.0, B, lda, 1.0, A22,
+                        lda));
+        }
+    }
+    return 0;
+}
+
+int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
+                  int lda, int variant, int nb, qru_ptr info, int base)
+{
+    if (n <= 0)
+        return 0;
+    switch (variant) {
+    case QRU_CHOL_RIGHT:
+        return potrf_right(ctx, dt, uplo, n, A, lda, nb, info, base);
+    case QRU_CHOL_CROUT:
+        return potrf_left(ctx, dt, uplo, n, A, lda, 1, info, base);
+    default:
+        return potrf_left(ctx, dt, uplo, n, A, lda, nb, info, base);
+    }
+}
+
+static char up(char c) { return (char)toupper((unsigned char)c); }
+
+int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
+                    int nb)
+{
+    if (!ctx)
+        return -1;
+    uplo = up(uplo);
+    if (uplo != 'L' && uplo != 'U')
+        return -2;
+    if (!A || A->ctx != ctx || A->rows != A->cols)
+        return -3;
+    int alg = variant & ~QRU_CHOL_IN_PLACE;
+    if (alg != QRU_CHOL_LEFT && alg != QRU_CHOL_RIGHT &&
+        alg != QRU_CHOL_CROUT)
+        return -4;
+    if (nb < 0)
+        return -5;
+    if (!qru_chol_ops_ok(ctx))
+        return QRU_ERR_UNSUPPORTED;
+    int n = A->rows;
+    if (n == 0)
+        return 0;
+    qru_dtype dt = A->dtype;
+    const qru_backend_ops *o = ctx->ops;
+    int in_place = (variant & QRU_CHOL_IN_PLACE) != 0;
+    nb = qru_chol_nb(ctx, nb, n);
+    size_t a0 = qru_chol_align(1);
+    size_t need = in_place ? a0 : a0 + (size_t)n * (size_t)n;
+    qru_ptr ws;
+    TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
+    qru_ptr info = ws;
+    TRY(qru_chol_info_zero(ctx, dt, info));
+    qru_ptr F = A->p;
+    int ldf = A->ld;
+    if (!in_place) {
+        F = qru_ptr_add(ws, a0);
+        ldf = n;
+        TRY(o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, F, ldf));
+    }
+    TRY(qru_potrf_run(ctx, dt, uplo, n, F, ldf, alg, nb, info, 0));
+    int bad = 0;
+    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    if (bad)
+        return bad;
+    if (!in_place)
+        TRY(o->lacpy(ctx, dt, uplo, n, n, F, ldf, A->p, A->ld));
+    return 0;
+}
+
+int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
+             double alpha, const qru_matrix *A, qru_matrix *B)
+{
+    if (!ctx)
+        return -1;
+    side = up(side);
+    uplo = up(uplo);
+    trans = up(trans);
+    diag = up(diag);
+    if (side != 'L' && side != 'R')
+        return -2;
+    if (uplo != 'L' && uplo != 'U')
+        return -3;
+    if (trans != 'N' && trans != 'T')
+        return -4;
+    if (diag != 'N' && diag != 'U')
+        return -5;
+    (void)alpha; /* any value */
+    if (!A || A->ctx != ctx || A->rows != A->cols)
+        return -7;
+    if (!qru_mat_ok(ctx, B, A->dtype) || B == A ||
+        (side == 'L' ? B->rows : B->cols) != A->rows)
+        return -8;
+    return ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag, B->rows,
+                          B->cols, alpha, A->p, A->ld, B->p, B->ld);
+}
+
+int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
+                   qru_matrix *B)
+{
+    if (!ctx)
+        return -1;
+    uplo = up(uplo);
+    if (uplo != 'L' && uplo != 'U')
+        return -2;
+    if (!L || L->ctx != ctx || L->rows != L->cols)
+        return -3;
+    if (!qru_mat_ok(ctx, B, L->dtype) || B == L || B->rows != L->rows)
+        return -4;
+    const qru_backend_ops *o = ctx->ops;
+    int n = B->rows, r = B->cols;
+    char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';
+    TRY(o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p, L->ld,
+                B->p, B->ld));
+    return o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p, L->ld,
+                   B->p, B->ld);
+}

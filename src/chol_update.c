@@ -1,0 +1,321 @@
+/*
+ * Updates of a Cholesky factor instead of a refactorisation: rank-k update
+ * and downdate, insertion and deletion of a block of rows and columns of
+ * the factored matrix (adding / removing data points of a Gaussian
+ * process).  Written once for both precisions against the backend table.
+ *
+ * Every routine computes the changed part of the factor in workspace and
+ * writes the result only after reading the failure information, so a call
+ * that fails leaves the factor unchanged bit for bit.  The algorithms work
+ * on a lower factor; an upper factor U = L' is transposed into workspace
+ * and back.
+ */
+#include <ctype.h>
+
+#include "chol_internal.h"
+
+#define TRY(x)                                                                 \
+    do {                                                                       \
+        int st_ = (x);                                                         \
+        if (st_ != 0)                                                          \
+            return st_;                                                        \
+    } while (0)
+
+static int same_array(qru_ptr a, qru_ptr b)
+{
+    return a.h == b.h && a.off == b.off;
+}
+
+/* ---- lower-factor kernels of the algorithm layer --------------------- */
+
+size_t qru_chol_update_lower_ws(int n, int k)
+{
+    return qru_chol_align(1) + qru_chol_align((size_t)n * n) +
+           (size_t)n * (size_t)k;
+}
+
+int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
+                          int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                          qru_ptr L1, int ld1, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr info = ws;
+    qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)n * n));
+    int ldt = n > 0 ? n : 1;
+    TRY(qru_chol_info_zero(ctx, dt, info));
+    TRY(o->lacpy(ctx, dt, 'L', n, n, L, ldl, T, ldt));
+    TRY(o->copy(ctx, dt, n, k, W, ldw, Wd, ldt));
+    TRY(o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0));
+    int bad = 0;
+    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    if (bad)
+        return bad;
+    return o->lacpy(ctx, dt, 'L', n, n, T, ldt, L1, ld1);
+}
+
+/* Workspace of the insertion: info, M ((n+p-k) x (n+p)): the new rows
+ * k..n+p-1 of L1, the downdate vectors ((n-k) x p) and S1 (k x p). */
+size_t qru_chol_insert_lower_ws(int n, int k, int p)
+{
+    size_t m = (size_t)(n + p - k);
+    return qru_chol_align(1) + qru_chol_align(m * (size_t)(n + p)) +
+           qru_chol_align((size_t)(n - k) * (size_t)p) + (size_t)k * p;
+}
+
+/*
+ * With A = L L' partitioned at k and the new columns C = [C1; C2; C3]
+ * (k, p and n-k rows), the factor of the enlarged matrix is
+ *   L1 = [L11 0 0; S1' S2 0; L21 S3 L22n]  with
+ *   S1 = L11 \ C1,  S2 S2' = C2 - S1' S1,  S3 = (C3 - L21 S1) / S2',
+ *   L22n L22n' = L22 L22' - S3 S3'   (a rank-p downdate).
+ */
+int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
+                          qru_ptr L, int ldl, qru_ptr C, int ldc, char c2uplo,
+                          qru_ptr L1, int ld1, int nb, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int m = n + p - k; /* rows of L1 that change: k .. n+p-1 */
+    int q = n - k;     /* old rows after the insertion point */
+    qru_ptr info = ws;
+    qru_ptr M = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr Wd = qru_ptr_add(M, qru_chol_align((size_t)m * (n + p)));
+    qru_ptr S1 = qru_ptr_add(Wd, qru_chol_align((size_t)(n - k) * p)); /* k x p */
+    qru_ptr S1t = M;                          /* p x k   */
+    qru_ptr S2 = qru_ptr_at(M, m, 0, k);      /* p x p   */
+    qru_ptr L21 = qru_ptr_at(M, m, p, 0);     /* q x k   */
+    qru_ptr S3 = qru_ptr_at(M, m, p, k);      /* q x p   */
+    qru_ptr L22 = qru_ptr_at(M, m, p, k + p); /* q x q   */
+    int ldw = q > 0 ? q : 1;
+
+    TRY(qru_chol_info_zero(ctx, dt, info));
+    /* S1 = L11 \ C1 (a left solve: for p = 1 a plain trsv), S1' into M */
+    int ldk = k > 0 ? k : 1;
+    TRY(o->copy(ctx, dt, k, p, C, ldc, S1, ldk));
+    TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', k, p, 1.0, L, ldl, S1, ldk));
+    TRY(o->transpose(ctx, dt, k, p, S1, ldk, S1t, m));
+    /* S2 = chol(C2 - S1' S1) */
+    if (c2uplo == 'L')
+        TRY(o->lacpy(ctx, dt, 'L', p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
+                     m));
+    else
+        TRY(o->transpose(ctx, dt, p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
+                         m));
+    TRY(o->syrk(ctx, dt, 'L', 'N', p, k, -1.0, S1t, m, 1.0, S2, m));
+    TRY(qru_potrf_run(ctx, dt, 'L', p, S2, m, QRU_CHOL_LEFT,
+                      qru_chol_nb(ctx, nb, p), info, k));
+    if (q > 0) {
+        /* S3 = (C3 - L21 S1) / S2' */
+        TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k, 0), ldl, L21, m));
+        TRY(o->copy(ctx, dt, q, p, qru_ptr_at(C, ldc, k + p, 0), ldc, S3,
+                    m));
+        TRY(o->gemm(ctx, dt, 'N', 'N', q, p, k, -1.0, L21, m, S1, ldk, 1.0,
+                    S3, m));
+        TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', q, p, 1.0, S2, m, S3, m));
+        /* L22n: rank-p downdate of L22 by S3 */
+        TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k, k), ldl, L22,
+                     m));
+        TRY(o->copy(ctx, dt, q, p, S3, m, Wd, ldw));
+        TRY(o->chol_rot(ctx, dt, q, p, -1, L22, m, Wd, ldw, info, k + p));
+    }
+    int bad = 0;
+    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    if (bad)
+        return bad;
+    /* commit: rows k.. of L1 from M; L11 unless updating in place */
+    if (!same_array(L, L1))
+        TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
+    TRY(o->copy(ctx, dt, m, k, M, m, qru_ptr_at(L1, ld1, k, 0), ld1));
+    return o->lacpy(ctx, dt, 'L', m, n + p - k, S2, m,
+                    qru_ptr_at(L1, ld1, k, k), ld1);
+}
+
+size_t qru_chol_delete_lower_ws(int n, int k, int p)
+{
+    size_t q = (size_t)(n - k - p);
+    return qru_chol_align(1) + qru_chol_align(q * q) + q * (size_t)p;
+}
+
+/*
+ * With L = [L11 0 0; L21 L22 0; L31 L32 L33] (k, p, q = n-k-p rows), the
+ * factor without the middle block is [L11 0; L31 L33n] with
+ * L33n L33n' = L33 L33' + L32 L32'  (a rank-p update).
+ */
+int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
+                          qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int q = n - k - p;
+    int ldq = q > 0 ? q : 1;
+    qru_ptr info = ws;
+    qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)q * q));
+    if (q > 0 && p > 0) {
+        TRY(qru_chol_info_zero(ctx, dt, info));
+        TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
+                     ldl, T, ldq));
+        TRY(o->copy(ctx, dt, q, p, qru_ptr_at(L, ldl, k + p, k), ldl, Wd,
+                    ldq));
+        TRY(o->chol_rot(ctx, dt, q, p, 1, T, ldq, Wd, ldq, info, k));
+        int bad = 0;
+        TRY(qru_chol_info_read(ctx, dt, info, &bad));
+        if (bad)
+            return bad;
+    }
+    int same = same_array(L, L1);
+    if (p == 0)
+        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    if (!same)
+        TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
+    /* L31 moves up by p rows (an overlapping copy towards the start when
+     * in place, which the copy op allows) */
+    TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k + p, 0), ldl,
+                qru_ptr_at(L1, ld1, k, 0), ld1));
+    return o->lacpy(ctx, dt, 'L', q, q, T, ldq, qru_ptr_at(L1, ld1, k, k),
+                    ld1);
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+static char up(char c) { return (char)toupper((unsigned char)c); }
+
+/* L1 must be L's array (same offset and ld) or on another buffer. */
+static int overlap_ok(const qru_matrix *L, const qru_matrix *L1)
+{
+    if (L->p.h != L1->p.h)
+        return 1;
+    return L->p.off == L1->p.off && L->ld == L1->ld;
+}
+
+/* Upper factor: Lt = U' in workspace (n x n, ld n). */
+int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
+                    const qru_matrix *W, int sign)
+{
+    if (!ctx)
+        return -1;
+    uplo = up(uplo);
+    if (uplo != 'L' && uplo != 'U')
+        return -2;
+    if (!L || L->ctx != ctx || L->rows != L->cols)
+        return -3;
+    qru_dtype dt = L->dtype;
+    int n = L->rows;
+    if (!qru_mat_ok(ctx, W, dt) || W->rows != n || W == L)
+        return -4;
+    if (sign != 1 && sign != -1)
+        return -5;
+    if (!qru_chol_ops_ok(ctx))
+        return QRU_ERR_UNSUPPORTED;
+    int k = W->cols;
+    if (n == 0 || k == 0)
+        return 0;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt);
+    size_t nn = qru_chol_align((size_t)n * n);
+    size_t extra = uplo == 'U' ? 2 * nn : 0;
+    qru_ptr ws;
+    TRY(qru_ctx_workspace(ctx, (extra + qru_chol_update_lower_ws(n, k)) * es,
+                          &ws));
+    if (uplo == 'L')
+        return qru_chol_update_lower(ctx, dt, n, k, sign, L->p, L->ld, W->p,
+                                     W->ld, L->p, L->ld, ws);
+    qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(ws, extra);
+    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
+    TRY(qru_chol_update_lower(ctx, dt, n, k, sign, Lt, n, W->p, W->ld, Lt, n,
+                              rest));
+    TRY(o->transpose(ctx, dt, n, n, Lt, n, Ut, n));
+    return o->lacpy(ctx, dt, 'U', n, n, Ut, n, L->p, L->ld);
+}
+
+int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    const qru_matrix *C, qru_matrix *L1)
+{
+    if (!ctx)
+        return -1;
+    uplo = up(uplo);
+    if (uplo != 'L' && uplo != 'U')
+        return -2;
+    if (!L || L->ctx != ctx || L->rows != L->cols)
+        return -3;
+    qru_dtype dt = L->dtype;
+    int n = L->rows;
+    if (k < 0 || k > n)
+        return -4;
+    if (!qru_mat_ok(ctx, C, dt) || C->cols < 1 || C->rows != n + C->cols ||
+        C == L)
+        return -5;
+    int p = C->cols;
+    if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n + p || L1->cols != n + p ||
+        L1 == C || C->p.h == L1->p.h || !overlap_ok(L, L1))
+        return -6;
+    if (!qru_chol_ops_ok(ctx))
+        return QRU_ERR_UNSUPPORTED;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt);
+    qru_ptr ws;
+    int nb = qru_chol_nb(ctx, 0, p);
+    if (uplo == 'L') {
+        TRY(qru_ctx_workspace(ctx, qru_chol_insert_lower_ws(n, k, p) * es,
+                              &ws));
+        return qru_chol_insert_lower(ctx, dt, n, k, p, L->p, L->ld, C->p,
+                                     C->ld, 'L', L1->p, L1->ld, nb, ws);
+    }
+    int n1 = n + p;
+    size_t nn = qru_chol_align((size_t)n * n);
+    size_t mm = qru_chol_align((size_t)n1 * n1);
+    TRY(qru_ctx_workspace(
+        ctx, (nn + 2 * mm + qru_chol_insert_lower_ws(n, k, p)) * es, &ws));
+    qru_ptr Lt = ws, L1t = qru_ptr_add(ws, nn), U1t = qru_ptr_add(L1t, mm);
+    qru_ptr rest = qru_ptr_add(U1t, mm);
+    int ldn = n > 0 ? n : 1;
+    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, ldn));
+    TRY(qru_chol_insert_lower(ctx, dt, n, k, p, Lt, ldn, C->p, C->ld, 'U',
+                              L1t, n1, nb, rest));
+    TRY(o->transpose(ctx, dt, n1, n1, L1t, n1, U1t, n1));
+    return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
+}
+
+int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    int p, qru_matrix *L1)
+{
+    if (!ctx)
+        return -1;
+    uplo = up(uplo);
+    if (uplo != 'L' && uplo != 'U')
+        return -2;
+    if (!L || L->ctx != ctx || L->rows != L->cols)
+        return -3;
+    qru_dtype dt = L->dtype;
+    int n = L->rows;
+    if (k < 0 || k > n)
+        return -4;
+    if (p < 0 || k + p > n)
+        return -5;
+    int n1 = n - p;
+    if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n1 || L1->cols != n1 ||
+        (L1 != L && !overlap_ok(L, L1)))
+        return -6;
+    if (!qru_chol_ops_ok(ctx))
+        return QRU_ERR_UNSUPPORTED;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt);
+    qru_ptr ws;
+    if (uplo == 'L') {
+        TRY(qru_ctx_workspace(ctx, qru_chol_delete_lower_ws(n, k, p) * es,
+                              &ws));
+        return qru_chol_delete_lower(ctx, dt, n, k, p, L->p, L->ld, L1->p,
+                                     L1->ld, ws);
+    }
+    if (n == 0)
+        return 0;
+    size_t nn = qru_chol_align((size_t)n * n);
+    TRY(qru_ctx_workspace(ctx, (2 * nn + qru_chol_delete_lower_ws(n, k, p)) *
+                                   es,
+                          &ws));
+    qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(Ut, nn);
+    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
+    /* delete within Lt in place (ld n), result n1 x n1 at Lt with ld n */
+    TRY(qru_chol_delete_lower(ctx, dt, n, k, p, Lt, n, Lt, n, rest));
+    TRY(o->transpose(ctx, dt, n1, n1, Lt, n, Ut, n1 > 0 ? n1 : 1));
+    return o->lacpy(ctx, dt, 'U', n1, n1, Ut, n1 > 0 ? n1 : 1, L1->p, L1->ld);
+}

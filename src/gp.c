@@ -1,0 +1,483 @@
+/*
+ * Exact Gaussian-process regression (1-D inputs, squared-exponential
+ * covariance, Gaussian noise) held as the Cholesky factor of
+ * K = k(X, X) + sn2 I that is updated, not recomputed, when training points
+ * are added or removed (chol_update.c).  The covariance matrices are
+ * evaluated on the host and uploaded; all linear algebra runs on the
+ * context's backend.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chol_internal.h"
+
+#define TRY(x)                                                                 \
+    do {                                                                       \
+        int st_ = (x);                                                         \
+        if (st_ != 0)                                                          \
+            return st_;                                                        \
+    } while (0)
+
+struct qru_gp {
+    qru_context *ctx;
+    qru_dtype dt;
+    int n, cap, nb;
+    double ell, sf2, sn2;
+    double *x, *y;     /* host copies of the training data (cap each) */
+    qru_ptr L;         /* cap x cap, ld = cap, lower factor in L(0:n,0:n) */
+    qru_ptr alpha;     /* cap elements: K \ y when alpha_ok */
+    int alpha_ok;
+};
+
+void qru_gp_options_init(qru_gp_options *opt)
+{
+    if (!opt)
+        return;
+    opt->lengthscale = 1.0;
+    opt->signal_var = 1.0;
+    opt->noise_var = 1e-2;
+    opt->capacity = 0;
+    opt->nb = 0;
+}
+
+static double kfun(const qru_gp *g, double a, double b)
+{
+    double d = (a - b) / g->ell;
+    return g->sf2 * exp(-0.5 * d * d);
+}
+
+/* Uploads an m x n host array of doubles (ld m) as dtype dt; tmp must hold
+ * m*n floats when dt is float (conversion in place is not possible). */
+static int upload_dbl(qru_context *ctx, qru_dtype dt, int m, int n,
+                      const double *src, qru_ptr dst, int ldd, float *tmp)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        return ctx->ops->upload(ctx, dt, m, n, src, m, dst, ldd);
+    size_t cnt = (size_t)m * (size_t)n;
+    for (size_t i = 0; i < cnt; ++i)
+        tmp[i] = (float)src[i];
+    return ctx->ops->upload(ctx, dt, m, n, tmp, m, dst, ldd);
+}
+
+/* Downloads a 1 x n row (stride ld) as doubles. */
+static int download_row(qru_context *ctx, qru_dtype dt, int n, qru_ptr src,
+                        int ld, double *out)
+{
+    if (n <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        return ctx->ops->download(ctx, dt, 1, n, src, ld, out, 1);
+    float *t = (float *)out; /* n floats fit in n doubles */
+    int st = ctx->ops->download(ctx, dt, 1, n, src, ld, t, 1);
+    for (int i = n - 1; !st && i >= 0; --i)
+        out[i] = t[i];
+    return st;
+}
+
+static void gp_free_buffers(qru_gp *g)
+{
+    if (g->L.h)
+        g->ctx->ops->mem_free(g->ctx, g->L.h);
+    if (g->alpha.h)
+        g->ctx->ops->mem_free(g->ctx, g->alpha.h);
+    g->L.h = g->alpha.h = NULL;
+    free(g->x);
+    free(g->y);
+    g->x = g->y = NULL;
+}
+
+/* Room for n_new points; contents kept; the GP is unchanged on failure. */
+static int gp_reserve(qru_gp *g, int n_new)
+{
+    if (n_new <= g->cap)
+        return 0;
+    qru_context *ctx = g->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(g->dt);
+    int cap = g->cap + g->cap / 2;
+    if (cap < n_new)
+        cap = n_new;
+    qru_ptr L = {0, 0}, a = {0, 0};
+    double *x = malloc(sizeof(double) * (size_t)cap);
+    double *y = malloc(sizeof(double) * (size_t)cap);
+    int st = (x && y) ? 0 : QRU_ERR_ALLOC;
+    if (!st)
+        st = o->mem_alloc(ctx, es * (size_t)cap * (size_t)cap, &L.h);
+    if (!st)
+        st = o->mem_alloc(ctx, es * (size_t)cap, &a.h);
+    if (!st)
+        st = o->lacpy(ctx, g->dt, 'L', g->n, g->n, g->L, g->cap, L, cap);
+    if (!st)
+        st = o->sync(ctx);
+    if (st) {
+        if (L.h)
+            o->mem_free(ctx, L.h);
+        if (a.h)
+            o->mem_free(ctx, a.h);
+        free(x);
+        free(y);
+        return st;
+    }
+    if (g->n > 0) {
+        memcpy(x, g->x, sizeof(double) * (size_t)g->n);
+        memcpy(y, g->y, sizeof(double) * (size_t)g->n);
+    }
+    gp_free_buffers(g);
+    g->x = x;
+    g->y = y;
+    g->L = L;
+    g->alpha = a;
+    g->cap = cap;
+    g->alpha_ok = 0;
+    return 0;
+}
+
+/* Uploads the lower part of K = k(X, X) + sn2 I into L (column blocks). */
+static int gp_upload_K(qru_gp *g)
+{
+    int n = g->n;
+    int bc = n > 0 ? (int)((1u << 20) / (unsigned)n) : 1;
+    if (bc < 1)
+        bc = 1;
+    if (bc > n)
+        bc = n;
+    if (n == 0)
+        return 0;
+    double *K = malloc(sizeof(double) * (size_t)n * (size_t)bc);
+    float *tmp = g->dt == QRU_FLOAT
+                     ? malloc(sizeof(float) * (size_t)n * (size_t)bc)
+                     : NULL;
+    int st = (!K || (g->dt == QRU_FLOAT && !tmp)) ? QRU_ERR_ALLOC : 0;
+    for (int j0 = 0; !st && j0 < n; j0 += bc) {
+        int jb = n - j0 < bc ? n - j0 : bc;
+        for (int j = 0; j < jb; ++j)
+            for (int i = 0; i < n; ++i)
+                K[i + (size_t)j * n] =
+                    kfun(g, g->x[i], g->x[j0 + j]) + (i == j0 + j ? g->sn2 : 0);
+        st = upload_dbl(g->ctx, g->dt, n, jb, K,
+                        qru_ptr_at(g->L, g->cap, 0, j0), g->cap, tmp);
+        if (!st)
+            st = g->ctx->ops->sync(g->ctx); /* K is reused */
+    }
+    free(K);
+    free(tmp);
+    return st;
+}
+
+int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
+                  const double *y, const qru_gp_options *opt, qru_gp **gp)
+{
+    if (!ctx)
+        return -1;
+    if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE)
+        return -2;
+    if (n < 0)
+        return -3;
+    if (n > 0 && !x)
+        return -4;
+    if (n > 0 && !y)
+        return -5;
+    qru_gp_options def;
+    if (!opt) {
+        qru_gp_options_init(&def);
+        opt = &def;
+    }
+    if (!(opt->lengthscale > 0.0) || !isfinite(opt->lengthscale) ||
+        !(opt->signal_var > 0.0) || !isfinite(opt->signal_var) ||
+        !(opt->noise_var >= 0.0) || !isfinite(opt->noise_var) ||
+        opt->capacity < 0 || (opt->capacity != 0 && opt->capacity < n) ||
+        opt->nb < 0)
+        return -6;
+    if (!gp)
+        return -7;
+    if (!ctx->ops->supports(ctx, dtype))
+        return QRU_ERR_UNSUPPORTED;
+    if (!qru_chol_ops_ok(ctx))
+        return QRU_ERR_UNSUPPORTED;
+    qru_gp *g = calloc(1, sizeof *g);
+    if (!g)
+        return QRU_ERR_ALLOC;
+    g->ctx = ctx;
+    g->dt = dtype;
+    g->ell = opt->lengthscale;
+    g->sf2 = opt->signal_var;
+    g->sn2 = opt->noise_var;
+    g->nb = opt->nb;
+    g->cap = 0;
+    int want = opt->capacity > n ? opt->capacity : n;
+    int st = gp_reserve(g, want > 0 ? want : 1);
+    if (!st) {
+        g->n = n;
+        if (n > 0) {
+            memcpy(g->x, x, sizeof(double) * (size_t)n);
+            memcpy(g->y, y, sizeof(double) * (size_t)n);
+        }
+        st = gp_upload_K(g);
+    }
+    if (!st && n > 0) {
+        qru_ptr ws;
+        st = qru_ctx_workspace(ctx, qru_chol_align(1) * qru_dtype_size(dtype),
+                               &ws);
+        if (!st)
+            st = qru_chol_info_zero(ctx, dtype, ws);
+        if (!st)
+            st = qru_potrf_run(ctx, dtype, 'L', n, g->L, g->cap,
+                               QRU_CHOL_LEFT, qru_chol_nb(ctx, g->nb, n), ws,
+                               0);
+        int bad = 0;
+        if (!st)
+            st = qru_chol_info_read(ctx, dtype, ws, &bad);
+        if (!st)
+            st = bad;
+    }
+    if (st) {
+        gp_free_buffers(g);
+        free(g);
+        return st;
+    }
+    *gp = g;
+    return 0;
+}
+
+void qru_gp_destroy(qru_gp *gp)
+{
+    if (!gp)
+        return;
+    gp->ctx->ops->sync(gp->ctx);
+    gp_free_buffers(gp);
+    free(gp);
+}
+
+int qru_gp_size(const qru_gp *gp) { return gp ? gp->n : -1; }
+
+/* alpha = K \ y (queued), if not current. */
+static int gp_alpha(qru_gp *g)
+{
+    if (g->alpha_ok || g->n == 0)
+        return 0;
+    const qru_backend_ops *o = g->ctx->ops;
+    int n = g->n;
+    float *tmp = NULL;
+    if (g->dt == QRU_FLOAT && !(tmp = malloc(sizeof(float) * (size_t)n)))
+        return QRU_ERR_ALLOC;
+    int st = upload_dbl(g->ctx, g->dt, n, 1, g->y, g->alpha, n, tmp);
+    if (!st)
+        st = o->sync(g->ctx); /* tmp is freed below */
+    free(tmp);
+    if (!st)
+        st = o->trsm(g->ctx, g->dt, 'L', 'L', 'N', 'N', n, 1, 1.0, g->L,
+                     g->cap, g->alpha, n);
+    if (!st)
+        st = o->trsm(g->ctx, g->dt, 'L', 'L', 'T', 'N', n, 1, 1.0, g->L,
+                     g->cap, g->alpha, n);
+    if (!st)
+        g->alpha_ok = 1;
+    return st;
+}
+
+int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
+                   double *var)
+{
+    if (!gp)
+        return -1;
+    if (m < 0)
+        return -2;
+    if (m > 0 && !xs)
+        return -3;
+    if (m > 0 && !mean)
+        return -4;
+    if (m == 0)
+        return 0;
+    int n = gp->n;
+    if (n == 0) {
+        for (int i = 0; i < m; ++i) {
+            mean[i] = 0.0;
+            if (var)
+                var[i] = gp->sf2;
+        }
+        return 0;
+    }
+    qru_context *ctx = gp->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = gp->dt;
+    TRY(gp_alpha(gp));
+    int mc = (int)((1u << 22) / (unsigned)n);
+    if (mc < 1)
+        mc = 1;
+    if (mc > m)
+        mc = m;
+    qru_ptr ws;
+    size_t ksz = qru_chol_align((size_t)n * (size_t)mc);
+    TRY(qru_ctx_workspace(ctx, (ksz + (size_t)mc) * qru_dtype_size(dt), &ws));
+    qru_ptr Ks = ws, mu = qru_ptr_add(ws, ksz);
+    double *hk = malloc(sizeof(double) * (size_t)n * (size_t)mc);
+    double *nrm = malloc(sizeof(double) * (size_t)mc);
+    float *tmp =
+        dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n * (size_t)mc) : NULL;
+    int st = (!hk || !nrm || (dt == QRU_FLOAT && !tmp)) ? QRU_ERR_ALLOC : 0;
+    for (int c0 = 0; !st && c0 < m; c0 += mc) {
+        int cb = m - c0 < mc ? m - c0 : mc;
+        for (int j = 0; j < cb; ++j)
+            for (int i = 0; i < n; ++i)
+                hk[i + (size_t)j * n] = kfun(gp, gp->x[i], xs[c0 + j]);
+        st = upload_dbl(ctx, dt, n, cb, hk, Ks, n, tmp);
+        if (!st) /* mean = Ks' alpha */
+            st = o->gemm(ctx, dt, 'T', 'N', cb, 1, n, 1.0, Ks, n, gp->alpha,
+                         n, 0.0, mu, cb);
+        if (!st)
+            st = download_row(ctx, dt, cb, mu, 1, mean + c0);
+        if (!st && var) { /* var = sf2 - ||L \ Ks(:, j)||^2 */
+            st = o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, cb, 1.0, gp->L,
+                         gp->cap, Ks, n);
+            if (!st)
+                st = o->col_norms(ctx, dt, n, cb, Ks, n, nrm);
+            for (int j = 0; !st && j < cb; ++j)
+                var[c0 + j] = gp->sf2 - nrm[j] * nrm[j];
+        }
+        if (!st)
+            st = o->sync(ctx); /* hk / tmp are reused */
+    }
+    free(hk);
+    free(nrm);
+    free(tmp);
+    return st;
+}
+
+int qru_gp_log_likelihood(qru_gp *gp, double *lml)
+{
+    if (!gp)
+        return -1;
+    if (!lml)
+        return -2;
+    int n = gp->n;
+    if (n == 0) {
+        *lml = 0.0;
+        return 0;
+    }
+    TRY(gp_alpha(gp));
+    double *buf = malloc(sizeof(double) * (size_t)n);
+    if (!buf)
+        return QRU_ERR_ALLOC;
+    int st = download_row(gp->ctx, gp->dt, n, gp->alpha, 1, buf);
+    double fit = 0.0, logdet = 0.0;
+    for (int i = 0; !st && i < n; ++i)
+        fit += gp->y[i] * buf[i];
+    if (!st)
+        st = download_row(gp->ctx, gp->dt, n, gp->L, gp->cap + 1, buf);
+    for (int i = 0; !st && i < n; ++i)
+        logdet += log(buf[i]);
+    free(buf);
+    if (st)
+        return st;
+    *lml = -0.5 * fit - logdet - 0.5 * n * log(2.0 * 3.14159265358979323846);
+    return 0;
+}
+
+int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
+{
+    if (!gp)
+        return -1;
+    int n = gp->n;
+    if (k < 0 || k > n)
+        return -2;
+    if (p < 0)
+        return -3;
+    if (p > 0 && !x)
+        return -4;
+    if (p > 0 && !y)
+        return -5;
+    if (p == 0)
+        return 0;
+    qru_context *ctx = gp->ctx;
+    qru_dtype dt = gp->dt;
+    TRY(gp_reserve(gp, n + p));
+    int n1 = n + p;
+    /* C = K1(:, k+1:k+p) in the new ordering */
+    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)p);
+    float *tmp =
+        dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n1 * (size_t)p) : NULL;
+    if (!C || (dt == QRU_FLOAT && !tmp)) {
+        free(C);
+        free(tmp);
+        return QRU_ERR_ALLOC;
+    }
+    for (int q = 0; q < p; ++q)
+        for (int i = 0; i < n1; ++i) {
+            double xi = i < k ? gp->x[i] : i < k + p ? x[i - k] : gp->x[i - p];
+            C[i + (size_t)q * n1] =
+                kfun(gp, xi, x[q]) + (i == k + q ? gp->sn2 : 0.0);
+        }
+    size_t csz = qru_chol_align((size_t)n1 * (size_t)p);
+    qru_ptr ws;
+    int st = qru_ctx_workspace(
+        ctx, (csz + qru_chol_insert_lower_ws(n, k, p)) * qru_dtype_size(dt),
+        &ws);
+    if (!st)
+        st = upload_dbl(ctx, dt, n1, p, C, ws, n1, tmp);
+    if (!st)
+        st = qru_chol_insert_lower(ctx, dt, n, k, p, gp->L, gp->cap, ws, n1,
+                                   'L', gp->L, gp->cap, gp->nb,
+                                   qru_ptr_add(ws, csz));
+    free(C);
+    free(tmp);
+    if (st)
+        return st;
+    memmove(gp->x + k + p, gp->x + k, sizeof(double) * (size_t)(n - k));
+    memmove(gp->y + k + p, gp->y + k, sizeof(double) * (size_t)(n - k));
+    memcpy(gp->x + k, x, sizeof(double) * (size_t)p);
+    memcpy(gp->y + k, y, sizeof(double) * (size_t)p);
+    gp->n = n1;
+    gp->alpha_ok = 0;
+    return 0;
+}
+
+int qru_gp_remove(qru_gp *gp, int k, int p)
+{
+    if (!gp)
+        return -1;
+    int n = gp->n;
+    if (k < 0 || k > n)
+        return -2;
+    if (p < 0 || k + p > n)
+        return -3;
+    if (p == 0)
+        return 0;
+    qru_context *ctx = gp->ctx;
+    qru_ptr ws;
+    TRY(qru_ctx_workspace(
+        ctx, qru_chol_delete_lower_ws(n, k, p) * qru_dtype_size(gp->dt), &ws));
+    TRY(qru_chol_delete_lower(ctx, gp->dt, n, k, p, gp->L, gp->cap, gp->L,
+                              gp->cap, ws));
+    memmove(gp->x + k, gp->x + k + p, sizeof(double) * (size_t)(n - k - p));
+    memmove(gp->y + k, gp->y + k + p, sizeof(double) * (size_t)(n - k - p));
+    gp->n = n - p;
+    gp->alpha_ok = 0;
+    return 0;
+}
+
+int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L)
+{
+    if (!gp)
+        return -1;
+    if (!qru_mat_ok(gp->ctx, L, gp->dt) || L->rows != gp->n ||
+        L->cols != gp->n)
+        return -2;
+    const qru_backend_ops *o = gp->ctx->ops;
+    int n = gp->n;
+    TRY(o->laset(gp->ctx, gp->dt, 'A', n, n, 0.0, 0.0, L->p, L->ld));
+    return o->lacpy(gp->ctx, gp->dt, 'L', n, n, gp->L, gp->cap, L->p, L->ld);
+}
+
+int qru_gp_get_data(const qru_gp *gp, double *x, double *y)
+{
+    if (!gp)
+        return -1;
+    if (x && gp->n > 0)
+        memcpy(x, gp->x, sizeof(double) * (size_t)gp->n);
+    if (y && gp->n > 0)
+        memcpy(y, gp->y, sizeof(double) * (size_t)gp->n);
+    return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * Internal helpers shared by the QR updates (update_common.c,
+ * update_cols.c, update_rows.c).  Written once for both precisions against
+ * the backend table.
+ */
+#ifndef QRU_UPDATE_H
+#define QRU_UPDATE_H
+
+#include "qru_internal.h"
+
+#define QRU_TRY(x)                                                             \
+    do {                                                                       \
+        int st_ = (x);                                                         \
+        if (st_ != 0)                                                          \
+            return st_;                                                        \
+    } while (0)
+
+/* Householder block size for an update that reduces ncols columns:
+ * f->upd_nb if set, else about ncols / 10; always in [1, max(1, ncols)]. */
+int qru_upd_nb(const qru_lsq *f, int ncols);
+
+/* Machine epsilon of the type (FLT_EPSILON / DBL_EPSILON). */
+double qru_upd_eps(qru_dtype dt);
+
+/* Reduces the panel of columns c0 .. c0+jb-1 of the nrows x ncols array A
+ * (lda), whose columns before c0 are already reduced, with Householder
+ * reflectors that act on rows c .. min(c + bw, nrows - 1) for column c
+ * (bw = nrows - 1 or more: dense; bw = p: the reflectors of length p + 1 of
+ * the remove-columns update).  Then updates the trailing columns
+ * c0+jb .. ncols-1 with the block reflector.
+ * On exit the block reflector P = H_c0 ... H_(c0+jb-1) = I + W Y' acts on
+ * the rb = min(c0 + jb + bw, nrows) - c0 rows c0 .. c0+rb-1; Y and W are
+ * rb x jb (ldy, ldw >= rb), tau jb elements (device memory).
+ * work: max(jb * (ncols - c0 - jb), jb) elements. */
+int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,
+                  int nrows, int ncols, int c0, int jb, int bw, qru_ptr Y,
+                  int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
+
+/* B := P' B = B + Y (W' B) for the rb x nc block B (P = I + W Y', Y and W
+ * rb x jb).  work: jb * nc elements. */
+int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
+                    qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr B,
+                    int ldb, qru_ptr work);
+
+/* Q := Q P = Q + (Q W) Y' for the nr x rb block Q.  work: nr * jb. */
+int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
+                     qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
+                     int ldq, qru_ptr work);
+
+#endif /* QRU_UPDATE_H */

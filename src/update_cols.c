@@ -1,0 +1,251 @@
+/*
+ * Column updates of a least-squares QR factorisation (Andrew 2012,
+ * sections 2.4.1-2.4.2 and 4.1-4.2), written once for both precisions
+ * against the backend table:
+ *
+ *  - adding a block of p columns U after column k (needs Q):
+ *      U_Q = Q' U; a blocked Householder QR of U_Q(m+1:n, :) (the rows where
+ *      R is zero); then strips of Givens rotations (makeGivens /
+ *      applyGivens of section 3.2) on the transposed active block
+ *      R1(k+1:m+p, k+1:m+p) remove the p subdiagonals of the new columns.
+ *      Everything that concerns R is computed in workspace first, so that a
+ *      rank-deficient result leaves the factorisation unchanged; the stored
+ *      reflectors (W, Y) and rotations (c, s) are then applied to Q and d.
+ *  - removing the p columns after column k (R only): the columns are
+ *      deleted from R and the band of p subdiagonals left behind is reduced
+ *      with blocked Householder reflectors of length p + 1, applied to d and
+ *      (when held) to Q.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "qru_update.h"
+
+/* Number of Givens steps of the add-columns update and the rotations of
+ * step t: new column j (local, 0 <= j < p) has L = m - k entries below its
+ * diagonal after the Householder phase, removed bottom-up with rotations
+ * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
+ * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
+ * of rows (i grows by 2 with j) and never disturb zeros made before. */
+static void addcols_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
+{
+    int lo = t - L + 1 > 0 ? t - L + 1 : 0;
+    int hi = t < p - 1 ? t : p - 1;
+    *jlo = lo;
+    *cnt = hi >= lo ? hi - lo + 1 : 0;
+    *i0 = L + 2 * lo - t;
+}
+
+int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
+                           const qru_matrix *U)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int n = f->n, m = f->m, r = f->r;
+    if (k < 0 || k > m)
+        return -3;
+    qru_dtype dt = f->dtype;
+    if (!qru_mat_ok(ctx, U, dt) || U->rows != n || U->cols < 1 ||
+        U->cols > n - m)
+        return -4;
+    if (!f->has_q)
+        return QRU_ERR_NO_Q;
+
+    const qru_backend_ops *o = ctx->ops;
+    int p = U->cols;
+    int nz = n - m;     /* rows of the Householder phase, >= p */
+    int L = m - k;      /* entries to remove below each new diagonal */
+    int s = m + p - k;  /* order of the active block */
+    int mr = m + p;     /* rows of the workspace copy of R1(:, k+1:m+p) */
+    int nb = qru_upd_nb(f, p);
+    size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
+
+    /* workspace (elements) */
+    size_t o_uq = 0;
+    size_t o_y = o_uq + (size_t)n * p;
+    size_t o_w = o_y + (size_t)nz * p;
+    size_t o_tau = o_w + (size_t)nz * p;
+    size_t o_rw = o_tau + (size_t)p;
+    size_t o_rt = o_rw + (size_t)mr * s;
+    size_t o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
+    size_t o_work = o_cs + 2 * (size_t)p * (size_t)L;
+    size_t nwork = (size_t)nb * (size_t)(p > r ? p : r);
+    if ((size_t)n * nb > nwork)
+        nwork = (size_t)n * nb;
+    size_t total = o_work + nwork + 1;
+    double *hdiag = malloc(sizeof(double) * 2 * (size_t)s);
+    if (!hdiag)
+        return QRU_ERR_ALLOC;
+    double *hnorm = hdiag + s;
+    qru_ptr ws;
+    int st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
+    if (st) {
+        free(hdiag);
+        return st;
+    }
+    qru_ptr Uq = qru_ptr_add(ws, o_uq), Y = qru_ptr_add(ws, o_y),
+            W = qru_ptr_add(ws, o_w), tau = qru_ptr_add(ws, o_tau),
+            Rw = qru_ptr_add(ws, o_rw), RT = qru_ptr_add(ws, o_rt),
+            cs = qru_ptr_add(ws, o_cs), work = qru_ptr_add(ws, o_work);
+    qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
+
+#define CK(x)                                                                  \
+    do {                                                                       \
+        if ((st = (x)) != 0)                                                   \
+            goto done;                                                         \
+    } while (0)
+
+    /* PHASE 0: U_Q = Q' U */
+    CK(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap, U->p, U->ld,
+               0.0, Uq, n));
+    /* PHASE 1: Householder QR of U_Q(m+1:n, :); block i keeps its Y, W in
+     * Y(i:nz, i:i+jb), W(i:nz, i:i+jb) for the later application to Q, d */
+    for (int i = 0; i < p; i += nb) {
+        int jb = p - i < nb ? p - i : nb;
+        CK(qru_upd_panel(ctx, dt, Z, n, nz, p, i, jb, nz,
+                         qru_ptr_at(Y, nz, i, i), nz, qru_ptr_at(W, nz, i, i),
+                         nz, qru_ptr_add(tau, (size_t)i), work));
+    }
+    /* Rw = [U_Q(1:m, :)  R(1:m, k+1:m); triu(U_Q(m+1:m+p, :))  0] */
+    CK(o->copy(ctx, dt, m, p, Uq, n, Rw, mr));
+    CK(o->copy(ctx, dt, p, p, Z, n, qru_ptr_add(Rw, (size_t)m), mr));
+    if (L > 0) {
+        CK(o->copy(ctx, dt, m, L, qru_ptr_at(f->R, f->ncap, 0, k), f->ncap,
+                   qru_ptr_at(Rw, mr, 0, p), mr));
+        CK(o->laset(ctx, dt, 'A', p, L, 0.0, 0.0, qru_ptr_at(Rw, mr, m, p),
+                    mr));
+    }
+    /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active
+     * block: the rows of R are contiguous columns of RT) */
+    if (L > 0) {
+        CK(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
+        size_t off = 0;
+        for (size_t t = 0; t < nsteps; ++t) {
+            int jlo, cnt, i0;
+            addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
+            if (cnt == 0)
+                continue;
+            qru_ptr c = qru_ptr_add(cs, off);
+            CK(o->givens_make(ctx, dt, cnt, qru_ptr_at(RT, s, jlo, i0 - 1),
+                              1 + 2 * s, s, c));
+            CK(o->givens_apply(ctx, dt, cnt, s - jlo, c,
+                               qru_ptr_at(RT, s, jlo, i0 - 1), 2 * s, s, 1));
+            off += 2 * (size_t)cnt;
+        }
+        CK(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
+        /* the rotated-away entries are rounding-level: make them exact 0 */
+        CK(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
+                    qru_ptr_add(Rw, (size_t)k + 1), mr));
+    }
+
+    /* rank check on the changed columns of R1 (host round trip) */
+    if (dt == QRU_DOUBLE) {
+        CK(o->download(ctx, dt, 1, s, qru_ptr_add(Rw, (size_t)k), mr + 1,
+                       hdiag, 1));
+    } else {
+        float *tmp = (float *)hdiag; /* s floats fit in s doubles */
+        CK(o->download(ctx, dt, 1, s, qru_ptr_add(Rw, (size_t)k), mr + 1, tmp,
+                       1));
+        for (int i = s - 1; i >= 0; --i)
+            hdiag[i] = tmp[i];
+    }
+    CK(o->col_norms(ctx, dt, mr, s, Rw, mr, hnorm));
+    {
+        double tol = (double)n * qru_upd_eps(dt);
+        for (int c = 0; c < s; ++c)
+            if (!(fabs(hdiag[c]) > tol * hnorm[c])) {
+                st = k + c + 1;
+                goto done;
+            }
+    }
+
+    /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
+    CK(qru_lsq_reserve(f, n, m + p));
+    {
+        int ld = f->ncap;
+        for (int i = 0; i < p; i += nb) {
+            int jb = p - i < nb ? p - i : nb;
+            int rb = nz - i;
+            qru_ptr Yb = qru_ptr_at(Y, nz, i, i), Wb = qru_ptr_at(W, nz, i, i);
+            CK(qru_upd_wy_right(ctx, dt, n, rb, jb, Yb, nz, Wb, nz,
+                                qru_ptr_at(f->Q, ld, 0, m + i), ld, work));
+            CK(qru_upd_wy_left(ctx, dt, rb, jb, r, Yb, nz, Wb, nz,
+                               qru_ptr_at(f->d, ld, m + i, 0), ld, work));
+        }
+        size_t off = 0;
+        for (size_t t = 0; t < nsteps; ++t) {
+            int jlo, cnt, i0;
+            addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
+            if (cnt == 0)
+                continue;
+            qru_ptr c = qru_ptr_add(cs, off);
+            CK(o->givens_apply(ctx, dt, cnt, n, c,
+                               qru_ptr_at(f->Q, ld, 0, k + i0 - 1), 2 * ld, ld,
+                               1));
+            CK(o->givens_apply(ctx, dt, cnt, r, c,
+                               qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
+            off += 2 * (size_t)cnt;
+        }
+        CK(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k), ld));
+        if (n > mr)
+            CK(o->laset(ctx, dt, 'A', n - mr, s, 0.0, 0.0,
+                        qru_ptr_at(f->R, ld, mr, k), ld));
+        f->m = m + p;
+    }
+done:
+#undef CK
+    free(hdiag);
+    return st;
+}
+
+int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int n = f->n, m = f->m, r = f->r;
+    if (k < 0 || k >= m)
+        return -3;
+    if (p < 1 || p > m - k || p >= m)
+        return -4;
+
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m1 = m - p;
+    int nred = m1 - k; /* columns to reduce */
+    int nb = qru_upd_nb(f, nred);
+    int ldy = p + nb;
+    size_t nwork = (size_t)nb * (size_t)(nred > r ? nred : r);
+    if (f->has_q && (size_t)n * nb > nwork)
+        nwork = (size_t)n * nb;
+    size_t total = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
+            tau = qru_ptr_add(W, (size_t)ldy * nb),
+            work = qru_ptr_add(tau, (size_t)nb);
+    int ld = f->ncap;
+
+    /* delete the columns: R(:, k+1:m1) = R(:, k+p+1:m) (rows below m are
+     * zero in both) */
+    if (nred > 0)
+        QRU_TRY(o->copy(ctx, dt, m, nred, qru_ptr_at(f->R, ld, 0, k + p), ld,
+                        qru_ptr_at(f->R, ld, 0, k), ld));
+    /* reduce the band of p subdiagonals with reflectors of length p + 1 */
+    for (int c0 = k; c0 < m1; c0 += nb) {
+        int jb = m1 - c0 < nb ? m1 - c0 : nb;
+        int rb = jb + p; /* rows c0 .. c0+jb+p-1 <= m-1 < n */
+        QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, n, m1, c0, jb, p, Y, ldy, W,
+                              ldy, tau, work));
+        QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, r, Y, ldy, W, ldy,
+                                qru_ptr_at(f->d, ld, c0, 0), ld, work));
+        if (f->has_q)
+            QRU_TRY(qru_upd_wy_right(ctx, dt, n, rb, jb, Y, ldy, W, ldy,
+                                     qru_ptr_at(f->Q, ld, 0, c0), ld, work));
+    }
+    f->m = m1;
+    return 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * Shared parts of the QR updates of Andrew (2012), chapter 4: the options
+ * of the updates (algorithm, block size) and the Householder panel
+ * reduction in WY form used by the add-columns (dense panels) and
+ * remove-columns (reflectors of length p + 1) updates.
+ */
+#include <float.h>
+
+#include "qru_update.h"
+
+int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
+{
+    if (!f)
+        return -1;
+    if (alg != QRU_UPDATE_DISSERTATION)
+        return -2;
+    f->upd_alg = (int)alg;
+    return 0;
+}
+
+int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
+{
+    if (!f)
+        return -1;
+    if (nb < 0)
+        return -2;
+    f->upd_nb = nb;
+    return 0;
+}
+
+int qru_lsq_update_block_size(const qru_lsq *f) { return f ? f->upd_nb : -1; }
+
+int qru_upd_nb(const qru_lsq *f, int ncols)
+{
+    int nb = f->upd_nb > 0 ? f->upd_nb : (ncols + 5) / 10;
+    if (nb > ncols)
+        nb = ncols;
+    return nb < 1 ? 1 : nb;
+}
+
+double qru_upd_eps(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+}
+
+int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,
+                  int nrows, int ncols, int c0, int jb, int bw, qru_ptr Y,
+                  int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    long last = (long)c0 + jb + bw;
+    int rb = (int)((last < nrows ? last : nrows) - c0);
+    QRU_TRY(o->laset(ctx, dt, 'A', rb, jb, 0.0, 1.0, Y, ldy));
+    for (int j = 0; j < jb; ++j) {
+        int c = c0 + j;
+        int len = nrows - 1 - c;
+        if (len > bw)
+            len = bw;
+        if (len < 0)
+            len = 0;
+        qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+        qru_ptr vj = qru_ptr_at(Y, ldy, j + 1, j);
+        QRU_TRY(o->house(ctx, dt, len, qru_ptr_at(A, lda, c, c),
+                         qru_ptr_at(A, lda, c + 1, c), vj, tj));
+        QRU_TRY(o->larf(ctx, dt, len, c0 + jb - 1 - c, vj, tj,
+                        qru_ptr_at(A, lda, c, c + 1), lda,
+                        qru_ptr_at(A, lda, c + 1, c + 1), lda, work));
+        QRU_TRY(o->wy_append(ctx, dt, rb, j, Y, ldy, W, ldw, tj, work));
+    }
+    int nct = ncols - c0 - jb;
+    if (nct > 0)
+        QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, nct, Y, ldy, W, ldw,
+                                qru_ptr_at(A, lda, c0, c0 + jb), lda, work));
+    return 0;
+}
+
+int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
+                    qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr B,
+                    int ldb, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (rb <= 0 || jb <= 0 || nc <= 0)
+        return 0;
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rb, 1.0, W, ldw, B, ldb, 0.0,
+                    work, jb));
+    return o->gemm(ctx, dt, 'N', 'N', rb, nc, jb, 1.0, Y, ldy, work, jb, 1.0,
+                   B, ldb);
+}
+
+int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
+                     qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
+                     int ldq, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (nr <= 0 || rb <= 0 || jb <= 0)
+        return 0;
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr, jb, rb, 1.0, Q, ldq, W, ldw, 0.0,
+                    work, nr));
+    return o->gemm(ctx, dt, 'N', 'T', nr, rb, jb, 1.0, work, nr, Y, ldy, 1.0,
+                   Q, ldq);
+}

@@ -1,0 +1,197 @@
+/*
+ * Row updates of a least-squares QR factorisation (Andrew 2012, sections
+ * 2.4.3-2.4.4 and 4.3-4.4), written once for both precisions against the
+ * backend table:
+ *
+ *  - adding a block of p rows U (right-hand-side rows e) after row k
+ *      (R only): [R; U] is reduced by m Householder reflectors, reflector c
+ *      acting on row c of R and the p rows of U only.  They are blocked in
+ *      panels of nb columns in the compact WY form Y = [I; V] (the identity
+ *      is the panel's rows of R, V the p x nb tails on U's rows, the rows of
+ *      R in between are skipped), so the trailing matrix, d and Q are
+ *      updated with GEMMs that never touch the zero rows (figure 4.3 and
+ *      the T/V formulas of section 4.3).  U and e are stored below R and d
+ *      as rows n+1 .. n+p; with Q held, Q1 = P' [Q 0; 0 I] H, where P' is
+ *      applied by moving rows k+1..n of Q down by p (new rows sit at k+1).
+ *  - removing the p rows after row k (needs Q): strips of Givens rotations
+ *      (makeGivens / applyGivens, section 3.2, figure 3.1) reduce the rows
+ *      k+1..k+p of Q to [D 0] (D diagonal, |D| = I), sweep q removing row
+ *      k+q from the right, the sweeps staggered by two steps.  The rotations
+ *      act on pairs of adjacent columns of Q and of the composite
+ *      [R'; d'] (figure 4.5, kept transposed in workspace so that the rows
+ *      of R and d are contiguous); then R1, d1 are rows p+1..n of the
+ *      rotated R, d and Q1 is Q without rows k+1..k+p and columns 1..p.
+ */
+#include "qru_update.h"
+
+int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
+                           const qru_matrix *U, const qru_matrix *e)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int n = f->n, m = f->m, r = f->r;
+    if (k < 0 || k > n)
+        return -3;
+    qru_dtype dt = f->dtype;
+    if (!qru_mat_ok(ctx, U, dt) || U->cols != m || U->rows < 1)
+        return -4;
+    if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
+        return -5;
+
+    const qru_backend_ops *o = ctx->ops;
+    int p = U->rows;
+    int n1 = n + p;
+    int nb = qru_upd_nb(f, m);
+    int ldy = nb + p;
+    /* workspace: the row shift of Q, then (reusing the same memory) Y, W,
+     * tau and the GEMM work array */
+    size_t nwork = (size_t)nb * (size_t)(m > r ? m : r);
+    if (f->has_q && (size_t)n1 * nb > nwork)
+        nwork = (size_t)n1 * nb;
+    size_t need = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    size_t shift = f->has_q ? (size_t)(n - k) * (size_t)n : 0;
+    if (shift > need)
+        need = shift;
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
+    QRU_TRY(qru_lsq_reserve(f, n1, m));
+    int ld = f->ncap;
+    qru_ptr R = f->R, d = f->d, Q = f->Q;
+
+    /* [R; U], [d; e] */
+    QRU_TRY(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(R, (size_t)n), ld));
+    QRU_TRY(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(d, (size_t)n), ld));
+    if (f->has_q) {
+        /* [Q 0; 0 I] with the rows permuted: rows k+1..n move to k+p+1..n+p,
+         * the new rows k+1..k+p are [0 I] */
+        if (n > k) {
+            QRU_TRY(o->copy(ctx, dt, n - k, n, qru_ptr_add(Q, (size_t)k), ld,
+                            ws, n - k));
+            QRU_TRY(o->copy(ctx, dt, n - k, n, ws, n - k,
+                            qru_ptr_add(Q, (size_t)(k + p)), ld));
+        }
+        QRU_TRY(o->laset(ctx, dt, 'A', p, n, 0.0, 0.0,
+                         qru_ptr_add(Q, (size_t)k), ld));
+        QRU_TRY(o->laset(ctx, dt, 'A', n1, p, 0.0, 0.0,
+                         qru_ptr_at(Q, ld, 0, n), ld));
+        QRU_TRY(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0,
+                         qru_ptr_at(Q, ld, k, n), ld));
+    }
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
+            tau = qru_ptr_add(W, (size_t)ldy * nb),
+            work = qru_ptr_add(tau, (size_t)nb);
+    qru_ptr Ru = qru_ptr_add(R, (size_t)n); /* U's rows below R */
+    qru_ptr du = qru_ptr_add(d, (size_t)n);
+
+    for (int c0 = 0; c0 < m; c0 += nb) {
+        int jb = m - c0 < nb ? m - c0 : nb;
+        qru_ptr V = qru_ptr_add(Y, (size_t)jb); /* Y = [I_jb; V] */
+        qru_ptr Wt = W, Wb = qru_ptr_add(W, (size_t)jb);
+        QRU_TRY(o->laset(ctx, dt, 'A', jb + p, jb, 0.0, 1.0, Y, ldy));
+        for (int j = 0; j < jb; ++j) {
+            int c = c0 + j;
+            qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+            qru_ptr vj = qru_ptr_at(V, ldy, 0, j);
+            QRU_TRY(o->house(ctx, dt, p, qru_ptr_at(R, ld, c, c),
+                             qru_ptr_at(Ru, ld, 0, c), vj, tj));
+            QRU_TRY(o->larf(ctx, dt, p, c0 + jb - 1 - c, vj, tj,
+                            qru_ptr_at(R, ld, c, c + 1), ld,
+                            qru_ptr_at(Ru, ld, 0, c + 1), ld, work));
+            QRU_TRY(o->wy_append(ctx, dt, jb + p, j, Y, ldy, W, ldy, tj, work));
+        }
+        /* [X1; X2] := P' [X1; X2] = [X1 + S; X2 + V S],
+         * S = W1' X1 + W2' X2, for the trailing columns of [R; U] and
+         * for [d; e] */
+        int nct = m - c0 - jb;
+        for (int pass = 0; pass < 2; ++pass) {
+            int nc = pass == 0 ? nct : r;
+            qru_ptr X1 = pass == 0 ? qru_ptr_at(R, ld, c0, c0 + jb)
+                                   : qru_ptr_add(d, (size_t)c0);
+            qru_ptr X2 = pass == 0 ? qru_ptr_at(Ru, ld, 0, c0 + jb) : du;
+            if (nc <= 0)
+                continue;
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, jb, 1.0, Wt, ldy, X1,
+                            ld, 0.0, work, jb));
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, p, 1.0, Wb, ldy, X2, ld,
+                            1.0, work, jb));
+            QRU_TRY(o->geadd(ctx, dt, jb, nc, 1.0, work, jb, 1.0, X1, ld));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', p, nc, jb, 1.0, V, ldy, work,
+                            jb, 1.0, X2, ld));
+        }
+        /* [Qc Qn] := [Qc Qn] P: T = Qc W1 + Qn W2; Qc += T; Qn += T V' */
+        if (f->has_q) {
+            qru_ptr Qc = qru_ptr_at(Q, ld, 0, c0), Qn = qru_ptr_at(Q, ld, 0, n);
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, jb, 1.0, Qc, ld, Wt, ldy,
+                            0.0, work, n1));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, p, 1.0, Qn, ld, Wb, ldy,
+                            1.0, work, n1));
+            QRU_TRY(o->geadd(ctx, dt, n1, jb, 1.0, work, n1, 1.0, Qc, ld));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V, ldy,
+                            1.0, Qn, ld));
+        }
+    }
+    f->n = n1;
+    return 0;
+}
+
+int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int n = f->n, m = f->m, r = f->r;
+    if (k < 0 || k >= n)
+        return -3;
+    if (p < 1 || p > n - k || n - p < m)
+        return -4;
+    if (!f->has_q)
+        return QRU_ERR_NO_Q;
+
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n1 = n - p;
+    int lc = m + r; /* composite [R'; d'] is lc x n */
+    size_t total = (size_t)lc * n + 2 * (size_t)p + 1;
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
+    qru_ptr C = ws, cs = qru_ptr_add(ws, (size_t)lc * n);
+    int ld = f->ncap;
+    qru_ptr Q = f->Q;
+
+    QRU_TRY(o->transpose(ctx, dt, n, m, f->R, ld, C, lc));
+    QRU_TRY(o->transpose(ctx, dt, n, r, f->d, ld, qru_ptr_add(C, (size_t)m),
+                         lc));
+    /* sweep q (0 <= q < p) zeroes Q(k+q, j), j = n-1 down to q+1, with the
+     * columns (j-1, j); rotation (q, j) runs at step n-1-j+2q */
+    int nsteps = n + p - 2;
+    for (int t = 0; t < nsteps; ++t) {
+        int qlo = t - n + 2 > 0 ? t - n + 2 : 0;
+        int qhi = t / 2 < p - 1 ? t / 2 : p - 1;
+        if (qhi < qlo)
+            continue;
+        int cnt = qhi - qlo + 1;
+        int j0 = n - 1 - t + 2 * qlo; /* column zeroed by sweep qlo */
+        QRU_TRY(o->givens_make(ctx, dt, cnt,
+                               qru_ptr_at(Q, ld, k + qlo, j0 - 1), 1 + 2 * ld,
+                               ld, cs));
+        QRU_TRY(o->givens_apply(ctx, dt, cnt, n, cs,
+                                qru_ptr_at(Q, ld, 0, j0 - 1), 2 * ld, ld, 1));
+        QRU_TRY(o->givens_apply(ctx, dt, cnt, lc, cs,
+                                qru_ptr_at(C, lc, 0, j0 - 1), 2 * lc, lc, 1));
+    }
+    /* R1 = rows p+1..n of G'R, d1 likewise; Q1 = Q([1:k k+p+1:n], p+1:n) */
+    QRU_TRY(o->transpose(ctx, dt, m, n1, qru_ptr_at(C, lc, 0, p), lc, f->R,
+                         ld));
+    QRU_TRY(o->transpose(ctx, dt, r, n1, qru_ptr_at(C, lc, m, p), lc, f->d,
+                         ld));
+    if (k > 0)
+        QRU_TRY(o->copy(ctx, dt, k, n1, qru_ptr_at(Q, ld, 0, p), ld, Q, ld));
+    if (n1 > k)
+        QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
+                        qru_ptr_add(Q, (size_t)k), ld));
+    f->n = n1;
+    return 0;
+}

@@ -1,0 +1,59 @@
+# Install test, run with cmake -P:
+#   cmake --install the build tree into a temporary prefix, then build and
+#   run tests/consumer (1) with find_package(qru) and (2) with pkg-config.
+# Inputs: QRU_BUILD_DIR, QRU_CONSUMER_SRC, QRU_WORK_DIR, QRU_C_COMPILER.
+foreach(v QRU_BUILD_DIR QRU_CONSUMER_SRC QRU_WORK_DIR QRU_C_COMPILER)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_consumer.cmake: ${v} is not set")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(run_out "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${QRU_WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${QRU_WORK_DIR})
+file(MAKE_DIRECTORY ${QRU_WORK_DIR})
+
+# 1. install
+run(${CMAKE_COMMAND} --install ${QRU_BUILD_DIR} --prefix ${prefix})
+if(NOT EXISTS ${prefix}/include/qru.h)
+  message(FATAL_ERROR "qru.h was not installed into ${prefix}/include")
+endif()
+file(GLOB_RECURSE config_files ${prefix}/*/qruConfig.cmake)
+file(GLOB_RECURSE pc_files ${prefix}/*/qru.pc)
+if(NOT config_files OR NOT pc_files)
+  message(FATAL_ERROR "qruConfig.cmake or qru.pc missing under ${prefix}")
+endif()
+list(GET pc_files 0 pc_file)
+get_filename_component(pc_dir ${pc_file} DIRECTORY)
+get_filename_component(libdir ${pc_dir} DIRECTORY)
+
+# 2. find_package(qru) consumer
+run(${CMAKE_COMMAND} -S ${QRU_CONSUMER_SRC} -B ${QRU_WORK_DIR}/build
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${QRU_C_COMPILER}
+    -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${QRU_WORK_DIR}/build)
+run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
+    ${QRU_WORK_DIR}/build/qru_consumer)
+message(STATUS "find_package consumer: ${run_out}")
+
+# 3. pkg-config consumer
+find_program(PKG_CONFIG_EXE NAMES pkg-config pkgconf REQUIRED)
+# qru.pc names the configure-time CMAKE_INSTALL_PREFIX; installing with
+# --prefix elsewhere relocates it, so tell pkg-config where it is now.
+run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
+    ${PKG_CONFIG_EXE} --define-variable=prefix=${prefix} --cflags --libs qru)
+string(STRIP "${run_out}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(${QRU_C_COMPILER} -std=c99 -Wall -o ${QRU_WORK_DIR}/consumer_pc
+    ${QRU_CONSUMER_SRC}/main.c ${flags} -lm)
+run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
+    ${QRU_WORK_DIR}/consumer_pc)
+message(STATUS "pkg-config consumer: ${run_out}")

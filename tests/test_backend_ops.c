@@ -1,0 +1,976 @@
+/*
+ * The backend table, op by op: every op of struct qru_backend_ops of the
+ * backend under test (QRU_TEST_BACKEND) is run on device data and compared
+ * with a reference computed here in double on the host from the op's
+ * contract in src/qru_internal.h.  Written by the CUDA engineer so that one
+ * device run localises a kernel bug to its op; runs for every backend.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/qru_internal.h"
+#include "qru_test.h"
+
+static qru_context *ctx;
+static const qru_backend_ops *O;
+static unsigned seed = 12345u;
+
+static void setup(void)
+{
+    ctx = qru_test_context();
+    O = ctx->ops;
+}
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+static double urand(void) /* uniform(-1, 1) */
+{
+    seed = seed * 1103515245u + 12345u;
+    return ((seed >> 8) & 0xffffff) / (double)0x800000 - 1.0;
+}
+
+/* ---- device buffers of len elements, moved as double arrays ------------- */
+typedef struct dbuf {
+    qru_ptr p;
+    size_t len;
+} dbuf;
+
+static dbuf dnew(qru_dtype dt, size_t len)
+{
+    dbuf b = {{NULL, 0}, len};
+    int st = O->mem_alloc(ctx, (len ? len : 1) * qru_dtype_size(dt), &b.p.h);
+    ck_assert_msg(st == 0, "mem_alloc: %d", st);
+    return b;
+}
+
+static void dfree(dbuf b) { O->mem_free(ctx, b.p.h); }
+
+static void dput(qru_dtype dt, dbuf b, const double *h)
+{
+    void *t = qru_test_alloc(dt, (int)b.len, 1, (int)b.len);
+    for (size_t i = 0; i < b.len; ++i)
+        qru_test_set(dt, t, (int)b.len, (int)i, 0, h[i]);
+    int st = O->upload(ctx, dt, (int)b.len, 1, t, (int)b.len, b.p, (int)b.len);
+    ck_assert_msg(st == 0, "upload: %d", st);
+    st = O->sync(ctx);
+    ck_assert_msg(st == 0, "sync: %d", st);
+    free(t);
+}
+
+static void dget(qru_dtype dt, dbuf b, double *h)
+{
+    void *t = qru_test_alloc(dt, (int)b.len, 1, (int)b.len);
+    int st = O->download(ctx, dt, (int)b.len, 1, b.p, (int)b.len, t,
+                         (int)b.len);
+    ck_assert_msg(st == 0, "download: %d", st);
+    for (size_t i = 0; i < b.len; ++i)
+        h[i] = qru_test_get(dt, t, (int)b.len, (int)i, 0);
+    free(t);
+}
+
+static double *hnew(size_t len) { return calloc(len ? len : 1, sizeof(double)); }
+
+/* rounds every element to dt, so that references start from the same data */
+static void hround(qru_dtype dt, double *h, size_t len)
+{
+    if (dt == QRU_FLOAT)
+        for (size_t i = 0; i < len; ++i)
+            h[i] = (double)(float)h[i];
+}
+
+static double *hrand(qru_dtype dt, size_t len)
+{
+    double *h = hnew(len);
+    for (size_t i = 0; i < len; ++i)
+        h[i] = urand();
+    hround(dt, h, len);
+    return h;
+}
+
+/* max |a - b| / scale over len elements must be <= tol; NaN fails. */
+static void expect_close(const char *what, qru_dtype dt, const double *got,
+                         const double *ref, size_t len, double scale,
+                         double tol)
+{
+    for (size_t i = 0; i < len; ++i) {
+        double e = fabs(got[i] - ref[i]) / scale;
+        ck_assert_msg(e <= tol, "%s (%s): element %zu: got %.17g, want %.17g "
+                      "(error %.3g > %.3g)", what,
+                      dt == QRU_DOUBLE ? "double" : "float", i, got[i],
+                      ref[i], e, tol);
+    }
+}
+
+static void expect_equal(const char *what, qru_dtype dt, const double *got,
+                         const double *ref, size_t len)
+{
+    for (size_t i = 0; i < len; ++i)
+        ck_assert_msg(got[i] == ref[i] || (isnan(got[i]) && isnan(ref[i])),
+                      "%s (%s): element %zu: got %.17g, want %.17g", what,
+                      dt == QRU_DOUBLE ? "double" : "float", i, got[i],
+                      ref[i]);
+}
+
+#define DT(i) qru_test_dtype(ctx, (i))
+#define NDT_OK(i)                                                              \
+    if ((i) >= qru_test_ndtypes(ctx))                                          \
+    return
+#define AT(o, i, j, ld) ((size_t)(o) + (size_t)(i) + (size_t)(j) * (size_t)(ld))
+
+/* ---- memory ------------------------------------------------------------------- */
+
+START_TEST(test_upload_download)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    int m = 7, n = 5, ldd = 9, ldh = 11;
+    size_t len = (size_t)ldd * n + 3;
+    double *h = hrand(dt, len), *g = hnew(len);
+    dbuf b = dnew(dt, len);
+    dput(dt, b, h); /* background */
+    /* a 7 x 5 block at offset 3 with ld 9, from a host array with ld 11 */
+    void *src = qru_test_alloc(dt, m, n, ldh);
+    qru_test_rand(dt, m, n, src, ldh, &seed);
+    ck_assert_int_eq(O->upload(ctx, dt, m, n, src, ldh, qru_ptr_add(b.p, 3),
+                               ldd),
+                     0);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            h[AT(3, i, j, ldd)] = qru_test_get(dt, src, ldh, i, j);
+    dget(dt, b, g);
+    expect_equal("upload", dt, g, h, len);
+    /* download into a host array with padding, which must stay */
+    void *dst = qru_test_alloc(dt, ldh, n, ldh);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < ldh; ++i)
+            qru_test_set(dt, dst, ldh, i, j, -7.0);
+    ck_assert_int_eq(O->download(ctx, dt, m, n, qru_ptr_add(b.p, 3), ldd, dst,
+                                 ldh),
+                     0);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < ldh; ++i)
+            ck_assert(qru_test_get(dt, dst, ldh, i, j) ==
+                      (i < m ? qru_test_get(dt, src, ldh, i, j) : -7.0));
+    dfree(b);
+    free(h);
+    free(g);
+    free(src);
+    free(dst);
+}
+END_TEST
+
+/* copy, including the overlapping moves towards the start that the
+ * contract allows (row and column deletion). */
+START_TEST(test_copy)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    int ld = 13, cols = 9;
+    size_t len = (size_t)ld * cols;
+    struct {
+        int m, n, si, sj, di, dj, same, ldd;
+    } cases[] = {
+        {10, 5, 2, 1, 1, 1, 1, 13},  /* delete one row: shift up by 1 */
+        {13, 6, 0, 3, 0, 1, 1, 13},  /* delete two columns: shift by 2 ld */
+        {9, 7, 3, 2, 0, 0, 1, 13},   /* general move towards the start */
+        {13, 8, 0, 1, 0, 0, 1, 13},  /* full-height, contiguous */
+        {6, 4, 1, 1, 0, 0, 0, 7},    /* separate buffers, other ld */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        double *h = hrand(dt, len), *ref = hnew(len), *g = hnew(len);
+        dbuf a = dnew(dt, len), b = cases[c].same ? a : dnew(dt, len);
+        dput(dt, a, h);
+        double *hb = cases[c].same ? h : hrand(dt, len);
+        if (!cases[c].same)
+            dput(dt, b, hb);
+        memcpy(ref, hb, len * sizeof *ref);
+        int ldd = cases[c].ldd;
+        for (int j = 0; j < cases[c].n; ++j)
+            for (int i = 0; i < cases[c].m; ++i)
+                ref[AT(0, cases[c].di + i, cases[c].dj + j, ldd)] =
+                    h[AT(0, cases[c].si + i, cases[c].sj + j, ld)];
+        int st = O->copy(ctx, dt, cases[c].m, cases[c].n,
+                         qru_ptr_at(a.p, ld, cases[c].si, cases[c].sj), ld,
+                         qru_ptr_at(b.p, ldd, cases[c].di, cases[c].dj), ldd);
+        ck_assert_int_eq(st, 0);
+        dget(dt, b, g);
+        expect_equal("copy", dt, g, ref, len);
+        dfree(a);
+        if (!cases[c].same) {
+            dfree(b);
+            free(hb);
+        }
+        free(h);
+        free(ref);
+        free(g);
+    }
+}
+END_TEST
+
+START_TEST(test_laset)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    const char uplos[] = {'A', 'U', 'L'};
+    int shapes[][2] = {{7, 5}, {5, 7}, {40, 33}};
+    for (int s = 0; s < 3; ++s)
+        for (int u = 0; u < 3; ++u) {
+            int m = shapes[s][0], n = shapes[s][1], ld = m + 2;
+            size_t len = (size_t)ld * n;
+            double *h = hrand(dt, len), *g = hnew(len);
+            dbuf b = dnew(dt, len);
+            dput(dt, b, h);
+            ck_assert_int_eq(O->laset(ctx, dt, uplos[u], m, n, -2.5, 3.0, b.p,
+                                      ld),
+                             0);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i)
+                    if (uplos[u] == 'A' || (uplos[u] == 'U' && i <= j) ||
+                        (uplos[u] == 'L' && i >= j))
+                        h[AT(0, i, j, ld)] = i == j ? 3.0 : -2.5;
+            dget(dt, b, g);
+            expect_equal("laset", dt, g, h, len);
+            dfree(b);
+            free(h);
+            free(g);
+        }
+}
+END_TEST
+
+START_TEST(test_transpose)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    int sz[] = {1, 31, 33, 70};
+    for (int a = 0; a < 4; ++a)
+        for (int c = 0; c < 4; ++c) {
+            int m = sz[a], n = sz[c], lda = m + 3, ldb = n + 2;
+            size_t la = (size_t)lda * n + 5, lb = (size_t)ldb * m + 4;
+            double *ha = hrand(dt, la), *hb = hrand(dt, lb), *g = hnew(lb);
+            dbuf A = dnew(dt, la), B = dnew(dt, lb);
+            dput(dt, A, ha);
+            dput(dt, B, hb);
+            ck_assert_int_eq(O->transpose(ctx, dt, m, n, qru_ptr_add(A.p, 5),
+                                          lda, qru_ptr_add(B.p, 4), ldb),
+                             0);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i)
+                    hb[AT(4, j, i, ldb)] = ha[AT(5, i, j, lda)];
+            dget(dt, B, g);
+            expect_equal("transpose", dt, g, hb, lb);
+            dfree(A);
+            dfree(B);
+            free(ha);
+            free(hb);
+            free(g);
+        }
+}
+END_TEST
+
+/* ---- BLAS ---------------------------------------------------------------- */
+
+START_TEST(test_gemm)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int m = 37, n = 29, k = 41;
+    for (int t = 0; t < 6; ++t) {
+        char ta = (t & 1) ? 'T' : 'N', tb = (t & 2) ? 'T' : 'N';
+        int kk = t == 4 ? 0 : k;       /* case 4: k = 0 */
+        double beta = t >= 4 ? 0.0 : -0.3; /* 4, 5: C is NaN, not read */
+        int lda = (ta == 'N' ? m : kk) + 1, ldb = (tb == 'N' ? kk : n) + 2;
+        int ldc = m + 3;
+        size_t la = (size_t)lda * (ta == 'N' ? kk : m) + 1;
+        size_t lb = (size_t)ldb * (tb == 'N' ? n : kk) + 1;
+        size_t lc = (size_t)ldc * n;
+        double *A = hrand(dt, la), *B = hrand(dt, lb), *C = hrand(dt, lc);
+        double *ref = hnew(lc), *g = hnew(lc);
+        if (t >= 4)
+            for (size_t q = 0; q < lc; ++q)
+                C[q] = NAN;
+        dbuf dA = dnew(dt, la), dB = dnew(dt, lb), dC = dnew(dt, lc);
+        dput(dt, dA, A);
+        dput(dt, dB, B);
+        dput(dt, dC, C);
+        memcpy(ref, C, lc * sizeof *ref);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                double s = 0;
+                for (int l = 0; l < kk; ++l)
+                    s += (ta == 'N' ? A[AT(0, i, l, lda)] : A[AT(0, l, i, lda)]) *
+                         (tb == 'N' ? B[AT(0, l, j, ldb)] : B[AT(0, j, l, ldb)]);
+                ref[AT(0, i, j, ldc)] =
+                    0.7 * s + (beta == 0.0 ? 0.0 : beta * C[AT(0, i, j, ldc)]);
+            }
+        ck_assert_int_eq(O->gemm(ctx, dt, ta, tb, m, n, kk, 0.7, dA.p, lda,
+                                 dB.p, ldb, beta, dC.p, ldc),
+                         0);
+        dget(dt, dC, g);
+        /* rows m..ldc-1 of C are padding: the op must leave them */
+        for (int j = 0; j < n; ++j)
+            for (int i = m; i < ldc; ++i) {
+                g[AT(0, i, j, ldc)] = 0;
+                ref[AT(0, i, j, ldc)] = 0;
+            }
+        expect_close("gemm", dt, g, ref, lc, 1.0, 4.0 * (k + 2) * eps);
+        dfree(dA);
+        dfree(dB);
+        dfree(dC);
+        free(A);
+        free(B);
+        free(C);
+        free(ref);
+        free(g);
+    }
+}
+END_TEST
+
+START_TEST(test_trsm)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    for (int c = 0; c < 16; ++c) {
+        char side = (c & 1) ? 'R' : 'L', uplo = (c & 2) ? 'U' : 'L';
+        char ta = (c & 4) ? 'T' : 'N', diag = (c & 8) ? 'U' : 'N';
+        int m = 23, n = 17, na = side == 'L' ? m : n, lda = na + 1, ldb = m + 2;
+        size_t la = (size_t)lda * na, lb = (size_t)ldb * n;
+        double *A = hnew(la), *B = hrand(dt, lb), *X = hnew(lb);
+        double *F = hnew((size_t)na * na); /* op(A) as a full matrix */
+        for (int j = 0; j < na; ++j)
+            for (int i = 0; i < na; ++i) {
+                int in = uplo == 'U' ? i < j : i > j;
+                double v = i == j ? 2.0 + 0.5 * urand() : 0.3 * urand();
+                if (dt == QRU_FLOAT)
+                    v = (double)(float)v;
+                A[AT(0, i, j, lda)] = (in || i == j) ? v : NAN;
+                double e = in ? v : (i == j ? (diag == 'U' ? 1.0 : v) : 0.0);
+                if (ta == 'N')
+                    F[AT(0, i, j, na)] = e;
+                else
+                    F[AT(0, j, i, na)] = e;
+            }
+        dbuf dA = dnew(dt, la), dB = dnew(dt, lb);
+        dput(dt, dA, A);
+        dput(dt, dB, B);
+        ck_assert_int_eq(O->trsm(ctx, dt, side, uplo, ta, diag, m, n, 1.5,
+                                 dA.p, lda, dB.p, ldb),
+                         0);
+        dget(dt, dB, X);
+        /* residual op(A) X - 1.5 B (left) or X op(A) - 1.5 B (right) */
+        double rmax = 0, xmax = 0;
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                double s = 0;
+                for (int l = 0; l < na; ++l)
+                    s += side == 'L' ? F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)]
+                                     : X[AT(0, i, l, ldb)] * F[AT(0, l, j, na)];
+                double r = fabs(s - 1.5 * B[AT(0, i, j, ldb)]);
+                rmax = r > rmax || isnan(r) ? r : rmax;
+                double x = fabs(X[AT(0, i, j, ldb)]);
+                xmax = x > xmax ? x : xmax;
+            }
+        ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
+                      "trsm %c%c%c%c: residual %g", side, uplo, ta, diag, rmax);
+        dfree(dA);
+        dfree(dB);
+        free(A);
+        free(B);
+        free(X);
+        free(F);
+    }
+}
+END_TEST
+
+START_TEST(test_col_norms)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int m = 300, n = 6, ld = m + 1;
+    /* huge and tiny columns: a plain sum of squares would overflow or
+     * underflow in float */
+    double scales[] = {1.0, 1e30, 1e-30, 0.0, 3.0, 1.0};
+    size_t len = (size_t)ld * n;
+    double *A = hnew(len), *nr = hnew(n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            A[AT(0, i, j, ld)] = (j == 5 && i > 0) ? 0.0 : scales[j] * urand();
+    hround(dt, A, len);
+    dbuf d = dnew(dt, len);
+    dput(dt, d, A);
+    ck_assert_int_eq(O->col_norms(ctx, dt, m, n, d.p, ld, nr), 0);
+    for (int j = 0; j < n; ++j) {
+        double s = 0, mx = 0;
+        for (int i = 0; i < m; ++i)
+            mx = fabs(A[AT(0, i, j, ld)]) > mx ? fabs(A[AT(0, i, j, ld)]) : mx;
+        for (int i = 0; i < m && mx > 0; ++i)
+            s += (A[AT(0, i, j, ld)] / mx) * (A[AT(0, i, j, ld)] / mx);
+        double want = mx * sqrt(s);
+        ck_assert_msg(fabs(nr[j] - want) <= 10.0 * m * eps * want,
+                      "col_norms: column %d: %.17g, want %.17g", j, nr[j],
+                      want);
+    }
+    dfree(d);
+    free(A);
+    free(nr);
+}
+END_TEST
+
+/* ---- Householder kernels ------------------------------------------------ */
+
+START_TEST(test_house)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int sizes[] = {0, 1, 5, 300, 1000, 5000};
+    for (int s = 0; s < 6; ++s)
+        for (int var = 0; var < 4; ++var) {
+            /* var 0: alpha > 0, 1: alpha < 0, 2: x == 0, 3: v == x */
+            int n = sizes[s];
+            size_t len = 2 + 2 * (size_t)n; /* [tau, alpha, x, v] */
+            double *h = hrand(dt, len), *g = hnew(len);
+            h[1] = var == 1 ? -fabs(h[1]) - 0.5 : fabs(h[1]) + 0.5;
+            if (var == 2)
+                for (int i = 0; i < n; ++i)
+                    h[2 + i] = 0.0;
+            h[0] = 99.0;
+            dbuf d = dnew(dt, len);
+            dput(dt, d, h);
+            qru_ptr tau = d.p, alpha = qru_ptr_add(d.p, 1),
+                    x = qru_ptr_add(d.p, 2),
+                    v = var == 3 ? x : qru_ptr_add(d.p, 2 + (size_t)n);
+            ck_assert_int_eq(O->house(ctx, dt, n, alpha, x, v, tau), 0);
+            dget(dt, d, g);
+            double a = h[1], xn = 0;
+            for (int i = 0; i < n; ++i)
+                xn += h[2 + i] * h[2 + i];
+            xn = sqrt(xn);
+            double *ref = hnew(len);
+            memcpy(ref, h, len * sizeof *ref);
+            size_t vo = var == 3 ? 2 : 2 + (size_t)n;
+            if (xn == 0.0) {
+                ref[0] = 0.0;
+                for (int i = 0; i < n; ++i)
+                    ref[vo + i] = 0.0;
+            } else {
+                double beta = -copysign(sqrt(a * a + xn * xn), a);
+                ref[0] = (beta - a) / beta;
+                ref[1] = beta;
+                for (int i = 0; i < n; ++i) {
+                    ref[vo + i] = h[2 + i] / (a - beta);
+                    if (var != 3)
+                        ref[2 + i] = 0.0;
+                }
+            }
+            for (size_t q = 0; q < len; ++q) /* relative to max(1, |ref|) */
+                ck_assert_msg(fabs(g[q] - ref[q]) <=
+                                  4.0 * (n + 10) * eps * fmax(1.0, fabs(ref[q])),
+                              "house (n %d, case %d): element %zu: got %.17g, "
+                              "want %.17g", n, var, q, g[q], ref[q]);
+            /* H [alpha; x] = [beta; 0] with the computed tau, v */
+            if (xn != 0.0) {
+                double w = a;
+                for (int i = 0; i < n; ++i)
+                    w += g[vo + i] * h[2 + i];
+                double top = a - g[0] * w, res = 0;
+                for (int i = 0; i < n; ++i)
+                    res = fmax(res, fabs(h[2 + i] - g[0] * g[vo + i] * w));
+                ck_assert_msg(fabs(top - g[1]) <= 50.0 * n * eps * fabs(g[1]) &&
+                                  res <= 50.0 * n * eps * fabs(g[1]),
+                              "house: H [alpha; x] != [beta; 0] (n %d)", n);
+            }
+            dfree(d);
+            free(h);
+            free(g);
+            free(ref);
+        }
+}
+END_TEST
+
+START_TEST(test_larf)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int shapes[][2] = {{40, 13}, {0, 3}, {1000, 5}, {10000, 2}, {3, 300},
+                       {600, 70}};
+    for (int s = 0; s < 6; ++s)
+        for (int zero = 0; zero < 2; ++zero) {
+            int m = shapes[s][0], n = shapes[s][1], ld = m + 4;
+            /* [top; C] is an (1 + m) x n block of an array with ld: top is
+             * row 2, C starts at row 3 */
+            size_t lA = (size_t)ld * n + 3 + (size_t)m, lv = (size_t)m + 2;
+            double *A = hrand(dt, lA), *v = hrand(dt, lv), *g = hnew(lA);
+            double tau = zero ? 0.0 : 1.25;
+            v[0] = tau;
+            dbuf dA = dnew(dt, lA), dv = dnew(dt, lv), w = dnew(dt, n + 1);
+            dput(dt, dA, A);
+            dput(dt, dv, v);
+            ck_assert_int_eq(O->larf(ctx, dt, m, n, qru_ptr_add(dv.p, 1),
+                                     dv.p, qru_ptr_add(dA.p, 2), ld,
+                                     qru_ptr_add(dA.p, 3), ld, w.p),
+                             0);
+            dget(dt, dA, g);
+            for (int j = 0; j < n && tau != 0.0; ++j) {
+                double wj = A[AT(2, 0, j, ld)];
+                for (int i = 0; i < m; ++i)
+                    wj += A[AT(3, i, j, ld)] * v[1 + i];
+                A[AT(2, 0, j, ld)] -= tau * wj;
+                for (int i = 0; i < m; ++i)
+                    A[AT(3, i, j, ld)] -= tau * v[1 + i] * wj;
+            }
+            expect_close("larf", dt, g, A, lA, 1.0, 4.0 * (m + 2) * eps);
+            dfree(dA);
+            dfree(dv);
+            dfree(w);
+            free(A);
+            free(v);
+            free(g);
+        }
+}
+END_TEST
+
+START_TEST(test_wy_append)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int ms[] = {30, 3000};
+    int js[] = {0, 1, 7, 31};
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) {
+            int m = ms[a], j = js[b], ld = m + 1, nb = j + 1;
+            size_t len = (size_t)ld * nb;
+            double *Y = hrand(dt, len), *W = hrand(dt, len), *g = hnew(len);
+            double tau[1] = {0.75};
+            dbuf dY = dnew(dt, len), dW = dnew(dt, len), dt1 = dnew(dt, 1),
+                 wk = dnew(dt, (size_t)j + 1);
+            dput(dt, dY, Y);
+            dput(dt, dW, W);
+            dput(dt, dt1, tau);
+            ck_assert_int_eq(O->wy_append(ctx, dt, m, j, dY.p, ld, dW.p, ld,
+                                          dt1.p, wk.p),
+                             0);
+            dget(dt, dW, g);
+            double *z = hnew((size_t)j);
+            for (int c = 0; c < j; ++c)
+                for (int i = 0; i < m; ++i)
+                    z[c] += Y[AT(0, i, c, ld)] * Y[AT(0, i, j, ld)];
+            for (int i = 0; i < m; ++i) {
+                double s = Y[AT(0, i, j, ld)];
+                for (int c = 0; c < j; ++c)
+                    s += W[AT(0, i, c, ld)] * z[c];
+                W[AT(0, i, j, ld)] = -0.75 * s;
+            }
+            expect_close("wy_append", dt, g, W, len, 1.0,
+                         4.0 * (m + 2) * (j + 1) * eps);
+            dfree(dY);
+            dfree(dW);
+            dfree(dt1);
+            dfree(wk);
+            free(Y);
+            free(W);
+            free(g);
+            free(z);
+        }
+}
+END_TEST
+
+/* ---- update kernels ------------------------------------------------------ */
+
+START_TEST(test_givens)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int ld = 12, cols = 10;
+    size_t len = (size_t)ld * cols;
+    /* make: rotation t zeroes X(t+1, t) against X(t, t) (a subdiagonal
+     * strip: inc = ld + 1, ps = 1), with special pairs */
+    int cnt = 9;
+    double *X = hrand(dt, len), *cs = hnew(2 * (size_t)cnt + 2);
+    X[AT(0, 1, 0, ld)] = 0.0;                       /* b = 0 */
+    X[AT(0, 1, 1, ld)] = 0.0, X[AT(0, 2, 1, ld)] = 0.0; /* a = b = 0 */
+    X[AT(0, 2, 2, ld)] = 0.0;                       /* a = 0 */
+    X[AT(0, 3, 3, ld)] = 3e30, X[AT(0, 4, 3, ld)] = -4e30; /* huge */
+    X[AT(0, 4, 4, ld)] = 3e-30, X[AT(0, 5, 4, ld)] = 4e-30; /* tiny */
+    hround(dt, X, len);
+    dbuf dX = dnew(dt, len), dcs = dnew(dt, 2 * (size_t)cnt + 2);
+    dput(dt, dX, X);
+    dput(dt, dcs, cs);
+    ck_assert_int_eq(O->givens_make(ctx, dt, cnt, dX.p, ld + 1, 1,
+                                    qru_ptr_add(dcs.p, 1)),
+                     0);
+    double *g = hnew(2 * (size_t)cnt + 2), *ref = hnew(2 * (size_t)cnt + 2);
+    dget(dt, dcs, g);
+    for (int t = 0; t < cnt; ++t) {
+        double a = X[AT(0, t, t, ld)], b = X[AT(0, t + 1, t, ld)];
+        double r = hypot(a, b);
+        ref[1 + 2 * t] = b == 0.0 ? 1.0 : a / r;
+        ref[2 + 2 * t] = b == 0.0 ? 0.0 : b / r;
+    }
+    expect_close("givens_make", dt, g, ref, 2 * (size_t)cnt + 2, 1.0,
+                 8.0 * eps);
+    /* X unchanged */
+    double *gx = hnew(len);
+    dget(dt, dX, gx);
+    expect_equal("givens_make (X read only)", dt, gx, X, len);
+
+    /* apply: (1) pairs of adjacent rows (2t, 2t+1) over 9 columns,
+     * (2) pairs of adjacent columns (2t, 2t+1) over 11 rows */
+    for (int mode = 0; mode < 2; ++mode) {
+        int acnt = mode == 0 ? 5 : 4, alen = mode == 0 ? 9 : 11;
+        int inc = mode == 0 ? 2 : 2 * ld, ps = mode == 0 ? 1 : ld,
+            es = mode == 0 ? ld : 1;
+        double *c2 = hnew(2 * (size_t)acnt);
+        for (int t = 0; t < acnt; ++t) {
+            double th = 1.0 + t;
+            c2[2 * t] = t == 1 ? 1.0 : cos(th);
+            c2[2 * t + 1] = t == 1 ? 0.0 : sin(th);
+        }
+        hround(dt, c2, 2 * (size_t)acnt);
+        double *Z = hrand(dt, len), *gz = hnew(len);
+        dbuf dZ = dnew(dt, len), dc = dnew(dt, 2 * (size_t)acnt);
+        dput(dt, dZ, Z);
+        dput(dt, dc, c2);
+        ck_assert_int_eq(O->givens_apply(ctx, dt, acnt, alen, dc.p,
+                                         qru_ptr_add(dZ.p, 1), inc, ps, es),
+                         0);
+        dget(dt, dZ, gz);
+        for (int t = 0; t < acnt; ++t)
+            for (int e = 0; e < alen; ++e) {
+                size_t px = 1 + (size_t)t * inc + (size_t)e * es;
+                double x = Z[px], y = Z[px + ps];
+                Z[px] = c2[2 * t] * x + c2[2 * t + 1] * y;
+                Z[px + ps] = c2[2 * t] * y - c2[2 * t + 1] * x;
+            }
+        expect_close("givens_apply", dt, gz, Z, len, 1.0, 8.0 * eps);
+        dfree(dZ);
+        dfree(dc);
+        free(c2);
+        free(Z);
+        free(gz);
+    }
+    dfree(dX);
+    dfree(dcs);
+    free(X);
+    free(cs);
+    free(g);
+    free(ref);
+    free(gx);
+}
+END_TEST
+
+START_TEST(test_geadd)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    double ab[][2] = {{0.5, -2.0}, {1.5, 0.0}, {0.0, 3.0}, {-1.0, 1.0},
+                      {0.0, 0.0}};
+    for (int c = 0; c < 5; ++c)
+        for (int same = 0; same < 2; ++same) {
+            int m = 45, n = 11, ld = 47;
+            size_t len = (size_t)ld * n;
+            double al = ab[c][0], be = ab[c][1];
+            double *A = hrand(dt, len), *B = hrand(dt, len), *g = hnew(len);
+            if (!same && be == 0.0)
+                for (size_t q = 0; q < len; ++q)
+                    B[q] = NAN; /* not read */
+            if (!same && al == 0.0)
+                for (size_t q = 0; q < len; ++q)
+                    A[q] = NAN; /* not read */
+            dbuf dA = dnew(dt, len), dB = same ? dA : dnew(dt, len);
+            dput(dt, dA, A);
+            if (!same)
+                dput(dt, dB, B);
+            double *Bsrc = same ? A : B;
+            double *ref = hnew(len);
+            memcpy(ref, Bsrc, len * sizeof *ref);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i) {
+                    size_t p = AT(0, i, j, ld);
+                    ref[p] = (al == 0.0 ? 0.0 : al * A[p]) +
+                             (be == 0.0 ? 0.0 : be * Bsrc[p]);
+                }
+            ck_assert_int_eq(O->geadd(ctx, dt, m, n, al, dA.p, ld, be, dB.p,
+                                      ld),
+                             0);
+            dget(dt, dB, g);
+            for (size_t q = 0; q < len; ++q) /* padding rows: as they were */
+                if (q % ld >= (size_t)m && isnan(ref[q]) && isnan(g[q]))
+                    g[q] = ref[q] = 0.0;
+            expect_close("geadd", dt, g, ref, len, 1.0, 8.0 * eps);
+            dfree(dA);
+            if (!same)
+                dfree(dB);
+            free(A);
+            free(B);
+            free(g);
+            free(ref);
+        }
+}
+END_TEST
+
+/* ---- Cholesky kernels ------------------------------------------------------ */
+
+START_TEST(test_syrk_lacpy)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    for (int c = 0; c < 6; ++c) {
+        char uplo = (c & 1) ? 'U' : 'L', tr = (c & 2) ? 'T' : 'N';
+        int n = 20, k = c >= 4 ? 0 : 9, lda = (tr == 'N' ? n : k) + 1,
+            ldc = n + 2;
+        size_t la = (size_t)lda * (tr == 'N' ? k : n) + 1,
+               lc = (size_t)ldc * n;
+        double *A = hrand(dt, la), *C = hrand(dt, lc), *g = hnew(lc);
+        dbuf dA = dnew(dt, la), dC = dnew(dt, lc);
+        dput(dt, dA, A);
+        dput(dt, dC, C);
+        ck_assert_int_eq(O->syrk(ctx, dt, uplo, tr, n, k, 0.5, dA.p, lda,
+                                 -1.5, dC.p, ldc),
+                         0);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                if (uplo == 'U' ? i > j : i < j)
+                    continue;
+                double s = 0;
+                for (int l = 0; l < k; ++l)
+                    s += tr == 'N' ? A[AT(0, i, l, lda)] * A[AT(0, j, l, lda)]
+                                   : A[AT(0, l, i, lda)] * A[AT(0, l, j, lda)];
+                C[AT(0, i, j, ldc)] = 0.5 * s - 1.5 * C[AT(0, i, j, ldc)];
+            }
+        dget(dt, dC, g);
+        expect_close("syrk", dt, g, C, lc, 1.0, 4.0 * (k + 2) * eps);
+        dfree(dA);
+        dfree(dC);
+        free(A);
+        free(C);
+        free(g);
+    }
+    const char uplos[] = {'A', 'U', 'L'};
+    for (int u = 0; u < 3; ++u) {
+        int m = 9, n = 14, ld = 11;
+        size_t len = (size_t)ld * n;
+        double *A = hrand(dt, len), *B = hrand(dt, len), *g = hnew(len);
+        dbuf dA = dnew(dt, len), dB = dnew(dt, len);
+        dput(dt, dA, A);
+        dput(dt, dB, B);
+        ck_assert_int_eq(O->lacpy(ctx, dt, uplos[u], m, n, dA.p, ld, dB.p, ld),
+                         0);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i)
+                if (uplos[u] == 'A' || (uplos[u] == 'U' && i <= j) ||
+                    (uplos[u] == 'L' && i >= j))
+                    B[AT(0, i, j, ld)] = A[AT(0, i, j, ld)];
+        dget(dt, dB, g);
+        expect_equal("lacpy", dt, g, B, len);
+        dfree(dA);
+        dfree(dB);
+        free(A);
+        free(B);
+        free(g);
+    }
+}
+END_TEST
+
+/* SPD n x n matrix (ld) in double: B B' + n I */
+static double *spd(qru_dtype dt, int n, int ld)
+{
+    double *Bm = hrand(dt, (size_t)n * n), *A = hnew((size_t)ld * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            double s = i == j ? n : 0.0;
+            for (int l = 0; l < n; ++l)
+                s += Bm[AT(0, i, l, n)] * Bm[AT(0, j, l, n)];
+            A[AT(0, i, j, ld)] = s;
+        }
+    hround(dt, A, (size_t)ld * n);
+    free(Bm);
+    return A;
+}
+
+START_TEST(test_potrf_panel)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int sizes[] = {1, 37, 128};
+    for (int s = 0; s < 3; ++s)
+        for (int u = 0; u < 2; ++u)
+            for (int fail = 0; fail < 3; ++fail) {
+                /* fail 0: SPD; 1: pivot 5 (or 0) not positive; 2: info
+                 * already set, nothing done */
+                int n = sizes[s], ld = n + 3;
+                char uplo = u ? 'U' : 'L';
+                double *A = spd(dt, n, ld), *g = hnew((size_t)ld * n);
+                int bad = n > 5 ? 5 : 0;
+                if (fail == 1)
+                    A[AT(0, bad, bad, ld)] = -1.0;
+                for (int j = 0; j < n; ++j) /* the other triangle: NaN */
+                    for (int i = 0; i < n; ++i)
+                        if (u ? i > j : i < j)
+                            A[AT(0, i, j, ld)] = NAN;
+                double info0 = fail == 2 ? 4.0 : 0.0, info;
+                dbuf dA = dnew(dt, (size_t)ld * n), di = dnew(dt, 1);
+                dput(dt, dA, A);
+                dput(dt, di, &info0);
+                ck_assert_int_eq(O->potrf_panel(ctx, dt, uplo, n, dA.p, ld,
+                                                di.p, 100),
+                                 0);
+                dget(dt, dA, g);
+                dget(dt, di, &info);
+                if (fail == 2) {
+                    ck_assert(info == 4.0);
+                    expect_equal("potrf_panel (info set)", dt, g, A,
+                                 (size_t)ld * n);
+                } else if (fail == 1) {
+                    ck_assert_msg(info == 100 + bad + 1,
+                                  "potrf_panel: info %g, want %d", info,
+                                  100 + bad + 1);
+                } else {
+                    ck_assert_msg(info == 0.0, "potrf_panel: info %g", info);
+                    /* L L' = A on the triangle; the other one untouched */
+                    double err = 0;
+                    for (int j = 0; j < n; ++j)
+                        for (int i = 0; i < n; ++i) {
+                            if (u ? i > j : i < j) {
+                                ck_assert(isnan(g[AT(0, i, j, ld)]));
+                                continue;
+                            }
+                            int r = u ? j : i, c = u ? i : j; /* L(r, c) */
+                            double sum = 0;
+                            for (int l = 0; l <= c; ++l) {
+                                double lr = u ? g[AT(0, l, r, ld)]
+                                              : g[AT(0, r, l, ld)];
+                                double lc = u ? g[AT(0, l, c, ld)]
+                                              : g[AT(0, c, l, ld)];
+                                sum += lr * lc;
+                            }
+                            err = fmax(err, fabs(sum - A[AT(0, i, j, ld)]) /
+                                                (2.0 * n));
+                        }
+                    ck_assert_msg(err <= 30.0 * n * eps,
+                                  "potrf_panel %c n %d: error %g", uplo, n,
+                                  err);
+                }
+                dfree(dA);
+                dfree(di);
+                free(A);
+                free(g);
+            }
+}
+END_TEST
+
+START_TEST(test_chol_rot)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int n = 150, k = 3, ld = n + 1;
+    /* L: a well-conditioned lower factor */
+    double *L = hnew((size_t)ld * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i)
+            L[AT(0, i, j, ld)] = i == j ? 2.0 + urand() * 0.5 : 0.2 * urand();
+    for (int j = 1; j < n; ++j) /* strictly upper: NaN, never read */
+        for (int i = 0; i < j; ++i)
+            L[AT(0, i, j, ld)] = NAN;
+    hround(dt, L, (size_t)ld * n);
+    double *W = hnew((size_t)ld * k);
+    for (size_t q = 0; q < (size_t)ld * k; ++q)
+        W[q] = 0.5 * urand();
+    hround(dt, W, (size_t)ld * k);
+    double *g = hnew((size_t)ld * n);
+    dbuf dL = dnew(dt, (size_t)ld * n), dW = dnew(dt, (size_t)ld * k),
+         di = dnew(dt, 1);
+    double zero = 0.0, info;
+    /* update then downdate with the same W: back to L L' */
+    for (int pass = 0; pass < 2; ++pass) {
+        int sign = pass == 0 ? 1 : -1;
+        double *Lin = pass == 0 ? L : g;
+        if (pass == 0)
+            dput(dt, dL, L);
+        dput(dt, dW, W);
+        dput(dt, di, &zero);
+        double *Lcopy = hnew((size_t)ld * n);
+        memcpy(Lcopy, Lin, (size_t)ld * n * sizeof *Lcopy);
+        ck_assert_int_eq(O->chol_rot(ctx, dt, n, k, sign, dL.p, ld, dW.p, ld,
+                                     di.p, 10),
+                         0);
+        dget(dt, dL, g);
+        dget(dt, di, &info);
+        ck_assert_msg(info == 0.0, "chol_rot: info %g", info);
+        double err = 0;
+        for (int j = 0; j < n; ++j)
+            for (int i = j; i < n; ++i) {
+                double s1 = 0, s0 = 0, sw = 0;
+                for (int l = 0; l <= j; ++l) {
+                    s1 += g[AT(0, i, l, ld)] * g[AT(0, j, l, ld)];
+                    s0 += Lcopy[AT(0, i, l, ld)] * Lcopy[AT(0, j, l, ld)];
+                }
+                for (int q = 0; q < k; ++q)
+                    sw += W[AT(0, i, q, ld)] * W[AT(0, j, q, ld)];
+                err = fmax(err, fabs(s1 - (s0 + sign * sw)));
+            }
+        for (int j = 1; j < n; ++j)
+            for (int i = 0; i < j; ++i)
+                ck_assert(isnan(g[AT(0, i, j, ld)]));
+        ck_assert_msg(err <= 30.0 * n * eps * 8.0, "chol_rot %+d: error %g",
+                      sign, err);
+        free(Lcopy);
+    }
+    /* a downdate that fails: W(0, 0) > L(0, 0) */
+    dput(dt, dL, L);
+    W[0] = 10.0;
+    dput(dt, dW, W);
+    dput(dt, di, &zero);
+    ck_assert_int_eq(O->chol_rot(ctx, dt, n, k, -1, dL.p, ld, dW.p, ld, di.p,
+                                 10),
+                     0);
+    dget(dt, di, &info);
+    ck_assert_msg(info == 11.0, "chol_rot downdate: info %g, want 11", info);
+    dfree(dL);
+    dfree(dW);
+    dfree(di);
+    free(L);
+    free(W);
+    free(g);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("backend_ops");
+    TCase *tc = tcase_create("ops");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_upload_download, 0, 2);
+    tcase_add_loop_test(tc, test_copy, 0, 2);
+    tcase_add_loop_test(tc, test_laset, 0, 2);
+    tcase_add_loop_test(tc, test_transpose, 0, 2);
+    tcase_add_loop_test(tc, test_gemm, 0, 2);
+    tcase_add_loop_test(tc, test_trsm, 0, 2);
+    tcase_add_loop_test(tc, test_col_norms, 0, 2);
+    tcase_add_loop_test(tc, test_house, 0, 2);
+    tcase_add_loop_test(tc, test_larf, 0, 2);
+    tcase_add_loop_test(tc, test_wy_append, 0, 2);
+    tcase_add_loop_test(tc, test_givens, 0, 2);
+    tcase_add_loop_test(tc, test_geadd, 0, 2);
+    tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
+    tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
+    tcase_add_loop_test(tc, test_chol_rot, 0, 2);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

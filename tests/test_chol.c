@@ -1,0 +1,1065 @@
+/* Cholesky factorisation, triangular solves and factor updates (rank-k
+ * update/downdate, block insert/delete), both precisions, both triangles,
+ * padded leading dimensions, checked against LAPACKE / CBLAS in double. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include "qru_test.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+#define SENT 777.0 /* sentinel in padding and in the unreferenced triangle */
+#define THR QRU_TEST_THRESHOLD
+
+/* ---- host helpers (double unless noted) -------------------------------- */
+
+static double urand(unsigned *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return ((*s >> 8) + 0.5) / 16777216.0 * 2.0 - 1.0;
+}
+
+/* n x n symmetric positive definite A = G G' / m + d I (ld n). */
+static double *spd(int n, unsigned *seed)
+{
+    int m = n + 4;
+    double *G = malloc(sizeof(double) * (size_t)n * m + 8);
+    double *A = malloc(sizeof(double) * (size_t)n * n + 8);
+    for (int i = 0; i < n * m; ++i)
+        G[i] = urand(seed);
+    if (n > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, m,
+                    1.0 / m, G, n, G, n, 0.0, A, n);
+    for (int i = 0; i < n; ++i)
+        A[i + (size_t)i * n] += 0.2;
+    free(G);
+    return A;
+}
+
+static double *dup(const double *A, size_t cnt)
+{
+    double *B = malloc(sizeof(double) * cnt + 8);
+    memcpy(B, A, sizeof(double) * cnt);
+    return B;
+}
+
+/* Host array of dtype dt (ld x cols, all ld rows filled): A(0:n,0:m) from
+ * the double array src (ld n); the other entries SENT; with tri = 'L' / 'U'
+ * only that triangle of src is copied (the rest SENT). */
+static void *to_dt(qru_dtype dt, int rows, int cols, int ld, const double *src,
+                   char tri)
+{
+    void *h = qru_test_alloc(dt, ld, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < ld; ++i) {
+            int in = i < rows && (tri == 'A' || (j < rows && tri == 'L' &&
+                                                 i >= j) ||
+                                  (j < rows && tri == 'U' && i <= j));
+            qru_test_set(dt, h, ld, i, j,
+                         in ? src[i + (size_t)j * rows] : SENT + i + 0.5 * j);
+        }
+    return h;
+}
+
+/* The uplo triangle of the n x n host array F (dtype dt, ld) as a lower
+ * factor L in double (ld n, zeros above). */
+static double *factor_lower(qru_dtype dt, int n, const void *F, int ld,
+                            char uplo)
+{
+    double *L = calloc((size_t)n * n + 1, sizeof(double));
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i)
+            L[i + (size_t)j * n] = uplo == 'L' ? qru_test_get(dt, F, ld, i, j)
+                                              : qru_test_get(dt, F, ld, j, i);
+    return L;
+}
+
+static double fro(int m, int n, const double *A, int lda)
+{
+    double s = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            s += A[i + (size_t)j * lda] * A[i + (size_t)j * lda];
+    return sqrt(s);
+}
+
+/* ||A - L L'||_F / (||A||_F n eps), A symmetric n x n double (ld n). */
+static double chol_backward(qru_dtype dt, int n, const double *A,
+                            const double *L)
+{
+    if (n == 0)
+        return 0;
+    double *E = dup(A, (size_t)n * n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, -1.0, L, n,
+                L, n, 1.0, E, n);
+    double r = fro(n, n, E, n) / (fro(n, n, A, n) * n * qru_test_eps(dt));
+    free(E);
+    return r;
+}
+
+/* LAPACKE_dpotrf reference (lower, zeros above); returns info. */
+static int ref_chol(int n, const double *A, double **Lout)
+{
+    double *L = dup(A, (size_t)n * n);
+    int info = n > 0 ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) : 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < j; ++i)
+            L[i + (size_t)j * n] = 0;
+    *Lout = L;
+    return info;
+}
+
+/* 1-norm condition number of the SPD A (from its factor). */
+static double kappa(int n, const double *A)
+{
+    if (n == 0)
+        return 1;
+    double *L = NULL;
+    if (ref_chol(n, A, &L) != 0) {
+        free(L);
+        return INFINITY;
+    }
+    double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, A, n);
+    double rc = 0;
+    LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, L, n, anorm, &rc);
+    free(L);
+    return rc > 0 ? 1.0 / rc : INFINITY;
+}
+
+/* ||L - Lref||_F / (||Lref||_F n eps kappa(A)): forward error of a factor
+ * against LAPACKE on the exact matrix, scaled by its first-order bound. */
+static double chol_forward(qru_dtype dt, int n, const double *A,
+                           const double *L)
+{
+    if (n == 0)
+        return 0;
+    double *R = NULL;
+    ck_assert_int_eq(ref_chol(n, A, &R), 0);
+    double d = 0;
+    for (size_t i = 0; i < (size_t)n * n; ++i)
+        d += (L[i] - R[i]) * (L[i] - R[i]);
+    double r = sqrt(d) / (fro(n, n, R, n) * n * qru_test_eps(dt) * kappa(n, A));
+    free(R);
+    return r;
+}
+
+/* A matrix wrapped inside a bigger buffer so padding can be inspected. */
+typedef struct pm {
+    qru_matrix *P, *M;
+    int rows, cols, ld;
+} pm;
+
+static pm pm_new(qru_dtype dt, int rows, int cols, int ld, const void *full)
+{
+    pm p = {NULL, NULL, rows, cols, ld};
+    p.P = qru_test_upload(ctx, dt, ld, cols, ld, full, ld);
+    ck_assert_int_eq(
+        qru_matrix_wrap(ctx, dt, rows, cols, qru_matrix_data(p.P), ld, &p.M),
+        0);
+    return p;
+}
+
+static void pm_free(pm *p)
+{
+    qru_matrix_free(p->M);
+    qru_matrix_free(p->P);
+}
+
+/* Bitwise comparison of the ld x cols host arrays. */
+static int same_bits(qru_dtype dt, int ld, int cols, const void *a,
+                     const void *b)
+{
+    return memcmp(a, b, qru_test_elsize(dt) * (size_t)ld * cols) == 0;
+}
+
+/* The entries outside the uplo triangle of the rows x rows block (and the
+ * padding rows) must still hold the sentinels of to_dt(). */
+static void check_sentinels(qru_dtype dt, int n, int ld, int cols,
+                            const void *F, char uplo, const char *tag)
+{
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < ld; ++i) {
+            int in = i < n && j < n && (uplo == 'L' ? i >= j : i <= j);
+            if (in)
+                continue;
+            double want = dt == QRU_FLOAT ? (double)(float)(SENT + i + 0.5 * j)
+                                          : SENT + i + 0.5 * j;
+            ck_assert_msg(qru_test_get(dt, F, ld, i, j) == want,
+                          "%s: entry (%d,%d) outside the triangle changed",
+                          tag, i, j);
+        }
+}
+
+/* Factor of the double SPD A (n x n) as a matrix of ctx with leading
+ * dimension ld (computed by qru_chol_factor). */
+static pm make_factor(qru_dtype dt, int n, int ld, const double *A, char uplo)
+{
+    void *h = to_dt(dt, n, n, ld, A, uplo);
+    pm p = pm_new(dt, n, n, ld, h);
+    free(h);
+    int st = qru_chol_factor(ctx, uplo, p.M, QRU_CHOL_LEFT, 0);
+    ck_assert_msg(st == 0, "factor: %d", st);
+    return p;
+}
+
+static const char UPLOS[2] = {'L', 'U'};
+
+/* ---- factorisation -------------------------------------------------------- */
+
+START_TEST(test_factor)
+{
+    static const int ns[] = {1, 2, 7, 31, 32, 33, 64, 95, 129, 200};
+    static const int nbs[] = {0, 1, 16, 32, 200};
+    static const int vars[] = {QRU_CHOL_LEFT, QRU_CHOL_RIGHT, QRU_CHOL_CROUT};
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 11u + (unsigned)_i;
+    double worst = 0, worstf = 0;
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; ++a) {
+        int n = ns[a];
+        double *A = spd(n, &seed);
+        for (size_t v = 0; v < 3; ++v)
+            for (size_t b = 0; b < sizeof nbs / sizeof *nbs; ++b)
+                for (int inpl = 0; inpl < 2; ++inpl) {
+                    int ld = n + 3;
+                    void *h = to_dt(dt, n, n, ld, A, uplo);
+                    pm p = pm_new(dt, n, n, ld, h);
+                    int var = vars[v] | (inpl ? QRU_CHOL_IN_PLACE : 0);
+                    int st = qru_chol_factor(ctx, uplo, p.M, var, nbs[b]);
+                    ck_assert_msg(st == 0, "n %d var %d nb %d: %d", n, var,
+                                  nbs[b], st);
+                    void *F = qru_test_download(p.P);
+                    char tag[96];
+                    snprintf(tag, sizeof tag, "%c n %d var %d nb %d dt %d",
+                             uplo, n, var, nbs[b], dt);
+                    check_sentinels(dt, n, ld, n, F, uplo, tag);
+                    double *L = factor_lower(dt, n, F, ld, uplo);
+                    double e = chol_backward(dt, n, A, L);
+                    double f = chol_forward(dt, n, A, L);
+                    ck_assert_msg(e <= THR, "%s: backward error %g", tag, e);
+                    ck_assert_msg(f <= THR, "%s: forward error %g", tag, f);
+                    for (int j = 0; j < n; ++j)
+                        ck_assert_msg(L[j + (size_t)j * n] > 0,
+                                      "%s: diagonal", tag);
+                    worst = e > worst ? e : worst;
+                    worstf = f > worstf ? f : worstf;
+                    free(L);
+                    free(F);
+                    free(h);
+                    pm_free(&p);
+                }
+        free(A);
+    }
+    printf("factor %c dt %d: max backward %.3g, max forward %.3g\n", uplo, dt,
+           worst, worstf);
+}
+END_TEST
+
+/* not positive definite: status = first failing column, A unchanged (or,
+ * in place, the leading columns hold the partial factor) */
+START_TEST(test_factor_not_pd)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 100, ld = 103;
+    static const int bad_cols[] = {0, 1, 15, 16, 17, 50, 99};
+    static const int vars[] = {QRU_CHOL_LEFT, QRU_CHOL_RIGHT, QRU_CHOL_CROUT};
+    unsigned seed = 99;
+    double *A0 = spd(n, &seed);
+    double *R = NULL;
+    ck_assert_int_eq(ref_chol(n, A0, &R), 0);
+    for (size_t c = 0; c < sizeof bad_cols / sizeof *bad_cols; ++c)
+        for (int v = 0; v < 3; ++v)
+            for (int inpl = 0; inpl < 2; ++inpl)
+                for (int nan = 0; nan < 2; ++nan) {
+                    int j = bad_cols[c];
+                    double *A = dup(A0, (size_t)n * n);
+                    A[j + (size_t)j * n] = nan ? NAN : -1.0;
+                    void *h = to_dt(dt, n, n, ld, A, uplo);
+                    pm p = pm_new(dt, n, n, ld, h);
+                    int var = vars[v] | (inpl ? QRU_CHOL_IN_PLACE : 0);
+                    int st = qru_chol_factor(ctx, uplo, p.M, var, 16);
+                    ck_assert_msg(st == j + 1, "col %d var %d: status %d", j,
+                                  var, st);
+                    void *F = qru_test_download(p.P);
+                    if (!inpl) {
+                        ck_assert_msg(same_bits(dt, ld, n, F, h),
+                                      "A changed by a failed factorisation");
+                    } else {
+                        check_sentinels(dt, n, ld, n, F, uplo, "in place");
+                        double *L = factor_lower(dt, n, F, ld, uplo);
+                        for (int jj = 0; jj < j; ++jj)
+                            for (int i = jj; i < n; ++i)
+                                ck_assert_msg(
+                                    fabs(L[i + (size_t)jj * n] -
+                                         R[i + (size_t)jj * n]) <=
+                                        THR * n * qru_test_eps(dt) * 10,
+                                    "partial factor (%d,%d)", i, jj);
+                        free(L);
+                    }
+                    free(F);
+                    free(h);
+                    free(A);
+                    pm_free(&p);
+                }
+    free(R);
+    free(A0);
+}
+END_TEST
+
+/* ---- triangular solves ------------------------------------------------- */
+
+START_TEST(test_trsm)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    unsigned seed = 5;
+    static const char S[] = "LR", U[] = "LU", Tr[] = "NT", D[] = "NU";
+    static const int sizes[][2] = {{1, 1}, {37, 5}, {64, 64}, {130, 17}};
+    for (int z = 0; z < 4; ++z)
+        for (int a = 0; a < 16; ++a) {
+            char side = S[a & 1], uplo = U[(a >> 1) & 1], tr = Tr[(a >> 2) & 1],
+                 dg = D[(a >> 3) & 1];
+            int m = sizes[z][0], n = sizes[z][1];
+            int k = side == 'L' ? m : n;
+            /* well-conditioned triangle: unit-ish diagonal, small
+             * off-diagonal entries */
+            double *T = calloc((size_t)k * k + 1, sizeof(double));
+            for (int j = 0; j < k; ++j)
+                for (int i = 0; i < k; ++i)
+                    T[i + (size_t)j * k] =
+                        i == j ? 2.0 + urand(&seed) : urand(&seed) / k * 2;
+            double *B = malloc(sizeof(double) * (size_t)m * n + 8);
+            for (int i = 0; i < m * n; ++i)
+                B[i] = urand(&seed);
+            void *ht = to_dt(dt, k, k, k + 2, T, uplo);
+            void *hb = to_dt(dt, m, n, m + 1, B, 'A');
+            pm pt = pm_new(dt, k, k, k + 2, ht);
+            pm pb = pm_new(dt, m, n, m + 1, hb);
+            double alpha = 0.75;
+            ck_assert_int_eq(
+                qru_trsm(ctx, side, uplo, tr, dg, alpha, pt.M, pb.M), 0);
+            void *X = qru_test_download(pb.P);
+            for (int j = 0; j < n; ++j)
+                ck_assert(qru_test_get(dt, X, m + 1, m, j) ==
+                          qru_test_get(dt, hb, m + 1, m, j));
+            /* reference in double on the rounded inputs */
+            double *Td = calloc((size_t)k * k + 1, sizeof(double));
+            for (int j = 0; j < k; ++j)
+                for (int i = 0; i < k; ++i)
+                    if ((uplo == 'L') ? i >= j : i <= j)
+                        Td[i + (size_t)j * k] = qru_test_get(dt, ht, k + 2, i, j);
+            double *Xr = malloc(sizeof(double) * (size_t)m * n + 8);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i)
+                    Xr[i + (size_t)j * m] = qru_test_get(dt, hb, m + 1, i, j);
+            cblas_dtrsm(CblasColMajor, side == 'L' ? CblasLeft : CblasRight,
+                        uplo == 'L' ? CblasLower : CblasUpper,
+                        tr == 'N' ? CblasNoTrans : CblasTrans,
+                        dg == 'N' ? CblasNonUnit : CblasUnit, m, n, alpha, Td,
+                        k, Xr, m);
+            double d = 0, xn = 0;
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i) {
+                    double x = qru_test_get(dt, X, m + 1, i, j);
+                    d += (x - Xr[i + (size_t)j * m]) *
+                         (x - Xr[i + (size_t)j * m]);
+                    xn += Xr[i + (size_t)j * m] * Xr[i + (size_t)j * m];
+                }
+            double err = sqrt(d) / (sqrt(xn) * k * qru_test_eps(dt));
+            ck_assert_msg(err <= THR, "trsm %c%c%c%c %dx%d: %g", side, uplo,
+                          tr, dg, m, n, err);
+            free(T);
+            free(B);
+            free(Td);
+            free(Xr);
+            free(X);
+            free(ht);
+            free(hb);
+            pm_free(&pt);
+            pm_free(&pb);
+        }
+}
+END_TEST
+
+START_TEST(test_solve)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 17;
+    static const int ns[] = {1, 33, 150};
+    for (int a = 0; a < 3; ++a) {
+        int n = ns[a], r = 1 + a * 3;
+        double *A = spd(n, &seed);
+        pm pl = make_factor(dt, n, n + 1, A, uplo);
+        double *B = malloc(sizeof(double) * (size_t)n * r + 8);
+        for (int i = 0; i < n * r; ++i)
+            B[i] = urand(&seed);
+        void *hb = to_dt(dt, n, r, n + 2, B, 'A');
+        pm pb = pm_new(dt, n, r, n + 2, hb);
+        ck_assert_int_eq(qru_chol_solve(ctx, uplo, pl.M, pb.M), 0);
+        void *X = qru_test_download(pb.P);
+        /* reference: LAPACKE_dpotrs on the exact matrix */
+        double *Lr = NULL;
+        ck_assert_int_eq(ref_chol(n, A, &Lr), 0);
+        double *Xr = malloc(sizeof(double) * (size_t)n * r + 8);
+        for (int j = 0; j < r; ++j)
+            for (int i = 0; i < n; ++i)
+                Xr[i + (size_t)j * n] = qru_test_get(dt, hb, n + 2, i, j);
+        ck_assert_int_eq(
+            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, r, Lr, n, Xr, n), 0);
+        double d = 0, xn = 0;
+        for (int j = 0; j < r; ++j)
+            for (int i = 0; i < n; ++i) {
+                double x = qru_test_get(dt, X, n + 2, i, j);
+                d += (x - Xr[i + (size_t)j * n]) * (x - Xr[i + (size_t)j * n]);
+                xn += Xr[i + (size_t)j * n] * Xr[i + (size_t)j * n];
+            }
+        double err =
+            sqrt(d) / (sqrt(xn) * n * qru_test_eps(dt) * kappa(n, A));
+        ck_assert_msg(err <= THR, "chol_solve %c n %d: %g", uplo, n, err);
+        for (int j = 0; j < r; ++j)
+            for (int i = n; i < n + 2; ++i)
+                ck_assert(qru_test_get(dt, X, n + 2, i, j) ==
+                          qru_test_get(dt, hb, n + 2, i, j));
+        free(A);
+        free(B);
+        free(Lr);
+        free(Xr);
+        free(X);
+        free(hb);
+        pm_free(&pl);
+        pm_free(&pb);
+    }
+}
+END_TEST
+
+/* ---- rank-k update / downdate ----------------------------------------- */
+
+/* checks the factor held in p (uplo) against the exact matrix A1 */
+static void check_factor(qru_dtype dt, pm *p, char uplo, const double *A1,
+                         const char *tag, double *worst)
+{
+    int n = p->rows;
+    void *F = qru_test_download(p->P);
+    check_sentinels(dt, n, p->ld, p->cols, F, uplo, tag);
+    double *L = factor_lower(dt, n, F, p->ld, uplo);
+    double e = chol_backward(dt, n, A1, L);
+    double f = chol_forward(dt, n, A1, L);
+    ck_assert_msg(e <= THR, "%s: backward error %g", tag, e);
+    ck_assert_msg(f <= THR, "%s: forward error vs LAPACKE %g", tag, f);
+    if (worst)
+        *worst = fmax(*worst, fmax(e, f));
+    free(L);
+    free(F);
+}
+
+START_TEST(test_update)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 23;
+    static const int ns[] = {1, 5, 64, 130};
+    static const int ks[] = {1, 3, 17};
+    double worst = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 3; ++b)
+            for (int sg = 0; sg < 2; ++sg) {
+                int n = ns[a], k = ks[b], sign = sg ? -1 : 1;
+                double *A0 = spd(n, &seed);
+                double *W = malloc(sizeof(double) * (size_t)n * k + 8);
+                for (int i = 0; i < n * k; ++i)
+                    W[i] = 0.5 * urand(&seed);
+                /* update: A -> A + W W'; downdate: (A0 + W W') -> A0 */
+                double *Ap = dup(A0, (size_t)n * n);
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k,
+                            1.0, W, n, W, n, 1.0, Ap, n);
+                const double *Ain = sign > 0 ? A0 : Ap;
+                const double *Aout = sign > 0 ? Ap : A0;
+                pm pl = make_factor(dt, n, n + 2, Ain, uplo);
+                void *hw = to_dt(dt, n, k, n + 1, W, 'A');
+                pm pw = pm_new(dt, n, k, n + 1, hw);
+                int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
+                ck_assert_msg(st == 0, "update n %d k %d sign %d: %d", n, k,
+                              sign, st);
+                char tag[80];
+                snprintf(tag, sizeof tag, "update %c n %d k %d sign %d dt %d",
+                         uplo, n, k, sign, dt);
+                check_factor(dt, &pl, uplo, Aout, tag, &worst);
+                void *W2 = qru_test_download(pw.P);
+                ck_assert_msg(same_bits(dt, n + 1, k, W2, hw), "W modified");
+                free(W2);
+                free(hw);
+                free(A0);
+                free(Ap);
+                free(W);
+                pm_free(&pl);
+                pm_free(&pw);
+            }
+    printf("update %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
+}
+END_TEST
+
+START_TEST(test_downdate_fail)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 31;
+    int n = 40, k = 2;
+    double *A = spd(n, &seed);
+    pm pl = make_factor(dt, n, n + 3, A, uplo);
+    void *before = qru_test_download(pl.P);
+    /* W(:,0) = 3 e_j: A - W W' has a negative diagonal entry at j */
+    static const int js[] = {0, 7, 39};
+    for (int t = 0; t < 3; ++t) {
+        double *W = calloc((size_t)n * k + 1, sizeof(double));
+        W[js[t]] = 3.0;
+        for (int i = 0; i < n; ++i)
+            W[i + n] = 0.01 * urand(&seed);
+        void *hw = to_dt(dt, n, k, n, W, 'A');
+        pm pw = pm_new(dt, n, k, n, hw);
+        int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1);
+        ck_assert_msg(st > 0 && st <= js[t] + 1, "downdate: status %d", st);
+        /* the reference: LAPACKE on A - W W' fails at a leading minor */
+        double *Am = dup(A, (size_t)n * n);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, -1.0, W,
+                    n, W, n, 1.0, Am, n);
+        double *R = NULL;
+        int info = ref_chol(n, Am, &R);
+        ck_assert_int_eq(st, info);
+        void *after = qru_test_download(pl.P);
+        ck_assert_msg(same_bits(dt, n + 3, n, before, after),
+                      "factor changed by a failed downdate");
+        free(after);
+        free(R);
+        free(Am);
+        free(W);
+        free(hw);
+        pm_free(&pw);
+    }
+    free(before);
+    free(A);
+    pm_free(&pl);
+}
+END_TEST
+
+/* ---- insert / delete ---------------------------------------------------- */
+
+/* A1 with rows/cols k..k+p-1 removed (ld n1 - p). */
+static double *remove_block(int n1, const double *A1, int k, int p)
+{
+    int n = n1 - p;
+    double *A = malloc(sizeof(double) * (size_t)n * n + 8);
+    for (int j = 0, jj = 0; j < n1; ++j) {
+        if (j >= k && j < k + p)
+            continue;
+        for (int i = 0, ii = 0; i < n1; ++i) {
+            if (i >= k && i < k + p)
+                continue;
+            A[ii++ + (size_t)jj * n] = A1[i + (size_t)j * n1];
+        }
+        ++jj;
+    }
+    return A;
+}
+
+START_TEST(test_insert)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 41;
+    static const int ns[] = {0, 1, 10, 70, 150};
+    static const int ps[] = {1, 3, 40};
+    double worst = 0;
+    for (int a = 0; a < 5; ++a)
+        for (int b = 0; b < 3; ++b)
+            for (int kk = 0; kk < 3; ++kk)
+                for (int inpl = 0; inpl < 2; ++inpl) {
+                    int n = ns[a], p = ps[b];
+                    int k = kk == 0 ? 0 : kk == 1 ? n / 2 : n;
+                    int n1 = n + p;
+                    double *A1 = spd(n1, &seed);
+                    double *A = remove_block(n1, A1, k, p);
+                    /* C = A1(:, k:k+p), other triangle of the diagonal
+                     * block poisoned with NaN (must not be read) */
+                    double *C = malloc(sizeof(double) * (size_t)n1 * p + 8);
+                    for (int j = 0; j < p; ++j)
+                        for (int i = 0; i < n1; ++i) {
+                            int r = i - k;
+                            int other = r >= 0 && r < p &&
+                                        (uplo == 'L' ? r < j : r > j);
+                            C[i + (size_t)j * n1] =
+                                other ? NAN : A1[i + (size_t)(k + j) * n1];
+                        }
+                    void *hc = to_dt(dt, n1, p, n1 + 1, C, 'A');
+                    pm pc = pm_new(dt, n1, p, n1 + 1, hc);
+                    char tag[96];
+                    snprintf(tag, sizeof tag,
+                             "insert %c n %d k %d p %d inplace %d dt %d", uplo,
+                             n, k, p, inpl, dt);
+                    int cap = n1 + 2;
+                    if (!inpl) {
+                        pm pl = make_factor(dt, n, n + 1, A, uplo);
+                        void *h1 = to_dt(dt, 0, n1, n1 + 2, A1, 'A');
+                        pm p1 = pm_new(dt, n1, n1, n1 + 2, h1);
+                        int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M,
+                                                 p1.M);
+                        ck_assert_msg(st == 0, "%s: %d", tag, st);
+                        check_factor(dt, &p1, uplo, A1, tag, &worst);
+                        free(h1);
+                        pm_free(&pl);
+                        pm_free(&p1);
+                    } else {
+                        /* one cap x cap buffer: n x n factor, then the
+                         * (n+p) x (n+p) factor in place */
+                        void *h = to_dt(dt, n, n1, cap, A, uplo);
+                        /* the block beyond n must keep sentinels: fill the
+                         * to_dt way for n1 x n1 outside the triangle */
+                        pm pl = pm_new(dt, n, n1, cap, h);
+                        qru_matrix *Lsq = NULL, *L1 = NULL;
+                        ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n, n,
+                                                         qru_matrix_data(pl.P),
+                                                         cap, &Lsq),
+                                         0);
+                        ck_assert_int_eq(qru_chol_factor(ctx, uplo, Lsq,
+                                                         QRU_CHOL_LEFT, 0),
+                                         0);
+                        ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n1, n1,
+                                                         qru_matrix_data(pl.P),
+                                                         cap, &L1),
+                                         0);
+                        int st = qru_chol_insert(ctx, uplo, Lsq, k, pc.M, L1);
+                        ck_assert_msg(st == 0, "%s: %d", tag, st);
+                        pm view = {pl.P, L1, n1, n1, cap};
+                        /* entries outside the new triangle: only those
+                         * outside the old one too keep their sentinels, so
+                         * compare the triangle only */
+                        void *F = qru_test_download(pl.P);
+                        double *L = factor_lower(dt, n1, F, cap, uplo);
+                        double e = chol_backward(dt, n1, A1, L);
+                        double f = chol_forward(dt, n1, A1, L);
+                        ck_assert_msg(e <= THR && f <= THR, "%s: %g %g", tag,
+                                      e, f);
+                        worst = fmax(worst, fmax(e, f));
+                        (void)view;
+                        free(L);
+                        free(F);
+                        free(h);
+                        qru_matrix_free(Lsq);
+                        qru_matrix_free(L1);
+                        pm_free(&pl);
+                    }
+                    free(hc);
+                    pm_free(&pc);
+                    free(C);
+                    free(A);
+                    free(A1);
+                }
+    printf("insert %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
+}
+END_TEST
+
+START_TEST(test_insert_fail)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 43;
+    int n = 30, p = 2;
+    int n1 = n + p;
+    /* case 0: the new diagonal block is not PD (fails in S2);
+     * case 1: the Schur complement of the trailing block is not (fails in
+     * the downdate) */
+    for (int cs = 0; cs < 2; ++cs)
+        for (int kk = 0; kk < 2; ++kk) {
+            int k = kk ? 12 : 0;
+            double *A1 = spd(n1, &seed);
+            if (cs == 0) {
+                A1[(k + 1) + (size_t)(k + 1) * n1] = -0.5;
+            } else {
+                /* strong coupling of the new point k to a later point */
+                int t = k + p + 5;
+                A1[t + (size_t)k * n1] = A1[k + (size_t)t * n1] =
+                    2.0 * sqrt(A1[t + (size_t)t * n1] * A1[k + (size_t)k * n1]);
+            }
+            double *A = remove_block(n1, A1, k, p);
+            double *R = NULL;
+            int info = ref_chol(n1, A1, &R);
+            ck_assert_int_gt(info, 0);
+            pm pl = make_factor(dt, n, n, A, uplo);
+            void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+            pm pc = pm_new(dt, n1, p, n1, hc);
+            void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+            pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
+            void *lbefore = qru_test_download(pl.P);
+            int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
+            ck_assert_msg(st == info, "insert fail case %d k %d: %d vs %d", cs,
+                          k, st, info);
+            void *after = qru_test_download(p1.P);
+            ck_assert_msg(same_bits(dt, n1 + 1, n1, after, h1),
+                          "L1 written by a failed insert");
+            void *lafter = qru_test_download(pl.P);
+            ck_assert(same_bits(dt, n, n, lafter, lbefore));
+            free(after);
+            free(lafter);
+            free(lbefore);
+            free(h1);
+            free(hc);
+            free(R);
+            free(A);
+            free(A1);
+            pm_free(&pl);
+            pm_free(&pc);
+            pm_free(&p1);
+        }
+}
+END_TEST
+
+START_TEST(test_delete)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 47;
+    static const int ns[] = {1, 10, 70, 150};
+    double worst = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            for (int kk = 0; kk < 3; ++kk)
+                for (int inpl = 0; inpl < 2; ++inpl) {
+                    int n = ns[a];
+                    int p = b == 0 ? 0 : b == 1 ? 1 : b == 2 ? 3 : n / 2;
+                    if (p > n)
+                        continue;
+                    int k = kk == 0 ? 0 : kk == 1 ? (n - p) / 2 : n - p;
+                    int n1 = n - p;
+                    double *A = spd(n, &seed);
+                    double *A1 = remove_block(n, A, k, p);
+                    char tag[96];
+                    snprintf(tag, sizeof tag,
+                             "delete %c n %d k %d p %d inplace %d dt %d", uplo,
+                             n, k, p, inpl, dt);
+                    pm pl = make_factor(dt, n, n + 2, A, uplo);
+                    if (!inpl) {
+                        void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+                        pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
+                        int st = qru_chol_delete(ctx, uplo, pl.M, k, p, p1.M);
+                        ck_assert_msg(st == 0, "%s: %d", tag, st);
+                        check_factor(dt, &p1, uplo, A1, tag, &worst);
+                        free(h1);
+                        pm_free(&p1);
+                    } else {
+                        qru_matrix *L1 = NULL;
+                        ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n1, n1,
+                                                         qru_matrix_data(pl.P),
+                                                         n + 2, &L1),
+                                         0);
+                        int st = qru_chol_delete(ctx, uplo, pl.M, k, p, L1);
+                        ck_assert_msg(st == 0, "%s: %d", tag, st);
+                        void *F = qru_test_download(pl.P);
+                        double *L = factor_lower(dt, n1, F, n + 2, uplo);
+                        double e = chol_backward(dt, n1, A1, L);
+                        double f = chol_forward(dt, n1, A1, L);
+                        ck_assert_msg(e <= THR && f <= THR, "%s: %g %g", tag,
+                                      e, f);
+                        worst = fmax(worst, fmax(e, f));
+                        free(L);
+                        free(F);
+                        qru_matrix_free(L1);
+                    }
+                    pm_free(&pl);
+                    free(A);
+                    free(A1);
+                }
+    printf("delete %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
+}
+END_TEST
+
+/* 200 random inserts / deletes on a factor kept in place with spare
+ * capacity, checked every 25 steps against LAPACKE on the current matrix
+ * (the matrix is a submatrix of one big SPD matrix, rows chosen at
+ * random). */
+START_TEST(test_chain)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 53;
+    int N = 160, cap = 130;
+    double *G = spd(N, &seed); /* the pool: point i <-> row i of G */
+    int idx[160], n = 40, used[160] = {0};
+    for (int i = 0; i < n; ++i) {
+        idx[i] = i;
+        used[i] = 1;
+    }
+    double *A = malloc(sizeof(double) * (size_t)N * N);
+#define BUILD(nn)                                                              \
+    for (int j = 0; j < (nn); ++j)                                             \
+        for (int i = 0; i < (nn); ++i)                                         \
+    A[i + (size_t)j * (nn)] = G[idx[i] + (size_t)idx[j] * N]
+    BUILD(n);
+    void *h = to_dt(dt, n, cap, cap, A, uplo);
+    pm pb = pm_new(dt, n, cap, cap, h); /* the cap x cap buffer */
+    free(h);
+    qru_matrix *L = NULL;
+    ck_assert_int_eq(
+        qru_matrix_wrap(ctx, dt, n, n, qru_matrix_data(pb.P), cap, &L), 0);
+    ck_assert_int_eq(qru_chol_factor(ctx, uplo, L, QRU_CHOL_LEFT, 0), 0);
+    double worst = 0;
+    for (int step = 1; step <= 200; ++step) {
+        int ins = (urand(&seed) > 0.0 && n + 3 <= cap) || n < 4;
+        qru_matrix *L1 = NULL;
+        int p = 1 + (int)((urand(&seed) + 1.0) * 1.5); /* 1..3 */
+        int k = (int)((urand(&seed) + 1.0) * 0.5 * (n + 1));
+        if (k > n)
+            k = n;
+        if (ins) {
+            /* pick p unused pool points */
+            int newp[3], c = 0;
+            while (c < p) {
+                int t = (int)((urand(&seed) + 1.0) * 0.5 * N) % N;
+                if (!used[t]) {
+                    used[t] = 1;
+                    newp[c++] = t;
+                }
+            }
+            memmove(idx + k + p, idx + k, sizeof(int) * (size_t)(n - k));
+            for (int q = 0; q < p; ++q)
+                idx[k + q] = newp[q];
+            int n1 = n + p;
+            double *C = malloc(sizeof(double) * (size_t)n1 * p);
+            for (int q = 0; q < p; ++q)
+                for (int i = 0; i < n1; ++i)
+                    C[i + (size_t)q * n1] = G[idx[i] + (size_t)idx[k + q] * N];
+            void *hc = to_dt(dt, n1, p, n1, C, 'A');
+            pm pc = pm_new(dt, n1, p, n1, hc);
+            ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n1, n1,
+                                             qru_matrix_data(pb.P), cap, &L1),
+                             0);
+            int st = qru_chol_insert(ctx, uplo, L, k, pc.M, L1);
+            ck_assert_msg(st == 0, "chain step %d insert: %d", step, st);
+            free(C);
+            free(hc);
+            pm_free(&pc);
+            n = n1;
+        } else {
+            if (k + p > n)
+                k = n - p;
+            for (int q = 0; q < p; ++q)
+                used[idx[k + q]] = 0;
+            memmove(idx + k, idx + k + p, sizeof(int) * (size_t)(n - k - p));
+            ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n - p, n - p,
+                                             qru_matrix_data(pb.P), cap, &L1),
+                             0);
+            int st = qru_chol_delete(ctx, uplo, L, k, p, L1);
+            ck_assert_msg(st == 0, "chain step %d delete: %d", step, st);
+            n -= p;
+        }
+        qru_matrix_free(L);
+        L = L1;
+        if (step % 25 == 0) {
+            BUILD(n);
+            void *F = qru_test_download(pb.P);
+            double *Ld = factor_lower(dt, n, F, cap, uplo);
+            double e = chol_backward(dt, n, A, Ld);
+            double f = chol_forward(dt, n, A, Ld);
+            ck_assert_msg(e <= THR && f <= THR,
+                          "chain %c dt %d step %d n %d: %g %g", uplo, dt, step,
+                          n, e, f);
+            worst = fmax(worst, fmax(e, f));
+            free(Ld);
+            free(F);
+        }
+    }
+#undef BUILD
+    printf("chain %c dt %d: 200 steps, max scaled error %.3g (n = %d)\n", uplo,
+           dt, worst, n);
+    qru_matrix_free(L);
+    pm_free(&pb);
+    free(A);
+    free(G);
+}
+END_TEST
+
+/* ---- argument checks ---------------------------------------------------- */
+
+START_TEST(test_bad_args)
+{
+    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
+    qru_dtype other = dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE;
+    int has_other = qru_test_ndtypes(ctx) == 2;
+    qru_matrix *A = NULL, *R = NULL, *B = NULL, *Bo = NULL, *W = NULL,
+               *C = NULL, *L1 = NULL, *Ls = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 4, 4, 0, &A), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 4, 3, 0, &R), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 4, 2, 0, &B), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, has_other ? other : dt, 4, 2, 0,
+                                       &Bo),
+                     0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 4, 1, 0, &W), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 6, 2, 0, &C), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 6, 6, 0, &L1), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 3, 3, 0, &Ls), 0);
+    double I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float I4f[16];
+    for (int i = 0; i < 16; ++i)
+        I4f[i] = (float)I4[i];
+    ck_assert_int_eq(
+        qru_matrix_upload(A, dt == QRU_DOUBLE ? (void *)I4 : (void *)I4f, 4),
+        0);
+
+    /* factor */
+    ck_assert_int_eq(qru_chol_factor(NULL, 'L', A, 0, 0), -1);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'X', NULL, 0, 0), -2);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', NULL, 0, 0), -3);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', R, 0, 0), -3);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 3, 0), -4);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 0x100, 0), -4);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 0, -1), -5);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'l', A, QRU_CHOL_CROUT, 0), 0);
+
+    /* trsm */
+    ck_assert_int_eq(qru_trsm(NULL, 'L', 'L', 'N', 'N', 1, A, B), -1);
+    ck_assert_int_eq(qru_trsm(ctx, 'X', 'L', 'N', 'N', 1, A, B), -2);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'X', 'N', 'N', 1, A, B), -3);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'X', 'N', 1, A, B), -4);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'X', 1, A, B), -5);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1, NULL, B), -7);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1, R, B), -7);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1, A, NULL), -8);
+    ck_assert_int_eq(qru_trsm(ctx, 'R', 'L', 'N', 'N', 1, A, B), -8);
+    ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1, A, A), -8);
+    if (has_other)
+        ck_assert_int_eq(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1, A, Bo), -8);
+    ck_assert_int_eq(qru_trsm(ctx, 'l', 'u', 't', 'u', 1, A, B), 0);
+
+    /* solve */
+    ck_assert_int_eq(qru_chol_solve(NULL, 'L', A, B), -1);
+    ck_assert_int_eq(qru_chol_solve(ctx, 'N', A, B), -2);
+    ck_assert_int_eq(qru_chol_solve(ctx, 'L', R, B), -3);
+    ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, C), -4);
+    if (has_other)
+        ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, Bo), -4);
+    ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
+
+    /* update */
+    ck_assert_int_eq(qru_chol_update(NULL, 'L', A, W, 1), -1);
+    ck_assert_int_eq(qru_chol_update(ctx, 0, A, W, 1), -2);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', R, W, 1), -3);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, C, 1), -4);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, NULL, 1), -4);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 0), -5);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 2), -5);
+
+    /* insert: L 4x4, C 6x2, L1 6x6 */
+    ck_assert_int_eq(qru_chol_insert(NULL, 'L', A, 0, C, L1), -1);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'Q', A, 0, C, L1), -2);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', R, 0, C, L1), -3);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, -1, C, L1), -4);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 5, C, L1), -4);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, B, L1), -5);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, NULL, L1), -5);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, C, A), -6);
+    ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, C, NULL), -6);
+    {
+        /* L1 on L's buffer with another leading dimension */
+        qru_matrix *bad = NULL;
+        ck_assert_int_eq(qru_matrix_wrap(ctx, dt, 6, 6, qru_matrix_data(A), 6,
+                                         &bad),
+                         0);
+        ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, C, bad), -6);
+        qru_matrix_free(bad);
+    }
+
+    /* delete: L 4x4 -> 3x3 */
+    ck_assert_int_eq(qru_chol_delete(NULL, 'L', A, 0, 1, Ls), -1);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'x', A, 0, 1, Ls), -2);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', NULL, 0, 1, Ls), -3);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, -1, 1, Ls), -4);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 5, 1, Ls), -4);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 0, -1, Ls), -5);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 4, 1, Ls), -5);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 0, 2, Ls), -6);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 0, 1, NULL), -6);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 1, Ls), 0);
+    ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 0, A), 0);
+
+    qru_matrix_free(A);
+    qru_matrix_free(R);
+    qru_matrix_free(B);
+    qru_matrix_free(Bo);
+    qru_matrix_free(W);
+    qru_matrix_free(C);
+    qru_matrix_free(L1);
+    qru_matrix_free(Ls);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        qru_matrix *A = NULL, *B = NULL, *W = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 0, 0, &A), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 3, 0, &B), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 2, 0, &W), 0);
+        ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 0, 0), 0);
+        ck_assert_int_eq(qru_chol_factor(ctx, 'U', A, 0, 0), 0);
+        ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
+        ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1), 0);
+        ck_assert_int_eq(qru_chol_delete(ctx, 'U', A, 0, 0, A), 0);
+        qru_matrix_free(A);
+        qru_matrix_free(B);
+        qru_matrix_free(W);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("chol");
+    TCase *tc = tcase_create("chol");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_factor, 0, 4);
+    tcase_add_loop_test(tc, test_factor_not_pd, 0, 4);
+    tcase_add_loop_test(tc, test_trsm, 0, 2);
+    tcase_add_loop_test(tc, test_solve, 0, 4);
+    tcase_add_loop_test(tc, test_update, 0, 4);
+    tcase_add_loop_test(tc, test_downdate_fail, 0, 4);
+    tcase_add_loop_test(tc, test_insert, 0, 4);
+    tcase_add_loop_test(tc, test_insert_fail, 0, 4);
+    tcase_add_loop_test(tc, test_delete, 0, 4);
+    tcase_add_loop_test(tc, test_chain, 0, 4);
+    tcase_add_test(tc, test_bad_args);
+    tcase_add_test(tc, test_empty);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

@@ -1,0 +1,500 @@
+/* The least-squares object: qru_lsq_create / solve / residual / get_* and
+ * accessors, against LAPACKE gels. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_test.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+static size_t bytes_of(const qru_matrix *M)
+{
+    int rows = qru_matrix_rows(M);
+    return qru_test_elsize(qru_matrix_dtype(M)) * (size_t)(rows > 1 ? rows : 1) *
+           (size_t)qru_matrix_cols(M);
+}
+
+/* asserts that M holds exactly the host array h (ld = max(1, rows)) */
+static void assert_holds(const qru_matrix *M, const void *h, const char *what,
+                         const char *tag)
+{
+    void *g = qru_test_download(M);
+    ck_assert_msg(memcmp(g, h, bytes_of(M)) == 0, "%s: %s changed", tag, what);
+    free(g);
+}
+
+/* A host array with fresh random contents uploaded to a new matrix with
+ * leading dimension rows + pad; *host receives the host copy (ld = rows). */
+static qru_matrix *rand_matrix(qru_dtype dt, int rows, int cols, int pad,
+                               unsigned *seed, void **host)
+{
+    int ld = rows > 1 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    qru_test_rand(dt, rows, cols, h, ld, seed);
+    qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, ld + pad, h, ld);
+    if (host)
+        *host = h;
+    else
+        free(h);
+    return M;
+}
+
+typedef struct lcase {
+    int n, m, r;
+    unsigned flags;
+    int nb, rowcap, colcap; /* capacities: extra over n / m, -1 = 0 */
+} lcase;
+
+static void run_case(qru_dtype dt, lcase c, unsigned seed)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s n=%d m=%d r=%d flags=%u nb=%d caps=%d/%d",
+             dt == QRU_DOUBLE ? "double" : "float", c.n, c.m, c.r, c.flags,
+             c.nb, c.rowcap, c.colcap);
+    int n = c.n, m = c.m, r = c.r;
+    void *Ah, *bh;
+    qru_matrix *A = rand_matrix(dt, n, m, 3, &seed, &Ah);
+    qru_matrix *b = rand_matrix(dt, n, r, 1, &seed, &bh);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.flags = c.flags;
+    opt.nb = c.nb;
+    opt.row_capacity = c.rowcap < 0 ? 0 : n + c.rowcap;
+    opt.col_capacity = c.colcap < 0 ? 0 : m + c.colcap;
+    qru_lsq *f = NULL;
+    int st = qru_lsq_create(ctx, A, b, &opt, &f);
+    ck_assert_msg(st == 0 && f, "%s: create %d (%s)", tag, st,
+                  qru_strerror(st));
+    /* inputs are not modified */
+    assert_holds(A, Ah, "A", tag);
+    assert_holds(b, bh, "b", tag);
+    /* accessors */
+    ck_assert_int_eq(qru_lsq_rows(f), n);
+    ck_assert_int_eq(qru_lsq_cols(f), m);
+    ck_assert_int_eq(qru_lsq_nrhs(f), r);
+    ck_assert_int_eq(qru_lsq_has_q(f), (c.flags & QRU_LSQ_KEEP_Q) ? 1 : 0);
+    ck_assert_int_eq(qru_lsq_dtype(f), dt);
+
+    /* solution and residual vs gels */
+    qru_matrix *x = rand_matrix(dt, m, r, 2, &seed, NULL);
+    st = qru_lsq_solve(ctx, f, x);
+    ck_assert_msg(st == 0, "%s: solve %d (%s)", tag, st, qru_strerror(st));
+    double *res = malloc(sizeof(double) * (size_t)r);
+    for (int j = 0; j < r; ++j)
+        res[j] = -1.0;
+    st = qru_lsq_residual(ctx, f, res);
+    ck_assert_msg(st == 0, "%s: residual %d", tag, st);
+    void *xh = qru_test_download(x);
+    double xerr, rerr;
+    qru_test_lsq_errors(dt, n, m, r, Ah, n, bh, n, xh, m, res, &xerr, &rerr);
+    if (getenv("QRU_TEST_VERBOSE"))
+        printf("%s: xerr %.3g rerr %.3g\n", tag, xerr, rerr);
+    ck_assert_msg(xerr < QRU_TEST_THRESHOLD, "%s: solution error %g", tag,
+                  xerr);
+    ck_assert_msg(rerr < QRU_TEST_THRESHOLD, "%s: residual error %g", tag,
+                  rerr);
+    for (int j = 0; j < r; ++j)
+        ck_assert_msg(res[j] >= 0.0 && (n > m || res[j] == 0.0),
+                      "%s: res[%d] = %g", tag, j, res[j]);
+
+    /* R, d and Q */
+    qru_matrix *R = rand_matrix(dt, n, m, 1, &seed, NULL);
+    qru_matrix *d = rand_matrix(dt, n, r, 0, &seed, NULL);
+    void *Qg;
+    qru_matrix *Q = rand_matrix(dt, n, n, 2, &seed, &Qg);
+    ck_assert_int_eq(qru_lsq_get_r(ctx, f, R), 0);
+    ck_assert_int_eq(qru_lsq_get_d(ctx, f, d), 0);
+    void *Rh = qru_test_download(R), *dh = qru_test_download(d);
+    ck_assert_msg(qru_test_lower_max(dt, n, m, Rh, n) == 0.0,
+                  "%s: R not upper trapezoidal", tag);
+    /* R x = d(1:m): the solution really comes from R and d */
+    for (int j = 0; j < r; ++j)
+        for (int i = 0; i < m; ++i) {
+            double s = 0, sa = 0;
+            for (int k = i; k < m; ++k) {
+                double t = qru_test_get(dt, Rh, n, i, k) *
+                           qru_test_get(dt, xh, m, k, j);
+                s += t;
+                sa += fabs(t);
+            }
+            double e = fabs(s - qru_test_get(dt, dh, n, i, j));
+            ck_assert_msg(e <= QRU_TEST_THRESHOLD * m * qru_test_eps(dt) * sa,
+                          "%s: R x != d at (%d,%d)", tag, i, j);
+        }
+    /* ||d(m+1:n, j)|| is the residual */
+    for (int j = 0; j < r; ++j) {
+        double s = 0;
+        for (int i = m; i < n; ++i) {
+            double v = qru_test_get(dt, dh, n, i, j);
+            s += v * v;
+        }
+        ck_assert_msg(fabs(sqrt(s) - res[j]) <=
+                          QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
+                              (res[j] + qru_test_eps(dt)),
+                      "%s: residual %g vs ||d(m+1:n)|| %g", tag, res[j],
+                      sqrt(s));
+    }
+    st = qru_lsq_get_q(ctx, f, Q);
+    if (c.flags & QRU_LSQ_KEEP_Q) {
+        ck_assert_int_eq(st, 0);
+        void *Qh = qru_test_download(Q);
+        double be = qru_test_backward_error(dt, n, m, Ah, n, Qh, n, Rh, n);
+        double oe = qru_test_orth_error(dt, n, Qh, n);
+        ck_assert_msg(be < QRU_TEST_THRESHOLD, "%s: backward error %g", tag,
+                      be);
+        ck_assert_msg(oe < QRU_TEST_THRESHOLD, "%s: orthogonality %g", tag, oe);
+        /* d = Q' b */
+        for (int j = 0; j < r; ++j)
+            for (int i = 0; i < n; ++i) {
+                double s = 0, sa = 0;
+                for (int k = 0; k < n; ++k) {
+                    double t = qru_test_get(dt, Qh, n, k, i) *
+                               qru_test_get(dt, bh, n, k, j);
+                    s += t;
+                    sa += fabs(t);
+                }
+                ck_assert_msg(fabs(s - qru_test_get(dt, dh, n, i, j)) <=
+                                  QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
+                                      (sa + 1.0),
+                              "%s: d != Q'b at (%d,%d)", tag, i, j);
+            }
+        free(Qh);
+    } else {
+        ck_assert_int_eq(st, QRU_ERR_NO_Q);
+        assert_holds(Q, Qg, "Q (no Q held)", tag);
+    }
+    /* A and b still unchanged after all of this */
+    assert_holds(A, Ah, "A", tag);
+    assert_holds(b, bh, "b", tag);
+
+    qru_lsq_destroy(f);
+    qru_matrix_free(A);
+    qru_matrix_free(b);
+    qru_matrix_free(x);
+    qru_matrix_free(R);
+    qru_matrix_free(d);
+    qru_matrix_free(Q);
+    free(Ah);
+    free(bh);
+    free(xh);
+    free(Rh);
+    free(dh);
+    free(Qg);
+    free(res);
+}
+
+START_TEST(test_solve)
+{
+    static const lcase cases[] = {
+        {1, 1, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
+        {2, 1, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
+        {2, 1, 3, 0, 0, -1, -1},
+        {5, 5, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
+        {5, 5, 3, 0, 2, -1, -1},
+        {20, 7, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
+        {20, 7, 3, QRU_LSQ_KEEP_Q, 3, -1, -1},
+        {20, 7, 3, 0, 3, -1, -1},
+        {20, 7, 1, 0, 1, 0, 0},
+        {20, 7, 3, QRU_LSQ_KEEP_Q, 0, 10, 5},
+        {20, 7, 3, 0, 0, 1, 0},
+        {9, 8, 3, QRU_LSQ_KEEP_Q, 8, -1, 2},
+        {17, 17, 1, QRU_LSQ_KEEP_Q, 8, 3, 3},
+        {33, 16, 3, QRU_LSQ_KEEP_Q, 8, -1, -1},
+        {33, 17, 1, 0, 8, -1, -1},
+        {100, 40, 3, QRU_LSQ_KEEP_Q, 0, 20, 20},
+        {130, 65, 3, 0, 0, -1, -1},
+        {130, 65, 1, QRU_LSQ_KEEP_Q, 100, -1, -1},
+    };
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+        run_case(dt, cases[k], 100u + (unsigned)k);
+}
+END_TEST
+
+/* the options' defaults and NULL options */
+START_TEST(test_defaults)
+{
+    qru_lsq_options opt;
+    memset(&opt, 0x77, sizeof opt);
+    qru_lsq_options_init(&opt);
+    ck_assert_uint_eq(opt.flags, QRU_LSQ_KEEP_Q);
+    ck_assert_int_eq(opt.nb, 0);
+    ck_assert_int_eq(opt.row_capacity, 0);
+    ck_assert_int_eq(opt.col_capacity, 0);
+    qru_lsq_options_init(NULL);
+
+    unsigned seed = 77;
+    qru_matrix *A = rand_matrix(QRU_FLOAT, 8, 3, 0, &seed, NULL);
+    qru_matrix *b = rand_matrix(QRU_FLOAT, 8, 2, 0, &seed, NULL);
+    qru_lsq *f = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, NULL, &f), 0);
+    ck_assert_int_eq(qru_lsq_has_q(f), 1);
+    ck_assert_int_eq(qru_lsq_rows(f), 8);
+    ck_assert_int_eq(qru_lsq_cols(f), 3);
+    ck_assert_int_eq(qru_lsq_nrhs(f), 2);
+    ck_assert_int_eq(qru_lsq_dtype(f), QRU_FLOAT);
+    qru_lsq_destroy(f);
+    qru_lsq_destroy(NULL);
+    ck_assert_int_eq(qru_lsq_rows(NULL), -1);
+    ck_assert_int_eq(qru_lsq_cols(NULL), -1);
+    ck_assert_int_eq(qru_lsq_nrhs(NULL), -1);
+    ck_assert_int_eq(qru_lsq_has_q(NULL), 0);
+    qru_matrix_free(A);
+    qru_matrix_free(b);
+}
+END_TEST
+
+/* rank deficiency: solve reports the first zero R(i,i), x is untouched */
+START_TEST(test_rank_deficient)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    unsigned seed = 555;
+    int n = 10, m = 4, r = 2;
+    for (int variant = 0; variant < 4; ++variant) {
+        void *Ah = qru_test_alloc(dt, n, m, n);
+        qru_test_rand(dt, n, m, Ah, n, &seed);
+        int want;
+        if (variant < 3) { /* zero column 0, 2 or 3 */
+            int zc = variant == 0 ? 0 : variant + 1;
+            for (int i = 0; i < n; ++i)
+                qru_test_set(dt, Ah, n, i, zc, 0.0);
+            want = zc + 1;
+        } else { /* columns 0 and 1 both exactly e_1 (scaled): R(1,1) = 0 */
+            for (int i = 0; i < n; ++i) {
+                qru_test_set(dt, Ah, n, i, 0, i == 0 ? 2.0 : 0.0);
+                qru_test_set(dt, Ah, n, i, 1, i == 0 ? -3.0 : 0.0);
+            }
+            want = 2;
+        }
+        for (int flags = 0; flags < 2; ++flags) {
+            qru_matrix *A = qru_test_upload(ctx, dt, n, m, 0, Ah, n);
+            qru_matrix *b = rand_matrix(dt, n, r, 0, &seed, NULL);
+            qru_lsq_options opt;
+            qru_lsq_options_init(&opt);
+            opt.flags = flags ? QRU_LSQ_KEEP_Q : 0;
+            opt.nb = variant % 2 ? 2 : 0;
+            qru_lsq *f = NULL;
+            ck_assert_int_eq(qru_lsq_create(ctx, A, b, &opt, &f), 0);
+            void *xg;
+            qru_matrix *x = rand_matrix(dt, m, r, 1, &seed, &xg);
+            int st = qru_lsq_solve(ctx, f, x);
+            ck_assert_msg(st == want, "variant %d: solve gave %d, want %d",
+                          variant, st, want);
+            assert_holds(x, xg, "x", "rank-deficient solve");
+            /* the residual is still defined */
+            double res[2] = {-1, -1};
+            ck_assert_int_eq(qru_lsq_residual(ctx, f, res), 0);
+            ck_assert(res[0] >= 0 && res[1] >= 0);
+            qru_lsq_destroy(f);
+            qru_matrix_free(A);
+            qru_matrix_free(b);
+            qru_matrix_free(x);
+            free(xg);
+        }
+        free(Ah);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    qru_dtype odt = dt == QRU_FLOAT ? QRU_DOUBLE : QRU_FLOAT;
+    int have_odt = qru_context_supports(ctx, odt);
+    unsigned seed = 999;
+    int n = 7, m = 3, r = 2;
+    qru_matrix *A = rand_matrix(dt, n, m, 1, &seed, NULL);
+    qru_matrix *b = rand_matrix(dt, n, r, 0, &seed, NULL);
+    qru_matrix *Awide = rand_matrix(dt, 3, 5, 0, &seed, NULL);  /* n < m */
+    qru_matrix *Anocol = rand_matrix(dt, n, 0, 0, &seed, NULL); /* m = 0 */
+    qru_matrix *Aempty = rand_matrix(dt, 0, 0, 0, &seed, NULL);
+    qru_matrix *bshort = rand_matrix(dt, n - 1, r, 0, &seed, NULL);
+    qru_matrix *bnocol = rand_matrix(dt, n, 0, 0, &seed, NULL);
+    qru_matrix *Aodt = NULL, *bodt = NULL, *xodt = NULL;
+    if (have_odt) {
+        qru_matrix *t;
+        ck_assert_int_eq(qru_matrix_create(ctx, odt, n, r, 0, &t), 0);
+        bodt = t;
+        ck_assert_int_eq(qru_matrix_create(ctx, odt, m, r, 0, &t), 0);
+        xodt = t;
+        ck_assert_int_eq(qru_matrix_create(ctx, odt, n, m, 0, &t), 0);
+        Aodt = t;
+    }
+    qru_context *octx = qru_test_context();
+    qru_matrix *Ao = NULL, *bo = NULL, *xo = NULL, *Ro = NULL;
+    ck_assert_int_eq(qru_matrix_create(octx, dt, n, m, 0, &Ao), 0);
+    ck_assert_int_eq(qru_matrix_create(octx, dt, n, r, 0, &bo), 0);
+    ck_assert_int_eq(qru_matrix_create(octx, dt, m, r, 0, &xo), 0);
+    ck_assert_int_eq(qru_matrix_create(octx, dt, n, m, 0, &Ro), 0);
+
+    qru_lsq_options good, bad[8];
+    qru_lsq_options_init(&good);
+    for (int k = 0; k < 8; ++k)
+        qru_lsq_options_init(&bad[k]);
+    bad[0].flags = 2u;
+    bad[1].flags = ~0u;
+    bad[2].nb = -1;
+    bad[3].row_capacity = n - 1;
+    bad[4].col_capacity = m - 1;
+    bad[5].row_capacity = -1;
+    bad[6].col_capacity = -5;
+    bad[7].flags = QRU_LSQ_KEEP_Q | 0x100u;
+
+    /* create: ctx (1), A (2), b (3), opt (4), f (5) */
+    qru_lsq *sentinel = (qru_lsq *)&seed, *f = sentinel;
+    ck_assert_int_eq(qru_lsq_create(NULL, A, b, &good, &f), -1);
+    ck_assert_int_eq(qru_lsq_create(NULL, NULL, NULL, &bad[0], NULL), -1);
+    ck_assert_int_eq(qru_lsq_create(ctx, NULL, b, &good, &f), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, Ao, b, &good, &f), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, Awide, b, &good, &f), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, Anocol, b, &good, &f), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, Aempty, b, &good, &f), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, NULL, NULL, &bad[0], NULL), -2);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, NULL, &good, &f), -3);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, bo, &good, &f), -3);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, bshort, &good, &f), -3);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, bnocol, &good, &f), -3);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, NULL, &bad[0], NULL), -3);
+    if (bodt)
+        ck_assert_int_eq(qru_lsq_create(ctx, A, bodt, &good, &f), -3);
+    if (Aodt)
+        ck_assert_int_eq(qru_lsq_create(ctx, Aodt, b, &good, &f), -3);
+    for (int k = 0; k < 8; ++k) {
+        ck_assert_msg(qru_lsq_create(ctx, A, b, &bad[k], &f) == -4,
+                      "bad options %d not reported", k);
+        ck_assert_int_eq(qru_lsq_create(ctx, A, b, &bad[k], NULL), -4);
+    }
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, &good, NULL), -5);
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, NULL, NULL), -5);
+    ck_assert_ptr_eq(f, sentinel); /* never written on failure */
+
+    /* a good factorisation, with and without Q, for the other functions */
+    qru_lsq *fq = NULL, *fn = NULL, *fo = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, &good, &fq), 0);
+    qru_lsq_options noq = good;
+    noq.flags = 0;
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, &noq, &fn), 0);
+    ck_assert_int_eq(qru_lsq_create(octx, Ao, bo, &good, &fo), 0);
+
+    void *xg, *Rg, *Qg, *dg;
+    qru_matrix *x = rand_matrix(dt, m, r, 1, &seed, &xg);
+    qru_matrix *R = rand_matrix(dt, n, m, 0, &seed, &Rg);
+    qru_matrix *Q = rand_matrix(dt, n, n, 0, &seed, &Qg);
+    qru_matrix *d = rand_matrix(dt, n, r, 0, &seed, &dg);
+    qru_matrix *xr = rand_matrix(dt, m + 1, r, 0, &seed, NULL);
+    qru_matrix *xc = rand_matrix(dt, m, r + 1, 0, &seed, NULL);
+    qru_matrix *Rt = rand_matrix(dt, m, n, 0, &seed, NULL);
+    qru_matrix *Qs = rand_matrix(dt, n - 1, n - 1, 0, &seed, NULL);
+    qru_matrix *Qr = rand_matrix(dt, n, n - 1, 0, &seed, NULL);
+    qru_matrix *dr = rand_matrix(dt, n, r + 1, 0, &seed, NULL);
+    qru_matrix *Rodt = NULL, *Qodt = NULL;
+    if (have_odt) {
+        ck_assert_int_eq(qru_matrix_create(ctx, odt, n, m, 0, &Rodt), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, odt, n, n, 0, &Qodt), 0);
+    }
+#define UNTOUCHED()                                                            \
+    do {                                                                       \
+        assert_holds(x, xg, "x", "bad args");                                  \
+        assert_holds(R, Rg, "R", "bad args");                                  \
+        assert_holds(Q, Qg, "Q", "bad args");                                  \
+        assert_holds(d, dg, "d", "bad args");                                  \
+    } while (0)
+    for (int w = 0; w < 2; ++w) {
+        qru_lsq *g = w ? fn : fq;
+        /* solve: ctx (1), f (2), x (3) */
+        ck_assert_int_eq(qru_lsq_solve(NULL, g, x), -1);
+        ck_assert_int_eq(qru_lsq_solve(NULL, NULL, NULL), -1);
+        ck_assert_int_eq(qru_lsq_solve(ctx, NULL, x), -2);
+        ck_assert_int_eq(qru_lsq_solve(ctx, fo, x), -2);
+        ck_assert_int_eq(qru_lsq_solve(octx, g, xo), -2);
+        ck_assert_int_eq(qru_lsq_solve(ctx, NULL, NULL), -2);
+        ck_assert_int_eq(qru_lsq_solve(ctx, g, NULL), -3);
+        ck_assert_int_eq(qru_lsq_solve(ctx, g, xr), -3);
+        ck_assert_int_eq(qru_lsq_solve(ctx, g, xc), -3);
+        ck_assert_int_eq(qru_lsq_solve(ctx, g, xo), -3);
+        if (xodt)
+            ck_assert_int_eq(qru_lsq_solve(ctx, g, xodt), -3);
+        UNTOUCHED();
+        /* residual: ctx (1), f (2), res (3) */
+        double res[3] = {-7, -7, -7};
+        ck_assert_int_eq(qru_lsq_residual(NULL, g, res), -1);
+        ck_assert_int_eq(qru_lsq_residual(ctx, NULL, res), -2);
+        ck_assert_int_eq(qru_lsq_residual(ctx, fo, res), -2);
+        ck_assert_int_eq(qru_lsq_residual(ctx, g, NULL), -3);
+        ck_assert_int_eq(qru_lsq_residual(NULL, NULL, NULL), -1);
+        ck_assert(res[0] == -7 && res[1] == -7 && res[2] == -7);
+        /* get_r / get_d / get_q: ctx (1), f (2), out (3) */
+        ck_assert_int_eq(qru_lsq_get_r(NULL, g, R), -1);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, NULL, R), -2);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, fo, R), -2);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, g, NULL), -3);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Rt), -3);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Ro), -3);
+        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Q), -3);
+        if (Rodt)
+            ck_assert_int_eq(qru_lsq_get_r(ctx, g, Rodt), -3);
+        ck_assert_int_eq(qru_lsq_get_d(NULL, g, d), -1);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, NULL, d), -2);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, fo, d), -2);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, g, NULL), -3);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, g, dr), -3);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, g, bo), -3);
+        ck_assert_int_eq(qru_lsq_get_d(ctx, g, x), -3);
+        ck_assert_int_eq(qru_lsq_get_q(NULL, g, Q), -1);
+        ck_assert_int_eq(qru_lsq_get_q(ctx, NULL, Q), -2);
+        ck_assert_int_eq(qru_lsq_get_q(ctx, fo, Q), -2);
+        ck_assert_int_eq(qru_lsq_get_q(ctx, g, NULL), -3);
+        ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qs), -3);
+        ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qr), -3);
+        if (Qodt)
+            ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qodt), -3);
+        UNTOUCHED();
+    }
+    ck_assert_int_eq(qru_lsq_get_q(ctx, fn, Q), QRU_ERR_NO_Q);
+    UNTOUCHED();
+    ck_assert_int_eq(qru_lsq_get_q(ctx, fq, Q), 0);
+#undef UNTOUCHED
+
+    qru_lsq_destroy(fq);
+    qru_lsq_destroy(fn);
+    qru_lsq_destroy(fo);
+    qru_matrix *all[] = {A, b, Awide, Anocol, Aempty, bshort, bnocol, Aodt,
+                         bodt, xodt, x, R, Q, d, xr, xc, Rt, Qs, Qr, dr,
+                         Rodt, Qodt, Ao, bo, xo, Ro};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
+        qru_matrix_free(all[k]);
+    qru_context_destroy(octx);
+    free(xg);
+    free(Rg);
+    free(Qg);
+    free(dg);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("lsq");
+    TCase *tc = tcase_create("lsq");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_solve, 0, 2);
+    tcase_add_test(tc, test_defaults);
+    tcase_add_loop_test(tc, test_rank_deficient, 0, 2);
+    tcase_add_loop_test(tc, test_bad_args, 0, 2);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

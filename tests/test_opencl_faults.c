@@ -1,0 +1,223 @@
+/*
+ * Provokable faults of the OpenCL backend (opencl/qru_opencl.h documents the
+ * choices checked here):
+ *  - an out-of-range platform or device index (options or environment)
+ *    gives QRU_ERR_BACKEND_UNAVAILABLE, an index below -1 in the options is
+ *    a malformed argument (-3), and no context is returned;
+ *  - an allocation larger than the device allows gives QRU_ERR_ALLOC (never
+ *    an abort) and leaves the context usable;
+ *  - a device without fp64 (simulated with QRU_OCL_FP64=0) reports double as
+ *    unsupported and refuses double matrices with QRU_ERR_UNSUPPORTED;
+ *  - a kernel build failure (provoked with QRU_OCL_BUILD_OPTIONS) gives
+ *    QRU_ERR_BUILD, again on the next request, and keeps the compiler log.
+ * Runs on the opencl backend only (other backends: skipped, exit 77).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_test.h"
+
+#include "../opencl/qru_opencl.h"
+
+/* Sets (value != NULL) or unsets an environment variable, returning a copy
+ * of the old value (NULL if unset) to restore with env_restore(). */
+static char *env_set(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    char *copy = old ? strdup(old) : NULL;
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    return copy;
+}
+
+static void env_restore(const char *name, char *old)
+{
+    if (old)
+        setenv(name, old, 1);
+    else
+        unsetenv(name);
+    free(old);
+}
+
+static qru_context *const poison = (qru_context *)&env_set;
+
+/* Creates with options; checks the status and that *ctx is untouched on
+ * failure. */
+static void expect_create(int platform, int device, int want)
+{
+    qru_context_options opt;
+    qru_context_options_init(&opt);
+    opt.platform = platform;
+    opt.device = device;
+    qru_context *ctx = poison;
+    int st = qru_context_create_ex(&ctx, QRU_BACKEND_OPENCL, &opt);
+    ck_assert_msg(st == want, "platform %d device %d: status %d (%s), want %d",
+                  platform, device, st, qru_strerror(st), want);
+    if (want == 0) {
+        ck_assert_ptr_ne(ctx, poison);
+        ck_assert_int_eq(qru_context_backend(ctx), QRU_BACKEND_OPENCL);
+        qru_context_destroy(ctx);
+    } else {
+        ck_assert_ptr_eq(ctx, poison);
+    }
+}
+
+START_TEST(test_bad_indices)
+{
+    char *op = env_set("QRU_PLATFORM", NULL), *od = env_set("QRU_DEVICE", NULL);
+    expect_create(0, 0, 0);   /* PoCL here: platform 0 has a device 0 */
+    expect_create(-1, -1, 0); /* automatic choice */
+    expect_create(1000, -1, QRU_ERR_BACKEND_UNAVAILABLE);
+    expect_create(0, 1000, QRU_ERR_BACKEND_UNAVAILABLE);
+    expect_create(-1, 1000, QRU_ERR_BACKEND_UNAVAILABLE);
+    expect_create(-2, 0, -3);
+    expect_create(0, -7, -3);
+    env_restore("QRU_PLATFORM", op);
+    env_restore("QRU_DEVICE", od);
+}
+END_TEST
+
+START_TEST(test_bad_environment)
+{
+    static const struct {
+        const char *plat, *dev;
+        int want;
+    } cases[] = {
+        {"1000", NULL, QRU_ERR_BACKEND_UNAVAILABLE},
+        {NULL, "1000", QRU_ERR_BACKEND_UNAVAILABLE},
+        {"abc", NULL, QRU_ERR_BACKEND_UNAVAILABLE},
+        {NULL, "-4", QRU_ERR_BACKEND_UNAVAILABLE},
+        {"0", "0", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *op = env_set("QRU_PLATFORM", cases[i].plat);
+        char *od = env_set("QRU_DEVICE", cases[i].dev);
+        qru_context *ctx = poison;
+        int st = qru_context_create(&ctx, QRU_BACKEND_OPENCL);
+        env_restore("QRU_PLATFORM", op);
+        env_restore("QRU_DEVICE", od);
+        ck_assert_msg(st == cases[i].want, "QRU_PLATFORM=%s QRU_DEVICE=%s: %d",
+                      cases[i].plat ? cases[i].plat : "(unset)",
+                      cases[i].dev ? cases[i].dev : "(unset)", st);
+        if (st == 0)
+            qru_context_destroy(ctx);
+        else
+            ck_assert_ptr_eq(ctx, poison);
+    }
+    /* explicit options win over the environment */
+    char *op = env_set("QRU_PLATFORM", "1000");
+    expect_create(0, -1, 0);
+    env_restore("QRU_PLATFORM", op);
+}
+END_TEST
+
+START_TEST(test_huge_alloc)
+{
+    qru_context *ctx = qru_test_context();
+    for (int k = 0; k < qru_test_ndtypes(ctx); ++k) {
+        qru_dtype dt = qru_test_dtype(ctx, k);
+        qru_matrix *M = (qru_matrix *)poison;
+        /* 2^17 x 2^17 elements: 64 or 128 GiB */
+        int st = qru_matrix_create(ctx, dt, 1 << 17, 1 << 17, 0, &M);
+        ck_assert_msg(st == QRU_ERR_ALLOC, "huge matrix: %d (%s)", st,
+                      qru_strerror(st));
+        ck_assert_ptr_eq(M, (qru_matrix *)poison);
+        /* the context stays usable */
+        int n = 3;
+        void *h = qru_test_alloc(dt, n, n, n);
+        unsigned seed = 7;
+        qru_test_rand(dt, n, n, h, n, &seed);
+        qru_matrix *A = qru_test_upload(ctx, dt, n, n, 0, h, n);
+        void *back = qru_test_download(A);
+        ck_assert_int_eq(memcmp(back, h, qru_test_elsize(dt) * n * n), 0);
+        free(back);
+        qru_matrix_free(A);
+        free(h);
+    }
+    qru_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_no_fp64)
+{
+    char *old = env_set("QRU_OCL_FP64", "0");
+    qru_context *ctx = qru_test_context();
+    env_restore("QRU_OCL_FP64", old);
+    ck_assert_int_eq(qru_context_supports(ctx, QRU_DOUBLE), 0);
+    ck_assert_int_eq(qru_context_supports(ctx, QRU_FLOAT), 1);
+    qru_matrix *M = (qru_matrix *)poison;
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_DOUBLE, 4, 4, 0, &M),
+                     QRU_ERR_UNSUPPORTED);
+    ck_assert_ptr_eq(M, (qru_matrix *)poison);
+    /* float still works */
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 4, 4, 0, &M), 0);
+    qru_matrix *B = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 4, 4, 0, &B), 0);
+    ck_assert_int_eq(qru_matrix_copy(M, B), 0);
+    ck_assert_int_eq(qru_context_sync(ctx), 0);
+    qru_matrix_free(B);
+    qru_matrix_free(M);
+    qru_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_build_failure)
+{
+    char *old = env_set("QRU_OCL_BUILD_OPTIONS",
+                        "-DQRU_PROVOKED_ERROR=1 -include /nonexistent/qru.h");
+    qru_context *ctx = qru_test_context();
+    env_restore("QRU_OCL_BUILD_OPTIONS", old);
+    ck_assert_str_eq(qru_opencl_build_log(ctx), "");
+    ck_assert_ptr_nonnull(qru_opencl_tuning(ctx));
+    qru_matrix *A = NULL, *B = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 5, 3, 0, &A), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 5, 3, 0, &B), 0);
+    float h[15], g[15];
+    for (int i = 0; i < 15; ++i) {
+        h[i] = (float)i;
+        g[i] = -1.0f;
+    }
+    ck_assert_int_eq(qru_matrix_upload(A, h, 5), 0);
+    ck_assert_int_eq(qru_matrix_upload(B, g, 5), 0);
+    /* the device copy needs the kernels: the build fails */
+    int st = qru_matrix_copy(A, B);
+    ck_assert_msg(st == QRU_ERR_BUILD, "copy: %d (%s)", st, qru_strerror(st));
+    ck_assert_int_eq(qru_matrix_copy(A, B), QRU_ERR_BUILD); /* kept */
+    ck_assert_int_gt((int)strlen(qru_opencl_build_log(ctx)), 0);
+    /* B is unchanged and transfers (no kernels) still work */
+    float back[15];
+    ck_assert_int_eq(qru_matrix_download(B, back, 5), 0);
+    for (int i = 0; i < 15; ++i)
+        ck_assert(back[i] == -1.0f);
+    qru_matrix_free(A);
+    qru_matrix_free(B);
+    qru_context_destroy(ctx);
+    /* not an OpenCL context: empty log, no tuning */
+    qru_context *cpu = NULL;
+    ck_assert_int_eq(qru_context_create(&cpu, QRU_BACKEND_CPU), 0);
+    ck_assert_str_eq(qru_opencl_build_log(cpu), "");
+    ck_assert_ptr_null(qru_opencl_tuning(cpu));
+    qru_context_destroy(cpu);
+}
+END_TEST
+
+int main(void)
+{
+    if (qru_test_backend() != QRU_BACKEND_OPENCL) {
+        printf("SKIP: OpenCL fault tests run on the opencl backend only\n");
+        return 77;
+    }
+    Suite *s = suite_create("opencl_faults");
+    TCase *tc = tcase_create("faults");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_bad_indices);
+    tcase_add_test(tc, test_bad_environment);
+    tcase_add_test(tc, test_huge_alloc);
+    tcase_add_test(tc, test_no_fp64);
+    tcase_add_test(tc, test_build_failure);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

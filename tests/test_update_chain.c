@@ -1,0 +1,166 @@
+/* Random chains of >= 200 mixed QR updates on one factorisation, with Q
+ * (all four updates) and R only (remove columns, add rows; the updates that
+ * need Q must answer QRU_ERR_NO_Q and leave f unchanged), checked against
+ * the host problem updated the same way at random points and at the end.
+ *
+ * Error bound: every check must stay below QRU_TEST_THRESHOLD times
+ * max(1, sqrt(u) / 4) where u is the number of updates applied so far
+ * (rounding errors of successive updates accumulate like a random walk;
+ * for u = 200 the factor is 3.5). */
+#include "update_check.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+enum { NUPD = 220, NMAX = 160, MMAX = 60, R = 2 };
+
+static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
+{
+    *s = *s * 1664525u + 1013904223u;
+    if (hi <= lo)
+        return lo;
+    return lo + (int)((*s >> 8) % (unsigned)(hi - lo + 1));
+}
+
+/* a block size: mostly 1..6, one time in ten 1..24; at most maxp */
+static int rnd_p(unsigned *s, int maxp)
+{
+    int p = rnd(s, 0, 9) == 0 ? rnd(s, 1, 24) : rnd(s, 1, 6);
+    return p < maxp ? p : maxp;
+}
+
+static double scale_for(int u)
+{
+    double sc = sqrt((double)u) / 4.0;
+    return sc > 1.0 ? sc : 1.0;
+}
+
+/* loop index: dtype, with Q (0) or R only (1) */
+START_TEST(test_chain)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int keep_q = (_i / 2) % 2 == 0;
+    unsigned seed = 424242u + 7u * (unsigned)_i;
+    unsigned rs = 99u + 13u * (unsigned)_i;
+    hprob hp = keep_q ? uc_problem(dt, 80, 30, R, &seed)
+                       : uc_problem(dt, 70, 60, R, &seed);
+    /* block size: automatic for the Q chain, 4 for the R-only chain */
+    qru_lsq *f = uc_factor(ctx, &hp, keep_q, keep_q ? 0 : 4);
+    int counts[4] = {0, 0, 0, 0}, nchecks = 0;
+    double worst = 0.0;
+    for (int u = 1; u <= NUPD; ++u) {
+        int n = hp.n, m = hp.m, st = 0, op;
+        char tag[128];
+        /* weights keep the sizes moving around m ~ 30, n - m ~ 40 (Q) or
+         * m >= 30 (R only: columns are only removed, rows only added) */
+        int w[4] = {0, 0, 0, 0};
+        if (keep_q) {
+            if (n > m && m < MMAX)
+                w[0] = m < 20 ? 30 : m > 45 ? 3 : 10;
+            if (m >= 2)
+                w[1] = m > 40 ? 30 : m < 10 ? 3 : 10;
+            if (n < NMAX)
+                w[2] = n - m < 20 ? 30 : 10;
+            if (n > m)
+                w[3] = n - m > 60 ? 30 : 10;
+        } else {
+            w[1] = m > 30 ? 10 : 0;
+            w[2] = 90;
+        }
+        int x = rnd(&rs, 0, w[0] + w[1] + w[2] + w[3] - 1);
+        for (op = 0; op < 3 && x >= w[op]; ++op)
+            x -= w[op];
+        if (op == 0) {
+            int p = rnd_p(&rs, n - m < MMAX - m ? n - m : MMAX - m);
+            int k = rnd(&rs, 0, m);
+            double *U = uc_rand(dt, n, p, &seed);
+            qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
+            st = qru_qr_update_add_cols(ctx, f, k, Ud);
+            snprintf(tag, sizeof tag, "update %d add_cols k=%d p=%d (%dx%d)",
+                     u, k, p, n, m);
+            ck_assert_msg(st == 0, "%s: %d", tag, st);
+            uc_add_cols(&hp, k, p, U);
+            qru_matrix_free(Ud);
+            free(U);
+        } else if (op == 1) {
+            int p = rnd_p(&rs, keep_q ? m - 1 : 2);
+            int k = rnd(&rs, 0, m - p);
+            st = qru_qr_update_remove_cols(ctx, f, k, p);
+            snprintf(tag, sizeof tag, "update %d remove_cols k=%d p=%d (%dx%d)",
+                     u, k, p, n, m);
+            ck_assert_msg(st == 0, "%s: %d", tag, st);
+            uc_remove_cols(&hp, k, p);
+        } else if (op == 2) {
+            int p = rnd_p(&rs, keep_q ? NMAX - n : 6);
+            int k = rnd(&rs, 0, n);
+            double *U = uc_rand(dt, p, m, &seed);
+            double *e = uc_rand(dt, p, R, &seed);
+            qru_matrix *Ud = uc_upload(ctx, dt, p, m, U);
+            qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
+            st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+            snprintf(tag, sizeof tag, "update %d add_rows k=%d p=%d (%dx%d)",
+                     u, k, p, n, m);
+            ck_assert_msg(st == 0, "%s: %d", tag, st);
+            uc_add_rows(&hp, k, p, U, e);
+            qru_matrix_free(Ud);
+            qru_matrix_free(ed);
+            free(U);
+            free(e);
+        } else {
+            int p = rnd_p(&rs, n - m);
+            int k = rnd(&rs, 0, n - p);
+            st = qru_qr_update_remove_rows(ctx, f, k, p);
+            snprintf(tag, sizeof tag, "update %d remove_rows k=%d p=%d (%dx%d)",
+                     u, k, p, n, m);
+            ck_assert_msg(st == 0, "%s: %d", tag, st);
+            uc_remove_rows(&hp, k, p);
+        }
+        counts[op]++;
+        if (!keep_q && rnd(&rs, 0, 24) == 0) {
+            /* the updates that need Q refuse and leave f unchanged */
+            usnap s0 = uc_snap(ctx, f);
+            double *U = uc_rand(dt, hp.n, 1, &seed);
+            qru_matrix *Ud = uc_upload(ctx, dt, hp.n, 1, U);
+            ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ud),
+                             hp.n > hp.m ? QRU_ERR_NO_Q : -4);
+            if (hp.n > hp.m)
+                ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, 1),
+                                 QRU_ERR_NO_Q);
+            uc_snap_same(ctx, f, &s0, "R-only chain: update needing Q");
+            uc_snap_free(&s0);
+            qru_matrix_free(Ud);
+            free(U);
+        }
+        if (u == NUPD || rnd(&rs, 0, 14) == 0) {
+            double w = uc_check(ctx, f, &hp, scale_for(u), tag);
+            worst = w > worst ? w : worst;
+            nchecks++;
+        }
+    }
+    printf("%s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
+           "%d remove_rows; %d checks, worst scaled error %.3g; final "
+           "%d x %d\n",
+           dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+           counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
+           hp.m);
+    ck_assert_int_ge(nchecks, 5);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("update_chain");
+    TCase *tc = tcase_create("update_chain");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_chain, 0, 4);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

@@ -1,0 +1,273 @@
+/* QR updates that add and remove blocks of columns
+ * (qru_qr_update_add_cols / qru_qr_update_remove_cols), both precisions,
+ * with and without Q, k at the start, middle and end, p around the block
+ * size; rank deficiency and bad arguments leave f unchanged. */
+#include "update_check.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+enum { N = 120, M = 50, R = 2, NB = 8 };
+static const int PS[] = {1, NB - 1, NB, NB + 1, 40};
+#define NP ((int)(sizeof PS / sizeof PS[0]))
+
+/* loop index i -> dtype (i % 2) and k choice (i / 2 % 3) */
+START_TEST(test_add_cols)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int kc = (_i / 2) % 3;
+    for (int ip = 0; ip < NP; ++ip) {
+        int p = PS[ip];
+        int k = kc == 0 ? 0 : kc == 1 ? M / 2 : M;
+        unsigned seed = 1000u + 17u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, N, M, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
+        double *U = uc_rand(dt, N, p, &seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, N, p, U);
+        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        ck_assert_msg(st == 0, "add_cols k=%d p=%d: %d", k, p, st);
+        uc_add_cols(&hp, k, p, U);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s add_cols k=%d p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", k, p);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_matrix_free(Ud);
+        free(U);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* loop index: dtype, with/without Q, k choice */
+START_TEST(test_remove_cols)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int keep_q = (_i / 2) % 2;
+    int kc = (_i / 4) % 3;
+    for (int ip = 0; ip < NP; ++ip) {
+        int p = PS[ip];
+        int k = kc == 0 ? 0 : kc == 1 ? (M - p) / 2 : M - p;
+        unsigned seed = 2000u + 31u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, N, M, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, keep_q, NB);
+        int st = qru_qr_update_remove_cols(ctx, f, k, p);
+        ck_assert_msg(st == 0, "remove_cols k=%d p=%d: %d", k, p, st);
+        uc_remove_cols(&hp, k, p);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s %s remove_cols k=%d p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+                 k, p);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* default (automatic) block size, and block sizes 1 and larger than p */
+START_TEST(test_block_sizes)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    static const int nbs[] = {0, 1, 3, 64};
+    for (int ib = 0; ib < 4; ++ib) {
+        unsigned seed = 3000u + (unsigned)(10 * _i + ib);
+        hprob hp = uc_problem(dt, 150, 60, 3, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, 1, nbs[ib]);
+        ck_assert_int_eq(qru_lsq_update_block_size(f), nbs[ib]);
+        double *U = uc_rand(dt, 150, 25, &seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, 150, 25, U);
+        ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 20, Ud), 0);
+        uc_add_cols(&hp, 20, 25, U);
+        uc_check(ctx, f, &hp, 1.0, "block size add_cols");
+        ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 10, 30), 0);
+        uc_remove_cols(&hp, 10, 30);
+        uc_check(ctx, f, &hp, 1.0, "block size remove_cols");
+        qru_matrix_free(Ud);
+        free(U);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* columns filling the problem up to square (n1 = m1), and removing all but
+ * one column */
+START_TEST(test_extremes)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    unsigned seed = 4000u + (unsigned)_i;
+    hprob hp = uc_problem(dt, 40, 25, 1, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 4);
+    double *U = uc_rand(dt, 40, 15, &seed);
+    qru_matrix *Ud = uc_upload(ctx, dt, 40, 15, U);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 7, Ud), 0);
+    uc_add_cols(&hp, 7, 15, U);
+    /* square A1: the residual is zero, the solution still is A1 \ b */
+    uc_check(ctx, f, &hp, 1.0, "add_cols to square");
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 1, 39), 0);
+    uc_remove_cols(&hp, 1, 39);
+    uc_check(ctx, f, &hp, 1.0, "remove_cols to one column");
+    qru_matrix_free(Ud);
+    free(U);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+/* rank-deficient added columns: positive status, f unchanged */
+START_TEST(test_add_cols_rank)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int n = 60, m = 20, k = 5;
+    unsigned seed = 5000u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 3);
+    usnap s0 = uc_snap(ctx, f);
+    double *U = uc_rand(dt, n, 4, &seed);
+    /* case 1: U(:,3) = A(:,1) (in the span of the kept columns) */
+    memcpy(U + 2 * n, hp.A, sizeof(double) * n);
+    qru_matrix *Ud = uc_upload(ctx, dt, n, 4, U);
+    int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    ck_assert_msg(st == k + 3, "duplicate of a kept column: status %d", st);
+    uc_snap_same(ctx, f, &s0, "rank-deficient U (kept column)");
+    qru_matrix_free(Ud);
+    free(U);
+    /* case 2: a zero column */
+    U = uc_rand(dt, n, 4, &seed);
+    for (int i = 0; i < n; ++i)
+        U[i + 1 * n] = 0.0;
+    Ud = uc_upload(ctx, dt, n, 4, U);
+    st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    ck_assert_msg(st == k + 2, "zero column: status %d", st);
+    uc_snap_same(ctx, f, &s0, "zero column");
+    qru_matrix_free(Ud);
+    free(U);
+    /* case 3: U = A(:, k+1), the column after the block: the shifted old
+     * column k+1 (now k+p+1) becomes dependent */
+    U = malloc(sizeof(double) * n);
+    ck_assert_ptr_nonnull(U);
+    memcpy(U, hp.A + (size_t)k * n, sizeof(double) * n);
+    Ud = uc_upload(ctx, dt, n, 1, U);
+    st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    ck_assert_msg(st == k + 2, "duplicate of the next column: status %d", st);
+    uc_snap_same(ctx, f, &s0, "rank-deficient U (next column)");
+    qru_matrix_free(Ud);
+    free(U);
+    /* the factorisation still works */
+    U = uc_rand(dt, n, 4, &seed);
+    Ud = uc_upload(ctx, dt, n, 4, U);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, k, Ud), 0);
+    uc_add_cols(&hp, k, 4, U);
+    uc_check(ctx, f, &hp, 1.0, "after rank-deficient attempts");
+    qru_matrix_free(Ud);
+    free(U);
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype other = dt == QRU_FLOAT ? QRU_DOUBLE : QRU_FLOAT;
+    int n = 30, m = 10;
+    unsigned seed = 6000u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    qru_lsq *g = uc_factor(ctx, &hp, 0, 0); /* R only */
+    usnap s0 = uc_snap(ctx, f), s1 = uc_snap(ctx, g);
+    double *U = uc_rand(dt, n + 1, 21, &seed);
+    qru_matrix *U1 = uc_upload(ctx, dt, n, 3, U);
+    qru_matrix *Ushort = uc_upload(ctx, dt, n - 1, 3, U);
+    qru_matrix *Uwide = uc_upload(ctx, dt, n, 21, U); /* m + 21 > n */
+    qru_matrix *Uok20 = uc_upload(ctx, dt, n, 20, U); /* m + 20 = n: ok */
+    qru_matrix *Uother = NULL;
+    if (qru_context_supports(ctx, other))
+        Uother = uc_upload(ctx, other, n, 3, U);
+    qru_context *ctx2 = NULL;
+    ck_assert_int_eq(qru_context_create(&ctx2, QRU_BACKEND_CPU), 0);
+    qru_matrix *Uctx2 = uc_upload(ctx2, dt, n, 3, U);
+
+    ck_assert_int_eq(qru_qr_update_add_cols(NULL, f, 0, U1), -1);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, NULL, 0, U1), -2);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx2, f, 0, Uctx2), -2);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, -1, U1), -3);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, m + 1, U1), -3);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, NULL), -4);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ushort), -4);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uwide), -4);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uctx2), -4);
+    if (Uother)
+        ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uother), -4);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, -1, NULL), -3);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, g, 0, U1), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, g, -1, U1), -3);
+
+    ck_assert_int_eq(qru_qr_update_remove_cols(NULL, f, 0, 1), -1);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, NULL, 0, 1), -2);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx2, f, 0, 1), -2);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, -1, 1), -3);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, m, 1), -3);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, m, 0), -3);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, 0), -4);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, -2), -4);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 3, m - 2), -4);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, m), -4); /* m1=0 */
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, g, 0, m), -4);
+
+    ck_assert_int_eq(qru_lsq_set_update_block_size(NULL, 1), -1);
+    ck_assert_int_eq(qru_lsq_set_update_block_size(f, -1), -2);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(NULL,
+                                                  QRU_UPDATE_DISSERTATION),
+                     -1);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)77),
+                     -2);
+    ck_assert_int_eq(
+        qru_lsq_set_update_algorithm(f, QRU_UPDATE_DISSERTATION), 0);
+    ck_assert_int_eq(qru_lsq_update_block_size(NULL), -1);
+
+    uc_snap_same(ctx, f, &s0, "bad arguments (Q)");
+    uc_snap_same(ctx, g, &s1, "bad arguments (R only)");
+
+    /* the limits themselves are valid */
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, m, Uok20), 0);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, g, 0, m - 1), 0);
+
+    qru_matrix_free(U1);
+    qru_matrix_free(Ushort);
+    qru_matrix_free(Uwide);
+    qru_matrix_free(Uok20);
+    qru_matrix_free(Uother);
+    qru_matrix_free(Uctx2);
+    qru_context_destroy(ctx2);
+    free(U);
+    uc_snap_free(&s0);
+    uc_snap_free(&s1);
+    qru_lsq_destroy(f);
+    qru_lsq_destroy(g);
+    uc_free(&hp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("update_cols");
+    TCase *tc = tcase_create("update_cols");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_cols, 0, 6);
+    tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+    tcase_add_loop_test(tc, test_extremes, 0, 2);
+    tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+    tcase_add_loop_test(tc, test_bad_args, 0, 2);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

@@ -1,0 +1,206 @@
+/* QR updates that add and remove blocks of rows
+ * (qru_qr_update_add_rows / qru_qr_update_remove_rows), both precisions,
+ * with and without Q, k at the start, middle and end, p around the block
+ * size; bad arguments leave f unchanged. */
+#include "update_check.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+enum { N = 120, M = 50, R = 2, NB = 8 };
+static const int PS[] = {1, NB - 1, NB, NB + 1, 60};
+#define NP ((int)(sizeof PS / sizeof PS[0]))
+
+/* loop index: dtype, with/without Q, k choice */
+START_TEST(test_add_rows)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int keep_q = (_i / 2) % 2;
+    int kc = (_i / 4) % 3;
+    for (int ip = 0; ip < NP; ++ip) {
+        int p = PS[ip];
+        int k = kc == 0 ? 0 : kc == 1 ? N / 2 : N;
+        unsigned seed = 7000u + 37u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, N, M, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, keep_q, NB);
+        double *U = uc_rand(dt, p, M, &seed);
+        double *e = uc_rand(dt, p, R, &seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, p, M, U);
+        qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
+        int st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+        ck_assert_msg(st == 0, "add_rows k=%d p=%d: %d", k, p, st);
+        uc_add_rows(&hp, k, p, U, e);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s %s add_rows k=%d p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+                 k, p);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_matrix_free(Ud);
+        qru_matrix_free(ed);
+        free(U);
+        free(e);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* loop index: dtype, k choice */
+START_TEST(test_remove_rows)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int kc = (_i / 2) % 3;
+    for (int ip = 0; ip < NP; ++ip) {
+        int p = PS[ip];
+        int k = kc == 0 ? 0 : kc == 1 ? (N - p) / 2 : N - p;
+        unsigned seed = 8000u + 41u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, N, M, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
+        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
+        uc_remove_rows(&hp, k, p);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s remove_rows k=%d p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", k, p);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* block sizes 0 (auto), 1, 3, 64 for add_rows; remove rows down to square
+ * and add rows to a square problem */
+START_TEST(test_block_sizes)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    static const int nbs[] = {0, 1, 3, 64};
+    for (int ib = 0; ib < 4; ++ib) {
+        unsigned seed = 9000u + (unsigned)(10 * _i + ib);
+        hprob hp = uc_problem(dt, 90, 60, 3, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, ib % 2, nbs[ib]);
+        if (ib % 2) {
+            ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 11, 30), 0);
+            uc_remove_rows(&hp, 11, 30);
+            uc_check(ctx, f, &hp, 1.0, "remove_rows to square");
+        }
+        double *U = uc_rand(dt, 33, 60, &seed);
+        double *e = uc_rand(dt, 33, 3, &seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, 33, 60, U);
+        qru_matrix *ed = uc_upload(ctx, dt, 33, 3, e);
+        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 17, Ud, ed), 0);
+        uc_add_rows(&hp, 17, 33, U, e);
+        uc_check(ctx, f, &hp, 1.0, "block size add_rows");
+        qru_matrix_free(Ud);
+        qru_matrix_free(ed);
+        free(U);
+        free(e);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype other = dt == QRU_FLOAT ? QRU_DOUBLE : QRU_FLOAT;
+    int n = 30, m = 10, r = 2;
+    unsigned seed = 9500u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, r, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    qru_lsq *g = uc_factor(ctx, &hp, 0, 0); /* R only */
+    usnap s0 = uc_snap(ctx, f), s1 = uc_snap(ctx, g);
+    double *X = uc_rand(dt, 4, m + 1, &seed);
+    qru_matrix *U = uc_upload(ctx, dt, 4, m, X);
+    qru_matrix *Unarrow = uc_upload(ctx, dt, 4, m - 1, X);
+    qru_matrix *Uwide = uc_upload(ctx, dt, 4, m + 1, X);
+    qru_matrix *e = uc_upload(ctx, dt, 4, r, X);
+    qru_matrix *e3 = uc_upload(ctx, dt, 3, r, X);
+    qru_matrix *ewide = uc_upload(ctx, dt, 4, r + 1, X);
+    qru_matrix *Uother = NULL, *eother = NULL;
+    if (qru_context_supports(ctx, other)) {
+        Uother = uc_upload(ctx, other, 4, m, X);
+        eother = uc_upload(ctx, other, 4, r, X);
+    }
+    qru_context *ctx2 = NULL;
+    ck_assert_int_eq(qru_context_create(&ctx2, QRU_BACKEND_CPU), 0);
+    qru_matrix *U2 = uc_upload(ctx2, dt, 4, m, X);
+    qru_matrix *e2 = uc_upload(ctx2, dt, 4, r, X);
+
+    ck_assert_int_eq(qru_qr_update_add_rows(NULL, f, 0, U, e), -1);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, NULL, 0, U, e), -2);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx2, f, 0, U2, e2), -2);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, -1, U, e), -3);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, n + 1, U, e), -3);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, NULL, e), -4);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Unarrow, e), -4);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Uwide, e), -4);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U2, e), -4);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, NULL), -5);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, e3), -5);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, ewide), -5);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, e2), -5);
+    if (Uother) {
+        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Uother, e), -4);
+        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, eother), -5);
+    }
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, g, n + 1, NULL, NULL), -3);
+
+    ck_assert_int_eq(qru_qr_update_remove_rows(NULL, f, 0, 1), -1);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, NULL, 0, 1), -2);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx2, f, 0, 1), -2);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, -1, 1), -3);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, n, 1), -3);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, 0), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, -1), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 25, 6), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, n - m + 1), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, g, 0, 1), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, g, 0, n - m + 1), -4);
+
+    uc_snap_same(ctx, f, &s0, "bad arguments (Q)");
+    uc_snap_same(ctx, g, &s1, "bad arguments (R only)");
+
+    /* the limits themselves are valid */
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, m, n - m), 0);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, g, n, U, e), 0);
+
+    qru_matrix_free(U);
+    qru_matrix_free(Unarrow);
+    qru_matrix_free(Uwide);
+    qru_matrix_free(e);
+    qru_matrix_free(e3);
+    qru_matrix_free(ewide);
+    qru_matrix_free(Uother);
+    qru_matrix_free(eother);
+    qru_matrix_free(U2);
+    qru_matrix_free(e2);
+    qru_context_destroy(ctx2);
+    free(X);
+    uc_snap_free(&s0);
+    uc_snap_free(&s1);
+    qru_lsq_destroy(f);
+    qru_lsq_destroy(g);
+    uc_free(&hp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("update_rows");
+    TCase *tc = tcase_create("update_rows");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_rows, 0, 12);
+    tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+    tcase_add_loop_test(tc, test_bad_args, 0, 2);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}

@@ -1,0 +1,342 @@
+/*
+ * Helpers shared by the QR-update tests (test_update_*.c): a host copy of
+ * the least-squares problem (A, b kept in double, holding values exactly
+ * representable in the element type under test) that is updated the same
+ * way as the factorisation, and the checks of a factorisation against it.
+ * Header-only (static functions) so that each test stays one source file.
+ */
+#ifndef QRU_UPDATE_CHECK_H
+#define QRU_UPDATE_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_test.h"
+
+/* host problem: A n x m, B n x r, both ld = n */
+typedef struct hprob {
+    qru_dtype dt;
+    int n, m, r;
+    double *A, *B;
+} hprob;
+
+/* rows x cols array (ld = rows) of uniform(-1,1) values representable in dt */
+static inline double *uc_rand(qru_dtype dt, int rows, int cols, unsigned *seed)
+{
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    qru_test_rand(dt, rows, cols, h, ld, seed);
+    double *a = malloc(sizeof(double) * (size_t)ld * (cols > 0 ? cols : 1));
+    ck_assert_ptr_nonnull(a);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            a[i + (size_t)j * ld] = qru_test_get(dt, h, ld, i, j);
+    free(h);
+    return a;
+}
+
+/* converts a double array to a new dt array (ld = rows) */
+static inline void *uc_to_dt(qru_dtype dt, int rows, int cols, const double *a,
+                      int lda)
+{
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            qru_test_set(dt, h, ld, i, j, a[i + (size_t)j * lda]);
+    return h;
+}
+
+static inline qru_matrix *uc_upload(qru_context *ctx, qru_dtype dt, int rows,
+                             int cols, const double *a)
+{
+    void *h = uc_to_dt(dt, rows, cols, a, rows > 0 ? rows : 1);
+    qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, 0, h,
+                                    rows > 0 ? rows : 1);
+    free(h);
+    return M;
+}
+
+static inline hprob uc_problem(qru_dtype dt, int n, int m, int r, unsigned *seed)
+{
+    hprob hp = {dt, n, m, r, NULL, NULL};
+    hp.A = uc_rand(dt, n, m, seed);
+    hp.B = uc_rand(dt, n, r, seed);
+    return hp;
+}
+
+static inline void uc_free(hprob *hp)
+{
+    free(hp->A);
+    free(hp->B);
+    hp->A = hp->B = NULL;
+}
+
+/* factorisation of hp with Q (keep_q) or R only; nb = update block size */
+static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
+                          int nb)
+{
+    qru_matrix *A = uc_upload(ctx, hp->dt, hp->n, hp->m, hp->A);
+    qru_matrix *b = uc_upload(ctx, hp->dt, hp->n, hp->r, hp->B);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.flags = keep_q ? QRU_LSQ_KEEP_Q : 0u;
+    qru_lsq *f = NULL;
+    int st = qru_lsq_create(ctx, A, b, &opt, &f);
+    ck_assert_msg(st == 0, "qru_lsq_create: %d", st);
+    ck_assert_int_eq(qru_lsq_set_update_block_size(f, nb), 0);
+    qru_matrix_free(A);
+    qru_matrix_free(b);
+    return f;
+}
+
+/* ---- the same updates on the host problem ---- */
+
+/* columns: A1 = [A(:,1:k) U A(:,k+1:m)], U n x p (ld n) */
+static inline void uc_add_cols(hprob *hp, int k, int p, const double *U)
+{
+    int n = hp->n, m = hp->m;
+    double *A1 = malloc(sizeof(double) * (size_t)n * (m + p));
+    ck_assert_ptr_nonnull(A1);
+    memcpy(A1, hp->A, sizeof(double) * (size_t)n * k);
+    memcpy(A1 + (size_t)n * k, U, sizeof(double) * (size_t)n * p);
+    memcpy(A1 + (size_t)n * (k + p), hp->A + (size_t)n * k,
+           sizeof(double) * (size_t)n * (m - k));
+    free(hp->A);
+    hp->A = A1;
+    hp->m = m + p;
+}
+
+static inline void uc_remove_cols(hprob *hp, int k, int p)
+{
+    int n = hp->n, m = hp->m;
+    memmove(hp->A + (size_t)n * k, hp->A + (size_t)n * (k + p),
+            sizeof(double) * (size_t)n * (m - k - p));
+    hp->m = m - p;
+}
+
+/* rows of an n x c array (ld n) -> new array with rows inserted/removed */
+static inline double *uc_rows_insert(const double *X, int n, int c, int k, int p,
+                              const double *Ins /* p x c, ld p */)
+{
+    int n1 = n + p;
+    double *Y = malloc(sizeof(double) * (size_t)n1 * (c > 0 ? c : 1));
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < c; ++j) {
+        for (int i = 0; i < k; ++i)
+            Y[i + (size_t)j * n1] = X[i + (size_t)j * n];
+        for (int i = 0; i < p; ++i)
+            Y[k + i + (size_t)j * n1] = Ins[i + (size_t)j * p];
+        for (int i = k; i < n; ++i)
+            Y[i + p + (size_t)j * n1] = X[i + (size_t)j * n];
+    }
+    return Y;
+}
+
+static inline double *uc_rows_delete(const double *X, int n, int c, int k, int p)
+{
+    int n1 = n - p;
+    double *Y = malloc(sizeof(double) * (size_t)(n1 > 0 ? n1 : 1) *
+                       (c > 0 ? c : 1));
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < c; ++j) {
+        for (int i = 0; i < k; ++i)
+            Y[i + (size_t)j * n1] = X[i + (size_t)j * n];
+        for (int i = k + p; i < n; ++i)
+            Y[i - p + (size_t)j * n1] = X[i + (size_t)j * n];
+    }
+    return Y;
+}
+
+static inline void uc_add_rows(hprob *hp, int k, int p, const double *U,
+                        const double *e)
+{
+    double *A1 = uc_rows_insert(hp->A, hp->n, hp->m, k, p, U);
+    double *B1 = uc_rows_insert(hp->B, hp->n, hp->r, k, p, e);
+    free(hp->A);
+    free(hp->B);
+    hp->A = A1;
+    hp->B = B1;
+    hp->n += p;
+}
+
+static inline void uc_remove_rows(hprob *hp, int k, int p)
+{
+    double *A1 = uc_rows_delete(hp->A, hp->n, hp->m, k, p);
+    double *B1 = uc_rows_delete(hp->B, hp->n, hp->r, k, p);
+    free(hp->A);
+    free(hp->B);
+    hp->A = A1;
+    hp->B = B1;
+    hp->n -= p;
+}
+
+/* ---- snapshots: f's contents, to check bit for bit that it is unchanged */
+typedef struct usnap {
+    int n, m, r, has_q;
+    void *R, *Q, *d;
+} usnap;
+
+static inline void *uc_get(qru_context *ctx, const qru_lsq *f, int which, int rows,
+                    int cols)
+{
+    qru_matrix *M = NULL;
+    int st = qru_matrix_create(ctx, qru_lsq_dtype(f), rows, cols, 0, &M);
+    ck_assert_int_eq(st, 0);
+    st = which == 0   ? qru_lsq_get_r(ctx, f, M)
+         : which == 1 ? qru_lsq_get_q(ctx, f, M)
+                      : qru_lsq_get_d(ctx, f, M);
+    ck_assert_msg(st == 0, "qru_lsq_get_%c: %d", "rqd"[which], st);
+    void *h = qru_test_download(M);
+    qru_matrix_free(M);
+    return h;
+}
+
+static inline usnap uc_snap(qru_context *ctx, const qru_lsq *f)
+{
+    usnap s;
+    s.n = qru_lsq_rows(f);
+    s.m = qru_lsq_cols(f);
+    s.r = qru_lsq_nrhs(f);
+    s.has_q = qru_lsq_has_q(f);
+    s.R = uc_get(ctx, f, 0, s.n, s.m);
+    s.Q = s.has_q ? uc_get(ctx, f, 1, s.n, s.n) : NULL;
+    s.d = uc_get(ctx, f, 2, s.n, s.r);
+    return s;
+}
+
+static inline void uc_snap_free(usnap *s)
+{
+    free(s->R);
+    free(s->Q);
+    free(s->d);
+}
+
+/* f still holds exactly the contents of s */
+static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap *s,
+                         const char *tag)
+{
+    usnap t = uc_snap(ctx, f);
+    size_t es = qru_test_elsize(qru_lsq_dtype(f));
+    ck_assert_msg(t.n == s->n && t.m == s->m && t.r == s->r &&
+                      t.has_q == s->has_q,
+                  "%s: shape changed (%d x %d -> %d x %d)", tag, s->n, s->m,
+                  t.n, t.m);
+    ck_assert_msg(memcmp(t.R, s->R, es * (size_t)s->n * s->m) == 0,
+                  "%s: R changed", tag);
+    ck_assert_msg(memcmp(t.d, s->d, es * (size_t)s->n * s->r) == 0,
+                  "%s: d changed", tag);
+    if (s->has_q)
+        ck_assert_msg(memcmp(t.Q, s->Q, es * (size_t)s->n * s->n) == 0,
+                      "%s: Q changed", tag);
+    uc_snap_free(&t);
+}
+
+/* ---- checks of a factorisation against the host problem ---- */
+
+/* Scaled errors of one check (all must stay below QRU_TEST_THRESHOLD
+ * times 'scale'); returns the largest. */
+static inline double uc_check(qru_context *ctx, const qru_lsq *f, const hprob *hp,
+                       double scale, const char *tag)
+{
+    qru_dtype dt = hp->dt;
+    int n = hp->n, m = hp->m, r = hp->r;
+    double thr = QRU_TEST_THRESHOLD * scale;
+    double eps = qru_test_eps(dt);
+    double worst = 0.0;
+    ck_assert_msg(qru_lsq_rows(f) == n && qru_lsq_cols(f) == m,
+                  "%s: f is %d x %d, expected %d x %d", tag, qru_lsq_rows(f),
+                  qru_lsq_cols(f), n, m);
+    usnap s = uc_snap(ctx, f);
+    void *A = uc_to_dt(dt, n, m, hp->A, n);
+    void *B = uc_to_dt(dt, n, r, hp->B, n);
+
+    double low = qru_test_lower_max(dt, n, m, s.R, n);
+    ck_assert_msg(low == 0.0, "%s: R has %g below the diagonal", tag, low);
+
+    if (s.has_q) {
+        double be = qru_test_backward_error(dt, n, m, A, n, s.Q, n, s.R, n);
+        double oe = qru_test_orth_error(dt, n, s.Q, n);
+        ck_assert_msg(be < thr, "%s: backward error %g", tag, be);
+        ck_assert_msg(oe < thr, "%s: orthogonality error %g", tag, oe);
+        worst = fmax(worst, fmax(be, oe));
+        /* d = Q' b */
+        double *qtb = calloc((size_t)n * r, sizeof(double));
+        ck_assert_ptr_nonnull(qtb);
+        for (int j = 0; j < r; ++j)
+            for (int i = 0; i < n; ++i) {
+                double acc = 0.0;
+                for (int l = 0; l < n; ++l)
+                    acc += qru_test_get(dt, s.Q, n, l, i) *
+                           hp->B[l + (size_t)j * n];
+                qtb[i + (size_t)j * n] = acc;
+            }
+        void *qtbd = uc_to_dt(dt, n, r, qtb, n);
+        double de = qru_test_diff(dt, n, r, s.d, n, qtbd, n);
+        ck_assert_msg(de < thr, "%s: d - Q'b error %g", tag, de);
+        worst = fmax(worst, de);
+        free(qtb);
+        free(qtbd);
+    } else {
+        /* R'R = A'A: ||R'R - A'A||_F / (||A||_F^2 max(n,m) eps) */
+        double num = 0.0, an = 0.0;
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i < n; ++i)
+                an += hp->A[i + (size_t)j * n] * hp->A[i + (size_t)j * n];
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i <= j; ++i) {
+                double rr = 0.0, aa = 0.0;
+                for (int l = 0; l < n; ++l) {
+                    rr += qru_test_get(dt, s.R, n, l, i) *
+                          qru_test_get(dt, s.R, n, l, j);
+                    aa += hp->A[l + (size_t)i * n] * hp->A[l + (size_t)j * n];
+                }
+                num += (i == j ? 1.0 : 2.0) * (rr - aa) * (rr - aa);
+            }
+        double ge = sqrt(num) / (an * (n > m ? n : m) * eps);
+        ck_assert_msg(ge < thr, "%s: R'R - A'A error %g", tag, ge);
+        worst = fmax(worst, ge);
+        /* ||d(:,j)|| = ||b(:,j)|| */
+        for (int j = 0; j < r; ++j) {
+            double dn = 0.0, bn = 0.0;
+            for (int i = 0; i < n; ++i) {
+                double v = qru_test_get(dt, s.d, n, i, j);
+                dn += v * v;
+                bn += hp->B[i + (size_t)j * n] * hp->B[i + (size_t)j * n];
+            }
+            double ne = fabs(sqrt(dn) - sqrt(bn)) /
+                        (sqrt(bn) * (n > m ? n : m) * eps);
+            ck_assert_msg(ne < thr, "%s: ||d|| - ||b|| error %g", tag, ne);
+            worst = fmax(worst, ne);
+        }
+    }
+
+    /* least squares against LAPACKE gels on A1, b1 */
+    qru_matrix *X = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, r, 0, &X), 0);
+    int st = qru_lsq_solve(ctx, f, X);
+    ck_assert_msg(st == 0, "%s: qru_lsq_solve: %d", tag, st);
+    void *x = qru_test_download(X);
+    double *res = malloc(sizeof(double) * (size_t)r);
+    ck_assert_ptr_nonnull(res);
+    st = qru_lsq_residual(ctx, f, res);
+    ck_assert_msg(st == 0, "%s: qru_lsq_residual: %d", tag, st);
+    double xe = 0.0, re = 0.0;
+    qru_test_lsq_errors(dt, n, m, r, A, n, B, n, x, m, res, &xe, &re);
+    ck_assert_msg(xe < thr, "%s: least-squares solution error %g", tag, xe);
+    ck_assert_msg(re < thr, "%s: residual error %g", tag, re);
+    worst = fmax(worst, fmax(xe, re));
+    if (getenv("QRU_TEST_VERBOSE"))
+        printf("%-48s worst scaled error %.3g\n", tag, worst);
+    free(res);
+    free(x);
+    qru_matrix_free(X);
+    free(A);
+    free(B);
+    uc_snap_free(&s);
+    return worst;
+}
+
+#endif /* QRU_UPDATE_CHECK_H */
