@@ -67,8 +67,10 @@ static double *spd(int n, unsigned seed)
     return A;
 }
 
-/* sum |A - L L'| over all n^2 entries (L: lower triangle of F, ld n) */
-static double seed_measure(int n, const double *A, const double *F)
+/* sum |A - L L'| over all n^2 entries (L: lower triangle of F, ld n);
+ * *scaled = ||A - L L'||_F / (||A||_F n eps) */
+static double seed_measure(int n, const double *A, const double *F,
+                           double *scaled)
 {
     double *L = calloc((size_t)n * n, sizeof(double));
     double *E = malloc(sizeof(double) * (size_t)n * n);
@@ -77,9 +79,13 @@ static double seed_measure(int n, const double *A, const double *F)
             L[i + (size_t)j * n] = F[i + (size_t)j * n];
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, L, n, L,
                 n, 0.0, E, n);
-    double s = 0;
-    for (size_t i = 0; i < (size_t)n * n; ++i)
+    double s = 0, f = 0, a = 0;
+    for (size_t i = 0; i < (size_t)n * n; ++i) {
         s += fabs(A[i] - E[i]);
+        f += (A[i] - E[i]) * (A[i] - E[i]);
+        a += A[i] * A[i];
+    }
+    *scaled = sqrt(f / a) / (n * 1.1102230246251565e-16);
     free(L);
     free(E);
     return s;
@@ -235,19 +241,21 @@ int main(int argc, char **argv)
         double *A = spd(n, 2688u);
         double *F = malloc(sizeof(double) * (size_t)n * n);
         printf("\nAccuracy, n = %d, A = G G'/n + I (G uniform(-1,1)), "
-               "||A||_F = %.4g:\n  %-20s %14s\n",
+               "||A||_F = %.4g:\n  %-20s %14s %22s\n",
                n, LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', n, n, A, n), "routine",
-               "sum|A-LL'|");
+               "sum|A-LL'|", "||A-LL'||_F/(||A||n eps)");
         memcpy(F, A, sizeof(double) * (size_t)n * n);
         LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, F, n);
-        printf("  %-20s %14.6e\n", "LAPACKE_dpotrf", seed_measure(n, A, F));
+        double sc = 0, sm = seed_measure(n, A, F, &sc);
+        printf("  %-20s %14.6e %22.3e\n", "LAPACKE_dpotrf", sm, sc);
         qru_matrix *M = NULL;
         qru_matrix_create(ctx, QRU_DOUBLE, n, n, 0, &M);
         for (int v = 0; v < NVARS; ++v) {
             qru_matrix_upload(M, A, n);
             int st = qru_chol_factor(ctx, 'L', M, VARS[v].variant, 0);
             qru_matrix_download(M, F, n);
-            printf("  %-20s %14.6e%s\n", VARS[v].name, seed_measure(n, A, F),
+            sm = seed_measure(n, A, F, &sc);
+            printf("  %-20s %14.6e %22.3e%s\n", VARS[v].name, sm, sc,
                    st ? "  (FAILED)" : "");
         }
         qru_matrix_free(M);

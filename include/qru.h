@@ -252,6 +252,22 @@ void qru_lsq_options_init(qru_lsq_options *opt);
 int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                    const qru_lsq_options *opt, qru_lsq **f);
 
+/** Creates a factorisation object from an existing QR factorisation
+ *  (e.g. one computed elsewhere, or by MATLAB's qr): R is copied and its
+ *  strictly lower part taken as zero, d = Q' b is copied, and Q is copied
+ *  when given.  Q is held if and only if @p Q is not NULL (the
+ *  #QRU_LSQ_KEEP_Q flag of @p opt is ignored).  The caller guarantees that
+ *  Q is orthogonal and R, d belong to it; they are not checked.
+ *
+ *  MATLAB: `f.Q = Q; f.R = triu(R); f.d = d;`
+ *
+ *  Arguments: ctx (1), Q (2: NULL or n x n), R (3: n x m, n >= m >= 1, the
+ *  dtype of Q), d (4: n x r, r >= 1), opt (5, may be NULL), f (6).
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
+int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
+                           const qru_matrix *R, const qru_matrix *d,
+                           const qru_lsq_options *opt, qru_lsq **f);
+
 /** Frees a factorisation (NULL is allowed). */
 void qru_lsq_destroy(qru_lsq *f);
 
@@ -523,10 +539,11 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *  @param L1   (n+p) x (n+p): receives the factor of A1.  It must not
  *              overlap L, except that it may be a matrix on the SAME buffer
  *              with the same offset and leading dimension (a factor kept
- *              with spare capacity, updated in place) (6)
+ *              with spare capacity, updated in place); C must not lie in
+ *              L1's buffer (6)
  *  @return 0; -i; i > 0 when A1 is not positive definite (the leading
  *          minor of order i is not): L1 (and L) then unchanged; or a
- *          library status.  Needs about (n+p-k)(n+p) + (n-k)p elements of
+ *          library status.  Needs about (n+p-k)(n+p) + n p elements of
  *          workspace ('U': 3 (n+p)^2 more). */
 int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     const qru_matrix *C, qru_matrix *L1);

@@ -75,6 +75,7 @@ typedef struct ocl_impl {
     qru_ocl_tuning tune;
     ocl_prog prog[2];   /* [0] float, [1] double */
     char *log;          /* last build log */
+    char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
     cl_mem scratch;     /* small device scratch (col_norms) */
     size_t scratch_bytes;
 } ocl_impl;
@@ -357,6 +358,9 @@ static int ocl_init(qru_context *ctx, const qru_context_options *opt)
                env_int("QRU_OCL_FP64", 1, 0, 1) != 0;
     free(ext);
     set_tuning(im);
+    const char *extra = getenv("QRU_OCL_BUILD_OPTIONS");
+    if (extra)
+        snprintf(im->extra, sizeof im->extra, "%s", extra);
 
     char dname[200] = "", pname[200] = "";
     clGetDeviceInfo(im->device, CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
@@ -446,12 +450,11 @@ static int get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
         (const char **)qru_ocl_source_text, NULL, &err);
     if (err != CL_SUCCESS)
         return cl_status(err) == QRU_ERR_ALLOC ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
-    const char *extra = getenv("QRU_OCL_BUILD_OPTIONS");
     char opts[512];
     snprintf(opts, sizeof opts,
              "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d %s",
              di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
-             im->tune.tile, extra ? extra : "");
+             im->tune.tile, im->extra);
     err = clBuildProgram(prog, 1, &im->device, opts, NULL, NULL);
     keep_log(im, prog);
     if (err != CL_SUCCESS) {

@@ -23,7 +23,8 @@
  * requests return QRU_ERR_UNSUPPORTED.  A build failure returns QRU_ERR_BUILD
  * (and again on every later request in that precision); the compiler log
  * stays readable through qru_opencl_build_log().  Extra build options for
- * experiments may be given in env QRU_OCL_BUILD_OPTIONS (appended last), and
+ * experiments may be given in env QRU_OCL_BUILD_OPTIONS (read when the
+ * context is created, appended last), and
  * env QRU_OCL_FP64=0 makes a context behave as on a device without
  * cl_khr_fp64 (both are used by tests/test_opencl_faults.c).
  *

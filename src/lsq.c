@@ -80,6 +80,40 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
     return 0;
 }
 
+static int lsq_opts_ok(const qru_lsq_options *opt, int n, int m)
+{
+    return (opt->flags & ~QRU_LSQ_KEEP_Q) == 0 && opt->nb >= 0 &&
+           opt->row_capacity >= 0 && opt->col_capacity >= 0 &&
+           (opt->row_capacity == 0 || opt->row_capacity >= n) &&
+           (opt->col_capacity == 0 || opt->col_capacity >= m);
+}
+
+/* A new object of n x m with r right-hand sides and its buffers. */
+static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
+                   int has_q, const qru_lsq_options *opt, qru_lsq **out)
+{
+    qru_lsq *f = calloc(1, sizeof *f);
+    if (!f)
+        return QRU_ERR_ALLOC;
+    f->ctx = ctx;
+    f->dtype = dt;
+    f->n = n;
+    f->m = m;
+    f->r = r;
+    f->ncap = opt->row_capacity ? opt->row_capacity : n;
+    f->mcap = opt->col_capacity ? opt->col_capacity : m;
+    f->has_q = has_q;
+    f->nb = opt->nb;
+    int st = lsq_alloc(ctx, dt, f->ncap, f->mcap, r, has_q, &f->R, &f->Q,
+                       &f->d);
+    if (st) {
+        free(f);
+        return st;
+    }
+    *out = f;
+    return 0;
+}
+
 int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                    const qru_lsq_options *opt, qru_lsq **out)
 {
@@ -95,53 +129,83 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         qru_lsq_options_init(&defaults);
         opt = &defaults;
     }
-    if ((opt->flags & ~QRU_LSQ_KEEP_Q) != 0 || opt->nb < 0 ||
-        opt->row_capacity < 0 || opt->col_capacity < 0 ||
-        (opt->row_capacity != 0 && opt->row_capacity < A->rows) ||
-        (opt->col_capacity != 0 && opt->col_capacity < A->cols))
+    if (!lsq_opts_ok(opt, A->rows, A->cols))
         return -4;
     if (!out)
         return -5;
 
     int n = A->rows, m = A->cols, r = b->cols;
-    qru_lsq *f = calloc(1, sizeof *f);
-    if (!f)
-        return QRU_ERR_ALLOC;
-    f->ctx = ctx;
-    f->dtype = dt;
-    f->n = n;
-    f->m = m;
-    f->r = r;
-    f->ncap = opt->row_capacity ? opt->row_capacity : n;
-    f->mcap = opt->col_capacity ? opt->col_capacity : m;
-    f->has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
-    f->nb = opt->nb;
-
+    int has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
     const qru_backend_ops *o = ctx->ops;
     int nb = opt->nb ? opt->nb : o->default_nb;
     if (nb > m)
         nb = m;
+    qru_lsq *f;
     qru_ptr ws;
-    int st = lsq_alloc(ctx, dt, f->ncap, f->mcap, r, f->has_q, &f->R, &f->Q,
-                       &f->d);
-    if (!st)
-        st = qru_ctx_workspace(
-            ctx,
-            qru_geqr_wy_workspace(n, m, f->has_q ? n : 0, r, nb) *
-                qru_dtype_size(dt),
-            &ws);
+    int st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
+    if (st)
+        return st;
+    st = qru_ctx_workspace(
+        ctx,
+        qru_geqr_wy_workspace(n, m, has_q ? n : 0, r, nb) * qru_dtype_size(dt),
+        &ws);
     if (!st)
         st = o->copy(ctx, dt, n, m, A->p, A->ld, f->R, f->ncap);
     if (!st)
         st = o->copy(ctx, dt, n, r, b->p, b->ld, f->d, f->ncap);
-    if (!st && f->has_q)
+    if (!st && has_q)
         st = o->laset(ctx, dt, 'A', n, n, 0.0, 1.0, f->Q, f->ncap);
     if (!st)
         st = qru_geqr_wy(ctx, dt, n, m, f->R, f->ncap, f->Q, f->ncap,
-                         f->has_q ? n : 0, f->d, f->ncap, r, nb, ws);
+                         has_q ? n : 0, f->d, f->ncap, r, nb, ws);
     if (st) {
-        lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
-        free(f);
+        qru_lsq_destroy(f);
+        return st;
+    }
+    *out = f;
+    return 0;
+}
+
+int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
+                           const qru_matrix *R, const qru_matrix *d,
+                           const qru_lsq_options *opt, qru_lsq **out)
+{
+    if (!ctx)
+        return -1;
+    if (Q && (Q->ctx != ctx || Q->rows != Q->cols))
+        return -2;
+    if (!R || R->ctx != ctx || R->cols < 1 || R->rows < R->cols ||
+        (Q && (R->rows != Q->rows || R->dtype != Q->dtype)))
+        return -3;
+    qru_dtype dt = R->dtype;
+    int n = R->rows, m = R->cols;
+    if (!qru_mat_ok(ctx, d, dt) || d->rows != n || d->cols < 1)
+        return -4;
+    qru_lsq_options defaults;
+    if (!opt) {
+        qru_lsq_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (!lsq_opts_ok(opt, n, m))
+        return -5;
+    if (!out)
+        return -6;
+    const qru_backend_ops *o = ctx->ops;
+    qru_lsq *f;
+    int st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
+    if (st)
+        return st;
+    st = o->copy(ctx, dt, n, m, R->p, R->ld, f->R, f->ncap);
+    /* triu(R): zero the strictly lower part (rows 1.. of the 'L' part) */
+    if (!st && n > 1)
+        st = o->laset(ctx, dt, 'L', n - 1, m, 0.0, 0.0,
+                      qru_ptr_add(f->R, 1), f->ncap);
+    if (!st)
+        st = o->copy(ctx, dt, n, d->cols, d->p, d->ld, f->d, f->ncap);
+    if (!st && Q)
+        st = o->copy(ctx, dt, n, n, Q->p, Q->ld, f->Q, f->ncap);
+    if (st) {
+        qru_lsq_destroy(f);
         return st;
     }
     *out = f;

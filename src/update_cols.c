@@ -10,7 +10,8 @@
  *      R1(k+1:m+p, k+1:m+p) remove the p subdiagonals of the new columns.
  *      Everything that concerns R is computed in workspace first, so that a
  *      rank-deficient result leaves the factorisation unchanged; the stored
- *      reflectors (W, Y) and rotations (c, s) are then applied to Q and d.
+ *      reflectors (the panels' W, Y merged into one block reflector) and
+ *      rotations (c, s) are then applied to Q and d.
  *  - removing the p columns after column k (R only): the columns are
  *      deleted from R and the band of p subdiagonals left behind is reduced
  *      with blocked Householder reflectors of length p + 1, applied to d and
@@ -71,9 +72,9 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     size_t o_rt = o_rw + (size_t)mr * s;
     size_t o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
     size_t o_work = o_cs + 2 * (size_t)p * (size_t)L;
-    size_t nwork = (size_t)nb * (size_t)(p > r ? p : r);
-    if ((size_t)n * nb > nwork)
-        nwork = (size_t)n * nb;
+    size_t nwork = (size_t)p * (size_t)(p > r ? p : r);
+    if ((size_t)n * p > nwork)
+        nwork = (size_t)n * p;
     size_t total = o_work + nwork + 1;
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)s);
     if (!hdiag)
@@ -165,15 +166,24 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     CK(qru_lsq_reserve(f, n, m + p));
     {
         int ld = f->ncap;
-        for (int i = 0; i < p; i += nb) {
+        /* merge the panels' block reflectors into one, P = I + W Y' with
+         * Y, W nz x p (P1 P2 = I + [W1, W2 + W1 (Y1' W2)] [Y1 Y2]'), so that
+         * Q and d are swept once with GEMMs of inner size p instead of once
+         * per panel */
+        CK(o->laset(ctx, dt, 'U', nz, p, 0.0, 1.0, Y, nz));
+        for (int i = nb; i < p; i += nb) {
             int jb = p - i < nb ? p - i : nb;
-            int rb = nz - i;
-            qru_ptr Yb = qru_ptr_at(Y, nz, i, i), Wb = qru_ptr_at(W, nz, i, i);
-            CK(qru_upd_wy_right(ctx, dt, n, rb, jb, Yb, nz, Wb, nz,
-                                qru_ptr_at(f->Q, ld, 0, m + i), ld, work));
-            CK(qru_upd_wy_left(ctx, dt, rb, jb, r, Yb, nz, Wb, nz,
-                               qru_ptr_at(f->d, ld, m + i, 0), ld, work));
+            qru_ptr Wb = qru_ptr_at(W, nz, 0, i);
+            CK(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, nz));
+            CK(o->gemm(ctx, dt, 'T', 'N', i, jb, nz, 1.0, Y, nz, Wb, nz, 0.0,
+                       work, i));
+            CK(o->gemm(ctx, dt, 'N', 'N', nz, jb, i, 1.0, W, nz, work, i, 1.0,
+                       Wb, nz));
         }
+        CK(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
+                            qru_ptr_at(f->Q, ld, 0, m), ld, work));
+        CK(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
+                           qru_ptr_add(f->d, (size_t)m), ld, work));
         size_t off = 0;
         for (size_t t = 0; t < nsteps; ++t) {
             int jlo, cnt, i0;

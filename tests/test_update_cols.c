@@ -105,7 +105,10 @@ START_TEST(test_extremes)
     hprob hp = uc_problem(dt, 40, 25, 1, &seed);
     qru_lsq *f = uc_factor(ctx, &hp, 1, 4);
     double *U = uc_rand(dt, 40, 15, &seed);
-    qru_matrix *Ud = uc_upload(ctx, dt, 40, 15, U);
+    /* U with a leading dimension larger than its rows */
+    void *Uh = uc_to_dt(dt, 40, 15, U, 40);
+    qru_matrix *Ud = qru_test_upload(ctx, dt, 40, 15, 45, Uh, 40);
+    free(Uh);
     ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 7, Ud), 0);
     uc_add_cols(&hp, 7, 15, U);
     /* square A1: the residual is zero, the solution still is A1 \ b */

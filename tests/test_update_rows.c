@@ -91,8 +91,12 @@ START_TEST(test_block_sizes)
         }
         double *U = uc_rand(dt, 33, 60, &seed);
         double *e = uc_rand(dt, 33, 3, &seed);
-        qru_matrix *Ud = uc_upload(ctx, dt, 33, 60, U);
-        qru_matrix *ed = uc_upload(ctx, dt, 33, 3, e);
+        /* U and e with leading dimensions larger than their rows */
+        void *Uh = uc_to_dt(dt, 33, 60, U, 33), *eh = uc_to_dt(dt, 33, 3, e, 33);
+        qru_matrix *Ud = qru_test_upload(ctx, dt, 33, 60, 40, Uh, 33);
+        qru_matrix *ed = qru_test_upload(ctx, dt, 33, 3, 35, eh, 33);
+        free(Uh);
+        free(eh);
         ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 17, Ud, ed), 0);
         uc_add_rows(&hp, 17, 33, U, e);
         uc_check(ctx, f, &hp, 1.0, "block size add_rows");
