@@ -51,30 +51,44 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
         return 0;
     qru_context *ctx = f->ctx;
     const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    size_t es = qru_dtype_size(dt);
     int ncap = f->ncap, mcap = f->mcap;
     if (n_new > ncap)
         ncap = n_new > ncap + ncap / 2 ? n_new : ncap + ncap / 2;
     if (m_new > mcap)
         mcap = m_new > mcap + mcap / 2 ? m_new : mcap + mcap / 2;
-    qru_ptr R, Q, d;
-    int st = lsq_alloc(ctx, f->dtype, ncap, mcap, f->r, f->has_q, &R, &Q, &d);
+    int rows_grow = ncap != f->ncap;
+    qru_ptr R = {0, 0}, Q = {0, 0}, d = {0, 0};
+    int st;
+    if (rows_grow) {
+        /* the row capacity is every buffer's leading dimension */
+        st = lsq_alloc(ctx, dt, ncap, mcap, f->r, f->has_q, &R, &Q, &d);
+    } else {
+        /* only R grows: Q and d keep their buffers */
+        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)mcap, &R.h);
+    }
     if (st)
         return st;
-    st = o->copy(ctx, f->dtype, f->n, f->m, f->R, f->ncap, R, ncap);
-    if (!st && f->has_q)
-        st = o->copy(ctx, f->dtype, f->n, f->n, f->Q, f->ncap, Q, ncap);
-    if (!st)
-        st = o->copy(ctx, f->dtype, f->n, f->r, f->d, f->ncap, d, ncap);
+    st = o->copy(ctx, dt, f->n, f->m, f->R, f->ncap, R, ncap);
+    if (!st && rows_grow && f->has_q)
+        st = o->copy(ctx, dt, f->n, f->n, f->Q, f->ncap, Q, ncap);
+    if (!st && rows_grow)
+        st = o->copy(ctx, dt, f->n, f->r, f->d, f->ncap, d, ncap);
     if (!st)
         st = o->sync(ctx);
     if (st) {
         lsq_free_buffers(ctx, &R, &Q, &d);
         return st;
     }
-    lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
+    if (rows_grow) {
+        lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
+        f->Q = Q;
+        f->d = d;
+    } else {
+        o->mem_free(ctx, f->R.h);
+    }
     f->R = R;
-    f->Q = Q;
-    f->d = d;
     f->ncap = ncap;
     f->mcap = mcap;
     return 0;

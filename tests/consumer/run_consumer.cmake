@@ -46,10 +46,10 @@ message(STATUS "find_package consumer: ${run_out}")
 
 # 3. pkg-config consumer
 find_program(PKG_CONFIG_EXE NAMES pkg-config pkgconf REQUIRED)
-# qru.pc names the configure-time CMAKE_INSTALL_PREFIX; installing with
-# --prefix elsewhere relocates it, so tell pkg-config where it is now.
+# qru.pc derives its prefix from its own location (${pcfiledir}), so an
+# install with --prefix elsewhere needs no override.
 run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
-    ${PKG_CONFIG_EXE} --define-variable=prefix=${prefix} --cflags --libs qru)
+    ${PKG_CONFIG_EXE} --cflags --libs qru)
 string(STRIP "${run_out}" flags)
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run(${QRU_C_COMPILER} -std=c99 -Wall -o ${QRU_WORK_DIR}/consumer_pc
