@@ -43,7 +43,9 @@ typedef struct bg_opts {
     const char *prog;   /* program name */
     const char *outdir; /* -o DIR; else $OUT; else "." */
     int reps;           /* -r N: timed repeats (default 5) */
-    double budget;      /* -t S: no new sweep point after S seconds */
+    double budget;      /* -t S: no new sweep point after S seconds of
+                           sweeps (the target shapes come first and do
+                           not count) */
     int prec;           /* -p s|d|sd: bit 1 float, bit 2 double */
     int quick;          /* -q: small sizes (smoke test) */
     int cpu_only;       /* --cpu-only: the CPU backend side alone */
@@ -56,7 +58,8 @@ typedef struct bg_opts {
 void bg_parse(int argc, char **argv, const char *prog, const char *what,
               bg_opts *o);
 
-/* 1 when the run has used up its time budget (-t). */
+/* 1 when the sweeps have used up their time budget (-t); the first call
+ * starts the clock. */
 int bg_over_budget(const bg_opts *o);
 
 /* ---- time, statistics, host data -------------------------------------------- */

@@ -336,12 +336,27 @@ int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
 typedef enum qru_update_algorithm {
     /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
      *  strips and Householder panels); the default. */
-    QRU_UPDATE_DISSERTATION = 0
+    QRU_UPDATE_DISSERTATION = 0,
+    /** Same results (to rounding), fewer flops where Q is held:
+     *  qru_qr_update_remove_rows() first reduces Q(K, m+1:n) (K the removed
+     *  rows) to a p x p triangle with p Householder reflectors in compact
+     *  WY form applied to Q(:, m+1:n) with GEMMs (allowed because the rows
+     *  m+1:n of R are zero), so that its Givens sweeps only run over the
+     *  columns 1:m+p of Q: 4 n (n-m) p + 6 n m p flops instead of
+     *  6 n^2 p (docs/performance.md).  The other updates are those of
+     *  #QRU_UPDATE_DISSERTATION. */
+    QRU_UPDATE_FAST = 1
 } qru_update_algorithm;
 
-/** Selects the algorithm used by the updates of @p f.
- *  Arguments: f (1), alg (2).  @return 0, -1, -2. */
+/** Selects the algorithm used by the updates of @p f (both give the QR
+ *  factorisation of the updated problem; they differ in speed and in
+ *  rounding).  Arguments: f (1), alg (2: a ::qru_update_algorithm value).
+ *  @return 0, -1, -2. */
 int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg);
+
+/** The update algorithm of @p f, or (qru_update_algorithm)-1 if f is
+ *  NULL. */
+qru_update_algorithm qru_lsq_update_algorithm(const qru_lsq *f);
 
 /** Sets the Householder block size of the updates of @p f: nb >= 1 uses
  *  panels of nb columns (clipped to the columns reduced), nb = 0 restores

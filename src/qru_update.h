@@ -47,4 +47,8 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
                      int ldq, qru_ptr work);
 
+/* QRU_UPDATE_FAST variants (update_fast.c); called by the public update
+ * functions after their argument checks, with the same contracts. */
+int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
+
 #endif /* QRU_UPDATE_H */

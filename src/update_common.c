@@ -12,10 +12,15 @@ int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
 {
     if (!f)
         return -1;
-    if (alg != QRU_UPDATE_DISSERTATION)
+    if (alg != QRU_UPDATE_DISSERTATION && alg != QRU_UPDATE_FAST)
         return -2;
     f->upd_alg = (int)alg;
     return 0;
+}
+
+qru_update_algorithm qru_lsq_update_algorithm(const qru_lsq *f)
+{
+    return f ? (qru_update_algorithm)f->upd_alg : (qru_update_algorithm)-1;
 }
 
 int qru_lsq_set_update_block_size(qru_lsq *f, int nb)

@@ -149,6 +149,8 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
         return -4;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
+    if (f->upd_alg == QRU_UPDATE_FAST)
+        return qru_upd_fast_remove_rows(ctx, f, k, p);
 
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;

@@ -9,14 +9,21 @@
  *  - a device without fp64 (simulated with QRU_OCL_FP64=0) reports double as
  *    unsupported and refuses double matrices with QRU_ERR_UNSUPPORTED;
  *  - a kernel build failure (provoked with QRU_OCL_BUILD_OPTIONS) gives
- *    QRU_ERR_BUILD, again on the next request, and keeps the compiler log.
- * Runs on the opencl backend only (other backends: skipped, exit 77).
+ *    QRU_ERR_BUILD, again on the next request, and keeps the compiler log;
+ *  - an adopted command queue (opt.stream) is used and stays valid after the
+ *    context is destroyed; an out-of-order queue is refused with
+ *    QRU_ERR_UNSUPPORTED.
+ * Runs on the opencl backend only (other backends, or a build without the
+ * OpenCL backend: skipped, exit 77).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qru_test.h"
+
+#ifdef QRU_HAVE_OPENCL
+#include <CL/cl.h>
 
 #include "../opencl/qru_opencl.h"
 
@@ -204,8 +211,93 @@ START_TEST(test_build_failure)
 }
 END_TEST
 
+/* An OpenCL context and queue of our own on the first device of the first
+ * platform with one; returns 0 if there is none. */
+static int own_queue(cl_command_queue_properties props, cl_context *c,
+                     cl_command_queue *q)
+{
+    cl_platform_id ps[8];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(8, ps, &np) != CL_SUCCESS)
+        return 0;
+    for (cl_uint i = 0; i < np && i < 8; ++i) {
+        cl_device_id d;
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 1, &d, &nd) !=
+                CL_SUCCESS ||
+            nd == 0)
+            continue;
+        cl_int err;
+        *c = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        *q = clCreateCommandQueue(*c, d, props, &err);
+        if (err != CL_SUCCESS) { /* e.g. out-of-order not supported */
+            clReleaseContext(*c);
+            return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+START_TEST(test_adopted_queue)
+{
+    cl_context c;
+    cl_command_queue q;
+    ck_assert(own_queue(0, &c, &q));
+    qru_context_options opt;
+    qru_context_options_init(&opt);
+    opt.stream = q;
+    opt.platform = 1000; /* ignored when a queue is adopted */
+    qru_context *ctx = NULL;
+    ck_assert_int_eq(qru_context_create_ex(&ctx, QRU_BACKEND_OPENCL, &opt), 0);
+    /* a wrapped buffer of our context: copy and laset through qru */
+    cl_int err;
+    cl_mem buf = clCreateBuffer(c, CL_MEM_READ_WRITE, 24 * sizeof(float), NULL,
+                                &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    qru_matrix *A = NULL, *B = NULL;
+    ck_assert_int_eq(qru_matrix_wrap(ctx, QRU_FLOAT, 3, 4, buf, 3, &A), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 3, 4, 0, &B), 0);
+    float h[12], back[12];
+    for (int i = 0; i < 12; ++i)
+        h[i] = (float)(i + 1);
+    ck_assert_int_eq(qru_matrix_upload(A, h, 3), 0);
+    ck_assert_int_eq(qru_matrix_copy(A, B), 0);
+    ck_assert_int_eq(qru_matrix_download(B, back, 3), 0);
+    ck_assert_int_eq(memcmp(h, back, sizeof h), 0);
+    qru_matrix_free(B);
+    qru_matrix_free(A);
+    qru_context_destroy(ctx);
+    /* the queue is still ours and usable */
+    float first = 0.0f;
+    ck_assert_int_eq(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof first,
+                                         &first, 0, NULL, NULL),
+                     CL_SUCCESS);
+    ck_assert(first == 1.0f);
+    ck_assert_int_eq(clReleaseMemObject(buf), CL_SUCCESS);
+    ck_assert_int_eq(clReleaseCommandQueue(q), CL_SUCCESS);
+    ck_assert_int_eq(clReleaseContext(c), CL_SUCCESS);
+    /* out-of-order queues are refused */
+    if (own_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &c, &q)) {
+        opt.stream = q;
+        qru_context *bad = (qru_context *)poison;
+        ck_assert_int_eq(qru_context_create_ex(&bad, QRU_BACKEND_OPENCL, &opt),
+                         QRU_ERR_UNSUPPORTED);
+        ck_assert_ptr_eq(bad, poison);
+        clReleaseCommandQueue(q);
+        clReleaseContext(c);
+    }
+}
+END_TEST
+#endif /* QRU_HAVE_OPENCL */
+
 int main(void)
 {
+#ifndef QRU_HAVE_OPENCL
+    printf("SKIP: the OpenCL backend is not compiled in\n");
+    return 77;
+#else
     if (qru_test_backend() != QRU_BACKEND_OPENCL) {
         printf("SKIP: OpenCL fault tests run on the opencl backend only\n");
         return 77;
@@ -218,6 +310,8 @@ int main(void)
     tcase_add_test(tc, test_huge_alloc);
     tcase_add_test(tc, test_no_fp64);
     tcase_add_test(tc, test_build_failure);
+    tcase_add_test(tc, test_adopted_queue);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
+#endif
 }
