@@ -3,10 +3,15 @@
  * solution from scratch with LAPACKE (geqrf + ormqr + trsv on A1), double
  * precision, on the backend of QRU_TEST_BACKEND (default cpu).
  *
- * usage: bench_updates_cpu [-o file.md] [-r repeats] [n m]
+ * usage: bench_updates_cpu [-o file.md] [-r repeats] [-u list] [-Q] [n m]
  *        defaults n = 4000, m = 1000, 5 repeats; the updates are
  *        add 200 rows at k = n/2, remove 200 columns at k = m/2,
  *        remove 100 rows at k = n/2, add 200 columns at k = m/2.
+ * -u list: only the updates whose digits appear in list (0 add rows,
+ * 1 remove columns, 2 remove rows, 3 add columns; default all);
+ * -Q: skip the LAPACKE reference that forms the full Q (slow).
+ * The updates that need Q are timed with both update algorithms
+ * (QRU_UPDATE_DISSERTATION and QRU_UPDATE_FAST).
  * Each repeat applies the update to a fresh factorisation (not timed) and
  * times the update alone (synchronised); the median is reported.  The
  * updates that work without Q (adding rows, removing columns) are timed on
@@ -121,13 +126,21 @@ static double lapack_time(int n1, int m1, const double *A1, const double *b1,
 int main(int argc, char **argv)
 {
     const char *out = NULL;
-    int reps = 5, n = 4000, m = 1000;
+    const char *only = "0123";
+    int reps = 5, n = 4000, m = 1000, skip_fullq = 0;
     int ai = 1;
     while (ai < argc && argv[ai][0] == '-') {
+        if (strcmp(argv[ai], "-Q") == 0) {
+            skip_fullq = 1;
+            ai += 1;
+            continue;
+        }
         if (strcmp(argv[ai], "-o") == 0 && ai + 1 < argc)
             out = argv[ai + 1];
         else if (strcmp(argv[ai], "-r") == 0 && ai + 1 < argc)
             reps = atoi(argv[ai + 1]);
+        else if (strcmp(argv[ai], "-u") == 0 && ai + 1 < argc)
+            only = argv[ai + 1];
         ai += 2;
     }
     if (ai + 1 < argc) {
@@ -149,10 +162,17 @@ int main(int argc, char **argv)
                       {n, m, n / 2, n / 40}, {n, m, m / 2, m / 5}};
     unsigned seed = 12345u;
     double *A = rnd(n, m, &seed), *b = rnd(n, 1, &seed);
-    double tq[NUPD], tr[NUPD], tl[NUPD], tlq[NUPD], tcreate = 0.0;
+    double tq[NUPD], tqf[NUPD], tr[NUPD], tl[NUPD], tlq[NUPD], tcreate = 0.0;
     double *ts = malloc(sizeof(double) * reps);
     double *tc = malloc(sizeof(double) * reps);
+    int run[NUPD];
     for (int u = 0; u < NUPD; ++u) {
+        run[u] = strchr(only, '0' + u) != NULL;
+        tq[u] = tqf[u] = tr[u] = tl[u] = tlq[u] = NAN;
+    }
+    for (int u = 0; u < NUPD; ++u) {
+        if (!run[u])
+            continue;
         int k = su[u].k, p = su[u].p;
         /* the update's data and A1, b1 for the LAPACK reference */
         int n1 = n, m1 = m;
@@ -206,7 +226,12 @@ int main(int argc, char **argv)
             Ud = u == ADD_ROWS ? up(ctx, p, m, U) : up(ctx, n, p, U);
         if (e)
             ed = up(ctx, p, 1, e);
-        for (int wq = 1; wq >= 0; --wq) {
+        /* v = 0: Q held, QRU_UPDATE_DISSERTATION; 1: Q held,
+         * QRU_UPDATE_FAST; 2: R only */
+        for (int v = 0; v < 3; ++v) {
+            int wq = v < 2;
+            qru_update_algorithm alg =
+                v == 1 ? QRU_UPDATE_FAST : QRU_UPDATE_DISSERTATION;
             if (!wq && (u == REMOVE_ROWS || u == ADD_COLS)) {
                 tr[u] = NAN;
                 continue;
@@ -228,6 +253,9 @@ int main(int argc, char **argv)
                 tc[rep] = now() - t0;
                 if (st)
                     die("qru_lsq_create", st);
+                st = qru_lsq_set_update_algorithm(f, alg);
+                if (st)
+                    die("qru_lsq_set_update_algorithm", st);
                 t0 = now();
                 if (u == ADD_ROWS)
                     st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
@@ -243,10 +271,12 @@ int main(int argc, char **argv)
                     die(upd_name[u], st);
                 qru_lsq_destroy(f);
             }
-            if (wq) {
+            if (v == 0) {
                 tq[u] = median(ts, reps);
                 if (u == 0)
                     tcreate = median(tc, reps);
+            } else if (v == 1) {
+                tqf[u] = median(ts, reps);
             } else {
                 tr[u] = median(ts, reps);
             }
@@ -254,9 +284,11 @@ int main(int argc, char **argv)
         for (int rep = 0; rep < reps; ++rep)
             ts[rep] = lapack_time(n1, m1, A1, b1, 0);
         tl[u] = median(ts, reps);
-        for (int rep = 0; rep < reps; ++rep)
-            ts[rep] = lapack_time(n1, m1, A1, b1, 1);
-        tlq[u] = median(ts, reps);
+        if (!skip_fullq) {
+            for (int rep = 0; rep < reps; ++rep)
+                ts[rep] = lapack_time(n1, m1, A1, b1, 1);
+            tlq[u] = median(ts, reps);
+        }
         qru_matrix_free(Ad);
         qru_matrix_free(bd);
         qru_matrix_free(Ud);
@@ -277,22 +309,27 @@ int main(int argc, char **argv)
                 n, m, qru_backend_name(be), qru_context_device_name(ctx),
                 reps);
         fprintf(fs[w], "| update | k | p | qru update, Q held (s) | qru "
+                       "update, Q held, QRU_UPDATE_FAST (s) | qru "
                        "update, R only (s) | LAPACKE solve: geqrf+ormqr+trsv "
                        "(s) | LAPACKE with full Q: geqrf+orgqr+gemv+trsv (s) "
-                       "| Q held vs solve | Q held vs full Q | R only vs "
-                       "solve |\n");
-        fprintf(fs[w], "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                       "| Q held vs solve | fast, Q held vs solve | Q held vs "
+                       "full Q | R only vs solve |\n");
+        fprintf(fs[w],
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int u = 0; u < NUPD; ++u) {
+            if (!run[u])
+                continue;
             char rr[32] = "-", sr[32] = "-";
             if (!isnan(tr[u])) {
                 snprintf(rr, sizeof rr, "%.4f", tr[u]);
                 snprintf(sr, sizeof sr, "%.1f", tl[u] / tr[u]);
             }
             fprintf(fs[w],
-                    "| %s | %d | %d | %.4f | %s | %.4f | %.4f | %.2fx | %.1fx "
-                    "| %s%s |\n",
-                    upd_name[u], su[u].k, su[u].p, tq[u], rr, tl[u], tlq[u],
-                    tl[u] / tq[u], tlq[u] / tq[u], sr, isnan(tr[u]) ? "" : "x");
+                    "| %s | %d | %d | %.4f | %.4f | %s | %.4f | %.4f | %.2fx "
+                    "| %.2fx | %.1fx | %s%s |\n",
+                    upd_name[u], su[u].k, su[u].p, tq[u], tqf[u], rr, tl[u],
+                    tlq[u], tl[u] / tq[u], tl[u] / tqf[u], tlq[u] / tq[u], sr,
+                    isnan(tr[u]) ? "" : "x");
         }
         fprintf(fs[w], "\nqru_lsq_create (full QR with Q) of the %d x %d "
                        "problem: %.3f s.  Speed-up = reference time / update "

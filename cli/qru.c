@@ -42,9 +42,20 @@ static void usage(FILE *out)
             "commands:\n"
             "  info      version, backends compiled in, their devices, and\n"
             "            which backend 'auto' picks\n"
-            "  demo      fit a trend + seasonal model to the Mauna Loa CO2\n"
-            "            series with the library and check the result against\n"
-            "            LAPACKE; exit status 0 only if every check passes\n"
+            "  demo      demonstrations on the Mauna Loa CO2 series, each one\n"
+            "            checking itself; exit status 0 only if every check\n"
+            "            passes.  Parts (run in this order):\n"
+            "              fit     trend + seasonal least-squares fit, checked\n"
+            "                      against LAPACKE_dgels\n"
+            "              window  a 10-year window sliding through the series,\n"
+            "                      kept by the four QR updates (add/remove rows\n"
+            "                      and columns); every slide checked against\n"
+            "                      and timed with a refactorisation\n"
+            "              gp      Gaussian-process regression of the de-trended\n"
+            "                      series: hyperparameters by log marginal\n"
+            "                      likelihood, forecasts +- 2 sd, then points\n"
+            "                      added/removed by Cholesky updates, checked\n"
+            "                      against and timed with a rebuild\n"
             "  help      this message\n"
             "\n"
             "demo options:\n"
@@ -52,7 +63,7 @@ static void usage(FILE *out)
             "  --precision double|single        (default double)\n"
             "  --data FILE   use a CSV of the same form as data/co2.csv\n"
             "                (decimal year, ppm) instead of the embedded series\n"
-            "  --part NAME   run one part only (default: all); parts:");
+            "  --part NAME   run one part only (default: all): all");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1186,6 +1197,8 @@ static int demo_gp(const demo_env *env)
     for (int q = 0; q < nt; q++) {
         int i = i0 + N0 - 1 + gp_ahead[q];
         double sd2 = 2.0 * sqrt((var[q] > 0.0 ? var[q] : 0.0) + sn2);
+        if (fabs(mu[q]) < 5e-5)
+            mu[q] = 0.0; /* no "-0.0000" */
         int in = fabs(r[i] - mu[q]) <= sd2;
         inside += in;
         printf("            %6d %9.3f %9.4f %8.4f %9.4f %6s %10.3f %10.3f\n",

@@ -354,9 +354,9 @@ typedef enum qru_update_algorithm {
  *  @return 0, -1, -2. */
 int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg);
 
-/** The update algorithm of @p f, or (qru_update_algorithm)-1 if f is
- *  NULL. */
-qru_update_algorithm qru_lsq_update_algorithm(const qru_lsq *f);
+/** The update algorithm of @p f (a ::qru_update_algorithm value), or -1
+ *  if f is NULL. */
+int qru_lsq_update_algorithm(const qru_lsq *f);
 
 /** Sets the Householder block size of the updates of @p f: nb >= 1 uses
  *  panels of nb columns (clipped to the columns reduced), nb = 0 restores

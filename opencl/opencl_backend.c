@@ -74,7 +74,8 @@ typedef struct ocl_impl {
     size_t max_wg;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     qru_ocl_tuning tune;
     ocl_prog prog[2];   /* [0] float, [1] double */
-    char *log;          /* last build log */
+    char *log;          /* build log (see qru_opencl_build_log) */
+    int log_failed;     /* log is that of a failed build */
     char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
     cl_mem scratch;     /* small device scratch (col_norms) */
     size_t scratch_bytes;
@@ -254,7 +255,7 @@ static void set_tuning(ocl_impl *im)
         if (mali)
             t = (qru_ocl_tuning){64, 8, 4, 0};
         else
-            t = (qru_ocl_tuning){256, 16, 1, 1};
+            t = (qru_ocl_tuning){256, 32, 1, 1};
     } else {
         t = (qru_ocl_tuning){64, 16, 4, 1};
     }
@@ -413,8 +414,11 @@ static int ocl_sync(qru_context *ctx)
 
 /* ---- programs ----------------------------------------------------------- */
 
-static void keep_log(ocl_impl *im, cl_program prog)
+static void keep_log(ocl_impl *im, cl_program prog, int failed)
 {
+    if (im->log_failed)
+        return; /* keep the log of the first failure */
+    im->log_failed = failed;
     size_t len = 0;
     if (clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
                               &len) != CL_SUCCESS)
@@ -456,7 +460,7 @@ static int get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
              di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
              im->tune.tile, im->extra);
     err = clBuildProgram(prog, 1, &im->device, opts, NULL, NULL);
-    keep_log(im, prog);
+    keep_log(im, prog, err != CL_SUCCESS);
     if (err != CL_SUCCESS) {
         clReleaseProgram(prog);
         p->state = (err == CL_BUILD_PROGRAM_FAILURE ||

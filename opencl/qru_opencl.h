@@ -2,8 +2,9 @@
  * Internal interface of the OpenCL backend (opencl/opencl_backend.c).
  *
  * Device selection (qru_context_options / environment):
- *   - opt->stream != NULL: the cl_command_queue is adopted (retained and
- *     released, never finished by anyone but its owner); its context and
+ *   - opt->stream != NULL: the cl_command_queue is adopted (retained at
+ *     creation; finished and released when the qru context is destroyed,
+ *     so it stays valid for its owner); its context and
  *     device are used and opt->platform / opt->device are ignored.  The queue
  *     must be in-order, else init returns QRU_ERR_UNSUPPORTED.
  *   - opt->platform >= 0, else env QRU_PLATFORM, else automatic: the first
@@ -16,8 +17,8 @@
  *     environment value, or no platform/device at all give
  *     QRU_ERR_BACKEND_UNAVAILABLE.
  *
- * Programs: the kernels (kernels/qru_kdefs.h and the kernels/ *.cl files, embedded at
- * build time) are built lazily, once per context and precision, with
+ * Programs: the kernels (kernels/qru_kdefs.h and the kernels/ *.cl files,
+ * embedded at build time) are built lazily, once per context and precision, with
  * -DT=float or -DT=double -DQRU_FP64 plus the tuning macros below.  double
  * needs cl_khr_fp64; without it supports(QRU_DOUBLE) is 0 and double
  * requests return QRU_ERR_UNSUPPORTED.  A build failure returns QRU_ERR_BUILD
@@ -30,17 +31,24 @@
  *
  * Tuning (parameters of the same kernels, never separate code paths);
  * defaults by device type, each overridable by an environment variable:
- *                          GPU   Mali GPU   CPU/other   env
- *   work-group size         256      64        64       QRU_OCL_WG
- *   transpose tile           16       8        16       QRU_OCL_TILE
- *   rows per work-item        1       4         4       QRU_OCL_VEC
- *   local-memory transpose    1       0         1       QRU_OCL_LOCAL
- * Mali (vendor ARM): local memory is ordinary global memory there, so tiles
- * staged in it only cost time, and work-items that handle several
- * consecutive elements keep its vector ALUs busy; its work-groups are small.
- * wg = 1 makes the reductions serial loops per column (no local memory).
- * Work-group sizes are rounded down to powers of 2 and clamped to what the
- * device and each kernel allow.
+ *                                 GPU   Mali GPU   CPU/other   env
+ *   work-group size (QRU_RED)      256      64        64       QRU_OCL_WG
+ *   transpose tile (QRU_TILE)       32       8        16       QRU_OCL_TILE
+ *   elements per work-item           1       4         4       QRU_OCL_VEC
+ *   local-memory transpose           1       0         1       QRU_OCL_LOCAL
+ * - work-group size: reductions (col_norms, house, larf, gemv_t) and the
+ *   one-work-group kernels; rounded down to a power of 2 and clamped to
+ *   what the device and each kernel allow; 1 makes the reductions serial
+ *   loops per column;
+ * - elements per work-item: the elementwise kernels (laset, copy, geadd,
+ *   Givens, ...) loop grid-stride, the grid is shrunk by this factor;
+ * - local-memory transpose: 1 uses the tiled kernel of kernels/qru_base.cl
+ *   (tiles staged in local memory), 0 CLBlast's omatcopy (no staging).
+ * Mali (vendor ARM or name Mali): local memory is ordinary global memory
+ * there, so staging tiles in it only costs time, work-items that handle
+ * several elements keep its vector ALUs busy, and its work-groups are
+ * small.  CPU devices (PoCL): one work-group runs as a loop on one core,
+ * so moderate groups and several elements per work-item suit them.
  */
 #ifndef QRU_OPENCL_H
 #define QRU_OPENCL_H
@@ -50,12 +58,12 @@
 typedef struct qru_ocl_tuning {
     int wg;              /* work-group size of reductions (power of 2) */
     int tile;            /* transpose tile edge */
-    int vec;             /* rows per work-item in elementwise kernels */
-    int transpose_local; /* 1: stage transpose tiles in local memory */
+    int vec;             /* elements per work-item in elementwise kernels */
+    int transpose_local; /* 1: tiled local-memory transpose, 0: CLBlast */
 } qru_ocl_tuning;
 
-/* The compiler log of the last failed (or, if none failed, the last)
- * program build of an OpenCL context; "" when there is none or ctx is not
+/* The compiler log of the first failed program build of an OpenCL context
+ * (if none failed, of its last build; usually empty, warnings are off); "" when there is none or ctx is not
  * an OpenCL context.  Valid until the context is destroyed. */
 const char *qru_opencl_build_log(const qru_context *ctx);
 

@@ -18,10 +18,7 @@ int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
     return 0;
 }
 
-qru_update_algorithm qru_lsq_update_algorithm(const qru_lsq *f)
-{
-    return f ? (qru_update_algorithm)f->upd_alg : (qru_update_algorithm)-1;
-}
+int qru_lsq_update_algorithm(const qru_lsq *f) { return f ? f->upd_alg : -1; }
 
 int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
 {

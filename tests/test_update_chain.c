@@ -11,6 +11,16 @@
 
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
+static void setup_dissertation(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_DISSERTATION;
+}
+static void setup_fast(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_FAST;
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -142,10 +152,10 @@ START_TEST(test_chain)
             nchecks++;
         }
     }
-    printf("%s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
+    printf("[%s] %s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
            "%d remove_rows; %d checks, worst scaled error %.3g; final "
            "%d x %d\n",
-           dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+           uc_alg_name(), dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
            counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
            hp.m);
     ck_assert_int_ge(nchecks, 5);
@@ -157,10 +167,14 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("update_chain");
-    TCase *tc = tcase_create("update_chain");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_chain, 0, 4);
-    suite_add_tcase(s, tc);
+    /* the same test cases for each update algorithm */
+    for (int a = 0; a < 2; ++a) {
+        TCase *tc = tcase_create(a == 0 ? "dissertation" : "fast");
+        tcase_add_checked_fixture(tc, a == 0 ? setup_dissertation : setup_fast,
+                                  teardown);
+        tcase_set_timeout(tc, 300);
+        tcase_add_loop_test(tc, test_chain, 0, 4);
+        suite_add_tcase(s, tc);
+    }
     return qru_test_main(s);
 }

@@ -6,6 +6,16 @@
 
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
+static void setup_dissertation(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_DISSERTATION;
+}
+static void setup_fast(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_FAST;
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -232,8 +242,18 @@ START_TEST(test_bad_args)
                      -1);
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)77),
                      -2);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)-1),
+                     -2);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)2),
+                     -2);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), (int)uc_alg); /* unchanged */
+    ck_assert_int_eq(qru_lsq_update_algorithm(NULL), -1);
     ck_assert_int_eq(
         qru_lsq_set_update_algorithm(f, QRU_UPDATE_DISSERTATION), 0);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_DISSERTATION);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), 0);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_FAST);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, uc_alg), 0);
     ck_assert_int_eq(qru_lsq_update_block_size(NULL), -1);
 
     uc_snap_same(ctx, f, &s0, "bad arguments (Q)");
@@ -262,15 +282,19 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("update_cols");
-    TCase *tc = tcase_create("update_cols");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_add_cols, 0, 6);
-    tcase_add_loop_test(tc, test_remove_cols, 0, 12);
-    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
-    tcase_add_loop_test(tc, test_extremes, 0, 2);
-    tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
-    tcase_add_loop_test(tc, test_bad_args, 0, 2);
-    suite_add_tcase(s, tc);
+    /* the same test cases for each update algorithm */
+    for (int a = 0; a < 2; ++a) {
+        TCase *tc = tcase_create(a == 0 ? "dissertation" : "fast");
+        tcase_add_checked_fixture(tc, a == 0 ? setup_dissertation : setup_fast,
+                                  teardown);
+        tcase_set_timeout(tc, 300);
+        tcase_add_loop_test(tc, test_add_cols, 0, 6);
+        tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+        tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+        tcase_add_loop_test(tc, test_extremes, 0, 2);
+        tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+        tcase_add_loop_test(tc, test_bad_args, 0, 2);
+        suite_add_tcase(s, tc);
+    }
     return qru_test_main(s);
 }

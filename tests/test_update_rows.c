@@ -6,6 +6,16 @@
 
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
+static void setup_dissertation(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_DISSERTATION;
+}
+static void setup_fast(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_FAST;
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -198,13 +208,17 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("update_rows");
-    TCase *tc = tcase_create("update_rows");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_add_rows, 0, 12);
-    tcase_add_loop_test(tc, test_remove_rows, 0, 6);
-    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
-    tcase_add_loop_test(tc, test_bad_args, 0, 2);
-    suite_add_tcase(s, tc);
+    /* the same test cases for each update algorithm */
+    for (int a = 0; a < 2; ++a) {
+        TCase *tc = tcase_create(a == 0 ? "dissertation" : "fast");
+        tcase_add_checked_fixture(tc, a == 0 ? setup_dissertation : setup_fast,
+                                  teardown);
+        tcase_set_timeout(tc, 300);
+        tcase_add_loop_test(tc, test_add_rows, 0, 12);
+        tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+        tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+        tcase_add_loop_test(tc, test_bad_args, 0, 2);
+        suite_add_tcase(s, tc);
+    }
     return qru_test_main(s);
 }

@@ -15,6 +15,16 @@
 
 #include "qru_test.h"
 
+/* The update algorithm that uc_factor() selects.  Each update test runs
+ * its test cases once per algorithm (two TCases whose fixtures set this),
+ * so that every algorithm is held to the same assertions. */
+static qru_update_algorithm uc_alg = QRU_UPDATE_DISSERTATION;
+
+static inline const char *uc_alg_name(void)
+{
+    return uc_alg == QRU_UPDATE_FAST ? "fast" : "dissertation";
+}
+
 /* host problem: A n x m, B n x r, both ld = n */
 typedef struct hprob {
     qru_dtype dt;
@@ -87,6 +97,8 @@ static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
     int st = qru_lsq_create(ctx, A, b, &opt, &f);
     ck_assert_msg(st == 0, "qru_lsq_create: %d", st);
     ck_assert_int_eq(qru_lsq_set_update_block_size(f, nb), 0);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, uc_alg), 0);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), (int)uc_alg);
     qru_matrix_free(A);
     qru_matrix_free(b);
     return f;
@@ -216,8 +228,10 @@ static inline void uc_snap_free(usnap *s)
 
 /* f still holds exactly the contents of s */
 static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap *s,
-                         const char *tag)
+                         const char *tag0)
 {
+    char tag[256];
+    snprintf(tag, sizeof tag, "[%s] %s", uc_alg_name(), tag0);
     usnap t = uc_snap(ctx, f);
     size_t es = qru_test_elsize(qru_lsq_dtype(f));
     ck_assert_msg(t.n == s->n && t.m == s->m && t.r == s->r &&
@@ -239,8 +253,10 @@ static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap 
 /* Scaled errors of one check (all must stay below QRU_TEST_THRESHOLD
  * times 'scale'); returns the largest. */
 static inline double uc_check(qru_context *ctx, const qru_lsq *f, const hprob *hp,
-                       double scale, const char *tag)
+                       double scale, const char *tag0)
 {
+    char tag[256];
+    snprintf(tag, sizeof tag, "[%s] %s", uc_alg_name(), tag0);
     qru_dtype dt = hp->dt;
     int n = hp->n, m = hp->m, r = hp->r;
     double thr = QRU_TEST_THRESHOLD * scale;
