@@ -163,8 +163,12 @@ int main(int argc, char **argv)
     unsigned seed = 12345u;
     double *A = rnd(n, m, &seed), *b = rnd(n, 1, &seed);
     double tq[NUPD], tqf[NUPD], tr[NUPD], tl[NUPD], tlq[NUPD], tcreate = 0.0;
-    double *ts = malloc(sizeof(double) * reps);
+    double *tv[5];
+    for (int v = 0; v < 5; ++v)
+        tv[v] = malloc(sizeof(double) * reps);
     double *tc = malloc(sizeof(double) * reps);
+    double load0[3] = {0, 0, 0}, load1[3] = {0, 0, 0};
+    getloadavg(load0, 3);
     int run[NUPD];
     for (int u = 0; u < NUPD; ++u) {
         run[u] = strchr(only, '0' + u) != NULL;
@@ -227,16 +231,16 @@ int main(int argc, char **argv)
         if (e)
             ed = up(ctx, p, 1, e);
         /* v = 0: Q held, QRU_UPDATE_DISSERTATION; 1: Q held,
-         * QRU_UPDATE_FAST; 2: R only */
-        for (int v = 0; v < 3; ++v) {
-            int wq = v < 2;
-            qru_update_algorithm alg =
-                v == 1 ? QRU_UPDATE_FAST : QRU_UPDATE_DISSERTATION;
-            if (!wq && (u == REMOVE_ROWS || u == ADD_COLS)) {
-                tr[u] = NAN;
-                continue;
-            }
-            for (int rep = 0; rep < reps; ++rep) {
+         * QRU_UPDATE_FAST; 2: R only.  The variants and the LAPACKE
+         * references are interleaved within each repeat, so that they see
+         * the same machine load (the machine may be shared). */
+        for (int rep = 0; rep < reps; ++rep) {
+            for (int v = 0; v < 3; ++v) {
+                int wq = v < 2;
+                qru_update_algorithm alg =
+                    v == 1 ? QRU_UPDATE_FAST : QRU_UPDATE_DISSERTATION;
+                if (!wq && (u == REMOVE_ROWS || u == ADD_COLS))
+                    continue;
                 qru_lsq_options opt;
                 qru_lsq_options_init(&opt);
                 opt.flags = wq ? QRU_LSQ_KEEP_Q : 0u;
@@ -250,7 +254,8 @@ int main(int argc, char **argv)
                 double t0 = now();
                 st = qru_lsq_create(ctx, Ad, bd, &opt, &f);
                 qru_context_sync(ctx);
-                tc[rep] = now() - t0;
+                if (v == 0)
+                    tc[rep] = now() - t0;
                 if (st)
                     die("qru_lsq_create", st);
                 st = qru_lsq_set_update_algorithm(f, alg);
@@ -266,29 +271,24 @@ int main(int argc, char **argv)
                 else
                     st = qru_qr_update_add_cols(ctx, f, k, Ud);
                 qru_context_sync(ctx);
-                ts[rep] = now() - t0;
+                tv[v][rep] = now() - t0;
                 if (st)
                     die(upd_name[u], st);
                 qru_lsq_destroy(f);
             }
-            if (v == 0) {
-                tq[u] = median(ts, reps);
-                if (u == 0)
-                    tcreate = median(tc, reps);
-            } else if (v == 1) {
-                tqf[u] = median(ts, reps);
-            } else {
-                tr[u] = median(ts, reps);
-            }
+            tv[3][rep] = lapack_time(n1, m1, A1, b1, 0);
+            if (!skip_fullq)
+                tv[4][rep] = lapack_time(n1, m1, A1, b1, 1);
         }
-        for (int rep = 0; rep < reps; ++rep)
-            ts[rep] = lapack_time(n1, m1, A1, b1, 0);
-        tl[u] = median(ts, reps);
-        if (!skip_fullq) {
-            for (int rep = 0; rep < reps; ++rep)
-                ts[rep] = lapack_time(n1, m1, A1, b1, 1);
-            tlq[u] = median(ts, reps);
-        }
+        tq[u] = median(tv[0], reps);
+        tqf[u] = median(tv[1], reps);
+        if (!(u == REMOVE_ROWS || u == ADD_COLS))
+            tr[u] = median(tv[2], reps);
+        tl[u] = median(tv[3], reps);
+        if (!skip_fullq)
+            tlq[u] = median(tv[4], reps);
+        if (u == 0)
+            tcreate = median(tc, reps);
         qru_matrix_free(Ad);
         qru_matrix_free(bd);
         qru_matrix_free(Ud);
@@ -299,6 +299,7 @@ int main(int argc, char **argv)
         free(b1);
         fprintf(stderr, "%s done\n", upd_name[u]);
     }
+    getloadavg(load1, 3);
     FILE *fo = out ? fopen(out, "w") : NULL;
     FILE *fs[2] = {stdout, fo};
     for (int w = 0; w < 2; ++w) {
@@ -333,12 +334,14 @@ int main(int argc, char **argv)
         }
         fprintf(fs[w], "\nqru_lsq_create (full QR with Q) of the %d x %d "
                        "problem: %.3f s.  Speed-up = reference time / update "
-                       "time.\n",
-                n, m, tcreate);
+                       "time.  Load average (1 min) %.2f at the start, %.2f "
+                       "at the end.\n",
+                n, m, tcreate, load0[0], load1[0]);
     }
     if (fo)
         fclose(fo);
-    free(ts);
+    for (int v = 0; v < 5; ++v)
+        free(tv[v]);
     free(tc);
     free(A);
     free(b);

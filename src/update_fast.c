@@ -37,9 +37,6 @@
  * Flops: 4 n (n-m) p + 6 n m p + 3 m^2 p (R) instead of 6 n^2 p.
  */
 #include "qru_update.h"
-#include <stdio.h>
-#include <time.h>
-static double PT(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+1e-9*t.tv_nsec;}
 
 /* Default Householder block of step 1 (the GEMMs on Q(:, m:n) have inner
  * dimension nb, so it should be large enough to run them at GEMM speed). */
@@ -86,14 +83,12 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
             hw = qru_ptr_add(ws, o_hw), Gw = qru_ptr_add(ws, o_gw),
             Tq = qru_ptr_add(ws, o_tq);
 
-    double t_0 = PT();
     /* 1. Zt = Q(K, m:n)'; Zt := P' Zt = [Rz; 0], Q(:, m:n) := Q(:, m:n) P,
      *    d(m:n, :) := P' d(m:n, :) */
     QRU_TRY(o->transpose(ctx, dt, p, nz, qru_ptr_at(Q, ld, k, m), ld, Zt, nz));
     QRU_TRY(qru_geqr_wy(ctx, dt, nz, p, Zt, nz, qru_ptr_at(Q, ld, 0, m), ld, n,
                         qru_ptr_add(d, (size_t)m), ld, r, nb, hw));
 
-    double t_1 = PT();
     /* QK = [Q(K, 0:m)  Rz'] (Rz' lower triangular with exact zeros) */
     QRU_TRY(o->copy(ctx, dt, p, m, qru_ptr_add(Q, (size_t)k), ld, QK, p));
     QRU_TRY(o->transpose(ctx, dt, p, p, Zt, nz, qru_ptr_at(QK, p, 0, m), p));
@@ -101,7 +96,6 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     QRU_TRY(o->transpose(ctx, dt, mp, m, R, ld, C, lc));
     QRU_TRY(o->transpose(ctx, dt, mp, r, d, ld, qru_ptr_add(C, (size_t)m), lc));
 
-    double t_2 = PT(), tgemm = 0, tcopy = 0;
     /* 2. the Givens sweeps */
     if (acc) {
         /* Blocked: with u = j - q (1 <= u <= m), group g takes the
@@ -142,14 +136,11 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
                                         qru_ptr_at(Gw, ldg, 0, j0 - 1 - base),
                                         2 * ldg, ldg, 1));
             }
-            double tg0 = PT();
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, w, w, 1.0,
                             qru_ptr_at(Q, ld, 0, base), ld, Gw, ldg, 0.0, Tq,
                             n));
-            double tg1 = PT();
             QRU_TRY(o->copy(ctx, dt, n, w, Tq, n, qru_ptr_at(Q, ld, 0, base),
                             ld));
-            tgemm += tg1 - tg0; tcopy += PT() - tg1;
         }
     } else {
         /* Direct (small p): step t holds the rotations (q, j = m + 2q - t)
@@ -179,7 +170,6 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
         }
     }
 
-    double t_3 = PT();
     /* 3. R1 = rows p .. m+p-1 of G'R (rows m .. n1-1 of R are still zero),
      *    d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)],
      *    Q1 = Q([0:k, k+p:n], p:n) */
@@ -193,8 +183,6 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     if (n1 > k)
         QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
                         qru_ptr_add(Q, (size_t)k), ld));
-    double t_4 = PT();
-    fprintf(stderr, "HH %.4f prep %.4f rot %.4f fin %.4f gemm %.4f copy %.4f\n", t_1-t_0, t_2-t_1, t_3-t_2, t_4-t_3, tgemm, tcopy);
     f->n = n1;
     return 0;
 }
