@@ -1,10 +1,19 @@
 /* The CUDA backend table (see src/qru_internal.h for each op's contract;
- * the ops are in cuda_backend.cu and cuda_update.cu). */
+ * the ops are in cuda_backend.cu, cuda_update.cu, cuda_chol.cu and
+ * cuda_panel.cu). */
 #include "qru_cuda.h"
 
 extern "C" {
 extern const qru_backend_ops qru_cuda_ops;
 }
+
+/* fused panels and the cuSOLVER factorisation (cuda_panel.cu) */
+int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
+                    int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                    qru_ptr tau, qru_ptr work);
+int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
+                      qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
+                      int ldb, int r, qru_ptr ws, size_t *ws_elems);
 
 const qru_backend_ops qru_cuda_ops = {
     .name = "cuda",
@@ -36,4 +45,7 @@ const qru_backend_ops qru_cuda_ops = {
     .lacpy = qru_cu_lacpy,
     .potrf_panel = qru_cu_potrf_panel,
     .chol_rot = qru_cu_chol_rot,
+    /* ---- fused panels (issue 8) ---- */
+    .panel_qr = qru_cu_panel_qr,
+    .geqrf_full = qru_cu_geqrf_full,
 };

@@ -45,6 +45,7 @@ enum {
     K_SCAL_TRI,
     K_POTRF_PANEL,
     K_CHOL_ROT,
+    K_PANEL_QR,
     K_COUNT
 };
 
@@ -53,7 +54,7 @@ static const char *const kernel_names[K_COUNT] = {
     "qru_transpose",   "qru_col_norms",  "qru_house",    "qru_larf",
     "qru_gemv_t",      "qru_wy_col",     "qru_givens_make",
     "qru_givens_apply", "qru_geadd",     "qru_lacpy",    "qru_scal_tri",
-    "qru_potrf_panel", "qru_chol_rot",
+    "qru_potrf_panel", "qru_chol_rot",    "qru_panel_qr",
 };
 
 typedef struct ocl_prog {
@@ -1163,6 +1164,33 @@ static int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
     return launch(ctx, p, K_CHOL_ROT, 1, g, l, NARGS(a), a);
 }
 
+/* ---- fused panels (issue 8) ------------------------------------------------ */
+
+/* The whole m x nb panel in one launch of ONE work-group
+ * (kernels/qru_panel.cl; OpenCL 1.2 has no barrier across work-groups). */
+static int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
+                        qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
+                        int ldw, qru_ptr tau, qru_ptr work)
+{
+    if (m <= 0 || nb <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cm = m, cnb = nb, clda = lda, cldy = ldy, cldw = ldw, chunk = m;
+    cl_long ao = (cl_long)A.off, yo = (cl_long)Y.off, wo = (cl_long)W.off,
+            to = (cl_long)tau.off, ko = (cl_long)work.off;
+    size_t w = wg_for(im, p, K_PANEL_QR, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
+                KMEM(Y),    KLONG(yo), KINT(cldy), KMEM(W),  KLONG(wo),
+                KINT(cldw), KMEM(tau), KLONG(to), KMEM(work), KLONG(ko),
+                KINT(chunk)};
+    return launch(ctx, p, K_PANEL_QR, 1, g, l, NARGS(a), a);
+}
+
 const qru_backend_ops qru_opencl_ops = {
     .name = "opencl",
     .id = QRU_BACKEND_OPENCL,
@@ -1193,4 +1221,6 @@ const qru_backend_ops qru_opencl_ops = {
     .lacpy = ocl_lacpy,
     .potrf_panel = ocl_potrf_panel,
     .chol_rot = ocl_chol_rot,
+    /* ---- fused panels (issue 8); no vendor LAPACK: geqrf_full NULL ---- */
+    .panel_qr = ocl_panel_qr,
 };

@@ -159,19 +159,20 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     int st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
     if (st)
         return st;
-    st = qru_ctx_workspace(
-        ctx,
-        qru_geqr_wy_workspace(n, m, has_q ? n : 0, r, nb) * qru_dtype_size(dt),
-        &ws);
+    /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
+     * opt->nb is 0 and qr.c's policy picks it */
+    size_t need = 0;
+    st = qru_qr_full_workspace(ctx, dt, n, m, has_q, r, nb, opt->nb, &need);
+    if (!st)
+        st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
     if (!st)
         st = o->copy(ctx, dt, n, m, A->p, A->ld, f->R, f->ncap);
     if (!st)
         st = o->copy(ctx, dt, n, r, b->p, b->ld, f->d, f->ncap);
-    if (!st && has_q)
-        st = o->laset(ctx, dt, 'A', n, n, 0.0, 1.0, f->Q, f->ncap);
     if (!st)
-        st = qru_geqr_wy(ctx, dt, n, m, f->R, f->ncap, f->Q, f->ncap,
-                         has_q ? n : 0, f->d, f->ncap, r, nb, ws);
+        st = qru_qr_full(ctx, dt, n, m, f->R, f->ncap,
+                         has_q ? f->Q : (qru_ptr){0, 0}, f->ncap, f->d,
+                         f->ncap, r, nb, opt->nb, ws);
     if (st) {
         qru_lsq_destroy(f);
         return st;

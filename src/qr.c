@@ -4,8 +4,32 @@
  * block reflector P = P_1 ... P_jb = I + W Y' is accumulated (wy_append), and
  * the trailing columns, the right-hand sides and Q are updated with GEMMs.
  * Written once for both precisions against the backend table.
+ *
+ * Panels (issue 8): when the backend has the fused op panel_qr, a whole
+ * panel (house + larf + wy_append for its jb columns) is ONE backend call
+ * (one kernel launch on the GPU backends) instead of 3 jb calls (4 jb + 1
+ * launches); the per-column path is kept and chosen by the environment
+ * variable QRU_PANEL=percol (read at each factorisation; used by the
+ * benchmarks to compare the two).
+ *
+ * Whole factorisations (qru_qr_factor, qru_lsq_create) may instead run the
+ * backend's vendor QR (geqrf_full: LAPACK or cuSOLVER geqrf + ormqr +
+ * orgqr); see qru_qr_use_vendor below for when.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "qru_internal.h"
+
+/* 1: panels through the backend's panel_qr (when it has one), 0: the
+ * per-column loop (QRU_PANEL=percol). */
+static int use_fused_panel(const qru_backend_ops *o)
+{
+    if (!o->panel_qr)
+        return 0;
+    const char *s = getenv("QRU_PANEL");
+    return !(s && strcmp(s, "percol") == 0);
+}
 
 size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb)
 {
@@ -13,8 +37,8 @@ size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb)
     size_t q = (size_t)nq * (size_t)nb;
     if (q > big)
         big = q;
-    if ((size_t)n > big)
-        big = (size_t)n;
+    if (qru_panel_work(n, nb) > big) /* also >= n (larf, wy_append) */
+        big = qru_panel_work(n, nb);
     return 2 * (size_t)n * nb + (size_t)nb + big;
 }
 
@@ -30,6 +54,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
     qru_ptr W = qru_ptr_add(Y, (size_t)n * nb);
     qru_ptr tau = qru_ptr_add(W, (size_t)n * nb);
     qru_ptr work = qru_ptr_add(tau, (size_t)nb);
+    int fused = use_fused_panel(o);
     int st;
 #define TRY(x)                                                                 \
     do {                                                                       \
@@ -40,17 +65,22 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
         int jb = kmax - i < nb ? kmax - i : nb;
         int rows = n - i;
         int end = i + jb; /* first column after the panel */
-        TRY(o->laset(ctx, dt, 'A', rows, jb, 0.0, 1.0, Y, n));
-        for (int j = 0; j < jb; ++j) {
-            int c = i + j;
-            qru_ptr tj = qru_ptr_add(tau, (size_t)j);
-            qru_ptr yj = qru_ptr_at(Y, n, j + 1, j);
-            TRY(o->house(ctx, dt, n - c - 1, qru_ptr_at(A, lda, c, c),
-                         qru_ptr_at(A, lda, c + 1, c), yj, tj));
-            TRY(o->larf(ctx, dt, n - c - 1, end - c - 1, yj, tj,
-                        qru_ptr_at(A, lda, c, c + 1), lda,
-                        qru_ptr_at(A, lda, c + 1, c + 1), lda, work));
-            TRY(o->wy_append(ctx, dt, rows, j, Y, n, W, n, tj, work));
+        if (fused) { /* the whole panel in one call */
+            TRY(o->panel_qr(ctx, dt, rows, jb, qru_ptr_at(A, lda, i, i), lda,
+                            Y, n, W, n, tau, work));
+        } else {
+            TRY(o->laset(ctx, dt, 'A', rows, jb, 0.0, 1.0, Y, n));
+            for (int j = 0; j < jb; ++j) {
+                int c = i + j;
+                qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+                qru_ptr yj = qru_ptr_at(Y, n, j + 1, j);
+                TRY(o->house(ctx, dt, n - c - 1, qru_ptr_at(A, lda, c, c),
+                             qru_ptr_at(A, lda, c + 1, c), yj, tj));
+                TRY(o->larf(ctx, dt, n - c - 1, end - c - 1, yj, tj,
+                            qru_ptr_at(A, lda, c, c + 1), lda,
+                            qru_ptr_at(A, lda, c + 1, c + 1), lda, work));
+                TRY(o->wy_append(ctx, dt, rows, j, Y, n, W, n, tj, work));
+            }
         }
         /* trailing columns: A(i:n, end:m) += Y (W' A(i:n, end:m)) */
         if (end < m) {
@@ -82,6 +112,74 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
     return 0;
 }
 
+/* ---- whole factorisations: own blocked QR or the vendor's ---------------- */
+
+/* When qru_qr_factor / qru_lsq_create run the backend's geqrf_full instead
+ * of qru_geqr_wy:
+ *  - only if the backend has it (CPU: LAPACKE, CUDA: cuSOLVER; OpenCL has
+ *    no vendor LAPACK) and the caller asked for no block size (nb = 0: "the
+ *    fastest"); an explicit nb > 0 asks for qru's own blocked algorithm
+ *    with that block size;
+ *  - the environment variable QRU_GEQRF overrides: "own" never uses the
+ *    vendor routine, "vendor" always does when the backend has it (also
+ *    for nb > 0); used by the benchmarks and tests to compare the two;
+ *  - measured (docs/ARCHITECTURE.md, section 3; docs/gpu-logs/): VENDOR_POLICY.
+ */
+int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked)
+{
+    const qru_backend_ops *o = ctx->ops;
+    (void)n;
+    (void)m;
+    if (!o->geqrf_full)
+        return 0;
+    const char *s = getenv("QRU_GEQRF");
+    if (s && strcmp(s, "own") == 0)
+        return 0;
+    if (s && strcmp(s, "vendor") == 0)
+        return 1;
+    return nb_asked == 0;
+}
+
+int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
+                          int withq, int r, int nb, int nb_asked,
+                          size_t *elems)
+{
+    size_t need = qru_geqr_wy_workspace(n, m, withq ? n : 0, r, nb);
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, n, m, nb_asked)) {
+        qru_ptr none = {0, 0};
+        size_t v = 0;
+        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, none,
+                                      n, r, none, &v);
+        if (st)
+            return st;
+        if (v > need)
+            need = v;
+    }
+    *elems = need;
+    return 0;
+}
+
+int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb, int r,
+                int nb, int nb_asked, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, n, m, nb_asked)) {
+        size_t unused = 0;
+        return o->geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
+                             &unused);
+    }
+    if (Q.h) {
+        int st = o->laset(ctx, dt, 'A', n, n, 0.0, 1.0, Q, ldq);
+        if (st)
+            return st;
+    }
+    if (n <= 0 || m <= 0)
+        return 0;
+    return qru_geqr_wy(ctx, dt, n, m, A, lda, Q, ldq, Q.h ? n : 0, B, ldb,
+                       B.h ? r : 0, nb, ws);
+}
+
 int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
                   qru_matrix *B, int nb)
 {
@@ -98,6 +196,7 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
         return -4;
     if (nb < 0)
         return -5;
+    int nb_asked = nb;
     if (nb == 0)
         nb = ctx->ops->default_nb;
     int kmax = n < m ? n : m;
@@ -107,20 +206,16 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
     qru_ptr ws = {0, 0};
     int r = B ? B->cols : 0;
     if (kmax > 0) { /* take the workspace before touching any output */
-        size_t need = qru_geqr_wy_workspace(n, m, Q ? n : 0, r, nb);
-        st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
+        size_t need = 0;
+        st = qru_qr_full_workspace(ctx, dt, n, m, Q != NULL, r, nb, nb_asked,
+                                   &need);
+        if (!st)
+            st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
         if (st)
             return st;
     }
-    if (Q) {
-        st = ctx->ops->laset(ctx, dt, 'A', n, n, 0.0, 1.0, Q->p, Q->ld);
-        if (st)
-            return st;
-    }
-    if (kmax == 0)
-        return 0;
     qru_ptr none = {0, 0};
-    return qru_geqr_wy(ctx, dt, n, m, A->p, A->ld, Q ? Q->p : none,
-                       Q ? Q->ld : 1, Q ? n : 0, B ? B->p : none,
-                       B ? B->ld : 1, r, nb, ws);
+    return qru_qr_full(ctx, dt, n, m, A->p, A->ld, Q ? Q->p : none,
+                       Q ? Q->ld : 1, B ? B->p : none, B ? B->ld : 1, r, nb,
+                       nb_asked, ws);
 }

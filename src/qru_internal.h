@@ -240,7 +240,56 @@ struct qru_backend_ops {
     int (*chol_rot)(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
                     qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
                     int base);
+
+    /* ---- fused panels (issue 8) ---- */
+    /* Householder QR of the m x nb panel A (0 <= nb <= m) in ONE call: the
+     * same result as this sequence of the ops above (the per-column panel
+     * loop of qru_geqr_wy, src/qr.c), up to rounding:
+     *     laset('A', m, nb, 0, 1, Y, ldy);
+     *     for j = 0 .. nb-1:
+     *         house(m-j-1, &A(j,j), &A(j+1,j), &Y(j+1,j), &tau[j]);
+     *         larf(m-j-1, nb-j-1, &Y(j+1,j), &tau[j], &A(j,j+1), lda,
+     *              &A(j+1,j+1), lda, work);
+     *         wy_append(m, j, Y, ldy, W, ldw, &tau[j], work);
+     * On exit:
+     *  - A: the upper triangle of its leading nb x nb block holds R of the
+     *    panel, every element below the diagonal is exactly zero;
+     *  - Y (m x nb): the reflectors as a unit lower trapezoid (Y(i,j) = 0
+     *    for i < j, 1 for i = j, v_j below), every element written;
+     *  - W (m x nb): P = H_0 H_1 ... H_{nb-1} = I + W Y' (all of W written);
+     *  - tau: nb elements in device memory (0 where a column below the
+     *    diagonal is already zero; then R(j,j) keeps A(j,j), v_j = 0).
+     * work: at least qru_panel_work(m, nb) elements of device memory
+     * (cross-work-group partial sums on the GPU backends).  A, Y, W, tau
+     * and work must not overlap.  Optional: NULL if the backend has no
+     * fused panel (the algorithm layer then runs the loop above). */
+    int (*panel_qr)(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
+                    int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                    qru_ptr tau, qru_ptr work);
+    /* The vendor's unblocked-to-blocked QR (LAPACK / cuSOLVER geqrf) with
+     * what qru_qr_factor and qru_lsq_create need, in one call:
+     *   A (n x m) := R with exact zeros below the diagonal;
+     *   if Q.h: Q (n x n, its contents on entry ignored) := the orthogonal
+     *           factor H_0 ... H_{k-1}, k = min(n, m) (orgqr);
+     *   if B.h and r > 0: B (n x r) := Q' B (ormqr).
+     * Workspace query: with ws.h == NULL nothing is done (A, Q, B are not
+     * referenced) and *ws_elems is set to the number of elements of type
+     * dt that ws must hold for a call with these n, m and r, with or
+     * without Q and B (ws_elems is not used otherwise).  n, m >= 1.  A, Q, B and ws must not overlap.  Failure
+     * information of the vendor routines (devInfo) is read at the end, so
+     * this op waits for the device before it returns.  Optional: NULL if
+     * the backend has no vendor factorisation; whether the algorithm layer
+     * uses it is decided in src/qr.c (qru_qr_use_vendor). */
+    int (*geqrf_full)(qru_context *ctx, qru_dtype dt, int n, int m,
+                      qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
+                      int ldb, int r, qru_ptr ws, size_t *ws_elems);
 };
+
+/* Elements of the work argument of panel_qr for an m x nb panel. */
+static inline size_t qru_panel_work(int m, int nb)
+{
+    return 2 * (size_t)m + 4 * (size_t)nb + 4;
+}
 
 
 /* ---- algorithm layer (written once, run by every backend) ---- */
@@ -254,6 +303,19 @@ size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb);
 int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                 int lda, qru_ptr Q, int ldq, int nq, qru_ptr B, int ldb, int r,
                 int nb, qru_ptr ws);
+
+/* The whole factorisation of qru_qr_factor / qru_lsq_create (qr.c): A (n x m)
+ * := R, Q (n x n, nq = n, or Q.h = NULL) := the orthogonal factor, B
+ * (n x r, or B.h = NULL) := Q' B.  Runs the backend's geqrf_full when
+ * qru_qr_use_vendor says so, else qru_geqr_wy on Q set to the identity.
+ * ws must hold qru_qr_full_workspace(...) elements (same arguments). */
+int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked);
+int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
+                          int withq, int r, int nb, int nb_asked,
+                          size_t *elems);
+int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb, int r,
+                int nb, int nb_asked, qru_ptr ws);
 
 /* The least-squares object: R (n x m), d (n x r) and optionally Q (n x n),
  * each stored with leading dimension ncap inside buffers sized for

@@ -49,6 +49,25 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
 
 /* QRU_UPDATE_FAST variants (update_fast.c); called by the public update
  * functions after their argument checks, with the same contracts. */
+
+/* Staggered sweeps of adjacent Givens rotations (update_fast.c): sweep j
+ * (0 <= j < p) rotates the local columns (i-1, i), i = L+j down to j+1;
+ * rotation (j, i) runs at step t = L + 2j - i, and cs holds the (c, s) of
+ * the rotations step by step (steps 0 .. L+p-2), in sweep order inside a
+ * step (2 p L elements in all; the layout of the add-columns update).
+ * qru_upd_sweeps_apply applies them from the right to the columns
+ * 0 .. L+p-1 of X (nr rows, ldx) and, if X2.h is not NULL, of X2 (nr2
+ * rows, ldx2; column i of X2 may be assumed zero above row i - 1 - j
+ * when sweep j reaches it, as for the transposed rows of R).  With
+ * p >= 16 the rotations are accumulated in groups into small orthogonal
+ * matrices applied with GEMMs; ws holds qru_upd_sweeps_workspace(L, p, nr,
+ * nr2) elements (0 when they are applied directly). */
+int qru_upd_sweeps_block(int L, int p);
+size_t qru_upd_sweeps_workspace(int L, int p, int nr, int nr2);
+int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
+                         qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
+                         int ldx2, int nr2, qru_ptr ws);
+
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
 #endif /* QRU_UPDATE_H */

@@ -75,7 +75,11 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     size_t nwork = (size_t)p * (size_t)(p > r ? p : r);
     if ((size_t)n * p > nwork)
         nwork = (size_t)n * p;
-    size_t total = o_work + nwork + 1;
+    /* QRU_UPDATE_FAST: the rotations are applied to Q through
+     * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
+    int fast = f->upd_alg == QRU_UPDATE_FAST && L > 0;
+    size_t o_sw = o_work + nwork + 1;
+    size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(L, p, n, 0) : 0);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)s);
     if (!hdiag)
         return QRU_ERR_ALLOC;
@@ -89,7 +93,8 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     qru_ptr Uq = qru_ptr_add(ws, o_uq), Y = qru_ptr_add(ws, o_y),
             W = qru_ptr_add(ws, o_w), tau = qru_ptr_add(ws, o_tau),
             Rw = qru_ptr_add(ws, o_rw), RT = qru_ptr_add(ws, o_rt),
-            cs = qru_ptr_add(ws, o_cs), work = qru_ptr_add(ws, o_work);
+            cs = qru_ptr_add(ws, o_cs), work = qru_ptr_add(ws, o_work),
+            sw = qru_ptr_add(ws, o_sw);
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
 #define CK(x)                                                                  \
@@ -184,6 +189,12 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                             qru_ptr_at(f->Q, ld, 0, m), ld, work));
         CK(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
                            qru_ptr_add(f->d, (size_t)m), ld, work));
+        if (fast) {
+            qru_ptr none = {0, 0};
+            CK(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
+                                    qru_ptr_at(f->Q, ld, 0, k), ld, n, none, 1,
+                                    0, sw));
+        }
         size_t off = 0;
         for (size_t t = 0; t < nsteps; ++t) {
             int jlo, cnt, i0;
@@ -191,9 +202,10 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
             if (cnt == 0)
                 continue;
             qru_ptr c = qru_ptr_add(cs, off);
-            CK(o->givens_apply(ctx, dt, cnt, n, c,
-                               qru_ptr_at(f->Q, ld, 0, k + i0 - 1), 2 * ld, ld,
-                               1));
+            if (!fast)
+                CK(o->givens_apply(ctx, dt, cnt, n, c,
+                                   qru_ptr_at(f->Q, ld, 0, k + i0 - 1), 2 * ld,
+                                   ld, 1));
             CK(o->givens_apply(ctx, dt, cnt, r, c,
                                qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
             off += 2 * (size_t)cnt;

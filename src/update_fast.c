@@ -36,15 +36,160 @@
  *
  * Flops: 4 n (n-m) p + 6 n m p + 3 m^2 p (R) instead of 6 n^2 p.
  */
+#include <stdlib.h>
+
 #include "qru_update.h"
 
 /* Default Householder block of step 1 (the GEMMs on Q(:, m:n) have inner
  * dimension nb, so it should be large enough to run them at GEMM speed). */
 #define FAST_RR_NB 128
-/* The Givens phase is accumulated into GEMMs when p >= FAST_RR_ACC_P, in
- * groups of max(p, FAST_RR_ACC_B) rotations per sweep. */
-#define FAST_RR_ACC_P 16
-#define FAST_RR_ACC_B 48
+/* Sweeps of p >= FAST_ACC_P rotations per step are accumulated into GEMMs,
+ * in groups of max(p, FAST_ACC_B) rotations per sweep. */
+#define FAST_ACC_P 16
+#define FAST_ACC_B 48
+
+/* ---- staggered sweeps of adjacent rotations ----
+ * Sweep j (0 <= j < p) is the chain of rotations of the local column
+ * pairs (i-1, i), i = L+j down to j+1 (it moves an entry of "row j" from
+ * column L+j to column j).  Rotation (j, i) runs at step t = L + 2j - i,
+ * so one step holds the sweeps jlo .. jlo+cnt-1 at the columns i0,
+ * i0+2, ... (disjoint pairs) and the sweeps are applied in a valid order
+ * (each rotation after those of the earlier sweeps that share a column
+ * with it).  The c, s of the rotations are stored in cs in step order,
+ * 2 cnt values per step.  The add-columns update (L = m-k) and the fast
+ * remove-rows update (L = m) both have this structure. */
+static void sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
+{
+    int lo = t - L + 1 > 0 ? t - L + 1 : 0;
+    int hi = t < p - 1 ? t : p - 1;
+    *jlo = lo;
+    *cnt = hi >= lo ? hi - lo + 1 : 0;
+    *i0 = L + 2 * lo - t;
+}
+
+/* u-block of the groups of qru_upd_sweeps_apply (0: apply directly). */
+int qru_upd_sweeps_block(int L, int p)
+{
+    if (p < FAST_ACC_P || L < 1)
+        return 0;
+    int ab = p > FAST_ACC_B ? p : FAST_ACC_B;
+    return ab < L ? ab : L;
+}
+
+size_t qru_upd_sweeps_workspace(int L, int p, int nr, int nr2)
+{
+    int ab = qru_upd_sweeps_block(L, p);
+    if (ab == 0)
+        return 0;
+    size_t w = (size_t)ab + p;
+    size_t rows = (size_t)(nr > nr2 ? nr : nr2);
+    return w * w + rows * w;
+}
+
+int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
+                         qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
+                         int ldx2, int nr2, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    int ab = qru_upd_sweeps_block(L, p);
+    if (nsteps == 0)
+        return 0;
+    if (ab == 0) {
+        /* direct: one strip call per step and target */
+        size_t off = 0;
+        for (int t = 0; t < nsteps; ++t) {
+            int jlo, cnt, i0;
+            sweep_step(L, p, t, &jlo, &cnt, &i0);
+            if (cnt == 0)
+                continue;
+            qru_ptr c = qru_ptr_add(cs, off);
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, nr, c,
+                                    qru_ptr_at(X, ldx, 0, i0 - 1), 2 * ldx,
+                                    ldx, 1));
+            if (X2.h) {
+                int s0 = i0 - 1 - jlo > 0 ? i0 - 1 - jlo : 0;
+                if (s0 > nr2)
+                    s0 = nr2;
+                QRU_TRY(o->givens_apply(ctx, dt, cnt, nr2 - s0, c,
+                                        qru_ptr_at(X2, ldx2, s0, i0 - 1),
+                                        2 * ldx2, ldx2, 1));
+            }
+            off += 2 * (size_t)cnt;
+        }
+        return 0;
+    }
+    /* offsets of the steps in cs */
+    size_t *soff = malloc(sizeof(size_t) * ((size_t)nsteps + 1));
+    if (!soff)
+        return QRU_ERR_ALLOC;
+    soff[0] = 0;
+    for (int t = 0; t < nsteps; ++t) {
+        int jlo, cnt, i0;
+        sweep_step(L, p, t, &jlo, &cnt, &i0);
+        soff[t + 1] = soff[t] + 2 * (size_t)cnt;
+    }
+    int ldg = ab + p;
+    qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ldg * ldg);
+    int st = 0;
+#define CK(x)                                                                  \
+    do {                                                                       \
+        if ((st = (x)) != 0)                                                   \
+            goto done;                                                         \
+    } while (0)
+    /* Group g holds the rotations (j, i = u + j) of all sweeps for u in a
+     * block [ulo, uhi] of ab values (blocks from the top, u = L .. 1).
+     * This is again a valid order (the rotations that share a column with
+     * (j, i) and come before it in sweep order are in the same group or
+     * in an earlier one, and before it inside the group), so the results
+     * are those of the step order.  A group touches only the w = b + p
+     * local columns ulo-1 .. uhi+p-1: its rotations are accumulated in the
+     * w x w orthogonal Gw (strips again: group step s holds the sweeps
+     * max(0, s-b+1) .. min(p-1, s), which are a contiguous part of the
+     * global step t = L - uhi + s), then X(:, window) := X(:, window) Gw is
+     * one GEMM: 2 nr w^2 flops per group, 8 nr L p in all for b = p (the
+     * rotations are 6 nr L p flops, but memory-bound and on one core).
+     * Gw has an exact zero wherever no chain of the group's rotations links
+     * two columns, so structural zeros of X stay exact zeros. */
+    for (int uhi = L; uhi >= 1; uhi -= ab) {
+        int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
+        int bb = uhi - ulo + 1;
+        int base = ulo - 1;
+        int w = bb + p;
+        CK(o->laset(ctx, dt, 'A', w, w, 0.0, 1.0, Gw, ldg));
+        for (int s = 0; s < bb + p - 1; ++s) {
+            int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
+            int qhi = s < p - 1 ? s : p - 1;
+            int cnt = qhi - qlo + 1;
+            int i0 = uhi + 2 * qlo - s; /* column zeroed by sweep qlo */
+            int t = L - uhi + s;
+            int jlo, tcnt, ti0;
+            sweep_step(L, p, t, &jlo, &tcnt, &ti0);
+            qru_ptr c = qru_ptr_add(cs, soff[t] + 2 * (size_t)(qlo - jlo));
+            CK(o->givens_apply(ctx, dt, cnt, w, c,
+                               qru_ptr_at(Gw, ldg, 0, i0 - 1 - base), 2 * ldg,
+                               ldg, 1));
+        }
+        CK(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
+                   qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
+        CK(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
+        if (X2.h) {
+            /* rows before base - p of the window's columns are zero */
+            int r0 = base - p > 0 ? base - p : 0;
+            if (r0 < nr2) {
+                CK(o->gemm(ctx, dt, 'N', 'N', nr2 - r0, w, w, 1.0,
+                           qru_ptr_at(X2, ldx2, r0, base), ldx2, Gw, ldg, 0.0,
+                           T, nr2 - r0));
+                CK(o->copy(ctx, dt, nr2 - r0, w, T, nr2 - r0,
+                           qru_ptr_at(X2, ldx2, r0, base), ldx2));
+            }
+        }
+    }
+done:
+#undef CK
+    free(soff);
+    return st;
+}
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
 {
@@ -66,22 +211,14 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     size_t o_qk = o_zt + (size_t)nz * p;
     size_t o_c = o_qk + (size_t)p * mp;
     size_t o_cs = o_c + (size_t)lc * mp;
-    /* the Givens phase is accumulated in blocks (p >= FAST_RR_ACC_P) */
-    int acc = p >= FAST_RR_ACC_P;
-    int ab = p > FAST_RR_ACC_B ? p : FAST_RR_ACC_B; /* u-block of a group */
-    if (ab > m)
-        ab = m;
-    int ldg = acc ? ab + p : 1;
-    size_t o_gw = o_cs + 2 * (size_t)p;
-    size_t o_tq = o_gw + (acc ? (size_t)ldg * ldg : 0);
-    size_t o_hw = o_tq + (acc ? (size_t)n * ldg : 0);
+    size_t o_sw = o_cs + 2 * (size_t)p * m;
+    size_t o_hw = o_sw + qru_upd_sweeps_workspace(m, p, n, lc);
     size_t total = o_hw + qru_geqr_wy_workspace(nz, p, n, r, nb) + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
     qru_ptr Zt = qru_ptr_add(ws, o_zt), QK = qru_ptr_add(ws, o_qk),
             C = qru_ptr_add(ws, o_c), cs = qru_ptr_add(ws, o_cs),
-            hw = qru_ptr_add(ws, o_hw), Gw = qru_ptr_add(ws, o_gw),
-            Tq = qru_ptr_add(ws, o_tq);
+            sw = qru_ptr_add(ws, o_sw), hw = qru_ptr_add(ws, o_hw);
 
     /* 1. Zt = Q(K, m:n)'; Zt := P' Zt = [Rz; 0], Q(:, m:n) := Q(:, m:n) P,
      *    d(m:n, :) := P' d(m:n, :) */
@@ -96,79 +233,28 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     QRU_TRY(o->transpose(ctx, dt, mp, m, R, ld, C, lc));
     QRU_TRY(o->transpose(ctx, dt, mp, r, d, ld, qru_ptr_add(C, (size_t)m), lc));
 
-    /* 2. the Givens sweeps */
-    if (acc) {
-        /* Blocked: with u = j - q (1 <= u <= m), group g takes the
-         * rotations (q, j = u + q) of all sweeps q for u in a block
-         * [ulo, uhi] of b values (blocks from the top).  This is a valid
-         * reordering of the sequential sweeps (the rotations that share a
-         * column with (q, j) and come before it in sweep order come before
-         * it here too), so the results are those of the step order; the
-         * group's rotations touch only the w = b + p columns ulo-1 ..
-         * uhi+p-1.  They are applied at once to QK and C, accumulated in
-         * the w x w orthogonal Gw, and Q(:, window) := Q(:, window) Gw is
-         * one GEMM (2 n w^2 flops per group: 8 n m p in all for b = p, at
-         * GEMM speed, instead of 6 n m p in memory-bound rotations).
-         * Inside a group the steps are staggered as above: step s holds
-         * (q, u = uhi + q - s) for max(0, s-b+1) <= q <= min(p-1, s). */
-        for (int uhi = m; uhi >= 1; uhi -= ab) {
-            int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
-            int bb = uhi - ulo + 1;
-            int base = ulo - 1;
-            int w = bb + p;
-            QRU_TRY(o->laset(ctx, dt, 'A', w, w, 0.0, 1.0, Gw, ldg));
-            for (int st = 0; st < bb + p - 1; ++st) {
-                int qlo = st - bb + 1 > 0 ? st - bb + 1 : 0;
-                int qhi = st < p - 1 ? st : p - 1;
-                int cnt = qhi - qlo + 1;
-                int j0 = uhi + 2 * qlo - st; /* column zeroed by sweep qlo */
-                int s0 = j0 - 1 - qlo > 0 ? j0 - 1 - qlo : 0;
-                QRU_TRY(o->givens_make(ctx, dt, cnt,
-                                       qru_ptr_at(QK, p, qlo, j0 - 1),
-                                       1 + 2 * p, p, cs));
-                QRU_TRY(o->givens_apply(ctx, dt, cnt, p, cs,
-                                        qru_ptr_at(QK, p, 0, j0 - 1), 2 * p,
-                                        p, 1));
-                QRU_TRY(o->givens_apply(ctx, dt, cnt, lc - s0, cs,
-                                        qru_ptr_at(C, lc, s0, j0 - 1), 2 * lc,
-                                        lc, 1));
-                QRU_TRY(o->givens_apply(ctx, dt, cnt, w, cs,
-                                        qru_ptr_at(Gw, ldg, 0, j0 - 1 - base),
-                                        2 * ldg, ldg, 1));
-            }
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, w, w, 1.0,
-                            qru_ptr_at(Q, ld, 0, base), ld, Gw, ldg, 0.0, Tq,
-                            n));
-            QRU_TRY(o->copy(ctx, dt, n, w, Tq, n, qru_ptr_at(Q, ld, 0, base),
-                            ld));
-        }
-    } else {
-        /* Direct (small p): step t holds the rotations (q, j = m + 2q - t)
-         * for max(0, t-m+1) <= q <= min(p-1, t), applied to Q(:, 0:m+p)
-         * by one strip call per step. */
-        int nsteps = m + p - 1;
-        for (int t = 0; t < nsteps; ++t) {
-            int qlo = t - m + 1 > 0 ? t - m + 1 : 0;
-            int qhi = t < p - 1 ? t : p - 1;
-            if (qhi < qlo)
+    /* 2. the sweeps (L = m): sweep q zeroes QK(q, m+q .. q+1); computed on
+     *    QK alone, then applied to Q(:, 0:m+p) and to C (whose column j,
+     *    row j of R, is still zero left of column j-1-q when sweep q
+     *    rotates the columns (j-1, j)) */
+    {
+        size_t off = 0;
+        for (int t = 0; t < m + p - 1; ++t) {
+            int qlo, cnt, j0;
+            sweep_step(m, p, t, &qlo, &cnt, &j0);
+            if (cnt == 0)
                 continue;
-            int cnt = qhi - qlo + 1;
-            int j0 = m + 2 * qlo - t; /* column zeroed by sweep qlo */
-            int s0 = j0 - 1 - qlo > 0 ? j0 - 1 - qlo : 0;
+            qru_ptr c = qru_ptr_add(cs, off);
             QRU_TRY(o->givens_make(ctx, dt, cnt,
                                    qru_ptr_at(QK, p, qlo, j0 - 1), 1 + 2 * p,
-                                   p, cs));
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, p, cs,
+                                   p, c));
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, p, c,
                                     qru_ptr_at(QK, p, 0, j0 - 1), 2 * p, p,
                                     1));
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, n, cs,
-                                    qru_ptr_at(Q, ld, 0, j0 - 1), 2 * ld, ld,
-                                    1));
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, lc - s0, cs,
-                                    qru_ptr_at(C, lc, s0, j0 - 1), 2 * lc, lc,
-                                    1));
+            off += 2 * (size_t)cnt;
         }
     }
+    QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, Q, ld, n, C, lc, lc, sw));
 
     /* 3. R1 = rows p .. m+p-1 of G'R (rows m .. n1-1 of R are still zero),
      *    d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)],

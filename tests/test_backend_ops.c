@@ -950,6 +950,264 @@ START_TEST(test_chol_rot)
 }
 END_TEST
 
+/* ---- fused panels (issue 8) ------------------------------------------------ */
+
+/* Host reference of panel_qr from its contract: the per-column loop of
+ * house (LAPACK larfg conventions) + larf + wy_append, in double. */
+static void ref_panel(int m, int nb, double *A, int lda, double *Y, int ldy,
+                      double *W, int ldw, double *tau)
+{
+    for (int j = 0; j < nb; ++j)
+        for (int i = 0; i < m; ++i)
+            Y[AT(0, i, j, ldy)] = i == j ? 1.0 : 0.0;
+    for (int j = 0; j < nb; ++j) {
+        double a = A[AT(0, j, j, lda)], xn = 0.0;
+        for (int i = j + 1; i < m; ++i)
+            xn = hypot(xn, A[AT(0, i, j, lda)]);
+        double t = 0.0;
+        if (xn != 0.0) {
+            double beta = -copysign(hypot(a, xn), a);
+            t = (beta - a) / beta;
+            for (int i = j + 1; i < m; ++i) {
+                Y[AT(0, i, j, ldy)] = A[AT(0, i, j, lda)] / (a - beta);
+                A[AT(0, i, j, lda)] = 0.0;
+            }
+            A[AT(0, j, j, lda)] = beta;
+        }
+        tau[j] = t;
+        for (int k = j + 1; k < nb && t != 0.0; ++k) {
+            double w = 0.0;
+            for (int i = j; i < m; ++i)
+                w += Y[AT(0, i, j, ldy)] * A[AT(0, i, k, lda)];
+            for (int i = j; i < m; ++i)
+                A[AT(0, i, k, lda)] -= t * Y[AT(0, i, j, ldy)] * w;
+        }
+        double *z = hnew((size_t)j);
+        for (int c = 0; c < j; ++c)
+            for (int i = 0; i < m; ++i)
+                z[c] += Y[AT(0, i, c, ldy)] * Y[AT(0, i, j, ldy)];
+        for (int i = 0; i < m; ++i) {
+            double s = Y[AT(0, i, j, ldy)];
+            for (int c = 0; c < j; ++c)
+                s += W[AT(0, i, c, ldw)] * z[c];
+            W[AT(0, i, j, ldw)] = -t * s;
+        }
+        free(z);
+    }
+}
+
+START_TEST(test_panel_qr)
+{
+    NDT_OK(_i);
+    if (!O->panel_qr)
+        return; /* optional op: the per-column path is tested by test_qr */
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    /* m, nb, kind (0: random, 1: column 0 already reduced, 2: upper
+     * triangular, 3: a zero column inside, 4: rows of very different
+     * scale); tall panels run on several work-groups on CUDA */
+    static const int cases[][3] = {
+        {1, 1, 0},    {5, 5, 0},    {7, 3, 1},    {40, 13, 0},  {33, 32, 2},
+        {129, 32, 0}, {300, 32, 3}, {300, 17, 1}, {1000, 8, 0}, {1000, 64, 4},
+        {3000, 32, 0}, {64, 64, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
+        int lda = m + 3, ldy = m + 1, ldw = m + 2;
+        size_t lA = (size_t)lda * nb, lY = (size_t)ldy * nb,
+               lW = (size_t)ldw * nb, lw = qru_panel_work(m, nb);
+        double *A = hrand(dt, lA), *Y = hrand(dt, lY), *W = hrand(dt, lW);
+        double *tau = hnew((size_t)nb), *A0 = hnew(lA);
+        for (int j = 0; j < nb; ++j)
+            for (int i = 0; i < m; ++i) {
+                double *a = &A[AT(0, i, j, lda)];
+                if ((kind == 1 && j == 0 && i > 0) || (kind == 2 && i > j) ||
+                    (kind == 3 && j == 5))
+                    *a = 0.0;
+                if (kind == 4 && i % 7 == 3)
+                    *a *= 1e6;
+            }
+        hround(dt, A, lA);
+        memcpy(A0, A, lA * sizeof *A);
+        dbuf dA = dnew(dt, lA), dY = dnew(dt, lY), dW = dnew(dt, lW),
+             dtau = dnew(dt, (size_t)nb), dwk = dnew(dt, lw);
+        dput(dt, dA, A);
+        dput(dt, dY, Y);
+        dput(dt, dW, W);
+        ck_assert_int_eq(O->panel_qr(ctx, dt, m, nb, dA.p, lda, dY.p, ldy,
+                                     dW.p, ldw, dtau.p, dwk.p),
+                         0);
+        double *gA = hnew(lA), *gY = hnew(lY), *gW = hnew(lW),
+               *gt = hnew((size_t)nb);
+        dget(dt, dA, gA);
+        dget(dt, dY, gY);
+        dget(dt, dW, gW);
+        dget(dt, dtau, gt);
+        ref_panel(m, nb, A, lda, Y, ldy, W, ldw, tau);
+        /* exact structure: zeros below R's diagonal, unit lower Y */
+        for (int j = 0; j < nb; ++j)
+            for (int i = 0; i < m; ++i) {
+                if (i > j)
+                    ck_assert_msg(gA[AT(0, i, j, lda)] == 0.0,
+                                  "panel_qr m %d nb %d: A(%d,%d) = %g", m,
+                                  nb, i, j, gA[AT(0, i, j, lda)]);
+                if (i <= j)
+                    ck_assert_msg(gY[AT(0, i, j, ldy)] == (i == j),
+                                  "panel_qr m %d nb %d: Y(%d,%d) = %g", m,
+                                  nb, i, j, gY[AT(0, i, j, ldy)]);
+            }
+        /* against the reference, relative to the largest element */
+        double sa = 1.0, sw = 1.0;
+        for (size_t q = 0; q < lA; ++q)
+            sa = fmax(sa, fabs(A[q]));
+        for (size_t q = 0; q < lW; ++q)
+            sw = fmax(sw, fabs(W[q]));
+        double tol = 4.0 * (m + 10) * (nb + 1) * eps;
+        char what[64];
+        snprintf(what, sizeof what, "panel_qr R m %d nb %d", m, nb);
+        expect_close(what, dt, gA, A, lA, sa, tol);
+        snprintf(what, sizeof what, "panel_qr Y m %d nb %d", m, nb);
+        expect_close(what, dt, gY, Y, lY, 1.0, tol);
+        snprintf(what, sizeof what, "panel_qr W m %d nb %d", m, nb);
+        expect_close(what, dt, gW, W, lW, sw, tol);
+        snprintf(what, sizeof what, "panel_qr tau m %d nb %d", m, nb);
+        expect_close(what, dt, gt, tau, (size_t)nb, 1.0, tol);
+        if (kind == 2)
+            for (int j = 0; j < nb; ++j)
+                ck_assert_msg(gt[j] == 0.0, "panel_qr: upper panel, tau %g",
+                              gt[j]);
+        /* independent of the reference: (I + W Y')' A0 = R, i.e.
+         * A0 + Y (W' A0) = R on the computed Y, W */
+        double err = 0.0;
+        for (int k = 0; k < nb; ++k) {
+            double *wa = hnew((size_t)nb);
+            for (int j = 0; j < nb; ++j)
+                for (int i = 0; i < m; ++i)
+                    wa[j] += gW[AT(0, i, j, ldw)] * A0[AT(0, i, k, lda)];
+            for (int i = 0; i < m; ++i) {
+                double v = A0[AT(0, i, k, lda)];
+                for (int j = 0; j < nb; ++j)
+                    v += gY[AT(0, i, j, ldy)] * wa[j];
+                double r = i <= k ? gA[AT(0, i, k, lda)] : 0.0;
+                err = fmax(err, fabs(v - r));
+            }
+            free(wa);
+        }
+        ck_assert_msg(err <= tol * sa, "panel_qr m %d nb %d: |P'A0 - R| = %g",
+                      m, nb, err);
+        dfree(dA);
+        dfree(dY);
+        dfree(dW);
+        dfree(dtau);
+        dfree(dwk);
+        free(A);
+        free(A0);
+        free(Y);
+        free(W);
+        free(tau);
+        free(gA);
+        free(gY);
+        free(gW);
+        free(gt);
+    }
+}
+END_TEST
+
+/* geqrf_full (optional): A0 = Q R, Q orthogonal, B = Q' B0, zeros below R's
+ * diagonal, for tall, square and wide A. */
+START_TEST(test_geqrf_full)
+{
+    NDT_OK(_i);
+    if (!O->geqrf_full)
+        return;
+    qru_dtype dt = DT(_i);
+    static const int shapes[][3] = {{50, 20, 3}, {17, 17, 1}, {12, 30, 2},
+                                    {300, 120, 0}, {1, 1, 1}};
+    for (int s = 0; s < 5; ++s) {
+        int n = shapes[s][0], m = shapes[s][1], r = shapes[s][2];
+        int lda = n + 2, ldq = n + 1, ldb = n + 3;
+        for (int withq = 0; withq < 2; ++withq) {
+            size_t need = 0;
+            qru_ptr none = {0, 0};
+            ck_assert_int_eq(O->geqrf_full(ctx, dt, n, m, none, lda, none, ldq,
+                                           none, ldb, r, none, &need),
+                             0);
+            ck_assert(need > 0);
+            void *hA = qru_test_alloc(dt, n, m, lda);
+            void *hB = qru_test_alloc(dt, n, r > 0 ? r : 1, ldb);
+            qru_test_rand(dt, n, m, hA, lda, &seed);
+            qru_test_rand(dt, n, r > 0 ? r : 1, hB, ldb, &seed);
+            qru_matrix *A = qru_test_upload(ctx, dt, n, m, lda, hA, lda);
+            qru_matrix *B = qru_test_upload(ctx, dt, n, r > 0 ? r : 1, ldb,
+                                            hB, ldb);
+            qru_matrix *Q = NULL;
+            ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, ldq, &Q), 0);
+            dbuf ws = dnew(dt, need);
+            ck_assert_int_eq(O->geqrf_full(ctx, dt, n, m, A->p, A->ld,
+                                           withq ? Q->p : none, Q->ld, B->p,
+                                           B->ld, r, ws.p, &need),
+                             0);
+            void *R = qru_test_download(A), *gB = qru_test_download(B);
+            double eps = qru_test_eps(dt);
+            ck_assert_msg(qru_test_lower_max(dt, n, m, R, n) == 0.0,
+                          "geqrf_full: R not upper triangular");
+            if (withq) {
+                void *gQ = qru_test_download(Q);
+                double be = qru_test_backward_error(dt, n, m, hA, lda, gQ, n,
+                                                    R, n);
+                double oe = qru_test_orth_error(dt, n, gQ, n);
+                ck_assert_msg(be <= QRU_TEST_THRESHOLD &&
+                                  oe <= QRU_TEST_THRESHOLD,
+                              "geqrf_full %d x %d: backward %g, orth %g", n, m,
+                              be, oe);
+                /* B = Q' B0 */
+                double err = 0.0, nrm = 0.0;
+                for (int j = 0; j < r; ++j)
+                    for (int i = 0; i < n; ++i) {
+                        double v = 0.0;
+                        for (int t = 0; t < n; ++t)
+                            v += qru_test_get(dt, gQ, n, t, i) *
+                                 qru_test_get(dt, hB, ldb, t, j);
+                        err = fmax(err, fabs(v - qru_test_get(dt, gB, n, i, j)));
+                        nrm = fmax(nrm, fabs(v));
+                    }
+                ck_assert_msg(err <= 10.0 * n * eps * fmax(1.0, nrm),
+                              "geqrf_full %d x %d: Q'B off by %g", n, m, err);
+                free(gQ);
+            } else {
+                /* without Q: R'R = A0'A0 up to rounding (R is determined up
+                 * to signs of its rows) on the leading columns */
+                int k = n < m ? n : m;
+                for (int a = 0; a < k; ++a)
+                    for (int b = a; b < m && b < a + 3; ++b) {
+                        double x = 0.0, y = 0.0, sc = 0.0;
+                        for (int t = 0; t < n; ++t) {
+                            double u = qru_test_get(dt, hA, lda, t, a),
+                                   v = qru_test_get(dt, hA, lda, t, b);
+                            x += u * v;
+                            sc += fabs(u * v);
+                        }
+                        for (int t = 0; t <= a && t < n; ++t)
+                            y += qru_test_get(dt, R, n, t, a) *
+                                 qru_test_get(dt, R, n, t, b);
+                        ck_assert_msg(fabs(x - y) <= 10.0 * n * eps *
+                                                         fmax(1.0, sc),
+                                      "geqrf_full (no Q) %d x %d: R'R(%d,%d)",
+                                      n, m, a, b);
+                    }
+            }
+            dfree(ws);
+            free(R);
+            free(gB);
+            free(hA);
+            free(hB);
+            qru_matrix_free(A);
+            qru_matrix_free(B);
+            qru_matrix_free(Q);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("backend_ops");
@@ -971,6 +1229,8 @@ int main(void)
     tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
     tcase_add_loop_test(tc, test_chol_rot, 0, 2);
+    tcase_add_loop_test(tc, test_panel_qr, 0, 2);
+    tcase_add_loop_test(tc, test_geqrf_full, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

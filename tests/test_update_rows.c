@@ -84,6 +84,70 @@ START_TEST(test_remove_rows)
 }
 END_TEST
 
+/* larger removals: p around the size at which QRU_UPDATE_FAST accumulates
+ * its rotations into GEMMs (16) and up to n - m, with several groups of
+ * accumulated rotations (m = 150); block size auto and 5.
+ * loop index: dtype, k choice, block size */
+START_TEST(test_remove_rows_large)
+{
+    static const int ps[] = {15, 16, 17, 63, 150};
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int kc = (_i / 2) % 3;
+    int nb = (_i / 6) % 2 ? 5 : 0;
+    int n = 300, m = 150;
+    for (int ip = 0; ip < 5; ++ip) {
+        int p = ps[ip];
+        int k = kc == 0 ? 0 : kc == 1 ? (n - p) / 3 : n - p;
+        unsigned seed = 8500u + 43u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, n, m, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, 1, nb);
+        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
+        uc_remove_rows(&hp, k, p);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s remove_rows n=%d m=%d k=%d p=%d nb=%d",
+                 dt == QRU_FLOAT ? "float" : "double", n, m, k, p, nb);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
+/* removing rows that hold all the nonzeros of some columns: A1 is
+ * rank-deficient (exactly zero columns) and the block Q(K, m+1:n) that
+ * QRU_UPDATE_FAST reduces first is singular; the factorisation must still
+ * be exact (R1 triangular, Q1 orthogonal, Q1 R1 = A1, d1 = Q1' b1).
+ * loop index: dtype */
+START_TEST(test_remove_rows_rank_deficient)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int n = 140, m = 40;
+    static const int ps[] = {3, 30};
+    for (int ip = 0; ip < 2; ++ip) {
+        int p = ps[ip], k = 50;
+        unsigned seed = 8800u + 7u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, n, m, R, &seed);
+        /* columns 5 and 6 (and, for p = 30, 7 .. 11) live in rows K only */
+        int nz = p > 3 ? 7 : 2;
+        for (int j = 5; j < 5 + nz; ++j)
+            for (int i = 0; i < n; ++i)
+                if (i < k || i >= k + p)
+                    hp.A[i + (size_t)j * n] = 0.0;
+        qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
+        uc_remove_rows(&hp, k, p);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s remove_rows rank-deficient A1 p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", p);
+        uc_check_ls(ctx, f, &hp, 1.0, tag, 0);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
 /* block sizes 0 (auto), 1, 3, 64 for add_rows; remove rows down to square
  * and add rows to a square problem */
 START_TEST(test_block_sizes)
@@ -216,6 +280,8 @@ int main(void)
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_add_rows, 0, 12);
         tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+        tcase_add_loop_test(tc, test_remove_rows_large, 0, 12);
+        tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);

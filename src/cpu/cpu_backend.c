@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <lapacke.h>
 
 #include "../qru_internal.h"
 
@@ -363,6 +364,119 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return 0;
 }
 
+/* ---- fused panels (issue 8) ---- */
+static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
+                        qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
+                        int ldw, qru_ptr tau, qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || nb <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        panel_qr_d(m, nb, DP(A), lda, DP(Y), ldy, DP(W), ldw, DP(tau),
+                   DP(work));
+    else
+        panel_qr_s(m, nb, SP(A), lda, SP(Y), ldy, SP(W), ldw, SP(tau),
+                   SP(work));
+    return 0;
+}
+
+/* LAPACK's lwork for geqrf + ormqr (r > 0) + orgqr of an n x m problem
+ * (workspace queries; no array is accessed). */
+static int lapack_lwork(qru_dtype dt, int n, int m, int r, size_t *lw)
+{
+    int k = n < m ? n : m;
+    double d[4] = {0, 0, 0, 0}, best = 1.0;
+    float s[4] = {0, 0, 0, 0};
+    lapack_int info;
+    for (int which = 0; which < 3; ++which) {
+        if (which == 1 && r <= 0)
+            continue;
+        double got;
+        if (dt == QRU_DOUBLE) {
+            info = which == 0   ? LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, m,
+                                                      d, n, d, d, -1)
+                   : which == 1 ? LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'L',
+                                                      'T', n, r, k, d, n, d,
+                                                      d, n, d, -1)
+                                : LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n,
+                                                      k, d, n, d, d, -1);
+            got = d[0];
+        } else {
+            info = which == 0   ? LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, n, m,
+                                                      s, n, s, s, -1)
+                   : which == 1 ? LAPACKE_sormqr_work(LAPACK_COL_MAJOR, 'L',
+                                                      'T', n, r, k, s, n, s,
+                                                      s, n, s, -1)
+                                : LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, n,
+                                                      k, s, n, s, s, -1);
+            got = s[0];
+        }
+        if (info != 0)
+            return QRU_ERR_INTERNAL;
+        if (got > best)
+            best = got;
+    }
+    *lw = (size_t)best;
+    return 0;
+}
+
+/* LAPACKE geqrf + ormqr (Q'B) + orgqr (Q), ws = [tau (k), work]. */
+static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
+                          qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
+                          int ldb, int r, qru_ptr ws, size_t *ws_elems)
+{
+    (void)ctx;
+    int k = n < m ? n : m;
+    if (n <= 0 || m <= 0) {
+        if (!ws.h)
+            *ws_elems = 0;
+        return 0;
+    }
+    size_t lw = 0;
+    int st = lapack_lwork(dt, n, m, r, &lw);
+    if (st)
+        return st;
+    if (!ws.h) {
+        *ws_elems = (size_t)k + lw;
+        return 0;
+    }
+    lapack_int info = 0;
+    if (dt == QRU_DOUBLE) {
+        double *a = DP(A), *tau = DP(ws), *w = tau + k;
+        info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, m, a, lda, tau, w,
+                                   (lapack_int)lw);
+        if (!info && B.h && r > 0)
+            info = LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'L', 'T', n, r, k, a,
+                                       lda, tau, DP(B), ldb, w,
+                                       (lapack_int)lw);
+        if (!info && Q.h) {
+            lacpy_d('L', n, k, a, lda, DP(Q), ldq);
+            info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n, k, DP(Q), ldq,
+                                       tau, w, (lapack_int)lw);
+        }
+        if (!info && n > 1)
+            laset_d('L', n - 1, m < n - 1 ? m : n - 1, 0.0, 0.0, a + 1, lda);
+    } else {
+        float *a = SP(A), *tau = SP(ws), *w = tau + k;
+        info = LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, n, m, a, lda, tau, w,
+                                   (lapack_int)lw);
+        if (!info && B.h && r > 0)
+            info = LAPACKE_sormqr_work(LAPACK_COL_MAJOR, 'L', 'T', n, r, k, a,
+                                       lda, tau, SP(B), ldb, w,
+                                       (lapack_int)lw);
+        if (!info && Q.h) {
+            lacpy_s('L', n, k, a, lda, SP(Q), ldq);
+            info = LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, n, k, SP(Q), ldq,
+                                       tau, w, (lapack_int)lw);
+        }
+        if (!info && n > 1)
+            laset_s('L', n - 1, m < n - 1 ? m : n - 1, 0.0f, 0.0f, a + 1,
+                    lda);
+    }
+    return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
+}
+
 const qru_backend_ops qru_cpu_ops = {
     .name = "cpu",
     .id = QRU_BACKEND_CPU,
@@ -395,4 +509,7 @@ const qru_backend_ops qru_cpu_ops = {
     .lacpy = cpu_lacpy,
     .potrf_panel = cpu_potrf_panel,
     .chol_rot = cpu_chol_rot,
+    /* ---- fused panels (issue 8) ---- */
+    .panel_qr = cpu_panel_qr,
+    .geqrf_full = cpu_geqrf_full,
 };

@@ -1,0 +1,304 @@
+/*
+ * CUDA versions of the fused-panel ops (issue 8; contracts in
+ * src/qru_internal.h, "fused panels"):
+ *  - panel_qr: the Householder QR of an m x nb panel with its WY factor in
+ *    ONE kernel launch (kernels/qru_panel.cl).  Short panels run in one
+ *    thread block; taller ones in G blocks of one cooperative launch (all
+ *    blocks resident, grid barriers between the steps of a column), so
+ *    that a tall panel is not limited to one SM's bandwidth;
+ *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q), workspace from
+ *    the caller (the context pool), devInfo checked at the end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cooperative_groups.h>
+
+#include "qru_cuda.h"
+
+#include "qru_kdefs.h"
+#include "qru_base.cl"
+#define QRU_LOAD_CG(p) __ldcg(p)
+#define QRU_GRID_SYNC cooperative_groups::this_grid().sync()
+#include "qru_panel.cl"
+
+/* ---- panel_qr --------------------------------------------------------------- */
+
+/* Rows per block below which a panel is not split further. */
+#define PANEL_MIN_ROWS 128
+
+/* Blocks of qru_panel_qr<T> that can be resident at once on the context's
+ * device (0: no cooperative launch there); cached per device and type. */
+template <typename T> static int coop_capacity(qru_context *ctx)
+{
+    enum { MAXDEV = 64 };
+    static int cache[MAXDEV]; /* 0: unknown, -1: none, else capacity */
+    qru_cuda_impl *im = qru_cuda(ctx);
+    int dev = im->device;
+    if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
+        return cache[dev] > 0 ? cache[dev] : 0;
+    int coop = 0, per_sm = 0, cap = 0;
+    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) ==
+            cudaSuccess &&
+        coop &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, qru_panel_qr<T>, QRU_RED, 0) == cudaSuccess)
+        cap = per_sm * im->sm_count;
+    (void)cudaGetLastError();
+    if (dev >= 0 && dev < MAXDEV)
+        cache[dev] = cap > 0 ? cap : -1;
+    return cap;
+}
+
+/* Blocks for an m x nb panel: one per PANEL_MIN_ROWS rows, at most one per
+ * SM, at most what can be resident and what work holds.  The environment
+ * variable QRU_PANEL_GROUPS (a positive integer) overrides the first two
+ * rules (for tests and experiments). */
+template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
+{
+    static int env = -1;
+    if (env < 0) {
+        const char *s = getenv("QRU_PANEL_GROUPS");
+        int v = s ? atoi(s) : 0;
+        env = v > 0 ? v : 0;
+    }
+    long g = env > 0 ? env : (m + PANEL_MIN_ROWS - 1) / PANEL_MIN_ROWS;
+    if (env == 0 && g > qru_cuda(ctx)->sm_count)
+        g = qru_cuda(ctx)->sm_count;
+    if (g > m)
+        g = m;
+    long wcap = (long)(qru_panel_work(m, nb) / (2 * (size_t)nb + 2));
+    if (g > wcap)
+        g = wcap;
+    if (g > 1) {
+        int cap = coop_capacity<T>(ctx);
+        if (g > cap)
+            g = cap;
+    }
+    return g < 1 ? 1 : (int)g;
+}
+
+template <typename T>
+static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
+                   qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                   qru_ptr work)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    int G = panel_groups<T>(ctx, m, nb);
+    int chunk = (m + G - 1) / G;
+    T *a = (T *)A.h, *y = (T *)Y.h, *w = (T *)W.h, *t = (T *)tau.h,
+      *wk = (T *)work.h;
+    long oa = (long)A.off, oy = (long)Y.off, ow = (long)W.off,
+         ot = (long)tau.off, ok = (long)work.off;
+    if (G > 1) {
+        void *args[] = {&m,  &nb, &a,  &oa, &lda, &y,  &oy, &ldy,
+                        &w,  &ow, &ldw, &t, &ot,  &wk, &ok, &chunk};
+        cudaError_t e = cudaLaunchCooperativeKernel(
+            (const void *)qru_panel_qr<T>, dim3(G), dim3(QRU_RED), args, 0,
+            s);
+        if (e == cudaSuccess)
+            return 0;
+        /* e.g. too large a cooperative grid next to other work: one block
+         * computes the same */
+        (void)cudaGetLastError();
+        chunk = m;
+    }
+    qru_panel_qr<T><<<1, QRU_RED, 0, s>>>(m, nb, a, oa, lda, y, oy, ldy, w,
+                                           ow, ldw, t, ot, wk, ok, chunk);
+    return qru_cuda_launched();
+}
+
+int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
+                    int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                    qru_ptr tau, qru_ptr work)
+{
+    if (nb <= 0 || m <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? panel_t<double>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work)
+               : panel_t<float>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work);
+}
+
+/* ---- geqrf_full (cuSOLVER) ----------------------------------------------- */
+
+/* cuSOLVER's geqrf/ormqr/orgqr, by type. */
+static cusolverStatus_t sv_geqrf_bs(cusolverDnHandle_t h, int n, int m,
+                                    double *A, int lda, int *lw)
+{
+    return cusolverDnDgeqrf_bufferSize(h, n, m, A, lda, lw);
+}
+static cusolverStatus_t sv_geqrf_bs(cusolverDnHandle_t h, int n, int m,
+                                    float *A, int lda, int *lw)
+{
+    return cusolverDnSgeqrf_bufferSize(h, n, m, A, lda, lw);
+}
+static cusolverStatus_t sv_ormqr_bs(cusolverDnHandle_t h, int n, int r, int k,
+                                    const double *A, int lda,
+                                    const double *tau, const double *B,
+                                    int ldb, int *lw)
+{
+    return cusolverDnDormqr_bufferSize(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r,
+                                       k, A, lda, tau, B, ldb, lw);
+}
+static cusolverStatus_t sv_ormqr_bs(cusolverDnHandle_t h, int n, int r, int k,
+                                    const float *A, int lda, const float *tau,
+                                    const float *B, int ldb, int *lw)
+{
+    return cusolverDnSormqr_bufferSize(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r,
+                                       k, A, lda, tau, B, ldb, lw);
+}
+static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int k,
+                                    const double *Q, int ldq,
+                                    const double *tau, int *lw)
+{
+    return cusolverDnDorgqr_bufferSize(h, n, n, k, Q, ldq, tau, lw);
+}
+static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int k,
+                                    const float *Q, int ldq, const float *tau,
+                                    int *lw)
+{
+    return cusolverDnSorgqr_bufferSize(h, n, n, k, Q, ldq, tau, lw);
+}
+static cusolverStatus_t sv_geqrf(cusolverDnHandle_t h, int n, int m,
+                                 double *A, int lda, double *tau, double *w,
+                                 int lw, int *info)
+{
+    return cusolverDnDgeqrf(h, n, m, A, lda, tau, w, lw, info);
+}
+static cusolverStatus_t sv_geqrf(cusolverDnHandle_t h, int n, int m, float *A,
+                                 int lda, float *tau, float *w, int lw,
+                                 int *info)
+{
+    return cusolverDnSgeqrf(h, n, m, A, lda, tau, w, lw, info);
+}
+static cusolverStatus_t sv_ormqr(cusolverDnHandle_t h, int n, int r, int k,
+                                 const double *A, int lda, const double *tau,
+                                 double *B, int ldb, double *w, int lw,
+                                 int *info)
+{
+    return cusolverDnDormqr(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r, k, A, lda,
+                            tau, B, ldb, w, lw, info);
+}
+static cusolverStatus_t sv_ormqr(cusolverDnHandle_t h, int n, int r, int k,
+                                 const float *A, int lda, const float *tau,
+                                 float *B, int ldb, float *w, int lw,
+                                 int *info)
+{
+    return cusolverDnSormqr(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r, k, A, lda,
+                            tau, B, ldb, w, lw, info);
+}
+static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k,
+                                 double *Q, int ldq, const double *tau,
+                                 double *w, int lw, int *info)
+{
+    return cusolverDnDorgqr(h, n, n, k, Q, ldq, tau, w, lw, info);
+}
+static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k, float *Q,
+                                 int ldq, const float *tau, float *w, int lw,
+                                 int *info)
+{
+    return cusolverDnSorgqr(h, n, n, k, Q, ldq, tau, w, lw, info);
+}
+
+/* Elements of T after tau (k) and the 3 devInfo ints (INFO_SLOTS T's). */
+#define INFO_SLOTS 4
+
+/* The largest lwork of the three routines for n x m, r right-hand sides;
+ * p: any device array of n x max(m, n, r) elements (not accessed). */
+template <typename T>
+static int lwork_t(qru_context *ctx, int n, int m, int r, T *p, int *lw)
+{
+    cusolverDnHandle_t h = qru_cuda(ctx)->solver;
+    int k = n < m ? n : m, l1 = 0, l2 = 0, l3 = 0;
+    int st = qru_cusolver_status(sv_geqrf_bs(h, n, m, p, n, &l1));
+    if (!st && r > 0)
+        st = qru_cusolver_status(sv_ormqr_bs(h, n, r, k, p, n, p, p, n, &l2));
+    if (!st)
+        st = qru_cusolver_status(sv_orgqr_bs(h, n, k, p, n, p, &l3));
+    int l = l1 > l2 ? l1 : l2;
+    *lw = l > l3 ? l : l3;
+    return st;
+}
+
+template <typename T>
+static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
+                        qru_ptr Q, int ldq, qru_ptr B, int ldb, int r,
+                        qru_ptr ws, size_t *ws_elems)
+{
+    int k = n < m ? n : m;
+    int lw = 0, st;
+    if (!ws.h) { /* query: the bufferSize calls get a real (tiny) array */
+        void *p = NULL;
+        st = qru_cuda_scratch(ctx, 256, &p);
+        if (st)
+            return st;
+        st = lwork_t<T>(ctx, n, m, r, (T *)p, &lw);
+        qru_cuda_scratch_free(ctx, p);
+        if (!st)
+            *ws_elems = (size_t)k + INFO_SLOTS + (size_t)(lw > 0 ? lw : 1);
+        return st;
+    }
+    T *a = qru_dp<T>(A), *tau = qru_dp<T>(ws);
+    int *info = (int *)(tau + k);
+    T *w = tau + k + INFO_SLOTS;
+    st = lwork_t<T>(ctx, n, m, r, a, &lw);
+    if (st)
+        return st;
+    if (lw < 1)
+        lw = 1;
+    cusolverDnHandle_t h = qru_cuda(ctx)->solver;
+    int want[3] = {1, B.h && r > 0, Q.h != NULL};
+    st = qru_cusolver_status(sv_geqrf(h, n, m, a, lda, tau, w, lw, info));
+    if (!st && want[1])
+        st = qru_cusolver_status(sv_ormqr(h, n, r, k, a, lda, tau,
+                                          qru_dp<T>(B), ldb, w, lw,
+                                          info + 1));
+    if (!st && want[2]) {
+        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
+        st = qru_cu_lacpy(ctx, dt, 'L', n, k, A, lda, Q, ldq);
+        if (!st)
+            st = qru_cusolver_status(sv_orgqr(h, n, k, qru_dp<T>(Q), ldq,
+                                              tau, w, lw, info + 2));
+    }
+    /* R: exact zeros below the diagonal */
+    if (!st && n > 1) {
+        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
+        st = qru_cu_laset(ctx, dt, 'L', n - 1, m < n - 1 ? m : n - 1, 0.0,
+                          0.0, qru_ptr_add(A, 1), lda);
+    }
+    if (st)
+        return st;
+    int hinfo[3] = {0, 0, 0};
+    qru_cuda_impl *im = qru_cuda(ctx);
+    st = qru_cuda_status(cudaMemcpyAsync(hinfo, info, sizeof hinfo,
+                                         cudaMemcpyDeviceToHost, im->stream));
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (st)
+        return st;
+    for (int i = 0; i < 3; ++i)
+        if (want[i] && hinfo[i] != 0)
+            return QRU_ERR_INTERNAL; /* an illegal argument (info < 0) */
+    return 0;
+}
+
+int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
+                      qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
+                      int ldb, int r, qru_ptr ws, size_t *ws_elems)
+{
+    if (n <= 0 || m <= 0) {
+        if (!ws.h)
+            *ws_elems = 0;
+        return 0;
+    }
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? geqrf_full_t<double>(ctx, n, m, A, lda, Q, ldq,
+                                                   B, ldb, r, ws, ws_elems)
+                            : geqrf_full_t<float>(ctx, n, m, A, lda, Q, ldq,
+                                                  B, ldb, r, ws, ws_elems);
+}
