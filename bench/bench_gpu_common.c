@@ -630,6 +630,22 @@ static int c_chol_rot(qru_context *c, qru_dtype dt, int n, int k, int sign,
     ++g_calls;
     return O->chol_rot(c, dt, n, k, sign, L, ldl, W, ldw, info, base);
 }
+static int c_panel_qr(qru_context *c, qru_dtype dt, int m, int nb, qru_ptr A,
+                      int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                      qru_ptr tau, qru_ptr work)
+{
+    ++g_calls;
+    return O->panel_qr(c, dt, m, nb, A, lda, Y, ldy, W, ldw, tau, work);
+}
+static int c_geqrf_full(qru_context *c, qru_dtype dt, int n, int m, qru_ptr A,
+                        int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb,
+                        int r, qru_ptr ws, size_t *ws_elems)
+{
+    if (ws.h) /* workspace queries are not calls on the device */
+        ++g_calls;
+    return O->geqrf_full(c, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
+                         ws_elems);
+}
 #undef O
 
 void bg_count_attach(qru_context *ctx)
@@ -642,6 +658,7 @@ void bg_count_attach(qru_context *ctx)
     W(sync) W(upload) W(download) W(copy) W(laset) W(transpose) W(gemm)
     W(trsm) W(col_norms) W(house) W(larf) W(wy_append) W(givens_make)
     W(givens_apply) W(geadd) W(syrk) W(lacpy) W(potrf_panel) W(chol_rot)
+    W(panel_qr) W(geqrf_full)
 #undef W
     ctx->ops = &g_counting;
 }

@@ -287,7 +287,7 @@ int main(int argc, char **argv)
         tl[u] = median(tv[3], reps);
         if (!skip_fullq)
             tlq[u] = median(tv[4], reps);
-        if (u == 0)
+        if (tcreate == 0.0)
             tcreate = median(tc, reps);
         qru_matrix_free(Ad);
         qru_matrix_free(bd);
@@ -309,28 +309,33 @@ int main(int argc, char **argv)
                 "### n = %d, m = %d, double, backend %s (%s), median of %d\n\n",
                 n, m, qru_backend_name(be), qru_context_device_name(ctx),
                 reps);
-        fprintf(fs[w], "| update | k | p | qru update, Q held (s) | qru "
-                       "update, Q held, QRU_UPDATE_FAST (s) | qru "
-                       "update, R only (s) | LAPACKE solve: geqrf+ormqr+trsv "
-                       "(s) | LAPACKE with full Q: geqrf+orgqr+gemv+trsv (s) "
-                       "| Q held vs solve | fast, Q held vs solve | Q held vs "
-                       "full Q | R only vs solve |\n");
-        fprintf(fs[w],
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(fs[w], "| update | k | p | Q held, DISSERTATION (s) | Q held, "
+                       "FAST (s) | R only (s) | LAPACKE solve: "
+                       "geqrf+ormqr+trsv (s) | LAPACKE with full Q: "
+                       "geqrf+orgqr+gemv+trsv (s) | DISSERTATION vs solve | "
+                       "FAST vs solve | DISSERTATION vs full Q | FAST vs full "
+                       "Q | R only vs solve |\n");
+        fprintf(fs[w], "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+                       "---:|---:|---:|\n");
         for (int u = 0; u < NUPD; ++u) {
             if (!run[u])
                 continue;
-            char rr[32] = "-", sr[32] = "-";
+            char rr[32] = "-", sr[32] = "-", fq[32] = "-", dq[32] = "-",
+                 fqs[32] = "-";
             if (!isnan(tr[u])) {
                 snprintf(rr, sizeof rr, "%.4f", tr[u]);
-                snprintf(sr, sizeof sr, "%.1f", tl[u] / tr[u]);
+                snprintf(sr, sizeof sr, "%.1fx", tl[u] / tr[u]);
+            }
+            if (!isnan(tlq[u])) {
+                snprintf(fqs, sizeof fqs, "%.4f", tlq[u]);
+                snprintf(dq, sizeof dq, "%.1fx", tlq[u] / tq[u]);
+                snprintf(fq, sizeof fq, "%.1fx", tlq[u] / tqf[u]);
             }
             fprintf(fs[w],
-                    "| %s | %d | %d | %.4f | %.4f | %s | %.4f | %.4f | %.2fx "
-                    "| %.2fx | %.1fx | %s%s |\n",
+                    "| %s | %d | %d | %.4f | %.4f | %s | %.4f | %s | %.2fx "
+                    "| %.2fx | %s | %s | %s |\n",
                     upd_name[u], su[u].k, su[u].p, tq[u], tqf[u], rr, tl[u],
-                    tlq[u], tl[u] / tq[u], tl[u] / tqf[u], tlq[u] / tq[u], sr,
-                    isnan(tr[u]) ? "" : "x");
+                    fqs, tl[u] / tq[u], tl[u] / tqf[u], dq, fq, sr);
         }
         fprintf(fs[w], "\nqru_lsq_create (full QR with Q) of the %d x %d "
                        "problem: %.3f s.  Speed-up = reference time / update "

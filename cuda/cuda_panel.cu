@@ -203,8 +203,10 @@ static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k, float *Q,
     return cusolverDnSorgqr(h, n, n, k, Q, ldq, tau, w, lw, info);
 }
 
-/* Elements of T after tau (k) and the 3 devInfo ints (INFO_SLOTS T's). */
+/* ws = [tau (k), the 3 devInfo ints (INFO_SLOTS T's), padding, work]. */
 #define INFO_SLOTS 4
+/* cuSOLVER's work array starts at a multiple of this many elements */
+#define WORK_ALIGN 64
 
 /* The largest lwork of the three routines for n x m, r right-hand sides;
  * p: any device array of n x max(m, n, r) elements (not accessed). */
@@ -238,12 +240,17 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
         st = lwork_t<T>(ctx, n, m, r, (T *)p, &lw);
         qru_cuda_scratch_free(ctx, p);
         if (!st)
-            *ws_elems = (size_t)k + INFO_SLOTS + (size_t)(lw > 0 ? lw : 1);
+            *ws_elems = (size_t)k + INFO_SLOTS + WORK_ALIGN +
+                        (size_t)(lw > 0 ? lw : 1);
         return st;
     }
     T *a = qru_dp<T>(A), *tau = qru_dp<T>(ws);
     int *info = (int *)(tau + k);
-    T *w = tau + k + INFO_SLOTS;
+    /* cuSOLVER's work array on a 256-byte boundary (within the space
+     * the query reserved) */
+    size_t wo = ws.off + (size_t)k + INFO_SLOTS;
+    wo = (wo + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
+    T *w = (T *)ws.h + wo;
     st = lwork_t<T>(ctx, n, m, r, a, &lw);
     if (st)
         return st;

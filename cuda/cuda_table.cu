@@ -48,4 +48,6 @@ const qru_backend_ops qru_cuda_ops = {
     /* ---- fused panels (issue 8) ---- */
     .panel_qr = qru_cu_panel_qr,
     .geqrf_full = qru_cu_geqrf_full,
+    /* cuSOLVER measured faster than qru's QR (src/qr.c, qru_qr_use_vendor) */
+    .geqrf_full_min_k = 1,
 };

@@ -202,8 +202,16 @@ void *qru_matrix_data(const qru_matrix *M);
 /** @name QR factorisation */
 /** @{ */
 
-/** Blocked Householder QR factorisation (the WY blocking of Andrew 2012,
- *  section 3.1).
+/** Householder QR factorisation.
+ *
+ *  With nb >= 1 it runs qru's own blocked Householder QR (the WY blocking of
+ *  Andrew 2012, section 3.1; one fused panel call per block of nb columns).
+ *  With nb = 0 the backend's vendor factorisation is used where it is
+ *  measured faster (on CUDA: cuSOLVER geqrf + ormqr + orgqr; on the CPU and
+ *  OpenCL: qru's own QR with the default block size).  The environment
+ *  variable QRU_GEQRF=own or =vendor forces one path (for benchmarks).
+ *  Either way the signs of R's rows may differ between paths; both satisfy
+ *  the specification below.
  *
  *  MATLAB: `[Q, R] = qr(A); d = Q' * B;`  then A := R, Q := Q, B := d.
  *
@@ -327,25 +335,33 @@ int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
  *
  *  Block size: the Householder phases work on panels of nb columns;
  *  the default (nb = 0, "auto") is about a tenth of the columns the update
- *  reduces (Andrew 2012, section 5.2), at least 1;
+ *  reduces (Andrew 2012, section 5.2), at least 1 (for the first phase of
+ *  the #QRU_UPDATE_FAST row removal, whose GEMMs on Q have inner dimension
+ *  nb: min(p, 128));
  *  see qru_lsq_set_update_block_size().
  */
 /** @{ */
 
-/** Algorithms for the QR updates (qru_lsq_set_update_algorithm()). */
+/** Algorithms for the QR updates (qru_lsq_set_update_algorithm()).  Both
+ *  compute the QR factorisation of the updated problem with the same
+ *  guarantees (backward stable, Q orthogonal to working precision); they
+ *  differ in speed and in rounding.  They differ only where Q is held:
+ *  adding rows and removing columns are the same for both. */
 typedef enum qru_update_algorithm {
+    /** The default.  qru_qr_update_remove_rows() first reduces Q(K, m+1:n)
+     *  (K the removed rows) to a p x p triangle with p Householder
+     *  reflectors in compact WY form applied to Q(:, m+1:n) by GEMMs
+     *  (allowed because the rows m+1:n of R are zero), so that its
+     *  Givens sweeps only cover the columns 1:m+p of Q; for p >= 16 the
+     *  rotations of the sweeps are accumulated in groups into small
+     *  orthogonal blocks applied with GEMMs.  About 4 n (n-m) p + 8 n m p
+     *  flops, mostly in GEMMs, instead of 6 n^2 p in rotations.
+     *  qru_qr_update_add_cols() applies its Givens phase to Q in the same
+     *  accumulated way.  See docs/performance.md. */
+    QRU_UPDATE_FAST = 0,
     /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
-     *  strips and Householder panels); the default. */
-    QRU_UPDATE_DISSERTATION = 0,
-    /** Same results (to rounding), fewer flops where Q is held:
-     *  qru_qr_update_remove_rows() first reduces Q(K, m+1:n) (K the removed
-     *  rows) to a p x p triangle with p Householder reflectors in compact
-     *  WY form applied to Q(:, m+1:n) with GEMMs (allowed because the rows
-     *  m+1:n of R are zero), so that its Givens sweeps only run over the
-     *  columns 1:m+p of Q: 4 n (n-m) p + 6 n m p flops instead of
-     *  6 n^2 p (docs/performance.md).  The other updates are those of
-     *  #QRU_UPDATE_DISSERTATION. */
-    QRU_UPDATE_FAST = 1
+     *  strips over all of Q, Householder panels), as in the dissertation. */
+    QRU_UPDATE_DISSERTATION = 1
 } qru_update_algorithm;
 
 /** Selects the algorithm used by the updates of @p f (both give the QR

@@ -10,7 +10,12 @@
  * (one kernel launch on the GPU backends) instead of 3 jb calls (4 jb + 1
  * launches); the per-column path is kept and chosen by the environment
  * variable QRU_PANEL=percol (read at each factorisation; used by the
- * benchmarks to compare the two).
+ * benchmarks to compare the two).  Measured on an H100 (double, n x n/2,
+ * docs/gpu-logs/2026-11-21_nvidia-h100_panel-qr.log): 1.12x faster at
+ * n = 2000, 1.24x at 4000, 1.56x at 8000 (backend calls 3158 -> 158 at
+ * n = 2000), but 0.85x at n = 256, where a fused step (two grid barriers
+ * and some 30 block barriers, latency-bound) costs about as much as the
+ * four launches of a column.
  *
  * Whole factorisations (qru_qr_factor, qru_lsq_create) may instead run the
  * backend's vendor QR (geqrf_full: LAPACK or cuSOLVER geqrf + ormqr +
@@ -120,16 +125,26 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *    no vendor LAPACK) and the caller asked for no block size (nb = 0: "the
  *    fastest"); an explicit nb > 0 asks for qru's own blocked algorithm
  *    with that block size;
+ *  - and only where the backend measured it faster: min(n, m) >=
+ *    ops->geqrf_full_min_k (0: never by default).  Measured
+ *    (docs/ARCHITECTURE.md section 3):
+ *      CUDA, H100 (docs/gpu-logs/2026-11-21_nvidia-h100_panel-qr.log),
+ *      qru_qr_factor in double, n x n/2, vs cuSOLVER geqrf+ormqr(+orgqr):
+ *      geqrf_full runs at 0.94-0.99x of cuSOLVER's own time (laset,
+ *      workspace query and the devInfo check on top) at n = 2000..8000 and
+ *      0.79-0.86x at n = 256, qru's QR at 0.31-0.40x with fused panels
+ *      (0.48-0.50x at n = 256), so the CUDA table sets 1 (always);
+ *      CPU, 2-core workstation, OpenBLAS: LAPACK's geqrf+ormqr+orgqr is no
+ *      faster than qru's QR (equal within noise at 2000 x 1000 and
+ *      4000 x 2000, 1.5-6x slower at 200 x 100 .. 1000 x 500), so the CPU
+ *      table sets 0;
  *  - the environment variable QRU_GEQRF overrides: "own" never uses the
  *    vendor routine, "vendor" always does when the backend has it (also
- *    for nb > 0); used by the benchmarks and tests to compare the two;
- *  - measured (docs/ARCHITECTURE.md, section 3; docs/gpu-logs/): VENDOR_POLICY.
+ *    for nb > 0); for benchmarks and tests.
  */
 int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked)
 {
     const qru_backend_ops *o = ctx->ops;
-    (void)n;
-    (void)m;
     if (!o->geqrf_full)
         return 0;
     const char *s = getenv("QRU_GEQRF");
@@ -137,7 +152,9 @@ int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked)
         return 0;
     if (s && strcmp(s, "vendor") == 0)
         return 1;
-    return nb_asked == 0;
+    int k = n < m ? n : m;
+    return nb_asked == 0 && o->geqrf_full_min_k > 0 &&
+           k >= o->geqrf_full_min_k;
 }
 
 int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,

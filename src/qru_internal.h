@@ -279,10 +279,15 @@ struct qru_backend_ops {
      * information of the vendor routines (devInfo) is read at the end, so
      * this op waits for the device before it returns.  Optional: NULL if
      * the backend has no vendor factorisation; whether the algorithm layer
-     * uses it is decided in src/qr.c (qru_qr_use_vendor). */
+     * uses it is decided in src/qr.c (qru_qr_use_vendor, with
+     * geqrf_full_min_k below). */
     int (*geqrf_full)(qru_context *ctx, qru_dtype dt, int n, int m,
                       qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
                       int ldb, int r, qru_ptr ws, size_t *ws_elems);
+    /* Where geqrf_full is the default (measured per backend): qru_qr_factor
+     * and qru_lsq_create with nb = 0 use it when min(n, m) >= this value;
+     * 0: never by default (only with QRU_GEQRF=vendor, see src/qr.c). */
+    int geqrf_full_min_k;
 };
 
 /* Elements of the work argument of panel_qr for an m x nb panel. */

@@ -18,23 +18,28 @@
  *     dimension p: 4 n (n-m) p flops at GEMM speed.
  *  2. Row k+q of Q now has no entries right of column m+q, so sweep q of
  *     the Givens strips only has to remove the entries q+1 .. m+q: p m
- *     rotations (instead of p n), applied to Q(:, 0:m+p) (6 n m p flops),
- *     to the rows 0 .. m+p-1 of R and d (kept transposed, as in
+ *     rotations (instead of p n).  They are computed on a p x (m+p) copy
+ *     QK of Q(K, 0:m+p) alone (rotation (q, j), zeroing QK(q, j) with the
+ *     columns (j-1, j), runs at step t = m - j + 2q, so that one
+ *     givens_make / givens_apply call handles the disjoint rotations of a
+ *     step: the staggered sweeps of the dissertation's figure 3.1, over
+ *     m + p - 1 steps instead of n + p - 2), and then applied to Q(:, 0:m+p)
+ *     and to the rows 0 .. m+p-1 of R and d (kept transposed in C, as in
  *     update_rows.c; a rotation of the rows (j-1, j) in sweep q starts at
- *     column j-1-q, left of which both rows are still zero) and to a p x
- *     (m+p) copy of Q(K, 0:m+p) from which the rotations are computed.
- *     Rotation (q, j) (zeroing Q(k+q, j) with the columns (j-1, j)) runs
- *     at step t = m - j + 2q, so that the rotations of one step act on
- *     disjoint pairs of columns and one givens_make / givens_apply call
- *     handles them all (the staggered sweeps of the dissertation's figure
- *     3.1, here over m + p - 1 steps instead of n + p - 2).  The window of
- *     2p columns of Q that one step touches slides by one column per step,
- *     so each column of Q is brought into the cache about once.
+ *     column j-1-q, left of which both rows are still zero) by
+ *     qru_upd_sweeps_apply: for p >= 16 the rotations are accumulated in
+ *     groups into (b+p) x (b+p) orthogonal matrices (b = max(p, 48))
+ *     applied with GEMMs, 8 n m p flops at GEMM speed instead of 6 n m p
+ *     flops of memory-bound rotations.
  *  3. As in the dissertation: Q(K, :) = [D 0] with |D| = I, so R1 and d1
  *     are the rows p .. of the rotated R and d, and Q1 is Q without the
  *     rows K and the columns 0 .. p-1.
  *
- * Flops: 4 n (n-m) p + 6 n m p + 3 m^2 p (R) instead of 6 n^2 p.
+ * Flops: 4 n (n-m) p + 8 n m p (p >= 16; 6 n m p below) + O(m^2 p) instead
+ * of 6 n^2 p (docs/performance.md).
+ *
+ * The add-columns update uses qru_upd_sweeps_apply too, for its Givens
+ * phase on Q (update_cols.c).
  */
 #include <stdlib.h>
 
@@ -166,9 +171,13 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
             int jlo, tcnt, ti0;
             sweep_step(L, p, t, &jlo, &tcnt, &ti0);
             qru_ptr c = qru_ptr_add(cs, soff[t] + 2 * (size_t)(qlo - jlo));
-            CK(o->givens_apply(ctx, dt, cnt, w, c,
-                               qru_ptr_at(Gw, ldg, 0, i0 - 1 - base), 2 * ldg,
-                               ldg, 1));
+            /* Gw' is the identity rotated from the left, so (as for the
+             * rows of R) its rows (c-1, c) are zero before column c-1-q
+             * when sweep q rotates them: rows of Gw from g0 on */
+            int g0 = i0 - 1 - base - qlo > 0 ? i0 - 1 - base - qlo : 0;
+            CK(o->givens_apply(ctx, dt, cnt, w - g0, c,
+                               qru_ptr_at(Gw, ldg, g0, i0 - 1 - base),
+                               2 * ldg, ldg, 1));
         }
         CK(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
                    qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
@@ -260,6 +269,11 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
      *    d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)],
      *    Q1 = Q([0:k, k+p:n], p:n) */
     QRU_TRY(o->transpose(ctx, dt, m, m, qru_ptr_at(C, lc, 0, p), lc, R, ld));
+    /* (exact zeros already; cheap insurance against a GEMM that would not
+     * keep 0 * x + 0 * y exactly 0) */
+    if (m > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(R, 1), ld));
     QRU_TRY(o->transpose(ctx, dt, r, m, qru_ptr_at(C, lc, m, p), lc, d, ld));
     if (n1 > m)
         QRU_TRY(o->copy(ctx, dt, n1 - m, r, qru_ptr_add(d, (size_t)mp), ld,

@@ -54,6 +54,37 @@ START_TEST(test_add_cols)
 }
 END_TEST
 
+/* larger additions: p around the size from which QRU_UPDATE_FAST
+ * accumulates the Givens phase into GEMMs (16), with several groups of
+ * accumulated rotations (L = m - k up to 150).  loop index: dtype, k */
+START_TEST(test_add_cols_large)
+{
+    static const int ps[] = {15, 16, 17, 60};
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int n = 300, m = 150;
+    int k = (_i / 2) % 2 ? 37 : 0;
+    for (int ip = 0; ip < 4; ++ip) {
+        int p = ps[ip];
+        unsigned seed = 1500u + 19u * (unsigned)_i + (unsigned)ip;
+        hprob hp = uc_problem(dt, n, m, R, &seed);
+        qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+        double *U = uc_rand(dt, n, p, &seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
+        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        ck_assert_msg(st == 0, "add_cols k=%d p=%d: %d", k, p, st);
+        uc_add_cols(&hp, k, p, U);
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s add_cols n=%d m=%d k=%d p=%d",
+                 dt == QRU_FLOAT ? "float" : "double", n, m, k, p);
+        uc_check(ctx, f, &hp, 1.0, tag);
+        qru_matrix_free(Ud);
+        free(U);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+}
+END_TEST
+
 /* loop index: dtype, with/without Q, k choice */
 START_TEST(test_remove_cols)
 {
@@ -289,6 +320,7 @@ int main(void)
                                   teardown);
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_add_cols, 0, 6);
+        tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
         tcase_add_loop_test(tc, test_remove_cols, 0, 12);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_extremes, 0, 2);

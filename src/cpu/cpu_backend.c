@@ -512,4 +512,7 @@ const qru_backend_ops qru_cpu_ops = {
     /* ---- fused panels (issue 8) ---- */
     .panel_qr = cpu_panel_qr,
     .geqrf_full = cpu_geqrf_full,
+    /* LAPACK's QR measured no faster than qru's blocked QR on OpenBLAS
+     * (src/qr.c, qru_qr_use_vendor): only with QRU_GEQRF=vendor */
+    .geqrf_full_min_k = 0,
 };
