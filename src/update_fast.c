@@ -41,7 +41,6 @@
  * The add-columns update uses qru_upd_sweeps_apply too, for its Givens
  * phase on Q (update_cols.c).
  */
-#include <stdlib.h>
 
 #include "qru_update.h"
 
@@ -124,24 +123,9 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
         }
         return 0;
     }
-    /* offsets of the steps in cs */
-    size_t *soff = malloc(sizeof(size_t) * ((size_t)nsteps + 1));
-    if (!soff)
-        return QRU_ERR_ALLOC;
-    soff[0] = 0;
-    for (int t = 0; t < nsteps; ++t) {
-        int jlo, cnt, i0;
-        sweep_step(L, p, t, &jlo, &cnt, &i0);
-        soff[t + 1] = soff[t] + 2 * (size_t)cnt;
-    }
     int ldg = ab + p;
     qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ldg * ldg);
-    int st = 0;
-#define CK(x)                                                                  \
-    do {                                                                       \
-        if ((st = (x)) != 0)                                                   \
-            goto done;                                                         \
-    } while (0)
+#define CK(x) QRU_TRY(x)
     /* Group g holds the rotations (j, i = u + j) of all sweeps for u in a
      * block [ulo, uhi] of ab values (blocks from the top, u = L .. 1).
      * This is again a valid order (the rotations that share a column with
@@ -161,6 +145,13 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
         int bb = uhi - ulo + 1;
         int base = ulo - 1;
         int w = bb + p;
+        /* offset in cs of the group's first global step L - uhi */
+        size_t toff = 0;
+        for (int t = 0; t < L - uhi; ++t) {
+            int jlo, cnt, i0;
+            sweep_step(L, p, t, &jlo, &cnt, &i0);
+            toff += 2 * (size_t)cnt;
+        }
         CK(o->laset(ctx, dt, 'A', w, w, 0.0, 1.0, Gw, ldg));
         for (int s = 0; s < bb + p - 1; ++s) {
             int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
@@ -170,7 +161,8 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
             int t = L - uhi + s;
             int jlo, tcnt, ti0;
             sweep_step(L, p, t, &jlo, &tcnt, &ti0);
-            qru_ptr c = qru_ptr_add(cs, soff[t] + 2 * (size_t)(qlo - jlo));
+            qru_ptr c = qru_ptr_add(cs, toff + 2 * (size_t)(qlo - jlo));
+            toff += 2 * (size_t)tcnt; /* now the offset of step t + 1 */
             /* Gw' is the identity rotated from the left, so (as for the
              * rows of R) its rows (c-1, c) are zero before column c-1-q
              * when sweep q rotates them: rows of Gw from g0 on */
@@ -194,10 +186,8 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
             }
         }
     }
-done:
 #undef CK
-    free(soff);
-    return st;
+    return 0;
 }
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
