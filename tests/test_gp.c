@@ -60,7 +60,8 @@ static ref reference(const qru_gp_options *o, int n, const double *x,
         LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, K, n, anorm, &rc);
     r.kappa = 1.0 / rc;
     double *alpha = malloc(sizeof(double) * (n + 1));
-    memcpy(alpha, y, sizeof(double) * n);
+    for (int i = 0; i < n; ++i) /* (a loop: n >= 0 is not visible to gcc) */
+        alpha[i] = y[i];
     if (n)
         LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, 1, K, n, alpha, n);
     double fit = 0, ld = 0;
