@@ -1,9 +1,14 @@
 /*
  * CUDA versions of the Cholesky ops (contracts in src/qru_internal.h; the
  * CPU versions in src/cpu/cpu_chol_kernels.inc are the reference): syrk by
- * cuBLAS, lacpy, and the one-work-group kernels potrf_panel and chol_rot of
- * kernels/qru_chol.cl, which keep their failure flag 'info' on the device.
+ * cuBLAS, lacpy, potrf_panel (cuSOLVER on a copy of the block, or the
+ * one-work-group kernel of kernels/qru_chol.cl for small blocks), chol_rot
+ * (kernels/qru_chol.cl), which keep their failure flag 'info' on the
+ * device, and the vendor Cholesky potrf_full (cuSOLVER potrf).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
@@ -81,6 +86,166 @@ int qru_cu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
                             : lacpy_t<float>(ctx, u, m, n, A, lda, B, ldb);
 }
 
+/* ---- cuSOLVER potrf: overloads on the element type ---------------------- */
+
+static cusolverStatus_t sv_potrf_bs(cusolverDnHandle_t h, cublasFillMode_t u,
+                                    int n, double *A, int lda, int *lw)
+{
+    return cusolverDnDpotrf_bufferSize(h, u, n, A, lda, lw);
+}
+static cusolverStatus_t sv_potrf_bs(cusolverDnHandle_t h, cublasFillMode_t u,
+                                    int n, float *A, int lda, int *lw)
+{
+    return cusolverDnSpotrf_bufferSize(h, u, n, A, lda, lw);
+}
+static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
+                                 int n, double *A, int lda, double *w, int lw,
+                                 int *info)
+{
+    return cusolverDnDpotrf(h, u, n, A, lda, w, lw, info);
+}
+static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
+                                 int n, float *A, int lda, float *w, int lw,
+                                 int *info)
+{
+    return cusolverDnSpotrf(h, u, n, A, lda, w, lw, info);
+}
+
+/* After cuSOLVER's potrf of the n x n A: dinfo[0] is its devInfo.
+ * cuSOLVER (like LAPACK) reports a pivot <= 0; a NaN pivot may pass, so on
+ * success the first diagonal element of the factor that is not > 0 (NaN)
+ * names the failing column, as the potrf_panel contract wants.  Writes
+ * the column (1-based, 0: none) to dinfo[1].  When info (one T, the
+ * potrf_panel flag; NULL for potrf_full) is given: dinfo[2] = 1 if info
+ * was 0 on entry (the block is to be written back), else 0, and a failure
+ * sets info = base + column.  ONE block of any 1-D size. */
+template <typename T>
+__global__ void qru_potrf_check(int n, const T *A, int lda, int *dinfo,
+                                T *info, int base)
+{
+    __shared__ int first;
+    if (threadIdx.x == 0)
+        first = 0x7fffffff;
+    __syncthreads();
+    int dv = dinfo[0];
+    if (dv == 0)
+        for (int j = threadIdx.x; j < n; j += blockDim.x)
+            if (!(A[(long)j * lda + j] > (T)0))
+                atomicMin(&first, j + 1);
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    int bad = dv != 0 ? dv : (first == 0x7fffffff ? 0 : first);
+    dinfo[1] = bad;
+    if (info) {
+        int go = *info == (T)0;
+        dinfo[2] = go;
+        if (go && bad != 0)
+            *info = (T)(base + bad);
+    }
+}
+
+/* B = A on the uplo part (as qru_lacpy) when *go != 0. */
+template <typename T>
+__global__ void qru_lacpy_if(const int *go, int uplo, int n, const T *A,
+                             int lda, T *B, int ldb)
+{
+    if (*go == 0)
+        return;
+    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < n;
+         j += blockDim.y * gridDim.y)
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+             i += blockDim.x * gridDim.x) {
+            if ((uplo == 1 && i > j) || (uplo == 2 && i < j))
+                continue;
+            B[(long)i + (long)j * ldb] = A[(long)i + (long)j * lda];
+        }
+}
+
+/* devInfo ints at the start of the workspace (in units of T: 4 slots hold
+ * at least 3 ints for float and double); cuSOLVER's work array starts at
+ * a multiple of WORK_ALIGN elements. */
+#define INFO_SLOTS 4
+#define WORK_ALIGN 64
+
+template <typename T>
+static int potrf_lwork_t(qru_context *ctx, int upper, int n, T *A, int lda,
+                         int *lw)
+{
+    int st = qru_cusolver_status(sv_potrf_bs(
+        qru_cuda(ctx)->solver,
+        upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n, A, lda,
+        lw));
+    if (!st && *lw < 1)
+        *lw = 1;
+    return st;
+}
+
+template <typename T>
+static int potrf_full_t(qru_context *ctx, int upper, int n, qru_ptr A,
+                        int lda, qru_ptr ws, size_t *ws_elems)
+{
+    int lw = 0, st;
+    if (!ws.h) { /* query: bufferSize gets a real (tiny) array */
+        void *p = NULL;
+        st = qru_cuda_scratch(ctx, 256, &p);
+        if (st)
+            return st;
+        st = potrf_lwork_t<T>(ctx, upper, n, (T *)p, n, &lw);
+        qru_cuda_scratch_free(ctx, p);
+        if (!st)
+            *ws_elems = (size_t)INFO_SLOTS + WORK_ALIGN + (size_t)lw;
+        return st;
+    }
+    qru_cuda_impl *im = qru_cuda(ctx);
+    T *a = qru_dp<T>(A);
+    int *dinfo = (int *)qru_dp<T>(ws);
+    size_t wo = ws.off + INFO_SLOTS;
+    wo = (wo + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
+    T *w = (T *)ws.h + wo;
+    st = potrf_lwork_t<T>(ctx, upper, n, a, lda, &lw);
+    if (!st)
+        st = qru_cusolver_status(sv_potrf(
+            im->solver, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+            n, a, lda, w, lw, dinfo));
+    if (st)
+        return st;
+    qru_potrf_check<T><<<1, n >= 1024 ? 1024 : 256, 0, im->stream>>>(
+        n, a, lda, dinfo, (T *)NULL, 0);
+    st = qru_cuda_launched();
+    int h[2] = {0, 0};
+    if (!st)
+        st = qru_cuda_status(cudaMemcpyAsync(h, dinfo, sizeof h,
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (st)
+        return st;
+    if (h[0] < 0)
+        return QRU_ERR_INTERNAL; /* an illegal argument */
+    return h[1];
+}
+
+int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                      qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+{
+    if (n <= 0) {
+        if (!ws.h)
+            *ws_elems = 0;
+        return 0;
+    }
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    int upper = uplo_code(uplo) == 1;
+    return dt == QRU_DOUBLE
+               ? potrf_full_t<double>(ctx, upper, n, A, lda, ws, ws_elems)
+               : potrf_full_t<float>(ctx, upper, n, A, lda, ws, ws_elems);
+}
+
+/* ---- potrf_panel: the one-work-group kernel or cuSOLVER ------------------ */
+
 template <typename T>
 static int potrf_panel_t(qru_context *ctx, int upper, int n, qru_ptr A,
                          int lda, qru_ptr info, int base)
@@ -89,6 +254,63 @@ static int potrf_panel_t(qru_context *ctx, int upper, int n, qru_ptr A,
         upper, n, (T *)A.h, (long)A.off, lda, (T *)info.h, (long)info.off,
         base);
     return qru_cuda_launched();
+}
+
+/* cuSOLVER's potrf on a copy S of the block in stream-ordered scratch;
+ * qru_potrf_check turns its devInfo into the op's info, and the block is
+ * written back only if info was 0 on entry (the op's "nothing is done
+ * after an earlier failure"); on a failure S holds the factor of the
+ * columns before the failing one, as the contract asks. */
+template <typename T>
+static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
+                                qru_ptr A, int lda, qru_ptr info, int base)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    size_t sz = ((size_t)n * n + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
+    void *p = NULL;
+    int lw = 0;
+    int st = potrf_lwork_t<T>(ctx, upper, n, qru_dp<T>(A), lda, &lw);
+    if (st)
+        return st;
+    st = qru_cuda_scratch(ctx, (sz + WORK_ALIGN + (size_t)lw) * sizeof(T),
+                          &p);
+    if (st)
+        return st;
+    T *S = (T *)p, *w = S + sz + WORK_ALIGN;
+    int *dinfo = (int *)(S + sz);
+    int u = upper ? 1 : 2;
+    qru_lacpy<T><<<qru_grid2d(n, n), qru_block2d(), 0, im->stream>>>(
+        u, n, n, (const T *)A.h, (long)A.off, lda, S, 0L, n);
+    st = qru_cuda_launched();
+    if (!st)
+        st = qru_cusolver_status(sv_potrf(
+            im->solver, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+            n, S, n, w, lw, dinfo));
+    if (!st) {
+        qru_potrf_check<T><<<1, 128, 0, im->stream>>>(
+            n, S, n, dinfo, qru_dp<T>(info), base);
+        qru_lacpy_if<T><<<qru_grid2d(n, n), qru_block2d(), 0, im->stream>>>(
+            dinfo + 2, u, n, S, n, qru_dp<T>(A), lda);
+        st = qru_cuda_launched();
+    }
+    qru_cuda_scratch_free(ctx, p);
+    return st;
+}
+
+/* Which implementation potrf_panel runs: cuSOLVER from this block size on
+ * (measured, docs/benchmarks.md "Cholesky on the GPU"), the one-work-group
+ * kernel below it (a 1 x 1 block of a GP append is one launch that way);
+ * QRU_CHOL_PANEL=kernel|vendor forces one for every n. */
+#define VENDOR_PANEL_MIN_N 32
+
+static int panel_use_vendor(int n)
+{
+    const char *s = getenv("QRU_CHOL_PANEL");
+    if (s && strcmp(s, "kernel") == 0)
+        return 0;
+    if (s && strcmp(s, "vendor") == 0)
+        return 1;
+    return n >= VENDOR_PANEL_MIN_N;
 }
 
 int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
@@ -100,6 +322,11 @@ int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
     if (st)
         return st;
     int upper = uplo_code(uplo) == 1;
+    if (panel_use_vendor(n))
+        return dt == QRU_DOUBLE ? potrf_panel_vendor_t<double>(
+                                      ctx, upper, n, A, lda, info, base)
+                                : potrf_panel_vendor_t<float>(
+                                      ctx, upper, n, A, lda, info, base);
     return dt == QRU_DOUBLE
                ? potrf_panel_t<double>(ctx, upper, n, A, lda, info, base)
                : potrf_panel_t<float>(ctx, upper, n, A, lda, info, base);

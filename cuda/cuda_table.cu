@@ -15,6 +15,10 @@ int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                       qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
                       int ldb, int r, qru_ptr ws, size_t *ws_elems);
 
+/* the cuSOLVER Cholesky (cuda_chol.cu) */
+int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                      qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems);
+
 const qru_backend_ops qru_cuda_ops = {
     .name = "cuda",
     .id = QRU_BACKEND_CUDA,
@@ -50,4 +54,9 @@ const qru_backend_ops qru_cuda_ops = {
     .geqrf_full = qru_cu_geqrf_full,
     /* cuSOLVER measured faster than qru's QR (src/qr.c, qru_qr_use_vendor) */
     .geqrf_full_min_k = 1,
+    /* ---- vendor Cholesky (issue 9) ---- */
+    .potrf_full = qru_cu_potrf_full,
+    /* cuSOLVER measured faster than qru's blocked Cholesky (src/chol.c,
+     * qru_chol_use_vendor) */
+    .potrf_full_min_n = 1,
 };

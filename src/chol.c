@@ -10,6 +10,8 @@
  * the end, when the failure information (kept in device memory) is read.
  */
 #include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "chol_internal.h"
 
@@ -141,8 +143,77 @@ int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
     }
 }
 
+/* ---- the whole factorisation: own blocked algorithm or the vendor's ----- */
+
+/* When qru_chol_factor (and qru_gp_create) run the backend's potrf_full
+ * (LAPACK / cuSOLVER potrf) instead of qru's blocked algorithm:
+ *  - only if the backend has it (CPU: LAPACKE, CUDA: cuSOLVER; OpenCL has
+ *    no vendor LAPACK), for the default variant QRU_CHOL_LEFT with no block
+ *    size asked (nb = 0: "the fastest"); QRU_CHOL_RIGHT, QRU_CHOL_CROUT and
+ *    an explicit nb > 0 ask for qru's own algorithm;
+ *  - and only where the backend measured it faster: n >=
+ *    ops->potrf_full_min_n (0: never by default).  The measurements are
+ *    in docs/ARCHITECTURE.md section 3 and docs/benchmarks.md ("Cholesky
+ *    on the GPU");
+ *  - the environment variable QRU_POTRF overrides: "own" never uses the
+ *    vendor routine, "vendor" always does when the backend has it (every
+ *    variant and nb); for benchmarks and tests.
+ */
+int qru_chol_use_vendor(const qru_context *ctx, int n, int variant,
+                        int nb_asked)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (!o->potrf_full)
+        return 0;
+    const char *s = getenv("QRU_POTRF");
+    if (s && strcmp(s, "own") == 0)
+        return 0;
+    if (s && strcmp(s, "vendor") == 0)
+        return 1;
+    return (variant & ~QRU_CHOL_IN_PLACE) == QRU_CHOL_LEFT && nb_asked == 0 &&
+           o->potrf_full_min_n > 0 && n >= o->potrf_full_min_n;
+}
+
+int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
+                    int nb_asked, size_t *elems)
+{
+    size_t need = qru_chol_align(1); /* info of the own algorithm */
+    if (n > 0 && qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
+        qru_ptr none = {0, 0};
+        size_t v = 0;
+        TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, &v));
+        if (v > need)
+            need = v;
+    }
+    *elems = need;
+    return 0;
+}
+
+int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
+                 int lda, int variant, int nb_asked, qru_ptr ws)
+{
+    if (n <= 0)
+        return 0;
+    if (qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
+        size_t unused = 0;
+        return ctx->ops->potrf_full(ctx, dt, uplo, n, A, lda, ws, &unused);
+    }
+    qru_ptr info = ws;
+    TRY(qru_chol_info_zero(ctx, dt, info));
+    TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda, variant & ~QRU_CHOL_IN_PLACE,
+                      qru_chol_nb(ctx, nb_asked, n), info, 0));
+    int bad = 0;
+    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    return bad;
+}
+
 static char up(char c) { return (char)toupper((unsigned char)c); }
 
+/* Without QRU_CHOL_IN_PLACE the referenced triangle of A is first saved
+ * into workspace (one triangle copy), A is factored in place, and the copy
+ * is written back only when the factorisation fails: A is then unchanged
+ * bit for bit, and a successful call costs one triangle copy (not two, as
+ * factoring a copy and copying the factor back would). */
 int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
                     int nb)
 {
@@ -167,28 +238,21 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     qru_dtype dt = A->dtype;
     const qru_backend_ops *o = ctx->ops;
     int in_place = (variant & QRU_CHOL_IN_PLACE) != 0;
-    nb = qru_chol_nb(ctx, nb, n);
-    size_t a0 = qru_chol_align(1);
-    size_t need = in_place ? a0 : a0 + (size_t)n * (size_t)n;
+    size_t run = 0;
+    TRY(qru_chol_run_ws(ctx, dt, n, alg, nb, &run));
+    size_t bsz = in_place ? 0 : qru_chol_align((size_t)n * (size_t)n);
     qru_ptr ws;
-    TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
-    qru_ptr info = ws;
-    TRY(qru_chol_info_zero(ctx, dt, info));
-    qru_ptr F = A->p;
-    int ldf = A->ld;
-    if (!in_place) {
-        F = qru_ptr_add(ws, a0);
-        ldf = n;
-        TRY(o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, F, ldf));
-    }
-    TRY(qru_potrf_run(ctx, dt, uplo, n, F, ldf, alg, nb, info, 0));
-    int bad = 0;
-    TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    if (bad)
-        return bad;
+    TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
+    qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
     if (!in_place)
-        TRY(o->lacpy(ctx, dt, uplo, n, n, F, ldf, A->p, A->ld));
-    return 0;
+        TRY(o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n));
+    int st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws);
+    if (st != 0 && !in_place) { /* restore A (also after a library error) */
+        int st2 = o->lacpy(ctx, dt, uplo, n, n, B, n, A->p, A->ld);
+        if (st > 0 && st2 != 0)
+            st = st2;
+    }
+    return st;
 }
 
 int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,

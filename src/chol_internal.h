@@ -43,6 +43,21 @@ int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
 int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                   int lda, int variant, int nb, qru_ptr info, int base);
 
+/* The whole factorisation of qru_chol_factor / qru_gp_create, in place:
+ * the backend's vendor potrf (potrf_full) when qru_chol_use_vendor says
+ * so, else qru_potrf_run with the block size qru_chol_nb(ctx, nb_asked,
+ * n).  variant: QRU_CHOL_LEFT / RIGHT / CROUT (flags ignored); nb_asked:
+ * the caller's nb (0 = "the fastest").  Synchronises once; returns 0,
+ * info > 0 (first failing column, 1-based; A then holds partial results
+ * as with QRU_CHOL_IN_PLACE) or a library status.  ws must hold
+ * qru_chol_run_ws(...) elements (same ctx, dt, n, variant, nb_asked). */
+int qru_chol_use_vendor(const qru_context *ctx, int n, int variant,
+                        int nb_asked);
+int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
+                    int nb_asked, size_t *elems);
+int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
+                 int lda, int variant, int nb_asked, qru_ptr ws);
+
 /* Updates of a LOWER factor L (n x n, ldl) written to L1 (ld1).  L1 may be
  * the same array as L (same handle, offset and leading dimension: the
  * factor is updated in place); otherwise they must not overlap.  Each

@@ -218,20 +218,16 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
         st = gp_upload_K(g);
     }
     if (!st && n > 0) {
+        /* the factorisation of qru_chol_factor (the vendor's potrf where
+         * that is the default, src/chol.c) */
         qru_ptr ws;
-        st = qru_ctx_workspace(ctx, qru_chol_align(1) * qru_dtype_size(dtype),
-                               &ws);
+        size_t need = 0;
+        st = qru_chol_run_ws(ctx, dtype, n, QRU_CHOL_LEFT, g->nb, &need);
         if (!st)
-            st = qru_chol_info_zero(ctx, dtype, ws);
+            st = qru_ctx_workspace(ctx, need * qru_dtype_size(dtype), &ws);
         if (!st)
-            st = qru_potrf_run(ctx, dtype, 'L', n, g->L, g->cap,
-                               QRU_CHOL_LEFT, qru_chol_nb(ctx, g->nb, n), ws,
-                               0);
-        int bad = 0;
-        if (!st)
-            st = qru_chol_info_read(ctx, dtype, ws, &bad);
-        if (!st)
-            st = bad;
+            st = qru_chol_run(ctx, dtype, 'L', n, g->L, g->cap,
+                              QRU_CHOL_LEFT, g->nb, ws);
     }
     if (st) {
         gp_free_buffers(g);

@@ -288,6 +288,30 @@ struct qru_backend_ops {
      * and qru_lsq_create with nb = 0 use it when min(n, m) >= this value;
      * 0: never by default (only with QRU_GEQRF=vendor, see src/qr.c). */
     int geqrf_full_min_k;
+
+    /* ---- vendor Cholesky (issue 9) ---- */
+    /* The vendor's Cholesky (LAPACK / cuSOLVER potrf) of the uplo triangle
+     * of the n x n A, in place, in one call.  The other strict triangle is
+     * neither read nor written.  Returns 0, a library status, or info > 0
+     * with the potrf_panel meaning: the first column j (1-based; rows for
+     * 'U') whose pivot is not > 0, NaN included (a backend whose vendor
+     * routine lets NaN pivots pass finds them on the factor's diagonal
+     * afterwards); then columns < j hold their factor and the rest of the
+     * triangle unspecified values.
+     * Workspace query: with ws.h == NULL nothing is done (A is not
+     * referenced) and *ws_elems is set to the number of elements of type
+     * dt that ws must hold for this n; ws is not used otherwise beyond that
+     * many elements.  A and ws must not overlap.  Waits for the device
+     * (reads devInfo) before it returns.  Optional: NULL if the backend has
+     * no vendor Cholesky; whether the algorithm layer uses it is decided in
+     * src/chol.c (qru_chol_use_vendor, with potrf_full_min_n below). */
+    int (*potrf_full)(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                      qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems);
+    /* Where potrf_full is the default (measured per backend):
+     * qru_chol_factor with variant QRU_CHOL_LEFT and nb = 0 (and
+     * qru_gp_create with nb = 0) use it when n >= this value; 0: never by
+     * default (only with QRU_POTRF=vendor). */
+    int potrf_full_min_n;
 };
 
 /* Elements of the work argument of panel_qr for an m x nb panel. */

@@ -477,6 +477,38 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
 }
 
+/* LAPACK potrf of the uplo triangle (potrf_full in qru_internal.h).
+ * OpenBLAS's potrf tests pivots with "<= 0", which lets a NaN pivot pass:
+ * after a successful call the first diagonal element of the factor that
+ * is not > 0 (a NaN) gives the failing column, as potrf_panel would. */
+static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                          qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+{
+    (void)ctx;
+    if (!ws.h) {
+        *ws_elems = 0;
+        return 0;
+    }
+    if (n <= 0)
+        return 0;
+    char u = (uplo == 'U' || uplo == 'u') ? 'U' : 'L';
+    lapack_int info;
+    if (dt == QRU_DOUBLE) {
+        double *a = DP(A);
+        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
+        for (int j = 0; info == 0 && j < n; ++j)
+            if (!(a[(size_t)j * lda + j] > 0.0))
+                info = j + 1;
+    } else {
+        float *a = SP(A);
+        info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
+        for (int j = 0; info == 0 && j < n; ++j)
+            if (!(a[(size_t)j * lda + j] > 0.0f))
+                info = j + 1;
+    }
+    return info < 0 ? QRU_ERR_INTERNAL : (int)info; /* < 0: bad argument */
+}
+
 const qru_backend_ops qru_cpu_ops = {
     .name = "cpu",
     .id = QRU_BACKEND_CPU,
@@ -515,4 +547,9 @@ const qru_backend_ops qru_cpu_ops = {
     /* LAPACK's QR measured no faster than qru's blocked QR on OpenBLAS
      * (src/qr.c, qru_qr_use_vendor): only with QRU_GEQRF=vendor */
     .geqrf_full_min_k = 0,
+    /* ---- vendor Cholesky (issue 9) ---- */
+    .potrf_full = cpu_potrf_full,
+    /* LAPACK's potrf measured faster than qru's blocked Cholesky on
+     * OpenBLAS at every n (src/chol.c, qru_chol_use_vendor) */
+    .potrf_full_min_n = 1,
 };
