@@ -646,6 +646,13 @@ static int c_geqrf_full(qru_context *c, qru_dtype dt, int n, int m, qru_ptr A,
     return O->geqrf_full(c, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
                          ws_elems);
 }
+static int c_potrf_full(qru_context *c, qru_dtype dt, char uplo, int n,
+                        qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+{
+    if (ws.h) /* workspace queries are not calls on the device */
+        ++g_calls;
+    return O->potrf_full(c, dt, uplo, n, A, lda, ws, ws_elems);
+}
 #undef O
 
 void bg_count_attach(qru_context *ctx)
@@ -658,7 +665,7 @@ void bg_count_attach(qru_context *ctx)
     W(sync) W(upload) W(download) W(copy) W(laset) W(transpose) W(gemm)
     W(trsm) W(col_norms) W(house) W(larf) W(wy_append) W(givens_make)
     W(givens_apply) W(geadd) W(syrk) W(lacpy) W(potrf_panel) W(chol_rot)
-    W(panel_qr) W(geqrf_full)
+    W(panel_qr) W(geqrf_full) W(potrf_full)
 #undef W
     ctx->ops = &g_counting;
 }

@@ -337,7 +337,8 @@ int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
  *  the default (nb = 0, "auto") is about a tenth of the columns the update
  *  reduces (Andrew 2012, section 5.2), at least 1 (for the first phase of
  *  the #QRU_UPDATE_FAST row removal, whose GEMMs on Q have inner dimension
- *  nb: min(p, 128));
+ *  nb: min(p, 128); for the #QRU_UPDATE_FAST row addition, whose panels
+ *  are one fused backend call each: min(m, 64));
  *  see qru_lsq_set_update_block_size().
  */
 /** @{ */
@@ -470,7 +471,9 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
  *  without the n x n workspace copy.  Faster and lighter, but on failure
  *  (status i > 0) the leading i-1 columns (rows for 'U') of A hold the
  *  partial factor and the rest of the referenced triangle is overwritten
- *  with unspecified values (LAPACK potrf semantics). */
+ *  with unspecified values; when the call ran the vendor's potrf (see
+ *  qru_chol_factor()) only the leading (i-1) x (i-1) block is guaranteed
+ *  to hold the factor of the leading minor (LAPACK potrf semantics). */
 #define QRU_CHOL_IN_PLACE 16
 
 /** Cholesky factorisation of a symmetric positive definite matrix.
@@ -480,6 +483,12 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
  *
  *  Only the triangle named by @p uplo is read and overwritten by the factor;
  *  the other strict triangle is not referenced.
+ *
+ *  With #QRU_CHOL_LEFT and nb = 0 ("the fastest") the call runs the
+ *  vendor's potrf (LAPACKE on the CPU, cuSOLVER on CUDA) where the backend
+ *  has one and measured it faster (from an n set per backend); the
+ *  environment variable QRU_POTRF=own|vendor forces qru's blocked
+ *  algorithm or the vendor routine (any variant) for tests and benchmarks.
  *
  *  @param ctx     context (1)
  *  @param uplo    'L' or 'U' (lower case accepted) (2)
@@ -492,8 +501,9 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
  *          #QRU_CHOL_IN_PLACE was given (see there); #QRU_ERR_ALLOC,
  *          #QRU_ERR_DEVICE, #QRU_ERR_UNSUPPORTED (backend without Cholesky
  *          kernels).  Without #QRU_CHOL_IN_PLACE the call needs n*n
- *          elements of workspace.  The call synchronises the context once,
- *          at its end, to read the failure information. */
+ *          elements of workspace: it saves the triangle there, factors A
+ *          in place and restores A on failure.  The call synchronises the
+ *          context once, at its end, to read the failure information. */
 int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
                     int nb);
 

@@ -372,6 +372,40 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
     return 0;
 }
 
+/* Appending p points at the end (k = n): with the new columns
+ * C = [C1; C2] of K1 (n and p rows) in device memory (ldc; overwritten),
+ *   S1 = L \ C1,  S2 = chol(C2 - S1' S1),  L1 = [L 0; S1' S2].
+ * Only the new rows n..n+p-1 of the factor are computed, in C's buffer,
+ * and written into L after the failure information was read: the old
+ * factor is untouched by construction and nothing of size n x n is copied
+ * (qru_chol_insert_lower in general copies the rows after k).  info: one
+ * element of workspace. */
+static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info)
+{
+    qru_context *ctx = g->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = g->dt;
+    int n = g->n, p = ldc - n;
+    qru_ptr C2 = qru_ptr_add(C, (size_t)n);
+    TRY(qru_chol_info_zero(ctx, dt, info));
+    if (n > 0) {
+        TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, p, 1.0, g->L, g->cap, C,
+                    ldc));
+        TRY(o->syrk(ctx, dt, 'L', 'T', p, n, -1.0, C, ldc, 1.0, C2, ldc));
+    }
+    TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
+                      qru_chol_nb(ctx, g->nb, p), info, n));
+    int bad = 0;
+    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    if (bad)
+        return bad;
+    if (n > 0) /* L1(n:n+p, 0:n) = S1' */
+        TRY(o->transpose(ctx, dt, n, p, C, ldc,
+                         qru_ptr_at(g->L, g->cap, n, 0), g->cap));
+    return o->lacpy(ctx, dt, 'L', p, p, C2, ldc,
+                    qru_ptr_at(g->L, g->cap, n, n), g->cap);
+}
+
 int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
 {
     if (!gp)
@@ -408,15 +442,27 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         }
     size_t csz = qru_chol_align((size_t)n1 * (size_t)p);
     qru_ptr ws;
-    int st = qru_ctx_workspace(
-        ctx, (csz + qru_chol_insert_lower_ws(n, k, p)) * qru_dtype_size(dt),
-        &ws);
-    if (!st)
-        st = upload_dbl(ctx, dt, n1, p, C, ws, n1, tmp);
-    if (!st)
-        st = qru_chol_insert_lower(ctx, dt, n, k, p, gp->L, gp->cap, ws, n1,
-                                   'L', gp->L, gp->cap, gp->nb,
-                                   qru_ptr_add(ws, csz));
+    int st;
+    if (k == n) {
+        st = qru_ctx_workspace(ctx, (qru_chol_align(1) + csz) *
+                                        qru_dtype_size(dt),
+                               &ws);
+        qru_ptr Cd = qru_ptr_add(ws, qru_chol_align(1));
+        if (!st)
+            st = upload_dbl(ctx, dt, n1, p, C, Cd, n1, tmp);
+        if (!st)
+            st = gp_append(gp, Cd, n1, ws);
+    } else {
+        st = qru_ctx_workspace(
+            ctx, (csz + qru_chol_insert_lower_ws(n, k, p)) * qru_dtype_size(dt),
+            &ws);
+        if (!st)
+            st = upload_dbl(ctx, dt, n1, p, C, ws, n1, tmp);
+        if (!st)
+            st = qru_chol_insert_lower(ctx, dt, n, k, p, gp->L, gp->cap, ws,
+                                       n1, 'L', gp->L, gp->cap, gp->nb,
+                                       qru_ptr_add(ws, csz));
+    }
     free(C);
     free(tmp);
     if (st)

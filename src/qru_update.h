@@ -19,6 +19,22 @@
  * f->upd_nb if set, else about ncols / 10; always in [1, max(1, ncols)]. */
 int qru_upd_nb(const qru_lsq *f, int ncols);
 
+/* 1 if the update of f runs its Householder panels through the backend's
+ * fused panel_qr (one call per block of columns): QRU_UPDATE_FAST, a
+ * backend with panel_qr, and not QRU_PANEL=percol in the environment (as
+ * for qru_geqr_wy, src/qr.c).  Used by the add-rows update (the
+ * remove-columns update measured slower with it on an H100 and keeps its
+ * per-column panels; docs/performance.md). */
+int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx);
+
+/* Block size of the fused panels: f->upd_nb if set, else
+ * min(QRU_UPD_FUSED_NB, ncols); always in [1, max(1, ncols)].  (The cost
+ * of a fused panel step grows with the panel width, and the flops of the
+ * trailing updates grow with nb + p, so the fused path takes a fixed
+ * moderate width rather than a tenth of the columns.) */
+#define QRU_UPD_FUSED_NB 64
+int qru_upd_fused_nb(const qru_lsq *f, int ncols);
+
 /* Machine epsilon of the type (FLT_EPSILON / DBL_EPSILON). */
 double qru_upd_eps(qru_dtype dt);
 

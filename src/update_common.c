@@ -5,6 +5,8 @@
  * remove-columns (reflectors of length p + 1) updates.
  */
 #include <float.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "qru_update.h"
 
@@ -35,6 +37,22 @@ int qru_lsq_update_block_size(const qru_lsq *f) { return f ? f->upd_nb : -1; }
 int qru_upd_nb(const qru_lsq *f, int ncols)
 {
     int nb = f->upd_nb > 0 ? f->upd_nb : (ncols + 5) / 10;
+    if (nb > ncols)
+        nb = ncols;
+    return nb < 1 ? 1 : nb;
+}
+
+int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
+{
+    if (f->upd_alg != QRU_UPDATE_FAST || !ctx->ops->panel_qr)
+        return 0;
+    const char *s = getenv("QRU_PANEL");
+    return !(s && strcmp(s, "percol") == 0);
+}
+
+int qru_upd_fused_nb(const qru_lsq *f, int ncols)
+{
+    int nb = f->upd_nb > 0 ? f->upd_nb : QRU_UPD_FUSED_NB;
     if (nb > ncols)
         nb = ncols;
     return nb < 1 ? 1 : nb;
