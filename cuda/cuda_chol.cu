@@ -297,10 +297,13 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
     return st;
 }
 
-/* Which implementation potrf_panel runs: cuSOLVER from this block size on
- * (measured, docs/benchmarks.md "Cholesky on the GPU"), the one-work-group
- * kernel below it (a 1 x 1 block of a GP append is one launch that way);
- * QRU_CHOL_PANEL=kernel|vendor forces one for every n. */
+/* Which implementation potrf_panel runs: cuSOLVER from this block size
+ * on, the one-work-group kernel below it (a 1 x 1 block of a GP append is
+ * one launch that way); QRU_CHOL_PANEL=kernel|vendor forces one for every
+ * n.  Measured on an H100 (docs/benchmarks.md, "Cholesky on the GPU"):
+ * qru's own LEFT with nb = 128 takes 3.2-5.2x longer with the kernel for
+ * the 128 x 128 blocks than with cuSOLVER (n = 1024..8192); the threshold
+ * 32 itself is not measured. */
 #define VENDOR_PANEL_MIN_N 32
 
 static int panel_use_vendor(int n)

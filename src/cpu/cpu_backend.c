@@ -549,7 +549,11 @@ const qru_backend_ops qru_cpu_ops = {
     .geqrf_full_min_k = 0,
     /* ---- vendor Cholesky (issue 9) ---- */
     .potrf_full = cpu_potrf_full,
-    /* LAPACK's potrf measured faster than qru's blocked Cholesky on
-     * OpenBLAS at every n (src/chol.c, qru_chol_use_vendor) */
+    /* LAPACKE potrf measured faster than qru's own QRU_CHOL_LEFT (the
+     * variant it replaces) at every n: 16-core host of the H100 machine,
+     * n = 512..4096, 0.94-1.00x of LAPACKE_dpotrf's time against
+     * 1.18-1.56x (docs/benchmarks.md, "Cholesky on the GPU"; src/chol.c,
+     * qru_chol_use_vendor).  QRU_CHOL_RIGHT|IN_PLACE, which stays qru's,
+     * measured 0.67-0.98x there. */
     .potrf_full_min_n = 1,
 };
