@@ -410,9 +410,5 @@ int main(void)
     tcase_add_loop_test(tc, test_potrf_full_op, 0, 2);
     tcase_add_loop_test(tc, test_gp_append, 0, 2);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
+    return qru_test_main(s);
 }
