@@ -362,8 +362,38 @@ typedef enum qru_update_algorithm {
     QRU_UPDATE_FAST = 0,
     /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
      *  strips over all of Q, Householder panels), as in the dissertation. */
-    QRU_UPDATE_DISSERTATION = 1
+    QRU_UPDATE_DISSERTATION = 1,
+    /** Update or refactorise, whichever a cost model predicts faster
+     *  (src/update_policy.c; not the default).  On a factorisation that
+     *  holds Q, each update first estimates the time of the
+     *  #QRU_UPDATE_FAST update and of a refactorisation of the updated
+     *  matrix (A1 = Q(:,1:m) R(1:m,:) changed as the update says, b1 = Q d
+     *  likewise, then the QR of qru_lsq_create()), time ~ flops / rate +
+     *  calls * per_call with per-backend constants taken from the measured
+     *  benchmark tables (docs/performance.md), and takes the cheaper path;
+     *  both give the QR factorisation of the updated problem with the
+     *  same guarantees (the refactorisation's add-columns rank check is
+     *  the update's).  An R-only factorisation always updates (there is no
+     *  A to rebuild).  The path taken: qru_lsq_last_update_path(). */
+    QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
+
+/** qru_lsq_last_update_path(): no update has succeeded on the
+ *  factorisation yet. */
+#define QRU_PATH_NONE 0
+/** qru_lsq_last_update_path(): the last update ran an update algorithm. */
+#define QRU_PATH_UPDATE 1
+/** qru_lsq_last_update_path(): the last update refactorised the updated
+ *  matrix (#QRU_UPDATE_AUTO only). */
+#define QRU_PATH_REFACTOR 2
+
+/** How the last successful update of @p f was computed:
+ *  #QRU_PATH_UPDATE, #QRU_PATH_REFACTOR (#QRU_UPDATE_AUTO chose to
+ *  refactorise), #QRU_PATH_NONE if no update has succeeded yet, or -1 if
+ *  f is NULL.  A failed update does not change it.
+ *
+ *  MATLAB: `path = f.last_path` */
+int qru_lsq_last_update_path(const qru_lsq *f);
 
 /** Selects the algorithm used by the updates of @p f (both give the QR
  *  factorisation of the updated problem; they differ in speed and in

@@ -362,6 +362,9 @@ struct qru_lsq {
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the
                           columns an update reduces) */
     int upd_alg;       /* qru_update_algorithm */
+    /* update policy (update_policy.c; both 0 after calloc) */
+    int last_path;     /* QRU_PATH_* of the last successful update */
+    int in_policy;     /* 1 while qru_upd_policy runs an update of f */
 };
 
 /* Makes room for n_new rows and m_new columns (lsq.c); contents are kept.

@@ -86,4 +86,21 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
+/* Update policy (update_policy.c).  Each public update calls
+ * QRU_UPD_POLICY right after its argument checks: unless f->in_policy is
+ * set, qru_upd_policy runs the whole update itself (with AUTO: the FAST
+ * update or a refactorisation, as its cost model predicts; otherwise the
+ * chosen algorithm, by calling the public update again with in_policy
+ * set), records f->last_path on success and returns 1 with *st set. */
+enum { QRU_UPD_OP_ADD_COLS, QRU_UPD_OP_REMOVE_COLS, QRU_UPD_OP_ADD_ROWS,
+       QRU_UPD_OP_REMOVE_ROWS };
+int qru_upd_policy(qru_context *ctx, qru_lsq *f, int op, int k, int p,
+                   const qru_matrix *U, const qru_matrix *e, int *st);
+#define QRU_UPD_POLICY(ctx, f, op, k, p, U, e)                                 \
+    do {                                                                       \
+        int pst_;                                                              \
+        if (qru_upd_policy((ctx), (f), (op), (k), (p), (U), (e), &pst_))      \
+            return pst_;                                                       \
+    } while (0)
+
 #endif /* QRU_UPDATE_H */

@@ -53,6 +53,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
         return -4;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
+    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL);
 
     const qru_backend_ops *o = ctx->ops;
     int p = U->cols;
@@ -233,6 +234,7 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
         return -3;
     if (p < 1 || p > m - k || p >= m)
         return -4;
+    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL);
 
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;

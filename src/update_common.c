@@ -14,7 +14,8 @@ int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
 {
     if (!f)
         return -1;
-    if (alg != QRU_UPDATE_DISSERTATION && alg != QRU_UPDATE_FAST)
+    if (alg != QRU_UPDATE_DISSERTATION && alg != QRU_UPDATE_FAST &&
+        alg != QRU_UPDATE_AUTO)
         return -2;
     f->upd_alg = (int)alg;
     return 0;

@@ -49,6 +49,7 @@ int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
         return -4;
     if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
         return -5;
+    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e);
 
     const qru_backend_ops *o = ctx->ops;
     int p = U->rows;
@@ -192,6 +193,7 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
         return -4;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
+    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL);
     if (f->upd_alg == QRU_UPDATE_FAST)
         return qru_upd_fast_remove_rows(ctx, f, k, p);
 

@@ -22,7 +22,9 @@ static qru_update_algorithm uc_alg = QRU_UPDATE_DISSERTATION;
 
 static inline const char *uc_alg_name(void)
 {
-    return uc_alg == QRU_UPDATE_FAST ? "fast" : "dissertation";
+    return uc_alg == QRU_UPDATE_FAST   ? "fast"
+           : uc_alg == QRU_UPDATE_AUTO ? "auto"
+                                       : "dissertation";
 }
 
 /* host problem: A n x m, B n x r, both ld = n */

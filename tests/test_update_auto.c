@@ -1,0 +1,328 @@
+/* QRU_UPDATE_AUTO (src/update_policy.c): each update of a factorisation
+ * with Q either runs the FAST update or refactorises the updated matrix,
+ * as a cost model predicts.  Checked here:
+ *  - shapes where the model must pick each path (tiny updates of a tall
+ *    problem: the update; updates that change most of A: the
+ *    refactorisation), seen through qru_lsq_last_update_path(), and the
+ *    result held to the checks of the other algorithms (update_check.h:
+ *    backward error, orthogonality, d = Q'b, LAPACKE gels on A1);
+ *  - R-only factorisations always update;
+ *  - bad arguments, QRU_ERR_NO_Q and the add-columns rank check leave the
+ *    factorisation unchanged bit for bit (also on the refactorisation
+ *    path) and do not change the recorded path;
+ *  - chains of mixed updates under AUTO that go through both paths. */
+#include "update_check.h"
+
+static qru_context *ctx;
+static void setup(void)
+{
+    ctx = qru_test_context();
+    uc_alg = QRU_UPDATE_AUTO;
+}
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+enum { R = 2 };
+enum { ADD_COLS, REMOVE_COLS, ADD_ROWS, REMOVE_ROWS };
+static const char *op_name[4] = {"add_cols", "remove_cols", "add_rows",
+                                  "remove_rows"};
+
+/* Applies update op (k, p) to f and to hp; returns the status. */
+static int apply(qru_lsq *f, hprob *hp, int op, int k, int p, unsigned *seed)
+{
+    qru_dtype dt = hp->dt;
+    int st;
+    if (op == ADD_COLS) {
+        double *U = uc_rand(dt, hp->n, p, seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, hp->n, p, U);
+        st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        if (st == 0)
+            uc_add_cols(hp, k, p, U);
+        qru_matrix_free(Ud);
+        free(U);
+    } else if (op == REMOVE_COLS) {
+        st = qru_qr_update_remove_cols(ctx, f, k, p);
+        if (st == 0)
+            uc_remove_cols(hp, k, p);
+    } else if (op == ADD_ROWS) {
+        double *U = uc_rand(dt, p, hp->m, seed);
+        double *e = uc_rand(dt, p, hp->r, seed);
+        qru_matrix *Ud = uc_upload(ctx, dt, p, hp->m, U);
+        qru_matrix *ed = uc_upload(ctx, dt, p, hp->r, e);
+        st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+        if (st == 0)
+            uc_add_rows(hp, k, p, U, e);
+        qru_matrix_free(Ud);
+        qru_matrix_free(ed);
+        free(U);
+        free(e);
+    } else {
+        st = qru_qr_update_remove_rows(ctx, f, k, p);
+        if (st == 0)
+            uc_remove_rows(hp, k, p);
+    }
+    return st;
+}
+
+/* shapes: op, n, m, p, k, the path the model must choose with Q */
+typedef struct shape {
+    int op, n, m, p, k, path;
+} shape;
+
+static const shape shapes[] = {
+    /* a few rows / columns of a tall problem: refactorising would form an
+     * n x n Q again (4 n^2 m flops) for an O(n m p) update */
+    {ADD_ROWS, 800, 20, 1, 400, QRU_PATH_UPDATE},
+    {REMOVE_ROWS, 800, 20, 2, 100, QRU_PATH_UPDATE},
+    {ADD_COLS, 600, 20, 1, 20, QRU_PATH_UPDATE},
+    {REMOVE_COLS, 600, 30, 1, 20, QRU_PATH_UPDATE},
+    /* most of A changes: A1 is small or the update reduces many columns
+     * with many calls */
+    {REMOVE_ROWS, 200, 10, 180, 5, QRU_PATH_REFACTOR},
+    {REMOVE_ROWS, 300, 40, 250, 0, QRU_PATH_REFACTOR},
+    {ADD_COLS, 120, 2, 100, 0, QRU_PATH_REFACTOR},
+    {ADD_COLS, 150, 3, 120, 1, QRU_PATH_REFACTOR},
+    {REMOVE_COLS, 101, 100, 90, 0, QRU_PATH_REFACTOR},
+    {REMOVE_COLS, 121, 120, 110, 0, QRU_PATH_REFACTOR},
+};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
+
+/* loop index: shape x dtype */
+START_TEST(test_paths)
+{
+    int nd = qru_test_ndtypes(ctx);
+    const shape *sh = &shapes[_i / 2];
+    if (_i % 2 >= nd)
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    unsigned seed = 1234u + 17u * (unsigned)_i;
+    hprob hp = uc_problem(dt, sh->n, sh->m, R, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s %s n=%d m=%d p=%d k=%d",
+             dt == QRU_FLOAT ? "float" : "double", op_name[sh->op], sh->n,
+             sh->m, sh->p, sh->k);
+    int st = apply(f, &hp, sh->op, sh->k, sh->p, &seed);
+    ck_assert_msg(st == 0, "%s: %d", tag, st);
+    int path = qru_lsq_last_update_path(f);
+    ck_assert_msg(path == sh->path, "%s: path %d, expected %d", tag, path,
+                  sh->path);
+    uc_check(ctx, f, &hp, 1.0, tag);
+    /* a second update on the result, the other way round (R-sized) */
+    if (sh->op == ADD_ROWS || sh->op == ADD_COLS) {
+        int op = sh->op == ADD_ROWS ? REMOVE_ROWS : REMOVE_COLS;
+        st = apply(f, &hp, op, sh->k, sh->p, &seed);
+        ck_assert_msg(st == 0, "%s, then undo: %d", tag, st);
+        uc_check(ctx, f, &hp, 1.0, tag);
+    }
+    /* the explicit algorithms override the policy */
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), 0);
+    st = apply(f, &hp, ADD_ROWS, 0, 1, &seed);
+    ck_assert_int_eq(st, 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_UPDATE);
+    uc_check(ctx, f, &hp, 1.0, tag);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+/* R only: AUTO always updates, even on the shapes that refactor with Q */
+START_TEST(test_r_only)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    unsigned seed = 77u + (unsigned)_i;
+    hprob hp = uc_problem(dt, 101, 100, R, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 0, 0);
+    ck_assert_int_eq(apply(f, &hp, REMOVE_COLS, 0, 90, &seed), 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_UPDATE);
+    uc_check(ctx, f, &hp, 1.0, "R only remove_cols");
+    ck_assert_int_eq(apply(f, &hp, ADD_ROWS, 3, 150, &seed), 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_UPDATE);
+    uc_check(ctx, f, &hp, 1.0, "R only add_rows");
+    /* the updates that need Q refuse, f and the path unchanged */
+    usnap s0 = uc_snap(ctx, f);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, 100), QRU_ERR_NO_Q);
+    uc_snap_same(ctx, f, &s0, "R only remove_rows");
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+/* bad arguments and failures leave f unchanged bit for bit, on shapes
+ * whose valid updates take the refactorisation path */
+START_TEST(test_unchanged)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    unsigned seed = 999u + (unsigned)_i;
+    hprob hp = uc_problem(dt, 120, 2, R, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    qru_context *other = qru_test_context();
+    usnap s0 = uc_snap(ctx, f);
+    int n = hp.n, m = hp.m;
+    qru_matrix *U = NULL, *Ubad = NULL, *Ur = NULL, *er = NULL, *ebad = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 100, 0, &U), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n - 1, 100, 0, &Ubad), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 300, m, 0, &Ur), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 300, R, 0, &er), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, 299, R, 0, &ebad), 0);
+
+    ck_assert_int_eq(qru_qr_update_add_cols(NULL, f, 0, U), -1);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, NULL, 0, U), -2);
+    ck_assert_int_eq(qru_qr_update_add_cols(other, f, 0, U), -2);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, -1, U), -3);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, m + 1, U), -3);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ubad), -4);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, NULL), -4);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, m), -4);
+    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, m, 1), -3);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, n + 1, Ur, er), -3);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Ur, ebad), -5);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, NULL, er), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, n - m + 1), -4);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, n, 1), -3);
+    uc_snap_same(ctx, f, &s0, "AUTO bad arguments");
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
+
+    /* rank check of add_cols on the refactorisation path: A1 = [U A]
+     * with U(:, 0) = A(:, 1), so column p + 2 of A1 is dependent */
+    double *Uh = uc_rand(dt, n, 100, &seed);
+    for (int i = 0; i < n; ++i)
+        Uh[i] = hp.A[i + (size_t)n];
+    qru_matrix *Ud = uc_upload(ctx, dt, n, 100, Uh);
+    int st = qru_qr_update_add_cols(ctx, f, 0, Ud);
+    ck_assert_msg(st > 0 && st <= m + 100, "rank-deficient add_cols: %d", st);
+    uc_snap_same(ctx, f, &s0, "AUTO rank-deficient add_cols");
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
+    /* the same update with independent columns takes the refactorisation
+     * path (so the failure above was on it) */
+    for (int i = 0; i < n; ++i)
+        Uh[i] = (double)(i % 7) / 8.0 - 0.375;
+    qru_matrix *Ud2 = uc_upload(ctx, dt, n, 100, Uh);
+    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ud2), 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_REFACTOR);
+    uc_add_cols(&hp, 0, 100, Uh);
+    uc_check(ctx, f, &hp, 1.0, "AUTO add_cols after the failure");
+    /* and a failure now keeps the recorded path */
+    usnap s1 = uc_snap(ctx, f);
+    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, n), -4);
+    uc_snap_same(ctx, f, &s1, "AUTO bad p after a refactorisation");
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_REFACTOR);
+    ck_assert_int_eq(qru_lsq_last_update_path(NULL), -1);
+
+    uc_snap_free(&s0);
+    uc_snap_free(&s1);
+    free(Uh);
+    qru_matrix_free(Ud);
+    qru_matrix_free(Ud2);
+    qru_matrix_free(U);
+    qru_matrix_free(Ubad);
+    qru_matrix_free(Ur);
+    qru_matrix_free(er);
+    qru_matrix_free(ebad);
+    qru_context_destroy(other);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
+{
+    *s = *s * 1664525u + 1013904223u;
+    if (hi <= lo)
+        return lo;
+    return lo + (int)((*s >> 8) % (unsigned)(hi - lo + 1));
+}
+
+/* chains of 60 mixed updates under AUTO, small and large blocks, so that
+ * both paths are taken; checked at random points and at the end */
+START_TEST(test_chain)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    unsigned seed = 4242u + 7u * (unsigned)_i;
+    unsigned rs = 31u + 11u * (unsigned)_i;
+    hprob hp = uc_problem(dt, 150, 30, R, &seed);
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    int npath[3] = {0, 0, 0}, nchecks = 0;
+    for (int u = 1; u <= 60; ++u) {
+        int n = hp.n, m = hp.m, op, k, p;
+        /* big blocks one time in four */
+        int big = rnd(&rs, 0, 3) == 0;
+        do {
+            op = rnd(&rs, 0, 3);
+        } while ((op == ADD_COLS && (n - m < 1 || m >= 120)) ||
+                 (op == REMOVE_COLS && m < 2) ||
+                 (op == ADD_ROWS && n >= 400) || (op == REMOVE_ROWS && n == m));
+        int maxp = op == ADD_COLS      ? (n - m < 120 - m ? n - m : 120 - m)
+                   : op == REMOVE_COLS ? m - 1
+                   : op == ADD_ROWS    ? 400 - n
+                                       : n - m;
+        p = big ? rnd(&rs, maxp / 2 > 1 ? maxp / 2 : 1, maxp)
+                : rnd(&rs, 1, maxp < 4 ? maxp : 4);
+        int kmax = op == ADD_COLS      ? m
+                   : op == REMOVE_COLS ? m - p
+                   : op == ADD_ROWS    ? n
+                                       : n - p;
+        k = rnd(&rs, 0, kmax);
+        char tag[160];
+        snprintf(tag, sizeof tag, "chain %d: %s k=%d p=%d (%dx%d)", u,
+                 op_name[op], k, p, n, m);
+        int st = apply(f, &hp, op, k, p, &seed);
+        ck_assert_msg(st == 0, "%s: %d", tag, st);
+        int path = qru_lsq_last_update_path(f);
+        ck_assert_msg(path == QRU_PATH_UPDATE || path == QRU_PATH_REFACTOR,
+                      "%s: path %d", tag, path);
+        npath[path]++;
+        if (getenv("QRU_TEST_VERBOSE"))
+            printf("%s -> %s\n", tag,
+                   path == QRU_PATH_UPDATE ? "update" : "refactor");
+        if (u == 60 || rnd(&rs, 0, 5) == 0) {
+            uc_check(ctx, f, &hp, 2.0, tag);
+            nchecks++;
+        }
+    }
+    printf("[auto] %s chain: %d updates, %d refactorisations, %d checks, "
+           "final %d x %d\n",
+           dt == QRU_FLOAT ? "float" : "double", npath[1], npath[2], nchecks,
+           hp.n, hp.m);
+    ck_assert_int_gt(npath[QRU_PATH_UPDATE], 0);
+    ck_assert_int_gt(npath[QRU_PATH_REFACTOR], 0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+START_TEST(test_algorithm_value)
+{
+    unsigned seed = 5u;
+    hprob hp = uc_problem(QRU_DOUBLE, 20, 5, R, &seed);
+    uc_alg = QRU_UPDATE_FAST;
+    qru_lsq *f = uc_factor(ctx, &hp, 1, 0); /* asserts FAST is the default */
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_AUTO), 0);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_AUTO);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)3),
+                     -2);
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_AUTO);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("update_auto");
+    TCase *tc = tcase_create("auto");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_paths, 0, 2 * NSHAPES);
+    tcase_add_loop_test(tc, test_r_only, 0, 2);
+    tcase_add_loop_test(tc, test_unchanged, 0, 2);
+    tcase_add_loop_test(tc, test_chain, 0, 4);
+    tcase_add_test(tc, test_algorithm_value);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}
