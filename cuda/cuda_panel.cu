@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cooperative_groups.h>
 
@@ -23,6 +24,55 @@
 #include "qru_panel.cl"
 
 /* ---- panel_qr --------------------------------------------------------------- */
+
+/* The on-chip panel (kernels/qru_panel.cl, qru_panel_lds_body): one block
+ * of SMEM_THREADS threads (32 warps = 32 teams), the panel in dynamic
+ * shared memory. */
+#define SMEM_THREADS 1024
+template <typename T>
+__global__ void __launch_bounds__(SMEM_THREADS)
+    qru_panel_qr_smem(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
+                      int ldy, T *W, long ow, int ldw, T *tau, long ot)
+{
+    extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
+    qru_panel_lds_body(m, nb, A, oa, lda, Y, oy, ldy, W, ow, ldw, tau, ot,
+                       (T *)qru_panel_smem_);
+}
+
+/* Bytes of dynamic shared memory qru_panel_qr_smem<T> may take on the
+ * context's device (the opt-in maximum per block, raised once per device
+ * and type), 0 if none; the environment's QRU_PANEL_SMEM=0 turns the
+ * on-chip panel off (for tests and measurements of the other kernel). */
+template <typename T> static size_t smem_capacity(qru_context *ctx)
+{
+    enum { MAXDEV = 64 };
+    static long cache[MAXDEV]; /* 0: unknown, -1: none, else bytes */
+    const char *e = getenv("QRU_PANEL_SMEM"); /* read per call (tests) */
+    if (e && strcmp(e, "0") == 0)
+        return 0;
+    int dev = qru_cuda(ctx)->device;
+    if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
+        return cache[dev] > 0 ? (size_t)cache[dev] : 0;
+    int optin = 0;
+    long cap = -1;
+    if (cudaDeviceGetAttribute(&optin,
+                               cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                               dev) == cudaSuccess &&
+        optin > 0 &&
+        cudaFuncSetAttribute((const void *)qru_panel_qr_smem<T>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             optin) == cudaSuccess)
+        cap = optin;
+    (void)cudaGetLastError();
+    if (dev >= 0 && dev < MAXDEV)
+        cache[dev] = cap;
+    return cap > 0 ? (size_t)cap : 0;
+}
+
+template <typename T> static size_t smem_bytes(int m, int nb)
+{
+    return ((size_t)m * nb + (size_t)nb * nb + 2 * (size_t)nb) * sizeof(T);
+}
 
 /* Rows per block below which a panel is not split further. */
 #define PANEL_MIN_ROWS 128
@@ -84,6 +134,13 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
                    qru_ptr work)
 {
     cudaStream_t s = qru_cuda(ctx)->stream;
+    size_t sb = smem_bytes<T>(m, nb);
+    if (sb <= smem_capacity<T>(ctx)) {
+        qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
+            m, nb, (T *)A.h, (long)A.off, lda, (T *)Y.h, (long)Y.off, ldy,
+            (T *)W.h, (long)W.off, ldw, (T *)tau.h, (long)tau.off);
+        return qru_cuda_launched();
+    }
     int G = panel_groups<T>(ctx, m, nb);
     int chunk = (m + G - 1) / G;
     T *a = (T *)A.h, *y = (T *)Y.h, *w = (T *)W.h, *t = (T *)tau.h,
@@ -120,6 +177,25 @@ int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
     return dt == QRU_DOUBLE
                ? panel_t<double>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work)
                : panel_t<float>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work);
+}
+
+/* Largest nb whose (nb + extra) x nb panel runs on chip (the shared-memory
+ * kernel above), 0 if none. */
+template <typename T> static int max_nb_t(qru_context *ctx, int extra)
+{
+    size_t cap = smem_capacity<T>(ctx);
+    int nb = 0;
+    while (nb < 1024 && smem_bytes<T>(nb + 1 + extra, nb + 1) <= cap)
+        ++nb;
+    return nb;
+}
+
+int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra)
+{
+    if (extra < 0 || qru_cuda_enter(ctx))
+        return 0;
+    return dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
+                            : max_nb_t<float>(ctx, extra);
 }
 
 /* ---- geqrf_full (cuSOLVER) ----------------------------------------------- */

@@ -11,6 +11,7 @@ extern const qru_backend_ops qru_cuda_ops;
 int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
                     int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
                     qru_ptr tau, qru_ptr work);
+int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra);
 int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                       qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
                       int ldb, int r, qru_ptr ws, size_t *ws_elems);
@@ -51,6 +52,7 @@ const qru_backend_ops qru_cuda_ops = {
     .chol_rot = qru_cu_chol_rot,
     /* ---- fused panels (issue 8) ---- */
     .panel_qr = qru_cu_panel_qr,
+    .panel_qr_max_nb = qru_cu_panel_qr_max_nb,
     .geqrf_full = qru_cu_geqrf_full,
     /* cuSOLVER measured faster than qru's QR (src/qr.c, qru_qr_use_vendor) */
     .geqrf_full_min_k = 1,

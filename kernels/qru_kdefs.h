@@ -17,6 +17,12 @@
  *   QRU_BARRIER_GLOBAL    work-group barrier also ordering global memory
  *   QRU_SQRT, QRU_FABS    precision-generic math
  *   T                     the element type
+ *   QRU_TEAM              items of a "team" that reduce together without a
+ *                         work-group barrier (CUDA: a warp of 32; OpenCL
+ *                         1.2, which has no sub-group functions: 1)
+ *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
+ *                         sum / maximum of x over the team, in every item
+ *   QRU_TEAM_SYNC         orders the team's local-memory accesses
  */
 #ifndef QRU_KDEFS_H
 #define QRU_KDEFS_H
@@ -41,6 +47,24 @@
 #define QRU_BARRIER_GLOBAL __syncthreads()
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
+#define QRU_TEAM 32
+#define QRU_TEAM_SYNC __syncwarp()
+template <typename U> __device__ inline U qru_team_sum_(U v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+template <typename U> __device__ inline U qru_team_max_(U v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        U w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = w > v ? w : v;
+    }
+    return v;
+}
+#define QRU_TEAM_SUM(x) qru_team_sum_(x)
+#define QRU_TEAM_MAX(x) qru_team_max_(x)
 #elif defined(__OPENCL_VERSION__)
 #ifdef QRU_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -64,6 +88,10 @@
 #define QRU_BARRIER_GLOBAL barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
+#define QRU_TEAM 1
+#define QRU_TEAM_SYNC
+#define QRU_TEAM_SUM(x) (x)
+#define QRU_TEAM_MAX(x) (x)
 #else
 #error "kernels/qru_kdefs.h is for CUDA or OpenCL device code"
 #endif

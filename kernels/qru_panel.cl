@@ -225,4 +225,169 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
     }
 }
 
+/* ---- the on-chip panel ----------------------------------------------------
+ * The same contract as qru_panel_qr, for panels that fit in the local
+ * memory of one work-group (issue 8: the remove-columns and add-rows
+ * updates factor (nb + p) x nb panels, 264 x 64 at the target shapes).
+ * The panel is loaded once, the nb column steps run on local memory with
+ * ONE work-group barrier each, and A, Y, W and tau are written once:
+ *   - the work-group is split into teams of QRU_TEAM items (a warp on CUDA,
+ *     one item on OpenCL 1.2) that reduce with QRU_TEAM_SUM, no barrier;
+ *   - in step j the nb - 1 tasks are the trailing columns u > j (dot with
+ *     v_j, then the rank-1 update of the column, both by the team that owns
+ *     it) and the columns c < j of Y (z_c = Y(:, c)' v_j, the column of T
+ *     of larft); task 0, column j + 1, belongs to team 0 alone, which then
+ *     forms the reflector of column j + 1 at once, so that it is ready at
+ *     the barrier that ends step j;
+ *   - at the end T (P = I - Y T Y', LAPACK's forward columnwise larft) is
+ *     formed in local memory from the z's, and W = -Y T is written.
+ * The reflector of a column is larfg's, with the norm scaled by the
+ * largest magnitude (no overflow or underflow in the squares; a NaN
+ * propagates).  Local memory S: m nb + nb nb + 2 nb elements. */
+QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
+                                    QRU_LOCAL T *tv, int lane)
+{
+    QRU_LOCAL T *col = S + (long)j * m;
+    T amax = (T)0;
+    for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
+        T a = QRU_FABS(col[i]);
+        if (a > amax || a != a)
+            amax = a;
+    }
+    amax = QRU_TEAM_MAX(amax);
+    T t = (T)0;
+    if (amax != (T)0) { /* also for a NaN */
+        T ss = (T)0;
+        for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
+            T x = col[i] / amax;
+            ss += x * x;
+        }
+        ss = QRU_TEAM_SUM(ss);
+        T xnorm = amax * QRU_SQRT(ss);
+        T al = col[j];
+        T s = QRU_FABS(al) > xnorm ? QRU_FABS(al) : xnorm;
+        T ra = al / s, rx = xnorm / s;
+        T beta = s * QRU_SQRT(ra * ra + rx * rx);
+        if (al >= (T)0)
+            beta = -beta;
+        t = (beta - al) / beta;
+        T f = (T)1 / (al - beta);
+        for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
+            col[i] *= f;
+        QRU_TEAM_SYNC; /* every item has read col[j] */
+        if (lane == 0)
+            col[j] = beta;
+    }
+    if (lane == 0)
+        tv[j] = t;
+}
+
+QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
+                                   int lda, QRU_GLOBAL T *Y, long oy, int ldy,
+                                   QRU_GLOBAL T *W, long ow, int ldw,
+                                   QRU_GLOBAL T *tau, long ot,
+                                   QRU_LOCAL T *S)
+{
+    QRU_LOCAL T *Tm = S + (long)m * nb; /* nb x nb */
+    QRU_LOCAL T *tv = Tm + (long)nb * nb; /* tau */
+    QRU_LOCAL T *zc = tv + nb;            /* a column of z */
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
+    int nteam = nt / QRU_TEAM;
+    long mn = (long)m * nb;
+    for (long e = lid; e < mn; e += nt) {
+        int j = (int)(e / m), i = (int)(e - (long)j * m);
+        S[e] = A[QRU_IDX(oa, i, j, lda)];
+    }
+    QRU_BARRIER;
+    if (team == 0)
+        qru_panel_lds_house(m, 0, S, tv, lane);
+    QRU_BARRIER;
+    int nd = nb - 1;
+    /* team 0: task 0 only (with more than one team), the others: 1, ... */
+    int qs = team == 0 ? 0 : team;
+    int qstep = team == 0 ? (nteam > 1 ? nd + 1 : 1) : nteam - 1;
+    for (int j = 0; j < nb; ++j) {
+        T t = tv[j];
+        QRU_LOCAL T *v = S + (long)j * m; /* v(j) = 1, v(i > j) stored */
+        int ntr = nb - 1 - j;             /* trailing columns */
+        for (int q = qs; q < nd; q += qstep) {
+            if (q < ntr) {
+                QRU_LOCAL T *x = S + (long)(j + 1 + q) * m;
+                if (t != (T)0) {
+                    T s = (T)0;
+                    for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
+                        s += v[i] * x[i];
+                    s = QRU_TEAM_SUM(s);
+                    T tw = t * (x[j] + s);
+                    QRU_TEAM_SYNC; /* x[j] read by every item */
+                    for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
+                        x[i] -= tw * v[i];
+                    if (lane == 0)
+                        x[j] -= tw;
+                }
+                if (q == 0) { /* column j + 1 is final: its reflector */
+                    QRU_TEAM_SYNC;
+                    qru_panel_lds_house(m, j + 1, S, tv, lane);
+                }
+            } else { /* z_c = Y(:, c)' v_j, c < j (Y(j, c) = S(j, c)) */
+                int c = q - ntr;
+                QRU_LOCAL T *y = S + (long)c * m;
+                T s = (T)0;
+                if (t != (T)0) {
+                    for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
+                        s += y[i] * v[i];
+                    s = QRU_TEAM_SUM(s) + y[j];
+                }
+                if (lane == 0)
+                    Tm[c + (long)j * nb] = s;
+            }
+        }
+        QRU_BARRIER;
+    }
+    /* T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) z_j */
+    for (int j = 0; j < nb; ++j) {
+        for (int c = lid; c < j; c += nt)
+            zc[c] = Tm[c + (long)j * nb];
+        QRU_BARRIER;
+        for (int c = lid; c < j; c += nt) {
+            T s = (T)0;
+            for (int c2 = c; c2 < j; ++c2)
+                s += Tm[c + (long)c2 * nb] * zc[c2];
+            Tm[c + (long)j * nb] = -tv[j] * s;
+        }
+        if (lid == 0)
+            Tm[j + (long)j * nb] = tv[j];
+        QRU_BARRIER;
+    }
+    /* A = R with exact zeros, Y unit lower trapezoidal, W = -Y T */
+    for (long e = lid; e < mn; e += nt) {
+        int j = (int)(e / m), i = (int)(e - (long)j * m);
+        T sv = S[e];
+        A[QRU_IDX(oa, i, j, lda)] = i <= j ? sv : (T)0;
+        Y[QRU_IDX(oy, i, j, ldy)] = i < j ? (T)0 : (i == j ? (T)1 : sv);
+        int cm = i < j ? i : j;
+        T w = (T)0;
+        for (int c = 0; c <= cm; ++c)
+            w += (c == i ? (T)1 : S[i + (long)c * m]) * Tm[c + (long)j * nb];
+        W[QRU_IDX(ow, i, j, ldw)] = -w;
+    }
+    for (int j = lid; j < nb; j += nt)
+        tau[ot + j] = tv[j];
+}
+
+/* Local-memory elements of qru_panel_lds_body for an m x nb panel. */
+#define QRU_PANEL_LDS_ELEMS(m, nb)                                             \
+    ((long)(m) * (nb) + (long)(nb) * (nb) + 2L * (nb))
+
+#if defined(__OPENCL_VERSION__)
+__kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
+                               int lda, __global T *Y, long oy, int ldy,
+                               __global T *W, long ow, int ldw,
+                               __global T *tau, long ot, __local T *S)
+{
+    qru_panel_lds_body(m, nb, A, oa, lda, Y, oy, ldy, W, ow, ldw, tau, ot, S);
+}
+#endif
+
 #endif /* QRU_PANEL_CL */

@@ -46,6 +46,7 @@ enum {
     K_POTRF_PANEL,
     K_CHOL_ROT,
     K_PANEL_QR,
+    K_PANEL_QR_LDS,
     K_COUNT
 };
 
@@ -55,6 +56,7 @@ static const char *const kernel_names[K_COUNT] = {
     "qru_gemv_t",      "qru_wy_col",     "qru_givens_make",
     "qru_givens_apply", "qru_geadd",     "qru_lacpy",    "qru_scal_tri",
     "qru_potrf_panel", "qru_chol_rot",    "qru_panel_qr",
+    "qru_panel_qr_lds",
 };
 
 typedef struct ocl_prog {
@@ -73,6 +75,7 @@ typedef struct ocl_impl {
     int fp64;
     size_t max_alloc;   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_wg;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t local_mem;   /* CL_DEVICE_LOCAL_MEM_SIZE (bytes) */
     qru_ocl_tuning tune;
     ocl_prog prog[2];   /* [0] float, [1] double */
     char *log;          /* build log (see qru_opencl_build_log) */
@@ -346,6 +349,10 @@ static int ocl_init(qru_context *ctx, const qru_context_options *opt)
     im->max_alloc = maxalloc > (cl_ulong)SIZE_MAX ? SIZE_MAX : (size_t)maxalloc;
     clGetDeviceInfo(im->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                     sizeof im->max_wg, &im->max_wg, NULL);
+    cl_ulong lmem = 0;
+    clGetDeviceInfo(im->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem,
+                    NULL);
+    im->local_mem = lmem > (cl_ulong)SIZE_MAX ? SIZE_MAX : (size_t)lmem;
     size_t extlen = 0;
     clGetDeviceInfo(im->device, CL_DEVICE_EXTENSIONS, 0, NULL, &extlen);
     char *ext = malloc(extlen + 1);
@@ -1166,8 +1173,40 @@ static int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 
 /* ---- fused panels (issue 8) ------------------------------------------------ */
 
-/* The whole m x nb panel in one launch of ONE work-group
- * (kernels/qru_panel.cl; OpenCL 1.2 has no barrier across work-groups). */
+/* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
+ * device's local memory less what the kernel itself declares, or the
+ * environment's QRU_OCL_PANEL_LDS (bytes; 0 turns the on-chip panel off,
+ * for tests of the other kernel). */
+static size_t panel_lds_bytes(const ocl_impl *im, const ocl_prog *p)
+{
+    const char *e = getenv("QRU_OCL_PANEL_LDS");
+    if (e && *e)
+        return (size_t)strtoull(e, NULL, 10);
+    cl_ulong used = 0;
+    if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,
+                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                 NULL) != CL_SUCCESS)
+        return 0;
+    return im->local_mem > used ? im->local_mem - (size_t)used : 0;
+}
+
+static int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra)
+{
+    ocl_prog *p;
+    if (extra < 0 || get_prog(ctx, dt, &p))
+        return 0;
+    size_t cap = panel_lds_bytes(IMPL(ctx), p), es = qru_dtype_size(dt);
+    int nb = 0;
+    while (nb < 1024 &&
+           ((size_t)(nb + 1 + extra) * (nb + 1) + (size_t)(nb + 1) * (nb + 1) +
+            2 * (size_t)(nb + 1)) * es <= cap)
+        ++nb;
+    return nb;
+}
+
+/* The whole m x nb panel in one launch of ONE work-group (OpenCL 1.2 has
+ * no barrier across work-groups): kernels/qru_panel.cl, on local memory
+ * (qru_panel_qr_lds) when the panel fits there, else on global memory. */
 static int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
                         int ldw, qru_ptr tau, qru_ptr work)
@@ -1182,6 +1221,16 @@ static int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
     cl_int cm = m, cnb = nb, clda = lda, cldy = ldy, cldw = ldw, chunk = m;
     cl_long ao = (cl_long)A.off, yo = (cl_long)Y.off, wo = (cl_long)W.off,
             to = (cl_long)tau.off, ko = (cl_long)work.off;
+    size_t lds = ((size_t)m * nb + (size_t)nb * nb + 2 * (size_t)nb) *
+                 qru_dtype_size(dt);
+    if (lds <= panel_lds_bytes(im, p)) {
+        size_t w = wg_for(im, p, K_PANEL_QR_LDS, (size_t)im->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
+                    KMEM(Y),    KLONG(yo), KINT(cldy), KMEM(W),  KLONG(wo),
+                    KINT(cldw), KMEM(tau), KLONG(to), {lds, NULL}};
+        return launch(ctx, p, K_PANEL_QR_LDS, 1, g, l, NARGS(a), a);
+    }
     size_t w = wg_for(im, p, K_PANEL_QR, (size_t)im->tune.wg);
     size_t l[1] = {w}, g[1] = {w};
     karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
@@ -1223,4 +1272,5 @@ const qru_backend_ops qru_opencl_ops = {
     .chol_rot = ocl_chol_rot,
     /* ---- fused panels (issue 8); no vendor LAPACK: geqrf_full NULL ---- */
     .panel_qr = ocl_panel_qr,
+    .panel_qr_max_nb = ocl_panel_qr_max_nb,
 };

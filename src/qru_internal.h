@@ -266,6 +266,12 @@ struct qru_backend_ops {
     int (*panel_qr)(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
                     int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
                     qru_ptr tau, qru_ptr work);
+    /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs
+     * on chip, in the local memory of one work-group (the fast case on the
+     * GPU backends; larger panels take a slower kernel); 0 if none.  The
+     * algorithm layer picks the block size of its fused panels with it.
+     * Optional: NULL if panel_qr has no such limit (CPU). */
+    int (*panel_qr_max_nb)(qru_context *ctx, qru_dtype dt, int extra);
     /* The vendor's unblocked-to-blocked QR (LAPACK / cuSOLVER geqrf) with
      * what qru_qr_factor and qru_lsq_create need, in one call:
      *   A (n x m) := R with exact zeros below the diagonal;

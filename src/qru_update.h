@@ -27,13 +27,16 @@ int qru_upd_nb(const qru_lsq *f, int ncols);
  * per-column panels; docs/performance.md). */
 int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx);
 
-/* Block size of the fused panels: f->upd_nb if set, else
- * min(QRU_UPD_FUSED_NB, ncols); always in [1, max(1, ncols)].  (The cost
- * of a fused panel step grows with the panel width, and the flops of the
+/* Block size of the fused panels of (nb + extra) x nb: f->upd_nb if set,
+ * else QRU_UPD_FUSED_NB, lowered to the backend's panel_qr_max_nb(extra)
+ * when that is at least QRU_UPD_FUSED_MIN_NB (so that the panel runs on
+ * chip), at most ncols; always in [1, max(1, ncols)].  (The flops of the
  * trailing updates grow with nb + p, so the fused path takes a fixed
  * moderate width rather than a tenth of the columns.) */
 #define QRU_UPD_FUSED_NB 64
-int qru_upd_fused_nb(const qru_lsq *f, int ncols);
+#define QRU_UPD_FUSED_MIN_NB 16
+int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
+                     int extra);
 
 /* Machine epsilon of the type (FLT_EPSILON / DBL_EPSILON). */
 double qru_upd_eps(qru_dtype dt);

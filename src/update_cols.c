@@ -15,7 +15,9 @@
  *  - removing the p columns after column k (R only): the columns are
  *      deleted from R and the band of p subdiagonals left behind is reduced
  *      with blocked Householder reflectors of length p + 1, applied to d and
- *      (when held) to Q.
+ *      (when held) to Q.  QRU_UPDATE_FAST with the backend's fused
+ *      panel_qr: one call per (nb + p) x nb panel of the band, in place
+ *      (nb from the backend's on-chip limit), instead of 3 nb + 1.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -240,11 +242,19 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
     qru_dtype dt = f->dtype;
     int m1 = m - p;
     int nred = m1 - k; /* columns to reduce */
-    int nb = qru_upd_nb(f, nred);
+    /* QRU_UPDATE_FAST with a fused panel op: each (nb + p) x nb panel of the
+     * band in ONE panel_qr call, in place in R (the band's zeros below row
+     * c + p of column c are exact and stay exact: the panel's reflectors are
+     * those of length p + 1, up to rounding) */
+    int fused = qru_upd_use_fused(f, ctx);
+    int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
+                   : qru_upd_nb(f, nred);
     int ldy = p + nb;
     size_t nwork = (size_t)nb * (size_t)(nred > r ? nred : r);
     if (f->has_q && (size_t)n * nb > nwork)
         nwork = (size_t)n * nb;
+    if (fused && qru_panel_work(ldy, nb) > nwork)
+        nwork = qru_panel_work(ldy, nb);
     size_t total = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
@@ -262,8 +272,16 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
     for (int c0 = k; c0 < m1; c0 += nb) {
         int jb = m1 - c0 < nb ? m1 - c0 : nb;
         int rb = jb + p; /* rows c0 .. c0+jb+p-1 <= m-1 < n */
-        QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, n, m1, c0, jb, p, Y, ldy, W,
-                              ldy, tau, work));
+        if (fused) {
+            QRU_TRY(o->panel_qr(ctx, dt, rb, jb, qru_ptr_at(f->R, ld, c0, c0),
+                                ld, Y, ldy, W, ldy, tau, work));
+            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m1 - c0 - jb, Y, ldy, W,
+                                    ldy, qru_ptr_at(f->R, ld, c0, c0 + jb),
+                                    ld, work));
+        } else {
+            QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, n, m1, c0, jb, p, Y, ldy,
+                                  W, ldy, tau, work));
+        }
         QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, r, Y, ldy, W, ldy,
                                 qru_ptr_at(f->d, ld, c0, 0), ld, work));
         if (f->has_q)

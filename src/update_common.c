@@ -51,9 +51,18 @@ int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
     return !(s && strcmp(s, "percol") == 0);
 }
 
-int qru_upd_fused_nb(const qru_lsq *f, int ncols)
+int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
+                     int extra)
 {
     int nb = f->upd_nb > 0 ? f->upd_nb : QRU_UPD_FUSED_NB;
+    if (f->upd_nb <= 0 && ctx->ops->panel_qr_max_nb) {
+        /* narrower panels that stay on chip rather than wide ones that
+         * do not (down to QRU_UPD_FUSED_MIN_NB) */
+        int mx = ctx->ops->panel_qr_max_nb((qru_context *)ctx, f->dtype,
+                                           extra);
+        if (mx >= QRU_UPD_FUSED_MIN_NB && mx < nb)
+            nb = mx;
+    }
     if (nb > ncols)
         nb = ncols;
     return nb < 1 ? 1 : nb;

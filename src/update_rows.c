@@ -56,7 +56,7 @@ int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
     int n1 = n + p;
     /* QRU_UPDATE_FAST with a fused panel op: one panel_qr call per block */
     int fused = qru_upd_use_fused(f, ctx);
-    int nb = fused ? qru_upd_fused_nb(f, m) : qru_upd_nb(f, m);
+    int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
     /* workspace: the row shift of Q, then (reusing the same memory) Y, W,
      * tau and the GEMM work array (fused: the gathered panel P and the

@@ -5,6 +5,7 @@
  * contract in src/qru_internal.h.  Written by the CUDA engineer so that one
  * device run localises a kernel bug to its op; runs for every backend.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -1006,12 +1007,33 @@ START_TEST(test_panel_qr)
     /* m, nb, kind (0: random, 1: column 0 already reduced, 2: upper
      * triangular, 3: a zero column inside, 4: rows of very different
      * scale); tall panels run on several work-groups on CUDA */
-    static const int cases[][3] = {
+    int cases[][3] = {
         {1, 1, 0},    {5, 5, 0},    {7, 3, 1},    {40, 13, 0},  {33, 32, 2},
         {129, 32, 0}, {300, 32, 3}, {300, 17, 1}, {1000, 8, 0}, {1000, 64, 4},
-        {3000, 32, 0}, {64, 64, 0}};
+        {3000, 32, 0}, {64, 64, 0}, {0, 0, 0}};
+    /* the widest panel with 200 extra rows that the backend runs on chip
+     * (the block size of the fused update panels) */
+    if (O->panel_qr_max_nb) {
+        int mx0 = O->panel_qr_max_nb(ctx, dt, 0);
+        int mx = O->panel_qr_max_nb(ctx, dt, 200);
+        ck_assert_msg(mx >= 0 && mx <= mx0 && mx0 <= 1024,
+                      "panel_qr_max_nb: %d (extra 200), %d (extra 0)", mx,
+                      mx0);
+        if (mx > 0) {
+            int last = (int)(sizeof cases / sizeof cases[0]) - 1;
+            cases[last][0] = mx + 200;
+            cases[last][1] = mx;
+        }
+    }
+    /* twice: the on-chip kernel where a panel fits (GPU backends), then
+     * with it turned off (the global-memory kernel) */
+    for (int pass = 0; pass < 2; ++pass) {
+    setenv("QRU_PANEL_SMEM", pass ? "0" : "1", 1);
+    setenv("QRU_OCL_PANEL_LDS", pass ? "0" : "", 1);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
+        if (m == 0)
+            continue;
         int lda = m + 3, ldy = m + 1, ldw = m + 2;
         size_t lA = (size_t)lda * nb, lY = (size_t)ldy * nb,
                lW = (size_t)ldw * nb, lw = qru_panel_work(m, nb);
@@ -1109,6 +1131,9 @@ START_TEST(test_panel_qr)
         free(gW);
         free(gt);
     }
+    }
+    unsetenv("QRU_PANEL_SMEM");
+    unsetenv("QRU_OCL_PANEL_LDS");
 }
 END_TEST
 
