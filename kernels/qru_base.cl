@@ -181,6 +181,21 @@ QRU_KERNEL void qru_col_norms(int m, int n, QRU_GLOBAL const T *A, long oa,
     }
 }
 
+/* larfg's reflector from alpha and xnorm != 0 (the norm of the rest of the
+ * column): returns beta = -sign(alpha) |(alpha, xnorm)| (no overflow) and
+ * sets tau = (beta - alpha) / beta and the scale of v, 1 / (alpha - beta). */
+QRU_DEVICE T qru_larfg_beta(T a, T xnorm, T *tau, T *f)
+{
+    T s = QRU_FABS(a) > xnorm ? QRU_FABS(a) : xnorm;
+    T ra = a / s, rx = xnorm / s;
+    T beta = s * QRU_SQRT(ra * ra + rx * rx);
+    if (a >= (T)0)
+        beta = -beta;
+    *tau = (beta - a) / beta;
+    *f = (T)1 / (a - beta);
+    return beta;
+}
+
 /* The houseKernel (Andrew 2012, section 3.1) with LAPACK larfg
  * conventions, in one work-group of QRU_RED items: the norm of the
  * n-vector x is reduced in local memory, item 0 forms beta and tau, then
@@ -205,17 +220,8 @@ QRU_KERNEL void qru_house(int n, QRU_GLOBAL T *alpha, long oal,
     if (lid == 0) {
         T xnorm = ssc[0] * QRU_SQRT(ssq[0]);
         T f = (T)0, t = (T)0;
-        if (xnorm != (T)0) {
-            T a = alpha[oal];
-            T s = QRU_FABS(a) > xnorm ? QRU_FABS(a) : xnorm;
-            T ra = a / s, rx = xnorm / s;
-            T beta = s * QRU_SQRT(ra * ra + rx * rx);
-            if (a >= (T)0)
-                beta = -beta;
-            t = (beta - a) / beta;
-            f = (T)1 / (a - beta);
-            alpha[oal] = beta;
-        }
+        if (xnorm != (T)0)
+            alpha[oal] = qru_larfg_beta(alpha[oal], xnorm, &t, &f);
         tau[ot] = t;
         fac[0] = f;
     }

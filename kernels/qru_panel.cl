@@ -117,16 +117,9 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
         if (lid == 0) {
             T xnorm = ssc[0] * QRU_SQRT(ssq[0]);
             T f = (T)0, t = (T)0, beta = (T)0;
-            if (xnorm != (T)0) {
-                T al = QRU_LOAD_CG(A + QRU_IDX(oa, j, j, lda));
-                T s = QRU_FABS(al) > xnorm ? QRU_FABS(al) : xnorm;
-                T ra = al / s, rx = xnorm / s;
-                beta = s * QRU_SQRT(ra * ra + rx * rx);
-                if (al >= (T)0)
-                    beta = -beta;
-                t = (beta - al) / beta;
-                f = (T)1 / (al - beta);
-            }
+            if (xnorm != (T)0)
+                beta = qru_larfg_beta(QRU_LOAD_CG(A + QRU_IDX(oa, j, j, lda)),
+                                      xnorm, &t, &f);
             sh[0] = t;
             sh[1] = f;
             sh[2] = beta;
@@ -264,14 +257,8 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
         }
         ss = QRU_TEAM_SUM(ss);
         T xnorm = amax * QRU_SQRT(ss);
-        T al = col[j];
-        T s = QRU_FABS(al) > xnorm ? QRU_FABS(al) : xnorm;
-        T ra = al / s, rx = xnorm / s;
-        T beta = s * QRU_SQRT(ra * ra + rx * rx);
-        if (al >= (T)0)
-            beta = -beta;
-        t = (beta - al) / beta;
-        T f = (T)1 / (al - beta);
+        T f;
+        T beta = qru_larfg_beta(col[j], xnorm, &t, &f);
         for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
             col[i] *= f;
         QRU_TEAM_SYNC; /* every item has read col[j] */
