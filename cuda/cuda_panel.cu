@@ -32,24 +32,21 @@
 template <typename T>
 __global__ void __launch_bounds__(SMEM_THREADS)
     qru_panel_qr_smem(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
-                      int ldy, T *W, long ow, int ldw, T *tau, long ot)
+                      int ldy, T *W, long ow, int ldw, T *tau, long ot,
+                      int wmode, T *To, long oto)
 {
     extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
     qru_panel_lds_body(m, nb, A, oa, lda, Y, oy, ldy, W, ow, ldw, tau, ot,
-                       (T *)qru_panel_smem_);
+                       wmode, To, oto, (T *)qru_panel_smem_);
 }
 
 /* Bytes of dynamic shared memory qru_panel_qr_smem<T> may take on the
  * context's device (the opt-in maximum per block, raised once per device
- * and type), 0 if none; the environment's QRU_PANEL_SMEM=0 turns the
- * on-chip panel off (for tests and measurements of the other kernel). */
+ * and type), 0 if none. */
 template <typename T> static size_t smem_capacity(qru_context *ctx)
 {
     enum { MAXDEV = 64 };
     static long cache[MAXDEV]; /* 0: unknown, -1: none, else bytes */
-    const char *e = getenv("QRU_PANEL_SMEM"); /* read per call (tests) */
-    if (e && strcmp(e, "0") == 0)
-        return 0;
     int dev = qru_cuda(ctx)->device;
     if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
         return cache[dev] > 0 ? (size_t)cache[dev] : 0;
@@ -128,25 +125,83 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
     return g < 1 ? 1 : (int)g;
 }
 
+/* Which panel kernel: the environment's QRU_PANEL_KERNEL = auto (default:
+ * registers, else shared memory, else global memory, the first that
+ * fits), smem (no register kernel) or global (the global-memory kernel
+ * only); read per call, for tests and measurements. */
+static int panel_kernel_env(void)
+{
+    const char *e = getenv("QRU_PANEL_KERNEL");
+    if (e && strcmp(e, "global") == 0)
+        return 2;
+    if (e && strcmp(e, "smem") == 0)
+        return 1;
+    return 0;
+}
+
+/* The register kernel's limits (kernels/qru_panel.cl) and block. */
+#define REG_THREADS 512
+#define REG_MAX_ROWS (QRU_TEAM * QRU_PREG_R)
+#define REG_MAX_NB                                                             \
+    ((REG_THREADS / QRU_TEAM) * QRU_PREG_C < QRU_PREG_NB                       \
+         ? (REG_THREADS / QRU_TEAM) * QRU_PREG_C                               \
+         : QRU_PREG_NB)
+
+static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n, const double *a,
+                              const double *T, int ldt, const double *Y,
+                              int ldy, double *W, int ldw)
+{
+    return cublasDtrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER,
+                       CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, a, T, ldt, Y,
+                       ldy, W, ldw);
+}
+static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n, const float *a,
+                              const float *T, int ldt, const float *Y,
+                              int ldy, float *W, int ldw)
+{
+    return cublasStrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER,
+                       CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, a, T, ldt, Y,
+                       ldy, W, ldw);
+}
+
 template <typename T>
 static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
                    qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
                    qru_ptr work)
 {
-    cudaStream_t s = qru_cuda(ctx)->stream;
-    size_t sb = smem_bytes<T>(m, nb);
-    if (sb <= smem_capacity<T>(ctx)) {
-        qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
-            m, nb, (T *)A.h, (long)A.off, lda, (T *)Y.h, (long)Y.off, ldy,
-            (T *)W.h, (long)W.off, ldw, (T *)tau.h, (long)tau.off);
-        return qru_cuda_launched();
-    }
-    int G = panel_groups<T>(ctx, m, nb);
-    int chunk = (m + G - 1) / G;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    cudaStream_t s = im->stream;
+    int which = panel_kernel_env();
     T *a = (T *)A.h, *y = (T *)Y.h, *w = (T *)W.h, *t = (T *)tau.h,
       *wk = (T *)work.h;
     long oa = (long)A.off, oy = (long)Y.off, ow = (long)W.off,
          ot = (long)tau.off, ok = (long)work.off;
+    size_t sb = smem_bytes<T>(m, nb);
+    int onchip = 0;
+    if (which == 0 && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
+        qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
+                                                      ldy, t, ot, wk, ok);
+        onchip = 1;
+    } else if (which < 2 && sb <= smem_capacity<T>(ctx)) {
+        qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
+            m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot, 1, wk, ok);
+        onchip = 1;
+    }
+    if (onchip) {
+        /* W = -Y T (T upper triangular, nb x nb in work) */
+        int st = qru_cuda_launched();
+        if (st)
+            return st;
+        T m1 = (T)-1;
+        st = qru_cublas_status(
+            cublasSetPointerMode(im->blas, CUBLAS_POINTER_MODE_HOST));
+        if (st)
+            return st;
+        return qru_cublas_status(trmm_rn(im->blas, m, nb, &m1, wk + ok, nb,
+                                         y + oy, ldy, w + ow, ldw));
+    }
+    int G = panel_groups<T>(ctx, m, nb);
+    int chunk = (m + G - 1) / G;
     if (G > 1) {
         void *args[] = {&m,  &nb, &a,  &oa, &lda, &y,  &oy, &ldy,
                         &w,  &ow, &ldw, &t, &ot,  &wk, &ok, &chunk};
@@ -185,6 +240,9 @@ template <typename T> static int max_nb_t(qru_context *ctx, int extra)
 {
     size_t cap = smem_capacity<T>(ctx);
     int nb = 0;
+    if (extra + REG_MAX_NB <= REG_MAX_ROWS &&
+        smem_bytes<T>(REG_MAX_NB + extra, REG_MAX_NB) > cap)
+        return REG_MAX_NB; /* the register kernel is the wider one */
     while (nb < 1024 && smem_bytes<T>(nb + 1 + extra, nb + 1) <= cap)
         ++nb;
     return nb;

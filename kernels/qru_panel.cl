@@ -234,29 +234,50 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
  *     the barrier that ends step j;
  *   - at the end T (P = I - Y T Y', LAPACK's forward columnwise larft) is
  *     formed in local memory from the z's, and W = -Y T is written.
- * The reflector of a column is larfg's, with the norm scaled by the
- * largest magnitude (no overflow or underflow in the squares; a NaN
- * propagates).  Local memory S: m nb + nb nb + 2 nb elements. */
+ * The reflector of a column is larfg's; its norm is the plain sum of
+ * squares where that is safe, else scaled by the largest magnitude (no
+ * overflow or underflow in the squares; a NaN propagates).  wmode 1
+ * writes T (nb x nb, upper) to To instead of W, for a caller that forms
+ * W = -Y T with a BLAS call (CUDA).  Local memory S: m nb + nb nb + 2 nb
+ * elements. */
+/* The norm of a vector spread over a team, from its items' plain sums of
+ * squares ss (already reduced over the team): sqrt(ss) when no square can
+ * have overflowed or underflowed to matter, else the team's second pass
+ * scaled by the largest magnitude (x: the item's values, n of them, only
+ * those with keep[k] set count; a NaN propagates). */
+#define QRU_SSQ_LO ((T)(sizeof(T) == 8 ? 1e-280 : 1e-30))
+#define QRU_SSQ_HI ((T)(sizeof(T) == 8 ? 1e280 : 1e30))
+
 QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
                                     QRU_LOCAL T *tv, int lane)
 {
     QRU_LOCAL T *col = S + (long)j * m;
-    T amax = (T)0;
-    for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
-        T a = QRU_FABS(col[i]);
-        if (a > amax || a != a)
-            amax = a;
-    }
-    amax = QRU_TEAM_MAX(amax);
-    T t = (T)0;
-    if (amax != (T)0) { /* also for a NaN */
-        T ss = (T)0;
+    T ss = (T)0;
+    for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
+        ss += col[i] * col[i];
+    ss = QRU_TEAM_SUM(ss);
+    T xnorm = QRU_SQRT(ss);
+    if (!(ss > QRU_SSQ_LO && ss < QRU_SSQ_HI)) {
+        /* zero, tiny, huge or NaN: scaled by the largest magnitude */
+        T amax = (T)0;
         for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
-            T x = col[i] / amax;
-            ss += x * x;
+            T a = QRU_FABS(col[i]);
+            if (a > amax || a != a)
+                amax = a;
         }
-        ss = QRU_TEAM_SUM(ss);
-        T xnorm = amax * QRU_SQRT(ss);
+        amax = QRU_TEAM_MAX(amax);
+        xnorm = (T)0;
+        if (amax != (T)0) { /* also for a NaN */
+            T sq = (T)0;
+            for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
+                T x = col[i] / amax;
+                sq += x * x;
+            }
+            xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
+        }
+    }
+    T t = (T)0;
+    if (xnorm != (T)0) {
         T f;
         T beta = qru_larfg_beta(col[j], xnorm, &t, &f);
         for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
@@ -272,7 +293,8 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
 QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
                                    int lda, QRU_GLOBAL T *Y, long oy, int ldy,
                                    QRU_GLOBAL T *W, long ow, int ldw,
-                                   QRU_GLOBAL T *tau, long ot,
+                                   QRU_GLOBAL T *tau, long ot, int wmode,
+                                   QRU_GLOBAL T *To, long oto,
                                    QRU_LOCAL T *S)
 {
     QRU_LOCAL T *Tm = S + (long)m * nb; /* nb x nb */
@@ -347,12 +369,15 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
             Tm[j + (long)j * nb] = tv[j];
         QRU_BARRIER;
     }
-    /* A = R with exact zeros, Y unit lower trapezoidal, W = -Y T */
+    /* A = R with exact zeros, Y unit lower trapezoidal, W = -Y T (wmode
+     * 0) or T itself to To (nb x nb, wmode 1: the caller forms W) */
     for (long e = lid; e < mn; e += nt) {
         int j = (int)(e / m), i = (int)(e - (long)j * m);
         T sv = S[e];
         A[QRU_IDX(oa, i, j, lda)] = i <= j ? sv : (T)0;
         Y[QRU_IDX(oy, i, j, ldy)] = i < j ? (T)0 : (i == j ? (T)1 : sv);
+        if (wmode)
+            continue;
         int cm = i < j ? i : j;
         T w = (T)0;
         for (int c = 0; c <= cm; ++c)
@@ -361,6 +386,11 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
     }
     for (int j = lid; j < nb; j += nt)
         tau[ot + j] = tv[j];
+    if (wmode)
+        for (long e = lid; e < (long)nb * nb; e += nt) {
+            int j = (int)(e / nb), i = (int)(e - (long)j * nb);
+            To[oto + e] = i <= j ? Tm[e] : (T)0;
+        }
 }
 
 /* Local-memory elements of qru_panel_lds_body for an m x nb panel. */
@@ -373,8 +403,205 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
                                __global T *W, long ow, int ldw,
                                __global T *tau, long ot, __local T *S)
 {
-    qru_panel_lds_body(m, nb, A, oa, lda, Y, oy, ldy, W, ow, ldw, tau, ot, S);
+    qru_panel_lds_body(m, nb, A, oa, lda, Y, oy, ldy, W, ow, ldw, tau, ot, 0,
+                       tau, 0, S);
 }
 #endif
+
+#if QRU_TEAM > 1
+/* ---- the register panel ---------------------------------------------------
+ * The contract of qru_panel_qr for panels of at most QRU_TEAM * QRU_PREG_R
+ * rows and QRU_PREG_NB columns (264 x 64 at the update targets), in one
+ * work-group of teams (warps) with the panel in REGISTERS: column u belongs
+ * to team u % teams, its rows i = lane + QRU_TEAM r to the items (lanes).
+ * Local memory carries only the reflector of the step (double-buffered, so
+ * that the owner of column j + 1 writes v_{j+1} while the others read v_j)
+ * and T, so a step costs one barrier, one read of v per item and one team
+ * reduction per owned column (the dots of a team's columns are reduced
+ * together).  v_j is stored as a full column (0 above row j, 1 at row j),
+ * so one plain dot serves both a trailing column (its larf) and a column
+ * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
+ * T's array); the teams form column j - 1 of T in step j.  The caller forms
+ * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
+ * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions). */
+#define QRU_PREG_R 9   /* rows per item */
+#define QRU_PREG_C 4   /* columns per team */
+#define QRU_PREG_NB 64 /* columns (T's array is QRU_PREG_NB^2) */
+#define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
+
+/* The reflector of the owned column c (x: the item's rows of it): x :=
+ * [R(0:c, c); v], v_c to vout as a full column, tau to tv[c]. */
+QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
+                               QRU_LOCAL T *tv, int lane)
+{
+    T ss = (T)0, al = (T)0;
+#pragma unroll
+    for (int r = 0; r < QRU_PREG_R; ++r) {
+        int i = lane + QRU_TEAM * r;
+        if (i > c && i < m)
+            ss += x[r] * x[r];
+        if (i == c)
+            al = x[r];
+    }
+    ss = QRU_TEAM_SUM(ss);
+    al = QRU_TEAM_SUM(al); /* one item holds it */
+    T xnorm = QRU_SQRT(ss);
+    if (!(ss > QRU_SSQ_LO && ss < QRU_SSQ_HI)) {
+        T amax = (T)0;
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            T a = QRU_FABS(x[r]);
+            if (i > c && i < m && (a > amax || a != a))
+                amax = a;
+        }
+        amax = QRU_TEAM_MAX(amax);
+        xnorm = (T)0;
+        if (amax != (T)0) {
+            T sq = (T)0;
+#pragma unroll
+            for (int r = 0; r < QRU_PREG_R; ++r) {
+                int i = lane + QRU_TEAM * r;
+                T y = x[r] / amax;
+                if (i > c && i < m)
+                    sq += y * y;
+            }
+            xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
+        }
+    }
+    T t = (T)0;
+    if (xnorm != (T)0) {
+        T f;
+        T beta = qru_larfg_beta(al, xnorm, &t, &f);
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            if (i > c)
+                x[r] *= f;
+            else if (i == c)
+                x[r] = beta;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < QRU_PREG_R; ++r) {
+        int i = lane + QRU_TEAM * r;
+        vout[i] = i > c ? x[r] : (i == c ? (T)1 : (T)0);
+    }
+    if (lane == 0)
+        tv[c] = t;
+}
+
+/* Column jj of T from z_jj (row jj of the lower part): T(c, jj) =
+ * -tau_jj sum_{c <= c2 < jj} T(c, c2) z_jj(c2), T(jj, jj) = tau_jj. */
+QRU_DEVICE void qru_preg_tcol(int jj, QRU_LOCAL T *Tm, QRU_LOCAL T *tv,
+                              int team, int nteam, int lane)
+{
+    for (int c = team; c < jj; c += nteam) {
+        T s = (T)0;
+        for (int c2 = c + lane; c2 < jj; c2 += QRU_TEAM)
+            s += Tm[c + c2 * QRU_PREG_NB] * Tm[jj + c2 * QRU_PREG_NB];
+        s = QRU_TEAM_SUM(s);
+        if (lane == 0)
+            Tm[c + jj * QRU_PREG_NB] = -tv[jj] * s;
+    }
+    if (team == 0 && lane == 0)
+        Tm[jj + jj * QRU_PREG_NB] = tv[jj];
+}
+
+QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
+                                 int lda, QRU_GLOBAL T *Y, long oy, int ldy,
+                                 QRU_GLOBAL T *tau, long ot,
+                                 QRU_GLOBAL T *To, long oto)
+{
+    QRU_LOCAL_DECL(T, vs, 2 * QRU_PREG_LEN);
+    QRU_LOCAL_DECL(T, Tm, QRU_PREG_NB * QRU_PREG_NB);
+    QRU_LOCAL_DECL(T, tv, QRU_PREG_NB);
+    int lid = QRU_LID_X;
+    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
+    int nteam = QRU_LSIZE_X / QRU_TEAM;
+    T a[QRU_PREG_C][QRU_PREG_R];
+#pragma unroll
+    for (int s = 0; s < QRU_PREG_C; ++s) {
+        int u = team + s * nteam;
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            a[s][r] = (u < nb && i < m) ? A[QRU_IDX(oa, i, u, lda)] : (T)0;
+        }
+    }
+    if (team == 0)
+        qru_preg_house(m, 0, a[0], vs, tv, lane);
+    QRU_BARRIER;
+    for (int j = 0; j < nb; ++j) {
+        QRU_LOCAL T *vb = vs + (j & 1) * QRU_PREG_LEN;
+        T t = tv[j];
+        T v[QRU_PREG_R];
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r)
+            v[r] = vb[lane + QRU_TEAM * r];
+        T d[QRU_PREG_C];
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s) {
+            d[s] = (T)0;
+#pragma unroll
+            for (int r = 0; r < QRU_PREG_R; ++r)
+                d[s] += a[s][r] * v[r];
+        }
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s)
+            d[s] = QRU_TEAM_SUM(d[s]);
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s) {
+            int u = team + s * nteam;
+            if (u > j && u < nb && t != (T)0) { /* larf of column u */
+                T tw = t * d[s];
+#pragma unroll
+                for (int r = 0; r < QRU_PREG_R; ++r)
+                    a[s][r] -= tw * v[r];
+            } else if (u < j && lane == 0) { /* z_j(u) */
+                Tm[j + u * QRU_PREG_NB] = t != (T)0 ? d[s] : (T)0;
+            }
+        }
+        /* the owner of column j + 1: its reflector, into the other buffer */
+        if (j + 1 < nb && team == (j + 1) % nteam) {
+            int s1 = (j + 1) / nteam;
+#pragma unroll
+            for (int s = 0; s < QRU_PREG_C; ++s)
+                if (s == s1)
+                    qru_preg_house(m, j + 1, a[s],
+                                   vs + ((j + 1) & 1) * QRU_PREG_LEN, tv,
+                                   lane);
+        }
+        if (j >= 1)
+            qru_preg_tcol(j - 1, Tm, tv, team, nteam, lane);
+        QRU_BARRIER;
+    }
+    qru_preg_tcol(nb - 1, Tm, tv, team, nteam, lane);
+    QRU_BARRIER;
+    /* A = R with exact zeros, Y unit lower trapezoidal, tau, T */
+#pragma unroll
+    for (int s = 0; s < QRU_PREG_C; ++s) {
+        int u = team + s * nteam;
+        if (u >= nb)
+            continue;
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            if (i < m) {
+                T x = a[s][r];
+                A[QRU_IDX(oa, i, u, lda)] = i <= u ? x : (T)0;
+                Y[QRU_IDX(oy, i, u, ldy)] =
+                    i < u ? (T)0 : (i == u ? (T)1 : x);
+            }
+        }
+    }
+    for (int j = lid; j < nb; j += QRU_LSIZE_X)
+        tau[ot + j] = tv[j];
+    for (int e = lid; e < nb * nb; e += QRU_LSIZE_X) {
+        int j = e / nb, i = e - j * nb;
+        To[oto + e] = i <= j ? Tm[i + j * QRU_PREG_NB] : (T)0;
+    }
+}
+#endif /* QRU_TEAM > 1 */
 
 #endif /* QRU_PANEL_CL */

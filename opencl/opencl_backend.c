@@ -1174,14 +1174,14 @@ static int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 /* ---- fused panels (issue 8) ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
- * device's local memory less what the kernel itself declares, or the
- * environment's QRU_OCL_PANEL_LDS (bytes; 0 turns the on-chip panel off,
- * for tests of the other kernel). */
+ * device's local memory less what the kernel itself declares; 0 with the
+ * environment's QRU_PANEL_KERNEL=global (the global-memory kernel only,
+ * for tests and measurements; read per call). */
 static size_t panel_lds_bytes(const ocl_impl *im, const ocl_prog *p)
 {
-    const char *e = getenv("QRU_OCL_PANEL_LDS");
-    if (e && *e)
-        return (size_t)strtoull(e, NULL, 10);
+    const char *e = getenv("QRU_PANEL_KERNEL");
+    if (e && strcmp(e, "global") == 0)
+        return 0;
     cl_ulong used = 0;
     if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,
                                  CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,

@@ -323,7 +323,7 @@ struct qru_backend_ops {
 /* Elements of the work argument of panel_qr for an m x nb panel. */
 static inline size_t qru_panel_work(int m, int nb)
 {
-    return 2 * (size_t)m + 4 * (size_t)nb + 4;
+    return 2 * (size_t)m + 4 * (size_t)nb + 4 + (size_t)nb * nb;
 }
 
 

@@ -1025,11 +1025,12 @@ START_TEST(test_panel_qr)
             cases[last][1] = mx;
         }
     }
-    /* twice: the on-chip kernel where a panel fits (GPU backends), then
-     * with it turned off (the global-memory kernel) */
-    for (int pass = 0; pass < 2; ++pass) {
-    setenv("QRU_PANEL_SMEM", pass ? "0" : "1", 1);
-    setenv("QRU_OCL_PANEL_LDS", pass ? "0" : "", 1);
+    /* three times: the backend's choice (on the GPU backends: registers,
+     * else local memory, else global memory, the first that fits), local
+     * memory where it fits, global memory only */
+    static const char *const kern[] = {"auto", "smem", "global"};
+    for (int pass = 0; pass < 3; ++pass) {
+    setenv("QRU_PANEL_KERNEL", kern[pass], 1);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
         if (m == 0)
@@ -1132,8 +1133,7 @@ START_TEST(test_panel_qr)
         free(gt);
     }
     }
-    unsetenv("QRU_PANEL_SMEM");
-    unsetenv("QRU_OCL_PANEL_LDS");
+    unsetenv("QRU_PANEL_KERNEL");
 }
 END_TEST
 
