@@ -22,6 +22,7 @@
  *                         1.2, which has no sub-group functions: 1)
  *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
  *                         sum / maximum of x over the team, in every item
+ *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
  *   QRU_TEAM_SYNC         orders the team's local-memory accesses
  */
 #ifndef QRU_KDEFS_H
@@ -29,7 +30,7 @@
 
 #if defined(__CUDACC__)
 #define QRU_KERNEL template <typename T> __global__
-#define QRU_DEVICE template <typename T> __device__ inline
+#define QRU_DEVICE template <typename T> __device__ __forceinline__
 #define QRU_GLOBAL
 #define QRU_LOCAL
 #define QRU_LOCAL_DECL(type, name, size) __shared__ type name[size]
@@ -65,6 +66,7 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 }
 #define QRU_TEAM_SUM(x) qru_team_sum_(x)
 #define QRU_TEAM_MAX(x) qru_team_max_(x)
+#define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
 #elif defined(__OPENCL_VERSION__)
 #ifdef QRU_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -92,7 +94,9 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_SYNC
 #define QRU_TEAM_SUM(x) (x)
 #define QRU_TEAM_MAX(x) (x)
-#else
+#define QRU_TEAM_BCAST(x, l) (x)
+#endif
+#if !defined(__CUDACC__) && !defined(__OPENCL_VERSION__)
 #error "kernels/qru_kdefs.h is for CUDA or OpenCL device code"
 #endif
 

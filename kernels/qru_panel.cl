@@ -228,12 +228,13 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
  *     one item on OpenCL 1.2) that reduce with QRU_TEAM_SUM, no barrier;
  *   - in step j the nb - 1 tasks are the trailing columns u > j (dot with
  *     v_j, then the rank-1 update of the column, both by the team that owns
- *     it) and the columns c < j of Y (z_c = Y(:, c)' v_j, the column of T
- *     of larft); task 0, column j + 1, belongs to team 0 alone, which then
+ *     it) and the columns c < j of Y (z_c = Y(:, c)' v_j, for T); task 0,
+ *     column j + 1, belongs to team 0 alone, which then
  *     forms the reflector of column j + 1 at once, so that it is ready at
  *     the barrier that ends step j;
  *   - at the end T (P = I - Y T Y', LAPACK's forward columnwise larft) is
- *     formed in local memory from the z's, and W = -Y T is written.
+ *     formed in local memory from the z's (qru_panel_tbuild), and
+ *     W = -Y T is written.
  * The reflector of a column is larfg's; its norm is the plain sum of
  * squares where that is safe, else scaled by the largest magnitude (no
  * overflow or underflow in the squares; a NaN propagates).  wmode 1
@@ -247,6 +248,58 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
  * those with keep[k] set count; a NaN propagates). */
 #define QRU_SSQ_LO ((T)(sizeof(T) == 8 ? 1e-280 : 1e-30))
 #define QRU_SSQ_HI ((T)(sizeof(T) == 8 ? 1e280 : 1e30))
+
+/* T of the forward block reflector P = I - Y T Y' (LAPACK's larft, T upper
+ * triangular, leading dimension ldt) from tau (tv) and the dots
+ * Z(c, c2) = Y(:, c)' Y(:, c2), c < c2, held in the strict LOWER part of
+ * the same array (at [c2 + c ldt]), by recursive doubling instead of
+ * larft's column-by-column recurrence (nb dependent steps): for adjacent
+ * blocks 1 = [a, a+s) and 2 = [a+s, b) with T1, T2 known,
+ *     T12 = -T1 Z12 T2,
+ * level s = 1, 2, 4, ... (3 barriers a level, every entry in parallel).
+ * The lower part is overwritten (scratch).  All items of the work-group
+ * call it. */
+QRU_DEVICE void qru_panel_tbuild(int nb, QRU_LOCAL T *Tm, int ldt,
+                                 QRU_LOCAL T *tv, int lid, int nt)
+{
+    for (int j = lid; j < nb; j += nt)
+        Tm[j + (long)j * ldt] = tv[j];
+    QRU_BARRIER;
+    for (int s = 1; s < nb; s *= 2) {
+        int tot = (nb + 2 * s - 1) / (2 * s) * s * s;
+        /* X = Z12 T2 into T12's place (upper part) */
+        for (int e = lid; e < tot; e += nt) {
+            int pr = e / (s * s), r = e - pr * s * s;
+            int a = 2 * s * pr, c0 = a + r % s, c2 = a + s + r / s;
+            if (c2 >= nb)
+                continue;
+            T acc = (T)0;
+            for (int c3 = a + s; c3 <= c2; ++c3)
+                acc += Tm[c3 + (long)c0 * ldt] * Tm[c3 + (long)c2 * ldt];
+            Tm[c0 + (long)c2 * ldt] = acc;
+        }
+        QRU_BARRIER;
+        /* -T1 X into Z12's place (lower part, transposed; Z12 is dead) */
+        for (int e = lid; e < tot; e += nt) {
+            int pr = e / (s * s), r = e - pr * s * s;
+            int a = 2 * s * pr, c0 = a + r % s, c2 = a + s + r / s;
+            if (c2 >= nb)
+                continue;
+            T acc = (T)0;
+            for (int c1 = c0; c1 < a + s; ++c1)
+                acc += Tm[c0 + (long)c1 * ldt] * Tm[c1 + (long)c2 * ldt];
+            Tm[c2 + (long)c0 * ldt] = -acc;
+        }
+        QRU_BARRIER;
+        for (int e = lid; e < tot; e += nt) {
+            int pr = e / (s * s), r = e - pr * s * s;
+            int a = 2 * s * pr, c0 = a + r % s, c2 = a + s + r / s;
+            if (c2 < nb)
+                Tm[c0 + (long)c2 * ldt] = Tm[c2 + (long)c0 * ldt];
+        }
+        QRU_BARRIER;
+    }
+}
 
 QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
                                     QRU_LOCAL T *tv, int lane)
@@ -299,7 +352,6 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
 {
     QRU_LOCAL T *Tm = S + (long)m * nb; /* nb x nb */
     QRU_LOCAL T *tv = Tm + (long)nb * nb; /* tau */
-    QRU_LOCAL T *zc = tv + nb;            /* a column of z */
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
     int nteam = nt / QRU_TEAM;
@@ -349,26 +401,12 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
                     s = QRU_TEAM_SUM(s) + y[j];
                 }
                 if (lane == 0)
-                    Tm[c + (long)j * nb] = s;
+                    Tm[j + (long)c * nb] = s; /* Z(c, j), lower part */
             }
         }
         QRU_BARRIER;
     }
-    /* T(j, j) = tau_j, T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) z_j */
-    for (int j = 0; j < nb; ++j) {
-        for (int c = lid; c < j; c += nt)
-            zc[c] = Tm[c + (long)j * nb];
-        QRU_BARRIER;
-        for (int c = lid; c < j; c += nt) {
-            T s = (T)0;
-            for (int c2 = c; c2 < j; ++c2)
-                s += Tm[c + (long)c2 * nb] * zc[c2];
-            Tm[c + (long)j * nb] = -tv[j] * s;
-        }
-        if (lid == 0)
-            Tm[j + (long)j * nb] = tv[j];
-        QRU_BARRIER;
-    }
+    qru_panel_tbuild(nb, Tm, nb, tv, lid, nt);
     /* A = R with exact zeros, Y unit lower trapezoidal, W = -Y T (wmode
      * 0) or T itself to To (nb x nb, wmode 1: the caller forms W) */
     for (long e = lid; e < mn; e += nt) {
@@ -421,7 +459,7 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
  * together).  v_j is stored as a full column (0 above row j, 1 at row j),
  * so one plain dot serves both a trailing column (its larf) and a column
  * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
- * T's array); the teams form column j - 1 of T in step j.  The caller forms
+ * T's array); T is formed at the end (qru_panel_tbuild).  The caller forms
  * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
  * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions). */
 #define QRU_PREG_R 9   /* rows per item */
@@ -443,10 +481,11 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
         if (i == c)
             al = x[r];
     }
+    al = QRU_TEAM_BCAST(al, c % QRU_TEAM); /* item c % TEAM holds it */
     ss = QRU_TEAM_SUM(ss);
-    al = QRU_TEAM_SUM(al); /* one item holds it */
     T xnorm = QRU_SQRT(ss);
-    if (!(ss > QRU_SSQ_LO && ss < QRU_SSQ_HI)) {
+    int safe = ss > QRU_SSQ_LO && ss < QRU_SSQ_HI;
+    if (!safe) {
         T amax = (T)0;
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
@@ -471,8 +510,16 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
     }
     T t = (T)0;
     if (xnorm != (T)0) {
-        T f;
-        T beta = qru_larfg_beta(al, xnorm, &t, &f);
+        T f, beta;
+        if (safe && al * al < QRU_SSQ_HI) { /* no scaling needed */
+            beta = QRU_SQRT(al * al + ss);
+            if (al >= (T)0)
+                beta = -beta;
+            t = (beta - al) / beta;
+            f = (T)1 / (al - beta);
+        } else {
+            beta = qru_larfg_beta(al, xnorm, &t, &f);
+        }
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
@@ -489,23 +536,6 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
     }
     if (lane == 0)
         tv[c] = t;
-}
-
-/* Column jj of T from z_jj (row jj of the lower part): T(c, jj) =
- * -tau_jj sum_{c <= c2 < jj} T(c, c2) z_jj(c2), T(jj, jj) = tau_jj. */
-QRU_DEVICE void qru_preg_tcol(int jj, QRU_LOCAL T *Tm, QRU_LOCAL T *tv,
-                              int team, int nteam, int lane)
-{
-    for (int c = team; c < jj; c += nteam) {
-        T s = (T)0;
-        for (int c2 = c + lane; c2 < jj; c2 += QRU_TEAM)
-            s += Tm[c + c2 * QRU_PREG_NB] * Tm[jj + c2 * QRU_PREG_NB];
-        s = QRU_TEAM_SUM(s);
-        if (lane == 0)
-            Tm[c + jj * QRU_PREG_NB] = -tv[jj] * s;
-    }
-    if (team == 0 && lane == 0)
-        Tm[jj + jj * QRU_PREG_NB] = tv[jj];
 }
 
 QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
@@ -572,12 +602,9 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
                                    vs + ((j + 1) & 1) * QRU_PREG_LEN, tv,
                                    lane);
         }
-        if (j >= 1)
-            qru_preg_tcol(j - 1, Tm, tv, team, nteam, lane);
         QRU_BARRIER;
     }
-    qru_preg_tcol(nb - 1, Tm, tv, team, nteam, lane);
-    QRU_BARRIER;
+    qru_panel_tbuild(nb, Tm, QRU_PREG_NB, tv, lid, QRU_LSIZE_X);
     /* A = R with exact zeros, Y unit lower trapezoidal, tau, T */
 #pragma unroll
     for (int s = 0; s < QRU_PREG_C; ++s) {
