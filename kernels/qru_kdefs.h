@@ -24,6 +24,8 @@
  *                         sum / maximum of x over the team, in every item
  *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
  *   QRU_TEAM_SYNC         orders the team's local-memory accesses
+ *   QRU_FENCE_LOCAL       orders this item's local-memory accesses as seen
+ *                         by the other items of the work-group
  */
 #ifndef QRU_KDEFS_H
 #define QRU_KDEFS_H
@@ -67,6 +69,7 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_SUM(x) qru_team_sum_(x)
 #define QRU_TEAM_MAX(x) qru_team_max_(x)
 #define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
+#define QRU_FENCE_LOCAL __threadfence_block()
 #elif defined(__OPENCL_VERSION__)
 #ifdef QRU_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -95,6 +98,7 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_SUM(x) (x)
 #define QRU_TEAM_MAX(x) (x)
 #define QRU_TEAM_BCAST(x, l) (x)
+#define QRU_FENCE_LOCAL mem_fence(CLK_LOCAL_MEM_FENCE)
 #endif
 #if !defined(__CUDACC__) && !defined(__OPENCL_VERSION__)
 #error "kernels/qru_kdefs.h is for CUDA or OpenCL device code"
