@@ -11,6 +11,26 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+/* The update algorithm the benchmarks time: the environment's
+ * QRU_BENCH_ALG = fast (default), dissertation or auto. */
+static qru_update_algorithm bench_alg(void)
+{
+    const char *e = getenv("QRU_BENCH_ALG");
+    if (e && strcmp(e, "dissertation") == 0)
+        return QRU_UPDATE_DISSERTATION;
+    if (e && strcmp(e, "auto") == 0)
+        return QRU_UPDATE_AUTO;
+    return QRU_UPDATE_FAST;
+}
+
+static const char *bench_alg_name(void)
+{
+    qru_update_algorithm a = bench_alg();
+    return a == QRU_UPDATE_DISSERTATION ? "QRU_UPDATE_DISSERTATION"
+           : a == QRU_UPDATE_AUTO      ? "QRU_UPDATE_AUTO"
+                                       : "QRU_UPDATE_FAST";
+}
 #include <unistd.h>
 
 #include <lapacke.h>
@@ -1158,6 +1178,8 @@ static double cpu_update(qru_context *cctx, const prob *P, void *hQ, void *hR,
         qru_lsq *f = NULL;
         bg_check(qru_lsq_create_from_qr(cctx, Q, R, d, &opt, &f),
                  "qru_lsq_create_from_qr (cpu)");
+        bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
+                 "qru_lsq_set_update_algorithm");
         double t0 = bg_now();
         bg_check(run_update(cctx, P->kind, f, P->k, P->p, U, e),
                  "update (cpu)");
@@ -1210,6 +1232,8 @@ static void host_ref_x(const prob *P, void *hx)
 static void notes_common(bg_table *t, const char *sets, char kind)
 {
     bg_table_note(t, "sets: %s", sets);
+    bg_table_note(t, "update algorithm: %s (QRU_BENCH_ALG)",
+                  bench_alg_name());
     bg_table_note(t, "times in seconds, medians; gflop = work of the update "
                      "counted along the code (bench/flops.h), r = 1 "
                      "right-hand side; default update block size");
@@ -1262,6 +1286,8 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         qru_lsq *f = NULL;
         bg_check(qru_lsq_create_from_qr(g->ctx, Qw, Rw, dw, &opt, &f),
                  "qru_lsq_create_from_qr");
+        bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
+                 "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
         bg_ev_start(g);
         bg_check(run_update(g->ctx, P->kind, f, P->k, P->p, Uw, ew), "update");
@@ -1305,6 +1331,8 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         qru_lsq *f = NULL;
         bg_check(qru_lsq_create_from_qr(g->ctx, Qw, Rw, dw, &opt, &f),
                  "qru_lsq_create_from_qr");
+        bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
+                 "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
         bg_count_attach(g->ctx);
         bg_count_reset();
@@ -1375,6 +1403,8 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
             qru_lsq *f = NULL;
             bg_check(qru_lsq_create_from_qr(ctx, Qm, Rm, dm, &opt, &f),
                      "qru_lsq_create_from_qr");
+            bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
+                     "qru_lsq_set_update_algorithm");
             qru_matrix_free(Qm);
             qru_matrix_free(Rm);
             qru_matrix_free(dm);

@@ -343,13 +343,13 @@ int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
  */
 /** @{ */
 
-/** Algorithms for the QR updates (qru_lsq_set_update_algorithm()).  Both
+/** Algorithms for the QR updates (qru_lsq_set_update_algorithm()).  All
  *  compute the QR factorisation of the updated problem with the same
  *  guarantees (backward stable, Q orthogonal to working precision); they
- *  differ in speed and in rounding.  They differ only where Q is held:
- *  adding rows and removing columns are the same for both. */
+ *  differ in speed and in rounding.  The default is #QRU_UPDATE_AUTO. */
 typedef enum qru_update_algorithm {
-    /** The default.  qru_qr_update_remove_rows() first reduces Q(K, m+1:n)
+    /** The fast update variants (issue 8).  qru_qr_update_remove_rows()
+     *  first reduces Q(K, m+1:n)
      *  (K the removed rows) to a p x p triangle with p Householder
      *  reflectors in compact WY form applied to Q(:, m+1:n) by GEMMs
      *  (allowed because the rows m+1:n of R are zero), so that its
@@ -358,13 +358,17 @@ typedef enum qru_update_algorithm {
      *  orthogonal blocks applied with GEMMs.  About 4 n (n-m) p + 8 n m p
      *  flops, mostly in GEMMs, instead of 6 n^2 p in rotations.
      *  qru_qr_update_add_cols() applies its Givens phase to Q in the same
-     *  accumulated way.  See docs/performance.md. */
+     *  accumulated way.  qru_qr_update_add_rows() and
+     *  qru_qr_update_remove_cols() factor each block of their structured
+     *  Householder phase ((nb + p) x nb panels) in ONE backend call (on a
+     *  GPU, one thread block with the panel on chip) instead of 3 per
+     *  column.  See docs/performance.md. */
     QRU_UPDATE_FAST = 0,
     /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
      *  strips over all of Q, Householder panels), as in the dissertation. */
     QRU_UPDATE_DISSERTATION = 1,
-    /** Update or refactorise, whichever a cost model predicts faster
-     *  (src/update_policy.c; not the default).  On a factorisation that
+    /** The default: update or refactorise, whichever a cost model
+     *  predicts faster (src/update_policy.c).  On a factorisation that
      *  holds Q, each update first estimates the time of the
      *  #QRU_UPDATE_FAST update and of a refactorisation of the updated
      *  matrix (A1 = Q(:,1:m) R(1:m,:) changed as the update says, b1 = Q d

@@ -118,6 +118,7 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->mcap = opt->col_capacity ? opt->col_capacity : m;
     f->has_q = has_q;
     f->nb = opt->nb;
+    f->upd_alg = QRU_UPDATE_AUTO; /* the default (include/qru.h) */
     int st = lsq_alloc(ctx, dt, f->ncap, f->mcap, r, has_q, &f->R, &f->Q,
                        &f->d);
     if (st) {

@@ -45,7 +45,7 @@
  * uses the double constants (the H100 tables show float within ~10% of
  * double at these sizes, docs/benchmarks-fast.md). */
 typedef struct upd_costs {
-    double rate_upd, rate_qr, rate_gemm, per_call;
+    double rate_upd, rate_qr, rate_gemm, per_call, col_step;
 } upd_costs;
 
 static const upd_costs cost_table[3] = {
@@ -64,7 +64,7 @@ static const upd_costs cost_table[3] = {
      *    of 3 of 30 columns of a 150 x 30 problem, about 130 calls, in
      *    10 us; small calls also run below the large-size rates, so the
      *    constant is taken larger than the bare call overhead: 0.3e-6. */
-    {50e9, 50e9, 50e9, 0.3e-6},
+    {50e9, 50e9, 50e9, 0.3e-6, 0.0},
     /* QRU_BACKEND_CUDA: docs/benchmarks-fast.md (H100, TUS tables):
      *  - rate_upd: "TFLOP/s upd" of add columns set 0 (5.5 double, 6.1
      *    float) -> 5e12 (the slower updates are slow through their calls,
@@ -76,8 +76,15 @@ static const upd_costs cost_table[3] = {
      *    0.51 TFLOP in 19.2 ms (add rows set 0, keepq 1) and 1.73 TFLOP in
      *    65 ms (remove rows set 0), 26 TFLOP/s -> 25e12;
      *  - per_call: "us/call" 3.9 (remove rows set 0, Givens calls) to 8.8
-     *    (remove columns set 0, Householder calls) -> 6e-6. */
-    {5e12, 4e12, 25e12, 6e-6},
+     *    (remove columns set 0, Householder calls) -> 6e-6;
+     *  - col_step: one column step of a fused panel (bench/bench_panel.c on
+     *    an H200, 2026-11-21: a 264 x 64 panel in 158 us, a 264 x 32 one in
+     *    78 us, both ~2.4 us a column; they are serial steps of one thread
+     *    block, not flops) -> 2.4e-6.  With it the model predicts 9.6 ms
+     *    for removing 200 of 3000 columns (n = 6000, measured 8.3-8.8 ms)
+     *    and 11 ms for adding 200 rows to 8000 x 3000 (measured 9.5-10.2
+     *    ms, docs/benchmarks-fast.md). */
+    {5e12, 4e12, 25e12, 6e-6, 2.4e-6},
     /* QRU_BACKEND_OPENCL: no OpenCL table has been measured; the tests
      * run on PoCL (a CPU OpenCL) with CLBlast.  Measured once while
      * writing this file (PoCL on this machine, build-auto, best of 3):
@@ -86,8 +93,9 @@ static const upd_costs cost_table[3] = {
      * 150 x 30 problem (about 170 calls) 0.64 ms; refactorisations of
      * 120 x 102 (4 MFLOP, ~420 calls) 2.2 ms -> rate_upd 3e9, rate_qr 3e9
      * (no vendor geqrf: qru's own blocked QR on CLBlast GEMMs),
-     * rate_gemm 5e9, per_call 5e-6.  Not measured on a GPU OpenCL. */
-    {3e9, 3e9, 5e9, 5e-6},
+     * rate_gemm 5e9, per_call 5e-6.  Not measured on a GPU OpenCL; the
+     * panels' column steps are counted as flops only (col_step 0). */
+    {3e9, 3e9, 5e9, 5e-6, 0.0},
 };
 
 static const upd_costs *costs_of(const qru_context *ctx)
@@ -108,18 +116,26 @@ static const upd_costs *costs_of(const qru_context *ctx)
  *  - add columns (update_cols.c): 3 calls per column of the Householder
  *    phase (house, larf, wy_append), 4 per Givens step (make, apply to
  *    R, d, Q), ~20 more;  measured 1551 for the add columns set 0 row;
- *  - remove columns: 3 per reduced column, 6 per panel;  measured 8449;
- *  - add rows with the fused panel (update_fast / update_rows.c): 16 per
- *    panel of 64 columns, and its per-column serial steps counted as 4
- *    calls per column (the H100 row: 149 us per call, 28 us per column);
+ *  - remove columns with the fused panels: 5 per panel (7 with Q) plus
+ *    one column step per reduced column (col_step); measured 219 / 307
+ *    calls;  without: 3 per reduced column, 6 per panel (measured 8449);
+ *  - add rows with the fused panels (update_rows.c): 12 per panel (16
+ *    with Q) plus one column step per column; measured 564 / 757 calls;
  *    without: 3 per column, 13 per panel;
  *  - remove rows (update_fast.c): 3 per Householder column of the first
  *    phase, 4 per Givens step over the m + 2 p steps;  measured 24453. */
 static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
-                      int p, double *flops, double *calls)
+                      int p, double *flops, double *calls, double *steps)
 {
     int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0;
+    double fl = 0.0, c = 0.0, st = 0.0;
+    /* the fused panels of QRU_UPDATE_FAST (update_common.c) */
+    int fused = ctx->ops->panel_qr != NULL;
+    {
+        const char *e = getenv("QRU_PANEL");
+        if (e && strcmp(e, "percol") == 0)
+            fused = 0;
+    }
     switch (op) {
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
@@ -129,21 +145,30 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     }
     case QRU_UPD_OP_REMOVE_COLS: {
         int nred = m - p - k;
-        int nb = qru_upd_nb(f, nred > 0 ? nred : 1);
+        int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
+                       : qru_upd_nb(f, nred > 0 ? nred : 1);
         fl = flops_remove_cols(n, m, p, k, r, f->has_q, f->upd_nb);
-        c = 3.0 * nred + 6.0 * ceil((double)nred / nb) + 4.0;
+        double nblk = ceil((double)nred / nb);
+        if (fused) { /* a panel call, 2 + 2 (+ 2 with Q) GEMMs a panel */
+            c = (f->has_q ? 7.0 : 5.0) * nblk + 1.0;
+            st = nred;
+        } else {
+            c = 3.0 * nred + 6.0 * nblk + 4.0;
+        }
         break;
     }
     case QRU_UPD_OP_ADD_ROWS: {
-        int fused = ctx->ops->panel_qr != NULL;
-        int nb = f->upd_nb > 0 ? f->upd_nb : (fused ? QRU_UPD_FUSED_NB : 0);
-        if (nb == 0)
-            nb = qru_upd_nb(f, m);
+        int nb = fused ? qru_upd_fused_nb(f, ctx, m, p) : qru_upd_nb(f, m);
         if (nb > m)
             nb = m;
         fl = flops_add_rows(n, m, p, k, r, f->has_q, nb);
         double nblk = ceil((double)m / nb);
-        c = fused ? 16.0 * nblk + 4.0 * m : 3.0 * m + 13.0 * nblk;
+        if (fused) { /* 4 + 8 (+ 4 with Q) calls a panel */
+            c = (f->has_q ? 16.0 : 12.0) * nblk;
+            st = m;
+        } else {
+            c = 3.0 * m + 13.0 * nblk;
+        }
         c += 8.0;
         break;
     }
@@ -157,6 +182,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     }
     *flops = fl;
     *calls = c;
+    *steps = st;
 }
 
 /* Sizes of the updated problem. */
@@ -187,9 +213,9 @@ static void predict(const qru_lsq *f, const qru_context *ctx, int op, int k,
                     int p, double *t_upd, double *t_ref)
 {
     const upd_costs *c = costs_of(ctx);
-    double fl, calls;
-    fast_cost(f, ctx, op, k, p, &fl, &calls);
-    *t_upd = fl / c->rate_upd + calls * c->per_call;
+    double fl, calls, steps;
+    fast_cost(f, ctx, op, k, p, &fl, &calls, &steps);
+    *t_upd = fl / c->rate_upd + calls * c->per_call + steps * c->col_step;
 
     int n = f->n, m = f->m, r = f->r, n1, m1;
     new_size(f, op, p, &n1, &m1);

@@ -99,7 +99,7 @@ static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
     int st = qru_lsq_create(ctx, A, b, &opt, &f);
     ck_assert_msg(st == 0, "qru_lsq_create: %d", st);
     ck_assert_int_eq(qru_lsq_set_update_block_size(f, nb), 0);
-    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_FAST); /* default */
+    ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_AUTO); /* default */
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, uc_alg), 0);
     ck_assert_int_eq(qru_lsq_update_algorithm(f), (int)uc_alg);
     qru_matrix_free(A);
