@@ -53,6 +53,8 @@ const qru_backend_ops qru_cuda_ops = {
     /* ---- fused panels (issue 8) ---- */
     .panel_qr = qru_cu_panel_qr,
     .panel_qr_max_nb = qru_cu_panel_qr_max_nb,
+    .givens_sweeps = qru_cu_givens_sweeps,
+    .givens_accum = qru_cu_givens_accum,
     .geqrf_full = qru_cu_geqrf_full,
     /* cuSOLVER measured faster than qru's QR (src/qr.c, qru_qr_use_vendor) */
     .geqrf_full_min_k = 1,

@@ -84,3 +84,62 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
                ? geadd_t<double>(ctx, m, n, alpha, A, lda, beta, B, ldb)
                : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
 }
+
+/* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
+
+/* One block of SWEEP_THREADS threads (32 warps, a rotation per warp at a
+ * time) runs every step; one barrier a step. */
+#define SWEEP_THREADS 1024
+
+template <typename T>
+static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
+                           long xrs, long xcs, int nr, int from_jlo,
+                           qru_ptr cs)
+{
+    qru_givens_sweeps<T><<<1, SWEEP_THREADS, 0, qru_cuda(ctx)->stream>>>(
+        L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
+        (T *)cs.h, (long)cs.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                         int make, qru_ptr X, long xrs, long xcs, int nr,
+                         int from_jlo, qru_ptr cs)
+{
+    if (L <= 0 || p <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? givens_sweeps_t<double>(ctx, L, p, make, X, xrs, xcs, nr,
+                                         from_jlo, cs)
+               : givens_sweeps_t<float>(ctx, L, p, make, X, xrs, xcs, nr,
+                                        from_jlo, cs);
+}
+
+/* Grid: x over the rows of a group's matrix (128 a block), y over the
+ * groups. */
+template <typename T>
+static int givens_accum_t(qru_context *ctx, int L, int p, int ab, qru_ptr cs,
+                          qru_ptr G, int ldg)
+{
+    int ng = (L + ab - 1) / ab, w = ab + p;
+    dim3 grid((unsigned)((w + 127) / 128), (unsigned)ng);
+    qru_givens_accum<T><<<grid, 128, 0, qru_cuda(ctx)->stream>>>(
+        L, p, ab, (const T *)cs.h, (long)cs.off, (T *)G.h, (long)G.off, ldg);
+    return qru_cuda_launched();
+}
+
+int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
+                        qru_ptr cs, qru_ptr G, int ldg)
+{
+    if (L <= 0 || p <= 0 || ab <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? givens_accum_t<double>(ctx, L, p, ab, cs, G, ldg)
+               : givens_accum_t<float>(ctx, L, p, ab, cs, G, ldg);
+}

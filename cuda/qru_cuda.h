@@ -148,6 +148,11 @@ int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
                         qru_ptr cs, qru_ptr X, int inc, int ps, int es);
 int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
                  qru_ptr A, int lda, double beta, qru_ptr B, int ldb);
+int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                         int make, qru_ptr X, long xrs, long xcs, int nr,
+                         int from_jlo, qru_ptr cs);
+int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
+                        qru_ptr cs, qru_ptr G, int ldg);
 
 /* Cholesky kernels (cuda_chol.cu) */
 int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,

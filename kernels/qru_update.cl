@@ -77,4 +77,118 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
         }
 }
 
+/* ---- fused Givens sweeps (issue 8) -------------------------------------
+ * The staggered sweeps of src/qru_update.h: step t (0 <= t <= L+p-2) holds
+ * the sweeps jlo .. jlo+cnt-1, jlo = max(0, t-L+1), cnt = min(t, p-1) -
+ * jlo + 1, whose rotations act on the column pairs (i0-1+2q, i0+2q),
+ * i0 = L + 2 jlo - t.  cs holds them step by step; the rotations before
+ * step t number QRU_SWEEP_TOFF(L, p, t). */
+#define QRU_SWEEP_TOFF(L, p, t)                                                \
+    (((long)(t) <= (long)(p)                                                   \
+          ? (long)(t) * ((long)(t) + 1) / 2                                    \
+          : (long)(p) * ((long)(p) + 1) / 2 + ((long)(t) - (p)) * (long)(p)) - \
+     ((long)(t) <= (long)(L)                                                   \
+          ? 0L                                                                 \
+          : ((long)(t) - (L)) * ((long)(t) - (L) + 1) / 2))
+
+/* All the steps in ONE work-group (a barrier between steps): with make,
+ * rotation q of a step is formed from X(jlo+q, i0-1+2q), X(jlo+q, i0+2q)
+ * (makeGivens) and stored in cs, else read from cs; then it is applied to
+ * the rows r0 .. nr-1 of its column pair (r0 = jlo with from_jlo, else 0;
+ * a rotation c = 1, s = 0 is skipped).  X(row, col) = X[ox + row xrs +
+ * col xcs].  A team (QRU_TEAM items) takes a rotation: it forms it (every
+ * item the same), then rotates its rows. */
+QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
+                                  long ox, long xrs, long xcs, int nr,
+                                  int from_jlo, QRU_GLOBAL T *cs, long ocs)
+{
+    int lid = QRU_LID_X;
+    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
+    int nteam = QRU_LSIZE_X / QRU_TEAM;
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    long off = 0;
+    for (int t = 0; t < nsteps; ++t) {
+        int lo = t - L + 1 > 0 ? t - L + 1 : 0;
+        int hi = t < p - 1 ? t : p - 1;
+        int cnt = hi - lo + 1, i0 = L + 2 * lo - t;
+        int r0 = from_jlo ? lo : 0;
+        for (int q = team; q < cnt; q += nteam) {
+            long pa = ox + (long)(i0 - 1 + 2 * q) * xcs, pb = pa + xcs;
+            long pc = ocs + 2 * (off + q);
+            T c = (T)1, s = (T)0;
+            if (make) {
+                long pj = (long)(lo + q) * xrs;
+                T a = X[pa + pj], b = X[pb + pj];
+                if (b != (T)0) {
+                    T fa = QRU_FABS(a), fb = QRU_FABS(b);
+                    T big = fa > fb ? fa : fb;
+                    T ra = a / big, rb = b / big;
+                    T r = big * QRU_SQRT(ra * ra + rb * rb);
+                    c = a / r;
+                    s = b / r;
+                }
+                QRU_TEAM_SYNC; /* a, b read by every item of the team */
+                if (lane == 0) {
+                    cs[pc] = c;
+                    cs[pc + 1] = s;
+                }
+            } else {
+                c = cs[pc];
+                s = cs[pc + 1];
+            }
+            if (c == (T)1 && s == (T)0)
+                continue;
+            for (int r = r0 + lane; r < nr; r += QRU_TEAM) {
+                long e = (long)r * xrs;
+                T x = X[pa + e], y = X[pb + e];
+                X[pa + e] = c * x + s * y;
+                X[pb + e] = c * y - s * x;
+            }
+        }
+        off += cnt;
+        QRU_BARRIER_GLOBAL;
+    }
+}
+
+/* The groups of qru_upd_sweeps_apply (src/update_fast.c) at once: group g
+ * (the y index of the work-group) covers u = ulo .. uhi, uhi = L - g ab,
+ * ulo = max(1, uhi - ab + 1); its w x w orthogonal G_g (w = uhi - ulo + 1 +
+ * p, at G + g ldg (ab + p), leading dimension ldg) is the identity rotated
+ * from the right by the group's rotations in step order.  A row of G_g
+ * only ever meets its own elements, so an item owns a row and applies all
+ * of the group's rotations to it, no barrier at all. */
+QRU_KERNEL void qru_givens_accum(int L, int p, int ab,
+                                 QRU_GLOBAL const T *cs, long ocs,
+                                 QRU_GLOBAL T *G, long og, int ldg)
+{
+    int g = QRU_GROUP_Y;
+    int uhi = L - g * ab;
+    if (uhi < 1)
+        return;
+    int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
+    int bb = uhi - ulo + 1, w = bb + p, base = ulo - 1;
+    long og2 = og + (long)g * ldg * (ab + p);
+    for (int r = QRU_GID_X; r < w; r += QRU_LSIZE_X * QRU_NGROUPS_X) {
+        for (int c = 0; c < w; ++c)
+            G[og2 + r + (long)c * ldg] = r == c ? (T)1 : (T)0;
+        for (int s = 0; s < bb + p - 1; ++s) {
+            int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
+            int qhi = s < p - 1 ? s : p - 1;
+            int i0 = uhi + 2 * qlo - s; /* column zeroed by sweep qlo */
+            int t = L - uhi + s;        /* the global step */
+            int jlo = t - L + 1 > 0 ? t - L + 1 : 0;
+            long coff = ocs + 2 * (QRU_SWEEP_TOFF(L, p, t) + (qlo - jlo));
+            for (int q = 0; q <= qhi - qlo; ++q) {
+                T c = cs[coff + 2 * q], sn = cs[coff + 2 * q + 1];
+                if (c == (T)1 && sn == (T)0)
+                    continue;
+                long pa = og2 + r + (long)(i0 - 1 - base + 2 * q) * ldg;
+                T x = G[pa], y = G[pa + ldg];
+                G[pa] = c * x + sn * y;
+                G[pa + ldg] = c * y - sn * x;
+            }
+        }
+    }
+}
+
 #endif /* QRU_UPDATE_CL */

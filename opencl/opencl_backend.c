@@ -47,6 +47,8 @@ enum {
     K_CHOL_ROT,
     K_PANEL_QR,
     K_PANEL_QR_LDS,
+    K_GIVENS_SWEEPS,
+    K_GIVENS_ACCUM,
     K_COUNT
 };
 
@@ -56,7 +58,7 @@ static const char *const kernel_names[K_COUNT] = {
     "qru_gemv_t",      "qru_wy_col",     "qru_givens_make",
     "qru_givens_apply", "qru_geadd",     "qru_lacpy",    "qru_scal_tri",
     "qru_potrf_panel", "qru_chol_rot",    "qru_panel_qr",
-    "qru_panel_qr_lds",
+    "qru_panel_qr_lds", "qru_givens_sweeps", "qru_givens_accum",
 };
 
 typedef struct ocl_prog {
@@ -1051,6 +1053,50 @@ static int ocl_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
     return launch2d(ctx, p, K_GIVENS_APPLY, n0, n1, NARGS(a), a);
 }
 
+/* All the sweeps in one launch of ONE work-group (kernels/qru_update.cl;
+ * teams of one item on OpenCL 1.2). */
+static int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                             int make, qru_ptr X, long xrs, long xcs, int nr,
+                             int from_jlo, qru_ptr cs)
+{
+    if (L <= 0 || p <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
+    cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
+    size_t w = wg_for(im, pr, K_GIVENS_SWEEPS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cL),  KINT(cp), KINT(cm), KMEM(X),  KLONG(xo), KLONG(rs),
+                KLONG(ks), KINT(cn), KINT(cf), KMEM(cs), KLONG(co)};
+    return launch(ctx, pr, K_GIVENS_SWEEPS, 1, g, l, NARGS(a), a);
+}
+
+/* Every group's accumulated rotations in one launch: x over the rows of a
+ * group's matrix, y over the groups. */
+static int ocl_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
+                            int ab, qru_ptr cs, qru_ptr G, int ldg)
+{
+    if (L <= 0 || p <= 0 || ab <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cL = L, cp = p, ca = ab, cld = ldg;
+    cl_long co = (cl_long)cs.off, go = (cl_long)G.off;
+    size_t w = wg_for(im, pr, K_GIVENS_ACCUM, 64);
+    size_t rows = (size_t)ab + (size_t)p;
+    size_t l[2] = {w, 1}, g[2] = {ceil_div(rows, w) * w, (size_t)((L + ab - 1) / ab)};
+    karg a[] = {KINT(cL), KINT(cp), KINT(ca), KMEM(cs), KLONG(co),
+                KMEM(G),  KLONG(go), KINT(cld)};
+    return launch(ctx, pr, K_GIVENS_ACCUM, 2, g, l, NARGS(a), a);
+}
+
 static int ocl_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
                      double alpha, qru_ptr A, int lda, double beta, qru_ptr B,
                      int ldb)
@@ -1273,4 +1319,6 @@ const qru_backend_ops qru_opencl_ops = {
     /* ---- fused panels (issue 8); no vendor LAPACK: geqrf_full NULL ---- */
     .panel_qr = ocl_panel_qr,
     .panel_qr_max_nb = ocl_panel_qr_max_nb,
+    .givens_sweeps = ocl_givens_sweeps,
+    .givens_accum = ocl_givens_accum,
 };

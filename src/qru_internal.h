@@ -272,6 +272,31 @@ struct qru_backend_ops {
      * algorithm layer picks the block size of its fused panels with it.
      * Optional: NULL if panel_qr has no such limit (CPU). */
     int (*panel_qr_max_nb)(qru_context *ctx, qru_dtype dt, int extra);
+    /* ---- fused Givens sweeps (issue 8) ---- */
+    /* The staggered sweeps of src/qru_update.h in ONE call: for step
+     * t = 0 .. L+p-2, jlo = max(0, t-L+1), cnt = min(t, p-1) - jlo + 1,
+     * i0 = L + 2 jlo - t, and q = 0 .. cnt-1, rotation q acts on the
+     * columns (i0-1+2q, i0+2q) of X, X(row, col) = X[row xrs + col xcs]
+     * (element strides): with make != 0 it is formed (givens_make) from
+     * X(jlo+q, i0-1+2q), X(jlo+q, i0+2q) and written to cs, else read
+     * from cs (layout of the loop of givens_make calls: step by step, 2 cnt
+     * values a step); then it is applied (givens_apply) to the rows
+     * r0 .. nr-1 of its columns, r0 = from_jlo ? jlo : 0.  The same
+     * results as the loop of givens_make / givens_apply calls.  Optional
+     * (NULL: the algorithm layer runs that loop). */
+    int (*givens_sweeps)(qru_context *ctx, qru_dtype dt, int L, int p,
+                         int make, qru_ptr X, long xrs, long xcs, int nr,
+                         int from_jlo, qru_ptr cs);
+    /* The groups of qru_upd_sweeps_apply in ONE call: for g = 0 ..
+     * ceil(L / ab) - 1, uhi = L - g ab, ulo = max(1, uhi - ab + 1),
+     * w = uhi - ulo + 1 + p: G_g (w x w, at G + g ldg (ab + p), leading
+     * dimension ldg >= ab + p) := the identity rotated from the right by
+     * the rotations (j, i = u + j), ulo <= u <= uhi, 0 <= j < p, in step
+     * order, rotation (j, i) acting on the local columns (i - ulo,
+     * i - ulo + 1).  Optional (NULL: one givens_apply per step). */
+    int (*givens_accum)(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
+                        qru_ptr cs, qru_ptr G, int ldg);
+
     /* The vendor's unblocked-to-blocked QR (LAPACK / cuSOLVER geqrf) with
      * what qru_qr_factor and qru_lsq_create need, in one call:
      *   A (n x m) := R with exact zeros below the diagonal;

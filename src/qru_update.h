@@ -79,10 +79,12 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
  * rows, ldx2; column i of X2 may be assumed zero above row i - 1 - j
  * when sweep j reaches it, as for the transposed rows of R).  With
  * p >= 16 the rotations are accumulated in groups into small orthogonal
- * matrices applied with GEMMs; ws holds qru_upd_sweeps_workspace(L, p, nr,
+ * matrices applied with GEMMs (built by the backend's givens_accum in one
+ * call when it has one); ws holds qru_upd_sweeps_workspace(ctx, L, p, nr,
  * nr2) elements (0 when they are applied directly). */
 int qru_upd_sweeps_block(int L, int p);
-size_t qru_upd_sweeps_workspace(int L, int p, int nr, int nr2);
+size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
+                                int nr2);
 int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
                          int ldx2, int nr2, qru_ptr ws);

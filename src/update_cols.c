@@ -82,7 +82,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
     int fast = f->upd_alg == QRU_UPDATE_FAST && L > 0;
     size_t o_sw = o_work + nwork + 1;
-    size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(L, p, n, 0) : 0);
+    size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)s);
     if (!hdiag)
         return QRU_ERR_ALLOC;
@@ -131,7 +131,12 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     if (L > 0) {
         CK(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
         size_t off = 0;
-        for (size_t t = 0; t < nsteps; ++t) {
+        if (fast && o->givens_sweeps) { /* every step in one call */
+            CK(o->givens_sweeps(ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
+            off = 2 * (size_t)p * (size_t)L; /* all of them */
+        }
+        for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps;
+             ++t) {
             int jlo, cnt, i0;
             addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
             if (cnt == 0)
@@ -199,7 +204,13 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                                     0, sw));
         }
         size_t off = 0;
-        for (size_t t = 0; t < nsteps; ++t) {
+        if (fast && o->givens_sweeps && r > 0) { /* d, in one call */
+            CK(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
+                                ld, 1, r, 0, cs));
+            off = 2 * (size_t)p * (size_t)L;
+        }
+        for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps;
+             ++t) {
             int jlo, cnt, i0;
             addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
             if (cnt == 0)

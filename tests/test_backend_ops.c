@@ -951,6 +951,175 @@ START_TEST(test_chol_rot)
 }
 END_TEST
 
+/* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
+
+/* Host reference of the staggered sweeps (the contract's loop): on X
+ * (xrs, xcs element strides), make or read cs; rows r0 .. nr-1. */
+static void ref_sweeps(int L, int p, int make, double *X, long xrs, long xcs,
+                       int nr, int from_jlo, double *cs)
+{
+    long off = 0;
+    for (int t = 0; t < L + p - 1; ++t) {
+        int lo = t - L + 1 > 0 ? t - L + 1 : 0, hi = t < p - 1 ? t : p - 1;
+        int i0 = L + 2 * lo - t;
+        for (int q = 0; q <= hi - lo; ++q) {
+            long pa = (long)(i0 - 1 + 2 * q) * xcs, pb = pa + xcs;
+            double c = 1.0, s = 0.0;
+            if (make) {
+                double a = X[pa + (lo + q) * xrs], b = X[pb + (lo + q) * xrs];
+                if (b != 0.0) {
+                    double r = hypot(a, b);
+                    c = a / r;
+                    s = b / r;
+                }
+                cs[2 * (off + q)] = c;
+                cs[2 * (off + q) + 1] = s;
+            } else {
+                c = cs[2 * (off + q)];
+                s = cs[2 * (off + q) + 1];
+            }
+            for (int r = from_jlo ? lo : 0; r < nr; ++r) {
+                double x = X[pa + r * xrs], y = X[pb + r * xrs];
+                X[pa + r * xrs] = c * x + s * y;
+                X[pb + r * xrs] = c * y - s * x;
+            }
+        }
+        off += hi - lo + 1;
+    }
+}
+
+START_TEST(test_givens_sweeps)
+{
+    NDT_OK(_i);
+    if (!O->givens_sweeps)
+        return; /* optional op: the loop is tested by the update tests */
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    /* L, p, nr, from_jlo, transposed strides, make */
+    static const int cases[][6] = {{1, 1, 1, 0, 0, 1},  {5, 3, 3, 0, 0, 1},
+                                   {7, 7, 7, 1, 0, 1},  {40, 12, 12, 0, 0, 1},
+                                   {30, 20, 50, 1, 0, 1}, {64, 33, 33, 0, 0, 1},
+                                   {25, 10, 2, 0, 1, 0}, {3, 9, 4, 0, 1, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
+        int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
+        int ncol = L + p, ld = nr + 2;
+        long xrs = tr ? ncol + 1 : 1, xcs = tr ? 1 : ld;
+        size_t len = tr ? (size_t)nr * (ncol + 1) : (size_t)ld * ncol;
+        size_t ncs = 2 * (size_t)L * p;
+        double *X = hrand(dt, len), *cs = hnew(ncs);
+        if (!make) /* valid rotations, some of them the identity */
+            for (size_t q = 0; q < ncs / 2; ++q) {
+                double a = urand() * 6.28318530718;
+                cs[2 * q] = q % 5 == 2 ? 1.0 : cos(a);
+                cs[2 * q + 1] = q % 5 == 2 ? 0.0 : sin(a);
+            }
+        hround(dt, cs, ncs);
+        dbuf dX = dnew(dt, len), dc = dnew(dt, ncs);
+        dput(dt, dX, X);
+        dput(dt, dc, cs);
+        ck_assert_int_eq(O->givens_sweeps(ctx, dt, L, p, make, dX.p, xrs, xcs,
+                                          nr, fj, dc.p),
+                         0);
+        double *gX = hnew(len), *gc = hnew(ncs);
+        dget(dt, dX, gX);
+        dget(dt, dc, gc);
+        ref_sweeps(L, p, make, X, xrs, xcs, nr, fj, cs);
+        double tol = 8.0 * (L + p) * eps;
+        char what[80];
+        snprintf(what, sizeof what, "givens_sweeps X L %d p %d nr %d", L, p,
+                 nr);
+        expect_close(what, dt, gX, X, len, 1.0, tol);
+        snprintf(what, sizeof what, "givens_sweeps cs L %d p %d", L, p);
+        expect_close(what, dt, gc, cs, ncs, 1.0, tol);
+        dfree(dX);
+        dfree(dc);
+        free(X);
+        free(cs);
+        free(gX);
+        free(gc);
+    }
+}
+END_TEST
+
+START_TEST(test_givens_accum)
+{
+    NDT_OK(_i);
+    if (!O->givens_accum)
+        return;
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    /* L, p, ab (groups of ab u-values; the last one shorter) */
+    static const int cases[][3] = {{1, 1, 1}, {10, 3, 4}, {48, 16, 48},
+                                   {100, 20, 48}, {37, 40, 40}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        int L = cases[c][0], p = cases[c][1], ab = cases[c][2];
+        int ng = (L + ab - 1) / ab, ldg = ab + p;
+        size_t ncs = 2 * (size_t)L * p, lg = (size_t)ng * ldg * ldg;
+        double *cs = hnew(ncs);
+        for (size_t q = 0; q < ncs / 2; ++q) {
+            double a = urand() * 6.28318530718;
+            cs[2 * q] = q % 7 == 3 ? 1.0 : cos(a);
+            cs[2 * q + 1] = q % 7 == 3 ? 0.0 : sin(a);
+        }
+        hround(dt, cs, ncs);
+        double *G = hrand(dt, lg); /* garbage outside the groups' w x w */
+        dbuf dc = dnew(dt, ncs), dG = dnew(dt, lg);
+        dput(dt, dc, cs);
+        dput(dt, dG, G);
+        ck_assert_int_eq(O->givens_accum(ctx, dt, L, p, ab, dc.p, dG.p, ldg),
+                         0);
+        double *gG = hnew(lg);
+        dget(dt, dG, gG);
+        /* reference: the group's rotations on the identity, from the right,
+         * in step order (rotation (j, i = u + j) of the global step
+         * t = L + 2 j - i on the local columns (i - ulo, i - ulo + 1)) */
+        for (int g = 0; g < ng; ++g) {
+            int uhi = L - g * ab, ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
+            int w = uhi - ulo + 1 + p;
+            double *R = hnew((size_t)w * w);
+            for (int i = 0; i < w; ++i)
+                R[i + (size_t)i * w] = 1.0;
+            long off = 0;
+            for (int t = 0; t < L + p - 1; ++t) {
+                int lo = t - L + 1 > 0 ? t - L + 1 : 0,
+                    hi = t < p - 1 ? t : p - 1;
+                int i0 = L + 2 * lo - t;
+                for (int q = 0; q <= hi - lo; ++q) {
+                    int j = lo + q, i = i0 + 2 * q, u = i - j;
+                    if (u < ulo || u > uhi)
+                        continue;
+                    double cc = cs[2 * (off + q)], ss = cs[2 * (off + q) + 1];
+                    int a = i - 1 - (ulo - 1);
+                    for (int r = 0; r < w; ++r) {
+                        double x = R[r + (size_t)a * w],
+                               y = R[r + (size_t)(a + 1) * w];
+                        R[r + (size_t)a * w] = cc * x + ss * y;
+                        R[r + (size_t)(a + 1) * w] = cc * y - ss * x;
+                    }
+                }
+                off += hi - lo + 1;
+            }
+            double err = 0.0;
+            for (int jj = 0; jj < w; ++jj)
+                for (int i = 0; i < w; ++i)
+                    err = fmax(err, fabs(gG[(size_t)g * ldg * ldg + i +
+                                            (size_t)jj * ldg] -
+                                         R[i + (size_t)jj * w]));
+            ck_assert_msg(err <= 8.0 * (w + p) * eps,
+                          "givens_accum L %d p %d ab %d group %d: error %g", L,
+                          p, ab, g, err);
+            free(R);
+        }
+        dfree(dc);
+        dfree(dG);
+        free(cs);
+        free(G);
+        free(gG);
+    }
+}
+END_TEST
+
 /* ---- fused panels (issue 8) ------------------------------------------------ */
 
 /* Host reference of panel_qr from its contract: the per-column loop of
@@ -1255,6 +1424,8 @@ int main(void)
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
     tcase_add_loop_test(tc, test_chol_rot, 0, 2);
     tcase_add_loop_test(tc, test_panel_qr, 0, 2);
+    tcase_add_loop_test(tc, test_givens_sweeps, 0, 2);
+    tcase_add_loop_test(tc, test_givens_accum, 0, 2);
     tcase_add_loop_test(tc, test_geqrf_full, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
