@@ -45,7 +45,7 @@
  * uses the double constants (the H100 tables show float within ~10% of
  * double at these sizes, docs/benchmarks-fast.md). */
 typedef struct upd_costs {
-    double rate_upd, rate_qr, rate_gemm, per_call, col_step;
+    double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step;
 } upd_costs;
 
 static const upd_costs cost_table[3] = {
@@ -64,7 +64,7 @@ static const upd_costs cost_table[3] = {
      *    of 3 of 30 columns of a 150 x 30 problem, about 130 calls, in
      *    10 us; small calls also run below the large-size rates, so the
      *    constant is taken larger than the bare call overhead: 0.3e-6. */
-    {50e9, 50e9, 50e9, 0.3e-6, 0.0},
+    {50e9, 50e9, 50e9, 0.3e-6, 0.0, 0.0},
     /* QRU_BACKEND_CUDA: docs/benchmarks-fast.md (H100, TUS tables):
      *  - rate_upd: "TFLOP/s upd" of add columns set 0 (5.5 double, 6.1
      *    float) -> 5e12 (the slower updates are slow through their calls,
@@ -83,8 +83,13 @@ static const upd_costs cost_table[3] = {
      *    block, not flops) -> 2.4e-6.  With it the model predicts 9.6 ms
      *    for removing 200 of 3000 columns (n = 6000, measured 8.3-8.8 ms)
      *    and 11 ms for adding 200 rows to 8000 x 3000 (measured 9.5-10.2
-     *    ms, docs/benchmarks-fast.md). */
-    {5e12, 4e12, 25e12, 6e-6, 2.4e-6},
+     *    ms, docs/benchmarks-fast.md);
+     *  - sweep_step: one step of the fused Givens sweeps (givens_sweeps,
+     *    one thread block, a barrier and dependent global-memory accesses
+     *    a step): removing 100 rows of 12000 x 6000 (6099 steps) took 65
+     *    ms of which about 25 ms are GEMMs and Householder panels (H200,
+     *    2026-11-21) -> 6.5e-6. */
+    {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 6.5e-6},
     /* QRU_BACKEND_OPENCL: no OpenCL table has been measured; the tests
      * run on PoCL (a CPU OpenCL) with CLBlast.  Measured once while
      * writing this file (PoCL on this machine, build-auto, best of 3):
@@ -94,8 +99,9 @@ static const upd_costs cost_table[3] = {
      * 120 x 102 (4 MFLOP, ~420 calls) 2.2 ms -> rate_upd 3e9, rate_qr 3e9
      * (no vendor geqrf: qru's own blocked QR on CLBlast GEMMs),
      * rate_gemm 5e9, per_call 5e-6.  Not measured on a GPU OpenCL; the
-     * panels' column steps are counted as flops only (col_step 0). */
-    {3e9, 3e9, 5e9, 5e-6, 0.0},
+     * panels' column steps are counted as flops only (col_step 0), a step
+     * of the fused Givens sweeps as the 4 calls it replaces. */
+    {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6},
 };
 
 static const upd_costs *costs_of(const qru_context *ctx)
@@ -123,12 +129,18 @@ static const upd_costs *costs_of(const qru_context *ctx)
  *    with Q) plus one column step per column; measured 564 / 757 calls;
  *    without: 3 per column, 13 per panel;
  *  - remove rows (update_fast.c): 3 per Householder column of the first
- *    phase, 4 per Givens step over the m + 2 p steps;  measured 24453. */
+ *    phase, 4 per Givens step over the m + 2 p steps (measured 24453);
+ *    with the backend's fused sweeps (givens_sweeps, givens_accum): one
+ *    sweeps step (sweep_step) per step and 4 calls per group of
+ *    accumulated rotations (measured 255 calls);
+ *  - add columns with the fused sweeps likewise (measured 674 calls). */
 static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
-                      int p, double *flops, double *calls, double *steps)
+                      int p, double *flops, double *calls, double *steps,
+                      double *sweeps)
 {
     int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0, st = 0.0;
+    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
+    int fsw = ctx->ops->givens_sweeps != NULL && ctx->ops->givens_accum;
     /* the fused panels of QRU_UPDATE_FAST (update_common.c) */
     int fused = ctx->ops->panel_qr != NULL;
     {
@@ -140,7 +152,13 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
         fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
-        c = 3.0 * p + 4.0 * (L > 0 ? p + L - 1 : 0) + 20.0;
+        if (fsw && L > 0) { /* the sweeps on R and d: 2 calls; Q: 2 a group */
+            int ab = qru_upd_sweeps_block(L, p);
+            c = 3.0 * p + 24.0 + (ab ? 2.0 * ceil((double)L / ab) : 0.0);
+            sw = p + L - 1;
+        } else {
+            c = 3.0 * p + 4.0 * (L > 0 ? p + L - 1 : 0) + 20.0;
+        }
         break;
     }
     case QRU_UPD_OP_REMOVE_COLS: {
@@ -176,13 +194,20 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
         double dn = n, dm = m, dp = p;
         fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
              6.0 * dp * (dm + dp) * (dm + r);
-        c = 3.0 * dp + 4.0 * (dm + 2.0 * dp) + 10.0;
+        if (fsw) { /* one sweeps call, one accum call, 4 calls a group */
+            int ab = qru_upd_sweeps_block(m, p);
+            c = 3.0 * dp + 12.0 + (ab ? 4.0 * ceil(dm / ab) : 2.0 * dm);
+            sw = dm + dp - 1.0;
+        } else {
+            c = 3.0 * dp + 4.0 * (dm + 2.0 * dp) + 10.0;
+        }
         break;
     }
     }
     *flops = fl;
     *calls = c;
     *steps = st;
+    *sweeps = sw;
 }
 
 /* Sizes of the updated problem. */
@@ -213,9 +238,10 @@ static void predict(const qru_lsq *f, const qru_context *ctx, int op, int k,
                     int p, double *t_upd, double *t_ref)
 {
     const upd_costs *c = costs_of(ctx);
-    double fl, calls, steps;
-    fast_cost(f, ctx, op, k, p, &fl, &calls, &steps);
-    *t_upd = fl / c->rate_upd + calls * c->per_call + steps * c->col_step;
+    double fl, calls, steps, sweeps;
+    fast_cost(f, ctx, op, k, p, &fl, &calls, &steps, &sweeps);
+    *t_upd = fl / c->rate_upd + calls * c->per_call + steps * c->col_step +
+             sweeps * c->sweep_step;
 
     int n = f->n, m = f->m, r = f->r, n1, m1;
     new_size(f, op, p, &n1, &m1);
