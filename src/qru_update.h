@@ -89,6 +89,16 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
                          int ldx2, int nr2, qru_ptr ws);
 
+/* 1 if the backend's fused givens_sweeps should run sweeps (L, p) whose
+ * rotations act on nr elements each: it runs every step in ONE work-group,
+ * which pays off while a step's work, min(p, L) nr element pairs, is
+ * small (the per-step launches of the loop use the whole device).  The
+ * bound QRU_SWEEPS_MAX_WORK is measured on an H200 (docs/performance.md):
+ * 100 x 100 and 20 x 220 steps ran faster fused, 200 x 3200 steps 10x
+ * slower. */
+#define QRU_SWEEPS_MAX_WORK 32768
+int qru_upd_use_sweeps(const qru_context *ctx, int L, int p, int nr);
+
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
 /* Update policy (update_policy.c).  Each public update calls

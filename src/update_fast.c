@@ -71,6 +71,14 @@ static void sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
     *i0 = L + 2 * lo - t;
 }
 
+int qru_upd_use_sweeps(const qru_context *ctx, int L, int p, int nr)
+{
+    if (!ctx->ops->givens_sweeps || L < 1 || p < 1)
+        return 0;
+    double pe = p < L ? p : L;
+    return pe * (nr > 1 ? nr : 1) <= (double)QRU_SWEEPS_MAX_WORK;
+}
+
 /* u-block of the groups of qru_upd_sweeps_apply (0: apply directly). */
 int qru_upd_sweeps_block(int L, int p)
 {
@@ -250,7 +258,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
      *    QK alone, then applied to Q(:, 0:m+p) and to C (whose column j,
      *    row j of R, is still zero left of column j-1-q when sweep q
      *    rotates the columns (j-1, j)) */
-    if (o->givens_sweeps) { /* all the steps in one call */
+    if (qru_upd_use_sweeps(ctx, m, p, p)) { /* all the steps in one call */
         QRU_TRY(o->givens_sweeps(ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
     } else {
         size_t off = 0;

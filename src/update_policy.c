@@ -140,7 +140,6 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
 {
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-    int fsw = ctx->ops->givens_sweeps != NULL && ctx->ops->givens_accum;
     /* the fused panels of QRU_UPDATE_FAST (update_common.c) */
     int fused = ctx->ops->panel_qr != NULL;
     {
@@ -152,12 +151,25 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
         fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
-        if (fsw && L > 0) { /* the sweeps on R and d: 2 calls; Q: 2 a group */
+        c = 3.0 * p + 20.0;
+        if (L > 0) {
+            double nst = p + L - 1;
             int ab = qru_upd_sweeps_block(L, p);
-            c = 3.0 * p + 24.0 + (ab ? 2.0 * ceil((double)L / ab) : 0.0);
-            sw = p + L - 1;
-        } else {
-            c = 3.0 * p + 4.0 * (L > 0 ? p + L - 1 : 0) + 20.0;
+            /* the sweeps on R (transposed, s = m + p - k rows a rotation) */
+            if (qru_upd_use_sweeps(ctx, L, p, m + p - k)) {
+                c += 1.0;
+                sw += nst;
+            } else {
+                c += 2.0 * nst;
+            }
+            /* on d */
+            c += qru_upd_use_sweeps(ctx, L, p, r) ? 1.0 : nst;
+            /* on Q: accumulated groups (2 calls each) */
+            if (ab)
+                c += 2.0 * ceil((double)L / ab) +
+                     (ctx->ops->givens_accum ? 1.0 : (double)nst);
+            else
+                c += nst;
         }
         break;
     }
@@ -194,12 +206,21 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
         double dn = n, dm = m, dp = p;
         fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
              6.0 * dp * (dm + dp) * (dm + r);
-        if (fsw) { /* one sweeps call, one accum call, 4 calls a group */
+        {
             int ab = qru_upd_sweeps_block(m, p);
-            c = 3.0 * dp + 12.0 + (ab ? 4.0 * ceil(dm / ab) : 2.0 * dm);
-            sw = dm + dp - 1.0;
-        } else {
-            c = 3.0 * dp + 4.0 * (dm + 2.0 * dp) + 10.0;
+            double nst = dm + dp - 1.0;
+            c = 3.0 * dp + 12.0;
+            if (qru_upd_use_sweeps(ctx, m, p, p)) { /* one call */
+                sw = nst;
+            } else {
+                c += 2.0 * nst;
+            }
+            /* on Q and [R'; d']: accumulated groups, 4 calls each */
+            if (ab)
+                c += 4.0 * ceil(dm / ab) +
+                     (ctx->ops->givens_accum ? 1.0 : nst);
+            else
+                c += 2.0 * nst;
         }
         break;
     }
