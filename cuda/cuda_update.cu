@@ -4,6 +4,9 @@
  * strip-wise Givens kernels of Andrew (2012) section 3.2 and doubleSum.
  * Kernel bodies: kernels/qru_update.cl.  All asynchronous on the stream.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
@@ -91,12 +94,62 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
  * time) runs every step; one barrier a step. */
 #define SWEEP_THREADS 1024
 
+/* The window of active columns in dynamic shared memory
+ * (qru_sweeps_lds_body). */
+template <typename T>
+__global__ void __launch_bounds__(SWEEP_THREADS)
+    qru_givens_sweeps_smem(int L, int p, int make, T *X, long ox, long xrs,
+                           long xcs, int nr, int from_jlo, T *cs, long ocs,
+                           int W)
+{
+    extern __shared__ __align__(16) unsigned char qru_sweeps_smem_[];
+    qru_sweeps_lds_body(L, p, make, X, ox, xrs, xcs, nr, from_jlo, cs, ocs, W,
+                        (T *)qru_sweeps_smem_);
+}
+
+/* Bytes of dynamic shared memory qru_givens_sweeps_smem<T> may take on the
+ * context's device (the opt-in maximum, raised once per device and type). */
+template <typename T> static size_t sweeps_smem_cap(qru_context *ctx)
+{
+    enum { MAXDEV = 64 };
+    static long cache[MAXDEV]; /* 0: unknown, -1: none, else bytes */
+    int dev = qru_cuda(ctx)->device;
+    if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
+        return cache[dev] > 0 ? (size_t)cache[dev] : 0;
+    int optin = 0;
+    long cap = -1;
+    if (cudaDeviceGetAttribute(&optin,
+                               cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                               dev) == cudaSuccess &&
+        optin > 0 &&
+        cudaFuncSetAttribute((const void *)qru_givens_sweeps_smem<T>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             optin) == cudaSuccess)
+        cap = optin;
+    (void)cudaGetLastError();
+    if (dev >= 0 && dev < MAXDEV)
+        cache[dev] = cap;
+    return cap > 0 ? (size_t)cap : 0;
+}
+
+/* The shared-memory kernel when its window fits (QRU_SWEEPS_KERNEL=global
+ * in the environment forces the other; read per call, for tests). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
                            qru_ptr cs)
 {
-    qru_givens_sweeps<T><<<1, SWEEP_THREADS, 0, qru_cuda(ctx)->stream>>>(
+    cudaStream_t st = qru_cuda(ctx)->stream;
+    const char *e = getenv("QRU_SWEEPS_KERNEL");
+    int W = 2 * (p < L ? p : L) + 2;
+    size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
+    if (!(e && strcmp(e, "global") == 0) && bytes <= sweeps_smem_cap<T>(ctx)) {
+        qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
+            L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
+            (T *)cs.h, (long)cs.off, W);
+        return qru_cuda_launched();
+    }
+    qru_givens_sweeps<T><<<1, SWEEP_THREADS, 0, st>>>(
         L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
         (T *)cs.h, (long)cs.off);
     return qru_cuda_launched();

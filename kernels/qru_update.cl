@@ -150,6 +150,121 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
     }
 }
 
+/* The same steps with the active columns in local memory.  The columns a
+ * step touches, [i0 - 1, i0 - 2 + 2 cnt], form a window whose edges move by
+ * one column a step and whose width is at most 2 min(p, L), so a circular
+ * buffer of W >= 2 min(p, L) + 2 columns (column c in slot c mod W, all nr
+ * rows) holds it: each step stores the columns that leave the window and
+ * loads those that enter it (one or two each), then rotates in local
+ * memory; at the end the last window is stored.  The rotations, their order
+ * and their arithmetic are those of qru_givens_sweeps. */
+QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
+                                    QRU_GLOBAL T *X, long ox, long xrs,
+                                    long xcs, int nr, int from_jlo,
+                                    QRU_GLOBAL T *cs, long ocs, int W,
+                                    QRU_LOCAL T *S)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
+    int nteam = nt / QRU_TEAM;
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    int a0 = 0, b0 = -1; /* the previous window (empty) */
+    long off = 0;
+    for (int t = 0; t <= nsteps; ++t) {
+        int lo = 0, cnt = 0, i0 = 0, a = 0, b = -1;
+        if (t < nsteps) {
+            lo = t - L + 1 > 0 ? t - L + 1 : 0;
+            int hi = t < p - 1 ? t : p - 1;
+            cnt = hi - lo + 1;
+            i0 = L + 2 * lo - t;
+            a = i0 - 1;
+            b = i0 - 2 + 2 * cnt;
+        }
+        /* columns that leave the window go back to X, those that enter come
+         * from X (distinct slots: both lie in a range of at most W) */
+        /* leaving: [a0, b0] minus [a, b] = [a0, l1] and [l2, b0] */
+        int l1 = b0 < a - 1 ? b0 : a - 1;
+        int l2 = a0 > b + 1 ? a0 : b + 1;
+        if (l2 <= l1)
+            l2 = l1 + 1;
+        for (int c = a0; c <= b0; ++c) {
+            if (c > l1 && c < l2) { /* the columns kept: skip them */
+                c = l2 - 1;
+                continue;
+            }
+            QRU_LOCAL T *sc = S + (long)(c % W) * nr;
+            for (int r = lid; r < nr; r += nt)
+                X[ox + (long)c * xcs + (long)r * xrs] = sc[r];
+        }
+        /* entering: [a, b] minus [a0, b0] = [a, e1] and [e2, b] */
+        int e1 = b < a0 - 1 ? b : a0 - 1;
+        int e2 = a > b0 + 1 ? a : b0 + 1;
+        if (e2 <= e1)
+            e2 = e1 + 1;
+        for (int c = a; c <= b; ++c) {
+            if (c > e1 && c < e2) {
+                c = e2 - 1;
+                continue;
+            }
+            QRU_LOCAL T *sc = S + (long)(c % W) * nr;
+            for (int r = lid; r < nr; r += nt)
+                sc[r] = X[ox + (long)c * xcs + (long)r * xrs];
+        }
+        if (t == nsteps)
+            break;
+        QRU_BARRIER_GLOBAL;
+        int r0 = from_jlo ? lo : 0;
+        for (int q = team; q < cnt; q += nteam) {
+            int ca = i0 - 1 + 2 * q;
+            QRU_LOCAL T *xa = S + (long)(ca % W) * nr;
+            QRU_LOCAL T *xb = S + (long)((ca + 1) % W) * nr;
+            long pc = ocs + 2 * (off + q);
+            T c = (T)1, s = (T)0;
+            if (make) {
+                T av = xa[lo + q], bv = xb[lo + q];
+                if (bv != (T)0) {
+                    T fa = QRU_FABS(av), fb = QRU_FABS(bv);
+                    T big = fa > fb ? fa : fb;
+                    T ra = av / big, rb = bv / big;
+                    T r = big * QRU_SQRT(ra * ra + rb * rb);
+                    c = av / r;
+                    s = bv / r;
+                }
+                QRU_TEAM_SYNC;
+                if (lane == 0) {
+                    cs[pc] = c;
+                    cs[pc + 1] = s;
+                }
+            } else {
+                c = cs[pc];
+                s = cs[pc + 1];
+            }
+            if (c == (T)1 && s == (T)0)
+                continue;
+            for (int r = r0 + lane; r < nr; r += QRU_TEAM) {
+                T x = xa[r], y = xb[r];
+                xa[r] = c * x + s * y;
+                xb[r] = c * y - s * x;
+            }
+        }
+        off += cnt;
+        QRU_BARRIER_GLOBAL;
+        a0 = a;
+        b0 = b;
+    }
+}
+
+#if defined(__OPENCL_VERSION__)
+__kernel void qru_givens_sweeps_lds(int L, int p, int make, __global T *X,
+                                    long ox, long xrs, long xcs, int nr,
+                                    int from_jlo, __global T *cs, long ocs,
+                                    int W, __local T *S)
+{
+    qru_sweeps_lds_body(L, p, make, X, ox, xrs, xcs, nr, from_jlo, cs, ocs,
+                        W, S);
+}
+#endif
+
 /* The groups of qru_upd_sweeps_apply (src/update_fast.c) at once: group g
  * (the y index of the work-group) covers u = ulo .. uhi, uhi = L - g ab,
  * ulo = max(1, uhi - ab + 1); its w x w orthogonal G_g (w = uhi - ulo + 1 +

@@ -48,6 +48,7 @@ enum {
     K_PANEL_QR,
     K_PANEL_QR_LDS,
     K_GIVENS_SWEEPS,
+    K_GIVENS_SWEEPS_LDS,
     K_GIVENS_ACCUM,
     K_COUNT
 };
@@ -58,7 +59,8 @@ static const char *const kernel_names[K_COUNT] = {
     "qru_gemv_t",      "qru_wy_col",     "qru_givens_make",
     "qru_givens_apply", "qru_geadd",     "qru_lacpy",    "qru_scal_tri",
     "qru_potrf_panel", "qru_chol_rot",    "qru_panel_qr",
-    "qru_panel_qr_lds", "qru_givens_sweeps", "qru_givens_accum",
+    "qru_panel_qr_lds", "qru_givens_sweeps", "qru_givens_sweeps_lds",
+    "qru_givens_accum",
 };
 
 typedef struct ocl_prog {
@@ -1068,6 +1070,25 @@ static int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     ocl_impl *im = IMPL(ctx);
     cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
     cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
+    /* the window of active columns in local memory when it fits (and
+     * QRU_SWEEPS_KERNEL=global does not say otherwise) */
+    cl_int cW = 2 * (p < L ? p : L) + 2;
+    size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
+    const char *e = getenv("QRU_SWEEPS_KERNEL");
+    cl_ulong used = 0;
+    if (!(e && strcmp(e, "global") == 0) &&
+        clGetKernelWorkGroupInfo(pr->k[K_GIVENS_SWEEPS_LDS], im->device,
+                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                 NULL) == CL_SUCCESS &&
+        lds + (size_t)used <= im->local_mem) {
+        size_t w = wg_for(im, pr, K_GIVENS_SWEEPS_LDS, (size_t)im->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a[] = {KINT(cL),  KINT(cp), KINT(cm),   KMEM(X),
+                    KLONG(xo), KLONG(rs), KLONG(ks), KINT(cn),
+                    KINT(cf),  KMEM(cs), KLONG(co),  KINT(cW),
+                    {lds, NULL}};
+        return launch(ctx, pr, K_GIVENS_SWEEPS_LDS, 1, g, l, NARGS(a), a);
+    }
     size_t w = wg_for(im, pr, K_GIVENS_SWEEPS, (size_t)im->tune.wg);
     size_t l[1] = {w}, g[1] = {w};
     karg a[] = {KINT(cL),  KINT(cp), KINT(cm), KMEM(X),  KLONG(xo), KLONG(rs),

@@ -999,7 +999,13 @@ START_TEST(test_givens_sweeps)
     static const int cases[][6] = {{1, 1, 1, 0, 0, 1},  {5, 3, 3, 0, 0, 1},
                                    {7, 7, 7, 1, 0, 1},  {40, 12, 12, 0, 0, 1},
                                    {30, 20, 50, 1, 0, 1}, {64, 33, 33, 0, 0, 1},
-                                   {25, 10, 2, 0, 1, 0}, {3, 9, 4, 0, 1, 0}};
+                                   {25, 10, 2, 0, 1, 0}, {3, 9, 4, 0, 1, 0},
+                                   {150, 40, 40, 0, 0, 1},
+                                   {12, 50, 70, 1, 0, 1}};
+    /* twice: the backend's choice (local memory where the window fits),
+     * then the global-memory kernel */
+    for (int pass = 0; pass < 2; ++pass) {
+    setenv("QRU_SWEEPS_KERNEL", pass ? "global" : "auto", 1);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
@@ -1039,6 +1045,8 @@ START_TEST(test_givens_sweeps)
         free(gX);
         free(gc);
     }
+    }
+    unsetenv("QRU_SWEEPS_KERNEL");
 }
 END_TEST
 
