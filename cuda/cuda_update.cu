@@ -10,6 +10,9 @@
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
+/* the sweeps kernels' teams: 8 lanes of a warp take a rotation */
+#define QRU_SWEEP_TEAM 8
+#define QRU_SWEEP_SYNC __syncwarp(0xFFu << ((threadIdx.x & 31u) & ~7u))
 #include "qru_update.cl"
 
 template <typename T>
@@ -90,8 +93,9 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
 
 /* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
 
-/* One block of SWEEP_THREADS threads (32 warps, a rotation per warp at a
- * time) runs every step; one barrier a step. */
+/* One block of SWEEP_THREADS threads (128 teams of 8 lanes, a rotation per
+ * team at a time) runs every step; one barrier a step (two with the window
+ * in shared memory). */
 #define SWEEP_THREADS 1024
 
 /* The window of active columns in dynamic shared memory

@@ -91,20 +91,55 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
           ? 0L                                                                 \
           : ((long)(t) - (L)) * ((long)(t) - (L) + 1) / 2))
 
+/* Teams of the sweeps kernels: QRU_SWEEP_TEAM items take a rotation
+ * (CUDA: 8 lanes of a warp, cuda/cuda_update.cu; OpenCL: one item);
+ * QRU_SWEEP_SYNC orders the accesses of a team. */
+#ifndef QRU_SWEEP_TEAM
+#define QRU_SWEEP_TEAM QRU_TEAM
+#define QRU_SWEEP_SYNC QRU_TEAM_SYNC
+#endif
+
+/* makeGivens for the sweeps: c = a / r, s = b / r, r = |(a, b)|, with one
+ * square root and one division where a^2 + b^2 can neither overflow nor
+ * lose everything to underflow, else scaled by max(|a|, |b|) as
+ * qru_givens_make (c = 1, s = 0 for b = 0; a NaN propagates). */
+#define QRU_GIV_LO ((T)(sizeof(T) == 8 ? 1e-280 : 1e-30))
+#define QRU_GIV_HI ((T)(sizeof(T) == 8 ? 1e280 : 1e30))
+QRU_DEVICE void qru_sweep_cs(T a, T b, T *c, T *s)
+{
+    *c = (T)1;
+    *s = (T)0;
+    if (b != (T)0) {
+        T ss = a * a + b * b;
+        if (ss > QRU_GIV_LO && ss < QRU_GIV_HI) {
+            T ir = (T)1 / QRU_SQRT(ss);
+            *c = a * ir;
+            *s = b * ir;
+        } else {
+            T fa = QRU_FABS(a), fb = QRU_FABS(b);
+            T big = fa > fb ? fa : fb;
+            T ra = a / big, rb = b / big;
+            T r = big * QRU_SQRT(ra * ra + rb * rb);
+            *c = a / r;
+            *s = b / r;
+        }
+    }
+}
+
 /* All the steps in ONE work-group (a barrier between steps): with make,
  * rotation q of a step is formed from X(jlo+q, i0-1+2q), X(jlo+q, i0+2q)
  * (makeGivens) and stored in cs, else read from cs; then it is applied to
  * the rows r0 .. nr-1 of its column pair (r0 = jlo with from_jlo, else 0;
  * a rotation c = 1, s = 0 is skipped).  X(row, col) = X[ox + row xrs +
- * col xcs].  A team (QRU_TEAM items) takes a rotation: it forms it (every
+ * col xcs].  A team (QRU_SWEEP_TEAM items) takes a rotation: it forms it (every
  * item the same), then rotates its rows. */
 QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
                                   long ox, long xrs, long xcs, int nr,
                                   int from_jlo, QRU_GLOBAL T *cs, long ocs)
 {
     int lid = QRU_LID_X;
-    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
-    int nteam = QRU_LSIZE_X / QRU_TEAM;
+    int team = lid / QRU_SWEEP_TEAM, lane = lid % QRU_SWEEP_TEAM;
+    int nteam = QRU_LSIZE_X / QRU_SWEEP_TEAM;
     int nsteps = L > 0 ? L + p - 1 : 0;
     long off = 0;
     for (int t = 0; t < nsteps; ++t) {
@@ -118,16 +153,8 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
             T c = (T)1, s = (T)0;
             if (make) {
                 long pj = (long)(lo + q) * xrs;
-                T a = X[pa + pj], b = X[pb + pj];
-                if (b != (T)0) {
-                    T fa = QRU_FABS(a), fb = QRU_FABS(b);
-                    T big = fa > fb ? fa : fb;
-                    T ra = a / big, rb = b / big;
-                    T r = big * QRU_SQRT(ra * ra + rb * rb);
-                    c = a / r;
-                    s = b / r;
-                }
-                QRU_TEAM_SYNC; /* a, b read by every item of the team */
+                qru_sweep_cs(X[pa + pj], X[pb + pj], &c, &s);
+                QRU_SWEEP_SYNC; /* a, b read by every item of the team */
                 if (lane == 0) {
                     cs[pc] = c;
                     cs[pc + 1] = s;
@@ -138,7 +165,7 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
             }
             if (c == (T)1 && s == (T)0)
                 continue;
-            for (int r = r0 + lane; r < nr; r += QRU_TEAM) {
+            for (int r = r0 + lane; r < nr; r += QRU_SWEEP_TEAM) {
                 long e = (long)r * xrs;
                 T x = X[pa + e], y = X[pb + e];
                 X[pa + e] = c * x + s * y;
@@ -165,8 +192,8 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
                                     QRU_LOCAL T *S)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
-    int nteam = nt / QRU_TEAM;
+    int team = lid / QRU_SWEEP_TEAM, lane = lid % QRU_SWEEP_TEAM;
+    int nteam = nt / QRU_SWEEP_TEAM;
     int nsteps = L > 0 ? L + p - 1 : 0;
     int a0 = 0, b0 = -1; /* the previous window (empty) */
     long off = 0;
@@ -221,16 +248,8 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
             long pc = ocs + 2 * (off + q);
             T c = (T)1, s = (T)0;
             if (make) {
-                T av = xa[lo + q], bv = xb[lo + q];
-                if (bv != (T)0) {
-                    T fa = QRU_FABS(av), fb = QRU_FABS(bv);
-                    T big = fa > fb ? fa : fb;
-                    T ra = av / big, rb = bv / big;
-                    T r = big * QRU_SQRT(ra * ra + rb * rb);
-                    c = av / r;
-                    s = bv / r;
-                }
-                QRU_TEAM_SYNC;
+                qru_sweep_cs(xa[lo + q], xb[lo + q], &c, &s);
+                QRU_SWEEP_SYNC;
                 if (lane == 0) {
                     cs[pc] = c;
                     cs[pc + 1] = s;
@@ -241,7 +260,7 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
             }
             if (c == (T)1 && s == (T)0)
                 continue;
-            for (int r = r0 + lane; r < nr; r += QRU_TEAM) {
+            for (int r = r0 + lane; r < nr; r += QRU_SWEEP_TEAM) {
                 T x = xa[r], y = xb[r];
                 xa[r] = c * x + s * y;
                 xb[r] = c * y - s * x;

@@ -281,8 +281,9 @@ struct qru_backend_ops {
      * X(jlo+q, i0-1+2q), X(jlo+q, i0+2q) and written to cs, else read
      * from cs (layout of the loop of givens_make calls: step by step, 2 cnt
      * values a step); then it is applied (givens_apply) to the rows
-     * r0 .. nr-1 of its columns, r0 = from_jlo ? jlo : 0.  The same
-     * results as the loop of givens_make / givens_apply calls.  Optional
+     * r0 .. nr-1 of its columns, r0 = from_jlo ? jlo : 0.  The results of
+     * the loop of givens_make / givens_apply calls up to rounding (c and s
+     * may be formed with fewer divisions).  Optional
      * (NULL: the algorithm layer runs that loop). */
     int (*givens_sweeps)(qru_context *ctx, qru_dtype dt, int L, int p,
                          int make, qru_ptr X, long xrs, long xcs, int nr,
