@@ -85,11 +85,12 @@ static const upd_costs cost_table[3] = {
      *    and 11 ms for adding 200 rows to 8000 x 3000 (measured 9.5-10.2
      *    ms, docs/benchmarks-fast.md);
      *  - sweep_step: one step of the fused Givens sweeps (givens_sweeps,
-     *    one thread block, a barrier and dependent global-memory accesses
-     *    a step): removing 100 rows of 12000 x 6000 (6099 steps) took 65
-     *    ms of which about 25 ms are GEMMs and Householder panels (H200,
-     *    2026-11-21) -> 6.5e-6. */
-    {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 6.5e-6},
+     *    one thread block, teams of 8 lanes, a barrier or two a step):
+     *    removing 100 rows of 12000 x 6000 (6099 steps) took 36.6 ms, of
+     *    which about 15 ms are GEMMs, copies and the Householder panel of
+     *    the first phase (H200, 2026-11-21; Nsight Compute timed the
+     *    sweeps kernel of the version before at 55 ms of 61) -> 3.5e-6. */
+    {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 3.5e-6},
     /* QRU_BACKEND_OPENCL: no OpenCL table has been measured; the tests
      * run on PoCL (a CPU OpenCL) with CLBlast.  Measured once while
      * writing this file (PoCL on this machine, build-auto, best of 3):
