@@ -21,11 +21,6 @@
 #include "qru_base.cl"
 #define QRU_LOAD_CG(p) __ldcg(p)
 #define QRU_GRID_SYNC cooperative_groups::this_grid().sync()
-/* the register kernel's block (kernels/qru_panel.cl): REG_THREADS / 32
- * warps of QRU_PREG_C columns each */
-#ifndef REG_THREADS
-#define REG_THREADS 512
-#endif
 #include "qru_panel.cl"
 
 /* ---- panel_qr --------------------------------------------------------------- */
@@ -45,18 +40,6 @@ __global__ void __launch_bounds__(SMEM_THREADS)
                        wmode, To, oto, (T *)qru_panel_smem_);
 }
 
-/* The register panel with look-ahead (qru_panel_reg_body): one block of
- * REG_THREADS threads, the reflectors and T in dynamic shared memory. */
-template <typename T>
-__global__ void __launch_bounds__(REG_THREADS)
-    qru_panel_qr_reg(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
-                     int ldy, T *tau, long ot, T *To, long oto)
-{
-    extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
-    qru_panel_reg_body(m, nb, A, oa, lda, Y, oy, ldy, tau, ot, To, oto,
-                       (T *)qru_panel_smem_);
-}
-
 /* Bytes of dynamic shared memory qru_panel_qr_smem<T> may take on the
  * context's device (the opt-in maximum per block, raised once per device
  * and type), 0 if none. */
@@ -74,9 +57,6 @@ template <typename T> static size_t smem_capacity(qru_context *ctx)
                                dev) == cudaSuccess &&
         optin > 0 &&
         cudaFuncSetAttribute((const void *)qru_panel_qr_smem<T>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             optin) == cudaSuccess &&
-        cudaFuncSetAttribute((const void *)qru_panel_qr_reg<T>,
                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                              optin) == cudaSuccess)
         cap = optin;
@@ -160,6 +140,7 @@ static int panel_kernel_env(void)
 }
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
+#define REG_THREADS 512
 #define REG_MAX_ROWS (QRU_TEAM * QRU_PREG_R)
 #define REG_MAX_NB                                                             \
     ((REG_THREADS / QRU_TEAM) * QRU_PREG_C < QRU_PREG_NB                       \
@@ -197,11 +178,9 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
          ot = (long)tau.off, ok = (long)work.off;
     size_t sb = smem_bytes<T>(m, nb);
     int onchip = 0;
-    size_t rb = (size_t)QRU_PREG_LDS_BYTES(nb, sizeof(T));
-    if (which == 0 && m <= REG_MAX_ROWS && nb <= REG_MAX_NB &&
-        rb <= smem_capacity<T>(ctx)) {
-        qru_panel_qr_reg<T><<<1, REG_THREADS, rb, s>>>(m, nb, a, oa, lda, y,
-                                                       oy, ldy, t, ot, wk, ok);
+    if (which == 0 && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
+        qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
+                                                      ldy, t, ot, wk, ok);
         onchip = 1;
     } else if (which < 2 && sb <= smem_capacity<T>(ctx)) {
         qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
@@ -262,7 +241,6 @@ template <typename T> static int max_nb_t(qru_context *ctx, int extra)
     size_t cap = smem_capacity<T>(ctx);
     int nb = 0;
     if (extra + REG_MAX_NB <= REG_MAX_ROWS &&
-        (size_t)QRU_PREG_LDS_BYTES(REG_MAX_NB, sizeof(T)) <= cap &&
         smem_bytes<T>(REG_MAX_NB + extra, REG_MAX_NB) > cap)
         return REG_MAX_NB; /* the register kernel is the wider one */
     while (nb < 1024 && smem_bytes<T>(nb + 1 + extra, nb + 1) <= cap)

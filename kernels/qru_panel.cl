@@ -452,21 +452,18 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
  * rows and QRU_PREG_NB columns (264 x 64 at the update targets), in one
  * work-group of teams (warps) with the panel in REGISTERS: column u belongs
  * to team u % teams, its rows i = lane + QRU_TEAM r to the items (lanes).
- * Local memory carries the reflectors (written once by the owner of their
- * column, read by every item) and T, so a step costs one read of v per
- * item and one team reduction per owned column (the dots of a team's
- * columns are reduced together), and no barrier (look-ahead, below).  v_j is stored as a full column (0 above row j, 1 at row j),
+ * Local memory carries only the reflector of the step (double-buffered, so
+ * that the owner of column j + 1 writes v_{j+1} while the others read v_j)
+ * and T, so a step costs one barrier, one read of v per item and one team
+ * reduction per owned column (the dots of a team's columns are reduced
+ * together).  v_j is stored as a full column (0 above row j, 1 at row j),
  * so one plain dot serves both a trailing column (its larf) and a column
  * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
  * T's array); T is formed at the end (qru_panel_tbuild).  The caller forms
  * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
  * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions). */
-#ifndef QRU_PREG_R
 #define QRU_PREG_R 9   /* rows per item */
-#endif
-#ifndef QRU_PREG_C
 #define QRU_PREG_C 4   /* columns per team */
-#endif
 #define QRU_PREG_NB 64 /* columns (T's array is QRU_PREG_NB^2) */
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
 
@@ -541,64 +538,17 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
         tv[c] = t;
 }
 
-/* The step of the register panel for the team's slots: dots of the owned
- * columns with v (batched team reductions), then the larf of the trailing
- * ones and z_j(u) of the finished ones; slot `skip' (if >= 0) is left out. */
-QRU_DEVICE void qru_preg_step(int j, int nb, int team, int nteam, int lane,
-                              int skip, T t, T *v,
-                              T (*a)[QRU_PREG_R], QRU_LOCAL T *Tm)
+QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
+                                 int lda, QRU_GLOBAL T *Y, long oy, int ldy,
+                                 QRU_GLOBAL T *tau, long ot,
+                                 QRU_GLOBAL T *To, long oto)
 {
-    T d[QRU_PREG_C];
-#pragma unroll
-    for (int s = 0; s < QRU_PREG_C; ++s) {
-        d[s] = (T)0;
-#pragma unroll
-        for (int r = 0; r < QRU_PREG_R; ++r)
-            d[s] += a[s][r] * v[r];
-    }
-#pragma unroll
-    for (int s = 0; s < QRU_PREG_C; ++s)
-        d[s] = QRU_TEAM_SUM(d[s]);
-#pragma unroll
-    for (int s = 0; s < QRU_PREG_C; ++s) {
-        int u = team + s * nteam;
-        if (s == skip)
-            continue;
-        if (u > j && u < nb && t != (T)0) { /* larf of column u */
-            T tw = t * d[s];
-#pragma unroll
-            for (int r = 0; r < QRU_PREG_R; ++r)
-                a[s][r] -= tw * v[r];
-        } else if (u < j && lane == 0) { /* Z(u, j) = Y(:, u)' v_j */
-            Tm[j + u * QRU_PREG_NB] = t != (T)0 ? d[s] : (T)0;
-        }
-    }
-}
-
-/* The register panel with look-ahead: no barrier between the steps.  The
- * owner of column j + 1 updates that column FIRST in step j, forms its
- * reflector, publishes it (Vs[j+1], tv[j+1], then the flag of step j + 1,
- * after a local fence) and only then does the rest of its step j; every
- * team starts step j + 1 as soon as that flag is up.  So the critical path
- * of a step is one column's larf and reflector, not the slowest team's
- * whole step.  The reflectors are kept, one full column each (zeros above
- * the diagonal, 1 on it), in Vs (nb x QRU_PREG_LEN; they are Y), so none
- * is overwritten while a slower team may still read it.  Local memory S:
- * nb QRU_PREG_LEN + QRU_PREG_NB^2 + QRU_PREG_NB elements, then nb ints. */
-QRU_DEVICE void qru_panel_reg_body(int m, int nb, QRU_GLOBAL T *A, long oa,
-                                   int lda, QRU_GLOBAL T *Y, long oy,
-                                   int ldy, QRU_GLOBAL T *tau, long ot,
-                                   QRU_GLOBAL T *To, long oto,
-                                   QRU_LOCAL T *S)
-{
-    QRU_LOCAL T *Vs = S;                                  /* nb x LEN */
-    QRU_LOCAL T *Tm = Vs + (long)nb * QRU_PREG_LEN;       /* NB x NB */
-    QRU_LOCAL T *tv = Tm + QRU_PREG_NB * QRU_PREG_NB;     /* NB */
-    QRU_LOCAL volatile int *flag =
-        (QRU_LOCAL volatile int *)(tv + QRU_PREG_NB);     /* nb */
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_LOCAL_DECL(T, vs, 2 * QRU_PREG_LEN);
+    QRU_LOCAL_DECL(T, Tm, QRU_PREG_NB * QRU_PREG_NB);
+    QRU_LOCAL_DECL(T, tv, QRU_PREG_NB);
+    int lid = QRU_LID_X;
     int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
-    int nteam = nt / QRU_TEAM;
+    int nteam = QRU_LSIZE_X / QRU_TEAM;
     T a[QRU_PREG_C][QRU_PREG_R];
 #pragma unroll
     for (int s = 0; s < QRU_PREG_C; ++s) {
@@ -609,62 +559,53 @@ QRU_DEVICE void qru_panel_reg_body(int m, int nb, QRU_GLOBAL T *A, long oa,
             a[s][r] = (u < nb && i < m) ? A[QRU_IDX(oa, i, u, lda)] : (T)0;
         }
     }
-    for (int j = lid; j < nb; j += nt)
-        flag[j] = 0;
+    if (team == 0)
+        qru_preg_house(m, 0, a[0], vs, tv, lane);
     QRU_BARRIER;
-    if (team == 0) {
-        qru_preg_house(m, 0, a[0], Vs, tv, lane);
-        QRU_FENCE_LOCAL;
-        QRU_TEAM_SYNC;
-        if (lane == 0)
-            flag[0] = 1;
-    }
     for (int j = 0; j < nb; ++j) {
-        if (lane == 0)
-            while (flag[j] == 0)
-                ;
-        QRU_TEAM_SYNC;
-        QRU_FENCE_LOCAL;
-        QRU_LOCAL T *vb = Vs + (long)j * QRU_PREG_LEN;
+        QRU_LOCAL T *vb = vs + (j & 1) * QRU_PREG_LEN;
         T t = tv[j];
         T v[QRU_PREG_R];
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r)
             v[r] = vb[lane + QRU_TEAM * r];
-        int skip = -1;
+        T d[QRU_PREG_C];
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s) {
+            d[s] = (T)0;
+#pragma unroll
+            for (int r = 0; r < QRU_PREG_R; ++r)
+                d[s] += a[s][r] * v[r];
+        }
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s)
+            d[s] = QRU_TEAM_SUM(d[s]);
+#pragma unroll
+        for (int s = 0; s < QRU_PREG_C; ++s) {
+            int u = team + s * nteam;
+            if (u > j && u < nb && t != (T)0) { /* larf of column u */
+                T tw = t * d[s];
+#pragma unroll
+                for (int r = 0; r < QRU_PREG_R; ++r)
+                    a[s][r] -= tw * v[r];
+            } else if (u < j && lane == 0) { /* z_j(u) */
+                Tm[j + u * QRU_PREG_NB] = t != (T)0 ? d[s] : (T)0;
+            }
+        }
+        /* the owner of column j + 1: its reflector, into the other buffer */
         if (j + 1 < nb && team == (j + 1) % nteam) {
-            /* the owner of column j + 1: that column first, then its
-             * reflector, published at once */
             int s1 = (j + 1) / nteam;
 #pragma unroll
             for (int s = 0; s < QRU_PREG_C; ++s)
-                if (s == s1) {
-                    T d = (T)0;
-#pragma unroll
-                    for (int r = 0; r < QRU_PREG_R; ++r)
-                        d += a[s][r] * v[r];
-                    d = QRU_TEAM_SUM(d);
-                    if (t != (T)0) {
-                        T tw = t * d;
-#pragma unroll
-                        for (int r = 0; r < QRU_PREG_R; ++r)
-                            a[s][r] -= tw * v[r];
-                    }
+                if (s == s1)
                     qru_preg_house(m, j + 1, a[s],
-                                   Vs + (long)(j + 1) * QRU_PREG_LEN, tv,
+                                   vs + ((j + 1) & 1) * QRU_PREG_LEN, tv,
                                    lane);
-                }
-            QRU_FENCE_LOCAL;
-            QRU_TEAM_SYNC;
-            if (lane == 0)
-                flag[j + 1] = 1;
-            skip = s1;
         }
-        qru_preg_step(j, nb, team, nteam, lane, skip, t, v, a, Tm);
+        QRU_BARRIER;
     }
-    QRU_BARRIER;
-    qru_panel_tbuild(nb, Tm, QRU_PREG_NB, tv, lid, nt);
-    /* A = R with exact zeros, Y = the stored reflectors, tau, T */
+    qru_panel_tbuild(nb, Tm, QRU_PREG_NB, tv, lid, QRU_LSIZE_X);
+    /* A = R with exact zeros, Y unit lower trapezoidal, tau, T */
 #pragma unroll
     for (int s = 0; s < QRU_PREG_C; ++s) {
         int u = team + s * nteam;
@@ -673,27 +614,21 @@ QRU_DEVICE void qru_panel_reg_body(int m, int nb, QRU_GLOBAL T *A, long oa,
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
-            if (i < m)
-                A[QRU_IDX(oa, i, u, lda)] = i <= u ? a[s][r] : (T)0;
+            if (i < m) {
+                T x = a[s][r];
+                A[QRU_IDX(oa, i, u, lda)] = i <= u ? x : (T)0;
+                Y[QRU_IDX(oy, i, u, ldy)] =
+                    i < u ? (T)0 : (i == u ? (T)1 : x);
+            }
         }
     }
-    for (long e = lid; e < (long)m * nb; e += nt) {
-        int u = (int)(e / m), i = (int)(e - (long)u * m);
-        Y[QRU_IDX(oy, i, u, ldy)] = Vs[i + (long)u * QRU_PREG_LEN];
-    }
-    for (int j = lid; j < nb; j += nt)
+    for (int j = lid; j < nb; j += QRU_LSIZE_X)
         tau[ot + j] = tv[j];
-    for (int e = lid; e < nb * nb; e += nt) {
+    for (int e = lid; e < nb * nb; e += QRU_LSIZE_X) {
         int j = e / nb, i = e - j * nb;
         To[oto + e] = i <= j ? Tm[i + j * QRU_PREG_NB] : (T)0;
     }
 }
-
-/* Local-memory bytes of qru_panel_reg_body for nb columns. */
-#define QRU_PREG_LDS_BYTES(nb, es)                                             \
-    (((long)(nb) * QRU_PREG_LEN + QRU_PREG_NB * QRU_PREG_NB + QRU_PREG_NB) *  \
-         (es) +                                                                \
-     (long)(nb) * 4)
 #endif /* QRU_TEAM > 1 */
 
 #endif /* QRU_PANEL_CL */
