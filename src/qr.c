@@ -26,9 +26,7 @@
 
 #include "qru_internal.h"
 
-/* 1: panels through the backend's panel_qr (when it has one), 0: the
- * per-column loop (QRU_PANEL=percol). */
-static int use_fused_panel(const qru_backend_ops *o)
+int qru_use_fused_panel(const qru_backend_ops *o)
 {
     if (!o->panel_qr)
         return 0;
@@ -59,7 +57,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
     qru_ptr W = qru_ptr_add(Y, (size_t)n * nb);
     qru_ptr tau = qru_ptr_add(W, (size_t)n * nb);
     qru_ptr work = qru_ptr_add(tau, (size_t)nb);
-    int fused = use_fused_panel(o);
+    int fused = qru_use_fused_panel(o);
     int st;
 #define TRY(x)                                                                 \
     do {                                                                       \

@@ -346,6 +346,12 @@ struct qru_backend_ops {
     int potrf_full_min_n;
 };
 
+/* 1: Householder panels through the backend's panel_qr (when it has one),
+ * 0: the per-column loop (the environment's QRU_PANEL=percol, read at each
+ * call; for comparisons).  One rule for qru_geqr_wy, the updates and the
+ * update policy's cost model (qr.c). */
+int qru_use_fused_panel(const qru_backend_ops *o);
+
 /* Elements of the work argument of panel_qr for an m x nb panel. */
 static inline size_t qru_panel_work(int m, int nb)
 {

@@ -5,8 +5,6 @@
  * remove-columns (reflectors of length p + 1) updates.
  */
 #include <float.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "qru_update.h"
 
@@ -45,10 +43,7 @@ int qru_upd_nb(const qru_lsq *f, int ncols)
 
 int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
 {
-    if (f->upd_alg != QRU_UPDATE_FAST || !ctx->ops->panel_qr)
-        return 0;
-    const char *s = getenv("QRU_PANEL");
-    return !(s && strcmp(s, "percol") == 0);
+    return f->upd_alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx->ops);
 }
 
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,

@@ -142,12 +142,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
     /* the fused panels of QRU_UPDATE_FAST (update_common.c) */
-    int fused = ctx->ops->panel_qr != NULL;
-    {
-        const char *e = getenv("QRU_PANEL");
-        if (e && strcmp(e, "percol") == 0)
-            fused = 0;
-    }
+    int fused = qru_use_fused_panel(ctx->ops);
     switch (op) {
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
