@@ -75,10 +75,14 @@ else
     gvals = num2cell(unique(g(keep)));
   end
 end
+% Without a display Octave draws with gnuplot, whose cairo PNG terminal
+% needs neither Ghostscript (Octave's -dpng route) nor a particular font.
+device = '-dpng';
 if exist('OCTAVE_VERSION', 'builtin') && isempty(getenv('DISPLAY')) ...
     && any(strcmp(available_graphics_toolkits(), 'gnuplot'))
   warning('off', 'Octave:gnuplot-graphics');
-  graphics_toolkit('gnuplot');   % draws without a display
+  graphics_toolkit('gnuplot');
+  device = '-dpngcairo';
 end
 fig = figure('visible', 'off');
 hold on;
@@ -127,7 +131,7 @@ if isempty(opt.title)
 end
 title(opt.title, 'interpreter', 'none');
 legend(legends, 'interpreter', 'none');
-print(fig, png, '-dpng', '-r100');
+print(fig, png, device, '-r100');
 close(fig);
 end
 
