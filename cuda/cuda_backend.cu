@@ -6,6 +6,7 @@
  * col_norms, whose contract is to deliver values on the host.  Every CUDA,
  * cuBLAS and cuSOLVER error becomes a library status.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,54 @@ int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
         return st;
     return dt == QRU_DOUBLE ? col_norms_t<double>(ctx, m, n, A, lda, norms)
                             : col_norms_t<float>(ctx, m, n, A, lda, norms);
+}
+
+/* Groups of the count_nonfinite kernel along x and y (at most 16 x 256
+ * partial counts, read back and added on the host). */
+#define NONFIN_GX 16
+#define NONFIN_GY 256
+
+int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                           int n, qru_ptr A, int lda, int *count)
+{
+    *count = 0;
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    unsigned gx = qru_blocks(m, QRU_RED, NONFIN_GX);
+    unsigned gy = qru_blocks(n, 1, NONFIN_GY);
+    int part[NONFIN_GX * NONFIN_GY];
+    void *dev = NULL;
+    if ((st = qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev)) != 0)
+        return st;
+    int u = (uplo == 'U' || uplo == 'u')   ? 1
+            : (uplo == 'L' || uplo == 'l') ? 2
+                                           : 0;
+    if (dt == QRU_DOUBLE)
+        qru_count_nonfinite<double><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
+            u, m, n, (const double *)A.h, (long)A.off, lda, (int *)dev);
+    else
+        qru_count_nonfinite<float><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
+            u, m, n, (const float *)A.h, (long)A.off, lda, (int *)dev);
+    st = qru_cuda_launched();
+    if (!st)
+        st = qru_cuda_status(cudaMemcpyAsync(part, dev,
+                                             sizeof(int) * gx * gy,
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    qru_cuda_scratch_free(ctx, dev);
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (st)
+        return st;
+    long long c = 0;
+    for (unsigned i = 0; i < gx * gy; ++i)
+        c += part[i];
+    *count = c > INT_MAX ? INT_MAX : (int)c;
+    return 0;
 }
 
 /* ---- Householder kernels -------------------------------------------------- */

@@ -39,6 +39,7 @@ const qru_backend_ops qru_cuda_ops = {
     .gemm = qru_cu_gemm,
     .trsm = qru_cu_trsm,
     .col_norms = qru_cu_col_norms,
+    .count_nonfinite = qru_cu_count_nonfinite,
     .house = qru_cu_house,
     .larf = qru_cu_larf,
     .wy_append = qru_cu_wy_append,

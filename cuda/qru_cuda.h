@@ -133,6 +133,8 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
                 qru_ptr A, int lda, qru_ptr B, int ldb);
 int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
                      int lda, double *norms);
+int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                           int n, qru_ptr A, int lda, int *count);
 int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
                  qru_ptr x, qru_ptr v, qru_ptr tau);
 int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,

@@ -25,6 +25,49 @@
  *   A call that fails leaves its outputs and the caller's factorisation
  *   unchanged, unless its documentation says otherwise.
  * - The library never prints and never aborts.
+ *
+ * Non-finite inputs (NaN, +Inf, -Inf)
+ * -----------------------------------
+ * - By default (as in LAPACK and the BLAS) input data is not scanned.  With
+ *   a non-finite value in any input every call still terminates (no hang,
+ *   crash or out-of-bounds access) and returns one of its documented
+ *   statuses; a call that returns a nonzero status leaves the caller's
+ *   data and factorisation bit-identical.  The outputs of a successful call
+ *   on non-finite input are unspecified (they may hold NaN or Inf).  The
+ *   routines that judge rank or definiteness treat a non-finite pivot as a
+ *   numerical failure (a positive status, see below).
+ * - With qru_context_set_option(ctx, #QRU_OPTION_CHECK_FINITE, 1) every
+ *   routine that takes input data scans it before it changes anything and
+ *   returns -i, i the 1-based argument that holds a non-finite value (as
+ *   LAPACKE's NaN check does).  Scanned: the input matrices as far as the
+ *   routine reads them (e.g. only the referenced triangle of a triangular
+ *   or symmetric argument, only triu(R) of qru_lsq_create_from_qr()), the
+ *   alpha of qru_trsm() and the host arrays x, y, xs of the Gaussian
+ *   process routines; not scanned: output-only arguments and the
+ *   factorisation held in a ::qru_lsq or ::qru_gp object.  Arguments are
+ *   still checked in order: the checks of argument i (including its scan)
+ *   come before those of argument i + 1.  The scan reads every element
+ *   once (a host round trip on a GPU).
+ *
+ * Rank and definiteness
+ * ---------------------
+ * One tolerance per kind of factorisation, eps = FLT_EPSILON or
+ * DBL_EPSILON by element type; the status is the first (1-based) column j
+ * that fails.
+ * - QR (qru_lsq_solve(), qru_qr_update_add_cols()): R (n x m) is judged
+ *   rank-deficient at column j when R(j,j) is not finite or
+ *   |R(j,j)| <= max(n, m) * eps * max_i ||R(1:i,i)||_2, the maximum over
+ *   the finite column norms (the column norms of R are those of A, since Q
+ *   is orthogonal).  An exactly zero column always fails.
+ * - Cholesky (qru_chol_factor(), the downdate of qru_chol_update(),
+ *   qru_chol_insert(), qru_gp_create(), qru_gp_insert(), qru_gp_remove()):
+ *   the factor of a symmetric A of order n is judged not positive definite
+ *   at column j when the pivot d_j (= L(j,j)^2, before the square root) is
+ *   not finite or d_j <= n * eps * max_i A(i,i), the maximum over the
+ *   finite diagonal entries of A (LAPACK dpstrf's default tolerance); a
+ *   non-finite diagonal entry of A fails at its own column at the latest.
+ *   Since A(i,i) = ||L(i,:)||^2 the tolerance can be evaluated from a
+ *   factor as well.
  */
 #ifndef QRU_H
 #define QRU_H
@@ -149,6 +192,33 @@ const char *qru_context_device_name(const qru_context *ctx);
 /** 1 if the context's device computes in @p dtype, 0 if not. */
 int qru_context_supports(const qru_context *ctx, qru_dtype dtype);
 
+/** Options of a context (qru_context_set_option()). */
+typedef enum qru_context_option {
+    /** 1: every routine scans its input data and returns -i for an
+     *  argument i that holds a NaN or an infinity, before it changes
+     *  anything (see "Non-finite inputs" in the file documentation);
+     *  0 (the default): no scan. */
+    QRU_OPTION_CHECK_FINITE = 1
+} qru_context_option;
+
+/** Sets an option of the context; it applies to the calls that follow.
+ *
+ *  MATLAB: `ctx.(opt) = value`
+ *
+ *  Arguments: ctx (1), opt (2: a ::qru_context_option), value (3: 0 or 1
+ *  for #QRU_OPTION_CHECK_FINITE).  @return 0 or -i. */
+int qru_context_set_option(qru_context *ctx, qru_context_option opt,
+                           int value);
+
+/** Reads an option of the context.
+ *
+ *  MATLAB: `value = ctx.(opt)`
+ *
+ *  Arguments: ctx (1), opt (2: a ::qru_context_option), value (3: one int
+ *  out).  @return 0 or -i (then *value is not written). */
+int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
+                           int *value);
+
 /** Waits until all work queued on the context has finished.
  *  @return 0 or #QRU_ERR_DEVICE (-1 if ctx is NULL). */
 int qru_context_sync(qru_context *ctx);
@@ -223,7 +293,8 @@ void *qru_matrix_data(const qru_matrix *M);
  *  @param nb  block size; 0 chooses the backend's default, >= 1 (5)
  *  @return 0 or -i; #QRU_ERR_ALLOC / #QRU_ERR_DEVICE on resource failure.
  *  R(i,i) may be zero when A is rank-deficient; this is not an error here
- *  (the least-squares solve reports it).
+ *  (the least-squares solve reports it).  With #QRU_OPTION_CHECK_FINITE,
+ *  A and B are scanned (Q is output only).
  */
 int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
                   qru_matrix *B, int nb);
@@ -284,8 +355,10 @@ void qru_lsq_destroy(qru_lsq *f);
  *  MATLAB: `x = A \ b` (for A of full column rank).
  *
  *  Arguments: ctx (1), f (2), x (3: m x r, same dtype).
- *  @return 0, -i, or i > 0 when R(i,i) is exactly zero (A is
- *  rank-deficient; x is then left unchanged). */
+ *  @return 0, -i, or j > 0 when A is numerically rank-deficient at column
+ *  j by the QR rank rule of the file documentation (R(j,j) not finite or
+ *  |R(j,j)| <= max(n, m) eps max_i ||R(1:i,i)||): x is then left
+ *  unchanged; or a library status. */
 int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x);
 
 /** Residual norms ||A x - b(:,j)||_2 = ||d(m+1:n, j)||_2 for j = 1..r.
@@ -430,11 +503,12 @@ int qru_lsq_update_block_size(const qru_lsq *f);
  *  @param k   columns kept before the block, 0 <= k <= m (3)
  *  @param U   n x p, p >= 1, n >= m + p (4)
  *  @return 0; -i; #QRU_ERR_NO_Q if f holds no Q; #QRU_ERR_ALLOC /
- *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient:
- *  j is the first (1-based) column of A1 among those the update changes
- *  (k+1 .. m+p) with |R1(j,j)| <= n * epsilon * ||A1(:,j)||_2 (epsilon =
- *  FLT_EPSILON or DBL_EPSILON; an exactly zero column always counts);
- *  f is then left unchanged. */
+ *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient: j is
+ *  the first (1-based) column of A1 that fails the QR rank rule of the
+ *  file documentation on R1 (R1(j,j) not finite or |R1(j,j)| <=
+ *  max(n, m+p) eps max_i ||R1(1:i,i)||; an exactly zero column always
+ *  counts); f is then left unchanged.  So a factorisation this update
+ *  leaves is one qru_lsq_solve() accepts. */
 int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U);
 

@@ -1,9 +1,10 @@
 /*
  * Device kernels of the base backend ops (src/qru_internal.h): laset,
  * scaling, 2-D copy, the padded-tile transpose, column norms, the
- * Householder kernels of Andrew (2012) section 3.1 (house, larf) and the WY
- * accumulation.  Written once against kernels/qru_kdefs.h: nvcc compiles
- * them as templates over T (cuda/), OpenCL with -DT=float/double (opencl/).
+ * non-finite count, the Householder kernels of Andrew (2012) section 3.1
+ * (house, larf) and the WY accumulation.  Written once against
+ * kernels/qru_kdefs.h: nvcc compiles them as templates over T (cuda/),
+ * OpenCL with -DT=float/double (opencl/).
  *
  * Conventions shared by every kernel here:
  *  - every array is passed as (base pointer, offset in elements): OpenCL
@@ -179,6 +180,36 @@ QRU_KERNEL void qru_col_norms(int m, int n, QRU_GLOBAL const T *A, long oa,
             out[oo + j] = ssc[0] * QRU_SQRT(ssq[0]);
         QRU_BARRIER;
     }
+}
+
+/* Non-finite elements (NaN, +-Inf) of the uplo part of the m x n A
+ * (count_nonfinite; uplo 0: all, 1: upper i <= j, 2: lower i >= j).
+ * 1-D work-groups of a power of two items (at most QRU_RED) on a 2-D grid:
+ * the groups along x share the rows of a column, those along y take the
+ * columns; group (gx, gy) writes the count it saw to
+ * counts[gx + gy * ngroups_x], which the host adds up. */
+QRU_KERNEL void qru_count_nonfinite(int uplo, int m, int n,
+                                    QRU_GLOBAL const T *A, long oa, int lda,
+                                    QRU_GLOBAL int *counts)
+{
+    QRU_LOCAL_DECL(int, red, QRU_RED);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int c = 0;
+    for (int j = QRU_GROUP_Y; j < n; j += QRU_NGROUPS_Y) {
+        int i0 = uplo == 2 ? j : 0;
+        int i1 = uplo == 1 ? (j + 1 < m ? j + 1 : m) : m;
+        for (int i = i0 + QRU_GID_X; i < i1; i += nt * QRU_NGROUPS_X)
+            c += isfinite(A[QRU_IDX(oa, i, j, lda)]) ? 0 : 1;
+    }
+    red[lid] = c;
+    QRU_BARRIER;
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            red[lid] += red[lid + s];
+        QRU_BARRIER;
+    }
+    if (lid == 0)
+        counts[QRU_GROUP_X + QRU_GROUP_Y * QRU_NGROUPS_X] = red[0];
 }
 
 /* larfg's reflector from alpha and xnorm != 0 (the norm of the rest of the

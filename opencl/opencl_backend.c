@@ -50,6 +50,7 @@ enum {
     K_GIVENS_SWEEPS,
     K_GIVENS_SWEEPS_LDS,
     K_GIVENS_ACCUM,
+    K_COUNT_NONFINITE,
     K_COUNT
 };
 
@@ -60,7 +61,7 @@ static const char *const kernel_names[K_COUNT] = {
     "qru_givens_apply", "qru_geadd",     "qru_lacpy",    "qru_scal_tri",
     "qru_potrf_panel", "qru_chol_rot",    "qru_panel_qr",
     "qru_panel_qr_lds", "qru_givens_sweeps", "qru_givens_sweeps_lds",
-    "qru_givens_accum",
+    "qru_givens_accum", "qru_count_nonfinite",
 };
 
 typedef struct ocl_prog {
@@ -934,6 +935,49 @@ static int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
     return 0;
 }
 
+/* Groups of the count_nonfinite kernel along x and y (at most 16 x 256
+ * partial counts, read back and added on the host). */
+#define NONFIN_GX 16
+#define NONFIN_GY 256
+
+static int ocl_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
+                               int m, int n, qru_ptr A, int lda, int *count)
+{
+    *count = 0;
+    if (m <= 0 || n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    size_t w = wg_for(im, p, K_COUNT_NONFINITE, (size_t)im->tune.wg);
+    size_t gx = min_sz(ceil_div((size_t)m, w), NONFIN_GX);
+    size_t gy = min_sz((size_t)n, NONFIN_GY);
+    int part[NONFIN_GX * NONFIN_GY];
+    cl_mem out;
+    if ((st = scratch(ctx, sizeof(cl_int) * gx * gy, &out)) != 0)
+        return st;
+    cl_int cu = uplo_code(uplo), cm = m, cn = n, clda = lda;
+    cl_long ao = (cl_long)A.off;
+    qru_ptr o = {out, 0};
+    size_t l[2] = {w, 1}, g[2] = {w * gx, gy};
+    karg a[] = {KINT(cu), KINT(cm),   KINT(cn),
+                KMEM(A),  KLONG(ao),  KINT(clda), KMEM(o)};
+    if ((st = launch(ctx, p, K_COUNT_NONFINITE, 2, g, l, NARGS(a), a)) != 0)
+        return st;
+    st = cl_status(clEnqueueReadBuffer(im->q, out, CL_TRUE, 0,
+                                       sizeof(cl_int) * gx * gy, part, 0,
+                                       NULL, NULL));
+    if (st)
+        return st;
+    long long c = 0;
+    for (size_t i = 0; i < gx * gy; ++i)
+        c += part[i];
+    *count = c > INT_MAX ? INT_MAX : (int)c;
+    return 0;
+}
+
 /* ---- Householder kernels ------------------------------------------------- */
 
 static int ocl_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
@@ -1326,6 +1370,7 @@ const qru_backend_ops qru_opencl_ops = {
     .gemm = ocl_gemm,
     .trsm = ocl_trsm,
     .col_norms = ocl_col_norms,
+    .count_nonfinite = ocl_count_nonfinite,
     .house = ocl_house,
     .larf = ocl_larf,
     .wy_append = ocl_wy_append,

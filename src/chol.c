@@ -224,6 +224,7 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
         return -2;
     if (!A || A->ctx != ctx || A->rows != A->cols)
         return -3;
+    TRY(qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
     if (alg != QRU_CHOL_LEFT && alg != QRU_CHOL_RIGHT &&
         alg != QRU_CHOL_CROUT)
@@ -272,12 +273,14 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
         return -4;
     if (diag != 'N' && diag != 'U')
         return -5;
-    (void)alpha; /* any value */
+    TRY(qru_check_finite_host(ctx, 6, &alpha, 1));
     if (!A || A->ctx != ctx || A->rows != A->cols)
         return -7;
+    TRY(qru_check_finite(ctx, 7, A, uplo, diag, 0));
     if (!qru_mat_ok(ctx, B, A->dtype) || B == A ||
         (side == 'L' ? B->rows : B->cols) != A->rows)
         return -8;
+    TRY(qru_check_finite(ctx, 8, B, 'A', 'N', 0));
     return ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag, B->rows,
                           B->cols, alpha, A->p, A->ld, B->p, B->ld);
 }
@@ -292,8 +295,10 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
         return -2;
     if (!L || L->ctx != ctx || L->rows != L->cols)
         return -3;
+    TRY(qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     if (!qru_mat_ok(ctx, B, L->dtype) || B == L || B->rows != L->rows)
         return -4;
+    TRY(qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
     char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';

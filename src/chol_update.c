@@ -202,6 +202,7 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     int n = L->rows;
     if (!qru_mat_ok(ctx, W, dt) || W->rows != n || W == L)
         return -4;
+    TRY(qru_check_finite(ctx, 4, W, 'A', 'N', 0));
     if (sign != 1 && sign != -1)
         return -5;
     if (!qru_chol_ops_ok(ctx))
@@ -244,6 +245,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     if (!qru_mat_ok(ctx, C, dt) || C->cols < 1 || C->rows != n + C->cols ||
         C == L)
         return -5;
+    TRY(qru_check_finite(ctx, 5, C, uplo, 'N', k));
     int p = C->cols;
     if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n + p || L1->cols != n + p ||
         L1 == C || C->p.h == L1->p.h || !overlap_ok(L, L1))

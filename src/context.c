@@ -183,3 +183,29 @@ int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out)
     out->off = 0;
     return 0;
 }
+
+int qru_context_set_option(qru_context *ctx, qru_context_option opt,
+                           int value)
+{
+    if (!ctx)
+        return -1;
+    if (opt != QRU_OPTION_CHECK_FINITE)
+        return -2;
+    if (value != 0 && value != 1)
+        return -3;
+    ctx->check_finite = value;
+    return 0;
+}
+
+int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
+                           int *value)
+{
+    if (!ctx)
+        return -1;
+    if (opt != QRU_OPTION_CHECK_FINITE)
+        return -2;
+    if (!value)
+        return -3;
+    *value = ctx->check_finite;
+    return 0;
+}

@@ -178,8 +178,10 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
         return -3;
     if (n > 0 && !x)
         return -4;
+    TRY(qru_check_finite_host(ctx, 4, x, (size_t)n));
     if (n > 0 && !y)
         return -5;
+    TRY(qru_check_finite_host(ctx, 5, y, (size_t)n));
     qru_gp_options def;
     if (!opt) {
         qru_gp_options_init(&def);
@@ -283,6 +285,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
         return -2;
     if (m > 0 && !xs)
         return -3;
+    TRY(qru_check_finite_host(gp->ctx, 3, xs, (size_t)m));
     if (m > 0 && !mean)
         return -4;
     if (m == 0)
@@ -417,8 +420,10 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         return -3;
     if (p > 0 && !x)
         return -4;
+    TRY(qru_check_finite_host(gp->ctx, 4, x, (size_t)p));
     if (p > 0 && !y)
         return -5;
+    TRY(qru_check_finite_host(gp->ctx, 5, y, (size_t)p));
     if (p == 0)
         return 0;
     qru_context *ctx = gp->ctx;

@@ -1,8 +1,50 @@
 /* The least-squares object: an updatable QR factorisation of A with
  * d = Q' b, stored with spare capacity for added rows and columns. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "qru_internal.h"
+
+/* The QR rank rule (qru_internal.h, include/qru.h): one place for
+ * qru_lsq_solve, the add-columns update and its refactorisation path. */
+int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
+                       qru_ptr B, qru_ptr D, int ldr, double *diag,
+                       double *norms)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int st;
+    if (c <= 0)
+        return 0;
+    /* the diagonal is a c-vector with stride ldr + 1: a 1 x c matrix with
+     * leading dimension ldr + 1 */
+    if (dt == QRU_DOUBLE) {
+        st = o->download(ctx, dt, 1, c, D, ldr + 1, diag, 1);
+    } else {
+        float *tmp = (float *)diag; /* c floats fit in c doubles */
+        st = o->download(ctx, dt, 1, c, D, ldr + 1, tmp, 1);
+        for (int i = c - 1; !st && i >= 0; --i)
+            diag[i] = tmp[i];
+    }
+    if (!st)
+        st = o->col_norms(ctx, dt, rows, c, B, ldr, norms);
+    return st;
+}
+
+int qru_qr_rank_first(qru_dtype dt, int n, int m, const double *diag,
+                      const double *norms)
+{
+    double mx = 0.0;
+    for (int i = 0; i < m; ++i)
+        if (isfinite(norms[i]) && norms[i] > mx)
+            mx = norms[i];
+    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    double tol = (double)(n > m ? n : m) * eps * mx;
+    for (int j = 0; j < m; ++j)
+        if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol))
+            return j + 1;
+    return 0;
+}
 
 void qru_lsq_options_init(qru_lsq_options *opt)
 {
@@ -136,9 +178,14 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         return -1;
     if (!A || A->ctx != ctx || A->cols < 1 || A->rows < A->cols)
         return -2;
+    int st = qru_check_finite(ctx, 2, A, 'A', 'N', 0);
+    if (st)
+        return st;
     qru_dtype dt = A->dtype;
     if (!qru_mat_ok(ctx, b, dt) || b->rows != A->rows || b->cols < 1)
         return -3;
+    if ((st = qru_check_finite(ctx, 3, b, 'A', 'N', 0)) != 0)
+        return st;
     qru_lsq_options defaults;
     if (!opt) {
         qru_lsq_options_init(&defaults);
@@ -157,7 +204,7 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         nb = m;
     qru_lsq *f;
     qru_ptr ws;
-    int st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
+    st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
     if (st)
         return st;
     /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
@@ -190,13 +237,23 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
         return -1;
     if (Q && (Q->ctx != ctx || Q->rows != Q->cols))
         return -2;
+    int st = qru_check_finite(ctx, 2, Q, 'A', 'N', 0);
+    if (st)
+        return st;
     if (!R || R->ctx != ctx || R->cols < 1 || R->rows < R->cols ||
         (Q && (R->rows != Q->rows || R->dtype != Q->dtype)))
         return -3;
     qru_dtype dt = R->dtype;
     int n = R->rows, m = R->cols;
+    /* only triu(R) is read: the upper triangle of its first m rows */
+    qru_matrix Rtop = *R;
+    Rtop.rows = m;
+    if ((st = qru_check_finite(ctx, 3, &Rtop, 'U', 'N', 0)) != 0)
+        return st;
     if (!qru_mat_ok(ctx, d, dt) || d->rows != n || d->cols < 1)
         return -4;
+    if ((st = qru_check_finite(ctx, 4, d, 'A', 'N', 0)) != 0)
+        return st;
     qru_lsq_options defaults;
     if (!opt) {
         qru_lsq_options_init(&defaults);
@@ -208,7 +265,7 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
         return -6;
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f;
-    int st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
+    st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
     if (st)
         return st;
     st = o->copy(ctx, dt, n, m, R->p, R->ld, f->R, f->ncap);
@@ -247,27 +304,14 @@ int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x)
         return -3;
     const qru_backend_ops *o = ctx->ops;
     int m = f->m;
-    /* The diagonal of R is an m-vector with stride ncap + 1: read it as a
-     * 1 x m matrix with leading dimension ncap + 1 (host round trip needed
-     * to report rank deficiency before touching x). */
-    double *diag = malloc(sizeof(double) * (size_t)m);
+    /* the rank rule before x is touched (host round trip); the rows
+     * 0 .. m-1 of R hold all of its nonzeros */
+    double *diag = malloc(sizeof(double) * 2 * (size_t)m);
     if (!diag)
         return QRU_ERR_ALLOC;
-    int st;
-    if (f->dtype == QRU_DOUBLE) {
-        st = o->download(ctx, f->dtype, 1, m, f->R, f->ncap + 1, diag, 1);
-    } else {
-        float *tmp = (float *)diag; /* fits: m floats in m doubles */
-        st = o->download(ctx, f->dtype, 1, m, f->R, f->ncap + 1, tmp, 1);
-        for (int i = m - 1; !st && i >= 0; --i)
-            diag[i] = tmp[i];
-    }
-    int bad = 0;
-    for (int i = 0; !st && i < m; ++i)
-        if (diag[i] == 0.0) {
-            bad = i + 1;
-            break;
-        }
+    int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ncap,
+                                diag, diag + m);
+    int bad = st ? 0 : qru_qr_rank_first(f->dtype, f->n, m, diag, diag + m);
     free(diag);
     if (st)
         return st;

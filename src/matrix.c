@@ -1,4 +1,5 @@
 /* Matrices in a context's memory. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "qru_internal.h"
@@ -139,3 +140,60 @@ qru_dtype qru_matrix_dtype(const qru_matrix *M)
     return M ? M->dtype : (qru_dtype)0;
 }
 void *qru_matrix_data(const qru_matrix *M) { return M ? M->p.h : NULL; }
+
+/* One scan of the uplo part of the rows x cols array at A (laset's
+ * convention); adds the count of non-finite elements to *bad. */
+static int scan_part(qru_context *ctx, qru_dtype dt, char uplo, int rows,
+                     int cols, qru_ptr A, int lda, long long *bad)
+{
+    int cnt = 0;
+    if (rows <= 0 || cols <= 0)
+        return 0;
+    int st = ctx->ops->count_nonfinite(ctx, dt, uplo, rows, cols, A, lda,
+                                       &cnt);
+    *bad += cnt;
+    return st;
+}
+
+int qru_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
+                     char uplo, char diag, int k)
+{
+    if (!ctx->check_finite || !M)
+        return 0;
+    qru_dtype dt = M->dtype;
+    int rows = M->rows, c = M->cols, ld = M->ld;
+    long long bad = 0;
+    int st;
+    if (uplo != 'L' && uplo != 'U') {
+        st = scan_part(ctx, dt, 'A', rows, c, M->p, ld, &bad);
+    } else {
+        /* rows above the block, the block's triangle, rows below it */
+        st = scan_part(ctx, dt, 'A', k, c, M->p, ld, &bad);
+        if (!st && diag != 'U')
+            st = scan_part(ctx, dt, uplo, c, c, qru_ptr_at(M->p, ld, k, 0),
+                           ld, &bad);
+        else if (!st && uplo == 'L') /* strictly lower */
+            st = scan_part(ctx, dt, 'L', c - 1, c,
+                           qru_ptr_at(M->p, ld, k + 1, 0), ld, &bad);
+        else if (!st) /* strictly upper */
+            st = scan_part(ctx, dt, 'U', c, c - 1,
+                           qru_ptr_at(M->p, ld, k, 1), ld, &bad);
+        if (!st)
+            st = scan_part(ctx, dt, 'A', rows - k - c, c,
+                           qru_ptr_at(M->p, ld, k + c, 0), ld, &bad);
+    }
+    if (st)
+        return st;
+    return bad ? -argi : 0;
+}
+
+int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
+                          size_t n)
+{
+    if (!ctx->check_finite || !x)
+        return 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isfinite(x[i]))
+            return -argi;
+    return 0;
+}

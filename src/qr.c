@@ -202,13 +202,18 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
         return -1;
     if (!A || A->ctx != ctx)
         return -2;
+    int st = qru_check_finite(ctx, 2, A, 'A', 'N', 0);
+    if (st)
+        return st;
     qru_dtype dt = A->dtype;
     int n = A->rows, m = A->cols;
     if (Q && (!qru_mat_ok(ctx, Q, dt) || Q->rows != n || Q->cols != n ||
               Q == A))
-        return -3;
+        return -3; /* (Q is output only: not scanned) */
     if (B && (!qru_mat_ok(ctx, B, dt) || B->rows != n || B == A || B == Q))
         return -4;
+    if ((st = qru_check_finite(ctx, 4, B, 'A', 'N', 0)) != 0)
+        return st;
     if (nb < 0)
         return -5;
     int nb_asked = nb;
@@ -217,7 +222,6 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
     int kmax = n < m ? n : m;
     if (nb > kmax)
         nb = kmax > 0 ? kmax : 1;
-    int st;
     qru_ptr ws = {0, 0};
     int r = B ? B->cols : 0;
     if (kmax > 0) { /* take the workspace before touching any output */

@@ -70,6 +70,7 @@ struct qru_context {
     void *impl; /* backend state (handles, stream, queue, programs) */
     char device_name[256];
     qru_workspace ws;
+    int check_finite; /* QRU_OPTION_CHECK_FINITE (0 after calloc: off) */
 };
 
 struct qru_matrix {
@@ -132,6 +133,15 @@ struct qru_backend_ops {
      * host doubles; returns when the values are on the host. */
     int (*col_norms)(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
                      int lda, double *norms);
+    /* The number of elements of the m x n A that are not finite (NaN,
+     * +Inf or -Inf), written to *count on the host; returns when it is
+     * there.  Only the part named by uplo is read, as in laset: 'A' all,
+     * 'U' the upper trapezoid (i <= j), 'L' the lower trapezoid (i >= j).
+     * *count is exact while it is below 2^31 (larger counts are clamped to
+     * INT_MAX, never reported as 0).  Used by the non-finite check of
+     * QRU_OPTION_CHECK_FINITE (qru_check_finite, matrix.c). */
+    int (*count_nonfinite)(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                           int n, qru_ptr A, int lda, int *count);
 
     /* ---- the dissertation's Householder kernels ---- */
     /* Householder vector (houseKernel, section 3.1, with LAPACK's larfg
@@ -404,6 +414,37 @@ struct qru_lsq {
     int last_path;     /* QRU_PATH_* of the last successful update */
     int in_policy;     /* 1 while qru_upd_policy runs an update of f */
 };
+
+/* The rank rule of the QR routines (lsq.c; documented in include/qru.h):
+ * R (n x m) is rank-deficient at column j when R(j,j) is not finite or
+ * |R(j,j)| <= max(n, m) eps max_i ||R(1:i,i)||_2 (the maximum over the
+ * finite column norms; eps = FLT_EPSILON or DBL_EPSILON).
+ * qru_qr_rank_gather reads, for the c columns of a block of R, the
+ * diagonal elements (c of them, the first at D, stride ldr + 1) into diag
+ * and the norms of the block's columns (rows x c at B, ldr) into norms
+ * (host arrays of c doubles; the block's rows must hold every nonzero of
+ * its columns).  qru_qr_rank_first applies the rule to the m gathered
+ * values: the first rank-deficient column (1-based), or 0. */
+int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
+                       qru_ptr B, qru_ptr D, int ldr, double *diag,
+                       double *norms);
+int qru_qr_rank_first(qru_dtype dt, int n, int m, const double *diag,
+                      const double *norms);
+
+/* The non-finite check (matrix.c; the rule is documented in
+ * include/qru.h): 0 when ctx's QRU_OPTION_CHECK_FINITE is off or every
+ * scanned element is finite, -argi when one is not, or a library status
+ * of the scan.  Scanned part of M: uplo 'A' all of M (k, diag unused);
+ * 'L' / 'U': the rows k .. k+c-1 of M (c = M's columns) form a square
+ * block of which only the uplo triangle is scanned (its diagonal too
+ * unless diag is 'U'), the other rows of M entirely.  Called from each
+ * public routine's argument checks, right after argument argi's own
+ * checks; M NULL (an omitted optional argument) is skipped. */
+int qru_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
+                     char uplo, char diag, int k);
+/* The same for n doubles on the host. */
+int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
+                          size_t n);
 
 /* Makes room for n_new rows and m_new columns (lsq.c); contents are kept.
  * Grows geometrically; returns 0 or a library status (f unchanged then). */

@@ -38,9 +38,6 @@ int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx);
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra);
 
-/* Machine epsilon of the type (FLT_EPSILON / DBL_EPSILON). */
-double qru_upd_eps(qru_dtype dt);
-
 /* Reduces the panel of columns c0 .. c0+jb-1 of the nrows x ncols array A
  * (lda), whose columns before c0 are already reduced, with Householder
  * reflectors that act on rows c .. min(c + bw, nrows - 1) for column c

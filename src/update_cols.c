@@ -53,6 +53,9 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     if (!qru_mat_ok(ctx, U, dt) || U->rows != n || U->cols < 1 ||
         U->cols > n - m)
         return -4;
+    int st = f->in_policy ? 0 : qru_check_finite(ctx, 4, U, 'A', 'N', 0);
+    if (st)
+        return st;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
     QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL);
@@ -83,12 +86,12 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     int fast = f->upd_alg == QRU_UPDATE_FAST && L > 0;
     size_t o_sw = o_work + nwork + 1;
     size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
-    double *hdiag = malloc(sizeof(double) * 2 * (size_t)s);
+    double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
     if (!hdiag)
         return QRU_ERR_ALLOC;
-    double *hnorm = hdiag + s;
+    double *hnorm = hdiag + mr;
     qru_ptr ws;
-    int st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
+    st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
     if (st) {
         free(hdiag);
         return st;
@@ -154,26 +157,14 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                     qru_ptr_add(Rw, (size_t)k + 1), mr));
     }
 
-    /* rank check on the changed columns of R1 (host round trip) */
-    if (dt == QRU_DOUBLE) {
-        CK(o->download(ctx, dt, 1, s, qru_ptr_add(Rw, (size_t)k), mr + 1,
-                       hdiag, 1));
-    } else {
-        float *tmp = (float *)hdiag; /* s floats fit in s doubles */
-        CK(o->download(ctx, dt, 1, s, qru_ptr_add(Rw, (size_t)k), mr + 1, tmp,
-                       1));
-        for (int i = s - 1; i >= 0; --i)
-            hdiag[i] = tmp[i];
-    }
-    CK(o->col_norms(ctx, dt, mr, s, Rw, mr, hnorm));
-    {
-        double tol = (double)n * qru_upd_eps(dt);
-        for (int c = 0; c < s; ++c)
-            if (!(fabs(hdiag[c]) > tol * hnorm[c])) {
-                st = k + c + 1;
-                goto done;
-            }
-    }
+    /* the rank rule on all of R1 = [R(:, 1:k)  Rw] (host round trip), so
+     * that a factorisation this update leaves is one qru_lsq_solve
+     * accepts */
+    CK(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ncap, hdiag, hnorm));
+    CK(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k), mr,
+                          hdiag + k, hnorm + k));
+    if ((st = qru_qr_rank_first(dt, n, mr, hdiag, hnorm)) != 0)
+        goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
     CK(qru_lsq_reserve(f, n, m + p));

@@ -4,8 +4,6 @@
  * reduction in WY form used by the add-columns (dense panels) and
  * remove-columns (reflectors of length p + 1) updates.
  */
-#include <float.h>
-
 #include "qru_update.h"
 
 int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
@@ -61,11 +59,6 @@ int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
     if (nb > ncols)
         nb = ncols;
     return nb < 1 ? 1 : nb;
-}
-
-double qru_upd_eps(qru_dtype dt)
-{
-    return dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
 }
 
 int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,

@@ -293,8 +293,8 @@ static int refactor(qru_context *ctx, qru_lsq *f, int op, int k, int p,
     QRU_TRY(qru_qr_full_workspace(ctx, dt, n1, m1, 1, r, nb, f->nb, &nqr));
     size_t oA = 0, oB = oA + (size_t)n1 * m1, oQ = oB + (size_t)n1 * r,
            oW = oQ + (size_t)n1 * n1, total = oW + nqr + 1;
-    /* add columns: the rank check of the update on the new R1 */
-    int s = op == QRU_UPD_OP_ADD_COLS ? m1 - k : 0;
+    /* add columns: the update's rank check (the rank rule) on the new R1 */
+    int s = op == QRU_UPD_OP_ADD_COLS ? m1 : 0;
     double *hnorm = NULL;
     if (s > 0) {
         hnorm = malloc(sizeof(double) * 2 * (size_t)s);
@@ -371,29 +371,13 @@ static int refactor(qru_context *ctx, qru_lsq *f, int op, int k, int p,
             CK(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
                        n1));
     }
-    if (s > 0)
-        CK(o->col_norms(ctx, dt, n1, s, qru_ptr_at(A1, n1, 0, k), n1, hnorm));
     CK(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r, nb, f->nb, W));
     if (s > 0) {
-        /* the update's rank check: |R1(j,j)| <= n eps ||A1(:,j)|| for a
-         * changed column j (k+1 .. m+p, 1-based) */
+        /* R1's rows 0 .. m1-1 hold all of its nonzeros */
         double *hdiag = hnorm + s;
-        if (dt == QRU_DOUBLE) {
-            CK(o->download(ctx, dt, 1, s, qru_ptr_at(A1, n1, k, k), n1 + 1,
-                           hdiag, 1));
-        } else {
-            float *tmp = (float *)hdiag;
-            CK(o->download(ctx, dt, 1, s, qru_ptr_at(A1, n1, k, k), n1 + 1,
-                           tmp, 1));
-            for (int i = s - 1; i >= 0; --i)
-                hdiag[i] = tmp[i];
-        }
-        double tol = (double)n1 * qru_upd_eps(dt);
-        for (int c = 0; c < s; ++c)
-            if (!(fabs(hdiag[c]) > tol * hnorm[c])) {
-                st = k + c + 1;
-                goto done;
-            }
+        CK(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
+        if ((st = qru_qr_rank_first(dt, n1, m1, hdiag, hnorm)) != 0)
+            goto done;
     }
     /* commit */
     CK(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));

@@ -47,8 +47,12 @@ int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
     qru_dtype dt = f->dtype;
     if (!qru_mat_ok(ctx, U, dt) || U->cols != m || U->rows < 1)
         return -4;
+    if (!f->in_policy)
+        QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
     if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
         return -5;
+    if (!f->in_policy)
+        QRU_TRY(qru_check_finite(ctx, 5, e, 'A', 'N', 0));
     QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e);
 
     const qru_backend_ops *o = ctx->ops;

@@ -217,6 +217,58 @@ START_TEST(test_add_cols_rank)
 }
 END_TEST
 
+/* A nearly dependent column added next to a much larger one: the rank
+ * rule's tolerance is global (max(n, m1) eps times the LARGEST column norm
+ * of A1), so U(:,2) = A(:,1) + delta w with R1(k+2,k+2) about 1e5 eps is
+ * rank-deficient here although it is far above n eps ||A1(:,k+2)||.  The
+ * update reports column k+2 and leaves f unchanged, with the fixture's
+ * algorithm and with AUTO (which may refactorise).  The same columns with
+ * U(:,1) of ordinary size are accepted. */
+START_TEST(test_add_cols_near_rank)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int n = 60, m = 20, k = 5, p = 3;
+    double eps = dt == QRU_DOUBLE ? 2.220446049250313e-16 : 1.1920929e-07;
+    unsigned seed = 5200u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    for (int alg = 0; alg < 2; ++alg) {
+        qru_lsq *f = uc_factor(ctx, &hp, 1, 3);
+        if (alg)
+            ck_assert_int_eq(
+                qru_lsq_set_update_algorithm(f, QRU_UPDATE_AUTO), 0);
+        usnap s0 = uc_snap(ctx, f);
+        double *U = uc_rand(dt, n, p, &seed);
+        double *w = uc_rand(dt, n, 1, &seed);
+        /* ||w|| ~ sqrt(n/3) and about sqrt((n - k - 1) / 3) of it is
+         * orthogonal to the columns before: R1(k+2,k+2) ~ delta * 4 */
+        double delta = 2.5e4 * eps;
+        for (int i = 0; i < n; ++i) {
+            U[i] *= 1e4;
+            U[i + n] = hp.A[i] + delta * w[i];
+        }
+        qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
+        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        ck_assert_msg(st == k + 2, "%s: nearly dependent column: status %d",
+                      alg ? "auto" : uc_alg_name(), st);
+        uc_snap_same(ctx, f, &s0, "nearly dependent column");
+        qru_matrix_free(Ud);
+        /* the same column without the large one is accepted */
+        for (int i = 0; i < n; ++i)
+            U[i] *= 1e-4;
+        Ud = uc_upload(ctx, dt, n, p, U);
+        st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        ck_assert_msg(st == 0, "%s: same column, no large one: status %d",
+                      alg ? "auto" : uc_alg_name(), st);
+        qru_matrix_free(Ud);
+        free(U);
+        free(w);
+        uc_snap_free(&s0);
+        qru_lsq_destroy(f);
+    }
+    uc_free(&hp);
+}
+END_TEST
+
 START_TEST(test_bad_args)
 {
     qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
@@ -325,6 +377,7 @@ int main(void)
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_extremes, 0, 2);
         tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+        tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
     }

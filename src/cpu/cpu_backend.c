@@ -4,6 +4,7 @@
  * per precision below).  It is the reference every GPU backend is tested
  * against and the "sequential update" of the dissertation's comparisons.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,21 @@ static int cpu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
         col_norms_d(m, n, DP(A), lda, norms);
     else
         col_norms_s(m, n, SP(A), lda, norms);
+    return 0;
+}
+
+static int cpu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
+                               int m, int n, qru_ptr A, int lda, int *count)
+{
+    (void)ctx;
+    char u = (uplo == 'U' || uplo == 'u')   ? 'U'
+             : (uplo == 'L' || uplo == 'l') ? 'L'
+                                            : 'A';
+    size_t c = 0;
+    if (m > 0 && n > 0)
+        c = dt == QRU_DOUBLE ? count_nonfinite_d(u, m, n, DP(A), lda)
+                             : count_nonfinite_s(u, m, n, SP(A), lda);
+    *count = c > INT_MAX ? INT_MAX : (int)c;
     return 0;
 }
 
@@ -528,6 +544,7 @@ const qru_backend_ops qru_cpu_ops = {
     .gemm = cpu_gemm,
     .trsm = cpu_trsm,
     .col_norms = cpu_col_norms,
+    .count_nonfinite = cpu_count_nonfinite,
     .house = cpu_house,
     .larf = cpu_larf,
     .wy_append = cpu_wy_append,
