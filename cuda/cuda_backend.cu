@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
@@ -21,14 +23,65 @@
 thread_local cudaError_t qru_cuda_pending = cudaSuccess;
 thread_local int qru_cuda_depth = 0;
 
+/* cuBLAS and cuSOLVER read (and so clear) the runtime's last error, so a
+ * caller's pending error of a kind that can be raised again is taken out
+ * of their way for the op and raised again after it: each kind with a
+ * call that fails with it and does nothing else, checked the first time
+ * it is needed (on a mismatch the kind is not used again). */
+static cudaError_t raise_invalid_value(void)
+{
+    return cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 0);
+}
+static cudaError_t raise_invalid_device(void)
+{
+    int v = 0;
+    return cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, -1);
+}
+static const struct {
+    cudaError_t code;
+    cudaError_t (*raise)(void);
+} raisers[] = {{cudaErrorInvalidValue, raise_invalid_value},
+               {cudaErrorInvalidDevice, raise_invalid_device}};
+enum { NRAISERS = sizeof raisers / sizeof raisers[0] };
+static std::atomic<int> raiser_ok[NRAISERS]; /* 0 unknown, 1 yes, -1 no */
+
+/* The raiser of the pending error e (raised once to check it when that was
+ * not done yet: a raiser that gives e leaves e pending), -1 if none. */
+static int raiser_of(cudaError_t e)
+{
+    for (int k = 0; k < NRAISERS; ++k) {
+        if (raisers[k].code != e)
+            continue;
+        if (raiser_ok[k].load(std::memory_order_relaxed) == 0) {
+            cudaError_t r = raisers[k].raise();
+            raiser_ok[k].store(r == e && cudaPeekAtLastError() == e ? 1 : -1,
+                               std::memory_order_relaxed);
+        }
+        return raiser_ok[k].load(std::memory_order_relaxed) > 0 ? k : -1;
+    }
+    return -1;
+}
+
 qru_cuda_scope::qru_cuda_scope(const qru_cuda_impl *im)
     : st(0), outer(qru_cuda_depth++ == 0), prev_dev(-1), blas(NULL),
       blas_stream(NULL), blas_set_stream(0), blas_set_mode(0),
-      blas_mode(CUBLAS_POINTER_MODE_HOST), solver(NULL), solver_stream(NULL)
+      blas_mode(CUBLAS_POINTER_MODE_HOST), solver(NULL), solver_stream(NULL),
+      raiser(-1)
 {
     if (!outer)
         return;
-    qru_cuda_pending = cudaPeekAtLastError();
+    cudaError_t e0 = cudaPeekAtLastError();
+    if (e0 != cudaSuccess) {
+        int k = raiser_of(e0);
+        if (k >= 0) {
+            (void)cudaGetLastError();
+            if (cudaPeekAtLastError() == cudaSuccess) { /* not sticky */
+                raiser = k;
+                e0 = cudaSuccess;
+            }
+        }
+    }
+    qru_cuda_pending = e0;
     if (!im)
         return;
     int cur = -1;
@@ -101,6 +154,8 @@ qru_cuda_scope::~qru_cuda_scope()
     if (prev_dev >= 0)
         (void)cudaSetDevice(prev_dev);
     qru_cuda_clear();
+    if (raiser >= 0)
+        (void)raisers[raiser].raise();
 }
 
 /* ---- context ---------------------------------------------------------------- */

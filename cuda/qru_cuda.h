@@ -37,14 +37,17 @@ static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
  *     cuSOLVER handle's stream (set to the context's stream and host
  *     pointers for the op, restored after it; handles the context created
  *     are set once, at init);
- *   - the runtime's last error: a caller's pending error is never consumed
- *     (errors are read with cudaPeekAtLastError and compared with the one
- *     pending at entry); an error of the op's own is reported as the op's
- *     status and cleared.  Limits: an op that fails while the caller has an
- *     error pending may leave its own error (or none) in its place, and a
- *     failed launch with the very code the caller left pending is not
- *     seen; a sticky error (a broken CUDA context) cannot be cleared by
- *     anyone.
+ *   - the runtime's last error: an error of the op's own is reported as
+ *     the op's status and cleared; a caller's pending error is still
+ *     pending afterwards.  The vendor libraries read (clear) the last
+ *     error, so a pending error of a kind the library can raise again
+ *     (invalid value, invalid device) is taken away for the op and raised
+ *     again after it; any other is left pending (errors are read with
+ *     cudaPeekAtLastError and compared with it).  Limits: with a pending
+ *     error of another kind, a vendor call may clear it, an op that fails
+ *     may leave its own error in its place, and a failed launch with that
+ *     very code is not seen; a sticky error (a broken CUDA context) cannot
+ *     be cleared by anyone.
  * Scopes nest: only the outermost one of a thread saves and restores. */
 extern thread_local cudaError_t qru_cuda_pending; /* caller's, at entry */
 extern thread_local int qru_cuda_depth;
@@ -59,6 +62,7 @@ struct qru_cuda_scope {
     cublasPointerMode_t blas_mode;
     cusolverDnHandle_t solver;
     cudaStream_t solver_stream;
+    int raiser; /* >= 0: the caller's pending error, raised again at exit */
     /* im: the context's state (NULL: device and error state only, as in
      * init, or with no context at all) */
     explicit qru_cuda_scope(const struct qru_cuda_impl *im);
