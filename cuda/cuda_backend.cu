@@ -11,22 +11,163 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
 #include "qru_base.cl"
 
 
+/* ---- the caller's state (qru_cuda.h) -------------------------------------- */
+
+thread_local cudaError_t qru_cuda_pending = cudaSuccess;
+thread_local int qru_cuda_depth = 0;
+
+/* cuBLAS and cuSOLVER read (and so clear) the runtime's last error, so a
+ * caller's pending error of a kind that can be raised again is taken out
+ * of their way for the op and raised again after it: each kind with a
+ * call that fails with it and does nothing else, checked the first time
+ * it is needed (on a mismatch the kind is not used again). */
+static cudaError_t raise_invalid_value(void)
+{
+    return cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 0);
+}
+static cudaError_t raise_invalid_device(void)
+{
+    int v = 0;
+    return cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, -1);
+}
+static const struct {
+    cudaError_t code;
+    cudaError_t (*raise)(void);
+} raisers[] = {{cudaErrorInvalidValue, raise_invalid_value},
+               {cudaErrorInvalidDevice, raise_invalid_device}};
+enum { NRAISERS = sizeof raisers / sizeof raisers[0] };
+static std::atomic<int> raiser_ok[NRAISERS]; /* 0 unknown, 1 yes, -1 no */
+
+/* The raiser of the pending error e (raised once to check it when that was
+ * not done yet: a raiser that gives e leaves e pending), -1 if none. */
+static int raiser_of(cudaError_t e)
+{
+    for (int k = 0; k < NRAISERS; ++k) {
+        if (raisers[k].code != e)
+            continue;
+        if (raiser_ok[k].load(std::memory_order_relaxed) == 0) {
+            cudaError_t r = raisers[k].raise();
+            raiser_ok[k].store(r == e && cudaPeekAtLastError() == e ? 1 : -1,
+                               std::memory_order_relaxed);
+        }
+        return raiser_ok[k].load(std::memory_order_relaxed) > 0 ? k : -1;
+    }
+    return -1;
+}
+
+qru_cuda_scope::qru_cuda_scope(const qru_cuda_impl *im)
+    : st(0), outer(qru_cuda_depth++ == 0), prev_dev(-1), blas(NULL),
+      blas_stream(NULL), blas_set_stream(0), blas_set_mode(0),
+      blas_mode(CUBLAS_POINTER_MODE_HOST), solver(NULL), solver_stream(NULL),
+      raiser(-1)
+{
+    if (!outer)
+        return;
+    cudaError_t e0 = cudaPeekAtLastError();
+    if (e0 != cudaSuccess) {
+        int k = raiser_of(e0);
+        if (k >= 0) {
+            (void)cudaGetLastError();
+            if (cudaPeekAtLastError() == cudaSuccess) { /* not sticky */
+                raiser = k;
+                e0 = cudaSuccess;
+            }
+        }
+    }
+    qru_cuda_pending = e0;
+    if (!im)
+        return;
+    int cur = -1;
+    cudaError_t e = cudaGetDevice(&cur);
+    if (e == cudaSuccess && cur != im->device) {
+        e = cudaSetDevice(im->device);
+        if (e == cudaSuccess)
+            prev_dev = cur;
+    }
+    if (e != cudaSuccess) {
+        st = qru_cuda_status(e);
+        return;
+    }
+    if (im->blas && !im->own_blas) {
+        cudaStream_t s0 = NULL;
+        cublasPointerMode_t m0 = CUBLAS_POINTER_MODE_HOST;
+        if (cublasGetStream(im->blas, &s0) != CUBLAS_STATUS_SUCCESS ||
+            cublasGetPointerMode(im->blas, &m0) != CUBLAS_STATUS_SUCCESS) {
+            st = QRU_ERR_DEVICE;
+            return;
+        }
+        blas = im->blas;
+        if (s0 != im->stream) {
+            if (cublasSetStream(blas, im->stream) != CUBLAS_STATUS_SUCCESS) {
+                st = QRU_ERR_DEVICE;
+                return;
+            }
+            blas_stream = s0;
+            blas_set_stream = 1;
+        }
+        if (m0 != CUBLAS_POINTER_MODE_HOST) {
+            if (cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) !=
+                CUBLAS_STATUS_SUCCESS) {
+                st = QRU_ERR_DEVICE;
+                return;
+            }
+            blas_mode = m0;
+            blas_set_mode = 1;
+        }
+    }
+    if (im->solver && !im->own_solver) {
+        cudaStream_t s0 = NULL;
+        if (cusolverDnGetStream(im->solver, &s0) != CUSOLVER_STATUS_SUCCESS) {
+            st = QRU_ERR_DEVICE;
+            return;
+        }
+        if (s0 != im->stream) {
+            if (cusolverDnSetStream(im->solver, im->stream) !=
+                CUSOLVER_STATUS_SUCCESS) {
+                st = QRU_ERR_DEVICE;
+                return;
+            }
+            solver = im->solver;
+            solver_stream = s0;
+        }
+    }
+}
+
+qru_cuda_scope::~qru_cuda_scope()
+{
+    --qru_cuda_depth;
+    if (!outer)
+        return;
+    if (solver)
+        (void)cusolverDnSetStream(solver, solver_stream);
+    if (blas && blas_set_mode)
+        (void)cublasSetPointerMode(blas, blas_mode);
+    if (blas && blas_set_stream)
+        (void)cublasSetStream(blas, blas_stream);
+    if (prev_dev >= 0)
+        (void)cudaSetDevice(prev_dev);
+    qru_cuda_clear();
+    if (raiser >= 0)
+        (void)raisers[raiser].raise();
+}
+
 /* ---- context ---------------------------------------------------------------- */
 
 int qru_cu_probe(void)
 {
+    qru_cuda_scope sc(NULL);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n < 1) {
-        (void)cudaGetLastError();
+    if (e != cudaSuccess || n < 1)
         return QRU_ERR_BACKEND_UNAVAILABLE;
-    }
     return 0;
 }
 
@@ -40,18 +181,17 @@ static void release(qru_cuda_impl *im)
         cudaStreamSynchronize(im->stream);
         cudaStreamDestroy(im->stream);
     }
-    (void)cudaGetLastError();
     free(im);
 }
 
-int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
+/* (the scope puts the caller's device and error state back; an adopted
+ * handle is left as it is: each op's scope sets and restores it) */
+static int init_impl(qru_context *ctx, const qru_context_options *opt)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count < 1) {
-        (void)cudaGetLastError();
+    if (e != cudaSuccess || count < 1)
         return QRU_ERR_BACKEND_UNAVAILABLE;
-    }
     int dev = opt ? opt->device : -1;
     if (dev < 0) {
         const char *s = getenv("QRU_DEVICE");
@@ -85,7 +225,7 @@ int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
         cudaSuccess)
         pools = 0;
     im->async_alloc = pools != 0;
-    (void)cudaGetLastError();
+    qru_cuda_clear();
 
     if (opt && opt->stream) {
         im->stream = (cudaStream_t)opt->stream;
@@ -108,8 +248,11 @@ int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
             return st;
         }
         im->own_blas = 1;
+        st = qru_cublas_status(cublasSetStream(im->blas, im->stream));
+        if (!st)
+            st = qru_cublas_status(
+                cublasSetPointerMode(im->blas, CUBLAS_POINTER_MODE_HOST));
     }
-    st = qru_cublas_status(cublasSetStream(im->blas, im->stream));
     if (opt && opt->solver_handle) {
         im->solver = (cusolverDnHandle_t)opt->solver_handle;
     } else if (!st) {
@@ -118,9 +261,10 @@ int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
             im->solver = NULL;
         else
             im->own_solver = 1;
+        if (!st)
+            st = qru_cusolver_status(
+                cusolverDnSetStream(im->solver, im->stream));
     }
-    if (!st)
-        st = qru_cusolver_status(cusolverDnSetStream(im->solver, im->stream));
     if (st) {
         release(im);
         return st;
@@ -132,15 +276,30 @@ int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
     return 0;
 }
 
+int qru_cu_init(qru_context *ctx, const qru_context_options *opt)
+{
+    qru_cuda_scope sc(NULL);
+    int cur = -1;
+    if (cudaGetDevice(&cur) != cudaSuccess)
+        cur = -1;
+    int st = init_impl(ctx, opt);
+    if (cur >= 0)
+        (void)cudaSetDevice(cur);
+    return st;
+}
+
 void qru_cu_fini(qru_context *ctx)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
     if (!im)
         return;
-    (void)qru_cuda_enter(ctx);
-    if (!im->own_stream) /* leave the caller's stream with nothing of ours */
-        cudaStreamSynchronize(im->stream);
-    release(im);
+    {
+        qru_cuda_scope sc(im); /* holds copies of the adopted handles */
+        if (!im->own_stream) /* leave the caller's stream with nothing of
+                                ours */
+            cudaStreamSynchronize(im->stream);
+        release(im);
+    }
     ctx->impl = NULL;
 }
 
@@ -180,7 +339,7 @@ void qru_cu_free(qru_context *ctx, void *h)
         return;
     (void)qru_cuda_enter(ctx);
     cudaFree(h);
-    (void)cudaGetLastError();
+    qru_cuda_clear();
 }
 
 
@@ -195,7 +354,7 @@ int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p)
             return 0;
         if (e != cudaErrorNotSupported)
             return qru_cuda_status(e);
-        (void)cudaGetLastError();
+        qru_cuda_clear();
         im->async_alloc = 0;
     }
     /* no stream-ordered allocator: plain cudaMalloc (cudaFree syncs) */
@@ -236,7 +395,7 @@ int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n, const void *src,
     if (cudaPointerGetAttributes(&at, src) == cudaSuccess &&
         at.type == cudaMemoryTypeHost)
         return qru_cuda_status(cudaStreamSynchronize(im->stream));
-    (void)cudaGetLastError();
+    qru_cuda_clear();
     return 0;
 }
 
@@ -380,9 +539,6 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
                                 : scal2d_t<float>(ctx, m, n, beta, C, ldc);
     }
     cublasHandle_t h = qru_cuda(ctx)->blas;
-    st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-    if (st)
-        return st;
     if (dt == QRU_DOUBLE)
         return qru_cublas_status(cublasDgemm(
             h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
@@ -404,9 +560,6 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
     if (st)
         return st;
     cublasHandle_t h = qru_cuda(ctx)->blas;
-    st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-    if (st)
-        return st;
     cublasSideMode_t s =
         (side == 'L' || side == 'l') ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
     cublasFillMode_t u = (uplo == 'U' || uplo == 'u') ? CUBLAS_FILL_MODE_UPPER

@@ -60,7 +60,7 @@ template <typename T> static size_t smem_capacity(qru_context *ctx)
                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                              optin) == cudaSuccess)
         cap = optin;
-    (void)cudaGetLastError();
+    qru_cuda_clear();
     if (dev >= 0 && dev < MAXDEV)
         cache[dev] = cap;
     return cap > 0 ? (size_t)cap : 0;
@@ -91,7 +91,7 @@ template <typename T> static int coop_capacity(qru_context *ctx)
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &per_sm, qru_panel_qr<T>, QRU_RED, 0) == cudaSuccess)
         cap = per_sm * im->sm_count;
-    (void)cudaGetLastError();
+    qru_cuda_clear();
     if (dev >= 0 && dev < MAXDEV)
         cache[dev] = cap > 0 ? cap : -1;
     return cap;
@@ -192,11 +192,7 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
         int st = qru_cuda_launched();
         if (st)
             return st;
-        T m1 = (T)-1;
-        st = qru_cublas_status(
-            cublasSetPointerMode(im->blas, CUBLAS_POINTER_MODE_HOST));
-        if (st)
-            return st;
+        T m1 = (T)-1; /* host pointer mode: the op's scope or init set it */
         return qru_cublas_status(trmm_rn(im->blas, m, nb, &m1, wk + ok, nb,
                                          y + oy, ldy, w + ow, ldw));
     }
@@ -212,7 +208,7 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
             return 0;
         /* e.g. too large a cooperative grid next to other work: one block
          * computes the same */
-        (void)cudaGetLastError();
+        qru_cuda_clear();
         chunk = m;
     }
     qru_panel_qr<T><<<1, QRU_RED, 0, s>>>(m, nb, a, oa, lda, y, oy, ldy, w,

@@ -130,7 +130,7 @@ template <typename T> static size_t sweeps_smem_cap(qru_context *ctx)
                              cudaFuncAttributeMaxDynamicSharedMemorySize,
                              optin) == cudaSuccess)
         cap = optin;
-    (void)cudaGetLastError();
+    qru_cuda_clear();
     if (dev >= 0 && dev < MAXDEV)
         cache[dev] = cap;
     return cap > 0 ? (size_t)cap : 0;

@@ -27,13 +27,66 @@ static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
     return (qru_cuda_impl *)ctx->impl;
 }
 
-/* Maps a CUDA runtime error to a library status, clearing the runtime's
- * last-error slot so that a later check does not see it again. */
+/* ---- the caller's CUDA state ----------------------------------------------
+ * The library runs on the caller's thread, next to the caller's own CUDA
+ * work, so every backend op (cuda_table.cu wraps each one) leaves that
+ * thread's CUDA state as it found it, through a qru_cuda_scope:
+ *   - the current device (the op makes the context's device current and
+ *     puts the caller's back);
+ *   - an adopted cuBLAS handle's stream and pointer mode and an adopted
+ *     cuSOLVER handle's stream (set to the context's stream and host
+ *     pointers for the op, restored after it; handles the context created
+ *     are set once, at init);
+ *   - the runtime's last error: an error of the op's own is reported as
+ *     the op's status and cleared; a caller's pending error is still
+ *     pending afterwards.  The vendor libraries read (clear) the last
+ *     error, so a pending error of a kind the library can raise again
+ *     (invalid value, invalid device) is taken away for the op and raised
+ *     again after it; any other is left pending (errors are read with
+ *     cudaPeekAtLastError and compared with it).  Limits: with a pending
+ *     error of another kind, a vendor call may clear it, an op that fails
+ *     may leave its own error in its place, and a failed launch with that
+ *     very code is not seen; a sticky error (a broken CUDA context) cannot
+ *     be cleared by anyone.
+ * Scopes nest: only the outermost one of a thread saves and restores. */
+extern thread_local cudaError_t qru_cuda_pending; /* caller's, at entry */
+extern thread_local int qru_cuda_depth;
+
+struct qru_cuda_scope {
+    int st;          /* 0, or the status of making the context current */
+    int outer;       /* the outermost scope of this thread */
+    int prev_dev;    /* the caller's device, -1: not changed */
+    cublasHandle_t blas;          /* adopted handles whose state was set */
+    cudaStream_t blas_stream;     /* ... and what to put back */
+    int blas_set_stream, blas_set_mode;
+    cublasPointerMode_t blas_mode;
+    cusolverDnHandle_t solver;
+    cudaStream_t solver_stream;
+    int raiser; /* >= 0: the caller's pending error, raised again at exit */
+    /* im: the context's state (NULL: device and error state only, as in
+     * init, or with no context at all) */
+    explicit qru_cuda_scope(const struct qru_cuda_impl *im);
+    ~qru_cuda_scope();
+    qru_cuda_scope(const qru_cuda_scope &) = delete;
+    qru_cuda_scope &operator=(const qru_cuda_scope &) = delete;
+};
+
+/* Clears an error the library's own CUDA calls left in the runtime's
+ * last-error slot, never the one the caller left pending. */
+static inline void qru_cuda_clear(void)
+{
+    cudaError_t e = cudaPeekAtLastError();
+    if (e != cudaSuccess && e != qru_cuda_pending)
+        (void)cudaGetLastError();
+}
+
+/* Maps a CUDA runtime error to a library status, clearing it from the
+ * runtime's last-error slot so that a later check does not see it again. */
 static inline int qru_cuda_status(cudaError_t e)
 {
     if (e == cudaSuccess)
         return 0;
-    (void)cudaGetLastError();
+    qru_cuda_clear();
     return e == cudaErrorMemoryAllocation ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
 }
 
@@ -52,23 +105,24 @@ static inline int qru_cusolver_status(cusolverStatus_t s)
 }
 
 /* Makes the context's device current (a context may live on any device of
- * a multi-GPU host) and clears a stale last-error left by earlier code. */
+ * a multi-GPU host; the op's scope puts the caller's back). */
 static inline int qru_cuda_enter(const qru_context *ctx)
 {
     int cur = -1;
     cudaError_t e = cudaGetDevice(&cur);
     if (e == cudaSuccess && cur != qru_cuda(ctx)->device)
         e = cudaSetDevice(qru_cuda(ctx)->device);
-    if (e != cudaSuccess)
-        return qru_cuda_status(e);
-    (void)cudaGetLastError();
-    return 0;
+    return e != cudaSuccess ? qru_cuda_status(e) : 0;
 }
 
-/* Status of the kernel launches just made. */
+/* Status of the kernel launches just made (an error the caller left
+ * pending is not theirs). */
 static inline int qru_cuda_launched(void)
 {
-    return qru_cuda_status(cudaGetLastError());
+    cudaError_t e = cudaPeekAtLastError();
+    if (e == cudaSuccess || e == qru_cuda_pending)
+        return 0;
+    return qru_cuda_status(e);
 }
 
 /* Stream-ordered scratch memory (freed with qru_cuda_scratch_free on the

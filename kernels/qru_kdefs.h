@@ -22,7 +22,13 @@
  *                         1.2, which has no sub-group functions: 1)
  *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
  *                         sum / maximum of x over the team, in every item
+ *                         (a NaN in any item gives NaN in every item)
  *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
+ *   QRU_TEAM_UNIFORM(x)   x of the team's item 0, in every item: a branch
+ *                         on it is taken by the whole team whatever the
+ *                         data, so a team operation inside it is reached by
+ *                         every item (never branch around one on a value
+ *                         each item computed itself from NaN-prone data)
  *   QRU_TEAM_SYNC         orders the team's local-memory accesses
  *   QRU_FENCE_LOCAL       orders this item's local-memory accesses as seen
  *                         by the other items of the work-group
@@ -62,13 +68,14 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 {
     for (int o = 16; o > 0; o >>= 1) {
         U w = __shfl_xor_sync(0xffffffffu, v, o);
-        v = w > v ? w : v;
+        v = (w > v || w != w) ? w : v; /* NaN wins, in both partners */
     }
     return v;
 }
 #define QRU_TEAM_SUM(x) qru_team_sum_(x)
 #define QRU_TEAM_MAX(x) qru_team_max_(x)
 #define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
+#define QRU_TEAM_UNIFORM(x) __shfl_sync(0xffffffffu, (x), 0)
 #define QRU_FENCE_LOCAL __threadfence_block()
 #elif defined(__OPENCL_VERSION__)
 #ifdef QRU_FP64
@@ -98,6 +105,7 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_SUM(x) (x)
 #define QRU_TEAM_MAX(x) (x)
 #define QRU_TEAM_BCAST(x, l) (x)
+#define QRU_TEAM_UNIFORM(x) (x)
 #define QRU_FENCE_LOCAL mem_fence(CLK_LOCAL_MEM_FENCE)
 #endif
 #if !defined(__CUDACC__) && !defined(__OPENCL_VERSION__)

@@ -308,7 +308,9 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
     T ss = (T)0;
     for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
         ss += col[i] * col[i];
-    ss = QRU_TEAM_SUM(ss);
+    /* the branches below hold team operations: their conditions are the
+     * team's item 0's values (uniform whatever the data, NaN included) */
+    ss = QRU_TEAM_UNIFORM(QRU_TEAM_SUM(ss));
     T xnorm = QRU_SQRT(ss);
     if (!(ss > QRU_SSQ_LO && ss < QRU_SSQ_HI)) {
         /* zero, tiny, huge or NaN: scaled by the largest magnitude */
@@ -318,7 +320,7 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
             if (a > amax || a != a)
                 amax = a;
         }
-        amax = QRU_TEAM_MAX(amax);
+        amax = QRU_TEAM_UNIFORM(QRU_TEAM_MAX(amax));
         xnorm = (T)0;
         if (amax != (T)0) { /* also for a NaN */
             T sq = (T)0;
@@ -328,6 +330,7 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
             }
             xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
         }
+        xnorm = QRU_TEAM_UNIFORM(xnorm);
     }
     T t = (T)0;
     if (xnorm != (T)0) {
@@ -482,7 +485,9 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
             al = x[r];
     }
     al = QRU_TEAM_BCAST(al, c % QRU_TEAM); /* item c % TEAM holds it */
-    ss = QRU_TEAM_SUM(ss);
+    /* the branches below hold team operations: their conditions are the
+     * team's item 0's values (uniform whatever the data, NaN included) */
+    ss = QRU_TEAM_UNIFORM(QRU_TEAM_SUM(ss));
     T xnorm = QRU_SQRT(ss);
     int safe = ss > QRU_SSQ_LO && ss < QRU_SSQ_HI;
     if (!safe) {
@@ -494,7 +499,7 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
             if (i > c && i < m && (a > amax || a != a))
                 amax = a;
         }
-        amax = QRU_TEAM_MAX(amax);
+        amax = QRU_TEAM_UNIFORM(QRU_TEAM_MAX(amax));
         xnorm = (T)0;
         if (amax != (T)0) {
             T sq = (T)0;
@@ -507,6 +512,7 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
             }
             xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
         }
+        xnorm = QRU_TEAM_UNIFORM(xnorm);
     }
     T t = (T)0;
     if (xnorm != (T)0) {

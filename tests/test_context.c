@@ -5,6 +5,12 @@
 
 #include "qru_test.h"
 
+#ifdef QRU_HAVE_CUDA
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+#endif
+
 static const qru_backend all_backends[] = {QRU_BACKEND_CPU, QRU_BACKEND_CUDA,
                                            QRU_BACKEND_OPENCL};
 
@@ -205,6 +211,163 @@ START_TEST(test_two_contexts)
 }
 END_TEST
 
+/* A CUDA context that adopts the caller's stream and cuBLAS / cuSOLVER
+ * handles must leave the caller's CUDA state as it found it after every
+ * call: the current device, the handles' streams and cuBLAS pointer mode
+ * (the caller moved them to another stream and to device pointers after
+ * creating the context) and the runtime's pending error (a
+ * cudaErrorInvalidDevice the caller has not read yet). */
+#ifdef QRU_HAVE_CUDA
+typedef struct cuda_caller {
+    int dev;
+    cudaStream_t stream;
+    cublasHandle_t blas;
+    cusolverDnHandle_t solver;
+    cudaError_t pending;
+} cuda_caller;
+
+static void caller_check(const cuda_caller *c, const char *after)
+{
+    int dev = -1;
+    ck_assert_msg(cudaGetDevice(&dev) == cudaSuccess && dev == c->dev,
+                  "after %s: current device %d, caller's %d", after, dev,
+                  c->dev);
+    cudaStream_t s = NULL;
+    ck_assert_int_eq(cublasGetStream(c->blas, &s), CUBLAS_STATUS_SUCCESS);
+    ck_assert_msg(s == c->stream, "after %s: cuBLAS handle's stream changed",
+                  after);
+    cublasPointerMode_t pm = CUBLAS_POINTER_MODE_HOST;
+    ck_assert_int_eq(cublasGetPointerMode(c->blas, &pm),
+                     CUBLAS_STATUS_SUCCESS);
+    ck_assert_msg(pm == CUBLAS_POINTER_MODE_DEVICE,
+                  "after %s: cuBLAS pointer mode changed", after);
+    s = NULL;
+    ck_assert_int_eq(cusolverDnGetStream(c->solver, &s),
+                     CUSOLVER_STATUS_SUCCESS);
+    ck_assert_msg(s == c->stream,
+                  "after %s: cuSOLVER handle's stream changed", after);
+    cudaError_t e = cudaPeekAtLastError();
+    ck_assert_msg(e == c->pending,
+                  "after %s: pending error %d (%s), the caller's was %d",
+                  after, (int)e, cudaGetErrorName(e), (int)c->pending);
+}
+#endif
+
+START_TEST(test_cuda_caller_state)
+{
+#ifndef QRU_HAVE_CUDA
+    printf("context: caller-state test SKIPPED: the CUDA backend is not "
+           "built\n");
+#else
+    if (qru_test_backend() != QRU_BACKEND_CUDA) {
+        printf("context: caller-state test SKIPPED: it runs in the "
+               "cuda/context test\n");
+        return;
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1) {
+        printf("context: caller-state test SKIPPED: no CUDA device\n");
+        (void)cudaGetLastError();
+        return;
+    }
+    ck_assert_int_eq(cudaSetDevice(0), cudaSuccess);
+    cudaStream_t s1 = NULL, s2 = NULL;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking),
+                     cudaSuccess);
+    cuda_caller c;
+    ck_assert_int_eq(cublasCreate(&c.blas), CUBLAS_STATUS_SUCCESS);
+    ck_assert_int_eq(cusolverDnCreate(&c.solver), CUSOLVER_STATUS_SUCCESS);
+    ck_assert_int_eq(cublasSetStream(c.blas, s1), CUBLAS_STATUS_SUCCESS);
+    ck_assert_int_eq(cusolverDnSetStream(c.solver, s1),
+                     CUSOLVER_STATUS_SUCCESS);
+
+    qru_context_options opt;
+    qru_context_options_init(&opt);
+    opt.device = 0;
+    opt.stream = s1;
+    opt.blas_handle = c.blas;
+    opt.solver_handle = c.solver;
+    qru_context *ctx = NULL;
+    ck_assert_int_eq(qru_context_create_ex(&ctx, QRU_BACKEND_CUDA, &opt), 0);
+
+    /* the caller moves on: other stream, device pointers, another device
+     * where there is one, and an error it has not read yet */
+    c.stream = s2;
+    ck_assert_int_eq(cublasSetStream(c.blas, s2), CUBLAS_STATUS_SUCCESS);
+    ck_assert_int_eq(cublasSetPointerMode(c.blas, CUBLAS_POINTER_MODE_DEVICE),
+                     CUBLAS_STATUS_SUCCESS);
+    ck_assert_int_eq(cusolverDnSetStream(c.solver, s2),
+                     CUSOLVER_STATUS_SUCCESS);
+    c.dev = ndev > 1 ? 1 : 0;
+    ck_assert_int_eq(cudaSetDevice(c.dev), cudaSuccess);
+    c.pending = cudaSetDevice(ndev + 7);
+    ck_assert_int_eq(c.pending, cudaErrorInvalidDevice);
+    printf("context: caller-state test on %d device(s), caller's device %d\n",
+           ndev, c.dev);
+    caller_check(&c, "setting up");
+
+    /* a few calls: uploads, the QR (cuSOLVER), an update (panel kernel,
+     * cuBLAS), a solve (trsm), a Cholesky (cuSOLVER), downloads */
+    enum { n = 60, m = 20, p = 8 };
+    unsigned seed = 99;
+    qru_matrix *A = NULL, *b = NULL, *U = NULL, *e = NULL, *x = NULL,
+               *S = NULL;
+    double *h = qru_test_alloc(QRU_DOUBLE, n, n, n);
+    qru_test_rand(QRU_DOUBLE, n, n, h, n, &seed);
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_DOUBLE, n, m, 0, &A), 0);
+    caller_check(&c, "qru_matrix_create");
+    ck_assert_int_eq(qru_matrix_upload(A, h, n), 0);
+    caller_check(&c, "qru_matrix_upload");
+    b = qru_test_upload(ctx, QRU_DOUBLE, n, 1, 0, h + n * m, n);
+    U = qru_test_upload(ctx, QRU_DOUBLE, p, m, 0, h + n * (m + 1), p);
+    e = qru_test_upload(ctx, QRU_DOUBLE, p, 1, 0, h + n * (m + 2), p);
+    caller_check(&c, "uploads");
+    qru_lsq *f = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, NULL, &f), 0);
+    caller_check(&c, "qru_lsq_create");
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), 0);
+    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, n / 2, U, e), 0);
+    caller_check(&c, "qru_qr_update_add_rows");
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_DOUBLE, m, 1, 0, &x), 0);
+    ck_assert_int_eq(qru_lsq_solve(ctx, f, x), 0);
+    caller_check(&c, "qru_lsq_solve");
+    /* S = I * n + a symmetric random part: positive definite */
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            h[i + j * n] = (i == j ? n : 0) + 0.5 * (h[i + j * n] + h[j + i * n]);
+    S = qru_test_upload(ctx, QRU_DOUBLE, n, n, 0, h, n);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', S, QRU_CHOL_LEFT, 0), 0);
+    caller_check(&c, "qru_chol_factor");
+    ck_assert_int_eq(qru_context_sync(ctx), 0);
+    caller_check(&c, "qru_context_sync");
+    ck_assert_int_eq(qru_matrix_download(x, h, m), 0);
+    caller_check(&c, "qru_matrix_download");
+    qru_lsq_destroy(f);
+    qru_matrix_free(A);
+    qru_matrix_free(b);
+    qru_matrix_free(U);
+    qru_matrix_free(e);
+    qru_matrix_free(x);
+    qru_matrix_free(S);
+    caller_check(&c, "qru_matrix_free");
+    qru_context_destroy(ctx);
+    caller_check(&c, "qru_context_destroy");
+    free(h);
+
+    /* the pending error is still the caller's to read */
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDevice);
+    ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
+    ck_assert_int_eq(cudaSetDevice(0), cudaSuccess);
+    cublasDestroy(c.blas);
+    cusolverDnDestroy(c.solver);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+#endif
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("context");
@@ -217,6 +380,7 @@ int main(void)
     tcase_add_test(tc, test_auto);
     tcase_add_test(tc, test_bad_args);
     tcase_add_test(tc, test_two_contexts);
+    tcase_add_test(tc, test_cuda_caller_state);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }
