@@ -30,11 +30,14 @@ static int same_array(qru_ptr a, qru_ptr b)
 
 /* ---- diagonal of the factored matrix for the definiteness rule -------- */
 
-/* Rows per block of qru_chol_rowsq: about 2^20 elements of workspace, at
+/* Rows per block of qru_chol_rowsq: about 2^20 elements of workspace
+ * (c b for the transposed rows, b^2 <= 2^18 for the diagonal block), at
  * least 32 rows (bounded syncs), at most n. */
 static int rowsq_block(int n, int c)
 {
     long b = (1L << 20) / (c > 0 ? c : 1);
+    if (b > 512)
+        b = 512;
     if (b < 32)
         b = 32;
     if (b > n)
