@@ -343,10 +343,14 @@ START_TEST(test_factor_not_pd)
                         check_sentinels(dt, n, ld, n, F, uplo, "in place");
                         double *L = factor_lower(dt, n, F, ld, uplo);
                         /* off the diagonal, column j-1 holds the planted
-                         * value in row j */
+                         * value in row j, and the rest of row j is
+                         * unspecified: a trsm may spread a NaN along its
+                         * row of B (the OpenCL one does, 0 * NaN) */
                         int jc = kind >= 4 ? j - 1 : j;
                         for (int jj = 0; jj < jc; ++jj)
-                            for (int i = jj; i < n; ++i)
+                            for (int i = jj; i < n; ++i) {
+                                if (kind >= 4 && i == j)
+                                    continue;
                                 ck_assert_msg(
                                     fabs(L[i + (size_t)jj * n] -
                                          R[i + (size_t)jj * n]) <=
@@ -355,6 +359,7 @@ START_TEST(test_factor_not_pd)
                                     "(%d,%d) = %g",
                                     j, var, kind, i, jj,
                                     L[i + (size_t)jj * n]);
+                            }
                         free(L);
                     }
                     free(F);
