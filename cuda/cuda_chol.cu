@@ -112,9 +112,10 @@ static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
 }
 
 /* After cuSOLVER's potrf of the n x n A: dinfo[0] is its devInfo.
- * cuSOLVER (like LAPACK) reports a pivot <= 0; a NaN pivot may pass, so on
- * success the first diagonal element of the factor that is not > 0 (NaN)
- * names the failing column, as the potrf_panel contract wants.  Writes
+ * cuSOLVER (like LAPACK) reports a pivot <= 0; a NaN or Inf pivot may
+ * pass, so on success the first diagonal element of the factor that is
+ * not > 0 or not finite names the failing column, as the potrf_panel
+ * contract wants.  Writes
  * the column (1-based, 0: none) to dinfo[1].  When info (one T, the
  * potrf_panel flag; NULL for potrf_full) is given: dinfo[2] = 1 if info
  * was 0 on entry (the block is to be written back), else 0, and a failure
@@ -129,9 +130,11 @@ __global__ void qru_potrf_check(int n, const T *A, int lda, int *dinfo,
     __syncthreads();
     int dv = dinfo[0];
     if (dv == 0)
-        for (int j = threadIdx.x; j < n; j += blockDim.x)
-            if (!(A[(long)j * lda + j] > (T)0))
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            T d = A[(long)j * lda + j];
+            if (!(d > (T)0) || !(d - d == (T)0)) /* d - d: 0 iff finite */
                 atomicMin(&first, j + 1);
+        }
     __syncthreads();
     if (threadIdx.x != 0)
         return;
@@ -145,20 +148,28 @@ __global__ void qru_potrf_check(int n, const T *A, int lda, int *dinfo,
     }
 }
 
-/* B = A on the uplo part (as qru_lacpy) when *go != 0. */
+/* With dinfo as written by qru_potrf_check: when dinfo[2] != 0, B = A on
+ * the uplo part (as qru_lacpy), except that after a failure at column
+ * c = dinfo[1] (1-based) columns c-1.. of the lower factor (rows for
+ * uplo 1) are set to those of the identity: the failure state of
+ * potrf_panel. */
 template <typename T>
-__global__ void qru_lacpy_if(const int *go, int uplo, int n, const T *A,
+__global__ void qru_lacpy_if(const int *dinfo, int uplo, int n, const T *A,
                              int lda, T *B, int ldb)
 {
-    if (*go == 0)
+    if (dinfo[2] == 0)
         return;
+    int bad = dinfo[1];
     for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < n;
          j += blockDim.y * gridDim.y)
         for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
              i += blockDim.x * gridDim.x) {
             if ((uplo == 1 && i > j) || (uplo == 2 && i < j))
                 continue;
-            B[(long)i + (long)j * ldb] = A[(long)i + (long)j * lda];
+            int lc = uplo == 1 ? i : j; /* column of the lower factor */
+            B[(long)i + (long)j * ldb] =
+                bad != 0 && lc >= bad - 1 ? (i == j ? (T)1 : (T)0)
+                                          : A[(long)i + (long)j * lda];
         }
 }
 
@@ -260,7 +271,8 @@ static int potrf_panel_t(qru_context *ctx, int upper, int n, qru_ptr A,
  * qru_potrf_check turns its devInfo into the op's info, and the block is
  * written back only if info was 0 on entry (the op's "nothing is done
  * after an earlier failure"); on a failure S holds the factor of the
- * columns before the failing one, as the contract asks. */
+ * columns before the failing one, which are written back, and the rest
+ * becomes the identity, as the contract asks. */
 template <typename T>
 static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
                                 qru_ptr A, int lda, qru_ptr info, int base)
@@ -290,7 +302,7 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
         qru_potrf_check<T><<<1, 128, 0, im->stream>>>(
             n, S, n, dinfo, qru_dp<T>(info), base);
         qru_lacpy_if<T><<<qru_grid2d(n, n), qru_block2d(), 0, im->stream>>>(
-            dinfo + 2, u, n, S, n, qru_dp<T>(A), lda);
+            dinfo, u, n, S, n, qru_dp<T>(A), lda);
         st = qru_cuda_launched();
     }
     qru_cuda_scratch_free(ctx, p);

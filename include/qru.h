@@ -560,6 +560,19 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 /** @name Cholesky */
 /** @{ */
 
+/*  Failure of the Cholesky routines.  Every routine of this section that
+ *  produces a factor (qru_chol_factor(), qru_chol_update(),
+ *  qru_chol_insert(), qru_chol_delete(), and the GP routines below) judges
+ *  the new factor of A (order n) by the Cholesky definiteness rule of the
+ *  file-level documentation: status j > 0 at the first column j whose
+ *  pivot d_j = L(j,j)^2 is not finite or d_j <= n eps max_i A(i,i) over
+ *  the finite diagonal entries of A, or where A(j,j) is not finite.  So a
+ *  matrix that is not positive definite, numerically singular or holds a
+ *  NaN / Inf (on the diagonal or off it) gives a positive status, and the
+ *  call then leaves its output unchanged bit for bit (except with
+ *  #QRU_CHOL_IN_PLACE).  The updates evaluate A(i,i) as ||L(i,:)||^2 from
+ *  the factors they get (O(n^2) extra work on the device). */
+
 /** qru_chol_factor() variant: blocked left-looking Cholesky-Crout (the
  *  default).  For each diagonal block of nb columns: one symmetric
  *  rank-k update of the block by the columns already factored (syrk), ONE
@@ -604,14 +617,19 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
  *  @param variant #QRU_CHOL_LEFT, #QRU_CHOL_RIGHT or #QRU_CHOL_CROUT,
  *                 optionally OR #QRU_CHOL_IN_PLACE (4)
  *  @param nb      block size, 0 = the backend's default, >= 0 (5)
- *  @return 0; -i; i > 0 when the leading minor of order i is not positive
- *          definite (or not finite): then A is unchanged, unless
- *          #QRU_CHOL_IN_PLACE was given (see there); #QRU_ERR_ALLOC,
+ *  @return 0; -i; i > 0 when column i fails the definiteness rule (see
+ *          "Failure of the Cholesky routines" above: A is not positive
+ *          definite, numerically singular, or holds a NaN / Inf): then A
+ *          is unchanged, unless #QRU_CHOL_IN_PLACE was given (see there);
+ *          the same status on every variant and on the vendor's path (its
+ *          factor's diagonal is checked afterwards); #QRU_ERR_ALLOC,
  *          #QRU_ERR_DEVICE, #QRU_ERR_UNSUPPORTED (backend without Cholesky
  *          kernels).  Without #QRU_CHOL_IN_PLACE the call needs n*n
  *          elements of workspace: it saves the triangle there, factors A
  *          in place and restores A on failure.  The call synchronises the
- *          context once, at its end, to read the failure information. */
+ *          context to read A's diagonal at its start and the failure
+ *          information and the factor's diagonal at its end, never per
+ *          block. */
 int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
                     int nb);
 
@@ -660,11 +678,13 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *  @param L    n x n factor, overwritten by the updated factor (3)
  *  @param W    n x k, k >= 0, not modified (4)
  *  @param sign +1 (update) or -1 (downdate) (5)
- *  @return 0; -i; i > 0 when the downdated matrix is not positive definite
- *          (definiteness is lost at column i of the factor; also reported
- *          for an update of an invalid factor, e.g. with a zero on the
- *          diagonal): L is then unchanged, bit for bit; or a library status.
- *          Needs about n*(n+k) elements of workspace ('U': 2 n*n more). */
+ *  @return 0; -i; i > 0 when column i of the new factor of
+ *          A1 = L*L' + sign*W*W' fails the definiteness rule (see "Failure
+ *          of the Cholesky routines": a downdate that loses definiteness;
+ *          a NaN / Inf in L or W; an invalid factor, e.g. with a zero on
+ *          the diagonal): L is then unchanged, bit for bit; or a library
+ *          status.  Needs about n*(n+k) elements of workspace plus
+ *          min(n*n, 2^20) for A1's diagonal ('U': 2 n*n more). */
 int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                     const qru_matrix *W, int sign);
 
@@ -690,10 +710,12 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *              with the same offset and leading dimension (a factor kept
  *              with spare capacity, updated in place); C must not lie in
  *              L1's buffer (6)
- *  @return 0; -i; i > 0 when A1 is not positive definite (the leading
- *          minor of order i is not): L1 (and L) then unchanged; or a
- *          library status.  Needs about (n+p-k)(n+p) + n p elements of
- *          workspace ('U': 3 (n+p)^2 more). */
+ *  @return 0; -i; i > 0 when column i of the factor of A1 fails the
+ *          definiteness rule (see "Failure of the Cholesky routines"; A1
+ *          not positive definite, or a NaN / Inf in C or L): L1 (and L)
+ *          then unchanged; or a library status.  Needs about
+ *          (n+p-k)(n+p) + n p elements of workspace, at least
+ *          min(n*n, 2^20) ('U': 3 (n+p)^2 more). */
 int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     const qru_matrix *C, qru_matrix *L1);
 
@@ -711,8 +733,13 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
  *  @param k    0 <= k <= n - p (4)
  *  @param p    0 <= p <= n (5)
  *  @param L1   (n-p) x (n-p), same overlap rule as in qru_chol_insert() (6)
- *  @return 0; -i; i > 0 only for an invalid L (zero diagonal, not finite):
- *          L1 is then unchanged; or a library status. */
+ *  @return 0; -i; i > 0 when column i of the new factor fails the
+ *          definiteness rule (see "Failure of the Cholesky routines"; only
+ *          for an invalid L: a zero or NaN / Inf in a row that stays, or a
+ *          pivot that is small for the new order n-p): L1 is then
+ *          unchanged; or a library status.  Values in the removed rows do
+ *          not matter.  Needs about (n-k-p)(n-k) + min(n*n, 2^20) elements
+ *          of workspace ('U': 2 n*n more). */
 int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);
 
@@ -748,8 +775,13 @@ void qru_gp_options_init(qru_gp_options *opt);
  *  Arguments: ctx (1), dtype (2: element type of the factor), n (3: >= 0),
  *  x (4: n doubles, may be NULL if n = 0), y (5: n doubles, idem),
  *  opt (6: NULL for defaults), gp (7).
- *  @return 0; -i; i > 0 when K is not positive definite (leading minor of
- *  order i), *gp is then not set; or a library status. */
+ *  @return 0; -i; i > 0 when column i of the factor of K fails the
+ *  definiteness rule (see "Failure of the Cholesky routines"; K(i,i) =
+ *  sf2 + sn2, NaN for a non-finite x_i, so a NaN / Inf input fails at its
+ *  column at the latest; a repeated input with sn2 = 0 fails at the
+ *  later copy), *gp is then not set; or a library status.  A NaN / Inf
+ *  in y does not enter the factor: the call succeeds and the GP's
+ *  predictions and likelihood are then unspecified. */
 int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
                   const double *y, const qru_gp_options *opt, qru_gp **gp);
 
@@ -787,9 +819,11 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml);
  *          followed by the factorisation of qru_gp_create().
  *
  *  Arguments: gp (1), k (2: 0 <= k <= n), p (3: >= 0), x (4: p doubles),
- *  y (5: p doubles).  @return 0; -i; i > 0 when the new K is not positive
- *  definite (e.g. a repeated input with sn2 = 0): the GP is unchanged; or
- *  a library status. */
+ *  y (5: p doubles).  @return 0; -i; i > 0 when column i of the factor of
+ *  the new K fails the definiteness rule, the same status as
+ *  qru_gp_create() on the points in their new order (e.g. a repeated
+ *  input with sn2 = 0, a NaN / Inf input): the GP is unchanged bit for
+ *  bit; or a library status. */
 int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
                   const double *y);
 
@@ -799,8 +833,9 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
  *  MATLAB: `x(k+1:k+p) = []; y(k+1:k+p) = [];` and refactorise.
  *
  *  Arguments: gp (1), k (2: 0 <= k), p (3: 0 <= p, k + p <= n).
- *  @return 0, -i, i > 0 (numerical failure, GP unchanged) or a library
- *  status. */
+ *  @return 0, -i, i > 0 (column i of the new factor fails the
+ *  definiteness rule, possible only through rounding in the factor: GP
+ *  unchanged) or a library status. */
 int qru_gp_remove(qru_gp *gp, int k, int p);
 
 /** Copies the current n x n lower Cholesky factor of K into @p L (the

@@ -49,9 +49,11 @@ QRU_KERNEL void qru_scal_tri(int uplo, int m, int n, T beta, QRU_GLOBAL T *A,
 
 /* Unblocked right-looking Cholesky of the n x n block in ONE work-group
  * (1-D, any size): for each column j, item 0 checks the pivot d = A(j,j)
- * (already reduced by the earlier columns); d > 0 fails (d <= 0 or NaN):
- * info = base + j + 1 and stop; else L(j,j) = sqrt(d), the column below is
- * scaled, and the trailing lower triangle of the block is updated in
+ * (already reduced by the earlier columns); unless d > 0 and finite:
+ * info = base + j + 1, columns j.. of L set to those of the identity (the
+ * failure state of potrf_panel: later solves by this block see only
+ * finite values there) and stop; else L(j,j) = sqrt(d), the column below
+ * is scaled, and the trailing lower triangle of the block is updated in
  * parallel.  upper != 0 works on U = L' in the upper triangle.  Nothing is
  * done if info != 0 on entry; info is not written on success. */
 QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
@@ -71,7 +73,8 @@ QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
         if (lid == 0) {
             long pj = QRU_IDX(oa, j, j, lda);
             T d = A[pj];
-            if (d > (T)0) {
+            /* d - d == 0 exactly when d is finite */
+            if (d > (T)0 && d - d == (T)0) {
                 d = QRU_SQRT(d);
                 A[pj] = d;
                 sh[0] = d;
@@ -82,8 +85,15 @@ QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
         }
         QRU_BARRIER_GLOBAL;
         T d = sh[0];
-        if (!(d > (T)0))
-            return; /* uniform */
+        if (!(d > (T)0)) { /* uniform */
+            int w = n - j;
+            for (long q = lid; q < (long)w * w; q += nt) {
+                int i = j + (int)(q % w), c = j + (int)(q / w);
+                if (i >= c)
+                    A[QRU_LIJ(oa, i, c, lda, upper)] = i == c ? (T)1 : (T)0;
+            }
+            return;
+        }
         T inv = (T)1 / d;
         for (int i = j + 1 + lid; i < n; i += nt)
             A[QRU_LIJ(oa, i, j, lda, upper)] *= inv;

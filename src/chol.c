@@ -10,6 +10,8 @@
  * the end, when the failure information (kept in device memory) is read.
  */
 #include <ctype.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,58 @@ int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
         st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
         *val = (int)v;
     }
+    return st;
+}
+
+int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
+                      int stride, double *out)
+{
+    if (cnt <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        return ctx->ops->download(ctx, dt, 1, cnt, src, stride, out, 1);
+    float *t = (float *)out; /* cnt floats fit in cnt doubles */
+    int st = ctx->ops->download(ctx, dt, 1, cnt, src, stride, t, 1);
+    for (int i = cnt - 1; !st && i >= 0; --i)
+        out[i] = t[i];
+    return st;
+}
+
+/* ---- the definiteness rule (documented once, in qru.h) ----------------- */
+
+int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
+                   const double *ldiag, int info)
+{
+    double amax = 0.0;
+    for (int i = 0; i < n; ++i)
+        if (isfinite(adiag[i]) && adiag[i] > amax)
+            amax = adiag[i];
+    double tol = (double)n * (dt == QRU_FLOAT ? FLT_EPSILON : DBL_EPSILON) *
+                 amax;
+    int cnt = info > 0 ? info - 1 : n;
+    for (int j = 0; j < cnt; ++j) {
+        double d = ldiag[j] * ldiag[j];
+        if (!isfinite(adiag[j]) || !isfinite(d) || d <= tol)
+            return j + 1;
+    }
+    return info;
+}
+
+int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
+                     const double *adiag, int info, int n0, qru_ptr P0,
+                     int s0, qru_ptr P1, int s1)
+{
+    int cnt = info > 0 ? info - 1 : n;
+    double *piv = malloc(sizeof(double) * (size_t)(cnt > 0 ? cnt : 1));
+    if (!piv)
+        return QRU_ERR_ALLOC;
+    int c0 = cnt < n0 ? cnt : n0;
+    int st = qru_chol_read_row(ctx, dt, c0, P0, s0, piv);
+    if (!st)
+        st = qru_chol_read_row(ctx, dt, cnt - c0, P1, s1, piv + c0);
+    if (!st)
+        st = qru_chol_judge(dt, n, adiag, piv, info);
+    free(piv);
     return st;
 }
 
@@ -190,21 +244,27 @@ int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
 }
 
 int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
-                 int lda, int variant, int nb_asked, qru_ptr ws)
+                 int lda, int variant, int nb_asked, qru_ptr ws,
+                 const double *adiag)
 {
     if (n <= 0)
         return 0;
+    int bad = 0;
     if (qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
         size_t unused = 0;
-        return ctx->ops->potrf_full(ctx, dt, uplo, n, A, lda, ws, &unused);
+        bad = ctx->ops->potrf_full(ctx, dt, uplo, n, A, lda, ws, &unused);
+        if (bad < 0)
+            return bad;
+    } else {
+        qru_ptr info = ws;
+        TRY(qru_chol_info_zero(ctx, dt, info));
+        TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda,
+                          variant & ~QRU_CHOL_IN_PLACE,
+                          qru_chol_nb(ctx, nb_asked, n), info, 0));
+        TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
-    qru_ptr info = ws;
-    TRY(qru_chol_info_zero(ctx, dt, info));
-    TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda, variant & ~QRU_CHOL_IN_PLACE,
-                      qru_chol_nb(ctx, nb_asked, n), info, 0));
-    int bad = 0;
-    TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    return bad;
+    return qru_chol_verdict(ctx, dt, n, adiag, bad, n, A, lda + 1, A,
+                            lda + 1);
 }
 
 static char up(char c) { return (char)toupper((unsigned char)c); }
@@ -245,9 +305,19 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     qru_ptr ws;
     TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
     qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
-    if (!in_place)
-        TRY(o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n));
-    int st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws);
+    /* the definiteness rule needs A's diagonal as it was before */
+    double *adiag = malloc(sizeof(double) * (size_t)n);
+    if (!adiag)
+        return QRU_ERR_ALLOC;
+    int st = qru_chol_read_row(ctx, dt, n, A->p, A->ld + 1, adiag);
+    if (!st && !in_place)
+        st = o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n);
+    if (st) {
+        free(adiag);
+        return st;
+    }
+    st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, adiag);
+    free(adiag);
     if (st != 0 && !in_place) { /* restore A (also after a library error) */
         int st2 = o->lacpy(ctx, dt, uplo, n, n, B, n, A->p, A->ld);
         if (st > 0 && st2 != 0)

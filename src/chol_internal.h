@@ -36,10 +36,45 @@ int qru_chol_info_zero(qru_context *ctx, qru_dtype dt, qru_ptr info);
 int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
                        int *val);
 
+/* Synchronises and reads cnt elements of a row of the device array src
+ * (element t at src + t * stride; stride ld + 1 gives a diagonal) into
+ * the host doubles out. */
+int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
+                      int stride, double *out);
+
+/* The definiteness rule of qru.h ("Rank and definiteness"), the one place
+ * it is coded: the factor of the order-n A is judged not positive definite
+ * at column j (status j, 1-based) when the pivot d_j = L(j,j)^2 is not
+ * finite or d_j <= n * eps * max_i A(i,i) over the finite diagonal entries
+ * of A (eps of dt), or when A(j,j) itself is not finite.
+ * qru_chol_judge: adiag holds A(i,i), i < n (host, double); ldiag the
+ * factor's diagonal L(j,j) for the columns the algorithm finished: all n
+ * when info = 0, else the info - 1 before its failing column info (the
+ * algorithm's own status: a pivot not > 0 or not finite, or a failed
+ * rotation).  Returns the first column failing the rule, else info.
+ * qru_chol_verdict reads those diagonal entries from the device first:
+ * entries t < n0 at P0 + t * s0, the rest at P1 + (t - n0) * s1. */
+int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
+                   const double *ldiag, int info);
+int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
+                     const double *adiag, int info, int n0, qru_ptr P0,
+                     int s0, qru_ptr P1, int s1);
+
+/* Squared Euclidean norms of the n rows of the n x c array A (host
+ * doubles out): with lower != 0, A is a lower factor (c = n) of which only
+ * the lower triangle is read, and out holds the diagonal of A A' (the
+ * matrix the factor stands for).  Works through row blocks in ws, which
+ * must hold qru_chol_rowsq_ws(n, c) elements; synchronises once a block. */
+size_t qru_chol_rowsq_ws(int n, int c);
+int qru_chol_rowsq(qru_context *ctx, qru_dtype dt, int n, int c, int lower,
+                   qru_ptr A, int lda, qru_ptr ws, double *out);
+
 /* Queues the factorisation of the uplo triangle of the n x n A in place
  * (variant QRU_CHOL_LEFT / RIGHT / CROUT, flags ignored).  Failure sets
- * info = base + column (1-based); later ops run on unspecified values but
- * do not touch columns (rows for 'U') before the failing one. */
+ * info = base + column (1-based) and, by the failure state of potrf_panel
+ * (qru_internal.h), leaves the columns (rows for 'U') before the failing
+ * one holding their factor; later ops write only the columns from the
+ * failing block's on, with unspecified values. */
 int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                   int lda, int variant, int nb, qru_ptr info, int base);
 
@@ -47,22 +82,28 @@ int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
  * the backend's vendor potrf (potrf_full) when qru_chol_use_vendor says
  * so, else qru_potrf_run with the block size qru_chol_nb(ctx, nb_asked,
  * n).  variant: QRU_CHOL_LEFT / RIGHT / CROUT (flags ignored); nb_asked:
- * the caller's nb (0 = "the fastest").  Synchronises once; returns 0,
- * info > 0 (first failing column, 1-based; A then holds partial results
- * as with QRU_CHOL_IN_PLACE) or a library status.  ws must hold
+ * the caller's nb (0 = "the fastest"); adiag: A's diagonal as it was
+ * before (n host doubles) for the definiteness rule (qru_chol_judge).
+ * Synchronises at the end; returns 0, the status of the rule (first
+ * failing column, 1-based; A then holds partial results as with
+ * QRU_CHOL_IN_PLACE) or a library status.  ws must hold
  * qru_chol_run_ws(...) elements (same ctx, dt, n, variant, nb_asked). */
 int qru_chol_use_vendor(const qru_context *ctx, int n, int variant,
                         int nb_asked);
 int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
                     int nb_asked, size_t *elems);
 int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
-                 int lda, int variant, int nb_asked, qru_ptr ws);
+                 int lda, int variant, int nb_asked, qru_ptr ws,
+                 const double *adiag);
 
 /* Updates of a LOWER factor L (n x n, ldl) written to L1 (ld1).  L1 may be
  * the same array as L (same handle, offset and leading dimension: the
  * factor is updated in place); otherwise they must not overlap.  Each
- * synchronises once, returns 0, info > 0 (L1 not written) or a library
- * status; ws must hold the number of elements its _ws function returns. */
+ * returns 0, the status of the definiteness rule (qru_chol_judge) for the
+ * new factor (L1 not written) or a library status; ws must hold the
+ * number of elements its _ws function returns.  insert and delete take
+ * the diagonal of the new matrix A1 (order n + p, n - p) as adiag (host
+ * doubles); update computes it from L and W. */
 size_t qru_chol_update_lower_ws(int n, int k);
 int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
@@ -73,12 +114,13 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
 size_t qru_chol_insert_lower_ws(int n, int k, int p);
 int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr C, int ldc, char c2uplo,
-                          qru_ptr L1, int ld1, int nb, qru_ptr ws);
+                          qru_ptr L1, int ld1, int nb, qru_ptr ws,
+                          const double *adiag);
 
 size_t qru_chol_delete_lower_ws(int n, int k, int p);
 int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr L1, int ld1,
-                          qru_ptr ws);
+                          qru_ptr ws, const double *adiag);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@
  * and back.
  */
 #include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "chol_internal.h"
 
@@ -26,14 +28,91 @@ static int same_array(qru_ptr a, qru_ptr b)
     return a.h == b.h && a.off == b.off;
 }
 
-/* ---- lower-factor kernels of the algorithm layer --------------------- */
+/* ---- diagonal of the factored matrix for the definiteness rule -------- */
 
-size_t qru_chol_update_lower_ws(int n, int k)
+/* Rows per block of qru_chol_rowsq: about 2^20 elements of workspace
+ * (c b for the transposed rows, b^2 <= 2^18 for the diagonal block), at
+ * least 32 rows (bounded syncs), at most n. */
+static int rowsq_block(int n, int c)
 {
-    return qru_chol_align(1) + qru_chol_align((size_t)n * n) +
-           (size_t)n * (size_t)k;
+    long b = (1L << 20) / (c > 0 ? c : 1);
+    if (b > 512)
+        b = 512;
+    if (b < 32)
+        b = 32;
+    if (b > n)
+        b = n;
+    return b < 1 ? 1 : (int)b;
 }
 
+size_t qru_chol_rowsq_ws(int n, int c)
+{
+    size_t b = (size_t)rowsq_block(n, c);
+    return qru_chol_align((size_t)(c > 0 ? c : 1) * b) + b * b;
+}
+
+/* Each row block is transposed into Wt (c x ib, ld c) and its column
+ * norms taken; for a lower factor the block's columns left of the
+ * diagonal block are transposed as they are and the diagonal block's
+ * lower triangle goes through the zeroed Z (ib x ib), so that the
+ * unreferenced triangle is never read. */
+int qru_chol_rowsq(qru_context *ctx, qru_dtype dt, int n, int c, int lower,
+                   qru_ptr A, int lda, qru_ptr ws, double *out)
+{
+    if (n <= 0)
+        return 0;
+    if (c <= 0) {
+        for (int i = 0; i < n; ++i)
+            out[i] = 0.0;
+        return 0;
+    }
+    const qru_backend_ops *o = ctx->ops;
+    int b = rowsq_block(n, c);
+    qru_ptr Wt = ws, Z = qru_ptr_add(ws, qru_chol_align((size_t)c * b));
+    double *nrm = malloc(sizeof(double) * (size_t)b);
+    if (!nrm)
+        return QRU_ERR_ALLOC;
+    int st = 0;
+    for (int i0 = 0; !st && i0 < n; i0 += b) {
+        int ib = n - i0 < b ? n - i0 : b;
+        int w = lower ? i0 : c; /* columns read in full */
+        if (w > 0)
+            st = o->transpose(ctx, dt, ib, w, qru_ptr_at(A, lda, i0, 0), lda,
+                              Wt, c);
+        if (lower) {
+            if (!st)
+                st = o->laset(ctx, dt, 'A', ib, ib, 0.0, 0.0, Z, ib);
+            if (!st)
+                st = o->lacpy(ctx, dt, 'L', ib, ib,
+                              qru_ptr_at(A, lda, i0, i0), lda, Z, ib);
+            if (!st)
+                st = o->transpose(ctx, dt, ib, ib, Z, ib,
+                                  qru_ptr_at(Wt, c, i0, 0), c);
+            w = i0 + ib;
+        }
+        if (!st)
+            st = o->col_norms(ctx, dt, w, ib, Wt, c, nrm);
+        for (int t = 0; !st && t < ib; ++t)
+            out[i0 + t] = nrm[t] * nrm[t];
+    }
+    free(nrm);
+    return st;
+}
+
+/* ---- lower-factor kernels of the algorithm layer --------------------- */
+
+/* Workspace: info, T (n x n), the copy of W (n x k), then the blocks of
+ * qru_chol_rowsq for A1's diagonal. */
+size_t qru_chol_update_lower_ws(int n, int k)
+{
+    size_t a = qru_chol_rowsq_ws(n, n), b = qru_chol_rowsq_ws(n, k);
+    return qru_chol_align(1) + qru_chol_align((size_t)n * n) +
+           qru_chol_align((size_t)n * (size_t)k) + (a > b ? a : b);
+}
+
+/* A1 = L L' + sign W W' has the diagonal ||L(i,:)||^2 + sign ||W(i,:)||^2,
+ * evaluated before the rotations (the rule judges also the columns
+ * before a failed rotation). */
 int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
                           qru_ptr L1, int ld1, qru_ptr ws)
@@ -42,15 +121,33 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     qru_ptr info = ws;
     qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)n * n));
+    qru_ptr R = qru_ptr_add(Wd, qru_chol_align((size_t)n * (size_t)k));
     int ldt = n > 0 ? n : 1;
-    TRY(qru_chol_info_zero(ctx, dt, info));
-    TRY(o->lacpy(ctx, dt, 'L', n, n, L, ldl, T, ldt));
-    TRY(o->copy(ctx, dt, n, k, W, ldw, Wd, ldt));
-    TRY(o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0));
+    double *adiag = malloc(sizeof(double) * (size_t)(2 * n + 1));
+    if (!adiag)
+        return QRU_ERR_ALLOC;
+    int st = qru_chol_rowsq(ctx, dt, n, n, 1, L, ldl, R, adiag);
+    if (!st)
+        st = qru_chol_rowsq(ctx, dt, n, k, 0, W, ldw, R, adiag + n);
+    for (int i = 0; !st && i < n; ++i)
+        adiag[i] += sign * adiag[n + i];
+    if (!st)
+        st = qru_chol_info_zero(ctx, dt, info);
+    if (!st)
+        st = o->lacpy(ctx, dt, 'L', n, n, L, ldl, T, ldt);
+    if (!st)
+        st = o->copy(ctx, dt, n, k, W, ldw, Wd, ldt);
+    if (!st)
+        st = o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0);
     int bad = 0;
-    TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    if (bad)
-        return bad;
+    if (!st)
+        st = qru_chol_info_read(ctx, dt, info, &bad);
+    if (!st)
+        st = qru_chol_verdict(ctx, dt, n, adiag, bad, n, T, ldt + 1, T,
+                              ldt + 1);
+    free(adiag);
+    if (st)
+        return st;
     return o->lacpy(ctx, dt, 'L', n, n, T, ldt, L1, ld1);
 }
 
@@ -72,7 +169,8 @@ size_t qru_chol_insert_lower_ws(int n, int k, int p)
  */
 int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr C, int ldc, char c2uplo,
-                          qru_ptr L1, int ld1, int nb, qru_ptr ws)
+                          qru_ptr L1, int ld1, int nb, qru_ptr ws,
+                          const double *adiag)
 {
     const qru_backend_ops *o = ctx->ops;
     int m = n + p - k; /* rows of L1 that change: k .. n+p-1 */
@@ -120,8 +218,9 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     }
     int bad = 0;
     TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    if (bad)
-        return bad;
+    /* the pivots: L11's, then M(i, k+i) */
+    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, bad, k, L, ldl + 1,
+                         S2, m + 1));
     /* commit: rows k.. of L1 from M; L11 unless updating in place */
     if (!same_array(L, L1))
         TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
@@ -142,7 +241,8 @@ size_t qru_chol_delete_lower_ws(int n, int k, int p)
  * L33n L33n' = L33 L33' + L32 L32'  (a rank-p update).
  */
 int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
-                          qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr ws)
+                          qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr ws,
+                          const double *adiag)
 {
     const qru_backend_ops *o = ctx->ops;
     int q = n - k - p;
@@ -150,23 +250,26 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     qru_ptr info = ws;
     qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)q * q));
-    if (q > 0 && p > 0) {
+    int same = same_array(L, L1);
+    if (p == 0)
+        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    int bad = 0;
+    if (q > 0) {
         TRY(qru_chol_info_zero(ctx, dt, info));
         TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
                      ldl, T, ldq));
         TRY(o->copy(ctx, dt, q, p, qru_ptr_at(L, ldl, k + p, k), ldl, Wd,
                     ldq));
         TRY(o->chol_rot(ctx, dt, q, p, 1, T, ldq, Wd, ldq, info, k));
-        int bad = 0;
         TRY(qru_chol_info_read(ctx, dt, info, &bad));
-        if (bad)
-            return bad;
     }
-    int same = same_array(L, L1);
-    if (p == 0)
-        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    /* the pivots: L11's, then L33n's */
+    TRY(qru_chol_verdict(ctx, dt, n - p, adiag, bad, k, L, ldl + 1, T,
+                         ldq + 1));
     if (!same)
         TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
+    if (q == 0)
+        return 0;
     /* L31 moves up by p rows (an overlapping copy towards the start when
      * in place, which the copy op allows) */
     TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k + p, 0), ldl,
@@ -254,25 +357,43 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         return QRU_ERR_UNSUPPORTED;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
+    int nb = qru_chol_nb(ctx, 0, p), upper = uplo == 'U';
+    int n1 = n + p, ldn = n > 0 ? n : 1;
+    /* upper: U' and the new factor's transpose in workspace; then the
+     * region of the lower algorithm, which first computes A1's diagonal */
+    size_t nn = upper ? qru_chol_align((size_t)n * n) : 0;
+    size_t mm = upper ? qru_chol_align((size_t)n1 * n1) : 0;
+    size_t low = qru_chol_insert_lower_ws(n, k, p),
+           rq = qru_chol_rowsq_ws(n, n);
     qru_ptr ws;
-    int nb = qru_chol_nb(ctx, 0, p);
-    if (uplo == 'L') {
-        TRY(qru_ctx_workspace(ctx, qru_chol_insert_lower_ws(n, k, p) * es,
-                              &ws));
-        return qru_chol_insert_lower(ctx, dt, n, k, p, L->p, L->ld, C->p,
-                                     C->ld, 'L', L1->p, L1->ld, nb, ws);
-    }
-    int n1 = n + p;
-    size_t nn = qru_chol_align((size_t)n * n);
-    size_t mm = qru_chol_align((size_t)n1 * n1);
-    TRY(qru_ctx_workspace(
-        ctx, (nn + 2 * mm + qru_chol_insert_lower_ws(n, k, p)) * es, &ws));
+    TRY(qru_ctx_workspace(ctx, (nn + 2 * mm + (low > rq ? low : rq)) * es,
+                          &ws));
     qru_ptr Lt = ws, L1t = qru_ptr_add(ws, nn), U1t = qru_ptr_add(L1t, mm);
     qru_ptr rest = qru_ptr_add(U1t, mm);
-    int ldn = n > 0 ? n : 1;
-    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, ldn));
-    TRY(qru_chol_insert_lower(ctx, dt, n, k, p, Lt, ldn, C->p, C->ld, 'U',
-                              L1t, n1, nb, rest));
+    qru_ptr Lf = L->p;
+    int ldf = L->ld;
+    if (upper) {
+        TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, ldn));
+        Lf = Lt;
+        ldf = ldn;
+    }
+    /* A1's diagonal: A's (rows of the factor), C2's inserted at k */
+    double *adiag = malloc(sizeof(double) * (size_t)(n1 + 1));
+    if (!adiag)
+        return QRU_ERR_ALLOC;
+    int st = qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag);
+    if (!st) {
+        memmove(adiag + k + p, adiag + k, sizeof(double) * (size_t)(n - k));
+        st = qru_chol_read_row(ctx, dt, p, qru_ptr_at(C->p, C->ld, k, 0),
+                               C->ld + 1, adiag + k);
+    }
+    if (!st)
+        st = qru_chol_insert_lower(ctx, dt, n, k, p, Lf, ldf, C->p, C->ld,
+                                   uplo, upper ? L1t : L1->p,
+                                   upper ? n1 : L1->ld, nb, rest, adiag);
+    free(adiag);
+    if (st || !upper)
+        return st;
     TRY(o->transpose(ctx, dt, n1, n1, L1t, n1, U1t, n1));
     return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
 }
@@ -299,25 +420,44 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         return -6;
     if (!qru_chol_ops_ok(ctx))
         return QRU_ERR_UNSUPPORTED;
+    if (n == 0 || (p == 0 && L1 == L))
+        return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
+    int upper = uplo == 'U';
+    /* upper: U' (deleted from in place) and the result's transpose in
+     * workspace; then the region of the lower algorithm, which first
+     * computes A1's diagonal */
+    size_t nn = upper ? qru_chol_align((size_t)n * n) : 0;
+    size_t low = qru_chol_delete_lower_ws(n, k, p),
+           rq = qru_chol_rowsq_ws(n, n);
     qru_ptr ws;
-    if (uplo == 'L') {
-        TRY(qru_ctx_workspace(ctx, qru_chol_delete_lower_ws(n, k, p) * es,
-                              &ws));
-        return qru_chol_delete_lower(ctx, dt, n, k, p, L->p, L->ld, L1->p,
-                                     L1->ld, ws);
-    }
-    if (n == 0)
-        return 0;
-    size_t nn = qru_chol_align((size_t)n * n);
-    TRY(qru_ctx_workspace(ctx, (2 * nn + qru_chol_delete_lower_ws(n, k, p)) *
-                                   es,
-                          &ws));
+    TRY(qru_ctx_workspace(ctx, (2 * nn + (low > rq ? low : rq)) * es, &ws));
     qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(Ut, nn);
-    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
-    /* delete within Lt in place (ld n), result n1 x n1 at Lt with ld n */
-    TRY(qru_chol_delete_lower(ctx, dt, n, k, p, Lt, n, Lt, n, rest));
+    qru_ptr Lf = L->p;
+    int ldf = L->ld;
+    if (upper) {
+        TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
+        Lf = Lt;
+        ldf = n;
+    }
+    /* A1's diagonal: A's (rows of the factor) without rows k..k+p-1 */
+    double *adiag = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!adiag)
+        return QRU_ERR_ALLOC;
+    int st = p > 0 ? qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag)
+                   : 0;
+    if (!st) {
+        memmove(adiag + k, adiag + k + p,
+                sizeof(double) * (size_t)(n - k - p));
+        /* upper: delete within Lt in place (ld n), result n1 x n1 at Lt */
+        st = qru_chol_delete_lower(ctx, dt, n, k, p, Lf, ldf,
+                                   upper ? Lt : L1->p, upper ? n : L1->ld,
+                                   rest, adiag);
+    }
+    free(adiag);
+    if (st || !upper)
+        return st;
     TRY(o->transpose(ctx, dt, n1, n1, Lt, n, Ut, n1 > 0 ? n1 : 1));
     return o->lacpy(ctx, dt, 'U', n1, n1, Ut, n1 > 0 ? n1 : 1, L1->p, L1->ld);
 }

@@ -47,6 +47,13 @@ static double kfun(const qru_gp *g, double a, double b)
     return g->sf2 * exp(-0.5 * d * d);
 }
 
+/* Diagonal entry of K for the input x, as gp_upload_K forms it (NaN for
+ * a non-finite x): what the definiteness rule reads. */
+static double kdiag(const qru_gp *g, double x)
+{
+    return kfun(g, x, x) + g->sn2;
+}
+
 /* Uploads an m x n host array of doubles (ld m) as dtype dt; tmp must hold
  * m*n floats when dt is float (conversion in place is not possible). */
 static int upload_dbl(qru_context *ctx, qru_dtype dt, int m, int n,
@@ -60,21 +67,6 @@ static int upload_dbl(qru_context *ctx, qru_dtype dt, int m, int n,
     for (size_t i = 0; i < cnt; ++i)
         tmp[i] = (float)src[i];
     return ctx->ops->upload(ctx, dt, m, n, tmp, m, dst, ldd);
-}
-
-/* Downloads a 1 x n row (stride ld) as doubles. */
-static int download_row(qru_context *ctx, qru_dtype dt, int n, qru_ptr src,
-                        int ld, double *out)
-{
-    if (n <= 0)
-        return 0;
-    if (dt == QRU_DOUBLE)
-        return ctx->ops->download(ctx, dt, 1, n, src, ld, out, 1);
-    float *t = (float *)out; /* n floats fit in n doubles */
-    int st = ctx->ops->download(ctx, dt, 1, n, src, ld, t, 1);
-    for (int i = n - 1; !st && i >= 0; --i)
-        out[i] = t[i];
-    return st;
 }
 
 static void gp_free_buffers(qru_gp *g)
@@ -224,12 +216,18 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
          * that is the default, src/chol.c) */
         qru_ptr ws;
         size_t need = 0;
-        st = qru_chol_run_ws(ctx, dtype, n, QRU_CHOL_LEFT, g->nb, &need);
+        double *adiag = malloc(sizeof(double) * (size_t)n);
+        st = adiag ? 0 : QRU_ERR_ALLOC;
+        for (int i = 0; !st && i < n; ++i)
+            adiag[i] = kdiag(g, x[i]);
+        if (!st)
+            st = qru_chol_run_ws(ctx, dtype, n, QRU_CHOL_LEFT, g->nb, &need);
         if (!st)
             st = qru_ctx_workspace(ctx, need * qru_dtype_size(dtype), &ws);
         if (!st)
             st = qru_chol_run(ctx, dtype, 'L', n, g->L, g->cap,
-                              QRU_CHOL_LEFT, g->nb, ws);
+                              QRU_CHOL_LEFT, g->nb, ws, adiag);
+        free(adiag);
     }
     if (st) {
         gp_free_buffers(g);
@@ -327,7 +325,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
             st = o->gemm(ctx, dt, 'T', 'N', cb, 1, n, 1.0, Ks, n, gp->alpha,
                          n, 0.0, mu, cb);
         if (!st)
-            st = download_row(ctx, dt, cb, mu, 1, mean + c0);
+            st = qru_chol_read_row(ctx, dt, cb, mu, 1, mean + c0);
         if (!st && var) { /* var = sf2 - ||L \ Ks(:, j)||^2 */
             st = o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, cb, 1.0, gp->L,
                          gp->cap, Ks, n);
@@ -360,12 +358,12 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
     double *buf = malloc(sizeof(double) * (size_t)n);
     if (!buf)
         return QRU_ERR_ALLOC;
-    int st = download_row(gp->ctx, gp->dt, n, gp->alpha, 1, buf);
+    int st = qru_chol_read_row(gp->ctx, gp->dt, n, gp->alpha, 1, buf);
     double fit = 0.0, logdet = 0.0;
     for (int i = 0; !st && i < n; ++i)
         fit += gp->y[i] * buf[i];
     if (!st)
-        st = download_row(gp->ctx, gp->dt, n, gp->L, gp->cap + 1, buf);
+        st = qru_chol_read_row(gp->ctx, gp->dt, n, gp->L, gp->cap + 1, buf);
     for (int i = 0; !st && i < n; ++i)
         logdet += log(buf[i]);
     free(buf);
@@ -382,8 +380,9 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
  * and written into L after the failure information was read: the old
  * factor is untouched by construction and nothing of size n x n is copied
  * (qru_chol_insert_lower in general copies the rows after k).  info: one
- * element of workspace. */
-static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info)
+ * element of workspace; adiag: the diagonal of K1 (n + p). */
+static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
+                     const double *adiag)
 {
     qru_context *ctx = g->ctx;
     const qru_backend_ops *o = ctx->ops;
@@ -400,8 +399,9 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info)
                       qru_chol_nb(ctx, g->nb, p), info, n));
     int bad = 0;
     TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    if (bad)
-        return bad;
+    /* the pivots: the old factor's (judged again: the order grew), S2's */
+    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, bad, n, g->L, g->cap + 1,
+                         C2, ldc + 1));
     if (n > 0) /* L1(n:n+p, 0:n) = S1' */
         TRY(o->transpose(ctx, dt, n, p, C, ldc,
                          qru_ptr_at(g->L, g->cap, n, 0), g->cap));
@@ -431,7 +431,8 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
     TRY(gp_reserve(gp, n + p));
     int n1 = n + p;
     /* C = K1(:, k+1:k+p) in the new ordering */
-    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)p);
+    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 1));
+    double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
     float *tmp =
         dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n1 * (size_t)p) : NULL;
     if (!C || (dt == QRU_FLOAT && !tmp)) {
@@ -439,12 +440,13 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         free(tmp);
         return QRU_ERR_ALLOC;
     }
-    for (int q = 0; q < p; ++q)
-        for (int i = 0; i < n1; ++i) {
-            double xi = i < k ? gp->x[i] : i < k + p ? x[i - k] : gp->x[i - p];
+    for (int i = 0; i < n1; ++i) {
+        double xi = i < k ? gp->x[i] : i < k + p ? x[i - k] : gp->x[i - p];
+        adiag[i] = kdiag(gp, xi);
+        for (int q = 0; q < p; ++q)
             C[i + (size_t)q * n1] =
                 kfun(gp, xi, x[q]) + (i == k + q ? gp->sn2 : 0.0);
-        }
+    }
     size_t csz = qru_chol_align((size_t)n1 * (size_t)p);
     qru_ptr ws;
     int st;
@@ -456,7 +458,7 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         if (!st)
             st = upload_dbl(ctx, dt, n1, p, C, Cd, n1, tmp);
         if (!st)
-            st = gp_append(gp, Cd, n1, ws);
+            st = gp_append(gp, Cd, n1, ws, adiag);
     } else {
         st = qru_ctx_workspace(
             ctx, (csz + qru_chol_insert_lower_ws(n, k, p)) * qru_dtype_size(dt),
@@ -466,7 +468,7 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         if (!st)
             st = qru_chol_insert_lower(ctx, dt, n, k, p, gp->L, gp->cap, ws,
                                        n1, 'L', gp->L, gp->cap, gp->nb,
-                                       qru_ptr_add(ws, csz));
+                                       qru_ptr_add(ws, csz), adiag);
     }
     free(C);
     free(tmp);
@@ -496,8 +498,16 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
     qru_ptr ws;
     TRY(qru_ctx_workspace(
         ctx, qru_chol_delete_lower_ws(n, k, p) * qru_dtype_size(gp->dt), &ws));
-    TRY(qru_chol_delete_lower(ctx, gp->dt, n, k, p, gp->L, gp->cap, gp->L,
-                              gp->cap, ws));
+    double *adiag = malloc(sizeof(double) * (size_t)(n - p + 1));
+    if (!adiag)
+        return QRU_ERR_ALLOC;
+    for (int i = 0; i < n - p; ++i)
+        adiag[i] = kdiag(gp, gp->x[i < k ? i : i + p]);
+    int st = qru_chol_delete_lower(ctx, gp->dt, n, k, p, gp->L, gp->cap,
+                                   gp->L, gp->cap, ws, adiag);
+    free(adiag);
+    if (st)
+        return st;
     memmove(gp->x + k, gp->x + k + p, sizeof(double) * (size_t)(n - k - p));
     memmove(gp->y + k, gp->y + k + p, sizeof(double) * (size_t)(n - k - p));
     gp->n = n - p;

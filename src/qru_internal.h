@@ -228,12 +228,20 @@ struct qru_backend_ops {
      *  - if info != 0 on entry, the op does nothing (an earlier block
      *    failed; the algorithm layer reads info once, at the end);
      *  - otherwise, for j = 0..n-1 in order, d = A(j,j) - sum_{t<j} L(j,t)^2
-     *    ('U': U(t,j)^2); if d > 0 does not hold (d <= 0 or NaN) the op
-     *    stores info = base + j + 1 and stops (columns ('U': rows) < j hold
-     *    their factor, the rest of the triangle unspecified values);
+     *    ('U': U(t,j)^2); unless d > 0 and d is finite (d <= 0, NaN or
+     *    Inf fail) the op stores info = base + j + 1 and stops in this
+     *    failure state: columns ('U': rows) < j hold their factor (all of
+     *    L(i,t), t < j, i >= t) and columns ('U': rows) j..n-1 of the
+     *    triangle hold those of the identity (L(j,j) = 1, L(i,c) = 0 for
+     *    i > c >= j).  So the trsm / gemm / syrk that the blocked
+     *    algorithms queue after the panel without reading info (the rows
+     *    below the block, the trailing matrix) meet only finite values in
+     *    the block's columns >= j, and the columns < j of the rows below
+     *    come out as their factor whatever the BLAS does with NaN / Inf
+     *    (0 * NaN) in the failed part;
      *    else L(j,j) = sqrt(d) and L(i,j) = (A(i,j) - sum_{t<j} L(i,t)
      *    L(j,t)) / L(j,j) for i > j (for 'U' the transposed formulas).
-     * On success info is not written. */
+     * On success info is not written; info keeps the first failure. */
     int (*potrf_panel)(qru_context *ctx, qru_dtype dt, char uplo, int n,
                        qru_ptr A, int lda, qru_ptr info, int base);
     /* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower

@@ -268,8 +268,43 @@ START_TEST(test_factor)
 }
 END_TEST
 
-/* not positive definite: status = first failing column, A unchanged (or,
- * in place, the leading columns hold the partial factor) */
+/* The non-finite and indefinite entries the failure tests plant: kind
+ * 0..3 on the diagonal (-1, NaN, +Inf, -Inf), 4..6 off it (NaN, +Inf,
+ * -Inf at (j, j-1) and (j-1, j)). */
+#define NKINDS 7
+static double bad_value(int kind)
+{
+    static const double v[] = {-1.0, NAN, INFINITY, -INFINITY};
+    return v[kind < 4 ? kind : kind - 3];
+}
+static void plant(double *A, int n, int j, int kind)
+{
+    if (kind < 4) {
+        A[j + (size_t)j * n] = bad_value(kind);
+    } else {
+        A[j + (size_t)(j - 1) * n] = bad_value(kind);
+        A[(j - 1) + (size_t)j * n] = bad_value(kind);
+    }
+}
+
+/* Runs with two OpenBLAS threads where the BLAS is OpenBLAS: how its
+ * threads split a trsm decided whether a NaN in the failed part of a
+ * diagonal block reached the partial factor (the failure state of
+ * potrf_panel now keeps it out on every thread count). */
+static int blas_threads(int t)
+{
+#ifdef OPENBLAS_VERSION
+    int old = openblas_get_num_threads();
+    openblas_set_num_threads(t);
+    return old;
+#else
+    return t;
+#endif
+}
+
+/* not positive definite or not finite: status = first failing column, A
+ * unchanged (or, in place, the leading columns hold the partial factor,
+ * the rows below the failing block included) */
 START_TEST(test_factor_not_pd)
 {
     if ((_i % 2) >= qru_test_ndtypes(ctx))
@@ -279,6 +314,7 @@ START_TEST(test_factor_not_pd)
     int n = 100, ld = 103;
     static const int bad_cols[] = {0, 1, 15, 16, 17, 50, 99};
     static const int vars[] = {QRU_CHOL_LEFT, QRU_CHOL_RIGHT, QRU_CHOL_CROUT};
+    int threads = blas_threads(2);
     unsigned seed = 99;
     double *A0 = spd(n, &seed);
     double *R = NULL;
@@ -286,16 +322,19 @@ START_TEST(test_factor_not_pd)
     for (size_t c = 0; c < sizeof bad_cols / sizeof *bad_cols; ++c)
         for (int v = 0; v < 3; ++v)
             for (int inpl = 0; inpl < 2; ++inpl)
-                for (int nan = 0; nan < 2; ++nan) {
+                for (int kind = 0; kind < NKINDS; ++kind) {
                     int j = bad_cols[c];
+                    if (kind >= 4 && j == 0)
+                        continue;
                     double *A = dup(A0, (size_t)n * n);
-                    A[j + (size_t)j * n] = nan ? NAN : -1.0;
+                    plant(A, n, j, kind);
                     void *h = to_dt(dt, n, n, ld, A, uplo);
                     pm p = pm_new(dt, n, n, ld, h);
                     int var = vars[v] | (inpl ? QRU_CHOL_IN_PLACE : 0);
                     int st = qru_chol_factor(ctx, uplo, p.M, var, 16);
-                    ck_assert_msg(st == j + 1, "col %d var %d: status %d", j,
-                                  var, st);
+                    ck_assert_msg(st == j + 1,
+                                  "col %d var %d kind %d: status %d", j, var,
+                                  kind, st);
                     void *F = qru_test_download(p.P);
                     if (!inpl) {
                         ck_assert_msg(same_bits(dt, ld, n, F, h),
@@ -303,13 +342,24 @@ START_TEST(test_factor_not_pd)
                     } else {
                         check_sentinels(dt, n, ld, n, F, uplo, "in place");
                         double *L = factor_lower(dt, n, F, ld, uplo);
-                        for (int jj = 0; jj < j; ++jj)
-                            for (int i = jj; i < n; ++i)
+                        /* off the diagonal, column j-1 holds the planted
+                         * value in row j, and the rest of row j is
+                         * unspecified: a trsm may spread a NaN along its
+                         * row of B (the OpenCL one does, 0 * NaN) */
+                        int jc = kind >= 4 ? j - 1 : j;
+                        for (int jj = 0; jj < jc; ++jj)
+                            for (int i = jj; i < n; ++i) {
+                                if (kind >= 4 && i == j)
+                                    continue;
                                 ck_assert_msg(
                                     fabs(L[i + (size_t)jj * n] -
                                          R[i + (size_t)jj * n]) <=
                                         THR * n * qru_test_eps(dt) * 10,
-                                    "partial factor (%d,%d)", i, jj);
+                                    "col %d var %d kind %d: partial factor "
+                                    "(%d,%d) = %g",
+                                    j, var, kind, i, jj,
+                                    L[i + (size_t)jj * n]);
+                            }
                         free(L);
                     }
                     free(F);
@@ -317,8 +367,66 @@ START_TEST(test_factor_not_pd)
                     free(A);
                     pm_free(&p);
                 }
+    blas_threads(threads);
     free(R);
     free(A0);
+}
+END_TEST
+
+/* The definiteness rule (qru.h): A = L0 L0' with the pivot of column j
+ * set to f * n eps max_i A(i,i): f = 1/4 fails at column j (a positive
+ * pivot below the tolerance), f = 4 passes; on the vendor's potrf (nb 0
+ * where the backend has one) and qru's blocked algorithm (nb 16). */
+START_TEST(test_factor_tol)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 100, ld = 101;
+    static const int js[] = {0, 20, 99};
+    static const int vars[] = {QRU_CHOL_LEFT, QRU_CHOL_RIGHT, QRU_CHOL_CROUT};
+    unsigned seed = 5;
+    for (size_t t = 0; t < sizeof js / sizeof *js; ++t)
+        for (int f4 = 0; f4 < 2; ++f4) {
+            int j = js[t];
+            double *L0 = calloc((size_t)n * n, sizeof(double));
+            for (int c = 0; c < n; ++c) {
+                L0[c + (size_t)c * n] = 1.0 + 0.5 * urand(&seed);
+                for (int i = c + 1; i < n; ++i)
+                    L0[i + (size_t)c * n] = 0.1 * urand(&seed);
+            }
+            for (int c = 0; c < j; ++c)
+                L0[j + (size_t)c * n] *= 0.1;
+            double amax = 0;
+            for (int i = 0; i < n; ++i)
+                amax = fmax(amax, cblas_ddot(i + 1, L0 + i, n, L0 + i, n));
+            double tol = n * qru_test_eps(dt) * amax;
+            L0[j + (size_t)j * n] = sqrt((f4 ? 4.0 : 0.25) * tol);
+            double *A = calloc((size_t)n * n, sizeof(double));
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0,
+                        L0, n, L0, n, 0.0, A, n);
+            void *h = to_dt(dt, n, n, ld, A, uplo);
+            for (int v = 0; v < 3; ++v)
+                for (int nb = 0; nb <= 16; nb += 16) {
+                    pm p = pm_new(dt, n, n, ld, h);
+                    int st = qru_chol_factor(ctx, uplo, p.M, vars[v], nb);
+                    ck_assert_msg(st == (f4 ? 0 : j + 1),
+                                  "%c dt %d col %d f %g var %d nb %d: "
+                                  "status %d",
+                                  uplo, dt, j, f4 ? 4.0 : 0.25, vars[v], nb,
+                                  st);
+                    if (!f4) {
+                        void *F = qru_test_download(p.P);
+                        ck_assert(same_bits(dt, ld, n, F, h));
+                        free(F);
+                    }
+                    pm_free(&p);
+                }
+            free(h);
+            free(A);
+            free(L0);
+        }
 }
 END_TEST
 
@@ -1042,6 +1150,217 @@ START_TEST(test_empty)
 }
 END_TEST
 
+/* ---- non-finite values in the factor updates ------------------------- */
+
+/* The factor of A (uplo, ld) with L(i, t) (lower-factor indices) set to v;
+ * the host copy of its array in *host. */
+static pm planted_factor(qru_dtype dt, int n, int ld, const double *A,
+                         char uplo, int i, int t, double v, void **host)
+{
+    pm f = make_factor(dt, n, ld, A, uplo);
+    void *F = qru_test_download(f.P);
+    pm_free(&f);
+    if (uplo == 'L')
+        qru_test_set(dt, F, ld, i, t, v);
+    else
+        qru_test_set(dt, F, ld, t, i, v);
+    *host = F;
+    return pm_new(dt, n, n, ld, F);
+}
+
+/* NaN / +Inf / -Inf on the diagonal of L (where 0), off it (where 1: L(i,
+ * 0), 2: L(i, i-1)) or in W (where 3) at row i: update and downdate stop
+ * at column i + 1 and leave L bit for bit unchanged. */
+START_TEST(test_update_nonfinite)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 30, k = 2, ld = n + 1;
+    static const int rows[] = {0, 13, 29};
+    unsigned seed = 61;
+    double *A = spd(n, &seed);
+    for (int r = 0; r < 3; ++r)
+        for (int where = 0; where < 4; ++where)
+            for (int kind = 1; kind < 4; ++kind)
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    int i = rows[r];
+                    if ((where == 1 || where == 2) && i == 0)
+                        continue;
+                    double v = bad_value(kind);
+                    double *W = malloc(sizeof(double) * (size_t)n * k);
+                    for (int e = 0; e < n * k; ++e)
+                        W[e] = 0.1 * urand(&seed);
+                    if (where == 3)
+                        W[i + (size_t)n] = v;
+                    void *F;
+                    pm pl;
+                    if (where == 3) {
+                        pl = make_factor(dt, n, ld, A, uplo);
+                        F = qru_test_download(pl.P);
+                    } else {
+                        pl = planted_factor(
+                            dt, n, ld, A, uplo, i,
+                            where == 0 ? i : where == 1 ? 0 : i - 1, v, &F);
+                    }
+                    void *hw = to_dt(dt, n, k, n, W, 'A');
+                    pm pw = pm_new(dt, n, k, n, hw);
+                    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
+                    ck_assert_msg(st == i + 1,
+                                  "%c dt %d sign %d row %d where %d kind %d: "
+                                  "status %d",
+                                  uplo, dt, sign, i, where, kind, st);
+                    void *G = qru_test_download(pl.P);
+                    ck_assert_msg(same_bits(dt, ld, n, F, G),
+                                  "factor changed by a failed update");
+                    free(G);
+                    free(F);
+                    free(hw);
+                    free(W);
+                    pm_free(&pw);
+                    pm_free(&pl);
+                }
+    free(A);
+}
+END_TEST
+
+/* NaN / +Inf / -Inf in the new columns C: on C2's diagonal and in C1
+ * the new block's first column fails (k + 1), in C3 the downdated block's
+ * (k + p + 1); L and L1 unchanged. */
+START_TEST(test_insert_nonfinite)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 30, p = 2, n1 = n + p;
+    static const int ks[] = {0, 11, 30};
+    unsigned seed = 71;
+    for (int a = 0; a < 3; ++a)
+        for (int where = 0; where < 3; ++where)
+            for (int kind = 1; kind < 4; ++kind) {
+                int k = ks[a];
+                if ((where == 1 && k == 0) || (where == 2 && k == n))
+                    continue;
+                double *A1 = spd(n1, &seed);
+                double *A = remove_block(n1, A1, k, p);
+                double *C = malloc(sizeof(double) * (size_t)n1 * p);
+                for (int j = 0; j < p; ++j)
+                    for (int i = 0; i < n1; ++i)
+                        C[i + (size_t)j * n1] = A1[i + (size_t)(k + j) * n1];
+                int row = where == 0 ? k : where == 1 ? 0 : k + p;
+                C[row] = bad_value(kind);
+                int want = where == 2 ? k + p + 1 : k + 1;
+                void *hc = to_dt(dt, n1, p, n1, C, 'A');
+                pm pc = pm_new(dt, n1, p, n1, hc);
+                pm pl = make_factor(dt, n, n, A, uplo);
+                void *F = qru_test_download(pl.P);
+                void *h1 = to_dt(dt, 0, n1, n1, A1, 'A');
+                pm p1 = pm_new(dt, n1, n1, n1, h1);
+                int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
+                ck_assert_msg(st == want,
+                              "%c dt %d k %d where %d kind %d: status %d",
+                              uplo, dt, k, where, kind, st);
+                void *G = qru_test_download(pl.P), *G1 = qru_test_download(p1.P);
+                ck_assert(same_bits(dt, n, n, F, G));
+                ck_assert(same_bits(dt, n1, n1, h1, G1));
+                /* and in place */
+                pm pb = pm_new(dt, n1, n1, n1, h1);
+                qru_matrix *Lw;
+                ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n, n,
+                                                 qru_matrix_data(pb.P), n1,
+                                                 &Lw),
+                                 0);
+                ck_assert_int_eq(qru_matrix_copy(pl.M, Lw), 0);
+                void *B0 = qru_test_download(pb.P);
+                st = qru_chol_insert(ctx, uplo, Lw, k, pc.M, pb.M);
+                ck_assert_int_eq(st, want);
+                void *B1 = qru_test_download(pb.P);
+                ck_assert(same_bits(dt, n1, n1, B0, B1));
+                free(B0);
+                free(B1);
+                qru_matrix_free(Lw);
+                pm_free(&pb);
+                free(G);
+                free(G1);
+                free(F);
+                free(h1);
+                free(hc);
+                free(C);
+                free(A);
+                free(A1);
+                pm_free(&p1);
+                pm_free(&pl);
+                pm_free(&pc);
+            }
+}
+END_TEST
+
+/* NaN / +Inf / -Inf at L(i, i), L(i, 0) or L(i, i-1) and p rows k.. deleted:
+ * a value in a row that stays fails at that row's new column (i + 1 before
+ * the block, i - p + 1 after it; L unchanged), one in a deleted row is
+ * gone (status 0). */
+START_TEST(test_delete_nonfinite)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 30, p = 3, ld = n + 2;
+    static const int ks[] = {0, 11, 27};
+    static const int rows[] = {5, 11, 12, 14, 20, 29};
+    unsigned seed = 81;
+    double *A = spd(n, &seed);
+    for (int a = 0; a < 3; ++a)
+        for (int r = 0; r < 6; ++r)
+            for (int where = 0; where < 3; ++where)
+                for (int kind = 1; kind < 4; ++kind) {
+                    int k = ks[a], i = rows[r];
+                    if (k + p > n)
+                        continue;
+                    int t = where == 0 ? i : where == 1 ? 0 : i - 1;
+                    int want = i < k ? i + 1 : i < k + p ? 0 : i - p + 1;
+                    void *F;
+                    pm pl = planted_factor(dt, n, ld, A, uplo, i, t,
+                                           bad_value(kind), &F);
+                    pm p1 = pm_new(dt, n - p, n - p, ld, F);
+                    void *F1 = qru_test_download(p1.P);
+                    int st = qru_chol_delete(ctx, uplo, pl.M, k, p, p1.M);
+                    ck_assert_msg(st == want,
+                                  "%c dt %d k %d row %d where %d kind %d: "
+                                  "status %d",
+                                  uplo, dt, k, i, where, kind, st);
+                    void *G = qru_test_download(pl.P);
+                    ck_assert(same_bits(dt, ld, n, F, G));
+                    if (st) {
+                        void *G1 = qru_test_download(p1.P);
+                        ck_assert(same_bits(dt, ld, n - p, F1, G1));
+                        free(G1);
+                    }
+                    qru_matrix *Lw; /* in place: L1 on L's array */
+                    ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n - p, n - p,
+                                                     qru_matrix_data(pl.P),
+                                                     ld, &Lw),
+                                     0);
+                    st = qru_chol_delete(ctx, uplo, pl.M, k, p, Lw);
+                    qru_matrix_free(Lw);
+                    ck_assert_int_eq(st, want);
+                    if (st) {
+                        void *G2 = qru_test_download(pl.P);
+                        ck_assert(same_bits(dt, ld, n, F, G2));
+                        free(G2);
+                    }
+                    free(G);
+                    free(F1);
+                    free(F);
+                    pm_free(&p1);
+                    pm_free(&pl);
+                }
+    free(A);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol");
@@ -1050,12 +1369,16 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_factor, 0, 4);
     tcase_add_loop_test(tc, test_factor_not_pd, 0, 4);
+    tcase_add_loop_test(tc, test_factor_tol, 0, 4);
     tcase_add_loop_test(tc, test_trsm, 0, 2);
     tcase_add_loop_test(tc, test_solve, 0, 4);
     tcase_add_loop_test(tc, test_update, 0, 4);
     tcase_add_loop_test(tc, test_downdate_fail, 0, 4);
     tcase_add_loop_test(tc, test_insert, 0, 4);
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
+    tcase_add_loop_test(tc, test_update_nonfinite, 0, 4);
+    tcase_add_loop_test(tc, test_insert_nonfinite, 0, 4);
+    tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_delete, 0, 4);
     tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_bad_args);

@@ -399,6 +399,86 @@ START_TEST(test_gp_append)
 }
 END_TEST
 
+/* The failure state of the potrf_panel op (qru_internal.h), called
+ * directly: a block failing at column c (pivot -2, NaN or Inf) stores
+ * info = base + c + 1, keeps the factor in columns < c (all rows), holds
+ * the identity in columns c.. of the triangle, and leaves the other
+ * triangle alone; a second call with info set changes nothing.  _i: dtype
+ * x uplo; QRU_CHOL_PANEL=kernel|vendor picks the CUDA implementation. */
+START_TEST(test_panel_failure_state)
+{
+    int di = _i / 2;
+    char uplo = _i % 2 ? 'U' : 'L';
+    if (di >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, di);
+    int n = 40, ld = 43, base = 7;
+    double *A0 = spd(n, 17u);
+    double *R = NULL;
+    ck_assert_int_eq(ref_chol(n, A0, &R), 0);
+    static const int cols[] = {0, 5, 39};
+    static const double bad[] = {-2.0, NAN, INFINITY};
+    for (int c = 0; c < 3; ++c)
+        for (int b = 0; b < 3; ++b) {
+            int j = cols[c];
+            double *A = malloc(sizeof(double) * (size_t)n * n);
+            memcpy(A, A0, sizeof(double) * (size_t)n * n);
+            A[j + (size_t)j * n] = bad[b];
+            void *h = to_dt(dt, n, ld, A, uplo);
+            qru_matrix *P = qru_test_upload(ctx, dt, ld, n, ld, h, ld);
+            qru_matrix *Mi = NULL;
+            ck_assert_int_eq(qru_matrix_create(ctx, dt, 1, 1, 0, &Mi), 0);
+            double zero = 0.0;
+            void *hz = qru_test_alloc(dt, 1, 1, 1);
+            qru_test_set(dt, hz, 1, 0, 0, zero);
+            ck_assert_int_eq(qru_matrix_upload(Mi, hz, 1), 0);
+            qru_ptr pa = {qru_matrix_data(P), 0}, pi = {qru_matrix_data(Mi), 0};
+            ck_assert_int_eq(orig->potrf_panel(ctx, dt, uplo, n, pa, ld, pi,
+                                               base),
+                             0);
+            void *F = qru_test_download(P), *Fi = qru_test_download(Mi);
+            ck_assert_msg(qru_test_get(dt, Fi, 1, 0, 0) == base + j + 1,
+                          "col %d bad %g: info %g", j, bad[b],
+                          qru_test_get(dt, Fi, 1, 0, 0));
+            check_sentinels(dt, n, ld, F, uplo);
+            double eps = qru_test_eps(dt);
+            for (int t = 0; t < n; ++t)
+                for (int i = t; i < n; ++i) {
+                    double x = fget(dt, F, ld, uplo, i, t);
+                    if (t < j)
+                        ck_assert_msg(fabs(x - R[i + (size_t)t * n]) <=
+                                          THR * n * eps * 10,
+                                      "col %d: factor (%d,%d) = %g", j, i, t,
+                                      x);
+                    else
+                        ck_assert_msg(x == (i == t ? 1.0 : 0.0),
+                                      "col %d bad %g: (%d,%d) = %g, not the "
+                                      "identity",
+                                      j, bad[b], i, t, x);
+                }
+            /* info set: nothing is done */
+            ck_assert_int_eq(orig->potrf_panel(ctx, dt, uplo, n, pa, ld, pi,
+                                               100),
+                             0);
+            void *G = qru_test_download(P), *Gi = qru_test_download(Mi);
+            ck_assert(memcmp(F, G, qru_test_elsize(dt) * (size_t)ld * n) ==
+                      0);
+            ck_assert(qru_test_get(dt, Gi, 1, 0, 0) == base + j + 1);
+            free(G);
+            free(Gi);
+            free(F);
+            free(Fi);
+            free(hz);
+            free(h);
+            free(A);
+            qru_matrix_free(Mi);
+            qru_matrix_free(P);
+        }
+    free(R);
+    free(A0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol_vendor");
@@ -409,6 +489,7 @@ int main(void)
     tcase_add_loop_test(tc, test_not_pd_paths, 0, 8);
     tcase_add_loop_test(tc, test_potrf_full_op, 0, 2);
     tcase_add_loop_test(tc, test_gp_append, 0, 2);
+    tcase_add_loop_test(tc, test_panel_failure_state, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -436,6 +436,184 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* The state of a GP as the API shows it, for "unchanged bit for bit". */
+typedef struct snap {
+    int n;
+    void *L;
+    double *x, *y;
+} snap;
+
+static snap take(qru_dtype dt, qru_gp *g)
+{
+    snap z = {qru_gp_size(g), NULL, NULL, NULL};
+    qru_matrix *L = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, z.n, z.n, 0, &L), 0);
+    ck_assert_int_eq(qru_gp_get_factor(g, L), 0);
+    z.L = qru_test_download(L);
+    qru_matrix_free(L);
+    z.x = malloc(sizeof(double) * (size_t)(z.n + 1));
+    z.y = malloc(sizeof(double) * (size_t)(z.n + 1));
+    ck_assert_int_eq(qru_gp_get_data(g, z.x, z.y), 0);
+    return z;
+}
+
+static void same_snap(qru_dtype dt, const snap *a, const snap *b,
+                      const char *tag)
+{
+    ck_assert_msg(a->n == b->n, "%s: size changed", tag);
+    ck_assert_msg(memcmp(a->L, b->L, qru_test_elsize(dt) * (size_t)a->n *
+                                         (size_t)a->n) == 0 &&
+                      memcmp(a->x, b->x, sizeof(double) * (size_t)a->n) ==
+                          0 &&
+                      memcmp(a->y, b->y, sizeof(double) * (size_t)a->n) == 0,
+                  "%s: GP changed by a failed call", tag);
+}
+
+static void snap_free(snap *z)
+{
+    free(z->L);
+    free(z->x);
+    free(z->y);
+}
+
+/* A repeated input with noise_var = 0 (K exactly singular, the computed
+ * pivot a rounding error, of either sign): qru_gp_insert returns the same
+ * status as qru_gp_create on the points in the new order (the column of
+ * the later copy), and leaves the GP unchanged; at the end (k = n, the
+ * append path) and in the middle (insertion and downdate), copies before
+ * and after the insertion point. */
+START_TEST(test_repeat)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    qru_gp_options o;
+    qru_gp_options_init(&o);
+    o.noise_var = 0.0;
+    o.signal_var = 1.0;
+    o.lengthscale = 1.0;
+    enum { N = 8 };
+    double x[N], y[N];
+    unsigned seed = 3;
+    for (int i = 0; i < N; ++i) {
+        x[i] = 1.5 * i;
+        y[i] = urand(&seed);
+    }
+    /* (k, p, new points: indices into x or -1 for a fresh point): a copy
+     * of each point at the end, in the middle and at the start, and pairs
+     * whose second point is the copy */
+    int cases[3 * N + 2][4];
+    int nc = 0;
+    for (int d = 0; d < N; ++d)
+        for (int t = 0; t < 3; ++t) {
+            static const int ks[3] = {N, N / 2, 0};
+            cases[nc][0] = ks[t];
+            cases[nc][1] = 1;
+            cases[nc][2] = d;
+            cases[nc++][3] = 0;
+        }
+    static const int pairs[2][4] = {{N, 2, -1, 6}, {0, 2, -1, 0}};
+    memcpy(cases[nc++], pairs[0], sizeof pairs[0]);
+    memcpy(cases[nc++], pairs[1], sizeof pairs[1]);
+    for (int c = 0; c < nc; ++c) {
+        int k = cases[c][0], p = cases[c][1];
+        double nx[2], ny[2] = {0.5, -0.5};
+        for (int q = 0; q < p; ++q)
+            nx[q] = cases[c][2 + q] >= 0 ? x[cases[c][2 + q]] : 20.25;
+        /* the points in the new order; the later copy fails */
+        double ax[N + 2], ay[N + 2];
+        int want = 0;
+        for (int i = 0; i < N + p; ++i) {
+            int from = i < k ? i : i < k + p ? -1 : i - p;
+            ax[i] = from >= 0 ? x[from] : nx[i - k];
+            ay[i] = from >= 0 ? y[from] : ny[i - k];
+            for (int t = 0; t < i && !want; ++t)
+                if (ax[t] == ax[i])
+                    want = i + 1;
+        }
+        ck_assert(want > 0);
+        qru_gp *g = NULL;
+        ck_assert_int_eq(qru_gp_create(ctx, dt, N + p, ax, ay, &o, &g), want);
+        ck_assert_ptr_null(g);
+        ck_assert_int_eq(qru_gp_create(ctx, dt, N, x, y, &o, &g), 0);
+        snap a = take(dt, g);
+        double l0, l1;
+        ck_assert_int_eq(qru_gp_log_likelihood(g, &l0), 0);
+        int st = qru_gp_insert(g, k, p, nx, ny);
+        ck_assert_msg(st == want, "dt %d k %d copy of %d: insert %d, create "
+                      "%d", dt, k, cases[c][2], st, want);
+        snap b = take(dt, g);
+        same_snap(dt, &a, &b, "insert");
+        ck_assert_int_eq(qru_gp_log_likelihood(g, &l1), 0);
+        ck_assert(memcmp(&l0, &l1, sizeof l0) == 0);
+        snap_free(&a);
+        snap_free(&b);
+        qru_gp_destroy(g);
+    }
+}
+END_TEST
+
+/* NaN / +Inf / -Inf inputs: a non-finite x gives K a NaN diagonal entry
+ * (and NaN or zero covariances): create and insert fail at its column and
+ * leave everything unchanged; a non-finite y does not enter the factor
+ * (status 0, predictions unspecified); remove works on such a GP. */
+START_TEST(test_nonfinite)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    qru_gp_options o;
+    opts(&o, dt);
+    enum { N = 8 };
+    static const double bad[3] = {NAN, INFINITY, -INFINITY};
+    double x[N], y[N];
+    unsigned seed = 9;
+    for (int i = 0; i < N; ++i) {
+        x[i] = 0.4 * i + 0.1 * urand(&seed);
+        y[i] = target(x[i]);
+    }
+    for (int b = 0; b < 3; ++b) {
+        static const int is[] = {0, 4, N - 1};
+        for (int t = 0; t < 3; ++t) {
+            int i = is[t];
+            double xb[N], yb[N];
+            memcpy(xb, x, sizeof xb);
+            memcpy(yb, y, sizeof yb);
+            xb[i] = bad[b];
+            qru_gp *g = NULL;
+            ck_assert_int_eq(qru_gp_create(ctx, dt, N, xb, y, &o, &g), i + 1);
+            ck_assert_ptr_null(g);
+            yb[i] = bad[b];
+            ck_assert_int_eq(qru_gp_create(ctx, dt, N, x, yb, &o, &g), 0);
+            double mean[2], var[2], xs[2] = {0.3, 1.1};
+            ck_assert_int_eq(qru_gp_predict(g, 2, xs, mean, var), 0);
+            ck_assert_int_eq(qru_gp_remove(g, i > 0 ? i - 1 : 0, 2), 0);
+            ck_assert_int_eq(qru_gp_size(g), N - 2);
+            qru_gp_destroy(g);
+        }
+        static const int ks[] = {0, 4, N};
+        for (int t = 0; t < 3; ++t)
+            for (int q = 0; q < 2; ++q) {
+                int k = ks[t];
+                qru_gp *g = NULL;
+                ck_assert_int_eq(qru_gp_create(ctx, dt, N, x, y, &o, &g), 0);
+                snap a = take(dt, g);
+                double nx[2] = {0.55, 1.65}, ny[2] = {0.1, 0.2};
+                nx[q] = bad[b];
+                int st = qru_gp_insert(g, k, 2, nx, ny);
+                ck_assert_msg(st == k + q + 1,
+                              "dt %d x %g k %d new %d: status %d", dt, bad[b],
+                              k, q, st);
+                snap c = take(dt, g);
+                same_snap(dt, &a, &c, "insert");
+                snap_free(&a);
+                snap_free(&c);
+                qru_gp_destroy(g);
+            }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gp");
@@ -446,6 +624,8 @@ int main(void)
     tcase_add_loop_test(tc, test_incremental, 0, 2);
     tcase_add_loop_test(tc, test_chain, 0, 2);
     tcase_add_loop_test(tc, test_fail, 0, 2);
+    tcase_add_loop_test(tc, test_repeat, 0, 2);
+    tcase_add_loop_test(tc, test_nonfinite, 0, 2);
     tcase_add_test(tc, test_bad_args);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
