@@ -59,8 +59,9 @@
  *   |R(j,j)| <= max(n, m) * eps * max_i ||R(1:i,i)||_2, the maximum over
  *   the finite column norms (the column norms of R are those of A, since Q
  *   is orthogonal).  An exactly zero column always fails.
- * - Cholesky (qru_chol_factor(), the downdate of qru_chol_update(),
- *   qru_chol_insert(), qru_gp_create(), qru_gp_insert(), qru_gp_remove()):
+ * - Cholesky (qru_chol_factor(), qru_chol_update() (update and downdate),
+ *   qru_chol_insert(), qru_chol_delete(), qru_gp_create(), qru_gp_insert(),
+ *   qru_gp_remove()):
  *   the factor of a symmetric A of order n is judged not positive definite
  *   at column j when the pivot d_j (= L(j,j)^2, before the square root) is
  *   not finite or d_j <= n * eps * max_i A(i,i), the maximum over the
