@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CL/cl.h>
 #include <clblast_c.h>
@@ -447,6 +448,72 @@ static void keep_log(ocl_impl *im, cl_program prog, int failed)
     im->log = log;
 }
 
+static void release_kernels(ocl_prog *p)
+{
+    for (int k = 0; k < K_COUNT; ++k)
+        if (p->k[k]) {
+            clReleaseKernel(p->k[k]);
+            p->k[k] = NULL;
+        }
+}
+
+/* One attempt at building the program with options opts and creating its
+ * kernels: 0 (p->prog, p->k set), or a status with the failing OpenCL code
+ * in *err; *prog is then the program of the attempt (for its log; the
+ * caller releases it) or NULL. */
+static int build_once(ocl_impl *im, ocl_prog *p, const char *opts,
+                      cl_program *prog, cl_int *err)
+{
+    *prog = clCreateProgramWithSource(im->clctx, (cl_uint)qru_ocl_source_count,
+                                      (const char **)qru_ocl_source_text, NULL,
+                                      err);
+    if (*err != CL_SUCCESS) {
+        *prog = NULL;
+        return cl_status(*err) == QRU_ERR_ALLOC ? QRU_ERR_ALLOC
+                                                : QRU_ERR_DEVICE;
+    }
+    *err = clBuildProgram(*prog, 1, &im->device, opts, NULL, NULL);
+    if (*err != CL_SUCCESS) {
+        int st = cl_status(*err);
+        return *err == CL_INVALID_BUILD_OPTIONS || st == 0 ? QRU_ERR_BUILD
+                                                           : st;
+    }
+    for (int k = 0; k < K_COUNT; ++k) {
+        p->k[k] = clCreateKernel(*prog, kernel_names[k], err);
+        if (*err == CL_SUCCESS)
+            *err = clGetKernelWorkGroupInfo(p->k[k], im->device,
+                                            CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof p->kmax[k], &p->kmax[k],
+                                            NULL);
+        if (*err != CL_SUCCESS) {
+            release_kernels(p);
+            int st = cl_status(*err);
+            return *err == CL_INVALID_KERNEL_NAME ||
+                           *err == CL_INVALID_PROGRAM_EXECUTABLE || st == 0
+                       ? QRU_ERR_BUILD
+                       : st;
+        }
+    }
+    p->prog = *prog;
+    return 0;
+}
+
+/* Attempts at a program build.  PoCL 3.x (Debian 12) shares its kernel
+ * cache between processes without locking: a process that finds the
+ * cached program.bc another one is rewriting at that moment fails its
+ * clBuildProgram (CL_BUILD_PROGRAM_FAILURE), or builds a program without
+ * kernels (clCreateKernel: CL_INVALID_KERNEL_NAME).  A new attempt a moment
+ * later finds the complete file.  A genuine compiler error fails every
+ * attempt, so it costs BUILD_TRIES compilations before QRU_ERR_BUILD. */
+#define BUILD_TRIES 4
+
+static void pause_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
 /* The program of precision dt, built on first use. */
 static int get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
 {
@@ -461,54 +528,37 @@ static int get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     }
     if (p->state < 0)
         return p->state;
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(
-        im->clctx, (cl_uint)qru_ocl_source_count,
-        (const char **)qru_ocl_source_text, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_status(err) == QRU_ERR_ALLOC ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
     char opts[512];
     snprintf(opts, sizeof opts,
              "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d %s",
              di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
              im->tune.tile, im->extra);
-    err = clBuildProgram(prog, 1, &im->device, opts, NULL, NULL);
-    keep_log(im, prog, err != CL_SUCCESS);
-    if (err != CL_SUCCESS) {
-        clReleaseProgram(prog);
-        p->state = (err == CL_BUILD_PROGRAM_FAILURE ||
-                    err == CL_INVALID_BUILD_OPTIONS)
-                       ? QRU_ERR_BUILD
-                       : cl_status(err);
-        if (p->state == 0)
-            p->state = QRU_ERR_DEVICE;
-        int st = p->state;
-        if (st == QRU_ERR_ALLOC) /* transient: allow a later retry */
-            p->state = 0;
-        return st;
-    }
-    for (int k = 0; k < K_COUNT; ++k) {
-        p->k[k] = clCreateKernel(prog, kernel_names[k], &err);
-        if (err == CL_SUCCESS)
-            err = clGetKernelWorkGroupInfo(p->k[k], im->device,
-                                           CL_KERNEL_WORK_GROUP_SIZE,
-                                           sizeof p->kmax[k], &p->kmax[k],
-                                           NULL);
-        if (err != CL_SUCCESS) {
-            for (int i = 0; i <= k; ++i)
-                if (p->k[i]) {
-                    clReleaseKernel(p->k[i]);
-                    p->k[i] = NULL;
-                }
+    int st = 0;
+    for (int t = 0; t < BUILD_TRIES; ++t) {
+        cl_program prog = NULL;
+        cl_int err = CL_SUCCESS;
+        if (t > 0)
+            pause_ms(50L << t); /* 100, 200, 400 ms */
+        st = build_once(im, p, opts, &prog, &err);
+        int last = st == 0 || t == BUILD_TRIES - 1 ||
+                   err == CL_INVALID_BUILD_OPTIONS || st == QRU_ERR_ALLOC;
+        if (last && prog)
+            keep_log(im, prog, st != 0);
+        if (st == 0)
+            break;
+        if (prog)
             clReleaseProgram(prog);
-            return err == CL_INVALID_KERNEL_NAME ? QRU_ERR_BUILD
-                                                 : cl_status(err);
-        }
+        if (last)
+            break;
     }
-    p->prog = prog;
-    p->state = 1;
-    *out = p;
-    return 0;
+    if (st == 0) {
+        p->state = 1;
+        *out = p;
+        return 0;
+    }
+    /* out of memory may pass: a later request tries again */
+    p->state = st == QRU_ERR_ALLOC ? 0 : st;
+    return st;
 }
 
 const char *qru_opencl_build_log(const qru_context *ctx)
@@ -589,15 +639,37 @@ static int launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
                                             lws, 0, NULL, NULL));
 }
 
-/* 2-D elementwise launch over an m x n index space (any group shape):
- * QRU_OCL_VEC elements per work-item along x (grid-stride). */
+static size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
+
+/* Elementwise launches (1-D over n, 2-D over m x n) use ONE work-group
+ * shape per kernel and round the grid up to whole groups (the kernels loop
+ * grid-stride and check bounds, so extra work-items do nothing).  A fixed
+ * shape matters on PoCL: it compiles a kernel again for every distinct
+ * work-group size, and given lws = NULL it derives one from the grid, i.e.
+ * a new compilation (about a second of CPU) for almost every matrix
+ * shape.  x runs along the columns (consecutive addresses); along x each
+ * work-item takes QRU_OCL_VEC elements (grid-stride). */
+static int launch1d(qru_context *ctx, ocl_prog *p, int k, size_t n,
+                    int nargs, const karg *args)
+{
+    ocl_impl *im = IMPL(ctx);
+    size_t w = wg_for(im, p, k, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {round_up(n, w)};
+    return launch(ctx, p, k, 1, g, l, nargs, args);
+}
+
 static int launch2d(qru_context *ctx, ocl_prog *p, int k, int m, int n,
                     int nargs, const karg *args)
 {
     ocl_impl *im = IMPL(ctx);
-    size_t g[2] = {min_sz(ceil_div((size_t)m, (size_t)im->tune.vec), GRID_CAP),
-                   min_sz((size_t)n, GRID_CAP)};
-    return launch(ctx, p, k, 2, g, NULL, nargs, args);
+    size_t w = wg_for(im, p, k, (size_t)im->tune.wg);
+    size_t lx = min_sz(w, 64), ly = w / lx;
+    size_t l[2] = {lx, ly};
+    size_t g[2] = {
+        round_up(min_sz(ceil_div((size_t)m, (size_t)im->tune.vec), GRID_CAP),
+                 lx),
+        round_up(min_sz((size_t)n, GRID_CAP), ly)};
+    return launch(ctx, p, k, 2, g, l, nargs, args);
 }
 
 /* Column-reduction launch (larf, gemv_t): work-group nx x ny, nx * ny <= wg,
@@ -1053,11 +1125,11 @@ static int ocl_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
         work = tau; /* not read when j = 0 */
     }
     cl_long ko = (cl_long)work.off;
-    size_t g[1] = {min_sz((size_t)m, GRID_CAP * 16)};
     karg a[] = {KINT(cm),   KINT(cj),   KMEM(Y),  KLONG(yo),
                 KINT(cldy), KMEM(W),    KLONG(wo), KINT(cldw),
                 KMEM(work), KLONG(ko),  KMEM(tau), KLONG(to)};
-    return launch(ctx, p, K_WY_COL, 1, g, NULL, NARGS(a), a);
+    return launch1d(ctx, p, K_WY_COL, min_sz((size_t)m, GRID_CAP * 16),
+                    NARGS(a), a);
 }
 
 /* ---- update kernels -------------------------------------------------------- */
@@ -1073,10 +1145,10 @@ static int ocl_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
         return st;
     cl_int cc = cnt;
     cl_long xo = (cl_long)X.off, ci = inc, cp = ps, co = (cl_long)cs.off;
-    size_t g[1] = {min_sz((size_t)cnt, GRID_CAP * 16)};
     karg a[] = {KINT(cc),  KMEM(X),  KLONG(xo), KLONG(ci),
                 KLONG(cp), KMEM(cs), KLONG(co)};
-    return launch(ctx, p, K_GIVENS_MAKE, 1, g, NULL, NARGS(a), a);
+    return launch1d(ctx, p, K_GIVENS_MAKE,
+                    min_sz((size_t)cnt, GRID_CAP * 16), NARGS(a), a);
 }
 
 static int ocl_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,

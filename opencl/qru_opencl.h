@@ -21,9 +21,14 @@
  * embedded at build time) are built lazily, once per context and precision, with
  * -DT=float or -DT=double -DQRU_FP64 plus the tuning macros below.  double
  * needs cl_khr_fp64; without it supports(QRU_DOUBLE) is 0 and double
- * requests return QRU_ERR_UNSUPPORTED.  A build failure returns QRU_ERR_BUILD
+ * requests return QRU_ERR_UNSUPPORTED.  A failed build (or kernel creation)
+ * is tried again up to 3 times, 100-400 ms apart, because an OpenCL runtime
+ * may fail it for a moment when other processes update a shared compiler
+ * cache (PoCL 3.x does); if every attempt fails it returns QRU_ERR_BUILD
  * (and again on every later request in that precision); the compiler log
- * stays readable through qru_opencl_build_log().  Extra build options for
+ * stays readable through qru_opencl_build_log().  Elementwise kernels are
+ * launched with one work-group shape each (PoCL compiles a kernel once per
+ * work-group size).  Extra build options for
  * experiments may be given in env QRU_OCL_BUILD_OPTIONS (read when the
  * context is created, appended last), and
  * env QRU_OCL_FP64=0 makes a context behave as on a device without
@@ -63,8 +68,9 @@ typedef struct qru_ocl_tuning {
 } qru_ocl_tuning;
 
 /* The compiler log of the first failed program build of an OpenCL context
- * (if none failed, of its last build; usually empty, warnings are off); "" when there is none or ctx is not
- * an OpenCL context.  Valid until the context is destroyed. */
+ * (its last attempt; if none failed, of its last build; usually empty,
+ * warnings are off); "" when there is none or ctx is not an OpenCL
+ * context.  Valid until the context is destroyed. */
 const char *qru_opencl_build_log(const qru_context *ctx);
 
 /* The tuning parameters in use by an OpenCL context (NULL otherwise). */

@@ -12,13 +12,20 @@
  *    QRU_ERR_BUILD, again on the next request, and keeps the compiler log;
  *  - an adopted command queue (opt.stream) is used and stays valid after the
  *    context is destroyed; an out-of-order queue is refused with
- *    QRU_ERR_UNSUPPORTED.
+ *    QRU_ERR_UNSUPPORTED;
+ *  - SHARED_PROCS processes of this program building the kernels at once
+ *    on one fresh PoCL kernel cache (POCL_CACHE_DIR) all succeed: PoCL 3.x
+ *    rewrites a cached program while others read it, which fails some of
+ *    their clBuildProgram calls (the backend retries).
  * Runs on the opencl backend only (other backends, or a build without the
  * OpenCL backend: skipped, exit 77).
  */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "qru_test.h"
 
@@ -290,14 +297,103 @@ START_TEST(test_adopted_queue)
     }
 }
 END_TEST
+
+/* ---- concurrent builds on one shared kernel cache ----------------------- */
+
+enum { SHARED_PROCS = 8, SHARED_ROUNDS = 2, SHARED_CONTEXTS = 2 };
+
+/* The child: SHARED_ROUNDS rounds, each with its own extra build option (a
+ * program PoCL has not cached yet, so every round the processes compile
+ * and write the same cache entry at once), of SHARED_CONTEXTS contexts
+ * (the later ones read the entry) that copy a float matrix on the device.
+ * Returns the number of failed contexts; prints each failure. */
+static int shared_cache_child(const char *tag)
+{
+    float h[12], back[12];
+    for (int i = 0; i < 12; ++i)
+        h[i] = (float)(i + 1) / 7.0f;
+    int bad = 0;
+    for (int r = 0; r < SHARED_ROUNDS; ++r) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "-DQRU_CACHE_TEST_%s_%d", tag, r);
+        setenv("QRU_OCL_BUILD_OPTIONS", opt, 1);
+        for (int c = 0; c < SHARED_CONTEXTS; ++c) {
+            qru_context *ctx = NULL;
+            qru_matrix *A = NULL, *B = NULL;
+            int st = qru_context_create(&ctx, QRU_BACKEND_OPENCL);
+            if (!st)
+                st = qru_matrix_create(ctx, QRU_FLOAT, 4, 3, 0, &A);
+            if (!st)
+                st = qru_matrix_create(ctx, QRU_FLOAT, 4, 3, 0, &B);
+            if (!st)
+                st = qru_matrix_upload(A, h, 4);
+            if (!st)
+                st = qru_matrix_copy(A, B); /* needs the program */
+            if (!st)
+                st = qru_matrix_download(B, back, 4);
+            if (!st && memcmp(back, h, sizeof h) != 0)
+                st = QRU_ERR_INTERNAL;
+            if (st) {
+                printf("process %d round %d context %d: %d (%s)\n",
+                       (int)getpid(), r, c, st, qru_strerror(st));
+                if (ctx)
+                    printf("build log: %.300s\n", qru_opencl_build_log(ctx));
+                ++bad;
+            }
+            qru_matrix_free(A);
+            qru_matrix_free(B);
+            qru_context_destroy(ctx);
+        }
+    }
+    fflush(stdout);
+    return bad;
+}
+
+START_TEST(test_shared_cache)
+{
+    extern char **environ;
+    char dir[] = "/tmp/qru-ocl-cache-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *old = env_set("POCL_CACHE_DIR", dir);
+    char tag[32];
+    snprintf(tag, sizeof tag, "%d", (int)getpid());
+    char *argv[] = {"test_opencl_faults", "--shared-cache-child", tag, NULL};
+    pid_t pid[SHARED_PROCS];
+    for (int i = 0; i < SHARED_PROCS; ++i) /* a fresh runtime in each */
+        ck_assert_int_eq(posix_spawn(&pid[i], "/proc/self/exe", NULL, NULL,
+                                     argv, environ),
+                         0);
+    env_restore("POCL_CACHE_DIR", old);
+    int failed = 0;
+    for (int i = 0; i < SHARED_PROCS; ++i) {
+        int ws = 0;
+        ck_assert_int_eq(waitpid(pid[i], &ws, 0), pid[i]);
+        if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+            printf("process %d: %s %d\n", (int)pid[i],
+                   WIFEXITED(ws) ? "exit" : "signal",
+                   WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+            ++failed;
+        }
+    }
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(failed == 0, "%d of %d processes failed on a shared cache",
+                  failed, SHARED_PROCS);
+}
+END_TEST
 #endif /* QRU_HAVE_OPENCL */
 
-int main(void)
+int main(int argc, char **argv)
 {
 #ifndef QRU_HAVE_OPENCL
+    (void)argc;
+    (void)argv;
     printf("SKIP: the OpenCL backend is not compiled in\n");
     return 77;
 #else
+    if (argc == 3 && strcmp(argv[1], "--shared-cache-child") == 0)
+        return shared_cache_child(argv[2]) ? 1 : 0;
     if (qru_test_backend() != QRU_BACKEND_OPENCL) {
         printf("SKIP: OpenCL fault tests run on the opencl backend only\n");
         return 77;
@@ -311,6 +407,7 @@ int main(void)
     tcase_add_test(tc, test_no_fp64);
     tcase_add_test(tc, test_build_failure);
     tcase_add_test(tc, test_adopted_queue);
+    tcase_add_test(tc, test_shared_cache);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 #endif
