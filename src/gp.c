@@ -483,7 +483,7 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
     int n = gp->n;
     if (k < 0 || k > n)
         return -2;
-    if (p < 0 || k + p > n)
+    if (p < 0 || p > n - k)
         return -3;
     if (p == 0)
         return 0;

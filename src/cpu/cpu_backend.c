@@ -33,10 +33,13 @@
 #undef SFX
 #undef BL
 
-/* Host address of element p. */
-#define HP(dt, p) ((void *)((char *)(p).h + (p).off * qru_dtype_size(dt)))
-#define SP(p) ((float *)(p).h + (p).off)
-#define DP(p) ((double *)(p).h + (p).off)
+/* Host address of element p.  A NULL handle (an empty buffer, only passed
+ * with zero sizes) stays NULL: arithmetic on a null pointer is undefined
+ * even with a zero offset. */
+#define HP(dt, p)                                                              \
+    ((p).h ? (void *)((char *)(p).h + (p).off * qru_dtype_size(dt)) : NULL)
+#define SP(p) ((p).h ? (float *)(p).h + (p).off : (float *)NULL)
+#define DP(p) ((p).h ? (double *)(p).h + (p).off : (double *)NULL)
 
 static int cpu_probe(void) { return 0; }
 
