@@ -257,6 +257,11 @@ static void check_status(const char *call, int st, int bad, int posmax,
 }
 
 static const int LIB_NOQ[] = {QRU_ERR_NO_Q, 0};
+static const int LIB_ALLOC[] = {QRU_ERR_ALLOC, 0};
+
+/* huge allocations fail with NULL (then QRU_ERR_ALLOC), not an ASan report */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
 
 /* ---- least squares ------------------------------------------------------ */
 
@@ -465,6 +470,8 @@ static void op_lsq_create(rd *r, int from_qr)
         unsigned cb = u8(r);
         opt.row_capacity = (cb & 3) == 0 ? 0 : n + (int)((cb >> 2) & 3) - 1;
         opt.col_capacity = ((cb >> 4) & 3) == 0 ? 0 : m + (int)((cb >> 6) & 3) - 1;
+        if (cb == 0xff) /* R alone would need ~2^65 bytes */
+            opt.row_capacity = opt.col_capacity = INT_MAX - (int)(ob & 15);
         if (opt.nb < 0 || (opt.row_capacity != 0 && opt.row_capacity < n) ||
             (opt.col_capacity != 0 && opt.col_capacity < m))
             opt_bad = 1;
@@ -512,7 +519,11 @@ static void op_lsq_create(rd *r, int from_qr)
         snprintf(call, sizeof call, "qru_lsq_create(n=%d, m=%d, r=%d, q=%d)",
                  n, m, nr, keep);
         int st = qru_lsq_create(c, a2, a3, popt, out);
-        check_status(call, st, want, 0, NULL);
+        int huge = popt && popt->row_capacity > 1000000;
+        if (huge && !want && st != QRU_ERR_ALLOC)
+            FAIL("%s: %d, not QRU_ERR_ALLOC, for capacities beyond SIZE_MAX",
+                 call, st);
+        check_status(call, st, want, 0, huge ? LIB_ALLOC : NULL);
         if (st) {
             if (f != sentinel)
                 FAIL("%s failed (%d) but set *f", call, st);
@@ -568,7 +579,11 @@ static void op_lsq_create(rd *r, int from_qr)
                  "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, q=%d)", n, m, nr,
                  withq);
         st = qru_lsq_create_from_qr(c, q2, r3, d4, popt, out);
-        check_status(call, st, want, 0, NULL);
+        int huge = popt && popt->row_capacity > 1000000;
+        if (huge && !want && st != QRU_ERR_ALLOC)
+            FAIL("%s: %d, not QRU_ERR_ALLOC, for capacities beyond SIZE_MAX",
+                 call, st);
+        check_status(call, st, want, 0, huge ? LIB_ALLOC : NULL);
         if (st) {
             if (f != sentinel)
                 FAIL("%s failed (%d) but set *f", call, st);
@@ -1372,6 +1387,8 @@ static void op_gp_create(rd *r)
         opt.noise_var = pick_hyper(r, 1e-2);
         opt.capacity = pick(r, 0, 2 * MAXC);
         opt.nb = pick(r, 0, 4);
+        /* large capacities are real allocations of gigabytes (the host
+         * arrays of x and y come first), not tried here */
         if (opt.capacity > 2 * MAXC + 1)
             opt.capacity = -1;
     }
@@ -1512,6 +1529,81 @@ static void op_gp_query(rd *r)
     gp_drop(&after);
 }
 
+/* ---- matrices and contexts ------------------------------------------------ */
+
+static void op_matrix(rd *r)
+{
+    unsigned b = u8(r);
+    int rows = pick(r, 0, 9), cols = pick(r, 0, 9), ld = pick(r, 0, 12);
+    qru_dtype d = (b & 0x30) == 0x30 ? (qru_dtype)0 : dt;
+    qru_context *cx = (b & 0xc0) == 0xc0 ? NULL : ctx;
+    int eff_ld = ld == 0 ? (rows > 1 ? rows : 1) : ld;
+    /* a valid size whose byte count does not fit in a size_t must fail
+     * with QRU_ERR_ALLOC, not wrap to a small request; other large sizes
+     * are skipped (real allocations of gigabytes) */
+    int huge = rows >= 0 && cols > 0 && eff_ld >= rows && eff_ld > 0 &&
+               (double)eff_ld * cols * es >= 18446744073709551616.0;
+    if (!huge && (rows > 64 || cols > 64 || ld > 64))
+        return;
+    qru_matrix *sentinel = (qru_matrix *)&sentinel, *M = sentinel;
+    int want = !cx ? -1 : (d != QRU_FLOAT && d != QRU_DOUBLE) ? -2
+               : rows < 0 ? -3 : cols < 0 ? -4
+               : (eff_ld < rows || eff_ld < 1) ? -5 : (b & 1) ? -6 : 0;
+    char call[96];
+    snprintf(call, sizeof call, "qru_matrix_create(rows=%d, cols=%d, ld=%d)",
+             rows, cols, ld);
+    int st = qru_matrix_create(cx, d, rows, cols, ld, (b & 1) ? NULL : &M);
+    if (huge && !want && st != QRU_ERR_ALLOC)
+        FAIL("%s: %d, not QRU_ERR_ALLOC, for a size beyond SIZE_MAX", call, st);
+    check_status(call, st, want, 0, LIB_ALLOC);
+    /* the same arguments wrap a host buffer (mem is argument 5) */
+    static double buf[64 * 64];
+    qru_matrix *W = sentinel;
+    const void *mem = (b & 2) ? NULL : buf;
+    int want_w = !cx ? -1 : (d != QRU_FLOAT && d != QRU_DOUBLE) ? -2
+                 : rows < 0 ? -3 : cols < 0 ? -4 : !mem ? -5
+                 : (eff_ld < rows || eff_ld < 1) ? -6 : (b & 1) ? -7 : 0;
+    int stw = qru_matrix_wrap(cx, d, rows, cols, (void *)mem, ld,
+                              (b & 1) ? NULL : &W);
+    check_status("qru_matrix_wrap", stw, want_w, 0, NULL);
+    if (stw && W != sentinel)
+        FAIL("qru_matrix_wrap failed but set *M");
+    if (!stw)
+        qru_matrix_free(W);
+    if (st) {
+        if (M != sentinel)
+            FAIL("%s failed but set *M", call);
+        return;
+    }
+    if (qru_matrix_rows(M) != rows || qru_matrix_cols(M) != cols ||
+        qru_matrix_ld(M) != eff_ld || qru_matrix_dtype(M) != dt)
+        FAIL("%s: the accessors disagree", call);
+    /* upload / download / copy with a host leading dimension and a second
+     * matrix that may not match */
+    unsigned c = u8(r);
+    int ldh = pick(r, rows > 1 ? rows : 1, rows + 3);
+    double host[16 * 16];
+    memset(host, 0, sizeof host);
+    int ok_ldh = ldh >= rows && ldh >= 1 && ldh <= 16 && rows <= 16 && cols <= 16;
+    if (ldh > 16 || rows > 16 || cols > 16)
+        ldh = -1; /* keep host accesses inside host[]: an invalid ldh */
+    want = (c & 1) ? -2 : (!ok_ldh) ? -3 : 0;
+    void *h = (c & 1) ? NULL : host;
+    st = qru_matrix_upload((c & 0x80) ? NULL : M, h, ldh);
+    check_status("qru_matrix_upload", st, (c & 0x80) ? -1 : want, 0, NULL);
+    st = qru_matrix_download((c & 0x40) ? NULL : M, h, ldh);
+    check_status("qru_matrix_download", st, (c & 0x40) ? -1 : want, 0, NULL);
+    qru_matrix *B = NULL;
+    int br = rows + ((c & 6) == 6), bc = cols + ((c & 10) == 10);
+    if (qru_matrix_create(ctx, dt, br, bc, 0, &B))
+        FAIL("qru_matrix_create of a copy target");
+    st = qru_matrix_copy((c & 0x20) ? NULL : M, (c & 0x10) ? NULL : B);
+    want = (c & 0x20) ? -1 : ((c & 0x10) || br != rows || bc != cols) ? -2 : 0;
+    check_status("qru_matrix_copy", st, want, 0, NULL);
+    qru_matrix_free(B);
+    qru_matrix_free(M);
+}
+
 /* ---- driver ------------------------------------------------------------ */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -1547,7 +1639,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 12: op_gp_create(&r); break;
         case 13: op_gp_change(&r); break;
         case 14: op_gp_query(&r); break;
-        default: if (have) op_add_rows(&r); break;
+        default: op_matrix(&r); break;
         }
     }
     lsq_reset();

@@ -53,6 +53,10 @@ seeds = {
     "gp_double": [0] + gp(6) + gp_insert(2, 2) + gp_query(3) + gp_remove(1, 3)
     + gp_query(1),
     "gp_float_inf": [1] + gp(5, INF) + gp_insert(0, 1) + gp_query(2),
+    # a double matrix of 2147483647 x 1073741825: 2^64 + 2^33 - 8 bytes,
+    # which wrapped to an 8 GB request before the size check
+    "regress_matrix_size_overflow": [0, 15, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F,
+                                     0xFF, 0x01, 0x00, 0x00, 0x40, 0],
 }
 
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
