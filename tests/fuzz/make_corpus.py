@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_api (tests/fuzz/corpus): one small file
 per scenario, in the byte encoding that fuzz_api.c decodes (see the op_*
-functions there).  Run from the repository root."""
+functions there).  Files of the corpus not named here are inputs the
+fuzzer found (regress_*: a fixed bug) and are kept as they are."""
 import os
 
 G = [7, 1, 0]          # generator: seed (2 bytes), no specials
@@ -57,6 +58,8 @@ seeds = {
     # which wrapped to an 8 GB request before the size check
     "regress_matrix_size_overflow": [0, 15, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F,
                                      0xFF, 0x01, 0x00, 0x00, 0x40, 0],
+    # qru_gp_remove(k = 1, p = INT_MAX): k + p overflowed in its check
+    "regress_gp_remove_p_overflow": [0, 12, 5, 1] + G + G + [13, 0, 1, 0xFB],
 }
 
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
