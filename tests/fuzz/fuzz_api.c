@@ -1284,6 +1284,91 @@ static void op_chol_delete(rd *r)
     free(L0);
 }
 
+/* qru_chol_solve with the held factor, then qru_trsm with it. */
+static void op_chol_solve(rd *r)
+{
+    if (!CH.L)
+        return;
+    int n = CH.n;
+    unsigned b = u8(r);
+    int nr = 1 + (int)(u8(r) % 3);
+    char uplo = (b & 0x0e) == 0x0e ? pick_uplo(r) : CH.uplo;
+    int brows = n + ((b & 0x30) == 0x30);
+    int clean = 1;
+    double *B = xmalloc(sizeof(double) * (brows ? brows : 1) * nr);
+    gen(r, brows, nr, B, &clean);
+    for (int i = 0; i < brows * nr; ++i)
+        B[i] = round_dt(B[i]);
+    qru_matrix *MB = mk(brows, nr, (int)(b & 1), B);
+    void *L0 = save(CH.L), *B0 = save(MB);
+    int same_as_l = (b & 0xc0) == 0xc0;
+    const qru_matrix *Bp = same_as_l ? CH.L : MB;
+    int want = !uplo_ok(uplo) ? -2
+               : (same_as_l || brows != n) ? -4 : 0;
+    char call[96];
+    snprintf(call, sizeof call, "qru_chol_solve(uplo=%d, n=%d, r=%d)", uplo,
+             n, nr);
+    int st = qru_chol_solve(ctx, uplo, CH.L, (qru_matrix *)Bp);
+    check_status(call, st, want, 0, NULL);
+    if (!same(CH.L, L0))
+        FAIL("%s changed L", call);
+    if (st && !same(MB, B0))
+        FAIL("%s failed (%d) but changed B", call, st);
+    if (st == 0 && CH.tracked && clean && upc(uplo) == CH.uplo && n > 0) {
+        /* backward error ||A X - B|| / (||A|| ||X|| n eps) */
+        double *A = xmalloc(sizeof(double) * n * n);
+        chol_model(CH.G, n, CH.g, CH.c, A);
+        double e = 0, nx = 0;
+        for (int j = 0; j < nr; ++j)
+            for (int i = 0; i < n; ++i) {
+                double v = -B[i + (size_t)j * n];
+                for (int t = 0; t < n; ++t)
+                    v += A[i + (size_t)t * n] * at(MB, t, j);
+                e += v * v;
+                nx += at(MB, i, j) * at(MB, i, j);
+            }
+        double q = nx > 0 ? sqrt(e) / (fro(A, (size_t)n * n) * sqrt(nx) * n * eps)
+                          : 0;
+        double bound = RES_BOUND + RES_STEP * CH.steps;
+        if (!(q <= bound))
+            FAIL("%s: ||A X - B||/(||A|| ||X|| n eps) = %.3g (bound %.0f)",
+                 call, q, bound);
+        free(A);
+    }
+    /* qru_trsm(side, uplo, trans, diag, alpha, A = L, B) */
+    static const char sides[] = {'L', 'R', 'l', 'r', 'X'};
+    static const char transs[] = {'N', 'T', 'n', 't', 'C'};
+    static const char diags[] = {'N', 'U', 'n', 'u', 'Z'};
+    static const double alphas[] = {1.0, -0.5, 0.0, 2.0, NAN, INFINITY};
+    unsigned t = u8(r);
+    char side = sides[t % 5], trans = transs[(t / 5) % 5],
+         diag = diags[(t / 25) % 5];
+    char tu = (b & 0x0e) == 0x0e ? uplo : pick_uplo(r);
+    double alpha = alphas[u8(r) % 6];
+    /* B is n x nr: side L needs n rows, side R needs n columns */
+    int sl = side == 'L' || side == 'l';
+    int sr = side == 'R' || side == 'r';
+    memcpy(qru_matrix_data(MB), B0, buf_bytes(MB));
+    void *B1 = save(MB);
+    want = (!sl && !sr) ? -2 : !uplo_ok(tu) ? -3
+           : (trans != 'N' && trans != 'T' && trans != 'n' && trans != 't') ? -4
+           : (diag != 'N' && diag != 'U' && diag != 'n' && diag != 'u') ? -5
+           : same_as_l ? -8 : (sl ? brows != n : nr != n) ? -8 : 0;
+    snprintf(call, sizeof call, "qru_trsm(%c%c%c%c, n=%d, r=%d)", side, tu,
+             trans, diag, n, nr);
+    st = qru_trsm(ctx, side, tu, trans, diag, alpha, CH.L, (qru_matrix *)Bp);
+    check_status(call, st, want, 0, NULL);
+    if (!same(CH.L, L0))
+        FAIL("%s changed A", call);
+    if (st && !same(MB, B1))
+        FAIL("%s failed (%d) but changed B", call, st);
+    free(L0);
+    free(B0);
+    free(B1);
+    qru_matrix_free(MB);
+    free(B);
+}
+
 /* ---- Gaussian process ------------------------------------------------------ */
 
 typedef struct gp_snap {
@@ -1619,7 +1704,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st)
         FAIL("qru_context_create = %d", st);
     for (int t = 0; t < MAXOPS && r.i < r.n; ++t) {
-        unsigned op = u8(&r) % 16;
+        /* op bytes 0..15 keep their meaning for the committed corpus;
+         * 16..31 add the triangular solves and repeat the rest */
+        unsigned op = u8(&r) % 32;
+        if (op >= 16)
+            op = op == 16 || op == 17 ? 16 : op - 16;
         int have = LS.f != NULL;
         if (trace)
             fprintf(stderr, "op %u at byte %zu\n", op, r.i - 1);
@@ -1639,7 +1728,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 12: op_gp_create(&r); break;
         case 13: op_gp_change(&r); break;
         case 14: op_gp_query(&r); break;
-        default: op_matrix(&r); break;
+        case 15: op_matrix(&r); break;
+        default: op_chol_solve(&r); break;
         }
     }
     lsq_reset();

@@ -50,6 +50,9 @@ seeds = {
     + chol_delete(1, 3) + chol_update(-1, 1),
     "chol_upper_float": [1] + chol(9, 1, 1) + chol_insert(0, 1) + chol_update(-1, 2)
     + chol_delete(4, 2),
+    # chol_solve, then trsm(side, uplo, trans, diag, alpha) on the factor
+    "chol_solve_trsm": [0] + chol(7) + [16, 0, 1] + G + [0, 0, 0]
+    + [16, 0, 2] + G + [1, 1, 1] + [17, 0, 0] + G + [56, 0, 3],
     "chol_crout_inplace": [0] + chol(6, 0, 3) + chol(7, 1, 5) + chol(5, 0, 2, INF),
     "gp_double": [0] + gp(6) + gp_insert(2, 2) + gp_query(3) + gp_remove(1, 3)
     + gp_query(1),
@@ -58,7 +61,9 @@ seeds = {
     # which wrapped to an 8 GB request before the size check
     "regress_matrix_size_overflow": [0, 15, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F,
                                      0xFF, 0x01, 0x00, 0x00, 0x40, 0],
-    # qru_gp_remove(k = 1, p = INT_MAX): k + p overflowed in its check
+    # qru_chol_delete(k = 1, p = INT_MAX): k + p overflowed in its check
+    "regress_chol_delete_p_overflow": [0] + chol(8) + [11, 0, 0xFB, 1],
+    # qru_gp_remove(k = 1, p = INT_MAX): the same
     "regress_gp_remove_p_overflow": [0, 12, 5, 1] + G + G + [13, 0, 1, 0xFB],
 }
 
