@@ -334,17 +334,14 @@ typedef struct tcase {
 static void s_none(env *e) { (void)e; }
 static int c_context(env *e)
 {
-    e->new_ctx = SENTINEL(qru_context);
     return qru_context_create(&e->new_ctx, QRU_BACKEND_CPU);
 }
 static int c_matrix(env *e)
 {
-    e->new_M = SENTINEL(qru_matrix);
     return qru_matrix_create(e->ctx, e->dt, 9, 7, 0, &e->new_M);
 }
 static int c_wrap(env *e)
 {
-    e->new_M = SENTINEL(qru_matrix);
     return qru_matrix_wrap(e->ctx, e->dt, 4, 3, e->hx, 4, &e->new_M);
 }
 static void s_ab(env *e)
@@ -357,7 +354,6 @@ static int c_lsq_create(env *e)
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.flags = e->keep_q ? QRU_LSQ_KEEP_Q : 0;
-    e->new_f = SENTINEL(qru_lsq);
     return qru_lsq_create(e->ctx, e->M[0], e->M[1], &opt, &e->new_f);
 }
 static void s_qr(env *e)
@@ -368,7 +364,6 @@ static void s_qr(env *e)
 }
 static int c_from_qr(env *e)
 {
-    e->new_f = SENTINEL(qru_lsq);
     return qru_lsq_create_from_qr(e->ctx, e->keep_q ? e->M[0] : NULL, e->M[1],
                                   e->M[2], NULL, &e->new_f);
 }
@@ -481,7 +476,6 @@ static void s_gp_data(env *e)
 }
 static int c_gp_create(env *e)
 {
-    e->new_gp = SENTINEL(qru_gp);
     return qru_gp_create(e->ctx, e->dt, 9, e->hx, e->hy, NULL, &e->new_gp);
 }
 static void s_gp(env *e) { gp_new(e, 9); }
@@ -552,6 +546,11 @@ static int run(const tcase *tc, const char *cfg, env *proto, long N, int all,
     }
     snap before, after;
     take(&e, &before);
+    /* a create call must leave its output alone when it fails */
+    e.new_ctx = SENTINEL(qru_context);
+    e.new_M = SENTINEL(qru_matrix);
+    e.new_f = SENTINEL(qru_lsq);
+    e.new_gp = SENTINEL(qru_gp);
     arm(N, all);
     int st = tc->call(&e);
     disarm();
@@ -568,13 +567,13 @@ static int run(const tcase *tc, const char *cfg, env *proto, long N, int all,
     } else if (st == QRU_ERR_ALLOC) {
         CHECK(same(&before, &after), "%s: returned QRU_ERR_ALLOC but changed "
               "the caller's objects", where);
-        CHECK(e.new_ctx == NULL || e.new_ctx == SENTINEL(qru_context),
+        CHECK(e.new_ctx == SENTINEL(qru_context),
               "%s: failed but set *ctx", where);
-        CHECK(e.new_M == NULL || e.new_M == SENTINEL(qru_matrix),
+        CHECK(e.new_M == SENTINEL(qru_matrix),
               "%s: failed but set *M", where);
-        CHECK(e.new_f == NULL || e.new_f == SENTINEL(qru_lsq),
+        CHECK(e.new_f == SENTINEL(qru_lsq),
               "%s: failed but set *f", where);
-        CHECK(e.new_gp == NULL || e.new_gp == SENTINEL(qru_gp),
+        CHECK(e.new_gp == SENTINEL(qru_gp),
               "%s: failed but set *gp", where);
     } else if (st == *ref_st) {
         /* recovered from the failed allocation: the same result */
