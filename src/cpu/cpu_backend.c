@@ -68,7 +68,10 @@ static int cpu_sync(qru_context *ctx)
 static int cpu_alloc(qru_context *ctx, size_t bytes, void **h)
 {
     (void)ctx;
-    /* 64-byte alignment for vector loads; never a zero-size request */
+    /* 64-byte alignment for vector loads; never a zero-size request (and
+     * no rounding past SIZE_MAX to a small one) */
+    if (bytes > SIZE_MAX - 63)
+        return QRU_ERR_ALLOC;
     size_t b = (bytes + 63) / 64 * 64;
     void *p = NULL;
     if (posix_memalign(&p, 64, b ? b : 64) != 0)

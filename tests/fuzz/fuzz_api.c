@@ -1623,11 +1623,12 @@ static void op_matrix(rd *r)
     qru_dtype d = (b & 0x30) == 0x30 ? (qru_dtype)0 : dt;
     qru_context *cx = (b & 0xc0) == 0xc0 ? NULL : ctx;
     int eff_ld = ld == 0 ? (rows > 1 ? rows : 1) : ld;
-    /* a valid size whose byte count does not fit in a size_t must fail
-     * with QRU_ERR_ALLOC, not wrap to a small request; other large sizes
-     * are skipped (real allocations of gigabytes) */
+    /* a valid size of 16 TiB or more (up to 2^65 bytes, beyond SIZE_MAX)
+     * must fail with QRU_ERR_ALLOC, not wrap or round to a small request;
+     * other large sizes are skipped (real allocations of gigabytes) */
     int huge = rows >= 0 && cols > 0 && eff_ld >= rows && eff_ld > 0 &&
-               (double)eff_ld * cols * es >= 18446744073709551616.0;
+               (unsigned __int128)eff_ld * (unsigned)cols * es >=
+                   ((unsigned __int128)1 << 44);
     if (!huge && (rows > 64 || cols > 64 || ld > 64))
         return;
     qru_matrix *sentinel = (qru_matrix *)&sentinel, *M = sentinel;
@@ -1639,7 +1640,7 @@ static void op_matrix(rd *r)
              rows, cols, ld);
     int st = qru_matrix_create(cx, d, rows, cols, ld, (b & 1) ? NULL : &M);
     if (huge && !want && st != QRU_ERR_ALLOC)
-        FAIL("%s: %d, not QRU_ERR_ALLOC, for a size beyond SIZE_MAX", call, st);
+        FAIL("%s: %d, not QRU_ERR_ALLOC, for 16 TiB or more", call, st);
     check_status(call, st, want, 0, LIB_ALLOC);
     /* the same arguments wrap a host buffer (mem is argument 5) */
     static double buf[64 * 64];

@@ -61,6 +61,10 @@ seeds = {
     # which wrapped to an 8 GB request before the size check
     "regress_matrix_size_overflow": [0, 15, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F,
                                      0xFF, 0x01, 0x00, 0x00, 0x40, 0],
+    # a double matrix of 2147483646 x 1073741825: 2^64 - 16 bytes, which
+    # the CPU backend's rounding to 64 bytes wrapped to a 64-byte buffer
+    "regress_matrix_size_rounding": [0, 15, 0, 0xFF, 0xFE, 0xFF, 0xFF, 0x7F,
+                                     0xFF, 0x01, 0x00, 0x00, 0x40, 0],
     # qru_chol_delete(k = 1, p = INT_MAX): k + p overflowed in its check
     "regress_chol_delete_p_overflow": [0] + chol(8) + [11, 0, 0xFB, 1],
     # qru_gp_remove(k = 1, p = INT_MAX): the same
