@@ -412,7 +412,7 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     int n = L->rows;
     if (k < 0 || k > n)
         return -4;
-    if (p < 0 || k + p > n)
+    if (p < 0 || p > n - k)
         return -5;
     int n1 = n - p;
     if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n1 || L1->cols != n1 ||

@@ -95,9 +95,10 @@ static int gp_reserve(qru_gp *g, int n_new)
     qru_ptr L = {0, 0}, a = {0, 0};
     double *x = malloc(sizeof(double) * (size_t)cap);
     double *y = malloc(sizeof(double) * (size_t)cap);
-    int st = (x && y) ? 0 : QRU_ERR_ALLOC;
+    size_t bL = 0;
+    int st = (x && y) ? qru_bytes(es, cap, cap, &bL) : QRU_ERR_ALLOC;
     if (!st)
-        st = o->mem_alloc(ctx, es * (size_t)cap * (size_t)cap, &L.h);
+        st = o->mem_alloc(ctx, bL, &L.h);
     if (!st)
         st = o->mem_alloc(ctx, es * (size_t)cap, &a.h);
     if (!st)
@@ -490,7 +491,7 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
     int n = gp->n;
     if (k < 0 || k > n)
         return -2;
-    if (p < 0 || k + p > n)
+    if (p < 0 || p > n - k)
         return -3;
     if (p == 0)
         return 0;

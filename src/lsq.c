@@ -77,11 +77,18 @@ static int lsq_alloc(qru_context *ctx, qru_dtype dt, int ncap, int mcap, int r,
     const qru_backend_ops *o = ctx->ops;
     R->h = Q->h = d->h = NULL;
     R->off = Q->off = d->off = 0;
-    int st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)mcap, &R->h);
-    if (!st && has_q)
-        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)ncap, &Q->h);
+    size_t bR = 0, bQ = 0, bd = 0;
+    int st = qru_bytes(es, ncap, mcap, &bR);
     if (!st)
-        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)r, &d->h);
+        st = qru_bytes(es, ncap, has_q ? ncap : 0, &bQ);
+    if (!st)
+        st = qru_bytes(es, ncap, r, &bd);
+    if (!st)
+        st = o->mem_alloc(ctx, bR, &R->h);
+    if (!st && has_q)
+        st = o->mem_alloc(ctx, bQ, &Q->h);
+    if (!st)
+        st = o->mem_alloc(ctx, bd, &d->h);
     if (st)
         lsq_free_buffers(ctx, R, Q, d);
     return st;
@@ -108,7 +115,10 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
         st = lsq_alloc(ctx, dt, ncap, mcap, f->r, f->has_q, &R, &Q, &d);
     } else {
         /* only R grows: Q and d keep their buffers */
-        st = o->mem_alloc(ctx, es * (size_t)ncap * (size_t)mcap, &R.h);
+        size_t bR = 0;
+        st = qru_bytes(es, ncap, mcap, &bR);
+        if (!st)
+            st = o->mem_alloc(ctx, bR, &R.h);
     }
     if (st)
         return st;

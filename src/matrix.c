@@ -25,8 +25,10 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
     if (mem) {
         m->p.h = mem;
     } else {
-        size_t bytes = (size_t)ld * (size_t)cols * qru_dtype_size(dtype);
-        int st = ctx->ops->mem_alloc(ctx, bytes, &m->p.h);
+        size_t bytes = 0;
+        int st = qru_bytes(qru_dtype_size(dtype), ld, cols, &bytes);
+        if (!st)
+            st = ctx->ops->mem_alloc(ctx, bytes, &m->p.h);
         if (st) {
             free(m);
             return st;

@@ -54,6 +54,18 @@ static inline size_t qru_dtype_size(qru_dtype dt)
     return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
 }
 
+/* *bytes = es * rows * cols for a buffer of rows x cols elements of size
+ * es; QRU_ERR_ALLOC when that does not fit in a size_t (sizes and
+ * capacities are ints, so their product can wrap to a small request). */
+static inline int qru_bytes(size_t es, int rows, int cols, size_t *bytes)
+{
+    size_t r = rows > 0 ? (size_t)rows : 0, c = cols > 0 ? (size_t)cols : 0;
+    if (r && c && (c > SIZE_MAX / r || es > SIZE_MAX / (r * c)))
+        return QRU_ERR_ALLOC;
+    *bytes = es * r * c;
+    return 0;
+}
+
 typedef struct qru_backend_ops qru_backend_ops;
 
 /* Workspace pool: one growing buffer per context (geometric growth), plus a

@@ -34,10 +34,13 @@
 #undef SFX
 #undef BL
 
-/* Host address of element p. */
-#define HP(dt, p) ((void *)((char *)(p).h + (p).off * qru_dtype_size(dt)))
-#define SP(p) ((float *)(p).h + (p).off)
-#define DP(p) ((double *)(p).h + (p).off)
+/* Host address of element p.  A NULL handle (an empty buffer, only passed
+ * with zero sizes) stays NULL: arithmetic on a null pointer is undefined
+ * even with a zero offset. */
+#define HP(dt, p)                                                              \
+    ((p).h ? (void *)((char *)(p).h + (p).off * qru_dtype_size(dt)) : NULL)
+#define SP(p) ((p).h ? (float *)(p).h + (p).off : (float *)NULL)
+#define DP(p) ((p).h ? (double *)(p).h + (p).off : (double *)NULL)
 
 static int cpu_probe(void) { return 0; }
 
@@ -66,7 +69,10 @@ static int cpu_sync(qru_context *ctx)
 static int cpu_alloc(qru_context *ctx, size_t bytes, void **h)
 {
     (void)ctx;
-    /* 64-byte alignment for vector loads; never a zero-size request */
+    /* 64-byte alignment for vector loads; never a zero-size request (and
+     * no rounding past SIZE_MAX to a small one) */
+    if (bytes > SIZE_MAX - 63)
+        return QRU_ERR_ALLOC;
     size_t b = (bytes + 63) / 64 * 64;
     void *p = NULL;
     if (posix_memalign(&p, 64, b ? b : 64) != 0)

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_api (tests/fuzz/corpus): one small file
+per scenario, in the byte encoding that fuzz_api.c decodes (see the op_*
+functions there).  Files of the corpus not named here are inputs the
+fuzzer found (regress_*: a fixed bug) and are kept as they are."""
+import os
+
+G = [7, 1, 0]          # generator: seed (2 bytes), no specials
+NAN = [9, 2, 200, 3, 0, 0]   # one special: NaN at position 3
+INF = [5, 5, 201, 0, 0, 1, 1, 0, 4]  # two specials: +Inf, 1e308
+
+
+def lsq(n, m, r=1, keep=1, from_qr=False, gen_a=G, nb=1):
+    ob = 0x20 | (1 if keep else 0) | (2 if keep else 0)
+    b = [1 if from_qr else 0, n - 1, m - 1, r - 1, 0] + gen_a + G + [ob, nb, 0, 0]
+    return b + ([1] if from_qr else [])
+
+
+def add_cols(k, p): return [2, 0, k, p, 0] + G
+def remove_cols(k, p): return [3, 0, k, p]
+def add_rows(k, p): return [4, 0, k, p, 0] + G + G
+def remove_rows(k, p): return [5, 0, k, p]
+def alg(a): return [6, 1, a]
+def solve(): return [7, 0, 0]
+def chol(n, uplo=0, variant=0, gen=G): return [8, n, uplo, variant, 0, 0x11] + gen + [0]
+def chol_update(sign, k): return [9, 1 if sign > 0 else 2, k] + G
+def chol_insert(k, p): return [10, 0, k, p] + G
+def chol_delete(k, p): return [11, 0, p, k]
+def gp(n, gen=G): return [12, n, 1] + gen + G
+def gp_insert(k, p): return [13, 1, k, p] + G + G
+def gp_remove(k, p): return [13, 0, k, p]
+def gp_query(m): return [14, 0, m] + G
+
+
+seeds = {
+    "lsq_updates_double": [0] + lsq(8, 3) + add_cols(1, 2) + remove_cols(0, 1)
+    + add_rows(2, 2) + remove_rows(1, 3) + solve(),
+    "lsq_updates_float": [1] + lsq(9, 4) + alg(1) + add_cols(4, 1) + add_rows(0, 3)
+    + remove_rows(0, 2) + remove_cols(2, 2) + solve(),
+    "lsq_auto_fast": [0] + lsq(10, 5) + alg(2) + add_rows(5, 1) + alg(0)
+    + remove_rows(3, 1) + add_cols(0, 3) + solve(),
+    "lsq_no_q": [1] + lsq(7, 3, keep=0) + add_rows(7, 2) + remove_cols(1, 1)
+    + add_cols(0, 1) + remove_rows(0, 1) + solve(),
+    "lsq_from_qr": [0] + lsq(6, 3, 2, from_qr=True) + add_cols(3, 1) + solve(),
+    "lsq_nonfinite": [0] + lsq(6, 2, gen_a=NAN) + add_rows(1, 1) + solve()
+    + remove_cols(0, 1),
+    "lsq_bad_args": [0] + lsq(5, 2) + [3, 0, 255, 3] + [5, 0, 230, 2] + [2, 255, 0, 1, 0] + G
+    + [6, 0, 226],
+    "chol_lower": [0] + chol(8) + chol_update(1, 2) + chol_insert(3, 2)
+    + chol_delete(1, 3) + chol_update(-1, 1),
+    "chol_upper_float": [1] + chol(9, 1, 1) + chol_insert(0, 1) + chol_update(-1, 2)
+    + chol_delete(4, 2),
+    # chol_solve, then trsm(side, uplo, trans, diag, alpha) on the factor
+    "chol_solve_trsm": [0] + chol(7) + [16, 0, 1] + G + [0, 0, 0]
+    + [16, 0, 2] + G + [1, 1, 1] + [17, 0, 0] + G + [56, 0, 3],
+    "chol_crout_inplace": [0] + chol(6, 0, 3) + chol(7, 1, 5) + chol(5, 0, 2, INF),
+    "gp_double": [0] + gp(6) + gp_insert(2, 2) + gp_query(3) + gp_remove(1, 3)
+    + gp_query(1),
+    "gp_float_inf": [1] + gp(5, INF) + gp_insert(0, 1) + gp_query(2),
+    # a double matrix of 2147483647 x 1073741825: 2^64 + 2^33 - 8 bytes,
+    # which wrapped to an 8 GB request before the size check
+    "regress_matrix_size_overflow": [0, 15, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F,
+                                     0xFF, 0x01, 0x00, 0x00, 0x40, 0],
+    # a double matrix of 2147483646 x 1073741825: 2^64 - 16 bytes, which
+    # the CPU backend's rounding to 64 bytes wrapped to a 64-byte buffer
+    "regress_matrix_size_rounding": [0, 15, 0, 0xFF, 0xFE, 0xFF, 0xFF, 0x7F,
+                                     0xFF, 0x01, 0x00, 0x00, 0x40, 0],
+    # qru_chol_delete(k = 1, p = INT_MAX): k + p overflowed in its check
+    "regress_chol_delete_p_overflow": [0] + chol(8) + [11, 0, 0xFB, 1],
+    # qru_gp_remove(k = 1, p = INT_MAX): the same
+    "regress_gp_remove_p_overflow": [0, 12, 5, 1] + G + G + [13, 0, 1, 0xFB],
+}
+
+out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+os.makedirs(out, exist_ok=True)
+for name, b in seeds.items():
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(bytes(v & 0xFF for v in b))
