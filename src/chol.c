@@ -96,20 +96,16 @@ int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
 }
 
 int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
-                     const double *adiag, int info, int n0, qru_ptr P0,
-                     int s0, qru_ptr P1, int s1)
+                     const double *adiag, double *piv, int info, int n0,
+                     qru_ptr P0, int s0, qru_ptr P1, int s1)
 {
     int cnt = info > 0 ? info - 1 : n;
-    double *piv = malloc(sizeof(double) * (size_t)(cnt > 0 ? cnt : 1));
-    if (!piv)
-        return QRU_ERR_ALLOC;
     int c0 = cnt < n0 ? cnt : n0;
     int st = qru_chol_read_row(ctx, dt, c0, P0, s0, piv);
     if (!st)
         st = qru_chol_read_row(ctx, dt, cnt - c0, P1, s1, piv + c0);
     if (!st)
         st = qru_chol_judge(dt, n, adiag, piv, info);
-    free(piv);
     return st;
 }
 
@@ -245,7 +241,7 @@ int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
 
 int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                  int lda, int variant, int nb_asked, qru_ptr ws,
-                 const double *adiag)
+                 const double *adiag, double *piv)
 {
     if (n <= 0)
         return 0;
@@ -263,7 +259,7 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                           qru_chol_nb(ctx, nb_asked, n), info, 0));
         TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
-    return qru_chol_verdict(ctx, dt, n, adiag, bad, n, A, lda + 1, A,
+    return qru_chol_verdict(ctx, dt, n, adiag, piv, bad, n, A, lda + 1, A,
                             lda + 1);
 }
 
@@ -305,8 +301,9 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     qru_ptr ws;
     TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
     qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
-    /* the definiteness rule needs A's diagonal as it was before */
-    double *adiag = malloc(sizeof(double) * (size_t)n);
+    /* the definiteness rule needs A's diagonal as it was before (and n
+     * doubles for the factor's, taken now: in place, A is overwritten) */
+    double *adiag = malloc(sizeof(double) * 2 * (size_t)n);
     if (!adiag)
         return QRU_ERR_ALLOC;
     int st = qru_chol_read_row(ctx, dt, n, A->p, A->ld + 1, adiag);
@@ -316,7 +313,8 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
         free(adiag);
         return st;
     }
-    st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, adiag);
+    st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, adiag,
+                      adiag + n);
     free(adiag);
     if (st != 0 && !in_place) { /* restore A (also after a library error) */
         int st2 = o->lacpy(ctx, dt, uplo, n, n, B, n, A->p, A->ld);

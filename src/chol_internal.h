@@ -53,12 +53,14 @@ int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
  * algorithm's own status: a pivot not > 0 or not finite, or a failed
  * rotation).  Returns the first column failing the rule, else info.
  * qru_chol_verdict reads those diagonal entries from the device first:
- * entries t < n0 at P0 + t * s0, the rest at P1 + (t - n0) * s1. */
+ * entries t < n0 at P0 + t * s0, the rest at P1 + (t - n0) * s1, into the
+ * caller's scratch piv (n doubles, allocated with adiag before anything
+ * was changed, so that the verdict itself cannot fail to allocate). */
 int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
                    const double *ldiag, int info);
 int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
-                     const double *adiag, int info, int n0, qru_ptr P0,
-                     int s0, qru_ptr P1, int s1);
+                     const double *adiag, double *piv, int info, int n0,
+                     qru_ptr P0, int s0, qru_ptr P1, int s1);
 
 /* Squared Euclidean norms of the n rows of the n x c array A (host
  * doubles out): with lower != 0, A is a lower factor (c = n) of which only
@@ -94,7 +96,7 @@ int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
                     int nb_asked, size_t *elems);
 int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                  int lda, int variant, int nb_asked, qru_ptr ws,
-                 const double *adiag);
+                 const double *adiag, double *piv);
 
 /* Updates of a LOWER factor L (n x n, ldl) written to L1 (ld1).  L1 may be
  * the same array as L (same handle, offset and leading dimension: the
@@ -115,12 +117,12 @@ size_t qru_chol_insert_lower_ws(int n, int k, int p);
 int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr C, int ldc, char c2uplo,
                           qru_ptr L1, int ld1, int nb, qru_ptr ws,
-                          const double *adiag);
+                          const double *adiag, double *piv);
 
 size_t qru_chol_delete_lower_ws(int n, int k, int p);
 int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr L1, int ld1,
-                          qru_ptr ws, const double *adiag);
+                          qru_ptr ws, const double *adiag, double *piv);
 
 #ifdef __cplusplus
 }

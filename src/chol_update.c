@@ -143,8 +143,8 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     if (!st)
         st = qru_chol_info_read(ctx, dt, info, &bad);
     if (!st)
-        st = qru_chol_verdict(ctx, dt, n, adiag, bad, n, T, ldt + 1, T,
-                              ldt + 1);
+        st = qru_chol_verdict(ctx, dt, n, adiag, adiag + n, bad, n, T,
+                              ldt + 1, T, ldt + 1);
     free(adiag);
     if (st)
         return st;
@@ -170,7 +170,7 @@ size_t qru_chol_insert_lower_ws(int n, int k, int p)
 int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr C, int ldc, char c2uplo,
                           qru_ptr L1, int ld1, int nb, qru_ptr ws,
-                          const double *adiag)
+                          const double *adiag, double *piv)
 {
     const qru_backend_ops *o = ctx->ops;
     int m = n + p - k; /* rows of L1 that change: k .. n+p-1 */
@@ -219,7 +219,7 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     int bad = 0;
     TRY(qru_chol_info_read(ctx, dt, info, &bad));
     /* the pivots: L11's, then M(i, k+i) */
-    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, bad, k, L, ldl + 1,
+    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, k, L, ldl + 1,
                          S2, m + 1));
     /* commit: rows k.. of L1 from M; L11 unless updating in place */
     if (!same_array(L, L1))
@@ -242,7 +242,7 @@ size_t qru_chol_delete_lower_ws(int n, int k, int p)
  */
 int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                           qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr ws,
-                          const double *adiag)
+                          const double *adiag, double *piv)
 {
     const qru_backend_ops *o = ctx->ops;
     int q = n - k - p;
@@ -264,7 +264,7 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
         TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
     /* the pivots: L11's, then L33n's */
-    TRY(qru_chol_verdict(ctx, dt, n - p, adiag, bad, k, L, ldl + 1, T,
+    TRY(qru_chol_verdict(ctx, dt, n - p, adiag, piv, bad, k, L, ldl + 1, T,
                          ldq + 1));
     if (!same)
         TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
@@ -377,8 +377,9 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         Lf = Lt;
         ldf = ldn;
     }
-    /* A1's diagonal: A's (rows of the factor), C2's inserted at k */
-    double *adiag = malloc(sizeof(double) * (size_t)(n1 + 1));
+    /* A1's diagonal: A's (rows of the factor), C2's inserted at k; then
+     * n1 doubles of scratch for the verdict */
+    double *adiag = malloc(sizeof(double) * 2 * (size_t)(n1 + 1));
     if (!adiag)
         return QRU_ERR_ALLOC;
     int st = qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag);
@@ -390,7 +391,8 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     if (!st)
         st = qru_chol_insert_lower(ctx, dt, n, k, p, Lf, ldf, C->p, C->ld,
                                    uplo, upper ? L1t : L1->p,
-                                   upper ? n1 : L1->ld, nb, rest, adiag);
+                                   upper ? n1 : L1->ld, nb, rest, adiag,
+                                   adiag + n1 + 1);
     free(adiag);
     if (st || !upper)
         return st;
@@ -441,8 +443,9 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         Lf = Lt;
         ldf = n;
     }
-    /* A1's diagonal: A's (rows of the factor) without rows k..k+p-1 */
-    double *adiag = malloc(sizeof(double) * (size_t)(n + 1));
+    /* A1's diagonal: A's (rows of the factor) without rows k..k+p-1;
+     * then n doubles of scratch for the verdict */
+    double *adiag = malloc(sizeof(double) * 2 * (size_t)(n + 1));
     if (!adiag)
         return QRU_ERR_ALLOC;
     int st = p > 0 ? qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag)
@@ -453,7 +456,7 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         /* upper: delete within Lt in place (ld n), result n1 x n1 at Lt */
         st = qru_chol_delete_lower(ctx, dt, n, k, p, Lf, ldf,
                                    upper ? Lt : L1->p, upper ? n : L1->ld,
-                                   rest, adiag);
+                                   rest, adiag, adiag + n + 1);
     }
     free(adiag);
     if (st || !upper)

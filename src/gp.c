@@ -217,7 +217,7 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
          * that is the default, src/chol.c) */
         qru_ptr ws;
         size_t need = 0;
-        double *adiag = malloc(sizeof(double) * (size_t)n);
+        double *adiag = malloc(sizeof(double) * 2 * (size_t)n);
         st = adiag ? 0 : QRU_ERR_ALLOC;
         for (int i = 0; !st && i < n; ++i)
             adiag[i] = kdiag(g, x[i]);
@@ -227,7 +227,7 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
             st = qru_ctx_workspace(ctx, need * qru_dtype_size(dtype), &ws);
         if (!st)
             st = qru_chol_run(ctx, dtype, 'L', n, g->L, g->cap,
-                              QRU_CHOL_LEFT, g->nb, ws, adiag);
+                              QRU_CHOL_LEFT, g->nb, ws, adiag, adiag + n);
         free(adiag);
     }
     if (st) {
@@ -383,7 +383,7 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
  * (qru_chol_insert_lower in general copies the rows after k).  info: one
  * element of workspace; adiag: the diagonal of K1 (n + p). */
 static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
-                     const double *adiag)
+                     const double *adiag, double *piv)
 {
     qru_context *ctx = g->ctx;
     const qru_backend_ops *o = ctx->ops;
@@ -401,7 +401,7 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
     int bad = 0;
     TRY(qru_chol_info_read(ctx, dt, info, &bad));
     /* the pivots: the old factor's (judged again: the order grew), S2's */
-    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, bad, n, g->L, g->cap + 1,
+    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, n, g->L, g->cap + 1,
                          C2, ldc + 1));
     if (n > 0) /* L1(n:n+p, 0:n) = S1' */
         TRY(o->transpose(ctx, dt, n, p, C, ldc,
@@ -432,8 +432,9 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
     TRY(gp_reserve(gp, n + p));
     int n1 = n + p;
     /* C = K1(:, k+1:k+p) in the new ordering */
-    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 1));
+    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 2));
     double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
+    double *piv = adiag + n1;           /* scratch of the verdict */
     float *tmp =
         dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n1 * (size_t)p) : NULL;
     if (!C || (dt == QRU_FLOAT && !tmp)) {
@@ -459,7 +460,7 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         if (!st)
             st = upload_dbl(ctx, dt, n1, p, C, Cd, n1, tmp);
         if (!st)
-            st = gp_append(gp, Cd, n1, ws, adiag);
+            st = gp_append(gp, Cd, n1, ws, adiag, piv);
     } else {
         st = qru_ctx_workspace(
             ctx, (csz + qru_chol_insert_lower_ws(n, k, p)) * qru_dtype_size(dt),
@@ -469,7 +470,7 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         if (!st)
             st = qru_chol_insert_lower(ctx, dt, n, k, p, gp->L, gp->cap, ws,
                                        n1, 'L', gp->L, gp->cap, gp->nb,
-                                       qru_ptr_add(ws, csz), adiag);
+                                       qru_ptr_add(ws, csz), adiag, piv);
     }
     free(C);
     free(tmp);
@@ -499,13 +500,14 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
     qru_ptr ws;
     TRY(qru_ctx_workspace(
         ctx, qru_chol_delete_lower_ws(n, k, p) * qru_dtype_size(gp->dt), &ws));
-    double *adiag = malloc(sizeof(double) * (size_t)(n - p + 1));
+    double *adiag = malloc(sizeof(double) * 2 * (size_t)(n - p + 1));
     if (!adiag)
         return QRU_ERR_ALLOC;
     for (int i = 0; i < n - p; ++i)
         adiag[i] = kdiag(gp, gp->x[i < k ? i : i + p]);
     int st = qru_chol_delete_lower(ctx, gp->dt, n, k, p, gp->L, gp->cap,
-                                   gp->L, gp->cap, ws, adiag);
+                                   gp->L, gp->cap, ws, adiag,
+                                   adiag + n - p + 1);
     free(adiag);
     if (st)
         return st;
