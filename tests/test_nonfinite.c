@@ -1,7 +1,7 @@
 /*
  * Non-finite and extreme input values (NaN, +Inf, -Inf, a denormal and a
  * huge finite value) in the QR and Cholesky routines.  The library does
- * not scan its inputs (/work/wt/POLICY.md: like LAPACK), but every call
+ * not scan its inputs (qru.h, "Non-finite inputs": like LAPACK), but every call
  * must TERMINATE -- no device loop or barrier may depend on the data --
  * and return one of its documented statuses; a call that returns a
  * nonzero status leaves the caller's data and the factorisation
