@@ -388,7 +388,11 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
         lw = 1;
     cusolverDnHandle_t h = qru_cuda(ctx)->solver;
     int want[3] = {1, B.h && r > 0, Q.h != NULL};
-    st = qru_cusolver_status(sv_geqrf(h, n, m, a, lda, tau, w, lw, info));
+    /* the slots of the calls not made are read back too: define them */
+    st = qru_cuda_status(cudaMemsetAsync(info, 0, 3 * sizeof(int),
+                                         qru_cuda(ctx)->stream));
+    if (!st)
+        st = qru_cusolver_status(sv_geqrf(h, n, m, a, lda, tau, w, lw, info));
     if (!st && want[1])
         st = qru_cusolver_status(sv_ormqr(h, n, r, k, a, lda, tau,
                                           qru_dp<T>(B), ldb, w, lw,
