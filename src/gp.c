@@ -433,8 +433,6 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
     int n1 = n + p;
     /* C = K1(:, k+1:k+p) in the new ordering */
     double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 2));
-    double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
-    double *piv = adiag + n1;           /* scratch of the verdict */
     float *tmp =
         dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n1 * (size_t)p) : NULL;
     if (!C || (dt == QRU_FLOAT && !tmp)) {
@@ -442,6 +440,8 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         free(tmp);
         return QRU_ERR_ALLOC;
     }
+    double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
+    double *piv = adiag + n1;           /* scratch of the verdict */
     for (int i = 0; i < n1; ++i) {
         double xi = i < k ? gp->x[i] : i < k + p ? x[i - k] : gp->x[i - p];
         adiag[i] = kdiag(gp, xi);
