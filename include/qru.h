@@ -505,11 +505,14 @@ int qru_lsq_update_block_size(const qru_lsq *f);
  *  @param U   n x p, p >= 1, n >= m + p (4)
  *  @return 0; -i; #QRU_ERR_NO_Q if f holds no Q; #QRU_ERR_ALLOC /
  *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient: j is
- *  the first (1-based) column of A1 that fails the QR rank rule of the
- *  file documentation on R1 (R1(j,j) not finite or |R1(j,j)| <=
- *  max(n, m+p) eps max_i ||R1(1:i,i)||; an exactly zero column always
- *  counts); f is then left unchanged.  So a factorisation this update
- *  leaves is one qru_lsq_solve() accepts. */
+ *  the first (1-based) column among those the update computes (k+1 ..
+ *  m+p) that fails the QR rank rule of the file documentation on R1
+ *  (R1(j,j) not finite or |R1(j,j)| <= max(n, m+p) eps
+ *  max_i ||R1(1:i,i)||, the maximum over all columns of R1; an exactly
+ *  zero column always counts); f is then left unchanged.  The columns
+ *  1..k are not judged (they keep R's values, so a rank-deficient
+ *  factorisation can still be extended); qru_lsq_solve() judges all
+ *  columns with the same rule. */
 int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U);
 

@@ -31,8 +31,8 @@ int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
     return st;
 }
 
-int qru_qr_rank_first(qru_dtype dt, int n, int m, const double *diag,
-                      const double *norms)
+int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
+                      const double *diag, const double *norms)
 {
     double mx = 0.0;
     for (int i = 0; i < m; ++i)
@@ -40,7 +40,7 @@ int qru_qr_rank_first(qru_dtype dt, int n, int m, const double *diag,
             mx = norms[i];
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
     double tol = (double)(n > m ? n : m) * eps * mx;
-    for (int j = 0; j < m; ++j)
+    for (int j = j0; j < m; ++j)
         if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol))
             return j + 1;
     return 0;
@@ -321,7 +321,8 @@ int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x)
         return QRU_ERR_ALLOC;
     int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ncap,
                                 diag, diag + m);
-    int bad = st ? 0 : qru_qr_rank_first(f->dtype, f->n, m, diag, diag + m);
+    int bad =
+        st ? 0 : qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
     free(diag);
     if (st)
         return st;

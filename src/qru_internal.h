@@ -443,13 +443,14 @@ struct qru_lsq {
  * diagonal elements (c of them, the first at D, stride ldr + 1) into diag
  * and the norms of the block's columns (rows x c at B, ldr) into norms
  * (host arrays of c doubles; the block's rows must hold every nonzero of
- * its columns).  qru_qr_rank_first applies the rule to the m gathered
- * values: the first rank-deficient column (1-based), or 0. */
+ * its columns).  qru_qr_rank_first applies the rule, with the tolerance of
+ * all m gathered columns, to the columns j0..m-1: the first rank-deficient
+ * one (1-based), or 0. */
 int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
                        qru_ptr B, qru_ptr D, int ldr, double *diag,
                        double *norms);
-int qru_qr_rank_first(qru_dtype dt, int n, int m, const double *diag,
-                      const double *norms);
+int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
+                      const double *diag, const double *norms);
 
 /* The non-finite check (matrix.c; the rule is documented in
  * include/qru.h): 0 when ctx's QRU_OPTION_CHECK_FINITE is off or every

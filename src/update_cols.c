@@ -157,13 +157,12 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                     qru_ptr_add(Rw, (size_t)k + 1), mr));
     }
 
-    /* the rank rule on all of R1 = [R(:, 1:k)  Rw] (host round trip), so
-     * that a factorisation this update leaves is one qru_lsq_solve
-     * accepts */
+    /* the rank rule on the columns k+1..m+p this update computes, with the
+     * tolerance of all of R1 = [R(:, 1:k)  Rw] (host round trip) */
     CK(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ncap, hdiag, hnorm));
     CK(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k), mr,
                           hdiag + k, hnorm + k));
-    if ((st = qru_qr_rank_first(dt, n, mr, hdiag, hnorm)) != 0)
+    if ((st = qru_qr_rank_first(dt, n, mr, k, hdiag, hnorm)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */

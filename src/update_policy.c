@@ -376,7 +376,7 @@ static int refactor(qru_context *ctx, qru_lsq *f, int op, int k, int p,
         /* R1's rows 0 .. m1-1 hold all of its nonzeros */
         double *hdiag = hnorm + s;
         CK(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
-        if ((st = qru_qr_rank_first(dt, n1, m1, hdiag, hnorm)) != 0)
+        if ((st = qru_qr_rank_first(dt, n1, m1, k, hdiag, hnorm)) != 0)
             goto done;
     }
     /* commit */
