@@ -167,8 +167,7 @@ static void run_point(bg_gpu *g, const bg_opts *o, bg_table *t, qru_dtype dt,
     dcopy(g, A, A0, es * (size_t)n * m);
     dcopy(g, B, B0, es * (size_t)n * r);
     bg_check(qru_context_sync(g->ctx), "sync");
-    bg_count_attach(g->ctx);
-    bg_count_reset();
+    bg_count_reset(g->ctx);
     if (routine <= 2)
         bg_check(qru_qr_factor(g->ctx, Aw, Qw, Bw, 0), "qru_qr_factor");
     else if (routine == 3)
@@ -176,8 +175,7 @@ static void run_point(bg_gpu *g, const bg_opts *o, bg_table *t, qru_dtype dt,
                  "qru_chol_factor");
     else
         bg_check(qru_trsm(g->ctx, 'L', 'U', 'N', 'N', 1.0, Aw, Bw), "qru_trsm");
-    long calls = bg_count_get();
-    bg_count_detach(g->ctx);
+    long calls = bg_count_get(g->ctx);
     bg_check(qru_context_sync(g->ctx), "sync");
 
     double t_q = bg_median(tq, done), t_r = bg_median(tr, done);

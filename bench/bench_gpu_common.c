@@ -524,177 +524,16 @@ const char *bg_cpu_threads(void)
 
 /* ---- counting backend calls ---------------------------------------------------- */
 
-static long g_calls;
-static qru_backend_ops g_counting;
-static const qru_backend_ops *g_orig;
-
-void bg_count_reset(void) { g_calls = 0; }
-long bg_count_get(void) { return g_calls; }
-
-#define O g_orig
-static int c_sync(qru_context *c)
+void bg_count_reset(qru_context *ctx)
 {
-    ++g_calls;
-    return O->sync(c);
-}
-static int c_upload(qru_context *c, qru_dtype dt, int m, int n,
-                    const void *src, int lds, qru_ptr dst, int ldd)
-{
-    ++g_calls;
-    return O->upload(c, dt, m, n, src, lds, dst, ldd);
-}
-static int c_download(qru_context *c, qru_dtype dt, int m, int n, qru_ptr src,
-                      int lds, void *dst, int ldd)
-{
-    ++g_calls;
-    return O->download(c, dt, m, n, src, lds, dst, ldd);
-}
-static int c_copy(qru_context *c, qru_dtype dt, int m, int n, qru_ptr src,
-                  int lds, qru_ptr dst, int ldd)
-{
-    ++g_calls;
-    return O->copy(c, dt, m, n, src, lds, dst, ldd);
-}
-static int c_laset(qru_context *c, qru_dtype dt, char uplo, int m, int n,
-                   double off, double dg, qru_ptr A, int lda)
-{
-    ++g_calls;
-    return O->laset(c, dt, uplo, m, n, off, dg, A, lda);
-}
-static int c_transpose(qru_context *c, qru_dtype dt, int m, int n, qru_ptr A,
-                       int lda, qru_ptr B, int ldb)
-{
-    ++g_calls;
-    return O->transpose(c, dt, m, n, A, lda, B, ldb);
-}
-static int c_gemm(qru_context *c, qru_dtype dt, char ta, char tb, int m, int n,
-                  int k, double al, qru_ptr A, int lda, qru_ptr B, int ldb,
-                  double be, qru_ptr C, int ldc)
-{
-    ++g_calls;
-    return O->gemm(c, dt, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
-}
-static int c_trsm(qru_context *c, qru_dtype dt, char side, char uplo, char ta,
-                  char diag, int m, int n, double al, qru_ptr A, int lda,
-                  qru_ptr B, int ldb)
-{
-    ++g_calls;
-    return O->trsm(c, dt, side, uplo, ta, diag, m, n, al, A, lda, B, ldb);
-}
-static int c_col_norms(qru_context *c, qru_dtype dt, int m, int n, qru_ptr A,
-                       int lda, double *norms)
-{
-    ++g_calls;
-    return O->col_norms(c, dt, m, n, A, lda, norms);
-}
-static int c_house(qru_context *c, qru_dtype dt, int n, qru_ptr alpha,
-                   qru_ptr x, qru_ptr v, qru_ptr tau)
-{
-    ++g_calls;
-    return O->house(c, dt, n, alpha, x, v, tau);
-}
-static int c_larf(qru_context *c, qru_dtype dt, int m, int n, qru_ptr v,
-                  qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
-                  qru_ptr work)
-{
-    ++g_calls;
-    return O->larf(c, dt, m, n, v, tau, top, ldt, C, ldc, work);
-}
-static int c_wy_append(qru_context *c, qru_dtype dt, int m, int j, qru_ptr Y,
-                       int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
-{
-    ++g_calls;
-    return O->wy_append(c, dt, m, j, Y, ldy, W, ldw, tau, work);
-}
-static int c_givens_make(qru_context *c, qru_dtype dt, int cnt, qru_ptr X,
-                         int inc, int ps, qru_ptr cs)
-{
-    ++g_calls;
-    return O->givens_make(c, dt, cnt, X, inc, ps, cs);
-}
-static int c_givens_apply(qru_context *c, qru_dtype dt, int cnt, int len,
-                          qru_ptr cs, qru_ptr X, int inc, int ps, int es)
-{
-    ++g_calls;
-    return O->givens_apply(c, dt, cnt, len, cs, X, inc, ps, es);
-}
-static int c_geadd(qru_context *c, qru_dtype dt, int m, int n, double al,
-                   qru_ptr A, int lda, double be, qru_ptr B, int ldb)
-{
-    ++g_calls;
-    return O->geadd(c, dt, m, n, al, A, lda, be, B, ldb);
-}
-static int c_syrk(qru_context *c, qru_dtype dt, char uplo, char tr, int n,
-                  int k, double al, qru_ptr A, int lda, double be, qru_ptr C,
-                  int ldc)
-{
-    ++g_calls;
-    return O->syrk(c, dt, uplo, tr, n, k, al, A, lda, be, C, ldc);
-}
-static int c_lacpy(qru_context *c, qru_dtype dt, char uplo, int m, int n,
-                   qru_ptr A, int lda, qru_ptr B, int ldb)
-{
-    ++g_calls;
-    return O->lacpy(c, dt, uplo, m, n, A, lda, B, ldb);
-}
-static int c_potrf_panel(qru_context *c, qru_dtype dt, char uplo, int n,
-                         qru_ptr A, int lda, qru_ptr info, int base)
-{
-    ++g_calls;
-    return O->potrf_panel(c, dt, uplo, n, A, lda, info, base);
-}
-static int c_chol_rot(qru_context *c, qru_dtype dt, int n, int k, int sign,
-                      qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
-                      int base)
-{
-    ++g_calls;
-    return O->chol_rot(c, dt, n, k, sign, L, ldl, W, ldw, info, base);
-}
-static int c_panel_qr(qru_context *c, qru_dtype dt, int m, int nb, qru_ptr A,
-                      int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw,
-                      qru_ptr tau, qru_ptr work)
-{
-    ++g_calls;
-    return O->panel_qr(c, dt, m, nb, A, lda, Y, ldy, W, ldw, tau, work);
-}
-static int c_geqrf_full(qru_context *c, qru_dtype dt, int n, int m, qru_ptr A,
-                        int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb,
-                        int r, qru_ptr ws, size_t *ws_elems)
-{
-    if (ws.h) /* workspace queries are not calls on the device */
-        ++g_calls;
-    return O->geqrf_full(c, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
-                         ws_elems);
-}
-static int c_potrf_full(qru_context *c, qru_dtype dt, char uplo, int n,
-                        qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
-{
-    if (ws.h) /* workspace queries are not calls on the device */
-        ++g_calls;
-    return O->potrf_full(c, dt, uplo, n, A, lda, ws, ws_elems);
-}
-#undef O
-
-void bg_count_attach(qru_context *ctx)
-{
-    g_orig = ctx->ops;
-    g_counting = *g_orig;
-#define W(f)                                                                   \
-    if (g_orig->f)                                                             \
-        g_counting.f = c_##f;
-    W(sync) W(upload) W(download) W(copy) W(laset) W(transpose) W(gemm)
-    W(trsm) W(col_norms) W(house) W(larf) W(wy_append) W(givens_make)
-    W(givens_apply) W(geadd) W(syrk) W(lacpy) W(potrf_panel) W(chol_rot)
-    W(panel_qr) W(geqrf_full) W(potrf_full)
-#undef W
-    ctx->ops = &g_counting;
+    bg_check(qru_context_reset_stats(ctx), "qru_context_reset_stats");
 }
 
-void bg_count_detach(qru_context *ctx)
+long bg_count_get(const qru_context *ctx)
 {
-    if (g_orig)
-        ctx->ops = g_orig;
-    g_orig = NULL;
+    qru_context_stats st;
+    bg_check(qru_context_get_stats(ctx, &st), "qru_context_get_stats");
+    return (long)st.calls;
 }
 
 /* ---- the GPU side ----------------------------------------------------------- */
@@ -1334,11 +1173,9 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
                  "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
-        bg_count_attach(g->ctx);
-        bg_count_reset();
+        bg_count_reset(g->ctx);
         bg_check(run_update(g->ctx, P->kind, f, P->k, P->p, Uw, ew), "update");
-        calls = bg_count_get();
-        bg_count_detach(g->ctx);
+        calls = bg_count_get(g->ctx);
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
         qru_lsq_destroy(f);
     }

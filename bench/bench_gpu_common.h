@@ -121,14 +121,12 @@ const char *bg_cpu_threads(void);
 
 /* ---- counting backend calls ---------------------------------------------------- */
 
-/* Replaces the backend table of ctx by a copy whose entries count their
- * calls (every op that queues or performs work: BLAS, qru kernels,
- * copies, transfers, syncs).  bg_count_reset() zeroes the counter,
- * bg_count_get() reads it, bg_count_detach() restores the original table. */
-void bg_count_attach(qru_context *ctx);
-void bg_count_detach(qru_context *ctx);
-void bg_count_reset(void);
-long bg_count_get(void);
+/* The backend calls of ctx (qru_context_stats.calls: every op that queues
+ * or performs work: BLAS, qru kernels, copies, transfers, syncs):
+ * bg_count_reset() zeroes the library's counters, bg_count_get() reads
+ * the calls since then. */
+void bg_count_reset(qru_context *ctx);
+long bg_count_get(const qru_context *ctx);
 
 /* ---- the update benchmarks (one driver, four programs) ------------------------ */
 

@@ -244,12 +244,18 @@ template <typename T> static int max_nb_t(qru_context *ctx, int extra)
     return nb;
 }
 
-int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra)
+int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
+                           int *nb)
 {
-    if (extra < 0 || qru_cuda_enter(ctx))
+    *nb = 0;
+    if (extra < 0)
         return 0;
-    return dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
-                            : max_nb_t<float>(ctx, extra);
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    *nb = dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
+                           : max_nb_t<float>(ctx, extra);
+    return 0;
 }
 
 /* ---- geqrf_full (cuSOLVER) ----------------------------------------------- */

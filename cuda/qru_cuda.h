@@ -160,66 +160,18 @@ static inline dim3 qru_colred_block(int m)
     return dim3(nx, 256 / nx);
 }
 
-/* ---- the backend ops (cuda_backend.cu: base ops; cuda_update.cu: the
- * update kernels); collected into qru_cuda_ops by cuda_table.cu ---- */
+/* ---- the backend: its lifecycle (cuda_backend.cu) and every op of the
+ * op list (qru_ops.h) as qru_cu_<name> (cuda_backend.cu: base ops,
+ * cuda_update.cu: Givens, cuda_chol.cu: Cholesky, cuda_panel.cu: fused
+ * panels and cuSOLVER QR); collected into qru_cuda_ops by cuda_table.cu */
 int qru_cu_probe(void);
 int qru_cu_init(qru_context *ctx, const qru_context_options *opt);
 void qru_cu_fini(qru_context *ctx);
 int qru_cu_supports(const qru_context *ctx, qru_dtype dt);
-int qru_cu_sync(qru_context *ctx);
 int qru_cu_alloc(qru_context *ctx, size_t bytes, void **h);
 void qru_cu_free(qru_context *ctx, void *h);
-int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n,
-                  const void *src, int lds, qru_ptr dst, int ldd);
-int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n,
-                    qru_ptr src, int lds, void *dst, int ldd);
-int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
-                int lds, qru_ptr dst, int ldd);
-int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
-                 double offdiag, double diag, qru_ptr A, int lda);
-int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
-                     int lda, qru_ptr B, int ldb);
-int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char transa, char transb,
-                int m, int n, int k, double alpha, qru_ptr A, int lda,
-                qru_ptr B, int ldb, double beta, qru_ptr C, int ldc);
-int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
-                char transa, char diag, int m, int n, double alpha,
-                qru_ptr A, int lda, qru_ptr B, int ldb);
-int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
-                     int lda, double *norms);
-int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
-                           int n, qru_ptr A, int lda, int *count);
-int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
-                 qru_ptr x, qru_ptr v, qru_ptr tau);
-int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
-                qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
-                qru_ptr work);
-int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
-                     int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
-
-/* update kernels (cuda_update.cu) */
-int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
-                       int inc, int ps, qru_ptr cs);
-int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
-                        qru_ptr cs, qru_ptr X, int inc, int ps, int es);
-int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
-                 qru_ptr A, int lda, double beta, qru_ptr B, int ldb);
-int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
-                         int make, qru_ptr X, long xrs, long xcs, int nr,
-                         int from_jlo, qru_ptr cs);
-int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
-                        qru_ptr cs, qru_ptr G, int ldg);
-
-/* Cholesky kernels (cuda_chol.cu) */
-int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
-                int k, double alpha, qru_ptr A, int lda, double beta,
-                qru_ptr C, int ldc);
-int qru_cu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
-                 qru_ptr A, int lda, qru_ptr B, int ldb);
-int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                       qru_ptr A, int lda, qru_ptr info, int base);
-int qru_cu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
-                    qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
-                    int base);
+#define QRU_CU_PROTO_(name, params, args, need, stat) int qru_cu_##name params;
+QRU_OPS(QRU_CU_PROTO_)
+#undef QRU_CU_PROTO_
 
 #endif /* QRU_CUDA_H */

@@ -199,7 +199,13 @@ typedef enum qru_context_option {
      *  argument i that holds a NaN or an infinity, before it changes
      *  anything (see "Non-finite inputs" in the file documentation);
      *  0 (the default): no scan. */
-    QRU_OPTION_CHECK_FINITE = 1
+    QRU_OPTION_CHECK_FINITE = 1,
+    /** 1: the fused backend kernels that have a reference implementation
+     *  (Householder panels, Givens sweeps and their accumulation) run
+     *  through it instead, a sequence of the basic kernels with the same
+     *  results up to rounding (for tests and comparisons); 0 (the
+     *  default): the backend's own kernels. */
+    QRU_OPTION_REFERENCE_OPS = 2
 } qru_context_option;
 
 /** Sets an option of the context; it applies to the calls that follow.
@@ -207,7 +213,7 @@ typedef enum qru_context_option {
  *  MATLAB: `ctx.(opt) = value`
  *
  *  Arguments: ctx (1), opt (2: a ::qru_context_option), value (3: 0 or 1
- *  for #QRU_OPTION_CHECK_FINITE).  @return 0 or -i. */
+ *  for both options).  @return 0 or -i. */
 int qru_context_set_option(qru_context *ctx, qru_context_option opt,
                            int value);
 
@@ -219,6 +225,31 @@ int qru_context_set_option(qru_context *ctx, qru_context_option opt,
  *  out).  @return 0 or -i (then *value is not written). */
 int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
                            int *value);
+
+/** Work a context has queued since its creation or the last
+ *  qru_context_reset_stats(): for profiling and the benchmarks. */
+typedef struct qru_context_stats {
+    long long calls;      /**< backend operations (kernels, vendor BLAS /
+                               LAPACK calls, copies, transfers, syncs) */
+    long long host_waits; /**< of those, the ones that waited for the
+                               device (results read on the host) */
+    long long bytes_h2d;  /**< bytes copied host -> device */
+    long long bytes_d2h;  /**< bytes copied device -> host */
+} qru_context_stats;
+
+/** Reads the context's counters.
+ *
+ *  MATLAB: `stats = ctx.stats`
+ *
+ *  Arguments: ctx (1), stats (2: out).  @return 0 or -i. */
+int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats);
+
+/** Sets the context's counters to zero.
+ *
+ *  MATLAB: `ctx.stats = zeros`
+ *
+ *  @return 0 or -1 if ctx is NULL. */
+int qru_context_reset_stats(qru_context *ctx);
 
 /** Waits until all work queued on the context has finished.
  *  @return 0 or #QRU_ERR_DEVICE (-1 if ctx is NULL). */

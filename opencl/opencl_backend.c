@@ -1373,18 +1373,24 @@ static size_t panel_lds_bytes(const ocl_impl *im, const ocl_prog *p)
     return im->local_mem > used ? im->local_mem - (size_t)used : 0;
 }
 
-static int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra)
+static int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
+                               int *out)
 {
     ocl_prog *p;
-    if (extra < 0 || get_prog(ctx, dt, &p))
+    *out = 0;
+    if (extra < 0)
         return 0;
+    int st = get_prog(ctx, dt, &p);
+    if (st)
+        return st;
     size_t cap = panel_lds_bytes(IMPL(ctx), p), es = qru_dtype_size(dt);
     int nb = 0;
     while (nb < 1024 &&
            ((size_t)(nb + 1 + extra) * (nb + 1) + (size_t)(nb + 1) * (nb + 1) +
             2 * (size_t)(nb + 1)) * es <= cap)
         ++nb;
-    return nb;
+    *out = nb;
+    return 0;
 }
 
 /* The whole m x nb panel in one launch of ONE work-group (OpenCL 1.2 has
@@ -1423,40 +1429,23 @@ static int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
     return launch(ctx, p, K_PANEL_QR, 1, g, l, NARGS(a), a);
 }
 
+/* Every REQ and OPT op of the list (qru_ops.h) is ocl_<name>; no vendor
+ * LAPACK (the CAP ops are NULL). */
+#define OCL_OP_(name, params, args, need, stat) OCL_OP_##need(name)
+#define OCL_OP_REQ(name) .name = ocl_##name,
+#define OCL_OP_OPT(name) .name = ocl_##name,
+#define OCL_OP_CAP(name)
 const qru_backend_ops qru_opencl_ops = {
     .name = "opencl",
     .id = QRU_BACKEND_OPENCL,
-    .default_nb = 32,
     .probe = ocl_probe,
     .init = ocl_init,
     .fini = ocl_fini,
     .supports = ocl_supports,
-    .sync = ocl_sync,
     .mem_alloc = ocl_alloc,
     .mem_free = ocl_free,
-    .upload = ocl_upload,
-    .download = ocl_download,
-    .copy = ocl_copy,
-    .laset = ocl_laset,
-    .transpose = ocl_transpose,
-    .gemm = ocl_gemm,
-    .trsm = ocl_trsm,
-    .col_norms = ocl_col_norms,
-    .count_nonfinite = ocl_count_nonfinite,
-    .house = ocl_house,
-    .larf = ocl_larf,
-    .wy_append = ocl_wy_append,
-    .givens_make = ocl_givens_make,
-    .givens_apply = ocl_givens_apply,
-    .geadd = ocl_geadd,
+    QRU_OPS(OCL_OP_)
+    .default_nb = 32,
     .default_chol_nb = 64,
-    .syrk = ocl_syrk,
-    .lacpy = ocl_lacpy,
-    .potrf_panel = ocl_potrf_panel,
-    .chol_rot = ocl_chol_rot,
-    /* ---- fused panels (issue 8); no vendor LAPACK: geqrf_full NULL ---- */
-    .panel_qr = ocl_panel_qr,
-    .panel_qr_max_nb = ocl_panel_qr_max_nb,
-    .givens_sweeps = ocl_givens_sweeps,
-    .givens_accum = ocl_givens_accum,
 };
+

@@ -17,13 +17,6 @@
 
 #include "chol_internal.h"
 
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        int st_ = (x);                                                         \
-        if (st_ != 0)                                                          \
-            return st_;                                                        \
-    } while (0)
-
 int qru_chol_ops_ok(const qru_context *ctx)
 {
     const qru_backend_ops *o = ctx->ops;
@@ -120,27 +113,27 @@ static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
         qru_ptr Ajj = qru_ptr_at(A, lda, j, j);
         if (uplo == 'L') {
             /* A(j:j+jb, j:j+jb) -= L(j:j+jb, 0:j) L(j:j+jb, 0:j)' */
-            TRY(o->syrk(ctx, dt, 'L', 'N', jb, j, -1.0,
+            QRU_TRY(o->syrk(ctx, dt, 'L', 'N', jb, j, -1.0,
                         qru_ptr_at(A, lda, j, 0), lda, 1.0, Ajj, lda));
-            TRY(o->potrf_panel(ctx, dt, 'L', jb, Ajj, lda, info, base + j));
+            QRU_TRY(o->potrf_panel(ctx, dt, 'L', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-                TRY(o->gemm(ctx, dt, 'N', 'T', r, jb, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'N', 'T', r, jb, j, -1.0,
                             qru_ptr_at(A, lda, j + jb, 0), lda,
                             qru_ptr_at(A, lda, j, 0), lda, 1.0, B, lda));
-                TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda,
                             B, lda));
             }
         } else {
-            TRY(o->syrk(ctx, dt, 'U', 'T', jb, j, -1.0,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', jb, j, -1.0,
                         qru_ptr_at(A, lda, 0, j), lda, 1.0, Ajj, lda));
-            TRY(o->potrf_panel(ctx, dt, 'U', jb, Ajj, lda, info, base + j));
+            QRU_TRY(o->potrf_panel(ctx, dt, 'U', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-                TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, j, -1.0,
                             qru_ptr_at(A, lda, 0, j), lda,
                             qru_ptr_at(A, lda, 0, j + jb), lda, 1.0, B, lda));
-                TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda,
                             B, lda));
             }
         }
@@ -158,20 +151,20 @@ static int potrf_right(qru_context *ctx, qru_dtype dt, char uplo, int n,
         int r = n - j - jb;
         qru_ptr Ajj = qru_ptr_at(A, lda, j, j);
         qru_ptr A22 = qru_ptr_at(A, lda, j + jb, j + jb);
-        TRY(o->potrf_panel(ctx, dt, uplo, jb, Ajj, lda, info, base + j));
+        QRU_TRY(o->potrf_panel(ctx, dt, uplo, jb, Ajj, lda, info, base + j));
         if (r == 0)
             break;
         if (uplo == 'L') {
             qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-            TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda, B,
                         lda));
-            TRY(o->syrk(ctx, dt, 'L', 'N', r, jb, -1.0, B, lda, 1.0, A22,
+            QRU_TRY(o->syrk(ctx, dt, 'L', 'N', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         } else {
             qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-            TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda, B,
                         lda));
-            TRY(o->syrk(ctx, dt, 'U', 'T', r, jb, -1.0, B, lda, 1.0, A22,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         }
     }
@@ -231,7 +224,7 @@ int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
     if (n > 0 && qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
-        TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, &v));
+        QRU_TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, &v));
         if (v > need)
             need = v;
     }
@@ -253,11 +246,11 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
             return bad;
     } else {
         qru_ptr info = ws;
-        TRY(qru_chol_info_zero(ctx, dt, info));
-        TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda,
+        QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+        QRU_TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda,
                           variant & ~QRU_CHOL_IN_PLACE,
                           qru_chol_nb(ctx, nb_asked, n), info, 0));
-        TRY(qru_chol_info_read(ctx, dt, info, &bad));
+        QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
     return qru_chol_verdict(ctx, dt, n, adiag, piv, bad, n, A, lda + 1, A,
                             lda + 1);
@@ -280,7 +273,7 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
         return -2;
     if (!A || A->ctx != ctx || A->rows != A->cols)
         return -3;
-    TRY(qru_check_finite(ctx, 3, A, uplo, 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
     if (alg != QRU_CHOL_LEFT && alg != QRU_CHOL_RIGHT &&
         alg != QRU_CHOL_CROUT)
@@ -296,10 +289,10 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     const qru_backend_ops *o = ctx->ops;
     int in_place = (variant & QRU_CHOL_IN_PLACE) != 0;
     size_t run = 0;
-    TRY(qru_chol_run_ws(ctx, dt, n, alg, nb, &run));
+    QRU_TRY(qru_chol_run_ws(ctx, dt, n, alg, nb, &run));
     size_t bsz = in_place ? 0 : qru_chol_align((size_t)n * (size_t)n);
     qru_ptr ws;
-    TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
+    QRU_TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
     qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
     /* the definiteness rule needs A's diagonal as it was before (and n
      * doubles for the factor's, taken now: in place, A is overwritten) */
@@ -341,14 +334,14 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
         return -4;
     if (diag != 'N' && diag != 'U')
         return -5;
-    TRY(qru_check_finite_host(ctx, 6, &alpha, 1));
+    QRU_TRY(qru_check_finite_host(ctx, 6, &alpha, 1));
     if (!A || A->ctx != ctx || A->rows != A->cols)
         return -7;
-    TRY(qru_check_finite(ctx, 7, A, uplo, diag, 0));
+    QRU_TRY(qru_check_finite(ctx, 7, A, uplo, diag, 0));
     if (!qru_mat_ok(ctx, B, A->dtype) || B == A ||
         (side == 'L' ? B->rows : B->cols) != A->rows)
         return -8;
-    TRY(qru_check_finite(ctx, 8, B, 'A', 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 8, B, 'A', 'N', 0));
     return ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag, B->rows,
                           B->cols, alpha, A->p, A->ld, B->p, B->ld);
 }
@@ -363,14 +356,14 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
         return -2;
     if (!L || L->ctx != ctx || L->rows != L->cols)
         return -3;
-    TRY(qru_check_finite(ctx, 3, L, uplo, 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     if (!qru_mat_ok(ctx, B, L->dtype) || B == L || B->rows != L->rows)
         return -4;
-    TRY(qru_check_finite(ctx, 4, B, 'A', 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
     char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';
-    TRY(o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p, L->ld,
+    QRU_TRY(o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p, L->ld,
                 B->p, B->ld));
     return o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p, L->ld,
                    B->p, B->ld);

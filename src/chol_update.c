@@ -16,13 +16,6 @@
 
 #include "chol_internal.h"
 
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        int st_ = (x);                                                         \
-        if (st_ != 0)                                                          \
-            return st_;                                                        \
-    } while (0)
-
 static int same_array(qru_ptr a, qru_ptr b)
 {
     return a.h == b.h && a.off == b.off;
@@ -186,45 +179,45 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     qru_ptr L22 = qru_ptr_at(M, m, p, k + p); /* q x q   */
     int ldw = q > 0 ? q : 1;
 
-    TRY(qru_chol_info_zero(ctx, dt, info));
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
     /* S1 = L11 \ C1 (a left solve: for p = 1 a plain trsv), S1' into M */
     int ldk = k > 0 ? k : 1;
-    TRY(o->copy(ctx, dt, k, p, C, ldc, S1, ldk));
-    TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', k, p, 1.0, L, ldl, S1, ldk));
-    TRY(o->transpose(ctx, dt, k, p, S1, ldk, S1t, m));
+    QRU_TRY(o->copy(ctx, dt, k, p, C, ldc, S1, ldk));
+    QRU_TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', k, p, 1.0, L, ldl, S1, ldk));
+    QRU_TRY(o->transpose(ctx, dt, k, p, S1, ldk, S1t, m));
     /* S2 = chol(C2 - S1' S1) */
     if (c2uplo == 'L')
-        TRY(o->lacpy(ctx, dt, 'L', p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
+        QRU_TRY(o->lacpy(ctx, dt, 'L', p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
                      m));
     else
-        TRY(o->transpose(ctx, dt, p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
+        QRU_TRY(o->transpose(ctx, dt, p, p, qru_ptr_at(C, ldc, k, 0), ldc, S2,
                          m));
-    TRY(o->syrk(ctx, dt, 'L', 'N', p, k, -1.0, S1t, m, 1.0, S2, m));
-    TRY(qru_potrf_run(ctx, dt, 'L', p, S2, m, QRU_CHOL_LEFT,
+    QRU_TRY(o->syrk(ctx, dt, 'L', 'N', p, k, -1.0, S1t, m, 1.0, S2, m));
+    QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, S2, m, QRU_CHOL_LEFT,
                       qru_chol_nb(ctx, nb, p), info, k));
     if (q > 0) {
         /* S3 = (C3 - L21 S1) / S2' */
-        TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k, 0), ldl, L21, m));
-        TRY(o->copy(ctx, dt, q, p, qru_ptr_at(C, ldc, k + p, 0), ldc, S3,
+        QRU_TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k, 0), ldl, L21, m));
+        QRU_TRY(o->copy(ctx, dt, q, p, qru_ptr_at(C, ldc, k + p, 0), ldc, S3,
                     m));
-        TRY(o->gemm(ctx, dt, 'N', 'N', q, p, k, -1.0, L21, m, S1, ldk, 1.0,
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', q, p, k, -1.0, L21, m, S1, ldk, 1.0,
                     S3, m));
-        TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', q, p, 1.0, S2, m, S3, m));
+        QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', q, p, 1.0, S2, m, S3, m));
         /* L22n: rank-p downdate of L22 by S3 */
-        TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k, k), ldl, L22,
+        QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k, k), ldl, L22,
                      m));
-        TRY(o->copy(ctx, dt, q, p, S3, m, Wd, ldw));
-        TRY(o->chol_rot(ctx, dt, q, p, -1, L22, m, Wd, ldw, info, k + p));
+        QRU_TRY(o->copy(ctx, dt, q, p, S3, m, Wd, ldw));
+        QRU_TRY(o->chol_rot(ctx, dt, q, p, -1, L22, m, Wd, ldw, info, k + p));
     }
     int bad = 0;
-    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     /* the pivots: L11's, then M(i, k+i) */
-    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, k, L, ldl + 1,
+    QRU_TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, k, L, ldl + 1,
                          S2, m + 1));
     /* commit: rows k.. of L1 from M; L11 unless updating in place */
     if (!same_array(L, L1))
-        TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
-    TRY(o->copy(ctx, dt, m, k, M, m, qru_ptr_at(L1, ld1, k, 0), ld1));
+        QRU_TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
+    QRU_TRY(o->copy(ctx, dt, m, k, M, m, qru_ptr_at(L1, ld1, k, 0), ld1));
     return o->lacpy(ctx, dt, 'L', m, n + p - k, S2, m,
                     qru_ptr_at(L1, ld1, k, k), ld1);
 }
@@ -255,24 +248,24 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
         return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
     int bad = 0;
     if (q > 0) {
-        TRY(qru_chol_info_zero(ctx, dt, info));
-        TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
+        QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+        QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
                      ldl, T, ldq));
-        TRY(o->copy(ctx, dt, q, p, qru_ptr_at(L, ldl, k + p, k), ldl, Wd,
+        QRU_TRY(o->copy(ctx, dt, q, p, qru_ptr_at(L, ldl, k + p, k), ldl, Wd,
                     ldq));
-        TRY(o->chol_rot(ctx, dt, q, p, 1, T, ldq, Wd, ldq, info, k));
-        TRY(qru_chol_info_read(ctx, dt, info, &bad));
+        QRU_TRY(o->chol_rot(ctx, dt, q, p, 1, T, ldq, Wd, ldq, info, k));
+        QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
     /* the pivots: L11's, then L33n's */
-    TRY(qru_chol_verdict(ctx, dt, n - p, adiag, piv, bad, k, L, ldl + 1, T,
+    QRU_TRY(qru_chol_verdict(ctx, dt, n - p, adiag, piv, bad, k, L, ldl + 1, T,
                          ldq + 1));
     if (!same)
-        TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
+        QRU_TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
     if (q == 0)
         return 0;
     /* L31 moves up by p rows (an overlapping copy towards the start when
      * in place, which the copy op allows) */
-    TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k + p, 0), ldl,
+    QRU_TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k + p, 0), ldl,
                 qru_ptr_at(L1, ld1, k, 0), ld1));
     return o->lacpy(ctx, dt, 'L', q, q, T, ldq, qru_ptr_at(L1, ld1, k, k),
                     ld1);
@@ -305,7 +298,7 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     int n = L->rows;
     if (!qru_mat_ok(ctx, W, dt) || W->rows != n || W == L)
         return -4;
-    TRY(qru_check_finite(ctx, 4, W, 'A', 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 4, W, 'A', 'N', 0));
     if (sign != 1 && sign != -1)
         return -5;
     if (!qru_chol_ops_ok(ctx))
@@ -318,16 +311,16 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     size_t nn = qru_chol_align((size_t)n * n);
     size_t extra = uplo == 'U' ? 2 * nn : 0;
     qru_ptr ws;
-    TRY(qru_ctx_workspace(ctx, (extra + qru_chol_update_lower_ws(n, k)) * es,
+    QRU_TRY(qru_ctx_workspace(ctx, (extra + qru_chol_update_lower_ws(n, k)) * es,
                           &ws));
     if (uplo == 'L')
         return qru_chol_update_lower(ctx, dt, n, k, sign, L->p, L->ld, W->p,
                                      W->ld, L->p, L->ld, ws);
     qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(ws, extra);
-    TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
-    TRY(qru_chol_update_lower(ctx, dt, n, k, sign, Lt, n, W->p, W->ld, Lt, n,
+    QRU_TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
+    QRU_TRY(qru_chol_update_lower(ctx, dt, n, k, sign, Lt, n, W->p, W->ld, Lt, n,
                               rest));
-    TRY(o->transpose(ctx, dt, n, n, Lt, n, Ut, n));
+    QRU_TRY(o->transpose(ctx, dt, n, n, Lt, n, Ut, n));
     return o->lacpy(ctx, dt, 'U', n, n, Ut, n, L->p, L->ld);
 }
 
@@ -348,7 +341,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     if (!qru_mat_ok(ctx, C, dt) || C->cols < 1 || C->rows != n + C->cols ||
         C == L)
         return -5;
-    TRY(qru_check_finite(ctx, 5, C, uplo, 'N', k));
+    QRU_TRY(qru_check_finite(ctx, 5, C, uplo, 'N', k));
     int p = C->cols;
     if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n + p || L1->cols != n + p ||
         L1 == C || C->p.h == L1->p.h || !overlap_ok(L, L1))
@@ -366,14 +359,14 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     size_t low = qru_chol_insert_lower_ws(n, k, p),
            rq = qru_chol_rowsq_ws(n, n);
     qru_ptr ws;
-    TRY(qru_ctx_workspace(ctx, (nn + 2 * mm + (low > rq ? low : rq)) * es,
+    QRU_TRY(qru_ctx_workspace(ctx, (nn + 2 * mm + (low > rq ? low : rq)) * es,
                           &ws));
     qru_ptr Lt = ws, L1t = qru_ptr_add(ws, nn), U1t = qru_ptr_add(L1t, mm);
     qru_ptr rest = qru_ptr_add(U1t, mm);
     qru_ptr Lf = L->p;
     int ldf = L->ld;
     if (upper) {
-        TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, ldn));
+        QRU_TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, ldn));
         Lf = Lt;
         ldf = ldn;
     }
@@ -396,7 +389,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     free(adiag);
     if (st || !upper)
         return st;
-    TRY(o->transpose(ctx, dt, n1, n1, L1t, n1, U1t, n1));
+    QRU_TRY(o->transpose(ctx, dt, n1, n1, L1t, n1, U1t, n1));
     return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
 }
 
@@ -434,12 +427,12 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     size_t low = qru_chol_delete_lower_ws(n, k, p),
            rq = qru_chol_rowsq_ws(n, n);
     qru_ptr ws;
-    TRY(qru_ctx_workspace(ctx, (2 * nn + (low > rq ? low : rq)) * es, &ws));
+    QRU_TRY(qru_ctx_workspace(ctx, (2 * nn + (low > rq ? low : rq)) * es, &ws));
     qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(Ut, nn);
     qru_ptr Lf = L->p;
     int ldf = L->ld;
     if (upper) {
-        TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
+        QRU_TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
         Lf = Lt;
         ldf = n;
     }
@@ -461,6 +454,6 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     free(adiag);
     if (st || !upper)
         return st;
-    TRY(o->transpose(ctx, dt, n1, n1, Lt, n, Ut, n1 > 0 ? n1 : 1));
+    QRU_TRY(o->transpose(ctx, dt, n1, n1, Lt, n, Ut, n1 > 0 ? n1 : 1));
     return o->lacpy(ctx, dt, 'U', n1, n1, Ut, n1 > 0 ? n1 : 1, L1->p, L1->ld);
 }

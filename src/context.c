@@ -76,8 +76,11 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
     qru_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return QRU_ERR_ALLOC;
-    ctx->ops = ops;
     ctx->backend = ops->id;
+    /* QRU_PANEL=percol: the reference panels (for comparisons) */
+    const char *e = getenv("QRU_PANEL");
+    ctx->reference_ops = e && strcmp(e, "percol") == 0;
+    qru_ctx_set_ops(ctx, ops, ctx->reference_ops);
     st = ops->init(ctx, opt);
     if (st != 0) {
         free(ctx);
@@ -189,11 +192,18 @@ int qru_context_set_option(qru_context *ctx, qru_context_option opt,
 {
     if (!ctx)
         return -1;
-    if (opt != QRU_OPTION_CHECK_FINITE)
+    if (opt != QRU_OPTION_CHECK_FINITE && opt != QRU_OPTION_REFERENCE_OPS)
         return -2;
     if (value != 0 && value != 1)
         return -3;
-    ctx->check_finite = value;
+    if (opt == QRU_OPTION_CHECK_FINITE) {
+        ctx->check_finite = value;
+    } else if (value != ctx->reference_ops) {
+        /* queued work may still use the old table's kernels: harmless,
+         * the tables only select functions */
+        ctx->reference_ops = value;
+        qru_ctx_set_ops(ctx, ctx->backend_ops, value);
+    }
     return 0;
 }
 
@@ -202,10 +212,11 @@ int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
 {
     if (!ctx)
         return -1;
-    if (opt != QRU_OPTION_CHECK_FINITE)
+    if (opt != QRU_OPTION_CHECK_FINITE && opt != QRU_OPTION_REFERENCE_OPS)
         return -2;
     if (!value)
         return -3;
-    *value = ctx->check_finite;
+    *value = opt == QRU_OPTION_CHECK_FINITE ? ctx->check_finite
+                                            : ctx->reference_ops;
     return 0;
 }

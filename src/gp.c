@@ -12,13 +12,6 @@
 
 #include "chol_internal.h"
 
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        int st_ = (x);                                                         \
-        if (st_ != 0)                                                          \
-            return st_;                                                        \
-    } while (0)
-
 struct qru_gp {
     qru_context *ctx;
     qru_dtype dt;
@@ -171,10 +164,10 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
         return -3;
     if (n > 0 && !x)
         return -4;
-    TRY(qru_check_finite_host(ctx, 4, x, (size_t)n));
+    QRU_TRY(qru_check_finite_host(ctx, 4, x, (size_t)n));
     if (n > 0 && !y)
         return -5;
-    TRY(qru_check_finite_host(ctx, 5, y, (size_t)n));
+    QRU_TRY(qru_check_finite_host(ctx, 5, y, (size_t)n));
     qru_gp_options def;
     if (!opt) {
         qru_gp_options_init(&def);
@@ -284,7 +277,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
         return -2;
     if (m > 0 && !xs)
         return -3;
-    TRY(qru_check_finite_host(gp->ctx, 3, xs, (size_t)m));
+    QRU_TRY(qru_check_finite_host(gp->ctx, 3, xs, (size_t)m));
     if (m > 0 && !mean)
         return -4;
     if (m == 0)
@@ -301,7 +294,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
     qru_context *ctx = gp->ctx;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = gp->dt;
-    TRY(gp_alpha(gp));
+    QRU_TRY(gp_alpha(gp));
     int mc = (int)((1u << 22) / (unsigned)n);
     if (mc < 1)
         mc = 1;
@@ -309,7 +302,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
         mc = m;
     qru_ptr ws;
     size_t ksz = qru_chol_align((size_t)n * (size_t)mc);
-    TRY(qru_ctx_workspace(ctx, (ksz + (size_t)mc) * qru_dtype_size(dt), &ws));
+    QRU_TRY(qru_ctx_workspace(ctx, (ksz + (size_t)mc) * qru_dtype_size(dt), &ws));
     qru_ptr Ks = ws, mu = qru_ptr_add(ws, ksz);
     double *hk = malloc(sizeof(double) * (size_t)n * (size_t)mc);
     double *nrm = malloc(sizeof(double) * (size_t)mc);
@@ -355,7 +348,7 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
         *lml = 0.0;
         return 0;
     }
-    TRY(gp_alpha(gp));
+    QRU_TRY(gp_alpha(gp));
     double *buf = malloc(sizeof(double) * (size_t)n);
     if (!buf)
         return QRU_ERR_ALLOC;
@@ -390,21 +383,21 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
     qru_dtype dt = g->dt;
     int n = g->n, p = ldc - n;
     qru_ptr C2 = qru_ptr_add(C, (size_t)n);
-    TRY(qru_chol_info_zero(ctx, dt, info));
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
     if (n > 0) {
-        TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, p, 1.0, g->L, g->cap, C,
+        QRU_TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, p, 1.0, g->L, g->cap, C,
                     ldc));
-        TRY(o->syrk(ctx, dt, 'L', 'T', p, n, -1.0, C, ldc, 1.0, C2, ldc));
+        QRU_TRY(o->syrk(ctx, dt, 'L', 'T', p, n, -1.0, C, ldc, 1.0, C2, ldc));
     }
-    TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
+    QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
                       qru_chol_nb(ctx, g->nb, p), info, n));
     int bad = 0;
-    TRY(qru_chol_info_read(ctx, dt, info, &bad));
+    QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     /* the pivots: the old factor's (judged again: the order grew), S2's */
-    TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, n, g->L, g->cap + 1,
+    QRU_TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, n, g->L, g->cap + 1,
                          C2, ldc + 1));
     if (n > 0) /* L1(n:n+p, 0:n) = S1' */
-        TRY(o->transpose(ctx, dt, n, p, C, ldc,
+        QRU_TRY(o->transpose(ctx, dt, n, p, C, ldc,
                          qru_ptr_at(g->L, g->cap, n, 0), g->cap));
     return o->lacpy(ctx, dt, 'L', p, p, C2, ldc,
                     qru_ptr_at(g->L, g->cap, n, n), g->cap);
@@ -421,15 +414,15 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
         return -3;
     if (p > 0 && !x)
         return -4;
-    TRY(qru_check_finite_host(gp->ctx, 4, x, (size_t)p));
+    QRU_TRY(qru_check_finite_host(gp->ctx, 4, x, (size_t)p));
     if (p > 0 && !y)
         return -5;
-    TRY(qru_check_finite_host(gp->ctx, 5, y, (size_t)p));
+    QRU_TRY(qru_check_finite_host(gp->ctx, 5, y, (size_t)p));
     if (p == 0)
         return 0;
     qru_context *ctx = gp->ctx;
     qru_dtype dt = gp->dt;
-    TRY(gp_reserve(gp, n + p));
+    QRU_TRY(gp_reserve(gp, n + p));
     int n1 = n + p;
     /* C = K1(:, k+1:k+p) in the new ordering */
     double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 2));
@@ -498,7 +491,7 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
         return 0;
     qru_context *ctx = gp->ctx;
     qru_ptr ws;
-    TRY(qru_ctx_workspace(
+    QRU_TRY(qru_ctx_workspace(
         ctx, qru_chol_delete_lower_ws(n, k, p) * qru_dtype_size(gp->dt), &ws));
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n - p + 1));
     if (!adiag)
@@ -527,7 +520,7 @@ int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L)
         return -2;
     const qru_backend_ops *o = gp->ctx->ops;
     int n = gp->n;
-    TRY(o->laset(gp->ctx, gp->dt, 'A', n, n, 0.0, 0.0, L->p, L->ld));
+    QRU_TRY(o->laset(gp->ctx, gp->dt, 'A', n, n, 0.0, 0.0, L->p, L->ld));
     return o->lacpy(gp->ctx, gp->dt, 'L', n, n, gp->L, gp->cap, L->p, L->ld);
 }
 

@@ -5,17 +5,8 @@
  * the trailing columns, the right-hand sides and Q are updated with GEMMs.
  * Written once for both precisions against the backend table.
  *
- * Panels (issue 8): when the backend has the fused op panel_qr, a whole
- * panel (house + larf + wy_append for its jb columns) is ONE backend call
- * (one kernel launch on the GPU backends) instead of 3 jb calls (4 jb + 1
- * launches); the per-column path is kept and chosen by the environment
- * variable QRU_PANEL=percol (read at each factorisation; used by the
- * benchmarks to compare the two).  Measured on an H100 (double, n x n/2,
- * docs/gpu-logs/2026-11-21_nvidia-h100_panel-qr.log): 1.12x faster at
- * n = 2000, 1.24x at 4000, 1.56x at 8000 (backend calls 3158 -> 158 at
- * n = 2000), but 0.85x at n = 256, where a fused step (two grid barriers
- * and some 30 block barriers, latency-bound) costs about as much as the
- * four launches of a column.
+ * Each panel is one panel_qr op: the backend's fused kernel (one launch
+ * on the GPU backends) or the reference per-column loop (ref_ops.c).
  *
  * Whole factorisations (qru_qr_factor, qru_lsq_create) may instead run the
  * backend's vendor QR (geqrf_full: LAPACK or cuSOLVER geqrf + ormqr +
@@ -25,14 +16,6 @@
 #include <string.h>
 
 #include "qru_internal.h"
-
-int qru_use_fused_panel(const qru_backend_ops *o)
-{
-    if (!o->panel_qr)
-        return 0;
-    const char *s = getenv("QRU_PANEL");
-    return !(s && strcmp(s, "percol") == 0);
-}
 
 size_t qru_geqr_wy_workspace(int n, int m, int nq, int r, int nb)
 {
@@ -57,61 +40,38 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
     qru_ptr W = qru_ptr_add(Y, (size_t)n * nb);
     qru_ptr tau = qru_ptr_add(W, (size_t)n * nb);
     qru_ptr work = qru_ptr_add(tau, (size_t)nb);
-    int fused = qru_use_fused_panel(o);
-    int st;
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        if ((st = (x)) != 0)                                                   \
-            return st;                                                         \
-    } while (0)
     for (int i = 0; i < kmax; i += nb) {
         int jb = kmax - i < nb ? kmax - i : nb;
         int rows = n - i;
         int end = i + jb; /* first column after the panel */
-        if (fused) { /* the whole panel in one call */
-            TRY(o->panel_qr(ctx, dt, rows, jb, qru_ptr_at(A, lda, i, i), lda,
-                            Y, n, W, n, tau, work));
-        } else {
-            TRY(o->laset(ctx, dt, 'A', rows, jb, 0.0, 1.0, Y, n));
-            for (int j = 0; j < jb; ++j) {
-                int c = i + j;
-                qru_ptr tj = qru_ptr_add(tau, (size_t)j);
-                qru_ptr yj = qru_ptr_at(Y, n, j + 1, j);
-                TRY(o->house(ctx, dt, n - c - 1, qru_ptr_at(A, lda, c, c),
-                             qru_ptr_at(A, lda, c + 1, c), yj, tj));
-                TRY(o->larf(ctx, dt, n - c - 1, end - c - 1, yj, tj,
-                            qru_ptr_at(A, lda, c, c + 1), lda,
-                            qru_ptr_at(A, lda, c + 1, c + 1), lda, work));
-                TRY(o->wy_append(ctx, dt, rows, j, Y, n, W, n, tj, work));
-            }
-        }
+        QRU_TRY(o->panel_qr(ctx, dt, rows, jb, qru_ptr_at(A, lda, i, i), lda, Y,
+                        n, W, n, tau, work));
         /* trailing columns: A(i:n, end:m) += Y (W' A(i:n, end:m)) */
         if (end < m) {
             int nc = m - end;
             qru_ptr Ai = qru_ptr_at(A, lda, i, end);
-            TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai, lda,
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai, lda,
                         0.0, work, jb));
-            TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work, jb,
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work, jb,
                         1.0, Ai, lda));
         }
         /* right-hand sides: B(i:n, :) += Y (W' B(i:n, :)) */
         if (B.h && r > 0) {
             qru_ptr Bi = qru_ptr_at(B, ldb, i, 0);
-            TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
                         0.0, work, jb));
-            TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
                         1.0, Bi, ldb));
         }
         /* Q(:, i:n) += (Q(:, i:n) W) Y' */
         if (Q.h && nq > 0) {
             qru_ptr Qi = qru_ptr_at(Q, ldq, 0, i);
-            TRY(o->gemm(ctx, dt, 'N', 'N', nq, jb, rows, 1.0, Qi, ldq, W, n,
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nq, jb, rows, 1.0, Qi, ldq, W, n,
                         0.0, work, nq));
-            TRY(o->gemm(ctx, dt, 'N', 'T', nq, rows, jb, 1.0, work, nq, Y, n,
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', nq, rows, jb, 1.0, work, nq, Y, n,
                         1.0, Qi, ldq));
         }
     }
-#undef TRY
     return 0;
 }
 

@@ -8,13 +8,6 @@
 
 #include "qru_internal.h"
 
-#define QRU_TRY(x)                                                             \
-    do {                                                                       \
-        int st_ = (x);                                                         \
-        if (st_ != 0)                                                          \
-            return st_;                                                        \
-    } while (0)
-
 /* Householder block size for an update that reduces ncols columns:
  * f->upd_nb if set, else about ncols / 10; always in [1, max(1, ncols)]. */
 int qru_upd_nb(const qru_lsq *f, int ncols);

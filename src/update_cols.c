@@ -30,15 +30,6 @@
  * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
  * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
  * of rows (i grows by 2 with j) and never disturb zeros made before. */
-static void addcols_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
-{
-    int lo = t - L + 1 > 0 ? t - L + 1 : 0;
-    int hi = t < p - 1 ? t : p - 1;
-    *jlo = lo;
-    *cnt = hi >= lo ? hi - lo + 1 : 0;
-    *i0 = L + 2 * lo - t;
-}
-
 int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U)
 {
@@ -133,24 +124,10 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
      * block: the rows of R are contiguous columns of RT) */
     if (L > 0) {
         CK(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
-        size_t off = 0;
-        if (fast && qru_upd_use_sweeps(ctx, L, p, s)) { /* in one call */
-            CK(o->givens_sweeps(ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
-            off = 2 * (size_t)p * (size_t)L; /* all of them */
-        }
-        for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps;
-             ++t) {
-            int jlo, cnt, i0;
-            addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
-            if (cnt == 0)
-                continue;
-            qru_ptr c = qru_ptr_add(cs, off);
-            CK(o->givens_make(ctx, dt, cnt, qru_ptr_at(RT, s, jlo, i0 - 1),
-                              1 + 2 * s, s, c));
-            CK(o->givens_apply(ctx, dt, cnt, s - jlo, c,
-                               qru_ptr_at(RT, s, jlo, i0 - 1), 2 * s, s, 1));
-            off += 2 * (size_t)cnt;
-        }
+        /* in one call when the backend's fused sweeps pay off */
+        CK(((fast && qru_upd_use_sweeps(ctx, L, p, s)) ? o->givens_sweeps
+                                                      : qru_ref_givens_sweeps)(
+            ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
         CK(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
         /* the rotated-away entries are rounding-level: make them exact 0 */
         CK(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
@@ -202,7 +179,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
         for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps;
              ++t) {
             int jlo, cnt, i0;
-            addcols_step(L, p, (int)t, &jlo, &cnt, &i0);
+            qru_sweep_step(L, p, (int)t, &jlo, &cnt, &i0);
             if (cnt == 0)
                 continue;
             qru_ptr c = qru_ptr_add(cs, off);

@@ -41,18 +41,19 @@ int qru_upd_nb(const qru_lsq *f, int ncols)
 
 int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
 {
-    return f->upd_alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx->ops);
+    return f->upd_alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx);
 }
 
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra)
 {
     int nb = f->upd_nb > 0 ? f->upd_nb : QRU_UPD_FUSED_NB;
-    if (f->upd_nb <= 0 && ctx->ops->panel_qr_max_nb) {
+    int mx = 0;
+    if (f->upd_nb <= 0 &&
+        ctx->ops->panel_qr_max_nb((qru_context *)ctx, f->dtype, extra,
+                                  &mx) == 0) {
         /* narrower panels that stay on chip rather than wide ones that
          * do not (down to QRU_UPD_FUSED_MIN_NB) */
-        int mx = ctx->ops->panel_qr_max_nb((qru_context *)ctx, f->dtype,
-                                           extra);
         if (mx >= QRU_UPD_FUSED_MIN_NB && mx < nb)
             nb = mx;
     }

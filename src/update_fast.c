@@ -62,18 +62,9 @@
  * with it).  The c, s of the rotations are stored in cs in step order,
  * 2 cnt values per step.  The add-columns update (L = m-k) and the fast
  * remove-rows update (L = m) both have this structure. */
-static void sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
-{
-    int lo = t - L + 1 > 0 ? t - L + 1 : 0;
-    int hi = t < p - 1 ? t : p - 1;
-    *jlo = lo;
-    *cnt = hi >= lo ? hi - lo + 1 : 0;
-    *i0 = L + 2 * lo - t;
-}
-
 int qru_upd_use_sweeps(const qru_context *ctx, int L, int p, int nr)
 {
-    if (!ctx->ops->givens_sweeps || L < 1 || p < 1)
+    if (!qru_op_native(ctx, QRU_OP_givens_sweeps) || L < 1 || p < 1)
         return 0;
     double pe = p < L ? p : L;
     return pe * (nr > 1 ? nr : 1) <= (double)QRU_SWEEPS_MAX_WORK;
@@ -91,13 +82,14 @@ int qru_upd_sweeps_block(int L, int p)
 size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
                                 int nr2)
 {
+    (void)ctx;
     int ab = qru_upd_sweeps_block(L, p);
     if (ab == 0)
         return 0;
     size_t w = (size_t)ab + p;
     size_t rows = (size_t)(nr > nr2 ? nr : nr2);
-    /* with givens_accum: every group's matrix at once */
-    size_t ng = ctx->ops->givens_accum ? (size_t)((L + ab - 1) / ab) : 1;
+    /* every group's matrix at once (givens_accum) */
+    size_t ng = (size_t)((L + ab - 1) / ab);
     return ng * w * w + rows * w;
 }
 
@@ -115,7 +107,7 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
         size_t off = 0;
         for (int t = 0; t < nsteps; ++t) {
             int jlo, cnt, i0;
-            sweep_step(L, p, t, &jlo, &cnt, &i0);
+            qru_sweep_step(L, p, t, &jlo, &cnt, &i0);
             if (cnt == 0)
                 continue;
             qru_ptr c = qru_ptr_add(cs, off);
@@ -136,9 +128,7 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
     }
     int ldg = ab + p;
     int ng = (L + ab - 1) / ab;
-    int accum = o->givens_accum != NULL;
-    qru_ptr Gw = ws,
-            T = qru_ptr_add(ws, (size_t)(accum ? ng : 1) * ldg * ldg);
+    qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ng * ldg * ldg);
 #define CK(x) QRU_TRY(x)
     /* Group g holds the rotations (j, i = u + j) of all sweeps for u in a
      * block [ulo, uhi] of ab values (blocks from the top, u = L .. 1).
@@ -153,46 +143,15 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
      * one GEMM: 2 nr w^2 flops per group, 8 nr L p in all for b = p (the
      * rotations are 6 nr L p flops, but memory-bound and on one core).
      * Gw has an exact zero wherever no chain of the group's rotations links
-     * two columns, so structural zeros of X stay exact zeros.  With the
-     * backend's givens_accum every group's Gw is built in ONE call (group g
-     * at g ldg^2) instead of one givens_apply call per group step. */
-    if (accum)
-        CK(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
+     * two columns, so structural zeros of X stay exact zeros.  Every
+     * group's Gw is built by one givens_accum op (group g at g ldg^2). */
+    CK(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
     for (int uhi = L, g = 0; uhi >= 1; uhi -= ab, ++g) {
         int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
         int bb = uhi - ulo + 1;
         int base = ulo - 1;
         int w = bb + p;
-        if (accum) {
-            Gw = qru_ptr_add(ws, (size_t)g * ldg * ldg);
-        } else {
-            /* offset in cs of the group's first global step L - uhi */
-            size_t toff = 0;
-            for (int t = 0; t < L - uhi; ++t) {
-                int jlo, cnt, i0;
-                sweep_step(L, p, t, &jlo, &cnt, &i0);
-                toff += 2 * (size_t)cnt;
-            }
-            CK(o->laset(ctx, dt, 'A', w, w, 0.0, 1.0, Gw, ldg));
-            for (int s = 0; s < bb + p - 1; ++s) {
-                int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
-                int qhi = s < p - 1 ? s : p - 1;
-                int cnt = qhi - qlo + 1;
-                int i0 = uhi + 2 * qlo - s; /* column zeroed by sweep qlo */
-                int t = L - uhi + s;
-                int jlo, tcnt, ti0;
-                sweep_step(L, p, t, &jlo, &tcnt, &ti0);
-                qru_ptr c = qru_ptr_add(cs, toff + 2 * (size_t)(qlo - jlo));
-                toff += 2 * (size_t)tcnt; /* now the offset of step t + 1 */
-                /* Gw' is the identity rotated from the left, so (as for the
-                 * rows of R) its rows (c-1, c) are zero before column c-1-q
-                 * when sweep q rotates them: rows of Gw from g0 on */
-                int g0 = i0 - 1 - base - qlo > 0 ? i0 - 1 - base - qlo : 0;
-                CK(o->givens_apply(ctx, dt, cnt, w - g0, c,
-                                   qru_ptr_at(Gw, ldg, g0, i0 - 1 - base),
-                                   2 * ldg, ldg, 1));
-            }
-        }
+        Gw = qru_ptr_add(ws, (size_t)g * ldg * ldg);
         CK(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
                    qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
         CK(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
@@ -258,25 +217,10 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
      *    QK alone, then applied to Q(:, 0:m+p) and to C (whose column j,
      *    row j of R, is still zero left of column j-1-q when sweep q
      *    rotates the columns (j-1, j)) */
-    if (qru_upd_use_sweeps(ctx, m, p, p)) { /* all the steps in one call */
-        QRU_TRY(o->givens_sweeps(ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
-    } else {
-        size_t off = 0;
-        for (int t = 0; t < m + p - 1; ++t) {
-            int qlo, cnt, j0;
-            sweep_step(m, p, t, &qlo, &cnt, &j0);
-            if (cnt == 0)
-                continue;
-            qru_ptr c = qru_ptr_add(cs, off);
-            QRU_TRY(o->givens_make(ctx, dt, cnt,
-                                   qru_ptr_at(QK, p, qlo, j0 - 1), 1 + 2 * p,
-                                   p, c));
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, p, c,
-                                    qru_ptr_at(QK, p, 0, j0 - 1), 2 * p, p,
-                                    1));
-            off += 2 * (size_t)cnt;
-        }
-    }
+    /* all the steps in one call when the backend's fused sweeps pay off */
+    QRU_TRY((qru_upd_use_sweeps(ctx, m, p, p) ? o->givens_sweeps
+                                               : qru_ref_givens_sweeps)(
+        ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
     QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, Q, ld, n, C, lc, lc, sw));
 
     /* 3. R1 = rows p .. m+p-1 of G'R (rows m .. n1-1 of R are still zero),

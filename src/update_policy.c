@@ -142,7 +142,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
     /* the fused panels of QRU_UPDATE_FAST (update_common.c) */
-    int fused = qru_use_fused_panel(ctx->ops);
+    int fused = qru_use_fused_panel(ctx);
     switch (op) {
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
@@ -163,7 +163,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             /* on Q: accumulated groups (2 calls each) */
             if (ab)
                 c += 2.0 * ceil((double)L / ab) +
-                     (ctx->ops->givens_accum ? 1.0 : (double)nst);
+                     (qru_op_native(ctx, QRU_OP_givens_accum) ? 1.0 : (double)nst);
             else
                 c += nst;
         }
@@ -214,7 +214,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             /* on Q and [R'; d']: accumulated groups, 4 calls each */
             if (ab)
                 c += 4.0 * ceil(dm / ab) +
-                     (ctx->ops->givens_accum ? 1.0 : nst);
+                     (qru_op_native(ctx, QRU_OP_givens_accum) ? 1.0 : nst);
             else
                 c += 2.0 * nst;
         }

@@ -1190,9 +1190,10 @@ START_TEST(test_panel_qr)
         {3000, 32, 0}, {64, 64, 0}, {0, 0, 0}};
     /* the widest panel with 200 extra rows that the backend runs on chip
      * (the block size of the fused update panels) */
-    if (O->panel_qr_max_nb) {
-        int mx0 = O->panel_qr_max_nb(ctx, dt, 0);
-        int mx = O->panel_qr_max_nb(ctx, dt, 200);
+    {
+        int mx0 = -1, mx = -1;
+        ck_assert_int_eq(O->panel_qr_max_nb(ctx, dt, 0, &mx0), 0);
+        ck_assert_int_eq(O->panel_qr_max_nb(ctx, dt, 200, &mx), 0);
         ck_assert_msg(mx >= 0 && mx <= mx0 && mx0 <= 1024,
                       "panel_qr_max_nb: %d (extra 200), %d (extra 0)", mx,
                       mx0);

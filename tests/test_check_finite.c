@@ -755,7 +755,7 @@ START_TEST(test_option)
                      -1);
     ck_assert_int_eq(qru_context_set_option(ctx, (qru_context_option)0, 1),
                      -2);
-    ck_assert_int_eq(qru_context_set_option(ctx, (qru_context_option)2, 1),
+    ck_assert_int_eq(qru_context_set_option(ctx, (qru_context_option)3, 1),
                      -2);
     ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 2),
                      -3);

@@ -531,52 +531,32 @@ static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
     return info < 0 ? QRU_ERR_INTERNAL : (int)info; /* < 0: bad argument */
 }
 
+/* Every REQ op of the list (qru_ops.h) is cpu_<name>; the OPT and CAP
+ * ops the CPU has are named below (the others are the reference ops). */
+#define CPU_OP_(name, params, args, need, stat) CPU_OP_##need(name)
+#define CPU_OP_REQ(name) .name = cpu_##name,
+#define CPU_OP_OPT(name)
+#define CPU_OP_CAP(name)
 const qru_backend_ops qru_cpu_ops = {
     .name = "cpu",
     .id = QRU_BACKEND_CPU,
-    .default_nb = 32,
     .probe = cpu_probe,
     .init = cpu_init,
     .fini = cpu_fini,
     .supports = cpu_supports,
-    .sync = cpu_sync,
     .mem_alloc = cpu_alloc,
     .mem_free = cpu_free,
-    .upload = cpu_upload,
-    .download = cpu_download,
-    .copy = cpu_copy,
-    .laset = cpu_laset,
-    .transpose = cpu_transpose,
-    .gemm = cpu_gemm,
-    .trsm = cpu_trsm,
-    .col_norms = cpu_col_norms,
-    .count_nonfinite = cpu_count_nonfinite,
-    .house = cpu_house,
-    .larf = cpu_larf,
-    .wy_append = cpu_wy_append,
-    /* ---- update kernels (issue 3) ---- */
-    .givens_make = cpu_givens_make,
-    .givens_apply = cpu_givens_apply,
-    .geadd = cpu_geadd,
-    /* ---- Cholesky kernels (issue 6) ---- */
-    .default_chol_nb = 128,
-    .syrk = cpu_syrk,
-    .lacpy = cpu_lacpy,
-    .potrf_panel = cpu_potrf_panel,
-    .chol_rot = cpu_chol_rot,
-    /* ---- fused panels (issue 8) ---- */
+    QRU_OPS(CPU_OP_)
     .panel_qr = cpu_panel_qr,
     .geqrf_full = cpu_geqrf_full,
+    .potrf_full = cpu_potrf_full,
+    .default_nb = 32,
+    .default_chol_nb = 128,
     /* LAPACK's QR measured no faster than qru's blocked QR on OpenBLAS
      * (src/qr.c, qru_qr_use_vendor): only with QRU_GEQRF=vendor */
     .geqrf_full_min_k = 0,
-    /* ---- vendor Cholesky (issue 9) ---- */
-    .potrf_full = cpu_potrf_full,
     /* LAPACKE potrf measured faster than qru's own QRU_CHOL_LEFT (the
-     * variant it replaces) at every n: 16-core host of the H100 machine,
-     * n = 512..4096, 0.94-1.00x of LAPACKE_dpotrf's time against
-     * 1.18-1.56x (docs/benchmarks.md, "Cholesky on the GPU"; src/chol.c,
-     * qru_chol_use_vendor).  QRU_CHOL_RIGHT|IN_PLACE, which stays qru's,
-     * measured 0.67-0.98x there. */
+     * variant it replaces) at every n (docs/performance.md) */
     .potrf_full_min_n = 1,
 };
+

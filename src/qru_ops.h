@@ -1,0 +1,255 @@
+/*
+ * The backend op list: every operation that the algorithm layer (src/)
+ * calls on a backend, with its contract.  This X-macro list is the single
+ * place an op is declared; from it are generated
+ *  - the function-pointer fields of struct qru_backend_ops (qru_internal.h),
+ *  - the op ids QRU_OP_<name> and names (qru_op_name, context.c),
+ *  - the counting layer of the context statistics (stats.c),
+ *  - the CUDA prototypes qru_cu_<name> and the CUDA, CPU and OpenCL
+ *    tables (cuda/cuda_table.cu, src/cpu/cpu_backend.c,
+ *    opencl/opencl_table.c), whose functions follow the naming
+ *    <backend prefix>_<name>.
+ *
+ * QRU_OP(name, params, args, need, stat):
+ *  need  REQ: every backend implements it;
+ *        OPT: a backend may leave it NULL; the context then uses the
+ *             reference implementation qru_ref_<name> (ref_ops.c), written
+ *             on top of the REQ ops, so the algorithms call one path;
+ *        CAP: a vendor capability (LAPACK / cuSOLVER); NULL when the
+ *             backend has none, which the strategy that would use it checks.
+ *  stat  what the context statistics record: QUERY (nothing: a question
+ *        about the backend, no work), ASYNC (the call), WAIT (the op waits for the device before it returns),
+ *        H2D / D2H (m x n elements of dt copied host -> device / device ->
+ *        host; the op's 2nd-4th parameters are dt, m, n).
+ *
+ * Rules every op follows:
+ *  - it returns 0 or a library status (QRU_ERR_DEVICE, QRU_ERR_ALLOC, ...);
+ *  - it is asynchronous with respect to the host where the backend allows
+ *    (work is queued on the context's stream/queue), unless its comment says
+ *    it returns a value on the host;
+ *  - scalars that the algorithm computes on the device (tau of a Householder
+ *    reflector, Givens c and s) stay in device memory (qru_ptr), so an
+ *    update needs no host round trip per reflector;
+ *  - sizes may be zero (then nothing is done).
+ * 'dt' is the element type of every array argument; transpose/side/uplo/
+ * diag flags are the BLAS characters.
+ */
+#ifndef QRU_OPS_H
+#define QRU_OPS_H
+
+/* clang-format off */
+#define QRU_OPS(QRU_OP) \
+    /* ---- synchronisation and memory ---- */ \
+    /* Waits until the work queued on the context's stream/queue is done. */ \
+    QRU_OP(sync, (qru_context *ctx), (ctx), REQ, WAIT) \
+    /* host -> device, m x n block, host leading dimension lds. */ \
+    QRU_OP(upload, (qru_context *ctx, qru_dtype dt, int m, int n, const void *src, int lds, qru_ptr dst, int ldd), (ctx, dt, m, n, src, lds, dst, ldd), REQ, H2D) \
+    /* device -> host; returns when the data is on the host. */ \
+    QRU_OP(download, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src, int lds, void *dst, int ldd), (ctx, dt, m, n, src, lds, dst, ldd), REQ, D2H) \
+    /* device -> device m x n copy.  Source and destination may overlap only \
+     * if they have the same leading dimension and the destination starts at \
+     * a lower or equal address in column order (i.e. moves towards the \
+     * start, as when rows/columns are deleted); otherwise they must not \
+     * overlap. */ \
+    QRU_OP(copy, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src, int lds, qru_ptr dst, int ldd), (ctx, dt, m, n, src, lds, dst, ldd), REQ, ASYNC) \
+    /* A(i,j) = offdiag for i != j, diag for i == j, restricted to the part \
+     * named by uplo: 'U' strictly upper + diagonal, 'L' strictly lower + \
+     * diagonal, 'A' all. (LAPACK laset.) */ \
+    QRU_OP(laset, (qru_context *ctx, qru_dtype dt, char uplo, int m, int n, double offdiag, double diag, qru_ptr A, int lda), (ctx, dt, uplo, m, n, offdiag, diag, A, lda), REQ, ASYNC) \
+    /* B = A' for an m x n A (the tiled transpose kernel of the \
+     * dissertation, figure 3.4).  A and B must not overlap. */ \
+    QRU_OP(transpose, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A, int lda, qru_ptr B, int ldb), (ctx, dt, m, n, A, lda, B, ldb), REQ, ASYNC) \
+    /* ---- BLAS ---- */ \
+    QRU_OP(gemm, (qru_context *ctx, qru_dtype dt, char transa, char transb, int m, int n, int k, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb, double beta, qru_ptr C, int ldc), (ctx, dt, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), REQ, ASYNC) \
+    QRU_OP(trsm, (qru_context *ctx, qru_dtype dt, char side, char uplo, char transa, char diag, int m, int n, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb), (ctx, dt, side, uplo, transa, diag, m, n, alpha, A, lda, B, ldb), REQ, ASYNC) \
+    /* Euclidean norm of each of the n columns of the m x n A, written to \
+     * host doubles; returns when the values are on the host. */ \
+    QRU_OP(col_norms, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A, int lda, double *norms), (ctx, dt, m, n, A, lda, norms), REQ, WAIT) \
+    /* The number of elements of the m x n A that are not finite (NaN, \
+     * +Inf or -Inf), written to *count on the host; returns when it is \
+     * there.  Only the part named by uplo is read, as in laset: 'A' all, \
+     * 'U' the upper trapezoid (i <= j), 'L' the lower trapezoid (i >= j). \
+     * *count is exact while it is below 2^31 (larger counts are clamped to \
+     * INT_MAX, never reported as 0).  Used by the non-finite check of \
+     * QRU_OPTION_CHECK_FINITE (qru_check_finite, matrix.c). */ \
+    QRU_OP(count_nonfinite, (qru_context *ctx, qru_dtype dt, char uplo, int m, int n, qru_ptr A, int lda, int *count), (ctx, dt, uplo, m, n, A, lda, count), REQ, WAIT) \
+    /* ---- the dissertation's Householder kernels ---- */ \
+    /* Householder vector (houseKernel, section 3.1, with LAPACK's larfg \
+     * conventions).  alpha is one element, x an n-vector (contiguous). \
+     * Finds H = I - tau [1; v][1; v]' with H [alpha; x] = [beta; 0]. \
+     * On exit: *alpha = beta, v (n elements) holds the tail of the vector, \
+     * *tau holds tau (device memory), and x is set to zero unless v and x \
+     * are the same memory.  If x is already zero, tau = 0 and v = 0. */ \
+    QRU_OP(house, (qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha, qru_ptr x, qru_ptr v, qru_ptr tau), (ctx, dt, n, alpha, x, v, tau), REQ, ASYNC) \
+    /* Applies H = I - tau [1; v][1; v]' from the left to the (1 + m) x n \
+     * matrix [top; C]: top is a row of n elements with stride ldt, C is \
+     * m x n with leading dimension ldc, v has m elements, tau is one element \
+     * in device memory.  work: n elements. */ \
+    QRU_OP(larf, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v, qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc, qru_ptr work), (ctx, dt, m, n, v, tau, top, ldt, C, ldc, work), REQ, ASYNC) \
+    /* WY accumulation (section 3.1, lines 34-39 of the listing): given the \
+     * m x j blocks W and Y of P_1...P_j = I + W Y', the reflector \
+     * P_{j+1} = I - tau y y' with y = Y(:, j) (column j, 0-based), writes \
+     * W(:, j) = -tau (y + W(:, 0:j-1) (Y(:, 0:j-1)' y)). \
+     * work: j elements. */ \
+    QRU_OP(wy_append, (qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work), (ctx, dt, m, j, Y, ldy, W, ldw, tau, work), REQ, ASYNC) \
+    /* Computes rotation t from the pair a = X[t*inc], b = X[t*inc + ps] so \
+     * that G_t [a; b] = [r; 0]:  r = sqrt(a^2 + b^2) evaluated without \
+     * overflow, c = a / r, s = b / r, and c = 1, s = 0 when b = 0 (also when \
+     * a = b = 0).  Writes cs[0 .. 2 cnt - 1]; X is only read.  cs must not \
+     * overlap X.  Accuracy: for float, evaluate r, c, s in double and round \
+     * c and s once (the CPU backend does); a float-only evaluation biases \
+     * c^2 + s^2 - 1, which adds up along the long chains of rotations of \
+     * the updates (measured: ||Q'Q - I|| 5x larger after 500 rotations). */ \
+    QRU_OP(givens_make, (qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X, int inc, int ps, qru_ptr cs), (ctx, dt, cnt, X, inc, ps, cs), REQ, ASYNC) \
+    /* Applies rotation t (cs as written by givens_make) to the len pairs of \
+     * rotation t, for every t.  The 2 len cnt elements touched must be \
+     * distinct (the rotations of one call are independent, so a backend may \
+     * run them in parallel); cs must not overlap X. */ \
+    QRU_OP(givens_apply, (qru_context *ctx, qru_dtype dt, int cnt, int len, qru_ptr cs, qru_ptr X, int inc, int ps, int es), (ctx, dt, cnt, len, cs, X, inc, ps, es), REQ, ASYNC) \
+    /* B := alpha A + beta B for m x n A and B (the dissertation's doubleSum \
+     * with one operand).  beta = 0: B is not read (B := alpha A); \
+     * alpha = 0: A is not read.  A and B must not overlap unless they are \
+     * the same array with lda = ldb. */ \
+    QRU_OP(geadd, (qru_context *ctx, qru_dtype dt, int m, int n, double alpha, qru_ptr A, int lda, double beta, qru_ptr B, int ldb), (ctx, dt, m, n, alpha, A, lda, beta, B, ldb), REQ, ASYNC) \
+    /* BLAS syrk on the uplo triangle of the n x n C: \
+     *   trans 'N': C = alpha A A' + beta C, A is n x k; \
+     *   trans 'T': C = alpha A' A + beta C, A is k x n. \
+     * The other strict triangle of C is neither read nor written.  k may \
+     * be 0 (then C = beta C on the triangle). */ \
+    QRU_OP(syrk, (qru_context *ctx, qru_dtype dt, char uplo, char trans, int n, int k, double alpha, qru_ptr A, int lda, double beta, qru_ptr C, int ldc), (ctx, dt, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), REQ, ASYNC) \
+    /* LAPACK lacpy: B = A on the part named by uplo of the m x n arrays \
+     * ('L': lower trapezoid with the diagonal, 'U': upper trapezoid with \
+     * the diagonal, 'A': all).  The rest of B is not written; A and B must \
+     * not overlap. */ \
+    QRU_OP(lacpy, (qru_context *ctx, qru_dtype dt, char uplo, int m, int n, qru_ptr A, int lda, qru_ptr B, int ldb), (ctx, dt, uplo, m, n, A, lda, B, ldb), REQ, ASYNC) \
+    /* Unblocked Cholesky of the n x n diagonal block A in ONE call, on the \
+     * uplo triangle only ('L': A = L L', 'U': A = U' U; the other strict \
+     * triangle is neither read nor written).  info is ONE element of type \
+     * dt in device memory holding an integer value: \
+     *  - if info != 0 on entry, the op does nothing (an earlier block \
+     *    failed; the algorithm layer reads info once, at the end); \
+     *  - otherwise, for j = 0..n-1 in order, d = A(j,j) - sum_{t<j} L(j,t)^2 \
+     *    ('U': U(t,j)^2); unless d > 0 and d is finite (d <= 0, NaN or \
+     *    Inf fail) the op stores info = base + j + 1 and stops in this \
+     *    failure state: columns ('U': rows) < j hold their factor (all of \
+     *    L(i,t), t < j, i >= t) and columns ('U': rows) j..n-1 of the \
+     *    triangle hold those of the identity (L(j,j) = 1, L(i,c) = 0 for \
+     *    i > c >= j).  So the trsm / gemm / syrk that the blocked \
+     *    algorithms queue after the panel without reading info (the rows \
+     *    below the block, the trailing matrix) meet only finite values in \
+     *    the block's columns >= j, and the columns < j of the rows below \
+     *    come out as their factor whatever the BLAS does with NaN / Inf \
+     *    (0 * NaN) in the failed part; \
+     *    else L(j,j) = sqrt(d) and L(i,j) = (A(i,j) - sum_{t<j} L(i,t) \
+     *    L(j,t)) / L(j,j) for i > j (for 'U' the transposed formulas). \
+     * On success info is not written; info keeps the first failure. */ \
+    QRU_OP(potrf_panel, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A, int lda, qru_ptr info, int base), (ctx, dt, uplo, n, A, lda, info, base), REQ, ASYNC) \
+    /* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower \
+     * triangular factor L by the n x k matrix W, by rotations: \
+     *   for i = 0..n-1, for q = 0..k-1 (in this order), with a = L(i,i), \
+     *   b = W(i,q):  r = sqrt(a^2 + b^2) (update, computed without \
+     *   overflow) or r = sqrt((a - b)(a + b)) (downdate); c = r/a, s = b/a; \
+     *   L(i,i) = r; for j > i:  L(j,i) = (L(j,i) + sign s W(j,q)) / c, \
+     *   then W(j,q) = c W(j,q) - s L(j,i)  (with the new L(j,i)). \
+     * The strictly upper part of L is neither read nor written; W is \
+     * overwritten.  info as in potrf_panel: if info != 0 on entry nothing \
+     * is done; if a = 0 or r is not > 0 and finite, the op stores \
+     * info = base + i + 1 and stops (L and W then hold partial results). */ \
+    QRU_OP(chol_rot, (qru_context *ctx, qru_dtype dt, int n, int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info, int base), (ctx, dt, n, k, sign, L, ldl, W, ldw, info, base), REQ, ASYNC) \
+    /* ---- fused panels ---- */ \
+    /* Householder QR of the m x nb panel A (0 <= nb <= m) in ONE call: the \
+     * same result as this sequence of the ops above (the per-column panel \
+     * loop of qru_geqr_wy, src/qr.c), up to rounding: \
+     *     laset('A', m, nb, 0, 1, Y, ldy); \
+     *     for j = 0 .. nb-1: \
+     *         house(m-j-1, &A(j,j), &A(j+1,j), &Y(j+1,j), &tau[j]); \
+     *         larf(m-j-1, nb-j-1, &Y(j+1,j), &tau[j], &A(j,j+1), lda, \
+     *              &A(j+1,j+1), lda, work); \
+     *         wy_append(m, j, Y, ldy, W, ldw, &tau[j], work); \
+     * On exit: \
+     *  - A: the upper triangle of its leading nb x nb block holds R of the \
+     *    panel, every element below the diagonal is exactly zero; \
+     *  - Y (m x nb): the reflectors as a unit lower trapezoid (Y(i,j) = 0 \
+     *    for i < j, 1 for i = j, v_j below), every element written; \
+     *  - W (m x nb): P = H_0 H_1 ... H_{nb-1} = I + W Y' (all of W written); \
+     *  - tau: nb elements in device memory (0 where a column below the \
+     *    diagonal is already zero; then R(j,j) keeps A(j,j), v_j = 0). \
+     * work: at least qru_panel_work(m, nb) elements of device memory \
+     * (cross-work-group partial sums on the GPU backends).  A, Y, W, tau \
+     * and work must not overlap.  Optional: the reference op is that loop \
+     * (ref_ops.c). */ \
+    QRU_OP(panel_qr, (qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work), (ctx, dt, m, nb, A, lda, Y, ldy, W, ldw, tau, work), OPT, ASYNC) \
+    /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
+     * on chip, in the local memory of one work-group (the fast case on the \
+     * GPU backends; larger panels take a slower kernel), written to *nb; \
+     * 0 if none.  The \
+     * algorithm layer picks the block size of its fused panels with it. \
+     * Optional: the reference op writes 0. */ \
+    QRU_OP(panel_qr_max_nb, (qru_context *ctx, qru_dtype dt, int extra, int *nb), (ctx, dt, extra, nb), OPT, QUERY) \
+    /* ---- fused Givens sweeps ---- */ \
+    /* The staggered sweeps of src/qru_update.h in ONE call: for step \
+     * t = 0 .. L+p-2, jlo = max(0, t-L+1), cnt = min(t, p-1) - jlo + 1, \
+     * i0 = L + 2 jlo - t, and q = 0 .. cnt-1, rotation q acts on the \
+     * columns (i0-1+2q, i0+2q) of X, X(row, col) = X[row xrs + col xcs] \
+     * (element strides): with make != 0 it is formed (givens_make) from \
+     * X(jlo+q, i0-1+2q), X(jlo+q, i0+2q) and written to cs, else read \
+     * from cs (layout of the loop of givens_make calls: step by step, 2 cnt \
+     * values a step); then it is applied (givens_apply) to the rows \
+     * r0 .. nr-1 of its columns, r0 = from_jlo ? jlo : 0.  The results of \
+     * the loop of givens_make / givens_apply calls up to rounding (c and s \
+     * may be formed with fewer divisions).  Optional: the reference op is \
+     * that loop. */ \
+    QRU_OP(givens_sweeps, (qru_context *ctx, qru_dtype dt, int L, int p, int make, qru_ptr X, long xrs, long xcs, int nr, int from_jlo, qru_ptr cs), (ctx, dt, L, p, make, X, xrs, xcs, nr, from_jlo, cs), OPT, ASYNC) \
+    /* The groups of qru_upd_sweeps_apply in ONE call: for g = 0 .. \
+     * ceil(L / ab) - 1, uhi = L - g ab, ulo = max(1, uhi - ab + 1), \
+     * w = uhi - ulo + 1 + p: G_g (w x w, at G + g ldg (ab + p), leading \
+     * dimension ldg >= ab + p) := the identity rotated from the right by \
+     * the rotations (j, i = u + j), ulo <= u <= uhi, 0 <= j < p, in step \
+     * order, rotation (j, i) acting on the local columns (i - ulo, \
+     * i - ulo + 1).  Optional: the reference op runs one laset per group \
+     * and one givens_apply per step. */ \
+    QRU_OP(givens_accum, (qru_context *ctx, qru_dtype dt, int L, int p, int ab, qru_ptr cs, qru_ptr G, int ldg), (ctx, dt, L, p, ab, cs, G, ldg), OPT, ASYNC) \
+    /* The vendor's unblocked-to-blocked QR (LAPACK / cuSOLVER geqrf) with \
+     * what qru_qr_factor and qru_lsq_create need, in one call: \
+     *   A (n x m) := R with exact zeros below the diagonal; \
+     *   if Q.h: Q (n x n, its contents on entry ignored) := the orthogonal \
+     *           factor H_0 ... H_{k-1}, k = min(n, m) (orgqr); \
+     *   if B.h and r > 0: B (n x r) := Q' B (ormqr). \
+     * Workspace query: with ws.h == NULL nothing is done (A, Q, B are not \
+     * referenced) and *ws_elems is set to the number of elements of type \
+     * dt that ws must hold for a call with these n, m and r, with or \
+     * without Q and B (ws_elems is not used otherwise).  n, m >= 1.  A, Q, B and ws must not overlap.  Failure \
+     * information of the vendor routines (devInfo) is read at the end, so \
+     * this op waits for the device before it returns.  Capability: NULL if \
+     * the backend has no vendor factorisation; whether the algorithm layer \
+     * uses it is decided in src/qr.c (qru_qr_use_vendor, with \
+     * geqrf_full_min_k below). */ \
+    QRU_OP(geqrf_full, (qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb, int r, qru_ptr ws, size_t *ws_elems), (ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws, ws_elems), CAP, WAIT) \
+    /* ---- vendor Cholesky ---- */ \
+    /* The vendor's Cholesky (LAPACK / cuSOLVER potrf) of the uplo triangle \
+     * of the n x n A, in place, in one call.  The other strict triangle is \
+     * neither read nor written.  Returns 0, a library status, or info > 0 \
+     * with the potrf_panel meaning: the first column j (1-based; rows for \
+     * 'U') whose pivot is not > 0, NaN included (a backend whose vendor \
+     * routine lets NaN pivots pass finds them on the factor's diagonal \
+     * afterwards); then columns < j hold their factor and the rest of the \
+     * triangle unspecified values. \
+     * Workspace query: with ws.h == NULL nothing is done (A is not \
+     * referenced) and *ws_elems is set to the number of elements of type \
+     * dt that ws must hold for this n; ws is not used otherwise beyond that \
+     * many elements.  A and ws must not overlap.  Waits for the device \
+     * (reads devInfo) before it returns.  Capability: NULL if the backend has \
+     * no vendor Cholesky; whether the algorithm layer uses it is decided in \
+     * src/chol.c (qru_chol_use_vendor, with potrf_full_min_n below). */ \
+    QRU_OP(potrf_full, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems), (ctx, dt, uplo, n, A, lda, ws, ws_elems), CAP, WAIT)
+/* clang-format on */
+
+/* Op ids: QRU_OP_gemm, ... and their count. */
+typedef enum qru_op_id {
+#define QRU_OP_ID_(name, params, args, need, stat) QRU_OP_##name,
+    QRU_OPS(QRU_OP_ID_)
+#undef QRU_OP_ID_
+    QRU_OP_COUNT
+} qru_op_id;
+
+#endif /* QRU_OPS_H */

@@ -1,0 +1,119 @@
+/*
+ * Reference implementations of the optional ops of the op list
+ * (qru_ops.h): each is the sequence of basic ops that its contract
+ * describes, run through ctx->ops.  The context uses them for a backend
+ * without its own fused kernel and, with QRU_OPTION_REFERENCE_OPS, in
+ * place of the fused kernels (to test and to compare them).
+ */
+#include "qru_internal.h"
+
+/* The per-column Householder panel: house + larf + wy_append a column. */
+int qru_ref_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
+                     qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
+                     int ldw, qru_ptr tau, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    QRU_TRY(o->laset(ctx, dt, 'A', m, nb, 0.0, 1.0, Y, ldy));
+    for (int j = 0; j < nb; ++j) {
+        qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+        qru_ptr yj = qru_ptr_at(Y, ldy, j + 1, j);
+        QRU_TRY(o->house(ctx, dt, m - j - 1, qru_ptr_at(A, lda, j, j),
+                     qru_ptr_at(A, lda, j + 1, j), yj, tj));
+        QRU_TRY(o->larf(ctx, dt, m - j - 1, nb - j - 1, yj, tj,
+                    qru_ptr_at(A, lda, j, j + 1), lda,
+                    qru_ptr_at(A, lda, j + 1, j + 1), lda, work));
+        QRU_TRY(o->wy_append(ctx, dt, m, j, Y, ldy, W, ldw, tj, work));
+    }
+    return 0;
+}
+
+/* No on-chip limit to report. */
+int qru_ref_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
+                            int *nb)
+{
+    (void)ctx;
+    (void)dt;
+    (void)extra;
+    *nb = 0;
+    return 0;
+}
+
+void qru_sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0)
+{
+    int lo = t - L + 1 > 0 ? t - L + 1 : 0;
+    int hi = t < p - 1 ? t : p - 1;
+    *jlo = lo;
+    *cnt = hi >= lo ? hi - lo + 1 : 0;
+    *i0 = L + 2 * lo - t;
+}
+
+/* One givens_make (make != 0) and one givens_apply per step. */
+int qru_ref_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                          int make, qru_ptr X, long xrs, long xcs, int nr,
+                          int from_jlo, qru_ptr cs)
+{
+    const qru_backend_ops *o = ctx->ops;
+    size_t off = 0;
+    for (int t = 0; L > 0 && t < L + p - 1; ++t) {
+        int jlo, cnt, i0;
+        qru_sweep_step(L, p, t, &jlo, &cnt, &i0);
+        if (cnt == 0)
+            continue;
+        qru_ptr c = qru_ptr_add(cs, off);
+        if (make)
+            QRU_TRY(o->givens_make(ctx, dt, cnt,
+                               qru_ptr_add(X, (size_t)(jlo * xrs +
+                                                       (i0 - 1) * xcs)),
+                               (int)(xrs + 2 * xcs), (int)xcs, c));
+        int r0 = from_jlo ? jlo : 0;
+        if (nr > r0)
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, nr - r0, c,
+                                qru_ptr_add(X, (size_t)(r0 * xrs +
+                                                        (i0 - 1) * xcs)),
+                                (int)(2 * xcs), (int)xcs, (int)xrs));
+        off += 2 * (size_t)cnt;
+    }
+    return 0;
+}
+
+/* Per group: the identity (laset), then one givens_apply per group step. */
+int qru_ref_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
+                         qru_ptr cs, qru_ptr G, int ldg)
+{
+    const qru_backend_ops *o = ctx->ops;
+    /* toff: offset in cs of the group's first global step L - uhi */
+    size_t toff = 0;
+    for (int uhi = L, g = 0; uhi >= 1; uhi -= ab, ++g) {
+        int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
+        int bb = uhi - ulo + 1;
+        int base = ulo - 1;
+        int w = bb + p;
+        qru_ptr Gw = qru_ptr_add(G, (size_t)g * ldg * (size_t)(ab + p));
+        QRU_TRY(o->laset(ctx, dt, 'A', w, w, 0.0, 1.0, Gw, ldg));
+        size_t soff = toff;
+        for (int s = 0; s < bb + p - 1; ++s) {
+            int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
+            int qhi = s < p - 1 ? s : p - 1;
+            int cnt = qhi - qlo + 1;
+            int i0 = uhi + 2 * qlo - s; /* column zeroed by sweep qlo */
+            int jlo, tcnt, ti0;
+            qru_sweep_step(L, p, L - uhi + s, &jlo, &tcnt, &ti0);
+            qru_ptr c = qru_ptr_add(cs, soff + 2 * (size_t)(qlo - jlo));
+            soff += 2 * (size_t)tcnt; /* the offset of the next step */
+            /* Gw' is the identity rotated from the left, so its rows
+             * (c-1, c) are zero before column c-1-q when sweep q rotates
+             * them: rows of Gw from g0 on */
+            int g0 = i0 - 1 - base - qlo > 0 ? i0 - 1 - base - qlo : 0;
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, w - g0, c,
+                                qru_ptr_at(Gw, ldg, g0, i0 - 1 - base),
+                                2 * ldg, ldg, 1));
+        }
+        /* the next group starts ab global steps later */
+        for (int t = L - uhi; t < L - uhi + ab && t < L + p - 1; ++t) {
+            int jlo, tcnt, ti0;
+            qru_sweep_step(L, p, t, &jlo, &tcnt, &ti0);
+            toff += 2 * (size_t)tcnt;
+        }
+    }
+    return 0;
+}
