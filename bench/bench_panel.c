@@ -139,7 +139,6 @@ int main(void)
     printf("%% what    m   nb    nc      t_us\n");
     static const int panels[][2] = {{264, 64}, {264, 32}, {232, 32},
                                     {545, 45}, {1064, 64}};
-    static const char *const kern[] = {"auto", "smem", "global"};
     if (O->panel_qr)
         for (size_t i = 0; i < sizeof panels / sizeof panels[0]; ++i) {
             struct panel_arg a;
@@ -153,12 +152,12 @@ int main(void)
             a.tau = dalloc_rand((size_t)a.nb);
             a.work = dalloc_rand(qru_panel_work(a.m, a.nb));
             for (int k = 0; k < 3; ++k) {
-                setenv("QRU_PANEL_KERNEL", kern[k], 1);
+                qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, k);
                 double t = timeit(run_panel, &a, 20);
                 printf("  %d %5d %4d %5d %9.2f\n", k + 1, a.m, a.nb, 0,
                        1e6 * t);
             }
-            unsetenv("QRU_PANEL_KERNEL");
+            qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0);
             printf("  6 %5d %4d %5d %9.2f\n", a.m, a.nb, 0,
                    1e6 * timeit(run_copy, &a, 20));
             O->mem_free(ctx, a.A0.h);

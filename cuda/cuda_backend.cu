@@ -194,15 +194,10 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
         return QRU_ERR_BACKEND_UNAVAILABLE;
     int dev = opt ? opt->device : -1;
     if (dev < 0) {
-        const char *s = getenv("QRU_DEVICE");
-        dev = 0;
-        if (s && *s) {
-            char *end = NULL;
-            long d = strtol(s, &end, 10);
-            if (*end != '\0' || d < 0 || d > 1 << 20)
-                return QRU_ERR_BACKEND_UNAVAILABLE;
-            dev = (int)d;
-        }
+        /* the environment's QRU_DEVICE, read at context creation */
+        if (ctx->env.device == -2)
+            return QRU_ERR_BACKEND_UNAVAILABLE;
+        dev = ctx->env.device >= 0 ? ctx->env.device : 0;
     }
     if (dev >= count)
         return QRU_ERR_BACKEND_UNAVAILABLE;

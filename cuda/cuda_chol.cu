@@ -311,21 +311,17 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
 
 /* Which implementation potrf_panel runs: cuSOLVER from this block size
  * on, the one-work-group kernel below it (a 1 x 1 block of a GP append is
- * one launch that way); QRU_CHOL_PANEL=kernel|vendor forces one for every
+ * one launch that way); the tuning's chol_panel (1 kernel, 2 vendor) forces one for every
  * n.  Measured on an H100 (docs/benchmarks.md, "Cholesky on the GPU"):
  * qru's own LEFT with nb = 128 takes 3.2-5.2x longer with the kernel for
  * the 128 x 128 blocks than with cuSOLVER (n = 1024..8192); the threshold
  * 32 itself is not measured. */
 #define VENDOR_PANEL_MIN_N 32
 
-static int panel_use_vendor(int n)
+static int panel_use_vendor(const qru_context *ctx, qru_dtype dt, int n)
 {
-    const char *s = getenv("QRU_CHOL_PANEL");
-    if (s && strcmp(s, "kernel") == 0)
-        return 0;
-    if (s && strcmp(s, "vendor") == 0)
-        return 1;
-    return n >= VENDOR_PANEL_MIN_N;
+    int c = qru_ctx_tuning(ctx, dt)->chol_panel; /* 0 auto, 1 kernel, 2 vendor */
+    return c == 0 ? n >= VENDOR_PANEL_MIN_N : c == 2;
 }
 
 int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
@@ -337,7 +333,7 @@ int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
     if (st)
         return st;
     int upper = uplo_code(uplo) == 1;
-    if (panel_use_vendor(n))
+    if (panel_use_vendor(ctx, dt, n))
         return dt == QRU_DOUBLE ? potrf_panel_vendor_t<double>(
                                       ctx, upper, n, A, lda, info, base)
                                 : potrf_panel_vendor_t<float>(

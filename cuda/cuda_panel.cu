@@ -97,18 +97,20 @@ template <typename T> static int coop_capacity(qru_context *ctx)
     return cap;
 }
 
+/* The tuning block of ctx for the element type T. */
+template <typename T> static const qru_tuning *tuning_t(qru_context *ctx)
+{
+    return qru_ctx_tuning(ctx, sizeof(T) == sizeof(double) ? QRU_DOUBLE
+                                                            : QRU_FLOAT);
+}
+
 /* Blocks for an m x nb panel: one per PANEL_MIN_ROWS rows, at most one per
- * SM, at most what can be resident and what work holds.  The environment
- * variable QRU_PANEL_GROUPS (a positive integer) overrides the first two
- * rules (for tests and experiments). */
+ * SM, at most what can be resident and what work holds.  The tuning's
+ * panel_groups (a positive count) overrides the first two rules (for tests
+ * and experiments). */
 template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
 {
-    static int env = -1;
-    if (env < 0) {
-        const char *s = getenv("QRU_PANEL_GROUPS");
-        int v = s ? atoi(s) : 0;
-        env = v > 0 ? v : 0;
-    }
+    int env = tuning_t<T>(ctx)->panel_groups;
     long g = env > 0 ? env : (m + PANEL_MIN_ROWS - 1) / PANEL_MIN_ROWS;
     if (env == 0 && g > qru_cuda(ctx)->sm_count)
         g = qru_cuda(ctx)->sm_count;
@@ -125,19 +127,9 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
     return g < 1 ? 1 : (int)g;
 }
 
-/* Which panel kernel: the environment's QRU_PANEL_KERNEL = auto (default:
- * registers, else shared memory, else global memory, the first that
- * fits), smem (no register kernel) or global (the global-memory kernel
- * only); read per call, for tests and measurements. */
-static int panel_kernel_env(void)
-{
-    const char *e = getenv("QRU_PANEL_KERNEL");
-    if (e && strcmp(e, "global") == 0)
-        return 2;
-    if (e && strcmp(e, "smem") == 0)
-        return 1;
-    return 0;
-}
+/* Which panel kernel: the tuning's panel_kernel = 0 (default: registers,
+ * else shared memory, else global memory, the first that fits), 1 (no
+ * register kernel) or 2 (the global-memory kernel only). */
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
 #define REG_THREADS 512
@@ -171,7 +163,7 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
 {
     qru_cuda_impl *im = qru_cuda(ctx);
     cudaStream_t s = im->stream;
-    int which = panel_kernel_env();
+    int which = tuning_t<T>(ctx)->panel_kernel;
     T *a = (T *)A.h, *y = (T *)Y.h, *w = (T *)W.h, *t = (T *)tau.h,
       *wk = (T *)work.h;
     long oa = (long)A.off, oy = (long)Y.off, ow = (long)W.off,

@@ -39,12 +39,23 @@ const qru_backend_ops qru_cuda_ops = {
     .mem_alloc = SCOPED(qru_cu_alloc),
     .mem_free = SCOPED(qru_cu_free),
     QRU_OPS(QRU_CU_OP_)
-    .default_nb = 32,
-    .default_chol_nb = 128,
-    /* cuSOLVER measured faster than qru's QR (src/qr.c, qru_qr_use_vendor) */
-    .geqrf_full_min_k = 1,
-    /* cuSOLVER measured faster than qru's blocked Cholesky at every n
-     * (docs/performance.md; src/chol.c, qru_chol_use_vendor) */
-    .potrf_full_min_n = 1,
+    /* (C++: every field in declaration order) */
+    .tuning = {.qr_nb = 32,
+               .chol_nb = 128,
+               /* cuSOLVER measured faster than qru's QR */
+               .geqrf_min_k = 1,
+               /* cuSOLVER measured faster than qru's blocked Cholesky at
+                * every n (docs/performance.md) */
+               .potrf_min_n = 1,
+               .qr_vendor = 0,
+               .chol_vendor = 0,
+               .upd_panel_nb = 64,
+               .upd_panel_min_nb = 16,
+               /* measured on an H200 (docs/performance.md) */
+               .sweeps_max_work = 32768,
+               .panel_kernel = 0,
+               .panel_groups = 0,
+               .chol_panel = 0,
+               .sweeps_kernel = 0},
 };
 

@@ -136,18 +136,20 @@ template <typename T> static size_t sweeps_smem_cap(qru_context *ctx)
     return cap > 0 ? (size_t)cap : 0;
 }
 
-/* The shared-memory kernel when its window fits (QRU_SWEEPS_KERNEL=global
- * in the environment forces the other; read per call, for tests). */
+/* The shared-memory kernel when its window fits (the tuning's
+ * sweeps_kernel = 1 forces the other). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
                            qru_ptr cs)
 {
     cudaStream_t st = qru_cuda(ctx)->stream;
-    const char *e = getenv("QRU_SWEEPS_KERNEL");
+    int global = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
+                                          ? QRU_DOUBLE
+                                          : QRU_FLOAT)->sweeps_kernel == 1;
     int W = 2 * (p < L ? p : L) + 2;
     size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
-    if (!(e && strcmp(e, "global") == 0) && bytes <= sweeps_smem_cap<T>(ctx)) {
+    if (!global && bytes <= sweeps_smem_cap<T>(ctx)) {
         qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
             L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
             (T *)cs.h, (long)cs.off, W);

@@ -251,6 +251,74 @@ int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats);
  *  @return 0 or -1 if ctx is NULL. */
 int qru_context_reset_stats(qru_context *ctx);
 
+/** The performance parameters of a context (its tuning block), one set
+ *  per element type.  Each starts at the backend's default, measured on
+ *  the hardware the backend was tuned on; the environment variable named
+ *  with each is read once, when the context is created (a value that does
+ *  not parse is ignored).  None changes results beyond rounding. */
+typedef enum qru_tuning_param {
+    /** Householder block size of qru_qr_factor / qru_lsq_create with
+     *  nb = 0 (1..4096; QRU_QR_NB). */
+    QRU_TUNE_QR_NB = 1,
+    /** Block size of the blocked Cholesky factorisation with nb = 0
+     *  (1..4096; QRU_CHOL_NB). */
+    QRU_TUNE_CHOL_NB,
+    /** The vendor QR (LAPACK / cuSOLVER) is the default from
+     *  min(n, m) >= this; 0: never (QRU_GEQRF_MIN_K). */
+    QRU_TUNE_GEQRF_MIN_K,
+    /** The vendor Cholesky is the default from n >= this; 0: never
+     *  (QRU_POTRF_MIN_N). */
+    QRU_TUNE_POTRF_MIN_N,
+    /** Whole QR factorisations: 0 by the threshold, 1 always qru's own,
+     *  2 always the vendor's where the backend has one
+     *  (QRU_GEQRF=auto|own|vendor). */
+    QRU_TUNE_QR_VENDOR,
+    /** The same for the Cholesky factorisation
+     *  (QRU_POTRF=auto|own|vendor). */
+    QRU_TUNE_CHOL_VENDOR,
+    /** Width of the fused Householder panels of the QRU_UPDATE_FAST
+     *  updates (1..4096; QRU_UPDATE_PANEL_NB). */
+    QRU_TUNE_UPDATE_PANEL_NB,
+    /** Narrowest panel that runs on chip which the updates take instead
+     *  of a wider one that does not (QRU_UPDATE_PANEL_MIN_NB). */
+    QRU_TUNE_UPDATE_PANEL_MIN_NB,
+    /** The fused Givens sweeps (one work-group) run while
+     *  min(p, L) x rows <= this (QRU_SWEEPS_MAX_WORK). */
+    QRU_TUNE_SWEEPS_MAX_WORK,
+    /** GPU Householder panel kernel: 0 the first that fits, 1 no
+     *  register kernel, 2 the global-memory kernel only
+     *  (QRU_PANEL_KERNEL=auto|smem|global). */
+    QRU_TUNE_PANEL_KERNEL,
+    /** Work-groups of the CUDA multi-group panel; 0: by size and the
+     *  device (QRU_PANEL_GROUPS). */
+    QRU_TUNE_PANEL_GROUPS,
+    /** CUDA Cholesky diagonal blocks: 0 by size, 1 qru's kernel,
+     *  2 cuSOLVER (QRU_CHOL_PANEL=auto|kernel|vendor). */
+    QRU_TUNE_CHOL_PANEL,
+    /** Fused Givens sweeps kernel: 0 on chip when it fits, 1 global
+     *  memory (QRU_SWEEPS_KERNEL=auto|global). */
+    QRU_TUNE_SWEEPS_KERNEL
+} qru_tuning_param;
+
+/** Sets a tuning parameter of the context for one element type; it
+ *  applies to the calls that follow.
+ *
+ *  MATLAB: `ctx.tuning.(dtype).(param) = value`
+ *
+ *  Arguments: ctx (1), dtype (2), param (3: a ::qru_tuning_param),
+ *  value (4: in the parameter's range).  @return 0 or -i. */
+int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
+                           qru_tuning_param param, int value);
+
+/** Reads a tuning parameter of the context.
+ *
+ *  MATLAB: `value = ctx.tuning.(dtype).(param)`
+ *
+ *  Arguments: ctx (1), dtype (2), param (3), value (4: one int out).
+ *  @return 0 or -i (then *value is not written). */
+int qru_context_get_tuning(const qru_context *ctx, qru_dtype dtype,
+                           qru_tuning_param param, int *value);
+
 /** Waits until all work queued on the context has finished.
  *  @return 0 or #QRU_ERR_DEVICE (-1 if ctx is NULL). */
 int qru_context_sync(qru_context *ctx);

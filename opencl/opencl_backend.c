@@ -121,32 +121,6 @@ static int pow2_floor(size_t v)
 
 /* ---- device selection -------------------------------------------------- */
 
-/* Reads a non-negative index from the environment: -1 if unset, -2 if
- * malformed. */
-static int env_index(const char *name)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return -1;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*end != '\0' || v < 0 || v > INT_MAX)
-        return -2;
-    return (int)v;
-}
-
-static int env_int(const char *name, int def, int lo, int hi)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return def;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*end != '\0' || v < lo || v > hi)
-        return def;
-    return (int)v;
-}
-
 /* Devices of a platform (CL_DEVICE_TYPE_ALL); *n = 0 if none.  Caller
  * frees. */
 static cl_device_id *platform_devices(cl_platform_id p, cl_uint *n)
@@ -253,7 +227,7 @@ static int ocl_probe(void)
     return st;
 }
 
-static void set_tuning(ocl_impl *im)
+static void set_tuning(ocl_impl *im, const qru_context *ctx)
 {
     char vendor[256] = "", name[256] = "";
     clGetDeviceInfo(im->device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor,
@@ -269,10 +243,15 @@ static void set_tuning(ocl_impl *im)
     } else {
         t = (qru_ocl_tuning){64, 16, 4, 1};
     }
-    t.wg = env_int("QRU_OCL_WG", t.wg, 1, 1 << 16);
-    t.tile = env_int("QRU_OCL_TILE", t.tile, 1, 64);
-    t.vec = env_int("QRU_OCL_VEC", t.vec, 1, 64);
-    t.transpose_local = env_int("QRU_OCL_LOCAL", t.transpose_local, 0, 1);
+    /* overrides from the environment (read at context creation) */
+    if (ctx->env.ocl_wg > 0)
+        t.wg = ctx->env.ocl_wg;
+    if (ctx->env.ocl_tile > 0)
+        t.tile = ctx->env.ocl_tile;
+    if (ctx->env.ocl_vec > 0)
+        t.vec = ctx->env.ocl_vec;
+    if (ctx->env.ocl_local >= 0)
+        t.transpose_local = ctx->env.ocl_local;
     size_t mw = im->max_wg ? im->max_wg : 1;
     t.wg = pow2_floor((size_t)t.wg < mw ? (size_t)t.wg : mw);
     while (t.tile > 1 && (size_t)t.tile * (size_t)t.tile > mw)
@@ -320,9 +299,9 @@ static int ocl_init(qru_context *ctx, const qru_context_options *opt)
         int pidx = opt ? opt->platform : -1;
         int didx = opt ? opt->device : -1;
         if (pidx < 0)
-            pidx = env_index("QRU_PLATFORM");
+            pidx = ctx->env.platform;
         if (didx < 0)
-            didx = env_index("QRU_DEVICE");
+            didx = ctx->env.device;
         if (pidx == -2 || didx == -2) {
             st = QRU_ERR_BACKEND_UNAVAILABLE;
             goto fail;
@@ -369,13 +348,10 @@ static int ocl_init(qru_context *ctx, const qru_context_options *opt)
     ext[0] = '\0';
     clGetDeviceInfo(im->device, CL_DEVICE_EXTENSIONS, extlen, ext, NULL);
     ext[extlen] = '\0';
-    im->fp64 = strstr(ext, "cl_khr_fp64") != NULL &&
-               env_int("QRU_OCL_FP64", 1, 0, 1) != 0;
+    im->fp64 = strstr(ext, "cl_khr_fp64") != NULL && ctx->env.ocl_fp64 != 0;
     free(ext);
-    set_tuning(im);
-    const char *extra = getenv("QRU_OCL_BUILD_OPTIONS");
-    if (extra)
-        snprintf(im->extra, sizeof im->extra, "%s", extra);
+    set_tuning(im, ctx);
+    snprintf(im->extra, sizeof im->extra, "%s", ctx->env.ocl_build_options);
 
     char dname[200] = "", pname[200] = "";
     clGetDeviceInfo(im->device, CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
@@ -1187,12 +1163,11 @@ static int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
     cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
     /* the window of active columns in local memory when it fits (and
-     * QRU_SWEEPS_KERNEL=global does not say otherwise) */
+     * the tuning's sweeps_kernel does not say otherwise) */
     cl_int cW = 2 * (p < L ? p : L) + 2;
     size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
-    const char *e = getenv("QRU_SWEEPS_KERNEL");
     cl_ulong used = 0;
-    if (!(e && strcmp(e, "global") == 0) &&
+    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel == 0 &&
         clGetKernelWorkGroupInfo(pr->k[K_GIVENS_SWEEPS_LDS], im->device,
                                  CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
                                  NULL) == CL_SUCCESS &&
@@ -1357,13 +1332,13 @@ static int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 /* ---- fused panels (issue 8) ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
- * device's local memory less what the kernel itself declares; 0 with the
- * environment's QRU_PANEL_KERNEL=global (the global-memory kernel only,
- * for tests and measurements; read per call). */
-static size_t panel_lds_bytes(const ocl_impl *im, const ocl_prog *p)
+ * device's local memory less what the kernel itself declares; 0 when the
+ * tuning's panel_kernel asks for the global-memory kernel only. */
+static size_t panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
+                              const ocl_prog *p)
 {
-    const char *e = getenv("QRU_PANEL_KERNEL");
-    if (e && strcmp(e, "global") == 0)
+    const ocl_impl *im = IMPL(ctx);
+    if (qru_ctx_tuning(ctx, dt)->panel_kernel == 2)
         return 0;
     cl_ulong used = 0;
     if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,
@@ -1383,7 +1358,7 @@ static int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
     int st = get_prog(ctx, dt, &p);
     if (st)
         return st;
-    size_t cap = panel_lds_bytes(IMPL(ctx), p), es = qru_dtype_size(dt);
+    size_t cap = panel_lds_bytes(ctx, dt, p), es = qru_dtype_size(dt);
     int nb = 0;
     while (nb < 1024 &&
            ((size_t)(nb + 1 + extra) * (nb + 1) + (size_t)(nb + 1) * (nb + 1) +
@@ -1412,7 +1387,7 @@ static int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
             to = (cl_long)tau.off, ko = (cl_long)work.off;
     size_t lds = ((size_t)m * nb + (size_t)nb * nb + 2 * (size_t)nb) *
                  qru_dtype_size(dt);
-    if (lds <= panel_lds_bytes(im, p)) {
+    if (lds <= panel_lds_bytes(ctx, dt, p)) {
         size_t w = wg_for(im, p, K_PANEL_QR_LDS, (size_t)im->tune.wg);
         size_t l[1] = {w}, g[1] = {w};
         karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
@@ -1445,7 +1420,10 @@ const qru_backend_ops qru_opencl_ops = {
     .mem_alloc = ocl_alloc,
     .mem_free = ocl_free,
     QRU_OPS(OCL_OP_)
-    .default_nb = 32,
-    .default_chol_nb = 64,
+    .tuning = {.qr_nb = 32,
+               .chol_nb = 64,
+               .upd_panel_nb = 64,
+               .upd_panel_min_nb = 16,
+               .sweeps_max_work = 32768},
 };
 

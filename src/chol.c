@@ -24,10 +24,10 @@ int qru_chol_ops_ok(const qru_context *ctx)
            o->trsm && o->copy && o->transpose && o->laset;
 }
 
-int qru_chol_nb(const qru_context *ctx, int nb, int n)
+int qru_chol_nb(const qru_context *ctx, qru_dtype dt, int nb, int n)
 {
     if (nb == 0)
-        nb = ctx->ops->default_chol_nb > 0 ? ctx->ops->default_chol_nb : 128;
+        nb = qru_ctx_tuning(ctx, dt)->chol_nb;
     if (nb > n)
         nb = n;
     return nb < 1 ? 1 : nb;
@@ -195,33 +195,30 @@ int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
  *    size asked (nb = 0: "the fastest"); QRU_CHOL_RIGHT, QRU_CHOL_CROUT and
  *    an explicit nb > 0 ask for qru's own algorithm;
  *  - and only where the backend measured it faster: n >=
- *    ops->potrf_full_min_n (0: never by default).  The measurements are
+ *    the tuning's potrf_min_n (0: never by default).  The measurements are
  *    in docs/ARCHITECTURE.md section 3 and docs/benchmarks.md ("Cholesky
  *    on the GPU");
- *  - the environment variable QRU_POTRF overrides: "own" never uses the
- *    vendor routine, "vendor" always does when the backend has it (every
+ *  - the tuning's chol_vendor (QRU_TUNE_CHOL_VENDOR) overrides: 1 never
+ *    uses the vendor routine, 2 always does when the backend has it (every
  *    variant and nb); for benchmarks and tests.
  */
-int qru_chol_use_vendor(const qru_context *ctx, int n, int variant,
-                        int nb_asked)
+int qru_chol_use_vendor(const qru_context *ctx, qru_dtype dt, int n,
+                        int variant, int nb_asked)
 {
-    const qru_backend_ops *o = ctx->ops;
-    if (!o->potrf_full)
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    if (!ctx->ops->potrf_full || t->chol_vendor == 1)
         return 0;
-    const char *s = getenv("QRU_POTRF");
-    if (s && strcmp(s, "own") == 0)
-        return 0;
-    if (s && strcmp(s, "vendor") == 0)
+    if (t->chol_vendor == 2)
         return 1;
     return (variant & ~QRU_CHOL_IN_PLACE) == QRU_CHOL_LEFT && nb_asked == 0 &&
-           o->potrf_full_min_n > 0 && n >= o->potrf_full_min_n;
+           t->potrf_min_n > 0 && n >= t->potrf_min_n;
 }
 
 int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
                     int nb_asked, size_t *elems)
 {
     size_t need = qru_chol_align(1); /* info of the own algorithm */
-    if (n > 0 && qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
+    if (n > 0 && qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
         QRU_TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, &v));
@@ -239,7 +236,7 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
     if (n <= 0)
         return 0;
     int bad = 0;
-    if (qru_chol_use_vendor(ctx, n, variant, nb_asked)) {
+    if (qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
         size_t unused = 0;
         bad = ctx->ops->potrf_full(ctx, dt, uplo, n, A, lda, ws, &unused);
         if (bad < 0)
@@ -249,7 +246,7 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
         QRU_TRY(qru_chol_info_zero(ctx, dt, info));
         QRU_TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda,
                           variant & ~QRU_CHOL_IN_PLACE,
-                          qru_chol_nb(ctx, nb_asked, n), info, 0));
+                          qru_chol_nb(ctx, dt, nb_asked, n), info, 0));
         QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
     return qru_chol_verdict(ctx, dt, n, adiag, piv, bad, n, A, lda + 1, A,

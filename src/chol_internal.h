@@ -28,7 +28,7 @@ int qru_chol_ops_ok(const qru_context *ctx);
 
 /* Effective block size: nb, or the backend default for nb = 0, clamped to
  * [1, max(n, 1)]. */
-int qru_chol_nb(const qru_context *ctx, int nb, int n);
+int qru_chol_nb(const qru_context *ctx, qru_dtype dt, int nb, int n);
 
 /* info = 0 (queued). */
 int qru_chol_info_zero(qru_context *ctx, qru_dtype dt, qru_ptr info);
@@ -90,7 +90,7 @@ int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
  * failing column, 1-based; A then holds partial results as with
  * QRU_CHOL_IN_PLACE) or a library status.  ws must hold
  * qru_chol_run_ws(...) elements (same ctx, dt, n, variant, nb_asked). */
-int qru_chol_use_vendor(const qru_context *ctx, int n, int variant,
+int qru_chol_use_vendor(const qru_context *ctx, qru_dtype dt, int n, int variant,
                         int nb_asked);
 int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
                     int nb_asked, size_t *elems);

@@ -194,7 +194,7 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                          m));
     QRU_TRY(o->syrk(ctx, dt, 'L', 'N', p, k, -1.0, S1t, m, 1.0, S2, m));
     QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, S2, m, QRU_CHOL_LEFT,
-                      qru_chol_nb(ctx, nb, p), info, k));
+                      qru_chol_nb(ctx, dt, nb, p), info, k));
     if (q > 0) {
         /* S3 = (C3 - L21 S1) / S2' */
         QRU_TRY(o->copy(ctx, dt, q, k, qru_ptr_at(L, ldl, k, 0), ldl, L21, m));
@@ -350,7 +350,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         return QRU_ERR_UNSUPPORTED;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
-    int nb = qru_chol_nb(ctx, 0, p), upper = uplo == 'U';
+    int nb = qru_chol_nb(ctx, dt, 0, p), upper = uplo == 'U';
     int n1 = n + p, ldn = n > 0 ? n : 1;
     /* upper: U' and the new factor's transpose in workspace; then the
      * region of the lower algorithm, which first computes A1's diagonal */

@@ -77,9 +77,8 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
     if (!ctx)
         return QRU_ERR_ALLOC;
     ctx->backend = ops->id;
-    /* QRU_PANEL=percol: the reference panels (for comparisons) */
-    const char *e = getenv("QRU_PANEL");
-    ctx->reference_ops = e && strcmp(e, "percol") == 0;
+    ctx->tuning[0] = ctx->tuning[1] = ops->tuning;
+    qru_tuning_load_env(ctx);
     qru_ctx_set_ops(ctx, ops, ctx->reference_ops);
     st = ops->init(ctx, opt);
     if (st != 0) {

@@ -390,7 +390,7 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
         QRU_TRY(o->syrk(ctx, dt, 'L', 'T', p, n, -1.0, C, ldc, 1.0, C2, ldc));
     }
     QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
-                      qru_chol_nb(ctx, g->nb, p), info, n));
+                      qru_chol_nb(ctx, dt, g->nb, p), info, n));
     int bad = 0;
     QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     /* the pivots: the old factor's (judged again: the order grew), S2's */

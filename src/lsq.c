@@ -209,7 +209,7 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     int n = A->rows, m = A->cols, r = b->cols;
     int has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
     const qru_backend_ops *o = ctx->ops;
-    int nb = opt->nb ? opt->nb : o->default_nb;
+    int nb = opt->nb ? opt->nb : qru_ctx_tuning(ctx, A->dtype)->qr_nb;
     if (nb > m)
         nb = m;
     qru_lsq *f;

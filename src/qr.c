@@ -84,7 +84,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *    fastest"); an explicit nb > 0 asks for qru's own blocked algorithm
  *    with that block size;
  *  - and only where the backend measured it faster: min(n, m) >=
- *    ops->geqrf_full_min_k (0: never by default).  Measured
+ *    the tuning's geqrf_min_k (0: never by default).  Measured
  *    (docs/ARCHITECTURE.md section 3):
  *      CUDA, H100 (docs/gpu-logs/2026-11-21_nvidia-h100_panel-qr.log),
  *      qru_qr_factor in double, n x n/2, vs cuSOLVER geqrf+ormqr(+orgqr):
@@ -96,23 +96,20 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *      faster than qru's QR (equal within noise at 2000 x 1000 and
  *      4000 x 2000, 1.5-6x slower at 200 x 100 .. 1000 x 500), so the CPU
  *      table sets 0;
- *  - the environment variable QRU_GEQRF overrides: "own" never uses the
- *    vendor routine, "vendor" always does when the backend has it (also
- *    for nb > 0); for benchmarks and tests.
+ *  - the tuning's qr_vendor (QRU_TUNE_QR_VENDOR) overrides: 1 never uses
+ *    the vendor routine, 2 always does when the backend has it (also for
+ *    nb > 0); for benchmarks and tests.
  */
-int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked)
+int qru_qr_use_vendor(const qru_context *ctx, qru_dtype dt, int n, int m,
+                      int nb_asked)
 {
-    const qru_backend_ops *o = ctx->ops;
-    if (!o->geqrf_full)
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    if (!ctx->ops->geqrf_full || t->qr_vendor == 1)
         return 0;
-    const char *s = getenv("QRU_GEQRF");
-    if (s && strcmp(s, "own") == 0)
-        return 0;
-    if (s && strcmp(s, "vendor") == 0)
+    if (t->qr_vendor == 2)
         return 1;
     int k = n < m ? n : m;
-    return nb_asked == 0 && o->geqrf_full_min_k > 0 &&
-           k >= o->geqrf_full_min_k;
+    return nb_asked == 0 && t->geqrf_min_k > 0 && k >= t->geqrf_min_k;
 }
 
 int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
@@ -120,7 +117,7 @@ int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
                           size_t *elems)
 {
     size_t need = qru_geqr_wy_workspace(n, m, withq ? n : 0, r, nb);
-    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, n, m, nb_asked)) {
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
         int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, none,
@@ -139,7 +136,7 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                 int nb, int nb_asked, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
-    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, n, m, nb_asked)) {
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         size_t unused = 0;
         return o->geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
                              &unused);
@@ -178,7 +175,7 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
         return -5;
     int nb_asked = nb;
     if (nb == 0)
-        nb = ctx->ops->default_nb;
+        nb = qru_ctx_tuning(ctx, dt)->qr_nb;
     int kmax = n < m ? n : m;
     if (nb > kmax)
         nb = kmax > 0 ? kmax : 1;

@@ -17,6 +17,7 @@
 
 #include "qru.h"
 #include "qru_ops.h"
+#include "qru_tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,21 +98,17 @@ struct qru_backend_ops {
     QRU_OPS(QRU_OP_FIELD_)
 #undef QRU_OP_FIELD_
 
-    /* tuning defaults */
-    int default_nb; /* default Householder block size for factorisations */
-    /* Default block size of the blocked Cholesky factorisation; 0 means
-     * 128. */
-    int default_chol_nb;
-    /* Where geqrf_full is the default (measured per backend): qru_qr_factor
-     * and qru_lsq_create with nb = 0 use it when min(n, m) >= this value;
-     * 0: never by default (only with QRU_GEQRF=vendor, see src/qr.c). */
-    int geqrf_full_min_k;
-    /* Where potrf_full is the default (measured per backend):
-     * qru_chol_factor with variant QRU_CHOL_LEFT and nb = 0 (and
-     * qru_gp_create with nb = 0) use it when n >= this value; 0: never by
-     * default (only with QRU_POTRF=vendor). */
-    int potrf_full_min_n;
+    /* the tuning defaults (qru_tuning.h), the same for both element
+     * types unless a backend's init adjusts its context's copies */
+    qru_tuning tuning;
 };
+
+/* The tuning block of ctx for element type dt. */
+#define qru_ctx_tuning(ctx, dt) (&(ctx)->tuning[(dt) == QRU_DOUBLE])
+
+/* Loads the environment into ctx->tuning and ctx->env (tuning.c); called
+ * once, at context creation, before the backend's init. */
+void qru_tuning_load_env(qru_context *ctx);
 
 /* Context statistics (ops.c): counted by the op wrappers that ctx->ops
  * points to. */
@@ -134,6 +131,15 @@ struct qru_context {
     const qru_backend_ops *backend_ops;
     unsigned long long native;
     int reference_ops; /* QRU_OPTION_REFERENCE_OPS */
+    qru_tuning tuning[2]; /* [0] float, [1] double (qru_ctx_tuning) */
+    /* context options from the environment (tuning.c): device and
+     * platform indices (-1 unset, -2 malformed), OpenCL work shapes
+     * (0 unset), fp64 (-1 unset), extra OpenCL build options */
+    struct {
+        int device, platform;
+        int ocl_wg, ocl_tile, ocl_vec, ocl_local, ocl_fp64;
+        char ocl_build_options[256];
+    } env;
     qru_stats stats;
     void *impl; /* backend state (handles, stream, queue, programs) */
     char device_name[256];
@@ -216,7 +222,8 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  * (n x r, or B.h = NULL) := Q' B.  Runs the backend's geqrf_full when
  * qru_qr_use_vendor says so, else qru_geqr_wy on Q set to the identity.
  * ws must hold qru_qr_full_workspace(...) elements (same arguments). */
-int qru_qr_use_vendor(const qru_context *ctx, int n, int m, int nb_asked);
+int qru_qr_use_vendor(const qru_context *ctx, qru_dtype dt, int n, int m,
+                      int nb_asked);
 int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
                           int withq, int r, int nb, int nb_asked,
                           size_t *elems);

@@ -13,21 +13,18 @@
 int qru_upd_nb(const qru_lsq *f, int ncols);
 
 /* 1 if the update of f runs its Householder panels through the backend's
- * fused panel_qr (one call per block of columns): QRU_UPDATE_FAST, a
- * backend with panel_qr, and not QRU_PANEL=percol in the environment (as
- * for qru_geqr_wy, src/qr.c).  Used by the add-rows update (the
+ * fused panel_qr (one call per block of columns): QRU_UPDATE_FAST and the
+ * backend's own panel_qr (qru_use_fused_panel).  Used by the add-rows update (the
  * remove-columns update measured slower with it on an H100 and keeps its
  * per-column panels; docs/performance.md). */
 int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx);
 
 /* Block size of the fused panels of (nb + extra) x nb: f->upd_nb if set,
- * else QRU_UPD_FUSED_NB, lowered to the backend's panel_qr_max_nb(extra)
- * when that is at least QRU_UPD_FUSED_MIN_NB (so that the panel runs on
+ * else the tuning block's upd_panel_nb, lowered to the backend's panel_qr_max_nb(extra)
+ * when that is at least upd_panel_min_nb (so that the panel runs on
  * chip), at most ncols; always in [1, max(1, ncols)].  (The flops of the
  * trailing updates grow with nb + p, so the fused path takes a fixed
  * moderate width rather than a tenth of the columns.) */
-#define QRU_UPD_FUSED_NB 64
-#define QRU_UPD_FUSED_MIN_NB 16
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra);
 
@@ -83,11 +80,11 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
  * rotations act on nr elements each: it runs every step in ONE work-group,
  * which pays off while a step's work, min(p, L) nr element pairs, is
  * small (the per-step launches of the loop use the whole device).  The
- * bound QRU_SWEEPS_MAX_WORK is measured on an H200 (docs/performance.md):
+ * bound (the tuning block's sweeps_max_work) is measured on an H200 (docs/performance.md):
  * 100 x 100 and 20 x 220 steps ran faster fused, 200 x 3200 steps 10x
  * slower. */
-#define QRU_SWEEPS_MAX_WORK 32768
-int qru_upd_use_sweeps(const qru_context *ctx, int L, int p, int nr);
+int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
+                       int nr);
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 

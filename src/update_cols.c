@@ -125,7 +125,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
     if (L > 0) {
         CK(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
         /* in one call when the backend's fused sweeps pay off */
-        CK(((fast && qru_upd_use_sweeps(ctx, L, p, s)) ? o->givens_sweeps
+        CK(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s)) ? o->givens_sweeps
                                                       : qru_ref_givens_sweeps)(
             ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
         CK(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
@@ -171,7 +171,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                                     0, sw));
         }
         size_t off = 0;
-        if (fast && r > 0 && qru_upd_use_sweeps(ctx, L, p, r)) { /* d */
+        if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
             CK(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
                                 ld, 1, r, 0, cs));
             off = 2 * (size_t)p * (size_t)L;

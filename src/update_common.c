@@ -47,14 +47,15 @@ int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra)
 {
-    int nb = f->upd_nb > 0 ? f->upd_nb : QRU_UPD_FUSED_NB;
+    const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
+    int nb = f->upd_nb > 0 ? f->upd_nb : t->upd_panel_nb;
     int mx = 0;
     if (f->upd_nb <= 0 &&
         ctx->ops->panel_qr_max_nb((qru_context *)ctx, f->dtype, extra,
                                   &mx) == 0) {
         /* narrower panels that stay on chip rather than wide ones that
-         * do not (down to QRU_UPD_FUSED_MIN_NB) */
-        if (mx >= QRU_UPD_FUSED_MIN_NB && mx < nb)
+         * do not (down to upd_panel_min_nb) */
+        if (mx >= t->upd_panel_min_nb && mx < nb)
             nb = mx;
     }
     if (nb > ncols)

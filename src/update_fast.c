@@ -62,12 +62,14 @@
  * with it).  The c, s of the rotations are stored in cs in step order,
  * 2 cnt values per step.  The add-columns update (L = m-k) and the fast
  * remove-rows update (L = m) both have this structure. */
-int qru_upd_use_sweeps(const qru_context *ctx, int L, int p, int nr)
+int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
+                       int nr)
 {
     if (!qru_op_native(ctx, QRU_OP_givens_sweeps) || L < 1 || p < 1)
         return 0;
     double pe = p < L ? p : L;
-    return pe * (nr > 1 ? nr : 1) <= (double)QRU_SWEEPS_MAX_WORK;
+    return pe * (nr > 1 ? nr : 1) <=
+           (double)qru_ctx_tuning(ctx, dt)->sweeps_max_work;
 }
 
 /* u-block of the groups of qru_upd_sweeps_apply (0: apply directly). */
@@ -218,7 +220,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
      *    row j of R, is still zero left of column j-1-q when sweep q
      *    rotates the columns (j-1, j)) */
     /* all the steps in one call when the backend's fused sweeps pay off */
-    QRU_TRY((qru_upd_use_sweeps(ctx, m, p, p) ? o->givens_sweeps
+    QRU_TRY((qru_upd_use_sweeps(ctx, dt, m, p, p) ? o->givens_sweeps
                                                : qru_ref_givens_sweeps)(
         ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
     QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, Q, ld, n, C, lc, lc, sw));

@@ -152,14 +152,14 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             double nst = p + L - 1;
             int ab = qru_upd_sweeps_block(L, p);
             /* the sweeps on R (transposed, s = m + p - k rows a rotation) */
-            if (qru_upd_use_sweeps(ctx, L, p, m + p - k)) {
+            if (qru_upd_use_sweeps(ctx, f->dtype, L, p, m + p - k)) {
                 c += 1.0;
                 sw += nst;
             } else {
                 c += 2.0 * nst;
             }
             /* on d */
-            c += qru_upd_use_sweeps(ctx, L, p, r) ? 1.0 : nst;
+            c += qru_upd_use_sweeps(ctx, f->dtype, L, p, r) ? 1.0 : nst;
             /* on Q: accumulated groups (2 calls each) */
             if (ab)
                 c += 2.0 * ceil((double)L / ab) +
@@ -206,7 +206,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             int ab = qru_upd_sweeps_block(m, p);
             double nst = dm + dp - 1.0;
             c = 3.0 * dp + 12.0;
-            if (qru_upd_use_sweeps(ctx, m, p, p)) { /* one call */
+            if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
                 sw = nst;
             } else {
                 c += 2.0 * nst;
@@ -244,7 +244,7 @@ static void new_size(const qru_lsq *f, int op, int p, int *n1, int *m1)
 
 static int refactor_nb(const qru_lsq *f, const qru_context *ctx, int m1)
 {
-    int nb = f->nb ? f->nb : ctx->ops->default_nb;
+    int nb = f->nb ? f->nb : qru_ctx_tuning(ctx, f->dtype)->qr_nb;
     if (nb > m1)
         nb = m1;
     return nb < 1 ? 1 : nb;
@@ -274,7 +274,7 @@ static void predict(const qru_lsq *f, const qru_context *ctx, int op, int k,
     double fq = flops_geqrf(n1, m1);
     double fg = rebuild + flops_ormqr(n1, m1, r) + flops_orgqr(n1, n1, kk);
     double rcalls = 12.0;
-    if (!qru_qr_use_vendor(ctx, n1, m1, f->nb))
+    if (!qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
         rcalls += 4.0 * m1; /* qru's own (fused) panels, counted as the
                                add-rows update's */
     *t_ref = fq / c->rate_qr + fg / c->rate_gemm + rcalls * c->per_call;

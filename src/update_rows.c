@@ -14,7 +14,7 @@
  *      as rows n+1 .. n+p; with Q held, Q1 = P' [Q 0; 0 I] H, where P' is
  *      applied by moving rows k+1..n of Q down by p (new rows sit at k+1).
  *      QRU_UPDATE_FAST (when the backend has the fused panel_qr): each
- *      block of nb (default QRU_UPD_FUSED_NB) columns is gathered into a
+ *      block of nb (default: the tuning block's upd_panel_nb) columns is gathered into a
  *      contiguous (nb + p) x nb panel [R(c0:c0+nb, c0:c0+nb); U(:, c0:c0+nb)]
  *      (two copies), factored with ONE panel_qr call (R's block is upper
  *      triangular with exact zeros, so the dense panel's reflectors are the

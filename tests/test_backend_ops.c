@@ -1005,7 +1005,8 @@ START_TEST(test_givens_sweeps)
     /* twice: the backend's choice (local memory where the window fits),
      * then the global-memory kernel */
     for (int pass = 0; pass < 2; ++pass) {
-    setenv("QRU_SWEEPS_KERNEL", pass ? "global" : "auto", 1);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
@@ -1046,7 +1047,8 @@ START_TEST(test_givens_sweeps)
         free(gc);
     }
     }
-    unsetenv("QRU_SWEEPS_KERNEL");
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, 0), 0);
 }
 END_TEST
 
@@ -1206,9 +1208,9 @@ START_TEST(test_panel_qr)
     /* three times: the backend's choice (on the GPU backends: registers,
      * else local memory, else global memory, the first that fits), local
      * memory where it fits, global memory only */
-    static const char *const kern[] = {"auto", "smem", "global"};
     for (int pass = 0; pass < 3; ++pass) {
-    setenv("QRU_PANEL_KERNEL", kern[pass], 1);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
         if (m == 0)
@@ -1311,7 +1313,8 @@ START_TEST(test_panel_qr)
         free(gt);
     }
     }
-    unsetenv("QRU_PANEL_KERNEL");
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0), 0);
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 /* qru_chol_factor on its two paths: the backend's vendor Cholesky (op
  * potrf_full: LAPACKE on the CPU, cuSOLVER on CUDA) and qru's own blocked
- * algorithm, chosen with QRU_POTRF=vendor|own or by the backend's
- * threshold (potrf_full_min_n).  Both are compared with LAPACKE_dpotrf;
+ * algorithm, chosen with the tuning parameter QRU_TUNE_CHOL_VENDOR or by
+ * the backend's threshold (QRU_TUNE_POTRF_MIN_N).  Both are compared with LAPACKE_dpotrf;
  * failures must give the first failing column, leave A unchanged bit for
  * bit without QRU_CHOL_IN_PLACE and, in place, leave the factor of the
  * leading minor in the leading block.  A counting wrapper around the
@@ -46,7 +46,6 @@ static void teardown(void)
     ctx->ops = orig;
     qru_context_destroy(ctx);
     ctx = NULL;
-    unsetenv("QRU_POTRF");
 }
 
 #define SENT 555.0
@@ -135,16 +134,22 @@ static int expect_vendor(int mode, int n, int variant, int nb)
         return 0;
     if (mode == 0)
         return 1;
+    int min_n = -1;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_POTRF_MIN_N, &min_n),
+                     0);
     return (variant & ~QRU_CHOL_IN_PLACE) == QRU_CHOL_LEFT && nb == 0 &&
-           orig->potrf_full_min_n > 0 && n >= orig->potrf_full_min_n;
+           min_n > 0 && n >= min_n;
 }
 
 static void set_mode(int mode)
 {
-    if (MODES[mode])
-        setenv("QRU_POTRF", MODES[mode], 1);
-    else
-        unsetenv("QRU_POTRF");
+    /* QRU_TUNE_CHOL_VENDOR: 0 auto, 1 own, 2 vendor */
+    int v = MODES[mode] == NULL ? 0 : mode == 1 ? 1 : 2;
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_CHOL_VENDOR, v), 0);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_CHOL_VENDOR, v), 0);
 }
 
 /* _i: mode (3) x dtype (2) x uplo (2) */

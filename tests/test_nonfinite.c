@@ -105,7 +105,9 @@ static const char *tname(qru_dtype dt)
     return dt == QRU_FLOAT ? "float" : "double";
 }
 
-/* Panel-kernel settings of the backend (QRU_PANEL_KERNEL, read per call). */
+static qru_context *ctx;
+
+/* Panel-kernel settings of the backend (QRU_TUNE_PANEL_KERNEL). */
 static const char *const panel_all[] = {NULL, "smem", "global"};
 static int npanel(void)
 {
@@ -121,10 +123,11 @@ static const char *panel_setting(int i)
 }
 static void set_panel(const char *pk)
 {
-    if (pk)
-        setenv("QRU_PANEL_KERNEL", pk, 1);
-    else
-        unsetenv("QRU_PANEL_KERNEL");
+    int v = !pk ? 0 : strcmp(pk, "smem") == 0 ? 1 : 2;
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_PANEL_KERNEL, v), 0);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_PANEL_KERNEL, v), 0);
 }
 
 static const qru_update_algorithm algs[] = {
@@ -133,7 +136,6 @@ static const char *aname[] = {"fast", "dissertation", "auto"};
 
 /* ---- host / device helpers ------------------------------------------------- */
 
-static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
 /* the loop index of the dtype loops: quick runs the last type only */
 static int skip_dtype(int i)

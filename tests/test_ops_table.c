@@ -2,7 +2,8 @@
  * The op table of a context (src/ops.c, src/ref_ops.c): the context
  * statistics count exactly what is queued, QRU_OPTION_REFERENCE_OPS runs
  * the reference ops (other op counts, the same results within the scaled
- * threshold), and the public statistics API checks its arguments.
+ * threshold), the public statistics API checks its arguments, and the
+ * tuning block takes the environment at creation and the setter after.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -135,6 +136,134 @@ START_TEST(test_reference_ops)
 }
 END_TEST
 
+/* The tuning block: argument checks of the setter and getter. */
+START_TEST(test_tuning_api)
+{
+    int v = -7;
+    ck_assert_int_eq(qru_context_set_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            8),
+                     -1);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, (qru_dtype)0, QRU_TUNE_QR_NB,
+                                            8),
+                     -2);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            (qru_tuning_param)0, 8),
+                     -3);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            (qru_tuning_param)99, 8),
+                     -3);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            0),
+                     -4);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_QR_VENDOR, 3),
+                     -4);
+    ck_assert_int_eq(qru_context_get_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &v),
+                     -1);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, (qru_dtype)3, QRU_TUNE_QR_NB,
+                                            &v),
+                     -2);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            (qru_tuning_param)99, &v),
+                     -3);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            NULL),
+                     -4);
+    ck_assert_int_eq(v, -7); /* not written on failure */
+    /* one value per element type */
+    int f0, d0;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_FLOAT, QRU_TUNE_QR_NB,
+                                            &f0),
+                     0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            f0 + 5),
+                     0);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &d0),
+                     0);
+    ck_assert_int_eq(d0, f0 + 5);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_FLOAT, QRU_TUNE_QR_NB,
+                                            &v),
+                     0);
+    ck_assert_int_eq(v, f0);
+}
+END_TEST
+
+/* The environment is read once, at context creation: a value that parses
+ * is taken, one that does not leaves the default, and a change of the
+ * environment after creation changes nothing. */
+START_TEST(test_tuning_env)
+{
+    int def = -1, v = -1;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &def),
+                     0);
+    setenv("QRU_QR_NB", "9", 1);
+    setenv("QRU_GEQRF", "own", 1);
+    setenv("QRU_SWEEPS_MAX_WORK", "12x", 1);
+    qru_context *c = NULL;
+    ck_assert_int_eq(qru_context_create(&c, qru_test_backend()), 0);
+    unsetenv("QRU_QR_NB");
+    unsetenv("QRU_GEQRF");
+    unsetenv("QRU_SWEEPS_MAX_WORK");
+    for (int d = 0; d < 2; ++d) {
+        qru_dtype dt = d ? QRU_DOUBLE : QRU_FLOAT;
+        ck_assert_int_eq(qru_context_get_tuning(c, dt, QRU_TUNE_QR_NB, &v), 0);
+        ck_assert_int_eq(v, 9);
+        ck_assert_int_eq(qru_context_get_tuning(c, dt, QRU_TUNE_QR_VENDOR, &v),
+                         0);
+        ck_assert_int_eq(v, 1);
+        int w0 = -1;
+        ck_assert_int_eq(qru_context_get_tuning(ctx, dt,
+                                                QRU_TUNE_SWEEPS_MAX_WORK, &w0),
+                         0);
+        ck_assert_int_eq(qru_context_get_tuning(c, dt,
+                                                QRU_TUNE_SWEEPS_MAX_WORK, &v),
+                         0);
+        ck_assert_int_eq(v, w0); /* "12x" does not parse */
+    }
+    qru_context_destroy(c);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &v),
+                     0);
+    ck_assert_int_eq(v, def);
+}
+END_TEST
+
+/* A tuning value changes the path: the block size of a QR factorisation
+ * with nb = 0 is the context's QRU_TUNE_QR_NB (one panel_qr per block). */
+START_TEST(test_tuning_path)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int n = 60, m = 37;
+    unsigned seed = 7u + (unsigned)_i;
+    void *A = qru_test_alloc(dt, n, m, n);
+    qru_test_rand(dt, n, m, A, n, &seed);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_QR_VENDOR, 1),
+                     0);
+    static const int nbs[] = {8, 13};
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_int_eq(
+            qru_context_set_tuning(ctx, dt, QRU_TUNE_QR_NB, nbs[i]), 0);
+        qru_matrix *dA = qru_test_upload(ctx, dt, n, m, 0, A, n), *dQ;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &dQ), 0);
+        ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, dA, dQ, NULL, 0), 0);
+        ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_panel_qr),
+                         (m + nbs[i] - 1) / nbs[i]);
+        void *R = qru_test_download(dA), *Q = qru_test_download(dQ);
+        ck_assert_double_le(qru_test_backward_error(dt, n, m, A, n, Q, n, R, n),
+                            QRU_TEST_THRESHOLD);
+        free(R);
+        free(Q);
+        qru_matrix_free(dA);
+        qru_matrix_free(dQ);
+    }
+    free(A);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ops_table");
@@ -143,6 +272,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_stats_api);
     tcase_add_loop_test(tc, test_stats_count, 0, 4);
     tcase_add_loop_test(tc, test_reference_ops, 0, 4);
+    tcase_add_test(tc, test_tuning_api);
+    tcase_add_test(tc, test_tuning_env);
+    tcase_add_loop_test(tc, test_tuning_path, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

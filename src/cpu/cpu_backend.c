@@ -550,13 +550,16 @@ const qru_backend_ops qru_cpu_ops = {
     .panel_qr = cpu_panel_qr,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
-    .default_nb = 32,
-    .default_chol_nb = 128,
-    /* LAPACK's QR measured no faster than qru's blocked QR on OpenBLAS
-     * (src/qr.c, qru_qr_use_vendor): only with QRU_GEQRF=vendor */
-    .geqrf_full_min_k = 0,
-    /* LAPACKE potrf measured faster than qru's own QRU_CHOL_LEFT (the
-     * variant it replaces) at every n (docs/performance.md) */
-    .potrf_full_min_n = 1,
+    .tuning = {.qr_nb = 32,
+               .chol_nb = 128,
+               /* LAPACK's QR measured no faster than qru's blocked QR on
+                * OpenBLAS: only with QRU_TUNE_QR_VENDOR = 2 */
+               .geqrf_min_k = 0,
+               /* LAPACKE potrf measured faster than qru's own
+                * QRU_CHOL_LEFT at every n (docs/performance.md) */
+               .potrf_min_n = 1,
+               .upd_panel_nb = 64,
+               .upd_panel_min_nb = 16,
+               .sweeps_max_work = 32768},
 };
 
