@@ -238,7 +238,7 @@ int main(int argc, char **argv)
         bg_table_note(t, "routine 3: qru_chol_factor('L', left) vs potrf; 4: "
                          "qru_trsm vs cuBLAS trsm, n x n triangle, n rhs;");
         bg_table_note(t, "seconds (CUDA events, median); speedup = t_ref / "
-                         "t_qru; tflops from bench/flops.h; calls: "
+                         "t_qru; tflops from src/qru_flops.h; calls: "
                          "backend-table calls of one qru run");
         for (int i = 0; i < np; ++i) {
             if (i > 0 && bg_over_budget(&o)) {

@@ -1074,7 +1074,7 @@ static void notes_common(bg_table *t, const char *sets, char kind)
     bg_table_note(t, "update algorithm: %s (QRU_BENCH_ALG)",
                   bench_alg_name());
     bg_table_note(t, "times in seconds, medians; gflop = work of the update "
-                     "counted along the code (bench/flops.h), r = 1 "
+                     "counted along the code (src/qru_flops.h), r = 1 "
                      "right-hand side; default update block size");
     if (kind == 'c' || kind == 'R')
         bg_table_note(t, "this update needs Q: keepq = 1 throughout");

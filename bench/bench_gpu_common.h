@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "flops.h"
+#include "qru_flops.h"
 #include "qru.h"
 
 #ifdef QRU_HAVE_CUDA

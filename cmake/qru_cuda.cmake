@@ -20,25 +20,24 @@ file(GLOB QRU_CUDA_SOURCES CONFIGURE_DEPENDS
 file(GLOB QRU_CUDA_KERNELS CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_LIST_DIR}/../kernels/*.cl
   ${CMAKE_CURRENT_LIST_DIR}/../kernels/*.h)
-target_sources(qru PRIVATE ${QRU_CUDA_SOURCES})
+target_sources(qru_objects PRIVATE ${QRU_CUDA_SOURCES})
 # The .cu files #include the kernel bodies; list them so that IDEs show them
 # (header-only: not compiled on their own).
 set_source_files_properties(${QRU_CUDA_KERNELS} PROPERTIES HEADER_FILE_ONLY ON)
-target_sources(qru PRIVATE ${QRU_CUDA_KERNELS})
+target_sources(qru_objects PRIVATE ${QRU_CUDA_KERNELS})
 
-target_include_directories(qru PRIVATE
+target_include_directories(qru_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../cuda ${CMAKE_CURRENT_LIST_DIR}/../kernels)
-target_compile_definitions(qru PRIVATE QRU_HAVE_CUDA)
-target_compile_options(qru PRIVATE
+target_compile_definitions(qru_objects PRIVATE QRU_HAVE_CUDA)
+target_compile_options(qru_objects PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 -Xcompiler=-Wall,-Wextra,-Wno-comment>)
 # (C++20 for the designated initialisers of the table in cuda_table.cu;
 # set as a flag because CMake 3.25 does not know nvcc's CUDA20 flag.)
-target_link_libraries(qru PRIVATE CUDA::cudart CUDA::cublas CUDA::cusolver)
+list(APPEND QRU_LINK_DEPS CUDA::cudart CUDA::cublas CUDA::cusolver)
 # qru was created before this file was included, so its CUDA properties
 # are set here.
-set_target_properties(qru PROPERTIES
+set_target_properties(qru_objects qru qru_internal PROPERTIES
   CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}"
-  CUDA_VISIBILITY_PRESET hidden
   CUDA_RUNTIME_LIBRARY Shared)
 
 set(QRU_HAVE_CUDA ON)

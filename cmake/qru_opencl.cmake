@@ -61,12 +61,12 @@ add_custom_command(OUTPUT ${QRU_OCL_GENERATED}
 
 file(GLOB QRU_OCL_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/opencl/*.c)
-target_sources(qru PRIVATE ${QRU_OCL_SOURCES} ${QRU_OCL_GENERATED})
-target_include_directories(qru PRIVATE ${QRU_CLBLAST_INCLUDE}
+target_sources(qru_objects PRIVATE ${QRU_OCL_SOURCES} ${QRU_OCL_GENERATED})
+target_include_directories(qru_objects PRIVATE ${QRU_CLBLAST_INCLUDE}
   ${CMAKE_CURRENT_SOURCE_DIR}/opencl)
-target_compile_definitions(qru PRIVATE QRU_HAVE_OPENCL
+target_compile_definitions(qru_objects PRIVATE QRU_HAVE_OPENCL
   CL_TARGET_OPENCL_VERSION=120)
-target_link_libraries(qru PRIVATE ${QRU_CLBLAST_LIB} OpenCL::OpenCL)
+list(APPEND QRU_LINK_DEPS ${QRU_CLBLAST_LIB} OpenCL::OpenCL)
 set(QRU_HAVE_OPENCL ON)
 string(APPEND QRU_PC_PRIVATE_LIBS " -lclblast -lOpenCL")
 string(STRIP "${QRU_PC_PRIVATE_LIBS}" QRU_PC_PRIVATE_LIBS)

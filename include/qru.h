@@ -79,6 +79,16 @@
 extern "C" {
 #endif
 
+/* Marks the functions of the public API: the only symbols the shared
+ * library exports (it is built with hidden visibility). */
+#if defined(_WIN32)
+#define QRU_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define QRU_API __attribute__((visibility("default")))
+#else
+#define QRU_API
+#endif
+
 #define QRU_VERSION_MAJOR 0
 #define QRU_VERSION_MINOR 1
 #define QRU_VERSION_PATCH 0
@@ -131,17 +141,17 @@ typedef struct qru_lsq qru_lsq;
 /** @{ */
 
 /** Version string "MAJOR.MINOR.PATCH". */
-const char *qru_version(void);
+QRU_API const char *qru_version(void);
 
 /** Message for a status code; never NULL.  For -i the message names an
  *  invalid argument, for > 0 a numerical failure. */
-const char *qru_strerror(int status);
+QRU_API const char *qru_strerror(int status);
 
 /** Name of a backend ("auto", "cpu", "cuda", "opencl"), or "unknown". */
-const char *qru_backend_name(qru_backend backend);
+QRU_API const char *qru_backend_name(qru_backend backend);
 
 /** 1 if the backend was compiled into this build of the library, else 0. */
-int qru_backend_compiled(qru_backend backend);
+QRU_API int qru_backend_compiled(qru_backend backend);
 
 /** @} */
 /* ------------------------------------------------------------------------ */
@@ -166,32 +176,32 @@ typedef struct qru_context_options {
 } qru_context_options;
 
 /** Sets every field of @p opt to its default. */
-void qru_context_options_init(qru_context_options *opt);
+QRU_API void qru_context_options_init(qru_context_options *opt);
 
 /** Creates a context for @p backend with default options.
  *  @param[out] ctx     the new context (1)
  *  @param[in]  backend which backend (2)
  *  @return 0, -1, -2, #QRU_ERR_BACKEND_UNAVAILABLE, #QRU_ERR_ALLOC,
  *          #QRU_ERR_DEVICE. */
-int qru_context_create(qru_context **ctx, qru_backend backend);
+QRU_API int qru_context_create(qru_context **ctx, qru_backend backend);
 
 /** Creates a context with options (NULL @p opt means defaults).
  *  Argument numbers: ctx (1), backend (2), opt (3). */
-int qru_context_create_ex(qru_context **ctx, qru_backend backend,
+QRU_API int qru_context_create_ex(qru_context **ctx, qru_backend backend,
                           const qru_context_options *opt);
 
 /** Destroys a context (NULL is allowed).  Matrices and factorisations
  *  created in it must be freed first. */
-void qru_context_destroy(qru_context *ctx);
+QRU_API void qru_context_destroy(qru_context *ctx);
 
 /** The backend the context runs on (never #QRU_BACKEND_AUTO). */
-qru_backend qru_context_backend(const qru_context *ctx);
+QRU_API qru_backend qru_context_backend(const qru_context *ctx);
 
 /** A human-readable name of the device the context runs on. */
-const char *qru_context_device_name(const qru_context *ctx);
+QRU_API const char *qru_context_device_name(const qru_context *ctx);
 
 /** 1 if the context's device computes in @p dtype, 0 if not. */
-int qru_context_supports(const qru_context *ctx, qru_dtype dtype);
+QRU_API int qru_context_supports(const qru_context *ctx, qru_dtype dtype);
 
 /** Options of a context (qru_context_set_option()). */
 typedef enum qru_context_option {
@@ -214,7 +224,7 @@ typedef enum qru_context_option {
  *
  *  Arguments: ctx (1), opt (2: a ::qru_context_option), value (3: 0 or 1
  *  for both options).  @return 0 or -i. */
-int qru_context_set_option(qru_context *ctx, qru_context_option opt,
+QRU_API int qru_context_set_option(qru_context *ctx, qru_context_option opt,
                            int value);
 
 /** Reads an option of the context.
@@ -223,7 +233,7 @@ int qru_context_set_option(qru_context *ctx, qru_context_option opt,
  *
  *  Arguments: ctx (1), opt (2: a ::qru_context_option), value (3: one int
  *  out).  @return 0 or -i (then *value is not written). */
-int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
+QRU_API int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
                            int *value);
 
 /** Work a context has queued since its creation or the last
@@ -242,14 +252,14 @@ typedef struct qru_context_stats {
  *  MATLAB: `stats = ctx.stats`
  *
  *  Arguments: ctx (1), stats (2: out).  @return 0 or -i. */
-int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats);
+QRU_API int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats);
 
 /** Sets the context's counters to zero.
  *
  *  MATLAB: `ctx.stats = zeros`
  *
  *  @return 0 or -1 if ctx is NULL. */
-int qru_context_reset_stats(qru_context *ctx);
+QRU_API int qru_context_reset_stats(qru_context *ctx);
 
 /** The performance parameters of a context (its tuning block), one set
  *  per element type.  Each starts at the backend's default, measured on
@@ -307,7 +317,7 @@ typedef enum qru_tuning_param {
  *
  *  Arguments: ctx (1), dtype (2), param (3: a ::qru_tuning_param),
  *  value (4: in the parameter's range).  @return 0 or -i. */
-int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
+QRU_API int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int value);
 
 /** Reads a tuning parameter of the context.
@@ -316,12 +326,12 @@ int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
  *
  *  Arguments: ctx (1), dtype (2), param (3), value (4: one int out).
  *  @return 0 or -i (then *value is not written). */
-int qru_context_get_tuning(const qru_context *ctx, qru_dtype dtype,
+QRU_API int qru_context_get_tuning(const qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int *value);
 
 /** Waits until all work queued on the context has finished.
  *  @return 0 or #QRU_ERR_DEVICE (-1 if ctx is NULL). */
-int qru_context_sync(qru_context *ctx);
+QRU_API int qru_context_sync(qru_context *ctx);
 
 /** @} */
 /* ------------------------------------------------------------------------ */
@@ -332,7 +342,7 @@ int qru_context_sync(qru_context *ctx);
  *  undefined.  ld = 0 means ld = max(1, rows).
  *  Arguments: ctx (1), dtype (2), rows (3), cols (4), ld (5), M (6).
  *  @return 0, -i, #QRU_ERR_UNSUPPORTED, #QRU_ERR_ALLOC. */
-int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
+QRU_API int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                       int ld, qru_matrix **M);
 
 /** Wraps a caller's buffer without copying: a host pointer for the CPU
@@ -341,31 +351,31 @@ int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
  *  free it.  ld = 0 means max(1, rows).
  *  Arguments: ctx (1), dtype (2), rows (3), cols (4), mem (5), ld (6), M (7).
  */
-int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
+QRU_API int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     void *mem, int ld, qru_matrix **M);
 
 /** Copies a host column-major array (leading dimension @p ldh) into M.
  *  M = host(1:rows, 1:cols).  Arguments: M (1), host (2), ldh (3). */
-int qru_matrix_upload(qru_matrix *M, const void *host, int ldh);
+QRU_API int qru_matrix_upload(qru_matrix *M, const void *host, int ldh);
 
 /** Copies M into a host column-major array (leading dimension @p ldh).
  *  host(1:rows, 1:cols) = M.  Arguments: M (1), host (2), ldh (3). */
-int qru_matrix_download(const qru_matrix *M, void *host, int ldh);
+QRU_API int qru_matrix_download(const qru_matrix *M, void *host, int ldh);
 
 /** Copies one matrix into another of the same context, type and size:
  *  B = A.  Arguments: A (1), B (2). */
-int qru_matrix_copy(const qru_matrix *A, qru_matrix *B);
+QRU_API int qru_matrix_copy(const qru_matrix *A, qru_matrix *B);
 
 /** Frees a matrix (NULL is allowed); a wrapped buffer is not freed. */
-void qru_matrix_free(qru_matrix *M);
+QRU_API void qru_matrix_free(qru_matrix *M);
 
-int qru_matrix_rows(const qru_matrix *M);   /**< rows, or -1 if M is NULL */
-int qru_matrix_cols(const qru_matrix *M);   /**< cols, or -1 if M is NULL */
-int qru_matrix_ld(const qru_matrix *M);     /**< ld, or -1 if M is NULL */
-qru_dtype qru_matrix_dtype(const qru_matrix *M); /**< element type */
+QRU_API int qru_matrix_rows(const qru_matrix *M);   /**< rows, or -1 if M is NULL */
+QRU_API int qru_matrix_cols(const qru_matrix *M);   /**< cols, or -1 if M is NULL */
+QRU_API int qru_matrix_ld(const qru_matrix *M);     /**< ld, or -1 if M is NULL */
+QRU_API qru_dtype qru_matrix_dtype(const qru_matrix *M); /**< element type */
 /** The backend memory handle (host pointer, CUDA device pointer or cl_mem)
  *  of the first element's buffer. */
-void *qru_matrix_data(const qru_matrix *M);
+QRU_API void *qru_matrix_data(const qru_matrix *M);
 
 /** @} */
 /* ------------------------------------------------------------------------ */
@@ -396,7 +406,7 @@ void *qru_matrix_data(const qru_matrix *M);
  *  (the least-squares solve reports it).  With #QRU_OPTION_CHECK_FINITE,
  *  A and B are scanned (Q is output only).
  */
-int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
+QRU_API int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
                   qru_matrix *B, int nb);
 
 /** @} */
@@ -417,7 +427,7 @@ typedef struct qru_lsq_options {
 } qru_lsq_options;
 
 /** Sets every field of @p opt to its default. */
-void qru_lsq_options_init(qru_lsq_options *opt);
+QRU_API void qru_lsq_options_init(qru_lsq_options *opt);
 
 /** Factorises the least-squares problem min ||A x - b||_2 (A is n x m with
  *  n >= m >= 1, b is n x r with r >= 1) into a new object holding R (n x m,
@@ -428,7 +438,7 @@ void qru_lsq_options_init(qru_lsq_options *opt);
  *
  *  Arguments: ctx (1), A (2), b (3), opt (4, may be NULL for defaults),
  *  f (5).  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
+QRU_API int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                    const qru_lsq_options *opt, qru_lsq **f);
 
 /** Creates a factorisation object from an existing QR factorisation
@@ -443,12 +453,12 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
  *  Arguments: ctx (1), Q (2: NULL or n x n), R (3: n x m, n >= m >= 1, the
  *  dtype of Q), d (4: n x r, r >= 1), opt (5, may be NULL), f (6).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
+QRU_API int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
                            const qru_matrix *R, const qru_matrix *d,
                            const qru_lsq_options *opt, qru_lsq **f);
 
 /** Frees a factorisation (NULL is allowed). */
-void qru_lsq_destroy(qru_lsq *f);
+QRU_API void qru_lsq_destroy(qru_lsq *f);
 
 /** Least-squares solution by back substitution: x = R(1:m,1:m) \ d(1:m,:).
  *
@@ -459,32 +469,32 @@ void qru_lsq_destroy(qru_lsq *f);
  *  j by the QR rank rule of the file documentation (R(j,j) not finite or
  *  |R(j,j)| <= max(n, m) eps max_i ||R(1:i,i)||): x is then left
  *  unchanged; or a library status. */
-int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x);
+QRU_API int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x);
 
 /** Residual norms ||A x - b(:,j)||_2 = ||d(m+1:n, j)||_2 for j = 1..r.
  *
  *  MATLAB: `res(j) = norm(d(m+1:n, j))`
  *
  *  Arguments: ctx (1), f (2), res (3: r doubles on the host). */
-int qru_lsq_residual(qru_context *ctx, const qru_lsq *f, double *res);
+QRU_API int qru_lsq_residual(qru_context *ctx, const qru_lsq *f, double *res);
 
-int qru_lsq_rows(const qru_lsq *f);  /**< n, or -1 if f is NULL */
-int qru_lsq_cols(const qru_lsq *f);  /**< m, or -1 if f is NULL */
-int qru_lsq_nrhs(const qru_lsq *f);  /**< r, or -1 if f is NULL */
-int qru_lsq_has_q(const qru_lsq *f); /**< 1 if Q is held, 0 if not or NULL */
-qru_dtype qru_lsq_dtype(const qru_lsq *f); /**< element type */
+QRU_API int qru_lsq_rows(const qru_lsq *f);  /**< n, or -1 if f is NULL */
+QRU_API int qru_lsq_cols(const qru_lsq *f);  /**< m, or -1 if f is NULL */
+QRU_API int qru_lsq_nrhs(const qru_lsq *f);  /**< r, or -1 if f is NULL */
+QRU_API int qru_lsq_has_q(const qru_lsq *f); /**< 1 if Q is held, 0 if not or NULL */
+QRU_API qru_dtype qru_lsq_dtype(const qru_lsq *f); /**< element type */
 
 /** Copies R (n x m, upper trapezoidal, zeros below) into @p R.
  *  MATLAB: `R_out = R`.  Arguments: ctx (1), f (2), R (3: n x m). */
-int qru_lsq_get_r(qru_context *ctx, const qru_lsq *f, qru_matrix *R);
+QRU_API int qru_lsq_get_r(qru_context *ctx, const qru_lsq *f, qru_matrix *R);
 
 /** Copies Q (n x n) into @p Q; #QRU_ERR_NO_Q if not held.
  *  MATLAB: `Q_out = Q`.  Arguments: ctx (1), f (2), Q (3: n x n). */
-int qru_lsq_get_q(qru_context *ctx, const qru_lsq *f, qru_matrix *Q);
+QRU_API int qru_lsq_get_q(qru_context *ctx, const qru_lsq *f, qru_matrix *Q);
 
 /** Copies d = Q' b (n x r) into @p d.
  *  MATLAB: `d_out = Q' * b`.  Arguments: ctx (1), f (2), d (3: n x r). */
-int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
+QRU_API int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
 
 /** @} */
 
@@ -570,27 +580,27 @@ typedef enum qru_update_algorithm {
  *  f is NULL.  A failed update does not change it.
  *
  *  MATLAB: `path = f.last_path` */
-int qru_lsq_last_update_path(const qru_lsq *f);
+QRU_API int qru_lsq_last_update_path(const qru_lsq *f);
 
 /** Selects the algorithm used by the updates of @p f (both give the QR
  *  factorisation of the updated problem; they differ in speed and in
  *  rounding).  Arguments: f (1), alg (2: a ::qru_update_algorithm value).
  *  @return 0, -1, -2. */
-int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg);
+QRU_API int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg);
 
 /** The update algorithm of @p f (a ::qru_update_algorithm value), or -1
  *  if f is NULL. */
-int qru_lsq_update_algorithm(const qru_lsq *f);
+QRU_API int qru_lsq_update_algorithm(const qru_lsq *f);
 
 /** Sets the Householder block size of the updates of @p f: nb >= 1 uses
  *  panels of nb columns (clipped to the columns reduced), nb = 0 restores
  *  the default (about a tenth of the columns reduced, at least 1).
  *  The block size of the initial factorisation (qru_lsq_options::nb) is
  *  not affected.  Arguments: f (1), nb (2).  @return 0, -1, -2. */
-int qru_lsq_set_update_block_size(qru_lsq *f, int nb);
+QRU_API int qru_lsq_set_update_block_size(qru_lsq *f, int nb);
 
 /** The update block size set for @p f (0 = auto), or -1 if f is NULL. */
-int qru_lsq_update_block_size(const qru_lsq *f);
+QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
 
 /** Adds a block of p columns U after the first k columns of A
  *  (Andrew 2012, section 4.1: U_Q = Q' U, Householder QR of U_Q(m+1:n, :),
@@ -612,7 +622,7 @@ int qru_lsq_update_block_size(const qru_lsq *f);
  *  1..k are not judged (they keep R's values, so a rank-deficient
  *  factorisation can still be extended); qru_lsq_solve() judges all
  *  columns with the same rule. */
-int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
+QRU_API int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U);
 
 /** Removes the p columns after the first k columns of A (Andrew 2012,
@@ -624,7 +634,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
  *  Arguments: ctx (1), f (2), k (3: 0 <= k < m), p (4: 1 <= p <= m - k and
  *  p < m, so that m1 >= 1).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p);
+QRU_API int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p);
 
 /** Adds a block of p rows U (and right-hand-side rows e) after the first k
  *  rows of A (Andrew 2012, section 4.3: Householder reflectors acting on
@@ -641,7 +651,7 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p);
  *  @param U   p x m, p >= 1 (4)
  *  @param e   p x r (5)
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
+QRU_API int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U, const qru_matrix *e);
 
 /** Removes the p rows after the first k rows of A (and of b) (Andrew 2012,
@@ -655,7 +665,7 @@ int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
  *  n - p >= m).
  *  @return 0, -i, #QRU_ERR_NO_Q, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE.  A1 may be
  *  rank-deficient (qru_lsq_solve() then reports it). */
-int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
+QRU_API int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
 /** @} */
 
@@ -733,7 +743,7 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
  *          context to read A's diagonal at its start and the failure
  *          information and the factor's diagonal at its end, never per
  *          block. */
-int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
+QRU_API int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
                     int nb);
 
 /** Triangular solve with many right-hand sides (BLAS trsm).
@@ -753,7 +763,7 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
  *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
  *  @param B     m x n, overwritten by the solution (8)
  *  @return 0, -i, or a library status. */
-int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
+QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
              double alpha, const qru_matrix *A, qru_matrix *B);
 
 /** Solves A X = B given the Cholesky factor of A.
@@ -763,7 +773,7 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
  *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
  *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
  *  overwritten by X).  @return 0, -i, or a library status. */
-int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
+QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
                    qru_matrix *B);
 
 /** Rank-k update or downdate of a Cholesky factor.
@@ -788,7 +798,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *          the diagonal): L is then unchanged, bit for bit; or a library
  *          status.  Needs about n*(n+k) elements of workspace plus
  *          min(n*n, 2^20) for A1's diagonal ('U': 2 n*n more). */
-int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
+QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                     const qru_matrix *W, int sign);
 
 /** Cholesky factor of a matrix with a block of p rows and columns inserted
@@ -819,7 +829,7 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *          then unchanged; or a library status.  Needs about
  *          (n+p-k)(n+p) + n p elements of workspace, at least
  *          min(n*n, 2^20) ('U': 3 (n+p)^2 more). */
-int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     const qru_matrix *C, qru_matrix *L1);
 
 /** Cholesky factor of a matrix with the p rows and columns k+1..k+p
@@ -843,7 +853,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
  *          unchanged; or a library status.  Values in the removed rows do
  *          not matter.  Needs about (n-k-p)(n-k) + min(n*n, 2^20) elements
  *          of workspace ('U': 2 n*n more). */
-int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);
 
 /** @} */
@@ -868,7 +878,7 @@ typedef struct qru_gp_options {
 } qru_gp_options;
 
 /** Sets every field of @p opt to its default. */
-void qru_gp_options_init(qru_gp_options *opt);
+QRU_API void qru_gp_options_init(qru_gp_options *opt);
 
 /** Creates a GP from n training points (x_i, y_i) given on the host.
  *
@@ -885,14 +895,14 @@ void qru_gp_options_init(qru_gp_options *opt);
  *  later copy), *gp is then not set; or a library status.  A NaN / Inf
  *  in y does not enter the factor: the call succeeds and the GP's
  *  predictions and likelihood are then unspecified. */
-int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
+QRU_API int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
                   const double *y, const qru_gp_options *opt, qru_gp **gp);
 
 /** Frees a GP (NULL is allowed). */
-void qru_gp_destroy(qru_gp *gp);
+QRU_API void qru_gp_destroy(qru_gp *gp);
 
 /** Number of training points, or -1 if gp is NULL. */
-int qru_gp_size(const qru_gp *gp);
+QRU_API int qru_gp_size(const qru_gp *gp);
 
 /** Posterior mean and variance of the latent function at m test points.
  *
@@ -904,7 +914,7 @@ int qru_gp_size(const qru_gp *gp);
  *  prior (0, sf2) is returned.  The variance is not clamped: where the
  *  posterior variance is near zero, rounding can make it slightly
  *  negative.  @return 0, -i or a library status. */
-int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
+QRU_API int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
                    double *var);
 
 /** Log marginal likelihood of the training targets.
@@ -913,7 +923,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
  *
  *  Arguments: gp (1), lml (2: one double out).
  *  @return 0, -i or a library status. */
-int qru_gp_log_likelihood(qru_gp *gp, double *lml);
+QRU_API int qru_gp_log_likelihood(qru_gp *gp, double *lml);
 
 /** Inserts p training points before point k (k = n appends), updating the
  *  factor with qru_chol_insert() instead of refactorising.
@@ -927,7 +937,7 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml);
  *  qru_gp_create() on the points in their new order (e.g. a repeated
  *  input with sn2 = 0, a NaN / Inf input): the GP is unchanged bit for
  *  bit; or a library status. */
-int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
+QRU_API int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
                   const double *y);
 
 /** Removes the training points k+1..k+p (MATLAB indices), updating the
@@ -939,18 +949,18 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x,
  *  @return 0, -i, i > 0 (column i of the new factor fails the
  *  definiteness rule, possible only through rounding in the factor: GP
  *  unchanged) or a library status. */
-int qru_gp_remove(qru_gp *gp, int k, int p);
+QRU_API int qru_gp_remove(qru_gp *gp, int k, int p);
 
 /** Copies the current n x n lower Cholesky factor of K into @p L (the
  *  strictly upper part of L is set to zero).
  *  MATLAB: `L_out = L`.  Arguments: gp (1), L (2: n x n, the GP's dtype,
  *  in the GP's context).  @return 0, -i or a library status. */
-int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L);
+QRU_API int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L);
 
 /** Copies the current training inputs and targets to the host (either
  *  pointer may be NULL).  MATLAB: `x_out = x; y_out = y;`
  *  Arguments: gp (1), x (2: n doubles), y (3: n doubles). */
-int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
+QRU_API int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
 
 /** @} */
 

@@ -15,7 +15,7 @@
  *     qru_qr_full (the factorisation of qru_lsq_create: R, Q, Q' b),
  *
  * and runs the cheaper one.  R-only factorisations always update (there is
- * no A to rebuild).  The flop counts are those of bench/flops.h (included
+ * no A to rebuild).  The flop counts are those of src/qru_flops.h (included
  * below: the same formulas the benchmark tables were computed with), the
  * call counts those of the code paths (see upd_calls()).  The constants
  * (table below) are per backend, taken from the measured tables cited
@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "qru_update.h"
-#include "../bench/flops.h"
+#include "qru_flops.h"
 
 /* Per-backend constants of the model.  rate_upd: the arithmetic of the
  * updates (GEMMs, panels, rotations; flops per second); rate_qr: the
@@ -117,8 +117,8 @@ static const upd_costs *costs_of(const qru_context *ctx)
     }
 }
 
-/* FAST update: flops (bench/flops.h, or the formula of include/qru.h for
- * the FAST row removal, which bench/flops.h counts as the dissertation's
+/* FAST update: flops (src/qru_flops.h, or the formula of include/qru.h for
+ * the FAST row removal, which src/qru_flops.h counts as the dissertation's
  * algorithm) and backend calls, counted along the code:
  *  - add columns (update_cols.c): 3 calls per column of the Householder
  *    phase (house, larf, wy_append), 4 per Givens step (make, apply to

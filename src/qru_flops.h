@@ -1,6 +1,8 @@
 /*
- * Floating-point operation counts of the routines the benchmarks time, in
- * one place.  A flop is one real addition, subtraction, multiplication or
+ * The flop model of the library: floating-point operation counts of the
+ * routines qru runs and of those the benchmarks compare with, in one
+ * place.  The update policy (update_policy.c) predicts with it; the
+ * benchmarks (bench/) include it for their tables.  A flop is one real addition, subtraction, multiplication or
  * division (a square root counts as one); the counts are the same for
  * float and double.  Sizes follow qru's convention: A is n x m (n rows,
  * m columns, n >= m), r right-hand sides, an update inserts or deletes p
@@ -38,8 +40,8 @@
  *   geadd(m, n) with alpha = beta = 1    m n (one addition per element)
  *   col_norms(m, n)        2 m n
  */
-#ifndef QRU_BENCH_FLOPS_H
-#define QRU_BENCH_FLOPS_H
+#ifndef QRU_FLOPS_H
+#define QRU_FLOPS_H
 
 /* ---- 1. reference routines --------------------------------------------- */
 
@@ -273,4 +275,4 @@ static inline double flops_remove_rows(int n, int m, int p, int k, int r)
     return nrot * (flops_op_rot(n) + flops_op_rot(m + r) - 6.0);
 }
 
-#endif /* QRU_BENCH_FLOPS_H */
+#endif /* QRU_FLOPS_H */

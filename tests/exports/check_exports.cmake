@@ -1,0 +1,43 @@
+# The dynamic symbols that libqru defines must be exactly the functions
+# declared with QRU_API in include/qru.h.
+#   cmake -DNM=<nm> -DLIB=<libqru.so> -DHEADER=<qru.h> -P check_exports.cmake
+file(READ ${HEADER} header)
+string(REGEX MATCHALL "QRU_API [^;(]*[ *](qru_[a-z0-9_]+)\\(" decls "${header}")
+set(api "")
+foreach(d IN LISTS decls)
+  string(REGEX REPLACE ".*[ *](qru_[a-z0-9_]+)\\($" "\\1" name "${d}")
+  list(APPEND api ${name})
+endforeach()
+list(SORT api)
+list(REMOVE_DUPLICATES api)
+execute_process(COMMAND ${NM} -D --defined-only ${LIB}
+  OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} failed on ${LIB}")
+endif()
+string(REGEX MATCHALL "[0-9a-fA-F]+ [A-Za-z] [^\n]+" rows "${out}")
+set(exported "")
+foreach(r IN LISTS rows)
+  string(REGEX REPLACE "^[0-9a-fA-F]+ [A-Za-z] " "" name "${r}")
+  string(REGEX REPLACE "@.*" "" name "${name}")
+  # the linker's own markers
+  if(NOT name MATCHES "^(_init|_fini|_edata|_end|__bss_start)$")
+    list(APPEND exported ${name})
+  endif()
+endforeach()
+list(SORT exported)
+list(REMOVE_DUPLICATES exported)
+list(LENGTH api napi)
+list(LENGTH exported nexp)
+set(extra ${exported})
+list(REMOVE_ITEM extra ${api})
+set(missing ${api})
+if(exported)
+  list(REMOVE_ITEM missing ${exported})
+endif()
+if(extra OR missing)
+  message(FATAL_ERROR "exports differ from the QRU_API declarations:\n"
+    "  exported but not declared: ${extra}\n"
+    "  declared but not exported: ${missing}")
+endif()
+message(STATUS "libqru exports exactly the ${napi} QRU_API functions")
