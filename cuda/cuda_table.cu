@@ -51,11 +51,13 @@ const qru_backend_ops qru_cuda_ops = {
                .chol_vendor = 0,
                .upd_panel_nb = 64,
                .upd_panel_min_nb = 16,
+               .upd_rows_nb = 128,
                /* measured on an H200 (docs/performance.md) */
                .sweeps_max_work = 32768,
                .panel_kernel = 0,
                .panel_groups = 0,
                .chol_panel = 0,
-               .sweeps_kernel = 0},
+               .sweeps_kernel = 0,
+               .cost = {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 3.5e-6}},
 };
 

@@ -292,6 +292,9 @@ typedef enum qru_tuning_param {
     /** Narrowest panel that runs on chip which the updates take instead
      *  of a wider one that does not (QRU_UPDATE_PANEL_MIN_NB). */
     QRU_TUNE_UPDATE_PANEL_MIN_NB,
+    /** Householder block size of the first phase of the QRU_UPDATE_FAST
+     *  row removal (1..4096; QRU_UPDATE_ROWS_NB). */
+    QRU_TUNE_UPDATE_ROWS_NB,
     /** The fused Givens sweeps (one work-group) run while
      *  min(p, L) x rows <= this (QRU_SWEEPS_MAX_WORK). */
     QRU_TUNE_SWEEPS_MAX_WORK,

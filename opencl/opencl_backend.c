@@ -1424,6 +1424,8 @@ const qru_backend_ops qru_opencl_ops = {
                .chol_nb = 64,
                .upd_panel_nb = 64,
                .upd_panel_min_nb = 16,
-               .sweeps_max_work = 32768},
+               .upd_rows_nb = 128,
+               .sweeps_max_work = 32768,
+               .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6}},
 };
 

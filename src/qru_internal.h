@@ -249,7 +249,6 @@ struct qru_lsq {
     int upd_alg;       /* qru_update_algorithm */
     /* update policy (update_policy.c; both 0 after calloc) */
     int last_path;     /* QRU_PATH_* of the last successful update */
-    int in_policy;     /* 1 while qru_upd_policy runs an update of f */
 };
 
 /* The rank rule of the QR routines (lsq.c; documented in include/qru.h):

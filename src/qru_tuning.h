@@ -36,6 +36,8 @@
     /* narrowest on-chip panel the updates take instead of a wider one \
      * that does not fit on chip */ \
     X(upd_panel_min_nb, UPDATE_PANEL_MIN_NB, "QRU_UPDATE_PANEL_MIN_NB", 1, 4096, NULL) \
+    /* Householder block of the fast row removal's first phase */ \
+    X(upd_rows_nb, UPDATE_ROWS_NB, "QRU_UPDATE_ROWS_NB", 1, 4096, NULL) \
     /* fused Givens sweeps (one work-group) while min(p, L) nr <= this */ \
     X(sweeps_max_work, SWEEPS_MAX_WORK, "QRU_SWEEPS_MAX_WORK", 0, 1 << 30, NULL) \
     /* GPU panel kernel: the first that fits, no register kernel, or the \
@@ -49,10 +51,24 @@
     X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 1, "auto|global")
 /* clang-format on */
 
+/* The cost model of the update policy (update_policy.c):
+ *     time ~ sum_i flops_i / rate_i + calls * per_call
+ *            + col_step * (column steps of fused panels)
+ *            + sweep_step * (steps of fused Givens sweeps).
+ * rate_upd: the arithmetic of the updates; rate_qr: the Householder
+ * factorisation of a refactorisation; rate_gemm: its GEMM-rich rest
+ * (forming Q, Q'b, rebuilding A and b); all in flop/s, seconds for the
+ * rest.  Each backend's values and the measurements behind them:
+ * docs/performance.md, "Measurements behind the library's defaults". */
+typedef struct qru_cost_model {
+    double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step;
+} qru_cost_model;
+
 typedef struct qru_tuning {
 #define QRU_TUNING_FIELD_(f, P, env, lo, hi, words) int f;
     QRU_TUNING(QRU_TUNING_FIELD_)
 #undef QRU_TUNING_FIELD_
+    qru_cost_model cost; /* (not a qru_tuning_param) */
 } qru_tuning;
 
 #endif /* QRU_TUNING_H */

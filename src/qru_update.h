@@ -12,12 +12,13 @@
  * f->upd_nb if set, else about ncols / 10; always in [1, max(1, ncols)]. */
 int qru_upd_nb(const qru_lsq *f, int ncols);
 
-/* 1 if the update of f runs its Householder panels through the backend's
- * fused panel_qr (one call per block of columns): QRU_UPDATE_FAST and the
+/* 1 if an update with algorithm alg runs its Householder panels through
+ * the backend's fused panel_qr (one call per block of columns):
+ * QRU_UPDATE_FAST and the
  * backend's own panel_qr (qru_use_fused_panel).  Used by the add-rows update (the
  * remove-columns update measured slower with it on an H100 and keeps its
  * per-column panels; docs/performance.md). */
-int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx);
+int qru_upd_use_fused(int alg, const qru_context *ctx);
 
 /* Block size of the fused panels of (nb + extra) x nb: f->upd_nb if set,
  * else the tuning block's upd_panel_nb, lowered to the backend's panel_qr_max_nb(extra)
@@ -86,23 +87,45 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
 int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
                        int nr);
 
+/* Householder block of the first phase of the fast row removal (the
+ * GEMMs on Q(:, m:n) have inner dimension nb, so it should be large enough
+ * to run them at GEMM speed): f->upd_nb if set, else the tuning block's
+ * upd_rows_nb; at most p. */
+int qru_upd_rr_nb(const qru_lsq *f, int p);
+
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
-/* Update policy (update_policy.c).  Each public update calls
- * QRU_UPD_POLICY right after its argument checks: unless f->in_policy is
- * set, qru_upd_policy runs the whole update itself (with AUTO: the FAST
- * update or a refactorisation, as its cost model predicts; otherwise the
- * chosen algorithm, by calling the public update again with in_policy
- * set), records f->last_path on success and returns 1 with *st set. */
+/* ---- the update pipeline (update_policy.c) ----
+ * Each public update checks its arguments, then hands a request to
+ * qru_upd_run, which chooses a strategy (the caller's algorithm, or with
+ * QRU_UPDATE_AUTO the cheaper of the fast update and a refactorisation by
+ * the cost model), runs it and records f->last_path on success.  The
+ * strategies get the checked request and never change f's settings. */
 enum { QRU_UPD_OP_ADD_COLS, QRU_UPD_OP_REMOVE_COLS, QRU_UPD_OP_ADD_ROWS,
        QRU_UPD_OP_REMOVE_ROWS };
-int qru_upd_policy(qru_context *ctx, qru_lsq *f, int op, int k, int p,
-                   const qru_matrix *U, const qru_matrix *e, int *st);
-#define QRU_UPD_POLICY(ctx, f, op, k, p, U, e)                                 \
-    do {                                                                       \
-        int pst_;                                                              \
-        if (qru_upd_policy((ctx), (f), (op), (k), (p), (U), (e), &pst_))      \
-            return pst_;                                                       \
-    } while (0)
+typedef struct qru_upd_req {
+    int op;                 /* QRU_UPD_OP_* */
+    int k, p;               /* position and count, as the caller gave them */
+    const qru_matrix *U, *e;
+    int alg;                /* set by qru_upd_run: QRU_UPDATE_DISSERTATION
+                               or QRU_UPDATE_FAST, the update to run */
+} qru_upd_req;
+typedef int (*qru_upd_fn)(qru_context *ctx, qru_lsq *f,
+                          const qru_upd_req *rq);
+int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq);
+
+/* The cost model's view of the fast update (QRU_UPDATE_FAST) of
+ * operation op on f (update_policy.c): flops, backend calls, column steps
+ * of fused panels, steps of fused Givens sweeps. */
+void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
+                       int k, int p, double *flops, double *calls,
+                       double *steps, double *sweeps);
+
+/* The updates (update_cols.c, update_rows.c), one per operation, running
+ * the algorithm rq->alg; and the refactorisation (update_policy.c). */
+int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
+int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
+int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
+int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 
 #endif /* QRU_UPDATE_H */

@@ -37,20 +37,26 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
         return -1;
     if (!f || f->ctx != ctx)
         return -2;
-    int n = f->n, m = f->m, r = f->r;
+    int n = f->n, m = f->m;
     if (k < 0 || k > m)
         return -3;
     qru_dtype dt = f->dtype;
     if (!qru_mat_ok(ctx, U, dt) || U->rows != n || U->cols < 1 ||
         U->cols > n - m)
         return -4;
-    int st = f->in_policy ? 0 : qru_check_finite(ctx, 4, U, 'A', 'N', 0);
-    if (st)
-        return st;
+    QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
     if (!f->has_q)
         return QRU_ERR_NO_Q;
-    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL);
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL,
+                                     0});
+}
 
+int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, st;
+    qru_dtype dt = f->dtype;
+    const qru_matrix *U = rq->U;
     const qru_backend_ops *o = ctx->ops;
     int p = U->cols;
     int nz = n - m;     /* rows of the Householder phase, >= p */
@@ -74,7 +80,7 @@ int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
         nwork = (size_t)n * p;
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
-    int fast = f->upd_alg == QRU_UPDATE_FAST && L > 0;
+    int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
     size_t o_sw = o_work + nwork + 1;
     size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
@@ -209,13 +215,19 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
         return -1;
     if (!f || f->ctx != ctx)
         return -2;
-    int n = f->n, m = f->m, r = f->r;
+    int m = f->m;
     if (k < 0 || k >= m)
         return -3;
     if (p < 1 || p > m - k || p >= m)
         return -4;
-    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL);
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL,
+                                     0});
+}
 
+int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int m1 = m - p;
@@ -224,7 +236,7 @@ int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
      * band in ONE panel_qr call, in place in R (the band's zeros below row
      * c + p of column c are exact and stay exact: the panel's reflectors are
      * those of length p + 1, up to rounding) */
-    int fused = qru_upd_use_fused(f, ctx);
+    int fused = qru_upd_use_fused(rq->alg, ctx);
     int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
                    : qru_upd_nb(f, nred);
     int ldy = p + nb;

@@ -39,9 +39,9 @@ int qru_upd_nb(const qru_lsq *f, int ncols)
     return nb < 1 ? 1 : nb;
 }
 
-int qru_upd_use_fused(const qru_lsq *f, const qru_context *ctx)
+int qru_upd_use_fused(int alg, const qru_context *ctx)
 {
-    return f->upd_alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx);
+    return alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx);
 }
 
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,

@@ -44,9 +44,6 @@
 
 #include "qru_update.h"
 
-/* Default Householder block of step 1 (the GEMMs on Q(:, m:n) have inner
- * dimension nb, so it should be large enough to run them at GEMM speed). */
-#define FAST_RR_NB 128
 /* Sweeps of p >= FAST_ACC_P rotations per step are accumulated into GEMMs,
  * in groups of max(p, FAST_ACC_B) rotations per sweep. */
 #define FAST_ACC_P 16
@@ -62,6 +59,13 @@
  * with it).  The c, s of the rotations are stored in cs in step order,
  * 2 cnt values per step.  The add-columns update (L = m-k) and the fast
  * remove-rows update (L = m) both have this structure. */
+int qru_upd_rr_nb(const qru_lsq *f, int p)
+{
+    int nb = f->upd_nb > 0 ? f->upd_nb
+                           : qru_ctx_tuning(f->ctx, f->dtype)->upd_rows_nb;
+    return nb > p ? p : nb;
+}
+
 int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
                        int nr)
 {
@@ -182,9 +186,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     int nz = n - m; /* >= p: rows of Z */
     int mp = m + p; /* columns the rotations act on */
     int lc = m + r; /* composite [R'; d'] is lc x mp */
-    int nb = f->upd_nb > 0 ? f->upd_nb : FAST_RR_NB;
-    if (nb > p)
-        nb = p;
+    int nb = qru_upd_rr_nb(f, p);
     int ld = f->ncap;
     qru_ptr Q = f->Q, R = f->R, d = f->d;
 

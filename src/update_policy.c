@@ -26,9 +26,9 @@
  * (capacity reserved first, which keeps the contents) only when everything
  * before succeeded, the add-columns rank check included.
  *
- * Every public update calls qru_upd_policy() (QRU_UPD_POLICY in
- * qru_update.h) after its argument checks; it also records the path of
- * each successful update (qru_lsq_last_update_path()).
+ * Every public update hands its checked request to qru_upd_run(), which
+ * picks the strategy, runs it and records the path of each successful
+ * update (qru_lsq_last_update_path()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,86 +36,6 @@
 
 #include "qru_update.h"
 #include "qru_flops.h"
-
-/* Per-backend constants of the model.  rate_upd: the arithmetic of the
- * updates (GEMMs, panels, rotations; flops per second); rate_qr: the
- * Householder factorisation geqrf of A1; rate_gemm: GEMM-rich work of the
- * refactorisation (forming Q, Q' b, rebuilding A and b); per_call: the
- * cost of one backend call (launch, latency of a dependent step).  Float
- * uses the double constants (the H100 tables show float within ~10% of
- * double at these sizes, docs/benchmarks-fast.md). */
-typedef struct upd_costs {
-    double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step;
-} upd_costs;
-
-static const upd_costs cost_table[3] = {
-    /* QRU_BACKEND_CPU: docs/benchmarks.md, "n = 4000, m = 1000, double,
-     * backend cpu" table (2 cores, OpenBLAS):
-     *  - rate_upd: FAST remove rows 100 rows, 0.149 s for about
-     *    4 n (n-m) p + 8 n m p = 8.0 GFLOP (54 GFLOP/s); FAST add columns
-     *    200 columns 0.269 s for about 19 GFLOP (70 GFLOP/s) -> 50e9;
-     *  - rate_qr: "LAPACKE solve" geqrf + ormqr, about 7-9 GFLOP in
-     *    0.12-0.18 s -> 50e9;
-     *  - rate_gemm: qru_lsq_create of 4000 x 1000 with Q, 1.086 s for about
-     *    7.3 GFLOP geqrf + 48 GFLOP forming Q (line under the table)
-     *    -> 50e9 for the Q part;
-     *  - per_call: no table has it; measured once while writing this
-     *    file (same machine, build-auto, small shapes): the FAST removal
-     *    of 3 of 30 columns of a 150 x 30 problem, about 130 calls, in
-     *    10 us; small calls also run below the large-size rates, so the
-     *    constant is taken larger than the bare call overhead: 0.3e-6. */
-    {50e9, 50e9, 50e9, 0.3e-6, 0.0, 0.0},
-    /* QRU_BACKEND_CUDA: docs/benchmarks-fast.md (H100, TUS tables):
-     *  - rate_upd: "TFLOP/s upd" of add columns set 0 (5.5 double, 6.1
-     *    float) -> 5e12 (the slower updates are slow through their calls,
-     *    which per_call accounts for);
-     *  - rate_qr: "TFLOP/s ref" (cuSOLVER geqrf + ormqr + trsm) 3.2 - 4.3 at
-     *    n = 6000 - 8000 (remove columns / add rows / add columns set 0;
-     *    8.4 at 12000 x 6000, remove rows set 0) -> 4e12;
-     *  - rate_gemm: t_orgqr (the n x n Q from m reflectors, flops_orgqr):
-     *    0.51 TFLOP in 19.2 ms (add rows set 0, keepq 1) and 1.73 TFLOP in
-     *    65 ms (remove rows set 0), 26 TFLOP/s -> 25e12;
-     *  - per_call: "us/call" 3.9 (remove rows set 0, Givens calls) to 8.8
-     *    (remove columns set 0, Householder calls) -> 6e-6;
-     *  - col_step: one column step of a fused panel (bench/bench_panel.c on
-     *    an H200, 2026-11-21: a 264 x 64 panel in 158 us, a 264 x 32 one in
-     *    78 us, both ~2.4 us a column; they are serial steps of one thread
-     *    block, not flops) -> 2.4e-6.  With it the model predicts 9.6 ms
-     *    for removing 200 of 3000 columns (n = 6000, measured 8.3-8.8 ms)
-     *    and 11 ms for adding 200 rows to 8000 x 3000 (measured 9.5-10.2
-     *    ms, docs/benchmarks-fast.md);
-     *  - sweep_step: one step of the fused Givens sweeps (givens_sweeps,
-     *    one thread block, teams of 8 lanes, a barrier or two a step):
-     *    removing 100 rows of 12000 x 6000 (6099 steps) took 36.6 ms, of
-     *    which about 15 ms are GEMMs, copies and the Householder panel of
-     *    the first phase (H200, 2026-11-21; Nsight Compute timed the
-     *    sweeps kernel of the version before at 55 ms of 61) -> 3.5e-6. */
-    {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 3.5e-6},
-    /* QRU_BACKEND_OPENCL: no OpenCL table has been measured; the tests
-     * run on PoCL (a CPU OpenCL) with CLBlast.  Measured once while
-     * writing this file (PoCL on this machine, build-auto, best of 3):
-     * FAST removal of 10 of 1000 rows of a 1000 x 300 problem (about
-     * 52 MFLOP, 1330 calls) 25 ms; FAST removal of 4 of 150 rows of a
-     * 150 x 30 problem (about 170 calls) 0.64 ms; refactorisations of
-     * 120 x 102 (4 MFLOP, ~420 calls) 2.2 ms -> rate_upd 3e9, rate_qr 3e9
-     * (no vendor geqrf: qru's own blocked QR on CLBlast GEMMs),
-     * rate_gemm 5e9, per_call 5e-6.  Not measured on a GPU OpenCL; the
-     * panels' column steps are counted as flops only (col_step 0), a step
-     * of the fused Givens sweeps as the 4 calls it replaces. */
-    {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6},
-};
-
-static const upd_costs *costs_of(const qru_context *ctx)
-{
-    switch (ctx->backend) {
-    case QRU_BACKEND_CUDA:
-        return &cost_table[1];
-    case QRU_BACKEND_OPENCL:
-        return &cost_table[2];
-    default:
-        return &cost_table[0];
-    }
-}
 
 /* FAST update: flops (src/qru_flops.h, or the formula of include/qru.h for
  * the FAST row removal, which src/qru_flops.h counts as the dissertation's
@@ -135,9 +55,20 @@ static const upd_costs *costs_of(const qru_context *ctx)
  *    sweeps step (sweep_step) per step and 4 calls per group of
  *    accumulated rotations (measured 255 calls);
  *  - add columns with the fused sweeps likewise (measured 674 calls). */
-static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
-                      int p, double *flops, double *calls, double *steps,
-                      double *sweeps)
+/* Calls of givens_accum for L-rotation sweeps in groups of ab: one, or
+ * with the reference op a laset per group and a givens_apply per group
+ * step (L + groups * p in all, less one per group). */
+static double accum_calls(const qru_context *ctx, int L, int p, int ab)
+{
+    if (qru_op_native(ctx, QRU_OP_givens_accum))
+        return 1.0;
+    double ng = ceil((double)L / ab);
+    return L + ng * p;
+}
+
+void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
+                       int k, int p, double *flops, double *calls,
+                       double *steps, double *sweeps)
 {
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
@@ -147,7 +78,9 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
     case QRU_UPD_OP_ADD_COLS: {
         int L = m - k;
         fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
-        c = 3.0 * p + 20.0;
+        /* Householder phase: 3 a column, 6 a block beyond the first
+         * (merging the block reflectors), 17 more */
+        c = 3.0 * p + 11.0 + 6.0 * ceil((double)p / qru_upd_nb(f, p));
         if (L > 0) {
             double nst = p + L - 1;
             int ab = qru_upd_sweeps_block(L, p);
@@ -163,7 +96,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             /* on Q: accumulated groups (2 calls each) */
             if (ab)
                 c += 2.0 * ceil((double)L / ab) +
-                     (qru_op_native(ctx, QRU_OP_givens_accum) ? 1.0 : (double)nst);
+                     accum_calls(ctx, L, p, ab);
             else
                 c += nst;
         }
@@ -205,7 +138,13 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
         {
             int ab = qru_upd_sweeps_block(m, p);
             double nst = dm + dp - 1.0;
-            c = 3.0 * dp + 12.0;
+            /* the first phase, qru_geqr_wy of the p columns: a panel and
+             * 4 GEMMs (2 with r = 0) a block, or 3 calls a column in
+             * the reference panels */
+            int nb = qru_upd_rr_nb(f, p);
+            double nblk = ceil(dp / nb);
+            c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
+                (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 12.0;
             if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
                 sw = nst;
             } else {
@@ -213,8 +152,7 @@ static void fast_cost(const qru_lsq *f, const qru_context *ctx, int op, int k,
             }
             /* on Q and [R'; d']: accumulated groups, 4 calls each */
             if (ab)
-                c += 4.0 * ceil(dm / ab) +
-                     (qru_op_native(ctx, QRU_OP_givens_accum) ? 1.0 : nst);
+                c += 4.0 * ceil(dm / ab) + accum_calls(ctx, m, p, ab);
             else
                 c += 2.0 * nst;
         }
@@ -254,9 +192,9 @@ static int refactor_nb(const qru_lsq *f, const qru_context *ctx, int m1)
 static void predict(const qru_lsq *f, const qru_context *ctx, int op, int k,
                     int p, double *t_upd, double *t_ref)
 {
-    const upd_costs *c = costs_of(ctx);
+    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
     double fl, calls, steps, sweeps;
-    fast_cost(f, ctx, op, k, p, &fl, &calls, &steps, &sweeps);
+    qru_upd_fast_cost(f, ctx, op, k, p, &fl, &calls, &steps, &sweeps);
     *t_upd = fl / c->rate_upd + calls * c->per_call + steps * c->col_step +
              sweeps * c->sweep_step;
 
@@ -281,9 +219,10 @@ static void predict(const qru_lsq *f, const qru_context *ctx, int op, int k,
 }
 
 /* The refactorisation path (f holds Q; arguments already checked). */
-static int refactor(qru_context *ctx, qru_lsq *f, int op, int k, int p,
-                    const qru_matrix *U, const qru_matrix *e)
+static int refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
+    int op = rq->op, k = rq->k, p = rq->p;
+    const qru_matrix *U = rq->U, *e = rq->e;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, n1, m1;
@@ -391,47 +330,33 @@ done:
     return st;
 }
 
-int qru_upd_policy(qru_context *ctx, qru_lsq *f, int op, int k, int p,
-                   const qru_matrix *U, const qru_matrix *e, int *st)
+/* The updates by operation (QRU_UPD_OP_*). */
+static int run_update(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
-    if (f->in_policy)
-        return 0; /* called back by the update below: run it */
-    int alg = f->upd_alg;
+    static const qru_upd_fn update_of[] = {
+        qru_upd_add_cols, qru_upd_remove_cols, qru_upd_add_rows,
+        qru_upd_remove_rows};
+    return update_of[rq->op](ctx, f, rq);
+}
+
+int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
+{
     int path = QRU_PATH_UPDATE;
-    if (alg == QRU_UPDATE_AUTO && f->has_q) {
-        double t_upd, t_ref;
-        predict(f, ctx, op, k, p, &t_upd, &t_ref);
-        if (t_ref < t_upd)
-            path = QRU_PATH_REFACTOR;
-    }
-    int s;
-    if (path == QRU_PATH_REFACTOR) {
-        s = refactor(ctx, f, op, k, p, U, e);
-    } else {
-        f->in_policy = 1;
-        if (alg == QRU_UPDATE_AUTO)
-            f->upd_alg = QRU_UPDATE_FAST;
-        switch (op) {
-        case QRU_UPD_OP_ADD_COLS:
-            s = qru_qr_update_add_cols(ctx, f, k, U);
-            break;
-        case QRU_UPD_OP_REMOVE_COLS:
-            s = qru_qr_update_remove_cols(ctx, f, k, p);
-            break;
-        case QRU_UPD_OP_ADD_ROWS:
-            s = qru_qr_update_add_rows(ctx, f, k, U, e);
-            break;
-        default:
-            s = qru_qr_update_remove_rows(ctx, f, k, p);
-            break;
+    rq.alg = f->upd_alg;
+    if (rq.alg == QRU_UPDATE_AUTO) {
+        rq.alg = QRU_UPDATE_FAST;
+        if (f->has_q) { /* R-only: nothing to rebuild A from */
+            double t_upd, t_ref;
+            predict(f, ctx, rq.op, rq.k, rq.p, &t_upd, &t_ref);
+            if (t_ref < t_upd)
+                path = QRU_PATH_REFACTOR;
         }
-        f->upd_alg = alg;
-        f->in_policy = 0;
     }
-    if (s == 0)
+    int st = path == QRU_PATH_REFACTOR ? refactor(ctx, f, &rq)
+                                       : run_update(ctx, f, &rq);
+    if (st == 0)
         f->last_path = path;
-    *st = s;
-    return 1;
+    return st;
 }
 
 int qru_lsq_last_update_path(const qru_lsq *f)

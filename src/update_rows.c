@@ -47,19 +47,25 @@ int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
     qru_dtype dt = f->dtype;
     if (!qru_mat_ok(ctx, U, dt) || U->cols != m || U->rows < 1)
         return -4;
-    if (!f->in_policy)
-        QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
+    QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
     if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
         return -5;
-    if (!f->in_policy)
-        QRU_TRY(qru_check_finite(ctx, 5, e, 'A', 'N', 0));
-    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e);
+    QRU_TRY(qru_check_finite(ctx, 5, e, 'A', 'N', 0));
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, 0});
+}
+
+int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k;
+    qru_dtype dt = f->dtype;
+    const qru_matrix *U = rq->U, *e = rq->e;
 
     const qru_backend_ops *o = ctx->ops;
     int p = U->rows;
     int n1 = n + p;
     /* QRU_UPDATE_FAST with a fused panel op: one panel_qr call per block */
-    int fused = qru_upd_use_fused(f, ctx);
+    int fused = qru_upd_use_fused(rq->alg, ctx);
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
     /* workspace: the row shift of Q, then (reusing the same memory) Y, W,
@@ -190,15 +196,22 @@ int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
         return -1;
     if (!f || f->ctx != ctx)
         return -2;
-    int n = f->n, m = f->m, r = f->r;
+    int n = f->n, m = f->m;
     if (k < 0 || k >= n)
         return -3;
     if (p < 1 || p > n - k || n - p < m)
         return -4;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
-    QRU_UPD_POLICY(ctx, f, QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL);
-    if (f->upd_alg == QRU_UPDATE_FAST)
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL,
+                                     0});
+}
+
+int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
+    if (rq->alg == QRU_UPDATE_FAST)
         return qru_upd_fast_remove_rows(ctx, f, k, p);
 
     const qru_backend_ops *o = ctx->ops;

@@ -560,6 +560,8 @@ const qru_backend_ops qru_cpu_ops = {
                .potrf_min_n = 1,
                .upd_panel_nb = 64,
                .upd_panel_min_nb = 16,
-               .sweeps_max_work = 32768},
+               .upd_rows_nb = 128,
+               .sweeps_max_work = 32768,
+               .cost = {50e9, 50e9, 50e9, 0.3e-6, 0.0, 0.0}},
 };
 
