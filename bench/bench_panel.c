@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "qru.h"
-#include "qru_update.h"
+#include "update/update.h"
 
 static double now(void)
 {

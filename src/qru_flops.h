@@ -1,7 +1,7 @@
 /*
  * The flop model of the library: floating-point operation counts of the
  * routines qru runs and of those the benchmarks compare with, in one
- * place.  The update policy (update_policy.c) predicts with it; the
+ * place.  The update policy (src/update/) predicts with it; the
  * benchmarks (bench/) include it for their tables.  A flop is one real addition, subtraction, multiplication or
  * division (a square root counts as one); the counts are the same for
  * float and double.  Sizes follow qru's convention: A is n x m (n rows,
@@ -16,7 +16,7 @@
  *     Householder algorithm.  Lower-order terms are kept where they are
  *     cheap to state; they matter only for tiny sizes.
  *
- *  2. The four QR updates of src/update_cols.c and src/update_rows.c.
+ *  2. The four QR updates of src/update/.
  *     These are NOT the dissertation's asymptotic formulas: each function
  *     below walks the same loops as the C code (same block size rule
  *     qru_upd_nb(), same Givens step schedule) and adds up the arithmetic
@@ -136,7 +136,7 @@ static inline int flops_upd_nb(int nb, int ncols)
     return b < 1 ? 1 : b;
 }
 
-/* qru_upd_panel() of src/update_common.c: the panel of columns
+/* qru_upd_panel() of src/update/panel.c: the panel of columns
  * c0 .. c0+jb-1 of an nrows x ncols array, reflectors of length
  * min(bw, nrows - 1 - c) + 1, then the trailing columns by the block
  * reflector. */
@@ -183,7 +183,7 @@ static inline double flops_add_cols(int n, int m, int p, int k, int r, int nb)
     }
     if (L > 0) {
         /* step t rotates pairs for new columns j = lo..hi (see
-         * addcols_step in src/update_cols.c); rotation of column j acts on
+         * qru_sweep_step, src/ref_ops.c); rotation of column j acts on
          * the s - j trailing entries of two rows of R1 */
         for (int t = 0; t < p + L - 1; ++t) {
             int lo = t - L + 1 > 0 ? t - L + 1 : 0;

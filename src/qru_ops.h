@@ -187,7 +187,7 @@
      * Optional: the reference op writes 0. */ \
     QRU_OP(panel_qr_max_nb, (qru_context *ctx, qru_dtype dt, int extra, int *nb), (ctx, dt, extra, nb), OPT, QUERY) \
     /* ---- fused Givens sweeps ---- */ \
-    /* The staggered sweeps of src/qru_update.h in ONE call: for step \
+    /* The staggered sweeps of src/update/update.h in ONE call: for step \
      * t = 0 .. L+p-2, jlo = max(0, t-L+1), cnt = min(t, p-1) - jlo + 1, \
      * i0 = L + 2 jlo - t, and q = 0 .. cnt-1, rotation q acts on the \
      * columns (i0-1+2q, i0+2q) of X, X(row, col) = X[row xrs + col xcs] \

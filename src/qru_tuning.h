@@ -51,7 +51,7 @@
     X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 1, "auto|global")
 /* clang-format on */
 
-/* The cost model of the update policy (update_policy.c):
+/* The cost model of the update policy (src/update/policy.c):
  *     time ~ sum_i flops_i / rate_i + calls * per_call
  *            + col_step * (column steps of fused panels)
  *            + sweep_step * (steps of fused Givens sweeps).

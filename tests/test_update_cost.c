@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../src/qru_update.h"
+#include "../src/update/update.h"
 #include "qru_test.h"
 
 static qru_context *ctx;
@@ -54,8 +54,9 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
             free(he);
         }
     }
-    double fl, steps, sweeps;
-    qru_upd_fast_cost(f, ctx, op, k, p, &fl, pred, &steps, &sweeps);
+    qru_upd_cost c;
+    qru_upd_fast_cost(f, ctx, op, k, p, &c);
+    *pred = c.calls;
     ck_assert_int_eq(qru_context_sync(ctx), 0);
     ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
     int st = op == QRU_UPD_OP_ADD_COLS      ? qru_qr_update_add_cols(ctx, f, k, U)

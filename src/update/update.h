@@ -1,10 +1,13 @@
 /*
- * Internal helpers shared by the QR updates (update_common.c,
- * update_cols.c, update_rows.c).  Written once for both precisions against
- * the backend table.
+ * The QR updates (src/update/): the request and strategies of the
+ * pipeline (policy.c), the four updates (add_cols.c, remove_cols.c,
+ * add_rows.c, remove_rows.c) with their cost functions, the
+ * refactorisation (refactor.c), and the shared Householder panels
+ * (panel.c) and Givens sweeps (sweeps.c).  Written once for both
+ * precisions against the backend table.
  */
-#ifndef QRU_UPDATE_H
-#define QRU_UPDATE_H
+#ifndef QRU_UPDATE_UPDATE_H
+#define QRU_UPDATE_UPDATE_H
 
 #include "qru_internal.h"
 
@@ -54,10 +57,10 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
                      int ldq, qru_ptr work);
 
-/* QRU_UPDATE_FAST variants (update_fast.c); called by the public update
+/* QRU_UPDATE_FAST variants (remove_rows.c, sweeps.c); called by the public update
  * functions after their argument checks, with the same contracts. */
 
-/* Staggered sweeps of adjacent Givens rotations (update_fast.c): sweep j
+/* Staggered sweeps of adjacent Givens rotations (sweeps.c): sweep j
  * (0 <= j < p) rotates the local columns (i-1, i), i = L+j down to j+1;
  * rotation (j, i) runs at step t = L + 2j - i, and cs holds the (c, s) of
  * the rotations step by step (steps 0 .. L+p-2), in sweep order inside a
@@ -95,7 +98,7 @@ int qru_upd_rr_nb(const qru_lsq *f, int p);
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
-/* ---- the update pipeline (update_policy.c) ----
+/* ---- the update pipeline (policy.c) ----
  * Each public update checks its arguments, then hands a request to
  * qru_upd_run, which chooses a strategy (the caller's algorithm, or with
  * QRU_UPDATE_AUTO the cheaper of the fast update and a refactorisation by
@@ -114,18 +117,37 @@ typedef int (*qru_upd_fn)(qru_context *ctx, qru_lsq *f,
                           const qru_upd_req *rq);
 int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq);
 
-/* The cost model's view of the fast update (QRU_UPDATE_FAST) of
- * operation op on f (update_policy.c): flops, backend calls, column steps
- * of fused panels, steps of fused Givens sweeps. */
+/* The cost model's view of a strategy's run: flops, backend calls,
+ * column steps of fused panels, steps of fused Givens sweeps. */
+typedef struct qru_upd_cost {
+    double flops, calls, steps, sweeps;
+} qru_upd_cost;
+/* The fast update (QRU_UPDATE_FAST) of operation op on f: by operation
+ * (each next to its update) and dispatched by op (policy.c). */
+void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k,
+                           int p, qru_upd_cost *out);
+void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx,
+                              int k, int p, qru_upd_cost *out);
+void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k,
+                           int p, qru_upd_cost *out);
+void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx,
+                              int k, int p, qru_upd_cost *out);
 void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
-                       int k, int p, double *flops, double *calls,
-                       double *steps, double *sweeps);
+                       int k, int p, qru_upd_cost *out);
+/* Calls of the accumulation of L-rotation sweeps in groups of ab (one
+ * givens_accum, or what its reference op runs) (sweeps.c). */
+double qru_upd_accum_calls(const qru_context *ctx, int L, int p, int ab);
 
-/* The updates (update_cols.c, update_rows.c), one per operation, running
- * the algorithm rq->alg; and the refactorisation (update_policy.c). */
+/* The refactorisation strategy (refactor.c): run, and its predicted
+ * seconds (qru_cost_model of ctx's tuning block). */
+int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
+double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
+                             int p);
+
+/* The updates, one per operation, running the algorithm rq->alg. */
 int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 
-#endif /* QRU_UPDATE_H */
+#endif /* QRU_UPDATE_UPDATE_H */

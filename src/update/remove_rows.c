@@ -1,10 +1,24 @@
 /*
+ * Removing rows of a least-squares QR factorisation, written once for
+ * both precisions against the backend table.
+ *
+ * The dissertation's algorithm (Andrew 2012, sections 2.4.4 and 4.4):
+ *
+ *  - removing the p rows after row k (needs Q): strips of Givens rotations
+ *      (makeGivens / applyGivens, section 3.2, figure 3.1) reduce the rows
+ *      k+1..k+p of Q to [D 0] (D diagonal, |D| = I), sweep q removing row
+ *      k+q from the right, the sweeps staggered by two steps.  The rotations
+ *      act on pairs of adjacent columns of Q and of the composite
+ *      [R'; d'] (figure 4.5, kept transposed in workspace so that the rows
+ *      of R and d are contiguous); then R1, d1 are rows p+1..n of the
+ *      rotated R, d and Q1 is Q without rows k+1..k+p and columns 1..p.
+ *
  * QRU_UPDATE_FAST: faster variants of the QR updates that need Q, written
  * once for both precisions against the backend table (only existing ops:
  * transpose, copy, gemm through qru_geqr_wy, givens_make / givens_apply).
  *
  * Removing the p rows K = k .. k+p-1 (qru_upd_fast_remove_rows).  The
- * dissertation's algorithm (update_rows.c) reduces the rows K of Q to
+ * dissertation's algorithm (above) reduces the rows K of Q to
  * [D 0] with p sweeps of adjacent Givens rotations that run over all n
  * columns of Q: p n rotations of length n, 6 n^2 p flops, memory-bound.
  * Here the rows m .. n-1 of R are zero, so on the columns m .. n-1 of Q any
@@ -25,7 +39,7 @@
  *     step: the staggered sweeps of the dissertation's figure 3.1, over
  *     m + p - 1 steps instead of n + p - 2), and then applied to Q(:, 0:m+p)
  *     and to the rows 0 .. m+p-1 of R and d (kept transposed in C, as in
- *     update_rows.c; a rotation of the rows (j-1, j) in sweep q starts at
+ *     the dissertation's; a rotation of the rows (j-1, j) in sweep q starts at
  *     column j-1-q, left of which both rows are still zero) by
  *     qru_upd_sweeps_apply: for p >= 16 the rotations are accumulated in
  *     groups into (b+p) x (b+p) orthogonal matrices (b = max(p, 48))
@@ -39,15 +53,93 @@
  * of 6 n^2 p (docs/performance.md).
  *
  * The add-columns update uses qru_upd_sweeps_apply too, for its Givens
- * phase on Q (update_cols.c).
+ * phase on Q (add_cols.c).
  */
 
-#include "qru_update.h"
+#include <math.h>
 
-/* Sweeps of p >= FAST_ACC_P rotations per step are accumulated into GEMMs,
- * in groups of max(p, FAST_ACC_B) rotations per sweep. */
-#define FAST_ACC_P 16
-#define FAST_ACC_B 48
+#include "qru_flops.h"
+#include "update.h"
+
+/* Q1 = Q([1:k k+p+1:n], p+1:n) in place (n1 = n - p; the copies move
+ * towards the start, as the copy op allows). */
+static int drop_q_rows(qru_context *ctx, qru_dtype dt, qru_ptr Q, int ld,
+                       int k, int p, int n1)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (k > 0)
+        QRU_TRY(o->copy(ctx, dt, k, n1, qru_ptr_at(Q, ld, 0, p), ld, Q, ld));
+    if (n1 > k)
+        QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
+                        qru_ptr_add(Q, (size_t)k), ld));
+    return 0;
+}
+
+int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int n = f->n, m = f->m;
+    if (k < 0 || k >= n)
+        return -3;
+    if (p < 1 || p > n - k || n - p < m)
+        return -4;
+    if (!f->has_q)
+        return QRU_ERR_NO_Q;
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL,
+                                     0});
+}
+
+int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
+    if (rq->alg == QRU_UPDATE_FAST)
+        return qru_upd_fast_remove_rows(ctx, f, k, p);
+
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n1 = n - p;
+    int lc = m + r; /* composite [R'; d'] is lc x n */
+    size_t total = (size_t)lc * n + 2 * (size_t)p + 1;
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
+    qru_ptr C = ws, cs = qru_ptr_add(ws, (size_t)lc * n);
+    int ld = f->ncap;
+    qru_ptr Q = f->Q;
+
+    QRU_TRY(o->transpose(ctx, dt, n, m, f->R, ld, C, lc));
+    QRU_TRY(o->transpose(ctx, dt, n, r, f->d, ld, qru_ptr_add(C, (size_t)m),
+                         lc));
+    /* sweep q (0 <= q < p) zeroes Q(k+q, j), j = n-1 down to q+1, with the
+     * columns (j-1, j); rotation (q, j) runs at step n-1-j+2q */
+    int nsteps = n + p - 2;
+    for (int t = 0; t < nsteps; ++t) {
+        int qlo = t - n + 2 > 0 ? t - n + 2 : 0;
+        int qhi = t / 2 < p - 1 ? t / 2 : p - 1;
+        if (qhi < qlo)
+            continue;
+        int cnt = qhi - qlo + 1;
+        int j0 = n - 1 - t + 2 * qlo; /* column zeroed by sweep qlo */
+        QRU_TRY(o->givens_make(ctx, dt, cnt,
+                               qru_ptr_at(Q, ld, k + qlo, j0 - 1), 1 + 2 * ld,
+                               ld, cs));
+        QRU_TRY(o->givens_apply(ctx, dt, cnt, n, cs,
+                                qru_ptr_at(Q, ld, 0, j0 - 1), 2 * ld, ld, 1));
+        QRU_TRY(o->givens_apply(ctx, dt, cnt, lc, cs,
+                                qru_ptr_at(C, lc, 0, j0 - 1), 2 * lc, lc, 1));
+    }
+    /* R1 = rows p+1..n of G'R, d1 likewise; Q1 = Q([1:k k+p+1:n], p+1:n) */
+    QRU_TRY(o->transpose(ctx, dt, m, n1, qru_ptr_at(C, lc, 0, p), lc, f->R,
+                         ld));
+    QRU_TRY(o->transpose(ctx, dt, r, n1, qru_ptr_at(C, lc, m, p), lc, f->d,
+                         ld));
+    QRU_TRY(drop_q_rows(ctx, dt, Q, ld, k, p, n1));
+    f->n = n1;
+    return 0;
+}
 
 /* ---- staggered sweeps of adjacent rotations ----
  * Sweep j (0 <= j < p) is the chain of rotations of the local column
@@ -64,117 +156,6 @@ int qru_upd_rr_nb(const qru_lsq *f, int p)
     int nb = f->upd_nb > 0 ? f->upd_nb
                            : qru_ctx_tuning(f->ctx, f->dtype)->upd_rows_nb;
     return nb > p ? p : nb;
-}
-
-int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
-                       int nr)
-{
-    if (!qru_op_native(ctx, QRU_OP_givens_sweeps) || L < 1 || p < 1)
-        return 0;
-    double pe = p < L ? p : L;
-    return pe * (nr > 1 ? nr : 1) <=
-           (double)qru_ctx_tuning(ctx, dt)->sweeps_max_work;
-}
-
-/* u-block of the groups of qru_upd_sweeps_apply (0: apply directly). */
-int qru_upd_sweeps_block(int L, int p)
-{
-    if (p < FAST_ACC_P || L < 1)
-        return 0;
-    int ab = p > FAST_ACC_B ? p : FAST_ACC_B;
-    return ab < L ? ab : L;
-}
-
-size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
-                                int nr2)
-{
-    (void)ctx;
-    int ab = qru_upd_sweeps_block(L, p);
-    if (ab == 0)
-        return 0;
-    size_t w = (size_t)ab + p;
-    size_t rows = (size_t)(nr > nr2 ? nr : nr2);
-    /* every group's matrix at once (givens_accum) */
-    size_t ng = (size_t)((L + ab - 1) / ab);
-    return ng * w * w + rows * w;
-}
-
-int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
-                         qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
-                         int ldx2, int nr2, qru_ptr ws)
-{
-    const qru_backend_ops *o = ctx->ops;
-    int nsteps = L > 0 ? L + p - 1 : 0;
-    int ab = qru_upd_sweeps_block(L, p);
-    if (nsteps == 0)
-        return 0;
-    if (ab == 0) {
-        /* direct: one strip call per step and target */
-        size_t off = 0;
-        for (int t = 0; t < nsteps; ++t) {
-            int jlo, cnt, i0;
-            qru_sweep_step(L, p, t, &jlo, &cnt, &i0);
-            if (cnt == 0)
-                continue;
-            qru_ptr c = qru_ptr_add(cs, off);
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, nr, c,
-                                    qru_ptr_at(X, ldx, 0, i0 - 1), 2 * ldx,
-                                    ldx, 1));
-            if (X2.h) {
-                int s0 = i0 - 1 - jlo > 0 ? i0 - 1 - jlo : 0;
-                if (s0 > nr2)
-                    s0 = nr2;
-                QRU_TRY(o->givens_apply(ctx, dt, cnt, nr2 - s0, c,
-                                        qru_ptr_at(X2, ldx2, s0, i0 - 1),
-                                        2 * ldx2, ldx2, 1));
-            }
-            off += 2 * (size_t)cnt;
-        }
-        return 0;
-    }
-    int ldg = ab + p;
-    int ng = (L + ab - 1) / ab;
-    qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ng * ldg * ldg);
-#define CK(x) QRU_TRY(x)
-    /* Group g holds the rotations (j, i = u + j) of all sweeps for u in a
-     * block [ulo, uhi] of ab values (blocks from the top, u = L .. 1).
-     * This is again a valid order (the rotations that share a column with
-     * (j, i) and come before it in sweep order are in the same group or
-     * in an earlier one, and before it inside the group), so the results
-     * are those of the step order.  A group touches only the w = b + p
-     * local columns ulo-1 .. uhi+p-1: its rotations are accumulated in the
-     * w x w orthogonal Gw (strips again: group step s holds the sweeps
-     * max(0, s-b+1) .. min(p-1, s), which are a contiguous part of the
-     * global step t = L - uhi + s), then X(:, window) := X(:, window) Gw is
-     * one GEMM: 2 nr w^2 flops per group, 8 nr L p in all for b = p (the
-     * rotations are 6 nr L p flops, but memory-bound and on one core).
-     * Gw has an exact zero wherever no chain of the group's rotations links
-     * two columns, so structural zeros of X stay exact zeros.  Every
-     * group's Gw is built by one givens_accum op (group g at g ldg^2). */
-    CK(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
-    for (int uhi = L, g = 0; uhi >= 1; uhi -= ab, ++g) {
-        int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
-        int bb = uhi - ulo + 1;
-        int base = ulo - 1;
-        int w = bb + p;
-        Gw = qru_ptr_add(ws, (size_t)g * ldg * ldg);
-        CK(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
-                   qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
-        CK(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
-        if (X2.h) {
-            /* rows before base - p of the window's columns are zero */
-            int r0 = base - p > 0 ? base - p : 0;
-            if (r0 < nr2) {
-                CK(o->gemm(ctx, dt, 'N', 'N', nr2 - r0, w, w, 1.0,
-                           qru_ptr_at(X2, ldx2, r0, base), ldx2, Gw, ldg, 0.0,
-                           T, nr2 - r0));
-                CK(o->copy(ctx, dt, nr2 - r0, w, T, nr2 - r0,
-                           qru_ptr_at(X2, ldx2, r0, base), ldx2));
-            }
-        }
-    }
-#undef CK
-    return 0;
 }
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
@@ -240,11 +221,49 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     if (n1 > m)
         QRU_TRY(o->copy(ctx, dt, n1 - m, r, qru_ptr_add(d, (size_t)mp), ld,
                         qru_ptr_add(d, (size_t)m), ld));
-    if (k > 0)
-        QRU_TRY(o->copy(ctx, dt, k, n1, qru_ptr_at(Q, ld, 0, p), ld, Q, ld));
-    if (n1 > k)
-        QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
-                        qru_ptr_add(Q, (size_t)k), ld));
+    QRU_TRY(drop_q_rows(ctx, dt, Q, ld, k, p, n1));
     f->n = n1;
     return 0;
+}
+
+/* The cost of the fast update (qru_upd_cost, update.h; flops: the formula
+ * of include/qru.h): the first phase (qru_geqr_wy of the p columns), one
+ * givens_make and one givens_apply per sweep step (a sweeps step each with
+ * the fused sweeps) and 4 calls per accumulated group. */
+void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
+                              qru_upd_cost *out)
+{
+    int n = f->n, m = f->m, r = f->r;
+    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
+    (void)k; /* the same at every k */
+
+    double dn = n, dm = m, dp = p;
+    fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
+         6.0 * dp * (dm + dp) * (dm + r);
+    {
+        int ab = qru_upd_sweeps_block(m, p);
+        double nst = dm + dp - 1.0;
+        /* the first phase, qru_geqr_wy of the p columns: a panel and
+         * 4 GEMMs (2 with r = 0) a block, or 3 calls a column in
+         * the reference panels */
+        int nb = qru_upd_rr_nb(f, p);
+        double nblk = ceil(dp / nb);
+        c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
+            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 12.0;
+        if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
+            sw = nst;
+        } else {
+            c += 2.0 * nst;
+        }
+        /* on Q and [R'; d']: accumulated groups, 4 calls each */
+        if (ab)
+            c += 4.0 * ceil(dm / ab) + qru_upd_accum_calls(ctx, m, p, ab);
+        else
+            c += 2.0 * nst;
+    }
+
+    out->flops = fl;
+    out->calls = c;
+    out->steps = st;
+    out->sweeps = sw;
 }

@@ -1,35 +1,10 @@
 /*
- * Shared parts of the QR updates of Andrew (2012), chapter 4: the options
- * of the updates (algorithm, block size) and the Householder panel
+ * Shared parts of the QR updates of Andrew (2012), chapter 4: the
+ * Householder panel
  * reduction in WY form used by the add-columns (dense panels) and
  * remove-columns (reflectors of length p + 1) updates.
  */
-#include "qru_update.h"
-
-int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
-{
-    if (!f)
-        return -1;
-    if (alg != QRU_UPDATE_DISSERTATION && alg != QRU_UPDATE_FAST &&
-        alg != QRU_UPDATE_AUTO)
-        return -2;
-    f->upd_alg = (int)alg;
-    return 0;
-}
-
-int qru_lsq_update_algorithm(const qru_lsq *f) { return f ? f->upd_alg : -1; }
-
-int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
-{
-    if (!f)
-        return -1;
-    if (nb < 0)
-        return -2;
-    f->upd_nb = nb;
-    return 0;
-}
-
-int qru_lsq_update_block_size(const qru_lsq *f) { return f ? f->upd_nb : -1; }
+#include "update.h"
 
 int qru_upd_nb(const qru_lsq *f, int ncols)
 {

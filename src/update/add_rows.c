@@ -1,6 +1,6 @@
 /*
  * Row updates of a least-squares QR factorisation (Andrew 2012, sections
- * 2.4.3-2.4.4 and 4.3-4.4), written once for both precisions against the
+ * 2.4.3 and 4.3), written once for both precisions against the
  * backend table:
  *
  *  - adding a block of p rows U (right-hand-side rows e) after row k
@@ -23,16 +23,11 @@
  *      H100 (docs/performance.md): 9088 -> 564 backend calls, 88 -> 84 ms
  *      at n = 8000, m = 3000, p = 200 (the panel kernel's per-column
  *      steps, not the launches, are now the cost).
- *  - removing the p rows after row k (needs Q): strips of Givens rotations
- *      (makeGivens / applyGivens, section 3.2, figure 3.1) reduce the rows
- *      k+1..k+p of Q to [D 0] (D diagonal, |D| = I), sweep q removing row
- *      k+q from the right, the sweeps staggered by two steps.  The rotations
- *      act on pairs of adjacent columns of Q and of the composite
- *      [R'; d'] (figure 4.5, kept transposed in workspace so that the rows
- *      of R and d are contiguous); then R1, d1 are rows p+1..n of the
- *      rotated R, d and Q1 is Q without rows k+1..k+p and columns 1..p.
  */
-#include "qru_update.h"
+#include <math.h>
+
+#include "qru_flops.h"
+#include "update.h"
 
 int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
                            const qru_matrix *U, const qru_matrix *e)
@@ -190,72 +185,31 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     return 0;
 }
 
-int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
+/* The cost of the fast update (qru_upd_cost, update.h): with the fused
+ * panels 12 calls per panel (16 with Q) plus one column step per column;
+ * without, 3 per column and 13 per panel. */
+void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
+                           qru_upd_cost *out)
 {
-    if (!ctx)
-        return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
-    int n = f->n, m = f->m;
-    if (k < 0 || k >= n)
-        return -3;
-    if (p < 1 || p > n - k || n - p < m)
-        return -4;
-    if (!f->has_q)
-        return QRU_ERR_NO_Q;
-    return qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL,
-                                     0});
-}
+    int n = f->n, m = f->m, r = f->r;
+    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
+    int fused = qru_use_fused_panel(ctx);
 
-int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
-{
-    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
-    if (rq->alg == QRU_UPDATE_FAST)
-        return qru_upd_fast_remove_rows(ctx, f, k, p);
-
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = f->dtype;
-    int n1 = n - p;
-    int lc = m + r; /* composite [R'; d'] is lc x n */
-    size_t total = (size_t)lc * n + 2 * (size_t)p + 1;
-    qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
-    qru_ptr C = ws, cs = qru_ptr_add(ws, (size_t)lc * n);
-    int ld = f->ncap;
-    qru_ptr Q = f->Q;
-
-    QRU_TRY(o->transpose(ctx, dt, n, m, f->R, ld, C, lc));
-    QRU_TRY(o->transpose(ctx, dt, n, r, f->d, ld, qru_ptr_add(C, (size_t)m),
-                         lc));
-    /* sweep q (0 <= q < p) zeroes Q(k+q, j), j = n-1 down to q+1, with the
-     * columns (j-1, j); rotation (q, j) runs at step n-1-j+2q */
-    int nsteps = n + p - 2;
-    for (int t = 0; t < nsteps; ++t) {
-        int qlo = t - n + 2 > 0 ? t - n + 2 : 0;
-        int qhi = t / 2 < p - 1 ? t / 2 : p - 1;
-        if (qhi < qlo)
-            continue;
-        int cnt = qhi - qlo + 1;
-        int j0 = n - 1 - t + 2 * qlo; /* column zeroed by sweep qlo */
-        QRU_TRY(o->givens_make(ctx, dt, cnt,
-                               qru_ptr_at(Q, ld, k + qlo, j0 - 1), 1 + 2 * ld,
-                               ld, cs));
-        QRU_TRY(o->givens_apply(ctx, dt, cnt, n, cs,
-                                qru_ptr_at(Q, ld, 0, j0 - 1), 2 * ld, ld, 1));
-        QRU_TRY(o->givens_apply(ctx, dt, cnt, lc, cs,
-                                qru_ptr_at(C, lc, 0, j0 - 1), 2 * lc, lc, 1));
+    int nb = fused ? qru_upd_fused_nb(f, ctx, m, p) : qru_upd_nb(f, m);
+    if (nb > m)
+        nb = m;
+    fl = flops_add_rows(n, m, p, k, r, f->has_q, nb);
+    double nblk = ceil((double)m / nb);
+    if (fused) { /* 4 + 8 (+ 4 with Q) calls a panel */
+        c = (f->has_q ? 16.0 : 12.0) * nblk;
+        st = m;
+    } else {
+        c = 3.0 * m + 13.0 * nblk;
     }
-    /* R1 = rows p+1..n of G'R, d1 likewise; Q1 = Q([1:k k+p+1:n], p+1:n) */
-    QRU_TRY(o->transpose(ctx, dt, m, n1, qru_ptr_at(C, lc, 0, p), lc, f->R,
-                         ld));
-    QRU_TRY(o->transpose(ctx, dt, r, n1, qru_ptr_at(C, lc, m, p), lc, f->d,
-                         ld));
-    if (k > 0)
-        QRU_TRY(o->copy(ctx, dt, k, n1, qru_ptr_at(Q, ld, 0, p), ld, Q, ld));
-    if (n1 > k)
-        QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
-                        qru_ptr_add(Q, (size_t)k), ld));
-    f->n = n1;
-    return 0;
+    c += 8.0;
+
+    out->flops = fl;
+    out->calls = c;
+    out->steps = st;
+    out->sweeps = sw;
 }

@@ -1,0 +1,180 @@
+/*
+ * The refactorisation strategy of the QR updates: rebuild A = Q(:,1:m)
+ * R(1:m,:) and b = Q d with GEMMs (only the rows / columns that A1 keeps),
+ * apply the change (insert U / e or drop rows / columns), and factor A1
+ * with qru_qr_full (the factorisation of qru_lsq_create: R, Q, Q' b).
+ * Written once for both precisions against the backend table.
+ *
+ * The refactorisation is all-or-nothing: A1, b1, Q1 and R1 are computed in
+ * the context's workspace and copied into the factorisation's buffers
+ * (capacity reserved first, which keeps the contents) only when everything
+ * before succeeded, the add-columns rank check included.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_flops.h"
+#include "update.h"
+
+/* Sizes of the updated problem. */
+static void new_size(const qru_lsq *f, int op, int p, int *n1, int *m1)
+{
+    *n1 = f->n;
+    *m1 = f->m;
+    if (op == QRU_UPD_OP_ADD_COLS)
+        *m1 += p;
+    else if (op == QRU_UPD_OP_REMOVE_COLS)
+        *m1 -= p;
+    else if (op == QRU_UPD_OP_ADD_ROWS)
+        *n1 += p;
+    else
+        *n1 -= p;
+}
+
+static int refactor_nb(const qru_lsq *f, const qru_context *ctx, int m1)
+{
+    int nb = f->nb ? f->nb : qru_ctx_tuning(ctx, f->dtype)->qr_nb;
+    if (nb > m1)
+        nb = m1;
+    return nb < 1 ? 1 : nb;
+}
+
+
+/* The predicted seconds of the refactorisation of f after operation op
+ * (qru_cost_model): rebuilding the rows (row updates) or columns (column
+ * updates) of A = Q(:,1:m) R(1:m,:) and b = Q d that A1 keeps, the QR of
+ * A1 with Q and Q' b (qru_qr_full), 12 calls and, with qru's own QR, 4 a
+ * column. */
+double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
+                             int p)
+{
+    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
+    int n = f->n, m = f->m, r = f->r, n1, m1;
+    new_size(f, op, p, &n1, &m1);
+    double rows_kept = op == QRU_UPD_OP_ADD_ROWS     ? n
+                       : op == QRU_UPD_OP_REMOVE_ROWS ? n1
+                                                      : n;
+    double cols_kept = op == QRU_UPD_OP_REMOVE_COLS ? m1 : m;
+    double rebuild = flops_gemm(rows_kept, cols_kept, m) +
+                     flops_gemm(rows_kept, r, n);
+    int kk = n1 < m1 ? n1 : m1;
+    double fq = flops_geqrf(n1, m1);
+    double fg = rebuild + flops_ormqr(n1, m1, r) + flops_orgqr(n1, n1, kk);
+    double rcalls = 12.0;
+    if (!qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
+        rcalls += 4.0 * m1; /* qru's own (fused) panels, counted as the
+                               add-rows update's */
+    return fq / c->rate_qr + fg / c->rate_gemm + rcalls * c->per_call;
+}
+
+/* The refactorisation path (f holds Q; arguments already checked). */
+int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int op = rq->op, k = rq->k, p = rq->p;
+    const qru_matrix *U = rq->U, *e = rq->e;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, n1, m1;
+    new_size(f, op, p, &n1, &m1);
+    int nb = refactor_nb(f, ctx, m1);
+    size_t nqr = 0;
+    QRU_TRY(qru_qr_full_workspace(ctx, dt, n1, m1, 1, r, nb, f->nb, &nqr));
+    size_t oA = 0, oB = oA + (size_t)n1 * m1, oQ = oB + (size_t)n1 * r,
+           oW = oQ + (size_t)n1 * n1, total = oW + nqr + 1;
+    /* add columns: the update's rank check (the rank rule) on the new R1 */
+    int s = op == QRU_UPD_OP_ADD_COLS ? m1 : 0;
+    double *hnorm = NULL;
+    if (s > 0) {
+        hnorm = malloc(sizeof(double) * 2 * (size_t)s);
+        if (!hnorm)
+            return QRU_ERR_ALLOC;
+    }
+    qru_ptr ws;
+    int st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
+    if (!st) /* keeps the contents; f is unchanged as a factorisation */
+        st = qru_lsq_reserve(f, n1, m1);
+    if (st) {
+        free(hnorm);
+        return st;
+    }
+    int ld = f->ncap;
+    qru_ptr A1 = qru_ptr_add(ws, oA), B1 = qru_ptr_add(ws, oB),
+            Q1 = qru_ptr_add(ws, oQ), W = qru_ptr_add(ws, oW);
+    qru_ptr Q = f->Q, R = f->R, d = f->d;
+
+#define CK(x)                                                                  \
+    do {                                                                       \
+        if ((st = (x)) != 0)                                                   \
+            goto done;                                                         \
+    } while (0)
+
+    if (op == QRU_UPD_OP_ADD_ROWS || op == QRU_UPD_OP_REMOVE_ROWS) {
+        /* segments (source row, count, destination row) of A and b */
+        int seg[2][3];
+        if (op == QRU_UPD_OP_ADD_ROWS) {
+            int a[2][3] = {{0, k, 0}, {k, n - k, k + p}};
+            memcpy(seg, a, sizeof seg);
+        } else {
+            int a[2][3] = {{0, k, 0}, {k + p, n - k - p, k}};
+            memcpy(seg, a, sizeof seg);
+        }
+        for (int i = 0; i < 2; ++i) {
+            int s0 = seg[i][0], cnt = seg[i][1], d0 = seg[i][2];
+            if (cnt <= 0)
+                continue;
+            CK(o->gemm(ctx, dt, 'N', 'N', cnt, m, m, 1.0,
+                       qru_ptr_add(Q, (size_t)s0), ld, R, ld, 0.0,
+                       qru_ptr_add(A1, (size_t)d0), n1));
+            CK(o->gemm(ctx, dt, 'N', 'N', cnt, r, n, 1.0,
+                       qru_ptr_add(Q, (size_t)s0), ld, d, ld, 0.0,
+                       qru_ptr_add(B1, (size_t)d0), n1));
+        }
+        if (op == QRU_UPD_OP_ADD_ROWS) {
+            CK(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(A1, (size_t)k),
+                       n1));
+            CK(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(B1, (size_t)k),
+                       n1));
+        }
+    } else {
+        /* segments (source column, count, destination column) of A */
+        int seg[2][3];
+        if (op == QRU_UPD_OP_ADD_COLS) {
+            int a[2][3] = {{0, k, 0}, {k, m - k, k + p}};
+            memcpy(seg, a, sizeof seg);
+        } else {
+            int a[2][3] = {{0, k, 0}, {k + p, m - k - p, k}};
+            memcpy(seg, a, sizeof seg);
+        }
+        for (int i = 0; i < 2; ++i) {
+            int s0 = seg[i][0], cnt = seg[i][1], d0 = seg[i][2];
+            if (cnt <= 0)
+                continue;
+            CK(o->gemm(ctx, dt, 'N', 'N', n, cnt, m, 1.0, Q, ld,
+                       qru_ptr_at(R, ld, 0, s0), ld, 0.0,
+                       qru_ptr_at(A1, n1, 0, d0), n1));
+        }
+        CK(o->gemm(ctx, dt, 'N', 'N', n, r, n, 1.0, Q, ld, d, ld, 0.0, B1,
+                   n1));
+        if (op == QRU_UPD_OP_ADD_COLS)
+            CK(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
+                       n1));
+    }
+    CK(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r, nb, f->nb, W));
+    if (s > 0) {
+        /* R1's rows 0 .. m1-1 hold all of its nonzeros */
+        double *hdiag = hnorm + s;
+        CK(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
+        if ((st = qru_qr_rank_first(dt, n1, m1, k, hdiag, hnorm)) != 0)
+            goto done;
+    }
+    /* commit */
+    CK(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));
+    CK(o->copy(ctx, dt, n1, n1, Q1, n1, Q, ld));
+    CK(o->copy(ctx, dt, n1, r, B1, n1, d, ld));
+    f->n = n1;
+    f->m = m1;
+done:
+#undef CK
+    free(hnorm);
+    return st;
+}

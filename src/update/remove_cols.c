@@ -1,0 +1,119 @@
+/*
+ * Column updates of a least-squares QR factorisation (Andrew 2012,
+ * sections 2.4.2 and 4.2), written once for both precisions against the
+ * backend table:
+ *
+ *  - removing the p columns after column k (R only): the columns are
+ *      deleted from R and the band of p subdiagonals left behind is reduced
+ *      with blocked Householder reflectors of length p + 1, applied to d and
+ *      (when held) to Q.  QRU_UPDATE_FAST with the backend's fused
+ *      panel_qr: one call per (nb + p) x nb panel of the band, in place
+ *      (nb from the backend's on-chip limit), instead of 3 nb + 1.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "qru_flops.h"
+#include "update.h"
+
+int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    if (!ctx)
+        return -1;
+    if (!f || f->ctx != ctx)
+        return -2;
+    int m = f->m;
+    if (k < 0 || k >= m)
+        return -3;
+    if (p < 1 || p > m - k || p >= m)
+        return -4;
+    return qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL,
+                                     0});
+}
+
+int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m1 = m - p;
+    int nred = m1 - k; /* columns to reduce */
+    /* QRU_UPDATE_FAST with a fused panel op: each (nb + p) x nb panel of the
+     * band in ONE panel_qr call, in place in R (the band's zeros below row
+     * c + p of column c are exact and stay exact: the panel's reflectors are
+     * those of length p + 1, up to rounding) */
+    int fused = qru_upd_use_fused(rq->alg, ctx);
+    int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
+                   : qru_upd_nb(f, nred);
+    int ldy = p + nb;
+    size_t nwork = (size_t)nb * (size_t)(nred > r ? nred : r);
+    if (f->has_q && (size_t)n * nb > nwork)
+        nwork = (size_t)n * nb;
+    if (fused && qru_panel_work(ldy, nb) > nwork)
+        nwork = qru_panel_work(ldy, nb);
+    size_t total = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
+            tau = qru_ptr_add(W, (size_t)ldy * nb),
+            work = qru_ptr_add(tau, (size_t)nb);
+    int ld = f->ncap;
+
+    /* delete the columns: R(:, k+1:m1) = R(:, k+p+1:m) (rows below m are
+     * zero in both) */
+    if (nred > 0)
+        QRU_TRY(o->copy(ctx, dt, m, nred, qru_ptr_at(f->R, ld, 0, k + p), ld,
+                        qru_ptr_at(f->R, ld, 0, k), ld));
+    /* reduce the band of p subdiagonals with reflectors of length p + 1 */
+    for (int c0 = k; c0 < m1; c0 += nb) {
+        int jb = m1 - c0 < nb ? m1 - c0 : nb;
+        int rb = jb + p; /* rows c0 .. c0+jb+p-1 <= m-1 < n */
+        if (fused) {
+            QRU_TRY(o->panel_qr(ctx, dt, rb, jb, qru_ptr_at(f->R, ld, c0, c0),
+                                ld, Y, ldy, W, ldy, tau, work));
+            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m1 - c0 - jb, Y, ldy, W,
+                                    ldy, qru_ptr_at(f->R, ld, c0, c0 + jb),
+                                    ld, work));
+        } else {
+            QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, n, m1, c0, jb, p, Y, ldy,
+                                  W, ldy, tau, work));
+        }
+        QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, r, Y, ldy, W, ldy,
+                                qru_ptr_at(f->d, ld, c0, 0), ld, work));
+        if (f->has_q)
+            QRU_TRY(qru_upd_wy_right(ctx, dt, n, rb, jb, Y, ldy, W, ldy,
+                                     qru_ptr_at(f->Q, ld, 0, c0), ld, work));
+    }
+    f->m = m1;
+    return 0;
+}
+
+/* The cost of the fast update (qru_upd_cost, update.h): with the fused
+ * panels a panel call and 4 GEMMs (6 with Q) per panel plus one column
+ * step per reduced column; without, 3 calls per reduced column and 6 per
+ * panel. */
+void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
+                              qru_upd_cost *out)
+{
+    int n = f->n, m = f->m, r = f->r;
+    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
+    int fused = qru_use_fused_panel(ctx);
+
+    int nred = m - p - k;
+    int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
+                   : qru_upd_nb(f, nred > 0 ? nred : 1);
+    fl = flops_remove_cols(n, m, p, k, r, f->has_q, f->upd_nb);
+    double nblk = ceil((double)nred / nb);
+    if (fused) { /* a panel call, 2 + 2 (+ 2 with Q) GEMMs a panel */
+        c = (f->has_q ? 7.0 : 5.0) * nblk + 1.0;
+        st = nred;
+    } else {
+        c = 3.0 * nred + 6.0 * nblk + 4.0;
+    }
+
+    out->flops = fl;
+    out->calls = c;
+    out->steps = st;
+    out->sweeps = sw;
+}
