@@ -1,0 +1,387 @@
+/*
+ * The OpenCL launches of the shared kernels: Householder vectors and
+ * reflectors, Givens rotations and sweeps, the Cholesky kernels and the
+ * fused panels.
+ */
+#include "ocl_internal.h"
+
+/* ---- Householder kernels ------------------------------------------------- */
+
+int ocl_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
+                     qru_ptr x, qru_ptr v, qru_ptr tau)
+{
+    if (n < 0)
+        n = 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cn = n;
+    cl_int same = (x.h == v.h && x.off == v.off);
+    if (n == 0) { /* x and v may be dummies: point them at alpha */
+        x = alpha;
+        v = alpha;
+    }
+    cl_long ao = (cl_long)alpha.off, xo = (cl_long)x.off,
+            vo = (cl_long)v.off, to = (cl_long)tau.off;
+    size_t w = ocl_wg_for(im, p, K_HOUSE, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cn),  KMEM(alpha), KLONG(ao), KMEM(x),   KLONG(xo),
+                KMEM(v),   KLONG(vo),   KMEM(tau), KLONG(to), KINT(same)};
+    return ocl_launch(ctx, p, K_HOUSE, 1, g, l, NARGS(a), a);
+}
+
+int ocl_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+                    qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+                    qru_ptr work)
+{
+    (void)work; /* the fused kernel keeps w in local memory */
+    if (n <= 0)
+        return 0;
+    if (m < 0)
+        m = 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    if (m == 0) { /* v and C may be dummies */
+        v = top;
+        C = top;
+    }
+    cl_int cm = m, cn = n, cldt = ldt, cldc = ldc;
+    cl_long vo = (cl_long)v.off, to = (cl_long)tau.off,
+            po = (cl_long)top.off, co = (cl_long)C.off;
+    karg a[] = {KINT(cm),  KINT(cn),  KMEM(v),    KLONG(vo),
+                KMEM(tau), KLONG(to), KMEM(top),  KLONG(po),
+                KINT(cldt), KMEM(C),  KLONG(co),  KINT(cldc)};
+    return ocl_launch_colred(ctx, p, K_LARF, m, n, NARGS(a), a);
+}
+
+int ocl_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
+                         qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                         qru_ptr work)
+{
+    if (m <= 0 || j < 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    cl_int cm = m, cj = j, cldy = ldy, cldw = ldw;
+    cl_long yo = (cl_long)Y.off, wo = (cl_long)W.off, to = (cl_long)tau.off;
+    if (j > 0) { /* work = Y(:, 0:j-1)' Y(:, j) */
+        cl_long yj = yo + (cl_long)j * ldy, ko = (cl_long)work.off;
+        karg a[] = {KINT(cm), KINT(cj),  KMEM(Y),    KLONG(yo), KINT(cldy),
+                    KMEM(Y),  KLONG(yj), KMEM(work), KLONG(ko)};
+        if ((st = ocl_launch_colred(ctx, p, K_GEMV_T, m, j, NARGS(a), a)) != 0)
+            return st;
+    } else {
+        work = tau; /* not read when j = 0 */
+    }
+    cl_long ko = (cl_long)work.off;
+    karg a[] = {KINT(cm),   KINT(cj),   KMEM(Y),  KLONG(yo),
+                KINT(cldy), KMEM(W),    KLONG(wo), KINT(cldw),
+                KMEM(work), KLONG(ko),  KMEM(tau), KLONG(to)};
+    return ocl_launch1d(ctx, p, K_WY_COL, min_sz((size_t)m, GRID_CAP * 16),
+                    NARGS(a), a);
+}
+
+/* ---- update kernels -------------------------------------------------------- */
+
+int ocl_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
+                           int inc, int ps, qru_ptr cs)
+{
+    if (cnt <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    cl_int cc = cnt;
+    cl_long xo = (cl_long)X.off, ci = inc, cp = ps, co = (cl_long)cs.off;
+    karg a[] = {KINT(cc),  KMEM(X),  KLONG(xo), KLONG(ci),
+                KLONG(cp), KMEM(cs), KLONG(co)};
+    return ocl_launch1d(ctx, p, K_GIVENS_MAKE,
+                    min_sz((size_t)cnt, GRID_CAP * 16), NARGS(a), a);
+}
+
+int ocl_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                            qru_ptr cs, qru_ptr X, int inc, int ps, int es)
+{
+    if (cnt <= 0 || len <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    /* the grid's x dimension runs along the smaller memory stride */
+    cl_int tfirst = inc < es;
+    int n0 = tfirst ? cnt : len, n1 = tfirst ? len : cnt;
+    cl_int cc = cnt, cl = len;
+    cl_long co = (cl_long)cs.off, xo = (cl_long)X.off, ci = inc, cp = ps,
+            ce = es;
+    karg a[] = {KINT(cc),  KINT(cl),  KMEM(cs),  KLONG(co), KMEM(X),
+                KLONG(xo), KLONG(ci), KLONG(cp), KLONG(ce), KINT(tfirst)};
+    return ocl_launch2d(ctx, p, K_GIVENS_APPLY, n0, n1, NARGS(a), a);
+}
+
+/* All the sweeps in one launch of ONE work-group (kernels/qru_update.cl;
+ * teams of one item on OpenCL 1.2). */
+int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                             int make, qru_ptr X, long xrs, long xcs, int nr,
+                             int from_jlo, qru_ptr cs)
+{
+    if (L <= 0 || p <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
+    cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
+    /* the window of active columns in local memory when it fits (and
+     * the tuning's sweeps_kernel does not say otherwise) */
+    cl_int cW = 2 * (p < L ? p : L) + 2;
+    size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
+    cl_ulong used = 0;
+    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel == 0 &&
+        clGetKernelWorkGroupInfo(pr->k[K_GIVENS_SWEEPS_LDS], im->device,
+                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                 NULL) == CL_SUCCESS &&
+        lds + (size_t)used <= im->local_mem) {
+        size_t w = ocl_wg_for(im, pr, K_GIVENS_SWEEPS_LDS, (size_t)im->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a[] = {KINT(cL),  KINT(cp), KINT(cm),   KMEM(X),
+                    KLONG(xo), KLONG(rs), KLONG(ks), KINT(cn),
+                    KINT(cf),  KMEM(cs), KLONG(co),  KINT(cW),
+                    {lds, NULL}};
+        return ocl_launch(ctx, pr, K_GIVENS_SWEEPS_LDS, 1, g, l, NARGS(a), a);
+    }
+    size_t w = ocl_wg_for(im, pr, K_GIVENS_SWEEPS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cL),  KINT(cp), KINT(cm), KMEM(X),  KLONG(xo), KLONG(rs),
+                KLONG(ks), KINT(cn), KINT(cf), KMEM(cs), KLONG(co)};
+    return ocl_launch(ctx, pr, K_GIVENS_SWEEPS, 1, g, l, NARGS(a), a);
+}
+
+/* Every group's accumulated rotations in one launch: x over the rows of a
+ * group's matrix, y over the groups. */
+int ocl_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
+                            int ab, qru_ptr cs, qru_ptr G, int ldg)
+{
+    if (L <= 0 || p <= 0 || ab <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cL = L, cp = p, ca = ab, cld = ldg;
+    cl_long co = (cl_long)cs.off, go = (cl_long)G.off;
+    size_t w = ocl_wg_for(im, pr, K_GIVENS_ACCUM, 64);
+    size_t rows = (size_t)ab + (size_t)p;
+    size_t l[2] = {w, 1}, g[2] = {ceil_div(rows, w) * w, (size_t)((L + ab - 1) / ab)};
+    karg a[] = {KINT(cL), KINT(cp), KINT(ca), KMEM(cs), KLONG(co),
+                KMEM(G),  KLONG(go), KINT(cld)};
+    return ocl_launch(ctx, pr, K_GIVENS_ACCUM, 2, g, l, NARGS(a), a);
+}
+
+int ocl_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
+                     double alpha, qru_ptr A, int lda, double beta, qru_ptr B,
+                     int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    if (alpha == 0.0)
+        A = B; /* not read; keep the argument a valid buffer */
+    cl_int cm = m, cn = n, clda = lda, cldb = ldb;
+    cl_long ao = (cl_long)A.off, bo = (cl_long)B.off;
+    tval ta, tb;
+    karg a[] = {KINT(cm), KINT(cn),  KINT(cm), KMEM(A), KLONG(ao), KINT(clda),
+                KINT(cm), KMEM(B),   KLONG(bo), KINT(cldb)};
+    a[2] = ocl_targ(dt, alpha, &ta);
+    a[6] = ocl_targ(dt, beta, &tb);
+    return ocl_launch2d(ctx, p, K_GEADD, m, n, NARGS(a), a);
+}
+
+/* ---- Cholesky kernels ------------------------------------------------------ */
+
+int ocl_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
+                    int n, int k, double alpha, qru_ptr A, int lda,
+                    double beta, qru_ptr C, int ldc)
+{
+    if (n <= 0 || ((k <= 0 || alpha == 0.0) && beta == 1.0))
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    cl_int u = ocl_uplo_code(uplo) == 1 ? 1 : 2;
+    if (k <= 0 || alpha == 0.0) { /* C = beta C on the triangle */
+        cl_int cn = n, cl = ldc;
+        cl_long co = (cl_long)C.off;
+        tval tb;
+        karg a[] = {KINT(u), KINT(cn),  KINT(cn), ocl_targ(dt, beta, &tb),
+                    KMEM(C), KLONG(co), KINT(cl)};
+        return ocl_launch2d(ctx, p, K_SCAL_TRI, n, n, NARGS(a), a);
+    }
+    cl_command_queue q = IMPL(ctx)->q;
+    CLBlastTriangle tri = u == 1 ? CLBlastTriangleUpper : CLBlastTriangleLower;
+    CLBlastStatusCode s;
+    if (dt == QRU_DOUBLE)
+        s = CLBlastDsyrk(CLBlastLayoutColMajor, tri, ocl_btr(trans), (size_t)n,
+                         (size_t)k, alpha, (cl_mem)A.h, A.off, (size_t)lda,
+                         beta, (cl_mem)C.h, C.off, (size_t)ldc, &q, NULL);
+    else
+        s = CLBlastSsyrk(CLBlastLayoutColMajor, tri, ocl_btr(trans), (size_t)n,
+                         (size_t)k, (float)alpha, (cl_mem)A.h, A.off,
+                         (size_t)lda, (float)beta, (cl_mem)C.h, C.off,
+                         (size_t)ldc, &q, NULL);
+    return ocl_blast_status(s);
+}
+
+int ocl_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                     qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    cl_int u = ocl_uplo_code(uplo), cm = m, cn = n, clda = lda, cldb = ldb;
+    cl_long ao = (cl_long)A.off, bo = (cl_long)B.off;
+    karg a[] = {KINT(u),    KINT(cm), KINT(cn),  KMEM(A),    KLONG(ao),
+                KINT(clda), KMEM(B),  KLONG(bo), KINT(cldb)};
+    return ocl_launch2d(ctx, p, K_LACPY, m, n, NARGS(a), a);
+}
+
+int ocl_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                           qru_ptr A, int lda, qru_ptr info, int base)
+{
+    if (n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, clda = lda, cb = base;
+    cl_long ao = (cl_long)A.off, io = (cl_long)info.off;
+    size_t w = ocl_wg_for(im, p, K_POTRF_PANEL, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(up),  KINT(cn),   KMEM(A),   KLONG(ao),
+                KINT(clda), KMEM(info), KLONG(io), KINT(cb)};
+    return ocl_launch(ctx, p, K_POTRF_PANEL, 1, g, l, NARGS(a), a);
+}
+
+int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
+                        qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info,
+                        int base)
+{
+    if (n <= 0 || k <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cn = n, ck = k, cs = sign, cldl = ldl, cldw = ldw, cb = base;
+    cl_long lo = (cl_long)L.off, wo = (cl_long)W.off,
+            io = (cl_long)info.off;
+    /* one work-group walks the n k rotations in order; its items share the
+     * rows below the pivot */
+    size_t want = n > 512 ? 1024 : n > 128 ? 256 : 64;
+    if (want > (size_t)im->tune.wg && im->tune.wg >= 64)
+        want = (size_t)im->tune.wg;
+    size_t w = ocl_wg_for(im, p, K_CHOL_ROT, min_sz(want, im->max_wg));
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cn),  KINT(ck),   KINT(cs),  KMEM(L),
+                KLONG(lo), KINT(cldl), KMEM(W),   KLONG(wo),
+                KINT(cldw), KMEM(info), KLONG(io), KINT(cb)};
+    return ocl_launch(ctx, p, K_CHOL_ROT, 1, g, l, NARGS(a), a);
+}
+
+/* ---- fused panels (issue 8) ------------------------------------------------ */
+
+/* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
+ * device's local memory less what the kernel itself declares; 0 when the
+ * tuning's panel_kernel asks for the global-memory kernel only. */
+size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
+                              const ocl_prog *p)
+{
+    const ocl_impl *im = IMPL(ctx);
+    if (qru_ctx_tuning(ctx, dt)->panel_kernel == 2)
+        return 0;
+    cl_ulong used = 0;
+    if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,
+                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                 NULL) != CL_SUCCESS)
+        return 0;
+    return im->local_mem > used ? im->local_mem - (size_t)used : 0;
+}
+
+int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
+                               int *out)
+{
+    ocl_prog *p;
+    *out = 0;
+    if (extra < 0)
+        return 0;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    size_t cap = ocl_panel_lds_bytes(ctx, dt, p), es = qru_dtype_size(dt);
+    int nb = 0;
+    while (nb < 1024 &&
+           ((size_t)(nb + 1 + extra) * (nb + 1) + (size_t)(nb + 1) * (nb + 1) +
+            2 * (size_t)(nb + 1)) * es <= cap)
+        ++nb;
+    *out = nb;
+    return 0;
+}
+
+/* The whole m x nb panel in one launch of ONE work-group (OpenCL 1.2 has
+ * no barrier across work-groups): kernels/qru_panel.cl, on local memory
+ * (qru_panel_qr_lds) when the panel fits there, else on global memory. */
+int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
+                        qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
+                        int ldw, qru_ptr tau, qru_ptr work)
+{
+    if (m <= 0 || nb <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cm = m, cnb = nb, clda = lda, cldy = ldy, cldw = ldw, chunk = m;
+    cl_long ao = (cl_long)A.off, yo = (cl_long)Y.off, wo = (cl_long)W.off,
+            to = (cl_long)tau.off, ko = (cl_long)work.off;
+    size_t lds = ((size_t)m * nb + (size_t)nb * nb + 2 * (size_t)nb) *
+                 qru_dtype_size(dt);
+    if (lds <= ocl_panel_lds_bytes(ctx, dt, p)) {
+        size_t w = ocl_wg_for(im, p, K_PANEL_QR_LDS, (size_t)im->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
+                    KMEM(Y),    KLONG(yo), KINT(cldy), KMEM(W),  KLONG(wo),
+                    KINT(cldw), KMEM(tau), KLONG(to), {lds, NULL}};
+        return ocl_launch(ctx, p, K_PANEL_QR_LDS, 1, g, l, NARGS(a), a);
+    }
+    size_t w = ocl_wg_for(im, p, K_PANEL_QR, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a[] = {KINT(cm),   KINT(cnb), KMEM(A),   KLONG(ao), KINT(clda),
+                KMEM(Y),    KLONG(yo), KINT(cldy), KMEM(W),  KLONG(wo),
+                KINT(cldw), KMEM(tau), KLONG(to), KMEM(work), KLONG(ko),
+                KINT(chunk)};
+    return ocl_launch(ctx, p, K_PANEL_QR, 1, g, l, NARGS(a), a);
+}
+
+/* Every REQ and OPT op of the list (qru_ops.h) is ocl_<name>; no vendor
+ * LAPACK (the CAP ops are NULL). */

@@ -1,0 +1,162 @@
+/*
+ * OpenCL programs: the shared kernels built once per context and
+ * precision (retried on a failed build), their build logs and the
+ * backend's accessors.
+ */
+#include "ocl_internal.h"
+
+const char *const qru_ocl_kernel_names[K_COUNT] = {
+#define QRU_OCL_KN_(e, name) name,
+    QRU_OCL_KERNELS(QRU_OCL_KN_)
+#undef QRU_OCL_KN_
+};
+
+/* ---- programs ----------------------------------------------------------- */
+
+void ocl_keep_log(ocl_impl *im, cl_program prog, int failed)
+{
+    if (im->log_failed)
+        return; /* keep the log of the first failure */
+    im->log_failed = failed;
+    size_t len = 0;
+    if (clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                              &len) != CL_SUCCESS)
+        return;
+    char *log = malloc(len + 1);
+    if (!log)
+        return;
+    log[0] = '\0';
+    clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log,
+                          NULL);
+    log[len] = '\0';
+    free(im->log);
+    im->log = log;
+}
+
+void ocl_release_kernels(ocl_prog *p)
+{
+    for (int k = 0; k < K_COUNT; ++k)
+        if (p->k[k]) {
+            clReleaseKernel(p->k[k]);
+            p->k[k] = NULL;
+        }
+}
+
+/* One attempt at building the program with options opts and creating its
+ * kernels: 0 (p->prog, p->k set), or a status with the failing OpenCL code
+ * in *err; *prog is then the program of the attempt (for its log; the
+ * caller releases it) or NULL. */
+int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
+                      cl_program *prog, cl_int *err)
+{
+    *prog = clCreateProgramWithSource(im->clctx, (cl_uint)qru_ocl_source_count,
+                                      (const char **)qru_ocl_source_text, NULL,
+                                      err);
+    if (*err != CL_SUCCESS) {
+        *prog = NULL;
+        return ocl_cl_status(*err) == QRU_ERR_ALLOC ? QRU_ERR_ALLOC
+                                                : QRU_ERR_DEVICE;
+    }
+    *err = clBuildProgram(*prog, 1, &im->device, opts, NULL, NULL);
+    if (*err != CL_SUCCESS) {
+        int st = ocl_cl_status(*err);
+        return *err == CL_INVALID_BUILD_OPTIONS || st == 0 ? QRU_ERR_BUILD
+                                                           : st;
+    }
+    for (int k = 0; k < K_COUNT; ++k) {
+        p->k[k] = clCreateKernel(*prog, qru_ocl_kernel_names[k], err);
+        if (*err == CL_SUCCESS)
+            *err = clGetKernelWorkGroupInfo(p->k[k], im->device,
+                                            CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof p->kmax[k], &p->kmax[k],
+                                            NULL);
+        if (*err != CL_SUCCESS) {
+            ocl_release_kernels(p);
+            int st = ocl_cl_status(*err);
+            return *err == CL_INVALID_KERNEL_NAME ||
+                           *err == CL_INVALID_PROGRAM_EXECUTABLE || st == 0
+                       ? QRU_ERR_BUILD
+                       : st;
+        }
+    }
+    p->prog = *prog;
+    return 0;
+}
+
+/* Attempts at a program build.  PoCL 3.x (Debian 12) shares its kernel
+ * cache between processes without locking: a process that finds the
+ * cached program.bc another one is rewriting at that moment fails its
+ * clBuildProgram (CL_BUILD_PROGRAM_FAILURE), or builds a program without
+ * kernels (clCreateKernel: CL_INVALID_KERNEL_NAME).  A new attempt a moment
+ * later finds the complete file.  A genuine compiler error fails every
+ * attempt, so it costs BUILD_TRIES compilations before QRU_ERR_BUILD. */
+#define BUILD_TRIES 4
+
+void ocl_pause_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* The program of precision dt, built on first use. */
+int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
+{
+    ocl_impl *im = IMPL(ctx);
+    int di = dt == QRU_DOUBLE;
+    if (di && !im->fp64)
+        return QRU_ERR_UNSUPPORTED;
+    ocl_prog *p = &im->prog[di];
+    if (p->state == 1) {
+        *out = p;
+        return 0;
+    }
+    if (p->state < 0)
+        return p->state;
+    char opts[512];
+    snprintf(opts, sizeof opts,
+             "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d %s",
+             di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
+             im->tune.tile, im->extra);
+    int st = 0;
+    for (int t = 0; t < BUILD_TRIES; ++t) {
+        cl_program prog = NULL;
+        cl_int err = CL_SUCCESS;
+        if (t > 0)
+            ocl_pause_ms(50L << t); /* 100, 200, 400 ms */
+        st = ocl_build_once(im, p, opts, &prog, &err);
+        int last = st == 0 || t == BUILD_TRIES - 1 ||
+                   err == CL_INVALID_BUILD_OPTIONS || st == QRU_ERR_ALLOC;
+        if (last && prog)
+            ocl_keep_log(im, prog, st != 0);
+        if (st == 0)
+            break;
+        if (prog)
+            clReleaseProgram(prog);
+        if (last)
+            break;
+    }
+    if (st == 0) {
+        p->state = 1;
+        *out = p;
+        return 0;
+    }
+    /* out of memory may pass: a later request tries again */
+    p->state = st == QRU_ERR_ALLOC ? 0 : st;
+    return st;
+}
+
+const char *qru_opencl_build_log(const qru_context *ctx)
+{
+    if (!ctx || ctx->backend != QRU_BACKEND_OPENCL || !ctx->impl)
+        return "";
+    const ocl_impl *im = ctx->impl;
+    return im->log ? im->log : "";
+}
+
+const qru_ocl_tuning *qru_opencl_tuning(const qru_context *ctx)
+{
+    if (!ctx || ctx->backend != QRU_BACKEND_OPENCL || !ctx->impl)
+        return NULL;
+    return &((const ocl_impl *)ctx->impl)->tune;
+}
