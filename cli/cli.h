@@ -1,0 +1,89 @@
+/*
+ * The qru command-line program's shared declarations: helpers for uploads,
+ * reports and norms (util.c), the data series (series.c), the demo parts
+ * (demo_fit.c, demo_window.c, demo_gp.c) and their environment; the
+ * commands are in main.c.  The program uses the public API only (qru.h).
+ */
+#ifndef QRU_CLI_H
+#define QRU_CLI_H
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lapacke.h>
+
+#include "qru.h"
+
+#define EXIT_USAGE 2
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* The data series: decimal year and ppm (series.c) */
+typedef struct series {
+    int n;
+    const double *t; /* decimal years */
+    const double *y; /* values (ppm) */
+    double *owned;   /* storage when read from a file, else NULL */
+    char source[512];
+} series;
+
+/* The data series: decimal year and ppm */
+void series_embedded(series *s);
+/* Reads "x,y" lines; lines whose first non-blank character cannot start a
+ * number (header, comments, blank lines) are skipped.  Returns 0 or prints
+ * the problem and returns -1. */
+int series_read(series *s, const char *path);
+void series_free(series *s);
+
+/* ---- helpers (util.c) ---- */
+/* Small helpers */
+int parse_backend(const char *s, qru_backend *b);
+int parse_precision(const char *s, qru_dtype *dt);
+const char *precision_name(qru_dtype dt);
+/* Unit roundoff of the working precision (LAPACK's ?lamch('E')). */
+double unit_roundoff(qru_dtype dt);
+double nrm2(int n, const double *x);
+/* Prints "qru: WHAT: reason" for a failed library call; returns st. */
+int report(int st, const char *what);
+/* Creates a rows x cols matrix of type dt in ctx holding the double host
+ * array h (leading dimension ldh >= rows), converted to dt. */
+int upload_block(qru_context *ctx, qru_dtype dt, int rows, int cols, const double *h, int ldh, qru_matrix **M);
+/* upload_block() of a whole array with leading dimension rows. */
+int upload_new(qru_context *ctx, qru_dtype dt, int rows, int cols, const double *h, qru_matrix **M);
+/* Downloads M (rows x cols, any dtype) into the double array h (ld rows). */
+int download_double(const qru_matrix *M, double *h);
+/* Monotonic wall clock in seconds. */
+double wall_s(void);
+/* 2-norm and 2-norm condition number of the n x m (n >= m) host matrix A
+ * (leading dimension lda), from its singular values (LAPACKE_dgesvd on a
+ * copy).  Returns 0, or -1 when they cannot be computed or A is singular. */
+int cond2(int n, int m, const double *A, int lda, double *norm2, double *kappa);
+
+/* ---- the demonstration parts ---- */
+enum { DEMO_PASS = 0, DEMO_FAIL = 1, DEMO_ERROR = 3 };
+
+typedef struct demo_env {
+    qru_context *ctx;
+    qru_dtype dtype;
+    const series *data;
+} demo_env;
+
+/* Same margin as the test suite's QRU_TEST_THRESHOLD. */
+#define DEMO_THRESHOLD 30.0
+
+/* Columns of the fit's model (demo_fit.c; the gp part de-trends with it). */
+enum { FIT_M = 7 };
+
+int demo_fit(const demo_env *env);
+int demo_window(const demo_env *env);
+int demo_gp(const demo_env *env);
+
+#endif /* QRU_CLI_H */

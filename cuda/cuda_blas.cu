@@ -1,0 +1,314 @@
+/*
+ * The CUDA backend's element-wise ops (laset, transpose), BLAS (cuBLAS
+ * GEMM / TRSM, column norms, the non-finite count) and the dissertation's
+ * Householder kernels (kernels/qru_base.cl, compiled here as templates over
+ * the element type).  Asynchronous on the context's stream except
+ * col_norms and count_nonfinite, which deliver values on the host.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "qru_cuda.h"
+
+#include "qru_kdefs.h"
+#include "qru_base.cl"
+
+/* ---- elementwise kernels -------------------------------------------------- */
+
+
+template <typename T>
+static int laset_t(qru_context *ctx, int uplo, int m, int n, double off, double dg,
+            qru_ptr A, int lda)
+{
+    qru_laset<T><<<qru_grid2d(m, n), qru_block2d(), 0, qru_cuda(ctx)->stream>>>(
+        uplo, m, n, (T)off, (T)dg, (T *)A.h, (long)A.off, lda);
+    return qru_cuda_launched();
+}
+
+int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+             double off, double dg, qru_ptr A, int lda)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    int u = (uplo == 'U' || uplo == 'u') ? 1 : (uplo == 'L' || uplo == 'l') ? 2 : 0;
+    return dt == QRU_DOUBLE ? laset_t<double>(ctx, u, m, n, off, dg, A, lda)
+                            : laset_t<float>(ctx, u, m, n, off, dg, A, lda);
+}
+
+template <typename T>
+static int transpose_t(qru_context *ctx, int m, int n, qru_ptr A, int lda, qru_ptr B,
+                int ldb)
+{
+    dim3 grid(qru_blocks(m, QRU_TILE, 1u << 16),
+              qru_blocks(n, QRU_TILE, 1u << 15));
+    qru_transpose<T><<<grid, dim3(QRU_TILE, 8), 0, qru_cuda(ctx)->stream>>>(
+        m, n, (const T *)A.h, (long)A.off, lda, (T *)B.h, (long)B.off, ldb);
+    return qru_cuda_launched();
+}
+
+int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                 int lda, qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? transpose_t<double>(ctx, m, n, A, lda, B, ldb)
+                            : transpose_t<float>(ctx, m, n, A, lda, B, ldb);
+}
+
+/* ---- BLAS (cuBLAS) -------------------------------------------------------- */
+
+static cublasOperation_t cuop(char t)
+{
+    return (t == 'T' || t == 't' || t == 'C' || t == 'c') ? CUBLAS_OP_T
+                                                         : CUBLAS_OP_N;
+}
+
+template <typename T>
+static int scal2d_t(qru_context *ctx, int m, int n, double beta, qru_ptr C, int ldc)
+{
+    qru_scal2d<T><<<qru_grid2d(m, n), qru_block2d(), 0, qru_cuda(ctx)->stream>>>(
+        m, n, (T)beta, (T *)C.h, (long)C.off, ldc);
+    return qru_cuda_launched();
+}
+
+int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
+            int k, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb,
+            double beta, qru_ptr C, int ldc)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    if (k <= 0 || alpha == 0.0) { /* C = beta C, exactly 0 for beta == 0 */
+        if (beta == 1.0)
+            return 0;
+        return dt == QRU_DOUBLE ? scal2d_t<double>(ctx, m, n, beta, C, ldc)
+                                : scal2d_t<float>(ctx, m, n, beta, C, ldc);
+    }
+    cublasHandle_t h = qru_cuda(ctx)->blas;
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDgemm(
+            h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
+            qru_dp<double>(B), ldb, &beta, qru_dp<double>(C), ldc));
+    float a = (float)alpha, b = (float)beta;
+    return qru_cublas_status(cublasSgemm(h, cuop(ta), cuop(tb), m, n, k, &a,
+                                         qru_dp<float>(A), lda,
+                                         qru_dp<float>(B), ldb, &b,
+                                         qru_dp<float>(C), ldc));
+}
+
+int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
+            char diag, int m, int n, double alpha, qru_ptr A, int lda,
+            qru_ptr B, int ldb)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    cublasHandle_t h = qru_cuda(ctx)->blas;
+    cublasSideMode_t s =
+        (side == 'L' || side == 'l') ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+    cublasFillMode_t u = (uplo == 'U' || uplo == 'u') ? CUBLAS_FILL_MODE_UPPER
+                                                      : CUBLAS_FILL_MODE_LOWER;
+    cublasDiagType_t d =
+        (diag == 'U' || diag == 'u') ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDtrsm(h, s, u, cuop(ta), d, m, n,
+                                             &alpha, qru_dp<double>(A), lda,
+                                             qru_dp<double>(B), ldb));
+    float a = (float)alpha;
+    return qru_cublas_status(cublasStrsm(h, s, u, cuop(ta), d, m, n, &a,
+                                         qru_dp<float>(A), lda,
+                                         qru_dp<float>(B), ldb));
+}
+
+template <typename T>
+static int col_norms_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
+                double *norms)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    T *host = (T *)malloc((size_t)n * sizeof(T));
+    if (!host)
+        return QRU_ERR_ALLOC;
+    void *dev = NULL;
+    int st = qru_cuda_scratch(ctx, (size_t)n * sizeof(T), &dev);
+    if (st) {
+        free(host);
+        return st;
+    }
+    qru_col_norms<T><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, im->stream>>>(
+        m, n, (const T *)A.h, (long)A.off, lda, (T *)dev, 0L);
+    st = qru_cuda_launched();
+    if (!st)
+        st = qru_cuda_status(cudaMemcpyAsync(host, dev, (size_t)n * sizeof(T),
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    qru_cuda_scratch_free(ctx, dev);
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (!st)
+        for (int j = 0; j < n; ++j)
+            norms[j] = (double)host[j];
+    free(host);
+    return st;
+}
+
+int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
+                 int lda, double *norms)
+{
+    if (n <= 0)
+        return 0;
+    if (m <= 0) {
+        for (int j = 0; j < n; ++j)
+            norms[j] = 0.0;
+        return 0;
+    }
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? col_norms_t<double>(ctx, m, n, A, lda, norms)
+                            : col_norms_t<float>(ctx, m, n, A, lda, norms);
+}
+
+/* Groups of the count_nonfinite kernel along x and y (at most 16 x 256
+ * partial counts, read back and added on the host). */
+#define NONFIN_GX 16
+#define NONFIN_GY 256
+
+int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                           int n, qru_ptr A, int lda, int *count)
+{
+    *count = 0;
+    if (m <= 0 || n <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    qru_cuda_impl *im = qru_cuda(ctx);
+    unsigned gx = qru_blocks(m, QRU_RED, NONFIN_GX);
+    unsigned gy = qru_blocks(n, 1, NONFIN_GY);
+    int part[NONFIN_GX * NONFIN_GY];
+    void *dev = NULL;
+    if ((st = qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev)) != 0)
+        return st;
+    int u = (uplo == 'U' || uplo == 'u')   ? 1
+            : (uplo == 'L' || uplo == 'l') ? 2
+                                           : 0;
+    if (dt == QRU_DOUBLE)
+        qru_count_nonfinite<double><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
+            u, m, n, (const double *)A.h, (long)A.off, lda, (int *)dev);
+    else
+        qru_count_nonfinite<float><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
+            u, m, n, (const float *)A.h, (long)A.off, lda, (int *)dev);
+    st = qru_cuda_launched();
+    if (!st)
+        st = qru_cuda_status(cudaMemcpyAsync(part, dev,
+                                             sizeof(int) * gx * gy,
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    qru_cuda_scratch_free(ctx, dev);
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (st)
+        return st;
+    long long c = 0;
+    for (unsigned i = 0; i < gx * gy; ++i)
+        c += part[i];
+    *count = c > INT_MAX ? INT_MAX : (int)c;
+    return 0;
+}
+
+/* ---- Householder kernels -------------------------------------------------- */
+
+template <typename T>
+static int house_t(qru_context *ctx, int n, qru_ptr alpha, qru_ptr x, qru_ptr v,
+            qru_ptr tau)
+{
+    int same = x.h == v.h && x.off == v.off;
+    qru_house<T><<<1, QRU_RED, 0, qru_cuda(ctx)->stream>>>(
+        n, (T *)alpha.h, (long)alpha.off, (T *)x.h, (long)x.off, (T *)v.h,
+        (long)v.off, (T *)tau.h, (long)tau.off, same);
+    return qru_cuda_launched();
+}
+
+int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha, qru_ptr x,
+             qru_ptr v, qru_ptr tau)
+{
+    /* n == 0 still launches: tau = 0 must be written */
+    if (n < 0)
+        n = 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE ? house_t<double>(ctx, n, alpha, x, v, tau)
+                            : house_t<float>(ctx, n, alpha, x, v, tau);
+}
+
+template <typename T>
+static int larf_t(qru_context *ctx, int m, int n, qru_ptr v, qru_ptr tau,
+           qru_ptr top, int ldt, qru_ptr C, int ldc)
+{
+    dim3 b = qru_colred_block(m);
+    qru_larf<T><<<qru_blocks(n, b.y, 1u << 20), b, 0,
+                  qru_cuda(ctx)->stream>>>(
+        m, n, (const T *)v.h, (long)v.off, (const T *)tau.h, (long)tau.off,
+        (T *)top.h, (long)top.off, ldt, (T *)C.h, (long)C.off, ldc);
+    return qru_cuda_launched();
+}
+
+int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+            qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+            qru_ptr work)
+{
+    (void)work; /* the fused kernel keeps w in local memory */
+    if (n <= 0)
+        return 0;
+    if (m < 0)
+        m = 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? larf_t<double>(ctx, m, n, v, tau, top, ldt, C, ldc)
+               : larf_t<float>(ctx, m, n, v, tau, top, ldt, C, ldc);
+}
+
+template <typename T>
+static int wy_append_t(qru_context *ctx, int m, int j, qru_ptr Y, int ldy, qru_ptr W,
+                int ldw, qru_ptr tau, qru_ptr work)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    if (j > 0) {
+        dim3 b = qru_colred_block(m);
+        qru_gemv_t<T><<<qru_blocks(j, b.y, 1u << 20), b, 0, s>>>(
+            m, j, (const T *)Y.h, (long)Y.off, ldy, (const T *)Y.h,
+            (long)(Y.off + (size_t)j * ldy), (T *)work.h, (long)work.off);
+    }
+    qru_wy_col<T><<<qru_blocks(m, 256, 1u << 20), 256, 0, s>>>(
+        m, j, (const T *)Y.h, (long)Y.off, ldy, (T *)W.h, (long)W.off, ldw,
+        (const T *)work.h, (long)work.off, (const T *)tau.h, (long)tau.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
+                 int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
+{
+    if (m <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
+    return dt == QRU_DOUBLE
+               ? wy_append_t<double>(ctx, m, j, Y, ldy, W, ldw, tau, work)
+               : wy_append_t<float>(ctx, m, j, Y, ldy, W, ldw, tau, work);
+}
+
+
