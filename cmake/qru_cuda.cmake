@@ -39,6 +39,8 @@ list(APPEND QRU_LINK_DEPS CUDA::cudart CUDA::cublas CUDA::cusolver)
 set_target_properties(qru_objects qru qru_internal PROPERTIES
   CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}"
   CUDA_RUNTIME_LIBRARY Shared)
+# linked by the CUDA driver (the C++ runtime as the toolkit expects it)
+set_target_properties(qru qru_internal PROPERTIES LINKER_LANGUAGE CUDA)
 
 set(QRU_HAVE_CUDA ON)
 # pkg-config Libs.private of a static libqru (a string: it goes into qru.pc)
