@@ -39,7 +39,7 @@ static qru_context *bench_context(void)
     else if (b && strcmp(b, "opencl") == 0)
         be = QRU_BACKEND_OPENCL;
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, be);
+    int st = qru_context_create(be, &ctx);
     if (st) {
         fprintf(stderr, "no context on %s: %s\n", qru_backend_name(be),
                 qru_strerror(st));
@@ -211,8 +211,8 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
     int st = qru_lsq_create(ctx, Ad, bd, &opt, &f);
     if (st)
         die("qru_lsq_create", st);
-    qru_matrix_free(Ad);
-    qru_matrix_free(bd);
+    qru_matrix_destroy(Ad);
+    qru_matrix_destroy(bd);
     /* the update, and A1, b1 on the host */
     int n1 = n, m1 = m;
     double *A1 = NULL, *b1 = NULL;
@@ -222,7 +222,7 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
         qru_matrix *Ud = up(ctx, dt, p, m, U), *ed = up(ctx, dt, p, 1, e);
         qru_context_sync(ctx);
         t0 = now();
-        st = qru_qr_update_add_rows(ctx, f, 0, Ud, ed);
+        st = qru_lsq_add_rows(f, 0, Ud, ed);
         n1 = n + p;
         A1 = malloc(sizeof(double) * (size_t)n1 * m);
         b1 = malloc(sizeof(double) * (size_t)n1);
@@ -233,14 +233,14 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
         }
         memcpy(b1, e, sizeof(double) * p);
         memcpy(b1 + p, b, sizeof(double) * n);
-        qru_matrix_free(Ud);
-        qru_matrix_free(ed);
+        qru_matrix_destroy(Ud);
+        qru_matrix_destroy(ed);
         free(U);
         free(e);
     } else if (u == REMOVE_COLS) {
         qru_context_sync(ctx);
         t0 = now();
-        st = qru_qr_update_remove_cols(ctx, f, 0, p);
+        st = qru_lsq_remove_cols(f, 0, p);
         m1 = m - p;
         A1 = malloc(sizeof(double) * (size_t)n * m1);
         memcpy(A1, A + (size_t)n * p, sizeof(double) * (size_t)n * m1);
@@ -249,7 +249,7 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
     } else if (u == REMOVE_ROWS) {
         qru_context_sync(ctx);
         t0 = now();
-        st = qru_qr_update_remove_rows(ctx, f, 0, p);
+        st = qru_lsq_remove_rows(f, 0, p);
         n1 = n - p;
         A1 = malloc(sizeof(double) * (size_t)n1 * m);
         b1 = malloc(sizeof(double) * n1);
@@ -262,14 +262,14 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
         qru_matrix *Ud = up(ctx, dt, n, p, U);
         qru_context_sync(ctx);
         t0 = now();
-        st = qru_qr_update_add_cols(ctx, f, 0, Ud);
+        st = qru_lsq_add_cols(f, 0, Ud);
         m1 = m + p;
         A1 = malloc(sizeof(double) * (size_t)n * m1);
         memcpy(A1, U, sizeof(double) * (size_t)n * p);
         memcpy(A1 + (size_t)n * p, A, sizeof(double) * (size_t)n * m);
         b1 = malloc(sizeof(double) * n);
         memcpy(b1, b, sizeof(double) * n);
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         free(U);
     }
     if (st)
@@ -282,11 +282,11 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
     qru_matrix_create(ctx, dt, m1, 1, 0, &X);
     qru_matrix_create(ctx, dt, n1, n1, 0, &Qm);
     qru_matrix_create(ctx, dt, n1, m1, 0, &Rm);
-    if ((st = qru_lsq_solve(ctx, f, X)) != 0)
+    if ((st = qru_lsq_solve(f, X)) != 0)
         die("qru_lsq_solve", st);
-    if ((st = qru_lsq_get_q(ctx, f, Qm)) != 0)
+    if ((st = qru_lsq_get_q(f, Qm)) != 0)
         die("qru_lsq_get_q", st);
-    if ((st = qru_lsq_get_r(ctx, f, Rm)) != 0)
+    if ((st = qru_lsq_get_r(f, Rm)) != 0)
         die("qru_lsq_get_r", st);
     double *x = down(X), *Q = down(Qm), *R = down(Rm);
     double *Ac = malloc(sizeof(double) * (size_t)n1 * m1);
@@ -302,9 +302,9 @@ static result run_one(qru_context *ctx, qru_dtype dt, int u, int n, int m,
     res.ex = nrm(m1, x) / nx;
     res.eq = orth2(n1, Q);
     res.ea = resid2(n1, m1, Q, R, A1, 1) / resid2(n1, m1, Q, R, A1, 0);
-    qru_matrix_free(X);
-    qru_matrix_free(Qm);
-    qru_matrix_free(Rm);
+    qru_matrix_destroy(X);
+    qru_matrix_destroy(Qm);
+    qru_matrix_destroy(Rm);
     free(x);
     free(Q);
     free(R);

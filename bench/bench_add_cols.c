@@ -1,5 +1,5 @@
 /*
- * GPU benchmark of qru_qr_update_add_cols() (Andrew 2012, section 4.1):
+ * GPU benchmark of qru_lsq_add_cols() (Andrew 2012, section 4.1):
  * TUS (device-resident update vs a cuSOLVER least-squares refactorisation
  * of A1) and TUT (host -> device -> update -> host vs the CPU backend).
  * Options: see bench_gpu_common.h or run with -h.

@@ -1,5 +1,5 @@
 /*
- * GPU benchmark of qru_qr_update_add_rows() (Andrew 2012, section 4.3):
+ * GPU benchmark of qru_lsq_add_rows() (Andrew 2012, section 4.3):
  * TUS and TUT as in bench_add_cols.c.
  *
  * Sets: 0 the issue-4 target (add 200 rows at k = 0 to n = 8000, m = 3000;

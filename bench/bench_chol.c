@@ -209,8 +209,8 @@ int main(int argc, char **argv)
                         m / tl);
             }
         }
-        qru_matrix_free(A0);
-        qru_matrix_free(M);
+        qru_matrix_destroy(A0);
+        qru_matrix_destroy(M);
         free(A);
         free(W);
         fflush(stdout);
@@ -301,8 +301,8 @@ int main(int argc, char **argv)
                     "| qru_gp_create (K + factorisation) | %.3g | %.0f |\n",
                     gpn, reps, tins, tlap, tlap / tins, tfac, tfac / tins,
                     tcre, tcre / tins);
-        qru_matrix_free(K);
-        qru_matrix_free(M);
+        qru_matrix_destroy(K);
+        qru_matrix_destroy(M);
         qru_gp_destroy(g);
         free(Kh);
         free(x);
@@ -340,7 +340,7 @@ int main(int argc, char **argv)
             printf("  %-20s %14.6e %22.3e%s\n", VARS[v].name, sm, sc,
                    st ? "  (FAILED)" : "");
         }
-        qru_matrix_free(M);
+        qru_matrix_destroy(M);
         free(A);
         free(F);
     }

@@ -179,7 +179,7 @@ static void factor_point(bg_gpu *g, int n, int reps, fac_row *row)
             row->xd[c] = NAN;
         free(t[c]);
     }
-    qru_matrix_free(Aw);
+    qru_matrix_destroy(Aw);
     cudaDeviceSynchronize();
     cudaFree(M);
     cudaFree(A0);
@@ -253,7 +253,7 @@ static void gp_point(bg_gpu *g, int n, int reps, gp_row *row)
             bg_potrf(g, QRU_DOUBLE, n1, K, n1);
             bg_cuda_check(cudaStreamSynchronize(g->stream), "sync");
             row->xd = tri_diff(n1, Ld, K);
-            qru_matrix_free(L);
+            qru_matrix_destroy(L);
             cudaFree(Ld);
         }
         bg_check(qru_gp_remove(gp, n, 1), "qru_gp_remove");
@@ -312,7 +312,7 @@ static void gp_point(bg_gpu *g, int n, int reps, gp_row *row)
     row->t_trsm = bg_median(tT, reps);
     row->t_trsv = bg_median(tV, reps);
     free(tI);
-    qru_matrix_free(Kw);
+    qru_matrix_destroy(Kw);
     qru_gp_destroy(gp);
     cudaDeviceSynchronize();
     cudaFree(K0);

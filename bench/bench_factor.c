@@ -185,9 +185,9 @@ static void run_point(bg_gpu *g, const bg_opts *o, bg_table *t, qru_dtype dt,
     bg_table_row(t, v);
     fprintf(stderr, "bench_factor %s routine %d n=%d: qru %.4g s, ref %.4g s\n",
             bg_dtype_name(dt), routine, n, t_q, t_r);
-    qru_matrix_free(Aw);
-    qru_matrix_free(Bw);
-    qru_matrix_free(Qw);
+    qru_matrix_destroy(Aw);
+    qru_matrix_destroy(Bw);
+    qru_matrix_destroy(Qw);
     cudaDeviceSynchronize();
     cudaFree(A0);
     cudaFree(B0);

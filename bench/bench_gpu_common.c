@@ -587,7 +587,7 @@ int bg_gpu_open(bg_gpu *g)
     qru_context_options_init(&opt);
     opt.device = 0;
     opt.stream = g->stream; /* events on this stream time qru's work */
-    int st = qru_context_create_ex(&g->ctx, QRU_BACKEND_CUDA, &opt);
+    int st = qru_context_create_ex(QRU_BACKEND_CUDA, &opt, &g->ctx);
     if (st == QRU_ERR_BACKEND_UNAVAILABLE)
         return BG_SKIP;
     bg_check(st, "qru_context_create_ex(cuda)");
@@ -906,13 +906,13 @@ static int run_update(qru_context *ctx, char kind, qru_lsq *f, int k, int p,
 {
     switch (kind) {
     case 'c':
-        return qru_qr_update_add_cols(ctx, f, k, U);
+        return qru_lsq_add_cols(f, k, U);
     case 'C':
-        return qru_qr_update_remove_cols(ctx, f, k, p);
+        return qru_lsq_remove_cols(f, k, p);
     case 'r':
-        return qru_qr_update_add_rows(ctx, f, k, U, e);
+        return qru_lsq_add_rows(f, k, U, e);
     default:
-        return qru_qr_update_remove_rows(ctx, f, k, p);
+        return qru_lsq_remove_rows(f, k, p);
     }
 }
 
@@ -986,9 +986,9 @@ static void lsq_x(qru_context *ctx, qru_lsq *f, const prob *P, void *hx)
     qru_matrix *X = NULL;
     bg_check(qru_matrix_create(ctx, P->dt, P->m1, P->r, 0, &X),
              "qru_matrix_create");
-    bg_check(qru_lsq_solve(ctx, f, X), "qru_lsq_solve");
+    bg_check(qru_lsq_solve(f, X), "qru_lsq_solve");
     bg_check(qru_matrix_download(X, hx, P->m1), "qru_matrix_download");
-    qru_matrix_free(X);
+    qru_matrix_destroy(X);
 }
 
 /* The CPU backend's update of P from the host factorisation (hQ, hR, hd):
@@ -1030,11 +1030,11 @@ static double cpu_update(qru_context *cctx, const prob *P, void *hQ, void *hR,
         if (t[0] > 1.0)
             break;
     }
-    qru_matrix_free(Q);
-    qru_matrix_free(R);
-    qru_matrix_free(d);
-    qru_matrix_free(U);
-    qru_matrix_free(e);
+    qru_matrix_destroy(Q);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(d);
+    qru_matrix_destroy(U);
+    qru_matrix_destroy(e);
     *used = nt;
     return bg_median(t, nt);
 }
@@ -1242,9 +1242,9 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
                      "qru_lsq_create_from_qr");
             bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
                      "qru_lsq_set_update_algorithm");
-            qru_matrix_free(Qm);
-            qru_matrix_free(Rm);
-            qru_matrix_free(dm);
+            qru_matrix_destroy(Qm);
+            qru_matrix_destroy(Rm);
+            qru_matrix_destroy(dm);
             bg_check(qru_context_sync(ctx), "sync");
             double t1 = bg_now();
             bg_check(run_update(ctx, P->kind, f, P->k, P->p, Um, em), "update");
@@ -1252,21 +1252,21 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
             double t2 = bg_now();
             qru_matrix *R1 = NULL, *d1 = NULL, *Q1 = NULL;
             bg_check(qru_matrix_create(ctx, dt, n1, m1, 0, &R1), "create");
-            bg_check(qru_lsq_get_r(ctx, f, R1), "qru_lsq_get_r");
+            bg_check(qru_lsq_get_r(f, R1), "qru_lsq_get_r");
             bg_check(qru_matrix_download(R1, oR, n1), "download");
             bg_check(qru_matrix_create(ctx, dt, n1, r, 0, &d1), "create");
-            bg_check(qru_lsq_get_d(ctx, f, d1), "qru_lsq_get_d");
+            bg_check(qru_lsq_get_d(f, d1), "qru_lsq_get_d");
             bg_check(qru_matrix_download(d1, od, n1), "download");
             if (oQ) {
                 bg_check(qru_matrix_create(ctx, dt, n1, n1, 0, &Q1), "create");
-                bg_check(qru_lsq_get_q(ctx, f, Q1), "qru_lsq_get_q");
+                bg_check(qru_lsq_get_q(f, Q1), "qru_lsq_get_q");
                 bg_check(qru_matrix_download(Q1, oQ, n1), "download");
             }
-            qru_matrix_free(R1);
-            qru_matrix_free(d1);
-            qru_matrix_free(Q1);
-            qru_matrix_free(Um);
-            qru_matrix_free(em);
+            qru_matrix_destroy(R1);
+            qru_matrix_destroy(d1);
+            qru_matrix_destroy(Q1);
+            qru_matrix_destroy(Um);
+            qru_matrix_destroy(em);
             qru_lsq_destroy(f);
             bg_check(qru_context_sync(ctx), "sync");
             double t3 = bg_now();
@@ -1326,11 +1326,11 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
     }
     free(xq);
     free(xr);
-    qru_matrix_free(Qw);
-    qru_matrix_free(Rw);
-    qru_matrix_free(dw);
-    qru_matrix_free(Uw);
-    qru_matrix_free(ew);
+    qru_matrix_destroy(Qw);
+    qru_matrix_destroy(Rw);
+    qru_matrix_destroy(dw);
+    qru_matrix_destroy(Uw);
+    qru_matrix_destroy(ew);
     cudaFree(dU);
     cudaFree(de);
     bg_ref_free(&ref0);
@@ -1365,7 +1365,7 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
     for (int i = 0; i < npts; ++i)
         need_cpu |= o.tut && pts[i].tut;
     if (need_cpu)
-        bg_check(qru_context_create(&cctx, QRU_BACKEND_CPU),
+        bg_check(qru_context_create(QRU_BACKEND_CPU, &cctx),
                  "qru_context_create(cpu)");
 
     if (o.cpu_only) {

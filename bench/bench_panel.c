@@ -125,7 +125,7 @@ int main(void)
         b = QRU_BACKEND_CUDA;
     else if (be && strcmp(be, "opencl") == 0)
         b = QRU_BACKEND_OPENCL;
-    int st = qru_context_create(&ctx, b);
+    int st = qru_context_create(b, &ctx);
     if (st) {
         printf("%% skipped: backend %s: %s\n", be ? be : "cpu",
                qru_strerror(st));

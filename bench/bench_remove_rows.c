@@ -1,5 +1,5 @@
 /*
- * GPU benchmark of qru_qr_update_remove_rows() (Andrew 2012, section 4.4):
+ * GPU benchmark of qru_lsq_remove_rows() (Andrew 2012, section 4.4):
  * TUS and TUT as in bench_add_cols.c.
  *
  * Sets: 0 the issue-4 target (remove 100 rows at k = 0 from n = 12000,

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
                      : bn && strcmp(bn, "opencl") == 0 ? QRU_BACKEND_OPENCL
                                                        : QRU_BACKEND_CPU;
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, be);
+    int st = qru_context_create(be, &ctx);
     if (st)
         die("qru_context_create", st);
 
@@ -263,13 +263,13 @@ int main(int argc, char **argv)
                     die("qru_lsq_set_update_algorithm", st);
                 t0 = now();
                 if (u == ADD_ROWS)
-                    st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+                    st = qru_lsq_add_rows(f, k, Ud, ed);
                 else if (u == REMOVE_COLS)
-                    st = qru_qr_update_remove_cols(ctx, f, k, p);
+                    st = qru_lsq_remove_cols(f, k, p);
                 else if (u == REMOVE_ROWS)
-                    st = qru_qr_update_remove_rows(ctx, f, k, p);
+                    st = qru_lsq_remove_rows(f, k, p);
                 else
-                    st = qru_qr_update_add_cols(ctx, f, k, Ud);
+                    st = qru_lsq_add_cols(f, k, Ud);
                 qru_context_sync(ctx);
                 tv[v][rep] = now() - t0;
                 if (st)
@@ -289,10 +289,10 @@ int main(int argc, char **argv)
             tlq[u] = median(tv[4], reps);
         if (tcreate == 0.0)
             tcreate = median(tc, reps);
-        qru_matrix_free(Ad);
-        qru_matrix_free(bd);
-        qru_matrix_free(Ud);
-        qru_matrix_free(ed);
+        qru_matrix_destroy(Ad);
+        qru_matrix_destroy(bd);
+        qru_matrix_destroy(Ud);
+        qru_matrix_destroy(ed);
         free(U);
         free(e);
         free(A1);

@@ -89,8 +89,8 @@ int demo_fit(const demo_env *env)
         (st = report(upload_new(ctx, dt, n, 1, b, &bm), "upload b")) ||
         (st = report(qru_matrix_create(ctx, dt, m, 1, 0, &xm), "create x")) ||
         (st = report(qru_lsq_create(ctx, Am, bm, &opt, &f), "qru_lsq_create")) ||
-        (st = report(qru_lsq_solve(ctx, f, xm), "qru_lsq_solve")) ||
-        (st = report(qru_lsq_residual(ctx, f, &res), "qru_lsq_residual")) ||
+        (st = report(qru_lsq_solve(f, xm), "qru_lsq_solve")) ||
+        (st = report(qru_lsq_residual(f, &res), "qru_lsq_residual")) ||
         (st = report(download_double(xm, x), "download x")))
         goto done;
 
@@ -203,9 +203,9 @@ int demo_fit(const demo_env *env)
 
 done:
     qru_lsq_destroy(f);
-    qru_matrix_free(xm);
-    qru_matrix_free(bm);
-    qru_matrix_free(Am);
+    qru_matrix_destroy(xm);
+    qru_matrix_destroy(bm);
+    qru_matrix_destroy(Am);
     free(bref);
     free(Aref);
     free(b);

@@ -123,7 +123,7 @@ int demo_gp(const demo_env *env)
         (st = report(qru_matrix_create(ctx, dt, m, 1, 0, &xm), "create x")) ||
         (st = report(qru_lsq_create(ctx, Am, bm, &lopt, &f),
                      "qru_lsq_create")) ||
-        (st = report(qru_lsq_solve(ctx, f, xm), "qru_lsq_solve")) ||
+        (st = report(qru_lsq_solve(f, xm), "qru_lsq_solve")) ||
         (st = report(download_double(xm, c), "download x")))
         goto done;
     for (int i = 0; i < n; i++) { /* residual = ppm - model(t), in double */
@@ -355,9 +355,9 @@ done:
     qru_gp_destroy(ref);
     qru_gp_destroy(gp);
     qru_lsq_destroy(f);
-    qru_matrix_free(xm);
-    qru_matrix_free(bm);
-    qru_matrix_free(Am);
+    qru_matrix_destroy(xm);
+    qru_matrix_destroy(bm);
+    qru_matrix_destroy(Am);
     free(hy);
     free(hx);
     free(yg);

@@ -10,13 +10,13 @@
  * QRU_LSQ_KEEP_Q) and moved with the QR updates instead of being
  * recomputed:
  *
- *   qru_qr_update_add_rows(k = n)      append the S newest samples
- *   qru_qr_update_remove_rows(k = 0)   drop the S oldest (needs Q)
+ *   qru_lsq_add_rows(k = n)      append the S newest samples
+ *   qru_lsq_remove_rows(k = 0)   drop the S oldest (needs Q)
  *
  * One third of the way through, the model gains the third seasonal harmonic
  * (the column block [sin(6 pi t) cos(6 pi t)] inserted after the six
- * columns with qru_qr_update_add_cols) and two thirds of the way through it
- * loses it again (qru_qr_update_remove_cols), so all four updates are used.
+ * columns with qru_lsq_add_cols) and two thirds of the way through it
+ * loses it again (qru_lsq_remove_cols), so all four updates are used.
  *
  * The time variable of the trend is s = (t - tc) / h with tc, h the centre
  * and half-width of the WHOLE series (as in part "fit"): rows already in
@@ -71,17 +71,17 @@ static int window_warmup(const demo_env *env, const window_problem *P)
         !(st = upload_block(ctx, dt, n0, WIN_MX - WIN_M0,
                             P->A + p + (size_t)WIN_M0 * ld, ld, &C)) &&
         !(st = qru_lsq_create(ctx, A0, b0, &opt, &f)) &&
-        !(st = qru_qr_update_add_rows(ctx, f, n0, U, e)) &&
-        !(st = qru_qr_update_remove_rows(ctx, f, 0, p)) &&
-        !(st = qru_qr_update_add_cols(ctx, f, WIN_M0, C)) &&
-        !(st = qru_qr_update_remove_cols(ctx, f, WIN_M0, WIN_MX - WIN_M0)))
+        !(st = qru_lsq_add_rows(f, n0, U, e)) &&
+        !(st = qru_lsq_remove_rows(f, 0, p)) &&
+        !(st = qru_lsq_add_cols(f, WIN_M0, C)) &&
+        !(st = qru_lsq_remove_cols(f, WIN_M0, WIN_MX - WIN_M0)))
         st = qru_context_sync(ctx);
     qru_lsq_destroy(f);
-    qru_matrix_free(C);
-    qru_matrix_free(e);
-    qru_matrix_free(U);
-    qru_matrix_free(b0);
-    qru_matrix_free(A0);
+    qru_matrix_destroy(C);
+    qru_matrix_destroy(e);
+    qru_matrix_destroy(U);
+    qru_matrix_destroy(b0);
+    qru_matrix_destroy(A0);
     return report(st, "warm-up of the updates");
 }
 
@@ -116,8 +116,8 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
         (st = report(upload_block(ctx, dt, W, 1, b, n, &bw), "upload b")) ||
         (st = report(qru_lsq_create(ctx, Aw, bw, &opt, &f), "qru_lsq_create")))
         goto done;
-    qru_matrix_free(Aw);
-    qru_matrix_free(bw);
+    qru_matrix_destroy(Aw);
+    qru_matrix_destroy(bw);
     Aw = bw = NULL;
 
     for (int j = 1; j <= nsteps; j++) {
@@ -140,23 +140,23 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
 
         /* ---- the updates, timed up to the end of the device work */
         double ta = wall_s();
-        if ((st = report(qru_qr_update_add_rows(ctx, f, W, Ur, er),
-                         "qru_qr_update_add_rows")) ||
-            (st = report(qru_qr_update_remove_rows(ctx, f, 0, step),
-                         "qru_qr_update_remove_rows")))
+        if ((st = report(qru_lsq_add_rows(f, W, Ur, er),
+                         "qru_lsq_add_rows")) ||
+            (st = report(qru_lsq_remove_rows(f, 0, step),
+                         "qru_lsq_remove_rows")))
             goto done;
         nupd += 2;
         if (j == jadd) {
-            if ((st = report(qru_qr_update_add_cols(ctx, f, WIN_M0, Uc),
-                             "qru_qr_update_add_cols")))
+            if ((st = report(qru_lsq_add_cols(f, WIN_M0, Uc),
+                             "qru_lsq_add_cols")))
                 goto done;
             m = WIN_MX;
             nupd++;
             note = "  +cols";
         } else if (j == jrem) {
-            if ((st = report(qru_qr_update_remove_cols(ctx, f, WIN_M0,
+            if ((st = report(qru_lsq_remove_cols(f, WIN_M0,
                                                        WIN_MX - WIN_M0),
-                             "qru_qr_update_remove_cols")))
+                             "qru_lsq_remove_cols")))
                 goto done;
             m = WIN_M0;
             nupd++;
@@ -184,13 +184,13 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
         double res_u = 0.0, res_r = 0.0;
         if ((st = report(qru_matrix_create(ctx, dt, m, 1, 0, &xm),
                          "create x")) ||
-            (st = report(qru_lsq_solve(ctx, f, xm), "qru_lsq_solve")) ||
+            (st = report(qru_lsq_solve(f, xm), "qru_lsq_solve")) ||
             (st = report(download_double(xm, xu), "download x")) ||
-            (st = report(qru_lsq_solve(ctx, g, xm), "qru_lsq_solve")) ||
+            (st = report(qru_lsq_solve(g, xm), "qru_lsq_solve")) ||
             (st = report(download_double(xm, xr), "download x")) ||
-            (st = report(qru_lsq_residual(ctx, f, &res_u),
+            (st = report(qru_lsq_residual(f, &res_u),
                          "qru_lsq_residual")) ||
-            (st = report(qru_lsq_residual(ctx, g, &res_r),
+            (st = report(qru_lsq_residual(g, &res_r),
                          "qru_lsq_residual")))
             goto done;
 
@@ -240,12 +240,12 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
 
         qru_lsq_destroy(g);
         g = NULL;
-        qru_matrix_free(xm);
-        qru_matrix_free(Aw);
-        qru_matrix_free(bw);
-        qru_matrix_free(Ur);
-        qru_matrix_free(er);
-        qru_matrix_free(Uc);
+        qru_matrix_destroy(xm);
+        qru_matrix_destroy(Aw);
+        qru_matrix_destroy(bw);
+        qru_matrix_destroy(Ur);
+        qru_matrix_destroy(er);
+        qru_matrix_destroy(Uc);
         xm = Aw = bw = Ur = er = Uc = NULL;
     }
     out->updates = nupd;
@@ -253,12 +253,12 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
 done:
     qru_lsq_destroy(g);
     qru_lsq_destroy(f);
-    qru_matrix_free(xm);
-    qru_matrix_free(Aw);
-    qru_matrix_free(bw);
-    qru_matrix_free(Ur);
-    qru_matrix_free(er);
-    qru_matrix_free(Uc);
+    qru_matrix_destroy(xm);
+    qru_matrix_destroy(Aw);
+    qru_matrix_destroy(bw);
+    qru_matrix_destroy(Ur);
+    qru_matrix_destroy(er);
+    qru_matrix_destroy(Uc);
     return st;
 }
 

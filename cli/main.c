@@ -90,7 +90,7 @@ static int cmd_info(void)
             continue;
         }
         qru_context *ctx = NULL;
-        int st = qru_context_create(&ctx, b);
+        int st = qru_context_create(b, &ctx);
         if (st) {
             printf("no context: %s\n", qru_strerror(st));
             continue;
@@ -102,7 +102,7 @@ static int cmd_info(void)
         qru_context_destroy(ctx);
     }
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, QRU_BACKEND_AUTO);
+    int st = qru_context_create(QRU_BACKEND_AUTO, &ctx);
     if (st) {
         printf("auto picks: none (%s)\n", qru_strerror(st));
         return 1;
@@ -190,7 +190,7 @@ static int cmd_demo(int argc, char **argv)
     }
 
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, backend);
+    int st = qru_context_create(backend, &ctx);
     if (st) {
         fprintf(stderr, "qru demo: cannot create a %s context: %s\n",
                 qru_backend_name(backend), qru_strerror(st));

@@ -90,7 +90,7 @@ int upload_block(qru_context *ctx, qru_dtype dt, int rows, int cols,
     if (buf != h)
         free(buf);
     if (st) {
-        qru_matrix_free(A);
+        qru_matrix_destroy(A);
         return st;
     }
     *M = A;

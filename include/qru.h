@@ -54,7 +54,7 @@
  * One tolerance per kind of factorisation, eps = FLT_EPSILON or
  * DBL_EPSILON by element type; the status is the first (1-based) column j
  * that fails.
- * - QR (qru_lsq_solve(), qru_qr_update_add_cols()): R (n x m) is judged
+ * - QR (qru_lsq_solve(), qru_lsq_add_cols()): R (n x m) is judged
  *   rank-deficient at column j when R(j,j) is not finite or
  *   |R(j,j)| <= max(n, m) * eps * max_i ||R(1:i,i)||_2, the maximum over
  *   the finite column norms (the column norms of R are those of A, since Q
@@ -69,6 +69,12 @@
  *   non-finite diagonal entry of A fails at its own column at the latest.
  *   Since A(i,i) = ||L(i,:)||^2 the tolerance can be evaluated from a
  *   factor as well.
+ *
+ * API rule (docs/API.md): names qru_<object>_<verb>; create/destroy;
+ * outputs last; routines on matrices take the context first, calls on an
+ * object that holds its context (qru_matrix, qru_lsq, qru_gp) take the
+ * object first; every option set is an enum; -i names argument i, in
+ * declaration order; only QRU_API functions are exported.
  */
 #ifndef QRU_H
 #define QRU_H
@@ -179,16 +185,17 @@ typedef struct qru_context_options {
 QRU_API void qru_context_options_init(qru_context_options *opt);
 
 /** Creates a context for @p backend with default options.
- *  @param[out] ctx     the new context (1)
- *  @param[in]  backend which backend (2)
+ *  @param[in]  backend which backend (1)
+ *  @param[out] ctx     the new context (2)
  *  @return 0, -1, -2, #QRU_ERR_BACKEND_UNAVAILABLE, #QRU_ERR_ALLOC,
  *          #QRU_ERR_DEVICE. */
-QRU_API int qru_context_create(qru_context **ctx, qru_backend backend);
+QRU_API int qru_context_create(qru_backend backend, qru_context **ctx);
 
 /** Creates a context with options (NULL @p opt means defaults).
- *  Argument numbers: ctx (1), backend (2), opt (3). */
-QRU_API int qru_context_create_ex(qru_context **ctx, qru_backend backend,
-                          const qru_context_options *opt);
+ *  Argument numbers: backend (1), opt (2), ctx (3: out). */
+QRU_API int qru_context_create_ex(qru_backend backend,
+                                  const qru_context_options *opt,
+                                  qru_context **ctx);
 
 /** Destroys a context (NULL is allowed).  Matrices and factorisations
  *  created in it must be freed first. */
@@ -350,7 +357,7 @@ QRU_API int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int c
 
 /** Wraps a caller's buffer without copying: a host pointer for the CPU
  *  backend, a device pointer for CUDA, a cl_mem for OpenCL.  The buffer must
- *  hold ld*cols elements and outlive the matrix; qru_matrix_free() does not
+ *  hold ld*cols elements and outlive the matrix; qru_matrix_destroy() does not
  *  free it.  ld = 0 means max(1, rows).
  *  Arguments: ctx (1), dtype (2), rows (3), cols (4), mem (5), ld (6), M (7).
  */
@@ -370,7 +377,7 @@ QRU_API int qru_matrix_download(const qru_matrix *M, void *host, int ldh);
 QRU_API int qru_matrix_copy(const qru_matrix *A, qru_matrix *B);
 
 /** Frees a matrix (NULL is allowed); a wrapped buffer is not freed. */
-QRU_API void qru_matrix_free(qru_matrix *M);
+QRU_API void qru_matrix_destroy(qru_matrix *M);
 
 QRU_API int qru_matrix_rows(const qru_matrix *M);   /**< rows, or -1 if M is NULL */
 QRU_API int qru_matrix_cols(const qru_matrix *M);   /**< cols, or -1 if M is NULL */
@@ -417,9 +424,12 @@ QRU_API int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
 /** @name Least squares held as an updatable QR factorisation */
 /** @{ */
 
-/** Keep the full n x n orthogonal factor Q (needed by the column-adding and
- *  row-removing updates). */
-#define QRU_LSQ_KEEP_Q 1u
+/** Flags of qru_lsq_options::flags (combined with |). */
+typedef enum qru_lsq_flag {
+    /** Keep the full n x n orthogonal factor Q (needed by the
+     *  column-adding and row-removing updates). */
+    QRU_LSQ_KEEP_Q = 1
+} qru_lsq_flag;
 
 /** Options for qru_lsq_create(); initialise with qru_lsq_options_init(). */
 typedef struct qru_lsq_options {
@@ -467,19 +477,19 @@ QRU_API void qru_lsq_destroy(qru_lsq *f);
  *
  *  MATLAB: `x = A \ b` (for A of full column rank).
  *
- *  Arguments: ctx (1), f (2), x (3: m x r, same dtype).
+ *  Arguments: f (1), x (2: m x r, same dtype and context).
  *  @return 0, -i, or j > 0 when A is numerically rank-deficient at column
  *  j by the QR rank rule of the file documentation (R(j,j) not finite or
  *  |R(j,j)| <= max(n, m) eps max_i ||R(1:i,i)||): x is then left
  *  unchanged; or a library status. */
-QRU_API int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x);
+QRU_API int qru_lsq_solve(const qru_lsq *f, qru_matrix *x);
 
 /** Residual norms ||A x - b(:,j)||_2 = ||d(m+1:n, j)||_2 for j = 1..r.
  *
  *  MATLAB: `res(j) = norm(d(m+1:n, j))`
  *
- *  Arguments: ctx (1), f (2), res (3: r doubles on the host). */
-QRU_API int qru_lsq_residual(qru_context *ctx, const qru_lsq *f, double *res);
+ *  Arguments: f (1), res (2: r doubles on the host). */
+QRU_API int qru_lsq_residual(const qru_lsq *f, double *res);
 
 QRU_API int qru_lsq_rows(const qru_lsq *f);  /**< n, or -1 if f is NULL */
 QRU_API int qru_lsq_cols(const qru_lsq *f);  /**< m, or -1 if f is NULL */
@@ -488,16 +498,16 @@ QRU_API int qru_lsq_has_q(const qru_lsq *f); /**< 1 if Q is held, 0 if not or NU
 QRU_API qru_dtype qru_lsq_dtype(const qru_lsq *f); /**< element type */
 
 /** Copies R (n x m, upper trapezoidal, zeros below) into @p R.
- *  MATLAB: `R_out = R`.  Arguments: ctx (1), f (2), R (3: n x m). */
-QRU_API int qru_lsq_get_r(qru_context *ctx, const qru_lsq *f, qru_matrix *R);
+ *  MATLAB: `R_out = R`.  Arguments: f (1), R (2: n x m). */
+QRU_API int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R);
 
 /** Copies Q (n x n) into @p Q; #QRU_ERR_NO_Q if not held.
- *  MATLAB: `Q_out = Q`.  Arguments: ctx (1), f (2), Q (3: n x n). */
-QRU_API int qru_lsq_get_q(qru_context *ctx, const qru_lsq *f, qru_matrix *Q);
+ *  MATLAB: `Q_out = Q`.  Arguments: f (1), Q (2: n x n). */
+QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
 
 /** Copies d = Q' b (n x r) into @p d.
- *  MATLAB: `d_out = Q' * b`.  Arguments: ctx (1), f (2), d (3: n x r). */
-QRU_API int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
+ *  MATLAB: `d_out = Q' * b`.  Arguments: f (1), d (2: n x r). */
+QRU_API int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d);
 
 /** @} */
 
@@ -516,7 +526,7 @@ QRU_API int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
  *  The problem must stay overdetermined, n1 >= m1 >= 1: an update that
  *  would violate this reports its size argument (p, or U) as invalid.
  *  An update that fails (bad argument, #QRU_ERR_NO_Q, allocation failure,
- *  or the rank-deficiency status of qru_qr_update_add_cols()) leaves the
+ *  or the rank-deficiency status of qru_lsq_add_cols()) leaves the
  *  factorisation exactly as it was.
  *
  *  Block size: the Householder phases work on panels of nb columns;
@@ -534,7 +544,7 @@ QRU_API int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d);
  *  guarantees (backward stable, Q orthogonal to working precision); they
  *  differ in speed and in rounding.  The default is #QRU_UPDATE_AUTO. */
 typedef enum qru_update_algorithm {
-    /** The fast update variants (issue 8).  qru_qr_update_remove_rows()
+    /** The fast update variants (issue 8).  qru_lsq_remove_rows()
      *  first reduces Q(K, m+1:n)
      *  (K the removed rows) to a p x p triangle with p Householder
      *  reflectors in compact WY form applied to Q(:, m+1:n) by GEMMs
@@ -543,9 +553,9 @@ typedef enum qru_update_algorithm {
      *  rotations of the sweeps are accumulated in groups into small
      *  orthogonal blocks applied with GEMMs.  About 4 n (n-m) p + 8 n m p
      *  flops, mostly in GEMMs, instead of 6 n^2 p in rotations.
-     *  qru_qr_update_add_cols() applies its Givens phase to Q in the same
-     *  accumulated way.  qru_qr_update_add_rows() and
-     *  qru_qr_update_remove_cols() factor each block of their structured
+     *  qru_lsq_add_cols() applies its Givens phase to Q in the same
+     *  accumulated way.  qru_lsq_add_rows() and
+     *  qru_lsq_remove_cols() factor each block of their structured
      *  Householder phase ((nb + p) x nb panels) in ONE backend call (on a
      *  GPU, one thread block with the panel on chip) instead of 3 per
      *  column.  See docs/performance.md. */
@@ -568,14 +578,16 @@ typedef enum qru_update_algorithm {
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
 
-/** qru_lsq_last_update_path(): no update has succeeded on the
- *  factorisation yet. */
-#define QRU_PATH_NONE 0
-/** qru_lsq_last_update_path(): the last update ran an update algorithm. */
-#define QRU_PATH_UPDATE 1
-/** qru_lsq_last_update_path(): the last update refactorised the updated
- *  matrix (#QRU_UPDATE_AUTO only). */
-#define QRU_PATH_REFACTOR 2
+/** The path of the last successful update (qru_lsq_last_update_path()). */
+typedef enum qru_update_path {
+    /** No update has succeeded on the factorisation yet. */
+    QRU_PATH_NONE = 0,
+    /** The last update ran an update algorithm. */
+    QRU_PATH_UPDATE = 1,
+    /** The last update refactorised the updated matrix
+     *  (#QRU_UPDATE_AUTO only). */
+    QRU_PATH_REFACTOR = 2
+} qru_update_path;
 
 /** How the last successful update of @p f was computed:
  *  #QRU_PATH_UPDATE, #QRU_PATH_REFACTOR (#QRU_UPDATE_AUTO chose to
@@ -611,10 +623,9 @@ QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
  *
  *  MATLAB: `A1 = [A(:,1:k) U A(:,k+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
  *
- *  @param ctx context (1)
- *  @param f   factorisation with Q (2)
- *  @param k   columns kept before the block, 0 <= k <= m (3)
- *  @param U   n x p, p >= 1, n >= m + p (4)
+ *  @param f   factorisation with Q (1)
+ *  @param k   columns kept before the block, 0 <= k <= m (2)
+ *  @param U   n x p, p >= 1, n >= m + p, in f's context (3)
  *  @return 0; -i; #QRU_ERR_NO_Q if f holds no Q; #QRU_ERR_ALLOC /
  *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient: j is
  *  the first (1-based) column among those the update computes (k+1 ..
@@ -625,8 +636,7 @@ QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
  *  1..k are not judged (they keep R's values, so a rank-deficient
  *  factorisation can still be extended); qru_lsq_solve() judges all
  *  columns with the same rule. */
-QRU_API int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
-                           const qru_matrix *U);
+QRU_API int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U);
 
 /** Removes the p columns after the first k columns of A (Andrew 2012,
  *  section 4.2: blocked Householder reflectors of length p + 1 restore the
@@ -634,10 +644,10 @@ QRU_API int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
  *
  *  MATLAB: `A1 = [A(:,1:k) A(:,k+p+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
  *
- *  Arguments: ctx (1), f (2), k (3: 0 <= k < m), p (4: 1 <= p <= m - k and
- *  p < m, so that m1 >= 1).
+ *  Arguments: f (1), k (2: 0 <= k < m), p (3: 1 <= p <= m - k and p < m,
+ *  so that m1 >= 1).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-QRU_API int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p);
+QRU_API int qru_lsq_remove_cols(qru_lsq *f, int k, int p);
 
 /** Adds a block of p rows U (and right-hand-side rows e) after the first k
  *  rows of A (Andrew 2012, section 4.3: Householder reflectors acting on
@@ -648,14 +658,13 @@ QRU_API int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p
  *  MATLAB: `A1 = [A(1:k,:); U; A(k+1:n,:)];  b1 = [b(1:k,:); e; b(k+1:n,:)];
  *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
  *
- *  @param ctx context (1)
- *  @param f   factorisation (2)
- *  @param k   rows kept before the block, 0 <= k <= n (3)
- *  @param U   p x m, p >= 1 (4)
- *  @param e   p x r (5)
+ *  @param f   factorisation (1)
+ *  @param k   rows kept before the block, 0 <= k <= n (2)
+ *  @param U   p x m, p >= 1, in f's context (3)
+ *  @param e   p x r (4)
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
-QRU_API int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
-                           const qru_matrix *U, const qru_matrix *e);
+QRU_API int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
+                             const qru_matrix *e);
 
 /** Removes the p rows after the first k rows of A (and of b) (Andrew 2012,
  *  section 4.4: strips of Givens rotations reduce the rows k+1..k+p of Q to
@@ -664,11 +673,11 @@ QRU_API int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
  *  MATLAB: `A1 = [A(1:k,:); A(k+p+1:n,:)];  b1 = [b(1:k,:); b(k+p+1:n,:)];
  *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
  *
- *  Arguments: ctx (1), f (2), k (3: 0 <= k < n), p (4: 1 <= p <= n - k and
+ *  Arguments: f (1), k (2: 0 <= k < n), p (3: 1 <= p <= n - k and
  *  n - p >= m).
  *  @return 0, -i, #QRU_ERR_NO_Q, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE.  A1 may be
  *  rank-deficient (qru_lsq_solve() then reports it). */
-QRU_API int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
+QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
 
 /** @} */
 
@@ -689,29 +698,33 @@ QRU_API int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p
  *  #QRU_CHOL_IN_PLACE).  The updates evaluate A(i,i) as ||L(i,:)||^2 from
  *  the factors they get (O(n^2) extra work on the device). */
 
-/** qru_chol_factor() variant: blocked left-looking Cholesky-Crout (the
- *  default).  For each diagonal block of nb columns: one symmetric
- *  rank-k update of the block by the columns already factored (syrk), ONE
- *  fused unblocked factorisation of the block, one GEMM for the rows below
- *  it and one triangular solve. */
-#define QRU_CHOL_LEFT 0
-/** qru_chol_factor() variant: blocked right-looking ("in place")
- *  Cholesky: factor the diagonal block, solve for the rows below, then
- *  update the whole trailing matrix at once (syrk). */
-#define QRU_CHOL_RIGHT 1
-/** qru_chol_factor() variant: plain column-by-column Cholesky-Crout
- *  (l_ii = sqrt(a_ii - sum_k l_ik^2), l_ji = (a_ji - sum_t l_jt l_it) /
- *  l_ii): the left-looking algorithm with one column per step (nb is
- *  ignored); three backend launches per column. */
-#define QRU_CHOL_CROUT 2
-/** Flag OR-ed into the variant of qru_chol_factor(): factor directly in A,
- *  without the n x n workspace copy.  Faster and lighter, but on failure
- *  (status i > 0) the leading i-1 columns (rows for 'U') of A hold the
- *  partial factor and the rest of the referenced triangle is overwritten
- *  with unspecified values; when the call ran the vendor's potrf (see
- *  qru_chol_factor()) only the leading (i-1) x (i-1) block is guaranteed
- *  to hold the factor of the leading minor (LAPACK potrf semantics). */
-#define QRU_CHOL_IN_PLACE 16
+/** The variants of qru_chol_factor() (QRU_CHOL_IN_PLACE combines with
+ *  one of the others by |). */
+typedef enum qru_chol_variant {
+    /** qru_chol_factor() variant: blocked left-looking Cholesky-Crout (the
+     *  default).  For each diagonal block of nb columns: one symmetric
+     *  rank-k update of the block by the columns already factored (syrk), ONE
+     *  fused unblocked factorisation of the block, one GEMM for the rows below
+     *  it and one triangular solve. */
+    QRU_CHOL_LEFT = 0,
+    /** qru_chol_factor() variant: blocked right-looking ("in place")
+     *  Cholesky: factor the diagonal block, solve for the rows below, then
+     *  update the whole trailing matrix at once (syrk). */
+    QRU_CHOL_RIGHT = 1,
+    /** qru_chol_factor() variant: plain column-by-column Cholesky-Crout
+     *  (l_ii = sqrt(a_ii - sum_k l_ik^2), l_ji = (a_ji - sum_t l_jt l_it) /
+     *  l_ii): the left-looking algorithm with one column per step (nb is
+     *  ignored); three backend launches per column. */
+    QRU_CHOL_CROUT = 2,
+    /** Flag OR-ed into the variant of qru_chol_factor(): factor directly in A,
+     *  without the n x n workspace copy.  Faster and lighter, but on failure
+     *  (status i > 0) the leading i-1 columns (rows for 'U') of A hold the
+     *  partial factor and the rest of the referenced triangle is overwritten
+     *  with unspecified values; when the call ran the vendor's potrf (see
+     *  qru_chol_factor()) only the leading (i-1) x (i-1) block is guaranteed
+     *  to hold the factor of the leading minor (LAPACK potrf semantics). */
+    QRU_CHOL_IN_PLACE = 16
+} qru_chol_variant;
 
 /** Cholesky factorisation of a symmetric positive definite matrix.
  *

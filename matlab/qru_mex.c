@@ -59,7 +59,7 @@ static qru_lsq *tmp_lsq; /* a factorisation built for one call */
 static void release_tmp(void)
 {
     for (int i = 0; i < n_tmp; ++i)
-        qru_matrix_free(tmp_mat[i]);
+        qru_matrix_destroy(tmp_mat[i]);
     n_tmp = 0;
     qru_lsq_destroy(tmp_lsq);
     tmp_lsq = NULL;
@@ -134,7 +134,7 @@ static qru_context *get_context(qru_backend b)
 {
     if (!contexts[b]) {
         qru_context *ctx = NULL;
-        int st = qru_context_create(&ctx, b);
+        int st = qru_context_create(b, &ctx);
         if (st)
             fail("qru:library", "qru_context_create(%s): %s (status %d)",
                  qru_backend_name(b), qru_strerror(st), st);
@@ -322,11 +322,11 @@ static void lsq_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
     int m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
     qru_dtype dt = qru_lsq_dtype(f);
     qru_matrix *x = new_matrix(ctx, dt, m, r);
-    check(qru_lsq_solve(ctx, f, x), "qru_lsq_solve");
+    check(qru_lsq_solve(f, x), "qru_lsq_solve");
     plhs[0] = download(x, 0);
     if (nlhs >= 2) {
         mxArray *res = mxCreateDoubleMatrix(1, (mwSize)r, mxREAL);
-        int st = qru_lsq_residual(ctx, f, mxGetPr(res));
+        int st = qru_lsq_residual(f, mxGetPr(res));
         if (st)
             mxDestroyArray(res);
         check(st, "qru_lsq_residual");
@@ -431,15 +431,15 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         if ((int)mxGetM(args[1]) != n || mxGetN(args[1]) < 1)
             fail("qru:usage", "U must have %d rows and at least one column", n);
         qru_matrix *U = upload(ctx, dt, args[1]);
-        check(qru_qr_update_add_cols(ctx, f, j - 1, U),
-              "qru_qr_update_add_cols");
+        check(qru_lsq_add_cols(f, j - 1, U),
+              "qru_lsq_add_cols");
     } else if (!strcmp(what, "removecols")) {
         need_args(nargs, 2, 2, "update 'removecols', j, p");
         int j = get_int(args[0], "j"), p = get_int(args[1], "p");
         if (p < 1 || j < 1 || j + p - 1 > m)
             fail("qru:usage", "need p >= 1 and 1 <= j <= %d", m - p + 1);
-        check(qru_qr_update_remove_cols(ctx, f, j - 1, p),
-              "qru_qr_update_remove_cols");
+        check(qru_lsq_remove_cols(f, j - 1, p),
+              "qru_lsq_remove_cols");
     } else if (!strcmp(what, "addrows")) {
         need_args(nargs, 2, 3, "update 'addrows', j, U [, e]");
         int j = get_int(args[0], "j");
@@ -465,15 +465,15 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
             mxDestroyArray(z);
             check(st, "qru_matrix_upload");
         }
-        check(qru_qr_update_add_rows(ctx, f, j - 1, U, e),
-              "qru_qr_update_add_rows");
+        check(qru_lsq_add_rows(f, j - 1, U, e),
+              "qru_lsq_add_rows");
     } else if (!strcmp(what, "removerows")) {
         need_args(nargs, 2, 2, "update 'removerows', j, p");
         int j = get_int(args[0], "j"), p = get_int(args[1], "p");
         if (p < 1 || j < 1 || j + p - 1 > n)
             fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
-        check(qru_qr_update_remove_rows(ctx, f, j - 1, p),
-              "qru_qr_update_remove_rows");
+        check(qru_lsq_remove_rows(f, j - 1, p),
+              "qru_lsq_remove_rows");
     } else {
         fail("qru:usage", "unknown update '%s' (addcols, removecols, addrows, "
                           "removerows)", what);
@@ -505,14 +505,14 @@ static void lsq_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
         nlhs = 1;
     qru_matrix *Q = new_matrix(ctx, dt, n, n);
     qru_matrix *R = new_matrix(ctx, dt, n, m);
-    check(qru_lsq_get_q(ctx, f, Q), "qru_lsq_get_q");
-    check(qru_lsq_get_r(ctx, f, R), "qru_lsq_get_r");
+    check(qru_lsq_get_q(f, Q), "qru_lsq_get_q");
+    check(qru_lsq_get_r(f, R), "qru_lsq_get_r");
     plhs[0] = download(Q, 0);
     if (nlhs >= 2)
         plhs[1] = download(R, 1);
     if (nlhs >= 3) {
         qru_matrix *d = new_matrix(ctx, dt, n, r);
-        check(qru_lsq_get_d(ctx, f, d), "qru_lsq_get_d");
+        check(qru_lsq_get_d(f, d), "qru_lsq_get_d");
         plhs[2] = download(d, 0);
     }
 }

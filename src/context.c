@@ -89,14 +89,14 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
     return 0;
 }
 
-int qru_context_create_ex(qru_context **ctx, qru_backend backend,
-                          const qru_context_options *opt)
+int qru_context_create_ex(qru_backend backend, const qru_context_options *opt,
+                          qru_context **ctx)
 {
-    if (!ctx)
-        return -1;
     if (backend != QRU_BACKEND_AUTO && backend != QRU_BACKEND_CPU &&
         backend != QRU_BACKEND_CUDA && backend != QRU_BACKEND_OPENCL)
-        return -2;
+        return -1;
+    if (!ctx)
+        return -3;
     qru_context_options defaults;
     if (!opt) {
         qru_context_options_init(&defaults);
@@ -122,9 +122,14 @@ int qru_context_create_ex(qru_context **ctx, qru_backend backend,
     return last;
 }
 
-int qru_context_create(qru_context **ctx, qru_backend backend)
+int qru_context_create(qru_backend backend, qru_context **ctx)
 {
-    return qru_context_create_ex(ctx, backend, NULL);
+    if (backend != QRU_BACKEND_AUTO && backend != QRU_BACKEND_CPU &&
+        backend != QRU_BACKEND_CUDA && backend != QRU_BACKEND_OPENCL)
+        return -1;
+    if (!ctx)
+        return -2;
+    return qru_context_create_ex(backend, NULL, ctx);
 }
 
 void qru_context_destroy(qru_context *ctx)

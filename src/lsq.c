@@ -304,14 +304,13 @@ void qru_lsq_destroy(qru_lsq *f)
     free(f);
 }
 
-int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x)
+int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     if (!qru_mat_ok(ctx, x, f->dtype) || x->rows != f->m || x->cols != f->r)
-        return -3;
+        return -2;
     const qru_backend_ops *o = ctx->ops;
     int m = f->m;
     /* the rank rule before x is touched (host round trip); the rows
@@ -335,14 +334,13 @@ int qru_lsq_solve(qru_context *ctx, const qru_lsq *f, qru_matrix *x)
                    f->ncap, x->p, x->ld);
 }
 
-int qru_lsq_residual(qru_context *ctx, const qru_lsq *f, double *res)
+int qru_lsq_residual(const qru_lsq *f, double *res)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     if (!res)
-        return -3;
+        return -2;
     return ctx->ops->col_norms(ctx, f->dtype, f->n - f->m, f->r,
                                qru_ptr_add(f->d, (size_t)f->m), f->ncap, res);
 }
@@ -353,39 +351,37 @@ int qru_lsq_nrhs(const qru_lsq *f) { return f ? f->r : -1; }
 int qru_lsq_has_q(const qru_lsq *f) { return f ? f->has_q : 0; }
 qru_dtype qru_lsq_dtype(const qru_lsq *f) { return f ? f->dtype : (qru_dtype)0; }
 
-static int get_part(qru_context *ctx, const qru_lsq *f, qru_matrix *M,
-                    qru_ptr src, int rows, int cols)
+static int get_part(const qru_lsq *f, qru_matrix *M, qru_ptr src, int rows,
+                    int cols)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     if (!qru_mat_ok(ctx, M, f->dtype) || M->rows != rows || M->cols != cols)
-        return -3;
+        return -2;
     return ctx->ops->copy(ctx, f->dtype, rows, cols, src, f->ncap, M->p, M->ld);
 }
 
-int qru_lsq_get_r(qru_context *ctx, const qru_lsq *f, qru_matrix *R)
+int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R)
 {
-    return get_part(ctx, f, R, f ? f->R : (qru_ptr){0, 0}, f ? f->n : 0,
+    return get_part(f, R, f ? f->R : (qru_ptr){0, 0}, f ? f->n : 0,
                     f ? f->m : 0);
 }
 
-int qru_lsq_get_d(qru_context *ctx, const qru_lsq *f, qru_matrix *d)
+int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d)
 {
-    return get_part(ctx, f, d, f ? f->d : (qru_ptr){0, 0}, f ? f->n : 0,
+    return get_part(f, d, f ? f->d : (qru_ptr){0, 0}, f ? f->n : 0,
                     f ? f->r : 0);
 }
 
-int qru_lsq_get_q(qru_context *ctx, const qru_lsq *f, qru_matrix *Q)
+int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     if (!qru_mat_ok(ctx, Q, f->dtype) || Q->rows != f->n || Q->cols != f->n)
-        return -3;
+        return -2;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
-    return get_part(ctx, f, Q, f->Q, f->n, f->n);
+    return get_part(f, Q, f->Q, f->n, f->n);
 }

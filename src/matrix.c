@@ -122,7 +122,7 @@ int qru_matrix_copy(const qru_matrix *A, qru_matrix *B)
                              B->p, B->ld);
 }
 
-void qru_matrix_free(qru_matrix *M)
+void qru_matrix_destroy(qru_matrix *M)
 {
     if (!M)
         return;

@@ -162,7 +162,7 @@ static inline double flops_upd_panel(int nrows, int ncols, int c0, int jb,
     return f;
 }
 
-/* Adding p columns after column k (qru_qr_update_add_cols, needs Q):
+/* Adding p columns after column k (qru_lsq_add_cols, needs Q):
  *   U_Q = Q' U                        2 n^2 p
  *   Householder QR of U_Q(m+1:n, :)   panels of nb columns on nz = n - m rows
  *   rank check                        column norms of the (m+p) x s block
@@ -205,7 +205,7 @@ static inline double flops_add_cols(int n, int m, int p, int k, int r, int nb)
     return f;
 }
 
-/* Removing p columns after column k (qru_qr_update_remove_cols, Q
+/* Removing p columns after column k (qru_lsq_remove_cols, Q
  * optional): the m1 - k = m - p - k columns right of the gap carry a band
  * of p subdiagonals; panels of nb columns of reflectors of length p + 1
  * reduce them and the block reflectors (rb = jb + p rows) are applied to
@@ -228,7 +228,7 @@ static inline double flops_remove_cols(int n, int m, int p, int k, int r,
     return f;
 }
 
-/* Adding p rows (qru_qr_update_add_rows, Q optional): m reflectors of
+/* Adding p rows (qru_lsq_add_rows, Q optional): m reflectors of
  * length p + 1 (one row of R, the p new rows), panels of nb columns in the
  * form Y = [I; V]; per panel two GEMMs of inner size jb and p and one of
  * size jb for the trailing columns and for d, and with Q the same on the
@@ -263,7 +263,7 @@ static inline double flops_add_rows(int n, int m, int p, int k, int r,
     return f;
 }
 
-/* Removing p rows after row k (qru_qr_update_remove_rows, needs Q): sweep
+/* Removing p rows after row k (qru_lsq_remove_rows, needs Q): sweep
  * q = 0..p-1 zeroes Q(k+q, j) for j = n-1 down to q+1 with rotations of
  * adjacent columns, p (n - 1) - p (p - 1) / 2 rotations in all; each acts
  * on two columns of Q (length n) and of the composite [R'; d'] (length

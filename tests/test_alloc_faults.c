@@ -196,7 +196,7 @@ static qru_matrix *spd_mat(env *e, int n)
             else
                 ((float *)qru_matrix_data(A))[o] = (float)v;
         }
-    qru_matrix_free(B);
+    qru_matrix_destroy(B);
     return A;
 }
 
@@ -216,8 +216,8 @@ static void lsq_new(env *e, int n, int m, int r)
     opt.flags = e->keep_q ? QRU_LSQ_KEEP_Q : 0;
     OK(qru_lsq_create(e->ctx, A, b, &opt, &e->f));
     OK(qru_lsq_set_update_algorithm(e->f, (qru_update_algorithm)e->alg));
-    qru_matrix_free(A);
-    qru_matrix_free(b);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(b);
 }
 
 static void gp_new(env *e, int n)
@@ -254,15 +254,15 @@ static void add_blob(snap *s, const void *p, size_t len)
 }
 
 static void add_part(snap *s, env *e, int rows, int cols,
-                     int (*get)(qru_context *, const qru_lsq *, qru_matrix *))
+                     int (*get)(const qru_lsq *, qru_matrix *))
 {
     qru_matrix *M;
     OK(qru_matrix_create(e->ctx, e->dt, rows, cols, 0, &M));
-    int st = get(e->ctx, e->f, M);
+    int st = get(e->f, M);
     if (st == 0)
         add_blob(s, qru_matrix_data(M),
                  (size_t)qru_matrix_ld(M) * (size_t)cols * es_of(e->dt));
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
 }
 
 /* The caller-visible state of every object in e (taken unarmed). */
@@ -297,7 +297,7 @@ static void take(env *e, snap *s)
         OK(qru_gp_get_factor(e->gp, L));
         add_blob(s, qru_matrix_data(L),
                  (size_t)qru_matrix_ld(L) * (size_t)n * es_of(e->dt));
-        qru_matrix_free(L);
+        qru_matrix_destroy(L);
     }
     add_blob(s, e->hm, sizeof e->hm);
     add_blob(s, e->hv, sizeof e->hv);
@@ -334,7 +334,7 @@ typedef struct tcase {
 static void s_none(env *e) { (void)e; }
 static int c_context(env *e)
 {
-    return qru_context_create(&e->new_ctx, QRU_BACKEND_CPU);
+    return qru_context_create(QRU_BACKEND_CPU, &e->new_ctx);
 }
 static int c_matrix(env *e)
 {
@@ -383,20 +383,20 @@ static void s_lsq_rows(env *e)
     e->M[0] = rand_mat(e, 3, 5);
     e->M[1] = rand_mat(e, 3, 2);
 }
-static int c_add_cols(env *e) { return qru_qr_update_add_cols(e->ctx, e->f, 2, e->M[0]); }
-static int c_remove_cols(env *e) { return qru_qr_update_remove_cols(e->ctx, e->f, 1, 2); }
+static int c_add_cols(env *e) { return qru_lsq_add_cols(e->f, 2, e->M[0]); }
+static int c_remove_cols(env *e) { return qru_lsq_remove_cols(e->f, 1, 2); }
 static int c_add_rows(env *e)
 {
-    return qru_qr_update_add_rows(e->ctx, e->f, 4, e->M[0], e->M[1]);
+    return qru_lsq_add_rows(e->f, 4, e->M[0], e->M[1]);
 }
-static int c_remove_rows(env *e) { return qru_qr_update_remove_rows(e->ctx, e->f, 3, 4); }
+static int c_remove_rows(env *e) { return qru_lsq_remove_rows(e->f, 3, 4); }
 static void s_lsq_x(env *e)
 {
     lsq_new(e, 12, 5, 2);
     e->M[0] = rand_mat(e, 5, 2);
 }
-static int c_solve(env *e) { return qru_lsq_solve(e->ctx, e->f, e->M[0]); }
-static int c_residual(env *e) { return qru_lsq_residual(e->ctx, e->f, e->hm); }
+static int c_solve(env *e) { return qru_lsq_solve(e->f, e->M[0]); }
+static int c_residual(env *e) { return qru_lsq_residual(e->f, e->hm); }
 static void s_spd(env *e) { e->M[0] = spd_mat(e, 11); }
 static int c_chol_factor(env *e)
 {
@@ -441,7 +441,7 @@ static void s_chol_ins(env *e)
                        a + ((size_t)i + (size_t)j * ld) * es, es);
         ++jj;
     }
-    qru_matrix_free(A1);
+    qru_matrix_destroy(A1);
     OK(qru_chol_factor(e->ctx, 'L', e->M[0], QRU_CHOL_LEFT, 0));
 }
 static int c_chol_insert(env *e)
@@ -491,10 +491,10 @@ static const tcase cases[] = {
     {"qru_lsq_create", s_ab, c_lsq_create},
     {"qru_lsq_create_from_qr", s_qr, c_from_qr},
     {"qru_qr_factor", s_qr, c_qr_factor},
-    {"qru_qr_update_add_cols", s_lsq_cols, c_add_cols},
-    {"qru_qr_update_remove_cols", s_lsq, c_remove_cols},
-    {"qru_qr_update_add_rows", s_lsq_rows, c_add_rows},
-    {"qru_qr_update_remove_rows", s_lsq, c_remove_rows},
+    {"qru_lsq_add_cols", s_lsq_cols, c_add_cols},
+    {"qru_lsq_remove_cols", s_lsq, c_remove_cols},
+    {"qru_lsq_add_rows", s_lsq_rows, c_add_rows},
+    {"qru_lsq_remove_rows", s_lsq, c_remove_rows},
     {"qru_lsq_solve", s_lsq_x, c_solve},
     {"qru_lsq_residual", s_lsq, c_residual},
     {"qru_chol_factor", s_spd, c_chol_factor},
@@ -515,7 +515,7 @@ static void teardown(env *e)
     if (e->new_ctx && e->new_ctx != SENTINEL(qru_context))
         qru_context_destroy(e->new_ctx);
     if (e->new_M && e->new_M != SENTINEL(qru_matrix))
-        qru_matrix_free(e->new_M);
+        qru_matrix_destroy(e->new_M);
     if (e->new_f && e->new_f != SENTINEL(qru_lsq))
         qru_lsq_destroy(e->new_f);
     if (e->new_gp && e->new_gp != SENTINEL(qru_gp))
@@ -523,7 +523,7 @@ static void teardown(env *e)
     qru_lsq_destroy(e->f);
     qru_gp_destroy(e->gp);
     for (int i = 0; i < 6; ++i)
-        qru_matrix_free(e->M[i]);
+        qru_matrix_destroy(e->M[i]);
     qru_context_destroy(e->ctx);
 }
 
@@ -535,7 +535,7 @@ static int run(const tcase *tc, const char *cfg, env *proto, long N, int all,
     env e = *proto;
     unsigned s0 = seed;
     long live0 = live;
-    OK(qru_context_create(&e.ctx, QRU_BACKEND_CPU));
+    OK(qru_context_create(QRU_BACKEND_CPU, &e.ctx));
     tc->setup(&e);
     seed = s0; /* every run sees the same inputs */
     if (e.empty_ws && e.ctx->ws.h) {

@@ -1406,9 +1406,9 @@ START_TEST(test_geqrf_full)
             free(gB);
             free(hA);
             free(hB);
-            qru_matrix_free(A);
-            qru_matrix_free(B);
-            qru_matrix_free(Q);
+            qru_matrix_destroy(A);
+            qru_matrix_destroy(B);
+            qru_matrix_destroy(Q);
         }
     }
 }

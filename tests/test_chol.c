@@ -172,8 +172,8 @@ static pm pm_new(qru_dtype dt, int rows, int cols, int ld, const void *full)
 
 static void pm_free(pm *p)
 {
-    qru_matrix_free(p->M);
-    qru_matrix_free(p->P);
+    qru_matrix_destroy(p->M);
+    qru_matrix_destroy(p->P);
 }
 
 /* Bitwise comparison of the ld x cols host arrays. */
@@ -777,8 +777,8 @@ START_TEST(test_insert)
                         free(L);
                         free(F);
                         free(h);
-                        qru_matrix_free(Lsq);
-                        qru_matrix_free(L1);
+                        qru_matrix_destroy(Lsq);
+                        qru_matrix_destroy(L1);
                         pm_free(&pl);
                     }
                     free(hc);
@@ -899,7 +899,7 @@ START_TEST(test_delete)
                         worst = fmax(worst, fmax(e, f));
                         free(L);
                         free(F);
-                        qru_matrix_free(L1);
+                        qru_matrix_destroy(L1);
                     }
                     pm_free(&pl);
                     free(A);
@@ -990,7 +990,7 @@ START_TEST(test_chain)
             ck_assert_msg(st == 0, "chain step %d delete: %d", step, st);
             n -= p;
         }
-        qru_matrix_free(L);
+        qru_matrix_destroy(L);
         L = L1;
         if (step % 25 == 0) {
             BUILD(n);
@@ -1009,7 +1009,7 @@ START_TEST(test_chain)
 #undef BUILD
     printf("chain %c dt %d: 200 steps, max scaled error %.3g (n = %d)\n", uplo,
            dt, worst, n);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     pm_free(&pb);
     free(A);
     free(G);
@@ -1103,7 +1103,7 @@ START_TEST(test_bad_args)
                                          &bad),
                          0);
         ck_assert_int_eq(qru_chol_insert(ctx, 'L', A, 0, C, bad), -6);
-        qru_matrix_free(bad);
+        qru_matrix_destroy(bad);
     }
 
     /* delete: L 4x4 -> 3x3 */
@@ -1119,14 +1119,14 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 1, Ls), 0);
     ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 0, A), 0);
 
-    qru_matrix_free(A);
-    qru_matrix_free(R);
-    qru_matrix_free(B);
-    qru_matrix_free(Bo);
-    qru_matrix_free(W);
-    qru_matrix_free(C);
-    qru_matrix_free(L1);
-    qru_matrix_free(Ls);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(B);
+    qru_matrix_destroy(Bo);
+    qru_matrix_destroy(W);
+    qru_matrix_destroy(C);
+    qru_matrix_destroy(L1);
+    qru_matrix_destroy(Ls);
 }
 END_TEST
 
@@ -1143,9 +1143,9 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
         ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1), 0);
         ck_assert_int_eq(qru_chol_delete(ctx, 'U', A, 0, 0, A), 0);
-        qru_matrix_free(A);
-        qru_matrix_free(B);
-        qru_matrix_free(W);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(B);
+        qru_matrix_destroy(W);
     }
 }
 END_TEST
@@ -1280,7 +1280,7 @@ START_TEST(test_insert_nonfinite)
                 ck_assert(same_bits(dt, n1, n1, B0, B1));
                 free(B0);
                 free(B1);
-                qru_matrix_free(Lw);
+                qru_matrix_destroy(Lw);
                 pm_free(&pb);
                 free(G);
                 free(G1);
@@ -1344,7 +1344,7 @@ START_TEST(test_delete_nonfinite)
                                                      ld, &Lw),
                                      0);
                     st = qru_chol_delete(ctx, uplo, pl.M, k, p, Lw);
-                    qru_matrix_free(Lw);
+                    qru_matrix_destroy(Lw);
                     ck_assert_int_eq(st, want);
                     if (st) {
                         void *G2 = qru_test_download(pl.P);

@@ -209,8 +209,8 @@ START_TEST(test_factor_paths)
             free(h);
             free(A);
             free(R);
-            qru_matrix_free(M);
-            qru_matrix_free(P);
+            qru_matrix_destroy(M);
+            qru_matrix_destroy(P);
         }
     printf("paths %s dt %d %c: max scaled error vs LAPACKE %.3g\n",
            MODES[mode] ? MODES[mode] : "default", (int)dt, uplo, worst);
@@ -281,8 +281,8 @@ START_TEST(test_not_pd_paths)
                 free(F);
                 free(h);
                 free(A);
-                qru_matrix_free(M);
-                qru_matrix_free(P);
+                qru_matrix_destroy(M);
+                qru_matrix_destroy(P);
             }
     free(R);
     free(A0);
@@ -322,7 +322,7 @@ START_TEST(test_potrf_full_op)
         free(F);
         free(h);
         free(A);
-        qru_matrix_free(P);
+        qru_matrix_destroy(P);
     }
     free(A0);
 }
@@ -357,7 +357,7 @@ START_TEST(test_gp_append)
     ck_assert(memcmp(before, after, 9 * qru_test_elsize(dt)) == 0);
     free(before);
     free(after);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     qru_gp_destroy(g);
     /* good appends (one, then three) on a noisy GP vs LAPACKE */
     o.noise_var = 0.05;
@@ -399,7 +399,7 @@ START_TEST(test_gp_append)
     free(F);
     free(K);
     free(R);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     qru_gp_destroy(g);
 }
 END_TEST
@@ -476,8 +476,8 @@ START_TEST(test_panel_failure_state)
             free(hz);
             free(h);
             free(A);
-            qru_matrix_free(Mi);
-            qru_matrix_free(P);
+            qru_matrix_destroy(Mi);
+            qru_matrix_destroy(P);
         }
     free(R);
     free(A0);

@@ -162,7 +162,7 @@ static double compare(qru_dtype dt, qru_gp *g, const qru_gp_options *o, int m,
         free(Ld);
         free(E);
         free(h);
-        qru_matrix_free(L);
+        qru_matrix_destroy(L);
     }
     ref_free(&r);
     free(mean);
@@ -368,7 +368,7 @@ START_TEST(test_fail)
     ck_assert(fabs(lml1 - (-7.0 - 1.5 * log(2 * PI))) < 1e-5);
     free(before);
     free(after);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     qru_gp_destroy(g);
 }
 END_TEST
@@ -430,7 +430,7 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_gp_get_data(NULL, out, out), -1);
     ck_assert_int_eq(qru_gp_size(NULL), -1);
     ck_assert_int_eq(qru_gp_size(g), 3);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     qru_gp_destroy(g);
     qru_gp_destroy(NULL);
 }
@@ -450,7 +450,7 @@ static snap take(qru_dtype dt, qru_gp *g)
     ck_assert_int_eq(qru_matrix_create(ctx, dt, z.n, z.n, 0, &L), 0);
     ck_assert_int_eq(qru_gp_get_factor(g, L), 0);
     z.L = qru_test_download(L);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
     z.x = malloc(sizeof(double) * (size_t)(z.n + 1));
     z.y = malloc(sizeof(double) * (size_t)(z.n + 1));
     ck_assert_int_eq(qru_gp_get_data(g, z.x, z.y), 0);

@@ -85,12 +85,12 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
 
     /* solution and residual vs gels */
     qru_matrix *x = rand_matrix(dt, m, r, 2, &seed, NULL);
-    st = qru_lsq_solve(ctx, f, x);
+    st = qru_lsq_solve(f, x);
     ck_assert_msg(st == 0, "%s: solve %d (%s)", tag, st, qru_strerror(st));
     double *res = malloc(sizeof(double) * (size_t)r);
     for (int j = 0; j < r; ++j)
         res[j] = -1.0;
-    st = qru_lsq_residual(ctx, f, res);
+    st = qru_lsq_residual(f, res);
     ck_assert_msg(st == 0, "%s: residual %d", tag, st);
     void *xh = qru_test_download(x);
     double xerr, rerr;
@@ -110,8 +110,8 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     qru_matrix *d = rand_matrix(dt, n, r, 0, &seed, NULL);
     void *Qg;
     qru_matrix *Q = rand_matrix(dt, n, n, 2, &seed, &Qg);
-    ck_assert_int_eq(qru_lsq_get_r(ctx, f, R), 0);
-    ck_assert_int_eq(qru_lsq_get_d(ctx, f, d), 0);
+    ck_assert_int_eq(qru_lsq_get_r(f, R), 0);
+    ck_assert_int_eq(qru_lsq_get_d(f, d), 0);
     void *Rh = qru_test_download(R), *dh = qru_test_download(d);
     ck_assert_msg(qru_test_lower_max(dt, n, m, Rh, n) == 0.0,
                   "%s: R not upper trapezoidal", tag);
@@ -142,7 +142,7 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
                       "%s: residual %g vs ||d(m+1:n)|| %g", tag, res[j],
                       sqrt(s));
     }
-    st = qru_lsq_get_q(ctx, f, Q);
+    st = qru_lsq_get_q(f, Q);
     if (c.flags & QRU_LSQ_KEEP_Q) {
         ck_assert_int_eq(st, 0);
         void *Qh = qru_test_download(Q);
@@ -176,12 +176,12 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     assert_holds(b, bh, "b", tag);
 
     qru_lsq_destroy(f);
-    qru_matrix_free(A);
-    qru_matrix_free(b);
-    qru_matrix_free(x);
-    qru_matrix_free(R);
-    qru_matrix_free(d);
-    qru_matrix_free(Q);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(b);
+    qru_matrix_destroy(x);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(d);
+    qru_matrix_destroy(Q);
     free(Ah);
     free(bh);
     free(xh);
@@ -249,8 +249,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(qru_lsq_cols(NULL), -1);
     ck_assert_int_eq(qru_lsq_nrhs(NULL), -1);
     ck_assert_int_eq(qru_lsq_has_q(NULL), 0);
-    qru_matrix_free(A);
-    qru_matrix_free(b);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(b);
 }
 END_TEST
 
@@ -262,17 +262,17 @@ static void solve_reports(qru_dtype dt, const qru_lsq *f, int want,
     int m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
     void *xg;
     qru_matrix *x = rand_matrix(dt, m, r, 1, seed, &xg);
-    int st = qru_lsq_solve(ctx, f, x);
+    int st = qru_lsq_solve(f, x);
     ck_assert_msg(st == want, "%s: solve gave %d, want %d", tag, st, want);
     assert_holds(x, xg, "x", tag);
     double *res = malloc(sizeof(double) * (size_t)r);
     for (int j = 0; j < r; ++j)
         res[j] = -1.0;
-    ck_assert_int_eq(qru_lsq_residual(ctx, f, res), 0);
+    ck_assert_int_eq(qru_lsq_residual(f, res), 0);
     for (int j = 0; j < r; ++j)
         ck_assert(res[j] >= 0);
     free(res);
-    qru_matrix_free(x);
+    qru_matrix_destroy(x);
     free(xg);
 }
 
@@ -314,8 +314,8 @@ START_TEST(test_rank_deficient)
             snprintf(tag, sizeof tag, "variant %d", variant);
             solve_reports(dt, f, want, &seed, tag);
             qru_lsq_destroy(f);
-            qru_matrix_free(A);
-            qru_matrix_free(b);
+            qru_matrix_destroy(A);
+            qru_matrix_destroy(b);
         }
         free(Ah);
     }
@@ -347,13 +347,13 @@ START_TEST(test_rank_after_remove_rows)
         qru_lsq *f = NULL;
         ck_assert_int_eq(qru_lsq_create(ctx, A, b, NULL, &f), 0);
         ck_assert_int_eq(qru_lsq_set_update_algorithm(f, algs[a]), 0);
-        ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, k, p), 0);
+        ck_assert_int_eq(qru_lsq_remove_rows(f, k, p), 0);
         char tag[64];
         snprintf(tag, sizeof tag, "remove_rows, algorithm %d", (int)algs[a]);
         solve_reports(dt, f, zc + 1, &seed, tag);
         qru_lsq_destroy(f);
-        qru_matrix_free(A);
-        qru_matrix_free(b);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(b);
         free(Ah);
     }
 }
@@ -466,58 +466,45 @@ START_TEST(test_bad_args)
     } while (0)
     for (int w = 0; w < 2; ++w) {
         qru_lsq *g = w ? fn : fq;
-        /* solve: ctx (1), f (2), x (3) */
-        ck_assert_int_eq(qru_lsq_solve(NULL, g, x), -1);
-        ck_assert_int_eq(qru_lsq_solve(NULL, NULL, NULL), -1);
-        ck_assert_int_eq(qru_lsq_solve(ctx, NULL, x), -2);
-        ck_assert_int_eq(qru_lsq_solve(ctx, fo, x), -2);
-        ck_assert_int_eq(qru_lsq_solve(octx, g, xo), -2);
-        ck_assert_int_eq(qru_lsq_solve(ctx, NULL, NULL), -2);
-        ck_assert_int_eq(qru_lsq_solve(ctx, g, NULL), -3);
-        ck_assert_int_eq(qru_lsq_solve(ctx, g, xr), -3);
-        ck_assert_int_eq(qru_lsq_solve(ctx, g, xc), -3);
-        ck_assert_int_eq(qru_lsq_solve(ctx, g, xo), -3);
+        /* solve: f (1), x (2) */
+        ck_assert_int_eq(qru_lsq_solve(NULL, x), -1);
+        ck_assert_int_eq(qru_lsq_solve(NULL, NULL), -1);
+        ck_assert_int_eq(qru_lsq_solve(g, NULL), -2);
+        ck_assert_int_eq(qru_lsq_solve(g, xr), -2);
+        ck_assert_int_eq(qru_lsq_solve(g, xc), -2);
+        ck_assert_int_eq(qru_lsq_solve(g, xo), -2);
         if (xodt)
-            ck_assert_int_eq(qru_lsq_solve(ctx, g, xodt), -3);
+            ck_assert_int_eq(qru_lsq_solve(g, xodt), -2);
         UNTOUCHED();
-        /* residual: ctx (1), f (2), res (3) */
+        /* residual: f (1), res (2) */
         double res[3] = {-7, -7, -7};
-        ck_assert_int_eq(qru_lsq_residual(NULL, g, res), -1);
-        ck_assert_int_eq(qru_lsq_residual(ctx, NULL, res), -2);
-        ck_assert_int_eq(qru_lsq_residual(ctx, fo, res), -2);
-        ck_assert_int_eq(qru_lsq_residual(ctx, g, NULL), -3);
-        ck_assert_int_eq(qru_lsq_residual(NULL, NULL, NULL), -1);
+        ck_assert_int_eq(qru_lsq_residual(NULL, res), -1);
+        ck_assert_int_eq(qru_lsq_residual(g, NULL), -2);
         ck_assert(res[0] == -7 && res[1] == -7 && res[2] == -7);
-        /* get_r / get_d / get_q: ctx (1), f (2), out (3) */
-        ck_assert_int_eq(qru_lsq_get_r(NULL, g, R), -1);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, NULL, R), -2);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, fo, R), -2);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, g, NULL), -3);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Rt), -3);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Ro), -3);
-        ck_assert_int_eq(qru_lsq_get_r(ctx, g, Q), -3);
+        /* get_r / get_d / get_q: f (1), out (2) */
+        ck_assert_int_eq(qru_lsq_get_r(NULL, R), -1);
+        ck_assert_int_eq(qru_lsq_get_r(g, NULL), -2);
+        ck_assert_int_eq(qru_lsq_get_r(g, Rt), -2);
+        ck_assert_int_eq(qru_lsq_get_r(g, Ro), -2);
+        ck_assert_int_eq(qru_lsq_get_r(g, Q), -2);
         if (Rodt)
-            ck_assert_int_eq(qru_lsq_get_r(ctx, g, Rodt), -3);
-        ck_assert_int_eq(qru_lsq_get_d(NULL, g, d), -1);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, NULL, d), -2);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, fo, d), -2);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, g, NULL), -3);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, g, dr), -3);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, g, bo), -3);
-        ck_assert_int_eq(qru_lsq_get_d(ctx, g, x), -3);
-        ck_assert_int_eq(qru_lsq_get_q(NULL, g, Q), -1);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, NULL, Q), -2);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, fo, Q), -2);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, g, NULL), -3);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qs), -3);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qr), -3);
+            ck_assert_int_eq(qru_lsq_get_r(g, Rodt), -2);
+        ck_assert_int_eq(qru_lsq_get_d(NULL, d), -1);
+        ck_assert_int_eq(qru_lsq_get_d(g, NULL), -2);
+        ck_assert_int_eq(qru_lsq_get_d(g, dr), -2);
+        ck_assert_int_eq(qru_lsq_get_d(g, bo), -2);
+        ck_assert_int_eq(qru_lsq_get_d(g, x), -2);
+        ck_assert_int_eq(qru_lsq_get_q(NULL, Q), -1);
+        ck_assert_int_eq(qru_lsq_get_q(g, NULL), -2);
+        ck_assert_int_eq(qru_lsq_get_q(g, Qs), -2);
+        ck_assert_int_eq(qru_lsq_get_q(g, Qr), -2);
         if (Qodt)
-            ck_assert_int_eq(qru_lsq_get_q(ctx, g, Qodt), -3);
+            ck_assert_int_eq(qru_lsq_get_q(g, Qodt), -2);
         UNTOUCHED();
     }
-    ck_assert_int_eq(qru_lsq_get_q(ctx, fn, Q), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_get_q(fn, Q), QRU_ERR_NO_Q);
     UNTOUCHED();
-    ck_assert_int_eq(qru_lsq_get_q(ctx, fq, Q), 0);
+    ck_assert_int_eq(qru_lsq_get_q(fq, Q), 0);
 #undef UNTOUCHED
 
     qru_lsq_destroy(fq);
@@ -527,7 +514,7 @@ START_TEST(test_bad_args)
                          bodt, xodt, x, R, Q, d, xr, xc, Rt, Qs, Qr, dr,
                          Rodt, Qodt, Ao, bo, xo, Ro};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
-        qru_matrix_free(all[k]);
+        qru_matrix_destroy(all[k]);
     qru_context_destroy(octx);
     free(xg);
     free(Rg);

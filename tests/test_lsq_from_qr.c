@@ -50,16 +50,16 @@ static void adopt_case(qru_dtype dt, int n, int m, int r, int keep_q,
 
     qru_matrix *R1;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, n, m, 0, &R1), 0);
-    ck_assert_int_eq(qru_lsq_get_r(ctx, f, R1), 0);
+    ck_assert_int_eq(qru_lsq_get_r(f, R1), 0);
     void *R1h = qru_test_download(R1);
     ck_assert_msg(qru_test_lower_max(dt, n, m, R1h, n) == 0.0,
                   "%s: triu(R) not taken", tag);
 
     qru_matrix *x;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, m, r, 0, &x), 0);
-    ck_assert_int_eq(qru_lsq_solve(ctx, f, x), 0);
+    ck_assert_int_eq(qru_lsq_solve(f, x), 0);
     double *res = malloc(sizeof(double) * r);
-    ck_assert_int_eq(qru_lsq_residual(ctx, f, res), 0);
+    ck_assert_int_eq(qru_lsq_residual(f, res), 0);
     void *xh = qru_test_download(x);
     double xerr, rerr;
     qru_test_lsq_errors(dt, n, m, r, A, n, b, n, xh, m, res, &xerr, &rerr);
@@ -68,12 +68,12 @@ static void adopt_case(qru_dtype dt, int n, int m, int r, int keep_q,
     if (keep_q) {
         qru_matrix *Q1;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Q1), 0);
-        ck_assert_int_eq(qru_lsq_get_q(ctx, f, Q1), 0);
+        ck_assert_int_eq(qru_lsq_get_q(f, Q1), 0);
         void *Q1h = qru_test_download(Q1);
         double e = qru_test_backward_error(dt, n, m, A, n, Q1h, n, R1h, n);
         ck_assert_msg(e < QRU_TEST_THRESHOLD, "%s: backward %g", tag, e);
         free(Q1h);
-        qru_matrix_free(Q1);
+        qru_matrix_destroy(Q1);
     }
     free(res);
     free(xh);
@@ -81,11 +81,11 @@ static void adopt_case(qru_dtype dt, int n, int m, int r, int keep_q,
     free(Rh);
     free(A);
     free(b);
-    qru_matrix_free(x);
-    qru_matrix_free(R1);
-    qru_matrix_free(R);
-    qru_matrix_free(Q);
-    qru_matrix_free(d);
+    qru_matrix_destroy(x);
+    qru_matrix_destroy(R1);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(Q);
+    qru_matrix_destroy(d);
     qru_lsq_destroy(f);
 }
 
@@ -141,13 +141,13 @@ START_TEST(bad_args)
                          -6);
         ck_assert_ptr_eq(f, sentinel);
         if (have_other)
-            qru_matrix_free(Qo);
-        qru_matrix_free(Q);
-        qru_matrix_free(R);
-        qru_matrix_free(d);
-        qru_matrix_free(Qrect);
-        qru_matrix_free(Rwide);
-        qru_matrix_free(dshort);
+            qru_matrix_destroy(Qo);
+        qru_matrix_destroy(Q);
+        qru_matrix_destroy(R);
+        qru_matrix_destroy(d);
+        qru_matrix_destroy(Qrect);
+        qru_matrix_destroy(Rwide);
+        qru_matrix_destroy(dshort);
     }
 }
 END_TEST

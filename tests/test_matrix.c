@@ -84,8 +84,8 @@ START_TEST(test_roundtrip)
             free(c);
             free(g);
             free(h);
-            qru_matrix_free(C);
-            qru_matrix_free(M);
+            qru_matrix_destroy(C);
+            qru_matrix_destroy(M);
         }
     }
 }
@@ -116,12 +116,12 @@ START_TEST(test_wrap_cpu)
             for (int i = rows; i < ld; ++i)
                 ck_assert(qru_test_get(dt, buf, ld, i, j) == 3.5);
         }
-        qru_matrix_free(M); /* must not free buf */
+        qru_matrix_destroy(M); /* must not free buf */
         qru_test_set(dt, buf, ld, 0, 0, 1.0);
         /* default ld for wrap is max(1, rows) */
         ck_assert_int_eq(qru_matrix_wrap(ctx, dt, rows, cols, buf, 0, &M), 0);
         ck_assert_int_eq(qru_matrix_ld(M), rows);
-        qru_matrix_free(M);
+        qru_matrix_destroy(M);
         free(h);
         free(buf);
     }
@@ -142,11 +142,11 @@ START_TEST(test_wrap_device_buffer)
     float g[12];
     ck_assert_int_eq(qru_matrix_download(W, g, 4), 0);
     ck_assert_int_eq(memcmp(h, g, sizeof h), 0);
-    qru_matrix_free(W);
+    qru_matrix_destroy(W);
     /* M's buffer is still alive */
     ck_assert_int_eq(qru_matrix_download(M, g, 4), 0);
     ck_assert_int_eq(memcmp(h, g, sizeof h), 0);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
 }
 END_TEST
 
@@ -166,16 +166,16 @@ START_TEST(test_ld_rules)
     qru_matrix *M2 = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_DOUBLE, 0, 0, 0, &M2), 0);
     ck_assert_int_eq(qru_matrix_copy(M, M2), 0);
-    qru_matrix_free(M2);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M2);
+    qru_matrix_destroy(M);
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 7, 2, 0, &M), 0);
     ck_assert_int_eq(qru_matrix_ld(M), 7);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 7, 2, 7, &M), 0);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 0, 3, 5, &M), 0);
     ck_assert_int_eq(qru_matrix_ld(M), 5);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
     /* ld < rows, negative ld */
     M = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 7, 2, 6, &M), -5);
@@ -187,7 +187,7 @@ START_TEST(test_ld_rules)
     ck_assert_int_eq(qru_matrix_cols(NULL), -1);
     ck_assert_int_eq(qru_matrix_ld(NULL), -1);
     ck_assert_ptr_null(qru_matrix_data(NULL));
-    qru_matrix_free(NULL);
+    qru_matrix_destroy(NULL);
 }
 END_TEST
 
@@ -270,12 +270,12 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_matrix_copy(M, B43), -2); /* 4 x 3 */
     ck_assert_int_eq(qru_matrix_copy(M, Bf), -2);  /* dtype */
     ck_assert_int_eq(qru_matrix_copy(M, Bo), -2);  /* context */
-    qru_matrix_free(B43);
-    qru_matrix_free(Bo);
+    qru_matrix_destroy(B43);
+    qru_matrix_destroy(Bo);
     qru_context_destroy(other);
-    qru_matrix_free(Bf);
-    qru_matrix_free(B);
-    qru_matrix_free(M);
+    qru_matrix_destroy(Bf);
+    qru_matrix_destroy(B);
+    qru_matrix_destroy(M);
 }
 END_TEST
 

@@ -67,7 +67,7 @@ static void expect_create(int platform, int device, int want)
     opt.platform = platform;
     opt.device = device;
     qru_context *ctx = poison;
-    int st = qru_context_create_ex(&ctx, QRU_BACKEND_OPENCL, &opt);
+    int st = qru_context_create_ex(QRU_BACKEND_OPENCL, &opt, &ctx);
     ck_assert_msg(st == want, "platform %d device %d: status %d (%s), want %d",
                   platform, device, st, qru_strerror(st), want);
     if (want == 0) {
@@ -110,7 +110,7 @@ START_TEST(test_bad_environment)
         char *op = env_set("QRU_PLATFORM", cases[i].plat);
         char *od = env_set("QRU_DEVICE", cases[i].dev);
         qru_context *ctx = poison;
-        int st = qru_context_create(&ctx, QRU_BACKEND_OPENCL);
+        int st = qru_context_create(QRU_BACKEND_OPENCL, &ctx);
         env_restore("QRU_PLATFORM", op);
         env_restore("QRU_DEVICE", od);
         ck_assert_msg(st == cases[i].want, "QRU_PLATFORM=%s QRU_DEVICE=%s: %d",
@@ -148,7 +148,7 @@ START_TEST(test_huge_alloc)
         void *back = qru_test_download(A);
         ck_assert_int_eq(memcmp(back, h, qru_test_elsize(dt) * n * n), 0);
         free(back);
-        qru_matrix_free(A);
+        qru_matrix_destroy(A);
         free(h);
     }
     qru_context_destroy(ctx);
@@ -172,8 +172,8 @@ START_TEST(test_no_fp64)
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, 4, 4, 0, &B), 0);
     ck_assert_int_eq(qru_matrix_copy(M, B), 0);
     ck_assert_int_eq(qru_context_sync(ctx), 0);
-    qru_matrix_free(B);
-    qru_matrix_free(M);
+    qru_matrix_destroy(B);
+    qru_matrix_destroy(M);
     qru_context_destroy(ctx);
 }
 END_TEST
@@ -206,12 +206,12 @@ START_TEST(test_build_failure)
     ck_assert_int_eq(qru_matrix_download(B, back, 5), 0);
     for (int i = 0; i < 15; ++i)
         ck_assert(back[i] == -1.0f);
-    qru_matrix_free(A);
-    qru_matrix_free(B);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(B);
     qru_context_destroy(ctx);
     /* not an OpenCL context: empty log, no tuning */
     qru_context *cpu = NULL;
-    ck_assert_int_eq(qru_context_create(&cpu, QRU_BACKEND_CPU), 0);
+    ck_assert_int_eq(qru_context_create(QRU_BACKEND_CPU, &cpu), 0);
     ck_assert_str_eq(qru_opencl_build_log(cpu), "");
     ck_assert_ptr_null(qru_opencl_tuning(cpu));
     qru_context_destroy(cpu);
@@ -257,7 +257,7 @@ START_TEST(test_adopted_queue)
     opt.stream = q;
     opt.platform = 1000; /* ignored when a queue is adopted */
     qru_context *ctx = NULL;
-    ck_assert_int_eq(qru_context_create_ex(&ctx, QRU_BACKEND_OPENCL, &opt), 0);
+    ck_assert_int_eq(qru_context_create_ex(QRU_BACKEND_OPENCL, &opt, &ctx), 0);
     /* a wrapped buffer of our context: copy and laset through qru */
     cl_int err;
     cl_mem buf = clCreateBuffer(c, CL_MEM_READ_WRITE, 24 * sizeof(float), NULL,
@@ -273,8 +273,8 @@ START_TEST(test_adopted_queue)
     ck_assert_int_eq(qru_matrix_copy(A, B), 0);
     ck_assert_int_eq(qru_matrix_download(B, back, 3), 0);
     ck_assert_int_eq(memcmp(h, back, sizeof h), 0);
-    qru_matrix_free(B);
-    qru_matrix_free(A);
+    qru_matrix_destroy(B);
+    qru_matrix_destroy(A);
     qru_context_destroy(ctx);
     /* the queue is still ours and usable */
     float first = 0.0f;
@@ -289,7 +289,7 @@ START_TEST(test_adopted_queue)
     if (own_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &c, &q)) {
         opt.stream = q;
         qru_context *bad = (qru_context *)poison;
-        ck_assert_int_eq(qru_context_create_ex(&bad, QRU_BACKEND_OPENCL, &opt),
+        ck_assert_int_eq(qru_context_create_ex(QRU_BACKEND_OPENCL, &opt, &bad),
                          QRU_ERR_UNSUPPORTED);
         ck_assert_ptr_eq(bad, poison);
         clReleaseCommandQueue(q);
@@ -320,7 +320,7 @@ static int shared_cache_child(const char *tag)
         for (int c = 0; c < SHARED_CONTEXTS; ++c) {
             qru_context *ctx = NULL;
             qru_matrix *A = NULL, *B = NULL;
-            int st = qru_context_create(&ctx, QRU_BACKEND_OPENCL);
+            int st = qru_context_create(QRU_BACKEND_OPENCL, &ctx);
             if (!st)
                 st = qru_matrix_create(ctx, QRU_FLOAT, 4, 3, 0, &A);
             if (!st)
@@ -340,8 +340,8 @@ static int shared_cache_child(const char *tag)
                     printf("build log: %.300s\n", qru_opencl_build_log(ctx));
                 ++bad;
             }
-            qru_matrix_free(A);
-            qru_matrix_free(B);
+            qru_matrix_destroy(A);
+            qru_matrix_destroy(B);
             qru_context_destroy(ctx);
         }
     }

@@ -69,8 +69,8 @@ START_TEST(test_stats_count)
     ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
     ck_assert_int_eq(qru_context_get_stats(ctx, &st), 0);
     ck_assert(st.calls == 0 && st.bytes_h2d == 0);
-    qru_matrix_free(A);
-    qru_matrix_free(B);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(B);
     free(h);
     free(g);
 }
@@ -114,8 +114,8 @@ START_TEST(test_reference_ops)
             QRU_TEST_THRESHOLD);
         ck_assert_double_le(qru_test_orth_error(dt, n, Q[ref], n),
                             QRU_TEST_THRESHOLD);
-        qru_matrix_free(dA);
-        qru_matrix_free(dQ);
+        qru_matrix_destroy(dA);
+        qru_matrix_destroy(dQ);
     }
     /* backend panels: one panel_qr per block, no per-column op; reference
      * panels: m house calls, no panel_qr counted */
@@ -203,7 +203,7 @@ START_TEST(test_tuning_env)
     setenv("QRU_GEQRF", "own", 1);
     setenv("QRU_SWEEPS_MAX_WORK", "12x", 1);
     qru_context *c = NULL;
-    ck_assert_int_eq(qru_context_create(&c, qru_test_backend()), 0);
+    ck_assert_int_eq(qru_context_create(qru_test_backend(), &c), 0);
     unsetenv("QRU_QR_NB");
     unsetenv("QRU_GEQRF");
     unsetenv("QRU_SWEEPS_MAX_WORK");
@@ -257,8 +257,8 @@ START_TEST(test_tuning_path)
                             QRU_TEST_THRESHOLD);
         free(R);
         free(Q);
-        qru_matrix_free(dA);
-        qru_matrix_free(dQ);
+        qru_matrix_destroy(dA);
+        qru_matrix_destroy(dQ);
     }
     free(A);
 }

@@ -67,8 +67,8 @@ static void *padded_download(qru_dtype dt, padded *p, const char *what,
 
 static void padded_free(padded *p)
 {
-    qru_matrix_free(p->M);
-    qru_matrix_free(p->P);
+    qru_matrix_destroy(p->M);
+    qru_matrix_destroy(p->P);
 }
 
 /* ||d - Q' B||_F / (||B||_F n eps), Q' B computed in double on the host */
@@ -330,9 +330,9 @@ START_TEST(test_empty)
         ck_assert_int_eq(memcmp(Bb, Bh, qru_test_elsize(dt) * n * 2), 0);
         free(Qh);
         free(Bb);
-        qru_matrix_free(A);
-        qru_matrix_free(Q);
-        qru_matrix_free(B);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(Q);
+        qru_matrix_destroy(B);
         free(Qg);
         free(Bh);
         /* 0 x m and 0 x 0 */
@@ -342,9 +342,9 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 2, 0, &B0), 0);
         ck_assert_int_eq(qru_qr_factor(ctx, A0, Q0, B0, 0), 0);
         ck_assert_int_eq(qru_qr_factor(ctx, Q0, NULL, NULL, 4), 0);
-        qru_matrix_free(A0);
-        qru_matrix_free(Q0);
-        qru_matrix_free(B0);
+        qru_matrix_destroy(A0);
+        qru_matrix_destroy(Q0);
+        qru_matrix_destroy(B0);
     }
 }
 END_TEST
@@ -466,22 +466,22 @@ START_TEST(test_bad_args)
         free(sB.h);
         free(sQsq.h);
         free(sAsq.h);
-        qru_matrix_free(E);
-        qru_matrix_free(E0);
-        qru_matrix_free(Asq);
-        qru_matrix_free(Ao);
-        qru_matrix_free(Qo);
-        qru_matrix_free(Bo);
+        qru_matrix_destroy(E);
+        qru_matrix_destroy(E0);
+        qru_matrix_destroy(Asq);
+        qru_matrix_destroy(Ao);
+        qru_matrix_destroy(Qo);
+        qru_matrix_destroy(Bo);
         qru_context_destroy(octx);
-        qru_matrix_free(Qd);
-        qru_matrix_free(Bd);
-        qru_matrix_free(A);
-        qru_matrix_free(Q);
-        qru_matrix_free(B);
-        qru_matrix_free(Qsq);
-        qru_matrix_free(Qr);
-        qru_matrix_free(Qc);
-        qru_matrix_free(Bw);
+        qru_matrix_destroy(Qd);
+        qru_matrix_destroy(Bd);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(Q);
+        qru_matrix_destroy(B);
+        qru_matrix_destroy(Qsq);
+        qru_matrix_destroy(Qr);
+        qru_matrix_destroy(Qc);
+        qru_matrix_destroy(Bw);
         free(h);
     }
 }

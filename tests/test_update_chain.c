@@ -90,17 +90,17 @@ START_TEST(test_chain)
             int k = rnd(&rs, 0, m);
             double *U = uc_rand(dt, n, p, &seed);
             qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
-            st = qru_qr_update_add_cols(ctx, f, k, Ud);
+            st = qru_lsq_add_cols(f, k, Ud);
             snprintf(tag, sizeof tag, "update %d add_cols k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
             uc_add_cols(&hp, k, p, U);
-            qru_matrix_free(Ud);
+            qru_matrix_destroy(Ud);
             free(U);
         } else if (op == 1) {
             int p = rnd_p(&rs, keep_q ? m - 1 : 2);
             int k = rnd(&rs, 0, m - p);
-            st = qru_qr_update_remove_cols(ctx, f, k, p);
+            st = qru_lsq_remove_cols(f, k, p);
             snprintf(tag, sizeof tag, "update %d remove_cols k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
@@ -112,19 +112,19 @@ START_TEST(test_chain)
             double *e = uc_rand(dt, p, R, &seed);
             qru_matrix *Ud = uc_upload(ctx, dt, p, m, U);
             qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
-            st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+            st = qru_lsq_add_rows(f, k, Ud, ed);
             snprintf(tag, sizeof tag, "update %d add_rows k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
             uc_add_rows(&hp, k, p, U, e);
-            qru_matrix_free(Ud);
-            qru_matrix_free(ed);
+            qru_matrix_destroy(Ud);
+            qru_matrix_destroy(ed);
             free(U);
             free(e);
         } else {
             int p = rnd_p(&rs, n - m);
             int k = rnd(&rs, 0, n - p);
-            st = qru_qr_update_remove_rows(ctx, f, k, p);
+            st = qru_lsq_remove_rows(f, k, p);
             snprintf(tag, sizeof tag, "update %d remove_rows k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
@@ -136,14 +136,14 @@ START_TEST(test_chain)
             usnap s0 = uc_snap(ctx, f);
             double *U = uc_rand(dt, hp.n, 1, &seed);
             qru_matrix *Ud = uc_upload(ctx, dt, hp.n, 1, U);
-            ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ud),
+            ck_assert_int_eq(qru_lsq_add_cols(f, 0, Ud),
                              hp.n > hp.m ? QRU_ERR_NO_Q : -4);
             if (hp.n > hp.m)
-                ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, 1),
+                ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 1),
                                  QRU_ERR_NO_Q);
             uc_snap_same(ctx, f, &s0, "R-only chain: update needing Q");
             uc_snap_free(&s0);
-            qru_matrix_free(Ud);
+            qru_matrix_destroy(Ud);
             free(U);
         }
         if (u == NUPD || rnd(&rs, 0, 14) == 0) {

@@ -1,5 +1,5 @@
 /* QR updates that add and remove blocks of columns
- * (qru_qr_update_add_cols / qru_qr_update_remove_cols), both precisions,
+ * (qru_lsq_add_cols / qru_lsq_remove_cols), both precisions,
  * with and without Q, k at the start, middle and end, p around the block
  * size; rank deficiency and bad arguments leave f unchanged. */
 #include "update_check.h"
@@ -39,14 +39,14 @@ START_TEST(test_add_cols)
         qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
         double *U = uc_rand(dt, N, p, &seed);
         qru_matrix *Ud = uc_upload(ctx, dt, N, p, U);
-        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        int st = qru_lsq_add_cols(f, k, Ud);
         ck_assert_msg(st == 0, "add_cols k=%d p=%d: %d", k, p, st);
         uc_add_cols(&hp, k, p, U);
         char tag[96];
         snprintf(tag, sizeof tag, "%s add_cols k=%d p=%d",
                  dt == QRU_FLOAT ? "float" : "double", k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         free(U);
         qru_lsq_destroy(f);
         uc_free(&hp);
@@ -70,14 +70,14 @@ START_TEST(test_add_cols_large)
         qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
         double *U = uc_rand(dt, n, p, &seed);
         qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
-        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        int st = qru_lsq_add_cols(f, k, Ud);
         ck_assert_msg(st == 0, "add_cols k=%d p=%d: %d", k, p, st);
         uc_add_cols(&hp, k, p, U);
         char tag[96];
         snprintf(tag, sizeof tag, "%s add_cols n=%d m=%d k=%d p=%d",
                  dt == QRU_FLOAT ? "float" : "double", n, m, k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         free(U);
         qru_lsq_destroy(f);
         uc_free(&hp);
@@ -97,7 +97,7 @@ START_TEST(test_remove_cols)
         unsigned seed = 2000u + 31u * (unsigned)_i + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, keep_q, NB);
-        int st = qru_qr_update_remove_cols(ctx, f, k, p);
+        int st = qru_lsq_remove_cols(f, k, p);
         ck_assert_msg(st == 0, "remove_cols k=%d p=%d: %d", k, p, st);
         uc_remove_cols(&hp, k, p);
         char tag[96];
@@ -123,13 +123,13 @@ START_TEST(test_block_sizes)
         ck_assert_int_eq(qru_lsq_update_block_size(f), nbs[ib]);
         double *U = uc_rand(dt, 150, 25, &seed);
         qru_matrix *Ud = uc_upload(ctx, dt, 150, 25, U);
-        ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 20, Ud), 0);
+        ck_assert_int_eq(qru_lsq_add_cols(f, 20, Ud), 0);
         uc_add_cols(&hp, 20, 25, U);
         uc_check(ctx, f, &hp, 1.0, "block size add_cols");
-        ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 10, 30), 0);
+        ck_assert_int_eq(qru_lsq_remove_cols(f, 10, 30), 0);
         uc_remove_cols(&hp, 10, 30);
         uc_check(ctx, f, &hp, 1.0, "block size remove_cols");
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         free(U);
         qru_lsq_destroy(f);
         uc_free(&hp);
@@ -150,14 +150,14 @@ START_TEST(test_extremes)
     void *Uh = uc_to_dt(dt, 40, 15, U, 40);
     qru_matrix *Ud = qru_test_upload(ctx, dt, 40, 15, 45, Uh, 40);
     free(Uh);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 7, Ud), 0);
+    ck_assert_int_eq(qru_lsq_add_cols(f, 7, Ud), 0);
     uc_add_cols(&hp, 7, 15, U);
     /* square A1: the residual is zero, the solution still is A1 \ b */
     uc_check(ctx, f, &hp, 1.0, "add_cols to square");
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 1, 39), 0);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, 1, 39), 0);
     uc_remove_cols(&hp, 1, 39);
     uc_check(ctx, f, &hp, 1.0, "remove_cols to one column");
-    qru_matrix_free(Ud);
+    qru_matrix_destroy(Ud);
     free(U);
     qru_lsq_destroy(f);
     uc_free(&hp);
@@ -177,20 +177,20 @@ START_TEST(test_add_cols_rank)
     /* case 1: U(:,3) = A(:,1) (in the span of the kept columns) */
     memcpy(U + 2 * n, hp.A, sizeof(double) * n);
     qru_matrix *Ud = uc_upload(ctx, dt, n, 4, U);
-    int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    int st = qru_lsq_add_cols(f, k, Ud);
     ck_assert_msg(st == k + 3, "duplicate of a kept column: status %d", st);
     uc_snap_same(ctx, f, &s0, "rank-deficient U (kept column)");
-    qru_matrix_free(Ud);
+    qru_matrix_destroy(Ud);
     free(U);
     /* case 2: a zero column */
     U = uc_rand(dt, n, 4, &seed);
     for (int i = 0; i < n; ++i)
         U[i + 1 * n] = 0.0;
     Ud = uc_upload(ctx, dt, n, 4, U);
-    st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    st = qru_lsq_add_cols(f, k, Ud);
     ck_assert_msg(st == k + 2, "zero column: status %d", st);
     uc_snap_same(ctx, f, &s0, "zero column");
-    qru_matrix_free(Ud);
+    qru_matrix_destroy(Ud);
     free(U);
     /* case 3: U = A(:, k+1), the column after the block: the shifted old
      * column k+1 (now k+p+1) becomes dependent */
@@ -198,18 +198,18 @@ START_TEST(test_add_cols_rank)
     ck_assert_ptr_nonnull(U);
     memcpy(U, hp.A + (size_t)k * n, sizeof(double) * n);
     Ud = uc_upload(ctx, dt, n, 1, U);
-    st = qru_qr_update_add_cols(ctx, f, k, Ud);
+    st = qru_lsq_add_cols(f, k, Ud);
     ck_assert_msg(st == k + 2, "duplicate of the next column: status %d", st);
     uc_snap_same(ctx, f, &s0, "rank-deficient U (next column)");
-    qru_matrix_free(Ud);
+    qru_matrix_destroy(Ud);
     free(U);
     /* the factorisation still works */
     U = uc_rand(dt, n, 4, &seed);
     Ud = uc_upload(ctx, dt, n, 4, U);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, k, Ud), 0);
+    ck_assert_int_eq(qru_lsq_add_cols(f, k, Ud), 0);
     uc_add_cols(&hp, k, 4, U);
     uc_check(ctx, f, &hp, 1.0, "after rank-deficient attempts");
-    qru_matrix_free(Ud);
+    qru_matrix_destroy(Ud);
     free(U);
     uc_snap_free(&s0);
     qru_lsq_destroy(f);
@@ -247,19 +247,19 @@ START_TEST(test_add_cols_near_rank)
             U[i + n] = hp.A[i] + delta * w[i];
         }
         qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
-        int st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        int st = qru_lsq_add_cols(f, k, Ud);
         ck_assert_msg(st == k + 2, "%s: nearly dependent column: status %d",
                       alg ? "auto" : uc_alg_name(), st);
         uc_snap_same(ctx, f, &s0, "nearly dependent column");
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         /* the same column without the large one is accepted */
         for (int i = 0; i < n; ++i)
             U[i] *= 1e-4;
         Ud = uc_upload(ctx, dt, n, p, U);
-        st = qru_qr_update_add_cols(ctx, f, k, Ud);
+        st = qru_lsq_add_cols(f, k, Ud);
         ck_assert_msg(st == 0, "%s: same column, no large one: status %d",
                       alg ? "auto" : uc_alg_name(), st);
-        qru_matrix_free(Ud);
+        qru_matrix_destroy(Ud);
         free(U);
         free(w);
         uc_snap_free(&s0);
@@ -288,35 +288,31 @@ START_TEST(test_bad_args)
     if (qru_context_supports(ctx, other))
         Uother = uc_upload(ctx, other, n, 3, U);
     qru_context *ctx2 = NULL;
-    ck_assert_int_eq(qru_context_create(&ctx2, QRU_BACKEND_CPU), 0);
+    ck_assert_int_eq(qru_context_create(QRU_BACKEND_CPU, &ctx2), 0);
     qru_matrix *Uctx2 = uc_upload(ctx2, dt, n, 3, U);
 
-    ck_assert_int_eq(qru_qr_update_add_cols(NULL, f, 0, U1), -1);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, NULL, 0, U1), -2);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx2, f, 0, Uctx2), -2);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, -1, U1), -3);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, m + 1, U1), -3);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, NULL), -4);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Ushort), -4);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uwide), -4);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uctx2), -4);
+    ck_assert_int_eq(qru_lsq_add_cols(NULL, 0, U1), -1);
+    ck_assert_int_eq(qru_lsq_add_cols(f, -1, U1), -2);
+    ck_assert_int_eq(qru_lsq_add_cols(f, m + 1, U1), -2);
+    ck_assert_int_eq(qru_lsq_add_cols(f, 0, NULL), -3);
+    ck_assert_int_eq(qru_lsq_add_cols(f, 0, Ushort), -3);
+    ck_assert_int_eq(qru_lsq_add_cols(f, 0, Uwide), -3);
+    ck_assert_int_eq(qru_lsq_add_cols(f, 0, Uctx2), -3);
     if (Uother)
-        ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, 0, Uother), -4);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, -1, NULL), -3);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, g, 0, U1), QRU_ERR_NO_Q);
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, g, -1, U1), -3);
+        ck_assert_int_eq(qru_lsq_add_cols(f, 0, Uother), -3);
+    ck_assert_int_eq(qru_lsq_add_cols(f, -1, NULL), -2);
+    ck_assert_int_eq(qru_lsq_add_cols(g, 0, U1), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_add_cols(g, -1, U1), -2);
 
-    ck_assert_int_eq(qru_qr_update_remove_cols(NULL, f, 0, 1), -1);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, NULL, 0, 1), -2);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx2, f, 0, 1), -2);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, -1, 1), -3);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, m, 1), -3);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, m, 0), -3);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, 0), -4);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, -2), -4);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 3, m - 2), -4);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, f, 0, m), -4); /* m1=0 */
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, g, 0, m), -4);
+    ck_assert_int_eq(qru_lsq_remove_cols(NULL, 0, 1), -1);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, -1, 1), -2);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, m, 1), -2);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, m, 0), -2);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, 0, 0), -3);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, 0, -2), -3);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, 3, m - 2), -3);
+    ck_assert_int_eq(qru_lsq_remove_cols(f, 0, m), -3); /* m1=0 */
+    ck_assert_int_eq(qru_lsq_remove_cols(g, 0, m), -3);
 
     ck_assert_int_eq(qru_lsq_set_update_block_size(NULL, 1), -1);
     ck_assert_int_eq(qru_lsq_set_update_block_size(f, -1), -2);
@@ -343,15 +339,15 @@ START_TEST(test_bad_args)
     uc_snap_same(ctx, g, &s1, "bad arguments (R only)");
 
     /* the limits themselves are valid */
-    ck_assert_int_eq(qru_qr_update_add_cols(ctx, f, m, Uok20), 0);
-    ck_assert_int_eq(qru_qr_update_remove_cols(ctx, g, 0, m - 1), 0);
+    ck_assert_int_eq(qru_lsq_add_cols(f, m, Uok20), 0);
+    ck_assert_int_eq(qru_lsq_remove_cols(g, 0, m - 1), 0);
 
-    qru_matrix_free(U1);
-    qru_matrix_free(Ushort);
-    qru_matrix_free(Uwide);
-    qru_matrix_free(Uok20);
-    qru_matrix_free(Uother);
-    qru_matrix_free(Uctx2);
+    qru_matrix_destroy(U1);
+    qru_matrix_destroy(Ushort);
+    qru_matrix_destroy(Uwide);
+    qru_matrix_destroy(Uok20);
+    qru_matrix_destroy(Uother);
+    qru_matrix_destroy(Uctx2);
     qru_context_destroy(ctx2);
     free(U);
     uc_snap_free(&s0);

@@ -59,19 +59,19 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
     *pred = c.calls;
     ck_assert_int_eq(qru_context_sync(ctx), 0);
     ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
-    int st = op == QRU_UPD_OP_ADD_COLS      ? qru_qr_update_add_cols(ctx, f, k, U)
-             : op == QRU_UPD_OP_REMOVE_COLS ? qru_qr_update_remove_cols(ctx, f, k, p)
-             : op == QRU_UPD_OP_ADD_ROWS    ? qru_qr_update_add_rows(ctx, f, k, U, e)
-                                            : qru_qr_update_remove_rows(ctx, f, k, p);
+    int st = op == QRU_UPD_OP_ADD_COLS      ? qru_lsq_add_cols(f, k, U)
+             : op == QRU_UPD_OP_REMOVE_COLS ? qru_lsq_remove_cols(f, k, p)
+             : op == QRU_UPD_OP_ADD_ROWS    ? qru_lsq_add_rows(f, k, U, e)
+                                            : qru_lsq_remove_rows(f, k, p);
     ck_assert_int_eq(st, 0);
     qru_context_stats s;
     ck_assert_int_eq(qru_context_get_stats(ctx, &s), 0);
     *counted = s.calls;
     qru_lsq_destroy(f);
-    qru_matrix_free(dA);
-    qru_matrix_free(db);
-    qru_matrix_free(U);
-    qru_matrix_free(e);
+    qru_matrix_destroy(dA);
+    qru_matrix_destroy(db);
+    qru_matrix_destroy(U);
+    qru_matrix_destroy(e);
     free(A);
     free(b);
 }

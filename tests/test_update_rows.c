@@ -1,5 +1,5 @@
 /* QR updates that add and remove blocks of rows
- * (qru_qr_update_add_rows / qru_qr_update_remove_rows), both precisions,
+ * (qru_lsq_add_rows / qru_lsq_remove_rows), both precisions,
  * with and without Q, k at the start, middle and end, p around the block
  * size; bad arguments leave f unchanged. */
 #include "update_check.h"
@@ -42,7 +42,7 @@ START_TEST(test_add_rows)
         double *e = uc_rand(dt, p, R, &seed);
         qru_matrix *Ud = uc_upload(ctx, dt, p, M, U);
         qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
-        int st = qru_qr_update_add_rows(ctx, f, k, Ud, ed);
+        int st = qru_lsq_add_rows(f, k, Ud, ed);
         ck_assert_msg(st == 0, "add_rows k=%d p=%d: %d", k, p, st);
         uc_add_rows(&hp, k, p, U, e);
         char tag[96];
@@ -50,8 +50,8 @@ START_TEST(test_add_rows)
                  dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
                  k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
-        qru_matrix_free(Ud);
-        qru_matrix_free(ed);
+        qru_matrix_destroy(Ud);
+        qru_matrix_destroy(ed);
         free(U);
         free(e);
         qru_lsq_destroy(f);
@@ -71,7 +71,7 @@ START_TEST(test_remove_rows)
         unsigned seed = 8000u + 41u * (unsigned)_i + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
-        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        int st = qru_lsq_remove_rows(f, k, p);
         ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
         uc_remove_rows(&hp, k, p);
         char tag[96];
@@ -101,7 +101,7 @@ START_TEST(test_remove_rows_large)
         unsigned seed = 8500u + 43u * (unsigned)_i + (unsigned)ip;
         hprob hp = uc_problem(dt, n, m, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, nb);
-        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        int st = qru_lsq_remove_rows(f, k, p);
         ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
         uc_remove_rows(&hp, k, p);
         char tag[96];
@@ -135,7 +135,7 @@ START_TEST(test_remove_rows_rank_deficient)
                 if (i < k || i >= k + p)
                     hp.A[i + (size_t)j * n] = 0.0;
         qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
-        int st = qru_qr_update_remove_rows(ctx, f, k, p);
+        int st = qru_lsq_remove_rows(f, k, p);
         ck_assert_msg(st == 0, "remove_rows k=%d p=%d: %d", k, p, st);
         uc_remove_rows(&hp, k, p);
         char tag[96];
@@ -159,7 +159,7 @@ START_TEST(test_block_sizes)
         hprob hp = uc_problem(dt, 90, 60, 3, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, ib % 2, nbs[ib]);
         if (ib % 2) {
-            ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 11, 30), 0);
+            ck_assert_int_eq(qru_lsq_remove_rows(f, 11, 30), 0);
             uc_remove_rows(&hp, 11, 30);
             uc_check(ctx, f, &hp, 1.0, "remove_rows to square");
         }
@@ -171,11 +171,11 @@ START_TEST(test_block_sizes)
         qru_matrix *ed = qru_test_upload(ctx, dt, 33, 3, 35, eh, 33);
         free(Uh);
         free(eh);
-        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 17, Ud, ed), 0);
+        ck_assert_int_eq(qru_lsq_add_rows(f, 17, Ud, ed), 0);
         uc_add_rows(&hp, 17, 33, U, e);
         uc_check(ctx, f, &hp, 1.0, "block size add_rows");
-        qru_matrix_free(Ud);
-        qru_matrix_free(ed);
+        qru_matrix_destroy(Ud);
+        qru_matrix_destroy(ed);
         free(U);
         free(e);
         qru_lsq_destroy(f);
@@ -207,58 +207,54 @@ START_TEST(test_bad_args)
         eother = uc_upload(ctx, other, 4, r, X);
     }
     qru_context *ctx2 = NULL;
-    ck_assert_int_eq(qru_context_create(&ctx2, QRU_BACKEND_CPU), 0);
+    ck_assert_int_eq(qru_context_create(QRU_BACKEND_CPU, &ctx2), 0);
     qru_matrix *U2 = uc_upload(ctx2, dt, 4, m, X);
     qru_matrix *e2 = uc_upload(ctx2, dt, 4, r, X);
 
-    ck_assert_int_eq(qru_qr_update_add_rows(NULL, f, 0, U, e), -1);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, NULL, 0, U, e), -2);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx2, f, 0, U2, e2), -2);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, -1, U, e), -3);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, n + 1, U, e), -3);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, NULL, e), -4);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Unarrow, e), -4);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Uwide, e), -4);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U2, e), -4);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, NULL), -5);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, e3), -5);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, ewide), -5);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, e2), -5);
+    ck_assert_int_eq(qru_lsq_add_rows(NULL, 0, U, e), -1);
+    ck_assert_int_eq(qru_lsq_add_rows(f, -1, U, e), -2);
+    ck_assert_int_eq(qru_lsq_add_rows(f, n + 1, U, e), -2);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, NULL, e), -3);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, Unarrow, e), -3);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, Uwide, e), -3);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, U2, e), -3);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, U, NULL), -4);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, U, e3), -4);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, U, ewide), -4);
+    ck_assert_int_eq(qru_lsq_add_rows(f, 0, U, e2), -4);
     if (Uother) {
-        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, Uother, e), -4);
-        ck_assert_int_eq(qru_qr_update_add_rows(ctx, f, 0, U, eother), -5);
+        ck_assert_int_eq(qru_lsq_add_rows(f, 0, Uother, e), -3);
+        ck_assert_int_eq(qru_lsq_add_rows(f, 0, U, eother), -4);
     }
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, g, n + 1, NULL, NULL), -3);
+    ck_assert_int_eq(qru_lsq_add_rows(g, n + 1, NULL, NULL), -2);
 
-    ck_assert_int_eq(qru_qr_update_remove_rows(NULL, f, 0, 1), -1);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, NULL, 0, 1), -2);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx2, f, 0, 1), -2);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, -1, 1), -3);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, n, 1), -3);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, 0), -4);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, -1), -4);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 25, 6), -4);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, 0, n - m + 1), -4);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, g, 0, 1), QRU_ERR_NO_Q);
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, g, 0, n - m + 1), -4);
+    ck_assert_int_eq(qru_lsq_remove_rows(NULL, 0, 1), -1);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, -1, 1), -2);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, n, 1), -2);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 0), -3);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, 0, -1), -3);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, 25, 6), -3);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, 0, n - m + 1), -3);
+    ck_assert_int_eq(qru_lsq_remove_rows(g, 0, 1), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_remove_rows(g, 0, n - m + 1), -3);
 
     uc_snap_same(ctx, f, &s0, "bad arguments (Q)");
     uc_snap_same(ctx, g, &s1, "bad arguments (R only)");
 
     /* the limits themselves are valid */
-    ck_assert_int_eq(qru_qr_update_remove_rows(ctx, f, m, n - m), 0);
-    ck_assert_int_eq(qru_qr_update_add_rows(ctx, g, n, U, e), 0);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, m, n - m), 0);
+    ck_assert_int_eq(qru_lsq_add_rows(g, n, U, e), 0);
 
-    qru_matrix_free(U);
-    qru_matrix_free(Unarrow);
-    qru_matrix_free(Uwide);
-    qru_matrix_free(e);
-    qru_matrix_free(e3);
-    qru_matrix_free(ewide);
-    qru_matrix_free(Uother);
-    qru_matrix_free(eother);
-    qru_matrix_free(U2);
-    qru_matrix_free(e2);
+    qru_matrix_destroy(U);
+    qru_matrix_destroy(Unarrow);
+    qru_matrix_destroy(Uwide);
+    qru_matrix_destroy(e);
+    qru_matrix_destroy(e3);
+    qru_matrix_destroy(ewide);
+    qru_matrix_destroy(Uother);
+    qru_matrix_destroy(eother);
+    qru_matrix_destroy(U2);
+    qru_matrix_destroy(e2);
     qru_context_destroy(ctx2);
     free(X);
     uc_snap_free(&s0);

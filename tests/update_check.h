@@ -102,8 +102,8 @@ static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
     ck_assert_int_eq(qru_lsq_update_algorithm(f), QRU_UPDATE_AUTO); /* default */
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, uc_alg), 0);
     ck_assert_int_eq(qru_lsq_update_algorithm(f), (int)uc_alg);
-    qru_matrix_free(A);
-    qru_matrix_free(b);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(b);
     return f;
 }
 
@@ -200,12 +200,12 @@ static inline void *uc_get(qru_context *ctx, const qru_lsq *f, int which, int ro
     qru_matrix *M = NULL;
     int st = qru_matrix_create(ctx, qru_lsq_dtype(f), rows, cols, 0, &M);
     ck_assert_int_eq(st, 0);
-    st = which == 0   ? qru_lsq_get_r(ctx, f, M)
-         : which == 1 ? qru_lsq_get_q(ctx, f, M)
-                      : qru_lsq_get_d(ctx, f, M);
+    st = which == 0   ? qru_lsq_get_r(f, M)
+         : which == 1 ? qru_lsq_get_q(f, M)
+                      : qru_lsq_get_d(f, M);
     ck_assert_msg(st == 0, "qru_lsq_get_%c: %d", "rqd"[which], st);
     void *h = qru_test_download(M);
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
     return h;
 }
 
@@ -355,12 +355,12 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     /* least squares against LAPACKE gels on A1, b1 */
     qru_matrix *X = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, m, r, 0, &X), 0);
-    int st = qru_lsq_solve(ctx, f, X);
+    int st = qru_lsq_solve(f, X);
     ck_assert_msg(st == 0, "%s: qru_lsq_solve: %d", tag, st);
     void *x = qru_test_download(X);
     double *res = malloc(sizeof(double) * (size_t)r);
     ck_assert_ptr_nonnull(res);
-    st = qru_lsq_residual(ctx, f, res);
+    st = qru_lsq_residual(f, res);
     ck_assert_msg(st == 0, "%s: qru_lsq_residual: %d", tag, st);
     double xe = 0.0, re = 0.0;
     qru_test_lsq_errors(dt, n, m, r, A, n, B, n, x, m, res, &xe, &re);
@@ -371,7 +371,7 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
         printf("%-48s worst scaled error %.3g\n", tag, worst);
     free(res);
     free(x);
-    qru_matrix_free(X);
+    qru_matrix_destroy(X);
     free(A);
     free(B);
     uc_snap_free(&s);

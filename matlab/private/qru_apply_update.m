@@ -1,6 +1,6 @@
 function [A, b] = qru_apply_update(A, b, what, j, X, e)
 %QRU_APPLY_UPDATE  The matrix and right-hand sides after an update (the
-%   MATLAB specification of each qru_qr_update_* function).
+%   MATLAB specification of each qru_lsq_add_cols / remove_cols / add_rows / remove_rows function).
 switch what
   case 'addcols'
     A = [A(:, 1:j-1), X, A(:, j:end)];

@@ -31,21 +31,19 @@
  * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
  * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
  * of rows (i grows by 2 with j) and never disturb zeros made before. */
-int qru_qr_update_add_cols(qru_context *ctx, qru_lsq *f, int k,
-                           const qru_matrix *U)
+int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     int n = f->n, m = f->m;
     if (k < 0 || k > m)
-        return -3;
+        return -2;
     qru_dtype dt = f->dtype;
     if (!qru_mat_ok(ctx, U, dt) || U->rows != n || U->cols < 1 ||
         U->cols > n - m)
-        return -4;
-    QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
+        return -3;
+    QRU_TRY(qru_check_finite(ctx, 3, U, 'A', 'N', 0));
     if (!f->has_q)
         return QRU_ERR_NO_Q;
     return qru_upd_run(ctx, f,

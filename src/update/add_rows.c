@@ -29,23 +29,22 @@
 #include "qru_flops.h"
 #include "update.h"
 
-int qru_qr_update_add_rows(qru_context *ctx, qru_lsq *f, int k,
-                           const qru_matrix *U, const qru_matrix *e)
+int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
+                     const qru_matrix *e)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     int n = f->n, m = f->m, r = f->r;
     if (k < 0 || k > n)
-        return -3;
+        return -2;
     qru_dtype dt = f->dtype;
     if (!qru_mat_ok(ctx, U, dt) || U->cols != m || U->rows < 1)
-        return -4;
-    QRU_TRY(qru_check_finite(ctx, 4, U, 'A', 'N', 0));
+        return -3;
+    QRU_TRY(qru_check_finite(ctx, 3, U, 'A', 'N', 0));
     if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
-        return -5;
-    QRU_TRY(qru_check_finite(ctx, 5, e, 'A', 'N', 0));
+        return -4;
+    QRU_TRY(qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     return qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, 0});
 }

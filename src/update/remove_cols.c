@@ -16,17 +16,16 @@
 #include "qru_flops.h"
 #include "update.h"
 
-int qru_qr_update_remove_cols(qru_context *ctx, qru_lsq *f, int k, int p)
+int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     int m = f->m;
     if (k < 0 || k >= m)
-        return -3;
+        return -2;
     if (p < 1 || p > m - k || p >= m)
-        return -4;
+        return -3;
     return qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL,
                                      0});

@@ -75,17 +75,16 @@ static int drop_q_rows(qru_context *ctx, qru_dtype dt, qru_ptr Q, int ld,
     return 0;
 }
 
-int qru_qr_update_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
+int qru_lsq_remove_rows(qru_lsq *f, int k, int p)
 {
-    if (!ctx)
+    if (!f)
         return -1;
-    if (!f || f->ctx != ctx)
-        return -2;
+    qru_context *ctx = f->ctx;
     int n = f->n, m = f->m;
     if (k < 0 || k >= n)
-        return -3;
+        return -2;
     if (p < 1 || p > n - k || n - p < m)
-        return -4;
+        return -3;
     if (!f->has_q)
         return QRU_ERR_NO_Q;
     return qru_upd_run(ctx, f,

@@ -18,7 +18,7 @@ int main(void)
         b[i] = 1.0 + 0.5 * i;
 
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, QRU_BACKEND_CPU);
+    int st = qru_context_create(QRU_BACKEND_CPU, &ctx);
     if (st) {
         fprintf(stderr, "qru_context_create: %s\n", qru_strerror(st));
         return 1;
@@ -60,7 +60,7 @@ int main(void)
     if (!st)
         st = qru_lsq_create(ctx, dA, db, NULL, &f);
     if (!st)
-        st = qru_lsq_solve(ctx, f, dx);
+        st = qru_lsq_solve(f, dx);
     if (!st)
         st = qru_matrix_download(dx, x, M);
     if (st) {
@@ -79,10 +79,10 @@ int main(void)
         ne = fmax(ne, fabs(s));
     }
     qru_lsq_destroy(f);
-    qru_matrix_free(dA);
-    qru_matrix_free(dQ);
-    qru_matrix_free(db);
-    qru_matrix_free(dx);
+    qru_matrix_destroy(dA);
+    qru_matrix_destroy(dQ);
+    qru_matrix_destroy(db);
+    qru_matrix_destroy(dx);
     qru_context_destroy(ctx);
     printf("qru %s: ||A - QR||_max = %.3g, ||A'(Ax - b)||_max = %.3g\n",
            qru_version(), err, ne);

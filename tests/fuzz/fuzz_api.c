@@ -282,21 +282,21 @@ static void lsq_take(const qru_lsq *f, lsq_snap *s)
     s->has_q = qru_lsq_has_q(f);
     qru_matrix *R = mk(s->n, s->m, 0, NULL), *d = mk(s->n, s->r, 0, NULL);
     qru_matrix *Q = mk(s->n, s->n, 0, NULL);
-    int st = qru_lsq_get_r(ctx, f, R);
+    int st = qru_lsq_get_r(f, R);
     if (st)
         FAIL("qru_lsq_get_r = %d", st);
-    st = qru_lsq_get_d(ctx, f, d);
+    st = qru_lsq_get_d(f, d);
     if (st)
         FAIL("qru_lsq_get_d = %d", st);
-    st = qru_lsq_get_q(ctx, f, Q);
+    st = qru_lsq_get_q(f, Q);
     if (st != (s->has_q ? 0 : QRU_ERR_NO_Q))
         FAIL("qru_lsq_get_q = %d with has_q = %d", st, s->has_q);
     s->R = save(R);
     s->d = save(d);
     s->Q = s->has_q ? save(Q) : NULL;
-    qru_matrix_free(R);
-    qru_matrix_free(d);
-    qru_matrix_free(Q);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(d);
+    qru_matrix_destroy(Q);
 }
 
 static void lsq_drop(lsq_snap *s)
@@ -604,10 +604,10 @@ static void op_lsq_create(rd *r, int from_qr)
             lsq_accuracy(call);
         }
     }
-    qru_matrix_free(MA);
-    qru_matrix_free(Mb);
-    qru_matrix_free(Qm);
-    qru_matrix_free(bad_b);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(Mb);
+    qru_matrix_destroy(Qm);
+    qru_matrix_destroy(bad_b);
     free(A);
     free(b);
 }
@@ -637,12 +637,9 @@ static void pick_cf(rd *r, qru_context **c, qru_lsq **f, int *want)
     *c = ctx;
     *f = LS.f;
     *want = 0;
-    if (b == 255) {
-        *c = NULL;
-        *want = -1;
-    } else if (b == 254 || !LS.f) {
+    if (b >= 254 || !LS.f) { /* the calls on a qru_lsq take f first */
         *f = NULL;
-        *want = -2;
+        *want = -1;
     }
 }
 
@@ -670,14 +667,14 @@ static void op_add_cols(rd *r)
         U[i] = round_dt(U[i]);
     qru_matrix *MU = mk(urows, p, (int)(ub % 2), U);
     if (!want && (k < 0 || k > m))
-        want = -3;
+        want = -2;
     if (!want && (urows != n || p < 1 || n < m + p))
-        want = -4;
+        want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_qr_update_add_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
+    snprintf(u.call, sizeof u.call, "qru_lsq_add_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
              n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
     upd_begin(&u);
-    int st = qru_qr_update_add_cols(c, f, k, MU);
+    int st = qru_lsq_add_cols(f, k, MU);
     const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
     if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
@@ -702,7 +699,7 @@ static void op_add_cols(rd *r)
         LS.steps++;
         lsq_accuracy(u.call);
     }
-    qru_matrix_free(MU);
+    qru_matrix_destroy(MU);
     free(U);
 }
 
@@ -716,14 +713,14 @@ static void op_remove_cols(rd *r)
     int k = pick(r, 0, m - 1);
     int p = pick(r, 1, m - (k >= 0 && k < m ? k : 0));
     if (!want && (k < 0 || k >= m))
-        want = -3;
+        want = -2;
     if (!want && (p < 1 || p > m - k || p >= m))
-        want = -4;
+        want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_qr_update_remove_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
+    snprintf(u.call, sizeof u.call, "qru_lsq_remove_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
              n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
     upd_begin(&u);
-    int st = qru_qr_update_remove_cols(c, f, k, p);
+    int st = qru_lsq_remove_cols(f, k, p);
     check_status(u.call, st, want, 0, NULL);
     if (st) {
         upd_failed(&u);
@@ -772,16 +769,16 @@ static void op_add_rows(rd *r)
     qru_matrix *MU = mk(p, ucols, (int)(eb % 3), U);
     qru_matrix *Me = mk(erows, ecols, 0, e);
     if (!want && (k < 0 || k > n))
-        want = -3;
+        want = -2;
     if (!want && (p < 1 || ucols != m))
-        want = -4;
+        want = -3;
     if (!want && (erows != p || ecols != nr))
-        want = -5;
+        want = -4;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_qr_update_add_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
+    snprintf(u.call, sizeof u.call, "qru_lsq_add_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
              n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
     upd_begin(&u);
-    int st = qru_qr_update_add_rows(c, f, k, MU, Me);
+    int st = qru_lsq_add_rows(f, k, MU, Me);
     check_status(u.call, st, want, 0, NULL);
     if (st) {
         upd_failed(&u);
@@ -811,8 +808,8 @@ static void op_add_rows(rd *r)
         LS.steps++;
         lsq_accuracy(u.call);
     }
-    qru_matrix_free(MU);
-    qru_matrix_free(Me);
+    qru_matrix_destroy(MU);
+    qru_matrix_destroy(Me);
     free(U);
     free(e);
 }
@@ -827,14 +824,14 @@ static void op_remove_rows(rd *r)
     int k = pick(r, 0, n - 1);
     int p = pick(r, 1, n - m);
     if (!want && (k < 0 || k >= n))
-        want = -3;
+        want = -2;
     if (!want && (p < 1 || p > n - k || n - p < m))
-        want = -4;
+        want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_qr_update_remove_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
+    snprintf(u.call, sizeof u.call, "qru_lsq_remove_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
              n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
     upd_begin(&u);
-    int st = qru_qr_update_remove_rows(c, f, k, p);
+    int st = qru_lsq_remove_rows(f, k, p);
     if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
     check_status(u.call, st, want, 0, LIB_NOQ);
@@ -896,12 +893,12 @@ static void op_solve(rd *r)
     unsigned b = u8(r);
     int xr = m + (b == 255), xc = nr + (b == 254);
     if (!want && (xr != LS.m || xc != LS.r))
-        want = -3;
+        want = -2;
     qru_matrix *x = mk(xr, xc, (int)(b % 2), NULL);
     void *x0 = save(x);
     char call[96];
     snprintf(call, sizeof call, "qru_lsq_solve(n=%d, m=%d)", LS.n, LS.m);
-    int st = qru_lsq_solve(c, f, x);
+    int st = qru_lsq_solve(f, x);
     check_status(call, st, want, LS.m, NULL);
     if (st && !same(x, x0))
         FAIL("%s failed (%d) but changed x", call, st);
@@ -916,12 +913,12 @@ static void op_solve(rd *r)
                 FAIL("%s wrote outside x", call);
     }
     free(x0);
-    qru_matrix_free(x);
+    qru_matrix_destroy(x);
     double res[4];
-    int st2 = qru_lsq_residual(c, f, (b & 0x40) ? NULL : res);
+    int st2 = qru_lsq_residual(f, (b & 0x40) ? NULL : res);
     if (!want && (b & 0x40))
-        want = -3;
-    if (want == -3 && !(b & 0x40))
+        want = -2;
+    if (want == -2 && !(b & 0x40))
         want = 0; /* x was the bad argument above */
     check_status("qru_lsq_residual", st2, want, 0, NULL);
 }
@@ -930,7 +927,7 @@ static void op_solve(rd *r)
 
 static void chol_reset(void)
 {
-    qru_matrix_free(CH.L);
+    qru_matrix_destroy(CH.L);
     free(CH.G);
     memset(&CH, 0, sizeof CH);
 }
@@ -1064,7 +1061,7 @@ static void op_chol_factor(rd *r)
         CH.tracked = 1;
         CH.anorm = fro(A, (size_t)n * n);
     }
-    qru_matrix_free(M);
+    qru_matrix_destroy(M);
     free(M0);
     free(A);
     free(G);
@@ -1149,7 +1146,7 @@ static void op_chol_update(rd *r)
         chol_accuracy(call);
     }
     free(L0);
-    qru_matrix_free(MW);
+    qru_matrix_destroy(MW);
     free(W);
 }
 
@@ -1201,7 +1198,7 @@ static void op_chol_insert(rd *r)
     if (st > 0 && CH.tracked && clean && upc(uplo) == CH.uplo)
         FAIL("%s: status %d on a positive definite A1", call, st);
     if (st == 0) {
-        qru_matrix_free(CH.L);
+        qru_matrix_destroy(CH.L);
         CH.L = L1;
         L1 = NULL;
         CH.n = n1;
@@ -1213,8 +1210,8 @@ static void op_chol_insert(rd *r)
         CH.steps++;
         chol_accuracy(call);
     }
-    qru_matrix_free(L1);
-    qru_matrix_free(MC);
+    qru_matrix_destroy(L1);
+    qru_matrix_destroy(MC);
     free(L10);
     free(L0);
     free(G1);
@@ -1270,7 +1267,7 @@ static void op_chol_delete(rd *r)
             free(CH.G);
             CH.G = G1;
         }
-        qru_matrix_free(CH.L);
+        qru_matrix_destroy(CH.L);
         CH.L = L1;
         L1 = NULL;
         CH.n = n1;
@@ -1279,7 +1276,7 @@ static void op_chol_delete(rd *r)
         CH.steps++;
         chol_accuracy(call);
     }
-    qru_matrix_free(L1);
+    qru_matrix_destroy(L1);
     free(L10);
     free(L0);
 }
@@ -1365,7 +1362,7 @@ static void op_chol_solve(rd *r)
     free(L0);
     free(B0);
     free(B1);
-    qru_matrix_free(MB);
+    qru_matrix_destroy(MB);
     free(B);
 }
 
@@ -1393,7 +1390,7 @@ static void gp_take(const qru_gp *g, gp_snap *s)
     if (st)
         FAIL("qru_gp_get_factor = %d", st);
     s->L = save(L);
-    qru_matrix_free(L);
+    qru_matrix_destroy(L);
 }
 
 static void gp_drop(gp_snap *s)
@@ -1655,7 +1652,7 @@ static void op_matrix(rd *r)
     if (stw && W != sentinel)
         FAIL("qru_matrix_wrap failed but set *M");
     if (!stw)
-        qru_matrix_free(W);
+        qru_matrix_destroy(W);
     if (st) {
         if (M != sentinel)
             FAIL("%s failed but set *M", call);
@@ -1686,8 +1683,8 @@ static void op_matrix(rd *r)
     st = qru_matrix_copy((c & 0x20) ? NULL : M, (c & 0x10) ? NULL : B);
     want = (c & 0x20) ? -1 : ((c & 0x10) || br != rows || bc != cols) ? -2 : 0;
     check_status("qru_matrix_copy", st, want, 0, NULL);
-    qru_matrix_free(B);
-    qru_matrix_free(M);
+    qru_matrix_destroy(B);
+    qru_matrix_destroy(M);
 }
 
 /* ---- driver ------------------------------------------------------------ */
@@ -1701,7 +1698,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dt = (u8(&r) & 1) ? QRU_FLOAT : QRU_DOUBLE;
     eps = dt == QRU_FLOAT ? FLT_EPSILON : DBL_EPSILON;
     es = dt == QRU_FLOAT ? sizeof(float) : sizeof(double);
-    int st = qru_context_create(&ctx, QRU_BACKEND_CPU);
+    int st = qru_context_create(QRU_BACKEND_CPU, &ctx);
     if (st)
         FAIL("qru_context_create = %d", st);
     for (int t = 0; t < MAXOPS && r.i < r.n; ++t) {

@@ -27,7 +27,7 @@ qru_context *qru_test_context(void)
 {
     qru_backend b = qru_test_backend();
     qru_context *ctx = NULL;
-    int st = qru_context_create(&ctx, b);
+    int st = qru_context_create(b, &ctx);
     if (st == 0 && ctx)
         return ctx;
     if (b != QRU_BACKEND_CPU && st == QRU_ERR_BACKEND_UNAVAILABLE) {
