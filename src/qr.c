@@ -86,7 +86,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *  - and only where the backend measured it faster: min(n, m) >=
  *    the tuning's geqrf_min_k (0: never by default).  Measured
  *    (docs/ARCHITECTURE.md section 3):
- *      CUDA, H100 (docs/gpu-logs/2026-11-21_nvidia-h100_panel-qr.log),
+ *      CUDA, H100 (results/2026-11-21_nvidia-h100_panel-qr.log),
  *      qru_qr_factor in double, n x n/2, vs cuSOLVER geqrf+ormqr(+orgqr):
  *      geqrf_full runs at 0.94-0.99x of cuSOLVER's own time (laset,
  *      workspace query and the devInfo check on top) at n = 2000..8000 and
