@@ -312,10 +312,8 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
 /* Which implementation potrf_panel runs: cuSOLVER from this block size
  * on, the one-work-group kernel below it (a 1 x 1 block of a GP append is
  * one launch that way); the tuning's chol_panel (1 kernel, 2 vendor) forces one for every
- * n.  Measured on an H100 (docs/benchmarks.md, "Cholesky on the GPU"):
- * qru's own LEFT with nb = 128 takes 3.2-5.2x longer with the kernel for
- * the 128 x 128 blocks than with cuSOLVER (n = 1024..8192); the threshold
- * 32 itself is not measured. */
+ * n.  cuSOLVER measured faster for the 128 x 128 blocks
+ * (docs/performance.md). */
 #define VENDOR_PANEL_MIN_N 32
 
 static int panel_use_vendor(const qru_context *ctx, qru_dtype dt, int n)

@@ -1,5 +1,5 @@
 /*
- * CUDA versions of the fused-panel ops (issue 8; contracts in
+ * CUDA versions of the fused-panel ops (contracts in
  * src/qru_internal.h, "fused panels"):
  *  - panel_qr: the Householder QR of an m x nb panel with its WY factor in
  *    ONE kernel launch (kernels/qru_panel.cl).  Short panels run in one

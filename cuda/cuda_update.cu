@@ -91,7 +91,7 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
                : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
 }
 
-/* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
+/* ---- fused Givens sweeps ---------------------------------------- */
 
 /* One block of SWEEP_THREADS threads (128 teams of 8 lanes, a rotation per
  * team at a time) runs every step; one barrier a step (two with the window

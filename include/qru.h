@@ -544,7 +544,7 @@ QRU_API int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d);
  *  guarantees (backward stable, Q orthogonal to working precision); they
  *  differ in speed and in rounding.  The default is #QRU_UPDATE_AUTO. */
 typedef enum qru_update_algorithm {
-    /** The fast update variants (issue 8).  qru_lsq_remove_rows()
+    /** The fast update variants.  qru_lsq_remove_rows()
      *  first reduces Q(K, m+1:n)
      *  (K the removed rows) to a p x p triangle with p Householder
      *  reflectors in compact WY form applied to Q(:, m+1:n) by GEMMs

@@ -220,7 +220,7 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
 
 /* ---- the on-chip panel ----------------------------------------------------
  * The same contract as qru_panel_qr, for panels that fit in the local
- * memory of one work-group (issue 8: the remove-columns and add-rows
+ * memory of one work-group (the remove-columns and add-rows
  * updates factor (nb + p) x nb panels, 264 x 64 at the target shapes).
  * The panel is loaded once, the nb column steps run on local memory with
  * ONE work-group barrier each, and A, Y, W and tau are written once:

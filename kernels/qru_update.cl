@@ -77,7 +77,7 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
         }
 }
 
-/* ---- fused Givens sweeps (issue 8) -------------------------------------
+/* ---- fused Givens sweeps -------------------------------------
  * The staggered sweeps of src/qru_update.h: step t (0 <= t <= L+p-2) holds
  * the sweeps jlo .. jlo+cnt-1, jlo = max(0, t-L+1), cnt = min(t, p-1) -
  * jlo + 1, whose rotations act on the column pairs (i0-1+2q, i0+2q),

@@ -308,7 +308,7 @@ int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
     return ocl_launch(ctx, p, K_CHOL_ROT, 1, g, l, NARGS(a), a);
 }
 
-/* ---- fused panels (issue 8) ------------------------------------------------ */
+/* ---- fused panels ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
  * device's local memory less what the kernel itself declares; 0 when the

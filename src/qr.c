@@ -84,18 +84,8 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *    fastest"); an explicit nb > 0 asks for qru's own blocked algorithm
  *    with that block size;
  *  - and only where the backend measured it faster: min(n, m) >=
- *    the tuning's geqrf_min_k (0: never by default).  Measured
- *    (docs/ARCHITECTURE.md section 3):
- *      CUDA, H100 (results/2026-11-21_nvidia-h100_panel-qr.log),
- *      qru_qr_factor in double, n x n/2, vs cuSOLVER geqrf+ormqr(+orgqr):
- *      geqrf_full runs at 0.94-0.99x of cuSOLVER's own time (laset,
- *      workspace query and the devInfo check on top) at n = 2000..8000 and
- *      0.79-0.86x at n = 256, qru's QR at 0.31-0.40x with fused panels
- *      (0.48-0.50x at n = 256), so the CUDA table sets 1 (always);
- *      CPU, 2-core workstation, OpenBLAS: LAPACK's geqrf+ormqr+orgqr is no
- *      faster than qru's QR (equal within noise at 2000 x 1000 and
- *      4000 x 2000, 1.5-6x slower at 200 x 100 .. 1000 x 500), so the CPU
- *      table sets 0;
+ *    the tuning's geqrf_min_k (0: never by default; the measurements are
+ *    in docs/performance.md, "Measurements behind the library's defaults");
  *  - the tuning's qr_vendor (QRU_TUNE_QR_VENDOR) overrides: 1 never uses
  *    the vendor routine, 2 always does when the backend has it (also for
  *    nb > 0); for benchmarks and tests.

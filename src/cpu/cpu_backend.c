@@ -259,7 +259,7 @@ static int cpu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
     return 0;
 }
 
-/* ---- update kernels (issue 3) ---- */
+/* ---- update kernels ---- */
 static int cpu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
                            int inc, int ps, qru_ptr cs)
 {
@@ -300,7 +300,7 @@ static int cpu_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
     return 0;
 }
 
-/* ---- Cholesky kernels (issue 6) ---- */
+/* ---- Cholesky kernels ---- */
 static int cpu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                     int n, int k, double alpha, qru_ptr A, int lda,
                     double beta, qru_ptr C, int ldc)
@@ -386,7 +386,7 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return 0;
 }
 
-/* ---- fused panels (issue 8) ---- */
+/* ---- fused panels ---- */
 static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
                         int ldw, qru_ptr tau, qru_ptr work)

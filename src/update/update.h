@@ -17,10 +17,7 @@ int qru_upd_nb(const qru_lsq *f, int ncols);
 
 /* 1 if an update with algorithm alg runs its Householder panels through
  * the backend's fused panel_qr (one call per block of columns):
- * QRU_UPDATE_FAST and the
- * backend's own panel_qr (qru_use_fused_panel).  Used by the add-rows update (the
- * remove-columns update measured slower with it on an H100 and keeps its
- * per-column panels; docs/performance.md). */
+ * QRU_UPDATE_FAST and the backend's own panel_qr (qru_use_fused_panel). */
 int qru_upd_use_fused(int alg, const qru_context *ctx);
 
 /* Block size of the fused panels of (nb + extra) x nb: f->upd_nb if set,
@@ -83,10 +80,8 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
 /* 1 if the backend's fused givens_sweeps should run sweeps (L, p) whose
  * rotations act on nr elements each: it runs every step in ONE work-group,
  * which pays off while a step's work, min(p, L) nr element pairs, is
- * small (the per-step launches of the loop use the whole device).  The
- * bound (the tuning block's sweeps_max_work) is measured on an H200 (docs/performance.md):
- * 100 x 100 and 20 x 220 steps ran faster fused, 200 x 3200 steps 10x
- * slower. */
+ * small (the per-step launches of the loop use the whole device): at
+ * most the tuning block's sweeps_max_work (docs/performance.md). */
 int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
                        int nr);
 
