@@ -48,19 +48,13 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static double urand(unsigned *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return ((*s >> 8) + 0.5) / 16777216.0 * 2.0 - 1.0;
-}
-
 /* SPD test matrix A = G G' / n + I, G uniform(-1, 1) (n x n). */
 static double *spd(int n, unsigned seed)
 {
     double *G = malloc(sizeof(double) * (size_t)n * n);
     double *A = malloc(sizeof(double) * (size_t)n * n);
     for (size_t i = 0; i < (size_t)n * n; ++i)
-        G[i] = urand(&seed);
+        G[i] = qru_test_urand(&seed);
     cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0 / n, G, n,
                 0.0, A, n);
     for (int j = 0; j < n; ++j) {
@@ -223,7 +217,7 @@ int main(int argc, char **argv)
         double *x = malloc(sizeof(double) * (size_t)(gpn + 1));
         double *y = malloc(sizeof(double) * (size_t)(gpn + 1));
         for (int i = 0; i <= gpn; ++i) {
-            x[i] = 20.0 * urand(&s);
+            x[i] = 20.0 * qru_test_urand(&s);
             y[i] = sin(x[i]);
         }
         qru_gp_options o;

@@ -26,6 +26,9 @@
 #include "qru.h"
 #include "qru_internal.h" /* to empty a context's workspace pool */
 
+/* the tests' one generator (tests/support/qru_rand.c) */
+double qru_test_urand(unsigned *seed);
+
 /* ---- the wrappers ---------------------------------------------------------- */
 
 void *__real_malloc(size_t size);
@@ -152,12 +155,7 @@ typedef struct env {
 } env;
 
 static unsigned seed = 12345u;
-static double urand(void)
-{
-    seed = seed * 1103515245u + 12345u;
-    double v = (double)((seed >> 8) & 0xffff) / 65536.0; /* [0, 1) */
-    return 2.0 * v - 1.0 + (v < 0.5 ? -0.01 : 0.01);  /* never zero */
-}
+static double urand(void) { return qru_test_urand(&seed); } /* (-1, 1) */
 
 static size_t es_of(qru_dtype dt) { return dt == QRU_DOUBLE ? 8 : 4; }
 

@@ -24,12 +24,6 @@ static void teardown(void)
 
 /* ---- host helpers (double unless noted) -------------------------------- */
 
-static double urand(unsigned *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return ((*s >> 8) + 0.5) / 16777216.0 * 2.0 - 1.0;
-}
-
 /* n x n symmetric positive definite A = G G' / m + d I (ld n). */
 static double *spd(int n, unsigned *seed)
 {
@@ -37,7 +31,7 @@ static double *spd(int n, unsigned *seed)
     double *G = malloc(sizeof(double) * (size_t)n * m + 8);
     double *A = malloc(sizeof(double) * (size_t)n * n + 8);
     for (int i = 0; i < n * m; ++i)
-        G[i] = urand(seed);
+        G[i] = qru_test_urand(seed);
     if (n > 0)
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, m,
                     1.0 / m, G, n, G, n, 0.0, A, n);
@@ -392,9 +386,9 @@ START_TEST(test_factor_tol)
             int j = js[t];
             double *L0 = calloc((size_t)n * n, sizeof(double));
             for (int c = 0; c < n; ++c) {
-                L0[c + (size_t)c * n] = 1.0 + 0.5 * urand(&seed);
+                L0[c + (size_t)c * n] = 1.0 + 0.5 * qru_test_urand(&seed);
                 for (int i = c + 1; i < n; ++i)
-                    L0[i + (size_t)c * n] = 0.1 * urand(&seed);
+                    L0[i + (size_t)c * n] = 0.1 * qru_test_urand(&seed);
             }
             for (int c = 0; c < j; ++c)
                 L0[j + (size_t)c * n] *= 0.1;
@@ -452,10 +446,10 @@ START_TEST(test_trsm)
             for (int j = 0; j < k; ++j)
                 for (int i = 0; i < k; ++i)
                     T[i + (size_t)j * k] =
-                        i == j ? 2.0 + urand(&seed) : urand(&seed) / k * 2;
+                        i == j ? 2.0 + qru_test_urand(&seed) : qru_test_urand(&seed) / k * 2;
             double *B = malloc(sizeof(double) * (size_t)m * n + 8);
             for (int i = 0; i < m * n; ++i)
-                B[i] = urand(&seed);
+                B[i] = qru_test_urand(&seed);
             void *ht = to_dt(dt, k, k, k + 2, T, uplo);
             void *hb = to_dt(dt, m, n, m + 1, B, 'A');
             pm pt = pm_new(dt, k, k, k + 2, ht);
@@ -520,7 +514,7 @@ START_TEST(test_solve)
         pm pl = make_factor(dt, n, n + 1, A, uplo);
         double *B = malloc(sizeof(double) * (size_t)n * r + 8);
         for (int i = 0; i < n * r; ++i)
-            B[i] = urand(&seed);
+            B[i] = qru_test_urand(&seed);
         void *hb = to_dt(dt, n, r, n + 2, B, 'A');
         pm pb = pm_new(dt, n, r, n + 2, hb);
         ck_assert_int_eq(qru_chol_solve(ctx, uplo, pl.M, pb.M), 0);
@@ -597,7 +591,7 @@ START_TEST(test_update)
                 double *A0 = spd(n, &seed);
                 double *W = malloc(sizeof(double) * (size_t)n * k + 8);
                 for (int i = 0; i < n * k; ++i)
-                    W[i] = 0.5 * urand(&seed);
+                    W[i] = 0.5 * qru_test_urand(&seed);
                 /* update: A -> A + W W'; downdate: (A0 + W W') -> A0 */
                 double *Ap = dup(A0, (size_t)n * n);
                 cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k,
@@ -645,7 +639,7 @@ START_TEST(test_downdate_fail)
         double *W = calloc((size_t)n * k + 1, sizeof(double));
         W[js[t]] = 3.0;
         for (int i = 0; i < n; ++i)
-            W[i + n] = 0.01 * urand(&seed);
+            W[i + n] = 0.01 * qru_test_urand(&seed);
         void *hw = to_dt(dt, n, k, n, W, 'A');
         pm pw = pm_new(dt, n, k, n, hw);
         int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1);
@@ -942,17 +936,17 @@ START_TEST(test_chain)
     ck_assert_int_eq(qru_chol_factor(ctx, uplo, L, QRU_CHOL_LEFT, 0), 0);
     double worst = 0;
     for (int step = 1; step <= 200; ++step) {
-        int ins = (urand(&seed) > 0.0 && n + 3 <= cap) || n < 4;
+        int ins = (qru_test_urand(&seed) > 0.0 && n + 3 <= cap) || n < 4;
         qru_matrix *L1 = NULL;
-        int p = 1 + (int)((urand(&seed) + 1.0) * 1.5); /* 1..3 */
-        int k = (int)((urand(&seed) + 1.0) * 0.5 * (n + 1));
+        int p = 1 + (int)((qru_test_urand(&seed) + 1.0) * 1.5); /* 1..3 */
+        int k = (int)((qru_test_urand(&seed) + 1.0) * 0.5 * (n + 1));
         if (k > n)
             k = n;
         if (ins) {
             /* pick p unused pool points */
             int newp[3], c = 0;
             while (c < p) {
-                int t = (int)((urand(&seed) + 1.0) * 0.5 * N) % N;
+                int t = (int)((qru_test_urand(&seed) + 1.0) * 0.5 * N) % N;
                 if (!used[t]) {
                     used[t] = 1;
                     newp[c++] = t;
@@ -1191,7 +1185,7 @@ START_TEST(test_update_nonfinite)
                     double v = bad_value(kind);
                     double *W = malloc(sizeof(double) * (size_t)n * k);
                     for (int e = 0; e < n * k; ++e)
-                        W[e] = 0.1 * urand(&seed);
+                        W[e] = 0.1 * qru_test_urand(&seed);
                     if (where == 3)
                         W[i + (size_t)n] = v;
                     void *F;

@@ -51,12 +51,6 @@ static void teardown(void)
 #define SENT 555.0
 #define THR QRU_TEST_THRESHOLD
 
-static double urand(unsigned *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return ((*s >> 8) + 0.5) / 16777216.0 * 2.0 - 1.0;
-}
-
 /* n x n SPD A = G G' / (n + 3) + 0.3 I, double, ld n */
 static double *spd(int n, unsigned seed)
 {
@@ -64,7 +58,7 @@ static double *spd(int n, unsigned seed)
     double *G = malloc(sizeof(double) * (size_t)n * m + 8);
     double *A = calloc((size_t)n * n + 1, sizeof(double));
     for (size_t i = 0; i < (size_t)n * m; ++i)
-        G[i] = urand(&seed);
+        G[i] = qru_test_urand(&seed);
     for (int j = 0; j < n; ++j)
         for (int i = j; i < n; ++i) {
             double s = 0;
@@ -366,7 +360,7 @@ START_TEST(test_gp_append)
     double xs[40], ys[40];
     unsigned seed = 9;
     for (int i = 0; i < n; ++i) {
-        xs[i] = 3.0 * urand(&seed);
+        xs[i] = 3.0 * qru_test_urand(&seed);
         ys[i] = sin(xs[i]);
     }
     g = NULL;

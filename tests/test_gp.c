@@ -23,12 +23,6 @@ static void teardown(void)
 #define THR QRU_TEST_THRESHOLD
 #define PI 3.14159265358979323846
 
-static double urand(unsigned *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return ((*s >> 8) + 0.5) / 16777216.0 * 2.0 - 1.0;
-}
-
 static double kf(const qru_gp_options *o, double a, double b)
 {
     double d = (a - b) / o->lengthscale;
@@ -200,8 +194,8 @@ START_TEST(test_direct)
         double *x = malloc(sizeof(double) * (n + 1));
         double *y = malloc(sizeof(double) * (n + 1));
         for (int i = 0; i < n; ++i) {
-            x[i] = 3 * urand(&seed);
-            y[i] = target(x[i]) + 0.1 * urand(&seed);
+            x[i] = 3 * qru_test_urand(&seed);
+            y[i] = target(x[i]) + 0.1 * qru_test_urand(&seed);
         }
         qru_gp *g = NULL;
         o.nb = a == 3 ? 16 : 0;
@@ -232,7 +226,7 @@ START_TEST(test_incremental)
     int n = 150;
     double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
     for (int i = 0; i < n; ++i) {
-        x[i] = 4 * urand(&seed);
+        x[i] = 4 * qru_test_urand(&seed);
         y[i] = target(x[i]);
     }
     double xs[20];
@@ -287,7 +281,7 @@ START_TEST(test_chain)
     int n0 = 30;
     double x[64], y[64], xs[16];
     for (int i = 0; i < n0; ++i) {
-        x[i] = 3 * urand(&seed);
+        x[i] = 3 * qru_test_urand(&seed);
         y[i] = target(x[i]);
     }
     for (int j = 0; j < 16; ++j)
@@ -298,15 +292,15 @@ START_TEST(test_chain)
     double worst = 0;
     for (int step = 1; step <= 200; ++step) {
         int n = qru_gp_size(g);
-        int p = 1 + (int)((urand(&seed) + 1) * 1.5);
-        int ins = (urand(&seed) > 0 || n < 5) && n + p < 60;
-        int k = (int)((urand(&seed) + 1) * 0.5 * (n + 1));
+        int p = 1 + (int)((qru_test_urand(&seed) + 1) * 1.5);
+        int ins = (qru_test_urand(&seed) > 0 || n < 5) && n + p < 60;
+        int k = (int)((qru_test_urand(&seed) + 1) * 0.5 * (n + 1));
         if (k > n)
             k = n;
         if (ins) {
             double nx[3], ny[3];
             for (int q = 0; q < p; ++q) {
-                nx[q] = 3 * urand(&seed);
+                nx[q] = 3 * qru_test_urand(&seed);
                 ny[q] = target(nx[q]);
             }
             ck_assert_int_eq(qru_gp_insert(g, k, p, nx, ny), 0);
@@ -497,7 +491,7 @@ START_TEST(test_repeat)
     unsigned seed = 3;
     for (int i = 0; i < N; ++i) {
         x[i] = 1.5 * i;
-        y[i] = urand(&seed);
+        y[i] = qru_test_urand(&seed);
     }
     /* (k, p, new points: indices into x or -1 for a fresh point): a copy
      * of each point at the end, in the middle and at the start, and pairs
@@ -569,7 +563,7 @@ START_TEST(test_nonfinite)
     double x[N], y[N];
     unsigned seed = 9;
     for (int i = 0; i < N; ++i) {
-        x[i] = 0.4 * i + 0.1 * urand(&seed);
+        x[i] = 0.4 * i + 0.1 * qru_test_urand(&seed);
         y[i] = target(x[i]);
     }
     for (int b = 0; b < 3; ++b) {

@@ -60,30 +60,12 @@ void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld)
     return p;
 }
 
-/* xorshift32 on the caller's seed; never returns with *seed == 0. */
-static unsigned next_u32(unsigned *seed)
-{
-    unsigned x = *seed ? *seed : 0x9e3779b9u;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *seed = x;
-    return x;
-}
-
 void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
                    unsigned *seed)
 {
     for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i) {
-            /* 2^-31 * u - 1 with u in [1, 2^32): in (-1, 1), never 0
-             * unless u = 2^31 (then use the next number). */
-            double v;
-            do {
-                v = (double)next_u32(seed) * (1.0 / 2147483648.0) - 1.0;
-            } while (v == 0.0 || v <= -1.0 || v >= 1.0);
-            qru_test_set(dt, A, lda, i, j, v);
-        }
+        for (int i = 0; i < rows; ++i)
+            qru_test_set(dt, A, lda, i, j, qru_test_urand(seed));
 }
 
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j)

@@ -42,6 +42,11 @@ size_t qru_test_elsize(qru_dtype dt);
  *  free with free(). */
 void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld);
 
+/** The one random generator of the tests and benchmarks: the next
+ *  uniform(-1, 1) value of the stream *seed (xorshift32; never 0, never
+ *  +-1; *seed is advanced; a seed of 0 starts a fixed stream). */
+double qru_test_urand(unsigned *seed);
+
 /** Fills A(0:rows-1, 0:cols-1) with uniform(-1, 1) values (the padding rows
  *  are not touched).  *seed is advanced. */
 void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
