@@ -32,6 +32,14 @@ extern "C" {
             return st_;                                                        \
     } while (0)
 
+/* The same for a function that must release something first: store the
+ * status in the function's variable st and jump to its label done. */
+#define QRU_TRY_GOTO(x)                                                        \
+    do {                                                                       \
+        if ((st = (x)) != 0)                                                   \
+            goto done;                                                         \
+    } while (0)
+
 /** Backend memory address: a buffer handle plus an offset in elements. */
 typedef struct qru_ptr {
     void *h;    /* host pointer, CUDA device pointer or cl_mem */

@@ -99,85 +99,79 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             sw = qru_ptr_add(ws, o_sw);
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        if ((st = (x)) != 0)                                                   \
-            goto done;                                                         \
-    } while (0)
-
     /* PHASE 0: U_Q = Q' U */
-    CK(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap, U->p, U->ld,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap, U->p, U->ld,
                0.0, Uq, n));
     /* PHASE 1: Householder QR of U_Q(m+1:n, :); block i keeps its Y, W in
      * Y(i:nz, i:i+jb), W(i:nz, i:i+jb) for the later application to Q, d */
     for (int i = 0; i < p; i += nb) {
         int jb = p - i < nb ? p - i : nb;
-        CK(qru_upd_panel(ctx, dt, Z, n, nz, p, i, jb, nz,
+        QRU_TRY_GOTO(qru_upd_panel(ctx, dt, Z, n, nz, p, i, jb, nz,
                          qru_ptr_at(Y, nz, i, i), nz, qru_ptr_at(W, nz, i, i),
                          nz, qru_ptr_add(tau, (size_t)i), work));
     }
     /* Rw = [U_Q(1:m, :)  R(1:m, k+1:m); triu(U_Q(m+1:m+p, :))  0] */
-    CK(o->copy(ctx, dt, m, p, Uq, n, Rw, mr));
-    CK(o->copy(ctx, dt, p, p, Z, n, qru_ptr_add(Rw, (size_t)m), mr));
+    QRU_TRY_GOTO(o->copy(ctx, dt, m, p, Uq, n, Rw, mr));
+    QRU_TRY_GOTO(o->copy(ctx, dt, p, p, Z, n, qru_ptr_add(Rw, (size_t)m), mr));
     if (L > 0) {
-        CK(o->copy(ctx, dt, m, L, qru_ptr_at(f->R, f->ncap, 0, k), f->ncap,
+        QRU_TRY_GOTO(o->copy(ctx, dt, m, L, qru_ptr_at(f->R, f->ncap, 0, k), f->ncap,
                    qru_ptr_at(Rw, mr, 0, p), mr));
-        CK(o->laset(ctx, dt, 'A', p, L, 0.0, 0.0, qru_ptr_at(Rw, mr, m, p),
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, L, 0.0, 0.0, qru_ptr_at(Rw, mr, m, p),
                     mr));
     }
     /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active
      * block: the rows of R are contiguous columns of RT) */
     if (L > 0) {
-        CK(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
+        QRU_TRY_GOTO(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
         /* in one call when the backend's fused sweeps pay off */
-        CK(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s)) ? o->givens_sweeps
+        QRU_TRY_GOTO(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s)) ? o->givens_sweeps
                                                       : qru_ref_givens_sweeps)(
             ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
-        CK(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
+        QRU_TRY_GOTO(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
         /* the rotated-away entries are rounding-level: make them exact 0 */
-        CK(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
                     qru_ptr_add(Rw, (size_t)k + 1), mr));
     }
 
     /* the rank rule on the columns k+1..m+p this update computes, with the
      * tolerance of all of R1 = [R(:, 1:k)  Rw] (host round trip) */
-    CK(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ncap, hdiag, hnorm));
-    CK(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k), mr,
+    QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ncap, hdiag, hnorm));
+    QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k), mr,
                           hdiag + k, hnorm + k));
     if ((st = qru_qr_rank_first(dt, n, mr, k, hdiag, hnorm)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
-    CK(qru_lsq_reserve(f, n, m + p));
+    QRU_TRY_GOTO(qru_lsq_reserve(f, n, m + p));
     {
         int ld = f->ncap;
         /* merge the panels' block reflectors into one, P = I + W Y' with
          * Y, W nz x p (P1 P2 = I + [W1, W2 + W1 (Y1' W2)] [Y1 Y2]'), so that
          * Q and d are swept once with GEMMs of inner size p instead of once
          * per panel */
-        CK(o->laset(ctx, dt, 'U', nz, p, 0.0, 1.0, Y, nz));
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'U', nz, p, 0.0, 1.0, Y, nz));
         for (int i = nb; i < p; i += nb) {
             int jb = p - i < nb ? p - i : nb;
             qru_ptr Wb = qru_ptr_at(W, nz, 0, i);
-            CK(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, nz));
-            CK(o->gemm(ctx, dt, 'T', 'N', i, jb, nz, 1.0, Y, nz, Wb, nz, 0.0,
+            QRU_TRY_GOTO(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, nz));
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', i, jb, nz, 1.0, Y, nz, Wb, nz, 0.0,
                        work, i));
-            CK(o->gemm(ctx, dt, 'N', 'N', nz, jb, i, 1.0, W, nz, work, i, 1.0,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', nz, jb, i, 1.0, W, nz, work, i, 1.0,
                        Wb, nz));
         }
-        CK(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
+        QRU_TRY_GOTO(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
                             qru_ptr_at(f->Q, ld, 0, m), ld, work));
-        CK(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
+        QRU_TRY_GOTO(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
                            qru_ptr_add(f->d, (size_t)m), ld, work));
         if (fast) {
             qru_ptr none = {0, 0};
-            CK(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
+            QRU_TRY_GOTO(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
                                     qru_ptr_at(f->Q, ld, 0, k), ld, n, none, 1,
                                     0, sw));
         }
         size_t off = 0;
         if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
-            CK(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
+            QRU_TRY_GOTO(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
                                 ld, 1, r, 0, cs));
             off = 2 * (size_t)p * (size_t)L;
         }
@@ -189,21 +183,20 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                 continue;
             qru_ptr c = qru_ptr_add(cs, off);
             if (!fast)
-                CK(o->givens_apply(ctx, dt, cnt, n, c,
+                QRU_TRY_GOTO(o->givens_apply(ctx, dt, cnt, n, c,
                                    qru_ptr_at(f->Q, ld, 0, k + i0 - 1), 2 * ld,
                                    ld, 1));
-            CK(o->givens_apply(ctx, dt, cnt, r, c,
+            QRU_TRY_GOTO(o->givens_apply(ctx, dt, cnt, r, c,
                                qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
             off += 2 * (size_t)cnt;
         }
-        CK(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k), ld));
+        QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k), ld));
         if (n > mr)
-            CK(o->laset(ctx, dt, 'A', n - mr, s, 0.0, 0.0,
+            QRU_TRY_GOTO(o->laset(ctx, dt, 'A', n - mr, s, 0.0, 0.0,
                         qru_ptr_at(f->R, ld, mr, k), ld));
         f->m = m + p;
     }
 done:
-#undef CK
     free(hdiag);
     return st;
 }

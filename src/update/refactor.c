@@ -102,12 +102,6 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             Q1 = qru_ptr_add(ws, oQ), W = qru_ptr_add(ws, oW);
     qru_ptr Q = f->Q, R = f->R, d = f->d;
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        if ((st = (x)) != 0)                                                   \
-            goto done;                                                         \
-    } while (0)
-
     if (op == QRU_UPD_OP_ADD_ROWS || op == QRU_UPD_OP_REMOVE_ROWS) {
         /* segments (source row, count, destination row) of A and b */
         int seg[2][3];
@@ -122,17 +116,17 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             int s0 = seg[i][0], cnt = seg[i][1], d0 = seg[i][2];
             if (cnt <= 0)
                 continue;
-            CK(o->gemm(ctx, dt, 'N', 'N', cnt, m, m, 1.0,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', cnt, m, m, 1.0,
                        qru_ptr_add(Q, (size_t)s0), ld, R, ld, 0.0,
                        qru_ptr_add(A1, (size_t)d0), n1));
-            CK(o->gemm(ctx, dt, 'N', 'N', cnt, r, n, 1.0,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', cnt, r, n, 1.0,
                        qru_ptr_add(Q, (size_t)s0), ld, d, ld, 0.0,
                        qru_ptr_add(B1, (size_t)d0), n1));
         }
         if (op == QRU_UPD_OP_ADD_ROWS) {
-            CK(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(A1, (size_t)k),
+            QRU_TRY_GOTO(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(A1, (size_t)k),
                        n1));
-            CK(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(B1, (size_t)k),
+            QRU_TRY_GOTO(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(B1, (size_t)k),
                        n1));
         }
     } else {
@@ -149,32 +143,31 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             int s0 = seg[i][0], cnt = seg[i][1], d0 = seg[i][2];
             if (cnt <= 0)
                 continue;
-            CK(o->gemm(ctx, dt, 'N', 'N', n, cnt, m, 1.0, Q, ld,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, cnt, m, 1.0, Q, ld,
                        qru_ptr_at(R, ld, 0, s0), ld, 0.0,
                        qru_ptr_at(A1, n1, 0, d0), n1));
         }
-        CK(o->gemm(ctx, dt, 'N', 'N', n, r, n, 1.0, Q, ld, d, ld, 0.0, B1,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, n, 1.0, Q, ld, d, ld, 0.0, B1,
                    n1));
         if (op == QRU_UPD_OP_ADD_COLS)
-            CK(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
+            QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
                        n1));
     }
-    CK(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r, nb, f->nb, W));
+    QRU_TRY_GOTO(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r, nb, f->nb, W));
     if (s > 0) {
         /* R1's rows 0 .. m1-1 hold all of its nonzeros */
         double *hdiag = hnorm + s;
-        CK(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
+        QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
         if ((st = qru_qr_rank_first(dt, n1, m1, k, hdiag, hnorm)) != 0)
             goto done;
     }
     /* commit */
-    CK(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));
-    CK(o->copy(ctx, dt, n1, n1, Q1, n1, Q, ld));
-    CK(o->copy(ctx, dt, n1, r, B1, n1, d, ld));
+    QRU_TRY_GOTO(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));
+    QRU_TRY_GOTO(o->copy(ctx, dt, n1, n1, Q1, n1, Q, ld));
+    QRU_TRY_GOTO(o->copy(ctx, dt, n1, r, B1, n1, d, ld));
     f->n = n1;
     f->m = m1;
 done:
-#undef CK
     free(hnorm);
     return st;
 }

@@ -84,7 +84,6 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
     int ldg = ab + p;
     int ng = (L + ab - 1) / ab;
     qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ng * ldg * ldg);
-#define CK(x) QRU_TRY(x)
     /* Group g holds the rotations (j, i = u + j) of all sweeps for u in a
      * block [ulo, uhi] of ab values (blocks from the top, u = L .. 1).
      * This is again a valid order (the rotations that share a column with
@@ -100,29 +99,28 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
      * Gw has an exact zero wherever no chain of the group's rotations links
      * two columns, so structural zeros of X stay exact zeros.  Every
      * group's Gw is built by one givens_accum op (group g at g ldg^2). */
-    CK(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
+    QRU_TRY(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
     for (int uhi = L, g = 0; uhi >= 1; uhi -= ab, ++g) {
         int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
         int bb = uhi - ulo + 1;
         int base = ulo - 1;
         int w = bb + p;
         Gw = qru_ptr_add(ws, (size_t)g * ldg * ldg);
-        CK(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
                    qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
-        CK(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
+        QRU_TRY(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
         if (X2.h) {
             /* rows before base - p of the window's columns are zero */
             int r0 = base - p > 0 ? base - p : 0;
             if (r0 < nr2) {
-                CK(o->gemm(ctx, dt, 'N', 'N', nr2 - r0, w, w, 1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr2 - r0, w, w, 1.0,
                            qru_ptr_at(X2, ldx2, r0, base), ldx2, Gw, ldg, 0.0,
                            T, nr2 - r0));
-                CK(o->copy(ctx, dt, nr2 - r0, w, T, nr2 - r0,
+                QRU_TRY(o->copy(ctx, dt, nr2 - r0, w, T, nr2 - r0,
                            qru_ptr_at(X2, ldx2, r0, base), ldx2));
             }
         }
     }
-#undef CK
     return 0;
 }
 
