@@ -49,22 +49,7 @@ static double median(double *v, int n)
 }
 
 /* SPD test matrix A = G G' / n + I, G uniform(-1, 1) (n x n). */
-static double *spd(int n, unsigned seed)
-{
-    double *G = malloc(sizeof(double) * (size_t)n * n);
-    double *A = malloc(sizeof(double) * (size_t)n * n);
-    for (size_t i = 0; i < (size_t)n * n; ++i)
-        G[i] = qru_test_urand(&seed);
-    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0 / n, G, n,
-                0.0, A, n);
-    for (int j = 0; j < n; ++j) {
-        A[j + (size_t)j * n] += 1.0;
-        for (int i = 0; i < j; ++i)
-            A[i + (size_t)j * n] = A[j + (size_t)i * n];
-    }
-    free(G);
-    return A;
-}
+static double *spd(int n, unsigned seed) { return qru_test_spd(n, 0, 1.0, &seed); }
 
 /* sum |A - L L'| over all n^2 entries (L: lower triangle of F, ld n);
  * *scaled = ||A - L L'||_F / (||A||_F n eps) */

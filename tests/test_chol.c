@@ -24,21 +24,10 @@ static void teardown(void)
 
 /* ---- host helpers (double unless noted) -------------------------------- */
 
-/* n x n symmetric positive definite A = G G' / m + d I (ld n). */
+/* n x n symmetric positive definite A = G G' / (n + 4) + 0.2 I (ld n). */
 static double *spd(int n, unsigned *seed)
 {
-    int m = n + 4;
-    double *G = malloc(sizeof(double) * (size_t)n * m + 8);
-    double *A = malloc(sizeof(double) * (size_t)n * n + 8);
-    for (int i = 0; i < n * m; ++i)
-        G[i] = qru_test_urand(seed);
-    if (n > 0)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, m,
-                    1.0 / m, G, n, G, n, 0.0, A, n);
-    for (int i = 0; i < n; ++i)
-        A[i + (size_t)i * n] += 0.2;
-    free(G);
-    return A;
+    return qru_test_spd(n, 4, 0.2, seed);
 }
 
 static double *dup(const double *A, size_t cnt)
@@ -54,16 +43,7 @@ static double *dup(const double *A, size_t cnt)
 static void *to_dt(qru_dtype dt, int rows, int cols, int ld, const double *src,
                    char tri)
 {
-    void *h = qru_test_alloc(dt, ld, cols, ld);
-    for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < ld; ++i) {
-            int in = i < rows && (tri == 'A' || (j < rows && tri == 'L' &&
-                                                 i >= j) ||
-                                  (j < rows && tri == 'U' && i <= j));
-            qru_test_set(dt, h, ld, i, j,
-                         in ? src[i + (size_t)j * rows] : SENT + i + 0.5 * j);
-        }
-    return h;
+    return qru_test_from_double(dt, rows, cols, ld, src, rows, tri, SENT, 0.5);
 }
 
 /* The uplo triangle of the n x n host array F (dtype dt, ld) as a lower

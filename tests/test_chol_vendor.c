@@ -52,36 +52,12 @@ static void teardown(void)
 #define THR QRU_TEST_THRESHOLD
 
 /* n x n SPD A = G G' / (n + 3) + 0.3 I, double, ld n */
-static double *spd(int n, unsigned seed)
-{
-    int m = n + 3;
-    double *G = malloc(sizeof(double) * (size_t)n * m + 8);
-    double *A = calloc((size_t)n * n + 1, sizeof(double));
-    for (size_t i = 0; i < (size_t)n * m; ++i)
-        G[i] = qru_test_urand(&seed);
-    for (int j = 0; j < n; ++j)
-        for (int i = j; i < n; ++i) {
-            double s = 0;
-            for (int t = 0; t < m; ++t)
-                s += G[i + (size_t)t * n] * G[j + (size_t)t * n];
-            A[i + (size_t)j * n] = A[j + (size_t)i * n] =
-                s / m + (i == j ? 0.3 : 0.0);
-        }
-    free(G);
-    return A;
-}
+static double *spd(int n, unsigned seed) { return qru_test_spd(n, 3, 0.3, &seed); }
 
 /* Host array (dt, ld x n): the uplo triangle of A, sentinels elsewhere. */
 static void *to_dt(qru_dtype dt, int n, int ld, const double *A, char uplo)
 {
-    void *h = qru_test_alloc(dt, ld, n, ld);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < ld; ++i) {
-            int in = i < n && (uplo == 'L' ? i >= j : i <= j);
-            qru_test_set(dt, h, ld, i, j,
-                         in ? A[i + (size_t)j * n] : SENT + i + 0.25 * j);
-        }
-    return h;
+    return qru_test_from_double(dt, n, n, ld, A, n, uplo, SENT, 0.25);
 }
 
 /* LAPACKE_dpotrf('L') of A in double; zeros above; returns info */

@@ -51,14 +51,10 @@ static inline double *uc_rand(qru_dtype dt, int rows, int cols, unsigned *seed)
 
 /* converts a double array to a new dt array (ld = rows) */
 static inline void *uc_to_dt(qru_dtype dt, int rows, int cols, const double *a,
-                      int lda)
+                             int lda)
 {
-    int ld = rows > 0 ? rows : 1;
-    void *h = qru_test_alloc(dt, rows, cols, ld);
-    for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i)
-            qru_test_set(dt, h, ld, i, j, a[i + (size_t)j * lda]);
-    return h;
+    return qru_test_from_double(dt, rows, cols, rows > 0 ? rows : 1, a, lda,
+                                'A', 0.0, 0.0);
 }
 
 static inline qru_matrix *uc_upload(qru_context *ctx, qru_dtype dt, int rows,

@@ -68,6 +68,43 @@ void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
             qru_test_set(dt, A, lda, i, j, qru_test_urand(seed));
 }
 
+double *qru_test_spd(int n, int extra, double shift, unsigned *seed)
+{
+    int m = n + extra;
+    double *G = malloc(sizeof(double) * (size_t)n * (m > 0 ? m : 1) + 8);
+    double *A = calloc((size_t)n * n + 1, sizeof(double));
+    if (!G || !A)
+        ck_abort_msg("qru_test_spd: out of memory");
+    for (size_t i = 0; i < (size_t)n * m; ++i)
+        G[i] = qru_test_urand(seed);
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i) {
+            double s = 0;
+            for (int t = 0; t < m; ++t)
+                s += G[i + (size_t)t * n] * G[j + (size_t)t * n];
+            A[i + (size_t)j * n] = A[j + (size_t)i * n] =
+                s / (m > 0 ? m : 1) + (i == j ? shift : 0.0);
+        }
+    free(G);
+    return A;
+}
+
+void *qru_test_from_double(qru_dtype dt, int rows, int cols, int ld,
+                           const double *src, int lds, char tri, double sent,
+                           double step)
+{
+    void *h = qru_test_alloc(dt, ld, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < ld; ++i) {
+            int in = i < rows && (tri == 'A' || (j < rows && tri == 'L' &&
+                                                 i >= j) ||
+                                  (j < rows && tri == 'U' && i <= j));
+            qru_test_set(dt, h, ld, i, j,
+                         in ? src[i + (size_t)j * lds] : sent + i + step * j);
+        }
+    return h;
+}
+
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j)
 {
     size_t k = (size_t)i + (size_t)j * (size_t)lda;

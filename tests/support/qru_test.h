@@ -52,6 +52,20 @@ double qru_test_urand(unsigned *seed);
 void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
                    unsigned *seed);
 
+/** A malloc'd n x n symmetric positive definite double matrix (ld n),
+ *  A = G G' / (n + extra) + shift I with G n x (n + extra) from
+ *  qru_test_urand(seed); shift > 0 bounds its smallest eigenvalue. */
+double *qru_test_spd(int n, int extra, double shift, unsigned *seed);
+
+/** A host array of type dt, ld x cols with all ld rows written: (i, j) is
+ *  src(i, j) (leading dimension lds) where i < rows and, for tri 'L' / 'U',
+ *  j < rows and (i, j) lies in that triangle (tri 'A': every column);
+ *  elsewhere the
+ *  sentinel sent + i + step j (0 for step = sent = 0).  free() it. */
+void *qru_test_from_double(qru_dtype dt, int rows, int cols, int ld,
+                           const double *src, int lds, char tri, double sent,
+                           double step);
+
 /** Element (i, j) as a double / set element (i, j). */
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j);
 void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v);
