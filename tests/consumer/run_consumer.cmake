@@ -35,6 +35,14 @@ list(GET pc_files 0 pc_file)
 get_filename_component(pc_dir ${pc_file} DIRECTORY)
 get_filename_component(libdir ${pc_dir} DIRECTORY)
 
+# the installed command-line program runs as installed (its run path finds
+# the installed library; no LD_LIBRARY_PATH)
+if(NOT EXISTS ${prefix}/bin/qru)
+  message(FATAL_ERROR "bin/qru was not installed into ${prefix}")
+endif()
+run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/qru --version)
+message(STATUS "installed qru --version: ${run_out}")
+
 # 2. find_package(qru) consumer
 run(${CMAKE_COMMAND} -S ${QRU_CONSUMER_SRC} -B ${QRU_WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${QRU_C_COMPILER}
