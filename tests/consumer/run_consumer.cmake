@@ -65,3 +65,21 @@ run(${QRU_C_COMPILER} -std=c99 -Wall -o ${QRU_WORK_DIR}/consumer_pc
 run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
     ${QRU_WORK_DIR}/consumer_pc)
 message(STATUS "pkg-config consumer: ${run_out}")
+
+# 4. the README's example program, compiled and run as it stands
+if(DEFINED QRU_README)
+  file(READ ${QRU_README} readme)
+  string(FIND "${readme}" "## Using the library" at)
+  string(SUBSTRING "${readme}" ${at} -1 readme)
+  string(FIND "${readme}" "```c\n" c0)
+  math(EXPR c0 "${c0} + 5")
+  string(SUBSTRING "${readme}" ${c0} -1 readme)
+  string(FIND "${readme}" "```" c1)
+  string(SUBSTRING "${readme}" 0 ${c1} example)
+  file(WRITE ${QRU_WORK_DIR}/readme_example.c "${example}")
+  run(${QRU_C_COMPILER} -std=c99 -Wall -Werror -o ${QRU_WORK_DIR}/readme_example
+      ${QRU_WORK_DIR}/readme_example.c ${flags} -lm)
+  run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
+      ${QRU_WORK_DIR}/readme_example)
+  message(STATUS "README example: ${run_out}")
+endif()
