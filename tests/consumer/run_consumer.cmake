@@ -66,6 +66,14 @@ run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
     ${QRU_WORK_DIR}/consumer_pc)
 message(STATUS "pkg-config consumer: ${run_out}")
 
+# a static link of libqru needs LAPACKE and the BLAS: qru.pc names them
+run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
+    ${PKG_CONFIG_EXE} --static --libs qru)
+if(NOT run_out MATCHES "-llapacke" OR NOT run_out MATCHES "-lm")
+  message(FATAL_ERROR "pkg-config --static --libs qru lacks LAPACKE or libm: ${run_out}")
+endif()
+message(STATUS "pkg-config --static: ${run_out}")
+
 # 4. the README's example program, compiled and run as it stands
 if(DEFINED QRU_README)
   file(READ ${QRU_README} readme)
