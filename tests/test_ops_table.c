@@ -171,6 +171,18 @@ START_TEST(test_tuning_api)
                                             NULL),
                      -4);
     ck_assert_int_eq(v, -7); /* not written on failure */
+    /* a rejected value leaves the parameter as it was */
+    int nb0 = -1, nb1 = -1;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &nb0),
+                     0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            5000),
+                     -4);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
+                                            &nb1),
+                     0);
+    ck_assert_int_eq(nb1, nb0);
     /* one value per element type */
     int f0, d0;
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_FLOAT, QRU_TUNE_QR_NB,
