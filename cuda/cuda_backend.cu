@@ -168,8 +168,12 @@ int qru_cu_probe(void)
     qru_cuda_scope sc(NULL);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n < 1)
-        return QRU_ERR_BACKEND_UNAVAILABLE;
+    if (e != cudaSuccess)
+        return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                        "no CUDA device: cudaGetDeviceCount: %s",
+                        cudaGetErrorString(e));
+    if (n < 1)
+        return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE, "no CUDA device found");
     return 0;
 }
 
@@ -193,16 +197,19 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count < 1)
-        return QRU_ERR_BACKEND_UNAVAILABLE;
+        return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE, "no CUDA device found");
     int dev = opt ? opt->device : -1;
     if (dev < 0) {
         /* the environment's QRU_DEVICE, read at context creation */
         if (ctx->env.device == -2)
-            return QRU_ERR_BACKEND_UNAVAILABLE;
+            return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                            "QRU_DEVICE is not a device number");
         dev = ctx->env.device >= 0 ? ctx->env.device : 0;
     }
     if (dev >= count)
-        return QRU_ERR_BACKEND_UNAVAILABLE;
+        return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                        "CUDA device %d asked for, but there are %d", dev,
+                        count);
 
     qru_cuda_impl *im = (qru_cuda_impl *)calloc(1, sizeof *im);
     if (!im)

@@ -87,21 +87,28 @@ static inline int qru_cuda_status(cudaError_t e)
     if (e == cudaSuccess)
         return 0;
     qru_cuda_clear();
-    return e == cudaErrorMemoryAllocation ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+    return qru_fail(e == cudaErrorMemoryAllocation ? QRU_ERR_ALLOC
+                                                   : QRU_ERR_DEVICE,
+                    "CUDA error %s: %s", cudaGetErrorName(e),
+                    cudaGetErrorString(e));
 }
 
 static inline int qru_cublas_status(cublasStatus_t s)
 {
     if (s == CUBLAS_STATUS_SUCCESS)
         return 0;
-    return s == CUBLAS_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+    return qru_fail(s == CUBLAS_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC
+                                                    : QRU_ERR_DEVICE,
+                    "cuBLAS status %d", (int)s);
 }
 
 static inline int qru_cusolver_status(cusolverStatus_t s)
 {
     if (s == CUSOLVER_STATUS_SUCCESS)
         return 0;
-    return s == CUSOLVER_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC : QRU_ERR_DEVICE;
+    return qru_fail(s == CUSOLVER_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC
+                                                      : QRU_ERR_DEVICE,
+                    "cuSOLVER status %d", (int)s);
 }
 
 /* Makes the context's device current (a context may live on any device of

@@ -153,6 +153,20 @@ QRU_API const char *qru_version(void);
  *  invalid argument, for > 0 a numerical failure. */
 QRU_API const char *qru_strerror(int status);
 
+/** The message of the last failed call: on @p ctx, or with @p ctx NULL
+ *  the calling thread's last failed call (including calls that have no
+ *  context, such as qru_context_create(), or whose object argument is
+ *  NULL).  It names the routine and, for a bad argument, the argument, its
+ *  value and the rule it broke, e.g.
+ *  "qru_lsq_remove_rows: argument 3: p = 40, but k + p must be <= n = 30
+ *  (k = 0)"; for a numerical failure the column and the test; for a
+ *  device error the failing operation and the driver's text.  Never NULL;
+ *  "" when nothing has failed.  The text stays valid until the next failed
+ *  call on the same context (or, with NULL, in the same thread).  Each
+ *  thread has its own record, and each context its own copy, so threads
+ *  that use their own contexts never see each other's messages. */
+QRU_API const char *qru_last_error(const qru_context *ctx);
+
 /** Name of a backend ("auto", "cpu", "cuda", "opencl"), or "unknown". */
 QRU_API const char *qru_backend_name(qru_backend backend);
 

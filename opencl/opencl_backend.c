@@ -22,11 +22,13 @@ int ocl_cl_status(cl_int err)
     case CL_OUT_OF_RESOURCES:
     case CL_OUT_OF_HOST_MEMORY:
     case CL_INVALID_BUFFER_SIZE:
-        return QRU_ERR_ALLOC;
+        return qru_fail(QRU_ERR_ALLOC, "OpenCL error %d (out of memory or "
+                                       "resources)", (int)err);
     case CL_BUILD_PROGRAM_FAILURE:
-        return QRU_ERR_BUILD;
+        return qru_fail(QRU_ERR_BUILD, "OpenCL error %d (program build)",
+                        (int)err);
     default:
-        return QRU_ERR_DEVICE;
+        return qru_fail(QRU_ERR_DEVICE, "OpenCL error %d", (int)err);
     }
 }
 
@@ -74,7 +76,8 @@ int ocl_pick_device(int pidx, int didx, cl_platform_id *plat,
 {
     cl_uint np = 0;
     if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0)
-        return QRU_ERR_BACKEND_UNAVAILABLE;
+        return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                        "no OpenCL platform found");
     cl_platform_id *ps = malloc(sizeof *ps * np);
     if (!ps)
         return QRU_ERR_ALLOC;
@@ -115,6 +118,10 @@ int ocl_pick_device(int pidx, int didx, cl_platform_id *plat,
         free(d);
     }
     free(ps);
+    if (st)
+        return qru_fail(st, "no OpenCL device %d on platform %d (%u "
+                            "platforms; -1: the default)",
+                        didx, pidx, (unsigned)np);
     return st;
 }
 
@@ -215,7 +222,8 @@ int ocl_init(qru_context *ctx, const qru_context_options *opt)
         if (didx < 0)
             didx = ctx->env.device;
         if (pidx == -2 || didx == -2) {
-            st = QRU_ERR_BACKEND_UNAVAILABLE;
+            st = qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                          "QRU_PLATFORM or QRU_DEVICE is not a number");
             goto fail;
         }
         st = ocl_pick_device(pidx, didx, &im->platform, &im->device);

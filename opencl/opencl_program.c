@@ -105,14 +105,18 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     ocl_impl *im = IMPL(ctx);
     int di = dt == QRU_DOUBLE;
     if (di && !im->fp64)
-        return QRU_ERR_UNSUPPORTED;
+        return qru_fail(QRU_ERR_UNSUPPORTED,
+                        "the OpenCL device has no double precision "
+                        "(cl_khr_fp64)");
     ocl_prog *p = &im->prog[di];
     if (p->state == 1) {
         *out = p;
         return 0;
     }
     if (p->state < 0)
-        return p->state;
+        return qru_fail(p->state, "the OpenCL kernels (%s) failed to build "
+                                  "earlier in this context",
+                        di ? "double" : "float");
     char opts[512];
     snprintf(opts, sizeof opts,
              "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d %s",
@@ -143,6 +147,10 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     }
     /* out of memory may pass: a later request tries again */
     p->state = st == QRU_ERR_ALLOC ? 0 : st;
+    if (st == QRU_ERR_BUILD)
+        return qru_fail(st, "building the OpenCL kernels (%s) failed; the "
+                            "compiler log begins: %.200s",
+                        di ? "double" : "float", im->log ? im->log : "");
     return st;
 }
 

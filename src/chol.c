@@ -17,11 +17,14 @@
 
 #include "chol_internal.h"
 
-int qru_chol_ops_ok(const qru_context *ctx)
+int qru_chol_ops_check(const qru_context *ctx)
 {
     const qru_backend_ops *o = ctx->ops;
-    return o->syrk && o->lacpy && o->potrf_panel && o->chol_rot && o->gemm &&
-           o->trsm && o->copy && o->transpose && o->laset;
+    if (o->syrk && o->lacpy && o->potrf_panel && o->chol_rot && o->gemm &&
+        o->trsm && o->copy && o->transpose && o->laset)
+        return 0;
+    return qru_fail(QRU_ERR_UNSUPPORTED, "the %s backend lacks the Cholesky "
+                                         "ops", qru_backend_name(ctx->backend));
 }
 
 int qru_chol_nb(const qru_context *ctx, qru_dtype dt, int nb, int n)
@@ -83,9 +86,16 @@ int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
     for (int j = 0; j < cnt; ++j) {
         double d = ldiag[j] * ldiag[j];
         if (!isfinite(adiag[j]) || !isfinite(d) || d <= tol)
-            return j + 1;
+            return qru_fail(j + 1, "not positive definite at column %d: the "
+                                   "pivot %g must be > n * eps * max(diag) "
+                                   "= %g",
+                            j + 1, d, tol);
     }
-    return info;
+    if (info > 0)
+        return qru_fail(info, "not positive definite at column %d: the "
+                              "pivot is not positive (or not finite)",
+                        info);
+    return 0;
 }
 
 int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
@@ -253,8 +263,6 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                             lda + 1);
 }
 
-static char up(char c) { return (char)toupper((unsigned char)c); }
-
 /* Without QRU_CHOL_IN_PLACE the referenced triangle of A is first saved
  * into workspace (one triangle copy), A is factored in place, and the copy
  * is written back only when the factorisation fails: A is then unchanged
@@ -263,45 +271,43 @@ static char up(char c) { return (char)toupper((unsigned char)c); }
 int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
                     int nb)
 {
-    if (!ctx)
-        return -1;
-    uplo = up(uplo);
-    if (uplo != 'L' && uplo != 'U')
-        return -2;
-    if (!A || A->ctx != ctx || A->rows != A->cols)
-        return -3;
-    QRU_TRY(qru_check_finite(ctx, 3, A, uplo, 'N', 0));
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
+    QRU_CHECK(ctx, qru_arg_square(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
-    if (alg != QRU_CHOL_LEFT && alg != QRU_CHOL_RIGHT &&
-        alg != QRU_CHOL_CROUT)
-        return -4;
-    if (nb < 0)
-        return -5;
-    if (!qru_chol_ops_ok(ctx))
-        return QRU_ERR_UNSUPPORTED;
+    QRU_ARG(ctx, 4,
+            alg == QRU_CHOL_LEFT || alg == QRU_CHOL_RIGHT ||
+                alg == QRU_CHOL_CROUT,
+            "variant = %d is not a qru_chol_variant (LEFT, RIGHT or CROUT, "
+            "optionally | QRU_CHOL_IN_PLACE)", variant);
+    QRU_ARG(ctx, 5, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
+            "default)", nb);
+    QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     int n = A->rows;
     if (n == 0)
-        return 0;
+        QRU_RET(ctx, 0);
     qru_dtype dt = A->dtype;
     const qru_backend_ops *o = ctx->ops;
     int in_place = (variant & QRU_CHOL_IN_PLACE) != 0;
     size_t run = 0;
-    QRU_TRY(qru_chol_run_ws(ctx, dt, n, alg, nb, &run));
+    QRU_CHECK(ctx, qru_chol_run_ws(ctx, dt, n, alg, nb, &run));
     size_t bsz = in_place ? 0 : qru_chol_align((size_t)n * (size_t)n);
     qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
+    QRU_CHECK(ctx,
+              qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
     qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
     /* the definiteness rule needs A's diagonal as it was before (and n
      * doubles for the factor's, taken now: in place, A is overwritten) */
     double *adiag = malloc(sizeof(double) * 2 * (size_t)n);
     if (!adiag)
-        return QRU_ERR_ALLOC;
+        QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
     int st = qru_chol_read_row(ctx, dt, n, A->p, A->ld + 1, adiag);
     if (!st && !in_place)
         st = o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n);
     if (st) {
         free(adiag);
-        return st;
+        QRU_RET(ctx, st);
     }
     st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, adiag,
                       adiag + n);
@@ -311,57 +317,49 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
         if (st > 0 && st2 != 0)
             st = st2;
     }
-    return st;
+    QRU_RET(ctx, st);
 }
 
 int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
              double alpha, const qru_matrix *A, qru_matrix *B)
 {
-    if (!ctx)
-        return -1;
-    side = up(side);
-    uplo = up(uplo);
-    trans = up(trans);
-    diag = up(diag);
-    if (side != 'L' && side != 'R')
-        return -2;
-    if (uplo != 'L' && uplo != 'U')
-        return -3;
-    if (trans != 'N' && trans != 'T')
-        return -4;
-    if (diag != 'N' && diag != 'U')
-        return -5;
-    QRU_TRY(qru_check_finite_host(ctx, 6, &alpha, 1));
-    if (!A || A->ctx != ctx || A->rows != A->cols)
-        return -7;
-    QRU_TRY(qru_check_finite(ctx, 7, A, uplo, diag, 0));
-    if (!qru_mat_ok(ctx, B, A->dtype) || B == A ||
-        (side == 'L' ? B->rows : B->cols) != A->rows)
-        return -8;
-    QRU_TRY(qru_check_finite(ctx, 8, B, 'A', 'N', 0));
-    return ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag, B->rows,
-                          B->cols, alpha, A->p, A->ld, B->p, B->ld);
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_CHAR(ctx, 2, "side", side, "LR");
+    QRU_ARG_CHAR(ctx, 3, "uplo", uplo, "LU");
+    QRU_ARG_CHAR(ctx, 4, "trans", trans, "NT");
+    QRU_ARG_CHAR(ctx, 5, "diag", diag, "NU");
+    QRU_CHECK(ctx, qru_check_finite_host(ctx, 6, &alpha, 1));
+    QRU_CHECK(ctx, qru_arg_square(ctx, 7, "A", A, A ? A->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 7, A, uplo, diag, 0));
+    QRU_ARG_MAT(ctx, 8, "B", B, A->dtype);
+    QRU_ARG(ctx, 8, B != A, "B is the same matrix as A");
+    QRU_ARG(ctx, 8, (side == 'L' ? B->rows : B->cols) == A->rows,
+            "B is %d x %d, but with side = '%c' its %s must be A's order %d",
+            B->rows, B->cols, side, side == 'L' ? "rows" : "columns",
+            A->rows);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 8, B, 'A', 'N', 0));
+    QRU_RET(ctx, ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag,
+                                B->rows, B->cols, alpha, A->p, A->ld, B->p,
+                                B->ld));
 }
 
 int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
                    qru_matrix *B)
 {
-    if (!ctx)
-        return -1;
-    uplo = up(uplo);
-    if (uplo != 'L' && uplo != 'U')
-        return -2;
-    if (!L || L->ctx != ctx || L->rows != L->cols)
-        return -3;
-    QRU_TRY(qru_check_finite(ctx, 3, L, uplo, 'N', 0));
-    if (!qru_mat_ok(ctx, B, L->dtype) || B == L || B->rows != L->rows)
-        return -4;
-    QRU_TRY(qru_check_finite(ctx, 4, B, 'A', 'N', 0));
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
+    QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
+    QRU_ARG_MAT(ctx, 4, "B", B, L->dtype);
+    QRU_ARG(ctx, 4, B != L, "B is the same matrix as L");
+    QRU_ARG(ctx, 4, B->rows == L->rows,
+            "B has %d rows, but L's order is %d", B->rows, L->rows);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
     char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';
-    QRU_TRY(o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p, L->ld,
-                B->p, B->ld));
-    return o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p, L->ld,
-                   B->p, B->ld);
+    QRU_CHECK(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p,
+                           L->ld, B->p, B->ld));
+    QRU_RET(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p,
+                         L->ld, B->p, B->ld));
 }

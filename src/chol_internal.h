@@ -24,7 +24,7 @@ static inline size_t qru_chol_align(size_t elems)
 }
 
 /* 1 if the context's backend implements the Cholesky ops. */
-int qru_chol_ops_ok(const qru_context *ctx);
+int qru_chol_ops_check(const qru_context *ctx);
 
 /* Effective block size: nb, or the backend default for nb = 0, clamped to
  * [1, max(n, 1)]. */

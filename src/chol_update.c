@@ -64,7 +64,7 @@ int qru_chol_rowsq(qru_context *ctx, qru_dtype dt, int n, int c, int lower,
     qru_ptr Wt = ws, Z = qru_ptr_add(ws, qru_chol_align((size_t)c * b));
     double *nrm = malloc(sizeof(double) * (size_t)b);
     if (!nrm)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = 0;
     for (int i0 = 0; !st && i0 < n; i0 += b) {
         int ib = n - i0 < b ? n - i0 : b;
@@ -118,7 +118,7 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     int ldt = n > 0 ? n : 1;
     double *adiag = malloc(sizeof(double) * (size_t)(2 * n + 1));
     if (!adiag)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = qru_chol_rowsq(ctx, dt, n, n, 1, L, ldl, R, adiag);
     if (!st)
         st = qru_chol_rowsq(ctx, dt, n, k, 0, W, ldw, R, adiag + n);
@@ -273,8 +273,6 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
 
 /* ---- public API ------------------------------------------------------- */
 
-static char up(char c) { return (char)toupper((unsigned char)c); }
-
 /* L1 must be L's array (same offset and ld) or on another buffer. */
 static int overlap_ok(const qru_matrix *L, const qru_matrix *L1)
 {
@@ -284,25 +282,11 @@ static int overlap_ok(const qru_matrix *L, const qru_matrix *L1)
 }
 
 /* Upper factor: Lt = U' in workspace (n x n, ld n). */
-int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
-                    const qru_matrix *W, int sign)
+static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
+                       const qru_matrix *W, int sign)
 {
-    if (!ctx)
-        return -1;
-    uplo = up(uplo);
-    if (uplo != 'L' && uplo != 'U')
-        return -2;
-    if (!L || L->ctx != ctx || L->rows != L->cols)
-        return -3;
     qru_dtype dt = L->dtype;
     int n = L->rows;
-    if (!qru_mat_ok(ctx, W, dt) || W->rows != n || W == L)
-        return -4;
-    QRU_TRY(qru_check_finite(ctx, 4, W, 'A', 'N', 0));
-    if (sign != 1 && sign != -1)
-        return -5;
-    if (!qru_chol_ops_ok(ctx))
-        return QRU_ERR_UNSUPPORTED;
     int k = W->cols;
     if (n == 0 || k == 0)
         return 0;
@@ -324,30 +308,29 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     return o->lacpy(ctx, dt, 'U', n, n, Ut, n, L->p, L->ld);
 }
 
-int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
-                    const qru_matrix *C, qru_matrix *L1)
+int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
+                    const qru_matrix *W, int sign)
 {
-    if (!ctx)
-        return -1;
-    uplo = up(uplo);
-    if (uplo != 'L' && uplo != 'U')
-        return -2;
-    if (!L || L->ctx != ctx || L->rows != L->cols)
-        return -3;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
+    QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_ARG_MAT(ctx, 4, "W", W, L->dtype);
+    QRU_ARG(ctx, 4, W->rows == L->rows, "W has %d rows, but L's order is %d",
+            W->rows, L->rows);
+    QRU_ARG(ctx, 4, W != L, "W is the same matrix as L");
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, W, 'A', 'N', 0));
+    QRU_ARG(ctx, 5, sign == 1 || sign == -1,
+            "sign = %d, but it must be +1 (update) or -1 (downdate)", sign);
+    QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_RET(ctx, chol_update(ctx, uplo, L, W, sign));
+}
+
+static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
+                       int k, const qru_matrix *C, qru_matrix *L1)
+{
     qru_dtype dt = L->dtype;
     int n = L->rows;
-    if (k < 0 || k > n)
-        return -4;
-    if (!qru_mat_ok(ctx, C, dt) || C->cols < 1 || C->rows != n + C->cols ||
-        C == L)
-        return -5;
-    QRU_TRY(qru_check_finite(ctx, 5, C, uplo, 'N', k));
     int p = C->cols;
-    if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n + p || L1->cols != n + p ||
-        L1 == C || C->p.h == L1->p.h || !overlap_ok(L, L1))
-        return -6;
-    if (!qru_chol_ops_ok(ctx))
-        return QRU_ERR_UNSUPPORTED;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
     int nb = qru_chol_nb(ctx, dt, 0, p), upper = uplo == 'U';
@@ -374,7 +357,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
      * n1 doubles of scratch for the verdict */
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n1 + 1));
     if (!adiag)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag);
     if (!st) {
         memmove(adiag + k + p, adiag + k, sizeof(double) * (size_t)(n - k));
@@ -393,28 +376,48 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
 }
 
-int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
-                    int p, qru_matrix *L1)
+/* ctx (1), uplo (2), the square factor L (3) and the position k (4) of
+ * qru_chol_insert and qru_chol_delete */
+#define QRU_ARG_CHOL_UPLO_L_K(ctx, uplo, L, k)                                 \
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
+    QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
+    QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE)); \
+    QRU_ARG(ctx, 4, k >= 0 && k <= L->rows,                                    \
+            "k = %d, but 0 <= k <= n = %d must hold (n: L's order)", k,        \
+            L->rows)
+
+int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    const qru_matrix *C, qru_matrix *L1)
 {
-    if (!ctx)
-        return -1;
-    uplo = up(uplo);
-    if (uplo != 'L' && uplo != 'U')
-        return -2;
-    if (!L || L->ctx != ctx || L->rows != L->cols)
-        return -3;
+    QRU_ARG_CHOL_UPLO_L_K(ctx, uplo, L, k);
     qru_dtype dt = L->dtype;
     int n = L->rows;
-    if (k < 0 || k > n)
-        return -4;
-    if (p < 0 || p > n - k)
-        return -5;
+    QRU_ARG_MAT(ctx, 5, "C", C, dt);
+    QRU_ARG(ctx, 5, C->cols >= 1 && C->rows == n + C->cols,
+            "C is %d x %d, but it must be (n + p) x p with p >= 1 (n = %d)",
+            C->rows, C->cols, n);
+    QRU_ARG(ctx, 5, C != L, "C is the same matrix as L");
+    QRU_CHECK(ctx, qru_check_finite(ctx, 5, C, uplo, 'N', k));
+    int p = C->cols;
+    QRU_ARG_MAT(ctx, 6, "L1", L1, dt);
+    QRU_ARG(ctx, 6, L1->rows == n + p && L1->cols == n + p,
+            "L1 is %d x %d, but it must be (n + p) x (n + p) = %d x %d",
+            L1->rows, L1->cols, n + p, n + p);
+    QRU_ARG(ctx, 6, L1 != C && C->p.h != L1->p.h,
+            "L1 shares its memory with C");
+    QRU_ARG(ctx, 6, overlap_ok(L, L1),
+            "L1 shares L's memory but not its first element and leading "
+            "dimension");
+    QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_RET(ctx, chol_insert(ctx, uplo, L, k, C, L1));
+}
+
+static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
+                       int k, int p, qru_matrix *L1)
+{
+    qru_dtype dt = L->dtype;
+    int n = L->rows;
     int n1 = n - p;
-    if (!qru_mat_ok(ctx, L1, dt) || L1->rows != n1 || L1->cols != n1 ||
-        (L1 != L && !overlap_ok(L, L1)))
-        return -6;
-    if (!qru_chol_ops_ok(ctx))
-        return QRU_ERR_UNSUPPORTED;
     if (n == 0 || (p == 0 && L1 == L))
         return 0;
     const qru_backend_ops *o = ctx->ops;
@@ -440,7 +443,7 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
      * then n doubles of scratch for the verdict */
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n + 1));
     if (!adiag)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = p > 0 ? qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag)
                    : 0;
     if (!st) {
@@ -456,4 +459,25 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
         return st;
     QRU_TRY(o->transpose(ctx, dt, n1, n1, Lt, n, Ut, n1 > 0 ? n1 : 1));
     return o->lacpy(ctx, dt, 'U', n1, n1, Ut, n1 > 0 ? n1 : 1, L1->p, L1->ld);
+}
+
+int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
+                    int p, qru_matrix *L1)
+{
+    QRU_ARG_CHOL_UPLO_L_K(ctx, uplo, L, k);
+    qru_dtype dt = L->dtype;
+    int n = L->rows;
+    QRU_ARG(ctx, 5, p >= 0, "p = %d, but p must be >= 0", p);
+    QRU_ARG(ctx, 5, p <= n - k,
+            "p = %d, but k + p must be <= n = %d (k = %d)", p, n, k);
+    int n1 = n - p;
+    QRU_ARG_MAT(ctx, 6, "L1", L1, dt);
+    QRU_ARG(ctx, 6, L1->rows == n1 && L1->cols == n1,
+            "L1 is %d x %d, but it must be (n - p) x (n - p) = %d x %d",
+            L1->rows, L1->cols, n1, n1);
+    QRU_ARG(ctx, 6, L1 == L || overlap_ok(L, L1),
+            "L1 shares L's memory but not its first element and leading "
+            "dimension");
+    QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_RET(ctx, chol_delete(ctx, uplo, L, k, p, L1));
 }

@@ -75,7 +75,8 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
         return st;
     qru_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
-        return QRU_ERR_ALLOC;
+        return qru_fail(QRU_ERR_ALLOC, "allocating the %s context failed",
+                        qru_backend_name(ops->id));
     ctx->backend = ops->id;
     ctx->tuning[0] = ctx->tuning[1] = ops->tuning;
     qru_tuning_load_env(ctx);
@@ -89,23 +90,17 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
     return 0;
 }
 
-int qru_context_create_ex(qru_backend backend, const qru_context_options *opt,
-                          qru_context **ctx)
+/* A context on backend (checked) with options opt (not NULL). */
+static int create_any(qru_backend backend, const qru_context_options *opt,
+                      qru_context **ctx)
 {
-    if (backend != QRU_BACKEND_AUTO && backend != QRU_BACKEND_CPU &&
-        backend != QRU_BACKEND_CUDA && backend != QRU_BACKEND_OPENCL)
-        return -1;
-    if (!ctx)
-        return -3;
-    qru_context_options defaults;
-    if (!opt) {
-        qru_context_options_init(&defaults);
-        opt = &defaults;
-    }
     if (backend != QRU_BACKEND_AUTO) {
         const qru_backend_ops *ops = qru_backend_table(backend);
         if (!ops)
-            return QRU_ERR_BACKEND_UNAVAILABLE;
+            return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
+                            "the %s backend is not compiled into this build "
+                            "of qru",
+                            qru_backend_name(backend));
         return create_on(ctx, ops, opt);
     }
     static const qru_backend order[] = {QRU_BACKEND_CUDA, QRU_BACKEND_OPENCL,
@@ -122,14 +117,34 @@ int qru_context_create_ex(qru_backend backend, const qru_context_options *opt,
     return last;
 }
 
+#define QRU_ARG_BACKEND(backend)                                               \
+    QRU_ARG(NULL, 1,                                                           \
+            backend == QRU_BACKEND_AUTO || backend == QRU_BACKEND_CPU ||       \
+                backend == QRU_BACKEND_CUDA || backend == QRU_BACKEND_OPENCL,  \
+            "backend = %d is not a qru_backend (AUTO 0, CPU 1, CUDA 2, "       \
+            "OPENCL 3)",                                                       \
+            (int)backend)
+
+int qru_context_create_ex(qru_backend backend, const qru_context_options *opt,
+                          qru_context **ctx)
+{
+    QRU_ARG_BACKEND(backend);
+    QRU_ARG(NULL, 3, ctx, "ctx (the output) is NULL");
+    qru_context_options defaults;
+    if (!opt) {
+        qru_context_options_init(&defaults);
+        opt = &defaults;
+    }
+    QRU_RET(NULL, create_any(backend, opt, ctx));
+}
+
 int qru_context_create(qru_backend backend, qru_context **ctx)
 {
-    if (backend != QRU_BACKEND_AUTO && backend != QRU_BACKEND_CPU &&
-        backend != QRU_BACKEND_CUDA && backend != QRU_BACKEND_OPENCL)
-        return -1;
-    if (!ctx)
-        return -2;
-    return qru_context_create_ex(backend, NULL, ctx);
+    QRU_ARG_BACKEND(backend);
+    QRU_ARG(NULL, 2, ctx, "ctx (the output) is NULL");
+    qru_context_options defaults;
+    qru_context_options_init(&defaults);
+    QRU_RET(NULL, create_any(backend, &defaults, ctx));
 }
 
 void qru_context_destroy(qru_context *ctx)
@@ -161,9 +176,8 @@ int qru_context_supports(const qru_context *ctx, qru_dtype dt)
 
 int qru_context_sync(qru_context *ctx)
 {
-    if (!ctx)
-        return -1;
-    return ctx->ops->sync(ctx);
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_RET(ctx, ctx->ops->sync(ctx));
 }
 
 int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out)
@@ -194,12 +208,12 @@ int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out)
 int qru_context_set_option(qru_context *ctx, qru_context_option opt,
                            int value)
 {
-    if (!ctx)
-        return -1;
-    if (opt != QRU_OPTION_CHECK_FINITE && opt != QRU_OPTION_REFERENCE_OPS)
-        return -2;
-    if (value != 0 && value != 1)
-        return -3;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG(ctx, 2,
+            opt == QRU_OPTION_CHECK_FINITE || opt == QRU_OPTION_REFERENCE_OPS,
+            "opt = %d is not a qru_context_option", (int)opt);
+    QRU_ARG(ctx, 3, value == 0 || value == 1,
+            "value = %d, but the option takes 0 or 1", value);
     if (opt == QRU_OPTION_CHECK_FINITE) {
         ctx->check_finite = value;
     } else if (value != ctx->reference_ops) {
@@ -214,12 +228,11 @@ int qru_context_set_option(qru_context *ctx, qru_context_option opt,
 int qru_context_get_option(const qru_context *ctx, qru_context_option opt,
                            int *value)
 {
-    if (!ctx)
-        return -1;
-    if (opt != QRU_OPTION_CHECK_FINITE && opt != QRU_OPTION_REFERENCE_OPS)
-        return -2;
-    if (!value)
-        return -3;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG(ctx, 2,
+            opt == QRU_OPTION_CHECK_FINITE || opt == QRU_OPTION_REFERENCE_OPS,
+            "opt = %d is not a qru_context_option", (int)opt);
+    QRU_ARG(ctx, 3, value, "value (the output) is NULL");
     *value = opt == QRU_OPTION_CHECK_FINITE ? ctx->check_finite
                                             : ctx->reference_ops;
     return 0;

@@ -89,7 +89,7 @@ static int gp_reserve(qru_gp *g, int n_new)
     double *x = malloc(sizeof(double) * (size_t)cap);
     double *y = malloc(sizeof(double) * (size_t)cap);
     size_t bL = 0;
-    int st = (x && y) ? qru_bytes(es, cap, cap, &bL) : QRU_ERR_ALLOC;
+    int st = (x && y) ? qru_bytes(es, cap, cap, &bL) : QRU_HOST_ALLOC_FAILED;
     if (!st)
         st = o->mem_alloc(ctx, bL, &L.h);
     if (!st)
@@ -136,7 +136,7 @@ static int gp_upload_K(qru_gp *g)
     float *tmp = g->dt == QRU_FLOAT
                      ? malloc(sizeof(float) * (size_t)n * (size_t)bc)
                      : NULL;
-    int st = (!K || (g->dt == QRU_FLOAT && !tmp)) ? QRU_ERR_ALLOC : 0;
+    int st = (!K || (g->dt == QRU_FLOAT && !tmp)) ? QRU_HOST_ALLOC_FAILED : 0;
     for (int j0 = 0; !st && j0 < n; j0 += bc) {
         int jb = n - j0 < bc ? n - j0 : bc;
         for (int j = 0; j < jb; ++j)
@@ -153,41 +153,33 @@ static int gp_upload_K(qru_gp *g)
     return st;
 }
 
-int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
-                  const double *y, const qru_gp_options *opt, qru_gp **gp)
+/* 0 when the options (argument 6) fit n points, else -6. */
+static int gp_opts_check(const qru_gp_options *opt, int n)
 {
-    if (!ctx)
-        return -1;
-    if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE)
-        return -2;
-    if (n < 0)
-        return -3;
-    if (n > 0 && !x)
-        return -4;
-    QRU_TRY(qru_check_finite_host(ctx, 4, x, (size_t)n));
-    if (n > 0 && !y)
-        return -5;
-    QRU_TRY(qru_check_finite_host(ctx, 5, y, (size_t)n));
-    qru_gp_options def;
-    if (!opt) {
-        qru_gp_options_init(&def);
-        opt = &def;
-    }
-    if (!(opt->lengthscale > 0.0) || !isfinite(opt->lengthscale) ||
-        !(opt->signal_var > 0.0) || !isfinite(opt->signal_var) ||
-        !(opt->noise_var >= 0.0) || !isfinite(opt->noise_var) ||
-        opt->capacity < 0 || (opt->capacity != 0 && opt->capacity < n) ||
-        opt->nb < 0)
-        return -6;
-    if (!gp)
-        return -7;
-    if (!ctx->ops->supports(ctx, dtype))
-        return QRU_ERR_UNSUPPORTED;
-    if (!qru_chol_ops_ok(ctx))
-        return QRU_ERR_UNSUPPORTED;
+    if (!(opt->lengthscale > 0.0) || !isfinite(opt->lengthscale))
+        return qru_fail_arg(6, "opt->lengthscale = %g, but it must be "
+                               "finite and > 0", opt->lengthscale);
+    if (!(opt->signal_var > 0.0) || !isfinite(opt->signal_var))
+        return qru_fail_arg(6, "opt->signal_var = %g, but it must be finite "
+                               "and > 0", opt->signal_var);
+    if (!(opt->noise_var >= 0.0) || !isfinite(opt->noise_var))
+        return qru_fail_arg(6, "opt->noise_var = %g, but it must be finite "
+                               "and >= 0", opt->noise_var);
+    if (opt->capacity < 0 || (opt->capacity != 0 && opt->capacity < n))
+        return qru_fail_arg(6, "opt->capacity = %d, but it must be 0 or >= "
+                               "n = %d", opt->capacity, n);
+    if (opt->nb < 0)
+        return qru_fail_arg(6, "opt->nb = %d, but nb must be >= 0", opt->nb);
+    return 0;
+}
+
+static int gp_create(qru_context *ctx, qru_dtype dtype, int n,
+                     const double *x, const double *y,
+                     const qru_gp_options *opt, qru_gp **gp)
+{
     qru_gp *g = calloc(1, sizeof *g);
     if (!g)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     g->ctx = ctx;
     g->dt = dtype;
     g->ell = opt->lengthscale;
@@ -211,7 +203,7 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
         qru_ptr ws;
         size_t need = 0;
         double *adiag = malloc(sizeof(double) * 2 * (size_t)n);
-        st = adiag ? 0 : QRU_ERR_ALLOC;
+        st = adiag ? 0 : QRU_HOST_ALLOC_FAILED;
         for (int i = 0; !st && i < n; ++i)
             adiag[i] = kdiag(g, x[i]);
         if (!st)
@@ -230,6 +222,33 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
     }
     *gp = g;
     return 0;
+}
+
+/* x (4) and y (5): n host values each, not NULL when n > 0 */
+#define QRU_ARG_XY(ctx, n, x, y)                                               \
+    QRU_ARG(ctx, 4, n == 0 || x, "x is NULL, but it must hold %d values", n);  \
+    QRU_CHECK(ctx, qru_check_finite_host(ctx, 4, x, (size_t)n));               \
+    QRU_ARG(ctx, 5, n == 0 || y, "y is NULL, but it must hold %d values", n);  \
+    QRU_CHECK(ctx, qru_check_finite_host(ctx, 5, y, (size_t)n))
+
+int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
+                  const double *y, const qru_gp_options *opt, qru_gp **gp)
+{
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG(ctx, 2, dtype == QRU_FLOAT || dtype == QRU_DOUBLE,
+            "dtype = %d is not QRU_FLOAT (1) or QRU_DOUBLE (2)", (int)dtype);
+    QRU_ARG(ctx, 3, n >= 0, "n = %d, but n must be >= 0", n);
+    QRU_ARG_XY(ctx, n, x, y);
+    qru_gp_options def;
+    if (!opt) {
+        qru_gp_options_init(&def);
+        opt = &def;
+    }
+    QRU_CHECK(ctx, gp_opts_check(opt, n));
+    QRU_ARG(ctx, 7, gp, "gp (the output) is NULL");
+    QRU_CHECK(ctx, qru_check_supports(ctx, dtype));
+    QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_RET(ctx, gp_create(ctx, dtype, n, x, y, opt, gp));
 }
 
 void qru_gp_destroy(qru_gp *gp)
@@ -252,7 +271,7 @@ static int gp_alpha(qru_gp *g)
     int n = g->n;
     float *tmp = NULL;
     if (g->dt == QRU_FLOAT && !(tmp = malloc(sizeof(float) * (size_t)n)))
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = upload_dbl(g->ctx, g->dt, n, 1, g->y, g->alpha, n, tmp);
     if (!st)
         st = o->sync(g->ctx); /* tmp is freed below */
@@ -268,20 +287,9 @@ static int gp_alpha(qru_gp *g)
     return st;
 }
 
-int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
-                   double *var)
+static int gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
+                      double *var)
 {
-    if (!gp)
-        return -1;
-    if (m < 0)
-        return -2;
-    if (m > 0 && !xs)
-        return -3;
-    QRU_TRY(qru_check_finite_host(gp->ctx, 3, xs, (size_t)m));
-    if (m > 0 && !mean)
-        return -4;
-    if (m == 0)
-        return 0;
     int n = gp->n;
     if (n == 0) {
         for (int i = 0; i < m; ++i) {
@@ -308,7 +316,7 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
     double *nrm = malloc(sizeof(double) * (size_t)mc);
     float *tmp =
         dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n * (size_t)mc) : NULL;
-    int st = (!hk || !nrm || (dt == QRU_FLOAT && !tmp)) ? QRU_ERR_ALLOC : 0;
+    int st = (!hk || !nrm || (dt == QRU_FLOAT && !tmp)) ? QRU_HOST_ALLOC_FAILED : 0;
     for (int c0 = 0; !st && c0 < m; c0 += mc) {
         int cb = m - c0 < mc ? m - c0 : mc;
         for (int j = 0; j < cb; ++j)
@@ -337,12 +345,23 @@ int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
     return st;
 }
 
-int qru_gp_log_likelihood(qru_gp *gp, double *lml)
+int qru_gp_predict(qru_gp *gp, int m, const double *xs, double *mean,
+                   double *var)
 {
-    if (!gp)
-        return -1;
-    if (!lml)
-        return -2;
+    QRU_ARG(NULL, 1, gp, "gp is NULL");
+    qru_context *ctx = gp->ctx;
+    QRU_ARG(ctx, 2, m >= 0, "m = %d, but m must be >= 0", m);
+    QRU_ARG(ctx, 3, m == 0 || xs, "xs is NULL, but it must hold m = %d "
+            "values", m);
+    QRU_CHECK(ctx, qru_check_finite_host(ctx, 3, xs, (size_t)m));
+    QRU_ARG(ctx, 4, m == 0 || mean, "mean (the output) is NULL");
+    if (m == 0)
+        QRU_RET(ctx, 0);
+    QRU_RET(ctx, gp_predict(gp, m, xs, mean, var));
+}
+
+static int gp_log_likelihood(qru_gp *gp, double *lml)
+{
     int n = gp->n;
     if (n == 0) {
         *lml = 0.0;
@@ -351,7 +370,7 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
     QRU_TRY(gp_alpha(gp));
     double *buf = malloc(sizeof(double) * (size_t)n);
     if (!buf)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     int st = qru_chol_read_row(gp->ctx, gp->dt, n, gp->alpha, 1, buf);
     double fit = 0.0, logdet = 0.0;
     for (int i = 0; !st && i < n; ++i)
@@ -365,6 +384,13 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
         return st;
     *lml = -0.5 * fit - logdet - 0.5 * n * log(2.0 * 3.14159265358979323846);
     return 0;
+}
+
+int qru_gp_log_likelihood(qru_gp *gp, double *lml)
+{
+    QRU_ARG(NULL, 1, gp, "gp is NULL");
+    QRU_ARG(gp->ctx, 2, lml, "lml (the output) is NULL");
+    QRU_RET(gp->ctx, gp_log_likelihood(gp, lml));
 }
 
 /* Appending p points at the end (k = n): with the new columns
@@ -403,23 +429,10 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
                     qru_ptr_at(g->L, g->cap, n, n), g->cap);
 }
 
-int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
+static int gp_insert(qru_gp *gp, int k, int p, const double *x,
+                     const double *y)
 {
-    if (!gp)
-        return -1;
     int n = gp->n;
-    if (k < 0 || k > n)
-        return -2;
-    if (p < 0)
-        return -3;
-    if (p > 0 && !x)
-        return -4;
-    QRU_TRY(qru_check_finite_host(gp->ctx, 4, x, (size_t)p));
-    if (p > 0 && !y)
-        return -5;
-    QRU_TRY(qru_check_finite_host(gp->ctx, 5, y, (size_t)p));
-    if (p == 0)
-        return 0;
     qru_context *ctx = gp->ctx;
     qru_dtype dt = gp->dt;
     QRU_TRY(gp_reserve(gp, n + p));
@@ -431,7 +444,7 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
     if (!C || (dt == QRU_FLOAT && !tmp)) {
         free(C);
         free(tmp);
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     }
     double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
     double *piv = adiag + n1;           /* scratch of the verdict */
@@ -478,24 +491,35 @@ int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
     return 0;
 }
 
-int qru_gp_remove(qru_gp *gp, int k, int p)
+/* gp (1), the position k (2) and the count p >= 0 (3) of qru_gp_insert
+ * and qru_gp_remove */
+#define QRU_ARG_GP_K_P(gp, k, p)                                               \
+    QRU_ARG(NULL, 1, gp, "gp is NULL");                                        \
+    QRU_ARG(gp->ctx, 2, k >= 0 && k <= gp->n,                                  \
+            "k = %d, but 0 <= k <= n = %d must hold (n: the points held)", k,  \
+            gp->n);                                                            \
+    QRU_ARG(gp->ctx, 3, p >= 0, "p = %d, but p must be >= 0", p)
+
+int qru_gp_insert(qru_gp *gp, int k, int p, const double *x, const double *y)
 {
-    if (!gp)
-        return -1;
-    int n = gp->n;
-    if (k < 0 || k > n)
-        return -2;
-    if (p < 0 || p > n - k)
-        return -3;
+    QRU_ARG_GP_K_P(gp, k, p);
+    qru_context *ctx = gp->ctx;
+    QRU_ARG_XY(ctx, p, x, y);
     if (p == 0)
-        return 0;
+        QRU_RET(ctx, 0);
+    QRU_RET(ctx, gp_insert(gp, k, p, x, y));
+}
+
+static int gp_remove(qru_gp *gp, int k, int p)
+{
+    int n = gp->n;
     qru_context *ctx = gp->ctx;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(
         ctx, qru_chol_delete_lower_ws(n, k, p) * qru_dtype_size(gp->dt), &ws));
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n - p + 1));
     if (!adiag)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     for (int i = 0; i < n - p; ++i)
         adiag[i] = kdiag(gp, gp->x[i < k ? i : i + p]);
     int st = qru_chol_delete_lower(ctx, gp->dt, n, k, p, gp->L, gp->cap,
@@ -511,23 +535,36 @@ int qru_gp_remove(qru_gp *gp, int k, int p)
     return 0;
 }
 
+int qru_gp_remove(qru_gp *gp, int k, int p)
+{
+    QRU_ARG_GP_K_P(gp, k, p);
+    qru_context *ctx = gp->ctx;
+    int n = gp->n;
+    QRU_ARG(ctx, 3, p <= n - k,
+            "p = %d, but k + p must be <= n = %d (k = %d)", p, n, k);
+    if (p == 0)
+        QRU_RET(ctx, 0);
+    QRU_RET(ctx, gp_remove(gp, k, p));
+}
+
 int qru_gp_get_factor(const qru_gp *gp, qru_matrix *L)
 {
-    if (!gp)
-        return -1;
-    if (!qru_mat_ok(gp->ctx, L, gp->dt) || L->rows != gp->n ||
-        L->cols != gp->n)
-        return -2;
-    const qru_backend_ops *o = gp->ctx->ops;
+    QRU_ARG(NULL, 1, gp, "gp is NULL");
+    qru_context *ctx = gp->ctx;
+    QRU_ARG_MAT(ctx, 2, "L", L, gp->dt);
+    QRU_ARG(ctx, 2, L->rows == gp->n && L->cols == gp->n,
+            "L is %d x %d, but it must be n x n = %d x %d", L->rows, L->cols,
+            gp->n, gp->n);
+    const qru_backend_ops *o = ctx->ops;
     int n = gp->n;
-    QRU_TRY(o->laset(gp->ctx, gp->dt, 'A', n, n, 0.0, 0.0, L->p, L->ld));
-    return o->lacpy(gp->ctx, gp->dt, 'L', n, n, gp->L, gp->cap, L->p, L->ld);
+    QRU_CHECK(ctx, o->laset(ctx, gp->dt, 'A', n, n, 0.0, 0.0, L->p, L->ld));
+    QRU_RET(ctx,
+            o->lacpy(ctx, gp->dt, 'L', n, n, gp->L, gp->cap, L->p, L->ld));
 }
 
 int qru_gp_get_data(const qru_gp *gp, double *x, double *y)
 {
-    if (!gp)
-        return -1;
+    QRU_ARG(NULL, 1, gp, "gp is NULL");
     if (x && gp->n > 0)
         memcpy(x, gp->x, sizeof(double) * (size_t)gp->n);
     if (y && gp->n > 0)

@@ -42,7 +42,10 @@ int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
     double tol = (double)(n > m ? n : m) * eps * mx;
     for (int j = j0; j < m; ++j)
         if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol))
-            return j + 1;
+            return qru_fail(j + 1, "rank deficient at column %d: |R(%d,%d)| "
+                                   "= %g, but it must be > max(n, m) * eps "
+                                   "* (largest column norm) = %g",
+                            j + 1, j + 1, j + 1, fabs(diag[j]), tol);
     return 0;
 }
 
@@ -146,12 +149,21 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
     return 0;
 }
 
-static int lsq_opts_ok(const qru_lsq_options *opt, int n, int m)
+/* 0 when the options (argument i) fit an n x m problem, else -i. */
+static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m)
 {
-    return (opt->flags & ~QRU_LSQ_KEEP_Q) == 0 && opt->nb >= 0 &&
-           opt->row_capacity >= 0 && opt->col_capacity >= 0 &&
-           (opt->row_capacity == 0 || opt->row_capacity >= n) &&
-           (opt->col_capacity == 0 || opt->col_capacity >= m);
+    if ((opt->flags & ~QRU_LSQ_KEEP_Q) != 0)
+        return qru_fail_arg(i, "opt->flags = %#x has bits other than "
+                               "QRU_LSQ_KEEP_Q", opt->flags);
+    if (opt->nb < 0)
+        return qru_fail_arg(i, "opt->nb = %d, but nb must be >= 0", opt->nb);
+    if (opt->row_capacity != 0 && opt->row_capacity < n)
+        return qru_fail_arg(i, "opt->row_capacity = %d, but it must be 0 or "
+                               ">= n = %d", opt->row_capacity, n);
+    if (opt->col_capacity != 0 && opt->col_capacity < m)
+        return qru_fail_arg(i, "opt->col_capacity = %d, but it must be 0 or "
+                               ">= m = %d", opt->col_capacity, m);
+    return 0;
 }
 
 /* A new object of n x m with r right-hand sides and its buffers. */
@@ -160,7 +172,8 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
 {
     qru_lsq *f = calloc(1, sizeof *f);
     if (!f)
-        return QRU_ERR_ALLOC;
+        return qru_fail(QRU_ERR_ALLOC, "allocating the factorisation object "
+                                       "failed");
     f->ctx = ctx;
     f->dtype = dt;
     f->n = n;
@@ -184,27 +197,25 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
 int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                    const qru_lsq_options *opt, qru_lsq **out)
 {
-    if (!ctx)
-        return -1;
-    if (!A || A->ctx != ctx || A->cols < 1 || A->rows < A->cols)
-        return -2;
-    int st = qru_check_finite(ctx, 2, A, 'A', 'N', 0);
-    if (st)
-        return st;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
+    QRU_ARG(ctx, 2, A->cols >= 1 && A->rows >= A->cols,
+            "A is %d x %d, but it needs rows >= cols >= 1", A->rows, A->cols);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 2, A, 'A', 'N', 0));
     qru_dtype dt = A->dtype;
-    if (!qru_mat_ok(ctx, b, dt) || b->rows != A->rows || b->cols < 1)
-        return -3;
-    if ((st = qru_check_finite(ctx, 3, b, 'A', 'N', 0)) != 0)
-        return st;
+    QRU_ARG_MAT(ctx, 3, "b", b, dt);
+    QRU_ARG(ctx, 3, b->rows == A->rows && b->cols >= 1,
+            "b is %d x %d, but it needs A's %d rows and >= 1 column",
+            b->rows, b->cols, A->rows);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, b, 'A', 'N', 0));
     qru_lsq_options defaults;
     if (!opt) {
         qru_lsq_options_init(&defaults);
         opt = &defaults;
     }
-    if (!lsq_opts_ok(opt, A->rows, A->cols))
-        return -4;
-    if (!out)
-        return -5;
+    QRU_CHECK(ctx, lsq_opts_check(4, opt, A->rows, A->cols));
+    QRU_ARG(ctx, 5, out, "f (the output) is NULL");
+    int st;
 
     int n = A->rows, m = A->cols, r = b->cols;
     int has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
@@ -216,7 +227,7 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     qru_ptr ws;
     st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
     if (st)
-        return st;
+        QRU_RET(ctx, st);
     /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
      * opt->nb is 0 and qr.c's policy picks it */
     size_t need = 0;
@@ -233,51 +244,52 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                          f->ncap, r, nb, opt->nb, ws);
     if (st) {
         qru_lsq_destroy(f);
-        return st;
+        QRU_RET(ctx, st);
     }
     *out = f;
-    return 0;
+    QRU_RET(ctx, 0);
 }
 
 int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
                            const qru_matrix *R, const qru_matrix *d,
                            const qru_lsq_options *opt, qru_lsq **out)
 {
-    if (!ctx)
-        return -1;
-    if (Q && (Q->ctx != ctx || Q->rows != Q->cols))
-        return -2;
-    int st = qru_check_finite(ctx, 2, Q, 'A', 'N', 0);
-    if (st)
-        return st;
-    if (!R || R->ctx != ctx || R->cols < 1 || R->rows < R->cols ||
-        (Q && (R->rows != Q->rows || R->dtype != Q->dtype)))
-        return -3;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    if (Q) {
+        QRU_ARG(ctx, 2, Q->ctx == ctx, "Q belongs to another context");
+        QRU_ARG(ctx, 2, Q->rows == Q->cols, "Q is %d x %d, but it must be "
+                "square", Q->rows, Q->cols);
+    }
+    QRU_CHECK(ctx, qru_check_finite(ctx, 2, Q, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 3, "R", R, Q ? Q->dtype : R ? R->dtype : QRU_DOUBLE);
+    QRU_ARG(ctx, 3, R->cols >= 1 && R->rows >= R->cols,
+            "R is %d x %d, but it needs rows >= cols >= 1", R->rows, R->cols);
+    QRU_ARG(ctx, 3, !Q || R->rows == Q->rows,
+            "R has %d rows, but Q is %d x %d", R->rows, Q ? Q->rows : 0,
+            Q ? Q->rows : 0);
     qru_dtype dt = R->dtype;
     int n = R->rows, m = R->cols;
     /* only triu(R) is read: the upper triangle of its first m rows */
     qru_matrix Rtop = *R;
     Rtop.rows = m;
-    if ((st = qru_check_finite(ctx, 3, &Rtop, 'U', 'N', 0)) != 0)
-        return st;
-    if (!qru_mat_ok(ctx, d, dt) || d->rows != n || d->cols < 1)
-        return -4;
-    if ((st = qru_check_finite(ctx, 4, d, 'A', 'N', 0)) != 0)
-        return st;
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, &Rtop, 'U', 'N', 0));
+    QRU_ARG_MAT(ctx, 4, "d", d, dt);
+    QRU_ARG(ctx, 4, d->rows == n && d->cols >= 1,
+            "d is %d x %d, but it needs R's %d rows and >= 1 column",
+            d->rows, d->cols, n);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, d, 'A', 'N', 0));
     qru_lsq_options defaults;
     if (!opt) {
         qru_lsq_options_init(&defaults);
         opt = &defaults;
     }
-    if (!lsq_opts_ok(opt, n, m))
-        return -5;
-    if (!out)
-        return -6;
+    QRU_CHECK(ctx, lsq_opts_check(5, opt, n, m));
+    QRU_ARG(ctx, 6, out, "f (the output) is NULL");
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f;
-    st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
+    int st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
     if (st)
-        return st;
+        QRU_RET(ctx, st);
     st = o->copy(ctx, dt, n, m, R->p, R->ld, f->R, f->ncap);
     /* triu(R): zero the strictly lower part (rows 1.. of the 'L' part) */
     if (!st && n > 1)
@@ -289,10 +301,10 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
         st = o->copy(ctx, dt, n, n, Q->p, Q->ld, f->Q, f->ncap);
     if (st) {
         qru_lsq_destroy(f);
-        return st;
+        QRU_RET(ctx, st);
     }
     *out = f;
-    return 0;
+    QRU_RET(ctx, 0);
 }
 
 void qru_lsq_destroy(qru_lsq *f)
@@ -306,43 +318,41 @@ void qru_lsq_destroy(qru_lsq *f)
 
 int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
-    if (!qru_mat_ok(ctx, x, f->dtype) || x->rows != f->m || x->cols != f->r)
-        return -2;
+    QRU_ARG_MAT(ctx, 2, "x", x, f->dtype);
+    QRU_ARG(ctx, 2, x->rows == f->m && x->cols == f->r,
+            "x is %d x %d, but it must be m x r = %d x %d", x->rows, x->cols,
+            f->m, f->r);
     const qru_backend_ops *o = ctx->ops;
     int m = f->m;
     /* the rank rule before x is touched (host round trip); the rows
      * 0 .. m-1 of R hold all of its nonzeros */
     double *diag = malloc(sizeof(double) * 2 * (size_t)m);
     if (!diag)
-        return QRU_ERR_ALLOC;
+        QRU_RET(ctx, qru_fail(QRU_ERR_ALLOC, "allocating %d doubles failed",
+                              2 * m));
     int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ncap,
                                 diag, diag + m);
-    int bad =
-        st ? 0 : qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
+    int bad = st ? 0
+                 : qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
     free(diag);
-    if (st)
-        return st;
-    if (bad)
-        return bad;
-    st = o->copy(ctx, f->dtype, m, f->r, f->d, f->ncap, x->p, x->ld);
-    if (st)
-        return st;
-    return o->trsm(ctx, f->dtype, 'L', 'U', 'N', 'N', m, f->r, 1.0, f->R,
-                   f->ncap, x->p, x->ld);
+    QRU_CHECK(ctx, st);
+    QRU_CHECK(ctx, bad);
+    QRU_CHECK(ctx, o->copy(ctx, f->dtype, m, f->r, f->d, f->ncap, x->p,
+                           x->ld));
+    QRU_RET(ctx, o->trsm(ctx, f->dtype, 'L', 'U', 'N', 'N', m, f->r, 1.0,
+                         f->R, f->ncap, x->p, x->ld));
 }
 
 int qru_lsq_residual(const qru_lsq *f, double *res)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
-    if (!res)
-        return -2;
-    return ctx->ops->col_norms(ctx, f->dtype, f->n - f->m, f->r,
-                               qru_ptr_add(f->d, (size_t)f->m), f->ncap, res);
+    QRU_ARG(ctx, 2, res, "res (the output) is NULL");
+    QRU_RET(ctx, ctx->ops->col_norms(ctx, f->dtype, f->n - f->m, f->r,
+                                     qru_ptr_add(f->d, (size_t)f->m), f->ncap,
+                                     res));
 }
 
 int qru_lsq_rows(const qru_lsq *f) { return f ? f->n : -1; }
@@ -351,37 +361,44 @@ int qru_lsq_nrhs(const qru_lsq *f) { return f ? f->r : -1; }
 int qru_lsq_has_q(const qru_lsq *f) { return f ? f->has_q : 0; }
 qru_dtype qru_lsq_dtype(const qru_lsq *f) { return f ? f->dtype : (qru_dtype)0; }
 
-static int get_part(const qru_lsq *f, qru_matrix *M, qru_ptr src, int rows,
-                    int cols)
+/* Copies the rows x cols block src of f to M (argument 2), after M's
+ * checks; the caller returns the status through QRU_RET. */
+static int get_part(const qru_lsq *f, qru_matrix *M, const char *name,
+                    qru_ptr src, int rows, int cols)
 {
-    if (!f)
-        return -1;
     qru_context *ctx = f->ctx;
-    if (!qru_mat_ok(ctx, M, f->dtype) || M->rows != rows || M->cols != cols)
-        return -2;
-    return ctx->ops->copy(ctx, f->dtype, rows, cols, src, f->ncap, M->p, M->ld);
+    int st = qru_arg_matrix(ctx, 2, name, M, f->dtype);
+    if (st)
+        return st;
+    if (M->rows != rows || M->cols != cols)
+        return qru_fail_arg(2, "%s is %d x %d, but it must be %d x %d", name,
+                            M->rows, M->cols, rows, cols);
+    return ctx->ops->copy(ctx, f->dtype, rows, cols, src, f->ncap, M->p,
+                          M->ld);
 }
 
 int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R)
 {
-    return get_part(f, R, f ? f->R : (qru_ptr){0, 0}, f ? f->n : 0,
-                    f ? f->m : 0);
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    QRU_RET(f->ctx, get_part(f, R, "R", f->R, f->n, f->m));
 }
 
 int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d)
 {
-    return get_part(f, d, f ? f->d : (qru_ptr){0, 0}, f ? f->n : 0,
-                    f ? f->r : 0);
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    QRU_RET(f->ctx, get_part(f, d, "d", f->d, f->n, f->r));
 }
 
 int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
-    if (!qru_mat_ok(ctx, Q, f->dtype) || Q->rows != f->n || Q->cols != f->n)
-        return -2;
+    QRU_ARG_MAT(ctx, 2, "Q", Q, f->dtype);
+    QRU_ARG(ctx, 2, Q->rows == f->n && Q->cols == f->n,
+            "Q is %d x %d, but it must be n x n = %d x %d", Q->rows, Q->cols,
+            f->n, f->n);
     if (!f->has_q)
-        return QRU_ERR_NO_Q;
-    return get_part(f, Q, f->Q, f->n, f->n);
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
+                                            "without QRU_LSQ_KEEP_Q"));
+    QRU_RET(ctx, get_part(f, Q, "Q", f->Q, f->n, f->n));
 }

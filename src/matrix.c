@@ -1,12 +1,61 @@
 /* Matrices in a context's memory. */
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qru_internal.h"
 
 int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt)
 {
     return M && M->ctx == ctx && M->dtype == dt;
+}
+
+static const char *dtype_name(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE ? "double" : dt == QRU_FLOAT ? "float" : "?";
+}
+
+int qru_arg_matrix(const qru_context *ctx, int i, const char *name,
+                   const qru_matrix *M, qru_dtype dt)
+{
+    if (!M)
+        return qru_fail_arg(i, "%s is NULL", name);
+    if (M->ctx != ctx)
+        return qru_fail_arg(i, "%s belongs to another context", name);
+    if (M->dtype != dt)
+        return qru_fail_arg(i, "%s holds %s, but the call works in %s", name,
+                            dtype_name(M->dtype), dtype_name(dt));
+    return 0;
+}
+
+int qru_arg_square(const qru_context *ctx, int i, const char *name,
+                   const qru_matrix *M, qru_dtype dt)
+{
+    int st = qru_arg_matrix(ctx, i, name, M, dt);
+    if (!st && M->rows != M->cols)
+        st = qru_fail_arg(i, "%s is %d x %d, but it must be square", name,
+                          M->rows, M->cols);
+    return st;
+}
+
+int qru_arg_char(int i, const char *name, char *c, const char *allowed)
+{
+    char u = (char)toupper((unsigned char)*c);
+    if (u != '\0' && strchr(allowed, u)) {
+        *c = u;
+        return 0;
+    }
+    char list[64] = "";
+    for (size_t j = 0; allowed[j] && strlen(list) + 6 < sizeof list; ++j)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%c'",
+                 j ? (allowed[j + 1] ? ", " : " or ") : "", allowed[j]);
+    if (isprint((unsigned char)*c))
+        return qru_fail_arg(i, "%s = '%c', but it must be %s (either case)",
+                            name, *c, list);
+    return qru_fail_arg(i, "%s = character code %d, but it must be %s", name,
+                        (int)(unsigned char)*c, list);
 }
 
 static int dtype_ok(qru_dtype dt) { return dt == QRU_FLOAT || dt == QRU_DOUBLE; }
@@ -16,7 +65,7 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
 {
     qru_matrix *m = calloc(1, sizeof *m);
     if (!m)
-        return QRU_ERR_ALLOC;
+        return qru_fail(QRU_ERR_ALLOC, "allocating a matrix header failed");
     m->ctx = ctx;
     m->dtype = dtype;
     m->rows = rows;
@@ -27,6 +76,10 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
     } else {
         size_t bytes = 0;
         int st = qru_bytes(qru_dtype_size(dtype), ld, cols, &bytes);
+        if (st)
+            st = qru_fail(st, "a %d x %d %s matrix does not fit in memory "
+                              "(size_t overflow)", ld, cols,
+                          dtype_name(dtype));
         if (!st)
             st = ctx->ops->mem_alloc(ctx, bytes, &m->p.h);
         if (st) {
@@ -39,87 +92,86 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
     return 0;
 }
 
+/* The checks shared by qru_matrix_create and qru_matrix_wrap: dtype (2),
+ * rows (3), cols (4), ld (argument ild; 0 becomes max(1, rows)). */
+#define QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, ild)                         \
+    QRU_ARG(ctx, 2, dtype_ok(dtype),                                           \
+            "dtype = %d is not QRU_FLOAT (1) or QRU_DOUBLE (2)", (int)dtype);  \
+    QRU_ARG(ctx, 3, rows >= 0, "rows = %d, but rows must be >= 0", rows);      \
+    QRU_ARG(ctx, 4, cols >= 0, "cols = %d, but cols must be >= 0", cols)
+#define QRU_ARG_LD(ctx, rows, ld, ild)                                         \
+    if (ld == 0)                                                               \
+        ld = rows > 1 ? rows : 1;                                              \
+    QRU_ARG(ctx, ild, ld >= rows && ld >= 1,                                   \
+            "ld = %d, but ld must be >= max(1, rows) = %d (or 0 for that)",    \
+            ld, rows > 1 ? rows : 1)
+
+int qru_check_supports(const qru_context *ctx, qru_dtype dtype)
+{
+    if (ctx->ops->supports(ctx, dtype))
+        return 0;
+    return qru_fail(QRU_ERR_UNSUPPORTED, "the %s device '%s' does not support "
+                    "%s", qru_backend_name(ctx->backend), ctx->device_name,
+                    dtype_name(dtype));
+}
+
 int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                       int ld, qru_matrix **M)
 {
-    if (!ctx)
-        return -1;
-    if (!dtype_ok(dtype))
-        return -2;
-    if (rows < 0)
-        return -3;
-    if (cols < 0)
-        return -4;
-    if (ld == 0)
-        ld = rows > 1 ? rows : 1;
-    if (ld < rows || ld < 1)
-        return -5;
-    if (!M)
-        return -6;
-    if (!ctx->ops->supports(ctx, dtype))
-        return QRU_ERR_UNSUPPORTED;
-    return new_matrix(ctx, dtype, rows, cols, ld, NULL, M);
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, 5);
+    QRU_ARG_LD(ctx, rows, ld, 5);
+    QRU_ARG(ctx, 6, M, "M (the output) is NULL");
+    QRU_CHECK(ctx, qru_check_supports(ctx, dtype));
+    QRU_RET(ctx, new_matrix(ctx, dtype, rows, cols, ld, NULL, M));
 }
 
 int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     void *mem, int ld, qru_matrix **M)
 {
-    if (!ctx)
-        return -1;
-    if (!dtype_ok(dtype))
-        return -2;
-    if (rows < 0)
-        return -3;
-    if (cols < 0)
-        return -4;
-    if (!mem)
-        return -5;
-    if (ld == 0)
-        ld = rows > 1 ? rows : 1;
-    if (ld < rows || ld < 1)
-        return -6;
-    if (!M)
-        return -7;
-    if (!ctx->ops->supports(ctx, dtype))
-        return QRU_ERR_UNSUPPORTED;
-    return new_matrix(ctx, dtype, rows, cols, ld, mem, M);
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, 6);
+    QRU_ARG(ctx, 5, mem, "mem is NULL");
+    QRU_ARG_LD(ctx, rows, ld, 6);
+    QRU_ARG(ctx, 7, M, "M (the output) is NULL");
+    QRU_CHECK(ctx, qru_check_supports(ctx, dtype));
+    QRU_RET(ctx, new_matrix(ctx, dtype, rows, cols, ld, mem, M));
 }
+
+/* host (2) and ldh (3) of a transfer to or from M */
+#define QRU_ARG_HOST(M, host, ldh)                                             \
+    QRU_ARG(M->ctx, 2, host, "host is NULL");                                  \
+    QRU_ARG(M->ctx, 3, ldh >= M->rows && ldh >= 1,                             \
+            "ldh = %d, but ldh must be >= max(1, rows of M) = %d", ldh,        \
+            M->rows > 1 ? M->rows : 1)
 
 int qru_matrix_upload(qru_matrix *M, const void *host, int ldh)
 {
-    if (!M)
-        return -1;
-    if (!host)
-        return -2;
-    if (ldh < M->rows || ldh < 1)
-        return -3;
-    return M->ctx->ops->upload(M->ctx, M->dtype, M->rows, M->cols, host, ldh,
-                               M->p, M->ld);
+    QRU_ARG(NULL, 1, M, "M is NULL");
+    QRU_ARG_HOST(M, host, ldh);
+    QRU_RET(M->ctx, M->ctx->ops->upload(M->ctx, M->dtype, M->rows, M->cols,
+                                        host, ldh, M->p, M->ld));
 }
 
 int qru_matrix_download(const qru_matrix *M, void *host, int ldh)
 {
-    if (!M)
-        return -1;
-    if (!host)
-        return -2;
-    if (ldh < M->rows || ldh < 1)
-        return -3;
-    return M->ctx->ops->download(M->ctx, M->dtype, M->rows, M->cols, M->p,
-                                 M->ld, host, ldh);
+    QRU_ARG(NULL, 1, M, "M is NULL");
+    QRU_ARG_HOST(M, host, ldh);
+    QRU_RET(M->ctx, M->ctx->ops->download(M->ctx, M->dtype, M->rows, M->cols,
+                                          M->p, M->ld, host, ldh));
 }
 
 int qru_matrix_copy(const qru_matrix *A, qru_matrix *B)
 {
-    if (!A)
-        return -1;
-    if (!qru_mat_ok(A->ctx, B, A->dtype) || B->rows != A->rows ||
-        B->cols != A->cols)
-        return -2;
+    QRU_ARG(NULL, 1, A, "A is NULL");
+    QRU_CHECK(A->ctx, qru_arg_matrix(A->ctx, 2, "B", B, A->dtype));
+    QRU_ARG(A->ctx, 2, B->rows == A->rows && B->cols == A->cols,
+            "B is %d x %d, but A is %d x %d", B->rows, B->cols, A->rows,
+            A->cols);
     if (A == B)
-        return 0;
-    return A->ctx->ops->copy(A->ctx, A->dtype, A->rows, A->cols, A->p, A->ld,
-                             B->p, B->ld);
+        QRU_RET(A->ctx, 0);
+    QRU_RET(A->ctx, A->ctx->ops->copy(A->ctx, A->dtype, A->rows, A->cols,
+                                      A->p, A->ld, B->p, B->ld));
 }
 
 void qru_matrix_destroy(qru_matrix *M)
@@ -186,7 +238,10 @@ int qru_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
     }
     if (st)
         return st;
-    return bad ? -argi : 0;
+    return bad ? qru_fail_arg(argi, "holds %lld non-finite value(s) (NaN or "
+                                    "Inf; QRU_OPTION_CHECK_FINITE is on)",
+                              bad)
+               : 0;
 }
 
 int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
@@ -196,6 +251,8 @@ int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
         return 0;
     for (size_t i = 0; i < n; ++i)
         if (!isfinite(x[i]))
-            return -argi;
+            return qru_fail_arg(argi, "element %zu is not finite (%g; "
+                                      "QRU_OPTION_CHECK_FINITE is on)",
+                                i + 1, x[i]);
     return 0;
 }

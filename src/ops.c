@@ -48,14 +48,30 @@ static void note_d2h(qru_context *ctx, qru_dtype dt, int m, int n, ...)
 #define QRU_COUNTED_(name, params, args, need, stat)                         \
     static int counted_##name params                                         \
     {                                                                          \
-        if (QRU_COUNTS_##stat && qru_op_native(ctx, QRU_OP_##name)) {                               \
+        if (QRU_COUNTS_##stat && qru_op_native(ctx, QRU_OP_##name)) {       \
             ++ctx->stats.op_calls[QRU_OP_##name];                              \
             QRU_NOTE_##stat args;                                              \
         }                                                                      \
-        return ctx->table.name args;                                           \
+        unsigned long seq_ = qru_fail_seq();                                   \
+        int st_ = ctx->table.name args;                                        \
+        if (st_ != 0 && qru_fail_seq() == seq_)                                \
+            qru_fail(st_, "%s (%s backend): %s", #name,                        \
+                     qru_backend_name(ctx->backend), qru_strerror(st_));       \
+        return st_;                                                            \
     }
 QRU_OPS(QRU_COUNTED_)
 #undef QRU_COUNTED_
+
+/* Device memory: a failed allocation records its size. */
+static int counted_mem_alloc(qru_context *ctx, size_t bytes, void **h)
+{
+    unsigned long seq = qru_fail_seq();
+    int st = ctx->table.mem_alloc(ctx, bytes, h);
+    if (st != 0 && qru_fail_seq() == seq)
+        qru_fail(st, "allocating %zu bytes on the %s backend: %s", bytes,
+                 qru_backend_name(ctx->backend), qru_strerror(st));
+    return st;
+}
 
 void qru_ctx_set_ops(qru_context *ctx, const qru_backend_ops *b,
                      int reference)
@@ -81,6 +97,7 @@ void qru_ctx_set_ops(qru_context *ctx, const qru_backend_ops *b,
         ctx->counted.name = counted_##name;
     QRU_OPS(QRU_WRAP_)
 #undef QRU_WRAP_
+    ctx->counted.mem_alloc = counted_mem_alloc;
     ctx->ops = &ctx->counted;
 }
 
@@ -91,10 +108,8 @@ long long qru_ctx_op_calls(const qru_context *ctx, qru_op_id op)
 
 int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats)
 {
-    if (!ctx)
-        return -1;
-    if (!stats)
-        return -2;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG(ctx, 2, stats, "stats is NULL");
     long long calls = 0;
     for (int i = 0; i < QRU_OP_COUNT; ++i)
         calls += ctx->stats.op_calls[i];
@@ -107,8 +122,7 @@ int qru_context_get_stats(const qru_context *ctx, qru_context_stats *stats)
 
 int qru_context_reset_stats(qru_context *ctx)
 {
-    if (!ctx)
-        return -1;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     memset(&ctx->stats, 0, sizeof ctx->stats);
     return 0;
 }

@@ -145,24 +145,28 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
 int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
                   qru_matrix *B, int nb)
 {
-    if (!ctx)
-        return -1;
-    if (!A || A->ctx != ctx)
-        return -2;
-    int st = qru_check_finite(ctx, 2, A, 'A', 'N', 0);
-    if (st)
-        return st;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 2, A, 'A', 'N', 0));
     qru_dtype dt = A->dtype;
     int n = A->rows, m = A->cols;
-    if (Q && (!qru_mat_ok(ctx, Q, dt) || Q->rows != n || Q->cols != n ||
-              Q == A))
-        return -3; /* (Q is output only: not scanned) */
-    if (B && (!qru_mat_ok(ctx, B, dt) || B->rows != n || B == A || B == Q))
-        return -4;
-    if ((st = qru_check_finite(ctx, 4, B, 'A', 'N', 0)) != 0)
-        return st;
-    if (nb < 0)
-        return -5;
+    if (Q) { /* (Q is output only: not scanned) */
+        QRU_ARG_MAT(ctx, 3, "Q", Q, dt);
+        QRU_ARG(ctx, 3, Q->rows == n && Q->cols == n,
+                "Q is %d x %d, but it must be n x n = %d x %d (A is %d x %d)",
+                Q->rows, Q->cols, n, n, n, m);
+        QRU_ARG(ctx, 3, Q != A, "Q is the same matrix as A");
+    }
+    if (B) {
+        QRU_ARG_MAT(ctx, 4, "B", B, dt);
+        QRU_ARG(ctx, 4, B->rows == n, "B has %d rows, but A has %d", B->rows,
+                n);
+        QRU_ARG(ctx, 4, B != A && B != Q, "B is the same matrix as %s",
+                B == A ? "A" : "Q");
+    }
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
+    QRU_ARG(ctx, 5, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
+            "default)", nb);
     int nb_asked = nb;
     if (nb == 0)
         nb = qru_ctx_tuning(ctx, dt)->qr_nb;
@@ -173,15 +177,14 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
     int r = B ? B->cols : 0;
     if (kmax > 0) { /* take the workspace before touching any output */
         size_t need = 0;
-        st = qru_qr_full_workspace(ctx, dt, n, m, Q != NULL, r, nb, nb_asked,
-                                   &need);
+        int st = qru_qr_full_workspace(ctx, dt, n, m, Q != NULL, r, nb,
+                                       nb_asked, &need);
         if (!st)
             st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
-        if (st)
-            return st;
+        QRU_CHECK(ctx, st);
     }
     qru_ptr none = {0, 0};
-    return qru_qr_full(ctx, dt, n, m, A->p, A->ld, Q ? Q->p : none,
-                       Q ? Q->ld : 1, B ? B->p : none, B ? B->ld : 1, r, nb,
-                       nb_asked, ws);
+    QRU_RET(ctx, qru_qr_full(ctx, dt, n, m, A->p, A->ld, Q ? Q->p : none,
+                             Q ? Q->ld : 1, B ? B->p : none, B ? B->ld : 1, r,
+                             nb, nb_asked, ws));
 }

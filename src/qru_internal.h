@@ -40,6 +40,53 @@ extern "C" {
             goto done;                                                         \
     } while (0)
 
+/* ---- the error text (status.c; include/qru.h, qru_last_error) ----
+ *
+ * qru_fail records why a status is born: the text (printf format) and the
+ * status, which it returns.  qru_fail_arg records "argument i: <text>" and
+ * returns -i.  qru_ret(ctx, routine, st), called where a public routine
+ * returns st, puts "routine: " in front of the recorded text (or of
+ * qru_strerror(st) when the origin recorded nothing for st) and copies it
+ * to ctx (which may be NULL); it returns st.  qru_fail_seq counts the
+ * qru_fail calls of the thread, so that a caller can see whether a callee
+ * recorded a failure. */
+#define QRU_ERRMSG_LEN 512
+#if defined(__GNUC__) || defined(__clang__)
+#define QRU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define QRU_PRINTF(f, a)
+#endif
+int qru_fail(int status, const char *fmt, ...) QRU_PRINTF(2, 3);
+int qru_fail_arg(int i, const char *fmt, ...) QRU_PRINTF(2, 3);
+int qru_ret(const qru_context *ctx, const char *routine, int status);
+unsigned long qru_fail_seq(void);
+
+/* Argument i of the calling public routine must satisfy cond; otherwise
+ * return -i with the text "<routine>: argument i: <fmt ...>", which
+ * should name the argument, its value and the rule it broke. */
+#define QRU_ARG(ctx, i, cond, ...)                                             \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            return qru_ret((ctx), __func__,                                    \
+                           qru_fail_arg((i), __VA_ARGS__));                    \
+    } while (0)
+
+/* The status of a failed malloc in the library's host code, recorded. */
+#define QRU_HOST_ALLOC_FAILED                                                  \
+    qru_fail(QRU_ERR_ALLOC, "allocating host memory failed")
+
+/* Return the status x from the calling public routine (with its text). */
+#define QRU_RET(ctx, x) return qru_ret((ctx), __func__, (x))
+
+/* Evaluate x; unless it is 0, return it from the calling public routine
+ * (with its text). */
+#define QRU_CHECK(ctx, x)                                                      \
+    do {                                                                       \
+        int st_ = (x);                                                         \
+        if (st_ != 0)                                                          \
+            return qru_ret((ctx), __func__, st_);                              \
+    } while (0)
+
 /** Backend memory address: a buffer handle plus an offset in elements. */
 typedef struct qru_ptr {
     void *h;    /* host pointer, CUDA device pointer or cl_mem */
@@ -153,6 +200,7 @@ struct qru_context {
     char device_name[256];
     qru_workspace ws;
     int check_finite; /* QRU_OPTION_CHECK_FINITE (0 after calloc: off) */
+    char errmsg[QRU_ERRMSG_LEN]; /* qru_last_error(ctx) */
 };
 
 struct qru_matrix {
@@ -307,6 +355,25 @@ int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out);
 /* Argument checking helpers (src/check.c).  Each returns 1 when the
  * matrix is usable: not NULL, belongs to ctx, has the given dtype. */
 int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt);
+/* 0 when M is usable (qru_mat_ok), else -i with the reason as the text
+ * ("<name> is NULL", "... belongs to another context", "... holds float,
+ * but the call works in double"). */
+int qru_arg_matrix(const qru_context *ctx, int i, const char *name,
+                   const qru_matrix *M, qru_dtype dt);
+/* 0 when ctx's device computes in dtype, else QRU_ERR_UNSUPPORTED with
+ * the text. */
+int qru_check_supports(const qru_context *ctx, qru_dtype dtype);
+/* The same, and M must be square. */
+int qru_arg_square(const qru_context *ctx, int i, const char *name,
+                   const qru_matrix *M, qru_dtype dt);
+/* 0 when the character *c (argument i, called name) is one of allowed
+ * (upper case; *c is upper-cased in place), else -i with the text. */
+int qru_arg_char(int i, const char *name, char *c, const char *allowed);
+#define QRU_ARG_CHAR(ctx, i, name, c, allowed)                                 \
+    QRU_CHECK((ctx), qru_arg_char((i), (name), &(c), (allowed)))
+/* Argument i, the matrix called name, must be usable (qru_arg_matrix). */
+#define QRU_ARG_MAT(ctx, i, name, M, dt)                                       \
+    QRU_CHECK((ctx), qru_arg_matrix((ctx), (i), (name), (M), (dt)))
 
 #ifdef __cplusplus
 }

@@ -106,9 +106,10 @@ static const struct {
     qru_tuning_param param;
     size_t off;
     int lo, hi;
+    const char *name;
 } params[] = {
 #define QRU_TUNING_PARAM_(f, P, env, lo, hi, words)                          \
-    {QRU_TUNE_##P, offsetof(qru_tuning, f), lo, hi},
+    {QRU_TUNE_##P, offsetof(qru_tuning, f), lo, hi, "QRU_TUNE_" #P},
     QRU_TUNING(QRU_TUNING_PARAM_)
 #undef QRU_TUNING_PARAM_
 };
@@ -121,41 +122,45 @@ static int find_param(qru_tuning_param p)
     return -1;
 }
 
-/* The field of param in ctx's block for dtype, after the argument checks
- * shared by the setter and the getter (0 or -i in *st). */
-static int *tuning_field(const qru_context *ctx, qru_dtype dtype,
-                         qru_tuning_param param, int *i, int *st)
+/* The checks of dtype (2) and param (3) shared by the setter and the
+ * getter: 0 and the parameter's index in *i, or -2 / -3. */
+static int tuning_args(qru_dtype dtype, qru_tuning_param param, int *i)
 {
-    *st = !ctx ? -1 : dtype != QRU_FLOAT && dtype != QRU_DOUBLE ? -2 : 0;
-    if (*st == 0 && (*i = find_param(param)) < 0)
-        *st = -3;
-    if (*st)
-        return NULL;
-    return (int *)((char *)qru_ctx_tuning(ctx, dtype) + params[*i].off);
+    if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE)
+        return qru_fail_arg(2, "dtype = %d is not QRU_FLOAT (1) or "
+                               "QRU_DOUBLE (2)", (int)dtype);
+    if ((*i = find_param(param)) < 0)
+        return qru_fail_arg(3, "param = %d is not a qru_tuning_param",
+                            (int)param);
+    return 0;
+}
+
+/* The field of parameter i in ctx's block for dtype. */
+static int *tuning_field(const qru_context *ctx, qru_dtype dtype, int i)
+{
+    return (int *)((char *)qru_ctx_tuning(ctx, dtype) + params[i].off);
 }
 
 int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int value)
 {
-    int i, st;
-    int *f = tuning_field(ctx, dtype, param, &i, &st);
-    if (!f)
-        return st;
-    if (value < params[i].lo || value > params[i].hi)
-        return -4;
-    *f = value;
-    return 0;
+    int i;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_CHECK(ctx, tuning_args(dtype, param, &i));
+    QRU_ARG(ctx, 4, value >= params[i].lo && value <= params[i].hi,
+            "value = %d, but %s must be in [%d, %d]", value, params[i].name,
+            params[i].lo, params[i].hi);
+    *tuning_field(ctx, dtype, i) = value;
+    QRU_RET(ctx, 0);
 }
 
 int qru_context_get_tuning(const qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int *value)
 {
-    int i, st;
-    const int *f = tuning_field(ctx, dtype, param, &i, &st);
-    if (!f)
-        return st;
-    if (!value)
-        return -4;
-    *value = *f;
-    return 0;
+    int i;
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_CHECK(ctx, tuning_args(dtype, param, &i));
+    QRU_ARG(ctx, 4, value, "value (the output) is NULL");
+    *value = *tuning_field(ctx, dtype, i);
+    QRU_RET(ctx, 0);
 }

@@ -33,22 +33,25 @@
  * of rows (i grows by 2 with j) and never disturb zeros made before. */
 int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     int n = f->n, m = f->m;
-    if (k < 0 || k > m)
-        return -2;
+    QRU_ARG(ctx, 2, k >= 0 && k <= m,
+            "k = %d, but 0 <= k <= m = %d must hold", k, m);
     qru_dtype dt = f->dtype;
-    if (!qru_mat_ok(ctx, U, dt) || U->rows != n || U->cols < 1 ||
-        U->cols > n - m)
-        return -3;
-    QRU_TRY(qru_check_finite(ctx, 3, U, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 3, "U", U, dt);
+    QRU_ARG(ctx, 3, U->rows == n, "U has %d rows, but it needs n = %d",
+            U->rows, n);
+    QRU_ARG(ctx, 3, U->cols >= 1 && U->cols <= n - m,
+            "U has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
+            "tall: m + p <= n = %d, m = %d)", U->cols, n - m, n, m);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
     if (!f->has_q)
-        return QRU_ERR_NO_Q;
-    return qru_upd_run(ctx, f,
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
+                                            "without QRU_LSQ_KEEP_Q"));
+    QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL,
-                                     0});
+                                     0}));
 }
 
 int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
@@ -84,7 +87,7 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
     if (!hdiag)
-        return QRU_ERR_ALLOC;
+        return QRU_HOST_ALLOC_FAILED;
     double *hnorm = hdiag + mr;
     qru_ptr ws;
     st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);

@@ -29,21 +29,24 @@
 int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
                      const qru_matrix *e)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     int n = f->n, m = f->m, r = f->r;
-    if (k < 0 || k > n)
-        return -2;
+    QRU_ARG(ctx, 2, k >= 0 && k <= n,
+            "k = %d, but 0 <= k <= n = %d must hold", k, n);
     qru_dtype dt = f->dtype;
-    if (!qru_mat_ok(ctx, U, dt) || U->cols != m || U->rows < 1)
-        return -3;
-    QRU_TRY(qru_check_finite(ctx, 3, U, 'A', 'N', 0));
-    if (!qru_mat_ok(ctx, e, dt) || e->rows != U->rows || e->cols != r)
-        return -4;
-    QRU_TRY(qru_check_finite(ctx, 4, e, 'A', 'N', 0));
-    return qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, 0});
+    QRU_ARG_MAT(ctx, 3, "U", U, dt);
+    QRU_ARG(ctx, 3, U->cols == m && U->rows >= 1,
+            "U is %d x %d, but it needs >= 1 row and m = %d columns",
+            U->rows, U->cols, m);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 4, "e", e, dt);
+    QRU_ARG(ctx, 4, e->rows == U->rows && e->cols == r,
+            "e is %d x %d, but it must be %d x r = %d x %d (U's rows)",
+            e->rows, e->cols, U->rows, U->rows, r);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
+    QRU_RET(ctx, qru_upd_run(ctx, f,
+                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, 0}));
 }
 
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -20,25 +20,24 @@
 
 int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
 {
-    if (!f)
-        return -1;
-    if (alg != QRU_UPDATE_DISSERTATION && alg != QRU_UPDATE_FAST &&
-        alg != QRU_UPDATE_AUTO)
-        return -2;
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    QRU_ARG(f->ctx, 2,
+            alg == QRU_UPDATE_DISSERTATION || alg == QRU_UPDATE_FAST ||
+                alg == QRU_UPDATE_AUTO,
+            "alg = %d is not a qru_update_algorithm", (int)alg);
     f->upd_alg = (int)alg;
-    return 0;
+    QRU_RET(f->ctx, 0);
 }
 
 int qru_lsq_update_algorithm(const qru_lsq *f) { return f ? f->upd_alg : -1; }
 
 int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
 {
-    if (!f)
-        return -1;
-    if (nb < 0)
-        return -2;
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    QRU_ARG(f->ctx, 2, nb >= 0, "nb = %d, but nb must be >= 0 (0: the "
+            "tuned default)", nb);
     f->upd_nb = nb;
-    return 0;
+    QRU_RET(f->ctx, 0);
 }
 
 int qru_lsq_update_block_size(const qru_lsq *f) { return f ? f->upd_nb : -1; }

@@ -87,7 +87,7 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (s > 0) {
         hnorm = malloc(sizeof(double) * 2 * (size_t)s);
         if (!hnorm)
-            return QRU_ERR_ALLOC;
+            return QRU_HOST_ALLOC_FAILED;
     }
     qru_ptr ws;
     int st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);

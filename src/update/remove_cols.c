@@ -18,17 +18,20 @@
 
 int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     int m = f->m;
-    if (k < 0 || k >= m)
-        return -2;
-    if (p < 1 || p > m - k || p >= m)
-        return -3;
-    return qru_upd_run(ctx, f,
+    QRU_ARG(ctx, 2, k >= 0 && k < m,
+            "k = %d, but 0 <= k < m = %d must hold", k, m);
+    QRU_ARG(ctx, 3, p >= 1, "p = %d, but p must be >= 1", p);
+    QRU_ARG(ctx, 3, p <= m - k,
+            "p = %d, but k + p must be <= m = %d (k = %d)", p, m, k);
+    QRU_ARG(ctx, 3, p < m,
+            "p = %d, but at least one of the m = %d columns must stay", p,
+            m);
+    QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL,
-                                     0});
+                                     0}));
 }
 
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -77,19 +77,23 @@ static int drop_q_rows(qru_context *ctx, qru_dtype dt, qru_ptr Q, int ld,
 
 int qru_lsq_remove_rows(qru_lsq *f, int k, int p)
 {
-    if (!f)
-        return -1;
+    QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     int n = f->n, m = f->m;
-    if (k < 0 || k >= n)
-        return -2;
-    if (p < 1 || p > n - k || n - p < m)
-        return -3;
+    QRU_ARG(ctx, 2, k >= 0 && k < n,
+            "k = %d, but 0 <= k < n = %d must hold", k, n);
+    QRU_ARG(ctx, 3, p >= 1, "p = %d, but p must be >= 1", p);
+    QRU_ARG(ctx, 3, p <= n - k,
+            "p = %d, but k + p must be <= n = %d (k = %d)", p, n, k);
+    QRU_ARG(ctx, 3, n - p >= m,
+            "p = %d, but n - p must stay >= m = %d (n = %d): A stays tall",
+            p, m, n);
     if (!f->has_q)
-        return QRU_ERR_NO_Q;
-    return qru_upd_run(ctx, f,
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
+                                            "without QRU_LSQ_KEEP_Q"));
+    QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL,
-                                     0});
+                                     0}));
 }
 
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
