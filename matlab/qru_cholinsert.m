@@ -1,10 +1,46 @@
-function varargout = qru_cholinsert(varargin)
-%QRU_CHOLINSERT  Cholesky factor of a matrix with rows and columns inserted.
-%   R1 = qru_cholinsert(R, j, X) with R upper triangular (A = R*R, n x n)
-%   and X (n+p) x p returns the factor of A1 (n+p x n+p) with
-%   A1(i, i) = A for i = [1:j-1, j+p:n+p] and A1(:, j:j+p-1) = X (p = 1 is
-%   Octaves cholinsert(R, j, x)).  [R1, info] = ... returns info > 0 and
-%   R1 = R instead of raising an error when A1 is not positive definite.
-%   A trailing option selects the backend.
-[varargout{1:max(nargout, 1)}] = qru_mex('cholinsert', varargin{:});
+function [R1, info] = qru_cholinsert(R, j, x, varargin)
+%QRU_CHOLINSERT  Cholesky factor with a row and column inserted (cholinsert).
+%   R1 = qru_cholinsert(R, j, x) with R upper triangular (A = R'*R, n x n)
+%   and x a column of length n + 1 returns the factor of A1 (n+1 x n+1),
+%   A1 = A with the row and column x inserted at j: A1(:, j) = x',
+%   A1(j, :) = x', A1([1:j-1 j+1:n+1], [1:j-1 j+1:n+1]) = A, as Octave's
+%   cholinsert(R, j, x).  As qru's extension x may be (n + p) x p: p rows
+%   and columns inserted at j .. j+p-1 (x = A1(:, j:j+p-1)).
+%   [R1, info] = qru_cholinsert(R, j, x) raises no error for a matrix that
+%   is not positive definite: info = 0 on success, 1 when A1 is not
+%   positive definite, 2 when R is singular; for info > 0, R1 = R.
+%
+%   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
+%   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%   Errors name the argument and the rule, with identifiers
+%   qru:cholinsert:<kind>.
+%
+%   See also cholinsert, qru_choldelete, qru_cholupdate.
+fn = 'qru_cholinsert';
+if nargin < 3
+  error('qru:cholinsert:nargin', '%s: needs R, j and x (got %d arguments)', fn, nargin);
+end
+[~, backend] = qru_trailing(fn, 4, varargin, {});
+qru_chol_factor_arg(fn, R);
+n = size(R, 1);
+p = size(x, 2);
+if ~isnumeric(x) || ~isreal(x) || p < 1 || size(x, 1) ~= n + p
+  qru_arg_error(fn, 3, 'x', 'x is a %s of size %s, but it must be (n+p) x p with n = %d, p >= 1', ...
+                class(x), mat2str(size(x)), n);
+end
+k = qru_index(fn, 2, j, n + 1, sprintf('R is %d x %d: 1 <= j <= n + 1 = %d', n, n, n + 1), false);
+if any(diag(R) == 0)
+  R1 = R; info = 2;
+  if nargout < 2
+    error('qru:cholinsert:singular', '%s: R is singular, so it is not a Cholesky factor', fn);
+  end
+  return;
+end
+[R1, st] = qru_mex('cholinsert', R, k, x, backend);
+info = double(st > 0);
+if info && nargout < 2
+  error('qru:cholinsert:notPositiveDefinite', ...
+        '%s: the matrix with the inserted rows and columns is not positive definite (at column %d)', ...
+        fn, st);
+end
 end

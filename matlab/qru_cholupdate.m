@@ -1,11 +1,47 @@
-function varargout = qru_cholupdate(varargin)
-%QRU_CHOLUPDATE  Rank-k update or downdate of a Cholesky factor.
-%   R1 = qru_cholupdate(R, X) with R upper triangular (A = R*R) and X
-%   n x k returns the factor of A + X*X (as cholupdate(R, x) does for one
-%   column).  R1 = qru_cholupdate(R, X, -) returns the factor of
-%   A - X*X; an error is raised if that matrix is not positive definite,
-%   unless a second output is requested: [R1, info] = ... then returns
-%   R1 = R and info > 0 (the column where definiteness is lost), or info = 0
-%   on success.  A trailing option selects the backend.
-[varargout{1:max(nargout, 1)}] = qru_mex('cholupdate', varargin{:});
+function [R1, p] = qru_cholupdate(R, x, varargin)
+%QRU_CHOLUPDATE  Rank-1 (or rank-k) update or downdate of a Cholesky factor.
+%   R1 = qru_cholupdate(R, x) with R upper triangular (A = R'*R) and x a
+%   column of length n returns the upper triangular factor of A + x*x', as
+%   MATLAB's cholupdate(R, x).  As qru's extension x may be an n x k block:
+%   R1'*R1 = A + x*x'.
+%   R1 = qru_cholupdate(R, x, '+') is the same; R1 = qru_cholupdate(R, x, '-')
+%   returns the factor of A - x*x' and raises an error when that matrix is
+%   not positive definite.
+%   [R1, p] = qru_cholupdate(R, x, '-') raises no such error: p = 0 on
+%   success; p = 1 when the downdated matrix is not positive definite and
+%   p = 2 when R is singular (a zero on its diagonal; downdates only, as
+%   Octave's); for p > 0, R1 = R.
+%
+%   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
+%   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%   Errors name the argument and the rule, with identifiers
+%   qru:cholupdate:<kind>.
+%
+%   See also cholupdate, qru_cholinsert, qru_choldelete.
+fn = 'qru_cholupdate';
+if nargin < 2
+  error('qru:cholupdate:nargin', '%s: needs R and x (got %d arguments)', fn, nargin);
+end
+[op, backend] = qru_trailing(fn, 3, varargin, {'+', '-'});
+qru_chol_factor_arg(fn, R);
+n = size(R, 1);
+if ~isnumeric(x) || ~isreal(x) || size(x, 1) ~= n || isempty(x)
+  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but it must be a real column (or block) with n = %d rows', ...
+                class(x), mat2str(size(x)), n);
+end
+if strcmp(op, '-') && any(diag(R) == 0)
+  if nargout >= 2
+    R1 = R; p = 2;
+    return;
+  end
+  error('qru:cholupdate:singular', '%s: R is singular (R(%d,%d) = 0), so it is not a Cholesky factor', ...
+        fn, find(diag(R) == 0, 1), find(diag(R) == 0, 1));
+end
+[R1, info] = qru_mex('cholupdate', R, x, op, backend);
+p = double(info > 0);
+if p && nargout < 2
+  error('qru:cholupdate:notPositiveDefinite', ...
+        '%s: the downdated matrix R''*R - x*x'' is not positive definite (at column %d)', ...
+        fn, info);
+end
 end

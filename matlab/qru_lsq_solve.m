@@ -5,14 +5,11 @@ function [x, res] = qru_lsq_solve(varargin)
 %   substitution).  [x, res] = qru_lsq_solve(A, b) also returns the residual
 %   norms res(k) = norm(A*x(:,k) - b(:,k)).  A trailing option selects the
 %   backend ('cpu', 'cuda', 'opencl', 'auto').
-%   [x, res] = qru_lsq_solve(h) solves the problem held by a handle from
-%   qru_lsq_new (after its updates).
+%   To update the problem and solve again, use a qru_lsq object.
 %   A rank-deficient A raises the error qru:numerical.
-if nargin >= 1 && isa(varargin{1}, 'uint64')
-  [x, res] = deal_out(nargout, 'lsq_solve_h', varargin{:});
-else
-  [x, res] = deal_out(nargout, 'lsq_solve', varargin{:});
-end
+%
+%   See also qru_lsq, mldivide.
+[x, res] = deal_out(nargout, 'lsq_solve', varargin{:});
 end
 
 function [x, res] = deal_out(nout, cmd, varargin)

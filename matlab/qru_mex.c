@@ -35,8 +35,7 @@
  *   qru:badArgument    the library rejected an argument (-i),
  *   qru:numerical      rank or definiteness lost (status > 0),
  *   qru:library        allocation, device or backend error (<= -1000),
- *   qru:unsupported    a function this build of qru does not have,
- * with qru_strerror()'s message for library statuses.
+ * with the library's text (qru_last_error) for library statuses.
  */
 #include <ctype.h>
 #include <math.h>
@@ -76,7 +75,9 @@ static void fail(const char *id, const char *fmt, ...)
     mexErrMsgIdAndTxt(id, "%s", msg);
 }
 
-/* Raises the error for a library status (nothing for 0). */
+/* Raises the error for a library status (nothing for 0), with the
+ * library's text: the routine, and for a bad argument its number, value
+ * and rule (qru_last_error).  fn names the routine if the text is empty. */
 static void check(int st, const char *fn)
 {
     if (st == 0)
@@ -84,6 +85,9 @@ static void check(int st, const char *fn)
     const char *id = st > 0            ? "qru:numerical"
                      : st <= -1000     ? "qru:library"
                                        : "qru:badArgument";
+    const char *why = qru_last_error(NULL);
+    if (why[0])
+        fail(id, "%s (status %d)", why, st);
     fail(id, "%s: %s (status %d)", fn, qru_strerror(st), st);
 }
 
@@ -537,7 +541,6 @@ static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
 
 /* ---- MATLAB-style qrinsert / qrdelete ------------------------------------------- */
 
-#ifdef QRU_MEX_HAVE_FROM_QR
 /* A factorisation holding the caller's Q and R (and d = 0). */
 static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
                             const mxArray *Ra, qru_dtype dt)
@@ -556,7 +559,6 @@ static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
           "qru_lsq_create_from_qr");
     return f;
 }
-#endif
 
 /* [Q1, R1] = qrinsert(Q, R, j, U, orient) / qrdelete(Q, R, j, p, orient) */
 static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
@@ -584,7 +586,6 @@ static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "R must be n x m with n >= m >= 1");
     const mxArray *mats[3] = {prhs[0], prhs[1], insert ? prhs[3] : NULL};
     qru_dtype dt = dtype_of(mats, 3);
-#ifdef QRU_MEX_HAVE_FROM_QR
     qru_context *ctx = get_context(b);
     tmp_lsq = lsq_from_qr(ctx, prhs[0], prhs[1], dt);
     const char *what = insert ? (orient[0] == 'c' ? "addcols" : "addrows")
@@ -592,15 +593,6 @@ static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
                                                   : "removerows");
     lsq_update(ctx, tmp_lsq, what, 2, prhs + 2);
     lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
-#else
-    (void)dt;
-    (void)b;
-    (void)plhs;
-    fail("qru:unsupported",
-         "%s needs qru_lsq_create_from_qr, which this version of qru does "
-         "not have; use the handle interface (qru_lsq_new, qru_lsq_update, "
-         "qru_lsq_get) instead", insert ? "qru_qrinsert" : "qru_qrdelete");
-#endif
 }
 
 /* ---- Cholesky --------------------------------------------------------------------- */

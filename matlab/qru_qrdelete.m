@@ -1,14 +1,54 @@
-function [Q1, R1] = qru_qrdelete(Q, R, j, p, orient, varargin)
-%QRU_QRDELETE  Delete a block of columns or rows from a QR factorisation.
-%   [Q1, R1] = qru_qrdelete(Q, R, j, p, 'col') with A = Q*R (Q n x n, R
-%   n x m) returns the factorisation of A(:, [1:j-1, j+p:m]).
-%   [Q1, R1] = qru_qrdelete(Q, R, j, p, 'row') returns the factorisation of
-%   A([1:j-1, j+p:n], :) (needs n - p >= m).
-%   This is MATLAB's qrdelete for a block of p columns (rows) at once,
-%   computed by the block updates of Andrew (2012), chapter 4.  A trailing
-%   option selects the backend ('cpu', 'cuda', 'opencl', 'auto').
-if nargin < 5
-  orient = 'col';
+function [Q1, R1] = qru_qrdelete(Q, R, j, varargin)
+%QRU_QRDELETE  Delete columns or rows from a QR factorization (qrdelete).
+%   [Q1, R1] = qru_qrdelete(Q, R, j) with A = Q*R returns the QR
+%   factorization of A with column j removed, A(:, [1:j-1, j+1:end]).
+%   [Q1, R1] = qru_qrdelete(Q, R, j, 'col') does the same, and
+%   [Q1, R1] = qru_qrdelete(Q, R, j, 'row') removes row j instead.
+%   As qru's extension j may be a range j0:j1 of consecutive indices,
+%   which removes those p = j1 - j0 + 1 columns (rows) in one block update.
+%
+%   This is MATLAB's qrdelete(Q, R, j, orient), computed by the block
+%   updates of Andrew (2012), chapter 4, on a qru backend.  Q and R may be
+%   full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and R1 are of
+%   the same kind.  An economy Q is first completed to a square one (an
+%   O(n^3) step, until qru holds thin factors).  Where the updates do not
+%   apply - a wide result, or no column left - the new matrix is
+%   factorized with qr.  single inputs compute in single precision.  The
+%   signs of the rows of R1 (and columns of Q1) may differ from qrdelete's.
+%
+%   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
+%   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%   Errors name the argument and the rule, with identifiers
+%   qru:qrdelete:<kind> (or the library's qru:badArgument, qru:library).
+%
+%   Example:
+%     A = randn(8, 5); [Q, R] = qr(A, 0);
+%     [Q1, R1] = qru_qrdelete(Q, R, 2:3);    % columns 2 and 3 removed
+%     norm(Q1*R1 - A(:, [1 4 5]))            % about 1e-15
+%
+%   See also qru_qrinsert, qrdelete, qr.
+fn = 'qru_qrdelete';
+if nargin < 3
+  error('qru:qrdelete:nargin', '%s: needs Q, R and j (got %d arguments)', fn, nargin);
 end
-[Q1, R1] = qru_mex('qrdelete', Q, R, j, p, orient, varargin{:});
+[orient, backend] = qru_trailing(fn, 4, varargin, {'col', 'row'});
+[Qf, Rf, econ] = qru_full_factors(fn, Q, R);
+[n, m] = size(Rf);
+if strcmp(orient, 'col')
+  [k, p] = qru_index(fn, 3, j, m, sprintf('A has m = %d columns: 1 <= j <= m', m), true);
+  if p < m && n >= m
+    [Q1, R1] = qru_mex('qrdelete', Qf, Rf, k, p, 'col', backend);
+  else
+    [Q1, R1] = qr(Qf * Rf(:, [1:k-1, k+p:m]));
+  end
+else
+  [k, p] = qru_index(fn, 3, j, n, sprintf('A has n = %d rows: 1 <= j <= n', n), true);
+  if n - p >= m
+    [Q1, R1] = qru_mex('qrdelete', Qf, Rf, k, p, 'row', backend);
+  else
+    A = Qf * Rf;
+    [Q1, R1] = qr(A([1:k-1, k+p:n], :));
+  end
+end
+[Q1, R1] = qru_result(Q1, R1, econ);
 end

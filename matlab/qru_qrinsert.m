@@ -1,15 +1,76 @@
-function [Q1, R1] = qru_qrinsert(Q, R, j, U, orient, varargin)
-%QRU_QRINSERT  Insert a block of columns or rows into a QR factorisation.
-%   [Q1, R1] = qru_qrinsert(Q, R, j, U, 'col') with A = Q*R (Q n x n, R
-%   n x m, n >= m) and U n x p returns the factorisation of
-%   [A(:,1:j-1) U A(:,j:m)] (needs n >= m + p).
-%   [Q1, R1] = qru_qrinsert(Q, R, j, U, 'row') with U p x m returns the
-%   factorisation of [A(1:j-1,:); U; A(j:n,:)].
-%   This is MATLAB's qrinsert for a block of p columns (rows) at once,
-%   computed by the block updates of Andrew (2012), chapter 4.  A trailing
-%   option selects the backend ('cpu', 'cuda', 'opencl', 'auto').
-if nargin < 5
-  orient = 'col';
+function [Q1, R1] = qru_qrinsert(Q, R, j, x, varargin)
+%QRU_QRINSERT  Insert columns or rows into a QR factorization (qrinsert).
+%   [Q1, R1] = qru_qrinsert(Q, R, j, x) with A = Q*R returns the QR
+%   factorization of [A(:,1:j-1) x A(:,j:end)], where x is a column; as
+%   qru's extension x may be a block of p columns.
+%   [Q1, R1] = qru_qrinsert(Q, R, j, x, 'col') does the same, and
+%   [Q1, R1] = qru_qrinsert(Q, R, j, x, 'row') returns the factorization of
+%   [A(1:j-1,:); x; A(j:end,:)], x a row (or a block of p rows).
+%
+%   This is MATLAB's qrinsert(Q, R, j, x, orient), computed by the block
+%   updates of Andrew (2012), chapter 4, on a qru backend.  Q and R may be
+%   full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and R1 are of
+%   the same kind.  An economy Q is first completed to a square one (an
+%   O(n^3) step, until qru holds thin factors).  Where the updates do not
+%   apply - a wide result (fewer rows than columns) - the new matrix is
+%   factorized with qr.  single inputs compute in single precision.  The
+%   signs of the rows of R1 (and columns of Q1) may differ from qrinsert's.
+%
+%   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
+%   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%   Errors name the argument and the rule, with identifiers
+%   qru:qrinsert:<kind> (or the library's qru:numerical, qru:badArgument,
+%   qru:library).
+%
+%   Example:
+%     A = randn(8, 3); [Q, R] = qr(A); U = randn(8, 2);
+%     [Q1, R1] = qru_qrinsert(Q, R, 2, U);   % two new columns at 2 and 3
+%     norm(Q1*R1 - [A(:,1) U A(:,2:3)])      % about 1e-15
+%
+%   See also qru_qrdelete, qrinsert, qr.
+fn = 'qru_qrinsert';
+if nargin < 4
+  error('qru:qrinsert:nargin', '%s: needs Q, R, j and x (got %d arguments)', fn, nargin);
 end
-[Q1, R1] = qru_mex('qrinsert', Q, R, j, U, orient, varargin{:});
+[orient, backend] = qru_trailing(fn, 5, varargin, {'col', 'row'});
+[Qf, Rf, econ] = qru_full_factors(fn, Q, R);
+[n, m] = size(Rf);
+qru_real_arg(fn, 4, 'x', x);
+if isempty(x)
+  qru_arg_error(fn, 4, 'x', 'x is empty (%s), but it must hold at least one column or row', ...
+                mat2str(size(x)));
+end
+if strcmp(orient, 'col')
+  if size(x, 1) ~= n
+    qru_arg_error(fn, 4, 'dimensions', 'x has %d rows, but it must have size(A, 1) = %d', ...
+                  size(x, 1), n);
+  end
+  k = qru_index(fn, 3, j, m + 1, sprintf('A has m = %d columns: 1 <= j <= m + 1', m), false);
+  p = size(x, 2);
+  if n >= m + p
+    [Q1, R1] = qru_mex('qrinsert', Qf, Rf, k, x, 'col', backend);
+  else  % the result is wide: factorize it
+    [Q1, R1] = qr(cast_like([Qf * Rf(:, 1:k-1), x, Qf * Rf(:, k:m)], Q, R, x));
+  end
+else
+  if size(x, 2) ~= m
+    qru_arg_error(fn, 4, 'dimensions', 'x has %d columns, but it must have size(A, 2) = %d', ...
+                  size(x, 2), m);
+  end
+  k = qru_index(fn, 3, j, n + 1, sprintf('A has n = %d rows: 1 <= j <= n + 1', n), false);
+  if n >= m
+    [Q1, R1] = qru_mex('qrinsert', Qf, Rf, k, x, 'row', backend);
+  else
+    A = Qf * Rf;
+    [Q1, R1] = qr(cast_like([A(1:k-1, :); x; A(k:n, :)], Q, R, x));
+  end
+end
+[Q1, R1] = qru_result(Q1, R1, econ);
+end
+
+function A = cast_like(A, varargin)
+% single if any input is single (MATLAB's rule)
+if any(cellfun(@(a) isa(a, 'single'), varargin))
+  A = single(A);
+end
 end

@@ -42,7 +42,7 @@ for c = 1:numel(classes)
   end
   % a downdate that loses definiteness: error, or info > 0 and R unchanged
   X = zeros(n, 1); X(3) = sqrt(2 * A(3, 3));   % A - X*X' has (3,3) entry < 0
-  qru_expect_error('qru:numerical', sprintf('cholupdate - indefinite %s', cls), ...
+  qru_expect_error('qru:cholupdate:notPositiveDefinite', sprintf('cholupdate - indefinite %s', cls), ...
                    @qru_cholupdate, Rs, cast(X, cls), '-', backend);
   [R1, info] = qru_cholupdate(Rs, cast(X, cls), '-', backend);
   qru_check(info > 0 && isequal(R1, Rs), 'cholupdate - indefinite %s: info %d, R changed %d', ...
@@ -70,7 +70,7 @@ for c = 1:numel(classes)
   end
   % inserting a column that makes A1 indefinite
   Xc = [A(:, 1); -1];                      % A1(n+1, n+1) = -1
-  qru_expect_error('qru:numerical', sprintf('cholinsert indefinite %s', cls), ...
+  qru_expect_error('qru:cholinsert:notPositiveDefinite', sprintf('cholinsert indefinite %s', cls), ...
                    @qru_cholinsert, Rs, n + 1, cast(Xc, cls), backend);
   [R1, info] = qru_cholinsert(Rs, n + 1, cast(Xc, cls), backend);
   qru_check(info > 0 && isequal(R1, Rs), 'cholinsert indefinite %s: info %d', cls, info);
@@ -81,7 +81,7 @@ for c = 1:numel(classes)
       if p == 1
         R1 = qru_choldelete(Rs, j, backend);
       else
-        R1 = qru_choldelete(Rs, j, p, backend);
+        R1 = qru_choldelete(Rs, j:j+p-1, backend);
       end
       name = sprintf('choldelete %s j=%d p=%d', cls, j, p);
       chol_check(name, cls, R1, A(keep, keep), ep);
@@ -98,14 +98,35 @@ for c = 1:numel(classes)
 end
 % argument errors
 R = chol(eye(4) * 2);
-qru_expect_error('qru:usage', 'cholupdate R not square', @qru_cholupdate, R(:, 1:3), ones(4, 1), backend);
-qru_expect_error('qru:usage', 'cholupdate X rows', @qru_cholupdate, R, ones(3, 1), backend);
-qru_expect_error('qru:usage', 'cholupdate op', @qru_cholupdate, R, ones(4, 1), '*', backend);
-qru_expect_error('qru:usage', 'cholinsert X size', @qru_cholinsert, R, 1, ones(4, 1), backend);
-qru_expect_error('qru:usage', 'cholinsert j', @qru_cholinsert, R, 6, ones(5, 1), backend);
-qru_expect_error('qru:usage', 'choldelete j', @qru_choldelete, R, 5, backend);
-qru_expect_error('qru:usage', 'choldelete block', @qru_choldelete, R, 3, 3, backend);
-qru_expect_error('qru:usage', 'choldelete complex', @qru_choldelete, complex(R), 1, backend);
+qru_expect_error('qru:*', 'cholupdate R not square', @qru_cholupdate, R(:, 1:3), ones(4, 1), backend);
+qru_expect_error('qru:*', 'cholupdate X rows', @qru_cholupdate, R, ones(3, 1), backend);
+qru_expect_error('qru:*', 'cholupdate op', @qru_cholupdate, R, ones(4, 1), '*', backend);
+qru_expect_error('qru:*', 'cholinsert X size', @qru_cholinsert, R, 1, ones(4, 1), backend);
+qru_expect_error('qru:*', 'cholinsert j', @qru_cholinsert, R, 6, ones(5, 1), backend);
+qru_expect_error('qru:*', 'choldelete j', @qru_choldelete, R, 5, backend);
+qru_expect_error('qru:*', 'choldelete block', @qru_choldelete, R, 3:5, backend);
+qru_expect_error('qru:*', 'choldelete complex', @qru_choldelete, complex(R), 1, backend);
+% MATLAB's p outputs against Octave's cholupdate / cholinsert on the same
+% inputs: 1 when definiteness is lost, 2 when R is singular
+R = chol(gallery('minij', 5)); x = 5 * ones(5, 1);
+[~, po] = cholupdate(R, x, '-');
+[R1, pq] = qru_cholupdate(R, x, '-', backend);
+qru_check(po == 1 && pq == po && isequal(R1, R), 'cholupdate p = %d, Octave %d', pq, po);
+Rz = R; Rz(3, 3) = 0;
+[~, po] = cholupdate(Rz, ones(5, 1), '-');
+[R1, pq] = qru_cholupdate(Rz, ones(5, 1), '-', backend);
+qru_check(po == 2 && pq == po && isequal(R1, Rz), 'singular cholupdate p = %d, Octave %d', pq, po);
+xi = [1; -100; 1; 1; 1; 1];
+[~, io] = cholinsert(R, 2, xi);
+[R1, iq] = qru_cholinsert(R, 2, xi, backend);
+qru_check(io == 1 && iq == io && isequal(R1, R), 'cholinsert info = %d, Octave %d', iq, io);
+[~, io] = cholinsert(Rz, 2, ones(6, 1));
+[~, iq] = qru_cholinsert(Rz, 2, ones(6, 1), backend);
+qru_check(io == 2 && iq == io, 'singular cholinsert info = %d, Octave %d', iq, io);
+% the help text keeps its apostrophes (R'*R)
+h = help('qru_cholupdate');
+qru_check(~isempty(strfind(h, 'A = R''*R')) && ~isempty(strfind(h, 'x*x''')), ...
+          'help qru_cholupdate lost its apostrophes');
 nfail = qru_check('count');
 end
 

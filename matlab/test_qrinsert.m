@@ -1,19 +1,11 @@
 function nfail = test_qrinsert(backend)
-%TEST_QRINSERT  qru_qrinsert / qru_qrdelete (MATLAB's calling convention:
-%   the caller's Q and R in, Q1 and R1 out) against the built-in qrinsert
-%   and qrdelete, blocks of columns/rows at several positions, single and
-%   double precision; error cases.  Skipped (returns -1) when this build of
-%   qru cannot create a factorisation from an existing Q and R.
+%TEST_QRINSERT  qru_qrinsert / qru_qrdelete in MATLAB's calling convention
+%   (qrinsert(Q,R,j,x,orient), qrdelete(Q,R,j,orient)) against Octave's
+%   qrinsert and qrdelete on the same inputs: blocks of columns/rows at
+%   several positions, single and double, full and economy factors, wide
+%   matrices, the 'col' default, and the error cases (both must fail; qru's
+%   message names the argument).
 qru_check('reset');
-try
-  qru_qrinsert(eye(3), [1 0; 0 1; 0 0], 1, [1; 1; 1], 'col', backend);
-catch err
-  if strcmp(err.identifier, 'qru:unsupported')
-    fprintf('SKIP: %s\n', err.message);
-    nfail = -1;
-    return;
-  end
-end
 [~, ~, fp64] = qru_backend(backend);
 classes = {'single'};
 if fp64
@@ -44,14 +36,14 @@ for c = 1:numel(classes)
                         zeros(n + p, 1, cls), A1, zeros(n + p, 1), Qo, Ro);
     end
     for j = [1 4 m-p+1]
-      [Q1, R1] = qru_qrdelete(Qs, Rs, j, p, 'col', backend);
+      [Q1, R1] = qru_qrdelete(Qs, Rs, j:j+p-1, 'col', backend);
       A1 = qru_apply_update(A, zeros(n, 1), 'removecols', j, p, []);
       [Qo, Ro] = qru_octave_update(Q, R, 'removecols', j, p);
       qru_check_factors(sprintf('qrdelete col %s j=%d p=%d', cls, j, p), cls, Q1, R1, ...
                         zeros(n, 1, cls), A1, zeros(n, 1), Qo, Ro);
     end
     for j = [1 4 n-p+1]
-      [Q1, R1] = qru_qrdelete(Qs, Rs, j, p, 'row', backend);
+      [Q1, R1] = qru_qrdelete(Qs, Rs, j:j+p-1, 'row', backend);
       A1 = qru_apply_update(A, zeros(n, 1), 'removerows', j, p, []);
       [Qo, Ro] = qru_octave_update(Q, R, 'removerows', j, p);
       qru_check_factors(sprintf('qrdelete row %s j=%d p=%d', cls, j, p), cls, Q1, R1, ...
@@ -59,13 +51,85 @@ for c = 1:numel(classes)
     end
   end
 end
+% MATLAB's defaults: qrinsert/qrdelete without orient work on columns
+A = randn(n, m); [Q, R] = qr(A); x = randn(n, 1);
+[Q1, R1] = qru_qrinsert(Q, R, 3, x, backend);
+[Qo, Ro] = qrinsert(Q, R, 3, x);
+qru_check_factors('qrinsert default col', 'double', Q1, R1, zeros(n, 1), [A(:,1:2) x A(:,3:m)], zeros(n, 1), Qo, Ro);
+[Q1, R1] = qru_qrdelete(Q, R, 3, backend);
+[Qo, Ro] = qrdelete(Q, R, 3);
+qru_check_factors('qrdelete default col', 'double', Q1, R1, zeros(n, 1), A(:, [1:2 4:m]), zeros(n, 1), Qo, Ro);
+[Q1, R1] = qru_qrdelete(Q, R, 5, 'row', backend);
+[Qo, Ro] = qrdelete(Q, R, 5, 'row');
+qru_check_factors('qrdelete row', 'double', Q1, R1, zeros(n - 1, 1), A([1:4 6:n], :), zeros(n - 1, 1), Qo, Ro);
+% economy factors (qr(A, 0)): the results are economy too, as Octave's
+[Qe, Re] = qr(A, 0);
+[Q1, R1] = qru_qrinsert(Qe, Re, 2, x, 'col', backend);
+[Qo, Ro] = qrinsert(Qe, Re, 2, x, 'col');
+econ_check('economy qrinsert col', Q1, R1, [A(:,1) x A(:,2:m)], Qo, Ro);
+[Q1, R1] = qru_qrdelete(Qe, Re, 4, 'col', backend);
+[Qo, Ro] = qrdelete(Qe, Re, 4, 'col');
+econ_check('economy qrdelete col', Q1, R1, A(:, [1:3 5:m]), Qo, Ro);
+[Q1, R1] = qru_qrinsert(Qe, Re, 7, randn(2, m), 'row', backend);
+qru_check(isequal(size(Q1), [n+2 m]) && isequal(size(R1), [m m]), 'economy qrinsert row: sizes %s %s', mat2str(size(Q1)), mat2str(size(R1)));
+[Q1, R1] = qru_qrdelete(Qe, Re, 7:8, 'row', backend);
+econ_check('economy qrdelete rows (block)', Q1, R1, A([1:6 9:n], :), [], []);
+% wide matrices, which MATLAB and Octave accept
+W = randn(5, 9); [Q, R] = qr(W); x = randn(5, 1);
+[Q1, R1] = qru_qrinsert(Q, R, 4, x, 'col', backend);
+[Qo, Ro] = qrinsert(Q, R, 4, x, 'col');
+qru_check_factors('wide qrinsert col', 'double', Q1, R1, zeros(5, 1), [W(:,1:3) x W(:,4:9)], zeros(5, 1), Qo, Ro);
+[Q1, R1] = qru_qrdelete(Q, R, 2, 'row', backend);
+[Qo, Ro] = qrdelete(Q, R, 2, 'row');
+qru_check_factors('wide qrdelete row', 'double', Q1, R1, zeros(4, 1), W([1 3:5], :), zeros(4, 1), Qo, Ro);
+[Q1, R1] = qru_qrdelete(Q, R, 9, 'col', backend);
+[Qo, Ro] = qrdelete(Q, R, 9, 'col');
+qru_check_factors('wide qrdelete col', 'double', Q1, R1, zeros(5, 1), W(:, 1:8), zeros(5, 1), Qo, Ro);
+% error cases: Octave's function fails on the same input, and qru's
+% message names the argument and the rule
 [Q, R] = qr(randn(n, m));
-qru_expect_error('qru:usage', 'economy Q', @qru_qrinsert, Q(:, 1:m), R(1:m, :), 1, randn(n, 1), 'col', backend);
-qru_expect_error('qru:usage', 'bad orient', @qru_qrinsert, Q, R, 1, randn(n, 1), 'diag', backend);
-qru_expect_error('qru:usage', 'j = m+2', @qru_qrinsert, Q, R, m + 2, randn(n, 1), 'col', backend);
-qru_expect_error('qru:usage', 'row U width', @qru_qrinsert, Q, R, 1, randn(1, m + 1), 'row', backend);
-qru_expect_error('qru:usage', 'delete j = 0', @qru_qrdelete, Q, R, 0, 1, 'col', backend);
-qru_expect_error('qru:badArgument', 'delete too many rows', @qru_qrdelete, Q, R, 1, n - m + 1, 'row', backend);
+both_fail('bad orient', 'argument 5', @qrinsert, @qru_qrinsert, {Q, R, 1, randn(n, 1), 'diag'}, backend);
+both_fail('j = m+2', 'argument 3: j = 12, but', @qrinsert, @qru_qrinsert, {Q, R, m + 2, randn(n, 1), 'col'}, backend);
+both_fail('j = 0', 'argument 3: j = 0', @qrinsert, @qru_qrinsert, {Q, R, 0, randn(n, 1)}, backend);
+both_fail('row x width', 'argument 4: x has 11 columns', @qrinsert, @qru_qrinsert, {Q, R, 1, randn(1, m + 1), 'row'}, backend);
+both_fail('col x height', 'argument 4: x has 25 rows', @qrinsert, @qru_qrinsert, {Q, R, 1, randn(n + 1, 1)}, backend);
+both_fail('delete j = 0', 'argument 3: j = 0', @qrdelete, @qru_qrdelete, {Q, R, 0}, backend);
+both_fail('delete j = m+1', 'argument 3: j = 11', @qrdelete, @qru_qrdelete, {Q, R, m + 1, 'col'}, backend);
+both_fail('delete row n+1', 'argument 3: j = 25', @qrdelete, @qru_qrdelete, {Q, R, n + 1, 'row'}, backend);
+both_fail('Q, R mismatch', 'argument 2', @qrdelete, @qru_qrdelete, {Q, R(1:n-1, :), 1}, backend);
 qru_expect_error('qru:numerical', 'insert a dependent column', @qru_qrinsert, Q, R, 2, Q * R(:, 1), 'col', backend);
 nfail = qru_check('count');
+end
+
+function econ_check(what, Q1, R1, A1, Qo, Ro)
+% an economy factorization of A1, and of the sizes Octave's has
+[n, m] = size(A1); k = min(n, m);
+qru_check(isequal(size(Q1), [n k]) && isequal(size(R1), [k m]), '%s: sizes Q %s R %s', ...
+          what, mat2str(size(Q1)), mat2str(size(R1)));
+if ~isempty(Qo)
+  qru_check(isequal(size(Q1), size(Qo)) && isequal(size(R1), size(Ro)), '%s: sizes differ from Octave''s', what);
+end
+berr = norm(A1 - Q1 * R1, 'fro') / (norm(A1, 'fro') * max(n, m) * eps);
+oerr = norm(eye(k) - Q1' * Q1, 'fro') / (n * eps);
+qru_check(berr < 30 && oerr < 30 && all(all(tril(R1, -1) == 0)), ...
+          '%s: backward error %g, orthogonality %g', what, berr, oerr);
+end
+
+function both_fail(what, text, octave_fn, qru_fn, args, backend)
+% Octave's function and qru's reject the same input; qru's message
+% contains text and its identifier starts with qru:
+ok_octave = false;
+try
+  octave_fn(args{:});
+catch
+  ok_octave = true;
+end
+qru_check(ok_octave, '%s: Octave''s function accepted the input', what);
+try
+  qru_fn(args{:}, backend);
+  qru_check(false, '%s: qru accepted the input', what);
+catch err
+  qru_check(strncmp(err.identifier, 'qru:', 4) && ~isempty(strfind(err.message, text)), ...
+            '%s: error "%s" (%s) lacks "%s"', what, err.message, err.identifier, text);
+end
 end

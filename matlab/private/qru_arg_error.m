@@ -1,0 +1,9 @@
+function qru_arg_error(fn, i, kind, fmt, varargin)
+%QRU_ARG_ERROR  Raises the error of a bad argument of a qru function: the
+%   identifier qru:<fn without qru_>:<kind> and the message
+%   '<fn>: argument <i>: <text>', the text naming the argument, its value
+%   and the rule it broke, e.g.
+%   qru_qrdelete: argument 3: j = 9, but 1 <= j <= 4 must hold (columns of A)
+id = sprintf('qru:%s:%s', regexprep(fn, '^qru_', ''), kind);
+error(id, '%s: argument %d: %s', fn, i, sprintf(fmt, varargin{:}));
+end
