@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lapacke.h>
 
+#include "plot.h"
 #include "qru.h"
 
 #define EXIT_USAGE 2
@@ -37,10 +39,14 @@ typedef struct series {
 
 /* The data series: decimal year and ppm */
 void series_embedded(series *s);
-/* Reads "x,y" lines; lines whose first non-blank character cannot start a
- * number (header, comments, blank lines) are skipped.  Returns 0 or prints
- * the problem and returns -1. */
+/* Reads "year,value" lines; every other line is skipped and reported with
+ * its number and the reason; times must increase strictly.  Returns 0 or
+ * prints the problem and returns -1. */
 int series_read(series *s, const char *path);
+/* Explains (on stderr) data on which the demonstrations' model is
+ * degenerate: too few rows, too few times of the year, a constant series.
+ * Returns 0 or -1. */
+int series_check(const series *s);
 void series_free(series *s);
 
 /* ---- helpers (util.c) ---- */
@@ -60,6 +66,9 @@ int upload_block(qru_context *ctx, qru_dtype dt, int rows, int cols, const doubl
 int upload_new(qru_context *ctx, qru_dtype dt, int rows, int cols, const double *h, qru_matrix **M);
 /* Downloads M (rows x cols, any dtype) into the double array h (ld rows). */
 int download_double(const qru_matrix *M, double *h);
+/* On a terminal (stderr is a TTY): "\r[what] i/n" as work goes on, and a
+ * cleared line when i == n; nothing otherwise (logs stay clean). */
+void progress(const char *what, int i, int n);
 /* Monotonic wall clock in seconds. */
 double wall_s(void);
 /* 2-norm and 2-norm condition number of the n x m (n >= m) host matrix A
@@ -74,6 +83,7 @@ typedef struct demo_env {
     qru_context *ctx;
     qru_dtype dtype;
     const series *data;
+    int record; /* 1: record the figures' series (--plot / --csv) */
 } demo_env;
 
 /* Same margin as the test suite's QRU_TEST_THRESHOLD. */

@@ -151,6 +151,16 @@ int demo_fit(const demo_env *env)
            hypot(x[3], x[4]), hypot(x[5], x[6]));
     printf("residual    ||A x - b|| = %.6g ppm, RMS = %.6g ppm\n", res,
            res / sqrt((double)n));
+    for (int i = 0; env->record && i < n; i++) {
+        double model = ybar, trend = ybar;
+        for (int j = 0; j < m; j++)
+            model += A[i + (size_t)j * n] * x[j];
+        for (int j = 0; j < 3; j++)
+            trend += A[i + (size_t)j * n] * x[j];
+        fig_record("fit", "data", S->t[i], S->y[i]);
+        fig_record("fit", "model", S->t[i], model);
+        fig_record("fit", "trend", S->t[i], trend);
+    }
 
     /* ---- agreement with the reference, and the verdict
      *

@@ -235,6 +235,33 @@ int demo_gp(const demo_env *env)
     }
     printf("            %d of %d held-out observations inside the band\n",
            inside, nt);
+    if (env->record) { /* the band at every held-out sample, for the figure */
+        double *xa = malloc(3 * (size_t)P * sizeof *xa);
+        if (!xa) {
+            fprintf(stderr, "qru: out of memory\n");
+            st = -1;
+            goto done;
+        }
+        double *ma = xa + P, *va = ma + P;
+        for (int q = 0; q < P; q++)
+            xa[q] = xg[N0 + q];
+        st = report(qru_gp_predict(gp, P, xa, ma, va), "qru_gp_predict");
+        for (int q = 0; !st && q < P; q++) {
+            int i = i0 + N0 + q;
+            double base = S->y[i] - r[i];
+            double sd2 = 2.0 * sqrt((va[q] > 0.0 ? va[q] : 0.0) + sn2);
+            fig_record("gp", "mean", S->t[i], base + ma[q]);
+            fig_record("gp", "lower", S->t[i], base + ma[q] - sd2);
+            fig_record("gp", "upper", S->t[i], base + ma[q] + sd2);
+            fig_record("gp", "observed", S->t[i], S->y[i]);
+        }
+        for (int i = i0 + N0 - 104 > i0 ? i0 + N0 - 104 : i0; !st && i < i0 + N0;
+             i++)
+            fig_record("gp", "history", S->t[i], S->y[i]);
+        free(xa);
+        if (st)
+            goto done;
+    }
 
     /* ---- the GP window slides through the held-out year */
     printf("slide       qru_gp_insert(k = n, %d points) + qru_gp_remove(k = "

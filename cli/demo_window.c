@@ -231,6 +231,13 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
             out->worst = dx / xtol;
         if (dr / rtol > out->worst)
             out->worst = dr / rtol;
+        if (verbose && env->record) {
+            double te = S->t[r0 + W - 1];
+            fig_record("window", "trend", te, xu[1] / P->h);
+            fig_record("window", "update_ms", te, 1e3 * t_upd);
+            fig_record("window", "refactor_ms", te, 1e3 * t_ref);
+        }
+        progress(verbose ? "window, run 1" : "window, run 2", j, nsteps);
         if (verbose || !pass)
             printf("%5d  %7.2f-%7.2f %7.4f %7.4f %9.3f %9.3f %10.2e %10.2e"
                    "  %s%s\n",

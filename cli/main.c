@@ -45,6 +45,15 @@ static void usage(FILE *out)
             "  --precision double|single        (default double)\n"
             "  --data FILE   use a CSV of the same form as data/co2.csv\n"
             "                (decimal year, ppm) instead of the embedded series\n"
+            "                Every line that is not 'year,value' with two finite\n"
+            "                numbers is skipped and reported with its number and\n"
+            "                the reason; times must increase strictly\n"
+            "  --plot DIR    write the figures as PNG files into DIR: fit.png\n"
+            "                (data, model, trend), window.png (trend per window,\n"
+            "                update vs refactor time per slide), gp.png\n"
+            "                (forecast +- 2 sd against held-out data)\n"
+            "  --csv DIR     write the numbers behind the figures as CSV files\n"
+            "                (series,x,y) into DIR\n"
             "  --part NAME   run one part only (default: all): all");
 }
 
@@ -136,11 +145,20 @@ static int option_value(int argc, char **argv, int *i, const char *name,
     return 1;
 }
 
+/* The directory of --plot / --csv, or NULL after saying it is missing. */
+static const char *dir_value(const char *opt, const char *v)
+{
+    if (!v || !*v)
+        fprintf(stderr, "qru demo: %s needs a directory\n", opt);
+    return v && *v ? v : NULL;
+}
+
 static int cmd_demo(int argc, char **argv)
 {
     qru_backend backend = QRU_BACKEND_AUTO;
     qru_dtype dt = QRU_DOUBLE;
     const char *data_path = NULL, *part = NULL, *v = NULL;
+    const char *plot_dir = NULL, *csv_dir = NULL;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage_full(stdout);
@@ -163,6 +181,12 @@ static int cmd_demo(int argc, char **argv)
                 return EXIT_USAGE;
             }
             data_path = v;
+        } else if (option_value(argc, argv, &i, "--plot", &v)) {
+            if (!(plot_dir = dir_value("--plot", v)))
+                return EXIT_USAGE;
+        } else if (option_value(argc, argv, &i, "--csv", &v)) {
+            if (!(csv_dir = dir_value("--csv", v)))
+                return EXIT_USAGE;
         } else if (option_value(argc, argv, &i, "--part", &v)) {
             int found = v && strcmp(v, "all") == 0;
             for (int k = 0; v && k < N_DEMO_PARTS; k++)
@@ -185,6 +209,10 @@ static int cmd_demo(int argc, char **argv)
     if (data_path) {
         if (series_read(&data, data_path))
             return 1;
+        if (series_check(&data)) {
+            series_free(&data);
+            return 1;
+        }
     } else {
         series_embedded(&data);
     }
@@ -193,7 +221,7 @@ static int cmd_demo(int argc, char **argv)
     int st = qru_context_create(backend, &ctx);
     if (st) {
         fprintf(stderr, "qru demo: cannot create a %s context: %s\n",
-                qru_backend_name(backend), qru_strerror(st));
+                qru_backend_name(backend), qru_last_error(NULL));
         series_free(&data);
         return 1;
     }
@@ -207,7 +235,7 @@ static int cmd_demo(int argc, char **argv)
         return 1;
     }
 
-    demo_env env = {ctx, dt, &data};
+    demo_env env = {ctx, dt, &data, plot_dir || csv_dir};
     int failed = 0, errors = 0, ran = 0;
     for (int k = 0; k < N_DEMO_PARTS; k++) {
         if (part && strcmp(part, demo_parts[k].name) != 0)
@@ -220,6 +248,11 @@ static int cmd_demo(int argc, char **argv)
     }
     qru_context_destroy(ctx);
     series_free(&data);
+    if (plot_dir || csv_dir) {
+        printf("\n");
+        errors += fig_write_all(plot_dir, csv_dir) != 0;
+    }
+    fig_free_all();
     printf("\nqru demo: %d part(s), %s\n", ran,
            errors ? "ERROR" : failed ? "FAIL" : "all PASS");
     return failed || errors ? 1 : 0;

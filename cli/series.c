@@ -18,9 +18,17 @@ void series_embedded(series *s)
              "Mauna Loa weekly CO2, NOAA/Scripps via statsmodels (embedded)");
 }
 
-/* Reads "x,y" lines; lines whose first non-blank character cannot start a
- * number (header, comments, blank lines) are skipped.  Returns 0 or prints
- * the problem and returns -1. */
+/* The line without its line break, for messages. */
+static const char *shown(char *line)
+{
+    line[strcspn(line, "\r\n")] = '\0';
+    return line;
+}
+
+/* Reads "year,value" lines.  Every other line is skipped and reported on
+ * stderr with its number and the reason; times that do not increase
+ * strictly stop the reading.  Returns 0 or prints the problem and returns
+ * -1. */
 int series_read(series *s, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -28,7 +36,7 @@ int series_read(series *s, const char *path)
         fprintf(stderr, "qru: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    int n = 0, cap = 0, lineno = 0, ok = 1;
+    int n = 0, cap = 0, lineno = 0, ok = 1, prev_line = 0, skipped = 0;
     double *t = NULL, *y = NULL;
     char line[4096];
     while (ok && fgets(line, sizeof line, f)) {
@@ -36,31 +44,48 @@ int series_read(series *s, const char *path)
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
-        if (!(isdigit((unsigned char)*p) || *p == '-' || *p == '+' ||
-              *p == '.'))
-            continue;
-        char *end;
-        errno = 0;
-        double a = strtod(p, &end);
-        int good = end != p;
-        p = end;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        good = good && *p == ',';
-        double b = 0.0;
-        if (good) {
-            p++;
-            b = strtod(p, &end);
-            good = end != p;
+        const char *why = NULL;
+        double a = 0.0, b = 0.0;
+        if (*p == '\0' || *p == '\r' || *p == '\n') {
+            why = "blank line";
+        } else if (*p == '#') {
+            why = "comment";
+        } else {
+            char *end;
+            a = strtod(p, &end);
+            int good = end != p;
             p = end;
-            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            while (*p == ' ' || *p == '\t')
                 p++;
-            good = good && *p == '\0' && errno == 0 && isfinite(a) &&
-                   isfinite(b);
+            good = good && *p == ',';
+            if (good) {
+                p++;
+                b = strtod(p, &end);
+                good = end != p;
+                p = end;
+                while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+                    p++;
+                good = good && *p == '\0';
+            }
+            if (!good)
+                why = n == 0 && isalpha((unsigned char)line[0])
+                          ? "not two numbers (a header?)"
+                          : "expected 'year,value': two numbers separated "
+                            "by a comma";
+            else if (!isfinite(a) || !isfinite(b))
+                why = "a value is not finite (NaN or Inf)";
         }
-        if (!good) {
-            fprintf(stderr, "qru: %s:%d: expected two numbers 'year,value'\n",
-                    path, lineno);
+        if (why) {
+            fprintf(stderr, "qru: %s:%d: skipped: %s: '%s'\n", path, lineno,
+                    why, shown(line));
+            skipped++;
+            continue;
+        }
+        if (n > 0 && !(a > t[n - 1])) {
+            fprintf(stderr,
+                    "qru: %s:%d: the time %.10g is not after %.10g (line %d): "
+                    "times must increase strictly, one value per time\n",
+                    path, lineno, a, t[n - 1], prev_line);
             ok = 0;
             break;
         }
@@ -81,6 +106,7 @@ int series_read(series *s, const char *path)
         t[n] = a;
         y[n] = b;
         n++;
+        prev_line = lineno;
     }
     if (ok && ferror(f)) {
         fprintf(stderr, "qru: %s: read error\n", path);
@@ -88,7 +114,7 @@ int series_read(series *s, const char *path)
     }
     fclose(f);
     if (ok && n == 0) {
-        fprintf(stderr, "qru: %s: no data rows\n", path);
+        fprintf(stderr, "qru: %s: no data rows ('year,value' lines)\n", path);
         ok = 0;
     }
     if (!ok) {
@@ -96,6 +122,9 @@ int series_read(series *s, const char *path)
         free(y);
         return -1;
     }
+    if (skipped)
+        fprintf(stderr, "qru: %s: %d line(s) skipped, %d data rows read\n",
+                path, skipped, n);
     /* one allocation owns both columns */
     double *both = malloc(2 * (size_t)n * sizeof *both);
     if (!both) {
@@ -113,6 +142,62 @@ int series_read(series *s, const char *path)
     s->y = both + n;
     s->owned = both;
     snprintf(s->source, sizeof s->source, "%s", path);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Explains data on which the model of the demonstrations is degenerate,
+ * before any library call fails on it.  Returns 0 or -1. */
+int series_check(const series *s)
+{
+    const char *src = s->source;
+    if (s->n < FIT_M + 1) {
+        fprintf(stderr,
+                "qru: %s: %d data rows, but the trend + seasonal model has "
+                "%d coefficients: at least %d rows are needed\n",
+                src, s->n, FIT_M, FIT_M + 1);
+        return -1;
+    }
+    /* the seasonal terms sin/cos(2 pi t), sin/cos(4 pi t) and the constant
+     * need at least 5 different times of the year */
+    double *ph = malloc((size_t)s->n * sizeof *ph);
+    if (!ph) {
+        fprintf(stderr, "qru: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++)
+        ph[i] = round((s->t[i] - floor(s->t[i])) * 365.25 * 24.0); /* hour */
+    qsort(ph, (size_t)s->n, sizeof *ph, cmp_double);
+    int phases = 1;
+    for (int i = 1; i < s->n; i++)
+        phases += ph[i] != ph[i - 1];
+    free(ph);
+    if (phases < 5) {
+        fprintf(stderr,
+                "qru: %s: the times fall on only %d different time(s) of "
+                "the year (e.g. yearly data): the seasonal terms of the "
+                "model (sin and cos of 2 pi t and 4 pi t) cannot be told "
+                "apart from the constant, so the least-squares problem is "
+                "rank deficient; use data sampled through the year (weekly "
+                "or monthly)\n",
+                src, phases);
+        return -1;
+    }
+    int varies = 0;
+    for (int i = 1; i < s->n && !varies; i++)
+        varies = s->y[i] != s->y[0];
+    if (!varies) {
+        fprintf(stderr,
+                "qru: %s: every value is %.10g: a constant series leaves "
+                "nothing for the Gaussian process to model (zero variance)\n",
+                src, s->y[0]);
+        return -1;
+    }
     return 0;
 }
 

@@ -60,10 +60,30 @@ double nrm2(int n, const double *x)
 /* Prints "qru: WHAT: reason" for a failed library call; returns st. */
 int report(int st, const char *what)
 {
-    if (st)
+    if (!st)
+        return 0;
+    /* the library's text names the routine, the argument and the rule */
+    const char *why = qru_last_error(NULL);
+    if (why[0])
+        fprintf(stderr, "qru: %s failed: %s (status %d)\n", what, why, st);
+    else
         fprintf(stderr, "qru: %s: %s (status %d)\n", what, qru_strerror(st),
                 st);
     return st;
+}
+
+void progress(const char *what, int i, int n)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(fileno(stderr));
+    if (!tty)
+        return;
+    if (i < n)
+        fprintf(stderr, "\r[%s] %d/%d", what, i, n);
+    else
+        fprintf(stderr, "\r%*s\r", (int)strlen(what) + 24, "");
+    fflush(stderr);
 }
 
 /* Creates a rows x cols matrix of type dt in ctx holding the double host

@@ -2,24 +2,8 @@
 #   cmake --install the build tree into a temporary prefix, then build and
 #   run tests/consumer (1) with find_package(qru) and (2) with pkg-config.
 # Inputs: QRU_BUILD_DIR, QRU_CONSUMER_SRC, QRU_WORK_DIR, QRU_C_COMPILER.
-foreach(v QRU_BUILD_DIR QRU_CONSUMER_SRC QRU_WORK_DIR QRU_C_COMPILER)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "run_consumer.cmake: ${v} is not set")
-  endif()
-endforeach()
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(run_out "${out}" PARENT_SCOPE)
-endfunction()
-
-set(prefix ${QRU_WORK_DIR}/prefix)
-file(REMOVE_RECURSE ${QRU_WORK_DIR})
-file(MAKE_DIRECTORY ${QRU_WORK_DIR})
+set(QRU_INPUTS QRU_BUILD_DIR QRU_CONSUMER_SRC QRU_WORK_DIR QRU_C_COMPILER)
+include(${CMAKE_CURRENT_LIST_DIR}/consumer_common.cmake)
 
 # 1. install
 run(${CMAKE_COMMAND} --install ${QRU_BUILD_DIR} --prefix ${prefix})
