@@ -77,8 +77,7 @@ classdef qru_lsq < handle
       [Q, R, d] = qru_mex('lsq_get', F.h);
     end
     function [n, m] = size(F)
-      [~, R] = qru_mex('lsq_get', F.h);
-      [n, m] = size(R);
+      [n, m] = qru_mex('lsq_size', F.h);
     end
     function delete(F)
       if ~isempty(F.h)

@@ -16,6 +16,7 @@
  *                                                         'removerows' j p
  *   qru_mex('lsq_get', h)                               -> Q, R, d
  *   qru_mex('lsq_solve_h', h)                           -> x, res
+ *   qru_mex('lsq_size', h)                              -> n, m
  *   qru_mex('lsq_free', h)
  *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
  *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
@@ -529,6 +530,19 @@ static void cmd_lsq_get(int nlhs, mxArray *plhs[], int nrhs,
     lsq_outputs(nlhs, plhs, handles[i].ctx, handles[i].f);
 }
 
+/* [n, m] of a factorisation, without copying it from the device */
+static void cmd_lsq_size(int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[])
+{
+    need_args(nrhs, 1, 1, "[n, m] = size(F)");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    int i = find_handle(prhs[0]);
+    plhs[0] = mxCreateDoubleScalar(qru_lsq_rows(handles[i].f));
+    if (nlhs >= 2)
+        plhs[1] = mxCreateDoubleScalar(qru_lsq_cols(handles[i].f));
+}
+
 static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
                             const mxArray *prhs[])
 {
@@ -747,6 +761,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         cmd_lsq_update(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "lsq_get"))
         cmd_lsq_get(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_size"))
+        cmd_lsq_size(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "lsq_solve_h"))
         cmd_lsq_solve_h(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "lsq_free"))

@@ -93,8 +93,9 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
 }
 
 /* The checks shared by qru_matrix_create and qru_matrix_wrap: dtype (2),
- * rows (3), cols (4), ld (argument ild; 0 becomes max(1, rows)). */
-#define QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, ild)                         \
+ * rows (3), cols (4); QRU_ARG_LD: ld (argument ild; 0 becomes
+ * max(1, rows)). */
+#define QRU_ARG_SHAPE(ctx, dtype, rows, cols)                                  \
     QRU_ARG(ctx, 2, dtype_ok(dtype),                                           \
             "dtype = %d is not QRU_FLOAT (1) or QRU_DOUBLE (2)", (int)dtype);  \
     QRU_ARG(ctx, 3, rows >= 0, "rows = %d, but rows must be >= 0", rows);      \
@@ -119,7 +120,7 @@ int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                       int ld, qru_matrix **M)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, 5);
+    QRU_ARG_SHAPE(ctx, dtype, rows, cols);
     QRU_ARG_LD(ctx, rows, ld, 5);
     QRU_ARG(ctx, 6, M, "M (the output) is NULL");
     QRU_CHECK(ctx, qru_check_supports(ctx, dtype));
@@ -130,7 +131,7 @@ int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     void *mem, int ld, qru_matrix **M)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG_SHAPE(ctx, dtype, rows, cols, ld, 6);
+    QRU_ARG_SHAPE(ctx, dtype, rows, cols);
     QRU_ARG(ctx, 5, mem, "mem is NULL");
     QRU_ARG_LD(ctx, rows, ld, 6);
     QRU_ARG(ctx, 7, M, "M (the output) is NULL");
