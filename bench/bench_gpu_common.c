@@ -128,7 +128,7 @@ static void prob_free(prob *P)
 static void lsq_opts(const prob *P, qru_lsq_options *opt)
 {
     qru_lsq_options_init(opt);
-    opt->flags = P->keepq ? QRU_LSQ_KEEP_Q : 0u;
+    opt->q = P->keepq ? QRU_Q_FULL : QRU_Q_NONE;
     /* room for the added rows / columns reserved up front, as a solver
      * that updates repeatedly would: growing is not part of the update */
     opt->row_capacity = P->n1 > P->n ? P->n1 : P->n;

@@ -243,7 +243,7 @@ int main(int argc, char **argv)
                     continue;
                 qru_lsq_options opt;
                 qru_lsq_options_init(&opt);
-                opt.flags = wq ? QRU_LSQ_KEEP_Q : 0u;
+                opt.q = wq ? QRU_Q_FULL : QRU_Q_NONE;
                 /* capacity for the added rows / columns reserved up front
                  * (as a long-running application would): growing the
                  * buffers is not part of the update's cost */

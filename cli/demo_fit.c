@@ -83,7 +83,7 @@ int demo_fit(const demo_env *env)
     /* ---- the library: A = QR, d = Q'b, x = R \ d(1:m), res = ||d(m+1:n)|| */
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = 0; /* Q itself is not needed for solving */
+    opt.q = QRU_Q_NONE; /* Q itself is not needed for solving */
     double res = 0.0;
     if ((st = report(upload_new(ctx, dt, n, m, A, &Am), "upload A")) ||
         (st = report(upload_new(ctx, dt, n, 1, b, &bm), "upload b")) ||

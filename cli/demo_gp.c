@@ -116,7 +116,7 @@ int demo_gp(const demo_env *env)
     }
     qru_lsq_options lopt;
     qru_lsq_options_init(&lopt);
-    lopt.flags = 0;
+    lopt.q = QRU_Q_NONE;
     double c[FIT_M];
     if ((st = report(upload_new(ctx, dt, n, m, A, &Am), "upload A")) ||
         (st = report(upload_new(ctx, dt, n, 1, yb, &bm), "upload b")) ||

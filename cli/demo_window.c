@@ -62,7 +62,7 @@ static int window_warmup(const demo_env *env, const window_problem *P)
     qru_lsq *f = NULL;
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = QRU_LSQ_KEEP_Q;
+    opt.q = QRU_Q_FULL;
     int st;
     if (!(st = upload_block(ctx, dt, n0, WIN_M0, P->A, ld, &A0)) &&
         !(st = upload_block(ctx, dt, n0, 1, P->b, ld, &b0)) &&
@@ -107,7 +107,7 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
 
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = QRU_LSQ_KEEP_Q;
+    opt.q = QRU_Q_FULL;
     opt.row_capacity = W + step;
     opt.col_capacity = WIN_MX;
 

@@ -112,7 +112,7 @@ typedef enum qru_status {
      *  without fp64). */
     QRU_ERR_UNSUPPORTED = -1004,
     /** The operation needs the orthogonal factor Q, which this factorisation
-     *  does not hold (created without #QRU_LSQ_KEEP_Q). */
+     *  does not hold (see ::qru_lsq_q). */
     QRU_ERR_NO_Q = -1005,
     /** A device program (OpenCL kernel source) failed to build. */
     QRU_ERR_BUILD = -1006,
@@ -438,16 +438,32 @@ QRU_API int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
 /** @name Least squares held as an updatable QR factorisation */
 /** @{ */
 
-/** Flags of qru_lsq_options::flags (combined with |). */
-typedef enum qru_lsq_flag {
-    /** Keep the full n x n orthogonal factor Q (needed by the
-     *  column-adding and row-removing updates). */
-    QRU_LSQ_KEEP_Q = 1
-} qru_lsq_flag;
+/** How a least-squares factorisation holds its orthogonal factor, chosen
+ *  at creation (qru_lsq_options::q) and queried with qru_lsq_q_form().
+ *  A is n x m, b is n x r; the memory counts elements of the dtype at the
+ *  current sizes (it follows the capacities).  All four updates work in
+ *  every form; what each needs from the caller is in its documentation. */
+typedef enum qru_lsq_q {
+    /** The full factorisation `[Q, R] = qr(A); d = Q' * b`: Q (n x n),
+     *  R (n x m), d (n x r); n^2 + n (m + r) elements. */
+    QRU_Q_FULL = 0,
+    /** The economy factorisation `[Q1, R] = qr(A, 0); d = Q1' * b`, and the
+     *  residuals E = b - Q1 d (kept so that d stays exact when columns are
+     *  added): Q1 (n x m), R (m x m), d (m x r), E (n x r);
+     *  n (m + r) + m (m + r) elements, plus p columns of Q1 and p rows of
+     *  R and d while an update of p rows or columns runs. */
+    QRU_Q_THIN = 1,
+    /** Q-less: R (m x m), d = Q1' b (m x r) and the residual norms
+     *  ||b(:,j) - A x(:,j)||_2 (r doubles on the host); m (m + r)
+     *  elements, independent of n (plus p rows while an update runs).
+     *  Removing rows and adding columns need the data:
+     *  qru_lsq_remove_rows_data(), qru_lsq_add_cols_data(). */
+    QRU_Q_NONE = 2
+} qru_lsq_q;
 
 /** Options for qru_lsq_create(); initialise with qru_lsq_options_init(). */
 typedef struct qru_lsq_options {
-    unsigned flags;    /**< #QRU_LSQ_KEEP_Q or 0; default #QRU_LSQ_KEEP_Q */
+    int q;             /**< a ::qru_lsq_q value; default #QRU_Q_FULL */
     int nb;            /**< Householder block size, 0 = backend default */
     int row_capacity;  /**< rows reserved (>= n), 0 = n; grows on demand */
     int col_capacity;  /**< columns reserved (>= m), 0 = m; grows on demand */
@@ -457,11 +473,13 @@ typedef struct qru_lsq_options {
 QRU_API void qru_lsq_options_init(qru_lsq_options *opt);
 
 /** Factorises the least-squares problem min ||A x - b||_2 (A is n x m with
- *  n >= m >= 1, b is n x r with r >= 1) into a new object holding R (n x m,
- *  upper trapezoidal), d = Q' b and, with #QRU_LSQ_KEEP_Q, Q.  A and b are
- *  not modified.
+ *  n >= m >= 1, b is n x r with r >= 1) into a new object in the form
+ *  opt->q.  A and b are not modified.
  *
- *  MATLAB: `[Q, R] = qr(A); d = Q' * b;`
+ *  MATLAB: `[Q, R] = qr(A); d = Q' * b` (#QRU_Q_FULL);
+ *  `[Q1, R] = qr(A, 0); d = Q1' * b; E = b - Q1 * d` (#QRU_Q_THIN);
+ *  `R = triu(qr(A, 0)); d = R' \ (A' * b); rho = vecnorm(b - A * (R \ d))`
+ *  (#QRU_Q_NONE).
  *
  *  Arguments: ctx (1), A (2), b (3), opt (4, may be NULL for defaults),
  *  f (5).  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
@@ -469,16 +487,23 @@ QRU_API int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matr
                    const qru_lsq_options *opt, qru_lsq **f);
 
 /** Creates a factorisation object from an existing QR factorisation
- *  (e.g. one computed elsewhere, or by MATLAB's qr): R is copied and its
- *  strictly lower part taken as zero, d = Q' b is copied, and Q is copied
- *  when given.  Q is held if and only if @p Q is not NULL (the
- *  #QRU_LSQ_KEEP_Q flag of @p opt is ignored).  The caller guarantees that
- *  Q is orthogonal and R, d belong to it; they are not checked.
+ *  (e.g. one computed elsewhere, or by MATLAB's qr); the shape of Q picks
+ *  the form (opt->q is ignored):
+ *  - Q n x n: #QRU_Q_FULL; R n x m, d = Q' b n x r;
+ *  - Q n x m with n > m (economy): #QRU_Q_THIN; R m x m (or n x m: its
+ *    first m rows are read), d = Q1' b m x r; the residuals E are taken as
+ *    zero (b = Q1 d), as for MATLAB's qrinsert / qrdelete, which know no b;
+ *  - Q NULL: #QRU_Q_NONE; R n x m, d = Q' b n x r (the residual norms are
+ *    those of d(m+1:n, :)).
+ *  triu(R(1:m, :)) is copied (the rest is taken as zero).  The caller
+ *  guarantees that Q has orthonormal columns and that R, d belong to it;
+ *  they are not checked.
  *
  *  MATLAB: `f.Q = Q; f.R = triu(R); f.d = d;`
  *
- *  Arguments: ctx (1), Q (2: NULL or n x n), R (3: n x m, n >= m >= 1, the
- *  dtype of Q), d (4: n x r, r >= 1), opt (5, may be NULL), f (6).
+ *  Arguments: ctx (1), Q (2: NULL, n x n or n x m), R (3: n x m or, with
+ *  an economy Q, m x m; n >= m >= 1; the dtype of Q), d (4: n x r or, with
+ *  an economy Q, m x r; r >= 1), opt (5, may be NULL), f (6).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
 QRU_API int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
                            const qru_matrix *R, const qru_matrix *d,
@@ -498,9 +523,11 @@ QRU_API void qru_lsq_destroy(qru_lsq *f);
  *  unchanged; or a library status. */
 QRU_API int qru_lsq_solve(const qru_lsq *f, qru_matrix *x);
 
-/** Residual norms ||A x - b(:,j)||_2 = ||d(m+1:n, j)||_2 for j = 1..r.
+/** Residual norms ||A x - b(:,j)||_2 for j = 1..r: the norms of
+ *  d(m+1:n, j) (#QRU_Q_FULL), of E(:, j) (#QRU_Q_THIN), or the norms kept
+ *  (#QRU_Q_NONE).
  *
- *  MATLAB: `res(j) = norm(d(m+1:n, j))`
+ *  MATLAB: `res(j) = norm(A * x(:,j) - b(:,j))`
  *
  *  Arguments: f (1), res (2: r doubles on the host). */
 QRU_API int qru_lsq_residual(const qru_lsq *f, double *res);
@@ -508,20 +535,46 @@ QRU_API int qru_lsq_residual(const qru_lsq *f, double *res);
 QRU_API int qru_lsq_rows(const qru_lsq *f);  /**< n, or -1 if f is NULL */
 QRU_API int qru_lsq_cols(const qru_lsq *f);  /**< m, or -1 if f is NULL */
 QRU_API int qru_lsq_nrhs(const qru_lsq *f);  /**< r, or -1 if f is NULL */
-QRU_API int qru_lsq_has_q(const qru_lsq *f); /**< 1 if Q is held, 0 if not or NULL */
+/** 1 if Q is held (#QRU_Q_FULL or #QRU_Q_THIN), 0 if not or f is NULL. */
+QRU_API int qru_lsq_has_q(const qru_lsq *f);
+/** The form of f (a ::qru_lsq_q value), or -1 if f is NULL. */
+QRU_API int qru_lsq_q_form(const qru_lsq *f);
 QRU_API qru_dtype qru_lsq_dtype(const qru_lsq *f); /**< element type */
 
-/** Copies R (n x m, upper trapezoidal, zeros below) into @p R.
- *  MATLAB: `R_out = R`.  Arguments: f (1), R (2: n x m). */
+/** Copies R into @p R: n x m (upper trapezoidal, zeros below; rows
+ *  m+1..n are zero in the thin and Q-less forms) or m x m (the economy
+ *  R), in every form.
+ *  MATLAB: `R_out = R` or `R_out = R(1:m, :)`.
+ *  Arguments: f (1), R (2: n x m or m x m). */
 QRU_API int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R);
 
-/** Copies Q (n x n) into @p Q; #QRU_ERR_NO_Q if not held.
- *  MATLAB: `Q_out = Q`.  Arguments: f (1), Q (2: n x n). */
+/** Copies Q into @p Q: n x n (#QRU_Q_FULL only) or n x m (its first m
+ *  columns, Q1: #QRU_Q_FULL and #QRU_Q_THIN); #QRU_ERR_NO_Q if the form
+ *  holds no such Q.
+ *  MATLAB: `Q_out = Q` or `Q_out = Q(:, 1:m)`.
+ *  Arguments: f (1), Q (2: n x n or n x m). */
 QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
 
-/** Copies d = Q' b (n x r) into @p d.
- *  MATLAB: `d_out = Q' * b`.  Arguments: f (1), d (2: n x r). */
+/** Copies d = Q' b into @p d: n x r (#QRU_Q_FULL only; #QRU_ERR_NO_Q in
+ *  the other forms) or m x r (d(1:m, :), every form).
+ *  MATLAB: `d_out = Q' * b` or `d_out = Q(:, 1:m)' * b`.
+ *  Arguments: f (1), d (2: n x r or m x r). */
 QRU_API int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d);
+
+/** Copies the residuals E = b - A x (n x r) of a #QRU_Q_THIN or
+ *  #QRU_Q_FULL factorisation into @p E (#QRU_ERR_NO_Q for #QRU_Q_NONE).
+ *  MATLAB: `E = b - A * (A \ b)`.  Arguments: f (1), E (2: n x r). */
+QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
+
+/** The accuracy estimate of the last row removal of a #QRU_Q_THIN or
+ *  #QRU_Q_NONE factorisation: c = 1 / min_i |Rz(i,i)|, where Rz' Rz =
+ *  I - Qk Qk' and Qk = Q1(rows removed, :) (for Q-less, Qk = U / R).
+ *  c >= 1; c = 1 means no loss, and the relative errors of the updated
+ *  factors grow by about c^2 over those of the factors before
+ *  (docs/accuracy.md has the measurements).  0 if no rows have been
+ *  removed from f in these forms, or f is NULL.
+ *  MATLAB: `c = 1 / min(abs(diag(chol(eye(p) - Qk * Qk'))))` */
+QRU_API double qru_lsq_downdate_condition(const qru_lsq *f);
 
 /** @} */
 
@@ -587,7 +640,7 @@ typedef enum qru_update_algorithm {
      *  benchmark tables (docs/performance.md), and takes the cheaper path;
      *  both give the QR factorisation of the updated problem with the
      *  same guarantees (the refactorisation's add-columns rank check is
-     *  the update's).  An R-only factorisation always updates (there is no
+     *  the update's).  The thin and Q-less forms always update (there is no
      *  A to rebuild).  The path taken: qru_lsq_last_update_path(). */
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
@@ -631,16 +684,20 @@ QRU_API int qru_lsq_set_update_block_size(qru_lsq *f, int nb);
 /** The update block size set for @p f (0 = auto), or -1 if f is NULL. */
 QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
 
-/** Adds a block of p columns U after the first k columns of A
- *  (Andrew 2012, section 4.1: U_Q = Q' U, Householder QR of U_Q(m+1:n, :),
- *  then strips of Givens rotations).  Needs Q.
+/** Adds a block of p columns U after the first k columns of A.
+ *  #QRU_Q_FULL (Andrew 2012, section 4.1): U_Q = Q' U, Householder QR of
+ *  U_Q(m+1:n, :), then strips of Givens rotations.  #QRU_Q_THIN: U_Q =
+ *  Q1' U by block classical Gram-Schmidt with reorthogonalisation (CGS2),
+ *  the Householder QR of the remainder gives the new columns of Q1, then
+ *  the same rotations.  #QRU_Q_NONE needs A and b:
+ *  qru_lsq_add_cols_data().
  *
  *  MATLAB: `A1 = [A(:,1:k) U A(:,k+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
  *
- *  @param f   factorisation with Q (1)
+ *  @param f   factorisation (1)
  *  @param k   columns kept before the block, 0 <= k <= m (2)
  *  @param U   n x p, p >= 1, n >= m + p, in f's context (3)
- *  @return 0; -i; #QRU_ERR_NO_Q if f holds no Q; #QRU_ERR_ALLOC /
+ *  @return 0; -i; #QRU_ERR_NO_Q for #QRU_Q_NONE; #QRU_ERR_ALLOC /
  *  #QRU_ERR_DEVICE; or j > 0 when A1 is numerically rank-deficient: j is
  *  the first (1-based) column among those the update computes (k+1 ..
  *  m+p) that fails the QR rank rule of the file documentation on R1
@@ -652,9 +709,28 @@ QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
  *  columns with the same rule. */
 QRU_API int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U);
 
+/** qru_lsq_add_cols() in every form, with the current A and b given:
+ *  for #QRU_Q_NONE by the corrected semi-normal equations (Bjorck's CSNE:
+ *  C = R' \ (A' U), Z = U - A (R \ C), one correction C += R' \ (A' Z),
+ *  Z -= A (R \ (R' \ (A' Z)))), R22 from the Householder QR of Z, the new
+ *  entries of d and the residual norms from Z and the residuals
+ *  b - A (R \ d), then the rotations of qru_lsq_add_cols(); the other
+ *  forms do not read A and b (their sizes are checked).  The accuracy of
+ *  the Q-less update depends on the condition of A (docs/accuracy.md).
+ *
+ *  MATLAB: `A1 = [A(:,1:k) U A(:,k+1:m)];  R1 = triu(qr(A1, 0));
+ *           d1 = R1' \ (A1' * b)`
+ *
+ *  Arguments: f (1), k (2), U (3), A (4: n x m, the matrix f factorises),
+ *  b (5: n x r, its right-hand sides).  @return as qru_lsq_add_cols(),
+ *  without #QRU_ERR_NO_Q. */
+QRU_API int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
+                                  const qru_matrix *A, const qru_matrix *b);
+
 /** Removes the p columns after the first k columns of A (Andrew 2012,
  *  section 4.2: blocked Householder reflectors of length p + 1 restore the
- *  triangle).  Works without Q; Q (when held) becomes Q1 = Q H.
+ *  triangle), applied to d and, in the full and thin forms, to Q; the
+ *  rows of d that leave the triangle join the residuals.
  *
  *  MATLAB: `A1 = [A(:,1:k) A(:,k+p+1:m)];  [Q1, R1] = qr(A1); d1 = Q1' * b`
  *
@@ -665,9 +741,12 @@ QRU_API int qru_lsq_remove_cols(qru_lsq *f, int k, int p);
 
 /** Adds a block of p rows U (and right-hand-side rows e) after the first k
  *  rows of A (Andrew 2012, section 4.3: Householder reflectors acting on
- *  one row of R and the p rows of U, blocked with Y = [I; V]).  Works
- *  without Q; Q (when held) becomes Q1 = P' [Q 0; 0 I] H with the rows
- *  permuted so that the new rows sit after row k.
+ *  one row of R and the p rows of U, blocked with Y = [I; V]), in every
+ *  form.  Q becomes Q1 = P' [Q 0; 0 I] H with the rows permuted so that
+ *  the new rows sit after row k (#QRU_Q_THIN: its first m columns, and
+ *  the residuals gain the reduced rows of e); #QRU_Q_NONE: the residual
+ *  norms gain the reduced rows of e.  The cost of #QRU_Q_NONE does not
+ *  depend on n.
  *
  *  MATLAB: `A1 = [A(1:k,:); U; A(k+1:n,:)];  b1 = [b(1:k,:); e; b(k+1:n,:)];
  *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
@@ -680,18 +759,47 @@ QRU_API int qru_lsq_remove_cols(qru_lsq *f, int k, int p);
 QRU_API int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
                              const qru_matrix *e);
 
-/** Removes the p rows after the first k rows of A (and of b) (Andrew 2012,
- *  section 4.4: strips of Givens rotations reduce the rows k+1..k+p of Q to
- *  [D 0], applied to R and d).  Needs Q.
+/** Removes the p rows after the first k rows of A (and of b).
+ *  #QRU_Q_FULL (Andrew 2012, section 4.4): strips of Givens rotations
+ *  reduce the rows k+1..k+p of Q to [D 0], applied to R and d.
+ *  #QRU_Q_THIN (Daniel, Gragg, Kaufman and Stewart 1976, in blocks): the
+ *  removed rows are completed against Q1 by block classical Gram-Schmidt
+ *  with reorthogonalisation (Rz' Rz = I - Qk Qk', Qk = Q1(k+1:k+p, :)),
+ *  then the same rotations run on the m + p columns [Q1 Qz].
+ *  #QRU_Q_NONE needs the rows: qru_lsq_remove_rows_data().
  *
  *  MATLAB: `A1 = [A(1:k,:); A(k+p+1:n,:)];  b1 = [b(1:k,:); b(k+p+1:n,:)];
  *           [Q1, R1] = qr(A1); d1 = Q1' * b1`
  *
  *  Arguments: f (1), k (2: 0 <= k < n), p (3: 1 <= p <= n - k and
  *  n - p >= m).
- *  @return 0, -i, #QRU_ERR_NO_Q, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE.  A1 may be
- *  rank-deficient (qru_lsq_solve() then reports it). */
+ *  @return 0, -i, #QRU_ERR_NO_Q (#QRU_Q_NONE), #QRU_ERR_ALLOC,
+ *  #QRU_ERR_DEVICE.  #QRU_Q_FULL: A1 may be rank-deficient
+ *  (qru_lsq_solve() then reports it).  #QRU_Q_THIN: j > 0 when A1 is
+ *  numerically rank-deficient, i.e. when Rz is numerically singular
+ *  (|Rz(j,j)| <= max(n, m) eps): f is then left unchanged; the loss of
+ *  accuracy otherwise: qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
+
+/** qru_lsq_remove_rows() in every form, with the removed rows given:
+ *  for #QRU_Q_NONE the downdate of the triangle [R d] by [U e] (LINPACK's
+ *  dchdd in blocks): Qk = U / R, the Cholesky factor Rz' Rz = I - Qk Qk',
+ *  dz = Rz' \ (e - Qk d), then the rotations of qru_lsq_remove_rows() on
+ *  [R d; 0 dz], and the residual norms lose dz; the other forms do not
+ *  read U and e (their sizes are checked).
+ *
+ *  MATLAB: `U = A(k+1:k+p,:); e = b(k+1:k+p,:);` then as
+ *  qru_lsq_remove_rows(): `R1 = triu(qr(A1, 0)); d1 = R1' \ (A1' * b1)`
+ *
+ *  Arguments: f (1), k (2), U (3: p x m, p >= 1, the rows of A removed),
+ *  e (4: p x r, those of b).
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when the
+ *  downdate would lose definiteness (A1 numerically rank-deficient:
+ *  Rz(j,j)^2 = the pivot of I - Qk Qk' is not finite or
+ *  <= max(n, m) eps): f is then left unchanged.  The loss of accuracy
+ *  otherwise: qru_lsq_downdate_condition(). */
+QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
+                                     const qru_matrix *e);
 
 /** @} */
 

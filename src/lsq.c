@@ -53,47 +53,87 @@ void qru_lsq_options_init(qru_lsq_options *opt)
 {
     if (!opt)
         return;
-    opt->flags = QRU_LSQ_KEEP_Q;
+    opt->q = QRU_Q_FULL;
     opt->nb = 0;
     opt->row_capacity = 0;
     opt->col_capacity = 0;
 }
 
-static void lsq_free_buffers(qru_context *ctx, qru_ptr *R, qru_ptr *Q,
-                             qru_ptr *d)
+/* The device buffers of a factorisation: R, Q, d, E (see struct qru_lsq). */
+enum { LB_R, LB_Q, LB_D, LB_E, LB_COUNT };
+
+/* Rows and columns of buffer b of form q at capacities ncap x mcap with
+ * r right-hand sides (0 x 0: the form has no such buffer). */
+static void lsq_buf_shape(int b, int q, int ncap, int mcap, int r, int *rows,
+                          int *cols)
 {
-    if (R->h)
-        ctx->ops->mem_free(ctx, R->h);
-    if (Q->h)
-        ctx->ops->mem_free(ctx, Q->h);
-    if (d->h)
-        ctx->ops->mem_free(ctx, d->h);
-    R->h = Q->h = d->h = NULL;
+    int full = q == QRU_Q_FULL;
+    int ldr = full ? ncap : mcap;
+    *rows = *cols = 0;
+    if (b == LB_R) {
+        *rows = ldr;
+        *cols = mcap;
+    } else if (b == LB_D) {
+        *rows = ldr;
+        *cols = r;
+    } else if (b == LB_Q && q != QRU_Q_NONE) {
+        *rows = ncap;
+        *cols = full ? ncap : mcap;
+    } else if (b == LB_E && q == QRU_Q_THIN) {
+        *rows = ncap;
+        *cols = r;
+    }
 }
 
-/* Allocates buffers for ncap x mcap R, ncap x ncap Q (if has_q) and
- * ncap x r d. */
-static int lsq_alloc(qru_context *ctx, qru_dtype dt, int ncap, int mcap, int r,
-                     int has_q, qru_ptr *R, qru_ptr *Q, qru_ptr *d)
+static qru_ptr *lsq_buf(qru_lsq *f, int b)
 {
-    size_t es = qru_dtype_size(dt);
-    const qru_backend_ops *o = ctx->ops;
-    R->h = Q->h = d->h = NULL;
-    R->off = Q->off = d->off = 0;
-    size_t bR = 0, bQ = 0, bd = 0;
-    int st = qru_bytes(es, ncap, mcap, &bR);
-    if (!st)
-        st = qru_bytes(es, ncap, has_q ? ncap : 0, &bQ);
-    if (!st)
-        st = qru_bytes(es, ncap, r, &bd);
-    if (!st)
-        st = o->mem_alloc(ctx, bR, &R->h);
-    if (!st && has_q)
-        st = o->mem_alloc(ctx, bQ, &Q->h);
-    if (!st)
-        st = o->mem_alloc(ctx, bd, &d->h);
+    return b == LB_R ? &f->R : b == LB_Q ? &f->Q : b == LB_D ? &f->d : &f->E;
+}
+
+/* The rows x cols of buffer b that hold the factorisation. */
+static void lsq_buf_used(const qru_lsq *f, int b, int *rows, int *cols)
+{
+    int rr = qru_lsq_rrows(f);
+    *rows = b == LB_Q || b == LB_E ? f->n : rr;
+    *cols = b == LB_R ? f->m : b == LB_Q ? (f->q == QRU_Q_FULL ? f->n : f->m)
+                                          : f->r;
+}
+
+static void lsq_free_set(qru_context *ctx, qru_ptr *set, int count)
+{
+    for (int b = 0; b < count; ++b) {
+        if (set[b].h)
+            ctx->ops->mem_free(ctx, set[b].h);
+        set[b].h = NULL;
+    }
+}
+
+/* Allocates the buffers of f's form at ncap x mcap into set; with only
+ * nonzero, only those whose shape differs from f's current ones (the
+ * others stay NULL).  set is all NULL after a failure. */
+static int lsq_alloc_set(qru_lsq *f, int ncap, int mcap, int changed_only,
+                         qru_ptr *set)
+{
+    qru_context *ctx = f->ctx;
+    size_t es = qru_dtype_size(f->dtype);
+    int st = 0;
+    for (int b = 0; b < LB_COUNT; ++b) {
+        set[b].h = NULL;
+        set[b].off = 0;
+    }
+    for (int b = 0; !st && b < LB_COUNT; ++b) {
+        int rows, cols, orows, ocols;
+        lsq_buf_shape(b, f->q, ncap, mcap, f->r, &rows, &cols);
+        lsq_buf_shape(b, f->q, f->ncap, f->mcap, f->r, &orows, &ocols);
+        if (rows == 0 || (changed_only && rows == orows && cols == ocols))
+            continue;
+        size_t bytes = 0;
+        st = qru_bytes(es, rows, cols, &bytes);
+        if (!st)
+            st = ctx->ops->mem_alloc(ctx, bytes, &set[b].h);
+    }
     if (st)
-        lsq_free_buffers(ctx, R, Q, d);
+        lsq_free_set(ctx, set, LB_COUNT);
     return st;
 }
 
@@ -103,58 +143,50 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
         return 0;
     qru_context *ctx = f->ctx;
     const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = f->dtype;
-    size_t es = qru_dtype_size(dt);
     int ncap = f->ncap, mcap = f->mcap;
     if (n_new > ncap)
         ncap = n_new > ncap + ncap / 2 ? n_new : ncap + ncap / 2;
     if (m_new > mcap)
         mcap = m_new > mcap + mcap / 2 ? m_new : mcap + mcap / 2;
-    int rows_grow = ncap != f->ncap;
-    qru_ptr R = {0, 0}, Q = {0, 0}, d = {0, 0};
-    int st;
-    if (rows_grow) {
-        /* the row capacity is every buffer's leading dimension */
-        st = lsq_alloc(ctx, dt, ncap, mcap, f->r, f->has_q, &R, &Q, &d);
-    } else {
-        /* only R grows: Q and d keep their buffers */
-        size_t bR = 0;
-        st = qru_bytes(es, ncap, mcap, &bR);
-        if (!st)
-            st = o->mem_alloc(ctx, bR, &R.h);
-    }
+    qru_ptr set[LB_COUNT];
+    int st = lsq_alloc_set(f, ncap, mcap, 1, set);
     if (st)
         return st;
-    st = o->copy(ctx, dt, f->n, f->m, f->R, f->ncap, R, ncap);
-    if (!st && rows_grow && f->has_q)
-        st = o->copy(ctx, dt, f->n, f->n, f->Q, f->ncap, Q, ncap);
-    if (!st && rows_grow)
-        st = o->copy(ctx, dt, f->n, f->r, f->d, f->ncap, d, ncap);
+    int nld = f->q == QRU_Q_FULL ? ncap : mcap; /* the new ldr */
+    for (int b = 0; !st && b < LB_COUNT; ++b) {
+        int rows, cols;
+        if (!set[b].h)
+            continue;
+        lsq_buf_used(f, b, &rows, &cols);
+        int old_ld = b == LB_Q || b == LB_E ? f->ncap : f->ldr;
+        int new_ld = b == LB_Q || b == LB_E ? ncap : nld;
+        st = o->copy(ctx, f->dtype, rows, cols, *lsq_buf(f, b), old_ld, set[b],
+                     new_ld);
+    }
     if (!st)
         st = o->sync(ctx);
     if (st) {
-        lsq_free_buffers(ctx, &R, &Q, &d);
+        lsq_free_set(ctx, set, LB_COUNT);
         return st;
     }
-    if (rows_grow) {
-        lsq_free_buffers(ctx, &f->R, &f->Q, &f->d);
-        f->Q = Q;
-        f->d = d;
-    } else {
-        o->mem_free(ctx, f->R.h);
+    for (int b = 0; b < LB_COUNT; ++b) {
+        if (!set[b].h)
+            continue;
+        lsq_free_set(ctx, lsq_buf(f, b), 1);
+        *lsq_buf(f, b) = set[b];
     }
-    f->R = R;
     f->ncap = ncap;
     f->mcap = mcap;
+    f->ldr = nld;
     return 0;
 }
 
 /* 0 when the options (argument i) fit an n x m problem, else -i. */
 static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m)
 {
-    if ((opt->flags & ~QRU_LSQ_KEEP_Q) != 0)
-        return qru_fail_arg(i, "opt->flags = %#x has bits other than "
-                               "QRU_LSQ_KEEP_Q", opt->flags);
+    if (opt->q != QRU_Q_FULL && opt->q != QRU_Q_THIN && opt->q != QRU_Q_NONE)
+        return qru_fail_arg(i, "opt->q = %d is not a qru_lsq_q value "
+                               "(QRU_Q_FULL, QRU_Q_THIN, QRU_Q_NONE)", opt->q);
     if (opt->nb < 0)
         return qru_fail_arg(i, "opt->nb = %d, but nb must be >= 0", opt->nb);
     if (opt->row_capacity != 0 && opt->row_capacity < n)
@@ -166,9 +198,10 @@ static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m)
     return 0;
 }
 
-/* A new object of n x m with r right-hand sides and its buffers. */
+/* A new object of n x m with r right-hand sides in form q and its
+ * buffers. */
 static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
-                   int has_q, const qru_lsq_options *opt, qru_lsq **out)
+                   int q, const qru_lsq_options *opt, qru_lsq **out)
 {
     qru_lsq *f = calloc(1, sizeof *f);
     if (!f)
@@ -179,19 +212,95 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->n = n;
     f->m = m;
     f->r = r;
-    f->ncap = opt->row_capacity ? opt->row_capacity : n;
-    f->mcap = opt->col_capacity ? opt->col_capacity : m;
-    f->has_q = has_q;
+    f->q = q;
+    f->has_q = q == QRU_Q_FULL;
     f->nb = opt->nb;
     f->upd_alg = QRU_UPDATE_AUTO; /* the default (include/qru.h) */
-    int st = lsq_alloc(ctx, dt, f->ncap, f->mcap, r, has_q, &f->R, &f->Q,
-                       &f->d);
+    int ncap = opt->row_capacity ? opt->row_capacity : n;
+    int mcap = opt->col_capacity ? opt->col_capacity : m;
+    f->ldr = q == QRU_Q_FULL ? ncap : mcap;
+    if (q == QRU_Q_NONE) {
+        /* the r norms and r doubles of scratch (qru_upd_rho_add) */
+        f->rho = calloc(2 * (size_t)r, sizeof(double));
+        if (!f->rho) {
+            free(f);
+            return qru_fail(QRU_ERR_ALLOC, "allocating %d residual norms "
+                                           "failed", r);
+        }
+    }
+    qru_ptr set[LB_COUNT];
+    int st = lsq_alloc_set(f, ncap, mcap, 0, set);
     if (st) {
+        free(f->rho);
         free(f);
         return st;
     }
+    f->R = set[LB_R];
+    f->Q = set[LB_Q];
+    f->d = set[LB_D];
+    f->E = set[LB_E];
+    f->ncap = ncap;
+    f->mcap = mcap;
     *out = f;
     return 0;
+}
+
+/* The column norms of the rows x c array X (c doubles), 0 for rows = 0. */
+static int lsq_norms(qru_context *ctx, qru_dtype dt, int rows, int c,
+                     qru_ptr X, int ldx, double *out)
+{
+    if (rows <= 0) {
+        for (int j = 0; j < c; ++j)
+            out[j] = 0.0;
+        return 0;
+    }
+    return ctx->ops->col_norms(ctx, dt, rows, c, X, ldx, out);
+}
+
+/* Factorises A, b (checked) into the new object f in its form. */
+static int lsq_factor(qru_context *ctx, qru_lsq *f, const qru_matrix *A,
+                      const qru_matrix *b, int nb, int nb_asked)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r;
+    size_t es = qru_dtype_size(dt), need = 0;
+    qru_ptr ws, none = {0, 0};
+    if (f->q == QRU_Q_THIN) {
+        /* A into Q1's buffer, b into E's: qru_geqr_thin turns them into Q1
+         * and the residuals */
+        QRU_TRY(qru_ctx_workspace(ctx, qru_geqr_thin_workspace(n, m, r, nb) *
+                                           es, &ws));
+        QRU_TRY(o->copy(ctx, dt, n, m, A->p, A->ld, f->Q, f->ncap));
+        QRU_TRY(o->copy(ctx, dt, n, r, b->p, b->ld, f->E, f->ncap));
+        return qru_geqr_thin(ctx, dt, n, m, f->Q, f->ncap, f->R, f->ldr, f->E,
+                             f->ncap, f->d, f->ldr, r, nb, ws);
+    }
+    /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
+     * nb_asked is 0 and qr.c's policy picks it; the Q-less form factors
+     * copies of A and b in workspace and keeps R(1:m, :), d(1:m, :) and the
+     * norms of d(m+1:n, :) */
+    int full = f->q == QRU_Q_FULL;
+    QRU_TRY(qru_qr_full_workspace(ctx, dt, n, m, full, r, nb, nb_asked,
+                                  &need));
+    size_t extra = full ? 0 : (size_t)n * (size_t)(m + r);
+    QRU_TRY(qru_ctx_workspace(ctx, (need + extra) * es, &ws));
+    qru_ptr Aw = full ? f->R : qru_ptr_add(ws, need);
+    qru_ptr bw = full ? f->d : qru_ptr_add(Aw, (size_t)n * m);
+    int lda = full ? f->ncap : n;
+    QRU_TRY(o->copy(ctx, dt, n, m, A->p, A->ld, Aw, lda));
+    QRU_TRY(o->copy(ctx, dt, n, r, b->p, b->ld, bw, lda));
+    QRU_TRY(qru_qr_full(ctx, dt, n, m, Aw, lda, full ? f->Q : none, f->ncap,
+                        bw, lda, r, nb, nb_asked, ws));
+    if (full)
+        return 0;
+    QRU_TRY(o->copy(ctx, dt, m, m, Aw, lda, f->R, f->ldr));
+    if (m > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(f->R, 1), f->ldr));
+    QRU_TRY(o->copy(ctx, dt, m, r, bw, lda, f->d, f->ldr));
+    return lsq_norms(ctx, dt, n - m, r, qru_ptr_add(bw, (size_t)m), lda,
+                     f->rho);
 }
 
 int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
@@ -217,31 +326,15 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     QRU_ARG(ctx, 5, out, "f (the output) is NULL");
     int st;
 
-    int n = A->rows, m = A->cols, r = b->cols;
-    int has_q = (opt->flags & QRU_LSQ_KEEP_Q) != 0;
-    const qru_backend_ops *o = ctx->ops;
+    int n = A->rows, m = A->cols, r = b->cols, q = opt->q;
     int nb = opt->nb ? opt->nb : qru_ctx_tuning(ctx, A->dtype)->qr_nb;
     if (nb > m)
         nb = m;
     qru_lsq *f;
-    qru_ptr ws;
-    st = lsq_new(ctx, dt, n, m, r, has_q, opt, &f);
+    st = lsq_new(ctx, dt, n, m, r, q, opt, &f);
     if (st)
         QRU_RET(ctx, st);
-    /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
-     * opt->nb is 0 and qr.c's policy picks it */
-    size_t need = 0;
-    st = qru_qr_full_workspace(ctx, dt, n, m, has_q, r, nb, opt->nb, &need);
-    if (!st)
-        st = qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws);
-    if (!st)
-        st = o->copy(ctx, dt, n, m, A->p, A->ld, f->R, f->ncap);
-    if (!st)
-        st = o->copy(ctx, dt, n, r, b->p, b->ld, f->d, f->ncap);
-    if (!st)
-        st = qru_qr_full(ctx, dt, n, m, f->R, f->ncap,
-                         has_q ? f->Q : (qru_ptr){0, 0}, f->ncap, f->d,
-                         f->ncap, r, nb, opt->nb, ws);
+    st = lsq_factor(ctx, f, A, b, nb, opt->nb);
     if (st) {
         qru_lsq_destroy(f);
         QRU_RET(ctx, st);
@@ -255,50 +348,71 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
                            const qru_lsq_options *opt, qru_lsq **out)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    int q = QRU_Q_NONE;
     if (Q) {
-        QRU_ARG(ctx, 2, Q->ctx == ctx, "Q belongs to another context");
-        QRU_ARG(ctx, 2, Q->rows == Q->cols, "Q is %d x %d, but it must be "
-                "square", Q->rows, Q->cols);
+        QRU_ARG_MAT(ctx, 2, "Q", Q, Q->dtype);
+        QRU_ARG(ctx, 2, Q->rows >= Q->cols,
+                "Q is %d x %d, but it must be n x n or n x m with n >= m",
+                Q->rows, Q->cols);
+        q = Q->rows == Q->cols ? QRU_Q_FULL : QRU_Q_THIN;
     }
     QRU_CHECK(ctx, qru_check_finite(ctx, 2, Q, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 3, "R", R, Q ? Q->dtype : R ? R->dtype : QRU_DOUBLE);
     QRU_ARG(ctx, 3, R->cols >= 1 && R->rows >= R->cols,
             "R is %d x %d, but it needs rows >= cols >= 1", R->rows, R->cols);
-    QRU_ARG(ctx, 3, !Q || R->rows == Q->rows,
+    QRU_ARG(ctx, 3, q != QRU_Q_FULL || R->rows == Q->rows,
             "R has %d rows, but Q is %d x %d", R->rows, Q ? Q->rows : 0,
             Q ? Q->rows : 0);
+    QRU_ARG(ctx, 3, q != QRU_Q_THIN ||
+                        (R->cols == Q->cols &&
+                         (R->rows == Q->cols || R->rows == Q->rows)),
+            "R is %d x %d, but with the economy Q (%d x %d) it must be "
+            "%d x %d (or %d x %d)", R->rows, R->cols, Q ? Q->rows : 0,
+            Q ? Q->cols : 0, Q ? Q->cols : 0, Q ? Q->cols : 0,
+            Q ? Q->rows : 0, Q ? Q->cols : 0);
     qru_dtype dt = R->dtype;
-    int n = R->rows, m = R->cols;
+    int n = q == QRU_Q_THIN ? Q->rows : R->rows, m = R->cols;
     /* only triu(R) is read: the upper triangle of its first m rows */
     qru_matrix Rtop = *R;
     Rtop.rows = m;
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, &Rtop, 'U', 'N', 0));
     QRU_ARG_MAT(ctx, 4, "d", d, dt);
-    QRU_ARG(ctx, 4, d->rows == n && d->cols >= 1,
-            "d is %d x %d, but it needs R's %d rows and >= 1 column",
-            d->rows, d->cols, n);
+    int drows = q == QRU_Q_THIN ? m : n;
+    QRU_ARG(ctx, 4, d->rows == drows && d->cols >= 1,
+            "d is %d x %d, but it needs %d rows (%s) and >= 1 column",
+            d->rows, d->cols, drows,
+            q == QRU_Q_THIN ? "the economy Q's columns" : "R's rows");
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, d, 'A', 'N', 0));
     qru_lsq_options defaults;
     if (!opt) {
         qru_lsq_options_init(&defaults);
         opt = &defaults;
     }
-    QRU_CHECK(ctx, lsq_opts_check(5, opt, n, m));
+    qru_lsq_options o1 = *opt;
+    o1.q = q; /* the shape of Q decides */
+    QRU_CHECK(ctx, lsq_opts_check(5, &o1, n, m));
     QRU_ARG(ctx, 6, out, "f (the output) is NULL");
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f;
-    int st = lsq_new(ctx, dt, n, m, d->cols, Q != NULL, opt, &f);
+    int r = d->cols;
+    int st = lsq_new(ctx, dt, n, m, r, q, &o1, &f);
     if (st)
         QRU_RET(ctx, st);
-    st = o->copy(ctx, dt, n, m, R->p, R->ld, f->R, f->ncap);
+    int rr = qru_lsq_rrows(f);
+    st = o->copy(ctx, dt, rr, m, R->p, R->ld, f->R, f->ldr);
     /* triu(R): zero the strictly lower part (rows 1.. of the 'L' part) */
-    if (!st && n > 1)
-        st = o->laset(ctx, dt, 'L', n - 1, m, 0.0, 0.0,
-                      qru_ptr_add(f->R, 1), f->ncap);
+    if (!st && rr > 1)
+        st = o->laset(ctx, dt, 'L', rr - 1, m, 0.0, 0.0,
+                      qru_ptr_add(f->R, 1), f->ldr);
     if (!st)
-        st = o->copy(ctx, dt, n, d->cols, d->p, d->ld, f->d, f->ncap);
+        st = o->copy(ctx, dt, rr, r, d->p, d->ld, f->d, f->ldr);
     if (!st && Q)
-        st = o->copy(ctx, dt, n, n, Q->p, Q->ld, f->Q, f->ncap);
+        st = o->copy(ctx, dt, n, Q->cols, Q->p, Q->ld, f->Q, f->ncap);
+    if (!st && q == QRU_Q_THIN) /* b = Q1 d: no residuals */
+        st = o->laset(ctx, dt, 'A', n, r, 0.0, 0.0, f->E, f->ncap);
+    if (!st && q == QRU_Q_NONE)
+        st = lsq_norms(ctx, dt, n - m, r, qru_ptr_add(d->p, (size_t)m), d->ld,
+                       f->rho);
     if (st) {
         qru_lsq_destroy(f);
         QRU_RET(ctx, st);
@@ -312,7 +426,9 @@ void qru_lsq_destroy(qru_lsq *f)
     if (!f)
         return;
     f->ctx->ops->sync(f->ctx);
-    lsq_free_buffers(f->ctx, &f->R, &f->Q, &f->d);
+    qru_ptr set[LB_COUNT] = {f->R, f->Q, f->d, f->E};
+    lsq_free_set(f->ctx, set, LB_COUNT);
+    free(f->rho);
     free(f);
 }
 
@@ -332,17 +448,17 @@ int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
     if (!diag)
         QRU_RET(ctx, qru_fail(QRU_ERR_ALLOC, "allocating %d doubles failed",
                               2 * m));
-    int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ncap,
+    int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ldr,
                                 diag, diag + m);
     int bad = st ? 0
                  : qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
     free(diag);
     QRU_CHECK(ctx, st);
     QRU_CHECK(ctx, bad);
-    QRU_CHECK(ctx, o->copy(ctx, f->dtype, m, f->r, f->d, f->ncap, x->p,
+    QRU_CHECK(ctx, o->copy(ctx, f->dtype, m, f->r, f->d, f->ldr, x->p,
                            x->ld));
     QRU_RET(ctx, o->trsm(ctx, f->dtype, 'L', 'U', 'N', 'N', m, f->r, 1.0,
-                         f->R, f->ncap, x->p, x->ld));
+                         f->R, f->ldr, x->p, x->ld));
 }
 
 int qru_lsq_residual(const qru_lsq *f, double *res)
@@ -350,43 +466,82 @@ int qru_lsq_residual(const qru_lsq *f, double *res)
     QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     QRU_ARG(ctx, 2, res, "res (the output) is NULL");
-    QRU_RET(ctx, ctx->ops->col_norms(ctx, f->dtype, f->n - f->m, f->r,
-                                     qru_ptr_add(f->d, (size_t)f->m), f->ncap,
-                                     res));
+    if (f->q == QRU_Q_NONE) {
+        for (int j = 0; j < f->r; ++j)
+            res[j] = f->rho[j];
+        QRU_RET(ctx, 0);
+    }
+    if (f->q == QRU_Q_THIN)
+        QRU_RET(ctx, ctx->ops->col_norms(ctx, f->dtype, f->n, f->r, f->E,
+                                         f->ncap, res));
+    QRU_RET(ctx, lsq_norms(ctx, f->dtype, f->n - f->m, f->r,
+                           qru_ptr_add(f->d, (size_t)f->m), f->ldr, res));
 }
 
 int qru_lsq_rows(const qru_lsq *f) { return f ? f->n : -1; }
 int qru_lsq_cols(const qru_lsq *f) { return f ? f->m : -1; }
 int qru_lsq_nrhs(const qru_lsq *f) { return f ? f->r : -1; }
-int qru_lsq_has_q(const qru_lsq *f) { return f ? f->has_q : 0; }
+int qru_lsq_has_q(const qru_lsq *f) { return f ? f->q != QRU_Q_NONE : 0; }
+int qru_lsq_q_form(const qru_lsq *f) { return f ? f->q : -1; }
 qru_dtype qru_lsq_dtype(const qru_lsq *f) { return f ? f->dtype : (qru_dtype)0; }
-
-/* Copies the rows x cols block src of f to M (argument 2), after M's
- * checks; the caller returns the status through QRU_RET. */
-static int get_part(const qru_lsq *f, qru_matrix *M, const char *name,
-                    qru_ptr src, int rows, int cols)
+double qru_lsq_downdate_condition(const qru_lsq *f)
 {
-    qru_context *ctx = f->ctx;
-    int st = qru_arg_matrix(ctx, 2, name, M, f->dtype);
+    return f ? f->dd_cond : 0.0;
+}
+
+/* M (argument 2) after its checks against the shapes rows0 x cols or
+ * rows1 x cols (rows1 < 0: none); *tall = 1 for the first. */
+static int get_check(const qru_lsq *f, qru_matrix *M, const char *name,
+                     int rows0, int rows1, int cols, int *tall)
+{
+    int st = qru_arg_matrix(f->ctx, 2, name, M, f->dtype);
     if (st)
         return st;
-    if (M->rows != rows || M->cols != cols)
-        return qru_fail_arg(2, "%s is %d x %d, but it must be %d x %d", name,
-                            M->rows, M->cols, rows, cols);
-    return ctx->ops->copy(ctx, f->dtype, rows, cols, src, f->ncap, M->p,
-                          M->ld);
+    *tall = M->rows == rows0 && M->cols == cols;
+    if (!*tall && !(M->rows == rows1 && M->cols == cols)) {
+        if (rows1 < 0)
+            return qru_fail_arg(2, "%s is %d x %d, but it must be %d x %d",
+                                name, M->rows, M->cols, rows0, cols);
+        return qru_fail_arg(2, "%s is %d x %d, but it must be %d x %d or "
+                               "%d x %d", name, M->rows, M->cols, rows0, cols,
+                            rows1, cols);
+    }
+    return 0;
+}
+
+static int no_q(const qru_lsq *f, const char *what)
+{
+    static const char *const form[] = {"QRU_Q_FULL", "QRU_Q_THIN",
+                                       "QRU_Q_NONE"};
+    return qru_fail(QRU_ERR_NO_Q, "%s, but the factorisation is %s", what,
+                    form[f->q]);
 }
 
 int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R)
 {
     QRU_ARG(NULL, 1, f, "f is NULL");
-    QRU_RET(f->ctx, get_part(f, R, "R", f->R, f->n, f->m));
+    qru_context *ctx = f->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    int tall, n = f->n, m = f->m;
+    QRU_CHECK(ctx, get_check(f, R, "R", n, m, m, &tall));
+    int rows = tall ? qru_lsq_rrows(f) : m;
+    QRU_CHECK(ctx, o->copy(ctx, f->dtype, rows, m, f->R, f->ldr, R->p, R->ld));
+    if (tall && rows < n) /* the thin and Q-less forms keep m rows */
+        QRU_CHECK(ctx, o->laset(ctx, f->dtype, 'A', n - rows, m, 0.0, 0.0,
+                                qru_ptr_add(R->p, (size_t)rows), R->ld));
+    QRU_RET(ctx, 0);
 }
 
 int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d)
 {
     QRU_ARG(NULL, 1, f, "f is NULL");
-    QRU_RET(f->ctx, get_part(f, d, "d", f->d, f->n, f->r));
+    qru_context *ctx = f->ctx;
+    int tall;
+    QRU_CHECK(ctx, get_check(f, d, "d", f->n, f->m, f->r, &tall));
+    if (tall && f->q != QRU_Q_FULL && f->n > f->m)
+        QRU_RET(ctx, no_q(f, "d = Q' b (n x r) needs the full Q"));
+    QRU_RET(ctx, ctx->ops->copy(ctx, f->dtype, tall ? f->n : f->m, f->r, f->d,
+                                f->ldr, d->p, d->ld));
 }
 
 int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
@@ -394,11 +549,36 @@ int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
     QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
     QRU_ARG_MAT(ctx, 2, "Q", Q, f->dtype);
-    QRU_ARG(ctx, 2, Q->rows == f->n && Q->cols == f->n,
-            "Q is %d x %d, but it must be n x n = %d x %d", Q->rows, Q->cols,
-            f->n, f->n);
-    if (!f->has_q)
-        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
-                                            "without QRU_LSQ_KEEP_Q"));
-    QRU_RET(ctx, get_part(f, Q, "Q", f->Q, f->n, f->n));
+    QRU_ARG(ctx, 2, Q->rows == f->n && (Q->cols == f->n || Q->cols == f->m),
+            "Q is %d x %d, but it must be n x n = %d x %d or n x m = %d x %d",
+            Q->rows, Q->cols, f->n, f->n, f->n, f->m);
+    int square = Q->cols == f->n && f->n > f->m;
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, no_q(f, "Q is not held"));
+    if (square && f->q != QRU_Q_FULL)
+        QRU_RET(ctx, no_q(f, "the n x n Q needs QRU_Q_FULL"));
+    QRU_RET(ctx, ctx->ops->copy(ctx, f->dtype, f->n, Q->cols, f->Q, f->ncap,
+                                Q->p, Q->ld));
+}
+
+int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    int tall;
+    QRU_CHECK(ctx, get_check(f, E, "E", f->n, -1, f->r, &tall));
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, no_q(f, "the residuals need Q"));
+    if (f->q == QRU_Q_THIN)
+        QRU_RET(ctx, ctx->ops->copy(ctx, f->dtype, f->n, f->r, f->E, f->ncap,
+                                    E->p, E->ld));
+    /* full: E = Q(:, m+1:n) d(m+1:n, :) */
+    if (f->n == f->m)
+        QRU_RET(ctx, ctx->ops->laset(ctx, f->dtype, 'A', f->n, f->r, 0.0, 0.0,
+                                     E->p, E->ld));
+    QRU_RET(ctx, ctx->ops->gemm(ctx, f->dtype, 'N', 'N', f->n, f->r,
+                                f->n - f->m, 1.0,
+                                qru_ptr_at(f->Q, f->ncap, 0, f->m), f->ncap,
+                                qru_ptr_add(f->d, (size_t)f->m), f->ldr, 0.0,
+                                E->p, E->ld));
 }

@@ -188,3 +188,77 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
                              Q ? Q->ld : 1, B ? B->p : none, B ? B->ld : 1, r,
                              nb, nb_asked, ws));
 }
+
+/* ---- the economy factorisation of the thin form (qru_lsq_create) ---- */
+
+size_t qru_geqr_thin_workspace(int n, int m, int r, int nb)
+{
+    size_t big = (size_t)nb * (size_t)(m > r ? m : r);
+    if (qru_panel_work(n, nb) > big)
+        big = qru_panel_work(n, nb);
+    return 2 * (size_t)n * (size_t)m + (size_t)nb + big;
+}
+
+int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                  int lda, qru_ptr R, int ldr, qru_ptr B, int ldb, qru_ptr D,
+                  int ldd, int r, int nb, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (nb < 1)
+        nb = 1;
+    /* the panels' reflectors stay in Yall, Wall (panel i in the columns
+     * i .. i+jb-1, rows i .. n-1 at the top of the column) */
+    qru_ptr Yall = ws, Wall = qru_ptr_add(ws, (size_t)n * m);
+    qru_ptr tau = qru_ptr_add(Wall, (size_t)n * m);
+    qru_ptr work = qru_ptr_add(tau, (size_t)nb);
+    for (int i = 0; i < m; i += nb) {
+        int jb = m - i < nb ? m - i : nb;
+        int rows = n - i;
+        qru_ptr Y = qru_ptr_add(Yall, (size_t)i * n);
+        qru_ptr W = qru_ptr_add(Wall, (size_t)i * n);
+        QRU_TRY(o->panel_qr(ctx, dt, rows, jb, qru_ptr_at(A, lda, i, i), lda,
+                            Y, n, W, n, tau, work));
+        if (i + jb < m) {
+            int nc = m - i - jb;
+            qru_ptr Ai = qru_ptr_at(A, lda, i, i + jb);
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai,
+                            lda, 0.0, work, jb));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work,
+                            jb, 1.0, Ai, lda));
+        }
+        qru_ptr Bi = qru_ptr_add(B, (size_t)i);
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
+                        0.0, work, jb));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
+                        1.0, Bi, ldb));
+    }
+    /* R, d; then A := [I; 0], B := [0; B(m:n, :)] */
+    QRU_TRY(o->copy(ctx, dt, m, m, A, lda, R, ldr));
+    if (m > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(R, 1), ldr));
+    QRU_TRY(o->copy(ctx, dt, m, r, B, ldb, D, ldd));
+    QRU_TRY(o->laset(ctx, dt, 'A', n, m, 0.0, 1.0, A, lda));
+    QRU_TRY(o->laset(ctx, dt, 'A', m, r, 0.0, 0.0, B, ldb));
+    /* Q1 = P_0 P_1 ... [I; 0] and E = P_0 P_1 ... [0; B(m:n, :)]: the
+     * panels backwards, X := P_i X = X + W (Y' X) on the rows i .. n-1
+     * (the columns of A before i are still e_j there: zero) */
+    int last = ((m - 1) / nb) * nb;
+    for (int i = last; i >= 0; i -= nb) {
+        int jb = m - i < nb ? m - i : nb;
+        int rows = n - i;
+        qru_ptr Y = qru_ptr_add(Yall, (size_t)i * n);
+        qru_ptr W = qru_ptr_add(Wall, (size_t)i * n);
+        for (int pass = 0; pass < 2; ++pass) {
+            int nc = pass == 0 ? m - i : r;
+            qru_ptr X = pass == 0 ? qru_ptr_at(A, lda, i, i)
+                                  : qru_ptr_add(B, (size_t)i);
+            int ldx = pass == 0 ? lda : ldb;
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, Y, n, X,
+                            ldx, 0.0, work, jb));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, W, n, work,
+                            jb, 1.0, X, ldx));
+        }
+    }
+    return 0;
+}

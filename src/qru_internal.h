@@ -287,18 +287,46 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                 int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb, int r,
                 int nb, int nb_asked, qru_ptr ws);
 
-/* The least-squares object: R (n x m), d (n x r) and optionally Q (n x n),
- * each stored with leading dimension ncap inside buffers sized for
- * ncap x mcap (R), ncap x ncap (Q) and ncap x r (d), so that rows and
- * columns can be added without reallocating each time. */
+/* The economy QR of the thin form (qr.c), n >= m >= 1: A (n x m) := Q1,
+ * R (m x m) := R with zeros below the diagonal, B (n x r) := the
+ * residuals B - Q1 Q1' B, D (m x r) := Q1' B.  Householder panels as in
+ * qru_geqr_wy, whose reflectors ws keeps (2 n m elements) to form Q1 and
+ * the residuals backwards, as LAPACK's orgqr does.  ws must hold
+ * qru_geqr_thin_workspace(n, m, r, nb) elements. */
+size_t qru_geqr_thin_workspace(int n, int m, int r, int nb);
+int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
+                  int lda, qru_ptr R, int ldr, qru_ptr B, int ldb, qru_ptr D,
+                  int ldd, int r, int nb, qru_ptr ws);
+
+/* The least-squares object in one of three forms (qru_lsq_q, include/qru.h),
+ * stored with spare capacity so that rows and columns can be added
+ * without reallocating each time (ncap >= n, mcap >= m):
+ *  - QRU_Q_FULL: R (n x m), d (n x r), Q (n x n), each with leading
+ *    dimension ldr = ncap, in buffers of ncap x mcap, ncap x r and
+ *    ncap x ncap;
+ *  - QRU_Q_THIN: R (m x m) and d (m x r) with ldr = mcap in buffers of
+ *    mcap x mcap and mcap x r; Q1 (n x m, ncap x mcap) and the residuals
+ *    E = b - Q1 d (n x r, ncap x r), both with leading dimension ncap;
+ *  - QRU_Q_NONE: R and d as for QRU_Q_THIN, and the residual norms rho
+ *    (r host doubles).
+ * In the thin and Q-less forms the updates of p rows or columns first
+ * reserve m + p columns, which gives R and d the p spare rows below the
+ * triangle and Q1 the p spare columns they work in.  Rows m .. of R and
+ * d are scratch there, not part of the factorisation. */
 struct qru_lsq {
     qru_context *ctx;
     qru_dtype dtype;
     int n, m, r;       /* current rows, columns, right-hand sides */
     int ncap, mcap;    /* reserved rows and columns */
-    int has_q;
+    int q;             /* QRU_Q_FULL, QRU_Q_THIN or QRU_Q_NONE */
+    int has_q;         /* q == QRU_Q_FULL: the n x n Q is held */
+    int ldr;           /* leading dimension of R and d */
     int nb;            /* Householder block size (0 = backend default) */
-    qru_ptr R, Q, d;   /* ld = ncap for all three */
+    qru_ptr R, Q, d;   /* Q: n x n (full) or n x m (thin), ld ncap */
+    qru_ptr E;         /* QRU_Q_THIN: b - Q1 d (n x r, ld ncap) */
+    double *rho;       /* QRU_Q_NONE: the r residual norms, then r
+                          doubles of scratch */
+    double dd_cond;    /* qru_lsq_downdate_condition (0: none yet) */
     /* QR updates (update_*.c; both 0 after calloc = the defaults) */
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the
                           columns an update reduces) */
@@ -306,6 +334,12 @@ struct qru_lsq {
     /* update policy (update_policy.c; both 0 after calloc) */
     int last_path;     /* QRU_PATH_* of the last successful update */
 };
+
+/* Rows of the stored R and d: n (full form) or m (thin, Q-less). */
+static inline int qru_lsq_rrows(const qru_lsq *f)
+{
+    return f->q == QRU_Q_FULL ? f->n : f->m;
+}
 
 /* The rank rule of the QR routines (lsq.c; documented in include/qru.h):
  * R (n x m) is rank-deficient at column j when R(j,j) is not finite or
@@ -339,8 +373,10 @@ int qru_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
 int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
                           size_t n);
 
-/* Makes room for n_new rows and m_new columns (lsq.c); contents are kept.
- * Grows geometrically; returns 0 or a library status (f unchanged then). */
+/* Makes room for n_new rows and m_new columns (lsq.c); the contents of
+ * the factorisation (at the current n and m) are kept, scratch rows and
+ * columns are not.  Grows geometrically; returns 0 or a library status (f
+ * unchanged then). */
 int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new);
 
 /* Backend tables (each defined by its backend; unavailable backends are

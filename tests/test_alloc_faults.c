@@ -211,7 +211,7 @@ static void lsq_new(env *e, int n, int m, int r)
     qru_matrix *A = rand_mat(e, n, m), *b = rand_mat(e, n, r);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = e->keep_q ? QRU_LSQ_KEEP_Q : 0;
+    opt.q = e->keep_q ? QRU_Q_FULL : QRU_Q_NONE;
     OK(qru_lsq_create(e->ctx, A, b, &opt, &e->f));
     OK(qru_lsq_set_update_algorithm(e->f, (qru_update_algorithm)e->alg));
     qru_matrix_destroy(A);
@@ -351,7 +351,7 @@ static int c_lsq_create(env *e)
 {
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = e->keep_q ? QRU_LSQ_KEEP_Q : 0;
+    opt.q = e->keep_q ? QRU_Q_FULL : QRU_Q_NONE;
     return qru_lsq_create(e->ctx, e->M[0], e->M[1], &opt, &e->new_f);
 }
 static void s_qr(env *e)

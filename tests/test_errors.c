@@ -49,7 +49,7 @@ static qru_lsq *problem(qru_dtype dt, int n, int m, int keep_q,
     qru_matrix *db = qru_test_upload(ctx, dt, n, 1, 0, b, n);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = keep_q ? QRU_LSQ_KEEP_Q : 0;
+    opt.q = keep_q ? QRU_Q_FULL : QRU_Q_NONE;
     qru_lsq *f = NULL;
     ck_assert_int_eq(qru_lsq_create(ctx, dA, db, &opt, &f), 0);
     qru_matrix_destroy(dA);
@@ -185,7 +185,7 @@ START_TEST(test_numerical_and_state)
         /* the factorisation holds no Q */
         f = problem(dt, 15, 5, 0, &seed);
         expect("no Q", qru_lsq_remove_rows(f, 0, 1), QRU_ERR_NO_Q, ctx,
-               "qru_lsq_remove_rows", "QRU_LSQ_KEEP_Q", NULL);
+               "qru_lsq_remove_rows", "qru_lsq_remove_rows_data", NULL);
         qru_lsq_destroy(f);
 
         /* not positive definite: -I */

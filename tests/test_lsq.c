@@ -49,23 +49,24 @@ static qru_matrix *rand_matrix(qru_dtype dt, int rows, int cols, int pad,
 
 typedef struct lcase {
     int n, m, r;
-    unsigned flags;
+    int q; /* qru_lsq_q */
     int nb, rowcap, colcap; /* capacities: extra over n / m, -1 = 0 */
 } lcase;
 
 static void run_case(qru_dtype dt, lcase c, unsigned seed)
 {
     char tag[160];
-    snprintf(tag, sizeof tag, "%s n=%d m=%d r=%d flags=%u nb=%d caps=%d/%d",
-             dt == QRU_DOUBLE ? "double" : "float", c.n, c.m, c.r, c.flags,
-             c.nb, c.rowcap, c.colcap);
+    static const char *const qname[] = {"full", "thin", "none"};
+    snprintf(tag, sizeof tag, "%s n=%d m=%d r=%d q=%s nb=%d caps=%d/%d",
+             dt == QRU_DOUBLE ? "double" : "float", c.n, c.m, c.r,
+             qname[c.q], c.nb, c.rowcap, c.colcap);
     int n = c.n, m = c.m, r = c.r;
     void *Ah, *bh;
     qru_matrix *A = rand_matrix(dt, n, m, 3, &seed, &Ah);
     qru_matrix *b = rand_matrix(dt, n, r, 1, &seed, &bh);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = c.flags;
+    opt.q = c.q;
     opt.nb = c.nb;
     opt.row_capacity = c.rowcap < 0 ? 0 : n + c.rowcap;
     opt.col_capacity = c.colcap < 0 ? 0 : m + c.colcap;
@@ -80,8 +81,10 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     ck_assert_int_eq(qru_lsq_rows(f), n);
     ck_assert_int_eq(qru_lsq_cols(f), m);
     ck_assert_int_eq(qru_lsq_nrhs(f), r);
-    ck_assert_int_eq(qru_lsq_has_q(f), (c.flags & QRU_LSQ_KEEP_Q) ? 1 : 0);
+    ck_assert_int_eq(qru_lsq_has_q(f), c.q != QRU_Q_NONE);
+    ck_assert_int_eq(qru_lsq_q_form(f), c.q);
     ck_assert_int_eq(qru_lsq_dtype(f), dt);
+    ck_assert(qru_lsq_downdate_condition(f) == 0.0);
 
     /* solution and residual vs gels */
     qru_matrix *x = rand_matrix(dt, m, r, 2, &seed, NULL);
@@ -102,19 +105,27 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     ck_assert_msg(rerr < QRU_TEST_THRESHOLD, "%s: residual error %g", tag,
                   rerr);
     for (int j = 0; j < r; ++j)
-        ck_assert_msg(res[j] >= 0.0 && (n > m || res[j] == 0.0),
+        ck_assert_msg(res[j] >= 0.0 && (n > m || res[j] <= 1e-3),
                       "%s: res[%d] = %g", tag, j, res[j]);
 
-    /* R, d and Q */
+    /* R (n x m: zeros below row m in the economy forms; m x m), d */
     qru_matrix *R = rand_matrix(dt, n, m, 1, &seed, NULL);
-    qru_matrix *d = rand_matrix(dt, n, r, 0, &seed, NULL);
-    void *Qg;
-    qru_matrix *Q = rand_matrix(dt, n, n, 2, &seed, &Qg);
+    qru_matrix *Rm = rand_matrix(dt, m, m, 1, &seed, NULL);
+    qru_matrix *d = rand_matrix(dt, m, r, 0, &seed, NULL);
+    qru_matrix *dn = rand_matrix(dt, n, r, 0, &seed, NULL);
     ck_assert_int_eq(qru_lsq_get_r(f, R), 0);
+    ck_assert_int_eq(qru_lsq_get_r(f, Rm), 0);
     ck_assert_int_eq(qru_lsq_get_d(f, d), 0);
-    void *Rh = qru_test_download(R), *dh = qru_test_download(d);
+    st = qru_lsq_get_d(f, dn);
+    ck_assert_int_eq(st, c.q == QRU_Q_FULL || n == m ? 0 : QRU_ERR_NO_Q);
+    void *Rh = qru_test_download(R), *Rmh = qru_test_download(Rm),
+         *dh = qru_test_download(d);
     ck_assert_msg(qru_test_lower_max(dt, n, m, Rh, n) == 0.0,
                   "%s: R not upper trapezoidal", tag);
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i)
+            ck_assert(qru_test_get(dt, Rh, n, i, j) ==
+                      qru_test_get(dt, Rmh, m, i, j));
     /* R x = d(1:m): the solution really comes from R and d */
     for (int j = 0; j < r; ++j)
         for (int i = 0; i < m; ++i) {
@@ -125,35 +136,33 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
                 s += t;
                 sa += fabs(t);
             }
-            double e = fabs(s - qru_test_get(dt, dh, n, i, j));
+            double e = fabs(s - qru_test_get(dt, dh, m, i, j));
             ck_assert_msg(e <= QRU_TEST_THRESHOLD * m * qru_test_eps(dt) * sa,
                           "%s: R x != d at (%d,%d)", tag, i, j);
         }
-    /* ||d(m+1:n, j)|| is the residual */
-    for (int j = 0; j < r; ++j) {
-        double s = 0;
-        for (int i = m; i < n; ++i) {
-            double v = qru_test_get(dt, dh, n, i, j);
-            s += v * v;
-        }
-        ck_assert_msg(fabs(sqrt(s) - res[j]) <=
-                          QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
-                              (res[j] + qru_test_eps(dt)),
-                      "%s: residual %g vs ||d(m+1:n)|| %g", tag, res[j],
-                      sqrt(s));
-    }
+    /* Q: n x n (full), n x m (full, thin) */
+    void *Qg, *Q1g;
+    qru_matrix *Q = rand_matrix(dt, n, n, 2, &seed, &Qg);
+    qru_matrix *Q1 = rand_matrix(dt, n, m, 2, &seed, &Q1g);
     st = qru_lsq_get_q(f, Q);
-    if (c.flags & QRU_LSQ_KEEP_Q) {
-        ck_assert_int_eq(st, 0);
-        void *Qh = qru_test_download(Q);
-        double be = qru_test_backward_error(dt, n, m, Ah, n, Qh, n, Rh, n);
-        double oe = qru_test_orth_error(dt, n, Qh, n);
+    ck_assert_int_eq(st, c.q == QRU_Q_FULL || (c.q == QRU_Q_THIN && n == m)
+                             ? 0
+                             : QRU_ERR_NO_Q);
+    if (st)
+        assert_holds(Q, Qg, "Q (no n x n Q held)", tag);
+    st = qru_lsq_get_q(f, Q1);
+    ck_assert_int_eq(st, c.q != QRU_Q_NONE ? 0 : QRU_ERR_NO_Q);
+    if (c.q != QRU_Q_NONE) {
+        void *Qh = qru_test_download(Q1);
+        double be = qru_test_backward_error_econ(dt, n, m, Ah, n, Qh, n, Rmh,
+                                                 m);
+        double oe = qru_test_orth_error_cols(dt, n, m, Qh, n);
         ck_assert_msg(be < QRU_TEST_THRESHOLD, "%s: backward error %g", tag,
                       be);
         ck_assert_msg(oe < QRU_TEST_THRESHOLD, "%s: orthogonality %g", tag, oe);
-        /* d = Q' b */
+        /* d = Q1' b */
         for (int j = 0; j < r; ++j)
-            for (int i = 0; i < n; ++i) {
+            for (int i = 0; i < m; ++i) {
                 double s = 0, sa = 0;
                 for (int k = 0; k < n; ++k) {
                     double t = qru_test_get(dt, Qh, n, k, i) *
@@ -161,15 +170,48 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
                     s += t;
                     sa += fabs(t);
                 }
-                ck_assert_msg(fabs(s - qru_test_get(dt, dh, n, i, j)) <=
+                ck_assert_msg(fabs(s - qru_test_get(dt, dh, m, i, j)) <=
                                   QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
                                       (sa + 1.0),
                               "%s: d != Q'b at (%d,%d)", tag, i, j);
             }
+        /* the residuals E = b - Q1 d, whose norms are res */
+        qru_matrix *E = rand_matrix(dt, n, r, 0, &seed, NULL);
+        ck_assert_int_eq(qru_lsq_get_residuals(f, E), 0);
+        void *Eh = qru_test_download(E);
+        for (int j = 0; j < r; ++j) {
+            double en = 0.0;
+            for (int i = 0; i < n; ++i) {
+                double s = qru_test_get(dt, bh, n, i, j), sa = fabs(s);
+                for (int k = 0; k < m; ++k) {
+                    double t = qru_test_get(dt, Qh, n, i, k) *
+                               qru_test_get(dt, dh, m, k, j);
+                    s -= t;
+                    sa += fabs(t);
+                }
+                double v = qru_test_get(dt, Eh, n, i, j);
+                en += v * v;
+                ck_assert_msg(fabs(s - v) <= QRU_TEST_THRESHOLD * n *
+                                                 qru_test_eps(dt) * (sa + 1.0),
+                              "%s: E != b - Q1 d at (%d,%d)", tag, i, j);
+            }
+            ck_assert_msg(fabs(sqrt(en) - res[j]) <=
+                              QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
+                                  (res[j] + 1.0),
+                          "%s: residual %g vs ||E|| %g", tag, res[j],
+                          sqrt(en));
+        }
+        free(Eh);
+        qru_matrix_destroy(E);
         free(Qh);
     } else {
-        ck_assert_int_eq(st, QRU_ERR_NO_Q);
-        assert_holds(Q, Qg, "Q (no Q held)", tag);
+        assert_holds(Q1, Q1g, "Q1 (no Q held)", tag);
+    }
+    if (c.q == QRU_Q_FULL) {
+        void *Qh = qru_test_download(Q);
+        double oe = qru_test_orth_error(dt, n, Qh, n);
+        ck_assert_msg(oe < QRU_TEST_THRESHOLD, "%s: orthogonality %g", tag, oe);
+        free(Qh);
     }
     /* A and b still unchanged after all of this */
     assert_holds(A, Ah, "A", tag);
@@ -180,38 +222,49 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     qru_matrix_destroy(b);
     qru_matrix_destroy(x);
     qru_matrix_destroy(R);
+    qru_matrix_destroy(Rm);
     qru_matrix_destroy(d);
+    qru_matrix_destroy(dn);
     qru_matrix_destroy(Q);
+    qru_matrix_destroy(Q1);
     free(Ah);
     free(bh);
     free(xh);
     free(Rh);
+    free(Rmh);
     free(dh);
     free(Qg);
+    free(Q1g);
     free(res);
 }
 
 START_TEST(test_solve)
 {
     static const lcase cases[] = {
-        {1, 1, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
-        {2, 1, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
-        {2, 1, 3, 0, 0, -1, -1},
-        {5, 5, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
-        {5, 5, 3, 0, 2, -1, -1},
-        {20, 7, 1, QRU_LSQ_KEEP_Q, 0, -1, -1},
-        {20, 7, 3, QRU_LSQ_KEEP_Q, 3, -1, -1},
-        {20, 7, 3, 0, 3, -1, -1},
-        {20, 7, 1, 0, 1, 0, 0},
-        {20, 7, 3, QRU_LSQ_KEEP_Q, 0, 10, 5},
-        {20, 7, 3, 0, 0, 1, 0},
-        {9, 8, 3, QRU_LSQ_KEEP_Q, 8, -1, 2},
-        {17, 17, 1, QRU_LSQ_KEEP_Q, 8, 3, 3},
-        {33, 16, 3, QRU_LSQ_KEEP_Q, 8, -1, -1},
-        {33, 17, 1, 0, 8, -1, -1},
-        {100, 40, 3, QRU_LSQ_KEEP_Q, 0, 20, 20},
-        {130, 65, 3, 0, 0, -1, -1},
-        {130, 65, 1, QRU_LSQ_KEEP_Q, 100, -1, -1},
+        {1, 1, 1, QRU_Q_FULL, 0, -1, -1},
+        {2, 1, 1, QRU_Q_FULL, 0, -1, -1},
+        {2, 1, 3, QRU_Q_NONE, 0, -1, -1},
+        {5, 5, 1, QRU_Q_FULL, 0, -1, -1},
+        {5, 5, 3, QRU_Q_THIN, 2, -1, -1},
+        {20, 7, 1, QRU_Q_FULL, 0, -1, -1},
+        {20, 7, 3, QRU_Q_FULL, 3, -1, -1},
+        {20, 7, 3, QRU_Q_NONE, 3, -1, -1},
+        {20, 7, 1, QRU_Q_THIN, 1, 0, 0},
+        {20, 7, 3, QRU_Q_FULL, 0, 10, 5},
+        {20, 7, 3, QRU_Q_NONE, 0, 1, 0},
+        {9, 8, 3, QRU_Q_FULL, 8, -1, 2},
+        {17, 17, 1, QRU_Q_FULL, 8, 3, 3},
+        {33, 16, 3, QRU_Q_FULL, 8, -1, -1},
+        {33, 17, 1, QRU_Q_THIN, 8, -1, -1},
+        {100, 40, 3, QRU_Q_FULL, 0, 20, 20},
+        {130, 65, 3, QRU_Q_NONE, 0, -1, -1},
+        {130, 65, 1, QRU_Q_FULL, 100, -1, -1},
+        {1, 1, 2, QRU_Q_THIN, 0, -1, -1},
+        {1, 1, 1, QRU_Q_NONE, 0, -1, -1},
+        {9, 8, 3, QRU_Q_THIN, 8, -1, 2},
+        {100, 40, 3, QRU_Q_THIN, 0, 20, 20},
+        {130, 65, 2, QRU_Q_THIN, 64, -1, -1},
+        {130, 65, 1, QRU_Q_NONE, 100, -1, -1},
     };
     if (_i >= qru_test_ndtypes(ctx))
         return;
@@ -227,7 +280,7 @@ START_TEST(test_defaults)
     qru_lsq_options opt;
     memset(&opt, 0x77, sizeof opt);
     qru_lsq_options_init(&opt);
-    ck_assert_uint_eq(opt.flags, QRU_LSQ_KEEP_Q);
+    ck_assert_int_eq(opt.q, QRU_Q_FULL);
     ck_assert_int_eq(opt.nb, 0);
     ck_assert_int_eq(opt.row_capacity, 0);
     ck_assert_int_eq(opt.col_capacity, 0);
@@ -306,7 +359,7 @@ START_TEST(test_rank_deficient)
             qru_matrix *b = rand_matrix(dt, n, r, 0, &seed, NULL);
             qru_lsq_options opt;
             qru_lsq_options_init(&opt);
-            opt.flags = flags ? QRU_LSQ_KEEP_Q : 0;
+            opt.q = flags ? QRU_Q_FULL : QRU_Q_NONE;
             opt.nb = variant % 2 ? 2 : 0;
             qru_lsq *f = NULL;
             ck_assert_int_eq(qru_lsq_create(ctx, A, b, &opt, &f), 0);
@@ -396,14 +449,14 @@ START_TEST(test_bad_args)
     qru_lsq_options_init(&good);
     for (int k = 0; k < 8; ++k)
         qru_lsq_options_init(&bad[k]);
-    bad[0].flags = 2u;
-    bad[1].flags = ~0u;
+    bad[0].q = 3;
+    bad[1].q = -1;
     bad[2].nb = -1;
     bad[3].row_capacity = n - 1;
     bad[4].col_capacity = m - 1;
     bad[5].row_capacity = -1;
     bad[6].col_capacity = -5;
-    bad[7].flags = QRU_LSQ_KEEP_Q | 0x100u;
+    bad[7].q = 0x100;
 
     /* create: ctx (1), A (2), b (3), opt (4), f (5) */
     qru_lsq *sentinel = (qru_lsq *)&seed, *f = sentinel;
@@ -437,7 +490,7 @@ START_TEST(test_bad_args)
     qru_lsq *fq = NULL, *fn = NULL, *fo = NULL;
     ck_assert_int_eq(qru_lsq_create(ctx, A, b, &good, &fq), 0);
     qru_lsq_options noq = good;
-    noq.flags = 0;
+    noq.q = QRU_Q_NONE;
     ck_assert_int_eq(qru_lsq_create(ctx, A, b, &noq, &fn), 0);
     ck_assert_int_eq(qru_lsq_create(octx, Ao, bo, &good, &fo), 0);
 
@@ -493,7 +546,7 @@ START_TEST(test_bad_args)
         ck_assert_int_eq(qru_lsq_get_d(g, NULL), -2);
         ck_assert_int_eq(qru_lsq_get_d(g, dr), -2);
         ck_assert_int_eq(qru_lsq_get_d(g, bo), -2);
-        ck_assert_int_eq(qru_lsq_get_d(g, x), -2);
+        ck_assert_int_eq(qru_lsq_get_d(g, xr), -2);
         ck_assert_int_eq(qru_lsq_get_q(NULL, Q), -1);
         ck_assert_int_eq(qru_lsq_get_q(g, NULL), -2);
         ck_assert_int_eq(qru_lsq_get_q(g, Qs), -2);

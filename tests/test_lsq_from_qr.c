@@ -111,7 +111,7 @@ START_TEST(bad_args)
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Q), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, m, 0, &R), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 1, 0, &d), 0);
-        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n - 1, 0, &Qrect), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n - 1, n, 0, &Qrect), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, m - 1, m, 0, &Rwide), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n - 1, 1, 0, &dshort), 0);
         int have_other = qru_context_supports(ctx, other);

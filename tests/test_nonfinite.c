@@ -182,8 +182,10 @@ static void *get_part(const qru_lsq *f, int which)
     qru_dtype dt = qru_lsq_dtype(f);
     int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
     int cols = which == 0 ? m : which == 1 ? r : n;
+    /* d: n x r in the full form, m x r (d(1:m, :)) in the others */
+    int rows = which == 1 && qru_lsq_q_form(f) != QRU_Q_FULL ? m : n;
     qru_matrix *M = NULL;
-    ck_assert_int_eq(qru_matrix_create(ctx, dt, n, cols, 0, &M), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, rows, cols, 0, &M), 0);
     int st = which == 0   ? qru_lsq_get_r(f, M)
              : which == 1 ? qru_lsq_get_d(f, M)
                           : qru_lsq_get_q(f, M);
@@ -280,7 +282,7 @@ static qru_lsq *make_lsq(qru_dtype dt, unsigned *seed, int keep_q)
     qru_matrix *bd = qru_test_upload(ctx, dt, N, R, 0, b, N);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = keep_q ? QRU_LSQ_KEEP_Q : 0;
+    opt.q = keep_q ? QRU_Q_FULL : QRU_Q_NONE;
     qru_lsq *f = NULL;
     ck_assert_int_eq(qru_lsq_create(ctx, Ad, bd, &opt, &f), 0);
     qru_matrix_destroy(Ad);

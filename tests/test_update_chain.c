@@ -1,7 +1,8 @@
-/* Random chains of >= 200 mixed QR updates on one factorisation, with Q
- * (all four updates) and R only (remove columns, add rows; the updates that
- * need Q must answer QRU_ERR_NO_Q and leave f unchanged), checked against
- * the host problem updated the same way at random points and at the end.
+/* Random chains of >= 200 mixed QR updates on one factorisation, in each
+ * form: full Q, thin Q and Q-less (all four updates; the Q-less form
+ * removes rows and adds columns with the data, and the calls without it
+ * must answer QRU_ERR_NO_Q and leave f unchanged), checked against the
+ * host problem updated the same way at random points and at the end.
  *
  * Error bound: every check must stay below QRU_TEST_THRESHOLD times
  * max(1, sqrt(u) / 4) where u is the number of updates applied so far
@@ -50,17 +51,17 @@ static double scale_for(int u)
     return sc > 1.0 ? sc : 1.0;
 }
 
-/* loop index: dtype, with Q (0) or R only (1) */
+/* loop index: dtype, form (full, thin, Q-less) */
 START_TEST(test_chain)
 {
     qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int keep_q = (_i / 2) % 2 == 0;
+    int form = (_i / 2) % 3;
+    static const char *const fname[] = {"Q", "thin-Q", "Q-less"};
     unsigned seed = 424242u + 7u * (unsigned)_i;
     unsigned rs = 99u + 13u * (unsigned)_i;
-    hprob hp = keep_q ? uc_problem(dt, 80, 30, R, &seed)
-                       : uc_problem(dt, 70, 60, R, &seed);
-    /* block size: automatic for the Q chain, 4 for the R-only chain */
-    qru_lsq *f = uc_factor(ctx, &hp, keep_q, keep_q ? 0 : 4);
+    hprob hp = uc_problem(dt, 80, 30, R, &seed);
+    /* block size: automatic for the full chain, 4 for the others */
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, form == 0 ? 0 : 4);
     int counts[4] = {0, 0, 0, 0}, nchecks = 0;
     double worst = 0.0;
     for (int u = 1; u <= NUPD; ++u) {
@@ -69,19 +70,14 @@ START_TEST(test_chain)
         /* weights keep the sizes moving around m ~ 30, n - m ~ 40 (Q) or
          * m >= 30 (R only: columns are only removed, rows only added) */
         int w[4] = {0, 0, 0, 0};
-        if (keep_q) {
-            if (n > m && m < MMAX)
-                w[0] = m < 20 ? 30 : m > 45 ? 3 : 10;
-            if (m >= 2)
-                w[1] = m > 40 ? 30 : m < 10 ? 3 : 10;
-            if (n < NMAX)
-                w[2] = n - m < 20 ? 30 : 10;
-            if (n > m)
-                w[3] = n - m > 60 ? 30 : 10;
-        } else {
-            w[1] = m > 30 ? 10 : 0;
-            w[2] = 90;
-        }
+        if (n > m && m < MMAX)
+            w[0] = m < 20 ? 30 : m > 45 ? 3 : 10;
+        if (m >= 2)
+            w[1] = m > 40 ? 30 : m < 10 ? 3 : 10;
+        if (n < NMAX)
+            w[2] = n - m < 20 ? 30 : 10;
+        if (n > m)
+            w[3] = n - m > 60 ? 30 : 10;
         int x = rnd(&rs, 0, w[0] + w[1] + w[2] + w[3] - 1);
         for (op = 0; op < 3 && x >= w[op]; ++op)
             x -= w[op];
@@ -90,7 +86,15 @@ START_TEST(test_chain)
             int k = rnd(&rs, 0, m);
             double *U = uc_rand(dt, n, p, &seed);
             qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
-            st = qru_lsq_add_cols(f, k, Ud);
+            if (form == 2) {
+                qru_matrix *Ad = uc_upload(ctx, dt, n, m, hp.A);
+                qru_matrix *bd = uc_upload(ctx, dt, n, R, hp.B);
+                st = qru_lsq_add_cols_data(f, k, Ud, Ad, bd);
+                qru_matrix_destroy(Ad);
+                qru_matrix_destroy(bd);
+            } else {
+                st = qru_lsq_add_cols(f, k, Ud);
+            }
             snprintf(tag, sizeof tag, "update %d add_cols k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
@@ -98,7 +102,7 @@ START_TEST(test_chain)
             qru_matrix_destroy(Ud);
             free(U);
         } else if (op == 1) {
-            int p = rnd_p(&rs, keep_q ? m - 1 : 2);
+            int p = rnd_p(&rs, m - 1);
             int k = rnd(&rs, 0, m - p);
             st = qru_lsq_remove_cols(f, k, p);
             snprintf(tag, sizeof tag, "update %d remove_cols k=%d p=%d (%dx%d)",
@@ -106,7 +110,7 @@ START_TEST(test_chain)
             ck_assert_msg(st == 0, "%s: %d", tag, st);
             uc_remove_cols(&hp, k, p);
         } else if (op == 2) {
-            int p = rnd_p(&rs, keep_q ? NMAX - n : 6);
+            int p = rnd_p(&rs, NMAX - n);
             int k = rnd(&rs, 0, n);
             double *U = uc_rand(dt, p, m, &seed);
             double *e = uc_rand(dt, p, R, &seed);
@@ -124,14 +128,36 @@ START_TEST(test_chain)
         } else {
             int p = rnd_p(&rs, n - m);
             int k = rnd(&rs, 0, n - p);
-            st = qru_lsq_remove_rows(f, k, p);
+            if (form == 2) {
+                double *U = uc_rows_delete(hp.A, n, m, 0, 0), *e;
+                /* the removed rows of A and b, p x m and p x R */
+                double *Uk = malloc(sizeof(double) * (size_t)p * m);
+                e = malloc(sizeof(double) * (size_t)p * R);
+                ck_assert(Uk && e);
+                for (int j = 0; j < m; ++j)
+                    for (int i = 0; i < p; ++i)
+                        Uk[i + (size_t)j * p] = hp.A[k + i + (size_t)j * n];
+                for (int j = 0; j < R; ++j)
+                    for (int i = 0; i < p; ++i)
+                        e[i + (size_t)j * p] = hp.B[k + i + (size_t)j * n];
+                qru_matrix *Ud = uc_upload(ctx, dt, p, m, Uk);
+                qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
+                st = qru_lsq_remove_rows_data(f, k, Ud, ed);
+                qru_matrix_destroy(Ud);
+                qru_matrix_destroy(ed);
+                free(U);
+                free(Uk);
+                free(e);
+            } else {
+                st = qru_lsq_remove_rows(f, k, p);
+            }
             snprintf(tag, sizeof tag, "update %d remove_rows k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
             uc_remove_rows(&hp, k, p);
         }
         counts[op]++;
-        if (!keep_q && rnd(&rs, 0, 24) == 0) {
+        if (form == 2 && rnd(&rs, 0, 24) == 0) {
             /* the updates that need Q refuse and leave f unchanged */
             usnap s0 = uc_snap(ctx, f);
             double *U = uc_rand(dt, hp.n, 1, &seed);
@@ -141,7 +167,7 @@ START_TEST(test_chain)
             if (hp.n > hp.m)
                 ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 1),
                                  QRU_ERR_NO_Q);
-            uc_snap_same(ctx, f, &s0, "R-only chain: update needing Q");
+            uc_snap_same(ctx, f, &s0, "Q-less chain: update needing Q");
             uc_snap_free(&s0);
             qru_matrix_destroy(Ud);
             free(U);
@@ -155,7 +181,7 @@ START_TEST(test_chain)
     printf("[%s] %s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
            "%d remove_rows; %d checks, worst scaled error %.3g; final "
            "%d x %d\n",
-           uc_alg_name(), dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+           uc_alg_name(), dt == QRU_FLOAT ? "float" : "double", fname[form],
            counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
            hp.m);
     ck_assert_int_ge(nchecks, 5);
@@ -173,7 +199,7 @@ int main(void)
         tcase_add_checked_fixture(tc, a == 0 ? setup_dissertation : setup_fast,
                                   teardown);
         tcase_set_timeout(tc, 300);
-        tcase_add_loop_test(tc, test_chain, 0, 4);
+        tcase_add_loop_test(tc, test_chain, 0, 6);
         suite_add_tcase(s, tc);
     }
     return qru_test_main(s);

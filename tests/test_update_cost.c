@@ -35,7 +35,7 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
     qru_matrix *db = qru_test_upload(ctx, dt, n, 1, 0, b, n);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = QRU_LSQ_KEEP_Q;
+    opt.q = QRU_Q_FULL;
     qru_lsq *f = NULL;
     ck_assert_int_eq(qru_lsq_create(ctx, dA, db, &opt, &f), 0);
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), 0);

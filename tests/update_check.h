@@ -82,15 +82,15 @@ static inline void uc_free(hprob *hp)
     hp->A = hp->B = NULL;
 }
 
-/* factorisation of hp with Q (keep_q) or R only; nb = update block size */
-static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
-                          int nb)
+/* factorisation of hp in form q (qru_lsq_q); nb = update block size */
+static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
+                                   int nb)
 {
     qru_matrix *A = uc_upload(ctx, hp->dt, hp->n, hp->m, hp->A);
     qru_matrix *b = uc_upload(ctx, hp->dt, hp->n, hp->r, hp->B);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.flags = keep_q ? QRU_LSQ_KEEP_Q : 0u;
+    opt.q = q;
     qru_lsq *f = NULL;
     int st = qru_lsq_create(ctx, A, b, &opt, &f);
     ck_assert_msg(st == 0, "qru_lsq_create: %d", st);
@@ -101,6 +101,13 @@ static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
     qru_matrix_destroy(A);
     qru_matrix_destroy(b);
     return f;
+}
+
+/* with Q (keep_q: the full form) or without (the Q-less form) */
+static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
+                                 int nb)
+{
+    return uc_factor_q(ctx, hp, keep_q ? QRU_Q_FULL : QRU_Q_NONE, nb);
 }
 
 /* ---- the same updates on the host problem ---- */
@@ -184,10 +191,13 @@ static inline void uc_remove_rows(hprob *hp, int k, int p)
     hp->n -= p;
 }
 
-/* ---- snapshots: f's contents, to check bit for bit that it is unchanged */
+/* ---- snapshots: f's contents, to check bit for bit that it is unchanged
+ * (R: n x m or m x m, Q: n x n or n x m, d: n x r or m x r as the form
+ * holds them; the thin form's residuals E, the Q-less form's norms) */
 typedef struct usnap {
-    int n, m, r, has_q;
-    void *R, *Q, *d;
+    int n, m, r, q, has_q, rr, qc;
+    void *R, *Q, *d, *E;
+    double *rho;
 } usnap;
 
 static inline void *uc_get(qru_context *ctx, const qru_lsq *f, int which, int rows,
@@ -198,8 +208,9 @@ static inline void *uc_get(qru_context *ctx, const qru_lsq *f, int which, int ro
     ck_assert_int_eq(st, 0);
     st = which == 0   ? qru_lsq_get_r(f, M)
          : which == 1 ? qru_lsq_get_q(f, M)
-                      : qru_lsq_get_d(f, M);
-    ck_assert_msg(st == 0, "qru_lsq_get_%c: %d", "rqd"[which], st);
+         : which == 2 ? qru_lsq_get_d(f, M)
+                      : qru_lsq_get_residuals(f, M);
+    ck_assert_msg(st == 0, "qru_lsq_get_%c: %d", "rqde"[which], st);
     void *h = qru_test_download(M);
     qru_matrix_destroy(M);
     return h;
@@ -211,10 +222,17 @@ static inline usnap uc_snap(qru_context *ctx, const qru_lsq *f)
     s.n = qru_lsq_rows(f);
     s.m = qru_lsq_cols(f);
     s.r = qru_lsq_nrhs(f);
+    s.q = qru_lsq_q_form(f);
     s.has_q = qru_lsq_has_q(f);
-    s.R = uc_get(ctx, f, 0, s.n, s.m);
-    s.Q = s.has_q ? uc_get(ctx, f, 1, s.n, s.n) : NULL;
-    s.d = uc_get(ctx, f, 2, s.n, s.r);
+    s.rr = s.q == QRU_Q_FULL ? s.n : s.m;   /* rows of R and d */
+    s.qc = s.q == QRU_Q_FULL ? s.n : s.m;   /* columns of Q */
+    s.R = uc_get(ctx, f, 0, s.rr, s.m);
+    s.Q = s.has_q ? uc_get(ctx, f, 1, s.n, s.qc) : NULL;
+    s.d = uc_get(ctx, f, 2, s.rr, s.r);
+    s.E = s.q == QRU_Q_THIN ? uc_get(ctx, f, 3, s.n, s.r) : NULL;
+    s.rho = malloc(sizeof(double) * (size_t)s.r);
+    ck_assert_ptr_nonnull(s.rho);
+    ck_assert_int_eq(qru_lsq_residual(f, s.rho), 0);
     return s;
 }
 
@@ -223,6 +241,8 @@ static inline void uc_snap_free(usnap *s)
     free(s->R);
     free(s->Q);
     free(s->d);
+    free(s->E);
+    free(s->rho);
 }
 
 /* f still holds exactly the contents of s */
@@ -234,16 +254,21 @@ static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap 
     usnap t = uc_snap(ctx, f);
     size_t es = qru_test_elsize(qru_lsq_dtype(f));
     ck_assert_msg(t.n == s->n && t.m == s->m && t.r == s->r &&
-                      t.has_q == s->has_q,
+                      t.q == s->q,
                   "%s: shape changed (%d x %d -> %d x %d)", tag, s->n, s->m,
                   t.n, t.m);
-    ck_assert_msg(memcmp(t.R, s->R, es * (size_t)s->n * s->m) == 0,
+    ck_assert_msg(memcmp(t.R, s->R, es * (size_t)s->rr * s->m) == 0,
                   "%s: R changed", tag);
-    ck_assert_msg(memcmp(t.d, s->d, es * (size_t)s->n * s->r) == 0,
+    ck_assert_msg(memcmp(t.d, s->d, es * (size_t)s->rr * s->r) == 0,
                   "%s: d changed", tag);
     if (s->has_q)
-        ck_assert_msg(memcmp(t.Q, s->Q, es * (size_t)s->n * s->n) == 0,
+        ck_assert_msg(memcmp(t.Q, s->Q, es * (size_t)s->n * s->qc) == 0,
                       "%s: Q changed", tag);
+    if (s->E)
+        ck_assert_msg(memcmp(t.E, s->E, es * (size_t)s->n * s->r) == 0,
+                      "%s: E changed", tag);
+    ck_assert_msg(memcmp(t.rho, s->rho, sizeof(double) * (size_t)s->r) == 0,
+                  "%s: the residual norms changed", tag);
     uc_snap_free(&t);
 }
 
@@ -280,10 +305,45 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     void *A = uc_to_dt(dt, n, m, hp->A, n);
     void *B = uc_to_dt(dt, n, r, hp->B, n);
 
-    double low = qru_test_lower_max(dt, n, m, s.R, n);
+    int rr = s.rr;
+    double low = qru_test_lower_max(dt, rr, m, s.R, rr);
     ck_assert_msg(low == 0.0, "%s: R has %g below the diagonal", tag, low);
 
-    if (s.has_q) {
+    if (s.q == QRU_Q_THIN) {
+        double be = qru_test_backward_error_econ(dt, n, m, A, n, s.Q, n, s.R,
+                                                 m);
+        double oe = qru_test_orth_error_cols(dt, n, m, s.Q, n);
+        ck_assert_msg(be < thr, "%s: backward error %g", tag, be);
+        ck_assert_msg(oe < thr, "%s: orthogonality error %g", tag, oe);
+        worst = fmax(worst, fmax(be, oe));
+        /* d = Q1' b and E = b - Q1 d, scaled by ||b|| */
+        double de = 0.0, ee = 0.0;
+        for (int j = 0; j < r; ++j) {
+            double bn = 0.0;
+            for (int l = 0; l < n; ++l)
+                bn += hp->B[l + (size_t)j * n] * hp->B[l + (size_t)j * n];
+            bn = sqrt(bn) + 1e-300;
+            for (int i = 0; i < m; ++i) {
+                double acc = 0.0;
+                for (int l = 0; l < n; ++l)
+                    acc += qru_test_get(dt, s.Q, n, l, i) *
+                           hp->B[l + (size_t)j * n];
+                de = fmax(de, fabs(acc - qru_test_get(dt, s.d, m, i, j)) /
+                                  (bn * n * eps));
+            }
+            for (int l = 0; l < n; ++l) {
+                double acc = hp->B[l + (size_t)j * n];
+                for (int i = 0; i < m; ++i)
+                    acc -= qru_test_get(dt, s.Q, n, l, i) *
+                           qru_test_get(dt, s.d, m, i, j);
+                ee = fmax(ee, fabs(acc - qru_test_get(dt, s.E, n, l, j)) /
+                                  (bn * n * eps));
+            }
+        }
+        ck_assert_msg(de < thr, "%s: d - Q1'b error %g", tag, de);
+        ck_assert_msg(ee < thr, "%s: E - (b - Q1 d) error %g", tag, ee);
+        worst = fmax(worst, fmax(de, ee));
+    } else if (s.has_q) {
         double be = qru_test_backward_error(dt, n, m, A, n, s.Q, n, s.R, n);
         double oe = qru_test_orth_error(dt, n, s.Q, n);
         ck_assert_msg(be < thr, "%s: backward error %g", tag, be);
@@ -309,30 +369,33 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     } else {
         /* R'R = A'A: ||R'R - A'A||_F / (||A||_F^2 max(n,m) eps) */
         double num = 0.0, an = 0.0;
+        int rr_ = rr;
         for (int j = 0; j < m; ++j)
             for (int i = 0; i < n; ++i)
                 an += hp->A[i + (size_t)j * n] * hp->A[i + (size_t)j * n];
         for (int j = 0; j < m; ++j)
             for (int i = 0; i <= j; ++i) {
-                double rr = 0.0, aa = 0.0;
+                double rtr = 0.0, aa = 0.0;
+                for (int l = 0; l < rr_; ++l)
+                    rtr += qru_test_get(dt, s.R, rr_, l, i) *
+                           qru_test_get(dt, s.R, rr_, l, j);
                 for (int l = 0; l < n; ++l) {
-                    rr += qru_test_get(dt, s.R, n, l, i) *
-                          qru_test_get(dt, s.R, n, l, j);
                     aa += hp->A[l + (size_t)i * n] * hp->A[l + (size_t)j * n];
                 }
-                num += (i == j ? 1.0 : 2.0) * (rr - aa) * (rr - aa);
+                num += (i == j ? 1.0 : 2.0) * (rtr - aa) * (rtr - aa);
             }
         double ge = sqrt(num) / (an * (n > m ? n : m) * eps);
         ck_assert_msg(ge < thr, "%s: R'R - A'A error %g", tag, ge);
         worst = fmax(worst, ge);
-        /* ||d(:,j)|| = ||b(:,j)|| */
+        /* ||d(:,j)||^2 + rho_j^2 = ||b(:,j)||^2 */
         for (int j = 0; j < r; ++j) {
-            double dn = 0.0, bn = 0.0;
-            for (int i = 0; i < n; ++i) {
-                double v = qru_test_get(dt, s.d, n, i, j);
+            double dn = s.rho[j] * s.rho[j], bn = 0.0;
+            for (int i = 0; i < m; ++i) {
+                double v = qru_test_get(dt, s.d, m, i, j);
                 dn += v * v;
-                bn += hp->B[i + (size_t)j * n] * hp->B[i + (size_t)j * n];
             }
+            for (int i = 0; i < n; ++i)
+                bn += hp->B[i + (size_t)j * n] * hp->B[i + (size_t)j * n];
             double ne = fabs(sqrt(dn) - sqrt(bn)) /
                         (sqrt(bn) * (n > m ? n : m) * eps);
             ck_assert_msg(ne < thr, "%s: ||d|| - ||b|| error %g", tag, ne);

@@ -31,30 +31,175 @@
  * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
  * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
  * of rows (i grows by 2 with j) and never disturb zeros made before. */
+/* The checks of f (1), k (2) and U (3) of both public functions. */
+static int add_cols_args(qru_lsq *f, int k, const qru_matrix *U)
+{
+    qru_context *ctx = f->ctx;
+    int n = f->n, m = f->m;
+    if (k < 0 || k > m)
+        return qru_fail_arg(2, "k = %d, but 0 <= k <= m = %d must hold", k, m);
+    int st = qru_arg_matrix(ctx, 3, "U", U, f->dtype);
+    if (st)
+        return st;
+    if (U->rows != n)
+        return qru_fail_arg(3, "U has %d rows, but it needs n = %d", U->rows,
+                            n);
+    if (U->cols < 1 || U->cols > n - m)
+        return qru_fail_arg(3, "U has %d columns, but 1 <= p <= n - m = %d "
+                               "must hold (A stays tall: m + p <= n = %d, "
+                               "m = %d)", U->cols, n - m, n, m);
+    return qru_check_finite(ctx, 3, U, 'A', 'N', 0);
+}
+
 int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
 {
     QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
-    int n = f->n, m = f->m;
-    QRU_ARG(ctx, 2, k >= 0 && k <= m,
-            "k = %d, but 0 <= k <= m = %d must hold", k, m);
-    qru_dtype dt = f->dtype;
-    QRU_ARG_MAT(ctx, 3, "U", U, dt);
-    QRU_ARG(ctx, 3, U->rows == n, "U has %d rows, but it needs n = %d",
-            U->rows, n);
-    QRU_ARG(ctx, 3, U->cols >= 1 && U->cols <= n - m,
-            "U has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
-            "tall: m + p <= n = %d, m = %d)", U->cols, n - m, n, m);
-    QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
-    if (!f->has_q)
-        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
-                                            "without QRU_LSQ_KEEP_Q"));
+    QRU_CHECK(ctx, add_cols_args(f, k, U));
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation is Q-less "
+                                            "(QRU_Q_NONE): add columns with "
+                                            "qru_lsq_add_cols_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U, NULL,
-                                     0}));
+                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
+                                           NULL, NULL, NULL, 0}));
 }
 
-int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
+                          const qru_matrix *A, const qru_matrix *b)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    QRU_CHECK(ctx, add_cols_args(f, k, U));
+    QRU_ARG_MAT(ctx, 4, "A", A, f->dtype);
+    QRU_ARG(ctx, 4, A->rows == f->n && A->cols == f->m,
+            "A is %d x %d, but it must be n x m = %d x %d (the matrix f "
+            "factorises)", A->rows, A->cols, f->n, f->m);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, A, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 5, "b", b, f->dtype);
+    QRU_ARG(ctx, 5, b->rows == f->n && b->cols == f->r,
+            "b is %d x %d, but it must be n x r = %d x %d", b->rows, b->cols,
+            f->n, f->r);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 5, b, 'A', 'N', 0));
+    QRU_RET(ctx, qru_upd_run(ctx, f,
+                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
+                                           NULL, A, b, 0}));
+}
+
+/* ---- the steps shared by the forms ----
+ * Rw (mr = m + p rows, s = m + p - k columns, ld mr) holds the columns
+ * k+1 .. m+p of [R U_Q] before the rotations: [U_Q(1:m, :) R(1:m, k+1:m);
+ * R22 0], R22 p x p upper triangular. */
+
+/* Fills Rw from U_Q(1:m, :) (Uq, ldu), R22 (ld ld22) and R. */
+static int ac_fill(qru_context *ctx, const qru_lsq *f, int k, int p,
+                   qru_ptr Uq, int ldu, qru_ptr R22, int ld22, qru_ptr Rw)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = f->m, L = m - k, mr = m + p;
+    QRU_TRY(o->copy(ctx, dt, m, p, Uq, ldu, Rw, mr));
+    QRU_TRY(o->laset(ctx, dt, 'A', p, p, 0.0, 0.0, qru_ptr_add(Rw, (size_t)m),
+                     mr));
+    QRU_TRY(o->lacpy(ctx, dt, 'U', p, p, R22, ld22, qru_ptr_add(Rw, (size_t)m),
+                     mr));
+    if (L > 0) {
+        QRU_TRY(o->copy(ctx, dt, m, L, qru_ptr_at(f->R, f->ldr, 0, k), f->ldr,
+                        qru_ptr_at(Rw, mr, 0, p), mr));
+        QRU_TRY(o->laset(ctx, dt, 'A', p, L, 0.0, 0.0,
+                         qru_ptr_at(Rw, mr, m, p), mr));
+    }
+    return 0;
+}
+
+/* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active block:
+ * the rows of R are contiguous columns of RT), their (c, s) into cs; then
+ * the rank rule on the columns k+1..m+p with the tolerance of all of
+ * R1 = [R(:, 1:k) Rw] (host round trip; hdiag, hnorm: m + p doubles).
+ * Returns 0, the rank status or a library status. */
+static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
+                     int fast, qru_ptr Rw, qru_ptr RT, qru_ptr cs,
+                     double *hdiag, double *hnorm)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = f->m, L = m - k, s = m + p - k, mr = m + p;
+    if (L > 0) {
+        QRU_TRY(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr,
+                             RT, s));
+        /* in one call when the backend's fused sweeps pay off */
+        QRU_TRY(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s))
+                     ? o->givens_sweeps
+                     : qru_ref_givens_sweeps)(ctx, dt, L, p, 1, RT, 1, s, s, 1,
+                                              cs));
+        QRU_TRY(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k),
+                             mr));
+        /* the rotated-away entries are rounding-level: make them exact 0 */
+        QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
+                         qru_ptr_add(Rw, (size_t)k + 1), mr));
+    }
+    QRU_TRY(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ldr, hdiag,
+                               hnorm));
+    QRU_TRY(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k),
+                               mr, hdiag + k, hnorm + k));
+    return qru_qr_rank_first(dt, f->n, mr, k, hdiag, hnorm);
+}
+
+/* The rotations of cs on the columns k .. m+p-1 of Q (when held; fast:
+ * accumulated through qru_upd_sweeps_apply, sw its workspace) and on the
+ * rows k .. m+p-1 of d, after the capacity for m + p columns. */
+static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
+                    qru_ptr cs, qru_ptr sw)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, L = m - k;
+    int ldq = f->ncap, ld = f->ldr, hq = f->q != QRU_Q_NONE;
+    size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
+    if (L <= 0)
+        return 0;
+    if (fast && hq) {
+        qru_ptr none = {0, 0};
+        QRU_TRY(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
+                                     qru_ptr_at(f->Q, ldq, 0, k), ldq, n, none,
+                                     1, 0, sw));
+    }
+    size_t off = 0;
+    if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
+        QRU_TRY(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
+                                 ld, 1, r, 0, cs));
+        off = 2 * (size_t)p * (size_t)L;
+    }
+    for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps; ++t) {
+        int jlo, cnt, i0;
+        qru_sweep_step(L, p, (int)t, &jlo, &cnt, &i0);
+        if (cnt == 0)
+            continue;
+        qru_ptr c = qru_ptr_add(cs, off);
+        if (!fast && hq)
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, n, c,
+                                    qru_ptr_at(f->Q, ldq, 0, k + i0 - 1),
+                                    2 * ldq, ldq, 1));
+        QRU_TRY(o->givens_apply(ctx, dt, cnt, r, c,
+                                qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
+        off += 2 * (size_t)cnt;
+    }
+    return 0;
+}
+
+/* Workspace of the shared steps: Rw, RT, cs, and the accumulated
+ * rotations on n rows (fast). */
+static size_t ac_shared_ws(const qru_context *ctx, int n, int m, int k, int p,
+                           int fast)
+{
+    int L = m - k, s = m + p - k;
+    return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
+           2 * (size_t)p * (size_t)L + 1 +
+           (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
+}
+
+/* ---- the full form ---- */
+static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, st;
     qru_dtype dt = f->dtype;
@@ -64,27 +209,18 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int nz = n - m;     /* rows of the Householder phase, >= p */
     int L = m - k;      /* entries to remove below each new diagonal */
     int s = m + p - k;  /* order of the active block */
-    int mr = m + p;     /* rows of the workspace copy of R1(:, k+1:m+p) */
+    int mr = m + p;
     int nb = qru_upd_nb(f, p);
-    size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
-
-    /* workspace (elements) */
-    size_t o_uq = 0;
-    size_t o_y = o_uq + (size_t)n * p;
-    size_t o_w = o_y + (size_t)nz * p;
-    size_t o_tau = o_w + (size_t)nz * p;
-    size_t o_rw = o_tau + (size_t)p;
-    size_t o_rt = o_rw + (size_t)mr * s;
-    size_t o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
-    size_t o_work = o_cs + 2 * (size_t)p * (size_t)L;
-    size_t nwork = (size_t)p * (size_t)(p > r ? p : r);
-    if ((size_t)n * p > nwork)
-        nwork = (size_t)n * p;
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
-    size_t o_sw = o_work + nwork + 1;
-    size_t total = o_sw + (fast ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
+
+    /* workspace (elements): U_Q, the Householder phase, the shared steps */
+    size_t o_hh = (size_t)n * p;
+    size_t o_sh = o_hh + qru_upd_house_workspace(nz, p, nb);
+    size_t o_wk = o_sh + ac_shared_ws(ctx, n, m, k, p, fast);
+    /* the GEMMs' work on Q (n x p) and d (p x r) */
+    size_t total = o_wk + (size_t)p * (size_t)(n > r ? n : r);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
@@ -95,53 +231,23 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         free(hdiag);
         return st;
     }
-    qru_ptr Uq = qru_ptr_add(ws, o_uq), Y = qru_ptr_add(ws, o_y),
-            W = qru_ptr_add(ws, o_w), tau = qru_ptr_add(ws, o_tau),
-            Rw = qru_ptr_add(ws, o_rw), RT = qru_ptr_add(ws, o_rt),
-            cs = qru_ptr_add(ws, o_cs), work = qru_ptr_add(ws, o_work),
-            sw = qru_ptr_add(ws, o_sw);
+    size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
+    qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
+    qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
+            work = qru_ptr_add(ws, o_wk);
+    qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
+            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1);
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
     /* PHASE 0: U_Q = Q' U */
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap, U->p, U->ld,
-               0.0, Uq, n));
-    /* PHASE 1: Householder QR of U_Q(m+1:n, :); block i keeps its Y, W in
-     * Y(i:nz, i:i+jb), W(i:nz, i:i+jb) for the later application to Q, d */
-    for (int i = 0; i < p; i += nb) {
-        int jb = p - i < nb ? p - i : nb;
-        QRU_TRY_GOTO(qru_upd_panel(ctx, dt, Z, n, nz, p, i, jb, nz,
-                         qru_ptr_at(Y, nz, i, i), nz, qru_ptr_at(W, nz, i, i),
-                         nz, qru_ptr_add(tau, (size_t)i), work));
-    }
-    /* Rw = [U_Q(1:m, :)  R(1:m, k+1:m); triu(U_Q(m+1:m+p, :))  0] */
-    QRU_TRY_GOTO(o->copy(ctx, dt, m, p, Uq, n, Rw, mr));
-    QRU_TRY_GOTO(o->copy(ctx, dt, p, p, Z, n, qru_ptr_add(Rw, (size_t)m), mr));
-    if (L > 0) {
-        QRU_TRY_GOTO(o->copy(ctx, dt, m, L, qru_ptr_at(f->R, f->ncap, 0, k), f->ncap,
-                   qru_ptr_at(Rw, mr, 0, p), mr));
-        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, L, 0.0, 0.0, qru_ptr_at(Rw, mr, m, p),
-                    mr));
-    }
-    /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active
-     * block: the rows of R are contiguous columns of RT) */
-    if (L > 0) {
-        QRU_TRY_GOTO(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr, RT, s));
-        /* in one call when the backend's fused sweeps pay off */
-        QRU_TRY_GOTO(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s)) ? o->givens_sweeps
-                                                      : qru_ref_givens_sweeps)(
-            ctx, dt, L, p, 1, RT, 1, s, s, 1, cs));
-        QRU_TRY_GOTO(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
-        /* the rotated-away entries are rounding-level: make them exact 0 */
-        QRU_TRY_GOTO(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
-                    qru_ptr_add(Rw, (size_t)k + 1), mr));
-    }
-
-    /* the rank rule on the columns k+1..m+p this update computes, with the
-     * tolerance of all of R1 = [R(:, 1:k)  Rw] (host round trip) */
-    QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ncap, hdiag, hnorm));
-    QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k), mr,
-                          hdiag + k, hnorm + k));
-    if ((st = qru_qr_rank_first(dt, n, mr, k, hdiag, hnorm)) != 0)
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap,
+                         U->p, U->ld, 0.0, Uq, n));
+    /* PHASE 1: Householder QR of U_Q(m+1:n, :); the reflectors stay in hh
+     * for the later application to Q, d */
+    QRU_TRY_GOTO(qru_upd_house(ctx, dt, nz, p, nb, Z, n, hh));
+    QRU_TRY_GOTO(ac_fill(ctx, f, k, p, Uq, n, Z, n, Rw));
+    /* PHASE 2 and the rank rule */
+    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, hdiag, hnorm)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
@@ -149,59 +255,164 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     {
         int ld = f->ncap;
         /* merge the panels' block reflectors into one, P = I + W Y' with
-         * Y, W nz x p (P1 P2 = I + [W1, W2 + W1 (Y1' W2)] [Y1 Y2]'), so that
-         * Q and d are swept once with GEMMs of inner size p instead of once
-         * per panel */
-        QRU_TRY_GOTO(o->laset(ctx, dt, 'U', nz, p, 0.0, 1.0, Y, nz));
-        for (int i = nb; i < p; i += nb) {
-            int jb = p - i < nb ? p - i : nb;
-            qru_ptr Wb = qru_ptr_at(W, nz, 0, i);
-            QRU_TRY_GOTO(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, nz));
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', i, jb, nz, 1.0, Y, nz, Wb, nz, 0.0,
-                       work, i));
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', nz, jb, i, 1.0, W, nz, work, i, 1.0,
-                       Wb, nz));
-        }
+         * Y, W nz x p, so that Q and d are swept once with GEMMs of inner
+         * size p instead of once per panel */
+        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, nz, p, nb, hh));
         QRU_TRY_GOTO(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
-                            qru_ptr_at(f->Q, ld, 0, m), ld, work));
+                                      qru_ptr_at(f->Q, ld, 0, m), ld, work));
         QRU_TRY_GOTO(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
-                           qru_ptr_add(f->d, (size_t)m), ld, work));
-        if (fast) {
-            qru_ptr none = {0, 0};
-            QRU_TRY_GOTO(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
-                                    qru_ptr_at(f->Q, ld, 0, k), ld, n, none, 1,
-                                    0, sw));
-        }
-        size_t off = 0;
-        if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
-            QRU_TRY_GOTO(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
-                                ld, 1, r, 0, cs));
-            off = 2 * (size_t)p * (size_t)L;
-        }
-        for (size_t t = 0; off < 2 * (size_t)p * (size_t)L && t < nsteps;
-             ++t) {
-            int jlo, cnt, i0;
-            qru_sweep_step(L, p, (int)t, &jlo, &cnt, &i0);
-            if (cnt == 0)
-                continue;
-            qru_ptr c = qru_ptr_add(cs, off);
-            if (!fast)
-                QRU_TRY_GOTO(o->givens_apply(ctx, dt, cnt, n, c,
-                                   qru_ptr_at(f->Q, ld, 0, k + i0 - 1), 2 * ld,
-                                   ld, 1));
-            QRU_TRY_GOTO(o->givens_apply(ctx, dt, cnt, r, c,
-                               qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
-            off += 2 * (size_t)cnt;
-        }
-        QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k), ld));
+                                     qru_ptr_add(f->d, (size_t)m), ld, work));
+        QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw));
+        QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr,
+                             qru_ptr_at(f->R, ld, 0, k), ld));
         if (n > mr)
             QRU_TRY_GOTO(o->laset(ctx, dt, 'A', n - mr, s, 0.0, 0.0,
-                        qru_ptr_at(f->R, ld, mr, k), ld));
+                                  qru_ptr_at(f->R, ld, mr, k), ld));
         f->m = m + p;
     }
 done:
     free(hdiag);
     return st;
+}
+
+/* ---- the thin and Q-less forms ----
+ * Thin: U_Q(1:m, :) = Q1' U by CGS2, Z = U - Q1 U_Q(1:m, :), [Qz, R22] =
+ * qr(Z, 0) (Householder), dz = Qz' E; commit: Q1(:, m+1:m+p) = Qz,
+ * E := E - Qz dz, d(m+1:m+p, :) = dz.
+ * Q-less (CSNE, with A and b): C = R' \ (A' U), Z = U - A (R \ C), one
+ * correction (C += R' \ (A' Z), Z -= A (R \ that)), R22 = triu(qr(Z, 0)),
+ * Eb = b - A (R \ d), dz = R22' \ (Z' Eb), rho_j := ||Eb(:,j) - Z (R22 \
+ * dz(:,j))||; commit: d(m+1:m+p, :) = dz, rho.
+ * Both then run the rotations of the full form on the m + p columns. */
+static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    int n = f->n, m = f->m, r = f->r, k = rq->k, st;
+    qru_dtype dt = f->dtype;
+    const qru_matrix *U = rq->U;
+    const qru_backend_ops *o = ctx->ops;
+    int p = U->cols, L = m - k, s = m + p - k, mr = m + p;
+    int thin = f->q == QRU_Q_THIN;
+    int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
+    int nb = qru_upd_nb(f, p);
+    int ld = f->ldr, ldq = f->ncap;
+
+    /* workspace (elements) */
+    size_t o_z = 0;                                  /* Z, n x p */
+    size_t o_zc = o_z + (size_t)n * p;               /* Z's copy / Qz */
+    size_t o_uq = o_zc + (size_t)n * p;              /* C, m x p */
+    size_t o_c2 = o_uq + (size_t)m * p;              /* m x p */
+    size_t o_dz = o_c2 + (size_t)m * p;              /* dz, p x r */
+    size_t o_t2 = o_dz + (size_t)p * r;              /* p x r */
+    size_t o_eb = o_t2 + (size_t)p * r;              /* Eb n x r, xd m x r */
+    size_t o_xd = o_eb + (thin ? 0 : (size_t)n * r);
+    size_t o_hh = o_xd + (thin ? 0 : (size_t)m * r);
+    size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
+    size_t total = o_sh + ac_shared_ws(ctx, n, m, k, p, fast);
+    qru_ptr ws;
+    double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
+    if (!hdiag)
+        return QRU_HOST_ALLOC_FAILED;
+    double *hnorm = hdiag + mr, *rho1 = hnorm + mr;
+    st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
+    if (st) {
+        free(hdiag);
+        return st;
+    }
+    qru_ptr Z = qru_ptr_add(ws, o_z), Zc = qru_ptr_add(ws, o_zc),
+            C = qru_ptr_add(ws, o_uq), C2 = qru_ptr_add(ws, o_c2),
+            dz = qru_ptr_add(ws, o_dz), T2 = qru_ptr_add(ws, o_t2),
+            Eb = qru_ptr_add(ws, o_eb),
+            xd = qru_ptr_add(ws, o_xd), hh = qru_ptr_add(ws, o_hh),
+            sh = qru_ptr_add(ws, o_sh);
+    size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
+    qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
+            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1);
+
+    QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
+    if (thin) {
+        QRU_TRY_GOTO(qru_upd_cgs2(ctx, dt, n, m, p, f->Q, ldq, Z, n, C, m, C2));
+        /* Householder QR of Z: R22 in Z, Qz in Zc */
+        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
+        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
+        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Zc, n));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Zc, n, f->E,
+                             ldq, 0.0, dz, p));
+    } else {
+        const qru_matrix *A = rq->A, *b = rq->b;
+        for (int pass = 0; pass < 2; ++pass) {
+            /* T = R' \ (A' Z) (C, then the correction C2); Z -= A (R \ T) */
+            qru_ptr T = pass == 0 ? C : C2;
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, A->p, A->ld,
+                                 Z, n, 0.0, T, m));
+            QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', m, p, 1.0, f->R,
+                                 ld, T, m));
+            QRU_TRY_GOTO(o->copy(ctx, dt, m, p, T, m, Zc, m));
+            QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, p, 1.0, f->R,
+                                 ld, Zc, m));
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, p, m, -1.0, A->p,
+                                 A->ld, Zc, m, 1.0, Z, n));
+        }
+        QRU_TRY_GOTO(o->geadd(ctx, dt, m, p, 1.0, C2, m, 1.0, C, m));
+        /* Eb = b - A (R \ d); Zc = Z; R22 = triu(qr(Z)) in Z */
+        QRU_TRY_GOTO(o->copy(ctx, dt, m, r, f->d, ld, xd, m));
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, r, 1.0, f->R, ld,
+                             xd, m));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, r, b->p, b->ld, Eb, n));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, m, -1.0, A->p, A->ld,
+                             xd, m, 1.0, Eb, n));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, p, Z, n, Zc, n));
+        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
+    }
+    QRU_TRY_GOTO(ac_fill(ctx, f, k, p, C, m, Z, n, Rw));
+    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, hdiag, hnorm)) != 0)
+        goto done;
+    if (!thin) {
+        /* (R22 is nonsingular: the rank rule passed) dz = R22' \ (Zc' Eb);
+         * Eb -= Zc (R22 \ dz): the new residuals, whose norms are rho */
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Zc, n, Eb, n,
+                             0.0, dz, p));
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', p, r, 1.0, Z, n, dz,
+                             p));
+        QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, T2, p));
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', p, r, 1.0, Z, n, T2,
+                             p));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, p, -1.0, Zc, n, T2, p,
+                             1.0, Eb, n));
+        QRU_TRY_GOTO(o->col_norms(ctx, dt, n, r, Eb, n, rho1));
+    }
+
+    /* commit */
+    QRU_TRY_GOTO(qru_lsq_reserve(f, n, m + p));
+    ld = f->ldr;
+    ldq = f->ncap;
+    if (thin) {
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, p, Zc, n, qru_ptr_at(f->Q, ldq, 0, m),
+                             ldq));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, p, -1.0, Zc, n, dz, p,
+                             1.0, f->E, ldq));
+    }
+    QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, qru_ptr_add(f->d, (size_t)m),
+                         ld));
+    QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw));
+    QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k),
+                         ld));
+    /* the rows m .. m+p-1 were scratch: zero left of the new columns */
+    if (k > 0)
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, k, 0.0, 0.0,
+                              qru_ptr_add(f->R, (size_t)m), ld));
+    if (!thin)
+        for (int j = 0; j < r; ++j)
+            f->rho[j] = rho1[j];
+    f->m = m + p;
+done:
+    free(hdiag);
+    return st;
+}
+
+int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    return f->q == QRU_Q_FULL ? add_cols_full(ctx, f, rq)
+                              : add_cols_econ(ctx, f, rq);
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): 3 calls per column

@@ -46,7 +46,7 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
             e->rows, e->cols, U->rows, U->rows, r);
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, 0}));
+                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0}));
 }
 
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
@@ -58,53 +58,62 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     const qru_backend_ops *o = ctx->ops;
     int p = U->rows;
     int n1 = n + p;
+    /* the stored rows of R and d (U and e go below them), and the
+     * columns of Q ([Q 0; 0 I] gets p more): n and n (full form), m and m
+     * (thin), m and none (Q-less) */
+    int s = qru_lsq_rrows(f);
+    int hq = f->q != QRU_Q_NONE;
+    int qc = f->q == QRU_Q_FULL ? n : m;
     /* QRU_UPDATE_FAST with a fused panel op: one panel_qr call per block */
     int fused = qru_upd_use_fused(rq->alg, ctx);
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
-    /* workspace: the row shift of Q, then (reusing the same memory) Y, W,
-     * tau and the GEMM work array (fused: the gathered panel P and the
-     * panel op's work too) */
+    /* workspace: the row shift of Q (and E), then (reusing the same
+     * memory) Y, W, tau and the GEMM work array (fused: the gathered panel
+     * P and the panel op's work too) */
     size_t nwork = (size_t)nb * (size_t)(m > r ? m : r);
-    if (f->has_q && (size_t)n1 * nb > nwork)
+    if (hq && (size_t)n1 * nb > nwork)
         nwork = (size_t)n1 * nb;
     if (fused && qru_panel_work(ldy, nb) > nwork)
         nwork = qru_panel_work(ldy, nb);
     size_t need = (fused ? 3 : 2) * (size_t)ldy * nb + (size_t)nb + nwork + 1;
-    size_t shift = f->has_q ? (size_t)(n - k) * (size_t)n : 0;
+    size_t shift = hq ? (size_t)(n - k) * (size_t)(qc > r ? qc : r) : 0;
     if (shift > need)
         need = shift;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
-    QRU_TRY(qru_lsq_reserve(f, n1, m));
-    int ld = f->ncap;
+    /* the thin and Q-less forms: p spare rows of R and d, p spare columns
+     * of Q1 */
+    QRU_TRY(qru_lsq_reserve(f, n1, f->q == QRU_Q_FULL ? m : m + p));
+    int ld = f->ldr, ldq = f->ncap;
     qru_ptr R = f->R, d = f->d, Q = f->Q;
 
     /* [R; U], [d; e] */
-    QRU_TRY(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(R, (size_t)n), ld));
-    QRU_TRY(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(d, (size_t)n), ld));
-    if (f->has_q) {
+    QRU_TRY(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(R, (size_t)s), ld));
+    QRU_TRY(o->copy(ctx, dt, p, r, e->p, e->ld, qru_ptr_add(d, (size_t)s), ld));
+    if (hq) {
         /* [Q 0; 0 I] with the rows permuted: rows k+1..n move to k+p+1..n+p,
-         * the new rows k+1..k+p are [0 I] */
-        if (n > k) {
-            QRU_TRY(o->copy(ctx, dt, n - k, n, qru_ptr_add(Q, (size_t)k), ld,
-                            ws, n - k));
-            QRU_TRY(o->copy(ctx, dt, n - k, n, ws, n - k,
-                            qru_ptr_add(Q, (size_t)(k + p)), ld));
-        }
-        QRU_TRY(o->laset(ctx, dt, 'A', p, n, 0.0, 0.0,
-                         qru_ptr_add(Q, (size_t)k), ld));
+         * the new rows k+1..k+p are [0 I] (thin: E's rows move alike, the
+         * new ones are zero) */
+        QRU_TRY(qru_upd_shift_rows(ctx, dt, Q, ldq, n, qc, k, p, ws));
+        QRU_TRY(o->laset(ctx, dt, 'A', p, qc, 0.0, 0.0,
+                         qru_ptr_add(Q, (size_t)k), ldq));
         QRU_TRY(o->laset(ctx, dt, 'A', n1, p, 0.0, 0.0,
-                         qru_ptr_at(Q, ld, 0, n), ld));
+                         qru_ptr_at(Q, ldq, 0, qc), ldq));
         QRU_TRY(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0,
-                         qru_ptr_at(Q, ld, k, n), ld));
+                         qru_ptr_at(Q, ldq, k, qc), ldq));
+    }
+    if (f->q == QRU_Q_THIN) {
+        QRU_TRY(qru_upd_shift_rows(ctx, dt, f->E, ldq, n, r, k, p, ws));
+        QRU_TRY(o->laset(ctx, dt, 'A', p, r, 0.0, 0.0,
+                         qru_ptr_add(f->E, (size_t)k), ldq));
     }
     qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
             tau = qru_ptr_add(W, (size_t)ldy * nb),
             work = qru_ptr_add(tau, (size_t)nb),
             P = qru_ptr_add(work, nwork);
-    qru_ptr Ru = qru_ptr_add(R, (size_t)n); /* U's rows below R */
-    qru_ptr du = qru_ptr_add(d, (size_t)n);
+    qru_ptr Ru = qru_ptr_add(R, (size_t)s); /* U's rows below R */
+    qru_ptr du = qru_ptr_add(d, (size_t)s);
 
     /* fused: the panel [R(c0:c0+jb, c0:c0+jb); U(:, c0:c0+jb)] is factored
      * as a dense (jb + p) x jb panel, so the zeros of R's diagonal block
@@ -167,19 +176,29 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                             jb, 1.0, X2, ld));
         }
         /* [Qc Qn] := [Qc Qn] P: T = Qc W1 + Qn W2; Qc += T; Qn += T V' */
-        if (f->has_q) {
-            qru_ptr Qc = qru_ptr_at(Q, ld, 0, c0), Qn = qru_ptr_at(Q, ld, 0, n);
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, jb, 1.0, Qc, ld, Wt, ldy,
-                            0.0, work, n1));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, p, 1.0, Qn, ld, Wb, ldy,
-                            1.0, work, n1));
-            QRU_TRY(o->geadd(ctx, dt, n1, jb, 1.0, work, n1, 1.0, Qc, ld));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V, ldy,
-                            1.0, Qn, ld));
+        if (hq) {
+            qru_ptr Qc = qru_ptr_at(Q, ldq, 0, c0),
+                    Qn = qru_ptr_at(Q, ldq, 0, qc);
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, jb, 1.0, Qc, ldq, Wt,
+                            ldy, 0.0, work, n1));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, p, 1.0, Qn, ldq, Wb,
+                            ldy, 1.0, work, n1));
+            QRU_TRY(o->geadd(ctx, dt, n1, jb, 1.0, work, n1, 1.0, Qc, ldq));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V,
+                            ldy, 1.0, Qn, ldq));
         }
     }
     if (fused) /* the reduced rows of U (the panels left them in P) */
         QRU_TRY(o->laset(ctx, dt, 'A', p, m, 0.0, 0.0, Ru, ld));
+    /* the rows of [d; e] below the triangle: rows of the full d; in the
+     * thin form E := E + Q(:, m:m+p) du (the new complement columns of
+     * [Q1 0; 0 I] H); in the Q-less form rho^2 := rho^2 + ||du||^2 */
+    if (f->q == QRU_Q_THIN)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, r, p, 1.0,
+                        qru_ptr_at(Q, ldq, 0, m), ldq, du, ld, 1.0, f->E,
+                        ldq));
+    if (f->q == QRU_Q_NONE)
+        QRU_TRY(qru_upd_rho_add(ctx, f, p, du, ld, 1.0));
     f->n = n1;
     return 0;
 }

@@ -30,7 +30,7 @@ int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
             "p = %d, but at least one of the m = %d columns must stay", p,
             m);
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL,
+                       (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL, NULL, NULL,
                                      0}));
 }
 
@@ -50,7 +50,8 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                    : qru_upd_nb(f, nred);
     int ldy = p + nb;
     size_t nwork = (size_t)nb * (size_t)(nred > r ? nred : r);
-    if (f->has_q && (size_t)n * nb > nwork)
+    int hq = f->q != QRU_Q_NONE;
+    if (hq && (size_t)n * nb > nwork)
         nwork = (size_t)n * nb;
     if (fused && qru_panel_work(ldy, nb) > nwork)
         nwork = qru_panel_work(ldy, nb);
@@ -60,7 +61,8 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
             tau = qru_ptr_add(W, (size_t)ldy * nb),
             work = qru_ptr_add(tau, (size_t)nb);
-    int ld = f->ncap;
+    int ld = f->ldr, ldq = f->ncap;
+    int s = qru_lsq_rrows(f);
 
     /* delete the columns: R(:, k+1:m1) = R(:, k+p+1:m) (rows below m are
      * zero in both) */
@@ -78,15 +80,26 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                                     ldy, qru_ptr_at(f->R, ld, c0, c0 + jb),
                                     ld, work));
         } else {
-            QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, n, m1, c0, jb, p, Y, ldy,
+            QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, s, m1, c0, jb, p, Y, ldy,
                                   W, ldy, tau, work));
         }
         QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, r, Y, ldy, W, ldy,
                                 qru_ptr_at(f->d, ld, c0, 0), ld, work));
-        if (f->has_q)
+        if (hq)
             QRU_TRY(qru_upd_wy_right(ctx, dt, n, rb, jb, Y, ldy, W, ldy,
-                                     qru_ptr_at(f->Q, ld, 0, c0), ld, work));
+                                     qru_ptr_at(f->Q, ldq, 0, c0), ldq,
+                                     work));
     }
+    /* the rows m1 .. m-1 of d leave the triangle: rows of the full d; the
+     * thin form adds Q(:, m1:m) d(m1:m, :) to the residuals, the Q-less
+     * form their norms */
+    if (f->q == QRU_Q_THIN)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, p, 1.0,
+                        qru_ptr_at(f->Q, ldq, 0, m1), ldq,
+                        qru_ptr_add(f->d, (size_t)m1), ld, 1.0, f->E, ldq));
+    if (f->q == QRU_Q_NONE)
+        QRU_TRY(qru_upd_rho_add(ctx, f, p, qru_ptr_add(f->d, (size_t)m1), ld,
+                                1.0));
     f->m = m1;
     return 0;
 }

@@ -56,22 +56,83 @@
  * phase on Q (add_cols.c).
  */
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
+#include "chol_internal.h"
 #include "qru_flops.h"
 #include "update.h"
 
-/* Q1 = Q([1:k k+p+1:n], p+1:n) in place (n1 = n - p; the copies move
- * towards the start, as the copy op allows). */
-static int drop_q_rows(qru_context *ctx, qru_dtype dt, qru_ptr Q, int ld,
-                       int k, int p, int n1)
+static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
+                            const qru_upd_req *rq);
+
+/* Phases 2 and 3 of the fast row removal on the m + p columns: QK
+ * (p x (m+p), ld p) = [Qk L], L lower triangular.  The sweeps that turn it
+ * into [0 D] are computed on QK alone and applied to the columns 0 .. m+p-1
+ * of Q (nq rows; none if Q.h is NULL) and to the rows 0 .. m+p-1 of R
+ * (m columns) and d (r columns), kept transposed in C = [R'; d'] (the
+ * dissertation's layout; a rotation of the rows (j-1, j) in sweep q starts
+ * at column j-1-q, left of which both rows are still zero).  Then R(0:m,
+ * :) := rows p .. m+p-1 of G'R with exact zeros below the diagonal and
+ * d(0:m, :) := rows p .. m+p-1 of G'd.  ws: rr_sweeps_ws(...) elements. */
+static size_t rr_sweeps_ws(const qru_context *ctx, int m, int r, int p,
+                           int nq)
+{
+    int lc = m + r;
+    return (size_t)lc * (m + p) + 2 * (size_t)p * m +
+           (nq > 0 ? qru_upd_sweeps_workspace(ctx, m, p, nq, lc)
+                   : qru_upd_sweeps_workspace(ctx, m, p, lc, 0)) + 1;
+}
+
+static int rr_sweeps(qru_context *ctx, qru_dtype dt, int m, int r, int p,
+                     qru_ptr QK, qru_ptr Q, int ldq, int nq, qru_ptr R,
+                     qru_ptr d, int ldr, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
-    if (k > 0)
-        QRU_TRY(o->copy(ctx, dt, k, n1, qru_ptr_at(Q, ld, 0, p), ld, Q, ld));
-    if (n1 > k)
-        QRU_TRY(o->copy(ctx, dt, n1 - k, n1, qru_ptr_at(Q, ld, k + p, p), ld,
-                        qru_ptr_add(Q, (size_t)k), ld));
+    int mp = m + p, lc = m + r;
+    qru_ptr C = ws, cs = qru_ptr_add(C, (size_t)lc * mp),
+            sw = qru_ptr_add(cs, 2 * (size_t)p * m);
+    QRU_TRY(o->transpose(ctx, dt, mp, m, R, ldr, C, lc));
+    QRU_TRY(o->transpose(ctx, dt, mp, r, d, ldr, qru_ptr_add(C, (size_t)m),
+                         lc));
+    /* the sweeps (L = m): sweep q zeroes QK(q, m+q .. q+1); all the steps in
+     * one call when the backend's fused sweeps pay off */
+    QRU_TRY((qru_upd_use_sweeps(ctx, dt, m, p, p) ? o->givens_sweeps
+                                                  : qru_ref_givens_sweeps)(
+        ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
+    if (Q.h) {
+        QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, Q, ldq, nq, C, lc, lc,
+                                     sw));
+    } else {
+        qru_ptr none = {0, 0};
+        QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, C, lc, lc, none, 1, 0,
+                                     sw));
+    }
+    QRU_TRY(o->transpose(ctx, dt, m, m, qru_ptr_at(C, lc, 0, p), lc, R, ldr));
+    /* (exact zeros already; cheap insurance against a GEMM that would not
+     * keep 0 * x + 0 * y exactly 0) */
+    if (m > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(R, 1), ldr));
+    return o->transpose(ctx, dt, r, m, qru_ptr_at(C, lc, m, p), lc, d, ldr);
+}
+
+/* The checks of f (1), k (2) and p (3; argument pi) of both public
+ * functions. */
+static int remove_rows_args(const qru_lsq *f, int k, int p, int pi)
+{
+    int n = f->n, m = f->m;
+    if (k < 0 || k >= n)
+        return qru_fail_arg(2, "k = %d, but 0 <= k < n = %d must hold", k, n);
+    if (p < 1)
+        return qru_fail_arg(pi, "p = %d, but p must be >= 1", p);
+    if (p > n - k)
+        return qru_fail_arg(pi, "p = %d, but k + p must be <= n = %d (k = %d)",
+                            p, n, k);
+    if (n - p < m)
+        return qru_fail_arg(pi, "p = %d, but n - p must stay >= m = %d "
+                                "(n = %d): A stays tall", p, m, n);
     return 0;
 }
 
@@ -79,26 +140,44 @@ int qru_lsq_remove_rows(qru_lsq *f, int k, int p)
 {
     QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
-    int n = f->n, m = f->m;
-    QRU_ARG(ctx, 2, k >= 0 && k < n,
-            "k = %d, but 0 <= k < n = %d must hold", k, n);
-    QRU_ARG(ctx, 3, p >= 1, "p = %d, but p must be >= 1", p);
-    QRU_ARG(ctx, 3, p <= n - k,
-            "p = %d, but k + p must be <= n = %d (k = %d)", p, n, k);
-    QRU_ARG(ctx, 3, n - p >= m,
-            "p = %d, but n - p must stay >= m = %d (n = %d): A stays tall",
-            p, m, n);
-    if (!f->has_q)
-        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation was created "
-                                            "without QRU_LSQ_KEEP_Q"));
+    QRU_CHECK(ctx, remove_rows_args(f, k, p, 3));
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation is Q-less "
+                                            "(QRU_Q_NONE): remove rows with "
+                                            "qru_lsq_remove_rows_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL, NULL,
-                                     0}));
+                             (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL,
+                                           NULL, NULL, NULL, 0}));
+}
+
+int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
+                             const qru_matrix *e)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    QRU_ARG(ctx, 2, k >= 0 && k < f->n,
+            "k = %d, but 0 <= k < n = %d must hold", k, f->n);
+    QRU_ARG_MAT(ctx, 3, "U", U, f->dtype);
+    QRU_ARG(ctx, 3, U->cols == f->m && U->rows >= 1,
+            "U is %d x %d, but it needs >= 1 row and m = %d columns",
+            U->rows, U->cols, f->m);
+    QRU_CHECK(ctx, remove_rows_args(f, k, U->rows, 3));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 4, "e", e, f->dtype);
+    QRU_ARG(ctx, 4, e->rows == U->rows && e->cols == f->r,
+            "e is %d x %d, but it must be %d x r = %d x %d (U's rows)",
+            e->rows, e->cols, U->rows, U->rows, f->r);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
+    QRU_RET(ctx, qru_upd_run(ctx, f,
+                             (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, U->rows,
+                                           U, e, NULL, NULL, 0}));
 }
 
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
+    if (f->q != QRU_Q_FULL)
+        return remove_rows_econ(ctx, f, rq);
     if (rq->alg == QRU_UPDATE_FAST)
         return qru_upd_fast_remove_rows(ctx, f, k, p);
 
@@ -139,7 +218,7 @@ int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                          ld));
     QRU_TRY(o->transpose(ctx, dt, r, n1, qru_ptr_at(C, lc, m, p), lc, f->d,
                          ld));
-    QRU_TRY(drop_q_rows(ctx, dt, Q, ld, k, p, n1));
+    QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ld, p, n, n1, k, p));
     f->n = n1;
     return 0;
 }
@@ -169,7 +248,6 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     int n1 = n - p;
     int nz = n - m; /* >= p: rows of Z */
     int mp = m + p; /* columns the rotations act on */
-    int lc = m + r; /* composite [R'; d'] is lc x mp */
     int nb = qru_upd_rr_nb(f, p);
     int ld = f->ncap;
     qru_ptr Q = f->Q, R = f->R, d = f->d;
@@ -178,15 +256,12 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     size_t o_zt = 0;
     size_t o_qk = o_zt + (size_t)nz * p;
     size_t o_c = o_qk + (size_t)p * mp;
-    size_t o_cs = o_c + (size_t)lc * mp;
-    size_t o_sw = o_cs + 2 * (size_t)p * m;
-    size_t o_hw = o_sw + qru_upd_sweeps_workspace(ctx, m, p, n, lc);
+    size_t o_hw = o_c + rr_sweeps_ws(ctx, m, r, p, n);
     size_t total = o_hw + qru_geqr_wy_workspace(nz, p, n, r, nb) + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
     qru_ptr Zt = qru_ptr_add(ws, o_zt), QK = qru_ptr_add(ws, o_qk),
-            C = qru_ptr_add(ws, o_c), cs = qru_ptr_add(ws, o_cs),
-            sw = qru_ptr_add(ws, o_sw), hw = qru_ptr_add(ws, o_hw);
+            C = qru_ptr_add(ws, o_c), hw = qru_ptr_add(ws, o_hw);
 
     /* 1. Zt = Q(K, m:n)'; Zt := P' Zt = [Rz; 0], Q(:, m:n) := Q(:, m:n) P,
      *    d(m:n, :) := P' d(m:n, :) */
@@ -197,36 +272,164 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     /* QK = [Q(K, 0:m)  Rz'] (Rz' lower triangular with exact zeros) */
     QRU_TRY(o->copy(ctx, dt, p, m, qru_ptr_add(Q, (size_t)k), ld, QK, p));
     QRU_TRY(o->transpose(ctx, dt, p, p, Zt, nz, qru_ptr_at(QK, p, 0, m), p));
-    /* C = [R(0:mp, :)'; d(0:mp, :)'] */
-    QRU_TRY(o->transpose(ctx, dt, mp, m, R, ld, C, lc));
-    QRU_TRY(o->transpose(ctx, dt, mp, r, d, ld, qru_ptr_add(C, (size_t)m), lc));
-
-    /* 2. the sweeps (L = m): sweep q zeroes QK(q, m+q .. q+1); computed on
-     *    QK alone, then applied to Q(:, 0:m+p) and to C (whose column j,
-     *    row j of R, is still zero left of column j-1-q when sweep q
-     *    rotates the columns (j-1, j)) */
-    /* all the steps in one call when the backend's fused sweeps pay off */
-    QRU_TRY((qru_upd_use_sweeps(ctx, dt, m, p, p) ? o->givens_sweeps
-                                               : qru_ref_givens_sweeps)(
-        ctx, dt, m, p, 1, QK, 1, p, p, 0, cs));
-    QRU_TRY(qru_upd_sweeps_apply(ctx, dt, m, p, cs, Q, ld, n, C, lc, lc, sw));
-
-    /* 3. R1 = rows p .. m+p-1 of G'R (rows m .. n1-1 of R are still zero),
-     *    d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)],
-     *    Q1 = Q([0:k, k+p:n], p:n) */
-    QRU_TRY(o->transpose(ctx, dt, m, m, qru_ptr_at(C, lc, 0, p), lc, R, ld));
-    /* (exact zeros already; cheap insurance against a GEMM that would not
-     * keep 0 * x + 0 * y exactly 0) */
-    if (m > 1)
-        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
-                         qru_ptr_add(R, 1), ld));
-    QRU_TRY(o->transpose(ctx, dt, r, m, qru_ptr_at(C, lc, m, p), lc, d, ld));
+    /* 2 and 3 */
+    QRU_TRY(rr_sweeps(ctx, dt, m, r, p, QK, Q, ld, n, R, d, ld, C));
+    /* d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)], Q1 = Q([0:k, k+p:n], p:n) */
     if (n1 > m)
         QRU_TRY(o->copy(ctx, dt, n1 - m, r, qru_ptr_add(d, (size_t)mp), ld,
                         qru_ptr_add(d, (size_t)m), ld));
-    QRU_TRY(drop_q_rows(ctx, dt, Q, ld, k, p, n1));
+    QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ld, p, n, n1, k, p));
     f->n = n1;
     return 0;
+}
+
+/* ---- the thin and Q-less forms ----
+ * The removed rows K are completed against Q1: Z = (I - Q1 Q1') E_K (thin:
+ * CGS2; E_K = I(:, K)), Z = Qz Rz (Householder), so that [Q1 Qz] has
+ * orthonormal columns whose span holds E_K, Qz(K, :) = Rz' (as Z(K, :) =
+ * Z' Z = Rz' Rz) and Rz' Rz = I - Qk Qk' with Qk = Q1(K, :).  Without Q1
+ * (Q-less, rows U and e given), Qk = U / R and Rz' = chol(I - Qk Qk',
+ * 'lower').  The entries of d for Qz are dz = Qz' b = Rz' \ (b(K) - Qk d)
+ * (thin: Qz' E).  The sweeps of the fast removal then turn [Qk Rz'] into
+ * [0 D] on the m + p columns of [R; 0], [d; dz] and [Q1 Qz].  The
+ * residuals lose Qz dz (thin: E := E - Qz dz, whose rows K are then zero
+ * and are dropped; Q-less: rho^2 := rho^2 - ||dz||^2). */
+static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
+                            const qru_upd_req *rq)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p, st;
+    int n1 = n - p, mp = m + p;
+    int thin = f->q == QRU_Q_THIN;
+    int ld = f->ldr, ldq = f->ncap;
+    int nb = qru_upd_nb(f, p);
+    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    double tol = (double)(n > m ? n : m) * eps;
+
+    size_t o_qk = 0;                                /* QK, p x (m + p) */
+    size_t o_dz = o_qk + (size_t)p * mp;            /* dz, p x r */
+    size_t o_z = o_dz + (size_t)p * r;              /* thin: Z; Q-less: M */
+    size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + 1);
+    size_t o_c = o_qz + (thin ? (size_t)n * p : 0); /* C, C2: m x p */
+    size_t o_hh = o_c + (thin ? 2 * (size_t)m * p : 0);
+    size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
+    size_t total = o_sw + rr_sweeps_ws(ctx, m, r, p, thin ? n : 0);
+    double *diag = malloc(sizeof(double) * ((size_t)p + (size_t)r));
+    if (!diag)
+        return QRU_HOST_ALLOC_FAILED;
+    double *rho1 = diag + p;
+    qru_ptr ws;
+    if ((st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws)) != 0)
+        goto done;
+    qru_ptr QK = qru_ptr_add(ws, o_qk), dz = qru_ptr_add(ws, o_dz),
+            Z = qru_ptr_add(ws, o_z), Qz = qru_ptr_add(ws, o_qz),
+            C = qru_ptr_add(ws, o_c), hh = qru_ptr_add(ws, o_hh),
+            sw = qru_ptr_add(ws, o_sw);
+    qru_ptr Lz = qru_ptr_at(QK, p, 0, m);
+    double dmin = 0.0;
+    if (thin) {
+        /* Qk, Z = E_K - Q1 Qk' (then CGS2), [Qz, Rz] = qr(Z, 0) */
+        QRU_TRY_GOTO(o->copy(ctx, dt, p, m, qru_ptr_add(f->Q, (size_t)k), ldq,
+                             QK, p));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, p, m, -1.0, f->Q, ldq, QK,
+                             p, 0.0, Z, n));
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Qz, p));
+        QRU_TRY_GOTO(o->geadd(ctx, dt, p, p, 1.0, Qz, p, 1.0,
+                              qru_ptr_add(Z, (size_t)k), n));
+        QRU_TRY_GOTO(qru_upd_cgs2(ctx, dt, n, m, p, f->Q, ldq, Z, n, C, m,
+                                  qru_ptr_add(C, (size_t)m * p)));
+        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
+        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
+        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Qz, n));
+        QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, n + 1, diag));
+        QRU_TRY_GOTO(o->transpose(ctx, dt, p, p, Z, n, Lz, p));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Qz, n, f->E,
+                             ldq, 0.0, dz, p));
+        for (int j = 0; j < p; ++j)
+            if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol)) {
+                st = qru_fail(j + 1, "removing the rows leaves A1 "
+                              "numerically rank-deficient: |Rz(%d,%d)| = %g, "
+                              "but it must be > max(n, m) * eps = %g "
+                              "(Rz' * Rz = I - Qk * Qk')", j + 1, j + 1,
+                              fabs(diag[j]), tol);
+                goto done;
+            }
+    } else {
+        const qru_matrix *U = rq->U, *e = rq->e;
+        int bad = 0;
+        qru_ptr info = qru_ptr_add(Z, (size_t)p * p);
+        QRU_TRY_GOTO(qru_chol_ops_check(ctx));
+        /* Qk = U / R, M = I - Qk Qk' = Lz Lz' */
+        QRU_TRY_GOTO(o->copy(ctx, dt, p, m, U->p, U->ld, QK, p));
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', p, m, 1.0, f->R, ld,
+                             QK, p));
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Z, p));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', p, p, m, -1.0, QK, p, QK, p,
+                             1.0, Z, p));
+        QRU_TRY_GOTO(qru_chol_info_zero(ctx, dt, info));
+        QRU_TRY_GOTO(qru_potrf_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT,
+                                   qru_chol_nb(ctx, dt, 0, p), info, 0));
+        QRU_TRY_GOTO(qru_chol_info_read(ctx, dt, info, &bad));
+        if (!bad) {
+            QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, diag));
+            for (int j = 0; j < p && !bad; ++j)
+                if (!isfinite(diag[j]) || !(diag[j] * diag[j] > tol))
+                    bad = j + 1;
+        }
+        if (bad) {
+            st = qru_fail(bad, "the downdate would lose definiteness (A1 "
+                          "numerically rank-deficient): the pivot %d of I - "
+                          "Qk * Qk' (Qk = U / R) must be > max(n, m) * eps = "
+                          "%g", bad, tol);
+            goto done;
+        }
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 0.0, Lz, p));
+        QRU_TRY_GOTO(o->lacpy(ctx, dt, 'L', p, p, Z, p, Lz, p));
+        /* dz = Lz \ (e - Qk d) and the residual norms */
+        QRU_TRY_GOTO(o->copy(ctx, dt, p, r, e->p, e->ld, dz, p));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', p, r, m, -1.0, QK, p, f->d, ld,
+                             1.0, dz, p));
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', p, r, 1.0, Lz, p, dz,
+                             p));
+        QRU_TRY_GOTO(o->col_norms(ctx, dt, p, r, dz, p, rho1));
+        for (int j = 0; j < r; ++j) {
+            double v = f->rho[j] * f->rho[j] - rho1[j] * rho1[j];
+            rho1[j] = v > 0.0 ? sqrt(v) : 0.0;
+        }
+    }
+    for (int j = 0; j < p; ++j)
+        if (j == 0 || fabs(diag[j]) < dmin)
+            dmin = fabs(diag[j]);
+
+    /* commit: p spare rows of R and d (and columns of Q1) */
+    QRU_TRY_GOTO(qru_lsq_reserve(f, n, mp));
+    ld = f->ldr;
+    ldq = f->ncap;
+    QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, qru_ptr_add(f->d, (size_t)m),
+                         ld));
+    QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, m, 0.0, 0.0,
+                          qru_ptr_add(f->R, (size_t)m), ld));
+    if (thin) {
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, p, Qz, n,
+                             qru_ptr_at(f->Q, ldq, 0, m), ldq));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, p, -1.0, Qz, n, dz, p,
+                             1.0, f->E, ldq));
+    }
+    QRU_TRY_GOTO(rr_sweeps(ctx, dt, m, r, p, QK, thin ? f->Q : (qru_ptr){0, 0},
+                           ldq, n, f->R, f->d, ld, sw));
+    if (thin) {
+        QRU_TRY_GOTO(qru_upd_drop_rows(ctx, dt, f->Q, ldq, p, n, m, k, p));
+        QRU_TRY_GOTO(qru_upd_drop_rows(ctx, dt, f->E, ldq, 0, n, r, k, p));
+    } else {
+        for (int j = 0; j < r; ++j)
+            f->rho[j] = rho1[j];
+    }
+    f->n = n1;
+    f->dd_cond = 1.0 / dmin;
+done:
+    free(diag);
+    return st;
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h; flops: the formula

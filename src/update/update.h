@@ -93,6 +93,41 @@ int qru_upd_rr_nb(const qru_lsq *f, int p);
 
 int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
 
+/* ---- steps of the thin and Q-less forms (econ.c) ---- */
+
+/* Rows k .. n-1 of the n x c array X move down by p (through ws, which
+ * holds (n - k) c elements); the rows k .. k+p-1 are left as they were. */
+int qru_upd_shift_rows(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
+                       int n, int c, int k, int p, qru_ptr ws);
+/* X(:, 0:c) := X([0:k, k+p:n], c0:c0+c) in place (n - p rows left). */
+int qru_upd_drop_rows(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
+                      int c0, int n, int c, int k, int p);
+/* The residual norms of a Q-less f: rho_j^2 := rho_j^2 + sign
+ * ||X(:, j)||^2 for the p x r array X (a result below zero, a downdate's
+ * cancellation, becomes 0). */
+int qru_upd_rho_add(qru_context *ctx, qru_lsq *f, int p, qru_ptr X, int ldx,
+                    double sign);
+/* Block classical Gram-Schmidt with reorthogonalisation: C = Q1' Z
+ * (m x p, ldc), Z := Z - Q1 C, twice (C += the second pass, computed in
+ * C2, m x p with ld m).  Q1 is n x m with orthonormal columns. */
+int qru_upd_cgs2(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                 qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C, int ldc,
+                 qru_ptr C2);
+/* Householder QR of the n x p array Z (n >= p; panels of nb columns):
+ * qru_upd_house: Z(0:p, :) := R (exact zeros below the diagonal); the
+ * panels' reflectors stay in ws: Y (n x p, ld n) at ws, W after it.
+ * qru_upd_house_merge (same n, p, nb, ws) merges them into one block
+ * reflector P = I + W Y'; qru_upd_house_q then forms the orthonormal
+ * factor Qz = P(:, 0:p) (n x p).  ws: qru_upd_house_workspace(n, p, nb)
+ * elements. */
+size_t qru_upd_house_workspace(int n, int p, int nb);
+int qru_upd_house(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
+                  qru_ptr Z, int ldz, qru_ptr ws);
+int qru_upd_house_merge(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
+                        qru_ptr ws);
+int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
+                    qru_ptr Qz, int ldqz);
+
 /* ---- the update pipeline (policy.c) ----
  * Each public update checks its arguments, then hands a request to
  * qru_upd_run, which chooses a strategy (the caller's algorithm, or with
@@ -104,7 +139,8 @@ enum { QRU_UPD_OP_ADD_COLS, QRU_UPD_OP_REMOVE_COLS, QRU_UPD_OP_ADD_ROWS,
 typedef struct qru_upd_req {
     int op;                 /* QRU_UPD_OP_* */
     int k, p;               /* position and count, as the caller gave them */
-    const qru_matrix *U, *e;
+    const qru_matrix *U, *e; /* added rows or columns, rows removed */
+    const qru_matrix *A, *b; /* A and b of qru_lsq_add_cols_data */
     int alg;                /* set by qru_upd_run: QRU_UPDATE_DISSERTATION
                                or QRU_UPDATE_FAST, the update to run */
 } qru_upd_req;

@@ -266,7 +266,7 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 /* ---- least squares ------------------------------------------------------ */
 
 typedef struct lsq_snap {
-    int n, m, r, has_q;
+    int n, m, r, has_q, rr;
     unsigned char *R, *Q, *d;
 } lsq_snap;
 
@@ -279,8 +279,10 @@ static void lsq_take(const qru_lsq *f, lsq_snap *s)
     s->n = qru_lsq_rows(f);
     s->m = qru_lsq_cols(f);
     s->r = qru_lsq_nrhs(f);
-    s->has_q = qru_lsq_has_q(f);
-    qru_matrix *R = mk(s->n, s->m, 0, NULL), *d = mk(s->n, s->r, 0, NULL);
+    /* the harness makes full and Q-less factorisations (d: n x r, m x r) */
+    s->has_q = qru_lsq_q_form(f) == QRU_Q_FULL;
+    s->rr = s->has_q ? s->n : s->m;
+    qru_matrix *R = mk(s->n, s->m, 0, NULL), *d = mk(s->rr, s->r, 0, NULL);
     qru_matrix *Q = mk(s->n, s->n, 0, NULL);
     int st = qru_lsq_get_r(f, R);
     if (st)
@@ -313,7 +315,7 @@ static void lsq_same(const char *call, const lsq_snap *a, const lsq_snap *b)
         FAIL("%s failed but changed the sizes (%d x %d, r %d -> %d x %d, r %d)",
              call, a->n, a->m, a->r, b->n, b->m, b->r);
     if (memcmp(a->R, b->R, (size_t)a->n * a->m * es) ||
-        memcmp(a->d, b->d, (size_t)a->n * a->r * es) ||
+        memcmp(a->d, b->d, (size_t)a->rr * a->r * es) ||
         (a->has_q && memcmp(a->Q, b->Q, (size_t)a->n * a->n * es)))
         FAIL("%s failed but changed the factorisation", call);
 }
@@ -394,7 +396,10 @@ static void lsq_accuracy(const char *call)
                  "||Q1 d1 - b1||/(||b1|| n eps) = %.3g, bound %.0f",
                  call, n, m, r, LS.steps, e, o, dd, bound);
     } else {
-        /* without Q: R'R = A'A and ||d(:,j)|| = ||b(:,j)|| */
+        /* without Q: R'R = A'A and ||d(:,j)||^2 + res_j^2 = ||b(:,j)||^2 */
+        double res[8];
+        if (r > 8 || qru_lsq_residual(LS.f, res) != 0)
+            FAIL("%s: qru_lsq_residual failed (r = %d)", call, r);
         double e = 0;
         for (int j = 0; j < m; ++j)
             for (int i = 0; i <= j; ++i) {
@@ -409,10 +414,11 @@ static void lsq_accuracy(const char *call)
         double worst = 0;
         for (int j = 0; j < r; ++j) {
             double x = 0, y = 0;
-            for (int i = 0; i < n; ++i) {
+            for (int i = 0; i < n; ++i)
                 x += LS.b[i + (size_t)j * n] * LS.b[i + (size_t)j * n];
-                y += snap_at(s.d, n, i, j) * snap_at(s.d, n, i, j);
-            }
+            y = res[j] * res[j];
+            for (int i = 0; i < m; ++i)
+                y += snap_at(s.d, m, i, j) * snap_at(s.d, m, i, j);
             if (sqrt(x) > 1e-30) {
                 double q = fabs(sqrt(x) - sqrt(y)) / (sqrt(x) * ne);
                 if (q > worst)
@@ -461,9 +467,9 @@ static void op_lsq_create(rd *r, int from_qr)
     if (ob < 32) {
         popt = NULL;
     } else {
-        opt.flags = (ob & 1) ? QRU_LSQ_KEEP_Q : 0;
+        opt.q = (ob & 1) ? QRU_Q_FULL : QRU_Q_NONE;
         if ((ob & 0xe0) == 0xe0) {
-            opt.flags |= 4u;
+            opt.q = 7; /* not a qru_lsq_q */
             opt_bad = 1;
         }
         opt.nb = pick(r, 0, 5);
@@ -490,7 +496,7 @@ static void op_lsq_create(rd *r, int from_qr)
     char call[96];
 
     if (!from_qr) {
-        int keep = popt ? (popt->flags & QRU_LSQ_KEEP_Q) != 0 : 1;
+        int keep = popt ? popt->q == QRU_Q_FULL : 1;
         if (corrupt == 16)
             c = NULL;
         else if (corrupt == 17)

@@ -184,19 +184,20 @@ static double fro(int rows, int cols, const double *A, int lda)
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
-double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
-                               int lda, const void *Q, int ldq, const void *R,
-                               int ldr)
+/* ||A - Q R||_F / (||A||_F max(n, m) eps), Q n x kq, R kq x m. */
+static double backward_error(qru_dtype dt, int n, int m, int kq, const void *A,
+                             int lda, const void *Q, int ldq, const void *R,
+                             int ldr)
 {
     if (n == 0 || m == 0)
         return 0.0;
     double *Ad = to_double(dt, n, m, A, lda);
-    double *Qd = to_double(dt, n, n, Q, ldq);
-    double *Rd = to_double(dt, n, m, R, ldr);
+    double *Qd = to_double(dt, n, kq, Q, ldq);
+    double *Rd = to_double(dt, kq, m, R, ldr);
     double na = fro(n, m, Ad, n);
     /* Ad := Ad - Qd Rd */
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, n, -1.0, Qd,
-                n, Rd, n, 1.0, Ad, n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, kq, -1.0, Qd,
+                n, Rd, kq, 1.0, Ad, n);
     double e = fro(n, m, Ad, n);
     free(Ad);
     free(Qd);
@@ -208,20 +209,40 @@ double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
     return e / (na * (double)(n > m ? n : m) * qru_test_eps(dt));
 }
 
-double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq)
+double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
+                               int lda, const void *Q, int ldq, const void *R,
+                               int ldr)
 {
-    if (n == 0)
+    return backward_error(dt, n, m, n, A, lda, Q, ldq, R, ldr);
+}
+
+double qru_test_backward_error_econ(qru_dtype dt, int n, int m,
+                                    const void *A, int lda, const void *Q1,
+                                    int ldq, const void *R, int ldr)
+{
+    return backward_error(dt, n, m, m, A, lda, Q1, ldq, R, ldr);
+}
+
+double qru_test_orth_error_cols(qru_dtype dt, int n, int c, const void *Q,
+                                int ldq)
+{
+    if (n == 0 || c == 0)
         return 0.0;
-    double *Qd = to_double(dt, n, n, Q, ldq);
-    double *Id = qru_test_alloc(QRU_DOUBLE, n, n, n);
-    for (int i = 0; i < n; ++i)
-        Id[i + (size_t)i * n] = 1.0;
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, -1.0, Qd, n,
-                Qd, n, 1.0, Id, n);
-    double e = fro(n, n, Id, n);
+    double *Qd = to_double(dt, n, c, Q, ldq);
+    double *Id = qru_test_alloc(QRU_DOUBLE, c, c, c);
+    for (int i = 0; i < c; ++i)
+        Id[i + (size_t)i * c] = 1.0;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, c, c, n, -1.0, Qd, n,
+                Qd, n, 1.0, Id, c);
+    double e = fro(c, c, Id, c);
     free(Qd);
     free(Id);
     return e / ((double)n * qru_test_eps(dt));
+}
+
+double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq)
+{
+    return qru_test_orth_error_cols(dt, n, n, Q, ldq);
 }
 
 double qru_test_lower_max(qru_dtype dt, int n, int m, const void *R, int ldr)

@@ -88,6 +88,16 @@ double qru_test_backward_error(qru_dtype dt, int n, int m, const void *A,
                                int lda, const void *Q, int ldq, const void *R,
                                int ldr);
 
+/** ||A - Q1 R||_F / (||A||_F n eps) with A n x m, Q1 n x m, R m x m (the
+ *  economy factors; the whole of R is used). */
+double qru_test_backward_error_econ(qru_dtype dt, int n, int m,
+                                    const void *A, int lda, const void *Q1,
+                                    int ldq, const void *R, int ldr);
+
+/** ||I - Q' Q||_F / (n eps) for the n x c Q (c <= n). */
+double qru_test_orth_error_cols(qru_dtype dt, int n, int c, const void *Q,
+                                int ldq);
+
 /** ||I - Q' Q||_F / (n eps) for the n x n Q. */
 double qru_test_orth_error(qru_dtype dt, int n, const void *Q, int ldq);
 

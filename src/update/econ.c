@@ -1,0 +1,139 @@
+/*
+ * Steps shared by the updates of the thin (Q1, R, d, E) and Q-less
+ * (R, d, residual norms) forms, written once for both precisions against
+ * the backend table: moving rows of a tall array, the residual norms,
+ * block classical Gram-Schmidt with reorthogonalisation against Q1 (CGS2),
+ * and the Householder QR of the remainder with its orthonormal factor.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "update.h"
+
+int qru_upd_shift_rows(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
+                       int n, int c, int k, int p, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (n <= k || c <= 0)
+        return 0;
+    /* through ws: the copy op needs disjoint or forward-moving arrays */
+    QRU_TRY(o->copy(ctx, dt, n - k, c, qru_ptr_add(X, (size_t)k), ldx, ws,
+                    n - k));
+    return o->copy(ctx, dt, n - k, c, ws, n - k, qru_ptr_add(X, (size_t)(k + p)),
+                   ldx);
+}
+
+int qru_upd_drop_rows(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
+                      int c0, int n, int c, int k, int p)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int n1 = n - p;
+    if (k > 0 && c0 > 0)
+        QRU_TRY(o->copy(ctx, dt, k, c, qru_ptr_at(X, ldx, 0, c0), ldx, X,
+                        ldx));
+    if (n1 > k)
+        QRU_TRY(o->copy(ctx, dt, n1 - k, c, qru_ptr_at(X, ldx, k + p, c0),
+                        ldx, qru_ptr_add(X, (size_t)k), ldx));
+    return 0;
+}
+
+int qru_upd_rho_add(qru_context *ctx, qru_lsq *f, int p, qru_ptr X, int ldx,
+                    double sign)
+{
+    int r = f->r;
+    double *nx = f->rho + r; /* the object's scratch: nothing to allocate
+                                after the factorisation has changed */
+    int st = ctx->ops->col_norms(ctx, f->dtype, p, r, X, ldx, nx);
+    for (int j = 0; !st && j < r; ++j) {
+        double v = f->rho[j] * f->rho[j] + sign * nx[j] * nx[j];
+        /* a downdate can cancel to a small negative value: the residual
+         * is then zero to working precision */
+        f->rho[j] = v > 0.0 ? sqrt(v) : 0.0;
+    }
+    return st;
+}
+
+int qru_upd_cgs2(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                 qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C, int ldc,
+                 qru_ptr C2)
+{
+    const qru_backend_ops *o = ctx->ops;
+    for (int pass = 0; pass < 2; ++pass) {
+        qru_ptr T = pass == 0 ? C : C2;
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, Q1, ldq, Z, ldz, 0.0,
+                        T, pass == 0 ? ldc : m));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, p, m, -1.0, Q1, ldq, T,
+                        pass == 0 ? ldc : m, 1.0, Z, ldz));
+    }
+    return o->geadd(ctx, dt, m, p, 1.0, C2, m, 1.0, C, ldc);
+}
+
+size_t qru_upd_house_workspace(int n, int p, int nb)
+{
+    size_t w = (size_t)n * p;
+    if ((size_t)p * p > w)
+        w = (size_t)p * p;
+    if (qru_panel_work(n, nb) > w)
+        w = qru_panel_work(n, nb);
+    return 2 * (size_t)n * p + (size_t)p + w;
+}
+
+int qru_upd_house(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
+                  qru_ptr Z, int ldz, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)n * p),
+            tau = qru_ptr_add(W, (size_t)n * p),
+            work = qru_ptr_add(tau, (size_t)p);
+    if (nb < 1)
+        nb = 1;
+    /* the panels; block i keeps its Y, W in Y(i:n, i:i+jb), W(i:n, i:i+jb)
+     * (rows i .. n-1 at the top of the columns, as qru_upd_panel leaves
+     * them with ld n) */
+    for (int i = 0; i < p; i += nb) {
+        int jb = p - i < nb ? p - i : nb;
+        QRU_TRY(qru_upd_panel(ctx, dt, Z, ldz, n, p, i, jb, n - 1,
+                              qru_ptr_at(Y, n, i, i), n,
+                              qru_ptr_at(W, n, i, i), n,
+                              qru_ptr_add(tau, (size_t)i), work));
+    }
+    /* triu: exact zeros below the diagonal of R */
+    if (p > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', p - 1, p - 1, 0.0, 0.0,
+                         qru_ptr_add(Z, 1), ldz));
+    return 0;
+}
+
+int qru_upd_house_merge(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
+                        qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)n * p),
+            work = qru_ptr_add(W, (size_t)n * p + (size_t)p);
+    if (nb < 1)
+        nb = 1;
+    /* P1 P2 = I + [W1, W2 + W1 (Y1' W2)] [Y1 Y2]' (Y, W zero above their
+     * blocks) */
+    QRU_TRY(o->laset(ctx, dt, 'U', n, p, 0.0, 1.0, Y, n));
+    for (int i = nb; i < p; i += nb) {
+        int jb = p - i < nb ? p - i : nb;
+        qru_ptr Wb = qru_ptr_at(W, n, 0, i);
+        QRU_TRY(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, n));
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', i, jb, n, 1.0, Y, n, Wb, n, 0.0,
+                        work, i));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, jb, i, 1.0, W, n, work, i, 1.0,
+                        Wb, n));
+    }
+    return 0;
+}
+
+int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
+                    qru_ptr Qz, int ldqz)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)n * p);
+    /* Qz = P(:, 0:p) = [I; 0] + W Y(0:p, :)' */
+    QRU_TRY(o->laset(ctx, dt, 'A', n, p, 0.0, 1.0, Qz, ldqz));
+    return o->gemm(ctx, dt, 'N', 'T', n, p, p, 1.0, W, n, Y, n, 1.0, Qz,
+                   ldqz);
+}
