@@ -393,9 +393,12 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', p, r, 1.0, Lz, p, dz,
                              p));
         QRU_TRY_GOTO(o->col_norms(ctx, dt, p, r, dz, p, rho1));
+        /* rho^2 - ||dz||^2 is accurate to about eps rho^2 (the data of
+         * the Q-less form determine no more); a square A1 has no
+         * residual */
         for (int j = 0; j < r; ++j) {
             double v = f->rho[j] * f->rho[j] - rho1[j] * rho1[j];
-            rho1[j] = v > 0.0 ? sqrt(v) : 0.0;
+            rho1[j] = v > 0.0 && n1 > m ? sqrt(v) : 0.0;
         }
     }
     for (int j = 0; j < p; ++j)

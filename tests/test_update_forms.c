@@ -1,0 +1,232 @@
+/* The four updates in the thin (Q1, R, d, E) and Q-less (R, d, residual
+ * norms) forms, one at a time, against the host problem updated the same
+ * way: k at the start, in the middle and at the end, p = 1, a middle p
+ * and the largest p allowed; failures that leave the factorisation
+ * bit-identical (rank lost by removing rows or adding columns, bad
+ * arguments of the data-taking calls, the Q-less calls without data);
+ * the downdate estimate.  Both element types, every backend. */
+#include "update_check.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+enum { N = 40, M = 12, R = 2 };
+
+static qru_matrix *up(qru_dtype dt, int rows, int cols, const double *a)
+{
+    return uc_upload(ctx, dt, rows, cols, a);
+}
+
+/* the rows k .. k+p-1 of the n x c array X (ld n) as a p x c array */
+static double *rows_of(const double *X, int n, int c, int k, int p)
+{
+    double *Y = malloc(sizeof(double) * (size_t)p * (c > 0 ? c : 1));
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < c; ++j)
+        for (int i = 0; i < p; ++i)
+            Y[i + (size_t)j * p] = X[k + i + (size_t)j * n];
+    return Y;
+}
+
+/* removes the rows k .. k+p-1 of f (with the data in the Q-less form);
+ * returns the status */
+static int remove_rows(qru_lsq *f, const hprob *hp, int k, int p)
+{
+    if (qru_lsq_q_form(f) != QRU_Q_NONE)
+        return qru_lsq_remove_rows(f, k, p);
+    double *U = rows_of(hp->A, hp->n, hp->m, k, p);
+    double *e = rows_of(hp->B, hp->n, hp->r, k, p);
+    qru_matrix *Ud = up(hp->dt, p, hp->m, U), *ed = up(hp->dt, p, hp->r, e);
+    int st = qru_lsq_remove_rows_data(f, k, Ud, ed);
+    qru_matrix_destroy(Ud);
+    qru_matrix_destroy(ed);
+    free(U);
+    free(e);
+    return st;
+}
+
+static int add_cols(qru_lsq *f, const hprob *hp, int k, int p,
+                    const double *U)
+{
+    qru_matrix *Ud = up(hp->dt, hp->n, p, U);
+    int st;
+    if (qru_lsq_q_form(f) != QRU_Q_NONE) {
+        st = qru_lsq_add_cols(f, k, Ud);
+    } else {
+        qru_matrix *Ad = up(hp->dt, hp->n, hp->m, hp->A);
+        qru_matrix *bd = up(hp->dt, hp->n, hp->r, hp->B);
+        st = qru_lsq_add_cols_data(f, k, Ud, Ad, bd);
+        qru_matrix_destroy(Ad);
+        qru_matrix_destroy(bd);
+    }
+    qru_matrix_destroy(Ud);
+    return st;
+}
+
+/* loop index: dtype x form (thin, Q-less) x algorithm (fast, dissertation) */
+START_TEST(test_each_update)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int form = (_i / 2) % 2 ? QRU_Q_NONE : QRU_Q_THIN;
+    uc_alg = (_i / 4) % 2 ? QRU_UPDATE_DISSERTATION : QRU_UPDATE_FAST;
+    unsigned seed = 777u + 31u * (unsigned)_i;
+    for (int op = 0; op < 4; ++op)
+        for (int kk = 0; kk < 3; ++kk)
+            for (int pp = 0; pp < 3; ++pp) {
+                hprob hp = uc_problem(dt, N, M, R, &seed);
+                qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+                int n = hp.n, m = hp.m, k, p, st;
+                char tag[160];
+                /* the largest p: n - m (add columns, remove rows), m - 1
+                 * (remove columns), anything (add rows: 2 m) */
+                int pmax = op == 0 || op == 3 ? n - m : op == 1 ? m - 1 : 2 * m;
+                p = pp == 0 ? 1 : pp == 1 ? (pmax + 1) / 2 : pmax;
+                int kmax = op == 0 ? m : op == 1 ? m - p : op == 2 ? n : n - p;
+                k = kk == 0 ? 0 : kk == 1 ? kmax / 2 : kmax;
+                snprintf(tag, sizeof tag, "%s %s op %d k=%d p=%d",
+                         dt == QRU_DOUBLE ? "double" : "float",
+                         form == QRU_Q_THIN ? "thin" : "Q-less", op, k, p);
+                if (op == 0) {
+                    double *U = uc_rand(dt, n, p, &seed);
+                    st = add_cols(f, &hp, k, p, U);
+                    ck_assert_msg(st == 0, "%s: %d", tag, st);
+                    uc_add_cols(&hp, k, p, U);
+                    free(U);
+                } else if (op == 1) {
+                    st = qru_lsq_remove_cols(f, k, p);
+                    ck_assert_msg(st == 0, "%s: %d", tag, st);
+                    uc_remove_cols(&hp, k, p);
+                } else if (op == 2) {
+                    double *U = uc_rand(dt, p, m, &seed);
+                    double *e = uc_rand(dt, p, R, &seed);
+                    qru_matrix *Ud = up(dt, p, m, U), *ed = up(dt, p, R, e);
+                    st = qru_lsq_add_rows(f, k, Ud, ed);
+                    ck_assert_msg(st == 0, "%s: %d", tag, st);
+                    uc_add_rows(&hp, k, p, U, e);
+                    qru_matrix_destroy(Ud);
+                    qru_matrix_destroy(ed);
+                    free(U);
+                    free(e);
+                } else {
+                    st = remove_rows(f, &hp, k, p);
+                    ck_assert_msg(st == 0, "%s: %d", tag, st);
+                    uc_remove_rows(&hp, k, p);
+                    double c = qru_lsq_downdate_condition(f);
+                    ck_assert_msg(c >= 1.0 && isfinite(c),
+                                  "%s: downdate condition %g", tag, c);
+                }
+                /* a removal of up to n - m random rows can be ill
+                 * conditioned: scale by the estimate it reports */
+                double sc = op == 3 ? fmax(1.0, pow(qru_lsq_downdate_condition(
+                                                        f), 2) / 4.0)
+                                    : 1.0;
+                uc_check(ctx, f, &hp, sc, tag);
+                qru_lsq_destroy(f);
+                uc_free(&hp);
+            }
+}
+END_TEST
+
+/* rank lost: a failure with status > 0 that leaves f bit-identical */
+START_TEST(test_rank_lost)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int form = (_i / 2) % 2 ? QRU_Q_NONE : QRU_Q_THIN;
+    unsigned seed = 4242u + (unsigned)_i;
+    hprob hp = uc_problem(dt, N, M, R, &seed);
+    /* column 3 of A is nonzero only in rows 5 and 6 */
+    for (int i = 0; i < N; ++i)
+        if (i != 5 && i != 6)
+            hp.A[i + (size_t)3 * N] = 0.0;
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+    usnap s0 = uc_snap(ctx, f);
+    /* removing rows 5 and 6 leaves column 3 zero */
+    int st = remove_rows(f, &hp, 4, 3);
+    ck_assert_msg(st > 0, "remove rows 5..7: status %d, expected > 0", st);
+    uc_snap_same(ctx, f, &s0, "rank lost by removing rows");
+    /* adding a copy of column 2 */
+    double *U = malloc(sizeof(double) * N);
+    ck_assert_ptr_nonnull(U);
+    memcpy(U, hp.A + (size_t)2 * N, sizeof(double) * N);
+    st = add_cols(f, &hp, 7, 1, U);
+    ck_assert_msg(st > 0, "add a copy of column 3: status %d", st);
+    uc_snap_same(ctx, f, &s0, "rank lost by adding a column");
+    /* still usable */
+    st = remove_rows(f, &hp, 10, 2);
+    ck_assert_int_eq(st, 0);
+    uc_remove_rows(&hp, 10, 2);
+    uc_check(ctx, f, &hp, 1.0, "after the failures");
+    free(U);
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
+/* arguments of the data-taking calls, and the Q-less calls without data */
+START_TEST(test_args)
+{
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    unsigned seed = 99u;
+    hprob hp = uc_problem(dt, N, M, R, &seed);
+    for (int form = 0; form < 3; ++form) {
+        qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+        usnap s0 = uc_snap(ctx, f);
+        qru_matrix *A = up(dt, N, M, hp.A), *b = up(dt, N, R, hp.B);
+        qru_matrix *U = up(dt, N, 1, hp.A), *Ar = up(dt, N, M - 1, hp.A);
+        qru_matrix *br = up(dt, N, R + 1, hp.A);
+        qru_matrix *Ur = up(dt, 2, M, hp.A), *er = up(dt, 2, R, hp.B);
+        qru_matrix *Uc = up(dt, 2, M + 1, hp.A), *ec = up(dt, 3, R, hp.B);
+        ck_assert_int_eq(qru_lsq_add_cols_data(NULL, 0, U, A, b), -1);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, -1, U, A, b), -2);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, M + 1, U, A, b), -2);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, 0, NULL, A, b), -3);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, 0, U, NULL, b), -4);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, 0, U, Ar, b), -4);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, 0, U, A, NULL), -5);
+        ck_assert_int_eq(qru_lsq_add_cols_data(f, 0, U, A, br), -5);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(NULL, 0, Ur, er), -1);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, -1, Ur, er), -2);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, N, Ur, er), -2);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, N - 1, Ur, er), -3);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, 0, NULL, er), -3);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, 0, Uc, er), -3);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, 0, Ur, NULL), -4);
+        ck_assert_int_eq(qru_lsq_remove_rows_data(f, 0, Ur, ec), -4);
+        if (form == QRU_Q_NONE) {
+            ck_assert_int_eq(qru_lsq_add_cols(f, 0, U), QRU_ERR_NO_Q);
+            ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 1), QRU_ERR_NO_Q);
+            ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "_data"));
+        }
+        uc_snap_same(ctx, f, &s0, "bad arguments");
+        qru_matrix *all[] = {A, b, U, Ar, br, Ur, er, Uc, ec};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+            qru_matrix_destroy(all[i]);
+        uc_snap_free(&s0);
+        qru_lsq_destroy(f);
+    }
+    uc_free(&hp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("update_forms");
+    TCase *tc = tcase_create("forms");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_each_update, 0, 8);
+    tcase_add_loop_test(tc, test_rank_lost, 0, 4);
+    tcase_add_test(tc, test_args);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}
