@@ -6,17 +6,19 @@
  *
  * A window of W consecutive weekly samples slides through the series S
  * samples at a time.  The least-squares fit of the window (linear trend +
- * seasonal cycle) is held as a QR factorisation with Q (qru_lsq,
- * QRU_LSQ_KEEP_Q) and moved with the QR updates instead of being
- * recomputed:
+ * seasonal cycle) is held as a Q-less QR factorisation (qru_lsq with
+ * QRU_Q_NONE: R, d(1:m) and the residual norm, m (m + 1) numbers whatever
+ * the window's length: the form a sliding-window user should choose) and
+ * moved with the QR updates instead of being recomputed:
  *
- *   qru_lsq_add_rows(k = n)      append the S newest samples
- *   qru_lsq_remove_rows(k = 0)   drop the S oldest (needs Q)
+ *   qru_lsq_add_rows(k = n)           append the S newest samples
+ *   qru_lsq_remove_rows_data(k = 0)   drop the S oldest, given their rows
  *
  * One third of the way through, the model gains the third seasonal harmonic
  * (the column block [sin(6 pi t) cos(6 pi t)] inserted after the six
- * columns with qru_lsq_add_cols) and two thirds of the way through it
- * loses it again (qru_lsq_remove_cols), so all four updates are used.
+ * columns with qru_lsq_add_cols_data, which takes the window's A and b)
+ * and two thirds of the way through it loses it again
+ * (qru_lsq_remove_cols), so all four updates are used.
  *
  * The time variable of the trend is s = (t - tc) / h with tc, h the centre
  * and half-width of the WHOLE series (as in part "fit"): rows already in
@@ -25,14 +27,14 @@
  * well apart in every window (kappa_2 of a window stays O(10)).
  *
  * After every slide the window is also factorised from scratch with
- * qru_lsq_create (with Q: that is the state the sliding factorisation keeps)
- * and the two solutions are compared.
+ * qru_lsq_create (Q-less too: that is the state the sliding factorisation
+ * keeps) and the two solutions are compared.
  *
  * Run 1 slides a ten-year window a year at a time (S = 52) through the
  * whole series, one line per slide.  Run 2 slides it a week at a time
- * (S = 1) for two years: remove_rows rotates the W x W matrix Q, O(S W^2)
- * work, while a refactorisation with Q costs O(W^2 m), so the updates pay
- * off when S is below about the number of columns m. */
+ * (S = 1) for two years.  A slide costs O(S m^2) (and m^3 / 3 for the
+ * downdate's triangular solves), independent of W, while a
+ * refactorisation costs O(W m^2). */
 enum { WIN_M0 = 6, WIN_MX = 8 };
 
 typedef struct window_stats {
@@ -59,24 +61,35 @@ static int window_warmup(const demo_env *env, const window_problem *P)
     qru_dtype dt = env->dtype;
     const int n0 = 2 * WIN_MX, p = 2, ld = P->n;
     qru_matrix *A0 = NULL, *b0 = NULL, *U = NULL, *e = NULL, *C = NULL;
+    qru_matrix *Uo = NULL, *eo = NULL, *A1 = NULL, *b1 = NULL;
     qru_lsq *f = NULL;
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.q = QRU_Q_FULL;
+    opt.q = QRU_Q_NONE;
     int st;
+    /* rows 0 .. n0-1, then p more, then the first p removed: the rows
+     * p .. n0+p-1 */
     if (!(st = upload_block(ctx, dt, n0, WIN_M0, P->A, ld, &A0)) &&
         !(st = upload_block(ctx, dt, n0, 1, P->b, ld, &b0)) &&
         !(st = upload_block(ctx, dt, p, WIN_M0, P->A + n0, ld, &U)) &&
         !(st = upload_block(ctx, dt, p, 1, P->b + n0, ld, &e)) &&
+        !(st = upload_block(ctx, dt, p, WIN_M0, P->A, ld, &Uo)) &&
+        !(st = upload_block(ctx, dt, p, 1, P->b, ld, &eo)) &&
+        !(st = upload_block(ctx, dt, n0, WIN_M0, P->A + p, ld, &A1)) &&
+        !(st = upload_block(ctx, dt, n0, 1, P->b + p, ld, &b1)) &&
         !(st = upload_block(ctx, dt, n0, WIN_MX - WIN_M0,
                             P->A + p + (size_t)WIN_M0 * ld, ld, &C)) &&
         !(st = qru_lsq_create(ctx, A0, b0, &opt, &f)) &&
         !(st = qru_lsq_add_rows(f, n0, U, e)) &&
-        !(st = qru_lsq_remove_rows(f, 0, p)) &&
-        !(st = qru_lsq_add_cols(f, WIN_M0, C)) &&
+        !(st = qru_lsq_remove_rows_data(f, 0, Uo, eo)) &&
+        !(st = qru_lsq_add_cols_data(f, WIN_M0, C, A1, b1)) &&
         !(st = qru_lsq_remove_cols(f, WIN_M0, WIN_MX - WIN_M0)))
         st = qru_context_sync(ctx);
     qru_lsq_destroy(f);
+    qru_matrix_destroy(Uo);
+    qru_matrix_destroy(eo);
+    qru_matrix_destroy(A1);
+    qru_matrix_destroy(b1);
     qru_matrix_destroy(C);
     qru_matrix_destroy(e);
     qru_matrix_destroy(U);
@@ -99,7 +112,7 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
     const double *A = P->A, *b = P->b;
     const series *S = P->S;
     qru_matrix *Ur = NULL, *er = NULL, *Uc = NULL, *Aw = NULL, *bw = NULL,
-               *xm = NULL;
+               *xm = NULL, *Uo = NULL, *eo = NULL, *Ac = NULL, *bc = NULL;
     qru_lsq *f = NULL, *g = NULL;
     int st = 0, m = WIN_M0, nupd = 0;
     double xu[WIN_MX], xr[WIN_MX], dxv[WIN_MX];
@@ -107,7 +120,7 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
 
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.q = QRU_Q_FULL;
+    opt.q = QRU_Q_NONE;
     opt.row_capacity = W + step;
     opt.col_capacity = WIN_MX;
 
@@ -128,12 +141,22 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
         if ((st = report(upload_block(ctx, dt, step, m, A + (r0 + W - step),
                                       n, &Ur), "upload U")) ||
             (st = report(upload_block(ctx, dt, step, 1, b + (r0 + W - step),
-                                      n, &er), "upload e")))
+                                      n, &er), "upload e")) ||
+            (st = report(upload_block(ctx, dt, step, m, A + (r0 - step), n,
+                                      &Uo), "upload the rows removed")) ||
+            (st = report(upload_block(ctx, dt, step, 1, b + (r0 - step), n,
+                                      &eo), "upload the rows removed")))
             goto done;
+        /* at slide jadd: the new columns and the window's A and b, which
+         * the Q-less form needs to add columns */
         if (j == jadd &&
-            (st = report(upload_block(ctx, dt, W, WIN_MX - WIN_M0,
-                                      A + r0 + (size_t)WIN_M0 * n, n, &Uc),
-                         "upload U (columns)")))
+            ((st = report(upload_block(ctx, dt, W, WIN_MX - WIN_M0,
+                                       A + r0 + (size_t)WIN_M0 * n, n, &Uc),
+                          "upload U (columns)")) ||
+             (st = report(upload_block(ctx, dt, W, m, A + r0, n, &Ac),
+                          "upload A")) ||
+             (st = report(upload_block(ctx, dt, W, 1, b + r0, n, &bc),
+                          "upload b"))))
             goto done;
         if ((st = report(qru_context_sync(ctx), "qru_context_sync")))
             goto done;
@@ -142,13 +165,13 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
         double ta = wall_s();
         if ((st = report(qru_lsq_add_rows(f, W, Ur, er),
                          "qru_lsq_add_rows")) ||
-            (st = report(qru_lsq_remove_rows(f, 0, step),
-                         "qru_lsq_remove_rows")))
+            (st = report(qru_lsq_remove_rows_data(f, 0, Uo, eo),
+                         "qru_lsq_remove_rows_data")))
             goto done;
         nupd += 2;
         if (j == jadd) {
-            if ((st = report(qru_lsq_add_cols(f, WIN_M0, Uc),
-                             "qru_lsq_add_cols")))
+            if ((st = report(qru_lsq_add_cols_data(f, WIN_M0, Uc, Ac, bc),
+                             "qru_lsq_add_cols_data")))
                 goto done;
             m = WIN_MX;
             nupd++;
@@ -253,7 +276,11 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
         qru_matrix_destroy(Ur);
         qru_matrix_destroy(er);
         qru_matrix_destroy(Uc);
-        xm = Aw = bw = Ur = er = Uc = NULL;
+        qru_matrix_destroy(Uo);
+        qru_matrix_destroy(eo);
+        qru_matrix_destroy(Ac);
+        qru_matrix_destroy(bc);
+        xm = Aw = bw = Ur = er = Uc = Uo = eo = Ac = bc = NULL;
     }
     out->updates = nupd;
 
@@ -266,6 +293,10 @@ done:
     qru_matrix_destroy(Ur);
     qru_matrix_destroy(er);
     qru_matrix_destroy(Uc);
+    qru_matrix_destroy(Uo);
+    qru_matrix_destroy(eo);
+    qru_matrix_destroy(Ac);
+    qru_matrix_destroy(bc);
     return st;
 }
 
@@ -356,12 +387,13 @@ int demo_window(const demo_env *env)
     printf("window      W = %d samples (%.1f years), run 1 slides by S = %d "
            "samples, %d slides\n",
            W, S->t[W - 1] - S->t[0], step, nsteps);
-    printf("updates     add_rows(k = n, S rows) + remove_rows(k = 0, S rows), "
-           "Q kept;\n"
-           "            slide %d: add_cols(k = %d, [sin cos](6 pi t)), slide "
-           "%d: remove_cols(k = %d, p = 2)\n",
+    printf("updates     add_rows(k = n, S rows) + remove_rows_data(k = 0, S "
+           "rows), Q-less\n"
+           "            (QRU_Q_NONE: R, d(1:m), ||r||);\n"
+           "            slide %d: add_cols_data(k = %d, [sin cos](6 pi t)), "
+           "slide %d: remove_cols(k = %d, p = 2)\n",
            jadd, WIN_M0, jrem, WIN_M0);
-    printf("refactor    qru_lsq_create(window, Q kept) after every slide; "
+    printf("refactor    qru_lsq_create(window, Q-less) after every slide; "
            "both timed up to\n"
            "            qru_context_sync, uploads excluded\n");
     printf("check       ||x_upd - x_ref|| / ||x_ref|| <= %.0f e kappa (2 + "
@@ -391,12 +423,13 @@ int demo_window(const demo_env *env)
     printf("run 2       the same window slid by S = 1 sample (one week), "
            "every slide checked:\n");
     window_summary("           ", &s2);
-    printf("            (flops: remove_rows rotates the W x W Q, O(S W^2); a "
-           "refactorisation\n"
-           "            with Q is O(W^2 m): the updates need S below about m = "
-           "%d to win; at\n"
-           "            this small size fixed costs per call, e.g. kernel "
-           "launches, also count)\n",
+    printf("            (flops: a Q-less slide of S rows is O(S m^2 + S^2 m + "
+           "S^3), whatever W;\n"
+           "            a refactorisation is O(W m^2): with m = %d the update "
+           "wins while S is\n"
+           "            small against W m^(2/3); at this size the fixed costs of "
+           "each call, e.g.\n"
+           "            kernel launches, also count)\n",
            WIN_M0);
     int nfail = s1.failed + s2.failed;
     printf("window      %s\n", nfail ? "FAIL" : "PASS");

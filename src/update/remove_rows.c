@@ -310,15 +310,18 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     size_t o_qk = 0;                                /* QK, p x (m + p) */
     size_t o_dz = o_qk + (size_t)p * mp;            /* dz, p x r */
     size_t o_z = o_dz + (size_t)p * r;              /* thin: Z; Q-less: M */
-    size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + 1);
+    size_t cws = 0;
+    if (!thin)
+        QRU_TRY(qru_chol_run_ws(ctx, dt, p, QRU_CHOL_LEFT, 0, &cws));
+    size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + cws);
     size_t o_c = o_qz + (thin ? (size_t)n * p : 0); /* C, C2: m x p */
     size_t o_hh = o_c + (thin ? 2 * (size_t)m * p : 0);
     size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
     size_t total = o_sw + rr_sweeps_ws(ctx, m, r, p, thin ? n : 0);
-    double *diag = malloc(sizeof(double) * ((size_t)p + (size_t)r));
+    double *diag = malloc(sizeof(double) * (3 * (size_t)p + (size_t)r));
     if (!diag)
         return QRU_HOST_ALLOC_FAILED;
-    double *rho1 = diag + p;
+    double *rho1 = diag + p, *adiag = rho1 + r, *piv = adiag + p;
     qru_ptr ws;
     if ((st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws)) != 0)
         goto done;
@@ -367,10 +370,16 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Z, p));
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', p, p, m, -1.0, QK, p, QK, p,
                              1.0, Z, p));
-        QRU_TRY_GOTO(qru_chol_info_zero(ctx, dt, info));
-        QRU_TRY_GOTO(qru_potrf_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT,
-                                   qru_chol_nb(ctx, dt, 0, p), info, 0));
-        QRU_TRY_GOTO(qru_chol_info_read(ctx, dt, info, &bad));
+        /* the Cholesky factor by the library's whole factorisation (the
+         * backend's vendor potrf where it is faster), judged by its
+         * definiteness rule and then by the downdate's own tolerance */
+        QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, adiag));
+        bad = qru_chol_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT, 0, info,
+                           adiag, piv);
+        if (bad < 0) {
+            st = bad;
+            goto done;
+        }
         if (!bad) {
             QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, diag));
             for (int j = 0; j < p && !bad; ++j)
