@@ -330,7 +330,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
     if (thin) {
-        QRU_TRY_GOTO(qru_upd_cgs2(ctx, dt, n, m, p, f->Q, ldq, Z, n, C, m, C2));
+        QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, p, 2, f->Q, ldq, Z, n, C, m,
+                                 C2));
         /* Householder QR of Z: R22 in Z, Qz in Zc */
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
         QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
@@ -415,9 +416,8 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                               : add_cols_econ(ctx, f, rq);
 }
 
-/* The cost of the fast update (qru_upd_cost, update.h): 3 calls per column
- * of the Householder phase (house, larf, wy_append), 6 per panel beyond
- * the first, 2 per Givens step on R and 1 on d (one call each with the
+/* The cost of the fast update (qru_upd_cost, update.h): 6 calls per
+ * panel of the Householder phase, 2 per Givens step on R and 1 on d (one call each with the
  * fused sweeps: then a sweeps step per step), the accumulated groups on
  * Q; flops of qru_flops.h. */
 void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
@@ -428,9 +428,10 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
 
     int L = m - k;
     fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
-    /* Householder phase: 3 a column, 6 a block beyond the first
-     * (merging the block reflectors), 17 more */
-    c = 3.0 * p + 11.0 + 6.0 * ceil((double)p / qru_upd_nb(f, p));
+    /* Householder phase (qru_upd_house): a panel_qr a block and 2 GEMMs
+     * for the trailing columns of all but the last, then merging the
+     * block reflectors (3 a block beyond the first); 13 more */
+    c = 13.0 + 6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
     if (L > 0) {
         double nst = p + L - 1;
         int ab = qru_upd_sweeps_block(L, p);

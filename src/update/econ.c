@@ -2,7 +2,7 @@
  * Steps shared by the updates of the thin (Q1, R, d, E) and Q-less
  * (R, d, residual norms) forms, written once for both precisions against
  * the backend table: moving rows of a tall array, the residual norms,
- * block classical Gram-Schmidt with reorthogonalisation against Q1 (CGS2),
+ * block classical Gram-Schmidt (with reorthogonalisation) against Q1,
  * and the Householder QR of the remainder with its orthonormal factor.
  */
 #include <math.h>
@@ -53,19 +53,21 @@ int qru_upd_rho_add(qru_context *ctx, qru_lsq *f, int p, qru_ptr X, int ldx,
     return st;
 }
 
-int qru_upd_cgs2(qru_context *ctx, qru_dtype dt, int n, int m, int p,
-                 qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C, int ldc,
-                 qru_ptr C2)
+int qru_upd_cgs(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                int npass, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C,
+                int ldc, qru_ptr C2)
 {
     const qru_backend_ops *o = ctx->ops;
-    for (int pass = 0; pass < 2; ++pass) {
+    if (npass == 1)
+        C2 = C;
+    for (int pass = 0; pass < npass; ++pass) {
         qru_ptr T = pass == 0 ? C : C2;
         QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, Q1, ldq, Z, ldz, 0.0,
                         T, pass == 0 ? ldc : m));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, p, m, -1.0, Q1, ldq, T,
                         pass == 0 ? ldc : m, 1.0, Z, ldz));
     }
-    return o->geadd(ctx, dt, m, p, 1.0, C2, m, 1.0, C, ldc);
+    return npass == 2 ? o->geadd(ctx, dt, m, p, 1.0, C2, m, 1.0, C, ldc) : 0;
 }
 
 size_t qru_upd_house_workspace(int n, int p, int nb)
@@ -87,15 +89,23 @@ int qru_upd_house(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
             work = qru_ptr_add(tau, (size_t)p);
     if (nb < 1)
         nb = 1;
-    /* the panels; block i keeps its Y, W in Y(i:n, i:i+jb), W(i:n, i:i+jb)
-     * (rows i .. n-1 at the top of the columns, as qru_upd_panel leaves
-     * them with ld n) */
+    /* the panels, each one panel_qr call (the fused kernel or LAPACK where
+     * the backend has one), then the trailing columns; block i keeps its
+     * Y, W in Y(i:n, i:i+jb), W(i:n, i:i+jb) (rows i .. n-1 at the top of
+     * the columns, ld n) */
     for (int i = 0; i < p; i += nb) {
         int jb = p - i < nb ? p - i : nb;
-        QRU_TRY(qru_upd_panel(ctx, dt, Z, ldz, n, p, i, jb, n - 1,
-                              qru_ptr_at(Y, n, i, i), n,
-                              qru_ptr_at(W, n, i, i), n,
-                              qru_ptr_add(tau, (size_t)i), work));
+        int rows = n - i, nc = p - i - jb;
+        qru_ptr Yi = qru_ptr_at(Y, n, i, i), Wi = qru_ptr_at(W, n, i, i);
+        QRU_TRY(o->panel_qr(ctx, dt, rows, jb, qru_ptr_at(Z, ldz, i, i), ldz,
+                            Yi, n, Wi, n, qru_ptr_add(tau, (size_t)i), work));
+        if (nc > 0) {
+            qru_ptr Zt = qru_ptr_at(Z, ldz, i, i + jb);
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, Wi, n, Zt,
+                            ldz, 0.0, work, jb));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Yi, n, work,
+                            jb, 1.0, Zt, ldz));
+        }
     }
     /* triu: exact zeros below the diagonal of R */
     if (p > 1)

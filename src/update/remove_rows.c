@@ -285,7 +285,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
 
 /* ---- the thin and Q-less forms ----
  * The removed rows K are completed against Q1: Z = (I - Q1 Q1') E_K (thin:
- * CGS2; E_K = I(:, K)), Z = Qz Rz (Householder), so that [Q1 Qz] has
+ * E_K - Q1 Qk' and one reorthogonalisation; E_K = I(:, K)), Z = Qz Rz (Householder), so that [Q1 Qz] has
  * orthonormal columns whose span holds E_K, Qz(K, :) = Rz' (as Z(K, :) =
  * Z' Z = Rz' Rz) and Rz' Rz = I - Qk Qk' with Qk = Q1(K, :).  Without Q1
  * (Q-less, rows U and e given), Qk = U / R and Rz' = chol(I - Qk Qk',
@@ -332,7 +332,7 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     qru_ptr Lz = qru_ptr_at(QK, p, 0, m);
     double dmin = 0.0;
     if (thin) {
-        /* Qk, Z = E_K - Q1 Qk' (then CGS2), [Qz, Rz] = qr(Z, 0) */
+        /* Qk, Z = E_K - Q1 Qk' (then one reorthogonalisation), [Qz, Rz] = qr(Z, 0) */
         QRU_TRY_GOTO(o->copy(ctx, dt, p, m, qru_ptr_add(f->Q, (size_t)k), ldq,
                              QK, p));
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, p, m, -1.0, f->Q, ldq, QK,
@@ -340,8 +340,9 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Qz, p));
         QRU_TRY_GOTO(o->geadd(ctx, dt, p, p, 1.0, Qz, p, 1.0,
                               qru_ptr_add(Z, (size_t)k), n));
-        QRU_TRY_GOTO(qru_upd_cgs2(ctx, dt, n, m, p, f->Q, ldq, Z, n, C, m,
-                                  qru_ptr_add(C, (size_t)m * p)));
+        /* Z = (I - Q1 Q1') E_K already: one reorthogonalisation */
+        QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, p, 1, f->Q, ldq, Z, n, C, m,
+                                 C));
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
         QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
         QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Qz, n));

@@ -107,12 +107,14 @@ int qru_upd_drop_rows(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
  * cancellation, becomes 0). */
 int qru_upd_rho_add(qru_context *ctx, qru_lsq *f, int p, qru_ptr X, int ldx,
                     double sign);
-/* Block classical Gram-Schmidt with reorthogonalisation: C = Q1' Z
- * (m x p, ldc), Z := Z - Q1 C, twice (C += the second pass, computed in
- * C2, m x p with ld m).  Q1 is n x m with orthonormal columns. */
-int qru_upd_cgs2(qru_context *ctx, qru_dtype dt, int n, int m, int p,
-                 qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C, int ldc,
-                 qru_ptr C2);
+/* Block classical Gram-Schmidt: C = Q1' Z (m x p, ldc), Z := Z - Q1 C,
+ * npass times: 2 is CGS2 ("twice is enough"; C += the second pass,
+ * computed in C2, m x p with ld m), 1 a single reorthogonalisation of a Z
+ * that is already a projection (C2 unused).  Q1 is n x m with
+ * orthonormal columns. */
+int qru_upd_cgs(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                int npass, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr C,
+                int ldc, qru_ptr C2);
 /* Householder QR of the n x p array Z (n >= p; panels of nb columns):
  * qru_upd_house: Z(0:p, :) := R (exact zeros below the diagonal); the
  * panels' reflectors stay in ws: Y (n x p, ld n) at ws, W after it.
