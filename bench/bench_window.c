@@ -15,9 +15,11 @@
  * adopts; the copy is not timed).  Each slide is timed after a sync, the
  * first one is a warm-up; the median of -r slides is reported.  Inputs:
  * uniform(-1, 1).  The solution after the last slide is compared with the
- * refactorisation's (xdiff).  Device memory (CUDA): the drop of free memory
- * from before the creation to its lowest during the slides, the context's
- * workspace included.
+ * refactorisation's (xdiff).  Device memory (CUDA), from the free memory
+ * (the refactorisation's buffers are allocated before): create_MB, the
+ * drop over the creation (the object and the creation's workspace); then
+ * the context's workspace pool is emptied and slide_MB is the largest drop
+ * during the slides (the object and the slides' workspace).
  *
  *   QRU_TEST_BACKEND=cpu|cuda bench_window [-o DIR] [-r REPS] [-p P]
  *       [-F] N,M [N,M ...]
@@ -31,6 +33,7 @@
 #include <lapacke.h>
 
 #include "bench_gpu_common.h"
+#include "qru_internal.h" /* to empty the context's workspace pool */
 
 static const char *const form_name[] = {"full", "thin", "none"};
 
@@ -98,16 +101,22 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
     bg_rand(QRU_DOUBLE, (size_t)ntot * m, A, &seed);
     bg_rand(QRU_DOUBLE, (size_t)ntot, b, &seed);
     double *dA = A, *db = b; /* the stream in the context's memory */
-    size_t free0 = 0, freemin = 0;
+    size_t free0 = 0, freemin = 0, free1 = 0;
 #ifdef QRU_HAVE_CUDA
     bg_gpu *g = gpu;
+    double *rA = NULL, *rb = NULL, *rtau = NULL, *rQ = NULL;
     if (is_cuda) {
         dA = bg_dev_upload(QRU_DOUBLE, (size_t)ntot * m, A);
         db = bg_dev_upload(QRU_DOUBLE, (size_t)ntot, b);
+        rA = bg_dev_alloc(sizeof(double) * (size_t)n * m);
+        rb = bg_dev_alloc(sizeof(double) * (size_t)n);
+        rtau = bg_dev_alloc(sizeof(double) * (size_t)m);
+        if (form != QRU_Q_NONE)
+            rQ = bg_dev_alloc(sizeof(double) * (size_t)n *
+                              (form == QRU_Q_FULL ? n : m));
         size_t tot;
         bg_cuda_check(cudaDeviceSynchronize(), "sync");
         bg_cuda_check(cudaMemGetInfo(&free0, &tot), "cudaMemGetInfo");
-        freemin = free0;
     }
 #else
     (void)gpu;
@@ -130,6 +139,19 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
     double t_create = bg_now() - tc0;
     qru_matrix_destroy(W0);
     qru_matrix_destroy(b0);
+#ifdef QRU_HAVE_CUDA
+    if (is_cuda) {
+        size_t tot;
+        bg_cuda_check(cudaMemGetInfo(&free1, &tot), "cudaMemGetInfo");
+        /* the creation's workspace goes: the slides' own is measured */
+        if (ctx->ws.h) {
+            ctx->ops->mem_free(ctx, ctx->ws.h);
+            ctx->ws.h = NULL;
+            ctx->ws.bytes = 0;
+        }
+        bg_cuda_check(cudaMemGetInfo(&freemin, &tot), "cudaMemGetInfo");
+    }
+#endif
 
     /* host work arrays of the CPU refactorisation */
     double *work = NULL, *bw = NULL, *tau = NULL;
@@ -140,17 +162,6 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
         if (!work || !bw || !tau)
             bg_check(QRU_ERR_ALLOC, "malloc");
     }
-#ifdef QRU_HAVE_CUDA
-    double *rA = NULL, *rb = NULL, *rtau = NULL, *rQ = NULL;
-    if (is_cuda) {
-        rA = bg_dev_alloc(sizeof(double) * (size_t)n * m);
-        rb = bg_dev_alloc(sizeof(double) * (size_t)n);
-        rtau = bg_dev_alloc(sizeof(double) * (size_t)m);
-        if (form != QRU_Q_NONE)
-            rQ = bg_dev_alloc(sizeof(double) * (size_t)n *
-                              (form == QRU_Q_FULL ? n : m));
-    }
-#endif
     for (int j = 1; j <= nslide; ++j) {
         int r0 = j * p; /* the new window: rows r0 .. r0+n-1 */
         VIEW(r0 + n - p, p, m, dA, ntot, U);
@@ -228,20 +239,21 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
     double xdiff = bg_rel_diff(QRU_DOUBLE, (size_t)m, x, xr);
     /* the first slide is the warm-up */
     double mu = median_of(tu + 1, reps), mr = median_of(tr + 1, reps);
-    double mem = is_cuda ? (double)(free0 - freemin) / 1048576.0 : NAN;
+    double mem_c = is_cuda ? ((double)free0 - (double)free1) / 1048576.0 : NAN;
+    double mem = is_cuda ? ((double)free0 - (double)freemin) / 1048576.0 : NAN;
     double model = 8.0 / 1048576.0 *
                    (form == QRU_Q_FULL   ? (double)n * n + (double)n * (m + 1)
                     : form == QRU_Q_THIN ? (double)n * (m + 1) +
                                                (double)m * (m + 1)
                                          : (double)m * (m + 1));
     double row[] = {(double)form, n, m, p, 1e3 * mu, 1e3 * mr, mr / mu,
-                    1e3 * t_create, model, mem, xdiff};
+                    1e3 * t_create, model, mem_c, mem, xdiff};
     bg_table_row(tab, row);
     fprintf(stderr, "%s n=%d m=%d p=%d: slide %.3f ms, refactor %.3f ms "
                     "(x %.1f), create %.1f ms, memory model %.1f MB, "
-                    "measured %.1f MB, xdiff %.2e\n",
+                    "create %.1f MB, slides %.1f MB, xdiff %.2e\n",
             form_name[form], n, m, p, 1e3 * mu, 1e3 * mr, mr / mu,
-            1e3 * t_create, model, mem, xdiff);
+            1e3 * t_create, model, mem_c, mem, xdiff);
     qru_lsq_destroy(f);
 #ifdef QRU_HAVE_CUDA
     if (is_cuda) {
@@ -329,7 +341,7 @@ int main(int argc, char **argv)
         "sliding window: add p rows at the end, remove p at the start, per "
         "form, against the refactorisation of the window",
         "form n m p slide_ms refactor_ms ratio create_ms model_MB "
-        "measured_MB xdiff");
+        "create_MB slide_MB xdiff");
     bg_table_note(tab, "form: 0 full Q, 1 thin Q, 2 Q-less; refactor: %s "
                        "geqrf + ormqr (+ orgqr: thin n x m, full n x n); "
                        "median of %d slides after a warm-up",

@@ -463,14 +463,14 @@ static void op_lsq_create(rd *r, int from_qr)
     qru_lsq_options opt, *popt = &opt;
     qru_lsq_options_init(&opt);
     unsigned ob = u8(r);
-    int opt_bad = 0;
+    int opt_bad = 0, opt_badq = 0; /* opt->q alone: create_from_qr ignores it */
     if (ob < 32) {
         popt = NULL;
     } else {
         opt.q = (ob & 1) ? QRU_Q_FULL : QRU_Q_NONE;
         if ((ob & 0xe0) == 0xe0) {
             opt.q = 7; /* not a qru_lsq_q */
-            opt_bad = 1;
+            opt_badq = 1;
         }
         opt.nb = pick(r, 0, 5);
         unsigned cb = u8(r);
@@ -518,7 +518,7 @@ static void op_lsq_create(rd *r, int from_qr)
             want = -2;
         else if (!a3 || corrupt == 19 || corrupt == 20)
             want = -3;
-        else if (opt_bad)
+        else if (opt_bad || opt_badq)
             want = -4;
         else if (!out)
             want = -5;
