@@ -409,7 +409,9 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
             bg_check(qru_matrix_create(ctx, dt, n1, m1, 0, &R1), "create");
             bg_check(qru_lsq_get_r(f, R1), "qru_lsq_get_r");
             bg_check(qru_matrix_download(R1, oR, n1), "download");
-            bg_check(qru_matrix_create(ctx, dt, n1, r, 0, &d1), "create");
+            /* d: n1 x r with Q, d(1:m1, :) in the Q-less form */
+            bg_check(qru_matrix_create(ctx, dt, oQ ? n1 : m1, r, 0, &d1),
+                     "create");
             bg_check(qru_lsq_get_d(f, d1), "qru_lsq_get_d");
             bg_check(qru_matrix_download(d1, od, n1), "download");
             if (oQ) {
