@@ -569,9 +569,10 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
 /** The accuracy estimate of the last row removal of a #QRU_Q_THIN or
  *  #QRU_Q_NONE factorisation: c = 1 / min_i |Rz(i,i)|, where Rz' Rz =
  *  I - Qk Qk' and Qk = Q1(rows removed, :) (for Q-less, Qk = U / R).
- *  c >= 1; c = 1 means no loss, and the relative errors of the updated
- *  factors grow by about c^2 over those of the factors before
- *  (docs/accuracy.md has the measurements).  0 if no rows have been
+ *  c >= 1; c = 1 means the removal loses nothing, a large c that the
+ *  removed rows carried much of A (A1 is nearly rank-deficient) and the
+ *  updated factors are that much less accurate.  It judges one removal,
+ *  not the drift that many accumulate (docs/accuracy.md).  0 if no rows have been
  *  removed from f in these forms, or f is NULL.
  *  MATLAB: `c = 1 / min(abs(diag(chol(eye(p) - Qk * Qk'))))` */
 QRU_API double qru_lsq_downdate_condition(const qru_lsq *f);
@@ -640,8 +641,8 @@ typedef enum qru_update_algorithm {
      *  benchmark tables (docs/performance.md), and takes the cheaper path;
      *  both give the QR factorisation of the updated problem with the
      *  same guarantees (the refactorisation's add-columns rank check is
-     *  the update's).  The thin and Q-less forms always update (there is no
-     *  A to rebuild).  The path taken: qru_lsq_last_update_path(). */
+     *  the update's).  The thin and Q-less forms always update (the
+     *  refactorisation strategy is written for the full form).  The path taken: qru_lsq_last_update_path(). */
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
 

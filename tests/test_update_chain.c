@@ -85,21 +85,11 @@ START_TEST(test_chain)
             int p = rnd_p(&rs, n - m < MMAX - m ? n - m : MMAX - m);
             int k = rnd(&rs, 0, m);
             double *U = uc_rand(dt, n, p, &seed);
-            qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
-            if (form == 2) {
-                qru_matrix *Ad = uc_upload(ctx, dt, n, m, hp.A);
-                qru_matrix *bd = uc_upload(ctx, dt, n, R, hp.B);
-                st = qru_lsq_add_cols_data(f, k, Ud, Ad, bd);
-                qru_matrix_destroy(Ad);
-                qru_matrix_destroy(bd);
-            } else {
-                st = qru_lsq_add_cols(f, k, Ud);
-            }
+            st = uc_do_add_cols(ctx, f, &hp, k, p, U);
             snprintf(tag, sizeof tag, "update %d add_cols k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
             uc_add_cols(&hp, k, p, U);
-            qru_matrix_destroy(Ud);
             free(U);
         } else if (op == 1) {
             int p = rnd_p(&rs, m - 1);
@@ -112,45 +102,14 @@ START_TEST(test_chain)
         } else if (op == 2) {
             int p = rnd_p(&rs, NMAX - n);
             int k = rnd(&rs, 0, n);
-            double *U = uc_rand(dt, p, m, &seed);
-            double *e = uc_rand(dt, p, R, &seed);
-            qru_matrix *Ud = uc_upload(ctx, dt, p, m, U);
-            qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
-            st = qru_lsq_add_rows(f, k, Ud, ed);
+            st = uc_do_add_rows(ctx, f, &hp, k, p, &seed);
             snprintf(tag, sizeof tag, "update %d add_rows k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);
-            uc_add_rows(&hp, k, p, U, e);
-            qru_matrix_destroy(Ud);
-            qru_matrix_destroy(ed);
-            free(U);
-            free(e);
         } else {
             int p = rnd_p(&rs, n - m);
             int k = rnd(&rs, 0, n - p);
-            if (form == 2) {
-                double *U = uc_rows_delete(hp.A, n, m, 0, 0), *e;
-                /* the removed rows of A and b, p x m and p x R */
-                double *Uk = malloc(sizeof(double) * (size_t)p * m);
-                e = malloc(sizeof(double) * (size_t)p * R);
-                ck_assert(Uk && e);
-                for (int j = 0; j < m; ++j)
-                    for (int i = 0; i < p; ++i)
-                        Uk[i + (size_t)j * p] = hp.A[k + i + (size_t)j * n];
-                for (int j = 0; j < R; ++j)
-                    for (int i = 0; i < p; ++i)
-                        e[i + (size_t)j * p] = hp.B[k + i + (size_t)j * n];
-                qru_matrix *Ud = uc_upload(ctx, dt, p, m, Uk);
-                qru_matrix *ed = uc_upload(ctx, dt, p, R, e);
-                st = qru_lsq_remove_rows_data(f, k, Ud, ed);
-                qru_matrix_destroy(Ud);
-                qru_matrix_destroy(ed);
-                free(U);
-                free(Uk);
-                free(e);
-            } else {
-                st = qru_lsq_remove_rows(f, k, p);
-            }
+            st = uc_do_remove_rows(ctx, f, &hp, k, p);
             snprintf(tag, sizeof tag, "update %d remove_rows k=%d p=%d (%dx%d)",
                      u, k, p, n, m);
             ck_assert_msg(st == 0, "%s: %d", tag, st);

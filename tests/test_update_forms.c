@@ -22,52 +22,6 @@ static qru_matrix *up(qru_dtype dt, int rows, int cols, const double *a)
     return uc_upload(ctx, dt, rows, cols, a);
 }
 
-/* the rows k .. k+p-1 of the n x c array X (ld n) as a p x c array */
-static double *rows_of(const double *X, int n, int c, int k, int p)
-{
-    double *Y = malloc(sizeof(double) * (size_t)p * (c > 0 ? c : 1));
-    ck_assert_ptr_nonnull(Y);
-    for (int j = 0; j < c; ++j)
-        for (int i = 0; i < p; ++i)
-            Y[i + (size_t)j * p] = X[k + i + (size_t)j * n];
-    return Y;
-}
-
-/* removes the rows k .. k+p-1 of f (with the data in the Q-less form);
- * returns the status */
-static int remove_rows(qru_lsq *f, const hprob *hp, int k, int p)
-{
-    if (qru_lsq_q_form(f) != QRU_Q_NONE)
-        return qru_lsq_remove_rows(f, k, p);
-    double *U = rows_of(hp->A, hp->n, hp->m, k, p);
-    double *e = rows_of(hp->B, hp->n, hp->r, k, p);
-    qru_matrix *Ud = up(hp->dt, p, hp->m, U), *ed = up(hp->dt, p, hp->r, e);
-    int st = qru_lsq_remove_rows_data(f, k, Ud, ed);
-    qru_matrix_destroy(Ud);
-    qru_matrix_destroy(ed);
-    free(U);
-    free(e);
-    return st;
-}
-
-static int add_cols(qru_lsq *f, const hprob *hp, int k, int p,
-                    const double *U)
-{
-    qru_matrix *Ud = up(hp->dt, hp->n, p, U);
-    int st;
-    if (qru_lsq_q_form(f) != QRU_Q_NONE) {
-        st = qru_lsq_add_cols(f, k, Ud);
-    } else {
-        qru_matrix *Ad = up(hp->dt, hp->n, hp->m, hp->A);
-        qru_matrix *bd = up(hp->dt, hp->n, hp->r, hp->B);
-        st = qru_lsq_add_cols_data(f, k, Ud, Ad, bd);
-        qru_matrix_destroy(Ad);
-        qru_matrix_destroy(bd);
-    }
-    qru_matrix_destroy(Ud);
-    return st;
-}
-
 /* loop index: dtype x form (thin, Q-less) x algorithm (fast, dissertation) */
 START_TEST(test_each_update)
 {
@@ -95,7 +49,7 @@ START_TEST(test_each_update)
                          form == QRU_Q_THIN ? "thin" : "Q-less", op, k, p);
                 if (op == 0) {
                     double *U = uc_rand(dt, n, p, &seed);
-                    st = add_cols(f, &hp, k, p, U);
+                    st = uc_do_add_cols(ctx, f, &hp, k, p, U);
                     ck_assert_msg(st == 0, "%s: %d", tag, st);
                     uc_add_cols(&hp, k, p, U);
                     free(U);
@@ -104,18 +58,10 @@ START_TEST(test_each_update)
                     ck_assert_msg(st == 0, "%s: %d", tag, st);
                     uc_remove_cols(&hp, k, p);
                 } else if (op == 2) {
-                    double *U = uc_rand(dt, p, m, &seed);
-                    double *e = uc_rand(dt, p, R, &seed);
-                    qru_matrix *Ud = up(dt, p, m, U), *ed = up(dt, p, R, e);
-                    st = qru_lsq_add_rows(f, k, Ud, ed);
+                    st = uc_do_add_rows(ctx, f, &hp, k, p, &seed);
                     ck_assert_msg(st == 0, "%s: %d", tag, st);
-                    uc_add_rows(&hp, k, p, U, e);
-                    qru_matrix_destroy(Ud);
-                    qru_matrix_destroy(ed);
-                    free(U);
-                    free(e);
                 } else {
-                    st = remove_rows(f, &hp, k, p);
+                    st = uc_do_remove_rows(ctx, f, &hp, k, p);
                     ck_assert_msg(st == 0, "%s: %d", tag, st);
                     uc_remove_rows(&hp, k, p);
                     double c = qru_lsq_downdate_condition(f);
@@ -150,18 +96,18 @@ START_TEST(test_rank_lost)
     qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
     usnap s0 = uc_snap(ctx, f);
     /* removing rows 5 and 6 leaves column 3 zero */
-    int st = remove_rows(f, &hp, 4, 3);
+    int st = uc_do_remove_rows(ctx, f, &hp, 4, 3);
     ck_assert_msg(st > 0, "remove rows 5..7: status %d, expected > 0", st);
     uc_snap_same(ctx, f, &s0, "rank lost by removing rows");
     /* adding a copy of column 2 */
     double *U = malloc(sizeof(double) * N);
     ck_assert_ptr_nonnull(U);
     memcpy(U, hp.A + (size_t)2 * N, sizeof(double) * N);
-    st = add_cols(f, &hp, 7, 1, U);
+    st = uc_do_add_cols(ctx, f, &hp, 7, 1, U);
     ck_assert_msg(st > 0, "add a copy of column 3: status %d", st);
     uc_snap_same(ctx, f, &s0, "rank lost by adding a column");
     /* still usable */
-    st = remove_rows(f, &hp, 10, 2);
+    st = uc_do_remove_rows(ctx, f, &hp, 10, 2);
     ck_assert_int_eq(st, 0);
     uc_remove_rows(&hp, 10, 2);
     uc_check(ctx, f, &hp, 1.0, "after the failures");

@@ -191,6 +191,79 @@ static inline void uc_remove_rows(hprob *hp, int k, int p)
     hp->n -= p;
 }
 
+/* ---- the updates on f in any form (the Q-less form takes the data) ----
+ * Each calls the library's update of f with the host problem hp as it is
+ * before the update and returns the status; the caller updates hp. */
+
+/* the rows k .. k+p-1 of the n x c array X (ld n) as a new p x c array */
+static inline double *uc_rows_of(const double *X, int n, int c, int k, int p)
+{
+    double *Y = malloc(sizeof(double) * (size_t)p * (c > 0 ? c : 1));
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < c; ++j)
+        for (int i = 0; i < p; ++i)
+            Y[i + (size_t)j * p] = X[k + i + (size_t)j * n];
+    return Y;
+}
+
+/* removes the rows k .. k+p-1 (qru_lsq_remove_rows_data when Q-less) */
+static inline int uc_do_remove_rows(qru_context *ctx, qru_lsq *f,
+                                    const hprob *hp, int k, int p)
+{
+    if (qru_lsq_q_form(f) != QRU_Q_NONE)
+        return qru_lsq_remove_rows(f, k, p);
+    double *U = uc_rows_of(hp->A, hp->n, hp->m, k, p);
+    double *e = uc_rows_of(hp->B, hp->n, hp->r, k, p);
+    qru_matrix *Ud = uc_upload(ctx, hp->dt, p, hp->m, U);
+    qru_matrix *ed = uc_upload(ctx, hp->dt, p, hp->r, e);
+    int st = qru_lsq_remove_rows_data(f, k, Ud, ed);
+    qru_matrix_destroy(Ud);
+    qru_matrix_destroy(ed);
+    free(U);
+    free(e);
+    return st;
+}
+
+/* adds the p columns U (n x p) after column k (qru_lsq_add_cols_data with
+ * hp's A and b when Q-less) */
+static inline int uc_do_add_cols(qru_context *ctx, qru_lsq *f,
+                                 const hprob *hp, int k, int p,
+                                 const double *U)
+{
+    qru_matrix *Ud = uc_upload(ctx, hp->dt, hp->n, p, U);
+    int st;
+    if (qru_lsq_q_form(f) != QRU_Q_NONE) {
+        st = qru_lsq_add_cols(f, k, Ud);
+    } else {
+        qru_matrix *Ad = uc_upload(ctx, hp->dt, hp->n, hp->m, hp->A);
+        qru_matrix *bd = uc_upload(ctx, hp->dt, hp->n, hp->r, hp->B);
+        st = qru_lsq_add_cols_data(f, k, Ud, Ad, bd);
+        qru_matrix_destroy(Ad);
+        qru_matrix_destroy(bd);
+    }
+    qru_matrix_destroy(Ud);
+    return st;
+}
+
+/* adds p new random rows (and right-hand-side rows) after row k, to f and
+ * to hp */
+static inline int uc_do_add_rows(qru_context *ctx, qru_lsq *f, hprob *hp,
+                                 int k, int p, unsigned *seed)
+{
+    double *U = uc_rand(hp->dt, p, hp->m, seed);
+    double *e = uc_rand(hp->dt, p, hp->r, seed);
+    qru_matrix *Ud = uc_upload(ctx, hp->dt, p, hp->m, U);
+    qru_matrix *ed = uc_upload(ctx, hp->dt, p, hp->r, e);
+    int st = qru_lsq_add_rows(f, k, Ud, ed);
+    if (st == 0)
+        uc_add_rows(hp, k, p, U, e);
+    qru_matrix_destroy(Ud);
+    qru_matrix_destroy(ed);
+    free(U);
+    free(e);
+    return st;
+}
+
 /* ---- snapshots: f's contents, to check bit for bit that it is unchanged
  * (R: n x m or m x m, Q: n x n or n x m, d: n x r or m x r as the form
  * holds them; the thin form's residuals E, the Q-less form's norms) */

@@ -310,10 +310,10 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     size_t o_qk = 0;                                /* QK, p x (m + p) */
     size_t o_dz = o_qk + (size_t)p * mp;            /* dz, p x r */
     size_t o_z = o_dz + (size_t)p * r;              /* thin: Z; Q-less: M */
-    size_t cws = 0;
+    size_t nchol = 0;
     if (!thin)
-        QRU_TRY(qru_chol_run_ws(ctx, dt, p, QRU_CHOL_LEFT, 0, &cws));
-    size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + cws);
+        QRU_TRY(qru_chol_run_ws(ctx, dt, p, QRU_CHOL_LEFT, 0, &nchol));
+    size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + nchol);
     size_t o_c = o_qz + (thin ? (size_t)n * p : 0); /* C, C2: m x p */
     size_t o_hh = o_c + (thin ? 2 * (size_t)m * p : 0);
     size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
@@ -362,7 +362,7 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     } else {
         const qru_matrix *U = rq->U, *e = rq->e;
         int bad = 0;
-        qru_ptr info = qru_ptr_add(Z, (size_t)p * p);
+        qru_ptr cws = qru_ptr_add(Z, (size_t)p * p); /* qru_chol_run's */
         QRU_TRY_GOTO(qru_chol_ops_check(ctx));
         /* Qk = U / R, M = I - Qk Qk' = Lz Lz' */
         QRU_TRY_GOTO(o->copy(ctx, dt, p, m, U->p, U->ld, QK, p));
@@ -375,14 +375,16 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
          * backend's vendor potrf where it is faster), judged by its
          * definiteness rule and then by the downdate's own tolerance */
         QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, adiag));
-        bad = qru_chol_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT, 0, info,
+        bad = qru_chol_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT, 0, cws,
                            adiag, piv);
         if (bad < 0) {
             st = bad;
             goto done;
         }
         if (!bad) {
-            QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, diag));
+            /* the verdict read the factor's diagonal into piv */
+            for (int j = 0; j < p; ++j)
+                diag[j] = piv[j];
             for (int j = 0; j < p && !bad; ++j)
                 if (!isfinite(diag[j]) || !(diag[j] * diag[j] > tol))
                     bad = j + 1;
