@@ -153,13 +153,87 @@ START_TEST(test_args)
             ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 1), QRU_ERR_NO_Q);
             ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "_data"));
         }
+        /* get_residuals: f (1), E (2: n x r); Q-less: QRU_ERR_NO_Q; E is
+         * not written on failure */
+        void *Eg = NULL;
+        qru_matrix *E = up(dt, N, R, hp.B), *Er = up(dt, N - 1, R, hp.B);
+        Eg = qru_test_download(E);
+        ck_assert_int_eq(qru_lsq_get_residuals(NULL, E), -1);
+        ck_assert_int_eq(qru_lsq_get_residuals(f, NULL), -2);
+        ck_assert_int_eq(qru_lsq_get_residuals(f, Er), -2);
+        ck_assert_int_eq(qru_lsq_get_residuals(f, Ur), -2);
+        if (form == QRU_Q_NONE) {
+            ck_assert_int_eq(qru_lsq_get_residuals(f, E), QRU_ERR_NO_Q);
+            void *Eh = qru_test_download(E);
+            ck_assert(memcmp(Eh, Eg, qru_test_elsize(dt) * N * R) == 0);
+            free(Eh);
+        }
+        ck_assert_int_eq(qru_lsq_q_form(NULL), -1);
+        ck_assert(qru_lsq_downdate_condition(NULL) == 0.0);
         uc_snap_same(ctx, f, &s0, "bad arguments");
+        free(Eg);
+        qru_matrix_destroy(E);
+        qru_matrix_destroy(Er);
         qru_matrix *all[] = {A, b, U, Ar, br, Ur, er, Uc, ec};
         for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
             qru_matrix_destroy(all[i]);
         uc_snap_free(&s0);
         qru_lsq_destroy(f);
     }
+    uc_free(&hp);
+}
+END_TEST
+
+/* qru_lsq_create_from_qr with economy factors (Q1 n x m, R m x m, d
+ * m x r): the thin form, holding exactly what was given and E = 0 (b =
+ * Q1 d); updated, it matches the host problem with b = Q1 d.  Bad economy
+ * shapes are rejected and leave the output alone. */
+START_TEST(test_from_economy)
+{
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    unsigned seed = 31337u;
+    hprob hp = uc_problem(dt, N, M, R, &seed);
+    qru_lsq *g = uc_factor_q(ctx, &hp, QRU_Q_THIN, 0);
+    usnap s = uc_snap(ctx, g);
+    qru_matrix *Q1 = qru_test_upload(ctx, dt, N, M, 0, s.Q, N);
+    qru_matrix *Rm = qru_test_upload(ctx, dt, M, M, 0, s.R, M);
+    qru_matrix *dm = qru_test_upload(ctx, dt, M, R, 0, s.d, M);
+    qru_lsq *f = (qru_lsq *)&seed, *const sentinel = f;
+    qru_matrix *Rbad = up(dt, M + 1, M, hp.A), *dbad = up(dt, N, R, hp.B);
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q1, Rbad, dm, NULL, &f), -3);
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q1, Rm, dbad, NULL, &f), -4);
+    ck_assert_ptr_eq(f, sentinel);
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q1, Rm, dm, NULL, &f), 0);
+    ck_assert_int_eq(qru_lsq_q_form(f), QRU_Q_THIN);
+    usnap t = uc_snap(ctx, f);
+    size_t es = qru_test_elsize(dt);
+    ck_assert(memcmp(t.Q, s.Q, es * N * M) == 0);
+    ck_assert(memcmp(t.R, s.R, es * M * M) == 0);
+    ck_assert(memcmp(t.d, s.d, es * M * R) == 0);
+    for (int i = 0; i < N * R; ++i)
+        ck_assert(qru_test_get(dt, t.E, N, i % N, i / N) == 0.0);
+    /* the host problem it stands for: A, b = Q1 d */
+    for (int j = 0; j < R; ++j)
+        for (int i = 0; i < N; ++i) {
+            double v = 0.0;
+            for (int l = 0; l < M; ++l)
+                v += qru_test_get(dt, s.Q, N, i, l) *
+                     qru_test_get(dt, s.d, M, l, j);
+            hp.B[i + (size_t)j * N] = v;
+        }
+    ck_assert_int_eq(uc_do_remove_rows(ctx, f, &hp, 3, 4), 0);
+    uc_remove_rows(&hp, 3, 4);
+    ck_assert_int_eq(uc_do_add_rows(ctx, f, &hp, 10, 5, &seed), 0);
+    uc_check(ctx, f, &hp, 1.0, "economy factors, updated");
+    uc_snap_free(&t);
+    uc_snap_free(&s);
+    qru_matrix_destroy(Q1);
+    qru_matrix_destroy(Rm);
+    qru_matrix_destroy(dm);
+    qru_matrix_destroy(Rbad);
+    qru_matrix_destroy(dbad);
+    qru_lsq_destroy(f);
+    qru_lsq_destroy(g);
     uc_free(&hp);
 }
 END_TEST
@@ -173,6 +247,7 @@ int main(void)
     tcase_add_loop_test(tc, test_each_update, 0, 8);
     tcase_add_loop_test(tc, test_rank_lost, 0, 4);
     tcase_add_test(tc, test_args);
+    tcase_add_test(tc, test_from_economy);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }
