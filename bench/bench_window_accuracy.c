@@ -11,7 +11,11 @@
  *   e_Q = ||Q1'Q1 - I||_F / (n eps), e_A = ||A - Q1 R||_F / (||A||_F n eps)
  *         (full and thin forms; Q1 = the first m columns of Q)
  * and the largest downdate estimate qru_lsq_downdate_condition() since the
- * last check is recorded.  A removal the library refuses (status > 0: the
+ * last check is recorded.  In the Q-less form each check also reads
+ * qru_lsq_error_estimate() (est, the estimated relative error of x),
+ * reports it in e_x's units (e_est = est / (kappa n eps)) with the range of
+ * its ratio to the measured ||x - x_ref|| / ||x_ref||, and counts the
+ * checks where e_x exceeds 30 but e_est does not (missed).  A removal the library refuses (status > 0: the
  * downdate would lose definiteness) is counted and the window refactorised.
  *
  *   QRU_TEST_BACKEND=cpu|cuda|opencl bench_window_accuracy [-o FILE.md]
@@ -100,13 +104,15 @@ static double *download(qru_matrix *M, qru_dtype dt)
 
 typedef struct errs {
     double ex, er, eR, eQ, eA;
+    double est, ratio; /* Q-less: qru_lsq_error_estimate in e_x's units,
+                          and its ratio to the error it estimates */
 } errs;
 
 /* the checks of f against the window W (n x m), bw (n) */
 static errs check(qru_context *ctx, qru_dtype dt, qru_lsq *f, int form, int n,
                   int m, const double *W, const double *bw)
 {
-    errs e = {0, 0, 0, 0, 0};
+    errs e = {0, 0, 0, 0, 0, 0, 0};
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
     /* reference: dgels and the singular values */
     double *Aw = malloc(sizeof(double) * (size_t)n * m);
@@ -139,6 +145,12 @@ static errs check(qru_context *ctx, qru_dtype dt, qru_lsq *f, int form, int n,
         xn += bb[j] * bb[j];
     }
     e.ex = sqrt(dx) / (sqrt(xn) * kappa * n * eps);
+    if (form == QRU_Q_NONE) {
+        double est;
+        die(qru_lsq_error_estimate(f, &est), "qru_lsq_error_estimate", ctx);
+        e.est = est / (kappa * n * eps);
+        e.ratio = est / (sqrt(dx) / sqrt(xn));
+    }
     e.er = fabs(res - res_ref) / (nb * n * eps);
     /* R'R - A'A */
     qru_matrix *RM;
@@ -244,10 +256,15 @@ int main(int argc, char **argv)
               "/ (||b|| n eps), e_R = ||R'R - A'A|| / (||A||^2 n eps), e_Q = "
               "||Q1'Q1 - I|| / (n eps), e_A = ||A - Q1 R|| / (||A|| n eps); "
               "cond = the largest qru_lsq_downdate_condition(); refused = "
-              "removals refused (status > 0).\n\n",
+              "removals refused (status > 0); Q-less: e_est = "
+              "qru_lsq_error_estimate() / (kappa n eps) (the largest), "
+              "est/err = its ratio to ||x - x_ref|| / ||x_ref|| (smallest "
+              "and largest over the checks), missed = checks with e_x > 30 "
+              "and e_est <= 30.\n\n",
          qru_backend_name(backend), n, m, p, S, C);
     emit(out, "| form | precision | checks | e_x | e_r | e_R | e_Q | e_A | "
-              "cond | refused |\n|---|---|---|---|---|---|---|---|---|---|\n");
+              "cond | refused | e_est | est/err | missed |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     double *W = malloc(sizeof(double) * (size_t)n * m);
     double *bw = malloc(sizeof(double) * (size_t)n);
     double *U = malloc(sizeof(double) * (size_t)p * m);
@@ -268,9 +285,9 @@ int main(int argc, char **argv)
             die(qru_lsq_create(ctx, Wd, bd, &opt, &f), "qru_lsq_create", ctx);
             qru_matrix_destroy(Wd);
             qru_matrix_destroy(bd);
-            errs worst = {0, 0, 0, 0, 0};
-            double cmax = 0.0;
-            int checks = 0, refused = 0;
+            errs worst = {0, 0, 0, 0, 0, 0, 0};
+            double cmax = 0.0, rlo = INFINITY, rhi = 0.0;
+            int checks = 0, refused = 0, missed = 0;
             for (int s = 1; s <= S; ++s) {
                 long r0 = (long)s * p; /* the new window's first row */
                 stream_block(r0 + n - p, p, m, U, e);
@@ -311,20 +328,25 @@ int main(int argc, char **argv)
                     worst.eR = fmax(worst.eR, x.eR);
                     worst.eQ = fmax(worst.eQ, x.eQ);
                     worst.eA = fmax(worst.eA, x.eA);
+                    worst.est = fmax(worst.est, x.est);
+                    rlo = fmin(rlo, x.ratio);
+                    rhi = fmax(rhi, x.ratio);
+                    missed += x.ex > 30.0 && !(x.est > 30.0);
                 }
             }
             if (form == QRU_Q_NONE)
                 emit(out, "| %s | %s | %d | %.2g | %.2g | %.2g | - | - | %.3g "
-                          "| %d |\n", fname[form], di ? "float" : "double",
-                     checks, worst.ex, worst.er, worst.eR, cmax, refused);
+                          "| %d | %.2g | %.2g - %.2g | %d |\n", fname[form],
+                     di ? "float" : "double", checks, worst.ex, worst.er,
+                     worst.eR, cmax, refused, worst.est, rlo, rhi, missed);
             else if (form == QRU_Q_THIN)
                 emit(out, "| %s | %s | %d | %.2g | %.2g | %.2g | %.2g | %.2g "
-                          "| %.3g | %d |\n", fname[form],
+                          "| %.3g | %d | - | - | - |\n", fname[form],
                      di ? "float" : "double", checks, worst.ex, worst.er,
                      worst.eR, worst.eQ, worst.eA, cmax, refused);
             else
                 emit(out, "| %s | %s | %d | %.2g | %.2g | %.2g | %.2g | %.2g "
-                          "| - | %d |\n", fname[form],
+                          "| - | %d | - | - | - |\n", fname[form],
                      di ? "float" : "double", checks, worst.ex, worst.er,
                      worst.eR, worst.eQ, worst.eA, refused);
             qru_lsq_destroy(f);

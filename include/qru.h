@@ -454,8 +454,9 @@ typedef enum qru_lsq_q {
      *  R and d while an update of p rows or columns runs. */
     QRU_Q_THIN = 1,
     /** Q-less: R (m x m), d = Q1' b (m x r) and the residual norms
-     *  ||b(:,j) - A x(:,j)||_2 (r doubles on the host); m (m + r)
-     *  elements, independent of n (plus p rows while an update runs).
+     *  ||b(:,j) - A x(:,j)||_2 (r doubles on the host), and A'A and A'b
+     *  for qru_lsq_error_estimate(); 2 m (m + r) elements, independent of
+     *  n (plus p rows while an update runs).
      *  Removing rows and adding columns need the data:
      *  qru_lsq_remove_rows_data(), qru_lsq_add_cols_data(). */
     QRU_Q_NONE = 2
@@ -572,10 +573,35 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
  *  c >= 1; c = 1 means the removal loses nothing, a large c that the
  *  removed rows carried much of A (A1 is nearly rank-deficient) and the
  *  updated factors are that much less accurate.  It judges one removal,
- *  not the drift that many accumulate (docs/accuracy.md).  0 if no rows have been
- *  removed from f in these forms, or f is NULL.
+ *  not the drift that many accumulate (qru_lsq_error_estimate() measures
+ *  that; docs/accuracy.md).  0 if no rows have been removed from f in
+ *  these forms, or f is NULL.
  *  MATLAB: `c = 1 / min(abs(diag(chol(eye(p) - Qk * Qk'))))` */
 QRU_API double qru_lsq_downdate_condition(const qru_lsq *f);
+
+/** The error that the updates of a #QRU_Q_NONE factorisation have
+ *  accumulated in its solution x = R \ d, estimated from the Gram matrix
+ *  A'A and A'b that the Q-less form keeps alongside R (updated as A
+ *  changes, by additions, which do not drift as the downdates of R do):
+ *  one step of iterative refinement on the normal equations, whose
+ *  correction dx approximates x_exact - x while R'R is close to A'A.
+ *  est = max_j ||dx(:,j)|| / ||x(:,j)|| (||dx(:,j)|| where x(:,j) = 0).
+ *  Compare it with the accuracy the application needs (or with
+ *  kappa(A) max(n, m) eps, the accuracy of a new factorisation) and
+ *  refactorise (qru_lsq_create()) when it is exceeded.  It costs
+ *  O(m^2 (m + r)) and a host round trip.  Limits: A'A has absolute
+ *  errors of about eps times the squared norms of the rows ever added or
+ *  removed, so for ill-conditioned A (kappa(A)^2 eps not small) or data
+ *  whose scale fell by orders of magnitude the estimate is pessimistic
+ *  (docs/accuracy.md).
+ *
+ *  MATLAB: `x = R \ d; dx = R \ (R' \ (A'*b - A'*A*x));
+ *           est = max(vecnorm(dx) ./ vecnorm(x))`
+ *
+ *  Arguments: f (1: #QRU_Q_NONE), est (2: the output).
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when R is
+ *  rank-deficient at column j (the rank rule of qru_lsq_solve()). */
+QRU_API int qru_lsq_error_estimate(const qru_lsq *f, double *est);
 
 /** @} */
 
@@ -632,17 +658,19 @@ typedef enum qru_update_algorithm {
      *  strips over all of Q, Householder panels), as in the dissertation. */
     QRU_UPDATE_DISSERTATION = 1,
     /** The default: update or refactorise, whichever a cost model
-     *  predicts faster (src/update_policy.c).  On a factorisation that
-     *  holds Q, each update first estimates the time of the
-     *  #QRU_UPDATE_FAST update and of a refactorisation of the updated
-     *  matrix (A1 = Q(:,1:m) R(1:m,:) changed as the update says, b1 = Q d
-     *  likewise, then the QR of qru_lsq_create()), time ~ flops / rate +
-     *  calls * per_call with per-backend constants taken from the measured
-     *  benchmark tables (docs/performance.md), and takes the cheaper path;
-     *  both give the QR factorisation of the updated problem with the
-     *  same guarantees (the refactorisation's add-columns rank check is
-     *  the update's).  The thin and Q-less forms always update (the
-     *  refactorisation strategy is written for the full form).  The path taken: qru_lsq_last_update_path(). */
+     *  predicts faster (src/update/policy.c).  On a factorisation that
+     *  holds Q or Q1 (#QRU_Q_FULL, #QRU_Q_THIN), each update first
+     *  estimates the time of the #QRU_UPDATE_FAST update and of a
+     *  refactorisation of the updated matrix in the same form
+     *  (A1 = Q(:,1:m) R(1:m,:) changed as the update says, b1 = Q d, or
+     *  Q1 d + E, likewise, then the QR of qru_lsq_create()), time ~
+     *  flops / rate + calls * per_call with per-backend constants taken
+     *  from the measured benchmark tables (docs/performance.md), and takes
+     *  the cheaper path; both give the QR factorisation of the updated
+     *  problem with the same guarantees (the refactorisation's add-columns
+     *  rank check is the update's).  The Q-less form always updates (it
+     *  has no A to rebuild).  Where the lines fall: docs/performance.md.
+     *  The path taken: qru_lsq_last_update_path(). */
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
 

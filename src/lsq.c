@@ -59,8 +59,9 @@ void qru_lsq_options_init(qru_lsq_options *opt)
     opt->col_capacity = 0;
 }
 
-/* The device buffers of a factorisation: R, Q, d, E (see struct qru_lsq). */
-enum { LB_R, LB_Q, LB_D, LB_E, LB_COUNT };
+/* The device buffers of a factorisation: R, Q, d, E, G, c (see struct
+ * qru_lsq). */
+enum { LB_R, LB_Q, LB_D, LB_E, LB_G, LB_C, LB_COUNT };
 
 /* Rows and columns of buffer b of form q at capacities ncap x mcap with
  * r right-hand sides (0 x 0: the form has no such buffer). */
@@ -82,12 +83,16 @@ static void lsq_buf_shape(int b, int q, int ncap, int mcap, int r, int *rows,
     } else if (b == LB_E && q == QRU_Q_THIN) {
         *rows = ncap;
         *cols = r;
+    } else if ((b == LB_G || b == LB_C) && q == QRU_Q_NONE) {
+        *rows = mcap;
+        *cols = b == LB_G ? mcap : r;
     }
 }
 
 static qru_ptr *lsq_buf(qru_lsq *f, int b)
 {
-    return b == LB_R ? &f->R : b == LB_Q ? &f->Q : b == LB_D ? &f->d : &f->E;
+    qru_ptr *const buf[LB_COUNT] = {&f->R, &f->Q, &f->d, &f->E, &f->G, &f->c};
+    return buf[b];
 }
 
 /* The rows x cols of buffer b that hold the factorisation. */
@@ -95,8 +100,9 @@ static void lsq_buf_used(const qru_lsq *f, int b, int *rows, int *cols)
 {
     int rr = qru_lsq_rrows(f);
     *rows = b == LB_Q || b == LB_E ? f->n : rr;
-    *cols = b == LB_R ? f->m : b == LB_Q ? (f->q == QRU_Q_FULL ? f->n : f->m)
-                                          : f->r;
+    *cols = b == LB_R || b == LB_G ? f->m
+            : b == LB_Q            ? (f->q == QRU_Q_FULL ? f->n : f->m)
+                                   : f->r;
 }
 
 static void lsq_free_set(qru_context *ctx, qru_ptr *set, int count)
@@ -239,6 +245,8 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->Q = set[LB_Q];
     f->d = set[LB_D];
     f->E = set[LB_E];
+    f->G = set[LB_G];
+    f->c = set[LB_C];
     f->ncap = ncap;
     f->mcap = mcap;
     *out = f;
@@ -299,6 +307,10 @@ static int lsq_factor(qru_context *ctx, qru_lsq *f, const qru_matrix *A,
         QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
                          qru_ptr_add(f->R, 1), f->ldr));
     QRU_TRY(o->copy(ctx, dt, m, r, bw, lda, f->d, f->ldr));
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, n, 1.0, A->p, A->ld, 0.0, f->G,
+                    f->ldr));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, r, n, 1.0, A->p, A->ld, b->p,
+                    b->ld, 0.0, f->c, f->ldr));
     return lsq_norms(ctx, dt, n - m, r, qru_ptr_add(bw, (size_t)m), lda,
                      f->rho);
 }
@@ -410,6 +422,13 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
         st = o->copy(ctx, dt, n, Q->cols, Q->p, Q->ld, f->Q, f->ncap);
     if (!st && q == QRU_Q_THIN) /* b = Q1 d: no residuals */
         st = o->laset(ctx, dt, 'A', n, r, 0.0, 0.0, f->E, f->ncap);
+    /* the Q-less form's Gram data: A'A = R'R and A'b = R' d(1:m, :) */
+    if (!st && q == QRU_Q_NONE)
+        st = o->syrk(ctx, dt, 'U', 'T', m, m, 1.0, f->R, f->ldr, 0.0, f->G,
+                     f->ldr);
+    if (!st && q == QRU_Q_NONE)
+        st = o->gemm(ctx, dt, 'T', 'N', m, r, m, 1.0, f->R, f->ldr, f->d,
+                     f->ldr, 0.0, f->c, f->ldr);
     if (!st && q == QRU_Q_NONE)
         st = lsq_norms(ctx, dt, n - m, r, qru_ptr_add(d->p, (size_t)m), d->ld,
                        f->rho);
@@ -426,10 +445,27 @@ void qru_lsq_destroy(qru_lsq *f)
     if (!f)
         return;
     f->ctx->ops->sync(f->ctx);
-    qru_ptr set[LB_COUNT] = {f->R, f->Q, f->d, f->E};
+    qru_ptr set[LB_COUNT] = {f->R, f->Q, f->d, f->E, f->G, f->c};
     lsq_free_set(f->ctx, set, LB_COUNT);
     free(f->rho);
     free(f);
+}
+
+/* The rank rule on R (a host round trip): 0, the first rank-deficient
+ * column j > 0, or a library status.  The rows 0 .. m-1 of R hold all of
+ * its nonzeros. */
+static int lsq_rank(const qru_lsq *f)
+{
+    int m = f->m;
+    double *diag = malloc(sizeof(double) * 2 * (size_t)m);
+    if (!diag)
+        return qru_fail(QRU_ERR_ALLOC, "allocating %d doubles failed", 2 * m);
+    int st = qru_qr_rank_gather(f->ctx, f->dtype, m, m, f->R, f->R, f->ldr,
+                                diag, diag + m);
+    if (!st)
+        st = qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
+    free(diag);
+    return st;
 }
 
 int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
@@ -442,23 +478,72 @@ int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
             f->m, f->r);
     const qru_backend_ops *o = ctx->ops;
     int m = f->m;
-    /* the rank rule before x is touched (host round trip); the rows
-     * 0 .. m-1 of R hold all of its nonzeros */
-    double *diag = malloc(sizeof(double) * 2 * (size_t)m);
-    if (!diag)
-        QRU_RET(ctx, qru_fail(QRU_ERR_ALLOC, "allocating %d doubles failed",
-                              2 * m));
-    int st = qru_qr_rank_gather(ctx, f->dtype, m, m, f->R, f->R, f->ldr,
-                                diag, diag + m);
-    int bad = st ? 0
-                 : qru_qr_rank_first(f->dtype, f->n, m, 0, diag, diag + m);
-    free(diag);
-    QRU_CHECK(ctx, st);
-    QRU_CHECK(ctx, bad);
+    /* the rank rule before x is touched */
+    QRU_CHECK(ctx, lsq_rank(f));
     QRU_CHECK(ctx, o->copy(ctx, f->dtype, m, f->r, f->d, f->ldr, x->p,
                            x->ld));
     QRU_RET(ctx, o->trsm(ctx, f->dtype, 'L', 'U', 'N', 'N', m, f->r, 1.0,
                          f->R, f->ldr, x->p, x->ld));
+}
+
+int qru_lsq_error_estimate(const qru_lsq *f, double *est)
+{
+    static const char *const form[] = {"QRU_Q_FULL", "QRU_Q_THIN",
+                                       "QRU_Q_NONE"};
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    QRU_ARG(ctx, 1, f->q == QRU_Q_NONE, "f is %s, but the estimate is "
+            "kept in the Q-less form (QRU_Q_NONE) only", form[f->q]);
+    QRU_ARG(ctx, 2, est, "est (the output) is NULL");
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = f->m, r = f->r, ld = f->ldr;
+    QRU_CHECK(ctx, lsq_rank(f));
+    /* workspace: the symmetric G (m x m), x and t (m x r) */
+    qru_ptr ws;
+    size_t need = (size_t)m * m + 2 * (size_t)m * r;
+    QRU_CHECK(ctx, qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
+    qru_ptr T = ws, x = qru_ptr_add(T, (size_t)m * m),
+            t = qru_ptr_add(x, (size_t)m * r);
+    double *nrm = malloc(sizeof(double) * 2 * (size_t)r);
+    if (!nrm)
+        QRU_RET(ctx, qru_fail(QRU_ERR_ALLOC, "allocating %d doubles failed",
+                              2 * r));
+    /* x = R \ d; T = G (both triangles); t = R \ (R' \ (c - G x)) */
+    int st = o->copy(ctx, dt, m, r, f->d, ld, x, m);
+    if (!st)
+        st = o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, r, 1.0, f->R, ld, x, m);
+    if (!st)
+        st = o->transpose(ctx, dt, m, m, f->G, ld, T, m);
+    if (!st)
+        st = o->lacpy(ctx, dt, 'U', m, m, f->G, ld, T, m);
+    if (!st)
+        st = o->copy(ctx, dt, m, r, f->c, ld, t, m);
+    if (!st)
+        st = o->gemm(ctx, dt, 'N', 'N', m, r, m, -1.0, T, m, x, m, 1.0, t, m);
+    if (!st)
+        st = o->trsm(ctx, dt, 'L', 'U', 'T', 'N', m, r, 1.0, f->R, ld, t, m);
+    if (!st)
+        st = o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, r, 1.0, f->R, ld, t, m);
+    if (!st)
+        st = o->col_norms(ctx, dt, m, r, x, m, nrm);
+    if (!st)
+        st = o->col_norms(ctx, dt, m, r, t, m, nrm + r);
+    if (!st) {
+        double e = 0.0;
+        for (int j = 0; j < r; ++j) {
+            double v = nrm[j] > 0.0 ? nrm[r + j] / nrm[j] : nrm[r + j];
+            if (v != v) { /* NaN */
+                e = v;
+                break;
+            }
+            if (v > e)
+                e = v;
+        }
+        *est = e;
+    }
+    free(nrm);
+    QRU_RET(ctx, st);
 }
 
 int qru_lsq_residual(const qru_lsq *f, double *res)

@@ -307,8 +307,9 @@ int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  *  - QRU_Q_THIN: R (m x m) and d (m x r) with ldr = mcap in buffers of
  *    mcap x mcap and mcap x r; Q1 (n x m, ncap x mcap) and the residuals
  *    E = b - Q1 d (n x r, ncap x r), both with leading dimension ncap;
- *  - QRU_Q_NONE: R and d as for QRU_Q_THIN, and the residual norms rho
- *    (r host doubles).
+ *  - QRU_Q_NONE: R and d as for QRU_Q_THIN, the residual norms rho
+ *    (r host doubles), and the Gram data G = A'A and c = A'b (ld ldr, in
+ *    buffers of mcap x mcap and mcap x r).
  * In the thin and Q-less forms the updates of p rows or columns first
  * reserve m + p columns, which gives R and d the p spare rows below the
  * triangle and Q1 the p spare columns they work in.  Rows m .. of R and
@@ -326,6 +327,9 @@ struct qru_lsq {
     qru_ptr E;         /* QRU_Q_THIN: b - Q1 d (n x r, ld ncap) */
     double *rho;       /* QRU_Q_NONE: the r residual norms, then r
                           doubles of scratch */
+    qru_ptr G, c;      /* QRU_Q_NONE: G = A'A (m x m, upper triangle) and
+                          c = A'b (m x r), ld ldr, for
+                          qru_lsq_error_estimate (econ.c keeps them) */
     double dd_cond;    /* qru_lsq_downdate_condition (0: none yet) */
     /* QR updates (update_*.c; both 0 after calloc = the defaults) */
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the

@@ -6,6 +6,7 @@
  *    refactorisation), seen through qru_lsq_last_update_path(), and the
  *    result held to the checks of the other algorithms (update_check.h:
  *    backward error, orthogonality, d = Q'b, LAPACKE gels on A1);
+ *  - the same in the thin form (paths and chains);
  *  - R-only factorisations always update;
  *  - bad arguments, QRU_ERR_NO_Q and the add-columns rank check leave the
  *    factorisation unchanged bit for bit (also on the refactorisation
@@ -94,21 +95,25 @@ static const shape shapes[] = {
 };
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 
-/* loop index: shape x dtype */
+/* loop index: shape x dtype x form (full Q, thin Q: the same paths, the
+ * refactorisation in the thin form rebuilding A from Q1 R and b from
+ * Q1 d + E) */
 START_TEST(test_paths)
 {
     int nd = qru_test_ndtypes(ctx);
-    const shape *sh = &shapes[_i / 2];
+    const shape *sh = &shapes[_i / 4];
     if (_i % 2 >= nd)
         return;
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int form = (_i / 2) % 2 ? QRU_Q_THIN : QRU_Q_FULL;
     unsigned seed = 1234u + 17u * (unsigned)_i;
     hprob hp = uc_problem(dt, sh->n, sh->m, R, &seed);
-    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
     ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
     char tag[160];
-    snprintf(tag, sizeof tag, "%s %s n=%d m=%d p=%d k=%d",
-             dt == QRU_FLOAT ? "float" : "double", op_name[sh->op], sh->n,
+    snprintf(tag, sizeof tag, "%s %s %s n=%d m=%d p=%d k=%d",
+             dt == QRU_FLOAT ? "float" : "double",
+             form == QRU_Q_THIN ? "thin" : "full", op_name[sh->op], sh->n,
              sh->m, sh->p, sh->k);
     int st = apply(f, &hp, sh->op, sh->k, sh->p, &seed);
     ck_assert_msg(st == 0, "%s: %d", tag, st);
@@ -249,14 +254,16 @@ static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
 }
 
 /* chains of 60 mixed updates under AUTO, small and large blocks, so that
- * both paths are taken; checked at random points and at the end */
+ * both paths are taken; checked at random points and at the end; loop
+ * index: dtype x form (full Q, thin Q) */
 START_TEST(test_chain)
 {
     qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
     unsigned seed = 4242u + 7u * (unsigned)_i;
     unsigned rs = 31u + 11u * (unsigned)_i;
+    int form = _i / 2 ? QRU_Q_THIN : QRU_Q_FULL;
     hprob hp = uc_problem(dt, 150, 30, R, &seed);
-    qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
     int npath[3] = {0, 0, 0}, nchecks = 0;
     for (int u = 1; u <= 60; ++u) {
         int n = hp.n, m = hp.m, op, k, p;
@@ -295,8 +302,8 @@ START_TEST(test_chain)
             nchecks++;
         }
     }
-    printf("[auto] %s chain: %d updates, %d refactorisations, %d checks, "
-           "final %d x %d\n",
+    printf("[auto] %s %s chain: %d updates, %d refactorisations, %d checks, "
+           "final %d x %d\n", form == QRU_Q_THIN ? "thin" : "full",
            dt == QRU_FLOAT ? "float" : "double", npath[1], npath[2], nchecks,
            hp.n, hp.m);
     /* both paths must occur (CPU/OpenCL constants; see test_paths) */
@@ -331,7 +338,7 @@ int main(void)
     TCase *tc = tcase_create("auto");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_paths, 0, 2 * NSHAPES);
+    tcase_add_loop_test(tc, test_paths, 0, 4 * NSHAPES);
     tcase_add_loop_test(tc, test_r_only, 0, 2);
     tcase_add_loop_test(tc, test_unchanged, 0, 2);
     tcase_add_loop_test(tc, test_chain, 0, 4);

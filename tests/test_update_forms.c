@@ -4,7 +4,8 @@
  * and the largest p allowed; failures that leave the factorisation
  * bit-identical (rank lost by removing rows or adding columns, bad
  * arguments of the data-taking calls, the Q-less calls without data);
- * the downdate estimate.  Both element types, every backend. */
+ * the downdate estimate; the Q-less error estimate against its
+ * specification evaluated on the host (uc_check).  Both element types, every backend. */
 #include "update_check.h"
 
 static qru_context *ctx;
@@ -168,6 +169,16 @@ START_TEST(test_args)
             ck_assert(memcmp(Eh, Eg, qru_test_elsize(dt) * N * R) == 0);
             free(Eh);
         }
+        /* error_estimate: f (1: Q-less), est (2) */
+        double est = -1.0;
+        ck_assert_int_eq(qru_lsq_error_estimate(NULL, &est), -1);
+        if (form == QRU_Q_NONE) {
+            ck_assert_int_eq(qru_lsq_error_estimate(f, NULL), -2);
+        } else {
+            ck_assert_int_eq(qru_lsq_error_estimate(f, &est), -1);
+            ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "QRU_Q_NONE"));
+        }
+        ck_assert(est == -1.0);
         ck_assert_int_eq(qru_lsq_q_form(NULL), -1);
         ck_assert(qru_lsq_downdate_condition(NULL) == 0.0);
         uc_snap_same(ctx, f, &s0, "bad arguments");

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
+
 #include "qru_test.h"
 
 /* The update algorithm that uc_factor() selects.  Each update test runs
@@ -271,6 +273,8 @@ typedef struct usnap {
     int n, m, r, q, has_q, rr, qc;
     void *R, *Q, *d, *E;
     double *rho;
+    double est; /* Q-less: qru_lsq_error_estimate (-j: R rank-deficient at
+                   column j), which reads the Gram data */
 } usnap;
 
 static inline void *uc_get(qru_context *ctx, const qru_lsq *f, int which, int rows,
@@ -306,6 +310,13 @@ static inline usnap uc_snap(qru_context *ctx, const qru_lsq *f)
     s.rho = malloc(sizeof(double) * (size_t)s.r);
     ck_assert_ptr_nonnull(s.rho);
     ck_assert_int_eq(qru_lsq_residual(f, s.rho), 0);
+    s.est = 0.0;
+    if (s.q == QRU_Q_NONE) {
+        int st = qru_lsq_error_estimate(f, &s.est);
+        ck_assert_msg(st >= 0, "qru_lsq_error_estimate: %d", st);
+        if (st > 0)
+            s.est = -st;
+    }
     return s;
 }
 
@@ -342,10 +353,67 @@ static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap 
                       "%s: E changed", tag);
     ck_assert_msg(memcmp(t.rho, s->rho, sizeof(double) * (size_t)s->r) == 0,
                   "%s: the residual norms changed", tag);
+    ck_assert_msg(memcmp(&t.est, &s->est, sizeof(double)) == 0,
+                  "%s: the error estimate (the Gram data) changed: %g -> %g",
+                  tag, s->est, t.est);
     uc_snap_free(&t);
 }
 
 /* ---- checks of a factorisation against the host problem ---- */
+
+/* The Q-less error estimate of snapshot s against its MATLAB
+ * specification evaluated in double on the host from the problem's A and
+ * b: x = R \ d; dx = R \ (R' \ (A'*b - A'*A*x)); est = max ||dx|| / ||x||.
+ * The two differ by the rounding of A'A x in the working precision, about
+ * max(n, m) eps kappa^2: scaled by that, the difference must stay below
+ * the threshold (an error in the Gram data that the updates keep makes it
+ * O(1)).  Returns the scaled difference. */
+static inline double uc_check_estimate(const usnap *s, const hprob *hp,
+                                       double scale, const char *tag)
+{
+    qru_dtype dt = hp->dt;
+    int n = hp->n, m = hp->m, r = hp->r;
+    double eps = qru_test_eps(dt);
+    double *Rd = malloc(sizeof(double) * (size_t)m * m);
+    double *x = malloc(sizeof(double) * (size_t)m);
+    double *t = malloc(sizeof(double) * (size_t)m);
+    double *ax = malloc(sizeof(double) * (size_t)n);
+    ck_assert(Rd && x && t && ax);
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i)
+            Rd[i + (size_t)j * m] = qru_test_get(dt, s->R, s->rr, i, j);
+    double kappa = qru_test_cond2(QRU_DOUBLE, m, m, Rd, m, NULL);
+    double ref = 0.0;
+    for (int j = 0; j < r; ++j) {
+        for (int i = 0; i < m; ++i)
+            x[i] = qru_test_get(dt, s->d, s->rr, i, j);
+        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
+                    Rd, m, x, 1);
+        /* t = A' (b - A x) */
+        const double *bj = hp->B + (size_t)j * n;
+        cblas_dcopy(n, bj, 1, ax, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, n, m, -1.0, hp->A, n, x, 1,
+                    1.0, ax, 1);
+        cblas_dgemv(CblasColMajor, CblasTrans, n, m, 1.0, hp->A, n, ax, 1,
+                    0.0, t, 1);
+        cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, m,
+                    Rd, m, t, 1);
+        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
+                    Rd, m, t, 1);
+        double xn = cblas_dnrm2(m, x, 1), tn = cblas_dnrm2(m, t, 1);
+        ref = fmax(ref, xn > 0.0 ? tn / xn : tn);
+    }
+    double e = fabs(s->est - ref) /
+               ((n > m ? n : m) * eps * kappa * kappa);
+    ck_assert_msg(s->est >= 0.0 && e < QRU_TEST_THRESHOLD * scale,
+                  "%s: error estimate %g, reference %g (scaled difference "
+                  "%g)", tag, s->est, ref, e);
+    free(Rd);
+    free(x);
+    free(t);
+    free(ax);
+    return e;
+}
 
 /* Scaled errors of one check (all must stay below QRU_TEST_THRESHOLD
  * times 'scale'); returns the largest.  with_ls = 0 skips the comparison
@@ -474,6 +542,8 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
             ck_assert_msg(ne < thr, "%s: ||d|| - ||b|| error %g", tag, ne);
             worst = fmax(worst, ne);
         }
+        if (with_ls)
+            worst = fmax(worst, uc_check_estimate(&s, hp, scale, tag));
     }
 
     if (!with_ls) {

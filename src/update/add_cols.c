@@ -305,7 +305,9 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_t2 = o_dz + (size_t)p * r;              /* p x r */
     size_t o_eb = o_t2 + (size_t)p * r;              /* Eb n x r, xd m x r */
     size_t o_xd = o_eb + (thin ? 0 : (size_t)n * r);
-    size_t o_hh = o_xd + (thin ? 0 : (size_t)m * r);
+    size_t o_at = o_xd + (thin ? 0 : (size_t)m * r); /* A' U, m x p */
+    size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
+    size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
     size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
     size_t total = o_sh + ac_shared_ws(ctx, n, m, k, p, fast);
     qru_ptr ws;
@@ -322,7 +324,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             C = qru_ptr_add(ws, o_uq), C2 = qru_ptr_add(ws, o_c2),
             dz = qru_ptr_add(ws, o_dz), T2 = qru_ptr_add(ws, o_t2),
             Eb = qru_ptr_add(ws, o_eb),
-            xd = qru_ptr_add(ws, o_xd), hh = qru_ptr_add(ws, o_hh),
+            xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
+            gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
     size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
     qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
@@ -345,6 +348,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             qru_ptr T = pass == 0 ? C : C2;
             QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, A->p, A->ld,
                                  Z, n, 0.0, T, m));
+            if (pass == 0) /* A' U, for the Gram data */
+                QRU_TRY_GOTO(o->copy(ctx, dt, m, p, T, m, AtU, m));
             QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', m, p, 1.0, f->R,
                                  ld, T, m));
             QRU_TRY_GOTO(o->copy(ctx, dt, m, p, T, m, Zc, m));
@@ -401,9 +406,12 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (k > 0)
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, k, 0.0, 0.0,
                               qru_ptr_add(f->R, (size_t)m), ld));
-    if (!thin)
+    if (!thin) {
         for (int j = 0; j < r; ++j)
             f->rho[j] = rho1[j];
+        QRU_TRY_GOTO(qru_upd_gram_insert(ctx, f, k, U, rq->b, AtU, m,
+                                         gw));
+    }
     f->m = m + p;
 done:
     free(hdiag);
@@ -428,6 +436,15 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
 
     int L = m - k;
     fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
+    if (f->q != QRU_Q_FULL) {
+        /* CGS2 against Q1 (Q-less: the two CSNE passes with A), the
+         * Householder QR of the n x p remainder (and Qz), dz and E, the
+         * rotations on R, d (and Q1's n rows) */
+        double dn = n, dm = m, dp = p, dl = L;
+        fl = 8.0 * dn * dm * dp + 6.0 * dn * dp * dp + 4.0 * dn * dp * r +
+             6.0 * dl * dp * (dm + dp + r) +
+             (f->q == QRU_Q_THIN ? 6.0 * dn * dl * dp : 2.0 * dn * dm * r);
+    }
     /* Householder phase (qru_upd_house): a panel_qr a block and 2 GEMMs
      * for the trailing columns of all but the last, then merging the
      * block reflectors (3 a block beyond the first); 13 more */

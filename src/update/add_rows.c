@@ -197,8 +197,10 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, r, p, 1.0,
                         qru_ptr_at(Q, ldq, 0, m), ldq, du, ld, 1.0, f->E,
                         ldq));
-    if (f->q == QRU_Q_NONE)
+    if (f->q == QRU_Q_NONE) {
         QRU_TRY(qru_upd_rho_add(ctx, f, p, du, ld, 1.0));
+        QRU_TRY(qru_upd_gram_rows(ctx, f, p, U->p, U->ld, e->p, e->ld, 1.0));
+    }
     f->n = n1;
     return 0;
 }
@@ -216,10 +218,11 @@ void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, p) : qru_upd_nb(f, m);
     if (nb > m)
         nb = m;
-    fl = flops_add_rows(n, m, p, k, r, f->has_q, nb);
+    int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
+    fl = flops_add_rows(n, m, p, k, r, hq, nb);
     double nblk = ceil((double)m / nb);
     if (fused) { /* 4 + 8 (+ 4 with Q) calls a panel */
-        c = (f->has_q ? 16.0 : 12.0) * nblk;
+        c = (hq ? 16.0 : 12.0) * nblk;
         st = m;
     } else {
         c = 3.0 * m + 13.0 * nblk;

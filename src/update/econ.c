@@ -147,3 +147,63 @@ int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
     return o->gemm(ctx, dt, 'N', 'T', n, p, p, 1.0, W, n, Y, n, 1.0, Qz,
                    ldqz);
 }
+
+/* ---- the Gram data of the Q-less form (G = A'A, upper triangle, and
+ * c = A'b; struct qru_lsq) ---- */
+
+int qru_upd_gram_rows(qru_context *ctx, qru_lsq *f, int p, qru_ptr X,
+                      int ldx, qru_ptr Y, int ldy, double sign)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = f->m, ld = f->ldr;
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, p, sign, X, ldx, 1.0, f->G, ld));
+    return o->gemm(ctx, dt, 'T', 'N', m, f->r, p, sign, X, ldx, Y, ldy, 1.0,
+                   f->c, ld);
+}
+
+int qru_upd_gram_drop(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = f->m, ld = f->ldr, rest = m - k - p;
+    /* columns k+p .. m-1 move left by p, then the rows k .. k+p-1 go
+     * (both copies move towards the start) */
+    if (rest > 0)
+        QRU_TRY(o->copy(ctx, dt, m, rest, qru_ptr_at(f->G, ld, 0, k + p), ld,
+                        qru_ptr_at(f->G, ld, 0, k), ld));
+    QRU_TRY(qru_upd_drop_rows(ctx, dt, f->G, ld, 0, m, m - p, k, p));
+    return qru_upd_drop_rows(ctx, dt, f->c, ld, 0, m, f->r, k, p);
+}
+
+int qru_upd_gram_insert(qru_context *ctx, qru_lsq *f, int k,
+                        const qru_matrix *U, const qru_matrix *b,
+                        qru_ptr AtU, int ldat,
+                        qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, p = U->cols, L = m - k, ld = f->ldr;
+    qru_ptr G = f->G;
+    if (L > 0) {
+        /* G(:, k:m) through ws to G(0:k, k+p:) and G(k+p:, k+p:) */
+        QRU_TRY(o->copy(ctx, dt, m, L, qru_ptr_at(G, ld, 0, k), ld, ws, m));
+        QRU_TRY(o->copy(ctx, dt, m - k, L, qru_ptr_add(ws, (size_t)k), m,
+                        qru_ptr_at(G, ld, k + p, k + p), ld));
+        if (k > 0)
+            QRU_TRY(o->copy(ctx, dt, k, L, ws, m,
+                            qru_ptr_at(G, ld, 0, k + p), ld));
+        /* G(k:k+p, k+p:) = U' A(:, k:m) = AtU(k:m, :)' */
+        QRU_TRY(o->transpose(ctx, dt, L, p, qru_ptr_add(AtU, (size_t)k),
+                             ldat, qru_ptr_at(G, ld, k, k + p), ld));
+    }
+    if (k > 0) /* G(0:k, k:k+p) = A(:, 0:k)' U */
+        QRU_TRY(o->copy(ctx, dt, k, p, AtU, ldat, qru_ptr_at(G, ld, 0, k),
+                        ld));
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', p, n, 1.0, U->p, U->ld, 0.0,
+                    qru_ptr_at(G, ld, k, k), ld));
+    /* c(k:k+p, :) = U' b, below it the old rows k .. m-1 */
+    QRU_TRY(qru_upd_shift_rows(ctx, dt, f->c, ld, m, r, k, p, ws));
+    return o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, U->p, U->ld, b->p, b->ld,
+                   0.0, qru_ptr_add(f->c, (size_t)k), ld);
+}

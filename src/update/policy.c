@@ -12,7 +12,8 @@
  *     time ~ sum_i flops_i / rate_i + calls * per_call (+ serial steps),
  *
  * with the constants of the context's tuning block (qru_cost_model).
- * R-only factorisations always update (there is no A to rebuild).  The
+ * The full and thin forms choose (each strategy's cost in its form); the
+ * Q-less form always updates (there is no A to rebuild).  The
  * path of each successful update is recorded (qru_lsq_last_update_path()).
  * No strategy changes f's settings.
  */
@@ -79,7 +80,7 @@ int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
     rq.alg = f->upd_alg;
     if (rq.alg == QRU_UPDATE_AUTO) {
         rq.alg = QRU_UPDATE_FAST;
-        if (f->has_q) { /* R-only: nothing to rebuild A from */
+        if (f->q != QRU_Q_NONE) { /* Q-less: nothing to rebuild A from */
             if (qru_upd_refactor_time(f, ctx, rq.op, rq.p) <
                 fast_time(f, ctx, rq.op, rq.k, rq.p))
                 path = QRU_PATH_REFACTOR;

@@ -1,8 +1,10 @@
 /*
  * The refactorisation strategy of the QR updates: rebuild A = Q(:,1:m)
- * R(1:m,:) and b = Q d with GEMMs (only the rows / columns that A1 keeps),
- * apply the change (insert U / e or drop rows / columns), and factor A1
- * with qru_qr_full (the factorisation of qru_lsq_create: R, Q, Q' b).
+ * R(1:m,:) and b = Q d (thin form: Q1 d + E) with GEMMs (only the rows /
+ * columns that A1 keeps), apply the change (insert U / e or drop rows /
+ * columns), and factor A1 as qru_lsq_create does in f's form: qru_qr_full
+ * (R, Q, Q' b) or qru_geqr_thin (Q1, R, Q1' b, the residuals).  The
+ * Q-less form has nothing to rebuild A from and always updates.
  * Written once for both precisions against the backend table.
  *
  * The refactorisation is all-or-nothing: A1, b1, Q1 and R1 are computed in
@@ -42,8 +44,9 @@ static int refactor_nb(const qru_lsq *f, const qru_context *ctx, int m1)
 
 /* The predicted seconds of the refactorisation of f after operation op
  * (qru_cost_model): rebuilding the rows (row updates) or columns (column
- * updates) of A = Q(:,1:m) R(1:m,:) and b = Q d that A1 keeps, the QR of
- * A1 with Q and Q' b (qru_qr_full), 12 calls and, with qru's own QR, 4 a
+ * updates) of A = Q(:,1:m) R(1:m,:) and b that A1 keeps, the QR of A1
+ * with Q and Q' b (qru_qr_full; thin form: qru_geqr_thin, its Q1 formed
+ * as orgqr does and the residuals), 12 calls and, with qru's own QR, 4 a
  * column. */
 double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
                              int p)
@@ -55,19 +58,23 @@ double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
                        : op == QRU_UPD_OP_REMOVE_ROWS ? n1
                                                       : n;
     double cols_kept = op == QRU_UPD_OP_REMOVE_COLS ? m1 : m;
+    int thin = f->q == QRU_Q_THIN;
     double rebuild = flops_gemm(rows_kept, cols_kept, m) +
-                     flops_gemm(rows_kept, r, n);
+                     flops_gemm(rows_kept, r, thin ? m : n);
     int kk = n1 < m1 ? n1 : m1;
     double fq = flops_geqrf(n1, m1);
-    double fg = rebuild + flops_ormqr(n1, m1, r) + flops_orgqr(n1, n1, kk);
+    double fg = rebuild + flops_ormqr(n1, m1, r) +
+                (thin ? flops_orgqr(n1, m1, m1) + flops_gemm(n1, r, m1)
+                      : flops_orgqr(n1, n1, kk));
     double rcalls = 12.0;
-    if (!qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
+    if (thin || !qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
         rcalls += 4.0 * m1; /* qru's own (fused) panels, counted as the
                                add-rows update's */
     return fq / c->rate_qr + fg / c->rate_gemm + rcalls * c->per_call;
 }
 
-/* The refactorisation path (f holds Q; arguments already checked). */
+/* The refactorisation path (f holds Q or Q1; arguments already
+ * checked). */
 int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int op = rq->op, k = rq->k, p = rq->p;
@@ -75,12 +82,19 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, n1, m1;
+    int thin = f->q == QRU_Q_THIN;
     new_size(f, op, p, &n1, &m1);
     int nb = refactor_nb(f, ctx, m1);
     size_t nqr = 0;
-    QRU_TRY(qru_qr_full_workspace(ctx, dt, n1, m1, 1, r, nb, f->nb, &nqr));
+    if (thin)
+        nqr = qru_geqr_thin_workspace(n1, m1, r, nb);
+    else
+        QRU_TRY(qru_qr_full_workspace(ctx, dt, n1, m1, 1, r, nb, f->nb,
+                                      &nqr));
+    /* A1, b1, then Q1 (full: n1 x n1; thin: R1 m1 x m1 and d1 m1 x r) */
     size_t oA = 0, oB = oA + (size_t)n1 * m1, oQ = oB + (size_t)n1 * r,
-           oW = oQ + (size_t)n1 * n1, total = oW + nqr + 1;
+           oW = oQ + (thin ? (size_t)m1 * (m1 + r) : (size_t)n1 * n1),
+           total = oW + nqr + 1;
     /* add columns: the update's rank check (the rank rule) on the new R1 */
     int s = op == QRU_UPD_OP_ADD_COLS ? m1 : 0;
     double *hnorm = NULL;
@@ -97,9 +111,10 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         free(hnorm);
         return st;
     }
-    int ld = f->ncap;
+    int ld = f->ncap, ldr = f->ldr, kin = thin ? m : n;
     qru_ptr A1 = qru_ptr_add(ws, oA), B1 = qru_ptr_add(ws, oB),
             Q1 = qru_ptr_add(ws, oQ), W = qru_ptr_add(ws, oW);
+    qru_ptr R1 = Q1, D1 = qru_ptr_add(Q1, (size_t)m1 * m1); /* thin */
     qru_ptr Q = f->Q, R = f->R, d = f->d;
 
     if (op == QRU_UPD_OP_ADD_ROWS || op == QRU_UPD_OP_REMOVE_ROWS) {
@@ -117,11 +132,15 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             if (cnt <= 0)
                 continue;
             QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', cnt, m, m, 1.0,
-                       qru_ptr_add(Q, (size_t)s0), ld, R, ld, 0.0,
+                       qru_ptr_add(Q, (size_t)s0), ld, R, ldr, 0.0,
                        qru_ptr_add(A1, (size_t)d0), n1));
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', cnt, r, n, 1.0,
-                       qru_ptr_add(Q, (size_t)s0), ld, d, ld, 0.0,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', cnt, r, kin, 1.0,
+                       qru_ptr_add(Q, (size_t)s0), ld, d, ldr, 0.0,
                        qru_ptr_add(B1, (size_t)d0), n1));
+            if (thin)
+                QRU_TRY_GOTO(o->geadd(ctx, dt, cnt, r, 1.0,
+                                      qru_ptr_add(f->E, (size_t)s0), ld, 1.0,
+                                      qru_ptr_add(B1, (size_t)d0), n1));
         }
         if (op == QRU_UPD_OP_ADD_ROWS) {
             QRU_TRY_GOTO(o->copy(ctx, dt, p, m, U->p, U->ld, qru_ptr_add(A1, (size_t)k),
@@ -144,27 +163,44 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             if (cnt <= 0)
                 continue;
             QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, cnt, m, 1.0, Q, ld,
-                       qru_ptr_at(R, ld, 0, s0), ld, 0.0,
+                       qru_ptr_at(R, ldr, 0, s0), ldr, 0.0,
                        qru_ptr_at(A1, n1, 0, d0), n1));
         }
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, n, 1.0, Q, ld, d, ld, 0.0, B1,
-                   n1));
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, kin, 1.0, Q, ld, d, ldr,
+                             0.0, B1, n1));
+        if (thin)
+            QRU_TRY_GOTO(o->geadd(ctx, dt, n, r, 1.0, f->E, ld, 1.0, B1, n1));
         if (op == QRU_UPD_OP_ADD_COLS)
             QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
                        n1));
     }
-    QRU_TRY_GOTO(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r, nb, f->nb, W));
+    if (thin)
+        QRU_TRY_GOTO(qru_geqr_thin(ctx, dt, n1, m1, A1, n1, R1, m1, B1, n1,
+                                   D1, m1, r, nb, W));
+    else
+        QRU_TRY_GOTO(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r,
+                                 nb, f->nb, W));
     if (s > 0) {
         /* R1's rows 0 .. m1-1 hold all of its nonzeros */
         double *hdiag = hnorm + s;
-        QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, m1, m1, A1, A1, n1, hdiag, hnorm));
+        qru_ptr Rn = thin ? R1 : A1;
+        int ldn = thin ? m1 : n1;
+        QRU_TRY_GOTO(qru_qr_rank_gather(ctx, dt, m1, m1, Rn, Rn, ldn, hdiag,
+                                        hnorm));
         if ((st = qru_qr_rank_first(dt, n1, m1, k, hdiag, hnorm)) != 0)
             goto done;
     }
     /* commit */
-    QRU_TRY_GOTO(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));
-    QRU_TRY_GOTO(o->copy(ctx, dt, n1, n1, Q1, n1, Q, ld));
-    QRU_TRY_GOTO(o->copy(ctx, dt, n1, r, B1, n1, d, ld));
+    if (thin) {
+        QRU_TRY_GOTO(o->copy(ctx, dt, m1, m1, R1, m1, R, ldr));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n1, m1, A1, n1, Q, ld));
+        QRU_TRY_GOTO(o->copy(ctx, dt, m1, r, D1, m1, d, ldr));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n1, r, B1, n1, f->E, ld));
+    } else {
+        QRU_TRY_GOTO(o->copy(ctx, dt, n1, m1, A1, n1, R, ld));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n1, n1, Q1, n1, Q, ld));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n1, r, B1, n1, d, ld));
+    }
     f->n = n1;
     f->m = m1;
 done:

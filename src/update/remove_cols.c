@@ -97,9 +97,11 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, p, 1.0,
                         qru_ptr_at(f->Q, ldq, 0, m1), ldq,
                         qru_ptr_add(f->d, (size_t)m1), ld, 1.0, f->E, ldq));
-    if (f->q == QRU_Q_NONE)
+    if (f->q == QRU_Q_NONE) {
         QRU_TRY(qru_upd_rho_add(ctx, f, p, qru_ptr_add(f->d, (size_t)m1), ld,
                                 1.0));
+        QRU_TRY(qru_upd_gram_drop(ctx, f, k, p));
+    }
     f->m = m1;
     return 0;
 }
@@ -118,10 +120,11 @@ void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     int nred = m - p - k;
     int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
                    : qru_upd_nb(f, nred > 0 ? nred : 1);
-    fl = flops_remove_cols(n, m, p, k, r, f->has_q, f->upd_nb);
+    int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
+    fl = flops_remove_cols(n, m, p, k, r, hq, f->upd_nb);
     double nblk = ceil((double)nred / nb);
     if (fused) { /* a panel call, 2 + 2 (+ 2 with Q) GEMMs a panel */
-        c = (f->has_q ? 7.0 : 5.0) * nblk + 1.0;
+        c = (hq ? 7.0 : 5.0) * nblk + 1.0;
         st = nred;
     } else {
         c = 3.0 * nred + 6.0 * nblk + 4.0;

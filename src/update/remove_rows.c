@@ -439,6 +439,8 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     } else {
         for (int j = 0; j < r; ++j)
             f->rho[j] = rho1[j];
+        QRU_TRY_GOTO(qru_upd_gram_rows(ctx, f, p, rq->U->p, rq->U->ld,
+                                       rq->e->p, rq->e->ld, -1.0));
     }
     f->n = n1;
     f->dd_cond = 1.0 / dmin;
@@ -461,6 +463,14 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     double dn = n, dm = m, dp = p;
     fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
          6.0 * dp * (dm + dp) * (dm + r);
+    if (f->q != QRU_Q_FULL) /* the first phase is the completion against
+                               Q1 (CGS, Householder QR of the n x p block
+                               and its Qz, dz and E) or, Q-less, the
+                               downdate's small solves */
+        fl = (f->q == QRU_Q_THIN ? 12.0 * dn * dm * dp + 6.0 * dn * dp * dp +
+                                       4.0 * dn * dp * r
+                                 : 2.0 * dp * dm * (dm + dp + r)) +
+             6.0 * dp * (dm + dp) * (dm + r);
     {
         int ab = qru_upd_sweeps_block(m, p);
         double nst = dm + dp - 1.0;

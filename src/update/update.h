@@ -130,6 +130,23 @@ int qru_upd_house_merge(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
 int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
                     qru_ptr Qz, int ldqz);
 
+/* The Gram data of a Q-less f (G = A'A on its upper triangle and c = A'b,
+ * kept for qru_lsq_error_estimate; struct qru_lsq), brought along with an
+ * update at its commit (f->m, f->n not yet changed; capacity reserved):
+ * qru_upd_gram_rows: the p rows X (p x m) of A and Y (p x r) of b added
+ * (sign 1) or removed (sign -1);
+ * qru_upd_gram_drop: the columns k .. k+p-1 removed;
+ * qru_upd_gram_insert: the n x p columns U inserted after column k of A
+ * (n x m), with b and AtU = A' U (m x p, ldat) given; ws: m max(m - k, r)
+ * elements. */
+int qru_upd_gram_rows(qru_context *ctx, qru_lsq *f, int p, qru_ptr X,
+                      int ldx, qru_ptr Y, int ldy, double sign);
+int qru_upd_gram_drop(qru_context *ctx, qru_lsq *f, int k, int p);
+int qru_upd_gram_insert(qru_context *ctx, qru_lsq *f, int k,
+                        const qru_matrix *U, const qru_matrix *b,
+                        qru_ptr AtU, int ldat,
+                        qru_ptr ws);
+
 /* ---- the update pipeline (policy.c) ----
  * Each public update checks its arguments, then hands a request to
  * qru_upd_run, which chooses a strategy (the caller's algorithm, or with

@@ -278,6 +278,26 @@ double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
     return d / (b * (double)(rows > cols ? rows : cols) * qru_test_eps(dt));
 }
 
+double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
+                      double *norm2)
+{
+    ck_assert_msg(n >= m && m >= 1, "qru_test_cond2: needs n >= m >= 1");
+    double *As = to_double(dt, n, m, A, lda);
+    double *s = malloc(sizeof(double) * (size_t)m);
+    double *superb = malloc(sizeof(double) * (size_t)(m > 1 ? m : 1));
+    ck_assert(s && superb);
+    lapack_int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, As, n,
+                                     s, NULL, 1, NULL, 1, superb);
+    ck_assert_msg(info == 0, "LAPACKE_dgesvd: info %d", (int)info);
+    if (norm2)
+        *norm2 = s[0];
+    double kappa = s[m - 1] > 0 ? s[0] / s[m - 1] : INFINITY;
+    free(As);
+    free(s);
+    free(superb);
+    return kappa;
+}
+
 void qru_test_lsq_errors(qru_dtype dt, int n, int m, int r, const void *A,
                          int lda, const void *B, int ldb, const void *X,
                          int ldx, const double *res, double *xerr,
@@ -294,22 +314,11 @@ void qru_test_lsq_errors(qru_dtype dt, int n, int m, int r, const void *A,
     for (int j = 0; j < r; ++j)
         Bn[j] = cblas_dnrm2(n, Bd + (size_t)j * n, 1);
 
-    /* cond_2(A) and ||A||_2 from the singular values (of a copy). */
-    double *As = to_double(dt, n, m, A, lda);
-    double *s = malloc(sizeof(double) * (size_t)m);
-    double *superb = malloc(sizeof(double) * (size_t)(m > 1 ? m : 1));
-    ck_assert(s && superb);
-    lapack_int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, As, n,
-                                     s, NULL, 1, NULL, 1, superb);
-    ck_assert_msg(info == 0, "LAPACKE_dgesvd: info %d", (int)info);
-    double anorm = s[0];
-    double kappa = s[m - 1] > 0 ? s[0] / s[m - 1] : INFINITY;
-    free(As);
-    free(s);
-    free(superb);
+    double anorm;
+    double kappa = qru_test_cond2(dt, n, m, A, lda, &anorm);
 
     /* reference: Bd := [xref; rref-coefficients] with gels */
-    info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, r, Ad, n, Bd, n);
+    lapack_int info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, r, Ad, n, Bd, n);
     ck_assert_msg(info == 0, "LAPACKE_dgels: info %d", (int)info);
 
     double xe = 0.0, re = 0.0;

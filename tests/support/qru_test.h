@@ -109,6 +109,12 @@ double qru_test_lower_max(qru_dtype dt, int n, int m, const void *R, int ldr);
 double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
                      const void *B, int ldb);
 
+/** cond_2(A) = s_max / s_min of the n x m A (n >= m >= 1) of type dt, from
+ *  its singular values (LAPACKE_dgesvd in double); INFINITY if s_min = 0.
+ *  ||A||_2 in *norm2 unless it is NULL. */
+double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
+                      double *norm2);
+
 /** Least squares against LAPACKE_dgels applied to A (n x m, n >= m) and
  *  B (n x r) converted to double.  With kappa = cond_2(A) (from the singular
  *  values), xref/rref the reference solution and residual:
