@@ -21,8 +21,12 @@
  * the context's workspace pool is emptied and slide_MB is the largest drop
  * during the slides (the object and the slides' workspace).
  *
+ * The updates run QRU_UPDATE_AUTO (which may refactorise a removal in the
+ * thin and full forms; the count is reported) or, with -a fast,
+ * QRU_UPDATE_FAST.
+ *
  *   QRU_TEST_BACKEND=cpu|cuda bench_window [-o DIR] [-r REPS] [-p P]
- *       [-F] N,M [N,M ...]
+ *       [-F] [-a fast|auto] N,M [N,M ...]
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +44,7 @@ static const char *const form_name[] = {"full", "thin", "none"};
 typedef struct wopts {
     const char *outdir;
     int reps, p, full;
+    int alg; /* the update algorithm (-a fast|auto; default auto) */
 } wopts;
 
 /* the refactorisation of the n x m window W (ld ldw) with b (r = 1) on the
@@ -135,6 +140,8 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
     qru_lsq *f = NULL;
     double tc0 = bg_now();
     bg_check(qru_lsq_create(ctx, W0, b0, &opt, &f), "qru_lsq_create");
+    bg_check(qru_lsq_set_update_algorithm(f, o->alg), "set algorithm");
+    int nref = 0; /* removals that AUTO refactorised */
     bg_check(qru_context_sync(ctx), "sync");
     double t_create = bg_now() - tc0;
     qru_matrix_destroy(W0);
@@ -178,6 +185,7 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
         bg_check(form == QRU_Q_NONE ? qru_lsq_remove_rows_data(f, 0, Uo, eo)
                                     : qru_lsq_remove_rows(f, 0, p),
                  "remove rows");
+        nref += j > 1 && qru_lsq_last_update_path(f) == QRU_PATH_REFACTOR;
         double t;
 #ifdef QRU_HAVE_CUDA
         if (is_cuda) {
@@ -245,15 +253,16 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
                    (form == QRU_Q_FULL   ? (double)n * n + (double)n * (m + 1)
                     : form == QRU_Q_THIN ? (double)n * (m + 1) +
                                                (double)m * (m + 1)
-                                         : (double)m * (m + 1));
+                                         : 2.0 * m * (m + 1));
     double row[] = {(double)form, n, m, p, 1e3 * mu, 1e3 * mr, mr / mu,
-                    1e3 * t_create, model, mem_c, mem, xdiff};
+                    1e3 * t_create, model, mem_c, mem, xdiff, nref};
     bg_table_row(tab, row);
     fprintf(stderr, "%s n=%d m=%d p=%d: slide %.3f ms, refactor %.3f ms "
                     "(x %.1f), create %.1f ms, memory model %.1f MB, "
-                    "create %.1f MB, slides %.1f MB, xdiff %.2e\n",
+                    "create %.1f MB, slides %.1f MB, xdiff %.2e, "
+                    "refactorised %d of %d\n",
             form_name[form], n, m, p, 1e3 * mu, 1e3 * mr, mr / mu,
-            1e3 * t_create, model, mem_c, mem, xdiff);
+            1e3 * t_create, model, mem_c, mem, xdiff, nref, reps);
     qru_lsq_destroy(f);
 #ifdef QRU_HAVE_CUDA
     if (is_cuda) {
@@ -279,7 +288,7 @@ static void run_point(const wopts *o, bg_table *tab, qru_context *ctx,
 
 int main(int argc, char **argv)
 {
-    wopts o = {NULL, 9, 100, 0};
+    wopts o = {NULL, 9, 100, 0, QRU_UPDATE_AUTO};
     int pts[16][2], npts = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -290,12 +299,16 @@ int main(int argc, char **argv)
             o.p = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-F"))
             o.full = 1;
+        else if (!strcmp(argv[i], "-a") && i + 1 < argc)
+            o.alg = !strcmp(argv[++i], "fast") ? QRU_UPDATE_FAST
+                                                : QRU_UPDATE_AUTO;
         else if (npts < 16 &&
                  sscanf(argv[i], "%d,%d", &pts[npts][0], &pts[npts][1]) == 2)
             ++npts;
         else {
             fprintf(stderr, "usage: QRU_TEST_BACKEND=cpu|cuda %s [-o DIR] "
-                            "[-r REPS] [-p P] [-F] N,M ...\n", argv[0]);
+                            "[-r REPS] [-p P] [-F] [-a fast|auto] N,M ...\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -341,11 +354,14 @@ int main(int argc, char **argv)
         "sliding window: add p rows at the end, remove p at the start, per "
         "form, against the refactorisation of the window",
         "form n m p slide_ms refactor_ms ratio create_ms model_MB "
-        "create_MB slide_MB xdiff");
+        "create_MB slide_MB xdiff refactored");
     bg_table_note(tab, "form: 0 full Q, 1 thin Q, 2 Q-less; refactor: %s "
                        "geqrf + ormqr (+ orgqr: thin n x m, full n x n); "
-                       "median of %d slides after a warm-up",
-                  is_cuda ? "cuSOLVER" : "LAPACKE", o.reps);
+                       "median of %d slides after a warm-up; update "
+                       "algorithm %s; refactored: the timed removals that "
+                       "AUTO refactorised",
+                  is_cuda ? "cuSOLVER" : "LAPACKE", o.reps,
+                  o.alg == QRU_UPDATE_FAST ? "FAST" : "AUTO");
     for (int i = 0; i < npts; ++i) {
         int n = pts[i][0], m = pts[i][1];
         run_point(&o, tab, ctx, is_cuda, gpu, n, m, QRU_Q_NONE);

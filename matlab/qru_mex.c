@@ -20,6 +20,8 @@
  *   qru_mex('lsq_free', h)
  *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
  *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
+ *     (Q, R full, or economy with n > m: then the thin form, and Q1, R1
+ *     economy too)
  *   qru_mex('cholupdate', R, X, op [, backend])         -> R1, info
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
  *   qru_mex('choldelete', R, j, p [, backend])          -> R1
@@ -508,15 +510,18 @@ static void lsq_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
         fail("qru:usage", "too many outputs");
     if (nlhs < 1)
         nlhs = 1;
-    qru_matrix *Q = new_matrix(ctx, dt, n, n);
-    qru_matrix *R = new_matrix(ctx, dt, n, m);
+    /* the thin form gives the economy factors (Q1 n x m, R and d m rows) */
+    int econ = qru_lsq_q_form(f) == QRU_Q_THIN;
+    int rr = econ ? m : n;
+    qru_matrix *Q = new_matrix(ctx, dt, n, econ ? m : n);
+    qru_matrix *R = new_matrix(ctx, dt, rr, m);
     check(qru_lsq_get_q(f, Q), "qru_lsq_get_q");
     check(qru_lsq_get_r(f, R), "qru_lsq_get_r");
     plhs[0] = download(Q, 0);
     if (nlhs >= 2)
         plhs[1] = download(R, 1);
     if (nlhs >= 3) {
-        qru_matrix *d = new_matrix(ctx, dt, n, r);
+        qru_matrix *d = new_matrix(ctx, dt, rr, r);
         check(qru_lsq_get_d(f, d), "qru_lsq_get_d");
         plhs[2] = download(d, 0);
     }
@@ -555,7 +560,8 @@ static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
 
 /* ---- MATLAB-style qrinsert / qrdelete ------------------------------------------- */
 
-/* A factorisation holding the caller's Q and R (and d = 0). */
+/* A factorisation holding the caller's Q and R (and d = 0): the full
+ * form for Q n x n, the thin form for the economy Q n x m (R m x m). */
 static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
                             const mxArray *Ra, qru_dtype dt)
 {
@@ -592,12 +598,15 @@ static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "orient must be 'col' or 'row'");
     need_matrix(prhs[0], "Q");
     need_matrix(prhs[1], "R");
-    int n = (int)mxGetM(prhs[1]), m = (int)mxGetN(prhs[1]);
-    if ((int)mxGetM(prhs[0]) != n || (int)mxGetN(prhs[0]) != n)
-        fail("qru:usage", "Q must be square with as many rows as R (a full "
-                          "factorisation [Q, R] = qr(A))");
+    int n = (int)mxGetM(prhs[0]), m = (int)mxGetN(prhs[1]);
+    int kq = (int)mxGetN(prhs[0]), kr = (int)mxGetM(prhs[1]);
+    if (!(kq == n && kr == n) && !(kq == m && kr == m && n > m))
+        fail("qru:usage", "Q is %d x %d and R %d x %d, but they must be a "
+                          "full factorisation ([Q, R] = qr(A): Q n x n, R "
+                          "n x m) or an economy one ([Q, R] = qr(A, 0), "
+                          "n > m: Q n x m, R m x m)", n, kq, kr, m);
     if (n < m || m < 1)
-        fail("qru:usage", "R must be n x m with n >= m >= 1");
+        fail("qru:usage", "A must be n x m with n >= m >= 1");
     const mxArray *mats[3] = {prhs[0], prhs[1], insert ? prhs[3] : NULL};
     qru_dtype dt = dtype_of(mats, 3);
     qru_context *ctx = get_context(b);

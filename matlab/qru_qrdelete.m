@@ -10,8 +10,9 @@ function [Q1, R1] = qru_qrdelete(Q, R, j, varargin)
 %   This is MATLAB's qrdelete(Q, R, j, orient), computed by the block
 %   updates of Andrew (2012), chapter 4, on a qru backend.  Q and R may be
 %   full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and R1 are of
-%   the same kind.  An economy Q is first completed to a square one (an
-%   O(n^3) step, until qru holds thin factors).  Where the updates do not
+%   the same kind.  Economy factors are updated in qru's thin form, in
+%   O(n m p) (a removal that leaves the result numerically rank-deficient
+%   runs on the completed factors instead).  Where the updates do not
 %   apply - a wide result, or no column left - the new matrix is
 %   factorized with qr.  single inputs compute in single precision.  The
 %   signs of the rows of R1 (and columns of Q1) may differ from qrdelete's.
@@ -32,19 +33,20 @@ if nargin < 3
   error('qru:qrdelete:nargin', '%s: needs Q, R and j (got %d arguments)', fn, nargin);
 end
 [orient, backend] = qru_trailing(fn, 4, varargin, {'col', 'row'});
-[Qf, Rf, econ] = qru_full_factors(fn, Q, R);
-[n, m] = size(Rf);
+[Qf, Rf, econ] = qru_full_factors(fn, Q, R, false);
+n = size(Qf, 1);
+m = size(Rf, 2);
 if strcmp(orient, 'col')
   [k, p] = qru_index(fn, 3, j, m, sprintf('A has m = %d columns: 1 <= j <= m', m), true);
   if p < m && n >= m
-    [Q1, R1] = qru_mex('qrdelete', Qf, Rf, k, p, 'col', backend);
+    [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrdelete', k, p, 'col', backend);
   else
     [Q1, R1] = qr(Qf * Rf(:, [1:k-1, k+p:m]));
   end
 else
   [k, p] = qru_index(fn, 3, j, n, sprintf('A has n = %d rows: 1 <= j <= n', n), true);
   if n - p >= m
-    [Q1, R1] = qru_mex('qrdelete', Qf, Rf, k, p, 'row', backend);
+    [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrdelete', k, p, 'row', backend);
   else
     A = Qf * Rf;
     [Q1, R1] = qr(A([1:k-1, k+p:n], :));

@@ -10,8 +10,9 @@ function [Q1, R1] = qru_qrinsert(Q, R, j, x, varargin)
 %   This is MATLAB's qrinsert(Q, R, j, x, orient), computed by the block
 %   updates of Andrew (2012), chapter 4, on a qru backend.  Q and R may be
 %   full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and R1 are of
-%   the same kind.  An economy Q is first completed to a square one (an
-%   O(n^3) step, until qru holds thin factors).  Where the updates do not
+%   the same kind.  Economy factors are updated in qru's thin form, in
+%   O(n m p) (an update that leaves the result numerically rank-deficient
+%   runs on the completed factors instead).  Where the updates do not
 %   apply - a wide result (fewer rows than columns) - the new matrix is
 %   factorized with qr.  single inputs compute in single precision.  The
 %   signs of the rows of R1 (and columns of Q1) may differ from qrinsert's.
@@ -33,8 +34,9 @@ if nargin < 4
   error('qru:qrinsert:nargin', '%s: needs Q, R, j and x (got %d arguments)', fn, nargin);
 end
 [orient, backend] = qru_trailing(fn, 5, varargin, {'col', 'row'});
-[Qf, Rf, econ] = qru_full_factors(fn, Q, R);
-[n, m] = size(Rf);
+[Qf, Rf, econ] = qru_full_factors(fn, Q, R, false);
+n = size(Qf, 1);
+m = size(Rf, 2);
 qru_real_arg(fn, 4, 'x', x);
 if isempty(x)
   qru_arg_error(fn, 4, 'x', 'x is empty (%s), but it must hold at least one column or row', ...
@@ -48,7 +50,7 @@ if strcmp(orient, 'col')
   k = qru_index(fn, 3, j, m + 1, sprintf('A has m = %d columns: 1 <= j <= m + 1', m), false);
   p = size(x, 2);
   if n >= m + p
-    [Q1, R1] = qru_mex('qrinsert', Qf, Rf, k, x, 'col', backend);
+    [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrinsert', k, x, 'col', backend);
   else  % the result is wide: factorize it
     [Q1, R1] = qr(cast_like([Qf * Rf(:, 1:k-1), x, Qf * Rf(:, k:m)], Q, R, x));
   end
@@ -59,7 +61,7 @@ else
   end
   k = qru_index(fn, 3, j, n + 1, sprintf('A has n = %d rows: 1 <= j <= n + 1', n), false);
   if n >= m
-    [Q1, R1] = qru_mex('qrinsert', Qf, Rf, k, x, 'row', backend);
+    [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrinsert', k, x, 'row', backend);
   else
     A = Qf * Rf;
     [Q1, R1] = qr(cast_like([A(1:k-1, :); x; A(k:n, :)], Q, R, x));

@@ -74,6 +74,15 @@ econ_check('economy qrdelete col', Q1, R1, A(:, [1:3 5:m]), Qo, Ro);
 qru_check(isequal(size(Q1), [n+2 m]) && isequal(size(R1), [m m]), 'economy qrinsert row: sizes %s %s', mat2str(size(Q1)), mat2str(size(R1)));
 [Q1, R1] = qru_qrdelete(Qe, Re, 7:8, 'row', backend);
 econ_check('economy qrdelete rows (block)', Q1, R1, A([1:6 9:n], :), [], []);
+% an economy removal that leaves A1 rank-deficient (column 3 of A is
+% nonzero in rows 5 and 6 only): the thin form refuses it, the completed
+% factors take it, as Octave's qrdelete does
+Ad = A; Ad([1:4 7:n], 3) = 0;
+[Qe, Re] = qr(Ad, 0);
+[Q1, R1] = qru_qrdelete(Qe, Re, 5:6, 'row', backend);
+qru_check(isequal(size(Q1), [n-2 m]) && isequal(size(R1), [m m]), 'economy rank-losing qrdelete: sizes %s %s', mat2str(size(Q1)), mat2str(size(R1)));
+berr = norm(Q1 * R1 - Ad([1:4 7:n], :), 'fro') / (norm(Ad, 'fro') * n * eps);
+qru_check(berr < 30, 'economy rank-losing qrdelete: backward error %g', berr);
 % wide matrices, which MATLAB and Octave accept
 W = randn(5, 9); [Q, R] = qr(W); x = randn(5, 1);
 [Q1, R1] = qru_qrinsert(Q, R, 4, x, 'col', backend);
