@@ -32,9 +32,10 @@
  *
  * Run 1 slides a ten-year window a year at a time (S = 52) through the
  * whole series, one line per slide.  Run 2 slides it a week at a time
- * (S = 1) for two years.  A slide costs O(S m^2) (and m^3 / 3 for the
- * downdate's triangular solves), independent of W, while a
- * refactorisation costs O(W m^2). */
+ * (S = 1) for two years.  A slide costs O(S m^2 + m^3) (the removal of
+ * S > m rows downdates on the m x m side, of S <= m rows on the S x S
+ * side: O(S^2 m + S^3)), independent of W, while a refactorisation costs
+ * O(W m^2). */
 enum { WIN_M0 = 6, WIN_MX = 8 };
 
 typedef struct window_stats {
@@ -423,13 +424,13 @@ int demo_window(const demo_env *env)
     printf("run 2       the same window slid by S = 1 sample (one week), "
            "every slide checked:\n");
     window_summary("           ", &s2);
-    printf("            (flops: a Q-less slide of S rows is O(S m^2 + S^2 m + "
-           "S^3), whatever W;\n"
-           "            a refactorisation is O(W m^2): with m = %d the update "
-           "wins while S is\n"
-           "            small against W m^(2/3); at this size the fixed costs of "
-           "each call, e.g.\n"
-           "            kernel launches, also count)\n",
+    printf("            (flops: a Q-less slide of S rows is O(S m^2 + m^3), "
+           "whatever W;\n"
+           "            a refactorisation is O(W m^2) (m = %d here): the "
+           "update wins while S is\n"
+           "            small against W; at this size the fixed costs of each "
+           "call, e.g. kernel\n"
+           "            launches, also count)\n",
            WIN_M0);
     int nfail = s1.failed + s2.failed;
     printf("window      %s\n", nfail ? "FAIL" : "PASS");

@@ -569,7 +569,9 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
 
 /** The accuracy estimate of the last row removal of a #QRU_Q_THIN or
  *  #QRU_Q_NONE factorisation: c = 1 / min_i |Rz(i,i)|, where Rz' Rz =
- *  I - Qk Qk' and Qk = Q1(rows removed, :) (for Q-less, Qk = U / R).
+ *  I - Qk Qk' and Qk = Q1(rows removed, :) (for Q-less, Qk = U / R;
+ *  a Q-less removal of p > m rows: c = 1 / min_i |L(i,i)|, L L' =
+ *  I - Qk' Qk, whose eigenvalues other than 1 are those of I - Qk Qk').
  *  c >= 1; c = 1 means the removal loses nothing, a large c that the
  *  removed rows carried much of A (A1 is nearly rank-deficient) and the
  *  updated factors are that much less accurate.  It judges one removal,
@@ -814,8 +816,11 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  for #QRU_Q_NONE the downdate of the triangle [R d] by [U e] (LINPACK's
  *  dchdd in blocks): Qk = U / R, the Cholesky factor Rz' Rz = I - Qk Qk',
  *  dz = Rz' \ (e - Qk d), then the rotations of qru_lsq_remove_rows() on
- *  [R d; 0 dz], and the residual norms lose dz; the other forms do not
- *  read U and e (their sizes are checked).
+ *  [R d; 0 dz], and the residual norms lose dz.  With p > m rows the
+ *  same downdate runs on the m x m side (O(p m^2 + m^3) flops in place of
+ *  O(p^2 m + p^3)): L L' = I - Qk' Qk, R1 = L' R, d1 = L \ (d - Qk' e),
+ *  and the residual norms lose ||v||^2 + ||L \ (Qk' v)||^2, v = e - Qk d.
+ *  The other forms do not read U and e (their sizes are checked).
  *
  *  MATLAB: `U = A(k+1:k+p,:); e = b(k+1:k+p,:);` then as
  *  qru_lsq_remove_rows(): `R1 = triu(qr(A1, 0)); d1 = R1' \ (A1' * b1)`
@@ -824,8 +829,9 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  e (4: p x r, those of b).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when the
  *  downdate would lose definiteness (A1 numerically rank-deficient:
- *  Rz(j,j)^2 = the pivot of I - Qk Qk' is not finite or
- *  <= max(n, m) eps): f is then left unchanged.  The loss of accuracy
+ *  Rz(j,j)^2 = the pivot of I - Qk Qk' (p > m: L(j,j)^2, of
+ *  I - Qk' Qk) is not finite or <= max(n, m) eps): f is then left
+ *  unchanged.  The loss of accuracy
  *  otherwise: qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);

@@ -100,6 +100,11 @@ START_TEST(test_rank_lost)
     int st = uc_do_remove_rows(ctx, f, &hp, 4, 3);
     ck_assert_msg(st > 0, "remove rows 5..7: status %d, expected > 0", st);
     uc_snap_same(ctx, f, &s0, "rank lost by removing rows");
+    /* more rows than columns (Q-less: the downdate on the m x m side) */
+    st = uc_do_remove_rows(ctx, f, &hp, 0, M + 2);
+    ck_assert_msg(st > 0, "remove rows 1..%d: status %d, expected > 0",
+                  M + 2, st);
+    uc_snap_same(ctx, f, &s0, "rank lost by removing p > m rows");
     /* adding a copy of column 2 */
     double *U = malloc(sizeof(double) * N);
     ck_assert_ptr_nonnull(U);

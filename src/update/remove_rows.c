@@ -176,6 +176,8 @@ int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
+    if (qru_upd_qless_wide(f, p))
+        return qru_upd_qless_downdate_wide(ctx, f, rq);
     if (f->q != QRU_Q_FULL)
         return remove_rows_econ(ctx, f, rq);
     if (rq->alg == QRU_UPDATE_FAST)
@@ -361,7 +363,6 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
             }
     } else {
         const qru_matrix *U = rq->U, *e = rq->e;
-        int bad = 0;
         qru_ptr cws = qru_ptr_add(Z, (size_t)p * p); /* qru_chol_run's */
         QRU_TRY_GOTO(qru_chol_ops_check(ctx));
         /* Qk = U / R, M = I - Qk Qk' = Lz Lz' */
@@ -374,28 +375,10 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         /* the Cholesky factor by the library's whole factorisation (the
          * backend's vendor potrf where it is faster), judged by its
          * definiteness rule and then by the downdate's own tolerance */
-        QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, p + 1, adiag));
-        bad = qru_chol_run(ctx, dt, 'L', p, Z, p, QRU_CHOL_LEFT, 0, cws,
-                           adiag, piv);
-        if (bad < 0) {
-            st = bad;
-            goto done;
-        }
-        if (!bad) {
-            /* the verdict read the factor's diagonal into piv */
-            for (int j = 0; j < p; ++j)
-                diag[j] = piv[j];
-            for (int j = 0; j < p && !bad; ++j)
-                if (!isfinite(diag[j]) || !(diag[j] * diag[j] > tol))
-                    bad = j + 1;
-        }
-        if (bad) {
-            st = qru_fail(bad, "the downdate would lose definiteness (A1 "
-                          "numerically rank-deficient): the pivot %d of I - "
-                          "Qk * Qk' (Qk = U / R) must be > max(n, m) * eps = "
-                          "%g", bad, tol);
-            goto done;
-        }
+        QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, p, Z, p, cws, tol, adiag,
+                                           piv, "I - Qk * Qk'"));
+        for (int j = 0; j < p; ++j)
+            diag[j] = piv[j];
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 0.0, Lz, p));
         QRU_TRY_GOTO(o->lacpy(ctx, dt, 'L', p, p, Z, p, Lz, p));
         /* dz = Lz \ (e - Qk d) and the residual norms */
@@ -460,6 +443,10 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
     (void)k; /* the same at every k */
 
+    if (qru_upd_qless_wide(f, p)) {
+        qru_upd_qless_wide_cost(f, p, out);
+        return;
+    }
     double dn = n, dm = m, dp = p;
     fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
          6.0 * dp * (dm + dp) * (dm + r);

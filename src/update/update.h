@@ -188,6 +188,25 @@ void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
  * givens_accum, or what its reference op runs) (sweeps.c). */
 double qru_upd_accum_calls(const qru_context *ctx, int L, int p, int ab);
 
+/* The Q-less removal of p > m rows on the m x m side (downdate.c):
+ * qru_upd_qless_wide says whether a removal of p rows from f takes it
+ * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
+ * downdate runs it with remove_rows_econ's contract (rows U, e in rq;
+ * j > 0, f unchanged, when definiteness would be lost), and its cost
+ * function gives the cost model its flops and calls. */
+int qru_upd_qless_wide(const qru_lsq *f, int p);
+/* The Cholesky factor of the nz x nz downdate matrix Z (I - Qk Qk' or
+ * I - Qk' Qk; lower, in place) by qru_chol_run (cws: its workspace), with
+ * its definiteness rule and then the downdate's own: every pivot finite
+ * with pivot^2 > tol.  Returns 0 (the pivots in piv), j > 0 with a message
+ * naming 'what', or a library status; adiag: nz host doubles of scratch. */
+int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
+                          int ldz, qru_ptr cws, double tol, double *adiag,
+                          double *piv, const char *what);
+int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
+                                const qru_upd_req *rq);
+void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
+
 /* The refactorisation strategy (refactor.c): run, and its predicted
  * seconds (qru_cost_model of ctx's tuning block). */
 int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
