@@ -25,12 +25,6 @@
  * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
  * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
  * of rows (i grows by 2 with j) and never disturb zeros made before. */
-/* Number of Givens steps of the add-columns update and the rotations of
- * step t: new column j (local, 0 <= j < p) has L = m - k entries below its
- * diagonal after the Householder phase, removed bottom-up with rotations
- * of the local rows (i-1, i), i = L+j, ..., j+1.  Rotation (i, j) runs at
- * step t = L + 2j - i, so the rotations of one step act on disjoint pairs
- * of rows (i grows by 2 with j) and never disturb zeros made before. */
 /* The checks of f (1), k (2) and U (3) of both public functions. */
 static int add_cols_args(qru_lsq *f, int k, const qru_matrix *U)
 {
@@ -112,26 +106,48 @@ static int ac_fill(qru_context *ctx, const qru_lsq *f, int k, int p,
     return 0;
 }
 
+/* 1 if the fast update forms the rotations on the p new columns alone
+ * and applies them to the L old ones in accumulated blocks (GEMMs):
+ * whenever the sweeps are accumulated at all (p >= 16).  Otherwise the
+ * sweeps run on all s = L + p columns of the active block, step by
+ * step. */
+static int ac_split(int fast, int L, int p)
+{
+    return fast && qru_upd_sweeps_block(L, p) > 0;
+}
+
 /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active block:
  * the rows of R are contiguous columns of RT), their (c, s) into cs; then
  * the rank rule on the columns k+1..m+p with the tolerance of all of
  * R1 = [R(:, 1:k) Rw] (host round trip; hdiag, hnorm: m + p doubles).
+ * With ac_split the sweeps form the rotations on the first p rows of RT
+ * (the new columns: a p x (L+p) chain instead of s x (L+p)) and
+ * qru_upd_sweeps_apply (sw: its workspace) applies them to the other L
+ * rows, the old columns of R, whose upper triangle lets each group's GEMM
+ * skip the rows left of its window.
  * Returns 0, the rank status or a library status. */
 static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
                      int fast, qru_ptr Rw, qru_ptr RT, qru_ptr cs,
-                     double *hdiag, double *hnorm)
+                     qru_ptr sw, double *hdiag, double *hnorm)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int m = f->m, L = m - k, s = m + p - k, mr = m + p;
     if (L > 0) {
+        int split = ac_split(fast, L, p), nr = split ? p : s;
         QRU_TRY(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr,
                              RT, s));
         /* in one call when the backend's fused sweeps pay off */
-        QRU_TRY(((fast && qru_upd_use_sweeps(ctx, dt, L, p, s))
+        QRU_TRY(((fast && qru_upd_use_sweeps(ctx, dt, L, p, nr))
                      ? o->givens_sweeps
-                     : qru_ref_givens_sweeps)(ctx, dt, L, p, 1, RT, 1, s, s, 1,
-                                              cs));
+                     : qru_ref_givens_sweeps)(ctx, dt, L, p, 1, RT, 1, s, nr,
+                                              1, cs));
+        if (split) {
+            qru_ptr none = {0, 0};
+            QRU_TRY(qru_upd_sweeps_apply(ctx, dt, L, p, cs, none, 1, 0,
+                                         qru_ptr_add(RT, (size_t)p), s, L,
+                                         sw));
+        }
         QRU_TRY(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k),
                              mr));
         /* the rotated-away entries are rounding-level: make them exact 0 */
@@ -247,7 +263,8 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     QRU_TRY_GOTO(qru_upd_house(ctx, dt, nz, p, nb, Z, n, hh));
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, Uq, n, Z, n, Rw));
     /* PHASE 2 and the rank rule */
-    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, hdiag, hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, sw, hdiag,
+                         hnorm)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
@@ -370,7 +387,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
     }
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, C, m, Z, n, Rw));
-    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, hdiag, hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, sw, hdiag,
+                         hnorm)) != 0)
         goto done;
     if (!thin) {
         /* (R22 is nonsingular: the rank rule passed) dz = R22' \ (Zc' Eb);
@@ -452,13 +470,19 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     if (L > 0) {
         double nst = p + L - 1;
         int ab = qru_upd_sweeps_block(L, p);
-        /* the sweeps on R (transposed, s = m + p - k rows a rotation) */
-        if (qru_upd_use_sweeps(ctx, f->dtype, L, p, m + p - k)) {
+        /* the sweeps on R (transposed, s = m + p - k rows a rotation;
+         * with ac_split p rows, the other L in accumulated groups: a
+         * gemm and a copy each) */
+        int split = ac_split(1, L, p);
+        if (qru_upd_use_sweeps(ctx, f->dtype, L, p, split ? p : m + p - k)) {
             c += 1.0;
             sw += nst;
         } else {
             c += 2.0 * nst;
         }
+        if (split)
+            c += 2.0 * ceil((double)L / ab) +
+                 qru_upd_accum_calls(ctx, L, p, ab);
         /* on d */
         c += qru_upd_use_sweeps(ctx, f->dtype, L, p, r) ? 1.0 : nst;
         /* on Q: accumulated groups (2 calls each) */

@@ -66,9 +66,10 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
             if (cnt == 0)
                 continue;
             qru_ptr c = qru_ptr_add(cs, off);
-            QRU_TRY(o->givens_apply(ctx, dt, cnt, nr, c,
-                                    qru_ptr_at(X, ldx, 0, i0 - 1), 2 * ldx,
-                                    ldx, 1));
+            if (nr > 0)
+                QRU_TRY(o->givens_apply(ctx, dt, cnt, nr, c,
+                                        qru_ptr_at(X, ldx, 0, i0 - 1),
+                                        2 * ldx, ldx, 1));
             if (X2.h) {
                 int s0 = i0 - 1 - jlo > 0 ? i0 - 1 - jlo : 0;
                 if (s0 > nr2)
@@ -106,9 +107,13 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
         int base = ulo - 1;
         int w = bb + p;
         Gw = qru_ptr_add(ws, (size_t)g * ldg * ldg);
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
-                   qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0, T, nr));
-        QRU_TRY(o->copy(ctx, dt, nr, w, T, nr, qru_ptr_at(X, ldx, 0, base), ldx));
+        if (nr > 0) {
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr, w, w, 1.0,
+                            qru_ptr_at(X, ldx, 0, base), ldx, Gw, ldg, 0.0,
+                            T, nr));
+            QRU_TRY(o->copy(ctx, dt, nr, w, T, nr,
+                            qru_ptr_at(X, ldx, 0, base), ldx));
+        }
         if (X2.h) {
             /* rows before base - p of the window's columns are zero */
             int r0 = base - p > 0 ? base - p : 0;

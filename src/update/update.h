@@ -63,7 +63,8 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
  * the rotations step by step (steps 0 .. L+p-2), in sweep order inside a
  * step (2 p L elements in all; the layout of the add-columns update).
  * qru_upd_sweeps_apply applies them from the right to the columns
- * 0 .. L+p-1 of X (nr rows, ldx) and, if X2.h is not NULL, of X2 (nr2
+ * 0 .. L+p-1 of X (nr rows, ldx; none if nr = 0) and, if X2.h is not
+ * NULL, of X2 (nr2
  * rows, ldx2; column i of X2 may be assumed zero above row i - 1 - j
  * when sweep j reaches it, as for the transposed rows of R).  With
  * p >= 16 the rotations are accumulated in groups into small orthogonal
