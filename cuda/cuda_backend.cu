@@ -347,6 +347,30 @@ void qru_cu_free(qru_context *ctx, void *h)
 }
 
 
+size_t qru_cuda_smem_optin(qru_context *ctx, const void *fn, long *cache,
+                           int min_major)
+{
+    int dev = qru_cuda(ctx)->device;
+    if (dev >= 0 && dev < QRU_CUDA_MAXDEV && cache[dev] != 0)
+        return cache[dev] > 0 ? (size_t)cache[dev] : 0;
+    int major = 0, optin = 0;
+    long cap = -1;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               dev) == cudaSuccess &&
+        major >= min_major &&
+        cudaDeviceGetAttribute(&optin,
+                               cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                               dev) == cudaSuccess &&
+        optin > 0 &&
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             optin) == cudaSuccess)
+        cap = optin;
+    qru_cuda_clear();
+    if (dev >= 0 && dev < QRU_CUDA_MAXDEV)
+        cache[dev] = cap;
+    return cap > 0 ? (size_t)cap : 0;
+}
+
 int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p)
 {
     qru_cuda_impl *im = qru_cuda(ctx);

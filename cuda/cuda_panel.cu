@@ -45,25 +45,8 @@ __global__ void __launch_bounds__(SMEM_THREADS)
  * and type), 0 if none. */
 template <typename T> static size_t smem_capacity(qru_context *ctx)
 {
-    enum { MAXDEV = 64 };
-    static long cache[MAXDEV]; /* 0: unknown, -1: none, else bytes */
-    int dev = qru_cuda(ctx)->device;
-    if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
-        return cache[dev] > 0 ? (size_t)cache[dev] : 0;
-    int optin = 0;
-    long cap = -1;
-    if (cudaDeviceGetAttribute(&optin,
-                               cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                               dev) == cudaSuccess &&
-        optin > 0 &&
-        cudaFuncSetAttribute((const void *)qru_panel_qr_smem<T>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             optin) == cudaSuccess)
-        cap = optin;
-    qru_cuda_clear();
-    if (dev >= 0 && dev < MAXDEV)
-        cache[dev] = cap;
-    return cap > 0 ? (size_t)cap : 0;
+    static long cache[QRU_CUDA_MAXDEV];
+    return qru_cuda_smem_optin(ctx, (const void *)qru_panel_qr_smem<T>, cache, 0);
 }
 
 template <typename T> static size_t smem_bytes(int m, int nb)

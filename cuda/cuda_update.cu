@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cooperative_groups.h>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
@@ -115,41 +117,198 @@ __global__ void __launch_bounds__(SWEEP_THREADS)
  * context's device (the opt-in maximum, raised once per device and type). */
 template <typename T> static size_t sweeps_smem_cap(qru_context *ctx)
 {
-    enum { MAXDEV = 64 };
-    static long cache[MAXDEV]; /* 0: unknown, -1: none, else bytes */
-    int dev = qru_cuda(ctx)->device;
-    if (dev >= 0 && dev < MAXDEV && cache[dev] != 0)
-        return cache[dev] > 0 ? (size_t)cache[dev] : 0;
-    int optin = 0;
-    long cap = -1;
-    if (cudaDeviceGetAttribute(&optin,
-                               cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                               dev) == cudaSuccess &&
-        optin > 0 &&
-        cudaFuncSetAttribute((const void *)qru_givens_sweeps_smem<T>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             optin) == cudaSuccess)
-        cap = optin;
-    qru_cuda_clear();
-    if (dev >= 0 && dev < MAXDEV)
-        cache[dev] = cap;
-    return cap > 0 ? (size_t)cap : 0;
+    static long cache[QRU_CUDA_MAXDEV];
+    return qru_cuda_smem_optin(ctx, (const void *)qru_givens_sweeps_smem<T>, cache, 0);
 }
 
-/* The shared-memory kernel when its window fits (the tuning's
- * sweeps_kernel = 1 forces the other). */
+/* The window of qru_givens_sweeps_smem spread over a thread-block cluster
+ * (Hopper's distributed shared memory) when it does not fit one block:
+ * block b of the cluster holds the rows b nrb .. (b+1) nrb - 1 of the
+ * window and forms the rotations of the sweeps it owns (the rotation of
+ * sweep j is formed from row j); after a cluster barrier every block
+ * copies the step's rotations from their owners' shared memory and
+ * applies them to its rows.  Rotation buffers alternate between steps, so
+ * one cluster barrier a step suffices: a block writes the buffer of step
+ * t + 2 only after the barrier of step t + 1, which every block passes
+ * after it has read the rotations of step t.  Without make the rotations
+ * come from cs and the blocks never wait for each other.  The rotations,
+ * their order and their arithmetic are those of qru_givens_sweeps. */
+#define SWEEP_CL_THREADS 512
+#define SWEEP_CL_MAX 8 /* the portable cluster size */
+
+template <typename T>
+__global__ void __launch_bounds__(SWEEP_CL_THREADS)
+    qru_givens_sweeps_cluster(int L, int p, int make, T *X, long ox,
+                              long xrs, long xcs, int nr, int from_jlo, T *cs,
+                              long ocs, int W, int nrb)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char qru_sweeps_cl_smem_[];
+    int pc = p < L ? p : L; /* rotations a step, at most */
+    T *S = (T *)qru_sweeps_cl_smem_;     /* W x nrb */
+    T *Rb = S + (long)W * nrb;            /* 2 x 2 pc: the owned rotations */
+    T *Rl = Rb + 4 * (long)pc;            /* 2 pc: the step's rotations */
+    int b = (int)cl.block_rank(), lid = threadIdx.x, nt = blockDim.x;
+    int rlo = b * nrb, rhi = rlo + nrb < nr ? rlo + nrb : nr;
+    if (rhi < rlo)
+        rhi = rlo;
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    int a0 = 0, b0 = -1;
+    long off = 0;
+    for (int t = 0; t <= nsteps; ++t) {
+        int lo, cnt, i0, a, bb;
+        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &bb);
+        qru_sweeps_window(X, ox, xrs, xcs, rlo, rhi, W, S, nrb, a0, b0, a, bb,
+                          lid, nt);
+        if (t == nsteps)
+            break;
+        __syncthreads();
+        T *Rt = Rb + 2 * (long)pc * (t & 1);
+        if (make) {
+            /* the rotations of the sweeps lo + q this block holds */
+            int q0 = rlo - lo > 0 ? rlo - lo : 0;
+            int q1 = rhi - lo < cnt ? rhi - lo : cnt;
+            for (int q = q0 + lid; q < q1; q += nt) {
+                int ca = i0 - 1 + 2 * q, rr = lo + q - rlo;
+                T c, sn;
+                qru_sweep_cs(S[(long)(ca % W) * nrb + rr],
+                             S[(long)((ca + 1) % W) * nrb + rr], &c, &sn);
+                Rt[2 * q] = c;
+                Rt[2 * q + 1] = sn;
+                long pcs = ocs + 2 * (off + q);
+                cs[pcs] = c;
+                cs[pcs + 1] = sn;
+            }
+            cl.sync();
+            for (int q = lid; q < cnt; q += nt) {
+                const T *o = cl.map_shared_rank(Rt, (lo + q) / nrb);
+                Rl[2 * q] = o[2 * q];
+                Rl[2 * q + 1] = o[2 * q + 1];
+            }
+        } else {
+            for (int q = lid; q < cnt; q += nt) {
+                Rl[2 * q] = cs[ocs + 2 * (off + q)];
+                Rl[2 * q + 1] = cs[ocs + 2 * (off + q) + 1];
+            }
+        }
+        __syncthreads();
+        /* rows r0 .. of this block: every (rotation, row) pair once */
+        int r0 = from_jlo ? lo : 0;
+        int l0 = r0 > rlo ? r0 - rlo : 0, nact = rhi - rlo - l0;
+        if (nact > 0)
+            for (int e = lid; e < cnt * nact; e += nt) {
+                int q = e / nact, rr = l0 + e % nact;
+                T c = Rl[2 * q], sn = Rl[2 * q + 1];
+                if (c == (T)1 && sn == (T)0)
+                    continue;
+                int ca = i0 - 1 + 2 * q;
+                T *xa = S + (long)(ca % W) * nrb + rr;
+                T *xb = S + (long)((ca + 1) % W) * nrb + rr;
+                T x = *xa, y = *xb;
+                *xa = c * x + sn * y;
+                *xb = c * y - sn * x;
+            }
+        off += cnt;
+        __syncthreads();
+        a0 = a;
+        b0 = bb;
+    }
+    /* no block may leave while another can still read its rotations */
+    if (make)
+        cl.sync();
+#endif
+}
+
+/* The cluster size and rows a block for the sweeps of L, p on nr rows:
+ * the smallest cluster (2, 4 or 8 blocks) whose blocks' windows and
+ * rotation buffers fit cap bytes each; 0 if none does. */
+template <typename T>
+static int sweeps_cluster_size(int L, int p, int nr, size_t cap, int *nrb,
+                               size_t *bytes)
+{
+    int W = 2 * (p < L ? p : L) + 2, pc = p < L ? p : L;
+    for (int ncl = 2; ncl <= SWEEP_CL_MAX; ncl *= 2) {
+        int rows = (nr + ncl - 1) / ncl;
+        size_t need = ((size_t)W * (size_t)(rows > 0 ? rows : 1) +
+                       6 * (size_t)pc) * sizeof(T);
+        if (need <= cap) {
+            *nrb = rows;
+            *bytes = need;
+            return ncl;
+        }
+    }
+    return 0;
+}
+
+/* Launches the cluster kernel (compute capability 9.0 or later, the
+ * kernel's shared memory opt-in raised once per device and type): 0 with
+ * *launched = 1 when it runs, 0 with *launched = 0 when the device or the
+ * sizes do not allow it (the caller falls back). */
+template <typename T>
+static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
+                                 qru_ptr X, long xrs, long xcs, int nr,
+                                 int from_jlo, qru_ptr cs, int *launched)
+{
+    static long cache[QRU_CUDA_MAXDEV];
+    *launched = 0;
+    size_t cap = qru_cuda_smem_optin(
+        ctx, (const void *)qru_givens_sweeps_cluster<T>, cache, 9);
+    int nrb = 0;
+    size_t bytes = 0;
+    int ncl = cap > 0 ? sweeps_cluster_size<T>(L, p, nr, cap, &nrb, &bytes)
+                      : 0;
+    if (ncl == 0)
+        return 0;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)ncl;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)ncl, 1, 1);
+    cfg.blockDim = dim3(SWEEP_CL_THREADS, 1, 1);
+    cfg.dynamicSmemBytes = bytes;
+    cfg.stream = qru_cuda(ctx)->stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int W = 2 * (p < L ? p : L) + 2;
+    cudaError_t e = cudaLaunchKernelEx(
+        &cfg, qru_givens_sweeps_cluster<T>, L, p, make, (T *)X.h, (long)X.off,
+        xrs, xcs, nr, from_jlo, (T *)cs.h, (long)cs.off, W, nrb);
+    if (e != cudaSuccess) { /* e.g. no room for the cluster: fall back */
+        qru_cuda_clear();
+        return 0;
+    }
+    *launched = 1;
+    return 0;
+}
+
+/* The shared-memory kernel when its window fits one block, else the
+ * cluster kernel when it fits a cluster, else the global-memory kernel
+ * (the tuning's sweeps_kernel: 1 forces the global-memory kernel, 2 the
+ * cluster kernel where the device has clusters). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
                            qru_ptr cs)
 {
     cudaStream_t st = qru_cuda(ctx)->stream;
-    int global = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
-                                          ? QRU_DOUBLE
-                                          : QRU_FLOAT)->sweeps_kernel == 1;
+    int kind = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
+                                       ? QRU_DOUBLE
+                                       : QRU_FLOAT)->sweeps_kernel;
     int W = 2 * (p < L ? p : L) + 2;
     size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
-    if (!global && bytes <= sweeps_smem_cap<T>(ctx)) {
+    int fits = bytes <= sweeps_smem_cap<T>(ctx);
+    if (kind == 2 || (kind == 0 && !fits)) {
+        int launched = 0;
+        int rc = sweeps_cluster_launch<T>(ctx, L, p, make, X, xrs, xcs, nr,
+                                          from_jlo, cs, &launched);
+        if (rc || launched)
+            return rc;
+    }
+    if (kind == 0 && fits) {
         qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
             L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
             (T *)cs.h, (long)cs.off, W);
@@ -177,6 +336,33 @@ int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
                                         from_jlo, cs);
 }
 
+/* qru_givens_accum_lds_body: ACC_LANES lanes a row, the rows of a block
+ * in dynamic shared memory. */
+#define ACC_LANES 8
+
+template <typename T>
+__global__ void qru_givens_accum_smem(int L, int p, int ab, const T *cs,
+                                      long ocs, T *G, long og, int ldg, int rb)
+{
+    extern __shared__ __align__(16) unsigned char qru_accum_smem_[];
+    qru_givens_accum_lds_body(L, p, ab, cs, ocs, G, og, ldg, rb,
+                              (T *)qru_accum_smem_);
+}
+
+/* Rows a block of qru_givens_accum_smem for groups of width up to w (32,
+ * 16 or 8: the most that fit the device's shared memory; the opt-in
+ * raised once per device and type), or 0: the global-memory kernel. */
+template <typename T> static int accum_rows(qru_context *ctx, int w)
+{
+    static long cache[QRU_CUDA_MAXDEV];
+    size_t cap = qru_cuda_smem_optin(
+        ctx, (const void *)qru_givens_accum_smem<T>, cache, 0);
+    for (int rb = 32; rb >= 8 && cap > 0; rb /= 2)
+        if ((size_t)w * rb * sizeof(T) <= cap)
+            return rb;
+    return 0;
+}
+
 /* Grid: x over the rows of a group's matrix (128 a block), y over the
  * groups. */
 template <typename T>
@@ -184,6 +370,16 @@ static int givens_accum_t(qru_context *ctx, int L, int p, int ab, qru_ptr cs,
                           qru_ptr G, int ldg)
 {
     int ng = (L + ab - 1) / ab, w = ab + p;
+    int rb = accum_rows<T>(ctx, w);
+    if (rb > 0) {
+        dim3 grid((unsigned)((w + rb - 1) / rb), (unsigned)ng);
+        qru_givens_accum_smem<T>
+            <<<grid, rb * ACC_LANES, (size_t)w * rb * sizeof(T),
+               qru_cuda(ctx)->stream>>>(L, p, ab, (const T *)cs.h,
+                                        (long)cs.off, (T *)G.h, (long)G.off,
+                                        ldg, rb);
+        return qru_cuda_launched();
+    }
     dim3 grid((unsigned)((w + 127) / 128), (unsigned)ng);
     qru_givens_accum<T><<<grid, 128, 0, qru_cuda(ctx)->stream>>>(
         L, p, ab, (const T *)cs.h, (long)cs.off, (T *)G.h, (long)G.off, ldg);

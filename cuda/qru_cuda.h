@@ -132,6 +132,15 @@ static inline int qru_cuda_launched(void)
     return qru_cuda_status(e);
 }
 
+/* The dynamic shared memory a block of kernel fn may take on the
+ * context's device: the device's opt-in maximum, raised for fn the first
+ * time (cache: the call site's QRU_CUDA_MAXDEV longs, one per device and
+ * kernel: 0 unknown, -1 none, else bytes); 0 if the device cannot (or its
+ * compute capability is below min_major). */
+enum { QRU_CUDA_MAXDEV = 64 };
+size_t qru_cuda_smem_optin(qru_context *ctx, const void *fn, long *cache,
+                           int min_major);
+
 /* Stream-ordered scratch memory (freed with qru_cuda_scratch_free on the
  * same stream, so no synchronisation is needed). */
 int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p);

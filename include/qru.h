@@ -329,8 +329,10 @@ typedef enum qru_tuning_param {
     /** CUDA Cholesky diagonal blocks: 0 by size, 1 qru's kernel,
      *  2 cuSOLVER (QRU_CHOL_PANEL=auto|kernel|vendor). */
     QRU_TUNE_CHOL_PANEL,
-    /** Fused Givens sweeps kernel: 0 on chip when it fits, 1 global
-     *  memory (QRU_SWEEPS_KERNEL=auto|global). */
+    /** Fused Givens sweeps kernel: 0 on chip when it fits (one block's
+     *  shared memory, else on CUDA a thread-block cluster's), 1 global
+     *  memory, 2 the CUDA cluster kernel wherever the device has clusters
+     *  (elsewhere as 0) (QRU_SWEEPS_KERNEL=auto|global|cluster). */
     QRU_TUNE_SWEEPS_KERNEL
 } qru_tuning_param;
 

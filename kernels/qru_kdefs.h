@@ -8,7 +8,8 @@
  *
  * Kernel bodies use only:
  *   QRU_KERNEL            before the return type of a kernel (void)
- *   QRU_DEVICE            before a helper function
+ *   QRU_DEVICE            before a helper function (a template over T in CUDA)
+ *   QRU_DEVICE_PLAIN      before a helper function that does not use T
  *   QRU_GLOBAL            address space of a pointer to global memory
  *   QRU_LOCAL             address space of work-group shared memory
  *   QRU_LOCAL_DECL(t,n,s) declares shared array n of s elements of type t
@@ -39,6 +40,7 @@
 #if defined(__CUDACC__)
 #define QRU_KERNEL template <typename T> __global__
 #define QRU_DEVICE template <typename T> __device__ __forceinline__
+#define QRU_DEVICE_PLAIN static __device__ __forceinline__
 #define QRU_GLOBAL
 #define QRU_LOCAL
 #define QRU_LOCAL_DECL(type, name, size) __shared__ type name[size]
@@ -83,6 +85,7 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #endif
 #define QRU_KERNEL __kernel
 #define QRU_DEVICE inline
+#define QRU_DEVICE_PLAIN inline
 #define QRU_GLOBAL __global
 #define QRU_LOCAL __local
 #define QRU_LOCAL_DECL(type, name, size) __local type name[size]

@@ -91,6 +91,58 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
           ? 0L                                                                 \
           : ((long)(t) - (L)) * ((long)(t) - (L) + 1) / 2))
 
+/* Step t of the staggered sweeps (t < nsteps = L + p - 1): the first
+ * sweep lo, the count cnt, the column i0 of the first rotation's pair
+ * (i0 - 1, i0) and the window [a, b] of the columns the step touches;
+ * for t = nsteps an empty step with an empty window (cnt = 0, b < a). */
+QRU_DEVICE_PLAIN void qru_sweep_at(int L, int p, int t, int nsteps, int *lo,
+                                   int *cnt, int *i0, int *a, int *b)
+{
+    *lo = 0;
+    *cnt = 0;
+    *i0 = 0;
+    *a = 0;
+    *b = -1;
+    if (t < nsteps) {
+        *lo = t - L + 1 > 0 ? t - L + 1 : 0;
+        int hi = t < p - 1 ? t : p - 1;
+        *cnt = hi - *lo + 1;
+        *i0 = L + 2 * *lo - t;
+        *a = *i0 - 1;
+        *b = *i0 - 2 + 2 * *cnt;
+    }
+}
+
+/* Accumulation group g of ab u-values: u = uhi - bb + 1 .. uhi, uhi =
+ * L - g ab, its matrix acting on the local columns base = uhi - bb ..;
+ * 0 if the group is empty. */
+QRU_DEVICE_PLAIN int qru_accum_group(int L, int ab, int g, int *uhi, int *bb,
+                                     int *base)
+{
+    *uhi = L - g * ab;
+    if (*uhi < 1)
+        return 0;
+    int ulo = *uhi - ab + 1 > 1 ? *uhi - ab + 1 : 1;
+    *bb = *uhi - ulo + 1;
+    *base = ulo - 1;
+    return 1;
+}
+
+/* Step s of accumulation group uhi (bb u-values): the sweeps qlo .. qhi,
+ * the column i0 zeroed by sweep qlo, and the offset in cs (elements, from
+ * ocs) of its first rotation (the global step L - uhi + s). */
+QRU_DEVICE_PLAIN void qru_accum_step(int L, int p, int uhi, int bb, int s,
+                                     long ocs, int *qlo, int *qhi, int *i0,
+                                     long *coff)
+{
+    *qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
+    *qhi = s < p - 1 ? s : p - 1;
+    *i0 = uhi + 2 * *qlo - s;
+    int t = L - uhi + s;
+    int jlo = t - L + 1 > 0 ? t - L + 1 : 0;
+    *coff = ocs + 2 * (QRU_SWEEP_TOFF(L, p, t) + (*qlo - jlo));
+}
+
 /* Teams of the sweeps kernels: QRU_SWEEP_TEAM items take a rotation
  * (CUDA: 8 lanes of a warp, cuda/cuda_update.cu; OpenCL: one item);
  * QRU_SWEEP_SYNC orders the accesses of a team. */
@@ -177,6 +229,46 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
     }
 }
 
+/* Moves the window of active columns of the sweeps from [a0, b0] to
+ * [a, b] (column c in slot c mod W of the ring S, ld nrs): the columns
+ * that leave go back to X, those that enter come from X (distinct slots:
+ * both lie in a range of at most W); the rows rlo .. rhi-1 of X, in the
+ * rows 0 .. rhi-rlo-1 of S, by the items lid, lid + nt, ... */
+QRU_DEVICE void qru_sweeps_window(QRU_GLOBAL T *X, long ox, long xrs,
+                                  long xcs, int rlo, int rhi, int W,
+                                  QRU_LOCAL T *S, int nrs, int a0, int b0,
+                                  int a, int b, int lid, int nt)
+{
+    /* leaving: [a0, b0] minus [a, b] = [a0, l1] and [l2, b0] */
+    int l1 = b0 < a - 1 ? b0 : a - 1;
+    int l2 = a0 > b + 1 ? a0 : b + 1;
+    if (l2 <= l1)
+        l2 = l1 + 1;
+    for (int c = a0; c <= b0; ++c) {
+        if (c > l1 && c < l2) { /* the columns kept: skip them */
+            c = l2 - 1;
+            continue;
+        }
+        QRU_LOCAL T *sc = S + (long)(c % W) * nrs;
+        for (int r = rlo + lid; r < rhi; r += nt)
+            X[ox + (long)c * xcs + (long)r * xrs] = sc[r - rlo];
+    }
+    /* entering: [a, b] minus [a0, b0] = [a, e1] and [e2, b] */
+    int e1 = b < a0 - 1 ? b : a0 - 1;
+    int e2 = a > b0 + 1 ? a : b0 + 1;
+    if (e2 <= e1)
+        e2 = e1 + 1;
+    for (int c = a; c <= b; ++c) {
+        if (c > e1 && c < e2) {
+            c = e2 - 1;
+            continue;
+        }
+        QRU_LOCAL T *sc = S + (long)(c % W) * nrs;
+        for (int r = rlo + lid; r < rhi; r += nt)
+            sc[r - rlo] = X[ox + (long)c * xcs + (long)r * xrs];
+    }
+}
+
 /* The same steps with the active columns in local memory.  The columns a
  * step touches, [i0 - 1, i0 - 2 + 2 cnt], form a window whose edges move by
  * one column a step and whose width is at most 2 min(p, L), so a circular
@@ -198,45 +290,10 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
     int a0 = 0, b0 = -1; /* the previous window (empty) */
     long off = 0;
     for (int t = 0; t <= nsteps; ++t) {
-        int lo = 0, cnt = 0, i0 = 0, a = 0, b = -1;
-        if (t < nsteps) {
-            lo = t - L + 1 > 0 ? t - L + 1 : 0;
-            int hi = t < p - 1 ? t : p - 1;
-            cnt = hi - lo + 1;
-            i0 = L + 2 * lo - t;
-            a = i0 - 1;
-            b = i0 - 2 + 2 * cnt;
-        }
-        /* columns that leave the window go back to X, those that enter come
-         * from X (distinct slots: both lie in a range of at most W) */
-        /* leaving: [a0, b0] minus [a, b] = [a0, l1] and [l2, b0] */
-        int l1 = b0 < a - 1 ? b0 : a - 1;
-        int l2 = a0 > b + 1 ? a0 : b + 1;
-        if (l2 <= l1)
-            l2 = l1 + 1;
-        for (int c = a0; c <= b0; ++c) {
-            if (c > l1 && c < l2) { /* the columns kept: skip them */
-                c = l2 - 1;
-                continue;
-            }
-            QRU_LOCAL T *sc = S + (long)(c % W) * nr;
-            for (int r = lid; r < nr; r += nt)
-                X[ox + (long)c * xcs + (long)r * xrs] = sc[r];
-        }
-        /* entering: [a, b] minus [a0, b0] = [a, e1] and [e2, b] */
-        int e1 = b < a0 - 1 ? b : a0 - 1;
-        int e2 = a > b0 + 1 ? a : b0 + 1;
-        if (e2 <= e1)
-            e2 = e1 + 1;
-        for (int c = a; c <= b; ++c) {
-            if (c > e1 && c < e2) {
-                c = e2 - 1;
-                continue;
-            }
-            QRU_LOCAL T *sc = S + (long)(c % W) * nr;
-            for (int r = lid; r < nr; r += nt)
-                sc[r] = X[ox + (long)c * xcs + (long)r * xrs];
-        }
+        int lo, cnt, i0, a, b;
+        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
+        qru_sweeps_window(X, ox, xrs, xcs, 0, nr, W, S, nr, a0, b0, a, b, lid,
+                          nt);
         if (t == nsteps)
             break;
         QRU_BARRIER_GLOBAL;
@@ -295,23 +352,18 @@ QRU_KERNEL void qru_givens_accum(int L, int p, int ab,
                                  QRU_GLOBAL const T *cs, long ocs,
                                  QRU_GLOBAL T *G, long og, int ldg)
 {
-    int g = QRU_GROUP_Y;
-    int uhi = L - g * ab;
-    if (uhi < 1)
+    int g = QRU_GROUP_Y, uhi, bb, base;
+    if (!qru_accum_group(L, ab, g, &uhi, &bb, &base))
         return;
-    int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
-    int bb = uhi - ulo + 1, w = bb + p, base = ulo - 1;
+    int w = bb + p;
     long og2 = og + (long)g * ldg * (ab + p);
     for (int r = QRU_GID_X; r < w; r += QRU_LSIZE_X * QRU_NGROUPS_X) {
         for (int c = 0; c < w; ++c)
             G[og2 + r + (long)c * ldg] = r == c ? (T)1 : (T)0;
         for (int s = 0; s < bb + p - 1; ++s) {
-            int qlo = s - bb + 1 > 0 ? s - bb + 1 : 0;
-            int qhi = s < p - 1 ? s : p - 1;
-            int i0 = uhi + 2 * qlo - s; /* column zeroed by sweep qlo */
-            int t = L - uhi + s;        /* the global step */
-            int jlo = t - L + 1 > 0 ? t - L + 1 : 0;
-            long coff = ocs + 2 * (QRU_SWEEP_TOFF(L, p, t) + (qlo - jlo));
+            int qlo, qhi, i0;
+            long coff;
+            qru_accum_step(L, p, uhi, bb, s, ocs, &qlo, &qhi, &i0, &coff);
             for (int q = 0; q <= qhi - qlo; ++q) {
                 T c = cs[coff + 2 * q], sn = cs[coff + 2 * q + 1];
                 if (c == (T)1 && sn == (T)0)
@@ -323,6 +375,52 @@ QRU_KERNEL void qru_givens_accum(int L, int p, int ab,
             }
         }
     }
+}
+
+/* qru_givens_accum with a work-group's rows of G_g in local memory: the
+ * work-group (x index) takes the rows r0 .. r0 + rb - 1 of group g's
+ * matrix (S: rb x w, column-major, ld rb), an item a (row, lane) pair of
+ * its QRU_LSIZE_X = rb nl items; the rotations of one group step act on
+ * disjoint column pairs, so lane l takes the rotations l, l + nl, ... of
+ * the step for its row, with a barrier between steps.  Same rotations,
+ * order (per element) and arithmetic as qru_givens_accum. */
+QRU_DEVICE void qru_givens_accum_lds_body(int L, int p, int ab,
+                                          QRU_GLOBAL const T *cs, long ocs,
+                                          QRU_GLOBAL T *G, long og, int ldg,
+                                          int rb, QRU_LOCAL T *S)
+{
+    int g = QRU_GROUP_Y, uhi, bb, base;
+    if (!qru_accum_group(L, ab, g, &uhi, &bb, &base))
+        return;
+    int w = bb + p;
+    int r0 = QRU_GROUP_X * rb;
+    if (r0 >= w)
+        return;
+    long og2 = og + (long)g * ldg * (ab + p);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int rr = lid % rb, lane = lid / rb, nl = nt / rb;
+    for (int e = lid; e < w * rb; e += nt)
+        S[e] = r0 + e % rb == e / rb ? (T)1 : (T)0;
+    QRU_BARRIER;
+    for (int s = 0; s < bb + p - 1; ++s) {
+        int qlo, qhi, i0;
+        long coff;
+        qru_accum_step(L, p, uhi, bb, s, ocs, &qlo, &qhi, &i0, &coff);
+        for (int q = lane; q <= qhi - qlo; q += nl) {
+            T c = cs[coff + 2 * q], sn = cs[coff + 2 * q + 1];
+            if (c == (T)1 && sn == (T)0)
+                continue;
+            QRU_LOCAL T *xa = S + (long)(i0 - 1 - base + 2 * q) * rb + rr;
+            T x = xa[0], y = xa[rb];
+            xa[0] = c * x + sn * y;
+            xa[rb] = c * y - sn * x;
+        }
+        QRU_BARRIER;
+    }
+    int nrow = w - r0 < rb ? w - r0 : rb;
+    for (int e = lid; e < w * rb; e += nt)
+        if (e % rb < nrow)
+            G[og2 + r0 + e % rb + (long)(e / rb) * ldg] = S[e];
 }
 
 #endif /* QRU_UPDATE_CL */

@@ -142,11 +142,12 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
     cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
     /* the window of active columns in local memory when it fits (and
-     * the tuning's sweeps_kernel does not say otherwise) */
+     * the tuning's sweeps_kernel does not say otherwise; 2, the CUDA
+     * cluster kernel, means the same here: OpenCL has no clusters) */
     cl_int cW = 2 * (p < L ? p : L) + 2;
     size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
     cl_ulong used = 0;
-    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel == 0 &&
+    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel != 1 &&
         clGetKernelWorkGroupInfo(pr->k[K_GIVENS_SWEEPS_LDS], im->device,
                                  CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
                                  NULL) == CL_SUCCESS &&

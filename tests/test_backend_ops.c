@@ -997,10 +997,15 @@ START_TEST(test_givens_sweeps)
                                    {30, 20, 50, 1, 0, 1}, {64, 33, 33, 0, 0, 1},
                                    {25, 10, 2, 0, 1, 0}, {3, 9, 4, 0, 1, 0},
                                    {150, 40, 40, 0, 0, 1},
-                                   {12, 50, 70, 1, 0, 1}};
-    /* twice: the backend's choice (local memory where the window fits),
-     * then the global-memory kernel */
-    for (int pass = 0; pass < 2; ++pass) {
+                                   {12, 50, 70, 1, 0, 1},
+                                   /* a window beyond one block's shared
+                                    * memory in double (CUDA: clusters) */
+                                   {300, 130, 130, 1, 0, 1},
+                                   {260, 130, 150, 0, 1, 0}};
+    /* three times: the backend's choice (local memory where the window
+     * fits), the global-memory kernel, the CUDA cluster kernel (elsewhere
+     * the backend's choice again) */
+    for (int pass = 0; pass < 3; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -1062,7 +1067,10 @@ START_TEST(test_givens_accum)
     double eps = qru_test_eps(dt);
     /* L, p, ab (groups of ab u-values; the last one shorter) */
     static const int cases[][3] = {{1, 1, 1}, {10, 3, 4}, {48, 16, 48},
-                                   {100, 20, 48}, {37, 40, 40}};
+                                   {100, 20, 48}, {37, 40, 40},
+                                   /* CUDA: the shared-memory kernel at
+                                    * its largest block of rows */
+                                   {450, 200, 200}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int L = cases[c][0], p = cases[c][1], ab = cases[c][2];
         int ng = (L + ab - 1) / ab, ldg = ab + p;

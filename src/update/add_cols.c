@@ -122,9 +122,9 @@ static int ac_split(int fast, int L, int p)
  * R1 = [R(:, 1:k) Rw] (host round trip; hdiag, hnorm: m + p doubles).
  * With ac_split the sweeps form the rotations on the first p rows of RT
  * (the new columns: a p x (L+p) chain instead of s x (L+p)) and
- * qru_upd_sweeps_apply (sw: its workspace) applies them to the other L
- * rows, the old columns of R, whose upper triangle lets each group's GEMM
- * skip the rows left of its window.
+ * their accumulated groups (built in sw, which keeps them for ac_apply)
+ * are applied to the other L rows, the old columns of R, whose upper
+ * triangle lets each group's GEMM skip the rows left of its window.
  * Returns 0, the rank status or a library status. */
 static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
                      int fast, qru_ptr Rw, qru_ptr RT, qru_ptr cs,
@@ -142,11 +142,12 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
                      ? o->givens_sweeps
                      : qru_ref_givens_sweeps)(ctx, dt, L, p, 1, RT, 1, s, nr,
                                               1, cs));
-        if (split) {
+        if (split) { /* the groups stay in sw for ac_apply */
             qru_ptr none = {0, 0};
-            QRU_TRY(qru_upd_sweeps_apply(ctx, dt, L, p, cs, none, 1, 0,
-                                         qru_ptr_add(RT, (size_t)p), s, L,
-                                         sw));
+            QRU_TRY(qru_upd_sweeps_build(ctx, dt, L, p, cs, sw));
+            QRU_TRY(qru_upd_sweeps_groups(ctx, dt, L, p, none, 1, 0,
+                                          qru_ptr_add(RT, (size_t)p), s, L,
+                                          sw));
         }
         QRU_TRY(o->transpose(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k),
                              mr));
@@ -163,9 +164,12 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
 
 /* The rotations of cs on the columns k .. m+p-1 of Q (when held; fast:
  * accumulated through qru_upd_sweeps_apply, sw its workspace) and on the
- * rows k .. m+p-1 of d, after the capacity for m + p columns. */
+ * rows k .. m+p-1 of d, after the capacity for m + p columns.  With
+ * ac_split the groups that ac_rotate left in sw are applied to Q and to
+ * d (transposed into dT, r x (L + p)), so the rotations are accumulated
+ * once an update and d needs no chain of its own. */
 static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
-                    qru_ptr cs, qru_ptr sw)
+                    qru_ptr cs, qru_ptr sw, qru_ptr dT)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
@@ -174,6 +178,21 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
     if (L <= 0)
         return 0;
+    if (ac_split(fast, L, p)) {
+        qru_ptr none = {0, 0};
+        if (hq)
+            QRU_TRY(qru_upd_sweeps_groups(ctx, dt, L, p,
+                                          qru_ptr_at(f->Q, ldq, 0, k), ldq, n,
+                                          none, 1, 0, sw));
+        if (r > 0) {
+            qru_ptr dk = qru_ptr_add(f->d, (size_t)k);
+            QRU_TRY(o->transpose(ctx, dt, L + p, r, dk, ld, dT, r));
+            QRU_TRY(qru_upd_sweeps_groups(ctx, dt, L, p, dT, r, r, none, 1,
+                                          0, sw));
+            QRU_TRY(o->transpose(ctx, dt, r, L + p, dT, r, dk, ld));
+        }
+        return 0;
+    }
     if (fast && hq) {
         qru_ptr none = {0, 0};
         QRU_TRY(qru_upd_sweeps_apply(ctx, dt, L, p, cs,
@@ -203,15 +222,16 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     return 0;
 }
 
-/* Workspace of the shared steps: Rw, RT, cs, and the accumulated
- * rotations on n rows (fast). */
+/* Workspace of the shared steps: Rw, RT, cs, the accumulated rotations
+ * on n rows (fast) and, with ac_split, dT (r x (L + p)) after them. */
 static size_t ac_shared_ws(const qru_context *ctx, int n, int m, int k, int p,
-                           int fast)
+                           int r, int fast)
 {
     int L = m - k, s = m + p - k;
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
-           (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0);
+           (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
+           (ac_split(fast, L, p) ? (size_t)r * (size_t)(L + p) : 0);
 }
 
 /* ---- the full form ---- */
@@ -234,7 +254,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     /* workspace (elements): U_Q, the Householder phase, the shared steps */
     size_t o_hh = (size_t)n * p;
     size_t o_sh = o_hh + qru_upd_house_workspace(nz, p, nb);
-    size_t o_wk = o_sh + ac_shared_ws(ctx, n, m, k, p, fast);
+    size_t o_wk = o_sh + ac_shared_ws(ctx, n, m, k, p, r, fast);
     /* the GEMMs' work on Q (n x p) and d (p x r) */
     size_t total = o_wk + (size_t)p * (size_t)(n > r ? n : r);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
@@ -252,7 +272,10 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
             work = qru_ptr_add(ws, o_wk);
     qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
-            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1);
+            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1),
+            dT = qru_ptr_add(sw, fast && L > 0 ? qru_upd_sweeps_workspace(
+                                                     ctx, L, p, n, 0)
+                                               : 0);
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
     /* PHASE 0: U_Q = Q' U */
@@ -279,7 +302,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                                       qru_ptr_at(f->Q, ld, 0, m), ld, work));
         QRU_TRY_GOTO(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
                                      qru_ptr_add(f->d, (size_t)m), ld, work));
-        QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw));
+        QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw, dT));
         QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr,
                              qru_ptr_at(f->R, ld, 0, k), ld));
         if (n > mr)
@@ -326,7 +349,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
     size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
     size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
-    size_t total = o_sh + ac_shared_ws(ctx, n, m, k, p, fast);
+    size_t total = o_sh + ac_shared_ws(ctx, n, m, k, p, r, fast);
     qru_ptr ws;
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
     if (!hdiag)
@@ -346,7 +369,10 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             sh = qru_ptr_add(ws, o_sh);
     size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
     qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
-            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1);
+            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1),
+            dT = qru_ptr_add(sw, fast && L > 0 ? qru_upd_sweeps_workspace(
+                                                     ctx, L, p, n, 0)
+                                               : 0);
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
     if (thin) {
@@ -417,7 +443,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, qru_ptr_add(f->d, (size_t)m),
                          ld));
-    QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw));
+    QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw, dT));
     QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k),
                          ld));
     /* the rows m .. m+p-1 were scratch: zero left of the new columns */
@@ -471,26 +497,30 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
         double nst = p + L - 1;
         int ab = qru_upd_sweeps_block(L, p);
         /* the sweeps on R (transposed, s = m + p - k rows a rotation;
-         * with ac_split p rows, the other L in accumulated groups: a
-         * gemm and a copy each) */
+         * with ac_split p rows, the other L in accumulated groups, built
+         * once (givens_accum) and applied to R, Q and d (transposed):
+         * a gemm and a copy a group each) */
         int split = ac_split(1, L, p);
+        double ng = ab ? ceil((double)L / ab) : 0.0;
         if (qru_upd_use_sweeps(ctx, f->dtype, L, p, split ? p : m + p - k)) {
             c += 1.0;
             sw += nst;
         } else {
             c += 2.0 * nst;
         }
-        if (split)
-            c += 2.0 * ceil((double)L / ab) +
-                 qru_upd_accum_calls(ctx, L, p, ab);
-        /* on d */
-        c += qru_upd_use_sweeps(ctx, f->dtype, L, p, r) ? 1.0 : nst;
-        /* on Q: accumulated groups (2 calls each) */
-        if (ab)
-            c += 2.0 * ceil((double)L / ab) +
-                 qru_upd_accum_calls(ctx, L, p, ab);
-        else
-            c += nst;
+        if (split) {
+            c += qru_upd_accum_calls(ctx, L, p, ab) +
+                 2.0 * ng * (f->q != QRU_Q_NONE ? 3.0 : 2.0) +
+                 (r > 0 ? 2.0 : 0.0);
+        } else {
+            /* on d */
+            c += qru_upd_use_sweeps(ctx, f->dtype, L, p, r) ? 1.0 : nst;
+            /* on Q: accumulated groups (2 calls each) */
+            if (ab)
+                c += 2.0 * ng + qru_upd_accum_calls(ctx, L, p, ab);
+            else
+                c += nst;
+        }
     }
 
     out->flops = fl;

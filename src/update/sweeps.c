@@ -82,6 +82,29 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
         }
         return 0;
     }
+    QRU_TRY(qru_upd_sweeps_build(ctx, dt, L, p, cs, ws));
+    return qru_upd_sweeps_groups(ctx, dt, L, p, X, ldx, nr, X2, ldx2, nr2,
+                                 ws);
+}
+
+int qru_upd_sweeps_build(qru_context *ctx, qru_dtype dt, int L, int p,
+                         qru_ptr cs, qru_ptr ws)
+{
+    int ab = qru_upd_sweeps_block(L, p);
+    if (ab == 0)
+        return 0;
+    /* Every group's Gw by one givens_accum op (group g at g ldg^2). */
+    return ctx->ops->givens_accum(ctx, dt, L, p, ab, cs, ws, ab + p);
+}
+
+int qru_upd_sweeps_groups(qru_context *ctx, qru_dtype dt, int L, int p,
+                          qru_ptr X, int ldx, int nr, qru_ptr X2, int ldx2,
+                          int nr2, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int ab = qru_upd_sweeps_block(L, p);
+    if (ab == 0)
+        return 0;
     int ldg = ab + p;
     int ng = (L + ab - 1) / ab;
     qru_ptr Gw = ws, T = qru_ptr_add(ws, (size_t)ng * ldg * ldg);
@@ -98,9 +121,7 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
      * one GEMM: 2 nr w^2 flops per group, 8 nr L p in all for b = p (the
      * rotations are 6 nr L p flops, but memory-bound and on one core).
      * Gw has an exact zero wherever no chain of the group's rotations links
-     * two columns, so structural zeros of X stay exact zeros.  Every
-     * group's Gw is built by one givens_accum op (group g at g ldg^2). */
-    QRU_TRY(o->givens_accum(ctx, dt, L, p, ab, cs, Gw, ldg));
+     * two columns, so structural zeros of X stay exact zeros. */
     for (int uhi = L, g = 0; uhi >= 1; uhi -= ab, ++g) {
         int ulo = uhi - ab + 1 > 1 ? uhi - ab + 1 : 1;
         int bb = uhi - ulo + 1;

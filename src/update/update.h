@@ -77,6 +77,18 @@ size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
 int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
                          int ldx2, int nr2, qru_ptr ws);
+/* The two halves of the accumulated path (p >= 16), for an update that
+ * applies the same rotations to several matrices: qru_upd_sweeps_build
+ * forms every group's matrix in ws, qru_upd_sweeps_groups applies them
+ * (to X and X2 as qru_upd_sweeps_apply does) and may be called again on
+ * other matrices while ws keeps the groups (the part of ws past the
+ * groups is its scratch, sized for max(nr, nr2) rows).  Both do nothing
+ * when qru_upd_sweeps_block(L, p) is 0. */
+int qru_upd_sweeps_build(qru_context *ctx, qru_dtype dt, int L, int p,
+                         qru_ptr cs, qru_ptr ws);
+int qru_upd_sweeps_groups(qru_context *ctx, qru_dtype dt, int L, int p,
+                          qru_ptr X, int ldx, int nr, qru_ptr X2, int ldx2,
+                          int nr2, qru_ptr ws);
 
 /* 1 if the backend's fused givens_sweeps should run sweeps (L, p) whose
  * rotations act on nr elements each: it runs every step in ONE work-group,
