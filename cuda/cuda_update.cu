@@ -121,6 +121,26 @@ template <typename T> static size_t sweeps_smem_cap(qru_context *ctx)
     return qru_cuda_smem_optin(ctx, (const void *)qru_givens_sweeps_smem<T>, cache, 0);
 }
 
+/* The chain of rows (qru_sweeps_chain_body): the rows' rings and the
+ * step's rotations in dynamic shared memory. */
+template <typename T>
+__global__ void __launch_bounds__(SWEEP_THREADS)
+    qru_givens_sweeps_chain(int L, int p, T *X, long ox, long xrs, long xcs,
+                            T *cs, long ocs)
+{
+    extern __shared__ __align__(16) unsigned char qru_chain_smem_[];
+    T *S = (T *)qru_chain_smem_;
+    qru_sweeps_chain_body(L, p, X, ox, xrs, xcs, cs, ocs, S,
+                          S + (long)p * (p + 2));
+}
+
+template <typename T> static size_t chain_smem_cap(qru_context *ctx)
+{
+    static long cache[QRU_CUDA_MAXDEV];
+    return qru_cuda_smem_optin(ctx, (const void *)qru_givens_sweeps_chain<T>,
+                               cache, 0);
+}
+
 /* The window of qru_givens_sweeps_smem spread over a thread-block cluster
  * (Hopper's distributed shared memory) when it does not fit one block:
  * block b of the cluster holds the rows b nrb .. (b+1) nrb - 1 of the
@@ -286,9 +306,16 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
 }
 
 /* The shared-memory kernel when its window fits one block, else the
- * cluster kernel when it fits a cluster, else the global-memory kernel
- * (the tuning's sweeps_kernel: 1 forces the global-memory kernel, 2 the
- * cluster kernel where the device has clusters). */
+ * chain of rows when the sweeps form their rotations on p rows and the
+ * rings fit one block, else the cluster kernel when it fits a cluster,
+ * else the global-memory kernel (the tuning's sweeps_kernel: 1 forces the
+ * global-memory kernel, 2 the cluster kernel, 3 the one-block window,
+ * 4 the chain, where they fit).  Measured on an H100 (2026-11-26,
+ * docs/performance.md): at p = 100 the window (35 ms for the removal of
+ * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
+ * does not fit, the chain beats the global-memory kernel (p = 150: 28
+ * against 45 ms adding columns to 8000 x 3000) and the per-step launches
+ * (p = 200 in float: 27 against 33 ms). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
@@ -301,14 +328,24 @@ static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
     int W = 2 * (p < L ? p : L) + 2;
     size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
     int fits = bytes <= sweeps_smem_cap<T>(ctx);
+    size_t cbytes = ((size_t)p * (size_t)(p + 2) + 2 * (size_t)p) * sizeof(T);
+    int chain = make && nr == p && cbytes <= chain_smem_cap<T>(ctx);
+    if ((kind == 4 && !chain) || (kind == 3 && !fits))
+        kind = 0; /* a forced kernel that does not fit: the default */
+    if (kind == 4 || (kind == 0 && !fits && chain)) {
+        qru_givens_sweeps_chain<T><<<1, SWEEP_THREADS, cbytes, st>>>(
+            L, p, (T *)X.h, (long)X.off, xrs, xcs, (T *)cs.h, (long)cs.off);
+        return qru_cuda_launched();
+    }
     if (kind == 2 || (kind == 0 && !fits)) {
         int launched = 0;
         int rc = sweeps_cluster_launch<T>(ctx, L, p, make, X, xrs, xcs, nr,
                                           from_jlo, cs, &launched);
         if (rc || launched)
             return rc;
+        kind = 0;
     }
-    if (kind == 0 && fits) {
+    if ((kind == 0 || kind == 3) && fits) {
         qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
             L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
             (T *)cs.h, (long)cs.off, W);

@@ -329,10 +329,12 @@ typedef enum qru_tuning_param {
     /** CUDA Cholesky diagonal blocks: 0 by size, 1 qru's kernel,
      *  2 cuSOLVER (QRU_CHOL_PANEL=auto|kernel|vendor). */
     QRU_TUNE_CHOL_PANEL,
-    /** Fused Givens sweeps kernel: 0 on chip when it fits (one block's
-     *  shared memory, else on CUDA a thread-block cluster's), 1 global
-     *  memory, 2 the CUDA cluster kernel wherever the device has clusters
-     *  (elsewhere as 0) (QRU_SWEEPS_KERNEL=auto|global|cluster). */
+    /** Fused Givens sweeps kernel: 0 on chip when it fits (the window in
+     *  one work-group's local memory; else on CUDA the chain of rows when
+     *  the sweeps form their rotations, else a thread-block cluster),
+     *  1 global memory, 2 the CUDA cluster kernel, 3 the one-group window,
+     *  4 the CUDA chain of rows (2 to 4 where they fit, else as 0)
+     *  (QRU_SWEEPS_KERNEL=auto|global|cluster|window|chain). */
     QRU_TUNE_SWEEPS_KERNEL
 } qru_tuning_param;
 

@@ -330,6 +330,135 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
     }
 }
 
+/* ---- the sweeps as a chain of rows (make, nr = p) ----------------------
+ * Row r of X meets only the rotations of the sweeps j <= r (where sweep j
+ * acts, the rows above j are zero), and at step t only the columns
+ * [a, L + 2 min(r, hi) - t] of the step's window [a, b]: row r keeps them
+ * in a ring of 2 r + 3 slots of local memory (column c in slot c mod
+ * (2 r + 3), the ring at r (r + 2); p (p + 2) elements for all rows).  A
+ * step: the items r < p move row r's window (store the columns that
+ * leave, load those that enter), barrier; the items q < cnt form the
+ * step's rotations from the rows lo + q into R (2 cnt elements, local)
+ * and cs, barrier; every (rotation q, row r >= lo + q) pair is applied
+ * (rows g and p - 1 - g by the same items, so that the work of a step,
+ * about p cnt / 2 pairs, is spread evenly), barrier.  The work of a step is about p cnt / 2 element pairs in local
+ * memory instead of p cnt, and the window of all rows p^2 elements
+ * instead of 2 p^2.  Same rotations, order (per element) and arithmetic
+ * as qru_givens_sweeps on the rows r >= the sweep (the others are zero
+ * there and stay zero). */
+QRU_DEVICE_PLAIN void qru_chain_window(int L, int p, int t, int nsteps,
+                                       int r, int *wa, int *wb)
+{
+    int lo, cnt, i0, a, b;
+    *wa = 0;
+    *wb = -1;
+    if (t < 0)
+        return;
+    qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
+    if (cnt == 0 || r < lo)
+        return;
+    int m = r < lo + cnt - 1 ? r : lo + cnt - 1;
+    *wa = a;
+    *wb = L + 2 * m - t;
+}
+
+/* X(r, c) <-> ring slot of row r for the columns c0 .. c1 (to_x: store). */
+QRU_DEVICE void qru_chain_move(QRU_GLOBAL T *X, long xr, long xcs,
+                               QRU_LOCAL T *ring, int W, int c0, int c1,
+                               int to_x)
+{
+    for (int c = c0; c <= c1; ++c) {
+        if (to_x)
+            X[xr + (long)c * xcs] = ring[c % W];
+        else
+            ring[c % W] = X[xr + (long)c * xcs];
+    }
+}
+
+/* qru_chain_move for the columns [fa, fb] minus [ga, gb]. */
+QRU_DEVICE void qru_chain_diff(QRU_GLOBAL T *X, long xr, long xcs,
+                               QRU_LOCAL T *ring, int W, int fa, int fb,
+                               int ga, int gb, int to_x)
+{
+    if (gb < ga) {
+        qru_chain_move(X, xr, xcs, ring, W, fa, fb, to_x);
+        return;
+    }
+    qru_chain_move(X, xr, xcs, ring, W, fa, fb < ga - 1 ? fb : ga - 1, to_x);
+    qru_chain_move(X, xr, xcs, ring, W, fa > gb + 1 ? fa : gb + 1, fb, to_x);
+}
+
+QRU_DEVICE void qru_sweeps_chain_body(int L, int p, QRU_GLOBAL T *X,
+                                      long ox, long xrs, long xcs,
+                                      QRU_GLOBAL T *cs, long ocs,
+                                      QRU_LOCAL T *S, QRU_LOCAL T *R)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    long off = 0;
+    for (int t = 0; t <= nsteps; ++t) {
+        int lo, cnt, i0, a, b;
+        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
+        for (int r = lid; r < p; r += nt) {
+            int pa, pb, na, nb, W = 2 * r + 3;
+            QRU_LOCAL T *ring = S + (long)r * (r + 2);
+            long xr = ox + (long)r * xrs;
+            qru_chain_window(L, p, t - 1, nsteps, r, &pa, &pb);
+            qru_chain_window(L, p, t, nsteps, r, &na, &nb);
+            /* leaving: [pa, pb] minus [na, nb]; then entering */
+            qru_chain_diff(X, xr, xcs, ring, W, pa, pb, na, nb, 1);
+            qru_chain_diff(X, xr, xcs, ring, W, na, nb, pa, pb, 0);
+        }
+        if (t == nsteps)
+            break;
+        QRU_BARRIER_GLOBAL;
+        for (int q = lid; q < cnt; q += nt) {
+            int j = lo + q, ca = i0 - 1 + 2 * q, W = 2 * j + 3;
+            QRU_LOCAL T *ring = S + (long)j * (j + 2);
+            T c, sn;
+            qru_sweep_cs(ring[ca % W], ring[(ca + 1) % W], &c, &sn);
+            R[2 * q] = c;
+            R[2 * q + 1] = sn;
+            cs[ocs + 2 * (off + q)] = c;
+            cs[ocs + 2 * (off + q) + 1] = sn;
+        }
+        QRU_BARRIER;
+        /* rows g and p - 1 - g share nl items (about p rotations between
+         * them a step); each item steps through its rows' rotations q,
+         * q + nl, ... with the ring slot advanced without a division */
+        {
+            int ng = (p + 1) / 2, nl = nt / ng > 0 ? nt / ng : 1;
+            for (int g = lid / nl; g < ng; g += nt / nl > 0 ? nt / nl : 1) {
+                for (int side = 0; side < 2; ++side) {
+                    int r = side ? p - 1 - g : g;
+                    if (side && r == g)
+                        break;
+                    int qmax = (r < lo + cnt - 1 ? r : lo + cnt - 1) - lo;
+                    int W = 2 * r + 3, q = lid % nl;
+                    if (qmax < q)
+                        continue;
+                    QRU_LOCAL T *ring = S + (long)r * (r + 2);
+                    int ka = (i0 - 1 + 2 * q) % W, d = (2 * nl) % W;
+                    for (; q <= qmax; q += nl) {
+                        T c = R[2 * q], sn = R[2 * q + 1];
+                        int kb = ka + 1 == W ? 0 : ka + 1;
+                        if (!(c == (T)1 && sn == (T)0)) {
+                            T x = ring[ka], y = ring[kb];
+                            ring[ka] = c * x + sn * y;
+                            ring[kb] = c * y - sn * x;
+                        }
+                        ka += d;
+                        if (ka >= W)
+                            ka -= W;
+                    }
+                }
+            }
+        }
+        off += cnt;
+        QRU_BARRIER;
+    }
+}
+
 #if defined(__OPENCL_VERSION__)
 __kernel void qru_givens_sweeps_lds(int L, int p, int make, __global T *X,
                                     long ox, long xrs, long xcs, int nr,

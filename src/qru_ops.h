@@ -197,8 +197,11 @@
      * values a step); then it is applied (givens_apply) to the rows \
      * r0 .. nr-1 of its columns, r0 = from_jlo ? jlo : 0.  The results of \
      * the loop of givens_make / givens_apply calls up to rounding (c and s \
-     * may be formed with fewer divisions).  Optional: the reference op is \
-     * that loop. */ \
+     * may be formed with fewer divisions), except that with make and \
+     * nr = p the elements X(r, c), c > r, are left unspecified: sweep r \
+     * zeroes them up to rounding and the updates treat them as zero, so a \
+     * backend may stop rotating row r past its own sweep.  Optional: the \
+     * reference op is that loop. */ \
     QRU_OP(givens_sweeps, (qru_context *ctx, qru_dtype dt, int L, int p, int make, qru_ptr X, long xrs, long xcs, int nr, int from_jlo, qru_ptr cs), (ctx, dt, L, p, make, X, xrs, xcs, nr, from_jlo, cs), OPT, ASYNC) \
     /* The groups of qru_upd_sweeps_apply in ONE call: for g = 0 .. \
      * ceil(L / ab) - 1, uhi = L - g ab, ulo = max(1, uhi - ab + 1), \
