@@ -134,6 +134,151 @@ __global__ void __launch_bounds__(SWEEP_THREADS)
                           S + (long)p * (p + 2));
 }
 
+/* A launch of ncl blocks of nthr threads as one thread-block cluster on
+ * the context's stream (attr: the caller's storage for the cluster
+ * attribute), and its outcome: 1 launched, 0 failed (e.g. no room for the
+ * cluster; the error is cleared and the caller falls back). */
+static cudaLaunchConfig_t cluster_config(qru_context *ctx, int ncl, int nthr,
+                                         size_t bytes,
+                                         cudaLaunchAttribute *attr)
+{
+    cudaLaunchConfig_t cfg = {};
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = (unsigned)ncl;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)ncl, 1, 1);
+    cfg.blockDim = dim3((unsigned)nthr, 1, 1);
+    cfg.dynamicSmemBytes = bytes;
+    cfg.stream = qru_cuda(ctx)->stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+static int cluster_launched(cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return 1;
+    qru_cuda_clear();
+    return 0;
+}
+
+/* The chain of rows spread over a thread-block cluster when the rings do
+ * not fit one block: block b holds the rows rb.r[b] .. rb.r[b+1]-1
+ * (about equal ring memory and work each) and forms the rotations of the
+ * sweeps it holds into its buffer of the step (two, alternating: a block
+ * writes the buffer of step t + 2 only after the barrier of step t + 1,
+ * which every block passes after reading step t's); after a cluster
+ * barrier each block gathers the rotations of the sweeps above its last
+ * row from their owners' shared memory and applies them to its rows. */
+#define CHAIN_CL_MAX 8
+struct chain_rows {
+    int r[CHAIN_CL_MAX + 1];
+};
+
+template <typename T>
+__global__ void __launch_bounds__(SWEEP_THREADS)
+    qru_givens_sweeps_chain_cluster(int L, int p, T *X, long ox, long xrs,
+                                    long xcs, T *cs, long ocs, chain_rows rb,
+                                    long ring_elems)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char qru_chain_cl_smem_[];
+    int b = (int)cl.block_rank(), ncl = (int)cl.num_blocks();
+    int rlo = rb.r[b], rhi = rb.r[b + 1];
+    T *S = (T *)qru_chain_cl_smem_;
+    T *Rown = S + ring_elems; /* 2 x 2 p */
+    T *Rl = Rown + 4 * (long)p; /* 2 p */
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    long off = 0;
+    for (int t = 0; t <= nsteps; ++t) {
+        T *Rt = Rown + 2 * (long)p * (t & 1);
+        qru_chain_move_make(L, p, t, nsteps, rlo, rhi, X, ox, xrs, xcs, cs,
+                            ocs, off, S, Rt);
+        if (t == nsteps)
+            break;
+        cl.sync();
+        int lo, cnt, i0, a, bb;
+        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &bb);
+        /* the rotations of the sweeps lo .. min(hi, rhi - 1) */
+        int need = rhi - lo < cnt ? rhi - lo : cnt;
+        for (int q = threadIdx.x; q < need; q += blockDim.x) {
+            int j = lo + q, o = 0;
+            while (o + 1 < ncl && rb.r[o + 1] <= j)
+                ++o;
+            const T *src = cl.map_shared_rank(Rt, o);
+            Rl[2 * q] = src[2 * q];
+            Rl[2 * q + 1] = src[2 * q + 1];
+        }
+        __syncthreads();
+        qru_chain_apply(L, p, t, nsteps, rlo, rhi, S, Rl);
+        off += cnt;
+        __syncthreads();
+    }
+    /* no block may leave while another can still read its rotations */
+    cl.sync();
+#endif
+}
+
+/* The cluster size (2, 4 or 8; 0: none fits cap bytes a block) and the
+ * rows of each block for the chain of p rows: boundaries where the rings
+ * (row r: 2 r + 3 slots) reach b / ncl of their total. */
+template <typename T>
+static int chain_cluster_rows(int p, size_t cap, chain_rows *rb,
+                              long *ring_max, size_t *bytes)
+{
+    long total = (long)p * (p + 2);
+    for (int ncl = 2; ncl <= CHAIN_CL_MAX; ncl *= 2) {
+        long mx = 0;
+        rb->r[0] = 0;
+        for (int b = 1; b < ncl; ++b) {
+            int r = rb->r[b - 1];
+            while (r < p && (long)r * (r + 2) < total * b / ncl)
+                ++r;
+            rb->r[b] = r;
+        }
+        rb->r[ncl] = p;
+        for (int b = 0; b < ncl; ++b) {
+            long e = (long)rb->r[b + 1] * (rb->r[b + 1] + 2) -
+                     (long)rb->r[b] * (rb->r[b] + 2);
+            mx = e > mx ? e : mx;
+        }
+        size_t need = ((size_t)mx + 6 * (size_t)p) * sizeof(T);
+        if (need <= cap) {
+            *ring_max = mx;
+            *bytes = need;
+            return ncl;
+        }
+    }
+    return 0;
+}
+
+template <typename T>
+static int chain_cluster_launch(qru_context *ctx, int L, int p, qru_ptr X,
+                                long xrs, long xcs, qru_ptr cs, int *launched)
+{
+    static long cache[QRU_CUDA_MAXDEV];
+    *launched = 0;
+    size_t cap = qru_cuda_smem_optin(
+        ctx, (const void *)qru_givens_sweeps_chain_cluster<T>, cache, 9);
+    chain_rows rb;
+    long ring = 0;
+    size_t bytes = 0;
+    int ncl = cap > 0 ? chain_cluster_rows<T>(p, cap, &rb, &ring, &bytes) : 0;
+    if (ncl == 0)
+        return 0;
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg =
+        cluster_config(ctx, ncl, SWEEP_THREADS, bytes, &attr);
+    *launched = cluster_launched(cudaLaunchKernelEx(
+        &cfg, qru_givens_sweeps_chain_cluster<T>, L, p, (T *)X.h,
+        (long)X.off, xrs, xcs, (T *)cs.h, (long)cs.off, rb, ring));
+    return 0;
+}
+
 template <typename T> static size_t chain_smem_cap(qru_context *ctx)
 {
     static long cache[QRU_CUDA_MAXDEV];
@@ -281,36 +426,23 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
                       : 0;
     if (ncl == 0)
         return 0;
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)ncl;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3((unsigned)ncl, 1, 1);
-    cfg.blockDim = dim3(SWEEP_CL_THREADS, 1, 1);
-    cfg.dynamicSmemBytes = bytes;
-    cfg.stream = qru_cuda(ctx)->stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
     int W = 2 * (p < L ? p : L) + 2;
-    cudaError_t e = cudaLaunchKernelEx(
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg =
+        cluster_config(ctx, ncl, SWEEP_CL_THREADS, bytes, &attr);
+    *launched = cluster_launched(cudaLaunchKernelEx(
         &cfg, qru_givens_sweeps_cluster<T>, L, p, make, (T *)X.h, (long)X.off,
-        xrs, xcs, nr, from_jlo, (T *)cs.h, (long)cs.off, W, nrb);
-    if (e != cudaSuccess) { /* e.g. no room for the cluster: fall back */
-        qru_cuda_clear();
-        return 0;
-    }
-    *launched = 1;
+        xrs, xcs, nr, from_jlo, (T *)cs.h, (long)cs.off, W, nrb));
     return 0;
 }
 
 /* The shared-memory kernel when its window fits one block, else the
- * chain of rows when the sweeps form their rotations on p rows and the
- * rings fit one block, else the cluster kernel when it fits a cluster,
- * else the global-memory kernel (the tuning's sweeps_kernel: 1 forces the
- * global-memory kernel, 2 the cluster kernel, 3 the one-block window,
- * 4 the chain, where they fit).  Measured on an H100 (2026-11-26,
+ * chain of rows when the sweeps form their rotations on p rows (in one
+ * block, else in a cluster), else the cluster window when it fits a
+ * cluster, else the global-memory kernel (the tuning's sweeps_kernel:
+ * 1 forces the global-memory kernel, 2 the cluster window, 3 the
+ * one-block window, 4 the one-block chain, 5 the cluster chain, where
+ * they fit).  Measured on an H100 (2026-11-26,
  * docs/performance.md): at p = 100 the window (35 ms for the removal of
  * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
  * does not fit, the chain beats the global-memory kernel (p = 150: 28
@@ -336,6 +468,17 @@ static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
         qru_givens_sweeps_chain<T><<<1, SWEEP_THREADS, cbytes, st>>>(
             L, p, (T *)X.h, (long)X.off, xrs, xcs, (T *)cs.h, (long)cs.off);
         return qru_cuda_launched();
+    }
+    if ((kind == 0 && !fits) || kind == 5) {
+        int launched = 0;
+        int rc = make && nr == p
+                     ? chain_cluster_launch<T>(ctx, L, p, X, xrs, xcs, cs,
+                                               &launched)
+                     : 0;
+        if (rc || launched)
+            return rc;
+        if (kind == 5)
+            kind = 0;
     }
     if (kind == 2 || (kind == 0 && !fits)) {
         int launched = 0;

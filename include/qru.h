@@ -331,10 +331,11 @@ typedef enum qru_tuning_param {
     QRU_TUNE_CHOL_PANEL,
     /** Fused Givens sweeps kernel: 0 on chip when it fits (the window in
      *  one work-group's local memory; else on CUDA the chain of rows when
-     *  the sweeps form their rotations, else a thread-block cluster),
-     *  1 global memory, 2 the CUDA cluster kernel, 3 the one-group window,
-     *  4 the CUDA chain of rows (2 to 4 where they fit, else as 0)
-     *  (QRU_SWEEPS_KERNEL=auto|global|cluster|window|chain). */
+     *  the sweeps form their rotations, in one block or a thread-block
+     *  cluster, else the window in a cluster), 1 global memory, 2 the CUDA
+     *  cluster window, 3 the one-group window, 4 the CUDA chain of rows in
+     *  one block, 5 in a cluster (2 to 5 where they fit, else as 0)
+     *  (QRU_SWEEPS_KERNEL=auto|global|cluster|window|chain|chaincluster). */
     QRU_TUNE_SWEEPS_KERNEL
 } qru_tuning_param;
 

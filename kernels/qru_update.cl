@@ -336,12 +336,11 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
  * [a, L + 2 min(r, hi) - t] of the step's window [a, b]: row r keeps them
  * in a ring of 2 r + 3 slots of local memory (column c in slot c mod
  * (2 r + 3), the ring at r (r + 2); p (p + 2) elements for all rows).  A
- * step: the items r < p move row r's window (store the columns that
- * leave, load those that enter), barrier; the items q < cnt form the
- * step's rotations from the rows lo + q into R (2 cnt elements, local)
- * and cs, barrier; every (rotation q, row r >= lo + q) pair is applied
- * (rows g and p - 1 - g by the same items, so that the work of a step,
- * about p cnt / 2 pairs, is spread evenly), barrier.  The work of a step is about p cnt / 2 element pairs in local
+ * step: the item of row r moves its window (stores the columns that
+ * leave, loads those that enter) and, if row r is a sweep of the step,
+ * forms its rotation into R (2 cnt elements, local) and cs; barrier;
+ * every (rotation q, row r >= lo + q) pair is applied (the work of a
+ * step, about p cnt / 2 pairs, spread evenly), barrier.  The work of a step is about p cnt / 2 element pairs in local
  * memory instead of p cnt, and the window of all rows p^2 elements
  * instead of 2 p^2.  Same rotations, order (per element) and arithmetic
  * as qru_givens_sweeps on the rows r >= the sweep (the others are zero
@@ -388,33 +387,33 @@ QRU_DEVICE void qru_chain_diff(QRU_GLOBAL T *X, long xr, long xcs,
     qru_chain_move(X, xr, xcs, ring, W, fa > gb + 1 ? fa : gb + 1, fb, to_x);
 }
 
-QRU_DEVICE void qru_sweeps_chain_body(int L, int p, QRU_GLOBAL T *X,
-                                      long ox, long xrs, long xcs,
-                                      QRU_GLOBAL T *cs, long ocs,
-                                      QRU_LOCAL T *S, QRU_LOCAL T *R)
+/* Phase 1 of a chain step, rows rlo .. rhi-1 (their rings from S, row r
+ * at r (r + 2) - rlo (rlo + 2)), item r - rlo for row r: move the row's
+ * window from step t - 1 to step t and, if row r is the sweep lo + q of
+ * the step, form its rotation into R[2 q] (and cs).  No barrier inside:
+ * each row is moved and read by one item.  (Loading the entering columns
+ * a step ahead was measured no faster on an H200, 2026-11-26.) */
+QRU_DEVICE void qru_chain_move_make(int L, int p, int t, int nsteps, int rlo,
+                                    int rhi, QRU_GLOBAL T *X, long ox,
+                                    long xrs, long xcs, QRU_GLOBAL T *cs,
+                                    long ocs, long off, QRU_LOCAL T *S,
+                                    QRU_LOCAL T *R)
 {
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    int nsteps = L > 0 ? L + p - 1 : 0;
-    long off = 0;
-    for (int t = 0; t <= nsteps; ++t) {
-        int lo, cnt, i0, a, b;
-        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
-        for (int r = lid; r < p; r += nt) {
-            int pa, pb, na, nb, W = 2 * r + 3;
-            QRU_LOCAL T *ring = S + (long)r * (r + 2);
-            long xr = ox + (long)r * xrs;
-            qru_chain_window(L, p, t - 1, nsteps, r, &pa, &pb);
-            qru_chain_window(L, p, t, nsteps, r, &na, &nb);
-            /* leaving: [pa, pb] minus [na, nb]; then entering */
-            qru_chain_diff(X, xr, xcs, ring, W, pa, pb, na, nb, 1);
-            qru_chain_diff(X, xr, xcs, ring, W, na, nb, pa, pb, 0);
-        }
-        if (t == nsteps)
-            break;
-        QRU_BARRIER_GLOBAL;
-        for (int q = lid; q < cnt; q += nt) {
-            int j = lo + q, ca = i0 - 1 + 2 * q, W = 2 * j + 3;
-            QRU_LOCAL T *ring = S + (long)j * (j + 2);
+    int lo, cnt, i0, a, b;
+    qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
+    long s0 = (long)rlo * (rlo + 2);
+    for (int r = rlo + QRU_LID_X; r < rhi; r += QRU_LSIZE_X) {
+        int pa, pb, na, nb, W = 2 * r + 3;
+        QRU_LOCAL T *ring = S + (long)r * (r + 2) - s0;
+        long xr = ox + (long)r * xrs;
+        qru_chain_window(L, p, t - 1, nsteps, r, &pa, &pb);
+        qru_chain_window(L, p, t, nsteps, r, &na, &nb);
+        /* leaving: [pa, pb] minus [na, nb]; then entering */
+        qru_chain_diff(X, xr, xcs, ring, W, pa, pb, na, nb, 1);
+        qru_chain_diff(X, xr, xcs, ring, W, na, nb, pa, pb, 0);
+        int q = r - lo;
+        if (q >= 0 && q < cnt) {
+            int ca = i0 - 1 + 2 * q;
             T c, sn;
             qru_sweep_cs(ring[ca % W], ring[(ca + 1) % W], &c, &sn);
             R[2 * q] = c;
@@ -422,38 +421,67 @@ QRU_DEVICE void qru_sweeps_chain_body(int L, int p, QRU_GLOBAL T *X,
             cs[ocs + 2 * (off + q)] = c;
             cs[ocs + 2 * (off + q) + 1] = sn;
         }
-        QRU_BARRIER;
-        /* rows g and p - 1 - g share nl items (about p rotations between
-         * them a step); each item steps through its rows' rotations q,
-         * q + nl, ... with the ring slot advanced without a division */
-        {
-            int ng = (p + 1) / 2, nl = nt / ng > 0 ? nt / ng : 1;
-            for (int g = lid / nl; g < ng; g += nt / nl > 0 ? nt / nl : 1) {
-                for (int side = 0; side < 2; ++side) {
-                    int r = side ? p - 1 - g : g;
-                    if (side && r == g)
-                        break;
-                    int qmax = (r < lo + cnt - 1 ? r : lo + cnt - 1) - lo;
-                    int W = 2 * r + 3, q = lid % nl;
-                    if (qmax < q)
-                        continue;
-                    QRU_LOCAL T *ring = S + (long)r * (r + 2);
-                    int ka = (i0 - 1 + 2 * q) % W, d = (2 * nl) % W;
-                    for (; q <= qmax; q += nl) {
-                        T c = R[2 * q], sn = R[2 * q + 1];
-                        int kb = ka + 1 == W ? 0 : ka + 1;
-                        if (!(c == (T)1 && sn == (T)0)) {
-                            T x = ring[ka], y = ring[kb];
-                            ring[ka] = c * x + sn * y;
-                            ring[kb] = c * y - sn * x;
-                        }
-                        ka += d;
-                        if (ka >= W)
-                            ka -= W;
-                    }
+    }
+}
+
+/* Phase 2: the rotations of step t (R) on the rows rlo .. rhi-1; rows
+ * rlo + g and rhi - 1 - g share nl items (about as many rotations between
+ * them as any other pair), each item stepping through its rows'
+ * rotations q, q + nl, ... with the ring slot advanced without a
+ * division. */
+QRU_DEVICE void qru_chain_apply(int L, int p, int t, int nsteps, int rlo,
+                                int rhi, QRU_LOCAL T *S, QRU_LOCAL const T *R)
+{
+    int lo, cnt, i0, a, b;
+    qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, nrow = rhi - rlo;
+    int ng = (nrow + 1) / 2, nl = ng > 0 && nt / ng > 0 ? nt / ng : 1;
+    long s0 = (long)rlo * (rlo + 2);
+    for (int g = lid / nl; g < ng; g += nt / nl > 0 ? nt / nl : 1) {
+        for (int side = 0; side < 2; ++side) {
+            int r = side ? rhi - 1 - g : rlo + g;
+            if (side && r == rlo + g)
+                break;
+            int qmax = (r < lo + cnt - 1 ? r : lo + cnt - 1) - lo;
+            int W = 2 * r + 3, q = lid % nl;
+            if (qmax < q)
+                continue;
+            QRU_LOCAL T *ring = S + (long)r * (r + 2) - s0;
+            int ka = (i0 - 1 + 2 * q) % W, d = (2 * nl) % W;
+            for (; q <= qmax; q += nl) {
+                T c = R[2 * q], sn = R[2 * q + 1];
+                int kb = ka + 1 == W ? 0 : ka + 1;
+                if (!(c == (T)1 && sn == (T)0)) {
+                    T x = ring[ka], y = ring[kb];
+                    ring[ka] = c * x + sn * y;
+                    ring[kb] = c * y - sn * x;
                 }
+                ka += d;
+                if (ka >= W)
+                    ka -= W;
             }
         }
+    }
+}
+
+/* All the steps in one work-group: phase 1 (with the final step t =
+ * nsteps storing every ring), barrier, phase 2, barrier. */
+QRU_DEVICE void qru_sweeps_chain_body(int L, int p, QRU_GLOBAL T *X,
+                                      long ox, long xrs, long xcs,
+                                      QRU_GLOBAL T *cs, long ocs,
+                                      QRU_LOCAL T *S, QRU_LOCAL T *R)
+{
+    int nsteps = L > 0 ? L + p - 1 : 0;
+    long off = 0;
+    for (int t = 0; t <= nsteps; ++t) {
+        qru_chain_move_make(L, p, t, nsteps, 0, p, X, ox, xrs, xcs, cs, ocs,
+                            off, S, R);
+        if (t == nsteps)
+            break;
+        QRU_BARRIER_GLOBAL;
+        qru_chain_apply(L, p, t, nsteps, 0, p, S, R);
+        int lo, cnt, i0, a, b;
+        qru_sweep_at(L, p, t, nsteps, &lo, &cnt, &i0, &a, &b);
         off += cnt;
         QRU_BARRIER;
     }

@@ -142,7 +142,7 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
     cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
     /* the window of active columns in local memory when it fits (and
-     * the tuning's sweeps_kernel does not say otherwise; 2 to 4, CUDA's
+     * the tuning's sweeps_kernel does not say otherwise; 2 to 5, CUDA's
      * cluster, window and chain kernels, mean the same here) */
     cl_int cW = 2 * (p < L ? p : L) + 2;
     size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);

@@ -48,7 +48,7 @@
     /* CUDA Cholesky diagonal blocks: by size, qru's kernel, or cuSOLVER */ \
     X(chol_panel, CHOL_PANEL, "QRU_CHOL_PANEL", 0, 2, "auto|kernel|vendor") \
     /* fused Givens sweeps kernel: on chip when it fits, or global memory */ \
-    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 4, "auto|global|cluster|window|chain")
+    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 5, "auto|global|cluster|window|chain|chaincluster")
 /* clang-format on */
 
 /* The cost model of the update policy (src/update/policy.c):

@@ -1001,12 +1001,15 @@ START_TEST(test_givens_sweeps)
                                    /* a window beyond one block's shared
                                     * memory in double (CUDA: clusters) */
                                    {300, 130, 130, 1, 0, 1},
-                                   {260, 130, 150, 0, 1, 0}};
-    /* five times: the backend's choice (the window in local memory where
-     * it fits), the global-memory kernel, the CUDA cluster kernel, the
-     * window in one work-group's local memory, the CUDA chain of rows
-     * (elsewhere the backend's choice again) */
-    for (int pass = 0; pass < 5; ++pass) {
+                                   {260, 130, 150, 0, 1, 0},
+                                   /* rings beyond one block in double
+                                    * (CUDA: the chain in a cluster) */
+                                   {400, 200, 200, 0, 0, 1}};
+    /* six times: the backend's choice (the window in local memory where
+     * it fits), the global-memory kernel, the CUDA cluster window, the
+     * window in one work-group's local memory, the CUDA chain of rows in
+     * one block and in a cluster (elsewhere the backend's choice again) */
+    for (int pass = 0; pass < 6; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
