@@ -1004,7 +1004,11 @@ START_TEST(test_givens_sweeps)
                                    {260, 130, 150, 0, 1, 0},
                                    /* rings beyond one block in double
                                     * (CUDA: the chain in a cluster) */
-                                   {400, 200, 200, 0, 0, 1}};
+                                   {400, 200, 200, 0, 0, 1},
+                                   /* the chain with p > L, and with
+                                    * transposed strides */
+                                   {10, 40, 40, 0, 0, 1},
+                                   {30, 20, 20, 1, 1, 1}};
     /* six times: the backend's choice (the window in local memory where
      * it fits), the global-memory kernel, the CUDA cluster window, the
      * window in one work-group's local memory, the CUDA chain of rows in
