@@ -223,7 +223,27 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
 }
 
 /* Workspace of the shared steps: Rw, RT, cs, the accumulated rotations
- * on n rows (fast) and, with ac_split, dT (r x (L + p)) after them. */
+ * on n rows (fast) and, with ac_split, dT (r x (L + p)) after them;
+ * ac_shared_at carves it from sh (one layout for both forms). */
+typedef struct ac_shared {
+    qru_ptr Rw, RT, cs, sw, dT;
+} ac_shared;
+
+static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
+                              int p, int fast, qru_ptr sh)
+{
+    int L = m - k, s = m + p - k;
+    ac_shared a;
+    a.Rw = sh;
+    a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
+    a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
+    a.sw = qru_ptr_add(a.cs, 2 * (size_t)p * (size_t)L + 1);
+    a.dT = qru_ptr_add(a.sw, fast && L > 0
+                                 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0)
+                                 : 0);
+    return a;
+}
+
 static size_t ac_shared_ws(const qru_context *ctx, int n, int m, int k, int p,
                            int r, int fast)
 {
@@ -267,15 +287,11 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         free(hdiag);
         return st;
     }
-    size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
     qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
     qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
             work = qru_ptr_add(ws, o_wk);
-    qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
-            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1),
-            dT = qru_ptr_add(sw, fast && L > 0 ? qru_upd_sweeps_workspace(
-                                                     ctx, L, p, n, 0)
-                                               : 0);
+    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, sh);
+    qru_ptr Rw = a.Rw, RT = a.RT, cs = a.cs, sw = a.sw, dT = a.dT;
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
     /* PHASE 0: U_Q = Q' U */
@@ -367,12 +383,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
             gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
-    size_t o_rt = (size_t)mr * s, o_cs = o_rt + (L > 0 ? (size_t)s * s : 0);
-    qru_ptr Rw = sh, RT = qru_ptr_add(sh, o_rt), cs = qru_ptr_add(sh, o_cs),
-            sw = qru_ptr_add(cs, 2 * (size_t)p * (size_t)L + 1),
-            dT = qru_ptr_add(sw, fast && L > 0 ? qru_upd_sweeps_workspace(
-                                                     ctx, L, p, n, 0)
-                                               : 0);
+    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, sh);
+    qru_ptr Rw = a.Rw, RT = a.RT, cs = a.cs, sw = a.sw, dT = a.dT;
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
     if (thin) {

@@ -208,6 +208,9 @@ double qru_upd_accum_calls(const qru_context *ctx, int L, int p, int ab);
  * j > 0, f unchanged, when definiteness would be lost), and its cost
  * function gives the cost model its flops and calls. */
 int qru_upd_qless_wide(const qru_lsq *f, int p);
+int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
+                                const qru_upd_req *rq);
+void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
 /* The Cholesky factor of the nz x nz downdate matrix Z (I - Qk Qk' or
  * I - Qk' Qk; lower, in place) by qru_chol_run (cws: its workspace), with
  * its definiteness rule and then the downdate's own: every pivot finite
@@ -216,9 +219,6 @@ int qru_upd_qless_wide(const qru_lsq *f, int p);
 int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
                           int ldz, qru_ptr cws, double tol, double *adiag,
                           double *piv, const char *what);
-int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
-                                const qru_upd_req *rq);
-void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
 
 /* The refactorisation strategy (refactor.c): run, and its predicted
  * seconds (qru_cost_model of ctx's tuning block). */
