@@ -117,7 +117,7 @@ static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
  * not > 0 or not finite names the failing column, as the potrf_panel
  * contract wants.  Writes
  * the column (1-based, 0: none) to dinfo[1].  When info (one T, the
- * potrf_panel flag; NULL for potrf_full) is given: dinfo[2] = 1 if info
+ * potrf_panel flag and potrf_full's info) is given: dinfo[2] = 1 if info
  * was 0 on entry (the block is to be written back), else 0, and a failure
  * sets info = base + column.  ONE block of any 1-D size. */
 template <typename T>
@@ -194,7 +194,7 @@ static int potrf_lwork_t(qru_context *ctx, int upper, int n, T *A, int lda,
 
 template <typename T>
 static int potrf_full_t(qru_context *ctx, int upper, int n, qru_ptr A,
-                        int lda, qru_ptr ws, size_t *ws_elems)
+                        int lda, qru_ptr info, qru_ptr ws, size_t *ws_elems)
 {
     int lw = 0, st;
     if (!ws.h) { /* query: bufferSize gets a real (tiny) array */
@@ -221,25 +221,16 @@ static int potrf_full_t(qru_context *ctx, int upper, int n, qru_ptr A,
             n, a, lda, w, lw, dinfo));
     if (st)
         return st;
+    /* no wait: info (0 on entry) gets the failing column, or cuSOLVER's
+     * negative devInfo for a rejected argument */
     qru_potrf_check<T><<<1, n >= 1024 ? 1024 : 256, 0, im->stream>>>(
-        n, a, lda, dinfo, (T *)NULL, 0);
-    st = qru_cuda_launched();
-    int h[2] = {0, 0};
-    if (!st)
-        st = qru_cuda_status(cudaMemcpyAsync(h, dinfo, sizeof h,
-                                             cudaMemcpyDeviceToHost,
-                                             im->stream));
-    if (!st)
-        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
-    if (st)
-        return st;
-    if (h[0] < 0)
-        return QRU_ERR_INTERNAL; /* an illegal argument */
-    return h[1];
+        n, a, lda, dinfo, qru_dp<T>(info), 0);
+    return qru_cuda_launched();
 }
 
 int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                      qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+                      qru_ptr A, int lda, qru_ptr info, qru_ptr ws,
+                      size_t *ws_elems)
 {
     if (n <= 0) {
         if (!ws.h)
@@ -251,8 +242,8 @@ int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return st;
     int upper = uplo_code(uplo) == 1;
     return dt == QRU_DOUBLE
-               ? potrf_full_t<double>(ctx, upper, n, A, lda, ws, ws_elems)
-               : potrf_full_t<float>(ctx, upper, n, A, lda, ws, ws_elems);
+               ? potrf_full_t<double>(ctx, upper, n, A, lda, info, ws, ws_elems)
+               : potrf_full_t<float>(ctx, upper, n, A, lda, info, ws, ws_elems);
 }
 
 /* ---- potrf_panel: the one-work-group kernel or cuSOLVER ------------------ */

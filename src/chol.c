@@ -224,43 +224,67 @@ int qru_chol_use_vendor(const qru_context *ctx, qru_dtype dt, int n,
            t->potrf_min_n > 0 && n >= t->potrf_min_n;
 }
 
+/* qru_chol_run's workspace starts with the 2 n + 1 elements it reads back
+ * in one transfer: A's diagonal before (n), the factor's after (n), info. */
+static size_t chol_run_head(int n)
+{
+    return qru_chol_align(2 * (size_t)n + 1);
+}
+
 int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
                     int nb_asked, size_t *elems)
 {
-    size_t need = qru_chol_align(1); /* info of the own algorithm */
+    size_t need = 0;
     if (n > 0 && qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
         qru_ptr none = {0, 0};
-        size_t v = 0;
-        QRU_TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, &v));
-        if (v > need)
-            need = v;
+        QRU_TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, none,
+                                     &need));
     }
-    *elems = need;
+    *elems = chol_run_head(n > 0 ? n : 0) + need;
     return 0;
 }
 
+/* Everything is queued and read back once at the end: the diagonal of A
+ * before (unless the caller has it), info, the factor's diagonal. */
 int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                  int lda, int variant, int nb_asked, qru_ptr ws,
                  const double *adiag, double *piv)
 {
     if (n <= 0)
         return 0;
-    int bad = 0;
-    if (qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
+    const qru_backend_ops *o = ctx->ops;
+    size_t nn = (size_t)n;
+    qru_ptr D = ws, info = qru_ptr_add(ws, 2 * nn);
+    qru_ptr rws = qru_ptr_add(ws, chol_run_head(n));
+    double *h = malloc(sizeof(double) * (2 * nn + 1));
+    if (!h)
+        return QRU_HOST_ALLOC_FAILED;
+    int st = adiag ? 0 : o->copy(ctx, dt, 1, n, A, lda + 1, D, 1);
+    if (!st)
+        st = qru_chol_info_zero(ctx, dt, info);
+    if (!st && qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
         size_t unused = 0;
-        bad = ctx->ops->potrf_full(ctx, dt, uplo, n, A, lda, ws, &unused);
-        if (bad < 0)
-            return bad;
-    } else {
-        qru_ptr info = ws;
-        QRU_TRY(qru_chol_info_zero(ctx, dt, info));
-        QRU_TRY(qru_potrf_run(ctx, dt, uplo, n, A, lda,
-                          variant & ~QRU_CHOL_IN_PLACE,
-                          qru_chol_nb(ctx, dt, nb_asked, n), info, 0));
-        QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
+        st = o->potrf_full(ctx, dt, uplo, n, A, lda, info, rws, &unused);
+    } else if (!st) {
+        st = qru_potrf_run(ctx, dt, uplo, n, A, lda,
+                           variant & ~QRU_CHOL_IN_PLACE,
+                           qru_chol_nb(ctx, dt, nb_asked, n), info, 0);
     }
-    return qru_chol_verdict(ctx, dt, n, adiag, piv, bad, n, A, lda + 1, A,
-                            lda + 1);
+    if (!st)
+        st = o->copy(ctx, dt, 1, n, A, lda + 1, qru_ptr_add(D, nn), 1);
+    if (!st)
+        st = qru_chol_read_row(ctx, dt, 2 * n + 1, D, 1, h);
+    if (!st) {
+        int bad = (int)h[2 * nn];
+        if (bad < 0)
+            st = QRU_ERR_INTERNAL; /* the vendor rejected an argument */
+        else
+            st = qru_chol_judge(dt, n, adiag ? adiag : h, h + nn, bad);
+        if (piv)
+            memcpy(piv, h + nn, sizeof(double) * nn);
+    }
+    free(h);
+    return st;
 }
 
 /* Without QRU_CHOL_IN_PLACE the referenced triangle of A is first saved
@@ -297,21 +321,11 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     QRU_CHECK(ctx,
               qru_ctx_workspace(ctx, (bsz + run) * qru_dtype_size(dt), &ws));
     qru_ptr B = ws, rws = qru_ptr_add(ws, bsz);
-    /* the definiteness rule needs A's diagonal as it was before (and n
-     * doubles for the factor's, taken now: in place, A is overwritten) */
-    double *adiag = malloc(sizeof(double) * 2 * (size_t)n);
-    if (!adiag)
-        QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
-    int st = qru_chol_read_row(ctx, dt, n, A->p, A->ld + 1, adiag);
-    if (!st && !in_place)
-        st = o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n);
-    if (st) {
-        free(adiag);
+    int st = in_place ? 0 : o->lacpy(ctx, dt, uplo, n, n, A->p, A->ld, B, n);
+    if (st)
         QRU_RET(ctx, st);
-    }
-    st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, adiag,
-                      adiag + n);
-    free(adiag);
+    st = qru_chol_run(ctx, dt, uplo, n, A->p, A->ld, alg, nb, rws, NULL,
+                      NULL);
     if (st != 0 && !in_place) { /* restore A (also after a library error) */
         int st2 = o->lacpy(ctx, dt, uplo, n, n, B, n, A->p, A->ld);
         if (st > 0 && st2 != 0)

@@ -85,11 +85,14 @@ int qru_potrf_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
  * so, else qru_potrf_run with the block size qru_chol_nb(ctx, nb_asked,
  * n).  variant: QRU_CHOL_LEFT / RIGHT / CROUT (flags ignored); nb_asked:
  * the caller's nb (0 = "the fastest"); adiag: A's diagonal as it was
- * before (n host doubles) for the definiteness rule (qru_chol_judge).
- * Synchronises at the end; returns 0, the status of the rule (first
- * failing column, 1-based; A then holds partial results as with
- * QRU_CHOL_IN_PLACE) or a library status.  ws must hold
- * qru_chol_run_ws(...) elements (same ctx, dt, n, variant, nb_asked). */
+ * before (n host doubles) for the definiteness rule (qru_chol_judge), or
+ * NULL: taken on the device before the factorisation; piv (n host doubles
+ * or NULL) receives the factor's diagonal.  Everything is queued and read
+ * back in one transfer at the end (the only synchronisation); returns 0,
+ * the status of the rule (first failing column, 1-based; A then holds
+ * partial results as with QRU_CHOL_IN_PLACE) or a library status.  ws
+ * must hold qru_chol_run_ws(...) elements (same ctx, dt, n, variant,
+ * nb_asked). */
 int qru_chol_use_vendor(const qru_context *ctx, qru_dtype dt, int n, int variant,
                         int nb_asked);
 int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,

@@ -231,20 +231,23 @@
     /* ---- vendor Cholesky ---- */ \
     /* The vendor's Cholesky (LAPACK / cuSOLVER potrf) of the uplo triangle \
      * of the n x n A, in place, in one call.  The other strict triangle is \
-     * neither read nor written.  Returns 0, a library status, or info > 0 \
-     * with the potrf_panel meaning: the first column j (1-based; rows for \
-     * 'U') whose pivot is not > 0, NaN included (a backend whose vendor \
-     * routine lets NaN pivots pass finds them on the factor's diagonal \
-     * afterwards); then columns < j hold their factor and the rest of the \
-     * triangle unspecified values. \
-     * Workspace query: with ws.h == NULL nothing is done (A is not \
-     * referenced) and *ws_elems is set to the number of elements of type \
-     * dt that ws must hold for this n; ws is not used otherwise beyond that \
-     * many elements.  A and ws must not overlap.  Waits for the device \
-     * (reads devInfo) before it returns.  Capability: NULL if the backend has \
-     * no vendor Cholesky; whether the algorithm layer uses it is decided in \
-     * src/chol.c (qru_chol_use_vendor, with potrf_full_min_n below). */ \
-    QRU_OP(potrf_full, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems), (ctx, dt, uplo, n, A, lda, ws, ws_elems), CAP, WAIT)
+     * neither read nor written.  info is one element of type dt, 0 on \
+     * entry (the potrf_panel convention): it is set to the first column j \
+     * (1-based; rows for 'U') whose pivot is not > 0, NaN included (a \
+     * backend whose vendor routine lets NaN pivots pass finds them on the \
+     * factor's diagonal afterwards), or to a negative value if the vendor \
+     * routine rejected an argument; then columns < j hold their factor and \
+     * the rest of the triangle unspecified values.  Does not wait: the \
+     * caller reads info when it next synchronises (src/chol.c reads it \
+     * with the diagonals of the definiteness rule, one transfer).  \
+     * Workspace query: with ws.h == NULL nothing is done (A and info are \
+     * not referenced) and *ws_elems is set to the number of elements of \
+     * type dt that ws must hold for this n; ws is not used otherwise beyond \
+     * that many elements.  A, info and ws must not overlap.  Capability: \
+     * NULL if the backend has no vendor Cholesky; whether the algorithm \
+     * layer uses it is decided in src/chol.c (qru_chol_use_vendor, with \
+     * potrf_full_min_n below). */ \
+    QRU_OP(potrf_full, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A, int lda, qru_ptr info, qru_ptr ws, size_t *ws_elems), (ctx, dt, uplo, n, A, lda, info, ws, ws_elems), CAP, ASYNC)
 /* clang-format on */
 
 /* Op ids: QRU_OP_gemm, ... and their count. */

@@ -15,6 +15,7 @@
 
 #include <lapacke.h>
 
+#include "../src/chol_internal.h"
 #include "../src/qru_internal.h"
 #include "qru_test.h"
 
@@ -24,11 +25,12 @@ static qru_backend_ops counting;
 static int vendor_calls;
 
 static int count_potrf_full(qru_context *c, qru_dtype dt, char uplo, int n,
-                            qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+                            qru_ptr A, int lda, qru_ptr info, qru_ptr ws,
+                            size_t *ws_elems)
 {
     if (ws.h)
         ++vendor_calls;
-    return orig->potrf_full(c, dt, uplo, n, A, lda, ws, ws_elems);
+    return orig->potrf_full(c, dt, uplo, n, A, lda, info, ws, ws_elems);
 }
 
 static void setup(void)
@@ -260,7 +262,8 @@ START_TEST(test_not_pd_paths)
 END_TEST
 
 /* The vendor op itself, where the backend has one: workspace query,
- * success, failure status on an indefinite and on a NaN pivot. */
+ * success, the failing column in info on an indefinite and on a NaN
+ * pivot, and info left alone when it was not 0 on entry. */
 START_TEST(test_potrf_full_op)
 {
     if (!orig->potrf_full)
@@ -269,13 +272,14 @@ START_TEST(test_potrf_full_op)
     int n = 96, ld = 100;
     size_t wse = 0;
     qru_ptr none = {0, 0};
-    ck_assert_int_eq(orig->potrf_full(ctx, dt, 'L', n, none, ld, none, &wse),
-                     0);
+    ck_assert_int_eq(
+        orig->potrf_full(ctx, dt, 'L', n, none, ld, none, none, &wse), 0);
     qru_ptr ws;
     ck_assert_int_eq(
-        qru_ctx_workspace(ctx, (wse + 1) * qru_dtype_size(dt), &ws), 0);
+        qru_ctx_workspace(ctx, (wse + 2) * qru_dtype_size(dt), &ws), 0);
+    qru_ptr info = qru_ptr_add(ws, wse + 1); /* after the op's elements */
     double *A0 = spd(n, 3u);
-    for (int fail = 0; fail < 3; ++fail) {
+    for (int fail = 0; fail < 4; ++fail) {
         double *A = malloc(sizeof(double) * (size_t)n * n);
         memcpy(A, A0, sizeof(double) * (size_t)n * n);
         int bad = 40;
@@ -284,9 +288,18 @@ START_TEST(test_potrf_full_op)
         void *h = to_dt(dt, n, ld, A, 'L');
         qru_matrix *P = qru_test_upload(ctx, dt, ld, n, ld, h, ld);
         qru_ptr p = {qru_matrix_data(P), 0};
-        int st = orig->potrf_full(ctx, dt, 'L', n, p, ld, ws, &wse);
-        ck_assert_msg(st == (fail ? bad + 1 : 0), "fail %d: status %d", fail,
-                      st);
+        /* fail 3: an indefinite A with info already 7 (kept) */
+        double in = fail == 3 ? 7.0 : 0.0;
+        ck_assert_int_eq(
+            ctx->ops->laset(ctx, dt, 'A', 1, 1, 0.0, in, info, 1), 0);
+        ck_assert_int_eq(orig->potrf_full(ctx, dt, 'L', n, p, ld, info, ws,
+                                          &wse),
+                         0);
+        int got = -1;
+        ck_assert_int_eq(qru_chol_info_read(ctx, dt, info, &got), 0);
+        int want = fail == 3 ? 7 : (fail ? bad + 1 : 0);
+        ck_assert_msg(got == want, "fail %d: info %d, want %d", fail, got,
+                      want);
         void *F = qru_test_download(P);
         check_sentinels(dt, n, ld, F, 'L');
         free(F);

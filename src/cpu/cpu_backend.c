@@ -499,12 +499,13 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
 }
 
-/* LAPACK potrf of the uplo triangle (potrf_full in qru_internal.h).
+/* LAPACK potrf of the uplo triangle (potrf_full in qru_ops.h).
  * OpenBLAS's potrf tests pivots with "<= 0", which lets a NaN pivot pass:
  * after a successful call the first diagonal element of the factor that
  * is not > 0 (a NaN) gives the failing column, as potrf_panel would. */
 static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                          qru_ptr A, int lda, qru_ptr ws, size_t *ws_elems)
+                          qru_ptr A, int lda, qru_ptr info_slot, qru_ptr ws,
+                          size_t *ws_elems)
 {
     (void)ctx;
     if (!ws.h) {
@@ -528,7 +529,13 @@ static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
             if (!(a[(size_t)j * lda + j] > 0.0f))
                 info = j + 1;
     }
-    return info < 0 ? QRU_ERR_INTERNAL : (int)info; /* < 0: bad argument */
+    if (info != 0) { /* the potrf_panel convention: only if still 0 */
+        if (dt == QRU_DOUBLE && DP(info_slot)[0] == 0.0)
+            DP(info_slot)[0] = (double)info;
+        else if (dt == QRU_FLOAT && SP(info_slot)[0] == 0.0f)
+            SP(info_slot)[0] = (float)info;
+    }
+    return 0;
 }
 
 /* Every REQ op of the list (qru_ops.h) is cpu_<name>; the OPT and CAP

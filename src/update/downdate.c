@@ -35,12 +35,11 @@ int qru_upd_qless_wide(const qru_lsq *f, int p)
 }
 
 int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
-                          int ldz, qru_ptr cws, double tol, double *adiag,
-                          double *piv, const char *what)
+                          int ldz, qru_ptr cws, double tol, double *piv,
+                          const char *what)
 {
-    QRU_TRY(qru_chol_read_row(ctx, dt, nz, Z, ldz + 1, adiag));
     int bad = qru_chol_run(ctx, dt, 'L', nz, Z, ldz, QRU_CHOL_LEFT, 0, cws,
-                           adiag, piv);
+                           NULL, piv);
     if (bad < 0)
         return bad;
     /* the verdict read the factor's diagonal into piv */
@@ -80,10 +79,10 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     size_t total = o_cw + nchol;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
-    double *h = malloc(sizeof(double) * (2 * (size_t)m + 2 * (size_t)r));
+    double *h = malloc(sizeof(double) * ((size_t)m + 2 * (size_t)r));
     if (!h)
         return QRU_HOST_ALLOC_FAILED;
-    double *adiag = h, *piv = h + m, *nv = piv + m, *nw = nv + r;
+    double *piv = h, *nv = piv + m, *nw = nv + r;
     qru_ptr QK = qru_ptr_add(ws, o_qk), L = qru_ptr_add(ws, o_l),
             Rc = qru_ptr_add(ws, o_rc), R1 = qru_ptr_add(ws, o_r1),
             T = qru_ptr_add(ws, o_t), V = qru_ptr_add(ws, o_v),
@@ -96,8 +95,8 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     QRU_TRY_GOTO(o->laset(ctx, dt, 'A', m, m, 0.0, 1.0, L, m));
     QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, m, p, -1.0, QK, p, QK, p, 1.0,
                          L, m));
-    QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, m, L, m, cws, tol, adiag,
-                                       piv, "I - Qk' * Qk"));
+    QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, m, L, m, cws, tol, piv,
+                                       "I - Qk' * Qk"));
     double dmin = fabs(piv[0]);
     for (int j = 1; j < m; ++j)
         dmin = fabs(piv[j]) < dmin ? fabs(piv[j]) : dmin;

@@ -320,10 +320,10 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     size_t o_hh = o_c + (thin ? 2 * (size_t)m * p : 0);
     size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
     size_t total = o_sw + rr_sweeps_ws(ctx, m, r, p, thin ? n : 0);
-    double *diag = malloc(sizeof(double) * (3 * (size_t)p + (size_t)r));
+    double *diag = malloc(sizeof(double) * (2 * (size_t)p + (size_t)r));
     if (!diag)
         return QRU_HOST_ALLOC_FAILED;
-    double *rho1 = diag + p, *adiag = rho1 + r, *piv = adiag + p;
+    double *rho1 = diag + p, *piv = rho1 + r;
     qru_ptr ws;
     if ((st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws)) != 0)
         goto done;
@@ -375,8 +375,8 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         /* the Cholesky factor by the library's whole factorisation (the
          * backend's vendor potrf where it is faster), judged by its
          * definiteness rule and then by the downdate's own tolerance */
-        QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, p, Z, p, cws, tol, adiag,
-                                           piv, "I - Qk * Qk'"));
+        QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, p, Z, p, cws, tol, piv,
+                                           "I - Qk * Qk'"));
         for (int j = 0; j < p; ++j)
             diag[j] = piv[j];
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 0.0, Lz, p));

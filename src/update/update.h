@@ -215,10 +215,10 @@ void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
  * I - Qk' Qk; lower, in place) by qru_chol_run (cws: its workspace), with
  * its definiteness rule and then the downdate's own: every pivot finite
  * with pivot^2 > tol.  Returns 0 (the pivots in piv), j > 0 with a message
- * naming 'what', or a library status; adiag: nz host doubles of scratch. */
+ * naming 'what', or a library status; piv: nz host doubles. */
 int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
-                          int ldz, qru_ptr cws, double tol, double *adiag,
-                          double *piv, const char *what);
+                          int ldz, qru_ptr cws, double tol, double *piv,
+                          const char *what);
 
 /* The refactorisation strategy (refactor.c): run, and its predicted
  * seconds (qru_cost_model of ctx's tuning block). */
