@@ -111,8 +111,10 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
 }
 
 /* Which panel kernel: the tuning's panel_kernel = 0 (default: registers,
- * else shared memory, else global memory, the first that fits), 1 (no
- * register kernel) or 2 (the global-memory kernel only). */
+ * else shared memory, else the tall panel over many blocks
+ * (cuda_panel_grid.cu), else global memory: the first that fits), 1 (no
+ * register kernel), 2 (the global-memory kernel only) or 3 (the many-block
+ * kernel wherever it applies, else global memory). */
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
 #define REG_THREADS 512
@@ -157,11 +159,17 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
                                                       ldy, t, ot, wk, ok);
         onchip = 1;
-    } else if (which < 2 && sb <= smem_capacity<T>(ctx)) {
+    } else if ((which == 0 || which == 1) && sb <= smem_capacity<T>(ctx)) {
         qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
             m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot, 1, wk, ok);
         onchip = 1;
     }
+    int chunk = 0;
+    if (!onchip && which != 2 &&
+        (chunk = qru_cu_panel_grid_rows<T>(ctx, m, nb)) > 0 &&
+        qru_cu_panel_grid<T>(ctx, m, nb, chunk, A, lda, Y, ldy, tau, work) ==
+            0)
+        onchip = 1;
     if (onchip) {
         /* W = -Y T (T upper triangular, nb x nb in work) */
         int st = qru_cuda_launched();
@@ -172,7 +180,7 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
                                          y + oy, ldy, w + ow, ldw));
     }
     int G = panel_groups<T>(ctx, m, nb);
-    int chunk = (m + G - 1) / G;
+    chunk = (m + G - 1) / G;
     if (G > 1) {
         void *args[] = {&m,  &nb, &a,  &oa, &lda, &y,  &oy, &ldy,
                         &w,  &ow, &ldw, &t, &ot,  &wk, &ok, &chunk};

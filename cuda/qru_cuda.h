@@ -176,6 +176,14 @@ static inline dim3 qru_colred_block(int m)
     return dim3(nx, 256 / nx);
 }
 
+/* The tall panel over many blocks (cuda_panel_grid.cu), for panel_t in
+ * cuda_panel.cu: rows a block for an m x nb panel (0: does not apply), and
+ * the launch (0, or 1 if the cooperative launch was refused). */
+template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb);
+template <typename T>
+int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
+                      int lda, qru_ptr Y, int ldy, qru_ptr tau, qru_ptr work);
+
 /* ---- the backend: its lifecycle (cuda_backend.cu) and every op of the
  * op list (qru_ops.h) as qru_cu_<name> (cuda_backend.cu: base ops,
  * cuda_update.cu: Givens, cuda_chol.cu: Cholesky, cuda_panel.cu: fused

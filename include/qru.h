@@ -320,8 +320,9 @@ typedef enum qru_tuning_param {
      *  min(p, L) x rows <= this (QRU_SWEEPS_MAX_WORK). */
     QRU_TUNE_SWEEPS_MAX_WORK,
     /** GPU Householder panel kernel: 0 the first that fits, 1 no
-     *  register kernel, 2 the global-memory kernel only
-     *  (QRU_PANEL_KERNEL=auto|smem|global). */
+     *  register kernel, 2 the global-memory kernel only, 3 the tall panel
+     *  over many blocks wherever it applies (CUDA; elsewhere as 2)
+     *  (QRU_PANEL_KERNEL=auto|smem|global|grid). */
     QRU_TUNE_PANEL_KERNEL,
     /** Work-groups of the CUDA multi-group panel; 0: by size and the
      *  device (QRU_PANEL_GROUPS). */

@@ -1208,11 +1208,15 @@ START_TEST(test_panel_qr)
     double eps = qru_test_eps(dt);
     /* m, nb, kind (0: random, 1: column 0 already reduced, 2: upper
      * triangular, 3: a zero column inside, 4: rows of very different
-     * scale); tall panels run on several work-groups on CUDA */
+     * scale, 5 / 6: everything near the square root of overflow /
+     * underflow, so that plain sums of squares or dots would leave the
+     * range); tall panels run on several work-groups on CUDA (12000 x 64:
+     * about one block an SM for the many-block kernel) */
     int cases[][3] = {
-        {1, 1, 0},    {5, 5, 0},    {7, 3, 1},    {40, 13, 0},  {33, 32, 2},
-        {129, 32, 0}, {300, 32, 3}, {300, 17, 1}, {1000, 8, 0}, {1000, 64, 4},
-        {3000, 32, 0}, {64, 64, 0}, {0, 0, 0}};
+        {1, 1, 0},     {5, 5, 0},     {7, 3, 1},     {40, 13, 0},
+        {33, 32, 2},   {129, 32, 0},  {300, 32, 3},  {300, 17, 1},
+        {1000, 8, 0},  {1000, 64, 4}, {3000, 32, 0}, {64, 64, 0},
+        {2000, 40, 5}, {2000, 24, 6}, {12000, 64, 0}, {0, 0, 0}};
     /* the widest panel with 200 extra rows that the backend runs on chip
      * (the block size of the fused update panels) */
     {
@@ -1228,10 +1232,11 @@ START_TEST(test_panel_qr)
             cases[last][1] = mx;
         }
     }
-    /* three times: the backend's choice (on the GPU backends: registers,
-     * else local memory, else global memory, the first that fits), local
-     * memory where it fits, global memory only */
-    for (int pass = 0; pass < 3; ++pass) {
+    /* four times: the backend's choice (on the GPU backends: registers,
+     * else local memory, else (CUDA) the tall panel over many blocks, else
+     * global memory, the first that fits), no register kernel, global
+     * memory only, the many-block kernel wherever it applies */
+    for (int pass = 0; pass < 4; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -1251,6 +1256,10 @@ START_TEST(test_panel_qr)
                     *a = 0.0;
                 if (kind == 4 && i % 7 == 3)
                     *a *= 1e6;
+                if (kind == 5)
+                    *a *= dt == QRU_DOUBLE ? 1e200 : 1e25;
+                if (kind == 6)
+                    *a *= dt == QRU_DOUBLE ? 1e-200 : 1e-25;
             }
         hround(dt, A, lA);
         memcpy(A0, A, lA * sizeof *A);

@@ -108,12 +108,12 @@ static const char *tname(qru_dtype dt)
 static qru_context *ctx;
 
 /* Panel-kernel settings of the backend (QRU_TUNE_PANEL_KERNEL). */
-static const char *const panel_all[] = {NULL, "smem", "global"};
+static const char *const panel_all[] = {NULL, "smem", "global", "grid"};
 static int npanel(void)
 {
     qru_backend b = qru_test_backend();
     if (b == QRU_BACKEND_CUDA)
-        return 3;
+        return 4;
     return b == QRU_BACKEND_OPENCL ? 2 : 1; /* OpenCL: auto, global */
 }
 static const char *panel_setting(int i)
@@ -123,7 +123,10 @@ static const char *panel_setting(int i)
 }
 static void set_panel(const char *pk)
 {
-    int v = !pk ? 0 : strcmp(pk, "smem") == 0 ? 1 : 2;
+    int v = !pk                        ? 0
+            : strcmp(pk, "smem") == 0   ? 1
+            : strcmp(pk, "global") == 0 ? 2
+                                        : 3;
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_PANEL_KERNEL, v), 0);
     ck_assert_int_eq(
