@@ -39,9 +39,9 @@
 #include "qru_base.cl"
 #include "qru_panel.cl"
 
-#define PG_THREADS 512
+#define PG_THREADS 1024
 #define PG_WARPS (PG_THREADS / 32)
-#define PG_MAX_NB 64 /* 8 lanes reduce each column's partials */
+#define PG_MAX_NB (PG_THREADS / 8) /* 8 lanes reduce a column's partials */
 #define PG_MIN_ROWS 128
 
 /* Exponent limits of the block scaling (2^-e stays finite). */
@@ -68,11 +68,11 @@ __device__ __forceinline__ void pg_acc(T *sum, int *M, T d, int e)
     }
 }
 
-/* Shared memory (dynamic): S (lds x nb), Tm (nb x nb), red, rowv, fv,
- * tv (nb each), then redE (nb ints). */
+/* Shared memory (dynamic): S (lds x nb; at the end block 0 forms T in
+ * it, lds >= nb), red, rowv, fv, tv (nb each), then redE (nb ints). */
 template <typename T> static size_t pg_smem(int lds, int nb)
 {
-    return ((size_t)lds * nb + (size_t)nb * nb + 4 * (size_t)nb) * sizeof(T) +
+    return ((size_t)lds * nb + 4 * (size_t)nb) * sizeof(T) +
            (size_t)nb * sizeof(int);
 }
 
@@ -139,8 +139,7 @@ __global__ void __launch_bounds__(PG_THREADS)
     extern __shared__ __align__(16) unsigned char qru_pg_smem_[];
     int lds = chunk;
     T *S = (T *)qru_pg_smem_;
-    T *Tm = S + (long)lds * nb;
-    T *red = Tm + (long)nb * nb, *rowv = red + nb, *fv = rowv + nb,
+    T *red = S + (long)lds * nb, *rowv = red + nb, *fv = rowv + nb,
       *tv = fv + nb;
     int *redE = (int *)(tv + nb);
     int g = blockIdx.x, G = gridDim.x;
@@ -206,8 +205,9 @@ __global__ void __launch_bounds__(PG_THREADS)
             tv[j] = t;
             fv[j] = t != (T)0 ? f : (T)1;
         }
-        if (g == 0 && tid < j) /* z_c = y_c' v_j (T's recurrence) */
-            Tm[j + (long)tid * nb] =
+        if (g == 0 && tid < j) /* z_c = y_c' v_j (T's recurrence), in
+                                  To's strict lower part until the end */
+            To[oto + j + (long)tid * nb] =
                 t != (T)0 ? rowv[tid] + scalbn(f, redE[tid]) * red[tid] *
                                             fv[tid]
                           : (T)0;
@@ -247,6 +247,11 @@ __global__ void __launch_bounds__(PG_THREADS)
             gi < c ? (T)0 : (gi == c ? (T)1 : fv[c] * x);
     }
     if (g == 0) {
+        __syncthreads(); /* S is free: T formed in it from the z's */
+        T *Tm = S;
+        for (int e = tid; e < nb * nb; e += PG_THREADS)
+            Tm[e] = To[oto + e];
+        __syncthreads();
         qru_panel_tbuild(nb, Tm, nb, tv, tid, PG_THREADS);
         for (int j = tid; j < nb; j += PG_THREADS)
             tau[ot + j] = tv[j];
@@ -274,9 +279,13 @@ template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb
     int sms = qru_cuda(ctx)->sm_count;
     if (cap == 0 || sms < 1)
         return 0;
+    /* chunk > nb: T fits in S, and the partials fit in the work of
+     * panel_qr (G (nb + 1) <= m + nb + 2) */
     long chunk = ((long)m + sms - 1) / sms;
     if (chunk < PG_MIN_ROWS)
         chunk = PG_MIN_ROWS;
+    if (chunk < nb + 1)
+        chunk = nb + 1;
     chunk = (chunk + 31) / 32 * 32;
     if (pg_smem<T>((int)chunk, nb) > cap)
         return 0;
@@ -295,7 +304,7 @@ template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb
 /* Launch (chunk from qru_cu_panel_grid_rows); 0, or 1 if the cooperative
  * launch was refused (nothing done).  T (nb x nb) to work at ok,
  * the partials after it (2 G (nb + 1) + 2 nb elements, within
- * qru_panel_work(m, nb) since chunk >= PG_MIN_ROWS > nb). */
+ * qru_panel_work(m, nb) since chunk > nb). */
 template <typename T>
 int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
                       int lda, qru_ptr Y, int ldy, qru_ptr tau, qru_ptr work)

@@ -1211,12 +1211,14 @@ START_TEST(test_panel_qr)
      * scale, 5 / 6: everything near the square root of overflow /
      * underflow, so that plain sums of squares or dots would leave the
      * range); tall panels run on several work-groups on CUDA (12000 x 64:
-     * about one block an SM for the many-block kernel) */
+     * about one block an SM for the many-block kernel, which takes up to
+     * 128 columns) */
     int cases[][3] = {
         {1, 1, 0},     {5, 5, 0},     {7, 3, 1},     {40, 13, 0},
         {33, 32, 2},   {129, 32, 0},  {300, 32, 3},  {300, 17, 1},
         {1000, 8, 0},  {1000, 64, 4}, {3000, 32, 0}, {64, 64, 0},
-        {2000, 40, 5}, {2000, 24, 6}, {12000, 64, 0}, {0, 0, 0}};
+        {2000, 40, 5}, {2000, 24, 6}, {12000, 64, 0}, {5000, 100, 0},
+        {3000, 128, 3}, {0, 0, 0}};
     /* the widest panel with 200 extra rows that the backend runs on chip
      * (the block size of the fused update panels) */
     {
