@@ -463,6 +463,11 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     if (s0 == d0 && lds == ldd)
         return 0;
     int overlap = s0 < d0 + dbytes && d0 < s0 + sbytes;
+    /* columns of a few elements (a diagonal, a row): the copy engine moves
+     * a 2-D copy one column at a time, tens of microseconds for 1000 of
+     * them; a kernel takes a few */
+    if (!overlap && (size_t)m * es < 64 && n > 16)
+        return qru_cu_lacpy(ctx, dt, 'A', m, n, src, lds, dst, ldd);
     if (!overlap)
         return qru_cuda_status(cudaMemcpy2DAsync(
             d0, (size_t)ldd * es, s0, (size_t)lds * es, (size_t)m * es,
