@@ -117,7 +117,7 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
  * kernel wherever it applies, else global memory). */
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
-#define REG_THREADS QRU_PREG_THREADS
+#define REG_THREADS 512
 #define REG_MAX_ROWS (QRU_TEAM * QRU_PREG_R)
 #define REG_MAX_NB                                                             \
     ((REG_THREADS / QRU_TEAM) * QRU_PREG_C < QRU_PREG_NB                       \

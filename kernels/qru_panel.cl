@@ -478,7 +478,6 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
 #define QRU_PREG_C 4    /* columns per team */
 #define QRU_PREG_NB 64  /* columns (T's array is QRU_PREG_NB^2) */
 #define QRU_PREG_RING 4 /* reflectors in flight */
-#define QRU_PREG_THREADS 512 /* the block: 16 teams of 4 columns */
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
 
 /* The reflector of the owned column c (x: the item's rows of it): x :=
@@ -575,11 +574,10 @@ QRU_DEVICE void qru_preg_publish(int m, int c, T *x, QRU_LOCAL T *vs,
         *ready = c + 1;
 }
 
-template <typename T>
-__global__ void __launch_bounds__(QRU_PREG_THREADS)
-    qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa, int lda,
-                     QRU_GLOBAL T *Y, long oy, int ldy, QRU_GLOBAL T *tau,
-                     long ot, QRU_GLOBAL T *To, long oto)
+QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
+                                 int lda, QRU_GLOBAL T *Y, long oy, int ldy,
+                                 QRU_GLOBAL T *tau, long ot,
+                                 QRU_GLOBAL T *To, long oto)
 {
     QRU_LOCAL_DECL(T, vs, QRU_PREG_RING * QRU_PREG_LEN);
     QRU_LOCAL_DECL(T, Tm, QRU_PREG_NB * QRU_PREG_NB);
