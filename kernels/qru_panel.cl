@@ -455,29 +455,19 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
  * rows and QRU_PREG_NB columns (264 x 64 at the update targets), in one
  * work-group of teams (warps) with the panel in REGISTERS: column u belongs
  * to team u % teams, its rows i = lane + QRU_TEAM r to the items (lanes).
- * Local memory carries the reflectors (a ring of QRU_PREG_RING of them)
- * and T.  Step j: a team waits until v_j is published (a flag, not a
- * work-group barrier), reads it once, and applies it to its columns; the
- * owner of column j + 1 does that column FIRST, forms v_{j+1} and
- * publishes it at once, and only then updates its other columns, so the
- * chain from v_j to v_{j+1} is one column's dot, update and reflector
- * (look-ahead), and the other teams run up to a few steps apart instead
- * of meeting at a barrier every step (measured on an H100: 5.8 of the
- * 15.4 cycles a warp waited per issued instruction were barrier waits,
- * results/2026-11-26_nvidia-h100_issue16-day2/).  A ring slot is
- * rewritten only after every team has read the reflector it held (a
- * count per slot).  The dots of a team's columns are reduced together.
- * v_j is stored as a full column (0 above row j, 1 at row j), so one
- * plain dot serves both a trailing column (its larf) and a column c < j
- * of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of T's
- * array); T is formed at the end (qru_panel_tbuild).  The caller forms
+ * Local memory carries only the reflector of the step (double-buffered, so
+ * that the owner of column j + 1 writes v_{j+1} while the others read v_j)
+ * and T, so a step costs one barrier, one read of v per item and one team
+ * reduction per owned column (the dots of a team's columns are reduced
+ * together).  v_j is stored as a full column (0 above row j, 1 at row j),
+ * so one plain dot serves both a trailing column (its larf) and a column
+ * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
+ * T's array); T is formed at the end (qru_panel_tbuild).  The caller forms
  * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
- * one item, i.e. CUDA warps (OpenCL 1.2 has no sub-group reductions), so
- * the flags use CUDA's warp and block fences directly. */
-#define QRU_PREG_R 9    /* rows per item */
-#define QRU_PREG_C 4    /* columns per team */
-#define QRU_PREG_NB 64  /* columns (T's array is QRU_PREG_NB^2) */
-#define QRU_PREG_RING 4 /* reflectors in flight */
+ * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions). */
+#define QRU_PREG_R 9   /* rows per item */
+#define QRU_PREG_C 4   /* columns per team */
+#define QRU_PREG_NB 64 /* columns (T's array is QRU_PREG_NB^2) */
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
 
 /* The reflector of the owned column c (x: the item's rows of it): x :=
@@ -554,36 +544,14 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
         tv[c] = t;
 }
 
-/* Owner of column c (x: its rows): wait until every team has read the
- * reflector that ring slot c % RING held, form v_c into it, publish. */
-QRU_DEVICE void qru_preg_publish(int m, int c, T *x, QRU_LOCAL T *vs,
-                                 QRU_LOCAL T *tv, volatile int *ready,
-                                 volatile int *used, int nteam, int lane)
-{
-    int b = c % QRU_PREG_RING;
-    if (lane == 0)
-        while (used[b] != nteam)
-            ;
-    __syncwarp();
-    if (lane == 0)
-        used[b] = 0;
-    qru_preg_house(m, c, x, vs + b * QRU_PREG_LEN, tv, lane);
-    __syncwarp();
-    __threadfence_block();
-    if (lane == 0)
-        *ready = c + 1;
-}
-
 QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
                                  int lda, QRU_GLOBAL T *Y, long oy, int ldy,
                                  QRU_GLOBAL T *tau, long ot,
                                  QRU_GLOBAL T *To, long oto)
 {
-    QRU_LOCAL_DECL(T, vs, QRU_PREG_RING * QRU_PREG_LEN);
+    QRU_LOCAL_DECL(T, vs, 2 * QRU_PREG_LEN);
     QRU_LOCAL_DECL(T, Tm, QRU_PREG_NB * QRU_PREG_NB);
     QRU_LOCAL_DECL(T, tv, QRU_PREG_NB);
-    QRU_LOCAL_DECL(int, flags, 1 + QRU_PREG_RING);
-    volatile int *ready = flags, *used = flags + 1; /* v_j ready: j < *ready */
     int lid = QRU_LID_X;
     int team = lid / QRU_TEAM, lane = lid % QRU_TEAM;
     int nteam = QRU_LSIZE_X / QRU_TEAM;
@@ -597,52 +565,16 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
             a[s][r] = (u < nb && i < m) ? A[QRU_IDX(oa, i, u, lda)] : (T)0;
         }
     }
-    if (lid == 0)
-        *ready = 0;
-    if (lid < QRU_PREG_RING)
-        used[lid] = nteam; /* every slot free */
-    QRU_BARRIER;
     if (team == 0)
-        qru_preg_publish(m, 0, a[0], vs, tv, ready, used, nteam, lane);
+        qru_preg_house(m, 0, a[0], vs, tv, lane);
+    QRU_BARRIER;
     for (int j = 0; j < nb; ++j) {
-        if (lane == 0)
-            while (*ready <= j)
-                ;
-        __syncwarp();
-        __threadfence_block();
-        QRU_LOCAL T *vb = vs + (j % QRU_PREG_RING) * QRU_PREG_LEN;
+        QRU_LOCAL T *vb = vs + (j & 1) * QRU_PREG_LEN;
         T t = tv[j];
         T v[QRU_PREG_R];
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r)
             v[r] = vb[lane + QRU_TEAM * r];
-        __syncwarp();
-        if (lane == 0) { /* this team is done with the slot */
-            __threadfence_block();
-            atomicAdd((int *)&used[j % QRU_PREG_RING], 1);
-        }
-        /* look-ahead: the owner of column j + 1 does it first */
-        int own = j + 1 < nb && team == (j + 1) % nteam;
-        int s1 = (j + 1) / nteam;
-        if (own) {
-#pragma unroll
-            for (int s = 0; s < QRU_PREG_C; ++s)
-                if (s == s1) {
-                    T d1 = (T)0;
-#pragma unroll
-                    for (int r = 0; r < QRU_PREG_R; ++r)
-                        d1 += a[s][r] * v[r];
-                    d1 = QRU_TEAM_SUM(d1);
-                    if (t != (T)0) {
-                        T tw = t * d1;
-#pragma unroll
-                        for (int r = 0; r < QRU_PREG_R; ++r)
-                            a[s][r] -= tw * v[r];
-                    }
-                    qru_preg_publish(m, j + 1, a[s], vs, tv, ready, used,
-                                     nteam, lane);
-                }
-        }
         T d[QRU_PREG_C];
 #pragma unroll
         for (int s = 0; s < QRU_PREG_C; ++s) {
@@ -657,8 +589,6 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
 #pragma unroll
         for (int s = 0; s < QRU_PREG_C; ++s) {
             int u = team + s * nteam;
-            if (own && s == s1)
-                continue; /* done above */
             if (u > j && u < nb && t != (T)0) { /* larf of column u */
                 T tw = t * d[s];
 #pragma unroll
@@ -668,8 +598,18 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
                 Tm[j + u * QRU_PREG_NB] = t != (T)0 ? d[s] : (T)0;
             }
         }
+        /* the owner of column j + 1: its reflector, into the other buffer */
+        if (j + 1 < nb && team == (j + 1) % nteam) {
+            int s1 = (j + 1) / nteam;
+#pragma unroll
+            for (int s = 0; s < QRU_PREG_C; ++s)
+                if (s == s1)
+                    qru_preg_house(m, j + 1, a[s],
+                                   vs + ((j + 1) & 1) * QRU_PREG_LEN, tv,
+                                   lane);
+        }
+        QRU_BARRIER;
     }
-    QRU_BARRIER;
     qru_panel_tbuild(nb, Tm, QRU_PREG_NB, tv, lid, QRU_LSIZE_X);
     /* A = R with exact zeros, Y unit lower trapezoidal, tau, T */
 #pragma unroll
