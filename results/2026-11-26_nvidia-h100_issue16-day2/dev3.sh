@@ -1,5 +1,5 @@
 # S4 regressed (31.6 -> 41.0 ms) with the many-block panel: which kernel?
-R=results/2026-11-26_nvidia-issue16-day2
+R=results/2026-11-26_nvidia-h100_issue16-day2
 OUT=$OUT/compare bash scripts/gpu-compare $R/cmds-s4 > /dev/null 2>&1
 grep -E "^----|update .* s, refactor" $OUT/compare/compare.log
 rm -rf $OUT/compare/new $OUT/compare/base
