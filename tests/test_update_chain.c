@@ -7,7 +7,11 @@
  * Error bound: every check must stay below QRU_TEST_THRESHOLD times
  * max(1, sqrt(u) / 4) where u is the number of updates applied so far
  * (rounding errors of successive updates accumulate like a random walk;
- * for u = 200 the factor is 3.5). */
+ * for u = 200 the factor is 3.5).
+ *
+ * QRU_TEST_CHAIN_UPDATES=N in the environment runs chains of N updates
+ * instead of NUPD (the long randomised chains of the GPU checks, e.g. 1000
+ * under compute-sanitizer; scripts/gpu-check passes it through). */
 #include "update_check.h"
 
 static qru_context *ctx;
@@ -29,6 +33,14 @@ static void teardown(void)
 }
 
 enum { NUPD = 220, NMAX = 160, MMAX = 60, R = 2 };
+
+/* updates a chain: NUPD, or QRU_TEST_CHAIN_UPDATES (1 .. 100000) */
+static int chain_updates(void)
+{
+    const char *e = getenv("QRU_TEST_CHAIN_UPDATES");
+    int n = e ? atoi(e) : 0;
+    return n >= 1 && n <= 100000 ? n : NUPD;
+}
 
 static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
 {
@@ -64,7 +76,8 @@ START_TEST(test_chain)
     qru_lsq *f = uc_factor_q(ctx, &hp, form, form == 0 ? 0 : 4);
     int counts[4] = {0, 0, 0, 0}, nchecks = 0;
     double worst = 0.0;
-    for (int u = 1; u <= NUPD; ++u) {
+    int nupd = chain_updates();
+    for (int u = 1; u <= nupd; ++u) {
         int n = hp.n, m = hp.m, st = 0, op;
         char tag[128];
         /* weights keep the sizes moving around m ~ 30, n - m ~ 40 (Q) or
@@ -131,7 +144,7 @@ START_TEST(test_chain)
             qru_matrix_destroy(Ud);
             free(U);
         }
-        if (u == NUPD || rnd(&rs, 0, 14) == 0) {
+        if (u == nupd || rnd(&rs, 0, 14) == 0) {
             double w = uc_check(ctx, f, &hp, scale_for(u), tag);
             worst = w > worst ? w : worst;
             nchecks++;
