@@ -1,0 +1,200 @@
+"""qru.qr_insert / qru.qr_delete against SciPy on the same inputs: every
+update, full and economic factorisations, k at the start, in the middle and
+at the end, p = 1 and larger, float64 and float32, each backend built in
+(QRU_PYTEST_BACKENDS narrows them, e.g. "cpu").  Checks: the scaled
+residual |Q1 R1 - A1| / (|A1| eps max(M, N)) and orthogonality
+|Q1'Q1 - I| / (eps M) below 30, R1 upper triangular, |R1| equal to SciPy's
+|R1| (the factors are unique up to the signs of R's rows), and the errors
+SciPy documents (bad 'which', shapes, non-finite input, lost rank)."""
+import os
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+
+import qru
+
+THRESH = 30.0
+_avail = qru.backends()
+_asked = os.environ.get("QRU_PYTEST_BACKENDS")
+BACKENDS = [b for b in (_asked.split(",") if _asked else _avail) if b in _avail]
+
+
+def _usable(backend):
+    try:
+        qru.device_name(backend)
+        return True
+    except RuntimeError:
+        return False
+
+
+BACKENDS = [b for b in BACKENDS if _usable(b)]
+
+
+def _check(Q1, R1, A1, dt, Rs=None):
+    eps = np.finfo(dt).eps
+    M, N = A1.shape
+    assert Q1.dtype == dt and R1.dtype == dt
+    A1 = A1.astype(np.float64)
+    Q1d, R1d = Q1.astype(np.float64), R1.astype(np.float64)
+    res = np.linalg.norm(Q1d @ R1d - A1) / (np.linalg.norm(A1) * eps * max(M, N))
+    orth = np.linalg.norm(Q1d.T @ Q1d - np.eye(Q1.shape[1])) / (eps * M)
+    assert res < THRESH, f"residual {res}"
+    assert orth < THRESH, f"orthogonality {orth}"
+    assert np.all(np.tril(R1, -1) == 0), "R1 not upper triangular"
+    if Rs is not None:
+        diff = np.abs(np.abs(R1d) - np.abs(Rs.astype(np.float64))).max()
+        assert diff <= THRESH * eps * max(M, N) * np.abs(A1).max(), diff
+
+
+def _problem(M, N, dt, seed, econ):
+    rng = np.random.default_rng(seed)
+    A = rng.uniform(-1, 1, (M, N)).astype(dt)
+    Q, R = sl.qr(A, mode="economic" if econ else "full")
+    return rng, A, Q.astype(dt), R.astype(dt)
+
+
+CASES = [(k, p) for k in ("start", "middle", "end") for p in (1, 3)]
+
+
+def _k(where, hi):
+    return {"start": 0, "middle": hi // 2, "end": hi}[where]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("where,p", CASES)
+def test_insert_rows(backend, dt, econ, where, p):
+    rng, A, Q, R = _problem(30, 8, dt, 1, econ)
+    k = _k(where, 30)
+    u = rng.uniform(-1, 1, (p, 8)).astype(dt)
+    Q1, R1 = qru.qr_insert(Q, R, u, k, "row", backend=backend)
+    A1 = np.insert(A, k, u, axis=0) if p > 1 else np.insert(A, k, u[0], axis=0)
+    Rs = None
+    if not econ:
+        Rs = sl.qr_insert(Q.astype(np.float64), R.astype(np.float64),
+                          u.astype(np.float64), k, "row")[1]
+    _check(Q1, R1, A1, dt, Rs)
+    if econ:
+        assert Q1.shape == (30 + p, 8) and R1.shape == (8, 8)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("where,p", CASES)
+def test_insert_cols(backend, dt, econ, where, p):
+    rng, A, Q, R = _problem(30, 8, dt, 2, econ)
+    k = _k(where, 8)
+    u = rng.uniform(-1, 1, (30, p)).astype(dt)
+    Q1, R1 = qru.qr_insert(Q, R, u, k, "col", backend=backend)
+    A1 = np.concatenate([A[:, :k], u, A[:, k:]], axis=1)
+    Rs = sl.qr_insert(Q.astype(np.float64), R.astype(np.float64),
+                      u.astype(np.float64), k, "col")[1]
+    _check(Q1, R1, A1, dt, Rs)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("where,p", CASES)
+def test_delete_rows(backend, dt, econ, where, p):
+    rng, A, Q, R = _problem(30, 8, dt, 3, econ)
+    k = _k(where, 30 - p)
+    Q1, R1 = qru.qr_delete(Q, R, k, p, "row", backend=backend)
+    A1 = np.delete(A, range(k, k + p), axis=0)
+    Rs = None
+    if not econ:
+        Rs = sl.qr_delete(Q.astype(np.float64), R.astype(np.float64), k, p,
+                          "row")[1]
+    _check(Q1, R1, A1, dt, Rs)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("where,p", CASES)
+def test_delete_cols(backend, dt, econ, where, p):
+    rng, A, Q, R = _problem(30, 8, dt, 4, econ)
+    k = _k(where, 8 - p)
+    Q1, R1 = qru.qr_delete(Q, R, k, p, "col", backend=backend)
+    A1 = np.delete(A, range(k, k + p), axis=1)
+    Rs = sl.qr_delete(Q.astype(np.float64), R.astype(np.float64), k, p,
+                      "col")[1]
+    _check(Q1, R1, A1, dt, Rs)
+
+
+def test_vector_u_and_mixed_types():
+    """SciPy's 1-D u (one row or column); a float32 Q with a float64 u
+    computes in float64; integers are converted."""
+    rng, A, Q, R = _problem(12, 4, np.float64, 5, False)
+    row = rng.uniform(-1, 1, 4)
+    Q1, R1 = qru.qr_insert(Q, R, row, 12, "row")
+    _check(Q1, R1, np.vstack([A, row]), np.float64)
+    col = np.arange(12)
+    Q32, R32 = Q.astype(np.float32), R.astype(np.float32)
+    Q2, R2 = qru.qr_insert(Q32, R32, col, 1, "col")
+    assert Q2.dtype == np.float64 and R2.dtype == np.float64
+    # the inputs are accurate to float32 only: judge at that precision
+    A32 = Q32.astype(np.float64) @ R32.astype(np.float64)
+    A1 = np.insert(A32, 1, col, axis=1)
+    res = np.linalg.norm(Q2 @ R2 - A1) / (np.linalg.norm(A1) * 12 *
+                                          np.finfo(np.float32).eps)
+    assert res < THRESH, res
+
+
+def test_c_ordered_and_strided_input():
+    rng, A, Q, R = _problem(20, 5, np.float64, 6, False)
+    Qc = np.ascontiguousarray(Q)
+    u = rng.uniform(-1, 1, (6, 10))[:, ::2]  # non-contiguous
+    Q1, R1 = qru.qr_insert(Qc, R, u[:2], 3, "row")
+    _check(Q1, R1, np.insert(A, 3, u[:2], axis=0), np.float64)
+
+
+def test_inputs_unchanged():
+    rng, A, Q, R = _problem(15, 4, np.float64, 7, False)
+    Q0, R0 = Q.copy(), R.copy()
+    qru.qr_delete(Q, R, 2, 2, "row", overwrite_qr=True)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+
+
+def test_errors():
+    rng, A, Q, R = _problem(10, 4, np.float64, 8, False)
+    with pytest.raises(ValueError, match="which"):
+        qru.qr_insert(Q, R, np.ones(4), 0, "diag")
+    with pytest.raises(ValueError):
+        qru.qr_insert(Q, R, np.ones(5), 0, "row")  # wrong length
+    with pytest.raises(ValueError):
+        qru.qr_insert(Q, R, np.ones(4), 11, "row")  # k past the end
+    with pytest.raises(ValueError):
+        qru.qr_delete(Q, R, 9, 2, "row")  # rows past the end
+    with pytest.raises(ValueError):
+        qru.qr_delete(Q[:, :5], R, 0)  # neither full nor economic
+    bad = Q.copy()
+    bad[1, 1] = np.nan
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        qru.qr_delete(bad, R, 0)
+    with pytest.raises(TypeError):
+        qru.qr_delete(Q.astype(complex), R, 0)
+    with pytest.raises(ValueError, match="backend"):
+        qru.qr_delete(Q, R, 0, backend="tpu")
+
+
+def test_lost_rank_raises_linalgerror():
+    """An economic factorisation cannot take a dependent column (SciPy
+    raises LinAlgError there as well); the inputs stay unchanged."""
+    rng = np.random.default_rng(9)
+    A = rng.uniform(-1, 1, (10, 3))
+    Q, R = sl.qr(A, mode="economic")
+    Q0, R0 = Q.copy(), R.copy()
+    for backend in BACKENDS:
+        with pytest.raises(np.linalg.LinAlgError):
+            qru.qr_insert(Q, R, A[:, 1] + A[:, 2], 0, "col", backend=backend)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+
+
+def test_backends_report():
+    assert "cpu" in qru.backends()
+    assert qru.device_name("cpu")
+    assert qru.__version__
