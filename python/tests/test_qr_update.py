@@ -61,67 +61,45 @@ def _k(where, hi):
     return {"start": 0, "middle": hi // 2, "end": hi}[where]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
-@pytest.mark.parametrize("econ", [False, True])
-@pytest.mark.parametrize("where,p", CASES)
-def test_insert_rows(backend, dt, econ, where, p):
+def _params(f):
+    for deco in (pytest.mark.parametrize("where,p", CASES),
+                 pytest.mark.parametrize("econ", [False, True]),
+                 pytest.mark.parametrize("dt", [np.float64, np.float32]),
+                 pytest.mark.parametrize("which", ["row", "col"]),
+                 pytest.mark.parametrize("backend", BACKENDS)):
+        f = deco(f)
+    return f
+
+
+@_params
+def test_insert(backend, which, dt, econ, where, p):
     rng, A, Q, R = _problem(30, 8, dt, 1, econ)
-    k = _k(where, 30)
-    u = rng.uniform(-1, 1, (p, 8)).astype(dt)
-    Q1, R1 = qru.qr_insert(Q, R, u, k, "row", backend=backend)
-    A1 = np.insert(A, k, u, axis=0) if p > 1 else np.insert(A, k, u[0], axis=0)
+    ax = 0 if which == "row" else 1
+    k = _k(where, A.shape[ax])
+    u = rng.uniform(-1, 1, (p, 8) if ax == 0 else (30, p)).astype(dt)
+    Q1, R1 = qru.qr_insert(Q, R, u, k, which, backend=backend)
+    A1 = np.concatenate([A[:k], u, A[k:]] if ax == 0 else
+                        [A[:, :k], u, A[:, k:]], axis=ax)
     Rs = None
-    if not econ:
+    if not (econ and which == "row"):  # SciPy: economic for columns only
         Rs = sl.qr_insert(Q.astype(np.float64), R.astype(np.float64),
-                          u.astype(np.float64), k, "row")[1]
+                          u.astype(np.float64), k, which)[1]
     _check(Q1, R1, A1, dt, Rs)
     if econ:
-        assert Q1.shape == (30 + p, 8) and R1.shape == (8, 8)
+        assert Q1.shape == A1.shape and R1.shape == (A1.shape[1],) * 2
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
-@pytest.mark.parametrize("econ", [False, True])
-@pytest.mark.parametrize("where,p", CASES)
-def test_insert_cols(backend, dt, econ, where, p):
-    rng, A, Q, R = _problem(30, 8, dt, 2, econ)
-    k = _k(where, 8)
-    u = rng.uniform(-1, 1, (30, p)).astype(dt)
-    Q1, R1 = qru.qr_insert(Q, R, u, k, "col", backend=backend)
-    A1 = np.concatenate([A[:, :k], u, A[:, k:]], axis=1)
-    Rs = sl.qr_insert(Q.astype(np.float64), R.astype(np.float64),
-                      u.astype(np.float64), k, "col")[1]
-    _check(Q1, R1, A1, dt, Rs)
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
-@pytest.mark.parametrize("econ", [False, True])
-@pytest.mark.parametrize("where,p", CASES)
-def test_delete_rows(backend, dt, econ, where, p):
+@_params
+def test_delete(backend, which, dt, econ, where, p):
     rng, A, Q, R = _problem(30, 8, dt, 3, econ)
-    k = _k(where, 30 - p)
-    Q1, R1 = qru.qr_delete(Q, R, k, p, "row", backend=backend)
-    A1 = np.delete(A, range(k, k + p), axis=0)
+    ax = 0 if which == "row" else 1
+    k = _k(where, A.shape[ax] - p)
+    Q1, R1 = qru.qr_delete(Q, R, k, p, which, backend=backend)
+    A1 = np.delete(A, range(k, k + p), axis=ax)
     Rs = None
-    if not econ:
+    if not (econ and which == "row"):
         Rs = sl.qr_delete(Q.astype(np.float64), R.astype(np.float64), k, p,
-                          "row")[1]
-    _check(Q1, R1, A1, dt, Rs)
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("dt", [np.float64, np.float32])
-@pytest.mark.parametrize("econ", [False, True])
-@pytest.mark.parametrize("where,p", CASES)
-def test_delete_cols(backend, dt, econ, where, p):
-    rng, A, Q, R = _problem(30, 8, dt, 4, econ)
-    k = _k(where, 8 - p)
-    Q1, R1 = qru.qr_delete(Q, R, k, p, "col", backend=backend)
-    A1 = np.delete(A, range(k, k + p), axis=1)
-    Rs = sl.qr_delete(Q.astype(np.float64), R.astype(np.float64), k, p,
-                      "col")[1]
+                          which)[1]
     _check(Q1, R1, A1, dt, Rs)
 
 
