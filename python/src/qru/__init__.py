@@ -13,6 +13,8 @@ are new Fortran-ordered arrays; the inputs are never changed.
 from __future__ import annotations
 
 import numpy as _np
+import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _qru
 
@@ -73,8 +75,10 @@ def _check_qr(Q, R):
     return M, N, econ
 
 
-def qr_insert(Q, R, u, k, which="row", rcond=None, overwrite_qru=False,
-              check_finite=True, *, backend="cpu"):
+def qr_insert(Q: ArrayLike, R: ArrayLike, u: ArrayLike, k: int,
+              which: str = "row", rcond: float | None = None,
+              overwrite_qru: bool = False, check_finite: bool = True, *,
+              backend: str = "cpu") -> tuple[np.ndarray, np.ndarray]:
     """QR update on row or column insertions (as ``scipy.linalg.qr_insert``).
 
     If ``A = Q R``, returns ``Q1, R1`` with ``Q1 R1 = A1``, A1 = A with the
@@ -113,8 +117,10 @@ def qr_insert(Q, R, u, k, which="row", rcond=None, overwrite_qru=False,
     return _run(backend, Q, R, 0, int(k), _np.asfortranarray(u), 0)
 
 
-def qr_delete(Q, R, k, p=1, which="row", overwrite_qr=False,
-              check_finite=True, *, backend="cpu"):
+def qr_delete(Q: ArrayLike, R: ArrayLike, k: int, p: int = 1,
+              which: str = "row", overwrite_qr: bool = False,
+              check_finite: bool = True, *,
+              backend: str = "cpu") -> tuple[np.ndarray, np.ndarray]:
     """QR downdate on row or column deletions (as ``scipy.linalg.qr_delete``).
 
     If ``A = Q R``, returns ``Q1, R1`` with ``Q1 R1 = A1``, A1 = A without
