@@ -179,34 +179,48 @@ __global__ void qru_lacpy_if(const int *dinfo, int uplo, int n, const T *A,
 #define INFO_SLOTS 4
 #define WORK_ALIGN 64
 
+/* cuSOLVER's potrf workspace (elements) for order n; the last size asked
+ * for is kept per element type, so that the query (the workspace size)
+ * and the run of one qru_chol_factor call ask cuSOLVER once.  bufferSize
+ * gets a real (tiny) array: the size depends on n, not on the data. */
 template <typename T>
-static int potrf_lwork_t(qru_context *ctx, int upper, int n, T *A, int lda,
-                         int *lw)
+static int potrf_lwork_t(qru_context *ctx, int upper, int n, int *lw)
 {
-    int st = qru_cusolver_status(sv_potrf_bs(
-        qru_cuda(ctx)->solver,
-        upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n, A, lda,
-        lw));
-    if (!st && *lw < 1)
+    qru_cuda_impl *im = qru_cuda(ctx);
+    auto &c = im->potrf_lw[sizeof(T) == 8];
+    if (c.n == n && c.upper == upper) {
+        *lw = c.lwork;
+        return 0;
+    }
+    void *p = NULL;
+    int st = qru_cuda_scratch(ctx, 256, &p);
+    if (st)
+        return st;
+    st = qru_cusolver_status(sv_potrf_bs(
+        im->solver, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+        n, (T *)p, n, lw));
+    qru_cuda_scratch_free(ctx, p);
+    if (st)
+        return st;
+    if (*lw < 1)
         *lw = 1;
-    return st;
+    c.n = n;
+    c.upper = upper;
+    c.lwork = *lw;
+    return 0;
 }
 
 template <typename T>
 static int potrf_full_t(qru_context *ctx, int upper, int n, qru_ptr A,
                         int lda, qru_ptr info, qru_ptr ws, size_t *ws_elems)
 {
-    int lw = 0, st;
-    if (!ws.h) { /* query: bufferSize gets a real (tiny) array */
-        void *p = NULL;
-        st = qru_cuda_scratch(ctx, 256, &p);
-        if (st)
-            return st;
-        st = potrf_lwork_t<T>(ctx, upper, n, (T *)p, n, &lw);
-        qru_cuda_scratch_free(ctx, p);
-        if (!st)
-            *ws_elems = (size_t)INFO_SLOTS + WORK_ALIGN + (size_t)lw;
+    int lw = 0;
+    int st = potrf_lwork_t<T>(ctx, upper, n, &lw);
+    if (st)
         return st;
+    if (!ws.h) { /* query */
+        *ws_elems = (size_t)INFO_SLOTS + WORK_ALIGN + (size_t)lw;
+        return 0;
     }
     qru_cuda_impl *im = qru_cuda(ctx);
     T *a = qru_dp<T>(A);
@@ -214,11 +228,9 @@ static int potrf_full_t(qru_context *ctx, int upper, int n, qru_ptr A,
     size_t wo = ws.off + INFO_SLOTS;
     wo = (wo + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
     T *w = (T *)ws.h + wo;
-    st = potrf_lwork_t<T>(ctx, upper, n, a, lda, &lw);
-    if (!st)
-        st = qru_cusolver_status(sv_potrf(
-            im->solver, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
-            n, a, lda, w, lw, dinfo));
+    st = qru_cusolver_status(sv_potrf(
+        im->solver, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, n,
+        a, lda, w, lw, dinfo));
     if (st)
         return st;
     /* no wait: info (0 on entry) gets the failing column, or cuSOLVER's
@@ -272,7 +284,7 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
     size_t sz = ((size_t)n * n + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
     void *p = NULL;
     int lw = 0;
-    int st = potrf_lwork_t<T>(ctx, upper, n, qru_dp<T>(A), lda, &lw);
+    int st = potrf_lwork_t<T>(ctx, upper, n, &lw);
     if (st)
         return st;
     st = qru_cuda_scratch(ctx, (sz + WORK_ALIGN + (size_t)lw) * sizeof(T),

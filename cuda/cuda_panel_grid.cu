@@ -270,6 +270,27 @@ template <typename T> static size_t pg_capacity(qru_context *ctx)
                                0);
 }
 
+/* 1 if a block of PG_THREADS threads with cap bytes of shared memory
+ * (the most it takes) fits on an SM, asked of the driver once a device
+ * (not on every update: the query costs host time on the update path). */
+template <typename T> static int pg_resident(qru_context *ctx, size_t cap)
+{
+    static int cache[QRU_CUDA_MAXDEV]; /* 0: unknown, 1: yes, -1: no */
+    int dev = qru_cuda(ctx)->device;
+    int *c = dev >= 0 && dev < QRU_CUDA_MAXDEV ? &cache[dev] : NULL;
+    if (c && *c)
+        return *c > 0;
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, qru_panel_qr_grid<T>, PG_THREADS, cap) != cudaSuccess) {
+        qru_cuda_clear();
+        per_sm = 0;
+    }
+    if (c)
+        *c = per_sm >= 1 ? 1 : -1;
+    return per_sm >= 1;
+}
+
 /* Rows a block for an m x nb panel (0: the kernel does not apply). */
 template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb)
 {
@@ -289,16 +310,11 @@ template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb
     chunk = (chunk + 31) / 32 * 32;
     if (pg_smem<T>((int)chunk, nb) > cap)
         return 0;
-    /* every block resident at once (one per SM at this shared memory) */
-    int per_sm = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, qru_panel_qr_grid<T>, PG_THREADS,
-            pg_smem<T>((int)chunk, nb)) != cudaSuccess) {
-        qru_cuda_clear();
-        return 0;
-    }
+    /* every block resident at once: chunk >= m / sms gives G <= sms
+     * blocks, so one block an SM suffices, whatever its shared memory up
+     * to cap (pg_resident) */
     long G = ((long)m + chunk - 1) / chunk;
-    return G <= (long)per_sm * sms ? (int)chunk : 0;
+    return G <= sms && pg_resident<T>(ctx, cap) ? (int)chunk : 0;
 }
 
 /* Launch (chunk from qru_cu_panel_grid_rows); 0, or 1 if the cooperative

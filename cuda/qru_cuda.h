@@ -20,6 +20,12 @@ struct qru_cuda_impl {
     int own_stream, own_blas, own_solver;
     int async_alloc; /* stream-ordered allocation (cudaMallocAsync) works */
     int sm_count;
+    /* the last cuSOLVER potrf workspace size asked for, per element type
+     * (0 float, 1 double): n, fill (1 upper) and lwork; n = 0: none yet
+     * (qru_chol_factor asks for it twice a call: workspace, then run) */
+    struct {
+        int n, upper, lwork;
+    } potrf_lw[2];
 };
 
 static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)

@@ -162,17 +162,26 @@ START_TEST(test_chain)
 }
 END_TEST
 
+/* one test case per algorithm and form (the names are what
+ * scripts/gpu-check runs one at a time under compute-sanitizer), each
+ * looping over the element types */
+static void add_tcase(Suite *s, const char *name, void (*fix)(void), int form)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, fix, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
+    suite_add_tcase(s, tc);
+}
+
 int main(void)
 {
     Suite *s = suite_create("update_chain");
-    /* the same test cases for each update algorithm */
-    for (int a = 0; a < 2; ++a) {
-        TCase *tc = tcase_create(a == 0 ? "dissertation" : "fast");
-        tcase_add_checked_fixture(tc, a == 0 ? setup_dissertation : setup_fast,
-                                  teardown);
-        tcase_set_timeout(tc, 300);
-        tcase_add_loop_test(tc, test_chain, 0, 6);
-        suite_add_tcase(s, tc);
-    }
+    add_tcase(s, "dissertation_q", setup_dissertation, 0);
+    add_tcase(s, "dissertation_thin", setup_dissertation, 1);
+    add_tcase(s, "dissertation_qless", setup_dissertation, 2);
+    add_tcase(s, "fast_q", setup_fast, 0);
+    add_tcase(s, "fast_thin", setup_fast, 1);
+    add_tcase(s, "fast_qless", setup_fast, 2);
     return qru_test_main(s);
 }
