@@ -1252,10 +1252,12 @@ START_TEST(test_panel_qr)
          * only (they take long, above all under the sanitizers) */
         if (m >= 5000 && (pass == 1 || pass == 2))
             continue;
-        /* QRU_TEST_QUICK (the sanitizer runs): one tall panel, on the
-         * last pass (CUDA: the many-block kernel) */
-        if (m >= 5000 && getenv("QRU_TEST_QUICK") &&
-            (pass != npass - 1 || m > 5000))
+        /* QRU_TEST_QUICK (the sanitizer runs, racecheck above all): the
+         * panels up to 1000 x 64 and the widest on-chip one (the last
+         * case), and one tall panel on the last pass (CUDA: the
+         * many-block kernel) */
+        if (getenv("QRU_TEST_QUICK") && c + 1 < sizeof cases / sizeof cases[0] &&
+            (m >= 5000 ? pass != npass - 1 || m > 5000 : m * nb > 64000))
             continue;
         int lda = m + 3, ldy = m + 1, ldw = m + 2;
         size_t lA = (size_t)lda * nb, lY = (size_t)ldy * nb,
@@ -1494,6 +1496,7 @@ int main(void)
     tc = add_tcase(s, "givens");
     tcase_add_loop_test(tc, test_givens, 0, 2);
     tcase_add_loop_test(tc, test_givens_sweeps, 0, 2);
+    tc = add_tcase(s, "accum");
     tcase_add_loop_test(tc, test_givens_accum, 0, 2);
     tc = add_tcase(s, "chol");
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
