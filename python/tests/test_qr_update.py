@@ -6,29 +6,14 @@ residual |Q1 R1 - A1| / (|A1| eps max(M, N)) and orthogonality
 |Q1'Q1 - I| / (eps M) below 30, R1 upper triangular, |R1| equal to SciPy's
 |R1| (the factors are unique up to the signs of R's rows), and the errors
 SciPy documents (bad 'which', shapes, non-finite input, lost rank)."""
-import os
-
 import numpy as np
 import pytest
 import scipy.linalg as sl
 
 import qru
+from conftest import THRESH, host_backends
 
-THRESH = 30.0
-_avail = qru.backends()
-_asked = os.environ.get("QRU_PYTEST_BACKENDS")
-BACKENDS = [b for b in (_asked.split(",") if _asked else _avail) if b in _avail]
-
-
-def _usable(backend):
-    try:
-        qru.device_name(backend)
-        return True
-    except RuntimeError:
-        return False
-
-
-BACKENDS = [b for b in BACKENDS if _usable(b)]
+BACKENDS = host_backends()
 
 
 def _check(Q1, R1, A1, dt, Rs=None):

@@ -51,6 +51,7 @@ class LeastSquares:
         b = self._2d(P.fw, b, "b", A.shape[0])
         self._P = P
         self._f = _qru.Lsq(P.ctx, A, b, _FORMS[q], bool(check_finite))
+        self._alg = "auto"
 
     # ---- helpers ---------------------------------------------------------
 
@@ -93,6 +94,22 @@ class LeastSquares:
     def dtype(self) -> type:
         """numpy.float32 or numpy.float64."""
         return self._P.dtype
+
+    @property
+    def algorithm(self) -> str:
+        """How the updates run: 'auto' (the default: update, or
+        refactorise where a cost model predicts that faster, in the forms
+        that hold Q), 'fast' or 'dissertation' (always update)."""
+        return self._alg
+
+    @algorithm.setter
+    def algorithm(self, name: str) -> None:
+        algs = {"fast": 0, "dissertation": 1, "auto": 2}
+        if name not in algs:
+            raise ValueError("algorithm must be 'auto', 'fast' or "
+                             "'dissertation'")
+        self._f.set_algorithm(algs[name])
+        self._alg = name
 
     # ---- the updates ---------------------------------------------------------
 
