@@ -50,12 +50,32 @@ def context(backend: str, device: int = -1, stream: int = 0):
     return ctx
 
 
+def colmajor(shape, strides):
+    """True for a layout qru wraps as it is: 2-D with unit row stride and a
+    column stride (the leading dimension) >= the rows, in elements (a
+    length-1 dimension's stride does not matter), or 1-D contiguous."""
+    if len(shape) == 1:
+        return shape[0] <= 1 or strides[0] == 1
+    r, c = shape
+    return (r <= 1 or strides[0] == 1) and (c <= 1 or strides[1] >= r)
+
+
+def _as_is(x):
+    """colmajor() for a NumPy or CuPy array (strides in bytes)."""
+    st = x.strides
+    return x.ndim <= 2 and all(s > 0 and s % x.itemsize == 0 for s in st) \
+        and colmajor(x.shape, [s // x.itemsize for s in st])
+
+
 class _NumPy:
     name = "numpy"
     device = None
 
     @staticmethod
     def convert(x, dt):
+        x = np.asarray(x)
+        if x.dtype == dt and _as_is(x):
+            return x
         return np.asfortranarray(x, dtype=dt)
 
     @staticmethod
@@ -99,7 +119,8 @@ class _CuPy:
         self.device = x.device.id
 
     def convert(self, x, dt):
-        return self.xp.asfortranarray(x.astype(dt, copy=False))
+        x = x.astype(dt, copy=False)
+        return x if _as_is(x) else self.xp.asfortranarray(x)
 
     def copy(self, x):
         return self.xp.array(x, order="F", copy=True)
@@ -139,10 +160,10 @@ class _Torch:
     def convert(self, x, dt):
         t = self.torch
         x = x.detach().to(dtype=t.float32 if dt == np.float32 else t.float64)
-        if x.dim() == 2 and not (
-                (x.shape[0] <= 1 or x.stride(0) == 1) and
-                (x.shape[1] <= 1 or x.stride(1) >= x.shape[0])):
+        if x.dim() == 2 and not colmajor(x.shape, x.stride()):
             x = x.t().contiguous().t()
+        elif x.dim() == 1 and not colmajor(x.shape, x.stride()):
+            x = x.contiguous()
         return x
 
     def copy(self, x):
