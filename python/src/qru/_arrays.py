@@ -62,6 +62,8 @@ def colmajor(shape, strides):
 
 def _as_is(x):
     """colmajor() for a NumPy or CuPy array (strides in bytes)."""
+    if x.flags.f_contiguous:
+        return True
     st = x.strides
     return x.ndim <= 2 and all(s > 0 and s % x.itemsize == 0 for s in st) \
         and colmajor(x.shape, [s // x.itemsize for s in st])
@@ -70,6 +72,10 @@ def _as_is(x):
 class _NumPy:
     name = "numpy"
     device = None
+
+    @staticmethod
+    def kind(x):
+        return _np_kind(x.dtype)
 
     @staticmethod
     def convert(x, dt):
@@ -112,6 +118,7 @@ class _NumPy:
 
 class _CuPy:
     name = "cupy"
+    kind = staticmethod(_NumPy.kind)
 
     def __init__(self, x):
         import cupy
@@ -144,12 +151,21 @@ class _CuPy:
         return x
 
     def stream(self, device):
-        with self.xp.cuda.Device(device):
-            return self.xp.cuda.get_current_stream().ptr
+        try:
+            return self.xp.cuda.get_current_stream(device).ptr
+        except TypeError:  # a CuPy whose get_current_stream takes no device
+            with self.xp.cuda.Device(device):
+                return self.xp.cuda.get_current_stream().ptr
 
 
 class _Torch:
     name = "torch"
+
+    def kind(self, x):
+        d = x.dtype
+        if d.is_complex:
+            return "c", False
+        return ("f" if d.is_floating_point else "i"), d == self.torch.float32
 
     def __init__(self, x):
         import torch
@@ -201,6 +217,7 @@ class _Jax:
     the column-major copies JAX's row-major arrays need; results come back
     as JAX arrays through DLPack (C order)."""
     name = "jax"
+    kind = staticmethod(_NumPy.kind)
 
     def __init__(self, x):
         import jax
@@ -256,29 +273,36 @@ class _Jax:
         return self.inner.stream(device)
 
 
+_FRAMEWORKS = {"cupy": "cupy", "torch": "torch", "jax": "jax",
+               "jaxlib": "jax"}
+_names: dict = {}
+
+
+def _fw_name(x):
+    """The framework name of x's type ('numpy' for anything unknown)."""
+    t = type(x)
+    name = _names.get(t)
+    if name is None:
+        name = _names[t] = _FRAMEWORKS.get(t.__module__.split(".")[0],
+                                           "numpy")
+    return name
+
+
 def framework(x):
     """The adapter of x's framework (NumPy for anything else)."""
-    mod = type(x).__module__.split(".")[0]
-    if mod == "cupy":
-        return _CuPy(x)
-    if mod == "torch":
-        return _Torch(x)
-    if mod in ("jax", "jaxlib"):
-        return _Jax(x)
-    return _NumPy
+    name = _fw_name(x)
+    if name == "numpy":
+        return _NumPy
+    return {"cupy": _CuPy, "torch": _Torch, "jax": _Jax}[name](x)
 
 
-def _kind(x, fw):
-    """(is complex, is a real number type, dtype) of x, not converting it."""
-    if fw is _NumPy:
-        d = np.asarray(x).dtype
-        return d.kind == "c", d.kind in "biuf", str(d)
-    s = str(x.dtype)
-    return "complex" in s, any(w in s for w in ("float", "int", "bool")), s
-
-
-def _is_f32(x):
-    return str(x.dtype).endswith("float32")
+def _np_kind(d):
+    """'f' (real float), 'i' (integer or boolean: converted), 'c'
+    (complex) or 'o' (anything else) for a NumPy dtype, and whether it is
+    float32."""
+    k = d.kind
+    kind = "f" if k == "f" else "i" if k in "biu" else "c" if k == "c" else "o"
+    return kind, k == "f" and d.itemsize == 4
 
 
 class Prepared:
@@ -294,23 +318,30 @@ class Prepared:
 
 
 def _check_kinds(fw, arrays, names):
+    """Raises for arrays of another framework or of a type qru does not
+    convert; True if every array is float32."""
+    f32 = True
     for a, nm in zip(arrays, names):
         if a is None:
             continue
-        if framework(a).name != fw.name:
+        if _fw_name(a) != fw.name:
             raise TypeError(f"qru: {nm} is a {type(a).__module__} array, the "
                             f"others are {fw.name} arrays")
-        cplx, numeric, dtype = _kind(a, fw)
-        if cplx:
+        kind, is32 = fw.kind(a)
+        if kind == "c":
             raise TypeError(f"qru: {nm} is complex: qru computes in float32 "
                             "or float64 only")
-        if not numeric:
-            raise TypeError(f"qru: {nm} has dtype {dtype}, not a real "
+        if kind == "o":
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
                             "number type")
+        f32 = f32 and is32
+    return f32
 
 
 def convert_like(fw, dt, arrays, names, check=False):
     """The arrays in fw's column-major form of element type dt."""
+    if fw is _NumPy:
+        arrays = [None if a is None else np.asarray(a) for a in arrays]
     if check:
         _check_kinds(fw, arrays, names)
     return [None if a is None else fw.convert(a, dt) for a in arrays]
@@ -319,20 +350,19 @@ def convert_like(fw, dt, arrays, names, check=False):
 def prepare(arrays, names, backend=None, stream=None):
     """Converts the arrays of one call (None entries stay None) and picks
     the context that runs it."""
-    present = [a for a in arrays if a is not None]
-    fw = framework(present[0])
-    _check_kinds(fw, arrays, names)
-    f32 = all(_is_f32(a if fw is not _NumPy else np.asarray(a))
-              for a in present)
-    dt = np.float32 if f32 else np.float64
-    conv = convert_like(fw, dt, arrays, names)
+    fw = framework(next(a for a in arrays if a is not None))
+    if fw is _NumPy:
+        arrays = [a if a is None or type(a) is np.ndarray else np.asarray(a)
+                  for a in arrays]
+    dt = np.float32 if _check_kinds(fw, arrays, names) else np.float64
+    conv = [None if a is None else fw.convert(a, dt) for a in arrays]
     device = fw.device
     if backend is None:
         backend = "cpu" if device is None else "cuda"
     if device is None:
         if stream is not None:
             raise ValueError("qru: stream= is for arrays on a CUDA device")
-        ctx = context(backend, -1, 0)
+        ctx = _contexts.get((backend, -1, 0)) or context(backend, -1, 0)
     else:
         if backend != "cuda":
             raise ValueError(f"qru: the arrays are on CUDA device {device}: "
@@ -341,7 +371,8 @@ def prepare(arrays, names, backend=None, stream=None):
         if stream is None:
             stream = fw.stream(device)
         stream = int(stream) or LEGACY_STREAM
-        ctx = context("cuda", device, stream)
+        ctx = _contexts.get(("cuda", device, stream)) or \
+            context("cuda", device, stream)
     return Prepared(fw, ctx, dt, conv)
 
 

@@ -56,7 +56,7 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     R1, x = P.arrays
     n = _factor(R1)
     x = _block(P, x, n, "n = R's order")
-    if not P.fw.fresh(R, R1) and not (overwrite_R and P.fw.name != "jax"):
+    if not (overwrite_R and P.fw.name != "jax") and not P.fw.fresh(R, R1):
         R1 = P.fw.copy(R1)
     numerical(_qru.chol_update, P.ctx, "L" if lower else "U", R1, x,
               1 if sign == "+" else -1, bool(check_finite))
