@@ -4,7 +4,8 @@ other layouts and element types are converted, bad ones rejected with
 TypeError / ValueError naming the argument; contexts are cached."""
 import numpy as np
 import pytest
-import scipy.linalg as sl
+
+sl = pytest.importorskip("scipy.linalg")
 
 import qru
 from qru import _arrays

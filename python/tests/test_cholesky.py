@@ -9,7 +9,8 @@ bad arguments raise ValueError / TypeError; the inputs are never
 overwritten unless overwrite_R says so."""
 import numpy as np
 import pytest
-import scipy.linalg as sl
+
+sl = pytest.importorskip("scipy.linalg")
 
 import qru
 from conftest import THRESH, eps, host_backends, scaled_residual

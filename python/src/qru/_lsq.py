@@ -77,12 +77,12 @@ class LeastSquares:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(n, m), the shape of A."""
+        """(n, m), the shape of A.  MATLAB: ``[n, m] = size(A)``"""
         return self._f.rows, self._f.cols
 
     @property
     def nrhs(self) -> int:
-        """r, the number of right-hand sides."""
+        """r, the number of right-hand sides.  MATLAB: ``r = size(b, 2)``"""
         return self._f.nrhs
 
     @property
