@@ -4,7 +4,10 @@ float64, medians of --repeats timed calls after one untimed):
 1. qr_insert / qr_delete with the full Q at n = 4000, m = 1000, p = 100
    (rows at k = n/2, columns at k = m/2): qru.qr_insert / qr_delete
    against scipy.linalg.qr_insert / qr_delete, both with
-   check_finite=False (target: qru >= 5x faster).
+   check_finite=False (target: qru >= 5x faster); then the same changes
+   on a factorisation kept across calls (qru.LeastSquares with the full Q
+   against SciPy overwriting its own outputs): a removal and the
+   insertion that undoes it, timed together.
 2. A Q-less sliding window (W rows, m columns, S rows in and S out a
    slide, then the solution): qru.LeastSquares(q='none') against SciPy
    refactorising each window (R of qr([A b], mode='r'), then a triangular
@@ -47,30 +50,43 @@ def report(what, tq, ts, target):
 
 
 def full_q(n, m, p, repeats):
+    """The SciPy-shaped calls (new arrays out, as SciPy's), then the same
+    changes as pairs (remove then add back) on a factorisation kept across
+    calls: qru.LeastSquares(q='full') against SciPy's calls with
+    overwrite_qr(u)=True on their own outputs."""
     rng = np.random.default_rng(1)
     A = rng.uniform(-1, 1, (n, m))
     Q, R = sl.qr(A)
     rows = rng.uniform(-1, 1, (p, m))
     cols = rng.uniform(-1, 1, (n, p))
-    cases = [("qr_insert rows", (rows, n // 2, "row")),
-             ("qr_insert cols", (cols, m // 2, "col"))]
-    out = {}
-    for name, (u, k, which) in cases:
-        out[name] = report(
-            f"{name} n={n} m={m} p={p} full Q",
-            median_time(lambda: qru.qr_insert(Q, R, u, k, which,
-                                              check_finite=False), repeats),
-            median_time(lambda: sl.qr_insert(Q, R, u, k, which,
-                                             check_finite=False), repeats), 5)
-    for name, (k, which) in [("qr_delete rows", (n // 2, "row")),
-                             ("qr_delete cols", (m // 2, "col"))]:
-        out[name] = report(
-            f"{name} n={n} m={m} p={p} full Q",
-            median_time(lambda: qru.qr_delete(Q, R, k, p, which,
-                                              check_finite=False), repeats),
-            median_time(lambda: sl.qr_delete(Q, R, k, p, which,
-                                             check_finite=False), repeats), 5)
-    return out
+    calls = [("qr_insert rows", qru.qr_insert, sl.qr_insert, (rows, n // 2, "row")),
+             ("qr_insert cols", qru.qr_insert, sl.qr_insert, (cols, m // 2, "col")),
+             ("qr_delete rows", qru.qr_delete, sl.qr_delete, (n // 2, p, "row")),
+             ("qr_delete cols", qru.qr_delete, sl.qr_delete, (m // 2, p, "col"))]
+    for name, fq, fs, args in calls:
+        report(f"{name} n={n} m={m} p={p} full Q",
+               median_time(lambda: fq(Q, R, *args, check_finite=False), repeats),
+               median_time(lambda: fs(Q, R, *args, check_finite=False), repeats),
+               5)
+    f = qru.LeastSquares(A, rng.uniform(-1, 1, n), "full", check_finite=False)
+    f.algorithm = "fast"  # always update (never the cost model's refactorisation)
+    kept = [("rows", lambda: (f.remove_rows(n // 2, p),
+                              f.add_rows(n // 2, rows, check_finite=False)),
+             lambda Q, R: sl.qr_insert(*sl.qr_delete(Q, R, n // 2, p, "row",
+                                                     True, False),
+                                       rows, n // 2, "row", None, True, False)),
+            ("cols", lambda: (f.remove_cols(m // 2, p),
+                              f.add_cols(m // 2, cols, check_finite=False)),
+             lambda Q, R: sl.qr_insert(*sl.qr_delete(Q, R, m // 2, p, "col",
+                                                     True, False),
+                                       cols, m // 2, "col", None, True, False))]
+    for name, fq, fs in kept:
+        state = [np.array(Q, order="F"), np.array(R, order="F")]
+
+        def scipy_pair():
+            state[:] = fs(*state)
+        report(f"delete+insert {name}, kept full Q (no copies)",
+               median_time(fq, repeats), median_time(scipy_pair, repeats), 5)
 
 
 def window_data(W, m, S, slides, seed=2):
@@ -122,7 +138,7 @@ def scipy_updates(A, b, W, S, slides):
     return run
 
 
-def window(W, Wq, m, S, slides, repeats):
+def window(Ws, Wq, m, S, slides, repeats):
     # each repetition slides the same window from the same start: qru's
     # factorisation is rebuilt untimed before each
     def timed_qru(Wn):
@@ -139,14 +155,13 @@ def window(W, Wq, m, S, slides, repeats):
         assert dev < 1e-8, dev
         return statistics.median(ts[1:]), A, b
 
-    tq, A, b = timed_qru(W)
-    ts = median_time(scipy_refactor(A, b, W, S, slides), repeats)
-    r1 = report(f"window W={W} m={m} S={S} x{slides}: refactor", tq, ts, 100)
+    for W in Ws:  # qru's slide does not depend on W, SciPy's refactor does
+        tq, A, b = timed_qru(W)
+        ts = median_time(scipy_refactor(A, b, W, S, slides), repeats)
+        report(f"window W={W} m={m} S={S} x{slides}: refactor", tq, ts, 100)
     tq2, A2, b2 = timed_qru(Wq)
     ts2 = median_time(scipy_updates(A2, b2, Wq, S, slides), repeats)
-    r2 = report(f"window W={Wq} m={m} S={S} x{slides}: qr_ins+del", tq2, ts2,
-                100)
-    return r1, r2
+    report(f"window W={Wq} m={m} S={S} x{slides}: qr_ins+del", tq2, ts2, 100)
 
 
 def main():
@@ -162,10 +177,10 @@ def main():
           flush=True)
     if a.quick:
         full_q(400, 100, 10, a.repeats)
-        window(2000, 400, 10, 10, 20, a.repeats)
+        window([2000], 400, 10, 10, 20, a.repeats)
     else:
         full_q(4000, 1000, 100, a.repeats)
-        window(20000, 2000, 20, 10, 50, a.repeats)
+        window([5000, 20000, 100000], 2000, 20, 10, 50, a.repeats)
 
 
 if __name__ == "__main__":
