@@ -201,17 +201,6 @@ struct Call {
         return keep(M);
     }
 
-    // A zero matrix (d and e of the QR calls on Q and R alone).
-    qru_matrix *zeros(int rows, int cols)
-    {
-        qru_matrix *M = tmp(rows, cols);
-        size_t sz = dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
-        std::vector<char> z((size_t)rows * cols * sz, 0);
-        check(C.ctx, qru_matrix_upload(M, z.data(), rows),
-              "qru_matrix_upload");
-        return M;
-    }
-
     // A qru matrix for a caller's column-major array: wrapped where the
     // array lies in the context's memory, else (host array, device
     // backend) uploaded into a new device matrix.
@@ -370,18 +359,20 @@ struct Call {
 // op: 0 add columns, 1 remove columns, 2 add rows, 3 remove rows (the
 // order of the library's updates); U the new columns (n x p) or rows
 // (p x m), p the count of removed ones.  Q (n x n or n x m) and R are
-// read, not changed: the factorisation object copies them.
-nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R, int op,
-                    int k, std::optional<in_array> U, int p,
-                    bool check_finite)
+// read, not changed: the factorisation object copies them.  d (R's rows
+// x 1) and, for added rows, e (p x 1) are zeros from the caller's
+// framework (no host transfer on a device).
+nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
+                    const in_array &d, int op, int k,
+                    std::optional<in_array> U, std::optional<in_array> e,
+                    int p, bool check_finite)
 {
     Call s(C, check_finite);
-    qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R");
-    int rr = (int)R.shape(0);
+    qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R"), *dd = s.in(d, "d");
     qru_matrix *Ud = U ? s.in(*U, "u") : nullptr;
+    qru_matrix *ed = e ? s.in(*e, "e") : nullptr;
     qru_lsq *f = nullptr;
-    check(C.ctx,
-          qru_lsq_create_from_qr(C.ctx, Qd, Rd, s.zeros(rr, 1), nullptr, &f),
+    check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, nullptr, &f),
           "qru_lsq_create_from_qr");
     struct guard {
         qru_lsq *f;
@@ -392,9 +383,7 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R, int op,
     else if (op == 1)
         check(C.ctx, qru_lsq_remove_cols(f, k, p), "qru_lsq_remove_cols");
     else if (op == 2)
-        check(C.ctx,
-              qru_lsq_add_rows(f, k, Ud, s.zeros((int)U->shape(0), 1)),
-              "qru_lsq_add_rows");
+        check(C.ctx, qru_lsq_add_rows(f, k, Ud, ed), "qru_lsq_add_rows");
     else
         check(C.ctx, qru_lsq_remove_rows(f, k, p), "qru_lsq_remove_rows");
     int n = qru_lsq_rows(f), m = qru_lsq_cols(f);
@@ -617,8 +606,9 @@ NB_MODULE(_qru, mod)
             "cudaStream_t as an integer (0: the context's own).");
 
     mod.def("qr_update", &qr_update, nb::arg("ctx"), nb::arg("Q"),
-            nb::arg("R"), nb::arg("op"), nb::arg("k"), nb::arg("U").none(),
-            nb::arg("p"), nb::arg("check_finite"));
+            nb::arg("R"), nb::arg("d"), nb::arg("op"), nb::arg("k"),
+            nb::arg("U").none(), nb::arg("e").none(), nb::arg("p"),
+            nb::arg("check_finite"));
     mod.def("chol_update", &chol_update, nb::arg("ctx"), nb::arg("uplo"),
             nb::arg("L"), nb::arg("W"), nb::arg("sign"),
             nb::arg("check_finite"));

@@ -30,8 +30,10 @@ def _check_qr(Q, R):
 
 def _run(P, op, k, U, p, check_finite):
     Q, R = P.arrays[0], P.arrays[1]
-    Q1, R1 = numerical(_qru.qr_update, P.ctx, Q, R, op, int(k), U, int(p),
-                       bool(check_finite))
+    d = P.fw.zeros((R.shape[0], 1), P.dtype)  # no b: d = Q' b = 0
+    e = P.fw.zeros((U.shape[0], 1), P.dtype) if op == 2 else None
+    Q1, R1 = numerical(_qru.qr_update, P.ctx, Q, R, d, op, int(k), U, e,
+                       int(p), bool(check_finite))
     return P.out(Q1), P.out(R1)
 
 
