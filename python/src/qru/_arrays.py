@@ -347,9 +347,35 @@ def convert_like(fw, dt, arrays, names, check=False):
     return [None if a is None else fw.convert(a, dt) for a in arrays]
 
 
+_FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
+
+
+def _numpy_as_is(arrays):
+    """The common case, quickly: column-major NumPy arrays of one float
+    type, on the CPU backend; None for anything else."""
+    dt = None
+    for a in arrays:
+        if a is None:
+            continue
+        if type(a) is not np.ndarray or not a.flags.f_contiguous:
+            return None
+        if dt is None:
+            dt = a.dtype
+            if dt not in _FLOATS:
+                return None
+        elif a.dtype != dt:
+            return None
+    ctx = _contexts.get(("cpu", -1, 0)) or context("cpu", -1, 0)
+    return Prepared(_NumPy, ctx, dt.type, list(arrays))
+
+
 def prepare(arrays, names, backend=None, stream=None):
     """Converts the arrays of one call (None entries stay None) and picks
     the context that runs it."""
+    if backend is None and stream is None:
+        P = _numpy_as_is(arrays)
+        if P is not None:
+            return P
     fw = framework(next(a for a in arrays if a is not None))
     if fw is _NumPy:
         arrays = [a if a is None or type(a) is np.ndarray else np.asarray(a)
