@@ -89,3 +89,29 @@ def test_contexts_cached():
         qru.LeastSquares(R, np.ones(4)).solve()
     assert len(_arrays._contexts) == n
     assert ("cpu", -1, 0) in _arrays._contexts
+
+
+def test_jax_arrays_on_the_cpu():
+    """JAX arrays (row-major, immutable) on the CPU: converted, never
+    written (even with overwrite_R), results are JAX arrays."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    jax.config.update("jax_enable_x64", True)
+    rng, A, R = _spd_factor(6, 36)
+    x = rng.uniform(-1, 1, 6)
+    Rj = jnp.asarray(R)
+    R1 = qru.cholesky_update(Rj, jnp.asarray(x), overwrite_R=True)
+    assert type(R1).__module__.split(".")[0] in ("jax", "jaxlib")
+    assert np.array_equal(np.asarray(Rj), R)
+    R1h = np.asarray(R1)
+    assert scaled_residual(R1h.T @ R1h, A + np.outer(x, x), np.float64,
+                           6) < THRESH
+    M = rng.uniform(-1, 1, (12, 4))
+    b = rng.uniform(-1, 1, 12)
+    f = qru.LeastSquares(jnp.asarray(M), jnp.asarray(b), "none")
+    f.add_rows(12, jnp.asarray(M[:2] * 2), jnp.asarray(b[:2]))
+    xs = np.linalg.lstsq(np.vstack([M, 2 * M[:2]]), np.append(b, b[:2]),
+                         rcond=None)[0]
+    xq = f.solve()
+    assert type(xq).__module__.split(".")[0] in ("jax", "jaxlib")
+    assert np.allclose(np.asarray(xq), xs, rtol=0, atol=1e-12)

@@ -350,30 +350,40 @@ def convert_like(fw, dt, arrays, names, check=False):
 _FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
 
 
-def _numpy_as_is(arrays):
-    """The common case, quickly: column-major NumPy arrays of one float
-    type, on the CPU backend; None for anything else."""
-    dt = None
+def _as_is_quick(arrays):
+    """The common case, quickly: column-major NumPy (CPU backend) or CuPy
+    (CUDA, the current stream) arrays of one float type; None for anything
+    else (then prepare() applies the rules one by one)."""
+    dt = kind = None
     for a in arrays:
         if a is None:
             continue
-        if type(a) is not np.ndarray or not a.flags.f_contiguous:
-            return None
-        if dt is None:
+        if kind is None:
+            kind = type(a)
+            if kind is not np.ndarray and _fw_name(a) != "cupy":
+                return None
             dt = a.dtype
             if dt not in _FLOATS:
                 return None
-        elif a.dtype != dt:
+        elif type(a) is not kind or a.dtype != dt:
             return None
-    ctx = _contexts.get(("cpu", -1, 0)) or context("cpu", -1, 0)
-    return Prepared(_NumPy, ctx, dt.type, list(arrays))
+        if not a.flags.f_contiguous:
+            return None
+    if kind is np.ndarray:
+        ctx = _contexts.get(("cpu", -1, 0)) or context("cpu", -1, 0)
+        return Prepared(_NumPy, ctx, dt.type, list(arrays))
+    fw = _CuPy(next(a for a in arrays if a is not None))
+    stream = fw.stream(fw.device) or LEGACY_STREAM
+    ctx = _contexts.get(("cuda", fw.device, stream)) or \
+        context("cuda", fw.device, stream)
+    return Prepared(fw, ctx, dt.type, list(arrays))
 
 
 def prepare(arrays, names, backend=None, stream=None):
     """Converts the arrays of one call (None entries stay None) and picks
     the context that runs it."""
     if backend is None and stream is None:
-        P = _numpy_as_is(arrays)
+        P = _as_is_quick(arrays)
         if P is not None:
             return P
     fw = framework(next(a for a in arrays if a is not None))
