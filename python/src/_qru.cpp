@@ -1,12 +1,27 @@
-// The Python module _qru: the qru C API for NumPy arrays on the host
-// (issue 17).  The Python layer (qru/__init__.py) checks and converts the
-// arguments (SciPy's names and rules) and calls qr_update with
-// Fortran-ordered float64 or float32 arrays; this file maps them onto a
-// qru_lsq factorisation (qru_lsq_create_from_qr), runs one block update and
-// returns the new factors.  Library statuses become Python exceptions
-// carrying the library's message: ValueError for a bad argument (-i),
-// LinAlgError (raised by the Python layer from QruLinAlgError) for a
-// numerical failure (> 0), RuntimeError for the rest.
+// The Python module _qru: the qru C API for arrays of any DLPack producer
+// (issue 17).  The Python layer (qru/_arrays.py) converts the arguments by
+// the documented rules (element type, column-major layout, device) and
+// passes 2-D arrays that this file maps onto qru matrices:
+//
+// - an array in the memory of the context's backend (host memory for the
+//   CPU backend, the CUDA device of the context for CUDA) is wrapped with
+//   qru_matrix_wrap, without a copy;
+// - a host array given to a device backend (CUDA or OpenCL) is staged:
+//   uploaded into a device matrix, and downloaded back where the call
+//   writes it.
+//
+// Results are new matrices of the context: for the CPU backend exported as
+// NumPy arrays that own the qru matrix, for CUDA as DLPack arrays (the
+// Python layer converts them with the producer's from_dlpack), and for
+// staged calls downloaded into new NumPy arrays.
+//
+// Contexts are cached per (backend, device, stream) for the life of the
+// process, so a call creates none; a CUDA context adopts the producer's
+// stream (qru_context_options.stream) and the library queues its work
+// there.  Library statuses become Python exceptions carrying the
+// library's message (qru_last_error): ValueError for a bad argument (-i),
+// QruNumericalError (the Python layer raises numpy.linalg.LinAlgError) for
+// a numerical failure (> 0), RuntimeError for the rest.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -14,11 +29,14 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 extern "C" {
@@ -45,141 +63,510 @@ qru_backend backend_of(const std::string &name)
         return QRU_BACKEND_CUDA;
     if (name == "opencl")
         return QRU_BACKEND_OPENCL;
-    throw nb::value_error(("unknown backend '" + name +
+    throw nb::value_error(("qru: unknown backend '" + name +
                            "' (cpu, cuda or opencl)")
                               .c_str());
 }
 
-// One context per backend, created on first use and kept for the
-// process (contexts hold device handles and workspace).
-qru_context *context(const std::string &name)
-{
-    static std::map<std::string, qru_context *> ctxs;
-    auto it = ctxs.find(name);
-    if (it != ctxs.end())
-        return it->second;
-    qru_context *ctx = nullptr;
-    int st = qru_context_create(backend_of(name), &ctx);
-    if (st != 0)
-        throw std::runtime_error("qru backend '" + name + "': " +
-                                 qru_strerror(st));
-    ctxs[name] = ctx;
-    return ctx;
-}
-
-void check(qru_context *ctx, int st, const char *fn)
+void check(const qru_context *ctx, int st, const char *fn)
 {
     if (st == 0)
         return;
+    // the library's message names the routine already
     const char *msg = qru_last_error(ctx);
-    std::string m = std::string(fn) + ": " +
-                    (msg && *msg ? msg : qru_strerror(st));
+    std::string m = msg && *msg ? std::string(msg)
+                                : std::string(fn) + ": " + qru_strerror(st);
     if (st > 0)
         throw numerical_failure(st, m);
-    if (st > -100)
+    if (st > -1000 || st == QRU_ERR_NO_Q)
         throw nb::value_error(m.c_str());
     throw std::runtime_error(m);
 }
 
-// Owns the library objects of one call.
-struct scope {
-    qru_context *ctx;
-    std::vector<qru_matrix *> mats;
-    qru_lsq *f = nullptr;
-    ~scope()
+// A library context for one (backend, device, stream).  Created on first
+// use and kept for the process (contexts hold device handles and
+// workspace; the arrays a context exported may outlive any Python
+// reference to it).
+struct Context {
+    qru_context *ctx = nullptr;
+    qru_backend backend;
+    int device;       // CUDA ordinal (-1: the backend's default)
+    uintptr_t stream; // the adopted stream, 0: the context's own
+    int dl_device;    // DLPack device type of its memory: 1 host, 2 CUDA
+    int dl_id;        // its CUDA ordinal
+
+    std::string device_name() const
     {
-        for (auto *m : mats)
-            qru_matrix_destroy(m);
-        qru_lsq_destroy(f);
+        const char *s = qru_context_device_name(ctx);
+        return s ? s : "";
     }
-    qru_matrix *matrix(qru_dtype dt, int rows, int cols)
+    void sync() { check(ctx, qru_context_sync(ctx), "qru_context_sync"); }
+    std::tuple<long long, long long> stats() const
     {
-        qru_matrix *M = nullptr;
-        check(ctx, qru_matrix_create(ctx, dt, rows, cols, 0, &M),
-              "qru_matrix_create");
-        mats.push_back(M);
-        return M;
+        qru_context_stats s;
+        check(ctx, qru_context_get_stats(ctx, &s), "qru_context_get_stats");
+        return {s.calls, s.host_waits};
     }
 };
 
-template <typename T>
-using farray = nb::ndarray<T, nb::numpy, nb::ndim<2>, nb::f_contig,
-                           nb::device::cpu>;
-
-template <typename T> constexpr qru_dtype dtype_of()
+Context &context(const std::string &name, int device, uintptr_t stream)
 {
-    return sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT;
+    static std::map<std::tuple<int, int, uintptr_t>, Context *> cache;
+    qru_backend b = backend_of(name);
+    if (b != QRU_BACKEND_CUDA) // the others take no stream of ours
+        stream = 0;
+    auto key = std::make_tuple((int)b, device, stream);
+    auto it = cache.find(key);
+    if (it != cache.end())
+        return *it->second;
+    qru_context_options opt;
+    qru_context_options_init(&opt);
+    opt.device = device;
+    opt.stream = (void *)stream;
+    qru_context *c = nullptr;
+    int st = qru_context_create_ex(b, &opt, &c);
+    if (st != 0) {
+        const char *msg = qru_last_error(nullptr);
+        throw std::runtime_error("qru backend '" + name + "': " +
+                                 (msg && *msg ? msg : qru_strerror(st)));
+    }
+    Context *C = new Context{c, b, device, stream, 1, 0};
+    if (b == QRU_BACKEND_CUDA) {
+        C->dl_device = 2;
+        // the device the context runs on: "... (CUDA device N, sm_XY)"
+        std::string nm = C->device_name();
+        size_t at = nm.find("CUDA device ");
+        C->dl_id = at == std::string::npos
+                       ? (device < 0 ? 0 : device)
+                       : std::atoi(nm.c_str() + at + 12);
+    } else if (b == QRU_BACKEND_OPENCL) {
+        C->dl_device = 0; // no DLPack device: host arrays are staged
+    }
+    cache[key] = C;
+    return *C;
 }
 
-template <typename T>
-qru_matrix *upload(scope &s, const farray<T> &a)
+using in_array = nb::ndarray<nb::ro, nb::ndim<2>>;
+using io_array = nb::ndarray<nb::ndim<2>>;
+
+qru_dtype dtype_of_dl(nb::dlpack::dtype d, const char *name)
 {
-    int rows = (int)a.shape(0), cols = (int)a.shape(1);
-    qru_matrix *M = s.matrix(dtype_of<T>(), rows, cols);
-    if (rows > 0 && cols > 0)
-        check(s.ctx, qru_matrix_upload(M, a.data(), rows),
-              "qru_matrix_upload");
-    return M;
+    if (d == nb::dtype<double>())
+        return QRU_DOUBLE;
+    if (d == nb::dtype<float>())
+        return QRU_FLOAT;
+    throw nb::type_error(
+        (std::string("qru: ") + name +
+         ": element type must be float32 or float64 (the Python layer "
+         "converts others)")
+            .c_str());
 }
 
-// A new Fortran-ordered NumPy array holding M.
-template <typename T> nb::object download(scope &s, const qru_matrix *M)
-{
-    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
-    T *buf = new T[(size_t)rows * cols > 0 ? (size_t)rows * cols : 1];
-    nb::capsule owner(buf, [](void *p) noexcept { delete[] (T *)p; });
-    if (rows > 0 && cols > 0)
-        check(s.ctx, qru_matrix_download(M, buf, rows),
-              "qru_matrix_download");
-    size_t shape[2] = {(size_t)rows, (size_t)cols};
-    int64_t strides[2] = {1, rows};
-    return nb::cast(
-        nb::ndarray<T, nb::numpy, nb::ndim<2>>(buf, 2, shape, owner, strides));
-}
+// The matrices of one library call: arrays wrapped or staged, temporaries
+// and results.  Everything not handed out as a result is freed at the end.
+struct Call {
+    Context &C;
+    bool host = false;   // the caller's arrays live on the host
+    bool staged = false; // ... and the backend copies them to its device
+    int nbound = 0;      // arrays bound so far
+    qru_dtype dt = (qru_dtype)0;
+    std::vector<qru_matrix *> mats;
+    std::vector<std::pair<qru_matrix *, io_array>> writeback;
+
+    Call(Context &c, bool check_finite) : C(c)
+    {
+        check(C.ctx,
+              qru_context_set_option(C.ctx, QRU_OPTION_CHECK_FINITE,
+                                     check_finite ? 1 : 0),
+              "qru_context_set_option");
+    }
+    Call(const Call &) = delete;
+    ~Call()
+    {
+        for (auto *m : mats)
+            qru_matrix_destroy(m);
+    }
+
+    qru_matrix *keep(qru_matrix *M)
+    {
+        mats.push_back(M);
+        return M;
+    }
+
+    qru_matrix *tmp(int rows, int cols)
+    {
+        qru_matrix *M = nullptr;
+        check(C.ctx, qru_matrix_create(C.ctx, dt, rows, cols, 0, &M),
+              "qru_matrix_create");
+        return keep(M);
+    }
+
+    // A qru matrix for a caller's column-major array: wrapped where the
+    // array lies in the context's memory, else (host array, device
+    // backend) uploaded into a new device matrix.
+    template <typename A> qru_matrix *bind(const A &a, const char *name)
+    {
+        qru_dtype d = dtype_of_dl(a.dtype(), name);
+        if (dt && d != dt)
+            throw nb::type_error(
+                (std::string("qru: ") + name +
+                 ": element type differs from the other arrays'")
+                    .c_str());
+        dt = d;
+        int rows = (int)a.shape(0), cols = (int)a.shape(1);
+        int64_t s0 = a.stride(0), s1 = a.stride(1);
+        bool colmajor = (rows <= 1 || s0 == 1) && (cols <= 1 || s1 >= rows);
+        if (!colmajor)
+            throw nb::value_error(
+                (std::string("qru: ") + name + ": strides (" +
+                 std::to_string(s0) + ", " + std::to_string(s1) +
+                 ") are not column-major (the Python layer converts)")
+                    .c_str());
+        int ld = cols <= 1 ? (rows > 1 ? rows : 1) : (int)s1;
+        if (ld < 1)
+            ld = 1;
+        int dev = a.device_type();
+        bool on_host = dev == nb::device::cpu::value ||
+                       dev == nb::device::cuda_host::value;
+        if (nbound++ == 0)
+            host = on_host;
+        else if (host != on_host)
+            throw nb::value_error(
+                (std::string("qru: ") + name +
+                 ": arrays on the host and on a device in one call")
+                    .c_str());
+        qru_matrix *M = nullptr;
+        if (on_host && C.dl_device == 1) {
+            check(C.ctx,
+                  qru_matrix_wrap(C.ctx, dt, rows, cols, (void *)a.data(),
+                                  ld, &M),
+                  "qru_matrix_wrap");
+            return keep(M);
+        }
+        if (!on_host && C.dl_device == dev &&
+            (int)a.device_id() == C.dl_id) {
+            check(C.ctx,
+                  qru_matrix_wrap(C.ctx, dt, rows, cols, (void *)a.data(),
+                                  ld, &M),
+                  "qru_matrix_wrap");
+            return keep(M);
+        }
+        if (!on_host)
+            throw nb::value_error(
+                (std::string("qru: ") + name + ": an array on device " +
+                 std::to_string(dev) + ":" + std::to_string(a.device_id()) +
+                 " cannot be used by the '" +
+                 qru_backend_name(C.backend) + "' context on " +
+                 C.device_name())
+                    .c_str());
+        staged = true;
+        M = tmp(rows, cols);
+        if (rows > 0 && cols > 0)
+            check(C.ctx, qru_matrix_upload(M, a.data(), ld),
+                  "qru_matrix_upload");
+        return M;
+    }
+
+    qru_matrix *in(const in_array &a, const char *name)
+    {
+        return bind(a, name);
+    }
+
+    // An array the call overwrites: a staged one is downloaded back by
+    // commit() (after the call succeeded).
+    qru_matrix *inout(const io_array &a, const char *name)
+    {
+        qru_matrix *M = bind(a, name);
+        if (staged && qru_matrix_data(M) != a.data())
+            writeback.emplace_back(M, a);
+        return M;
+    }
+
+    void commit()
+    {
+        for (auto &w : writeback) {
+            int rows = qru_matrix_rows(w.first);
+            int cols = qru_matrix_cols(w.first);
+            int ld = cols <= 1 ? (rows > 1 ? rows : 1) : (int)w.second.stride(1);
+            if (rows > 0 && cols > 0)
+                check(C.ctx,
+                      qru_matrix_download(w.first, w.second.data(), ld),
+                      "qru_matrix_download");
+        }
+    }
+
+    // A matrix handed to Python as an array: a NumPy array owning the
+    // matrix (CPU backend), a DLPack array owning it (CUDA), or for a
+    // staged call a new NumPy array it is downloaded into.
+    // The strict triangle opposite to a factor's (zero_above 'L': above
+    // the diagonal, 'U': below) set to zero, in host memory (a device
+    // result is cleared by the Python layer, in the producer's framework).
+    void zero_triangle(void *p, int rows, int cols, int ld, char uplo)
+    {
+        if (!uplo)
+            return;
+        size_t sz = dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+        for (int j = 0; j < cols; j++) {
+            int i0 = uplo == 'L' ? 0 : j + 1;
+            int i1 = uplo == 'L' ? (j < rows ? j : rows) : rows;
+            if (i1 > i0)
+                std::memset((char *)p + ((size_t)j * ld + i0) * sz, 0,
+                            (size_t)(i1 - i0) * sz);
+        }
+    }
+
+    nb::object result(qru_matrix *M, char zero_above = 0)
+    {
+        int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
+        int ld = qru_matrix_ld(M);
+        size_t shape[2] = {(size_t)rows, (size_t)cols};
+        int64_t strides[2] = {1, ld};
+        nb::dlpack::dtype d = dt == QRU_DOUBLE ? nb::dtype<double>()
+                                               : nb::dtype<float>();
+        if (staged || (host && C.dl_device != 1)) {
+            size_t sz = dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+            size_t n = (size_t)rows * cols;
+            char *buf = new char[(n ? n : 1) * sz];
+            nb::capsule owner(buf, [](void *p) noexcept { delete[] (char *)p; });
+            if (rows > 0 && cols > 0)
+                check(C.ctx, qru_matrix_download(M, buf, rows > 0 ? rows : 1),
+                      "qru_matrix_download");
+            strides[1] = rows;
+            zero_triangle(buf, rows, cols, rows, zero_above);
+            return nb::cast(nb::ndarray<nb::numpy, nb::ndim<2>>(
+                buf, 2, shape, owner, strides, d));
+        }
+        for (auto &m : mats)
+            if (m == M)
+                m = nullptr; // the array owns it now
+        nb::capsule owner(M, [](void *p) noexcept {
+            qru_matrix_destroy((qru_matrix *)p);
+        });
+        void *data = qru_matrix_data(M);
+        if (C.dl_device == 1)
+            zero_triangle(data, rows, cols, ld, zero_above);
+        if (C.dl_device == 1)
+            return nb::cast(nb::ndarray<nb::numpy, nb::ndim<2>>(
+                data, 2, shape, owner, strides, d));
+        return nb::cast(nb::ndarray<nb::ndim<2>>(data, 2, shape, owner,
+                                                 strides, d, C.dl_device,
+                                                 C.dl_id));
+    }
+};
+
+// ---- the SciPy-shaped QR functions ---------------------------------------
 
 // op: 0 add columns, 1 remove columns, 2 add rows, 3 remove rows (the
 // order of the library's updates); U the new columns (n x p) or rows
-// (p x m), p the count of removed ones.
-template <typename T>
-nb::tuple qr_update_t(const std::string &backend, farray<T> Q, farray<T> R,
-                      int op, int k, std::optional<farray<T>> U, int p)
+// (p x m), p the count of removed ones.  Q (n x n or n x m) and R are
+// read, not changed: the factorisation object copies them.  d (R's rows
+// x 1) and, for added rows, e (p x 1) are zeros from the caller's
+// framework (no host transfer on a device).
+nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
+                    const in_array &d, int op, int k,
+                    std::optional<in_array> U, std::optional<in_array> e,
+                    int p, bool check_finite)
 {
-    scope s{context(backend)};
-    qru_dtype dt = dtype_of<T>();
-    int n = (int)Q.shape(0), m = (int)R.shape(1);
-    int rr = (int)R.shape(0); // n (full) or m (economy)
-    qru_matrix *Qd = upload(s, Q), *Rd = upload(s, R);
-    qru_matrix *d = s.matrix(dt, rr, 1);
-    {
-        std::vector<T> z((size_t)rr, (T)0);
-        check(s.ctx, qru_matrix_upload(d, z.data(), rr), "qru_matrix_upload");
-    }
-    check(s.ctx, qru_lsq_create_from_qr(s.ctx, Qd, Rd, d, nullptr, &s.f),
+    Call s(C, check_finite);
+    qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R"), *dd = s.in(d, "d");
+    qru_matrix *Ud = U ? s.in(*U, "u") : nullptr;
+    qru_matrix *ed = e ? s.in(*e, "e") : nullptr;
+    qru_lsq *f = nullptr;
+    check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, nullptr, &f),
           "qru_lsq_create_from_qr");
-    if (op == 0) {
-        check(s.ctx, qru_lsq_add_cols(s.f, k, upload(s, *U)),
-              "qru_lsq_add_cols");
-    } else if (op == 1) {
-        check(s.ctx, qru_lsq_remove_cols(s.f, k, p), "qru_lsq_remove_cols");
-    } else if (op == 2) {
-        int pr = (int)U->shape(0);
-        qru_matrix *e = s.matrix(dt, pr, 1);
-        std::vector<T> z((size_t)pr, (T)0);
-        check(s.ctx, qru_matrix_upload(e, z.data(), pr), "qru_matrix_upload");
-        check(s.ctx, qru_lsq_add_rows(s.f, k, upload(s, *U), e),
-              "qru_lsq_add_rows");
-    } else {
-        check(s.ctx, qru_lsq_remove_rows(s.f, k, p), "qru_lsq_remove_rows");
-    }
-    n = qru_lsq_rows(s.f);
-    m = qru_lsq_cols(s.f);
-    int econ = qru_lsq_q_form(s.f) == QRU_Q_THIN;
-    qru_matrix *Q1 = s.matrix(dt, n, econ ? m : n);
-    qru_matrix *R1 = s.matrix(dt, econ ? m : n, m);
-    check(s.ctx, qru_lsq_get_q(s.f, Q1), "qru_lsq_get_q");
-    check(s.ctx, qru_lsq_get_r(s.f, R1), "qru_lsq_get_r");
-    return nb::make_tuple(download<T>(s, Q1), download<T>(s, R1));
+    struct guard {
+        qru_lsq *f;
+        ~guard() { qru_lsq_destroy(f); }
+    } g{f};
+    if (op == 0)
+        check(C.ctx, qru_lsq_add_cols(f, k, Ud), "qru_lsq_add_cols");
+    else if (op == 1)
+        check(C.ctx, qru_lsq_remove_cols(f, k, p), "qru_lsq_remove_cols");
+    else if (op == 2)
+        check(C.ctx, qru_lsq_add_rows(f, k, Ud, ed), "qru_lsq_add_rows");
+    else
+        check(C.ctx, qru_lsq_remove_rows(f, k, p), "qru_lsq_remove_rows");
+    int n = qru_lsq_rows(f), m = qru_lsq_cols(f);
+    bool econ = qru_lsq_q_form(f) == QRU_Q_THIN;
+    qru_matrix *Q1 = s.tmp(n, econ ? m : n), *R1 = s.tmp(econ ? m : n, m);
+    check(C.ctx, qru_lsq_get_q(f, Q1), "qru_lsq_get_q");
+    check(C.ctx, qru_lsq_get_r(f, R1), "qru_lsq_get_r");
+    return nb::make_tuple(s.result(Q1), s.result(R1));
 }
+
+// ---- Cholesky -------------------------------------------------------------
+
+// L = chol(L L' + sign W W'), in place on L (the Python layer passes a
+// copy unless the caller allowed the overwrite).
+void chol_update(Context &C, char uplo, const io_array &L, const in_array &W,
+                 int sign, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Ld = s.inout(L, "R");
+    check(C.ctx, qru_chol_update(C.ctx, uplo, Ld, s.in(W, "x"), sign),
+          "qru_chol_update");
+    s.commit();
+}
+
+nb::object chol_insert(Context &C, char uplo, const in_array &L, int k,
+                       const in_array &X, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Ld = s.in(L, "R"), *Xd = s.in(X, "x");
+    int n1 = (int)X.shape(0);
+    qru_matrix *L1 = s.tmp(n1, n1);
+    check(C.ctx, qru_chol_insert(C.ctx, uplo, Ld, k, Xd, L1),
+          "qru_chol_insert");
+    return s.result(L1, uplo);
+}
+
+nb::object chol_delete(Context &C, char uplo, const in_array &L, int k,
+                       int p, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Ld = s.in(L, "R");
+    int n1 = (int)L.shape(0) - p;
+    qru_matrix *L1 = s.tmp(n1, n1);
+    check(C.ctx, qru_chol_delete(C.ctx, uplo, Ld, k, p, L1),
+          "qru_chol_delete");
+    return s.result(L1, uplo);
+}
+
+// The C call of chol_update alone, `reps` times on wrapped arrays,
+// alternating update and downdate (so L stays what it was), then one
+// synchronisation: the seconds a call, for the call-overhead benchmark.
+double time_chol_update(Context &C, char uplo, const io_array &L,
+                        const in_array &W, int reps)
+{
+    Call s(C, false);
+    qru_matrix *Ld = s.inout(L, "R"), *Wd = s.in(W, "x");
+    if (s.staged)
+        throw nb::value_error("qru: time_chol_update needs arrays in the "
+                              "backend's memory");
+    C.sync();
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; i++)
+        check(C.ctx, qru_chol_update(C.ctx, uplo, Ld, Wd, i % 2 ? -1 : 1),
+              "qru_chol_update");
+    C.sync();
+    std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    return dt.count() / (reps > 0 ? reps : 1);
+}
+
+// ---- the least-squares factorisation --------------------------------------
+
+struct Lsq {
+    Context &C;
+    qru_lsq *f = nullptr;
+    bool host = false; // created from host arrays: results go back as NumPy
+    qru_dtype dt = (qru_dtype)0;
+
+    Lsq(Context &c, const in_array &A, const in_array &b, int q,
+        bool check_finite)
+        : C(c)
+    {
+        Call s(C, check_finite);
+        qru_matrix *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = q;
+        check(C.ctx, qru_lsq_create(C.ctx, Ad, bd, &opt, &f),
+              "qru_lsq_create");
+        host = s.host;
+        dt = s.dt;
+    }
+    Lsq(const Lsq &) = delete;
+    ~Lsq() { qru_lsq_destroy(f); }
+
+    // A call on the object: the arrays must be where its first ones were.
+    struct On : Call {
+        On(Lsq &L, bool check_finite) : Call(L.C, check_finite)
+        {
+            host = L.host;
+            dt = L.dt;
+            nbound = 1;
+        }
+    };
+
+    void add_rows(int k, const in_array &U, const in_array &e,
+                  bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *ed = s.in(e, "e");
+        check(C.ctx, qru_lsq_add_rows(f, k, Ud, ed), "qru_lsq_add_rows");
+    }
+    void remove_rows(int k, int p)
+    {
+        check(C.ctx, qru_lsq_remove_rows(f, k, p), "qru_lsq_remove_rows");
+    }
+    void remove_rows_data(int k, const in_array &U, const in_array &e,
+                          bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *ed = s.in(e, "e");
+        check(C.ctx, qru_lsq_remove_rows_data(f, k, Ud, ed),
+              "qru_lsq_remove_rows_data");
+    }
+    void add_cols(int k, const in_array &U, bool check_finite)
+    {
+        On s(*this, check_finite);
+        check(C.ctx, qru_lsq_add_cols(f, k, s.in(U, "U")),
+              "qru_lsq_add_cols");
+    }
+    void add_cols_data(int k, const in_array &U, const in_array &A,
+                       const in_array &b, bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+        check(C.ctx, qru_lsq_add_cols_data(f, k, Ud, Ad, bd),
+              "qru_lsq_add_cols_data");
+    }
+    void remove_cols(int k, int p)
+    {
+        check(C.ctx, qru_lsq_remove_cols(f, k, p), "qru_lsq_remove_cols");
+    }
+    nb::object solve()
+    {
+        On s(*this, false);
+        qru_matrix *x = s.tmp(qru_lsq_cols(f), qru_lsq_nrhs(f));
+        check(C.ctx, qru_lsq_solve(f, x), "qru_lsq_solve");
+        return s.result(x);
+    }
+    std::vector<double> residual() const
+    {
+        std::vector<double> r((size_t)qru_lsq_nrhs(f));
+        check(C.ctx, qru_lsq_residual(f, r.data()), "qru_lsq_residual");
+        return r;
+    }
+    // which: 'Q', 'R', 'd', 'E'; full: n rows (Q n x n, R n x m, d n x r)
+    // or the economy ones.
+    nb::object get(char which, bool full)
+    {
+        On s(*this, false);
+        int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
+        int rows = which == 'E' ? n : which == 'Q' ? n : full ? n : m;
+        int cols = which == 'Q' ? (full ? n : m) : which == 'R' ? m : r;
+        qru_matrix *M = s.tmp(rows, cols);
+        int st = which == 'Q'   ? qru_lsq_get_q(f, M)
+                 : which == 'R' ? qru_lsq_get_r(f, M)
+                 : which == 'd' ? qru_lsq_get_d(f, M)
+                                : qru_lsq_get_residuals(f, M);
+        check(C.ctx, st, "qru_lsq_get");
+        return s.result(M);
+    }
+    double error_estimate() const
+    {
+        double e = 0;
+        check(C.ctx, qru_lsq_error_estimate(f, &e), "qru_lsq_error_estimate");
+        return e;
+    }
+    void set_algorithm(int alg)
+    {
+        check(C.ctx,
+              qru_lsq_set_update_algorithm(f, (qru_update_algorithm)alg),
+              "qru_lsq_set_update_algorithm");
+    }
+};
 
 std::vector<std::string> backends()
 {
@@ -192,27 +579,74 @@ std::vector<std::string> backends()
     return out;
 }
 
-std::string device_name(const std::string &backend)
-{
-    const char *s = qru_context_device_name(context(backend));
-    return s ? s : "";
-}
-
 } // namespace
 
 NB_MODULE(_qru, mod)
 {
-    mod.doc() = "qru's C API for NumPy arrays (the qru package wraps it)";
+    mod.doc() = "qru's C API for DLPack arrays (the qru package wraps it)";
     static nb::exception<numerical_failure> exc(mod, "QruNumericalError");
     mod.def("version", [] { return std::string(qru_version()); });
     mod.def("backends", &backends,
             "The backends this build of qru has (compiled in).");
-    mod.def("device_name", &device_name, nb::arg("backend"),
-            "The device of a backend's context (created on first use).");
-    mod.def("qr_update", &qr_update_t<double>, nb::arg("backend"),
-            nb::arg("Q"), nb::arg("R"), nb::arg("op"), nb::arg("k"),
-            nb::arg("U").none(), nb::arg("p"));
-    mod.def("qr_update", &qr_update_t<float>, nb::arg("backend"),
-            nb::arg("Q"), nb::arg("R"), nb::arg("op"), nb::arg("k"),
-            nb::arg("U").none(), nb::arg("p"));
+
+    nb::class_<Context>(mod, "Context")
+        .def_prop_ro("device_name", &Context::device_name)
+        .def_prop_ro("backend",
+                     [](const Context &c) {
+                         return std::string(qru_backend_name(c.backend));
+                     })
+        .def_ro("stream", &Context::stream)
+        .def_ro("dl_device", &Context::dl_device)
+        .def_ro("dl_id", &Context::dl_id)
+        .def("sync", &Context::sync)
+        .def("stats", &Context::stats);
+    mod.def("context", &context, nb::arg("backend"), nb::arg("device"),
+            nb::arg("stream"), nb::rv_policy::reference,
+            "The cached context of (backend, device, stream); stream is a "
+            "cudaStream_t as an integer (0: the context's own).");
+
+    mod.def("qr_update", &qr_update, nb::arg("ctx"), nb::arg("Q"),
+            nb::arg("R"), nb::arg("d"), nb::arg("op"), nb::arg("k"),
+            nb::arg("U").none(), nb::arg("e").none(), nb::arg("p"),
+            nb::arg("check_finite"));
+    mod.def("chol_update", &chol_update, nb::arg("ctx"), nb::arg("uplo"),
+            nb::arg("L"), nb::arg("W"), nb::arg("sign"),
+            nb::arg("check_finite"));
+    mod.def("chol_insert", &chol_insert, nb::arg("ctx"), nb::arg("uplo"),
+            nb::arg("L"), nb::arg("k"), nb::arg("X"),
+            nb::arg("check_finite"));
+    mod.def("chol_delete", &chol_delete, nb::arg("ctx"), nb::arg("uplo"),
+            nb::arg("L"), nb::arg("k"), nb::arg("p"),
+            nb::arg("check_finite"));
+    mod.def("time_chol_update", &time_chol_update, nb::arg("ctx"),
+            nb::arg("uplo"), nb::arg("L"), nb::arg("W"), nb::arg("reps"));
+
+    nb::class_<Lsq>(mod, "Lsq")
+        .def(nb::init<Context &, const in_array &, const in_array &, int,
+                      bool>(),
+             nb::arg("ctx"), nb::arg("A"), nb::arg("b"), nb::arg("q"),
+             nb::arg("check_finite"), nb::keep_alive<1, 2>())
+        .def("add_rows", &Lsq::add_rows)
+        .def("remove_rows", &Lsq::remove_rows)
+        .def("remove_rows_data", &Lsq::remove_rows_data)
+        .def("add_cols", &Lsq::add_cols)
+        .def("add_cols_data", &Lsq::add_cols_data)
+        .def("remove_cols", &Lsq::remove_cols)
+        .def("solve", &Lsq::solve)
+        .def("residual", &Lsq::residual)
+        .def("get", &Lsq::get)
+        .def("error_estimate", &Lsq::error_estimate)
+        .def("set_algorithm", &Lsq::set_algorithm)
+        .def_prop_ro("rows", [](const Lsq &l) { return qru_lsq_rows(l.f); })
+        .def_prop_ro("cols", [](const Lsq &l) { return qru_lsq_cols(l.f); })
+        .def_prop_ro("nrhs", [](const Lsq &l) { return qru_lsq_nrhs(l.f); })
+        .def_prop_ro("q_form",
+                     [](const Lsq &l) { return qru_lsq_q_form(l.f); })
+        .def_prop_ro("downdate_condition",
+                     [](const Lsq &l) {
+                         return qru_lsq_downdate_condition(l.f);
+                     })
+        .def_prop_ro("last_update_path", [](const Lsq &l) {
+            return qru_lsq_last_update_path(l.f);
+        });
 }

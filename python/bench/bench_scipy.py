@@ -1,0 +1,191 @@
+"""qru against SciPy in the same run, on the same inputs (CPU backend,
+float64, medians of --repeats timed calls after one untimed):
+
+1. qr_insert / qr_delete with the full Q at n = 4000, m = 1000, p = 100
+   (rows at k = n/2, columns at k = m/2): qru.qr_insert / qr_delete
+   against scipy.linalg.qr_insert / qr_delete, both with
+   check_finite=False (target: qru >= 5x faster); then the same changes
+   on a factorisation kept across calls (qru.LeastSquares with the full Q
+   against SciPy overwriting its own outputs): a removal and the
+   insertion that undoes it, timed together.
+2. A Q-less sliding window (W rows, m columns, S rows in and S out a
+   slide, then the solution): qru.LeastSquares(q='none') against SciPy
+   refactorising each window (LAPACK's geqrf of [A b] through
+   scipy.linalg.lapack, then a triangular solve) and against SciPy's
+   qr_insert + qr_delete of the S rows on the window's full Q (which
+   needs W^2 numbers: run at W = 2000) (target: qru >= 100x faster).
+   qru's slide costs the same at every W, a refactorisation grows with W:
+   it is timed at W = 5000, 20000 and 100000.
+
+    python bench_scipy.py [--repeats 5] [--only fullq|window] [--quick]
+
+Prints one line a measurement and the ratios SciPy / qru."""
+import argparse
+import os
+import platform
+import statistics
+import time
+
+import numpy as np
+import scipy
+import scipy.linalg as sl
+
+import qru
+
+
+def median_time(fn, repeats):
+    fn()  # untimed: first-use costs
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def report(what, tq, ts, target):
+    r = ts / tq
+    ok = "meets" if r >= target else "MISSES"
+    print(f"{what:44s} qru {tq * 1e3:10.3f} ms  SciPy {ts * 1e3:10.3f} ms  "
+          f"ratio {r:8.1f}x ({ok} the {target:g}x target)", flush=True)
+    return r
+
+
+def full_q(n, m, p, repeats):
+    """The SciPy-shaped calls (new arrays out, as SciPy's), then the same
+    changes as pairs (remove then add back) on a factorisation kept across
+    calls: qru.LeastSquares(q='full') against SciPy's calls with
+    overwrite_qr(u)=True on their own outputs."""
+    rng = np.random.default_rng(1)
+    A = rng.uniform(-1, 1, (n, m))
+    Q, R = sl.qr(A)
+    rows = rng.uniform(-1, 1, (p, m))
+    cols = rng.uniform(-1, 1, (n, p))
+    calls = [("qr_insert rows", qru.qr_insert, sl.qr_insert, (rows, n // 2, "row")),
+             ("qr_insert cols", qru.qr_insert, sl.qr_insert, (cols, m // 2, "col")),
+             ("qr_delete rows", qru.qr_delete, sl.qr_delete, (n // 2, p, "row")),
+             ("qr_delete cols", qru.qr_delete, sl.qr_delete, (m // 2, p, "col"))]
+    for name, fq, fs, args in calls:
+        report(f"{name} n={n} m={m} p={p} full Q",
+               median_time(lambda: fq(Q, R, *args, check_finite=False), repeats),
+               median_time(lambda: fs(Q, R, *args, check_finite=False), repeats),
+               5)
+    f = qru.LeastSquares(A, rng.uniform(-1, 1, n), "full", check_finite=False)
+    f.algorithm = "fast"  # always update (never the cost model's refactorisation)
+    kept = [("rows", lambda: (f.remove_rows(n // 2, p),
+                              f.add_rows(n // 2, rows, check_finite=False)),
+             lambda Q, R: sl.qr_insert(*sl.qr_delete(Q, R, n // 2, p, "row",
+                                                     True, False),
+                                       rows, n // 2, "row", None, True, False)),
+            ("cols", lambda: (f.remove_cols(m // 2, p),
+                              f.add_cols(m // 2, cols, check_finite=False)),
+             lambda Q, R: sl.qr_insert(*sl.qr_delete(Q, R, m // 2, p, "col",
+                                                     True, False),
+                                       cols, m // 2, "col", None, True, False))]
+    for name, fq, fs in kept:
+        state = [np.array(Q, order="F"), np.array(R, order="F")]
+
+        def scipy_pair():
+            state[:] = fs(*state)
+        report(f"delete+insert {name}, kept full Q (no copies)",
+               median_time(fq, repeats), median_time(scipy_pair, repeats), 5)
+
+
+def window_data(W, m, S, slides, seed=2):
+    rng = np.random.default_rng(seed)
+    N = W + S * slides
+    A = rng.uniform(-1, 1, (N, m))
+    b = A @ rng.uniform(-1, 1, m) + 0.1 * rng.uniform(-1, 1, N)
+    return A, b
+
+
+def qru_window(A, b, W, S, slides):
+    f = qru.LeastSquares(A[:W], b[:W], q="none", check_finite=False)
+
+    def run():
+        for j in range(slides):
+            i = W + j * S
+            f.add_rows(W, A[i:i + S], b[i:i + S], check_finite=False)
+            f.remove_rows(0, U=A[i - W:i - W + S], e=b[i - W:i - W + S],
+                          check_finite=False)
+            x = f.solve()
+        return x
+    return run, f
+
+
+def scipy_refactor(A, b, W, S, slides):
+    def run():
+        for j in range(slides):
+            lo = (j + 1) * S
+            # LAPACK's geqrf of [A b] alone (SciPy's cheapest QR)
+            X = np.empty((W, A.shape[1] + 1), order="F")
+            X[:, :-1], X[:, -1] = A[lo:lo + W], b[lo:lo + W]
+            Rb = sl.lapack.dgeqrf(X, overwrite_a=True)[0]
+            m = A.shape[1]
+            x = sl.solve_triangular(Rb[:m, :m], Rb[:m, m],
+                                    check_finite=False)
+        return x
+    return run
+
+
+def scipy_updates(A, b, W, S, slides):
+    Q0, R0 = sl.qr(A[:W])
+
+    def run():
+        Q, R = Q0, R0
+        for j in range(slides):
+            i = W + j * S
+            Q, R = sl.qr_insert(Q, R, A[i:i + S], W, "row",
+                                check_finite=False)
+            Q, R = sl.qr_delete(Q, R, 0, S, "row", check_finite=False)
+        return Q, R
+    return run
+
+
+def window(Ws, Wq, m, S, slides, repeats):
+    # each repetition slides the same window from the same start: qru's
+    # factorisation is rebuilt untimed before each
+    def timed_qru(Wn):
+        A, b = window_data(Wn, m, S, slides)
+        ts = []
+        for _ in range(repeats + 1):
+            run, f = qru_window(A, b, Wn, S, slides)
+            t0 = time.perf_counter()
+            x = run()
+            ts.append(time.perf_counter() - t0)
+        lo = slides * S
+        xs = np.linalg.lstsq(A[lo:lo + Wn], b[lo:lo + Wn], rcond=None)[0]
+        dev = np.linalg.norm(x - xs) / np.linalg.norm(xs)
+        assert dev < 1e-8, dev
+        return statistics.median(ts[1:]), A, b
+
+    for W in Ws:  # qru's slide does not depend on W, SciPy's refactor does
+        tq, A, b = timed_qru(W)
+        ts = median_time(scipy_refactor(A, b, W, S, slides), repeats)
+        report(f"window W={W} m={m} S={S} x{slides}: refactor", tq, ts, 100)
+    tq2, A2, b2 = timed_qru(Wq)
+    ts2 = median_time(scipy_updates(A2, b2, Wq, S, slides), repeats)
+    report(f"window W={Wq} m={m} S={S} x{slides}: qr_ins+del", tq2, ts2, 100)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", choices=["fullq", "window"])
+    ap.add_argument("--quick", action="store_true",
+                    help="small sizes (a smoke test, not the issue's)")
+    a = ap.parse_args()
+    print(f"qru {qru.__version__} ({qru.device_name('cpu')}), NumPy "
+          f"{np.__version__}, SciPy {scipy.__version__}, Python "
+          f"{platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}",
+          flush=True)
+    if a.only != "window":
+        full_q(*((400, 100, 10) if a.quick else (4000, 1000, 100)), a.repeats)
+    if a.only != "fullq":
+        window(*(([2000], 400, 10) if a.quick else
+                 ([5000, 20000, 100000], 2000, 20)), 10, 50, a.repeats)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,420 @@
+"""Arrays in and out: the conversion rules of the package (docs/python.md).
+
+Every public function sends its array arguments through :func:`prepare`,
+which picks the producer's framework, the element type, the backend
+context (one per backend, device and stream, cached) and a column-major
+form of each array that the module ``_qru`` wraps without copying.  The
+rules:
+
+* Producers: NumPy (and anything ``numpy.asarray`` takes), CuPy, PyTorch
+  and JAX arrays.  All arrays of one call come from one framework and lie
+  on one device.
+* Element type: float32 stays float32 when every array is float32;
+  otherwise the call computes in float64 (integers, booleans and other
+  real floats are converted).  Complex and non-numeric arrays raise
+  TypeError.
+* Layout: a column-major array (Fortran-contiguous, or columns with unit
+  stride and any leading dimension) is used in place; any other layout
+  (C order, strided views, negative strides) is copied to column-major
+  order by the producer's framework, on its device and stream.
+* Device and backend: host arrays go to ``backend='cpu'`` unless another
+  backend is named (a device backend then copies them to the device and
+  the results back); CUDA arrays go to ``backend='cuda'`` on their own
+  device, without copies.  The CUDA context adopts the producer's current
+  stream (``stream=`` overrides it; the legacy default stream 0 is passed
+  as ``cudaStreamLegacy``), so qru's kernels queue behind the producer's
+  work and no host synchronisation is added.
+* Results are arrays of the producer's framework on the same device
+  (JAX results are JAX arrays, made through DLPack from CuPy or PyTorch,
+  whichever is installed).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _qru
+
+#: cudaStreamLegacy: what the legacy default stream (0) becomes, since a
+#: NULL stream in qru_context_options means "create one".
+LEGACY_STREAM = 1
+
+_contexts: dict = {}
+
+
+def context(backend: str, device: int = -1, stream: int = 0):
+    """The cached qru context of (backend, device, stream)."""
+    key = (backend, device, stream)
+    ctx = _contexts.get(key)
+    if ctx is None:
+        ctx = _contexts[key] = _qru.context(backend, device, stream)
+    return ctx
+
+
+def colmajor(shape, strides):
+    """True for a layout qru wraps as it is: 2-D with unit row stride and a
+    column stride (the leading dimension) >= the rows, in elements (a
+    length-1 dimension's stride does not matter), or 1-D contiguous."""
+    if len(shape) == 1:
+        return shape[0] <= 1 or strides[0] == 1
+    r, c = shape
+    return (r <= 1 or strides[0] == 1) and (c <= 1 or strides[1] >= r)
+
+
+def _as_is(x):
+    """colmajor() for a NumPy or CuPy array (strides in bytes)."""
+    if x.flags.f_contiguous:
+        return True
+    st = x.strides
+    return x.ndim <= 2 and all(s > 0 and s % x.itemsize == 0 for s in st) \
+        and colmajor(x.shape, [s // x.itemsize for s in st])
+
+
+class _NumPy:
+    name = "numpy"
+    device = None
+
+    @staticmethod
+    def kind(x):
+        return _np_kind(x.dtype)
+
+    @staticmethod
+    def convert(x, dt):
+        x = np.asarray(x)
+        if x.dtype == dt and _as_is(x):
+            return x
+        return np.asfortranarray(x, dtype=dt)
+
+    @staticmethod
+    def copy(x):
+        return np.array(x, order="F", copy=True)
+
+    @staticmethod
+    def reshape2(x, shape):
+        return x.reshape(shape, order="F")
+
+    @staticmethod
+    def zeros(shape, dt):
+        return np.zeros(shape, dt, order="F")
+
+    @staticmethod
+    def back(x):
+        """x (an array made by convert or copy) as the producer's array."""
+        return x
+
+    @staticmethod
+    def fresh(orig, conv):
+        """True if conv (orig converted) is a new buffer."""
+        return not (isinstance(orig, np.ndarray) and
+                    np.may_share_memory(orig, conv))
+
+    @staticmethod
+    def wrap(r, tri=None):
+        return r  # host results come back with the triangle cleared
+
+    @staticmethod
+    def stream(device):
+        return 0
+
+
+class _CuPy:
+    name = "cupy"
+    kind = staticmethod(_NumPy.kind)
+
+    def __init__(self, x):
+        import cupy
+        self.xp = cupy
+        self.device = x.device.id
+
+    def convert(self, x, dt):
+        x = x.astype(dt, copy=False)
+        return x if _as_is(x) else self.xp.asfortranarray(x)
+
+    def copy(self, x):
+        return self.xp.array(x, order="F", copy=True)
+
+    def reshape2(self, x, shape):
+        return x.reshape(shape, order="F")
+
+    def fresh(self, orig, conv):
+        return orig.data.ptr != conv.data.ptr
+
+    back = staticmethod(_NumPy.back)
+
+    def zeros(self, shape, dt):
+        with self.xp.cuda.Device(self.device):
+            return self.xp.zeros(shape, dt, order="F")
+
+    def wrap(self, r, tri=None):
+        x = self.xp.from_dlpack(r)
+        if tri:
+            x[...] = self.xp.tril(x) if tri == "L" else self.xp.triu(x)
+        return x
+
+    def stream(self, device):
+        try:
+            return self.xp.cuda.get_current_stream(device).ptr
+        except TypeError:  # a CuPy whose get_current_stream takes no device
+            with self.xp.cuda.Device(device):
+                return self.xp.cuda.get_current_stream().ptr
+
+
+class _Torch:
+    name = "torch"
+
+    def kind(self, x):
+        d = x.dtype
+        if d.is_complex:
+            return "c", False
+        return ("f" if d.is_floating_point else "i"), d == self.torch.float32
+
+    def __init__(self, x):
+        import torch
+        self.torch = torch
+        self.device = x.device.index if x.device.type == "cuda" else None
+        self.tdev = x.device
+
+    def convert(self, x, dt):
+        t = self.torch
+        x = x.detach().to(dtype=t.float32 if dt == np.float32 else t.float64)
+        if x.dim() == 2 and not colmajor(x.shape, x.stride()):
+            x = x.t().contiguous().t()
+        elif x.dim() == 1 and not colmajor(x.shape, x.stride()):
+            x = x.contiguous()
+        return x
+
+    def copy(self, x):
+        return x.t().clone(memory_format=self.torch.contiguous_format).t()
+
+    def reshape2(self, x, shape):
+        if x.dim() == 1:
+            return x.unsqueeze(1) if shape[1] == 1 else x.unsqueeze(0)
+        return x.reshape(shape)
+
+    def fresh(self, orig, conv):
+        return orig.data_ptr() != conv.data_ptr()
+
+    back = staticmethod(_NumPy.back)
+
+    def zeros(self, shape, dt):
+        t = self.torch
+        return t.zeros(shape[::-1], device=self.tdev,
+                       dtype=t.float32 if dt == np.float32 else t.float64).t()
+
+    def wrap(self, r, tri=None):
+        if self.device is None:
+            return self.torch.from_numpy(r)
+        x = self.torch.from_dlpack(r)
+        if tri:
+            x.tril_() if tri == "L" else x.triu_()
+        return x
+
+    def stream(self, device):
+        return self.torch.cuda.current_stream(device).cuda_stream
+
+
+class _Jax:
+    """JAX arrays go through CuPy or PyTorch (DLPack, no copy), which make
+    the column-major copies JAX's row-major arrays need; results come back
+    as JAX arrays through DLPack (C order)."""
+    name = "jax"
+    kind = staticmethod(_NumPy.kind)
+
+    def __init__(self, x):
+        import jax
+        self.jax = jax
+        dev = next(iter(x.devices()))
+        self.on_gpu = dev.platform == "gpu"
+        self.device = dev.id if self.on_gpu else None
+        if not self.on_gpu:
+            self.inner = _NumPy
+            return
+        try:
+            import cupy
+            self.inner = _CuPy(cupy.from_dlpack(x))
+            self._view = cupy.from_dlpack
+        except ImportError:
+            import torch
+            self._view = torch.from_dlpack
+            self.inner = _Torch(torch.from_dlpack(x))
+
+    def view(self, x):
+        if not self.on_gpu:
+            return np.asarray(x)
+        return self._view(x)
+
+    def convert(self, x, dt):
+        return self.inner.convert(self.view(x), dt)
+
+    def copy(self, x):
+        return self.inner.copy(x)
+
+    def reshape2(self, x, shape):
+        return self.inner.reshape2(x, shape)
+
+    def zeros(self, shape, dt):
+        return self.inner.zeros(shape, dt)
+
+    def fresh(self, orig, conv):
+        return False  # JAX arrays are immutable: always work on a copy
+
+    def wrap(self, r, tri=None):
+        return self.back(self.inner.wrap(r, tri))
+
+    def back(self, r):
+        if not self.on_gpu:
+            return self.jax.numpy.asarray(r)
+        if self.inner.name == "cupy":
+            r = self.inner.xp.ascontiguousarray(r)
+        else:
+            r = r.contiguous()
+        return self.jax.dlpack.from_dlpack(r)
+
+    def stream(self, device):
+        return self.inner.stream(device)
+
+
+_FRAMEWORKS = {"cupy": "cupy", "torch": "torch", "jax": "jax",
+               "jaxlib": "jax"}
+_names: dict = {}
+
+
+def _fw_name(x):
+    """The framework name of x's type ('numpy' for anything unknown)."""
+    t = type(x)
+    name = _names.get(t)
+    if name is None:
+        name = _names[t] = _FRAMEWORKS.get(t.__module__.split(".")[0],
+                                           "numpy")
+    return name
+
+
+def framework(x):
+    """The adapter of x's framework (NumPy for anything else)."""
+    name = _fw_name(x)
+    if name == "numpy":
+        return _NumPy
+    return {"cupy": _CuPy, "torch": _Torch, "jax": _Jax}[name](x)
+
+
+def _np_kind(d):
+    """'f' (real float), 'i' (integer or boolean: converted), 'c'
+    (complex) or 'o' (anything else) for a NumPy dtype, and whether it is
+    float32."""
+    k = d.kind
+    kind = "f" if k == "f" else "i" if k in "biu" else "c" if k == "c" else "o"
+    return kind, k == "f" and d.itemsize == 4
+
+
+class Prepared:
+    """The arrays of one call, converted, with the context that runs it."""
+
+    def __init__(self, fw, ctx, dtype, arrays):
+        self.fw, self.ctx, self.dtype, self.arrays = fw, ctx, dtype, arrays
+
+    def out(self, r, tri=None):
+        """A result of _qru as an array of the producer's framework (tri
+        'L' or 'U': a factor, its other strict triangle cleared)."""
+        return self.fw.wrap(r, tri)
+
+
+def _check_kinds(fw, arrays, names):
+    """Raises for arrays of another framework or of a type qru does not
+    convert; True if every array is float32."""
+    f32 = True
+    for a, nm in zip(arrays, names):
+        if a is None:
+            continue
+        if _fw_name(a) != fw.name:
+            raise TypeError(f"qru: {nm} is a {type(a).__module__} array, the "
+                            f"others are {fw.name} arrays")
+        kind, is32 = fw.kind(a)
+        if kind == "c":
+            raise TypeError(f"qru: {nm} is complex: qru computes in float32 "
+                            "or float64 only")
+        if kind == "o":
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
+                            "number type")
+        f32 = f32 and is32
+    return f32
+
+
+def convert_like(fw, dt, arrays, names, check=False):
+    """The arrays in fw's column-major form of element type dt."""
+    if fw is _NumPy:
+        arrays = [None if a is None else np.asarray(a) for a in arrays]
+    if check:
+        _check_kinds(fw, arrays, names)
+    return [None if a is None else fw.convert(a, dt) for a in arrays]
+
+
+_FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
+
+
+def _as_is_quick(arrays):
+    """The common case, quickly: column-major NumPy (CPU backend) or CuPy
+    (CUDA, the current stream) arrays of one float type; None for anything
+    else (then prepare() applies the rules one by one)."""
+    dt = kind = None
+    for a in arrays:
+        if a is None:
+            continue
+        if kind is None:
+            kind = type(a)
+            if kind is not np.ndarray and _fw_name(a) != "cupy":
+                return None
+            dt = a.dtype
+            if dt not in _FLOATS:
+                return None
+        elif type(a) is not kind or a.dtype != dt:
+            return None
+        if not a.flags.f_contiguous:
+            return None
+    if kind is np.ndarray:
+        ctx = _contexts.get(("cpu", -1, 0)) or context("cpu", -1, 0)
+        return Prepared(_NumPy, ctx, dt.type, list(arrays))
+    fw = _CuPy(next(a for a in arrays if a is not None))
+    stream = fw.stream(fw.device) or LEGACY_STREAM
+    ctx = _contexts.get(("cuda", fw.device, stream)) or \
+        context("cuda", fw.device, stream)
+    return Prepared(fw, ctx, dt.type, list(arrays))
+
+
+def prepare(arrays, names, backend=None, stream=None):
+    """Converts the arrays of one call (None entries stay None) and picks
+    the context that runs it."""
+    if backend is None and stream is None:
+        P = _as_is_quick(arrays)
+        if P is not None:
+            return P
+    fw = framework(next(a for a in arrays if a is not None))
+    if fw is _NumPy:
+        arrays = [a if a is None or type(a) is np.ndarray else np.asarray(a)
+                  for a in arrays]
+    dt = np.float32 if _check_kinds(fw, arrays, names) else np.float64
+    conv = [None if a is None else fw.convert(a, dt) for a in arrays]
+    device = fw.device
+    if backend is None:
+        backend = "cpu" if device is None else "cuda"
+    if device is None:
+        if stream is not None:
+            raise ValueError("qru: stream= is for arrays on a CUDA device")
+        ctx = _contexts.get((backend, -1, 0)) or context(backend, -1, 0)
+    else:
+        if backend != "cuda":
+            raise ValueError(f"qru: the arrays are on CUDA device {device}: "
+                             f"backend '{backend}' cannot take them "
+                             "(backend='cuda')")
+        if stream is None:
+            stream = fw.stream(device)
+        stream = int(stream) or LEGACY_STREAM
+        ctx = _contexts.get(("cuda", device, stream)) or \
+            context("cuda", device, stream)
+    return Prepared(fw, ctx, dt, conv)
+
+
+def numerical(fn, *args):
+    """Calls _qru, a numerical failure raised as LinAlgError."""
+    try:
+        return fn(*args)
+    except _qru.QruNumericalError as e:
+        raise np.linalg.LinAlgError(str(e)) from None

@@ -1,0 +1,116 @@
+"""Cholesky factor updates, modelled on MATLAB's cholupdate and Octave's
+cholinsert / choldelete and on the C API (rank-k blocks, both triangles).
+
+A factor is upper triangular R with ``A = R'*R`` (``lower=False``, MATLAB's
+``chol(A)``), or lower triangular L with ``A = L*L'`` (``lower=True``,
+``chol(A, 'lower')``).  Only the factor's triangle is read; positions are
+0-based.  A result that is not positive definite (to the library's
+definiteness rule) raises ``numpy.linalg.LinAlgError`` and changes
+nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _qru
+from ._arrays import numerical, prepare
+
+
+def _factor(R):
+    if R.ndim != 2 or R.shape[0] != R.shape[1] or R.shape[0] < 1:
+        raise ValueError(f"R must be a square factor (n, n), n >= 1; it is "
+                         f"{tuple(R.shape)}")
+    return R.shape[0]
+
+
+def _block(P, x, rows, what):
+    if x.ndim == 1:
+        x = P.fw.reshape2(x, (x.shape[0], 1))
+    if x.ndim != 2 or x.shape[0] != rows or x.shape[1] < 1:
+        raise ValueError(f"x must be of shape ({rows},) or ({rows}, p), "
+                         f"p >= 1 ({what}); it is {tuple(x.shape)}")
+    return x
+
+
+def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
+                    overwrite_R: bool = False, check_finite: bool = True,
+                    backend: str | None = None,
+                    stream: int | None = None) -> Any:
+    """Rank-k update or downdate of a Cholesky factor (MATLAB's cholupdate).
+
+    MATLAB: ``R1 = chol(R'*R + x*x')`` (sign '+') or
+    ``R1 = chol(R'*R - x*x')`` (sign '-'); with ``lower=True``
+    ``L1 = chol(L*L' +/- x*x', 'lower')``.
+
+    ``x`` has shape (n,) (MATLAB's ``cholupdate(R, x, sign)``) or (n, k)
+    (k columns applied in one call).  A downdate that loses positive
+    definiteness raises ``numpy.linalg.LinAlgError``.  The result is a new
+    array, or with ``overwrite_R=True`` R itself where R is already
+    column-major of the computed type in the backend's memory (then R is
+    updated in place; on failure it is unchanged).  Its other strict
+    triangle is R's.
+    """
+    if sign not in ("+", "-"):
+        raise ValueError("sign must be '+' (update) or '-' (downdate)")
+    P = prepare((R, x), ("R", "x"), backend, stream)
+    R1, x = P.arrays
+    n = _factor(R1)
+    x = _block(P, x, n, "n = R's order")
+    if not (overwrite_R and P.fw.name != "jax") and not P.fw.fresh(R, R1):
+        R1 = P.fw.copy(R1)
+    numerical(_qru.chol_update, P.ctx, "L" if lower else "U", R1, x,
+              1 if sign == "+" else -1, bool(check_finite))
+    return P.fw.back(R1)
+
+
+def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
+                    check_finite: bool = True, backend: str | None = None,
+                    stream: int | None = None) -> Any:
+    """Factor with p rows and columns inserted (Octave's cholinsert).
+
+    MATLAB (k0 = k + 1, A = R'*R of order n, A1 of order n + p with
+    ``A1([1:k, k+p+1:end], [1:k, k+p+1:end]) = A`` and
+    ``A1(:, k0:k+p) = x``): ``R1 = chol(A1)``; with ``lower=True``
+    ``L1 = chol(A1, 'lower')``.
+
+    ``x`` has shape (n + 1,) (one row and column, as ``cholinsert(R, k0,
+    x)``) or (n + p, p): the new columns of A1, of which the diagonal
+    block ``x[k:k+p]`` is read in the factor's triangle.  ``k`` (0-based,
+    0 <= k <= n) is the position of the first new row.  A1 not positive
+    definite raises ``numpy.linalg.LinAlgError``.  The result is a new
+    array, its other strict triangle zero.
+    """
+    P = prepare((R, x), ("R", "x"), backend, stream)
+    R, x = P.arrays
+    n = _factor(R)
+    if x.ndim == 1:
+        x = P.fw.reshape2(x, (x.shape[0], 1))
+    x = _block(P, x, n + x.shape[1], "n + p rows")
+    if not 0 <= k <= n:
+        raise ValueError(f"k must be in 0 .. {n}")
+    uplo = "L" if lower else "U"
+    return P.out(numerical(_qru.chol_insert, P.ctx, uplo, R, int(k), x,
+                           bool(check_finite)), uplo)
+
+
+def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
+                    check_finite: bool = True, backend: str | None = None,
+                    stream: int | None = None) -> Any:
+    """Factor with the rows and columns k .. k+p-1 removed (choldelete).
+
+    MATLAB (A = R'*R, i = [1:k, k+p+1:n]): ``R1 = chol(A(i, i))``; with
+    ``lower=True`` ``L1 = chol(A(i, i), 'lower')``; for p = 1 Octave's
+    ``choldelete(R, k+1)``.
+
+    ``k`` is 0-based, 1 <= p, k + p <= n and at least one row stays.  The
+    result is a new array, its other strict triangle zero.
+    """
+    P = prepare((R,), ("R",), backend, stream)
+    (R,) = P.arrays
+    n = _factor(R)
+    if p < 1 or k < 0 or k + p > n or p >= n:
+        raise ValueError(f"rows k .. k+p-1 = {k} .. {k + p - 1} must lie in "
+                         f"0 .. {n - 1}, p >= 1, and one row must stay")
+    uplo = "L" if lower else "U"
+    return P.out(numerical(_qru.chol_delete, P.ctx, uplo, R, int(k), int(p),
+                           bool(check_finite)), uplo)

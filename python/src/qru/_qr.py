@@ -1,0 +1,119 @@
+"""qr_insert and qr_delete with the arguments and results of SciPy's."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _qru
+from ._arrays import numerical, prepare
+
+
+def _which(which):
+    if which not in ("row", "col"):
+        raise ValueError("'which' must be either 'row' or 'col'")
+
+
+def _check_qr(Q, R):
+    if Q.ndim != 2 or R.ndim != 2:
+        raise ValueError("Q and R must be 2-D arrays")
+    M, N = Q.shape[0], R.shape[1]
+    full = tuple(Q.shape) == (M, M) and R.shape[0] == M
+    econ = tuple(Q.shape) == (M, N) and tuple(R.shape) == (N, N) and M > N
+    if not (full or econ):
+        raise ValueError(
+            f"Q {tuple(Q.shape)} and R {tuple(R.shape)} are neither a full "
+            "factorisation (Q (M, M), R (M, N)) nor an economic one "
+            "(Q (M, N), R (N, N), M > N)")
+    if M < N or N < 1:
+        raise ValueError("qru needs A (M, N) with M >= N >= 1")
+    return M, N
+
+
+def _run(P, op, k, U, p, check_finite):
+    Q, R = P.arrays[0], P.arrays[1]
+    d = P.fw.zeros((R.shape[0], 1), P.dtype)  # no b: d = Q' b = 0
+    e = P.fw.zeros((U.shape[0], 1), P.dtype) if op == 2 else None
+    Q1, R1 = numerical(_qru.qr_update, P.ctx, Q, R, d, op, int(k), U, e,
+                       int(p), bool(check_finite))
+    return P.out(Q1), P.out(R1)
+
+
+def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
+              rcond: float | None = None, overwrite_qru: bool = False,
+              check_finite: bool = True, *, backend: str | None = None,
+              stream: int | None = None) -> tuple[Any, Any]:
+    """QR update on row or column insertions (as ``scipy.linalg.qr_insert``).
+
+    MATLAB (1-based, k0 = k + 1): rows ``Q1*R1 = [A(1:k,:); u; A(k0:end,:)]``,
+    columns ``Q1*R1 = [A(:,1:k) u A(:,k0:end)]``, where ``A = Q*R``.
+
+    ``u`` has shape (N,) or (p, N) for ``which='row'`` and (M,) or (M, p)
+    for ``which='col'``; ``k`` (0-based) is the row or column the block is
+    inserted before.  Both full (Q (M, M), R (M, N)) and economic (Q (M, N),
+    R (N, N)) factorisations are taken, for rows as well as columns; the
+    results have the form of the input.  ``rcond`` and ``overwrite_qru``
+    are accepted for SciPy compatibility; the inputs are never
+    overwritten.  ``check_finite`` scans the inputs (ValueError for NaN or
+    Inf).  An insertion that leaves the columns numerically dependent
+    raises ``numpy.linalg.LinAlgError``.  Arrays of any supported
+    framework (NumPy, CuPy, PyTorch, JAX) by the conversion rules of
+    ``qru._arrays``; ``backend`` 'cpu', 'cuda' or 'opencl' (default: where
+    the arrays are); ``stream`` a CUDA stream (default: the producer's).
+    """
+    del rcond, overwrite_qru
+    _which(which)
+    P = prepare((Q, R, u), ("Q", "R", "u"), backend, stream)
+    Q, R, u = P.arrays
+    M, N = _check_qr(Q, R)
+    if which == "row":
+        if u.ndim == 1:
+            u = P.fw.reshape2(u, (1, u.shape[0]))
+        if u.ndim != 2 or u.shape[1] != N:
+            raise ValueError(f"u must be of shape (N,) or (p, N), N = {N}")
+        if not 0 <= k <= M:
+            raise ValueError(f"k must be in 0 .. {M} for row insertion")
+        return _run(P, 2, k, u, 0, check_finite)
+    if u.ndim == 1:
+        u = P.fw.reshape2(u, (u.shape[0], 1))
+    if u.ndim != 2 or u.shape[0] != M:
+        raise ValueError(f"u must be of shape (M,) or (M, p), M = {M}")
+    if not 0 <= k <= N:
+        raise ValueError(f"k must be in 0 .. {N} for column insertion")
+    if N + u.shape[1] > M:
+        raise ValueError("qru keeps A1 tall: N + p must be <= M")
+    return _run(P, 0, k, u, 0, check_finite)
+
+
+def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
+              overwrite_qr: bool = False, check_finite: bool = True, *,
+              backend: str | None = None,
+              stream: int | None = None) -> tuple[Any, Any]:
+    """QR downdate on row or column deletions (as ``scipy.linalg.qr_delete``).
+
+    MATLAB (1-based): rows ``Q1*R1 = A([1:k, k+p+1:end], :)``, columns
+    ``Q1*R1 = A(:, [1:k, k+p+1:end])``, where ``A = Q*R``.
+
+    Removes the rows (``which='row'``) or columns (``which='col'``)
+    k .. k+p-1 (0-based).  Full and economic factorisations;
+    ``overwrite_qr`` is accepted for SciPy compatibility (the inputs are
+    never overwritten).  A row deletion that leaves an economic
+    factorisation's columns dependent raises ``numpy.linalg.LinAlgError``.
+    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
+    """
+    del overwrite_qr
+    _which(which)
+    P = prepare((Q, R), ("Q", "R"), backend, stream)
+    Q, R = P.arrays
+    M, N = _check_qr(Q, R)
+    if p < 1:
+        raise ValueError("p must be >= 1")
+    if which == "row":
+        if not (0 <= k and k + p <= M):
+            raise ValueError(f"rows k .. k+p-1 must lie in 0 .. {M - 1}")
+        if M - p < N:
+            raise ValueError("qru keeps A1 tall: M - p must be >= N")
+        return _run(P, 3, k, None, p, check_finite)
+    if not (0 <= k and k + p <= N):
+        raise ValueError(f"columns k .. k+p-1 must lie in 0 .. {N - 1}")
+    if N - p < 1:
+        raise ValueError("at least one column must remain")
+    return _run(P, 1, k, None, p, check_finite)

@@ -1,0 +1,42 @@
+"""Shared by the tests: the backends to run (QRU_PYTEST_BACKENDS narrows
+them, e.g. "cpu"), the 30-unit threshold and the scaled checks."""
+import os
+
+import numpy as np
+
+import qru
+
+THRESH = 30.0
+
+
+def _usable(backend):
+    try:
+        qru.device_name(backend)
+        return True
+    except RuntimeError:
+        return False
+
+
+def host_backends():
+    """The backends of this build that run here and take host arrays
+    (all of them: a device backend copies them)."""
+    avail = qru.backends()
+    asked = os.environ.get("QRU_PYTEST_BACKENDS")
+    names = asked.split(",") if asked else avail
+    return [b for b in names if b in avail and _usable(b)]
+
+
+def eps(dt):
+    return float(np.finfo(dt).eps)
+
+
+def scaled_residual(X, Y, dt, n):
+    """|X - Y|_F / (|Y|_F eps n)."""
+    X, Y = np.asarray(X, np.float64), np.asarray(Y, np.float64)
+    return np.linalg.norm(X - Y) / (np.linalg.norm(Y) * eps(dt) * n)
+
+
+def orthogonality(Q, dt):
+    Q = np.asarray(Q, np.float64)
+    return (np.linalg.norm(Q.T @ Q - np.eye(Q.shape[1])) /
+            (eps(dt) * Q.shape[0]))

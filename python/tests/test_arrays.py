@@ -1,0 +1,117 @@
+"""The conversion rules of qru._arrays on the host: column-major arrays
+(also with a leading dimension larger than their rows) are used in place,
+other layouts and element types are converted, bad ones rejected with
+TypeError / ValueError naming the argument; contexts are cached."""
+import numpy as np
+import pytest
+
+sl = pytest.importorskip("scipy.linalg")
+
+import qru
+from qru import _arrays
+from conftest import THRESH, scaled_residual
+
+
+def _spd_factor(n, seed):
+    rng = np.random.default_rng(seed)
+    B = rng.uniform(-1, 1, (2 * n, n))
+    A = B.T @ B
+    return rng, A, sl.cholesky(A)
+
+
+def test_leading_dimension_used_in_place():
+    """A block of a larger Fortran array (ld > rows) is wrapped, not
+    copied: an allowed overwrite lands in the big array's memory."""
+    rng, A, R = _spd_factor(6, 31)
+    big = np.asfortranarray(rng.uniform(-1, 1, (10, 6)))
+    big[:6] = R
+    view = big[:6]  # strides (8, 80): column-major, ld 10
+    x = rng.uniform(-1, 1, 6)
+    out = qru.cholesky_update(view, x, overwrite_R=True)
+    assert np.shares_memory(out, big)
+    assert scaled_residual(big[:6].T @ big[:6], A + np.outer(x, x),
+                           np.float64, 6) < THRESH
+    rest = big[6:].copy()
+    qru.cholesky_update(view, x, "-", overwrite_R=True)  # back again
+    assert np.array_equal(big[6:], rest), "rows past the view were written"
+
+
+@pytest.mark.parametrize("layout", ["C", "strided", "negative", "int"])
+def test_converted_layouts(layout):
+    rng, A, R = _spd_factor(7, 32)
+    x = rng.uniform(-1, 1, 7)
+    if layout == "C":
+        Rin = np.ascontiguousarray(R)
+    elif layout == "strided":
+        Rin = np.asfortranarray(np.kron(R, np.ones((2, 2))))[::2, ::2]
+    elif layout == "negative":
+        Rin = np.flip(np.flip(R).copy())  # R, with negative strides
+        assert Rin.strides[0] < 0
+    else:
+        Rin = R
+        x = rng.integers(-3, 4, 7)
+    R0 = np.array(Rin)
+    R1 = qru.cholesky_update(Rin, x, overwrite_R=True)
+    assert R1.dtype == np.float64 and R1.flags.f_contiguous
+    assert scaled_residual(R1.T @ R1, A + np.outer(x, x), np.float64,
+                           7) < THRESH
+    if layout != "int":  # converted: the input stays as it was
+        assert np.array_equal(Rin, R0)
+
+
+def test_float32_kept_mixed_promoted():
+    rng, A, R = _spd_factor(5, 33)
+    x = rng.uniform(-1, 1, 5)
+    assert qru.cholesky_update(R.astype(np.float32),
+                               x.astype(np.float32)).dtype == np.float32
+    assert qru.cholesky_update(R.astype(np.float32), x).dtype == np.float64
+    assert qru.cholesky_update(R, [0.1, 0.2, 0.3, 0.4, 0.5]).dtype == np.float64
+
+
+def test_rejected():
+    rng, A, R = _spd_factor(4, 34)
+    with pytest.raises(TypeError, match="x is complex"):
+        qru.cholesky_update(R, np.ones(4) * 1j)
+    with pytest.raises(TypeError, match="R has dtype"):
+        qru.cholesky_update(R.astype(object), np.ones(4))
+    with pytest.raises(ValueError, match="stream"):
+        qru.cholesky_update(R, np.ones(4), stream=5)
+    with pytest.raises(ValueError, match="unknown backend"):
+        qru.cholesky_update(R, np.ones(4), backend="tpu")
+
+
+def test_contexts_cached():
+    rng, A, R = _spd_factor(4, 35)
+    qru.cholesky_delete(R, 1)
+    n = len(_arrays._contexts)
+    for _ in range(3):
+        qru.cholesky_delete(R, 1)
+        qru.LeastSquares(R, np.ones(4)).solve()
+    assert len(_arrays._contexts) == n
+    assert ("cpu", -1, 0) in _arrays._contexts
+
+
+def test_jax_arrays_on_the_cpu():
+    """JAX arrays (row-major, immutable) on the CPU: converted, never
+    written (even with overwrite_R), results are JAX arrays."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    jax.config.update("jax_enable_x64", True)
+    rng, A, R = _spd_factor(6, 36)
+    x = rng.uniform(-1, 1, 6)
+    Rj = jnp.asarray(R)
+    R1 = qru.cholesky_update(Rj, jnp.asarray(x), overwrite_R=True)
+    assert type(R1).__module__.split(".")[0] in ("jax", "jaxlib")
+    assert np.array_equal(np.asarray(Rj), R)
+    R1h = np.asarray(R1)
+    assert scaled_residual(R1h.T @ R1h, A + np.outer(x, x), np.float64,
+                           6) < THRESH
+    M = rng.uniform(-1, 1, (12, 4))
+    b = rng.uniform(-1, 1, 12)
+    f = qru.LeastSquares(jnp.asarray(M), jnp.asarray(b), "none")
+    f.add_rows(12, jnp.asarray(M[:2] * 2), jnp.asarray(b[:2]))
+    xs = np.linalg.lstsq(np.vstack([M, 2 * M[:2]]), np.append(b, b[:2]),
+                         rcond=None)[0]
+    xq = f.solve()
+    assert type(xq).__module__.split(".")[0] in ("jax", "jaxlib")
+    assert np.allclose(np.asarray(xq), xs, rtol=0, atol=1e-12)

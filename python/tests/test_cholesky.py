@@ -1,0 +1,175 @@
+"""qru.cholesky_update / cholesky_insert / cholesky_delete against SciPy's
+Cholesky factorisation of the updated matrix: upper (R'R) and lower (LL')
+factors, rank 1 and rank 3, k at the start, in the middle and at the end,
+float64 and float32, every backend that runs here.  Checks: the scaled
+residual |F1'F1 - A1| / (|A1| eps n) below 30, the factor triangular with
+the other triangle zero, |F1| equal to SciPy's within 30 eps n |A1|^(1/2);
+downdates that lose definiteness raise LinAlgError and change nothing;
+bad arguments raise ValueError / TypeError; the inputs are never
+overwritten unless overwrite_R says so."""
+import numpy as np
+import pytest
+
+sl = pytest.importorskip("scipy.linalg")
+
+import qru
+from conftest import THRESH, eps, host_backends, scaled_residual
+
+BACKENDS = host_backends()
+
+
+def _spd(n, seed, dt):
+    rng = np.random.default_rng(seed)
+    B = rng.uniform(-1, 1, (2 * n, n))
+    return rng, (B.T @ B).astype(dt).astype(np.float64)
+
+
+def _factor(A, lower, dt):
+    return sl.cholesky(A, lower=lower).astype(dt)
+
+
+def _check(F1, A1, lower, dt):
+    n = A1.shape[0]
+    F = F1.astype(np.float64)
+    assert F1.dtype == dt
+    if lower:
+        assert np.all(np.triu(F1, 1) == 0), "not lower triangular"
+        res = scaled_residual(F @ F.T, A1, dt, n)
+    else:
+        assert np.all(np.tril(F1, -1) == 0), "not upper triangular"
+        res = scaled_residual(F.T @ F, A1, dt, n)
+    assert res < THRESH, f"residual {res}"
+    Fs = sl.cholesky(A1, lower=lower)
+    diff = np.abs(np.abs(F) - np.abs(Fs)).max()
+    assert diff <= THRESH * eps(dt) * n * np.sqrt(np.abs(A1).max()), diff
+
+
+def _params(f):
+    for deco in (pytest.mark.parametrize("lower", [False, True]),
+                 pytest.mark.parametrize("dt", [np.float64, np.float32]),
+                 pytest.mark.parametrize("backend", BACKENDS)):
+        f = deco(f)
+    return f
+
+
+@_params
+@pytest.mark.parametrize("k", [1, 3])
+@pytest.mark.parametrize("sign", ["+", "-"])
+def test_update(backend, dt, lower, k, sign):
+    n = 20
+    rng, A = _spd(n, 11, dt)
+    F = _factor(A, lower, dt)
+    F0 = F.copy()
+    Rs = sl.cholesky(A)
+    if sign == "+":
+        x = rng.uniform(-1, 1, (n, k))
+    else:  # x = Rs' z / 2 with |z| = 1 keeps A - x x' definite
+        z = rng.uniform(-1, 1, (n, k))
+        x = 0.5 * Rs.T @ (z / np.linalg.norm(z))
+    x = x.astype(dt)
+    xv = x[:, 0] if k == 1 else x  # MATLAB's column vector
+    F1 = qru.cholesky_update(F, xv, sign, lower=lower, backend=backend)
+    x64 = x.astype(np.float64)
+    _check(F1, A + (1 if sign == "+" else -1) * x64 @ x64.T, lower, dt)
+    assert np.array_equal(F, F0), "input overwritten"
+
+
+@_params
+@pytest.mark.parametrize("where,p", [(w, p) for w in ("start", "middle", "end")
+                                     for p in (1, 3)])
+def test_insert(backend, dt, lower, where, p):
+    n = 16
+    rng, A1 = _spd(n + p, 12, dt)
+    k = {"start": 0, "middle": n // 2, "end": n}[where]
+    keep = [i for i in range(n + p) if not k <= i < k + p]
+    A = A1[np.ix_(keep, keep)]
+    F = _factor(A, lower, dt)
+    F0 = F.copy()
+    x = A1[:, k:k + p].astype(dt)
+    F1 = qru.cholesky_insert(F, k, x[:, 0] if p == 1 else x, lower=lower,
+                             backend=backend)
+    assert F1.shape == (n + p, n + p)
+    _check(F1, A1, lower, dt)
+    assert np.array_equal(F, F0)
+
+
+@_params
+@pytest.mark.parametrize("where,p", [(w, p) for w in ("start", "middle", "end")
+                                     for p in (1, 3)])
+def test_delete(backend, dt, lower, where, p):
+    n = 18
+    rng, A = _spd(n, 13, dt)
+    k = {"start": 0, "middle": n // 2, "end": n - p}[where]
+    F = _factor(A, lower, dt)
+    F0 = F.copy()
+    F1 = qru.cholesky_delete(F, k, p, lower=lower, backend=backend)
+    keep = [i for i in range(n) if not k <= i < k + p]
+    _check(F1, A[np.ix_(keep, keep)], lower, dt)
+    assert np.array_equal(F, F0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_failed_downdate_changes_nothing(backend, overwrite):
+    """A downdate that loses definiteness raises LinAlgError and leaves the
+    factor as it was, in place or not."""
+    rng, A = _spd(12, 14, np.float64)
+    R = np.asfortranarray(sl.cholesky(A))
+    R0 = R.copy()
+    z = rng.uniform(-1, 1, 12)
+    x = 2.0 * R.T @ (z / np.linalg.norm(z))  # A - x x' is indefinite
+    with pytest.raises(np.linalg.LinAlgError, match="qru_chol_update"):
+        qru.cholesky_update(R, x, "-", overwrite_R=overwrite, backend=backend)
+    assert np.array_equal(R, R0)
+
+
+def test_overwrite_in_place():
+    """overwrite_R with a column-major float64 factor on the CPU updates it
+    in place and returns it; a C-ordered one is converted (a copy)."""
+    rng, A = _spd(10, 15, np.float64)
+    R = np.asfortranarray(sl.cholesky(A))
+    x = rng.uniform(-1, 1, 10)
+    R1 = qru.cholesky_update(R, x, overwrite_R=True)
+    assert R1 is R
+    _check(R, A + np.outer(x, x), False, np.float64)
+    Rc = np.ascontiguousarray(sl.cholesky(A))
+    Rc0 = Rc.copy()
+    R2 = qru.cholesky_update(Rc, x, overwrite_R=True)
+    assert np.array_equal(Rc, Rc0) and R2 is not Rc
+    _check(R2, A + np.outer(x, x), False, np.float64)
+
+
+def test_not_definite_insert_raises():
+    rng, A = _spd(8, 16, np.float64)
+    R = sl.cholesky(A)
+    x = np.concatenate([A[:, 0], [A[0, 0] * 0.5]])  # a copy of row 0, smaller
+    with pytest.raises(np.linalg.LinAlgError):
+        qru.cholesky_insert(R, 8, x)
+
+
+def test_errors():
+    rng, A = _spd(6, 17, np.float64)
+    R = sl.cholesky(A)
+    x = rng.uniform(-1, 1, 6)
+    with pytest.raises(ValueError, match="sign"):
+        qru.cholesky_update(R, x, "*")
+    with pytest.raises(ValueError, match="square"):
+        qru.cholesky_update(R[:, :5], x)
+    with pytest.raises(ValueError, match="shape"):
+        qru.cholesky_update(R, x[:5])
+    with pytest.raises(ValueError, match="shape"):
+        qru.cholesky_insert(R, 0, x)  # needs n + 1 = 7 entries
+    with pytest.raises(ValueError, match="k must"):
+        qru.cholesky_insert(R, 7, np.append(x, 9.0))
+    with pytest.raises(ValueError):
+        qru.cholesky_delete(R, 5, 2)
+    with pytest.raises(ValueError):
+        qru.cholesky_delete(R, 0, 6)  # nothing would stay
+    with pytest.raises(TypeError, match="complex"):
+        qru.cholesky_update(R.astype(complex), x)
+    with pytest.raises(TypeError, match="dtype"):
+        qru.cholesky_update(R, np.array(["a"] * 6))
+    bad = x.copy()
+    bad[2] = np.inf
+    with pytest.raises(ValueError, match="non-finite"):
+        qru.cholesky_update(R, bad)

@@ -1,0 +1,230 @@
+"""Arrays on a CUDA device through DLPack: CuPy, PyTorch and JAX producers
+(each skipped where it is not installed, where it sees no CUDA device, or
+where this build of qru has no CUDA backend).  The results are checked on
+the host against the same problems solved by NumPy / SciPy (the scaled
+checks of the other tests, below 30), and: results are arrays of the
+producer's framework on the producer's device; the inputs are not
+overwritten; C-ordered and integer inputs are converted; an allowed
+overwrite works in place (same device pointer); the context runs on the
+producer's current stream (and the legacy default stream 0 becomes
+cudaStreamLegacy); numerical failures raise LinAlgError."""
+import importlib
+
+import numpy as np
+import pytest
+
+import qru
+from qru import _arrays
+from conftest import THRESH, eps, orthogonality, scaled_residual
+
+# NumPy only (the GPU machine may have no SciPy): upper Cholesky factors
+# and QR factorisations by numpy.linalg
+
+
+def chol(A, lower=False):
+    L = np.linalg.cholesky(A)
+    return L if lower else L.T.copy()
+
+
+def qr(A, econ):
+    return np.linalg.qr(A, mode="reduced" if econ else "complete")
+
+if "cuda" not in qru.backends():
+    pytest.skip("this build of qru has no CUDA backend",
+                allow_module_level=True)
+
+
+class Producer:
+    """Moves NumPy arrays to the device and back, for one framework."""
+
+    def __init__(self, name):
+        self.name = name
+        self.mod = importlib.import_module(name)
+        if name == "cupy":
+            self.mod.cuda.runtime.getDeviceCount()
+        elif name == "torch":
+            if not self.mod.cuda.is_available():
+                raise RuntimeError("torch sees no CUDA device")
+        else:
+            self.gpu = self.mod.devices("gpu")[0]
+
+    def dev(self, a, order="F"):
+        a = np.asarray(a, order=order)
+        if self.name == "cupy":
+            return self.mod.array(a, order=order)
+        if self.name == "torch":
+            t = self.mod.from_numpy(np.ascontiguousarray(a.T if order == "F"
+                                                         else a)).cuda()
+            return t.t() if order == "F" else t
+        return self.mod.device_put(a, self.gpu)
+
+    def host(self, x):
+        if self.name == "cupy":
+            return self.mod.asnumpy(x)
+        if self.name == "torch":
+            return x.cpu().numpy()
+        return np.asarray(x)
+
+    def is_mine(self, x):
+        return type(x).__module__.split(".")[0] in (
+            ("jax", "jaxlib") if self.name == "jax" else (self.name,))
+
+    def sync(self):
+        if self.name == "cupy":
+            self.mod.cuda.get_current_stream().synchronize()
+        elif self.name == "torch":
+            self.mod.cuda.synchronize()
+
+
+def _producer(name):
+    try:
+        return Producer(name)
+    except Exception as e:  # not installed, or no device
+        pytest.skip(f"{name}: {e}")
+
+
+@pytest.fixture(params=["cupy", "torch", "jax"])
+def pr(request):
+    return _producer(request.param)
+
+
+DTS = [np.float64, np.float32]
+
+
+@pytest.mark.parametrize("dt", DTS)
+@pytest.mark.parametrize("which", ["row", "col"])
+@pytest.mark.parametrize("econ", [False, True])
+def test_qr_insert_delete(pr, dt, which, econ):
+    rng = np.random.default_rng(41)
+    A = rng.uniform(-1, 1, (30, 8)).astype(dt)
+    Q, R = (a.astype(dt) for a in qr(A, econ))
+    u = rng.uniform(-1, 1, (2, 8) if which == "row" else (30, 2)).astype(dt)
+    Qd, Rd, ud = pr.dev(Q), pr.dev(R), pr.dev(u, "C")  # u C-ordered
+    Q1, R1 = qru.qr_insert(Qd, Rd, ud, 3, which)
+    assert pr.is_mine(Q1) and pr.is_mine(R1)
+    pr.sync()
+    A1 = np.insert(A, [3, 3], u, axis=0 if which == "row" else 1)
+    Q1h, R1h = pr.host(Q1), pr.host(R1)
+    assert Q1h.dtype == dt
+    assert scaled_residual(Q1h.astype(float) @ R1h, A1, dt, 32) < THRESH
+    assert orthogonality(Q1h, dt) < THRESH
+    Q2, R2 = qru.qr_delete(Q1, R1, 3, 2, which)
+    Q2h, R2h = pr.host(Q2), pr.host(R2)
+    assert scaled_residual(Q2h.astype(float) @ R2h, A, dt, 32) < THRESH
+    assert np.array_equal(pr.host(Qd), Q) and np.array_equal(pr.host(ud), u)
+
+
+@pytest.mark.parametrize("dt", DTS)
+@pytest.mark.parametrize("lower", [False, True])
+def test_cholesky(pr, dt, lower):
+    rng = np.random.default_rng(42)
+    n, p = 24, 3
+    B = rng.uniform(-1, 1, (2 * n, n))
+    A = B.T @ B
+    F = chol(A, lower=lower).astype(dt)
+    x = rng.uniform(-1, 1, (n, p)).astype(dt)
+    Fd = pr.dev(F)
+    F1 = qru.cholesky_update(Fd, pr.dev(x), lower=lower)
+    assert pr.is_mine(F1)
+    x64 = x.astype(float)
+    A1 = A + x64 @ x64.T
+    F1h = pr.host(F1).astype(float)
+    G = F1h @ F1h.T if lower else F1h.T @ F1h
+    assert scaled_residual(G, A1, dt, n) < THRESH
+    F2 = pr.host(qru.cholesky_delete(F1, 5, p, lower=lower)).astype(float)
+    keep = [i for i in range(n) if not 5 <= i < 5 + p]
+    A2 = A1[np.ix_(keep, keep)]
+    assert np.all((np.triu(F2, 1) if lower else np.tril(F2, -1)) == 0)
+    G = F2 @ F2.T if lower else F2.T @ F2
+    assert scaled_residual(G, A2, dt, n) < THRESH
+    F3 = qru.cholesky_insert(pr.dev(F2.astype(dt)), 5,
+                             pr.dev(A1[:, 5:5 + p].astype(dt)), lower=lower)
+    F3h = pr.host(F3).astype(float)
+    G = F3h @ F3h.T if lower else F3h.T @ F3h
+    assert scaled_residual(G, A1, dt, n) < THRESH
+    assert np.array_equal(pr.host(Fd), F), "input overwritten"
+    z = rng.uniform(-1, 1, n)
+    Rs = chol(A)
+    bad = (2.0 * Rs.T @ (z / np.linalg.norm(z))).astype(dt)
+    with pytest.raises(np.linalg.LinAlgError):
+        qru.cholesky_update(Fd, pr.dev(bad), "-", lower=lower)
+    assert np.array_equal(pr.host(Fd), F)
+
+
+@pytest.mark.parametrize("q", ["full", "thin", "none"])
+def test_least_squares(pr, q):
+    rng = np.random.default_rng(43)
+    A = rng.uniform(-1, 1, (50, 6))
+    b = rng.uniform(-1, 1, 50)
+    f = qru.LeastSquares(pr.dev(A), pr.dev(b), q)
+    U, e = rng.uniform(-1, 1, (4, 6)), rng.uniform(-1, 1, 4)
+    f.add_rows(50, pr.dev(U), pr.dev(e))
+    A1, b1 = np.vstack([A, U]), np.append(b, e)
+    f.remove_rows(0, U=pr.dev(A1[:3]), e=pr.dev(b1[:3]))
+    A1, b1 = A1[3:], b1[3:]
+    C = rng.uniform(-1, 1, (51, 2))
+    f.add_cols(2, pr.dev(C), pr.dev(A1), pr.dev(b1))
+    A1 = np.hstack([A1[:, :2], C, A1[:, 2:]])
+    f.remove_cols(0, 1)
+    A1 = A1[:, 1:]
+    x = f.solve()
+    assert pr.is_mine(x) and tuple(x.shape) == (7,)
+    xs, rs = np.linalg.lstsq(A1, b1, rcond=None)[:2]
+    assert np.linalg.norm(pr.host(x) - xs) <= THRESH * eps(np.float64) * \
+        51 * np.linalg.cond(A1) * np.linalg.norm(xs)
+    assert abs(f.residual() - np.sqrt(rs[0])) <= THRESH * eps(np.float64) * 51
+    if q != "none":
+        Q, R = pr.host(f.Q), pr.host(f.R)
+        assert scaled_residual(Q @ R, A1, np.float64, 51) < THRESH
+
+
+def test_overwrite_in_place_and_streams():
+    """CuPy: an F-ordered float64 factor with overwrite_R is updated at its
+    own address; a call on a non-blocking stream runs in a context on
+    that stream; the legacy default stream (0) is cudaStreamLegacy."""
+    cp = _producer("cupy").mod
+    rng = np.random.default_rng(44)
+    B = rng.uniform(-1, 1, (20, 10))
+    A = B.T @ B
+    R = cp.asfortranarray(cp.asarray(chol(A)))
+    x = cp.asarray(rng.uniform(-1, 1, 10))
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        R1 = qru.cholesky_update(R, x, overwrite_R=True)
+        assert R1.data.ptr == R.data.ptr
+        dev = R.device.id
+        assert ("cuda", dev, s.ptr) in _arrays._contexts
+        s.synchronize()
+    Rh = cp.asnumpy(R)
+    xh = cp.asnumpy(x)
+    assert scaled_residual(Rh.T @ Rh, A + np.outer(xh, xh), np.float64,
+                           10) < THRESH
+    with cp.cuda.Stream.null:
+        qru.cholesky_update(R, x, "-", overwrite_R=True)
+        assert ("cuda", dev, _arrays.LEGACY_STREAM) in _arrays._contexts
+    Rh = cp.asnumpy(R)
+    assert scaled_residual(Rh.T @ Rh, A, np.float64, 10) < THRESH
+
+
+def test_torch_stream():
+    torch = _producer("torch").mod
+    rng = np.random.default_rng(45)
+    A = torch.tensor(rng.uniform(-1, 1, (12, 4)), device="cuda")
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        f = qru.LeastSquares(A, A[:, 0] + 2 * A[:, 1], "thin")
+        x = f.solve()
+        assert ("cuda", A.device.index, s.cuda_stream) in _arrays._contexts
+    s.synchronize()
+    assert torch.allclose(x.cpu(), torch.tensor([1.0, 2, 0, 0],
+                                                dtype=torch.float64),
+                          atol=1e-12)
+
+
+def test_mixed_frameworks_and_devices_rejected():
+    cp = _producer("cupy").mod
+    R = cp.eye(4)
+    with pytest.raises(TypeError, match="numpy"):
+        qru.cholesky_update(R, np.ones(4))
+    with pytest.raises(ValueError, match="backend 'cpu'"):
+        qru.cholesky_update(R, cp.ones(4), backend="cpu")
