@@ -842,6 +842,36 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);
 
+/** Rank-k modification A1 = A + U V' (MATLAB's qrupdate, SciPy's
+ *  qr_update), blocked for k > 1.  #QRU_Q_FULL: W = Q' U; W is reduced
+ *  to a k x k triangle from the bottom up (the Householder QR of
+ *  W(m+1:n, :), then windows of nb + k rows, one panel of k reflectors
+ *  each, applied to R by GEMMs), which leaves R upper Hessenberg with
+ *  nb + k - 1 subdiagonals; R + W(1:k, :) V' keeps that band, which the
+ *  panels of the column removal then reduce (reflectors of length at most
+ *  nb + k); all block reflectors are applied to Q and d with GEMMs.
+ *  #QRU_Q_THIN: W = Q1' U by CGS2, the remainder U - Q1 W = Qz Rz
+ *  (Householder) extends Q1 by k columns, the same reduction runs on the
+ *  m + k rows [R; 0] + [W; Rz] V', the first m columns are kept and the
+ *  rows of d that leave the triangle return to the residuals E.  U may
+ *  lie in the range of A (Rz is then rank-deficient, which is allowed).
+ *  d is updated for the unchanged b.  About 2 n^2 k + 8 n m k + 4 n m b
+ *  flops (full form, b the band), mostly in GEMMs.
+ *
+ *  MATLAB: `[Q1, R1] = qr(A + U * V'); d1 = Q1' * b`
+ *
+ *  @param f   factorisation (1: #QRU_Q_FULL or #QRU_Q_THIN)
+ *  @param U   n x k, k >= 1, in f's context; for #QRU_Q_THIN with n > m,
+ *             k <= n - m (2)
+ *  @param V   m x k (3)
+ *  @return 0; -i; #QRU_ERR_NO_Q for #QRU_Q_NONE (A + U V' needs Q);
+ *  #QRU_ERR_ALLOC / #QRU_ERR_DEVICE; or j > 0 when A1 is numerically
+ *  rank-deficient: j is the first (1-based) column of R1 that fails the QR
+ *  rank rule of the file documentation (all m columns are judged); f is
+ *  then left unchanged. */
+QRU_API int qru_lsq_modify(qru_lsq *f, const qru_matrix *U,
+                           const qru_matrix *V);
+
 /** @} */
 
 /* ------------------------------------------------------------------------ */
