@@ -367,56 +367,55 @@ done:
     return st;
 }
 
+/* Calls of qru_upd_house and qru_upd_house_merge on k columns in panels
+ * of nb: a panel_qr a panel and 2 GEMMs for the trailing columns of all
+ * but the last, the laset of triu; the merge's laset and 3 calls a panel
+ * beyond the first. */
+static double md_house_calls(int k, int nb)
+{
+    double nbl = ceil((double)k / nb);
+    return 3.0 * nbl - 2.0 + (k > 1 ? 1.0 : 0.0) + 1.0 + 3.0 * (nbl - 1.0);
+}
+
 /* The cost of the update (qru_upd_cost, update.h), along the code:
- * the GEMM W = Q' U (thin: CGS2 and the QR of Z), the windows (a
- * panel_qr and 2 GEMMs each, 2 more each on Q and on d), phase 2 (fused:
- * a panel_qr and 2 GEMMs a panel, a column step per column; else 3 calls
- * per column and 2 GEMMs a panel; then 2 GEMMs each on Q and on d), the
- * rank rule and the copies. */
+ * W = Q' U (thin: CGS2, the QR of Z and Qz, dz, and the commit's steps
+ * on Qz, E and dz), the lower QR, the windows (a panel_qr and 2 GEMMs on
+ * R each), R + W V', phase 2 (fused: a panel_qr and 2 GEMMs a panel, a
+ * column step per column), each block reflector applied to Q and d by 2
+ * GEMMs each, the rank rule (2 downloads and the column norms) and the
+ * copies and lasets; flops: flops_modify (qru_flops.h). */
 void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
                          int k, qru_upd_cost *out)
 {
     (void)k0; /* the request's position: unused */
     md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
-    double fl = 0.0, c = 0.0, st = 0.0;
-    int nz = p.N - p.m;
-    if (p.thin) {
-        fl += 8.0 * (double)p.n * p.m * k + 6.0 * (double)p.n * k * k +
-              4.0 * (double)p.n * k * p.r;
-        c += 12.0 + 6.0 * ceil((double)k / p.nbh);
-    } else {
-        fl += flops_gemm(p.n, k, p.n);
+    double st = 0.0;
+    double qd = p.r > 0 ? 4.0 : 2.0; /* calls of a reflector on Q and d */
+    /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
+     * the copy back */
+    double c = 1.0 + (p.top > p.m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
+    if (p.thin)
+        c += 1.0 + 5.0 + md_house_calls(k, p.nbh) + 2.0 + 2.0 + 1.0 +
+             (p.r > 0 ? 4.0 : 0.0);
+    else
         c += 1.0;
-    }
-    if (p.lower) {
-        for (int i = 0; i < k; i += p.nbh) {
-            int jb = k - i < p.nbh ? k - i : p.nbh;
-            fl += flops_upd_panel(nz, k, i, jb, nz);
-        }
-        fl += flops_op_wy_right(p.n, nz, k) + flops_op_wy_left(nz, k, p.r);
-        c += 4.0 * ceil((double)k / p.nbh) + 4.0;
-    }
+    if (p.lower)
+        c += md_house_calls(k, p.nbh) + qd;
     for (int i = 0; i < p.nw; ++i) {
         int s, h;
         md_window(&p, i, &s, &h);
-        fl += flops_upd_panel(h, k, 0, k, h) +
-              (s < p.m ? flops_op_wy_left(h, k, p.m - s) : 0.0) +
-              flops_op_wy_right(p.n, h, k) + flops_op_wy_left(h, k, p.r);
-        c += 7.0;
+        c += 1.0 + (s < p.m ? 2.0 : 0.0) + qd;
     }
-    fl += flops_gemm(k < p.top ? k : p.top, p.m, k);
     for (int j = 0; j < p.nblk; ++j) {
         int c0, jb, rb;
         md_panel(&p, j, &c0, &jb, &rb);
-        fl += flops_upd_panel(p.top, p.m, c0, jb, p.b) +
-              flops_op_wy_right(p.n, rb, jb) + flops_op_wy_left(rb, jb, p.r);
-        c += 7.0;
+        c += 1.0 + (p.m - c0 - jb > 0 ? 2.0 : 0.0) + qd;
         if (p.fused)
             st += jb;
     }
-    fl += 2.0 * (double)p.m * p.m; /* column norms of the rank rule */
+    double fl = flops_modify(p.n, p.m, k, p.r, p.thin, p.nbh, p.nb1, p.nb2);
     out->flops = fl;
-    out->calls = c + 6.0;
+    out->calls = c;
     out->steps = st;
     out->sweeps = 0.0;
 }
