@@ -55,8 +55,10 @@ typedef struct md_plan {
     int nb2, nblk, ldy2; /* phase 2: panel width, panels, their rows */
 } md_plan;
 
-static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
-                          int alg)
+/* The plan with window step nb1 and phase-2 panels of at most nb2
+ * columns (the fused panels: at most what qru_upd_fused_nb allows). */
+static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
+                            int alg, int nb1, int nb2)
 {
     md_plan p;
     p.n = f->n;
@@ -68,16 +70,15 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
     p.lower = !p.thin && p.n - p.m > k;
     p.top = p.lower || p.thin ? p.m + k : p.n;
     p.nbh = qru_upd_nb(f, k);
-    /* windows of nb1 + k rows: wider windows cost less on Q (k reflectors
-     * a window of nb1 new zero rows) but widen the band of phase 2 */
-    p.nb1 = f->upd_nb > 0 ? f->upd_nb : (k > 32 ? k : 32);
+    p.nb1 = nb1;
     p.hmax = p.nb1 + k;
     p.nw = p.top > k ? (p.top - k + p.nb1 - 1) / p.nb1 : 0;
     p.b = p.nb1 + k - 1 < p.top - 1 ? p.nb1 + k - 1 : p.top - 1;
     if (p.b < 0)
         p.b = 0;
     p.fused = qru_upd_use_fused(alg, ctx);
-    p.nb2 = p.fused ? qru_upd_fused_nb(f, ctx, p.m, p.b) : qru_upd_nb(f, p.m);
+    int mx = p.fused ? qru_upd_fused_nb(f, ctx, p.m, p.b) : p.m;
+    p.nb2 = nb2 < mx ? nb2 : mx;
     p.nblk = (p.m + p.nb2 - 1) / p.nb2;
     p.ldy2 = p.nb2 + p.b;
     return p;
@@ -99,6 +100,92 @@ static void md_panel(const md_plan *p, int j, int *c0, int *jb, int *rb)
     *jb = p->m - *c0 < p->nb2 ? p->m - *c0 : p->nb2;
     long last = (long)*c0 + *jb + p->b;
     *rb = (int)((last < p->top ? last : p->top) - *c0);
+}
+
+/* Calls of qru_upd_house and qru_upd_house_merge on k columns in panels
+ * of nb: a panel_qr a panel and 2 GEMMs for the trailing columns of all
+ * but the last, the laset of triu; the merge's laset and 3 calls a panel
+ * beyond the first. */
+static double md_house_calls(int k, int nb)
+{
+    double nbl = ceil((double)k / nb);
+    return 3.0 * nbl - 2.0 + (k > 1 ? 1.0 : 0.0) + 1.0 + 3.0 * (nbl - 1.0);
+}
+
+/* The backend calls of the update along the code (*steps: the column
+ * steps of the fused panels): W = Q' U (thin: CGS2, the QR of Z and Qz,
+ * dz, and the commit's steps on Qz, E and dz), the lower QR, the windows
+ * (a panel_qr and 2 GEMMs on R each), R + W V', phase 2 (fused: a
+ * panel_qr and 2 GEMMs a panel, a column step per column), each block
+ * reflector applied to Q and d by 2 GEMMs each, the rank rule (2
+ * downloads and the column norms) and the copies and lasets. */
+static double md_calls(const md_plan *p, double *steps)
+{
+    int k = p->k;
+    double qd = p->r > 0 ? 4.0 : 2.0; /* calls of a reflector on Q and d */
+    /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
+     * the copy back */
+    double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
+    if (p->thin)
+        c += 1.0 + 5.0 + md_house_calls(k, p->nbh) + 2.0 + 2.0 + 1.0 +
+             (p->r > 0 ? 4.0 : 0.0);
+    else
+        c += 1.0;
+    if (p->lower)
+        c += md_house_calls(k, p->nbh) + qd;
+    for (int i = 0; i < p->nw; ++i) {
+        int s, h;
+        md_window(p, i, &s, &h);
+        c += 1.0 + (s < p->m ? 2.0 : 0.0) + qd;
+    }
+    *steps = 0.0;
+    for (int j = 0; j < p->nblk; ++j) {
+        int c0, jb, rb;
+        md_panel(p, j, &c0, &jb, &rb);
+        c += 1.0 + (p->m - c0 - jb > 0 ? 2.0 : 0.0) + qd;
+        if (p->fused)
+            *steps += jb;
+    }
+    return c;
+}
+
+static double md_flops(const md_plan *p)
+{
+    return flops_modify(p->n, p->m, p->k, p->r, p->thin, p->nbh, p->nb1,
+                        p->nb2);
+}
+
+/* The plan of an update with algorithm alg.  The caller's block size
+ * (f->upd_nb) gives both widths; else QRU_UPDATE_FAST takes, of the
+ * widths w = 8, 16, 32, 64 (windows of max(k, w) + k rows, panels of w
+ * columns), the one the cost model (qru_cost_model) predicts fastest:
+ * narrow blocks do the least arithmetic (the band grows with the
+ * windows, and a panel's block reflector on Q costs 4 n (w + b) a
+ * column), wide ones the fewest backend calls; QRU_UPDATE_DISSERTATION
+ * takes windows of max(k, 32) + k rows and panels of about m / 10
+ * columns. */
+static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
+                          int alg)
+{
+    if (f->upd_nb > 0)
+        return md_plan_with(f, ctx, k, alg, f->upd_nb, f->upd_nb);
+    if (!qru_upd_use_fused(alg, ctx))
+        return md_plan_with(f, ctx, k, alg, k > 32 ? k : 32,
+                            qru_upd_nb(f, f->m));
+    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
+    md_plan best;
+    double tbest = -1.0;
+    for (int w = 8; w <= 64; w *= 2) {
+        md_plan p = md_plan_with(f, ctx, k, alg, k > w ? k : w, w);
+        double steps, calls = md_calls(&p, &steps);
+        double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
+                   steps * c->col_step;
+        if (tbest < 0.0 || t < tbest) {
+            tbest = t;
+            best = p;
+        }
+    }
+    return best;
 }
 
 /* The workspace, in elements, carved in this order. */
@@ -367,55 +454,17 @@ done:
     return st;
 }
 
-/* Calls of qru_upd_house and qru_upd_house_merge on k columns in panels
- * of nb: a panel_qr a panel and 2 GEMMs for the trailing columns of all
- * but the last, the laset of triu; the merge's laset and 3 calls a panel
- * beyond the first. */
-static double md_house_calls(int k, int nb)
-{
-    double nbl = ceil((double)k / nb);
-    return 3.0 * nbl - 2.0 + (k > 1 ? 1.0 : 0.0) + 1.0 + 3.0 * (nbl - 1.0);
-}
-
-/* The cost of the update (qru_upd_cost, update.h), along the code:
- * W = Q' U (thin: CGS2, the QR of Z and Qz, dz, and the commit's steps
- * on Qz, E and dz), the lower QR, the windows (a panel_qr and 2 GEMMs on
- * R each), R + W V', phase 2 (fused: a panel_qr and 2 GEMMs a panel, a
- * column step per column), each block reflector applied to Q and d by 2
- * GEMMs each, the rank rule (2 downloads and the column norms) and the
- * copies and lasets; flops: flops_modify (qru_flops.h). */
+/* The cost of the update (qru_upd_cost, update.h): md_calls and
+ * md_flops (flops_modify of qru_flops.h) of the plan QRU_UPDATE_FAST
+ * runs. */
 void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
                          int k, qru_upd_cost *out)
 {
     (void)k0; /* the request's position: unused */
     md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
-    double st = 0.0;
-    double qd = p.r > 0 ? 4.0 : 2.0; /* calls of a reflector on Q and d */
-    /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
-     * the copy back */
-    double c = 1.0 + (p.top > p.m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
-    if (p.thin)
-        c += 1.0 + 5.0 + md_house_calls(k, p.nbh) + 2.0 + 2.0 + 1.0 +
-             (p.r > 0 ? 4.0 : 0.0);
-    else
-        c += 1.0;
-    if (p.lower)
-        c += md_house_calls(k, p.nbh) + qd;
-    for (int i = 0; i < p.nw; ++i) {
-        int s, h;
-        md_window(&p, i, &s, &h);
-        c += 1.0 + (s < p.m ? 2.0 : 0.0) + qd;
-    }
-    for (int j = 0; j < p.nblk; ++j) {
-        int c0, jb, rb;
-        md_panel(&p, j, &c0, &jb, &rb);
-        c += 1.0 + (p.m - c0 - jb > 0 ? 2.0 : 0.0) + qd;
-        if (p.fused)
-            st += jb;
-    }
-    double fl = flops_modify(p.n, p.m, k, p.r, p.thin, p.nbh, p.nb1, p.nb2);
-    out->flops = fl;
-    out->calls = c;
-    out->steps = st;
+    double steps;
+    out->calls = md_calls(&p, &steps);
+    out->flops = md_flops(&p);
+    out->steps = steps;
     out->sweeps = 0.0;
 }
