@@ -51,9 +51,9 @@ double bg_update_flops(char kind, int n, int m, int p, int k, int r,
         return flops_remove_cols(n, m, p, k, r, keepq, 0);
     case 'r':
         return flops_add_rows(n, m, p, k, r, keepq, 0);
-    case 'm':
+    case 'm': /* the widths the GPU cost model picks: 64 */
         return flops_modify(n, m, p, r, 0, flops_upd_nb(0, p),
-                            p > 32 ? p : 32, m < 64 ? m : 64);
+                            p > 64 ? p : 64, m < 64 ? m : 64);
     default:
         return flops_remove_rows(n, m, p, k, r);
     }

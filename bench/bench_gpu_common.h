@@ -147,7 +147,8 @@ typedef struct bg_point {
 /* Floating-point operations of the update kind ('c' add columns, 'C'
  * remove columns, 'r' add rows, 'R' remove rows, 'm' the rank-p
  * modification A + U V', full Q) with default block size (for 'm': the
- * phase-2 panels of the tuning blocks' upd_panel_nb, 64). */
+ * widths the cost model picks on a GPU, windows of max(p, 64) + p rows
+ * and panels of 64 columns). */
 double bg_update_flops(char kind, int n, int m, int p, int k, int r,
                        int keepq);
 
