@@ -25,6 +25,8 @@
  *     kept in workspace, are applied to Q from the right and to d from
  *     the left (GEMMs), and the new R is copied in.  So a rank-deficient
  *     A1 leaves the factorisation exactly as it was.
+ *   The widths nb1 and nb2 come from the update block size, or
+ *   from the cost model (md_plan_of).
  * Thin form (Q1 n x m, R m x m, d m x r, E = b - Q1 d), k <= n - m:
  *   W = Q1' U, Z = U - Q1 W by CGS2 (econ.c), Z = Qz Rz (Householder),
  *   so A1 = [Q1 Qz] ([R; 0] + [W; Rz] V') with [Q1 Qz] orthonormal; the
