@@ -8,6 +8,8 @@
  * checks, non-finite inputs with QRU_OPTION_CHECK_FINITE, a rank-deficient
  * A1 (status j, f unchanged bit for bit); and chains that mix the
  * modification with the four block updates. */
+#include <limits.h>
+
 #include "update_check.h"
 
 #include "../src/update/update.h"
@@ -60,6 +62,7 @@ static const int cases[][4] = {
     {96, 35, 1, 1},   /* one-row windows: the band is k */
     {20, 12, 30, 0},  /* k > n (full form; thin: k = n - m) */
     {70, 66, 9, 0},   /* n - m < k: no lower QR */
+    {45, 21, 3, INT_MAX}, /* a block size beyond every size: one window */
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 

@@ -72,7 +72,9 @@ static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
     p.lower = !p.thin && p.n - p.m > k;
     p.top = p.lower || p.thin ? p.m + k : p.n;
     p.nbh = qru_upd_nb(f, k);
-    p.nb1 = nb1;
+    /* a step beyond the rows changes nothing (and a caller's block size
+     * may be as large as INT_MAX) */
+    p.nb1 = nb1 < p.top ? nb1 : p.top > 1 ? p.top : 1;
     p.hmax = p.nb1 + k;
     p.nw = p.top > k ? (p.top - k + p.nb1 - 1) / p.nb1 : 0;
     p.b = p.nb1 + k - 1 < p.top - 1 ? p.nb1 + k - 1 : p.top - 1;
