@@ -18,6 +18,7 @@
 #include <lapacke.h>
 
 #include "qru_internal.h" /* qru_dtype_size */
+#include "update/update.h" /* qru_upd_modify_cost */
 
 /* The update algorithm the benchmarks time: the environment's
  * QRU_BENCH_ALG = fast (default), dissertation or auto. */
@@ -51,7 +52,7 @@ double bg_update_flops(char kind, int n, int m, int p, int k, int r,
         return flops_remove_cols(n, m, p, k, r, keepq, 0);
     case 'r':
         return flops_add_rows(n, m, p, k, r, keepq, 0);
-    case 'm': /* the widths the GPU cost model picks: 64 */
+    case 'm': /* 64-wide windows and panels (the GPU tables: the plan's) */
         return flops_modify(n, m, p, r, 0, flops_upd_nb(0, p),
                             p > 64 ? p : 64, m < 64 ? m : 64);
     default:
@@ -339,6 +340,11 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
                  "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
+        if (P->kind == 'm') { /* the flops of the widths the update picks */
+            qru_upd_cost uc;
+            qru_upd_modify_cost(f, g->ctx, 0, P->p, &uc);
+            gflop = 1e-9 * uc.flops;
+        }
         bg_count_reset(g->ctx);
         bg_check(run_update(P->kind, f, P->k, P->p, Uw, ew), "update");
         calls = bg_count_get(g->ctx);

@@ -146,9 +146,9 @@ typedef struct bg_point {
 
 /* Floating-point operations of the update kind ('c' add columns, 'C'
  * remove columns, 'r' add rows, 'R' remove rows, 'm' the rank-p
- * modification A + U V', full Q) with default block size (for 'm': the
- * widths the cost model picks on a GPU, windows of max(p, 64) + p rows
- * and panels of 64 columns). */
+ * modification A + U V', full Q) with default block size (for 'm': windows
+ * of max(p, 64) + p rows and panels of 64 columns; the GPU tables take
+ * the flops of the widths the update picks, qru_upd_modify_cost). */
 double bg_update_flops(char kind, int n, int m, int p, int k, int r,
                        int keepq);
 

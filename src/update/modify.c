@@ -38,6 +38,7 @@
  *   d that leave the triangle return to the residuals).
  * The Q-less form has no Q to carry the change: QRU_ERR_NO_Q.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -117,7 +118,8 @@ static double md_house_calls(int k, int nb)
 }
 
 /* The backend calls of the update along the code (*steps: the column
- * steps of the fused panels): W = Q' U (thin: CGS2, the QR of Z and Qz,
+ * steps of the fused panels, the windows' k each and, with QRU_UPDATE_FAST,
+ * phase 2's one a column): W = Q' U (thin: CGS2, the QR of Z and Qz,
  * dz, and the commit's steps on Qz, E and dz), the lower QR, the windows
  * (a panel_qr and 2 GEMMs on R each), R + W V', phase 2 (fused: a
  * panel_qr and 2 GEMMs a panel, a column step per column), each block
@@ -142,7 +144,8 @@ static double md_calls(const md_plan *p, double *steps)
         md_window(p, i, &s, &h);
         c += 1.0 + (s < p->m ? 2.0 : 0.0) + qd;
     }
-    *steps = 0.0;
+    /* the windows' panels: k columns each, one after the other */
+    *steps = p->fused ? (double)p->nw * k : 0.0;
     for (int j = 0; j < p->nblk; ++j) {
         int c0, jb, rb;
         md_panel(p, j, &c0, &jb, &rb);
@@ -161,13 +164,15 @@ static double md_flops(const md_plan *p)
 
 /* The plan of an update with algorithm alg.  The caller's block size
  * (f->upd_nb) gives both widths; else QRU_UPDATE_FAST takes, of the
- * widths w = 8, 16, 32, 64 (windows of max(k, w) + k rows, panels of w
- * columns), the one the cost model (qru_cost_model) predicts fastest:
- * narrow blocks do the least arithmetic (the band grows with the
- * windows, and a panel's block reflector on Q costs 4 n (w + b) a
- * column), wide ones the fewest backend calls; QRU_UPDATE_DISSERTATION
- * takes windows of max(k, 32) + k rows and panels of about m / 10
- * columns. */
+ * panel widths w = 8, 16, 32, 64 and the window steps s = c max(k, w),
+ * c = 1, 2, 4 (windows of s + k rows), the pair the cost model
+ * (qru_cost_model) predicts fastest: narrow blocks do the least
+ * arithmetic (the band b = s + k - 1 grows with the windows, and a
+ * panel's block reflector on Q costs 4 n (w + b) a column), wide ones
+ * the fewest backend calls, and long steps the fewest windows, whose
+ * fused panels run their k columns one after the other;
+ * QRU_UPDATE_DISSERTATION takes windows of max(k, 32) + k rows and panels
+ * of about m / 10 columns. */
 static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
                           int alg)
 {
@@ -179,16 +184,19 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
     const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
     md_plan best;
     double tbest = -1.0;
-    for (int w = 8; w <= 64; w *= 2) {
-        md_plan p = md_plan_with(f, ctx, k, alg, k > w ? k : w, w);
-        double steps, calls = md_calls(&p, &steps);
-        double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
-                   steps * c->col_step;
-        if (tbest < 0.0 || t < tbest) {
-            tbest = t;
-            best = p;
+    for (int w = 8; w <= 64; w *= 2)
+        for (int mult = 1; mult <= 4; mult *= 2) {
+            long s = (long)mult * (k > w ? k : w);
+            md_plan p = md_plan_with(f, ctx, k, alg,
+                                     s < INT_MAX ? (int)s : INT_MAX, w);
+            double steps, calls = md_calls(&p, &steps);
+            double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
+                       steps * c->col_step;
+            if (tbest < 0.0 || t < tbest) {
+                tbest = t;
+                best = p;
+            }
         }
-    }
     return best;
 }
 
