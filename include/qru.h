@@ -860,7 +860,7 @@ QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
  *  d is updated for the unchanged b.  The window step w and the panel
  *  width p come from the update block size
  *  (qru_lsq_set_update_block_size()) or, by default, from the cost model
- *  (w >= k; narrow on the CPU, 64 on a GPU).  About 2 n^2 k +
+ *  (w >= k; narrow blocks on the CPU, wide ones on a GPU).  About 2 n^2 k +
  *  4 n (n - m) k + 4 n m k (w + k) / w + 4 n m (p + b) flops in the full
  *  form, mostly in GEMMs; the thin form's first term is 8 n m k.
  *
