@@ -18,6 +18,7 @@
 #include <lapacke.h>
 
 #include "qru_internal.h" /* qru_dtype_size */
+#include "update/update.h" /* qru_upd_modify_cost */
 
 /* The update algorithm the benchmarks time: the environment's
  * QRU_BENCH_ALG = fast (default), dissertation or auto. */
@@ -51,6 +52,9 @@ double bg_update_flops(char kind, int n, int m, int p, int k, int r,
         return flops_remove_cols(n, m, p, k, r, keepq, 0);
     case 'r':
         return flops_add_rows(n, m, p, k, r, keepq, 0);
+    case 'm': /* 64-wide windows and panels (the GPU tables: the plan's) */
+        return flops_modify(n, m, p, r, 0, flops_upd_nb(0, p),
+                            p > 64 ? p : 64, m < 64 ? m : 64);
     default:
         return flops_remove_rows(n, m, p, k, r);
     }
@@ -66,6 +70,8 @@ static int run_update(char kind, qru_lsq *f, int k, int p, const qru_matrix *U,
         return qru_lsq_remove_cols(f, k, p);
     case 'r':
         return qru_lsq_add_rows(f, k, U, e);
+    case 'm':
+        return qru_lsq_modify(f, U, e);
     default:
         return qru_lsq_remove_rows(f, k, p);
     }
@@ -77,6 +83,7 @@ typedef struct prob {
     char kind;
     int n, m, p, k, r, keepq, n1, m1;
     int ur, uc; /* rows, columns of U (0 when the update has none) */
+    int er, ec; /* rows, columns of e (the rows' b, or V of A + U V') */
     void *A, *b, *U, *e, *A1, *b1;
 } prob;
 
@@ -90,7 +97,7 @@ static void prob_make(prob *P, qru_dtype dt, char kind, const bg_point *pt)
     P->p = pt->p;
     P->k = pt->k;
     P->r = 1;
-    P->keepq = pt->keepq || kind == 'c' || kind == 'R';
+    P->keepq = pt->keepq || kind == 'c' || kind == 'R' || kind == 'm';
     unsigned long long seed = 0x9e3779b97f4a7c15ULL ^
                               (unsigned long long)(pt->n * 131 + pt->m * 7 +
                                                    pt->p * 3 + pt->k);
@@ -98,14 +105,18 @@ static void prob_make(prob *P, qru_dtype dt, char kind, const bg_point *pt)
     P->b = bg_alloc(dt, (size_t)P->n * P->r);
     bg_rand(dt, (size_t)P->n * P->m, P->A, &seed);
     bg_rand(dt, (size_t)P->n * P->r, P->b, &seed);
-    if (kind == 'c') {
+    if (kind == 'c' || kind == 'm') {
         P->ur = P->n;
         P->uc = P->p;
     } else if (kind == 'r') {
         P->ur = P->p;
         P->uc = P->m;
-        P->e = bg_alloc(dt, (size_t)P->p * P->r);
-        bg_rand(dt, (size_t)P->p * P->r, P->e, &seed);
+    }
+    if (kind == 'r' || kind == 'm') {
+        P->er = kind == 'r' ? P->p : P->m;
+        P->ec = kind == 'r' ? P->r : P->p;
+        P->e = bg_alloc(dt, (size_t)P->er * P->ec);
+        bg_rand(dt, (size_t)P->er * P->ec, P->e, &seed);
     }
     if (P->ur) {
         P->U = bg_alloc(dt, (size_t)P->ur * P->uc);
@@ -161,7 +172,8 @@ static double cpu_update(qru_context *cctx, const prob *P, void *hQ, void *hR,
         bg_check(qru_matrix_wrap(cctx, dt, P->ur, P->uc, P->U, P->ur, &U),
                  "wrap");
     if (P->e)
-        bg_check(qru_matrix_wrap(cctx, dt, P->p, P->r, P->e, P->p, &e), "wrap");
+        bg_check(qru_matrix_wrap(cctx, dt, P->er, P->ec, P->e, P->er, &e),
+                 "wrap");
     qru_lsq_options opt;
     lsq_opts(P, &opt);
     double t[64];
@@ -231,7 +243,7 @@ static void notes_common(bg_table *t, const char *sets, char kind)
     bg_table_note(t, "times in seconds, medians; gflop = work of the update "
                      "counted along the code (src/qru_flops.h), r = 1 "
                      "right-hand side; default update block size");
-    if (kind == 'c' || kind == 'R')
+    if (kind == 'c' || kind == 'R' || kind == 'm')
         bg_table_note(t, "this update needs Q: keepq = 1 throughout");
 }
 
@@ -262,8 +274,8 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         Uw = bg_wrap(g, dt, P->ur, P->uc, dU, P->ur);
     }
     if (P->e) {
-        de = bg_dev_upload(dt, (size_t)P->p * r, P->e);
-        ew = bg_wrap(g, dt, P->p, r, de, P->p);
+        de = bg_dev_upload(dt, (size_t)P->er * P->ec, P->e);
+        ew = bg_wrap(g, dt, P->er, P->ec, de, P->er);
     }
     bg_ref_init(g, &ref1, dt, P->n1, P->m1, r, P->A1, P->b1, P->keepq);
     qru_lsq_options opt;
@@ -328,6 +340,11 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
         bg_check(qru_lsq_set_update_algorithm(f, bench_alg()),
                  "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
+        if (P->kind == 'm') { /* the flops of the widths the update picks */
+            qru_upd_cost uc;
+            qru_upd_modify_cost(f, g->ctx, 0, P->p, &uc);
+            gflop = 1e-9 * uc.flops;
+        }
         bg_count_reset(g->ctx);
         bg_check(run_update(P->kind, f, P->k, P->p, Uw, ew), "update");
         calls = bg_count_get(g->ctx);
@@ -389,8 +406,9 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
                 bg_check(qru_matrix_upload(Um, P->U, P->ur), "upload");
             }
             if (P->e) {
-                bg_check(qru_matrix_create(ctx, dt, P->p, r, 0, &em), "create");
-                bg_check(qru_matrix_upload(em, P->e, P->p), "upload");
+                bg_check(qru_matrix_create(ctx, dt, P->er, P->ec, 0, &em),
+                         "create");
+                bg_check(qru_matrix_upload(em, P->e, P->er), "upload");
             }
             qru_lsq *f = NULL;
             bg_check(qru_lsq_create_from_qr(ctx, Qm, Rm, dm, &opt, &f),

@@ -81,8 +81,9 @@ double bg_rel_diff(qru_dtype dt, size_t len, const void *x, const void *y);
 
 /* The matrix of an update.  kind: 'c' insert the p columns U (n x p) after
  * column k, 'C' delete p columns after k, 'r' insert the p rows U (p x m)
- * after row k, 'R' delete p rows after k.  A is n x m, b is n x r (e is
- * p x r for 'r'); A1 (n1 x m1) and b1 (n1 x r) are new host arrays. */
+ * after row k, 'R' delete p rows after k, 'm' A + U V' (U n x p, V = e
+ * m x p).  A is n x m, b is n x r (e is p x r for 'r'); A1 (n1 x m1) and
+ * b1 (n1 x r) are new host arrays. */
 void bg_updated(qru_dtype dt, char kind, int n, int m, int r, int k, int p,
                 const void *A, const void *b, const void *U, const void *e,
                 void **A1, void **b1, int *n1, int *m1);
@@ -115,6 +116,10 @@ void bg_table_close(bg_table *t);
  * part valid), d (n x r), Q (n x n or NULL). */
 void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
                 const void *b, int withq, void **R, void **d, void **Q);
+/* The same with the first q columns of Q formed (q = 0: none, m: the
+ * economy Q1, n: the full Q; Q n x q). */
+void bg_host_qr_cols(qru_dtype dt, int n, int m, int r, const void *A,
+                     const void *b, int q, void **R, void **d, void **Q);
 
 /* Describes the CPU threads used by OpenBLAS (from the environment). */
 const char *bg_cpu_threads(void);
@@ -140,7 +145,10 @@ typedef struct bg_point {
 } bg_point;
 
 /* Floating-point operations of the update kind ('c' add columns, 'C'
- * remove columns, 'r' add rows, 'R' remove rows) with default block size. */
+ * remove columns, 'r' add rows, 'R' remove rows, 'm' the rank-p
+ * modification A + U V', full Q) with default block size (for 'm': windows
+ * of max(p, 64) + p rows and panels of 64 columns; the GPU tables take
+ * the flops of the widths the update picks, qru_upd_modify_cost). */
 double bg_update_flops(char kind, int n, int m, int p, int k, int r,
                        int keepq);
 

@@ -21,13 +21,13 @@
 
 /* ---- the CPU side ----------------------------------------------------------- */
 
-void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
-                const void *b, int withq, void **Rp, void **dp, void **Qp)
+void bg_host_qr_cols(qru_dtype dt, int n, int m, int r, const void *A,
+                     const void *b, int q, void **Rp, void **dp, void **Qp)
 {
     size_t es = qru_dtype_size(dt);
     void *R = bg_alloc(dt, (size_t)n * m), *d = bg_alloc(dt, (size_t)n * r);
     void *tau = bg_alloc(dt, (size_t)m);
-    void *Q = withq ? bg_alloc(dt, (size_t)n * n) : NULL;
+    void *Q = q > 0 ? bg_alloc(dt, (size_t)n * q) : NULL;
     memcpy(R, A, es * (size_t)n * m);
     memcpy(d, b, es * (size_t)n * r);
     lapack_int info;
@@ -38,7 +38,7 @@ void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
                                   tau, d, n);
         if (!info && Q) {
             LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, m, R, n, Q, n);
-            info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, m, Q, n, tau);
+            info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, q, m, Q, n, tau);
         }
     } else {
         info = LAPACKE_sgeqrf(LAPACK_COL_MAJOR, n, m, R, n, tau);
@@ -47,7 +47,7 @@ void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
                                   tau, d, n);
         if (!info && Q) {
             LAPACKE_slacpy(LAPACK_COL_MAJOR, 'A', n, m, R, n, Q, n);
-            info = LAPACKE_sorgqr(LAPACK_COL_MAJOR, n, n, m, Q, n, tau);
+            info = LAPACKE_sorgqr(LAPACK_COL_MAJOR, n, q, m, Q, n, tau);
         }
     }
     if (info) {
@@ -58,6 +58,12 @@ void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
     *Rp = R;
     *dp = d;
     *Qp = Q;
+}
+
+void bg_host_qr(qru_dtype dt, int n, int m, int r, const void *A,
+                const void *b, int withq, void **Rp, void **dp, void **Qp)
+{
+    bg_host_qr_cols(dt, n, m, r, A, b, withq ? n : 0, Rp, dp, Qp);
 }
 
 const char *bg_cpu_threads(void)

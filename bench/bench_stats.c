@@ -116,7 +116,7 @@ void bg_updated(qru_dtype dt, char kind, int n, int m, int r, int k, int p,
         m1 = m - p;
     else if (kind == 'r')
         n1 = n + p;
-    else
+    else if (kind == 'R')
         n1 = n - p;
     void *A1 = bg_alloc(dt, (size_t)n1 * m1), *b1 = bg_alloc(dt, (size_t)n1 * r);
     size_t es = qru_dtype_size(dt);
@@ -141,9 +141,17 @@ void bg_updated(qru_dtype dt, char kind, int n, int m, int r, int k, int p,
                 memcpy(dst + es * (k + i),
                        (const char *)U + es * (i + (size_t)j * p), es);
             memcpy(dst + es * (k + p), src + es * k, es * (n - k));
-        } else { /* 'R' */
+        } else if (kind == 'R') {
             memcpy(dst, src, es * k);
             memcpy(dst + es * k, src + es * (k + p), es * (n - k - p));
+        } else { /* 'm': A + U V', U n x p and V = e m x p */
+            for (int i = 0; i < n; ++i) {
+                double v = bg_get(dt, src, (size_t)i);
+                for (int l = 0; l < p; ++l)
+                    v += bg_get(dt, U, i + (size_t)l * n) *
+                         bg_get(dt, e, j + (size_t)l * m);
+                bg_set(dt, dst, (size_t)i, v);
+            }
         }
     }
     /* b1 */

@@ -660,7 +660,8 @@ typedef enum qru_update_algorithm {
      *  qru_lsq_remove_cols() factor each block of their structured
      *  Householder phase ((nb + p) x nb panels) in ONE backend call (on a
      *  GPU, one thread block with the panel on chip) instead of 3 per
-     *  column.  See docs/performance.md. */
+     *  column, and so does qru_lsq_modify() with its band panels (whose
+     *  widths the cost model picks).  See docs/performance.md. */
     QRU_UPDATE_FAST = 0,
     /** The block algorithms of Andrew (2012), sections 4.1 - 4.4 (Givens
      *  strips over all of Q, Householder panels), as in the dissertation. */
@@ -841,6 +842,41 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  otherwise: qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);
+
+/** Rank-k modification A1 = A + U V' (MATLAB's qrupdate, SciPy's
+ *  qr_update), blocked for k > 1.  #QRU_Q_FULL: W = Q' U; W is reduced
+ *  to a k x k triangle from the bottom up (the Householder QR of
+ *  W(m+1:n, :), then windows of w + k rows, one panel of k reflectors
+ *  each, applied to R by GEMMs), which leaves R upper Hessenberg with
+ *  b = w + k - 1 subdiagonals; R + W(1:k, :) V' keeps that band, which
+ *  panels of the column removal's kind then reduce (reflectors of length
+ *  at most b + 1).  Everything is computed on a copy of R first; the
+ *  block reflectors are applied to Q and d (GEMMs) only after the rank
+ *  test.  #QRU_Q_THIN: W = Q1' U by CGS2, the remainder U - Q1 W = Qz Rz
+ *  (Householder) extends Q1 by k columns, the same reduction runs on the
+ *  m + k rows [R; 0] + [W; Rz] V', the first m columns are kept and the
+ *  rows of d that leave the triangle return to the residuals E.  U may
+ *  lie in the range of A (Rz is then rank-deficient, which is allowed).
+ *  d is updated for the unchanged b.  The window step w and the panel
+ *  width p come from the update block size
+ *  (qru_lsq_set_update_block_size()) or, by default, from the cost model
+ *  (w >= k; narrow blocks on the CPU, wide ones on a GPU).  About 2 n^2 k +
+ *  4 n (n - m) k + 4 n m k (w + k) / w + 4 n m (p + b) flops in the full
+ *  form, mostly in GEMMs; the thin form's first term is 8 n m k.
+ *
+ *  MATLAB: `[Q1, R1] = qr(A + U * V'); d1 = Q1' * b`
+ *
+ *  @param f   factorisation (1: #QRU_Q_FULL or #QRU_Q_THIN)
+ *  @param U   n x k, k >= 1, in f's context; for #QRU_Q_THIN with n > m,
+ *             k <= n - m (2)
+ *  @param V   m x k (3)
+ *  @return 0; -i; #QRU_ERR_NO_Q for #QRU_Q_NONE (A + U V' needs Q);
+ *  #QRU_ERR_ALLOC / #QRU_ERR_DEVICE; or j > 0 when A1 is numerically
+ *  rank-deficient: j is the first (1-based) column of R1 that fails the QR
+ *  rank rule of the file documentation (all m columns are judged); f is
+ *  then left unchanged. */
+QRU_API int qru_lsq_modify(qru_lsq *f, const qru_matrix *U,
+                           const qru_matrix *V);
 
 /** @} */
 

@@ -14,6 +14,8 @@ classdef qru_lsq < handle
 %     F.add_rows(j, U, e)    A = [A(1:j-1,:); U; A(j:end,:)],
 %                            b = [b(1:j-1,:); e; b(j:end,:)] (e = 0 if omitted)
 %     F.remove_rows(j, p)    A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
+%   and the rank-k modification (qrupdate), U n x k, V m x k:
+%     F.modify(U, V)         A = A + U*V' (b unchanged)
 %   and
 %     [x, res] = F.solve()   x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
 %     [Q, R, d] = F.factors()
@@ -29,7 +31,7 @@ classdef qru_lsq < handle
 %     x = F.solve();                   % least squares of the new problem
 %     delete(F);
 %
-%   See also qru_lsq_solve, qru_qrinsert, qru_qrdelete.
+%   See also qru_lsq_solve, qru_qrinsert, qru_qrdelete, qru_qrupdate.
   properties (SetAccess = private)
     backend = ''   % the backend the factorization lives on
   end
@@ -65,6 +67,9 @@ classdef qru_lsq < handle
     end
     function remove_rows(F, j, p)
       qru_mex('lsq_update', F.h, 'removerows', j, p);
+    end
+    function modify(F, U, V)
+      qru_mex('lsq_update', F.h, 'modify', U, V);
     end
     function [x, res] = solve(F)
       if nargout >= 2

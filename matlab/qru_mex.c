@@ -13,15 +13,17 @@
  *   qru_mex('lsq_update', h, what, j, ...)              what: 'addcols' j U |
  *                                                         'removecols' j p |
  *                                                         'addrows' j U e |
- *                                                         'removerows' j p
+ *                                                         'removerows' j p |
+ *                                                         'modify' U V
  *   qru_mex('lsq_get', h)                               -> Q, R, d
  *   qru_mex('lsq_solve_h', h)                           -> x, res
  *   qru_mex('lsq_size', h)                              -> n, m
  *   qru_mex('lsq_free', h)
  *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
  *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
+ *   qru_mex('qrupdate', Q, R, U, V [, backend])         -> Q1, R1
  *     (Q, R full, or economy with n > m: then the thin form, and Q1, R1
- *     economy too)
+ *     economy too; qrupdate: Q1 R1 = Q R + U V', U n x k, V m x k)
  *   qru_mex('cholupdate', R, X, op [, backend])         -> R1, info
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
  *   qru_mex('choldelete', R, j, p [, backend])          -> R1
@@ -481,9 +483,21 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
             fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
         check(qru_lsq_remove_rows(f, j - 1, p),
               "qru_lsq_remove_rows");
+    } else if (!strcmp(what, "modify")) {
+        need_args(nargs, 2, 2, "update 'modify', U, V");
+        need_matrix(args[0], "U");
+        need_matrix(args[1], "V");
+        int k = (int)mxGetN(args[0]);
+        if ((int)mxGetM(args[0]) != n || k < 1)
+            fail("qru:usage", "U must have %d rows and at least one column", n);
+        if ((int)mxGetM(args[1]) != m || (int)mxGetN(args[1]) != k)
+            fail("qru:usage", "V must be %d x %d (m x k)", m, k);
+        qru_matrix *U = upload(ctx, dt, args[0]);
+        qru_matrix *V = upload(ctx, dt, args[1]);
+        check(qru_lsq_modify(f, U, V), "qru_lsq_modify");
     } else {
         fail("qru:usage", "unknown update '%s' (addcols, removecols, addrows, "
-                          "removerows)", what);
+                          "removerows, modify)", what);
     }
 }
 
@@ -580,6 +594,29 @@ static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
     return f;
 }
 
+/* The context and the factorisation of the caller's Q, R (prhs[0], [1]:
+ * full, or economy with n > m) in the element type of them and of the
+ * matrices mats[0 .. nm-1]. */
+static qru_context *qr_args_lsq(const mxArray *prhs[], const mxArray *mats[],
+                                int nm, qru_backend b)
+{
+    need_matrix(prhs[0], "Q");
+    need_matrix(prhs[1], "R");
+    int n = (int)mxGetM(prhs[0]), m = (int)mxGetN(prhs[1]);
+    int kq = (int)mxGetN(prhs[0]), kr = (int)mxGetM(prhs[1]);
+    if (!(kq == n && kr == n) && !(kq == m && kr == m && n > m))
+        fail("qru:usage", "Q is %d x %d and R %d x %d, but they must be a "
+                          "full factorisation ([Q, R] = qr(A): Q n x n, R "
+                          "n x m) or an economy one ([Q, R] = qr(A, 0), "
+                          "n > m: Q n x m, R m x m)", n, kq, kr, m);
+    if (n < m || m < 1)
+        fail("qru:usage", "A must be n x m with n >= m >= 1");
+    qru_dtype dt = dtype_of(mats, nm);
+    qru_context *ctx = get_context(b);
+    tmp_lsq = lsq_from_qr(ctx, prhs[0], prhs[1], dt);
+    return ctx;
+}
+
 /* [Q1, R1] = qrinsert(Q, R, j, U, orient) / qrdelete(Q, R, j, p, orient) */
 static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
                          const mxArray *prhs[])
@@ -596,25 +633,26 @@ static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
     if (!get_string(prhs[4], orient, sizeof orient) ||
         (strcmp(orient, "col") && strcmp(orient, "row")))
         fail("qru:usage", "orient must be 'col' or 'row'");
-    need_matrix(prhs[0], "Q");
-    need_matrix(prhs[1], "R");
-    int n = (int)mxGetM(prhs[0]), m = (int)mxGetN(prhs[1]);
-    int kq = (int)mxGetN(prhs[0]), kr = (int)mxGetM(prhs[1]);
-    if (!(kq == n && kr == n) && !(kq == m && kr == m && n > m))
-        fail("qru:usage", "Q is %d x %d and R %d x %d, but they must be a "
-                          "full factorisation ([Q, R] = qr(A): Q n x n, R "
-                          "n x m) or an economy one ([Q, R] = qr(A, 0), "
-                          "n > m: Q n x m, R m x m)", n, kq, kr, m);
-    if (n < m || m < 1)
-        fail("qru:usage", "A must be n x m with n >= m >= 1");
     const mxArray *mats[3] = {prhs[0], prhs[1], insert ? prhs[3] : NULL};
-    qru_dtype dt = dtype_of(mats, 3);
-    qru_context *ctx = get_context(b);
-    tmp_lsq = lsq_from_qr(ctx, prhs[0], prhs[1], dt);
+    qru_context *ctx = qr_args_lsq(prhs, mats, 3, b);
     const char *what = insert ? (orient[0] == 'c' ? "addcols" : "addrows")
                               : (orient[0] == 'c' ? "removecols"
                                                   : "removerows");
     lsq_update(ctx, tmp_lsq, what, 2, prhs + 2);
+    lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
+}
+
+/* [Q1, R1] = qrupdate(Q, R, U, V): Q1 R1 = Q R + U V' */
+static void cmd_qrmodify(int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 4, &b);
+    need_args(nrhs, 4, 4, "[Q1, R1] = qru_qrupdate(Q, R, U, V [, backend])");
+    if (nlhs > 2)
+        fail("qru:usage", "too many outputs");
+    qru_context *ctx = qr_args_lsq(prhs, prhs, 4, b);
+    lsq_update(ctx, tmp_lsq, "modify", 2, prhs + 2);
     lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
 }
 
@@ -780,6 +818,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         cmd_qrupdate(1, nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "qrdelete"))
         cmd_qrupdate(0, nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "qrupdate"))
+        cmd_qrmodify(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "cholupdate"))
         cmd_cholupdate(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "cholinsert"))

@@ -52,7 +52,7 @@ if strcmp(orient, 'col')
   if n >= m + p
     [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrinsert', k, x, 'col', backend);
   else  % the result is wide: factorize it
-    [Q1, R1] = qr(cast_like([Qf * Rf(:, 1:k-1), x, Qf * Rf(:, k:m)], Q, R, x));
+    [Q1, R1] = qr(qru_cast_like([Qf * Rf(:, 1:k-1), x, Qf * Rf(:, k:m)], Q, R, x));
   end
 else
   if size(x, 2) ~= m
@@ -64,15 +64,9 @@ else
     [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrinsert', k, x, 'row', backend);
   else
     A = Qf * Rf;
-    [Q1, R1] = qr(cast_like([A(1:k-1, :); x; A(k:n, :)], Q, R, x));
+    [Q1, R1] = qr(qru_cast_like([A(1:k-1, :); x; A(k:n, :)], Q, R, x));
   end
 end
 [Q1, R1] = qru_result(Q1, R1, econ);
 end
 
-function A = cast_like(A, varargin)
-% single if any input is single (MATLAB's rule)
-if any(cellfun(@(a) isa(a, 'single'), varargin))
-  A = single(A);
-end
-end

@@ -275,4 +275,61 @@ static inline double flops_remove_rows(int n, int m, int p, int k, int r)
     return nrot * (flops_op_rot(n) + flops_op_rot(m + r) - 6.0);
 }
 
+/* The rank-k modification A1 = A + U V' (qru_lsq_modify, src/update/
+ * modify.c), with its block sizes: nbh (the QR of k columns), nb1 (the
+ * windows' step: windows of nb1 + k rows), nb2 (phase 2's panels, band
+ * b = min(nb1 + k - 1, top - 1)); thin: the form with Q1 (n x m), whose
+ * reduction runs on m + k rows.
+ *   W = Q' U                               2 n^2 k (thin: CGS2, 8 n m k,
+ *                                          the QR of U - Q1 W and Qz)
+ *   full, n - m > k: QR of W(m+1:n, :)     on n - m rows, then 4 n (n-m) k
+ *                                          on Q and 4 (n-m) k r on d
+ *   windows (top - k) / nb1 of them        panel of (nb1 + k) x k, on R
+ *                                          4 (nb1 + k) k (m - s), on Q
+ *                                          4 n (nb1 + k) k, on d
+ *   R + W(1:k,:) V'                        2 k m k
+ *   phase 2: panels of nb2 columns         flops_upd_panel with band b, on Q
+ *                                          4 n (nb2 + b) nb2 a panel, on d
+ *   rank rule                              2 m^2
+ * About 2 n^2 k + 4 n (n - m) k + 4 n m k (nb1 + k) / nb1 + 4 n m (nb2 + b)
+ * (full form): for nb1 = k and nb2 ~ b ~ 2 k, 2 n^2 k + 4 n^2 k + 20 n m k. */
+static inline double flops_modify(int n, int m, int k, int r, int thin,
+                                  int nbh, int nb1, int nb2)
+{
+    int top = thin || n - m > k ? m + k : n;
+    int lower = !thin && n - m > k;
+    int b = nb1 + k - 1 < top - 1 ? nb1 + k - 1 : top - 1;
+    double f = 0.0;
+    if (b < 0)
+        b = 0;
+    if (thin)
+        f += 8.0 * (double)n * m * k + 6.0 * (double)n * k * k +
+             4.0 * (double)n * k * r;
+    else
+        f += flops_gemm(n, k, n);
+    if (lower) {
+        int nz = n - m;
+        for (int i = 0; i < k; i += nbh) {
+            int jb = k - i < nbh ? k - i : nbh;
+            f += flops_upd_panel(nz, k, i, jb, nz);
+        }
+        f += flops_op_wy_right(n, nz, k) + flops_op_wy_left(nz, k, r);
+    }
+    for (int e = top; e > k; e -= nb1) {
+        int s = e - nb1 - k > 0 ? e - nb1 - k : 0, h = e - s;
+        f += flops_upd_panel(h, k, 0, k, h) +
+             (s < m ? flops_op_wy_left(h, k, m - s) : 0.0) +
+             flops_op_wy_right(n, h, k) + flops_op_wy_left(h, k, r);
+    }
+    f += flops_gemm(k < top ? k : top, m, k);
+    for (int c0 = 0; c0 < m; c0 += nb2) {
+        int jb = m - c0 < nb2 ? m - c0 : nb2;
+        long last = (long)c0 + jb + b;
+        int rb = (int)((last < top ? last : top) - c0);
+        f += flops_upd_panel(top, m, c0, jb, b) + flops_op_wy_right(n, rb, jb) +
+             flops_op_wy_left(rb, jb, r);
+    }
+    return f + 2.0 * (double)m * m; /* column norms of the rank rule */
+}
+
 #endif /* QRU_FLOPS_H */

@@ -388,6 +388,13 @@ static int c_add_rows(env *e)
     return qru_lsq_add_rows(e->f, 4, e->M[0], e->M[1]);
 }
 static int c_remove_rows(env *e) { return qru_lsq_remove_rows(e->f, 3, 4); }
+static void s_lsq_mod(env *e)
+{
+    lsq_new(e, 12, 5, 2);
+    e->M[0] = rand_mat(e, 12, 3);
+    e->M[1] = rand_mat(e, 5, 3);
+}
+static int c_modify(env *e) { return qru_lsq_modify(e->f, e->M[0], e->M[1]); }
 static void s_lsq_x(env *e)
 {
     lsq_new(e, 12, 5, 2);
@@ -493,6 +500,7 @@ static const tcase cases[] = {
     {"qru_lsq_remove_cols", s_lsq, c_remove_cols},
     {"qru_lsq_add_rows", s_lsq_rows, c_add_rows},
     {"qru_lsq_remove_rows", s_lsq, c_remove_rows},
+    {"qru_lsq_modify", s_lsq_mod, c_modify},
     {"qru_lsq_solve", s_lsq_x, c_solve},
     {"qru_lsq_residual", s_lsq, c_residual},
     {"qru_chol_factor", s_spd, c_chol_factor},

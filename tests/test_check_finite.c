@@ -594,11 +594,37 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
         }
         break;
     }
+    case 13: { /* qru_lsq_modify(f, U, V): U (2), V (3) */
+        qru_lsq *f = lsq_of(dt, N, M, R, &seed);
+        lsnap s0 = lsq_snap(f);
+        hmat U = hm_make(dt, N, P, 1.0, 0.0, &seed),
+             V = hm_make(dt, M, P, 1.0, 0.0, &seed);
+        hm_upload(&U, ctx);
+        hm_upload(&V, ctx);
+        if (arg == 2)
+            poison(&U, ALL, want, which, BAD[v], &seed);
+        else if (arg == 3)
+            poison(&V, ALL, want, which, BAD[v], &seed);
+        set_check(on);
+        st = qru_lsq_modify(f, U.M, V.M);
+        set_check(0);
+        /* with the check off: 0 or the rank status of a non-finite R1 */
+        expect(st, on && ex, ex, 1, tag);
+        if (st)
+            lsq_same(f, &s0, tag);
+        hm_same(&U, "U", tag);
+        hm_same(&V, "V", tag);
+        lsq_snap_free(&s0);
+        qru_lsq_destroy(f);
+        hm_free(&U);
+        hm_free(&V);
+        break;
+    }
     }
 }
 
 /* Data arguments of each routine (0-terminated). */
-static const int ARGS[13][4] = {
+static const int ARGS[14][4] = {
     {2, 4, 0},    /* 0 qr_factor: A, B */
     {2, 3, 0},    /* 1 lsq_create: A, b */
     {2, 3, 4, 0}, /* 2 lsq_create_from_qr: Q, R, d */
@@ -612,6 +638,7 @@ static const int ARGS[13][4] = {
     {4, 5, 0},    /* 10 gp_create: x, y */
     {4, 5, 0},    /* 11 gp_insert: x, y */
     {3, 0},       /* 12 gp_predict: xs */
+    {2, 3, 0},    /* 13 lsq_modify: U, V */
 };
 
 /* loop index: dtype (i % 2), routine (i / 2) */
@@ -621,7 +648,7 @@ START_TEST(test_each_argument)
         return;
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
     int rt = _i / 2;
-    int chol = rt >= 6;
+    int chol = rt >= 6 && rt <= 12;
     qru_matrix *probe = NULL;
     if (chol) { /* backends without the Cholesky ops report UNSUPPORTED */
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 1, 1, 0, &probe), 0);
@@ -817,7 +844,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_option);
-    tcase_add_loop_test(tc, test_each_argument, 0, 26);
+    tcase_add_loop_test(tc, test_each_argument, 0, 28);
     tcase_add_loop_test(tc, test_lsq_cases, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

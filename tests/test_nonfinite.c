@@ -13,7 +13,8 @@
  * of the case, instead of hanging (a GPU kernel that never finishes cannot
  * be interrupted any other way).
  *
- * Covered: U and e of qru_lsq_add_rows, U of qru_lsq_add_cols,
+ * Covered: U and e of qru_lsq_add_rows, U of qru_lsq_add_cols, U and V
+ * of qru_lsq_modify,
  * A of qru_lsq_create and qru_qr_factor (own blocked QR and the vendor
  * path), the matrices of qru_chol_factor (each variant, own and vendor),
  * qru_chol_update (L and W, update and downdate) and qru_chol_insert (L
@@ -406,6 +407,65 @@ START_TEST(test_add_cols)
 }
 END_TEST
 
+/* qru_lsq_modify(f, U, V), the value in U (N x PC) or in V (M x PC);
+ * loop index: dtype */
+START_TEST(test_modify)
+{
+    if (skip_dtype(_i))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i);
+    unsigned seed = 4567u + 29u * (unsigned)_i;
+    for (int ip = 0; ip < npanel(); ++ip)
+        for (int ia = 0; ia < 3; ++ia)
+            for (int iq = 0; iq < npos(); ++iq)
+                for (int v = 0; v < nvalues(); ++v)
+                    for (int inv = 0; inv < 2; ++inv) {
+                        int pos = pos_quick(iq);
+                        const char *pk = panel_setting(ip);
+                        qru_lsq *f = make_lsq(dt, &seed, 1);
+                        ck_assert_int_eq(
+                            qru_lsq_set_update_algorithm(f, algs[ia]), 0);
+                        void *U = hrand(dt, N, PC, &seed),
+                             *V = hrand(dt, M, PC, &seed);
+                        int i, j;
+                        position(pos, inv ? M : N, PC, &i, &j);
+                        qru_test_set(dt, inv ? V : U, inv ? M : N, i, j,
+                                     special(dt, v));
+                        qru_matrix *Ud = qru_test_upload(ctx, dt, N, PC, 0, U,
+                                                         N);
+                        qru_matrix *Vd = qru_test_upload(ctx, dt, M, PC, 0, V,
+                                                         M);
+                        snap s = snap_take(f);
+                        char tag[200];
+                        snprintf(tag, sizeof tag,
+                                 "%s modify %s panel=%s %s=%s at (%d,%d) (%s)",
+                                 tname(dt), aname[ia], pk ? pk : "auto",
+                                 inv ? "V" : "U", vname[v], i, j, pname[pos]);
+                        set_panel(pk);
+                        wd_arm("%s", tag);
+                        int st = qru_lsq_modify(f, Ud, Vd);
+                        check_alive(tag);
+                        wd_disarm();
+                        set_panel(NULL);
+                        /* 0, -i, a rank status; f and U, V unchanged
+                         * unless 0 */
+                        ck_assert_msg(documented(st, 3, 1) &&
+                                          (st == 0 ||
+                                           snap_same(f, &s, N, M, R)) &&
+                                          same_bits(Ud, U) &&
+                                          same_bits(Vd, V),
+                                      "%s: status %d, or it changed f, U "
+                                      "or V", tag, st);
+                        snap_free(&s);
+                        qru_matrix_destroy(Ud);
+                        qru_matrix_destroy(Vd);
+                        free(U);
+                        free(V);
+                        qru_lsq_destroy(f);
+                    }
+}
+END_TEST
+
 /* qru_lsq_create and qru_qr_factor (own blocked QR with nb = 16, and the
  * backend's default, the vendor's on CUDA); loop index: dtype */
 START_TEST(test_factor)
@@ -716,6 +776,7 @@ int main(void)
     tcase_set_timeout(tq, 900);
     tcase_add_loop_test(tq, test_add_rows, 0, 2);
     tcase_add_loop_test(tq, test_add_cols, 0, 2);
+    tcase_add_loop_test(tq, test_modify, 0, 2);
     tcase_add_loop_test(tq, test_factor, 0, 2);
     suite_add_tcase(s, tq);
     TCase *tc = tcase_create("chol");

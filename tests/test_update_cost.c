@@ -1,6 +1,6 @@
 /*
  * The update policy's cost model against the work the updates queue: for
- * each operation, at shapes with p = 1 and larger p, k at both ends and in
+ * each operation (and the rank-k modification A + U V'), at shapes with p = 1 and larger p, k at both ends and in
  * the middle, the backend calls that qru_upd_fast_cost() predicts for the
  * fast update (the count QRU_UPDATE_AUTO weighs) are compared with the
  * calls the context statistics count while the update runs.  A change to
@@ -42,15 +42,19 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
     qru_matrix *U = NULL, *e = NULL;
     int ur = op == QRU_UPD_OP_ADD_ROWS ? p : n;
     int uc = op == QRU_UPD_OP_ADD_ROWS ? m : p;
-    if (op == QRU_UPD_OP_ADD_ROWS || op == QRU_UPD_OP_ADD_COLS) {
+    if (op == QRU_UPD_OP_ADD_ROWS || op == QRU_UPD_OP_ADD_COLS ||
+        op == QRU_UPD_OP_MODIFY) {
         void *hu = qru_test_alloc(dt, ur, uc, ur);
         qru_test_rand(dt, ur, uc, hu, ur, &seed);
         U = qru_test_upload(ctx, dt, ur, uc, 0, hu, ur);
         free(hu);
-        if (op == QRU_UPD_OP_ADD_ROWS) {
-            void *he = qru_test_alloc(dt, p, 1, p);
-            qru_test_rand(dt, p, 1, he, p, &seed);
-            e = qru_test_upload(ctx, dt, p, 1, 0, he, p);
+        /* e: the rows' right-hand sides, or V (m x p) of U V' */
+        int er = op == QRU_UPD_OP_MODIFY ? m : p;
+        int ec = op == QRU_UPD_OP_MODIFY ? p : 1;
+        if (op != QRU_UPD_OP_ADD_COLS) {
+            void *he = qru_test_alloc(dt, er, ec, er);
+            qru_test_rand(dt, er, ec, he, er, &seed);
+            e = qru_test_upload(ctx, dt, er, ec, 0, he, er);
             free(he);
         }
     }
@@ -62,6 +66,7 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
     int st = op == QRU_UPD_OP_ADD_COLS      ? qru_lsq_add_cols(f, k, U)
              : op == QRU_UPD_OP_REMOVE_COLS ? qru_lsq_remove_cols(f, k, p)
              : op == QRU_UPD_OP_ADD_ROWS    ? qru_lsq_add_rows(f, k, U, e)
+             : op == QRU_UPD_OP_MODIFY      ? qru_lsq_modify(f, U, e)
                                             : qru_lsq_remove_rows(f, k, p);
     ck_assert_int_eq(st, 0);
     qru_context_stats s;
@@ -77,7 +82,8 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
 }
 
 static const char *const opname[] = {"add_cols", "remove_cols", "add_rows",
-                                     "remove_rows"};
+                                     "remove_rows", "modify"};
+enum { NOPS = 5 };
 
 /* _i: operation x shape */
 START_TEST(test_fast_calls)
@@ -86,13 +92,14 @@ START_TEST(test_fast_calls)
                                     {60, 20, 1},
                                     {90, 40, 7},
                                     {120, 50, 20}};
-    int op = _i % 4, sh = _i / 4;
+    int op = _i % NOPS, sh = _i / NOPS;
     int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
     qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
     for (int pos = 0; pos < 3; ++pos) {
         int kmax = op == QRU_UPD_OP_ADD_COLS      ? m
                    : op == QRU_UPD_OP_REMOVE_COLS ? m - p
                    : op == QRU_UPD_OP_ADD_ROWS    ? n
+                   : op == QRU_UPD_OP_MODIFY      ? 0 /* no position */
                                                   : n - p;
         int k = pos == 0 ? 0 : pos == 1 ? kmax / 2 : kmax;
         double pred;
@@ -113,7 +120,7 @@ static Suite *suite(void)
     Suite *s = suite_create("update_cost");
     TCase *tc = tcase_create("update_cost");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_loop_test(tc, test_fast_calls, 0, 12);
+    tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
     suite_add_tcase(s, tc);
     return s;
 }

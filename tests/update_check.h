@@ -29,6 +29,35 @@ static inline const char *uc_alg_name(void)
                                        : "dissertation";
 }
 
+/* A test's context and its Check fixtures, one per update algorithm
+ * (uc_alg): uc_setup_<alg> creates uc_ctx, uc_teardown destroys it. */
+static qru_context *uc_ctx;
+static inline void uc_setup_alg(qru_update_algorithm alg)
+{
+    uc_ctx = qru_test_context();
+    uc_alg = alg;
+}
+static inline void uc_setup_dissertation(void)
+{
+    uc_setup_alg(QRU_UPDATE_DISSERTATION);
+}
+static inline void uc_setup_fast(void) { uc_setup_alg(QRU_UPDATE_FAST); }
+static inline void uc_setup_auto(void) { uc_setup_alg(QRU_UPDATE_AUTO); }
+static inline void uc_teardown(void)
+{
+    qru_context_destroy(uc_ctx);
+    uc_ctx = NULL;
+}
+
+/* uniform in [lo, hi] (a linear congruential generator on *s) */
+static inline int uc_rnd(unsigned *s, int lo, int hi)
+{
+    *s = *s * 1664525u + 1013904223u;
+    if (hi <= lo)
+        return lo;
+    return lo + (int)((*s >> 8) % (unsigned)(hi - lo + 1));
+}
+
 /* host problem: A n x m, B n x r, both ld = n */
 typedef struct hprob {
     qru_dtype dt;

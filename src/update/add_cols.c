@@ -56,7 +56,7 @@ int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
                                             "qru_lsq_add_cols_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
-                                           NULL, NULL, NULL, 0}));
+                                           NULL, NULL, NULL, 0, NULL}));
 }
 
 int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
@@ -77,7 +77,7 @@ int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
     QRU_CHECK(ctx, qru_check_finite(ctx, 5, b, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
-                                           NULL, A, b, 0}));
+                                           NULL, A, b, 0, NULL}));
 }
 
 /* ---- the steps shared by the forms ----

@@ -46,7 +46,7 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
             e->rows, e->cols, U->rows, U->rows, r);
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0}));
+                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL}));
 }
 
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -50,7 +50,8 @@ void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
     static void (*const cost_of[])(const qru_lsq *, const qru_context *, int,
                                    int, qru_upd_cost *) = {
         qru_upd_add_cols_cost, qru_upd_remove_cols_cost,
-        qru_upd_add_rows_cost, qru_upd_remove_rows_cost};
+        qru_upd_add_rows_cost, qru_upd_remove_rows_cost,
+        qru_upd_modify_cost};
     cost_of[op](f, ctx, k, p, out);
 }
 
@@ -70,7 +71,7 @@ static int run_update(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     static const qru_upd_fn update_of[] = {
         qru_upd_add_cols, qru_upd_remove_cols, qru_upd_add_rows,
-        qru_upd_remove_rows};
+        qru_upd_remove_rows, qru_upd_modify};
     return update_of[rq->op](ctx, f, rq);
 }
 

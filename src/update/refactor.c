@@ -1,8 +1,8 @@
 /*
  * The refactorisation strategy of the QR updates: rebuild A = Q(:,1:m)
  * R(1:m,:) and b = Q d (thin form: Q1 d + E) with GEMMs (only the rows /
- * columns that A1 keeps), apply the change (insert U / e or drop rows /
- * columns), and factor A1 as qru_lsq_create does in f's form: qru_qr_full
+ * columns that A1 keeps), apply the change (insert U / e, drop rows /
+ * columns, or add U V'), and factor A1 as qru_lsq_create does in f's form: qru_qr_full
  * (R, Q, Q' b) or qru_geqr_thin (Q1, R, Q1' b, the residuals).  The
  * Q-less form has nothing to rebuild A from and always updates.
  * Written once for both precisions against the backend table.
@@ -29,7 +29,7 @@ static void new_size(const qru_lsq *f, int op, int p, int *n1, int *m1)
         *m1 -= p;
     else if (op == QRU_UPD_OP_ADD_ROWS)
         *n1 += p;
-    else
+    else if (op == QRU_UPD_OP_REMOVE_ROWS)
         *n1 -= p;
 }
 
@@ -60,7 +60,8 @@ double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
     double cols_kept = op == QRU_UPD_OP_REMOVE_COLS ? m1 : m;
     int thin = f->q == QRU_Q_THIN;
     double rebuild = flops_gemm(rows_kept, cols_kept, m) +
-                     flops_gemm(rows_kept, r, thin ? m : n);
+                     flops_gemm(rows_kept, r, thin ? m : n) +
+                     (op == QRU_UPD_OP_MODIFY ? flops_gemm(n, m, p) : 0.0);
     int kk = n1 < m1 ? n1 : m1;
     double fq = flops_geqrf(n1, m1);
     double fg = rebuild + flops_ormqr(n1, m1, r) +
@@ -95,8 +96,9 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t oA = 0, oB = oA + (size_t)n1 * m1, oQ = oB + (size_t)n1 * r,
            oW = oQ + (thin ? (size_t)m1 * (m1 + r) : (size_t)n1 * n1),
            total = oW + nqr + 1;
-    /* add columns: the update's rank check (the rank rule) on the new R1 */
-    int s = op == QRU_UPD_OP_ADD_COLS ? m1 : 0;
+    /* add columns, A + U V': the update's rank check (the rank rule) on
+     * the new R1 (the columns from k + 1 on; all of them for U V') */
+    int s = op == QRU_UPD_OP_ADD_COLS || op == QRU_UPD_OP_MODIFY ? m1 : 0;
     double *hnorm = NULL;
     if (s > 0) {
         hnorm = malloc(sizeof(double) * 2 * (size_t)s);
@@ -154,6 +156,9 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         if (op == QRU_UPD_OP_ADD_COLS) {
             int a[2][3] = {{0, k, 0}, {k, m - k, k + p}};
             memcpy(seg, a, sizeof seg);
+        } else if (op == QRU_UPD_OP_MODIFY) {
+            int a[2][3] = {{0, m, 0}, {0, 0, 0}};
+            memcpy(seg, a, sizeof seg);
         } else {
             int a[2][3] = {{0, k, 0}, {k + p, m - k - p, k}};
             memcpy(seg, a, sizeof seg);
@@ -173,6 +178,9 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         if (op == QRU_UPD_OP_ADD_COLS)
             QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
                        n1));
+        if (op == QRU_UPD_OP_MODIFY)
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, m, p, 1.0, U->p, U->ld,
+                                 rq->V->p, rq->V->ld, 1.0, A1, n1));
     }
     if (thin)
         QRU_TRY_GOTO(qru_geqr_thin(ctx, dt, n1, m1, A1, n1, R1, m1, B1, n1,

@@ -31,7 +31,7 @@ int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
             m);
     QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL, NULL, NULL,
-                                     0}));
+                                     0, NULL}));
 }
 
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -147,7 +147,7 @@ int qru_lsq_remove_rows(qru_lsq *f, int k, int p)
                                             "qru_lsq_remove_rows_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL,
-                                           NULL, NULL, NULL, 0}));
+                                           NULL, NULL, NULL, 0, NULL}));
 }
 
 int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
@@ -170,7 +170,7 @@ int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, U->rows,
-                                           U, e, NULL, NULL, 0}));
+                                           U, e, NULL, NULL, 0, NULL}));
 }
 
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -3,7 +3,8 @@
  * pipeline (policy.c), the four updates (add_cols.c, remove_cols.c,
  * add_rows.c, remove_rows.c) with their cost functions, the
  * refactorisation (refactor.c), and the shared Householder panels
- * (panel.c) and Givens sweeps (sweeps.c).  Written once for both
+ * (panel.c) and Givens sweeps (sweeps.c); the rank-k modification
+ * A + U V' (modify.c) runs through the same pipeline.  Written once for both
  * precisions against the backend table.
  */
 #ifndef QRU_UPDATE_UPDATE_H
@@ -167,7 +168,7 @@ int qru_upd_gram_insert(qru_context *ctx, qru_lsq *f, int k,
  * the cost model), runs it and records f->last_path on success.  The
  * strategies get the checked request and never change f's settings. */
 enum { QRU_UPD_OP_ADD_COLS, QRU_UPD_OP_REMOVE_COLS, QRU_UPD_OP_ADD_ROWS,
-       QRU_UPD_OP_REMOVE_ROWS };
+       QRU_UPD_OP_REMOVE_ROWS, QRU_UPD_OP_MODIFY };
 typedef struct qru_upd_req {
     int op;                 /* QRU_UPD_OP_* */
     int k, p;               /* position and count, as the caller gave them */
@@ -175,6 +176,8 @@ typedef struct qru_upd_req {
     const qru_matrix *A, *b; /* A and b of qru_lsq_add_cols_data */
     int alg;                /* set by qru_upd_run: QRU_UPDATE_DISSERTATION
                                or QRU_UPDATE_FAST, the update to run */
+    const qru_matrix *V;    /* QRU_UPD_OP_MODIFY: A1 = A + U V' (p = k,
+                               the columns of U and V; position k = 0) */
 } qru_upd_req;
 typedef int (*qru_upd_fn)(qru_context *ctx, qru_lsq *f,
                           const qru_upd_req *rq);
@@ -195,6 +198,8 @@ void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k,
                            int p, qru_upd_cost *out);
 void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx,
                               int k, int p, qru_upd_cost *out);
+void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k,
+                         int p, qru_upd_cost *out);
 void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
                        int k, int p, qru_upd_cost *out);
 /* Calls of the accumulation of L-rotation sweeps in groups of ab (one
@@ -231,5 +236,9 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
+/* A1 = A + U V' (modify.c; full and thin forms): a failed rank rule
+ * leaves f unchanged.  QRU_UPDATE_DISSERTATION reduces its band with
+ * per-column panels, QRU_UPDATE_FAST with one panel_qr a panel. */
+int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
 
 #endif /* QRU_UPDATE_UPDATE_H */

@@ -709,6 +709,70 @@ static void op_add_cols(rd *r)
     free(U);
 }
 
+/* A new rows x cols host array from gen, rounded to the element type */
+static double *gen_dt(rd *r, int rows, int cols, int *clean)
+{
+    double *a = xmalloc(sizeof(double) * (size_t)(rows ? rows : 1) *
+                        (size_t)cols);
+    gen(r, rows, cols, a, clean);
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; ++i)
+        a[i] = round_dt(a[i]);
+    return a;
+}
+
+/* qru_lsq_modify(f, U, V): A := A + U V' (U n x k, V m x k; a wrong
+ * row count of U or V one time in 256 each) */
+static void op_modify(rd *r)
+{
+    qru_context *c;
+    qru_lsq *f;
+    int want;
+    pick_cf(r, &c, &f, &want);
+    int n = LS.n, m = LS.m;
+    int k = (int)(u8(r) % 4);
+    unsigned ub = u8(r), vb = u8(r);
+    int urows = ub == 255 ? n + 1 : n, vrows = vb == 255 ? m + 1 : m;
+    int ucols = k > 0 ? k : 1; /* qru_matrix has no empty shape */
+    int clean = 1;
+    double *U = gen_dt(r, urows, ucols, &clean),
+           *V = gen_dt(r, vrows, ucols, &clean);
+    qru_matrix *MU = mk(urows, ucols, (int)(ub % 2), U);
+    qru_matrix *MV = mk(vrows, ucols, (int)(vb % 2), V);
+    if (!want && urows != n)
+        want = -2;
+    if (!want && vrows != m)
+        want = -3;
+    upd u;
+    snprintf(u.call, sizeof u.call, "qru_lsq_modify(n=%d, m=%d, k=%d, alg=%d)",
+             n, m, ucols, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    upd_begin(&u);
+    int st = qru_lsq_modify(f, MU, MV);
+    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
+    if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
+        FAIL("%s on a factorisation without Q returned %d", u.call, st);
+    check_status(u.call, st, want, m, lib);
+    if (st) {
+        upd_failed(&u);
+    } else {
+        lsq_drop(&u.before);
+        /* the model's A holds values of the element type */
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i < n; ++i) {
+                double a = LS.A[i + (size_t)j * n];
+                for (int l = 0; l < ucols; ++l)
+                    a += U[i + (size_t)l * n] * V[j + (size_t)l * m];
+                LS.A[i + (size_t)j * n] = round_dt(a);
+            }
+        LS.clean &= clean;
+        LS.steps++;
+        lsq_accuracy(u.call);
+    }
+    qru_matrix_destroy(MU);
+    qru_matrix_destroy(MV);
+    free(U);
+    free(V);
+}
+
 static void op_remove_cols(rd *r)
 {
     qru_context *c;
@@ -1709,10 +1773,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FAIL("qru_context_create = %d", st);
     for (int t = 0; t < MAXOPS && r.i < r.n; ++t) {
         /* op bytes 0..15 keep their meaning for the committed corpus;
-         * 16..31 add the triangular solves and repeat the rest */
+         * 16..31 add the triangular solves (16, 17) and A + U V' (18),
+         * and repeat the rest */
         unsigned op = u8(&r) % 32;
         if (op >= 16)
-            op = op == 16 || op == 17 ? 16 : op - 16;
+            op = op == 16 || op == 17 ? 16 : op == 18 ? 17 : op - 16;
         int have = LS.f != NULL;
         if (trace)
             fprintf(stderr, "op %u at byte %zu\n", op, r.i - 1);
@@ -1733,6 +1798,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 13: op_gp_change(&r); break;
         case 14: op_gp_query(&r); break;
         case 15: op_matrix(&r); break;
+        case 17: if (have) op_modify(&r); break;
         default: op_chol_solve(&r); break;
         }
     }

@@ -20,6 +20,7 @@ def add_cols(k, p): return [2, 0, k, p, 0] + G
 def remove_cols(k, p): return [3, 0, k, p]
 def add_rows(k, p): return [4, 0, k, p, 0] + G + G
 def remove_rows(k, p): return [5, 0, k, p]
+def modify(k): return [18, 0, k, 0, 0] + G + G
 def alg(a): return [6, 1, a]
 def solve(): return [7, 0, 0]
 def chol(n, uplo=0, variant=0, gen=G): return [8, n, uplo, variant, 0, 0x11] + gen + [0]
@@ -44,6 +45,10 @@ seeds = {
     "lsq_from_qr": [0] + lsq(6, 3, 2, from_qr=True) + add_cols(3, 1) + solve(),
     "lsq_nonfinite": [0] + lsq(6, 2, gen_a=NAN) + add_rows(1, 1) + solve()
     + remove_cols(0, 1),
+    "lsq_modify": [0] + lsq(12, 5) + modify(2) + add_cols(1, 1) + modify(1)
+    + alg(1) + modify(3) + remove_rows(2, 2) + solve(),
+    "lsq_modify_float_no_q": [1] + lsq(9, 4) + modify(2) + lsq(7, 3, keep=0)
+    + modify(1) + [18, 0, 1, 255, 0] + G + G,
     "lsq_bad_args": [0] + lsq(5, 2) + [3, 0, 255, 3] + [5, 0, 230, 2] + [2, 255, 0, 1, 0] + G
     + [6, 0, 226],
     "chol_lower": [0] + chol(8) + chol_update(1, 2) + chol_insert(3, 2)
@@ -65,6 +70,9 @@ seeds = {
     # the CPU backend's rounding to 64 bytes wrapped to a 64-byte buffer
     "regress_matrix_size_rounding": [0, 15, 0, 0xFF, 0xFE, 0xFF, 0xFF, 0x7F,
                                      0xFF, 0x01, 0x00, 0x00, 0x40, 0],
+    # qru_lsq_modify with the update block size INT_MAX: the window's
+    # rows nb + k overflowed in the plan
+    "regress_modify_nb_overflow": [0] + lsq(8, 3) + [6, 0, 0xE3] + modify(1),
     # qru_chol_delete(k = 1, p = INT_MAX): k + p overflowed in its check
     "regress_chol_delete_p_overflow": [0] + chol(8) + [11, 0, 0xFB, 1],
     # qru_gp_remove(k = 1, p = INT_MAX): the same

@@ -1,0 +1,70 @@
+function [Q1, R1] = qru_qrupdate(Q, R, u, v, varargin)
+%QRU_QRUPDATE  Rank-k update of a QR factorization (qrupdate).
+%   [Q1, R1] = qru_qrupdate(Q, R, u, v) with A = Q*R returns the QR
+%   factorization of A + u*v', u and v columns (rank 1) or, as in
+%   Octave's qrupdate, matrices with the same number k of columns
+%   (rank k): Q1*R1 = A + u*v'.
+%
+%   This is MATLAB's qrupdate(Q, R, u, v), computed on a qru backend by
+%   qru_lsq_modify: Q'*u reduced to a k x k triangle by blocked
+%   Householder reflectors from the bottom up, then the band this leaves
+%   in R reduced from the top down, everything applied with GEMMs.  Q and
+%   R may be full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and
+%   R1 are of the same kind.  Economy factors are updated in qru's thin
+%   form, in O(n m k) (for k > n - m on the completed factors).  A
+%   numerically rank-deficient A + u*v', which qru's update refuses, and a
+%   wide A (fewer rows than columns) are factorized with qr, so that the
+%   result is always that of qrupdate.  single inputs compute in single
+%   precision.  The signs of the rows of R1 (and columns of Q1) may
+%   differ from qrupdate's.
+%
+%   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
+%   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%   Errors name the argument and the rule, with identifiers
+%   qru:qrupdate:<kind> (or the library's qru:badArgument, qru:library).
+%
+%   Example:
+%     A = randn(8, 5); [Q, R] = qr(A); u = randn(8, 2); v = randn(5, 2);
+%     [Q1, R1] = qru_qrupdate(Q, R, u, v);   % rank-2 update
+%     norm(Q1*R1 - (A + u*v'))               % about 1e-15
+%
+%   See also qru_qrinsert, qru_qrdelete, qrupdate, qr.
+fn = 'qru_qrupdate';
+if nargin < 4
+  error('qru:qrupdate:nargin', '%s: needs Q, R, u and v (got %d arguments)', fn, nargin);
+end
+[~, backend] = qru_trailing(fn, 5, varargin, {});
+[Qf, Rf, econ] = qru_full_factors(fn, Q, R, false);
+n = size(Qf, 1);
+m = size(Rf, 2);
+qru_real_arg(fn, 3, 'u', u);
+qru_real_arg(fn, 4, 'v', v);
+if size(u, 1) ~= n || size(u, 2) < 1
+  qru_arg_error(fn, 3, 'dimensions', 'u is %d x %d, but it must have size(Q, 1) = %d rows and at least one column', ...
+                size(u, 1), size(u, 2), n);
+end
+k = size(u, 2);
+if size(v, 1) ~= m || size(v, 2) ~= k
+  qru_arg_error(fn, 4, 'dimensions', 'v is %d x %d, but it must be size(R, 2) x size(u, 2) = %d x %d', ...
+                size(v, 1), size(v, 2), m, k);
+end
+if n < m || m < 1   % wide (or empty): factorize
+  [Q1, R1] = qr(qru_cast_like(Qf * Rf + u * v', Q, R, u, v));
+else
+  thin = econ && k <= n - m;
+  if econ && ~thin   % more columns than the thin form takes
+    [Qf, Rf] = qru_full_factors(fn, Q, R, true);
+  end
+  try
+    [Q1, R1] = qru_econ_update(Qf, Rf, thin, 'qrupdate', u, v, backend);
+  catch err
+    if ~strcmp(err.identifier, 'qru:numerical')
+      rethrow(err);
+    end
+    % A + u*v' is numerically rank-deficient: qrupdate factorizes it
+    [Q1, R1] = qr(qru_cast_like(Qf * Rf + u * v', Q, R, u, v));
+  end
+end
+[Q1, R1] = qru_result(Q1, R1, econ);
+end
+

@@ -1,0 +1,482 @@
+/*
+ * The rank-k modification of a least-squares QR factorisation,
+ * A1 = A + U V' (U n x k, V m x k; MATLAB's qrupdate, SciPy's qr_update),
+ * written once for both precisions against the backend table.
+ *
+ * Full form (Q n x n, R n x m):
+ *   W = Q' U (one GEMM);
+ *   PHASE 1, bottom up: when n - m > k, the Householder QR of W(m+1:n, :)
+ *     (the rows where R is zero: R is not touched) leaves a k x k
+ *     triangle in the rows m+1 .. m+k; then windows of nb1 + k rows,
+ *     from the bottom up, each reduced by ONE panel_qr of its
+ *     (nb1 + k) x k block of W to a triangle in its top k rows (the
+ *     window above overlaps it there), whose block reflector (k
+ *     reflectors, WY form) is applied to the window's rows of R by two
+ *     GEMMs.  W ends as a k x k triangle in its first k rows, and R as
+ *     upper Hessenberg with b = nb1 + k - 1 subdiagonals (a window's
+ *     rows mix only from its first column on), in its first top = m + k
+ *     rows (n if n - m <= k);
+ *   R + W(1:k, :) V' changes only the first k rows: the band stays;
+ *   PHASE 2, top down: the band of b subdiagonals is reduced as in the
+ *     column removal (reflectors of length b + 1, panels of nb2 columns,
+ *     one panel_qr each with QRU_UPDATE_FAST), on the top x m working
+ *     copy of R;
+ *   the rank rule on the new R; only then (commit) all block reflectors,
+ *     kept in workspace, are applied to Q from the right and to d from
+ *     the left (GEMMs), and the new R is copied in.  So a rank-deficient
+ *     A1 leaves the factorisation exactly as it was.
+ *   The widths nb1 and nb2 come from the update block size, or
+ *   from the cost model (md_plan_of).
+ * Thin form (Q1 n x m, R m x m, d m x r, E = b - Q1 d), k <= n - m:
+ *   W = Q1' U, Z = U - Q1 W by CGS2 (econ.c), Z = Qz Rz (Householder),
+ *   so A1 = [Q1 Qz] ([R; 0] + [W; Rz] V') with [Q1 Qz] orthonormal; the
+ *   full form's steps on the m + k rows of that problem (Rz is already
+ *   the triangle phase 1's lower part would make); at the commit Qz
+ *   becomes the k scratch columns of Q1 and dz = Qz' E the scratch rows
+ *   of d, the reflectors run on the m + k columns / rows, the first m are
+ *   kept, and E := E - Qz dz + Q(:, m+1:m+k) d(m+1:m+k, :) (the rows of
+ *   d that leave the triangle return to the residuals).
+ * The Q-less form has no Q to carry the change: QRU_ERR_NO_Q.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "qru_flops.h"
+#include "update.h"
+
+/* The shape of one modification: the problem of N rows (full: n, thin:
+ * m + k) whose first top rows hold R's working copy. */
+typedef struct md_plan {
+    int n, m, k, r, N, top;
+    int thin;
+    int lower;        /* phase 1 starts with the QR of W(m:N, :) */
+    int nbh;          /* its panel width (and the thin form's Z's) */
+    int nb1, nw, hmax; /* windows: step, count, rows (nb1 + k) */
+    int b;            /* the band phase 2 reduces */
+    int fused;        /* phase 2 by panel_qr (QRU_UPDATE_FAST) */
+    int nb2, nblk, ldy2; /* phase 2: panel width, panels, their rows */
+} md_plan;
+
+/* The plan with window step nb1 and phase-2 panels of at most nb2
+ * columns (the fused panels: at most what qru_upd_fused_nb allows). */
+static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
+                            int alg, int nb1, int nb2)
+{
+    md_plan p;
+    p.n = f->n;
+    p.m = f->m;
+    p.k = k;
+    p.r = f->r;
+    p.thin = f->q == QRU_Q_THIN && f->n > f->m;
+    p.N = p.thin ? p.m + k : p.n;
+    p.lower = !p.thin && p.n - p.m > k;
+    p.top = p.lower || p.thin ? p.m + k : p.n;
+    p.nbh = qru_upd_nb(f, k);
+    /* a step beyond the rows changes nothing (and a caller's block size
+     * may be as large as INT_MAX) */
+    p.nb1 = nb1 < p.top ? nb1 : p.top > 1 ? p.top : 1;
+    p.hmax = p.nb1 + k;
+    p.nw = p.top > k ? (p.top - k + p.nb1 - 1) / p.nb1 : 0;
+    p.b = p.nb1 + k - 1 < p.top - 1 ? p.nb1 + k - 1 : p.top - 1;
+    if (p.b < 0)
+        p.b = 0;
+    p.fused = qru_upd_use_fused(alg, ctx);
+    int mx = p.fused ? qru_upd_fused_nb(f, ctx, p.m, p.b) : p.m;
+    p.nb2 = nb2 < mx ? nb2 : mx;
+    p.nblk = (p.m + p.nb2 - 1) / p.nb2;
+    p.ldy2 = p.nb2 + p.b;
+    return p;
+}
+
+/* Window i (0: the bottom one): its first row and its rows. */
+static void md_window(const md_plan *p, int i, int *s, int *h)
+{
+    int e = p->top - i * p->nb1;
+    int s0 = e - p->hmax;
+    *s = s0 > 0 ? s0 : 0;
+    *h = e - *s;
+}
+
+/* Phase-2 panel j: its first column, columns and rows. */
+static void md_panel(const md_plan *p, int j, int *c0, int *jb, int *rb)
+{
+    *c0 = j * p->nb2;
+    *jb = p->m - *c0 < p->nb2 ? p->m - *c0 : p->nb2;
+    long last = (long)*c0 + *jb + p->b;
+    *rb = (int)((last < p->top ? last : p->top) - *c0);
+}
+
+/* Calls of qru_upd_house and qru_upd_house_merge on k columns in panels
+ * of nb: a panel_qr a panel and 2 GEMMs for the trailing columns of all
+ * but the last, the laset of triu; the merge's laset and 3 calls a panel
+ * beyond the first. */
+static double md_house_calls(int k, int nb)
+{
+    double nbl = ceil((double)k / nb);
+    return 3.0 * nbl - 2.0 + (k > 1 ? 1.0 : 0.0) + 1.0 + 3.0 * (nbl - 1.0);
+}
+
+/* The backend calls of the update along the code (*steps: the column
+ * steps of the fused panels, the windows' k each and, with QRU_UPDATE_FAST,
+ * phase 2's one a column): W = Q' U (thin: CGS2, the QR of Z and Qz,
+ * dz, and the commit's steps on Qz, E and dz), the lower QR, the windows
+ * (a panel_qr and 2 GEMMs on R each), R + W V', phase 2 (fused: a
+ * panel_qr and 2 GEMMs a panel, a column step per column), each block
+ * reflector applied to Q and d by 2 GEMMs each, the rank rule (2
+ * downloads and the column norms) and the copies and lasets. */
+static double md_calls(const md_plan *p, double *steps)
+{
+    int k = p->k;
+    double qd = p->r > 0 ? 4.0 : 2.0; /* calls of a reflector on Q and d */
+    /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
+     * the copy back */
+    double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
+    if (p->thin)
+        c += 1.0 + 5.0 + md_house_calls(k, p->nbh) + 2.0 + 2.0 + 1.0 +
+             (p->r > 0 ? 4.0 : 0.0);
+    else
+        c += 1.0;
+    if (p->lower)
+        c += md_house_calls(k, p->nbh) + qd;
+    for (int i = 0; i < p->nw; ++i) {
+        int s, h;
+        md_window(p, i, &s, &h);
+        c += 1.0 + (s < p->m ? 2.0 : 0.0) + qd;
+    }
+    /* the windows' panels: k columns each, one after the other */
+    *steps = p->fused ? (double)p->nw * k : 0.0;
+    for (int j = 0; j < p->nblk; ++j) {
+        int c0, jb, rb;
+        md_panel(p, j, &c0, &jb, &rb);
+        c += 1.0 + (p->m - c0 - jb > 0 ? 2.0 : 0.0) + qd;
+        if (p->fused)
+            *steps += jb;
+    }
+    return c;
+}
+
+static double md_flops(const md_plan *p)
+{
+    return flops_modify(p->n, p->m, p->k, p->r, p->thin, p->nbh, p->nb1,
+                        p->nb2);
+}
+
+/* The plan of an update with algorithm alg.  The caller's block size
+ * (f->upd_nb) gives both widths; else QRU_UPDATE_FAST takes, of the
+ * panel widths w = 8, 16, 32, 64 and the window steps s = c max(k, w),
+ * c = 1, 2, 4 (windows of s + k rows), the pair the cost model
+ * (qru_cost_model) predicts fastest: narrow blocks do the least
+ * arithmetic (the band b = s + k - 1 grows with the windows, and a
+ * panel's block reflector on Q costs 4 n (w + b) a column), wide ones
+ * the fewest backend calls, and long steps the fewest windows, whose
+ * fused panels run their k columns one after the other;
+ * QRU_UPDATE_DISSERTATION takes windows of max(k, 32) + k rows and panels
+ * of about m / 10 columns. */
+static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
+                          int alg)
+{
+    if (f->upd_nb > 0)
+        return md_plan_with(f, ctx, k, alg, f->upd_nb, f->upd_nb);
+    if (!qru_upd_use_fused(alg, ctx))
+        return md_plan_with(f, ctx, k, alg, k > 32 ? k : 32,
+                            qru_upd_nb(f, f->m));
+    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
+    md_plan best;
+    double tbest = -1.0;
+    for (int w = 8; w <= 64; w *= 2)
+        for (int mult = 1; mult <= 4; mult *= 2) {
+            long s = (long)mult * (k > w ? k : w);
+            md_plan p = md_plan_with(f, ctx, k, alg,
+                                     s < INT_MAX ? (int)s : INT_MAX, w);
+            double steps, calls = md_calls(&p, &steps);
+            double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
+                       steps * c->col_step;
+            if (tbest < 0.0 || t < tbest) {
+                tbest = t;
+                best = p;
+            }
+        }
+    return best;
+}
+
+/* The workspace, in elements, carved in this order. */
+typedef struct md_ws {
+    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, work, total;
+} md_ws;
+
+static md_ws md_ws_of(const md_plan *p)
+{
+    md_ws w;
+    size_t n = (size_t)p->n, m = (size_t)p->m, k = (size_t)p->k,
+           r = (size_t)p->r;
+    size_t kb = k > (size_t)p->nb2 ? k : (size_t)p->nb2;
+    size_t rows = n > m ? n : m;
+    if (r > rows)
+        rows = r;
+    size_t work = rows * kb;
+    if (qru_panel_work(p->hmax, p->k) > work)
+        work = qru_panel_work(p->hmax, p->k);
+    if (qru_panel_work(p->ldy2, p->nb2) > work)
+        work = qru_panel_work(p->ldy2, p->nb2);
+    w.Wa = 0;
+    w.Rw = w.Wa + (size_t)p->N * k;
+    w.hh = w.Rw + (size_t)p->top * m;
+    w.Yw = w.hh + (p->thin    ? qru_upd_house_workspace(p->n, p->k, p->nbh)
+                   : p->lower ? qru_upd_house_workspace(p->N - p->m, p->k,
+                                                         p->nbh)
+                              : 0);
+    w.Y2 = w.Yw + 2 * (size_t)p->nw * (size_t)p->hmax * k;
+    w.tau = w.Y2 + 2 * (size_t)p->nblk * (size_t)p->ldy2 * (size_t)p->nb2;
+    w.Z = w.tau + kb;
+    w.C2 = w.Z + (p->thin ? n * k : 0);
+    w.Qz = w.C2 + (p->thin ? m * k : 0);
+    w.dz = w.Qz + (p->thin ? n * k : 0);
+    w.work = w.dz + (p->thin ? k * r : 0);
+    w.total = w.work + work + 1;
+    return w;
+}
+
+/* The block reflectors kept in ws: the lower QR's (merged, nz x k), the
+ * windows' (hmax x k each, Y then W) and phase 2's (ldy2 x nb2 each). */
+static qru_ptr md_win(const md_plan *p, const md_ws *w, qru_ptr ws, int i)
+{
+    return qru_ptr_add(ws, w->Yw + 2 * (size_t)i * p->hmax * p->k);
+}
+static qru_ptr md_pan(const md_plan *p, const md_ws *w, qru_ptr ws, int j)
+{
+    return qru_ptr_add(ws, w->Y2 + 2 * (size_t)j * p->ldy2 * p->nb2);
+}
+
+/* X := X H for the nr x N array X (H = all the block reflectors in the
+ * order they were made), or, left != 0, X := H' X for the N x nr array
+ * X: every block reflector acts on N - 1 or fewer rows (columns) of X. */
+static int md_apply(qru_context *ctx, qru_dtype dt, const md_plan *p,
+                    const md_ws *w, qru_ptr ws, int left, qru_ptr X, int ldx,
+                    int nr)
+{
+    qru_ptr work = qru_ptr_add(ws, w->work);
+    int k = p->k;
+    if (nr <= 0)
+        return 0;
+    if (p->lower) {
+        int nz = p->N - p->m;
+        qru_ptr Y = qru_ptr_add(ws, w->hh), W = qru_ptr_add(Y, (size_t)nz * k);
+        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, nz, k, nr, Y, nz, W, nz,
+                                       qru_ptr_add(X, (size_t)p->m), ldx, work)
+                     : qru_upd_wy_right(ctx, dt, nr, nz, k, Y, nz, W, nz,
+                                        qru_ptr_at(X, ldx, 0, p->m), ldx,
+                                        work));
+    }
+    for (int i = 0; i < p->nw; ++i) {
+        int s, h;
+        md_window(p, i, &s, &h);
+        qru_ptr Y = md_win(p, w, ws, i),
+                W = qru_ptr_add(Y, (size_t)p->hmax * k);
+        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, h, k, nr, Y, p->hmax, W,
+                                       p->hmax, qru_ptr_add(X, (size_t)s), ldx,
+                                       work)
+                     : qru_upd_wy_right(ctx, dt, nr, h, k, Y, p->hmax, W,
+                                        p->hmax, qru_ptr_at(X, ldx, 0, s), ldx,
+                                        work));
+    }
+    for (int j = 0; j < p->nblk; ++j) {
+        int c0, jb, rb;
+        md_panel(p, j, &c0, &jb, &rb);
+        qru_ptr Y = md_pan(p, w, ws, j),
+                W = qru_ptr_add(Y, (size_t)p->ldy2 * p->nb2);
+        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, rb, jb, nr, Y, p->ldy2, W,
+                                       p->ldy2, qru_ptr_add(X, (size_t)c0),
+                                       ldx, work)
+                     : qru_upd_wy_right(ctx, dt, nr, rb, jb, Y, p->ldy2, W,
+                                        p->ldy2, qru_ptr_at(X, ldx, 0, c0),
+                                        ldx, work));
+    }
+    return 0;
+}
+
+/* Phases 1 and 2 on Wa (N x k, ld N: Q' U, or [W; Rz] in the thin form)
+ * and Rw (top x m, ld top: R's first top rows), keeping the block
+ * reflectors; then the rank rule on the new R (hdiag, hnorm: m host
+ * doubles each).  Returns 0, the rank status j > 0 or a library status. */
+static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
+                     const md_ws *w, qru_ptr ws, const qru_matrix *V,
+                     double *hdiag, double *hnorm)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int m = p->m, k = p->k, N = p->N, top = p->top;
+    qru_ptr Wa = qru_ptr_add(ws, w->Wa), Rw = qru_ptr_add(ws, w->Rw),
+            tau = qru_ptr_add(ws, w->tau), work = qru_ptr_add(ws, w->work);
+    /* PHASE 1: the rows below m + k (full form), then the windows */
+    if (p->lower) {
+        int nz = N - m;
+        qru_ptr hh = qru_ptr_add(ws, w->hh);
+        QRU_TRY(qru_upd_house(ctx, dt, nz, k, p->nbh,
+                              qru_ptr_add(Wa, (size_t)m), N, hh));
+        QRU_TRY(qru_upd_house_merge(ctx, dt, nz, k, p->nbh, hh));
+    }
+    for (int i = 0; i < p->nw; ++i) {
+        int s, h;
+        md_window(p, i, &s, &h);
+        qru_ptr Y = md_win(p, w, ws, i),
+                W = qru_ptr_add(Y, (size_t)p->hmax * k);
+        QRU_TRY(o->panel_qr(ctx, dt, h, k, qru_ptr_add(Wa, (size_t)s), N, Y,
+                            p->hmax, W, p->hmax, tau, work));
+        if (s < m) /* R's rows s .. s+h-1 are zero left of column s */
+            QRU_TRY(qru_upd_wy_left(ctx, dt, h, k, m - s, Y, p->hmax, W,
+                                    p->hmax, qru_ptr_at(Rw, top, s, s), top,
+                                    work));
+    }
+    /* R + W(1:k, :) V': the first min(k, top) rows (all of W's nonzeros) */
+    int kk = k < top ? k : top;
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'T', kk, m, k, 1.0, Wa, N, V->p, V->ld, 1.0,
+                    Rw, top));
+    /* PHASE 2: the band of b subdiagonals, top down */
+    for (int j = 0; j < p->nblk; ++j) {
+        int c0, jb, rb;
+        md_panel(p, j, &c0, &jb, &rb);
+        qru_ptr Y = md_pan(p, w, ws, j),
+                W = qru_ptr_add(Y, (size_t)p->ldy2 * p->nb2);
+        if (p->fused) {
+            QRU_TRY(o->panel_qr(ctx, dt, rb, jb, qru_ptr_at(Rw, top, c0, c0),
+                                top, Y, p->ldy2, W, p->ldy2, tau, work));
+            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m - c0 - jb, Y, p->ldy2,
+                                    W, p->ldy2,
+                                    qru_ptr_at(Rw, top, c0, c0 + jb), top,
+                                    work));
+        } else {
+            QRU_TRY(qru_upd_panel(ctx, dt, Rw, top, top, m, c0, jb, p->b, Y,
+                                  p->ldy2, W, p->ldy2, tau, work));
+        }
+    }
+    /* exact zeros below the diagonal, then the rank rule on all columns */
+    if (top > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', top - 1, m, 0.0, 0.0,
+                         qru_ptr_add(Rw, 1), top));
+    QRU_TRY(qru_qr_rank_gather(ctx, dt, m, m, Rw, Rw, top, hdiag, hnorm));
+    return qru_qr_rank_first(dt, p->n, m, 0, hdiag, hnorm);
+}
+
+int qru_lsq_modify(qru_lsq *f, const qru_matrix *U, const qru_matrix *V)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    int n = f->n, m = f->m;
+    QRU_ARG_MAT(ctx, 2, "U", U, f->dtype);
+    QRU_ARG(ctx, 2, U->rows == n, "U has %d rows, but it needs n = %d",
+            U->rows, n);
+    QRU_ARG(ctx, 2, U->cols >= 1, "U has %d columns, but k >= 1 must hold",
+            U->cols);
+    QRU_ARG(ctx, 2, f->q != QRU_Q_THIN || n == m || U->cols <= n - m,
+            "U has k = %d columns, but the thin form (QRU_Q_THIN) takes "
+            "k <= n - m = %d (n = %d, m = %d)", U->cols, n - m, n, m);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 2, U, 'A', 'N', 0));
+    QRU_ARG_MAT(ctx, 3, "V", V, f->dtype);
+    QRU_ARG(ctx, 3, V->rows == m && V->cols == U->cols,
+            "V is %d x %d, but it must be m x k = %d x %d", V->rows, V->cols,
+            m, U->cols);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, V, 'A', 'N', 0));
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation is Q-less "
+                                            "(QRU_Q_NONE): A + U V' needs Q"));
+    qru_upd_req rq = {QRU_UPD_OP_MODIFY, 0, U->cols, U, NULL, NULL, NULL, 0,
+                      V};
+    QRU_RET(ctx, qru_upd_run(ctx, f, rq));
+}
+
+int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    const qru_matrix *U = rq->U, *V = rq->V;
+    md_plan p = md_plan_of(f, ctx, U->cols, rq->alg);
+    md_ws w = md_ws_of(&p);
+    int n = p.n, m = p.m, k = p.k, r = p.r, N = p.N, top = p.top, st;
+    int ld = f->ldr, ldq = f->ncap;
+    double *hdiag = malloc(sizeof(double) * 2 * (size_t)m);
+    if (!hdiag)
+        return QRU_HOST_ALLOC_FAILED;
+    double *hnorm = hdiag + m;
+    qru_ptr ws;
+    st = qru_ctx_workspace(ctx, w.total * qru_dtype_size(dt), &ws);
+    if (st) {
+        free(hdiag);
+        return st;
+    }
+    qru_ptr Wa = qru_ptr_add(ws, w.Wa), Rw = qru_ptr_add(ws, w.Rw),
+            Z = qru_ptr_add(ws, w.Z), C2 = qru_ptr_add(ws, w.C2),
+            Qz = qru_ptr_add(ws, w.Qz), dz = qru_ptr_add(ws, w.dz),
+            hh = qru_ptr_add(ws, w.hh);
+
+    /* R's working copy: its first m rows (the rest, to top, are zero) */
+    QRU_TRY_GOTO(o->copy(ctx, dt, m, m, f->R, ld, Rw, top));
+    if (top > m)
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', top - m, m, 0.0, 0.0,
+                              qru_ptr_add(Rw, (size_t)m), top));
+    if (p.thin) {
+        /* W = Q1' U and Z = U - Q1 W (CGS2), Z = Qz Rz, dz = Qz' E */
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, k, U->p, U->ld, Z, n));
+        QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, k, 2, f->Q, ldq, Z, n, Wa, N,
+                                 C2));
+        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, k, p.nbh, Z, n, hh));
+        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, k, p.nbh, hh));
+        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, k, hh, Qz, n));
+        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', k, k, 0.0, 0.0,
+                              qru_ptr_add(Wa, (size_t)m), N));
+        QRU_TRY_GOTO(o->lacpy(ctx, dt, 'U', k, k, Z, n,
+                              qru_ptr_add(Wa, (size_t)m), N));
+        if (r > 0)
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', k, r, n, 1.0, Qz, n,
+                                 f->E, ldq, 0.0, dz, k));
+    } else { /* W = Q' U (a square thin Q1 is all of Q) */
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, k, n, 1.0, f->Q, ldq,
+                             U->p, U->ld, 0.0, Wa, N));
+    }
+    if ((st = md_reduce(ctx, f, &p, &w, ws, V, hdiag, hnorm)) != 0)
+        goto done;
+
+    /* commit */
+    if (p.thin) {
+        QRU_TRY_GOTO(qru_lsq_reserve(f, n, m + k));
+        ld = f->ldr;
+        ldq = f->ncap;
+        /* [Q1 Qz], [d; dz], E - Qz dz: the problem of m + k columns */
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, k, Qz, n,
+                             qru_ptr_at(f->Q, ldq, 0, m), ldq));
+        if (r > 0) {
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, k, -1.0, Qz, n, dz,
+                                 k, 1.0, f->E, ldq));
+            QRU_TRY_GOTO(o->copy(ctx, dt, k, r, dz, k,
+                                 qru_ptr_add(f->d, (size_t)m), ld));
+        }
+    }
+    QRU_TRY_GOTO(md_apply(ctx, dt, &p, &w, ws, 0, f->Q, ldq, n));
+    QRU_TRY_GOTO(md_apply(ctx, dt, &p, &w, ws, 1, f->d, ld, r));
+    if (p.thin && r > 0) /* the rows m .. m+k-1 of d leave the triangle */
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, k, 1.0,
+                             qru_ptr_at(f->Q, ldq, 0, m), ldq,
+                             qru_ptr_add(f->d, (size_t)m), ld, 1.0, f->E,
+                             ldq));
+    /* R: the full form's rows top .. n-1 stay zero; the thin form keeps
+     * its m rows */
+    QRU_TRY_GOTO(o->copy(ctx, dt, p.thin ? m : top, m, Rw, top, f->R, ld));
+done:
+    free(hdiag);
+    return st;
+}
+
+/* The cost of the update (qru_upd_cost, update.h): md_calls and
+ * md_flops (flops_modify of qru_flops.h) of the plan QRU_UPDATE_FAST
+ * runs. */
+void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
+                         int k, qru_upd_cost *out)
+{
+    (void)k0; /* the request's position: unused */
+    md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
+    double steps;
+    out->calls = md_calls(&p, &steps);
+    out->flops = md_flops(&p);
+    out->steps = steps;
+    out->sweeps = 0.0;
+}
