@@ -357,8 +357,9 @@ struct Call {
 // ---- the SciPy-shaped QR functions ---------------------------------------
 
 // op: 0 add columns, 1 remove columns, 2 add rows, 3 remove rows (the
-// order of the library's updates); U the new columns (n x p) or rows
-// (p x m), p the count of removed ones.  Q (n x n or n x m) and R are
+// order of the library's updates), 4 the rank-k modification A + U V';
+// U the new columns (n x p) or rows (p x m), or U of A + U V' (n x k);
+// p the count of removed ones; e the new rows of b (op 2) or V (op 4).  Q (n x n or n x m) and R are
 // read, not changed: the factorisation object copies them.  d (R's rows
 // x 1) and, for added rows, e (p x 1) are zeros from the caller's
 // framework (no host transfer on a device).
@@ -370,7 +371,7 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     Call s(C, check_finite);
     qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R"), *dd = s.in(d, "d");
     qru_matrix *Ud = U ? s.in(*U, "u") : nullptr;
-    qru_matrix *ed = e ? s.in(*e, "e") : nullptr;
+    qru_matrix *ed = e ? s.in(*e, op == 4 ? "v" : "e") : nullptr;
     qru_lsq *f = nullptr;
     check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, nullptr, &f),
           "qru_lsq_create_from_qr");
@@ -384,8 +385,10 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
         check(C.ctx, qru_lsq_remove_cols(f, k, p), "qru_lsq_remove_cols");
     else if (op == 2)
         check(C.ctx, qru_lsq_add_rows(f, k, Ud, ed), "qru_lsq_add_rows");
-    else
+    else if (op == 3)
         check(C.ctx, qru_lsq_remove_rows(f, k, p), "qru_lsq_remove_rows");
+    else
+        check(C.ctx, qru_lsq_modify(f, Ud, ed), "qru_lsq_modify");
     int n = qru_lsq_rows(f), m = qru_lsq_cols(f);
     bool econ = qru_lsq_q_form(f) == QRU_Q_THIN;
     qru_matrix *Q1 = s.tmp(n, econ ? m : n), *R1 = s.tmp(econ ? m : n, m);
@@ -525,6 +528,12 @@ struct Lsq {
     {
         check(C.ctx, qru_lsq_remove_cols(f, k, p), "qru_lsq_remove_cols");
     }
+    void modify(const in_array &U, const in_array &V, bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *Vd = s.in(V, "V");
+        check(C.ctx, qru_lsq_modify(f, Ud, Vd), "qru_lsq_modify");
+    }
     nb::object solve()
     {
         On s(*this, false);
@@ -632,6 +641,7 @@ NB_MODULE(_qru, mod)
         .def("add_cols", &Lsq::add_cols)
         .def("add_cols_data", &Lsq::add_cols_data)
         .def("remove_cols", &Lsq::remove_cols)
+        .def("modify", &Lsq::modify)
         .def("solve", &Lsq::solve)
         .def("residual", &Lsq::residual)
         .def("get", &Lsq::get)

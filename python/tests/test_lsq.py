@@ -198,3 +198,33 @@ def test_vector_and_mixed_types():
     with pytest.raises(ValueError, match="q must"):
         qru.LeastSquares(A, b, "economic")
     assert "q='thin'" in repr(f)
+
+
+@pytest.mark.parametrize("k", [1, 4])
+@pytest.mark.parametrize("q", ["full", "thin"])
+@pytest.mark.parametrize("dt,r", [(np.float64, 1), (np.float32, 2)])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_modify(backend, dt, r, q, k):
+    rng, A, b = _problem(dt, 11, r)
+    f = qru.LeastSquares(A, b, q=q, backend=backend)
+    U = rng.uniform(-1, 1, (N, k)).astype(dt)
+    V = rng.uniform(-1, 1, (M, k)).astype(dt)
+    f.modify(U, V)
+    A1 = A.astype(np.float64) + U.astype(np.float64) @ V.astype(np.float64).T
+    _check(f, A1, b.astype(np.float64), dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_modify_failure_and_qless(backend):
+    rng, A, b = _problem(np.float64, 12, 1)
+    f = qru.LeastSquares(A, b, q="full", backend=backend)
+    before = _state(f)
+    e0 = np.zeros(M)
+    e0[0] = 1.0
+    with pytest.raises(np.linalg.LinAlgError):
+        f.modify(-A[:, 0], e0)  # column 0 of A + U V' becomes zero
+    after = _state(f)
+    assert all(np.array_equal(x, y) for x, y in zip(before, after))
+    g = qru.LeastSquares(A, b, q="none", backend=backend)
+    with pytest.raises(ValueError):
+        g.modify(A[:, :1], np.ones((M, 1)))

@@ -162,3 +162,54 @@ def test_backends_report():
     assert "cpu" in qru.backends()
     assert qru.device_name("cpu")
     assert qru.__version__
+
+
+@pytest.mark.parametrize("k", [1, 3, 12])
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_update(backend, dt, econ, k):
+    rng, A, Q, R = _problem(30, 8, dt, 5, econ)
+    u = rng.uniform(-1, 1, (30, k)).astype(dt)
+    v = rng.uniform(-1, 1, (8, k)).astype(dt)
+    if k == 1:
+        u, v = u[:, 0], v[:, 0]
+    Q0, R0, u0, v0 = Q.copy(), R.copy(), u.copy(), v.copy()
+    Q1, R1 = qru.qr_update(Q, R, u, v, backend=backend)
+    A1 = A.astype(np.float64) + np.outer(u, v) if k == 1 else \
+        A.astype(np.float64) + u.astype(np.float64) @ v.astype(np.float64).T
+    Rs = None
+    if k <= 8:  # SciPy takes a rank up to min(M, N); qru any k
+        Rs = sl.qr_update(Q.astype(np.float64), R.astype(np.float64),
+                          u.astype(np.float64), v.astype(np.float64))[1]
+    _check(Q1, R1, A1, dt, Rs)
+    assert Q1.shape == Q.shape and R1.shape == R.shape
+    for a, a0 in ((Q, Q0), (R, R0), (u, u0), (v, v0)):
+        assert np.array_equal(a, a0), "an input was overwritten"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_update_square_and_errors(backend):
+    rng, A, Q, R = _problem(9, 9, np.float64, 6, False)
+    u, v = rng.uniform(-1, 1, (9, 2)), rng.uniform(-1, 1, (9, 2))
+    Q1, R1 = qru.qr_update(Q, R, u, v, backend=backend)
+    _check(Q1, R1, A + u @ v.T, np.float64,
+           sl.qr_update(Q, R, u, v)[1])
+    # column 2 of A + u v' is zero: rank-deficient, LinAlgError
+    rng, A, Q, R = _problem(30, 8, np.float64, 7, False)
+    e2 = np.zeros(8)
+    e2[2] = 1.0
+    with pytest.raises(np.linalg.LinAlgError):
+        qru.qr_update(Q, R, -A[:, 2], e2, backend=backend)
+    with pytest.raises(ValueError):
+        qru.qr_update(Q, R, A[:-1, 0], e2, backend=backend)  # u's length
+    with pytest.raises(ValueError):
+        qru.qr_update(Q, R, A[:, :2], e2, backend=backend)  # k differs
+    bad = A[:, 0].copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError):
+        qru.qr_update(Q, R, bad, e2, backend=backend)
+    _, A, Q, R = _problem(10, 8, np.float64, 8, True)
+    with pytest.raises(ValueError):  # economic: k <= M - N = 2
+        qru.qr_update(Q, R, np.ones((10, 3)), np.ones((8, 3)),
+                      backend=backend)

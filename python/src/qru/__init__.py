@@ -1,8 +1,9 @@
 """qru: updating QR and Cholesky factorisations when rows or columns are
 added or removed, on the qru C library (CPU, CUDA, OpenCL).
 
-* :func:`qr_insert`, :func:`qr_delete`: SciPy's ``scipy.linalg.qr_insert``
-  and ``qr_delete`` (arguments, shapes, results).
+* :func:`qr_insert`, :func:`qr_delete`, :func:`qr_update`: SciPy's
+  ``scipy.linalg.qr_insert``, ``qr_delete`` and ``qr_update`` (arguments,
+  shapes, results).
 * :func:`cholesky_update`, :func:`cholesky_insert`,
   :func:`cholesky_delete`: MATLAB's ``cholupdate`` and Octave's
   ``cholinsert`` / ``choldelete``, rank-k, upper or lower factors.
@@ -22,9 +23,9 @@ from . import _qru
 from ._arrays import context as _context
 from ._chol import cholesky_delete, cholesky_insert, cholesky_update
 from ._lsq import LeastSquares
-from ._qr import qr_delete, qr_insert
+from ._qr import qr_delete, qr_insert, qr_update
 
-__all__ = ["qr_insert", "qr_delete", "cholesky_update", "cholesky_insert",
+__all__ = ["qr_insert", "qr_delete", "qr_update", "cholesky_update", "cholesky_insert",
            "cholesky_delete", "LeastSquares", "backends", "device_name",
            "__version__"]
 __version__ = _qru.version()

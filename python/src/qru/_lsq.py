@@ -193,6 +193,26 @@ class LeastSquares:
         """
         self._run(self._f.remove_cols, int(k), int(p))
 
+    def modify(self, U: Any, V: Any, *, check_finite: bool = True) -> None:
+        """Rank-k modification of A: A + U V' for U (n, k) (or (n,)) and
+        V (m, k) (or (m,)), in one blocked update; b is unchanged.
+
+        MATLAB: ``A = A + U*V'``
+
+        The full and thin forms (thin: k <= n - m); the Q-less form
+        cannot (it has no Q) and raises ValueError.  A numerically
+        rank-deficient result raises ``numpy.linalg.LinAlgError`` and
+        leaves the object unchanged.
+        """
+        if self.q == "none":
+            raise ValueError("the Q-less form cannot take A + U V' (no Q): "
+                             "use the full or thin form")
+        U, V = self._conv((U, V), ("U", "V"))
+        fw = self._P.fw
+        U = self._2d(fw, U, "U")
+        V = self._2d(fw, V, "V")
+        self._run(self._f.modify, U, V, bool(check_finite))
+
     # ---- the solution and the factors -----------------------------------------
 
     def solve(self) -> Any:

@@ -1,4 +1,5 @@
-"""qr_insert and qr_delete with the arguments and results of SciPy's."""
+"""qr_insert, qr_delete and qr_update with the arguments and results of
+SciPy's."""
 from __future__ import annotations
 
 from typing import Any
@@ -28,10 +29,10 @@ def _check_qr(Q, R):
     return M, N
 
 
-def _run(P, op, k, U, p, check_finite):
+def _run(P, op, k, U, p, check_finite, V=None):
     Q, R = P.arrays[0], P.arrays[1]
     d = P.fw.zeros((R.shape[0], 1), P.dtype)  # no b: d = Q' b = 0
-    e = P.fw.zeros((U.shape[0], 1), P.dtype) if op == 2 else None
+    e = P.fw.zeros((U.shape[0], 1), P.dtype) if op == 2 else V
     Q1, R1 = numerical(_qru.qr_update, P.ctx, Q, R, d, op, int(k), U, e,
                        int(p), bool(check_finite))
     return P.out(Q1), P.out(R1)
@@ -117,3 +118,40 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     if N - p < 1:
         raise ValueError("at least one column must remain")
     return _run(P, 1, k, None, p, check_finite)
+
+
+def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
+              check_finite: bool = True, *, backend: str | None = None,
+              stream: int | None = None) -> tuple[Any, Any]:
+    """Rank-k QR update (as ``scipy.linalg.qr_update``).
+
+    MATLAB: ``Q1*R1 = A + u*v'``, where ``A = Q*R``.
+
+    ``u`` has shape (M,) or (M, k), ``v`` (N,) or (N, k); the k columns
+    are applied in one blocked update (not k rank-1 updates).  Full
+    (Q (M, M), R (M, N)) and economic (Q (M, N), R (N, N)) factorisations;
+    the economic form takes k <= M - N (qru completes Q1 by the part of u
+    outside its range).  ``overwrite_qruv`` is accepted for SciPy
+    compatibility; the inputs are never overwritten.  A numerically
+    rank-deficient ``A + u v'`` raises ``numpy.linalg.LinAlgError``.
+    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
+    """
+    del overwrite_qruv
+    P = prepare((Q, R, u, v), ("Q", "R", "u", "v"), backend, stream)
+    Q, R, u, v = P.arrays
+    M, N = _check_qr(Q, R)
+    if u.ndim == 1:
+        u = P.fw.reshape2(u, (u.shape[0], 1))
+    if v.ndim == 1:
+        v = P.fw.reshape2(v, (v.shape[0], 1))
+    if u.ndim != 2 or u.shape[0] != M:
+        raise ValueError(f"u must be of shape (M,) or (M, k), M = {M}")
+    if v.ndim != 2 or v.shape[0] != N:
+        raise ValueError(f"v must be of shape (N,) or (N, k), N = {N}")
+    if u.shape[1] != v.shape[1] or u.shape[1] < 1:
+        raise ValueError(f"u and v must have the same k >= 1 columns "
+                         f"(u {tuple(u.shape)}, v {tuple(v.shape)})")
+    if Q.shape[1] == N and M > N and u.shape[1] > M - N:
+        raise ValueError(f"an economic factorisation takes k <= M - N = "
+                         f"{M - N} columns in u (k = {u.shape[1]})")
+    return _run(P, 4, 0, u, 0, check_finite, V=v)
