@@ -15,6 +15,30 @@
 #include "../src/qru_internal.h"
 #include "qru_test.h"
 
+#include <stdarg.h>
+#include <time.h>
+
+/* QRU_TEST_VERBOSE: one line a case as it starts, with the seconds since
+ * the first (how far a slow run, e.g. under racecheck, got) */
+static void progress(const char *fmt, ...)
+{
+    static struct timespec t0;
+    if (!getenv("QRU_TEST_VERBOSE"))
+        return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (!t0.tv_sec)
+        t0 = t;
+    printf("[%8.2f s] ", (double)(t.tv_sec - t0.tv_sec) +
+                             1e-9 * (double)(t.tv_nsec - t0.tv_nsec));
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
 static qru_context *ctx;
 static const qru_backend_ops *O;
 static unsigned seed = 12345u;
@@ -1020,6 +1044,8 @@ START_TEST(test_givens_sweeps)
         int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
         int ncol = L + p, ld = nr + 2;
+        progress("givens_sweeps %s pass %d: L %d p %d nr %d",
+                 dt == QRU_DOUBLE ? "double" : "float", pass, L, p, nr);
         long xrs = tr ? ncol + 1 : 1, xcs = tr ? 1 : ld;
         size_t len = tr ? (size_t)nr * (ncol + 1) : (size_t)ld * ncol;
         size_t ncs = 2 * (size_t)L * p;
@@ -1259,6 +1285,8 @@ START_TEST(test_panel_qr)
         if (getenv("QRU_TEST_QUICK") && c + 1 < sizeof cases / sizeof cases[0] &&
             (m >= 5000 ? pass != npass - 1 || m > 5000 : m * nb > 64000))
             continue;
+        progress("panel_qr %s pass %d: %d x %d kind %d",
+                 dt == QRU_DOUBLE ? "double" : "float", pass, m, nb, kind);
         int lda = m + 3, ldy = m + 1, ldw = m + 2;
         size_t lA = (size_t)lda * nb, lY = (size_t)ldy * nb,
                lW = (size_t)ldw * nb, lw = qru_panel_work(m, nb);
