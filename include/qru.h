@@ -474,6 +474,20 @@ typedef struct qru_lsq_options {
     int nb;            /**< Householder block size, 0 = backend default */
     int row_capacity;  /**< rows reserved (>= n), 0 = n; grows on demand */
     int col_capacity;  /**< columns reserved (>= m), 0 = m; grows on demand */
+    /** qru_lsq_create_from_qr() with a Q only: nonzero = the object takes
+     *  the caller's Q as its storage instead of copying it (Q n x n with
+     *  ld = n, or an economy Q n x m with any ld; the capacity is then
+     *  ld x Q's columns, so row_capacity and col_capacity must be 0).  The
+     *  updates change that buffer in place while they fit in it (with a
+     *  full Q every update but adding rows; with an economy Q, removing
+     *  columns: the others work in p more columns); one that needs more
+     *  moves Q
+     *  to storage of the object's own (one copy) and leaves the caller's
+     *  buffer as it was before that update.  The buffer must stay
+     *  allocated until qru_lsq_destroy(), which does not free it, and must
+     *  not be used by the caller meanwhile; a failed update leaves it as
+     *  it was.  qru_lsq_view_q() tells where Q is after an update. */
+    int adopt_q;
 } qru_lsq_options;
 
 /** Sets every field of @p opt to its default. */
@@ -561,6 +575,18 @@ QRU_API int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R);
  *  MATLAB: `Q_out = Q` or `Q_out = Q(:, 1:m)`.
  *  Arguments: f (1), Q (2: n x n or n x m). */
 QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
+
+/** A new matrix that views the object's Q where it lies, without a copy:
+ *  n x n (#QRU_Q_FULL) or n x m (#QRU_Q_THIN), its leading dimension the
+ *  row capacity (qru_matrix_ld()); the caller's buffer itself while an
+ *  adopted Q (qru_lsq_options::adopt_q) has not moved.  The view follows
+ *  the updates of f in place but keeps its size; it is valid until an
+ *  update changes the size or moves Q, or f is destroyed.  Free it with
+ *  qru_matrix_destroy() (the storage stays f's).  #QRU_ERR_NO_Q for
+ *  #QRU_Q_NONE.
+ *  MATLAB: `Qv = Q` (a reference, not a copy).
+ *  Arguments: f (1), Q (2: the output). */
+QRU_API int qru_lsq_view_q(const qru_lsq *f, qru_matrix **Q);
 
 /** Copies d = Q' b into @p d: n x r (#QRU_Q_FULL only; #QRU_ERR_NO_Q in
  *  the other forms) or m x r (d(1:m, :), every form).

@@ -57,6 +57,7 @@ void qru_lsq_options_init(qru_lsq_options *opt)
     opt->nb = 0;
     opt->row_capacity = 0;
     opt->col_capacity = 0;
+    opt->adopt_q = 0;
 }
 
 /* The device buffers of a factorisation: R, Q, d, E, G, c (see struct
@@ -133,6 +134,8 @@ static int lsq_alloc_set(qru_lsq *f, int ncap, int mcap, int changed_only,
         lsq_buf_shape(b, f->q, f->ncap, f->mcap, f->r, &orows, &ocols);
         if (rows == 0 || (changed_only && rows == orows && cols == ocols))
             continue;
+        if (b == LB_Q && !changed_only && f->q_adopted)
+            continue; /* the caller's buffer (qru_lsq_create_from_qr) */
         size_t bytes = 0;
         st = qru_bytes(es, rows, cols, &bytes);
         if (!st)
@@ -178,7 +181,10 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
     for (int b = 0; b < LB_COUNT; ++b) {
         if (!set[b].h)
             continue;
-        lsq_free_set(ctx, lsq_buf(f, b), 1);
+        if (b == LB_Q && f->q_adopted)
+            f->q_adopted = 0; /* the caller's buffer is left, not freed */
+        else
+            lsq_free_set(ctx, lsq_buf(f, b), 1);
         *lsq_buf(f, b) = set[b];
     }
     f->ncap = ncap;
@@ -187,8 +193,11 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
     return 0;
 }
 
-/* 0 when the options (argument i) fit an n x m problem, else -i. */
-static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m)
+/* 0 when the options (argument i) fit an n x m problem, else -i;
+ * adopt: the routine takes opt->adopt_q (qru_lsq_create_from_qr with a
+ * Q). */
+static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m,
+                          int adopt)
 {
     if (opt->q != QRU_Q_FULL && opt->q != QRU_Q_THIN && opt->q != QRU_Q_NONE)
         return qru_fail_arg(i, "opt->q = %d is not a qru_lsq_q value "
@@ -201,6 +210,15 @@ static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m)
     if (opt->col_capacity != 0 && opt->col_capacity < m)
         return qru_fail_arg(i, "opt->col_capacity = %d, but it must be 0 or "
                                ">= m = %d", opt->col_capacity, m);
+    if (opt->adopt_q && !adopt)
+        return qru_fail_arg(i, "opt->adopt_q = %d, but only "
+                               "qru_lsq_create_from_qr with a Q adopts Q",
+                            opt->adopt_q);
+    if (opt->adopt_q && (opt->row_capacity || opt->col_capacity))
+        return qru_fail_arg(i, "opt->adopt_q is set, so row_capacity (%d) "
+                               "and col_capacity (%d) must be 0 (the "
+                               "capacity is Q's)", opt->row_capacity,
+                            opt->col_capacity);
     return 0;
 }
 
@@ -221,6 +239,7 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->q = q;
     f->has_q = q == QRU_Q_FULL;
     f->nb = opt->nb;
+    f->q_adopted = opt->adopt_q && q != QRU_Q_NONE;
     f->upd_alg = QRU_UPDATE_AUTO; /* the default (include/qru.h) */
     int ncap = opt->row_capacity ? opt->row_capacity : n;
     int mcap = opt->col_capacity ? opt->col_capacity : m;
@@ -334,7 +353,7 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         qru_lsq_options_init(&defaults);
         opt = &defaults;
     }
-    QRU_CHECK(ctx, lsq_opts_check(4, opt, A->rows, A->cols));
+    QRU_CHECK(ctx, lsq_opts_check(4, opt, A->rows, A->cols, 0));
     QRU_ARG(ctx, 5, out, "f (the output) is NULL");
     int st;
 
@@ -402,7 +421,16 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
     }
     qru_lsq_options o1 = *opt;
     o1.q = q; /* the shape of Q decides */
-    QRU_CHECK(ctx, lsq_opts_check(5, &o1, n, m));
+    QRU_CHECK(ctx, lsq_opts_check(5, &o1, n, m, Q != NULL));
+    /* an adopted Q sets the capacity: ld rows (a full Q: ld = n, since
+     * its buffer holds only n columns) and Q's columns */
+    QRU_ARG(ctx, 5, !o1.adopt_q || q != QRU_Q_FULL || Q->ld == n,
+            "opt->adopt_q needs a full Q with ld = n (Q is %d x %d with "
+            "ld %d)", n, n, Q ? Q->ld : 0);
+    if (o1.adopt_q) {
+        o1.row_capacity = Q->ld;
+        o1.col_capacity = q == QRU_Q_THIN ? m : 0;
+    }
     QRU_ARG(ctx, 6, out, "f (the output) is NULL");
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f;
@@ -418,7 +446,9 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
                       qru_ptr_add(f->R, 1), f->ldr);
     if (!st)
         st = o->copy(ctx, dt, rr, r, d->p, d->ld, f->d, f->ldr);
-    if (!st && Q)
+    if (f->q_adopted)
+        f->Q = Q->p; /* ld Q->ld = ncap */
+    else if (!st && Q)
         st = o->copy(ctx, dt, n, Q->cols, Q->p, Q->ld, f->Q, f->ncap);
     if (!st && q == QRU_Q_THIN) /* b = Q1 d: no residuals */
         st = o->laset(ctx, dt, 'A', n, r, 0.0, 0.0, f->E, f->ncap);
@@ -446,6 +476,8 @@ void qru_lsq_destroy(qru_lsq *f)
         return;
     f->ctx->ops->sync(f->ctx);
     qru_ptr set[LB_COUNT] = {f->R, f->Q, f->d, f->E, f->G, f->c};
+    if (f->q_adopted)
+        set[LB_Q].h = NULL; /* the caller's */
     lsq_free_set(f->ctx, set, LB_COUNT);
     free(f->rho);
     free(f);
@@ -644,6 +676,17 @@ int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
         QRU_RET(ctx, no_q(f, "the n x n Q needs QRU_Q_FULL"));
     QRU_RET(ctx, ctx->ops->copy(ctx, f->dtype, f->n, Q->cols, f->Q, f->ncap,
                                 Q->p, Q->ld));
+}
+
+int qru_lsq_view_q(const qru_lsq *f, qru_matrix **Q)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    QRU_ARG(ctx, 2, Q, "Q (the output) is NULL");
+    if (f->q == QRU_Q_NONE)
+        QRU_RET(ctx, no_q(f, "Q is not held"));
+    int cols = f->q == QRU_Q_FULL ? f->n : f->m;
+    QRU_RET(ctx, qru_matrix_view(ctx, f->dtype, f->n, cols, f->Q, f->ncap, Q));
 }
 
 int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E)

@@ -127,6 +127,15 @@ int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int cols,
     QRU_RET(ctx, new_matrix(ctx, dtype, rows, cols, ld, NULL, M));
 }
 
+int qru_matrix_view(qru_context *ctx, qru_dtype dtype, int rows, int cols,
+                    qru_ptr p, int ld, qru_matrix **M)
+{
+    int st = new_matrix(ctx, dtype, rows, cols, ld, p.h, M);
+    if (!st)
+        (*M)->p.off = p.off;
+    return st;
+}
+
 int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     void *mem, int ld, qru_matrix **M)
 {

@@ -324,6 +324,7 @@ struct qru_lsq {
     int ldr;           /* leading dimension of R and d */
     int nb;            /* Householder block size (0 = backend default) */
     qru_ptr R, Q, d;   /* Q: n x n (full) or n x m (thin), ld ncap */
+    int q_adopted;     /* 1: Q is the caller's buffer (not freed here) */
     qru_ptr E;         /* QRU_Q_THIN: b - Q1 d (n x r, ld ncap) */
     double *rho;       /* QRU_Q_NONE: the r residual norms, then r
                           doubles of scratch */
@@ -395,6 +396,10 @@ int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out);
 /* Argument checking helpers (src/check.c).  Each returns 1 when the
  * matrix is usable: not NULL, belongs to ctx, has the given dtype. */
 int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt);
+/* A matrix header over library storage p (rows x cols, ld; not freed
+ * with the matrix): qru_lsq_view_q (matrix.c). */
+int qru_matrix_view(qru_context *ctx, qru_dtype dtype, int rows, int cols,
+                    qru_ptr p, int ld, qru_matrix **M);
 /* 0 when M is usable (qru_mat_ok), else -i with the reason as the text
  * ("<name> is NULL", "... belongs to another context", "... holds float,
  * but the call works in double"). */

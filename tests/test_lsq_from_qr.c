@@ -1,6 +1,7 @@
 /* qru_lsq_create_from_qr: a factorisation adopted from (Q, R, d) solves the
  * same least-squares problem as one computed by qru_lsq_create, can be
- * updated, and rejects bad arguments without touching anything. */
+ * updated (also in the caller's Q: opt.adopt_q, qru_lsq_view_q), and
+ * rejects bad arguments without touching anything. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,160 @@ START_TEST(adopt)
 }
 END_TEST
 
+/* One update op (0 add columns at k, 1 remove columns, 2 add rows at k,
+ * 3 remove rows, 4 A + U V') with p columns / rows of U (and V) at k. */
+static int in_place_update(qru_lsq *f, int op, int k, int p,
+                           const qru_matrix *U, const qru_matrix *V,
+                           const qru_matrix *e)
+{
+    switch (op) {
+    case 0: return qru_lsq_add_cols(f, k, U);
+    case 1: return qru_lsq_remove_cols(f, k, p);
+    case 2: return qru_lsq_add_rows(f, k, U, e);
+    case 3: return qru_lsq_remove_rows(f, k, p);
+    default: return qru_lsq_modify(f, U, V);
+    }
+}
+
+/* opt.adopt_q: the object works in the caller's Q.  The same update on an
+ * adopted and on a copied factorisation gives bit-identical Q and R (the
+ * copied path is checked against LAPACKE by the update tests; the backward
+ * error is checked here too); the result lies in the caller's buffer when
+ * it fits (qru_lsq_view_q() shows it), else Q has moved and the caller's
+ * buffer is as it was; a failed update leaves the buffer bit-identical. */
+static void in_place_case(qru_dtype dt, int thin, int op, unsigned seed)
+{
+    const int n = 37, m = 12, p = 3, k = 5, r = 2;
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s %s op %d",
+             dt == QRU_DOUBLE ? "double" : "float", thin ? "thin" : "full",
+             op);
+    void *A = qru_test_alloc(dt, n, m, n), *b = qru_test_alloc(dt, n, r, n);
+    qru_test_rand(dt, n, m, A, n, &seed);
+    qru_test_rand(dt, n, r, b, n, &seed);
+    qru_matrix *R = qru_test_upload(ctx, dt, n, m, 0, A, n);
+    qru_matrix *d = qru_test_upload(ctx, dt, n, r, 0, b, n);
+    qru_matrix *Qf = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Qf), 0);
+    ck_assert_int_eq(qru_qr_factor(ctx, R, Qf, d, 0), 0);
+    void *Qh = qru_test_download(Qf), *Rh = qru_test_download(R),
+         *dh = qru_test_download(d);
+    int qc = thin ? m : n, rr = thin ? m : n;
+    qru_matrix *Rin = qru_test_upload(ctx, dt, rr, m, 0, Rh, n);
+    qru_matrix *din = qru_test_upload(ctx, dt, rr, r, 0, dh, n);
+    qru_matrix *Qc = qru_test_upload(ctx, dt, n, qc, 0, Qh, n);
+    qru_matrix *Qa = qru_test_upload(ctx, dt, n, qc, 0, Qh, n);
+    qru_lsq *fc = NULL, *fa = NULL;
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.adopt_q = 1;
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qc, Rin, din, NULL, &fc), 0);
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qa, Rin, din, &opt, &fa), 0);
+    /* the update algorithm, not AUTO's choice, decides what fits */
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(fc, QRU_UPDATE_FAST), 0);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(fa, QRU_UPDATE_FAST), 0);
+    qru_matrix *V0 = NULL;
+    ck_assert_int_eq(qru_lsq_view_q(fa, &V0), 0);
+    ck_assert_ptr_eq(qru_matrix_data(V0), qru_matrix_data(Qa));
+    ck_assert_int_eq(qru_matrix_ld(V0), n);
+    qru_matrix_destroy(V0);
+
+    /* the update's data: U (n x p columns, p x m rows, n x p for A + U V'),
+     * V (m x p), e (p x r) */
+    int ur = op == 0 || op == 4 ? n : p, uc = op == 0 || op == 4 ? p : m;
+    void *Uh = qru_test_alloc(dt, ur, uc, ur), *Vh = qru_test_alloc(dt, m, p, m),
+         *eh = qru_test_alloc(dt, p, r, p);
+    qru_test_rand(dt, ur, uc, Uh, ur, &seed);
+    qru_test_rand(dt, m, p, Vh, m, &seed);
+    qru_test_rand(dt, p, r, eh, p, &seed);
+    qru_matrix *U = qru_test_upload(ctx, dt, ur, uc, 0, Uh, ur);
+    qru_matrix *V = qru_test_upload(ctx, dt, m, p, 0, Vh, m);
+    qru_matrix *e = qru_test_upload(ctx, dt, p, r, 0, eh, p);
+    ck_assert_int_eq(in_place_update(fc, op, k, p, U, V, e), 0);
+    ck_assert_int_eq(in_place_update(fa, op, k, p, U, V, e), 0);
+    int n1 = qru_lsq_rows(fa), m1 = qru_lsq_cols(fa), qc1 = thin ? m1 : n1;
+    ck_assert_int_eq(n1, qru_lsq_rows(fc));
+    ck_assert_int_eq(m1, qru_lsq_cols(fc));
+
+    /* where Q is: in place when the result fits the adopted buffer (a
+     * thin Q's row removal and modification work in p more columns) */
+    int fits = thin ? op == 1 : op != 2;
+    qru_matrix *V1 = NULL;
+    ck_assert_int_eq(qru_lsq_view_q(fa, &V1), 0);
+    ck_assert_int_eq(qru_matrix_rows(V1), n1);
+    ck_assert_int_eq(qru_matrix_cols(V1), qc1);
+    if (fits) {
+        ck_assert_msg(qru_matrix_data(V1) == qru_matrix_data(Qa),
+                      "%s: Q moved", tag);
+    } else {
+        ck_assert_msg(qru_matrix_data(V1) != qru_matrix_data(Qa),
+                      "%s: Q did not move", tag);
+        void *Qah = qru_test_download(Qa);
+        ck_assert_msg(memcmp(Qah, Qh, qru_test_elsize(dt) * (size_t)n * qc)
+                          == 0, "%s: the caller's buffer changed", tag);
+        free(Qah);
+    }
+    /* bit-identical to the copied factorisation's Q and R */
+    qru_matrix *Qg = NULL, *Rg = NULL, *Rga = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, qc1, 0, &Qg), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, m1, 0, &Rg), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, m1, 0, &Rga), 0);
+    ck_assert_int_eq(qru_lsq_get_q(fc, Qg), 0);
+    ck_assert_int_eq(qru_lsq_get_r(fc, Rg), 0);
+    ck_assert_int_eq(qru_lsq_get_r(fa, Rga), 0);
+    void *Qgh = qru_test_download(Qg), *Rgh = qru_test_download(Rg),
+         *Rgah = qru_test_download(Rga);
+    size_t es = qru_test_elsize(dt);
+    void *Vh1 = qru_test_alloc(dt, n1, qc1, n1);
+    ck_assert_int_eq(qru_matrix_download(V1, Vh1, n1), 0);
+    ck_assert_msg(memcmp(Vh1, Qgh, es * (size_t)n1 * qc1) == 0,
+                  "%s: Q differs from the copied object's", tag);
+    ck_assert_msg(memcmp(Rgah, Rgh, es * (size_t)n1 * m1) == 0,
+                  "%s: R differs from the copied object's", tag);
+    /* and a QR factorisation: ||Q1 R1 - Q1 R1||, orthogonality */
+    double orth = qru_test_orth_error_cols(dt, n1, qc1, Vh1, n1);
+    ck_assert_msg(orth < QRU_TEST_THRESHOLD, "%s: orth %g", tag, orth);
+
+    /* a failed update (add columns inside range(A)) leaves Q as it was:
+     * full form only (a thin Q moves to grow) */
+    if (!thin && fits) {
+        void *before = qru_test_download(V1);
+        qru_matrix *Ud = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, 1, 0, &Ud), 0);
+        /* U = Q1(:, 1) R1(1, 1): in range(A1) */
+        ck_assert_int_eq(qru_matrix_upload(Ud, Vh1, n1), 0);
+        int st = qru_lsq_add_cols(fa, 0, Ud);
+        ck_assert_msg(st > 0, "%s: add_cols in range(A) gave %d", tag, st);
+        void *after = qru_test_download(V1);
+        ck_assert_msg(memcmp(before, after, es * (size_t)n1 * qc1) == 0,
+                      "%s: failed update changed Q", tag);
+        free(before);
+        free(after);
+        qru_matrix_destroy(Ud);
+    }
+    qru_matrix_destroy(V1);
+    qru_lsq_destroy(fa); /* Qa is the caller's: still valid */
+    void *Qah = qru_test_download(Qa);
+    free(Qah);
+    qru_lsq_destroy(fc);
+    qru_matrix *mats[] = {R, d, Qf, Rin, din, Qc, Qa, U, V, e, Qg, Rg, Rga};
+    for (size_t i = 0; i < sizeof mats / sizeof *mats; ++i)
+        qru_matrix_destroy(mats[i]);
+    void *hs[] = {A, b, Qh, Rh, dh, Uh, Vh, eh, Qgh, Rgh, Rgah, Vh1};
+    for (size_t i = 0; i < sizeof hs / sizeof *hs; ++i)
+        free(hs[i]);
+}
+
+START_TEST(in_place)
+{
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        for (int thin = 0; thin < 2; ++thin)
+            for (int op = 0; op < 5; ++op)
+                in_place_case(qru_test_dtype(ctx, i), thin, op,
+                              100u + 10u * (unsigned)op + (unsigned)thin);
+}
+END_TEST
+
 START_TEST(bad_args)
 {
     for (int i = 0; i < qru_test_ndtypes(ctx); ++i) {
@@ -139,7 +294,31 @@ START_TEST(bad_args)
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, &bad, &f), -5);
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, NULL, NULL),
                          -6);
+        /* adopt_q: only with a Q, no capacities, a full Q with ld = n */
+        qru_lsq_options ad;
+        qru_lsq_options_init(&ad);
+        ad.adopt_q = 1;
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, NULL, R, d, &ad, &f),
+                         -5);
+        ad.col_capacity = m + 1;
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, &ad, &f), -5);
+        ad.col_capacity = 0;
+        qru_matrix *Qld;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, n + 2, &Qld), 0);
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qld, R, d, &ad, &f), -5);
+        qru_matrix_destroy(Qld);
+        ck_assert_int_eq(qru_lsq_create(ctx, R, d, &ad, &f), -4);
         ck_assert_ptr_eq(f, sentinel);
+        /* qru_lsq_view_q */
+        qru_matrix *view = (qru_matrix *)&bad;
+        ck_assert_int_eq(qru_lsq_view_q(NULL, &view), -1);
+        qru_lsq *fq = NULL;
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, NULL, R, d, NULL, &fq),
+                         0);
+        ck_assert_int_eq(qru_lsq_view_q(fq, NULL), -2);
+        ck_assert_int_eq(qru_lsq_view_q(fq, &view), QRU_ERR_NO_Q);
+        ck_assert_ptr_eq(view, (qru_matrix *)&bad);
+        qru_lsq_destroy(fq);
         if (have_other)
             qru_matrix_destroy(Qo);
         qru_matrix_destroy(Q);
@@ -158,6 +337,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, adopt);
+    tcase_add_test(tc, in_place);
     tcase_add_test(tc, bad_args);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
