@@ -4,7 +4,9 @@ float64, medians of --repeats timed calls after one untimed):
 1. qr_insert / qr_delete with the full Q at n = 4000, m = 1000, p = 100
    (rows at k = n/2, columns at k = m/2): qru.qr_insert / qr_delete
    against scipy.linalg.qr_insert / qr_delete, both with
-   check_finite=False (target: qru >= 5x faster); then the same changes
+   check_finite=False (target: qru >= 5x faster), first returning new
+   arrays, then with overwrite_qr(u)=True on fresh copies (each consumes
+   its input: SciPy Q and R, qru Q, whose result is a view); then the same changes
    on a factorisation kept across calls (qru.LeastSquares with the full Q
    against SciPy overwriting its own outputs): a removal and the
    insertion that undoes it, timed together.
@@ -43,6 +45,18 @@ def median_time(fn, repeats):
     return statistics.median(ts)
 
 
+def median_time_setup(setup, fn, repeats):
+    """median_time of fn(*setup()), setup untimed (fresh inputs a call)."""
+    ts = []
+    for i in range(repeats + 1):
+        args = setup()
+        t0 = time.perf_counter()
+        fn(*args)
+        if i:  # the first is untimed
+            ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
 def report(what, tq, ts, target):
     r = ts / tq
     ok = "meets" if r >= target else "MISSES"
@@ -69,6 +83,20 @@ def full_q(n, m, p, repeats):
         report(f"{name} n={n} m={m} p={p} full Q",
                median_time(lambda: fq(Q, R, *args, check_finite=False), repeats),
                median_time(lambda: fs(Q, R, *args, check_finite=False), repeats),
+               5)
+    # overwrite: both consume a fresh Fortran-ordered copy of Q and R
+    # (SciPy overwrites Q and R, qru Q; the copies are not timed)
+    ow = {"qr_insert": "overwrite_qru", "qr_delete": "overwrite_qr"}
+
+    def fresh():
+        return np.array(Q, order="F"), np.array(R, order="F")
+    for name, fq, fs, args in calls:
+        kw = {ow[name.split()[0]]: True, "check_finite": False}
+        report(f"{name} n={n} m={m} p={p} full Q, overwrite",
+               median_time_setup(fresh, lambda Qw, Rw: fq(Qw, Rw, *args, **kw),
+                                 repeats),
+               median_time_setup(fresh, lambda Qw, Rw: fs(Qw, Rw, *args, **kw),
+                                 repeats),
                5)
     f = qru.LeastSquares(A, rng.uniform(-1, 1, n), "full", check_finite=False)
     f.algorithm = "fast"  # always update (never the cost model's refactorisation)

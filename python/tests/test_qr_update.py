@@ -116,10 +116,92 @@ def test_c_ordered_and_strided_input():
     _check(Q1, R1, np.insert(A, 3, u[:2], axis=0), np.float64)
 
 
-def test_inputs_unchanged():
-    rng, A, Q, R = _problem(15, 4, np.float64, 7, False)
+OPS = ["insert row", "insert col", "delete row", "delete col", "update"]
+
+
+def _op(op, Q, R, A, rng, backend, overwrite):
+    """One SciPy-shaped call at k = 2 with p = 2 (u, v of rank 1): Q1, R1
+    and the updated A1."""
+    M, N = A.shape
+    if op == "insert row":
+        u = rng.uniform(-1, 1, (2, N))
+        return qru.qr_insert(Q, R, u, 2, "row", overwrite_qru=overwrite,
+                             backend=backend) + (np.insert(A, 2, u, 0),)
+    if op == "insert col":
+        u = rng.uniform(-1, 1, (M, 2))
+        return qru.qr_insert(Q, R, u, 2, "col", overwrite_qru=overwrite,
+                             backend=backend) + (np.insert(A, [2, 2], u, 1),)
+    if op == "delete row":
+        return qru.qr_delete(Q, R, 2, 2, "row", overwrite_qr=overwrite,
+                             backend=backend) + (np.delete(A, [2, 3], 0),)
+    if op == "delete col":
+        return qru.qr_delete(Q, R, 2, 2, "col", overwrite_qr=overwrite,
+                             backend=backend) + (np.delete(A, [2, 3], 1),)
+    u, v = rng.uniform(-1, 1, M), rng.uniform(-1, 1, N)
+    return qru.qr_update(Q, R, u, v, overwrite_qruv=overwrite,
+                         backend=backend) + (A + np.outer(u, v),)
+
+
+def _in_place(op, econ, backend):
+    """Where the library runs the update in the caller's Q (adopt_q)."""
+    if backend == "opencl":  # host arrays are staged to the device
+        return False
+    return op == "delete col" if econ else op != "insert row"
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_inputs_unchanged(op, econ, backend):
+    # without overwrite, no input changes (the library works in a copy of
+    # Q where it runs in place)
+    rng, A, Q, R = _problem(15, 4, np.float64, 7, econ)
     Q0, R0 = Q.copy(), R.copy()
-    qru.qr_delete(Q, R, 2, 2, "row", overwrite_qr=True)
+    Q1, R1, A1 = _op(op, Q, R, A, rng, backend, False)
+    _check(Q1, R1, A1, np.float64)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+    assert not np.shares_memory(Q1, Q)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_overwrite(op, econ, backend):
+    # with overwrite, Q1 is a view of the caller's (Fortran-ordered) Q
+    # where the library runs in place, as SciPy's; R is never changed
+    rng, A, Q, R = _problem(15, 4, np.float64, 9, econ)
+    Q, R0 = np.asfortranarray(Q), R.copy()
+    Q1, R1, A1 = _op(op, Q, R, A, rng, backend, True)
+    _check(Q1, R1, A1, np.float64)
+    assert np.array_equal(R, R0)
+    assert np.shares_memory(Q1, Q) == _in_place(op, econ, backend)
+
+
+def test_overwrite_copies_other_layouts():
+    # a C-ordered or read-only Q is not overwritten: the library works in
+    # a column-major copy
+    rng, A, Q, R = _problem(15, 4, np.float64, 10, False)
+    Qc = np.ascontiguousarray(Q)
+    Q0 = Qc.copy()
+    Q1, R1 = qru.qr_delete(Qc, R, 2, 2, "row", overwrite_qr=True)
+    _check(Q1, R1, np.delete(A, [2, 3], 0), np.float64)
+    assert np.array_equal(Qc, Q0) and not np.shares_memory(Q1, Qc)
+    Qr = np.asfortranarray(Q)
+    Qr.flags.writeable = False
+    Q1, R1 = qru.qr_delete(Qr, R, 2, 2, "row", overwrite_qr=True)
+    _check(Q1, R1, np.delete(A, [2, 3], 0), np.float64)
+    assert np.array_equal(Qr, Q) and not np.shares_memory(Q1, Qr)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_overwrite_failure_leaves_q(backend):
+    # a failed update in the caller's Q leaves it bit-identical
+    rng, A, Q, R = _problem(15, 4, np.float64, 11, False)
+    Q = np.asfortranarray(Q)
+    Q0, R0 = Q.copy(), R.copy()
+    u = A[:, :1] * 2.0  # in range(A): the columns become dependent
+    with pytest.raises(np.linalg.LinAlgError):
+        qru.qr_insert(Q, R, u, 1, "col", overwrite_qru=True, backend=backend)
     assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
 
 

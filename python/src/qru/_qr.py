@@ -29,13 +29,51 @@ def _check_qr(Q, R):
     return M, N
 
 
-def _run(P, op, k, U, p, check_finite, V=None):
+def _in_place(P, op, orig_Q, overwrite):
+    """Q for an update of op that may run in Q's buffer (the library's
+    qru_lsq_options.adopt_q: with a full Q every update but adding rows,
+    with an economic Q removing columns), or None where it would not stay
+    there or the backend stages host arrays.  The caller's own array when
+    ``overwrite`` allows it, else a column-major copy (as SciPy copies Q);
+    then Q1 is a view of it and no copy comes out of the library."""
+    Q = P.arrays[0]
+    full = Q.shape[0] == Q.shape[1]
+    if not (op != 2 if full else op == 1) or P.ctx.dl_device == 0:
+        return None
+    mine = overwrite and P.fw.name != "jax" and _writable(Q)  # JAX: immutable
+    if _contiguous_f(Q) and (P.fw.fresh(orig_Q, Q) or mine):
+        return Q
+    return P.fw.copy(Q)
+
+
+def _contiguous_f(x):
+    """Column-major with ld = rows (the library adopts such a full Q)."""
+    if hasattr(x, "flags"):
+        return x.flags.f_contiguous
+    return x.dim() == 2 and (x.shape[0] <= 1 or x.stride(0) == 1) and \
+        (x.shape[1] <= 1 or x.stride(1) == x.shape[0])
+
+
+def _writable(x):
+    flags = getattr(x, "flags", None)
+    return flags is None or getattr(flags, "writeable", True)
+
+
+def _run(P, op, k, U, p, check_finite, V=None, orig_Q=None,
+         overwrite=False):
     Q, R = P.arrays[0], P.arrays[1]
     d = P.fw.zeros((R.shape[0], 1), P.dtype)  # no b: d = Q' b = 0
     e = P.fw.zeros((U.shape[0], 1), P.dtype) if op == 2 else V
-    Q1, R1 = numerical(_qru.qr_update, P.ctx, Q, R, d, op, int(k), U, e,
-                       int(p), bool(check_finite))
-    return P.out(Q1), P.out(R1)
+    Qw = _in_place(P, op, orig_Q, overwrite)
+    Q1, R1 = numerical(_qru.qr_update, P.ctx, Q if Qw is None else Qw, R,
+                       d, op, int(k), U, e, int(p), bool(check_finite),
+                       Qw is not None)
+    R1 = P.out(R1)
+    if Q1 is None:  # the update ran in Qw: Q1 is its leading block
+        n1 = Qw.shape[0] - (p if op == 3 else 0)
+        c1 = n1 if Q.shape[0] == Q.shape[1] else R1.shape[1]
+        return P.fw.back(Qw[:n1, :c1]), R1
+    return P.out(Q1), R1
 
 
 def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
@@ -51,17 +89,20 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     for ``which='col'``; ``k`` (0-based) is the row or column the block is
     inserted before.  Both full (Q (M, M), R (M, N)) and economic (Q (M, N),
     R (N, N)) factorisations are taken, for rows as well as columns; the
-    results have the form of the input.  ``rcond`` and ``overwrite_qru``
-    are accepted for SciPy compatibility; the inputs are never
-    overwritten.  ``check_finite`` scans the inputs (ValueError for NaN or
+    results have the form of the input.  ``rcond`` is accepted for SciPy
+    compatibility.  With ``overwrite_qru`` a column insertion into a full,
+    column-major, writable Q runs in Q's own buffer and returns it as Q1
+    (as SciPy consumes Q); otherwise Q, R and u are not changed.
+    ``check_finite`` scans the inputs (ValueError for NaN or
     Inf).  An insertion that leaves the columns numerically dependent
     raises ``numpy.linalg.LinAlgError``.  Arrays of any supported
     framework (NumPy, CuPy, PyTorch, JAX) by the conversion rules of
     ``qru._arrays``; ``backend`` 'cpu', 'cuda' or 'opencl' (default: where
     the arrays are); ``stream`` a CUDA stream (default: the producer's).
     """
-    del rcond, overwrite_qru
+    del rcond
     _which(which)
+    Q0 = Q
     P = prepare((Q, R, u), ("Q", "R", "u"), backend, stream)
     Q, R, u = P.arrays
     M, N = _check_qr(Q, R)
@@ -72,7 +113,7 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
             raise ValueError(f"u must be of shape (N,) or (p, N), N = {N}")
         if not 0 <= k <= M:
             raise ValueError(f"k must be in 0 .. {M} for row insertion")
-        return _run(P, 2, k, u, 0, check_finite)
+        return _run(P, 2, k, u, 0, check_finite, orig_Q=Q0)
     if u.ndim == 1:
         u = P.fw.reshape2(u, (u.shape[0], 1))
     if u.ndim != 2 or u.shape[0] != M:
@@ -81,7 +122,8 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
         raise ValueError(f"k must be in 0 .. {N} for column insertion")
     if N + u.shape[1] > M:
         raise ValueError("qru keeps A1 tall: N + p must be <= M")
-    return _run(P, 0, k, u, 0, check_finite)
+    return _run(P, 0, k, u, 0, check_finite, orig_Q=Q0,
+                overwrite=overwrite_qru)
 
 
 def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
@@ -94,14 +136,15 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     ``Q1*R1 = A(:, [1:k, k+p+1:end])``, where ``A = Q*R``.
 
     Removes the rows (``which='row'``) or columns (``which='col'``)
-    k .. k+p-1 (0-based).  Full and economic factorisations;
-    ``overwrite_qr`` is accepted for SciPy compatibility (the inputs are
-    never overwritten).  A row deletion that leaves an economic
+    k .. k+p-1 (0-based).  Full and economic factorisations.  With
+    ``overwrite_qr`` the deletion runs in the buffer of a column-major,
+    writable Q (full Q; economic Q: columns) and Q1 is a view of its
+    leading block, as SciPy's; R is not changed.  A row deletion that leaves an economic
     factorisation's columns dependent raises ``numpy.linalg.LinAlgError``.
     Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
     """
-    del overwrite_qr
     _which(which)
+    Q0 = Q
     P = prepare((Q, R), ("Q", "R"), backend, stream)
     Q, R = P.arrays
     M, N = _check_qr(Q, R)
@@ -112,12 +155,14 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
             raise ValueError(f"rows k .. k+p-1 must lie in 0 .. {M - 1}")
         if M - p < N:
             raise ValueError("qru keeps A1 tall: M - p must be >= N")
-        return _run(P, 3, k, None, p, check_finite)
+        return _run(P, 3, k, None, p, check_finite, orig_Q=Q0,
+                    overwrite=overwrite_qr)
     if not (0 <= k and k + p <= N):
         raise ValueError(f"columns k .. k+p-1 must lie in 0 .. {N - 1}")
     if N - p < 1:
         raise ValueError("at least one column must remain")
-    return _run(P, 1, k, None, p, check_finite)
+    return _run(P, 1, k, None, p, check_finite, orig_Q=Q0,
+                overwrite=overwrite_qr)
 
 
 def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
@@ -131,12 +176,13 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
     are applied in one blocked update (not k rank-1 updates).  Full
     (Q (M, M), R (M, N)) and economic (Q (M, N), R (N, N)) factorisations;
     the economic form takes k <= M - N (qru completes Q1 by the part of u
-    outside its range).  ``overwrite_qruv`` is accepted for SciPy
-    compatibility; the inputs are never overwritten.  A numerically
+    outside its range).  With ``overwrite_qruv`` the update of a full,
+    column-major, writable Q runs in Q's buffer and returns it as Q1;
+    otherwise no input is changed.  A numerically
     rank-deficient ``A + u v'`` raises ``numpy.linalg.LinAlgError``.
     Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
     """
-    del overwrite_qruv
+    Q0 = Q
     P = prepare((Q, R, u, v), ("Q", "R", "u", "v"), backend, stream)
     Q, R, u, v = P.arrays
     M, N = _check_qr(Q, R)
@@ -154,4 +200,5 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
     if Q.shape[1] == N and M > N and u.shape[1] > M - N:
         raise ValueError(f"an economic factorisation takes k <= M - N = "
                          f"{M - N} columns in u (k = {u.shape[1]})")
-    return _run(P, 4, 0, u, 0, check_finite, V=v)
+    return _run(P, 4, 0, u, 0, check_finite, V=v, orig_Q=Q0,
+                overwrite=overwrite_qruv)
