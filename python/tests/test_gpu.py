@@ -178,6 +178,39 @@ def test_least_squares(pr, q):
         assert scaled_residual(Q @ R, A1, np.float64, 51) < THRESH
 
 
+def _ptr(x):
+    if hasattr(x, "data_ptr"):
+        return x.data_ptr()
+    if hasattr(x, "data") and hasattr(x.data, "ptr"):
+        return x.data.ptr
+    return x.unsafe_buffer_pointer()
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_qr_delete_in_place(pr, overwrite):
+    """A row deletion from a full Q runs in a copy of Q that becomes Q1 (Q
+    unchanged), or with overwrite_qr in Q itself (CuPy, PyTorch; JAX
+    arrays are immutable: always a copy)."""
+    rng = np.random.default_rng(45)
+    A = rng.uniform(-1, 1, (30, 8))
+    Q, R = qr(A, False)
+    Qd, Rd = pr.dev(Q), pr.dev(R)
+    Q1, R1 = qru.qr_delete(Qd, Rd, 3, 2, "row", overwrite_qr=overwrite)
+    pr.sync()
+    A1 = np.delete(A, [3, 4], axis=0)
+    Q1h, R1h = pr.host(Q1), pr.host(R1)
+    assert Q1h.shape == (28, 28)
+    assert scaled_residual(Q1h @ R1h, A1, np.float64, 30) < THRESH
+    assert orthogonality(Q1h, np.float64) < THRESH
+    assert np.array_equal(pr.host(Rd), R)
+    if overwrite and pr.name != "jax":
+        assert _ptr(Q1) == _ptr(Qd)  # the leading block of Q's buffer
+    else:
+        assert np.array_equal(pr.host(Qd), Q)
+        if pr.name != "jax":
+            assert _ptr(Q1) != _ptr(Qd)
+
+
 def test_overwrite_in_place_and_streams():
     """CuPy: an F-ordered float64 factor with overwrite_R is updated at its
     own address; a call on a non-blocking stream runs in a context on

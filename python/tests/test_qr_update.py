@@ -144,7 +144,7 @@ def _op(op, Q, R, A, rng, backend, overwrite):
 
 def _in_place(op, econ, backend):
     """Where the library runs the update in the caller's Q (adopt_q)."""
-    if backend == "opencl":  # host arrays are staged to the device
+    if backend != "cpu":  # host arrays are staged to the device
         return False
     return op == "delete col" if econ else op != "insert row"
 

@@ -38,7 +38,8 @@ def _in_place(P, op, orig_Q, overwrite):
     then Q1 is a view of it and no copy comes out of the library."""
     Q = P.arrays[0]
     full = Q.shape[0] == Q.shape[1]
-    if not (op != 2 if full else op == 1) or P.ctx.dl_device == 0:
+    staged = (P.fw.device is None) != (P.ctx.dl_device == 1)
+    if not (op != 2 if full else op == 1) or staged:
         return None
     mine = overwrite and P.fw.name != "jax" and _writable(Q)  # JAX: immutable
     if _contiguous_f(Q) and (P.fw.fresh(orig_Q, Q) or mine):
