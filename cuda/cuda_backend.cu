@@ -179,6 +179,8 @@ int qru_cu_probe(void)
 
 static void release(qru_cuda_impl *im)
 {
+    if (im->pool) /* its memory goes back once what is queued has run */
+        cudaMemPoolDestroy(im->pool);
     if (im->solver && im->own_solver)
         cusolverDnDestroy(im->solver);
     if (im->blas && im->own_blas)
@@ -229,6 +231,23 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
         cudaSuccess)
         pools = 0;
     im->async_alloc = pools != 0;
+    if (im->async_alloc) {
+        cudaMemPoolProps props;
+        memset(&props, 0, sizeof props);
+        props.allocType = cudaMemAllocationTypePinned;
+        props.handleTypes = cudaMemHandleTypeNone;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = dev;
+        unsigned long long keep = QRU_CUDA_POOL_KEEP; /* cuuint64_t */
+        if (cudaMemPoolCreate(&im->pool, &props) != cudaSuccess)
+            im->pool = NULL; /* the device's default pool, then */
+        else if (cudaMemPoolSetAttribute(im->pool,
+                                         cudaMemPoolAttrReleaseThreshold,
+                                         &keep) != cudaSuccess) {
+            cudaMemPoolDestroy(im->pool);
+            im->pool = NULL;
+        }
+    }
     qru_cuda_clear();
 
     if (opt && opt->stream) {
@@ -377,7 +396,9 @@ int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p)
     if (bytes < 256)
         bytes = 256;
     if (im->async_alloc) {
-        cudaError_t e = cudaMallocAsync(p, bytes, im->stream);
+        cudaError_t e = im->pool ? cudaMallocFromPoolAsync(p, bytes, im->pool,
+                                                           im->stream)
+                                 : cudaMallocAsync(p, bytes, im->stream);
         if (e == cudaSuccess)
             return 0;
         if (e != cudaErrorNotSupported)
@@ -437,13 +458,30 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
         return st;
     qru_cuda_impl *im = qru_cuda(ctx);
     size_t es = qru_dtype_size(dt);
+    /* columns of a few elements (a diagonal, a row) with a gap between
+     * them: the copy engine moves a 2-D copy one column at a time (about
+     * 1 us each), so a kernel packs them first and one transfer follows */
+    void *tmp = NULL;
+    if ((size_t)m * es < 64 && n > 16 && lds != m) {
+        st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
+        if (!st)
+            st = qru_cu_lacpy(ctx, dt, 'A', m, n, src, lds, qru_ptr{tmp, 0},
+                              m);
+        if (st) {
+            qru_cuda_scratch_free(ctx, tmp);
+            return st;
+        }
+        src = qru_ptr{tmp, 0};
+        lds = m;
+    }
     st = qru_cuda_status(cudaMemcpy2DAsync(
         dst, (size_t)ldd * es, (const char *)src.h + src.off * es,
         (size_t)lds * es, (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost,
         im->stream));
-    if (st)
-        return st;
-    return qru_cuda_status(cudaStreamSynchronize(im->stream));
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    qru_cuda_scratch_free(ctx, tmp);
+    return st;
 }
 
 int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,

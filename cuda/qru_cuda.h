@@ -19,6 +19,13 @@ struct qru_cuda_impl {
     cusolverDnHandle_t solver;
     int own_stream, own_blas, own_solver;
     int async_alloc; /* stream-ordered allocation (cudaMallocAsync) works */
+    /* the context's own pool for that scratch memory (NULL: the device's
+     * default pool).  It keeps up to QRU_CUDA_POOL_KEEP bytes reserved
+     * across synchronisations: the default pool gives its memory back at
+     * every synchronisation, and mapping it again took about 140 us of
+     * each small scratch allocation (a 32 x 32 Cholesky update made two:
+     * results/2026-11-26_nvidia-h200_chol-small/) */
+    cudaMemPool_t pool;
     int sm_count;
     /* the last cuSOLVER potrf workspace size asked for, per element type
      * (0 float, 1 double): n, fill (1 upper) and lwork; n = 0: none yet
@@ -27,6 +34,8 @@ struct qru_cuda_impl {
         int n, upper, lwork;
     } potrf_lw[2];
 };
+
+enum { QRU_CUDA_POOL_KEEP = 64 << 20 };
 
 static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
 {

@@ -183,6 +183,33 @@ START_TEST(test_upload_download)
     free(g);
     free(src);
     free(dst);
+    /* narrow columns with gaps (a diagonal: 1 x 40 with ld 41; 2 x 30 with
+     * ld 5), which a GPU packs before the transfer, into host arrays with
+     * and without padding */
+    const int shapes[][4] = {{1, 40, 41, 1}, {1, 40, 41, 3}, {2, 30, 5, 2},
+                             {2, 30, 5, 4}, {1, 17, 2, 1}, {1, 16, 2, 1}};
+    for (size_t c = 0; c < sizeof shapes / sizeof *shapes; ++c) {
+        int mm = shapes[c][0], nn = shapes[c][1], ls = shapes[c][2],
+            lh = shapes[c][3];
+        size_t ln = (size_t)ls * nn;
+        double *hv = hrand(dt, ln);
+        dbuf bv = dnew(dt, ln);
+        dput(dt, bv, hv);
+        void *out = qru_test_alloc(dt, lh, nn, lh);
+        for (int j = 0; j < nn; ++j)
+            for (int i = 0; i < lh; ++i)
+                qru_test_set(dt, out, lh, i, j, -7.0);
+        ck_assert_int_eq(O->download(ctx, dt, mm, nn, bv.p, ls, out, lh), 0);
+        for (int j = 0; j < nn; ++j)
+            for (int i = 0; i < lh; ++i)
+                ck_assert_msg(qru_test_get(dt, out, lh, i, j) ==
+                                  (i < mm ? hv[AT(0, i, j, ls)] : -7.0),
+                              "narrow download %d x %d ld %d -> %d: (%d, %d)",
+                              mm, nn, ls, lh, i, j);
+        dfree(bv);
+        free(hv);
+        free(out);
+    }
 }
 END_TEST
 
