@@ -351,17 +351,21 @@ _FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def _as_is_quick(arrays):
-    """The common case, quickly: column-major NumPy (CPU backend) or CuPy
-    (CUDA, the current stream) arrays of one float type; None for anything
-    else (then prepare() applies the rules one by one)."""
+    """The common case, quickly: column-major NumPy (CPU backend), CuPy or
+    PyTorch (CUDA, the current stream) arrays of one float type; None for
+    anything else (then prepare() applies the rules one by one)."""
     dt = kind = None
     for a in arrays:
         if a is None:
             continue
         if kind is None:
             kind = type(a)
-            if kind is not np.ndarray and _fw_name(a) != "cupy":
-                return None
+            if kind is not np.ndarray:
+                name = _fw_name(a)
+                if name == "torch":
+                    return _torch_quick(arrays)
+                if name != "cupy":
+                    return None
             dt = a.dtype
             if dt not in _FLOATS:
                 return None
@@ -372,11 +376,42 @@ def _as_is_quick(arrays):
     if kind is np.ndarray:
         ctx = _contexts.get(("cpu", -1, 0)) or context("cpu", -1, 0)
         return Prepared(_NumPy, ctx, dt.type, list(arrays))
-    fw = _CuPy(next(a for a in arrays if a is not None))
+    a0 = next(a for a in arrays if a is not None)
+    fw = _cupy_fws.get(a0.data.device_id)  # (a0.device makes an object)
+    if fw is None:
+        fw = _cupy_fws[a0.data.device_id] = _CuPy(a0)
     stream = fw.stream(fw.device) or LEGACY_STREAM
     ctx = _contexts.get(("cuda", fw.device, stream)) or \
         context("cuda", fw.device, stream)
     return Prepared(fw, ctx, dt.type, list(arrays))
+
+
+#: the CuPy adapters of the quick path, one a device (they hold no state
+#: but the module and the device)
+_cupy_fws: dict = {}
+
+
+def _torch_quick(arrays):
+    """_as_is_quick for PyTorch: CUDA tensors of one float type on one
+    device, column-major, not requiring grad (no conversion to make)."""
+    t0 = next(a for a in arrays if a is not None)
+    dt, dev = t0.dtype, t0.device
+    if dev.type != "cuda" or not dt.is_floating_point or \
+            dt.is_complex or t0.element_size() not in (4, 8):
+        return None  # (float16 and bfloat16 take the rules one by one)
+    for a in arrays:
+        if a is None:
+            continue
+        if type(a) is not type(t0) or a.dtype != dt or a.device != dev or \
+                a.requires_grad or a.dim() != 2 or \
+                not colmajor(a.shape, a.stride()):
+            return None
+    fw = _Torch(t0)
+    stream = fw.stream(fw.device) or LEGACY_STREAM
+    ctx = _contexts.get(("cuda", fw.device, stream)) or \
+        context("cuda", fw.device, stream)
+    return Prepared(fw, ctx, np.float32 if t0.element_size() == 4
+                    else np.float64, list(arrays))
 
 
 def prepare(arrays, names, backend=None, stream=None):
