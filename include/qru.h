@@ -468,26 +468,38 @@ typedef enum qru_lsq_q {
     QRU_Q_NONE = 2
 } qru_lsq_q;
 
+/** What qru_lsq_create_from_qr() takes without a copy
+ *  (qru_lsq_options::adopt).  With a full Q, Q fits every update but
+ *  added rows, R every update but added rows or columns; with an economy
+ *  Q, both fit column removals (the other updates work in p more
+ *  columns of Q and rows of R). */
+typedef enum qru_lsq_adopt {
+    QRU_ADOPT_Q = 1, /**< the caller's Q is the object's Q */
+    QRU_ADOPT_R = 2  /**< the caller's R is the object's R */
+} qru_lsq_adopt;
+
 /** Options for qru_lsq_create(); initialise with qru_lsq_options_init(). */
 typedef struct qru_lsq_options {
     int q;             /**< a ::qru_lsq_q value; default #QRU_Q_FULL */
     int nb;            /**< Householder block size, 0 = backend default */
     int row_capacity;  /**< rows reserved (>= n), 0 = n; grows on demand */
     int col_capacity;  /**< columns reserved (>= m), 0 = m; grows on demand */
-    /** qru_lsq_create_from_qr() with a Q only: nonzero = the object takes
-     *  the caller's Q as its storage instead of copying it (Q n x n with
-     *  ld = n, or an economy Q n x m with any ld; the capacity is then
-     *  ld x Q's columns, so row_capacity and col_capacity must be 0).  The
-     *  updates change that buffer in place while they fit in it (with a
-     *  full Q every update but adding rows; with an economy Q, removing
-     *  columns: the others work in p more columns); one that needs more
-     *  moves Q
-     *  to storage of the object's own (one copy) and leaves the caller's
-     *  buffer as it was before that update.  The buffer must stay
-     *  allocated until qru_lsq_destroy(), which does not free it, and must
-     *  not be used by the caller meanwhile; a failed update leaves it as
-     *  it was.  qru_lsq_view_q() tells where Q is after an update. */
-    int adopt_q;
+    /** qru_lsq_create_from_qr() with a Q only: the caller's buffers the
+     *  object takes as its storage instead of copying them, a set of
+     *  ::qru_lsq_adopt flags (0: copy both).  The capacity is then what
+     *  those buffers hold (row_capacity and col_capacity must be 0):
+     *  #QRU_ADOPT_Q: Q n x n with ld = n, or an economy Q n x m (any ld,
+     *  which becomes the row capacity); #QRU_ADOPT_R: R n x m with ld = n
+     *  (full Q), or m x m with ld = m (economy Q); its strictly lower
+     *  part is set to zero.  The updates change these buffers in place
+     *  while they fit (see ::qru_lsq_adopt); one that needs more moves
+     *  the buffer's contents to storage of the object's own (one copy)
+     *  and leaves the caller's buffer as it was before that update.  The
+     *  buffers must stay allocated until qru_lsq_destroy(), which does not
+     *  free them, and must not be used by the caller meanwhile; a failed
+     *  update leaves them as they were.  qru_lsq_view_q() and
+     *  qru_lsq_view_r() tell where Q and R are after an update. */
+    int adopt;
 } qru_lsq_options;
 
 /** Sets every field of @p opt to its default. */
@@ -579,7 +591,7 @@ QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
 /** A new matrix that views the object's Q where it lies, without a copy:
  *  n x n (#QRU_Q_FULL) or n x m (#QRU_Q_THIN), its leading dimension the
  *  row capacity (qru_matrix_ld()); the caller's buffer itself while an
- *  adopted Q (qru_lsq_options::adopt_q) has not moved.  The view follows
+ *  adopted Q (#QRU_ADOPT_Q) has not moved.  The view follows
  *  the updates of f in place but keeps its size; it is valid until an
  *  update changes the size or moves Q, or f is destroyed.  Free it with
  *  qru_matrix_destroy() (the storage stays f's).  #QRU_ERR_NO_Q for
@@ -587,6 +599,15 @@ QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
  *  MATLAB: `Qv = Q` (a reference, not a copy).
  *  Arguments: f (1), Q (2: the output). */
 QRU_API int qru_lsq_view_q(const qru_lsq *f, qru_matrix **Q);
+
+/** A new matrix that views the object's R where it lies, without a copy:
+ *  n x m (#QRU_Q_FULL, upper trapezoidal, zeros below) or m x m (the
+ *  other forms), its leading dimension that of the storage; the
+ *  caller's buffer itself while an adopted R (#QRU_ADOPT_R) has not
+ *  moved.  Valid, and freed, as the view of qru_lsq_view_q().
+ *  MATLAB: `Rv = R` (a reference, not a copy).
+ *  Arguments: f (1), R (2: the output). */
+QRU_API int qru_lsq_view_r(const qru_lsq *f, qru_matrix **R);
 
 /** Copies d = Q' b into @p d: n x r (#QRU_Q_FULL only; #QRU_ERR_NO_Q in
  *  the other forms) or m x r (d(1:m, :), every form).

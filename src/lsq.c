@@ -57,7 +57,7 @@ void qru_lsq_options_init(qru_lsq_options *opt)
     opt->nb = 0;
     opt->row_capacity = 0;
     opt->col_capacity = 0;
-    opt->adopt_q = 0;
+    opt->adopt = 0;
 }
 
 /* The device buffers of a factorisation: R, Q, d, E, G, c (see struct
@@ -134,7 +134,7 @@ static int lsq_alloc_set(qru_lsq *f, int ncap, int mcap, int changed_only,
         lsq_buf_shape(b, f->q, f->ncap, f->mcap, f->r, &orows, &ocols);
         if (rows == 0 || (changed_only && rows == orows && cols == ocols))
             continue;
-        if (b == LB_Q && !changed_only && f->q_adopted)
+        if (!changed_only && (f->adopted >> b & 1u))
             continue; /* the caller's buffer (qru_lsq_create_from_qr) */
         size_t bytes = 0;
         st = qru_bytes(es, rows, cols, &bytes);
@@ -181,8 +181,8 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
     for (int b = 0; b < LB_COUNT; ++b) {
         if (!set[b].h)
             continue;
-        if (b == LB_Q && f->q_adopted)
-            f->q_adopted = 0; /* the caller's buffer is left, not freed */
+        if (f->adopted >> b & 1u)
+            f->adopted &= ~(1u << b); /* the caller's buffer is left */
         else
             lsq_free_set(ctx, lsq_buf(f, b), 1);
         *lsq_buf(f, b) = set[b];
@@ -194,7 +194,7 @@ int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new)
 }
 
 /* 0 when the options (argument i) fit an n x m problem, else -i;
- * adopt: the routine takes opt->adopt_q (qru_lsq_create_from_qr with a
+ * adopt: the routine takes opt->adopt (qru_lsq_create_from_qr with a
  * Q). */
 static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m,
                           int adopt)
@@ -210,15 +210,18 @@ static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m,
     if (opt->col_capacity != 0 && opt->col_capacity < m)
         return qru_fail_arg(i, "opt->col_capacity = %d, but it must be 0 or "
                                ">= m = %d", opt->col_capacity, m);
-    if (opt->adopt_q && !adopt)
-        return qru_fail_arg(i, "opt->adopt_q = %d, but only "
-                               "qru_lsq_create_from_qr with a Q adopts Q",
-                            opt->adopt_q);
-    if (opt->adopt_q && (opt->row_capacity || opt->col_capacity))
-        return qru_fail_arg(i, "opt->adopt_q is set, so row_capacity (%d) "
+    if (opt->adopt & ~(QRU_ADOPT_Q | QRU_ADOPT_R))
+        return qru_fail_arg(i, "opt->adopt = %d is not a set of "
+                               "qru_lsq_adopt flags", opt->adopt);
+    if (opt->adopt && !adopt)
+        return qru_fail_arg(i, "opt->adopt = %d, but only "
+                               "qru_lsq_create_from_qr with a Q adopts",
+                            opt->adopt);
+    if (opt->adopt && (opt->row_capacity || opt->col_capacity))
+        return qru_fail_arg(i, "opt->adopt is set, so row_capacity (%d) "
                                "and col_capacity (%d) must be 0 (the "
-                               "capacity is Q's)", opt->row_capacity,
-                            opt->col_capacity);
+                               "capacity is the adopted buffers')",
+                            opt->row_capacity, opt->col_capacity);
     return 0;
 }
 
@@ -239,7 +242,9 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->q = q;
     f->has_q = q == QRU_Q_FULL;
     f->nb = opt->nb;
-    f->q_adopted = opt->adopt_q && q != QRU_Q_NONE;
+    if (q != QRU_Q_NONE)
+        f->adopted = (opt->adopt & QRU_ADOPT_Q ? 1u << LB_Q : 0u) |
+                     (opt->adopt & QRU_ADOPT_R ? 1u << LB_R : 0u);
     f->upd_alg = QRU_UPDATE_AUTO; /* the default (include/qru.h) */
     int ncap = opt->row_capacity ? opt->row_capacity : n;
     int mcap = opt->col_capacity ? opt->col_capacity : m;
@@ -424,13 +429,22 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
     QRU_CHECK(ctx, lsq_opts_check(5, &o1, n, m, Q != NULL));
     /* an adopted Q sets the capacity: ld rows (a full Q: ld = n, since
      * its buffer holds only n columns) and Q's columns */
-    QRU_ARG(ctx, 5, !o1.adopt_q || q != QRU_Q_FULL || Q->ld == n,
-            "opt->adopt_q needs a full Q with ld = n (Q is %d x %d with "
-            "ld %d)", n, n, Q ? Q->ld : 0);
-    if (o1.adopt_q) {
-        o1.row_capacity = Q->ld;
-        o1.col_capacity = q == QRU_Q_THIN ? m : 0;
+    int aq = (o1.adopt & QRU_ADOPT_Q) != 0, ar = (o1.adopt & QRU_ADOPT_R) != 0;
+    QRU_ARG(ctx, 5, !aq || q != QRU_Q_FULL || Q->ld == n,
+            "opt->adopt has QRU_ADOPT_Q, which needs a full Q with ld = n "
+            "(Q is %d x %d with ld %d)", n, n, Q ? Q->ld : 0);
+    if (o1.adopt) {
+        o1.row_capacity = aq ? Q->ld : n;
+        o1.col_capacity = m;
     }
+    /* an adopted R is the storage: rrows x m with the object's ldr (full:
+     * the row capacity; economy: m) */
+    int rr0 = q == QRU_Q_FULL ? n : m;
+    int ldr0 = q == QRU_Q_FULL ? o1.row_capacity : m;
+    QRU_ARG(ctx, 5, !ar || (R->rows == rr0 && R->ld == ldr0),
+            "opt->adopt has QRU_ADOPT_R, which needs R %d x %d with ld %d "
+            "(R is %d x %d with ld %d)", rr0, m, ldr0, R->rows, R->cols,
+            R->ld);
     QRU_ARG(ctx, 6, out, "f (the output) is NULL");
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f;
@@ -439,14 +453,17 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
     if (st)
         QRU_RET(ctx, st);
     int rr = qru_lsq_rrows(f);
-    st = o->copy(ctx, dt, rr, m, R->p, R->ld, f->R, f->ldr);
+    if (f->adopted >> LB_R & 1u)
+        f->R = R->p; /* ld R->ld = ldr */
+    else
+        st = o->copy(ctx, dt, rr, m, R->p, R->ld, f->R, f->ldr);
     /* triu(R): zero the strictly lower part (rows 1.. of the 'L' part) */
     if (!st && rr > 1)
         st = o->laset(ctx, dt, 'L', rr - 1, m, 0.0, 0.0,
                       qru_ptr_add(f->R, 1), f->ldr);
     if (!st)
         st = o->copy(ctx, dt, rr, r, d->p, d->ld, f->d, f->ldr);
-    if (f->q_adopted)
+    if (f->adopted >> LB_Q & 1u)
         f->Q = Q->p; /* ld Q->ld = ncap */
     else if (!st && Q)
         st = o->copy(ctx, dt, n, Q->cols, Q->p, Q->ld, f->Q, f->ncap);
@@ -476,8 +493,9 @@ void qru_lsq_destroy(qru_lsq *f)
         return;
     f->ctx->ops->sync(f->ctx);
     qru_ptr set[LB_COUNT] = {f->R, f->Q, f->d, f->E, f->G, f->c};
-    if (f->q_adopted)
-        set[LB_Q].h = NULL; /* the caller's */
+    for (int b = 0; b < LB_COUNT; ++b)
+        if (f->adopted >> b & 1u)
+            set[b].h = NULL; /* the caller's */
     lsq_free_set(f->ctx, set, LB_COUNT);
     free(f->rho);
     free(f);
@@ -687,6 +705,15 @@ int qru_lsq_view_q(const qru_lsq *f, qru_matrix **Q)
         QRU_RET(ctx, no_q(f, "Q is not held"));
     int cols = f->q == QRU_Q_FULL ? f->n : f->m;
     QRU_RET(ctx, qru_matrix_view(ctx, f->dtype, f->n, cols, f->Q, f->ncap, Q));
+}
+
+int qru_lsq_view_r(const qru_lsq *f, qru_matrix **R)
+{
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    qru_context *ctx = f->ctx;
+    QRU_ARG(ctx, 2, R, "R (the output) is NULL");
+    QRU_RET(ctx, qru_matrix_view(ctx, f->dtype, qru_lsq_rrows(f), f->m, f->R,
+                                 f->ldr, R));
 }
 
 int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E)

@@ -324,7 +324,8 @@ struct qru_lsq {
     int ldr;           /* leading dimension of R and d */
     int nb;            /* Householder block size (0 = backend default) */
     qru_ptr R, Q, d;   /* Q: n x n (full) or n x m (thin), ld ncap */
-    int q_adopted;     /* 1: Q is the caller's buffer (not freed here) */
+    unsigned adopted;  /* bit LB_Q / LB_R (lsq.c): that buffer is the
+                          caller's (not freed here) */
     qru_ptr E;         /* QRU_Q_THIN: b - Q1 d (n x r, ld ncap) */
     double *rho;       /* QRU_Q_NONE: the r residual norms, then r
                           doubles of scratch */

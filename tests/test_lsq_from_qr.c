@@ -1,7 +1,7 @@
 /* qru_lsq_create_from_qr: a factorisation adopted from (Q, R, d) solves the
  * same least-squares problem as one computed by qru_lsq_create, can be
- * updated (also in the caller's Q: opt.adopt_q, qru_lsq_view_q), and
- * rejects bad arguments without touching anything. */
+ * updated (also in the caller's Q and R: opt.adopt, qru_lsq_view_q and
+ * qru_lsq_view_r), and rejects bad arguments without touching anything. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,19 +117,22 @@ static int in_place_update(qru_lsq *f, int op, int k, int p,
     }
 }
 
-/* opt.adopt_q: the object works in the caller's Q.  The same update on an
- * adopted and on a copied factorisation gives bit-identical Q and R (the
- * copied path is checked against LAPACKE by the update tests; the backward
- * error is checked here too); the result lies in the caller's buffer when
- * it fits (qru_lsq_view_q() shows it), else Q has moved and the caller's
- * buffer is as it was; a failed update leaves the buffer bit-identical. */
-static void in_place_case(qru_dtype dt, int thin, int op, unsigned seed)
+/* opt.adopt: the object works in the caller's Q and/or R.  The same
+ * update on an adopted and on a copied factorisation gives bit-identical
+ * Q and R (the copied path is checked against LAPACKE by the update
+ * tests; orthogonality is checked here too); each adopted buffer holds
+ * the result when it fits (qru_lsq_view_q / qru_lsq_view_r show where Q
+ * and R lie), else its contents have moved and the caller's buffer is as
+ * it was; a failed update leaves the buffers bit-identical. */
+static void in_place_case(qru_dtype dt, int thin, int op, int adopt,
+                          unsigned seed)
 {
     const int n = 37, m = 12, p = 3, k = 5, r = 2;
     char tag[96];
-    snprintf(tag, sizeof tag, "%s %s op %d",
+    snprintf(tag, sizeof tag, "%s %s op %d adopt %d",
              dt == QRU_DOUBLE ? "double" : "float", thin ? "thin" : "full",
-             op);
+             op, adopt);
+    size_t es = qru_test_elsize(dt);
     void *A = qru_test_alloc(dt, n, m, n), *b = qru_test_alloc(dt, n, r, n);
     qru_test_rand(dt, n, m, A, n, &seed);
     qru_test_rand(dt, n, r, b, n, &seed);
@@ -141,24 +144,34 @@ static void in_place_case(qru_dtype dt, int thin, int op, unsigned seed)
     void *Qh = qru_test_download(Qf), *Rh = qru_test_download(R),
          *dh = qru_test_download(d);
     int qc = thin ? m : n, rr = thin ? m : n;
-    qru_matrix *Rin = qru_test_upload(ctx, dt, rr, m, 0, Rh, n);
+    void *Rrh = qru_test_alloc(dt, rr, m, rr); /* R's stored rows */
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < rr; ++i)
+            qru_test_set(dt, Rrh, rr, i, j, qru_test_get(dt, Rh, n, i, j));
+    qru_matrix *Rin = qru_test_upload(ctx, dt, rr, m, 0, Rrh, rr);
+    qru_matrix *Ra = qru_test_upload(ctx, dt, rr, m, 0, Rrh, rr);
     qru_matrix *din = qru_test_upload(ctx, dt, rr, r, 0, dh, n);
     qru_matrix *Qc = qru_test_upload(ctx, dt, n, qc, 0, Qh, n);
     qru_matrix *Qa = qru_test_upload(ctx, dt, n, qc, 0, Qh, n);
     qru_lsq *fc = NULL, *fa = NULL;
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.adopt_q = 1;
+    opt.adopt = adopt;
     ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qc, Rin, din, NULL, &fc), 0);
-    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qa, Rin, din, &opt, &fa), 0);
+    ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qa, Ra, din, &opt, &fa), 0);
     /* the update algorithm, not AUTO's choice, decides what fits */
     ck_assert_int_eq(qru_lsq_set_update_algorithm(fc, QRU_UPDATE_FAST), 0);
     ck_assert_int_eq(qru_lsq_set_update_algorithm(fa, QRU_UPDATE_FAST), 0);
-    qru_matrix *V0 = NULL;
+    qru_matrix *V0 = NULL, *W0 = NULL;
     ck_assert_int_eq(qru_lsq_view_q(fa, &V0), 0);
-    ck_assert_ptr_eq(qru_matrix_data(V0), qru_matrix_data(Qa));
-    ck_assert_int_eq(qru_matrix_ld(V0), n);
+    ck_assert_int_eq(qru_lsq_view_r(fa, &W0), 0);
+    ck_assert_int_eq(qru_matrix_data(V0) == qru_matrix_data(Qa),
+                     (adopt & QRU_ADOPT_Q) != 0);
+    ck_assert_int_eq(qru_matrix_data(W0) == qru_matrix_data(Ra),
+                     (adopt & QRU_ADOPT_R) != 0);
+    ck_assert_int_eq(qru_matrix_rows(W0), rr);
     qru_matrix_destroy(V0);
+    qru_matrix_destroy(W0);
 
     /* the update's data: U (n x p columns, p x m rows, n x p for A + U V'),
      * V (m x p), e (p x r) */
@@ -173,86 +186,107 @@ static void in_place_case(qru_dtype dt, int thin, int op, unsigned seed)
     qru_matrix *e = qru_test_upload(ctx, dt, p, r, 0, eh, p);
     ck_assert_int_eq(in_place_update(fc, op, k, p, U, V, e), 0);
     ck_assert_int_eq(in_place_update(fa, op, k, p, U, V, e), 0);
-    int n1 = qru_lsq_rows(fa), m1 = qru_lsq_cols(fa), qc1 = thin ? m1 : n1;
+    int n1 = qru_lsq_rows(fa), m1 = qru_lsq_cols(fa), qc1 = thin ? m1 : n1,
+        rr1 = thin ? m1 : n1;
     ck_assert_int_eq(n1, qru_lsq_rows(fc));
     ck_assert_int_eq(m1, qru_lsq_cols(fc));
 
-    /* where Q is: in place when the result fits the adopted buffer (a
-     * thin Q's row removal and modification work in p more columns) */
-    int fits = thin ? op == 1 : op != 2;
-    qru_matrix *V1 = NULL;
+    /* where Q and R are: in place when the result fits the adopted buffer
+     * (a thin factorisation's row removal and modification work in p more
+     * columns of Q1 and rows of R; a full R grows with added columns) */
+    int q_fits = thin ? op == 1 : op != 2;
+    int r_fits = thin ? op == 1 : (op == 1 || op == 3 || op == 4);
+    qru_matrix *V1 = NULL, *W1 = NULL;
     ck_assert_int_eq(qru_lsq_view_q(fa, &V1), 0);
+    ck_assert_int_eq(qru_lsq_view_r(fa, &W1), 0);
     ck_assert_int_eq(qru_matrix_rows(V1), n1);
     ck_assert_int_eq(qru_matrix_cols(V1), qc1);
-    if (fits) {
-        ck_assert_msg(qru_matrix_data(V1) == qru_matrix_data(Qa),
-                      "%s: Q moved", tag);
-    } else {
-        ck_assert_msg(qru_matrix_data(V1) != qru_matrix_data(Qa),
-                      "%s: Q did not move", tag);
-        void *Qah = qru_test_download(Qa);
-        ck_assert_msg(memcmp(Qah, Qh, qru_test_elsize(dt) * (size_t)n * qc)
-                          == 0, "%s: the caller's buffer changed", tag);
-        free(Qah);
+    ck_assert_int_eq(qru_matrix_rows(W1), rr1);
+    ck_assert_int_eq(qru_matrix_cols(W1), m1);
+    if (adopt & QRU_ADOPT_Q) {
+        ck_assert_msg((qru_matrix_data(V1) == qru_matrix_data(Qa)) == q_fits,
+                      "%s: Q %s", tag, q_fits ? "moved" : "did not move");
+        if (!q_fits) {
+            void *Qah = qru_test_download(Qa);
+            ck_assert_msg(memcmp(Qah, Qh, es * (size_t)n * qc) == 0,
+                          "%s: the caller's Q changed", tag);
+            free(Qah);
+        }
+    }
+    if (adopt & QRU_ADOPT_R) {
+        ck_assert_msg((qru_matrix_data(W1) == qru_matrix_data(Ra)) == r_fits,
+                      "%s: R %s", tag, r_fits ? "moved" : "did not move");
+        if (!r_fits) {
+            void *Rah = qru_test_download(Ra);
+            ck_assert_msg(memcmp(Rah, Rrh, es * (size_t)rr * m) == 0,
+                          "%s: the caller's R changed", tag);
+            free(Rah);
+        }
     }
     /* bit-identical to the copied factorisation's Q and R */
-    qru_matrix *Qg = NULL, *Rg = NULL, *Rga = NULL;
+    qru_matrix *Qg = NULL, *Rg = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, qc1, 0, &Qg), 0);
-    ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, m1, 0, &Rg), 0);
-    ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, m1, 0, &Rga), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, rr1, m1, 0, &Rg), 0);
     ck_assert_int_eq(qru_lsq_get_q(fc, Qg), 0);
     ck_assert_int_eq(qru_lsq_get_r(fc, Rg), 0);
-    ck_assert_int_eq(qru_lsq_get_r(fa, Rga), 0);
-    void *Qgh = qru_test_download(Qg), *Rgh = qru_test_download(Rg),
-         *Rgah = qru_test_download(Rga);
-    size_t es = qru_test_elsize(dt);
-    void *Vh1 = qru_test_alloc(dt, n1, qc1, n1);
+    void *Qgh = qru_test_download(Qg), *Rgh = qru_test_download(Rg);
+    void *Vh1 = qru_test_alloc(dt, n1, qc1, n1),
+         *Wh1 = qru_test_alloc(dt, rr1, m1, rr1);
     ck_assert_int_eq(qru_matrix_download(V1, Vh1, n1), 0);
+    ck_assert_int_eq(qru_matrix_download(W1, Wh1, rr1), 0);
     ck_assert_msg(memcmp(Vh1, Qgh, es * (size_t)n1 * qc1) == 0,
                   "%s: Q differs from the copied object's", tag);
-    ck_assert_msg(memcmp(Rgah, Rgh, es * (size_t)n1 * m1) == 0,
+    ck_assert_msg(memcmp(Wh1, Rgh, es * (size_t)rr1 * m1) == 0,
                   "%s: R differs from the copied object's", tag);
-    /* and a QR factorisation: ||Q1 R1 - Q1 R1||, orthogonality */
     double orth = qru_test_orth_error_cols(dt, n1, qc1, Vh1, n1);
     ck_assert_msg(orth < QRU_TEST_THRESHOLD, "%s: orth %g", tag, orth);
 
-    /* a failed update (add columns inside range(A)) leaves Q as it was:
-     * full form only (a thin Q moves to grow) */
-    if (!thin && fits) {
-        void *before = qru_test_download(V1);
+    /* a failed update (add columns inside range(A)) leaves Q and R as
+     * they were: full form, where both are still in place */
+    if (!thin && q_fits && r_fits) {
+        void *qb = qru_test_download(V1), *rb = qru_test_download(W1);
         qru_matrix *Ud = NULL;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n1, 1, 0, &Ud), 0);
-        /* U = Q1(:, 1) R1(1, 1): in range(A1) */
+        /* U = Q1(:, 1) R1(1, 1) / R1(1, 1): in range(A1) */
         ck_assert_int_eq(qru_matrix_upload(Ud, Vh1, n1), 0);
         int st = qru_lsq_add_cols(fa, 0, Ud);
         ck_assert_msg(st > 0, "%s: add_cols in range(A) gave %d", tag, st);
-        void *after = qru_test_download(V1);
-        ck_assert_msg(memcmp(before, after, es * (size_t)n1 * qc1) == 0,
-                      "%s: failed update changed Q", tag);
-        free(before);
-        free(after);
+        void *qa = qru_test_download(V1), *ra = qru_test_download(W1);
+        ck_assert_msg(memcmp(qb, qa, es * (size_t)n1 * qc1) == 0 &&
+                          memcmp(rb, ra, es * (size_t)rr1 * m1) == 0,
+                      "%s: failed update changed Q or R", tag);
+        free(qb);
+        free(rb);
+        free(qa);
+        free(ra);
         qru_matrix_destroy(Ud);
     }
     qru_matrix_destroy(V1);
-    qru_lsq_destroy(fa); /* Qa is the caller's: still valid */
-    void *Qah = qru_test_download(Qa);
-    free(Qah);
+    qru_matrix_destroy(W1);
+    qru_lsq_destroy(fa); /* Qa and Ra are the caller's: still valid */
+    void *chk = qru_test_download(Qa);
+    free(chk);
+    chk = qru_test_download(Ra);
+    free(chk);
     qru_lsq_destroy(fc);
-    qru_matrix *mats[] = {R, d, Qf, Rin, din, Qc, Qa, U, V, e, Qg, Rg, Rga};
+    qru_matrix *mats[] = {R, d, Qf, Rin, Ra, din, Qc, Qa, U, V, e, Qg, Rg};
     for (size_t i = 0; i < sizeof mats / sizeof *mats; ++i)
         qru_matrix_destroy(mats[i]);
-    void *hs[] = {A, b, Qh, Rh, dh, Uh, Vh, eh, Qgh, Rgh, Rgah, Vh1};
+    void *hs[] = {A, b, Qh, Rh, dh, Rrh, Uh, Vh, eh, Qgh, Rgh, Vh1, Wh1};
     for (size_t i = 0; i < sizeof hs / sizeof *hs; ++i)
         free(hs[i]);
 }
 
 START_TEST(in_place)
 {
+    const int adopts[] = {QRU_ADOPT_Q, QRU_ADOPT_R, QRU_ADOPT_Q | QRU_ADOPT_R};
     for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
         for (int thin = 0; thin < 2; ++thin)
             for (int op = 0; op < 5; ++op)
-                in_place_case(qru_test_dtype(ctx, i), thin, op,
-                              100u + 10u * (unsigned)op + (unsigned)thin);
+                for (int a = 0; a < 3; ++a)
+                    in_place_case(qru_test_dtype(ctx, i), thin, op, adopts[a],
+                                  100u + 10u * (unsigned)op +
+                                      (unsigned)(thin + 2 * a));
 }
 END_TEST
 
@@ -294,19 +328,28 @@ START_TEST(bad_args)
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, &bad, &f), -5);
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, NULL, NULL),
                          -6);
-        /* adopt_q: only with a Q, no capacities, a full Q with ld = n */
+        /* adopt: flags only, only with a Q, no capacities, a full Q with
+         * ld = n, R n x m with ld n (full) */
         qru_lsq_options ad;
         qru_lsq_options_init(&ad);
-        ad.adopt_q = 1;
+        ad.adopt = 4;
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, &ad, &f), -5);
+        ad.adopt = QRU_ADOPT_Q;
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, NULL, R, d, &ad, &f),
                          -5);
         ad.col_capacity = m + 1;
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, R, d, &ad, &f), -5);
         ad.col_capacity = 0;
-        qru_matrix *Qld;
+        qru_matrix *Qld, *Rld;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, n + 2, &Qld), 0);
         ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Qld, R, d, &ad, &f), -5);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, m, n + 1, &Rld), 0);
+        ad.adopt = QRU_ADOPT_R;
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, Q, Rld, d, &ad, &f), -5);
+        ck_assert_int_eq(qru_lsq_create_from_qr(ctx, NULL, R, d, &ad, &f),
+                         -5);
         qru_matrix_destroy(Qld);
+        qru_matrix_destroy(Rld);
         ck_assert_int_eq(qru_lsq_create(ctx, R, d, &ad, &f), -4);
         ck_assert_ptr_eq(f, sentinel);
         /* qru_lsq_view_q */
@@ -318,6 +361,12 @@ START_TEST(bad_args)
         ck_assert_int_eq(qru_lsq_view_q(fq, NULL), -2);
         ck_assert_int_eq(qru_lsq_view_q(fq, &view), QRU_ERR_NO_Q);
         ck_assert_ptr_eq(view, (qru_matrix *)&bad);
+        ck_assert_int_eq(qru_lsq_view_r(NULL, &view), -1);
+        ck_assert_int_eq(qru_lsq_view_r(fq, NULL), -2);
+        ck_assert_int_eq(qru_lsq_view_r(fq, &view), 0); /* m x m */
+        ck_assert_int_eq(qru_matrix_rows(view), m);
+        ck_assert_int_eq(qru_matrix_cols(view), m);
+        qru_matrix_destroy(view);
         qru_lsq_destroy(fq);
         if (have_other)
             qru_matrix_destroy(Qo);

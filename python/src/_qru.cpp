@@ -358,25 +358,25 @@ struct Call {
 
 // op: 0 add columns, 1 remove columns, 2 add rows, 3 remove rows (the
 // order of the library's updates), 4 the rank-k modification A + U V';
-// U: the columns, rows or U, e: the rows' right-hand sides or V.  R and d
-// are read, not changed: the factorisation object copies them.  d (R's
+// U: the columns, rows or U, e: the rows' right-hand sides or V.  d (R's
 // rows x 1) and, for added rows, e (p x 1) are zeros from the caller's
-// framework (no host transfer on a device).  Q is read too, unless adopt:
-// then the object works in Q's buffer (qru_lsq_options::adopt_q; the
-// Python layer passes a buffer it may overwrite, column-major with
-// ld = rows) and the result (None, R1) means that Q1 lies in that buffer,
-// its leading block; otherwise (Q1, R1), Q1 an array over the object's
-// own storage that keeps the object alive (qru_lsq_view_q: no copy out),
+// framework (no host transfer on a device).  Q and R are read, or with
+// adopt (QRU_ADOPT_Q, QRU_ADOPT_R) worked in: the object takes their
+// buffers (the Python layer passes buffers it may overwrite, column-major
+// with the leading dimensions qru_lsq_options::adopt asks for).  The
+// result (Q1, R1, n1, m1): None where the factor lies in the adopted
+// buffer (its leading block); else an array over the object's own
+// storage that keeps the object alive (qru_lsq_view_q / _r: no copy out),
 // or for a staged call a downloaded copy.
-struct LsqView { // the owner of a Q1 handed out as a view of the object
+struct LsqView { // the owner of the factors handed out as views
     qru_lsq *f;
-    qru_matrix *V;
+    qru_matrix *V[2];
 };
 
 nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
                     const in_array &d, int op, int k,
                     std::optional<in_array> U, std::optional<in_array> e,
-                    int p, bool check_finite, bool adopt)
+                    int p, bool check_finite, int adopt)
 {
     Call s(C, check_finite);
     qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R"), *dd = s.in(d, "d");
@@ -384,19 +384,23 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     qru_matrix *ed = e ? s.in(*e, op == 4 ? "v" : "e") : nullptr;
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
-    opt.adopt_q = adopt && !s.staged;
+    opt.adopt = s.staged ? 0 : adopt;
     qru_lsq *f = nullptr;
     check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, &opt, &f),
           "qru_lsq_create_from_qr");
-    struct guard {
-        qru_lsq *f;
-        qru_matrix *V = nullptr;
+    auto *own = new LsqView{f, {nullptr, nullptr}};
+    struct guard { // until the views own it
+        LsqView *o;
         ~guard()
         {
-            qru_matrix_destroy(V);
-            qru_lsq_destroy(f);
+            if (!o)
+                return;
+            qru_matrix_destroy(o->V[0]);
+            qru_matrix_destroy(o->V[1]);
+            qru_lsq_destroy(o->f);
+            delete o;
         }
-    } g{f};
+    } g{own};
     if (op == 0)
         check(C.ctx, qru_lsq_add_cols(f, k, Ud), "qru_lsq_add_cols");
     else if (op == 1)
@@ -409,41 +413,45 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
         check(C.ctx, qru_lsq_modify(f, Ud, ed), "qru_lsq_modify");
     int n = qru_lsq_rows(f), m = qru_lsq_cols(f);
     bool econ = qru_lsq_q_form(f) == QRU_Q_THIN;
-    qru_matrix *R1 = s.tmp(econ ? m : n, m);
-    check(C.ctx, qru_lsq_get_r(f, R1), "qru_lsq_get_r");
-    nb::object Rout = s.result(R1);
     if (s.staged) {
-        qru_matrix *Q1 = s.tmp(n, econ ? m : n);
+        qru_matrix *Q1 = s.tmp(n, econ ? m : n), *R1 = s.tmp(econ ? m : n, m);
         check(C.ctx, qru_lsq_get_q(f, Q1), "qru_lsq_get_q");
-        return nb::make_tuple(s.result(Q1), Rout);
+        check(C.ctx, qru_lsq_get_r(f, R1), "qru_lsq_get_r");
+        return nb::make_tuple(s.result(Q1), s.result(R1), n, m);
     }
-    check(C.ctx, qru_lsq_view_q(f, &g.V), "qru_lsq_view_q");
-    if (opt.adopt_q && qru_matrix_data(g.V) == qru_matrix_data(Qd))
-        return nb::make_tuple(nb::none(), Rout);
-    // hand the object over to the array that views its Q
-    int rows = qru_matrix_rows(g.V), cols = qru_matrix_cols(g.V);
-    size_t shape[2] = {(size_t)rows, (size_t)cols};
-    int64_t strides[2] = {1, qru_matrix_ld(g.V)};
-    void *data = qru_matrix_data(g.V);
-    auto *own = new LsqView{g.f, g.V};
-    g.f = nullptr;
-    g.V = nullptr;
+    check(C.ctx, qru_lsq_view_q(f, &own->V[0]), "qru_lsq_view_q");
+    check(C.ctx, qru_lsq_view_r(f, &own->V[1]), "qru_lsq_view_r");
+    bool in_q = (opt.adopt & QRU_ADOPT_Q) &&
+                qru_matrix_data(own->V[0]) == qru_matrix_data(Qd);
+    bool in_r = (opt.adopt & QRU_ADOPT_R) &&
+                qru_matrix_data(own->V[1]) == qru_matrix_data(Rd);
+    if (in_q && in_r) // nothing of the object's is handed out
+        return nb::make_tuple(nb::none(), nb::none(), n, m);
+    // the arrays over the object's storage share one owner
+    g.o = nullptr;
     nb::capsule owner(own, [](void *q) noexcept {
         auto *o = (LsqView *)q;
-        qru_matrix_destroy(o->V);
+        qru_matrix_destroy(o->V[0]);
+        qru_matrix_destroy(o->V[1]);
         qru_lsq_destroy(o->f);
         delete o;
     });
     nb::dlpack::dtype dt = s.dt == QRU_DOUBLE ? nb::dtype<double>()
                                               : nb::dtype<float>();
-    if (C.dl_device == 1)
-        return nb::make_tuple(nb::cast(nb::ndarray<nb::numpy, nb::ndim<2>>(
-                                  data, 2, shape, owner, strides, dt)),
-                              Rout);
-    return nb::make_tuple(nb::cast(nb::ndarray<nb::ndim<2>>(
-                              data, 2, shape, owner, strides, dt,
-                              C.dl_device, C.dl_id)),
-                          Rout);
+    auto view = [&](qru_matrix *V) -> nb::object {
+        size_t shape[2] = {(size_t)qru_matrix_rows(V),
+                           (size_t)qru_matrix_cols(V)};
+        int64_t strides[2] = {1, qru_matrix_ld(V)};
+        void *data = qru_matrix_data(V);
+        if (C.dl_device == 1)
+            return nb::cast(nb::ndarray<nb::numpy, nb::ndim<2>>(
+                data, 2, shape, owner, strides, dt));
+        return nb::cast(nb::ndarray<nb::ndim<2>>(data, 2, shape, owner,
+                                                 strides, dt, C.dl_device,
+                                                 C.dl_id));
+    };
+    return nb::make_tuple(in_q ? nb::none() : view(own->V[0]),
+                          in_r ? nb::none() : view(own->V[1]), n, m);
 }
 
 // ---- Cholesky -------------------------------------------------------------

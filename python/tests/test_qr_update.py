@@ -143,10 +143,13 @@ def _op(op, Q, R, A, rng, backend, overwrite):
 
 
 def _in_place(op, econ, backend):
-    """Where the library runs the update in the caller's Q (adopt_q)."""
+    """Where the library runs the update in the caller's Q and R (adopt):
+    two booleans."""
     if backend != "cpu":  # host arrays are staged to the device
-        return False
-    return op == "delete col" if econ else op != "insert row"
+        return False, False
+    if econ:
+        return op == "delete col", op == "delete col"
+    return op != "insert row", op in ("delete row", "delete col", "update")
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -167,14 +170,19 @@ def test_inputs_unchanged(op, econ, backend):
 @pytest.mark.parametrize("econ", [False, True])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_overwrite(op, econ, backend):
-    # with overwrite, Q1 is a view of the caller's (Fortran-ordered) Q
-    # where the library runs in place, as SciPy's; R is never changed
+    # with overwrite, Q1 and R1 are views of the caller's (Fortran-ordered)
+    # Q and R where the library runs in place, as SciPy's; the other input
+    # is left as it was
     rng, A, Q, R = _problem(15, 4, np.float64, 9, econ)
-    Q, R0 = np.asfortranarray(Q), R.copy()
+    Q, R = np.asfortranarray(Q), np.asfortranarray(R)
+    Q0, R0 = Q.copy(), R.copy()
     Q1, R1, A1 = _op(op, Q, R, A, rng, backend, True)
     _check(Q1, R1, A1, np.float64)
-    assert np.array_equal(R, R0)
-    assert np.shares_memory(Q1, Q) == _in_place(op, econ, backend)
+    in_q, in_r = _in_place(op, econ, backend)
+    assert np.shares_memory(Q1, Q) == in_q
+    assert np.shares_memory(R1, R) == in_r
+    assert in_q or np.array_equal(Q, Q0)
+    assert in_r or np.array_equal(R, R0)
 
 
 def test_overwrite_copies_other_layouts():
@@ -197,11 +205,17 @@ def test_overwrite_copies_other_layouts():
 def test_overwrite_failure_leaves_q(backend):
     # a failed update in the caller's Q leaves it bit-identical
     rng, A, Q, R = _problem(15, 4, np.float64, 11, False)
-    Q = np.asfortranarray(Q)
+    Q, R = np.asfortranarray(Q), np.asfortranarray(R)
     Q0, R0 = Q.copy(), R.copy()
     u = A[:, :1] * 2.0  # in range(A): the columns become dependent
     with pytest.raises(np.linalg.LinAlgError):
         qru.qr_insert(Q, R, u, 1, "col", overwrite_qru=True, backend=backend)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+    # the same for a rank-1 modification that makes A rank-deficient (Q
+    # and R both in place): A + u v' with column 0 cancelled
+    u, v = -A[:, 0], np.eye(4)[0]
+    with pytest.raises(np.linalg.LinAlgError):
+        qru.qr_update(Q, R, u, v, overwrite_qruv=True, backend=backend)
     assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
 
 
