@@ -8,7 +8,8 @@
  *           QRU_POTRF=own, with the cuSOLVER or the one-work-group kernel
  *           for the diagonal blocks (QRU_CHOL_PANEL) and two block sizes)
  *           vs cusolverDnDpotrf on the same matrix;
- *   part 2: appending ONE point to a Gaussian process of n = 4096 points
+ *   part 2 (alone with --gp, n = 4096 only):
+ *           appending ONE point to a Gaussian process of n = 4096 points
  *           (qru_gp_insert at the end) vs cuSOLVER potrf of the
  *           (n+1) x (n+1) kernel matrix, plus what the append is made of
  *           (the host evaluation of the new kernel column, cuBLAS trsm and
@@ -419,10 +420,19 @@ static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
 int main(int argc, char **argv)
 {
     bg_opts o;
-    int reps_set = 0;
+    int reps_set = 0, gp_only = 0;
     for (int i = 1; i < argc; ++i)
         if (!strcmp(argv[i], "-r"))
             reps_set = 1;
+    /* --gp: part 2 alone (the GP append), n = 4096 only */
+    for (int i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--gp")) {
+            gp_only = 1;
+            for (int k = i; k + 1 < argc; ++k)
+                argv[k] = argv[k + 1];
+            --argc;
+            --i;
+        }
     bg_parse(argc, argv, "bench_chol_gpu",
              "qru's Cholesky and GP append vs cuSOLVER potrf", &o);
     if (!reps_set)
@@ -442,8 +452,10 @@ int main(int argc, char **argv)
     const int *ns = o.quick ? quick : full;
     int nf = o.quick ? 2 : (int)(sizeof full / sizeof full[0]);
     static const int gfull[] = {1024, 4096, 8192}, gquick[] = {512};
-    const int *gns = o.quick ? gquick : gfull;
-    int ng = o.quick ? 1 : 3;
+    const int *gns = o.quick ? gquick : gp_only ? gfull + 1 : gfull;
+    int ng = o.quick || gp_only ? 1 : 3;
+    if (gp_only)
+        nf = 0;
     fac_row fr[8];
     gp_row gr[4];
     bg_table *t = bg_table_new(&o, "bench_chol_gpu_factor", QRU_DOUBLE,

@@ -113,6 +113,10 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
     int st = qru_cuda_enter(ctx);
     if (st)
         return st;
+    if ((side == 'L' || side == 'l') && n <= QRU_CU_TRSV_MAX_RHS &&
+        m >= QRU_CU_TRSV_MIN_M)
+        return qru_cu_trsv_few(ctx, dt, uplo, ta, diag, m, n, alpha, A, lda,
+                               B, ldb);
     cublasHandle_t h = qru_cuda(ctx)->blas;
     cublasSideMode_t s =
         (side == 'L' || side == 'l') ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;

@@ -199,6 +199,16 @@ template <typename T>
 int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
                       int lda, qru_ptr Y, int ldy, qru_ptr tau, qru_ptr work);
 
+/* The triangular solve for few right-hand sides (cuda_trsv.cu): side 'L',
+ * any uplo / transa / diag, 1 <= n <= QRU_CU_TRSV_MAX_RHS; the trsm op
+ * takes it from m >= QRU_CU_TRSV_MIN_M (both CUDA tuning constants: one
+ * kernel launch after a memset, against cuBLAS's trsm, which for one
+ * right-hand side runs 10x above the memory floor at m = 4096). */
+enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 1 };
+int qru_cu_trsv_few(qru_context *ctx, qru_dtype dt, char uplo, char ta,
+                    char diag, int m, int n, double alpha, qru_ptr A, int lda,
+                    qru_ptr B, int ldb);
+
 /* ---- the backend: its lifecycle (cuda_backend.cu) and every op of the
  * op list (qru_ops.h) as qru_cu_<name> (cuda_backend.cu: base ops,
  * cuda_update.cu: Givens, cuda_chol.cu: Cholesky, cuda_panel.cu: fused

@@ -437,6 +437,86 @@ START_TEST(test_trsm)
 }
 END_TEST
 
+/* trsm with few right-hand sides on the left (the CUDA backend's own
+ * kernel for n <= 8, blocks of 64 rows; cuBLAS above): sizes around the
+ * block boundaries, every uplo / transa / diag, ld > m, alpha != 1, NaN in
+ * the triangle not referenced (and on a unit diagonal), the rows of B
+ * beyond m untouched; n = 9 falls back */
+START_TEST(test_trsm_few)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    static const int ms[] = {1, 63, 64, 65, 197, 2100};
+    static const int ns[] = {1, 3, 8, 9};
+    for (size_t mi = 0; mi < sizeof ms / sizeof *ms; ++mi)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ++ni) {
+            int m = ms[mi], n = ns[ni];
+            if (m > 1000 && n > 3)
+                continue; /* the host residual */
+            for (int c = 0; c < 8; ++c) {
+                char uplo = (c & 1) ? 'U' : 'L', ta = (c & 2) ? 'T' : 'N';
+                char diag = (c & 4) ? 'U' : 'N';
+                int na = m, lda = na + 3, ldb = m + 2;
+                double alpha = -1.25, off = 0.5 / sqrt((double)na);
+                size_t la = (size_t)lda * na, lb = (size_t)ldb * n;
+                double *A = hnew(la), *B = hrand(dt, lb), *X = hnew(lb);
+                double *F = hnew((size_t)na * na); /* op(A), full */
+                for (int j = 0; j < na; ++j)
+                    for (int i = 0; i < lda; ++i) {
+                        int in = uplo == 'U' ? i < j : i > j;
+                        double v = i == j ? 2.0 + 0.5 * urand() : off * urand();
+                        if (dt == QRU_FLOAT)
+                            v = (double)(float)v;
+                        A[AT(0, i, j, lda)] =
+                            in || (i == j && diag == 'N') ? v : NAN;
+                        if (i >= na)
+                            continue;
+                        double e = in ? v : (i == j ? (diag == 'U' ? 1.0 : v)
+                                                    : 0.0);
+                        if (ta == 'N')
+                            F[AT(0, i, j, na)] = e;
+                        else
+                            F[AT(0, j, i, na)] = e;
+                    }
+                dbuf dA = dnew(dt, la), dB = dnew(dt, lb);
+                dput(dt, dA, A);
+                dput(dt, dB, B);
+                ck_assert_int_eq(O->trsm(ctx, dt, 'L', uplo, ta, diag, m, n,
+                                         alpha, dA.p, lda, dB.p, ldb),
+                                 0);
+                dget(dt, dB, X);
+                double rmax = 0, xmax = 0;
+                for (int j = 0; j < n; ++j) {
+                    for (int i = m; i < ldb; ++i)
+                        ck_assert_msg(X[AT(0, i, j, ldb)] ==
+                                          B[AT(0, i, j, ldb)],
+                                      "trsm_few m %d: row %d of B changed", m,
+                                      i);
+                    for (int i = 0; i < m; ++i) {
+                        double s = 0;
+                        for (int l = 0; l < na; ++l)
+                            s += F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)];
+                        double r = fabs(s - alpha * B[AT(0, i, j, ldb)]);
+                        rmax = r > rmax || isnan(r) ? r : rmax;
+                        double x = fabs(X[AT(0, i, j, ldb)]);
+                        xmax = x > xmax || isnan(x) ? x : xmax;
+                    }
+                }
+                ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
+                              "trsm_few L%c%c%c m %d n %d: residual %g", uplo,
+                              ta, diag, m, n, rmax);
+                dfree(dA);
+                dfree(dB);
+                free(A);
+                free(B);
+                free(X);
+                free(F);
+            }
+        }
+}
+END_TEST
+
 START_TEST(test_col_norms)
 {
     NDT_OK(_i);
@@ -1538,6 +1618,7 @@ int main(void)
     tcase_add_loop_test(tc, test_transpose, 0, 2);
     tcase_add_loop_test(tc, test_gemm, 0, 2);
     tcase_add_loop_test(tc, test_trsm, 0, 2);
+    tcase_add_loop_test(tc, test_trsm_few, 0, 2);
     tcase_add_loop_test(tc, test_col_norms, 0, 2);
     tcase_add_loop_test(tc, test_geadd, 0, 2);
     tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
