@@ -26,9 +26,11 @@
  */
 #include "qru_cuda.h"
 
-enum { TRSV_NB = 64, TRSV_THREADS = 256, TRSV_G = TRSV_THREADS / TRSV_NB };
-enum { TRSV_PER = TRSV_NB / TRSV_G }; /* tile elements a thread holds */
-enum { TRSV_LD = TRSV_NB + 1 };      /* padded shared rows */
+constexpr int TRSV_NB = 64, TRSV_THREADS = 256;
+constexpr int TRSV_G = TRSV_THREADS / TRSV_NB; /* thread groups a tile */
+constexpr int TRSV_PER = TRSV_NB / TRSV_G;     /* tile elements a thread */
+constexpr int TRSV_LD = TRSV_NB + 1;           /* padded shared rows */
+constexpr int TRSV_KC = 8; /* blocks whose x come in at once */
 
 static __device__ __forceinline__ unsigned trsv_ld_acquire(const unsigned *p)
 {
@@ -46,6 +48,34 @@ static __device__ __forceinline__ void trsv_st_release(unsigned *p, unsigned v)
                  : "memory");
 }
 
+/* The tile op(A)(block pb, logical block q) a thread holds: for op N,
+ * element (r, g + G s) of the tile (coalesced along r); for op T, element
+ * (e / NB, e % NB) with e = tid + THREADS s read along A's columns
+ * (coalesced), put in place through shared memory by the caller. */
+template <typename T>
+static __device__ __forceinline__ void
+trsv_tile(T *a, int trans, int fwd, int nblk, int m, int q, long i0, int ni,
+          int r, int g, int tid, const T *__restrict__ A, long lda)
+{
+    const int qb = fwd ? q : nblk - 1 - q;
+    const long j0 = (long)qb * TRSV_NB;
+    const int nj = (int)min((long)TRSV_NB, (long)m - j0);
+    if (!trans) {
+#pragma unroll
+        for (int s = 0; s < TRSV_PER; ++s) {
+            int jj = g + TRSV_G * s;
+            a[s] = (r < ni && jj < nj) ? A[i0 + r + (j0 + jj) * lda] : T(0);
+        }
+    } else {
+#pragma unroll
+        for (int s = 0; s < TRSV_PER; ++s) {
+            int e = tid + TRSV_THREADS * s;
+            int ar = e % TRSV_NB, ac = e / TRSV_NB;
+            a[s] = (ar < nj && ac < ni) ? A[j0 + ar + (i0 + ac) * lda] : T(0);
+        }
+    }
+}
+
 /* flags[0]: the ticket; flags[1 + pb]: physical block pb is done (1) */
 template <typename T, int R>
 __global__ void __launch_bounds__(TRSV_THREADS)
@@ -56,8 +86,9 @@ __global__ void __launch_bounds__(TRSV_THREADS)
     extern __shared__ __align__(16) unsigned char trsv_smem[];
     T *sD = (T *)trsv_smem;          /* NB x LD: diagonal block, tiles */
     T *sI = sD + TRSV_NB * TRSV_LD;  /* NB x LD: its inverse */
-    T *sx = sI + TRSV_NB * TRSV_LD;  /* NB x R: x of a block, residual */
+    T *sx = sI + TRSV_NB * TRSV_LD;  /* KC x NB x R: x of blocks, residual */
     __shared__ unsigned s_b;
+    __shared__ int s_cnt;
     const int tid = threadIdx.x;
     const int nblk = (m + TRSV_NB - 1) / TRSV_NB;
     if (tid == 0)
@@ -94,88 +125,134 @@ __global__ void __launch_bounds__(TRSV_THREADS)
         sD[li * TRSV_LD + lk] = (li == lk && unit) ? T(1) : v;
     }
     __syncthreads();
-    /* inverse by columns, one thread a column (4 partial sums) */
-    if (tid < TRSV_NB) {
-        const int c = tid;
-        for (int i = 0; i < c; ++i)
-            sI[i * TRSV_LD + c] = T(0);
-        sI[c * TRSV_LD + c] = T(1) / sD[c * TRSV_LD + c];
-        for (int i = c + 1; i < TRSV_NB; ++i) {
-            T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            int k = c;
-            for (; k + 3 < i; k += 4) {
-                s0 += sD[i * TRSV_LD + k] * sI[k * TRSV_LD + c];
-                s1 += sD[i * TRSV_LD + k + 1] * sI[(k + 1) * TRSV_LD + c];
-                s2 += sD[i * TRSV_LD + k + 2] * sI[(k + 2) * TRSV_LD + c];
-                s3 += sD[i * TRSV_LD + k + 3] * sI[(k + 3) * TRSV_LD + c];
-            }
-            for (; k < i; ++k)
-                s0 += sD[i * TRSV_LD + k] * sI[k * TRSV_LD + c];
-            sI[i * TRSV_LD + c] = -((s0 + s1) + (s2 + s3)) / sD[i * TRSV_LD + i];
-        }
+    /* inverse by recursive doubling: the reciprocal diagonal, then for
+     * h = 1, 2, 4, .., NB / 2 each diagonal block [A 0; B C] of order 2h
+     * (A, C inverted already) gets its lower left block -inv(C) B inv(A),
+     * in two products through that block's place in sI; log2(NB) steps of
+     * short dots instead of NB dependent substitution steps */
+    for (int e = tid; e < TRSV_NB * TRSV_NB; e += TRSV_THREADS) {
+        int i = e / TRSV_NB, k = e % TRSV_NB;
+        sI[i * TRSV_LD + k] = i == k ? T(1) / sD[i * TRSV_LD + i] : T(0);
     }
-    __syncthreads(); /* sD free from here: the tiles of the transposed op */
+    __syncthreads();
+    for (int h = 1; h < TRSV_NB; h *= 2) {
+        const int nel = TRSV_NB * h / 2; /* pairs x h x h */
+        /* B inv(A), into the lower left block */
+        for (int e = tid; e < nel; e += TRSV_THREADS) {
+            int p = e / (h * h), w = e % (h * h), rr = w % h, cc = w / h;
+            int s0 = p * 2 * h;
+            const T *Brow = sD + (s0 + h + rr) * TRSV_LD + s0;
+            T acc = T(0);
+            for (int k = cc; k < h; ++k)
+                acc += Brow[k] * sI[(s0 + k) * TRSV_LD + s0 + cc];
+            sI[(s0 + h + rr) * TRSV_LD + s0 + cc] = acc;
+        }
+        __syncthreads();
+        /* -inv(C) (B inv(A)), in registers first */
+        constexpr int MAXE = TRSV_NB * TRSV_NB / 4 / TRSV_THREADS;
+        T xv[MAXE];
+#pragma unroll
+        for (int q = 0; q < MAXE; ++q) {
+            int e = tid + q * TRSV_THREADS;
+            xv[q] = T(0);
+            if (e < nel) {
+                int p = e / (h * h), w = e % (h * h), rr = w % h, cc = w / h;
+                int s0 = p * 2 * h;
+                const T *Crow = sI + (s0 + h + rr) * TRSV_LD + s0 + h;
+                T acc = T(0);
+                for (int k = 0; k <= rr; ++k)
+                    acc += Crow[k] * sI[(s0 + h + k) * TRSV_LD + s0 + cc];
+                xv[q] = -acc;
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < MAXE; ++q) {
+            int e = tid + q * TRSV_THREADS;
+            if (e < nel) {
+                int p = e / (h * h), w = e % (h * h), rr = w % h, cc = w / h;
+                int s0 = p * 2 * h;
+                sI[(s0 + h + rr) * TRSV_LD + s0 + cc] = xv[q];
+            }
+        }
+        __syncthreads();
+    }
+    /* sD is free from here (the last barrier above): the tiles of the
+     * transposed op */
 
-    /* 2. the earlier blocks */
+    /* 2. the earlier blocks: warp 0 polls the flags of up to KC blocks at
+     * once and their x come into shared memory together (one round trip
+     * through L2 for several tiles); each tile's loads of A are issued
+     * one tile ahead */
     const int r = tid % TRSV_NB, g = tid / TRSV_NB;
     T acc[R];
 #pragma unroll
     for (int c = 0; c < R; ++c)
         acc[c] = T(0);
+    T a[TRSV_PER], an[TRSV_PER];
+    if (b > 0)
+        trsv_tile<T>(a, trans, fwd, nblk, m, 0, i0, ni, r, g, tid, A, lda);
+    int base = 0, have = 0; /* sx holds x of blocks base .. base + have */
     for (int q = 0; q < b; ++q) {
-        const int qb = fwd ? q : nblk - 1 - q;
-        const long j0 = (long)qb * TRSV_NB;
-        const int nj = (int)min((long)TRSV_NB, (long)m - j0);
-        T a[TRSV_PER];
-        if (!trans) { /* op(A)(i0 + r, j0 + g + G s) = A(.,.): coalesced */
-#pragma unroll
-            for (int s = 0; s < TRSV_PER; ++s) {
-                int jj = g + TRSV_G * s;
-                a[s] = (r < ni && jj < nj) ? A[i0 + r + (j0 + jj) * lda]
-                                           : T(0);
+        if (q == base + have) {
+            __syncthreads(); /* sx is free */
+            if (tid < 32) {
+                int want = min(TRSV_KC, b - q);
+                unsigned mask;
+                do {
+                    int ok = 0;
+                    if (tid < want) {
+                        int qq = q + tid, qb = fwd ? qq : nblk - 1 - qq;
+                        ok = trsv_ld_acquire(flags + 1 + qb) != 0u;
+                    }
+                    mask = __ballot_sync(0xffffffffu, ok);
+                } while (!(mask & 1u));
+                __threadfence();
+                if (tid == 0)
+                    s_cnt = __ffs(~mask) - 1;
             }
-        } else { /* op(A)(i0 + ac, j0 + ar) = A(j0 + ar, i0 + ac) */
+            __syncthreads();
+            base = q;
+            have = s_cnt;
+            for (int e = tid; e < have * TRSV_NB; e += TRSV_THREADS) {
+                int t = e / TRSV_NB, row = e % TRSV_NB;
+                int qq = q + t, qb = fwd ? qq : nblk - 1 - qq;
+                long j0 = (long)qb * TRSV_NB;
+                int nj = (int)min((long)TRSV_NB, (long)m - j0);
 #pragma unroll
-            for (int s = 0; s < TRSV_PER; ++s) {
-                int e = tid + TRSV_THREADS * s;
-                int ar = e % TRSV_NB, ac = e / TRSV_NB;
-                a[s] = (ar < nj && ac < ni) ? A[j0 + ar + (i0 + ac) * lda]
-                                            : T(0);
+                for (int c = 0; c < R; ++c)
+                    sx[e * R + c] = (row < nj && c < nr)
+                                        ? __ldcg(B + j0 + row + c * ldb)
+                                        : T(0);
             }
+            __syncthreads();
         }
-        if (tid == 0) {
-            while (trsv_ld_acquire(flags + 1 + qb) == 0u)
-                ;
-            __threadfence();
-        }
-        __syncthreads(); /* x(q) is there; sx and sD are free */
-        if (tid < TRSV_NB) {
-#pragma unroll
-            for (int c = 0; c < R; ++c)
-                sx[tid * R + c] = (tid < nj && c < nr)
-                                      ? __ldcg(B + j0 + tid + c * ldb)
-                                      : T(0);
-        }
-        if (trans) {
+        if (q + 1 < b)
+            trsv_tile<T>(an, trans, fwd, nblk, m, q + 1, i0, ni, r, g, tid, A,
+                         lda);
+        if (trans) { /* the tile through shared memory, transposed */
 #pragma unroll
             for (int s = 0; s < TRSV_PER; ++s) {
                 int e = tid + TRSV_THREADS * s;
                 sD[(e / TRSV_NB) * TRSV_LD + e % TRSV_NB] = a[s];
             }
-        }
-        __syncthreads();
-        if (trans) {
+            __syncthreads();
 #pragma unroll
             for (int s = 0; s < TRSV_PER; ++s)
                 a[s] = sD[r * TRSV_LD + g + TRSV_G * s];
+            __syncthreads();
         }
+        const T *xs = sx + (q - base) * TRSV_NB * R;
 #pragma unroll
         for (int s = 0; s < TRSV_PER; ++s) {
             int jj = g + TRSV_G * s;
 #pragma unroll
             for (int c = 0; c < R; ++c)
-                acc[c] += a[s] * sx[jj * R + c];
+                acc[c] += a[s] * xs[jj * R + c];
         }
+#pragma unroll
+        for (int s = 0; s < TRSV_PER; ++s)
+            a[s] = an[s];
     }
     /* 3. residual, in logical order, then x = inv(D) residual */
     __syncthreads();
@@ -232,7 +309,7 @@ static int trsv_launch(qru_context *ctx, int m, int nr, int trans, int fwd,
                        int unit, double alpha, qru_ptr A, int lda, qru_ptr B,
                        int ldb, unsigned *flags)
 {
-    size_t smem = sizeof(T) * (2 * TRSV_NB * TRSV_LD + TRSV_NB * R);
+    size_t smem = sizeof(T) * (2 * TRSV_NB * TRSV_LD + TRSV_KC * TRSV_NB * R);
     static int attr_set[QRU_CUDA_MAXDEV];
     int dev = qru_cuda(ctx)->device;
     if (smem > 48 * 1024 && dev >= 0 && dev < QRU_CUDA_MAXDEV &&

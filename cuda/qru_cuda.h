@@ -204,7 +204,11 @@ int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
  * takes it from m >= QRU_CU_TRSV_MIN_M (both CUDA tuning constants: one
  * kernel launch after a memset, against cuBLAS's trsm, which for one
  * right-hand side runs 10x above the memory floor at m = 4096). */
+#ifndef QRU_CU_TRSV_OFF
 enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 1 };
+#else /* measurement builds only (-DQRU_CU_TRSV_OFF): cuBLAS throughout */
+enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 0x7fffffff };
+#endif
 int qru_cu_trsv_few(qru_context *ctx, qru_dtype dt, char uplo, char ta,
                     char diag, int m, int n, double alpha, qru_ptr A, int lda,
                     qru_ptr B, int ldb);
