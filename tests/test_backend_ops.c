@@ -438,16 +438,18 @@ START_TEST(test_trsm)
 END_TEST
 
 /* trsm with few right-hand sides on the left (the CUDA backend's own
- * kernel for n <= 8, blocks of 64 rows; cuBLAS above): sizes around the
- * block boundaries, every uplo / transa / diag, ld > m, alpha != 1, NaN in
- * the triangle not referenced (and on a unit diagonal), the rows of B
- * beyond m untouched; n = 9 falls back */
+ * kernel for n <= 8 and m >= 1024, blocks of 64 rows; cuBLAS otherwise):
+ * sizes around the block boundaries (1024 = 16 blocks, 1087 and 1089: a
+ * last block of 63 and of 1 rows, 2100: of 52) and below the threshold,
+ * every uplo / transa / diag, ld > m, alpha != 1, NaN in the triangle not
+ * referenced (and on a unit diagonal), the rows of B beyond m untouched;
+ * n = 9 falls back */
 START_TEST(test_trsm_few)
 {
     NDT_OK(_i);
     qru_dtype dt = DT(_i);
     double eps = qru_test_eps(dt);
-    static const int ms[] = {1, 63, 64, 65, 197, 2100};
+    static const int ms[] = {1, 63, 64, 65, 197, 1024, 1087, 1089, 2100};
     static const int ns[] = {1, 3, 8, 9};
     for (size_t mi = 0; mi < sizeof ms / sizeof *ms; ++mi)
         for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ++ni) {
