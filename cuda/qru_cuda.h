@@ -205,7 +205,7 @@ int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
  * kernel launch after a memset, against cuBLAS's trsm, which for one
  * right-hand side runs 10x above the memory floor at m = 4096; below
  * m = 1024 cuBLAS was faster for one right-hand side on an H200:
- * results/2026-11-26_gpu_issue16-trsv/). */
+ * results/2026-11-26_nvidia-h200_issue16-trsv/). */
 #ifndef QRU_CU_TRSV_OFF
 enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 1024 };
 #else /* measurement builds only (-DQRU_CU_TRSV_OFF): cuBLAS throughout */
