@@ -494,6 +494,7 @@ int main(int argc, char **argv)
     bg_gpu_close(&g);
     return 0;
 #else
+    (void)gp_only;
     printf("bench_chol_gpu: skipped: no CUDA device (this build has no CUDA "
            "backend)\n");
     return BG_SKIP;
