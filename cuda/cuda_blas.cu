@@ -113,8 +113,9 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
     int st = qru_cuda_enter(ctx);
     if (st)
         return st;
+    int trsv_min = qru_ctx_tuning(ctx, dt)->trsv_min_m;
     if ((side == 'L' || side == 'l') && n <= QRU_CU_TRSV_MAX_RHS &&
-        m >= QRU_CU_TRSV_MIN_M)
+        trsv_min > 0 && m >= trsv_min)
         return qru_cu_trsv_few(ctx, dt, uplo, ta, diag, m, n, alpha, A, lda,
                                B, ldb);
     cublasHandle_t h = qru_cuda(ctx)->blas;

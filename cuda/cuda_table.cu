@@ -58,6 +58,9 @@ const qru_backend_ops qru_cuda_ops = {
                .panel_groups = 0,
                .chol_panel = 0,
                .sweeps_kernel = 0,
+               /* below m = 1024 cuBLAS was faster with one right-hand
+                * side (H200, results/2026-11-26_nvidia-h200_issue16-trsv/) */
+               .trsv_min_m = 1024,
                .cost = {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 3.5e-6}},
 };
 

@@ -200,17 +200,12 @@ int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
                       int lda, qru_ptr Y, int ldy, qru_ptr tau, qru_ptr work);
 
 /* The triangular solve for few right-hand sides (cuda_trsv.cu): side 'L',
- * any uplo / transa / diag, 1 <= n <= QRU_CU_TRSV_MAX_RHS; the trsm op
- * takes it from m >= QRU_CU_TRSV_MIN_M (both CUDA tuning constants; one
- * kernel launch after a memset, against cuBLAS's trsm, which for one
- * right-hand side runs 10x above the memory floor at m = 4096; below
- * m = 1024 cuBLAS was faster for one right-hand side on an H200:
- * results/2026-11-26_nvidia-h200_issue16-trsv/). */
-#ifndef QRU_CU_TRSV_OFF
-enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 1024 };
-#else /* measurement builds only (-DQRU_CU_TRSV_OFF): cuBLAS throughout */
-enum { QRU_CU_TRSV_MAX_RHS = 8, QRU_CU_TRSV_MIN_M = 0x7fffffff };
-#endif
+ * any uplo / transa / diag, 1 <= n <= QRU_CU_TRSV_MAX_RHS (the kernel's
+ * compiled limit); the trsm op takes it from m >= the tuning's trsv_min_m
+ * (QRU_TUNE_TRSV_MIN_M; one kernel launch after a memset, against
+ * cuBLAS's trsm, which for one right-hand side runs 10x above the memory
+ * floor at m = 4096: results/2026-11-26_nvidia-h200_issue16-trsv/). */
+enum { QRU_CU_TRSV_MAX_RHS = 8 };
 int qru_cu_trsv_few(qru_context *ctx, qru_dtype dt, char uplo, char ta,
                     char diag, int m, int n, double alpha, qru_ptr A, int lda,
                     qru_ptr B, int ldb);

@@ -337,7 +337,11 @@ typedef enum qru_tuning_param {
      *  cluster window, 3 the one-group window, 4 the CUDA chain of rows in
      *  one block, 5 in a cluster (2 to 5 where they fit, else as 0)
      *  (QRU_SWEEPS_KERNEL=auto|global|cluster|window|chain|chaincluster). */
-    QRU_TUNE_SWEEPS_KERNEL
+    QRU_TUNE_SWEEPS_KERNEL,
+    /** Triangular solves with at most 8 right-hand sides on the left run
+     *  qru's own kernel from order m >= this (CUDA; elsewhere unused);
+     *  0: never, the vendor's trsm (QRU_TRSV_MIN_M). */
+    QRU_TUNE_TRSV_MIN_M
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it

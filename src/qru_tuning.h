@@ -49,7 +49,10 @@
     /* CUDA Cholesky diagonal blocks: by size, qru's kernel, or cuSOLVER */ \
     X(chol_panel, CHOL_PANEL, "QRU_CHOL_PANEL", 0, 2, "auto|kernel|vendor") \
     /* fused Givens sweeps kernel: on chip when it fits, or global memory */ \
-    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 5, "auto|global|cluster|window|chain|chaincluster")
+    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 5, "auto|global|cluster|window|chain|chaincluster") \
+    /* triangular solves with few right-hand sides (CUDA trsm op, side \
+     * 'L') by qru's own kernel from m >= this; 0: never (the vendor's) */ \
+    X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The cost model of the update policy (src/update/policy.c):

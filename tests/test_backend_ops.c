@@ -380,6 +380,34 @@ START_TEST(test_gemm)
 }
 END_TEST
 
+/* A triangular test matrix for the trsm tests: A (rows x na, ld lda; rows
+ * is na or lda) has a diagonal of 2 + 0.5 u and off-diagonal elements
+ * off * u (u uniform, rounded to float for float) in its uplo triangle
+ * and NaN in the other (and on the diagonal when diag is 'U' and
+ * nan_unit); F (na x na) is op(A) as a full matrix, its diagonal 1 for
+ * diag 'U'. */
+static void tri_fill(qru_dtype dt, char uplo, char ta, char diag, int na,
+                     int rows, int lda, double off, int nan_unit, double *A,
+                     double *F)
+{
+    for (int j = 0; j < na; ++j)
+        for (int i = 0; i < rows; ++i) {
+            int in = uplo == 'U' ? i < j : i > j;
+            double v = i == j ? 2.0 + 0.5 * urand() : off * urand();
+            if (dt == QRU_FLOAT)
+                v = (double)(float)v;
+            A[AT(0, i, j, lda)] =
+                in || (i == j && !(nan_unit && diag == 'U')) ? v : NAN;
+            if (i >= na)
+                continue;
+            double e = in ? v : (i == j ? (diag == 'U' ? 1.0 : v) : 0.0);
+            if (ta == 'N')
+                F[AT(0, i, j, na)] = e;
+            else
+                F[AT(0, j, i, na)] = e;
+        }
+}
+
 START_TEST(test_trsm)
 {
     NDT_OK(_i);
@@ -392,19 +420,7 @@ START_TEST(test_trsm)
         size_t la = (size_t)lda * na, lb = (size_t)ldb * n;
         double *A = hnew(la), *B = hrand(dt, lb), *X = hnew(lb);
         double *F = hnew((size_t)na * na); /* op(A) as a full matrix */
-        for (int j = 0; j < na; ++j)
-            for (int i = 0; i < na; ++i) {
-                int in = uplo == 'U' ? i < j : i > j;
-                double v = i == j ? 2.0 + 0.5 * urand() : 0.3 * urand();
-                if (dt == QRU_FLOAT)
-                    v = (double)(float)v;
-                A[AT(0, i, j, lda)] = (in || i == j) ? v : NAN;
-                double e = in ? v : (i == j ? (diag == 'U' ? 1.0 : v) : 0.0);
-                if (ta == 'N')
-                    F[AT(0, i, j, na)] = e;
-                else
-                    F[AT(0, j, i, na)] = e;
-            }
+        tri_fill(dt, uplo, ta, diag, na, na, lda, 0.3, 0, A, F);
         dbuf dA = dnew(dt, la), dB = dnew(dt, lb);
         dput(dt, dA, A);
         dput(dt, dB, B);
@@ -451,71 +467,69 @@ START_TEST(test_trsm_few)
     double eps = qru_test_eps(dt);
     static const int ms[] = {1, 63, 64, 65, 197, 1024, 1087, 1089, 2100};
     static const int ns[] = {1, 3, 8, 9};
-    for (size_t mi = 0; mi < sizeof ms / sizeof *ms; ++mi)
-        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ++ni) {
-            int m = ms[mi], n = ns[ni];
-            if (m > 1000 && n > 3)
-                continue; /* the host residual */
-            for (int c = 0; c < 8; ++c) {
-                char uplo = (c & 1) ? 'U' : 'L', ta = (c & 2) ? 'T' : 'N';
-                char diag = (c & 4) ? 'U' : 'N';
-                int na = m, lda = na + 3, ldb = m + 2;
-                double alpha = -1.25, off = 0.5 / sqrt((double)na);
-                size_t la = (size_t)lda * na, lb = (size_t)ldb * n;
-                double *A = hnew(la), *B = hrand(dt, lb), *X = hnew(lb);
-                double *F = hnew((size_t)na * na); /* op(A), full */
-                for (int j = 0; j < na; ++j)
-                    for (int i = 0; i < lda; ++i) {
-                        int in = uplo == 'U' ? i < j : i > j;
-                        double v = i == j ? 2.0 + 0.5 * urand() : off * urand();
-                        if (dt == QRU_FLOAT)
-                            v = (double)(float)v;
-                        A[AT(0, i, j, lda)] =
-                            in || (i == j && diag == 'N') ? v : NAN;
-                        if (i >= na)
-                            continue;
-                        double e = in ? v : (i == j ? (diag == 'U' ? 1.0 : v)
-                                                    : 0.0);
-                        if (ta == 'N')
-                            F[AT(0, i, j, na)] = e;
-                        else
-                            F[AT(0, j, i, na)] = e;
+    /* QRU_TUNE_TRSV_MIN_M (used by CUDA only): the default, then qru's
+     * kernel at every m (1), then the vendor's everywhere (0) */
+    int min0 = 0;
+    ck_assert_int_eq(
+        qru_context_get_tuning(ctx, dt, QRU_TUNE_TRSV_MIN_M, &min0), 0);
+    int passes = qru_test_backend() == QRU_BACKEND_CUDA ? 3 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_TRSV_MIN_M,
+                                                pass == 0 ? min0 : 2 - pass),
+                         0);
+        for (size_t mi = 0; mi < sizeof ms / sizeof *ms; ++mi)
+            for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ++ni) {
+                int m = ms[mi], n = ns[ni];
+                if (m > 1000 && n > 3)
+                    continue; /* the host residual */
+                for (int c = 0; c < 8; ++c) {
+                    char uplo = (c & 1) ? 'U' : 'L', ta = (c & 2) ? 'T' : 'N';
+                    char diag = (c & 4) ? 'U' : 'N';
+                    int na = m, lda = na + 3, ldb = m + 2;
+                    double alpha = -1.25, off = 0.5 / sqrt((double)na);
+                    size_t la = (size_t)lda * na, lb = (size_t)ldb * n;
+                    double *A = hnew(la), *B = hrand(dt, lb), *X = hnew(lb);
+                    double *F = hnew((size_t)na * na); /* op(A), full */
+                    tri_fill(dt, uplo, ta, diag, na, lda, lda, off, 1, A, F);
+                    dbuf dA = dnew(dt, la), dB = dnew(dt, lb);
+                    dput(dt, dA, A);
+                    dput(dt, dB, B);
+                    ck_assert_int_eq(O->trsm(ctx, dt, 'L', uplo, ta, diag, m, n,
+                                             alpha, dA.p, lda, dB.p, ldb),
+                                     0);
+                    dget(dt, dB, X);
+                    double rmax = 0, xmax = 0;
+                    for (int j = 0; j < n; ++j) {
+                        for (int i = m; i < ldb; ++i)
+                            ck_assert_msg(X[AT(0, i, j, ldb)] ==
+                                              B[AT(0, i, j, ldb)],
+                                          "trsm_few m %d: row %d of B changed",
+                                          m, i);
+                        for (int i = 0; i < m; ++i) {
+                            double s = 0;
+                            for (int l = 0; l < na; ++l)
+                                s += F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)];
+                            double r = fabs(s - alpha * B[AT(0, i, j, ldb)]);
+                            rmax = r > rmax || isnan(r) ? r : rmax;
+                            double x = fabs(X[AT(0, i, j, ldb)]);
+                            xmax = x > xmax || isnan(x) ? x : xmax;
+                        }
                     }
-                dbuf dA = dnew(dt, la), dB = dnew(dt, lb);
-                dput(dt, dA, A);
-                dput(dt, dB, B);
-                ck_assert_int_eq(O->trsm(ctx, dt, 'L', uplo, ta, diag, m, n,
-                                         alpha, dA.p, lda, dB.p, ldb),
-                                 0);
-                dget(dt, dB, X);
-                double rmax = 0, xmax = 0;
-                for (int j = 0; j < n; ++j) {
-                    for (int i = m; i < ldb; ++i)
-                        ck_assert_msg(X[AT(0, i, j, ldb)] ==
-                                          B[AT(0, i, j, ldb)],
-                                      "trsm_few m %d: row %d of B changed", m,
-                                      i);
-                    for (int i = 0; i < m; ++i) {
-                        double s = 0;
-                        for (int l = 0; l < na; ++l)
-                            s += F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)];
-                        double r = fabs(s - alpha * B[AT(0, i, j, ldb)]);
-                        rmax = r > rmax || isnan(r) ? r : rmax;
-                        double x = fabs(X[AT(0, i, j, ldb)]);
-                        xmax = x > xmax || isnan(x) ? x : xmax;
-                    }
+                    ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
+                                  "trsm_few L%c%c%c m %d n %d pass %d: "
+                                  "residual %g",
+                                  uplo, ta, diag, m, n, pass, rmax);
+                    dfree(dA);
+                    dfree(dB);
+                    free(A);
+                    free(B);
+                    free(X);
+                    free(F);
                 }
-                ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
-                              "trsm_few L%c%c%c m %d n %d: residual %g", uplo,
-                              ta, diag, m, n, rmax);
-                dfree(dA);
-                dfree(dB);
-                free(A);
-                free(B);
-                free(X);
-                free(F);
             }
-        }
+    }
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_TRSV_MIN_M, min0), 0);
 }
 END_TEST
 
