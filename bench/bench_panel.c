@@ -2,7 +2,7 @@
  * Micro-benchmark of the pieces of a blocked update step (issue 8), on the
  * backend of QRU_TEST_BACKEND (cpu | cuda | opencl, default cpu):
  *   - panel_qr of an m x nb panel under each panel kernel
- *     (QRU_PANEL_KERNEL = auto, smem, global; see cuda/cuda_panel.cu);
+ *     (QRU_PANEL_KERNEL = auto, smem, global, reg; see cuda/cuda_panel.cu);
  *   - the two GEMMs of a block reflector applied from the left
  *     (qru_upd_wy_left: B := B + Y (W' B)) for rb x nc blocks;
  *   - a 1 x 1 laset: the cost of one backend call that does nothing.
@@ -12,7 +12,8 @@
  * Prints an Octave-loadable table:
  *   what m nb nc t_us
  * with what = 1 panel (auto), 2 panel (smem), 3 panel (global), 4 wy_left,
- * 5 laset.  Random inputs (never zeros).
+ * 5 laset, 6 the copy of the panel, 7 panel (reg: auto without the
+ * warp-chain kernel).  Random inputs (never zeros).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -135,7 +136,8 @@ int main(void)
     printf("%% bench_panel on backend %s (double); per-call microseconds\n",
            O->name);
     printf("%% what: 1 panel_qr auto, 2 smem, 3 global, 4 wy_left (2 GEMMs), "
-           "5 laset 1x1, 6 copy of the panel (included in 1-3)\n");
+           "5 laset 1x1, 6 copy of the panel (included in 1-3, 7), "
+           "7 reg\n");
     printf("%% what    m   nb    nc      t_us\n");
     static const int panels[][2] = {{264, 64}, {264, 32}, {232, 32},
                                     {545, 45}, {1064, 64}};
@@ -151,10 +153,12 @@ int main(void)
             a.W = dalloc_rand(mn);
             a.tau = dalloc_rand((size_t)a.nb);
             a.work = dalloc_rand(qru_panel_work(a.m, a.nb));
-            for (int k = 0; k < 3; ++k) {
-                qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, k);
+            static const int kinds[][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 7}};
+            for (int k = 0; k < 4; ++k) {
+                qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                       kinds[k][0]);
                 double t = timeit(run_panel, &a, 20);
-                printf("  %d %5d %4d %5d %9.2f\n", k + 1, a.m, a.nb, 0,
+                printf("  %d %5d %4d %5d %9.2f\n", kinds[k][1], a.m, a.nb, 0,
                        1e6 * t);
             }
             qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0);

@@ -110,11 +110,12 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
     return g < 1 ? 1 : (int)g;
 }
 
-/* Which panel kernel: the tuning's panel_kernel = 0 (default: registers,
- * else shared memory, else the tall panel over many blocks
- * (cuda_panel_grid.cu), else global memory: the first that fits), 1 (no
- * register kernel), 2 (the global-memory kernel only) or 3 (the many-block
- * kernel wherever it applies, else global memory). */
+/* Which panel kernel: the tuning's panel_kernel = 0 (default: the
+ * warp-chain kernel, else registers, else shared memory, else the tall
+ * panel over many blocks (cuda_panel_grid.cu), else global memory: the
+ * first that fits), 1 (no register kernel), 2 (the global-memory kernel
+ * only), 3 (the many-block kernel wherever it applies, else global
+ * memory) or 4 (as 0 without the warp-chain kernel). */
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
 #define REG_THREADS 512
@@ -123,6 +124,17 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
     ((REG_THREADS / QRU_TEAM) * QRU_PREG_C < QRU_PREG_NB                       \
          ? (REG_THREADS / QRU_TEAM) * QRU_PREG_C                               \
          : QRU_PREG_NB)
+
+#include "cuda_panel_chain.cuh"
+
+/* Whether the warp-chain kernel's shared memory can be had on the
+ * context's device (raised once per device and type). */
+template <typename T> static int chain_fits(qru_context *ctx)
+{
+    static long cache[QRU_CUDA_MAXDEV];
+    return qru_cuda_smem_optin(ctx, (const void *)qru_panel_qr_chain<T>,
+                               cache, 0) >= PC_LOCAL_BYTES(T);
+}
 
 static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n, const double *a,
                               const double *T, int ldt, const double *Y,
@@ -155,11 +167,17 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
          ot = (long)tau.off, ok = (long)work.off;
     size_t sb = smem_bytes<T>(m, nb);
     int onchip = 0;
-    if (which == 0 && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
+    if (which == 0 && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+        qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
+            m, nb, a, oa, lda, y, oy, ldy, t, ot, wk, ok);
+        onchip = 1;
+    } else if ((which == 0 || which == 4) && m <= REG_MAX_ROWS &&
+               nb <= REG_MAX_NB) {
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
                                                       ldy, t, ot, wk, ok);
         onchip = 1;
-    } else if ((which == 0 || which == 1) && sb <= smem_capacity<T>(ctx)) {
+    } else if ((which == 0 || which == 1 || which == 4) &&
+               sb <= smem_capacity<T>(ctx)) {
         qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
             m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot, 1, wk, ok);
         onchip = 1;

@@ -321,8 +321,9 @@ typedef enum qru_tuning_param {
     QRU_TUNE_SWEEPS_MAX_WORK,
     /** GPU Householder panel kernel: 0 the first that fits, 1 no
      *  register kernel, 2 the global-memory kernel only, 3 the tall panel
-     *  over many blocks wherever it applies (CUDA; elsewhere as 2)
-     *  (QRU_PANEL_KERNEL=auto|smem|global|grid). */
+     *  over many blocks wherever it applies (CUDA; elsewhere as 2), 4 the
+     *  first that fits without the warp-chain kernel (CUDA; elsewhere as
+     *  0) (QRU_PANEL_KERNEL=auto|smem|global|grid|reg). */
     QRU_TUNE_PANEL_KERNEL,
     /** Work-groups of the CUDA multi-group panel; 0: by size and the
      *  device (QRU_PANEL_GROUPS). */

@@ -471,8 +471,9 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
 
 /* The reflector of the owned column c (x: the item's rows of it): x :=
- * [R(0:c, c); v], v_c to vout as a full column, tau to tv[c]. */
-QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
+ * [R(0:c, c); v], v_c to vout as a full column, tau to tv[c] and
+ * returned (in every item). */
+QRU_DEVICE T qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
                                QRU_LOCAL T *tv, int lane)
 {
     T ss = (T)0, al = (T)0;
@@ -542,6 +543,7 @@ QRU_DEVICE void qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
     }
     if (lane == 0)
         tv[c] = t;
+    return t;
 }
 
 QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
@@ -635,6 +637,7 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
         To[oto + e] = i <= j ? Tm[i + j * QRU_PREG_NB] : (T)0;
     }
 }
+
 #endif /* QRU_TEAM > 1 */
 
 #endif /* QRU_PANEL_CL */

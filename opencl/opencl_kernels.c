@@ -314,12 +314,14 @@ int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
  * device's local memory less what the kernel itself declares; 0 when the
  * tuning's panel_kernel asks for the global-memory kernel only (2) or for
- * the many-block kernel (3, CUDA only: global memory here). */
+ * the many-block kernel (3, CUDA only: global memory here); 4 (no
+ * warp-chain kernel, CUDA only) is the default here. */
 size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
                               const ocl_prog *p)
 {
     const ocl_impl *im = IMPL(ctx);
-    if (qru_ctx_tuning(ctx, dt)->panel_kernel >= 2)
+    int pk = qru_ctx_tuning(ctx, dt)->panel_kernel;
+    if (pk == 2 || pk == 3)
         return 0;
     cl_ulong used = 0;
     if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,

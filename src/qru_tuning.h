@@ -41,9 +41,10 @@
     /* fused Givens sweeps (one work-group) while min(p, L) nr <= this */ \
     X(sweeps_max_work, SWEEPS_MAX_WORK, "QRU_SWEEPS_MAX_WORK", 0, 1 << 30, NULL) \
     /* GPU panel kernel: the first that fits, no register kernel, the \
-     * global-memory kernel only, or the tall panel over many blocks \
-     * wherever it applies (CUDA) */ \
-    X(panel_kernel, PANEL_KERNEL, "QRU_PANEL_KERNEL", 0, 3, "auto|smem|global|grid") \
+     * global-memory kernel only, the tall panel over many blocks \
+     * wherever it applies (CUDA), or the first that fits without the \
+     * warp-chain kernel (CUDA) */ \
+    X(panel_kernel, PANEL_KERNEL, "QRU_PANEL_KERNEL", 0, 4, "auto|smem|global|grid|reg") \
     /* work-groups of the CUDA multi-group panel; 0: by size and SMs */ \
     X(panel_groups, PANEL_GROUPS, "QRU_PANEL_GROUPS", 0, 1 << 20, NULL) \
     /* CUDA Cholesky diagonal blocks: by size, qru's kernel, or cuSOLVER */ \

@@ -1383,13 +1383,15 @@ START_TEST(test_panel_qr)
             cases[last][1] = mx;
         }
     }
-    /* four times: the backend's choice (on the GPU backends: registers,
-     * else local memory, else (CUDA) the tall panel over many blocks, else
-     * global memory, the first that fits), no register kernel, global
-     * memory only, the many-block kernel wherever it applies; the CPU has
-     * one panel code (one pass), OpenCL no many-block kernel (three) */
+    /* five times: the backend's choice (on the GPU backends: (CUDA) the
+     * warp-chain kernel, else registers, else local memory, else (CUDA)
+     * the tall panel over many blocks, else global memory, the first that
+     * fits), no register kernel, global memory only, the many-block kernel
+     * wherever it applies, the choice without the warp-chain kernel; the
+     * CPU has one panel code (one pass), OpenCL no many-block or
+     * warp-chain kernel (three) */
     qru_backend be = qru_test_backend();
-    int npass = be == QRU_BACKEND_CUDA ? 4 : be == QRU_BACKEND_OPENCL ? 3 : 1;
+    int npass = be == QRU_BACKEND_CUDA ? 5 : be == QRU_BACKEND_OPENCL ? 3 : 1;
     for (int pass = 0; pass < npass; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
@@ -1399,7 +1401,7 @@ START_TEST(test_panel_qr)
             continue;
         /* the tall cases: the backend's choice and the many-block kernel
          * only (they take long, above all under the sanitizers) */
-        if (m >= 5000 && (pass == 1 || pass == 2))
+        if (m >= 5000 && (pass == 1 || pass == 2 || pass == 4))
             continue;
         /* QRU_TEST_QUICK (the sanitizer runs, racecheck above all): the
          * panels up to 1000 x 64 and the widest on-chip one (the last

@@ -21,7 +21,7 @@
  * and C); the values at the first and last row, inside a panel block and
  * on the diagonal; the update algorithms FAST, DISSERTATION and AUTO; and
  * every panel kernel the backend has (QRU_PANEL_KERNEL = auto / smem /
- * global; with QRU_PANEL_GROUPS=3 the global kernel of CUDA runs as a
+ * global / grid / reg; with QRU_PANEL_GROUPS=3 the global kernel of CUDA runs as a
  * cooperative launch of 3 blocks).  The sizes make the add-rows panels
  * (64 + 24) x 64, the register kernel's shape.
  *
@@ -109,12 +109,13 @@ static const char *tname(qru_dtype dt)
 static qru_context *ctx;
 
 /* Panel-kernel settings of the backend (QRU_TUNE_PANEL_KERNEL). */
-static const char *const panel_all[] = {NULL, "smem", "global", "grid"};
+static const char *const panel_all[] = {NULL, "smem", "global", "grid",
+                                        "reg"};
 static int npanel(void)
 {
     qru_backend b = qru_test_backend();
     if (b == QRU_BACKEND_CUDA)
-        return 4;
+        return 5;
     return b == QRU_BACKEND_OPENCL ? 2 : 1; /* OpenCL: auto, global */
 }
 static const char *panel_setting(int i)
@@ -127,7 +128,8 @@ static void set_panel(const char *pk)
     int v = !pk                        ? 0
             : strcmp(pk, "smem") == 0   ? 1
             : strcmp(pk, "global") == 0 ? 2
-                                        : 3;
+            : strcmp(pk, "grid") == 0   ? 3
+                                        : 4;
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_PANEL_KERNEL, v), 0);
     ck_assert_int_eq(
