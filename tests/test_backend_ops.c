@@ -408,6 +408,29 @@ static void tri_fill(qru_dtype dt, char uplo, char ta, char diag, int na,
         }
 }
 
+/* The residual of a trsm result X (m x n, ld ldb) against alpha B with F
+ * = op(A) full (na x na): max |op(A) X - alpha B| (side 'L') or
+ * max |X op(A) - alpha B| (side 'R') to *rmax, max |X| to *xmax (a NaN
+ * in either is kept). */
+static void trsm_residual(char side, int m, int n, int na, const double *F,
+                          const double *X, const double *B, int ldb,
+                          double alpha, double *rmax, double *xmax)
+{
+    *rmax = 0.0;
+    *xmax = 0.0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+            double s = 0;
+            for (int l = 0; l < na; ++l)
+                s += side == 'L' ? F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)]
+                                 : X[AT(0, i, l, ldb)] * F[AT(0, l, j, na)];
+            double r = fabs(s - alpha * B[AT(0, i, j, ldb)]);
+            *rmax = r > *rmax || isnan(r) ? r : *rmax;
+            double x = fabs(X[AT(0, i, j, ldb)]);
+            *xmax = x > *xmax || isnan(x) ? x : *xmax;
+        }
+}
+
 START_TEST(test_trsm)
 {
     NDT_OK(_i);
@@ -428,19 +451,8 @@ START_TEST(test_trsm)
                                  dA.p, lda, dB.p, ldb),
                          0);
         dget(dt, dB, X);
-        /* residual op(A) X - 1.5 B (left) or X op(A) - 1.5 B (right) */
-        double rmax = 0, xmax = 0;
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                double s = 0;
-                for (int l = 0; l < na; ++l)
-                    s += side == 'L' ? F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)]
-                                     : X[AT(0, i, l, ldb)] * F[AT(0, l, j, na)];
-                double r = fabs(s - 1.5 * B[AT(0, i, j, ldb)]);
-                rmax = r > rmax || isnan(r) ? r : rmax;
-                double x = fabs(X[AT(0, i, j, ldb)]);
-                xmax = x > xmax ? x : xmax;
-            }
+        double rmax, xmax;
+        trsm_residual(side, m, n, na, F, X, B, ldb, 1.5, &rmax, &xmax);
         ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
                       "trsm %c%c%c%c: residual %g", side, uplo, ta, diag, rmax);
         dfree(dA);
@@ -498,23 +510,15 @@ START_TEST(test_trsm_few)
                                              alpha, dA.p, lda, dB.p, ldb),
                                      0);
                     dget(dt, dB, X);
-                    double rmax = 0, xmax = 0;
-                    for (int j = 0; j < n; ++j) {
+                    for (int j = 0; j < n; ++j)
                         for (int i = m; i < ldb; ++i)
                             ck_assert_msg(X[AT(0, i, j, ldb)] ==
                                               B[AT(0, i, j, ldb)],
                                           "trsm_few m %d: row %d of B changed",
                                           m, i);
-                        for (int i = 0; i < m; ++i) {
-                            double s = 0;
-                            for (int l = 0; l < na; ++l)
-                                s += F[AT(0, i, l, na)] * X[AT(0, l, j, ldb)];
-                            double r = fabs(s - alpha * B[AT(0, i, j, ldb)]);
-                            rmax = r > rmax || isnan(r) ? r : rmax;
-                            double x = fabs(X[AT(0, i, j, ldb)]);
-                            xmax = x > xmax || isnan(x) ? x : xmax;
-                        }
-                    }
+                    double rmax, xmax;
+                    trsm_residual('L', m, n, na, F, X, B, ldb, alpha, &rmax,
+                                  &xmax);
                     ck_assert_msg(rmax <= 30.0 * na * eps * (xmax + 1.0),
                                   "trsm_few L%c%c%c m %d n %d pass %d: "
                                   "residual %g",
@@ -1203,10 +1207,12 @@ START_TEST(test_givens_sweeps)
          * the CPU backend's reference sweeps (L = 12, p = 50, double). */
         double tol = 16.0 * (L + p) * eps;
         char what[80];
-        snprintf(what, sizeof what, "givens_sweeps X L %d p %d nr %d", L, p,
-                 nr);
+        snprintf(what, sizeof what,
+                 "givens_sweeps X L %d p %d nr %d (sweeps_kernel %d)", L, p,
+                 nr, pass);
         expect_close(what, dt, gX, X, len, 1.0, tol);
-        snprintf(what, sizeof what, "givens_sweeps cs L %d p %d", L, p);
+        snprintf(what, sizeof what,
+                 "givens_sweeps cs L %d p %d (sweeps_kernel %d)", L, p, pass);
         expect_close(what, dt, gc, cs, ncs, 1.0, tol);
         dfree(dX);
         dfree(dc);
