@@ -61,6 +61,6 @@ const qru_backend_ops qru_cuda_ops = {
                /* below m = 1024 cuBLAS was faster with one right-hand
                 * side (H200, results/2026-11-26_nvidia-h200_issue16-trsv/) */
                .trsv_min_m = 1024,
-               .cost = {5e12, 4e12, 25e12, 6e-6, 2.4e-6, 3.5e-6}},
+               .cost = {5e12, 4e12, 25e12, 6e-6, 2.1e-6, 3.5e-6}},
 };
 
