@@ -87,6 +87,7 @@ typedef struct ocl_impl {
     char *log;          /* build log (see qru_opencl_build_log) */
     int log_failed;     /* log is that of a failed build */
     char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
+    int pocl;           /* the platform is PoCL (builds take a lock) */
     cl_mem scratch;     /* small device scratch (col_norms) */
     size_t scratch_bytes;
 } ocl_impl;

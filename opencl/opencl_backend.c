@@ -279,6 +279,7 @@ int ocl_init(qru_context *ctx, const qru_context_options *opt)
                       NULL);
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s (OpenCL: %s)",
              dname, pname);
+    im->pocl = strstr(pname, "Portable Computing Language") != NULL;
     return 0;
 fail:
     ocl_fini(ctx);

@@ -5,6 +5,12 @@
  */
 #include "ocl_internal.h"
 
+#if defined(__unix__)
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#endif
+
 const char *const qru_ocl_kernel_names[K_COUNT] = {
 #define QRU_OCL_KN_(e, name) name,
     QRU_OCL_KERNELS(QRU_OCL_KN_)
@@ -89,7 +95,10 @@ int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
  * clBuildProgram (CL_BUILD_PROGRAM_FAILURE), or builds a program without
  * kernels (clCreateKernel: CL_INVALID_KERNEL_NAME).  A new attempt a moment
  * later finds the complete file.  A genuine compiler error fails every
- * attempt, so it costs BUILD_TRIES compilations before QRU_ERR_BUILD. */
+ * attempt, so it costs BUILD_TRIES compilations before QRU_ERR_BUILD.
+ * Rarely, on a loaded machine, PoCL aborts the process instead (an
+ * assertion in pocl_llvm_build_program), which no retry can catch: so on
+ * PoCL the builds of qru's processes also take turns (build_lock). */
 #define BUILD_TRIES 4
 
 void ocl_pause_ms(long ms)
@@ -97,6 +106,52 @@ void ocl_pause_ms(long ms)
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0)
         ;
+}
+
+/* Seconds a build waits for the lock before it goes ahead without it (a
+ * build holds it for a few seconds at most; never wait forever) */
+#define BUILD_LOCK_WAIT_S 120
+
+/* On PoCL: an exclusive lock that the builds of this user's qru processes
+ * take in turn (flock on /tmp/qru-pocl-build-<uid>.lock, released by the
+ * kernel if a process dies holding it); the descriptor, or -1 where there
+ * is none to take (not PoCL, no such file, the wait ran out: the build
+ * goes ahead as before, its retries still cover the cache race). */
+static int build_lock(const ocl_impl *im)
+{
+#if defined(__unix__)
+    if (!im->pocl)
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/qru-pocl-build-%ld.lock",
+             (long)getuid());
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    for (long waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 20) {
+        if (waited >= 1000L * BUILD_LOCK_WAIT_S) {
+            close(fd);
+            return -1;
+        }
+        ocl_pause_ms(20);
+    }
+    return fd;
+#else
+    (void)im;
+    return -1;
+#endif
+}
+
+static void build_unlock(int fd)
+{
+#if defined(__unix__)
+    if (fd >= 0) {
+        flock(fd, LOCK_UN);
+        close(fd);
+    }
+#else
+    (void)fd;
+#endif
 }
 
 /* The program of precision dt, built on first use. */
@@ -123,6 +178,7 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
              di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
              im->tune.tile, im->extra);
     int st = 0;
+    int lock = build_lock(im);
     for (int t = 0; t < BUILD_TRIES; ++t) {
         cl_program prog = NULL;
         cl_int err = CL_SUCCESS;
@@ -140,6 +196,7 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
         if (last)
             break;
     }
+    build_unlock(lock);
     if (st == 0) {
         p->state = 1;
         *out = p;
