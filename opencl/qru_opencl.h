@@ -24,7 +24,10 @@
  * requests return QRU_ERR_UNSUPPORTED.  A failed build (or kernel creation)
  * is tried again up to 3 times, 100-400 ms apart, because an OpenCL runtime
  * may fail it for a moment when other processes update a shared compiler
- * cache (PoCL 3.x does); if every attempt fails it returns QRU_ERR_BUILD
+ * cache (PoCL 3.x does; on PoCL the builds of one user's qru processes
+ * also take turns under a file lock, /tmp/qru-pocl-build-<uid>.lock,
+ * because PoCL can abort a process in that race instead of failing the
+ * build); if every attempt fails it returns QRU_ERR_BUILD
  * (and again on every later request in that precision); the compiler log
  * stays readable through qru_opencl_build_log().  Elementwise kernels are
  * launched with one work-group shape each (PoCL compiles a kernel once per
