@@ -1103,7 +1103,7 @@ END_TEST
 /* Host reference of the staggered sweeps (the contract's loop): on X
  * (xrs, xcs element strides), make or read cs; rows r0 .. nr-1. */
 static void ref_sweeps(int L, int p, int make, double *X, long xrs, long xcs,
-                       int nr, int from_jlo, double *cs)
+                       int nr, int from_jlo, double *cs, double *rr)
 {
     long off = 0;
     for (int t = 0; t < L + p - 1; ++t) {
@@ -1112,12 +1112,14 @@ static void ref_sweeps(int L, int p, int make, double *X, long xrs, long xcs,
         for (int q = 0; q <= hi - lo; ++q) {
             long pa = (long)(i0 - 1 + 2 * q) * xcs, pb = pa + xcs;
             double c = 1.0, s = 0.0;
+            rr[off + q] = 1.0;
             if (make) {
                 double a = X[pa + (lo + q) * xrs], b = X[pb + (lo + q) * xrs];
                 if (b != 0.0) {
                     double r = hypot(a, b);
                     c = a / r;
                     s = b / r;
+                    rr[off + q] = r;
                 }
                 cs[2 * (off + q)] = c;
                 cs[2 * (off + q) + 1] = s;
@@ -1193,7 +1195,8 @@ START_TEST(test_givens_sweeps)
         double *gX = hnew(len), *gc = hnew(ncs);
         dget(dt, dX, gX);
         dget(dt, dc, gc);
-        ref_sweeps(L, p, make, X, xrs, xcs, nr, fj, cs);
+        double *rr = hnew(ncs / 2); /* each formed rotation's r */
+        ref_sweeps(L, p, make, X, xrs, xcs, nr, fj, cs, rr);
         if (make && nr == p) /* X(r, c), c > r: unspecified (rounding) */
             for (int r = 0; r < nr; ++r)
                 for (int cc = r + 1; cc < ncol; ++cc) {
@@ -1211,9 +1214,21 @@ START_TEST(test_givens_sweeps)
                  "givens_sweeps X L %d p %d nr %d (sweeps_kernel %d)", L, p,
                  nr, pass);
         expect_close(what, dt, gX, X, len, 1.0, tol);
-        snprintf(what, sizeof what,
-                 "givens_sweeps cs L %d p %d (sweeps_kernel %d)", L, p, pass);
-        expect_close(what, dt, gc, cs, ncs, 1.0, tol);
+        /* c = a / r and s = b / r from a and b that carry that error:
+         * their own error is up to about tol / r (inputs of order 1) */
+        for (size_t q = 0; q < ncs / 2; ++q) {
+            double e = fmax(fabs(gc[2 * q] - cs[2 * q]),
+                            fabs(gc[2 * q + 1] - cs[2 * q + 1])) *
+                       fmin(1.0, rr[q]);
+            ck_assert_msg(e <= tol,
+                          "givens_sweeps cs L %d p %d (sweeps_kernel %d, %s): "
+                          "rotation %zu: got (%.17g, %.17g), want (%.17g, "
+                          "%.17g), r = %.3g (error %.3g > %.3g)",
+                          L, p, pass, dt == QRU_DOUBLE ? "double" : "float", q,
+                          gc[2 * q], gc[2 * q + 1], cs[2 * q], cs[2 * q + 1],
+                          rr[q], e, tol);
+        }
+        free(rr);
         dfree(dX);
         dfree(dc);
         free(X);
