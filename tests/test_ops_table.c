@@ -158,6 +158,24 @@ START_TEST(test_tuning_api)
     ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
                                             QRU_TUNE_QR_VENDOR, 3),
                      -4);
+    /* the last panel kernel setting ("reg", 4) and one past it */
+    int pk0 = -1, pk = -1;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_PANEL_KERNEL, &pk0),
+                     0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_PANEL_KERNEL, 5),
+                     -4);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_PANEL_KERNEL, &pk),
+                     0);
+    ck_assert_int_eq(pk, pk0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_PANEL_KERNEL, 4),
+                     0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_PANEL_KERNEL, pk0),
+                     0);
     ck_assert_int_eq(qru_context_get_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB,
                                             &v),
                      -1);
@@ -214,11 +232,13 @@ START_TEST(test_tuning_env)
     setenv("QRU_QR_NB", "9", 1);
     setenv("QRU_GEQRF", "own", 1);
     setenv("QRU_SWEEPS_MAX_WORK", "12x", 1);
+    setenv("QRU_PANEL_KERNEL", "reg", 1);
     qru_context *c = NULL;
     ck_assert_int_eq(qru_context_create(qru_test_backend(), &c), 0);
     unsetenv("QRU_QR_NB");
     unsetenv("QRU_GEQRF");
     unsetenv("QRU_SWEEPS_MAX_WORK");
+    unsetenv("QRU_PANEL_KERNEL");
     for (int d = 0; d < 2; ++d) {
         qru_dtype dt = d ? QRU_DOUBLE : QRU_FLOAT;
         ck_assert_int_eq(qru_context_get_tuning(c, dt, QRU_TUNE_QR_NB, &v), 0);
@@ -234,6 +254,9 @@ START_TEST(test_tuning_env)
                                                 QRU_TUNE_SWEEPS_MAX_WORK, &v),
                          0);
         ck_assert_int_eq(v, w0); /* "12x" does not parse */
+        ck_assert_int_eq(
+            qru_context_get_tuning(c, dt, QRU_TUNE_PANEL_KERNEL, &v), 0);
+        ck_assert_int_eq(v, 4); /* the name of the last value */
     }
     qru_context_destroy(c);
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
