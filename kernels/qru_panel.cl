@@ -637,7 +637,6 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
         To[oto + e] = i <= j ? Tm[i + j * QRU_PREG_NB] : (T)0;
     }
 }
-
 #endif /* QRU_TEAM > 1 */
 
 #endif /* QRU_PANEL_CL */
