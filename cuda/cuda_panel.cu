@@ -168,9 +168,10 @@ static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
     size_t sb = smem_bytes<T>(m, nb);
     int onchip = 0;
     if (which == 0 && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+        /* W formed in the kernel */
         qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
-            m, nb, a, oa, lda, y, oy, ldy, t, ot, wk, ok);
-        onchip = 1;
+            m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot);
+        return qru_cuda_launched();
     } else if ((which == 0 || which == 4) && m <= REG_MAX_ROWS &&
                nb <= REG_MAX_NB) {
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,

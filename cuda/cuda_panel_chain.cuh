@@ -25,7 +25,10 @@
  *     others that never set it, and each wait is for a value that an
  *     earlier step of the pipeline guarantees, so no order of the warps
  *     deadlocks.  At the end: one block barrier, T from tau and Z
- *     (qru_panel_tbuild), A (R with exact zeros), Y, tau and T written.
+ *     (qru_panel_tbuild), W = -Y T from the reflectors still in shared
+ *     memory (register tiles of PC_WC columns, no cuBLAS trmm: that took
+ *     three launches and ~30 us a 264 x 64 panel on an H100), then A (R
+ *     with exact zeros), Y, W and tau written.
  *
  * Shared memory: PC_LOCAL_BYTES(T) (212 KB in double): the device
  * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
@@ -33,18 +36,27 @@
 #ifndef QRU_CUDA_PANEL_CHAIN_CUH
 #define QRU_CUDA_PANEL_CHAIN_CUH
 
-#ifndef PC_HELPERS
+/* Build constants (the variants tried are in
+ * results/2026-11-26_nvidia-h200_warp-panel/README.md): helper warps,
+ * a helper's columns in groups of PC_G, the sleep between the polls of a
+ * flag (ns) */
 #define PC_HELPERS 7
-#endif
 #define PC_THREADS ((PC_HELPERS + 1) * QRU_TEAM)
 #define PC_NB 64
 #define PC_LEN QRU_PREG_LEN
 /* columns a helper holds: 1..PC_NB-1 spread over the helpers */
 #define PC_K ((PC_NB - 1 + PC_HELPERS - 1) / PC_HELPERS)
 #define PC_G (PC_K % 3 == 0 ? 3 : PC_K) /* a helper's columns in groups */
-#ifndef PC_POLL_NS
-#define PC_POLL_NS 32 /* sleep between the polls of a flag */
-#endif
+#define PC_POLL_NS 32
+/* W = -Y T at the end: the warps in two halves by rows (rows lane + 32 r,
+ * r < PC_WR0 in the first, the others in the second), a warp's columns
+ * w % PC_HW + PC_HW u, u < PC_WC, spread so that the triangle's work is
+ * even */
+#define PC_HW ((PC_HELPERS + 1) / 2)
+#define PC_WC (PC_NB / PC_HW)
+#define PC_WR0 ((QRU_PREG_R + 1) / 2)
+static_assert((PC_HELPERS + 1) % 2 == 0 && PC_NB % PC_HW == 0,
+              "the W = -Y T split needs an even warp count dividing PC_NB");
 #define PC_LOCAL_BYTES(T)                                                      \
     (((size_t)PC_LEN * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *           \
          sizeof(T) +                                                           \
@@ -73,7 +85,7 @@ static __device__ __forceinline__ void pc_set(int *f, int v, int lane)
 template <typename T>
 __global__ void __launch_bounds__(PC_THREADS, 1)
     qru_panel_qr_chain(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
-                       int ldy, T *tau, long ot, T *To, long oto)
+                       int ldy, T *W, long ow, int ldw, T *tau, long ot)
 {
     extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
     T *P = (T *)qru_panel_smem_;  /* slot c: column c, then reflector c */
@@ -285,7 +297,43 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
     }
     __syncthreads();
     qru_panel_tbuild<T>(nb, Tm, PC_NB, tv, lid, PC_THREADS);
-    /* A (R with exact zeros), Y, tau, T */
+    {
+        /* W = -Y T (T upper triangular: only l <= j) */
+        int h = w / PC_HW, r0 = h ? PC_WR0 : 0,
+            nr = h ? QRU_PREG_R - PC_WR0 : PC_WR0, wc = w % PC_HW;
+        T acc[PC_WC][PC_WR0];
+#pragma unroll
+        for (int u = 0; u < PC_WC; ++u)
+#pragma unroll
+            for (int r = 0; r < PC_WR0; ++r)
+                acc[u][r] = (T)0;
+        for (int l = 0; l < nb; ++l) {
+            T y[PC_WR0];
+            const T *yl = P + (long)l * PC_LEN + lane + QRU_TEAM * r0;
+#pragma unroll
+            for (int r = 0; r < PC_WR0; ++r)
+                y[r] = r < nr ? yl[QRU_TEAM * r] : (T)0;
+#pragma unroll
+            for (int u = 0; u < PC_WC; ++u) {
+                int j = wc + PC_HW * u;
+                if (l <= j && j < nb) { /* uniform in the warp */
+                    T t = Tm[l + j * PC_NB];
+#pragma unroll
+                    for (int r = 0; r < PC_WR0; ++r)
+                        acc[u][r] += y[r] * t;
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < PC_WC; ++u)
+#pragma unroll
+            for (int r = 0; r < PC_WR0; ++r) {
+                int i = lane + QRU_TEAM * (r0 + r), j = wc + PC_HW * u;
+                if (r < nr && i < m && j < nb)
+                    W[QRU_IDX(ow, i, j, ldw)] = -acc[u][r];
+            }
+    }
+    /* A (R with exact zeros), Y, tau */
     for (int j = w; j < nb; j += PC_THREADS / QRU_TEAM)
         for (int i = lane; i < m; i += QRU_TEAM) {
             A[QRU_IDX(oa, i, j, lda)] = i <= j ? Rs[i + j * PC_NB] : (T)0;
@@ -293,10 +341,6 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
         }
     for (int j = lid; j < nb; j += PC_THREADS)
         tau[ot + j] = tv[j];
-    for (int e = lid; e < nb * nb; e += PC_THREADS) {
-        int j = e / nb, i = e - j * nb;
-        To[oto + e] = i <= j ? Tm[i + j * PC_NB] : (T)0;
-    }
 }
 
 #endif /* QRU_CUDA_PANEL_CHAIN_CUH */
