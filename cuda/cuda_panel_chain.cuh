@@ -15,20 +15,21 @@
  *     reflector application to one column, on one warp.
  *   - The helper warps (1..PC_HELPERS) hold the other columns (column c
  *     on helper 1 + (c - 1) % PC_HELPERS) in registers.  For each
- *     published reflector r they apply it to their columns c >= r + 2 (one
- *     batched warp reduction), hand column r + 2 to the chain warp
- *     (slot r + 2 and its flag), and one helper in turn forms the dots
- *     Z(c, r) = Y(:, c)' Y(:, r), c < r, that T needs (the work of the
- *     applications shrinks with r while that of the dots grows).
+ *     published reflector r they apply it to their columns c >= r + 2
+ *     (batched warp reductions), the column the chain takes next first,
+ *     and hand column r + 2 over (slot r + 2 and its flag).
  *   - Hand-offs are flags in shared memory (volatile, ordered by
  *     __threadfence_block); every flag is set by one warp and awaited by
  *     others that never set it, and each wait is for a value that an
  *     earlier step of the pipeline guarantees, so no order of the warps
- *     deadlocks.  At the end: one block barrier, T from tau and Z
- *     (qru_panel_tbuild), W = -Y T from the reflectors still in shared
- *     memory (register tiles of PC_WC columns, no cuBLAS trmm: that took
- *     three launches and ~30 us a 264 x 64 panel on an H100), then A (R
- *     with exact zeros), Y, W and tau written.
+ *     deadlocks.
+ *   - At the end, after one block barrier, every warp: the dots
+ *     Z(c, q) = Y(:, c)' Y(:, q), c < q, that T needs (4 x 4 tiles; done
+ *     by one helper in turn during the chain they cost ~16% of the
+ *     panel), T from tau and Z (qru_panel_tbuild), W = -Y T (register
+ *     tiles of PC_WC columns; cuBLAS trmm took three launches and ~30 us
+ *     a 264 x 64 panel on an H100), then A (R with exact zeros), Y, W and
+ *     tau written.
  *
  * Shared memory: PC_LOCAL_BYTES(T) (212 KB in double): the device
  * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
@@ -80,6 +81,42 @@ static __device__ __forceinline__ void pc_set(int *f, int v, int lane)
         __threadfence_block();
         *(volatile int *)f = v;
     }
+}
+
+/* The sums over the warp of 16 values a lane (a[e] of every lane), with
+ * 16 exchanges instead of 16 butterflies: halving, each lane keeps one
+ * half of its values and sends the other.  Returns the sum of a[*e],
+ * held by both lanes of a pair (lane and lane ^ 1). */
+template <typename T>
+static __device__ __forceinline__ T pc_sum16(const T (&a)[16], int lane,
+                                             int *e)
+{
+    T b[8], c[4], d[2];
+    int h = (lane >> 4) & 1;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+        T mine = h ? a[k + 8] : a[k], other = h ? a[k] : a[k + 8];
+        b[k] = mine + __shfl_xor_sync(0xffffffffu, other, 16);
+    }
+    h = (lane >> 3) & 1;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        T mine = h ? b[k + 4] : b[k], other = h ? b[k] : b[k + 4];
+        c[k] = mine + __shfl_xor_sync(0xffffffffu, other, 8);
+    }
+    h = (lane >> 2) & 1;
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+        T mine = h ? c[k + 2] : c[k], other = h ? c[k] : c[k + 2];
+        d[k] = mine + __shfl_xor_sync(0xffffffffu, other, 4);
+    }
+    h = (lane >> 1) & 1;
+    T f = (h ? d[1] : d[0]) +
+          __shfl_xor_sync(0xffffffffu, h ? d[0] : d[1], 2);
+    f += __shfl_xor_sync(0xffffffffu, f, 1);
+    *e = ((lane >> 4) & 1) * 8 + ((lane >> 3) & 1) * 4 +
+         ((lane >> 2) & 1) * 2 + ((lane >> 1) & 1);
+    return f;
 }
 
 template <typename T>
@@ -274,26 +311,45 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                             a[g + u][r] -= d[u] * v[r];
                 }
             }
-            if (q >= 1 && q % PC_HELPERS == w - 1) { /* Z(0:q-1, q) */
-                for (int c = 0; c < q; c += 4) {
-                    T z[4];
-#pragma unroll
-                    for (int u = 0; u < 4; ++u) { /* past q - 1: discarded */
-                        const T *y = P + (long)(c + u < q ? c + u : 0) * PC_LEN;
-                        z[u] = (T)0;
-#pragma unroll
-                        for (int r = 0; r < QRU_PREG_R; ++r)
-                            z[u] += y[lane + QRU_TEAM * r] * v[r];
-                    }
-#pragma unroll
-                    for (int u = 0; u < 4; ++u) {
-                        T sum = QRU_TEAM_SUM(z[u]);
-                        if (c + u < q && lane == 0)
-                            Tm[q + (c + u) * PC_NB] = t != (T)0 ? sum : (T)0;
-                    }
-                }
-            }
         }
+    }
+    __syncthreads();
+    /* Z(c, q) = Y(:, c)' Y(:, q), c < q (the strict lower part of Tm, for
+     * T): 4 x 4 tiles (c block <= q block), a warp's rows in its lanes,
+     * the 16 partial sums of a tile reduced together (pc_sum16) */
+    for (int tl = w; tl < (PC_NB / 4) * (PC_NB / 4 + 1) / 2;
+         tl += PC_THREADS / QRU_TEAM) {
+        int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
+        while (cb > qb) {
+            cb -= qb + 1;
+            ++qb;
+        }
+        if (4 * qb >= nb)
+            continue;
+        T acc[16];
+#pragma unroll
+        for (int e = 0; e < 16; ++e)
+            acc[e] = (T)0;
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            T yc[4], yq[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                yc[u] = P[(long)(4 * cb + u) * PC_LEN + i];
+                yq[u] = P[(long)(4 * qb + u) * PC_LEN + i];
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+#pragma unroll
+                for (int v = 0; v < 4; ++v)
+                    acc[4 * u + v] += yc[u] * yq[v];
+        }
+        int e;
+        T z = pc_sum16<T>(acc, lane, &e);
+        int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
+        if (!(lane & 1) && c < q && q < nb)
+            Tm[q + c * PC_NB] = tv[q] != (T)0 ? z : (T)0;
     }
     __syncthreads();
     qru_panel_tbuild<T>(nb, Tm, PC_NB, tv, lid, PC_THREADS);
