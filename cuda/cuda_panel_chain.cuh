@@ -56,6 +56,8 @@
 #define PC_HW ((PC_HELPERS + 1) / 2)
 #define PC_WC (PC_NB / PC_HW)
 #define PC_WR0 ((QRU_PREG_R + 1) / 2)
+static_assert(PC_NB <= 2 * QRU_TEAM,
+              "the chain reads rows j - 1 and j from registers 0 and 1");
 static_assert((PC_HELPERS + 1) % 2 == 0 && PC_NB % PC_HW == 0,
               "the W = -Y T split needs an even warp count dividing PC_NB");
 #define PC_LOCAL_BYTES(T)                                                      \
@@ -172,30 +174,32 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
                 x[r] = sl[lane + QRU_TEAM * r];
-            T pd = (T)0, xx = (T)0, xv = (T)0, vv = (T)0, al = (T)0,
-              vj = (T)0;
+            T xx = (T)0, xv = (T)0, vv = (T)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r) {
                 int i = lane + QRU_TEAM * r;
-                pd += x[r] * v[r];
                 T xb = i > j ? x[r] : (T)0, vb = i > j ? v[r] : (T)0;
                 xx += xb * xb;
                 xv += xb * vb;
                 vv += vb * vb;
-                if (i == j) {
-                    al = x[r];
-                    vj = v[r];
-                }
             }
-            /* sums in every lane, bit-identical (an xor butterfly adds
+            /* rows j - 1 and j (below 2 QRU_TEAM: registers 0 and 1) from
+             * the lanes that hold them, one shuffle each; v is 0 above
+             * row j - 1 and 1 at it, so x'v = x(j-1) + x(j) v(j) + xv.
+             * Sums in every lane, bit-identical (an xor butterfly adds
              * the same pairs in every lane), so branches on them are
-             * uniform */
-            pd = QRU_TEAM_SUM(pd);
+             * uniform. */
+            T al = __shfl_sync(0xffffffffu, j < QRU_TEAM ? x[0] : x[1],
+                               j % QRU_TEAM);
+            T vj = __shfl_sync(0xffffffffu, j < QRU_TEAM ? v[0] : v[1],
+                               j % QRU_TEAM);
+            T x1 = __shfl_sync(0xffffffffu,
+                               j - 1 < QRU_TEAM ? x[0] : x[1],
+                               (j - 1) % QRU_TEAM);
             xx = QRU_TEAM_SUM(xx);
             xv = QRU_TEAM_SUM(xv);
             vv = QRU_TEAM_SUM(vv);
-            al = QRU_TEAM_SUM(al);
-            vj = QRU_TEAM_SUM(vj);
+            T pd = x1 + al * vj + xv;
             T d = t * pd;
             if (t == (T)0)
                 d = (T)0;
