@@ -1,7 +1,7 @@
 /*
  * The warp-chain panel (CUDA only; included by cuda/cuda_panel.cu after
- * kernels/qru_panel.cl, whose register-panel reflector qru_preg_house and
- * T builder qru_panel_tbuild it uses): the contract of qru_panel_qr for
+ * kernels/qru_panel.cl, whose register-panel reflector qru_preg_house it
+ * uses): the contract of qru_panel_qr for
  * panels of at most QRU_PREG_LEN (288) rows and PC_NB (64) columns, with
  * the serial part of the column steps on ONE warp and no block barrier
  * between them.
@@ -24,12 +24,13 @@
  *     earlier step of the pipeline guarantees, so no order of the warps
  *     deadlocks.
  *   - At the end, after one block barrier, every warp: the dots
- *     Z(c, q) = Y(:, c)' Y(:, q), c < q, that T needs (4 x 4 tiles; done
- *     by one helper in turn during the chain they cost ~16% of the
- *     panel), T from tau and Z (qru_panel_tbuild), W = -Y T (register
- *     tiles of PC_WC columns; cuBLAS trmm took three launches and ~30 us
- *     a 264 x 64 panel on an H100), then A (R with exact zeros), Y, W and
- *     tau written.
+ *     Z(c, q) = Y(:, c)' Y(:, q), c < q (8 x 8 tiles; done by one helper
+ *     in turn during the chain they cost ~16% of the panel), then
+ *     W = -Y T by larft's recurrence on W's columns, a row a thread in
+ *     registers (T itself is never formed: its recursive build and a
+ *     W = -Y T product took 26 + 17 us of a 264 x 64 panel on an H100,
+ *     cuBLAS trmm three launches and ~30 us), then A (R with exact
+ *     zeros), Y, W and tau written.
  *
  * Shared memory: PC_LOCAL_BYTES(T) (212 KB in double): the device
  * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
@@ -49,17 +50,9 @@
 #define PC_K ((PC_NB - 1 + PC_HELPERS - 1) / PC_HELPERS)
 #define PC_G (PC_K % 3 == 0 ? 3 : PC_K) /* a helper's columns in groups */
 #define PC_POLL_NS 32
-/* W = -Y T at the end: the warps in two halves by rows (rows lane + 32 r,
- * r < PC_WR0 in the first, the others in the second), a warp's columns
- * w % PC_HW + PC_HW u, u < PC_WC, spread so that the triangle's work is
- * even */
-#define PC_HW ((PC_HELPERS + 1) / 2)
-#define PC_WC (PC_NB / PC_HW)
-#define PC_WR0 ((QRU_PREG_R + 1) / 2)
+#define PC_ZB (PC_NB / 8) /* 8 x 8 tiles of Z */
 static_assert(PC_NB <= 2 * QRU_TEAM,
               "the chain reads rows j - 1 and j from registers 0 and 1");
-static_assert((PC_HELPERS + 1) % 2 == 0 && PC_NB % PC_HW == 0,
-              "the W = -Y T split needs an even warp count dividing PC_NB");
 #define PC_LOCAL_BYTES(T)                                                      \
     (((size_t)PC_LEN * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *           \
          sizeof(T) +                                                           \
@@ -85,40 +78,29 @@ static __device__ __forceinline__ void pc_set(int *f, int v, int lane)
     }
 }
 
-/* The sums over the warp of 16 values a lane (a[e] of every lane), with
- * 16 exchanges instead of 16 butterflies: halving, each lane keeps one
- * half of its values and sends the other.  Returns the sum of a[*e],
- * held by both lanes of a pair (lane and lane ^ 1). */
-template <typename T>
-static __device__ __forceinline__ T pc_sum16(const T (&a)[16], int lane,
-                                             int *e)
+/* One halving step of a warp reduction of N values a lane (a[0..N-1] of
+ * every lane): lanes whose bit O is set keep the upper half of their
+ * values and send the lower, the others the reverse; afterwards
+ * a[0..N/2-1] are sums over lane pairs (lane, lane ^ O).  Steps with
+ * O = 16, 8, 4, 2, 1 leave a lane N/32 of the N warp sums (pc_halved_at):
+ * one exchange a value instead of a butterfly each. */
+template <typename T, int N, int O>
+static __device__ __forceinline__ void pc_halve(T *a, int lane)
 {
-    T b[8], c[4], d[2];
-    int h = (lane >> 4) & 1;
+    int h = (lane & O) != 0;
 #pragma unroll
-    for (int k = 0; k < 8; ++k) {
-        T mine = h ? a[k + 8] : a[k], other = h ? a[k] : a[k + 8];
-        b[k] = mine + __shfl_xor_sync(0xffffffffu, other, 16);
+    for (int k = 0; k < N / 2; ++k) {
+        T mine = h ? a[k + N / 2] : a[k], other = h ? a[k] : a[k + N / 2];
+        a[k] = mine + __shfl_xor_sync(0xffffffffu, other, O);
     }
-    h = (lane >> 3) & 1;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        T mine = h ? b[k + 4] : b[k], other = h ? b[k] : b[k + 4];
-        c[k] = mine + __shfl_xor_sync(0xffffffffu, other, 8);
-    }
-    h = (lane >> 2) & 1;
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        T mine = h ? c[k + 2] : c[k], other = h ? c[k] : c[k + 2];
-        d[k] = mine + __shfl_xor_sync(0xffffffffu, other, 4);
-    }
-    h = (lane >> 1) & 1;
-    T f = (h ? d[1] : d[0]) +
-          __shfl_xor_sync(0xffffffffu, h ? d[0] : d[1], 2);
-    f += __shfl_xor_sync(0xffffffffu, f, 1);
-    *e = ((lane >> 4) & 1) * 8 + ((lane >> 3) & 1) * 4 +
-         ((lane >> 2) & 1) * 2 + ((lane >> 1) & 1);
-    return f;
+}
+/* The first of the N / 32 sums a lane holds after the five steps (the
+ * others follow it) */
+template <int N> static __device__ __forceinline__ int pc_halved_at(int lane)
+{
+    return (N / 2) * ((lane >> 4) & 1) + (N / 4) * ((lane >> 3) & 1) +
+           (N / 8) * ((lane >> 2) & 1) + (N / 16) * ((lane >> 1) & 1) +
+           (N / 32) * (lane & 1);
 }
 
 template <typename T>
@@ -318,80 +300,68 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
         }
     }
     __syncthreads();
-    /* Z(c, q) = Y(:, c)' Y(:, q), c < q (the strict lower part of Tm, for
-     * T): 4 x 4 tiles (c block <= q block), a warp's rows in its lanes,
-     * the 16 partial sums of a tile reduced together (pc_sum16) */
-    for (int tl = w; tl < (PC_NB / 4) * (PC_NB / 4 + 1) / 2;
-         tl += PC_THREADS / QRU_TEAM) {
+    /* Z(c, q) = Y(:, c)' Y(:, q), c < q, into Tm's strict upper part:
+     * 8 x 8 tiles (c block <= q block), a warp's rows in its lanes (the
+     * tile's 64 partial sums reduced by halving) */
+    for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2; tl += PC_THREADS / QRU_TEAM) {
         int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
         while (cb > qb) {
             cb -= qb + 1;
             ++qb;
         }
-        if (4 * qb >= nb)
+        if (8 * qb >= nb)
             continue;
-        T acc[16];
+        T acc[64];
 #pragma unroll
-        for (int e = 0; e < 16; ++e)
+        for (int e = 0; e < 64; ++e)
             acc[e] = (T)0;
-#pragma unroll
+#pragma unroll 1
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
-            T yc[4], yq[4];
+            T yc[8], yq[8];
 #pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                yc[u] = P[(long)(4 * cb + u) * PC_LEN + i];
-                yq[u] = P[(long)(4 * qb + u) * PC_LEN + i];
+            for (int u = 0; u < 8; ++u) {
+                yc[u] = P[(long)(8 * cb + u) * PC_LEN + i];
+                yq[u] = P[(long)(8 * qb + u) * PC_LEN + i];
             }
 #pragma unroll
-            for (int u = 0; u < 4; ++u)
+            for (int u = 0; u < 8; ++u)
 #pragma unroll
-                for (int v = 0; v < 4; ++v)
-                    acc[4 * u + v] += yc[u] * yq[v];
+                for (int v = 0; v < 8; ++v)
+                    acc[8 * u + v] += yc[u] * yq[v];
         }
-        int e;
-        T z = pc_sum16<T>(acc, lane, &e);
-        int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
-        if (!(lane & 1) && c < q && q < nb)
-            Tm[q + c * PC_NB] = tv[q] != (T)0 ? z : (T)0;
+        pc_halve<T, 64, 16>(acc, lane);
+        pc_halve<T, 32, 8>(acc, lane);
+        pc_halve<T, 16, 4>(acc, lane);
+        pc_halve<T, 8, 2>(acc, lane);
+        pc_halve<T, 4, 1>(acc, lane);
+        int e0 = pc_halved_at<64>(lane);
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            int c = 8 * cb + (e0 + k) / 8, q = 8 * qb + (e0 + k) % 8;
+            if (c < q && q < nb)
+                Tm[c + q * PC_NB] = acc[k];
+        }
     }
     __syncthreads();
-    qru_panel_tbuild<T>(nb, Tm, PC_NB, tv, lid, PC_THREADS);
-    {
-        /* W = -Y T (T upper triangular: only l <= j) */
-        int h = w / PC_HW, r0 = h ? PC_WR0 : 0,
-            nr = h ? QRU_PREG_R - PC_WR0 : PC_WR0, wc = w % PC_HW;
-        T acc[PC_WC][PC_WR0];
+    /* W = -Y T column by column, a row a thread (rows past the block's
+     * threads in a second round):
+     *     W(:, j) = -tau_j (Y(:, j) + W(:, 0:j-1) Z(0:j-1, j)),
+     * larft's recurrence for T's columns applied to W directly (tau_j = 0
+     * gives W(:, j) = 0, as T's zero row and column do); W's row in
+     * registers, Z's column read by the whole block at once */
+    for (int i = lid; i < m; i += PC_THREADS) {
+        T wr[PC_NB];
 #pragma unroll
-        for (int u = 0; u < PC_WC; ++u)
+        for (int j = 0; j < PC_NB; ++j) {
+            T s = P[(long)j * PC_LEN + i];
 #pragma unroll
-            for (int r = 0; r < PC_WR0; ++r)
-                acc[u][r] = (T)0;
-        for (int l = 0; l < nb; ++l) {
-            T y[PC_WR0];
-            const T *yl = P + (long)l * PC_LEN + lane + QRU_TEAM * r0;
-#pragma unroll
-            for (int r = 0; r < PC_WR0; ++r)
-                y[r] = r < nr ? yl[QRU_TEAM * r] : (T)0;
-#pragma unroll
-            for (int u = 0; u < PC_WC; ++u) {
-                int j = wc + PC_HW * u;
-                if (l <= j && j < nb) { /* uniform in the warp */
-                    T t = Tm[l + j * PC_NB];
-#pragma unroll
-                    for (int r = 0; r < PC_WR0; ++r)
-                        acc[u][r] += y[r] * t;
-                }
-            }
+            for (int l = 0; l < j; ++l)
+                s += wr[l] * Tm[l + j * PC_NB];
+            wr[j] = -tv[j] * s;
+            if (j < nb)
+                W[QRU_IDX(ow, i, j, ldw)] = wr[j];
         }
-#pragma unroll
-        for (int u = 0; u < PC_WC; ++u)
-#pragma unroll
-            for (int r = 0; r < PC_WR0; ++r) {
-                int i = lane + QRU_TEAM * (r0 + r), j = wc + PC_HW * u;
-                if (r < nr && i < m && j < nb)
-                    W[QRU_IDX(ow, i, j, ldw)] = -acc[u][r];
-            }
     }
     /* A (R with exact zeros), Y, tau */
     for (int j = w; j < nb; j += PC_THREADS / QRU_TEAM)
