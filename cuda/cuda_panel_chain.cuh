@@ -50,7 +50,7 @@
 #define PC_K ((PC_NB - 1 + PC_HELPERS - 1) / PC_HELPERS)
 #define PC_G (PC_K % 3 == 0 ? 3 : PC_K) /* a helper's columns in groups */
 #define PC_POLL_NS 32
-#define PC_ZB (PC_NB / 8) /* 8 x 8 tiles of Z */
+#define PC_ZB (PC_NB / 4) /* 4 x 4 tiles of Z */
 static_assert(PC_NB <= 2 * QRU_TEAM,
               "the chain reads rows j - 1 and j from registers 0 and 1");
 #define PC_LOCAL_BYTES(T)                                                      \
@@ -82,8 +82,8 @@ static __device__ __forceinline__ void pc_set(int *f, int v, int lane)
  * every lane): lanes whose bit O is set keep the upper half of their
  * values and send the lower, the others the reverse; afterwards
  * a[0..N/2-1] are sums over lane pairs (lane, lane ^ O).  Steps with
- * O = 16, 8, 4, 2, 1 leave a lane N/32 of the N warp sums (pc_halved_at):
- * one exchange a value instead of a butterfly each. */
+ * O = 16, 8, 4, 2 (and 1) leave a lane N/16 (N/32) of the N warp sums
+ * (pc_halved_at): one exchange a value instead of a butterfly each. */
 template <typename T, int N, int O>
 static __device__ __forceinline__ void pc_halve(T *a, int lane)
 {
@@ -95,7 +95,8 @@ static __device__ __forceinline__ void pc_halve(T *a, int lane)
     }
 }
 /* The first of the N / 32 sums a lane holds after the five steps (the
- * others follow it) */
+ * others follow it); for N = 32 after four steps, half of it is the sum
+ * the lane pair holds */
 template <int N> static __device__ __forceinline__ int pc_halved_at(int lane)
 {
     return (N / 2) * ((lane >> 4) & 1) + (N / 4) * ((lane >> 3) & 1) +
@@ -301,47 +302,45 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
     }
     __syncthreads();
     /* Z(c, q) = Y(:, c)' Y(:, q), c < q, into Tm's strict upper part:
-     * 8 x 8 tiles (c block <= q block), a warp's rows in its lanes (the
-     * tile's 64 partial sums reduced by halving) */
+     * 4 x 4 tiles (c block <= q block), a warp's rows in its lanes, the
+     * tile's 16 partial sums reduced by halving (8 x 8 tiles took 56
+     * against 34 thousand cycles on an H100, dev15/dev16) */
     for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2; tl += PC_THREADS / QRU_TEAM) {
         int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
         while (cb > qb) {
             cb -= qb + 1;
             ++qb;
         }
-        if (8 * qb >= nb)
+        if (4 * qb >= nb)
             continue;
-        T acc[64];
+        T acc[16];
 #pragma unroll
-        for (int e = 0; e < 64; ++e)
+        for (int e = 0; e < 16; ++e)
             acc[e] = (T)0;
-#pragma unroll 1
+#pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
-            T yc[8], yq[8];
+            T yc[4], yq[4];
 #pragma unroll
-            for (int u = 0; u < 8; ++u) {
-                yc[u] = P[(long)(8 * cb + u) * PC_LEN + i];
-                yq[u] = P[(long)(8 * qb + u) * PC_LEN + i];
+            for (int u = 0; u < 4; ++u) {
+                yc[u] = P[(long)(4 * cb + u) * PC_LEN + i];
+                yq[u] = P[(long)(4 * qb + u) * PC_LEN + i];
             }
 #pragma unroll
-            for (int u = 0; u < 8; ++u)
+            for (int u = 0; u < 4; ++u)
 #pragma unroll
-                for (int v = 0; v < 8; ++v)
-                    acc[8 * u + v] += yc[u] * yq[v];
+                for (int v = 0; v < 4; ++v)
+                    acc[4 * u + v] += yc[u] * yq[v];
         }
-        pc_halve<T, 64, 16>(acc, lane);
-        pc_halve<T, 32, 8>(acc, lane);
-        pc_halve<T, 16, 4>(acc, lane);
-        pc_halve<T, 8, 2>(acc, lane);
-        pc_halve<T, 4, 1>(acc, lane);
-        int e0 = pc_halved_at<64>(lane);
-#pragma unroll
-        for (int k = 0; k < 2; ++k) {
-            int c = 8 * cb + (e0 + k) / 8, q = 8 * qb + (e0 + k) % 8;
-            if (c < q && q < nb)
-                Tm[c + q * PC_NB] = acc[k];
-        }
+        pc_halve<T, 16, 16>(acc, lane);
+        pc_halve<T, 8, 8>(acc, lane);
+        pc_halve<T, 4, 4>(acc, lane);
+        pc_halve<T, 2, 2>(acc, lane);
+        acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], 1);
+        int e = pc_halved_at<32>(lane) / 2; /* both lanes of a pair */
+        int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
+        if (!(lane & 1) && c < q && q < nb)
+            Tm[c + q * PC_NB] = acc[0];
     }
     __syncthreads();
     /* W = -Y T column by column, a row a thread (rows past the block's
