@@ -374,13 +374,17 @@ size_t qru_cuda_smem_optin(qru_context *ctx, const void *fn, long *cache,
         return cache[dev] > 0 ? (size_t)cache[dev] : 0;
     int major = 0, optin = 0;
     long cap = -1;
+    cudaFuncAttributes fa;
+    /* the dynamic part: the opt-in maximum less the kernel's static
+     * shared memory (asking for more fails) */
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                dev) == cudaSuccess &&
         major >= min_major &&
         cudaDeviceGetAttribute(&optin,
                                cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                dev) == cudaSuccess &&
-        optin > 0 &&
+        cudaFuncGetAttributes(&fa, fn) == cudaSuccess &&
+        (optin -= (int)fa.sharedSizeBytes) > 0 &&
         cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              optin) == cudaSuccess)
         cap = optin;

@@ -148,7 +148,8 @@ static inline int qru_cuda_launched(void)
 }
 
 /* The dynamic shared memory a block of kernel fn may take on the
- * context's device: the device's opt-in maximum, raised for fn the first
+ * context's device: the device's opt-in maximum less fn's static shared
+ * memory, raised for fn the first
  * time (cache: the call site's QRU_CUDA_MAXDEV longs, one per device and
  * kernel: 0 unknown, -1 none, else bytes); 0 if the device cannot (or its
  * compute capability is below min_major). */
