@@ -15,7 +15,10 @@ for r in rows:
         continue
     v = float(d['Metric Value'].replace(',', ''))
     u = d.get('Metric Unit', '')
-    us = v / 1000 if u == 'nsecond' else (v * 1000 if u == 'msecond' else v)
+    # ncu's unit: 'ns'/'nsecond' (the dev12/dev13 tables took 'ns' for
+    # microseconds: their "ms" are us and their "us" ns)
+    us = (v / 1000 if u in ('ns', 'nsecond') else
+          v * 1000 if u in ('ms', 'msecond') else v)
     name = d['Kernel Name'].split('(')[0][:70]
     tot[name][0] += 1
     tot[name][1] += us
