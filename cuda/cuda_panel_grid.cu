@@ -249,8 +249,12 @@ __global__ void __launch_bounds__(PG_THREADS)
     if (g == 0) {
         __syncthreads(); /* S is free: T formed in it from the z's */
         T *Tm = S;
-        for (int e = tid; e < nb * nb; e += PG_THREADS)
-            Tm[e] = To[oto + e];
+        for (int e = tid; e < nb * nb; e += PG_THREADS) {
+            /* only the z's were written (strict lower part); the rest is
+             * formed by qru_panel_tbuild before it is read */
+            int jj = e / nb, i = e - jj * nb;
+            Tm[e] = i > jj ? To[oto + e] : (T)0;
+        }
         __syncthreads();
         qru_panel_tbuild(nb, Tm, nb, tv, tid, PG_THREADS);
         for (int j = tid; j < nb; j += PG_THREADS)
