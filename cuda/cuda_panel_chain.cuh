@@ -24,7 +24,7 @@
  *     earlier step of the pipeline guarantees, so no order of the warps
  *     deadlocks.
  *   - At the end, after one block barrier, every warp: the dots
- *     Z(c, q) = Y(:, c)' Y(:, q), c < q (8 x 8 tiles; done by one helper
+ *     Z(c, q) = Y(:, c)' Y(:, q), c < q (4 x 4 tiles; done by one helper
  *     in turn during the chain they cost ~16% of the panel), then
  *     W = -Y T by larft's recurrence on W's columns, a row a thread in
  *     registers (T itself is never formed: its recursive build and a
@@ -305,7 +305,8 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
      * 4 x 4 tiles (c block <= q block), a warp's rows in its lanes, the
      * tile's 16 partial sums reduced by halving (8 x 8 tiles took 56
      * against 34 thousand cycles on an H100, dev15/dev16) */
-    for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2; tl += PC_THREADS / QRU_TEAM) {
+    for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2;
+         tl += PC_THREADS / QRU_TEAM) {
         int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
         while (cb > qb) {
             cb -= qb + 1;
