@@ -43,9 +43,15 @@
  * a helper's columns in groups of PC_G, the sleep between the polls of a
  * flag (ns) */
 #define PC_HELPERS 7
-#define PC_THREADS ((PC_HELPERS + 1) * QRU_TEAM)
+/* the chain warp and the helpers (a ninth warp would cap the registers at
+ * 168: three warps on one of the four schedulers' 16384) */
+#define PC_WARPS (PC_HELPERS + 1)
+#define PC_THREADS (PC_WARPS * QRU_TEAM)
 #define PC_NB 64
 #define PC_LEN QRU_PREG_LEN
+/* the stride of P's slots: PC_LEN + 4, so that the 8 slots of a tensor-core
+ * fragment (8 columns x 4 rows) fall on distinct banks */
+#define PC_LDP (PC_LEN + 4)
 /* columns a helper holds: 1..PC_NB-1 spread over the helpers */
 #define PC_K ((PC_NB - 1 + PC_HELPERS - 1) / PC_HELPERS)
 #define PC_G (PC_K % 3 == 0 ? 3 : PC_K) /* a helper's columns in groups */
@@ -54,7 +60,7 @@
 static_assert(PC_NB <= 2 * QRU_TEAM,
               "the chain reads rows j - 1 and j from registers 0 and 1");
 #define PC_LOCAL_BYTES(T)                                                      \
-    (((size_t)PC_LEN * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *           \
+    (((size_t)PC_LDP * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *           \
          sizeof(T) +                                                           \
      (PC_NB + 1) * sizeof(int))
 
@@ -104,6 +110,248 @@ template <int N> static __device__ __forceinline__ int pc_halved_at(int lane)
            (N / 32) * (lane & 1);
 }
 
+/* Z(c, q) = Y(:, c)' Y(:, q), c < q (the reflectors in P's slots, rows
+ * past m zero), into Tm's strict upper part, by warp w of the block.
+ * On the CUDA cores: 4 x 4 tiles (c block <= q block), a warp's rows in
+ * its lanes, the tile's 16 partial sums reduced by halving (8 x 8 tiles
+ * took 56 against 34 thousand cycles on an H100, dev15/dev16). */
+template <typename T>
+static __device__ __forceinline__ void pc_dots(int m, int nb, const T *P,
+                                               T *Tm, int w, int lane)
+{
+    for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2; tl += PC_WARPS) {
+        int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
+        while (cb > qb) {
+            cb -= qb + 1;
+            ++qb;
+        }
+        if (4 * qb >= nb)
+            continue;
+        T acc[16];
+#pragma unroll
+        for (int e = 0; e < 16; ++e)
+            acc[e] = (T)0;
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            T yc[4], yq[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                yc[u] = P[(long)(4 * cb + u) * PC_LDP + i];
+                yq[u] = P[(long)(4 * qb + u) * PC_LDP + i];
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+#pragma unroll
+                for (int v = 0; v < 4; ++v)
+                    acc[4 * u + v] += yc[u] * yq[v];
+        }
+        pc_halve<T, 16, 16>(acc, lane);
+        pc_halve<T, 8, 8>(acc, lane);
+        pc_halve<T, 4, 4>(acc, lane);
+        pc_halve<T, 2, 2>(acc, lane);
+        acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], 1);
+        int e = pc_halved_at<32>(lane) / 2; /* both lanes of a pair */
+        int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
+        if (!(lane & 1) && c < q && q < nb)
+            Tm[c + q * PC_NB] = acc[0];
+    }
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/* double on the tensor cores (mma m8n8k4, FP64, sm_80 and later; exact
+ * FP64 products and sums, in another order): the 36 8 x 8 tiles of Z's
+ * upper block triangle, PC_DT a warp, each a sum over the rows in steps of
+ * 4.  Fragments (PTX ISA, mma.m8n8k4 .f64): lane l holds A(l / 4, l % 4),
+ * B(l % 4, l / 4) and C(l / 4, 2 (l % 4) + {0, 1}); A(c, k) = Y(i0 + k, c)
+ * and B(k, q) = Y(i0 + k, q) are both P[col * PC_LDP + i0 + l % 4]. */
+#define PC_DT (((PC_NB / 8) * (PC_NB / 8 + 1) / 2 + PC_WARPS - 1) / PC_WARPS)
+template <>
+__device__ __forceinline__ void pc_dots<double>(int m, int nb,
+                                                const double *P, double *Tm,
+                                                int w, int lane)
+{
+    int ca[PC_DT], qa[PC_DT], any = 0;
+    double acc[PC_DT][2];
+#pragma unroll
+    for (int u = 0; u < PC_DT; ++u) {
+        int tl = w + u * PC_WARPS, qb = 0, cb = tl;
+        while (cb > qb) { /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
+            cb -= qb + 1;
+            ++qb;
+        }
+        int ok = tl < (PC_NB / 8) * (PC_NB / 8 + 1) / 2 && 8 * qb < nb;
+        ca[u] = ok ? (8 * cb + lane / 4) * PC_LDP + lane % 4 : -1;
+        qa[u] = ok ? (8 * qb + lane / 4) * PC_LDP + lane % 4 : -1;
+        acc[u][0] = acc[u][1] = 0.0;
+        any |= ok;
+    }
+    if (!any)
+        return;
+#pragma unroll 2
+    for (int i0 = 0; i0 < m; i0 += 4) {
+#pragma unroll
+        for (int u = 0; u < PC_DT; ++u) {
+            if (ca[u] < 0) /* uniform in the warp */
+                continue;
+            double a = P[ca[u] + i0], b = P[qa[u] + i0];
+            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+                "{%0, %1}, {%2}, {%3}, {%0, %1};"
+                : "+d"(acc[u][0]), "+d"(acc[u][1])
+                : "d"(a), "d"(b));
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < PC_DT; ++u) {
+        if (ca[u] < 0)
+            continue;
+        int tl = w + u * PC_WARPS, qb = 0, cb = tl;
+        while (cb > qb) {
+            cb -= qb + 1;
+            ++qb;
+        }
+        int c = 8 * cb + lane / 4, q = 8 * qb + 2 * (lane % 4);
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            if (c < q + h && q + h < nb)
+                Tm[c + (q + h) * PC_NB] = acc[u][h];
+    }
+}
+#endif
+
+/* Y (m x nb) := P's slots, warp w's columns (rows unrolled: the loads
+ * issue together, a loop a row took ~5000 cycles for a 264 x 64 panel) */
+template <typename T>
+static __device__ __forceinline__ void pc_out_y(int m, int nb, const T *P,
+                                                T *Y, long oy, int ldy,
+                                                int w, int lane)
+{
+    for (int j = w; j < nb; j += PC_WARPS)
+#pragma unroll
+        for (int r = 0; r < QRU_PREG_R; ++r) {
+            int i = lane + QRU_TEAM * r;
+            if (i < m)
+                Y[QRU_IDX(oy, i, j, ldy)] = P[i + (long)j * PC_LDP];
+        }
+}
+
+/* W = -Y T (T never formed) and Y written out, by the whole block; P's
+ * slots hold Y on entry, Tm Z's strict upper part.  On the CUDA cores:
+ * column by column, a row a thread (rows past the block's threads in a
+ * second round),
+ *     W(:, j) = -tau_j (Y(:, j) + W(:, 0:j-1) Z(0:j-1, j)),
+ * larft's recurrence for T's columns applied to W directly (tau_j = 0
+ * gives W(:, j) = 0, as T's zero row and column do); W's row in
+ * registers, Z's column read by the whole block at once. */
+template <typename T>
+static __device__ __forceinline__ void
+pc_w(int m, int nb, T *P, const T *Tm, const T *tv, T *W, long ow, int ldw,
+     T *Y, long oy, int ldy, int lid, int w, int lane)
+{
+    for (int i = lid; i < m; i += PC_THREADS) {
+        T wr[PC_NB];
+#pragma unroll
+        for (int j = 0; j < PC_NB; ++j) {
+            if (j >= nb) /* uniform */
+                break;
+            T s = P[(long)j * PC_LDP + i];
+#pragma unroll
+            for (int l = 0; l < j; ++l)
+                s += wr[l] * Tm[l + j * PC_NB];
+            wr[j] = -tv[j] * s;
+            W[QRU_IDX(ow, i, j, ldw)] = wr[j];
+        }
+    }
+    pc_out_y(m, nb, P, Y, oy, ldy, w, lane);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/* double on the tensor cores: the same recurrence in blocks J of 8
+ * columns, W's rows in 8-row tiles, a warp's tiles its own throughout (a
+ * row of W needs only its own row of Y, so no block barrier between the
+ * blocks):
+ *     S = Y(:, J) + W(:, 0:j0-1) Z(0:j0-1, J)     (mma m8n8k4 f64)
+ *     then within J, a row a lane, the 8 columns by the recurrence above.
+ * Y is written out first; then slot j of P holds Y(:, j) until block J
+ * replaces it by W(:, j), which the later blocks read. */
+#define PC_WT ((PC_LEN / 8 + PC_WARPS - 1) / PC_WARPS) /* tiles a warp */
+template <>
+__device__ __forceinline__ void
+pc_w<double>(int m, int nb, double *P, const double *Tm, const double *tv,
+             double *W, long ow, int ldw, double *Y, long oy, int ldy,
+             int lid, int w, int lane)
+{
+    pc_out_y(m, nb, P, Y, oy, ldy, w, lane);
+    __syncthreads();
+    int nt = (m + 7) / 8, g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int j0 = 0; j0 < PC_NB; j0 += 8) {
+        if (j0 >= nb) /* uniform */
+            break;
+        double acc[PC_WT][2];
+#pragma unroll
+        for (int u = 0; u < PC_WT; ++u) {
+            int row = 8 * (w + u * PC_WARPS) + g;
+            if (row < 8 * nt) { /* uniform in the warp */
+                acc[u][0] = P[(long)(j0 + 2 * t) * PC_LDP + row];
+                acc[u][1] = P[(long)(j0 + 2 * t + 1) * PC_LDP + row];
+            }
+        }
+        for (int k0 = 0; k0 < j0; k0 += 4) {
+            double b = Tm[(k0 + t) + (j0 + g) * PC_NB]; /* Z(k0+t, j0+g) */
+#pragma unroll
+            for (int u = 0; u < PC_WT; ++u) {
+                int rt = w + u * PC_WARPS;
+                if (rt >= nt)
+                    continue;
+                double a = P[(long)(k0 + t) * PC_LDP + 8 * rt + g];
+                asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+                    "{%0, %1}, {%2}, {%3}, {%0, %1};"
+                    : "+d"(acc[u][0]), "+d"(acc[u][1])
+                    : "d"(a), "d"(b));
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < PC_WT; ++u) {
+            int row = 8 * (w + u * PC_WARPS) + g;
+            if (row < 8 * nt) {
+                P[(long)(j0 + 2 * t) * PC_LDP + row] = acc[u][0];
+                P[(long)(j0 + 2 * t + 1) * PC_LDP + row] = acc[u][1];
+            }
+        }
+        __syncwarp();
+        for (int e = lane; e < 8 * PC_WT; e += QRU_TEAM) {
+            int rt = w + (e / 8) * PC_WARPS, row = 8 * rt + e % 8;
+            if (rt >= nt)
+                continue;
+            /* every load first (the stores below could alias them for
+             * the compiler, which then serialised the columns), then
+             * the recurrence (columns past nb: unused values) */
+            double sv[8], wl[8];
+#pragma unroll
+            for (int jj = 0; jj < 8; ++jj)
+                sv[jj] = P[(long)(j0 + jj) * PC_LDP + row];
+#pragma unroll
+            for (int jj = 0; jj < 8; ++jj) {
+                double s = sv[jj];
+#pragma unroll
+                for (int l = 0; l < jj; ++l)
+                    s += wl[l] * Tm[(j0 + l) + (j0 + jj) * PC_NB];
+                wl[jj] = -tv[j0 + jj] * s;
+            }
+#pragma unroll
+            for (int jj = 0; jj < 8; ++jj)
+                if (j0 + jj < nb) {
+                    P[(long)(j0 + jj) * PC_LDP + row] = wl[jj];
+                    if (row < m)
+                        W[QRU_IDX(ow, row, j0 + jj, ldw)] = wl[jj];
+                }
+        }
+        __syncwarp();
+    }
+}
+#endif
+
 template <typename T>
 __global__ void __launch_bounds__(PC_THREADS, 1)
     qru_panel_qr_chain(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
@@ -111,7 +359,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 {
     extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
     T *P = (T *)qru_panel_smem_;  /* slot c: column c, then reflector c */
-    T *Tm = P + PC_LEN * PC_NB;   /* Z (strict lower part), then T */
+    T *Tm = P + PC_LDP * PC_NB;   /* Z (strict lower part), then T */
     T *Rs = Tm + PC_NB * PC_NB;   /* R (upper triangle) */
     T *tv = Rs + PC_NB * PC_NB;   /* tau */
     int *nref = (int *)(tv + PC_NB); /* reflectors published */
@@ -153,7 +401,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 v[r] = i > j - 1 ? x[r] : (i == j - 1 ? (T)1 : (T)0);
             }
             pc_wait(&hand[j], 1);
-            const T *sl = P + (long)j * PC_LEN;
+            const T *sl = P + (long)j * PC_LDP;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
                 x[r] = sl[lane + QRU_TEAM * r];
@@ -191,7 +439,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 x[r] -= d * v[r];
             al -= d * vj;
             T ss = xx - (T)2 * d * xv + d * d * vv;
-            T *vo = P + (long)j * PC_LEN;
+            T *vo = P + (long)j * PC_LDP;
             if (ss >= (T)0.5 * xx && ss > QRU_SSQ_LO && ss < QRU_SSQ_HI &&
                 al * al < QRU_SSQ_HI) {
                 T beta = QRU_SQRT(al * al + ss);
@@ -217,7 +465,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 t = qru_preg_house<T>(m, j, x, vo, tv, lane);
             }
         }
-    } else { /* a helper: columns c = w + k PC_HELPERS */
+    } else if (w <= PC_HELPERS) { /* a helper: columns c = w + k PC_HELPERS */
         T a[PC_K][QRU_PREG_R];
 #pragma unroll
         for (int k = 0; k < PC_K; ++k) {
@@ -232,14 +480,14 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
         if (w == 1 && nb > 1) { /* column 1 needs no reflector before it */
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
-                P[PC_LEN + lane + QRU_TEAM * r] = a[0][r];
+                P[PC_LDP + lane + QRU_TEAM * r] = a[0][r];
             pc_set(&hand[1], 1, lane);
         }
         for (int q = 0; q < nb; ++q) { /* reflector q */
             pc_wait(nref, q + 1);
             T t = tv[q];
             T v[QRU_PREG_R];
-            const T *s = P + (long)q * PC_LEN;
+            const T *s = P + (long)q * PC_LDP;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
                 v[r] = s[lane + QRU_TEAM * r];
@@ -250,7 +498,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
              * get d = 0) */
             int c2 = q + 2;
             if (c2 < nb && (c2 - 1) % PC_HELPERS == w - 1) {
-                T *o = P + (long)c2 * PC_LEN;
+                T *o = P + (long)c2 * PC_LDP;
 #pragma unroll
                 for (int k = 0; k < PC_K; ++k)
                     if (w + k * PC_HELPERS == c2) {
@@ -301,73 +549,17 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
         }
     }
     __syncthreads();
-    /* Z(c, q) = Y(:, c)' Y(:, q), c < q, into Tm's strict upper part:
-     * 4 x 4 tiles (c block <= q block), a warp's rows in its lanes, the
-     * tile's 16 partial sums reduced by halving (8 x 8 tiles took 56
-     * against 34 thousand cycles on an H100, dev15/dev16) */
-    for (int tl = w; tl < PC_ZB * (PC_ZB + 1) / 2;
-         tl += PC_THREADS / QRU_TEAM) {
-        int qb = 0, cb = tl; /* tl = qb (qb + 1) / 2 + cb, cb <= qb */
-        while (cb > qb) {
-            cb -= qb + 1;
-            ++qb;
-        }
-        if (4 * qb >= nb)
-            continue;
-        T acc[16];
-#pragma unroll
-        for (int e = 0; e < 16; ++e)
-            acc[e] = (T)0;
-#pragma unroll
-        for (int r = 0; r < QRU_PREG_R; ++r) {
-            int i = lane + QRU_TEAM * r;
-            T yc[4], yq[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                yc[u] = P[(long)(4 * cb + u) * PC_LEN + i];
-                yq[u] = P[(long)(4 * qb + u) * PC_LEN + i];
-            }
-#pragma unroll
-            for (int u = 0; u < 4; ++u)
-#pragma unroll
-                for (int v = 0; v < 4; ++v)
-                    acc[4 * u + v] += yc[u] * yq[v];
-        }
-        pc_halve<T, 16, 16>(acc, lane);
-        pc_halve<T, 8, 8>(acc, lane);
-        pc_halve<T, 4, 4>(acc, lane);
-        pc_halve<T, 2, 2>(acc, lane);
-        acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], 1);
-        int e = pc_halved_at<32>(lane) / 2; /* both lanes of a pair */
-        int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
-        if (!(lane & 1) && c < q && q < nb)
-            Tm[c + q * PC_NB] = acc[0];
-    }
+    pc_dots<T>(m, nb, P, Tm, w, lane);
     __syncthreads();
-    /* W = -Y T column by column, a row a thread (rows past the block's
-     * threads in a second round):
-     *     W(:, j) = -tau_j (Y(:, j) + W(:, 0:j-1) Z(0:j-1, j)),
-     * larft's recurrence for T's columns applied to W directly (tau_j = 0
-     * gives W(:, j) = 0, as T's zero row and column do); W's row in
-     * registers, Z's column read by the whole block at once */
-    for (int i = lid; i < m; i += PC_THREADS) {
-        T wr[PC_NB];
+    pc_w<T>(m, nb, P, Tm, tv, W, ow, ldw, Y, oy, ldy, lid, w, lane);
+    /* A (R with exact zeros), tau */
+    for (int j = w; j < nb; j += PC_WARPS)
 #pragma unroll
-        for (int j = 0; j < PC_NB; ++j) {
-            T s = P[(long)j * PC_LEN + i];
-#pragma unroll
-            for (int l = 0; l < j; ++l)
-                s += wr[l] * Tm[l + j * PC_NB];
-            wr[j] = -tv[j] * s;
-            if (j < nb)
-                W[QRU_IDX(ow, i, j, ldw)] = wr[j];
-        }
-    }
-    /* A (R with exact zeros), Y, tau */
-    for (int j = w; j < nb; j += PC_THREADS / QRU_TEAM)
-        for (int i = lane; i < m; i += QRU_TEAM) {
-            A[QRU_IDX(oa, i, j, lda)] = i <= j ? Rs[i + j * PC_NB] : (T)0;
-            Y[QRU_IDX(oy, i, j, ldy)] = P[i + (long)j * PC_LEN];
+        for (int r = 0; r < QRU_PREG_R; ++r) { /* the loads issue together */
+            int i = lane + QRU_TEAM * r;
+            if (i < m)
+                A[QRU_IDX(oa, i, j, lda)] =
+                    i <= j ? Rs[i + j * PC_NB] : (T)0;
         }
     for (int j = lid; j < nb; j += PC_THREADS)
         tau[ot + j] = tv[j];
