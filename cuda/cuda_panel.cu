@@ -154,26 +154,30 @@ static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n, const float *a,
 }
 
 template <typename T>
-static int panel_t(qru_context *ctx, int m, int nb, qru_ptr A, int lda,
-                   qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
-                   qru_ptr work)
+static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
+                   int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy, qru_ptr W,
+                   int ldw, qru_ptr tau, qru_ptr work)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
     cudaStream_t s = im->stream;
     int which = tuning_t<T>(ctx)->panel_kernel;
-    T *a = (T *)A.h, *y = (T *)Y.h, *w = (T *)W.h, *t = (T *)tau.h,
-      *wk = (T *)work.h;
-    long oa = (long)A.off, oy = (long)Y.off, ow = (long)W.off,
-         ot = (long)tau.off, ok = (long)work.off;
+    T *a = (T *)A.h, *b = (T *)B.h, *y = (T *)Y.h, *w = (T *)W.h,
+      *t = (T *)tau.h, *wk = (T *)work.h;
+    long oa = (long)A.off, ob = (long)B.off, oy = (long)Y.off,
+         ow = (long)W.off, ot = (long)tau.off, ok = (long)work.off;
     size_t sb = smem_bytes<T>(m, nb);
     int onchip = 0;
     if (which == 0 && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
         /* W formed in the kernel */
         qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
-            m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot);
+            m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t, ot);
         return qru_cuda_launched();
-    } else if ((which == 0 || which == 4) && m <= REG_MAX_ROWS &&
-               nb <= REG_MAX_NB) {
+    }
+    if (mt < m) /* the other kernels read one array: gathered */
+        return qru_ref_panel_qr_tp(ctx, sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT,
+                                   mt, m - mt, nb, A, lda, B, ldb, Y, ldy, W,
+                                   ldw, tau, work);
+    if ((which == 0 || which == 4) && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
                                                       ldy, t, ot, wk, ok);
         onchip = 1;
@@ -227,9 +231,28 @@ int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
     int st = qru_cuda_enter(ctx);
     if (st)
         return st;
+    return dt == QRU_DOUBLE ? panel_t<double>(ctx, m, m, nb, A, lda, A, lda,
+                                              Y, ldy, W, ldw, tau, work)
+                            : panel_t<float>(ctx, m, m, nb, A, lda, A, lda, Y,
+                                             ldy, W, ldw, tau, work);
+}
+
+int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
+                       int nb, qru_ptr A, int lda, qru_ptr B, int ldb,
+                       qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                       qru_ptr work)
+{
+    int m = mt + mb;
+    if (nb <= 0 || m <= 0)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (st)
+        return st;
     return dt == QRU_DOUBLE
-               ? panel_t<double>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work)
-               : panel_t<float>(ctx, m, nb, A, lda, Y, ldy, W, ldw, tau, work);
+               ? panel_t<double>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
+                                 ldw, tau, work)
+               : panel_t<float>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
+                                ldw, tau, work);
 }
 
 /* Largest nb whose (nb + extra) x nb panel runs on chip (the shared-memory

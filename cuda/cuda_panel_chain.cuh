@@ -24,15 +24,18 @@
  *     earlier step of the pipeline guarantees, so no order of the warps
  *     deadlocks.
  *   - At the end, after one block barrier, every warp: the dots
- *     Z(c, q) = Y(:, c)' Y(:, q), c < q (4 x 4 tiles; done by one helper
- *     in turn during the chain they cost ~16% of the panel), then
- *     W = -Y T by larft's recurrence on W's columns, a row a thread in
- *     registers (T itself is never formed: its recursive build and a
+ *     Z(c, q) = Y(:, c)' Y(:, q), c < q (pc_dots: in double on the FP64
+ *     tensor cores, in float 4 x 4 tiles; done by one helper in turn
+ *     during the chain they cost ~16% of the panel), then W = -Y T by
+ *     larft's recurrence on W's columns (pc_w: in double by blocks of 8
+ *     columns, the products on the tensor cores; in float a row a thread
+ *     in registers; T itself is never formed: its recursive build and a
  *     W = -Y T product took 26 + 17 us of a 264 x 64 panel on an H100,
  *     cuBLAS trmm three launches and ~30 us), then A (R with exact
  *     zeros), Y, W and tau written.
+ *   - The panel may lie in two arrays (panel_qr_tp: rows below mt in B).
  *
- * Shared memory: PC_LOCAL_BYTES(T) (212 KB in double): the device
+ * Shared memory: PC_LOCAL_BYTES(T) (211 KiB in double): the device
  * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
  */
 #ifndef QRU_CUDA_PANEL_CHAIN_CUH
@@ -354,9 +357,14 @@ pc_w<double>(int m, int nb, double *P, const double *Tm, const double *tv,
 
 template <typename T>
 __global__ void __launch_bounds__(PC_THREADS, 1)
-    qru_panel_qr_chain(int m, int nb, T *A, long oa, int lda, T *Y, long oy,
-                       int ldy, T *W, long ow, int ldw, T *tau, long ot)
+    qru_panel_qr_chain(int m, int mt, int nb, T *A, long oa, int lda, T *B,
+                       long ob, int ldb, T *Y, long oy, int ldy, T *W,
+                       long ow, int ldw, T *tau, long ot)
 {
+/* element (i, c) of the panel [A; B] (panel_qr_tp; mt = m: A alone) */
+#define PC_AT(i, c)                                                            \
+    (*((i) < mt ? &A[QRU_IDX(oa, i, c, lda)]                                  \
+                : &B[QRU_IDX(ob, (i) - mt, c, ldb)]))
     extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
     T *P = (T *)qru_panel_smem_;  /* slot c: column c, then reflector c */
     T *Tm = P + PC_LDP * PC_NB;   /* Z (strict lower part), then T */
@@ -373,7 +381,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
-            x[r] = i < m ? A[QRU_IDX(oa, i, 0, lda)] : (T)0;
+            x[r] = i < m ? PC_AT(i, 0) : (T)0;
         }
         T t = qru_preg_house<T>(m, 0, x, P, tv, lane);
         for (int j = 0;;) {
@@ -473,8 +481,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r) {
                 int i = lane + QRU_TEAM * r;
-                a[k][r] = (c < nb && i < m) ? A[QRU_IDX(oa, i, c, lda)]
-                                            : (T)0;
+                a[k][r] = (c < nb && i < m) ? PC_AT(i, c) : (T)0;
             }
         }
         if (w == 1 && nb > 1) { /* column 1 needs no reflector before it */
@@ -558,11 +565,11 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
         for (int r = 0; r < QRU_PREG_R; ++r) { /* the loads issue together */
             int i = lane + QRU_TEAM * r;
             if (i < m)
-                A[QRU_IDX(oa, i, j, lda)] =
-                    i <= j ? Rs[i + j * PC_NB] : (T)0;
+                PC_AT(i, j) = i <= j ? Rs[i + j * PC_NB] : (T)0;
         }
     for (int j = lid; j < nb; j += PC_THREADS)
         tau[ot + j] = tv[j];
+#undef PC_AT
 }
 
 #endif /* QRU_CUDA_PANEL_CHAIN_CUH */

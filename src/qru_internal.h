@@ -259,6 +259,12 @@ static inline size_t qru_panel_work(int m, int nb)
 {
     return 2 * (size_t)m + 4 * (size_t)nb + 4 + (size_t)nb * nb;
 }
+/* Elements of the work argument of panel_qr_tp for an m x nb panel
+ * (panel_qr's and the gathered panel of the reference op). */
+static inline size_t qru_panel_tp_work(int m, int nb)
+{
+    return qru_panel_work(m, nb) + (size_t)m * nb;
+}
 
 
 /* ---- algorithm layer (written once, run by every backend) ---- */

@@ -179,6 +179,17 @@
      * and work must not overlap.  Optional: the reference op is that loop \
      * (ref_ops.c). */ \
     QRU_OP(panel_qr, (qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work), (ctx, dt, m, nb, A, lda, Y, ldy, W, ldw, tau, work), OPT, ASYNC) \
+    /* panel_qr of the (mt + mb) x nb panel [A; B] whose two parts are \
+     * stored apart: A is mt x nb (leading dimension lda), B mb x nb (ldb); \
+     * rows 0 .. mt-1 of the panel are A's, rows mt .. m-1 B's \
+     * (m = mt + mb).  On exit A and B hold their rows of the panel as \
+     * panel_qr leaves it (R above, exact zeros below the diagonal); Y, W \
+     * (m x nb) and tau as in panel_qr.  The blocks of the row updates: \
+     * R's diagonal block over the added rows' columns, no gather.  work: \
+     * at least qru_panel_tp_work(m, nb) elements.  A, B, Y, W, tau and \
+     * work must not overlap.  Optional: the reference op gathers the \
+     * panel into work, runs panel_qr on it and scatters it back. */ \
+    QRU_OP(panel_qr_tp, (qru_context *ctx, qru_dtype dt, int mt, int mb, int nb, qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work), (ctx, dt, mt, mb, nb, A, lda, B, ldb, Y, ldy, W, ldw, tau, work), OPT, ASYNC) \
     /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
      * on chip, in the local memory of one work-group (the fast case on the \
      * GPU backends; larger panels take a slower kernel), written to *nb; \

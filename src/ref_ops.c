@@ -27,6 +27,26 @@ int qru_ref_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
     return 0;
 }
 
+/* The two-part panel: gathered into work (after panel_qr's own part),
+ * factored by panel_qr, scattered back. */
+int qru_ref_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
+                        int nb, qru_ptr A, int lda, qru_ptr B, int ldb,
+                        qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                        qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int m = mt + mb;
+    if (m <= 0 || nb <= 0)
+        return 0;
+    qru_ptr P = qru_ptr_add(work, qru_panel_work(m, nb));
+    qru_ptr Pb = qru_ptr_add(P, (size_t)mt);
+    QRU_TRY(o->copy(ctx, dt, mt, nb, A, lda, P, m));
+    QRU_TRY(o->copy(ctx, dt, mb, nb, B, ldb, Pb, m));
+    QRU_TRY(o->panel_qr(ctx, dt, m, nb, P, m, Y, ldy, W, ldw, tau, work));
+    QRU_TRY(o->copy(ctx, dt, mt, nb, P, m, A, lda));
+    return o->copy(ctx, dt, mb, nb, Pb, m, B, ldb);
+}
+
 /* No on-chip limit to report. */
 int qru_ref_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                             int *nb)

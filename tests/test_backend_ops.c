@@ -1214,19 +1214,22 @@ START_TEST(test_givens_sweeps)
                  "givens_sweeps X L %d p %d nr %d (sweeps_kernel %d)", L, p,
                  nr, pass);
         expect_close(what, dt, gX, X, len, 1.0, tol);
-        /* c = a / r and s = b / r from a and b that carry that error:
-         * their own error is up to about tol / r (inputs of order 1) */
+        /* c = a / r and s = b / r from a and b that carry that error
+         * (|da|, |db| <= tol, inputs of order 1): dc = b (b da - a db) / r^3,
+         * so |dc| <= |b| (|a| + |b|) tol / r^3 <= sqrt(2) tol / r, and ds
+         * alike; 2 tol / r with the rounding of c and s themselves (tol / r
+         * was exceeded by 13% on an H200, L 10 p 40, 2026-11-27 dev4) */
         for (size_t q = 0; q < ncs / 2; ++q) {
             double e = fmax(fabs(gc[2 * q] - cs[2 * q]),
                             fabs(gc[2 * q + 1] - cs[2 * q + 1])) *
                        fmin(1.0, rr[q]);
-            ck_assert_msg(e <= tol,
+            ck_assert_msg(e <= 2.0 * tol,
                           "givens_sweeps cs L %d p %d (sweeps_kernel %d, %s): "
                           "rotation %zu: got (%.17g, %.17g), want (%.17g, "
                           "%.17g), r = %.3g (error %.3g > %.3g)",
                           L, p, pass, dt == QRU_DOUBLE ? "double" : "float", q,
                           gc[2 * q], gc[2 * q + 1], cs[2 * q], cs[2 * q + 1],
-                          rr[q], e, tol);
+                          rr[q], e, 2.0 * tol);
         }
         free(rr);
         dfree(dX);
@@ -1540,6 +1543,130 @@ START_TEST(test_panel_qr)
 }
 END_TEST
 
+/* panel_qr_tp (optional: the reference op gathers): the panel [A; B]
+ * stored in two arrays, against ref_panel on the stacked panel; the row
+ * updates' shape (A upper triangular, B p rows), either part empty, the
+ * widest on-chip panel and a taller one (CUDA: gathered for the other
+ * kernels), with the backend's kernel choice and (CUDA) without the
+ * warp-chain kernel. */
+START_TEST(test_panel_qr_tp)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int mx = 0;
+    ck_assert_int_eq(O->panel_qr_max_nb(ctx, dt, 200, &mx), 0);
+    /* mt, mb, nb, A upper triangular */
+    int cases[][4] = {{64, 200, 64, 1}, {32, 200, 32, 1}, {5, 3, 5, 1},
+                      {1, 1, 1, 1},     {20, 1, 20, 0},   {0, 9, 4, 0},
+                      {12, 0, 7, 0},    {40, 300, 40, 1}, {0, 0, 0, 1}};
+    int last = (int)(sizeof cases / sizeof cases[0]) - 1;
+    if (mx > 0) {
+        cases[last][0] = cases[last][2] = mx;
+        cases[last][1] = 200;
+    }
+    int npass = qru_test_backend() == QRU_BACKEND_CUDA ? 2 : 1;
+    for (int pass = 0; pass < npass; ++pass) {
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                            pass ? 4 : 0), 0);
+    for (int c = 0; c <= last; ++c) {
+        int mt = cases[c][0], mb = cases[c][1], nb = cases[c][2];
+        int m = mt + mb;
+        if (nb == 0)
+            continue;
+        progress("panel_qr_tp %s pass %d: %d + %d x %d",
+                 dt == QRU_DOUBLE ? "double" : "float", pass, mt, mb, nb);
+        int lda = mt + 2, ldb = mb + 3, ldy = m + 1, ldw = m + 2;
+        size_t lA = (size_t)lda * nb, lB = (size_t)ldb * nb,
+               lS = (size_t)m * nb, lY = (size_t)ldy * nb,
+               lW = (size_t)ldw * nb;
+        double *A = hrand(dt, lA), *B = hrand(dt, lB), *S = hnew(lS),
+               *Y = hrand(dt, lY), *W = hrand(dt, lW), *tau = hnew(nb);
+        for (int j = 0; j < nb; ++j) {
+            for (int i = 0; i < mt; ++i) {
+                if (cases[c][3] && i > j)
+                    A[AT(0, i, j, lda)] = 0.0;
+                S[AT(0, i, j, m)] = A[AT(0, i, j, lda)];
+            }
+            for (int i = 0; i < mb; ++i)
+                S[AT(0, mt + i, j, m)] = B[AT(0, i, j, ldb)];
+        }
+        dbuf dA = dnew(dt, lA), dB = dnew(dt, lB), dY = dnew(dt, lY),
+             dW = dnew(dt, lW), dtau = dnew(dt, (size_t)nb),
+             dwk = dnew(dt, qru_panel_tp_work(m, nb));
+        dput(dt, dA, A);
+        dput(dt, dB, B);
+        dput(dt, dY, Y);
+        dput(dt, dW, W);
+        ck_assert_int_eq(O->panel_qr_tp(ctx, dt, mt, mb, nb, dA.p, lda, dB.p,
+                                        ldb, dY.p, ldy, dW.p, ldw, dtau.p,
+                                        dwk.p),
+                         0);
+        double *gA = hnew(lA), *gB = hnew(lB), *gY = hnew(lY),
+               *gW = hnew(lW), *gt = hnew((size_t)nb);
+        dget(dt, dA, gA);
+        dget(dt, dB, gB);
+        dget(dt, dY, gY);
+        dget(dt, dW, gW);
+        dget(dt, dtau, gt);
+        ref_panel(m, nb, S, m, Y, ldy, W, ldw, tau);
+        /* the reference's panel back into the two layouts (the padding
+         * rows keep their values: the op must not touch them) */
+        double sa = 1.0, sw = 1.0;
+        for (int j = 0; j < nb; ++j) {
+            for (int i = 0; i < mt; ++i)
+                A[AT(0, i, j, lda)] = S[AT(0, i, j, m)];
+            for (int i = 0; i < mb; ++i)
+                B[AT(0, i, j, ldb)] = S[AT(0, mt + i, j, m)];
+            for (int i = 0; i < m; ++i) {
+                double g = i < mt ? gA[AT(0, i, j, lda)]
+                                  : gB[AT(0, i - mt, j, ldb)];
+                if (i > j)
+                    ck_assert_msg(g == 0.0,
+                                  "panel_qr_tp %d+%d x %d: R(%d,%d) = %g",
+                                  mt, mb, nb, i, j, g);
+                sa = fmax(sa, fabs(S[AT(0, i, j, m)]));
+            }
+        }
+        for (size_t q = 0; q < lW; ++q)
+            sw = fmax(sw, fabs(W[q]));
+        double tol = 4.0 * (m + 10) * (nb + 1) * eps;
+        char what[64];
+        snprintf(what, sizeof what, "panel_qr_tp A %d+%d x %d", mt, mb, nb);
+        expect_close(what, dt, gA, A, lA, sa, tol);
+        snprintf(what, sizeof what, "panel_qr_tp B %d+%d x %d", mt, mb, nb);
+        expect_close(what, dt, gB, B, lB, sa, tol);
+        snprintf(what, sizeof what, "panel_qr_tp Y %d+%d x %d", mt, mb, nb);
+        expect_close(what, dt, gY, Y, lY, 1.0, tol);
+        snprintf(what, sizeof what, "panel_qr_tp W %d+%d x %d", mt, mb, nb);
+        expect_close(what, dt, gW, W, lW, sw, tol);
+        snprintf(what, sizeof what, "panel_qr_tp tau %d+%d x %d", mt, mb,
+                 nb);
+        expect_close(what, dt, gt, tau, (size_t)nb, 1.0, tol);
+        dfree(dA);
+        dfree(dB);
+        dfree(dY);
+        dfree(dW);
+        dfree(dtau);
+        dfree(dwk);
+        free(A);
+        free(B);
+        free(S);
+        free(Y);
+        free(W);
+        free(tau);
+        free(gA);
+        free(gB);
+        free(gY);
+        free(gW);
+        free(gt);
+    }
+    }
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0), 0);
+}
+END_TEST
+
 /* geqrf_full (optional): A0 = Q R, Q orthogonal, B = Q' B0, zeros below R's
  * diagonal, for tall, square and wide A. */
 START_TEST(test_geqrf_full)
@@ -1672,6 +1799,8 @@ int main(void)
     tcase_add_loop_test(tc, test_panel_qr, 0, 1);
     tc = add_tcase(s, "panel_t1");
     tcase_add_loop_test(tc, test_panel_qr, 1, 2);
+    tc = add_tcase(s, "panel_tp");
+    tcase_add_loop_test(tc, test_panel_qr_tp, 0, 2);
     tc = add_tcase(s, "givens");
     tcase_add_loop_test(tc, test_givens, 0, 2);
     tc = add_tcase(s, "sweeps_t0");

@@ -14,12 +14,13 @@
  *      as rows n+1 .. n+p; with Q held, Q1 = P' [Q 0; 0 I] H, where P' is
  *      applied by moving rows k+1..n of Q down by p (new rows sit at k+1).
  *      QRU_UPDATE_FAST (when the backend has the fused panel_qr): each
- *      block of nb (default: the tuning block's upd_panel_nb) columns is gathered into a
- *      contiguous (nb + p) x nb panel [R(c0:c0+nb, c0:c0+nb); U(:, c0:c0+nb)]
- *      (two copies), factored with ONE panel_qr call (R's block is upper
+ *      block of nb (default: the tuning block's upd_panel_nb) columns, the
+ *      (nb + p) x nb panel [R(c0:c0+nb, c0:c0+nb); U(:, c0:c0+nb)], is
+ *      factored where it lies with ONE panel_qr_tp call (R's block is upper
  *      triangular with exact zeros, so the dense panel's reflectors are the
- *      structured ones, Y = [I; V]) and R's rows copied back: 4 calls per
- *      block instead of 3 nb + 1, then the same GEMMs (docs/performance.md).
+ *      structured ones, Y = [I; V]; a backend without its own op gathers
+ *      the panel): 1 call per block instead of 3 nb + 1, then the same
+ *      GEMMs (docs/performance.md).
  */
 #include <math.h>
 
@@ -69,14 +70,14 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
     /* workspace: the row shift of Q (and E), then (reusing the same
-     * memory) Y, W, tau and the GEMM work array (fused: the gathered panel
-     * P and the panel op's work too) */
+     * memory) Y, W, tau and the GEMM work array (fused: the panel op's
+     * work too) */
     size_t nwork = (size_t)nb * (size_t)(m > r ? m : r);
     if (hq && (size_t)n1 * nb > nwork)
         nwork = (size_t)n1 * nb;
-    if (fused && qru_panel_work(ldy, nb) > nwork)
-        nwork = qru_panel_work(ldy, nb);
-    size_t need = (fused ? 3 : 2) * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    if (fused && qru_panel_tp_work(ldy, nb) > nwork)
+        nwork = qru_panel_tp_work(ldy, nb);
+    size_t need = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
     size_t shift = hq ? (size_t)(n - k) * (size_t)(qc > r ? qc : r) : 0;
     if (shift > need)
         need = shift;
@@ -110,8 +111,7 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
             tau = qru_ptr_add(W, (size_t)ldy * nb),
-            work = qru_ptr_add(tau, (size_t)nb),
-            P = qru_ptr_add(work, nwork);
+            work = qru_ptr_add(tau, (size_t)nb);
     qru_ptr Ru = qru_ptr_add(R, (size_t)s); /* U's rows below R */
     qru_ptr du = qru_ptr_add(d, (size_t)s);
 
@@ -130,19 +130,12 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         int jb = m - c0 < nb ? m - c0 : nb;
         qru_ptr V = qru_ptr_add(Y, (size_t)jb); /* Y = [I_jb; V] */
         qru_ptr Wt = W, Wb = qru_ptr_add(W, (size_t)jb);
-        if (fused) {
-            /* gather, factor in one call, scatter R's rows back (U's
-             * columns c0 .. c0+jb-1 are not read again: zeroed at the
-             * end) */
-            QRU_TRY(o->copy(ctx, dt, jb, jb, qru_ptr_at(R, ld, c0, c0), ld, P,
-                            ldy));
-            QRU_TRY(o->copy(ctx, dt, p, jb, qru_ptr_at(Ru, ld, 0, c0), ld,
-                            qru_ptr_add(P, (size_t)jb), ldy));
-            QRU_TRY(o->panel_qr(ctx, dt, jb + p, jb, P, ldy, Y, ldy, W, ldy,
-                                tau, work));
-            QRU_TRY(o->copy(ctx, dt, jb, jb, P, ldy,
-                            qru_ptr_at(R, ld, c0, c0), ld));
-        }
+        if (fused) /* in one call, where the panel lies (U's columns
+                    * c0 .. c0+jb-1 come out exactly zero) */
+            QRU_TRY(o->panel_qr_tp(ctx, dt, jb, p, jb,
+                                   qru_ptr_at(R, ld, c0, c0), ld,
+                                   qru_ptr_at(Ru, ld, 0, c0), ld, Y, ldy, W,
+                                   ldy, tau, work));
         if (!fused)
             QRU_TRY(o->laset(ctx, dt, 'A', jb + p, jb, 0.0, 1.0, Y, ldy));
         for (int j = 0; !fused && j < jb; ++j) {
@@ -188,8 +181,6 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                             ldy, 1.0, Qn, ldq));
         }
     }
-    if (fused) /* the reduced rows of U (the panels left them in P) */
-        QRU_TRY(o->laset(ctx, dt, 'A', p, m, 0.0, 0.0, Ru, ld));
     /* the rows of [d; e] below the triangle: rows of the full d; in the
      * thin form E := E + Q(:, m:m+p) du (the new complement columns of
      * [Q1 0; 0 I] H); in the Q-less form rho^2 := rho^2 + ||du||^2 */
@@ -206,7 +197,7 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels 12 calls per panel (16 with Q) plus one column step per column;
+ * panels 9 calls per panel (13 with Q) plus one column step per column;
  * without, 3 per column and 13 per panel. */
 void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
                            qru_upd_cost *out)
@@ -221,8 +212,8 @@ void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
     fl = flops_add_rows(n, m, p, k, r, hq, nb);
     double nblk = ceil((double)m / nb);
-    if (fused) { /* 4 + 8 (+ 4 with Q) calls a panel */
-        c = (hq ? 16.0 : 12.0) * nblk;
+    if (fused) { /* 1 + 8 (+ 4 with Q) calls a panel */
+        c = (hq ? 13.0 : 9.0) * nblk;
         st = m;
     } else {
         c = 3.0 * m + 13.0 * nblk;
