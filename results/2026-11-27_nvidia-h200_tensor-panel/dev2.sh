@@ -3,7 +3,7 @@
 # cuda/*, no sanitizers), 2026-11-27.  Usage: bash dev2.sh OUT
 set -u
 O=$1; mkdir -p "$O"
-D=results/2026-11-27_gpu_tensor-panel
+D=results/2026-11-27_nvidia-h200_tensor-panel
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 source scripts/gpu-deps >/dev/null 2>&1
 export QRU_TEST_BACKEND=cuda

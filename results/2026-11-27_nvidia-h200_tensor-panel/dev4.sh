@@ -1,22 +1,22 @@
-# panel_apply_tp: the right-hand sides of add rows by one kernel (the
-# working tree, "tp") against 33ec6a8 ("base", base5.tar.gz): the panel
+# panel_qr_tp: add rows' panels factored where they lie (the working tree,
+# "tp") against a7570d9 ("base", its tree in base4.tar.gz): the panel
 # tests on CUDA, S1 (R only and Q kept, double and float) and S2, then
 # the whole CUDA suite of the working tree (ctest cuda/*), 2026-11-27.
-# Usage: bash dev5.sh OUT
+# Usage: bash dev4.sh OUT
 set -u
 O=$1; mkdir -p "$O"
-D=results/2026-11-27_gpu_tensor-panel
+D=results/2026-11-27_nvidia-h200_tensor-panel
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 source scripts/gpu-deps >/dev/null 2>&1
 export QRU_TEST_BACKEND=cuda
 C="-DCMAKE_BUILD_TYPE=Release -DQRU_WITH_CUDA=ON -DQRU_WITH_OPENCL=OFF -DQRU_BUILD_BENCH=ON"
-rm -rf /tmp/src-base; mkdir -p /tmp/src-base; tar -xzf $D/base5.tar.gz -C /tmp/src-base
+rm -rf /tmp/src-base; mkdir -p /tmp/src-base; tar -xzf $D/base4.tar.gz -C /tmp/src-base
 ( cmake -S /tmp/src-base -B /tmp/bld-base $C >$O/cmake-base.log 2>&1
   cmake --build /tmp/bld-base -j5 --target bench_add_rows bench_remove_cols >$O/build-base.log 2>&1 || tail -20 $O/build-base.log ) &
 cmake -S . -B build-tp $C >$O/cmake-tp.log 2>&1
 cmake --build build-tp -j11 >$O/build-tp.log 2>&1 || tail -30 $O/build-tp.log
 wait
-for c in panel_apply panel_tp panel_t0 panel_t1; do
+for c in panel_tp panel_t0 panel_t1; do
   echo "tp $c: $(CK_RUN_CASE=$c timeout 120 build-tp/tests/test_backend_ops 2>&1 | tail -1)"
 done | tee $O/panel_tests.txt
 S="S1:bench_add_rows:8000,3000,200,0,0 S1q:bench_add_rows:8000,3000,200,0,1 S2:bench_remove_cols:6000,3000,200,0,0"

@@ -1,12 +1,11 @@
-# panel_apply_tp with its loads batched (the working tree, "tp") against
-# 33ec6a8 ("base", base5.tar.gz): the panel
+# panel_apply_tp: the right-hand sides of add rows by one kernel (the
+# working tree, "tp") against 33ec6a8 ("base", base5.tar.gz): the panel
 # tests on CUDA, S1 (R only and Q kept, double and float) and S2, then
-# scripts/gpu-check without sanitizers (the whole CUDA suite and the
-# non-finite suite) on the working tree, 2026-11-27.
-# Usage: bash dev6.sh OUT
+# the whole CUDA suite of the working tree (ctest cuda/*), 2026-11-27.
+# Usage: bash dev5.sh OUT
 set -u
 O=$1; mkdir -p "$O"
-D=results/2026-11-27_gpu_tensor-panel
+D=results/2026-11-27_nvidia-h200_tensor-panel
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 source scripts/gpu-deps >/dev/null 2>&1
 export QRU_TEST_BACKEND=cuda
@@ -32,10 +31,6 @@ for s in $S; do
 done | tee $O/s1s2.txt
 head -3 $O/runs/tpd/S1/*tus_d.txt > $O/columns.txt 2>/dev/null
 rm -rf $O/runs
-QRU_GPU_CHECK_SKIP_SAN=1 QRU_CMAKE_ARGS=-DQRU_BUILD_BENCH=ON BUILD=build-tp \
-  OUT=$O/gc timeout 420 bash scripts/gpu-check >$O/gpu-check.log 2>&1
-echo "gpu-check exit $?"
-grep -hE "tests passed|tests failed|nonfinite" $O/gc/*summary.txt $O/gc/*ctest-cuda.log 2>/dev/null | head -6
-grep -hE "\*\*\*Failed|Timeout|:F:|:E:" $O/gc/*ctest-cuda.log | head
-cp $O/gc/*ctest-cuda.log $O/ctest-cuda.log 2>/dev/null; rm -rf $O/gc $O/gpu-check.log
+(cd build-tp && timeout 420 ctest -R '^cuda/' -j4 --timeout 400 >$O/ctest-tp.log 2>&1)
+grep -E "tests passed|tests failed|Failed|Timeout" $O/ctest-tp.log | head -12
 rm -f $O/cmake-*.log $O/build-*.log
