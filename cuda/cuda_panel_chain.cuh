@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 : &B[QRU_IDX(ob, (i) - mt, c, ldb)]))
     extern __shared__ __align__(16) unsigned char qru_panel_smem_[];
     T *P = (T *)qru_panel_smem_;  /* slot c: column c, then reflector c */
-    T *Tm = P + PC_LDP * PC_NB;   /* Z (strict lower part), then T */
+    T *Tm = P + PC_LDP * PC_NB;   /* Z (strict upper part) */
     T *Rs = Tm + PC_NB * PC_NB;   /* R (upper triangle) */
     T *tv = Rs + PC_NB * PC_NB;   /* tau */
     int *nref = (int *)(tv + PC_NB); /* reflectors published */

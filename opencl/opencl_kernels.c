@@ -332,8 +332,8 @@ size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
 }
 
 /* The two-part panel: the OpenCL panel kernels read one array, so the
- * panel is gathered, as the reference op does (the copies are three
- * launches a panel, small next to a panel's column steps there). */
+ * panel is gathered, as the reference op does (four copies a panel,
+ * small next to a panel's column steps there). */
 int ocl_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb, int nb,
                     qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr Y,
                     int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
