@@ -93,6 +93,23 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
                : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
 }
 
+/* ---- block reflectors ------------------------------------------- */
+
+/* wy_left: the GEMM sequence on cuBLAS (three GEMMs and a geadd, one
+ * backend call).  The portable kernel qru_wy_left (kernels/qru_update.cl,
+ * OpenCL's) took 88 us a launch on S1's trailing blocks on an H200 against
+ * about 27 us for this sequence (results/2026-11-27_nvidia-h200_wy-left/):
+ * its FP64 FMAs from shared memory reach ~6% of the CUDA cores' rate at 10
+ * warps an SM; a version on the FP64 tensor cores is the next step. */
+int qru_cu_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
+                   int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W,
+                   int ldw, qru_ptr A, int lda, qru_ptr B, int ldb,
+                   qru_ptr work)
+{
+    return qru_wy_left_gemms(ctx, &ctx->table, dt, ytop, mt, mb, nb, nc, Y,
+                             ldy, W, ldw, A, lda, B, ldb, work);
+}
+
 /* ---- fused Givens sweeps ---------------------------------------- */
 
 /* One block of SWEEP_THREADS threads (128 teams of 8 lanes, a rotation per

@@ -580,4 +580,127 @@ QRU_DEVICE void qru_givens_accum_lds_body(int L, int p, int ab,
             G[og2 + r0 + e % rb + (long)(e / rb) * ldg] = S[e];
 }
 
+/* The compact-WY block reflector of a panel on a two-part matrix
+ * (wy_left, src/qru_ops.h):  C := C + Y (W' C),  C = [A; B] (rows 0 ..
+ * mt-1 in A, mt .. m-1 in B, m = mt + mb), Y and W m x nb (ident: Y's
+ * first mt rows are the identity, mt = nb, not read).  A group takes
+ * QRU_WYL_CB columns of C:
+ *   1. S = W' C (nb x QRU_WYL_CB) in local memory, C and W streamed in
+ *      chunks of QRU_WYL_KC rows through local memory (W transposed, its
+ *      rows padded to QRU_WYL_NB + 1); an item sums S(k, c) for one k and
+ *      the columns c = c1, c1 + cstep, ... (cstep = items / QRU_WYL_NB);
+ *   2. C(i, :) += Y(i, :) S, a row an item (m <= items: one pass; Y's
+ *      loads coalesce along the rows, S's are broadcasts).
+ * QRU_WYL_NB and QRU_WYL_CB: src/qru_internal.h (build options on
+ * OpenCL).  Needs nb <= QRU_WYL_NB
+ * and a multiple of QRU_WYL_NB items; the backends run it for m <=
+ * QRU_WYL_MAX_M (W and Y are read again by every group) and GEMMs
+ * beyond.  C is read twice (for S, then for the update) and written
+ * once. */
+#define QRU_WYL_KC 32
+QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
+                            QRU_GLOBAL const T *Y, long oy, int ldy,
+                            QRU_GLOBAL const T *W, long ow, int ldw,
+                            QRU_GLOBAL T *A, long oa, int lda,
+                            QRU_GLOBAL T *B, long ob, int ldb)
+{
+    QRU_LOCAL_DECL(T, ws, QRU_WYL_KC * (QRU_WYL_NB + 1));
+    QRU_LOCAL_DECL(T, xs, QRU_WYL_KC * QRU_WYL_CB);
+    QRU_LOCAL_DECL(T, s, QRU_WYL_NB * QRU_WYL_CB);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, m = mt + mb;
+    int c0 = QRU_GROUP_X * QRU_WYL_CB;
+    int cw = nc - c0 < QRU_WYL_CB ? nc - c0 : QRU_WYL_CB;
+    int k = lid % QRU_WYL_NB, c1 = lid / QRU_WYL_NB,
+        cstep = nt / QRU_WYL_NB;
+    T acc[QRU_WYL_CB], wr[QRU_WYL_KC / 2], xr[QRU_WYL_KC * QRU_WYL_CB /
+                                              (2 * QRU_WYL_NB)];
+#pragma unroll
+    for (int u = 0; u < QRU_WYL_CB; ++u)
+        acc[u] = (T)0;
+    /* a chunk's W and C into registers, every load issued before any is
+     * used (nt >= 2 QRU_WYL_NB: at most QRU_WYL_KC / 2 elements of W and
+     * QRU_WYL_KC QRU_WYL_CB / (2 QRU_WYL_NB) of C an item), the next
+     * chunk's while the current one is summed */
+#define QRU_WYL_FETCH(i0)                                                     \
+    {                                                                         \
+        _Pragma("unroll") for (int u = 0; u < QRU_WYL_KC / 2; ++u)            \
+        {                                                                     \
+            int f = lid + u * nt, ii = f % QRU_WYL_KC, kk = f / QRU_WYL_KC,   \
+                i = (i0) + ii;                                                \
+            wr[u] = f < QRU_WYL_KC * QRU_WYL_NB && i < m && kk < nb           \
+                        ? W[QRU_IDX(ow, i, kk, ldw)]                          \
+                        : (T)0;                                               \
+        }                                                                     \
+        _Pragma("unroll") for (int u = 0;                                     \
+                               u < QRU_WYL_KC * QRU_WYL_CB / (2 * QRU_WYL_NB); \
+                               ++u)                                           \
+        {                                                                     \
+            int f = lid + u * nt, ii = f % QRU_WYL_KC, c = f / QRU_WYL_KC,    \
+                i = (i0) + ii;                                                \
+            xr[u] = f >= QRU_WYL_KC * QRU_WYL_CB || i >= m || c >= cw ? (T)0  \
+                    : i < mt ? A[QRU_IDX(oa, i, c0 + c, lda)]                 \
+                             : B[QRU_IDX(ob, i - mt, c0 + c, ldb)];           \
+        }                                                                     \
+    }
+    QRU_WYL_FETCH(0)
+    for (int i0 = 0; i0 < m; i0 += QRU_WYL_KC) {
+#pragma unroll
+        for (int u = 0; u < QRU_WYL_KC / 2; ++u) {
+            int f = lid + u * nt;
+            if (f < QRU_WYL_KC * QRU_WYL_NB)
+                ws[(f % QRU_WYL_KC) * (QRU_WYL_NB + 1) + f / QRU_WYL_KC] =
+                    wr[u];
+        }
+#pragma unroll
+        for (int u = 0; u < QRU_WYL_KC * QRU_WYL_CB / (2 * QRU_WYL_NB); ++u) {
+            int f = lid + u * nt;
+            if (f < QRU_WYL_KC * QRU_WYL_CB)
+                xs[(f % QRU_WYL_KC) * QRU_WYL_CB + f / QRU_WYL_KC] = xr[u];
+        }
+        QRU_BARRIER;
+        if (i0 + QRU_WYL_KC < m)
+            QRU_WYL_FETCH(i0 + QRU_WYL_KC)
+#pragma unroll 8
+        for (int ii = 0; ii < QRU_WYL_KC; ++ii) {
+            T w = ws[ii * (QRU_WYL_NB + 1) + k];
+#pragma unroll
+            for (int u = 0; u < QRU_WYL_CB; ++u)
+                if (c1 + u * cstep < QRU_WYL_CB)
+                    acc[u] += w * xs[ii * QRU_WYL_CB + c1 + u * cstep];
+        }
+        QRU_BARRIER;
+    }
+#undef QRU_WYL_FETCH
+#pragma unroll
+    for (int u = 0; u < QRU_WYL_CB; ++u)
+        if (c1 + u * cstep < QRU_WYL_CB)
+            s[k * QRU_WYL_CB + c1 + u * cstep] = acc[u];
+    QRU_BARRIER;
+    /* C(i, :) += Y(i, :) S, Y's row in batches of 16 loads in flight */
+    for (int i = lid; i < m; i += nt) {
+        T d[QRU_WYL_CB];
+#pragma unroll
+        for (int c = 0; c < QRU_WYL_CB; ++c)
+            d[c] = ident && i < mt ? s[i * QRU_WYL_CB + c] : (T)0;
+        for (int kb = 0; kb < nb && !(ident && i < mt); kb += 16) {
+            T y[16];
+#pragma unroll
+            for (int u = 0; u < 16; ++u)
+                y[u] = kb + u < nb ? Y[QRU_IDX(oy, i, kb + u, ldy)] : (T)0;
+            /* kb + u <= 63: kb < nb <= QRU_WYL_NB = 64, a multiple of 16 */
+#pragma unroll
+            for (int u = 0; u < 16; ++u)
+#pragma unroll
+                for (int c = 0; c < QRU_WYL_CB; ++c)
+                    d[c] += y[u] * s[(kb + u) * QRU_WYL_CB + c];
+        }
+        for (int c = 0; c < cw; ++c) {
+            if (i < mt)
+                A[QRU_IDX(oa, i, c0 + c, lda)] += d[c];
+            else
+                B[QRU_IDX(ob, i - mt, c0 + c, ldb)] += d[c];
+        }
+    }
+}
+
 #endif /* QRU_UPDATE_CL */

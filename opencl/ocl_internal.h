@@ -43,6 +43,7 @@ extern const int qru_ocl_source_count;
     X(K_LARF, "qru_larf") \
     X(K_GEMV_T, "qru_gemv_t") \
     X(K_WY_COL, "qru_wy_col") \
+    X(K_WY_LEFT, "qru_wy_left") \
     X(K_GIVENS_MAKE, "qru_givens_make") \
     X(K_GIVENS_APPLY, "qru_givens_apply") \
     X(K_GEADD, "qru_geadd") \
@@ -126,7 +127,8 @@ typedef union tval {
 #define GRID_CAP ((size_t)1 << 16)
 
 /* Every op of the op list (src/qru_ops.h) that the backend implements
- * (REQ and OPT) is ocl_<name>. */
+ * (REQ and OPT) is ocl_<name> (prototypes for all; the table in
+ * opencl_backend.c names the OPT ones that exist). */
 #define OCL_PROTO_(name, params, args, need, stat) OCL_PROTO_##need(name, params)
 #define OCL_PROTO_REQ(name, params) int ocl_##name params;
 #define OCL_PROTO_OPT(name, params) int ocl_##name params;

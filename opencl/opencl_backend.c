@@ -323,9 +323,12 @@ int ocl_sync(qru_context *ctx)
     return ocl_cl_status(clFinish(IMPL(ctx)->q));
 }
 
+/* Every REQ op of the list (qru_ops.h) is ocl_<name>; the OPT ops the
+ * backend has are named below (the others are the reference ops, and
+ * count as such in the statistics and the cost models). */
 #define OCL_OP_(name, params, args, need, stat) OCL_OP_##need(name)
 #define OCL_OP_REQ(name) .name = ocl_##name,
-#define OCL_OP_OPT(name) .name = ocl_##name,
+#define OCL_OP_OPT(name)
 #define OCL_OP_CAP(name)
 const qru_backend_ops qru_opencl_ops = {
     .name = "opencl",
@@ -337,6 +340,11 @@ const qru_backend_ops qru_opencl_ops = {
     .mem_alloc = ocl_alloc,
     .mem_free = ocl_free,
     QRU_OPS(OCL_OP_)
+    .panel_qr = ocl_panel_qr,
+    .wy_left = ocl_wy_left,
+    .panel_qr_max_nb = ocl_panel_qr_max_nb,
+    .givens_sweeps = ocl_givens_sweeps,
+    .givens_accum = ocl_givens_accum,
     .tuning = {.qr_nb = 32,
                .chol_nb = 64,
                .upd_panel_nb = 64,

@@ -331,15 +331,40 @@ size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
     return im->local_mem > used ? im->local_mem - (size_t)used : 0;
 }
 
-/* The two-part panel: the OpenCL panel kernels read one array, so the
- * panel is gathered, as the reference op does (four copies a panel,
- * small next to a panel's column steps there). */
-int ocl_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb, int nb,
-                    qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr Y,
-                    int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
+/* The block reflector on a two-part matrix: the kernel qru_wy_left
+ * (work-groups of a fixed 128 items: PoCL compiles a kernel again for
+ * every work-group size) where it fits, the GEMM sequence otherwise. */
+int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
+                int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work)
 {
-    return qru_ref_panel_qr_tp(ctx, dt, mt, mb, nb, A, lda, B, ldb, Y, ldy,
-                               W, ldw, tau, work);
+    if (nb <= 0 || nc <= 0 || mt + mb <= 0)
+        return 0;
+    ocl_prog *pr = NULL;
+    size_t w = 0;
+    if (qru_wyl_kernel_fits(mt + mb, nb)) {
+        int st = ocl_get_prog(ctx, dt, &pr);
+        if (st)
+            return st;
+        w = ocl_wg_for(IMPL(ctx), pr, K_WY_LEFT, 2 * QRU_WYL_NB);
+    }
+    if (w < QRU_WYL_NB) /* one backend call either way */
+        return qru_wy_left_gemms(ctx, &ctx->table, dt, ytop, mt, mb, nb, nc,
+                                 Y, ldy, W, ldw, A, lda, B, ldb, work);
+    if (mb == 0) /* B is not referenced */
+        B = A;
+    if (ytop == 'I' && mb == 0) /* Y is not referenced */
+        Y = W;
+    cl_int cid = ytop == 'I', cmt = mt, cmb = mb, cnb = nb, cnc = nc,
+           cldy = ldy, cldw = ldw, clda = lda, cldb = ldb;
+    cl_long yo = (cl_long)Y.off, wo = (cl_long)W.off, ao = (cl_long)A.off,
+            bo = (cl_long)B.off;
+    size_t l[1] = {w}, g[1] = {w * (size_t)((nc + QRU_WYL_CB - 1) / QRU_WYL_CB)};
+    karg a[] = {KINT(cid),  KINT(cmt),  KINT(cmb),  KINT(cnb), KINT(cnc),
+                KMEM(Y),    KLONG(yo),  KINT(cldy), KMEM(W),   KLONG(wo),
+                KINT(cldw), KMEM(A),    KLONG(ao),  KINT(clda), KMEM(B),
+                KLONG(bo),  KINT(cldb)};
+    return ocl_launch(ctx, pr, K_WY_LEFT, 1, g, l, NARGS(a), a);
 }
 
 int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,

@@ -174,9 +174,10 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
                         di ? "double" : "float");
     char opts[512];
     snprintf(opts, sizeof opts,
-             "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d %s",
+             "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d "
+             "-DQRU_WYL_NB=%d -DQRU_WYL_CB=%d %s",
              di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
-             im->tune.tile, im->extra);
+             im->tune.tile, QRU_WYL_NB, QRU_WYL_CB, im->extra);
     int st = 0;
     int lock = build_lock(im);
     for (int t = 0; t < BUILD_TRIES; ++t) {

@@ -254,6 +254,26 @@ static inline int qru_use_fused_panel(const qru_context *ctx)
     return qru_op_native(ctx, QRU_OP_panel_qr);
 }
 
+/* wy_left on OpenCL: its kernel (qru_wy_left, kernels/qru_update.cl)
+ * takes panels of up to QRU_WYL_NB columns and matrices of up to
+ * QRU_WYL_MAX_M rows (every work-group reads W and Y whole); the GEMM
+ * sequence otherwise (and on CUDA, where cuBLAS measured faster than that
+ * kernel: docs/performance.md). */
+#define QRU_WYL_NB 64 /* a multiple of 16 (the kernel loads Y in 16s) */
+#define QRU_WYL_MAX_M 512
+#define QRU_WYL_CB 8 /* columns of the matrix a work-group */
+static inline int qru_wyl_kernel_fits(int m, int nb)
+{
+    return nb <= QRU_WYL_NB && m <= QRU_WYL_MAX_M;
+}
+/* wy_left as its GEMM sequence through the table o: the reference op
+ * passes ctx->ops, a backend its own uncounted ops (&ctx->table: then the
+ * op stays one backend call in the statistics and the cost models). */
+int qru_wy_left_gemms(qru_context *ctx, const qru_backend_ops *o,
+                      qru_dtype dt, char ytop, int mt, int mb, int nb, int nc,
+                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A,
+                      int lda, qru_ptr B, int ldb, qru_ptr work);
+
 /* Elements of the work argument of panel_qr for an m x nb panel. */
 static inline size_t qru_panel_work(int m, int nb)
 {

@@ -190,6 +190,19 @@
      * work must not overlap.  Optional: the reference op gathers the \
      * panel into work, runs panel_qr on it and scatters it back. */ \
     QRU_OP(panel_qr_tp, (qru_context *ctx, qru_dtype dt, int mt, int mb, int nb, qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work), (ctx, dt, mt, mb, nb, A, lda, B, ldb, Y, ldy, W, ldw, tau, work), OPT, ASYNC) \
+    /* The compact-WY block reflector of a panel applied from the left to \
+     * a matrix C = [A; B] whose two parts are stored apart (A mt x nc, \
+     * leading dimension lda; B mb x nc, ldb; mb may be 0, then B is not \
+     * referenced):  C := C + Y (W' C),  Y and W (mt + mb) x nb (ldy, \
+     * ldw; W as panel_qr leaves it, P = I + W Y').  ytop = 'F': Y's rows \
+     * 0 .. mt-1 are read; 'I': mt = nb and they are the identity (not \
+     * read; the panels of the row updates, Y = [I; V]).  The same result, \
+     * up to rounding, as the GEMM sequence (S = work, nb x nc): \
+     *     S = W(0:mt-1, :)' A + W(mt:mt+mb-1, :)' B; \
+     *     A += Y(0:mt-1, :) S ('I': A += S);  B += Y(mt:mt+mb-1, :) S. \
+     * work: at least nb nc elements.  C must not overlap Y, W or work. \
+     * Optional: the reference op is that sequence. */ \
+    QRU_OP(wy_left, (qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work), (ctx, dt, ytop, mt, mb, nb, nc, Y, ldy, W, ldw, A, lda, B, ldb, work), OPT, ASYNC) \
     /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
      * on chip, in the local memory of one work-group (the fast case on the \
      * GPU backends; larger panels take a slower kernel), written to *nb; \

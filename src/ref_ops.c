@@ -47,6 +47,47 @@ int qru_ref_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
     return o->copy(ctx, dt, mb, nb, Pb, m, B, ldb);
 }
 
+/* The block reflector on a two-part matrix: the GEMM sequence (a geadd
+ * for an identity top) through the table o. */
+int qru_wy_left_gemms(qru_context *ctx, const qru_backend_ops *o,
+                      qru_dtype dt, char ytop, int mt, int mb, int nb, int nc,
+                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A,
+                      int lda, qru_ptr B, int ldb, qru_ptr work)
+{
+    if (nb <= 0 || nc <= 0 || mt + mb <= 0)
+        return 0;
+    double b = 0.0;
+    if (mt > 0) {
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', nb, nc, mt, 1.0, W, ldw, A, lda,
+                        0.0, work, nb));
+        b = 1.0;
+    }
+    if (mb > 0)
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', nb, nc, mb, 1.0,
+                        qru_ptr_add(W, (size_t)mt), ldw, B, ldb, b, work,
+                        nb));
+    if (mt > 0)
+        QRU_TRY(ytop == 'I'
+                    ? o->geadd(ctx, dt, mt, nc, 1.0, work, nb, 1.0, A, lda)
+                    : o->gemm(ctx, dt, 'N', 'N', mt, nc, nb, 1.0, Y, ldy,
+                              work, nb, 1.0, A, lda));
+    if (mb > 0)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', mb, nc, nb, 1.0,
+                        qru_ptr_add(Y, (size_t)mt), ldy, work, nb, 1.0, B,
+                        ldb));
+    return 0;
+}
+
+/* The reference op: that sequence through the context's ops. */
+int qru_ref_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
+                    int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W,
+                    int ldw, qru_ptr A, int lda, qru_ptr B, int ldb,
+                    qru_ptr work)
+{
+    return qru_wy_left_gemms(ctx, ctx->ops, dt, ytop, mt, mb, nb, nc, Y, ldy,
+                             W, ldw, A, lda, B, ldb, work);
+}
+
 /* No on-chip limit to report. */
 int qru_ref_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                             int *nb)

@@ -1560,6 +1560,122 @@ START_TEST(test_panel_qr)
 }
 END_TEST
 
+/* wy_left (optional: the reference op is GEMMs): C := C + Y (W' C) on
+ * C = [A; B] stored apart, against the host in double; Y's top given
+ * ('F') or the identity ('I', its rows NaN on the device: they must not
+ * be read); either part empty, nb around the GPU kernels' limit
+ * (QRU_WYL_NB), m around QRU_WYL_MAX_M (their GEMM fallback beyond), nc
+ * around their column groups, nc = 1.  The padding rows and a column
+ * past nc must come back bit-identical. */
+START_TEST(test_wy_left)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    /* ytop ('I': mt = nb), mt, mb, nb, nc */
+    static const int cases[][5] = {
+        {'I', 64, 200, 64, 37}, {'F', 264, 0, 64, 24}, {'I', 32, 200, 32, 1},
+        {'F', 0, 100, 17, 9},   {'F', 30, 0, 30, 1},   {'I', 5, 3, 5, 8},
+        {'F', 7, 9, 3, 17},     {'F', 312, 200, 64, 5}, {'F', 313, 200, 64, 5},
+        {'F', 40, 60, 65, 11},  {'I', 1, 1, 1, 1},     {'F', 100, 33, 63, 129}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        int id = cases[c][0] == 'I', mt = cases[c][1], mb = cases[c][2],
+            nb = cases[c][3], nc = cases[c][4], m = mt + mb;
+        progress("wy_left %s %c %d + %d x %d, %d columns",
+                 dt == QRU_DOUBLE ? "double" : "float", cases[c][0], mt, mb,
+                 nb, nc);
+        int lda = mt + 2, ldb = mb + 3, ldy = m + 1, ldw = m + 2;
+        size_t lA = (size_t)lda * (nc + 1), lB = (size_t)ldb * (nc + 1),
+               lY = (size_t)ldy * nb, lW = (size_t)ldw * nb;
+        double *A = hrand(dt, lA), *B = hrand(dt, lB), *Y = hrand(dt, lY),
+               *W = hrand(dt, lW), *gA = hnew(lA), *gB = hnew(lB),
+               *S = hnew((size_t)nb * nc), *As = hnew(lA), *Bs = hnew(lB);
+        memcpy(As, A, lA * sizeof *A);
+        memcpy(Bs, B, lB * sizeof *B);
+        dbuf dA = dnew(dt, lA), dB = dnew(dt, lB), dY = dnew(dt, lY),
+             dW = dnew(dt, lW), dwk = dnew(dt, (size_t)nb * nc);
+        if (id) /* not to be read */
+            for (int j = 0; j < nb; ++j)
+                for (int i = 0; i < mt; ++i)
+                    Y[AT(0, i, j, ldy)] = NAN;
+        dput(dt, dA, A);
+        dput(dt, dB, B);
+        dput(dt, dY, Y);
+        dput(dt, dW, W);
+        if (id)
+            for (int j = 0; j < nb; ++j)
+                for (int i = 0; i < mt; ++i)
+                    Y[AT(0, i, j, ldy)] = i == j;
+        ck_assert_int_eq(O->wy_left(ctx, dt, (char)cases[c][0], mt, mb, nb,
+                                    nc, dY.p, ldy, dW.p, ldw, dA.p, lda, dB.p,
+                                    ldb, dwk.p),
+                         0);
+        dget(dt, dA, gA);
+        dget(dt, dB, gB);
+        /* the host: S = W' C, C += Y S, and the bound |Y| (|W'| |C|) */
+        double sc = 1e-300;
+        for (int j = 0; j < nc; ++j) {
+            for (int k = 0; k < nb; ++k) {
+                double t = 0.0;
+                for (int i = 0; i < m; ++i)
+                    t += W[AT(0, i, k, ldw)] *
+                         (i < mt ? As[AT(0, i, j, lda)]
+                                 : Bs[AT(0, i - mt, j, ldb)]);
+                S[AT(0, k, j, nb)] = t;
+            }
+            for (int i = 0; i < m; ++i) {
+                double t = 0.0, bd = 0.0;
+                for (int k = 0; k < nb; ++k) {
+                    double y = Y[AT(0, i, k, ldy)], ab = 0.0;
+                    t += y * S[AT(0, k, j, nb)];
+                    for (int l = 0; l < m; ++l)
+                        ab += fabs(W[AT(0, l, k, ldw)]) *
+                              fabs(l < mt ? As[AT(0, l, j, lda)]
+                                          : Bs[AT(0, l - mt, j, ldb)]);
+                    bd += fabs(y) * ab;
+                }
+                double *x = i < mt ? &A[AT(0, i, j, lda)]
+                                   : &B[AT(0, i - mt, j, ldb)];
+                bd += fabs(*x);
+                *x += t;
+                sc = fmax(sc, bd);
+            }
+        }
+        double tol = 3.0 * (m + nb + 2) * eps;
+        char what[80];
+        snprintf(what, sizeof what, "wy_left %c %d+%d x %d, %d: A",
+                 cases[c][0], mt, mb, nb, nc);
+        expect_close(what, dt, gA, A, lA, sc, tol);
+        snprintf(what, sizeof what, "wy_left %c %d+%d x %d, %d: B",
+                 cases[c][0], mt, mb, nb, nc);
+        expect_close(what, dt, gB, B, lB, sc, tol);
+        /* untouched: padding rows, column nc */
+        for (int j = 0; j <= nc; ++j) {
+            for (int i = j < nc ? mt : 0; i < lda; ++i)
+                ck_assert_msg(gA[AT(0, i, j, lda)] == As[AT(0, i, j, lda)],
+                              "%s: A(%d,%d) changed", what, i, j);
+            for (int i = j < nc ? mb : 0; i < ldb; ++i)
+                ck_assert_msg(gB[AT(0, i, j, ldb)] == Bs[AT(0, i, j, ldb)],
+                              "%s: B(%d,%d) changed", what, i, j);
+        }
+        dfree(dA);
+        dfree(dB);
+        dfree(dY);
+        dfree(dW);
+        dfree(dwk);
+        free(A);
+        free(B);
+        free(Y);
+        free(W);
+        free(gA);
+        free(gB);
+        free(S);
+        free(As);
+        free(Bs);
+    }
+}
+END_TEST
+
 /* panel_qr_tp (optional: the reference op gathers): the panel [A; B]
  * stored in two arrays, against ref_panel on the stacked panel; the row
  * updates' shape (A upper triangular, B p rows), either part empty, the
@@ -1809,6 +1925,7 @@ int main(void)
     tcase_add_loop_test(tc, test_house, 0, 2);
     tcase_add_loop_test(tc, test_larf, 0, 2);
     tcase_add_loop_test(tc, test_wy_append, 0, 2);
+    tcase_add_loop_test(tc, test_wy_left, 0, 2);
     tcase_add_loop_test(tc, test_geqrf_full, 0, 2);
     /* the panels and the sweeps one element type a case: under racecheck
      * each takes minutes */

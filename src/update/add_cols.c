@@ -503,8 +503,10 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     }
     /* Householder phase (qru_upd_house): a panel_qr a block and 2 GEMMs
      * for the trailing columns of all but the last, then merging the
-     * block reflectors (3 a block beyond the first); 13 more */
-    c = 13.0 + 6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
+     * block reflectors (3 a block beyond the first); 11 more and the
+     * merged reflector on d */
+    c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
+        6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
     if (L > 0) {
         double nst = p + L - 1;
         int ab = qru_upd_sweeps_block(L, p);

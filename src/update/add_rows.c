@@ -158,15 +158,9 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             qru_ptr X1 = pass == 0 ? qru_ptr_at(R, ld, c0, c0 + jb)
                                    : qru_ptr_add(d, (size_t)c0);
             qru_ptr X2 = pass == 0 ? qru_ptr_at(Ru, ld, 0, c0 + jb) : du;
-            if (nc <= 0)
-                continue;
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, jb, 1.0, Wt, ldy, X1,
-                            ld, 0.0, work, jb));
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, p, 1.0, Wb, ldy, X2, ld,
-                            1.0, work, jb));
-            QRU_TRY(o->geadd(ctx, dt, jb, nc, 1.0, work, jb, 1.0, X1, ld));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', p, nc, jb, 1.0, V, ldy, work,
-                            jb, 1.0, X2, ld));
+            if (nc > 0) /* Y = [I; V] */
+                QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nc, Y, ldy, W,
+                                   ldy, X1, ld, X2, ld, work));
         }
         /* [Qc Qn] := [Qc Qn] P: T = Qc W1 + Qn W2; Qc += T; Qn += T V' */
         if (hq) {
@@ -197,8 +191,9 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels 9 calls per panel (13 with Q) plus one column step per column;
- * without, 3 per column and 13 per panel. */
+ * panels a panel call and two block reflectors (wy_left; 4 calls more
+ * with Q) per panel plus one column step per column; without, 3 per
+ * column, the block reflectors and 5 per panel. */
 void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
                            qru_upd_cost *out)
 {
@@ -212,11 +207,16 @@ void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
     fl = flops_add_rows(n, m, p, k, r, hq, nb);
     double nblk = ceil((double)m / nb);
-    if (fused) { /* 1 + 8 (+ 4 with Q) calls a panel */
-        c = (hq ? 13.0 : 9.0) * nblk;
+    /* the block reflector on the trailing columns and on d */
+    double wl = qru_upd_wyl_calls(ctx, 2);
+    /* the panel: one call, or gathered by the reference op (4 copies
+     * and a panel_qr) */
+    double pc = qru_op_native(ctx, QRU_OP_panel_qr_tp) ? 1.0 : 5.0;
+    if (fused) { /* a panel, 2 wy_left (+ 4 calls with Q) a panel */
+        c = (pc + 2.0 * wl + (hq ? 4.0 : 0.0)) * nblk;
         st = m;
     } else {
-        c = 3.0 * m + 13.0 * nblk;
+        c = 3.0 * m + (5.0 + 2.0 * wl) * nblk;
     }
     c += 8.0;
 

@@ -121,14 +121,18 @@ static double md_house_calls(int k, int nb)
  * steps of the fused panels, the windows' k each and, with QRU_UPDATE_FAST,
  * phase 2's one a column): W = Q' U (thin: CGS2, the QR of Z and Qz,
  * dz, and the commit's steps on Qz, E and dz), the lower QR, the windows
- * (a panel_qr and 2 GEMMs on R each), R + W V', phase 2 (fused: a
- * panel_qr and 2 GEMMs a panel, a column step per column), each block
- * reflector applied to Q and d by 2 GEMMs each, the rank rule (2
+ * (a panel_qr and a wy_left on R each), R + W V', phase 2 (fused: a
+ * panel_qr and a wy_left a panel, a column step per column), each block
+ * reflector applied to Q by 2 GEMMs and to d by a wy_left, the rank rule (2
  * downloads and the column norms) and the copies and lasets. */
-static double md_calls(const md_plan *p, double *steps)
+static double md_calls(const qru_context *ctx, const md_plan *p,
+                       double *steps)
 {
     int k = p->k;
-    double qd = p->r > 0 ? 4.0 : 2.0; /* calls of a reflector on Q and d */
+    /* calls of a block reflector on R's trailing columns (wy_left), and
+     * on Q (2 GEMMs) and d (wy_left) */
+    double wl = qru_upd_wyl_calls(ctx, 1);
+    double qd = 2.0 + (p->r > 0 ? wl : 0.0);
     /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
      * the copy back */
     double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
@@ -142,14 +146,14 @@ static double md_calls(const md_plan *p, double *steps)
     for (int i = 0; i < p->nw; ++i) {
         int s, h;
         md_window(p, i, &s, &h);
-        c += 1.0 + (s < p->m ? 2.0 : 0.0) + qd;
+        c += 1.0 + (s < p->m ? wl : 0.0) + qd;
     }
     /* the windows' panels: k columns each, one after the other */
     *steps = p->fused ? (double)p->nw * k : 0.0;
     for (int j = 0; j < p->nblk; ++j) {
         int c0, jb, rb;
         md_panel(p, j, &c0, &jb, &rb);
-        c += 1.0 + (p->m - c0 - jb > 0 ? 2.0 : 0.0) + qd;
+        c += 1.0 + (p->m - c0 - jb > 0 ? wl : 0.0) + qd;
         if (p->fused)
             *steps += jb;
     }
@@ -189,7 +193,7 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
             long s = (long)mult * (k > w ? k : w);
             md_plan p = md_plan_with(f, ctx, k, alg,
                                      s < INT_MAX ? (int)s : INT_MAX, w);
-            double steps, calls = md_calls(&p, &steps);
+            double steps, calls = md_calls(ctx, &p, &steps);
             double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
                        steps * c->col_step;
             if (tbest < 0.0 || t < tbest) {
@@ -475,7 +479,7 @@ void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
     (void)k0; /* the request's position: unused */
     md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
     double steps;
-    out->calls = md_calls(&p, &steps);
+    out->calls = md_calls(ctx, &p, &steps);
     out->flops = md_flops(&p);
     out->steps = steps;
     out->sweeps = 0.0;

@@ -73,13 +73,15 @@ int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
                     qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr B,
                     int ldb, qru_ptr work)
 {
-    const qru_backend_ops *o = ctx->ops;
     if (rb <= 0 || jb <= 0 || nc <= 0)
         return 0;
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rb, 1.0, W, ldw, B, ldb, 0.0,
-                    work, jb));
-    return o->gemm(ctx, dt, 'N', 'N', rb, nc, jb, 1.0, Y, ldy, work, jb, 1.0,
-                   B, ldb);
+    return ctx->ops->wy_left(ctx, dt, 'F', rb, 0, jb, nc, Y, ldy, W, ldw, B,
+                             ldb, B, ldb, work);
+}
+
+double qru_upd_wyl_calls(const qru_context *ctx, int parts)
+{
+    return qru_op_native(ctx, QRU_OP_wy_left) ? 1.0 : 2.0 * parts;
 }
 
 int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,

@@ -107,9 +107,10 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels a panel call and 4 GEMMs (6 with Q) per panel plus one column
- * step per reduced column; without, 3 calls per reduced column and 6 per
- * panel. */
+ * panels a panel call, two block reflectors (wy_left: the trailing
+ * columns, d) and with Q 2 GEMMs per panel plus one column step per
+ * reduced column; without, 3 calls per reduced column, a laset and the
+ * block reflectors per panel. */
 void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
                               qru_upd_cost *out)
 {
@@ -123,11 +124,13 @@ void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
     fl = flops_remove_cols(n, m, p, k, r, hq, f->upd_nb);
     double nblk = ceil((double)nred / nb);
-    if (fused) { /* a panel call, 2 + 2 (+ 2 with Q) GEMMs a panel */
-        c = (hq ? 7.0 : 5.0) * nblk + 1.0;
+    /* a block reflector on the trailing columns and on d */
+    double wl = qru_upd_wyl_calls(ctx, 1);
+    if (fused) { /* a panel call, 2 wy_left (+ 2 GEMMs with Q) a panel */
+        c = (1.0 + 2.0 * wl + (hq ? 2.0 : 0.0)) * nblk + 1.0;
         st = nred;
     } else {
-        c = 3.0 * nred + 6.0 * nblk + 4.0;
+        c = 3.0 * nred + (2.0 + 2.0 * wl) * nblk + 4.0;
     }
 
     out->flops = fl;

@@ -49,6 +49,10 @@ int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,
 int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
                     qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr B,
                     int ldb, qru_ptr work);
+/* The backend calls that one wy_left op on a matrix in 'parts' parts (1
+ * or 2) queues, for the cost models: the backend's own op 1, the
+ * reference op its 2 parts GEMMs (a geadd for an identity top). */
+double qru_upd_wyl_calls(const qru_context *ctx, int parts);
 
 /* Q := Q P = Q + (Q W) Y' for the nr x rb block Q.  work: nr * jb. */
 int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
