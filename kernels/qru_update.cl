@@ -589,14 +589,15 @@ QRU_DEVICE void qru_givens_accum_lds_body(int L, int p, int ab,
  *      chunks of QRU_WYL_KC rows through local memory (W transposed, its
  *      rows padded to QRU_WYL_NB + 1); an item sums S(k, c) for one k and
  *      the columns c = c1, c1 + cstep, ... (cstep = items / QRU_WYL_NB);
- *   2. C(i, :) += Y(i, :) S, a row an item (m <= items: one pass; Y's
- *      loads coalesce along the rows, S's are broadcasts).
+ *   2. C(i, :) += Y(i, :) S, a row an item (rows stride by the items;
+ *      Y's loads coalesce along the rows, 16 in flight, S's are
+ *      broadcasts).
  * QRU_WYL_NB and QRU_WYL_CB: src/qru_internal.h (build options on
- * OpenCL).  Needs nb <= QRU_WYL_NB
- * and a multiple of QRU_WYL_NB items; the backends run it for m <=
- * QRU_WYL_MAX_M (W and Y are read again by every group) and GEMMs
- * beyond.  C is read twice (for S, then for the update) and written
- * once. */
+ * OpenCL).  Needs nb <= QRU_WYL_NB and a multiple of QRU_WYL_NB items, at
+ * least 2 QRU_WYL_NB (a chunk's loads: QRU_WYL_KC / 2 an item).  OpenCL
+ * runs it for m <= QRU_WYL_MAX_M (W and Y are read again by every group)
+ * and GEMMs beyond; CUDA runs cuBLAS (cuda/cuda_update.cu says why).  C
+ * is read twice (for S, then for the update) and written once. */
 #define QRU_WYL_KC 32
 QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
                             QRU_GLOBAL const T *Y, long oy, int ldy,

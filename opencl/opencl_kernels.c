@@ -348,7 +348,8 @@ int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
             return st;
         w = ocl_wg_for(IMPL(ctx), pr, K_WY_LEFT, 2 * QRU_WYL_NB);
     }
-    if (w < QRU_WYL_NB) /* one backend call either way */
+    if (w < 2 * QRU_WYL_NB) /* the kernel needs 128 items; one backend
+                             * call either way */
         return qru_wy_left_gemms(ctx, &ctx->table, dt, ytop, mt, mb, nb, nc,
                                  Y, ldy, W, ldw, A, lda, B, ldb, work);
     if (mb == 0) /* B is not referenced */
