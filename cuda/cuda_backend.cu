@@ -179,6 +179,18 @@ int qru_cu_probe(void)
 
 static void release(qru_cuda_impl *im)
 {
+    if (im->lane_stream[1]) { /* queue 1 and its handle, then queue 0's */
+        cudaStreamSynchronize(im->lane_stream[1]);
+        if (im->lane_blas[1])
+            cublasDestroy(im->lane_blas[1]);
+        cudaStreamDestroy(im->lane_stream[1]);
+        for (int i = 0; i < 2; ++i)
+            if (im->lane_ev[i])
+                cudaEventDestroy(im->lane_ev[i]);
+        im->stream = im->lane_stream[0];
+        im->blas = im->lane_blas[0];
+        im->own_blas = im->lane_own_blas[0];
+    }
     if (im->pool) /* its memory goes back once what is queued has run */
         cudaMemPoolDestroy(im->pool);
     if (im->solver && im->own_solver)
@@ -253,8 +265,14 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
     if (opt && opt->stream) {
         im->stream = (cudaStream_t)opt->stream;
     } else {
-        st = qru_cuda_status(
-            cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking));
+        /* the highest priority: with look-ahead (lane) a panel on this
+         * stream gets the next free SM before the second queue's blocks */
+        int lo = 0, hi = 0;
+        if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
+            lo = hi = 0;
+        qru_cuda_clear();
+        st = qru_cuda_status(cudaStreamCreateWithPriority(
+            &im->stream, cudaStreamNonBlocking, hi));
         if (st) {
             release(im);
             return st;
@@ -292,6 +310,9 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
         release(im);
         return st;
     }
+    im->lane_stream[0] = im->stream;
+    im->lane_blas[0] = im->blas;
+    im->lane_own_blas[0] = im->own_blas;
     ctx->impl = im;
     snprintf(ctx->device_name, sizeof ctx->device_name,
              "%.200s (CUDA device %d, sm_%d%d)", prop.name, dev, prop.major,
@@ -338,6 +359,113 @@ int qru_cu_sync(qru_context *ctx)
     if (st)
         return st;
     return qru_cuda_status(cudaStreamSynchronize(qru_cuda(ctx)->stream));
+}
+
+/* ---- the second queue ------------------------------------------------------ */
+
+/* Makes queue l current: the stream and cuBLAS handle every op takes.
+ * The context's own cuSOLVER handle stays on queue 0 (the ops that use
+ * it, geqrf_full and potrf_full, are not queued on queue 1); an adopted
+ * one is set to the current stream by each op's scope. */
+static int lane_use(qru_cuda_impl *im, int l)
+{
+    im->lane = l;
+    im->stream = im->lane_stream[l];
+    im->blas = im->lane_blas[l];
+    im->own_blas = im->lane_own_blas[l];
+    return 0;
+}
+
+/* Queue 1 on first use: a non-blocking stream, a cuBLAS handle bound to
+ * it (host pointer mode, as queue 0's) and the two events of the
+ * hand-overs; on failure nothing is kept. */
+static int lane_make(qru_cuda_impl *im)
+{
+    cudaStream_t s = NULL;
+    cublasHandle_t h = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    int lo = 0, hi = 0; /* queue 1: the lowest priority */
+    if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
+        lo = hi = 0;
+    qru_cuda_clear();
+    int st = qru_cuda_status(
+        cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, lo));
+    for (int i = 0; i < 2 && !st; ++i)
+        st = qru_cuda_status(
+            cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+    if (!st)
+        st = qru_cublas_status(cublasCreate(&h));
+    if (!st)
+        st = qru_cublas_status(cublasSetStream(h, s));
+    if (!st)
+        st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    if (st) {
+        if (h)
+            cublasDestroy(h);
+        for (int i = 0; i < 2; ++i)
+            if (ev[i])
+                cudaEventDestroy(ev[i]);
+        if (s)
+            cudaStreamDestroy(s);
+        qru_cuda_clear();
+        return st;
+    }
+    im->lane_stream[1] = s;
+    im->lane_blas[1] = h;
+    im->lane_own_blas[1] = 1;
+    im->lane_ev[0] = ev[0];
+    im->lane_ev[1] = ev[1];
+    return 0;
+}
+
+int qru_cu_lane(qru_context *ctx, int l)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    l = l != 0;
+    if (l == im->lane)
+        return 0;
+    int st = qru_cuda_enter(ctx);
+    if (!st && l == 1 && !im->lane_stream[1])
+        st = lane_make(im);
+    if (!st && l == 1) { /* queue 1 after queue 0's mark, or all of it */
+        if (!im->lane_marked)
+            st = qru_cuda_status(
+                cudaEventRecord(im->lane_ev[0], im->lane_stream[0]));
+        if (!st)
+            st = qru_cuda_status(
+                cudaStreamWaitEvent(im->lane_stream[1], im->lane_ev[0], 0));
+        im->lane_marked = 0;
+    }
+    return st ? st : lane_use(im, l);
+}
+
+int qru_cu_lane_mark(qru_context *ctx)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    int st = qru_cuda_enter(ctx);
+    if (!st && !im->lane_stream[1])
+        st = lane_make(im);
+    if (!st)
+        st = qru_cuda_status(
+            cudaEventRecord(im->lane_ev[0], im->lane_stream[0]));
+    if (!st)
+        im->lane_marked = 1;
+    return st;
+}
+
+int qru_cu_lane_join(qru_context *ctx)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    if (!im->lane_stream[1])
+        return 0; /* never used: queue 0 is current */
+    int st = qru_cuda_enter(ctx);
+    if (!st)
+        st = qru_cuda_status(cudaEventRecord(im->lane_ev[1], im->lane_stream[1]));
+    if (!st)
+        st = qru_cuda_status(
+            cudaStreamWaitEvent(im->lane_stream[0], im->lane_ev[1], 0));
+    int st2 = lane_use(im, 0); /* queue 0 current even after a failure */
+    return st ? st : st2;
 }
 
 /* ---- memory --------------------------------------------------------------- */

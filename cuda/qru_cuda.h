@@ -18,6 +18,15 @@ struct qru_cuda_impl {
     cublasHandle_t blas;
     cusolverDnHandle_t solver;
     int own_stream, own_blas, own_solver;
+    /* the two queues of lane / lane_join: stream, blas and own_blas above
+     * are those of the current one (lane); queue 1 (a stream and a cuBLAS
+     * handle of the context's own, two events) is made at the first
+     * lane(ctx, 1) */
+    int lane, lane_marked; /* lane_ev[0] holds a lane_mark not yet used */
+    cudaStream_t lane_stream[2];
+    cublasHandle_t lane_blas[2];
+    int lane_own_blas[2];
+    cudaEvent_t lane_ev[2];
     int async_alloc; /* stream-ordered allocation (cudaMallocAsync) works */
     /* the context's own pool for that scratch memory (NULL: the device's
      * default pool).  It keeps up to QRU_CUDA_POOL_KEEP bytes reserved

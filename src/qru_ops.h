@@ -203,6 +203,22 @@
      * work: at least nb nc elements.  C must not overlap Y, W or work. \
      * Optional: the reference op is that sequence. */ \
     QRU_OP(wy_left, (qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work), (ctx, dt, ytop, mt, mb, nb, nc, Y, ldy, W, ldw, A, lda, B, ldb, work), OPT, ASYNC) \
+    /* ---- a second queue (look-ahead) ---- */ \
+    /* The ops queued after lane(ctx, 1) go to a second queue of the \
+     * context (CUDA: a stream of its own and a cuBLAS handle of its own), \
+     * ordered after what was queued on the first before the last \
+     * lane_mark(ctx) (without a mark since the last lane(ctx, 1): \
+     * everything queued on the first so far); after lane(ctx, 0) they go \
+     * to the first queue again, with no wait for the second.  \
+     * lane_join(ctx) orders the first queue after everything queued on \
+     * the second so far and makes it current.  Ops that two queues run \
+     * at once must not touch the same memory (the caller's part).  A \
+     * synchronisation (sync, a download) waits for the current queue \
+     * only: join first.  Optional: the reference ops do nothing (a \
+     * backend with one in-order queue). */ \
+    QRU_OP(lane, (qru_context *ctx, int l), (ctx, l), OPT, ASYNC) \
+    QRU_OP(lane_mark, (qru_context *ctx), (ctx), OPT, ASYNC) \
+    QRU_OP(lane_join, (qru_context *ctx), (ctx), OPT, ASYNC) \
     /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
      * on chip, in the local memory of one work-group (the fast case on the \
      * GPU backends; larger panels take a slower kernel), written to *nb; \

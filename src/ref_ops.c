@@ -88,6 +88,26 @@ int qru_ref_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
                              W, ldw, A, lda, B, ldb, work);
 }
 
+/* One in-order queue: nothing to switch or join. */
+int qru_ref_lane(qru_context *ctx, int l)
+{
+    (void)ctx;
+    (void)l;
+    return 0;
+}
+
+int qru_ref_lane_mark(qru_context *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+int qru_ref_lane_join(qru_context *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
 /* No on-chip limit to report. */
 int qru_ref_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                             int *nb)

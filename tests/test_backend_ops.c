@@ -818,6 +818,60 @@ START_TEST(test_givens)
 }
 END_TEST
 
+/* lane / lane_mark / lane_join (optional: one queue does nothing): a
+ * chain of ops across the two queues whose result depends on their
+ * order.  Queue 0: B = A; mark; C := 2 C (not ordered before queue 1's
+ * work, touches nothing it reads); queue 1: B := B + 3 A (after the
+ * mark: sees B = A); queue 0 again: C := C + A, with no wait; join: D =
+ * B (after queue 1).  Large enough that a missing order shows on a GPU:
+ * D = 4 A, C = 2 C0 + A. */
+START_TEST(test_lanes)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    int m = 1500, n = 300;
+    size_t len = (size_t)m * n;
+    double *A = hrand(dt, len), *C0 = hrand(dt, len), *g = hnew(len),
+           *ref = hnew(len);
+    dbuf dA = dnew(dt, len), dB = dnew(dt, len), dC = dnew(dt, len),
+         dD = dnew(dt, len);
+    dput(dt, dA, A);
+    dput(dt, dC, C0);
+    for (int rep = 0; rep < 3; ++rep) {
+        ck_assert_int_eq(O->copy(ctx, dt, m, n, dA.p, m, dB.p, m), 0);
+        ck_assert_int_eq(O->lane_mark(ctx), 0);
+        ck_assert_int_eq(O->geadd(ctx, dt, m, n, 0.0, dA.p, m, 2.0, dC.p, m),
+                         0);
+        ck_assert_int_eq(O->lane(ctx, 1), 0);
+        ck_assert_int_eq(O->geadd(ctx, dt, m, n, 3.0, dA.p, m, 1.0, dB.p, m),
+                         0);
+        ck_assert_int_eq(O->lane(ctx, 0), 0);
+        ck_assert_int_eq(O->geadd(ctx, dt, m, n, 1.0, dA.p, m, 1.0, dC.p, m),
+                         0);
+        ck_assert_int_eq(O->lane_join(ctx), 0);
+        ck_assert_int_eq(O->copy(ctx, dt, m, n, dB.p, m, dD.p, m), 0);
+        dget(dt, dD, g);
+        for (size_t q = 0; q < len; ++q)
+            ref[q] = 4.0 * A[q];
+        expect_close("lanes: D", dt, g, ref, len, 1.0, 8.0 * eps);
+        dget(dt, dC, g);
+        for (size_t q = 0; q < len; ++q)
+            ref[q] = 2.0 * C0[q] + A[q];
+        expect_close("lanes: C", dt, g, ref, len, 1.0, 16.0 * eps);
+        memcpy(C0, g, len * sizeof *C0); /* the device's, for the next round */
+    }
+    dfree(dA);
+    dfree(dB);
+    dfree(dC);
+    dfree(dD);
+    free(A);
+    free(C0);
+    free(g);
+    free(ref);
+}
+END_TEST
+
 START_TEST(test_geadd)
 {
     NDT_OK(_i);
@@ -1920,6 +1974,7 @@ int main(void)
     tcase_add_loop_test(tc, test_trsm_few, 0, 2);
     tcase_add_loop_test(tc, test_col_norms, 0, 2);
     tcase_add_loop_test(tc, test_geadd, 0, 2);
+    tcase_add_loop_test(tc, test_lanes, 0, 2);
     tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
     tc = add_tcase(s, "householder");
     tcase_add_loop_test(tc, test_house, 0, 2);

@@ -21,6 +21,9 @@
  *      structured ones, Y = [I; V]; a backend without its own op gathers
  *      the panel): 1 call per block instead of 3 nb + 1, then the same
  *      GEMMs (docs/performance.md).
+ *      Look-ahead: the next block's columns take the block reflector
+ *      first; the next panel then runs on the first queue while the
+ *      second (the lane op) takes the rest of the trailing update.
  */
 #include <math.h>
 
@@ -50,6 +53,34 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
                        (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL}));
 }
 
+/* The (jb + p) x jb panel [R(c0:c0+jb, c0:c0+jb); U(:, c0:c0+jb)] (U's
+ * rows Ru below R's): fused, ONE panel_qr_tp where it lies; else the
+ * per-column Householder steps, Y = [I; V] built column by column. */
+static int ar_panel(qru_context *ctx, qru_dtype dt, int fused, int p, int c0,
+                    int jb, qru_ptr R, qru_ptr Ru, int ld, qru_ptr Y,
+                    qru_ptr W, int ldy, qru_ptr tau, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (fused) /* U's columns c0 .. c0+jb-1 come out exactly zero */
+        return o->panel_qr_tp(ctx, dt, jb, p, jb, qru_ptr_at(R, ld, c0, c0),
+                              ld, qru_ptr_at(Ru, ld, 0, c0), ld, Y, ldy, W,
+                              ldy, tau, work);
+    qru_ptr V = qru_ptr_add(Y, (size_t)jb);
+    QRU_TRY(o->laset(ctx, dt, 'A', jb + p, jb, 0.0, 1.0, Y, ldy));
+    for (int j = 0; j < jb; ++j) {
+        int c = c0 + j;
+        qru_ptr tj = qru_ptr_add(tau, (size_t)j);
+        qru_ptr vj = qru_ptr_at(V, ldy, 0, j);
+        QRU_TRY(o->house(ctx, dt, p, qru_ptr_at(R, ld, c, c),
+                         qru_ptr_at(Ru, ld, 0, c), vj, tj));
+        QRU_TRY(o->larf(ctx, dt, p, c0 + jb - 1 - c, vj, tj,
+                        qru_ptr_at(R, ld, c, c + 1), ld,
+                        qru_ptr_at(Ru, ld, 0, c + 1), ld, work));
+        QRU_TRY(o->wy_append(ctx, dt, jb + p, j, Y, ldy, W, ldy, tj, work));
+    }
+    return 0;
+}
+
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k;
@@ -70,14 +101,17 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
     /* workspace: the row shift of Q (and E), then (reusing the same
-     * memory) Y, W, tau and the GEMM work array (fused: the panel op's
-     * work too) */
+     * memory) two sets of Y and W (a block's are read on the second queue
+     * while the next block's panel writes the other set), tau, the first
+     * queue's work array (the panel op's and the next block's columns)
+     * and the second's (the other trailing columns, d, Q) */
     size_t nwork = (size_t)nb * (size_t)(m > r ? m : r);
     if (hq && (size_t)n1 * nb > nwork)
         nwork = (size_t)n1 * nb;
-    if (fused && qru_panel_tp_work(ldy, nb) > nwork)
-        nwork = qru_panel_tp_work(ldy, nb);
-    size_t need = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    size_t nwork0 = (size_t)nb * nb;
+    if (fused && qru_panel_tp_work(ldy, nb) > nwork0)
+        nwork0 = qru_panel_tp_work(ldy, nb);
+    size_t need = qru_upd_la_elems(ldy, nb, nwork0) + nwork + 1;
     size_t shift = hq ? (size_t)(n - k) * (size_t)(qc > r ? qc : r) : 0;
     if (shift > need)
         need = shift;
@@ -109,9 +143,9 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->laset(ctx, dt, 'A', p, r, 0.0, 0.0,
                          qru_ptr_add(f->E, (size_t)k), ldq));
     }
-    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
-            tau = qru_ptr_add(W, (size_t)ldy * nb),
-            work = qru_ptr_add(tau, (size_t)nb);
+    qru_upd_la_ws la = qru_upd_la_carve(ws, ldy, nb, nwork0);
+    qru_ptr *Ys = la.Y, *Ws = la.W, tau = la.tau, work0 = la.work0,
+            work = la.work;
     qru_ptr Ru = qru_ptr_add(R, (size_t)s); /* U's rows below R */
     qru_ptr du = qru_ptr_add(d, (size_t)s);
 
@@ -126,42 +160,43 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
                          qru_ptr_add(R, 1), ld));
 
-    for (int c0 = 0; c0 < m; c0 += nb) {
+    /* Look-ahead: block b's reflectors go to the next block's columns on
+     * the first queue and the next panel is queued there, then the
+     * second queue (lane 1, ordered after the mark, not after that panel)
+     * takes the other trailing columns, d and Q; the first waits for it
+     * (lane_join) before it touches those columns again.  A backend with
+     * one queue runs the same calls in this order. */
+    if (m > 0)
+        QRU_TRY(ar_panel(ctx, dt, fused, p, 0, m < nb ? m : nb, R, Ru, ld,
+                         Ys[0], Ws[0], ldy, tau, work0));
+    for (int c0 = 0, b = 0; c0 < m; c0 += nb, b ^= 1) {
         int jb = m - c0 < nb ? m - c0 : nb;
+        qru_ptr Y = Ys[b], W = Ws[b];
         qru_ptr V = qru_ptr_add(Y, (size_t)jb); /* Y = [I_jb; V] */
         qru_ptr Wt = W, Wb = qru_ptr_add(W, (size_t)jb);
-        if (fused) /* in one call, where the panel lies (U's columns
-                    * c0 .. c0+jb-1 come out exactly zero) */
-            QRU_TRY(o->panel_qr_tp(ctx, dt, jb, p, jb,
-                                   qru_ptr_at(R, ld, c0, c0), ld,
-                                   qru_ptr_at(Ru, ld, 0, c0), ld, Y, ldy, W,
-                                   ldy, tau, work));
-        if (!fused)
-            QRU_TRY(o->laset(ctx, dt, 'A', jb + p, jb, 0.0, 1.0, Y, ldy));
-        for (int j = 0; !fused && j < jb; ++j) {
-            int c = c0 + j;
-            qru_ptr tj = qru_ptr_add(tau, (size_t)j);
-            qru_ptr vj = qru_ptr_at(V, ldy, 0, j);
-            QRU_TRY(o->house(ctx, dt, p, qru_ptr_at(R, ld, c, c),
-                             qru_ptr_at(Ru, ld, 0, c), vj, tj));
-            QRU_TRY(o->larf(ctx, dt, p, c0 + jb - 1 - c, vj, tj,
-                            qru_ptr_at(R, ld, c, c + 1), ld,
-                            qru_ptr_at(Ru, ld, 0, c + 1), ld, work));
-            QRU_TRY(o->wy_append(ctx, dt, jb + p, j, Y, ldy, W, ldy, tj, work));
-        }
         /* [X1; X2] := P' [X1; X2] = [X1 + S; X2 + V S],
-         * S = W1' X1 + W2' X2, for the trailing columns of [R; U] and
-         * for [d; e] */
-        int nct = m - c0 - jb;
-        for (int pass = 0; pass < 2; ++pass) {
-            int nc = pass == 0 ? nct : r;
-            qru_ptr X1 = pass == 0 ? qru_ptr_at(R, ld, c0, c0 + jb)
-                                   : qru_ptr_add(d, (size_t)c0);
-            qru_ptr X2 = pass == 0 ? qru_ptr_at(Ru, ld, 0, c0 + jb) : du;
-            if (nc > 0) /* Y = [I; V] */
-                QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nc, Y, ldy, W,
-                                   ldy, X1, ld, X2, ld, work));
+         * S = W1' X1 + W2' X2 (wy_left, Y = [I; V]), for the trailing
+         * columns of [R; U] (the next block's first, after the second
+         * queue has brought them up to date) and for [d; e] */
+        int nct = m - c0 - jb, nn = nct < nb ? nct : nb;
+        QRU_TRY(o->lane_join(ctx));
+        if (nn > 0) {
+            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nn, Y, ldy, W, ldy,
+                               qru_ptr_at(R, ld, c0, c0 + jb), ld,
+                               qru_ptr_at(Ru, ld, 0, c0 + jb), ld, work0));
+            QRU_TRY(o->lane_mark(ctx));
+            QRU_TRY(ar_panel(ctx, dt, fused, p, c0 + jb, nn, R, Ru, ld,
+                             Ys[b ^ 1], Ws[b ^ 1], ldy, tau, work0));
         }
+        QRU_TRY(o->lane(ctx, 1));
+        if (nct > nn)
+            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nct - nn, Y, ldy, W,
+                               ldy, qru_ptr_at(R, ld, c0, c0 + jb + nn), ld,
+                               qru_ptr_at(Ru, ld, 0, c0 + jb + nn), ld,
+                               work));
+        if (r > 0)
+            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, r, Y, ldy, W, ldy,
+                               qru_ptr_add(d, (size_t)c0), ld, du, ld, work));
         /* [Qc Qn] := [Qc Qn] P: T = Qc W1 + Qn W2; Qc += T; Qn += T V' */
         if (hq) {
             qru_ptr Qc = qru_ptr_at(Q, ldq, 0, c0),
@@ -174,7 +209,9 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V,
                             ldy, 1.0, Qn, ldq));
         }
+        QRU_TRY(o->lane(ctx, 0));
     }
+    QRU_TRY(o->lane_join(ctx));
     /* the rows of [d; e] below the triangle: rows of the full d; in the
      * thin form E := E + Q(:, m:m+p) du (the new complement columns of
      * [Q1 0; 0 I] H); in the Q-less form rho^2 := rho^2 + ||du||^2 */
@@ -191,9 +228,10 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels a panel call and two block reflectors (wy_left; 4 calls more
- * with Q) per panel plus one column step per column; without, 3 per
- * column, the block reflectors and 5 per panel. */
+ * panels a panel call, three block reflectors (wy_left: the next block,
+ * the other trailing columns, d), the queue switches and 4 calls more
+ * with Q per panel plus one column step per column; without, 3 per
+ * column, the block reflectors, the switches and 5 per panel. */
 void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
                            qru_upd_cost *out)
 {
@@ -207,18 +245,21 @@ void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
     fl = flops_add_rows(n, m, p, k, r, hq, nb);
     double nblk = ceil((double)m / nb);
-    /* the block reflector on the trailing columns and on d */
+    /* the block reflector on the next block's columns, the other
+     * trailing columns and d; the queue switches (a backend with one
+     * queue: none) */
     double wl = qru_upd_wyl_calls(ctx, 2);
+    double ln = qru_op_native(ctx, QRU_OP_lane) ? 4.0 : 0.0;
     /* the panel: one call, or gathered by the reference op (4 copies
      * and a panel_qr) */
     double pc = qru_op_native(ctx, QRU_OP_panel_qr_tp) ? 1.0 : 5.0;
-    if (fused) { /* a panel, 2 wy_left (+ 4 calls with Q) a panel */
-        c = (pc + 2.0 * wl + (hq ? 4.0 : 0.0)) * nblk;
+    if (fused) { /* a panel, 3 wy_left (+ 4 calls with Q) a panel */
+        c = (pc + 3.0 * wl + ln + (hq ? 4.0 : 0.0)) * nblk;
         st = m;
     } else {
-        c = 3.0 * m + (5.0 + 2.0 * wl) * nblk;
+        c = 3.0 * m + (5.0 + 3.0 * wl + ln) * nblk;
     }
-    c += 8.0;
+    c += 8.0 + (ln > 0.0 ? 1.0 : 0.0);
 
     out->flops = fl;
     out->calls = c;

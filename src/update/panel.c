@@ -96,3 +96,22 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
     return o->gemm(ctx, dt, 'N', 'T', nr, rb, jb, 1.0, work, nr, Y, ldy, 1.0,
                    Q, ldq);
 }
+
+size_t qru_upd_la_elems(int ldy, int nb, size_t nwork0)
+{
+    return 4 * (size_t)ldy * nb + (size_t)nb + nwork0;
+}
+
+qru_upd_la_ws qru_upd_la_carve(qru_ptr ws, int ldy, int nb, size_t nwork0)
+{
+    qru_upd_la_ws w;
+    size_t yw = (size_t)ldy * nb;
+    for (int i = 0; i < 2; ++i) {
+        w.Y[i] = qru_ptr_add(ws, 2 * i * yw);
+        w.W[i] = qru_ptr_add(ws, (2 * i + 1) * yw);
+    }
+    w.tau = qru_ptr_add(ws, 4 * yw);
+    w.work0 = qru_ptr_add(w.tau, (size_t)nb);
+    w.work = qru_ptr_add(w.work0, nwork0);
+    return w;
+}

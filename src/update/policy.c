@@ -91,6 +91,9 @@ int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
                                        : run_update(ctx, f, &rq);
     if (st == 0)
         f->last_path = path;
+    else /* an update that failed on the second queue (lane) leaves the
+          * first current with the second's work ordered before it */
+        (void)ctx->ops->lane_join(ctx);
     return st;
 }
 

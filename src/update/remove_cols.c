@@ -8,7 +8,8 @@
  *      with blocked Householder reflectors of length p + 1, applied to d and
  *      (when held) to Q.  QRU_UPDATE_FAST with the backend's fused
  *      panel_qr: one call per (nb + p) x nb panel of the band, in place
- *      (nb from the backend's on-chip limit), instead of 3 nb + 1.
+ *      (nb from the backend's on-chip limit), instead of 3 nb + 1, with
+ *      look-ahead on a second queue as in adding rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -53,14 +54,19 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int hq = f->q != QRU_Q_NONE;
     if (hq && (size_t)n * nb > nwork)
         nwork = (size_t)n * nb;
-    if (fused && qru_panel_work(ldy, nb) > nwork)
+    if (!fused && qru_panel_work(ldy, nb) > nwork)
         nwork = qru_panel_work(ldy, nb);
-    size_t total = 2 * (size_t)ldy * nb + (size_t)nb + nwork + 1;
+    /* fused: two sets of Y and W and the first queue's work array besides
+     * (look-ahead, as in adding rows) */
+    size_t nwork0 = (size_t)nb * nb;
+    if (qru_panel_work(ldy, nb) > nwork0)
+        nwork0 = qru_panel_work(ldy, nb);
+    size_t total = qru_upd_la_elems(ldy, nb, nwork0) + nwork + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
-    qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)ldy * nb),
-            tau = qru_ptr_add(W, (size_t)ldy * nb),
-            work = qru_ptr_add(tau, (size_t)nb);
+    qru_upd_la_ws la = qru_upd_la_carve(ws, ldy, nb, nwork0);
+    qru_ptr *Ys = la.Y, *Ws = la.W, tau = la.tau, work0 = la.work0,
+            work = la.work;
     int ld = f->ldr, ldq = f->ncap;
     int s = qru_lsq_rrows(f);
 
@@ -70,14 +76,35 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->copy(ctx, dt, m, nred, qru_ptr_at(f->R, ld, 0, k + p), ld,
                         qru_ptr_at(f->R, ld, 0, k), ld));
     /* reduce the band of p subdiagonals with reflectors of length p + 1 */
-    for (int c0 = k; c0 < m1; c0 += nb) {
+    /* fused: look-ahead as in adding rows (the next block's columns and
+     * its panel on the first queue, the other trailing columns, d and Q on
+     * the second, ordered after the mark) */
+    if (fused && nred > 0) {
+        int jb = nred < nb ? nred : nb;
+        QRU_TRY(o->panel_qr(ctx, dt, jb + p, jb, qru_ptr_at(f->R, ld, k, k),
+                            ld, Ys[0], ldy, Ws[0], ldy, tau, work0));
+    }
+    for (int c0 = k, b = 0; c0 < m1; c0 += nb, b ^= 1) {
         int jb = m1 - c0 < nb ? m1 - c0 : nb;
         int rb = jb + p; /* rows c0 .. c0+jb+p-1 <= m-1 < n */
+        qru_ptr Y = Ys[b], W = Ws[b];
         if (fused) {
-            QRU_TRY(o->panel_qr(ctx, dt, rb, jb, qru_ptr_at(f->R, ld, c0, c0),
-                                ld, Y, ldy, W, ldy, tau, work));
-            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m1 - c0 - jb, Y, ldy, W,
-                                    ldy, qru_ptr_at(f->R, ld, c0, c0 + jb),
+            int nct = m1 - c0 - jb, nn = nct < nb ? nct : nb;
+            QRU_TRY(o->lane_join(ctx));
+            if (nn > 0) {
+                QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, nn, Y, ldy, W, ldy,
+                                        qru_ptr_at(f->R, ld, c0, c0 + jb), ld,
+                                        work0));
+                QRU_TRY(o->lane_mark(ctx));
+                QRU_TRY(o->panel_qr(ctx, dt, nn + p, nn,
+                                    qru_ptr_at(f->R, ld, c0 + jb, c0 + jb), ld,
+                                    Ys[b ^ 1], ldy, Ws[b ^ 1], ldy, tau,
+                                    work0));
+            }
+            QRU_TRY(o->lane(ctx, 1));
+            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, nct - nn, Y, ldy, W,
+                                    ldy,
+                                    qru_ptr_at(f->R, ld, c0, c0 + jb + nn),
                                     ld, work));
         } else {
             QRU_TRY(qru_upd_panel(ctx, dt, f->R, ld, s, m1, c0, jb, p, Y, ldy,
@@ -89,7 +116,11 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             QRU_TRY(qru_upd_wy_right(ctx, dt, n, rb, jb, Y, ldy, W, ldy,
                                      qru_ptr_at(f->Q, ldq, 0, c0), ldq,
                                      work));
+        if (fused)
+            QRU_TRY(o->lane(ctx, 0));
     }
+    if (fused)
+        QRU_TRY(o->lane_join(ctx));
     /* the rows m1 .. m-1 of d leave the triangle: rows of the full d; the
      * thin form adds Q(:, m1:m) d(m1:m, :) to the residuals, the Q-less
      * form their norms */
@@ -107,9 +138,9 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 }
 
 /* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels a panel call, two block reflectors (wy_left: the trailing
- * columns, d) and with Q 2 GEMMs per panel plus one column step per
- * reduced column; without, 3 calls per reduced column, a laset and the
+ * panels a panel call, three block reflectors (wy_left: the next block's
+ * columns, the other trailing columns, d), the queue switches and with Q
+ * 2 GEMMs per panel plus one column step per reduced column; without, 3 calls per reduced column, a laset and the
  * block reflectors per panel. */
 void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
                               qru_upd_cost *out)
@@ -126,8 +157,11 @@ void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     double nblk = ceil((double)nred / nb);
     /* a block reflector on the trailing columns and on d */
     double wl = qru_upd_wyl_calls(ctx, 1);
-    if (fused) { /* a panel call, 2 wy_left (+ 2 GEMMs with Q) a panel */
-        c = (1.0 + 2.0 * wl + (hq ? 2.0 : 0.0)) * nblk + 1.0;
+    /* the queue switches of the look-ahead (one queue: none) */
+    double ln = qru_op_native(ctx, QRU_OP_lane) ? 4.0 : 0.0;
+    if (fused) { /* a panel call, 3 wy_left (+ 2 GEMMs with Q) a panel */
+        c = (1.0 + 3.0 * wl + ln + (hq ? 2.0 : 0.0)) * nblk + 1.0 +
+            (ln > 0.0 ? 1.0 : 0.0);
         st = nred;
     } else {
         c = 3.0 * nred + (2.0 + 2.0 * wl) * nblk + 4.0;

@@ -44,6 +44,17 @@ int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,
                   int nrows, int ncols, int c0, int jb, int bw, qru_ptr Y,
                   int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
 
+/* The workspace of the look-ahead block loops (adding rows, removing
+ * columns): two sets of Y and W (ldy x nb each: a block's are read on the
+ * second queue while the next panel writes the other set), tau (nb), the
+ * first queue's work array (nwork0 elements) and the second's, in that
+ * order from ws.  qru_upd_la_elems: the elements without the second's. */
+typedef struct {
+    qru_ptr Y[2], W[2], tau, work0, work;
+} qru_upd_la_ws;
+size_t qru_upd_la_elems(int ldy, int nb, size_t nwork0);
+qru_upd_la_ws qru_upd_la_carve(qru_ptr ws, int ldy, int nb, size_t nwork0);
+
 /* B := P' B = B + Y (W' B) for the rb x nc block B (P = I + W Y', Y and W
  * rb x jb).  work: jb * nc elements. */
 int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
