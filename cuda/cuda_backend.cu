@@ -418,10 +418,10 @@ static int lane_make(qru_cuda_impl *im)
     return 0;
 }
 
-int qru_cu_lane(qru_context *ctx, int l)
+int qru_cu_lane(qru_context *ctx, qru_dtype dt, int l)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
-    l = l != 0;
+    l = l != 0 && qru_ctx_tuning(ctx, dt)->lookahead;
     if (l == im->lane)
         return 0;
     int st = qru_cuda_enter(ctx);
@@ -439,9 +439,11 @@ int qru_cu_lane(qru_context *ctx, int l)
     return st ? st : lane_use(im, l);
 }
 
-int qru_cu_lane_mark(qru_context *ctx)
+int qru_cu_lane_mark(qru_context *ctx, qru_dtype dt)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
+    if (!qru_ctx_tuning(ctx, dt)->lookahead)
+        return 0;
     int st = qru_cuda_enter(ctx);
     if (!st && !im->lane_stream[1])
         st = lane_make(im);

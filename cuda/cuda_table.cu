@@ -61,6 +61,9 @@ const qru_backend_ops qru_cuda_ops = {
                /* below m = 1024 cuBLAS was faster with one right-hand
                 * side (H200, results/2026-11-26_nvidia-h200_issue16-trsv/) */
                .trsv_min_m = 1024,
+               /* the trailing update beside the next panel
+                * (docs/performance.md) */
+               .lookahead = 1,
                .cost = {5e12, 4e12, 25e12, 6e-6, 2.1e-6, 3.5e-6}},
 };
 

@@ -342,7 +342,13 @@ typedef enum qru_tuning_param {
     /** Triangular solves with at most 8 right-hand sides on the left run
      *  qru's own kernel from order m >= this (CUDA; elsewhere unused);
      *  0: never, the vendor's trsm (QRU_TRSV_MIN_M). */
-    QRU_TUNE_TRSV_MIN_M
+    QRU_TUNE_TRSV_MIN_M,
+    /** Look-ahead in adding rows and removing columns (QRU_UPDATE_FAST):
+     *  1 runs the rest of a block's trailing update on a second stream
+     *  beside the next panel (CUDA, the default there), 0 keeps every
+     *  call on the context's stream (QRU_LOOKAHEAD=off|on).  The results
+     *  are the same up to rounding; elsewhere unused. */
+    QRU_TUNE_LOOKAHEAD
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it

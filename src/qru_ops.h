@@ -204,11 +204,13 @@
      * Optional: the reference op is that sequence. */ \
     QRU_OP(wy_left, (qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work), (ctx, dt, ytop, mt, mb, nb, nc, Y, ldy, W, ldw, A, lda, B, ldb, work), OPT, ASYNC) \
     /* ---- a second queue (look-ahead) ---- */ \
-    /* The ops queued after lane(ctx, 1) go to a second queue of the \
-     * context (CUDA: a stream of its own and a cuBLAS handle of its own), \
+    /* The ops queued after lane(ctx, dt, 1) go to a second queue of the \
+     * context (CUDA: a stream of its own and a cuBLAS handle of its own) \
+     * when dt's tuning has lookahead on (else lane and lane_mark do \
+     * nothing: one queue), \
      * ordered after what was queued on the first before the last \
-     * lane_mark(ctx) (without a mark since the last lane(ctx, 1): \
-     * everything queued on the first so far); after lane(ctx, 0) they go \
+     * lane_mark(ctx, dt) (without a mark since the last lane(ctx, dt, 1): \
+     * everything queued on the first so far); after lane(ctx, dt, 0) they go \
      * to the first queue again, with no wait for the second.  \
      * lane_join(ctx) orders the first queue after everything queued on \
      * the second so far and makes it current.  Ops that two queues run \
@@ -216,8 +218,8 @@
      * synchronisation (sync, a download) waits for the current queue \
      * only: join first.  Optional: the reference ops do nothing (a \
      * backend with one in-order queue). */ \
-    QRU_OP(lane, (qru_context *ctx, int l), (ctx, l), OPT, ASYNC) \
-    QRU_OP(lane_mark, (qru_context *ctx), (ctx), OPT, ASYNC) \
+    QRU_OP(lane, (qru_context *ctx, qru_dtype dt, int l), (ctx, dt, l), OPT, ASYNC) \
+    QRU_OP(lane_mark, (qru_context *ctx, qru_dtype dt), (ctx, dt), OPT, ASYNC) \
     QRU_OP(lane_join, (qru_context *ctx), (ctx), OPT, ASYNC) \
     /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
      * on chip, in the local memory of one work-group (the fast case on the \

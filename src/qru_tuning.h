@@ -53,7 +53,10 @@
     X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 5, "auto|global|cluster|window|chain|chaincluster") \
     /* triangular solves with few right-hand sides (CUDA trsm op, side \
      * 'L') by qru's own kernel from m >= this; 0: never (the vendor's) */ \
-    X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL)
+    X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL) \
+    /* look-ahead of the blocked updates on a second queue (the lane ops): \
+     * off or on (where the backend has a second queue) */ \
+    X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on")
 /* clang-format on */
 
 /* The cost model of the update policy (src/update/policy.c):

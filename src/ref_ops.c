@@ -89,16 +89,18 @@ int qru_ref_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
 }
 
 /* One in-order queue: nothing to switch or join. */
-int qru_ref_lane(qru_context *ctx, int l)
+int qru_ref_lane(qru_context *ctx, qru_dtype dt, int l)
 {
     (void)ctx;
+    (void)dt;
     (void)l;
     return 0;
 }
 
-int qru_ref_lane_mark(qru_context *ctx)
+int qru_ref_lane_mark(qru_context *ctx, qru_dtype dt)
 {
     (void)ctx;
+    (void)dt;
     return 0;
 }
 

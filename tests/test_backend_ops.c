@@ -824,7 +824,7 @@ END_TEST
  * work, touches nothing it reads); queue 1: B := B + 3 A (after the
  * mark: sees B = A); queue 0 again: C := C + A, with no wait; join: D =
  * B (after queue 1).  Large enough that a missing order shows on a GPU:
- * D = 4 A, C = 2 C0 + A. */
+ * D = 4 A, C = 2 C0 + A.  With QRU_TUNE_LOOKAHEAD off and on. */
 START_TEST(test_lanes)
 {
     NDT_OK(_i);
@@ -838,15 +838,23 @@ START_TEST(test_lanes)
          dD = dnew(dt, len);
     dput(dt, dA, A);
     dput(dt, dC, C0);
-    for (int rep = 0; rep < 3; ++rep) {
+    int la0 = -1;
+    ck_assert_int_eq(
+        qru_context_get_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, &la0), 0);
+    for (int rep = 0; rep < 4; ++rep) {
+        /* QRU_TUNE_LOOKAHEAD off, then on (a backend without a second
+         * queue ignores it) */
+        ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD,
+                                                rep % 2),
+                         0);
         ck_assert_int_eq(O->copy(ctx, dt, m, n, dA.p, m, dB.p, m), 0);
-        ck_assert_int_eq(O->lane_mark(ctx), 0);
+        ck_assert_int_eq(O->lane_mark(ctx, dt), 0);
         ck_assert_int_eq(O->geadd(ctx, dt, m, n, 0.0, dA.p, m, 2.0, dC.p, m),
                          0);
-        ck_assert_int_eq(O->lane(ctx, 1), 0);
+        ck_assert_int_eq(O->lane(ctx, dt, 1), 0);
         ck_assert_int_eq(O->geadd(ctx, dt, m, n, 3.0, dA.p, m, 1.0, dB.p, m),
                          0);
-        ck_assert_int_eq(O->lane(ctx, 0), 0);
+        ck_assert_int_eq(O->lane(ctx, dt, 0), 0);
         ck_assert_int_eq(O->geadd(ctx, dt, m, n, 1.0, dA.p, m, 1.0, dC.p, m),
                          0);
         ck_assert_int_eq(O->lane_join(ctx), 0);
@@ -861,6 +869,8 @@ START_TEST(test_lanes)
         expect_close("lanes: C", dt, g, ref, len, 1.0, 16.0 * eps);
         memcpy(C0, g, len * sizeof *C0); /* the device's, for the next round */
     }
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, la0),
+                     0);
     dfree(dA);
     dfree(dB);
     dfree(dC);

@@ -184,11 +184,11 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nn, Y, ldy, W, ldy,
                                qru_ptr_at(R, ld, c0, c0 + jb), ld,
                                qru_ptr_at(Ru, ld, 0, c0 + jb), ld, work0));
-            QRU_TRY(o->lane_mark(ctx));
+            QRU_TRY(o->lane_mark(ctx, dt));
             QRU_TRY(ar_panel(ctx, dt, fused, p, c0 + jb, nn, R, Ru, ld,
                              Ys[b ^ 1], Ws[b ^ 1], ldy, tau, work0));
         }
-        QRU_TRY(o->lane(ctx, 1));
+        QRU_TRY(o->lane(ctx, dt, 1));
         if (nct > nn)
             QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nct - nn, Y, ldy, W,
                                ldy, qru_ptr_at(R, ld, c0, c0 + jb + nn), ld,
@@ -209,7 +209,7 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V,
                             ldy, 1.0, Qn, ldq));
         }
-        QRU_TRY(o->lane(ctx, 0));
+        QRU_TRY(o->lane(ctx, dt, 0));
     }
     QRU_TRY(o->lane_join(ctx));
     /* the rows of [d; e] below the triangle: rows of the full d; in the

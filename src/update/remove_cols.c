@@ -95,13 +95,13 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                 QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, nn, Y, ldy, W, ldy,
                                         qru_ptr_at(f->R, ld, c0, c0 + jb), ld,
                                         work0));
-                QRU_TRY(o->lane_mark(ctx));
+                QRU_TRY(o->lane_mark(ctx, dt));
                 QRU_TRY(o->panel_qr(ctx, dt, nn + p, nn,
                                     qru_ptr_at(f->R, ld, c0 + jb, c0 + jb), ld,
                                     Ys[b ^ 1], ldy, Ws[b ^ 1], ldy, tau,
                                     work0));
             }
-            QRU_TRY(o->lane(ctx, 1));
+            QRU_TRY(o->lane(ctx, dt, 1));
             QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, nct - nn, Y, ldy, W,
                                     ldy,
                                     qru_ptr_at(f->R, ld, c0, c0 + jb + nn),
@@ -117,7 +117,7 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                                      qru_ptr_at(f->Q, ldq, 0, c0), ldq,
                                      work));
         if (fused)
-            QRU_TRY(o->lane(ctx, 0));
+            QRU_TRY(o->lane(ctx, dt, 0));
     }
     if (fused)
         QRU_TRY(o->lane_join(ctx));
