@@ -466,6 +466,7 @@ int qru_cu_lane_join(qru_context *ctx)
     if (!st)
         st = qru_cuda_status(
             cudaStreamWaitEvent(im->lane_stream[0], im->lane_ev[1], 0));
+    im->lane_marked = 0; /* a mark not used (a failed update) is void */
     int st2 = lane_use(im, 0); /* queue 0 current even after a failure */
     return st ? st : st2;
 }

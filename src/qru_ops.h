@@ -213,7 +213,8 @@
      * everything queued on the first so far); after lane(ctx, dt, 0) they go \
      * to the first queue again, with no wait for the second.  \
      * lane_join(ctx) orders the first queue after everything queued on \
-     * the second so far and makes it current.  Ops that two queues run \
+     * the second so far, makes it current and voids an unused mark.  Ops \
+     * that two queues run \
      * at once must not touch the same memory (the caller's part).  A \
      * synchronisation (sync, a download) waits for the current queue \
      * only: join first.  Optional: the reference ops do nothing (a \
