@@ -52,6 +52,19 @@ plot)
   for s in data model trend; do grep -q "^$s," csv/fit.csv || bad "fit.csv lacks $s"; done
   for s in trend update_ms refactor_ms; do grep -q "^$s," csv/window.csv || bad "window.csv lacks $s"; done
   for s in mean lower upper observed; do grep -q "^$s," csv/gp.csv || bad "gp.csv lacks $s"; done
+  # the window's first run: the medians it prints are those of its slides'
+  # times in the CSV
+  python3 - out.txt csv/window.csv <<'PY' || bad "window: the printed medians are not the CSV's"
+import re, statistics, sys
+out = open(sys.argv[1]).read()
+m = re.search(r"run 1 .*\n +a slide \(median\): update ([0-9.]+) ms, "
+              r"refactor ([0-9.]+) ms", out)
+assert m, "no median line after run 1"
+rows = [l.strip().split(",") for l in open(sys.argv[2]).readlines()[1:]]
+for k, name in ((1, "update_ms"), (2, "refactor_ms")):
+    med = statistics.median(float(r[2]) for r in rows if r[0] == name)
+    assert abs(float(m.group(k)) - med) <= 0.0015, (name, m.group(k), med)
+PY
   ;;
 data)
   # expect_data NAME STATUS TEXT...: qru demo --data NAME exits with STATUS
