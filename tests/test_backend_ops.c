@@ -841,6 +841,15 @@ START_TEST(test_lanes)
     int la0 = -1;
     ck_assert_int_eq(
         qru_context_get_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, &la0), 0);
+    /* out of range [0, 1]: argument 4, the setting unchanged */
+    int la1 = -1;
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, 2), -4);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, -1), -4);
+    ck_assert_int_eq(
+        qru_context_get_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, &la1), 0);
+    ck_assert_int_eq(la1, la0);
     for (int rep = 0; rep < 4; ++rep) {
         /* QRU_TUNE_LOOKAHEAD off, then on (a backend without a second
          * queue ignores it) */
