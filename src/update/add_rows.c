@@ -53,34 +53,6 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
                        (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL}));
 }
 
-/* The (jb + p) x jb panel [R(c0:c0+jb, c0:c0+jb); U(:, c0:c0+jb)] (U's
- * rows Ru below R's): fused, ONE panel_qr_tp where it lies; else the
- * per-column Householder steps, Y = [I; V] built column by column. */
-static int ar_panel(qru_context *ctx, qru_dtype dt, int fused, int p, int c0,
-                    int jb, qru_ptr R, qru_ptr Ru, int ld, qru_ptr Y,
-                    qru_ptr W, int ldy, qru_ptr tau, qru_ptr work)
-{
-    const qru_backend_ops *o = ctx->ops;
-    if (fused) /* U's columns c0 .. c0+jb-1 come out exactly zero */
-        return o->panel_qr_tp(ctx, dt, jb, p, jb, qru_ptr_at(R, ld, c0, c0),
-                              ld, qru_ptr_at(Ru, ld, 0, c0), ld, Y, ldy, W,
-                              ldy, tau, work);
-    qru_ptr V = qru_ptr_add(Y, (size_t)jb);
-    QRU_TRY(o->laset(ctx, dt, 'A', jb + p, jb, 0.0, 1.0, Y, ldy));
-    for (int j = 0; j < jb; ++j) {
-        int c = c0 + j;
-        qru_ptr tj = qru_ptr_add(tau, (size_t)j);
-        qru_ptr vj = qru_ptr_at(V, ldy, 0, j);
-        QRU_TRY(o->house(ctx, dt, p, qru_ptr_at(R, ld, c, c),
-                         qru_ptr_at(Ru, ld, 0, c), vj, tj));
-        QRU_TRY(o->larf(ctx, dt, p, c0 + jb - 1 - c, vj, tj,
-                        qru_ptr_at(R, ld, c, c + 1), ld,
-                        qru_ptr_at(Ru, ld, 0, c + 1), ld, work));
-        QRU_TRY(o->wy_append(ctx, dt, jb + p, j, Y, ldy, W, ldy, tj, work));
-    }
-    return 0;
-}
-
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k;
@@ -144,8 +116,6 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                          qru_ptr_add(f->E, (size_t)k), ldq));
     }
     qru_upd_la_ws la = qru_upd_la_carve(ws, ldy, nb, nwork0);
-    qru_ptr *Ys = la.Y, *Ws = la.W, tau = la.tau, work0 = la.work0,
-            work = la.work;
     qru_ptr Ru = qru_ptr_add(R, (size_t)s); /* U's rows below R */
     qru_ptr du = qru_ptr_add(d, (size_t)s);
 
@@ -160,58 +130,33 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
                          qru_ptr_add(R, 1), ld));
 
-    /* Look-ahead: block b's reflectors go to the next block's columns on
-     * the first queue and the next panel is queued there, then the
-     * second queue (lane 1, ordered after the mark, not after that panel)
-     * takes the other trailing columns, d and Q; the first waits for it
-     * (lane_join) before it touches those columns again.  A backend with
-     * one queue runs the same calls in this order. */
-    if (m > 0)
-        QRU_TRY(ar_panel(ctx, dt, fused, p, 0, m < nb ? m : nb, R, Ru, ld,
-                         Ys[0], Ws[0], ldy, tau, work0));
-    for (int c0 = 0, b = 0; c0 < m; c0 += nb, b ^= 1) {
-        int jb = m - c0 < nb ? m - c0 : nb;
-        qru_ptr Y = Ys[b], W = Ws[b];
-        qru_ptr V = qru_ptr_add(Y, (size_t)jb); /* Y = [I_jb; V] */
-        qru_ptr Wt = W, Wb = qru_ptr_add(W, (size_t)jb);
-        /* [X1; X2] := P' [X1; X2] = [X1 + S; X2 + V S],
-         * S = W1' X1 + W2' X2 (wy_left, Y = [I; V]), for the trailing
-         * columns of [R; U] (the next block's first, after the second
-         * queue has brought them up to date) and for [d; e] */
-        int nct = m - c0 - jb, nn = nct < nb ? nct : nb;
-        QRU_TRY(o->lane_join(ctx));
-        if (nn > 0) {
-            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nn, Y, ldy, W, ldy,
-                               qru_ptr_at(R, ld, c0, c0 + jb), ld,
-                               qru_ptr_at(Ru, ld, 0, c0 + jb), ld, work0));
-            QRU_TRY(o->lane_mark(ctx, dt));
-            QRU_TRY(ar_panel(ctx, dt, fused, p, c0 + jb, nn, R, Ru, ld,
-                             Ys[b ^ 1], Ws[b ^ 1], ldy, tau, work0));
-        }
-        QRU_TRY(o->lane(ctx, dt, 1));
-        if (nct > nn)
-            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, nct - nn, Y, ldy, W,
-                               ldy, qru_ptr_at(R, ld, c0, c0 + jb + nn), ld,
-                               qru_ptr_at(Ru, ld, 0, c0 + jb + nn), ld,
-                               work));
-        if (r > 0)
-            QRU_TRY(o->wy_left(ctx, dt, 'I', jb, p, jb, r, Y, ldy, W, ldy,
-                               qru_ptr_add(d, (size_t)c0), ld, du, ld, work));
-        /* [Qc Qn] := [Qc Qn] P: T = Qc W1 + Qn W2; Qc += T; Qn += T V' */
-        if (hq) {
-            qru_ptr Qc = qru_ptr_at(Q, ldq, 0, c0),
-                    Qn = qru_ptr_at(Q, ldq, 0, qc);
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, jb, 1.0, Qc, ldq, Wt,
-                            ldy, 0.0, work, n1));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n1, jb, p, 1.0, Qn, ldq, Wb,
-                            ldy, 1.0, work, n1));
-            QRU_TRY(o->geadd(ctx, dt, n1, jb, 1.0, work, n1, 1.0, Qc, ldq));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n1, p, jb, 1.0, work, n1, V,
-                            ldy, 1.0, Qn, ldq));
-        }
-        QRU_TRY(o->lane(ctx, dt, 0));
+    /* [R; U] by the blocked tpqrt (tpqrt.c) with look-ahead: block b's
+     * reflectors go to the next block's columns on the first queue and
+     * the next panel is queued there, then the second queue (lane 1,
+     * ordered after the mark, not after that panel) takes the other
+     * trailing columns, [d; e] and [Q(:, 0:m) Q(:, qc:qc+p)]; the first
+     * waits for it (lane_join) before it touches those columns again.  A
+     * backend with one queue runs the same calls in this order. */
+    qru_upd_tp t = {0};
+    t.fused = fused;
+    t.nb = nb;
+    t.w = m;
+    t.h = p;
+    t.la = 1;
+    t.T = R;
+    t.B = Ru;
+    t.ld = ld;
+    t.side[0] = (qru_upd_tp_side){d, du, r, ld};
+    t.nside = 1;
+    if (hq) {
+        t.Qc = Q;
+        t.Qn = qru_ptr_at(Q, ldq, 0, qc);
+        t.nq = n1;
+        t.ldq = ldq;
     }
-    QRU_TRY(o->lane_join(ctx));
+    t.ws = la;
+    t.ldy = ldy;
+    QRU_TRY(qru_upd_tp_run(ctx, dt, &t));
     /* the rows of [d; e] below the triangle: rows of the full d; in the
      * thin form E := E + Q(:, m:m+p) du (the new complement columns of
      * [Q1 0; 0 I] H); in the Q-less form rho^2 := rho^2 + ||du||^2 */

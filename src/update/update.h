@@ -55,6 +55,41 @@ typedef struct {
 size_t qru_upd_la_elems(int ldy, int nb, size_t nwork0);
 qru_upd_la_ws qru_upd_la_carve(qru_ptr ws, int ldy, int nb, size_t nwork0);
 
+/* The blocked triangular-pentagonal QR (tpqrt.c): [T; B] = H [T1; 0]
+ * for T (w x w, upper triangular with exact zeros below its diagonal when
+ * fused) and B (h x w), both at leading dimension ld; reflector c acts on
+ * row c of T and the h rows of B (Y = [I; V] a block of nb columns, ldy =
+ * nb + h).  Each block's reflector also goes, in order, to the sides
+ * (side.top: rows pairing with T's, offset by the block's first column;
+ * side.bot: h rows) and from the right to [Qc Qn] (nq rows, ldq; Qc's
+ * columns pair with T's rows, Qn's h with B's; nq = 0: none).  la: the
+ * look-ahead on the second queue (the lane ops).  keep: NULL, or room for
+ * qru_upd_tp_keep(w, h, nb) elements where every block's Y and W stay, so
+ * that qru_upd_tp_apply can apply them again to other sides and Q (on its
+ * queue, in order).  ws: qru_upd_la_carve(.., ldy, nb, nwork0) with nwork0
+ * >= max(nb nb, qru_panel_tp_work(ldy, nb)) and qru_upd_tp_work(t)
+ * elements after it (ws.work). */
+typedef struct qru_upd_tp_side {
+    qru_ptr top, bot;
+    int cols, ld;
+} qru_upd_tp_side;
+typedef struct qru_upd_tp {
+    int fused, nb, w, h, la;
+    qru_ptr T, B;
+    int ld;
+    qru_upd_tp_side side[2];
+    int nside;
+    qru_ptr Qc, Qn;
+    int nq, ldq;
+    qru_ptr keep;
+    qru_upd_la_ws ws;
+    int ldy;
+} qru_upd_tp;
+size_t qru_upd_tp_keep(int w, int h, int nb);
+size_t qru_upd_tp_work(const qru_upd_tp *t);
+int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
+int qru_upd_tp_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
+
 /* B := P' B = B + Y (W' B) for the rb x nc block B (P = I + W Y', Y and W
  * rb x jb).  work: jb * nc elements. */
 int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
