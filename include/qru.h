@@ -348,7 +348,13 @@ typedef enum qru_tuning_param {
      *  beside the next panel (CUDA, the default there), 0 keeps every
      *  call on the context's stream (QRU_LOOKAHEAD=off|on).  The results
      *  are the same up to rounding; elsewhere unused. */
-    QRU_TUNE_LOOKAHEAD
+    QRU_TUNE_LOOKAHEAD,
+    /** Adding p columns (QRU_UPDATE_FAST): the subdiagonals of the new
+     *  columns are removed by Householder tiles on the engine of adding
+     *  rows instead of Givens sweeps from p >= this; 0: never
+     *  (QRU_UPDATE_TILES_MIN_P).  The results are the same up to
+     *  rounding. */
+    QRU_TUNE_UPDATE_TILES_MIN_P
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it

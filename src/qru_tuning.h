@@ -56,7 +56,10 @@
     X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL) \
     /* look-ahead of the blocked updates on a second queue (the lane ops): \
      * off or on (where the backend has a second queue) */ \
-    X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on")
+    X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on") \
+    /* adding p columns (fast, Q or d kept): Householder tiles instead of \
+     * Givens sweeps from p >= this; 0: never */ \
+    X(upd_tiles_min_p, UPDATE_TILES_MIN_P, "QRU_UPDATE_TILES_MIN_P", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The cost model of the update policy (src/update/policy.c):

@@ -13,6 +13,18 @@
 
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
+/* the tiled column insertion at every p (QRU_UPDATE_FAST adds columns by
+ * Householder tiles from the tuning block's upd_tiles_min_p on) */
+static void setup_tiles(void)
+{
+    setup();
+    uc_alg = QRU_UPDATE_FAST;
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                                QRU_TUNE_UPDATE_TILES_MIN_P,
+                                                1),
+                         0);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -312,6 +324,13 @@ int main(void)
     tcase_add_loop_test(tc, test_rank_lost, 0, 4);
     tcase_add_test(tc, test_args);
     tcase_add_test(tc, test_from_economy);
+    suite_add_tcase(s, tc);
+    /* the fast updates (loop indices 0-3) with the tiles at every p */
+    tc = tcase_create("tiles");
+    tcase_add_checked_fixture(tc, setup_tiles, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_each_update, 0, 4);
+    tcase_add_loop_test(tc, test_rank_lost, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

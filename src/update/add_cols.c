@@ -116,6 +116,15 @@ static int ac_split(int fast, int L, int p)
     return fast && qru_upd_sweeps_block(L, p) > 0;
 }
 
+/* Workspace of the shared steps: Rw, RT, then either the tiles'
+ * (add_cols_tiles.c) or cs, the accumulated rotations on n rows (fast)
+ * and, with ac_split, dT (r x (L + p)) after them; ac_shared_at carves it
+ * from sh (one layout for both forms). */
+typedef struct ac_shared {
+    int tiles;
+    qru_ptr Rw, RT, cs, sw, dT, tl;
+} ac_shared;
+
 /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active block:
  * the rows of R are contiguous columns of RT), their (c, s) into cs; then
  * the rank rule on the columns k+1..m+p with the tolerance of all of
@@ -127,13 +136,18 @@ static int ac_split(int fast, int L, int p)
  * triangle lets each group's GEMM skip the rows left of its window.
  * Returns 0, the rank status or a library status. */
 static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
-                     int fast, qru_ptr Rw, qru_ptr RT, qru_ptr cs,
-                     qru_ptr sw, double *hdiag, double *hnorm)
+                     int fast, const ac_shared *sa, double *hdiag,
+                     double *hnorm)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int m = f->m, L = m - k, s = m + p - k, mr = m + p;
-    if (L > 0) {
+    qru_ptr Rw = sa->Rw, RT = sa->RT, cs = sa->cs, sw = sa->sw;
+    if (L > 0 && sa->tiles) {
+        QRU_TRY(qru_upd_act_rotate(ctx, f, k, p, Rw, RT, sa->tl));
+        QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
+                         qru_ptr_add(Rw, (size_t)k + 1), mr));
+    } else if (L > 0) {
         int split = ac_split(fast, L, p), nr = split ? p : s;
         QRU_TRY(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr,
                              RT, s));
@@ -169,8 +183,9 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
  * d (transposed into dT, r x (L + p)), so the rotations are accumulated
  * once an update and d needs no chain of its own. */
 static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
-                    qru_ptr cs, qru_ptr sw, qru_ptr dT)
+                    const ac_shared *sa)
 {
+    qru_ptr cs = sa->cs, sw = sa->sw, dT = sa->dT;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, L = m - k;
@@ -178,6 +193,8 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
     if (L <= 0)
         return 0;
+    if (sa->tiles)
+        return qru_upd_act_apply(ctx, f, k, p, sa->tl);
     if (ac_split(fast, L, p)) {
         qru_ptr none = {0, 0};
         if (hq)
@@ -222,18 +239,14 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     return 0;
 }
 
-/* Workspace of the shared steps: Rw, RT, cs, the accumulated rotations
- * on n rows (fast) and, with ac_split, dT (r x (L + p)) after them;
- * ac_shared_at carves it from sh (one layout for both forms). */
-typedef struct ac_shared {
-    qru_ptr Rw, RT, cs, sw, dT;
-} ac_shared;
 
-static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
-                              int p, int fast, qru_ptr sh)
+static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
+                              int n, int m, int k, int p, int fast,
+                              qru_ptr sh)
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
+    a.tiles = qru_upd_act_use(f, ctx, fast, L, p);
     a.Rw = sh;
     a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
@@ -241,13 +254,17 @@ static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
     a.dT = qru_ptr_add(a.sw, fast && L > 0
                                  ? qru_upd_sweeps_workspace(ctx, L, p, n, 0)
                                  : 0);
+    a.tl = a.cs;
     return a;
 }
 
-static size_t ac_shared_ws(const qru_context *ctx, int n, int m, int k, int p,
-                           int r, int fast)
+static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
+                           int m, int k, int p, int r, int fast)
 {
     int L = m - k, s = m + p - k;
+    if (qru_upd_act_use(f, ctx, fast, L, p))
+        return (size_t)(m + p) * s + (size_t)s * s +
+               qru_upd_act_ws(f, ctx, n, L, p, r);
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
            (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
@@ -274,7 +291,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     /* workspace (elements): U_Q, the Householder phase, the shared steps */
     size_t o_hh = (size_t)n * p;
     size_t o_sh = o_hh + qru_upd_house_workspace(nz, p, nb);
-    size_t o_wk = o_sh + ac_shared_ws(ctx, n, m, k, p, r, fast);
+    size_t o_wk = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
     /* the GEMMs' work on Q (n x p) and d (p x r) */
     size_t total = o_wk + (size_t)p * (size_t)(n > r ? n : r);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
@@ -290,8 +307,8 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
     qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
             work = qru_ptr_add(ws, o_wk);
-    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, sh);
-    qru_ptr Rw = a.Rw, RT = a.RT, cs = a.cs, sw = a.sw, dT = a.dT;
+    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
+    qru_ptr Rw = a.Rw;
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
     /* PHASE 0: U_Q = Q' U */
@@ -302,8 +319,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     QRU_TRY_GOTO(qru_upd_house(ctx, dt, nz, p, nb, Z, n, hh));
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, Uq, n, Z, n, Rw));
     /* PHASE 2 and the rank rule */
-    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, sw, hdiag,
-                         hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag, hnorm)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
@@ -318,7 +334,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                                       qru_ptr_at(f->Q, ld, 0, m), ld, work));
         QRU_TRY_GOTO(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
                                      qru_ptr_add(f->d, (size_t)m), ld, work));
-        QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw, dT));
+        QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, &a));
         QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr,
                              qru_ptr_at(f->R, ld, 0, k), ld));
         if (n > mr)
@@ -365,7 +381,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
     size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
     size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
-    size_t total = o_sh + ac_shared_ws(ctx, n, m, k, p, r, fast);
+    size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
     qru_ptr ws;
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
     if (!hdiag)
@@ -383,8 +399,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
             gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
-    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, sh);
-    qru_ptr Rw = a.Rw, RT = a.RT, cs = a.cs, sw = a.sw, dT = a.dT;
+    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
+    qru_ptr Rw = a.Rw;
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
     if (thin) {
@@ -425,8 +441,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
     }
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, C, m, Z, n, Rw));
-    if ((st = ac_rotate(ctx, f, k, p, fast, Rw, RT, cs, sw, hdiag,
-                         hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag, hnorm)) != 0)
         goto done;
     if (!thin) {
         /* (R22 is nonsingular: the rank rule passed) dz = R22' \ (Zc' Eb);
@@ -455,7 +470,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, qru_ptr_add(f->d, (size_t)m),
                          ld));
-    QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, cs, sw, dT));
+    QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, &a));
     QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr, qru_ptr_at(f->R, ld, 0, k),
                          ld));
     /* the rows m .. m+p-1 were scratch: zero left of the new columns */
@@ -507,6 +522,18 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
      * merged reflector on d */
     c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
         6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
+    if (qru_upd_act_use(f, ctx, 1, L, p)) {
+        /* the tiles (their flops in place of the rotations' in the full
+         * form; the others' count stays that of the rotations) */
+        if (f->q == QRU_Q_FULL)
+            fl = flops_add_cols(n, m, p, m, r, f->upd_nb);
+        out->flops = fl;
+        out->calls = c;
+        out->steps = 0.0;
+        out->sweeps = 0.0;
+        qru_upd_act_cost(f, ctx, L, p, out);
+        return;
+    }
     if (L > 0) {
         double nst = p + L - 1;
         int ab = qru_upd_sweeps_block(L, p);

@@ -90,6 +90,23 @@ size_t qru_upd_tp_work(const qru_upd_tp *t);
 int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
 int qru_upd_tp_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
 
+/* The tiled column insertion (add_cols_tiles.c; the layout and steps in
+ * its header): qru_upd_act_use says whether adding p columns with L = m -
+ * k rows below them takes it (fast, L > 0 and p >= the tuning block's
+ * upd_tiles_min_p); qru_upd_act_ws the elements of its workspace tl;
+ * qru_upd_act_rotate removes the subdiagonals of the new columns in Rw
+ * ((m + p) x (L + p), ld m + p; RT: (L + p)^2 elements of scratch) and
+ * keeps the reflectors in tl; qru_upd_act_apply applies them to Q (when
+ * held) and d at the commit; qru_upd_act_cost (below) adds its part of
+ * the cost. */
+int qru_upd_act_use(const qru_lsq *f, const qru_context *ctx, int fast, int L,
+                    int p);
+size_t qru_upd_act_ws(const qru_lsq *f, const qru_context *ctx, int n, int L,
+                      int p, int r);
+int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
+                       qru_ptr Rw, qru_ptr RT, qru_ptr tl);
+int qru_upd_act_apply(qru_context *ctx, qru_lsq *f, int k, int p, qru_ptr tl);
+
 /* B := P' B = B + Y (W' B) for the rb x nc block B (P = I + W Y', Y and W
  * rb x jb).  work: jb * nc elements. */
 int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
@@ -250,6 +267,8 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx,
                               int k, int p, qru_upd_cost *out);
 void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k,
                          int p, qru_upd_cost *out);
+void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
+                      qru_upd_cost *out);
 void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
                        int k, int p, qru_upd_cost *out);
 /* Calls of the accumulation of L-rotation sweeps in groups of ab (one
