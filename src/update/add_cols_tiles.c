@@ -44,12 +44,18 @@ static int act_nt(int L, int p)
     return L > 0 ? (L + p - 1) / p : 0;
 }
 
-/* The pair's panel width and whether it is fused. */
+/* The pair's panel width (p columns over h rows), and D's (h x h). */
 static int act_nb(const qru_lsq *f, const qru_context *ctx, int p, int h)
 {
     return qru_upd_use_fused(QRU_UPDATE_FAST, ctx)
                ? qru_upd_fused_nb(f, ctx, p, h)
                : qru_upd_nb(f, p);
+}
+static int act_nbd(const qru_lsq *f, const qru_context *ctx, int h)
+{
+    return qru_upd_use_fused(QRU_UPDATE_FAST, ctx)
+               ? qru_upd_fused_nb(f, ctx, h, 0)
+               : qru_upd_nb(f, h);
 }
 
 int qru_upd_act_use(const qru_lsq *f, const qru_context *ctx, int fast, int L,
@@ -77,7 +83,7 @@ static act_ws act_layout(const qru_lsq *f, const qru_context *ctx, int n,
         act_tile(L, w.nt, J, &a, &b);
         int h = b - a, nb = act_nb(f, ctx, p, h);
         w.keep += qru_upd_tp_keep(p, h, nb) +
-                  qru_upd_house_workspace(h, h, qru_upd_nb(f, h));
+                  qru_upd_house_workspace(h, h, act_nbd(f, ctx, h));
         if (h > w.hmax)
             w.hmax = h;
         if (nb > w.nbmax)
@@ -85,7 +91,7 @@ static act_ws act_layout(const qru_lsq *f, const qru_context *ctx, int n,
         if (nb + h > w.ldymax)
             w.ldymax = nb + h;
     }
-    w.nwork0 = (size_t)w.nbmax * w.nbmax;
+    w.nwork0 = (size_t)w.nbmax * (size_t)(w.nbmax > p ? w.nbmax : p);
     if (qru_panel_tp_work(w.ldymax, w.nbmax) > w.nwork0)
         w.nwork0 = qru_panel_tp_work(w.ldymax, w.nbmax);
     w.la = qru_upd_la_elems(w.ldymax, w.nbmax, w.nwork0);
@@ -147,7 +153,7 @@ int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
     for (int J = 0; J < w.nt; ++J) {
         int a, b;
         act_tile(L, w.nt, J, &a, &b);
-        int h = b - a, nbd = qru_upd_nb(f, h);
+        int h = b - a, nbd = act_nbd(f, ctx, h);
         qru_upd_tp t = act_pair(f, ctx, p, h, keep, la);
         qru_ptr hh = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
         keep = qru_ptr_add(hh, qru_upd_house_workspace(h, h, nbd));
@@ -159,6 +165,7 @@ int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
                                       qru_ptr_at(Rw, mr, k + a, p + a), L - a,
                                       mr};
         t.nside = 1;
+        t.la = 2; /* R's part on the second queue */
         QRU_TRY(qru_upd_tp_run(ctx, dt, &t));
         /* 2. D_J on the second queue (ordered after the pair) */
         QRU_TRY(o->lane(ctx, dt, 1));
@@ -196,7 +203,7 @@ int qru_upd_act_apply(qru_context *ctx, qru_lsq *f, int k, int p, qru_ptr tl)
     for (int J = 0; J < w.nt; ++J) {
         int a, b;
         act_tile(L, w.nt, J, &a, &b);
-        int h = b - a, nbd = qru_upd_nb(f, h);
+        int h = b - a, nbd = act_nbd(f, ctx, h);
         qru_upd_tp t = act_pair(f, ctx, p, h, keep, la);
         qru_ptr hh = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
         keep = qru_ptr_add(hh, qru_upd_house_workspace(h, h, nbd));
@@ -262,7 +269,7 @@ void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
     for (int J = 0; J < nt; ++J) {
         int a, b;
         act_tile(L, nt, J, &a, &b);
-        int h = b - a, nb = act_nb(f, ctx, p, h), nbd = qru_upd_nb(f, h);
+        int h = b - a, nb = act_nb(f, ctx, p, h), nbd = act_nbd(f, ctx, h);
         double dh = h, nblk = ceil((double)p / nb),
                ndb = ceil((double)h / nbd);
         /* the pair: a panel, the next block's columns, the rest and R's

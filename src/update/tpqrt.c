@@ -119,6 +119,29 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t)
     qru_ptr Y, W;
     tp_yw(t, 0, 0, &Y, &W);
     QRU_TRY(tp_panel(ctx, dt, t, 0, w < nb ? w : nb, Y, W));
+    if (la == 2) {
+        /* the sides and Q on the second queue, each block's ordered after
+         * its panel; the trailing columns of [T; B] and the panels on the
+         * first, which never waits for the second (kept blocks only) */
+        for (int c0 = 0, i = 0; c0 < w; c0 += nb, ++i) {
+            int jb = w - c0 < nb ? w - c0 : nb, nct = w - c0 - jb;
+            tp_yw(t, i, 0, &Y, &W);
+            QRU_TRY(o->lane(ctx, dt, 1));
+            QRU_TRY(tp_block_apply(ctx, dt, t, c0, jb, Y, W, work));
+            QRU_TRY(o->lane(ctx, dt, 0));
+            if (nct > 0) {
+                qru_ptr Yn, Wn;
+                tp_yw(t, i + 1, 0, &Yn, &Wn);
+                QRU_TRY(o->wy_left(ctx, dt, 'I', jb, h, jb, nct, Y, ldy, W,
+                                   ldy, qru_ptr_at(t->T, ld, c0, c0 + jb),
+                                   ld, qru_ptr_at(t->B, ld, 0, c0 + jb), ld,
+                                   work0));
+                QRU_TRY(tp_panel(ctx, dt, t, c0 + jb, nct < nb ? nct : nb, Yn,
+                                 Wn));
+            }
+        }
+        return 0;
+    }
     for (int c0 = 0, i = 0, b = 0; c0 < w; c0 += nb, ++i, b ^= 1) {
         int jb = w - c0 < nb ? w - c0 : nb;
         tp_yw(t, i, b, &Y, &W);

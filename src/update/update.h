@@ -62,8 +62,12 @@ qru_upd_la_ws qru_upd_la_carve(qru_ptr ws, int ldy, int nb, size_t nwork0);
  * nb + h).  Each block's reflector also goes, in order, to the sides
  * (side.top: rows pairing with T's, offset by the block's first column;
  * side.bot: h rows) and from the right to [Qc Qn] (nq rows, ldq; Qc's
- * columns pair with T's rows, Qn's h with B's; nq = 0: none).  la: the
- * look-ahead on the second queue (the lane ops).  keep: NULL, or room for
+ * columns pair with T's rows, Qn's h with B's; nq = 0: none).  la: 0 one
+ * queue; 1 the look-ahead on the second queue (the lane ops: the next
+ * block's columns and panel on the first, the rest on the second, joined
+ * each block and at the end); 2 (with keep) only the sides and Q on the
+ * second queue, never joined (the caller joins; ws.work0 then holds
+ * nb w elements more than below).  keep: NULL, or room for
  * qru_upd_tp_keep(w, h, nb) elements where every block's Y and W stay, so
  * that qru_upd_tp_apply can apply them again to other sides and Q (on its
  * queue, in order).  ws: qru_upd_la_carve(.., ldy, nb, nwork0) with nwork0
