@@ -65,8 +65,14 @@ int qru_upd_act_use(const qru_lsq *f, const qru_context *ctx, int fast, int L,
     return fast && L > 0 && mp > 0 && p >= mp;
 }
 
-/* The layout of the tiles' workspace: per tile its pair's kept blocks
- * then D's Householder workspace; the first queue's (engine) workspace;
+/* A pair's merged reflector: Y and W, (p + h) x p each. */
+static size_t act_merged(int p, int h)
+{
+    return 2 * (size_t)(p + h) * (size_t)p;
+}
+
+/* The layout of the tiles' workspace: per tile its pair's kept blocks,
+ * their merged reflector, then D's Householder workspace; the first queue's (engine) workspace;
  * the second queue's work array, also the commit's. */
 typedef struct act_ws {
     int nt, hmax, nbmax, ldymax;
@@ -82,7 +88,7 @@ static act_ws act_layout(const qru_lsq *f, const qru_context *ctx, int n,
         int a, b;
         act_tile(L, w.nt, J, &a, &b);
         int h = b - a, nb = act_nb(f, ctx, p, h);
-        w.keep += qru_upd_tp_keep(p, h, nb) +
+        w.keep += qru_upd_tp_keep(p, h, nb) + act_merged(p, h) +
                   qru_upd_house_workspace(h, h, act_nbd(f, ctx, h));
         if (h > w.hmax)
             w.hmax = h;
@@ -111,6 +117,8 @@ static act_ws act_layout(const qru_lsq *f, const qru_context *ctx, int n,
         w.wlane = (size_t)n * p;
     if ((size_t)(L + p) * r > w.wlane)
         w.wlane = (size_t)(L + p) * r;
+    if ((size_t)p * r > w.wlane)
+        w.wlane = (size_t)p * r;
     return w;
 }
 
@@ -155,7 +163,9 @@ int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
         act_tile(L, w.nt, J, &a, &b);
         int h = b - a, nbd = act_nbd(f, ctx, h);
         qru_upd_tp t = act_pair(f, ctx, p, h, keep, la);
-        qru_ptr hh = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
+        qru_ptr Ym = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
+        qru_ptr Wm = qru_ptr_add(Ym, act_merged(p, h) / 2);
+        qru_ptr hh = qru_ptr_add(Ym, act_merged(p, h));
         keep = qru_ptr_add(hh, qru_upd_house_workspace(h, h, nbd));
         /* 1. the pair, with R's part of its rows from column a on */
         t.T = T;
@@ -167,8 +177,10 @@ int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
         t.nside = 1;
         t.la = 2; /* R's part on the second queue */
         QRU_TRY(qru_upd_tp_run(ctx, dt, &t));
-        /* 2. D_J on the second queue (ordered after the pair) */
+        /* 2. on the second queue (ordered after the pair): the pair's
+         * blocks merged (for the commit), D_J */
         QRU_TRY(o->lane(ctx, dt, 1));
+        QRU_TRY(qru_upd_tp_merge(ctx, dt, &t, Ym, Wm, lwork));
         qru_ptr D = qru_ptr_at(Rw, mr, k + a, p + a);
         QRU_TRY(qru_upd_house(ctx, dt, h, h, nbd, D, mr, hh));
         QRU_TRY(qru_upd_house_merge(ctx, dt, h, h, nbd, hh));
@@ -205,9 +217,11 @@ int qru_upd_act_apply(qru_context *ctx, qru_lsq *f, int k, int p, qru_ptr tl)
         act_tile(L, w.nt, J, &a, &b);
         int h = b - a, nbd = act_nbd(f, ctx, h);
         qru_upd_tp t = act_pair(f, ctx, p, h, keep, la);
-        qru_ptr hh = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
+        qru_ptr Ym = qru_ptr_add(keep, qru_upd_tp_keep(p, h, t.nb));
+        qru_ptr Wm = qru_ptr_add(Ym, act_merged(p, h) / 2);
+        qru_ptr hh = qru_ptr_add(Ym, act_merged(p, h));
         keep = qru_ptr_add(hh, qru_upd_house_workspace(h, h, nbd));
-        /* the pair on [d(T's rows); d(C_J's rows)] and [Q(:, T's) Q(:,
+        /* the pair (its merged reflector) on [d(T's rows); d(C_J's rows)] and [Q(:, T's) Q(:,
          * C_J's)] */
         t.side[0] = (qru_upd_tp_side){qru_ptr_add(f->d, (size_t)m),
                                       qru_ptr_add(f->d, (size_t)(k + a)), r,
@@ -219,7 +233,7 @@ int qru_upd_act_apply(qru_context *ctx, qru_lsq *f, int k, int p, qru_ptr tl)
             t.nq = n;
             t.ldq = ldq;
         }
-        QRU_TRY(qru_upd_tp_apply(ctx, dt, &t));
+        QRU_TRY(qru_upd_tp_apply_merged(ctx, dt, &t, Ym, Wm, lwork));
         /* D_J's merged reflector */
         qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)h * h);
         if (r > 0)
@@ -272,9 +286,11 @@ void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
         int h = b - a, nb = act_nb(f, ctx, p, h), nbd = act_nbd(f, ctx, h);
         double dh = h, nblk = ceil((double)p / nb),
                ndb = ceil((double)h / nbd);
-        /* the pair: a panel, the next block's columns, the rest and R's
-         * part a block; at the commit d and Q (4 calls) a block */
-        c += nblk * (pc + 3.0 * wl + wl + (hq ? 4.0 : 0.0));
+        /* the pair: a panel, the trailing columns and R's part a block;
+         * the merge (3 copies a block, 2 GEMMs a block beyond the first,
+         * a laset); at the commit d and Q (4 calls) */
+        c += nblk * (pc + 2.0 * wl) + 3.0 * nblk + 2.0 * (nblk - 1.0) + 1.0 +
+             wl + (hq ? 4.0 : 0.0);
         st += p;
         fl += 4.0 * (dp + dh) * dp * (L - a + dp / 2.0 + dr) +
               (hq ? 4.0 * dn * (dp + dh) * dp : 0.0);

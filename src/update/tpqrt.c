@@ -60,14 +60,15 @@ static int tp_panel(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
     return 0;
 }
 
-/* Block (c0, jb)'s reflector on the sides and on [Qc Qn]:
- * [X1; X2] := P' [X1; X2] (wy_left, Y = [I; V]);
+/* Block (c0, jb)'s reflector (Y, W with ld ldy) on the sides and on
+ * [Qc Qn]: [X1; X2] := P' [X1; X2] (wy_left, Y = [I; V]);
  * [Qc Qn] := [Qc Qn] P: S = Qc W1 + Qn W2; Qc += S; Qn += S V'. */
 static int tp_block_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
-                          int c0, int jb, qru_ptr Y, qru_ptr W, qru_ptr work)
+                          int c0, int jb, qru_ptr Y, qru_ptr W, int ldy,
+                          qru_ptr work)
 {
     const qru_backend_ops *o = ctx->ops;
-    int h = t->h, ldy = t->ldy;
+    int h = t->h;
     for (int i = 0; i < t->nside; ++i) {
         const qru_upd_tp_side *s = &t->side[i];
         if (s->cols > 0)
@@ -127,7 +128,7 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t)
             int jb = w - c0 < nb ? w - c0 : nb, nct = w - c0 - jb;
             tp_yw(t, i, 0, &Y, &W);
             QRU_TRY(o->lane(ctx, dt, 1));
-            QRU_TRY(tp_block_apply(ctx, dt, t, c0, jb, Y, W, work));
+            QRU_TRY(tp_block_apply(ctx, dt, t, c0, jb, Y, W, ldy, work));
             QRU_TRY(o->lane(ctx, dt, 0));
             if (nct > 0) {
                 qru_ptr Yn, Wn;
@@ -168,7 +169,7 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t)
                                ldy, qru_ptr_at(t->T, ld, c0, c0 + jb + nn),
                                ld, qru_ptr_at(t->B, ld, 0, c0 + jb + nn), ld,
                                work));
-        QRU_TRY(tp_block_apply(ctx, dt, t, c0, jb, Y, W, work));
+        QRU_TRY(tp_block_apply(ctx, dt, t, c0, jb, Y, W, ldy, work));
         if (la)
             QRU_TRY(o->lane(ctx, dt, 0));
     }
@@ -177,14 +178,40 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t)
     return 0;
 }
 
-int qru_upd_tp_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t)
+int qru_upd_tp_merge(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
+                     qru_ptr Ym, qru_ptr Wm, qru_ptr work)
 {
-    int w = t->w, nb = t->nb;
+    const qru_backend_ops *o = ctx->ops;
+    int w = t->w, h = t->h, nb = t->nb, ldy = t->ldy, ldm = w + h;
+    qru_ptr Vm = qru_ptr_add(Ym, (size_t)w);
+    /* W's rows of T: block i's are its own rows c0 .. c0+jb-1, zero
+     * elsewhere; P_a P_b = I + [W_a, W_b + W_a (Y_a' W_b)] [Y_a Y_b]',
+     * where Y_a' W_b = V_a' W_b(rows of B) (Y_a's identity rows miss
+     * W_b's rows of T) */
+    QRU_TRY(o->laset(ctx, dt, 'A', w, w, 0.0, 0.0, Wm, ldm));
     for (int c0 = 0, i = 0; c0 < w; c0 += nb, ++i) {
+        int jb = w - c0 < nb ? w - c0 : nb;
         qru_ptr Y, W;
         tp_yw(t, i, 0, &Y, &W);
-        QRU_TRY(tp_block_apply(ctx, dt, t, c0, w - c0 < nb ? w - c0 : nb, Y,
-                               W, t->ws.work));
+        QRU_TRY(o->copy(ctx, dt, h, jb, qru_ptr_add(Y, (size_t)jb), ldy,
+                        qru_ptr_at(Vm, ldm, 0, c0), ldm));
+        QRU_TRY(o->copy(ctx, dt, jb, jb, W, ldy, qru_ptr_at(Wm, ldm, c0, c0),
+                        ldm));
+        QRU_TRY(o->copy(ctx, dt, h, jb, qru_ptr_add(W, (size_t)jb), ldy,
+                        qru_ptr_at(Wm, ldm, w, c0), ldm));
+        if (c0 > 0) {
+            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', c0, jb, h, 1.0, Vm, ldm,
+                            qru_ptr_at(Wm, ldm, w, c0), ldm, 0.0, work, c0));
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'N', w + h, jb, c0, 1.0, Wm, ldm,
+                            work, c0, 1.0, qru_ptr_at(Wm, ldm, 0, c0), ldm));
+        }
     }
     return 0;
+}
+
+int qru_upd_tp_apply_merged(qru_context *ctx, qru_dtype dt,
+                            const qru_upd_tp *t, qru_ptr Ym, qru_ptr Wm,
+                            qru_ptr work)
+{
+    return tp_block_apply(ctx, dt, t, 0, t->w, Ym, Wm, t->w + t->h, work);
 }

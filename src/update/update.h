@@ -69,8 +69,7 @@ qru_upd_la_ws qru_upd_la_carve(qru_ptr ws, int ldy, int nb, size_t nwork0);
  * second queue, never joined (the caller joins; ws.work0 then holds
  * nb w elements more than below).  keep: NULL, or room for
  * qru_upd_tp_keep(w, h, nb) elements where every block's Y and W stay, so
- * that qru_upd_tp_apply can apply them again to other sides and Q (on its
- * queue, in order).  ws: qru_upd_la_carve(.., ldy, nb, nwork0) with nwork0
+ * that qru_upd_tp_merge can merge them (below).  ws: qru_upd_la_carve(.., ldy, nb, nwork0) with nwork0
  * >= max(nb nb, qru_panel_tp_work(ldy, nb)) and qru_upd_tp_work(t)
  * elements after it (ws.work). */
 typedef struct qru_upd_tp_side {
@@ -89,10 +88,20 @@ typedef struct qru_upd_tp {
     qru_upd_la_ws ws;
     int ldy;
 } qru_upd_tp;
+/* qru_upd_tp_merge: t's kept blocks merged into one reflector P = I +
+ * W Y' on the w + h rows of [T; B]: Y = [I; V] (its rows w .. w+h-1 are
+ * written, its identity is not) and W ((w + h) x w), both with ld w + h;
+ * work: w nb elements.  qru_upd_tp_apply_merged applies it to t's sides
+ * and [Qc Qn] as the blocks would be (work: w max(nq, the sides'
+ * columns) elements). */
+int qru_upd_tp_merge(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
+                     qru_ptr Ym, qru_ptr Wm, qru_ptr work);
+int qru_upd_tp_apply_merged(qru_context *ctx, qru_dtype dt,
+                            const qru_upd_tp *t, qru_ptr Ym, qru_ptr Wm,
+                            qru_ptr work);
 size_t qru_upd_tp_keep(int w, int h, int nb);
 size_t qru_upd_tp_work(const qru_upd_tp *t);
 int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
-int qru_upd_tp_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
 
 /* The tiled column insertion (add_cols_tiles.c; the layout and steps in
  * its header): qru_upd_act_use says whether adding p columns with L = m -
