@@ -15,8 +15,6 @@
 
 #include <atomic>
 
-#include <cuda.h>
-
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
@@ -179,8 +177,6 @@ int qru_cu_probe(void)
     return 0;
 }
 
-static void lane_green_destroy(void *green);
-
 static void release(qru_cuda_impl *im)
 {
     if (im->lane_stream[1]) { /* queue 1 and its handle, then queue 0's */
@@ -188,7 +184,6 @@ static void release(qru_cuda_impl *im)
         if (im->lane_blas[1])
             cublasDestroy(im->lane_blas[1]);
         cudaStreamDestroy(im->lane_stream[1]);
-        lane_green_destroy(im->lane_green);
         for (int i = 0; i < 2; ++i)
             if (im->lane_ev[i])
                 cudaEventDestroy(im->lane_ev[i]);
@@ -381,93 +376,9 @@ static int lane_use(qru_cuda_impl *im, int l)
     return 0;
 }
 
-/* Queue 1's stream in a green context of all but QRU_CUDA_LANE_FREE_SMS
- * SMs of the context's device, at priority prio; NULL (and *green NULL)
- * where the driver has no green contexts or the split fails.  The driver
- * functions come through the runtime (no link to libcuda); the green
- * context is never made current, so the caller's context is untouched. */
-#if CUDART_VERSION >= 12050
-static void *lane_drv(const char *name)
-{
-    void *f = NULL;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion(name, &f, 12050, cudaEnableDefault,
-                                         &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-        f = NULL;
-    return f;
-}
-#endif
-
-static cudaStream_t lane_green_stream(int dev, int prio, void **green)
-{
-    *green = NULL;
-#if CUDART_VERSION >= 12050
-    typedef CUresult (*res_t)(CUdevice, CUdevResource *, CUdevResourceType);
-    typedef CUresult (*split_t)(CUdevResource *, unsigned *,
-                                const CUdevResource *, CUdevResource *,
-                                unsigned, unsigned);
-    typedef CUresult (*desc_t)(CUdevResourceDesc *, CUdevResource *,
-                               unsigned);
-    typedef CUresult (*gcc_t)(CUgreenCtx *, CUdevResourceDesc, CUdevice,
-                              unsigned);
-    typedef CUresult (*gcs_t)(CUstream *, CUgreenCtx, unsigned, int);
-    typedef CUresult (*gcd_t)(CUgreenCtx);
-    res_t get = (res_t)lane_drv("cuDeviceGetDevResource");
-    split_t split = (split_t)lane_drv("cuDevSmResourceSplitByCount");
-    desc_t desc = (desc_t)lane_drv("cuDevResourceGenerateDesc");
-    gcc_t create = (gcc_t)lane_drv("cuGreenCtxCreate");
-    gcs_t stream = (gcs_t)lane_drv("cuGreenCtxStreamCreate");
-    gcd_t destroy = (gcd_t)lane_drv("cuGreenCtxDestroy");
-    qru_cuda_clear();
-    if (!get || !split || !desc || !create || !stream || !destroy)
-        return NULL;
-    CUdevResource all, grp, rest;
-    unsigned n = 1;
-    if (get((CUdevice)dev, &all, CU_DEV_RESOURCE_TYPE_SM) != CUDA_SUCCESS ||
-        all.sm.smCount <= QRU_CUDA_LANE_FREE_SMS)
-        return NULL;
-    if (split(&grp, &n, &all, &rest, 0,
-              all.sm.smCount - QRU_CUDA_LANE_FREE_SMS) != CUDA_SUCCESS ||
-        n != 1 || grp.sm.smCount >= all.sm.smCount)
-        return NULL;
-    CUdevResourceDesc d;
-    CUgreenCtx g = NULL;
-    CUstream s = NULL;
-    if (desc(&d, &grp, 1) != CUDA_SUCCESS ||
-        create(&g, d, (CUdevice)dev, CU_GREEN_CTX_DEFAULT_STREAM) !=
-            CUDA_SUCCESS)
-        return NULL;
-    if (stream(&s, g, CU_STREAM_NON_BLOCKING, prio) != CUDA_SUCCESS) {
-        destroy(g);
-        return NULL;
-    }
-    *green = (void *)g;
-    return (cudaStream_t)s;
-#else
-    (void)dev;
-    (void)prio;
-    return NULL;
-#endif
-}
-
-static void lane_green_destroy(void *green)
-{
-#if CUDART_VERSION >= 12050
-    typedef CUresult (*gcd_t)(CUgreenCtx);
-    gcd_t destroy = (gcd_t)lane_drv("cuGreenCtxDestroy");
-    if (green && destroy)
-        destroy((CUgreenCtx)green);
-    qru_cuda_clear();
-#else
-    (void)green;
-#endif
-}
-
-/* Queue 1 on first use: a non-blocking stream (in a green context where
- * the driver has them), a cuBLAS handle bound to it (host pointer mode,
- * as queue 0's) and the two events of the hand-overs; on failure nothing
- * is kept. */
+/* Queue 1 on first use: a non-blocking stream, a cuBLAS handle bound to
+ * it (host pointer mode, as queue 0's) and the two events of the
+ * hand-overs; on failure nothing is kept. */
 static int lane_make(qru_cuda_impl *im)
 {
     cudaStream_t s = NULL;
@@ -477,11 +388,8 @@ static int lane_make(qru_cuda_impl *im)
     if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
         lo = hi = 0;
     qru_cuda_clear();
-    void *green = NULL;
-    s = lane_green_stream(im->device, lo, &green);
-    int st = s ? 0
-               : qru_cuda_status(cudaStreamCreateWithPriority(
-                     &s, cudaStreamNonBlocking, lo));
+    int st = qru_cuda_status(
+        cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, lo));
     for (int i = 0; i < 2 && !st; ++i)
         st = qru_cuda_status(
             cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
@@ -499,11 +407,9 @@ static int lane_make(qru_cuda_impl *im)
                 cudaEventDestroy(ev[i]);
         if (s)
             cudaStreamDestroy(s);
-        lane_green_destroy(green);
         qru_cuda_clear();
         return st;
     }
-    im->lane_green = green;
     im->lane_stream[1] = s;
     im->lane_blas[1] = h;
     im->lane_own_blas[1] = 1;

@@ -11,14 +11,6 @@
 
 #include "qru_internal.h"
 
-/* SMs the second queue (look-ahead) leaves to the first: queue 1 runs in
- * a green context of the device's other SMs (rounded down to the split's
- * granularity), so that a panel kernel queued on queue 0, which needs a
- * whole SM, never waits for queue 1's GEMMs to drain one (H200,
- * results/2026-11-27_nvidia-h200_tiles/ dev9).  Without green contexts
- * (CUDA < 12.5) queue 1 is an ordinary stream. */
-#define QRU_CUDA_LANE_FREE_SMS 4
-
 /* Per-context state (ctx->impl). */
 struct qru_cuda_impl {
     int device;
@@ -35,9 +27,6 @@ struct qru_cuda_impl {
     cublasHandle_t lane_blas[2];
     int lane_own_blas[2];
     cudaEvent_t lane_ev[2];
-    /* queue 1's green context (a CUgreenCtx; NULL: queue 1 is an ordinary
-     * stream), which leaves QRU_CUDA_LANE_FREE_SMS SMs to queue 0 */
-    void *lane_green;
     int async_alloc; /* stream-ordered allocation (cudaMallocAsync) works */
     /* the context's own pool for that scratch memory (NULL: the device's
      * default pool).  It keeps up to QRU_CUDA_POOL_KEEP bytes reserved
