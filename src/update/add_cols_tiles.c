@@ -276,9 +276,11 @@ void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
 {
     int n = f->n, r = f->r, hq = f->q != QRU_Q_NONE;
     int nt = act_nt(L, p);
-    double wl = qru_upd_wyl_calls(ctx, 2), wl1 = qru_upd_wyl_calls(ctx, 1);
+    double wl2 = qru_upd_wyl_calls(ctx, 2), wl1 = qru_upd_wyl_calls(ctx, 1);
+    /* the panel: one call, or gathered by the reference op (4 copies and
+     * a panel_qr); the queue switches (a backend with one queue: none) */
     double pc = qru_op_native(ctx, QRU_OP_panel_qr_tp) ? 1.0 : 5.0;
-    double ln = qru_op_native(ctx, QRU_OP_lane) ? 2.0 : 0.0;
+    double ln = qru_op_native(ctx, QRU_OP_lane) ? 1.0 : 0.0;
     double fl = 0.0, c = 0.0, st = 0.0, dp = p, dn = n, dr = r;
     for (int J = 0; J < nt; ++J) {
         int a, b;
@@ -286,22 +288,28 @@ void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
         int h = b - a, nb = act_nb(f, ctx, p, h), nbd = act_nbd(f, ctx, h);
         double dh = h, nblk = ceil((double)p / nb),
                ndb = ceil((double)h / nbd);
-        /* the pair: a panel, the trailing columns and R's part a block;
-         * the merge (3 copies a block, 2 GEMMs a block beyond the first,
-         * a laset); at the commit d and Q (4 calls) */
-        c += nblk * (pc + 2.0 * wl) + 3.0 * nblk + 2.0 * (nblk - 1.0) + 1.0 +
-             wl + (hq ? 4.0 : 0.0);
+        /* the pair: a panel, R's part and (but the last) the trailing
+         * columns a block, two queue switches a block; the merge (a laset,
+         * 3 copies a block, 2 GEMMs a block beyond the first) */
+        c += nblk * (pc + wl2 + 2.0 * ln) + (nblk - 1.0) * wl2 + 1.0 +
+             3.0 * nblk + 2.0 * (nblk - 1.0);
         st += p;
         fl += 4.0 * (dp + dh) * dp * (L - a + dp / 2.0 + dr) +
               (hq ? 4.0 * dn * (dp + dh) * dp : 0.0);
-        /* D_J: the Householder panels (panel_qr and 2 GEMMs), the merge
-         * (3 a block beyond the first), its rest; at the commit d and Q */
-        c += 3.0 * ndb + 3.0 * (ndb - 1.0) + wl1 + ln + wl1 + 2.0;
+        /* D_J between two switches: the Householder panels (a panel_qr,
+         * 2 GEMMs but the last), the laset below R, the merge (a laset, 3
+         * calls a block beyond the first), its rest of the row */
+        c += 2.0 * ln + ndb + 2.0 * (ndb - 1.0) + (h > 1 ? 1.0 : 0.0) + 1.0 +
+             3.0 * (ndb - 1.0) + (L - b > 0 ? wl1 : 0.0);
         fl += 4.0 / 3.0 * dh * dh * dh + 4.0 * dh * dh * (L - b + dr) +
               (hq ? 4.0 * dn * dh * dh : 0.0);
+        /* at the commit: the pair on d and Q (4 calls), D_J on d and Q */
+        c += (r > 0 ? wl2 + wl1 : 0.0) + (hq ? 6.0 : 0.0);
     }
-    /* the permutations of R's rows, d's and Q's columns, the join */
-    c += 4.0 + (r > 0 ? 3.0 : 0.0) + (hq ? 2.0 + ceil((double)L / p) : 0.0);
+    /* the join, the laset below R1, the permutations of R's rows, d's and
+     * Q's columns */
+    c += ln + 1.0 + 3.0 + (r > 0 ? 3.0 : 0.0) +
+         (hq ? 2.0 + ceil((double)L / p) : 0.0);
     out->flops += fl;
     out->calls += c;
     out->steps += st;
