@@ -125,6 +125,30 @@ typedef struct ac_shared {
     qru_ptr Rw, RT, cs, sw, dT, tl;
 } ac_shared;
 
+/* The tiles (tiles.c) of the active block: X = Rw(k+1:m+p, 1:p) (the new
+ * columns above their triangle R22), R's part = Rw(k+1:m+p, p+1:s); d's
+ * rows and Q's columns from k on, as f holds them at the moment. */
+static qru_upd_tiles ac_tiles(const qru_lsq *f, int k, int p, qru_ptr Rw)
+{
+    int m = f->m, mr = m + p;
+    qru_upd_tiles tl = {0};
+    tl.L = m - k;
+    tl.p = p;
+    tl.X = qru_ptr_add(Rw, (size_t)k);
+    tl.ldx = mr;
+    tl.R = qru_ptr_at(Rw, mr, k, p);
+    tl.ldr = mr;
+    tl.d = qru_ptr_add(f->d, (size_t)k);
+    tl.ldd = f->ldr;
+    tl.r = f->r;
+    if (f->q != QRU_Q_NONE) {
+        tl.Q = qru_ptr_at(f->Q, f->ncap, 0, k);
+        tl.ldq = f->ncap;
+        tl.nq = f->n;
+    }
+    return tl;
+}
+
 /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active block:
  * the rows of R are contiguous columns of RT), their (c, s) into cs; then
  * the rank rule on the columns k+1..m+p with the tolerance of all of
@@ -144,7 +168,13 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
     int m = f->m, L = m - k, s = m + p - k, mr = m + p;
     qru_ptr Rw = sa->Rw, RT = sa->RT, cs = sa->cs, sw = sa->sw;
     if (L > 0 && sa->tiles) {
-        QRU_TRY(qru_upd_act_rotate(ctx, f, k, p, Rw, RT, sa->tl));
+        qru_upd_tiles tl = ac_tiles(f, k, p, Rw);
+        QRU_TRY(qru_upd_tiles_run(ctx, f, &tl, sa->tl));
+        /* the triangle's rows first: X := X([L:L+p, 0:L], :) through RT */
+        QRU_TRY(o->copy(ctx, dt, p, s, qru_ptr_add(Rw, (size_t)m), mr, RT, s));
+        QRU_TRY(o->copy(ctx, dt, L, s, qru_ptr_add(Rw, (size_t)k), mr,
+                        qru_ptr_add(RT, (size_t)p), s));
+        QRU_TRY(o->copy(ctx, dt, s, s, RT, s, qru_ptr_add(Rw, (size_t)k), mr));
         QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
                          qru_ptr_add(Rw, (size_t)k + 1), mr));
     } else if (L > 0) {
@@ -193,8 +223,38 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     size_t nsteps = L > 0 ? (size_t)(p + L - 1) : 0;
     if (L <= 0)
         return 0;
-    if (sa->tiles)
-        return qru_upd_act_apply(ctx, f, k, p, sa->tl);
+    if (sa->tiles) {
+        /* the tiles' reflectors, then the permutation of R's rows on d's
+         * rows k .. m+p-1 and Q's columns (the triangle's first; the
+         * others move right by p in steps of at most p columns from the
+         * right, so that no step overlaps itself) */
+        qru_upd_tiles tl = ac_tiles(f, k, p, sa->Rw);
+        QRU_TRY(qru_upd_tiles_apply(ctx, f, &tl, sa->tl));
+        qru_ptr tmp = qru_upd_tiles_scratch(f, ctx, &tl, sa->tl);
+        int s = L + p;
+        if (r > 0) {
+            QRU_TRY(o->copy(ctx, dt, p, r, qru_ptr_add(f->d, (size_t)m), ld,
+                            tmp, s));
+            QRU_TRY(o->copy(ctx, dt, L, r, qru_ptr_add(f->d, (size_t)k), ld,
+                            qru_ptr_add(tmp, (size_t)p), s));
+            QRU_TRY(o->copy(ctx, dt, s, r, tmp, s,
+                            qru_ptr_add(f->d, (size_t)k), ld));
+        }
+        if (hq) {
+            QRU_TRY(o->copy(ctx, dt, n, p, qru_ptr_at(f->Q, ldq, 0, m), ldq,
+                            tmp, n));
+            for (int hi = m; hi > k;) {
+                int lo = hi - p > k ? hi - p : k;
+                QRU_TRY(o->copy(ctx, dt, n, hi - lo,
+                                qru_ptr_at(f->Q, ldq, 0, lo), ldq,
+                                qru_ptr_at(f->Q, ldq, 0, lo + p), ldq));
+                hi = lo;
+            }
+            QRU_TRY(o->copy(ctx, dt, n, p, tmp, n,
+                            qru_ptr_at(f->Q, ldq, 0, k), ldq));
+        }
+        return 0;
+    }
     if (ac_split(fast, L, p)) {
         qru_ptr none = {0, 0};
         if (hq)
@@ -246,7 +306,7 @@ static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
-    a.tiles = qru_upd_act_use(f, ctx, fast, L, p);
+    a.tiles = qru_upd_tiles_use(f, ctx, fast, L, p);
     a.Rw = sh;
     a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
@@ -262,9 +322,10 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
                            int m, int k, int p, int r, int fast)
 {
     int L = m - k, s = m + p - k;
-    if (qru_upd_act_use(f, ctx, fast, L, p))
+    if (qru_upd_tiles_use(f, ctx, fast, L, p))
         return (size_t)(m + p) * s + (size_t)s * s +
-               qru_upd_act_ws(f, ctx, n, L, p, r);
+               qru_upd_tiles_ws(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
+                                0);
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
            (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
@@ -522,7 +583,7 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
      * merged reflector on d */
     c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
         6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
-    if (qru_upd_act_use(f, ctx, 1, L, p)) {
+    if (qru_upd_tiles_use(f, ctx, 1, L, p)) {
         /* the tiles (their flops in place of the rotations' in the full
          * form; the others' count stays that of the rotations) */
         if (f->q == QRU_Q_FULL)
@@ -531,7 +592,12 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
         out->calls = c;
         out->steps = 0.0;
         out->sweeps = 0.0;
-        qru_upd_act_cost(f, ctx, L, p, out);
+        /* the tiles (kept), the laset below R1, the permutations of R's
+         * rows, d's and Q's columns */
+        qru_upd_tiles_cost(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r, 0,
+                           out);
+        out->calls += 1.0 + 3.0 + (r > 0 ? 3.0 : 0.0) +
+                      (f->q != QRU_Q_NONE ? 2.0 + ceil((double)L / p) : 0.0);
         return;
     }
     if (L > 0) {

@@ -103,22 +103,43 @@ size_t qru_upd_tp_keep(int w, int h, int nb);
 size_t qru_upd_tp_work(const qru_upd_tp *t);
 int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
 
-/* The tiled column insertion (add_cols_tiles.c; the layout and steps in
- * its header): qru_upd_act_use says whether adding p columns with L = m -
- * k rows below them takes it (fast, L > 0 and p >= the tuning block's
- * upd_tiles_min_p); qru_upd_act_ws the elements of its workspace tl;
- * qru_upd_act_rotate removes the subdiagonals of the new columns in Rw
- * ((m + p) x (L + p), ld m + p; RT: (L + p)^2 elements of scratch) and
- * keeps the reflectors in tl; qru_upd_act_apply applies them to Q (when
- * held) and d at the commit; qru_upd_act_cost (below) adds its part of
- * the cost. */
-int qru_upd_act_use(const qru_lsq *f, const qru_context *ctx, int fast, int L,
-                    int p);
-size_t qru_upd_act_ws(const qru_lsq *f, const qru_context *ctx, int n, int L,
-                      int p, int r);
-int qru_upd_act_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
-                       qru_ptr Rw, qru_ptr RT, qru_ptr tl);
-int qru_upd_act_apply(qru_context *ctx, qru_lsq *f, int k, int p, qru_ptr tl);
+/* Householder tiles (tiles.c; the steps in its header): X = [C; T]
+ * ((L + p) x p, ldx; T p x p upper triangular with exact zeros below) and
+ * R's part (ldr; row i pairs with X's row i, and the rows of C's tiles
+ * are zero left of their first row's index; L columns); d's rows (ldd, r
+ * columns; r = 0: none) and Q's columns (nq rows, ldq; nq = 0: none) pair
+ * with X's rows.  qru_upd_tiles_run reduces C to 0 and R's rows 0 .. L-1
+ * to upper triangular (T's rows of R's part then hold what the caller
+ * moves or drops), with d and Q in the same pass (direct) or kept for
+ * qru_upd_tiles_apply (after the caller's rank rule; the same tl with the
+ * pointers of the moment).  ws: qru_upd_tiles_ws elements; its part at
+ * qru_upd_tiles_scratch holds at least max(nq, L + p) * max(p, r)
+ * elements that the caller may use outside the two calls.
+ * qru_upd_tiles_use: whether an update with L rows above its triangle
+ * takes the tiles (fast, L > 0, p >= the tuning block's
+ * upd_tiles_min_p); qru_upd_tiles_cost (below) adds their cost. */
+typedef struct qru_upd_tiles {
+    int L, p;
+    qru_ptr X;
+    int ldx;
+    qru_ptr R;
+    int ldr;
+    qru_ptr d;
+    int ldd, r;
+    qru_ptr Q;
+    int ldq, nq;
+    int direct;
+} qru_upd_tiles;
+int qru_upd_tiles_use(const qru_lsq *f, const qru_context *ctx, int fast,
+                      int L, int p);
+size_t qru_upd_tiles_ws(const qru_lsq *f, const qru_context *ctx, int L,
+                        int p, int nq, int r, int direct);
+qru_ptr qru_upd_tiles_scratch(const qru_lsq *f, const qru_context *ctx,
+                              const qru_upd_tiles *tl, qru_ptr ws);
+int qru_upd_tiles_run(qru_context *ctx, const qru_lsq *f,
+                      const qru_upd_tiles *tl, qru_ptr ws);
+int qru_upd_tiles_apply(qru_context *ctx, const qru_lsq *f,
+                        const qru_upd_tiles *tl, qru_ptr ws);
 
 /* B := P' B = B + Y (W' B) for the rb x nc block B (P = I + W Y', Y and W
  * rb x jb).  work: jb * nc elements. */
@@ -280,8 +301,8 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx,
                               int k, int p, qru_upd_cost *out);
 void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k,
                          int p, qru_upd_cost *out);
-void qru_upd_act_cost(const qru_lsq *f, const qru_context *ctx, int L, int p,
-                      qru_upd_cost *out);
+void qru_upd_tiles_cost(const qru_lsq *f, const qru_context *ctx, int L,
+                        int p, int nq, int r, int direct, qru_upd_cost *out);
 void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
                        int k, int p, qru_upd_cost *out);
 /* Calls of the accumulation of L-rotation sweeps in groups of ab (one
