@@ -16,6 +16,17 @@ static void setup_fast(void)
     setup();
     uc_alg = QRU_UPDATE_FAST;
 }
+/* QRU_UPDATE_FAST with the Householder tiles for every p (the default
+ * takes them from the tuning block's upd_tiles_min_p on) */
+static void setup_tiles(void)
+{
+    setup_fast();
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                                QRU_TUNE_UPDATE_TILES_MIN_P,
+                                                1),
+                         0);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -282,5 +293,14 @@ int main(void)
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
     }
+    /* row removal by the tiles at every p */
+    TCase *tc = tcase_create("tiles");
+    tcase_add_checked_fixture(tc, setup_tiles, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+    tcase_add_loop_test(tc, test_remove_rows_large, 0, 12);
+    tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
+    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+    suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

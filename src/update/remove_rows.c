@@ -254,11 +254,17 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     int ld = f->ncap;
     qru_ptr Q = f->Q, R = f->R, d = f->d;
 
+    /* with the tiles (tiles.c) instead of the sweeps: X = QK' and the
+     * tiles' workspace in place of the sweeps' */
+    int tiles = qru_upd_tiles_use(f, ctx, 1, m, p);
+
     /* workspace (elements) */
     size_t o_zt = 0;
     size_t o_qk = o_zt + (size_t)nz * p;
     size_t o_c = o_qk + (size_t)p * mp;
-    size_t o_hw = o_c + rr_sweeps_ws(ctx, m, r, p, n);
+    size_t o_hw = o_c + (tiles ? (size_t)mp * p +
+                                     qru_upd_tiles_ws(f, ctx, m, p, n, r, 1)
+                               : rr_sweeps_ws(ctx, m, r, p, n));
     size_t total = o_hw + qru_geqr_wy_workspace(nz, p, n, r, nb) + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
@@ -274,6 +280,45 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
     /* QK = [Q(K, 0:m)  Rz'] (Rz' lower triangular with exact zeros) */
     QRU_TRY(o->copy(ctx, dt, p, m, qru_ptr_add(Q, (size_t)k), ld, QK, p));
     QRU_TRY(o->transpose(ctx, dt, p, p, Zt, nz, qru_ptr_at(QK, p, 0, m), p));
+    if (tiles) {
+        /* 2. the tiles on X = QK' = [Qk'; Rz] (Rz upper triangular): X's
+         * rows pair with R's rows 0 .. m+p-1 (the last p zero), d's and
+         * Q's columns; afterwards Q(K, 0:m+p) = [0 D], |D| = I, and R's
+         * rows 0 .. m-1 are R1 */
+        qru_upd_tiles tl = {0};
+        qru_ptr X = C;
+        QRU_TRY(o->transpose(ctx, dt, p, mp, QK, p, X, mp));
+        tl.L = m;
+        tl.p = p;
+        tl.X = X;
+        tl.ldx = mp;
+        tl.R = R;
+        tl.ldr = ld;
+        tl.d = d;
+        tl.ldd = ld;
+        tl.r = r;
+        tl.Q = Q;
+        tl.ldq = ld;
+        tl.nq = n;
+        tl.direct = 1;
+        QRU_TRY(qru_upd_tiles_run(ctx, f, &tl,
+                                  qru_ptr_add(X, (size_t)mp * p)));
+        /* 3. R1 = R(0:m, :), the triangle's rows (m .. m+p-1) dropped
+         * from R, d and Q's columns: Q1 = Q([0:k, k+p:n], [0:m, m+p:n]) */
+        QRU_TRY(o->laset(ctx, dt, 'A', p, m, 0.0, 0.0,
+                         qru_ptr_add(R, (size_t)m), ld));
+        if (m > 1)
+            QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                             qru_ptr_add(R, 1), ld));
+        if (n1 > m)
+            QRU_TRY(o->copy(ctx, dt, n1 - m, r, qru_ptr_add(d, (size_t)mp),
+                            ld, qru_ptr_add(d, (size_t)m), ld));
+        QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ld, 0, n, m, k, p));
+        QRU_TRY(qru_upd_drop_rows(ctx, dt, qru_ptr_at(Q, ld, 0, m), ld, p, n,
+                                  n1 - m, k, p));
+        f->n = n1;
+        return 0;
+    }
     /* 2 and 3 */
     QRU_TRY(rr_sweeps(ctx, dt, m, r, p, QK, Q, ld, n, R, d, ld, C));
     /* d1 = [rows p .. m+p-1 of G'd; d(m+p:n, :)], Q1 = Q([0:k, k+p:n], p:n) */
@@ -458,6 +503,21 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
                                        4.0 * dn * dp * r
                                  : 2.0 * dp * dm * (dm + dp + r)) +
              6.0 * dp * (dm + dp) * (dm + r);
+    if (f->q == QRU_Q_FULL && qru_upd_tiles_use(f, ctx, 1, m, p)) {
+        /* the first phase as below; the tiles (direct) on m rows, then
+         * the calls around them */
+        int nb = qru_upd_rr_nb(f, p);
+        double nblk = ceil(dp / nb);
+        c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
+            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 12.0;
+        fl = 4.0 * dn * (dn - dm) * dp + 6.0 * dp * (dm + dp) * (dm + r);
+        out->flops = fl;
+        out->calls = c;
+        out->steps = 0.0;
+        out->sweeps = 0.0;
+        qru_upd_tiles_cost(f, ctx, m, p, n, r, 1, out);
+        return;
+    }
     {
         int ab = qru_upd_sweeps_block(m, p);
         double nst = dm + dp - 1.0;
