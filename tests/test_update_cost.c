@@ -115,26 +115,28 @@ START_TEST(test_fast_calls)
 }
 END_TEST
 
-/* The tiled column insertion (QRU_TUNE_UPDATE_TILES_MIN_P = 1: at every
- * p) at the same shapes; _i: shape */
+/* The Householder tiles (QRU_TUNE_UPDATE_TILES_MIN_P = 1: at every p) of
+ * adding columns and removing rows at the same shapes; _i: shape x op */
 START_TEST(test_tiles_calls)
 {
     static const int shapes[][3] = {{60, 20, 1}, {90, 40, 7}, {120, 50, 20}};
-    int n = shapes[_i][0], m = shapes[_i][1], p = shapes[_i][2];
+    int sh = _i % 3, op = _i / 3 ? QRU_UPD_OP_REMOVE_ROWS : QRU_UPD_OP_ADD_COLS;
+    int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
     qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES_MIN_P, 1), 0);
     for (int pos = 0; pos < 3; ++pos) {
-        int k = pos == 0 ? 0 : pos == 1 ? m / 2 : m;
+        int kmax = op == QRU_UPD_OP_ADD_COLS ? m : n - p;
+        int k = pos == 0 ? 0 : pos == 1 ? kmax / 2 : kmax;
         double pred;
         long long got;
-        calls_of(dt, QRU_UPD_OP_ADD_COLS, n, m, p, k, &pred, &got);
-        printf("tiles add_cols n %d m %d p %d k %d: predicted %.0f, counted "
-               "%lld\n", n, m, p, k, pred, got);
+        calls_of(dt, op, n, m, p, k, &pred, &got);
+        printf("tiles %s n %d m %d p %d k %d: predicted %.0f, counted %lld\n",
+               opname[op], n, m, p, k, pred, got);
         ck_assert_msg(fabs(pred - (double)got) <= 0.05 * (double)got + 6.0,
-                      "tiles add_cols n %d m %d p %d k %d: predicted %.0f "
-                      "calls, counted %lld",
-                      n, m, p, k, pred, got);
+                      "tiles %s n %d m %d p %d k %d: predicted %.0f calls, "
+                      "counted %lld",
+                      opname[op], n, m, p, k, pred, got);
     }
 }
 END_TEST
@@ -145,7 +147,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("update_cost");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
-    tcase_add_loop_test(tc, test_tiles_calls, 0, 3);
+    tcase_add_loop_test(tc, test_tiles_calls, 0, 6);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -509,7 +509,7 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
         int nb = qru_upd_rr_nb(f, p);
         double nblk = ceil(dp / nb);
         c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
-            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 12.0;
+            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 9.0;
         fl = 4.0 * dn * (dn - dm) * dp + 6.0 * dp * (dm + dp) * (dm + r);
         out->flops = fl;
         out->calls = c;
