@@ -64,9 +64,8 @@ const qru_backend_ops qru_cuda_ops = {
                /* the trailing update beside the next panel
                 * (docs/performance.md) */
                .lookahead = 1,
-               /* the tiled column insertion from p = 64, where it was as
-                * fast as the sweeps (H200; docs/performance.md) */
-               .upd_tiles_min_p = 64,
+               /* tiles or sweeps by the cost model (docs/performance.md) */
+               .upd_tiles = 0,
                .cost = {5e12, 4e12, 25e12, 6e-6, 2.1e-6, 3.5e-6}},
 };
 

@@ -349,12 +349,12 @@ typedef enum qru_tuning_param {
      *  call on the context's stream (QRU_LOOKAHEAD=off|on).  The results
      *  are the same up to rounding; elsewhere unused. */
     QRU_TUNE_LOOKAHEAD,
-    /** Adding p columns (QRU_UPDATE_FAST): the subdiagonals of the new
-     *  columns are removed by Householder tiles on the engine of adding
-     *  rows instead of Givens sweeps from p >= this; 0: never
-     *  (QRU_UPDATE_TILES_MIN_P).  The results are the same up to
-     *  rounding. */
-    QRU_TUNE_UPDATE_TILES_MIN_P
+    /** Adding columns and removing rows (QRU_UPDATE_FAST, removing rows
+     *  with full Q): 0 the Householder tiles (the engine of adding rows)
+     *  or the Givens sweeps, whichever the cost model predicts faster;
+     *  1 always the sweeps; 2 always the tiles (QRU_UPDATE_TILES=
+     *  auto|off|on).  The results are the same up to rounding. */
+    QRU_TUNE_UPDATE_TILES
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it

@@ -57,9 +57,9 @@
     /* look-ahead of the blocked updates on a second queue (the lane ops): \
      * off or on (where the backend has a second queue) */ \
     X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on") \
-    /* adding p columns (fast, Q or d kept): Householder tiles instead of \
-     * Givens sweeps from p >= this; 0: never */ \
-    X(upd_tiles_min_p, UPDATE_TILES_MIN_P, "QRU_UPDATE_TILES_MIN_P", 0, 1 << 30, NULL)
+    /* adding columns and removing rows (fast): Householder tiles or \
+     * Givens sweeps by the cost model, never the tiles, or always */ \
+    X(upd_tiles, UPDATE_TILES, "QRU_UPDATE_TILES", 0, 2, "auto|off|on")
 /* clang-format on */
 
 /* The cost model of the update policy (src/update/policy.c):

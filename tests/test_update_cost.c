@@ -115,7 +115,7 @@ START_TEST(test_fast_calls)
 }
 END_TEST
 
-/* The Householder tiles (QRU_TUNE_UPDATE_TILES_MIN_P = 1: at every p) of
+/* The Householder tiles (QRU_TUNE_UPDATE_TILES = 2: always) of
  * adding columns and removing rows at the same shapes; _i: shape x op */
 START_TEST(test_tiles_calls)
 {
@@ -124,7 +124,7 @@ START_TEST(test_tiles_calls)
     int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
     qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES_MIN_P, 1), 0);
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES, 2), 0);
     for (int pos = 0; pos < 3; ++pos) {
         int kmax = op == QRU_UPD_OP_ADD_COLS ? m : n - p;
         int k = pos == 0 ? 0 : pos == 1 ? kmax / 2 : kmax;

@@ -14,15 +14,15 @@
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
 /* the tiled column insertion at every p (QRU_UPDATE_FAST adds columns by
- * Householder tiles from the tuning block's upd_tiles_min_p on) */
+ * Householder tiles where the cost model predicts them faster) */
 static void setup_tiles(void)
 {
     setup();
     uc_alg = QRU_UPDATE_FAST;
     for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
         ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
-                                                QRU_TUNE_UPDATE_TILES_MIN_P,
-                                                1),
+                                                QRU_TUNE_UPDATE_TILES,
+                                                2),
                          0);
 }
 static void teardown(void)

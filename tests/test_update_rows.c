@@ -17,14 +17,14 @@ static void setup_fast(void)
     uc_alg = QRU_UPDATE_FAST;
 }
 /* QRU_UPDATE_FAST with the Householder tiles for every p (the default
- * takes them from the tuning block's upd_tiles_min_p on) */
+ * takes them where the cost model predicts them faster) */
 static void setup_tiles(void)
 {
     setup_fast();
     for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
         ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
-                                                QRU_TUNE_UPDATE_TILES_MIN_P,
-                                                1),
+                                                QRU_TUNE_UPDATE_TILES,
+                                                2),
                          0);
 }
 static void teardown(void)

@@ -585,10 +585,8 @@ const qru_backend_ops qru_cpu_ops = {
                .upd_panel_min_nb = 16,
                .upd_rows_nb = 128,
                .sweeps_max_work = 32768,
-               /* the tiles 0.8x the Givens sweeps' speed at p = 32,
-                * 0.9x at 64, 1.0-1.2x at 100, 1.16x at 200 (2 cores,
-                * n = 2000-3000, k = 0, 2026-11-27) */
-               .upd_tiles_min_p = 96,
+               /* tiles or sweeps by the cost model */
+               .upd_tiles = 0,
                .cost = {50e9, 50e9, 50e9, 0.3e-6, 0.0, 0.0}},
 };
 

@@ -19,6 +19,13 @@
 #include "qru_flops.h"
 #include "update.h"
 
+/* 1 if adding p columns after column k removes the new columns'
+ * subdiagonals by Householder tiles (tiles.c) rather than Givens sweeps:
+ * always, never or where the cost model predicts them faster
+ * (qru_upd_tiles_mode); fast: the update is QRU_UPDATE_FAST. */
+static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
+                        int k, int p);
+
 /* Number of Givens steps of the add-columns update and the rotations of
  * step t: new column j (local, 0 <= j < p) has L = m - k entries below its
  * diagonal after the Householder phase, removed bottom-up with rotations
@@ -306,7 +313,7 @@ static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
-    a.tiles = qru_upd_tiles_use(f, ctx, fast, L, p);
+    a.tiles = ac_use_tiles(f, ctx, fast, k, p);
     a.Rw = sh;
     a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
@@ -322,7 +329,7 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
                            int m, int k, int p, int r, int fast)
 {
     int L = m - k, s = m + p - k;
-    if (qru_upd_tiles_use(f, ctx, fast, L, p))
+    if (ac_use_tiles(f, ctx, fast, k, p))
         return (size_t)(m + p) * s + (size_t)s * s +
                qru_upd_tiles_ws(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
                                 0);
@@ -560,8 +567,8 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
  * panel of the Householder phase, 2 per Givens step on R and 1 on d (one call each with the
  * fused sweeps: then a sweeps step per step), the accumulated groups on
  * Q; flops of qru_flops.h. */
-void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
-                           qru_upd_cost *out)
+static void ac_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
+                    int tiles, qru_upd_cost *out)
 {
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
@@ -583,7 +590,7 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
      * merged reflector on d */
     c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
         6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
-    if (qru_upd_tiles_use(f, ctx, 1, L, p)) {
+    if (tiles) {
         /* the tiles (their flops in place of the rotations' in the full
          * form; the others' count stays that of the rotations) */
         if (f->q == QRU_Q_FULL)
@@ -634,4 +641,22 @@ void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int 
     out->calls = c;
     out->steps = st;
     out->sweeps = sw;
+}
+
+static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
+                        int k, int p)
+{
+    int mode = qru_upd_tiles_mode(f, ctx, fast, f->m - k);
+    if (mode != 2)
+        return mode;
+    qru_upd_cost t, w;
+    ac_cost(f, ctx, k, p, 1, &t);
+    ac_cost(f, ctx, k, p, 0, &w);
+    return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);
+}
+
+void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k,
+                           int p, qru_upd_cost *out)
+{
+    ac_cost(f, ctx, k, p, ac_use_tiles(f, ctx, 1, k, p), out);
 }

@@ -55,15 +55,21 @@ void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
     cost_of[op](f, ctx, k, p, out);
 }
 
+double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
+                            const qru_upd_cost *u)
+{
+    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
+    return u->flops / c->rate_upd + u->calls * c->per_call +
+           u->steps * c->col_step + u->sweeps * c->sweep_step;
+}
+
 /* The predicted seconds of the fast update (qru_cost_model). */
 static double fast_time(const qru_lsq *f, const qru_context *ctx, int op,
                         int k, int p)
 {
-    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
     qru_upd_cost u;
     qru_upd_fast_cost(f, ctx, op, k, p, &u);
-    return u.flops / c->rate_upd + u.calls * c->per_call +
-           u.steps * c->col_step + u.sweeps * c->sweep_step;
+    return qru_upd_cost_seconds(f, ctx, &u);
 }
 
 /* The updates by operation (QRU_UPD_OP_*). */

@@ -66,6 +66,10 @@
 
 static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
                             const qru_upd_req *rq);
+/* 1 if the fast removal of p rows (full Q) runs the Householder tiles
+ * (tiles.c) rather than the sweeps: always, never or where the cost model
+ * predicts them faster (qru_upd_tiles_mode). */
+static int rr_use_tiles(const qru_lsq *f, const qru_context *ctx, int p);
 
 /* Phases 2 and 3 of the fast row removal on the m + p columns: QK
  * (p x (m+p), ld p) = [Qk L], L lower triangular.  The sweeps that turn it
@@ -256,7 +260,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
 
     /* with the tiles (tiles.c) instead of the sweeps: X = QK' and the
      * tiles' workspace in place of the sweeps' */
-    int tiles = qru_upd_tiles_use(f, ctx, 1, m, p);
+    int tiles = rr_use_tiles(f, ctx, p);
 
     /* workspace (elements) */
     size_t o_zt = 0;
@@ -481,12 +485,11 @@ done:
  * of include/qru.h): the first phase (qru_geqr_wy of the p columns), one
  * givens_make and one givens_apply per sweep step (a sweeps step each with
  * the fused sweeps) and 4 calls per accumulated group. */
-void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
-                              qru_upd_cost *out)
+static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
+                    int tiles, qru_upd_cost *out)
 {
     int n = f->n, m = f->m, r = f->r;
     double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-    (void)k; /* the same at every k */
 
     if (qru_upd_qless_wide(f, p)) {
         qru_upd_qless_wide_cost(f, p, out);
@@ -503,7 +506,7 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
                                        4.0 * dn * dp * r
                                  : 2.0 * dp * dm * (dm + dp + r)) +
              6.0 * dp * (dm + dp) * (dm + r);
-    if (f->q == QRU_Q_FULL && qru_upd_tiles_use(f, ctx, 1, m, p)) {
+    if (tiles) {
         /* the first phase as below; the tiles (direct) on m rows, then
          * the calls around them */
         int nb = qru_upd_rr_nb(f, p);
@@ -544,4 +547,24 @@ void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, i
     out->calls = c;
     out->steps = st;
     out->sweeps = sw;
+}
+
+static int rr_use_tiles(const qru_lsq *f, const qru_context *ctx, int p)
+{
+    int mode = f->q == QRU_Q_FULL && !qru_upd_qless_wide(f, p)
+                   ? qru_upd_tiles_mode(f, ctx, 1, f->m)
+                   : 0;
+    if (mode != 2)
+        return mode;
+    qru_upd_cost t, w;
+    rr_cost(f, ctx, p, 1, &t);
+    rr_cost(f, ctx, p, 0, &w);
+    return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);
+}
+
+void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k,
+                              int p, qru_upd_cost *out)
+{
+    (void)k; /* the same at every k */
+    rr_cost(f, ctx, p, rr_use_tiles(f, ctx, p), out);
 }

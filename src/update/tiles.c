@@ -1,6 +1,6 @@
 /*
- * Householder tiles (QRU_UPDATE_FAST with p >= the tuning block's
- * upd_tiles_min_p): the elimination of a dense block C against a p x p
+ * Householder tiles (QRU_UPDATE_FAST, by the tuning block's upd_tiles:
+ * where the cost model predicts them faster, or always): the elimination of a dense block C against a p x p
  * triangle T below it, for adding columns (add_cols.c: C the new columns
  * above their triangle) and removing rows (remove_rows.c: C the removed
  * rows of Q, transposed), instead of Givens sweeps.  The serial chain is
@@ -57,11 +57,13 @@ static int tl_nbd(const qru_lsq *f, const qru_context *ctx, int h)
                : qru_upd_nb(f, h);
 }
 
-int qru_upd_tiles_use(const qru_lsq *f, const qru_context *ctx, int fast,
-                      int L, int p)
+int qru_upd_tiles_mode(const qru_lsq *f, const qru_context *ctx, int fast,
+                       int L)
 {
-    int mp = qru_ctx_tuning(ctx, f->dtype)->upd_tiles_min_p;
-    return fast && L > 0 && mp > 0 && p >= mp;
+    int t = qru_ctx_tuning(ctx, f->dtype)->upd_tiles;
+    if (!fast || L <= 0 || t == 1)
+        return 0;
+    return t == 2 ? 1 : 2;
 }
 
 /* A pair's merged reflector (kept form): Y and W, (p + h) x p each. */

@@ -115,9 +115,10 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
  * pointers of the moment).  ws: qru_upd_tiles_ws elements; its part at
  * qru_upd_tiles_scratch holds at least max(nq, L + p) * max(p, r)
  * elements that the caller may use outside the two calls.
- * qru_upd_tiles_use: whether an update with L rows above its triangle
- * takes the tiles (fast, L > 0, p >= the tuning block's
- * upd_tiles_min_p); qru_upd_tiles_cost (below) adds their cost. */
+ * qru_upd_tiles_mode: 0 an update (fast or not, L rows above its
+ * triangle) runs the sweeps, 1 the tiles, 2 the faster of the two by the
+ * cost model (the tuning block's upd_tiles; sweeps unless fast and L >
+ * 0); qru_upd_tiles_cost (below) adds their cost. */
 typedef struct qru_upd_tiles {
     int L, p;
     qru_ptr X;
@@ -130,8 +131,8 @@ typedef struct qru_upd_tiles {
     int ldq, nq;
     int direct;
 } qru_upd_tiles;
-int qru_upd_tiles_use(const qru_lsq *f, const qru_context *ctx, int fast,
-                      int L, int p);
+int qru_upd_tiles_mode(const qru_lsq *f, const qru_context *ctx, int fast,
+                       int L);
 size_t qru_upd_tiles_ws(const qru_lsq *f, const qru_context *ctx, int L,
                         int p, int nq, int r, int direct);
 qru_ptr qru_upd_tiles_scratch(const qru_lsq *f, const qru_context *ctx,
@@ -303,6 +304,9 @@ void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k,
                          int p, qru_upd_cost *out);
 void qru_upd_tiles_cost(const qru_lsq *f, const qru_context *ctx, int L,
                         int p, int nq, int r, int direct, qru_upd_cost *out);
+/* The seconds the tuning block's cost model predicts for a cost. */
+double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
+                            const qru_upd_cost *u);
 void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
                        int k, int p, qru_upd_cost *out);
 /* Calls of the accumulation of L-rotation sweeps in groups of ab (one
