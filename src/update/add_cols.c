@@ -124,7 +124,7 @@ static int ac_split(int fast, int L, int p)
 }
 
 /* Workspace of the shared steps: Rw, RT, then either the tiles'
- * (add_cols_tiles.c) or cs, the accumulated rotations on n rows (fast)
+ * (tiles.c) or cs, the accumulated rotations on n rows (fast)
  * and, with ac_split, dT (r x (L + p)) after them; ac_shared_at carves it
  * from sh (one layout for both forms). */
 typedef struct ac_shared {
