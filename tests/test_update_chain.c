@@ -26,6 +26,16 @@ static void setup_fast(void)
     setup();
     uc_alg = QRU_UPDATE_FAST;
 }
+/* QRU_UPDATE_FAST with the Householder tiles forced wherever they apply
+ * (adding columns, removing rows with full Q) */
+static void setup_tiles(void)
+{
+    setup_fast();
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                                QRU_TUNE_UPDATE_TILES, 2),
+                         0);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -183,5 +193,8 @@ int main(void)
     add_tcase(s, "fast_q", setup_fast, 0);
     add_tcase(s, "fast_thin", setup_fast, 1);
     add_tcase(s, "fast_qless", setup_fast, 2);
+    add_tcase(s, "tiles_q", setup_tiles, 0);
+    add_tcase(s, "tiles_thin", setup_tiles, 1);
+    add_tcase(s, "tiles_qless", setup_tiles, 2);
     return qru_test_main(s);
 }
