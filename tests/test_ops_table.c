@@ -158,6 +158,37 @@ START_TEST(test_tuning_api)
     ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
                                             QRU_TUNE_QR_VENDOR, 3),
                      -4);
+    /* QRU_TUNE_UPDATE_TILES: 0 auto, 1 off, 2 on; 3 and -1 rejected,
+     * the value unchanged; the id past the last parameter rejected */
+    int ut0 = -1, ut = -1;
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, &ut0),
+                     0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, 3),
+                     -4);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, -1),
+                     -4);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, &ut),
+                     0);
+    ck_assert_int_eq(ut, ut0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, 2),
+                     0);
+    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, &ut),
+                     0);
+    ck_assert_int_eq(ut, 2);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
+                                            QRU_TUNE_UPDATE_TILES, ut0),
+                     0);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_DOUBLE,
+                               (qru_tuning_param)(QRU_TUNE_UPDATE_TILES + 1),
+                               0),
+        -3);
     /* the last panel kernel setting ("reg", 4) and one past it */
     int pk0 = -1, pk = -1;
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,

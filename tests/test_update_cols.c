@@ -21,11 +21,7 @@ static void setup_fast(void)
 static void setup_tiles(void)
 {
     setup_fast();
-    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
-        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
-                                                QRU_TUNE_UPDATE_TILES,
-                                                2),
-                         0);
+    uc_force_tiles(ctx);
 }
 static void teardown(void)
 {

@@ -85,16 +85,14 @@ static const char *const opname[] = {"add_cols", "remove_cols", "add_rows",
                                      "remove_rows", "modify"};
 enum { NOPS = 5 };
 
-/* _i: operation x shape */
-START_TEST(test_fast_calls)
+/* The shapes: n, m, p (k: 0, middle, end). */
+static const int shapes[][3] = {{60, 20, 1}, {90, 40, 7}, {120, 50, 20}};
+
+/* Predicted against counted calls of op at shape sh, k at 0, the middle
+ * and the end (what: a prefix for the messages). */
+static void check_shape(qru_dtype dt, int op, int sh, const char *what)
 {
-    static const int shapes[][3] = {/* n, m, p (k: 0, middle, end) */
-                                    {60, 20, 1},
-                                    {90, 40, 7},
-                                    {120, 50, 20}};
-    int op = _i % NOPS, sh = _i / NOPS;
     int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
-    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
     for (int pos = 0; pos < 3; ++pos) {
         int kmax = op == QRU_UPD_OP_ADD_COLS      ? m
                    : op == QRU_UPD_OP_REMOVE_COLS ? m - p
@@ -105,39 +103,32 @@ START_TEST(test_fast_calls)
         double pred;
         long long got;
         calls_of(dt, op, n, m, p, k, &pred, &got);
-        printf("%s n %d m %d p %d k %d: predicted %.0f, counted %lld\n",
-               opname[op], n, m, p, k, pred, got);
+        printf("%s%s n %d m %d p %d k %d: predicted %.0f, counted %lld\n",
+               what, opname[op], n, m, p, k, pred, got);
         ck_assert_msg(fabs(pred - (double)got) <= 0.05 * (double)got + 6.0,
-                      "%s n %d m %d p %d k %d: predicted %.0f calls, "
+                      "%s%s n %d m %d p %d k %d: predicted %.0f calls, "
                       "counted %lld",
-                      opname[op], n, m, p, k, pred, got);
+                      what, opname[op], n, m, p, k, pred, got);
     }
+}
+
+/* _i: operation x shape */
+START_TEST(test_fast_calls)
+{
+    check_shape(qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1), _i % NOPS,
+                _i / NOPS, "");
 }
 END_TEST
 
-/* The Householder tiles (QRU_TUNE_UPDATE_TILES = 2: always) of
- * adding columns and removing rows at the same shapes; _i: shape x op */
+/* The Householder tiles (QRU_TUNE_UPDATE_TILES = 2: always) of adding
+ * columns and removing rows at the same shapes; _i: shape x op */
 START_TEST(test_tiles_calls)
 {
-    static const int shapes[][3] = {{60, 20, 1}, {90, 40, 7}, {120, 50, 20}};
-    int sh = _i % 3, op = _i / 3 ? QRU_UPD_OP_REMOVE_ROWS : QRU_UPD_OP_ADD_COLS;
-    int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
     qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES, 2), 0);
-    for (int pos = 0; pos < 3; ++pos) {
-        int kmax = op == QRU_UPD_OP_ADD_COLS ? m : n - p;
-        int k = pos == 0 ? 0 : pos == 1 ? kmax / 2 : kmax;
-        double pred;
-        long long got;
-        calls_of(dt, op, n, m, p, k, &pred, &got);
-        printf("tiles %s n %d m %d p %d k %d: predicted %.0f, counted %lld\n",
-               opname[op], n, m, p, k, pred, got);
-        ck_assert_msg(fabs(pred - (double)got) <= 0.05 * (double)got + 6.0,
-                      "tiles %s n %d m %d p %d k %d: predicted %.0f calls, "
-                      "counted %lld",
-                      opname[op], n, m, p, k, pred, got);
-    }
+    check_shape(dt, _i / 3 ? QRU_UPD_OP_REMOVE_ROWS : QRU_UPD_OP_ADD_COLS,
+                _i % 3, "tiles ");
 }
 END_TEST
 

@@ -43,6 +43,16 @@ static inline void uc_setup_dissertation(void)
 }
 static inline void uc_setup_fast(void) { uc_setup_alg(QRU_UPDATE_FAST); }
 static inline void uc_setup_auto(void) { uc_setup_alg(QRU_UPDATE_AUTO); }
+/* Forces the Householder tiles (QRU_TUNE_UPDATE_TILES = 2) for every
+ * element type of ctx: adding columns and removing rows take them
+ * wherever they apply, not where the cost model prefers them. */
+static inline void uc_force_tiles(qru_context *ctx)
+{
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                                QRU_TUNE_UPDATE_TILES, 2),
+                         0);
+}
 static inline void uc_teardown(void)
 {
     qru_context_destroy(uc_ctx);

@@ -485,6 +485,17 @@ done:
  * of include/qru.h): the first phase (qru_geqr_wy of the p columns), one
  * givens_make and one givens_apply per sweep step (a sweeps step each with
  * the fused sweeps) and 4 calls per accumulated group. */
+/* The calls of the fast removal's first phase, qru_geqr_wy of the p
+ * columns: a panel and 4 GEMMs (2 with r = 0) a block, or 3 calls a
+ * column in the reference panels. */
+static double rr_phase1_calls(const qru_lsq *f, const qru_context *ctx,
+                              int p)
+{
+    double dp = p, nblk = ceil(dp / qru_upd_rr_nb(f, p));
+    return (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
+           (f->r > 0 ? 6.0 : 4.0) * nblk - 2.0;
+}
+
 static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
                     int tiles, qru_upd_cost *out)
 {
@@ -507,12 +518,9 @@ static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
                                  : 2.0 * dp * dm * (dm + dp + r)) +
              6.0 * dp * (dm + dp) * (dm + r);
     if (tiles) {
-        /* the first phase as below; the tiles (direct) on m rows, then
-         * the calls around them */
-        int nb = qru_upd_rr_nb(f, p);
-        double nblk = ceil(dp / nb);
-        c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
-            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 9.0;
+        /* the first phase; the tiles (direct) on m rows, then the
+         * calls around them */
+        c = rr_phase1_calls(f, ctx, p) + 9.0;
         fl = 4.0 * dn * (dn - dm) * dp + 6.0 * dp * (dm + dp) * (dm + r);
         out->flops = fl;
         out->calls = c;
@@ -524,13 +532,8 @@ static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
     {
         int ab = qru_upd_sweeps_block(m, p);
         double nst = dm + dp - 1.0;
-        /* the first phase, qru_geqr_wy of the p columns: a panel and
-         * 4 GEMMs (2 with r = 0) a block, or 3 calls a column in
-         * the reference panels */
-        int nb = qru_upd_rr_nb(f, p);
-        double nblk = ceil(dp / nb);
-        c = (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
-            (r > 0 ? 6.0 : 4.0) * nblk - 2.0 + 12.0;
+        /* the first phase, then the calls around the sweeps */
+        c = rr_phase1_calls(f, ctx, p) + 12.0;
         if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
             sw = nst;
         } else {
