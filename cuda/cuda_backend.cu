@@ -177,6 +177,17 @@ int qru_cu_probe(void)
     return 0;
 }
 
+/* The device's highest stream priority (highest != 0) or its lowest;
+ * 0 (the default) where the range cannot be read. */
+static int stream_priority(int highest)
+{
+    int lo = 0, hi = 0;
+    if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
+        lo = hi = 0;
+    qru_cuda_clear();
+    return highest ? hi : lo;
+}
+
 static void release(qru_cuda_impl *im)
 {
     if (im->lane_stream[1]) { /* queue 1 and its handle, then queue 0's */
@@ -267,12 +278,8 @@ static int init_impl(qru_context *ctx, const qru_context_options *opt)
     } else {
         /* the highest priority: with look-ahead (lane) a panel on this
          * stream gets the next free SM before the second queue's blocks */
-        int lo = 0, hi = 0;
-        if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
-            lo = hi = 0;
-        qru_cuda_clear();
         st = qru_cuda_status(cudaStreamCreateWithPriority(
-            &im->stream, cudaStreamNonBlocking, hi));
+            &im->stream, cudaStreamNonBlocking, stream_priority(1)));
         if (st) {
             release(im);
             return st;
@@ -367,13 +374,12 @@ int qru_cu_sync(qru_context *ctx)
  * The context's own cuSOLVER handle stays on queue 0 (the ops that use
  * it, geqrf_full and potrf_full, are not queued on queue 1); an adopted
  * one is set to the current stream by each op's scope. */
-static int lane_use(qru_cuda_impl *im, int l)
+static void lane_use(qru_cuda_impl *im, int l)
 {
     im->lane = l;
     im->stream = im->lane_stream[l];
     im->blas = im->lane_blas[l];
     im->own_blas = im->lane_own_blas[l];
-    return 0;
 }
 
 /* Queue 1 on first use: a non-blocking stream, a cuBLAS handle bound to
@@ -384,12 +390,8 @@ static int lane_make(qru_cuda_impl *im)
     cudaStream_t s = NULL;
     cublasHandle_t h = NULL;
     cudaEvent_t ev[2] = {NULL, NULL};
-    int lo = 0, hi = 0; /* queue 1: the lowest priority */
-    if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
-        lo = hi = 0;
-    qru_cuda_clear();
-    int st = qru_cuda_status(
-        cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, lo));
+    int st = qru_cuda_status(cudaStreamCreateWithPriority(
+        &s, cudaStreamNonBlocking, stream_priority(0))); /* the lowest */
     for (int i = 0; i < 2 && !st; ++i)
         st = qru_cuda_status(
             cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
@@ -436,7 +438,9 @@ int qru_cu_lane(qru_context *ctx, qru_dtype dt, int l)
                 cudaStreamWaitEvent(im->lane_stream[1], im->lane_ev[0], 0));
         im->lane_marked = 0;
     }
-    return st ? st : lane_use(im, l);
+    if (!st)
+        lane_use(im, l);
+    return st;
 }
 
 int qru_cu_lane_mark(qru_context *ctx, qru_dtype dt)
@@ -467,8 +471,8 @@ int qru_cu_lane_join(qru_context *ctx)
         st = qru_cuda_status(
             cudaStreamWaitEvent(im->lane_stream[0], im->lane_ev[1], 0));
     im->lane_marked = 0; /* a mark not used (a failed update) is void */
-    int st2 = lane_use(im, 0); /* queue 0 current even after a failure */
-    return st ? st : st2;
+    lane_use(im, 0); /* queue 0 current even after a failure */
+    return st;
 }
 
 /* ---- memory --------------------------------------------------------------- */
