@@ -52,14 +52,23 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
         (trans == 'T' || trans == 't' || trans == 'C' || trans == 'c')
             ? CUBLAS_OP_T
             : CUBLAS_OP_N;
+    /* n = 1 (one new point of a GP append: C(0,0) += alpha a'a): the
+     * 1 x 1 GEMM, which cuBLAS runs as a reduction over k, instead of
+     * syrk's kernel */
+    cublasOperation_t o2 = op == CUBLAS_OP_T ? CUBLAS_OP_N : CUBLAS_OP_T;
     if (dt == QRU_DOUBLE)
-        return qru_cublas_status(cublasDsyrk(h, fm, op, n, k, &alpha,
-                                             qru_dp<double>(A), lda, &beta,
-                                             qru_dp<double>(C), ldc));
+        return qru_cublas_status(
+            n == 1 ? cublasDgemm(h, op, o2, 1, 1, k, &alpha,
+                                 qru_dp<double>(A), lda, qru_dp<double>(A),
+                                 lda, &beta, qru_dp<double>(C), ldc)
+                   : cublasDsyrk(h, fm, op, n, k, &alpha, qru_dp<double>(A),
+                                 lda, &beta, qru_dp<double>(C), ldc));
     float a = (float)alpha, b = (float)beta;
-    return qru_cublas_status(cublasSsyrk(h, fm, op, n, k, &a,
-                                         qru_dp<float>(A), lda, &b,
-                                         qru_dp<float>(C), ldc));
+    return qru_cublas_status(
+        n == 1 ? cublasSgemm(h, op, o2, 1, 1, k, &a, qru_dp<float>(A), lda,
+                             qru_dp<float>(A), lda, &b, qru_dp<float>(C), ldc)
+               : cublasSsyrk(h, fm, op, n, k, &a, qru_dp<float>(A), lda, &b,
+                             qru_dp<float>(C), ldc));
 }
 
 template <typename T>

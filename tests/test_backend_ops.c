@@ -949,9 +949,11 @@ START_TEST(test_syrk_lacpy)
     NDT_OK(_i);
     qru_dtype dt = DT(_i);
     double eps = qru_test_eps(dt);
-    for (int c = 0; c < 6; ++c) {
+    /* n = 1 too: the CUDA op takes a 1 x 1 GEMM there */
+    for (int c = 0; c < 12; ++c) {
         char uplo = (c & 1) ? 'U' : 'L', tr = (c & 2) ? 'T' : 'N';
-        int n = 20, k = c >= 4 ? 0 : 9, lda = (tr == 'N' ? n : k) + 1,
+        int n = c >= 6 ? 1 : 20, k = c % 6 >= 4 ? 0 : 9,
+            lda = (tr == 'N' ? n : k) + 1,
             ldc = n + 2;
         size_t la = (size_t)lda * (tr == 'N' ? k : n) + 1,
                lc = (size_t)ldc * n;
