@@ -69,10 +69,15 @@
  * rate_upd: the arithmetic of the updates; rate_qr: the Householder
  * factorisation of a refactorisation; rate_gemm: its GEMM-rich rest
  * (forming Q, Q'b, rebuilding A and b); all in flop/s, seconds for the
- * rest.  Each backend's values and the measurements behind them:
+ * rest.  qr_elem: seconds per element of the n x m matrix that the
+ * vendor's QR (geqrf + ormqr + trsm) of a refactorisation takes where it
+ * is latency-bound (a column step costs ~ qr_elem n); its time is the
+ * larger of that and its flops / rate_qr (refactor.c; 0: flops alone).
+ * Each backend's values and the measurements behind them:
  * docs/performance.md, "Measurements behind the library's defaults". */
 typedef struct qru_cost_model {
-    double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step;
+    double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
+        qr_elem;
 } qru_cost_model;
 
 typedef struct qru_tuning {

@@ -67,11 +67,13 @@ double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
     double fg = rebuild + flops_ormqr(n1, m1, r) +
                 (thin ? flops_orgqr(n1, m1, m1) + flops_gemm(n1, r, m1)
                       : flops_orgqr(n1, n1, kk));
-    double rcalls = 12.0;
+    double rcalls = 12.0, tq = fq / c->rate_qr;
     if (thin || !qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
         rcalls += 4.0 * m1; /* qru's own (fused) panels, counted as the
                                add-rows update's */
-    return fq / c->rate_qr + fg / c->rate_gemm + rcalls * c->per_call;
+    else if (c->qr_elem * n1 * m1 > tq) /* the vendor's, latency-bound */
+        tq = c->qr_elem * n1 * m1;
+    return tq + fg / c->rate_gemm + rcalls * c->per_call;
 }
 
 /* The refactorisation path (f holds Q or Q1; arguments already
