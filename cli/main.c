@@ -22,8 +22,8 @@ static void usage(FILE *out)
             "usage: qru <command> [options]\n"
             "\n"
             "commands:\n"
-            "  info      version, backends compiled in, their devices, and\n"
-            "            which backend 'auto' picks\n"
+            "  info      version, backends compiled in, their devices (CPU,\n"
+            "            GPU or accelerator) and which backend 'auto' picks\n"
             "  demo      demonstrations on the Mauna Loa CO2 series, each one\n"
             "            checking itself; exit status 0 only if every check\n"
             "            passes.  Parts (run in this order):\n"
@@ -105,7 +105,11 @@ static int cmd_info(void)
             continue;
         }
         const char *dev = qru_context_device_name(ctx);
-        printf("%s  [single %s, double %s]\n", dev ? dev : "?",
+        qru_device_type t = qru_context_device_type(ctx);
+        printf("%s  [%s; single %s, double %s]\n", dev ? dev : "?",
+               t == QRU_DEVICE_GPU           ? "GPU"
+               : t == QRU_DEVICE_ACCELERATOR ? "accelerator"
+                                             : "CPU",
                qru_context_supports(ctx, QRU_FLOAT) ? "yes" : "no",
                qru_context_supports(ctx, QRU_DOUBLE) ? "yes" : "no");
         qru_context_destroy(ctx);

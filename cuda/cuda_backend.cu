@@ -360,6 +360,12 @@ int qru_cu_supports(const qru_context *ctx, qru_dtype dt)
     return dt == QRU_FLOAT || dt == QRU_DOUBLE; /* fp64 on every CUDA GPU */
 }
 
+qru_device_type qru_cu_device_type(const qru_context *ctx)
+{
+    (void)ctx;
+    return QRU_DEVICE_GPU;
+}
+
 int qru_cu_sync(qru_context *ctx)
 {
     int st = qru_cuda_enter(ctx);

@@ -36,6 +36,7 @@ const qru_backend_ops qru_cuda_ops = {
     .init = qru_cu_init,
     .fini = qru_cu_fini,
     .supports = qru_cu_supports,
+    .device_type = qru_cu_device_type,
     .mem_alloc = SCOPED(qru_cu_alloc),
     .mem_free = SCOPED(qru_cu_free),
     QRU_OPS(QRU_CU_OP_)

@@ -228,6 +228,7 @@ int qru_cu_probe(void);
 int qru_cu_init(qru_context *ctx, const qru_context_options *opt);
 void qru_cu_fini(qru_context *ctx);
 int qru_cu_supports(const qru_context *ctx, qru_dtype dt);
+qru_device_type qru_cu_device_type(const qru_context *ctx);
 int qru_cu_alloc(qru_context *ctx, size_t bytes, void **h);
 void qru_cu_free(qru_context *ctx, void *h);
 #define QRU_CU_PROTO_(name, params, args, need, stat) int qru_cu_##name params;

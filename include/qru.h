@@ -120,7 +120,11 @@ typedef enum qru_status {
     QRU_ERR_INTERNAL = -1099
 } qru_status;
 
-/** Backends.  #QRU_BACKEND_AUTO picks CUDA, then OpenCL, then CPU. */
+/** Backends.  #QRU_BACKEND_AUTO picks CUDA, then OpenCL on a GPU or
+ *  accelerator, then the CPU backend; an OpenCL CPU device (e.g. PoCL) only
+ *  when a platform or device index asks for it (qru_context_options,
+ *  QRU_PLATFORM, QRU_DEVICE) or when the CPU backend cannot be created:
+ *  on a CPU, the CPU backend is the faster of the two. */
 typedef enum qru_backend {
     QRU_BACKEND_AUTO = 0,
     QRU_BACKEND_CPU = 1,
@@ -220,6 +224,19 @@ QRU_API qru_backend qru_context_backend(const qru_context *ctx);
 
 /** A human-readable name of the device the context runs on. */
 QRU_API const char *qru_context_device_name(const qru_context *ctx);
+
+/** The kind of device a context runs on (qru_context_device_type()). */
+typedef enum qru_device_type {
+    /** A CPU: the CPU backend, or an OpenCL CPU device such as PoCL. */
+    QRU_DEVICE_CPU = 1,
+    /** A GPU (CUDA, or an OpenCL GPU). */
+    QRU_DEVICE_GPU = 2,
+    /** Another OpenCL accelerator. */
+    QRU_DEVICE_ACCELERATOR = 3
+} qru_device_type;
+
+/** The kind of device the context runs on; 0 when @p ctx is NULL. */
+QRU_API qru_device_type qru_context_device_type(const qru_context *ctx);
 
 /** 1 if the context's device computes in @p dtype, 0 if not. */
 QRU_API int qru_context_supports(const qru_context *ctx, qru_dtype dtype);

@@ -146,6 +146,7 @@ void ocl_set_tuning(ocl_impl *im, const qru_context *ctx);
 int ocl_init(qru_context *ctx, const qru_context_options *opt);
 void ocl_fini(qru_context *ctx);
 int ocl_supports(const qru_context *ctx, qru_dtype dt);
+qru_device_type ocl_context_device_type(const qru_context *ctx);
 void ocl_keep_log(ocl_impl *im, cl_program prog, int failed);
 void ocl_release_kernels(ocl_prog *p);
 int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,

@@ -311,6 +311,14 @@ void ocl_fini(qru_context *ctx)
     ctx->impl = NULL;
 }
 
+qru_device_type ocl_context_device_type(const qru_context *ctx)
+{
+    cl_device_type t = IMPL(ctx)->type;
+    return (t & CL_DEVICE_TYPE_GPU)           ? QRU_DEVICE_GPU
+           : (t & CL_DEVICE_TYPE_ACCELERATOR) ? QRU_DEVICE_ACCELERATOR
+                                              : QRU_DEVICE_CPU;
+}
+
 int ocl_supports(const qru_context *ctx, qru_dtype dt)
 {
     if (dt == QRU_FLOAT)
@@ -337,6 +345,7 @@ const qru_backend_ops qru_opencl_ops = {
     .init = ocl_init,
     .fini = ocl_fini,
     .supports = ocl_supports,
+    .device_type = ocl_context_device_type,
     .mem_alloc = ocl_alloc,
     .mem_free = ocl_free,
     QRU_OPS(OCL_OP_)

@@ -146,6 +146,7 @@ struct qru_backend_ops {
     int (*init)(qru_context *ctx, const qru_context_options *opt);
     void (*fini)(qru_context *ctx);
     int (*supports)(const qru_context *ctx, qru_dtype dt); /* 1 or 0 */
+    qru_device_type (*device_type)(const qru_context *ctx);
     int (*mem_alloc)(qru_context *ctx, size_t bytes, void **h);
     void (*mem_free)(qru_context *ctx, void *h);
 

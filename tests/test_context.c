@@ -113,6 +113,15 @@ START_TEST(test_create_each_backend)
         ck_assert_int_eq(qru_context_supports(ctx, QRU_FLOAT), 1);
         if (b == QRU_BACKEND_CPU)
             ck_assert_int_eq(qru_context_supports(ctx, QRU_DOUBLE), 1);
+        /* the device's kind: the CPU backend's a CPU, CUDA's a GPU */
+        qru_device_type t = qru_context_device_type(ctx);
+        ck_assert_msg(t == QRU_DEVICE_CPU || t == QRU_DEVICE_GPU ||
+                          t == QRU_DEVICE_ACCELERATOR,
+                      "%s: device type %d", qru_backend_name(b), (int)t);
+        if (b == QRU_BACKEND_CPU)
+            ck_assert_int_eq(t, QRU_DEVICE_CPU);
+        if (b == QRU_BACKEND_CUDA)
+            ck_assert_int_eq(t, QRU_DEVICE_GPU);
         ck_assert_int_eq(qru_context_supports(ctx, (qru_dtype)0), 0);
         ck_assert_int_eq(qru_context_supports(ctx, (qru_dtype)3), 0);
         ck_assert_int_eq(qru_context_sync(ctx), 0);
@@ -161,17 +170,46 @@ START_TEST(test_auto)
                       b == QRU_BACKEND_OPENCL,
                   "AUTO context reports backend %d", (int)b);
     ck_assert_int_eq(qru_backend_compiled(b), 1);
-    /* AUTO prefers CUDA, then OpenCL: a backend earlier in that order must
-     * not be creatable when AUTO chose a later one */
+    /* AUTO prefers CUDA, then OpenCL on a GPU or accelerator, then the CPU
+     * backend: an earlier choice must not be creatable when AUTO chose a
+     * later one, and an OpenCL context beside an AUTO on the CPU backend
+     * runs on a CPU (when no index asks for one: QRU_PLATFORM / QRU_DEVICE
+     * unset here) */
+    int asked = getenv("QRU_PLATFORM") || getenv("QRU_DEVICE");
     if (b != QRU_BACKEND_CUDA && qru_backend_compiled(QRU_BACKEND_CUDA)) {
         qru_context *c2 = NULL;
         ck_assert_int_ne(qru_context_create(QRU_BACKEND_CUDA, &c2), 0);
     }
-    if (b == QRU_BACKEND_CPU && qru_backend_compiled(QRU_BACKEND_OPENCL)) {
+    if (b == QRU_BACKEND_CPU && qru_backend_compiled(QRU_BACKEND_OPENCL) &&
+        !asked) {
         qru_context *c2 = NULL;
-        ck_assert_int_ne(qru_context_create(QRU_BACKEND_OPENCL, &c2), 0);
+        if (qru_context_create(QRU_BACKEND_OPENCL, &c2) == 0) {
+            ck_assert_int_eq(qru_context_device_type(c2), QRU_DEVICE_CPU);
+            qru_context_destroy(c2);
+        }
     }
+    if (b == QRU_BACKEND_OPENCL && !asked)
+        ck_assert_int_ne(qru_context_device_type(ctx), QRU_DEVICE_CPU);
+    ck_assert_int_eq(qru_context_device_type(NULL), 0);
     qru_context_destroy(ctx);
+
+    /* an OpenCL platform index asks for OpenCL, whatever its device */
+    if (b != QRU_BACKEND_CUDA && qru_backend_compiled(QRU_BACKEND_OPENCL) &&
+        !asked) {
+        qru_context_options o;
+        qru_context_options_init(&o);
+        o.platform = 0;
+        o.device = 0;
+        qru_context *c3 = NULL;
+        int ok = qru_context_create_ex(QRU_BACKEND_OPENCL, &o, &c3) == 0;
+        qru_context_destroy(c3);
+        qru_context *c4 = NULL;
+        int st4 = qru_context_create_ex(QRU_BACKEND_AUTO, &o, &c4);
+        ck_assert_int_eq(st4, 0);
+        if (ok)
+            ck_assert_int_eq(qru_context_backend(c4), QRU_BACKEND_OPENCL);
+        qru_context_destroy(c4);
+    }
 }
 END_TEST
 

@@ -61,6 +61,12 @@ static int cpu_supports(const qru_context *ctx, qru_dtype dt)
     return dt == QRU_FLOAT || dt == QRU_DOUBLE;
 }
 
+static qru_device_type cpu_device_type(const qru_context *ctx)
+{
+    (void)ctx;
+    return QRU_DEVICE_CPU;
+}
+
 static int cpu_sync(qru_context *ctx)
 {
     (void)ctx;
@@ -567,6 +573,7 @@ const qru_backend_ops qru_cpu_ops = {
     .init = cpu_init,
     .fini = cpu_fini,
     .supports = cpu_supports,
+    .device_type = cpu_device_type,
     .mem_alloc = cpu_alloc,
     .mem_free = cpu_free,
     QRU_OPS(CPU_OP_)
