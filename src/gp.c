@@ -399,16 +399,21 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
  * Only the new rows n..n+p-1 of the factor are computed, in C's buffer,
  * and written into L after the failure information was read: the old
  * factor is untouched by construction and nothing of size n x n is copied
- * (qru_chol_insert_lower in general copies the rows after k).  info: one
- * element of workspace; adiag: the diagonal of K1 (n + p). */
-static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
-                     const double *adiag, double *piv)
+ * (qru_chol_insert_lower in general copies the rows after k).  head:
+ * n + p + 1 elements of workspace (gp_append_head) where the pivots (the
+ * old factor's diagonal, judged again since the order grew, and S2's) and
+ * the failure flag are gathered to come back in ONE transfer; adiag: the
+ * diagonal of K1 (n + p); h: n + p + 1 host doubles. */
+static size_t gp_append_head(int n1) { return qru_chol_align((size_t)n1 + 1); }
+
+static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr head,
+                     const double *adiag, double *h)
 {
     qru_context *ctx = g->ctx;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = g->dt;
     int n = g->n, p = ldc - n;
-    qru_ptr C2 = qru_ptr_add(C, (size_t)n);
+    qru_ptr C2 = qru_ptr_add(C, (size_t)n), info = qru_ptr_add(head, (size_t)ldc);
     QRU_TRY(qru_chol_info_zero(ctx, dt, info));
     if (n > 0) {
         QRU_TRY(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', n, p, 1.0, g->L, g->cap, C,
@@ -417,11 +422,13 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr info,
     }
     QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
                       qru_chol_nb(ctx, dt, g->nb, p), info, n));
-    int bad = 0;
-    QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    /* the pivots: the old factor's (judged again: the order grew), S2's */
-    QRU_TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, n, g->L, g->cap + 1,
-                         C2, ldc + 1));
+    if (n > 0)
+        QRU_TRY(o->copy(ctx, dt, 1, n, g->L, g->cap + 1, head, 1));
+    QRU_TRY(o->copy(ctx, dt, 1, p, C2, ldc + 1, qru_ptr_add(head, (size_t)n), 1));
+    QRU_TRY(qru_chol_read_row(ctx, dt, ldc + 1, head, 1, h));
+    if (h[ldc] < 0.0) /* the vendor's diagonal block rejected an argument */
+        return QRU_ERR_INTERNAL;
+    QRU_TRY(qru_chol_judge(dt, ldc, adiag, h, (int)h[ldc]));
     if (n > 0) /* L1(n:n+p, 0:n) = S1' */
         QRU_TRY(o->transpose(ctx, dt, n, p, C, ldc,
                          qru_ptr_at(g->L, g->cap, n, 0), g->cap));
@@ -438,7 +445,7 @@ static int gp_insert(qru_gp *gp, int k, int p, const double *x,
     QRU_TRY(gp_reserve(gp, n + p));
     int n1 = n + p;
     /* C = K1(:, k+1:k+p) in the new ordering */
-    double *C = malloc(sizeof(double) * (size_t)n1 * (size_t)(p + 2));
+    double *C = malloc(sizeof(double) * ((size_t)n1 * (size_t)(p + 2) + 1));
     float *tmp =
         dt == QRU_FLOAT ? malloc(sizeof(float) * (size_t)n1 * (size_t)p) : NULL;
     if (!C || (dt == QRU_FLOAT && !tmp)) {
@@ -447,7 +454,7 @@ static int gp_insert(qru_gp *gp, int k, int p, const double *x,
         return QRU_HOST_ALLOC_FAILED;
     }
     double *adiag = C + (size_t)n1 * p; /* diagonal of K1 */
-    double *piv = adiag + n1;           /* scratch of the verdict */
+    double *piv = adiag + n1; /* scratch of the verdict (n1 + 1) */
     for (int i = 0; i < n1; ++i) {
         double xi = i < k ? gp->x[i] : i < k + p ? x[i - k] : gp->x[i - p];
         adiag[i] = kdiag(gp, xi);
@@ -459,10 +466,10 @@ static int gp_insert(qru_gp *gp, int k, int p, const double *x,
     qru_ptr ws;
     int st;
     if (k == n) {
-        st = qru_ctx_workspace(ctx, (qru_chol_align(1) + csz) *
+        st = qru_ctx_workspace(ctx, (gp_append_head(n1) + csz) *
                                         qru_dtype_size(dt),
                                &ws);
-        qru_ptr Cd = qru_ptr_add(ws, qru_chol_align(1));
+        qru_ptr Cd = qru_ptr_add(ws, gp_append_head(n1));
         if (!st)
             st = upload_dbl(ctx, dt, n1, p, C, Cd, n1, tmp);
         if (!st)
