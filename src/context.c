@@ -106,8 +106,9 @@ static int create_any(qru_backend backend, const qru_context_options *opt,
     /* CUDA, then OpenCL on a GPU or accelerator, then the CPU backend: on a
      * CPU, the CPU backend (OpenBLAS) is the faster (the demo's sliding
      * window, a slide's median: its updates 2.8-5.5x faster than
-     * refactorising there, 2.3-3.4x slower on PoCL; docs/performance.md).  An OpenCL CPU device is kept
-     * when an index asks for it, or in case the CPU backend fails. */
+     * refactorising there, 2.3-3.4x slower on PoCL; docs/performance.md).
+     * An OpenCL CPU device is kept when an index asks for it, or in case
+     * the CPU backend fails. */
     static const qru_backend order[] = {QRU_BACKEND_CUDA, QRU_BACKEND_OPENCL,
                                         QRU_BACKEND_CPU};
     int last = QRU_ERR_BACKEND_UNAVAILABLE;
