@@ -112,6 +112,23 @@ int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
     return st;
 }
 
+int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
+                              const double *adiag, double *h, int n0,
+                              qru_ptr P0, int s0, qru_ptr P1, int s1,
+                              qru_ptr head)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (n0 > 0)
+        QRU_TRY(o->copy(ctx, dt, 1, n0, P0, s0, head, 1));
+    if (n > n0)
+        QRU_TRY(o->copy(ctx, dt, 1, n - n0, P1, s1,
+                        qru_ptr_add(head, (size_t)n0), 1));
+    QRU_TRY(qru_chol_read_row(ctx, dt, n + 1, head, 1, h));
+    if (h[n] < 0.0)
+        return QRU_ERR_INTERNAL;
+    return qru_chol_judge(dt, n, adiag, h, (int)h[n]);
+}
+
 /* Left-looking (Crout) blocked factorisation. */
 static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
                       qru_ptr A, int lda, int nb, qru_ptr info, int base)

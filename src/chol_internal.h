@@ -61,6 +61,15 @@ int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
 int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
                      const double *adiag, double *piv, int info, int n0,
                      qru_ptr P0, int s0, qru_ptr P1, int s1);
+/* qru_chol_verdict with ONE read-back: the failure flag is already queued
+ * at head[n] (head: n + 1 elements of device workspace), the diagonal
+ * entries are gathered into head[0:n] on the device, and the n + 1 values
+ * come back at once into the caller's h (n + 1 host doubles).  A negative
+ * flag (a vendor routine rejecting an argument) is QRU_ERR_INTERNAL. */
+int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
+                              const double *adiag, double *h, int n0,
+                              qru_ptr P0, int s0, qru_ptr P1, int s1,
+                              qru_ptr head);
 
 /* Squared Euclidean norms of the n rows of the n x c array A (host
  * doubles out): with lower != 0, A is a lower factor (c = n) of which only

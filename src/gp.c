@@ -422,13 +422,8 @@ static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr head,
     }
     QRU_TRY(qru_potrf_run(ctx, dt, 'L', p, C2, ldc, QRU_CHOL_LEFT,
                       qru_chol_nb(ctx, dt, g->nb, p), info, n));
-    if (n > 0)
-        QRU_TRY(o->copy(ctx, dt, 1, n, g->L, g->cap + 1, head, 1));
-    QRU_TRY(o->copy(ctx, dt, 1, p, C2, ldc + 1, qru_ptr_add(head, (size_t)n), 1));
-    QRU_TRY(qru_chol_read_row(ctx, dt, ldc + 1, head, 1, h));
-    if (h[ldc] < 0.0) /* the vendor's diagonal block rejected an argument */
-        return QRU_ERR_INTERNAL;
-    QRU_TRY(qru_chol_judge(dt, ldc, adiag, h, (int)h[ldc]));
+    QRU_TRY(qru_chol_verdict_gathered(ctx, dt, ldc, adiag, h, n, g->L,
+                                      g->cap + 1, C2, ldc + 1, head));
     if (n > 0) /* L1(n:n+p, 0:n) = S1' */
         QRU_TRY(o->transpose(ctx, dt, n, p, C, ldc,
                          qru_ptr_at(g->L, g->cap, n, 0), g->cap));
