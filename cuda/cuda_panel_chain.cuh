@@ -17,12 +17,18 @@
  *     on helper 1 + (c - 1) % PC_HELPERS) in registers.  For each
  *     published reflector r they apply it to their columns c >= r + 2
  *     (batched warp reductions), the column the chain takes next first,
- *     and hand column r + 2 over (slot r + 2 and its flag).
- *   - Hand-offs are flags in shared memory (volatile, ordered by
- *     __threadfence_block); every flag is set by one warp and awaited by
- *     others that never set it, and each wait is for a value that an
- *     earlier step of the pipeline guarantees, so no order of the warps
- *     deadlocks.
+ *     and hand column r + 2 over (slot r + 2 and its barrier).
+ *   - Hand-offs are one-shot shared-memory barriers (mbarrier, sm_80
+ *     and later: the release of the writer's stores and the acquire of
+ *     the reader's, and an order compute-sanitizer's racecheck follows,
+ *     which it does not for flags): ref[j] completes when the chain
+ *     warp's 32 lanes have arrived after publishing reflector j, hand[c]
+ *     when those of column c's helper have after leaving it in slot c
+ *     (every lane arrives: with lane 0 alone after a __syncwarp racecheck
+ *     reported 117 hazards, results/2026-11-27_gpu_issue16-mbarrier).
+ *     Each barrier is armed by one warp and awaited by others that never
+ *     arrive on it, and each wait is for a step that an earlier step of
+ *     the pipeline guarantees, so no order of the warps deadlocks.
  *   - At the end, after one block barrier, every warp: the dots
  *     Z(c, q) = Y(:, c)' Y(:, q), c < q (pc_dots: in double on the FP64
  *     tensor cores, in float 4 x 4 tiles; done by one helper in turn
@@ -35,7 +41,7 @@
  *     zeros), Y, W and tau written.
  *   - The panel may lie in two arrays (panel_qr_tp: rows below mt in B).
  *
- * Shared memory: PC_LOCAL_BYTES(T) (211 KiB in double): the device
+ * Shared memory: PC_LOCAL_BYTES(T) (212 KiB in double): the device
  * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
  */
 #ifndef QRU_CUDA_PANEL_CHAIN_CUH
@@ -44,7 +50,7 @@
 /* Build constants (the variants tried are in
  * results/2026-11-26_nvidia-h200_warp-panel/README.md): helper warps,
  * a helper's columns in groups of PC_G, the sleep between the polls of a
- * flag (ns) */
+ * hand-off barrier before sm_90 (ns) */
 #define PC_HELPERS 7
 /* the chain warp and the helpers (a ninth warp would cap the registers at
  * 168: three warps on one of the four schedulers' 16384) */
@@ -62,29 +68,78 @@
 #define PC_ZB (PC_NB / 4) /* 4 x 4 tiles of Z */
 static_assert(PC_NB <= 2 * QRU_TEAM,
               "the chain reads rows j - 1 and j from registers 0 and 1");
-#define PC_LOCAL_BYTES(T)                                                      \
-    (((size_t)PC_LDP * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *           \
-         sizeof(T) +                                                           \
-     (PC_NB + 1) * sizeof(int))
+/* P, Tm, Rs, tau, then (8-byte aligned) the 2 PC_NB hand-off barriers */
+#define PC_BAR_OFF(T)                                                          \
+    ((((size_t)PC_LDP * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *          \
+          sizeof(T) +                                                          \
+      7) / 8 * 8)
+#define PC_LOCAL_BYTES(T) (PC_BAR_OFF(T) + 2 * PC_NB * sizeof(uint64_t))
 
-/* flags: wait until *f >= v (then this warp's later reads see what was
- * written before the flag was set); set *f = v after the warp's writes */
-static __device__ __forceinline__ void pc_wait(const int *f, int v)
+/* The hand-off barriers, each used for one phase: pc_bar_init sets the
+ * arrivals it waits for; pc_arrive by each arriving lane after its stores
+ * (release); pc_wait returns once the phase is complete (acquire: the
+ * stores before the arrivals are visible).  Before sm_80 (no mbarrier;
+ * never launched there: the kernel needs more shared memory than those
+ * devices grant) the same contract as a counter in the barrier's word. */
+static __device__ __forceinline__ unsigned pc_sh(const uint64_t *b)
 {
-    /* a warp that waits sleeps between its polls, so that the waiting
-     * warps' loads do not crowd out the shared-memory and shuffle
-     * traffic of the ones working */
-    while (*(const volatile int *)f < v)
+    return (unsigned)__cvta_generic_to_shared(b);
+}
+static __device__ __forceinline__ void pc_bar_init(uint64_t *b, unsigned n)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(pc_sh(b)),
+                 "r"(n)
+                 : "memory");
+#else
+    (void)n;
+    *b = 0;
+#endif
+}
+static __device__ __forceinline__ void pc_arrive(uint64_t *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("{\n\t.reg .b64 st;\n\t"
+                 "mbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(
+                     pc_sh(b))
+                 : "memory");
+#else
+    __threadfence_block();
+    atomicAdd((unsigned long long *)b, 1ull);
+#endif
+}
+static __device__ __forceinline__ void pc_wait(uint64_t *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    /* try_wait suspends the thread in hardware until the phase completes
+     * or a time limit passes */
+    unsigned done;
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(pc_sh(b))
+                     : "memory");
+    } while (!done);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned done;
+    for (;;) {
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(pc_sh(b))
+                     : "memory");
+        if (done)
+            break;
+        __nanosleep(PC_POLL_NS);
+    }
+#else
+    while (*(const volatile unsigned long long *)b < QRU_TEAM)
         __nanosleep(PC_POLL_NS);
     __threadfence_block();
-}
-static __device__ __forceinline__ void pc_set(int *f, int v, int lane)
-{
-    __syncwarp();
-    if (lane == 0) {
-        __threadfence_block();
-        *(volatile int *)f = v;
-    }
+#endif
 }
 
 /* One halving step of a warp reduction of N values a lane (a[0..N-1] of
@@ -370,11 +425,12 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
     T *Tm = P + PC_LDP * PC_NB;   /* Z (strict upper part) */
     T *Rs = Tm + PC_NB * PC_NB;   /* R (upper triangle) */
     T *tv = Rs + PC_NB * PC_NB;   /* tau */
-    int *nref = (int *)(tv + PC_NB); /* reflectors published */
-    int *hand = nref + 1;            /* hand[c]: column c in slot c */
+    uint64_t *ref = (uint64_t *)(qru_panel_smem_ + PC_BAR_OFF(T));
+    /* ref[j]: reflector j in slot j; hand[c]: column c in slot c */
+    uint64_t *hand = ref + PC_NB;
     int lid = threadIdx.x, w = lid / QRU_TEAM, lane = lid % QRU_TEAM;
-    for (int e = lid; e <= PC_NB; e += PC_THREADS)
-        nref[e] = 0;
+    for (int e = lid; e < 2 * PC_NB; e += PC_THREADS)
+        pc_bar_init(&ref[e], QRU_TEAM);
     __syncthreads();
     if (w == 0) { /* the chain */
         T x[QRU_PREG_R], v[QRU_PREG_R];
@@ -392,7 +448,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 Rs[lane + j * PC_NB] = x[0];
             if (lane + QRU_TEAM <= j)
                 Rs[lane + QRU_TEAM + j * PC_NB] = x[1];
-            pc_set(nref, j + 1, lane);
+            pc_arrive(&ref[j]);
             if (++j >= nb)
                 break;
             /* column j: reflectors 0..j-2 applied by its helper; apply
@@ -408,7 +464,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                 int i = lane + QRU_TEAM * r;
                 v[r] = i > j - 1 ? x[r] : (i == j - 1 ? (T)1 : (T)0);
             }
-            pc_wait(&hand[j], 1);
+            pc_wait(&hand[j]);
             const T *sl = P + (long)j * PC_LDP;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
@@ -488,10 +544,10 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
                 P[PC_LDP + lane + QRU_TEAM * r] = a[0][r];
-            pc_set(&hand[1], 1, lane);
+            pc_arrive(&hand[1]);
         }
         for (int q = 0; q < nb; ++q) { /* reflector q */
-            pc_wait(nref, q + 1);
+            pc_wait(&ref[q]);
             T t = tv[q];
             T v[QRU_PREG_R];
             const T *s = P + (long)q * PC_LDP;
@@ -523,7 +579,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                         for (int r = 0; r < QRU_PREG_R; ++r)
                             o[lane + QRU_TEAM * r] = a[k][r];
                     }
-                pc_set(&hand[c2], 1, lane);
+                pc_arrive(&hand[c2]);
             }
             if (t != (T)0) { /* the rest */
 #pragma unroll
