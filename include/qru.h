@@ -1123,7 +1123,7 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *          definiteness rule (see "Failure of the Cholesky routines"; A1
  *          not positive definite, or a NaN / Inf in C or L): L1 (and L)
  *          then unchanged; or a library status.  Needs about
- *          (n+p-k)(n+p) + n p elements of workspace, at least
+ *          (n+p-k+1)(n+p) + n p elements of workspace, at least
  *          min(n*n, 2^20) ('U': 3 (n+p)^2 more). */
 QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     const qru_matrix *C, qru_matrix *L1);
@@ -1147,8 +1147,8 @@ QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, in
  *          for an invalid L: a zero or NaN / Inf in a row that stays, or a
  *          pivot that is small for the new order n-p): L1 is then
  *          unchanged; or a library status.  Values in the removed rows do
- *          not matter.  Needs about (n-k-p)(n-k) + min(n*n, 2^20) elements
- *          of workspace ('U': 2 n*n more). */
+ *          not matter.  Needs about (n-k-p)(n-k) + n-p + min(n*n, 2^20)
+ *          elements of workspace ('U': 2 n*n more). */
 QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);
 

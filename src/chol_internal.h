@@ -62,10 +62,15 @@ int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
                      const double *adiag, double *piv, int info, int n0,
                      qru_ptr P0, int s0, qru_ptr P1, int s1);
 /* qru_chol_verdict with ONE read-back: the failure flag is already queued
- * at head[n] (head: n + 1 elements of device workspace), the diagonal
- * entries are gathered into head[0:n] on the device, and the n + 1 values
- * come back at once into the caller's h (n + 1 host doubles).  A negative
- * flag (a vendor routine rejecting an argument) is QRU_ERR_INTERNAL. */
+ * at head[n] (head: n + 1 elements of device workspace, carved as
+ * qru_chol_verdict_head(n)), the diagonal entries are gathered into
+ * head[0:n] on the device, and the n + 1 values come back at once into
+ * the caller's h (n + 1 host doubles).  A negative flag (a vendor routine
+ * rejecting an argument) is QRU_ERR_INTERNAL. */
+static inline size_t qru_chol_verdict_head(int n)
+{
+    return qru_chol_align((size_t)n + 1);
+}
 int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
                               const double *adiag, double *h, int n0,
                               qru_ptr P0, int s0, qru_ptr P1, int s1,
@@ -116,8 +121,11 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
  * returns 0, the status of the definiteness rule (qru_chol_judge) for the
  * new factor (L1 not written) or a library status; ws must hold the
  * number of elements its _ws function returns.  insert and delete take
- * the diagonal of the new matrix A1 (order n + p, n - p) as adiag (host
- * doubles); update computes it from L and W. */
+ * the diagonal of the new matrix A1 (order n1: n + p, resp. n - p) as adiag
+ * (host doubles) and piv, n1 + 1 host doubles of scratch: they queue the
+ * failure flag and gather the new factor's pivots in their workspace and
+ * read them back in one transfer (qru_chol_verdict_gathered); update
+ * computes A1's diagonal from L and W. */
 size_t qru_chol_update_lower_ws(int n, int k);
 int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,

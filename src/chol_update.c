@@ -144,12 +144,15 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     return o->lacpy(ctx, dt, 'L', n, n, T, ldt, L1, ld1);
 }
 
-/* Workspace of the insertion: info, M ((n+p-k) x (n+p)): the new rows
- * k..n+p-1 of L1, the downdate vectors ((n-k) x p) and S1 (k x p). */
+/* Workspace of the insertion: the head of qru_chol_verdict_gathered
+ * (n+p+1: the new factor's pivots, then info), M ((n+p-k) x (n+p)): the
+ * new rows k..n+p-1 of L1, the downdate vectors ((n-k) x p) and S1
+ * (k x p). */
 size_t qru_chol_insert_lower_ws(int n, int k, int p)
 {
     size_t m = (size_t)(n + p - k);
-    return qru_chol_align(1) + qru_chol_align(m * (size_t)(n + p)) +
+    return qru_chol_verdict_head(n + p) +
+           qru_chol_align(m * (size_t)(n + p)) +
            qru_chol_align((size_t)(n - k) * (size_t)p) + (size_t)k * p;
 }
 
@@ -168,8 +171,8 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     const qru_backend_ops *o = ctx->ops;
     int m = n + p - k; /* rows of L1 that change: k .. n+p-1 */
     int q = n - k;     /* old rows after the insertion point */
-    qru_ptr info = ws;
-    qru_ptr M = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr head = ws, info = qru_ptr_add(ws, (size_t)(n + p));
+    qru_ptr M = qru_ptr_add(ws, qru_chol_verdict_head(n + p));
     qru_ptr Wd = qru_ptr_add(M, qru_chol_align((size_t)m * (n + p)));
     qru_ptr S1 = qru_ptr_add(Wd, qru_chol_align((size_t)(n - k) * p)); /* k x p */
     qru_ptr S1t = M;                          /* p x k   */
@@ -209,11 +212,9 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
         QRU_TRY(o->copy(ctx, dt, q, p, S3, m, Wd, ldw));
         QRU_TRY(o->chol_rot(ctx, dt, q, p, -1, L22, m, Wd, ldw, info, k + p));
     }
-    int bad = 0;
-    QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
-    /* the pivots: L11's, then M(i, k+i) */
-    QRU_TRY(qru_chol_verdict(ctx, dt, n + p, adiag, piv, bad, k, L, ldl + 1,
-                         S2, m + 1));
+    /* the pivots (L11's, then M(i, k+i)) and info: one read-back */
+    QRU_TRY(qru_chol_verdict_gathered(ctx, dt, n + p, adiag, piv, k, L,
+                                      ldl + 1, S2, m + 1, head));
     /* commit: rows k.. of L1 from M; L11 unless updating in place */
     if (!same_array(L, L1))
         QRU_TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
@@ -222,10 +223,14 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                     qru_ptr_at(L1, ld1, k, k), ld1);
 }
 
+/* Workspace of the deletion: the head of qru_chol_verdict_gathered
+ * (n-p+1: the new factor's pivots, then info), T (q x q) and the update
+ * vectors (q x p), q = n-k-p. */
 size_t qru_chol_delete_lower_ws(int n, int k, int p)
 {
     size_t q = (size_t)(n - k - p);
-    return qru_chol_align(1) + qru_chol_align(q * q) + q * (size_t)p;
+    return qru_chol_verdict_head(n - p) + qru_chol_align(q * q) +
+           q * (size_t)p;
 }
 
 /*
@@ -240,25 +245,23 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     const qru_backend_ops *o = ctx->ops;
     int q = n - k - p;
     int ldq = q > 0 ? q : 1;
-    qru_ptr info = ws;
-    qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr head = ws, info = qru_ptr_add(ws, (size_t)(n - p));
+    qru_ptr T = qru_ptr_add(ws, qru_chol_verdict_head(n - p));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)q * q));
     int same = same_array(L, L1);
     if (p == 0)
         return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
-    int bad = 0;
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
     if (q > 0) {
-        QRU_TRY(qru_chol_info_zero(ctx, dt, info));
         QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
                      ldl, T, ldq));
         QRU_TRY(o->copy(ctx, dt, q, p, qru_ptr_at(L, ldl, k + p, k), ldl, Wd,
                     ldq));
         QRU_TRY(o->chol_rot(ctx, dt, q, p, 1, T, ldq, Wd, ldq, info, k));
-        QRU_TRY(qru_chol_info_read(ctx, dt, info, &bad));
     }
-    /* the pivots: L11's, then L33n's */
-    QRU_TRY(qru_chol_verdict(ctx, dt, n - p, adiag, piv, bad, k, L, ldl + 1, T,
-                         ldq + 1));
+    /* the pivots (L11's, then L33n's) and info: one read-back */
+    QRU_TRY(qru_chol_verdict_gathered(ctx, dt, n - p, adiag, piv, k, L,
+                                      ldl + 1, T, ldq + 1, head));
     if (!same)
         QRU_TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
     if (q == 0)
@@ -354,7 +357,7 @@ static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
         ldf = ldn;
     }
     /* A1's diagonal: A's (rows of the factor), C2's inserted at k; then
-     * n1 doubles of scratch for the verdict */
+     * n1 + 1 doubles of scratch for the verdict */
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n1 + 1));
     if (!adiag)
         return QRU_HOST_ALLOC_FAILED;
@@ -440,7 +443,7 @@ static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
         ldf = n;
     }
     /* A1's diagonal: A's (rows of the factor) without rows k..k+p-1;
-     * then n doubles of scratch for the verdict */
+     * then n + 1 doubles of scratch for the verdict (n - p + 1 used) */
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n + 1));
     if (!adiag)
         return QRU_HOST_ALLOC_FAILED;

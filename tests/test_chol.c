@@ -1335,6 +1335,95 @@ START_TEST(test_delete_nonfinite)
 }
 END_TEST
 
+/* A finite, positive but small pivot of the old factor, L(i, i) with
+ * L(i, i)^2 far below n eps max diag at a random row i < k (a column that
+ * stays): insert and delete fail at column i + 1 by the definiteness rule
+ * alone (the device flag is 0 or later), judged from the pivots that come
+ * back with the flag in one read-back; L and L1 unchanged bit for bit,
+ * also in place.  k = n - p leaves delete no trailing block. */
+START_TEST(test_small_pivot)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 30, p = 3, n1 = n + p, ld = n + 2;
+    static const int ks[] = {6, 17, 27};
+    unsigned seed = 91;
+    for (int a = 0; a < 3; ++a) {
+        int k = ks[a];
+        int i = (int)(k * (0.5 + 0.5 * qru_test_urand(&seed)));
+        double tiny = 1e-9 * (1.5 + 0.5 * qru_test_urand(&seed));
+        double *A1 = spd(n1, &seed);
+        double *A = remove_block(n1, A1, k, p);
+        void *F;
+        pm pl = planted_factor(dt, n, ld, A, uplo, i, i, tiny, &F);
+        char tag[64];
+        snprintf(tag, sizeof tag, "%c dt %d k %d row %d", uplo, dt, k, i);
+        /* insert p columns at k */
+        void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+        pm pc = pm_new(dt, n1, p, n1, hc);
+        void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+        pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
+        int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
+        ck_assert_msg(st == i + 1, "insert %s: status %d", tag, st);
+        void *G = qru_test_download(pl.P), *G1 = qru_test_download(p1.P);
+        ck_assert_msg(same_bits(dt, ld, n, F, G), "insert %s: L changed", tag);
+        ck_assert_msg(same_bits(dt, n1 + 1, n1, h1, G1),
+                      "insert %s: L1 written", tag);
+        free(G);
+        free(G1);
+        pm pb = pm_new(dt, n1, n1, n1, h1); /* in place */
+        qru_matrix *Lw;
+        ck_assert_int_eq(
+            qru_matrix_wrap(ctx, dt, n, n, qru_matrix_data(pb.P), n1, &Lw), 0);
+        ck_assert_int_eq(qru_matrix_copy(pl.M, Lw), 0);
+        void *B0 = qru_test_download(pb.P);
+        st = qru_chol_insert(ctx, uplo, Lw, k, pc.M, pb.M);
+        ck_assert_msg(st == i + 1, "insert in place %s: status %d", tag, st);
+        void *B1 = qru_test_download(pb.P);
+        ck_assert_msg(same_bits(dt, n1, n1, B0, B1),
+                      "insert in place %s: factor changed", tag);
+        free(B0);
+        free(B1);
+        qru_matrix_destroy(Lw);
+        pm_free(&pb);
+        /* delete p rows at k */
+        pm pd = pm_new(dt, n - p, n - p, ld, F);
+        void *D0 = qru_test_download(pd.P);
+        st = qru_chol_delete(ctx, uplo, pl.M, k, p, pd.M);
+        ck_assert_msg(st == i + 1, "delete %s: status %d", tag, st);
+        G = qru_test_download(pl.P);
+        G1 = qru_test_download(pd.P);
+        ck_assert_msg(same_bits(dt, ld, n, F, G), "delete %s: L changed", tag);
+        ck_assert_msg(same_bits(dt, ld, n - p, D0, G1),
+                      "delete %s: L1 written", tag);
+        free(G);
+        free(G1);
+        ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n - p, n - p,
+                                         qru_matrix_data(pl.P), ld, &Lw),
+                         0);
+        st = qru_chol_delete(ctx, uplo, pl.M, k, p, Lw);
+        qru_matrix_destroy(Lw);
+        ck_assert_msg(st == i + 1, "delete in place %s: status %d", tag, st);
+        G = qru_test_download(pl.P);
+        ck_assert_msg(same_bits(dt, ld, n, F, G),
+                      "delete in place %s: factor changed", tag);
+        free(G);
+        free(D0);
+        pm_free(&pd);
+        pm_free(&p1);
+        pm_free(&pc);
+        pm_free(&pl);
+        free(h1);
+        free(hc);
+        free(F);
+        free(A);
+        free(A1);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol");
@@ -1353,6 +1442,7 @@ int main(void)
     tcase_add_loop_test(tc, test_update_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_insert_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
+    tcase_add_loop_test(tc, test_small_pivot, 0, 4);
     tcase_add_loop_test(tc, test_delete, 0, 4);
     tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_bad_args);
