@@ -400,12 +400,10 @@ int qru_gp_log_likelihood(qru_gp *gp, double *lml)
  * and written into L after the failure information was read: the old
  * factor is untouched by construction and nothing of size n x n is copied
  * (qru_chol_insert_lower in general copies the rows after k).  head:
- * n + p + 1 elements of workspace (gp_append_head) where the pivots (the
+ * n + p + 1 elements of workspace (qru_chol_verdict_head) where the pivots (the
  * old factor's diagonal, judged again since the order grew, and S2's) and
  * the failure flag are gathered to come back in ONE transfer; adiag: the
  * diagonal of K1 (n + p); h: n + p + 1 host doubles. */
-static size_t gp_append_head(int n1) { return qru_chol_align((size_t)n1 + 1); }
-
 static int gp_append(qru_gp *g, qru_ptr C, int ldc, qru_ptr head,
                      const double *adiag, double *h)
 {
@@ -461,10 +459,10 @@ static int gp_insert(qru_gp *gp, int k, int p, const double *x,
     qru_ptr ws;
     int st;
     if (k == n) {
-        st = qru_ctx_workspace(ctx, (gp_append_head(n1) + csz) *
+        st = qru_ctx_workspace(ctx, (qru_chol_verdict_head(n1) + csz) *
                                         qru_dtype_size(dt),
                                &ws);
-        qru_ptr Cd = qru_ptr_add(ws, gp_append_head(n1));
+        qru_ptr Cd = qru_ptr_add(ws, qru_chol_verdict_head(n1));
         if (!st)
             st = upload_dbl(ctx, dt, n1, p, C, Cd, n1, tmp);
         if (!st)
