@@ -341,7 +341,7 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
                  "qru_lsq_set_update_algorithm");
         bg_check(qru_context_sync(g->ctx), "qru_context_sync");
         if (P->kind == 'm') { /* the flops of the widths the update picks */
-            qru_upd_cost uc;
+            qru_upd_cost uc = QRU_UPD_COST_ZERO;
             qru_upd_modify_cost(f, g->ctx, 0, P->p, &uc);
             gflop = 1e-9 * uc.flops;
         }

@@ -77,7 +77,7 @@ static double qru_update_time(qru_context *ctx, qru_dtype dt, int n, int m,
              "qru_lsq_create_from_qr");
     bg_check(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST),
              "qru_lsq_set_update_algorithm");
-    qru_upd_cost c;
+    qru_upd_cost c = QRU_UPD_COST_ZERO;
     qru_upd_modify_cost(f, ctx, 0, k, &c);
     *flops = c.flops;
     double t0 = bg_now();

@@ -69,7 +69,9 @@ const qru_backend_ops qru_cuda_ops = {
                .upd_tiles = 0,
                /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
                 * n x m matrix, at least 10 TFLOP/s (H100, 28 shapes,
-                * docs/performance.md) */
-               .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9}},
+                * docs/performance.md); fused panels on the warp-chain
+                * and register kernels up to 288 rows (QRU_PREG_LEN) */
+               .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
+                        288}},
 };
 

@@ -68,8 +68,11 @@
  *            + sweep_step * (steps of fused Givens sweeps).
  * rate_upd: the arithmetic of the updates; rate_qr: the Householder
  * factorisation of a refactorisation; rate_gemm: its GEMM-rich rest
- * (forming Q, Q'b, rebuilding A and b); all in flop/s, seconds for the
- * rest.  qr_elem: seconds per element of the n x m matrix that the
+ * (forming Q, Q'b, rebuilding A and b), and the GEMMs of an update that
+ * multiply all n rows of Q (qru_upd_cost's flops_q); all in flop/s,
+ * seconds for the rest.  panel_rows: the rows up to which the backend's
+ * fused panels run at col_step a column (its fastest panel kernel; taller
+ * ones take a slower kernel); 0: no such limit.  qr_elem: seconds per element of the n x m matrix that the
  * vendor's QR (geqrf + ormqr + trsm) of a refactorisation takes where it
  * is latency-bound (a column step costs ~ qr_elem n); its time is the
  * larger of that and its flops / rate_qr (refactor.c; 0: flops alone).
@@ -77,7 +80,7 @@
  * docs/performance.md, "Measurements behind the library's defaults". */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
-        qr_elem;
+        qr_elem, panel_rows;
 } qru_cost_model;
 
 typedef struct qru_tuning {

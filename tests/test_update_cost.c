@@ -58,7 +58,7 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
             free(he);
         }
     }
-    qru_upd_cost c;
+    qru_upd_cost c = QRU_UPD_COST_ZERO;
     qru_upd_fast_cost(f, ctx, op, k, p, &c);
     *pred = c.calls;
     ck_assert_int_eq(qru_context_sync(ctx), 0);

@@ -649,7 +649,7 @@ static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
     int mode = qru_upd_tiles_mode(f, ctx, fast, f->m - k);
     if (mode != 2)
         return mode;
-    qru_upd_cost t, w;
+    qru_upd_cost t = QRU_UPD_COST_ZERO, w = QRU_UPD_COST_ZERO;
     ac_cost(f, ctx, k, p, 1, &t);
     ac_cost(f, ctx, k, p, 0, &w);
     return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);

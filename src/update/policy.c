@@ -52,6 +52,7 @@ void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
         qru_upd_add_cols_cost, qru_upd_remove_cols_cost,
         qru_upd_add_rows_cost, qru_upd_remove_rows_cost,
         qru_upd_modify_cost};
+    *out = (qru_upd_cost)QRU_UPD_COST_ZERO;
     cost_of[op](f, ctx, k, p, out);
 }
 
@@ -59,15 +60,16 @@ double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
                             const qru_upd_cost *u)
 {
     const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
-    return u->flops / c->rate_upd + u->calls * c->per_call +
-           u->steps * c->col_step + u->sweeps * c->sweep_step;
+    return (u->flops - u->flops_q) / c->rate_upd + u->flops_q / c->rate_gemm +
+           u->calls * c->per_call + u->steps * c->col_step +
+           u->sweeps * c->sweep_step;
 }
 
 /* The predicted seconds of the fast update (qru_cost_model). */
 static double fast_time(const qru_lsq *f, const qru_context *ctx, int op,
                         int k, int p)
 {
-    qru_upd_cost u;
+    qru_upd_cost u = QRU_UPD_COST_ZERO;
     qru_upd_fast_cost(f, ctx, op, k, p, &u);
     return qru_upd_cost_seconds(f, ctx, &u);
 }

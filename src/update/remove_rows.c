@@ -559,7 +559,7 @@ static int rr_use_tiles(const qru_lsq *f, const qru_context *ctx, int p)
                    : 0;
     if (mode != 2)
         return mode;
-    qru_upd_cost t, w;
+    qru_upd_cost t = QRU_UPD_COST_ZERO, w = QRU_UPD_COST_ZERO;
     rr_cost(f, ctx, p, 1, &t);
     rr_cost(f, ctx, p, 0, &w);
     return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);
