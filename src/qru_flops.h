@@ -292,44 +292,56 @@ static inline double flops_remove_rows(int n, int m, int p, int k, int r)
  *                                          4 n (nb2 + b) nb2 a panel, on d
  *   rank rule                              2 m^2
  * About 2 n^2 k + 4 n (n - m) k + 4 n m k (nb1 + k) / nb1 + 4 n m (nb2 + b)
- * (full form): for nb1 = k and nb2 ~ b ~ 2 k, 2 n^2 k + 4 n^2 k + 20 n m k. */
-static inline double flops_modify(int n, int m, int k, int r, int thin,
-                                  int nbh, int nb1, int nb2)
+ * (full form): for nb1 = k and nb2 ~ b ~ 2 k, 2 n^2 k + 4 n^2 k + 20 n m k.
+ * flops_modify_q: the part of it in GEMMs over all n rows of Q (W = Q' U
+ * or CGS2's, and every block reflector applied to Q). */
+static inline double flops_modify_parts(int n, int m, int k, int r, int thin,
+                                        int nbh, int nb1, int nb2, double *fq)
 {
     int top = thin || n - m > k ? m + k : n;
     int lower = !thin && n - m > k;
     int b = nb1 + k - 1 < top - 1 ? nb1 + k - 1 : top - 1;
-    double f = 0.0;
+    double f = 0.0, q = 0.0; /* all, and on Q's n rows */
     if (b < 0)
         b = 0;
-    if (thin)
-        f += 8.0 * (double)n * m * k + 6.0 * (double)n * k * k +
-             4.0 * (double)n * k * r;
-    else
-        f += flops_gemm(n, k, n);
+    if (thin) {
+        q += 8.0 * (double)n * m * k;
+        f += 6.0 * (double)n * k * k + 4.0 * (double)n * k * r;
+    } else {
+        q += flops_gemm(n, k, n);
+    }
     if (lower) {
         int nz = n - m;
         for (int i = 0; i < k; i += nbh) {
             int jb = k - i < nbh ? k - i : nbh;
             f += flops_upd_panel(nz, k, i, jb, nz);
         }
-        f += flops_op_wy_right(n, nz, k) + flops_op_wy_left(nz, k, r);
+        q += flops_op_wy_right(n, nz, k);
+        f += flops_op_wy_left(nz, k, r);
     }
     for (int e = top; e > k; e -= nb1) {
         int s = e - nb1 - k > 0 ? e - nb1 - k : 0, h = e - s;
         f += flops_upd_panel(h, k, 0, k, h) +
              (s < m ? flops_op_wy_left(h, k, m - s) : 0.0) +
-             flops_op_wy_right(n, h, k) + flops_op_wy_left(h, k, r);
+             flops_op_wy_left(h, k, r);
+        q += flops_op_wy_right(n, h, k);
     }
     f += flops_gemm(k < top ? k : top, m, k);
     for (int c0 = 0; c0 < m; c0 += nb2) {
         int jb = m - c0 < nb2 ? m - c0 : nb2;
         long last = (long)c0 + jb + b;
         int rb = (int)((last < top ? last : top) - c0);
-        f += flops_upd_panel(top, m, c0, jb, b) + flops_op_wy_right(n, rb, jb) +
-             flops_op_wy_left(rb, jb, r);
+        f += flops_upd_panel(top, m, c0, jb, b) + flops_op_wy_left(rb, jb, r);
+        q += flops_op_wy_right(n, rb, jb);
     }
-    return f + 2.0 * (double)m * m; /* column norms of the rank rule */
+    if (fq)
+        *fq = q;
+    return f + q + 2.0 * (double)m * m; /* column norms of the rank rule */
+}
+static inline double flops_modify(int n, int m, int k, int r, int thin,
+                                  int nbh, int nb1, int nb2)
+{
+    return flops_modify_parts(n, m, k, r, thin, nbh, nb1, nb2, (double *)0);
 }
 
 #endif /* QRU_FLOPS_H */

@@ -4,13 +4,16 @@
  * the middle, the backend calls that qru_upd_fast_cost() predicts for the
  * fast update (the count QRU_UPDATE_AUTO weighs) are compared with the
  * calls the context statistics count while the update runs.  A change to
- * an update that the model does not follow fails here.
+ * an update that the model does not follow fails here.  Also: the seconds
+ * of a cost (flops on Q at rate_gemm), and the modification's widths
+ * within the model's panel_rows.
  */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../src/qru_flops.h"
 #include "../src/update/update.h"
 #include "qru_test.h"
 
@@ -22,22 +25,48 @@ static void teardown(void)
     ctx = NULL;
 }
 
+/* A least-squares problem of n x m random A and b (r = 1, from *seed,
+ * which moves on), with the full Q, on the device. */
+typedef struct prob {
+    void *A, *b;
+    qru_matrix *dA, *db;
+    qru_lsq *f;
+} prob;
+
+static prob prob_new(qru_dtype dt, int n, int m, unsigned *seed)
+{
+    prob p;
+    p.A = qru_test_alloc(dt, n, m, n);
+    p.b = qru_test_alloc(dt, n, 1, n);
+    qru_test_rand(dt, n, m, p.A, n, seed);
+    qru_test_rand(dt, n, 1, p.b, n, seed);
+    p.dA = qru_test_upload(ctx, dt, n, m, 0, p.A, n);
+    p.db = qru_test_upload(ctx, dt, n, 1, 0, p.b, n);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_FULL;
+    p.f = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, p.dA, p.db, &opt, &p.f), 0);
+    return p;
+}
+
+static void prob_free(prob *p)
+{
+    qru_lsq_destroy(p->f);
+    qru_matrix_destroy(p->dA);
+    qru_matrix_destroy(p->db);
+    free(p->A);
+    free(p->b);
+}
+
 /* The calls of one fast update of op at (n, m, p, k), r = 1, with Q:
  * *pred from the model, *counted from the statistics. */
 static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
                      double *pred, long long *counted)
 {
     unsigned seed = 1234u + (unsigned)(op * 7919 + n * 31 + m * 17 + p + k);
-    void *A = qru_test_alloc(dt, n, m, n), *b = qru_test_alloc(dt, n, 1, n);
-    qru_test_rand(dt, n, m, A, n, &seed);
-    qru_test_rand(dt, n, 1, b, n, &seed);
-    qru_matrix *dA = qru_test_upload(ctx, dt, n, m, 0, A, n);
-    qru_matrix *db = qru_test_upload(ctx, dt, n, 1, 0, b, n);
-    qru_lsq_options opt;
-    qru_lsq_options_init(&opt);
-    opt.q = QRU_Q_FULL;
-    qru_lsq *f = NULL;
-    ck_assert_int_eq(qru_lsq_create(ctx, dA, db, &opt, &f), 0);
+    prob pr = prob_new(dt, n, m, &seed);
+    qru_lsq *f = pr.f;
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), 0);
     qru_matrix *U = NULL, *e = NULL;
     int ur = op == QRU_UPD_OP_ADD_ROWS ? p : n;
@@ -72,13 +101,9 @@ static void calls_of(qru_dtype dt, int op, int n, int m, int p, int k,
     qru_context_stats s;
     ck_assert_int_eq(qru_context_get_stats(ctx, &s), 0);
     *counted = s.calls;
-    qru_lsq_destroy(f);
-    qru_matrix_destroy(dA);
-    qru_matrix_destroy(db);
+    prob_free(&pr);
     qru_matrix_destroy(U);
     qru_matrix_destroy(e);
-    free(A);
-    free(b);
 }
 
 static const char *const opname[] = {"add_cols", "remove_cols", "add_rows",
@@ -132,6 +157,87 @@ START_TEST(test_tiles_calls)
 }
 END_TEST
 
+/* The seconds of a cost: flops_q (GEMMs over Q's n rows) at rate_gemm,
+ * the other flops at rate_upd, and the calls, steps and sweeps. */
+START_TEST(test_cost_seconds)
+{
+    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
+    qru_cost_model *c = &qru_ctx_tuning(ctx, dt)->cost;
+    *c = (qru_cost_model){.rate_upd = 1e9, .rate_gemm = 4e9, .per_call = 1e-6,
+                          .col_step = 2e-6, .sweep_step = 3e-6};
+    unsigned seed = 77u;
+    prob pr = prob_new(dt, 12, 5, &seed);
+    qru_lsq *f = pr.f;
+    qru_upd_cost u = {.flops = 3e9, .flops_q = 2e9, .calls = 10.0,
+                      .steps = 100.0, .sweeps = 1000.0};
+    double want = 1e9 / 1e9 + 2e9 / 4e9 + 10e-6 + 200e-6 + 3000e-6;
+    ck_assert_msg(fabs(qru_upd_cost_seconds(f, ctx, &u) - want) <= 1e-12,
+                  "cost seconds %.9g, want %.9g",
+                  qru_upd_cost_seconds(f, ctx, &u), want);
+    prob_free(&pr);
+}
+END_TEST
+
+/* The rows of the fused panels of the modification's widths (w, mult), as
+ * md_plan_with (modify.c) forms them, and the flops they give; *fits:
+ * both within rows. */
+static double md_pair(const qru_lsq *f, int k, int w, int mult, int rows,
+                      int *fits)
+{
+    int n = f->n, m = f->m, top = n - m > k ? m + k : n;
+    int nb1 = mult * (k > w ? k : w);
+    nb1 = nb1 < top ? nb1 : top > 1 ? top : 1;
+    int b = nb1 + k - 1 < top - 1 ? nb1 + k - 1 : top - 1;
+    int mx = qru_upd_fused_nb(f, ctx, m, b);
+    int nb2 = w < mx ? w : mx;
+    *fits = nb1 + k <= rows && nb2 + b <= rows;
+    return flops_modify(n, m, k, f->r, 0, qru_upd_nb(f, k), nb1, nb2);
+}
+
+/* Whether every width pair whose flops are the plan's (cost u) fits in
+ * rows (1), none does (0), or no pair matches (-1). */
+static int md_plan_fits(const qru_lsq *f, int k, const qru_upd_cost *u,
+                        int rows)
+{
+    int any = 0, all = 1, none = 1;
+    for (int w = 8; w <= 64; w *= 2)
+        for (int mult = 1; mult <= 4; mult *= 2) {
+            int fits;
+            if (md_pair(f, k, w, mult, rows, &fits) != u->flops)
+                continue;
+            any = 1;
+            all &= fits;
+            none &= !fits;
+        }
+    return !any ? -1 : all ? 1 : none ? 0 : -2;
+}
+
+/* The modification's widths keep its fused panels within the cost model's
+ * panel_rows where some pair fits: with calls priced high the model
+ * takes the widest pair (panels of 216 and 271 rows at n = 400, m = 200,
+ * k = 8); with panel_rows = 200 it takes one within 200 rows. */
+START_TEST(test_modify_panel_rows)
+{
+    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
+    if (!qru_use_fused_panel(ctx))
+        return; /* the widths of the dissertation's algorithm: no choice */
+    qru_cost_model *c = &qru_ctx_tuning(ctx, dt)->cost;
+    c->per_call = 1.0;
+    int k = 8;
+    unsigned seed = 99u;
+    prob pr = prob_new(dt, 400, 200, &seed);
+    qru_lsq *f = pr.f;
+    qru_upd_cost u = QRU_UPD_COST_ZERO;
+    c->panel_rows = 0.0;
+    qru_upd_modify_cost(f, ctx, 0, k, &u);
+    ck_assert_int_eq(md_plan_fits(f, k, &u, 200), 0);
+    c->panel_rows = 200.0;
+    qru_upd_modify_cost(f, ctx, 0, k, &u);
+    ck_assert_int_eq(md_plan_fits(f, k, &u, 200), 1);
+    prob_free(&pr);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("update_cost");
@@ -139,6 +245,8 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
     tcase_add_loop_test(tc, test_tiles_calls, 0, 6);
+    tcase_add_test(tc, test_cost_seconds);
+    tcase_add_test(tc, test_modify_panel_rows);
     suite_add_tcase(s, tc);
     return s;
 }

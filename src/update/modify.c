@@ -160,10 +160,26 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
     return c;
 }
 
-static double md_flops(const md_plan *p)
+/* The cost model's view of the plan (qru_upd_cost): flops_modify of
+ * qru_flops.h, its part on Q's n rows, md_calls. */
+static qru_upd_cost md_cost(const qru_context *ctx, const md_plan *p)
 {
-    return flops_modify(p->n, p->m, p->k, p->r, p->thin, p->nbh, p->nb1,
-                        p->nb2);
+    qru_upd_cost u = QRU_UPD_COST_ZERO;
+    u.flops = flops_modify_parts(p->n, p->m, p->k, p->r, p->thin, p->nbh,
+                                 p->nb1, p->nb2, &u.flops_q);
+    u.calls = md_calls(ctx, p, &u.steps);
+    return u;
+}
+
+/* Whether the plan's fused panels (the windows' nb1 + k rows, phase 2's
+ * nb2 + b) fit the rows the cost model's col_step holds for (panel_rows;
+ * taller panels take a slower kernel: on an H100 the pairs with panels
+ * of 320-383 rows ran 1.7-2x slower, results/2026-11-27_gpu_issue16-
+ * mbarrier/). */
+static int md_fits(const qru_cost_model *c, const md_plan *p)
+{
+    return !p->fused || c->panel_rows <= 0.0 ||
+           (p->hmax <= c->panel_rows && p->ldy2 <= c->panel_rows);
 }
 
 /* The plan of an update with algorithm alg.  The caller's block size
@@ -176,7 +192,8 @@ static double md_flops(const md_plan *p)
  * the fewest backend calls, and long steps the fewest windows, whose
  * fused panels run their k columns one after the other;
  * QRU_UPDATE_DISSERTATION takes windows of max(k, 32) + k rows and panels
- * of about m / 10 columns. */
+ * of about m / 10 columns.  Pairs whose fused panels are taller than the
+ * model's panel_rows are taken only when no pair fits. */
 static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
                           int alg)
 {
@@ -188,16 +205,18 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
     const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
     md_plan best;
     double tbest = -1.0;
+    int fbest = 0;
     for (int w = 8; w <= 64; w *= 2)
         for (int mult = 1; mult <= 4; mult *= 2) {
             long s = (long)mult * (k > w ? k : w);
             md_plan p = md_plan_with(f, ctx, k, alg,
                                      s < INT_MAX ? (int)s : INT_MAX, w);
-            double steps, calls = md_calls(ctx, &p, &steps);
-            double t = md_flops(&p) / c->rate_upd + calls * c->per_call +
-                       steps * c->col_step;
-            if (tbest < 0.0 || t < tbest) {
+            qru_upd_cost u = md_cost(ctx, &p);
+            double t = qru_upd_cost_seconds(f, ctx, &u);
+            int fits = md_fits(c, &p);
+            if (tbest < 0.0 || fits > fbest || (fits == fbest && t < tbest)) {
                 tbest = t;
+                fbest = fits;
                 best = p;
             }
         }
@@ -470,17 +489,12 @@ done:
     return st;
 }
 
-/* The cost of the update (qru_upd_cost, update.h): md_calls and
- * md_flops (flops_modify of qru_flops.h) of the plan QRU_UPDATE_FAST
- * runs. */
+/* The cost of the update (qru_upd_cost, update.h): md_cost of the plan
+ * QRU_UPDATE_FAST runs. */
 void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
                          int k, qru_upd_cost *out)
 {
     (void)k0; /* the request's position: unused */
     md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
-    double steps;
-    out->calls = md_calls(ctx, &p, &steps);
-    out->flops = md_flops(&p);
-    out->steps = steps;
-    out->sweeps = 0.0;
+    *out = md_cost(ctx, &p);
 }
