@@ -98,20 +98,6 @@ int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
     return 0;
 }
 
-int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
-                     const double *adiag, double *piv, int info, int n0,
-                     qru_ptr P0, int s0, qru_ptr P1, int s1)
-{
-    int cnt = info > 0 ? info - 1 : n;
-    int c0 = cnt < n0 ? cnt : n0;
-    int st = qru_chol_read_row(ctx, dt, c0, P0, s0, piv);
-    if (!st)
-        st = qru_chol_read_row(ctx, dt, cnt - c0, P1, s1, piv + c0);
-    if (!st)
-        st = qru_chol_judge(dt, n, adiag, piv, info);
-    return st;
-}
-
 int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
                               const double *adiag, double *h, int n0,
                               qru_ptr P0, int s0, qru_ptr P1, int s1,

@@ -52,21 +52,17 @@ int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
  * when info = 0, else the info - 1 before its failing column info (the
  * algorithm's own status: a pivot not > 0 or not finite, or a failed
  * rotation).  Returns the first column failing the rule, else info.
- * qru_chol_verdict reads those diagonal entries from the device first:
- * entries t < n0 at P0 + t * s0, the rest at P1 + (t - n0) * s1, into the
- * caller's scratch piv (n doubles, allocated with adiag before anything
- * was changed, so that the verdict itself cannot fail to allocate). */
+ * qru_chol_verdict_gathered reads those diagonal entries and the
+ * algorithm's failure flag from the device in ONE transfer: the flag is
+ * already queued at head[n] (head: n + 1 elements of device workspace,
+ * carved as qru_chol_verdict_head(n)), entries t < n0 at P0 + t * s0 and
+ * the rest at P1 + (t - n0) * s1 are gathered into head[0:n] on the
+ * device, and the n + 1 values come back into the caller's scratch h
+ * (n + 1 host doubles, allocated with adiag before anything was changed,
+ * so that the verdict itself cannot fail to allocate).  A negative flag (a
+ * vendor routine rejecting an argument) is QRU_ERR_INTERNAL. */
 int qru_chol_judge(qru_dtype dt, int n, const double *adiag,
                    const double *ldiag, int info);
-int qru_chol_verdict(qru_context *ctx, qru_dtype dt, int n,
-                     const double *adiag, double *piv, int info, int n0,
-                     qru_ptr P0, int s0, qru_ptr P1, int s1);
-/* qru_chol_verdict with ONE read-back: the failure flag is already queued
- * at head[n] (head: n + 1 elements of device workspace, carved as
- * qru_chol_verdict_head(n)), the diagonal entries are gathered into
- * head[0:n] on the device, and the n + 1 values come back at once into
- * the caller's h (n + 1 host doubles).  A negative flag (a vendor routine
- * rejecting an argument) is QRU_ERR_INTERNAL. */
 static inline size_t qru_chol_verdict_head(int n)
 {
     return qru_chol_align((size_t)n + 1);

@@ -94,12 +94,13 @@ int qru_chol_rowsq(qru_context *ctx, qru_dtype dt, int n, int c, int lower,
 
 /* ---- lower-factor kernels of the algorithm layer --------------------- */
 
-/* Workspace: info, T (n x n), the copy of W (n x k), then the blocks of
+/* Workspace: the head of qru_chol_verdict_gathered (n+1: the new factor's
+ * pivots, then info), T (n x n), the copy of W (n x k), then the blocks of
  * qru_chol_rowsq for A1's diagonal. */
 size_t qru_chol_update_lower_ws(int n, int k)
 {
     size_t a = qru_chol_rowsq_ws(n, n), b = qru_chol_rowsq_ws(n, k);
-    return qru_chol_align(1) + qru_chol_align((size_t)n * n) +
+    return qru_chol_verdict_head(n) + qru_chol_align((size_t)n * n) +
            qru_chol_align((size_t)n * (size_t)k) + (a > b ? a : b);
 }
 
@@ -111,8 +112,8 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           qru_ptr L1, int ld1, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
-    qru_ptr info = ws;
-    qru_ptr T = qru_ptr_add(ws, qru_chol_align(1));
+    qru_ptr head = ws, info = qru_ptr_add(ws, (size_t)n);
+    qru_ptr T = qru_ptr_add(ws, qru_chol_verdict_head(n));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)n * n));
     qru_ptr R = qru_ptr_add(Wd, qru_chol_align((size_t)n * (size_t)k));
     int ldt = n > 0 ? n : 1;
@@ -132,12 +133,10 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
         st = o->copy(ctx, dt, n, k, W, ldw, Wd, ldt);
     if (!st)
         st = o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0);
-    int bad = 0;
+    /* T's pivots and info: one read-back (into adiag + n: n + 1) */
     if (!st)
-        st = qru_chol_info_read(ctx, dt, info, &bad);
-    if (!st)
-        st = qru_chol_verdict(ctx, dt, n, adiag, adiag + n, bad, n, T,
-                              ldt + 1, T, ldt + 1);
+        st = qru_chol_verdict_gathered(ctx, dt, n, adiag, adiag + n, n, T,
+                                       ldt + 1, T, ldt + 1, head);
     free(adiag);
     if (st)
         return st;
