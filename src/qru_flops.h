@@ -293,10 +293,12 @@ static inline double flops_remove_rows(int n, int m, int p, int k, int r)
  *   rank rule                              2 m^2
  * About 2 n^2 k + 4 n (n - m) k + 4 n m k (nb1 + k) / nb1 + 4 n m (nb2 + b)
  * (full form): for nb1 = k and nb2 ~ b ~ 2 k, 2 n^2 k + 4 n^2 k + 20 n m k.
- * flops_modify_q: the part of it in GEMMs over all n rows of Q (W = Q' U
- * or CGS2's, and every block reflector applied to Q). */
+ * flops_modify_parts: *fq the part of it in GEMMs over all n rows of Q
+ * (W = Q' U or CGS2's, and every block reflector applied to Q), *fqb
+ * that of the block reflectors alone (either may be NULL). */
 static inline double flops_modify_parts(int n, int m, int k, int r, int thin,
-                                        int nbh, int nb1, int nb2, double *fq)
+                                        int nbh, int nb1, int nb2, double *fq,
+                                        double *fqb)
 {
     int top = thin || n - m > k ? m + k : n;
     int lower = !thin && n - m > k;
@@ -304,11 +306,12 @@ static inline double flops_modify_parts(int n, int m, int k, int r, int thin,
     double f = 0.0, q = 0.0; /* all, and on Q's n rows */
     if (b < 0)
         b = 0;
+    double q0; /* W = Q' U, or the thin form's CGS2 */
     if (thin) {
-        q += 8.0 * (double)n * m * k;
+        q0 = 8.0 * (double)n * m * k;
         f += 6.0 * (double)n * k * k + 4.0 * (double)n * k * r;
     } else {
-        q += flops_gemm(n, k, n);
+        q0 = flops_gemm(n, k, n);
     }
     if (lower) {
         int nz = n - m;
@@ -335,13 +338,16 @@ static inline double flops_modify_parts(int n, int m, int k, int r, int thin,
         q += flops_op_wy_right(n, rb, jb);
     }
     if (fq)
-        *fq = q;
-    return f + q + 2.0 * (double)m * m; /* column norms of the rank rule */
+        *fq = q0 + q;
+    if (fqb)
+        *fqb = q;
+    return f + q0 + q + 2.0 * (double)m * m; /* column norms, rank rule */
 }
 static inline double flops_modify(int n, int m, int k, int r, int thin,
                                   int nbh, int nb1, int nb2)
 {
-    return flops_modify_parts(n, m, k, r, thin, nbh, nb1, nb2, (double *)0);
+    return flops_modify_parts(n, m, k, r, thin, nbh, nb1, nb2, (double *)0,
+                              (double *)0);
 }
 
 #endif /* QRU_FLOPS_H */

@@ -7,7 +7,8 @@
  * the block size and above n, square A, U in the range of A; the argument
  * checks, non-finite inputs with QRU_OPTION_CHECK_FINITE, a rank-deficient
  * A1 (status j, f unchanged bit for bit); and chains that mix the
- * modification with the four block updates. */
+ * modification with the four block updates; QRU_UPDATE_FAST with
+ * look-ahead off and on (Q and d on copies, on the second queue). */
 #include <limits.h>
 
 #include "update_check.h"
@@ -407,23 +408,41 @@ START_TEST(test_modify_chain)
 }
 END_TEST
 
+/* QRU_UPDATE_FAST with look-ahead off (the block reflectors applied to
+ * Q and d at the commit) and on (on copies of them, on the second queue
+ * while the panels run; on the CPU and OpenCL backends the same steps in
+ * order) */
+static void setup_fast_off(void)
+{
+    uc_setup_fast();
+    uc_set_lookahead(ctx, 0);
+}
+static void setup_fast_on(void)
+{
+    uc_setup_fast();
+    uc_set_lookahead(ctx, 1);
+}
+
 int main(void)
 {
     Suite *s = suite_create("update_modify");
     /* the same test cases for each update algorithm (AUTO: the sizes, whose
-     * small problems the cost model may refactorise) */
-    for (int a = 0; a < 3; ++a) {
+     * small problems the cost model may refactorise) and for FAST with
+     * look-ahead on */
+    for (int a = 0; a < 4; ++a) {
         TCase *tc = tcase_create(a == 0   ? "dissertation"
                                  : a == 1 ? "fast"
-                                          : "auto");
+                                 : a == 2 ? "auto"
+                                          : "fast_lookahead");
         tcase_add_checked_fixture(tc,
                                   a == 0   ? uc_setup_dissertation
-                                  : a == 1 ? uc_setup_fast
-                                           : uc_setup_auto,
+                                  : a == 1 ? setup_fast_off
+                                  : a == 2 ? uc_setup_auto
+                                           : setup_fast_on,
                                   uc_teardown);
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_modify_sizes, 0, 4 * NCASES);
-        if (a < 2) {
+        if (a != 2) {
             tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
             tcase_add_loop_test(tc, test_modify_rank, 0, 4);
             tcase_add_loop_test(tc, test_modify_chain, 0, 4);

@@ -53,6 +53,16 @@ static inline void uc_force_tiles(qru_context *ctx)
                                                 QRU_TUNE_UPDATE_TILES, 2),
                          0);
 }
+/* Sets QRU_TUNE_LOOKAHEAD (0 off, 1 on) for every element type of ctx:
+ * the updates that run work on the backend's second queue then do (on a
+ * backend without one, the same steps in order). */
+static inline void uc_set_lookahead(qru_context *ctx, int on)
+{
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                                QRU_TUNE_LOOKAHEAD, on),
+                         0);
+}
 static inline void uc_teardown(void)
 {
     qru_context_destroy(uc_ctx);

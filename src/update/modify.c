@@ -25,6 +25,16 @@
  *     kept in workspace, are applied to Q from the right and to d from
  *     the left (GEMMs), and the new R is copied in.  So a rank-deficient
  *     A1 leaves the factorisation exactly as it was.
+ *   With look-ahead on (the tuning block's lookahead; on by default on
+ *     CUDA) the windows' updates of R, and each block reflector's
+ *     application to Q and d, run on the second queue (the lane ops) as
+ *     soon as the reflector is made, beside the chain of panels on the
+ *     first: on copies of the columns of Q that the windows and phase 2
+ *     touch (Qc, n x top) and of d (dc), so that the commit is copies
+ *     (and, after the lower QR, S Y' on Q's columns beyond top, with S =
+ *     Q(:, m+1:n) W kept from its turn).  It needs n (top + k) more
+ *     elements of workspace; where those cannot be had the update runs
+ *     without them as above.
  *   The widths nb1 and nb2 come from the update block size, or
  *   from the cost model (md_plan_of).
  * Thin form (Q1 n x m, R m x m, d m x r, E = b - Q1 d), k <= n - m:
@@ -56,6 +66,7 @@ typedef struct md_plan {
     int b;            /* the band phase 2 reduces */
     int fused;        /* phase 2 by panel_qr (QRU_UPDATE_FAST) */
     int nb2, nblk, ldy2; /* phase 2: panel width, panels, their rows */
+    int lanes;        /* Q and d on the second queue (copies Qc, dc) */
 } md_plan;
 
 /* The plan with window step nb1 and phase-2 panels of at most nb2
@@ -86,6 +97,7 @@ static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
     p.nb2 = nb2 < mx ? nb2 : mx;
     p.nblk = (p.m + p.nb2 - 1) / p.nb2;
     p.ldy2 = p.nb2 + p.b;
+    p.lanes = qru_ctx_tuning(ctx, f->dtype)->lookahead != 0;
     return p;
 }
 
@@ -133,9 +145,17 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
      * on Q (2 GEMMs) and d (wy_left) */
     double wl = qru_upd_wyl_calls(ctx, 1);
     double qd = 2.0 + (p->r > 0 ? wl : 0.0);
+    /* with lanes: on the second queue, one switch of queues a block (and
+     * the copies Qc, dc and back, the lower QR's S Y' at the commit) */
+    double c0l = 0.0;
+    if (p->lanes) {
+        qd = 1.0;
+        c0l = 4.0 + (p->thin ? 2.0 : 0.0) + (p->lower ? 1.0 : 0.0);
+    }
     /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
      * the copy back */
-    double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0;
+    double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0 +
+               c0l;
     if (p->thin)
         c += 1.0 + 5.0 + md_house_calls(k, p->nbh) + 2.0 + 2.0 + 1.0 +
              (p->r > 0 ? 4.0 : 0.0);
@@ -165,8 +185,13 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
 static qru_upd_cost md_cost(const qru_context *ctx, const md_plan *p)
 {
     qru_upd_cost u = QRU_UPD_COST_ZERO;
+    double fqb;
     u.flops = flops_modify_parts(p->n, p->m, p->k, p->r, p->thin, p->nbh,
-                                 p->nb1, p->nb2, &u.flops_q);
+                                 p->nb1, p->nb2, &u.flops_q, &fqb);
+    if (p->lanes) /* all but the lower QR's S Y' at the commit */
+        u.flops_lane = fqb - (p->lower ? flops_gemm(p->n, p->N - p->m - p->k,
+                                                    p->k)
+                                       : 0.0);
     u.calls = md_calls(ctx, p, &u.steps);
     return u;
 }
@@ -225,7 +250,8 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
 
 /* The workspace, in elements, carved in this order. */
 typedef struct md_ws {
-    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, work, total;
+    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, Qc, S, dc, work1, work,
+        total;
 } md_ws;
 
 static md_ws md_ws_of(const md_plan *p)
@@ -255,7 +281,15 @@ static md_ws md_ws_of(const md_plan *p)
     w.C2 = w.Z + (p->thin ? n * k : 0);
     w.Qz = w.C2 + (p->thin ? m * k : 0);
     w.dz = w.Qz + (p->thin ? n * k : 0);
-    w.work = w.dz + (p->thin ? k * r : 0);
+    /* with lanes: Qc (n x top, ld n), S (n x k, the lower QR's), dc
+     * (N x r, ld N) */
+    w.Qc = w.dz + (p->thin ? k * r : 0);
+    w.S = w.Qc + (p->lanes ? n * (size_t)p->top : 0);
+    w.dc = w.S + (p->lanes && p->lower ? n * k : 0);
+    /* the second queue's work (the windows' updates of R, and with lanes
+     * the block reflectors on Qc and dc) */
+    w.work1 = w.dc + (p->lanes ? (size_t)p->N * r : 0);
+    w.work = w.work1 + rows * kb;
     w.total = w.work + work + 1;
     return w;
 }
@@ -271,49 +305,103 @@ static qru_ptr md_pan(const md_plan *p, const md_ws *w, qru_ptr ws, int j)
     return qru_ptr_add(ws, w->Y2 + 2 * (size_t)j * p->ldy2 * p->nb2);
 }
 
-/* X := X H for the nr x N array X (H = all the block reflectors in the
- * order they were made), or, left != 0, X := H' X for the N x nr array
- * X: every block reflector acts on N - 1 or fewer rows (columns) of X. */
-static int md_apply(qru_context *ctx, qru_dtype dt, const md_plan *p,
-                    const md_ws *w, qru_ptr ws, int left, qru_ptr X, int ldx,
-                    int nr)
+/* Block reflector i, in the order they are made (the lower QR's when
+ * p->lower, the windows', phase 2's panels'): P = I + W Y' on the rows
+ * (columns) s .. s+h-1 of the problem, jb reflectors, Y and W at ld. */
+typedef struct md_blk {
+    int s, h, jb, ld;
+    qru_ptr Y, W;
+} md_blk;
+
+static int md_nblocks(const md_plan *p) { return p->lower + p->nw + p->nblk; }
+
+static md_blk md_block(const md_plan *p, const md_ws *w, qru_ptr ws, int i)
 {
-    qru_ptr work = qru_ptr_add(ws, w->work);
-    int k = p->k;
-    if (nr <= 0)
+    md_blk b;
+    if (p->lower && i-- == 0) {
+        b.s = p->m;
+        b.h = p->N - p->m;
+        b.jb = p->k;
+        b.ld = b.h;
+        b.Y = qru_ptr_add(ws, w->hh);
+        b.W = qru_ptr_add(b.Y, (size_t)b.h * p->k);
+    } else if (i < p->nw) {
+        md_window(p, i, &b.s, &b.h);
+        b.jb = p->k;
+        b.ld = p->hmax;
+        b.Y = md_win(p, w, ws, i);
+        b.W = qru_ptr_add(b.Y, (size_t)p->hmax * p->k);
+    } else {
+        md_panel(p, i - p->nw, &b.s, &b.jb, &b.h);
+        b.ld = p->ldy2;
+        b.Y = md_pan(p, w, ws, i - p->nw);
+        b.W = qru_ptr_add(b.Y, (size_t)p->ldy2 * p->nb2);
+    }
+    return b;
+}
+
+/* X := X P for the nr x N array X or, left != 0, X := P' X for the N x nr
+ * array X, P = block reflector i (it acts on N - 1 or fewer rows or
+ * columns of X). */
+static int md_apply_block(qru_context *ctx, qru_dtype dt, const md_plan *p,
+                          const md_ws *w, qru_ptr ws, int i, int left,
+                          qru_ptr X, int ldx, int nr, qru_ptr work)
+{
+    md_blk b = md_block(p, w, ws, i);
+    return left ? qru_upd_wy_left(ctx, dt, b.h, b.jb, nr, b.Y, b.ld, b.W,
+                                  b.ld, qru_ptr_add(X, (size_t)b.s), ldx, work)
+                : qru_upd_wy_right(ctx, dt, nr, b.h, b.jb, b.Y, b.ld, b.W,
+                                   b.ld, qru_ptr_at(X, ldx, 0, b.s), ldx,
+                                   work);
+}
+
+/* With lanes, block reflector i on the second queue, once made: on Qc
+ * and dc, the lower QR's as S = Q(:, m:N) W and Qc(:, m:m+k) += S
+ * Y(0:k, :)' (the rest, S Y(k:, :)' on Q's columns from top, is the
+ * commit's).  Q: the caller's Q (n x m or n x n, ldq). */
+static int md_lane_block(qru_context *ctx, qru_dtype dt, const md_plan *p,
+                         const md_ws *w, qru_ptr ws, int i, qru_ptr Q,
+                         int ldq)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int n = p->n, k = p->k;
+    qru_ptr Qc = qru_ptr_add(ws, w->Qc), work = qru_ptr_add(ws, w->work1);
+    if (!p->lanes)
         return 0;
-    if (p->lower) {
-        int nz = p->N - p->m;
-        qru_ptr Y = qru_ptr_add(ws, w->hh), W = qru_ptr_add(Y, (size_t)nz * k);
-        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, nz, k, nr, Y, nz, W, nz,
-                                       qru_ptr_add(X, (size_t)p->m), ldx, work)
-                     : qru_upd_wy_right(ctx, dt, nr, nz, k, Y, nz, W, nz,
-                                        qru_ptr_at(X, ldx, 0, p->m), ldx,
-                                        work));
+    if (p->lower && i == 0) {
+        md_blk b = md_block(p, w, ws, 0);
+        qru_ptr S = qru_ptr_add(ws, w->S);
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, k, b.h, 1.0,
+                        qru_ptr_at(Q, ldq, 0, p->m), ldq, b.W, b.ld, 0.0, S,
+                        n));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n, k, k, 1.0, S, n, b.Y, b.ld,
+                        1.0, qru_ptr_at(Qc, n, 0, p->m), n));
+    } else {
+        QRU_TRY(md_apply_block(ctx, dt, p, w, ws, i, 0, Qc, n, n, work));
     }
-    for (int i = 0; i < p->nw; ++i) {
-        int s, h;
-        md_window(p, i, &s, &h);
-        qru_ptr Y = md_win(p, w, ws, i),
-                W = qru_ptr_add(Y, (size_t)p->hmax * k);
-        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, h, k, nr, Y, p->hmax, W,
-                                       p->hmax, qru_ptr_add(X, (size_t)s), ldx,
-                                       work)
-                     : qru_upd_wy_right(ctx, dt, nr, h, k, Y, p->hmax, W,
-                                        p->hmax, qru_ptr_at(X, ldx, 0, s), ldx,
-                                        work));
-    }
-    for (int j = 0; j < p->nblk; ++j) {
-        int c0, jb, rb;
-        md_panel(p, j, &c0, &jb, &rb);
-        qru_ptr Y = md_pan(p, w, ws, j),
-                W = qru_ptr_add(Y, (size_t)p->ldy2 * p->nb2);
-        QRU_TRY(left ? qru_upd_wy_left(ctx, dt, rb, jb, nr, Y, p->ldy2, W,
-                                       p->ldy2, qru_ptr_add(X, (size_t)c0),
-                                       ldx, work)
-                     : qru_upd_wy_right(ctx, dt, nr, rb, jb, Y, p->ldy2, W,
-                                        p->ldy2, qru_ptr_at(X, ldx, 0, c0),
-                                        ldx, work));
+    return md_apply_block(ctx, dt, p, w, ws, i, 1, qru_ptr_add(ws, w->dc),
+                          p->N, p->r, work);
+}
+
+/* With lanes, the copies on the second queue: Qc = Q(:, 0:top) (thin:
+ * [Q1 Qz]) and dc = d(0:N, :) (thin: [d; dz]). */
+static int md_lane_copies(qru_context *ctx, const qru_lsq *f,
+                          const md_plan *p, const md_ws *w, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = p->n, m = p->m, k = p->k, r = p->r, N = p->N;
+    int c = p->thin ? m : p->top; /* the columns (rows of d) from f */
+    qru_ptr Qc = qru_ptr_add(ws, w->Qc), dc = qru_ptr_add(ws, w->dc);
+    QRU_TRY(o->copy(ctx, dt, n, c, f->Q, f->ncap, Qc, n));
+    if (p->thin)
+        QRU_TRY(o->copy(ctx, dt, n, k, qru_ptr_add(ws, w->Qz), n,
+                        qru_ptr_at(Qc, n, 0, m), n));
+    if (r > 0) {
+        QRU_TRY(o->copy(ctx, dt, p->thin ? m : N, r, f->d, f->ldr, dc, N));
+        if (p->thin)
+            QRU_TRY(o->copy(ctx, dt, k, r, qru_ptr_add(ws, w->dz), k,
+                            qru_ptr_add(dc, (size_t)m), N));
     }
     return 0;
 }
@@ -321,16 +409,27 @@ static int md_apply(qru_context *ctx, qru_dtype dt, const md_plan *p,
 /* Phases 1 and 2 on Wa (N x k, ld N: Q' U, or [W; Rz] in the thin form)
  * and Rw (top x m, ld top: R's first top rows), keeping the block
  * reflectors; then the rank rule on the new R (hdiag, hnorm: m host
- * doubles each).  Returns 0, the rank status j > 0 or a library status. */
+ * doubles each).  The windows' updates of R go to the second queue, and
+ * with lanes the copies Qc and dc and every block reflector on them
+ * (md_lane_block); the first queue waits for the second only before
+ * R + W V' (a backend without a second queue runs them in order).  The
+ * caller joins the queues.  Returns 0, the rank status j > 0 or a library
+ * status. */
 static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
                      const md_ws *w, qru_ptr ws, const qru_matrix *V,
                      double *hdiag, double *hnorm)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
-    int m = p->m, k = p->k, N = p->N, top = p->top;
+    int m = p->m, k = p->k, N = p->N, top = p->top, nb0 = p->lower + p->nw;
     qru_ptr Wa = qru_ptr_add(ws, w->Wa), Rw = qru_ptr_add(ws, w->Rw),
-            tau = qru_ptr_add(ws, w->tau), work = qru_ptr_add(ws, w->work);
+            tau = qru_ptr_add(ws, w->tau), work = qru_ptr_add(ws, w->work),
+            work1 = qru_ptr_add(ws, w->work1);
+    if (p->lanes) {
+        QRU_TRY(o->lane(ctx, dt, 1));
+        QRU_TRY(md_lane_copies(ctx, f, p, w, ws));
+        QRU_TRY(o->lane(ctx, dt, 0));
+    }
     /* PHASE 1: the rows below m + k (full form), then the windows */
     if (p->lower) {
         int nz = N - m;
@@ -340,16 +439,24 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
         QRU_TRY(qru_upd_house_merge(ctx, dt, nz, k, p->nbh, hh));
     }
     for (int i = 0; i < p->nw; ++i) {
-        int s, h;
-        md_window(p, i, &s, &h);
-        qru_ptr Y = md_win(p, w, ws, i),
-                W = qru_ptr_add(Y, (size_t)p->hmax * k);
-        QRU_TRY(o->panel_qr(ctx, dt, h, k, qru_ptr_add(Wa, (size_t)s), N, Y,
-                            p->hmax, W, p->hmax, tau, work));
-        if (s < m) /* R's rows s .. s+h-1 are zero left of column s */
-            QRU_TRY(qru_upd_wy_left(ctx, dt, h, k, m - s, Y, p->hmax, W,
-                                    p->hmax, qru_ptr_at(Rw, top, s, s), top,
-                                    work));
+        md_blk b = md_block(p, w, ws, p->lower + i);
+        QRU_TRY(o->panel_qr(ctx, dt, b.h, k, qru_ptr_add(Wa, (size_t)b.s), N,
+                            b.Y, b.ld, b.W, b.ld, tau, work));
+        if (b.s < m) { /* R's rows s .. s+h-1 are zero left of column s */
+            QRU_TRY(o->lane(ctx, dt, 1));
+            QRU_TRY(qru_upd_wy_left(ctx, dt, b.h, k, m - b.s, b.Y, b.ld, b.W,
+                                    b.ld, qru_ptr_at(Rw, top, b.s, b.s), top,
+                                    work1));
+            QRU_TRY(o->lane(ctx, dt, 0));
+        }
+    }
+    QRU_TRY(o->lane_join(ctx));
+    /* with lanes: the lower QR's and the windows' reflectors on Qc, dc */
+    if (p->lanes && nb0 > 0) {
+        QRU_TRY(o->lane(ctx, dt, 1));
+        for (int i = 0; i < nb0; ++i)
+            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, i, f->Q, f->ncap));
+        QRU_TRY(o->lane(ctx, dt, 0));
     }
     /* R + W(1:k, :) V': the first min(k, top) rows (all of W's nonzeros) */
     int kk = k < top ? k : top;
@@ -357,21 +464,24 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
                     Rw, top));
     /* PHASE 2: the band of b subdiagonals, top down */
     for (int j = 0; j < p->nblk; ++j) {
-        int c0, jb, rb;
-        md_panel(p, j, &c0, &jb, &rb);
-        qru_ptr Y = md_pan(p, w, ws, j),
-                W = qru_ptr_add(Y, (size_t)p->ldy2 * p->nb2);
-        if (p->fused) {
+        md_blk b = md_block(p, w, ws, nb0 + j);
+        int c0 = b.s, jb = b.jb, rb = b.h;
+        if (p->fused)
             QRU_TRY(o->panel_qr(ctx, dt, rb, jb, qru_ptr_at(Rw, top, c0, c0),
-                                top, Y, p->ldy2, W, p->ldy2, tau, work));
-            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m - c0 - jb, Y, p->ldy2,
-                                    W, p->ldy2,
+                                top, b.Y, b.ld, b.W, b.ld, tau, work));
+        else
+            QRU_TRY(qru_upd_panel(ctx, dt, Rw, top, top, m, c0, jb, p->b, b.Y,
+                                  b.ld, b.W, b.ld, tau, work));
+        if (p->lanes) {
+            QRU_TRY(o->lane(ctx, dt, 1));
+            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, nb0 + j, f->Q, f->ncap));
+            QRU_TRY(o->lane(ctx, dt, 0));
+        }
+        if (p->fused)
+            QRU_TRY(qru_upd_wy_left(ctx, dt, rb, jb, m - c0 - jb, b.Y, b.ld,
+                                    b.W, b.ld,
                                     qru_ptr_at(Rw, top, c0, c0 + jb), top,
                                     work));
-        } else {
-            QRU_TRY(qru_upd_panel(ctx, dt, Rw, top, top, m, c0, jb, p->b, Y,
-                                  p->ldy2, W, p->ldy2, tau, work));
-        }
     }
     /* exact zeros below the diagonal, then the rank rule on all columns */
     if (top > 1)
@@ -423,6 +533,11 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     double *hnorm = hdiag + m;
     qru_ptr ws;
     st = qru_ctx_workspace(ctx, w.total * qru_dtype_size(dt), &ws);
+    if (st && p.lanes) { /* without the copies Qc and dc */
+        p.lanes = 0;
+        w = md_ws_of(&p);
+        st = qru_ctx_workspace(ctx, w.total * qru_dtype_size(dt), &ws);
+    }
     if (st) {
         free(hdiag);
         return st;
@@ -459,23 +574,44 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if ((st = md_reduce(ctx, f, &p, &w, ws, V, hdiag, hnorm)) != 0)
         goto done;
 
-    /* commit */
+    /* commit (with lanes, once the second queue is done) */
+    QRU_TRY_GOTO(o->lane_join(ctx));
     if (p.thin) {
         QRU_TRY_GOTO(qru_lsq_reserve(f, n, m + k));
         ld = f->ldr;
         ldq = f->ncap;
         /* [Q1 Qz], [d; dz], E - Qz dz: the problem of m + k columns */
-        QRU_TRY_GOTO(o->copy(ctx, dt, n, k, Qz, n,
-                             qru_ptr_at(f->Q, ldq, 0, m), ldq));
-        if (r > 0) {
+        if (r > 0)
             QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, k, -1.0, Qz, n, dz,
                                  k, 1.0, f->E, ldq));
-            QRU_TRY_GOTO(o->copy(ctx, dt, k, r, dz, k,
-                                 qru_ptr_add(f->d, (size_t)m), ld));
+        if (!p.lanes) {
+            QRU_TRY_GOTO(o->copy(ctx, dt, n, k, Qz, n,
+                                 qru_ptr_at(f->Q, ldq, 0, m), ldq));
+            if (r > 0)
+                QRU_TRY_GOTO(o->copy(ctx, dt, k, r, dz, k,
+                                     qru_ptr_add(f->d, (size_t)m), ld));
         }
     }
-    QRU_TRY_GOTO(md_apply(ctx, dt, &p, &w, ws, 0, f->Q, ldq, n));
-    QRU_TRY_GOTO(md_apply(ctx, dt, &p, &w, ws, 1, f->d, ld, r));
+    if (p.lanes) {
+        if (p.lower) /* Q(:, top:n) += S Y(k:nz, :)' */
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, N - top, k, 1.0,
+                                 qru_ptr_add(ws, w.S), n,
+                                 qru_ptr_add(hh, (size_t)k), N - m, 1.0,
+                                 qru_ptr_at(f->Q, ldq, 0, top), ldq));
+        QRU_TRY_GOTO(o->copy(ctx, dt, n, top, qru_ptr_add(ws, w.Qc), n, f->Q,
+                             ldq));
+        if (r > 0)
+            QRU_TRY_GOTO(o->copy(ctx, dt, N, r, qru_ptr_add(ws, w.dc), N,
+                                 f->d, ld));
+    } else {
+        qru_ptr work = qru_ptr_add(ws, w.work);
+        for (int i = 0; i < md_nblocks(&p); ++i) {
+            QRU_TRY_GOTO(
+                md_apply_block(ctx, dt, &p, &w, ws, i, 0, f->Q, ldq, n, work));
+            QRU_TRY_GOTO(
+                md_apply_block(ctx, dt, &p, &w, ws, i, 1, f->d, ld, r, work));
+        }
+    }
     if (p.thin && r > 0) /* the rows m .. m+k-1 of d leave the triangle */
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', n, r, k, 1.0,
                              qru_ptr_at(f->Q, ldq, 0, m), ldq,
@@ -485,6 +621,9 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
      * its m rows */
     QRU_TRY_GOTO(o->copy(ctx, dt, p.thin ? m : top, m, Rw, top, f->R, ld));
 done:
+    if (st) /* nothing on the second queue outlives the call (its status
+             * stands) */
+        (void)o->lane_join(ctx);
     free(hdiag);
     return st;
 }

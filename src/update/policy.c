@@ -60,9 +60,12 @@ double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
                             const qru_upd_cost *u)
 {
     const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
-    return (u->flops - u->flops_q) / c->rate_upd + u->flops_q / c->rate_gemm +
-           u->calls * c->per_call + u->steps * c->col_step +
-           u->sweeps * c->sweep_step;
+    double lane = u->flops_lane / c->rate_gemm;
+    double first = (u->flops - u->flops_q) / c->rate_upd +
+                   (u->flops_q - u->flops_lane) / c->rate_gemm +
+                   u->calls * c->per_call + u->steps * c->col_step +
+                   u->sweeps * c->sweep_step;
+    return first > lane ? first : lane;
 }
 
 /* The predicted seconds of the fast update (qru_cost_model). */

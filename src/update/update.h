@@ -286,13 +286,15 @@ typedef int (*qru_upd_fn)(qru_context *ctx, qru_lsq *f,
 int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq);
 
 /* The cost model's view of a strategy's run: flops (all of them), of
- * which flops_q in GEMMs over all n rows of Q (priced at rate_gemm),
- * backend calls, column steps of fused panels, steps of fused Givens
- * sweeps.  The functions that fill one start from QRU_UPD_COST_ZERO. */
+ * which flops_q in GEMMs over all n rows of Q (priced at rate_gemm), and
+ * of those flops_lane on the second queue beside the rest (the lane ops:
+ * the time is the longer of the two queues'), backend calls, column steps
+ * of fused panels, steps of fused Givens sweeps.  The functions that fill
+ * one start from QRU_UPD_COST_ZERO. */
 typedef struct qru_upd_cost {
-    double flops, flops_q, calls, steps, sweeps;
+    double flops, flops_q, flops_lane, calls, steps, sweeps;
 } qru_upd_cost;
-#define QRU_UPD_COST_ZERO {0.0, 0.0, 0.0, 0.0, 0.0}
+#define QRU_UPD_COST_ZERO {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
 /* The fast update (QRU_UPDATE_FAST) of operation op on f: by operation
  * (each next to its update) and dispatched by op (policy.c). */
 void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k,
