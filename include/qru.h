@@ -360,11 +360,16 @@ typedef enum qru_tuning_param {
      *  qru's own kernel from order m >= this (CUDA; elsewhere unused);
      *  0: never, the vendor's trsm (QRU_TRSV_MIN_M). */
     QRU_TUNE_TRSV_MIN_M,
-    /** Look-ahead in adding rows and removing columns (QRU_UPDATE_FAST):
-     *  1 runs the rest of a block's trailing update on a second stream
-     *  beside the next panel (CUDA, the default there), 0 keeps every
-     *  call on the context's stream (QRU_LOOKAHEAD=off|on).  The results
-     *  are the same up to rounding; elsewhere unused. */
+    /** Look-ahead in adding rows, removing columns and the rank-k
+     *  modification (QRU_UPDATE_FAST): 1 runs the rest of a block's
+     *  trailing update on a second stream beside the next panel (CUDA,
+     *  the default there), 0 keeps every call on the context's stream
+     *  (QRU_LOOKAHEAD=off|on).  With 1, qru_lsq_modify() applies its
+     *  reflectors to Q and d on the second stream as it makes them, on
+     *  copies of the columns of Q they touch (up to n (m + 2k) more
+     *  elements of workspace; without them where that memory cannot be
+     *  had).  The results are the same up to rounding; elsewhere (one
+     *  queue) the same steps run in order. */
     QRU_TUNE_LOOKAHEAD,
     /** Adding columns and removing rows (QRU_UPDATE_FAST, removing rows
      *  with full Q): 0 the Householder tiles (the engine of adding rows)

@@ -54,8 +54,9 @@
     /* triangular solves with few right-hand sides (CUDA trsm op, side \
      * 'L') by qru's own kernel from m >= this; 0: never (the vendor's) */ \
     X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL) \
-    /* look-ahead of the blocked updates on a second queue (the lane ops): \
-     * off or on (where the backend has a second queue) */ \
+    /* look-ahead of the blocked updates on a second queue (the lane ops; \
+     * the modification's Q and d on copies there): off or on (where the \
+     * backend has a second queue; else the same steps in order) */ \
     X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on") \
     /* adding columns and removing rows (fast): Householder tiles or \
      * Givens sweeps by the cost model, never the tiles, or always */ \

@@ -157,6 +157,20 @@ START_TEST(test_tiles_calls)
 }
 END_TEST
 
+/* The modification with look-ahead on (and off: the other of the
+ * backend's default), whose copies, queue switches and Q/d applications
+ * the model counts apart; _i: shape x (off, on) */
+START_TEST(test_modify_lookahead_calls)
+{
+    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
+    int on = _i % 2;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, on),
+                     0);
+    check_shape(dt, QRU_UPD_OP_MODIFY, _i / 2,
+                on ? "lookahead on: " : "lookahead off: ");
+}
+END_TEST
+
 /* The seconds of a cost: flops_q (GEMMs over Q's n rows) at rate_gemm,
  * the other flops at rate_upd, and the calls, steps and sweeps. */
 START_TEST(test_cost_seconds)
@@ -245,6 +259,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
     tcase_add_loop_test(tc, test_tiles_calls, 0, 6);
+    tcase_add_loop_test(tc, test_modify_lookahead_calls, 0, 6);
     tcase_add_test(tc, test_cost_seconds);
     tcase_add_test(tc, test_modify_panel_rows);
     suite_add_tcase(s, tc);

@@ -142,31 +142,34 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
 {
     int k = p->k;
     /* calls of a block reflector on R's trailing columns (wy_left), and
-     * on Q (2 GEMMs) and d (wy_left) */
+     * on Q (2 GEMMs) and d (wy_left); a switch of queues (lane) or a join
+     * (lane_join) where the backend has them (with look-ahead off they
+     * are still made, and do nothing) */
     double wl = qru_upd_wyl_calls(ctx, 1);
     double qd = 2.0 + (p->r > 0 ? wl : 0.0);
-    /* with lanes: on the second queue, one switch of queues a block (and
-     * the copies Qc, dc and back, the lower QR's S Y' at the commit) */
-    double c0l = 0.0;
-    if (p->lanes) {
-        qd = 1.0;
-        c0l = 4.0 + (p->thin ? 2.0 : 0.0) + (p->lower ? 1.0 : 0.0);
-    }
+    double ln = qru_op_native(ctx, QRU_OP_lane) ? 1.0 : 0.0;
     /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
-     * the copy back */
+     * the copy back, the two joins (the windows', the commit's) */
     double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0 +
-               c0l;
-    if (p->thin)
+               2.0 * ln;
+    if (p->thin) /* Z, CGS2, its QR, Qz, Rz into Wa, E - Qz dz and back,
+                  * Qz and dz into Q and d (or Qc and dc) */
         c += 1.0 + 5.0 + md_house_calls(k, p->nbh) + 2.0 + 2.0 + 1.0 +
              (p->r > 0 ? 4.0 : 0.0);
     else
         c += 1.0;
+    if (p->lanes) /* the copies Qc, dc and back, and between the queues
+                   * (the copies, after the windows, each panel), and the
+                   * lower QR's S Y' */
+        c += 2.0 * (1.0 + (p->r > 0 ? 1.0 : 0.0)) +
+             2.0 * ln * (1.0 + (p->lower + p->nw > 0 ? 1.0 : 0.0) + p->nblk) +
+             (p->lower ? 1.0 : 0.0);
     if (p->lower)
         c += md_house_calls(k, p->nbh) + qd;
     for (int i = 0; i < p->nw; ++i) {
         int s, h;
         md_window(p, i, &s, &h);
-        c += 1.0 + (s < p->m ? wl : 0.0) + qd;
+        c += 1.0 + (s < p->m ? wl + 2.0 * ln : 0.0) + qd;
     }
     /* the windows' panels: k columns each, one after the other */
     *steps = p->fused ? (double)p->nw * k : 0.0;
