@@ -53,8 +53,8 @@ double bg_update_flops(char kind, int n, int m, int p, int k, int r,
     case 'r':
         return flops_add_rows(n, m, p, k, r, keepq, 0);
     case 'm': /* 64-wide windows and panels (the GPU tables: the plan's) */
-        return flops_modify(n, m, p, r, 0, flops_upd_nb(0, p),
-                            p > 64 ? p : 64, m < 64 ? m : 64);
+        return flops_modify(n, m, p, r, 0, p < 64 ? p : 64, p > 64 ? p : 64,
+                            m < 64 ? m : 64);
     default:
         return flops_remove_rows(n, m, p, k, r);
     }

@@ -205,7 +205,9 @@ static double md_pair(const qru_lsq *f, int k, int w, int mult, int rows,
     int mx = qru_upd_fused_nb(f, ctx, m, b);
     int nb2 = w < mx ? w : mx;
     *fits = nb1 + k <= rows && nb2 + b <= rows;
-    return flops_modify(n, m, k, f->r, 0, qru_upd_nb(f, k), nb1, nb2);
+    return flops_modify(n, m, k, f->r, 0,
+                        qru_upd_house_nb(f, ctx, QRU_UPDATE_FAST, n - m, k),
+                        nb1, nb2);
 }
 
 /* Whether every width pair whose flops are the plan's (cost u) fits in

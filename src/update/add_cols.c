@@ -351,7 +351,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int L = m - k;      /* entries to remove below each new diagonal */
     int s = m + p - k;  /* order of the active block */
     int mr = m + p;
-    int nb = qru_upd_nb(f, p);
+    int nb = qru_upd_house_nb(f, ctx, rq->alg, nz, p);
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
@@ -433,7 +433,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int p = U->cols, L = m - k, s = m + p - k, mr = m + p;
     int thin = f->q == QRU_Q_THIN;
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
-    int nb = qru_upd_nb(f, p);
+    int nb = qru_upd_house_nb(f, ctx, rq->alg, n, p);
     int ld = f->ldr, ldq = f->ncap;
 
     /* workspace (elements) */
@@ -589,7 +589,10 @@ static void ac_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
      * block reflectors (3 a block beyond the first); 11 more and the
      * merged reflector on d */
     c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
-        6.0 * ceil((double)p / qru_upd_nb(f, p)) + (p > 1 ? 1.0 : 0.0);
+        6.0 * ceil((double)p / qru_upd_house_nb(f, ctx, QRU_UPDATE_FAST,
+                                                f->q == QRU_Q_FULL ? n - m : n,
+                                                p)) +
+        (p > 1 ? 1.0 : 0.0);
     if (tiles) {
         /* the tiles (their flops in place of the rotations' in the full
          * form; the others' count stays that of the rotations) */

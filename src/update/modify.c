@@ -83,7 +83,7 @@ static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
     p.N = p.thin ? p.m + k : p.n;
     p.lower = !p.thin && p.n - p.m > k;
     p.top = p.lower || p.thin ? p.m + k : p.n;
-    p.nbh = qru_upd_nb(f, k);
+    p.nbh = qru_upd_house_nb(f, ctx, alg, p.thin ? p.n : p.n - p.m, k);
     /* a step beyond the rows changes nothing (and a caller's block size
      * may be as large as INT_MAX) */
     p.nb1 = nb1 < p.top ? nb1 : p.top > 1 ? p.top : 1;

@@ -38,6 +38,15 @@ int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
     return nb < 1 ? 1 : nb;
 }
 
+int qru_upd_house_nb(const qru_lsq *f, const qru_context *ctx, int alg,
+                     int rows, int ncols)
+{
+    return qru_upd_use_fused(alg, ctx)
+               ? qru_upd_fused_nb(f, ctx, ncols,
+                                  rows > ncols ? rows - ncols : 0)
+               : qru_upd_nb(f, ncols);
+}
+
 int qru_upd_panel(qru_context *ctx, qru_dtype dt, qru_ptr A, int lda,
                   int nrows, int ncols, int c0, int jb, int bw, qru_ptr Y,
                   int ldy, qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)

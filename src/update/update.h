@@ -29,6 +29,15 @@ int qru_upd_use_fused(int alg, const qru_context *ctx);
  * moderate width rather than a tenth of the columns.) */
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra);
+/* The panel width of qru_upd_house (below) on a rows x ncols block with
+ * algorithm alg: with fused panels the width qru_upd_fused_nb gives (the
+ * tuning's upd_panel_nb, or the caller's block size, at most ncols: a
+ * tall block of 64 or fewer columns in one panel_qr on CUDA, where
+ * panels of (ncols + 5) / 10 columns cost the modification at k = 64
+ * 0.7 ms of 10, results/2026-11-27_nvidia-h100_issue18-timeline/dev3),
+ * else qru_upd_nb. */
+int qru_upd_house_nb(const qru_lsq *f, const qru_context *ctx, int alg,
+                     int rows, int ncols);
 
 /* Reduces the panel of columns c0 .. c0+jb-1 of the nrows x ncols array A
  * (lda), whose columns before c0 are already reduced, with Householder
