@@ -365,11 +365,13 @@ typedef enum qru_tuning_param {
      *  trailing update on a second stream beside the next panel (CUDA,
      *  the default there), 0 keeps every call on the context's stream
      *  (QRU_LOOKAHEAD=off|on).  With 1, qru_lsq_modify() applies its
-     *  reflectors to Q and d on the second stream as it makes them, on
-     *  copies of the columns of Q they touch (up to n (m + 2k) more
-     *  elements of workspace; without them where that memory cannot be
-     *  had).  The results are the same up to rounding; elsewhere (one
-     *  queue) the same steps run in order. */
+     *  reflectors to Q and d on the second stream as it makes them (with
+     *  full Q in place after a backup copy of Q and d, which a failure
+     *  copies back; with thin Q on copies of [Q1, the new k columns]),
+     *  taking n n (full) or n (m + k) (thin) more elements of workspace,
+     *  and runs without them where that memory cannot be had.  The
+     *  results are the same up to rounding; elsewhere (one queue) the
+     *  same steps run in order. */
     QRU_TUNE_LOOKAHEAD,
     /** Adding columns and removing rows (QRU_UPDATE_FAST, removing rows
      *  with full Q): 0 the Householder tiles (the engine of adding rows)

@@ -29,12 +29,13 @@
  *     CUDA) the windows' updates of R, and each block reflector's
  *     application to Q and d, run on the second queue (the lane ops) as
  *     soon as the reflector is made, beside the chain of panels on the
- *     first: on copies of the columns of Q that the windows and phase 2
- *     touch (Qc, n x top) and of d (dc), so that the commit is copies
- *     (and, after the lower QR, S Y' on Q's columns beyond top, with S =
- *     Q(:, m+1:n) W kept from its turn).  It needs n (top + k) more
- *     elements of workspace; where those cannot be had the update runs
- *     without them as above.
+ *     first: in the full form on Q and d themselves after a backup copy
+ *     of both (the first thing on that queue; a failure copies them back,
+ *     so the factorisation is still left as it was), in the thin form on
+ *     copies Qc = [Q1 Qz] and dc = [d; dz] that the commit copies in.
+ *     It needs n n (full) or n (m + k) (thin) more elements of
+ *     workspace; where those cannot be had the update runs without them
+ *     as above.
  *   The widths nb1 and nb2 come from the update block size, or
  *   from the cost model (md_plan_of).
  * Thin form (Q1 n x m, R m x m, d m x r, E = b - Q1 d), k <= n - m:
@@ -66,7 +67,8 @@ typedef struct md_plan {
     int b;            /* the band phase 2 reduces */
     int fused;        /* phase 2 by panel_qr (QRU_UPDATE_FAST) */
     int nb2, nblk, ldy2; /* phase 2: panel width, panels, their rows */
-    int lanes;        /* Q and d on the second queue (copies Qc, dc) */
+    int lanes;        /* Q and d on the second queue (Qc, dc: full form
+                         the backups, thin form the copies worked on) */
 } md_plan;
 
 /* The plan with window step nb1 and phase-2 panels of at most nb2
@@ -158,12 +160,10 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
              (p->r > 0 ? 4.0 : 0.0);
     else
         c += 1.0;
-    if (p->lanes) /* the copies Qc, dc and back, and between the queues
-                   * (the copies, after the windows, each panel), and the
-                   * lower QR's S Y' */
-        c += 2.0 * (1.0 + (p->r > 0 ? 1.0 : 0.0)) +
-             2.0 * ln * (1.0 + (p->lower + p->nw > 0 ? 1.0 : 0.0) + p->nblk) +
-             (p->lower ? 1.0 : 0.0);
+    if (p->lanes) /* the copies Qc, dc (and back, thin form), and between
+                   * the queues (the copies, after the windows, each panel) */
+        c += (p->thin ? 2.0 : 1.0) * (1.0 + (p->r > 0 ? 1.0 : 0.0)) +
+             2.0 * ln * (1.0 + (p->lower + p->nw > 0 ? 1.0 : 0.0) + p->nblk);
     if (p->lower)
         c += md_house_calls(k, p->nbh) + qd;
     for (int i = 0; i < p->nw; ++i) {
@@ -191,10 +191,8 @@ static qru_upd_cost md_cost(const qru_context *ctx, const md_plan *p)
     double fqb;
     u.flops = flops_modify_parts(p->n, p->m, p->k, p->r, p->thin, p->nbh,
                                  p->nb1, p->nb2, &u.flops_q, &fqb);
-    if (p->lanes) /* all but the lower QR's S Y' at the commit */
-        u.flops_lane = fqb - (p->lower ? flops_gemm(p->n, p->N - p->m - p->k,
-                                                    p->k)
-                                       : 0.0);
+    if (p->lanes) /* every block reflector on Q */
+        u.flops_lane = fqb;
     u.calls = md_calls(ctx, p, &u.steps);
     return u;
 }
@@ -253,7 +251,7 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
 
 /* The workspace, in elements, carved in this order. */
 typedef struct md_ws {
-    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, Qc, S, dc, work1, work,
+    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, Qc, dc, work1, work,
         total;
 } md_ws;
 
@@ -284,11 +282,9 @@ static md_ws md_ws_of(const md_plan *p)
     w.C2 = w.Z + (p->thin ? n * k : 0);
     w.Qz = w.C2 + (p->thin ? m * k : 0);
     w.dz = w.Qz + (p->thin ? n * k : 0);
-    /* with lanes: Qc (n x top, ld n), S (n x k, the lower QR's), dc
-     * (N x r, ld N) */
+    /* with lanes: Qc (n x N, ld n) and dc (N x r, ld N) */
     w.Qc = w.dz + (p->thin ? k * r : 0);
-    w.S = w.Qc + (p->lanes ? n * (size_t)p->top : 0);
-    w.dc = w.S + (p->lanes && p->lower ? n * k : 0);
+    w.dc = w.Qc + (p->lanes ? n * (size_t)p->N : 0);
     /* the second queue's work (the windows' updates of R, and with lanes
      * the block reflectors on Qc and dc) */
     w.work1 = w.dc + (p->lanes ? (size_t)p->N * r : 0);
@@ -358,43 +354,35 @@ static int md_apply_block(qru_context *ctx, qru_dtype dt, const md_plan *p,
                                    work);
 }
 
-/* With lanes, block reflector i on the second queue, once made: on Qc
- * and dc, the lower QR's as S = Q(:, m:N) W and Qc(:, m:m+k) += S
- * Y(0:k, :)' (the rest, S Y(k:, :)' on Q's columns from top, is the
- * commit's).  Q: the caller's Q (n x m or n x n, ldq). */
+/* With lanes, block reflector i on the second queue, once made: on Q
+ * and d (full form; the caller's Q, ldq, and d, ldd) or on Qc and dc
+ * (thin form). */
 static int md_lane_block(qru_context *ctx, qru_dtype dt, const md_plan *p,
                          const md_ws *w, qru_ptr ws, int i, qru_ptr Q,
-                         int ldq)
+                         int ldq, qru_ptr d, int ldd)
 {
-    const qru_backend_ops *o = ctx->ops;
-    int n = p->n, k = p->k;
-    qru_ptr Qc = qru_ptr_add(ws, w->Qc), work = qru_ptr_add(ws, w->work1);
+    qru_ptr work = qru_ptr_add(ws, w->work1);
     if (!p->lanes)
         return 0;
-    if (p->lower && i == 0) {
-        md_blk b = md_block(p, w, ws, 0);
-        qru_ptr S = qru_ptr_add(ws, w->S);
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, k, b.h, 1.0,
-                        qru_ptr_at(Q, ldq, 0, p->m), ldq, b.W, b.ld, 0.0, S,
-                        n));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n, k, k, 1.0, S, n, b.Y, b.ld,
-                        1.0, qru_ptr_at(Qc, n, 0, p->m), n));
-    } else {
-        QRU_TRY(md_apply_block(ctx, dt, p, w, ws, i, 0, Qc, n, n, work));
+    if (p->thin) {
+        Q = qru_ptr_add(ws, w->Qc);
+        ldq = p->n;
+        d = qru_ptr_add(ws, w->dc);
+        ldd = p->N;
     }
-    return md_apply_block(ctx, dt, p, w, ws, i, 1, qru_ptr_add(ws, w->dc),
-                          p->N, p->r, work);
+    QRU_TRY(md_apply_block(ctx, dt, p, w, ws, i, 0, Q, ldq, p->n, work));
+    return md_apply_block(ctx, dt, p, w, ws, i, 1, d, ldd, p->r, work);
 }
 
-/* With lanes, the copies on the second queue: Qc = Q(:, 0:top) (thin:
- * [Q1 Qz]) and dc = d(0:N, :) (thin: [d; dz]). */
+/* With lanes, the copies (on the current queue): Qc = Q, dc = d (full
+ * form: the backups) or Qc = [Q1 Qz], dc = [d; dz] (thin). */
 static int md_lane_copies(qru_context *ctx, const qru_lsq *f,
                           const md_plan *p, const md_ws *w, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = p->n, m = p->m, k = p->k, r = p->r, N = p->N;
-    int c = p->thin ? m : p->top; /* the columns (rows of d) from f */
+    int c = p->thin ? m : N; /* the columns (rows of d) from f */
     qru_ptr Qc = qru_ptr_add(ws, w->Qc), dc = qru_ptr_add(ws, w->dc);
     QRU_TRY(o->copy(ctx, dt, n, c, f->Q, f->ncap, Qc, n));
     if (p->thin)
@@ -413,11 +401,10 @@ static int md_lane_copies(qru_context *ctx, const qru_lsq *f,
  * and Rw (top x m, ld top: R's first top rows), keeping the block
  * reflectors; then the rank rule on the new R (hdiag, hnorm: m host
  * doubles each).  The windows' updates of R go to the second queue, and
- * with lanes the copies Qc and dc and every block reflector on them
- * (md_lane_block); the first queue waits for the second only before
- * R + W V' (a backend without a second queue runs them in order).  The
- * caller joins the queues.  Returns 0, the rank status j > 0 or a library
- * status. */
+ * with lanes every block reflector on Q and d (md_lane_block); the first
+ * queue waits for the second only before R + W V' (a backend without a
+ * second queue runs them in order).  The caller joins the queues.
+ * Returns 0, the rank status j > 0 or a library status. */
 static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
                      const md_ws *w, qru_ptr ws, const qru_matrix *V,
                      double *hdiag, double *hnorm)
@@ -428,11 +415,6 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
     qru_ptr Wa = qru_ptr_add(ws, w->Wa), Rw = qru_ptr_add(ws, w->Rw),
             tau = qru_ptr_add(ws, w->tau), work = qru_ptr_add(ws, w->work),
             work1 = qru_ptr_add(ws, w->work1);
-    if (p->lanes) {
-        QRU_TRY(o->lane(ctx, dt, 1));
-        QRU_TRY(md_lane_copies(ctx, f, p, w, ws));
-        QRU_TRY(o->lane(ctx, dt, 0));
-    }
     /* PHASE 1: the rows below m + k (full form), then the windows */
     if (p->lower) {
         int nz = N - m;
@@ -458,7 +440,8 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
     if (p->lanes && nb0 > 0) {
         QRU_TRY(o->lane(ctx, dt, 1));
         for (int i = 0; i < nb0; ++i)
-            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, i, f->Q, f->ncap));
+            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, i, f->Q, f->ncap, f->d,
+                                  f->ldr));
         QRU_TRY(o->lane(ctx, dt, 0));
     }
     /* R + W(1:k, :) V': the first min(k, top) rows (all of W's nonzeros) */
@@ -477,7 +460,8 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
                                   b.ld, b.W, b.ld, tau, work));
         if (p->lanes) {
             QRU_TRY(o->lane(ctx, dt, 1));
-            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, nb0 + j, f->Q, f->ncap));
+            QRU_TRY(md_lane_block(ctx, dt, p, w, ws, nb0 + j, f->Q, f->ncap,
+                                  f->d, f->ldr));
             QRU_TRY(o->lane(ctx, dt, 0));
         }
         if (p->fused)
@@ -530,6 +514,7 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     md_ws w = md_ws_of(&p);
     int n = p.n, m = p.m, k = p.k, r = p.r, N = p.N, top = p.top, st;
     int ld = f->ldr, ldq = f->ncap;
+    int backed = 0; /* full form with lanes: Q and d in Qc, dc */
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)m);
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
@@ -574,6 +559,12 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, k, n, 1.0, f->Q, ldq,
                              U->p, U->ld, 0.0, Wa, N));
     }
+    if (p.lanes) { /* the second queue's first work */
+        QRU_TRY_GOTO(o->lane(ctx, dt, 1));
+        QRU_TRY_GOTO(md_lane_copies(ctx, f, &p, &w, ws));
+        QRU_TRY_GOTO(o->lane(ctx, dt, 0));
+        backed = !p.thin;
+    }
     if ((st = md_reduce(ctx, f, &p, &w, ws, V, hdiag, hnorm)) != 0)
         goto done;
 
@@ -595,17 +586,14 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                                      qru_ptr_add(f->d, (size_t)m), ld));
         }
     }
-    if (p.lanes) {
-        if (p.lower) /* Q(:, top:n) += S Y(k:nz, :)' */
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, N - top, k, 1.0,
-                                 qru_ptr_add(ws, w.S), n,
-                                 qru_ptr_add(hh, (size_t)k), N - m, 1.0,
-                                 qru_ptr_at(f->Q, ldq, 0, top), ldq));
-        QRU_TRY_GOTO(o->copy(ctx, dt, n, top, qru_ptr_add(ws, w.Qc), n, f->Q,
-                             ldq));
-        if (r > 0)
-            QRU_TRY_GOTO(o->copy(ctx, dt, N, r, qru_ptr_add(ws, w.dc), N,
-                                 f->d, ld));
+    if (p.lanes) { /* full form: done in place; thin: the copies in */
+        if (p.thin) {
+            QRU_TRY_GOTO(o->copy(ctx, dt, n, N, qru_ptr_add(ws, w.Qc), n,
+                                 f->Q, ldq));
+            if (r > 0)
+                QRU_TRY_GOTO(o->copy(ctx, dt, N, r, qru_ptr_add(ws, w.dc), N,
+                                     f->d, ld));
+        }
     } else {
         qru_ptr work = qru_ptr_add(ws, w.work);
         for (int i = 0; i < md_nblocks(&p); ++i) {
@@ -624,9 +612,17 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
      * its m rows */
     QRU_TRY_GOTO(o->copy(ctx, dt, p.thin ? m : top, m, Rw, top, f->R, ld));
 done:
-    if (st) /* nothing on the second queue outlives the call (its status
-             * stands) */
+    if (st) { /* nothing on the second queue outlives the call, Q and d
+               * as they were (the failure's status stands) */
         (void)o->lane_join(ctx);
+        if (backed) {
+            (void)o->copy(ctx, dt, n, N, qru_ptr_add(ws, w.Qc), n, f->Q,
+                          f->ncap);
+            if (r > 0)
+                (void)o->copy(ctx, dt, N, r, qru_ptr_add(ws, w.dc), N, f->d,
+                              f->ldr);
+        }
+    }
     free(hdiag);
     return st;
 }
