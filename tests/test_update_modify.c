@@ -64,6 +64,7 @@ static const int cases[][4] = {
     {20, 12, 30, 0},  /* k > n (full form; thin: k = n - m) */
     {70, 66, 9, 0},   /* n - m < k: no lower QR */
     {45, 21, 3, INT_MAX}, /* a block size beyond every size: one window */
+    {150, 80, 70, 0}, /* k wider than the fused panels: blocked windows */
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 

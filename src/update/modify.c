@@ -9,9 +9,10 @@
  *     (the rows where R is zero: R is not touched) leaves a k x k
  *     triangle in the rows m+1 .. m+k; then windows of nb1 + k rows,
  *     from the bottom up, each reduced by ONE panel_qr of its
- *     (nb1 + k) x k block of W to a triangle in its top k rows (the
- *     window above overlaps it there), whose block reflector (k
- *     reflectors, WY form) is applied to the window's rows of R by two
+ *     (nb1 + k) x k block of W (or, for k wider than the fused panels, a
+ *     blocked QR of it whose blocks are merged) to a triangle in its top
+ *     k rows (the window above overlaps it there), whose block reflector
+ *     (k reflectors, WY form) is applied to the window's rows of R by two
  *     GEMMs.  W ends as a k x k triangle in its first k rows, and R as
  *     upper Hessenberg with b = nb1 + k - 1 subdiagonals (a window's
  *     rows mix only from its first column on), in its first top = m + k
@@ -64,6 +65,9 @@ typedef struct md_plan {
     int lower;        /* phase 1 starts with the QR of W(m:N, :) */
     int nbh;          /* its panel width (and the thin form's Z's) */
     int nb1, nw, hmax; /* windows: step, count, rows (nb1 + k) */
+    int nbw;          /* a window's panel width: k (one panel_qr), or
+                         blocks of nbw (qru_upd_house) where k is wider
+                         than the fused panels */
     int b;            /* the band phase 2 reduces */
     int fused;        /* phase 2 by panel_qr (QRU_UPDATE_FAST) */
     int nb2, nblk, ldy2; /* phase 2: panel width, panels, their rows */
@@ -95,6 +99,7 @@ static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
     if (p.b < 0)
         p.b = 0;
     p.fused = qru_upd_use_fused(alg, ctx);
+    p.nbw = p.fused ? qru_upd_fused_nb(f, ctx, k, p.nb1) : k;
     int mx = p.fused ? qru_upd_fused_nb(f, ctx, p.m, p.b) : p.m;
     p.nb2 = nb2 < mx ? nb2 : mx;
     p.nblk = (p.m + p.nb2 - 1) / p.nb2;
@@ -166,10 +171,12 @@ static double md_calls(const qru_context *ctx, const md_plan *p,
              2.0 * ln * (1.0 + (p->lower + p->nw > 0 ? 1.0 : 0.0) + p->nblk);
     if (p->lower)
         c += md_house_calls(k, p->nbh) + qd;
+    /* a window's panel: one panel_qr, or blocked (and its Y, W copied) */
+    double cw = k > p->nbw ? md_house_calls(k, p->nbw) + 2.0 : 1.0;
     for (int i = 0; i < p->nw; ++i) {
         int s, h;
         md_window(p, i, &s, &h);
-        c += 1.0 + (s < p->m ? wl + 2.0 * ln : 0.0) + qd;
+        c += cw + (s < p->m ? wl + 2.0 * ln : 0.0) + qd;
     }
     /* the windows' panels: k columns each, one after the other */
     *steps = p->fused ? (double)p->nw * k : 0.0;
@@ -251,7 +258,7 @@ static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
 
 /* The workspace, in elements, carved in this order. */
 typedef struct md_ws {
-    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, Qc, dc, work1, work,
+    size_t Wa, Rw, hh, Yw, Y2, tau, Z, C2, Qz, dz, Qc, dc, hw, work1, work,
         total;
 } md_ws;
 
@@ -285,9 +292,13 @@ static md_ws md_ws_of(const md_plan *p)
     /* with lanes: Qc (n x N, ld n) and dc (N x r, ld N) */
     w.Qc = w.dz + (p->thin ? k * r : 0);
     w.dc = w.Qc + (p->lanes ? n * (size_t)p->N : 0);
+    /* a blocked window's QR (k > nbw) */
+    w.hw = w.dc + (p->lanes ? (size_t)p->N * r : 0);
     /* the second queue's work (the windows' updates of R, and with lanes
      * the block reflectors on Qc and dc) */
-    w.work1 = w.dc + (p->lanes ? (size_t)p->N * r : 0);
+    w.work1 = w.hw + (p->k > p->nbw ? qru_upd_house_workspace(p->hmax, p->k,
+                                                               p->nbw)
+                                     : 0);
     w.work = w.work1 + rows * kb;
     w.total = w.work + work + 1;
     return w;
@@ -425,8 +436,19 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
     }
     for (int i = 0; i < p->nw; ++i) {
         md_blk b = md_block(p, w, ws, p->lower + i);
-        QRU_TRY(o->panel_qr(ctx, dt, b.h, k, qru_ptr_add(Wa, (size_t)b.s), N,
-                            b.Y, b.ld, b.W, b.ld, tau, work));
+        qru_ptr Wi = qru_ptr_add(Wa, (size_t)b.s);
+        if (k > p->nbw) { /* blocked, merged, then Y and W into place */
+            qru_ptr hw = qru_ptr_add(ws, w->hw);
+            QRU_TRY(qru_upd_house(ctx, dt, b.h, k, p->nbw, Wi, N, hw));
+            QRU_TRY(qru_upd_house_merge(ctx, dt, b.h, k, p->nbw, hw));
+            QRU_TRY(o->copy(ctx, dt, b.h, k, hw, b.h, b.Y, b.ld));
+            QRU_TRY(o->copy(ctx, dt, b.h, k,
+                            qru_ptr_add(hw, (size_t)b.h * k), b.h, b.W,
+                            b.ld));
+        } else {
+            QRU_TRY(o->panel_qr(ctx, dt, b.h, k, Wi, N, b.Y, b.ld, b.W, b.ld,
+                                tau, work));
+        }
         if (b.s < m) { /* R's rows s .. s+h-1 are zero left of column s */
             QRU_TRY(o->lane(ctx, dt, 1));
             QRU_TRY(qru_upd_wy_left(ctx, dt, b.h, k, m - b.s, b.Y, b.ld, b.W,
