@@ -1173,6 +1173,22 @@ START_TEST(test_chol_rot)
 }
 END_TEST
 
+/* The passes [*p0, *p1) of a test that runs npass passes (kernel variants
+ * forced by the tuning block): all of them, or with QRU_TEST_PASS=i pass i
+ * alone (none where the test has no pass i): racecheck takes minutes a
+ * pass of the panel and sweeps cases, which then run side by side. */
+static void pass_range(int npass, int *p0, int *p1)
+{
+    const char *e = getenv("QRU_TEST_PASS");
+    *p0 = 0;
+    *p1 = npass;
+    if (e && *e) {
+        int i = atoi(e);
+        *p0 = i >= 0 && i < npass ? i : npass;
+        *p1 = *p0 < npass ? i + 1 : npass;
+    }
+}
+
 /* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
 
 /* Host reference of the staggered sweeps (the contract's loop): on X
@@ -1241,7 +1257,9 @@ START_TEST(test_givens_sweeps)
      * it fits), the global-memory kernel, the CUDA cluster window, the
      * window in one work-group's local memory, the CUDA chain of rows in
      * one block and in a cluster (elsewhere the backend's choice again) */
-    for (int pass = 0; pass < 6; ++pass) {
+    int pass0, pass1;
+    pass_range(6, &pass0, &pass1);
+    for (int pass = pass0; pass < pass1; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -1508,7 +1526,9 @@ START_TEST(test_panel_qr)
      * warp-chain kernel (three) */
     qru_backend be = qru_test_backend();
     int npass = be == QRU_BACKEND_CUDA ? 5 : be == QRU_BACKEND_OPENCL ? 3 : 1;
-    for (int pass = 0; pass < npass; ++pass) {
+    int pass0, pass1;
+    pass_range(npass, &pass0, &pass1);
+    for (int pass = pass0; pass < pass1; ++pass) {
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -1774,7 +1794,9 @@ START_TEST(test_panel_qr_tp)
         cases[last][1] = 200;
     }
     int npass = qru_test_backend() == QRU_BACKEND_CUDA ? 2 : 1;
-    for (int pass = 0; pass < npass; ++pass) {
+    int pass0, pass1;
+    pass_range(npass, &pass0, &pass1);
+    for (int pass = pass0; pass < pass1; ++pass) {
     ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
                                             pass ? 4 : 0), 0);
     for (int c = 0; c <= last; ++c) {
