@@ -5,7 +5,8 @@
  * fast update (the count QRU_UPDATE_AUTO weighs) are compared with the
  * calls the context statistics count while the update runs.  A change to
  * an update that the model does not follow fails here.  Also: the seconds
- * of a cost (flops on Q at rate_gemm), and the modification's widths
+ * of a cost (flops on Q at rate_gemm, the second queue's as a queue of
+ * their own), and the modification's widths
  * within the model's panel_rows.
  */
 #include <check.h>
@@ -188,6 +189,17 @@ START_TEST(test_cost_seconds)
     ck_assert_msg(fabs(qru_upd_cost_seconds(f, ctx, &u) - want) <= 1e-12,
                   "cost seconds %.9g, want %.9g",
                   qru_upd_cost_seconds(f, ctx, &u), want);
+    /* flops_lane (of flops_q) on the second queue: the longer queue */
+    u.flops_lane = 1e9; /* 0.25 s beside the first queue's rest */
+    want -= 1e9 / 4e9;
+    ck_assert_msg(fabs(qru_upd_cost_seconds(f, ctx, &u) - want) <= 1e-12,
+                  "cost seconds with a lane %.9g, want %.9g",
+                  qru_upd_cost_seconds(f, ctx, &u), want);
+    u.flops_q = u.flops_lane = 2e10; /* the second queue the longer: 5 s */
+    u.flops = 2.1e10;
+    ck_assert_msg(fabs(qru_upd_cost_seconds(f, ctx, &u) - 5.0) <= 1e-12,
+                  "cost seconds of a longer lane %.9g, want 5",
+                  qru_upd_cost_seconds(f, ctx, &u));
     prob_free(&pr);
 }
 END_TEST
