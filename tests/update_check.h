@@ -43,25 +43,28 @@ static inline void uc_setup_dissertation(void)
 }
 static inline void uc_setup_fast(void) { uc_setup_alg(QRU_UPDATE_FAST); }
 static inline void uc_setup_auto(void) { uc_setup_alg(QRU_UPDATE_AUTO); }
-/* Forces the Householder tiles (QRU_TUNE_UPDATE_TILES = 2) for every
- * element type of ctx: adding columns and removing rows take them
- * wherever they apply, not where the cost model prefers them. */
-static inline void uc_force_tiles(qru_context *ctx)
+/* Sets tuning parameter param to value for every element type of ctx. */
+static inline void uc_set_tuning(qru_context *ctx, qru_tuning_param param,
+                                 int value)
 {
     for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
         ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
-                                                QRU_TUNE_UPDATE_TILES, 2),
+                                                param, value),
                          0);
 }
-/* Sets QRU_TUNE_LOOKAHEAD (0 off, 1 on) for every element type of ctx:
- * the updates that run work on the backend's second queue then do (on a
- * backend without one, the same steps in order). */
+/* Forces the Householder tiles (QRU_TUNE_UPDATE_TILES = 2): adding
+ * columns and removing rows take them wherever they apply, not where the
+ * cost model prefers them. */
+static inline void uc_force_tiles(qru_context *ctx)
+{
+    uc_set_tuning(ctx, QRU_TUNE_UPDATE_TILES, 2);
+}
+/* QRU_TUNE_LOOKAHEAD (0 off, 1 on): the updates that run work on the
+ * backend's second queue then do (on a backend without one, the same
+ * steps in order). */
 static inline void uc_set_lookahead(qru_context *ctx, int on)
 {
-    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
-        ck_assert_int_eq(qru_context_set_tuning(ctx, qru_test_dtype(ctx, i),
-                                                QRU_TUNE_LOOKAHEAD, on),
-                         0);
+    uc_set_tuning(ctx, QRU_TUNE_LOOKAHEAD, on);
 }
 static inline void uc_teardown(void)
 {

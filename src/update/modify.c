@@ -295,7 +295,7 @@ static md_ws md_ws_of(const md_plan *p)
     /* a blocked window's QR (k > nbw) */
     w.hw = w.dc + (p->lanes ? (size_t)p->N * r : 0);
     /* the second queue's work (the windows' updates of R, and with lanes
-     * the block reflectors on Qc and dc) */
+     * the block reflectors on Q and d, or Qc and dc) */
     w.work1 = w.hw + (p->k > p->nbw ? qru_upd_house_workspace(p->hmax, p->k,
                                                                p->nbw)
                                      : 0);
@@ -458,7 +458,8 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
         }
     }
     QRU_TRY(o->lane_join(ctx));
-    /* with lanes: the lower QR's and the windows' reflectors on Qc, dc */
+    /* with lanes: the lower QR's and the windows' reflectors on Q and d
+     * (md_lane_block) */
     if (p->lanes && nb0 > 0) {
         QRU_TRY(o->lane(ctx, dt, 1));
         for (int i = 0; i < nb0; ++i)
