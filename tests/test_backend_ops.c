@@ -1189,6 +1189,16 @@ static void pass_range(int npass, int *p0, int *p1)
     }
 }
 
+/* 1 if case c of a sized loop runs: every case, or with QRU_TEST_SIZE=c
+ * that one alone (the panel and sweeps cases; with QRU_TEST_PASS one
+ * size of one pass a run, so that the largest sizes, which take
+ * racecheck minutes each, run in parallel or on several GPUs). */
+static int size_selected(int c)
+{
+    const char *e = getenv("QRU_TEST_SIZE");
+    return !(e && *e) || atoi(e) == c;
+}
+
 /* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
 
 /* Host reference of the staggered sweeps (the contract's loop): on X
@@ -1265,6 +1275,8 @@ START_TEST(test_givens_sweeps)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
+        if (!size_selected((int)c))
+            continue;
         int ncol = L + p, ld = nr + 2;
         progress("givens_sweeps %s pass %d: L %d p %d nr %d",
                  dt == QRU_DOUBLE ? "double" : "float", pass, L, p, nr);
@@ -1533,7 +1545,7 @@ START_TEST(test_panel_qr)
         qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
-        if (m == 0)
+        if (m == 0 || !size_selected((int)c))
             continue;
         /* the tall cases: the backend's choice and the many-block kernel
          * only (they take long, above all under the sanitizers) */
@@ -1802,7 +1814,7 @@ START_TEST(test_panel_qr_tp)
     for (int c = 0; c <= last; ++c) {
         int mt = cases[c][0], mb = cases[c][1], nb = cases[c][2];
         int m = mt + mb;
-        if (nb == 0)
+        if (nb == 0 || !size_selected(c))
             continue;
         progress("panel_qr_tp %s pass %d: %d + %d x %d",
                  dt == QRU_DOUBLE ? "double" : "float", pass, mt, mb, nb);
