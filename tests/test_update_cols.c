@@ -394,20 +394,24 @@ int main(void)
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
     }
-    /* the tiled insertion at every p (adding columns only), without and
-     * with look-ahead */
-    for (int la = 0; la < 2; ++la) {
-        TCase *tc = tcase_create(la ? "tiles_lookahead" : "tiles");
-        tcase_add_checked_fixture(tc, la ? setup_tiles_lookahead : setup_tiles,
-                                  teardown);
-        tcase_set_timeout(tc, 300);
-        tcase_add_loop_test(tc, test_add_cols, 0, 6);
-        tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
-        tcase_add_loop_test(tc, test_block_sizes, 0, 2);
-        tcase_add_loop_test(tc, test_extremes, 0, 2);
-        tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
-        tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
-        suite_add_tcase(s, tc);
-    }
+    /* the tiled insertion at every p (adding columns only) */
+    TCase *tc = tcase_create("tiles");
+    tcase_add_checked_fixture(tc, setup_tiles, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_cols, 0, 6);
+    tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
+    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+    tcase_add_loop_test(tc, test_extremes, 0, 2);
+    tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+    tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tiles_lookahead");
+    tcase_add_checked_fixture(tc, setup_tiles_lookahead, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_cols, 0, 6);
+    tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
+    tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+    tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
+    suite_add_tcase(s, tc);
     return qru_test_main(s);
 }
