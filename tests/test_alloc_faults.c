@@ -143,7 +143,6 @@ typedef struct env {
     qru_context *ctx;
     qru_dtype dt;
     int keep_q, alg, variant;
-    int col_room; /* columns of capacity beyond m */
     int empty_ws; /* start the call with an empty workspace pool */
     char uplo;
     qru_lsq *f;
@@ -215,7 +214,6 @@ static void lsq_new(env *e, int n, int m, int r)
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = e->keep_q ? QRU_Q_FULL : QRU_Q_NONE;
-    opt.col_capacity = m + e->col_room;
     OK(qru_lsq_create(e->ctx, A, b, &opt, &e->f));
     OK(qru_lsq_set_update_algorithm(e->f, (qru_update_algorithm)e->alg));
     qru_matrix_destroy(A);
@@ -376,14 +374,6 @@ static int c_qr_factor(env *e)
 static void s_lsq(env *e) { lsq_new(e, 12, 5, 2); }
 static void s_lsq_cols(env *e)
 {
-    /* variant 1: the tiles with look-ahead on and room for the columns
-     * (Q and d updated in place on the second queue after a backup copy,
-     * in more workspace; without it where that fails) */
-    if (e->variant) {
-        OK(qru_context_set_tuning(e->ctx, e->dt, QRU_TUNE_UPDATE_TILES, 2));
-        OK(qru_context_set_tuning(e->ctx, e->dt, QRU_TUNE_LOOKAHEAD, 1));
-        e->col_room = 2;
-    }
     lsq_new(e, 12, 5, 2);
     e->M[0] = rand_mat(e, 12, 2);
 }
@@ -647,10 +637,9 @@ int main(void)
             int chf = !strcmp(tc->name, "qru_chol_factor");
             int chu = !strcmp(tc->name, "qru_chol_update");
             int mod = !strcmp(tc->name, "qru_lsq_modify");
-            int cols = !strcmp(tc->name, "qru_lsq_add_cols");
             for (int keep = 0; keep <= (lsq ? 1 : 0); ++keep)
                 for (int alg = 0; alg <= (upd ? 2 : 0); ++alg)
-                    for (int v = 0; v <= (chf ? 5 : chu || mod || cols ? 1 : 0); ++v)
+                    for (int v = 0; v <= (chf ? 5 : chu || mod ? 1 : 0); ++v)
                     for (int ws = 0; ws <= 1; ++ws) {
                         static const int variants[] = {0, 1, 2, 16, 17, 18};
                         env e;

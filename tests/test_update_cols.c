@@ -23,18 +23,8 @@ static void setup_tiles(void)
     setup_fast();
     uc_force_tiles(ctx);
 }
-/* The tiles with look-ahead on and room for the new columns: the full
- * form applies the reflectors to Q and d on the second queue as they are
- * made, after a backup copy that a failure (the rank rule) copies back */
-static void setup_tiles_lookahead(void)
-{
-    setup_tiles();
-    uc_set_lookahead(ctx, 1);
-    uc_col_room = 64;
-}
 static void teardown(void)
 {
-    uc_col_room = 0;
     qru_context_destroy(ctx);
     ctx = NULL;
 }
@@ -402,14 +392,6 @@ int main(void)
     tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
     tcase_add_loop_test(tc, test_block_sizes, 0, 2);
     tcase_add_loop_test(tc, test_extremes, 0, 2);
-    tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
-    tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("tiles_lookahead");
-    tcase_add_checked_fixture(tc, setup_tiles_lookahead, teardown);
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_add_cols, 0, 6);
-    tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
     tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
     tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
     suite_add_tcase(s, tc);

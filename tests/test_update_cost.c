@@ -34,11 +34,6 @@ typedef struct prob {
     qru_lsq *f;
 } prob;
 
-/* Columns of capacity beyond m of the problems (adding columns with
- * look-ahead takes its in-place path only where the capacity holds the new
- * columns). */
-static int col_room = 0;
-
 static prob prob_new(qru_dtype dt, int n, int m, unsigned *seed)
 {
     prob p;
@@ -51,7 +46,6 @@ static prob prob_new(qru_dtype dt, int n, int m, unsigned *seed)
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = QRU_Q_FULL;
-    opt.col_capacity = m + col_room;
     p.f = NULL;
     ck_assert_int_eq(qru_lsq_create(ctx, p.dA, p.db, &opt, &p.f), 0);
     return p;
@@ -178,22 +172,6 @@ START_TEST(test_modify_lookahead_calls)
 }
 END_TEST
 
-/* Adding columns by the tiles with look-ahead on and room for the new
- * columns (the reflectors on Q and d on the second queue, after the
- * backups); _i: shape */
-START_TEST(test_tiles_lookahead_calls)
-{
-    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
-    ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES, 2), 0);
-    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, 1),
-                     0);
-    col_room = 64;
-    check_shape(dt, QRU_UPD_OP_ADD_COLS, _i, "tiles, lookahead on: ");
-    col_room = 0;
-}
-END_TEST
-
 /* The seconds of a cost: flops_q (GEMMs over Q's n rows) at rate_gemm,
  * the other flops at rate_upd, and the calls, steps and sweeps. */
 START_TEST(test_cost_seconds)
@@ -296,7 +274,6 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
     tcase_add_loop_test(tc, test_tiles_calls, 0, 6);
     tcase_add_loop_test(tc, test_modify_lookahead_calls, 0, 6);
-    tcase_add_loop_test(tc, test_tiles_lookahead_calls, 0, 3);
     tcase_add_test(tc, test_cost_seconds);
     tcase_add_test(tc, test_modify_panel_rows);
     suite_add_tcase(s, tc);

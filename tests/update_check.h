@@ -137,12 +137,6 @@ static inline void uc_free(hprob *hp)
 }
 
 /* factorisation of hp in form q (qru_lsq_q); nb = update block size */
-/* Columns of room beyond m that uc_factor_q reserves (the options'
- * col_capacity): the updates that take a path only where the capacity
- * already holds the new columns (adding columns with look-ahead) are
- * tested with it. */
-static int uc_col_room = 0;
-
 static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
                                    int nb)
 {
@@ -151,7 +145,6 @@ static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = q;
-    opt.col_capacity = hp->m + uc_col_room;
     qru_lsq *f = NULL;
     int st = qru_lsq_create(ctx, A, b, &opt, &f);
     ck_assert_msg(st == 0, "qru_lsq_create: %d", st);

@@ -25,19 +25,6 @@
  * (qru_upd_tiles_mode); fast: the update is QRU_UPDATE_FAST. */
 static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
                         int k, int p);
-/* 1 if the full form's tiles apply their reflectors (and the Householder
- * phase its merged one) to Q and d on the second queue as they are made,
- * in place after a backup copy of Q(:, k:n) and d(k:n, :) that a failure
- * copies back, instead of at the commit: with look-ahead on (the tuning
- * block's lookahead) and where the capacity holds the new columns
- * (m + p <= mcap: the commit reallocates nothing); tiles: ac_use_tiles. */
-static int ac_direct(const qru_lsq *f, const qru_context *ctx, int tiles,
-                     int k, int p)
-{
-    return tiles && f->q == QRU_Q_FULL && f->m - k > 0 &&
-           f->m + p <= f->mcap &&
-           qru_ctx_tuning(ctx, f->dtype)->lookahead != 0;
-}
 
 /* Number of Givens steps of the add-columns update and the rotations of
  * step t: new column j (local, 0 <= j < p) has L = m - k entries below its
@@ -141,19 +128,17 @@ static int ac_split(int fast, int L, int p)
  * and, with ac_split, dT (r x (L + p)) after them; ac_shared_at carves it
  * from sh (one layout for both forms). */
 typedef struct ac_shared {
-    int tiles, direct; /* direct: ac_direct */
+    int tiles;
     qru_ptr Rw, RT, cs, sw, dT, tl;
 } ac_shared;
 
 /* The tiles (tiles.c) of the active block: X = Rw(k+1:m+p, 1:p) (the new
  * columns above their triangle R22), R's part = Rw(k+1:m+p, p+1:s); d's
  * rows and Q's columns from k on, as f holds them at the moment. */
-static qru_upd_tiles ac_tiles(const qru_lsq *f, int k, int p, qru_ptr Rw,
-                              int direct)
+static qru_upd_tiles ac_tiles(const qru_lsq *f, int k, int p, qru_ptr Rw)
 {
     int m = f->m, mr = m + p;
     qru_upd_tiles tl = {0};
-    tl.direct = direct;
     tl.L = m - k;
     tl.p = p;
     tl.X = qru_ptr_add(Rw, (size_t)k);
@@ -190,7 +175,7 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
     int m = f->m, L = m - k, s = m + p - k, mr = m + p;
     qru_ptr Rw = sa->Rw, RT = sa->RT, cs = sa->cs, sw = sa->sw;
     if (L > 0 && sa->tiles) {
-        qru_upd_tiles tl = ac_tiles(f, k, p, Rw, sa->direct);
+        qru_upd_tiles tl = ac_tiles(f, k, p, Rw);
         QRU_TRY(qru_upd_tiles_run(ctx, f, &tl, sa->tl));
         /* the triangle's rows first: X := X([L:L+p, 0:L], :) through RT */
         QRU_TRY(o->copy(ctx, dt, p, s, qru_ptr_add(Rw, (size_t)m), mr, RT, s));
@@ -246,14 +231,12 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
     if (L <= 0)
         return 0;
     if (sa->tiles) {
-        /* the tiles' reflectors (direct: applied already), then the
-         * permutation of R's rows on d's
+        /* the tiles' reflectors, then the permutation of R's rows on d's
          * rows k .. m+p-1 and Q's columns (the triangle's first; the
          * others move right by p in steps of at most p columns from the
          * right, so that no step overlaps itself) */
-        qru_upd_tiles tl = ac_tiles(f, k, p, sa->Rw, sa->direct);
-        if (!sa->direct)
-            QRU_TRY(qru_upd_tiles_apply(ctx, f, &tl, sa->tl));
+        qru_upd_tiles tl = ac_tiles(f, k, p, sa->Rw);
+        QRU_TRY(qru_upd_tiles_apply(ctx, f, &tl, sa->tl));
         qru_ptr tmp = qru_upd_tiles_scratch(f, ctx, &tl, sa->tl);
         int s = L + p;
         if (r > 0) {
@@ -326,12 +309,11 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
 
 static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
                               int n, int m, int k, int p, int fast,
-                              int direct, qru_ptr sh)
+                              qru_ptr sh)
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
     a.tiles = ac_use_tiles(f, ctx, fast, k, p);
-    a.direct = direct;
     a.Rw = sh;
     a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
@@ -344,13 +326,13 @@ static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
 }
 
 static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
-                           int m, int k, int p, int r, int fast, int direct)
+                           int m, int k, int p, int r, int fast)
 {
     int L = m - k, s = m + p - k;
     if (ac_use_tiles(f, ctx, fast, k, p))
         return (size_t)(m + p) * s + (size_t)s * s +
                qru_upd_tiles_ws(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
-                                direct);
+                                0);
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
            (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
@@ -358,24 +340,6 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
 }
 
 /* ---- the full form ---- */
-
-/* The Householder phase's panels merged into one block reflector, P = I
- * + W Y' with Y, W nz x p (hh), on Q(:, m:n) and d(m:n, :), so that Q
- * and d are swept once with GEMMs of inner size p instead of once per
- * panel. */
-static int ac_house_apply(qru_context *ctx, const qru_lsq *f, int p, int nb,
-                          qru_ptr hh, qru_ptr work)
-{
-    qru_dtype dt = f->dtype;
-    int n = f->n, m = f->m, nz = n - m, ld = f->ncap;
-    qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p);
-    QRU_TRY(qru_upd_house_merge(ctx, dt, nz, p, nb, hh));
-    QRU_TRY(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
-                             qru_ptr_at(f->Q, ld, 0, m), ld, work));
-    return qru_upd_wy_left(ctx, dt, nz, p, f->r, Y, nz, W, nz,
-                           qru_ptr_add(f->d, (size_t)m), f->ldr, work);
-}
-
 static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, st;
@@ -391,37 +355,27 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
-    int direct = ac_direct(f, ctx, ac_use_tiles(f, ctx, fast, k, p), k, p);
-    int backed = 0; /* direct: Q(:, k:n) and d(k:n, :) in Qb, db */
 
-    /* workspace (elements): U_Q, the Householder phase, the shared steps,
-     * the GEMMs' work on Q (n x p) and d (p x r); direct: the backups Qb
-     * (n x (n-k)) and db ((n-k) x r) */
+    /* workspace (elements): U_Q, the Householder phase, the shared steps */
     size_t o_hh = (size_t)n * p;
     size_t o_sh = o_hh + qru_upd_house_workspace(nz, p, nb);
-    size_t o_wk, o_bk, total;
+    size_t o_wk = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
+    /* the GEMMs' work on Q (n x p) and d (p x r) */
+    size_t total = o_wk + (size_t)p * (size_t)(n > r ? n : r);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
     double *hnorm = hdiag + mr;
     qru_ptr ws;
-    for (;;) {
-        o_wk = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast, direct);
-        o_bk = o_wk + (size_t)p * (size_t)(n > r ? n : r);
-        total = o_bk + (direct ? (size_t)(n - k) * (size_t)(n + r) : 0);
-        st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
-        if (!st || !direct)
-            break;
-        direct = 0; /* without the backups: Q and d at the commit */
-    }
+    st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
     if (st) {
         free(hdiag);
         return st;
     }
     qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
-    qru_ptr work = qru_ptr_add(ws, o_wk), Qb = qru_ptr_add(ws, o_bk);
-    qru_ptr db = qru_ptr_add(Qb, (size_t)n * (size_t)(n - k));
-    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, direct, sh);
+    qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
+            work = qru_ptr_add(ws, o_wk);
+    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
     qru_ptr Rw = a.Rw;
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
@@ -431,34 +385,23 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     /* PHASE 1: Householder QR of U_Q(m+1:n, :); the reflectors stay in hh
      * for the later application to Q, d */
     QRU_TRY_GOTO(qru_upd_house(ctx, dt, nz, p, nb, Z, n, hh));
-    if (direct) {
-        /* on the second queue, beside the rest: the backups, the merged
-         * reflector on Q and d (the tiles then add theirs, also there) */
-        QRU_TRY_GOTO(o->lane(ctx, dt, 1));
-        QRU_TRY_GOTO(o->copy(ctx, dt, n, n - k,
-                             qru_ptr_at(f->Q, f->ncap, 0, k), f->ncap, Qb,
-                             n));
-        if (r > 0)
-            QRU_TRY_GOTO(o->copy(ctx, dt, n - k, r,
-                                 qru_ptr_add(f->d, (size_t)k), f->ldr, db,
-                                 n - k));
-        backed = 1;
-        QRU_TRY_GOTO(ac_house_apply(ctx, f, p, nb, hh, work));
-        QRU_TRY_GOTO(o->lane(ctx, dt, 0));
-    }
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, Uq, n, Z, n, Rw));
     /* PHASE 2 and the rank rule */
     if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag, hnorm)) != 0)
         goto done;
 
-    /* commit (the tiles joined the second queue before the rank rule):
-     * capacity (direct: there already), then Q := Q H G', d := G H' d,
-     * R(:, k+1:m+p) */
+    /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
     QRU_TRY_GOTO(qru_lsq_reserve(f, n, m + p));
     {
         int ld = f->ncap;
-        if (!direct)
-            QRU_TRY_GOTO(ac_house_apply(ctx, f, p, nb, hh, work));
+        /* merge the panels' block reflectors into one, P = I + W Y' with
+         * Y, W nz x p, so that Q and d are swept once with GEMMs of inner
+         * size p instead of once per panel */
+        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, nz, p, nb, hh));
+        QRU_TRY_GOTO(qru_upd_wy_right(ctx, dt, n, nz, p, Y, nz, W, nz,
+                                      qru_ptr_at(f->Q, ld, 0, m), ld, work));
+        QRU_TRY_GOTO(qru_upd_wy_left(ctx, dt, nz, p, r, Y, nz, W, nz,
+                                     qru_ptr_add(f->d, (size_t)m), ld, work));
         QRU_TRY_GOTO(ac_apply(ctx, f, k, p, fast, &a));
         QRU_TRY_GOTO(o->copy(ctx, dt, mr, s, Rw, mr,
                              qru_ptr_at(f->R, ld, 0, k), ld));
@@ -468,15 +411,6 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         f->m = m + p;
     }
 done:
-    if (st && backed) { /* Q and d as they were (the failure's status
-                         * stands) */
-        (void)o->lane_join(ctx);
-        (void)o->copy(ctx, dt, n, n - k, Qb, n,
-                      qru_ptr_at(f->Q, f->ncap, 0, k), f->ncap);
-        if (r > 0)
-            (void)o->copy(ctx, dt, n - k, r, db, n - k,
-                          qru_ptr_add(f->d, (size_t)k), f->ldr);
-    }
     free(hdiag);
     return st;
 }
@@ -515,7 +449,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
     size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
     size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
-    size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast, 0);
+    size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
     qru_ptr ws;
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
     if (!hdiag)
@@ -533,7 +467,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
             gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
-    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, 0, sh);
+    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
     qru_ptr Rw = a.Rw;
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
@@ -670,21 +604,10 @@ static void ac_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
         out->sweeps = 0.0;
         /* the tiles (kept), the laset below R1, the permutations of R's
          * rows, d's and Q's columns */
-        int direct = ac_direct(f, ctx, 1, k, p);
-        qru_upd_tiles_cost(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
-                           direct, out);
+        qru_upd_tiles_cost(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r, 0,
+                           out);
         out->calls += 1.0 + 3.0 + (r > 0 ? 3.0 : 0.0) +
                       (f->q != QRU_Q_NONE ? 2.0 + ceil((double)L / p) : 0.0);
-        if (direct) {
-            /* the backups and two queue switches; the second queue's
-             * GEMMs on Q and d: the merged reflector, the pairs' blocks
-             * and the D blocks (h ~ p rows a tile) */
-            double dn = n, dp = p, dl = L, dr = r;
-            out->calls += 1.0 + (r > 0 ? 1.0 : 0.0) +
-                          2.0 * (qru_op_native(ctx, QRU_OP_lane) ? 1.0 : 0.0);
-            out->flops_q = out->flops_lane =
-                4.0 * (dn + dr) * (n - m) * dp + 12.0 * (dn + dr) * dp * dl;
-        }
         return;
     }
     if (L > 0) {
