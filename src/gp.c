@@ -41,10 +41,14 @@ static double kfun(const qru_gp *g, double a, double b)
 }
 
 /* Diagonal entry of K for the input x, as gp_upload_K forms it (NaN for
- * a non-finite x): what the definiteness rule reads. */
+ * a non-finite x): what the definiteness rule reads.  kfun(x, x) is
+ * sf2 exp(-0) = sf2 exactly for a finite x (and NaN otherwise), so no
+ * exponential is evaluated: an insertion judges all n + p pivots, and the
+ * exponentials of that diagonal cost as much host time as the kernel
+ * column itself. */
 static double kdiag(const qru_gp *g, double x)
 {
-    return kfun(g, x, x) + g->sn2;
+    return isfinite(x) ? g->sf2 + g->sn2 : (double)NAN;
 }
 
 /* Uploads an m x n host array of doubles (ld m) as dtype dt; tmp must hold
