@@ -1,7 +1,7 @@
 /*
  * CUDA versions of the Cholesky ops (contracts in src/qru_internal.h; the
  * CPU versions in src/cpu/cpu_chol_kernels.inc are the reference): syrk by
- * cuBLAS, lacpy, potrf_panel (cuSOLVER on a copy of the block, or the
+ * cuBLAS (n = 1: qru_syrk1), lacpy, potrf_panel (cuSOLVER on a copy of the block, or the
  * one-work-group kernel of kernels/qru_chol.cl for small blocks), chol_rot
  * (kernels/qru_chol.cl), which keep their failure flag 'info' on the
  * device, and the vendor Cholesky potrf_full (cuSOLVER potrf).
@@ -29,6 +29,19 @@ static int scal_tri_t(qru_context *ctx, int uplo, int n, double beta,
     return qru_cuda_launched();
 }
 
+/* n = 1: a 1 x 1 GEMM in cuBLAS took 70-80 us at k = 4096 on an H100
+ * (results/2026-11-27_gpu_issue16-gp/), syrk's kernel more: the dot in
+ * one block instead. */
+template <typename T>
+static int syrk1_t(qru_context *ctx, int k, double alpha, qru_ptr A, long inc,
+                   double beta, qru_ptr C)
+{
+    qru_syrk1<T><<<1, QRU_RED, 0, qru_cuda(ctx)->stream>>>(
+        k, (T)alpha, (const T *)A.h, (long)A.off, inc, (T)beta, (T *)C.h,
+        (long)C.off);
+    return qru_cuda_launched();
+}
+
 int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
                 int k, double alpha, qru_ptr A, int lda, double beta,
                 qru_ptr C, int ldc)
@@ -42,33 +55,26 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
     if (k <= 0 || alpha == 0.0) /* C = beta C on the triangle */
         return dt == QRU_DOUBLE ? scal_tri_t<double>(ctx, u, n, beta, C, ldc)
                                 : scal_tri_t<float>(ctx, u, n, beta, C, ldc);
+    int tr = trans == 'T' || trans == 't' || trans == 'C' || trans == 'c';
+    if (n == 1) /* C(0,0) = alpha a'a + beta C(0,0): one block's dot */
+        return dt == QRU_DOUBLE
+                   ? syrk1_t<double>(ctx, k, alpha, A, tr ? 1 : lda, beta, C)
+                   : syrk1_t<float>(ctx, k, alpha, A, tr ? 1 : lda, beta, C);
     cublasHandle_t h = qru_cuda(ctx)->blas;
     st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
     if (st)
         return st;
     cublasFillMode_t fm =
         u == 1 ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    cublasOperation_t op =
-        (trans == 'T' || trans == 't' || trans == 'C' || trans == 'c')
-            ? CUBLAS_OP_T
-            : CUBLAS_OP_N;
-    /* n = 1 (one new point of a GP append: C(0,0) += alpha a'a): the
-     * 1 x 1 GEMM, which cuBLAS runs as a reduction over k, instead of
-     * syrk's kernel */
-    cublasOperation_t o2 = op == CUBLAS_OP_T ? CUBLAS_OP_N : CUBLAS_OP_T;
+    cublasOperation_t op = tr ? CUBLAS_OP_T : CUBLAS_OP_N;
     if (dt == QRU_DOUBLE)
-        return qru_cublas_status(
-            n == 1 ? cublasDgemm(h, op, o2, 1, 1, k, &alpha,
-                                 qru_dp<double>(A), lda, qru_dp<double>(A),
-                                 lda, &beta, qru_dp<double>(C), ldc)
-                   : cublasDsyrk(h, fm, op, n, k, &alpha, qru_dp<double>(A),
-                                 lda, &beta, qru_dp<double>(C), ldc));
+        return qru_cublas_status(cublasDsyrk(h, fm, op, n, k, &alpha,
+                                             qru_dp<double>(A), lda, &beta,
+                                             qru_dp<double>(C), ldc));
     float a = (float)alpha, b = (float)beta;
-    return qru_cublas_status(
-        n == 1 ? cublasSgemm(h, op, o2, 1, 1, k, &a, qru_dp<float>(A), lda,
-                             qru_dp<float>(A), lda, &b, qru_dp<float>(C), ldc)
-               : cublasSsyrk(h, fm, op, n, k, &a, qru_dp<float>(A), lda, &b,
-                             qru_dp<float>(C), ldc));
+    return qru_cublas_status(cublasSsyrk(h, fm, op, n, k, &a,
+                                         qru_dp<float>(A), lda, &b,
+                                         qru_dp<float>(C), ldc));
 }
 
 template <typename T>

@@ -14,6 +14,9 @@
 #ifndef QRU_IDX /* as in qru_base.cl */
 #define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
 #endif
+#ifndef QRU_RED /* as in qru_base.cl */
+#define QRU_RED 256
+#endif
 
 /* B = A on the part named by uplo (0: all, 1: upper trapezoid with the
  * diagonal, 2: lower trapezoid with the diagonal).  Any 2-D group shape. */
@@ -26,6 +29,34 @@ QRU_KERNEL void qru_lacpy(int uplo, int m, int n, QRU_GLOBAL const T *A,
                 continue;
             B[QRU_IDX(ob, i, j, ldb)] = A[QRU_IDX(oa, i, j, lda)];
         }
+}
+
+/* syrk with n = 1 (the one new point of a GP append): C[oc] = alpha
+ * sum_i a_i^2 + beta C[oc] for a_i = A[oa + i inc], 0 <= i < k; beta == 0:
+ * C is not read.  ONE work-group of a power of two items (at most
+ * QRU_RED): a dot product of k elements, where the vendor's 1 x 1 GEMM
+ * took tens of microseconds. */
+QRU_KERNEL void qru_syrk1(int k, T alpha, QRU_GLOBAL const T *A, long oa,
+                          long inc, T beta, QRU_GLOBAL T *C, long oc)
+{
+    QRU_LOCAL_DECL(T, red, QRU_RED);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    T s = (T)0;
+    for (int i = lid; i < k; i += nt) {
+        T a = A[oa + (long)i * inc];
+        s += a * a;
+    }
+    red[lid] = s;
+    QRU_BARRIER;
+    for (int h = nt / 2; h > 0; h >>= 1) {
+        if (lid < h)
+            red[lid] += red[lid + h];
+        QRU_BARRIER;
+    }
+    if (lid == 0) {
+        T r = alpha * red[0];
+        C[oc] = beta == (T)0 ? r : r + beta * C[oc];
+    }
 }
 
 /* A = beta A on the part named by uplo (as qru_lacpy); exactly 0 where

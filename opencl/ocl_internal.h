@@ -49,6 +49,7 @@ extern const int qru_ocl_source_count;
     X(K_GEADD, "qru_geadd") \
     X(K_LACPY, "qru_lacpy") \
     X(K_SCAL_TRI, "qru_scal_tri") \
+    X(K_SYRK1, "qru_syrk1") \
     X(K_POTRF_PANEL, "qru_potrf_panel") \
     X(K_CHOL_ROT, "qru_chol_rot") \
     X(K_PANEL_QR, "qru_panel_qr") \

@@ -232,6 +232,20 @@ int ocl_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                     KMEM(C), KLONG(co), KINT(cl)};
         return ocl_launch2d(ctx, p, K_SCAL_TRI, n, n, NARGS(a), a);
     }
+    if (n == 1) { /* C(0,0) = alpha a'a + beta C(0,0): one group's dot */
+        cl_int ck = k;
+        cl_long ao = (cl_long)A.off, co = (cl_long)C.off,
+                inc = (trans == 'T' || trans == 't' || trans == 'C' ||
+                       trans == 'c')
+                          ? 1
+                          : lda;
+        tval ta, tb;
+        size_t w = ocl_wg_for(IMPL(ctx), p, K_SYRK1, (size_t)IMPL(ctx)->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a[] = {KINT(ck),  ocl_targ(dt, alpha, &ta), KMEM(A), KLONG(ao),
+                    KLONG(inc), ocl_targ(dt, beta, &tb),  KMEM(C), KLONG(co)};
+        return ocl_launch(ctx, p, K_SYRK1, 1, g, l, NARGS(a), a);
+    }
     cl_command_queue q = IMPL(ctx)->q;
     CLBlastTriangle tri = u == 1 ? CLBlastTriangleUpper : CLBlastTriangleLower;
     CLBlastStatusCode s;

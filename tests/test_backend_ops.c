@@ -982,6 +982,38 @@ START_TEST(test_syrk_lacpy)
         free(C);
         free(g);
     }
+    /* n = 1 with long k (the GPU backends' one-work-group dot: k beyond
+     * one pass of the group, not a multiple of it), both transposes, beta
+     * = 0 with NaN in C (C is not read then) */
+    for (int c = 0; c < 8; ++c) {
+        char tr = (c & 1) ? 'T' : 'N';
+        int k = (c & 2) ? 4097 : 1000, ld = tr == 'N' ? 3 : k + 2;
+        double beta = (c & 4) ? 0.0 : -1.5;
+        size_t la = (size_t)ld * (tr == 'N' ? k : 1);
+        double *A = hrand(dt, la), *C = hrand(dt, 2), g[2];
+        if (beta == 0.0)
+            C[0] = NAN;
+        dbuf dA = dnew(dt, la), dC = dnew(dt, 2);
+        dput(dt, dA, A);
+        dput(dt, dC, C);
+        ck_assert_int_eq(O->syrk(ctx, dt, c % 3 ? 'L' : 'U', tr, 1, k, 0.75,
+                                 dA.p, ld, beta, dC.p, 2),
+                         0);
+        double s = 0.0;
+        for (int l = 0; l < k; ++l) {
+            double a = tr == 'N' ? A[(size_t)l * ld] : A[l];
+            s += a * a;
+        }
+        double want[2] = {0.75 * s + (beta == 0.0 ? 0.0 : beta * C[0]), C[1]};
+        dget(dt, dC, g);
+        /* the error against the sum's size (k eps bound of a sum) */
+        expect_close("syrk n = 1", dt, g, want, 2, 0.75 * s + 1.5,
+                     4.0 * (k + 2) * eps);
+        dfree(dA);
+        dfree(dC);
+        free(A);
+        free(C);
+    }
     const char uplos[] = {'A', 'U', 'L'};
     for (int u = 0; u < 3; ++u) {
         int m = 9, n = 14, ld = 11;
