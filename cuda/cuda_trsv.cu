@@ -21,6 +21,14 @@
  *      no arithmetic produces), so the values are their own ready flags
  *      (no fence, no flag; a flag a block with a fence and a barrier was
  *      about 2.4 us a block at m = 4096, the first measured version).
+ * From the third block on, the block before is folded out of the block's
+ * barriers: with M = inv(D_b) op(A)(b, b-1), formed in registers while
+ * the block waits, steps 2 and 3 stop at block b - 2 and give
+ * y = inv(D_b) (alpha b(b) - sum over q <= b - 2), and each warp, for
+ * its 8 rows, reads x(b-1) itself (two values a lane, shuffled) and
+ * forms x(b) = y - M x(b-1): what lies between two blocks is one
+ * warp's product and shuffles, no barrier (the chain was about 1.9 us a
+ * block with the barriers of steps 2 and 3 on it).
  * The ticket and that copy live in a scratch buffer set by one memset
  * a call.  With the inverted diagonal block the solve of a block is a
  * matrix-vector product (as MAGMA's trsm does), so its error bound is that
@@ -79,7 +87,7 @@ template <> __device__ __forceinline__ bool trsv_unset<float>(float v)
 
 /* ticket: all ones before the call (the first block draws 0) */
 template <typename T, int R>
-__global__ void __launch_bounds__(TRSV_THREADS)
+__global__ void __launch_bounds__(TRSV_THREADS, 1)
     qru_trsv_sf(int m, int nr, int trans, int fwd, int unit, T alpha,
                 const T *__restrict__ A, long lda, T *B, long ldb,
                 unsigned *ticket, T *xw)
@@ -105,6 +113,15 @@ __global__ void __launch_bounds__(TRSV_THREADS)
 #pragma unroll
     for (int c = 0; c < R; ++c)
         bown[c] = (tid < ni && c < nr) ? alpha * B[i0 + tid + c * ldb] : T(0);
+
+    /* the tile op(A)(b, b-1) of the fold (b >= 2), loaded before the
+     * inversion */
+    const int fold = b >= 2;
+    const int r = tid % TRSV_NB, g = tid / TRSV_NB;
+    T at[TRSV_PER];
+    if (fold)
+        trsv_tile<T>(at, trans, fwd, nblk, m, b - 1, i0, ni, r, g, tid, A,
+                     lda);
 
     /* 1. diagonal block in logical lower orientation: sD[li][lk] =
      * op(A)(p(li), p(lk)), p(l) = l forward, ni - 1 - l backward; the
@@ -178,25 +195,87 @@ __global__ void __launch_bounds__(TRSV_THREADS)
         }
         __syncthreads();
     }
-    /* sD is free from here (the last barrier above): the tiles of the
-     * transposed op */
+    /* sD is free from here (the last barrier above).  The fold's
+     * M = inv(D_b) T, T = op(A)(b, b-1) with its rows in logical order
+     * (a block of the fold is full: only the last logical block can be
+     * short, and it is b = 0 when solving backward): T goes into sD, each
+     * thread forms a 4 x 4 block of M, M goes back into sD, and each
+     * thread keeps the 16 elements M[li][part + 4 i] (li = tid / 4, part =
+     * tid % 4) of the warp product in step 3 */
+    T Mr[TRSV_NB / TRSV_G];
+    if (fold) {
+#pragma unroll
+        for (int s = 0; s < TRSV_PER; ++s) {
+            int tr_, tc_; /* T(tr_, tc_), physical row, column */
+            if (!trans) {
+                tr_ = r;
+                tc_ = g + TRSV_G * s;
+            } else {
+                int e = tid + TRSV_THREADS * s;
+                tr_ = e / TRSV_NB;
+                tc_ = e % TRSV_NB;
+            }
+            int lr = fwd ? tr_ : TRSV_NB - 1 - tr_;
+            sD[lr * TRSV_LD + tc_] = at[s];
+        }
+        __syncthreads();
+        const int r0 = (tid / 16) * 4, c0 = (tid % 16) * 4;
+        T mb[4][4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                mb[i][j] = T(0);
+        for (int k = 0; k <= r0 + 3; ++k) { /* inv(D) is lower */
+            T iv[4], tv[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                iv[i] = sI[(r0 + i) * TRSV_LD + k];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                tv[j] = sD[k * TRSV_LD + c0 + j];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    mb[i][j] += iv[i] * tv[j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                sD[(r0 + i) * TRSV_LD + c0 + j] = mb[i][j];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < TRSV_NB / TRSV_G; ++i)
+            Mr[i] = sD[(tid / TRSV_G) * TRSV_LD + tid % TRSV_G + TRSV_G * i];
+        __syncthreads();
+    }
+    const int qend = fold ? b - 1 : b; /* the blocks of step 2 */
 
     /* 2. the earlier blocks: x of up to KC blocks comes into shared memory
      * together (one round trip through L2 for several tiles, once they
      * are there); each tile's loads of A are issued one tile ahead */
-    const int r = tid % TRSV_NB, g = tid / TRSV_NB;
     T acc[R];
 #pragma unroll
     for (int c = 0; c < R; ++c)
         acc[c] = T(0);
-    T a[TRSV_PER], an[TRSV_PER];
-    if (b > 0)
+    /* tiles loaded PF ahead (a, then p1, p2): a block behind the front of
+     * the solve streams its tiles one after the other.  Two ahead for one
+     * right-hand side (4096 rows: 144 -> 131 us with the fold, H100;
+     * three ahead measured no faster), one for more (registers) */
+    constexpr int PF = R == 1 ? 2 : 1;
+    T a[TRSV_PER], p1[TRSV_PER], p2[TRSV_PER];
+    if (qend > 0)
         trsv_tile<T>(a, trans, fwd, nblk, m, 0, i0, ni, r, g, tid, A, lda);
+    if (PF >= 2 && qend > 1)
+        trsv_tile<T>(p1, trans, fwd, nblk, m, 1, i0, ni, r, g, tid, A, lda);
     int base = 0, have = 0; /* sx holds x of blocks base .. base + have */
-    for (int q = 0; q < b; ++q) {
+    for (int q = 0; q < qend; ++q) {
         if (q == base + have) {
             __syncthreads(); /* sx is free */
-            const int want = min(TRSV_KC, b - q);
+            const int want = min(TRSV_KC, qend - q);
             if (tid < TRSV_KC)
                 s_ok[tid] = 1;
             __syncthreads();
@@ -230,9 +309,9 @@ __global__ void __launch_bounds__(TRSV_THREADS)
             base = q;
             have = cnt;
         }
-        if (q + 1 < b)
-            trsv_tile<T>(an, trans, fwd, nblk, m, q + 1, i0, ni, r, g, tid, A,
-                         lda);
+        if (q + PF < qend)
+            trsv_tile<T>(PF == 1 ? p1 : p2, trans, fwd, nblk, m, q + PF, i0,
+                         ni, r, g, tid, A, lda);
         if (trans) { /* the tile through shared memory, transposed */
 #pragma unroll
             for (int s = 0; s < TRSV_PER; ++s) {
@@ -254,8 +333,11 @@ __global__ void __launch_bounds__(TRSV_THREADS)
                 acc[c] += a[s] * xs[jj * R + c];
         }
 #pragma unroll
-        for (int s = 0; s < TRSV_PER; ++s)
-            a[s] = an[s];
+        for (int s = 0; s < TRSV_PER; ++s) {
+            a[s] = p1[s];
+            if (PF >= 2)
+                p1[s] = p2[s];
+        }
     }
     /* 3. residual, in logical order, then x = inv(D) residual */
     __syncthreads();
@@ -292,6 +374,48 @@ __global__ void __launch_bounds__(TRSV_THREADS)
         for (int c = 0; c < R; ++c) {
             x[c] += __shfl_xor_sync(0xffffffffu, x[c], 1);
             x[c] += __shfl_xor_sync(0xffffffffu, x[c], 2);
+        }
+        if (fold) { /* x = y - M x(b-1), x(b-1) read by this warp */
+            const int qb = fwd ? b - 1 : nblk - b, lane = tid & 31;
+            const long j0 = (long)qb * TRSV_NB;
+            const int nj = (int)min((long)TRSV_NB, (long)m - j0);
+            T v0[R], v1[R];
+#pragma unroll
+            for (int c = 0; c < R; ++c) {
+                v0[c] = v1[c] = T(0);
+                if (c < nr) {
+                    const volatile T *p0 = xw + j0 + lane + (long)c * m;
+                    if (lane < nj)
+                        do
+                            v0[c] = *p0;
+                        while (trsv_unset(v0[c]));
+                    if (lane + 32 < nj)
+                        do
+                            v1[c] = p0[32];
+                        while (trsv_unset(v1[c]));
+                }
+            }
+            __syncwarp();
+            T sm[R];
+#pragma unroll
+            for (int c = 0; c < R; ++c)
+                sm[c] = T(0);
+#pragma unroll
+            for (int i = 0; i < TRSV_NB / TRSV_G; ++i) {
+                const int src = (part + TRSV_G * i) & 31;
+#pragma unroll
+                for (int c = 0; c < R; ++c)
+                    sm[c] += Mr[i] * __shfl_sync(0xffffffffu,
+                                                 i < 32 / TRSV_G ? v0[c]
+                                                                 : v1[c],
+                                                 src);
+            }
+#pragma unroll
+            for (int c = 0; c < R; ++c) {
+                sm[c] += __shfl_xor_sync(0xffffffffu, sm[c], 1);
+                sm[c] += __shfl_xor_sync(0xffffffffu, sm[c], 2);
+                x[c] -= sm[c];
+            }
         }
         if (part == 0 && li < ni) {
             long row = i0 + (fwd ? li : ni - 1 - li);
