@@ -519,6 +519,26 @@ typedef enum qru_lsq_adopt {
     QRU_ADOPT_R = 2  /**< the caller's R is the object's R */
 } qru_lsq_adopt;
 
+/** What an update does when the updated A1 is numerically rank-deficient
+ *  by the QR rank rule (qru_lsq_options::rank). */
+typedef enum qru_lsq_rank {
+    /** The default: qru_lsq_add_cols(), qru_lsq_add_cols_data() and
+     *  qru_lsq_modify() return j > 0 and leave the factorisation
+     *  unchanged (their documented statuses). */
+    QRU_RANK_REFUSE = 0,
+    /** The update completes wherever its result is still a valid QR
+     *  factorisation of A1 (Q1 orthogonal, Q1 R1 = A1, R1 singular):
+     *  qru_lsq_add_cols() in the full form and qru_lsq_modify() in both
+     *  forms, as MATLAB's qrinsert / qrupdate and SciPy's qr_insert /
+     *  qr_update return a QR of a rank-deficient matrix;
+     *  qru_lsq_solve() then reports the rank.  Where a rank-deficient
+     *  result would not be a valid factorisation the update still
+     *  refuses: added columns in the thin form (their new columns of Q1
+     *  cannot be formed) and in the Q-less form, and the row removals'
+     *  own rules. */
+    QRU_RANK_ACCEPT = 1
+} qru_lsq_rank;
+
 /** Options for qru_lsq_create(); initialise with qru_lsq_options_init(). */
 typedef struct qru_lsq_options {
     int q;             /**< a ::qru_lsq_q value; default #QRU_Q_FULL */
@@ -541,6 +561,8 @@ typedef struct qru_lsq_options {
      *  update leaves them as they were.  qru_lsq_view_q() and
      *  qru_lsq_view_r() tell where Q and R are after an update. */
     int adopt;
+    /** a ::qru_lsq_rank value; default #QRU_RANK_REFUSE */
+    int rank;
 } qru_lsq_options;
 
 /** Sets every field of @p opt to its default. */

@@ -58,6 +58,7 @@ void qru_lsq_options_init(qru_lsq_options *opt)
     opt->row_capacity = 0;
     opt->col_capacity = 0;
     opt->adopt = 0;
+    opt->rank = QRU_RANK_REFUSE;
 }
 
 /* The device buffers of a factorisation: R, Q, d, E, G, c (see struct
@@ -213,6 +214,10 @@ static int lsq_opts_check(int i, const qru_lsq_options *opt, int n, int m,
     if (opt->adopt & ~(QRU_ADOPT_Q | QRU_ADOPT_R))
         return qru_fail_arg(i, "opt->adopt = %d is not a set of "
                                "qru_lsq_adopt flags", opt->adopt);
+    if (opt->rank != QRU_RANK_REFUSE && opt->rank != QRU_RANK_ACCEPT)
+        return qru_fail_arg(i, "opt->rank = %d is not a qru_lsq_rank value "
+                               "(QRU_RANK_REFUSE, QRU_RANK_ACCEPT)",
+                            opt->rank);
     if (opt->adopt && !adopt)
         return qru_fail_arg(i, "opt->adopt = %d, but only "
                                "qru_lsq_create_from_qr with a Q adopts",
@@ -242,6 +247,7 @@ static int lsq_new(qru_context *ctx, qru_dtype dt, int n, int m, int r,
     f->q = q;
     f->has_q = q == QRU_Q_FULL;
     f->nb = opt->nb;
+    f->rank = opt->rank;
     if (q != QRU_Q_NONE)
         f->adopted = (opt->adopt & QRU_ADOPT_Q ? 1u << LB_Q : 0u) |
                      (opt->adopt & QRU_ADOPT_R ? 1u << LB_R : 0u);

@@ -366,7 +366,17 @@ struct qru_lsq {
     int upd_alg;       /* qru_update_algorithm */
     /* update policy (update_policy.c; both 0 after calloc) */
     int last_path;     /* QRU_PATH_* of the last successful update */
+    int rank;          /* qru_lsq_rank (qru_lsq_options::rank) */
 };
+
+/* Whether an update of f judges its result by the QR rank rule (and
+ * refuses a rank-deficient A1): always under QRU_RANK_REFUSE; under
+ * QRU_RANK_ACCEPT only where a rank-deficient result would not be a
+ * valid factorisation (valid = 0). */
+static inline int qru_lsq_judges_rank(const qru_lsq *f, int valid)
+{
+    return f->rank == QRU_RANK_REFUSE || !valid;
+}
 
 /* Rows of the stored R and d: n (full form) or m (thin, Q-less). */
 static inline int qru_lsq_rrows(const qru_lsq *f)

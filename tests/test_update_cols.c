@@ -224,6 +224,44 @@ START_TEST(test_add_cols_rank)
 }
 END_TEST
 
+/* QRU_RANK_ACCEPT: a column in the span of the kept ones completes in
+ * the full form (a valid QR of the rank-deficient A1; the solve reports
+ * the rank) and is still refused in the thin form (its new column of Q1
+ * cannot be formed), f unchanged.  _i: dtype x form. */
+START_TEST(test_add_cols_rank_accept)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int thin = _i / 2, n = 60, m = 20, k = 5;
+    unsigned seed = 6100u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    qru_lsq *f = uc_factor_rank(ctx, &hp, thin ? QRU_Q_THIN : QRU_Q_FULL, 3,
+                                QRU_RANK_ACCEPT);
+    usnap s0 = uc_snap(ctx, f);
+    double *U = uc_rand(dt, n, 4, &seed);
+    memcpy(U + 2 * n, hp.A, sizeof(double) * n); /* U(:,3) = A(:,1) */
+    qru_matrix *Ud = uc_upload(ctx, dt, n, 4, U);
+    int st = qru_lsq_add_cols(f, k, Ud);
+    if (thin) {
+        ck_assert_msg(st == k + 3, "thin, dependent column: status %d", st);
+        uc_snap_same(ctx, f, &s0, "thin form, QRU_RANK_ACCEPT");
+    } else {
+        ck_assert_msg(st == 0, "full, dependent column accepted: %d (%s)", st,
+                      qru_last_error(ctx));
+        uc_add_cols(&hp, k, 4, U);
+        uc_check_ls(ctx, f, &hp, 1.0, "dependent column accepted", 0);
+        qru_matrix *x = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, m + 4, 2, 0, &x), 0);
+        ck_assert_int_eq(qru_lsq_solve(f, x), k + 3);
+        qru_matrix_destroy(x);
+    }
+    qru_matrix_destroy(Ud);
+    free(U);
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
 /* A nearly dependent column added next to a much larger one: the rank
  * rule's tolerance is global (max(n, m1) eps times the LARGEST column norm
  * of A1), so U(:,2) = A(:,1) + delta w with R1(k+2,k+2) about 1e5 eps is
@@ -380,6 +418,7 @@ int main(void)
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_extremes, 0, 2);
         tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+        tcase_add_loop_test(tc, test_add_cols_rank_accept, 0, 4);
         tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
@@ -393,6 +432,7 @@ int main(void)
     tcase_add_loop_test(tc, test_block_sizes, 0, 2);
     tcase_add_loop_test(tc, test_extremes, 0, 2);
     tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
+    tcase_add_loop_test(tc, test_add_cols_rank_accept, 0, 4);
     tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

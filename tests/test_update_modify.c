@@ -190,6 +190,50 @@ START_TEST(test_modify_rank)
 }
 END_TEST
 
+/* QRU_RANK_ACCEPT: the same rank-deficient A + U V' completes in both
+ * forms with a valid factorisation, and the solve reports the rank;
+ * a rank value outside the enum is argument 4 of qru_lsq_create.
+ * _i: dtype x form. */
+START_TEST(test_modify_rank_accept)
+{
+    int n = 45, m = 18, di = _i % 2, form = (_i / 2) % 2;
+    unsigned seed = 4242u + 7u * (unsigned)_i;
+    if (di >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, di);
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    qru_lsq *f = uc_factor_rank(ctx, &hp, form ? QRU_Q_THIN : QRU_Q_FULL, 0,
+                                QRU_RANK_ACCEPT);
+    qru_matrix *x = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, 2, 0, &x), 0);
+    for (int j = 11; j >= 4; j -= 7) {
+        double *U = uc_rand(dt, n, 2, &seed), *V = uc_rand(dt, m, 2, &seed);
+        zero_column(&hp, j, 2, U, V);
+        int st = do_modify(f, &hp, 2, U, V);
+        ck_assert_msg(st == 0, "column %d zeroed, QRU_RANK_ACCEPT: %d (%s)",
+                      j, st, qru_last_error(ctx));
+        uc_check_ls(ctx, f, &hp, 1.0, "rank-deficient A + U V' accepted", 0);
+        ck_assert_int_eq(qru_lsq_solve(f, x), j + 1);
+        free(U);
+        free(V);
+    }
+    qru_matrix_destroy(x);
+    qru_lsq_destroy(f);
+    /* the option's own check */
+    qru_matrix *A = uc_upload(ctx, dt, n, m, hp.A);
+    qru_matrix *b = uc_upload(ctx, dt, n, 2, hp.B);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.rank = 2;
+    f = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, A, b, &opt, &f), -4);
+    ck_assert_ptr_null(f);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(b);
+    uc_free(&hp);
+}
+END_TEST
+
 /* Arguments in order, the Q-less form, non-finite U and V; every failure
  * leaves f unchanged.  _i: form (full, thin, Q-less). */
 START_TEST(test_modify_args)
@@ -446,6 +490,7 @@ int main(void)
         if (a != 2) {
             tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
             tcase_add_loop_test(tc, test_modify_rank, 0, 4);
+            tcase_add_loop_test(tc, test_modify_rank_accept, 0, 4);
             tcase_add_loop_test(tc, test_modify_chain, 0, 4);
         }
         if (a == 0) {

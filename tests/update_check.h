@@ -136,15 +136,18 @@ static inline void uc_free(hprob *hp)
     hp->A = hp->B = NULL;
 }
 
-/* factorisation of hp in form q (qru_lsq_q); nb = update block size */
-static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
-                                   int nb)
+/* factorisation of hp in form q (qru_lsq_q) with the rank option rank
+ * (qru_lsq_rank); nb = update block size */
+static inline qru_lsq *uc_factor_rank(qru_context *ctx, const hprob *hp,
+                                      int q, int nb, int rank)
 {
     qru_matrix *A = uc_upload(ctx, hp->dt, hp->n, hp->m, hp->A);
     qru_matrix *b = uc_upload(ctx, hp->dt, hp->n, hp->r, hp->B);
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
+    ck_assert_int_eq(opt.rank, QRU_RANK_REFUSE); /* the default */
     opt.q = q;
+    opt.rank = rank;
     qru_lsq *f = NULL;
     int st = qru_lsq_create(ctx, A, b, &opt, &f);
     ck_assert_msg(st == 0, "qru_lsq_create: %d", st);
@@ -155,6 +158,13 @@ static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
     qru_matrix_destroy(A);
     qru_matrix_destroy(b);
     return f;
+}
+
+/* factorisation of hp in form q (qru_lsq_q); nb = update block size */
+static inline qru_lsq *uc_factor_q(qru_context *ctx, const hprob *hp, int q,
+                                   int nb)
+{
+    return uc_factor_rank(ctx, hp, q, nb, QRU_RANK_REFUSE);
 }
 
 /* with Q (keep_q: the full form) or without (the Q-less form) */

@@ -206,6 +206,8 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
         QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
                          qru_ptr_add(Rw, (size_t)k + 1), mr));
     }
+    if (!qru_lsq_judges_rank(f, f->q == QRU_Q_FULL))
+        return 0;
     QRU_TRY(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ldr, hdiag,
                                hnorm));
     QRU_TRY(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k),

@@ -497,6 +497,8 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
     if (top > 1)
         QRU_TRY(o->laset(ctx, dt, 'L', top - 1, m, 0.0, 0.0,
                          qru_ptr_add(Rw, 1), top));
+    if (!qru_lsq_judges_rank(f, 1))
+        return 0;
     QRU_TRY(qru_qr_rank_gather(ctx, dt, m, m, Rw, Rw, top, hdiag, hnorm));
     return qru_qr_rank_first(dt, p->n, m, 0, hdiag, hnorm);
 }

@@ -100,7 +100,11 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
            total = oW + nqr + 1;
     /* add columns, A + U V': the update's rank check (the rank rule) on
      * the new R1 (the columns from k + 1 on; all of them for U V') */
-    int s = op == QRU_UPD_OP_ADD_COLS || op == QRU_UPD_OP_MODIFY ? m1 : 0;
+    int s = (op == QRU_UPD_OP_ADD_COLS &&
+             qru_lsq_judges_rank(f, f->q == QRU_Q_FULL)) ||
+                    (op == QRU_UPD_OP_MODIFY && qru_lsq_judges_rank(f, 1))
+                ? m1
+                : 0;
     double *hnorm = NULL;
     if (s > 0) {
         hnorm = malloc(sizeof(double) * 2 * (size_t)s);
