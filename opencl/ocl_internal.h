@@ -72,6 +72,8 @@ typedef struct ocl_prog {
     cl_program prog;
     cl_kernel k[K_COUNT];
     size_t kmax[K_COUNT]; /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t klocal[K_COUNT]; /* CL_KERNEL_LOCAL_MEM_SIZE before any argument
+                             * is set: the kernel's own local memory */
 } ocl_prog;
 
 typedef struct ocl_impl {
@@ -83,6 +85,7 @@ typedef struct ocl_impl {
     int fp64;
     size_t max_alloc;   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_wg;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_item[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES (first 3) */
     size_t local_mem;   /* CL_DEVICE_LOCAL_MEM_SIZE (bytes) */
     qru_ocl_tuning tune;
     ocl_prog prog[2];   /* [0] float, [1] double */

@@ -254,6 +254,21 @@ int ocl_init(qru_context *ctx, const qru_context_options *opt)
     im->max_alloc = maxalloc > (cl_ulong)SIZE_MAX ? SIZE_MAX : (size_t)maxalloc;
     clGetDeviceInfo(im->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                     sizeof im->max_wg, &im->max_wg, NULL);
+    /* work-item limits per dimension (at least 3 dimensions in 1.2) */
+    cl_uint dims = 0;
+    clGetDeviceInfo(im->device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                    sizeof dims, &dims, NULL);
+    for (int d = 0; d < 3; ++d)
+        im->max_item[d] = im->max_wg;
+    if (dims >= 3) {
+        size_t *items = malloc(sizeof *items * dims);
+        if (items &&
+            clGetDeviceInfo(im->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                            sizeof *items * dims, items, NULL) == CL_SUCCESS)
+            for (int d = 0; d < 3; ++d)
+                im->max_item[d] = items[d];
+        free(items);
+    }
     cl_ulong lmem = 0;
     clGetDeviceInfo(im->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem,
                     NULL);

@@ -146,12 +146,8 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
      * cluster, window and chain kernels, mean the same here) */
     cl_int cW = 2 * (p < L ? p : L) + 2;
     size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
-    cl_ulong used = 0;
     if (qru_ctx_tuning(ctx, dt)->sweeps_kernel != 1 &&
-        clGetKernelWorkGroupInfo(pr->k[K_GIVENS_SWEEPS_LDS], im->device,
-                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
-                                 NULL) == CL_SUCCESS &&
-        lds + (size_t)used <= im->local_mem) {
+        lds + pr->klocal[K_GIVENS_SWEEPS_LDS] <= im->local_mem) {
         size_t w = ocl_wg_for(im, pr, K_GIVENS_SWEEPS_LDS, (size_t)im->tune.wg);
         size_t l[1] = {w}, g[1] = {w};
         karg a[] = {KINT(cL),  KINT(cp), KINT(cm),   KMEM(X),
@@ -337,12 +333,8 @@ size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
     int pk = qru_ctx_tuning(ctx, dt)->panel_kernel;
     if (pk == 2 || pk == 3)
         return 0;
-    cl_ulong used = 0;
-    if (clGetKernelWorkGroupInfo(p->k[K_PANEL_QR_LDS], im->device,
-                                 CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
-                                 NULL) != CL_SUCCESS)
-        return 0;
-    return im->local_mem > used ? im->local_mem - (size_t)used : 0;
+    size_t used = p->klocal[K_PANEL_QR_LDS];
+    return im->local_mem > used ? im->local_mem - used : 0;
 }
 
 /* The block reflector on a two-part matrix: the kernel qru_wy_left

@@ -6,8 +6,6 @@
 
 /* ---- kernel launches ------------------------------------------------------ */
 
-
-
 karg ocl_targ(qru_dtype dt, double v, tval *store)
 {
     if (dt == QRU_DOUBLE) {
@@ -18,18 +16,64 @@ karg ocl_targ(qru_dtype dt, double v, tval *store)
     return (karg){sizeof(cl_float), &store->f};
 }
 
-
-
-
 /* Largest work-group size for kernel k: the tuning value clamped to the
- * kernel's limit (a power of 2). */
+ * kernel's limit (CL_KERNEL_WORK_GROUP_SIZE), the device's and that of a
+ * work-group's first dimension (a power of 2). */
 size_t ocl_wg_for(const ocl_impl *im, const ocl_prog *p, int k, size_t want)
 {
-    (void)im;
+    size_t lim = p->kmax[k];
+    if (im->max_wg && (!lim || im->max_wg < lim))
+        lim = im->max_wg;
+    if (im->max_item[0] && (!lim || im->max_item[0] < lim))
+        lim = im->max_item[0];
     size_t w = want;
-    if (p->kmax[k] && p->kmax[k] < w)
-        w = (size_t)pow2_floor(p->kmax[k]);
+    if (lim && lim < w)
+        w = (size_t)pow2_floor(lim);
     return w ? w : 1;
+}
+
+/* What clEnqueueNDRangeKernel of OpenCL 1.2 requires of a launch with a
+ * given work-group: a non-zero global size that the work-group size
+ * divides in every dimension, each work-group dimension within
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES, the work-group within
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE and CL_KERNEL_WORK_GROUP_SIZE, and the
+ * kernel's local memory with that of its __local arguments within
+ * CL_DEVICE_LOCAL_MEM_SIZE.  A launch outside them is a bug of the
+ * backend (QRU_ERR_INTERNAL), whatever a lenient implementation does. */
+static int check_launch(const ocl_impl *im, const ocl_prog *p, int k,
+                        cl_uint dims, const size_t *gws, const size_t *lws,
+                        size_t local_args)
+{
+    const char *name = qru_ocl_kernel_names[k];
+    if (dims < 1 || dims > 3)
+        return qru_fail(QRU_ERR_INTERNAL, "OpenCL launch of %s: %u "
+                                          "dimensions", name, (unsigned)dims);
+    size_t items = 1;
+    for (cl_uint d = 0; d < dims; ++d) {
+        if (!lws)
+            continue;
+        if (lws[d] == 0 || gws[d] % lws[d] != 0 ||
+            (im->max_item[d] && lws[d] > im->max_item[d]))
+            return qru_fail(QRU_ERR_INTERNAL,
+                            "OpenCL launch of %s: work-group size %zu in "
+                            "dimension %u (global %zu, device limit %zu)",
+                            name, lws[d], (unsigned)d, gws[d],
+                            im->max_item[d]);
+        items *= lws[d];
+    }
+    if (lws && ((im->max_wg && items > im->max_wg) ||
+                (p->kmax[k] && items > p->kmax[k])))
+        return qru_fail(QRU_ERR_INTERNAL,
+                        "OpenCL launch of %s: work-group of %zu items (device "
+                        "limit %zu, kernel limit %zu)",
+                        name, items, im->max_wg, p->kmax[k]);
+    if (im->local_mem && p->klocal[k] + local_args > im->local_mem)
+        return qru_fail(QRU_ERR_INTERNAL,
+                        "OpenCL launch of %s: %zu bytes of local memory "
+                        "(kernel %zu, arguments %zu; device %zu)",
+                        name, p->klocal[k] + local_args, p->klocal[k],
+                        local_args, im->local_mem);
+    return 0;
 }
 
 int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
@@ -40,11 +84,21 @@ int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
     for (cl_uint d = 0; d < dims; ++d)
         if (gws[d] == 0)
             return 0;
+    size_t local_args = 0;
+    for (int i = 0; i < nargs; ++i)
+        if (!args[i].ptr) /* a __local argument: its size in bytes */
+            local_args += args[i].size;
+    int st = check_launch(im, p, k, dims, gws, lws, local_args);
+    if (st)
+        return st;
     for (int i = 0; i < nargs; ++i) {
         cl_int err = clSetKernelArg(p->k[k], (cl_uint)i, args[i].size,
                                     args[i].ptr);
         if (err != CL_SUCCESS)
-            return QRU_ERR_INTERNAL;
+            return qru_fail(QRU_ERR_INTERNAL,
+                            "OpenCL argument %d of %s (%zu bytes): error %d",
+                            i, qru_ocl_kernel_names[k], args[i].size,
+                            (int)err);
     }
     return ocl_cl_status(clEnqueueNDRangeKernel(im->q, p->k[k], dims, NULL, gws,
                                             lws, 0, NULL, NULL));
@@ -74,6 +128,8 @@ int ocl_launch2d(qru_context *ctx, ocl_prog *p, int k, int m, int n,
     ocl_impl *im = IMPL(ctx);
     size_t w = ocl_wg_for(im, p, k, (size_t)im->tune.wg);
     size_t lx = min_sz(w, 64), ly = w / lx;
+    while (ly > 1 && im->max_item[1] && ly > im->max_item[1])
+        ly /= 2;
     size_t l[2] = {lx, ly};
     size_t g[2] = {
         round_up(min_sz(ceil_div((size_t)m, (size_t)im->tune.vec), GRID_CAP),
@@ -94,6 +150,8 @@ int ocl_launch_colred(qru_context *ctx, ocl_prog *p, int k, int m, int n,
     if (nx > w)
         nx = w;
     size_t ny = w / nx;
+    while (ny > 1 && im->max_item[1] && ny > im->max_item[1])
+        ny /= 2;
     size_t groups = min_sz(ceil_div((size_t)n, ny), GRID_CAP);
     size_t l[2] = {nx, ny}, g[2] = {nx * groups, ny};
     return ocl_launch(ctx, p, k, 2, g, l, nargs, args);

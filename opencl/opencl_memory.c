@@ -51,18 +51,62 @@ int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out)
     return 0;
 }
 
+/* Blocking transfer of n columns of w bytes between a buffer (column j at
+ * byte boff + j * bld) and host memory (column j at host + j * hld), as
+ * OpenCL 1.2 allows it: no command for nothing (a size or region element
+ * of 0 is CL_INVALID_VALUE), one clEnqueue{Read,Write}Buffer where the
+ * columns are one block, else a rectangle of the first n - 1 columns, whose
+ * extent with the row pitch (origin + region[1] * row pitch, the slice
+ * pitch that a zero one stands for) ends where the last column begins,
+ * and a plain transfer of the last column: the region stays inside the
+ * buffer however strictly an implementation reads "out of bounds" (a
+ * strided read of a diagonal ending at the buffer's last element, say). */
+static int xfer(qru_context *ctx, int write, cl_mem buf, size_t boff,
+                size_t bld, void *host, size_t hld, size_t w, size_t n)
+{
+    if (w == 0 || n == 0)
+        return 0;
+    cl_command_queue q = IMPL(ctx)->q;
+    cl_int err = CL_SUCCESS;
+    if (n == 1 || (bld == w && hld == w)) {
+        size_t bytes = n * w;
+        err = write ? clEnqueueWriteBuffer(q, buf, CL_TRUE, boff, bytes, host,
+                                           0, NULL, NULL)
+                    : clEnqueueReadBuffer(q, buf, CL_TRUE, boff, bytes, host,
+                                          0, NULL, NULL);
+        return ocl_cl_status(err);
+    }
+    if (bld < w || hld < w) /* columns that overlap: not a rectangle */
+        return qru_fail(QRU_ERR_INTERNAL,
+                        "OpenCL transfer of %zu x %zu bytes with pitches "
+                        "%zu (buffer) and %zu (host)",
+                        w, n, bld, hld);
+    size_t bo[3] = {boff, 0, 0}, ho[3] = {0, 0, 0};
+    size_t region[3] = {w, n - 1, 1};
+    err = write ? clEnqueueWriteBufferRect(q, buf, CL_TRUE, bo, ho, region, bld,
+                                           0, hld, 0, host, 0, NULL, NULL)
+                : clEnqueueReadBufferRect(q, buf, CL_TRUE, bo, ho, region, bld,
+                                          0, hld, 0, host, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return ocl_cl_status(err);
+    size_t bl = boff + (n - 1) * bld;
+    char *hl = (char *)host + (n - 1) * hld;
+    err = write ? clEnqueueWriteBuffer(q, buf, CL_TRUE, bl, w, hl, 0, NULL,
+                                       NULL)
+                : clEnqueueReadBuffer(q, buf, CL_TRUE, bl, w, hl, 0, NULL,
+                                      NULL);
+    return ocl_cl_status(err);
+}
+
 int ocl_upload(qru_context *ctx, qru_dtype dt, int m, int n,
                       const void *src, int lds, qru_ptr dst, int ldd)
 {
     if (m <= 0 || n <= 0)
         return 0;
     size_t es = qru_dtype_size(dt);
-    size_t bo[3] = {dst.off * es, 0, 0}, ho[3] = {0, 0, 0};
-    size_t region[3] = {(size_t)m * es, (size_t)n, 1};
     /* blocking: the caller may reuse its buffer at once */
-    return ocl_cl_status(clEnqueueWriteBufferRect(
-        IMPL(ctx)->q, (cl_mem)dst.h, CL_TRUE, bo, ho, region, (size_t)ldd * es,
-        0, (size_t)lds * es, 0, src, 0, NULL, NULL));
+    return xfer(ctx, 1, (cl_mem)dst.h, dst.off * es, (size_t)ldd * es,
+                (void *)src, (size_t)lds * es, (size_t)m * es, (size_t)n);
 }
 
 int ocl_download(qru_context *ctx, qru_dtype dt, int m, int n,
@@ -71,11 +115,8 @@ int ocl_download(qru_context *ctx, qru_dtype dt, int m, int n,
     if (m <= 0 || n <= 0)
         return 0;
     size_t es = qru_dtype_size(dt);
-    size_t bo[3] = {src.off * es, 0, 0}, ho[3] = {0, 0, 0};
-    size_t region[3] = {(size_t)m * es, (size_t)n, 1};
-    return ocl_cl_status(clEnqueueReadBufferRect(
-        IMPL(ctx)->q, (cl_mem)src.h, CL_TRUE, bo, ho, region, (size_t)lds * es,
-        0, (size_t)ldd * es, 0, dst, 0, NULL, NULL));
+    return xfer(ctx, 0, (cl_mem)src.h, src.off * es, (size_t)lds * es, dst,
+                (size_t)ldd * es, (size_t)m * es, (size_t)n);
 }
 
 int ocl_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
@@ -150,7 +191,7 @@ int ocl_blast_status(CLBlastStatusCode s)
         return 0;
     if ((int)s > -1000) /* an OpenCL error code passed through */
         return ocl_cl_status((cl_int)s);
-    return QRU_ERR_DEVICE;
+    return qru_fail(QRU_ERR_DEVICE, "CLBlast error %d", (int)s);
 }
 
 int ocl_transpose(qru_context *ctx, qru_dtype dt, int m, int n,

@@ -76,6 +76,14 @@ int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
                                             CL_KERNEL_WORK_GROUP_SIZE,
                                             sizeof p->kmax[k], &p->kmax[k],
                                             NULL);
+        /* asked before any clSetKernelArg: later answers include the
+         * sizes of the __local arguments last set */
+        cl_ulong lm = 0;
+        if (*err == CL_SUCCESS)
+            *err = clGetKernelWorkGroupInfo(p->k[k], im->device,
+                                            CL_KERNEL_LOCAL_MEM_SIZE,
+                                            sizeof lm, &lm, NULL);
+        p->klocal[k] = lm > (cl_ulong)SIZE_MAX ? SIZE_MAX : (size_t)lm;
         if (*err != CL_SUCCESS) {
             ocl_release_kernels(p);
             int st = ocl_cl_status(*err);
