@@ -95,6 +95,7 @@ typedef struct ocl_impl {
     int pocl;           /* the platform is PoCL (builds take a lock) */
     cl_mem scratch;     /* small device scratch (col_norms) */
     size_t scratch_bytes;
+    int blast_used;     /* CLBlast ran on this context (see ocl_fini) */
 } ocl_impl;
 
 #define IMPL(ctx) ((ocl_impl *)(ctx)->impl)
@@ -173,7 +174,7 @@ int ocl_uplo_code(char uplo);
 int ocl_alloc(qru_context *ctx, size_t bytes, void **h);
 void ocl_free(qru_context *ctx, void *h);
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out);
-int ocl_blast_status(CLBlastStatusCode s);
+int ocl_blast_status(qru_context *ctx, CLBlastStatusCode s);
 CLBlastTranspose ocl_btr(char t);
 size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
                               const ocl_prog *p);

@@ -308,6 +308,15 @@ void ocl_fini(qru_context *ctx)
         return;
     if (im->q)
         clFinish(im->q);
+    /* CLBlast caches its programs by OpenCL context, and a cached program
+     * holds its context: without this a context that ran CLBlast would
+     * never be freed (on NVIDIA's driver each one holds device resources:
+     * a test program that makes a context per case came to a failing
+     * context creation, QRU_ERR_ALLOC).  CLBlast offers no way
+     * to drop one context's entries: the whole cache goes (other contexts
+     * build CLBlast's kernels again on their next call). */
+    if (im->blast_used)
+        CLBlastClearCache();
     for (int p = 0; p < 2; ++p) {
         for (int k = 0; k < K_COUNT; ++k)
             if (im->prog[p].k[k])

@@ -47,7 +47,7 @@ int ocl_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
                          A.off, (size_t)lda, (cl_mem)B.h, B.off, (size_t)ldb,
                          (float)beta, (cl_mem)C.h, C.off, (size_t)ldc, &q,
                          NULL);
-    return ocl_blast_status(s);
+    return ocl_blast_status(ctx, s);
 }
 
 int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
@@ -75,7 +75,7 @@ int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
                          (size_t)n, (float)alpha, (cl_mem)A.h, A.off,
                          (size_t)lda, (cl_mem)B.h, B.off, (size_t)ldb, &q,
                          NULL);
-    return ocl_blast_status(s);
+    return ocl_blast_status(ctx, s);
 }
 
 int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,

@@ -254,7 +254,7 @@ int ocl_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                          (size_t)k, (float)alpha, (cl_mem)A.h, A.off,
                          (size_t)lda, (float)beta, (cl_mem)C.h, C.off,
                          (size_t)ldc, &q, NULL);
-    return ocl_blast_status(s);
+    return ocl_blast_status(ctx, s);
 }
 
 int ocl_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,

@@ -185,8 +185,11 @@ int ocl_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
     return ocl_launch2d(ctx, p, K_LASET, m, n, NARGS(a), a);
 }
 
-int ocl_blast_status(CLBlastStatusCode s)
+/* The status of a CLBlast call on ctx's queue (which marks the context as
+ * one that CLBlast has cached programs of). */
+int ocl_blast_status(qru_context *ctx, CLBlastStatusCode s)
 {
+    IMPL(ctx)->blast_used = 1;
     if (s == CLBlastSuccess)
         return 0;
     if ((int)s > -1000) /* an OpenCL error code passed through */
@@ -218,7 +221,7 @@ int ocl_transpose(qru_context *ctx, qru_dtype dt, int m, int n,
                                    (size_t)m, (size_t)n, 1.0f, (cl_mem)A.h,
                                    A.off, (size_t)lda, (cl_mem)B.h, B.off,
                                    (size_t)ldb, &q, NULL);
-        return ocl_blast_status(s);
+        return ocl_blast_status(ctx, s);
     }
     cl_int cm = m, cn = n, clda = lda, cldb = ldb;
     cl_long ao = (cl_long)A.off, bo = (cl_long)B.off;

@@ -13,6 +13,8 @@
  *  - an adopted command queue (opt.stream) is used and stays valid after the
  *    context is destroyed; an out-of-order queue is refused with
  *    QRU_ERR_UNSUPPORTED;
+ *  - destroying a context that ran CLBlast gives back every reference to
+ *    the OpenCL context (CLBlast's program cache holds one per program);
  *  - SHARED_PROCS processes of this program building the kernels at once
  *    on one fresh PoCL kernel cache (POCL_CACHE_DIR) all succeed: PoCL 3.x
  *    rewrites a cached program while others read it, which fails some of
@@ -27,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/qru_internal.h"
 #include "qru_test.h"
 
 #ifdef QRU_HAVE_OPENCL
@@ -298,6 +301,64 @@ START_TEST(test_adopted_queue)
 }
 END_TEST
 
+static cl_uint context_refs(cl_context c)
+{
+    cl_uint refs = 0;
+    ck_assert_int_eq(clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT,
+                                      sizeof refs, &refs, NULL),
+                     CL_SUCCESS);
+    return refs;
+}
+
+/* A qru context on an adopted queue runs a GEMM (CLBlast) and is
+ * destroyed: the OpenCL context's reference count is back to what it was
+ * before (else the context, on a GPU its device memory, is never freed). */
+START_TEST(test_context_released)
+{
+    cl_context c;
+    cl_command_queue q;
+    ck_assert(own_queue(0, &c, &q));
+    cl_uint before = context_refs(c);
+    qru_context_options opt;
+    qru_context_options_init(&opt);
+    opt.stream = q;
+    qru_context *ctx = NULL;
+    ck_assert_int_eq(qru_context_create_ex(QRU_BACKEND_OPENCL, &opt, &ctx), 0);
+    enum { N = 5 };
+    float h[N * N], want[N * N], back[N * N];
+    for (int i = 0; i < N * N; ++i)
+        h[i] = (float)(i % 7) - 3.0f;
+    for (int j = 0; j < N; ++j)
+        for (int i = 0; i < N; ++i) {
+            float t = 0.0f;
+            for (int l = 0; l < N; ++l)
+                t += h[i + l * N] * h[j + l * N];
+            want[i + j * N] = t;
+        }
+    qru_matrix *A = NULL, *C = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, N, N, 0, &A), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, N, N, 0, &C), 0);
+    ck_assert_int_eq(qru_matrix_upload(A, h, N), 0);
+    ck_assert_int_eq(ctx->ops->gemm(ctx, QRU_FLOAT, 'N', 'T', N, N, N, 1.0,
+                                    A->p, A->ld, A->p, A->ld, 0.0, C->p,
+                                    C->ld),
+                     0);
+    ck_assert_int_eq(qru_matrix_download(C, back, N), 0);
+    for (int i = 0; i < N * N; ++i) /* small integers: exact */
+        ck_assert_msg(back[i] == want[i], "C[%d] = %g, want %g", i,
+                      (double)back[i], (double)want[i]);
+    qru_matrix_destroy(C);
+    qru_matrix_destroy(A);
+    qru_context_destroy(ctx);
+    cl_uint after = context_refs(c);
+    ck_assert_msg(after == before,
+                  "OpenCL context references: %u before, %u after",
+                  (unsigned)before, (unsigned)after);
+    ck_assert_int_eq(clReleaseCommandQueue(q), CL_SUCCESS);
+    ck_assert_int_eq(clReleaseContext(c), CL_SUCCESS);
+}
+END_TEST
+
 /* ---- concurrent builds on one shared kernel cache ----------------------- */
 
 enum { SHARED_PROCS = 8, SHARED_ROUNDS = 2, SHARED_CONTEXTS = 2 };
@@ -407,6 +468,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_no_fp64);
     tcase_add_test(tc, test_build_failure);
     tcase_add_test(tc, test_adopted_queue);
+    tcase_add_test(tc, test_context_released);
     tcase_add_test(tc, test_shared_cache);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
