@@ -996,11 +996,13 @@ QRU_API int qru_lsq_modify(qru_lsq *f, const qru_matrix *U,
  *  lo .. hi of Q; the thin form's residuals and the Q-less form's
  *  residual norms stay as they are, so the Q-less form needs no data.
  *  i < j: the columns lo .. hi-1 become upper Hessenberg and Householder
- *  panels of nb columns (one panel_qr each, nb the fused panel width of
- *  qru_lsq_set_update_block_size()) reduce them, their block reflectors
- *  applied to R's columns from lo on, to d and to Q by GEMMs: about
- *  4 (nb + 1) (j - i) (m - i + r + n) flops (n: 0 in the Q-less form)
- *  and 4 calls a panel.  i > j: column j carries entries down to row i;
+ *  panels of nb columns (nb: the update block size,
+ *  qru_lsq_set_update_block_size(), or by default the tuning's
+ *  #QRU_TUNE_UPDATE_PANEL_NB) reduce them, one panel_qr each, their block
+ *  reflectors applied to R's columns from lo on, to d and to Q by GEMMs:
+ *  about 4 (nb + 1) (j - i) (m - i + r + n) flops (n: 0 in the Q-less
+ *  form), a panel_qr and three block reflector applications a panel.
+ *  i > j: column j carries entries down to row i;
  *  one sweep of i - j Givens rotations from the bottom up, formed from
  *  that column, removes them (the other columns stay triangular):
  *  6 (i - j) (m - j + r + n) flops, one fused backend call for each of
