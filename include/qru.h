@@ -60,8 +60,8 @@
  *   the finite column norms (the column norms of R are those of A, since Q
  *   is orthogonal).  An exactly zero column always fails.
  * - Cholesky (qru_chol_factor(), qru_chol_update() (update and downdate),
- *   qru_chol_insert(), qru_chol_delete(), qru_gp_create(), qru_gp_insert(),
- *   qru_gp_remove()):
+ *   qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), qru_gp_create(),
+ *   qru_gp_insert(), qru_gp_remove()):
  *   the factor of a symmetric A of order n is judged not positive definite
  *   at column j when the pivot d_j (= L(j,j)^2, before the square root) is
  *   not finite or d_j <= n * eps * max_i A(i,i), the maximum over the
@@ -988,6 +988,40 @@ QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
 QRU_API int qru_lsq_modify(qru_lsq *f, const qru_matrix *U,
                            const qru_matrix *V);
 
+/** Moves column i of A to position j; the columns between move by one
+ *  (Octave's qrshift), in every form.  The column permutation leaves R
+ *  upper triangular except in its rows lo .. hi (lo = min(i, j),
+ *  hi = max(i, j)), which orthogonal transformations restore, applied to
+ *  the same rows of d and, in the full and thin forms, to the columns
+ *  lo .. hi of Q; the thin form's residuals and the Q-less form's
+ *  residual norms stay as they are, so the Q-less form needs no data.
+ *  i < j: the columns lo .. hi-1 become upper Hessenberg and Householder
+ *  panels of nb columns (nb: the update block size,
+ *  qru_lsq_set_update_block_size(), or by default the tuning's
+ *  #QRU_TUNE_UPDATE_PANEL_NB) reduce them, one panel_qr each, their block
+ *  reflectors applied to R's columns from lo on, to d and to Q by GEMMs:
+ *  about 4 (nb + 1) (j - i) (m - i + r + n) flops (n: 0 in the Q-less
+ *  form), a panel_qr and three block reflector applications a panel.
+ *  i > j: column j carries entries down to row i;
+ *  one sweep of i - j Givens rotations from the bottom up, formed from
+ *  that column, removes them (the other columns stay triangular):
+ *  6 (i - j) (m - j + r + n) flops, one fused backend call for each of
+ *  R, d and Q where the backend's sweeps pay off, else about one call a
+ *  rotation each.  Both: a copy of the (hi + 1) x (hi - lo + 1) block of
+ *  moved columns; the Q-less form also permutes its Gram data (O(m^2)
+ *  copies).  The rank does not change, so nothing is judged; i = j
+ *  changes nothing.  Not run through #QRU_UPDATE_AUTO's choice (a
+ *  refactorisation always costs more); the path is #QRU_PATH_UPDATE.
+ *
+ *  MATLAB: `p = [1:i, i+2:j+1, i+1, j+2:m]` (i < j) or
+ *  `p = [1:j, i+1, j+1:i, i+2:m]` (i > j), `A1 = A(:, p);
+ *  [Q1, R1] = qr(A1); d1 = Q1' * b`, i.e. Octave's
+ *  `[Q1, R1] = qrshift(Q, R, i+1, j+1)`.
+ *
+ *  Arguments: f (1), i (2: 0 <= i < m), j (3: 0 <= j < m).
+ *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE. */
+QRU_API int qru_lsq_shift_cols(qru_lsq *f, int i, int j);
+
 /** @} */
 
 /* ------------------------------------------------------------------------ */
@@ -996,7 +1030,8 @@ QRU_API int qru_lsq_modify(qru_lsq *f, const qru_matrix *U,
 
 /*  Failure of the Cholesky routines.  Every routine of this section that
  *  produces a factor (qru_chol_factor(), qru_chol_update(),
- *  qru_chol_insert(), qru_chol_delete(), and the GP routines below) judges
+ *  qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), and the GP
+ *  routines below) judges
  *  the new factor of A (order n) by the Cholesky definiteness rule of the
  *  file-level documentation: status j > 0 at the first column j whose
  *  pivot d_j = L(j,j)^2 is not finite or d_j <= n eps max_i A(i,i) over
@@ -1180,6 +1215,37 @@ QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, in
  *          elements of workspace ('U': 2 n*n more). */
 QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);
+
+/** Cholesky factor of a matrix whose row and column i move to position j
+ *  (the rows and columns between move by one): Octave's cholshift.
+ *
+ *  MATLAB (A = L*L', p = [1:i, i+2:j+1, i+1, j+2:n] for i < j,
+ *  p = [1:j, i+1, j+1:i, i+2:n] for i > j): `L1 = chol(A(p, p), 'lower')`
+ *  (uplo 'L'), `U1 = chol(A(p, p))` (uplo 'U'); for uplo 'U' this is
+ *  Octave's `cholshift(U, i+1, j+1)`.
+ *
+ *  Work: the column shift of qru_lsq_shift_cols() on the upper factor
+ *  U = L' (or L itself for 'U') without Q: for i < j Householder panels
+ *  on the Hessenberg rows, about 4 (nb + 1) (j - i) (n - i) flops, for
+ *  i > j one sweep of i - j Givens rotations, 6 (i - j) (n - j) flops;
+ *  then the rows of the new factor with a negative diagonal element are
+ *  negated (one backend call each), so that the diagonal is positive.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    n x n factor of A; only its uplo triangle is read (3)
+ *  @param i    0 <= i < n: the row and column that moves (4)
+ *  @param j    0 <= j < n: its new position; i = j copies L to L1 (5)
+ *  @param L1   n x n: receives the new factor (its uplo triangle); the
+ *              same overlap rule as in qru_chol_insert() (6)
+ *  @return 0; -i; i > 0 when column i of the new factor fails the
+ *          definiteness rule (see "Failure of the Cholesky routines";
+ *          only for an invalid L: a zero, NaN or Inf on its diagonal or
+ *          a NaN / Inf in its triangle): L1 is then unchanged; or a
+ *          library status.  Needs 2 n^2 elements of workspace and that
+ *          of the shift. */
+QRU_API int qru_chol_shift(qru_context *ctx, char uplo, const qru_matrix *L,
+                           int i, int j, qru_matrix *L1);
 
 /** @} */
 /* ------------------------------------------------------------------------ */

@@ -9,6 +9,10 @@ function [R1, info] = qru_cholinsert(R, j, x, varargin)
 %   [R1, info] = qru_cholinsert(R, j, x) raises no error for a matrix that
 %   is not positive definite: info = 0 on success, 1 when A1 is not
 %   positive definite, 2 when R is singular; for info > 0, R1 = R.
+%   Classes as Octave's cholinsert: R and x may be double, single or an
+%   integer class (logical and char are refused); the result is single if
+%   either is single, else double; j may be of any numeric class or
+%   logical.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -28,6 +32,7 @@ if ~isnumeric(x) || ~isreal(x) || p < 1 || size(x, 1) ~= n + p
   qru_arg_error(fn, 3, 'x', 'x is a %s of size %s, but it must be (n+p) x p with n = %d, p >= 1', ...
                 class(x), mat2str(size(x)), n);
 end
+[R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);
 k = qru_index(fn, 2, j, n + 1, sprintf('R is %d x %d: 1 <= j <= n + 1 = %d', n, n, n + 1), false);
 if any(diag(R) == 0)
   R1 = R; info = 2;

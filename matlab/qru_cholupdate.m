@@ -11,6 +11,9 @@ function [R1, p] = qru_cholupdate(R, x, varargin)
 %   success; p = 1 when the downdated matrix is not positive definite and
 %   p = 2 when R is singular (a zero on its diagonal; downdates only, as
 %   Octave's); for p > 0, R1 = R.
+%   Classes as Octave's cholupdate: R and x may be double, single or an
+%   integer class (logical and char are refused); the result is single if
+%   either is single, else double.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -29,6 +32,7 @@ if ~isnumeric(x) || ~isreal(x) || size(x, 1) ~= n || isempty(x)
   qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but it must be a real column (or block) with n = %d rows', ...
                 class(x), mat2str(size(x)), n);
 end
+[R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);
 if strcmp(op, '-') && any(diag(R) == 0)
   if nargout >= 2
     R1 = R; p = 2;

@@ -14,8 +14,11 @@ classdef qru_lsq < handle
 %     F.add_rows(j, U, e)    A = [A(1:j-1,:); U; A(j:end,:)],
 %                            b = [b(1:j-1,:); e; b(j:end,:)] (e = 0 if omitted)
 %     F.remove_rows(j, p)    A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
-%   and the rank-k modification (qrupdate), U n x k, V m x k:
+%   the rank-k modification (qrupdate), U n x k, V m x k:
 %     F.modify(U, V)         A = A + U*V' (b unchanged)
+%   and the column shift (qrshift): column i moves to position j
+%     F.shift_cols(i, j)     A = A(:, p), p = [1:i-1, i+1:j, i, j+1:m]
+%                            (i < j) or [1:j-1, i, j:i-1, i+1:m] (i > j)
 %   and
 %     [x, res] = F.solve()   x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
 %     [Q, R, d] = F.factors()
@@ -70,6 +73,9 @@ classdef qru_lsq < handle
     end
     function modify(F, U, V)
       qru_mex('lsq_update', F.h, 'modify', U, V);
+    end
+    function shift_cols(F, i, j)
+      qru_mex('lsq_update', F.h, 'shiftcols', i, j);
     end
     function [x, res] = solve(F)
       if nargout >= 2

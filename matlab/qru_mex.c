@@ -14,7 +14,8 @@
  *                                                         'removecols' j p |
  *                                                         'addrows' j U e |
  *                                                         'removerows' j p |
- *                                                         'modify' U V
+ *                                                         'modify' U V |
+ *                                                         'shiftcols' i j
  *   qru_mex('lsq_get', h)                               -> Q, R, d
  *   qru_mex('lsq_solve_h', h)                           -> x, res
  *   qru_mex('lsq_size', h)                              -> n, m
@@ -22,11 +23,16 @@
  *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
  *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
  *   qru_mex('qrupdate', Q, R, U, V [, backend])         -> Q1, R1
+ *   qru_mex('qrshift', Q, R, i, j [, backend])          -> Q1, R1
  *     (Q, R full, or economy with n > m: then the thin form, and Q1, R1
- *     economy too; qrupdate: Q1 R1 = Q R + U V', U n x k, V m x k)
+ *     economy too; n >= m >= 1; qrupdate: Q1 R1 = Q R + U V', U n x k,
+ *     V m x k; qrshift: column i moves to position j.  The updated
+ *     matrix may be rank-deficient (QRU_RANK_ACCEPT), except for columns
+ *     added in the thin form, which the library refuses: qru:numerical)
  *   qru_mex('cholupdate', R, X, op [, backend])         -> R1, info
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
  *   qru_mex('choldelete', R, j, p [, backend])          -> R1
+ *   qru_mex('cholshift', R, i, j [, backend])           -> R1
  *   qru_mex('backend' [, backend])                      -> name, device, fp64
  *
  * Indices j are MATLAB's (1-based); the C API's k is j - 1.  single inputs
@@ -495,9 +501,15 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         qru_matrix *U = upload(ctx, dt, args[0]);
         qru_matrix *V = upload(ctx, dt, args[1]);
         check(qru_lsq_modify(f, U, V), "qru_lsq_modify");
+    } else if (!strcmp(what, "shiftcols")) {
+        need_args(nargs, 2, 2, "update 'shiftcols', i, j");
+        int i = get_int(args[0], "i"), j = get_int(args[1], "j");
+        if (i < 1 || i > m || j < 1 || j > m)
+            fail("qru:usage", "need 1 <= i, j <= %d", m);
+        check(qru_lsq_shift_cols(f, i - 1, j - 1), "qru_lsq_shift_cols");
     } else {
         fail("qru:usage", "unknown update '%s' (addcols, removecols, addrows, "
-                          "removerows, modify)", what);
+                          "removerows, modify, shiftcols)", what);
     }
 }
 
@@ -575,7 +587,8 @@ static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
 /* ---- MATLAB-style qrinsert / qrdelete ------------------------------------------- */
 
 /* A factorisation holding the caller's Q and R (and d = 0): the full
- * form for Q n x n, the thin form for the economy Q n x m (R m x m). */
+ * form for Q n x n, the thin form for the economy Q n x m (R m x m);
+ * with QRU_RANK_ACCEPT. */
 static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
                             const mxArray *Ra, qru_dtype dt)
 {
@@ -588,8 +601,13 @@ static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
     int st = qru_matrix_upload(d, mxGetData(z), n);
     mxDestroyArray(z);
     check(st, "qru_matrix_upload");
+    /* the updated matrix of qrinsert / qrupdate may be rank-deficient:
+     * its QR is still returned */
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.rank = QRU_RANK_ACCEPT;
     qru_lsq *f = NULL;
-    check(qru_lsq_create_from_qr(ctx, Q, R, d, NULL, &f),
+    check(qru_lsq_create_from_qr(ctx, Q, R, d, &opt, &f),
           "qru_lsq_create_from_qr");
     return f;
 }
@@ -642,17 +660,20 @@ static void cmd_qrupdate(int insert, int nlhs, mxArray *plhs[], int nrhs,
     lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
 }
 
-/* [Q1, R1] = qrupdate(Q, R, U, V): Q1 R1 = Q R + U V' */
-static void cmd_qrmodify(int nlhs, mxArray *plhs[], int nrhs,
+/* [Q1, R1] = qrupdate(Q, R, U, V): Q1 R1 = Q R + U V' (shift 0), or
+ * [Q1, R1] = qrshift(Q, R, i, j) (shift 1) */
+static void cmd_qrmodify(int shift, int nlhs, mxArray *plhs[], int nrhs,
                          const mxArray *prhs[])
 {
     qru_backend b;
     nrhs = take_backend(nrhs, prhs, 4, &b);
-    need_args(nrhs, 4, 4, "[Q1, R1] = qru_qrupdate(Q, R, U, V [, backend])");
+    need_args(nrhs, 4, 4,
+              shift ? "[Q1, R1] = qru_qrshift(Q, R, i, j [, backend])"
+                    : "[Q1, R1] = qru_qrupdate(Q, R, U, V [, backend])");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
-    qru_context *ctx = qr_args_lsq(prhs, prhs, 4, b);
-    lsq_update(ctx, tmp_lsq, "modify", 2, prhs + 2);
+    qru_context *ctx = qr_args_lsq(prhs, prhs, shift ? 2 : 4, b);
+    lsq_update(ctx, tmp_lsq, shift ? "shiftcols" : "modify", 2, prhs + 2);
     lsq_outputs(nlhs < 2 ? 2 : nlhs, plhs, ctx, tmp_lsq);
 }
 
@@ -765,6 +786,28 @@ static void cmd_choldelete(int nlhs, mxArray *plhs[], int nrhs,
     plhs[0] = download(R1, 1);
 }
 
+/* R1 = cholshift(R, i, j) */
+static void cmd_cholshift(int nlhs, mxArray *plhs[], int nrhs,
+                          const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 3, &b);
+    need_args(nrhs, 3, 3, "R1 = qru_cholshift(R, i, j [, backend])");
+    if (nlhs > 1)
+        fail("qru:usage", "too many outputs");
+    need_square(prhs[0], "R");
+    int n = (int)mxGetM(prhs[0]);
+    int i = get_int(prhs[1], "i"), j = get_int(prhs[2], "j");
+    if (i < 1 || i > n || j < 1 || j > n)
+        fail("qru:usage", "need 1 <= i, j <= %d", n);
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, 1);
+    qru_matrix *R = upload(ctx, dt, prhs[0]);
+    qru_matrix *R1 = new_matrix(ctx, dt, n, n);
+    check(qru_chol_shift(ctx, 'U', R, i - 1, j - 1, R1), "qru_chol_shift");
+    plhs[0] = download(R1, 1);
+}
+
 /* [name, device] = backend info */
 static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
                         const mxArray *prhs[])
@@ -819,13 +862,17 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     else if (!strcmp(cmd, "qrdelete"))
         cmd_qrupdate(0, nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "qrupdate"))
-        cmd_qrmodify(nlhs, plhs, nrhs, prhs);
+        cmd_qrmodify(0, nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "qrshift"))
+        cmd_qrmodify(1, nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "cholupdate"))
         cmd_cholupdate(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "cholinsert"))
         cmd_cholinsert(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "choldelete"))
         cmd_choldelete(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "cholshift"))
+        cmd_cholshift(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "backend"))
         cmd_backend(nlhs, plhs, nrhs, prhs);
     else

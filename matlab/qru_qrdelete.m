@@ -11,11 +11,16 @@ function [Q1, R1] = qru_qrdelete(Q, R, j, varargin)
 %   updates of Andrew (2012), chapter 4, on a qru backend.  Q and R may be
 %   full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and R1 are of
 %   the same kind.  Economy factors are updated in qru's thin form, in
-%   O(n m p) (a removal that leaves the result numerically rank-deficient
-%   runs on the completed factors instead).  Where the updates do not
-%   apply - a wide result, or no column left - the new matrix is
-%   factorized with qr.  single inputs compute in single precision.  The
-%   signs of the rows of R1 (and columns of Q1) may differ from qrdelete's.
+%   O(n m p) (a row removal that leaves the result numerically
+%   rank-deficient runs on the completed factors instead, whose Q costs a
+%   QR of Q, O(n^3)).  Where the updates do not apply - a wide matrix or
+%   result, or no column left - the new matrix is formed (O(n^2 m)) and
+%   factorized on the same backend (qru_qr_factor, O(n m min(n, m))).
+%   Classes as Octave's qrdelete: Q and R may be double, single or an
+%   integer class (logical and char are refused); the result is single if
+%   either is single, else double.  j may be of any numeric class or
+%   logical.  The signs of the rows of R1 (and columns of Q1) may differ
+%   from qrdelete's.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -33,6 +38,9 @@ if nargin < 3
   error('qru:qrdelete:nargin', '%s: needs Q, R and j (got %d arguments)', fn, nargin);
 end
 [orient, backend] = qru_trailing(fn, 4, varargin, {'col', 'row'});
+qru_data_arg(fn, 1, 'Q', Q);
+qru_data_arg(fn, 2, 'R', R);
+[Q, R] = qru_cast_args(qru_compute_class(false, Q, R), Q, R);
 [Qf, Rf, econ] = qru_full_factors(fn, Q, R, false);
 n = size(Qf, 1);
 m = size(Rf, 2);
@@ -40,16 +48,16 @@ if strcmp(orient, 'col')
   [k, p] = qru_index(fn, 3, j, m, sprintf('A has m = %d columns: 1 <= j <= m', m), true);
   if p < m && n >= m
     [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrdelete', k, p, 'col', backend);
-  else
-    [Q1, R1] = qr(Qf * Rf(:, [1:k-1, k+p:m]));
+  else  % a wide matrix, or no column left
+    [Q1, R1] = qru_qr_of(Qf * Rf(:, [1:k-1, k+p:m]), backend);
   end
 else
   [k, p] = qru_index(fn, 3, j, n, sprintf('A has n = %d rows: 1 <= j <= n', n), true);
-  if n - p >= m
+  if m >= 1 && n - p >= m
     [Q1, R1] = qru_econ_update(Qf, Rf, econ, 'qrdelete', k, p, 'row', backend);
   else
     A = Qf * Rf;
-    [Q1, R1] = qr(A([1:k-1, k+p:n], :));
+    [Q1, R1] = qru_qr_of(A([1:k-1, k+p:n], :), backend);
   end
 end
 [Q1, R1] = qru_result(Q1, R1, econ);

@@ -11,12 +11,16 @@ function [Q1, R1] = qru_qrupdate(Q, R, u, v, varargin)
 %   in R reduced from the top down, everything applied with GEMMs.  Q and
 %   R may be full ([Q, R] = qr(A)) or economy ([Q, R] = qr(A, 0)); Q1 and
 %   R1 are of the same kind.  Economy factors are updated in qru's thin
-%   form, in O(n m k) (for k > n - m on the completed factors).  A
-%   numerically rank-deficient A + u*v', which qru's update refuses, and a
-%   wide A (fewer rows than columns) are factorized with qr, so that the
-%   result is always that of qrupdate.  single inputs compute in single
-%   precision.  The signs of the rows of R1 (and columns of Q1) may
-%   differ from qrupdate's.
+%   form, in O(n m k) (for k > n - m on the completed factors, whose Q
+%   costs a QR of Q, O(n^3)).  A + u*v' may be rank-deficient: Q1*R1 is
+%   still A + u*v', Q1 orthogonal and R1 singular, as qrupdate returns it.
+%   A wide A (fewer rows than columns) or one without columns, where the
+%   update does not apply, is formed as Q*R + u*v' (O(n^2 m)) and
+%   factorized on the same backend (qru_qr_factor, O(n m min(n, m))).
+%   Classes as Octave's qrupdate: Q, R, u and v may be double, single or
+%   an integer class (logical and char are refused); the result is single
+%   if any of them is single, else double.  The signs of the rows of R1
+%   (and columns of Q1) may differ from qrupdate's.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -34,11 +38,14 @@ if nargin < 4
   error('qru:qrupdate:nargin', '%s: needs Q, R, u and v (got %d arguments)', fn, nargin);
 end
 [~, backend] = qru_trailing(fn, 5, varargin, {});
+qru_data_arg(fn, 1, 'Q', Q);
+qru_data_arg(fn, 2, 'R', R);
+qru_data_arg(fn, 3, 'u', u);
+qru_data_arg(fn, 4, 'v', v);
+[Q, R, u, v] = qru_cast_args(qru_compute_class(false, Q, R, u, v), Q, R, u, v);
 [Qf, Rf, econ] = qru_full_factors(fn, Q, R, false);
 n = size(Qf, 1);
 m = size(Rf, 2);
-qru_real_arg(fn, 3, 'u', u);
-qru_real_arg(fn, 4, 'v', v);
 if size(u, 1) ~= n || size(u, 2) < 1
   qru_arg_error(fn, 3, 'dimensions', 'u is %d x %d, but it must have size(Q, 1) = %d rows and at least one column', ...
                 size(u, 1), size(u, 2), n);
@@ -48,23 +55,14 @@ if size(v, 1) ~= m || size(v, 2) ~= k
   qru_arg_error(fn, 4, 'dimensions', 'v is %d x %d, but it must be size(R, 2) x size(u, 2) = %d x %d', ...
                 size(v, 1), size(v, 2), m, k);
 end
-if n < m || m < 1   % wide (or empty): factorize
-  [Q1, R1] = qr(qru_cast_like(Qf * Rf + u * v', Q, R, u, v));
+if n < m || m < 1   % wide, or no columns
+  [Q1, R1] = qru_qr_of(Qf * Rf + u * v', backend);
 else
   thin = econ && k <= n - m;
   if econ && ~thin   % more columns than the thin form takes
     [Qf, Rf] = qru_full_factors(fn, Q, R, true);
   end
-  try
-    [Q1, R1] = qru_econ_update(Qf, Rf, thin, 'qrupdate', u, v, backend);
-  catch err
-    if ~strcmp(err.identifier, 'qru:numerical')
-      rethrow(err);
-    end
-    % A + u*v' is numerically rank-deficient: qrupdate factorizes it
-    [Q1, R1] = qr(qru_cast_like(Qf * Rf + u * v', Q, R, u, v));
-  end
+  [Q1, R1] = qru_econ_update(Qf, Rf, thin, 'qrupdate', u, v, backend);
 end
 [Q1, R1] = qru_result(Q1, R1, econ);
 end
-

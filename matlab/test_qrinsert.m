@@ -3,8 +3,9 @@ function nfail = test_qrinsert(backend)
 %   (qrinsert(Q,R,j,x,orient), qrdelete(Q,R,j,orient)) against Octave's
 %   qrinsert and qrdelete on the same inputs: blocks of columns/rows at
 %   several positions, single and double, full and economy factors, wide
-%   matrices, the 'col' default, and the error cases (both must fail; qru's
-%   message names the argument).
+%   matrices and empty ones, a dependent column (a valid QR of the
+%   rank-deficient result), the 'col' default, and the error cases (both
+%   must fail; qru's message names the argument).
 qru_check('reset');
 [~, ~, fp64] = qru_backend(backend);
 classes = {'single'};
@@ -106,6 +107,38 @@ qru_both_fail('delete j = 0', 'argument 3: j = 0', @qrdelete, @qru_qrdelete, {Q,
 qru_both_fail('delete j = m+1', 'argument 3: j = 11', @qrdelete, @qru_qrdelete, {Q, R, m + 1, 'col'}, backend);
 qru_both_fail('delete row n+1', 'argument 3: j = 25', @qrdelete, @qru_qrdelete, {Q, R, n + 1, 'row'}, backend);
 qru_both_fail('Q, R mismatch', 'argument 2', @qrdelete, @qru_qrdelete, {Q, R(1:n-1, :), 1}, backend);
-qru_expect_error('qru:numerical', 'insert a dependent column', @qru_qrinsert, Q, R, 2, Q * R(:, 1), 'col', backend);
+% a dependent column: a valid QR of the rank-deficient result, as
+% Octave's qrinsert returns one (full: the library with QRU_RANK_ACCEPT;
+% economy: the completed factors, Q1 n x (m+1) with orthonormal columns
+% where Octave's last column is not orthogonal to the others)
+A = Q * R; x = A(:, 1) - 2 * A(:, 5);  % then column 6 of A1 depends
+A1 = [A(:, 1) x A(:, 2:m)];
+for econ = [false true]
+  if econ
+    [Qx, Rx] = qr(A, 0); what = 'economy';
+  else
+    Qx = Q; Rx = R; what = 'full';
+  end
+  [Q1, R1] = qru_qrinsert(Qx, Rx, 2, x, 'col', backend);
+  [Qo, Ro] = qrinsert(Qx, Rx, 2, x, 'col');
+  k = size(Q1, 2);
+  berr = norm(Q1 * R1 - A1, 'fro') / (norm(A1, 'fro') * n * eps);
+  oerr = norm(Q1' * Q1 - eye(k), 'fro') / (n * eps);
+  qru_check(isequal(size(Q1), size(Qo)) && isequal(size(R1), size(Ro)) && ...
+            berr < 30 && oerr < 30 && all(all(tril(R1, -1) == 0)) && ...
+            abs(R1(6, 6)) < 30 * n * eps * norm(A1), ...
+            '%s dependent column: sizes %s %s, backward error %g, orthogonality %g, |R1(6,6)| %g', ...
+            what, mat2str(size(Q1)), mat2str(size(R1)), berr, oerr, abs(R1(6, 6)));
+end
+% no column before, none after: the factorization of the result
+[Q1, R1] = qru_qrinsert(eye(4), zeros(4, 0), 1, [1; 2; 3; 4], backend);
+[Qo, Ro] = qrinsert(eye(4), zeros(4, 0), 1, [1; 2; 3; 4]);
+qru_check_factors('insert into no columns', 'double', Q1, R1, zeros(4, 1), [1; 2; 3; 4], zeros(4, 1), Qo, Ro);
+[Qe, Re] = qr(randn(6, 1), 0);
+[Q1, R1] = qru_qrdelete(Qe, Re, 1, backend);
+[Qo, Ro] = qrdelete(Qe, Re, 1);
+qru_check(isequal(size(Q1), size(Qo)) && isequal(size(R1), size(Ro)), ...
+          'economy, last column deleted: sizes %s %s, Octave %s %s', mat2str(size(Q1)), ...
+          mat2str(size(R1)), mat2str(size(Qo)), mat2str(size(Ro)));
 nfail = qru_check('count');
 end

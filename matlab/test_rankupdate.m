@@ -3,7 +3,7 @@ function nfail = test_rankupdate(backend)
 %   Octave/MATLAB's qrupdate and against qr of A + u*v': full and economy
 %   factors, rank 1 and rank k (k = 1, 3, 8; k > n - m on economy
 %   factors), single and double precision, square and wide A, a
-%   numerically rank-deficient A + u*v' (qrupdate still factorizes it);
+%   numerically rank-deficient A + u*v' (factorized as qrupdate does);
 %   the handle interface F.modify with d = Q'*b; error cases.
 qru_check('reset');
 classes = qru_classes(backend);
@@ -54,8 +54,10 @@ W = randn(5, 9); [Q, R] = qr(W); u = randn(5, 1); v = randn(9, 1);
 [Q1, R1] = qru_qrupdate(Q, R, u, v, backend);
 [Qo, Ro] = qrupdate(Q, R, u, v);
 qru_check_factors('wide', 'double', Q1, R1, zeros(5, 1), W + u * v', zeros(5, 1), Qo, Ro);
-% A + u*v' with column 4 zeroed: qru's update refuses it, qru_qrupdate
-% returns its factorization as qrupdate does (full and economy)
+% A + u*v' with column 4 zeroed: qru_qrupdate returns its factorization
+% as qrupdate does, computed by the update with QRU_RANK_ACCEPT (full and
+% economy: the thin form, Q1 with orthonormal columns); the least-squares
+% object, which keeps the default rule, refuses it
 A = randn(n, m); [Q, R] = qr(A); [Qe, Re] = qr(A, 0);
 u = -A(:, 4); v = zeros(m, 1); v(4) = 1;
 [Q1, R1] = qru_qrupdate(Q, R, u, v, backend);

@@ -275,8 +275,7 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
 
 /* ---- public API ------------------------------------------------------- */
 
-/* L1 must be L's array (same offset and ld) or on another buffer. */
-static int overlap_ok(const qru_matrix *L, const qru_matrix *L1)
+int qru_chol_out_ok(const qru_matrix *L, const qru_matrix *L1)
 {
     if (L->p.h != L1->p.h)
         return 1;
@@ -407,7 +406,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
             L1->rows, L1->cols, n + p, n + p);
     QRU_ARG(ctx, 6, L1 != C && C->p.h != L1->p.h,
             "L1 shares its memory with C");
-    QRU_ARG(ctx, 6, overlap_ok(L, L1),
+    QRU_ARG(ctx, 6, qru_chol_out_ok(L, L1),
             "L1 shares L's memory but not its first element and leading "
             "dimension");
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
@@ -477,7 +476,7 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     QRU_ARG(ctx, 6, L1->rows == n1 && L1->cols == n1,
             "L1 is %d x %d, but it must be (n - p) x (n - p) = %d x %d",
             L1->rows, L1->cols, n1, n1);
-    QRU_ARG(ctx, 6, L1 == L || overlap_ok(L, L1),
+    QRU_ARG(ctx, 6, L1 == L || qru_chol_out_ok(L, L1),
             "L1 shares L's memory but not its first element and leading "
             "dimension");
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));

@@ -401,6 +401,8 @@ static void s_lsq_mod(env *e)
     e->M[1] = rand_mat(e, 5, 3);
 }
 static int c_modify(env *e) { return qru_lsq_modify(e->f, e->M[0], e->M[1]); }
+static int c_shift_left(env *e) { return qru_lsq_shift_cols(e->f, 1, 4); }
+static int c_shift_right(env *e) { return qru_lsq_shift_cols(e->f, 4, 0); }
 static void s_lsq_x(env *e)
 {
     lsq_new(e, 12, 5, 2);
@@ -468,6 +470,19 @@ static int c_chol_delete(env *e)
 {
     return qru_chol_delete(e->ctx, 'L', e->M[0], 2, 3, e->M[1]);
 }
+static void s_chol_shift(env *e)
+{
+    e->M[0] = chol_mat(e, 10);
+    e->M[1] = rand_mat(e, 10, 10);
+}
+static int c_chol_shift_left(env *e)
+{
+    return qru_chol_shift(e->ctx, 'L', e->M[0], 2, 7, e->M[1]);
+}
+static int c_chol_shift_right(env *e)
+{
+    return qru_chol_shift(e->ctx, 'L', e->M[0], 8, 1, e->M[0]);
+}
 static void s_chol_b(env *e)
 {
     e->M[0] = chol_mat(e, 10);
@@ -507,12 +522,16 @@ static const tcase cases[] = {
     {"qru_lsq_add_rows", s_lsq_rows, c_add_rows},
     {"qru_lsq_remove_rows", s_lsq, c_remove_rows},
     {"qru_lsq_modify", s_lsq_mod, c_modify},
+    {"qru_lsq_shift_cols", s_lsq, c_shift_left},
+    {"qru_lsq_shift_cols (i > j)", s_lsq, c_shift_right},
     {"qru_lsq_solve", s_lsq_x, c_solve},
     {"qru_lsq_residual", s_lsq, c_residual},
     {"qru_chol_factor", s_spd, c_chol_factor},
     {"qru_chol_update", s_chol_w, c_chol_update},
     {"qru_chol_insert", s_chol_ins, c_chol_insert},
     {"qru_chol_delete", s_chol_del, c_chol_delete},
+    {"qru_chol_shift", s_chol_shift, c_chol_shift_left},
+    {"qru_chol_shift (i > j, in place)", s_chol_shift, c_chol_shift_right},
     {"qru_chol_solve", s_chol_b, c_chol_solve},
     {"qru_trsm", s_chol_b, c_trsm},
     {"qru_gp_create", s_gp_data, c_gp_create},

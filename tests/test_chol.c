@@ -1093,6 +1093,24 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 1, Ls), 0);
     ck_assert_int_eq(qru_chol_delete(ctx, 'L', A, 1, 0, A), 0);
 
+    /* shift: ctx, uplo, L (square), i, j, L1 (n x n), in this order */
+    ck_assert_int_eq(qru_chol_shift(NULL, 'L', A, 0, 1, A), -1);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'x', NULL, 0, 1, A), -2);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', NULL, 0, 1, A), -3);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', R, 0, 1, A), -3);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, -1, 1, A), -4);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 4, 9, NULL), -4);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, -1, A), -5);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, 4, NULL), -5);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, 1, NULL), -6);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, 1, Ls), -6);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, 1, L1), -6);
+    if (has_other)
+        ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 0, 1, Bo), -6);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'u', A, 0, 3, A), 0);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'l', A, 3, 0, A), 0);
+    ck_assert_int_eq(qru_chol_shift(ctx, 'L', A, 2, 2, A), 0);
+
     qru_matrix_destroy(A);
     qru_matrix_destroy(R);
     qru_matrix_destroy(B);
@@ -1424,6 +1442,139 @@ START_TEST(test_small_pivot)
 }
 END_TEST
 
+/* ---- shift (Octave's cholshift) --------------------------------------- */
+
+/* The permutation of the shift of row and column i to position j (the
+ * rows between move by one): perm[t] = the old index at new position t. */
+static void shift_perm(int n, int i, int j, int *perm)
+{
+    for (int t = 0; t < n; ++t)
+        perm[t] = t;
+    if (i < j)
+        for (int t = i; t <= j; ++t)
+            perm[t] = t == j ? i : t + 1;
+    else
+        for (int t = j; t <= i; ++t)
+            perm[t] = t == j ? i : t - 1;
+}
+
+/* A(perm, perm) of the n x n double A (ld n) */
+static double *permuted(int n, const double *A, const int *perm)
+{
+    double *B = malloc(sizeof(double) * (size_t)n * n + 8);
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < n; ++r)
+            B[r + (size_t)c * n] = A[perm[r] + (size_t)perm[c] * n];
+    return B;
+}
+
+/* i < j, i > j (the Householder panels and the sweep), i = j, at both
+ * ends, neighbours, spans across several panels; into another matrix (its
+ * other triangle and padding keep their sentinels) and in place; the
+ * result against LAPACKE's factor of A(p, p) (positive diagonal). */
+START_TEST(test_shift)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 91;
+    static const int ns[] = {1, 2, 9, 90};
+    double worst = 0;
+    for (int a = 0; a < 4; ++a) {
+        int n = ns[a], ld = n + 3;
+        int pairs[][2] = {{0, n - 1}, {n - 1, 0}, {0, 1}, {1, 0},
+                          {n - 2, n - 1}, {n - 1, n - 2}, {n / 3, n - 2},
+                          {n - 2, n / 3}, {n / 2, n / 2}, {3, 80}, {80, 3}};
+        double *A = spd(n, &seed);
+        int *perm = malloc(sizeof(int) * (size_t)n);
+        for (size_t q = 0; q < sizeof pairs / sizeof pairs[0]; ++q)
+            for (int inpl = 0; inpl < 2; ++inpl) {
+                int i = pairs[q][0], j = pairs[q][1];
+                if (i < 0 || j < 0 || i >= n || j >= n)
+                    continue;
+                shift_perm(n, i, j, perm);
+                double *A1 = permuted(n, A, perm);
+                char tag[96];
+                snprintf(tag, sizeof tag, "shift %c n %d i %d j %d inplace %d "
+                         "dt %d", uplo, n, i, j, inpl, dt);
+                pm pl = make_factor(dt, n, ld, A, uplo);
+                if (!inpl) {
+                    void *h1 = to_dt(dt, 0, n, ld, A1, 'A');
+                    pm p1 = pm_new(dt, n, n, ld, h1);
+                    void *F0 = qru_test_download(pl.P);
+                    int st = qru_chol_shift(ctx, uplo, pl.M, i, j, p1.M);
+                    ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
+                                  qru_last_error(ctx));
+                    check_factor(dt, &p1, uplo, A1, tag, &worst);
+                    void *F1 = qru_test_download(pl.P);
+                    ck_assert_msg(same_bits(dt, ld, n, F0, F1),
+                                  "%s: L changed", tag);
+                    free(F0);
+                    free(F1);
+                    free(h1);
+                    pm_free(&p1);
+                } else {
+                    int st = qru_chol_shift(ctx, uplo, pl.M, i, j, pl.M);
+                    ck_assert_msg(st == 0, "%s: %d", tag, st);
+                    check_factor(dt, &pl, uplo, A1, tag, &worst);
+                }
+                pm_free(&pl);
+                free(A1);
+            }
+        free(perm);
+        free(A);
+    }
+    printf("shift %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
+}
+END_TEST
+
+/* An invalid factor (a zero, negative, NaN or Inf on the diagonal, or a
+ * NaN / Inf off it) fails by the definiteness rule with L1 and L
+ * unchanged bit for bit, also in place; the same factor shifted onto
+ * itself (i = j) is copied, not judged. */
+START_TEST(test_shift_fail)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 20, ld = n + 2;
+    unsigned seed = 97;
+    double *A = spd(n, &seed);
+    static const double bad[] = {0.0, NAN, INFINITY, -INFINITY};
+    static const int pairs[][2] = {{2, 15}, {15, 2}, {0, 19}};
+    for (int kind = 0; kind < 5; ++kind)
+        for (int q = 0; q < 3; ++q) {
+            int i = pairs[q][0], j = pairs[q][1], r = 7;
+            void *F;
+            /* kind < 4: L(r, r) = bad[kind]; kind 4: L(r, 0) = NaN */
+            pm pl = planted_factor(dt, n, ld, A, uplo, r, kind < 4 ? r : 0,
+                                   kind < 4 ? bad[kind] : NAN, &F);
+            pm p1 = pm_new(dt, n, n, ld, F);
+            void *F1 = qru_test_download(p1.P);
+            int st = qru_chol_shift(ctx, uplo, pl.M, i, j, p1.M);
+            ck_assert_msg(st > 0, "%c dt %d kind %d i %d j %d: status %d",
+                          uplo, dt, kind, i, j, st);
+            void *G = qru_test_download(pl.P), *G1 = qru_test_download(p1.P);
+            ck_assert(same_bits(dt, ld, n, F, G));
+            ck_assert(same_bits(dt, ld, n, F1, G1));
+            free(G);
+            free(G1);
+            ck_assert_int_eq(qru_chol_shift(ctx, uplo, pl.M, i, j, pl.M), st);
+            G = qru_test_download(pl.P);
+            ck_assert(same_bits(dt, ld, n, F, G));
+            free(G);
+            ck_assert_int_eq(qru_chol_shift(ctx, uplo, pl.M, i, i, pl.M), 0);
+            free(F1);
+            free(F);
+            pm_free(&p1);
+            pm_free(&pl);
+        }
+    free(A);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol");
@@ -1445,6 +1596,8 @@ int main(void)
     tcase_add_loop_test(tc, test_small_pivot, 0, 4);
     tcase_add_loop_test(tc, test_delete, 0, 4);
     tcase_add_loop_test(tc, test_chain, 0, 4);
+    tcase_add_loop_test(tc, test_shift, 0, 4);
+    tcase_add_loop_test(tc, test_shift_fail, 0, 4);
     tcase_add_test(tc, test_bad_args);
     tcase_add_test(tc, test_empty);
     suite_add_tcase(s, tc);

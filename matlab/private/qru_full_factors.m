@@ -9,8 +9,8 @@ function [Qf, Rf, econ] = qru_full_factors(fn, Q, R, complete)
 if nargin < 4
   complete = true;
 end
-qru_real_arg(fn, 1, 'Q', Q);
-qru_real_arg(fn, 2, 'R', R);
+qru_data_arg(fn, 1, 'Q', Q);
+qru_data_arg(fn, 2, 'R', R);
 [n, k] = size(Q);
 if size(R, 1) ~= k
   qru_arg_error(fn, 2, 'dimensions', ...

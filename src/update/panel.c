@@ -19,15 +19,14 @@ int qru_upd_use_fused(int alg, const qru_context *ctx)
     return alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx);
 }
 
-int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
-                     int extra)
+int qru_upd_panel_width(const qru_context *ctx, qru_dtype dt, int upd_nb,
+                        int ncols, int extra)
 {
-    const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
-    int nb = f->upd_nb > 0 ? f->upd_nb : t->upd_panel_nb;
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    int nb = upd_nb > 0 ? upd_nb : t->upd_panel_nb;
     int mx = 0;
-    if (f->upd_nb <= 0 &&
-        ctx->ops->panel_qr_max_nb((qru_context *)ctx, f->dtype, extra,
-                                  &mx) == 0) {
+    if (upd_nb <= 0 &&
+        ctx->ops->panel_qr_max_nb((qru_context *)ctx, dt, extra, &mx) == 0) {
         /* narrower panels that stay on chip rather than wide ones that
          * do not (down to upd_panel_min_nb) */
         if (mx >= t->upd_panel_min_nb && mx < nb)
@@ -36,6 +35,12 @@ int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
     if (nb > ncols)
         nb = ncols;
     return nb < 1 ? 1 : nb;
+}
+
+int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
+                     int extra)
+{
+    return qru_upd_panel_width(ctx, f->dtype, f->upd_nb, ncols, extra);
 }
 
 int qru_upd_house_nb(const qru_lsq *f, const qru_context *ctx, int alg,

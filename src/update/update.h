@@ -29,6 +29,11 @@ int qru_upd_use_fused(int alg, const qru_context *ctx);
  * moderate width rather than a tenth of the columns.) */
 int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
                      int extra);
+/* The same rule for element type dt and a caller's block size upd_nb
+ * (0: the tuning's), without a factorisation object (the Cholesky
+ * shift). */
+int qru_upd_panel_width(const qru_context *ctx, qru_dtype dt, int upd_nb,
+                        int ncols, int extra);
 /* The panel width of qru_upd_house (below) on a rows x ncols block with
  * algorithm alg: with fused panels the width qru_upd_fused_nb gives (the
  * tuning's upd_panel_nb, or the caller's block size, at most ncols: a
@@ -271,6 +276,31 @@ int qru_upd_gram_insert(qru_context *ctx, qru_lsq *f, int k,
                         const qru_matrix *U, const qru_matrix *b,
                         qru_ptr AtU, int ldat,
                         qru_ptr ws);
+
+/* ---- the column shift (shift.c) ----
+ * qru_upd_shift: column i of the upper trapezoidal R (m columns, ldr; its
+ * rows 0 .. max(i, j) hold the nonzeros of the columns that move) moves
+ * to position j and the columns between move by one toward where it was;
+ * R is then made upper triangular again by orthogonal transformations of
+ * its rows lo .. hi (lo = min(i, j), hi = max(i, j)), applied also to the
+ * rows lo .. hi of d (r columns, ldd; r = 0: none) and from the right to
+ * the columns lo .. hi of Q (nq rows, ldq; nq = 0: none).  i < j leaves
+ * the columns lo .. hi-1 upper Hessenberg: Householder panels of nb
+ * columns (one panel_qr each) reduce them, their block reflectors go to
+ * the trailing columns, d and Q; i > j leaves a spike in column lo: one
+ * sweep of hi - lo Givens rotations from the bottom up, formed from that
+ * column (givens_sweeps, p = 1) and applied to R, d and Q.  Nothing is
+ * judged (a shift keeps the rank).  ws: qru_upd_shift_ws elements, of
+ * which the first (hi + 1) (hi - lo + 1) are free again on return.
+ * qru_upd_cycle: the s columns (by_rows: rows) of the rows x cols block X
+ * (ldx) move cyclically, the first to the end (left) or the last to the
+ * front, through ws (rows cols elements). */
+size_t qru_upd_shift_ws(int m, int i, int j, int nb, int nq, int r);
+int qru_upd_shift(qru_context *ctx, qru_dtype dt, int m, int i, int j,
+                  int nb, qru_ptr R, int ldr, qru_ptr d, int ldd, int r,
+                  qru_ptr Q, int ldq, int nq, qru_ptr ws);
+int qru_upd_cycle(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
+                  int rows, int cols, int left, int by_rows, qru_ptr ws);
 
 /* ---- the update pipeline (policy.c) ----
  * Each public update checks its arguments, then hands a request to

@@ -773,6 +773,44 @@ static void op_modify(rd *r)
     free(V);
 }
 
+/* qru_lsq_shift_cols(f, i, j): column i of A moves to position j */
+static void op_shift_cols(rd *r)
+{
+    qru_context *c;
+    qru_lsq *f;
+    int want;
+    pick_cf(r, &c, &f, &want);
+    int n = LS.n, m = LS.m;
+    int i = pick(r, 0, m - 1), j = pick(r, 0, m - 1);
+    if (!want && (i < 0 || i >= m))
+        want = -2;
+    if (!want && (j < 0 || j >= m))
+        want = -3;
+    upd u;
+    snprintf(u.call, sizeof u.call, "qru_lsq_shift_cols(n=%d, m=%d, i=%d, j=%d)",
+             n, m, i, j);
+    upd_begin(&u);
+    int st = qru_lsq_shift_cols(f, i, j);
+    check_status(u.call, st, want, 0, NULL);
+    if (st) {
+        upd_failed(&u);
+        return;
+    }
+    lsq_drop(&u.before);
+    double *col = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    memcpy(col, LS.A + (size_t)i * n, sizeof(double) * (size_t)n);
+    if (i < j)
+        memmove(LS.A + (size_t)i * n, LS.A + (size_t)(i + 1) * n,
+                sizeof(double) * (size_t)n * (size_t)(j - i));
+    else if (i > j)
+        memmove(LS.A + (size_t)(j + 1) * n, LS.A + (size_t)j * n,
+                sizeof(double) * (size_t)n * (size_t)(i - j));
+    memcpy(LS.A + (size_t)j * n, col, sizeof(double) * (size_t)n);
+    free(col);
+    LS.steps++;
+    lsq_accuracy(u.call);
+}
+
 static void op_remove_cols(rd *r)
 {
     qru_context *c;
@@ -1351,6 +1389,67 @@ static void op_chol_delete(rd *r)
     free(L0);
 }
 
+/* qru_chol_shift: row and column i of the factored matrix move to j;
+ * into another matrix (sometimes of a wrong order) or in place */
+static void op_chol_shift(rd *r)
+{
+    if (!CH.L)
+        return;
+    int n = CH.n;
+    unsigned b = u8(r);
+    char uplo = (b & 0x0e) == 0x0e ? pick_uplo(r) : CH.uplo;
+    int i = pick(r, 0, n - 1), j = pick(r, 0, n - 1);
+    int inplace = (b & 0x30) == 0x30;
+    int l1n = n + ((b & 0xc0) == 0xc0);
+    qru_matrix *L1 = inplace ? CH.L : mk(l1n, l1n, (int)(b % 2), NULL);
+    if (inplace)
+        l1n = n;
+    void *L10 = save(L1), *L0 = save(CH.L);
+    int want = !uplo_ok(uplo)         ? -2
+               : i < 0 || i >= n      ? -4
+               : j < 0 || j >= n      ? -5
+               : l1n != n             ? -6
+                                      : 0;
+    char call[96];
+    snprintf(call, sizeof call, "qru_chol_shift(uplo=%d, n=%d, i=%d, j=%d%s)",
+             uplo, n, i, j, inplace ? ", in place" : "");
+    int st = qru_chol_shift(ctx, uplo, CH.L, i, j, L1);
+    check_status(call, st, want, n, NULL);
+    if (!inplace && !same(CH.L, L0))
+        FAIL("%s changed its input L", call);
+    if (st && !same(L1, L10))
+        FAIL("%s failed (%d) but changed L1", call, st);
+    if (st == 0) {
+        if (CH.tracked && i != j) { /* the generator's rows move alike */
+            double *row = xmalloc(sizeof(double) * (size_t)(CH.g ? CH.g : 1));
+            for (int t = 0; t < CH.g; ++t)
+                row[t] = CH.G[i + (size_t)t * n];
+            for (int t = 0; t < CH.g; ++t) {
+                double *g = CH.G + (size_t)t * n;
+                if (i < j)
+                    memmove(g + i, g + i + 1, sizeof(double) * (size_t)(j - i));
+                else
+                    memmove(g + j + 1, g + j, sizeof(double) * (size_t)(i - j));
+                g[j] = row[t];
+            }
+            free(row);
+        }
+        if (!inplace) {
+            qru_matrix_destroy(CH.L);
+            CH.L = L1;
+        }
+        L1 = NULL;
+        if (upc(uplo) != CH.uplo)
+            CH.tracked = 0;
+        CH.steps++;
+        chol_accuracy(call);
+    }
+    if (!inplace)
+        qru_matrix_destroy(L1);
+    free(L10);
+    free(L0);
+}
+
 /* qru_chol_solve with the held factor, then qru_trsm with it. */
 static void op_chol_solve(rd *r)
 {
@@ -1773,11 +1872,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FAIL("qru_context_create = %d", st);
     for (int t = 0; t < MAXOPS && r.i < r.n; ++t) {
         /* op bytes 0..15 keep their meaning for the committed corpus;
-         * 16..31 add the triangular solves (16, 17) and A + U V' (18),
-         * and repeat the rest */
+         * 16..31 add the triangular solves (16, 17), A + U V' (18) and
+         * the column and Cholesky shifts (19, 20), and repeat the rest */
         unsigned op = u8(&r) % 32;
         if (op >= 16)
-            op = op == 16 || op == 17 ? 16 : op == 18 ? 17 : op - 16;
+            op = op == 16 || op == 17 ? 16
+                 : op >= 18 && op <= 20 ? op - 1
+                                        : op - 16;
         int have = LS.f != NULL;
         if (trace)
             fprintf(stderr, "op %u at byte %zu\n", op, r.i - 1);
@@ -1799,6 +1900,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 14: op_gp_query(&r); break;
         case 15: op_matrix(&r); break;
         case 17: if (have) op_modify(&r); break;
+        case 18: if (have) op_shift_cols(&r); break;
+        case 19: op_chol_shift(&r); break;
         default: op_chol_solve(&r); break;
         }
     }

@@ -21,12 +21,14 @@ def remove_cols(k, p): return [3, 0, k, p]
 def add_rows(k, p): return [4, 0, k, p, 0] + G + G
 def remove_rows(k, p): return [5, 0, k, p]
 def modify(k): return [18, 0, k, 0, 0] + G + G
+def shift_cols(i, j): return [19, 0, i, j]
 def alg(a): return [6, 1, a]
 def solve(): return [7, 0, 0]
 def chol(n, uplo=0, variant=0, gen=G): return [8, n, uplo, variant, 0, 0x11] + gen + [0]
 def chol_update(sign, k): return [9, 1 if sign > 0 else 2, k] + G
 def chol_insert(k, p): return [10, 0, k, p] + G
 def chol_delete(k, p): return [11, 0, p, k]
+def chol_shift(i, j, inplace=False): return [20, 0x30 if inplace else 0, i, j]
 def gp(n, gen=G): return [12, n, 1] + gen + G
 def gp_insert(k, p): return [13, 1, k, p] + G + G
 def gp_remove(k, p): return [13, 0, k, p]
@@ -49,10 +51,16 @@ seeds = {
     + alg(1) + modify(3) + remove_rows(2, 2) + solve(),
     "lsq_modify_float_no_q": [1] + lsq(9, 4) + modify(2) + lsq(7, 3, keep=0)
     + modify(1) + [18, 0, 1, 255, 0] + G + G,
+    "lsq_shift": [0] + lsq(9, 5) + shift_cols(1, 4) + shift_cols(4, 0)
+    + add_cols(2, 1) + shift_cols(5, 2) + solve() + lsq(8, 4, keep=0)
+    + shift_cols(0, 3) + shift_cols(3, 1) + solve(),
     "lsq_bad_args": [0] + lsq(5, 2) + [3, 0, 255, 3] + [5, 0, 230, 2] + [2, 255, 0, 1, 0] + G
     + [6, 0, 226],
     "chol_lower": [0] + chol(8) + chol_update(1, 2) + chol_insert(3, 2)
     + chol_delete(1, 3) + chol_update(-1, 1),
+    # the last shift's L1 is of the wrong order
+    "chol_shift": [0] + chol(8) + chol_shift(1, 6) + chol_shift(7, 0, True)
+    + chol_shift(3, 3) + chol(7, 1) + chol_shift(2, 5) + [20, 0xC0, 0, 2],
     "chol_upper_float": [1] + chol(9, 1, 1) + chol_insert(0, 1) + chol_update(-1, 2)
     + chol_delete(4, 2),
     # chol_solve, then trsm(side, uplo, trans, diag, alpha) on the factor

@@ -1,0 +1,13 @@
+function qru_data_arg(fn, i, name, X)
+%QRU_DATA_ARG  Argument i of the update function fn, called name, must be
+%   a numeric matrix as Octave's update functions take it: double, single
+%   or an integer class (which computes in double), full or sparse, real.
+%   Logical and char arrays are refused, as Octave refuses them; complex
+%   data is not supported yet.  qru_cast_args converts the accepted ones.
+if ~isnumeric(X) || ~ismatrix(X)
+  qru_arg_error(fn, i, name, ['%s is a %s of size %s, but it must be a numeric ' ...
+                'matrix (double, single or an integer class)'], name, class(X), mat2str(size(X)));
+elseif ~isreal(X)
+  qru_arg_error(fn, i, name, '%s is complex, but qru computes in real arithmetic', name);
+end
+end
