@@ -12,7 +12,8 @@ rules:
 * Element type: float32 stays float32 when every array is float32;
   otherwise the call computes in float64 (integers, booleans and other
   real floats are converted).  Complex and non-numeric arrays raise
-  TypeError.
+  TypeError.  The QR functions take SciPy's rule instead
+  (``same_dtype``): all float32 or all float64, ValueError otherwise.
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major
