@@ -16,13 +16,14 @@ Three ways a call runs:
 * no rows or no columns left: empty arrays of SciPy's shapes (and Q
   itself for a full factorisation without columns).
 
-Overwriting follows SciPy's table (_LAYOUTS below): where SciPy would
-update a caller's buffer (``overwrite_*=True``, the dtype already right,
-writable, positive strides, and for some calls C or Fortran order, or
-Fortran order only), Q1 / R1 are the views of that buffer SciPy returns,
-holding the result; the library works in the buffer itself when it is
-Fortran-ordered and the update fits it (``qru_lsq_options.adopt``), and
-otherwise in a copy whose result is copied into the views.
+Overwriting follows SciPy's table (the _Call.target calls of each
+function; docs/python.md): where SciPy would update a caller's buffer
+(``overwrite_*=True``, the dtype already right, writable, positive
+strides, and for some calls C or Fortran order, or Fortran order only),
+Q1 / R1 are the views of that buffer SciPy returns, holding the result;
+the library works in the buffer itself when it is Fortran-ordered and the
+update fits it (``qru_lsq_options.adopt``), and otherwise in a copy whose
+result is copied into the views.
 """
 from __future__ import annotations
 
