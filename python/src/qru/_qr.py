@@ -126,9 +126,10 @@ class _Call:
 
 # ---- the three ways ----------------------------------------------------------
 
-def _update(c, op, k, U, p, check_finite, V=None, rank=_RANK_ACCEPT):
-    """The library's update of (Q, R): (Q1, R1) and whether each lies in
-    the caller's own buffer."""
+def _update(c, op, k, U, p, check_finite, V=None):
+    """The library's update of (Q, R), a rank-deficient A1 accepted where
+    its QR stays valid: (Q1, R1) and whether each lies in the caller's own
+    buffer (at SciPy's view)."""
     P, fw = c.P, c.fw
     Q, R = P.arrays[0], P.arrays[1]
     full = not c.econ
@@ -153,7 +154,7 @@ def _update(c, op, k, U, p, check_finite, V=None, rank=_RANK_ACCEPT):
     Q1, R1, n1, m1 = numerical(
         _qru.qr_update, P.ctx, Q if work[0] is None else work[0],
         R if work[1] is None else work[1], d, op, int(k), U, e, int(p),
-        bool(check_finite), bits, rank)
+        bool(check_finite), bits, _RANK_ACCEPT)
     in_buf = [Q1 is None, R1 is None]
     # None: the factor lies in the buffer given, its leading block
     Q1 = work[0][:n1, :n1 if full else m1] if Q1 is None else fw.wrap(Q1)
