@@ -239,10 +239,11 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     Where A and A1 are tall (M >= N >= 1, M1 >= N1) the library updates
     the factors (rows: O(M1 N) work on R plus the rotations applied to Q;
     columns: Q' u and the rotations, O(M^2 p)).  Where A or A1 is wide
-    (M < N, or columns inserted past M) the call refactorises: A1 is formed
-    from Q @ R with u inserted (by the array's framework, on its device)
-    and factorised by ``qru_qr_factor`` on the same backend: O(M1^2 N1)
-    flops, the cost of a new factorisation.
+    (M < N, or N + p > M after a column insertion) or A has no columns,
+    the call refactorises: A1 is formed from Q @ R with u inserted (by
+    the array's framework, on its device: at most 2 M^2 N flops) and
+    factorised with its full Q1 by ``qru_qr_factor`` on the same backend
+    (O(M1^2 N1) flops), the cost of a new factorisation.
 
     ``rcond``: as SciPy, only for economic column insertions (ValueError
     otherwise); qru's rank rule applies there, not rcond.  A column
@@ -344,11 +345,12 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     gives Q1 (0, 0) and R1 (0, N); every column, Q1 = Q (full; economic:
     (M, 0)) and R1 (M, 0) (economic: (0, 0)).
 
-    Where A and A1 are tall the library downdates the factors; where
-    either is wide (M < N, or rows deleted below N) the call refactorises
-    A1, formed from Q @ R without the deleted rows or columns on the
-    array's device, with ``qru_qr_factor`` on the same backend
-    (O(M1^2 N1) flops, a new factorisation).  A row deletion that leaves
+    Where A and A1 are tall (M >= N, M - p >= N for rows) the library
+    downdates the factors; where either is wide (M < N, or M - p < N
+    after a row deletion) the call refactorises A1, formed from Q @ R
+    without the deleted rows or columns on the array's device (<= 2 M^2 N
+    flops), with ``qru_qr_factor`` on the same backend (O(M1^2 N1) flops
+    with the full Q1: a new factorisation).  A row deletion that leaves
     an economic factorisation's columns dependent raises
     ``numpy.linalg.LinAlgError``.
 
