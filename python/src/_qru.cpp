@@ -30,6 +30,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <dlfcn.h>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -41,6 +42,11 @@
 
 extern "C" {
 #include "qru.h"
+// OpenBLAS's thread control, where the BLAS linked is OpenBLAS
+__attribute__((weak, visibility("default"))) void
+openblas_set_num_threads(int);
+__attribute__((weak, visibility("default"))) int
+openblas_get_num_threads(void);
 }
 
 namespace nb = nanobind;
@@ -358,6 +364,8 @@ struct Call {
 
 // op: 0 add columns, 1 remove columns, 2 add rows, 3 remove rows (the
 // order of the library's updates), 4 the rank-k modification A + U V';
+// rank: qru_lsq_options::rank (QRU_RANK_ACCEPT: a rank-deficient A1 is
+// factorised where the result is a valid QR, as SciPy's functions do);
 // U: the columns, rows or U, e: the rows' right-hand sides or V.  d (R's
 // rows x 1) and, for added rows, e (p x 1) are zeros from the caller's
 // framework (no host transfer on a device).  Q and R are read, or with
@@ -376,7 +384,7 @@ struct LsqView { // the owner of the factors handed out as views
 nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
                     const in_array &d, int op, int k,
                     std::optional<in_array> U, std::optional<in_array> e,
-                    int p, bool check_finite, int adopt)
+                    int p, bool check_finite, int adopt, int rank)
 {
     Call s(C, check_finite);
     qru_matrix *Qd = s.in(Q, "Q"), *Rd = s.in(R, "R"), *dd = s.in(d, "d");
@@ -385,6 +393,7 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.adopt = s.staged ? 0 : adopt;
+    opt.rank = rank;
     qru_lsq *f = nullptr;
     check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, &opt, &f),
           "qru_lsq_create_from_qr");
@@ -452,6 +461,77 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     };
     return nb::make_tuple(in_q ? nb::none() : view(own->V[0]),
                           in_r ? nb::none() : view(own->V[1]), n, m);
+}
+
+// [Q, R] = qr(A) for A of any shape (qru_qr_factor): A is overwritten by R
+// (a staged A is downloaded back into the caller's array), and the full Q
+// (rows x rows) is returned.
+nb::object qr_factor(Context &C, const io_array &A, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Ad = s.inout(A, "A");
+    int n = (int)A.shape(0);
+    qru_matrix *Q = s.tmp(n, n);
+    check(C.ctx, qru_qr_factor(C.ctx, Ad, Q, nullptr, 0), "qru_qr_factor");
+    s.commit();
+    return s.result(Q);
+}
+
+// Moves the leading (rows - dr) x (cols - dc) block of a column-major host
+// array to its trailing block, in place (one pass: columns from the last,
+// each a memmove).  The full row deletion leaves Q1 and R1 in the leading
+// blocks of the buffers it worked in; SciPy returns the trailing ones.
+void shift_block(const io_array &A, int dr, int dc)
+{
+    int dev = A.device_type();
+    if (dev != nb::device::cpu::value && dev != nb::device::cuda_host::value)
+        throw nb::value_error("qru: shift_block takes host arrays");
+    long long rows = (long long)A.shape(0), cols = (long long)A.shape(1);
+    if (dr < 0 || dc < 0 || dr > rows || dc > cols)
+        throw nb::value_error("qru: shift_block: bad shift");
+    if (A.stride(0) != 1 && rows > 1)
+        throw nb::value_error("qru: shift_block: not column-major");
+    long long ld = cols > 1 ? (long long)A.stride(1) : rows;
+    size_t sz = A.itemsize();
+    char *p = (char *)A.data();
+    long long n1 = rows - dr;
+    if (n1 <= 0 || (dr == 0 && dc == 0))
+        return;
+    for (long long j = cols - dc - 1; j >= 0; j--)
+        std::memmove(p + ((j + dc) * ld + dr) * sz, p + j * ld * sz,
+                     (size_t)n1 * sz);
+}
+
+// ---- BLAS threads -----------------------------------------------------------
+
+// The extension links the system's BLAS (OpenBLAS on Debian), which is not
+// the copy NumPy and SciPy bundle: two thread pools in one process.  Where
+// it is OpenBLAS, its thread count is read and set here (the weak
+// references of the file's head: null with another BLAS, which the
+// functions report as -1).
+// The file of the OpenBLAS linked ("" where the BLAS is not OpenBLAS).
+std::string blas_library()
+{
+    Dl_info info;
+    if (!openblas_get_num_threads ||
+        !dladdr((void *)openblas_get_num_threads, &info) || !info.dli_fname)
+        return "";
+    return info.dli_fname;
+}
+
+int blas_threads()
+{
+    return openblas_get_num_threads ? openblas_get_num_threads() : -1;
+}
+
+int set_blas_threads(int n)
+{
+    if (n < 1)
+        throw nb::value_error("qru: set_blas_threads: n must be >= 1");
+    if (!openblas_set_num_threads)
+        return -1;
+    openblas_set_num_threads(n);
+    return openblas_get_num_threads ? openblas_get_num_threads() : n;
 }
 
 // ---- Cholesky -------------------------------------------------------------
@@ -674,7 +754,20 @@ NB_MODULE(_qru, mod)
     mod.def("qr_update", &qr_update, nb::arg("ctx"), nb::arg("Q"),
             nb::arg("R"), nb::arg("d"), nb::arg("op"), nb::arg("k"),
             nb::arg("U").none(), nb::arg("e").none(), nb::arg("p"),
-            nb::arg("check_finite"), nb::arg("adopt"));
+            nb::arg("check_finite"), nb::arg("adopt"), nb::arg("rank"));
+    mod.def("qr_factor", &qr_factor, nb::arg("ctx"), nb::arg("A"),
+            nb::arg("check_finite"));
+    mod.def("shift_block", &shift_block, nb::arg("A"), nb::arg("dr"),
+            nb::arg("dc"));
+    mod.def("blas_library", &blas_library,
+            "The file of the OpenBLAS the library links, or ''.");
+    mod.def("blas_threads", &blas_threads,
+            "The thread count of the BLAS the library links (OpenBLAS), "
+            "or -1 where it cannot be read.");
+    mod.def("set_blas_threads", &set_blas_threads, nb::arg("n"),
+            "Sets the thread count of the BLAS the library links "
+            "(OpenBLAS); returns the count now, or -1 where it cannot be "
+            "set.");
     mod.def("chol_update", &chol_update, nb::arg("ctx"), nb::arg("uplo"),
             nb::arg("L"), nb::arg("W"), nb::arg("sign"),
             nb::arg("check_finite"));

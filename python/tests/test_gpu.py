@@ -190,8 +190,8 @@ def _ptr(x):
 def test_qr_delete_in_place(pr, overwrite):
     """A row deletion from full factors runs in copies of Q and R that
     become Q1 and R1 (the inputs unchanged), or with overwrite_qr in Q and
-    R themselves (CuPy, PyTorch; JAX arrays are immutable: always
-    copies)."""
+    R themselves, whose trailing blocks are returned as SciPy's (CuPy,
+    PyTorch; JAX arrays are immutable: always copies)."""
     rng = np.random.default_rng(45)
     A = rng.uniform(-1, 1, (30, 8))
     Q, R = qr(A, False)
@@ -204,8 +204,11 @@ def test_qr_delete_in_place(pr, overwrite):
     assert scaled_residual(Q1h @ R1h, A1, np.float64, 30) < THRESH
     assert orthogonality(Q1h, np.float64) < THRESH
     if overwrite and pr.name != "jax":
-        # the leading blocks of Q's and R's buffers
-        assert _ptr(Q1) == _ptr(Qd) and _ptr(R1) == _ptr(Rd)
+        # SciPy's views: the trailing blocks Q[2:, 2:] and R[2:, :] of the
+        # buffers the library worked in (Fortran order, 8-byte elements)
+        assert _ptr(Q1) == _ptr(Qd) + (2 * 30 + 2) * 8
+        assert _ptr(R1) == _ptr(Rd) + 2 * 8
+        assert np.array_equal(pr.host(Qd)[2:, 2:], Q1h)
     else:
         assert np.array_equal(pr.host(Qd), Q)
         assert np.array_equal(pr.host(Rd), R)

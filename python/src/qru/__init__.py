@@ -10,6 +10,16 @@ added or removed, on the qru C library (CPU, CUDA, OpenCL).
 * :class:`LeastSquares`: ``min ||A x - b||`` held as an updatable QR
   factorisation with full Q, thin Q or no Q.
 
+BLAS threads: the CPU backend calls the system BLAS the extension links,
+which is not the OpenBLAS that NumPy and SciPy wheels bundle; two
+OpenBLAS thread pools on the same cores oversubscribe them (a pool left
+spinning after NumPy's work slows qru's next call).  Where another
+OpenBLAS is loaded in the process, qru sets its own to one thread at
+import (:func:`set_blas_threads` changes it, :func:`blas_threads` reads
+it; the environment variable ``QRU_BLAS_THREADS`` sets it at import, and
+``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` leave OpenBLAS's own
+choice).
+
 Arrays: NumPy on the CPU (or OpenCL / CUDA through copies), and CuPy,
 PyTorch and JAX arrays on a CUDA device without copies, on the producer's
 stream; the rules are in ``qru._arrays`` and docs/python.md.  Errors are
@@ -19,6 +29,8 @@ numerical failure (lost rank or definiteness).
 """
 from __future__ import annotations
 
+import os
+
 from . import _qru
 from ._arrays import context as _context
 from ._chol import cholesky_delete, cholesky_insert, cholesky_update
@@ -27,8 +39,52 @@ from ._qr import qr_delete, qr_insert, qr_update
 
 __all__ = ["qr_insert", "qr_delete", "qr_update", "cholesky_update", "cholesky_insert",
            "cholesky_delete", "LeastSquares", "backends", "device_name",
-           "__version__"]
+           "blas_threads", "set_blas_threads", "__version__"]
 __version__ = _qru.version()
+
+
+def blas_threads() -> int:
+    """The thread count of the BLAS that qru's CPU backend calls (the
+    OpenBLAS the extension links, not NumPy's copy); -1 where that BLAS is
+    not OpenBLAS."""
+    return _qru.blas_threads()
+
+
+def set_blas_threads(n: int) -> int:
+    """Sets the thread count of the BLAS that qru's CPU backend calls
+    (OpenBLAS's ``openblas_set_num_threads``; NumPy's own BLAS is not
+    touched) and returns the count now (-1: not OpenBLAS, nothing set)."""
+    return _qru.set_blas_threads(int(n))
+
+
+def _other_openblas() -> bool:
+    """True if an OpenBLAS other than the extension's is mapped in this
+    process (NumPy's or SciPy's bundled copy): two thread pools."""
+    mine = _qru.blas_library()
+    if not mine:
+        return False
+    mine = os.path.realpath(mine)
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split(None, 5)[-1].strip() for line in f
+                     if "openblas" in line.lower()}
+    except OSError:
+        return False
+    return any(os.path.realpath(p) != mine for p in paths if p.startswith("/"))
+
+
+def _blas_policy() -> None:
+    """The thread policy at import (the module documentation)."""
+    n = os.environ.get("QRU_BLAS_THREADS")
+    if n:
+        set_blas_threads(int(n))
+    elif not any(os.environ.get(v) for v in (
+            "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")) \
+            and _other_openblas():
+        set_blas_threads(1)
+
+
+_blas_policy()
 
 
 def backends() -> list[str]:

@@ -12,7 +12,8 @@ rules:
 * Element type: float32 stays float32 when every array is float32;
   otherwise the call computes in float64 (integers, booleans and other
   real floats are converted).  Complex and non-numeric arrays raise
-  TypeError.
+  TypeError.  The QR functions take SciPy's rule instead
+  (``same_dtype``): all float32 or all float64, ValueError otherwise.
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major
@@ -115,6 +116,33 @@ class _NumPy:
     def stream(device):
         return 0
 
+    @staticmethod
+    def exact(x):
+        return _exact_np(x.dtype)
+
+    @staticmethod
+    def eligible(x, dt, layout):
+        """True if x is an array of dtype dt (native byte order) whose
+        buffer SciPy's qr functions would overwrite: writable, aligned,
+        strides positive multiples of the element size, and the layout
+        'any' (that alone), 'seg' (C or Fortran order) or 'F'."""
+        if not isinstance(x, np.ndarray) or x.dtype != np.dtype(dt):
+            return False
+        f = x.flags
+        if not (f.writeable and f.aligned) or \
+                any(s <= 0 or s % x.itemsize for s in x.strides):
+            return False
+        return layout == "any" or bool(f.f_contiguous) or \
+            (layout == "seg" and bool(f.c_contiguous))
+
+    @staticmethod
+    def assign(dst, src):
+        dst[...] = src
+
+    @staticmethod
+    def finite(x):
+        return bool(np.isfinite(x).all())
+
 
 class _CuPy:
     name = "cupy"
@@ -156,6 +184,20 @@ class _CuPy:
         except TypeError:  # a CuPy whose get_current_stream takes no device
             with self.xp.cuda.Device(device):
                 return self.xp.cuda.get_current_stream().ptr
+
+    exact = staticmethod(_NumPy.exact)
+
+    def eligible(self, x, dt, layout):
+        if not isinstance(x, self.xp.ndarray) or x.dtype != np.dtype(dt) \
+                or any(s <= 0 or s % x.itemsize for s in x.strides):
+            return False
+        return layout == "any" or bool(x.flags.f_contiguous) or \
+            (layout == "seg" and bool(x.flags.c_contiguous))
+
+    assign = staticmethod(_NumPy.assign)
+
+    def finite(self, x):
+        return bool(self.xp.isfinite(x).all())
 
 
 class _Torch:
@@ -210,6 +252,27 @@ class _Torch:
 
     def stream(self, device):
         return self.torch.cuda.current_stream(device).cuda_stream
+
+    def exact(self, x):
+        t = self.torch
+        return {t.float32: np.float32, t.float64: np.float64,
+                t.complex64: "c", t.complex128: "c"}.get(x.dtype)
+
+    def eligible(self, x, dt, layout):
+        t = self.torch
+        if not isinstance(x, t.Tensor) or x.requires_grad or x.dtype != (
+                t.float32 if dt == np.float32 else t.float64) or \
+                any(s <= 0 for s in x.stride()):
+            return False
+        f = x.t().is_contiguous() if x.dim() == 2 else x.is_contiguous()
+        return layout == "any" or f or (layout == "seg" and x.is_contiguous())
+
+    @staticmethod
+    def assign(dst, src):
+        dst.copy_(src)
+
+    def finite(self, x):
+        return bool(self.torch.isfinite(x).all())
 
 
 class _Jax:
@@ -272,6 +335,12 @@ class _Jax:
     def stream(self, device):
         return self.inner.stream(device)
 
+    exact = staticmethod(_NumPy.exact)
+
+    @staticmethod
+    def eligible(x, dt, layout):
+        return False  # JAX arrays are immutable
+
 
 _FRAMEWORKS = {"cupy": "cupy", "torch": "torch", "jax": "jax",
                "jaxlib": "jax"}
@@ -296,6 +365,18 @@ def framework(x):
     return {"cupy": _CuPy, "torch": _Torch, "jax": _Jax}[name](x)
 
 
+_COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
+
+
+def _exact_np(d):
+    """np.float32 or np.float64 for those dtypes (either byte order),
+    'c' for complex64 and complex128, else None."""
+    t = d.type
+    if t is np.float32 or t is np.float64:
+        return t
+    return "c" if d.newbyteorder("=") in _COMPLEX else None
+
+
 def _np_kind(d):
     """'f' (real float), 'i' (integer or boolean: converted), 'c'
     (complex) or 'o' (anything else) for a NumPy dtype, and whether it is
@@ -317,16 +398,23 @@ class Prepared:
         return self.fw.wrap(r, tri)
 
 
-def _check_kinds(fw, arrays, names):
-    """Raises for arrays of another framework or of a type qru does not
-    convert; True if every array is float32."""
-    f32 = True
+def _given(fw, arrays, names):
+    """The (array, name) pairs of the arrays given (not None), each of
+    fw's framework (TypeError otherwise)."""
     for a, nm in zip(arrays, names):
         if a is None:
             continue
         if _fw_name(a) != fw.name:
             raise TypeError(f"qru: {nm} is a {type(a).__module__} array, the "
                             f"others are {fw.name} arrays")
+        yield a, nm
+
+
+def _check_kinds(fw, arrays, names):
+    """Raises for arrays of another framework or of a type qru does not
+    convert; True if every array is float32."""
+    f32 = True
+    for a, nm in _given(fw, arrays, names):
         kind, is32 = fw.kind(a)
         if kind == "c":
             raise TypeError(f"qru: {nm} is complex: qru computes in float32 "
@@ -336,6 +424,32 @@ def _check_kinds(fw, arrays, names):
                             "number type")
         f32 = f32 and is32
     return f32
+
+
+def _same_dtype(fw, arrays, names):
+    """SciPy's rule for its qr functions: every array float32, or every
+    array float64 (either byte order); the element type, or ValueError for
+    another dtype or a mix (TypeError for complex64 / complex128, which
+    SciPy takes and qru does not yet)."""
+    dt = first = None
+    for a, nm in _given(fw, arrays, names):
+        e = fw.exact(a)
+        if e == "c":
+            raise TypeError(f"qru: {nm} is complex ({a.dtype}): qru's qr "
+                            "functions take float32 and float64 arrays (not "
+                            "complex ones yet)")
+        if e is None:
+            raise ValueError(f"qru: {nm} has dtype {a.dtype}: only arrays "
+                             "of dtype float32 or float64 are supported "
+                             "(SciPy's rule; complex64 and complex128 are "
+                             "not yet)")
+        if dt is None:
+            dt, first = e, nm
+        elif e is not dt:
+            raise ValueError(f"qru: {nm} is {np.dtype(e).name} and {first} "
+                             f"{np.dtype(dt).name}: Q, R and the update "
+                             "must have the same dtype")
+    return dt
 
 
 def convert_like(fw, dt, arrays, names, check=False):
@@ -414,9 +528,10 @@ def _torch_quick(arrays):
                     else np.float64, list(arrays))
 
 
-def prepare(arrays, names, backend=None, stream=None):
+def prepare(arrays, names, backend=None, stream=None, same_dtype=False):
     """Converts the arrays of one call (None entries stay None) and picks
-    the context that runs it."""
+    the context that runs it.  same_dtype: SciPy's dtype rule of its qr
+    functions (_same_dtype) instead of the conversion rule."""
     if backend is None and stream is None:
         P = _as_is_quick(arrays)
         if P is not None:
@@ -425,7 +540,10 @@ def prepare(arrays, names, backend=None, stream=None):
     if fw is _NumPy:
         arrays = [a if a is None or type(a) is np.ndarray else np.asarray(a)
                   for a in arrays]
-    dt = np.float32 if _check_kinds(fw, arrays, names) else np.float64
+    if same_dtype:
+        dt = _same_dtype(fw, arrays, names)
+    else:
+        dt = np.float32 if _check_kinds(fw, arrays, names) else np.float64
     conv = [None if a is None else fw.convert(a, dt) for a in arrays]
     device = fw.device
     if backend is None:
