@@ -1120,8 +1120,10 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *          A1 = L*L' + sign*W*W' fails the definiteness rule (see "Failure
  *          of the Cholesky routines": a downdate that loses definiteness;
  *          a NaN / Inf in L or W; an invalid factor, e.g. with a zero on
- *          the diagonal): L is then unchanged, bit for bit; or a library
- *          status.  Needs about n*(n+k) elements of workspace plus
+ *          the diagonal; with k = 0 the new factor is L, judged the same
+ *          way): L is then unchanged, bit for bit; or a library
+ *          status.  With #QRU_OPTION_CHECK_FINITE, the @p uplo triangle
+ *          of L (3) and all of W (4) are scanned.  Needs about n*(n+k) elements of workspace plus
  *          min(n*n, 2^20) for A1's diagonal ('U': 2 n*n more). */
 QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                     const qru_matrix *W, int sign);
@@ -1151,7 +1153,9 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *  @return 0; -i; i > 0 when column i of the factor of A1 fails the
  *          definiteness rule (see "Failure of the Cholesky routines"; A1
  *          not positive definite, or a NaN / Inf in C or L): L1 (and L)
- *          then unchanged; or a library status.  Needs about
+ *          then unchanged; or a library status.  With
+ *          #QRU_OPTION_CHECK_FINITE, the @p uplo triangle of L (3) and
+ *          the part of C that is read (5) are scanned.  Needs about
  *          (n+p-k+1)(n+p) + n p elements of workspace, at least
  *          min(n*n, 2^20) ('U': 3 (n+p)^2 more). */
 QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
@@ -1174,9 +1178,12 @@ QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, in
  *  @return 0; -i; i > 0 when column i of the new factor fails the
  *          definiteness rule (see "Failure of the Cholesky routines"; only
  *          for an invalid L: a zero or NaN / Inf in a row that stays, or a
- *          pivot that is small for the new order n-p): L1 is then
- *          unchanged; or a library status.  Values in the removed rows do
- *          not matter.  Needs about (n-k-p)(n-k) + n-p + min(n*n, 2^20)
+ *          pivot that is small for the new order n-p; with p = 0 the new
+ *          factor is L, judged the same way): L1 is then unchanged; or a
+ *          library status.  Values in the removed rows do not matter to
+ *          the result; with #QRU_OPTION_CHECK_FINITE the whole @p uplo
+ *          triangle of L (3) is scanned, the removed rows too (L is
+ *          checked before k and p).  Needs about (n-k-p)(n-k) + n-p + min(n*n, 2^20)
  *          elements of workspace ('U': 2 n*n more). */
 QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);

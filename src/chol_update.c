@@ -129,9 +129,9 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
         st = qru_chol_info_zero(ctx, dt, info);
     if (!st)
         st = o->lacpy(ctx, dt, 'L', n, n, L, ldl, T, ldt);
-    if (!st)
+    if (!st && k > 0) /* (k = 0: the factor is L, judged all the same) */
         st = o->copy(ctx, dt, n, k, W, ldw, Wd, ldt);
-    if (!st)
+    if (!st && k > 0)
         st = o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0);
     /* T's pivots and info: one read-back (into adiag + n: n + 1) */
     if (!st)
@@ -248,9 +248,12 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     qru_ptr T = qru_ptr_add(ws, qru_chol_verdict_head(n - p));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)q * q));
     int same = same_array(L, L1);
-    if (p == 0)
-        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
     QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+    if (p == 0) { /* nothing removed: the new factor is L, judged */
+        QRU_TRY(qru_chol_verdict_gathered(ctx, dt, n, adiag, piv, n, L,
+                                          ldl + 1, L, ldl + 1, head));
+        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    }
     if (q > 0) {
         QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
                      ldl, T, ldq));
@@ -290,7 +293,7 @@ static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     qru_dtype dt = L->dtype;
     int n = L->rows;
     int k = W->cols;
-    if (n == 0 || k == 0)
+    if (n == 0)
         return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
@@ -316,6 +319,7 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "W", W, L->dtype);
     QRU_ARG(ctx, 4, W->rows == L->rows, "W has %d rows, but L's order is %d",
             W->rows, L->rows);
@@ -378,12 +382,14 @@ static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
     return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
 }
 
-/* ctx (1), uplo (2), the square factor L (3) and the position k (4) of
- * qru_chol_insert and qru_chol_delete */
+/* ctx (1), uplo (2), the square factor L (3; its uplo triangle scanned
+ * with QRU_OPTION_CHECK_FINITE) and the position k (4) of qru_chol_insert
+ * and qru_chol_delete */
 #define QRU_ARG_CHOL_UPLO_L_K(ctx, uplo, L, k)                                 \
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE)); \
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));                 \
     QRU_ARG(ctx, 4, k >= 0 && k <= L->rows,                                    \
             "k = %d, but 0 <= k <= n = %d must hold (n: L's order)", k,        \
             L->rows)
@@ -420,7 +426,7 @@ static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
     qru_dtype dt = L->dtype;
     int n = L->rows;
     int n1 = n - p;
-    if (n == 0 || (p == 0 && L1 == L))
+    if (n == 0)
         return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
@@ -446,8 +452,7 @@ static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n + 1));
     if (!adiag)
         return QRU_HOST_ALLOC_FAILED;
-    int st = p > 0 ? qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag)
-                   : 0;
+    int st = qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag);
     if (!st) {
         memmove(adiag + k, adiag + k + p,
                 sizeof(double) * (size_t)(n - k - p));

@@ -1424,6 +1424,82 @@ START_TEST(test_small_pivot)
 }
 END_TEST
 
+/* The quick returns judge the factor too: nothing to update (k = 0
+ * columns in W) or nothing to delete (p = 0) leaves the factor L itself,
+ * which the definiteness rule judges like any new factor.  A zero, a tiny
+ * or a NaN pivot of L at row i gives status i + 1 and leaves L and L1 bit
+ * for bit as they were (L1 on another buffer and in place); a valid L
+ * gives 0, with L1 = L. */
+START_TEST(test_quick_returns)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 12, ld = n + 1;
+    static const int rows[] = {0, 5, 11};
+    static const double bad[] = {0.0, 1e-30, NAN};
+    unsigned seed = 101;
+    double *A = spd(n, &seed);
+    for (int r = 0; r < 4; ++r)
+        for (int b = 0; b < 3; ++b) {
+            int i = r < 3 ? rows[r] : 0, want = r < 3 ? i + 1 : 0;
+            if (r == 3 && b > 0)
+                continue; /* the valid factor once */
+            char tag[64];
+            snprintf(tag, sizeof tag, "%c dt %d row %d pivot %g", uplo, dt,
+                     r < 3 ? i : -1, r < 3 ? bad[b] : 1.0);
+            void *F;
+            pm pl = r < 3 ? planted_factor(dt, n, ld, A, uplo, i, i, bad[b],
+                                           &F)
+                          : make_factor(dt, n, ld, A, uplo);
+            if (r == 3)
+                F = qru_test_download(pl.P);
+            /* W with no columns */
+            qru_matrix *W = NULL;
+            ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 0, 0, &W), 0);
+            int st = qru_chol_update(ctx, uplo, pl.M, W, 1);
+            ck_assert_msg(st == want, "update k = 0 %s: status %d", tag, st);
+            void *G = qru_test_download(pl.P);
+            ck_assert_msg(same_bits(dt, ld, n, F, G), "update k = 0 %s: L "
+                          "changed", tag);
+            free(G);
+            qru_matrix_destroy(W);
+            for (int k = 0; k <= n; k += n / 2) {
+                /* p = 0 to another buffer, then in place */
+                void *h1 = to_dt(dt, 0, n, ld, A, 'A');
+                pm p1 = pm_new(dt, n, n, ld, h1);
+                st = qru_chol_delete(ctx, uplo, pl.M, k, 0, p1.M);
+                ck_assert_msg(st == want, "delete p = 0 k %d %s: status %d",
+                              k, tag, st);
+                G = qru_test_download(p1.P);
+                if (st)
+                    ck_assert_msg(same_bits(dt, ld, n, h1, G),
+                                  "delete p = 0 %s: L1 written", tag);
+                else
+                    for (int j = 0; j < n; ++j)
+                        for (int t = 0; t < n; ++t)
+                            if (uplo == 'L' ? t >= j : t <= j)
+                                ck_assert(qru_test_get(dt, G, ld, t, j) ==
+                                          qru_test_get(dt, F, ld, t, j));
+                free(G);
+                st = qru_chol_delete(ctx, uplo, pl.M, k, 0, pl.M);
+                ck_assert_msg(st == want, "delete p = 0 in place k %d %s: "
+                              "status %d", k, tag, st);
+                G = qru_test_download(pl.P);
+                ck_assert_msg(same_bits(dt, ld, n, F, G),
+                              "delete p = 0 in place %s: L changed", tag);
+                free(G);
+                pm_free(&p1);
+                free(h1);
+            }
+            free(F);
+            pm_free(&pl);
+        }
+    free(A);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol");
@@ -1443,6 +1519,7 @@ int main(void)
     tcase_add_loop_test(tc, test_insert_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_small_pivot, 0, 4);
+    tcase_add_loop_test(tc, test_quick_returns, 0, 4);
     tcase_add_loop_test(tc, test_delete, 0, 4);
     tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_bad_args);
