@@ -25,6 +25,14 @@
  *   A call that fails leaves its outputs and the caller's factorisation
  *   unchanged, unless its documentation says otherwise.
  * - The library never prints and never aborts.
+ * - Shared memory.  Where a routine says that two arguments must not
+ *   overlap, it returns -i (i the later of the two) when they have an
+ *   element in common, wherever their headers come from: views of one
+ *   buffer (qru_lsq_view_q(), qru_lsq_view_r()), pointers wrapped into one
+ *   allocation (CPU, CUDA) or OpenCL sub-buffers of one buffer.  Matrices
+ *   of one allocation with different leading dimensions count as
+ *   overlapping when the spans from their first to their last element
+ *   overlap.
  *
  * Non-finite inputs (NaN, +Inf, -Inf)
  * -----------------------------------
@@ -469,8 +477,10 @@ QRU_API void *qru_matrix_data(const qru_matrix *M);
  *  @param ctx context (1)
  *  @param A   n x m, overwritten by the upper trapezoidal R, with exact
  *             zeros below the diagonal (2)
- *  @param Q   NULL, or n x n: receives the full orthogonal factor (3)
- *  @param B   NULL, or n x r right-hand sides: overwritten by Q' * B (4)
+ *  @param Q   NULL, or n x n: receives the full orthogonal factor; must
+ *             not overlap A (3)
+ *  @param B   NULL, or n x r right-hand sides: overwritten by Q' * B; must
+ *             not overlap A or Q (4)
  *  @param nb  block size; 0 chooses the backend's default, >= 1 (5)
  *  @return 0 or -i; #QRU_ERR_ALLOC / #QRU_ERR_DEVICE on resource failure.
  *  R(i,i) may be zero when A is rank-deficient; this is not an error here
@@ -657,7 +667,8 @@ QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
  *  adopted Q (#QRU_ADOPT_Q) has not moved.  The view follows
  *  the updates of f in place but keeps its size; it is valid until an
  *  update changes the size or moves Q, or f is destroyed.  Free it with
- *  qru_matrix_destroy() (the storage stays f's).  #QRU_ERR_NO_Q for
+ *  qru_matrix_destroy() (the storage stays f's).  It cannot be an input
+ *  of an update of f (-i: see "QR updates").  #QRU_ERR_NO_Q for
  *  #QRU_Q_NONE.
  *  MATLAB: `Qv = Q` (a reference, not a copy).
  *  Arguments: f (1), Q (2: the output). */
@@ -740,6 +751,14 @@ QRU_API int qru_lsq_error_estimate(const qru_lsq *f, double *est);
  *  An update that fails (bad argument, #QRU_ERR_NO_Q, allocation failure,
  *  or the rank-deficiency status of qru_lsq_add_cols()) leaves the
  *  factorisation exactly as it was.
+ *
+ *  The input matrices of the updates (U, e, A, b, V) must not overlap the
+ *  factorisation's storage: its R, Q, d, E and Gram data at their whole
+ *  capacity, so neither a view from qru_lsq_view_q() / qru_lsq_view_r()
+ *  nor a matrix wrapped inside one (the update may overwrite or move that
+ *  storage before it has read its input).  Such an input is refused with
+ *  -i, "U overlaps the factorisation's storage"; copy it first
+ *  (qru_matrix_copy()).
  *
  *  Block size: the Householder phases work on panels of nb columns;
  *  the default (nb = 0, "auto") is about a tenth of the columns the update
@@ -1086,7 +1105,7 @@ QRU_API int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int vari
  *  @param diag  'N' or 'U' (unit diagonal) (5)
  *  @param alpha scalar (6)
  *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
- *  @param B     m x n, overwritten by the solution (8)
+ *  @param B     m x n, overwritten by the solution; must not overlap A (8)
  *  @return 0, -i, or a library status. */
 QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
              double alpha, const qru_matrix *A, qru_matrix *B);
@@ -1097,7 +1116,8 @@ QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char di
  *
  *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
  *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
- *  overwritten by X).  @return 0, -i, or a library status. */
+ *  overwritten by X; must not overlap L).  @return 0, -i, or a library
+ *  status. */
 QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
                    qru_matrix *B);
 
@@ -1114,7 +1134,7 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
  *  @param L    n x n factor, overwritten by the updated factor (3)
- *  @param W    n x k, k >= 0, not modified (4)
+ *  @param W    n x k, k >= 0, not modified; must not overlap L (4)
  *  @param sign +1 (update) or -1 (downdate) (5)
  *  @return 0; -i; i > 0 when column i of the new factor of
  *          A1 = L*L' + sign*W*W' fails the definiteness rule (see "Failure
@@ -1144,12 +1164,12 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *  @param L    n x n factor of A (3)
  *  @param k    0 <= k <= n: rows/columns before the insertion (4)
  *  @param C    (n+p) x p, p >= 1: the new columns of A1; in the diagonal
- *              block C(k+1:k+p, :) only the @p uplo triangle is read (5)
+ *              block C(k+1:k+p, :) only the @p uplo triangle is read; must
+ *              not overlap L (5)
  *  @param L1   (n+p) x (n+p): receives the factor of A1.  It must not
- *              overlap L, except that it may be a matrix on the SAME buffer
- *              with the same offset and leading dimension (a factor kept
- *              with spare capacity, updated in place); C must not lie in
- *              L1's buffer (6)
+ *              overlap C, nor L, except that it may start at L's first
+ *              element with L's leading dimension (a factor kept with
+ *              spare capacity, updated in place) (6)
  *  @return 0; -i; i > 0 when column i of the factor of A1 fails the
  *          definiteness rule (see "Failure of the Cholesky routines"; A1
  *          not positive definite, or a NaN / Inf in C or L): L1 (and L)

@@ -1500,6 +1500,154 @@ START_TEST(test_quick_returns)
 }
 END_TEST
 
+/* The in/out rules compare memory where it lies: an output that shares
+ * memory with an input (other than the documented in-place array of
+ * insert and delete) is refused with -i, whether the two are views of
+ * one buffer at element offsets (kind 0) or the caller's own handles
+ * into one allocation (kind 1: wrapped pointers on CPU and CUDA,
+ * sub-buffers on OpenCL); nothing changes then.  Arrays apart in one
+ * buffer, and the in-place array, are accepted.  Loop: dtype x kind. */
+static qru_matrix *in_buf(const qru_matrix *P, size_t off, int rows, int cols,
+                          int kind)
+{
+    return qru_test_alias(ctx, P, off, rows, cols, qru_matrix_ld(P), kind);
+}
+
+/* st must be want and P bit-identical to P0 */
+static void refused(int st, int want, const qru_matrix *P, const void *P0,
+                    const char *tag)
+{
+    ck_assert_msg(st == want, "%s: status %d, want %d", tag, st, want);
+    void *G = qru_test_download(P);
+    ck_assert_msg(same_bits(qru_matrix_dtype(P), qru_matrix_ld(P),
+                            qru_matrix_cols(P), P0, G),
+                  "%s: memory changed", tag);
+    free(G);
+}
+
+START_TEST(test_overlap)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int kind = _i / 2;
+    int n = 8, p = 2, k = 3, n1 = n + p, LD = 128, big = 2 * n1 + n;
+    size_t es = qru_test_elsize(dt), col = (size_t)LD;
+    unsigned seed = 111;
+    double *A1 = spd(n1, &seed);
+    double *A = remove_block(n1, A1, k, p);
+    void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+    qru_matrix *Cm = qru_test_upload(ctx, dt, n1, p, n1, hc, n1);
+    /* one LD x big buffer: L (n x n) at its start, the rest sentinels */
+    void *h = qru_test_from_double(dt, n, big, LD, A, n, 'L', SENT, 0.5);
+    qru_matrix *P = qru_test_upload(ctx, dt, LD, big, LD, h, LD);
+    qru_matrix *L = in_buf(P, 0, n, n, 0);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', L, QRU_CHOL_LEFT, 0), 0);
+    void *P0 = qru_test_download(P);
+    char tag[96];
+    /* L1 one row below L, one column right, at L's start with another
+     * leading dimension (L1 of a second matrix on the buffer) */
+    static const struct {
+        size_t off;
+        int ld;
+    } bad[] = {{1, 0}, {128, 0}, {0, 100}};
+    for (int c = 0; c < 3; ++c) {
+        qru_matrix *L1 = bad[c].ld
+                             ? qru_test_alias(ctx, P, bad[c].off, n1, n1,
+                                              bad[c].ld, kind)
+                             : in_buf(P, bad[c].off, n1, n1, kind);
+        qru_matrix *Ld = bad[c].ld ? qru_test_alias(ctx, P, bad[c].off, n - p,
+                                                    n - p, bad[c].ld, kind)
+                                   : in_buf(P, bad[c].off, n - p, n - p, kind);
+        if (!L1 || !Ld)
+            continue;
+        snprintf(tag, sizeof tag, "insert dt %d kind %d L1 at %zu ld %d", dt,
+                 kind, bad[c].off, bad[c].ld);
+        refused(qru_chol_insert(ctx, 'L', L, k, Cm, L1), -6, P, P0, tag);
+        snprintf(tag, sizeof tag, "delete dt %d kind %d L1 at %zu ld %d", dt,
+                 kind, bad[c].off, bad[c].ld);
+        refused(qru_chol_delete(ctx, 'L', L, k, p, Ld), -6, P, P0, tag);
+        qru_test_alias_free(L1, kind);
+        qru_test_alias_free(Ld, kind);
+    }
+    /* L1 apart from L (columns n ..), C inside L1, C inside L */
+    qru_matrix *L1 = in_buf(P, n * col, n1, n1, kind);
+    qru_matrix *Cin = in_buf(P, (n + 2) * col, n1, p, kind);
+    qru_matrix *CL = in_buf(P, 2 * col, n1, p, kind);
+    if (Cin) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d C in L1", dt, kind);
+        refused(qru_chol_insert(ctx, 'L', L, k, Cin, L1), -6, P, P0, tag);
+    }
+    if (CL) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d C in L", dt, kind);
+        refused(qru_chol_insert(ctx, 'L', L, k, CL, L1), -5, P, P0, tag);
+    }
+    /* W, B inside L: update, solve, trsm */
+    qru_matrix *W = in_buf(P, 2 * col, n, 2, kind);
+    if (W) {
+        snprintf(tag, sizeof tag, "update dt %d kind %d W in L", dt, kind);
+        refused(qru_chol_update(ctx, 'L', L, W, 1), -4, P, P0, tag);
+        snprintf(tag, sizeof tag, "solve dt %d kind %d B in L", dt, kind);
+        refused(qru_chol_solve(ctx, 'L', L, W), -4, P, P0, tag);
+        snprintf(tag, sizeof tag, "trsm dt %d kind %d B in A", dt, kind);
+        refused(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1.0, L, W), -8, P, P0,
+                tag);
+    }
+    /* QR: Q on A, B on Q (A in columns n .., Q n x n after it) */
+    qru_matrix *Aq = in_buf(P, n * col, n, 3, kind),
+               *Qa = in_buf(P, (n + 2) * col, n, n, kind),
+               *Qf = in_buf(P, (n + 3) * col, n, n, kind),
+               *Bq = in_buf(P, (n + 5) * col, n, 2, kind);
+    if (Aq && Qa && Qf && Bq) {
+        snprintf(tag, sizeof tag, "qr_factor dt %d kind %d Q on A", dt, kind);
+        refused(qru_qr_factor(ctx, Aq, Qa, NULL, 0), -3, P, P0, tag);
+        snprintf(tag, sizeof tag, "qr_factor dt %d kind %d B on Q", dt, kind);
+        refused(qru_qr_factor(ctx, Aq, Qf, Bq, 0), -4, P, P0, tag);
+    }
+    /* accepted: L1 apart from L in the same buffer, then in place */
+    if (L1) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d L1 apart", dt, kind);
+        int st = qru_chol_insert(ctx, 'L', L, k, Cm, L1);
+        ck_assert_msg(st == 0, "%s: %d", tag, st);
+        void *F = qru_test_download(P);
+        double *Lh = factor_lower(dt, n1, (char *)F + n * col * es, LD, 'L');
+        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+                      tag);
+        free(Lh);
+        free(F);
+    }
+    qru_matrix *Lin = in_buf(P, 0, n1, n1, kind);
+    if (Lin) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d in place", dt, kind);
+        int st = qru_chol_insert(ctx, 'L', L, k, Cm, Lin);
+        ck_assert_msg(st == 0, "%s: %d", tag, st);
+        void *F = qru_test_download(P);
+        double *Lh = factor_lower(dt, n1, F, LD, 'L');
+        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+                      tag);
+        free(Lh);
+        free(F);
+        qru_test_alias_free(Lin, kind);
+    }
+    qru_test_alias_free(L1, kind);
+    qru_test_alias_free(Cin, kind);
+    qru_test_alias_free(CL, kind);
+    qru_test_alias_free(W, kind);
+    qru_test_alias_free(Aq, kind);
+    qru_test_alias_free(Qa, kind);
+    qru_test_alias_free(Qf, kind);
+    qru_test_alias_free(Bq, kind);
+    qru_matrix_destroy(L);
+    qru_matrix_destroy(P);
+    qru_matrix_destroy(Cm);
+    free(P0);
+    free(h);
+    free(hc);
+    free(A);
+    free(A1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("chol");
@@ -1520,6 +1668,7 @@ int main(void)
     tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_small_pivot, 0, 4);
     tcase_add_loop_test(tc, test_quick_returns, 0, 4);
+    tcase_add_loop_test(tc, test_overlap, 0, 4);
     tcase_add_loop_test(tc, test_delete, 0, 4);
     tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_bad_args);
