@@ -77,6 +77,9 @@
  *   non-finite diagonal entry of A fails at its own column at the latest.
  *   Since A(i,i) = ||L(i,:)||^2 the tolerance can be evaluated from a
  *   factor as well.
+ * - Row removals of the thin and Q-less forms (qru_lsq_remove_rows(),
+ *   qru_lsq_remove_rows_data()) judge A1 by the downdate before they
+ *   change anything: the removals' rank rule, documented there.
  *
  * API rule (docs/API.md): names qru_<object>_<verb>; create/destroy;
  * outputs last; routines on matrices take the context first, calls on an
@@ -806,8 +809,9 @@ typedef enum qru_update_algorithm {
      *  from the measured benchmark tables (docs/performance.md), and takes
      *  the cheaper path; both give the QR factorisation of the updated
      *  problem with the same guarantees (the refactorisation's add-columns
-     *  rank check is the update's).  The Q-less form always updates (it
-     *  has no A to rebuild).  Where the lines fall: docs/performance.md.
+     *  rank check is the update's; the thin form's row removal runs the
+     *  update's rank rule and sets the downdate condition on either path).
+     *  The Q-less form always updates (it has no A to rebuild).  Where the lines fall: docs/performance.md.
      *  The path taken: qru_lsq_last_update_path(). */
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
@@ -944,8 +948,17 @@ QRU_API int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
  *  #QRU_ERR_DEVICE.  #QRU_Q_FULL: A1 may be rank-deficient
  *  (qru_lsq_solve() then reports it).  #QRU_Q_THIN: j > 0 when A1 is
  *  numerically rank-deficient, i.e. when Rz is numerically singular
- *  (|Rz(j,j)| <= max(n, m) eps): f is then left unchanged; the loss of
- *  accuracy otherwise: qru_lsq_downdate_condition(). */
+ *  (the removals' rank rule): a pivot |Rz(j,j)| is not finite or is
+ *  <= 2 max(n, m) eps (j: the first such), or else
+ *  s = 1 / ||inv(Rz)||_F, which lies between sigma_min(Rz) / sqrt(p) and
+ *  sigma_min(Rz), is <= 2 max(n, m) eps (j: the position of the smallest
+ *  |Rz(j,j)|); f is then left unchanged.  A removal that leaves A1 with
+ *  an exactly zero column is always refused: sigma_min(Rz) is then
+ *  rounding noise of a few eps (its pivots can be much larger: the noise
+ *  of the last pivot is divided by the last entry of Rz's null vector).
+ *  Both paths of #QRU_UPDATE_AUTO judge the removal so and set the
+ *  downdate condition.  The loss of accuracy otherwise:
+ *  qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
 
 /** qru_lsq_remove_rows() in every form, with the removed rows given:
@@ -964,10 +977,20 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  Arguments: f (1), k (2), U (3: p x m, p >= 1, the rows of A removed),
  *  e (4: p x r, those of b).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when the
- *  downdate would lose definiteness (A1 numerically rank-deficient:
- *  Rz(j,j)^2 = the pivot of I - Qk Qk' (p > m: L(j,j)^2, of
- *  I - Qk' Qk) is not finite or <= max(n, m) eps): f is then left
- *  unchanged.  The loss of accuracy
+ *  downdate would lose definiteness (A1 numerically rank-deficient), by
+ *  the removals' rank rule on the Cholesky factor Lz = Rz' of
+ *  M = I - Qk Qk' (p > m: L of M = I - Qk' Qk): its factorisation fails
+ *  the Cholesky definiteness rule at column j, a pivot Lz(j,j)^2 is not
+ *  finite or is <= 2 max(n, m) eps (j: the first such), or else
+ *  1 / ||inv(Lz)||_F^2, which lies between lambda_min(M) / p (m) and
+ *  lambda_min(M), is <= 2 max(n, m) eps (j: the position of the smallest
+ *  pivot); f is then left unchanged.  A removal that leaves A1 with an
+ *  exactly zero column is always refused while R is accurate (R'R = A'A
+ *  to working precision, e.g. a new factorisation; the drift of many
+ *  updates: qru_lsq_error_estimate()): lambda_min(M) is then rounding
+ *  noise of a few eps, while the pivots' noise is divided by the square
+ *  of the last entry of M's null vector and can exceed any tolerance.
+ *  The other forms judge as qru_lsq_remove_rows().  The loss of accuracy
  *  otherwise: qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);

@@ -182,6 +182,73 @@ START_TEST(test_rank_lost)
 }
 END_TEST
 
+/* Removing rows that leave an exactly zero column of A1 (column j of A
+ * nonzero only in the rows removed) is refused, j > 0 and f bit-identical:
+ * in the thin form on both paths of QRU_UPDATE_AUTO (the update and the
+ * refactorisation) and in the Q-less form.  200 random problems of cheap
+ * sizes per loop index, p from 1 to n - m (p > m: the Q-less downdate on
+ * the m x m side).  The same rows removed from the problem without the
+ * zeros succeed, with the downdate condition of qru.h (the thin AUTO path:
+ * also on the refactorisation, which must occur).  Loop: dtype x (thin
+ * FAST, thin AUTO, Q-less). */
+START_TEST(test_zero_column)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int var = _i / 2, form = var < 2 ? QRU_Q_THIN : QRU_Q_NONE;
+    uc_alg = var == 1 ? QRU_UPDATE_AUTO : QRU_UPDATE_FAST;
+    unsigned seed = 6000u + 97u * (unsigned)_i, rs = 17u + (unsigned)_i;
+    int refused = 0, refactored = 0;
+    for (int t = 0; t < 200; ++t) {
+        int n = uc_rnd(&rs, 4, 30), m = uc_rnd(&rs, 1, n / 2 < 10 ? n / 2 : 10);
+        int p = uc_rnd(&rs, 1, n - m), k = uc_rnd(&rs, 0, n - p);
+        int j = uc_rnd(&rs, 0, m - 1);
+        hprob hp = uc_problem(dt, n, m, R, &seed);
+        char tag[160];
+        snprintf(tag, sizeof tag, "%s %s %s n=%d m=%d k=%d p=%d column %d",
+                 dt == QRU_DOUBLE ? "double" : "float",
+                 form == QRU_Q_THIN ? "thin" : "Q-less", uc_alg_name(), n, m,
+                 k, p, j + 1);
+        /* the full-rank problem first */
+        double cref = ref_downdate_condition(hp.A, n, m, k, p,
+                                             form == QRU_Q_NONE);
+        qru_lsq *g = uc_factor_q(ctx, &hp, form, 0);
+        int st = uc_do_remove_rows(ctx, g, &hp, k, p);
+        ck_assert_msg(st == 0, "%s, full rank: status %d", tag, st);
+        double c = qru_lsq_downdate_condition(g);
+        double tol = 30.0 * cref * cref * n * qru_test_eps(dt);
+        ck_assert_msg(c >= 1.0 && fabs(c - cref) <= tol * cref,
+                      "%s, full rank: downdate condition %g, host %g", tag, c,
+                      cref);
+        refactored += qru_lsq_last_update_path(g) == QRU_PATH_REFACTOR;
+        qru_lsq_destroy(g);
+        /* then column j zero outside the removed rows */
+        for (int i = 0; i < n; ++i)
+            if (i < k || i >= k + p)
+                hp.A[i + (size_t)j * n] = 0.0;
+        qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+        usnap s0 = uc_snap(ctx, f);
+        st = uc_do_remove_rows(ctx, f, &hp, k, p);
+        ck_assert_msg(st > 0 && st <= (p > m ? p : m),
+                      "%s: status %d, want the column of a singular "
+                      "downdate (downdate condition %g)", tag, st,
+                      qru_lsq_downdate_condition(f));
+        uc_snap_same(ctx, f, &s0, tag);
+        refused++;
+        uc_snap_free(&s0);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+    printf("[zero column] %s %s %s: %d refused, %d of the full-rank "
+           "removals refactorised\n", dt == QRU_DOUBLE ? "double" : "float",
+           form == QRU_Q_THIN ? "thin" : "Q-less", uc_alg_name(), refused,
+           refactored);
+    if (var == 1 && qru_test_backend() != QRU_BACKEND_CUDA)
+        ck_assert_int_gt(refactored, 0);
+}
+END_TEST
+
 /* arguments of the data-taking calls, and the Q-less calls without data */
 START_TEST(test_args)
 {
@@ -460,6 +527,7 @@ int main(void)
     tcase_add_test(tc, test_args);
     tcase_add_test(tc, test_from_economy);
     tcase_add_loop_test(tc, test_overlap, 0, 12);
+    tcase_add_loop_test(tc, test_zero_column, 0, 6);
     suite_add_tcase(s, tc);
     /* the fast updates (loop indices 0-3) with the tiles at every p */
     tc = tcase_create("tiles");
