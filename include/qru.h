@@ -32,7 +32,7 @@
  *   allocation (CPU, CUDA) or OpenCL sub-buffers of one buffer.  Matrices
  *   of one allocation with different leading dimensions count as
  *   overlapping when the spans from their first to their last element
- *   overlap.
+ *   overlap; one matrix given for both overlaps itself, even when empty.
  *
  * Non-finite inputs (NaN, +Inf, -Inf)
  * -----------------------------------

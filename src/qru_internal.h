@@ -471,7 +471,8 @@ int qru_arg_square(const qru_context *ctx, int i, const char *name,
  * their last element overlap); empty arrays share nothing.
  * qru_mem_same_start: 1 when they start at the same byte with the same
  * leading dimension (one array, possibly of another size).
- * qru_mat_overlap / qru_mat_same_start: the same for two matrices. */
+ * qru_mat_overlap / qru_mat_same_start: the same for two matrices
+ * (qru_mat_overlap: also 1 for one matrix given twice, even empty). */
 int qru_mem_overlap(const qru_context *ctx, size_t es, qru_ptr a, int ra,
                     int ca, int lda, qru_ptr b, int rb, int cb, int ldb);
 int qru_mem_same_start(const qru_context *ctx, size_t es, qru_ptr a, int lda,

@@ -1115,6 +1115,9 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 0, 0), 0);
         ck_assert_int_eq(qru_chol_factor(ctx, 'U', A, 0, 0), 0);
         ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
+        /* one matrix given for two that must not overlap: refused even
+         * when empty */
+        ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, A), -4);
         ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1), 0);
         ck_assert_int_eq(qru_chol_delete(ctx, 'U', A, 0, 0, A), 0);
         qru_matrix_destroy(A);
