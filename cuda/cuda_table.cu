@@ -39,6 +39,7 @@ const qru_backend_ops qru_cuda_ops = {
     .device_type = qru_cu_device_type,
     .mem_alloc = SCOPED(qru_cu_alloc),
     .mem_free = SCOPED(qru_cu_free),
+    .mem_locate = nullptr, /* device addresses (unified addressing) */
     QRU_OPS(QRU_CU_OP_)
     /* (C++: every field in declaration order) */
     .tuning = {.qr_nb = 32,

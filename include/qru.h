@@ -25,6 +25,14 @@
  *   A call that fails leaves its outputs and the caller's factorisation
  *   unchanged, unless its documentation says otherwise.
  * - The library never prints and never aborts.
+ * - Shared memory.  Where a routine says that two arguments must not
+ *   overlap, it returns -i (i the later of the two) when they have an
+ *   element in common, wherever their headers come from: views of one
+ *   buffer (qru_lsq_view_q(), qru_lsq_view_r()), pointers wrapped into one
+ *   allocation (CPU, CUDA) or OpenCL sub-buffers of one buffer.  Matrices
+ *   of one allocation with different leading dimensions count as
+ *   overlapping when the spans from their first to their last element
+ *   overlap; one matrix given for both overlaps itself, even when empty.
  *
  * Non-finite inputs (NaN, +Inf, -Inf)
  * -----------------------------------
@@ -69,6 +77,9 @@
  *   non-finite diagonal entry of A fails at its own column at the latest.
  *   Since A(i,i) = ||L(i,:)||^2 the tolerance can be evaluated from a
  *   factor as well.
+ * - Row removals of the thin and Q-less forms (qru_lsq_remove_rows(),
+ *   qru_lsq_remove_rows_data()) judge A1 by the downdate before they
+ *   change anything: the removals' rank rule, documented there.
  *
  * API rule (docs/API.md): names qru_<object>_<verb>; create/destroy;
  * outputs last; routines on matrices take the context first, calls on an
@@ -469,8 +480,10 @@ QRU_API void *qru_matrix_data(const qru_matrix *M);
  *  @param ctx context (1)
  *  @param A   n x m, overwritten by the upper trapezoidal R, with exact
  *             zeros below the diagonal (2)
- *  @param Q   NULL, or n x n: receives the full orthogonal factor (3)
- *  @param B   NULL, or n x r right-hand sides: overwritten by Q' * B (4)
+ *  @param Q   NULL, or n x n: receives the full orthogonal factor; must
+ *             not overlap A (3)
+ *  @param B   NULL, or n x r right-hand sides: overwritten by Q' * B; must
+ *             not overlap A or Q (4)
  *  @param nb  block size; 0 chooses the backend's default, >= 1 (5)
  *  @return 0 or -i; #QRU_ERR_ALLOC / #QRU_ERR_DEVICE on resource failure.
  *  R(i,i) may be zero when A is rank-deficient; this is not an error here
@@ -657,7 +670,8 @@ QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
  *  adopted Q (#QRU_ADOPT_Q) has not moved.  The view follows
  *  the updates of f in place but keeps its size; it is valid until an
  *  update changes the size or moves Q, or f is destroyed.  Free it with
- *  qru_matrix_destroy() (the storage stays f's).  #QRU_ERR_NO_Q for
+ *  qru_matrix_destroy() (the storage stays f's).  It cannot be an input
+ *  of an update of f (-i: see "QR updates").  #QRU_ERR_NO_Q for
  *  #QRU_Q_NONE.
  *  MATLAB: `Qv = Q` (a reference, not a copy).
  *  Arguments: f (1), Q (2: the output). */
@@ -741,6 +755,14 @@ QRU_API int qru_lsq_error_estimate(const qru_lsq *f, double *est);
  *  or the rank-deficiency status of qru_lsq_add_cols()) leaves the
  *  factorisation exactly as it was.
  *
+ *  The input matrices of the updates (U, e, A, b, V) must not overlap the
+ *  factorisation's storage: its R, Q, d, E and Gram data at their whole
+ *  capacity, so neither a view from qru_lsq_view_q() / qru_lsq_view_r()
+ *  nor a matrix wrapped inside one (the update may overwrite or move that
+ *  storage before it has read its input).  Such an input is refused with
+ *  -i, "U overlaps the factorisation's storage"; copy it first
+ *  (qru_matrix_copy()).
+ *
  *  Block size: the Householder phases work on panels of nb columns;
  *  the default (nb = 0, "auto") is about a tenth of the columns the update
  *  reduces (Andrew 2012, section 5.2), at least 1 (for the first phase of
@@ -787,8 +809,9 @@ typedef enum qru_update_algorithm {
      *  from the measured benchmark tables (docs/performance.md), and takes
      *  the cheaper path; both give the QR factorisation of the updated
      *  problem with the same guarantees (the refactorisation's add-columns
-     *  rank check is the update's).  The Q-less form always updates (it
-     *  has no A to rebuild).  Where the lines fall: docs/performance.md.
+     *  rank check is the update's; the thin form's row removal runs the
+     *  update's rank rule and sets the downdate condition on either path).
+     *  The Q-less form always updates (it has no A to rebuild).  Where the lines fall: docs/performance.md.
      *  The path taken: qru_lsq_last_update_path(). */
     QRU_UPDATE_AUTO = 2
 } qru_update_algorithm;
@@ -925,8 +948,17 @@ QRU_API int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
  *  #QRU_ERR_DEVICE.  #QRU_Q_FULL: A1 may be rank-deficient
  *  (qru_lsq_solve() then reports it).  #QRU_Q_THIN: j > 0 when A1 is
  *  numerically rank-deficient, i.e. when Rz is numerically singular
- *  (|Rz(j,j)| <= max(n, m) eps): f is then left unchanged; the loss of
- *  accuracy otherwise: qru_lsq_downdate_condition(). */
+ *  (the removals' rank rule): a pivot |Rz(j,j)| is not finite or is
+ *  <= 2 max(n, m) eps (j: the first such), or else
+ *  s = 1 / ||inv(Rz)||_F, which lies between sigma_min(Rz) / sqrt(p) and
+ *  sigma_min(Rz), is <= 2 max(n, m) eps (j: the position of the smallest
+ *  |Rz(j,j)|); f is then left unchanged.  A removal that leaves A1 with
+ *  an exactly zero column is always refused: sigma_min(Rz) is then
+ *  rounding noise of a few eps (its pivots can be much larger: the noise
+ *  of the last pivot is divided by the last entry of Rz's null vector).
+ *  Both paths of #QRU_UPDATE_AUTO judge the removal so and set the
+ *  downdate condition.  The loss of accuracy otherwise:
+ *  qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
 
 /** qru_lsq_remove_rows() in every form, with the removed rows given:
@@ -945,10 +977,20 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  Arguments: f (1), k (2), U (3: p x m, p >= 1, the rows of A removed),
  *  e (4: p x r, those of b).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when the
- *  downdate would lose definiteness (A1 numerically rank-deficient:
- *  Rz(j,j)^2 = the pivot of I - Qk Qk' (p > m: L(j,j)^2, of
- *  I - Qk' Qk) is not finite or <= max(n, m) eps): f is then left
- *  unchanged.  The loss of accuracy
+ *  downdate would lose definiteness (A1 numerically rank-deficient), by
+ *  the removals' rank rule on the Cholesky factor Lz = Rz' of
+ *  M = I - Qk Qk' (p > m: L of M = I - Qk' Qk): its factorisation fails
+ *  the Cholesky definiteness rule at column j, a pivot Lz(j,j)^2 is not
+ *  finite or is <= 2 max(n, m) eps (j: the first such), or else
+ *  1 / ||inv(Lz)||_F^2, which lies between lambda_min(M) / p (m) and
+ *  lambda_min(M), is <= 2 max(n, m) eps (j: the position of the smallest
+ *  pivot); f is then left unchanged.  A removal that leaves A1 with an
+ *  exactly zero column is always refused while R is accurate (R'R = A'A
+ *  to working precision, e.g. a new factorisation; the drift of many
+ *  updates: qru_lsq_error_estimate()): lambda_min(M) is then rounding
+ *  noise of a few eps, while the pivots' noise is divided by the square
+ *  of the last entry of M's null vector and can exceed any tolerance.
+ *  The other forms judge as qru_lsq_remove_rows().  The loss of accuracy
  *  otherwise: qru_lsq_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);
@@ -1121,7 +1163,7 @@ QRU_API int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int vari
  *  @param diag  'N' or 'U' (unit diagonal) (5)
  *  @param alpha scalar (6)
  *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
- *  @param B     m x n, overwritten by the solution (8)
+ *  @param B     m x n, overwritten by the solution; must not overlap A (8)
  *  @return 0, -i, or a library status. */
 QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
              double alpha, const qru_matrix *A, qru_matrix *B);
@@ -1132,7 +1174,8 @@ QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char di
  *
  *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
  *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
- *  overwritten by X).  @return 0, -i, or a library status. */
+ *  overwritten by X; must not overlap L).  @return 0, -i, or a library
+ *  status. */
 QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
                    qru_matrix *B);
 
@@ -1149,14 +1192,16 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
  *  @param L    n x n factor, overwritten by the updated factor (3)
- *  @param W    n x k, k >= 0, not modified (4)
+ *  @param W    n x k, k >= 0, not modified; must not overlap L (4)
  *  @param sign +1 (update) or -1 (downdate) (5)
  *  @return 0; -i; i > 0 when column i of the new factor of
  *          A1 = L*L' + sign*W*W' fails the definiteness rule (see "Failure
  *          of the Cholesky routines": a downdate that loses definiteness;
  *          a NaN / Inf in L or W; an invalid factor, e.g. with a zero on
- *          the diagonal): L is then unchanged, bit for bit; or a library
- *          status.  Needs about n*(n+k) elements of workspace plus
+ *          the diagonal; with k = 0 the new factor is L, judged the same
+ *          way): L is then unchanged, bit for bit; or a library
+ *          status.  With #QRU_OPTION_CHECK_FINITE, the @p uplo triangle
+ *          of L (3) and all of W (4) are scanned.  Needs about n*(n+k) elements of workspace plus
  *          min(n*n, 2^20) for A1's diagonal ('U': 2 n*n more). */
 QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                     const qru_matrix *W, int sign);
@@ -1177,16 +1222,18 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
  *  @param L    n x n factor of A (3)
  *  @param k    0 <= k <= n: rows/columns before the insertion (4)
  *  @param C    (n+p) x p, p >= 1: the new columns of A1; in the diagonal
- *              block C(k+1:k+p, :) only the @p uplo triangle is read (5)
+ *              block C(k+1:k+p, :) only the @p uplo triangle is read; must
+ *              not overlap L (5)
  *  @param L1   (n+p) x (n+p): receives the factor of A1.  It must not
- *              overlap L, except that it may be a matrix on the SAME buffer
- *              with the same offset and leading dimension (a factor kept
- *              with spare capacity, updated in place); C must not lie in
- *              L1's buffer (6)
+ *              overlap C, nor L, except that it may start at L's first
+ *              element with L's leading dimension (a factor kept with
+ *              spare capacity, updated in place) (6)
  *  @return 0; -i; i > 0 when column i of the factor of A1 fails the
  *          definiteness rule (see "Failure of the Cholesky routines"; A1
  *          not positive definite, or a NaN / Inf in C or L): L1 (and L)
- *          then unchanged; or a library status.  Needs about
+ *          then unchanged; or a library status.  With
+ *          #QRU_OPTION_CHECK_FINITE, the @p uplo triangle of L (3) and
+ *          the part of C that is read (5) are scanned.  Needs about
  *          (n+p-k+1)(n+p) + n p elements of workspace, at least
  *          min(n*n, 2^20) ('U': 3 (n+p)^2 more). */
 QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
@@ -1209,9 +1256,12 @@ QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, in
  *  @return 0; -i; i > 0 when column i of the new factor fails the
  *          definiteness rule (see "Failure of the Cholesky routines"; only
  *          for an invalid L: a zero or NaN / Inf in a row that stays, or a
- *          pivot that is small for the new order n-p): L1 is then
- *          unchanged; or a library status.  Values in the removed rows do
- *          not matter.  Needs about (n-k-p)(n-k) + n-p + min(n*n, 2^20)
+ *          pivot that is small for the new order n-p; with p = 0 the new
+ *          factor is L, judged the same way): L1 is then unchanged; or a
+ *          library status.  Values in the removed rows do not matter to
+ *          the result; with #QRU_OPTION_CHECK_FINITE the whole @p uplo
+ *          triangle of L (3) is scanned, the removed rows too (L is
+ *          checked before k and p).  Needs about (n-k-p)(n-k) + n-p + min(n*n, 2^20)
  *          elements of workspace ('U': 2 n*n more). */
 QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);

@@ -173,6 +173,8 @@ int ocl_launch_colred(qru_context *ctx, ocl_prog *p, int k, int m, int n,
 int ocl_uplo_code(char uplo);
 int ocl_alloc(qru_context *ctx, size_t bytes, void **h);
 void ocl_free(qru_context *ctx, void *h);
+void ocl_mem_locate(const qru_context *ctx, const void *h, const void **base,
+                    uintptr_t *pos);
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out);
 int ocl_blast_status(qru_context *ctx, CLBlastStatusCode s);
 CLBlastTranspose ocl_btr(char t);

@@ -372,6 +372,7 @@ const qru_backend_ops qru_opencl_ops = {
     .device_type = ocl_context_device_type,
     .mem_alloc = ocl_alloc,
     .mem_free = ocl_free,
+    .mem_locate = ocl_mem_locate,
     QRU_OPS(OCL_OP_)
     .panel_qr = ocl_panel_qr,
     .wy_left = ocl_wy_left,

@@ -29,6 +29,27 @@ void ocl_free(qru_context *ctx, void *h)
         clReleaseMemObject((cl_mem)h);
 }
 
+/* A sub-buffer lies at CL_MEM_OFFSET in its parent; any other buffer is
+ * an allocation of its own. */
+void ocl_mem_locate(const qru_context *ctx, const void *h, const void **base,
+                    uintptr_t *pos)
+{
+    (void)ctx;
+    cl_mem m = (cl_mem)h, parent = NULL;
+    size_t off = 0;
+    *base = h;
+    *pos = 0;
+    if (m &&
+        clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent,
+                           &parent, NULL) == CL_SUCCESS &&
+        parent &&
+        clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof off, &off, NULL) ==
+            CL_SUCCESS) {
+        *base = parent;
+        *pos = off;
+    }
+}
+
 /* Device scratch of at least 'bytes' bytes, for ops that finish before
  * returning (col_norms). */
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out)

@@ -349,7 +349,7 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
     QRU_CHECK(ctx, qru_arg_square(ctx, 7, "A", A, A ? A->dtype : QRU_DOUBLE));
     QRU_CHECK(ctx, qru_check_finite(ctx, 7, A, uplo, diag, 0));
     QRU_ARG_MAT(ctx, 8, "B", B, A->dtype);
-    QRU_ARG(ctx, 8, B != A, "B is the same matrix as A");
+    QRU_ARG_APART(ctx, 8, "B", B, "A", A);
     QRU_ARG(ctx, 8, (side == 'L' ? B->rows : B->cols) == A->rows,
             "B is %d x %d, but with side = '%c' its %s must be A's order %d",
             B->rows, B->cols, side, side == 'L' ? "rows" : "columns",
@@ -368,7 +368,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "B", B, L->dtype);
-    QRU_ARG(ctx, 4, B != L, "B is the same matrix as L");
+    QRU_ARG_APART(ctx, 4, "B", B, "L", L);
     QRU_ARG(ctx, 4, B->rows == L->rows,
             "B has %d rows, but L's order is %d", B->rows, L->rows);
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));

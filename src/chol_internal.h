@@ -112,8 +112,8 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
                  const double *adiag, double *piv);
 
 /* 1 when the output factor L1 of an update may be written while L is
- * read: L1 is L's array (the same buffer, offset and leading dimension:
- * in place) or on another buffer. */
+ * read: L1 is L's array (the same first element and leading dimension:
+ * in place) or shares no memory with it (qru_mat_overlap). */
 int qru_chol_out_ok(const qru_matrix *L, const qru_matrix *L1);
 
 /* Updates of a LOWER factor L (n x n, ldl) written to L1 (ld1).  L1 may be

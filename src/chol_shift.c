@@ -23,7 +23,7 @@ static int chol_shift(qru_context *ctx, char uplo, const qru_matrix *L,
     qru_dtype dt = L->dtype;
     int n = L->rows, st = 0;
     if (i == j)
-        return L->p.h == L1->p.h
+        return qru_mat_same_start(L, L1)
                    ? 0
                    : o->lacpy(ctx, dt, uplo, n, n, L->p, L->ld, L1->p,
                               L1->ld);
@@ -90,7 +90,7 @@ int qru_chol_shift(qru_context *ctx, char uplo, const qru_matrix *L, int i,
             "L1 is %d x %d, but it must be n x n = %d x %d", L1->rows,
             L1->cols, n, n);
     QRU_ARG(ctx, 6, qru_chol_out_ok(L, L1),
-            "L1 shares L's memory but not its first element and leading "
-            "dimension");
+            "L1 overlaps L but does not start at L's first element with L's "
+            "leading dimension");
     QRU_RET(ctx, chol_shift(ctx, uplo, L, i, j, L1));
 }

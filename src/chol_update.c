@@ -16,11 +16,6 @@
 
 #include "chol_internal.h"
 
-static int same_array(qru_ptr a, qru_ptr b)
-{
-    return a.h == b.h && a.off == b.off;
-}
-
 /* ---- diagonal of the factored matrix for the definiteness rule -------- */
 
 /* Rows per block of qru_chol_rowsq: about 2^20 elements of workspace
@@ -129,9 +124,9 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
         st = qru_chol_info_zero(ctx, dt, info);
     if (!st)
         st = o->lacpy(ctx, dt, 'L', n, n, L, ldl, T, ldt);
-    if (!st)
+    if (!st && k > 0) /* (k = 0: the factor is L, judged all the same) */
         st = o->copy(ctx, dt, n, k, W, ldw, Wd, ldt);
-    if (!st)
+    if (!st && k > 0)
         st = o->chol_rot(ctx, dt, n, k, sign, T, ldt, Wd, ldt, info, 0);
     /* T's pivots and info: one read-back (into adiag + n: n + 1) */
     if (!st)
@@ -215,7 +210,7 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     QRU_TRY(qru_chol_verdict_gathered(ctx, dt, n + p, adiag, piv, k, L,
                                       ldl + 1, S2, m + 1, head));
     /* commit: rows k.. of L1 from M; L11 unless updating in place */
-    if (!same_array(L, L1))
+    if (!qru_mem_same_start(ctx, qru_dtype_size(dt), L, ldl, L1, ld1))
         QRU_TRY(o->lacpy(ctx, dt, 'L', k, k, L, ldl, L1, ld1));
     QRU_TRY(o->copy(ctx, dt, m, k, M, m, qru_ptr_at(L1, ld1, k, 0), ld1));
     return o->lacpy(ctx, dt, 'L', m, n + p - k, S2, m,
@@ -247,10 +242,13 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
     qru_ptr head = ws, info = qru_ptr_add(ws, (size_t)(n - p));
     qru_ptr T = qru_ptr_add(ws, qru_chol_verdict_head(n - p));
     qru_ptr Wd = qru_ptr_add(T, qru_chol_align((size_t)q * q));
-    int same = same_array(L, L1);
-    if (p == 0)
-        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    int same = qru_mem_same_start(ctx, qru_dtype_size(dt), L, ldl, L1, ld1);
     QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+    if (p == 0) { /* nothing removed: the new factor is L, judged */
+        QRU_TRY(qru_chol_verdict_gathered(ctx, dt, n, adiag, piv, n, L,
+                                          ldl + 1, L, ldl + 1, head));
+        return same ? 0 : o->lacpy(ctx, dt, 'L', n, n, L, ldl, L1, ld1);
+    }
     if (q > 0) {
         QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k + p, k + p),
                      ldl, T, ldq));
@@ -277,10 +275,15 @@ int qru_chol_delete_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
 
 int qru_chol_out_ok(const qru_matrix *L, const qru_matrix *L1)
 {
-    if (L->p.h != L1->p.h)
-        return 1;
-    return L->p.off == L1->p.off && L->ld == L1->ld;
+    return qru_mat_same_start(L, L1) || !qru_mat_overlap(L, L1);
 }
+
+/* L1 (6) is L's array (the same first element and leading dimension:
+ * updated in place) or shares no memory with it. */
+#define QRU_ARG_L1_OF_L(ctx, L, L1)                                            \
+    QRU_ARG((ctx), 6, qru_chol_out_ok((L), (L1)),                              \
+            "L1 overlaps L but does not start at L's first element with L's "  \
+            "leading dimension")
 
 /* Upper factor: Lt = U' in workspace (n x n, ld n). */
 static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
@@ -289,7 +292,7 @@ static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     qru_dtype dt = L->dtype;
     int n = L->rows;
     int k = W->cols;
-    if (n == 0 || k == 0)
+    if (n == 0)
         return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
@@ -315,10 +318,11 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "W", W, L->dtype);
     QRU_ARG(ctx, 4, W->rows == L->rows, "W has %d rows, but L's order is %d",
             W->rows, L->rows);
-    QRU_ARG(ctx, 4, W != L, "W is the same matrix as L");
+    QRU_ARG_APART(ctx, 4, "W", W, "L", L);
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, W, 'A', 'N', 0));
     QRU_ARG(ctx, 5, sign == 1 || sign == -1,
             "sign = %d, but it must be +1 (update) or -1 (downdate)", sign);
@@ -377,12 +381,14 @@ static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
     return o->lacpy(ctx, dt, 'U', n1, n1, U1t, n1, L1->p, L1->ld);
 }
 
-/* ctx (1), uplo (2), the square factor L (3) and the position k (4) of
- * qru_chol_insert and qru_chol_delete */
+/* ctx (1), uplo (2), the square factor L (3; its uplo triangle scanned
+ * with QRU_OPTION_CHECK_FINITE) and the position k (4) of qru_chol_insert
+ * and qru_chol_delete */
 #define QRU_ARG_CHOL_UPLO_L_K(ctx, uplo, L, k)                                 \
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE)); \
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));                 \
     QRU_ARG(ctx, 4, k >= 0 && k <= L->rows,                                    \
             "k = %d, but 0 <= k <= n = %d must hold (n: L's order)", k,        \
             L->rows)
@@ -397,18 +403,15 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     QRU_ARG(ctx, 5, C->cols >= 1 && C->rows == n + C->cols,
             "C is %d x %d, but it must be (n + p) x p with p >= 1 (n = %d)",
             C->rows, C->cols, n);
-    QRU_ARG(ctx, 5, C != L, "C is the same matrix as L");
+    QRU_ARG_APART(ctx, 5, "C", C, "L", L);
     QRU_CHECK(ctx, qru_check_finite(ctx, 5, C, uplo, 'N', k));
     int p = C->cols;
     QRU_ARG_MAT(ctx, 6, "L1", L1, dt);
     QRU_ARG(ctx, 6, L1->rows == n + p && L1->cols == n + p,
             "L1 is %d x %d, but it must be (n + p) x (n + p) = %d x %d",
             L1->rows, L1->cols, n + p, n + p);
-    QRU_ARG(ctx, 6, L1 != C && C->p.h != L1->p.h,
-            "L1 shares its memory with C");
-    QRU_ARG(ctx, 6, qru_chol_out_ok(L, L1),
-            "L1 shares L's memory but not its first element and leading "
-            "dimension");
+    QRU_ARG_APART(ctx, 6, "L1", L1, "C", C);
+    QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, chol_insert(ctx, uplo, L, k, C, L1));
 }
@@ -419,7 +422,7 @@ static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
     qru_dtype dt = L->dtype;
     int n = L->rows;
     int n1 = n - p;
-    if (n == 0 || (p == 0 && L1 == L))
+    if (n == 0)
         return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
@@ -445,8 +448,7 @@ static int chol_delete(qru_context *ctx, char uplo, const qru_matrix *L,
     double *adiag = malloc(sizeof(double) * 2 * (size_t)(n + 1));
     if (!adiag)
         return QRU_HOST_ALLOC_FAILED;
-    int st = p > 0 ? qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag)
-                   : 0;
+    int st = qru_chol_rowsq(ctx, dt, n, n, 1, Lf, ldf, rest, adiag);
     if (!st) {
         memmove(adiag + k, adiag + k + p,
                 sizeof(double) * (size_t)(n - k - p));
@@ -476,9 +478,7 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     QRU_ARG(ctx, 6, L1->rows == n1 && L1->cols == n1,
             "L1 is %d x %d, but it must be (n - p) x (n - p) = %d x %d",
             L1->rows, L1->cols, n1, n1);
-    QRU_ARG(ctx, 6, L1 == L || qru_chol_out_ok(L, L1),
-            "L1 shares L's memory but not its first element and leading "
-            "dimension");
+    QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, chol_delete(ctx, uplo, L, k, p, L1));
 }

@@ -107,6 +107,24 @@ static void lsq_buf_used(const qru_lsq *f, int b, int *rows, int *cols)
                                    : f->r;
 }
 
+int qru_lsq_arg_apart(const qru_lsq *f, int i, const char *name,
+                      const qru_matrix *M)
+{
+    static const char *const bname[LB_COUNT] = {"R", "Q", "d", "E", "G",
+                                                "c"};
+    const qru_ptr buf[LB_COUNT] = {f->R, f->Q, f->d, f->E, f->G, f->c};
+    for (int b = 0; b < LB_COUNT; ++b) {
+        int rows, cols;
+        lsq_buf_shape(b, f->q, f->ncap, f->mcap, f->r, &rows, &cols);
+        if (buf[b].h &&
+            qru_mem_overlap(f->ctx, qru_dtype_size(f->dtype), buf[b], rows,
+                            cols, rows, M->p, M->rows, M->cols, M->ld))
+            return qru_fail_arg(i, "%s overlaps the factorisation's storage "
+                                   "(its %s)", name, bname[b]);
+    }
+    return 0;
+}
+
 static void lsq_free_set(qru_context *ctx, qru_ptr *set, int count)
 {
     for (int b = 0; b < count; ++b) {

@@ -58,6 +58,85 @@ int qru_arg_char(int i, const char *name, char *c, const char *allowed)
                         (int)(unsigned char)*c, list);
 }
 
+/* The allocation and byte position of element p of an array with
+ * elements of es bytes. */
+static void mem_at(const qru_context *ctx, size_t es, qru_ptr p,
+                   const void **base, uintptr_t *pos)
+{
+    if (ctx->ops->mem_locate) {
+        ctx->ops->mem_locate(ctx, p.h, base, pos);
+    } else {
+        *base = NULL;
+        *pos = (uintptr_t)p.h;
+    }
+    *pos += (uintptr_t)(p.off * es);
+}
+
+/* [0, n) and [lo, lo + m) share an integer (n, m >= 1) */
+static int meet(long long n, long long lo, long long m)
+{
+    return lo < n && lo + m > 0;
+}
+
+int qru_mem_overlap(const qru_context *ctx, size_t es, qru_ptr a, int ra,
+                    int ca, int lda, qru_ptr b, int rb, int cb, int ldb)
+{
+    if (ra <= 0 || ca <= 0 || rb <= 0 || cb <= 0)
+        return 0;
+    const void *ba, *bb;
+    uintptr_t pa, pb;
+    mem_at(ctx, es, a, &ba, &pa);
+    mem_at(ctx, es, b, &bb, &pb);
+    if (ba != bb)
+        return 0;
+    uintptr_t ea = ((uintptr_t)(ca - 1) * (uintptr_t)lda + (uintptr_t)ra) * es,
+              eb = ((uintptr_t)(cb - 1) * (uintptr_t)ldb + (uintptr_t)rb) * es;
+    if (pa >= pb + eb || pb >= pa + ea)
+        return 0; /* the spans are apart */
+    if (pb < pa) { /* a first */
+        uintptr_t t = pa;
+        pa = pb;
+        pb = t;
+        int r = ra, c = ca;
+        ra = rb;
+        ca = cb;
+        rb = r;
+        cb = c;
+    }
+    if (lda != ldb || (pb - pa) % es != 0)
+        return 1;
+    /* b starts dr rows and dq columns after a, one column apart further
+     * where its rows wrap past ld (ra, rb <= ld) */
+    long long ld = lda, d = (long long)((pb - pa) / es), dq = d / ld,
+              dr = d % ld;
+    return (meet(ra, dr, rb) && meet(ca, dq, cb)) ||
+           (meet(ra, dr - ld, rb) && meet(ca, dq + 1, cb));
+}
+
+int qru_mem_same_start(const qru_context *ctx, size_t es, qru_ptr a, int lda,
+                       qru_ptr b, int ldb)
+{
+    const void *ba, *bb;
+    uintptr_t pa, pb;
+    mem_at(ctx, es, a, &ba, &pa);
+    mem_at(ctx, es, b, &bb, &pb);
+    return ba == bb && pa == pb && lda == ldb;
+}
+
+int qru_mat_overlap(const qru_matrix *A, const qru_matrix *B)
+{
+    if (A == B) /* one matrix given twice, also an empty one */
+        return 1;
+    return qru_mem_overlap(A->ctx, qru_dtype_size(A->dtype), A->p, A->rows,
+                           A->cols, A->ld, B->p, B->rows, B->cols, B->ld);
+}
+
+int qru_mat_same_start(const qru_matrix *A, const qru_matrix *B)
+{
+    return qru_mem_same_start(A->ctx, qru_dtype_size(A->dtype), A->p, A->ld,
+                              B->p, B->ld);
+}
+
 static int dtype_ok(qru_dtype dt) { return dt == QRU_FLOAT || dt == QRU_DOUBLE; }
 
 static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,

@@ -155,14 +155,15 @@ int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
         QRU_ARG(ctx, 3, Q->rows == n && Q->cols == n,
                 "Q is %d x %d, but it must be n x n = %d x %d (A is %d x %d)",
                 Q->rows, Q->cols, n, n, n, m);
-        QRU_ARG(ctx, 3, Q != A, "Q is the same matrix as A");
+        QRU_ARG_APART(ctx, 3, "Q", Q, "A", A);
     }
     if (B) {
         QRU_ARG_MAT(ctx, 4, "B", B, dt);
         QRU_ARG(ctx, 4, B->rows == n, "B has %d rows, but A has %d", B->rows,
                 n);
-        QRU_ARG(ctx, 4, B != A && B != Q, "B is the same matrix as %s",
-                B == A ? "A" : "Q");
+        QRU_ARG_APART(ctx, 4, "B", B, "A", A);
+        if (Q)
+            QRU_ARG_APART(ctx, 4, "B", B, "Q", Q);
     }
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     QRU_ARG(ctx, 5, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "

@@ -149,6 +149,12 @@ struct qru_backend_ops {
     qru_device_type (*device_type)(const qru_context *ctx);
     int (*mem_alloc)(qru_context *ctx, size_t bytes, void **h);
     void (*mem_free)(qru_context *ctx, void *h);
+    /* Where the memory of the handle h lies (for qru_mem_overlap): *base
+     * names the allocation it belongs to and *pos is its first byte there.
+     * NULL: handles are addresses in one address space (host memory,
+     * CUDA's unified addressing), base NULL and pos the address. */
+    void (*mem_locate)(const qru_context *ctx, const void *h,
+                       const void **base, uintptr_t *pos);
 
 #define QRU_OP_FIELD_(name, params, args, need, stat) int(*name) params;
     QRU_OPS(QRU_OP_FIELD_)
@@ -416,6 +422,12 @@ int qru_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
 int qru_check_finite_host(const qru_context *ctx, int argi, const double *x,
                           size_t n);
 
+/* 0 when the input matrix M (argument i, called name) shares no memory
+ * with f's buffers (R, Q, d, E, G, c, all of their capacity: qru_lsq_view_q
+ * and qru_lsq_view_r hand out views of them), else -i (lsq.c). */
+int qru_lsq_arg_apart(const qru_lsq *f, int i, const char *name,
+                      const qru_matrix *M);
+
 /* Makes room for n_new rows and m_new columns (lsq.c); the contents of
  * the factorisation (at the current n and m) are kept, scratch rows and
  * columns are not.  Grows geometrically; returns 0 or a library status (f
@@ -449,6 +461,30 @@ int qru_check_supports(const qru_context *ctx, qru_dtype dtype);
 /* The same, and M must be square. */
 int qru_arg_square(const qru_context *ctx, int i, const char *name,
                    const qru_matrix *M, qru_dtype dt);
+/* The memory the in/out rules of the API compare (matrix.c), every
+ * backend alike: a rows x cols array of elements of es bytes at p with
+ * leading dimension ld, located through the table's mem_locate (so a
+ * wrapped pointer into another matrix's allocation, a view at an element
+ * offset and an OpenCL sub-buffer are compared where they lie).
+ * qru_mem_overlap: 1 when the two arrays share an element (exact for
+ * equal leading dimensions; otherwise when the spans from their first to
+ * their last element overlap); empty arrays share nothing.
+ * qru_mem_same_start: 1 when they start at the same byte with the same
+ * leading dimension (one array, possibly of another size).
+ * qru_mat_overlap / qru_mat_same_start: the same for two matrices
+ * (qru_mat_overlap: also 1 for one matrix given twice, even empty). */
+int qru_mem_overlap(const qru_context *ctx, size_t es, qru_ptr a, int ra,
+                    int ca, int lda, qru_ptr b, int rb, int cb, int ldb);
+int qru_mem_same_start(const qru_context *ctx, size_t es, qru_ptr a, int lda,
+                       qru_ptr b, int ldb);
+int qru_mat_overlap(const qru_matrix *A, const qru_matrix *B);
+int qru_mat_same_start(const qru_matrix *A, const qru_matrix *B);
+/* Argument i, the matrix called name, must not share memory with the
+ * matrix called other (qru_mat_overlap). */
+#define QRU_ARG_APART(ctx, i, name, M, other, O)                               \
+    QRU_ARG((ctx), (i), !qru_mat_overlap((M), (O)),                            \
+            "%s overlaps %s (they share memory)", (name), (other))
+
 /* 0 when the character *c (argument i, called name) is one of allowed
  * (upper case; *c is upper-cased in place), else -i with the text. */
 int qru_arg_char(int i, const char *name, char *c, const char *allowed);

@@ -86,6 +86,7 @@ typedef struct region {
 } region;
 
 static const region ALL = {'A', 0, 0};
+static const region LOWER = {'L', 0, 0};
 
 static int reads(region g, int c, int i, int j)
 {
@@ -481,11 +482,14 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
         hm_free(&B);
         break;
     }
-    case 8: { /* qru_chol_update(ctx, uplo, L, W, sign): W (4) */
+    case 8: { /* qru_chol_update(ctx, uplo, L, W, sign): L (3, its lower
+               * triangle), W (4) */
         hmat L = chol_factor_of(dt, spd(dt, N, &seed), N);
         hmat W = hm_make(dt, N, 2, 0.1, 0.0, &seed);
         hm_upload(&W, ctx);
-        int ok = arg == 4 ? poison(&W, ALL, want, which, BAD[v], &seed) : 1;
+        int ok = arg == 3   ? poison(&L, LOWER, want, which, BAD[v], &seed)
+                 : arg == 4 ? poison(&W, ALL, want, which, BAD[v], &seed)
+                            : 1;
         (void)ok;
         set_check(on);
         st = qru_chol_update(ctx, 'L', L.M, W.M, which == 2 ? -1 : 1);
@@ -498,8 +502,9 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
         hm_free(&W);
         break;
     }
-    case 9: { /* qru_chol_insert(ctx, uplo, L, k, C, L1): C (5), whose
-               * diagonal block is read in the lower triangle only */
+    case 9: { /* qru_chol_insert(ctx, uplo, L, k, C, L1): L (3, its lower
+               * triangle), C (5), whose diagonal block is read in the
+               * lower triangle only */
         int n = N - P, k = 4;
         void *A1 = spd(dt, N, &seed);
         void *Ah = qru_test_alloc(dt, n, n, n);
@@ -523,7 +528,9 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
         hmat L1 = hm_make(dt, N, N, 1.0, 0.0, &seed);
         hm_upload(&L1, ctx);
         region blk = {'L', 0, k};
-        int ok = arg == 5 ? poison(&C, blk, want, which, BAD[v], &seed) : 1;
+        int ok = arg == 3   ? poison(&L, LOWER, want, which, BAD[v], &seed)
+                 : arg == 5 ? poison(&C, blk, want, which, BAD[v], &seed)
+                            : 1;
         (void)ok;
         set_check(on);
         st = qru_chol_insert(ctx, 'L', L.M, k, C.M, L1.M);
@@ -620,11 +627,29 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
         hm_free(&V);
         break;
     }
+    case 14: { /* qru_chol_delete(ctx, uplo, L, k, p, L1): L (3), its
+                * whole lower triangle (rows 4 .. 4+P-1 are deleted) */
+        hmat L = chol_factor_of(dt, spd(dt, N, &seed), N);
+        hmat L1 = hm_make(dt, N - P, N - P, 1.0, 0.0, &seed);
+        hm_upload(&L1, ctx);
+        int ok = arg == 3 ? poison(&L, LOWER, want, which, BAD[v], &seed) : 1;
+        (void)ok;
+        set_check(on);
+        st = qru_chol_delete(ctx, 'L', L.M, 4, P, L1.M);
+        set_check(0);
+        expect(st, on && ex, ex, 1, tag);
+        if (st)
+            hm_same(&L1, "L1", tag);
+        hm_same(&L, "L", tag);
+        hm_free(&L);
+        hm_free(&L1);
+        break;
+    }
     }
 }
 
 /* Data arguments of each routine (0-terminated). */
-static const int ARGS[14][4] = {
+static const int ARGS[15][4] = {
     {2, 4, 0},    /* 0 qr_factor: A, B */
     {2, 3, 0},    /* 1 lsq_create: A, b */
     {2, 3, 4, 0}, /* 2 lsq_create_from_qr: Q, R, d */
@@ -633,12 +658,13 @@ static const int ARGS[14][4] = {
     {6, 7, 8, 0}, /* 5 trsm: alpha, A, B */
     {3, 0},       /* 6 chol_factor: A */
     {3, 4, 0},    /* 7 chol_solve: L, B */
-    {4, 0},       /* 8 chol_update: W */
-    {5, 0},       /* 9 chol_insert: C */
+    {3, 4, 0},    /* 8 chol_update: L, W */
+    {3, 5, 0},    /* 9 chol_insert: L, C */
     {4, 5, 0},    /* 10 gp_create: x, y */
     {4, 5, 0},    /* 11 gp_insert: x, y */
     {3, 0},       /* 12 gp_predict: xs */
     {2, 3, 0},    /* 13 lsq_modify: U, V */
+    {3, 0},       /* 14 chol_delete: L */
 };
 
 /* loop index: dtype (i % 2), routine (i / 2) */
@@ -648,7 +674,7 @@ START_TEST(test_each_argument)
         return;
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
     int rt = _i / 2;
-    int chol = rt >= 6 && rt <= 12;
+    int chol = (rt >= 6 && rt <= 12) || rt == 14;
     qru_matrix *probe = NULL;
     if (chol) { /* backends without the Cholesky ops report UNSUPPORTED */
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 1, 1, 0, &probe), 0);
@@ -673,7 +699,7 @@ START_TEST(test_each_argument)
                         seed += 7u);
     /* elements the routine does not read are not reported */
     static const int unread_args[][2] = {{2, 3}, {5, 7}, {6, 3}, {7, 3},
-                                         {9, 5}};
+                                         {8, 3}, {9, 3}, {9, 5}, {14, 3}};
     for (size_t u = 0; u < sizeof unread_args / sizeof unread_args[0]; ++u)
         if (unread_args[u][0] == rt)
             for (int which = 0; which < 3; ++which)
@@ -844,7 +870,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_option);
-    tcase_add_loop_test(tc, test_each_argument, 0, 28);
+    tcase_add_loop_test(tc, test_each_argument, 0, 30);
     tcase_add_loop_test(tc, test_lsq_cases, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

@@ -1133,6 +1133,9 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_chol_factor(ctx, 'L', A, 0, 0), 0);
         ck_assert_int_eq(qru_chol_factor(ctx, 'U', A, 0, 0), 0);
         ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
+        /* one matrix given for two that must not overlap: refused even
+         * when empty */
+        ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, A), -4);
         ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1), 0);
         ck_assert_int_eq(qru_chol_delete(ctx, 'U', A, 0, 0, A), 0);
         qru_matrix_destroy(A);
@@ -1442,6 +1445,230 @@ START_TEST(test_small_pivot)
 }
 END_TEST
 
+/* The quick returns judge the factor too: nothing to update (k = 0
+ * columns in W) or nothing to delete (p = 0) leaves the factor L itself,
+ * which the definiteness rule judges like any new factor.  A zero, a tiny
+ * or a NaN pivot of L at row i gives status i + 1 and leaves L and L1 bit
+ * for bit as they were (L1 on another buffer and in place); a valid L
+ * gives 0, with L1 = L. */
+START_TEST(test_quick_returns)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    int n = 12, ld = n + 1;
+    static const int rows[] = {0, 5, 11};
+    static const double bad[] = {0.0, 1e-30, NAN};
+    unsigned seed = 101;
+    double *A = spd(n, &seed);
+    for (int r = 0; r < 4; ++r)
+        for (int b = 0; b < 3; ++b) {
+            int i = r < 3 ? rows[r] : 0, want = r < 3 ? i + 1 : 0;
+            if (r == 3 && b > 0)
+                continue; /* the valid factor once */
+            char tag[64];
+            snprintf(tag, sizeof tag, "%c dt %d row %d pivot %g", uplo, dt,
+                     r < 3 ? i : -1, r < 3 ? bad[b] : 1.0);
+            void *F;
+            pm pl = r < 3 ? planted_factor(dt, n, ld, A, uplo, i, i, bad[b],
+                                           &F)
+                          : make_factor(dt, n, ld, A, uplo);
+            if (r == 3)
+                F = qru_test_download(pl.P);
+            /* W with no columns */
+            qru_matrix *W = NULL;
+            ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 0, 0, &W), 0);
+            int st = qru_chol_update(ctx, uplo, pl.M, W, 1);
+            ck_assert_msg(st == want, "update k = 0 %s: status %d", tag, st);
+            void *G = qru_test_download(pl.P);
+            ck_assert_msg(same_bits(dt, ld, n, F, G), "update k = 0 %s: L "
+                          "changed", tag);
+            free(G);
+            qru_matrix_destroy(W);
+            for (int k = 0; k <= n; k += n / 2) {
+                /* p = 0 to another buffer, then in place */
+                void *h1 = to_dt(dt, 0, n, ld, A, 'A');
+                pm p1 = pm_new(dt, n, n, ld, h1);
+                st = qru_chol_delete(ctx, uplo, pl.M, k, 0, p1.M);
+                ck_assert_msg(st == want, "delete p = 0 k %d %s: status %d",
+                              k, tag, st);
+                G = qru_test_download(p1.P);
+                if (st)
+                    ck_assert_msg(same_bits(dt, ld, n, h1, G),
+                                  "delete p = 0 %s: L1 written", tag);
+                else
+                    for (int j = 0; j < n; ++j)
+                        for (int t = 0; t < n; ++t)
+                            if (uplo == 'L' ? t >= j : t <= j)
+                                ck_assert(qru_test_get(dt, G, ld, t, j) ==
+                                          qru_test_get(dt, F, ld, t, j));
+                free(G);
+                st = qru_chol_delete(ctx, uplo, pl.M, k, 0, pl.M);
+                ck_assert_msg(st == want, "delete p = 0 in place k %d %s: "
+                              "status %d", k, tag, st);
+                G = qru_test_download(pl.P);
+                ck_assert_msg(same_bits(dt, ld, n, F, G),
+                              "delete p = 0 in place %s: L changed", tag);
+                free(G);
+                pm_free(&p1);
+                free(h1);
+            }
+            free(F);
+            pm_free(&pl);
+        }
+    free(A);
+}
+END_TEST
+
+/* The in/out rules compare memory where it lies: an output that shares
+ * memory with an input (other than the documented in-place array of
+ * insert and delete) is refused with -i, whether the two are views of
+ * one buffer at element offsets (kind 0) or the caller's own handles
+ * into one allocation (kind 1: wrapped pointers on CPU and CUDA,
+ * sub-buffers on OpenCL); nothing changes then.  Arrays apart in one
+ * buffer, and the in-place array, are accepted.  Loop: dtype x kind. */
+static qru_matrix *in_buf(const qru_matrix *P, size_t off, int rows, int cols,
+                          int kind)
+{
+    return qru_test_alias(ctx, P, off, rows, cols, qru_matrix_ld(P), kind);
+}
+
+/* st must be want and P bit-identical to P0 */
+static void refused(int st, int want, const qru_matrix *P, const void *P0,
+                    const char *tag)
+{
+    ck_assert_msg(st == want, "%s: status %d, want %d", tag, st, want);
+    void *G = qru_test_download(P);
+    ck_assert_msg(same_bits(qru_matrix_dtype(P), qru_matrix_ld(P),
+                            qru_matrix_cols(P), P0, G),
+                  "%s: memory changed", tag);
+    free(G);
+}
+
+START_TEST(test_overlap)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int kind = _i / 2;
+    int n = 8, p = 2, k = 3, n1 = n + p, LD = 128, big = 2 * n1 + n;
+    size_t es = qru_test_elsize(dt), col = (size_t)LD;
+    unsigned seed = 111;
+    double *A1 = spd(n1, &seed);
+    double *A = remove_block(n1, A1, k, p);
+    void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+    qru_matrix *Cm = qru_test_upload(ctx, dt, n1, p, n1, hc, n1);
+    /* one LD x big buffer: L (n x n) at its start, the rest sentinels */
+    void *h = qru_test_from_double(dt, n, big, LD, A, n, 'L', SENT, 0.5);
+    qru_matrix *P = qru_test_upload(ctx, dt, LD, big, LD, h, LD);
+    qru_matrix *L = in_buf(P, 0, n, n, 0);
+    ck_assert_int_eq(qru_chol_factor(ctx, 'L', L, QRU_CHOL_LEFT, 0), 0);
+    void *P0 = qru_test_download(P);
+    char tag[96];
+    /* L1 one row below L, one column right, at L's start with another
+     * leading dimension (L1 of a second matrix on the buffer) */
+    static const struct {
+        size_t off;
+        int ld;
+    } bad[] = {{1, 0}, {128, 0}, {0, 100}};
+    for (int c = 0; c < 3; ++c) {
+        qru_matrix *L1 = bad[c].ld
+                             ? qru_test_alias(ctx, P, bad[c].off, n1, n1,
+                                              bad[c].ld, kind)
+                             : in_buf(P, bad[c].off, n1, n1, kind);
+        qru_matrix *Ld = bad[c].ld ? qru_test_alias(ctx, P, bad[c].off, n - p,
+                                                    n - p, bad[c].ld, kind)
+                                   : in_buf(P, bad[c].off, n - p, n - p, kind);
+        if (!L1 || !Ld)
+            continue;
+        snprintf(tag, sizeof tag, "insert dt %d kind %d L1 at %zu ld %d", dt,
+                 kind, bad[c].off, bad[c].ld);
+        refused(qru_chol_insert(ctx, 'L', L, k, Cm, L1), -6, P, P0, tag);
+        snprintf(tag, sizeof tag, "delete dt %d kind %d L1 at %zu ld %d", dt,
+                 kind, bad[c].off, bad[c].ld);
+        refused(qru_chol_delete(ctx, 'L', L, k, p, Ld), -6, P, P0, tag);
+        qru_test_alias_free(L1, kind);
+        qru_test_alias_free(Ld, kind);
+    }
+    /* L1 apart from L (columns n ..), C inside L1, C inside L */
+    qru_matrix *L1 = in_buf(P, n * col, n1, n1, kind);
+    qru_matrix *Cin = in_buf(P, (n + 2) * col, n1, p, kind);
+    qru_matrix *CL = in_buf(P, 2 * col, n1, p, kind);
+    if (Cin) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d C in L1", dt, kind);
+        refused(qru_chol_insert(ctx, 'L', L, k, Cin, L1), -6, P, P0, tag);
+    }
+    if (CL) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d C in L", dt, kind);
+        refused(qru_chol_insert(ctx, 'L', L, k, CL, L1), -5, P, P0, tag);
+    }
+    /* W, B inside L: update, solve, trsm */
+    qru_matrix *W = in_buf(P, 2 * col, n, 2, kind);
+    if (W) {
+        snprintf(tag, sizeof tag, "update dt %d kind %d W in L", dt, kind);
+        refused(qru_chol_update(ctx, 'L', L, W, 1), -4, P, P0, tag);
+        snprintf(tag, sizeof tag, "solve dt %d kind %d B in L", dt, kind);
+        refused(qru_chol_solve(ctx, 'L', L, W), -4, P, P0, tag);
+        snprintf(tag, sizeof tag, "trsm dt %d kind %d B in A", dt, kind);
+        refused(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1.0, L, W), -8, P, P0,
+                tag);
+    }
+    /* QR: Q on A, B on Q (A in columns n .., Q n x n after it) */
+    qru_matrix *Aq = in_buf(P, n * col, n, 3, kind),
+               *Qa = in_buf(P, (n + 2) * col, n, n, kind),
+               *Qf = in_buf(P, (n + 3) * col, n, n, kind),
+               *Bq = in_buf(P, (n + 5) * col, n, 2, kind);
+    if (Aq && Qa && Qf && Bq) {
+        snprintf(tag, sizeof tag, "qr_factor dt %d kind %d Q on A", dt, kind);
+        refused(qru_qr_factor(ctx, Aq, Qa, NULL, 0), -3, P, P0, tag);
+        snprintf(tag, sizeof tag, "qr_factor dt %d kind %d B on Q", dt, kind);
+        refused(qru_qr_factor(ctx, Aq, Qf, Bq, 0), -4, P, P0, tag);
+    }
+    /* accepted: L1 apart from L in the same buffer, then in place */
+    if (L1) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d L1 apart", dt, kind);
+        int st = qru_chol_insert(ctx, 'L', L, k, Cm, L1);
+        ck_assert_msg(st == 0, "%s: %d", tag, st);
+        void *F = qru_test_download(P);
+        double *Lh = factor_lower(dt, n1, (char *)F + n * col * es, LD, 'L');
+        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+                      tag);
+        free(Lh);
+        free(F);
+    }
+    qru_matrix *Lin = in_buf(P, 0, n1, n1, kind);
+    if (Lin) {
+        snprintf(tag, sizeof tag, "insert dt %d kind %d in place", dt, kind);
+        int st = qru_chol_insert(ctx, 'L', L, k, Cm, Lin);
+        ck_assert_msg(st == 0, "%s: %d", tag, st);
+        void *F = qru_test_download(P);
+        double *Lh = factor_lower(dt, n1, F, LD, 'L');
+        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+                      tag);
+        free(Lh);
+        free(F);
+        qru_test_alias_free(Lin, kind);
+    }
+    qru_test_alias_free(L1, kind);
+    qru_test_alias_free(Cin, kind);
+    qru_test_alias_free(CL, kind);
+    qru_test_alias_free(W, kind);
+    qru_test_alias_free(Aq, kind);
+    qru_test_alias_free(Qa, kind);
+    qru_test_alias_free(Qf, kind);
+    qru_test_alias_free(Bq, kind);
+    qru_matrix_destroy(L);
+    qru_matrix_destroy(P);
+    qru_matrix_destroy(Cm);
+    free(P0);
+    free(h);
+    free(hc);
+    free(A);
+    free(A1);
+}
+END_TEST
+
 /* ---- shift (Octave's cholshift) --------------------------------------- */
 
 /* The permutation of the shift of row and column i to position j (the
@@ -1594,10 +1821,12 @@ int main(void)
     tcase_add_loop_test(tc, test_insert_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_small_pivot, 0, 4);
-    tcase_add_loop_test(tc, test_delete, 0, 4);
-    tcase_add_loop_test(tc, test_chain, 0, 4);
+    tcase_add_loop_test(tc, test_quick_returns, 0, 4);
+    tcase_add_loop_test(tc, test_overlap, 0, 4);
     tcase_add_loop_test(tc, test_shift, 0, 4);
     tcase_add_loop_test(tc, test_shift_fail, 0, 4);
+    tcase_add_loop_test(tc, test_delete, 0, 4);
+    tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_bad_args);
     tcase_add_test(tc, test_empty);
     suite_add_tcase(s, tc);

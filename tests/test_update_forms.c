@@ -11,6 +11,8 @@
 
 #include "update_check.h"
 
+#include "qru_internal.h" /* f's buffers, for test_overlap */
+
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
 /* the tiled column insertion at every p (QRU_UPDATE_FAST adds columns by
@@ -180,6 +182,73 @@ START_TEST(test_rank_lost)
 }
 END_TEST
 
+/* Removing rows that leave an exactly zero column of A1 (column j of A
+ * nonzero only in the rows removed) is refused, j > 0 and f bit-identical:
+ * in the thin form on both paths of QRU_UPDATE_AUTO (the update and the
+ * refactorisation) and in the Q-less form.  200 random problems of cheap
+ * sizes per loop index, p from 1 to n - m (p > m: the Q-less downdate on
+ * the m x m side).  The same rows removed from the problem without the
+ * zeros succeed, with the downdate condition of qru.h (the thin AUTO path:
+ * also on the refactorisation, which must occur).  Loop: dtype x (thin
+ * FAST, thin AUTO, Q-less). */
+START_TEST(test_zero_column)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int var = _i / 2, form = var < 2 ? QRU_Q_THIN : QRU_Q_NONE;
+    uc_alg = var == 1 ? QRU_UPDATE_AUTO : QRU_UPDATE_FAST;
+    unsigned seed = 6000u + 97u * (unsigned)_i, rs = 17u + (unsigned)_i;
+    int refused = 0, refactored = 0;
+    for (int t = 0; t < 200; ++t) {
+        int n = uc_rnd(&rs, 4, 30), m = uc_rnd(&rs, 1, n / 2 < 10 ? n / 2 : 10);
+        int p = uc_rnd(&rs, 1, n - m), k = uc_rnd(&rs, 0, n - p);
+        int j = uc_rnd(&rs, 0, m - 1);
+        hprob hp = uc_problem(dt, n, m, R, &seed);
+        char tag[160];
+        snprintf(tag, sizeof tag, "%s %s %s n=%d m=%d k=%d p=%d column %d",
+                 dt == QRU_DOUBLE ? "double" : "float",
+                 form == QRU_Q_THIN ? "thin" : "Q-less", uc_alg_name(), n, m,
+                 k, p, j + 1);
+        /* the full-rank problem first */
+        double cref = ref_downdate_condition(hp.A, n, m, k, p,
+                                             form == QRU_Q_NONE);
+        qru_lsq *g = uc_factor_q(ctx, &hp, form, 0);
+        int st = uc_do_remove_rows(ctx, g, &hp, k, p);
+        ck_assert_msg(st == 0, "%s, full rank: status %d", tag, st);
+        double c = qru_lsq_downdate_condition(g);
+        double tol = 30.0 * cref * cref * n * qru_test_eps(dt);
+        ck_assert_msg(c >= 1.0 && fabs(c - cref) <= tol * cref,
+                      "%s, full rank: downdate condition %g, host %g", tag, c,
+                      cref);
+        refactored += qru_lsq_last_update_path(g) == QRU_PATH_REFACTOR;
+        qru_lsq_destroy(g);
+        /* then column j zero outside the removed rows */
+        for (int i = 0; i < n; ++i)
+            if (i < k || i >= k + p)
+                hp.A[i + (size_t)j * n] = 0.0;
+        qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+        usnap s0 = uc_snap(ctx, f);
+        st = uc_do_remove_rows(ctx, f, &hp, k, p);
+        ck_assert_msg(st > 0 && st <= (p > m ? p : m),
+                      "%s: status %d, want the column of a singular "
+                      "downdate (downdate condition %g)", tag, st,
+                      qru_lsq_downdate_condition(f));
+        uc_snap_same(ctx, f, &s0, tag);
+        refused++;
+        uc_snap_free(&s0);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+    printf("[zero column] %s %s %s: %d refused, %d of the full-rank "
+           "removals refactorised\n", dt == QRU_DOUBLE ? "double" : "float",
+           form == QRU_Q_THIN ? "thin" : "Q-less", uc_alg_name(), refused,
+           refactored);
+    if (var == 1 && qru_test_backend() != QRU_BACKEND_CUDA)
+        ck_assert_int_gt(refactored, 0);
+}
+END_TEST
+
 /* arguments of the data-taking calls, and the Q-less calls without data */
 START_TEST(test_args)
 {
@@ -256,6 +325,143 @@ START_TEST(test_args)
 }
 END_TEST
 
+/* Inputs that share memory with the factorisation's storage (a view from
+ * qru_lsq_view_r / qru_lsq_view_q, or a matrix inside any of f's buffers
+ * R, Q, d, E, G, c: at an element offset of the buffer's handle (kind 0)
+ * or through a handle of the caller's (kind 1: a wrapped pointer on CPU
+ * and CUDA, a sub-buffer on OpenCL)) are refused with -i by every update
+ * that takes input matrices, and f stays bit-identical.  Loop: dtype x
+ * form (full, thin, Q-less) x kind. */
+enum { OV_ADD_COLS, OV_ADD_COLS_DATA, OV_ADD_ROWS, OV_REMOVE_ROWS_DATA,
+       OV_MODIFY, OV_NUPD };
+
+/* Runs update u with argument a (its number in u's prototype) replaced by
+ * X; the other inputs are valid matrices of hp's problem. */
+static int ov_call(qru_lsq *f, const hprob *hp, int u, int a, qru_matrix *X)
+{
+    qru_dtype dt = hp->dt;
+    int n = hp->n, m = hp->m, r = hp->r, p = 2;
+    qru_matrix *in[4] = {NULL, NULL, NULL, NULL}; /* arguments 2 .. 5 */
+    int rows[4] = {0}, cols[4] = {0};
+    if (u == OV_ADD_COLS || u == OV_ADD_COLS_DATA) {
+        rows[1] = n; cols[1] = p;            /* U (3) */
+        if (u == OV_ADD_COLS_DATA) {
+            rows[2] = n; cols[2] = m;        /* A (4) */
+            rows[3] = n; cols[3] = r;        /* b (5) */
+        }
+    } else if (u == OV_ADD_ROWS || u == OV_REMOVE_ROWS_DATA) {
+        rows[1] = p; cols[1] = m;            /* U (3) */
+        rows[2] = p; cols[2] = r;            /* e (4) */
+    } else {
+        rows[0] = n; cols[0] = p;            /* U (2) */
+        rows[1] = m; cols[1] = p;            /* V (3) */
+    }
+    for (int i = 0; i < 4; ++i)
+        if (rows[i] && i + 2 != a)
+            in[i] = up(dt, rows[i], cols[i], hp->A);
+    if (a >= 2)
+        in[a - 2] = X;
+    int st = u == OV_ADD_COLS ? qru_lsq_add_cols(f, 1, in[1])
+             : u == OV_ADD_COLS_DATA
+                 ? qru_lsq_add_cols_data(f, 1, in[1], in[2], in[3])
+             : u == OV_ADD_ROWS ? qru_lsq_add_rows(f, 1, in[1], in[2])
+             : u == OV_REMOVE_ROWS_DATA
+                 ? qru_lsq_remove_rows_data(f, 1, in[1], in[2])
+                 : qru_lsq_modify(f, in[0], in[1]);
+    for (int i = 0; i < 4; ++i)
+        if (in[i] != X)
+            qru_matrix_destroy(in[i]);
+    return st;
+}
+
+START_TEST(test_overlap)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int form = (_i / 2) % 3, kind = _i / 6;
+    unsigned seed = 5150u + (unsigned)_i;
+    hprob hp = uc_problem(dt, N, M, R, &seed);
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+    usnap s0 = uc_snap(ctx, f);
+    int n = N, m = M, r = R, rr = form == QRU_Q_FULL ? n : m;
+    char tag[128];
+    /* the views the API hands out, as inputs of their own shape: R (m
+     * columns: the rows of add_rows, p = rr), Q (thin: n x m, the columns
+     * of add_cols, p = m) */
+    qru_matrix *Rv = NULL, *Qv = NULL, *e = up(dt, rr, r, hp.B);
+    ck_assert_int_eq(qru_lsq_view_r(f, &Rv), 0);
+    snprintf(tag, sizeof tag, "form %d: add_rows(f, 0, view_r(f), e)", form);
+    ck_assert_msg(qru_lsq_add_rows(f, 0, Rv, e) == -3, "%s", tag);
+    if (form == QRU_Q_THIN) {
+        ck_assert_int_eq(qru_lsq_view_q(f, &Qv), 0);
+        ck_assert_msg(qru_lsq_add_cols(f, 0, Qv) == -3,
+                      "thin: add_cols(f, 0, view_q(f))");
+    }
+    /* every buffer of the form, every input of every update */
+    const qru_lsq *fi = f;
+    struct {
+        qru_ptr p;
+        int rows, cols, ld;
+        const char *name;
+    } buf[6] = {{fi->R, rr, m, fi->ldr, "R"},
+                {fi->Q, n, form == QRU_Q_FULL ? n : m, fi->ncap, "Q"},
+                {fi->d, rr, r, fi->ldr, "d"},
+                {fi->E, n, r, fi->ncap, "E"},
+                {fi->G, m, m, fi->ldr, "G"},
+                {fi->c, m, r, fi->ldr, "c"}};
+    static const int args[OV_NUPD][4] = {
+        {3, 0}, {3, 4, 5, 0}, {3, 4, 0}, {3, 4, 0}, {2, 3, 0}};
+    int tried = 0;
+    for (int b = 0; b < 6; ++b) {
+        if (!buf[b].p.h)
+            continue; /* not held in this form */
+        qru_matrix *B = NULL;
+        ck_assert_int_eq(qru_matrix_view(ctx, dt, buf[b].rows, buf[b].cols,
+                                         buf[b].p, buf[b].ld, &B),
+                         0);
+        for (int u = 0; u < OV_NUPD; ++u) {
+            if (form == QRU_Q_NONE && (u == OV_ADD_COLS || u == OV_MODIFY))
+                continue; /* (QRU_ERR_NO_Q after the checks) */
+            for (int t = 0; args[u][t]; ++t) {
+                int a = args[u][t];
+                /* the argument's shape, contiguous, at an element offset
+                 * of the buffer (kind 1: at its start, where a sub-buffer
+                 * is aligned) */
+                int ar = (u == OV_ADD_ROWS || u == OV_REMOVE_ROWS_DATA) ? 2
+                         : (u == OV_MODIFY && a == 3)                 ? m
+                                                                      : n;
+                int ac = (u == OV_ADD_ROWS || u == OV_REMOVE_ROWS_DATA)
+                             ? (a == 3 ? m : r)
+                             : (u == OV_ADD_COLS_DATA && a == 4)   ? m
+                             : (u == OV_ADD_COLS_DATA && a == 5)   ? r
+                                                                   : 2;
+                qru_matrix *X = qru_test_alias(ctx, B, kind ? 0 : 1, ar, ac,
+                                               ar, kind);
+                if (!X)
+                    continue;
+                snprintf(tag, sizeof tag, "%s form %d kind %d: update %d, "
+                         "argument %d in %s", dt == QRU_DOUBLE ? "double"
+                         : "float", form, kind, u, a, buf[b].name);
+                int st = ov_call(f, &hp, u, a, X);
+                ck_assert_msg(st == -a, "%s: status %d", tag, st);
+                ++tried;
+                qru_test_alias_free(X, kind);
+            }
+        }
+        qru_matrix_destroy(B);
+    }
+    ck_assert_int_gt(tried, 0);
+    uc_snap_same(ctx, f, &s0, "inputs in f's storage");
+    qru_matrix_destroy(Rv);
+    qru_matrix_destroy(Qv);
+    qru_matrix_destroy(e);
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
 /* qru_lsq_create_from_qr with economy factors (Q1 n x m, R m x m, d
  * m x r): the thin form, holding exactly what was given and E = 0 (b =
  * Q1 d); updated, it matches the host problem with b = Q1 d.  Bad economy
@@ -320,6 +526,8 @@ int main(void)
     tcase_add_loop_test(tc, test_rank_lost, 0, 4);
     tcase_add_test(tc, test_args);
     tcase_add_test(tc, test_from_economy);
+    tcase_add_loop_test(tc, test_overlap, 0, 12);
+    tcase_add_loop_test(tc, test_zero_column, 0, 6);
     suite_add_tcase(s, tc);
     /* the fast updates (loop indices 0-3) with the tiles at every p */
     tc = tcase_create("tiles");

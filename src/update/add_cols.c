@@ -49,7 +49,8 @@ static int add_cols_args(qru_lsq *f, int k, const qru_matrix *U)
         return qru_fail_arg(3, "U has %d columns, but 1 <= p <= n - m = %d "
                                "must hold (A stays tall: m + p <= n = %d, "
                                "m = %d)", U->cols, n - m, n, m);
-    return qru_check_finite(ctx, 3, U, 'A', 'N', 0);
+    st = qru_lsq_arg_apart(f, 3, "U", U);
+    return st ? st : qru_check_finite(ctx, 3, U, 'A', 'N', 0);
 }
 
 int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
@@ -76,11 +77,13 @@ int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
     QRU_ARG(ctx, 4, A->rows == f->n && A->cols == f->m,
             "A is %d x %d, but it must be n x m = %d x %d (the matrix f "
             "factorises)", A->rows, A->cols, f->n, f->m);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 4, "A", A));
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, A, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 5, "b", b, f->dtype);
     QRU_ARG(ctx, 5, b->rows == f->n && b->cols == f->r,
             "b is %d x %d, but it must be n x r = %d x %d", b->rows, b->cols,
             f->n, f->r);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 5, "b", b));
     QRU_CHECK(ctx, qru_check_finite(ctx, 5, b, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,

@@ -43,11 +43,13 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
     QRU_ARG(ctx, 3, U->cols == m && U->rows >= 1,
             "U is %d x %d, but it needs >= 1 row and m = %d columns",
             U->rows, U->cols, m);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 3, "U", U));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 4, "e", e, dt);
     QRU_ARG(ctx, 4, e->rows == U->rows && e->cols == r,
             "e is %d x %d, but it must be %d x r = %d x %d (U's rows)",
             e->rows, e->cols, U->rows, U->rows, r);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 4, "e", e));
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL}));

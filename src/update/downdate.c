@@ -1,6 +1,7 @@
 /*
- * The Q-less removal of more rows than columns (p > m), written once for
- * both precisions against the backend table.
+ * The Q-less removal of more rows than columns (p > m), and the rank rule
+ * of the row removals of the thin and Q-less forms (qru_upd_downdate_rank,
+ * update.h), written once for both precisions against the backend table.
  *
  * The Q-less removal of remove_rows.c works on the p x p side: the
  * Cholesky factor Lz of I - Qk Qk' (Qk = U / R) and the staggered sweeps
@@ -18,8 +19,9 @@
  * (I - Qk Qk')^-1 = I + Qk (I - Qk' Qk)^-1 Qk'), a sum of two squares, so
  * no cancellation beyond the rho^2 - ||dz||^2 of the p x p side.  The
  * nonunit eigenvalues of I - Qk' Qk and I - Qk Qk' are the same,
- * 1 - sigma_i(Qk)^2: the downdate fails where the p x p side would, by
- * the same definiteness rule on the pivots.  Flops: 3 p m^2 + 7/3 m^3 +
+ * 1 - sigma_i(Qk)^2: the rank rule (qru_upd_downdate_rank: the smallest
+ * eigenvalue, estimated from the factor's inverse) refuses on this side
+ * what it refuses on the p x p side.  Flops: 3 p m^2 + 7/3 m^3 +
  * 6 p m r + 2 m^2 r in about 20 calls.
  */
 #include <float.h>
@@ -34,24 +36,76 @@ int qru_upd_qless_wide(const qru_lsq *f, int p)
     return f->q == QRU_Q_NONE && p > f->m;
 }
 
+double qru_upd_downdate_tol(const qru_lsq *f)
+{
+    double eps = f->dtype == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    return 2.0 * (double)(f->n > f->m ? f->n : f->m) * eps;
+}
+
+int qru_upd_downdate_rank(qru_context *ctx, qru_dtype dt, char uplo, int nz,
+                          qru_ptr T, int ldt, const double *diag, int e,
+                          double tol, qru_ptr ws, const char *what)
+{
+    const qru_backend_ops *o = ctx->ops;
+    /* a pivot that fails by itself (s <= min |T(j,j)|; and the solve
+     * below needs a triangle without a zero on its diagonal) */
+    for (int j = 0; j < nz; ++j) {
+        double v = e == 2 ? diag[j] * diag[j] : fabs(diag[j]);
+        if (!isfinite(v) || !(v > tol))
+            return qru_fail(j + 1, "removing the rows leaves A1 "
+                            "numerically rank-deficient: the pivot %d of "
+                            "the triangle of %s%s is %g, but it must be > "
+                            "2 max(n, m) eps = %g", j + 1, what,
+                            e == 2 ? ", squared," : "", v, tol);
+    }
+    double *nrm = malloc(sizeof(double) * (size_t)nz);
+    if (!nrm)
+        return QRU_HOST_ALLOC_FAILED;
+    /* inv(T) = T \ I and its column norms */
+    int st = o->laset(ctx, dt, 'A', nz, nz, 0.0, 1.0, ws, nz);
+    if (!st)
+        st = o->trsm(ctx, dt, 'L', uplo, 'N', 'N', nz, nz, 1.0, T, ldt, ws,
+                     nz);
+    if (!st)
+        st = o->col_norms(ctx, dt, nz, nz, ws, nz, nrm);
+    double sum = 0.0;
+    for (int j = 0; !st && j < nz; ++j)
+        sum += nrm[j] * nrm[j];
+    free(nrm);
+    if (st)
+        return st;
+    double s = isfinite(sum) && sum > 0.0 ? 1.0 / sqrt(sum) : 0.0;
+    double v = e == 2 ? s * s : s;
+    if (v > tol)
+        return 0;
+    int bad = 0; /* the first smallest pivot */
+    for (int j = 1; j < nz; ++j)
+        if (fabs(diag[j]) < fabs(diag[bad]))
+            bad = j;
+    return qru_fail(bad + 1, "removing the rows leaves A1 numerically "
+                    "rank-deficient: %s %g of the triangle of %s, "
+                    "1 / ||inv(T)||_F%s, must be > 2 max(n, m) eps = %g "
+                    "(smallest pivot at %d)", e == 2 ? "the eigenvalue"
+                    : "the singular value", v, what, e == 2 ? "^2" : "", tol,
+                    bad + 1);
+}
+
 int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
                           int ldz, qru_ptr cws, double tol, double *piv,
-                          const char *what)
+                          qru_ptr ws, const char *what)
 {
     int bad = qru_chol_run(ctx, dt, 'L', nz, Z, ldz, QRU_CHOL_LEFT, 0, cws,
                            NULL, piv);
     if (bad < 0)
         return bad;
-    /* the verdict read the factor's diagonal into piv */
-    for (int j = 0; j < nz && !bad; ++j)
-        if (!isfinite(piv[j]) || !(piv[j] * piv[j] > tol))
-            bad = j + 1;
     if (bad)
         return qru_fail(bad, "the downdate would lose definiteness (A1 "
-                        "numerically rank-deficient): the pivot %d of %s "
-                        "(Qk = U / R) must be > max(n, m) * eps = %g", bad,
-                        what, tol);
-    return 0;
+                        "numerically rank-deficient): the Cholesky "
+                        "factorisation of %s (Qk = U / R) fails at column %d",
+                        what, bad);
+    /* the verdict read the factor's diagonal into piv */
+    return qru_upd_downdate_rank(ctx, dt, 'L', nz, Z, ldz, piv, 2, tol, ws,
+                                 what);
 }
 
 int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
@@ -61,8 +115,7 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, p = rq->p, ld = f->ldr, st;
     const qru_matrix *U = rq->U, *e = rq->e;
-    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
-    double tol = (double)(n > m ? n : m) * eps;
+    double tol = qru_upd_downdate_tol(f);
     size_t nchol = 0;
     QRU_TRY(qru_chol_ops_check(ctx));
     QRU_TRY(qru_chol_run_ws(ctx, dt, m, QRU_CHOL_LEFT, 0, &nchol));
@@ -75,7 +128,8 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     size_t o_t = o_r1 + mm;                   /* d1, m x r */
     size_t o_v = o_t + (size_t)m * r;         /* v = e - Qk d, p x r */
     size_t o_w = o_v + (size_t)p * r;         /* L \ (Qk' v), m x r */
-    size_t o_cw = o_w + (size_t)m * r;        /* qru_chol_run's */
+    size_t o_iv = o_w + (size_t)m * r;        /* inv(L), m x m */
+    size_t o_cw = o_iv + mm;                  /* qru_chol_run's */
     size_t total = o_cw + nchol;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
@@ -86,7 +140,8 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     qru_ptr QK = qru_ptr_add(ws, o_qk), L = qru_ptr_add(ws, o_l),
             Rc = qru_ptr_add(ws, o_rc), R1 = qru_ptr_add(ws, o_r1),
             T = qru_ptr_add(ws, o_t), V = qru_ptr_add(ws, o_v),
-            W = qru_ptr_add(ws, o_w), cws = qru_ptr_add(ws, o_cw);
+            W = qru_ptr_add(ws, o_w), Iv = qru_ptr_add(ws, o_iv),
+            cws = qru_ptr_add(ws, o_cw);
 
     /* Qk = U / R, I - Qk' Qk = L L' */
     QRU_TRY_GOTO(o->copy(ctx, dt, p, m, U->p, U->ld, QK, p));
@@ -95,7 +150,7 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     QRU_TRY_GOTO(o->laset(ctx, dt, 'A', m, m, 0.0, 1.0, L, m));
     QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, m, p, -1.0, QK, p, QK, p, 1.0,
                          L, m));
-    QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, m, L, m, cws, tol, piv,
+    QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, m, L, m, cws, tol, piv, Iv,
                                        "I - Qk' * Qk"));
     double dmin = fabs(piv[0]);
     for (int j = 1; j < m; ++j)
@@ -145,10 +200,11 @@ done:
 void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out)
 {
     double dm = f->m, dp = p, dr = f->r;
-    out->flops = 3.0 * dp * dm * dm + 7.0 / 3.0 * dm * dm * dm +
+    out->flops = 3.0 * dp * dm * dm + 8.0 / 3.0 * dm * dm * dm +
                  6.0 * dp * dm * dr + 2.0 * dm * dm * dr;
-    /* 19 ops, the Gram update's 2, and the Cholesky factorisation's */
-    out->calls = 21.0 + 3.0;
+    /* 19 ops, the rank rule's 3, the Gram update's 2, and the Cholesky
+     * factorisation's */
+    out->calls = 24.0 + 3.0;
     out->steps = 0.0;
     out->sweeps = 0.0;
 }

@@ -516,11 +516,13 @@ int qru_lsq_modify(qru_lsq *f, const qru_matrix *U, const qru_matrix *V)
     QRU_ARG(ctx, 2, f->q != QRU_Q_THIN || n == m || U->cols <= n - m,
             "U has k = %d columns, but the thin form (QRU_Q_THIN) takes "
             "k <= n - m = %d (n = %d, m = %d)", U->cols, n - m, n, m);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 2, "U", U));
     QRU_CHECK(ctx, qru_check_finite(ctx, 2, U, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 3, "V", V, f->dtype);
     QRU_ARG(ctx, 3, V->rows == m && V->cols == U->cols,
             "V is %d x %d, but it must be m x k = %d x %d", V->rows, V->cols,
             m, U->cols);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 3, "V", V));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, V, 'A', 'N', 0));
     if (f->q == QRU_Q_NONE)
         QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation is Q-less "

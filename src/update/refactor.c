@@ -10,7 +10,10 @@
  * The refactorisation is all-or-nothing: A1, b1, Q1 and R1 are computed in
  * the context's workspace and copied into the factorisation's buffers
  * (capacity reserved first, which keeps the contents) only when everything
- * before succeeded, the add-columns rank check included.
+ * before succeeded, the add-columns rank check included.  The thin form's
+ * row removal first runs the update's own rank rule and downdate
+ * condition (qru_upd_thin_rows_judge), so that both paths refuse the same
+ * removals with the same status and report the same condition.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +89,9 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, n1, m1;
     int thin = f->q == QRU_Q_THIN;
+    double cond = 0.0;
+    if (thin && op == QRU_UPD_OP_REMOVE_ROWS)
+        QRU_TRY(qru_upd_thin_rows_judge(ctx, f, k, p, &cond));
     new_size(f, op, p, &n1, &m1);
     int nb = refactor_nb(f, ctx, m1);
     size_t nqr = 0;
@@ -217,6 +223,8 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     f->n = n1;
     f->m = m1;
+    if (cond > 0.0)
+        f->dd_cond = cond;
 done:
     free(hnorm);
     return st;

@@ -56,7 +56,6 @@
  * phase on Q (add_cols.c).
  */
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -166,11 +165,13 @@ int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
             "U is %d x %d, but it needs >= 1 row and m = %d columns",
             U->rows, U->cols, f->m);
     QRU_CHECK(ctx, remove_rows_args(f, k, U->rows, 3));
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 3, "U", U));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, U, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 4, "e", e, f->dtype);
     QRU_ARG(ctx, 4, e->rows == U->rows && e->cols == f->r,
             "e is %d x %d, but it must be %d x r = %d x %d (U's rows)",
             e->rows, e->cols, U->rows, U->rows, f->r);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 4, "e", e));
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, U->rows,
@@ -345,6 +346,66 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
  * [0 D] on the m + p columns of [R; 0], [d; dz] and [Q1 Qz].  The
  * residuals lose Qz dz (thin: E := E - Qz dz, whose rows K are then zero
  * and are dropped; Q-less: rho^2 := rho^2 - ||dz||^2). */
+
+/* The thin form's completion of the rows K = k .. k+p-1 and its rank
+ * rule: QK (ld p) gets Qk = Q1(K, :), Z (n x p) = E_K - Q1 Qk' once
+ * reorthogonalised, then its Householder QR (qru_upd_house: Rz in
+ * Z(0:p, :), the reflectors in hh) and Rz's diagonal in diag (p host
+ * doubles), judged by qru_upd_downdate_rank.  ws: 2 m p + p p elements. */
+static size_t rr_thin_ws(int m, int p)
+{
+    return 2 * (size_t)m * p + (size_t)p * p;
+}
+
+static int rr_thin_complete(qru_context *ctx, const qru_lsq *f, int k, int p,
+                            int nb, qru_ptr QK, qru_ptr Z, qru_ptr hh,
+                            qru_ptr ws, double *diag)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, ldq = f->ncap;
+    qru_ptr C = ws, I = qru_ptr_add(ws, 2 * (size_t)m * p);
+    QRU_TRY(o->copy(ctx, dt, p, m, qru_ptr_add(f->Q, (size_t)k), ldq, QK, p));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n, p, m, -1.0, f->Q, ldq, QK, p, 0.0,
+                    Z, n));
+    QRU_TRY(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, I, p));
+    QRU_TRY(o->geadd(ctx, dt, p, p, 1.0, I, p, 1.0, qru_ptr_add(Z, (size_t)k),
+                     n));
+    /* Z = (I - Q1 Q1') E_K already: one reorthogonalisation */
+    QRU_TRY(qru_upd_cgs(ctx, dt, n, m, p, 1, f->Q, ldq, Z, n, C, m, C));
+    QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
+    QRU_TRY(qru_chol_read_row(ctx, dt, p, Z, n + 1, diag));
+    return qru_upd_downdate_rank(ctx, dt, 'U', p, Z, n, diag, 1,
+                                 qru_upd_downdate_tol(f), I,
+                                 "Rz' * Rz = I - Qk * Qk'");
+}
+
+int qru_upd_thin_rows_judge(qru_context *ctx, const qru_lsq *f, int k, int p,
+                            double *cond)
+{
+    int n = f->n, m = f->m, nb = qru_upd_nb(f, p);
+    size_t o_z = (size_t)p * m, o_hh = o_z + (size_t)n * p,
+           o_w = o_hh + qru_upd_house_workspace(n, p, nb),
+           total = o_w + rr_thin_ws(m, p);
+    double *diag = malloc(sizeof(double) * (size_t)p);
+    if (!diag)
+        return QRU_HOST_ALLOC_FAILED;
+    qru_ptr ws;
+    int st = qru_ctx_workspace(ctx, total * qru_dtype_size(f->dtype), &ws);
+    if (!st)
+        st = rr_thin_complete(ctx, f, k, p, nb, ws, qru_ptr_add(ws, o_z),
+                              qru_ptr_add(ws, o_hh), qru_ptr_add(ws, o_w),
+                              diag);
+    if (!st) {
+        double dmin = fabs(diag[0]);
+        for (int j = 1; j < p; ++j)
+            dmin = fabs(diag[j]) < dmin ? fabs(diag[j]) : dmin;
+        *cond = 1.0 / dmin;
+    }
+    free(diag);
+    return st;
+}
+
 static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
                             const qru_upd_req *rq)
 {
@@ -355,8 +416,6 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     int thin = f->q == QRU_Q_THIN;
     int ld = f->ldr, ldq = f->ncap;
     int nb = qru_upd_nb(f, p);
-    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
-    double tol = (double)(n > m ? n : m) * eps;
 
     size_t o_qk = 0;                                /* QK, p x (m + p) */
     size_t o_dz = o_qk + (size_t)p * mp;            /* dz, p x r */
@@ -365,8 +424,9 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     if (!thin)
         QRU_TRY(qru_chol_run_ws(ctx, dt, p, QRU_CHOL_LEFT, 0, &nchol));
     size_t o_qz = o_z + (thin ? (size_t)n * p : (size_t)p * p + nchol);
-    size_t o_c = o_qz + (thin ? (size_t)n * p : 0); /* C, C2: m x p */
-    size_t o_hh = o_c + (thin ? 2 * (size_t)m * p : 0);
+    size_t o_c = o_qz + (thin ? (size_t)n * p : 0); /* rr_thin_ws, or the
+                                                       inverse (p x p) */
+    size_t o_hh = o_c + (thin ? rr_thin_ws(m, p) : (size_t)p * p);
     size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
     size_t total = o_sw + rr_sweeps_ws(ctx, m, r, p, thin ? n : 0);
     double *diag = malloc(sizeof(double) * (2 * (size_t)p + (size_t)r));
@@ -383,33 +443,13 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
     qru_ptr Lz = qru_ptr_at(QK, p, 0, m);
     double dmin = 0.0;
     if (thin) {
-        /* Qk, Z = E_K - Q1 Qk' (then one reorthogonalisation), [Qz, Rz] = qr(Z, 0) */
-        QRU_TRY_GOTO(o->copy(ctx, dt, p, m, qru_ptr_add(f->Q, (size_t)k), ldq,
-                             QK, p));
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, p, m, -1.0, f->Q, ldq, QK,
-                             p, 0.0, Z, n));
-        QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Qz, p));
-        QRU_TRY_GOTO(o->geadd(ctx, dt, p, p, 1.0, Qz, p, 1.0,
-                              qru_ptr_add(Z, (size_t)k), n));
-        /* Z = (I - Q1 Q1') E_K already: one reorthogonalisation */
-        QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, p, 1, f->Q, ldq, Z, n, C, m,
-                                 C));
-        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
+        /* Qk, Z = E_K - Q1 Qk', [Qz, Rz] = qr(Z, 0), the rank rule */
+        QRU_TRY_GOTO(rr_thin_complete(ctx, f, k, p, nb, QK, Z, hh, C, diag));
         QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
         QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Qz, n));
-        QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, p, Z, n + 1, diag));
         QRU_TRY_GOTO(o->transpose(ctx, dt, p, p, Z, n, Lz, p));
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Qz, n, f->E,
                              ldq, 0.0, dz, p));
-        for (int j = 0; j < p; ++j)
-            if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol)) {
-                st = qru_fail(j + 1, "removing the rows leaves A1 "
-                              "numerically rank-deficient: |Rz(%d,%d)| = %g, "
-                              "but it must be > max(n, m) * eps = %g "
-                              "(Rz' * Rz = I - Qk * Qk')", j + 1, j + 1,
-                              fabs(diag[j]), tol);
-                goto done;
-            }
     } else {
         const qru_matrix *U = rq->U, *e = rq->e;
         qru_ptr cws = qru_ptr_add(Z, (size_t)p * p); /* qru_chol_run's */
@@ -423,8 +463,9 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
                              1.0, Z, p));
         /* the Cholesky factor by the library's whole factorisation (the
          * backend's vendor potrf where it is faster), judged by its
-         * definiteness rule and then by the downdate's own tolerance */
-        QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, p, Z, p, cws, tol, piv,
+         * definiteness rule and then by the downdate's rank rule */
+        QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, p, Z, p, cws,
+                                           qru_upd_downdate_tol(f), piv, C,
                                            "I - Qk * Qk'"));
         for (int j = 0; j < p; ++j)
             diag[j] = piv[j];
@@ -512,11 +553,12 @@ static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
     if (f->q != QRU_Q_FULL) /* the first phase is the completion against
                                Q1 (CGS, Householder QR of the n x p block
                                and its Qz, dz and E) or, Q-less, the
-                               downdate's small solves */
+                               downdate's small solves; the rank rule's
+                               inverse of the p x p triangle */
         fl = (f->q == QRU_Q_THIN ? 12.0 * dn * dm * dp + 6.0 * dn * dp * dp +
                                        4.0 * dn * dp * r
                                  : 2.0 * dp * dm * (dm + dp + r)) +
-             6.0 * dp * (dm + dp) * (dm + r);
+             6.0 * dp * (dm + dp) * (dm + r) + dp * dp * dp / 3.0;
     if (tiles) {
         /* the first phase; the tiles (direct) on m rows, then the
          * calls around them */
@@ -532,8 +574,9 @@ static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
     {
         int ab = qru_upd_sweeps_block(m, p);
         double nst = dm + dp - 1.0;
-        /* the first phase, then the calls around the sweeps */
-        c = rr_phase1_calls(f, ctx, p) + 12.0;
+        /* the first phase, then the calls around the sweeps (and the
+         * rank rule's 3 in the thin and Q-less forms) */
+        c = rr_phase1_calls(f, ctx, p) + (f->q != QRU_Q_FULL ? 15.0 : 12.0);
         if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
             sw = nst;
         } else {

@@ -367,14 +367,41 @@ int qru_upd_qless_wide(const qru_lsq *f, int p);
 int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
                                 const qru_upd_req *rq);
 void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
+/* The rank rule of the row removals of the thin and Q-less forms
+ * (include/qru.h, qru_lsq_remove_rows and qru_lsq_remove_rows_data), on
+ * the nz x nz triangle T (uplo, ldt) of the downdate: Rz (thin, Rz' Rz =
+ * I - Qk Qk') or the Cholesky factor of I - Qk Qk' (Q-less; p > m: of
+ * I - Qk' Qk).  A1 is numerically rank-deficient when a pivot |T(j,j)|^e
+ * (e = 1 thin; e = 2 Q-less, the pivots of the downdate matrix) is not
+ * finite or is <= tol = qru_upd_downdate_tol(f) (status j, the first), or
+ * else when s^e is, s = 1 / ||inv(T)||_F, which lies in
+ * [sigma_min(T) / sqrt(nz), sigma_min(T)] (status j: the first of T's
+ * smallest |T(j,j)|; s^2 estimates the downdate matrix's smallest
+ * eigenvalue).  Where A1 has an exactly zero column, s^e is rounding
+ * noise of a few eps (unlike the pivots, whose noise a small entry of the
+ * null vector amplifies without bound).  diag: T's diagonal (nz host
+ * doubles); ws: nz nz elements.  Returns 0, j > 0 with a message naming
+ * 'what', or a library status. */
+double qru_upd_downdate_tol(const qru_lsq *f);
+int qru_upd_downdate_rank(qru_context *ctx, qru_dtype dt, char uplo, int nz,
+                          qru_ptr T, int ldt, const double *diag, int e,
+                          double tol, qru_ptr ws, const char *what);
 /* The Cholesky factor of the nz x nz downdate matrix Z (I - Qk Qk' or
  * I - Qk' Qk; lower, in place) by qru_chol_run (cws: its workspace), with
- * its definiteness rule and then the downdate's own: every pivot finite
- * with pivot^2 > tol.  Returns 0 (the pivots in piv), j > 0 with a message
- * naming 'what', or a library status; piv: nz host doubles. */
+ * its definiteness rule and then the downdate's rank rule (above, e = 2;
+ * ws: nz nz elements).  Returns 0 (the pivots in piv), j > 0 with a
+ * message naming 'what', or a library status; piv: nz host doubles. */
 int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
                           int ldz, qru_ptr cws, double tol, double *piv,
-                          const char *what);
+                          qru_ptr ws, const char *what);
+/* The thin form's removal of the rows k .. k+p-1 judged alone, as the
+ * update judges it (remove_rows.c; refactor.c runs it before it
+ * refactorises, so that both paths refuse the same removals and report
+ * the same condition): 0 with *cond the downdate condition
+ * (qru_lsq_downdate_condition), j > 0 or a library status.  Takes the
+ * context's workspace. */
+int qru_upd_thin_rows_judge(qru_context *ctx, const qru_lsq *f, int k, int p,
+                            double *cond);
 
 /* The refactorisation strategy (refactor.c): run, and its predicted
  * seconds (qru_cost_model of ctx's tuning block). */

@@ -9,6 +9,11 @@
 
 #include <cblas.h>
 #include <lapacke.h>
+#ifdef QRU_HAVE_OPENCL
+#include <CL/cl.h>
+#endif
+
+#include "qru_internal.h"
 
 qru_backend qru_test_backend(void)
 {
@@ -39,6 +44,69 @@ qru_context *qru_test_context(void)
             qru_backend_name(b), st, qru_strerror(st));
     fflush(stderr);
     exit(1); /* a failure both inside a (forked or not) check and in main */
+}
+
+qru_matrix *qru_test_alias(qru_context *ctx, const qru_matrix *M, size_t off,
+                           int rows, int cols, int ld, int kind)
+{
+    qru_matrix *A = NULL;
+    qru_dtype dt = M->dtype;
+    size_t es = qru_test_elsize(dt), at = M->p.off + off;
+    int st;
+    if (kind == 0) {
+        st = qru_matrix_view(ctx, dt, rows, cols, qru_ptr_add(M->p, off), ld,
+                             &A);
+    } else if (qru_context_backend(ctx) != QRU_BACKEND_OPENCL) {
+        st = qru_matrix_wrap(ctx, dt, rows, cols, (char *)M->p.h + at * es,
+                             ld, &A);
+    } else {
+#ifdef QRU_HAVE_OPENCL
+        cl_mem buf = (cl_mem)M->p.h, sub;
+        cl_context cc;
+        cl_device_id dev;
+        cl_uint align = 0; /* bits */
+        size_t size = 0;
+        cl_int err =
+            clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof cc, &cc, NULL);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        ck_assert_int_eq(clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof size,
+                                            &size, NULL),
+                         CL_SUCCESS);
+        ck_assert_int_eq(clGetContextInfo(cc, CL_CONTEXT_DEVICES, sizeof dev,
+                                          &dev, NULL),
+                         CL_SUCCESS);
+        ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                         sizeof align, &align, NULL),
+                         CL_SUCCESS);
+        size_t bytes = ((size_t)(cols - 1) * ld + (size_t)rows) * es;
+        cl_buffer_region reg = {at * es, bytes};
+        if (at * es % (align / 8) != 0 || reg.origin + bytes > size)
+            return NULL;
+        sub = clCreateSubBuffer(buf, CL_MEM_READ_WRITE,
+                                CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        st = qru_matrix_wrap(ctx, dt, rows, cols, sub, ld, &A);
+#else
+        return NULL;
+#endif
+    }
+    ck_assert_int_eq(st, 0);
+    return A;
+}
+
+void qru_test_alias_free(qru_matrix *A, int kind)
+{
+    void *h = qru_matrix_data(A);
+    qru_context *ctx = A ? A->ctx : NULL;
+    qru_matrix_destroy(A);
+#ifdef QRU_HAVE_OPENCL
+    if (A && kind == 1 && qru_context_backend(ctx) == QRU_BACKEND_OPENCL)
+        clReleaseMemObject((cl_mem)h);
+#else
+    (void)h;
+    (void)ctx;
+    (void)kind;
+#endif
 }
 
 double qru_test_eps(qru_dtype dt)

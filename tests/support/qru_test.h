@@ -80,6 +80,20 @@ qru_matrix *qru_test_upload(qru_context *ctx, qru_dtype dt, int rows,
  *  (synchronises the context); ck_abort on failure.  free() it. */
 void *qru_test_download(const qru_matrix *M);
 
+/** A rows x cols matrix with leading dimension ld (not freed with it)
+ *  whose first element is element off of M's memory (counted from M's
+ *  first element), addressed as kind says: 0 a view, M's buffer handle and
+ *  an element offset (the way qru_lsq_view_q() and the library's own
+ *  arrays address memory); 1 the caller's way, qru_matrix_wrap() of the
+ *  address off elements on (CPU, CUDA: a handle of its own) or of an
+ *  OpenCL sub-buffer of M's buffer at that offset.  NULL where kind 1
+ *  cannot be made (a sub-buffer outside M's buffer or at an offset the
+ *  device cannot align).  Free it with qru_test_alias_free().  Only its
+ *  header is made: a call that refuses it never touches the memory. */
+qru_matrix *qru_test_alias(qru_context *ctx, const qru_matrix *M, size_t off,
+                           int rows, int cols, int ld, int kind);
+void qru_test_alias_free(qru_matrix *A, int kind);
+
 /* ---- reference checks on host arrays of type dt, computed in double ---- */
 
 /** ||A - Q R||_F / (||A||_F max(n, m) eps) with A n x m, Q n x n, R n x m
