@@ -108,7 +108,7 @@ def test_vector_u_and_dtypes():
 
 def test_c_ordered_and_strided_input():
     rng, A, Q, R = _problem(20, 5, np.float64, 6, False)
-    Qc = np.ascontiguousarray(Q)
+    Qc = np.array(Q, order="C")  # a copy, whatever the layout of Q
     u = rng.uniform(-1, 1, (6, 10))[:, ::2]  # non-contiguous
     Q1, R1 = qru.qr_insert(Qc, R, u[:2], 3, "row")
     _check(Q1, R1, np.insert(A, 3, u[:2], axis=0), np.float64)
@@ -205,7 +205,7 @@ def test_overwrite_layouts(backend):
     # a row deletion, not by a deletion of several columns (Fortran order
     # only); a read-only or byte-swapped Q never is
     rng, A, Q, R = _problem(15, 4, np.float64, 10, False)
-    Qc = np.ascontiguousarray(Q)
+    Qc = np.array(Q, order="C")  # a copy, whatever the layout of Q
     Q0 = Qc.copy()
     Q1, R1 = qru.qr_delete(Qc, R.copy(), 1, 2, "col", overwrite_qr=True,
                            backend=backend)
@@ -215,13 +215,13 @@ def test_overwrite_layouts(backend):
                            backend=backend)
     _check(Q1, R1, np.delete(A, [2, 3], 0), np.float64)
     assert np.array_equal(Q1, Qc[2:, 2:]) and np.shares_memory(Q1, Qc)
-    Qc = np.ascontiguousarray(Q)
+    Qc = np.array(Q, order="C")  # a copy, whatever the layout of Q
     u, v = rng.uniform(-1, 1, 15), rng.uniform(-1, 1, 4)
     Q1, R1 = qru.qr_update(Qc, R.copy(), u, v, overwrite_qruv=True,
                            backend=backend)
     _check(Q1, R1, A + np.outer(u, v), np.float64)
     assert Q1 is Qc
-    for bad in (np.asfortranarray(Q), Q.astype(">f8")):
+    for bad in (np.array(Q, order="F"), Q.astype(">f8")):
         if bad.dtype.isnative:
             bad.flags.writeable = False
         Q1, R1 = qru.qr_delete(bad, R.copy(), 2, 2, "row",
