@@ -625,7 +625,8 @@ QRU_API void qru_lsq_destroy(qru_lsq *f);
  *
  *  MATLAB: `x = A \ b` (for A of full column rank).
  *
- *  Arguments: f (1), x (2: m x r, same dtype and context).
+ *  Arguments: f (1), x (2: m x r, same dtype and context; must not
+ *  overlap f's storage, as the update inputs below).
  *  @return 0, -i, or j > 0 when A is numerically rank-deficient at column
  *  j by the QR rank rule of the file documentation (R(j,j) not finite or
  *  |R(j,j)| <= max(n, m) eps max_i ||R(1:i,i)||): x is then left
@@ -654,14 +655,14 @@ QRU_API qru_dtype qru_lsq_dtype(const qru_lsq *f); /**< element type */
  *  m+1..n are zero in the thin and Q-less forms) or m x m (the economy
  *  R), in every form.
  *  MATLAB: `R_out = R` or `R_out = R(1:m, :)`.
- *  Arguments: f (1), R (2: n x m or m x m). */
+ *  Arguments: f (1), R (2: n x m or m x m; must not overlap f's storage). */
 QRU_API int qru_lsq_get_r(const qru_lsq *f, qru_matrix *R);
 
 /** Copies Q into @p Q: n x n (#QRU_Q_FULL only) or n x m (its first m
  *  columns, Q1: #QRU_Q_FULL and #QRU_Q_THIN); #QRU_ERR_NO_Q if the form
  *  holds no such Q.
  *  MATLAB: `Q_out = Q` or `Q_out = Q(:, 1:m)`.
- *  Arguments: f (1), Q (2: n x n or n x m). */
+ *  Arguments: f (1), Q (2: n x n or n x m; must not overlap f's storage). */
 QRU_API int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q);
 
 /** A new matrix that views the object's Q where it lies, without a copy:
@@ -689,12 +690,12 @@ QRU_API int qru_lsq_view_r(const qru_lsq *f, qru_matrix **R);
 /** Copies d = Q' b into @p d: n x r (#QRU_Q_FULL only; #QRU_ERR_NO_Q in
  *  the other forms) or m x r (d(1:m, :), every form).
  *  MATLAB: `d_out = Q' * b` or `d_out = Q(:, 1:m)' * b`.
- *  Arguments: f (1), d (2: n x r or m x r). */
+ *  Arguments: f (1), d (2: n x r or m x r; must not overlap f's storage). */
 QRU_API int qru_lsq_get_d(const qru_lsq *f, qru_matrix *d);
 
 /** Copies the residuals E = b - A x (n x r) of a #QRU_Q_THIN or
  *  #QRU_Q_FULL factorisation into @p E (#QRU_ERR_NO_Q for #QRU_Q_NONE).
- *  MATLAB: `E = b - A * (A \ b)`.  Arguments: f (1), E (2: n x r). */
+ *  MATLAB: `E = b - A * (A \ b)`.  Arguments: f (1), E (2: n x r; must not overlap f's storage). */
 QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
 
 /** The accuracy estimate of the last row removal of a #QRU_Q_THIN or

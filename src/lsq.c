@@ -550,6 +550,7 @@ int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
     QRU_ARG(ctx, 2, x->rows == f->m && x->cols == f->r,
             "x is %d x %d, but it must be m x r = %d x %d", x->rows, x->cols,
             f->m, f->r);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 2, "x", x));
     const qru_backend_ops *o = ctx->ops;
     int m = f->m;
     /* the rank rule before x is touched */
@@ -665,7 +666,7 @@ static int get_check(const qru_lsq *f, qru_matrix *M, const char *name,
                                "%d x %d", name, M->rows, M->cols, rows0, cols,
                             rows1, cols);
     }
-    return 0;
+    return qru_lsq_arg_apart(f, 2, name, M);
 }
 
 static int no_q(const qru_lsq *f, const char *what)
@@ -711,6 +712,7 @@ int qru_lsq_get_q(const qru_lsq *f, qru_matrix *Q)
     QRU_ARG(ctx, 2, Q->rows == f->n && (Q->cols == f->n || Q->cols == f->m),
             "Q is %d x %d, but it must be n x n = %d x %d or n x m = %d x %d",
             Q->rows, Q->cols, f->n, f->n, f->n, f->m);
+    QRU_CHECK(ctx, qru_lsq_arg_apart(f, 2, "Q", Q));
     int square = Q->cols == f->n && f->n > f->m;
     if (f->q == QRU_Q_NONE)
         QRU_RET(ctx, no_q(f, "Q is not held"));

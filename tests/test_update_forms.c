@@ -397,6 +397,20 @@ START_TEST(test_overlap)
         ck_assert_int_eq(qru_lsq_view_q(f, &Qv), 0);
         ck_assert_msg(qru_lsq_add_cols(f, 0, Qv) == -3,
                       "thin: add_cols(f, 0, view_q(f))");
+        ck_assert_msg(qru_lsq_get_q(f, Qv) == -2, "thin: get_q(f, view_q(f))");
+    }
+    /* the outputs of the solve and the copies, inside f's storage */
+    ck_assert_msg(qru_lsq_get_r(f, Rv) == -2, "form %d: get_r(f, view_r(f))",
+                  form);
+    {
+        qru_matrix *X = NULL;
+        ck_assert_int_eq(
+            qru_matrix_view(ctx, dt, m, r, f->d, f->ldr, &X), 0);
+        ck_assert_msg(qru_lsq_solve(f, X) == -2, "form %d: solve into d",
+                      form);
+        ck_assert_msg(qru_lsq_get_d(f, X) == -2, "form %d: get_d into d",
+                      form);
+        qru_matrix_destroy(X);
     }
     /* every buffer of the form, every input of every update */
     const qru_lsq *fi = f;
