@@ -366,7 +366,7 @@ struct qru_lsq {
                           c = A'b (m x r), ld ldr, for
                           qru_lsq_error_estimate (econ.c keeps them) */
     double dd_cond;    /* qru_lsq_downdate_condition (0: none yet) */
-    /* QR updates (src/update/*.c; both 0 after calloc = the defaults) */
+    /* QR updates (src/update/; both 0 after calloc = the defaults) */
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the
                           columns an update reduces) */
     int upd_alg;       /* qru_update_algorithm */
