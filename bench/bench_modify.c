@@ -1,11 +1,11 @@
 /*
- * Benchmark of the rank-k modification qru_lsq_modify (A1 = A + U V',
- * issue 18), full Q kept, k = 1, 8, 64 at the target shape.
+ * Benchmark of the rank-k modification qru_lsq_modify (A1 = A + U V'),
+ * full Q kept, k = 1, 8, 64 at the target shape.
  *
  * GPU (default; CUDA builds, the driver of bench_gpu_common.h): TUS, the
  * device-resident update against the cuSOLVER refactorisation of A1
  * (geqrf + ormqr + trsm, and orgqr for the full Q), and TUT against the
- * CPU backend.  Sets: 0 the issue-18 target (n = 8000, m = 3000, k = 1, 8,
+ * CPU backend.  Sets: 0 the target shape (n = 8000, m = 3000, k = 1, 8,
  * 64); 1 k = 16, 32, 128, 256; 2 n = 4000 and 12000 (k = 8).
  *
  * CPU (--cpu-ref): the CPU backend's update against the LAPACKE

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SciPy's side of the rank-k modification benchmark (issue 18): the time
+"""SciPy's side of the rank-k modification benchmark: the time
 of scipy.linalg.qr_update(Q, R, u, v) (full Q, and economic where SciPy
 takes it) against refactorising A + u v' with scipy.linalg.qr, for
 k = 1, 8, 64, at the shape of bench_modify --cpu-ref (default n = 2000,

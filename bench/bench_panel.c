@@ -1,5 +1,5 @@
 /*
- * Micro-benchmark of the pieces of a blocked update step (issue 8), on the
+ * Micro-benchmark of the pieces of a blocked update step, on the
  * backend of QRU_TEST_BACKEND (cpu | cuda | opencl, default cpu):
  *   - panel_qr of an m x nb panel under each panel kernel
  *     (QRU_PANEL_KERNEL = auto, smem, global, reg; see cuda/cuda_panel.cu);

@@ -1,5 +1,5 @@
 /*
- * The sliding window of issue 15: a window of n rows of a long stream
+ * The sliding window: a window of n rows of a long stream
  * slides by p rows (p added at the end, p removed at the start) in each
  * factorisation form, against the refactorisation of the new window
  * measured in the same run:

@@ -1,5 +1,5 @@
 /*
- * Accuracy of a long sliding window in each factorisation form (issue 15):
+ * Accuracy of a long sliding window in each factorisation form:
  * a window of n rows of a stream of uniform(-1, 1) rows (A and b) slides
  * S times by p rows (p added at the end with qru_lsq_add_rows, p removed
  * at the start with qru_lsq_remove_rows, or qru_lsq_remove_rows_data in

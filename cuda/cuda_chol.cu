@@ -29,9 +29,8 @@ static int scal_tri_t(qru_context *ctx, int uplo, int n, double beta,
     return qru_cuda_launched();
 }
 
-/* n = 1: a 1 x 1 GEMM in cuBLAS took 70-80 us at k = 4096 on an H100
- * (results/2026-11-27_gpu_issue16-gp/), syrk's kernel more: the dot in
- * one block instead. */
+/* n = 1: a 1 x 1 GEMM in cuBLAS takes 70-80 us at k = 4096 on an H100,
+ * syrk's kernel more: the dot in one block instead. */
 template <typename T>
 static int syrk1_t(qru_context *ctx, int k, double alpha, qru_ptr A, long inc,
                    double beta, qru_ptr C)

@@ -24,8 +24,9 @@
  *     which it does not for flags): ref[j] completes when the chain
  *     warp's 32 lanes have arrived after publishing reflector j, hand[c]
  *     when those of column c's helper have after leaving it in slot c
- *     (every lane arrives: with lane 0 alone after a __syncwarp racecheck
- *     reported 117 hazards, results/2026-11-27_gpu_issue16-mbarrier).
+ *     (every lane arrives: with lane 0 alone after a __syncwarp, racecheck
+ *     cannot see that the other lanes' stores are ordered before the
+ *     hand-off and reports hazards).
  *     Each barrier is armed by one warp and awaited by others that never
  *     arrive on it, and each wait is for a step that an earlier step of
  *     the pipeline guarantees, so no order of the warps deadlocks.
@@ -47,8 +48,7 @@
 #ifndef QRU_CUDA_PANEL_CHAIN_CUH
 #define QRU_CUDA_PANEL_CHAIN_CUH
 
-/* Build constants (the variants tried are in
- * results/2026-11-26_nvidia-h200_warp-panel/README.md): helper warps,
+/* Build constants (the fastest of the variants measured): helper warps,
  * a helper's columns in groups of PC_G, the sleep between the polls of a
  * hand-off barrier before sm_90 (ns) */
 #define PC_HELPERS 7
@@ -172,7 +172,7 @@ template <int N> static __device__ __forceinline__ int pc_halved_at(int lane)
  * past m zero), into Tm's strict upper part, by warp w of the block.
  * On the CUDA cores: 4 x 4 tiles (c block <= q block), a warp's rows in
  * its lanes, the tile's 16 partial sums reduced by halving (8 x 8 tiles
- * took 56 against 34 thousand cycles on an H100, dev15/dev16). */
+ * are slower: more registers, fewer warps in flight). */
 template <typename T>
 static __device__ __forceinline__ void pc_dots(int m, int nb, const T *P,
                                                T *Tm, int w, int lane)

@@ -60,8 +60,8 @@ const qru_backend_ops qru_cuda_ops = {
                .panel_groups = 0,
                .chol_panel = 0,
                .sweeps_kernel = 0,
-               /* below m = 1024 cuBLAS was faster with one right-hand
-                * side (H200, results/2026-11-26_nvidia-h200_issue16-trsv/) */
+               /* below m = 1024 cuBLAS is faster with one right-hand
+                * side (measured on an H200) */
                .trsv_min_m = 1024,
                /* the trailing update beside the next panel
                 * (docs/performance.md) */

@@ -19,18 +19,17 @@
  *   3. forms x(b) = inv(D_b) (alpha b(b) - sum) and publishes it: each
  *      value written once into a copy of x that was all ones bits (a NaN
  *      no arithmetic produces), so the values are their own ready flags
- *      (no fence, no flag; a flag a block with a fence and a barrier was
- *      about 2.4 us a block at m = 4096, the first measured version).
+ *      (no fence, no flag: a flag a block needs a fence and a barrier,
+ *      which cost more than the solve of the block).
  * From the third block on, the block before is folded out of the block's
  * barriers: with M = inv(D_b) op(A)(b, b-1), formed in registers while
  * the block waits, steps 2 and 3 stop at block b - 2 and give
  * y = inv(D_b) (alpha b(b) - sum over q <= b - 2), and each warp, for
  * its 8 rows, reads x(b-1) itself (two values a lane, shuffled) and
  * forms x(b) = y - M x(b-1): what lies between two blocks is one
- * warp's product and shuffles, no barrier.  (Measured on an H100, double:
- * with two and eight right-hand sides 12-25% faster; with one, no faster
- * by itself: about 1.8 us a block of 64 rows remains, bounded by
- * something other than the barriers; the tiles two ahead gave 9%.)
+ * warp's product and shuffles, no barrier (faster with several
+ * right-hand sides; with one, the tiles loaded two ahead below gain
+ * more).
  * The ticket and that copy live in a scratch buffer set by one memset
  * a call.  With the inverted diagonal block the solve of a block is a
  * matrix-vector product (as MAGMA's trsm does), so its error bound is that
@@ -265,8 +264,7 @@ __global__ void __launch_bounds__(TRSV_THREADS, 1)
         acc[c] = T(0);
     /* tiles loaded PF ahead (a, then p1, p2): a block behind the front of
      * the solve streams its tiles one after the other.  Two ahead for one
-     * right-hand side (4096 rows: 144 -> 131 us with the fold, H100;
-     * three ahead measured no faster), one for more (registers) */
+     * right-hand side (three are no faster), one for more (registers) */
     constexpr int PF = R == 1 ? 2 : 1;
     T a[TRSV_PER], p1[TRSV_PER], p2[TRSV_PER];
     if (qend > 0)

@@ -97,10 +97,9 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
 
 /* wy_left: the GEMM sequence on cuBLAS (three GEMMs and a geadd, one
  * backend call).  The portable kernel qru_wy_left (kernels/qru_update.cl,
- * OpenCL's) took 88 us a launch on S1's trailing blocks on an H200 against
- * about 27 us for this sequence (results/2026-11-27_nvidia-h200_wy-left/):
- * its FP64 FMAs from shared memory reach ~6% of the CUDA cores' rate at 10
- * warps an SM; a version on the FP64 tensor cores is the next step. */
+ * OpenCL's) is about 3x slower than this sequence on the trailing blocks
+ * of an update on an H200: its FP64 FMAs from shared memory reach ~6% of
+ * the CUDA cores' rate at 10 warps an SM. */
 int qru_cu_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
                    int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W,
                    int ldw, qru_ptr A, int lda, qru_ptr B, int ldb,
@@ -459,8 +458,7 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
  * cluster, else the global-memory kernel (the tuning's sweeps_kernel:
  * 1 forces the global-memory kernel, 2 the cluster window, 3 the
  * one-block window, 4 the one-block chain, 5 the cluster chain, where
- * they fit).  Measured on an H100 (2026-11-26,
- * docs/performance.md): at p = 100 the window (35 ms for the removal of
+ * they fit).  Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms for the removal of
  * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
  * does not fit, the chain beats the global-memory kernel (p = 150: 28
  * against 45 ms adding columns to 8000 x 3000) and the per-step launches

@@ -31,9 +31,9 @@ struct qru_cuda_impl {
     /* the context's own pool for that scratch memory (NULL: the device's
      * default pool).  It keeps up to QRU_CUDA_POOL_KEEP bytes reserved
      * across synchronisations: the default pool gives its memory back at
-     * every synchronisation, and mapping it again took about 140 us of
-     * each small scratch allocation (a 32 x 32 Cholesky update made two:
-     * results/2026-11-26_nvidia-h200_chol-small/) */
+     * every synchronisation, and mapping it again costs about 140 us of
+     * each small scratch allocation (a 32 x 32 Cholesky update makes
+     * two) */
     cudaMemPool_t pool;
     int sm_count;
     /* the last cuSOLVER potrf workspace size asked for, per element type
@@ -214,7 +214,7 @@ int qru_cu_panel_grid(qru_context *ctx, int m, int nb, int chunk, qru_ptr A,
  * compiled limit); the trsm op takes it from m >= the tuning's trsv_min_m
  * (QRU_TUNE_TRSV_MIN_M; one kernel launch after a memset, against
  * cuBLAS's trsm, which for one right-hand side runs 10x above the memory
- * floor at m = 4096: results/2026-11-26_nvidia-h200_issue16-trsv/). */
+ * floor at m = 4096). */
 enum { QRU_CU_TRSV_MAX_RHS = 8 };
 int qru_cu_trsv_few(qru_context *ctx, qru_dtype dt, char uplo, char ta,
                     char diag, int m, int n, double alpha, qru_ptr A, int lda,

@@ -78,7 +78,7 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
 }
 
 /* ---- fused Givens sweeps -------------------------------------
- * The staggered sweeps of src/qru_update.h: step t (0 <= t <= L+p-2) holds
+ * The staggered sweeps of the givens_sweeps op (src/qru_ops.h): step t (0 <= t <= L+p-2) holds
  * the sweeps jlo .. jlo+cnt-1, jlo = max(0, t-L+1), cnt = min(t, p-1) -
  * jlo + 1, whose rotations act on the column pairs (i0-1+2q, i0+2q),
  * i0 = L + 2 jlo - t.  cs holds them step by step; the rotations before
@@ -392,7 +392,7 @@ QRU_DEVICE void qru_chain_diff(QRU_GLOBAL T *X, long xr, long xcs,
  * window from step t - 1 to step t and, if row r is the sweep lo + q of
  * the step, form its rotation into R[2 q] (and cs).  No barrier inside:
  * each row is moved and read by one item.  (Loading the entering columns
- * a step ahead was measured no faster on an H200, 2026-11-26.) */
+ * a step ahead is no faster.) */
 QRU_DEVICE void qru_chain_move_make(int L, int p, int t, int nsteps, int rlo,
                                     int rhi, QRU_GLOBAL T *X, long ox,
                                     long xrs, long xcs, QRU_GLOBAL T *cs,
@@ -498,7 +498,7 @@ __kernel void qru_givens_sweeps_lds(int L, int p, int make, __global T *X,
 }
 #endif
 
-/* The groups of qru_upd_sweeps_apply (src/update_fast.c) at once: group g
+/* The groups of qru_upd_sweeps_apply (src/update/sweeps.c) at once: group g
  * (the y index of the work-group) covers u = ulo .. uhi, uhi = L - g ab,
  * ulo = max(1, uhi - ab + 1); its w x w orthogonal G_g (w = uhi - ulo + 1 +
  * p, at G + g ldg (ab + p), leading dimension ldg) is the identity rotated

@@ -25,7 +25,8 @@
 
 #include "qru_opencl.h"
 
-/* from the generated qru_ocl_sources.c */
+/* from qru_ocl_sources.c, which cmake/qru_opencl.cmake generates in the
+ * build directory */
 extern const char *const qru_ocl_source_text[];
 extern const char *const qru_ocl_source_names[];
 extern const int qru_ocl_source_count;

@@ -366,11 +366,11 @@ struct qru_lsq {
                           c = A'b (m x r), ld ldr, for
                           qru_lsq_error_estimate (econ.c keeps them) */
     double dd_cond;    /* qru_lsq_downdate_condition (0: none yet) */
-    /* QR updates (update_*.c; both 0 after calloc = the defaults) */
+    /* QR updates (src/update/; both 0 after calloc = the defaults) */
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the
                           columns an update reduces) */
     int upd_alg;       /* qru_update_algorithm */
-    /* update policy (update_policy.c; both 0 after calloc) */
+    /* update policy (src/update/policy.c; both 0 after calloc) */
     int last_path;     /* QRU_PATH_* of the last successful update */
     int rank;          /* qru_lsq_rank (qru_lsq_options::rank) */
 };
@@ -443,7 +443,7 @@ const qru_backend_ops *qru_backend_table(qru_backend b);
  * context, valid until the next qru_ctx_workspace call on the same ctx). */
 int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out);
 
-/* Argument checking helpers (src/check.c).  Each returns 1 when the
+/* Argument checking helpers (src/matrix.c).  Each returns 1 when the
  * matrix is usable: not NULL, belongs to ctx, has the given dtype. */
 int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt);
 /* A matrix header over library storage p (rows x cols, ld; not freed

@@ -4,10 +4,10 @@
  * place an op is declared; from it are generated
  *  - the function-pointer fields of struct qru_backend_ops (qru_internal.h),
  *  - the op ids QRU_OP_<name> and names (qru_op_name, context.c),
- *  - the counting layer of the context statistics (stats.c),
+ *  - the counting layer of the context statistics (ops.c),
  *  - the CUDA prototypes qru_cu_<name> and the CUDA, CPU and OpenCL
  *    tables (cuda/cuda_table.cu, src/cpu/cpu_backend.c,
- *    opencl/opencl_table.c), whose functions follow the naming
+ *    opencl/opencl_backend.c), whose functions follow the naming
  *    <backend prefix>_<name>.
  *
  * QRU_OP(name, params, args, need, stat):

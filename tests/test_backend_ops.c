@@ -1231,7 +1231,7 @@ static int size_selected(int c)
     return !(e && *e) || atoi(e) == c;
 }
 
-/* ---- fused Givens sweeps (issue 8) ---------------------------------------- */
+/* ---- fused Givens sweeps ---------------------------------------- */
 
 /* Host reference of the staggered sweeps (the contract's loop): on X
  * (xrs, xcs element strides), make or read cs; rows r0 .. nr-1. */
@@ -1480,7 +1480,7 @@ START_TEST(test_givens_accum)
 }
 END_TEST
 
-/* ---- fused panels (issue 8) ------------------------------------------------ */
+/* ---- fused panels ------------------------------------------------ */
 
 /* Host reference of panel_qr from its contract: the per-column loop of
  * house (LAPACK larfg conventions) + larf + wy_append, in double. */

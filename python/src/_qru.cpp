@@ -1,5 +1,5 @@
-// The Python module _qru: the qru C API for arrays of any DLPack producer
-// (issue 17).  The Python layer (qru/_arrays.py) converts the arguments by
+// The Python module _qru: the qru C API for arrays of any DLPack
+// producer.  The Python layer (qru/_arrays.py) converts the arguments by
 // the documented rules (element type, column-major layout, device) and
 // passes 2-D arrays that this file maps onto qru matrices:
 //

@@ -206,9 +206,8 @@ static qru_upd_cost md_cost(const qru_context *ctx, const md_plan *p)
 
 /* Whether the plan's fused panels (the windows' nb1 + k rows, phase 2's
  * nb2 + b) fit the rows the cost model's col_step holds for (panel_rows;
- * taller panels take a slower kernel: on an H100 the pairs with panels
- * of 320-383 rows ran 1.7-2x slower, results/2026-11-27_gpu_issue16-
- * mbarrier/). */
+ * taller panels take a slower kernel, and a plan that exceeds them runs
+ * up to 2x slower). */
 static int md_fits(const qru_cost_model *c, const md_plan *p)
 {
     return !p->fused || c->panel_rows <= 0.0 ||

@@ -38,9 +38,7 @@ int qru_upd_panel_width(const qru_context *ctx, qru_dtype dt, int upd_nb,
  * algorithm alg: with fused panels the width qru_upd_fused_nb gives (the
  * tuning's upd_panel_nb, or the caller's block size, at most ncols: a
  * tall block of 64 or fewer columns in one panel_qr on CUDA, where
- * panels of (ncols + 5) / 10 columns cost the modification at k = 64
- * 0.7 ms of 10, results/2026-11-27_nvidia-h100_issue18-timeline/dev3),
- * else qru_upd_nb. */
+ * narrower panels cost a launch each for little work), else qru_upd_nb. */
 int qru_upd_house_nb(const qru_lsq *f, const qru_context *ctx, int alg,
                      int rows, int ncols);
 
