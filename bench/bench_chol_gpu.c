@@ -324,20 +324,6 @@ static void gp_point(bg_gpu *g, int n, int reps, gp_row *row)
     free(y);
 }
 
-/* cuSOLVER potrf on an H100 (the issue's reference figures, ms), for the
- * targets column: 0 where the issue gives none */
-static double issue_ref_ms(int n)
-{
-    switch (n) {
-    case 1024: return 0.43;
-    case 2688: return 1.16;
-    case 4096: return 1.84;
-    case 8192: return 7.2;
-    case 16384: return 38.0;
-    default: return 0.0;
-    }
-}
-
 static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
                      int nf, const gp_row *gr, int ng)
 {
@@ -355,8 +341,7 @@ static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
                "ratio = t_qru / t_potrf of the same run (target: <= 1.2 for "
                "n >= 4096, < 1 for n <= 2048); xdiff = ||A_qru - "
                "A_potrf||_F / ||A_potrf||_F over the whole array (factor in "
-               "the lower triangle, the untouched input above it); "
-               "\"issue ref\" = the issue's H100 potrf time.\n\n");
+               "the lower triangle, the untouched input above it).\n\n");
     fprintf(f, "| n | configuration | t (ms) | ratio | xdiff | target |\n"
                "|---:|---|---:|---:|---:|---|\n");
     for (int r = 0; r < nf; ++r) {
@@ -376,9 +361,6 @@ static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
                              q < 1.0 ? "met" : "NOT met");
             }
             if (c == C_POTRF) {
-                double ir = issue_ref_ms(w->n);
-                if (ir > 0)
-                    snprintf(tgt, sizeof tgt, "issue ref %.3g", ir);
                 fprintf(f, "| %d | %s | %.3g | 1 | | %s |\n", w->n,
                         CONF[c].name, 1e3 * w->t[c], tgt);
             } else {
