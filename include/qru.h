@@ -97,9 +97,19 @@ extern "C" {
 #endif
 
 /* Marks the functions of the public API: the only symbols the shared
- * library exports (it is built with hidden visibility). */
-#if defined(_WIN32)
+ * library exports (it is built with hidden visibility).  On Windows the
+ * library's own sources are compiled with QRU_BUILDING (dllexport) and
+ * users of the DLL import them (dllimport); a static libqru is used with
+ * QRU_STATIC defined (the CMake target qru and qru.pc define it when the
+ * library is static), which leaves QRU_API empty. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(QRU_STATIC)
 #define QRU_API
+#elif defined(QRU_BUILDING)
+#define QRU_API __declspec(dllexport)
+#else
+#define QRU_API __declspec(dllimport)
+#endif
 #elif defined(__GNUC__) || defined(__clang__)
 #define QRU_API __attribute__((visibility("default")))
 #else
