@@ -1140,8 +1140,10 @@ typedef enum qru_chol_variant {
  *  @param ctx     context (1)
  *  @param uplo    'L' or 'U' (lower case accepted) (2)
  *  @param A       n x n, overwritten by the factor (3)
- *  @param variant #QRU_CHOL_LEFT, #QRU_CHOL_RIGHT or #QRU_CHOL_CROUT,
- *                 optionally OR #QRU_CHOL_IN_PLACE (4)
+ *  @param variant a qru_chol_variant: #QRU_CHOL_LEFT, #QRU_CHOL_RIGHT or
+ *                 #QRU_CHOL_CROUT, optionally OR #QRU_CHOL_IN_PLACE; an
+ *                 int because the OR of two enum constants is an int,
+ *                 which C++ does not convert back to the enum (4)
  *  @param nb      block size, 0 = the backend's default, >= 0 (5)
  *  @return 0; -i; i > 0 when column i fails the definiteness rule (see
  *          "Failure of the Cholesky routines" above: A is not positive
