@@ -1,9 +1,9 @@
 /*
  * GPU benchmark of qru's own factorisations and triangular solve against
  * cuSOLVER / cuBLAS, data on the device, both precisions:
- *   routine 1: qru_qr_factor(A, NULL, b)   vs geqrf + ormqr (R and Q'b),
+ *   routine 1: qru_qr_factor(0, A, NULL, b) vs geqrf + ormqr (R and Q'b),
  *              A n x m with m = n/2, one right-hand side;
- *   routine 2: qru_qr_factor(A, Q, b)      vs geqrf + ormqr + orgqr (the
+ *   routine 2: qru_qr_factor(0, A, Q, b)    vs geqrf + ormqr + orgqr (the
  *              full n x n Q as well);
  *   routine 3: qru_chol_factor('L', left-looking) vs potrf, n x n SPD;
  *   routine 4: qru_trsm('L','U','N','N')   vs cuBLAS trsm, n x n triangle,
@@ -115,7 +115,7 @@ static void run_point(bg_gpu *g, const bg_opts *o, bg_table *t, qru_dtype dt,
         dcopy(g, B, B0, es * (size_t)n * r);
         bg_ev_start(g);
         if (routine <= 2)
-            bg_check(qru_qr_factor(g->ctx, Aw, Qw, Bw, 0), "qru_qr_factor");
+            bg_check(qru_qr_factor(g->ctx, 0, Aw, Qw, Bw), "qru_qr_factor");
         else if (routine == 3)
             bg_check(qru_chol_factor(g->ctx, 'L', Aw, QRU_CHOL_LEFT, 0),
                      "qru_chol_factor");
@@ -169,7 +169,7 @@ static void run_point(bg_gpu *g, const bg_opts *o, bg_table *t, qru_dtype dt,
     bg_check(qru_context_sync(g->ctx), "sync");
     bg_count_reset(g->ctx);
     if (routine <= 2)
-        bg_check(qru_qr_factor(g->ctx, Aw, Qw, Bw, 0), "qru_qr_factor");
+        bg_check(qru_qr_factor(g->ctx, 0, Aw, Qw, Bw), "qru_qr_factor");
     else if (routine == 3)
         bg_check(qru_chol_factor(g->ctx, 'L', Aw, QRU_CHOL_LEFT, 0),
                  "qru_chol_factor");
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
             continue;
         bg_table *t = bg_table_new(&o, "bench_factor", dt, g.device,
                                    "factorisations vs cuSOLVER/cuBLAS", COLS);
-        bg_table_note(t, "routine 1: qru_qr_factor(A,NULL,b) vs geqrf+ormqr, "
+        bg_table_note(t, "routine 1: qru_qr_factor(0,A,NULL,b) vs geqrf+ormqr, "
                          "A n x m, m = n/2; 2: with the full Q vs "
                          "geqrf+ormqr+orgqr;");
         bg_table_note(t, "routine 3: qru_chol_factor('L', left) vs potrf; 4: "

@@ -488,20 +488,20 @@ QRU_API void *qru_matrix_data(const qru_matrix *M);
  *  MATLAB: `[Q, R] = qr(A); d = Q' * B;`  then A := R, Q := Q, B := d.
  *
  *  @param ctx context (1)
+ *  @param nb  block size; 0 chooses the backend's default, >= 0 (2)
  *  @param A   n x m, overwritten by the upper trapezoidal R, with exact
- *             zeros below the diagonal (2)
+ *             zeros below the diagonal (3)
  *  @param Q   NULL, or n x n: receives the full orthogonal factor; must
- *             not overlap A (3)
+ *             not overlap A (4)
  *  @param B   NULL, or n x r right-hand sides: overwritten by Q' * B; must
- *             not overlap A or Q (4)
- *  @param nb  block size; 0 chooses the backend's default, >= 1 (5)
+ *             not overlap A or Q (5)
  *  @return 0 or -i; #QRU_ERR_ALLOC / #QRU_ERR_DEVICE on resource failure.
  *  R(i,i) may be zero when A is rank-deficient; this is not an error here
  *  (the least-squares solve reports it).  With #QRU_OPTION_CHECK_FINITE,
  *  A and B are scanned (Q is output only).
  */
-QRU_API int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
-                  qru_matrix *B, int nb);
+QRU_API int qru_qr_factor(qru_context *ctx, int nb, qru_matrix *A,
+                          qru_matrix *Q, qru_matrix *B);
 
 /** @} */
 /* ------------------------------------------------------------------------ */

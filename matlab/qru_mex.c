@@ -320,7 +320,7 @@ static void cmd_qr(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     qru_matrix *A = upload(ctx, dt, prhs[0]);
     qru_matrix *Q = nlhs >= 2 ? new_matrix(ctx, dt, n, n) : NULL;
     qru_matrix *B = nrhs == 2 ? upload(ctx, dt, prhs[1]) : NULL;
-    check(qru_qr_factor(ctx, A, Q, B, 0), "qru_qr_factor");
+    check(qru_qr_factor(ctx, 0, A, Q, B), "qru_qr_factor");
     if (nlhs >= 2) {
         plhs[0] = download(Q, 0);
         plhs[1] = download(A, 1);

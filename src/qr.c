@@ -142,32 +142,32 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                        B.h ? r : 0, nb, ws);
 }
 
-int qru_qr_factor(qru_context *ctx, qru_matrix *A, qru_matrix *Q,
-                  qru_matrix *B, int nb)
+int qru_qr_factor(qru_context *ctx, int nb, qru_matrix *A, qru_matrix *Q,
+                  qru_matrix *B)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
-    QRU_CHECK(ctx, qru_check_finite(ctx, 2, A, 'A', 'N', 0));
+    QRU_ARG(ctx, 2, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
+            "default)", nb);
+    QRU_ARG_MAT(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, 'A', 'N', 0));
     qru_dtype dt = A->dtype;
     int n = A->rows, m = A->cols;
     if (Q) { /* (Q is output only: not scanned) */
-        QRU_ARG_MAT(ctx, 3, "Q", Q, dt);
-        QRU_ARG(ctx, 3, Q->rows == n && Q->cols == n,
+        QRU_ARG_MAT(ctx, 4, "Q", Q, dt);
+        QRU_ARG(ctx, 4, Q->rows == n && Q->cols == n,
                 "Q is %d x %d, but it must be n x n = %d x %d (A is %d x %d)",
                 Q->rows, Q->cols, n, n, n, m);
-        QRU_ARG_APART(ctx, 3, "Q", Q, "A", A);
+        QRU_ARG_APART(ctx, 4, "Q", Q, "A", A);
     }
     if (B) {
-        QRU_ARG_MAT(ctx, 4, "B", B, dt);
-        QRU_ARG(ctx, 4, B->rows == n, "B has %d rows, but A has %d", B->rows,
+        QRU_ARG_MAT(ctx, 5, "B", B, dt);
+        QRU_ARG(ctx, 5, B->rows == n, "B has %d rows, but A has %d", B->rows,
                 n);
-        QRU_ARG_APART(ctx, 4, "B", B, "A", A);
+        QRU_ARG_APART(ctx, 5, "B", B, "A", A);
         if (Q)
-            QRU_ARG_APART(ctx, 4, "B", B, "Q", Q);
+            QRU_ARG_APART(ctx, 5, "B", B, "Q", Q);
     }
-    QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
-    QRU_ARG(ctx, 5, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
-            "default)", nb);
+    QRU_CHECK(ctx, qru_check_finite(ctx, 5, B, 'A', 'N', 0));
     int nb_asked = nb;
     if (nb == 0)
         nb = qru_ctx_tuning(ctx, dt)->qr_nb;

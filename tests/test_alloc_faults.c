@@ -369,7 +369,7 @@ static int c_from_qr(env *e)
 }
 static int c_qr_factor(env *e)
 {
-    return qru_qr_factor(e->ctx, e->M[1], e->M[0], e->M[2], 0);
+    return qru_qr_factor(e->ctx, 0, e->M[1], e->M[0], e->M[2]);
 }
 static void s_lsq(env *e) { lsq_new(e, 12, 5, 2); }
 static void s_lsq_cols(env *e)

@@ -315,18 +315,18 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
     int st;
     set_check(0);
     switch (rt) {
-    case 0: { /* qru_qr_factor(ctx, A, Q, B, nb): A (2), B (4) */
+    case 0: { /* qru_qr_factor(ctx, nb, A, Q, B): A (3), B (5) */
         hmat A = hm_make(dt, N, M, 1.0, 0.0, &seed),
              Q = hm_make(dt, N, N, 1.0, 0.0, &seed),
              B = hm_make(dt, N, R, 1.0, 0.0, &seed);
         hm_upload(&A, ctx);
         hm_upload(&Q, ctx);
         hm_upload(&B, ctx);
-        int ok = arg == 2   ? poison(&A, ALL, want, which, BAD[v], &seed)
-                 : arg == 4 ? poison(&B, ALL, want, which, BAD[v], &seed)
+        int ok = arg == 3   ? poison(&A, ALL, want, which, BAD[v], &seed)
+                 : arg == 5 ? poison(&B, ALL, want, which, BAD[v], &seed)
                             : 1;
         set_check(on);
-        st = ok ? qru_qr_factor(ctx, A.M, Q.M, B.M, 0) : (on ? -ex : 0);
+        st = ok ? qru_qr_factor(ctx, 0, A.M, Q.M, B.M) : (on ? -ex : 0);
         set_check(0);
         expect(st, on && ex, ex, 0, tag);
         if (st) {
@@ -650,7 +650,7 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
 
 /* Data arguments of each routine (0-terminated). */
 static const int ARGS[15][4] = {
-    {2, 4, 0},    /* 0 qr_factor: A, B */
+    {3, 5, 0},    /* 0 qr_factor: A, B */
     {2, 3, 0},    /* 1 lsq_create: A, b */
     {2, 3, 4, 0}, /* 2 lsq_create_from_qr: Q, R, d */
     {3, 0},       /* 3 add_cols: U */

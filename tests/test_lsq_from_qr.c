@@ -33,7 +33,7 @@ static void adopt_case(qru_dtype dt, int n, int m, int r, int keep_q,
     qru_matrix *d = qru_test_upload(ctx, dt, n, r, n, b, n);
     qru_matrix *Q = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Q), 0);
-    ck_assert_int_eq(qru_qr_factor(ctx, R, Q, d, 0), 0);
+    ck_assert_int_eq(qru_qr_factor(ctx, 0, R, Q, d), 0);
     /* put garbage below R's diagonal */
     void *Rh = qru_test_download(R);
     for (int j = 0; j < m; ++j)
@@ -140,7 +140,7 @@ static void in_place_case(qru_dtype dt, int thin, int op, int adopt,
     qru_matrix *d = qru_test_upload(ctx, dt, n, r, 0, b, n);
     qru_matrix *Qf = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Qf), 0);
-    ck_assert_int_eq(qru_qr_factor(ctx, R, Qf, d, 0), 0);
+    ck_assert_int_eq(qru_qr_factor(ctx, 0, R, Qf, d), 0);
     void *Qh = qru_test_download(Qf), *Rh = qru_test_download(R),
          *dh = qru_test_download(d);
     int qc = thin ? m : n, rr = thin ? m : n;

@@ -521,7 +521,7 @@ START_TEST(test_factor)
                              tname(dt), nb, pk ? pk : "auto", vname[v], i, j,
                              pname[pos]);
                     wd_arm("%s", tag);
-                    st = qru_qr_factor(ctx, Ad, Q, bd, nb);
+                    st = qru_qr_factor(ctx, nb, Ad, Q, bd);
                     check_alive(tag);
                     wd_disarm();
                     set_panel(NULL);

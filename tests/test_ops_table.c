@@ -104,7 +104,7 @@ START_TEST(test_reference_ops)
         qru_matrix *dA = qru_test_upload(ctx, dt, n, m, 0, A, n), *dQ;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &dQ), 0);
         ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
-        ck_assert_int_eq(qru_qr_factor(ctx, dA, dQ, NULL, nb), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, nb, dA, dQ, NULL), 0);
         panels[ref] = qru_ctx_op_calls(ctx, QRU_OP_panel_qr);
         houses[ref] = qru_ctx_op_calls(ctx, QRU_OP_house);
         R[ref] = qru_test_download(dA);
@@ -315,7 +315,7 @@ START_TEST(test_tuning_path)
         qru_matrix *dA = qru_test_upload(ctx, dt, n, m, 0, A, n), *dQ;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &dQ), 0);
         ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
-        ck_assert_int_eq(qru_qr_factor(ctx, dA, dQ, NULL, 0), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, 0, dA, dQ, NULL), 0);
         ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_panel_qr),
                          (m + nbs[i] - 1) / nbs[i]);
         void *R = qru_test_download(dA), *Q = qru_test_download(dQ);

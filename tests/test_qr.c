@@ -136,8 +136,7 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
     if (r >= 0)
         B = padded_upload(dt, n, r, ldb, B0, ldh);
 
-    int st = qru_qr_factor(ctx, A.M, withQ ? Q.M : NULL, r >= 0 ? B.M : NULL,
-                           nb);
+    int st = qru_qr_factor(ctx, nb, A.M, withQ ? Q.M : NULL, r >= 0 ? B.M : NULL);
     ck_assert_msg(st == 0, "%s: status %d (%s)", tag, st, qru_strerror(st));
     ck_assert_int_eq(qru_context_sync(ctx), 0);
 
@@ -198,7 +197,7 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
     /* the same factorisation without Q and B gives the same R */
     if (withQ || r >= 0) {
         padded A2 = padded_upload(dt, n, m, lda, A0, ldh);
-        ck_assert_int_eq(qru_qr_factor(ctx, A2.M, NULL, NULL, nb), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, nb, A2.M, NULL, NULL), 0);
         void *R2 = padded_download(dt, &A2, "A (no Q, no B)", tag);
         double e = qru_test_diff(dt, n, m, R2, ldh, R, ldh);
         ck_assert_msg(e < QRU_TEST_THRESHOLD, "%s: R without Q/B differs: %g",
@@ -322,7 +321,7 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 0, 0, &A), 0);
         qru_matrix *Q = qru_test_upload(ctx, dt, n, n, 0, Qg, n);
         qru_matrix *B = qru_test_upload(ctx, dt, n, 2, 0, Bh, n);
-        ck_assert_int_eq(qru_qr_factor(ctx, A, Q, B, 0), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, 0, A, Q, B), 0);
         void *Qh = qru_test_download(Q), *Bb = qru_test_download(B);
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
@@ -340,8 +339,8 @@ START_TEST(test_empty)
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 3, 0, &A0), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 0, 0, &Q0), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 2, 0, &B0), 0);
-        ck_assert_int_eq(qru_qr_factor(ctx, A0, Q0, B0, 0), 0);
-        ck_assert_int_eq(qru_qr_factor(ctx, Q0, NULL, NULL, 4), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, 0, A0, Q0, B0), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, 4, Q0, NULL, NULL), 0);
         qru_matrix_destroy(A0);
         qru_matrix_destroy(Q0);
         qru_matrix_destroy(B0);
@@ -426,40 +425,40 @@ START_TEST(test_bad_args)
         same(&sAsq, "Asq", __LINE__);                                          \
     } while (0)
 
-        EXPECT(qru_qr_factor(NULL, A, Q, B, 0), -1);
-        EXPECT(qru_qr_factor(NULL, NULL, Qr, Bw, -1), -1);
-        EXPECT(qru_qr_factor(ctx, NULL, Q, B, 0), -2);
-        EXPECT(qru_qr_factor(ctx, NULL, Qr, Bw, -1), -2);
-        EXPECT(qru_qr_factor(ctx, Ao, Q, B, 0), -2); /* foreign context */
-        EXPECT(qru_qr_factor(octx, A, Qo, Bo, 0), -2);
-        EXPECT(qru_qr_factor(ctx, A, Qr, B, 0), -3);  /* n+1 x n */
-        EXPECT(qru_qr_factor(ctx, A, Qc, B, 0), -3);  /* n x n+1 */
-        EXPECT(qru_qr_factor(ctx, A, Qo, B, 0), -3);  /* foreign */
-        EXPECT(qru_qr_factor(ctx, A, Qr, Bw, -1), -3);
-        EXPECT(qru_qr_factor(ctx, Asq, Asq, B, 0), -3); /* Q is A */
+        EXPECT(qru_qr_factor(NULL, 0, A, Q, B), -1);
+        EXPECT(qru_qr_factor(NULL, -1, NULL, Qr, Bw), -1);
+        EXPECT(qru_qr_factor(ctx, 0, NULL, Q, B), -3);
+        EXPECT(qru_qr_factor(ctx, -1, NULL, Qr, Bw), -2);
+        EXPECT(qru_qr_factor(ctx, 0, Ao, Q, B), -3); /* foreign context */
+        EXPECT(qru_qr_factor(octx, 0, A, Qo, Bo), -3);
+        EXPECT(qru_qr_factor(ctx, 0, A, Qr, B), -4);  /* n+1 x n */
+        EXPECT(qru_qr_factor(ctx, 0, A, Qc, B), -4);  /* n x n+1 */
+        EXPECT(qru_qr_factor(ctx, 0, A, Qo, B), -4);  /* foreign */
+        EXPECT(qru_qr_factor(ctx, -1, A, Qr, Bw), -2);
+        EXPECT(qru_qr_factor(ctx, 0, Asq, Asq, B), -4); /* Q is A */
         if (Qd)
-            EXPECT(qru_qr_factor(ctx, A, Qd, B, 0), -3); /* dtype */
-        EXPECT(qru_qr_factor(ctx, A, Q, Bw, 0), -4);    /* rows */
-        EXPECT(qru_qr_factor(ctx, A, Q, Bo, 0), -4);    /* foreign */
-        EXPECT(qru_qr_factor(ctx, A, NULL, Bw, -1), -4);
-        EXPECT(qru_qr_factor(ctx, Qsq, NULL, Qsq, 0), -4); /* B is A */
-        EXPECT(qru_qr_factor(ctx, A, Qsq, Qsq, 0), -4);    /* B is Q */
+            EXPECT(qru_qr_factor(ctx, 0, A, Qd, B), -4); /* dtype */
+        EXPECT(qru_qr_factor(ctx, 0, A, Q, Bw), -5);    /* rows */
+        EXPECT(qru_qr_factor(ctx, 0, A, Q, Bo), -5);    /* foreign */
+        EXPECT(qru_qr_factor(ctx, -1, A, NULL, Bw), -2);
+        EXPECT(qru_qr_factor(ctx, 0, Qsq, NULL, Qsq), -5); /* B is A */
+        EXPECT(qru_qr_factor(ctx, 0, A, Qsq, Qsq), -5);    /* B is Q */
         if (Bd)
-            EXPECT(qru_qr_factor(ctx, A, Q, Bd, 0), -4); /* dtype */
-        EXPECT(qru_qr_factor(ctx, A, Q, B, -1), -5);
-        EXPECT(qru_qr_factor(ctx, A, NULL, NULL, -8), -5);
+            EXPECT(qru_qr_factor(ctx, 0, A, Q, Bd), -5); /* dtype */
+        EXPECT(qru_qr_factor(ctx, -1, A, Q, B), -2);
+        EXPECT(qru_qr_factor(ctx, -8, A, NULL, NULL), -2);
         /* checked before the quick return of an empty A */
         qru_matrix *E = NULL, *E0 = NULL;
         ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 0, 0, &E), 0);
         ck_assert_int_eq(qru_matrix_create(ctx, dt, 0, 0, 0, &E0), 0);
-        EXPECT(qru_qr_factor(ctx, E, Q, B, -1), -5);
-        EXPECT(qru_qr_factor(ctx, E, Qr, B, 0), -3);
-        EXPECT(qru_qr_factor(ctx, E, Q, Bw, 0), -4);
-        EXPECT(qru_qr_factor(ctx, E0, NULL, NULL, -1), -5);
-        EXPECT(qru_qr_factor(NULL, E0, NULL, NULL, 0), -1);
+        EXPECT(qru_qr_factor(ctx, -1, E, Q, B), -2);
+        EXPECT(qru_qr_factor(ctx, 0, E, Qr, B), -4);
+        EXPECT(qru_qr_factor(ctx, 0, E, Q, Bw), -5);
+        EXPECT(qru_qr_factor(ctx, -1, E0, NULL, NULL), -2);
+        EXPECT(qru_qr_factor(NULL, 0, E0, NULL, NULL), -1);
 #undef EXPECT
         /* a valid call after all that works */
-        ck_assert_int_eq(qru_qr_factor(ctx, A, Q, B, 0), 0);
+        ck_assert_int_eq(qru_qr_factor(ctx, 0, A, Q, B), 0);
 
         free(sA.h);
         free(sQ.h);

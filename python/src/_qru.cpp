@@ -472,7 +472,7 @@ nb::object qr_factor(Context &C, const io_array &A, bool check_finite)
     qru_matrix *Ad = s.inout(A, "A");
     int n = (int)A.shape(0);
     qru_matrix *Q = s.tmp(n, n);
-    check(C.ctx, qru_qr_factor(C.ctx, Ad, Q, nullptr, 0), "qru_qr_factor");
+    check(C.ctx, qru_qr_factor(C.ctx, 0, Ad, Q, nullptr), "qru_qr_factor");
     s.commit();
     return s.result(Q);
 }

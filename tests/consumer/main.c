@@ -30,7 +30,7 @@ int main(void)
     if (!st)
         st = qru_matrix_upload(dA, A, N);
     if (!st)
-        st = qru_qr_factor(ctx, dA, dQ, NULL, 0);
+        st = qru_qr_factor(ctx, 0, dA, dQ, NULL);
     if (!st)
         st = qru_matrix_download(dA, R, N);
     if (!st)

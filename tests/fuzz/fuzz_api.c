@@ -550,7 +550,7 @@ static void op_lsq_create(rd *r, int from_qr)
         /* a genuine QR from qru_qr_factor, then wrapped */
         int withq = (ob & 2) != 0;
         Qm = mk(n, n, 0, NULL);
-        int st = qru_qr_factor(ctx, MA, Qm, Mb, (int)(u8(r) % 4));
+        int st = qru_qr_factor(ctx, (int)(u8(r) % 4), MA, Qm, Mb);
         if (st)
             FAIL("qru_qr_factor(n=%d, m=%d) = %d", n, m, st);
         Rm = MA;
