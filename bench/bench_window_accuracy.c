@@ -10,9 +10,9 @@
  *   e_R = ||R'R - A'A||_F / (||A||_F^2 n eps)
  *   e_Q = ||Q1'Q1 - I||_F / (n eps), e_A = ||A - Q1 R||_F / (||A||_F n eps)
  *         (full and thin forms; Q1 = the first m columns of Q)
- * and the largest downdate estimate qru_lsq_downdate_condition() since the
+ * and the largest downdate estimate qru_lsq_get_downdate_condition() since the
  * last check is recorded.  In the Q-less form each check also reads
- * qru_lsq_error_estimate() (est, the estimated relative error of x),
+ * qru_lsq_get_error_estimate() (est, the estimated relative error of x),
  * reports it in e_x's units (e_est = est / (kappa n eps)) with the range of
  * its ratio to the measured ||x - x_ref|| / ||x_ref||, and counts the
  * checks where e_x exceeds 30 but e_est does not (missed).  A removal the library refuses (status > 0: the
@@ -104,7 +104,7 @@ static double *download(qru_matrix *M, qru_dtype dt)
 
 typedef struct errs {
     double ex, er, eR, eQ, eA;
-    double est, ratio; /* Q-less: qru_lsq_error_estimate in e_x's units,
+    double est, ratio; /* Q-less: qru_lsq_get_error_estimate in e_x's units,
                           and its ratio to the error it estimates */
 } errs;
 
@@ -138,7 +138,7 @@ static errs check(qru_context *ctx, qru_dtype dt, qru_lsq *f, int form, int n,
     die(qru_matrix_create(ctx, dt, m, 1, 0, &X), "create x", ctx);
     die(qru_lsq_solve(f, X), "qru_lsq_solve", ctx);
     double *x = download(X, dt), res;
-    die(qru_lsq_residual(f, &res), "qru_lsq_residual", ctx);
+    die(qru_lsq_get_residual_norms(f, &res), "qru_lsq_get_residual_norms", ctx);
     double dx = 0.0, xn = 0.0;
     for (int j = 0; j < m; ++j) {
         dx += (x[j] - bb[j]) * (x[j] - bb[j]);
@@ -147,7 +147,7 @@ static errs check(qru_context *ctx, qru_dtype dt, qru_lsq *f, int form, int n,
     e.ex = sqrt(dx) / (sqrt(xn) * kappa * n * eps);
     if (form == QRU_Q_NONE) {
         double est;
-        die(qru_lsq_error_estimate(f, &est), "qru_lsq_error_estimate", ctx);
+        die(qru_lsq_get_error_estimate(f, &est), "qru_lsq_get_error_estimate", ctx);
         e.est = est / (kappa * n * eps);
         e.ratio = est / (sqrt(dx) / sqrt(xn));
     }
@@ -255,9 +255,9 @@ int main(int argc, char **argv)
               "||x - x_ref|| / (||x_ref|| kappa n eps), e_r = |res - res_ref| "
               "/ (||b|| n eps), e_R = ||R'R - A'A|| / (||A||^2 n eps), e_Q = "
               "||Q1'Q1 - I|| / (n eps), e_A = ||A - Q1 R|| / (||A|| n eps); "
-              "cond = the largest qru_lsq_downdate_condition(); refused = "
+              "cond = the largest qru_lsq_get_downdate_condition(); refused = "
               "removals refused (status > 0); Q-less: e_est = "
-              "qru_lsq_error_estimate() / (kappa n eps) (the largest), "
+              "qru_lsq_get_error_estimate() / (kappa n eps) (the largest), "
               "est/err = its ratio to ||x - x_ref|| / ||x_ref|| (smallest "
               "and largest over the checks), missed = checks with e_x > 30 "
               "and e_est <= 30.\n\n",
@@ -318,7 +318,9 @@ int main(int argc, char **argv)
                 } else {
                     die(st, "remove rows", ctx);
                 }
-                double c = qru_lsq_downdate_condition(f);
+                double c = 0.0;
+                die(qru_lsq_get_downdate_condition(f, &c),
+                    "qru_lsq_get_downdate_condition", ctx);
                 cmax = c > cmax ? c : cmax;
                 if (s % C == 0 || s == S) {
                     errs x = check(ctx, dt, f, form, n, m, W, bw);

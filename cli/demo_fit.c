@@ -90,7 +90,7 @@ int demo_fit(const demo_env *env)
         (st = report(qru_matrix_create(ctx, dt, m, 1, 0, &xm), "create x")) ||
         (st = report(qru_lsq_create(ctx, Am, bm, &opt, &f), "qru_lsq_create")) ||
         (st = report(qru_lsq_solve(f, xm), "qru_lsq_solve")) ||
-        (st = report(qru_lsq_residual(f, &res), "qru_lsq_residual")) ||
+        (st = report(qru_lsq_get_residual_norms(f, &res), "qru_lsq_get_residual_norms")) ||
         (st = report(download_double(xm, x), "download x")))
         goto done;
 

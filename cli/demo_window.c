@@ -216,10 +216,10 @@ static int window_run(const demo_env *env, const window_problem *P, int W,
             (st = report(download_double(xm, xu), "download x")) ||
             (st = report(qru_lsq_solve(g, xm), "qru_lsq_solve")) ||
             (st = report(download_double(xm, xr), "download x")) ||
-            (st = report(qru_lsq_residual(f, &res_u),
-                         "qru_lsq_residual")) ||
-            (st = report(qru_lsq_residual(g, &res_r),
-                         "qru_lsq_residual")))
+            (st = report(qru_lsq_get_residual_norms(f, &res_u),
+                         "qru_lsq_get_residual_norms")) ||
+            (st = report(qru_lsq_get_residual_norms(g, &res_r),
+                         "qru_lsq_get_residual_norms")))
             goto done;
 
         /* ---- the check.  The bounds are those of part "fit" (first-order

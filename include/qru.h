@@ -525,7 +525,7 @@ typedef enum qru_lsq_q {
     QRU_Q_THIN = 1,
     /** Q-less: R (m x m), d = Q1' b (m x r) and the residual norms
      *  ||b(:,j) - A x(:,j)||_2 (r doubles on the host), and A'A and A'b
-     *  for qru_lsq_error_estimate(); 2 m (m + r) elements, independent of
+     *  for qru_lsq_get_error_estimate(); 2 m (m + r) elements, independent of
      *  n (plus p rows while an update runs).
      *  Removing rows and adding columns need the data:
      *  qru_lsq_remove_rows_data(), qru_lsq_add_cols_data(). */
@@ -650,7 +650,7 @@ QRU_API int qru_lsq_solve(const qru_lsq *f, qru_matrix *x);
  *  MATLAB: `res(j) = norm(A * x(:,j) - b(:,j))`
  *
  *  Arguments: f (1), res (2: r doubles on the host). */
-QRU_API int qru_lsq_residual(const qru_lsq *f, double *res);
+QRU_API int qru_lsq_get_residual_norms(const qru_lsq *f, double *res);
 
 QRU_API int qru_lsq_rows(const qru_lsq *f);  /**< n, or -1 if f is NULL */
 QRU_API int qru_lsq_cols(const qru_lsq *f);  /**< m, or -1 if f is NULL */
@@ -716,11 +716,13 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
  *  c >= 1; c = 1 means the removal loses nothing, a large c that the
  *  removed rows carried much of A (A1 is nearly rank-deficient) and the
  *  updated factors are that much less accurate.  It judges one removal,
- *  not the drift that many accumulate (qru_lsq_error_estimate() measures
- *  that; docs/accuracy.md).  0 if no rows have been removed from f in
- *  these forms, or f is NULL.
- *  MATLAB: `c = 1 / min(abs(diag(chol(eye(p) - Qk * Qk'))))` */
-QRU_API double qru_lsq_downdate_condition(const qru_lsq *f);
+ *  not the drift that many accumulate (qru_lsq_get_error_estimate() measures
+ *  that; docs/accuracy.md).  c = 0 if no rows have been removed from f in
+ *  these forms.
+ *  MATLAB: `c = 1 / min(abs(diag(chol(eye(p) - Qk * Qk'))))`
+ *  Arguments: f (1), c (2: the output).  @return 0 or -i (c is then
+ *  unchanged). */
+QRU_API int qru_lsq_get_downdate_condition(const qru_lsq *f, double *c);
 
 /** The error that the updates of a #QRU_Q_NONE factorisation have
  *  accumulated in its solution x = R \ d, estimated from the Gram matrix
@@ -744,7 +746,7 @@ QRU_API double qru_lsq_downdate_condition(const qru_lsq *f);
  *  Arguments: f (1: #QRU_Q_NONE), est (2: the output).
  *  @return 0, -i, #QRU_ERR_ALLOC, #QRU_ERR_DEVICE, or j > 0 when R is
  *  rank-deficient at column j (the rank rule of qru_lsq_solve()). */
-QRU_API int qru_lsq_error_estimate(const qru_lsq *f, double *est);
+QRU_API int qru_lsq_get_error_estimate(const qru_lsq *f, double *est);
 
 /** @} */
 
@@ -757,7 +759,7 @@ QRU_API int qru_lsq_error_estimate(const qru_lsq *f, double *est);
  *  leaves the object holding the QR factorisation of the new A1 (n1 x m1):
  *  R1 upper trapezoidal with exact zeros below the diagonal, d1 = Q1' b1
  *  and, when Q is held, Q1 orthogonal with Q1 R1 = A1.  Updates chain in
- *  any order and qru_lsq_solve() / qru_lsq_residual() solve the updated
+ *  any order and qru_lsq_solve() / qru_lsq_get_residual_norms() solve the updated
  *  problem.  Capacity grows on demand (geometrically).
  *
  *  The problem must stay overdetermined, n1 >= m1 >= 1: an update that
@@ -969,7 +971,7 @@ QRU_API int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
  *  of the last pivot is divided by the last entry of Rz's null vector).
  *  Both paths of #QRU_UPDATE_AUTO judge the removal so and set the
  *  downdate condition.  The loss of accuracy otherwise:
- *  qru_lsq_downdate_condition(). */
+ *  qru_lsq_get_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
 
 /** qru_lsq_remove_rows() in every form, with the removed rows given:
@@ -998,11 +1000,11 @@ QRU_API int qru_lsq_remove_rows(qru_lsq *f, int k, int p);
  *  pivot); f is then left unchanged.  A removal that leaves A1 with an
  *  exactly zero column is always refused while R is accurate (R'R = A'A
  *  to working precision, e.g. a new factorisation; the drift of many
- *  updates: qru_lsq_error_estimate()): lambda_min(M) is then rounding
+ *  updates: qru_lsq_get_error_estimate()): lambda_min(M) is then rounding
  *  noise of a few eps, while the pivots' noise is divided by the square
  *  of the last entry of M's null vector and can exceed any tolerance.
  *  The other forms judge as qru_lsq_remove_rows().  The loss of accuracy
- *  otherwise: qru_lsq_downdate_condition(). */
+ *  otherwise: qru_lsq_get_downdate_condition(). */
 QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
                                      const qru_matrix *e);
 

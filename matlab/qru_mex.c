@@ -341,10 +341,10 @@ static void lsq_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
     plhs[0] = download(x, 0);
     if (nlhs >= 2) {
         mxArray *res = mxCreateDoubleMatrix(1, (mwSize)r, mxREAL);
-        int st = qru_lsq_residual(f, mxGetPr(res));
+        int st = qru_lsq_get_residual_norms(f, mxGetPr(res));
         if (st)
             mxDestroyArray(res);
-        check(st, "qru_lsq_residual");
+        check(st, "qru_lsq_get_residual_norms");
         plhs[1] = res;
     }
 }

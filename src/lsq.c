@@ -561,7 +561,7 @@ int qru_lsq_solve(const qru_lsq *f, qru_matrix *x)
                          f->R, f->ldr, x->p, x->ld));
 }
 
-int qru_lsq_error_estimate(const qru_lsq *f, double *est)
+int qru_lsq_get_error_estimate(const qru_lsq *f, double *est)
 {
     static const char *const form[] = {"QRU_Q_FULL", "QRU_Q_THIN",
                                        "QRU_Q_NONE"};
@@ -621,7 +621,7 @@ int qru_lsq_error_estimate(const qru_lsq *f, double *est)
     QRU_RET(ctx, st);
 }
 
-int qru_lsq_residual(const qru_lsq *f, double *res)
+int qru_lsq_get_residual_norms(const qru_lsq *f, double *res)
 {
     QRU_ARG(NULL, 1, f, "f is NULL");
     qru_context *ctx = f->ctx;
@@ -644,9 +644,12 @@ int qru_lsq_nrhs(const qru_lsq *f) { return f ? f->r : -1; }
 int qru_lsq_has_q(const qru_lsq *f) { return f ? f->q != QRU_Q_NONE : 0; }
 int qru_lsq_q_form(const qru_lsq *f) { return f ? f->q : -1; }
 qru_dtype qru_lsq_dtype(const qru_lsq *f) { return f ? f->dtype : (qru_dtype)0; }
-double qru_lsq_downdate_condition(const qru_lsq *f)
+int qru_lsq_get_downdate_condition(const qru_lsq *f, double *c)
 {
-    return f ? f->dd_cond : 0.0;
+    QRU_ARG(NULL, 1, f, "f is NULL");
+    QRU_ARG(f->ctx, 2, c, "c is NULL");
+    *c = f->dd_cond;
+    return 0;
 }
 
 /* M (argument 2) after its checks against the shapes rows0 x cols or

@@ -364,8 +364,8 @@ struct qru_lsq {
                           doubles of scratch */
     qru_ptr G, c;      /* QRU_Q_NONE: G = A'A (m x m, upper triangle) and
                           c = A'b (m x r), ld ldr, for
-                          qru_lsq_error_estimate (econ.c keeps them) */
-    double dd_cond;    /* qru_lsq_downdate_condition (0: none yet) */
+                          qru_lsq_get_error_estimate (econ.c keeps them) */
+    double dd_cond;    /* qru_lsq_get_downdate_condition (0: none yet) */
     /* QR updates (src/update/; both 0 after calloc = the defaults) */
     int upd_nb;        /* update block size, 0 = auto (about a tenth of the
                           columns an update reduces) */

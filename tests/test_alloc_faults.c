@@ -409,7 +409,7 @@ static void s_lsq_x(env *e)
     e->M[0] = rand_mat(e, 5, 2);
 }
 static int c_solve(env *e) { return qru_lsq_solve(e->f, e->M[0]); }
-static int c_residual(env *e) { return qru_lsq_residual(e->f, e->hm); }
+static int c_residual(env *e) { return qru_lsq_get_residual_norms(e->f, e->hm); }
 static void s_spd(env *e) { e->M[0] = spd_mat(e, 11); }
 static int c_chol_factor(env *e)
 {
@@ -525,7 +525,7 @@ static const tcase cases[] = {
     {"qru_lsq_shift_cols", s_lsq, c_shift_left},
     {"qru_lsq_shift_cols (i > j)", s_lsq, c_shift_right},
     {"qru_lsq_solve", s_lsq_x, c_solve},
-    {"qru_lsq_residual", s_lsq, c_residual},
+    {"qru_lsq_get_residual_norms", s_lsq, c_residual},
     {"qru_chol_factor", s_spd, c_chol_factor},
     {"qru_chol_update", s_chol_w, c_chol_update},
     {"qru_chol_insert", s_chol_ins, c_chol_insert},

@@ -36,7 +36,15 @@ static qru_matrix *up(qru_dtype dt, int rows, int cols, const double *a)
     return uc_upload(ctx, dt, rows, cols, a);
 }
 
-/* qru_lsq_downdate_condition's specification (qru.h) on the host, for
+/* qru_lsq_get_downdate_condition(f), which must succeed */
+static double dd_cond(const qru_lsq *f)
+{
+    double c = -1.0;
+    ck_assert_int_eq(qru_lsq_get_downdate_condition(f, &c), 0);
+    return c;
+}
+
+/* qru_lsq_get_downdate_condition's specification (qru.h) on the host, for
  * removing the rows k .. k+p-1 of the n x m A (ld n): Qk = Q1(rows, :)
  * from LAPACK's QR of A (Qk Qk' does not depend on Q1's column signs, and
  * equals (U / R)(U / R)' for the Q-less form), c = 1 / min |diag(chol(M))|
@@ -119,7 +127,7 @@ START_TEST(test_each_update)
                     st = uc_do_remove_rows(ctx, f, &hp, k, p);
                     ck_assert_msg(st == 0, "%s: %d", tag, st);
                     uc_remove_rows(&hp, k, p);
-                    double c = qru_lsq_downdate_condition(f);
+                    double c = dd_cond(f);
                     /* the pivots carry errors of about c^2 n eps */
                     double tol = 30.0 * cref * cref * n * qru_test_eps(dt);
                     ck_assert_msg(c >= 1.0 && isfinite(c) &&
@@ -129,8 +137,7 @@ START_TEST(test_each_update)
                 }
                 /* a removal of up to n - m random rows can be ill
                  * conditioned: scale by the estimate it reports */
-                double sc = op == 3 ? fmax(1.0, pow(qru_lsq_downdate_condition(
-                                                        f), 2) / 4.0)
+                double sc = op == 3 ? fmax(1.0, pow(dd_cond(f), 2) / 4.0)
                                     : 1.0;
                 uc_check(ctx, f, &hp, sc, tag);
                 qru_lsq_destroy(f);
@@ -216,7 +223,7 @@ START_TEST(test_zero_column)
         qru_lsq *g = uc_factor_q(ctx, &hp, form, 0);
         int st = uc_do_remove_rows(ctx, g, &hp, k, p);
         ck_assert_msg(st == 0, "%s, full rank: status %d", tag, st);
-        double c = qru_lsq_downdate_condition(g);
+        double c = dd_cond(g);
         double tol = 30.0 * cref * cref * n * qru_test_eps(dt);
         ck_assert_msg(c >= 1.0 && fabs(c - cref) <= tol * cref,
                       "%s, full rank: downdate condition %g, host %g", tag, c,
@@ -233,7 +240,7 @@ START_TEST(test_zero_column)
         ck_assert_msg(st > 0 && st <= (p > m ? p : m),
                       "%s: status %d, want the column of a singular "
                       "downdate (downdate condition %g)", tag, st,
-                      qru_lsq_downdate_condition(f));
+                      dd_cond(f));
         uc_snap_same(ctx, f, &s0, tag);
         refused++;
         uc_snap_free(&s0);
@@ -301,16 +308,21 @@ START_TEST(test_args)
         }
         /* error_estimate: f (1: Q-less), est (2) */
         double est = -1.0;
-        ck_assert_int_eq(qru_lsq_error_estimate(NULL, &est), -1);
+        ck_assert_int_eq(qru_lsq_get_error_estimate(NULL, &est), -1);
         if (form == QRU_Q_NONE) {
-            ck_assert_int_eq(qru_lsq_error_estimate(f, NULL), -2);
+            ck_assert_int_eq(qru_lsq_get_error_estimate(f, NULL), -2);
         } else {
-            ck_assert_int_eq(qru_lsq_error_estimate(f, &est), -1);
+            ck_assert_int_eq(qru_lsq_get_error_estimate(f, &est), -1);
             ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "QRU_Q_NONE"));
         }
         ck_assert(est == -1.0);
         ck_assert_int_eq(qru_lsq_q_form(NULL), -1);
-        ck_assert(qru_lsq_downdate_condition(NULL) == 0.0);
+        {
+            double c = 7.0;
+            ck_assert_int_eq(qru_lsq_get_downdate_condition(NULL, &c), -1);
+            ck_assert_int_eq(qru_lsq_get_downdate_condition(f, NULL), -2);
+            ck_assert(c == 7.0);
+        }
         uc_snap_same(ctx, f, &s0, "bad arguments");
         free(Eg);
         qru_matrix_destroy(E);

@@ -335,7 +335,7 @@ typedef struct usnap {
     int n, m, r, q, has_q, rr, qc;
     void *R, *Q, *d, *E;
     double *rho;
-    double est; /* Q-less: qru_lsq_error_estimate (-j: R rank-deficient at
+    double est; /* Q-less: qru_lsq_get_error_estimate (-j: R rank-deficient at
                    column j), which reads the Gram data */
 } usnap;
 
@@ -371,11 +371,11 @@ static inline usnap uc_snap(qru_context *ctx, const qru_lsq *f)
     s.E = s.q == QRU_Q_THIN ? uc_get(ctx, f, 3, s.n, s.r) : NULL;
     s.rho = malloc(sizeof(double) * (size_t)s.r);
     ck_assert_ptr_nonnull(s.rho);
-    ck_assert_int_eq(qru_lsq_residual(f, s.rho), 0);
+    ck_assert_int_eq(qru_lsq_get_residual_norms(f, s.rho), 0);
     s.est = 0.0;
     if (s.q == QRU_Q_NONE) {
-        int st = qru_lsq_error_estimate(f, &s.est);
-        ck_assert_msg(st >= 0, "qru_lsq_error_estimate: %d", st);
+        int st = qru_lsq_get_error_estimate(f, &s.est);
+        ck_assert_msg(st >= 0, "qru_lsq_get_error_estimate: %d", st);
         if (st > 0)
             s.est = -st;
     }
@@ -624,8 +624,8 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     void *x = qru_test_download(X);
     double *res = malloc(sizeof(double) * (size_t)r);
     ck_assert_ptr_nonnull(res);
-    st = qru_lsq_residual(f, res);
-    ck_assert_msg(st == 0, "%s: qru_lsq_residual: %d", tag, st);
+    st = qru_lsq_get_residual_norms(f, res);
+    ck_assert_msg(st == 0, "%s: qru_lsq_get_residual_norms: %d", tag, st);
     double xe = 0.0, re = 0.0;
     qru_test_lsq_errors(dt, n, m, r, A, n, B, n, x, m, res, &xe, &re);
     ck_assert_msg(xe < thr, "%s: least-squares solution error %g", tag, xe);

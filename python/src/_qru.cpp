@@ -681,7 +681,7 @@ struct Lsq {
     std::vector<double> residual() const
     {
         std::vector<double> r((size_t)qru_lsq_nrhs(f));
-        check(C.ctx, qru_lsq_residual(f, r.data()), "qru_lsq_residual");
+        check(C.ctx, qru_lsq_get_residual_norms(f, r.data()), "qru_lsq_get_residual_norms");
         return r;
     }
     // which: 'Q', 'R', 'd', 'E'; full: n rows (Q n x n, R n x m, d n x r)
@@ -703,7 +703,7 @@ struct Lsq {
     double error_estimate() const
     {
         double e = 0;
-        check(C.ctx, qru_lsq_error_estimate(f, &e), "qru_lsq_error_estimate");
+        check(C.ctx, qru_lsq_get_error_estimate(f, &e), "qru_lsq_get_error_estimate");
         return e;
     }
     void set_algorithm(int alg)
@@ -804,7 +804,9 @@ NB_MODULE(_qru, mod)
                      [](const Lsq &l) { return qru_lsq_q_form(l.f); })
         .def_prop_ro("downdate_condition",
                      [](const Lsq &l) {
-                         return qru_lsq_downdate_condition(l.f);
+                         double c = 0.0; // 0 for a closed factorisation
+                         qru_lsq_get_downdate_condition(l.f, &c);
+                         return c;
                      })
         .def_prop_ro("last_update_path", [](const Lsq &l) {
             return qru_lsq_last_update_path(l.f);

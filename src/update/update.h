@@ -259,7 +259,7 @@ int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
                     qru_ptr Qz, int ldqz);
 
 /* The Gram data of a Q-less f (G = A'A on its upper triangle and c = A'b,
- * kept for qru_lsq_error_estimate; struct qru_lsq), brought along with an
+ * kept for qru_lsq_get_error_estimate; struct qru_lsq), brought along with an
  * update at its commit (f->m, f->n not yet changed; capacity reserved):
  * qru_upd_gram_rows: the p rows X (p x m) of A and Y (p x r) of b added
  * (sign 1) or removed (sign -1);
@@ -396,7 +396,7 @@ int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
  * update judges it (remove_rows.c; refactor.c runs it before it
  * refactorises, so that both paths refuse the same removals and report
  * the same condition): 0 with *cond the downdate condition
- * (qru_lsq_downdate_condition), j > 0 or a library status.  Takes the
+ * (qru_lsq_get_downdate_condition), j > 0 or a library status.  Takes the
  * context's workspace. */
 int qru_upd_thin_rows_judge(qru_context *ctx, const qru_lsq *f, int k, int p,
                             double *cond);

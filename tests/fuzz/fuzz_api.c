@@ -398,8 +398,8 @@ static void lsq_accuracy(const char *call)
     } else {
         /* without Q: R'R = A'A and ||d(:,j)||^2 + res_j^2 = ||b(:,j)||^2 */
         double res[8];
-        if (r > 8 || qru_lsq_residual(LS.f, res) != 0)
-            FAIL("%s: qru_lsq_residual failed (r = %d)", call, r);
+        if (r > 8 || qru_lsq_get_residual_norms(LS.f, res) != 0)
+            FAIL("%s: qru_lsq_get_residual_norms failed (r = %d)", call, r);
         double e = 0;
         for (int j = 0; j < m; ++j)
             for (int i = 0; i <= j; ++i) {
@@ -1023,12 +1023,12 @@ static void op_solve(rd *r)
     free(x0);
     qru_matrix_destroy(x);
     double res[4];
-    int st2 = qru_lsq_residual(f, (b & 0x40) ? NULL : res);
+    int st2 = qru_lsq_get_residual_norms(f, (b & 0x40) ? NULL : res);
     if (!want && (b & 0x40))
         want = -2;
     if (want == -2 && !(b & 0x40))
         want = 0; /* x was the bad argument above */
-    check_status("qru_lsq_residual", st2, want, 0, NULL);
+    check_status("qru_lsq_get_residual_norms", st2, want, 0, NULL);
 }
 
 /* ---- Cholesky ------------------------------------------------------------- */
