@@ -117,7 +117,7 @@ extern "C" {
 #endif
 
 #define QRU_VERSION_MAJOR 0
-#define QRU_VERSION_MINOR 1
+#define QRU_VERSION_MINOR 2
 #define QRU_VERSION_PATCH 0
 
 /** Library status codes (see the file documentation for the -i range). */
