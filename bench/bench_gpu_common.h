@@ -225,4 +225,9 @@ void bg_trsm_lun(bg_gpu *g, qru_dtype dt, int m, int r, const void *A,
 void bg_potrf(bg_gpu *g, qru_dtype dt, int n, void *A, int lda);
 #endif
 
+/* The flops of the plan of A + U V' on f (k columns; QRU_UPDATE_FAST):
+ * the library's own count of the update it runs (src/plan.c). */
+double bench_modify_flops(qru_lsq *f, int k, const qru_matrix *U,
+                          const qru_matrix *V);
+
 #endif /* QRU_BENCH_GPU_COMMON_H */

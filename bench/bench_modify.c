@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "bench_gpu_common.h"
-#include "update/update.h" /* qru_upd_modify_cost: the flops of the plan */
 
 static const bg_point pts[] = {
     {0, 8000, 3000, 1, 0, 1, 0},   {0, 8000, 3000, 8, 0, 1, 1},
@@ -77,9 +76,7 @@ static double qru_update_time(qru_context *ctx, qru_dtype dt, int n, int m,
              "qru_lsq_create_from_qr");
     bg_check(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST),
              "qru_lsq_set_update_algorithm");
-    qru_upd_cost c = QRU_UPD_COST_ZERO;
-    qru_upd_modify_cost(f, ctx, 0, k, &c);
-    *flops = c.flops;
+    *flops = bench_modify_flops(f, k, Um, Vm);
     double t0 = bg_now();
     bg_check(qru_lsq_modify(f, Um, Vm), "qru_lsq_modify");
     bg_check(qru_context_sync(ctx), "qru_context_sync");

@@ -73,6 +73,6 @@ const qru_backend_ops qru_cuda_ops = {
                 * docs/performance.md); fused panels on the warp-chain
                 * and register kernels up to 288 rows (QRU_PREG_LEN) */
                .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288}},
+                        288, 3e12, 10e-6}},
 };
 

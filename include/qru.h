@@ -817,16 +817,22 @@ typedef enum qru_update_algorithm {
      *  estimates the time of the #QRU_UPDATE_FAST update and of a
      *  refactorisation of the updated matrix in the same form
      *  (A1 = Q(:,1:m) R(1:m,:) changed as the update says, b1 = Q d, or
-     *  Q1 d + E, likewise, then the QR of qru_lsq_create()), time ~
-     *  flops / rate + calls * per_call with per-backend constants taken
-     *  from the measured benchmark tables (docs/performance.md), and takes
-     *  the cheaper path; both give the QR factorisation of the updated
+     *  Q1 d + E, likewise, then the fastest QR the backend has), each
+     *  from its plan: the path itself run against a dry-run op table that
+     *  records every backend call, its arithmetic and its host waits, timed
+     *  with per-backend, per-precision rates (docs/performance.md), and
+     *  takes the faster path; both give the QR factorisation of the updated
      *  problem with the same guarantees (the refactorisation's add-columns
      *  rank check is the update's; the thin form's row removal runs the
      *  update's rank rule and sets the downdate condition on either path).
      *  The Q-less form always updates (it has no A to rebuild).  Where the lines fall: docs/performance.md.
      *  The path taken: qru_lsq_last_update_path(). */
-    QRU_UPDATE_AUTO = 2
+    QRU_UPDATE_AUTO = 2,
+    /** Refactorise the updated matrix, the path #QRU_UPDATE_AUTO takes
+     *  where it predicts it faster (for comparisons and for changes so
+     *  large that an update cannot win).  The Q-less form, which has no
+     *  A to rebuild, runs #QRU_UPDATE_FAST. */
+    QRU_UPDATE_REFACTOR = 3
 } qru_update_algorithm;
 
 /** The path of the last successful update (qru_lsq_last_update_path()). */

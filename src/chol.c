@@ -36,6 +36,13 @@ int qru_chol_nb(const qru_context *ctx, qru_dtype dt, int nb, int n)
     return nb < 1 ? 1 : nb;
 }
 
+/* The value of an info slot read back: a dry run's reads (src/plan.c)
+ * report success. */
+static int info_value(const qru_context *ctx, double v)
+{
+    return qru_plan_healthy_info(ctx) ? 0 : (int)v;
+}
+
 int qru_chol_info_zero(qru_context *ctx, qru_dtype dt, qru_ptr info)
 {
     return ctx->ops->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, info, 1);
@@ -54,6 +61,7 @@ int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
         st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
         *val = (int)v;
     }
+    *val = info_value(ctx, *val);
     return st;
 }
 
@@ -110,9 +118,10 @@ int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
         QRU_TRY(o->copy(ctx, dt, 1, n - n0, P1, s1,
                         qru_ptr_add(head, (size_t)n0), 1));
     QRU_TRY(qru_chol_read_row(ctx, dt, n + 1, head, 1, h));
-    if (h[n] < 0.0)
+    int info = info_value(ctx, h[n]);
+    if (info < 0)
         return QRU_ERR_INTERNAL;
-    return qru_chol_judge(dt, n, adiag, h, (int)h[n]);
+    return qru_chol_judge(dt, n, adiag, h, info);
 }
 
 /* Left-looking (Crout) blocked factorisation. */
@@ -278,7 +287,7 @@ int qru_chol_run(qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr A,
     if (!st)
         st = qru_chol_read_row(ctx, dt, 2 * n + 1, D, 1, h);
     if (!st) {
-        int bad = (int)h[2 * nn];
+        int bad = info_value(ctx, h[2 * nn]);
         if (bad < 0)
             st = QRU_ERR_INTERNAL; /* the vendor rejected an argument */
         else

@@ -209,6 +209,13 @@ int qru_context_sync(qru_context *ctx)
 
 int qru_ctx_workspace(qru_context *ctx, size_t bytes, qru_ptr *out)
 {
+    if (ctx->plan) { /* a dry run records the request (plan.c) */
+        if (bytes > ctx->plan->ws_bytes)
+            ctx->plan->ws_bytes = bytes;
+        out->h = qru_plan_placeholder();
+        out->off = 0;
+        return 0;
+    }
     if (bytes > ctx->ws.bytes) {
         size_t grow = ctx->ws.bytes + ctx->ws.bytes / 2;
         size_t want = bytes > grow ? bytes : grow;

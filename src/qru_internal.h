@@ -207,6 +207,7 @@ struct qru_context {
     char device_name[256];
     qru_workspace ws;
     int check_finite; /* QRU_OPTION_CHECK_FINITE (0 after calloc: off) */
+    struct qru_plan *plan; /* a dry run's plan (plan.c); NULL otherwise */
     char errmsg[QRU_ERRMSG_LEN]; /* qru_last_error(ctx) */
 };
 
@@ -236,6 +237,40 @@ static inline int qru_op_native(const qru_context *ctx, qru_op_id op)
 long long qru_ctx_op_calls(const qru_context *ctx, qru_op_id op);
 /* "gemm", ... ("?" for an invalid id). */
 const char *qru_op_name(qru_op_id op);
+
+/* ---- plans (plan.c) ----
+ * What a run of an algorithm costs, recorded by running it against the
+ * dry-run op table: the calls per op, the host waits, the largest
+ * workspace it takes, its flops and the cost model's seconds on each of
+ * the two queues (the rates of ctx's tuning block for dt). */
+typedef struct qru_plan {
+    long long calls[QRU_OP_COUNT];
+    double op_seconds[QRU_OP_COUNT]; /* the cost model's time by op */
+    long long host_waits;
+    size_t ws_bytes;
+    double flops;
+    double seconds[2]; /* the first queue's and the second's (lane ops) */
+    double mark;       /* the first queue's time at the last lane_mark */
+    int marked, lane;  /* a mark is set; the queue ops go to now */
+    int variant;       /* the variant the run picked (-1: none) */
+    qru_dtype dt;
+    const qru_cost_model *cost;
+} qru_plan;
+/* The run of an algorithm: fn(dry ctx, dry copy of f or NULL, arg). */
+typedef int (*qru_plan_fn)(qru_context *ctx, qru_lsq *f, const void *arg);
+/* Runs fn on a dry copy of ctx (and of f, when f is not NULL) and fills
+ * *out; nothing is queued and nothing that ctx or f holds changes.
+ * Returns fn's status. */
+int qru_plan_run(qru_context *ctx, qru_lsq *f, qru_dtype dt, qru_plan_fn fn,
+                 const void *arg, qru_plan *out);
+/* The plan's predicted seconds (both queues done) and its calls. */
+double qru_plan_seconds(const qru_plan *p);
+long long qru_plan_calls(const qru_plan *p);
+/* The placeholder handle of a dry run's allocations and workspace. */
+void *qru_plan_placeholder(void);
+/* 1 in a dry run, whose downloads read ones: a Cholesky info slot read
+ * there reports success. */
+int qru_plan_healthy_info(const qru_context *ctx);
 
 /* Reference implementations of the OPT ops (ref_ops.c), written once on
  * top of the REQ ops of ctx->ops; each meets its op's contract. */

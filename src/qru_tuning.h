@@ -63,25 +63,26 @@
     X(upd_tiles, UPDATE_TILES, "QRU_UPDATE_TILES", 0, 2, "auto|off|on")
 /* clang-format on */
 
-/* The cost model of the update policy (src/update/policy.c):
- *     time ~ sum_i flops_i / rate_i + calls * per_call
- *            + col_step * (column steps of fused panels)
- *            + sweep_step * (steps of fused Givens sweeps).
- * rate_upd: the arithmetic of the updates; rate_qr: the Householder
- * factorisation of a refactorisation; rate_gemm: its GEMM-rich rest
- * (forming Q, Q'b, rebuilding A and b), and the GEMMs of an update that
- * multiply all n rows of Q (qru_upd_cost's flops_q); all in flop/s,
- * seconds for the rest.  panel_rows: the rows up to which the backend's
- * fused panels run at col_step a column (its fastest panel kernel; taller
- * ones take a slower kernel); 0: no such limit.  qr_elem: seconds per element of the n x m matrix that the
- * vendor's QR (geqrf + ormqr + trsm) of a refactorisation takes where it
- * is latency-bound (a column step costs ~ qr_elem n); its time is the
- * larger of that and its flops / rate_qr (refactor.c; 0: flops alone).
- * Each backend's values and the measurements behind them:
- * docs/performance.md, "Measurements behind the library's defaults". */
+/* The cost model that prices plans (src/plan.c), and with them the
+ * choices of the update policy (src/update/policy.c): an op takes
+ *     per_call + max(flops / rate, bytes / bandwidth)
+ *              + col_step * (column steps of a fused panel)
+ *              + sweep_step * (steps of fused Givens sweeps),
+ * and a host wait per_wait.  rate_gemm: the level-3 BLAS (gemm, syrk,
+ * trsm, wy_left); rate_upd: the update kernels (panels, reflectors,
+ * rotations, norms); rate_qr: the vendor factorisations (geqrf_full,
+ * potrf_full); all in flop/s, bandwidth in bytes/s, seconds for the
+ * rest.  panel_rows: the rows up to which the backend's fused panels run
+ * at col_step a column (its fastest panel kernel; taller ones take twice
+ * as long); 0: no such limit.  qr_elem: seconds per element of the n x m
+ * matrix that the vendor's QR takes where it is latency-bound (a column
+ * step costs ~ qr_elem n); its time is the larger of that and its
+ * flops / rate_qr (0: flops alone).  Each backend's values and the
+ * measurements behind them: docs/performance.md, "Measurements behind
+ * the library's defaults". */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
-        qr_elem, panel_rows;
+        qr_elem, panel_rows, bandwidth, per_wait;
 } qru_cost_model;
 
 typedef struct qru_tuning {

@@ -368,7 +368,7 @@ START_TEST(test_bad_args)
                      -2);
     ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)-1),
                      -2);
-    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)3),
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, (qru_update_algorithm)4),
                      -2);
     ck_assert_int_eq(qru_lsq_update_algorithm(f), (int)uc_alg); /* unchanged */
     ck_assert_int_eq(qru_lsq_update_algorithm(NULL), -1);

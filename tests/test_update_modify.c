@@ -350,7 +350,8 @@ START_TEST(test_modify_refactor)
     qru_dtype dt = hp.dt;
     double *U = uc_rand(dt, n, k, &seed), *V = uc_rand(dt, m, k, &seed);
     qru_matrix *Ud = uc_upload(ctx, dt, n, k, U), *Vd = uc_upload(ctx, dt, m, k, V);
-    qru_upd_req rq = {QRU_UPD_OP_MODIFY, 0, k, Ud, NULL, NULL, NULL, 0, Vd};
+    qru_upd_req rq = {QRU_UPD_OP_MODIFY, 0, k, Ud, NULL, NULL, NULL, 0, Vd,
+                      -1};
     ck_assert_int_eq(qru_upd_refactor(ctx, f, &rq), 0);
     uc_modify(&hp, k, U, V);
     uc_check(ctx, f, &hp, 1.0, "refactorised A + U V'");

@@ -594,6 +594,9 @@ const qru_backend_ops qru_cpu_ops = {
                .sweeps_max_work = 32768,
                /* tiles or sweeps by the cost model */
                .upd_tiles = 0,
-               .cost = {50e9, 50e9, 50e9, 0.3e-6, 0.0, 0.0, 0.0, 0.0}},
+               /* the update kernels' loops and the BLAS on few cores;
+                * memory in cache; a wait costs nothing more */
+               .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
+                        0.0}},
 };
 

@@ -19,12 +19,16 @@
 #include "qru_flops.h"
 #include "update.h"
 
-/* 1 if adding p columns after column k removes the new columns'
- * subdiagonals by Householder tiles (tiles.c) rather than Givens sweeps:
- * always, never or where the cost model predicts them faster
- * (qru_upd_tiles_mode); fast: the update is QRU_UPDATE_FAST. */
-static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
-                        int k, int p);
+/* *tiles := 1 if adding the columns of rq removes the new columns' subdiagonals by
+ * Householder tiles (tiles.c) rather than Givens sweeps: always, never or
+ * where their plan is priced faster (qru_upd_tiles_mode,
+ * qru_upd_variant); fast: the update is QRU_UPDATE_FAST. */
+static int ac_pick_tiles(qru_context *ctx, qru_lsq *f,
+                         const qru_upd_req *rq, int fast, int *tiles)
+{
+    *tiles = qru_upd_tiles_mode(f, ctx, fast, f->m - rq->k);
+    return *tiles == 2 ? qru_upd_variant(ctx, f, rq, 2, tiles) : 0;
+}
 
 /* Number of Givens steps of the add-columns update and the rotations of
  * step t: new column j (local, 0 <= j < p) has L = m - k entries below its
@@ -64,7 +68,7 @@ int qru_lsq_add_cols(qru_lsq *f, int k, const qru_matrix *U)
                                             "qru_lsq_add_cols_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
-                                           NULL, NULL, NULL, 0, NULL}));
+                                           NULL, NULL, NULL, 0, NULL, -1}));
 }
 
 int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
@@ -87,7 +91,7 @@ int qru_lsq_add_cols_data(qru_lsq *f, int k, const qru_matrix *U,
     QRU_CHECK(ctx, qru_check_finite(ctx, 5, b, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, U->cols, U,
-                                           NULL, A, b, 0, NULL}));
+                                           NULL, A, b, 0, NULL, -1}));
 }
 
 /* ---- the steps shared by the forms ----
@@ -312,13 +316,12 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
 }
 
 
-static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
-                              int n, int m, int k, int p, int fast,
-                              qru_ptr sh)
+static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
+                              int p, int fast, int tiles, qru_ptr sh)
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
-    a.tiles = ac_use_tiles(f, ctx, fast, k, p);
+    a.tiles = tiles;
     a.Rw = sh;
     a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
@@ -331,10 +334,10 @@ static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
 }
 
 static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
-                           int m, int k, int p, int r, int fast)
+                           int m, int k, int p, int r, int fast, int tiles)
 {
     int L = m - k, s = m + p - k;
-    if (ac_use_tiles(f, ctx, fast, k, p))
+    if (tiles)
         return (size_t)(m + p) * s + (size_t)s * s +
                qru_upd_tiles_ws(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
                                 0);
@@ -360,11 +363,13 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
      * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
+    int tiles;
+    QRU_TRY(ac_pick_tiles(ctx, f, rq, fast, &tiles));
 
     /* workspace (elements): U_Q, the Householder phase, the shared steps */
     size_t o_hh = (size_t)n * p;
     size_t o_sh = o_hh + qru_upd_house_workspace(nz, p, nb);
-    size_t o_wk = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
+    size_t o_wk = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast, tiles);
     /* the GEMMs' work on Q (n x p) and d (p x r) */
     size_t total = o_wk + (size_t)p * (size_t)(n > r ? n : r);
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
@@ -380,7 +385,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
     qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
             work = qru_ptr_add(ws, o_wk);
-    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
+    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, tiles, sh);
     qru_ptr Rw = a.Rw;
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
@@ -438,6 +443,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int p = U->cols, L = m - k, s = m + p - k, mr = m + p;
     int thin = f->q == QRU_Q_THIN;
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
+    int tiles;
+    QRU_TRY(ac_pick_tiles(ctx, f, rq, fast, &tiles));
     int nb = qru_upd_house_nb(f, ctx, rq->alg, n, p);
     int ld = f->ldr, ldq = f->ncap;
 
@@ -454,7 +461,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
     size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
     size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
-    size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast);
+    size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast, tiles);
     qru_ptr ws;
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
     if (!hdiag)
@@ -472,7 +479,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
             gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
-    ac_shared a = ac_shared_at(ctx, f, n, m, k, p, fast, sh);
+    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, tiles, sh);
     qru_ptr Rw = a.Rw;
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));
@@ -568,103 +575,3 @@ int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
                               : add_cols_econ(ctx, f, rq);
 }
 
-/* The cost of the fast update (qru_upd_cost, update.h): 6 calls per
- * panel of the Householder phase, 2 per Givens step on R and 1 on d (one call each with the
- * fused sweeps: then a sweeps step per step), the accumulated groups on
- * Q; flops of qru_flops.h. */
-static void ac_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
-                    int tiles, qru_upd_cost *out)
-{
-    int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-
-    int L = m - k;
-    fl = flops_add_cols(n, m, p, k, r, f->upd_nb);
-    if (f->q != QRU_Q_FULL) {
-        /* CGS2 against Q1 (Q-less: the two CSNE passes with A), the
-         * Householder QR of the n x p remainder (and Qz), dz and E, the
-         * rotations on R, d (and Q1's n rows) */
-        double dn = n, dm = m, dp = p, dl = L;
-        fl = 8.0 * dn * dm * dp + 6.0 * dn * dp * dp + 4.0 * dn * dp * r +
-             6.0 * dl * dp * (dm + dp + r) +
-             (f->q == QRU_Q_THIN ? 6.0 * dn * dl * dp : 2.0 * dn * dm * r);
-    }
-    /* Householder phase (qru_upd_house): a panel_qr a block and 2 GEMMs
-     * for the trailing columns of all but the last, then merging the
-     * block reflectors (3 a block beyond the first); 11 more and the
-     * merged reflector on d */
-    c = 11.0 + qru_upd_wyl_calls(ctx, 1) +
-        6.0 * ceil((double)p / qru_upd_house_nb(f, ctx, QRU_UPDATE_FAST,
-                                                f->q == QRU_Q_FULL ? n - m : n,
-                                                p)) +
-        (p > 1 ? 1.0 : 0.0);
-    if (tiles) {
-        /* the tiles (their flops in place of the rotations' in the full
-         * form; the others' count stays that of the rotations) */
-        if (f->q == QRU_Q_FULL)
-            fl = flops_add_cols(n, m, p, m, r, f->upd_nb);
-        out->flops = fl;
-        out->calls = c;
-        out->steps = 0.0;
-        out->sweeps = 0.0;
-        /* the tiles (kept), the laset below R1, the permutations of R's
-         * rows, d's and Q's columns */
-        qru_upd_tiles_cost(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r, 0,
-                           out);
-        out->calls += 1.0 + 3.0 + (r > 0 ? 3.0 : 0.0) +
-                      (f->q != QRU_Q_NONE ? 2.0 + ceil((double)L / p) : 0.0);
-        return;
-    }
-    if (L > 0) {
-        double nst = p + L - 1;
-        int ab = qru_upd_sweeps_block(L, p);
-        /* the sweeps on R (transposed, s = m + p - k rows a rotation;
-         * with ac_split p rows, the other L in accumulated groups, built
-         * once (givens_accum) and applied to R, Q and d (transposed):
-         * a gemm and a copy a group each) */
-        int split = ac_split(1, L, p);
-        double ng = ab ? ceil((double)L / ab) : 0.0;
-        if (qru_upd_use_sweeps(ctx, f->dtype, L, p, split ? p : m + p - k)) {
-            c += 1.0;
-            sw += nst;
-        } else {
-            c += 2.0 * nst;
-        }
-        if (split) {
-            c += qru_upd_accum_calls(ctx, L, p, ab) +
-                 2.0 * ng * (f->q != QRU_Q_NONE ? 3.0 : 2.0) +
-                 (r > 0 ? 2.0 : 0.0);
-        } else {
-            /* on d */
-            c += qru_upd_use_sweeps(ctx, f->dtype, L, p, r) ? 1.0 : nst;
-            /* on Q: accumulated groups (2 calls each) */
-            if (ab)
-                c += 2.0 * ng + qru_upd_accum_calls(ctx, L, p, ab);
-            else
-                c += nst;
-        }
-    }
-
-    out->flops = fl;
-    out->calls = c;
-    out->steps = st;
-    out->sweeps = sw;
-}
-
-static int ac_use_tiles(const qru_lsq *f, const qru_context *ctx, int fast,
-                        int k, int p)
-{
-    int mode = qru_upd_tiles_mode(f, ctx, fast, f->m - k);
-    if (mode != 2)
-        return mode;
-    qru_upd_cost t = QRU_UPD_COST_ZERO, w = QRU_UPD_COST_ZERO;
-    ac_cost(f, ctx, k, p, 1, &t);
-    ac_cost(f, ctx, k, p, 0, &w);
-    return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);
-}
-
-void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k,
-                           int p, qru_upd_cost *out)
-{
-    ac_cost(f, ctx, k, p, ac_use_tiles(f, ctx, 1, k, p), out);
-}

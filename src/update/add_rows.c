@@ -52,7 +52,7 @@ int qru_lsq_add_rows(qru_lsq *f, int k, const qru_matrix *U,
     QRU_CHECK(ctx, qru_lsq_arg_apart(f, 4, "e", e));
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
-                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL}));
+                       (qru_upd_req){QRU_UPD_OP_ADD_ROWS, k, U->rows, U, e, NULL, NULL, 0, NULL, -1}));
 }
 
 int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
@@ -174,42 +174,3 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     return 0;
 }
 
-/* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels a panel call, three block reflectors (wy_left: the next block,
- * the other trailing columns, d), the queue switches and 4 calls more
- * with Q per panel plus one column step per column; without, 3 per
- * column, the block reflectors, the switches and 5 per panel. */
-void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
-                           qru_upd_cost *out)
-{
-    int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-    int fused = qru_use_fused_panel(ctx);
-
-    int nb = fused ? qru_upd_fused_nb(f, ctx, m, p) : qru_upd_nb(f, m);
-    if (nb > m)
-        nb = m;
-    int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
-    fl = flops_add_rows(n, m, p, k, r, hq, nb);
-    double nblk = ceil((double)m / nb);
-    /* the block reflector on the next block's columns, the other
-     * trailing columns and d; the queue switches (a backend with one
-     * queue: none) */
-    double wl = qru_upd_wyl_calls(ctx, 2);
-    double ln = qru_op_native(ctx, QRU_OP_lane) ? 4.0 : 0.0;
-    /* the panel: one call, or gathered by the reference op (4 copies
-     * and a panel_qr) */
-    double pc = qru_op_native(ctx, QRU_OP_panel_qr_tp) ? 1.0 : 5.0;
-    if (fused) { /* a panel, 3 wy_left (+ 4 calls with Q) a panel */
-        c = (pc + 3.0 * wl + ln + (hq ? 4.0 : 0.0)) * nblk;
-        st = m;
-    } else {
-        c = 3.0 * m + (5.0 + 3.0 * wl + ln) * nblk;
-    }
-    c += 8.0 + (ln > 0.0 ? 1.0 : 0.0);
-
-    out->flops = fl;
-    out->calls = c;
-    out->steps = st;
-    out->sweeps = sw;
-}

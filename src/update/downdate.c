@@ -197,14 +197,3 @@ done:
     return st;
 }
 
-void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out)
-{
-    double dm = f->m, dp = p, dr = f->r;
-    out->flops = 3.0 * dp * dm * dm + 8.0 / 3.0 * dm * dm * dm +
-                 6.0 * dp * dm * dr + 2.0 * dm * dm * dr;
-    /* 19 ops, the rank rule's 3, the Gram update's 2, and the Cholesky
-     * factorisation's */
-    out->calls = 24.0 + 3.0;
-    out->steps = 0.0;
-    out->sweeps = 0.0;
-}

@@ -38,7 +38,7 @@
  *     workspace; where those cannot be had the update runs without them
  *     as above.
  *   The widths nb1 and nb2 come from the update block size, or
- *   from the cost model (md_plan_of).
+ *   from the plans of the candidates (md_plan_of).
  * Thin form (Q1 n x m, R m x m, d m x r, E = b - Q1 d), k <= n - m:
  *   W = Q1' U, Z = U - Q1 W by CGS2 (econ.c), Z = Qz Rz (Householder),
  *   so A1 = [Q1 Qz] ([R; 0] + [W; Rz] V') with [Q1 Qz] orthonormal; the
@@ -126,133 +126,34 @@ static void md_panel(const md_plan *p, int j, int *c0, int *jb, int *rb)
     *rb = (int)((last < p->top ? last : p->top) - *c0);
 }
 
-/* Calls of qru_upd_house and qru_upd_house_merge on k columns in panels
- * of nb: a panel_qr a panel and 2 GEMMs for the trailing columns of all
- * but the last, the laset of triu; the merge's laset and 3 calls a panel
- * beyond the first. */
-static double md_house_calls(int k, int nb)
-{
-    double nbl = ceil((double)k / nb);
-    return 3.0 * nbl - 2.0 + (k > 1 ? 1.0 : 0.0) + 1.0 + 3.0 * (nbl - 1.0);
-}
-
-/* The backend calls of the update along the code (*steps: the column
- * steps of the fused panels, the windows' k each and, with QRU_UPDATE_FAST,
- * phase 2's one a column): W = Q' U (thin: CGS2, the QR of Z and Qz,
- * dz, and the commit's steps on Qz, E and dz), the lower QR, the windows
- * (a panel_qr and a wy_left on R each), R + W V', phase 2 (fused: a
- * panel_qr and a wy_left a panel, a column step per column), each block
- * reflector applied to Q by 2 GEMMs and to d by a wy_left, the rank rule (2
- * downloads and the column norms) and the copies and lasets. */
-static double md_calls(const qru_context *ctx, const md_plan *p,
-                       double *steps)
-{
-    int k = p->k;
-    /* calls of a block reflector on R's trailing columns (wy_left), and
-     * on Q (2 GEMMs) and d (wy_left); a switch of queues (lane) or a join
-     * (lane_join) where the backend has them (with look-ahead off they
-     * are still made, and do nothing) */
-    double wl = qru_upd_wyl_calls(ctx, 1);
-    double qd = 2.0 + (p->r > 0 ? wl : 0.0);
-    double ln = qru_op_native(ctx, QRU_OP_lane) ? 1.0 : 0.0;
-    /* the copy of R, its zero rows, R + W V', the laset, the rank rule,
-     * the copy back, the two joins (the windows', the commit's) */
-    double c = 1.0 + (p->top > p->m ? 1.0 : 0.0) + 1.0 + 1.0 + 3.0 + 1.0 +
-               2.0 * ln;
-    if (p->thin) /* Z, CGS2, its QR, Qz, Rz into Wa, E - Qz dz and back,
-                  * Qz and dz into Q and d (or Qc and dc) */
-        c += 1.0 + 5.0 + md_house_calls(k, p->nbh) + 2.0 + 2.0 + 1.0 +
-             (p->r > 0 ? 4.0 : 0.0);
-    else
-        c += 1.0;
-    if (p->lanes) /* the copies Qc, dc (and back, thin form), and between
-                   * the queues (the copies, after the windows, each panel) */
-        c += (p->thin ? 2.0 : 1.0) * (1.0 + (p->r > 0 ? 1.0 : 0.0)) +
-             2.0 * ln * (1.0 + (p->lower + p->nw > 0 ? 1.0 : 0.0) + p->nblk);
-    if (p->lower)
-        c += md_house_calls(k, p->nbh) + qd;
-    /* a window's panel: one panel_qr, or blocked (and its Y, W copied) */
-    double cw = k > p->nbw ? md_house_calls(k, p->nbw) + 2.0 : 1.0;
-    for (int i = 0; i < p->nw; ++i) {
-        int s, h;
-        md_window(p, i, &s, &h);
-        c += cw + (s < p->m ? wl + 2.0 * ln : 0.0) + qd;
-    }
-    /* the windows' panels: k columns each, one after the other */
-    *steps = p->fused ? (double)p->nw * k : 0.0;
-    for (int j = 0; j < p->nblk; ++j) {
-        int c0, jb, rb;
-        md_panel(p, j, &c0, &jb, &rb);
-        c += 1.0 + (p->m - c0 - jb > 0 ? wl : 0.0) + qd;
-        if (p->fused)
-            *steps += jb;
-    }
-    return c;
-}
-
-/* The cost model's view of the plan (qru_upd_cost): flops_modify of
- * qru_flops.h, its part on Q's n rows, md_calls. */
-static qru_upd_cost md_cost(const qru_context *ctx, const md_plan *p)
-{
-    qru_upd_cost u = QRU_UPD_COST_ZERO;
-    double fqb;
-    u.flops = flops_modify_parts(p->n, p->m, p->k, p->r, p->thin, p->nbh,
-                                 p->nb1, p->nb2, &u.flops_q, &fqb);
-    if (p->lanes) /* every block reflector on Q */
-        u.flops_lane = fqb;
-    u.calls = md_calls(ctx, p, &u.steps);
-    return u;
-}
-
-/* Whether the plan's fused panels (the windows' nb1 + k rows, phase 2's
- * nb2 + b) fit the rows the cost model's col_step holds for (panel_rows;
- * taller panels take a slower kernel, and a plan that exceeds them runs
- * up to 2x slower). */
-static int md_fits(const qru_cost_model *c, const md_plan *p)
-{
-    return !p->fused || c->panel_rows <= 0.0 ||
-           (p->hmax <= c->panel_rows && p->ldy2 <= c->panel_rows);
-}
-
-/* The plan of an update with algorithm alg.  The caller's block size
- * (f->upd_nb) gives both widths; else QRU_UPDATE_FAST takes, of the
+/* The plan of the update of rq (algorithm rq->alg).  The caller's block
+ * size (f->upd_nb) gives both widths; else QRU_UPDATE_FAST takes, of the
  * panel widths w = 8, 16, 32, 64 and the window steps s = c max(k, w),
- * c = 1, 2, 4 (windows of s + k rows), the pair the cost model
- * (qru_cost_model) predicts fastest: narrow blocks do the least
- * arithmetic (the band b = s + k - 1 grows with the windows, and a
- * panel's block reflector on Q costs 4 n (w + b) a column), wide ones
- * the fewest backend calls, and long steps the fewest windows, whose
+ * c = 1, 2, 4 (windows of s + k rows; variant 3 log2(w / 8) + log2(c)),
+ * the pair whose plan is priced fastest (qru_upd_variant): narrow blocks
+ * do the least arithmetic (the band b = s + k - 1 grows with the windows,
+ * and a panel's block reflector on Q costs 4 n (w + b) a column), wide
+ * ones the fewest backend calls, and long steps the fewest windows, whose
  * fused panels run their k columns one after the other;
  * QRU_UPDATE_DISSERTATION takes windows of max(k, 32) + k rows and panels
- * of about m / 10 columns.  Pairs whose fused panels are taller than the
- * model's panel_rows are taken only when no pair fits. */
-static md_plan md_plan_of(const qru_lsq *f, const qru_context *ctx, int k,
-                          int alg)
+ * of about m / 10 columns. */
+#define MD_VARIANTS 12
+static int md_plan_of(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                      md_plan *p)
 {
-    if (f->upd_nb > 0)
-        return md_plan_with(f, ctx, k, alg, f->upd_nb, f->upd_nb);
-    if (!qru_upd_use_fused(alg, ctx))
-        return md_plan_with(f, ctx, k, alg, k > 32 ? k : 32,
-                            qru_upd_nb(f, f->m));
-    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
-    md_plan best;
-    double tbest = -1.0;
-    int fbest = 0;
-    for (int w = 8; w <= 64; w *= 2)
-        for (int mult = 1; mult <= 4; mult *= 2) {
-            long s = (long)mult * (k > w ? k : w);
-            md_plan p = md_plan_with(f, ctx, k, alg,
-                                     s < INT_MAX ? (int)s : INT_MAX, w);
-            qru_upd_cost u = md_cost(ctx, &p);
-            double t = qru_upd_cost_seconds(f, ctx, &u);
-            int fits = md_fits(c, &p);
-            if (tbest < 0.0 || fits > fbest || (fits == fbest && t < tbest)) {
-                tbest = t;
-                fbest = fits;
-                best = p;
-            }
-        }
-    return best;
+    int k = rq->p, alg = rq->alg, v;
+    if (f->upd_nb > 0) {
+        *p = md_plan_with(f, ctx, k, alg, f->upd_nb, f->upd_nb);
+    } else if (!qru_upd_use_fused(alg, ctx)) {
+        *p = md_plan_with(f, ctx, k, alg, k > 32 ? k : 32,
+                          qru_upd_nb(f, f->m));
+    } else {
+        QRU_TRY(qru_upd_variant(ctx, f, rq, MD_VARIANTS, &v));
+        int w = 8 << (v / 3);
+        long s = (long)(1 << (v % 3)) * (k > w ? k : w);
+        *p = md_plan_with(f, ctx, k, alg, s < INT_MAX ? (int)s : INT_MAX, w);
+    }
+    return 0;
 }
 
 /* The workspace, in elements, carved in this order. */
@@ -527,7 +428,7 @@ int qru_lsq_modify(qru_lsq *f, const qru_matrix *U, const qru_matrix *V)
         QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the factorisation is Q-less "
                                             "(QRU_Q_NONE): A + U V' needs Q"));
     qru_upd_req rq = {QRU_UPD_OP_MODIFY, 0, U->cols, U, NULL, NULL, NULL, 0,
-                      V};
+                      V, -1};
     QRU_RET(ctx, qru_upd_run(ctx, f, rq));
 }
 
@@ -536,7 +437,8 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     const qru_matrix *U = rq->U, *V = rq->V;
-    md_plan p = md_plan_of(f, ctx, U->cols, rq->alg);
+    md_plan p;
+    QRU_TRY(md_plan_of(ctx, f, rq, &p));
     md_ws w = md_ws_of(&p);
     int n = p.n, m = p.m, k = p.k, r = p.r, N = p.N, top = p.top, st;
     int ld = f->ldr, ldq = f->ncap;
@@ -653,12 +555,3 @@ done:
     return st;
 }
 
-/* The cost of the update (qru_upd_cost, update.h): md_cost of the plan
- * QRU_UPDATE_FAST runs. */
-void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k0,
-                         int k, qru_upd_cost *out)
-{
-    (void)k0; /* the request's position: unused */
-    md_plan p = md_plan_of(f, ctx, k, QRU_UPDATE_FAST);
-    *out = md_cost(ctx, &p);
-}

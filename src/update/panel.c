@@ -93,11 +93,6 @@ int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
                              ldb, B, ldb, work);
 }
 
-double qru_upd_wyl_calls(const qru_context *ctx, int parts)
-{
-    return qru_op_native(ctx, QRU_OP_wy_left) ? 1.0 : 2.0 * parts;
-}
-
 int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
                      int ldq, qru_ptr work)

@@ -3,19 +3,18 @@
  * once for both precisions.
  *
  * Every public update checks its arguments and hands the request to
- * qru_upd_run(), which chooses a strategy from the table below and runs
- * it: the caller's algorithm (QRU_UPDATE_DISSERTATION, QRU_UPDATE_FAST),
- * or with QRU_UPDATE_AUTO the cheaper by the cost model of the fast update
- * and a refactorisation (refactor.c), each strategy predicting its time
- * with the cost function next to its code:
- *
- *     time ~ sum_i flops_i / rate_i + calls * per_call (+ serial steps),
- *
- * with the constants of the context's tuning block (qru_cost_model).
- * The full and thin forms choose (each strategy's cost in its form); the
- * Q-less form always updates (there is no A to rebuild).  The
- * path of each successful update is recorded (qru_lsq_last_update_path()).
- * No strategy changes f's settings.
+ * qru_upd_run(), which runs the caller's algorithm
+ * (QRU_UPDATE_DISSERTATION, QRU_UPDATE_FAST, QRU_UPDATE_REFACTOR) or,
+ * with QRU_UPDATE_AUTO, the faster of the fast update and a
+ * refactorisation (refactor.c).  Each is priced by its plan: the strategy
+ * itself run against the dry-run op table (src/plan.c), its ops timed by
+ * the cost model of the context's tuning block for f's element type.  The
+ * same pricing picks a strategy's own variants (qru_upd_variant: the
+ * tiles or the sweeps, the band widths of the modification), and the
+ * variant the winning plan picked is the one that runs.  The full and
+ * thin forms choose; the Q-less form always updates (there is no A to
+ * rebuild).  The path of each successful update is recorded
+ * (qru_lsq_last_update_path()).  No strategy changes f's settings.
  */
 #include "update.h"
 
@@ -24,7 +23,7 @@ int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
     QRU_ARG(NULL, 1, f, "f is NULL");
     QRU_ARG(f->ctx, 2,
             alg == QRU_UPDATE_DISSERTATION || alg == QRU_UPDATE_FAST ||
-                alg == QRU_UPDATE_AUTO,
+                alg == QRU_UPDATE_AUTO || alg == QRU_UPDATE_REFACTOR,
             "alg = %d is not a qru_update_algorithm", (int)alg);
     f->upd_alg = (int)alg;
     QRU_RET(f->ctx, 0);
@@ -43,61 +42,76 @@ int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
 
 int qru_lsq_update_block_size(const qru_lsq *f) { return f ? f->upd_nb : -1; }
 
-/* The fast update's cost by operation (in each update's file). */
-void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
-                       int k, int p, qru_upd_cost *out)
-{
-    static void (*const cost_of[])(const qru_lsq *, const qru_context *, int,
-                                   int, qru_upd_cost *) = {
-        qru_upd_add_cols_cost, qru_upd_remove_cols_cost,
-        qru_upd_add_rows_cost, qru_upd_remove_rows_cost,
-        qru_upd_modify_cost};
-    *out = (qru_upd_cost)QRU_UPD_COST_ZERO;
-    cost_of[op](f, ctx, k, p, out);
-}
-
-double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
-                            const qru_upd_cost *u)
-{
-    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
-    double lane = u->flops_lane / c->rate_gemm;
-    double first = (u->flops - u->flops_q) / c->rate_upd +
-                   (u->flops_q - u->flops_lane) / c->rate_gemm +
-                   u->calls * c->per_call + u->steps * c->col_step +
-                   u->sweeps * c->sweep_step;
-    return first > lane ? first : lane;
-}
-
-/* The predicted seconds of the fast update (qru_cost_model). */
-static double fast_time(const qru_lsq *f, const qru_context *ctx, int op,
-                        int k, int p)
-{
-    qru_upd_cost u = QRU_UPD_COST_ZERO;
-    qru_upd_fast_cost(f, ctx, op, k, p, &u);
-    return qru_upd_cost_seconds(f, ctx, &u);
-}
-
 /* The updates by operation (QRU_UPD_OP_*). */
-static int run_update(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
+static int run_update(qru_context *ctx, qru_lsq *f, const void *arg)
 {
     static const qru_upd_fn update_of[] = {
         qru_upd_add_cols, qru_upd_remove_cols, qru_upd_add_rows,
         qru_upd_remove_rows, qru_upd_modify};
+    const qru_upd_req *rq = arg;
     return update_of[rq->op](ctx, f, rq);
+}
+
+static int run_refactor(qru_context *ctx, qru_lsq *f, const void *arg)
+{
+    return qru_upd_refactor(ctx, f, arg);
+}
+
+int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                 int path, qru_plan *out)
+{
+    return qru_plan_run(ctx, f, f->dtype,
+                        path == QRU_PATH_REFACTOR ? run_refactor : run_update,
+                        rq, out);
+}
+
+int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                    int nvar, int *v)
+{
+    if (rq->variant >= 0) {
+        *v = rq->variant;
+        return 0;
+    }
+    double tbest = -1.0;
+    for (int i = 0; i < nvar; ++i) {
+        qru_upd_req r2 = *rq;
+        qru_plan pl;
+        r2.variant = i;
+        int st = qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl);
+        if (st) /* a dry run fails only where the run would (memory) */
+            return st;
+        double t = qru_plan_seconds(&pl);
+        if (tbest < 0.0 || t < tbest) {
+            tbest = t;
+            *v = i;
+        }
+    }
+    if (ctx->plan) /* the pick of the plan being made (qru_upd_run) */
+        ctx->plan->variant = *v;
+    return 0;
 }
 
 int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
 {
     int path = QRU_PATH_UPDATE;
     rq.alg = f->upd_alg;
-    if (rq.alg == QRU_UPDATE_AUTO) {
+    rq.variant = -1;
+    if (rq.alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE) {
+        path = QRU_PATH_REFACTOR;
+    } else if (rq.alg == QRU_UPDATE_AUTO && f->q != QRU_Q_NONE) {
+        /* Q-less: nothing to rebuild A from */
+        qru_plan pu, pr;
         rq.alg = QRU_UPDATE_FAST;
-        if (f->q != QRU_Q_NONE) { /* Q-less: nothing to rebuild A from */
-            if (qru_upd_refactor_time(f, ctx, rq.op, rq.p) <
-                fast_time(f, ctx, rq.op, rq.k, rq.p))
-                path = QRU_PATH_REFACTOR;
-        }
+        /* a dry run fails only where the run would (memory) */
+        QRU_TRY(qru_upd_plan(ctx, f, &rq, QRU_PATH_UPDATE, &pu));
+        QRU_TRY(qru_upd_plan(ctx, f, &rq, QRU_PATH_REFACTOR, &pr));
+        if (qru_plan_seconds(&pr) < qru_plan_seconds(&pu))
+            path = QRU_PATH_REFACTOR;
+        else if (pu.variant >= 0)
+            rq.variant = pu.variant; /* the variant the plan picked */
     }
+    if (rq.alg != QRU_UPDATE_DISSERTATION)
+        rq.alg = QRU_UPDATE_FAST;
     int st = path == QRU_PATH_REFACTOR ? qru_upd_refactor(ctx, f, &rq)
                                        : run_update(ctx, f, &rq);
     if (st == 0)

@@ -45,40 +45,6 @@ static int refactor_nb(const qru_lsq *f, const qru_context *ctx, int m1)
 }
 
 
-/* The predicted seconds of the refactorisation of f after operation op
- * (qru_cost_model): rebuilding the rows (row updates) or columns (column
- * updates) of A = Q(:,1:m) R(1:m,:) and b that A1 keeps, the QR of A1
- * with Q and Q' b (qru_qr_full; thin form: qru_geqr_thin, its Q1 formed
- * as orgqr does and the residuals), 12 calls and, with qru's own QR, 4 a
- * column. */
-double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
-                             int p)
-{
-    const qru_cost_model *c = &qru_ctx_tuning(ctx, f->dtype)->cost;
-    int n = f->n, m = f->m, r = f->r, n1, m1;
-    new_size(f, op, p, &n1, &m1);
-    double rows_kept = op == QRU_UPD_OP_ADD_ROWS     ? n
-                       : op == QRU_UPD_OP_REMOVE_ROWS ? n1
-                                                      : n;
-    double cols_kept = op == QRU_UPD_OP_REMOVE_COLS ? m1 : m;
-    int thin = f->q == QRU_Q_THIN;
-    double rebuild = flops_gemm(rows_kept, cols_kept, m) +
-                     flops_gemm(rows_kept, r, thin ? m : n) +
-                     (op == QRU_UPD_OP_MODIFY ? flops_gemm(n, m, p) : 0.0);
-    int kk = n1 < m1 ? n1 : m1;
-    double fq = flops_geqrf(n1, m1);
-    double fg = rebuild + flops_ormqr(n1, m1, r) +
-                (thin ? flops_orgqr(n1, m1, m1) + flops_gemm(n1, r, m1)
-                      : flops_orgqr(n1, n1, kk));
-    double rcalls = 12.0, tq = fq / c->rate_qr;
-    if (thin || !qru_qr_use_vendor(ctx, f->dtype, n1, m1, f->nb))
-        rcalls += 4.0 * m1; /* qru's own (fused) panels, counted as the
-                               add-rows update's */
-    else if (c->qr_elem * n1 * m1 > tq) /* the vendor's, latency-bound */
-        tq = c->qr_elem * n1 * m1;
-    return tq + fg / c->rate_gemm + rcalls * c->per_call;
-}
-
 /* The refactorisation path (f holds Q or Q1; arguments already
  * checked). */
 int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)

@@ -32,7 +32,7 @@ int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
             m);
     QRU_RET(ctx, qru_upd_run(ctx, f,
                        (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, k, p, NULL, NULL, NULL, NULL,
-                                     0, NULL}));
+                                     0, NULL, -1}));
 }
 
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
@@ -137,38 +137,3 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     return 0;
 }
 
-/* The cost of the fast update (qru_upd_cost, update.h): with the fused
- * panels a panel call, three block reflectors (wy_left: the next block's
- * columns, the other trailing columns, d), the queue switches and with Q
- * 2 GEMMs per panel plus one column step per reduced column; without, 3 calls per reduced column, a laset and the
- * block reflectors per panel. */
-void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
-                              qru_upd_cost *out)
-{
-    int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-    int fused = qru_use_fused_panel(ctx);
-
-    int nred = m - p - k;
-    int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
-                   : qru_upd_nb(f, nred > 0 ? nred : 1);
-    int hq = f->q != QRU_Q_NONE; /* Q or Q1: n rows either way */
-    fl = flops_remove_cols(n, m, p, k, r, hq, f->upd_nb);
-    double nblk = ceil((double)nred / nb);
-    /* a block reflector on the trailing columns and on d */
-    double wl = qru_upd_wyl_calls(ctx, 1);
-    /* the queue switches of the look-ahead (one queue: none) */
-    double ln = qru_op_native(ctx, QRU_OP_lane) ? 4.0 : 0.0;
-    if (fused) { /* a panel call, 3 wy_left (+ 2 GEMMs with Q) a panel */
-        c = (1.0 + 3.0 * wl + ln + (hq ? 2.0 : 0.0)) * nblk + 1.0 +
-            (ln > 0.0 ? 1.0 : 0.0);
-        st = nred;
-    } else {
-        c = 3.0 * nred + (2.0 + 2.0 * wl) * nblk + 4.0;
-    }
-
-    out->flops = fl;
-    out->calls = c;
-    out->steps = st;
-    out->sweeps = sw;
-}

@@ -65,10 +65,16 @@
 
 static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
                             const qru_upd_req *rq);
-/* 1 if the fast removal of p rows (full Q) runs the Householder tiles
- * (tiles.c) rather than the sweeps: always, never or where the cost model
- * predicts them faster (qru_upd_tiles_mode). */
-static int rr_use_tiles(const qru_lsq *f, const qru_context *ctx, int p);
+/* *tiles := 1 if the fast removal of the rows of rq (full Q) runs the
+ * Householder tiles (tiles.c) rather than the sweeps: always, never or
+ * where their plan is priced faster (qru_upd_tiles_mode,
+ * qru_upd_variant). */
+static int rr_use_tiles(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                        int *tiles)
+{
+    *tiles = qru_upd_tiles_mode(f, ctx, 1, f->m);
+    return *tiles == 2 ? qru_upd_variant(ctx, f, rq, 2, tiles) : 0;
+}
 
 /* Phases 2 and 3 of the fast row removal on the m + p columns: QK
  * (p x (m+p), ld p) = [Qk L], L lower triangular.  The sweeps that turn it
@@ -150,7 +156,7 @@ int qru_lsq_remove_rows(qru_lsq *f, int k, int p)
                                             "qru_lsq_remove_rows_data"));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, p, NULL,
-                                           NULL, NULL, NULL, 0, NULL}));
+                                           NULL, NULL, NULL, 0, NULL, -1}));
 }
 
 int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
@@ -175,7 +181,7 @@ int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, e, 'A', 'N', 0));
     QRU_RET(ctx, qru_upd_run(ctx, f,
                              (qru_upd_req){QRU_UPD_OP_REMOVE_ROWS, k, U->rows,
-                                           U, e, NULL, NULL, 0, NULL}));
+                                           U, e, NULL, NULL, 0, NULL, -1}));
 }
 
 int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
@@ -186,7 +192,7 @@ int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (f->q != QRU_Q_FULL)
         return remove_rows_econ(ctx, f, rq);
     if (rq->alg == QRU_UPDATE_FAST)
-        return qru_upd_fast_remove_rows(ctx, f, k, p);
+        return qru_upd_fast_remove_rows(ctx, f, rq);
 
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
@@ -247,8 +253,10 @@ int qru_upd_rr_nb(const qru_lsq *f, int p)
     return nb > p ? p : nb;
 }
 
-int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
+int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f,
+                             const qru_upd_req *rq)
 {
+    int k = rq->k, p = rq->p;
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r;
@@ -261,7 +269,8 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p)
 
     /* with the tiles (tiles.c) instead of the sweeps: X = QK' and the
      * tiles' workspace in place of the sweeps' */
-    int tiles = rr_use_tiles(f, ctx, p);
+    int tiles;
+    QRU_TRY(rr_use_tiles(ctx, f, rq, &tiles));
 
     /* workspace (elements) */
     size_t o_zt = 0;
@@ -522,95 +531,3 @@ done:
     return st;
 }
 
-/* The cost of the fast update (qru_upd_cost, update.h; flops: the formula
- * of include/qru.h): the first phase (qru_geqr_wy of the p columns), one
- * givens_make and one givens_apply per sweep step (a sweeps step each with
- * the fused sweeps) and 4 calls per accumulated group. */
-/* The calls of the fast removal's first phase, qru_geqr_wy of the p
- * columns: a panel and 4 GEMMs (2 with r = 0) a block, or 3 calls a
- * column in the reference panels. */
-static double rr_phase1_calls(const qru_lsq *f, const qru_context *ctx,
-                              int p)
-{
-    double dp = p, nblk = ceil(dp / qru_upd_rr_nb(f, p));
-    return (qru_use_fused_panel(ctx) ? nblk : 3.0 * dp + nblk) +
-           (f->r > 0 ? 6.0 : 4.0) * nblk - 2.0;
-}
-
-static void rr_cost(const qru_lsq *f, const qru_context *ctx, int p,
-                    int tiles, qru_upd_cost *out)
-{
-    int n = f->n, m = f->m, r = f->r;
-    double fl = 0.0, c = 0.0, st = 0.0, sw = 0.0;
-
-    if (qru_upd_qless_wide(f, p)) {
-        qru_upd_qless_wide_cost(f, p, out);
-        return;
-    }
-    double dn = n, dm = m, dp = p;
-    fl = 4.0 * dn * (dn - dm) * dp + 8.0 * dn * dm * dp +
-         6.0 * dp * (dm + dp) * (dm + r);
-    if (f->q != QRU_Q_FULL) /* the first phase is the completion against
-                               Q1 (CGS, Householder QR of the n x p block
-                               and its Qz, dz and E) or, Q-less, the
-                               downdate's small solves; the rank rule's
-                               inverse of the p x p triangle */
-        fl = (f->q == QRU_Q_THIN ? 12.0 * dn * dm * dp + 6.0 * dn * dp * dp +
-                                       4.0 * dn * dp * r
-                                 : 2.0 * dp * dm * (dm + dp + r)) +
-             6.0 * dp * (dm + dp) * (dm + r) + dp * dp * dp / 3.0;
-    if (tiles) {
-        /* the first phase; the tiles (direct) on m rows, then the
-         * calls around them */
-        c = rr_phase1_calls(f, ctx, p) + 9.0;
-        fl = 4.0 * dn * (dn - dm) * dp + 6.0 * dp * (dm + dp) * (dm + r);
-        out->flops = fl;
-        out->calls = c;
-        out->steps = 0.0;
-        out->sweeps = 0.0;
-        qru_upd_tiles_cost(f, ctx, m, p, n, r, 1, out);
-        return;
-    }
-    {
-        int ab = qru_upd_sweeps_block(m, p);
-        double nst = dm + dp - 1.0;
-        /* the first phase, then the calls around the sweeps (and the
-         * rank rule's 3 in the thin and Q-less forms) */
-        c = rr_phase1_calls(f, ctx, p) + (f->q != QRU_Q_FULL ? 15.0 : 12.0);
-        if (qru_upd_use_sweeps(ctx, f->dtype, m, p, p)) { /* one call */
-            sw = nst;
-        } else {
-            c += 2.0 * nst;
-        }
-        /* on Q and [R'; d']: accumulated groups, 4 calls each */
-        if (ab)
-            c += 4.0 * ceil(dm / ab) + qru_upd_accum_calls(ctx, m, p, ab);
-        else
-            c += 2.0 * nst;
-    }
-
-    out->flops = fl;
-    out->calls = c;
-    out->steps = st;
-    out->sweeps = sw;
-}
-
-static int rr_use_tiles(const qru_lsq *f, const qru_context *ctx, int p)
-{
-    int mode = f->q == QRU_Q_FULL && !qru_upd_qless_wide(f, p)
-                   ? qru_upd_tiles_mode(f, ctx, 1, f->m)
-                   : 0;
-    if (mode != 2)
-        return mode;
-    qru_upd_cost t = QRU_UPD_COST_ZERO, w = QRU_UPD_COST_ZERO;
-    rr_cost(f, ctx, p, 1, &t);
-    rr_cost(f, ctx, p, 0, &w);
-    return qru_upd_cost_seconds(f, ctx, &t) < qru_upd_cost_seconds(f, ctx, &w);
-}
-
-void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx, int k,
-                              int p, qru_upd_cost *out)
-{
-    (void)k; /* the same at every k */
-    rr_cost(f, ctx, p, rr_use_tiles(f, ctx, p), out);
-}

@@ -150,13 +150,3 @@ int qru_upd_sweeps_groups(qru_context *ctx, qru_dtype dt, int L, int p,
     return 0;
 }
 
-/* Calls of givens_accum for L-rotation sweeps in groups of ab: one, or
- * with the reference op a laset per group and a givens_apply per group
- * step (L + groups * p in all, less one per group). */
-double qru_upd_accum_calls(const qru_context *ctx, int L, int p, int ab)
-{
-    if (qru_op_native(ctx, QRU_OP_givens_accum))
-        return 1.0;
-    double ng = ceil((double)L / ab);
-    return L + ng * p;
-}

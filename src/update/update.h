@@ -1,7 +1,7 @@
 /*
  * The QR updates (src/update/): the request and strategies of the
  * pipeline (policy.c), the four updates (add_cols.c, remove_cols.c,
- * add_rows.c, remove_rows.c) with their cost functions, the
+ * add_rows.c, remove_rows.c), the
  * refactorisation (refactor.c), and the shared Householder panels
  * (panel.c) and Givens sweeps (sweeps.c); the rank-k modification
  * A + U V' (modify.c) runs through the same pipeline.  Written once for both
@@ -11,6 +11,8 @@
 #define QRU_UPDATE_UPDATE_H
 
 #include "qru_internal.h"
+
+typedef struct qru_upd_req qru_upd_req; /* the request (below) */
 
 /* Householder block size for an update that reduces ncols columns:
  * f->upd_nb if set, else about ncols / 10; always in [1, max(1, ncols)]. */
@@ -130,7 +132,7 @@ int qru_upd_tp_run(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t);
  * qru_upd_tiles_mode: 0 an update (fast or not, L rows above its
  * triangle) runs the sweeps, 1 the tiles, 2 the faster of the two by the
  * cost model (the tuning block's upd_tiles; sweeps unless fast and L >
- * 0); qru_upd_tiles_cost (below) adds their cost. */
+ * 0; qru_upd_variant prices the two). */
 typedef struct qru_upd_tiles {
     int L, p;
     qru_ptr X;
@@ -159,11 +161,6 @@ int qru_upd_tiles_apply(qru_context *ctx, const qru_lsq *f,
 int qru_upd_wy_left(qru_context *ctx, qru_dtype dt, int rb, int jb, int nc,
                     qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr B,
                     int ldb, qru_ptr work);
-/* The backend calls that one wy_left op on a matrix in 'parts' parts (1
- * or 2) queues, for the cost models: the backend's own op 1, the
- * reference op its 2 parts GEMMs (a geadd for an identity top). */
-double qru_upd_wyl_calls(const qru_context *ctx, int parts);
-
 /* Q := Q P = Q + (Q W) Y' for the nr x rb block Q.  work: nr * jb. */
 int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
                      qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr Q,
@@ -219,7 +216,8 @@ int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
  * upd_rows_nb; at most p. */
 int qru_upd_rr_nb(const qru_lsq *f, int p);
 
-int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f, int k, int p);
+int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f,
+                             const qru_upd_req *rq);
 
 /* ---- steps of the thin and Q-less forms (econ.c) ---- */
 
@@ -303,12 +301,12 @@ int qru_upd_cycle(qru_context *ctx, qru_dtype dt, qru_ptr X, int ldx,
 /* ---- the update pipeline (policy.c) ----
  * Each public update checks its arguments, then hands a request to
  * qru_upd_run, which chooses a strategy (the caller's algorithm, or with
- * QRU_UPDATE_AUTO the cheaper of the fast update and a refactorisation by
- * the cost model), runs it and records f->last_path on success.  The
+ * QRU_UPDATE_AUTO the faster of the fast update and a refactorisation by
+ * their plans), runs it and records f->last_path on success.  The
  * strategies get the checked request and never change f's settings. */
 enum { QRU_UPD_OP_ADD_COLS, QRU_UPD_OP_REMOVE_COLS, QRU_UPD_OP_ADD_ROWS,
        QRU_UPD_OP_REMOVE_ROWS, QRU_UPD_OP_MODIFY };
-typedef struct qru_upd_req {
+struct qru_upd_req {
     int op;                 /* QRU_UPD_OP_* */
     int k, p;               /* position and count, as the caller gave them */
     const qru_matrix *U, *e; /* added rows or columns, rows removed */
@@ -317,54 +315,34 @@ typedef struct qru_upd_req {
                                or QRU_UPDATE_FAST, the update to run */
     const qru_matrix *V;    /* QRU_UPD_OP_MODIFY: A1 = A + U V' (p = k,
                                the columns of U and V; position k = 0) */
-} qru_upd_req;
+    int variant;            /* set by qru_upd_run: -1, the strategy picks
+                               its variant (qru_upd_variant), else the
+                               variant to run */
+};
 typedef int (*qru_upd_fn)(qru_context *ctx, qru_lsq *f,
                           const qru_upd_req *rq);
 int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq);
 
-/* The cost model's view of a strategy's run: flops (all of them), of
- * which flops_q in GEMMs over all n rows of Q (priced at rate_gemm), and
- * of those flops_lane on the second queue beside the rest (the lane ops:
- * the time is the longer of the two queues'), backend calls, column steps
- * of fused panels, steps of fused Givens sweeps.  The functions that fill
- * one start from QRU_UPD_COST_ZERO. */
-typedef struct qru_upd_cost {
-    double flops, flops_q, flops_lane, calls, steps, sweeps;
-} qru_upd_cost;
-#define QRU_UPD_COST_ZERO {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
-/* The fast update (QRU_UPDATE_FAST) of operation op on f: by operation
- * (each next to its update) and dispatched by op (policy.c). */
-void qru_upd_add_cols_cost(const qru_lsq *f, const qru_context *ctx, int k,
-                           int p, qru_upd_cost *out);
-void qru_upd_remove_cols_cost(const qru_lsq *f, const qru_context *ctx,
-                              int k, int p, qru_upd_cost *out);
-void qru_upd_add_rows_cost(const qru_lsq *f, const qru_context *ctx, int k,
-                           int p, qru_upd_cost *out);
-void qru_upd_remove_rows_cost(const qru_lsq *f, const qru_context *ctx,
-                              int k, int p, qru_upd_cost *out);
-void qru_upd_modify_cost(const qru_lsq *f, const qru_context *ctx, int k,
-                         int p, qru_upd_cost *out);
-void qru_upd_tiles_cost(const qru_lsq *f, const qru_context *ctx, int L,
-                        int p, int nq, int r, int direct, qru_upd_cost *out);
-/* The seconds the tuning block's cost model predicts for a cost. */
-double qru_upd_cost_seconds(const qru_lsq *f, const qru_context *ctx,
-                            const qru_upd_cost *u);
-void qru_upd_fast_cost(const qru_lsq *f, const qru_context *ctx, int op,
-                       int k, int p, qru_upd_cost *out);
-/* Calls of the accumulation of L-rotation sweeps in groups of ab (one
- * givens_accum, or what its reference op runs) (sweeps.c). */
-double qru_upd_accum_calls(const qru_context *ctx, int L, int p, int ab);
-
+/* The plan of request rq on f (src/plan.c): the update (path
+ * QRU_PATH_UPDATE, the algorithm rq->alg) or the refactorisation
+ * (QRU_PATH_REFACTOR), run dry.  Returns the dry run's status. */
+int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                 int path, qru_plan *out);
+/* *v := the variant of the update that rq asks for: rq->variant when set
+ * (>= 0), else the one of the nvar variants 0 .. nvar-1 whose plan the
+ * cost model prices fastest (recorded in the plan being made, if any, so
+ * that qru_upd_run runs the variant its plan was priced with).  Returns
+ * 0 or the status of a dry run that failed (memory). */
+int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                    int nvar, int *v);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
  * downdate runs it with remove_rows_econ's contract (rows U, e in rq;
- * j > 0, f unchanged, when definiteness would be lost), and its cost
- * function gives the cost model its flops and calls. */
+ * j > 0, f unchanged, when definiteness would be lost). */
 int qru_upd_qless_wide(const qru_lsq *f, int p);
 int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
                                 const qru_upd_req *rq);
-void qru_upd_qless_wide_cost(const qru_lsq *f, int p, qru_upd_cost *out);
 /* The rank rule of the row removals of the thin and Q-less forms
  * (include/qru.h, qru_lsq_remove_rows and qru_lsq_remove_rows_data), on
  * the nz x nz triangle T (uplo, ldt) of the downdate: Rz (thin, Rz' Rz =
@@ -401,11 +379,8 @@ int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
 int qru_upd_thin_rows_judge(qru_context *ctx, const qru_lsq *f, int k, int p,
                             double *cond);
 
-/* The refactorisation strategy (refactor.c): run, and its predicted
- * seconds (qru_cost_model of ctx's tuning block). */
+/* The refactorisation strategy (refactor.c). */
 int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);
-double qru_upd_refactor_time(const qru_lsq *f, const qru_context *ctx, int op,
-                             int p);
 
 /* The updates, one per operation, running the algorithm rq->alg. */
 int qru_upd_add_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq);

@@ -1,0 +1,462 @@
+/*
+ * Plans: what a strategy costs, from the strategy itself.
+ *
+ * qru_plan_run() runs an algorithm against a dry-run op table generated
+ * from the op list (qru_ops.h): every op records its call, its host wait,
+ * its arithmetic and the time the context's cost model gives it, and
+ * queues nothing.  The algorithm runs as it would for real (the same
+ * loops, block sizes, workspace requests and choices), so its plan and
+ * its run cannot drift apart; the statistics of the real run equal the
+ * plan's counts (tests/test_plan.c).
+ *
+ * In a dry run:
+ *  - the context and the factorisation are copies: the ops queue nothing,
+ *    allocations return placeholders, frees do nothing, the workspace
+ *    request is recorded (qru_ctx_workspace), and nothing the caller holds
+ *    changes;
+ *  - questions about the backend (the QUERY ops, workspace queries of the
+ *    vendor routines) are answered by the backend; ops the backend lacks
+ *    run their reference implementation on the dry table, as for real;
+ *  - values read back to the host are those of a healthy problem: ones
+ *    (diagonals, norms), no non-finite entries, and no failure reported
+ *    by a Cholesky info slot (qru_plan_healthy_info).
+ *
+ * The time of an op (qru_cost_model, src/qru_tuning.h):
+ *     per_call + max(flops / rate, bytes / bandwidth)
+ *              + col_step * (column steps of a fused panel)
+ *              + sweep_step * (steps of fused Givens sweeps),
+ * with rate_gemm for the level-3 BLAS, rate_upd for the update kernels
+ * and rate_qr for the vendor factorisations; a host wait adds per_wait.
+ * Two queues (the lane ops) are simulated: the plan's time is when both
+ * are done.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qru_flops.h"
+#include "qru_internal.h"
+
+/* How an op's arithmetic is priced. */
+enum { PK_MOVE, PK_BLAS3, PK_KERNEL, PK_VENDOR };
+
+/* Records one op: its call and the cost model's time on the current
+ * queue. */
+static int plan_op(qru_context *ctx, qru_op_id op, int kind, double flops,
+                   double elems, double steps, double sweeps)
+{
+    qru_plan *p = ctx->plan;
+    const qru_cost_model *c = p->cost;
+    double rate = kind == PK_BLAS3    ? c->rate_gemm
+                  : kind == PK_VENDOR ? c->rate_qr
+                                      : c->rate_upd;
+    double t = kind == PK_MOVE || rate <= 0.0 ? 0.0 : flops / rate;
+    double tm = c->bandwidth > 0.0
+                    ? elems * (double)qru_dtype_size(p->dt) / c->bandwidth
+                    : 0.0;
+    double sec = c->per_call + (t > tm ? t : tm) + steps * c->col_step +
+                 sweeps * c->sweep_step;
+    ++p->calls[op];
+    p->flops += flops;
+    p->op_seconds[op] += sec;
+    p->seconds[p->lane] += sec;
+    return 0;
+}
+
+/* A host wait on the current queue. */
+static void plan_wait(qru_context *ctx)
+{
+    qru_plan *p = ctx->plan;
+    ++p->host_waits;
+    p->seconds[p->lane] += p->cost->per_wait;
+}
+
+static double dd(int v) { return v > 0 ? (double)v : 0.0; }
+
+/* ---- the ops (the contracts are in qru_ops.h) ---- */
+
+static int plan_sync(qru_context *ctx)
+{
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_sync, PK_MOVE, 0, 0, 0, 0);
+}
+static int plan_upload(qru_context *ctx, qru_dtype dt, int m, int n,
+                       const void *src, int lds, qru_ptr dst, int ldd)
+{
+    (void)dt, (void)src, (void)lds, (void)dst, (void)ldd;
+    return plan_op(ctx, QRU_OP_upload, PK_MOVE, 0, dd(m) * dd(n), 0, 0);
+}
+/* ones: a healthy diagonal or norm */
+static int plan_download(qru_context *ctx, qru_dtype dt, int m, int n,
+                         qru_ptr src, int lds, void *dst, int ldd)
+{
+    (void)src, (void)lds;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+            size_t at = (size_t)i + (size_t)j * (size_t)ldd;
+            if (dt == QRU_DOUBLE)
+                ((double *)dst)[at] = 1.0;
+            else
+                ((float *)dst)[at] = 1.0f;
+        }
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_download, PK_MOVE, 0, dd(m) * dd(n), 0, 0);
+}
+static int plan_copy(qru_context *ctx, qru_dtype dt, int m, int n,
+                     qru_ptr src, int lds, qru_ptr dst, int ldd)
+{
+    (void)dt, (void)src, (void)lds, (void)dst, (void)ldd;
+    return plan_op(ctx, QRU_OP_copy, PK_MOVE, 0, 2.0 * dd(m) * dd(n), 0, 0);
+}
+static int plan_laset(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                      int n, double offdiag, double diag, qru_ptr A, int lda)
+{
+    (void)dt, (void)uplo, (void)offdiag, (void)diag, (void)A, (void)lda;
+    return plan_op(ctx, QRU_OP_laset, PK_MOVE, 0, dd(m) * dd(n), 0, 0);
+}
+static int plan_transpose(qru_context *ctx, qru_dtype dt, int m, int n,
+                          qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    (void)dt, (void)A, (void)lda, (void)B, (void)ldb;
+    return plan_op(ctx, QRU_OP_transpose, PK_MOVE, 0, 2.0 * dd(m) * dd(n), 0,
+                   0);
+}
+static int plan_gemm(qru_context *ctx, qru_dtype dt, char transa,
+                     char transb, int m, int n, int k, double alpha,
+                     qru_ptr A, int lda, qru_ptr B, int ldb, double beta,
+                     qru_ptr C, int ldc)
+{
+    (void)dt, (void)transa, (void)transb, (void)alpha, (void)A, (void)lda,
+        (void)B, (void)ldb, (void)C, (void)ldc;
+    double em = dd(m), en = dd(n), ek = dd(k);
+    return plan_op(ctx, QRU_OP_gemm, PK_BLAS3, 2.0 * em * en * ek,
+                   em * ek + ek * en + (beta != 0.0 ? 2.0 : 1.0) * em * en,
+                   0, 0);
+}
+static int plan_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
+                     char transa, char diag, int m, int n, double alpha,
+                     qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    (void)dt, (void)uplo, (void)transa, (void)diag, (void)alpha, (void)A,
+        (void)lda, (void)B, (void)ldb;
+    double t = side == 'L' ? dd(m) : dd(n);
+    return plan_op(ctx, QRU_OP_trsm, PK_BLAS3, t * dd(m) * dd(n),
+                   t * t / 2.0 + 2.0 * dd(m) * dd(n), 0, 0);
+}
+static int plan_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
+                          qru_ptr A, int lda, double *norms)
+{
+    (void)dt, (void)A, (void)lda;
+    for (int j = 0; j < n; ++j)
+        norms[j] = 1.0;
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_col_norms, PK_KERNEL, 2.0 * dd(m) * dd(n),
+                   dd(m) * dd(n), 0, 0);
+}
+static int plan_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
+                                int m, int n, qru_ptr A, int lda, int *count)
+{
+    (void)dt, (void)uplo, (void)A, (void)lda;
+    *count = 0;
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_count_nonfinite, PK_MOVE, 0, dd(m) * dd(n), 0,
+                   0);
+}
+static int plan_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
+                      qru_ptr x, qru_ptr v, qru_ptr tau)
+{
+    (void)dt, (void)alpha, (void)x, (void)v, (void)tau;
+    return plan_op(ctx, QRU_OP_house, PK_KERNEL, 3.0 * dd(n) + 4.0,
+                   2.0 * dd(n), 0, 0);
+}
+static int plan_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
+                     qru_ptr tau, qru_ptr top, int ldt, qru_ptr C, int ldc,
+                     qru_ptr work)
+{
+    (void)dt, (void)v, (void)tau, (void)top, (void)ldt, (void)C, (void)ldc,
+        (void)work;
+    return plan_op(ctx, QRU_OP_larf, PK_KERNEL, 4.0 * (dd(m) + 1.0) * dd(n),
+                   2.0 * (dd(m) + 1.0) * dd(n), 0, 0);
+}
+static int plan_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
+                          qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                          qru_ptr work)
+{
+    (void)dt, (void)Y, (void)ldy, (void)W, (void)ldw, (void)tau, (void)work;
+    return plan_op(ctx, QRU_OP_wy_append, PK_KERNEL,
+                   4.0 * dd(m) * dd(j) + dd(m), 2.0 * dd(m) * dd(j), 0, 0);
+}
+static int plan_givens_make(qru_context *ctx, qru_dtype dt, int cnt,
+                            qru_ptr X, int inc, int ps, qru_ptr cs)
+{
+    (void)dt, (void)X, (void)inc, (void)ps, (void)cs;
+    return plan_op(ctx, QRU_OP_givens_make, PK_KERNEL, 6.0 * dd(cnt),
+                   4.0 * dd(cnt), 0, 0);
+}
+static int plan_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
+                             qru_ptr cs, qru_ptr X, int inc, int ps, int es)
+{
+    (void)dt, (void)cs, (void)X, (void)inc, (void)ps, (void)es;
+    return plan_op(ctx, QRU_OP_givens_apply, PK_KERNEL,
+                   6.0 * dd(cnt) * dd(len), 4.0 * dd(cnt) * dd(len), 0, 0);
+}
+static int plan_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
+                      double alpha, qru_ptr A, int lda, double beta,
+                      qru_ptr B, int ldb)
+{
+    (void)dt, (void)alpha, (void)A, (void)lda, (void)beta, (void)B, (void)ldb;
+    return plan_op(ctx, QRU_OP_geadd, PK_KERNEL, dd(m) * dd(n),
+                   3.0 * dd(m) * dd(n), 0, 0);
+}
+static int plan_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
+                     int n, int k, double alpha, qru_ptr A, int lda,
+                     double beta, qru_ptr C, int ldc)
+{
+    (void)dt, (void)uplo, (void)trans, (void)alpha, (void)A, (void)lda,
+        (void)beta, (void)C, (void)ldc;
+    return plan_op(ctx, QRU_OP_syrk, PK_BLAS3, dd(n) * dd(n) * dd(k),
+                   dd(n) * dd(k) + dd(n) * dd(n), 0, 0);
+}
+static int plan_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
+                      qru_ptr A, int lda, qru_ptr B, int ldb)
+{
+    (void)dt, (void)uplo, (void)A, (void)lda, (void)B, (void)ldb;
+    return plan_op(ctx, QRU_OP_lacpy, PK_MOVE, 0, 2.0 * dd(m) * dd(n), 0, 0);
+}
+/* the unblocked kernels run their columns one after the other */
+static int plan_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                            qru_ptr A, int lda, qru_ptr info, int base)
+{
+    (void)dt, (void)uplo, (void)A, (void)lda, (void)info, (void)base;
+    double en = dd(n);
+    return plan_op(ctx, QRU_OP_potrf_panel, PK_KERNEL, en * en * en / 3.0,
+                   en * en, en, 0);
+}
+static int plan_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
+                         int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                         qru_ptr info, int base)
+{
+    (void)dt, (void)sign, (void)L, (void)ldl, (void)W, (void)ldw, (void)info,
+        (void)base;
+    double en = dd(n), ek = dd(k);
+    return plan_op(ctx, QRU_OP_chol_rot, PK_KERNEL, 3.0 * en * en * ek,
+                   en * en / 2.0 + en * ek, 0, en);
+}
+/* A fused panel: nb column steps; taller than the model's panel_rows, the
+ * slower kernel (twice the steps). */
+static int plan_panel(qru_context *ctx, qru_op_id op, int m, int nb)
+{
+    double em = dd(m), en = dd(nb);
+    double pr = ctx->plan->cost->panel_rows;
+    double steps = en * (pr > 0.0 && em > pr ? 2.0 : 1.0);
+    return plan_op(ctx, op, PK_KERNEL, 4.0 * em * en * en, 3.0 * em * en,
+                   steps, 0);
+}
+static int plan_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
+                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
+                         int ldw, qru_ptr tau, qru_ptr work)
+{
+    (void)dt, (void)A, (void)lda, (void)Y, (void)ldy, (void)W, (void)ldw,
+        (void)tau, (void)work;
+    return plan_panel(ctx, QRU_OP_panel_qr, m, nb);
+}
+static int plan_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
+                            int nb, qru_ptr A, int lda, qru_ptr B, int ldb,
+                            qru_ptr Y, int ldy, qru_ptr W, int ldw,
+                            qru_ptr tau, qru_ptr work)
+{
+    (void)dt, (void)A, (void)lda, (void)B, (void)ldb, (void)Y, (void)ldy,
+        (void)W, (void)ldw, (void)tau, (void)work;
+    return plan_panel(ctx, QRU_OP_panel_qr_tp, mt + mb, nb);
+}
+static int plan_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt,
+                        int mb, int nb, int nc, qru_ptr Y, int ldy, qru_ptr W,
+                        int ldw, qru_ptr A, int lda, qru_ptr B, int ldb,
+                        qru_ptr work)
+{
+    (void)dt, (void)ytop, (void)Y, (void)ldy, (void)W, (void)ldw, (void)A,
+        (void)lda, (void)B, (void)ldb, (void)work;
+    double m = dd(mt) + dd(mb), b = dd(nb), c = dd(nc);
+    return plan_op(ctx, QRU_OP_wy_left, PK_BLAS3, 4.0 * m * b * c,
+                   2.0 * m * b + 2.0 * m * c, 0, 0);
+}
+/* The queues: lane(1) starts the second after the mark (or all of the
+ * first so far); lane_join orders the first after the second. */
+static int plan_lane(qru_context *ctx, qru_dtype dt, int l)
+{
+    qru_plan *p = ctx->plan;
+    int on = qru_ctx_tuning(ctx, dt)->lookahead;
+    plan_op(ctx, QRU_OP_lane, PK_MOVE, 0, 0, 0, 0);
+    if (on && l) {
+        double from = p->marked ? p->mark : p->seconds[0];
+        if (p->seconds[1] < from)
+            p->seconds[1] = from;
+        p->lane = 1;
+    } else {
+        p->lane = 0;
+    }
+    return 0;
+}
+static int plan_lane_mark(qru_context *ctx, qru_dtype dt)
+{
+    qru_plan *p = ctx->plan;
+    plan_op(ctx, QRU_OP_lane_mark, PK_MOVE, 0, 0, 0, 0);
+    if (qru_ctx_tuning(ctx, dt)->lookahead) {
+        p->mark = p->seconds[0];
+        p->marked = 1;
+    }
+    return 0;
+}
+static int plan_lane_join(qru_context *ctx)
+{
+    qru_plan *p = ctx->plan;
+    plan_op(ctx, QRU_OP_lane_join, PK_MOVE, 0, 0, 0, 0);
+    if (p->seconds[0] < p->seconds[1])
+        p->seconds[0] = p->seconds[1];
+    p->lane = 0;
+    p->marked = 0;
+    return 0;
+}
+static int plan_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
+                                int *nb)
+{ /* a QUERY: answered by the backend (never reached) */
+    return ctx->table.panel_qr_max_nb(ctx, dt, extra, nb);
+}
+static int plan_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                              int make, qru_ptr X, long xrs, long xcs,
+                              int nr, int from_jlo, qru_ptr cs)
+{
+    (void)dt, (void)make, (void)X, (void)xrs, (void)xcs, (void)from_jlo,
+        (void)cs;
+    double rot = dd(L) * dd(p);
+    return plan_op(ctx, QRU_OP_givens_sweeps, PK_KERNEL, 6.0 * rot * dd(nr),
+                   4.0 * rot * dd(nr), 0, dd(L + p - 1));
+}
+static int plan_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
+                             int ab, qru_ptr cs, qru_ptr G, int ldg)
+{
+    (void)dt, (void)cs, (void)G, (void)ldg;
+    double w = dd(ab) + dd(p);
+    return plan_op(ctx, QRU_OP_givens_accum, PK_KERNEL,
+                   6.0 * dd(L) * dd(p) * w, dd(L) * w, 0, 0);
+}
+/* the vendor's QR: its flops at rate_qr, or qr_elem a matrix element
+ * where it is latency-bound */
+static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
+                           qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
+                           int ldb, int r, qru_ptr ws, size_t *ws_elems)
+{
+    if (!ws.h) { /* a workspace query: the backend's answer (counted as
+                  * the statistics count it) */
+        ++ctx->plan->calls[QRU_OP_geqrf_full];
+        return ctx->table.geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r,
+                                     ws, ws_elems);
+    }
+    double en = dd(n), em = dd(m), k = en < em ? en : em;
+    double fl = flops_geqrf(en, em) + (B.h ? flops_ormqr(en, k, dd(r)) : 0) +
+                (Q.h ? flops_orgqr(en, en, k) : 0);
+    double lat = ctx->plan->cost->qr_elem * en * em;
+    double rate = ctx->plan->cost->rate_qr;
+    if (rate > 0.0 && lat > fl / rate) /* priced as that many flops */
+        fl = lat * rate;
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_geqrf_full, PK_VENDOR, fl, 0, 0, 0);
+}
+static int plan_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                           qru_ptr A, int lda, qru_ptr info, qru_ptr ws,
+                           size_t *ws_elems)
+{
+    if (!ws.h) { /* a workspace query, as geqrf_full's */
+        ++ctx->plan->calls[QRU_OP_potrf_full];
+        return ctx->table.potrf_full(ctx, dt, uplo, n, A, lda, info, ws,
+                                     ws_elems);
+    }
+    double en = dd(n);
+    return plan_op(ctx, QRU_OP_potrf_full, PK_VENDOR, en * en * en / 3.0,
+                   en * en, 0, 0);
+}
+
+/* ---- the dry-run table ---- */
+
+/* A QUERY op, or an op the backend lacks (its reference runs on the dry
+ * table), is not priced itself. */
+#define PLAN_PRICED_QUERY 0
+#define PLAN_PRICED_ASYNC 1
+#define PLAN_PRICED_WAIT 1
+#define PLAN_PRICED_H2D 1
+#define PLAN_PRICED_D2H 1
+#define QRU_DRY_(name, params, args, need, stat)                             \
+    static int dry_##name params                                             \
+    {                                                                          \
+        if (!PLAN_PRICED_##stat || !qru_op_native(ctx, QRU_OP_##name))        \
+            return ctx->table.name args;                                       \
+        return plan_##name args;                                               \
+    }
+QRU_OPS(QRU_DRY_)
+#undef QRU_DRY_
+
+/* The placeholder every dry allocation returns (never dereferenced). */
+static char placeholder;
+static int dry_alloc(qru_context *ctx, size_t bytes, void **h)
+{
+    (void)ctx, (void)bytes;
+    *h = &placeholder;
+    return 0;
+}
+static void dry_free(qru_context *ctx, void *h) { (void)ctx, (void)h; }
+
+void *qru_plan_placeholder(void) { return &placeholder; }
+
+int qru_plan_healthy_info(const qru_context *ctx) { return ctx->plan != NULL; }
+
+int qru_plan_run(qru_context *ctx, qru_lsq *f, qru_dtype dt, qru_plan_fn fn,
+                 const void *arg, qru_plan *out)
+{
+    qru_context dry = *ctx;
+    memset(out, 0, sizeof *out);
+    out->dt = dt;
+    out->variant = -1;
+    out->cost = &qru_ctx_tuning(ctx, dt)->cost;
+    dry.plan = out;
+    dry.counted = dry.table;
+#define QRU_DRY_SET_(name, params, args, need, stat)                         \
+    if (dry.table.name)                                                        \
+        dry.counted.name = dry_##name;
+    QRU_OPS(QRU_DRY_SET_)
+#undef QRU_DRY_SET_
+    dry.counted.mem_alloc = dry_alloc;
+    dry.counted.mem_free = dry_free;
+    dry.ops = &dry.counted;
+    dry.ws.h = NULL;
+    dry.ws.bytes = 0;
+    qru_lsq fd, *fp = NULL;
+    double *rho = NULL;
+    if (f) {
+        fd = *f;
+        fd.ctx = &dry;
+        if (f->rho) { /* host state the run may write */
+            size_t nr = 2 * (size_t)(f->r > 0 ? f->r : 1);
+            rho = malloc(nr * sizeof *rho);
+            if (!rho)
+                return QRU_HOST_ALLOC_FAILED;
+            memcpy(rho, f->rho, nr * sizeof *rho);
+            fd.rho = rho;
+        }
+        fp = &fd;
+    }
+    int st = fn(&dry, fp, arg);
+    free(rho);
+    return st;
+}
+
+double qru_plan_seconds(const qru_plan *p)
+{
+    return p->seconds[0] > p->seconds[1] ? p->seconds[0] : p->seconds[1];
+}
+
+long long qru_plan_calls(const qru_plan *p)
+{
+    long long c = 0;
+    for (int i = 0; i < QRU_OP_COUNT; ++i)
+        c += p->calls[i];
+    return c;
+}
