@@ -98,16 +98,17 @@ class LeastSquares:
     @property
     def algorithm(self) -> str:
         """How the updates run: 'auto' (the default: update, or
-        refactorise where a cost model predicts that faster, in the forms
-        that hold Q), 'fast' or 'dissertation' (always update)."""
+        refactorise where the plans predict that faster, in the forms
+        that hold Q), 'fast' or 'dissertation' (always update), or
+        'refactor' (always refactorise, in the forms that hold Q)."""
         return self._alg
 
     @algorithm.setter
     def algorithm(self, name: str) -> None:
-        algs = {"fast": 0, "dissertation": 1, "auto": 2}
+        algs = {"fast": 0, "dissertation": 1, "auto": 2, "refactor": 3}
         if name not in algs:
-            raise ValueError("algorithm must be 'auto', 'fast' or "
-                             "'dissertation'")
+            raise ValueError("algorithm must be 'auto', 'fast', "
+                             "'dissertation' or 'refactor'")
         self._f.set_algorithm(algs[name])
         self._alg = name
 
