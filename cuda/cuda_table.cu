@@ -69,10 +69,12 @@ const qru_backend_ops qru_cuda_ops = {
                /* tiles or sweeps by the cost model (docs/performance.md) */
                .upd_tiles = 0,
                /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
-                * n x m matrix, at least 10 TFLOP/s (H100, 28 shapes,
+                * n x m matrix, ~25 us a column on small ones (H200,
+                * geqrf + orgqr at 121 x 10 .. 800 x 20 .. 400 x 100),
+                * at least 10 TFLOP/s (H100, 28 shapes,
                 * docs/performance.md); fused panels on the warp-chain
                 * and register kernels up to 288 rows (QRU_PREG_LEN) */
                .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288, 3e12, 10e-6}},
+                        288, 3e12, 10e-6, 25e-6}},
 };
 

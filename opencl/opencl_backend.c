@@ -387,5 +387,5 @@ const qru_backend_ops qru_opencl_ops = {
                .sweeps_max_work = 32768,
                /* not measured on an OpenCL GPU yet: the Givens sweeps */
                .upd_tiles = 1,
-               .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6}},
+               .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
 };

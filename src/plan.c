@@ -339,8 +339,8 @@ static int plan_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
     return plan_op(ctx, QRU_OP_givens_accum, PK_KERNEL,
                    6.0 * dd(L) * dd(p) * w, dd(L) * w, 0, 0);
 }
-/* the vendor's QR: its flops at rate_qr, or qr_elem a matrix element
- * where it is latency-bound */
+/* the vendor's QR: its flops at rate_qr, or where it is latency-bound
+ * qr_elem a matrix element or qr_col a column, the larger */
 static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                            qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
                            int ldb, int r, qru_ptr ws, size_t *ws_elems)
@@ -348,6 +348,7 @@ static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     if (!ws.h) { /* a workspace query: the backend's answer (counted as
                   * the statistics count it) */
         ++ctx->plan->calls[QRU_OP_geqrf_full];
+        ++ctx->plan->host_waits;
         return ctx->table.geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r,
                                      ws, ws_elems);
     }
@@ -355,6 +356,8 @@ static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     double fl = flops_geqrf(en, em) + (B.h ? flops_ormqr(en, k, dd(r)) : 0) +
                 (Q.h ? flops_orgqr(en, en, k) : 0);
     double lat = ctx->plan->cost->qr_elem * en * em;
+    if (lat < ctx->plan->cost->qr_col * k)
+        lat = ctx->plan->cost->qr_col * k;
     double rate = ctx->plan->cost->rate_qr;
     if (rate > 0.0 && lat > fl / rate) /* priced as that many flops */
         fl = lat * rate;

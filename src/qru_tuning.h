@@ -76,13 +76,14 @@
  * at col_step a column (its fastest panel kernel; taller ones take twice
  * as long); 0: no such limit.  qr_elem: seconds per element of the n x m
  * matrix that the vendor's QR takes where it is latency-bound (a column
- * step costs ~ qr_elem n); its time is the larger of that and its
- * flops / rate_qr (0: flops alone).  Each backend's values and the
+ * step costs ~ qr_elem n), qr_col seconds per column where its fixed
+ * costs dominate (small matrices); its time is the largest of those and
+ * its flops / rate_qr (0: flops alone).  Each backend's values and the
  * measurements behind them: docs/performance.md, "Measurements behind
  * the library's defaults". */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
-        qr_elem, panel_rows, bandwidth, per_wait;
+        qr_elem, panel_rows, bandwidth, per_wait, qr_col;
 } qru_cost_model;
 
 typedef struct qru_tuning {

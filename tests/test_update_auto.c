@@ -198,8 +198,10 @@ START_TEST(test_unchanged)
     uc_snap_same(ctx, f, &s0, "AUTO bad arguments");
     ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
 
-    /* rank check of add_cols on the refactorisation path: A1 = [U A]
-     * with U(:, 0) = A(:, 1), so column p + 2 of A1 is dependent */
+    /* rank check of add_cols on the refactorisation path
+     * (QRU_UPDATE_REFACTOR): A1 = [U A] with U(:, 0) = A(:, 1), so column
+     * p + 2 of A1 is dependent */
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_REFACTOR), 0);
     double *Uh = uc_rand(dt, n, 100, &seed);
     for (int i = 0; i < n; ++i)
         Uh[i] = hp.A[i + (size_t)n];
@@ -208,13 +210,13 @@ START_TEST(test_unchanged)
     ck_assert_msg(st > 0 && st <= m + 100, "rank-deficient add_cols: %d", st);
     uc_snap_same(ctx, f, &s0, "AUTO rank-deficient add_cols");
     ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_NONE);
-    /* the same update with independent columns takes the refactorisation
-     * path (so the failure above was on it) */
+    /* the same update with independent columns succeeds there */
     for (int i = 0; i < n; ++i)
         Uh[i] = (double)(i % 7) / 8.0 - 0.375;
     qru_matrix *Ud2 = uc_upload(ctx, dt, n, 100, Uh);
     ck_assert_int_eq(qru_lsq_add_cols(f, 0, Ud2), 0);
     ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_REFACTOR);
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_AUTO), 0);
     uc_add_cols(&hp, 0, 100, Uh);
     uc_check(ctx, f, &hp, 1.0, "AUTO add_cols after the failure");
     /* and a failure now keeps the recorded path */

@@ -597,6 +597,6 @@ const qru_backend_ops qru_cpu_ops = {
                /* the update kernels' loops and the BLAS on few cores;
                 * memory in cache; a wait costs nothing more */
                .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
-                        0.0}},
+                        0.0, 0.0}},
 };
 
