@@ -3,8 +3,9 @@
 %
 % QR factorization and least squares
 %   qru_qr         - QR factorization on the qru backends (blocked Householder QR).
-%   qru_lsq_solve  - Least-squares solution through qru's QR factorisation.
+%   qru_lsq_solve  - Least-squares solution through qru's QR factorization.
 %   qru_lsq        - A least-squares problem held as an updatable QR factorization.
+%                    (forms 'full', 'thin' = qr(A, 0), 'none' = Q-less)
 %
 % QR updates (MATLAB's and Octave's functions)
 %   qru_qrinsert   - Insert columns or rows into a QR factorization (qrinsert).
@@ -17,6 +18,9 @@
 %   qru_cholinsert - Cholesky factor with a row and column inserted (cholinsert).
 %   qru_choldelete - Cholesky factor with a row and column removed (choldelete).
 %   qru_cholshift  - Shift a row and column of a Cholesky factor (cholshift).
+%
+% Gaussian processes
+%   qru_gp         - Gaussian-process regression on an updatable Cholesky factor.
 %
 % Backends
 %   qru_backend    - The backend and device the qru MEX functions run on.
