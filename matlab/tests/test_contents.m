@@ -6,7 +6,7 @@ function nfail = test_contents()
 qru_check('reset');
 here = fileparts(mfilename('fullpath'));
 toolbox = fullfile(here, '..', 'qru');
-lines = strsplit(fileread(fullfile(toolbox, 'Contents.m')), "\n");
+lines = regexp(fileread(fullfile(toolbox, 'Contents.m')), '\r?\n', 'split');
 % the version
 hdr = fileread(fullfile(here, '..', '..', 'include', 'qru.h'));
 v = cellfun(@(p) regexp(hdr, ['#define QRU_VERSION_' p ' +(\d+)'], 'tokens', 'once'), ...
@@ -43,7 +43,7 @@ end
 
 function h1 = h1_line(file)
 % the first comment line '%NAME  summary' of a function or class file
-txt = strsplit(fileread(file), "\n");
+txt = regexp(fileread(file), '\r?\n', 'split');
 c = txt(strncmp(strtrim(txt), '%', 1));
 h1 = '';
 if ~isempty(c)
