@@ -1,7 +1,9 @@
 function nfail = test_plot_bench()
 %TEST_PLOT_BENCH  plot_bench reads a benchmark table (comment header,
 %   numeric and text columns) and writes PNG files; bad input is rejected.
+%   plot_bench.m lies with the benchmark plot scripts, in scripts/.
 qru_check('reset');
+addpath(fullfile(fileparts(mfilename('fullpath')), '..', '..', 'scripts'));
 if exist('OCTAVE_VERSION', 'builtin') && isempty(getenv('DISPLAY')) ...
     && (system('command -v gnuplot >/dev/null 2>&1') ~= 0 ...
         || ~any(strcmp(available_graphics_toolkits(), 'gnuplot')))

@@ -25,14 +25,8 @@ for c = 1:numel(classes)
     % economy factors: the thin form (k <= n - m), else the completed ones
     [Q1, R1] = qru_qrupdate(Qe, Re, u, v, backend);
     [Qo, Ro] = qrupdate(double(Qe), double(Re), double(u), double(v));
-    if strcmp(cls, 'double')
-      qru_check_econ(['economy ' name], Q1, R1, A1, Qo, Ro);
-    else
-      qru_check(isa(Q1, 'single') && isequal(size(Q1), [n m]) && isequal(size(R1), [m m]), ...
-                'economy %s: class %s, sizes %s %s', name, class(Q1), mat2str(size(Q1)), mat2str(size(R1)));
-      berr = norm(A1 - double(Q1) * double(R1), 'fro') / (norm(A1, 'fro') * n * eps('single'));
-      qru_check(berr < 30, 'economy %s: backward error %g', name, berr);
-    end
+    qru_check(isa(Q1, cls) && isa(R1, cls), 'economy %s: class %s', name, class(Q1));
+    qru_check_econ(['economy ' name], Q1, R1, A1, Qo, Ro);
   end
 end
 % the handle interface: d = Q1' * b after F.modify

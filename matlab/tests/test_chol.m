@@ -4,11 +4,7 @@ function nfail = test_chol(backend)
 %   others are checked against chol of the updated matrix everywhere),
 %   blocks at several positions, single and double precision; error cases.
 qru_check('reset');
-[~, ~, fp64] = qru_backend(backend);
-classes = {'single'};
-if fp64
-  classes = {'double', 'single'};
-end
+classes = qru_classes(backend);
 have_octave = exist('cholinsert') > 0 && exist('choldelete') > 0;
 rand('seed', 11); randn('seed', 11);
 n = 25;

@@ -8,18 +8,36 @@
  * with Octave's `mkoctfile --mex` and with MATLAB's `mex`.
  *
  *   qru_mex('qr', A [, b] [, backend])                  -> Q, R, d
- *   qru_mex('lsq_solve', A, b [, backend])              -> x, res
- *   qru_mex('lsq_new', A, b [, backend])                -> handle (uint64)
- *   qru_mex('lsq_update', h, what, j, ...)              what: 'addcols' j U |
+ *   qru_mex('lsq_solve', A, b [, q] [, backend])        -> x, res
+ *   qru_mex('lsq_new', A, b [, q] [, backend])          -> handle (uint64)
+ *     (q: the form, 'full' (default), 'thin' or 'none')
+ *   qru_mex('lsq_update', h, what, j, ...)              what: 'addcols' j U
+ *                                                         [A b] |
  *                                                         'removecols' j p |
  *                                                         'addrows' j U e |
- *                                                         'removerows' j p |
+ *                                                         'removerows' j p
+ *                                                         [U e] |
  *                                                         'modify' U V |
  *                                                         'shiftcols' i j
+ *     (with A b, U e: qru_lsq_add_cols_data, qru_lsq_remove_rows_data)
  *   qru_mex('lsq_get', h)                               -> Q, R, d
+ *     (thin form: Q1, R and d economy; Q-less: Q = [], R and d economy)
+ *   qru_mex('lsq_query', h, what)                       what: 'residuals'
+ *                                                         -> E | 'downdate'
+ *                                                         -> c | 'estimate'
+ *                                                         -> est
  *   qru_mex('lsq_solve_h', h)                           -> x, res
  *   qru_mex('lsq_size', h)                              -> n, m
- *   qru_mex('lsq_free', h)
+ *   qru_mex('gp_new', x, y, [ell sf2 sn2 capacity nb] [, backend])
+ *                                                       -> handle (uint64)
+ *   qru_mex('gp', h, what, ...)                         what: 'insert' j x y
+ *                                                         | 'remove' j p |
+ *                                                         'predict' xs ->
+ *                                                         mean, var | 'lml'
+ *                                                         -> lml | 'factor'
+ *                                                         -> L | 'data' ->
+ *                                                         x, y | 'size' -> n
+ *   qru_mex('free', h)                                  (either kind)
  *   qru_mex('qrinsert', Q, R, j, U, orient [, backend]) -> Q1, R1
  *   qru_mex('qrdelete', Q, R, j, p, orient [, backend]) -> Q1, R1
  *   qru_mex('qrupdate', Q, R, U, V [, backend])         -> Q1, R1
@@ -64,6 +82,8 @@
 #define MAX_TMP 16
 static qru_matrix *tmp_mat[MAX_TMP];
 static int n_tmp;
+static void *tmp_host[MAX_TMP]; /* host arrays (mxMalloc) */
+static int n_host;
 static qru_lsq *tmp_lsq; /* a factorisation built for one call */
 
 static void release_tmp(void)
@@ -71,6 +91,9 @@ static void release_tmp(void)
     for (int i = 0; i < n_tmp; ++i)
         qru_matrix_destroy(tmp_mat[i]);
     n_tmp = 0;
+    for (int i = 0; i < n_host; ++i)
+        mxFree(tmp_host[i]);
+    n_host = 0;
     qru_lsq_destroy(tmp_lsq);
     tmp_lsq = NULL;
 }
@@ -106,24 +129,32 @@ static void check(int st, const char *fn)
 
 static qru_context *contexts[4]; /* indexed by qru_backend */
 
-/* ---- persistent factorisations (handles) ---------------------------------- */
+/* ---- persistent objects (handles): least squares and GPs ------------------ */
 
 #define MAX_HANDLES 256
 static struct {
     uint64_t id;
-    qru_lsq *f;
+    qru_lsq *f; /* a least-squares factorisation (qru_lsq.m), or */
+    qru_gp *g;  /* a Gaussian process (qru_gp.m) */
     qru_context *ctx;
+    qru_dtype dt;
 } handles[MAX_HANDLES];
 static uint64_t next_handle = 1;
+
+static void free_handle(int i)
+{
+    qru_lsq_destroy(handles[i].f);
+    qru_gp_destroy(handles[i].g);
+    handles[i].f = NULL;
+    handles[i].g = NULL;
+    handles[i].id = 0;
+}
 
 static void at_exit(void)
 {
     release_tmp();
-    for (int i = 0; i < MAX_HANDLES; ++i) {
-        qru_lsq_destroy(handles[i].f);
-        handles[i].f = NULL;
-        handles[i].id = 0;
-    }
+    for (int i = 0; i < MAX_HANDLES; ++i)
+        free_handle(i);
     for (int b = 0; b < 4; ++b) {
         qru_context_destroy(contexts[b]);
         contexts[b] = NULL;
@@ -349,6 +380,24 @@ static void lsq_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
     }
 }
 
+/* The form named by the string a: 'full', 'thin' or 'none'. */
+static int get_form(const mxArray *a)
+{
+    char buf[8];
+    if (get_string(a, buf, sizeof buf)) {
+        if (!strcmp(buf, "full"))
+            return QRU_Q_FULL;
+        if (!strcmp(buf, "thin"))
+            return QRU_Q_THIN;
+        if (!strcmp(buf, "none"))
+            return QRU_Q_NONE;
+    }
+    fail("qru:usage", "q must be 'full', 'thin' or 'none'");
+    return -1;
+}
+
+/* A factorisation of A = prhs[0], b = prhs[1] in the form prhs[2]
+ * (nrhs 3) or the full form (nrhs 2). */
 static qru_lsq *lsq_from_data(qru_context *ctx, int nrhs,
                               const mxArray *prhs[])
 {
@@ -359,11 +408,15 @@ static qru_lsq *lsq_from_data(qru_context *ctx, int nrhs,
     if (mxGetM(prhs[0]) < mxGetN(prhs[0]) || mxGetN(prhs[0]) < 1 ||
         mxGetN(prhs[1]) < 1)
         fail("qru:usage", "A must be n x m with n >= m >= 1 and b n x r, r >= 1");
-    qru_dtype dt = dtype_of(prhs, nrhs);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    if (nrhs == 3)
+        opt.q = get_form(prhs[2]);
+    qru_dtype dt = dtype_of(prhs, 2);
     qru_matrix *A = upload(ctx, dt, prhs[0]);
     qru_matrix *B = upload(ctx, dt, prhs[1]);
     qru_lsq *f = NULL;
-    check(qru_lsq_create(ctx, A, B, NULL, &f), "qru_lsq_create");
+    check(qru_lsq_create(ctx, A, B, &opt, &f), "qru_lsq_create");
     return f;
 }
 
@@ -372,8 +425,8 @@ static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
                           const mxArray *prhs[])
 {
     qru_backend b;
-    nrhs = take_backend(nrhs, prhs, 2, &b);
-    need_args(nrhs, 2, 2, "[x, res] = qru_lsq_solve(A, b [, backend])");
+    nrhs = take_backend(nrhs, prhs, 3, &b);
+    need_args(nrhs, 2, 3, "[x, res] = qru_lsq_solve(A, b [, q] [, backend])");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
     qru_context *ctx = get_context(b);
@@ -383,16 +436,46 @@ static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
 
 /* ---- handles ------------------------------------------------------------------ */
 
-static int find_handle(const mxArray *a)
+enum { H_LSQ, H_GP, H_ANY };
+
+/* The slot of the live handle a: of a least-squares object (H_LSQ), a GP
+ * (H_GP) or either (H_ANY). */
+static int find_handle(const mxArray *a, int kind)
 {
+    static const char *const what[] = {"qru_lsq", "qru_gp", "qru_lsq or qru_gp"};
     if (!mxIsUint64(a) || mxGetNumberOfElements(a) != 1)
-        fail("qru:usage", "the first argument must be a handle from qru_lsq_new");
+        fail("qru:usage", "the first argument must be a %s handle", what[kind]);
     uint64_t id = *(const uint64_t *)mxGetData(a);
     for (int i = 0; i < MAX_HANDLES; ++i)
-        if (handles[i].f && handles[i].id == id)
+        if (handles[i].id == id && id != 0 &&
+            (kind == H_ANY || (kind == H_LSQ) == (handles[i].f != NULL)))
             return i;
-    fail("qru:usage", "invalid or freed qru_lsq handle");
+    fail("qru:usage", "invalid or freed %s handle", what[kind]);
     return -1;
+}
+
+/* A free slot, found before the object is made (nothing to undo). */
+static int free_slot(void)
+{
+    for (int i = 0; i < MAX_HANDLES; ++i)
+        if (handles[i].id == 0)
+            return i;
+    fail("qru:library", "too many qru_lsq and qru_gp objects (delete some)");
+    return -1;
+}
+
+/* Keeps f or g in the slot and returns its new handle. */
+static mxArray *store_handle(int slot, qru_context *ctx, qru_dtype dt,
+                             qru_lsq *f, qru_gp *g)
+{
+    handles[slot].f = f;
+    handles[slot].g = g;
+    handles[slot].ctx = ctx;
+    handles[slot].dt = dt;
+    handles[slot].id = next_handle++;
+    mxArray *h = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
+    *(uint64_t *)mxGetData(h) = handles[slot].id;
+    return h;
 }
 
 static void cmd_lsq_new(int nlhs, mxArray *plhs[], int nrhs,
@@ -400,45 +483,38 @@ static void cmd_lsq_new(int nlhs, mxArray *plhs[], int nrhs,
 {
     (void)nlhs;
     qru_backend b;
-    nrhs = take_backend(nrhs, prhs, 2, &b);
-    need_args(nrhs, 2, 2, "h = qru_lsq_new(A, b [, backend])");
-    int slot = -1;
-    for (int i = 0; i < MAX_HANDLES && slot < 0; ++i)
-        if (!handles[i].f)
-            slot = i;
-    if (slot < 0)
-        fail("qru:library", "too many qru_lsq handles (free some with qru_lsq_free)");
+    nrhs = take_backend(nrhs, prhs, 3, &b);
+    need_args(nrhs, 2, 3, "h = qru_mex('lsq_new', A, b [, q] [, backend])");
+    int slot = free_slot();
     qru_context *ctx = get_context(b);
     qru_lsq *f = lsq_from_data(ctx, nrhs, prhs);
     release_tmp();
-    handles[slot].f = f;
-    handles[slot].ctx = ctx;
-    handles[slot].id = next_handle++;
-    plhs[0] = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
-    *(uint64_t *)mxGetData(plhs[0]) = handles[slot].id;
+    plhs[0] = store_handle(slot, ctx, qru_lsq_dtype(f), f, NULL);
 }
 
-static void cmd_lsq_free(int nlhs, mxArray *plhs[], int nrhs,
-                         const mxArray *prhs[])
+static void cmd_free(int nlhs, mxArray *plhs[], int nrhs,
+                     const mxArray *prhs[])
 {
     (void)nlhs;
     (void)plhs;
-    need_args(nrhs, 1, 1, "qru_lsq_free(h)");
-    int i = find_handle(prhs[0]);
-    qru_lsq_destroy(handles[i].f);
-    handles[i].f = NULL;
-    handles[i].id = 0;
+    need_args(nrhs, 1, 1, "qru_mex('free', h)");
+    free_handle(find_handle(prhs[0], H_ANY));
 }
 
 /* Runs one update on f (shared by the handle interface and qrinsert /
- * qrdelete).  args: the arguments after 'what'. */
+ * qrdelete).  args: the arguments after 'what'; 'addcols' with A and b
+ * and 'removerows' with U and e run the data variants, which the Q-less
+ * form needs. */
 static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
                        int nargs, const mxArray *args[])
 {
     int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
     qru_dtype dt = qru_lsq_dtype(f);
     if (!strcmp(what, "addcols")) {
-        need_args(nargs, 2, 2, "update 'addcols', j, U");
+        const char *usage = "update 'addcols', j, U [, A, b]";
+        need_args(nargs, 2, 4, usage);
+        if (nargs == 3)
+            fail("qru:usage", "usage: %s", usage);
         int j = get_int(args[0], "j");
         need_matrix(args[1], "U");
         if (j < 1 || j > m + 1)
@@ -446,8 +522,16 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         if ((int)mxGetM(args[1]) != n || mxGetN(args[1]) < 1)
             fail("qru:usage", "U must have %d rows and at least one column", n);
         qru_matrix *U = upload(ctx, dt, args[1]);
-        check(qru_lsq_add_cols(f, j - 1, U),
-              "qru_lsq_add_cols");
+        if (nargs == 4) {
+            need_matrix(args[2], "A");
+            need_matrix(args[3], "b");
+            qru_matrix *A = upload(ctx, dt, args[2]);
+            qru_matrix *B = upload(ctx, dt, args[3]);
+            check(qru_lsq_add_cols_data(f, j - 1, U, A, B),
+                  "qru_lsq_add_cols_data");
+        } else {
+            check(qru_lsq_add_cols(f, j - 1, U), "qru_lsq_add_cols");
+        }
     } else if (!strcmp(what, "removecols")) {
         need_args(nargs, 2, 2, "update 'removecols', j, p");
         int j = get_int(args[0], "j"), p = get_int(args[1], "p");
@@ -483,12 +567,26 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         check(qru_lsq_add_rows(f, j - 1, U, e),
               "qru_lsq_add_rows");
     } else if (!strcmp(what, "removerows")) {
-        need_args(nargs, 2, 2, "update 'removerows', j, p");
+        const char *usage = "update 'removerows', j, p [, U, e]";
+        need_args(nargs, 2, 4, usage);
+        if (nargs == 3)
+            fail("qru:usage", "usage: %s", usage);
         int j = get_int(args[0], "j"), p = get_int(args[1], "p");
         if (p < 1 || j < 1 || j + p - 1 > n)
             fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
-        check(qru_lsq_remove_rows(f, j - 1, p),
-              "qru_lsq_remove_rows");
+        if (nargs == 4) {
+            need_matrix(args[2], "U");
+            need_matrix(args[3], "e");
+            if ((int)mxGetM(args[2]) != p || (int)mxGetM(args[3]) != p)
+                fail("qru:usage", "U and e must have p = %d rows, the rows "
+                                  "removed", p);
+            qru_matrix *U = upload(ctx, dt, args[2]);
+            qru_matrix *e = upload(ctx, dt, args[3]);
+            check(qru_lsq_remove_rows_data(f, j - 1, U, e),
+                  "qru_lsq_remove_rows_data");
+        } else {
+            check(qru_lsq_remove_rows(f, j - 1, p), "qru_lsq_remove_rows");
+        }
     } else if (!strcmp(what, "modify")) {
         need_args(nargs, 2, 2, "update 'modify', U, V");
         need_matrix(args[0], "U");
@@ -520,7 +618,7 @@ static void cmd_lsq_update(int nlhs, mxArray *plhs[], int nrhs,
     (void)plhs;
     if (nrhs < 2)
         fail("qru:usage", "usage: qru_lsq_update(h, what, j, ...)");
-    int i = find_handle(prhs[0]);
+    int i = find_handle(prhs[0], H_LSQ);
     char what[32];
     if (!get_string(prhs[1], what, sizeof what))
         fail("qru:usage", "the update must be a string");
@@ -536,14 +634,21 @@ static void lsq_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
         fail("qru:usage", "too many outputs");
     if (nlhs < 1)
         nlhs = 1;
-    /* the thin form gives the economy factors (Q1 n x m, R and d m rows) */
-    int econ = qru_lsq_q_form(f) == QRU_Q_THIN;
+    /* the thin form gives the economy factors (Q1 n x m, R and d m rows),
+     * the Q-less form Q = [] and the economy R and d */
+    int form = qru_lsq_q_form(f), econ = form != QRU_Q_FULL;
     int rr = econ ? m : n;
-    qru_matrix *Q = new_matrix(ctx, dt, n, econ ? m : n);
     qru_matrix *R = new_matrix(ctx, dt, rr, m);
-    check(qru_lsq_get_q(f, Q), "qru_lsq_get_q");
     check(qru_lsq_get_r(f, R), "qru_lsq_get_r");
-    plhs[0] = download(Q, 0);
+    if (form == QRU_Q_NONE) {
+        plhs[0] = mxCreateNumericMatrix(0, 0, dt == QRU_FLOAT ? mxSINGLE_CLASS
+                                                              : mxDOUBLE_CLASS,
+                                        mxREAL);
+    } else {
+        qru_matrix *Q = new_matrix(ctx, dt, n, econ ? m : n);
+        check(qru_lsq_get_q(f, Q), "qru_lsq_get_q");
+        plhs[0] = download(Q, 0);
+    }
     if (nlhs >= 2)
         plhs[1] = download(R, 1);
     if (nlhs >= 3) {
@@ -557,8 +662,40 @@ static void cmd_lsq_get(int nlhs, mxArray *plhs[], int nrhs,
                         const mxArray *prhs[])
 {
     need_args(nrhs, 1, 1, "[Q, R, d] = qru_lsq_get(h)");
-    int i = find_handle(prhs[0]);
+    int i = find_handle(prhs[0], H_LSQ);
     lsq_outputs(nlhs, plhs, handles[i].ctx, handles[i].f);
+}
+
+/* E = b - A x ('residuals', n x r), the downdate condition ('downdate')
+ * or the Q-less error estimate ('estimate') */
+static void cmd_lsq_query(int nlhs, mxArray *plhs[], int nrhs,
+                          const mxArray *prhs[])
+{
+    const char *usage = "qru_mex('lsq_query', h, 'residuals'|'downdate'|'estimate')";
+    char what[16];
+    need_args(nrhs, 2, 2, usage);
+    if (nlhs > 1)
+        fail("qru:usage", "too many outputs");
+    int i = find_handle(prhs[0], H_LSQ);
+    qru_lsq *f = handles[i].f;
+    double v = 0;
+    if (!get_string(prhs[1], what, sizeof what))
+        fail("qru:usage", "usage: %s", usage);
+    if (!strcmp(what, "residuals")) {
+        qru_matrix *E = new_matrix(handles[i].ctx, qru_lsq_dtype(f),
+                                   qru_lsq_rows(f), qru_lsq_nrhs(f));
+        check(qru_lsq_get_residuals(f, E), "qru_lsq_get_residuals");
+        plhs[0] = download(E, 0);
+        return;
+    }
+    if (!strcmp(what, "downdate"))
+        check(qru_lsq_get_downdate_condition(f, &v),
+              "qru_lsq_get_downdate_condition");
+    else if (!strcmp(what, "estimate"))
+        check(qru_lsq_get_error_estimate(f, &v), "qru_lsq_get_error_estimate");
+    else
+        fail("qru:usage", "usage: %s", usage);
+    plhs[0] = mxCreateDoubleScalar(v);
 }
 
 /* [n, m] of a factorisation, without copying it from the device */
@@ -568,7 +705,7 @@ static void cmd_lsq_size(int nlhs, mxArray *plhs[], int nrhs,
     need_args(nrhs, 1, 1, "[n, m] = size(F)");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
-    int i = find_handle(prhs[0]);
+    int i = find_handle(prhs[0], H_LSQ);
     plhs[0] = mxCreateDoubleScalar(qru_lsq_rows(handles[i].f));
     if (nlhs >= 2)
         plhs[1] = mxCreateDoubleScalar(qru_lsq_cols(handles[i].f));
@@ -580,7 +717,7 @@ static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
     need_args(nrhs, 1, 1, "[x, res] = qru_lsq_solve(h)");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
-    int i = find_handle(prhs[0]);
+    int i = find_handle(prhs[0], H_LSQ);
     lsq_solution(nlhs, plhs, handles[i].ctx, handles[i].f);
 }
 
@@ -808,6 +945,168 @@ static void cmd_cholshift(int nlhs, mxArray *plhs[], int nrhs,
     plhs[0] = download(R1, 1);
 }
 
+/* ---- Gaussian processes ------------------------------------------------------- */
+
+/* count doubles on the host, freed with the call's temporaries */
+static double *host_alloc(size_t count)
+{
+    if (n_host == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    double *v = mxMalloc((count + 1) * sizeof *v);
+    tmp_host[n_host++] = v;
+    return v;
+}
+
+/* The elements of the real vector a (single or double) as doubles on the
+ * host; *n receives their count. */
+static const double *host_vector(const mxArray *a, const char *name, int *n)
+{
+    need_matrix(a, name);
+    size_t k = mxGetNumberOfElements(a);
+    if (k > 0 && mxGetM(a) != 1 && mxGetN(a) != 1)
+        fail("qru:usage", "%s must be a vector", name);
+    double *v = host_alloc(k);
+    if (mxIsSingle(a)) {
+        const float *s = mxGetData(a);
+        for (size_t i = 0; i < k; ++i)
+            v[i] = s[i];
+    } else if (k > 0) {
+        memcpy(v, mxGetData(a), k * sizeof *v);
+    }
+    *n = (int)k;
+    return v;
+}
+
+/* A new n x 1 array of class dt holding v. */
+static mxArray *vector_out(const double *v, int n, qru_dtype dt)
+{
+    mxArray *a = mxCreateNumericMatrix((mwSize)n, 1,
+        dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+    for (int i = 0; i < n; ++i) {
+        if (dt == QRU_FLOAT)
+            ((float *)mxGetData(a))[i] = (float)v[i];
+        else
+            mxGetPr(a)[i] = v[i];
+    }
+    return a;
+}
+
+/* Training points x, y (args[0], [1]) of equal length. */
+static int gp_points(const mxArray *const args[], const double **x,
+                     const double **y)
+{
+    int n, ny;
+    *x = host_vector(args[0], "x", &n);
+    *y = host_vector(args[1], "y", &ny);
+    if (ny != n)
+        fail("qru:usage", "x and y must have as many elements (%d, %d)", n, ny);
+    return n;
+}
+
+/* h = gp_new(x, y, [ell sf2 sn2 capacity nb] [, backend]) */
+static void cmd_gp_new(int nlhs, mxArray *plhs[], int nrhs,
+                       const mxArray *prhs[])
+{
+    (void)nlhs;
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 3, &b);
+    need_args(nrhs, 3, 3, "h = qru_mex('gp_new', x, y, [ell sf2 sn2 capacity "
+                          "nb] [, backend])");
+    const double *x, *y, *o;
+    int n = gp_points(prhs, &x, &y), no;
+    o = host_vector(prhs[2], "options", &no);
+    if (no != 5 || o[3] != floor(o[3]) || o[4] != floor(o[4]) ||
+        fabs(o[3]) > 1e9 || fabs(o[4]) > 1e9)
+        fail("qru:usage", "the options must be [ell sf2 sn2 capacity nb], "
+                          "capacity and nb integers");
+    qru_gp_options opt;
+    qru_gp_options_init(&opt);
+    opt.lengthscale = o[0];
+    opt.signal_var = o[1];
+    opt.noise_var = o[2];
+    opt.capacity = (int)o[3];
+    opt.nb = (int)o[4];
+    int slot = free_slot();
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, 2);
+    qru_gp *g = NULL;
+    check(qru_gp_create(ctx, dt, n, x, y, &opt, &g), "qru_gp_create");
+    release_tmp();
+    plhs[0] = store_handle(slot, ctx, dt, NULL, g);
+}
+
+/* gp(h, what, ...): the updates, predictions and accessors of a GP */
+static void cmd_gp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const struct {
+        const char *what, *usage;
+        int nargs, nout;
+    } calls[] = {
+        {"insert", "gp(h, 'insert', j, x, y)", 3, 0},
+        {"remove", "gp(h, 'remove', j, p)", 2, 0},
+        {"predict", "[mean, var] = gp(h, 'predict', xs)", 1, 2},
+        {"lml", "lml = gp(h, 'lml')", 0, 1},
+        {"factor", "L = gp(h, 'factor')", 0, 1},
+        {"data", "[x, y] = gp(h, 'data')", 0, 2},
+        {"size", "n = gp(h, 'size')", 0, 1},
+    };
+    char what[16];
+    if (nrhs < 2 || !get_string(prhs[1], what, sizeof what))
+        fail("qru:usage", "usage: qru_mex('gp', h, what, ...)");
+    int c = 0, nc = (int)(sizeof calls / sizeof calls[0]);
+    while (c < nc && strcmp(what, calls[c].what))
+        ++c;
+    if (c == nc)
+        fail("qru:usage", "unknown GP call '%s' (insert, remove, predict, "
+                          "lml, factor, data, size)", what);
+    need_args(nrhs - 2, calls[c].nargs, calls[c].nargs, calls[c].usage);
+    if (nlhs > (calls[c].nout > 1 ? calls[c].nout : 1))
+        fail("qru:usage", "too many outputs");
+    int i = find_handle(prhs[0], H_GP);
+    qru_gp *g = handles[i].g;
+    qru_dtype dt = handles[i].dt;
+    int n = qru_gp_size(g);
+    const mxArray *const *args = prhs + 2;
+    if (!strcmp(what, "insert")) {
+        int j = get_int(args[0], "j");
+        if (j < 1 || j > n + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", n + 1);
+        const double *x, *y;
+        int p = gp_points(args + 1, &x, &y);
+        check(qru_gp_insert(g, j - 1, p, x, y), "qru_gp_insert");
+    } else if (!strcmp(what, "remove")) {
+        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
+        if (p < 0 || j < 1 || j + p - 1 > n)
+            fail("qru:usage", "need p >= 0 and 1 <= j <= %d", n - p + 1);
+        check(qru_gp_remove(g, j - 1, p), "qru_gp_remove");
+    } else if (!strcmp(what, "predict")) {
+        int m;
+        const double *xs = host_vector(args[0], "xs", &m);
+        double *mean = host_alloc((size_t)m), *var = host_alloc((size_t)m);
+        check(qru_gp_predict(g, m, xs, mean, var), "qru_gp_predict");
+        plhs[0] = vector_out(mean, m, dt);
+        if (nlhs >= 2)
+            plhs[1] = vector_out(var, m, dt);
+    } else if (!strcmp(what, "lml")) {
+        double lml = 0;
+        check(qru_gp_log_likelihood(g, &lml), "qru_gp_log_likelihood");
+        plhs[0] = vector_out(&lml, 1, dt);
+    } else if (!strcmp(what, "factor")) {
+        qru_matrix *L = new_matrix(handles[i].ctx, dt, n, n);
+        if (n > 0)
+            check(qru_gp_get_factor(g, L), "qru_gp_get_factor");
+        plhs[0] = download(L, 0);
+    } else if (!strcmp(what, "data")) {
+        double *x = host_alloc((size_t)n), *y = host_alloc((size_t)n);
+        check(qru_gp_get_data(g, x, y), "qru_gp_get_data");
+        plhs[0] = vector_out(x, n, dt);
+        if (nlhs >= 2)
+            plhs[1] = vector_out(y, n, dt);
+    } else {
+        plhs[0] = mxCreateDoubleScalar(n);
+    }
+}
+
 /* [name, device] = backend info */
 static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
                         const mxArray *prhs[])
@@ -855,8 +1154,14 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         cmd_lsq_size(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "lsq_solve_h"))
         cmd_lsq_solve_h(nlhs, plhs, nrhs, prhs);
-    else if (!strcmp(cmd, "lsq_free"))
-        cmd_lsq_free(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "lsq_query"))
+        cmd_lsq_query(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "free"))
+        cmd_free(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "gp_new"))
+        cmd_gp_new(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "gp"))
+        cmd_gp(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "qrinsert"))
         cmd_qrupdate(1, nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "qrdelete"))

@@ -5,11 +5,7 @@ function nfail = test_qrupdate(backend)
 %   matrix, blocks of several rows/columns at several positions, single and
 %   double precision; error cases.
 qru_check('reset');
-[~, ~, fp64] = qru_backend(backend);
-classes = {'single'};
-if fp64
-  classes = {'double', 'single'};
-end
+classes = qru_classes(backend);
 rand('seed', 7); randn('seed', 7);
 n = 30; m = 12; r = 2;
 cases = { ...

@@ -7,11 +7,7 @@ function nfail = test_qrinsert(backend)
 %   rank-deficient result), the 'col' default, and the error cases (both
 %   must fail; qru's message names the argument).
 qru_check('reset');
-[~, ~, fp64] = qru_backend(backend);
-classes = {'single'};
-if fp64
-  classes = {'double', 'single'};
-end
+classes = qru_classes(backend);
 rand('seed', 5); randn('seed', 5);
 n = 24; m = 10;
 for c = 1:numel(classes)

@@ -2,11 +2,7 @@ function nfail = test_qr(backend)
 %TEST_QR  qru_qr and qru_lsq_solve against Octave/MATLAB's qr and \.
 %   nfail = test_qr(backend) returns the number of failed checks.
 qru_check('reset');
-[~, ~, fp64] = qru_backend(backend);
-classes = {'single'};
-if fp64
-  classes = {'double', 'single'};
-end
+classes = qru_classes(backend);
 rand('seed', 42); randn('seed', 42);
 sizes = [1 1; 5 3; 40 17; 64 64; 130 33; 7 12];
 for c = 1:numel(classes)

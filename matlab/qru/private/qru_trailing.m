@@ -22,11 +22,7 @@ if k <= numel(args) && ischar(args{k}) && any(strcmpi(args{k}, backends))
 end
 if k <= numel(args)
   a = args{k};
-  if ischar(a)
-    shown = ['''' a ''''];
-  else
-    shown = sprintf('a %s of size %s', class(a), mat2str(size(a)));
-  end
+  shown = qru_shown(a);
   if ~isempty(orients) && k == 1
     qru_arg_error(fn, first + k - 1, 'orient', ...
                   '%s, but it must be %s or a backend (''cpu'', ''cuda'', ''opencl'', ''auto'')', ...

@@ -1,0 +1,30 @@
+% QRU  QR and Cholesky factorization updates on CPUs and GPUs.
+% Version 0.2.0
+%
+% QR factorization and least squares
+%   qru_qr         - QR factorization on the qru backends (blocked Householder QR).
+%   qru_lsq_solve  - Least-squares solution through qru's QR factorization.
+%   qru_lsq        - A least-squares problem held as an updatable QR factorization.
+%                    (forms 'full', 'thin' = qr(A, 0), 'none' = Q-less)
+%
+% QR updates (MATLAB's and Octave's functions)
+%   qru_qrinsert   - Insert columns or rows into a QR factorization (qrinsert).
+%   qru_qrdelete   - Delete columns or rows from a QR factorization (qrdelete).
+%   qru_qrupdate   - Rank-k update of a QR factorization (qrupdate).
+%   qru_qrshift    - Shift a column of a QR factorization (Octave's qrshift).
+%
+% Cholesky updates
+%   qru_cholupdate - Rank-1 (or rank-k) update or downdate of a Cholesky factor.
+%   qru_cholinsert - Cholesky factor with a row and column inserted (cholinsert).
+%   qru_choldelete - Cholesky factor with a row and column removed (choldelete).
+%   qru_cholshift  - Shift a row and column of a Cholesky factor (cholshift).
+%
+% Gaussian processes
+%   qru_gp         - Gaussian-process regression on an updatable Cholesky factor.
+%
+% Backends
+%   qru_backend    - The backend and device the qru MEX functions run on.
+%
+% The functions run on a qru backend ('cpu', 'cuda', 'opencl'; a trailing
+% argument, default getenv('QRU_MEX_BACKEND'), else 'auto') through the
+% MEX gateway qru_mex (source qru_mex.c in this folder).

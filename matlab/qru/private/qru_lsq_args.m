@@ -1,0 +1,14 @@
+function [q, backend] = qru_lsq_args(fn, args)
+%QRU_LSQ_ARGS  The arguments of qru_lsq and qru_lsq_solve after A and b
+%   (args, from argument 3): the option 'q', the form the factorization is
+%   held in ('full', the default, 'thin' or 'none', any case), and a
+%   backend.
+[o, backend, at] = qru_options(fn, 3, args, struct('q', 'full'));
+q = o.q;
+if ~ischar(q) || ~any(strcmpi(q, {'full', 'thin', 'none'}))
+  qru_arg_error(fn, at.q, 'q', ...
+                'q is %s, but it must be ''full'' (qr(A)), ''thin'' (qr(A, 0)) or ''none'' (Q-less)', ...
+                qru_shown(q));
+end
+q = lower(q);
+end

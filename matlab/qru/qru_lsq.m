@@ -1,0 +1,183 @@
+classdef qru_lsq < handle
+%QRU_LSQ  A least-squares problem held as an updatable QR factorization.
+%   F = qru_lsq(A, b) factorizes A (n x m, n >= m >= 1) with its right-hand
+%   sides b (n x r) on a qru backend: F holds the factorization in the
+%   backend's memory (GPU memory for 'cuda' and 'opencl'), where it stays
+%   between calls.  single A or b compute in single precision.
+%   F = qru_lsq(A, b, 'q', q) chooses what F holds (F.q):
+%     'full' (default)  [Q, R] = qr(A); d = Q'*b         Q n x n, R n x m
+%     'thin'            [Q, R] = qr(A, 0); d = Q'*b      Q n x m, R m x m,
+%                       and the residuals E = b - A*(A\b)
+%     'none'            R = triu(qr(A, 0)); d = R'\(A'*b)   (Q-less: R, d
+%                       and the residual norms, memory independent of n)
+%   F = qru_lsq(A, b, ..., backend) selects the backend ('cpu', 'cuda',
+%   'opencl', 'auto'; default: getenv('QRU_MEX_BACKEND'), else 'auto').
+%
+%   The block updates (Andrew 2012, chapter 4), j 1-based, in every form:
+%     F.add_cols(j, U)       A = [A(:,1:j-1) U A(:,j:end)]
+%     F.add_cols(j, U, A, b) the same, given the current A and b (the
+%                            Q-less form needs them)
+%     F.remove_cols(j, p)    A(:, j:j+p-1) = []
+%     F.add_rows(j, U, e)    A = [A(1:j-1,:); U; A(j:end,:)],
+%                            b = [b(1:j-1,:); e; b(j:end,:)] (e = 0 if omitted)
+%     F.remove_rows(j, p)    A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
+%     F.remove_rows(j, p, U, e)  the same, given the rows removed,
+%                            U = A(j:j+p-1, :), e = b(j:j+p-1, :) (the
+%                            Q-less form needs them)
+%   the rank-k modification (qrupdate; forms 'full' and 'thin'), U n x k,
+%   V m x k:
+%     F.modify(U, V)         A = A + U*V' (b unchanged)
+%   the column shift (qrshift): column i moves to position j
+%     F.shift_cols(i, j)     A = A(:, p), p = [1:i-1, i+1:j, i, j+1:m]
+%                            (i < j) or [1:j-1, i, j:i-1, i+1:m] (i > j)
+%   and
+%     [x, res] = F.solve()   x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
+%     [Q, R, d] = F.factors()   the factors F holds ('none': Q = [])
+%     E = F.residuals()      E = b - A*x ('full' and 'thin')
+%     c = F.downdate_condition()   the accuracy estimate of the last row
+%                            removal ('thin' and 'none'; 0 if none)
+%     est = F.error_estimate()   the relative error the updates of a
+%                            Q-less factorization have left in x
+%     [n, m] = F.size()
+%   The problem must stay overdetermined (n >= m >= 1).  An update that
+%   fails leaves F as it was.  The factorization is freed by delete(F),
+%   and when the last reference to F is cleared.
+%
+%   Errors: qru:lsq:<kind> for the arguments the class checks (q, option,
+%   backend, data, form, nargin), qru:usage for the sizes and indices the
+%   MEX file checks, qru:numerical when rank is lost (e.g. a dependent
+%   column added), qru:badArgument and qru:library from the library.
+%
+%   Example:
+%     A = randn(1000, 200); b = randn(1000, 1);
+%     F = qru_lsq(A, b);               % factorize once
+%     F.add_cols(51, randn(1000, 10)); % 10 new regressors
+%     F.remove_rows(1, 100);           % drop the oldest observations
+%     x = F.solve();                   % least squares of the new problem
+%     delete(F);
+%     G = qru_lsq(A, b, 'q', 'none');  % Q-less: R and d only
+%     G.remove_rows(1, 100, A(1:100, :), b(1:100));   % with the rows removed
+%     x = G.solve();                   % A(101:end, :) \ b(101:end)
+%
+%   See also qru_lsq_solve, qru_qrinsert, qru_qrdelete, qru_qrupdate.
+  properties (SetAccess = private)
+    backend = ''   % the backend the factorization lives on
+    q = ''         % what it holds: 'full', 'thin' or 'none'
+  end
+  properties (Hidden, SetAccess = private)
+    h = []         % the MEX handle
+  end
+  methods
+    function F = qru_lsq(A, b, varargin)
+      if nargin < 2
+        error('qru:lsq:nargin', 'qru_lsq: needs A and b (got %d arguments)', nargin);
+      end
+      [q, backend] = qru_lsq_args('qru_lsq', varargin);
+      F.h = qru_mex('lsq_new', A, b, q, backend);
+      F.q = q;
+      F.backend = qru_backend(backend);
+    end
+    function add_cols(F, j, U, A, b)
+      %ADD_COLS  F.add_cols(j, U) or F.add_cols(j, U, A, b): A = [A(:,1:j-1) U A(:,j:end)]
+      if nargin == 5
+        qru_mex('lsq_update', F.h, 'addcols', j, U, A, b);
+      elseif nargin == 3
+        need_q(F, 'qru_lsq.add_cols', 'the current A and b: F.add_cols(j, U, A, b)');
+        qru_mex('lsq_update', F.h, 'addcols', j, U);
+      else
+        error('qru:lsq:nargin', 'qru_lsq.add_cols: F.add_cols(j, U) or F.add_cols(j, U, A, b)');
+      end
+    end
+    function remove_cols(F, j, p)
+      %REMOVE_COLS  F.remove_cols(j, p): A(:, j:j+p-1) = []
+      qru_mex('lsq_update', F.h, 'removecols', j, p);
+    end
+    function add_rows(F, j, U, e)
+      %ADD_ROWS  F.add_rows(j, U, e): A = [A(1:j-1,:); U; A(j:end,:)], b = [b(1:j-1,:); e; b(j:end,:)]
+      if nargin < 4
+        qru_mex('lsq_update', F.h, 'addrows', j, U);
+      else
+        qru_mex('lsq_update', F.h, 'addrows', j, U, e);
+      end
+    end
+    function remove_rows(F, j, p, U, e)
+      %REMOVE_ROWS  F.remove_rows(j, p) or F.remove_rows(j, p, U, e): A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
+      if nargin == 5
+        qru_mex('lsq_update', F.h, 'removerows', j, p, U, e);
+      elseif nargin == 3
+        need_q(F, 'qru_lsq.remove_rows', ...
+               'the rows removed: F.remove_rows(j, p, A(j:j+p-1, :), b(j:j+p-1, :))');
+        qru_mex('lsq_update', F.h, 'removerows', j, p);
+      else
+        error('qru:lsq:nargin', 'qru_lsq.remove_rows: F.remove_rows(j, p) or F.remove_rows(j, p, U, e)');
+      end
+    end
+    function modify(F, U, V)
+      %MODIFY  F.modify(U, V): A = A + U*V' (forms 'full' and 'thin')
+      need_form(F, 'qru_lsq.modify', {'full', 'thin'}, 'A + U*V'' needs Q');
+      qru_mex('lsq_update', F.h, 'modify', U, V);
+    end
+    function shift_cols(F, i, j)
+      %SHIFT_COLS  F.shift_cols(i, j): A = A(:, p), column i moved to position j
+      qru_mex('lsq_update', F.h, 'shiftcols', i, j);
+    end
+    function [x, res] = solve(F)
+      %SOLVE  [x, res] = F.solve(): x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
+      if nargout >= 2
+        [x, res] = qru_mex('lsq_solve_h', F.h);
+      else
+        x = qru_mex('lsq_solve_h', F.h);
+      end
+    end
+    function [Q, R, d] = factors(F)
+      %FACTORS  [Q, R, d] = F.factors(): [Q, R] = qr(A) ('full'), qr(A, 0) ('thin'), Q = [] ('none'); d = Q'*b
+      [Q, R, d] = qru_mex('lsq_get', F.h);
+    end
+    function E = residuals(F)
+      %RESIDUALS  E = F.residuals(): E = b - A*(A\b) (forms 'full' and 'thin')
+      need_form(F, 'qru_lsq.residuals', {'full', 'thin'}, ...
+                'it keeps the residual norms only: [x, res] = F.solve()');
+      E = qru_mex('lsq_query', F.h, 'residuals');
+    end
+    function c = downdate_condition(F)
+      %DOWNDATE_CONDITION  c = F.downdate_condition(): c = 1 / min(abs(diag(chol(eye(p) - Qk*Qk')))), Qk = Q(rows removed, 1:m)
+      %   The accuracy estimate of the last row removal in the forms 'thin'
+      %   and 'none' (c >= 1; large: the removed rows carried much of A);
+      %   0 if no rows have been removed in these forms.
+      c = qru_mex('lsq_query', F.h, 'downdate');
+    end
+    function est = error_estimate(F)
+      %ERROR_ESTIMATE  est = F.error_estimate(): dx = R \ (R' \ (A'*b - A'*A*x)); est = max(vecnorm(dx) ./ vecnorm(x))
+      %   The relative error that the updates of a Q-less factorization
+      %   have accumulated in x = F.solve() (form 'none'), estimated from
+      %   the Gram matrix A'*A and A'*b it keeps; refactorize when it
+      %   exceeds the accuracy the application needs.
+      need_form(F, 'qru_lsq.error_estimate', {'none'}, ...
+                'it is the Q-less form''s estimate (the others keep Q orthogonal)');
+      est = qru_mex('lsq_query', F.h, 'estimate');
+    end
+    function [n, m] = size(F)
+      %SIZE  [n, m] = F.size(): [n, m] = size(A)
+      [n, m] = qru_mex('lsq_size', F.h);
+    end
+    function delete(F)
+      if ~isempty(F.h)
+        qru_mex('free', F.h);
+        F.h = [];
+      end
+    end
+  end
+  methods (Access = private)
+    function need_form(F, fn, forms, why)
+      if ~any(strcmp(F.q, forms))
+        error('qru:lsq:form', '%s: F holds the form ''%s'', but %s needs %s: %s', ...
+              fn, F.q, fn, strjoin(strcat('''', forms, ''''), ' or '), why);
+      end
+    end
+    function need_q(F, fn, what)
+      if strcmp(F.q, 'none')
+        error('qru:lsq:data', '%s: the Q-less form (q = ''none'') needs %s', fn, what);
+      end
+    end
+  end
+end
