@@ -73,8 +73,8 @@
  * rotations, norms); rate_qr: the vendor factorisations (geqrf_full,
  * potrf_full); all in flop/s, bandwidth in bytes/s, seconds for the
  * rest.  panel_rows: the rows up to which the backend's fused panels run
- * at col_step a column (its fastest panel kernel; taller ones take twice
- * as long); 0: no such limit.  qr_elem: seconds per element of the n x m
+ * at col_step a column (its fastest panel kernel; taller ones take 2 +
+ * log2(rows / panel_rows) / 2 times as long); 0: no such limit.  qr_elem: seconds per element of the n x m
  * matrix that the vendor's QR takes where it is latency-bound (a column
  * step costs ~ qr_elem n), qr_col seconds per column where its fixed
  * costs dominate (small matrices); its time is the largest of those and

@@ -9,8 +9,8 @@
  * more than 10% longer than the faster of the two paths measured in the
  * same run, plus SLACK seconds (the timer and the host's noise on the
  * smallest updates); a point that fails is measured again, twice at
- * most.  The table it prints is what docs/performance.md
- * shows (scripts/auto-table regenerates it from a GPU run).
+ * most.  The table it prints is the one docs/performance.md shows
+ * (its large grid, on a GPU).
  *
  * The grid scales with the backend: QRU_AUTO_GRID=large (scripts/gpu-check)
  * adds the benchmark sizes and the thin slide of 10^6 rows.

@@ -973,8 +973,8 @@ static void op_lsq_settings(rd *r)
     qru_lsq *f = (b & 0x80) ? NULL : LS.f;
     int st, want = f ? 0 : -1;
     if (b & 1) {
-        int alg = pick(r, 0, 2);
-        if (!want && (alg < 0 || alg > 2))
+        int alg = pick(r, 0, 3); /* FAST, DISSERTATION, AUTO, REFACTOR */
+        if (!want && (alg < 0 || alg > 3))
             want = -2;
         st = qru_lsq_set_update_algorithm(f, (qru_update_algorithm)alg);
         check_status("qru_lsq_set_update_algorithm", st, want, 0, NULL);
