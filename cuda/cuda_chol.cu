@@ -326,17 +326,17 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
     return st;
 }
 
-/* Which implementation potrf_panel runs: cuSOLVER from this block size
- * on, the one-work-group kernel below it (a 1 x 1 block of a GP append is
- * one launch that way); the tuning's chol_panel (1 kernel, 2 vendor) forces one for every
- * n.  cuSOLVER measured faster for the 128 x 128 blocks
- * (docs/performance.md). */
-#define VENDOR_PANEL_MIN_N 32
-
+/* Which implementation potrf_panel runs: with the tuning's chol_panel
+ * AUTO, cuSOLVER from the block order chol_panel_min_n on (0: never), the
+ * one-work-group kernel below it (a 1 x 1 block of a GP append is one
+ * launch that way); KERNEL or VENDOR forces one for every n.  cuSOLVER
+ * measured faster for the 128 x 128 blocks (docs/performance.md). */
 static int panel_use_vendor(const qru_context *ctx, qru_dtype dt, int n)
 {
-    int c = qru_ctx_tuning(ctx, dt)->chol_panel; /* 0 auto, 1 kernel, 2 vendor */
-    return c == 0 ? n >= VENDOR_PANEL_MIN_N : c == 2;
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    if (t->chol_panel == QRU_CHOL_PANEL_AUTO)
+        return t->chol_panel_min_n > 0 && n >= t->chol_panel_min_n;
+    return t->chol_panel == QRU_CHOL_PANEL_VENDOR;
 }
 
 int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,

@@ -455,10 +455,11 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
 /* The shared-memory kernel when its window fits one block, else the
  * chain of rows when the sweeps form their rotations on p rows (in one
  * block, else in a cluster), else the cluster window when it fits a
- * cluster, else the global-memory kernel (the tuning's sweeps_kernel:
- * 1 forces the global-memory kernel, 2 the cluster window, 3 the
- * one-block window, 4 the one-block chain, 5 the cluster chain, where
- * they fit).  Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms for the removal of
+ * cluster, else the global-memory kernel (the tuning's sweeps_kernel,
+ * qru_sweeps_kernel in src/qru_tuning.h: GLOBAL forces the global-memory
+ * kernel, CLUSTER the cluster window, WINDOW the one-block window, CHAIN
+ * the one-block chain, CHAINCLUSTER the cluster chain, where they
+ * fit).  Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms for the removal of
  * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
  * does not fit, the chain beats the global-memory kernel (p = 150: 28
  * against 45 ms adding columns to 8000 x 3000) and the per-step launches
@@ -477,14 +478,17 @@ static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
     int fits = bytes <= sweeps_smem_cap<T>(ctx);
     size_t cbytes = ((size_t)p * (size_t)(p + 2) + 2 * (size_t)p) * sizeof(T);
     int chain = make && nr == p && cbytes <= chain_smem_cap<T>(ctx);
-    if ((kind == 4 && !chain) || (kind == 3 && !fits))
-        kind = 0; /* a forced kernel that does not fit: the default */
-    if (kind == 4 || (kind == 0 && !fits && chain)) {
+    if ((kind == QRU_SWEEPS_KERNEL_CHAIN && !chain) ||
+        (kind == QRU_SWEEPS_KERNEL_WINDOW && !fits))
+        kind = QRU_SWEEPS_KERNEL_AUTO; /* a forced kernel that does not
+                                          fit: the default */
+    int as_auto = kind == QRU_SWEEPS_KERNEL_AUTO; /* the default's rules */
+    if (kind == QRU_SWEEPS_KERNEL_CHAIN || (as_auto && !fits && chain)) {
         qru_givens_sweeps_chain<T><<<1, SWEEP_THREADS, cbytes, st>>>(
             L, p, (T *)X.h, (long)X.off, xrs, xcs, (T *)cs.h, (long)cs.off);
         return qru_cuda_launched();
     }
-    if ((kind == 0 && !fits) || kind == 5) {
+    if ((as_auto && !fits) || kind == QRU_SWEEPS_KERNEL_CHAINCLUSTER) {
         int launched = 0;
         int rc = make && nr == p
                      ? chain_cluster_launch<T>(ctx, L, p, X, xrs, xcs, cs,
@@ -492,18 +496,18 @@ static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                      : 0;
         if (rc || launched)
             return rc;
-        if (kind == 5)
-            kind = 0;
+        if (kind == QRU_SWEEPS_KERNEL_CHAINCLUSTER)
+            as_auto = 1;
     }
-    if (kind == 2 || (kind == 0 && !fits)) {
+    if (kind == QRU_SWEEPS_KERNEL_CLUSTER || (as_auto && !fits)) {
         int launched = 0;
         int rc = sweeps_cluster_launch<T>(ctx, L, p, make, X, xrs, xcs, nr,
                                           from_jlo, cs, &launched);
         if (rc || launched)
             return rc;
-        kind = 0;
+        as_auto = 1;
     }
-    if ((kind == 0 || kind == 3) && fits) {
+    if ((as_auto || kind == QRU_SWEEPS_KERNEL_WINDOW) && fits) {
         qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
             L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
             (T *)cs.h, (long)cs.off, W);

@@ -158,6 +158,48 @@ START_TEST(test_tiles_calls)
 }
 END_TEST
 
+/* The thresholds of the accumulated Givens sweeps (the tuning's private
+ * sweeps_acc_min_p and sweeps_acc_nb) in adding columns and removing
+ * rows, with the sweeps (no tiles): p = 20 below sweeps_acc_min_p runs
+ * the rotations step by step (no givens_accum), at or above it in groups
+ * of max(p, sweeps_acc_nb); the model follows either way.  _i: op. */
+START_TEST(test_sweeps_acc_calls)
+{
+    qru_dtype dt = qru_test_dtype(ctx, qru_test_ndtypes(ctx) - 1);
+    int op = _i ? QRU_UPD_OP_REMOVE_ROWS : QRU_UPD_OP_ADD_COLS;
+    int n = 120, m = 50, p = 20;
+    long long got[2];
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES, 1), 0);
+    ck_assert_int_eq(
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_ACC_NB, 8), 0);
+    for (int acc = 0; acc < 2; ++acc) {
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt,
+                                            QRU_TUNE_SWEEPS_ACC_MIN_P,
+                                            acc ? p : p + 1),
+                         0);
+        ck_assert_int_eq(qru_upd_sweeps_block(ctx, dt, m, p), acc ? p : 0);
+        double pred;
+        calls_of(dt, op, n, m, p, 0, &pred, &got[acc]);
+        long long ga = qru_ctx_op_calls(ctx, QRU_OP_givens_accum);
+        printf("sweeps %s: %s n %d m %d p %d k 0: predicted %.0f, counted "
+               "%lld, givens_accum %lld\n",
+               acc ? "accumulated" : "step by step", opname[op], n, m, p,
+               pred, got[acc], ga);
+        ck_assert_msg(fabs(pred - (double)got[acc]) <=
+                          0.05 * (double)got[acc] + 6.0,
+                      "%s: predicted %.0f calls, counted %lld", opname[op],
+                      pred, got[acc]);
+        /* (a reference op is not counted) */
+        if (qru_op_native(ctx, QRU_OP_givens_accum))
+            ck_assert_msg(acc ? ga > 0 : ga == 0, "%s: givens_accum %lld",
+                          opname[op], ga);
+    }
+    ck_assert_msg(got[0] != got[1], "%s: %lld calls either way", opname[op],
+                  got[0]);
+}
+END_TEST
+
 /* The modification with look-ahead on (and off: the other of the
  * backend's default), whose copies, queue switches and Q/d applications
  * the model counts apart; _i: shape x (off, on) */
@@ -299,6 +341,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_fast_calls, 0, 3 * NOPS);
     tcase_add_loop_test(tc, test_tiles_calls, 0, 6);
     tcase_add_loop_test(tc, test_modify_lookahead_calls, 0, 6);
+    tcase_add_loop_test(tc, test_sweeps_acc_calls, 0, 2);
     tcase_add_test(tc, test_cost_seconds);
     tcase_add_test(tc, test_modify_panel_rows);
     suite_add_tcase(s, tc);

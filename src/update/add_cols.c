@@ -118,12 +118,13 @@ static int ac_fill(qru_context *ctx, const qru_lsq *f, int k, int p,
 
 /* 1 if the fast update forms the rotations on the p new columns alone
  * and applies them to the L old ones in accumulated blocks (GEMMs):
- * whenever the sweeps are accumulated at all (p >= 16).  Otherwise the
- * sweeps run on all s = L + p columns of the active block, step by
- * step. */
-static int ac_split(int fast, int L, int p)
+ * whenever the sweeps are accumulated at all (qru_upd_sweeps_block).
+ * Otherwise the sweeps run on all s = L + p columns of the active block,
+ * step by step. */
+static int ac_split(const qru_context *ctx, qru_dtype dt, int fast, int L,
+                    int p)
 {
-    return fast && qru_upd_sweeps_block(L, p) > 0;
+    return fast && qru_upd_sweeps_block(ctx, dt, L, p) > 0;
 }
 
 /* Workspace of the shared steps: Rw, RT, then either the tiles'
@@ -188,7 +189,7 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
         QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
                          qru_ptr_add(Rw, (size_t)k + 1), mr));
     } else if (L > 0) {
-        int split = ac_split(fast, L, p), nr = split ? p : s;
+        int split = ac_split(ctx, dt, fast, L, p), nr = split ? p : s;
         QRU_TRY(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr,
                              RT, s));
         /* in one call when the backend's fused sweeps pay off */
@@ -267,7 +268,7 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
         }
         return 0;
     }
-    if (ac_split(fast, L, p)) {
+    if (ac_split(ctx, dt, fast, L, p)) {
         qru_ptr none = {0, 0};
         if (hq)
             QRU_TRY(qru_upd_sweeps_groups(ctx, dt, L, p,
@@ -324,7 +325,8 @@ static ac_shared ac_shared_at(const qru_context *ctx, const qru_lsq *f,
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
     a.sw = qru_ptr_add(a.cs, 2 * (size_t)p * (size_t)L + 1);
     a.dT = qru_ptr_add(a.sw, fast && L > 0
-                                 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0)
+                                 ? qru_upd_sweeps_workspace(ctx, f->dtype, L,
+                                                            p, n, 0)
                                  : 0);
     a.tl = a.cs;
     return a;
@@ -340,8 +342,11 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
                                 0);
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
-           (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
-           (ac_split(fast, L, p) ? (size_t)r * (size_t)(L + p) : 0);
+           (fast && L > 0
+                ? qru_upd_sweeps_workspace(ctx, f->dtype, L, p, n, 0)
+                : 0) +
+           (ac_split(ctx, f->dtype, fast, L, p) ? (size_t)r * (size_t)(L + p)
+                                                : 0);
 }
 
 /* ---- the full form ---- */
@@ -358,7 +363,8 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int mr = m + p;
     int nb = qru_upd_house_nb(f, ctx, rq->alg, nz, p);
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
-     * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
+     * qru_upd_sweeps_apply (accumulated into GEMMs for p >= the tuning's
+     * sweeps_acc_min_p, 16 by default) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
 
     /* workspace (elements): U_Q, the Householder phase, the shared steps */
@@ -617,12 +623,12 @@ static void ac_cost(const qru_lsq *f, const qru_context *ctx, int k, int p,
     }
     if (L > 0) {
         double nst = p + L - 1;
-        int ab = qru_upd_sweeps_block(L, p);
+        int ab = qru_upd_sweeps_block(ctx, f->dtype, L, p);
         /* the sweeps on R (transposed, s = m + p - k rows a rotation;
          * with ac_split p rows, the other L in accumulated groups, built
          * once (givens_accum) and applied to R, Q and d (transposed):
          * a gemm and a copy a group each) */
-        int split = ac_split(1, L, p);
+        int split = ac_split(ctx, f->dtype, 1, L, p);
         double ng = ab ? ceil((double)L / ab) : 0.0;
         if (qru_upd_use_sweeps(ctx, f->dtype, L, p, split ? p : m + p - k)) {
             c += 1.0;
