@@ -233,9 +233,6 @@ int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
 {
     if (nb <= 0 || m <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? panel_t<double>(ctx, m, m, nb, A, lda, A, lda,
                                               Y, ldy, W, ldw, tau, work)
                             : panel_t<float>(ctx, m, m, nb, A, lda, A, lda, Y,
@@ -250,9 +247,6 @@ int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
     int m = mt + mb;
     if (nb <= 0 || m <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? panel_t<double>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
                                  ldw, tau, work)
@@ -280,9 +274,6 @@ int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
     *nb = 0;
     if (extra < 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     *nb = dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
                            : max_nb_t<float>(ctx, extra);
     return 0;
@@ -471,9 +462,6 @@ int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
             *ws_elems = 0;
         return 0;
     }
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? geqrf_full_t<double>(ctx, n, m, A, lda, Q, ldq,
                                                    B, ldb, r, ws, ws_elems)
                             : geqrf_full_t<float>(ctx, n, m, A, lda, Q, ldq,

@@ -33,9 +33,6 @@ int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
 {
     if (cnt <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? givens_make_t<double>(ctx, cnt, X, inc, ps, cs)
                             : givens_make_t<float>(ctx, cnt, X, inc, ps, cs);
 }
@@ -59,9 +56,6 @@ int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
 {
     if (cnt <= 0 || len <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_apply_t<double>(ctx, cnt, len, cs, X, inc, ps, es)
                : givens_apply_t<float>(ctx, cnt, len, cs, X, inc, ps, es);
@@ -85,9 +79,6 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
         return 0;
     if (alpha == 0.0 && beta == 1.0)
         return 0; /* B unchanged */
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? geadd_t<double>(ctx, m, n, alpha, A, lda, beta, B, ldb)
                : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
@@ -525,9 +516,6 @@ int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
 {
     if (L <= 0 || p <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_sweeps_t<double>(ctx, L, p, make, X, xrs, xcs, nr,
                                          from_jlo, cs)
@@ -590,9 +578,6 @@ int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
 {
     if (L <= 0 || p <= 0 || ab <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_accum_t<double>(ctx, L, p, ab, cs, G, ldg)
                : givens_accum_t<float>(ctx, L, p, ab, cs, G, ldg);

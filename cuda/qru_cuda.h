@@ -55,8 +55,9 @@ static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
  * The library runs on the caller's thread, next to the caller's own CUDA
  * work, so every backend op (cuda_table.cu wraps each one) leaves that
  * thread's CUDA state as it found it, through a qru_cuda_scope:
- *   - the current device (the op makes the context's device current and
- *     puts the caller's back);
+ *   - the current device (the scope makes the context's device current
+ *     for the op, so the ops themselves never set it, and puts the
+ *     caller's back);
  *   - an adopted cuBLAS handle's stream and pointer mode and an adopted
  *     cuSOLVER handle's stream (set to the context's stream and host
  *     pointers for the op, restored after it; handles the context created
@@ -133,17 +134,6 @@ static inline int qru_cusolver_status(cusolverStatus_t s)
     return qru_fail(s == CUSOLVER_STATUS_ALLOC_FAILED ? QRU_ERR_ALLOC
                                                       : QRU_ERR_DEVICE,
                     "cuSOLVER status %d", (int)s);
-}
-
-/* Makes the context's device current (a context may live on any device of
- * a multi-GPU host; the op's scope puts the caller's back). */
-static inline int qru_cuda_enter(const qru_context *ctx)
-{
-    int cur = -1;
-    cudaError_t e = cudaGetDevice(&cur);
-    if (e == cudaSuccess && cur != qru_cuda(ctx)->device)
-        e = cudaSetDevice(qru_cuda(ctx)->device);
-    return e != cudaSuccess ? qru_cuda_status(e) : 0;
 }
 
 /* Status of the kernel launches just made (an error the caller left
