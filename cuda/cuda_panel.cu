@@ -180,9 +180,10 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
         return qru_cuda_launched();
     }
     if (mt < m) /* the other kernels read one array: gathered */
-        return qru_ref_panel_qr_tp(ctx, sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT,
-                                   mt, m - mt, nb, A, lda, B, ldb, Y, ldy, W,
-                                   ldw, tau, work);
+        return qru_panel_qr_tp_gather(ctx, &ctx->table,
+                                      sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT,
+                                      mt, m - mt, nb, A, lda, B, ldb, Y, ldy,
+                                      W, ldw, tau, work);
     if (reg && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
                                                       ldy, t, ot, wk, ok);

@@ -293,6 +293,13 @@ int qru_wy_left_gemms(qru_context *ctx, const qru_backend_ops *o,
                       qru_dtype dt, char ytop, int mt, int mb, int nb, int nc,
                       qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A,
                       int lda, qru_ptr B, int ldb, qru_ptr work);
+/* panel_qr_tp as the gather into one array, panel_qr and the scatter back,
+ * through the table o (the same rule: the reference op passes ctx->ops, a
+ * backend &ctx->table). */
+int qru_panel_qr_tp_gather(qru_context *ctx, const qru_backend_ops *o,
+                           qru_dtype dt, int mt, int mb, int nb, qru_ptr A,
+                           int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy,
+                           qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
 
 /* Elements of the work argument of panel_qr for an m x nb panel. */
 static inline size_t qru_panel_work(int m, int nb)
