@@ -77,13 +77,6 @@ template <typename T> static int coop_capacity(qru_context *ctx)
     return cap;
 }
 
-/* The tuning block of ctx for the element type T. */
-template <typename T> static const qru_tuning *tuning_t(qru_context *ctx)
-{
-    return qru_ctx_tuning(ctx, sizeof(T) == sizeof(double) ? QRU_DOUBLE
-                                                            : QRU_FLOAT);
-}
-
 /* Blocks for an m x nb panel: one per panel_group_rows rows (the
  * tuning's: below it a panel is not split further), at most one per SM,
  * at most what can be resident and what work holds.  The tuning's
@@ -91,7 +84,7 @@ template <typename T> static const qru_tuning *tuning_t(qru_context *ctx)
  * and experiments). */
 template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
 {
-    const qru_tuning *t = tuning_t<T>(ctx);
+    const qru_tuning *t = qru_cu_tuning<T>(ctx);
     int env = t->panel_groups;
     long rows = t->panel_group_rows;
     long g = env > 0 ? env : (m + rows - 1) / rows;
@@ -162,7 +155,7 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
 {
     qru_cuda_impl *im = qru_cuda(ctx);
     cudaStream_t s = im->stream;
-    int which = tuning_t<T>(ctx)->panel_kernel;
+    int which = qru_cu_tuning<T>(ctx)->panel_kernel;
     T *a = (T *)A.h, *b = (T *)B.h, *y = (T *)Y.h, *w = (T *)W.h,
       *t = (T *)tau.h, *wk = (T *)work.h;
     long oa = (long)A.off, ob = (long)B.off, oy = (long)Y.off,
@@ -180,8 +173,7 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
         return qru_cuda_launched();
     }
     if (mt < m) /* the other kernels read one array: gathered */
-        return qru_panel_qr_tp_gather(ctx, &ctx->table,
-                                      sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT,
+        return qru_panel_qr_tp_gather(ctx, &ctx->table, qru_cu_dtype<T>(),
                                       mt, m - mt, nb, A, lda, B, ldb, Y, ldy,
                                       W, ldw, tau, work);
     if (reg && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
@@ -426,17 +418,16 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
                                           qru_dp<T>(B), ldb, w, lw,
                                           info + 1));
     if (!st && want[2]) {
-        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
-        st = qru_cu_lacpy(ctx, dt, 'L', n, k, A, lda, Q, ldq);
+        st = qru_cu_lacpy(ctx, qru_cu_dtype<T>(), 'L', n, k, A, lda, Q, ldq);
         if (!st)
             st = qru_cusolver_status(sv_orgqr(h, n, k, qru_dp<T>(Q), ldq,
                                               tau, w, lw, info + 2));
     }
     /* R: exact zeros below the diagonal */
     if (!st && n > 1) {
-        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
-        st = qru_cu_laset(ctx, dt, 'L', n - 1, m < n - 1 ? m : n - 1, 0.0,
-                          0.0, qru_ptr_add(A, 1), lda);
+        st = qru_cu_laset(ctx, qru_cu_dtype<T>(), 'L', n - 1,
+                          m < n - 1 ? m : n - 1, 0.0, 0.0,
+                          qru_ptr_add(A, 1), lda);
     }
     if (st)
         return st;

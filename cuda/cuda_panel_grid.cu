@@ -308,9 +308,7 @@ template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb
     /* chunk > nb: T fits in S, and the partials fit in the work of
      * panel_qr (G (nb + 1) <= m + nb + 2) */
     long chunk = ((long)m + sms - 1) / sms;
-    long min_rows = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
-                                            ? QRU_DOUBLE
-                                            : QRU_FLOAT)->panel_grid_rows;
+    long min_rows = qru_cu_tuning<T>(ctx)->panel_grid_rows;
     if (chunk < min_rows)
         chunk = min_rows;
     if (chunk < nb + 1)

@@ -449,21 +449,20 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
  * cluster, else the global-memory kernel (the tuning's sweeps_kernel,
  * qru_sweeps_kernel in src/qru_tuning.h: GLOBAL forces the global-memory
  * kernel, CLUSTER the cluster window, WINDOW the one-block window, CHAIN
- * the one-block chain, CHAINCLUSTER the cluster chain, where they
- * fit).  Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms for the removal of
- * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
- * does not fit, the chain beats the global-memory kernel (p = 150: 28
- * against 45 ms adding columns to 8000 x 3000) and the per-step launches
- * (p = 200 in float: 27 against 33 ms). */
+ * the one-block chain, CHAINCLUSTER the cluster chain, where they fit).
+ * Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms
+ * for the removal of 100 rows from 12000 x 6000) beats the chain
+ * (41 ms); where the window does not fit, the chain beats the
+ * global-memory kernel (p = 150: 28 against 45 ms adding columns to
+ * 8000 x 3000) and the per-step launches (p = 200 in float: 27 against
+ * 33 ms). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
                            qru_ptr cs)
 {
     cudaStream_t st = qru_cuda(ctx)->stream;
-    int kind = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
-                                       ? QRU_DOUBLE
-                                       : QRU_FLOAT)->sweeps_kernel;
+    int kind = qru_cu_tuning<T>(ctx)->sweeps_kernel;
     int W = 2 * (p < L ? p : L) + 2;
     size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
     int fits = bytes <= sweeps_smem_cap<T>(ctx);

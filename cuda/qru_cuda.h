@@ -167,6 +167,17 @@ template <typename T> static inline T *qru_dp(qru_ptr p)
     return (T *)p.h + p.off;
 }
 
+/* The element type T (float or double) and its tuning block in ctx. */
+template <typename T> static inline qru_dtype qru_cu_dtype(void)
+{
+    return sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
+}
+template <typename T>
+static inline const qru_tuning *qru_cu_tuning(const qru_context *ctx)
+{
+    return qru_ctx_tuning(ctx, qru_cu_dtype<T>());
+}
+
 /* Grid helpers: blocks to cover 'count' items with 'per' each, capped. */
 static inline unsigned qru_blocks(long count, long per, unsigned cap)
 {
