@@ -285,12 +285,14 @@ START_TEST(test_tuning_env)
     setenv("QRU_GEQRF", "own", 1);
     setenv("QRU_SWEEPS_MAX_WORK", "12x", 1);
     setenv("QRU_PANEL_KERNEL", "reg", 1);
+    setenv("QRU_SWEEPS_ACC_NB", "40", 1);
     qru_context *c = NULL;
     ck_assert_int_eq(qru_context_create(qru_test_backend(), &c), 0);
     unsetenv("QRU_QR_NB");
     unsetenv("QRU_GEQRF");
     unsetenv("QRU_SWEEPS_MAX_WORK");
     unsetenv("QRU_PANEL_KERNEL");
+    unsetenv("QRU_SWEEPS_ACC_NB");
     for (int d = 0; d < 2; ++d) {
         qru_dtype dt = d ? QRU_DOUBLE : QRU_FLOAT;
         ck_assert_int_eq(qru_context_get_tuning(c, dt, QRU_TUNE_QR_NB, &v), 0);
@@ -310,6 +312,18 @@ START_TEST(test_tuning_env)
                          0);
         /* the name of the last value */
         ck_assert_int_eq(v, QRU_PANEL_KERNEL_REG);
+        /* a private threshold from the environment; the sweeps'
+         * thresholds at their defaults (set in both blocks of every
+         * backend) */
+        ck_assert_int_eq(qru_ctx_get_tuning(c, dt, QRU_TUNE_SWEEPS_ACC_NB, &v),
+                         0);
+        ck_assert_int_eq(v, 40);
+        ck_assert_int_eq(
+            qru_ctx_get_tuning(ctx, dt, QRU_TUNE_SWEEPS_ACC_NB, &v), 0);
+        ck_assert_int_eq(v, 48);
+        ck_assert_int_eq(
+            qru_ctx_get_tuning(ctx, dt, QRU_TUNE_SWEEPS_ACC_MIN_P, &v), 0);
+        ck_assert_int_eq(v, 16);
     }
     qru_context_destroy(c);
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,
