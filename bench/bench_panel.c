@@ -153,15 +153,19 @@ int main(void)
             a.W = dalloc_rand(mn);
             a.tau = dalloc_rand((size_t)a.nb);
             a.work = dalloc_rand(qru_panel_work(a.m, a.nb));
-            static const int kinds[][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 7}};
+            static const int kinds[][2] = {{QRU_PANEL_KERNEL_AUTO, 1},
+                                           {QRU_PANEL_KERNEL_SMEM, 2},
+                                           {QRU_PANEL_KERNEL_GLOBAL, 3},
+                                           {QRU_PANEL_KERNEL_REG, 7}};
             for (int k = 0; k < 4; ++k) {
-                qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
-                                       kinds[k][0]);
+                qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                   kinds[k][0]);
                 double t = timeit(run_panel, &a, 20);
                 printf("  %d %5d %4d %5d %9.2f\n", kinds[k][1], a.m, a.nb, 0,
                        1e6 * t);
             }
-            qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0);
+            qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                               QRU_PANEL_KERNEL_AUTO);
             printf("  6 %5d %4d %5d %9.2f\n", a.m, a.nb, 0,
                    1e6 * timeit(run_copy, &a, 20));
             O->mem_free(ctx, a.A0.h);

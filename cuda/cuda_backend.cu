@@ -368,9 +368,6 @@ qru_device_type qru_cu_device_type(const qru_context *ctx)
 
 int qru_cu_sync(qru_context *ctx)
 {
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return qru_cuda_status(cudaStreamSynchronize(qru_cuda(ctx)->stream));
 }
 
@@ -432,8 +429,8 @@ int qru_cu_lane(qru_context *ctx, qru_dtype dt, int l)
     l = l != 0 && qru_ctx_tuning(ctx, dt)->lookahead;
     if (l == im->lane)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (!st && l == 1 && !im->lane_stream[1])
+    int st = 0;
+    if (l == 1 && !im->lane_stream[1])
         st = lane_make(im);
     if (!st && l == 1) { /* queue 1 after queue 0's mark, or all of it */
         if (!im->lane_marked)
@@ -454,8 +451,8 @@ int qru_cu_lane_mark(qru_context *ctx, qru_dtype dt)
     qru_cuda_impl *im = qru_cuda(ctx);
     if (!qru_ctx_tuning(ctx, dt)->lookahead)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (!st && !im->lane_stream[1])
+    int st = 0;
+    if (!im->lane_stream[1])
         st = lane_make(im);
     if (!st)
         st = qru_cuda_status(
@@ -470,9 +467,8 @@ int qru_cu_lane_join(qru_context *ctx)
     qru_cuda_impl *im = qru_cuda(ctx);
     if (!im->lane_stream[1])
         return 0; /* never used: queue 0 is current */
-    int st = qru_cuda_enter(ctx);
-    if (!st)
-        st = qru_cuda_status(cudaEventRecord(im->lane_ev[1], im->lane_stream[1]));
+    int st =
+        qru_cuda_status(cudaEventRecord(im->lane_ev[1], im->lane_stream[1]));
     if (!st)
         st = qru_cuda_status(
             cudaStreamWaitEvent(im->lane_stream[0], im->lane_ev[1], 0));
@@ -485,12 +481,10 @@ int qru_cu_lane_join(qru_context *ctx)
 
 int qru_cu_alloc(qru_context *ctx, size_t bytes, void **h)
 {
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
+    (void)ctx; /* the op's scope made its device current */
     void *p = NULL;
     /* never a zero-size request: a NULL handle means "no matrix" above */
-    st = qru_cuda_status(cudaMalloc(&p, bytes < 256 ? 256 : bytes));
+    int st = qru_cuda_status(cudaMalloc(&p, bytes < 256 ? 256 : bytes));
     if (st)
         return st;
     *h = p;
@@ -501,7 +495,7 @@ void qru_cu_free(qru_context *ctx, void *h)
 {
     if (!h)
         return;
-    (void)qru_cuda_enter(ctx);
+    (void)ctx; /* the op's scope made its device current */
     cudaFree(h);
     qru_cuda_clear();
 }
@@ -572,12 +566,9 @@ int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n, const void *src,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     qru_cuda_impl *im = qru_cuda(ctx);
     size_t es = qru_dtype_size(dt);
-    st = qru_cuda_status(cudaMemcpy2DAsync(
+    int st = qru_cuda_status(cudaMemcpy2DAsync(
         (char *)dst.h + dst.off * es, (size_t)ldd * es, src, (size_t)lds * es,
         (size_t)m * es, (size_t)n, cudaMemcpyHostToDevice, im->stream));
     if (st)
@@ -598,15 +589,13 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     qru_cuda_impl *im = qru_cuda(ctx);
     size_t es = qru_dtype_size(dt);
     /* columns of a few elements (a diagonal, a row) with a gap between
      * them: the copy engine moves a 2-D copy one column at a time (about
      * 1 us each), so a kernel packs them first and one transfer follows */
     void *tmp = NULL;
+    int st;
     if ((size_t)m * es < 64 && n > 16 && lds != m) {
         st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
         if (!st)
@@ -634,9 +623,6 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     qru_cuda_impl *im = qru_cuda(ctx);
     size_t es = qru_dtype_size(dt);
     const char *s0 = (const char *)src.h + src.off * es;
@@ -660,7 +646,7 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
      * element after another block has overwritten it, so stage the block
      * through stream-ordered scratch memory. */
     void *tmp = NULL;
-    st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
+    int st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
     if (st)
         return st;
     st = qru_cuda_status(cudaMemcpy2DAsync(tmp, (size_t)m * es, s0,

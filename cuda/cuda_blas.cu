@@ -30,9 +30,6 @@ int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int u = (uplo == 'U' || uplo == 'u') ? 1 : (uplo == 'L' || uplo == 'l') ? 2 : 0;
     return dt == QRU_DOUBLE ? laset_t<double>(ctx, u, m, n, off, dg, A, lda)
                             : laset_t<float>(ctx, u, m, n, off, dg, A, lda);
@@ -54,9 +51,6 @@ int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? transpose_t<double>(ctx, m, n, A, lda, B, ldb)
                             : transpose_t<float>(ctx, m, n, A, lda, B, ldb);
 }
@@ -83,9 +77,6 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     if (k <= 0 || alpha == 0.0) { /* C = beta C, exactly 0 for beta == 0 */
         if (beta == 1.0)
             return 0;
@@ -110,9 +101,6 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int trsv_min = qru_ctx_tuning(ctx, dt)->trsv_min_m;
     if ((side == 'L' || side == 'l') && n <= QRU_CU_TRSV_MAX_RHS &&
         trsv_min > 0 && m >= trsv_min)
@@ -176,9 +164,6 @@ int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
             norms[j] = 0.0;
         return 0;
     }
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? col_norms_t<double>(ctx, m, n, A, lda, norms)
                             : col_norms_t<float>(ctx, m, n, A, lda, norms);
 }
@@ -194,15 +179,13 @@ int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
     *count = 0;
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     qru_cuda_impl *im = qru_cuda(ctx);
     unsigned gx = qru_blocks(m, QRU_RED, NONFIN_GX);
     unsigned gy = qru_blocks(n, 1, NONFIN_GY);
     int part[NONFIN_GX * NONFIN_GY];
     void *dev = NULL;
-    if ((st = qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev)) != 0)
+    int st = qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev);
+    if (st)
         return st;
     int u = (uplo == 'U' || uplo == 'u')   ? 1
             : (uplo == 'L' || uplo == 'l') ? 2
@@ -250,9 +233,6 @@ int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha, qru_ptr x
     /* n == 0 still launches: tau = 0 must be written */
     if (n < 0)
         n = 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? house_t<double>(ctx, n, alpha, x, v, tau)
                             : house_t<float>(ctx, n, alpha, x, v, tau);
 }
@@ -278,9 +258,6 @@ int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
         return 0;
     if (m < 0)
         m = 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? larf_t<double>(ctx, m, n, v, tau, top, ldt, C, ldc)
                : larf_t<float>(ctx, m, n, v, tau, top, ldt, C, ldc);
@@ -308,9 +285,6 @@ int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
 {
     if (m <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? wy_append_t<double>(ctx, m, j, Y, ldy, W, ldw, tau, work)
                : wy_append_t<float>(ctx, m, j, Y, ldy, W, ldw, tau, work);

@@ -47,9 +47,6 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
 {
     if (n <= 0 || ((k <= 0 || alpha == 0.0) && beta == 1.0))
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int u = uplo_code(uplo) == 1 ? 1 : 2;
     if (k <= 0 || alpha == 0.0) /* C = beta C on the triangle */
         return dt == QRU_DOUBLE ? scal_tri_t<double>(ctx, u, n, beta, C, ldc)
@@ -60,7 +57,8 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
                    ? syrk1_t<double>(ctx, k, alpha, A, tr ? 1 : lda, beta, C)
                    : syrk1_t<float>(ctx, k, alpha, A, tr ? 1 : lda, beta, C);
     cublasHandle_t h = qru_cuda(ctx)->blas;
-    st = qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    int st =
+        qru_cublas_status(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
     if (st)
         return st;
     cublasFillMode_t fm =
@@ -92,9 +90,6 @@ int qru_cu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int u = uplo_code(uplo);
     return dt == QRU_DOUBLE ? lacpy_t<double>(ctx, u, m, n, A, lda, B, ldb)
                             : lacpy_t<float>(ctx, u, m, n, A, lda, B, ldb);
@@ -263,9 +258,6 @@ int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
             *ws_elems = 0;
         return 0;
     }
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int upper = uplo_code(uplo) == 1;
     return dt == QRU_DOUBLE
                ? potrf_full_t<double>(ctx, upper, n, A, lda, info, ws, ws_elems)
@@ -326,17 +318,17 @@ static int potrf_panel_vendor_t(qru_context *ctx, int upper, int n,
     return st;
 }
 
-/* Which implementation potrf_panel runs: cuSOLVER from this block size
- * on, the one-work-group kernel below it (a 1 x 1 block of a GP append is
- * one launch that way); the tuning's chol_panel (1 kernel, 2 vendor) forces one for every
- * n.  cuSOLVER measured faster for the 128 x 128 blocks
- * (docs/performance.md). */
-#define VENDOR_PANEL_MIN_N 32
-
+/* Which implementation potrf_panel runs: with the tuning's chol_panel
+ * AUTO, cuSOLVER from the block order chol_panel_min_n on (0: never), the
+ * one-work-group kernel below it (a 1 x 1 block of a GP append is one
+ * launch that way); KERNEL or VENDOR forces one for every n.  cuSOLVER
+ * measured faster for the 128 x 128 blocks (docs/performance.md). */
 static int panel_use_vendor(const qru_context *ctx, qru_dtype dt, int n)
 {
-    int c = qru_ctx_tuning(ctx, dt)->chol_panel; /* 0 auto, 1 kernel, 2 vendor */
-    return c == 0 ? n >= VENDOR_PANEL_MIN_N : c == 2;
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    if (t->chol_panel == QRU_CHOL_PANEL_AUTO)
+        return t->chol_panel_min_n > 0 && n >= t->chol_panel_min_n;
+    return t->chol_panel == QRU_CHOL_PANEL_VENDOR;
 }
 
 int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
@@ -344,9 +336,6 @@ int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
 {
     if (n <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     int upper = uplo_code(uplo) == 1;
     if (panel_use_vendor(ctx, dt, n))
         return dt == QRU_DOUBLE ? potrf_panel_vendor_t<double>(
@@ -377,9 +366,6 @@ int qru_cu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 {
     if (n <= 0 || k <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? chol_rot_t<double>(ctx, n, k, sign, L, ldl, W, ldw, info,
                                     base)

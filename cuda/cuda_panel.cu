@@ -54,9 +54,6 @@ template <typename T> static size_t smem_bytes(int m, int nb)
     return ((size_t)m * nb + (size_t)nb * nb + 2 * (size_t)nb) * sizeof(T);
 }
 
-/* Rows per block below which a panel is not split further. */
-#define PANEL_MIN_ROWS 128
-
 /* Blocks of qru_panel_qr<T> that can be resident at once on the context's
  * device (0: no cooperative launch there); cached per device and type. */
 template <typename T> static int coop_capacity(qru_context *ctx)
@@ -80,21 +77,17 @@ template <typename T> static int coop_capacity(qru_context *ctx)
     return cap;
 }
 
-/* The tuning block of ctx for the element type T. */
-template <typename T> static const qru_tuning *tuning_t(qru_context *ctx)
-{
-    return qru_ctx_tuning(ctx, sizeof(T) == sizeof(double) ? QRU_DOUBLE
-                                                            : QRU_FLOAT);
-}
-
-/* Blocks for an m x nb panel: one per PANEL_MIN_ROWS rows, at most one per
- * SM, at most what can be resident and what work holds.  The tuning's
+/* Blocks for an m x nb panel: one per panel_group_rows rows (the
+ * tuning's: below it a panel is not split further), at most one per SM,
+ * at most what can be resident and what work holds.  The tuning's
  * panel_groups (a positive count) overrides the first two rules (for tests
  * and experiments). */
 template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
 {
-    int env = tuning_t<T>(ctx)->panel_groups;
-    long g = env > 0 ? env : (m + PANEL_MIN_ROWS - 1) / PANEL_MIN_ROWS;
+    const qru_tuning *t = qru_cu_tuning<T>(ctx);
+    int env = t->panel_groups;
+    long rows = t->panel_group_rows;
+    long g = env > 0 ? env : (m + rows - 1) / rows;
     if (env == 0 && g > qru_cuda(ctx)->sm_count)
         g = qru_cuda(ctx)->sm_count;
     if (g > m)
@@ -110,12 +103,14 @@ template <typename T> static int panel_groups(qru_context *ctx, int m, int nb)
     return g < 1 ? 1 : (int)g;
 }
 
-/* Which panel kernel: the tuning's panel_kernel = 0 (default: the
- * warp-chain kernel, else registers, else shared memory, else the tall
- * panel over many blocks (cuda_panel_grid.cu), else global memory: the
- * first that fits), 1 (no register kernel), 2 (the global-memory kernel
- * only), 3 (the many-block kernel wherever it applies, else global
- * memory) or 4 (as 0 without the warp-chain kernel). */
+/* Which panel kernel: the tuning's panel_kernel (qru_panel_kernel,
+ * src/qru_tuning.h): AUTO (the default: the warp-chain kernel, else
+ * registers, else shared memory, else the tall panel over many blocks
+ * (cuda_panel_grid.cu), else global memory: the first that fits), SMEM
+ * (neither the warp-chain nor the register kernel), GLOBAL (the
+ * global-memory kernel only), GRID (the many-block kernel wherever it
+ * applies, else global memory) or REG (as AUTO without the warp-chain
+ * kernel). */
 
 /* The register kernel's limits (kernels/qru_panel.cl) and block. */
 #define REG_THREADS 512
@@ -160,35 +155,38 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
 {
     qru_cuda_impl *im = qru_cuda(ctx);
     cudaStream_t s = im->stream;
-    int which = tuning_t<T>(ctx)->panel_kernel;
+    int which = qru_cu_tuning<T>(ctx)->panel_kernel;
     T *a = (T *)A.h, *b = (T *)B.h, *y = (T *)Y.h, *w = (T *)W.h,
       *t = (T *)tau.h, *wk = (T *)work.h;
     long oa = (long)A.off, ob = (long)B.off, oy = (long)Y.off,
          ow = (long)W.off, ot = (long)tau.off, ok = (long)work.off;
     size_t sb = smem_bytes<T>(m, nb);
     int onchip = 0;
-    if (which == 0 && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+    int chain = which == QRU_PANEL_KERNEL_AUTO;
+    int reg = chain || which == QRU_PANEL_KERNEL_REG;
+    int smem = reg || which == QRU_PANEL_KERNEL_SMEM;
+    int grid = which != QRU_PANEL_KERNEL_GLOBAL;
+    if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
         /* W formed in the kernel */
         qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
             m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t, ot);
         return qru_cuda_launched();
     }
     if (mt < m) /* the other kernels read one array: gathered */
-        return qru_ref_panel_qr_tp(ctx, sizeof(T) == 8 ? QRU_DOUBLE : QRU_FLOAT,
-                                   mt, m - mt, nb, A, lda, B, ldb, Y, ldy, W,
-                                   ldw, tau, work);
-    if ((which == 0 || which == 4) && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
+        return qru_panel_qr_tp_gather(ctx, &ctx->table, qru_cu_dtype<T>(),
+                                      mt, m - mt, nb, A, lda, B, ldb, Y, ldy,
+                                      W, ldw, tau, work);
+    if (reg && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
         qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
                                                       ldy, t, ot, wk, ok);
         onchip = 1;
-    } else if ((which == 0 || which == 1 || which == 4) &&
-               sb <= smem_capacity<T>(ctx)) {
+    } else if (smem && sb <= smem_capacity<T>(ctx)) {
         qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
             m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot, 1, wk, ok);
         onchip = 1;
     }
     int chunk = 0;
-    if (!onchip && which != 2 &&
+    if (!onchip && grid &&
         (chunk = qru_cu_panel_grid_rows<T>(ctx, m, nb)) > 0 &&
         qru_cu_panel_grid<T>(ctx, m, nb, chunk, A, lda, Y, ldy, tau, work) ==
             0)
@@ -228,9 +226,6 @@ int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
 {
     if (nb <= 0 || m <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? panel_t<double>(ctx, m, m, nb, A, lda, A, lda,
                                               Y, ldy, W, ldw, tau, work)
                             : panel_t<float>(ctx, m, m, nb, A, lda, A, lda, Y,
@@ -245,9 +240,6 @@ int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
     int m = mt + mb;
     if (nb <= 0 || m <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? panel_t<double>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
                                  ldw, tau, work)
@@ -275,9 +267,6 @@ int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
     *nb = 0;
     if (extra < 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     *nb = dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
                            : max_nb_t<float>(ctx, extra);
     return 0;
@@ -429,17 +418,16 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
                                           qru_dp<T>(B), ldb, w, lw,
                                           info + 1));
     if (!st && want[2]) {
-        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
-        st = qru_cu_lacpy(ctx, dt, 'L', n, k, A, lda, Q, ldq);
+        st = qru_cu_lacpy(ctx, qru_cu_dtype<T>(), 'L', n, k, A, lda, Q, ldq);
         if (!st)
             st = qru_cusolver_status(sv_orgqr(h, n, k, qru_dp<T>(Q), ldq,
                                               tau, w, lw, info + 2));
     }
     /* R: exact zeros below the diagonal */
     if (!st && n > 1) {
-        qru_dtype dt = sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
-        st = qru_cu_laset(ctx, dt, 'L', n - 1, m < n - 1 ? m : n - 1, 0.0,
-                          0.0, qru_ptr_add(A, 1), lda);
+        st = qru_cu_laset(ctx, qru_cu_dtype<T>(), 'L', n - 1,
+                          m < n - 1 ? m : n - 1, 0.0, 0.0,
+                          qru_ptr_add(A, 1), lda);
     }
     if (st)
         return st;
@@ -466,9 +454,6 @@ int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
             *ws_elems = 0;
         return 0;
     }
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? geqrf_full_t<double>(ctx, n, m, A, lda, Q, ldq,
                                                    B, ldb, r, ws, ws_elems)
                             : geqrf_full_t<float>(ctx, n, m, A, lda, Q, ldq,

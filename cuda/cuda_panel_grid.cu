@@ -42,7 +42,6 @@
 #define PG_THREADS 1024
 #define PG_WARPS (PG_THREADS / 32)
 #define PG_MAX_NB (PG_THREADS / 8) /* 8 lanes reduce a column's partials */
-#define PG_MIN_ROWS 128
 
 /* Exponent limits of the block scaling (2^-e stays finite). */
 template <typename T> __device__ __forceinline__ int pg_emax()
@@ -295,7 +294,9 @@ template <typename T> static int pg_resident(qru_context *ctx, size_t cap)
     return per_sm >= 1;
 }
 
-/* Rows a block for an m x nb panel (0: the kernel does not apply). */
+/* Rows a block for an m x nb panel (0: the kernel does not apply): m
+ * over the SMs, at least the tuning's panel_grid_rows and nb + 1, a
+ * multiple of 32. */
 template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb)
 {
     if (nb < 1 || nb > PG_MAX_NB || m < nb)
@@ -307,8 +308,9 @@ template <typename T> int qru_cu_panel_grid_rows(qru_context *ctx, int m, int nb
     /* chunk > nb: T fits in S, and the partials fit in the work of
      * panel_qr (G (nb + 1) <= m + nb + 2) */
     long chunk = ((long)m + sms - 1) / sms;
-    if (chunk < PG_MIN_ROWS)
-        chunk = PG_MIN_ROWS;
+    long min_rows = qru_cu_tuning<T>(ctx)->panel_grid_rows;
+    if (chunk < min_rows)
+        chunk = min_rows;
     if (chunk < nb + 1)
         chunk = nb + 1;
     chunk = (chunk + 31) / 32 * 32;

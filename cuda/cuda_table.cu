@@ -28,6 +28,10 @@ template <void (*F)(qru_context *, void *)> struct scoped<F> {
 };
 #define SCOPED(f) scoped<f>::call
 
+/* the tuning blocks below are positional (C++ has no array designators) */
+static_assert(QRU_TUNING_FLOAT == 0 && QRU_TUNING_DOUBLE == 1,
+              "the tuning blocks are float, then double");
+
 #define QRU_CU_OP_(name, params, args, need, stat) .name = SCOPED(qru_cu_##name),
 const qru_backend_ops qru_cuda_ops = {
     .name = "cuda",
@@ -41,40 +45,73 @@ const qru_backend_ops qru_cuda_ops = {
     .mem_free = SCOPED(qru_cu_free),
     .mem_locate = nullptr, /* device addresses (unified addressing) */
     QRU_OPS(QRU_CU_OP_)
-    /* (C++: every field in declaration order) */
-    .tuning = {.qr_nb = 32,
-               .chol_nb = 128,
-               /* cuSOLVER measured faster than qru's QR */
-               .geqrf_min_k = 1,
-               /* cuSOLVER measured faster than qru's blocked Cholesky at
-                * every n (docs/performance.md) */
-               .potrf_min_n = 1,
-               .qr_vendor = 0,
-               .chol_vendor = 0,
-               .upd_panel_nb = 64,
-               .upd_panel_min_nb = 16,
-               .upd_rows_nb = 128,
-               /* measured on an H200 (docs/performance.md) */
-               .sweeps_max_work = 32768,
-               .panel_kernel = 0,
-               .panel_groups = 0,
-               .chol_panel = 0,
-               .sweeps_kernel = 0,
-               /* below m = 1024 cuBLAS is faster with one right-hand
-                * side (measured on an H200) */
-               .trsv_min_m = 1024,
-               /* the trailing update beside the next panel
-                * (docs/performance.md) */
-               .lookahead = 1,
-               /* tiles or sweeps by the cost model (docs/performance.md) */
-               .upd_tiles = 0,
-               /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
-                * n x m matrix, ~25 us a column on small ones (H200,
-                * geqrf + orgqr at 121 x 10 .. 800 x 20 .. 400 x 100),
-                * at least 10 TFLOP/s (H100, 28 shapes,
-                * docs/performance.md); fused panels on the warp-chain
-                * and register kernels up to 288 rows (QRU_PREG_LEN) */
-               .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
+    /* one block per element type, float then double (C++: the blocks in
+     * that order, every field in declaration order); float has double's
+     * values */
+    .tuning = {{.qr_nb = 32,
+                .chol_nb = 128,
+                .geqrf_min_k = 1,
+                .potrf_min_n = 1,
+                .qr_vendor = 0,
+                .chol_vendor = 0,
+                .upd_panel_nb = 64,
+                .upd_panel_min_nb = 16,
+                .upd_rows_nb = 128,
+                .sweeps_max_work = 32768,
+                .trsv_min_m = 1024,
+                .lookahead = 1,
+                .upd_tiles = 0,
+                .panel_kernel = QRU_PANEL_KERNEL_AUTO,
+                .panel_groups = 0,
+                .panel_group_rows = 128,
+                .panel_grid_rows = 128,
+                .chol_panel = QRU_CHOL_PANEL_AUTO,
+                .chol_panel_min_n = 32,
+                .sweeps_kernel = QRU_SWEEPS_KERNEL_AUTO,
+                .sweeps_acc_min_p = 16,
+                .sweeps_acc_nb = 48,
+                .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 25e-6}},
+               {.qr_nb = 32,
+                .chol_nb = 128,
+                /* cuSOLVER measured faster than qru's QR */
+                .geqrf_min_k = 1,
+                /* cuSOLVER measured faster than qru's blocked Cholesky at
+                 * every n (docs/performance.md) */
+                .potrf_min_n = 1,
+                .qr_vendor = 0,
+                .chol_vendor = 0,
+                .upd_panel_nb = 64,
+                .upd_panel_min_nb = 16,
+                .upd_rows_nb = 128,
+                /* measured on an H200 (docs/performance.md) */
+                .sweeps_max_work = 32768,
+                /* below m = 1024 cuBLAS is faster with one right-hand
+                 * side (measured on an H200) */
+                .trsv_min_m = 1024,
+                /* the trailing update beside the next panel
+                 * (docs/performance.md) */
+                .lookahead = 1,
+                /* tiles or sweeps by the cost model (docs/performance.md) */
+                .upd_tiles = 0,
+                .panel_kernel = QRU_PANEL_KERNEL_AUTO,
+                .panel_groups = 0,
+                .panel_group_rows = 128,
+                .panel_grid_rows = 128,
+                .chol_panel = QRU_CHOL_PANEL_AUTO,
+                /* cuSOLVER from order 32 (measured faster for the
+                 * 128 x 128 blocks, docs/performance.md) */
+                .chol_panel_min_n = 32,
+                .sweeps_kernel = QRU_SWEEPS_KERNEL_AUTO,
+                .sweeps_acc_min_p = 16,
+                .sweeps_acc_nb = 48,
+                /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
+                 * n x m matrix, ~25 us a column on small ones (H200,
+                 * geqrf + orgqr at 121 x 10 .. 800 x 20 .. 400 x 100),
+                 * at least 10 TFLOP/s (H100, 28 shapes,
+                 * docs/performance.md); fused panels on the warp-chain
+                 * and register kernels up to 288 rows (QRU_PREG_LEN) */
+                .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
+                        288, 3e12, 10e-6, 25e-6}}},
 };
 

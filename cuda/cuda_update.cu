@@ -33,9 +33,6 @@ int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
 {
     if (cnt <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE ? givens_make_t<double>(ctx, cnt, X, inc, ps, cs)
                             : givens_make_t<float>(ctx, cnt, X, inc, ps, cs);
 }
@@ -59,9 +56,6 @@ int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
 {
     if (cnt <= 0 || len <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_apply_t<double>(ctx, cnt, len, cs, X, inc, ps, es)
                : givens_apply_t<float>(ctx, cnt, len, cs, X, inc, ps, es);
@@ -85,9 +79,6 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
         return 0;
     if (alpha == 0.0 && beta == 1.0)
         return 0; /* B unchanged */
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? geadd_t<double>(ctx, m, n, alpha, A, lda, beta, B, ldb)
                : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
@@ -455,36 +446,39 @@ static int sweeps_cluster_launch(qru_context *ctx, int L, int p, int make,
 /* The shared-memory kernel when its window fits one block, else the
  * chain of rows when the sweeps form their rotations on p rows (in one
  * block, else in a cluster), else the cluster window when it fits a
- * cluster, else the global-memory kernel (the tuning's sweeps_kernel:
- * 1 forces the global-memory kernel, 2 the cluster window, 3 the
- * one-block window, 4 the one-block chain, 5 the cluster chain, where
- * they fit).  Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms for the removal of
- * 100 rows from 12000 x 6000) beats the chain (41 ms); where the window
- * does not fit, the chain beats the global-memory kernel (p = 150: 28
- * against 45 ms adding columns to 8000 x 3000) and the per-step launches
- * (p = 200 in float: 27 against 33 ms). */
+ * cluster, else the global-memory kernel (the tuning's sweeps_kernel,
+ * qru_sweeps_kernel in src/qru_tuning.h: GLOBAL forces the global-memory
+ * kernel, CLUSTER the cluster window, WINDOW the one-block window, CHAIN
+ * the one-block chain, CHAINCLUSTER the cluster chain, where they fit).
+ * Measured on an H100 (docs/performance.md): at p = 100 the window (35 ms
+ * for the removal of 100 rows from 12000 x 6000) beats the chain
+ * (41 ms); where the window does not fit, the chain beats the
+ * global-memory kernel (p = 150: 28 against 45 ms adding columns to
+ * 8000 x 3000) and the per-step launches (p = 200 in float: 27 against
+ * 33 ms). */
 template <typename T>
 static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                            long xrs, long xcs, int nr, int from_jlo,
                            qru_ptr cs)
 {
     cudaStream_t st = qru_cuda(ctx)->stream;
-    int kind = qru_ctx_tuning(ctx, sizeof(T) == sizeof(double)
-                                       ? QRU_DOUBLE
-                                       : QRU_FLOAT)->sweeps_kernel;
+    int kind = qru_cu_tuning<T>(ctx)->sweeps_kernel;
     int W = 2 * (p < L ? p : L) + 2;
     size_t bytes = (size_t)W * (size_t)(nr > 0 ? nr : 1) * sizeof(T);
     int fits = bytes <= sweeps_smem_cap<T>(ctx);
     size_t cbytes = ((size_t)p * (size_t)(p + 2) + 2 * (size_t)p) * sizeof(T);
     int chain = make && nr == p && cbytes <= chain_smem_cap<T>(ctx);
-    if ((kind == 4 && !chain) || (kind == 3 && !fits))
-        kind = 0; /* a forced kernel that does not fit: the default */
-    if (kind == 4 || (kind == 0 && !fits && chain)) {
+    if ((kind == QRU_SWEEPS_KERNEL_CHAIN && !chain) ||
+        (kind == QRU_SWEEPS_KERNEL_WINDOW && !fits))
+        kind = QRU_SWEEPS_KERNEL_AUTO; /* a forced kernel that does not
+                                          fit: the default */
+    int as_auto = kind == QRU_SWEEPS_KERNEL_AUTO; /* the default's rules */
+    if (kind == QRU_SWEEPS_KERNEL_CHAIN || (as_auto && !fits && chain)) {
         qru_givens_sweeps_chain<T><<<1, SWEEP_THREADS, cbytes, st>>>(
             L, p, (T *)X.h, (long)X.off, xrs, xcs, (T *)cs.h, (long)cs.off);
         return qru_cuda_launched();
     }
-    if ((kind == 0 && !fits) || kind == 5) {
+    if ((as_auto && !fits) || kind == QRU_SWEEPS_KERNEL_CHAINCLUSTER) {
         int launched = 0;
         int rc = make && nr == p
                      ? chain_cluster_launch<T>(ctx, L, p, X, xrs, xcs, cs,
@@ -492,18 +486,18 @@ static int givens_sweeps_t(qru_context *ctx, int L, int p, int make, qru_ptr X,
                      : 0;
         if (rc || launched)
             return rc;
-        if (kind == 5)
-            kind = 0;
+        if (kind == QRU_SWEEPS_KERNEL_CHAINCLUSTER)
+            as_auto = 1;
     }
-    if (kind == 2 || (kind == 0 && !fits)) {
+    if (kind == QRU_SWEEPS_KERNEL_CLUSTER || (as_auto && !fits)) {
         int launched = 0;
         int rc = sweeps_cluster_launch<T>(ctx, L, p, make, X, xrs, xcs, nr,
                                           from_jlo, cs, &launched);
         if (rc || launched)
             return rc;
-        kind = 0;
+        as_auto = 1;
     }
-    if ((kind == 0 || kind == 3) && fits) {
+    if ((as_auto || kind == QRU_SWEEPS_KERNEL_WINDOW) && fits) {
         qru_givens_sweeps_smem<T><<<1, SWEEP_THREADS, bytes, st>>>(
             L, p, make, (T *)X.h, (long)X.off, xrs, xcs, nr, from_jlo,
             (T *)cs.h, (long)cs.off, W);
@@ -521,9 +515,6 @@ int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
 {
     if (L <= 0 || p <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_sweeps_t<double>(ctx, L, p, make, X, xrs, xcs, nr,
                                          from_jlo, cs)
@@ -586,9 +577,6 @@ int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
 {
     if (L <= 0 || p <= 0 || ab <= 0)
         return 0;
-    int st = qru_cuda_enter(ctx);
-    if (st)
-        return st;
     return dt == QRU_DOUBLE
                ? givens_accum_t<double>(ctx, L, p, ab, cs, G, ldg)
                : givens_accum_t<float>(ctx, L, p, ab, cs, G, ldg);

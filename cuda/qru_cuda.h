@@ -55,8 +55,9 @@ static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
  * The library runs on the caller's thread, next to the caller's own CUDA
  * work, so every backend op (cuda_table.cu wraps each one) leaves that
  * thread's CUDA state as it found it, through a qru_cuda_scope:
- *   - the current device (the op makes the context's device current and
- *     puts the caller's back);
+ *   - the current device (the scope makes the context's device current
+ *     for the op, so the ops themselves never set it, and puts the
+ *     caller's back);
  *   - an adopted cuBLAS handle's stream and pointer mode and an adopted
  *     cuSOLVER handle's stream (set to the context's stream and host
  *     pointers for the op, restored after it; handles the context created
@@ -135,17 +136,6 @@ static inline int qru_cusolver_status(cusolverStatus_t s)
                     "cuSOLVER status %d", (int)s);
 }
 
-/* Makes the context's device current (a context may live on any device of
- * a multi-GPU host; the op's scope puts the caller's back). */
-static inline int qru_cuda_enter(const qru_context *ctx)
-{
-    int cur = -1;
-    cudaError_t e = cudaGetDevice(&cur);
-    if (e == cudaSuccess && cur != qru_cuda(ctx)->device)
-        e = cudaSetDevice(qru_cuda(ctx)->device);
-    return e != cudaSuccess ? qru_cuda_status(e) : 0;
-}
-
 /* Status of the kernel launches just made (an error the caller left
  * pending is not theirs). */
 static inline int qru_cuda_launched(void)
@@ -175,6 +165,17 @@ void qru_cuda_scratch_free(qru_context *ctx, void *p);
 template <typename T> static inline T *qru_dp(qru_ptr p)
 {
     return (T *)p.h + p.off;
+}
+
+/* The element type T (float or double) and its tuning block in ctx. */
+template <typename T> static inline qru_dtype qru_cu_dtype(void)
+{
+    return sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
+}
+template <typename T>
+static inline const qru_tuning *qru_cu_tuning(const qru_context *ctx)
+{
+    return qru_ctx_tuning(ctx, qru_cu_dtype<T>());
 }
 
 /* Grid helpers: blocks to cover 'count' items with 'per' each, capped. */

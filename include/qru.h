@@ -357,26 +357,6 @@ typedef enum qru_tuning_param {
     /** The fused Givens sweeps (one work-group) run while
      *  min(p, L) x rows <= this (QRU_SWEEPS_MAX_WORK). */
     QRU_TUNE_SWEEPS_MAX_WORK,
-    /** GPU Householder panel kernel: 0 the first that fits, 1 no
-     *  register kernel, 2 the global-memory kernel only, 3 the tall panel
-     *  over many blocks wherever it applies (CUDA; elsewhere as 2), 4 the
-     *  first that fits without the warp-chain kernel (CUDA; elsewhere as
-     *  0) (QRU_PANEL_KERNEL=auto|smem|global|grid|reg). */
-    QRU_TUNE_PANEL_KERNEL,
-    /** Work-groups of the CUDA multi-group panel; 0: by size and the
-     *  device (QRU_PANEL_GROUPS). */
-    QRU_TUNE_PANEL_GROUPS,
-    /** CUDA Cholesky diagonal blocks: 0 by size, 1 qru's kernel,
-     *  2 cuSOLVER (QRU_CHOL_PANEL=auto|kernel|vendor). */
-    QRU_TUNE_CHOL_PANEL,
-    /** Fused Givens sweeps kernel: 0 on chip when it fits (the window in
-     *  one work-group's local memory; else on CUDA the chain of rows when
-     *  the sweeps form their rotations, in one block or a thread-block
-     *  cluster, else the window in a cluster), 1 global memory, 2 the CUDA
-     *  cluster window, 3 the one-group window, 4 the CUDA chain of rows in
-     *  one block, 5 in a cluster (2 to 5 where they fit, else as 0)
-     *  (QRU_SWEEPS_KERNEL=auto|global|cluster|window|chain|chaincluster). */
-    QRU_TUNE_SWEEPS_KERNEL,
     /** Triangular solves with at most 8 right-hand sides on the left run
      *  qru's own kernel from order m >= this (CUDA; elsewhere unused);
      *  0: never, the vendor's trsm (QRU_TRSV_MIN_M). */

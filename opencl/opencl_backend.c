@@ -379,13 +379,28 @@ const qru_backend_ops qru_opencl_ops = {
     .panel_qr_max_nb = ocl_panel_qr_max_nb,
     .givens_sweeps = ocl_givens_sweeps,
     .givens_accum = ocl_givens_accum,
-    .tuning = {.qr_nb = 32,
-               .chol_nb = 64,
-               .upd_panel_nb = 64,
-               .upd_panel_min_nb = 16,
-               .upd_rows_nb = 128,
-               .sweeps_max_work = 32768,
-               /* not measured on an OpenCL GPU yet: the Givens sweeps */
-               .upd_tiles = 1,
-               .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
+    /* one block per element type (float has double's values) */
+    .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
+                                     .chol_nb = 64,
+                                     .upd_panel_nb = 64,
+                                     .upd_panel_min_nb = 16,
+                                     .upd_rows_nb = 128,
+                                     .sweeps_max_work = 32768,
+                                     .upd_tiles = 1,
+                                     .sweeps_acc_min_p = 16,
+                                     .sweeps_acc_nb = 48,
+                                     .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
+               [QRU_TUNING_DOUBLE] = {
+                   .qr_nb = 32,
+                   .chol_nb = 64,
+                   .upd_panel_nb = 64,
+                   .upd_panel_min_nb = 16,
+                   .upd_rows_nb = 128,
+                   .sweeps_max_work = 32768,
+                   /* not measured on an OpenCL GPU yet: the Givens
+                    * sweeps */
+                   .upd_tiles = 1,
+                   .sweeps_acc_min_p = 16,
+                   .sweeps_acc_nb = 48,
+                   .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}}},
 };

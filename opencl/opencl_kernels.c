@@ -142,11 +142,11 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     cl_int cL = L, cp = p, cm = make, cn = nr, cf = from_jlo;
     cl_long xo = (cl_long)X.off, rs = xrs, ks = xcs, co = (cl_long)cs.off;
     /* the window of active columns in local memory when it fits (and
-     * the tuning's sweeps_kernel does not say otherwise; 2 to 5, CUDA's
-     * cluster, window and chain kernels, mean the same here) */
+     * the tuning's sweeps_kernel is not QRU_SWEEPS_KERNEL_GLOBAL; CUDA's
+     * cluster, window and chain kernels mean the same here) */
     cl_int cW = 2 * (p < L ? p : L) + 2;
     size_t lds = (size_t)cW * (size_t)(nr > 0 ? nr : 1) * qru_dtype_size(dt);
-    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel != 1 &&
+    if (qru_ctx_tuning(ctx, dt)->sweeps_kernel != QRU_SWEEPS_KERNEL_GLOBAL &&
         lds + pr->klocal[K_GIVENS_SWEEPS_LDS] <= im->local_mem) {
         size_t w = ocl_wg_for(im, pr, K_GIVENS_SWEEPS_LDS, (size_t)im->tune.wg);
         size_t l[1] = {w}, g[1] = {w};
@@ -323,15 +323,15 @@ int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the
  * device's local memory less what the kernel itself declares; 0 when the
- * tuning's panel_kernel asks for the global-memory kernel only (2) or for
- * the many-block kernel (3, CUDA only: global memory here); 4 (no
- * warp-chain kernel, CUDA only) is the default here. */
+ * tuning's panel_kernel asks for the global-memory kernel only (GLOBAL)
+ * or for the many-block kernel (GRID, CUDA only: global memory here); REG
+ * (no warp-chain kernel, CUDA only) and SMEM are the default here. */
 size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
                               const ocl_prog *p)
 {
     const ocl_impl *im = IMPL(ctx);
     int pk = qru_ctx_tuning(ctx, dt)->panel_kernel;
-    if (pk == 2 || pk == 3)
+    if (pk == QRU_PANEL_KERNEL_GLOBAL || pk == QRU_PANEL_KERNEL_GRID)
         return 0;
     size_t used = p->klocal[K_PANEL_QR_LDS];
     return im->local_mem > used ? im->local_mem - used : 0;

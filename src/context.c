@@ -78,7 +78,7 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
         return qru_fail(QRU_ERR_ALLOC, "allocating the %s context failed",
                         qru_backend_name(ops->id));
     ctx->backend = ops->id;
-    ctx->tuning[0] = ctx->tuning[1] = ops->tuning;
+    memcpy(ctx->tuning, ops->tuning, sizeof ctx->tuning);
     qru_tuning_load_env(ctx);
     qru_ctx_set_ops(ctx, ops, ctx->reference_ops);
     st = ops->init(ctx, opt);

@@ -160,17 +160,30 @@ struct qru_backend_ops {
     QRU_OPS(QRU_OP_FIELD_)
 #undef QRU_OP_FIELD_
 
-    /* the tuning defaults (qru_tuning.h), the same for both element
-     * types unless a backend's init adjusts its context's copies */
-    qru_tuning tuning;
+    /* the tuning defaults (qru_tuning.h), one block per element type:
+     * [QRU_TUNING_FLOAT] and [QRU_TUNING_DOUBLE] */
+    qru_tuning tuning[2];
 };
 
+/* The index of an element type's tuning block (qru_backend_ops.tuning,
+ * qru_context.tuning). */
+enum { QRU_TUNING_FLOAT = 0, QRU_TUNING_DOUBLE = 1 };
+
 /* The tuning block of ctx for element type dt. */
-#define qru_ctx_tuning(ctx, dt) (&(ctx)->tuning[(dt) == QRU_DOUBLE])
+#define qru_ctx_tuning(ctx, dt)                                               \
+    (&(ctx)->tuning[(dt) == QRU_DOUBLE ? QRU_TUNING_DOUBLE : QRU_TUNING_FLOAT])
 
 /* Loads the environment into ctx->tuning and ctx->env (tuning.c); called
  * once, at context creation, before the backend's init. */
 void qru_tuning_load_env(qru_context *ctx);
+
+/* qru_context_set_tuning / qru_context_get_tuning for every knob: param is
+ * a qru_tuning_param or a private QRU_TUNE_<PARAM> (qru_tuning.h); the
+ * same checks and statuses (tuning.c). */
+int qru_ctx_set_tuning(qru_context *ctx, qru_dtype dtype, int param,
+                       int value);
+int qru_ctx_get_tuning(const qru_context *ctx, qru_dtype dtype, int param,
+                       int *value);
 
 /* Context statistics (ops.c): counted by the op wrappers that ctx->ops
  * points to. */
@@ -193,7 +206,7 @@ struct qru_context {
     const qru_backend_ops *backend_ops;
     unsigned long long native;
     int reference_ops; /* QRU_OPTION_REFERENCE_OPS */
-    qru_tuning tuning[2]; /* [0] float, [1] double (qru_ctx_tuning) */
+    qru_tuning tuning[2]; /* per element type (qru_ctx_tuning) */
     /* context options from the environment (tuning.c): device and
      * platform indices (-1 unset, -2 malformed), OpenCL work shapes
      * (0 unset), fp64 (-1 unset), extra OpenCL build options */
@@ -315,6 +328,13 @@ int qru_wy_left_gemms(qru_context *ctx, const qru_backend_ops *o,
                       qru_dtype dt, char ytop, int mt, int mb, int nb, int nc,
                       qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr A,
                       int lda, qru_ptr B, int ldb, qru_ptr work);
+/* panel_qr_tp as the gather into one array, panel_qr and the scatter back,
+ * through the table o (the same rule: the reference op passes ctx->ops, a
+ * backend &ctx->table). */
+int qru_panel_qr_tp_gather(qru_context *ctx, const qru_backend_ops *o,
+                           qru_dtype dt, int mt, int mb, int nb, qru_ptr A,
+                           int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy,
+                           qru_ptr W, int ldw, qru_ptr tau, qru_ptr work);
 
 /* Elements of the work argument of panel_qr for an m x nb panel. */
 static inline size_t qru_panel_work(int m, int nb)

@@ -1,17 +1,27 @@
 /*
  * The tuning block: every performance knob of the library, one block per
- * backend and element type.  The backend's table holds its defaults
- * (qru_backend_ops.tuning); a context copies them at creation, applies the
- * environment once (tuning.c, the only place the library reads the
- * environment) and can be changed through qru_context_set_tuning().
+ * backend and element type.  The backend's table holds its defaults, one
+ * designated-initialiser block per element type (qru_backend_ops.tuning);
+ * a context copies them at creation, applies the environment once
+ * (tuning.c, the only place the library reads the environment) and can be
+ * changed through qru_context_set_tuning() (the public knobs) or
+ * qru_ctx_set_tuning() (qru_internal.h: every knob).
  *
- * QRU_TUNING(X): X(field, PARAM, "ENVIRONMENT", lo, hi, "words")
+ * QRU_TUNING(X), the public knobs, and QRU_TUNING_PRIVATE(X), the
+ * backends' kernel variants and thresholds (for tests, benchmarks and
+ * experiments; not in qru.h):
+ *   X(field, PARAM, "ENVIRONMENT", lo, hi, "words")
  *   field        member of qru_tuning (an int);
- *   PARAM        its qru_tuning_param (include/qru.h), QRU_TUNE_<PARAM>;
+ *   PARAM        its parameter QRU_TUNE_<PARAM>: a qru_tuning_param
+ *                (include/qru.h) for a public knob, else below;
  *   ENVIRONMENT  the variable read at context creation;
  *   lo, hi       the valid range;
  *   words        NULL for a number, else the names of the values lo..hi
  *                separated by '|' (the environment gives a name).
+ *
+ * One more debug switch is read from the environment only: QRU_PANEL=percol
+ * sets QRU_OPTION_REFERENCE_OPS at creation (every optional op then runs
+ * its reference, e.g. the per-column Householder panels).
  */
 #ifndef QRU_TUNING_H
 #define QRU_TUNING_H
@@ -40,17 +50,6 @@
     X(upd_rows_nb, UPDATE_ROWS_NB, "QRU_UPDATE_ROWS_NB", 1, 4096, NULL) \
     /* fused Givens sweeps (one work-group) while min(p, L) nr <= this */ \
     X(sweeps_max_work, SWEEPS_MAX_WORK, "QRU_SWEEPS_MAX_WORK", 0, 1 << 30, NULL) \
-    /* GPU panel kernel: the first that fits, no register kernel, the \
-     * global-memory kernel only, the tall panel over many blocks \
-     * wherever it applies (CUDA), or the first that fits without the \
-     * warp-chain kernel (CUDA) */ \
-    X(panel_kernel, PANEL_KERNEL, "QRU_PANEL_KERNEL", 0, 4, "auto|smem|global|grid|reg") \
-    /* work-groups of the CUDA multi-group panel; 0: by size and SMs */ \
-    X(panel_groups, PANEL_GROUPS, "QRU_PANEL_GROUPS", 0, 1 << 20, NULL) \
-    /* CUDA Cholesky diagonal blocks: by size, qru's kernel, or cuSOLVER */ \
-    X(chol_panel, CHOL_PANEL, "QRU_CHOL_PANEL", 0, 2, "auto|kernel|vendor") \
-    /* fused Givens sweeps kernel: on chip when it fits, or global memory */ \
-    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, 5, "auto|global|cluster|window|chain|chaincluster") \
     /* triangular solves with few right-hand sides (CUDA trsm op, side \
      * 'L') by qru's own kernel from m >= this; 0: never (the vendor's) */ \
     X(trsv_min_m, TRSV_MIN_M, "QRU_TRSV_MIN_M", 0, 1 << 30, NULL) \
@@ -62,6 +61,106 @@
      * Givens sweeps by the cost model, never the tiles, or always */ \
     X(upd_tiles, UPDATE_TILES, "QRU_UPDATE_TILES", 0, 2, "auto|off|on")
 /* clang-format on */
+
+/* The values of the kernel-variant knobs below, in the order of their
+ * words: QRU_<KNOB>S(X) is X(enumerator, "word") a value.  The backends
+ * decode a knob by these names. */
+#define QRU_VARIANT_ENUM_(e, word) e,
+#define QRU_VARIANT_WORD_(e, word) word "|"
+
+/* clang-format off */
+/* panel_qr (cuda/cuda_panel.cu, opencl/opencl_kernels.c) */
+#define QRU_PANEL_KERNELS(X) \
+    /* the first that fits: the warp-chain kernel (CUDA), the register \
+     * kernel (CUDA), local memory, the tall panel over many blocks \
+     * (CUDA), global memory */ \
+    X(QRU_PANEL_KERNEL_AUTO, "auto") \
+    /* the same without the warp-chain and register kernels */ \
+    X(QRU_PANEL_KERNEL_SMEM, "smem") \
+    /* the global-memory kernel only */ \
+    X(QRU_PANEL_KERNEL_GLOBAL, "global") \
+    /* the tall panel over many blocks wherever it applies (CUDA), else \
+     * the global-memory kernel */ \
+    X(QRU_PANEL_KERNEL_GRID, "grid") \
+    /* the first that fits without the warp-chain kernel (CUDA; \
+     * elsewhere as auto) */ \
+    X(QRU_PANEL_KERNEL_REG, "reg")
+/* potrf_panel on CUDA (cuda/cuda_chol.cu) */
+#define QRU_CHOL_PANELS(X) \
+    /* cuSOLVER from the order chol_panel_min_n on, qru's kernel below */ \
+    X(QRU_CHOL_PANEL_AUTO, "auto") \
+    /* qru's one-work-group kernel */ \
+    X(QRU_CHOL_PANEL_KERNEL, "kernel") \
+    /* cuSOLVER */ \
+    X(QRU_CHOL_PANEL_VENDOR, "vendor")
+/* givens_sweeps (cuda/cuda_update.cu, opencl/opencl_kernels.c); a forced \
+ * kernel that does not fit runs as auto */
+#define QRU_SWEEPS_KERNELS(X) \
+    /* the window of active columns in one work-group's local memory when \
+     * it fits; else on CUDA the chain of rows where the sweeps form their \
+     * rotations (one block, else a cluster), else the cluster window; \
+     * else global memory */ \
+    X(QRU_SWEEPS_KERNEL_AUTO, "auto") \
+    /* global memory */ \
+    X(QRU_SWEEPS_KERNEL_GLOBAL, "global") \
+    /* the window in a thread-block cluster (CUDA) */ \
+    X(QRU_SWEEPS_KERNEL_CLUSTER, "cluster") \
+    /* the window in one work-group */ \
+    X(QRU_SWEEPS_KERNEL_WINDOW, "window") \
+    /* the chain of rows in one block (CUDA) */ \
+    X(QRU_SWEEPS_KERNEL_CHAIN, "chain") \
+    /* the chain of rows in a cluster (CUDA) */ \
+    X(QRU_SWEEPS_KERNEL_CHAINCLUSTER, "chaincluster")
+/* clang-format on */
+
+typedef enum qru_panel_kernel {
+    QRU_PANEL_KERNELS(QRU_VARIANT_ENUM_) QRU_PANEL_KERNEL_COUNT
+} qru_panel_kernel;
+typedef enum qru_chol_panel {
+    QRU_CHOL_PANELS(QRU_VARIANT_ENUM_) QRU_CHOL_PANEL_COUNT
+} qru_chol_panel;
+typedef enum qru_sweeps_kernel {
+    QRU_SWEEPS_KERNELS(QRU_VARIANT_ENUM_) QRU_SWEEPS_KERNEL_COUNT
+} qru_sweeps_kernel;
+
+/* clang-format off */
+#define QRU_TUNING_PRIVATE(X) \
+    /* GPU panel kernel (qru_panel_kernel) */ \
+    X(panel_kernel, PANEL_KERNEL, "QRU_PANEL_KERNEL", 0, \
+      QRU_PANEL_KERNEL_COUNT - 1, QRU_PANEL_KERNELS(QRU_VARIANT_WORD_)) \
+    /* blocks of the CUDA global-memory panel over many blocks; 0: one per \
+     * panel_group_rows rows, at most one per SM */ \
+    X(panel_groups, PANEL_GROUPS, "QRU_PANEL_GROUPS", 0, 1 << 20, NULL) \
+    /* rows a block below which that panel is not split further */ \
+    X(panel_group_rows, PANEL_GROUP_ROWS, "QRU_PANEL_GROUP_ROWS", 1, 1 << 20, NULL) \
+    /* the fewest rows a block of the CUDA tall panel over many blocks \
+     * holds (cuda/cuda_panel_grid.cu) */ \
+    X(panel_grid_rows, PANEL_GRID_ROWS, "QRU_PANEL_GRID_ROWS", 1, 1 << 20, NULL) \
+    /* CUDA Cholesky diagonal blocks (qru_chol_panel) */ \
+    X(chol_panel, CHOL_PANEL, "QRU_CHOL_PANEL", 0, QRU_CHOL_PANEL_COUNT - 1, \
+      QRU_CHOL_PANELS(QRU_VARIANT_WORD_)) \
+    /* with chol_panel auto: cuSOLVER for blocks of order >= this; \
+     * 0: never */ \
+    X(chol_panel_min_n, CHOL_PANEL_MIN_N, "QRU_CHOL_PANEL_MIN_N", 0, 1 << 30, NULL) \
+    /* fused Givens sweeps kernel (qru_sweeps_kernel) */ \
+    X(sweeps_kernel, SWEEPS_KERNEL, "QRU_SWEEPS_KERNEL", 0, \
+      QRU_SWEEPS_KERNEL_COUNT - 1, QRU_SWEEPS_KERNELS(QRU_VARIANT_WORD_)) \
+    /* staggered Givens sweeps of p >= this rotations a step are \
+     * accumulated into small orthogonal matrices applied with GEMMs \
+     * (src/update/sweeps.c); fewer are applied step by step */ \
+    X(sweeps_acc_min_p, SWEEPS_ACC_MIN_P, "QRU_SWEEPS_ACC_MIN_P", 1, 1 << 30, NULL) \
+    /* ... in groups of max(p, this) rotations a sweep */ \
+    X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL)
+/* clang-format on */
+
+/* The parameters of the private knobs, numbered after every
+ * qru_tuning_param (for qru_ctx_set_tuning, qru_internal.h). */
+enum {
+    QRU_TUNE_PRIVATE_ = 255,
+#define QRU_TUNING_PRIVATE_ID_(f, P, env, lo, hi, words) QRU_TUNE_##P,
+    QRU_TUNING_PRIVATE(QRU_TUNING_PRIVATE_ID_)
+#undef QRU_TUNING_PRIVATE_ID_
+};
 
 /* The cost model that prices plans (src/plan.c), and with them the
  * choices of the update policy (src/update/policy.c): an op takes
@@ -89,6 +188,7 @@ typedef struct qru_cost_model {
 typedef struct qru_tuning {
 #define QRU_TUNING_FIELD_(f, P, env, lo, hi, words) int f;
     QRU_TUNING(QRU_TUNING_FIELD_)
+    QRU_TUNING_PRIVATE(QRU_TUNING_FIELD_)
 #undef QRU_TUNING_FIELD_
     qru_cost_model cost; /* (not a qru_tuning_param) */
 } qru_tuning;

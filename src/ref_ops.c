@@ -28,13 +28,12 @@ int qru_ref_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
 }
 
 /* The two-part panel: gathered into work (after panel_qr's own part),
- * factored by panel_qr, scattered back. */
-int qru_ref_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
-                        int nb, qru_ptr A, int lda, qru_ptr B, int ldb,
-                        qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
-                        qru_ptr work)
+ * factored by panel_qr, scattered back, through the table o. */
+int qru_panel_qr_tp_gather(qru_context *ctx, const qru_backend_ops *o,
+                           qru_dtype dt, int mt, int mb, int nb, qru_ptr A,
+                           int lda, qru_ptr B, int ldb, qru_ptr Y, int ldy,
+                           qru_ptr W, int ldw, qru_ptr tau, qru_ptr work)
 {
-    const qru_backend_ops *o = ctx->ops;
     int m = mt + mb;
     if (m <= 0 || nb <= 0)
         return 0;
@@ -45,6 +44,16 @@ int qru_ref_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
     QRU_TRY(o->panel_qr(ctx, dt, m, nb, P, m, Y, ldy, W, ldw, tau, work));
     QRU_TRY(o->copy(ctx, dt, mt, nb, P, m, A, lda));
     return o->copy(ctx, dt, mb, nb, Pb, m, B, ldb);
+}
+
+/* The reference op: that sequence through the context's ops. */
+int qru_ref_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
+                        int nb, qru_ptr A, int lda, qru_ptr B, int ldb,
+                        qru_ptr Y, int ldy, qru_ptr W, int ldw, qru_ptr tau,
+                        qru_ptr work)
+{
+    return qru_panel_qr_tp_gather(ctx, ctx->ops, dt, mt, mb, nb, A, lda, B,
+                                  ldb, Y, ldy, W, ldw, tau, work);
 }
 
 /* The block reflector on a two-part matrix: the GEMM sequence (a geadd

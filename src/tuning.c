@@ -1,7 +1,8 @@
 /*
  * The tuning block of a context (qru_tuning.h): the environment, read
  * once at context creation (the only place the library reads it), and
- * qru_context_set_tuning / qru_context_get_tuning.
+ * qru_context_set_tuning / qru_context_get_tuning (the public knobs) and
+ * qru_ctx_set_tuning / qru_ctx_get_tuning (every knob).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -76,10 +77,12 @@ void qru_tuning_load_env(qru_context *ctx)
 #define QRU_TUNING_ENV_(f, P, env, lo, hi, words)                            \
     env_tuning(&t->f, env, lo, hi, words);
         QRU_TUNING(QRU_TUNING_ENV_)
+        QRU_TUNING_PRIVATE(QRU_TUNING_ENV_)
 #undef QRU_TUNING_ENV_
     }
-    /* QRU_PANEL=percol: the reference Householder panels (for
-     * comparisons; every optional op then runs its reference) */
+    /* QRU_PANEL=percol: QRU_OPTION_REFERENCE_OPS, the reference
+     * Householder panels (for comparisons; every optional op then runs
+     * its reference) */
     const char *s = getenv("QRU_PANEL");
     ctx->reference_ops = s && strcmp(s, "percol") == 0;
     /* device selection */
@@ -103,35 +106,39 @@ void qru_tuning_load_env(qru_context *ctx)
 }
 
 static const struct {
-    qru_tuning_param param;
+    int param, pub; /* pub: a qru_tuning_param (include/qru.h) */
     size_t off;
     int lo, hi;
     const char *name;
 } params[] = {
 #define QRU_TUNING_PARAM_(f, P, env, lo, hi, words)                          \
-    {QRU_TUNE_##P, offsetof(qru_tuning, f), lo, hi, "QRU_TUNE_" #P},
+    {QRU_TUNE_##P, (int)QRU_TUNE_##P < (int)QRU_TUNE_PRIVATE_,                \
+     offsetof(qru_tuning, f), lo, hi, "QRU_TUNE_" #P},
     QRU_TUNING(QRU_TUNING_PARAM_)
+    QRU_TUNING_PRIVATE(QRU_TUNING_PARAM_)
 #undef QRU_TUNING_PARAM_
 };
 
-static int find_param(qru_tuning_param p)
+/* The index of parameter p in params (only the public ones unless all),
+ * or -1. */
+static int find_param(int p, int all)
 {
     for (size_t i = 0; i < sizeof params / sizeof params[0]; ++i)
-        if (params[i].param == p)
+        if (params[i].param == p && (all || params[i].pub))
             return (int)i;
     return -1;
 }
 
-/* The checks of dtype (2) and param (3) shared by the setter and the
- * getter: 0 and the parameter's index in *i, or -2 / -3. */
-static int tuning_args(qru_dtype dtype, qru_tuning_param param, int *i)
+/* The checks of dtype (2) and param (3) shared by the setters and the
+ * getters: 0 and the parameter's index in *i, or -2 / -3. */
+static int tuning_args(qru_dtype dtype, int param, int all, int *i)
 {
     if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE)
         return qru_fail_arg(2, "dtype = %d is not QRU_FLOAT (1) or "
                                "QRU_DOUBLE (2)", (int)dtype);
-    if ((*i = find_param(param)) < 0)
+    if ((*i = find_param(param, all)) < 0)
         return qru_fail_arg(3, "param = %d is not a qru_tuning_param",
-                            (int)param);
+                            param);
     return 0;
 }
 
@@ -141,26 +148,56 @@ static int *tuning_field(const qru_context *ctx, qru_dtype dtype, int i)
     return (int *)((char *)qru_ctx_tuning(ctx, dtype) + params[i].off);
 }
 
+/* The setter and the getter (all: every knob, else the public ones):
+ * 0 or -2 .. -4 with the text; ctx is not NULL. */
+static int set_tuning(qru_context *ctx, qru_dtype dtype, int param, int all,
+                      int value)
+{
+    int i;
+    QRU_TRY(tuning_args(dtype, param, all, &i));
+    if (value < params[i].lo || value > params[i].hi)
+        return qru_fail_arg(4, "value = %d, but %s must be in [%d, %d]",
+                            value, params[i].name, params[i].lo,
+                            params[i].hi);
+    *tuning_field(ctx, dtype, i) = value;
+    return 0;
+}
+
+static int get_tuning(const qru_context *ctx, qru_dtype dtype, int param,
+                      int all, int *value)
+{
+    int i;
+    QRU_TRY(tuning_args(dtype, param, all, &i));
+    if (!value)
+        return qru_fail_arg(4, "value (the output) is NULL");
+    *value = *tuning_field(ctx, dtype, i);
+    return 0;
+}
+
 int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int value)
 {
-    int i;
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_CHECK(ctx, tuning_args(dtype, param, &i));
-    QRU_ARG(ctx, 4, value >= params[i].lo && value <= params[i].hi,
-            "value = %d, but %s must be in [%d, %d]", value, params[i].name,
-            params[i].lo, params[i].hi);
-    *tuning_field(ctx, dtype, i) = value;
-    QRU_RET(ctx, 0);
+    QRU_RET(ctx, set_tuning(ctx, dtype, (int)param, 0, value));
 }
 
 int qru_context_get_tuning(const qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int *value)
 {
-    int i;
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_CHECK(ctx, tuning_args(dtype, param, &i));
-    QRU_ARG(ctx, 4, value, "value (the output) is NULL");
-    *value = *tuning_field(ctx, dtype, i);
-    QRU_RET(ctx, 0);
+    QRU_RET(ctx, get_tuning(ctx, dtype, (int)param, 0, value));
+}
+
+int qru_ctx_set_tuning(qru_context *ctx, qru_dtype dtype, int param,
+                       int value)
+{
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_RET(ctx, set_tuning(ctx, dtype, param, 1, value));
+}
+
+int qru_ctx_get_tuning(const qru_context *ctx, qru_dtype dtype, int param,
+                       int *value)
+{
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_RET(ctx, get_tuning(ctx, dtype, param, 1, value));
 }

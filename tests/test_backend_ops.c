@@ -1303,7 +1303,7 @@ START_TEST(test_givens_sweeps)
     pass_range(6, &pass0, &pass1);
     for (int pass = pass0; pass < pass1; ++pass) {
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int L = cases[c][0], p = cases[c][1], nr = cases[c][2];
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
@@ -1395,7 +1395,9 @@ START_TEST(test_givens_sweeps)
     }
     }
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL, 0), 0);
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_SWEEPS_KERNEL,
+                           QRU_SWEEPS_KERNEL_AUTO),
+        0);
 }
 END_TEST
 
@@ -1574,7 +1576,7 @@ START_TEST(test_panel_qr)
     pass_range(npass, &pass0, &pass1);
     for (int pass = pass0; pass < pass1; ++pass) {
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
         if (m == 0 || !size_selected((int)c))
@@ -1695,7 +1697,9 @@ START_TEST(test_panel_qr)
     }
     }
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0), 0);
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                           QRU_PANEL_KERNEL_AUTO),
+        0);
 }
 END_TEST
 
@@ -1841,8 +1845,10 @@ START_TEST(test_panel_qr_tp)
     int pass0, pass1;
     pass_range(npass, &pass0, &pass1);
     for (int pass = pass0; pass < pass1; ++pass) {
-    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
-                                            pass ? 4 : 0), 0);
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                        pass ? QRU_PANEL_KERNEL_REG
+                                             : QRU_PANEL_KERNEL_AUTO),
+                     0);
     for (int c = 0; c <= last; ++c) {
         int mt = cases[c][0], mb = cases[c][1], nb = cases[c][2];
         int m = mt + mb;
@@ -1937,7 +1943,9 @@ START_TEST(test_panel_qr_tp)
     }
     }
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, 0), 0);
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                           QRU_PANEL_KERNEL_AUTO),
+        0);
 }
 END_TEST
 

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../src/qru_internal.h"
 #include "qru_test.h"
 
 /* seconds a call may take (QRU_TEST_WATCHDOG in the environment
@@ -108,7 +109,8 @@ static const char *tname(qru_dtype dt)
 
 static qru_context *ctx;
 
-/* Panel-kernel settings of the backend (QRU_TUNE_PANEL_KERNEL). */
+/* Panel-kernel settings of the backend (QRU_TUNE_PANEL_KERNEL, by the
+ * names of its environment variable). */
 static const char *const panel_all[] = {NULL, "smem", "global", "grid",
                                         "reg"};
 static int npanel(void)
@@ -125,15 +127,15 @@ static const char *panel_setting(int i)
 }
 static void set_panel(const char *pk)
 {
-    int v = !pk                        ? 0
-            : strcmp(pk, "smem") == 0   ? 1
-            : strcmp(pk, "global") == 0 ? 2
-            : strcmp(pk, "grid") == 0   ? 3
-                                        : 4;
+    int v = !pk                        ? QRU_PANEL_KERNEL_AUTO
+            : strcmp(pk, "smem") == 0   ? QRU_PANEL_KERNEL_SMEM
+            : strcmp(pk, "global") == 0 ? QRU_PANEL_KERNEL_GLOBAL
+            : strcmp(pk, "grid") == 0   ? QRU_PANEL_KERNEL_GRID
+                                        : QRU_PANEL_KERNEL_REG;
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_PANEL_KERNEL, v), 0);
+        qru_ctx_set_tuning(ctx, QRU_FLOAT, QRU_TUNE_PANEL_KERNEL, v), 0);
     ck_assert_int_eq(
-        qru_context_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_PANEL_KERNEL, v), 0);
+        qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_PANEL_KERNEL, v), 0);
 }
 
 static const qru_update_algorithm algs[] = {

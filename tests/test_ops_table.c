@@ -189,23 +189,44 @@ START_TEST(test_tuning_api)
                                (qru_tuning_param)(QRU_TUNE_UPDATE_TILES + 1),
                                0),
         -3);
-    /* the last panel kernel setting ("reg", 4) and one past it */
+    /* a private knob (qru_tuning.h) is no qru_tuning_param: the public
+     * setter and getter refuse it, the internal ones take it and every
+     * public one */
     int pk0 = -1, pk = -1;
-    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
-                                            QRU_TUNE_PANEL_KERNEL, &pk0),
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, QRU_DOUBLE,
+                               (qru_tuning_param)QRU_TUNE_PANEL_KERNEL, 0),
+        -3);
+    ck_assert_int_eq(
+        qru_context_get_tuning(ctx, QRU_DOUBLE,
+                               (qru_tuning_param)QRU_TUNE_PANEL_KERNEL, &pk),
+        -3);
+    ck_assert_int_eq(pk, -1);
+    ck_assert_int_eq(qru_ctx_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB, &pk),
                      0);
-    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
-                                            QRU_TUNE_PANEL_KERNEL, 5),
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB, pk),
+                     0);
+    ck_assert_int_eq(qru_ctx_set_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB, 8),
+                     -1);
+    ck_assert_int_eq(qru_ctx_get_tuning(ctx, QRU_DOUBLE, 99, &pk), -3);
+    /* the last panel kernel setting ("reg") and one past it */
+    ck_assert_int_eq(qru_ctx_get_tuning(ctx, QRU_DOUBLE,
+                                        QRU_TUNE_PANEL_KERNEL, &pk0),
+                     0);
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, QRU_DOUBLE,
+                                        QRU_TUNE_PANEL_KERNEL,
+                                        QRU_PANEL_KERNEL_COUNT),
                      -4);
-    ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,
-                                            QRU_TUNE_PANEL_KERNEL, &pk),
+    ck_assert_int_eq(qru_ctx_get_tuning(ctx, QRU_DOUBLE,
+                                        QRU_TUNE_PANEL_KERNEL, &pk),
                      0);
     ck_assert_int_eq(pk, pk0);
-    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
-                                            QRU_TUNE_PANEL_KERNEL, 4),
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, QRU_DOUBLE,
+                                        QRU_TUNE_PANEL_KERNEL,
+                                        QRU_PANEL_KERNEL_REG),
                      0);
-    ck_assert_int_eq(qru_context_set_tuning(ctx, QRU_DOUBLE,
-                                            QRU_TUNE_PANEL_KERNEL, pk0),
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, QRU_DOUBLE,
+                                        QRU_TUNE_PANEL_KERNEL, pk0),
                      0);
     ck_assert_int_eq(qru_context_get_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB,
                                             &v),
@@ -264,12 +285,14 @@ START_TEST(test_tuning_env)
     setenv("QRU_GEQRF", "own", 1);
     setenv("QRU_SWEEPS_MAX_WORK", "12x", 1);
     setenv("QRU_PANEL_KERNEL", "reg", 1);
+    setenv("QRU_SWEEPS_ACC_NB", "40", 1);
     qru_context *c = NULL;
     ck_assert_int_eq(qru_context_create(qru_test_backend(), &c), 0);
     unsetenv("QRU_QR_NB");
     unsetenv("QRU_GEQRF");
     unsetenv("QRU_SWEEPS_MAX_WORK");
     unsetenv("QRU_PANEL_KERNEL");
+    unsetenv("QRU_SWEEPS_ACC_NB");
     for (int d = 0; d < 2; ++d) {
         qru_dtype dt = d ? QRU_DOUBLE : QRU_FLOAT;
         ck_assert_int_eq(qru_context_get_tuning(c, dt, QRU_TUNE_QR_NB, &v), 0);
@@ -285,9 +308,22 @@ START_TEST(test_tuning_env)
                                                 QRU_TUNE_SWEEPS_MAX_WORK, &v),
                          0);
         ck_assert_int_eq(v, w0); /* "12x" does not parse */
+        ck_assert_int_eq(qru_ctx_get_tuning(c, dt, QRU_TUNE_PANEL_KERNEL, &v),
+                         0);
+        /* the name of the last value */
+        ck_assert_int_eq(v, QRU_PANEL_KERNEL_REG);
+        /* a private threshold from the environment; the sweeps'
+         * thresholds at their defaults (set in both blocks of every
+         * backend) */
+        ck_assert_int_eq(qru_ctx_get_tuning(c, dt, QRU_TUNE_SWEEPS_ACC_NB, &v),
+                         0);
+        ck_assert_int_eq(v, 40);
         ck_assert_int_eq(
-            qru_context_get_tuning(c, dt, QRU_TUNE_PANEL_KERNEL, &v), 0);
-        ck_assert_int_eq(v, 4); /* the name of the last value */
+            qru_ctx_get_tuning(ctx, dt, QRU_TUNE_SWEEPS_ACC_NB, &v), 0);
+        ck_assert_int_eq(v, 48);
+        ck_assert_int_eq(
+            qru_ctx_get_tuning(ctx, dt, QRU_TUNE_SWEEPS_ACC_MIN_P, &v), 0);
+        ck_assert_int_eq(v, 16);
     }
     qru_context_destroy(c);
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_QR_NB,

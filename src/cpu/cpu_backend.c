@@ -580,23 +580,40 @@ const qru_backend_ops qru_cpu_ops = {
     .panel_qr = cpu_panel_qr,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
-    .tuning = {.qr_nb = 32,
-               .chol_nb = 128,
-               /* LAPACK's QR measured no faster than qru's blocked QR on
-                * OpenBLAS: only with QRU_TUNE_QR_VENDOR = 2 */
-               .geqrf_min_k = 0,
-               /* LAPACKE potrf measured faster than qru's own
-                * QRU_CHOL_LEFT at every n (docs/performance.md) */
-               .potrf_min_n = 1,
-               .upd_panel_nb = 64,
-               .upd_panel_min_nb = 16,
-               .upd_rows_nb = 128,
-               .sweeps_max_work = 32768,
-               /* tiles or sweeps by the cost model */
-               .upd_tiles = 0,
-               /* the update kernels' loops and the BLAS on few cores;
-                * memory in cache; a wait costs nothing more */
-               .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
+    /* one block per element type (float has double's values) */
+    .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
+                                     .chol_nb = 128,
+                                     .geqrf_min_k = 0,
+                                     .potrf_min_n = 1,
+                                     .upd_panel_nb = 64,
+                                     .upd_panel_min_nb = 16,
+                                     .upd_rows_nb = 128,
+                                     .sweeps_max_work = 32768,
+                                     .upd_tiles = 0,
+                                     .sweeps_acc_min_p = 16,
+                                     .sweeps_acc_nb = 48,
+                                     .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}},
+               [QRU_TUNING_DOUBLE] = {
+                   .qr_nb = 32,
+                   .chol_nb = 128,
+                   /* LAPACK's QR measured no faster than qru's blocked
+                    * QR on OpenBLAS: only with QRU_TUNE_QR_VENDOR = 2 */
+                   .geqrf_min_k = 0,
+                   /* LAPACKE potrf measured faster than qru's own
+                    * QRU_CHOL_LEFT at every n (docs/performance.md) */
+                   .potrf_min_n = 1,
+                   .upd_panel_nb = 64,
+                   .upd_panel_min_nb = 16,
+                   .upd_rows_nb = 128,
+                   .sweeps_max_work = 32768,
+                   /* tiles or sweeps by the cost model */
+                   .upd_tiles = 0,
+                   /* sweeps of p >= 16 rotations a step accumulated in
+                    * groups of max(p, 48) */
+                   .sweeps_acc_min_p = 16,
+                   .sweeps_acc_nb = 48,
+                   .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
+                        0.0, 0.0}}},
 };
 

@@ -122,12 +122,13 @@ static int ac_fill(qru_context *ctx, const qru_lsq *f, int k, int p,
 
 /* 1 if the fast update forms the rotations on the p new columns alone
  * and applies them to the L old ones in accumulated blocks (GEMMs):
- * whenever the sweeps are accumulated at all (p >= 16).  Otherwise the
- * sweeps run on all s = L + p columns of the active block, step by
- * step. */
-static int ac_split(int fast, int L, int p)
+ * whenever the sweeps are accumulated at all (qru_upd_sweeps_block).
+ * Otherwise the sweeps run on all s = L + p columns of the active block,
+ * step by step. */
+static int ac_split(const qru_context *ctx, qru_dtype dt, int fast, int L,
+                    int p)
 {
-    return fast && qru_upd_sweeps_block(L, p) > 0;
+    return fast && qru_upd_sweeps_block(ctx, dt, L, p) > 0;
 }
 
 /* Workspace of the shared steps: Rw, RT, then either the tiles'
@@ -192,7 +193,7 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
         QRU_TRY(o->laset(ctx, dt, 'L', s - 1, s, 0.0, 0.0,
                          qru_ptr_add(Rw, (size_t)k + 1), mr));
     } else if (L > 0) {
-        int split = ac_split(fast, L, p), nr = split ? p : s;
+        int split = ac_split(ctx, dt, fast, L, p), nr = split ? p : s;
         QRU_TRY(o->transpose(ctx, dt, s, s, qru_ptr_add(Rw, (size_t)k), mr,
                              RT, s));
         /* in one call when the backend's fused sweeps pay off */
@@ -271,7 +272,7 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
         }
         return 0;
     }
-    if (ac_split(fast, L, p)) {
+    if (ac_split(ctx, dt, fast, L, p)) {
         qru_ptr none = {0, 0};
         if (hq)
             QRU_TRY(qru_upd_sweeps_groups(ctx, dt, L, p,
@@ -316,8 +317,9 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
 }
 
 
-static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
-                              int p, int fast, int tiles, qru_ptr sh)
+static ac_shared ac_shared_at(const qru_context *ctx, qru_dtype dt, int n,
+                              int m, int k, int p, int fast, int tiles,
+                              qru_ptr sh)
 {
     int L = m - k, s = m + p - k;
     ac_shared a;
@@ -327,7 +329,8 @@ static ac_shared ac_shared_at(const qru_context *ctx, int n, int m, int k,
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
     a.sw = qru_ptr_add(a.cs, 2 * (size_t)p * (size_t)L + 1);
     a.dT = qru_ptr_add(a.sw, fast && L > 0
-                                 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0)
+                                 ? qru_upd_sweeps_workspace(ctx, dt, L, p, n,
+                                                            0)
                                  : 0);
     a.tl = a.cs;
     return a;
@@ -343,8 +346,11 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
                                 0);
     return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
-           (fast && L > 0 ? qru_upd_sweeps_workspace(ctx, L, p, n, 0) : 0) +
-           (ac_split(fast, L, p) ? (size_t)r * (size_t)(L + p) : 0);
+           (fast && L > 0
+                ? qru_upd_sweeps_workspace(ctx, f->dtype, L, p, n, 0)
+                : 0) +
+           (ac_split(ctx, f->dtype, fast, L, p) ? (size_t)r * (size_t)(L + p)
+                                                : 0);
 }
 
 /* ---- the full form ---- */
@@ -361,7 +367,8 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int mr = m + p;
     int nb = qru_upd_house_nb(f, ctx, rq->alg, nz, p);
     /* QRU_UPDATE_FAST: the rotations are applied to Q through
-     * qru_upd_sweeps_apply (accumulated into GEMMs for p >= 16) */
+     * qru_upd_sweeps_apply (accumulated into GEMMs for p >= the tuning's
+     * sweeps_acc_min_p, 16 by default) */
     int fast = rq->alg == QRU_UPDATE_FAST && L > 0;
     int tiles;
     QRU_TRY(ac_pick_tiles(ctx, f, rq, fast, &tiles));
@@ -385,7 +392,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Uq = ws, hh = qru_ptr_add(ws, o_hh), sh = qru_ptr_add(ws, o_sh);
     qru_ptr Y = hh, W = qru_ptr_add(hh, (size_t)nz * p),
             work = qru_ptr_add(ws, o_wk);
-    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, tiles, sh);
+    ac_shared a = ac_shared_at(ctx, f->dtype, n, m, k, p, fast, tiles, sh);
     qru_ptr Rw = a.Rw;
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
@@ -479,7 +486,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             xd = qru_ptr_add(ws, o_xd), AtU = qru_ptr_add(ws, o_at),
             gw = qru_ptr_add(ws, o_gw), hh = qru_ptr_add(ws, o_hh),
             sh = qru_ptr_add(ws, o_sh);
-    ac_shared a = ac_shared_at(ctx, n, m, k, p, fast, tiles, sh);
+    ac_shared a = ac_shared_at(ctx, f->dtype, n, m, k, p, fast, tiles, sh);
     qru_ptr Rw = a.Rw;
 
     QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, Z, n));

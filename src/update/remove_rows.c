@@ -41,8 +41,9 @@
  *     and to the rows 0 .. m+p-1 of R and d (kept transposed in C, as in
  *     the dissertation's; a rotation of the rows (j-1, j) in sweep q starts at
  *     column j-1-q, left of which both rows are still zero) by
- *     qru_upd_sweeps_apply: for p >= 16 the rotations are accumulated in
- *     groups into (b+p) x (b+p) orthogonal matrices (b = max(p, 48))
+ *     qru_upd_sweeps_apply: for p >= 16 (the tuning's sweeps_acc_min_p)
+ *     the rotations are accumulated in groups into (b+p) x (b+p)
+ *     orthogonal matrices (b = max(p, 48), 48 the tuning's sweeps_acc_nb)
  *     applied with GEMMs, 8 n m p flops at GEMM speed instead of 6 n m p
  *     flops of memory-bound rotations.
  *  3. As in the dissertation: Q(K, :) = [D 0] with |D| = I, so R1 and d1
@@ -85,13 +86,13 @@ static int rr_use_tiles(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * at column j-1-q, left of which both rows are still zero).  Then R(0:m,
  * :) := rows p .. m+p-1 of G'R with exact zeros below the diagonal and
  * d(0:m, :) := rows p .. m+p-1 of G'd.  ws: rr_sweeps_ws(...) elements. */
-static size_t rr_sweeps_ws(const qru_context *ctx, int m, int r, int p,
-                           int nq)
+static size_t rr_sweeps_ws(const qru_context *ctx, qru_dtype dt, int m,
+                           int r, int p, int nq)
 {
     int lc = m + r;
     return (size_t)lc * (m + p) + 2 * (size_t)p * m +
-           (nq > 0 ? qru_upd_sweeps_workspace(ctx, m, p, nq, lc)
-                   : qru_upd_sweeps_workspace(ctx, m, p, lc, 0)) + 1;
+           (nq > 0 ? qru_upd_sweeps_workspace(ctx, dt, m, p, nq, lc)
+                   : qru_upd_sweeps_workspace(ctx, dt, m, p, lc, 0)) + 1;
 }
 
 static int rr_sweeps(qru_context *ctx, qru_dtype dt, int m, int r, int p,
@@ -278,7 +279,7 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f,
     size_t o_c = o_qk + (size_t)p * mp;
     size_t o_hw = o_c + (tiles ? (size_t)mp * p +
                                      qru_upd_tiles_ws(f, ctx, m, p, n, r, 1)
-                               : rr_sweeps_ws(ctx, m, r, p, n));
+                               : rr_sweeps_ws(ctx, dt, m, r, p, n));
     size_t total = o_hw + qru_geqr_wy_workspace(nz, p, n, r, nb) + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
@@ -437,7 +438,7 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
                                                        inverse (p x p) */
     size_t o_hh = o_c + (thin ? rr_thin_ws(m, p) : (size_t)p * p);
     size_t o_sw = o_hh + (thin ? qru_upd_house_workspace(n, p, nb) : 0);
-    size_t total = o_sw + rr_sweeps_ws(ctx, m, r, p, thin ? n : 0);
+    size_t total = o_sw + rr_sweeps_ws(ctx, dt, m, r, p, thin ? n : 0);
     double *diag = malloc(sizeof(double) * (2 * (size_t)p + (size_t)r));
     if (!diag)
         return QRU_HOST_ALLOC_FAILED;

@@ -1,19 +1,14 @@
 /*
  * The staggered Givens sweeps of the add-columns update and the fast row
  * removal applied to the matrices they rotate (Q; the transposed rows of
- * R and d): step by step with givens_apply, or for p >= FAST_ACC_P with
- * the rotations of groups of steps accumulated into small orthogonal
- * matrices (givens_accum) applied with GEMMs; and the rule for the fused
- * givens_sweeps op.  Written once for both precisions.
+ * R and d): step by step with givens_apply, or for p >= the tuning's
+ * sweeps_acc_min_p with the rotations of groups of steps accumulated into
+ * small orthogonal matrices (givens_accum) applied with GEMMs; and the
+ * rule for the fused givens_sweeps op.  Written once for both precisions.
  */
 #include <math.h>
 
 #include "update.h"
-
-/* Sweeps of p >= FAST_ACC_P rotations per step are accumulated into GEMMs,
- * in groups of max(p, FAST_ACC_B) rotations per sweep. */
-#define FAST_ACC_P 16
-#define FAST_ACC_B 48
 
 int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
                        int nr)
@@ -25,20 +20,22 @@ int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
            (double)qru_ctx_tuning(ctx, dt)->sweeps_max_work;
 }
 
-/* u-block of the groups of qru_upd_sweeps_apply (0: apply directly). */
-int qru_upd_sweeps_block(int L, int p)
+/* u-block of the groups of qru_upd_sweeps_apply (0: apply directly):
+ * sweeps of p >= sweeps_acc_min_p rotations a step are accumulated, in
+ * groups of max(p, sweeps_acc_nb) rotations a sweep. */
+int qru_upd_sweeps_block(const qru_context *ctx, qru_dtype dt, int L, int p)
 {
-    if (p < FAST_ACC_P || L < 1)
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    if (p < t->sweeps_acc_min_p || L < 1)
         return 0;
-    int ab = p > FAST_ACC_B ? p : FAST_ACC_B;
+    int ab = p > t->sweeps_acc_nb ? p : t->sweeps_acc_nb;
     return ab < L ? ab : L;
 }
 
-size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
-                                int nr2)
+size_t qru_upd_sweeps_workspace(const qru_context *ctx, qru_dtype dt, int L,
+                                int p, int nr, int nr2)
 {
-    (void)ctx;
-    int ab = qru_upd_sweeps_block(L, p);
+    int ab = qru_upd_sweeps_block(ctx, dt, L, p);
     if (ab == 0)
         return 0;
     size_t w = (size_t)ab + p;
@@ -54,7 +51,7 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
 {
     const qru_backend_ops *o = ctx->ops;
     int nsteps = L > 0 ? L + p - 1 : 0;
-    int ab = qru_upd_sweeps_block(L, p);
+    int ab = qru_upd_sweeps_block(ctx, dt, L, p);
     if (nsteps == 0)
         return 0;
     if (ab == 0) {
@@ -90,7 +87,7 @@ int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
 int qru_upd_sweeps_build(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr ws)
 {
-    int ab = qru_upd_sweeps_block(L, p);
+    int ab = qru_upd_sweeps_block(ctx, dt, L, p);
     if (ab == 0)
         return 0;
     /* Every group's Gw by one givens_accum op (group g at g ldg^2). */
@@ -102,7 +99,7 @@ int qru_upd_sweeps_groups(qru_context *ctx, qru_dtype dt, int L, int p,
                           int nr2, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
-    int ab = qru_upd_sweeps_block(L, p);
+    int ab = qru_upd_sweeps_block(ctx, dt, L, p);
     if (ab == 0)
         return 0;
     int ldg = ab + p;

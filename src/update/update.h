@@ -179,23 +179,24 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
  * NULL, of X2 (nr2
  * rows, ldx2; column i of X2 may be assumed zero above row i - 1 - j
  * when sweep j reaches it, as for the transposed rows of R).  With
- * p >= 16 the rotations are accumulated in groups into small orthogonal
- * matrices applied with GEMMs (built by the backend's givens_accum in one
- * call when it has one); ws holds qru_upd_sweeps_workspace(ctx, L, p, nr,
+ * p >= the tuning's sweeps_acc_min_p (16) the rotations are accumulated
+ * in groups (qru_upd_sweeps_block wide) into small orthogonal matrices
+ * applied with GEMMs (built by the backend's givens_accum in one call
+ * when it has one); ws holds qru_upd_sweeps_workspace(ctx, dt, L, p, nr,
  * nr2) elements (0 when they are applied directly). */
-int qru_upd_sweeps_block(int L, int p);
-size_t qru_upd_sweeps_workspace(const qru_context *ctx, int L, int p, int nr,
-                                int nr2);
+int qru_upd_sweeps_block(const qru_context *ctx, qru_dtype dt, int L, int p);
+size_t qru_upd_sweeps_workspace(const qru_context *ctx, qru_dtype dt, int L,
+                                int p, int nr, int nr2);
 int qru_upd_sweeps_apply(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr X, int ldx, int nr, qru_ptr X2,
                          int ldx2, int nr2, qru_ptr ws);
-/* The two halves of the accumulated path (p >= 16), for an update that
+/* The two halves of the accumulated path, for an update that
  * applies the same rotations to several matrices: qru_upd_sweeps_build
  * forms every group's matrix in ws, qru_upd_sweeps_groups applies them
  * (to X and X2 as qru_upd_sweeps_apply does) and may be called again on
  * other matrices while ws keeps the groups (the part of ws past the
  * groups is its scratch, sized for max(nr, nr2) rows).  Both do nothing
- * when qru_upd_sweeps_block(L, p) is 0. */
+ * when qru_upd_sweeps_block(ctx, dt, L, p) is 0. */
 int qru_upd_sweeps_build(qru_context *ctx, qru_dtype dt, int L, int p,
                          qru_ptr cs, qru_ptr ws);
 int qru_upd_sweeps_groups(qru_context *ctx, qru_dtype dt, int L, int p,
