@@ -255,6 +255,7 @@ int qru_context_set_option(qru_context *ctx, qru_context_option opt,
          * the tables only select functions */
         ctx->reference_ops = value;
         qru_ctx_set_ops(ctx, ctx->backend_ops, value);
+        ++ctx->tuning_gen;
     }
     return 0;
 }

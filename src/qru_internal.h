@@ -221,6 +221,8 @@ struct qru_context {
     qru_workspace ws;
     int check_finite; /* QRU_OPTION_CHECK_FINITE (0 after calloc: off) */
     struct qru_plan *plan; /* a dry run's plan (plan.c); NULL otherwise */
+    unsigned tuning_gen;   /* changes with the tuning block and the op
+                              table (the updates' remembered choices) */
     char errmsg[QRU_ERRMSG_LEN]; /* qru_last_error(ctx) */
 };
 
@@ -428,6 +430,13 @@ struct qru_lsq {
     /* update policy (src/update/policy.c; both 0 after calloc) */
     int last_path;     /* QRU_PATH_* of the last successful update */
     int rank;          /* qru_lsq_rank (qru_lsq_options::rank) */
+    /* the choices of the last updates (policy.c): path and variant by
+     * request, valid for the tuning generation they were made in */
+    struct qru_upd_memo {
+        int valid, op, n, m, r, p, k, alg, path, variant;
+        unsigned gen;
+    } memo[4];
+    int memo_next;
 };
 
 /* Whether an update of f judges its result by the QR rank rule (and

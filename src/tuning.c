@@ -178,6 +178,7 @@ int qru_context_set_tuning(qru_context *ctx, qru_dtype dtype,
                            qru_tuning_param param, int value)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    ++ctx->tuning_gen;
     QRU_RET(ctx, set_tuning(ctx, dtype, (int)param, 0, value));
 }
 
@@ -192,6 +193,7 @@ int qru_ctx_set_tuning(qru_context *ctx, qru_dtype dtype, int param,
                        int value)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    ++ctx->tuning_gen;
     QRU_RET(ctx, set_tuning(ctx, dtype, param, 1, value));
 }
 

@@ -13,9 +13,13 @@
  * tiles or the sweeps, the band widths of the modification), and the
  * variant the winning plan picked is the one that runs.  The full and
  * thin forms choose; the Q-less form always updates (there is no A to
- * rebuild).  The path of each successful update is recorded
+ * rebuild).  Each factorisation remembers the choices of its last four
+ * kinds of request (sizes, algorithm, tuning generation), so a sliding
+ * window or a chain of like updates plans once.  The path of each successful update is recorded
  * (qru_lsq_last_update_path()).  No strategy changes f's settings.
  */
+#include <string.h>
+
 #include "update.h"
 
 int qru_lsq_set_update_algorithm(qru_lsq *f, qru_update_algorithm alg)
@@ -37,6 +41,7 @@ int qru_lsq_set_update_block_size(qru_lsq *f, int nb)
     QRU_ARG(f->ctx, 2, nb >= 0, "nb = %d, but nb must be >= 0 (0: the "
             "tuned default)", nb);
     f->upd_nb = nb;
+    memset(f->memo, 0, sizeof f->memo); /* chosen with the old size */
     QRU_RET(f->ctx, 0);
 }
 
@@ -91,27 +96,67 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     return 0;
 }
 
+/* The remembered choice of a request like rq with algorithm alg, or
+ * NULL: plans depend on the request's sizes, f's form and settings and
+ * the context's tuning, nothing else. */
+static struct qru_upd_memo *memo_find(qru_context *ctx, qru_lsq *f,
+                                      const qru_upd_req *rq, int alg)
+{
+    for (int i = 0; i < 4; ++i) {
+        struct qru_upd_memo *e = &f->memo[i];
+        if (e->valid && e->op == rq->op && e->n == f->n && e->m == f->m &&
+            e->r == f->r && e->p == rq->p && e->k == rq->k &&
+            e->alg == alg && e->gen == ctx->tuning_gen)
+            return e;
+    }
+    return NULL;
+}
+
+static void memo_put(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                     int alg, int path, int variant)
+{
+    struct qru_upd_memo *e = &f->memo[f->memo_next];
+    f->memo_next = (f->memo_next + 1) % 4;
+    *e = (struct qru_upd_memo){1, rq->op, f->n, f->m, f->r, rq->p, rq->k,
+                               alg, path, variant, ctx->tuning_gen};
+}
+
+/* The path and variant of rq under f's algorithm: remembered, or from
+ * the plans (AUTO with Q: the faster of the update's and the
+ * refactorisation's; FAST: the variant the update's plan picks). */
+static int choose(qru_context *ctx, qru_lsq *f, qru_upd_req *rq, int *path)
+{
+    int alg = f->upd_alg;
+    struct qru_upd_memo *e = memo_find(ctx, f, rq, alg);
+    if (e) {
+        *path = e->path;
+        rq->variant = e->variant;
+        return 0;
+    }
+    qru_plan pu, pr;
+    /* a dry run fails only where the run would (memory) */
+    QRU_TRY(qru_upd_plan(ctx, f, rq, QRU_PATH_UPDATE, &pu));
+    *path = QRU_PATH_UPDATE;
+    if (alg == QRU_UPDATE_AUTO && f->q != QRU_Q_NONE) {
+        QRU_TRY(qru_upd_plan(ctx, f, rq, QRU_PATH_REFACTOR, &pr));
+        if (qru_plan_seconds(&pr) < qru_plan_seconds(&pu))
+            *path = QRU_PATH_REFACTOR;
+    }
+    rq->variant = *path == QRU_PATH_UPDATE ? pu.variant : -1;
+    memo_put(ctx, f, rq, alg, *path, rq->variant);
+    return 0;
+}
+
 int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
 {
     int path = QRU_PATH_UPDATE;
-    rq.alg = f->upd_alg;
+    rq.alg = f->upd_alg == QRU_UPDATE_DISSERTATION ? QRU_UPDATE_DISSERTATION
+                                                   : QRU_UPDATE_FAST;
     rq.variant = -1;
-    if (rq.alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE) {
+    if (f->upd_alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE)
         path = QRU_PATH_REFACTOR;
-    } else if (rq.alg == QRU_UPDATE_AUTO && f->q != QRU_Q_NONE) {
-        /* Q-less: nothing to rebuild A from */
-        qru_plan pu, pr;
-        rq.alg = QRU_UPDATE_FAST;
-        /* a dry run fails only where the run would (memory) */
-        QRU_TRY(qru_upd_plan(ctx, f, &rq, QRU_PATH_UPDATE, &pu));
-        QRU_TRY(qru_upd_plan(ctx, f, &rq, QRU_PATH_REFACTOR, &pr));
-        if (qru_plan_seconds(&pr) < qru_plan_seconds(&pu))
-            path = QRU_PATH_REFACTOR;
-        else if (pu.variant >= 0)
-            rq.variant = pu.variant; /* the variant the plan picked */
-    }
-    if (rq.alg != QRU_UPDATE_DISSERTATION)
-        rq.alg = QRU_UPDATE_FAST;
+    else if (f->upd_alg != QRU_UPDATE_DISSERTATION)
+        QRU_TRY(choose(ctx, f, &rq, &path));
     int st = path == QRU_PATH_REFACTOR ? qru_upd_refactor(ctx, f, &rq)
                                        : run_update(ctx, f, &rq);
     if (st == 0)
