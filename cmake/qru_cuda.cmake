@@ -42,10 +42,14 @@ target_link_libraries(qru_cuda PRIVATE CUDA::cudart CUDA::cublas
 # The shared runtime: one CUDA runtime in the process, shared with the
 # caller's CUDA code (the context adopts the caller's streams and handles).
 # Linked by the CUDA driver (the C++ runtime as the toolkit expects it).
+# The installed module (and the wheel's) keeps the toolkit's library
+# directory as its run path, for a toolkit outside the loader's default
+# directories (the link path does not name it: it is nvcc's own).
 set_target_properties(qru_cuda PROPERTIES
   CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}"
   CUDA_RUNTIME_LIBRARY Shared
-  LINKER_LANGUAGE CUDA)
+  LINKER_LANGUAGE CUDA
+  INSTALL_RPATH "${CUDAToolkit_LIBRARY_DIR}")
 
 set(QRU_HAVE_CUDA ON)
 message(STATUS "qru: CUDA backend enabled (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, "
