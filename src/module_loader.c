@@ -3,20 +3,23 @@
  * it loads them.
  *
  * A module is loaded at the first context of its backend, under a lock,
- * and stays loaded.  Before the module, the loader opens the backend's
- * driver library (Linux: libcuda.so.1 for CUDA, the ICD loader
- * libOpenCL.so.1 for OpenCL): the CUDA module's runtime would load the
- * driver only at its first call, so on a machine without one this says
- * "no driver" without mapping the toolkit's libraries.  Then the module
- * file is looked for, in order,
+ * and stays loaded.  Before the CUDA module, the loader opens the CUDA
+ * driver library (Linux: libcuda.so.1, by name, as the CUDA runtime does
+ * at its first call): on a machine without a driver this says "no CUDA
+ * driver" without mapping the toolkit's libraries.  (The OpenCL module
+ * links the ICD loader libOpenCL.so.1 itself, wherever its run path finds
+ * it; a missing one is the dynamic loader's text.)  Then the module file
+ * is looked for, in order,
  *  - only in the directory QRU_MODULE_DIR when that variable is set
  *    (tuning.c reads it);
  *  - otherwise in the directory of the file that holds this code
  *    (libqru.so, or the Python extension or program a static libqru is
- *    linked into) and in its subdirectory qru/; then in the build tree
- *    (QRU_MODULE_BUILD_DIR: only in the tests' static copy qru_internal);
- *    then in the install directory (QRU_MODULE_INSTALL_DIR,
- *    <libdir>/qru).
+ *    linked into) and in its subdirectory qru/; in the tests' static copy
+ *    qru_internal also in its parent directory (the build tree's root,
+ *    for the programs of tests/ and bench/, wherever the tree was
+ *    carried) and in the build tree it was configured in
+ *    (QRU_MODULE_BUILD_DIR); then in the install directory
+ *    (QRU_MODULE_INSTALL_DIR, <libdir>/qru).
  * The first file that exists is loaded (a failure there is reported, not
  * passed over).  Every failure is QRU_ERR_BACKEND_UNAVAILABLE with its
  * reason recorded: not compiled in, no driver, module not found (with the
@@ -43,10 +46,8 @@
 #endif
 #ifdef __linux__
 #define QRU_CUDA_DRIVER "libcuda.so.1"
-#define QRU_OPENCL_DRIVER "libOpenCL.so.1"
 #else
 #define QRU_CUDA_DRIVER NULL
-#define QRU_OPENCL_DRIVER NULL
 #endif
 
 enum { PATH_LEN = 4096 };
@@ -74,8 +75,7 @@ static struct slot {
 #else
      0,
 #endif
-     QRU_MODULE_PREFIX "qru_opencl" QRU_MODULE_SUFFIX, QRU_OPENCL_DRIVER,
-     "OpenCL ICD loader", NULL, ""},
+     QRU_MODULE_PREFIX "qru_opencl" QRU_MODULE_SUFFIX, NULL, NULL, NULL, ""},
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -138,7 +138,7 @@ static void own_dir(char *dir, size_t n)
     }
 }
 
-/* The directories to search, in order (at most 5). */
+/* The directories to search, in order (at most 6). */
 static int search_dirs(char dirs[][PATH_LEN])
 {
     int nd = 0;
@@ -152,6 +152,13 @@ static int search_dirs(char dirs[][PATH_LEN])
     if (own[0]) {
         snprintf(dirs[nd++], PATH_LEN, "%s", own);
         snprintf(dirs[nd++], PATH_LEN, "%s/qru", own);
+#ifdef QRU_MODULE_BUILD_DIR
+        char *slash = strrchr(own, '/');
+        if (slash && slash != own) {
+            *slash = '\0'; /* the parent */
+            snprintf(dirs[nd++], PATH_LEN, "%s", own);
+        }
+#endif
     }
 #ifdef QRU_MODULE_BUILD_DIR
     snprintf(dirs[nd++], PATH_LEN, "%s", QRU_MODULE_BUILD_DIR);
@@ -171,7 +178,7 @@ static int load(struct slot *s)
         return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE, "no %s (%s)",
                         s->driver_name, e ? e : s->driver);
     }
-    char dirs[5][PATH_LEN], path[2 * PATH_LEN];
+    char dirs[6][PATH_LEN], path[2 * PATH_LEN];
     int nd = search_dirs(dirs);
     struct stat sb;
     for (int i = 0; i < nd; ++i) {
