@@ -14,7 +14,8 @@
  *  - qru_backend_info's argument checks (-1, -2, -3), and its text: the
  *    BLAS and LAPACKE for the CPU, the backend auto picks;
  *  - an OpenCL context maps libqru_opencl (and libOpenCL) and no CUDA
- *    library, and qru_backend_info names the module's file;
+ *    library (the CUDA driver aside: NVIDIA's OpenCL driver may load
+ *    it), and qru_backend_info names the module's file;
  *  - a CUDA context either works (the module and the CUDA runtime mapped)
  *    or is refused with a reason; refused for want of a driver, it has
  *    mapped no CUDA library.
@@ -40,12 +41,14 @@ static int failures;
         }                                                                      \
     } while (0)
 
-static const char *const cuda_libs[] = {"libcudart", "libcublas",
-                                        "libcusolver", "libcusparse",
-                                        "libnvJitLink", "libcuda.so",
-                                        "libqru_cuda", NULL};
-static const char *const opencl_libs[] = {"libOpenCL", "libclblast",
-                                          "libqru_opencl", NULL};
+/* the CUDA module and the toolkit's libraries; the driver apart (NVIDIA's
+ * OpenCL driver may map it) */
+static const char *const cuda_libs[] = {"libqru_cuda", "libcudart",
+                                        "libcublas",   "libcusolver",
+                                        "libcusparse", "libnvJitLink", NULL};
+static const char *const cuda_driver[] = {"libcuda.so", NULL};
+static const char *const opencl_libs[] = {"libqru_opencl", "libOpenCL",
+                                          "libclblast", NULL};
 
 /* The first library of names mapped into this process, or NULL. */
 static const char *mapped(const char *const *names)
@@ -70,10 +73,19 @@ static const char *mapped(const char *const *names)
     return hit;
 }
 
+/* No CUDA library (without_driver: nor the driver) is mapped. */
+static void no_cuda(const char *when, int without_driver)
+{
+    const char *c = mapped(cuda_libs);
+    if (!c && without_driver)
+        c = mapped(cuda_driver);
+    CHECK(!c, "%s: a CUDA library is mapped: %s", when, c);
+}
+
 static void none_mapped(const char *when)
 {
-    const char *c = mapped(cuda_libs), *o = mapped(opencl_libs);
-    CHECK(!c, "%s: a CUDA library is mapped: %s", when, c);
+    const char *o = mapped(opencl_libs);
+    no_cuda(when, 1);
     CHECK(!o, "%s: an OpenCL library is mapped: %s", when, o);
 }
 
@@ -159,13 +171,12 @@ int main(void)
         const char *why = qru_last_error(NULL);
         printf("opencl context: %d%s%s\n", st, st ? ": " : "", st ? why : "");
         CHECK(st == 0 || (st == QRU_ERR_BACKEND_UNAVAILABLE &&
-                          (mapped(opencl_libs + 2) || strstr(why, ": no "))),
+                          (mapped(opencl_libs) || strstr(why, ": no "))),
               "an OpenCL context fails without a reason");
         if (st == 0) {
-            CHECK(mapped(opencl_libs + 2), "libqru_opencl is not mapped");
-            CHECK(mapped(opencl_libs), "libOpenCL is not mapped");
-            const char *c = mapped(cuda_libs);
-            CHECK(!c, "an OpenCL context mapped %s", c);
+            CHECK(mapped(opencl_libs), "libqru_opencl is not mapped");
+            CHECK(mapped(opencl_libs + 1), "libOpenCL is not mapped");
+            no_cuda("after an OpenCL context", 0);
             qru_context_destroy(ctx);
             st = qru_backend_info(QRU_BACKEND_OPENCL, line, sizeof line);
             printf("opencl: %d: %s\n", st, line);
@@ -181,16 +192,14 @@ int main(void)
         const char *why = qru_last_error(NULL);
         printf("cuda context: %d%s%s\n", st, st ? ": " : "", st ? why : "");
         if (st == 0) {
-            CHECK(mapped(cuda_libs + 6), "libqru_cuda is not mapped");
-            CHECK(mapped(cuda_libs), "libcudart is not mapped");
+            CHECK(mapped(cuda_libs), "libqru_cuda is not mapped");
+            CHECK(mapped(cuda_libs + 1), "libcudart is not mapped");
             qru_context_destroy(ctx);
         } else {
             CHECK(st == QRU_ERR_BACKEND_UNAVAILABLE && strlen(why) > 20,
                   "a CUDA context fails without a reason");
-            if (strstr(why, "no CUDA driver")) {
-                const char *c = mapped(cuda_libs);
-                CHECK(!c, "no driver, but %s is mapped", c);
-            }
+            if (strstr(why, "no CUDA driver"))
+                no_cuda("without a CUDA driver", 0);
         }
         st = qru_backend_info(QRU_BACKEND_CUDA, line, sizeof line);
         printf("cuda: %d: %s\n", st, line);
