@@ -22,8 +22,10 @@ static void usage(FILE *out)
             "usage: qru <command> [options]\n"
             "\n"
             "commands:\n"
-            "  info      version, backends compiled in, their devices (CPU,\n"
-            "            GPU or accelerator) and which backend 'auto' picks\n"
+            "  info      version, backends compiled in, for each whether it\n"
+            "            runs here (its device: CPU, GPU or accelerator; the\n"
+            "            BLAS, or the module file) or why not (no module, no\n"
+            "            driver, no device), and which backend 'auto' picks\n"
             "  demo      demonstrations on the Mauna Loa CO2 series, each one\n"
             "            checking itself; exit status 0 only if every check\n"
             "            passes.  Parts (run in this order):\n"
@@ -81,10 +83,13 @@ static void usage_full(FILE *out)
 /* ------------------------------------------------------------------------ */
 /* Commands */
 
+/* The version, then one line a backend and the backend auto picks, each
+ * from qru_backend_info (Python's qru.show_config() prints the same). */
 static int cmd_info(void)
 {
     static const qru_backend backends[] = {QRU_BACKEND_CPU, QRU_BACKEND_CUDA,
                                            QRU_BACKEND_OPENCL};
+    char line[512];
     printf("qru %s\n", qru_version());
     printf("backends compiled in:");
     for (int i = 0; i < 3; i++)
@@ -92,39 +97,13 @@ static int cmd_info(void)
             printf(" %s", qru_backend_name(backends[i]));
     printf("\n");
     for (int i = 0; i < 3; i++) {
-        qru_backend b = backends[i];
-        printf("  %-7s ", qru_backend_name(b));
-        if (!qru_backend_compiled(b)) {
-            printf("not compiled in\n");
-            continue;
-        }
-        qru_context *ctx = NULL;
-        int st = qru_context_create(b, &ctx);
-        if (st) {
-            printf("no context: %s\n", qru_strerror(st));
-            continue;
-        }
-        const char *dev = qru_context_device_name(ctx);
-        qru_device_type t = qru_context_device_type(ctx);
-        printf("%s  [%s; single %s, double %s]\n", dev ? dev : "?",
-               t == QRU_DEVICE_GPU           ? "GPU"
-               : t == QRU_DEVICE_ACCELERATOR ? "accelerator"
-                                             : "CPU",
-               qru_context_supports(ctx, QRU_FLOAT) ? "yes" : "no",
-               qru_context_supports(ctx, QRU_DOUBLE) ? "yes" : "no");
-        qru_context_destroy(ctx);
+        int st = qru_backend_info(backends[i], line, sizeof line);
+        printf("  %-7s %s: %s\n", qru_backend_name(backends[i]),
+               st ? "unavailable" : "usable", line);
     }
-    qru_context *ctx = NULL;
-    int st = qru_context_create(QRU_BACKEND_AUTO, &ctx);
-    if (st) {
-        printf("auto picks: none (%s)\n", qru_strerror(st));
-        return 1;
-    }
-    const char *dev = qru_context_device_name(ctx);
-    printf("auto picks: %s (%s)\n", qru_backend_name(qru_context_backend(ctx)),
-           dev ? dev : "?");
-    qru_context_destroy(ctx);
-    return 0;
+    int st = qru_backend_info(QRU_BACKEND_AUTO, line, sizeof line);
+    printf("auto picks %s\n", st ? "none" : line);
+    return st ? 1 : 0;
 }
 
 /* Matches "--name VALUE" or "--name=VALUE"; advances *i past VALUE. */

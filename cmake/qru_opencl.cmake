@@ -3,12 +3,16 @@
 # QRU_WITH_OPENCL=OFF.  With QRU_WITH_OPENCL=ON a missing OpenCL or CLBlast
 # is a configuration error; with AUTO the backend is silently left out.
 #
+# The backend is the module libqru_opencl.so (qru_add_backend_module,
+# src/qru_module.h), which links CLBlast and the OpenCL ICD loader; libqru
+# loads it at the first OpenCL context and links neither.
+#
 # Sets (plain variables, this file is included):
-#   QRU_HAVE_OPENCL  ON when the backend is compiled in
-# and on target qru: the compile definition QRU_HAVE_OPENCL, the sources
-# opencl/*.c plus the generated ${CMAKE_CURRENT_BINARY_DIR}/qru_ocl_sources.c
-# (kernels/qru_kdefs.h + kernels/*.cl as C string literals, regenerated
-# whenever one of them changes).
+#   QRU_HAVE_OPENCL  ON when the backend is built
+# and the target qru_opencl: the sources opencl/*.c plus the generated
+# ${CMAKE_CURRENT_BINARY_DIR}/qru_ocl_sources.c (kernels/qru_kdefs.h +
+# kernels/*.cl as C string literals, regenerated whenever one of them
+# changes).
 
 set(QRU_HAVE_OPENCL OFF)
 find_package(OpenCL QUIET)
@@ -61,14 +65,12 @@ add_custom_command(OUTPUT ${QRU_OCL_GENERATED}
 
 file(GLOB QRU_OCL_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/opencl/*.c)
-target_sources(qru_objects PRIVATE ${QRU_OCL_SOURCES} ${QRU_OCL_GENERATED})
-target_include_directories(qru_objects PRIVATE ${QRU_CLBLAST_INCLUDE}
+qru_add_backend_module(qru_opencl ${QRU_OCL_SOURCES} ${QRU_OCL_GENERATED})
+target_include_directories(qru_opencl PRIVATE ${QRU_CLBLAST_INCLUDE}
   ${CMAKE_CURRENT_SOURCE_DIR}/opencl)
-target_compile_definitions(qru_objects PRIVATE QRU_HAVE_OPENCL
+target_compile_definitions(qru_opencl PRIVATE QRU_MODULE_OPENCL
   CL_TARGET_OPENCL_VERSION=120)
-list(APPEND QRU_LINK_DEPS ${QRU_CLBLAST_LIB} OpenCL::OpenCL)
+target_link_libraries(qru_opencl PRIVATE ${QRU_CLBLAST_LIB} OpenCL::OpenCL m)
 set(QRU_HAVE_OPENCL ON)
-string(APPEND QRU_PC_PRIVATE_LIBS " -lclblast -lOpenCL")
-string(STRIP "${QRU_PC_PRIVATE_LIBS}" QRU_PC_PRIVATE_LIBS)
 message(STATUS "OpenCL backend: OpenCL ${OpenCL_VERSION_STRING}, "
   "CLBlast ${QRU_CLBLAST_LIB}")

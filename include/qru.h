@@ -195,8 +195,38 @@ QRU_API const char *qru_last_error(const qru_context *ctx);
 /** Name of a backend ("auto", "cpu", "cuda", "opencl"), or "unknown". */
 QRU_API const char *qru_backend_name(qru_backend backend);
 
-/** 1 if the backend was compiled into this build of the library, else 0. */
+/** 1 if the backend was compiled into this build of the library, else 0.
+ *  For CUDA and OpenCL: their module (libqru_cuda.so, libqru_opencl.so)
+ *  was built; whether it loads here says qru_backend_info(). */
 QRU_API int qru_backend_compiled(qru_backend backend);
+
+/** Whether @p backend can run here, and on what: info = qru_backend_info(backend).
+ *  Creates (and destroys) a context with the default options, as
+ *  qru_context_create() would, and writes one line into @p buf (at most
+ *  @p n bytes with the terminating NUL; a longer line is cut; 512 bytes
+ *  hold it):
+ *  - usable: the device, its kind and precisions, and what runs it: "host
+ *    CPU (OpenBLAS/LAPACKE) [CPU; single yes, double yes]; BLAS ...
+ *    (file), LAPACKE (file)" for the CPU backend, "module <file>" for
+ *    CUDA and OpenCL; #QRU_BACKEND_AUTO puts the backend it picks in
+ *    front ("cpu: host CPU ...");
+ *  - not usable: why, as qru_last_error() words it: not compiled in, no
+ *    driver, module not found (with the directories searched) or not
+ *    loadable, no device.
+ *  The CUDA and OpenCL backends are modules that the library loads when
+ *  their first context is made (so linking it maps no CUDA or OpenCL
+ *  library): they are looked for next to the library (or the program or
+ *  Python extension a static libqru is linked into) and in its qru/
+ *  subdirectory, then in the install's <libdir>/qru; with the environment
+ *  variable QRU_MODULE_DIR set, only in that directory.
+ *  @param[in]  backend which backend (1)
+ *  @param[out] buf     the line (2)
+ *  @param[in]  n       bytes at buf, >= 1 (3)
+ *  @return 0 when a context can be made; else the status
+ *          qru_context_create() returns (#QRU_ERR_BACKEND_UNAVAILABLE,
+ *          #QRU_ERR_DEVICE, #QRU_ERR_ALLOC) with the reason in @p buf; -1,
+ *          -2, -3. */
+QRU_API int qru_backend_info(qru_backend backend, char *buf, size_t n);
 
 /** @} */
 /* ------------------------------------------------------------------------ */

@@ -90,7 +90,7 @@ typedef struct ocl_impl {
     size_t local_mem;   /* CL_DEVICE_LOCAL_MEM_SIZE (bytes) */
     qru_ocl_tuning tune;
     ocl_prog prog[2];   /* [0] float, [1] double */
-    char *log;          /* build log (see qru_opencl_build_log) */
+    char *log;          /* build log (see ocl_build_log) */
     int log_failed;     /* log is that of a failed build */
     char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
     int pocl;           /* the platform is PoCL (builds take a lock) */
@@ -159,7 +159,6 @@ int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
                       cl_program *prog, cl_int *err);
 void ocl_pause_ms(long ms);
 int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out);
-const char *qru_opencl_build_log(const qru_context *ctx);
 karg ocl_targ(qru_dtype dt, double v, tval *store);
 size_t ocl_wg_for(const ocl_impl *im, const ocl_prog *p, int k, size_t want);
 int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,

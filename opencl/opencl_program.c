@@ -220,7 +220,7 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     return st;
 }
 
-const char *qru_opencl_build_log(const qru_context *ctx)
+const char *ocl_build_log(const qru_context *ctx)
 {
     if (!ctx || ctx->backend != QRU_BACKEND_OPENCL || !ctx->impl)
         return "";
@@ -228,7 +228,7 @@ const char *qru_opencl_build_log(const qru_context *ctx)
     return im->log ? im->log : "";
 }
 
-const qru_ocl_tuning *qru_opencl_tuning(const qru_context *ctx)
+const qru_ocl_tuning *ocl_tuning_of(const qru_context *ctx)
 {
     if (!ctx || ctx->backend != QRU_BACKEND_OPENCL || !ctx->impl)
         return NULL;

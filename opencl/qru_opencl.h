@@ -73,12 +73,18 @@ typedef struct qru_ocl_tuning {
 /* The compiler log of the first failed program build of an OpenCL context
  * (its last attempt; if none failed, of its last build; usually empty,
  * warnings are off); "" when there is none or ctx is not an OpenCL
- * context.  Valid until the context is destroyed. */
+ * context.  Valid until the context is destroyed.  Defined in libqru
+ * (src/module_loader.c), which forwards it to the loaded module's
+ * ocl_build_log (src/qru_module.h); for the tests. */
 const char *qru_opencl_build_log(const qru_context *ctx);
 
-/* The tuning parameters in use by an OpenCL context (NULL otherwise). */
+/* The tuning parameters in use by an OpenCL context (NULL otherwise);
+ * libqru's, forwarded to the module's ocl_tuning_of like the log. */
 const qru_ocl_tuning *qru_opencl_tuning(const qru_context *ctx);
 
+/* The module's own (opencl_program.c), and its table. */
+const char *ocl_build_log(const qru_context *ctx);
+const qru_ocl_tuning *ocl_tuning_of(const qru_context *ctx);
 extern const qru_backend_ops qru_opencl_ops;
 
 #endif /* QRU_OPENCL_H */

@@ -1,42 +1,11 @@
 /* Contexts, backend selection, the workspace pool, library information. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "qru_internal.h"
+#include "qru_module.h"
 
-#define QRU_STR_(x) #x
-#define QRU_STR(x) QRU_STR_(x)
-
-const char *qru_version(void)
-{
-    return QRU_STR(QRU_VERSION_MAJOR) "." QRU_STR(
-        QRU_VERSION_MINOR) "." QRU_STR(QRU_VERSION_PATCH);
-}
-
-#ifdef QRU_HAVE_CUDA
-extern const qru_backend_ops qru_cuda_ops;
-#endif
-#ifdef QRU_HAVE_OPENCL
-extern const qru_backend_ops qru_opencl_ops;
-#endif
-
-const qru_backend_ops *qru_backend_table(qru_backend b)
-{
-    switch (b) {
-    case QRU_BACKEND_CPU:
-        return &qru_cpu_ops;
-#ifdef QRU_HAVE_CUDA
-    case QRU_BACKEND_CUDA:
-        return &qru_cuda_ops;
-#endif
-#ifdef QRU_HAVE_OPENCL
-    case QRU_BACKEND_OPENCL:
-        return &qru_opencl_ops;
-#endif
-    default:
-        return NULL;
-    }
-}
+const char *qru_version(void) { return QRU_VERSION_STRING; }
 
 const char *qru_backend_name(qru_backend b)
 {
@@ -55,7 +24,7 @@ const char *qru_backend_name(qru_backend b)
 
 int qru_backend_compiled(qru_backend b)
 {
-    return qru_backend_table(b) != NULL;
+    return qru_module_built(b);
 }
 
 void qru_context_options_init(qru_context_options *opt)
@@ -94,13 +63,9 @@ static int create_on(qru_context **out, const qru_backend_ops *ops,
 static int create_any(qru_backend backend, const qru_context_options *opt,
                       qru_context **ctx)
 {
+    const qru_backend_ops *ops = NULL;
     if (backend != QRU_BACKEND_AUTO) {
-        const qru_backend_ops *ops = qru_backend_table(backend);
-        if (!ops)
-            return qru_fail(QRU_ERR_BACKEND_UNAVAILABLE,
-                            "the %s backend is not compiled into this build "
-                            "of qru",
-                            qru_backend_name(backend));
+        QRU_TRY(qru_module_load(backend, &ops));
         return create_on(ctx, ops, opt);
     }
     /* CUDA, then OpenCL on a GPU or accelerator, then the CPU backend: on a
@@ -114,10 +79,11 @@ static int create_any(qru_backend backend, const qru_context_options *opt,
     int last = QRU_ERR_BACKEND_UNAVAILABLE;
     qru_context *spare = NULL;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; ++i) {
-        const qru_backend_ops *ops = qru_backend_table(order[i]);
-        if (!ops)
+        if (!qru_module_built(order[i]))
             continue;
-        last = create_on(ctx, ops, opt);
+        last = qru_module_load(order[i], &ops);
+        if (last == 0)
+            last = create_on(ctx, ops, opt);
         if (last != 0)
             continue;
         qru_context *c = *ctx;
@@ -167,6 +133,46 @@ int qru_context_create(qru_backend backend, qru_context **ctx)
     qru_context_options defaults;
     qru_context_options_init(&defaults);
     QRU_RET(NULL, create_any(backend, &defaults, ctx));
+}
+
+/* The text of qru_backend_info for a context ctx (made for the asked
+ * backend; auto: the backend it picked goes in front). */
+static void describe(const qru_context *ctx, int is_auto, char *buf, size_t n)
+{
+    qru_device_type t = ctx->ops->device_type(ctx);
+    char libs[QRU_ERRMSG_LEN];
+    if (ctx->backend == QRU_BACKEND_CPU)
+        qru_cpu_libraries(libs, sizeof libs);
+    else
+        snprintf(libs, sizeof libs, "module %s",
+                 qru_module_path(ctx->backend));
+    snprintf(buf, n, "%s%s%s [%s; single %s, double %s]; %s",
+             is_auto ? qru_backend_name(ctx->backend) : "", is_auto ? ": " : "",
+             ctx->device_name,
+             t == QRU_DEVICE_GPU           ? "GPU"
+             : t == QRU_DEVICE_ACCELERATOR ? "accelerator"
+                                           : "CPU",
+             ctx->ops->supports(ctx, QRU_FLOAT) ? "yes" : "no",
+             ctx->ops->supports(ctx, QRU_DOUBLE) ? "yes" : "no", libs);
+}
+
+int qru_backend_info(qru_backend backend, char *buf, size_t n)
+{
+    QRU_ARG_BACKEND(backend);
+    QRU_ARG(NULL, 2, buf, "buf (the output) is NULL");
+    QRU_ARG(NULL, 3, n >= 1,
+            "n = %zu, but buf must hold at least the terminating NUL", n);
+    qru_context_options defaults;
+    qru_context_options_init(&defaults);
+    qru_context *ctx = NULL;
+    int st = create_any(backend, &defaults, &ctx);
+    if (st != 0) {
+        snprintf(buf, n, "%s", qru_fail_why(st));
+        QRU_RET(NULL, st);
+    }
+    describe(ctx, backend == QRU_BACKEND_AUTO, buf, n);
+    qru_context_destroy(ctx);
+    QRU_RET(NULL, 0);
 }
 
 void qru_context_destroy(qru_context *ctx)

@@ -12,6 +12,7 @@
 #ifndef QRU_INTERNAL_H
 #define QRU_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* "MAJOR.MINOR.PATCH" of include/qru.h (qru_version; a backend module
+ * compares it with its library's, qru_module.h). */
+#define QRU_STR_(x) #x
+#define QRU_STR(x) QRU_STR_(x)
+#define QRU_VERSION_STRING                                                     \
+    QRU_STR(QRU_VERSION_MAJOR)                                                 \
+    "." QRU_STR(QRU_VERSION_MINOR) "." QRU_STR(QRU_VERSION_PATCH)
 
 /* The error idiom of the library: evaluate a status expression and
  * return its value from the calling function unless it is 0. */
@@ -49,7 +58,10 @@ extern "C" {
  * qru_strerror(st) when the origin recorded nothing for st) and copies it
  * to ctx (which may be NULL); it returns st.  qru_fail_seq counts the
  * qru_fail calls of the thread, so that a caller can see whether a callee
- * recorded a failure. */
+ * recorded a failure.  qru_failv is qru_fail with a va_list (a backend
+ * module's qru_fail calls it, qru_module.h); qru_fail_why(st) is the text
+ * qru_ret would put after the routine's name: the origin's text if it
+ * recorded st, else qru_strerror(st). */
 #define QRU_ERRMSG_LEN 512
 #if defined(__GNUC__) || defined(__clang__)
 #define QRU_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -57,6 +69,8 @@ extern "C" {
 #define QRU_PRINTF(f, a)
 #endif
 int qru_fail(int status, const char *fmt, ...) QRU_PRINTF(2, 3);
+int qru_failv(int status, const char *fmt, va_list ap) QRU_PRINTF(2, 0);
+const char *qru_fail_why(int status);
 int qru_fail_arg(int i, const char *fmt, ...) QRU_PRINTF(2, 3);
 int qru_ret(const qru_context *ctx, const char *routine, int status);
 unsigned long qru_fail_seq(void);
@@ -176,6 +190,10 @@ enum { QRU_TUNING_FLOAT = 0, QRU_TUNING_DOUBLE = 1 };
 /* Loads the environment into ctx->tuning and ctx->env (tuning.c); called
  * once, at context creation, before the backend's init. */
 void qru_tuning_load_env(qru_context *ctx);
+/* The environment variable QRU_MODULE_DIR (tuning.c): the one directory
+ * the backend modules are loaded from, or NULL when unset or empty (read
+ * at each module load, module_loader.c). */
+const char *qru_env_module_dir(void);
 
 /* qru_context_set_tuning / qru_context_get_tuning for every knob: param is
  * a qru_tuning_param or a private QRU_TUNE_<PARAM> (qru_tuning.h); the
@@ -498,10 +516,13 @@ int qru_lsq_arg_apart(const qru_lsq *f, int i, const char *name,
  * unchanged then). */
 int qru_lsq_reserve(qru_lsq *f, int n_new, int m_new);
 
-/* Backend tables (each defined by its backend; unavailable backends are
- * NULL pointers from qru_backend_table()). */
+/* The CPU backend's table (src/cpu/); the CUDA and OpenCL tables come
+ * from their modules (qru_module_load, qru_module.h). */
 extern const qru_backend_ops qru_cpu_ops;
-const qru_backend_ops *qru_backend_table(qru_backend b);
+/* The BLAS and LAPACKE libraries the CPU backend calls, as text: the
+ * files they were loaded from and OpenBLAS's configuration where it is
+ * OpenBLAS (cpu_backend.c; for qru_backend_info). */
+void qru_cpu_libraries(char *buf, size_t n);
 
 /* Workspace: returns a buffer of at least 'bytes' bytes (kept by the
  * context, valid until the next qru_ctx_workspace call on the same ctx). */

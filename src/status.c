@@ -103,6 +103,12 @@ int qru_fail_arg(int i, const char *fmt, ...)
 
 unsigned long qru_fail_seq(void) { return rec.seq; }
 
+/* the origin's text if it recorded this status, else the status's */
+const char *qru_fail_why(int status)
+{
+    return rec.open && rec.status == status ? rec.text : qru_strerror(status);
+}
+
 int qru_ret(const qru_context *ctx, const char *routine, int status)
 {
     if (status == 0) {
@@ -110,9 +116,7 @@ int qru_ret(const qru_context *ctx, const char *routine, int status)
         return 0;
     }
     char text[QRU_ERRMSG_LEN];
-    /* the origin's text if it recorded this status, else the status's */
-    const char *why =
-        rec.open && rec.status == status ? rec.text : qru_strerror(status);
+    const char *why = qru_fail_why(status);
     size_t n = strlen(routine), w = strlen(why);
     if (n > sizeof text / 4)
         n = sizeof text / 4;

@@ -1,6 +1,7 @@
 /*
  * The tuning block of a context (qru_tuning.h): the environment, read
- * once at context creation (the only place the library reads it), and
+ * once at context creation (the only place the library reads it; the
+ * module directory QRU_MODULE_DIR is read when a module is loaded), and
  * qru_context_set_tuning / qru_context_get_tuning (the public knobs) and
  * qru_ctx_set_tuning / qru_ctx_get_tuning (every knob).
  */
@@ -103,6 +104,12 @@ void qru_tuning_load_env(qru_context *ctx)
     s = getenv("QRU_OCL_BUILD_OPTIONS");
     snprintf(ctx->env.ocl_build_options, sizeof ctx->env.ocl_build_options,
              "%s", s ? s : "");
+}
+
+const char *qru_env_module_dir(void)
+{
+    const char *s = getenv("QRU_MODULE_DIR");
+    return s && *s ? s : NULL;
 }
 
 static const struct {

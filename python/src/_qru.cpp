@@ -714,6 +714,16 @@ struct Lsq {
     }
 };
 
+// (status, line) of qru_backend_info: 0 and what the backend runs on, or
+// its status and why it cannot run here.
+std::tuple<int, std::string> backend_info(const std::string &name)
+{
+    char line[512];
+    qru_backend b = name == "auto" ? QRU_BACKEND_AUTO : backend_of(name);
+    int st = qru_backend_info(b, line, sizeof line);
+    return {st, std::string(line)};
+}
+
 std::vector<std::string> backends()
 {
     std::vector<std::string> out;
@@ -734,6 +744,10 @@ NB_MODULE(_qru, mod)
     mod.def("version", [] { return std::string(qru_version()); });
     mod.def("backends", &backends,
             "The backends this build of qru has (compiled in).");
+    mod.def("backend_info", &backend_info, nb::arg("backend"),
+            "qru_backend_info: (0, what the backend runs on) or (status, "
+            "why it cannot run here); backend 'auto' names the one it "
+            "picks.");
 
     nb::class_<Context>(mod, "Context")
         .def_prop_ro("device_name", &Context::device_name)

@@ -4,8 +4,11 @@
  * per precision below).  It is the reference every GPU backend is tested
  * against and the "sequential update" of the dissertation's comparisons.
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,6 +45,32 @@
     ((p).h ? (void *)((char *)(p).h + (p).off * qru_dtype_size(dt)) : NULL)
 #define SP(p) ((p).h ? (float *)(p).h + (p).off : (float *)NULL)
 #define DP(p) ((p).h ? (double *)(p).h + (p).off : (double *)NULL)
+
+/* OpenBLAS's configuration text, where the BLAS is OpenBLAS (weak: NULL
+ * with another BLAS). */
+#if defined(__GNUC__) || defined(__clang__)
+extern char *openblas_get_config(void) __attribute__((weak));
+#define QRU_OPENBLAS_CONFIG() (openblas_get_config ? openblas_get_config() : NULL)
+#else
+#define QRU_OPENBLAS_CONFIG() NULL
+#endif
+
+/* The file the function at f was loaded from, or "?". */
+static const char *file_of(void *f)
+{
+    Dl_info info;
+    return dladdr(f, &info) && info.dli_fname && info.dli_fname[0]
+               ? info.dli_fname
+               : "?";
+}
+
+void qru_cpu_libraries(char *buf, size_t n)
+{
+    const char *cfg = QRU_OPENBLAS_CONFIG();
+    snprintf(buf, n, "BLAS %s%s(%s), LAPACKE (%s)", cfg ? cfg : "",
+             cfg ? " " : "", file_of((void *)cblas_dgemm),
+             file_of((void *)LAPACKE_dgeqrf));
+}
 
 static int cpu_probe(void) { return 0; }
 

@@ -1,7 +1,8 @@
 # Install test, run with cmake -P:
 #   cmake --install the build tree into a temporary prefix, then build and
 #   run tests/consumer (1) with find_package(qru) and (2) with pkg-config.
-# Inputs: QRU_BUILD_DIR, QRU_CONSUMER_SRC, QRU_WORK_DIR, QRU_C_COMPILER.
+# Inputs: QRU_BUILD_DIR, QRU_CONSUMER_SRC, QRU_WORK_DIR, QRU_C_COMPILER,
+# QRU_MODULES.
 set(QRU_INPUTS QRU_BUILD_DIR QRU_CONSUMER_SRC QRU_WORK_DIR QRU_C_COMPILER)
 include(${CMAKE_CURRENT_LIST_DIR}/consumer_common.cmake)
 
@@ -26,6 +27,27 @@ if(NOT EXISTS ${prefix}/bin/qru)
 endif()
 run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/qru --version)
 message(STATUS "installed qru --version: ${run_out}")
+
+# the backend modules built (QRU_MODULES: "cuda,opencl", "" for none) are
+# installed into <libdir>/qru, and the installed library finds them there
+# (not in the build tree): `qru info` names the installed module of every
+# usable one
+run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/qru info)
+message(STATUS "installed qru info:\n${run_out}")
+string(REPLACE "," ";" modules "${QRU_MODULES}")
+foreach(m IN LISTS modules)
+  file(GLOB found ${libdir}/qru/*qru_${m}*)
+  if(NOT found)
+    message(FATAL_ERROR "the ${m} module is not installed in ${libdir}/qru")
+  endif()
+  if(run_out MATCHES "\n  ${m} +usable: [^\n]*module ([^\n]*)")
+    set(loaded "${CMAKE_MATCH_1}")
+    if(NOT loaded MATCHES "^${libdir}/qru/")
+      message(FATAL_ERROR "the installed qru loaded ${loaded}, "
+        "not the ${m} module of ${libdir}/qru")
+    endif()
+  endif()
+endforeach()
 
 # 2. find_package(qru) consumer
 run(${CMAKE_COMMAND} -S ${QRU_CONSUMER_SRC} -B ${QRU_WORK_DIR}/build

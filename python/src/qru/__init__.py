@@ -39,7 +39,7 @@ from ._qr import qr_delete, qr_insert, qr_update
 
 __all__ = ["qr_insert", "qr_delete", "qr_update", "cholesky_update", "cholesky_insert",
            "cholesky_delete", "LeastSquares", "backends", "device_name",
-           "blas_threads", "set_blas_threads", "__version__"]
+           "show_config", "blas_threads", "set_blas_threads", "__version__"]
 __version__ = _qru.version()
 
 
@@ -97,3 +97,39 @@ def device_name(backend: str = "cpu", device: int = -1) -> str:
     """The device a backend runs on (creates the backend's context;
     RuntimeError where the backend has no device here)."""
     return _context(backend, device, 0).device_name
+
+
+def show_config(mode: str = "stdout"):
+    """The build and what it finds here, as ``numpy.show_config()``: qru's
+    version, the backends built and, for each, whether it runs on this
+    machine and on what (the device; for the CPU backend the BLAS and
+    LAPACKE it calls, for CUDA and OpenCL the module file) or why not
+    (module not found or not loadable, no driver, no device), then the
+    backend ``'auto'`` picks.  The lines are those of ``qru info`` (the C
+    library's ``qru_backend_info``).  Each backend is tried by creating a
+    context, which loads its module (and the CUDA or OpenCL libraries);
+    on a machine without a CUDA driver nothing of CUDA is loaded.
+
+    ``mode='stdout'`` prints; ``mode='dicts'`` returns
+    ``{'version': str, 'backends': {name: {'built': bool, 'usable':
+    bool, 'info': str}}, 'auto': str or None}`` instead."""
+    if mode not in ("stdout", "dicts"):
+        raise ValueError(f"mode must be 'stdout' or 'dicts', not {mode!r}")
+    built = backends()
+    config = {"version": __version__, "backends": {}, "auto": None}
+    for b in ("cpu", "cuda", "opencl"):
+        st, line = _qru.backend_info(b)
+        config["backends"][b] = {"built": b in built, "usable": st == 0,
+                                 "info": line}
+    st, line = _qru.backend_info("auto")
+    if st == 0:
+        config["auto"] = line
+    if mode == "dicts":
+        return config
+    print(f"qru {config['version']}")
+    print("backends compiled in: " + " ".join(built))
+    for b, c in config["backends"].items():
+        print(f"  {b:<7} {'usable' if c['usable'] else 'unavailable'}: "
+              f"{c['info']}")
+    print(f"auto picks {config['auto'] or 'none'}")
+    return None
