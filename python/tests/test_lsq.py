@@ -162,6 +162,28 @@ def test_remove_rows_losing_rank_raises(backend, q):
     assert all(np.array_equal(x, y) for x, y in zip(before, _state(f)))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("alg", ["fast", "dissertation", "refactor", "auto"])
+@pytest.mark.parametrize("q", ["full", "thin", "none"])
+def test_algorithms(backend, alg, q):
+    """Every algorithm gives the factorisation of the updated problem;
+    'refactor' refactorises in the forms that hold Q (the Q-less form,
+    with no A to rebuild, updates)."""
+    rng, A, b = _problem(np.float64, 31, 1)
+    f = qru.LeastSquares(A, b, q, backend=backend)
+    f.algorithm = alg
+    assert f.algorithm == alg
+    U, e = rng.uniform(-1, 1, (2, M)), rng.uniform(-1, 1, 2)
+    f.add_rows(3, U, e)
+    A1 = np.vstack([A[:3], U, A[3:]])
+    b1 = np.concatenate([b[:3], e, b[3:]])
+    _check(f, A1, b1, np.float64)
+    f.remove_rows(0, 2, U=A1[:2], e=b1[:2])
+    _check(f, A1[2:], b1[2:], np.float64)
+    with pytest.raises(ValueError, match="algorithm"):
+        f.algorithm = "never"
+
+
 def test_rank_deficient_solve_raises():
     rng = np.random.default_rng(24)
     A = rng.uniform(-1, 1, (15, 4))
