@@ -6,7 +6,7 @@
  *    thread block; taller ones in G blocks of one cooperative launch (all
  *    blocks resident, grid barriers between the steps of a column), so
  *    that a tall panel is not limited to one SM's bandwidth;
- *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q), workspace from
+ *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q or Q1), workspace from
  *    the caller (the context pool), devInfo checked at the end.
  */
 #include <stdio.h>
@@ -300,17 +300,17 @@ static cusolverStatus_t sv_ormqr_bs(cusolverDnHandle_t h, int n, int r, int k,
     return cusolverDnSormqr_bufferSize(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r,
                                        k, A, lda, tau, B, ldb, lw);
 }
-static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int k,
-                                    const double *Q, int ldq,
+static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int qc,
+                                    int k, const double *Q, int ldq,
                                     const double *tau, int *lw)
 {
-    return cusolverDnDorgqr_bufferSize(h, n, n, k, Q, ldq, tau, lw);
+    return cusolverDnDorgqr_bufferSize(h, n, qc, k, Q, ldq, tau, lw);
 }
-static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int k,
-                                    const float *Q, int ldq, const float *tau,
-                                    int *lw)
+static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int qc,
+                                    int k, const float *Q, int ldq,
+                                    const float *tau, int *lw)
 {
-    return cusolverDnSorgqr_bufferSize(h, n, n, k, Q, ldq, tau, lw);
+    return cusolverDnSorgqr_bufferSize(h, n, qc, k, Q, ldq, tau, lw);
 }
 static cusolverStatus_t sv_geqrf(cusolverDnHandle_t h, int n, int m,
                                  double *A, int lda, double *tau, double *w,
@@ -340,17 +340,17 @@ static cusolverStatus_t sv_ormqr(cusolverDnHandle_t h, int n, int r, int k,
     return cusolverDnSormqr(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r, k, A, lda,
                             tau, B, ldb, w, lw, info);
 }
-static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k,
+static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int qc, int k,
                                  double *Q, int ldq, const double *tau,
                                  double *w, int lw, int *info)
 {
-    return cusolverDnDorgqr(h, n, n, k, Q, ldq, tau, w, lw, info);
+    return cusolverDnDorgqr(h, n, qc, k, Q, ldq, tau, w, lw, info);
 }
-static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k, float *Q,
-                                 int ldq, const float *tau, float *w, int lw,
-                                 int *info)
+static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int qc, int k,
+                                 float *Q, int ldq, const float *tau, float *w,
+                                 int lw, int *info)
 {
-    return cusolverDnSorgqr(h, n, n, k, Q, ldq, tau, w, lw, info);
+    return cusolverDnSorgqr(h, n, qc, k, Q, ldq, tau, w, lw, info);
 }
 
 /* ws = [tau (k), the 3 devInfo ints (INFO_SLOTS T's), padding, work]. */
@@ -358,10 +358,12 @@ static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int k, float *Q,
 /* cuSOLVER's work array starts at a multiple of this many elements */
 #define WORK_ALIGN 64
 
-/* The largest lwork of the three routines for n x m, r right-hand sides;
- * p: any device array of n x max(m, n, r) elements (not accessed). */
+/* The largest lwork of the three routines for n x m, qc columns of Q, r
+ * right-hand sides; p: any device array of n x max(m, n, r) elements (not
+ * accessed). */
 template <typename T>
-static int lwork_t(qru_context *ctx, int n, int m, int r, T *p, int *lw)
+static int lwork_t(qru_context *ctx, int n, int m, int qc, int r, T *p,
+                   int *lw)
 {
     cusolverDnHandle_t h = qru_cuda(ctx)->solver;
     int k = n < m ? n : m, l1 = 0, l2 = 0, l3 = 0;
@@ -369,7 +371,7 @@ static int lwork_t(qru_context *ctx, int n, int m, int r, T *p, int *lw)
     if (!st && r > 0)
         st = qru_cusolver_status(sv_ormqr_bs(h, n, r, k, p, n, p, p, n, &l2));
     if (!st)
-        st = qru_cusolver_status(sv_orgqr_bs(h, n, k, p, n, p, &l3));
+        st = qru_cusolver_status(sv_orgqr_bs(h, n, qc, k, p, n, p, &l3));
     int l = l1 > l2 ? l1 : l2;
     *lw = l > l3 ? l : l3;
     return st;
@@ -377,7 +379,7 @@ static int lwork_t(qru_context *ctx, int n, int m, int r, T *p, int *lw)
 
 template <typename T>
 static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
-                        qru_ptr Q, int ldq, qru_ptr B, int ldb, int r,
+                        qru_ptr Q, int ldq, int qc, qru_ptr B, int ldb, int r,
                         qru_ptr ws, size_t *ws_elems)
 {
     int k = n < m ? n : m;
@@ -387,7 +389,7 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
         st = qru_cuda_scratch(ctx, 256, &p);
         if (st)
             return st;
-        st = lwork_t<T>(ctx, n, m, r, (T *)p, &lw);
+        st = lwork_t<T>(ctx, n, m, qc, r, (T *)p, &lw);
         qru_cuda_scratch_free(ctx, p);
         if (!st)
             *ws_elems = (size_t)k + INFO_SLOTS + WORK_ALIGN +
@@ -401,7 +403,7 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
     size_t wo = ws.off + (size_t)k + INFO_SLOTS;
     wo = (wo + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
     T *w = (T *)ws.h + wo;
-    st = lwork_t<T>(ctx, n, m, r, a, &lw);
+    st = lwork_t<T>(ctx, n, m, qc, r, a, &lw);
     if (st)
         return st;
     if (lw < 1)
@@ -420,8 +422,8 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
     if (!st && want[2]) {
         st = qru_cu_lacpy(ctx, qru_cu_dtype<T>(), 'L', n, k, A, lda, Q, ldq);
         if (!st)
-            st = qru_cusolver_status(sv_orgqr(h, n, k, qru_dp<T>(Q), ldq,
-                                              tau, w, lw, info + 2));
+            st = qru_cusolver_status(sv_orgqr(h, n, qc, k, qru_dp<T>(Q),
+                                              ldq, tau, w, lw, info + 2));
     }
     /* R: exact zeros below the diagonal */
     if (!st && n > 1) {
@@ -446,8 +448,8 @@ static int geqrf_full_t(qru_context *ctx, int n, int m, qru_ptr A, int lda,
 }
 
 int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
-                      qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
-                      int ldb, int r, qru_ptr ws, size_t *ws_elems)
+                      qru_ptr A, int lda, qru_ptr Q, int ldq, int qc,
+                      qru_ptr B, int ldb, int r, qru_ptr ws, size_t *ws_elems)
 {
     if (n <= 0 || m <= 0) {
         if (!ws.h)
@@ -455,7 +457,7 @@ int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
         return 0;
     }
     return dt == QRU_DOUBLE ? geqrf_full_t<double>(ctx, n, m, A, lda, Q, ldq,
-                                                   B, ldb, r, ws, ws_elems)
+                                                   qc, B, ldb, r, ws, ws_elems)
                             : geqrf_full_t<float>(ctx, n, m, A, lda, Q, ldq,
-                                                  B, ldb, r, ws, ws_elems);
+                                                  qc, B, ldb, r, ws, ws_elems);
 }

@@ -325,12 +325,13 @@ static int lsq_factor(qru_context *ctx, qru_lsq *f, const qru_matrix *A,
     if (f->q == QRU_Q_THIN) {
         /* A into Q1's buffer, b into E's: qru_geqr_thin turns them into Q1
          * and the residuals */
-        QRU_TRY(qru_ctx_workspace(ctx, qru_geqr_thin_workspace(n, m, r, nb) *
-                                           es, &ws));
+        QRU_TRY(qru_geqr_thin_workspace(ctx, dt, n, m, r, nb, nb_asked,
+                                        &need));
+        QRU_TRY(qru_ctx_workspace(ctx, need * es, &ws));
         QRU_TRY(o->copy(ctx, dt, n, m, A->p, A->ld, f->Q, f->ncap));
         QRU_TRY(o->copy(ctx, dt, n, r, b->p, b->ld, f->E, f->ncap));
         return qru_geqr_thin(ctx, dt, n, m, f->Q, f->ncap, f->R, f->ldr, f->E,
-                             f->ncap, f->d, f->ldr, r, nb, ws);
+                             f->ncap, f->d, f->ldr, r, nb, nb_asked, ws);
     }
     /* qru_qr_full (qr.c): qru's blocked QR, or the backend's vendor QR when
      * nb_asked is 0 and qr.c's policy picks it; the Q-less form factors

@@ -345,19 +345,20 @@ static int plan_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
 /* the vendor's QR: its flops at rate_qr, or where it is latency-bound
  * qr_elem a matrix element or qr_col a column, the larger */
 static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
-                           qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
-                           int ldb, int r, qru_ptr ws, size_t *ws_elems)
+                           qru_ptr A, int lda, qru_ptr Q, int ldq, int qc,
+                           qru_ptr B, int ldb, int r, qru_ptr ws,
+                           size_t *ws_elems)
 {
     if (!ws.h) { /* a workspace query: the backend's answer (counted as
                   * the statistics count it) */
         ++ctx->plan->calls[QRU_OP_geqrf_full];
         ++ctx->plan->host_waits;
-        return ctx->table.geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r,
-                                     ws, ws_elems);
+        return ctx->table.geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, qc, B,
+                                     ldb, r, ws, ws_elems);
     }
     double en = dd(n), em = dd(m), k = en < em ? en : em;
     double fl = flops_geqrf(en, em) + (B.h ? flops_ormqr(en, k, dd(r)) : 0) +
-                (Q.h ? flops_orgqr(en, en, k) : 0);
+                (Q.h ? flops_orgqr(en, dd(qc), k) : 0);
     double lat = ctx->plan->cost->qr_elem * en * em;
     if (lat < ctx->plan->cost->qr_col * k)
         lat = ctx->plan->cost->qr_col * k;

@@ -110,8 +110,8 @@ int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
     if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
-        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, none,
-                                      n, r, none, &v);
+        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, n,
+                                      none, n, r, none, &v);
         if (st)
             return st;
         if (v > need)
@@ -128,7 +128,7 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
     const qru_backend_ops *o = ctx->ops;
     if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         size_t unused = 0;
-        return o->geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws,
+        return o->geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, n, B, ldb, r, ws,
                              &unused);
     }
     if (Q.h) {
@@ -192,19 +192,60 @@ int qru_qr_factor(qru_context *ctx, int nb, qru_matrix *A, qru_matrix *Q,
 
 /* ---- the economy factorisation of the thin form (qru_lsq_create) ---- */
 
-size_t qru_geqr_thin_workspace(int n, int m, int r, int nb)
+int qru_geqr_thin_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
+                            int r, int nb, int nb_asked, size_t *elems)
 {
     size_t big = (size_t)nb * (size_t)(m > r ? m : r);
     if (qru_panel_work(n, nb) > big)
         big = qru_panel_work(n, nb);
-    return 2 * (size_t)n * (size_t)m + (size_t)nb + big;
+    size_t need = 2 * (size_t)n * (size_t)m + (size_t)nb + big;
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
+        qru_ptr none = {0, 0};
+        size_t v = 0;
+        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, m,
+                                      none, n, r, none, &v);
+        if (st)
+            return st;
+        v += (size_t)n * ((size_t)m + (size_t)r); /* Q1 and B's copy */
+        if (v > need)
+            need = v;
+    }
+    *elems = need;
+    return 0;
+}
+
+/* The thin QR by the vendor's geqrf + ormqr + orgqr of Q1's m columns:
+ * Q1 and a copy of B in ws, then R, D = Q1' B, B := B - Q1 D, A := Q1. */
+static int geqr_thin_vendor(qru_context *ctx, qru_dtype dt, int n, int m,
+                            qru_ptr A, int lda, qru_ptr R, int ldr, qru_ptr B,
+                            int ldb, qru_ptr D, int ldd, int r, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr Q1 = ws, Bs = qru_ptr_add(ws, (size_t)n * m);
+    qru_ptr vws = qru_ptr_add(Bs, (size_t)n * r);
+    size_t unused = 0;
+    if (r > 0)
+        QRU_TRY(o->copy(ctx, dt, n, r, B, ldb, Bs, n));
+    QRU_TRY(o->geqrf_full(ctx, dt, n, m, A, lda, Q1, n, m, B, ldb, r, vws,
+                          &unused));
+    QRU_TRY(o->copy(ctx, dt, m, m, A, lda, R, ldr));
+    if (r > 0) {
+        QRU_TRY(o->copy(ctx, dt, m, r, B, ldb, D, ldd));
+        QRU_TRY(o->copy(ctx, dt, n, r, Bs, n, B, ldb));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, m, -1.0, Q1, n, D, ldd, 1.0,
+                        B, ldb));
+    }
+    return o->copy(ctx, dt, n, m, Q1, n, A, lda);
 }
 
 int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                   int lda, qru_ptr R, int ldr, qru_ptr B, int ldb, qru_ptr D,
-                  int ldd, int r, int nb, qru_ptr ws)
+                  int ldd, int r, int nb, int nb_asked, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
+    if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked))
+        return geqr_thin_vendor(ctx, dt, n, m, A, lda, R, ldr, B, ldb, D, ldd,
+                                r, ws);
     if (nb < 1)
         nb = 1;
     /* the panels' reflectors stay in Yall, Wall (panel i in the columns

@@ -399,12 +399,15 @@ int qru_qr_full(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  * R (m x m) := R with zeros below the diagonal, B (n x r) := the
  * residuals B - Q1 Q1' B, D (m x r) := Q1' B.  Householder panels as in
  * qru_geqr_wy, whose reflectors ws keeps (2 n m elements) to form Q1 and
- * the residuals backwards, as LAPACK's orgqr does.  ws must hold
- * qru_geqr_thin_workspace(n, m, r, nb) elements. */
-size_t qru_geqr_thin_workspace(int n, int m, int r, int nb);
+ * the residuals backwards, as LAPACK's orgqr does; or, where
+ * qru_qr_use_vendor says so (nb_asked as there), the backend's geqrf_full
+ * with the m columns of Q1.  ws must hold the *elems that
+ * qru_geqr_thin_workspace gives (same arguments). */
+int qru_geqr_thin_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
+                            int r, int nb, int nb_asked, size_t *elems);
 int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
                   int lda, qru_ptr R, int ldr, qru_ptr B, int ldb, qru_ptr D,
-                  int ldd, int r, int nb, qru_ptr ws);
+                  int ldd, int r, int nb, int nb_asked, qru_ptr ws);
 
 /* The least-squares object in one of three forms (qru_lsq_q, include/qru.h),
  * stored with spare capacity so that rows and columns can be added

@@ -258,19 +258,21 @@
     /* The vendor's unblocked-to-blocked QR (LAPACK / cuSOLVER geqrf) with \
      * what qru_qr_factor and qru_lsq_create need, in one call: \
      *   A (n x m) := R with exact zeros below the diagonal; \
-     *   if Q.h: Q (n x n, its contents on entry ignored) := the orthogonal \
-     *           factor H_0 ... H_{k-1}, k = min(n, m) (orgqr); \
+     *   if Q.h: Q (n x qc, its contents on entry ignored) := the first qc \
+     *           columns of the orthogonal factor H_0 ... H_{k-1}, \
+     *           k = min(n, m) (orgqr); qc = n (the full Q) or k (the \
+     *           economy Q1 of the thin form); \
      *   if B.h and r > 0: B (n x r) := Q' B (ormqr). \
      * Workspace query: with ws.h == NULL nothing is done (A, Q, B are not \
      * referenced) and *ws_elems is set to the number of elements of type \
-     * dt that ws must hold for a call with these n, m and r, with or \
+     * dt that ws must hold for a call with these n, m, qc and r, with or \
      * without Q and B (ws_elems is not used otherwise).  n, m >= 1.  A, Q, B and ws must not overlap.  Failure \
      * information of the vendor routines (devInfo) is read at the end, so \
      * this op waits for the device before it returns.  Capability: NULL if \
      * the backend has no vendor factorisation; whether the algorithm layer \
      * uses it is decided in src/qr.c (qru_qr_use_vendor, with \
      * geqrf_full_min_k below). */ \
-    QRU_OP(geqrf_full, (qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B, int ldb, int r, qru_ptr ws, size_t *ws_elems), (ctx, dt, n, m, A, lda, Q, ldq, B, ldb, r, ws, ws_elems), CAP, WAIT) \
+    QRU_OP(geqrf_full, (qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A, int lda, qru_ptr Q, int ldq, int qc, qru_ptr B, int ldb, int r, qru_ptr ws, size_t *ws_elems), (ctx, dt, n, m, A, lda, Q, ldq, qc, B, ldb, r, ws, ws_elems), CAP, WAIT) \
     /* ---- vendor Cholesky ---- */ \
     /* The vendor's Cholesky (LAPACK / cuSOLVER potrf) of the uplo triangle \
      * of the n x n A, in place, in one call.  The other strict triangle is \

@@ -14,6 +14,7 @@
  *    path) and do not change the recorded path;
  *  - chains of mixed updates under AUTO that go through both paths. */
 #include "update_check.h"
+#include "../src/qru_internal.h" /* the calls per op */
 
 static qru_context *ctx;
 static void setup(void)
@@ -329,6 +330,39 @@ START_TEST(test_algorithm_value)
 }
 END_TEST
 
+/* The refactorisation through the backend's vendor QR
+ * (QRU_TUNE_QR_VENDOR = 2), in both forms that hold Q: the thin form's
+ * geqrf_full forms Q1's m columns alone; creation and a refactorised
+ * update held to the same checks.  _i: dtype x form */
+START_TEST(test_vendor_refactor)
+{
+    int nd = qru_test_ndtypes(ctx);
+    if (_i % 2 >= nd)
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int form = _i / 2 ? QRU_Q_THIN : QRU_Q_FULL;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_QR_VENDOR, 2),
+                     0);
+    unsigned seed = 77u + (unsigned)_i;
+    hprob hp = uc_problem(dt, 90, 30, R, &seed);
+    ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
+    qru_lsq *f = uc_factor_q(ctx, &hp, form, 0);
+    uc_check(ctx, f, &hp, 1.0, "vendor QR: created");
+    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, QRU_UPDATE_REFACTOR), 0);
+    ck_assert_int_eq(apply(f, &hp, ADD_ROWS, 40, 7, &seed), 0);
+    ck_assert_int_eq(qru_lsq_last_update_path(f), QRU_PATH_REFACTOR);
+    uc_check(ctx, f, &hp, 1.0, "vendor QR: rows added, refactorised");
+    ck_assert_int_eq(apply(f, &hp, REMOVE_COLS, 3, 4, &seed), 0);
+    uc_check(ctx, f, &hp, 1.0, "vendor QR: columns removed, refactorised");
+    /* the backends with a vendor QR ran it each time */
+    long long calls = qru_ctx_op_calls(ctx, QRU_OP_geqrf_full);
+    if (qru_test_backend() != QRU_BACKEND_OPENCL)
+        ck_assert_msg(calls >= 3, "geqrf_full ran %lld times", calls);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("update_auto");
@@ -340,6 +374,7 @@ int main(void)
     tcase_add_loop_test(tc, test_unchanged, 0, 2);
     tcase_add_loop_test(tc, test_chain, 0, 4);
     tcase_add_test(tc, test_algorithm_value);
+    tcase_add_loop_test(tc, test_vendor_refactor, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

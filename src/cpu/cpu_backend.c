@@ -454,9 +454,10 @@ static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
     return 0;
 }
 
-/* LAPACK's lwork for geqrf + ormqr (r > 0) + orgqr of an n x m problem
- * (workspace queries; no array is accessed). */
-static int lapack_lwork(qru_dtype dt, int n, int m, int r, size_t *lw)
+/* LAPACK's lwork for geqrf + ormqr (r > 0) + orgqr (qc columns) of an
+ * n x m problem (workspace queries; no array is accessed). */
+static int lapack_lwork(qru_dtype dt, int n, int m, int qc, int r,
+                        size_t *lw)
 {
     int k = n < m ? n : m;
     double d[4] = {0, 0, 0, 0}, best = 1.0;
@@ -472,7 +473,7 @@ static int lapack_lwork(qru_dtype dt, int n, int m, int r, size_t *lw)
                    : which == 1 ? LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'L',
                                                       'T', n, r, k, d, n, d,
                                                       d, n, d, -1)
-                                : LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n,
+                                : LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, qc,
                                                       k, d, n, d, d, -1);
             got = d[0];
         } else {
@@ -481,7 +482,7 @@ static int lapack_lwork(qru_dtype dt, int n, int m, int r, size_t *lw)
                    : which == 1 ? LAPACKE_sormqr_work(LAPACK_COL_MAJOR, 'L',
                                                       'T', n, r, k, s, n, s,
                                                       s, n, s, -1)
-                                : LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, n,
+                                : LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, qc,
                                                       k, s, n, s, s, -1);
             got = s[0];
         }
@@ -494,10 +495,12 @@ static int lapack_lwork(qru_dtype dt, int n, int m, int r, size_t *lw)
     return 0;
 }
 
-/* LAPACKE geqrf + ormqr (Q'B) + orgqr (Q), ws = [tau (k), work]. */
+/* LAPACKE geqrf + ormqr (Q'B) + orgqr (Q's qc columns), ws = [tau (k),
+ * work]. */
 static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
-                          qru_ptr A, int lda, qru_ptr Q, int ldq, qru_ptr B,
-                          int ldb, int r, qru_ptr ws, size_t *ws_elems)
+                          qru_ptr A, int lda, qru_ptr Q, int ldq, int qc,
+                          qru_ptr B, int ldb, int r, qru_ptr ws,
+                          size_t *ws_elems)
 {
     (void)ctx;
     int k = n < m ? n : m;
@@ -507,7 +510,7 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
         return 0;
     }
     size_t lw = 0;
-    int st = lapack_lwork(dt, n, m, r, &lw);
+    int st = lapack_lwork(dt, n, m, qc, r, &lw);
     if (st)
         return st;
     if (!ws.h) {
@@ -525,8 +528,8 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                                        (lapack_int)lw);
         if (!info && Q.h) {
             lacpy_d('L', n, k, a, lda, DP(Q), ldq);
-            info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n, k, DP(Q), ldq,
-                                       tau, w, (lapack_int)lw);
+            info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, qc, k, DP(Q),
+                                       ldq, tau, w, (lapack_int)lw);
         }
         if (!info && n > 1)
             laset_d('L', n - 1, m < n - 1 ? m : n - 1, 0.0, 0.0, a + 1, lda);
@@ -540,8 +543,8 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                                        (lapack_int)lw);
         if (!info && Q.h) {
             lacpy_s('L', n, k, a, lda, SP(Q), ldq);
-            info = LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, n, k, SP(Q), ldq,
-                                       tau, w, (lapack_int)lw);
+            info = LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, qc, k, SP(Q),
+                                       ldq, tau, w, (lapack_int)lw);
         }
         if (!info && n > 1)
             laset_s('L', n - 1, m < n - 1 ? m : n - 1, 0.0f, 0.0f, a + 1,

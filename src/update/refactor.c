@@ -3,7 +3,8 @@
  * R(1:m,:) and b = Q d (thin form: Q1 d + E) with GEMMs (only the rows /
  * columns that A1 keeps), apply the change (insert U / e, drop rows /
  * columns, or add U V'), and factor A1 as qru_lsq_create does in f's form: qru_qr_full
- * (R, Q, Q' b) or qru_geqr_thin (Q1, R, Q1' b, the residuals).  The
+ * (R, Q, Q' b) or qru_geqr_thin (Q1, R, Q1' b, the residuals), each the
+ * backend's vendor QR where qru_qr_use_vendor says so.  The
  * Q-less form has nothing to rebuild A from and always updates.
  * Written once for both precisions against the backend table.
  *
@@ -62,7 +63,7 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int nb = refactor_nb(f, ctx, m1);
     size_t nqr = 0;
     if (thin)
-        nqr = qru_geqr_thin_workspace(n1, m1, r, nb);
+        QRU_TRY(qru_geqr_thin_workspace(ctx, dt, n1, m1, r, nb, f->nb, &nqr));
     else
         QRU_TRY(qru_qr_full_workspace(ctx, dt, n1, m1, 1, r, nb, f->nb,
                                       &nqr));
@@ -162,7 +163,7 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     if (thin)
         QRU_TRY_GOTO(qru_geqr_thin(ctx, dt, n1, m1, A1, n1, R1, m1, B1, n1,
-                                   D1, m1, r, nb, W));
+                                   D1, m1, r, nb, f->nb, W));
     else
         QRU_TRY_GOTO(qru_qr_full(ctx, dt, n1, m1, A1, n1, Q1, n1, B1, n1, r,
                                  nb, f->nb, W));
