@@ -425,6 +425,9 @@ int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
  * reserve m + p columns, which gives R and d the p spare rows below the
  * triangle and Q1 the p spare columns they work in.  Rows m .. of R and
  * d are scratch there, not part of the factorisation. */
+/* Choices a factorisation remembers (policy.c). */
+#define QRU_UPD_MEMO 4
+
 struct qru_lsq {
     qru_context *ctx;
     qru_dtype dtype;
@@ -456,7 +459,7 @@ struct qru_lsq {
     struct qru_upd_memo {
         int valid, op, n, m, r, p, k, alg, path, variant;
         unsigned gen;
-    } memo[4];
+    } memo[QRU_UPD_MEMO];
     int memo_next;
 };
 

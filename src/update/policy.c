@@ -102,7 +102,7 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
 static struct qru_upd_memo *memo_find(qru_context *ctx, qru_lsq *f,
                                       const qru_upd_req *rq, int alg)
 {
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < QRU_UPD_MEMO; ++i) {
         struct qru_upd_memo *e = &f->memo[i];
         if (e->valid && e->op == rq->op && e->n == f->n && e->m == f->m &&
             e->r == f->r && e->p == rq->p && e->k == rq->k &&
@@ -116,7 +116,7 @@ static void memo_put(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                      int alg, int path, int variant)
 {
     struct qru_upd_memo *e = &f->memo[f->memo_next];
-    f->memo_next = (f->memo_next + 1) % 4;
+    f->memo_next = (f->memo_next + 1) % QRU_UPD_MEMO;
     *e = (struct qru_upd_memo){1, rq->op, f->n, f->m, f->r, rq->p, rq->k,
                                alg, path, variant, ctx->tuning_gen};
 }
