@@ -207,4 +207,203 @@ QRU_KERNEL void qru_chol_rot(int n, int k, int sign, QRU_GLOBAL T *L, long ol,
         }
 }
 
+/* ---- the structured rank-1 update (the contract of chol_r1_prep and
+ * chol_r1_apply, src/qru_ops.h) ----
+ * work (offset ow): delta (n), gamma (n), then per tile column tj the n
+ * row sums D(tj, i) of L(i, j) p_j over the tile's columns j <= i, then
+ * the n row sums S(tj, i) of L(i, j)^2; qru_chol_r1_rows turns D into the
+ * sums over the tiles right of tj (exclusive suffix sums along the row). */
+#define QRU_R1T 32 /* QRU_CHOL_R1_TILE */
+#define QRU_R1LD (QRU_R1T + 1)
+
+/* Tile (i0, j0) of L into sh (element (r, c) = L(i0 + r, j0 + c) at
+ * sh[r QRU_R1LD + c], zero outside the triangle), loaded along L's
+ * columns (lower) or U's (upper); 2-D work-group QRU_R1T x any. */
+QRU_DEVICE void qru_r1_load(int upper, int n, int i0, int j0,
+                            QRU_GLOBAL const T *L, long ol, int ldl,
+                            QRU_LOCAL T *sh, int x, int y, int ny)
+{
+    for (int s = y; s < QRU_R1T; s += ny) {
+        int r = upper ? s : x, c = upper ? x : s;
+        int i = i0 + r, j = j0 + c;
+        T v = (T)0;
+        if (i < n && j <= i)
+            v = upper ? L[QRU_IDX(ol, j, i, ldl)] : L[QRU_IDX(ol, i, j, ldl)];
+        sh[r * QRU_R1LD + c] = v;
+    }
+}
+
+/* Row sums of tile (group x, group y) = (ti, tj), tj <= ti: D and S.
+ * Work-group QRU_R1T x 8, grid of nt x nt groups. */
+QRU_KERNEL void qru_chol_r1_part(int upper, int n, QRU_GLOBAL const T *L,
+                                 long ol, int ldl, QRU_GLOBAL const T *p,
+                                 long op, QRU_GLOBAL T *work, long ow)
+{
+    QRU_LOCAL_DECL(T, sh, QRU_R1T * QRU_R1LD);
+    QRU_LOCAL_DECL(T, pv, QRU_R1T);
+    QRU_LOCAL_DECL(T, red, 2 * QRU_R1T * 8);
+    int ti = QRU_GROUP_X, tj = QRU_GROUP_Y;
+    if (tj > ti)
+        return; /* the whole group */
+    int x = QRU_LID_X, y = QRU_LID_Y, ny = QRU_LSIZE_Y;
+    int i0 = ti * QRU_R1T, j0 = tj * QRU_R1T;
+    if (y == 0)
+        pv[x] = j0 + x < n ? p[op + j0 + x] : (T)0;
+    qru_r1_load(upper, n, i0, j0, L, ol, ldl, sh, x, y, ny);
+    QRU_BARRIER;
+    T d = (T)0, q = (T)0;
+    for (int c = y; c < QRU_R1T; c += ny) {
+        T v = sh[x * QRU_R1LD + c];
+        d += v * pv[c];
+        q += v * v;
+    }
+    red[y * QRU_R1T + x] = d;
+    red[(8 + y) * QRU_R1T + x] = q;
+    QRU_BARRIER;
+    if (y == 0 && i0 + x < n) {
+        for (int t = 1; t < ny; ++t) {
+            d += red[t * QRU_R1T + x];
+            q += red[(8 + t) * QRU_R1T + x];
+        }
+        long nt = (n + QRU_R1T - 1) / QRU_R1T, e = (long)tj * n + i0 + x;
+        work[ow + 2 * (long)n + e] = d;
+        work[ow + 2 * (long)n + nt * n + e] = q;
+    }
+}
+
+/* Per row i (1-D, any shape): D(., i) := its exclusive suffix sums over
+ * the tiles, adiag[i] = sum_tj S(tj, i) + sign ||W(i, 0:kw)||^2. */
+QRU_KERNEL void qru_chol_r1_rows(int n, int sign, int kw,
+                                 QRU_GLOBAL const T *W, long owk, int ldw,
+                                 QRU_GLOBAL T *work, long ow,
+                                 QRU_GLOBAL T *adiag, long oa)
+{
+    int i = QRU_GID_X;
+    if (i >= n)
+        return;
+    long nt = (n + QRU_R1T - 1) / QRU_R1T;
+    long D = ow + 2 * (long)n, S = D + nt * n;
+    T run = (T)0, sq = (T)0;
+    for (long tj = i / QRU_R1T; tj >= 0; --tj) {
+        long e = tj * n + i;
+        T v = work[D + e];
+        work[D + e] = run;
+        run += v;
+        sq += work[S + e];
+    }
+    T wq = (T)0;
+    for (int q = 0; q < kw; ++q) {
+        T w = W[QRU_IDX(owk, i, q, ldw)];
+        wq += w * w;
+    }
+    adiag[oa + i] = sign > 0 ? sq + wq : sq - wq;
+}
+
+/* delta, gamma, the new pivots into head and the failure into info: ONE
+ * work-group, 1-D, a power of two items up to QRU_RED.  Item l takes the
+ * l-th segment of the columns: its sum of sign p_j^2, a scan of the
+ * segment sums, then t_j along its segment.  Nothing if info != 0. */
+QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
+                                 QRU_GLOBAL const T *L, long ol, int ldl,
+                                 QRU_GLOBAL const T *p, long op,
+                                 QRU_GLOBAL T *work, long ow,
+                                 QRU_GLOBAL T *head, long oh,
+                                 QRU_GLOBAL T *info, long oi, int base)
+{
+    QRU_LOCAL_DECL(T, sc, QRU_RED);
+    QRU_LOCAL_DECL(int, fj, QRU_RED);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    if (lid == 0)
+        fj[0] = info[oi] != (T)0;
+    QRU_BARRIER_GLOBAL;
+    if (fj[0])
+        return; /* uniform */
+    QRU_BARRIER;
+    int seg = (n + nt - 1) / nt, j0 = lid * seg;
+    int j1 = j0 + seg < n ? j0 + seg : n;
+    T s = (T)0;
+    for (int j = j0; j < j1; ++j) {
+        T pj = p[op + j];
+        s += pj * pj;
+    }
+    sc[lid] = sign > 0 ? s : -s;
+    QRU_BARRIER;
+    for (int h = 1; h < nt; h <<= 1) { /* inclusive scan */
+        T a = lid >= h ? sc[lid - h] : (T)0;
+        QRU_BARRIER;
+        sc[lid] += a;
+        QRU_BARRIER;
+    }
+    T t = (T)1 + (lid > 0 ? sc[lid - 1] : (T)0);
+    int bad = n;
+    for (int j = j0; j < j1; ++j) {
+        T pj = p[op + j], tp = t;
+        t = sign > 0 ? tp + pj * pj : tp - pj * pj;
+        /* t - t == 0 exactly when t is finite */
+        if (!(t > (T)0) || !(t - t == (T)0)) {
+            bad = j;
+            break;
+        }
+        T st = QRU_SQRT(t), sp = QRU_SQRT(tp);
+        T dl = st / sp, gm = (sign > 0 ? pj : -pj) / (st * sp);
+        work[ow + j] = dl;
+        work[ow + n + j] = gm;
+        head[oh + j] = dl * L[QRU_IDX(ol, j, j, ldl)];
+    }
+    fj[lid] = bad;
+    QRU_BARRIER;
+    for (int h = nt / 2; h > 0; h >>= 1) {
+        if (lid < h && fj[lid + h] < fj[lid])
+            fj[lid] = fj[lid + h];
+        QRU_BARRIER;
+    }
+    if (lid == 0 && fj[0] < n)
+        info[oi] = (T)(base + fj[0] + 1);
+    (void)upper;
+}
+
+/* L1 from tile (ti, tj) of L: work-group QRU_R1T x 8, grid nt x nt. */
+QRU_KERNEL void qru_chol_r1_apply(int upper, int n, QRU_GLOBAL const T *L,
+                                  long ol, int ldl, QRU_GLOBAL T *L1, long o1,
+                                  int ld1, QRU_GLOBAL const T *p, long op,
+                                  QRU_GLOBAL const T *work, long ow)
+{
+    QRU_LOCAL_DECL(T, sh, QRU_R1T * QRU_R1LD);
+    QRU_LOCAL_DECL(T, cf, 3 * QRU_R1T);
+    int ti = QRU_GROUP_X, tj = QRU_GROUP_Y;
+    if (tj > ti)
+        return; /* the whole group */
+    int x = QRU_LID_X, y = QRU_LID_Y, ny = QRU_LSIZE_Y;
+    int i0 = ti * QRU_R1T, j0 = tj * QRU_R1T;
+    if (y == 0 && j0 + x < n) {
+        cf[x] = p[op + j0 + x];
+        cf[QRU_R1T + x] = work[ow + j0 + x];
+        cf[2 * QRU_R1T + x] = work[ow + n + j0 + x];
+    }
+    qru_r1_load(upper, n, i0, j0, L, ol, ldl, sh, x, y, ny);
+    QRU_BARRIER;
+    int i = i0 + x;
+    if (y == 0 && i < n) {
+        T run = work[ow + 2 * (long)n + (long)tj * n + i];
+        int c1 = i - j0 < QRU_R1T - 1 ? i - j0 : QRU_R1T - 1;
+        for (int c = c1; c >= 0; --c) {
+            T v = sh[x * QRU_R1LD + c];
+            sh[x * QRU_R1LD + c] = cf[QRU_R1T + c] * v + cf[2 * QRU_R1T + c] * run;
+            run += v * cf[c];
+        }
+    }
+    QRU_BARRIER;
+    for (int s = y; s < QRU_R1T; s += ny) {
+        int r = upper ? s : x, c = upper ? x : s;
+        int ii = i0 + r, j = j0 + c;
+        if (ii < n && j <= ii) {
+            T v = sh[r * QRU_R1LD + c];
+            if (upper)
+                L1[QRU_IDX(o1, j, ii, ld1)] = v;
+            else
+                L1[QRU_IDX(o1, ii, j, ld1)] = v;
+        }
+    }
+}
+
 #endif /* QRU_CHOL_CL */

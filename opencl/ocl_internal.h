@@ -53,6 +53,10 @@ extern const int qru_ocl_source_count;
     X(K_SYRK1, "qru_syrk1") \
     X(K_POTRF_PANEL, "qru_potrf_panel") \
     X(K_CHOL_ROT, "qru_chol_rot") \
+    X(K_CHOL_R1_PART, "qru_chol_r1_part") \
+    X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
+    X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \
+    X(K_CHOL_R1_APPLY, "qru_chol_r1_apply") \
     X(K_PANEL_QR, "qru_panel_qr") \
     X(K_PANEL_QR_LDS, "qru_panel_qr_lds") \
     X(K_GIVENS_SWEEPS, "qru_givens_sweeps") \

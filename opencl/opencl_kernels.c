@@ -319,6 +319,79 @@ int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
     return ocl_launch(ctx, p, K_CHOL_ROT, 1, g, l, NARGS(a), a);
 }
 
+/* The tile kernels of the structured rank-1 update: QRU_CHOL_R1_TILE x ny
+ * items a group (ny <= 8, as many as the kernel allows), one group a tile
+ * of the nt x nt grid (those above the diagonal return at once). */
+static int r1_tiles(qru_context *ctx, ocl_prog *p, int k, int n, int nargs,
+                    karg *a)
+{
+    size_t t = QRU_CHOL_R1_TILE;
+    size_t w = ocl_wg_for(IMPL(ctx), p, k, 8 * t);
+    if (w < t)
+        return QRU_ERR_UNSUPPORTED;
+    size_t nt = ((size_t)n + t - 1) / t, ny = w / t > 8 ? 8 : w / t;
+    size_t l[2] = {t, ny}, g[2] = {nt * t, nt * ny};
+    return ocl_launch(ctx, p, k, 2, g, l, nargs, a);
+}
+
+int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                     int sign, qru_ptr L, int ldl, qru_ptr pv, int kw,
+                     qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
+                     qru_ptr adiag, qru_ptr info, int base)
+{
+    if (n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, cs = sign, cldl = ldl,
+           ckw = kw, cldw = ldw, cb = base;
+    cl_long lo = (cl_long)L.off, po = (cl_long)pv.off, wo = (cl_long)work.off,
+            wko = (cl_long)W.off, ao = (cl_long)adiag.off,
+            ho = (cl_long)head.off, io = (cl_long)info.off;
+    /* kw = 0: W is not read; any buffer stands in for it */
+    qru_ptr Wa = kw > 0 ? W : work;
+    karg a1[] = {KINT(up),  KINT(cn), KMEM(L),    KLONG(lo), KINT(cldl),
+                 KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo)};
+    st = r1_tiles(ctx, p, K_CHOL_R1_PART, n, NARGS(a1), a1);
+    if (st)
+        return st;
+    size_t w = ocl_wg_for(im, p, K_CHOL_R1_ROWS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {(((size_t)n + w - 1) / w) * w};
+    karg a2[] = {KINT(cn),   KINT(cs),   KINT(ckw), KMEM(Wa),  KLONG(wko),
+                 KINT(cldw), KMEM(work), KLONG(wo), KMEM(adiag), KLONG(ao)};
+    st = ocl_launch(ctx, p, K_CHOL_R1_ROWS, 1, g, l, NARGS(a2), a2);
+    if (st)
+        return st;
+    w = ocl_wg_for(im, p, K_CHOL_R1_COEF, (size_t)im->tune.wg);
+    l[0] = g[0] = w;
+    karg a3[] = {KINT(up),  KINT(cn),   KINT(cs),  KMEM(L),   KLONG(lo),
+                 KINT(cldl), KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo),
+                 KMEM(head), KLONG(ho), KMEM(info), KLONG(io), KINT(cb)};
+    return ocl_launch(ctx, p, K_CHOL_R1_COEF, 1, g, l, NARGS(a3), a3);
+}
+
+int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                      qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr pv,
+                      qru_ptr work)
+{
+    if (n <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, cldl = ldl, cld1 = ld1;
+    cl_long lo = (cl_long)L.off, o1 = (cl_long)L1.off, po = (cl_long)pv.off,
+            wo = (cl_long)work.off;
+    karg a[] = {KINT(up),  KINT(cn),   KMEM(L),  KLONG(lo),  KINT(cldl),
+                KMEM(L1),  KLONG(o1),  KINT(cld1), KMEM(pv), KLONG(po),
+                KMEM(work), KLONG(wo)};
+    return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, NARGS(a), a);
+}
+
 /* ---- fused panels ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the

@@ -124,6 +124,14 @@ int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
     return qru_chol_judge(dt, n, adiag, h, info);
 }
 
+int qru_chol_verdict_read(qru_context *ctx, qru_dtype dt, int n,
+                          qru_ptr head, double *h, int *info)
+{
+    QRU_TRY(qru_chol_read_row(ctx, dt, 2 * n + 1, head, 1, h));
+    *info = info_value(ctx, h[n]);
+    return *info < 0 ? QRU_ERR_INTERNAL : 0;
+}
+
 /* Left-looking (Crout) blocked factorisation. */
 static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
                       qru_ptr A, int lda, int nb, qru_ptr info, int base)

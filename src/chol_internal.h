@@ -72,6 +72,14 @@ int qru_chol_verdict_gathered(qru_context *ctx, qru_dtype dt, int n,
                               qru_ptr P0, int s0, qru_ptr P1, int s1,
                               qru_ptr head);
 
+/* Reads what an algorithm leaves on the device at head for the verdict:
+ * the new factor's n pivots, its failure flag and the n diagonal entries
+ * of the factored matrix (2 n + 1 elements), in one transfer into the
+ * host scratch h (2 n + 1 doubles); the flag's value into *info (a
+ * negative flag: QRU_ERR_INTERNAL).  The caller judges (qru_chol_judge). */
+int qru_chol_verdict_read(qru_context *ctx, qru_dtype dt, int n,
+                          qru_ptr head, double *h, int *info);
+
 /* Squared Euclidean norms of the n rows of the n x c array A (host
  * doubles out): with lower != 0, A is a lower factor (c = n) of which only
  * the lower triangle is read, and out holds the diagonal of A A' (the
@@ -131,6 +139,16 @@ size_t qru_chol_update_lower_ws(int n, int k);
 int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
                           qru_ptr L1, int ld1, qru_ptr ws);
+
+/* The same update of a factor of either uplo (in place: L1 = L) by k
+ * rank-1 passes of chol_r1_prep / chol_r1_apply: each solves p = L \ w_q,
+ * prices the pass and, for k > 1, applies it to a copy of the factor; the
+ * verdict is read once, and L is written only after it (k = 1: the pass
+ * itself, from L into L; k > 1: the copy).  k >= 1. */
+size_t qru_chol_update_r1_ws(int n, int k);
+int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                       int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                       qru_ptr ws);
 
 /* C is (n+p) x p (ldc), the new columns of A1; its diagonal block's
  * c2uplo triangle is read. */

@@ -11,6 +11,7 @@
  * and back.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,105 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     if (st)
         return st;
     return o->lacpy(ctx, dt, 'L', n, n, T, ldt, L1, ld1);
+}
+
+/* Workspace: the verdict's head (2n+1: the new pivots, info, A1's
+ * diagonal), the diagonal the later rounds write (n, not read), p (n),
+ * the work of chol_r1_prep, and for k > 1 the copy of the factor. */
+/* The workspace of the structured update, carved for order n. */
+typedef struct r1_ws {
+    qru_ptr head, info, adiag, scr, p, work, shadow;
+} r1_ws;
+static r1_ws r1_carve(qru_ptr ws, int n)
+{
+    r1_ws w;
+    w.head = ws;
+    w.info = qru_ptr_add(ws, (size_t)n);
+    w.adiag = qru_ptr_add(ws, (size_t)n + 1);
+    w.scr = qru_ptr_add(ws, qru_chol_align(2 * (size_t)n + 1));
+    w.p = qru_ptr_add(w.scr, qru_chol_align((size_t)n));
+    w.work = qru_ptr_add(w.p, qru_chol_align((size_t)n));
+    w.shadow = qru_ptr_add(w.work, qru_chol_align(qru_chol_r1_work(n)));
+    return w;
+}
+
+size_t qru_chol_update_r1_ws(int n, int k)
+{
+    size_t s = qru_chol_align(2 * (size_t)n + 1) +
+               2 * qru_chol_align((size_t)n) +
+               qru_chol_align(qru_chol_r1_work(n));
+    return k > 1 ? s + qru_chol_align((size_t)n * n) : s;
+}
+
+/* The rounds of qru_chol_update_r1 on the leading n x n block of L and
+ * W's first n rows, up to the verdict's values in h (2n+1) and *info;
+ * nothing is written to L.  The rounds' factor: L itself for k = 1, else
+ * the copy in ws. */
+static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
+                     int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                     qru_ptr ws, double *h, int *info)
+{
+    const qru_backend_ops *o = ctx->ops;
+    r1_ws w = r1_carve(ws, n);
+    qru_ptr F = L;
+    int ldf = ldl;
+    QRU_TRY(qru_chol_info_zero(ctx, dt, w.info));
+    if (k > 1) { /* the rounds update a copy */
+        F = w.shadow;
+        ldf = n;
+        QRU_TRY(o->lacpy(ctx, dt, uplo, n, n, L, ldl, F, ldf));
+    }
+    for (int q = 0; q < k; ++q) {
+        QRU_TRY(o->copy(ctx, dt, n, 1, qru_ptr_at(W, ldw, 0, q), ldw, w.p,
+                        n));
+        /* p = L \ w: for an upper factor U' \ w */
+        QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n,
+                        1, 1.0, F, ldf, w.p, n));
+        /* the first round judges A1's diagonal */
+        QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, sign, F, ldf, w.p,
+                                q == 0 ? k : 0, W, ldw, w.work, w.head,
+                                q == 0 ? w.adiag : w.scr, w.info, 0));
+        if (k > 1)
+            QRU_TRY(o->chol_r1_apply(ctx, dt, uplo, n, F, ldf, F, ldf, w.p,
+                                     w.work));
+    }
+    return qru_chol_verdict_read(ctx, dt, n, w.head, h, info);
+}
+
+/* A non-finite row r of L or W (A1(r,r) not finite) reaches p through
+ * the solve, whose blocked kernels may spread it to the entries before
+ * r; the columns before r are then judged by the rounds on the leading
+ * r x r block, whose rows are finite. */
+int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                       int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                       qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    double *h = malloc(sizeof(double) * 2 * (2 * (size_t)n + 1));
+    if (!h)
+        return QRU_HOST_ALLOC_FAILED;
+    double *h2 = h + 2 * (size_t)n + 1, *adiag = h + n + 1;
+    int info = 0, info2 = 0, r = 0;
+    int st = r1_rounds(ctx, dt, uplo, n, k, sign, L, ldl, W, ldw, ws, h,
+                       &info);
+    while (!st && r < n && isfinite(adiag[r]))
+        ++r;
+    if (!st && r < n) {
+        if (r > 0)
+            st = r1_rounds(ctx, dt, uplo, r, k, sign, L, ldl, W, ldw, ws, h2,
+                           &info2);
+        if (!st)
+            st = qru_chol_judge(dt, n, adiag, h2, info2 ? info2 : r + 1);
+    } else if (!st) {
+        st = qru_chol_judge(dt, n, adiag, h, info);
+    }
+    free(h);
+    if (st)
+        return st;
+    r1_ws w = r1_carve(ws, n);
+    if (k == 1)
+        return o->chol_r1_apply(ctx, dt, uplo, n, L, ldl, L, ldl, w.p, w.work);
+    return o->lacpy(ctx, dt, uplo, n, n, w.shadow, n, L, ldl);
 }
 
 /* Workspace of the insertion: the head of qru_chol_verdict_gathered
@@ -296,9 +396,14 @@ static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
         return 0;
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
+    qru_ptr ws;
+    if (k >= 1 && k <= qru_ctx_tuning(ctx, dt)->chol_r1_max_k) {
+        QRU_TRY(qru_ctx_workspace(ctx, qru_chol_update_r1_ws(n, k) * es, &ws));
+        return qru_chol_update_r1(ctx, dt, uplo, n, k, sign, L->p, L->ld,
+                                  W->p, W->ld, ws);
+    }
     size_t nn = qru_chol_align((size_t)n * n);
     size_t extra = uplo == 'U' ? 2 * nn : 0;
-    qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, (extra + qru_chol_update_lower_ws(n, k)) * es,
                           &ws));
     if (uplo == 'L')

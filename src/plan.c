@@ -242,6 +242,30 @@ static int plan_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return plan_op(ctx, QRU_OP_chol_rot, PK_KERNEL, 3.0 * en * en * ek,
                    en * en / 2.0 + en * ek, 0, en);
 }
+/* the structured rank-1 update: prep reads the triangle (its row sums),
+ * apply reads and writes it */
+static int plan_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                             int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
+                             qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
+                             qru_ptr adiag, qru_ptr info, int base)
+{
+    (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)p, (void)W,
+        (void)ldw, (void)work, (void)head, (void)adiag, (void)info,
+        (void)base;
+    double en = dd(n);
+    return plan_op(ctx, QRU_OP_chol_r1_prep, PK_KERNEL, 2.0 * en * en,
+                   en * en / 2.0 + en * (dd(kw) + 4.0), 0, 0);
+}
+static int plan_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo,
+                              int n, qru_ptr L, int ldl, qru_ptr L1, int ld1,
+                              qru_ptr p, qru_ptr work)
+{
+    (void)dt, (void)uplo, (void)L, (void)ldl, (void)L1, (void)ld1, (void)p,
+        (void)work;
+    double en = dd(n);
+    return plan_op(ctx, QRU_OP_chol_r1_apply, PK_KERNEL, 2.0 * en * en,
+                   en * en, 0, 0);
+}
 /* A fused panel: nb column steps; taller than the model's panel_rows, the
  * slower kernel: 2 + log2(m / panel_rows) / 2 times the steps (twice just
  * above the limit, 3.4 times at 7 times the rows: H200, 2000 x 50). */

@@ -368,6 +368,17 @@ static inline size_t qru_panel_tp_work(int m, int nb)
     return qru_panel_work(m, nb) + (size_t)m * nb;
 }
 
+/* The tile width of the row sums of chol_r1_prep, and the elements of its
+ * work argument for order n: delta and gamma (2 n), then for each tile of
+ * columns the n row sums of L .* p' and of L .* L (the GPU kernels work on
+ * QRU_CHOL_R1_TILE x QRU_CHOL_R1_TILE tiles of the triangle). */
+#define QRU_CHOL_R1_TILE 32
+static inline size_t qru_chol_r1_work(int n)
+{
+    size_t t = ((size_t)n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
+    return 2 * (size_t)n + 2 * t * (size_t)n;
+}
+
 
 /* ---- algorithm layer (written once, run by every backend) ---- */
 

@@ -150,7 +150,11 @@ typedef enum qru_sweeps_kernel {
      * (src/update/sweeps.c); fewer are applied step by step */ \
     X(sweeps_acc_min_p, SWEEPS_ACC_MIN_P, "QRU_SWEEPS_ACC_MIN_P", 1, 1 << 30, NULL) \
     /* ... in groups of max(p, this) rotations a sweep */ \
-    X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL)
+    X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL) \
+    /* Cholesky rank-k update / downdate (qru_chol_update): k rank-1 \
+     * passes of chol_r1_prep / chol_r1_apply (no chain of rotations) \
+     * while k <= this; 0: the rotations of chol_rot always */ \
+    X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

@@ -9,6 +9,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include "../src/qru_internal.h"
 #include "qru_test.h"
 
 static qru_context *ctx;
@@ -554,12 +555,56 @@ static void check_factor(qru_dtype dt, pm *p, char uplo, const double *A1,
     free(F);
 }
 
+/* The two engines of qru_chol_update, by the tuning knob chol_r1_max_k:
+ * the structured rank-1 passes (every k of the tests) and the rotations;
+ * the loop tests below run each (_i / 4). */
+static void set_update_engine(int e)
+{
+    for (int d = 0; d < qru_test_ndtypes(ctx); ++d)
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, qru_test_dtype(ctx, d),
+                                            QRU_TUNE_CHOL_R1_MAX_K,
+                                            e == 0 ? 32 : 0),
+                         0);
+}
+
+/* One update (sign > 0: A0 -> A0 + W W') or downdate (A0 + W W' -> A0)
+ * of the factor of order n (ld n + 2, W ld n + 1), checked against
+ * LAPACKE (check_factor) and for W left unchanged. */
+static void update_case(qru_dtype dt, char uplo, int n, int k, int sign,
+                        const double *A0, const double *W, const char *what,
+                        double *worst)
+{
+    double *Ap = dup(A0, (size_t)n * n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, 1.0, W, n,
+                W, n, 1.0, Ap, n);
+    const double *Ain = sign > 0 ? A0 : Ap;
+    const double *Aout = sign > 0 ? Ap : A0;
+    pm pl = make_factor(dt, n, n + 2, Ain, uplo);
+    void *hw = to_dt(dt, n, k, n + 1, W, 'A');
+    pm pw = pm_new(dt, n, k, n + 1, hw);
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s %c n %d k %d sign %d dt %d", what, uplo, n,
+             k, sign, dt);
+    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
+    ck_assert_msg(st == 0, "%s: status %d", tag, st);
+    check_factor(dt, &pl, uplo, Aout, tag, worst);
+    void *W2 = qru_test_download(pw.P);
+    ck_assert_msg(same_bits(dt, n + 1, k, W2, hw), "%s: W modified", tag);
+    free(W2);
+    free(hw);
+    free(Ap);
+    pm_free(&pl);
+    pm_free(&pw);
+}
+
 START_TEST(test_update)
 {
-    if ((_i % 2) >= qru_test_ndtypes(ctx))
+    int li = _i % 4;
+    set_update_engine(_i / 4);
+    if ((li % 2) >= qru_test_ndtypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
-    char uplo = UPLOS[_i / 2];
+    qru_dtype dt = qru_test_dtype(ctx, li % 2);
+    char uplo = UPLOS[li / 2];
     unsigned seed = 23;
     static const int ns[] = {1, 5, 64, 130};
     static const int ks[] = {1, 3, 17};
@@ -572,42 +617,86 @@ START_TEST(test_update)
                 double *W = malloc(sizeof(double) * (size_t)n * k + 8);
                 for (int i = 0; i < n * k; ++i)
                     W[i] = 0.5 * qru_test_urand(&seed);
-                /* update: A -> A + W W'; downdate: (A0 + W W') -> A0 */
-                double *Ap = dup(A0, (size_t)n * n);
-                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k,
-                            1.0, W, n, W, n, 1.0, Ap, n);
-                const double *Ain = sign > 0 ? A0 : Ap;
-                const double *Aout = sign > 0 ? Ap : A0;
-                pm pl = make_factor(dt, n, n + 2, Ain, uplo);
-                void *hw = to_dt(dt, n, k, n + 1, W, 'A');
-                pm pw = pm_new(dt, n, k, n + 1, hw);
-                int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
-                ck_assert_msg(st == 0, "update n %d k %d sign %d: %d", n, k,
-                              sign, st);
-                char tag[80];
-                snprintf(tag, sizeof tag, "update %c n %d k %d sign %d dt %d",
-                         uplo, n, k, sign, dt);
-                check_factor(dt, &pl, uplo, Aout, tag, &worst);
-                void *W2 = qru_test_download(pw.P);
-                ck_assert_msg(same_bits(dt, n + 1, k, W2, hw), "W modified");
-                free(W2);
-                free(hw);
+                update_case(dt, uplo, n, k, sign, A0, W, "update", &worst);
                 free(A0);
-                free(Ap);
                 free(W);
-                pm_free(&pl);
-                pm_free(&pw);
             }
     printf("update %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
 }
 END_TEST
 
-START_TEST(test_downdate_fail)
+/* n x n SPD V diag(s) V' with s from 1 down to 10^-c (V: the orthogonal
+ * factor of a random matrix, LAPACKE). */
+static double *spd_cond(int n, double c, unsigned *seed)
+{
+    double *V = malloc(sizeof(double) * (size_t)n * n + 8),
+           *tau = malloc(sizeof(double) * (size_t)n + 8),
+           *A = calloc((size_t)n * n + 1, sizeof(double)),
+           *VS = malloc(sizeof(double) * (size_t)n * n + 8);
+    for (size_t i = 0; i < (size_t)n * n; ++i)
+        V[i] = qru_test_urand(seed);
+    ck_assert_int_eq(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, n, V, n, tau), 0);
+    ck_assert_int_eq(LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, n, V, n, tau), 0);
+    for (int j = 0; j < n; ++j) {
+        double sj = pow(10.0, -c * j / (n > 1 ? n - 1 : 1));
+        for (int i = 0; i < n; ++i)
+            VS[i + (size_t)j * n] = V[i + (size_t)j * n] * sj;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, VS, n,
+                V, n, 0.0, A, n);
+    for (int j = 0; j < n; ++j) /* exactly symmetric */
+        for (int i = j + 1; i < n; ++i)
+            A[j + (size_t)i * n] = A[i + (size_t)j * n];
+    free(V);
+    free(tau);
+    free(VS);
+    return A;
+}
+
+/* Both engines on ill-conditioned factors (condition 10^10 in double,
+ * 10^4 in float): the update A -> A + W W' and the downdate back, each
+ * within the thresholds of backward and forward (kappa-scaled) error. */
+START_TEST(test_update_illcond)
 {
     if ((_i % 2) >= qru_test_ndtypes(ctx))
         return;
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
     char uplo = UPLOS[_i / 2];
+    unsigned seed = 97;
+    int n = 96;
+    double worst[2] = {0, 0};
+    static const int ks[] = {1, 4};
+    for (int e = 0; e < 2; ++e) {
+        set_update_engine(e);
+        for (int b = 0; b < 2; ++b)
+            for (int sg = 0; sg < 2; ++sg) {
+                int k = ks[b], sign = sg ? -1 : 1;
+                double *A0 = spd_cond(n, dt == QRU_DOUBLE ? 10.0 : 4.0, &seed);
+                double *W = malloc(sizeof(double) * (size_t)n * k + 8);
+                for (int i = 0; i < n * k; ++i)
+                    W[i] = 0.3 * qru_test_urand(&seed);
+                update_case(dt, uplo, n, k, sign, A0, W,
+                            e ? "ill-conditioned, rotations"
+                              : "ill-conditioned, structured",
+                            &worst[e]);
+                free(A0);
+                free(W);
+            }
+    }
+    printf("ill-conditioned update %c dt %d: max scaled error %.3g "
+           "(structured), %.3g (rotations)\n",
+           uplo, dt, worst[0], worst[1]);
+}
+END_TEST
+
+START_TEST(test_downdate_fail)
+{
+    int li = _i % 4;
+    set_update_engine(_i / 4);
+    if ((li % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, li % 2);
+    char uplo = UPLOS[li / 2];
     unsigned seed = 31;
     int n = 40, k = 2;
     double *A = spd(n, &seed);
@@ -1168,10 +1257,12 @@ static pm planted_factor(qru_dtype dt, int n, int ld, const double *A,
  * at column i + 1 and leave L bit for bit unchanged. */
 START_TEST(test_update_nonfinite)
 {
-    if ((_i % 2) >= qru_test_ndtypes(ctx))
+    int li = _i % 4;
+    set_update_engine(_i / 4);
+    if ((li % 2) >= qru_test_ndtypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
-    char uplo = UPLOS[_i / 2];
+    qru_dtype dt = qru_test_dtype(ctx, li % 2);
+    char uplo = UPLOS[li / 2];
     int n = 30, k = 2, ld = n + 1;
     static const int rows[] = {0, 13, 29};
     unsigned seed = 61;
@@ -1813,11 +1904,12 @@ int main(void)
     tcase_add_loop_test(tc, test_factor_tol, 0, 4);
     tcase_add_loop_test(tc, test_trsm, 0, 2);
     tcase_add_loop_test(tc, test_solve, 0, 4);
-    tcase_add_loop_test(tc, test_update, 0, 4);
-    tcase_add_loop_test(tc, test_downdate_fail, 0, 4);
+    tcase_add_loop_test(tc, test_update, 0, 8);
+    tcase_add_loop_test(tc, test_downdate_fail, 0, 8);
+    tcase_add_loop_test(tc, test_update_illcond, 0, 4);
     tcase_add_loop_test(tc, test_insert, 0, 4);
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
-    tcase_add_loop_test(tc, test_update_nonfinite, 0, 4);
+    tcase_add_loop_test(tc, test_update_nonfinite, 0, 8);
     tcase_add_loop_test(tc, test_insert_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_delete_nonfinite, 0, 4);
     tcase_add_loop_test(tc, test_small_pivot, 0, 4);

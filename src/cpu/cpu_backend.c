@@ -437,6 +437,47 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return 0;
 }
 
+static int cpu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                            int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
+                            qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
+                            qru_ptr adiag, qru_ptr info, int base)
+{
+    (void)ctx;
+    int bad;
+    if (n <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE) {
+        if (*DP(info) != 0.0)
+            return 0;
+        bad = chol_r1_prep_d(uplo, n, sign, DP(L), ldl, DP(p), kw, DP(W), ldw,
+                             DP(work), DP(head), DP(adiag));
+        if (bad)
+            *DP(info) = (double)(base + bad);
+    } else {
+        if (*SP(info) != 0.0f)
+            return 0;
+        bad = chol_r1_prep_s(uplo, n, sign, SP(L), ldl, SP(p), kw, SP(W), ldw,
+                             SP(work), SP(head), SP(adiag));
+        if (bad)
+            *SP(info) = (float)(base + bad);
+    }
+    return 0;
+}
+
+static int cpu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                             qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p,
+                             qru_ptr work)
+{
+    (void)ctx;
+    if (n <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        chol_r1_apply_d(uplo, n, DP(L), ldl, DP(L1), ld1, DP(p), DP(work));
+    else
+        chol_r1_apply_s(uplo, n, SP(L), ldl, SP(L1), ld1, SP(p), SP(work));
+    return 0;
+}
+
 /* ---- fused panels ---- */
 static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
@@ -624,6 +665,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .upd_tiles = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
+                                     .chol_r1_max_k = 1,
                                      .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
@@ -645,6 +687,7 @@ const qru_backend_ops qru_cpu_ops = {
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
+                   .chol_r1_max_k = 1,
                    .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}}},
 };

@@ -1,0 +1,237 @@
+/*
+ * Small updates on the backend under test (QRU_TEST_BACKEND: cpu, opencl
+ * or cuda; default cpu), double precision, data on the device:
+ *   the Cholesky rank-k update and downdate (qru_chol_update, lower and
+ *   upper factor) of order n by the structured rank-1 passes (the
+ *   default) and by rotations (the tuning knob chol_r1_max_k = 0),
+ *   against qru_chol_factor of the updated matrix in the same run.
+ * Each call is timed on the host from its start to the return of
+ * qru_context_sync (what a caller waits for); the factor is restored by an
+ * untimed device copy before each run; one untimed warm-up, then the
+ * configurations alternate within each repeat and the median is reported,
+ * with the backend calls and host waits of one call (context statistics)
+ * and the largest difference between the two engines' factors.
+ * Usage: bench_small [-q] [-r REPS (7)]; -q: small sizes.  With
+ * QRU_BENCH_MD=FILE the table is also written to FILE as Markdown (for
+ * docs/benchmarks.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include "bench_gpu_common.h"
+#include "qru_internal.h"
+#include "qru_test.h"
+
+static void die(int st, const char *what)
+{
+    if (st) {
+        fprintf(stderr, "bench_small: %s: status %d (%s)\n", what, st,
+                qru_last_error(NULL));
+        exit(1);
+    }
+}
+
+/* A new n x c device matrix holding the host array H (ld n). */
+static qru_matrix *upload(qru_context *ctx, int n, int c, const double *H)
+{
+    qru_matrix *M = NULL;
+    die(qru_matrix_create(ctx, QRU_DOUBLE, n, c, n, &M), "create");
+    die(qru_matrix_upload(M, H, n), "upload");
+    return M;
+}
+
+/* The configurations of a point, timed in turn within each repeat. */
+enum { E_STRUCT, E_ROT, E_FACTOR, NE };
+static const char *const ENAME[NE] = {"structured", "rotations", "factor"};
+
+typedef struct point {
+    double ms[NE];
+    long long calls[NE], waits[NE];
+    double diff; /* max |L_structured - L_rotations| / max |L| */
+} point;
+
+static void stats(qru_context *ctx, long long *calls, long long *waits)
+{
+    qru_context_stats s;
+    die(qru_context_get_stats(ctx, &s), "stats");
+    *calls = s.calls;
+    *waits = s.host_waits;
+}
+
+/* One run of configuration e; returns seconds. */
+static double run(qru_context *ctx, int e, char uplo, int sign,
+                  qru_matrix *L, const qru_matrix *L0, const qru_matrix *W,
+                  qru_matrix *A1, const qru_matrix *A1src, long long *calls,
+                  long long *waits)
+{
+    qru_matrix *dst = e == E_FACTOR ? A1 : L;
+    die(qru_matrix_copy(e == E_FACTOR ? A1src : L0, dst), "restore");
+    die(qru_context_sync(ctx), "sync");
+    if (e != E_FACTOR)
+        die(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_CHOL_R1_MAX_K,
+                               e == E_STRUCT ? 32 : 0),
+            "engine");
+    die(qru_context_reset_stats(ctx), "reset stats");
+    double t0 = bg_now();
+    int st = e == E_FACTOR
+                 ? qru_chol_factor(ctx, uplo, A1, QRU_CHOL_LEFT, 0)
+                 : qru_chol_update(ctx, uplo, L, W, sign);
+    die(st, ENAME[e]);
+    die(qru_context_sync(ctx), "sync");
+    double t = bg_now() - t0;
+    stats(ctx, calls, waits);
+    return t;
+}
+
+static double *host_lower(const qru_matrix *M, char uplo, int n)
+{
+    int ld = qru_matrix_ld(M);
+    double *F = malloc(sizeof(double) * (size_t)ld * n);
+    die(qru_matrix_download(M, F, ld), "download");
+    double *L = calloc((size_t)n * n, sizeof(double));
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i)
+            L[i + (size_t)j * n] = uplo == 'L' ? F[i + (size_t)j * ld]
+                                               : F[j + (size_t)i * ld];
+    free(F);
+    return L;
+}
+
+static void bench_point(qru_context *ctx, int n, int k, int sign, char uplo,
+                        int reps, point *pt)
+{
+    unsigned seed = 17u + (unsigned)(n * 31 + k);
+    double *A = qru_test_spd(n, 0, 1.0, &seed);
+    double *W = malloc(sizeof(double) * (size_t)n * k);
+    for (size_t i = 0; i < (size_t)n * k; ++i)
+        W[i] = 0.5 * qru_test_urand(&seed);
+    /* update: A -> A + W W'; downdate: (A + W W') -> A */
+    double *Ap = malloc(sizeof(double) * (size_t)n * n);
+    memcpy(Ap, A, sizeof(double) * (size_t)n * n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, 1.0, W, n,
+                W, n, 1.0, Ap, n);
+    const double *Ain = sign > 0 ? A : Ap, *Aout = sign > 0 ? Ap : A;
+    qru_matrix *L0 = upload(ctx, n, n, Ain);
+    die(qru_chol_factor(ctx, uplo, L0, QRU_CHOL_LEFT, 0), "factor");
+    qru_matrix *L = upload(ctx, n, n, Ain);
+    qru_matrix *Wd = upload(ctx, n, k, W);
+    qru_matrix *A1src = upload(ctx, n, n, Aout);
+    qru_matrix *A1 = upload(ctx, n, n, Aout);
+    double *t = malloc(sizeof(double) * (size_t)NE * reps);
+    double *Ls = NULL;
+    for (int r = -1; r < reps; ++r)
+        for (int e = 0; e < NE; ++e) {
+            double s = run(ctx, e, uplo, sign, L, L0, Wd, A1, A1src,
+                           &pt->calls[e], &pt->waits[e]);
+            if (r >= 0)
+                t[e * reps + r] = s;
+            if (r == reps - 1 && e == E_STRUCT)
+                Ls = host_lower(L, uplo, n);
+            if (r == reps - 1 && e == E_ROT) {
+                double *Lr = host_lower(L, uplo, n), d = 0, mx = 0;
+                for (size_t i = 0; i < (size_t)n * n; ++i) {
+                    d = fmax(d, fabs(Ls[i] - Lr[i]));
+                    mx = fmax(mx, fabs(Lr[i]));
+                }
+                pt->diff = d / mx;
+                free(Lr);
+            }
+        }
+    for (int e = 0; e < NE; ++e)
+        pt->ms[e] = 1e3 * bg_median(t + e * reps, reps);
+    free(Ls);
+    free(t);
+    qru_matrix_destroy(L0);
+    qru_matrix_destroy(L);
+    qru_matrix_destroy(Wd);
+    qru_matrix_destroy(A1src);
+    qru_matrix_destroy(A1);
+    free(A);
+    free(Ap);
+    free(W);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0, reps = 7;
+    for (int a = 1; a < argc; ++a) {
+        if (!strcmp(argv[a], "-q"))
+            quick = 1;
+        else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+            reps = atoi(argv[++a]);
+        else {
+            fprintf(stderr, "usage: bench_small [-q] [-r REPS]\n");
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    qru_context *ctx = qru_test_context();
+    if (!ctx)
+        return 77;
+    const char *dev = qru_context_device_name(ctx);
+    time_t tt = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
+    static const int nbig[] = {1000, 2000, 4096}, nq[] = {200, 500};
+    static const int ks[] = {1, 8};
+    const int *ns = quick ? nq : nbig;
+    int nn = quick ? 2 : 3;
+    const char *md = getenv("QRU_BENCH_MD");
+    FILE *f = md ? fopen(md, "w") : NULL;
+    char head[512];
+    snprintf(head, sizeof head,
+             "Cholesky rank-k update / downdate, double, %s (%s), %s; "
+             "median of %d, host time to qru_context_sync",
+             qru_backend_name(qru_context_backend(ctx)), dev, date, reps);
+    printf("%s\n", head);
+    printf("%5s %2s %4s %2s %11s %11s %11s %7s %11s %11s %9s\n", "n", "k",
+           "sign", "L", "struct ms", "rot ms", "factor ms", "fac/upd",
+           "calls s/r", "waits s/r", "diff");
+    if (f) {
+        fprintf(f, "%s.\n\n", head);
+        fprintf(f, "| n | k | | factor | structured (ms) | rotations (ms) | "
+                   "qru_chol_factor (ms) | factor / structured | calls "
+                   "(struct / rot) | host waits | max diff |\n");
+        fprintf(f, "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    }
+    for (int a = 0; a < nn; ++a)
+        for (int b = 0; b < 2; ++b)
+            for (int sg = 0; sg < 2; ++sg)
+                for (int u = 0; u < 2; ++u) {
+                    int n = ns[a], k = ks[b], sign = sg ? -1 : 1;
+                    char uplo = u ? 'U' : 'L';
+                    if (u && (k > 1 || sign < 0))
+                        continue; /* upper: the rank-1 update */
+                    point pt = {{0}, {0}, {0}, 0};
+                    bench_point(ctx, n, k, sign, uplo, reps, &pt);
+                    printf("%5d %2d %4s %2c %11.3f %11.3f %11.3f %7.2f "
+                           "%5lld/%-5lld %5lld/%-5lld %9.2g\n",
+                           n, k, sign > 0 ? "upd" : "down", uplo,
+                           pt.ms[E_STRUCT], pt.ms[E_ROT], pt.ms[E_FACTOR],
+                           pt.ms[E_FACTOR] / pt.ms[E_STRUCT],
+                           pt.calls[E_STRUCT], pt.calls[E_ROT],
+                           pt.waits[E_STRUCT], pt.waits[E_ROT], pt.diff);
+                    fflush(stdout);
+                    if (f)
+                        fprintf(f,
+                                "| %d | %d | %s | %c | %.3f | %.3f | %.3f | "
+                                "%.1f | %lld / %lld | %lld / %lld | %.1e |\n",
+                                n, k, sign > 0 ? "update" : "downdate", uplo,
+                                pt.ms[E_STRUCT], pt.ms[E_ROT],
+                                pt.ms[E_FACTOR],
+                                pt.ms[E_FACTOR] / pt.ms[E_STRUCT],
+                                pt.calls[E_STRUCT], pt.calls[E_ROT],
+                                pt.waits[E_STRUCT], pt.waits[E_ROT], pt.diff);
+                }
+    if (f)
+        fclose(f);
+    qru_context_destroy(ctx);
+    return 0;
+}
