@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/update/update.h"
 #include "qru_test.h"
 
 enum { ADD_COLS, REMOVE_COLS, ADD_ROWS, REMOVE_ROWS, MODIFY };
@@ -123,6 +124,29 @@ static int run_op(qru_lsq *f, const point *pt, const inputs *in, int undo)
     }
 }
 
+/* The cost model's prices of the point's update and refactorisation (the
+ * plans AUTO chooses by), in seconds: printed beside the times. */
+static void priced(qru_lsq *f, const point *pt, const inputs *in,
+                   double *sec)
+{
+    static const int ops[] = {[ADD_COLS] = QRU_UPD_OP_ADD_COLS,
+                              [REMOVE_COLS] = QRU_UPD_OP_REMOVE_COLS,
+                              [ADD_ROWS] = QRU_UPD_OP_ADD_ROWS,
+                              [REMOVE_ROWS] = QRU_UPD_OP_REMOVE_ROWS,
+                              [MODIFY] = QRU_UPD_OP_MODIFY};
+    qru_upd_req rq = {ops[pt->op], pt->op == MODIFY ? 0 : pt->k, pt->p,
+                      in->U, in->e, NULL, NULL, QRU_UPDATE_FAST, in->V, -1};
+    for (int path = 0; path < 2; ++path) {
+        qru_plan pl;
+        ck_assert_int_eq(qru_upd_plan(ctx, f, &rq,
+                                      path ? QRU_PATH_REFACTOR
+                                           : QRU_PATH_UPDATE,
+                                      &pl),
+                         0);
+        sec[path] = qru_plan_seconds(&pl);
+    }
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -183,17 +207,19 @@ static int check_point(qru_dtype dt, const point *pt)
             if (pt->op != MODIFY)
                 ck_assert_int_eq(run_op(f, pt, &in, 1), 0);
         }
-    double med[3];
+    double med[3], plan[2];
+    priced(f, pt, &in, plan);
     for (int a = 0; a < 3; ++a) {
         qsort(t[a], REPS, sizeof(double), cmp);
         med[a] = t[a][0];
     }
     double best = med[0] < med[1] ? med[0] : med[1];
     int ok = med[2] <= 1.10 * best + SLACK;
-    printf("%-5s %-11s %8d %5d %6d %7d | %10.1f %10.1f %10.1f | %5.2f %s "
-           "%s\n",
+    printf("%-5s %-11s %8d %5d %6d %7d | %10.1f %10.1f %10.1f | %8.1f "
+           "%8.1f | %5.2f %s %s\n",
            pt->q == QRU_Q_THIN ? "thin" : "full", opname[pt->op], n, m, p,
-           pt->k, 1e6 * med[0], 1e6 * med[1], 1e6 * med[2], med[2] / best,
+           pt->k, 1e6 * med[0], 1e6 * med[1], 1e6 * med[2], 1e6 * plan[0],
+           1e6 * plan[1], med[2] / best,
            refactored > REPS / 2 ? "refactor" : "update  ",
            ok ? "ok" : "SLOWER");
     fflush(stdout);
@@ -223,7 +249,8 @@ START_TEST(test_auto_grid)
          d < qru_test_ndtypes(ctx); ++d) {
         qru_dtype dt = qru_test_dtype(ctx, d);
         printf("%s, %s: form  update          n     m      p       k |"
-               "   fast(us) refact(us)   auto(us) | auto/best path\n",
+               "   fast(us) refact(us)   auto(us) | priced fast / refact | "
+               "auto/best path\n",
                qru_context_device_name(ctx),
                dt == QRU_DOUBLE ? "double" : "float");
         for (size_t i = 0; i < np; ++i) {
