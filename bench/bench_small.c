@@ -11,9 +11,10 @@
  * configurations alternate within each repeat and the median is reported,
  * with the backend calls and host waits of one call (context statistics)
  * and the largest difference between the two engines' factors.
- * Usage: bench_small [-q] [-r REPS (7)]; -q: small sizes.  With
- * QRU_BENCH_MD=FILE the table is also written to FILE as Markdown (for
- * docs/benchmarks.md).
+ * Usage: bench_small [-q] [-r REPS (7)] [-n N] [-k K] [-o DIR]; -q: small
+ * sizes; -n, -k: that order / rank only; the table is also written as
+ * Markdown (for docs/benchmarks.md) to DIR/bench_small.md (-o) or to the
+ * file QRU_BENCH_MD names.
  */
 #include <math.h>
 #include <stdio.h>
@@ -159,14 +160,24 @@ static void bench_point(qru_context *ctx, int n, int k, int sign, char uplo,
 
 int main(int argc, char **argv)
 {
-    int quick = 0, reps = 7;
+    int quick = 0, reps = 7, only_n = 0, only_k = 0;
+    const char *md = getenv("QRU_BENCH_MD");
+    char mdpath[4096];
     for (int a = 1; a < argc; ++a) {
         if (!strcmp(argv[a], "-q"))
             quick = 1;
         else if (!strcmp(argv[a], "-r") && a + 1 < argc)
             reps = atoi(argv[++a]);
-        else {
-            fprintf(stderr, "usage: bench_small [-q] [-r REPS]\n");
+        else if (!strcmp(argv[a], "-n") && a + 1 < argc)
+            only_n = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "-k") && a + 1 < argc)
+            only_k = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
+            snprintf(mdpath, sizeof mdpath, "%s/bench_small.md", argv[++a]);
+            md = mdpath;
+        } else {
+            fprintf(stderr, "usage: bench_small [-q] [-r REPS] [-n N] [-k K] "
+                            "[-o DIR]\n");
             return 2;
         }
     }
@@ -181,9 +192,8 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
     static const int nbig[] = {1000, 2000, 4096}, nq[] = {200, 500};
     static const int ks[] = {1, 8};
-    const int *ns = quick ? nq : nbig;
-    int nn = quick ? 2 : 3;
-    const char *md = getenv("QRU_BENCH_MD");
+    const int *ns = only_n ? &only_n : quick ? nq : nbig;
+    int nn = only_n ? 1 : quick ? 2 : 3;
     FILE *f = md ? fopen(md, "w") : NULL;
     char head[512];
     snprintf(head, sizeof head,
@@ -209,6 +219,8 @@ int main(int argc, char **argv)
                     char uplo = u ? 'U' : 'L';
                     if (u && (k > 1 || sign < 0))
                         continue; /* upper: the rank-1 update */
+                    if (only_k && k != only_k)
+                        continue;
                     point pt = {{0}, {0}, {0}, 0};
                     bench_point(ctx, n, k, sign, uplo, reps, &pt);
                     printf("%5d %2d %4s %2c %11.3f %11.3f %11.3f %7.2f "
@@ -229,6 +241,8 @@ int main(int argc, char **argv)
                                 pt.ms[E_FACTOR] / pt.ms[E_STRUCT],
                                 pt.calls[E_STRUCT], pt.calls[E_ROT],
                                 pt.waits[E_STRUCT], pt.waits[E_ROT], pt.diff);
+                    if (f)
+                        fflush(f);
                 }
     if (f)
         fclose(f);
