@@ -389,6 +389,7 @@ const qru_backend_ops qru_opencl_ops = {
                                      .upd_tiles = 1,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
+                                     .upd_givens = 0,
                                      .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
@@ -402,5 +403,6 @@ const qru_backend_ops qru_opencl_ops = {
                    .upd_tiles = 1,
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
+                   .upd_givens = 0,
                    .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}}},
 };

@@ -150,7 +150,12 @@ typedef enum qru_sweeps_kernel {
      * (src/update/sweeps.c); fewer are applied step by step */ \
     X(sweeps_acc_min_p, SWEEPS_ACC_MIN_P, "QRU_SWEEPS_ACC_MIN_P", 1, 1 << 30, NULL) \
     /* ... in groups of max(p, this) rotations a sweep */ \
-    X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL)
+    X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL) \
+    /* QRU_UPDATE_FAST updates of one column (p = 1) by a chain of Givens \
+     * rotations rather than Householder panels: where their plan is \
+     * priced faster, never, always (src/update/policy.c, \
+     * qru_upd_givens_pick) */ \
+    X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on")
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

@@ -624,6 +624,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .upd_tiles = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
+                                     .upd_givens = 0,
                                      .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
@@ -645,6 +646,7 @@ const qru_backend_ops qru_cpu_ops = {
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
+                   .upd_givens = 0,
                    .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}}},
 };
