@@ -390,6 +390,7 @@ const qru_backend_ops qru_opencl_ops = {
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 32,
+                                     .upd_givens = 0,
                                      .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
@@ -404,5 +405,6 @@ const qru_backend_ops qru_opencl_ops = {
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 32,
+                   .upd_givens = 0,
                    .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}}},
 };

@@ -154,7 +154,12 @@ typedef enum qru_sweeps_kernel {
     /* Cholesky rank-k update / downdate (qru_chol_update): k rank-1 \
      * passes of chol_r1_prep / chol_r1_apply (no chain of rotations) \
      * while k <= this; 0: the rotations of chol_rot always */ \
-    X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 1 << 30, NULL)
+    X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 1 << 30, NULL) \
+    /* QRU_UPDATE_FAST updates of one column (p = 1) by a chain of Givens \
+     * rotations rather than Householder panels: where their plan is \
+     * priced faster, never, always (src/update/policy.c, \
+     * qru_upd_givens_pick) */ \
+    X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on")
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

@@ -23,6 +23,13 @@ static void setup_tiles(void)
     setup_fast();
     uc_force_tiles(ctx);
 }
+/* QRU_UPDATE_FAST with one column's updates by Givens chains (the
+ * default takes them where their plan is priced faster) */
+static void setup_givens(void)
+{
+    setup_fast();
+    uc_set_givens(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -423,8 +430,16 @@ int main(void)
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
     }
+    /* one column's removal by the Givens chain (k at both ends and in
+     * the middle, with Q and without) */
+    TCase *tc = tcase_create("givens");
+    tcase_add_checked_fixture(tc, setup_givens, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+    tcase_add_loop_test(tc, test_extremes, 0, 2);
+    suite_add_tcase(s, tc);
     /* the tiled insertion at every p (adding columns only) */
-    TCase *tc = tcase_create("tiles");
+    tc = tcase_create("tiles");
     tcase_add_checked_fixture(tc, setup_tiles, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_add_cols, 0, 6);

@@ -23,6 +23,12 @@ static void setup_tiles(void)
     uc_alg = QRU_UPDATE_FAST;
     uc_force_tiles(ctx);
 }
+/* one column's updates by the Givens chains of QRU_UPDATE_FAST */
+static void setup_givens(void)
+{
+    setup();
+    uc_set_givens(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -556,6 +562,12 @@ int main(void)
     tcase_add_loop_test(tc, test_zero_column, 0, 6);
     suite_add_tcase(s, tc);
     /* the fast updates (loop indices 0-3) with the tiles at every p */
+    tc = tcase_create("givens");
+    tcase_add_checked_fixture(tc, setup_givens, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_each_update, 0, 4);
+    suite_add_tcase(s, tc);
+
     tc = tcase_create("tiles");
     tcase_add_checked_fixture(tc, setup_tiles, teardown);
     tcase_set_timeout(tc, 300);

@@ -15,6 +15,7 @@
 
 #include <cblas.h>
 
+#include "qru_internal.h"
 #include "qru_test.h"
 
 /* The update algorithm that uc_factor() selects.  Each update test runs
@@ -58,6 +59,16 @@ static inline void uc_set_tuning(qru_context *ctx, qru_tuning_param param,
 static inline void uc_force_tiles(qru_context *ctx)
 {
     uc_set_tuning(ctx, QRU_TUNE_UPDATE_TILES, 2);
+}
+/* The one-column updates' Givens chains (the private knob
+ * QRU_TUNE_UPDATE_GIVENS: 2 always, 1 never, 0 by the plans), for every
+ * element type of ctx. */
+static inline void uc_set_givens(qru_context *ctx, int mode)
+{
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                            QRU_TUNE_UPDATE_GIVENS, mode),
+                         0);
 }
 /* QRU_TUNE_LOOKAHEAD (0 off, 1 on): the updates that run work on the
  * backend's second queue then do (on a backend without one, the same

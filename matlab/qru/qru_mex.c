@@ -324,6 +324,105 @@ static mxArray *download(const qru_matrix *M, int triu)
     return a;
 }
 
+/* 1 if ctx computes in host memory (the CPU backend): a MATLAB array of
+ * the element type is then used where it lies, without a copy. */
+static int host_context(const qru_context *ctx)
+{
+    return qru_context_backend(ctx) == QRU_BACKEND_CPU;
+}
+
+static int has_dtype(const mxArray *a, qru_dtype dt)
+{
+    return dt == QRU_FLOAT ? mxIsSingle(a) : mxIsDouble(a);
+}
+
+/* The numeric array a as a matrix of ctx in type dt that the library only
+ * reads: a's own memory on a host context when a has type dt, else a copy
+ * (upload). */
+static qru_matrix *input(qru_context *ctx, qru_dtype dt, const mxArray *a)
+{
+    int rows = (int)mxGetM(a), cols = (int)mxGetN(a);
+    if (!host_context(ctx) || !has_dtype(a, dt) || rows == 0 || cols == 0)
+        return upload(ctx, dt, a);
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    qru_matrix *M = NULL;
+    check(qru_matrix_wrap(ctx, dt, rows, cols, mxGetData(a), rows, &M),
+          "qru_matrix_wrap");
+    tmp_mat[n_tmp++] = M;
+    return M;
+}
+
+/* A rows x cols result of type dt: on a host context a new MATLAB array
+ * (*out) whose memory the returned matrix wraps, so that the library
+ * writes the result where MATLAB takes it; else (*out = NULL) a matrix of
+ * the context, downloaded by result(). */
+static qru_matrix *output(qru_context *ctx, qru_dtype dt, int rows, int cols,
+                          mxArray **out)
+{
+    *out = NULL;
+    if (!host_context(ctx) || rows == 0 || cols == 0)
+        return new_matrix(ctx, dt, rows, cols);
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    mxArray *a = mxCreateUninitNumericMatrix(
+        (mwSize)rows, (mwSize)cols,
+        dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+    qru_matrix *M = NULL;
+    int st = qru_matrix_wrap(ctx, dt, rows, cols, mxGetData(a), rows, &M);
+    if (st)
+        mxDestroyArray(a);
+    check(st, "qru_matrix_wrap");
+    tmp_mat[n_tmp++] = M;
+    *out = a;
+    return M;
+}
+
+/* Sets the entries below the diagonal of the host array a (rows x cols,
+ * type of M) to zero. */
+static void zero_below(const qru_matrix *M, void *a, int rows, int cols)
+{
+    size_t es = qru_matrix_dtype(M) == QRU_FLOAT ? sizeof(float)
+                                                 : sizeof(double);
+    for (int j = 0; j < cols && j < rows; ++j)
+        memset((char *)a + ((size_t)j * rows + j + 1) * es, 0,
+               es * (size_t)(rows - j - 1));
+}
+
+/* The MATLAB array of a result made by output(): out itself (with triu,
+ * its entries below the diagonal set to zero), or a download of M. */
+static mxArray *result(const qru_matrix *M, mxArray *out, int triu)
+{
+    if (!out)
+        return download(M, triu);
+    if (triu)
+        zero_below(M, mxGetData(out), qru_matrix_rows(M), qru_matrix_cols(M));
+    return out;
+}
+
+/* A new array of type dt holding triu(a) for the square a, and (*M) the
+ * matrix of ctx over its memory, for a factor updated in place: on a
+ * host context when a has type dt (one pass over a); else NULL, and M is
+ * not set. */
+static mxArray *triu_copy(qru_context *ctx, qru_dtype dt, const mxArray *a,
+                          qru_matrix **M)
+{
+    int n = (int)mxGetM(a);
+    if (!host_context(ctx) || !has_dtype(a, dt) || n == 0)
+        return NULL;
+    mxArray *out = NULL;
+    *M = output(ctx, dt, n, n, &out);
+    size_t es = dt == QRU_FLOAT ? sizeof(float) : sizeof(double);
+    const char *src = mxGetData(a);
+    char *dst = mxGetData(out);
+    for (int j = 0; j < n; ++j) {
+        size_t at = (size_t)j * n * es;
+        memcpy(dst + at, src + at, (size_t)(j + 1) * es);
+        memset(dst + at + (size_t)(j + 1) * es, 0, (size_t)(n - j - 1) * es);
+    }
+    return out;
+}
+
 static void need_args(int nrhs, int lo, int hi, const char *usage)
 {
     if (nrhs < lo || nrhs > hi)
@@ -862,12 +961,22 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "X must have as many rows as R");
     qru_context *ctx = get_context(b);
     qru_dtype dt = dtype_of(prhs, 2);
-    qru_matrix *R = upload(ctx, dt, prhs[0]);
-    qru_matrix *X = upload(ctx, dt, prhs[1]);
+    /* on the CPU the factor is updated in the result itself (triu(R),
+     * which a failed call leaves as it was) */
+    qru_matrix *R = NULL;
+    mxArray *out = triu_copy(ctx, dt, prhs[0], &R);
+    if (!out)
+        R = upload(ctx, dt, prhs[0]);
+    qru_matrix *X = input(ctx, dt, prhs[1]);
     int st = qru_chol_update(ctx, 'U', R, X, op[0] == '+' ? 1 : -1);
+    if (out && st > 0 && nlhs >= 2) {
+        plhs[0] = out; /* the input factor, as MATLAB does */
+        plhs[1] = mxCreateDoubleScalar((double)st);
+        return;
+    }
     chol_info(st, nlhs, plhs, "qru_chol_update", R);
     if (!st)
-        plhs[0] = download(R, 1);
+        plhs[0] = out ? out : download(R, 1);
 }
 
 /* [R1, info] = cholinsert(R, j, X) */
@@ -891,13 +1000,14 @@ static void cmd_cholinsert(int nlhs, mxArray *plhs[], int nrhs,
     qru_context *ctx = get_context(b);
     const mxArray *mats[2] = {prhs[0], prhs[2]};
     qru_dtype dt = dtype_of(mats, 2);
-    qru_matrix *R = upload(ctx, dt, prhs[0]);
-    qru_matrix *X = upload(ctx, dt, prhs[2]);
-    qru_matrix *R1 = new_matrix(ctx, dt, n + p, n + p);
+    qru_matrix *R = input(ctx, dt, prhs[0]);
+    qru_matrix *X = input(ctx, dt, prhs[2]);
+    mxArray *out;
+    qru_matrix *R1 = output(ctx, dt, n + p, n + p, &out);
     int st = qru_chol_insert(ctx, 'U', R, j - 1, X, R1);
     chol_info(st, nlhs, plhs, "qru_chol_insert", R);
     if (!st)
-        plhs[0] = download(R1, 1);
+        plhs[0] = result(R1, out, 1);
 }
 
 /* R1 = choldelete(R, j [, p]) */
@@ -917,10 +1027,11 @@ static void cmd_choldelete(int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
     qru_context *ctx = get_context(b);
     qru_dtype dt = dtype_of(prhs, 1);
-    qru_matrix *R = upload(ctx, dt, prhs[0]);
-    qru_matrix *R1 = new_matrix(ctx, dt, n - p, n - p);
+    qru_matrix *R = input(ctx, dt, prhs[0]);
+    mxArray *out;
+    qru_matrix *R1 = output(ctx, dt, n - p, n - p, &out);
     check(qru_chol_delete(ctx, 'U', R, j - 1, p, R1), "qru_chol_delete");
-    plhs[0] = download(R1, 1);
+    plhs[0] = result(R1, out, 1);
 }
 
 /* R1 = cholshift(R, i, j) */
@@ -939,10 +1050,11 @@ static void cmd_cholshift(int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "need 1 <= i, j <= %d", n);
     qru_context *ctx = get_context(b);
     qru_dtype dt = dtype_of(prhs, 1);
-    qru_matrix *R = upload(ctx, dt, prhs[0]);
-    qru_matrix *R1 = new_matrix(ctx, dt, n, n);
+    qru_matrix *R = input(ctx, dt, prhs[0]);
+    mxArray *out;
+    qru_matrix *R1 = output(ctx, dt, n, n, &out);
     check(qru_chol_shift(ctx, 'U', R, i - 1, j - 1, R1), "qru_chol_shift");
-    plhs[0] = download(R1, 1);
+    plhs[0] = result(R1, out, 1);
 }
 
 /* ---- Gaussian processes ------------------------------------------------------- */

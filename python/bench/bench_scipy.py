@@ -19,7 +19,16 @@ float64, medians of --repeats timed calls after one untimed):
    qru's slide costs the same at every W, a refactorisation grows with W:
    it is timed at W = 5000, 20000 and 100000.
 
-    python bench_scipy.py [--repeats 5] [--only fullq|window] [--quick]
+3. p = 1 (one row, one column, rank 1): qru.qr_insert / qr_delete /
+   qr_update against SciPy's on 4000 x 1000 full factors (Q 4000 x 4000)
+   and 20000 x 200 economic ones (Q1 20000 x 200): a row inserted and
+   deleted at k = n/2, a column inserted at k = m (the end) and k = m/2,
+   deleted at k = m/2, and A + u v'; both returning new arrays
+   (check_finite=False), then both overwriting fresh copies (untimed) of
+   Q and R with overwrite_qr(u)(v)=True (target: qru >= 1.5x faster).
+   Ends with the markdown table of docs/python.md ("p = 1").
+
+    python bench_scipy.py [--repeats 5] [--only fullq|window|p1] [--quick]
 
 Prints one line a measurement and the ratios SciPy / qru."""
 import argparse
@@ -119,6 +128,47 @@ def full_q(n, m, p, repeats):
                median_time(fq, repeats), median_time(scipy_pair, repeats), 5)
 
 
+def p1(sizes, repeats):
+    """The p = 1 updates, new arrays and overwritten inputs; returns the
+    rows of the markdown table."""
+    rows = []
+    for n, m, mode in sizes:
+        rng = np.random.default_rng(3)
+        Q, R = sl.qr(rng.uniform(-1, 1, (n, m)), mode=mode)
+        row, col = rng.uniform(-1, 1, m), rng.uniform(-1, 1, n)
+        u, v = rng.uniform(-1, 1, n), rng.uniform(-1, 1, m)
+        cases = [("insert row, k = n/2", "qr_insert", (row, n // 2, "row")),
+                 ("delete row, k = n/2", "qr_delete", (n // 2, 1, "row")),
+                 ("insert column, k = m", "qr_insert", (col, m, "col")),
+                 ("insert column, k = m/2", "qr_insert", (col, m // 2, "col")),
+                 ("delete column, k = m/2", "qr_delete", (m // 2, 1, "col")),
+                 ("rank-1 update", "qr_update", (u, v))]
+        ow = {"qr_insert": "overwrite_qru", "qr_delete": "overwrite_qr",
+              "qr_update": "overwrite_qruv"}
+
+        def fresh():
+            return np.array(Q, order="F"), np.array(R, order="F")
+        for name, fn, args in cases:
+            fq, fs = getattr(qru, fn), getattr(sl, fn)
+            what = f"{n} x {m} {mode}, {name}"
+            tq = median_time(lambda: fq(Q, R, *args, check_finite=False),
+                             repeats)
+            ts = median_time(lambda: fs(Q, R, *args, check_finite=False),
+                             repeats)
+            report(what, tq, ts, 1.5)
+            kw = {ow[fn]: True, "check_finite": False}
+            tqo = median_time_setup(fresh, lambda Qw, Rw: fq(Qw, Rw, *args,
+                                                             **kw), repeats)
+            tso = median_time_setup(fresh, lambda Qw, Rw: fs(Qw, Rw, *args,
+                                                             **kw), repeats)
+            report(what + ", overwrite", tqo, tso, 1.5)
+            rows.append(f"| {n} x {m} {mode} | {name} | {tq * 1e3:.2f} | "
+                        f"{ts * 1e3:.2f} | {ts / tq:.2f}x | "
+                        f"{tqo * 1e3:.2f} | {tso * 1e3:.2f} | "
+                        f"{tso / tqo:.2f}x |")
+    return rows
+
+
 def window_data(W, m, S, slides, seed=2):
     rng = np.random.default_rng(seed)
     N = W + S * slides
@@ -199,7 +249,7 @@ def window(Ws, Wq, m, S, slides, repeats):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=["fullq", "window"])
+    ap.add_argument("--only", choices=["fullq", "window", "p1"])
     ap.add_argument("--quick", action="store_true",
                     help="small sizes (a smoke test, not the issue's)")
     a = ap.parse_args()
@@ -208,11 +258,19 @@ def main():
           f"{platform.python_version()}, {os.cpu_count()} CPUs, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}",
           flush=True)
-    if a.only != "window":
+    if a.only in (None, "fullq"):
         full_q(*((400, 100, 10) if a.quick else (4000, 1000, 100)), a.repeats)
-    if a.only != "fullq":
+    if a.only in (None, "window"):
         window(*(([2000], 400, 10) if a.quick else
                  ([5000, 20000, 100000], 2000, 20)), 10, 50, a.repeats)
+    if a.only in (None, "p1"):
+        rows = p1([(400, 100, "full"), (2000, 20, "economic")] if a.quick
+                  else [(4000, 1000, "full"), (20000, 200, "economic")],
+                  a.repeats)
+        print("\n| factors | p = 1 | qru ms | SciPy ms | qru / SciPy | "
+              "qru ms, overwrite | SciPy ms, overwrite | qru / SciPy |\n"
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("\n".join(rows), flush=True)
 
 
 if __name__ == "__main__":

@@ -666,6 +666,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
+                                     .upd_givens = 0,
                                      .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
@@ -688,6 +689,7 @@ const qru_backend_ops qru_cpu_ops = {
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 1,
+                   .upd_givens = 0,
                    .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}}},
 };

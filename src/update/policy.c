@@ -96,6 +96,20 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     return 0;
 }
 
+int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                        int *givens)
+{
+    *givens = 0;
+    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
+        return 0;
+    int mode = qru_ctx_tuning(ctx, f->dtype)->upd_givens;
+    if (mode != 0) {
+        *givens = mode == 2;
+        return 0;
+    }
+    return qru_upd_variant(ctx, f, rq, 2, givens);
+}
+
 /* The remembered choice of a request like rq with algorithm alg, or
  * NULL: plans depend on the request's sizes, f's form and settings and
  * the context's tuning, nothing else. */

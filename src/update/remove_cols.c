@@ -10,6 +10,15 @@
  *      panel_qr: one call per (nb + p) x nb panel of the band, in place
  *      (nb from the backend's on-chip limit), instead of 3 nb + 1, with
  *      look-ahead on a second queue as in adding rows.
+ *  - one column (p = 1, QRU_UPDATE_FAST): the band is one subdiagonal,
+ *      removed top-down by a chain of Givens rotations of R's adjacent
+ *      rows (each formed and applied by one givens_make and one
+ *      givens_apply), then applied to d's rows and to Q's adjacent
+ *      columns, one column pair at a time along Q's contiguous columns:
+ *      6 n (m - k) flops on Q against the panels' 4 nb n (m - k) in
+ *      GEMMs.  The variant whose plan is priced faster runs
+ *      (qru_upd_variant), so a backend on which the many small calls
+ *      cost more than the panels' GEMMs keeps the panels.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,6 +44,37 @@ int qru_lsq_remove_cols(qru_lsq *f, int k, int p)
                                      0, NULL, -1}));
 }
 
+/* The chain of Givens rotations of one removed column (p = 1): rotation
+ * j - k (j = k .. m - 2) acts on rows j, j + 1 of R and d and on columns
+ * j, j + 1 of Q; cs holds 2 (m - 1 - k) elements. */
+static int rc_givens(qru_context *ctx, qru_lsq *f, int k, qru_ptr cs)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m1 = f->m - 1, r = f->r, ld = f->ldr, ldq = f->ncap;
+    int hq = f->q != QRU_Q_NONE;
+    for (int j = k; j < m1; ++j) {
+        qru_ptr c = qru_ptr_add(cs, 2 * (size_t)(j - k));
+        QRU_TRY(o->givens_make(ctx, dt, 1, qru_ptr_at(f->R, ld, j, j), 0, 1,
+                               c));
+        QRU_TRY(o->givens_apply(ctx, dt, 1, m1 - j, c,
+                                qru_ptr_at(f->R, ld, j, j), 0, 1, ld));
+    }
+    /* the subdiagonal R(j+1, j), rounding noise now: exact zeros */
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, m1 - k, 0.0, 0.0,
+                     qru_ptr_at(f->R, ld, k + 1, k), ld + 1));
+    for (int j = k; j < m1; ++j) {
+        qru_ptr c = qru_ptr_add(cs, 2 * (size_t)(j - k));
+        if (r > 0)
+            QRU_TRY(o->givens_apply(ctx, dt, 1, r, c,
+                                    qru_ptr_at(f->d, ld, j, 0), 0, 1, ld));
+        if (hq)
+            QRU_TRY(o->givens_apply(ctx, dt, 1, n, c,
+                                    qru_ptr_at(f->Q, ldq, 0, j), 0, ldq, 1));
+    }
+    return 0;
+}
+
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
@@ -46,6 +86,10 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
      * band in ONE panel_qr call, in place in R (the band's zeros below row
      * c + p of column c are exact and stay exact: the panel's reflectors are
      * those of length p + 1, up to rounding) */
+    /* one column: the Givens chain or the panels, by their plans */
+    int givens = 0;
+    if (nred > 0)
+        QRU_TRY(qru_upd_givens_pick(ctx, f, rq, &givens));
     int fused = qru_upd_use_fused(rq->alg, ctx);
     int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
                    : qru_upd_nb(f, nred);
@@ -61,12 +105,10 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t nwork0 = (size_t)nb * nb;
     if (qru_panel_work(ldy, nb) > nwork0)
         nwork0 = qru_panel_work(ldy, nb);
-    size_t total = qru_upd_la_elems(ldy, nb, nwork0) + nwork + 1;
+    size_t total = givens ? 2 * (size_t)nred + 1
+                          : qru_upd_la_elems(ldy, nb, nwork0) + nwork + 1;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws));
-    qru_upd_la_ws la = qru_upd_la_carve(ws, ldy, nb, nwork0);
-    qru_ptr *Ys = la.Y, *Ws = la.W, tau = la.tau, work0 = la.work0,
-            work = la.work;
     int ld = f->ldr, ldq = f->ncap;
     int s = qru_lsq_rrows(f);
 
@@ -75,6 +117,13 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (nred > 0)
         QRU_TRY(o->copy(ctx, dt, m, nred, qru_ptr_at(f->R, ld, 0, k + p), ld,
                         qru_ptr_at(f->R, ld, 0, k), ld));
+    if (givens) {
+        QRU_TRY(rc_givens(ctx, f, k, ws));
+        nred = 0, fused = 0; /* reduced: no panels */
+    }
+    qru_upd_la_ws la = qru_upd_la_carve(ws, ldy, nb, nwork0);
+    qru_ptr *Ys = la.Y, *Ws = la.W, tau = la.tau, work0 = la.work0,
+            work = la.work;
     /* reduce the band of p subdiagonals with reflectors of length p + 1 */
     /* fused: look-ahead as in adding rows (the next block's columns and
      * its panel on the first queue, the other trailing columns, d and Q on
@@ -84,7 +133,7 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY(o->panel_qr(ctx, dt, jb + p, jb, qru_ptr_at(f->R, ld, k, k),
                             ld, Ys[0], ldy, Ws[0], ldy, tau, work0));
     }
-    for (int c0 = k, b = 0; c0 < m1; c0 += nb, b ^= 1) {
+    for (int c0 = k, b = 0; c0 < k + nred; c0 += nb, b ^= 1) {
         int jb = m1 - c0 < nb ? m1 - c0 : nb;
         int rb = jb + p; /* rows c0 .. c0+jb+p-1 <= m-1 < n */
         qru_ptr Y = Ys[b], W = Ws[b];

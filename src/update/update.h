@@ -336,6 +336,12 @@ int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * 0 or the status of a dry run that failed (memory). */
 int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                     int nvar, int *v);
+/* *givens := 1 if the one-column update rq (p = 1, QRU_UPDATE_FAST)
+ * runs the Givens chain of its operation rather than its panels: by the
+ * tuning's upd_givens (auto: the variant whose plan is priced faster,
+ * qru_upd_variant; off; on); 0 for other requests. */
+int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                        int *givens);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
