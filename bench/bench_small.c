@@ -4,7 +4,11 @@
  *   the Cholesky rank-k update and downdate (qru_chol_update, lower and
  *   upper factor) of order n by the structured rank-1 passes (the
  *   default) and by rotations (the tuning knob chol_r1_max_k = 0),
- *   against qru_chol_factor of the updated matrix in the same run.
+ *   against qru_chol_factor of the updated matrix in the same run;
+ *   one row added to a Q-less least-squares factorisation (R, d:
+ *   qru_lsq_add_rows, p = 1) by the structured rank-1 passes and by the
+ *   panels (the tuning knob upd_r1 on / off), against qru_lsq_create of
+ *   the n+1 rows (the Q-less refactorisation).
  * Each call is timed on the host from its start to the return of
  * qru_context_sync (what a caller waits for); the factor is restored by an
  * untimed device copy before each run; one untimed warm-up, then the
@@ -158,6 +162,111 @@ static void bench_point(qru_context *ctx, int n, int k, int sign, char uplo,
     free(W);
 }
 
+/* ---- one row added to a Q-less factorisation ---- */
+
+enum { R_STRUCT, R_PANELS, R_CREATE, NR };
+
+/* Adds row u (e) at the end of f by configuration c (restoring f by
+ * removing it again, untimed) or factors A1 anew; returns seconds. */
+static double run_row(qru_context *ctx, int c, qru_lsq *f, const qru_matrix *u,
+                      const qru_matrix *e, const qru_matrix *A1,
+                      const qru_matrix *b1, long long *calls,
+                      long long *waits)
+{
+    int n = qru_lsq_rows(f);
+    if (c != R_CREATE)
+        die(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_UPDATE_R1,
+                               c == R_STRUCT ? 2 : 1),
+            "variant");
+    die(qru_context_sync(ctx), "sync");
+    die(qru_context_reset_stats(ctx), "reset stats");
+    qru_lsq *g = NULL;
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_NONE;
+    double t0 = bg_now();
+    die(c == R_CREATE ? qru_lsq_create(ctx, A1, b1, &opt, &g)
+                      : qru_lsq_add_rows(f, n, u, e),
+        c == R_CREATE ? "create" : "add row");
+    die(qru_context_sync(ctx), "sync");
+    double t = bg_now() - t0;
+    stats(ctx, calls, waits);
+    if (g)
+        qru_lsq_destroy(g);
+    else
+        die(qru_lsq_remove_rows_data(f, n, u, e), "restore");
+    return t;
+}
+
+static void bench_row(qru_context *ctx, int n, int m, int reps, FILE *f)
+{
+    unsigned seed = 29u + (unsigned)(n + 7 * m);
+    size_t na = (size_t)(n + 1) * m;
+    double *A = malloc(sizeof(double) * na), *b = malloc(sizeof(double) * (n + 1));
+    for (size_t i = 0; i < na; ++i)
+        A[i] = qru_test_urand(&seed);
+    for (int i = 0; i <= n; ++i)
+        b[i] = qru_test_urand(&seed);
+    /* A1 = [A; u'] with ld n + 1: A is its first n rows */
+    qru_matrix *A1 = upload(ctx, n + 1, m, A), *b1 = upload(ctx, n + 1, 1, b);
+    qru_matrix *Ad = NULL, *bd = NULL, *u = NULL, *e = NULL;
+    die(qru_matrix_create(ctx, QRU_DOUBLE, n, m, n, &Ad), "create");
+    die(qru_matrix_create(ctx, QRU_DOUBLE, n, 1, n, &bd), "create");
+    die(qru_matrix_create(ctx, QRU_DOUBLE, 1, m, 1, &u), "create");
+    die(qru_matrix_create(ctx, QRU_DOUBLE, 1, 1, 1, &e), "create");
+    double *Ah = malloc(sizeof(double) * (size_t)n * m),
+           *uh = malloc(sizeof(double) * m);
+    for (int j = 0; j < m; ++j) {
+        memcpy(Ah + (size_t)j * n, A + (size_t)j * (n + 1),
+               sizeof(double) * n);
+        uh[j] = A[n + (size_t)j * (n + 1)];
+    }
+    die(qru_matrix_upload(Ad, Ah, n), "upload");
+    die(qru_matrix_upload(bd, b, n), "upload");
+    die(qru_matrix_upload(u, uh, 1), "upload");
+    die(qru_matrix_upload(e, b + n, 1), "upload");
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_NONE;
+    qru_lsq *lf = NULL;
+    die(qru_lsq_create(ctx, Ad, bd, &opt, &lf), "factor");
+    die(qru_lsq_set_update_algorithm(lf, QRU_UPDATE_FAST), "algorithm");
+    double *t = malloc(sizeof(double) * (size_t)NR * reps), ms[NR];
+    long long calls[NR] = {0}, waits[NR] = {0};
+    for (int r = -1; r < reps; ++r)
+        for (int c = 0; c < NR; ++c) {
+            double s = run_row(ctx, c, lf, u, e, A1, b1, &calls[c], &waits[c]);
+            if (r >= 0)
+                t[c * reps + r] = s;
+        }
+    for (int c = 0; c < NR; ++c)
+        ms[c] = 1e3 * bg_median(t + c * reps, reps);
+    printf("%6d %5d %11.3f %11.3f %11.3f %7.1f %5lld/%-5lld %5lld/%-5lld\n",
+           n, m, ms[R_STRUCT], ms[R_PANELS], ms[R_CREATE],
+           ms[R_CREATE] / ms[R_STRUCT], calls[R_STRUCT], calls[R_PANELS],
+           waits[R_STRUCT], waits[R_PANELS]);
+    if (f) {
+        fprintf(f, "| %d x %d | %.3f | %.3f | %.3f | %.1f | %lld / %lld | "
+                   "%lld / %lld |\n",
+                n, m, ms[R_STRUCT], ms[R_PANELS], ms[R_CREATE],
+                ms[R_CREATE] / ms[R_STRUCT], calls[R_STRUCT], calls[R_PANELS],
+                waits[R_STRUCT], waits[R_PANELS]);
+        fflush(f);
+    }
+    free(t);
+    qru_lsq_destroy(lf);
+    qru_matrix_destroy(A1);
+    qru_matrix_destroy(b1);
+    qru_matrix_destroy(Ad);
+    qru_matrix_destroy(bd);
+    qru_matrix_destroy(u);
+    qru_matrix_destroy(e);
+    free(A);
+    free(b);
+    free(Ah);
+    free(uh);
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0, reps = 7, only_n = 0, only_k = 0;
@@ -244,6 +353,28 @@ int main(int argc, char **argv)
                     if (f)
                         fflush(f);
                 }
+    if (!only_k) {
+        snprintf(head, sizeof head,
+                 "One row added to a Q-less factorisation (R, d; "
+                 "qru_lsq_add_rows, p = 1), double, %s (%s), %s; median "
+                 "of %d, host time to qru_context_sync",
+                 qru_backend_name(qru_context_backend(ctx)), dev, date,
+                 reps);
+        printf("%s\n%6s %5s %11s %11s %11s %7s %11s %11s\n", head, "n", "m",
+               "struct ms", "panels ms", "create ms", "cre/upd", "calls s/p",
+               "waits s/p");
+        if (f)
+            fprintf(f, "\n%s.\n\n| n x m | structured (ms) | panels (ms) "
+                       "| qru_lsq_create of n+1 rows (ms) | create / "
+                       "structured | calls (struct / panels) | host waits "
+                       "|\n|---|---:|---:|---:|---:|---:|---:|\n",
+                    head);
+        static const int rb[][2] = {{2000, 200}, {8000, 1000}},
+                         rq[][2] = {{400, 50}, {1000, 100}};
+        for (int i = 0; i < 2; ++i)
+            bench_row(ctx, quick ? rq[i][0] : rb[i][0],
+                      quick ? rq[i][1] : rb[i][1], reps, f);
+    }
     if (f)
         fclose(f);
     qru_context_destroy(ctx);

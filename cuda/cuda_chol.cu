@@ -439,3 +439,28 @@ int qru_cu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
                             : chol_r1_apply_t<float>(ctx, upper, n, L, ldl, L1,
                                                      ld1, p, work);
 }
+
+template <typename T>
+static int chol_r1_rhs_t(qru_context *ctx, int n, int r, int sign, qru_ptr p,
+                         qru_ptr work, qru_ptr X, int ldx, qru_ptr Y, int ldy,
+                         qru_ptr e, int ince, qru_ptr du)
+{
+    qru_chol_r1_rhs<T><<<r, QRU_RED, 0, qru_cuda(ctx)->stream>>>(
+        n, sign, (const T *)p.h, (long)p.off, (const T *)work.h,
+        (long)work.off, (const T *)X.h, (long)X.off, ldx, (T *)Y.h,
+        (long)Y.off, ldy, (const T *)e.h, (long)e.off, ince, (T *)du.h,
+        (long)du.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,
+                       qru_ptr p, qru_ptr work, qru_ptr X, int ldx, qru_ptr Y,
+                       int ldy, qru_ptr e, int ince, qru_ptr du)
+{
+    if (n <= 0 || r <= 0)
+        return 0;
+    return dt == QRU_DOUBLE ? chol_r1_rhs_t<double>(ctx, n, r, sign, p, work,
+                                                    X, ldx, Y, ldy, e, ince, du)
+                            : chol_r1_rhs_t<float>(ctx, n, r, sign, p, work, X,
+                                                   ldx, Y, ldy, e, ince, du);
+}

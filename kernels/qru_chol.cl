@@ -339,8 +339,10 @@ QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
     for (int j = j0; j < j1; ++j) {
         T pj = p[op + j], tp = t;
         t = sign > 0 ? tp + pj * pj : tp - pj * pj;
-        /* t - t == 0 exactly when t is finite */
-        if (!(t > (T)0) || !(t - t == (T)0)) {
+        T ljj = L[QRU_IDX(ol, j, j, ldl)];
+        /* t - t == 0 exactly when t is finite; a zero pivot of L fails
+         * whatever the solve made of it */
+        if (!(t > (T)0) || !(t - t == (T)0) || ljj == (T)0) {
             bad = j;
             break;
         }
@@ -348,7 +350,7 @@ QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
         T dl = st / sp, gm = (sign > 0 ? pj : -pj) / (st * sp);
         work[ow + j] = dl;
         work[ow + n + j] = gm;
-        head[oh + j] = dl * L[QRU_IDX(ol, j, j, ldl)];
+        head[oh + j] = dl * ljj;
     }
     fj[lid] = bad;
     QRU_BARRIER;
@@ -404,6 +406,63 @@ QRU_KERNEL void qru_chol_r1_apply(int upper, int n, QRU_GLOBAL const T *L,
                 L1[QRU_IDX(o1, ii, j, ld1)] = v;
         }
     }
+}
+
+/* chol_r1_rhs: ONE work-group (1-D, a power of two items up to
+ * QRU_RED) a column j (group x); item l takes the l-th segment of the
+ * rows: its sums of sign p_i^2, p_i x_i and p_i X(i,j), a scan of the
+ * first two over the items, then y along its segment. */
+QRU_KERNEL void qru_chol_r1_rhs(int n, int sign, QRU_GLOBAL const T *p,
+                                long op, QRU_GLOBAL const T *work, long ow,
+                                QRU_GLOBAL const T *X, long ox, int ldx,
+                                QRU_GLOBAL T *Y, long oy, int ldy,
+                                QRU_GLOBAL const T *e, long oe, int ince,
+                                QRU_GLOBAL T *du, long od)
+{
+    QRU_LOCAL_DECL(T, sa, QRU_RED);
+    QRU_LOCAL_DECL(T, sb, QRU_RED);
+    QRU_LOCAL_DECL(T, sc, QRU_RED);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, j = QRU_GROUP_X;
+    T sg = sign > 0 ? (T)1 : (T)-1;
+    T ej = e[oe + (long)j * ince];
+    long cx = ox + (long)j * ldx, cy = oy + (long)j * ldy;
+    int seg = (n + nt - 1) / nt, i0 = lid * seg;
+    int i1 = i0 + seg < n ? i0 + seg : n;
+    T a = (T)0, b = (T)0, c = (T)0;
+    for (int i = i0; i < i1; ++i) {
+        T pi = p[op + i], xd = X[cx + i];
+        a += pi * pi;
+        b += pi * (xd + sg * ej * pi);
+        c += pi * xd;
+    }
+    sa[lid] = sg * a;
+    sb[lid] = b;
+    sc[lid] = c;
+    QRU_BARRIER;
+    for (int h = 1; h < nt; h <<= 1) { /* inclusive scans */
+        T va = lid >= h ? sa[lid - h] : (T)0;
+        T vb = lid >= h ? sb[lid - h] : (T)0;
+        QRU_BARRIER;
+        sa[lid] += va;
+        sb[lid] += vb;
+        QRU_BARRIER;
+    }
+    T t = (T)1 + (lid > 0 ? sa[lid - 1] : (T)0);
+    T s = lid > 0 ? sb[lid - 1] : (T)0, tn = (T)1 + sa[nt - 1];
+    for (int i = i0; i < i1; ++i) {
+        T pi = p[op + i], x = X[cx + i] + sg * ej * pi;
+        Y[cy + i] = (x - sg * pi * s / t) / work[ow + i];
+        s += pi * x;
+        t += sg * pi * pi;
+    }
+    QRU_BARRIER;
+    for (int h = nt / 2; h > 0; h >>= 1) {
+        if (lid < h)
+            sc[lid] += sc[lid + h];
+        QRU_BARRIER;
+    }
+    if (lid == 0)
+        du[od + j] = (ej - sc[0]) / QRU_SQRT(tn);
 }
 
 #endif /* QRU_CHOL_CL */

@@ -391,6 +391,7 @@ const qru_backend_ops qru_opencl_ops = {
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 32,
                                      .upd_givens = 0,
+                                     .upd_r1 = 0,
                                      .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
@@ -406,5 +407,6 @@ const qru_backend_ops qru_opencl_ops = {
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 32,
                    .upd_givens = 0,
+                   .upd_r1 = 0,
                    .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}}},
 };

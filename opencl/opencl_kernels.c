@@ -392,6 +392,30 @@ int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
     return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, NARGS(a), a);
 }
 
+int ocl_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,
+                    qru_ptr pv, qru_ptr work, qru_ptr X, int ldx, qru_ptr Y,
+                    int ldy, qru_ptr e, int ince, qru_ptr du)
+{
+    if (n <= 0 || r <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cn = n, cs = sign, cldx = ldx, cldy = ldy, cinc = ince;
+    cl_long po = (cl_long)pv.off, wo = (cl_long)work.off,
+            xo = (cl_long)X.off, yo = (cl_long)Y.off, eo = (cl_long)e.off,
+            dof = (cl_long)du.off;
+    size_t w = ocl_wg_for(im, p, K_CHOL_R1_RHS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w * (size_t)r};
+    karg a[] = {KINT(cn),  KINT(cs),   KMEM(pv), KLONG(po),  KMEM(work),
+                KLONG(wo), KMEM(X),    KLONG(xo), KINT(cldx), KMEM(Y),
+                KLONG(yo), KINT(cldy), KMEM(e),   KLONG(eo),  KINT(cinc),
+                KMEM(du),  KLONG(dof)};
+    return ocl_launch(ctx, p, K_CHOL_R1_RHS, 1, g, l, NARGS(a), a);
+}
+
 /* ---- fused panels ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the

@@ -266,6 +266,17 @@ static int plan_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo,
     return plan_op(ctx, QRU_OP_chol_r1_apply, PK_KERNEL, 2.0 * en * en,
                    en * en, 0, 0);
 }
+static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
+                            int sign, qru_ptr p, qru_ptr work, qru_ptr X,
+                            int ldx, qru_ptr Y, int ldy, qru_ptr e, int ince,
+                            qru_ptr du)
+{
+    (void)dt, (void)sign, (void)p, (void)work, (void)X, (void)ldx, (void)Y,
+        (void)ldy, (void)e, (void)ince, (void)du;
+    double en = dd(n), er = dd(r);
+    return plan_op(ctx, QRU_OP_chol_r1_rhs, PK_KERNEL, 10.0 * en * er,
+                   2.0 * en * er + 2.0 * en, 0, 0);
+}
 /* A fused panel: nb column steps; taller than the model's panel_rows, the
  * slower kernel: 2 + log2(m / panel_rows) / 2 times the steps (twice just
  * above the limit, 3.4 times at 7 times the rows: H200, 2000 x 50). */

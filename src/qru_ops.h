@@ -178,7 +178,8 @@
      *  - info (the potrf_panel convention): if info != 0 on entry nothing \
      *    is done; else the first j whose t_j is not > 0 or not finite \
      *    (a downdate that leaves A1 not positive definite, or a \
-     *    non-finite p) sets info = base + j + 1, and head is then valid \
+     *    non-finite p), or whose L(j,j) is zero, sets \
+     *    info = base + j + 1, and head is then valid \
      *    for the columns before j only. \
      * L is only read, so a caller that judges the verdict before \
      * chol_r1_apply leaves L bit-identical when it fails. \
@@ -188,6 +189,19 @@
      * only after a verdict (or to a copy it discards). */ \
     QRU_OP(chol_r1_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int sign, qru_ptr L, int ldl, qru_ptr p, int kw, qru_ptr W, int ldw, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, sign, L, ldl, p, kw, W, ldw, work, head, adiag, info, base), REQ, ASYNC) \
     QRU_OP(chol_r1_apply, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p, qru_ptr work), (ctx, dt, uplo, n, L, ldl, L1, ld1, p, work), REQ, ASYNC) \
+    /* The right-hand sides of the same rank-1 change of a Q-less QR \
+     * factorisation (R = L', a row u added with sign > 0 or removed with \
+     * sign < 0, its right-hand-side row e): with p = L \ u and the delta \
+     * of chol_r1_prep's work (L1 = L M), for each column j < r of the \
+     * n x r X: \
+     *   du[j] = (e_j - p' X(:,j)) / sqrt(t_{n-1})  (the row's residual \
+     *           after the change, scaled: rho^2 := rho^2 + sign du^2), \
+     *   Y(:,j) = M \ (X(:,j) + sign e_j p), \
+     * with M \ x written as prefix sums: y_i = (x_i - sign p_i S_i / \
+     * t_{i-1}) / delta_i, S_i = sum_{c<i} p_c x_c.  e: r elements, stride \
+     * ince; du: r elements of device memory.  Y may be X (in place) or \
+     * must not overlap it. */ \
+    QRU_OP(chol_r1_rhs, (qru_context *ctx, qru_dtype dt, int n, int r, int sign, qru_ptr p, qru_ptr work, qru_ptr X, int ldx, qru_ptr Y, int ldy, qru_ptr e, int ince, qru_ptr du), (ctx, dt, n, r, sign, p, work, X, ldx, Y, ldy, e, ince, du), REQ, ASYNC) \
     /* ---- fused panels ---- */ \
     /* Householder QR of the m x nb panel A (0 <= nb <= m) in ONE call: the \
      * same result as this sequence of the ops above (the per-column panel \

@@ -159,7 +159,11 @@ typedef enum qru_sweeps_kernel {
      * rotations rather than Householder panels: where their plan is \
      * priced faster, never, always (src/update/policy.c, \
      * qru_upd_givens_pick) */ \
-    X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on")
+    X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on") \
+    /* QRU_UPDATE_FAST addition of one row to a Q-less factorisation by \
+     * the structured rank-1 passes (src/update/rows_r1.c) rather than \
+     * panels: where their plan is priced faster, never, always */ \
+    X(upd_r1, UPDATE_R1, "QRU_UPDATE_R1", 0, 2, "auto|off|on")
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

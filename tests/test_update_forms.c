@@ -29,6 +29,12 @@ static void setup_givens(void)
     setup();
     uc_set_givens(ctx, 2);
 }
+/* the Q-less one-row addition by the structured rank-1 passes */
+static void setup_r1(void)
+{
+    setup();
+    uc_set_r1(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -548,6 +554,67 @@ START_TEST(test_from_economy)
 }
 END_TEST
 
+/* The structured one-row addition on a Q-less factorisation whose R is
+ * singular (a zero column of A): it cannot run (p = R' \ u is not
+ * finite), leaves f as it was and the panels add the row; then a chain
+ * of 60 rows one at a time on a regular problem, checked every 20. */
+START_TEST(test_r1_rows)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    unsigned seed = 4242u + (unsigned)_i;
+    hprob hp = uc_problem(dt, N, M, R, &seed);
+    for (int i = 0; i < N; ++i)
+        hp.A[i + (size_t)3 * N] = 0.0;
+    qru_lsq *f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+    int st = uc_do_add_rows(ctx, f, &hp, N / 2, 1, &seed);
+    ck_assert_msg(st == 0, "singular R: status %d", st);
+    uc_check(ctx, f, &hp, 1.0, "r1, singular R");
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+    hp = uc_problem(dt, N, M, R, &seed);
+    f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+    for (int t = 1; t <= 60; ++t) {
+        st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
+        ck_assert_msg(st == 0, "chain step %d: status %d", t, st);
+        if (t % 20 == 0) {
+            char tag[64];
+            snprintf(tag, sizeof tag, "r1 chain, %d rows added", t);
+            uc_check(ctx, f, &hp, 1.0, tag);
+        }
+    }
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+    /* nearly collinear columns (condition ~1e7 in double, 1e3 in float):
+     * 10 rows by the structured passes and by the panels, R'R = A'A and
+     * the residuals within the thresholds for both */
+    double worst[2];
+    for (int v = 0; v < 2; ++v) {
+        unsigned s2 = 99u + (unsigned)_i;
+        uc_set_r1(ctx, v == 0 ? 2 : 1);
+        hp = uc_problem(dt, N, M, R, &s2);
+        double delta = dt == QRU_DOUBLE ? 1e-7 : 1e-3;
+        for (int i = 0; i < N; ++i)
+            hp.A[i + (size_t)(M - 1) * N] =
+                hp.A[i] + delta * qru_test_urand(&s2);
+        f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+        for (int t = 0; t < 10; ++t)
+            ck_assert_int_eq(uc_do_add_rows(ctx, f, &hp, hp.n, 1, &s2), 0);
+        worst[v] = uc_check_ls(ctx, f, &hp, 1.0,
+                               v == 0 ? "r1, ill-conditioned"
+                                      : "panels, ill-conditioned",
+                               0);
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+    uc_set_r1(ctx, 2);
+    printf("Q-less rows, ill-conditioned, %s: worst scaled error %.3g "
+           "(structured), %.3g (panels)\n",
+           dt == QRU_DOUBLE ? "double" : "float", worst[0], worst[1]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("update_forms");
@@ -566,6 +633,14 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_givens, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_each_update, 0, 4);
+    suite_add_tcase(s, tc);
+
+    /* the Q-less one-row additions by the structured passes */
+    tc = tcase_create("r1");
+    tcase_add_checked_fixture(tc, setup_r1, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_each_update, 0, 4);
+    tcase_add_loop_test(tc, test_r1_rows, 0, 2);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("tiles");

@@ -70,6 +70,16 @@ static inline void uc_set_givens(qru_context *ctx, int mode)
                                             QRU_TUNE_UPDATE_GIVENS, mode),
                          0);
 }
+/* The Q-less one-row addition by the structured rank-1 passes (the
+ * private knob QRU_TUNE_UPDATE_R1: 2 always, 1 never, 0 by the plans),
+ * for every element type of ctx. */
+static inline void uc_set_r1(qru_context *ctx, int mode)
+{
+    for (int i = 0; i < qru_test_ndtypes(ctx); ++i)
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, qru_test_dtype(ctx, i),
+                                            QRU_TUNE_UPDATE_R1, mode),
+                         0);
+}
 /* QRU_TUNE_LOOKAHEAD (0 off, 1 on): the updates that run work on the
  * backend's second queue then do (on a backend without one, the same
  * steps in order). */

@@ -478,6 +478,23 @@ static int cpu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
     return 0;
 }
 
+static int cpu_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
+                           int sign, qru_ptr p, qru_ptr work, qru_ptr X,
+                           int ldx, qru_ptr Y, int ldy, qru_ptr e, int ince,
+                           qru_ptr du)
+{
+    (void)ctx;
+    if (n <= 0 || r <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        chol_r1_rhs_d(n, r, sign, DP(p), DP(work), DP(X), ldx, DP(Y), ldy,
+                      DP(e), ince, DP(du));
+    else
+        chol_r1_rhs_s(n, r, sign, SP(p), SP(work), SP(X), ldx, SP(Y), ldy,
+                      SP(e), ince, SP(du));
+    return 0;
+}
+
 /* ---- fused panels ---- */
 static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
@@ -667,6 +684,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
                                      .upd_givens = 0,
+                                     .upd_r1 = 0,
                                      .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
@@ -690,6 +708,7 @@ const qru_backend_ops qru_cpu_ops = {
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 1,
                    .upd_givens = 0,
+                   .upd_r1 = 0,
                    .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0}}},
 };

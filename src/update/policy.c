@@ -110,6 +110,21 @@ int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     return qru_upd_variant(ctx, f, rq, 2, givens);
 }
 
+int qru_upd_r1_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                    int *r1)
+{
+    *r1 = 0;
+    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST || f->q != QRU_Q_NONE ||
+        rq->op != QRU_UPD_OP_ADD_ROWS)
+        return 0;
+    int mode = qru_ctx_tuning(ctx, f->dtype)->upd_r1;
+    if (mode != 0) {
+        *r1 = mode == 2;
+        return 0;
+    }
+    return qru_upd_variant(ctx, f, rq, 2, r1);
+}
+
 /* The remembered choice of a request like rq with algorithm alg, or
  * NULL: plans depend on the request's sizes, f's form and settings and
  * the context's tuning, nothing else. */

@@ -342,6 +342,16 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * qru_upd_variant; off; on); 0 for other requests. */
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         int *givens);
+/* *r1 := 1 if the one-row update rq of a Q-less f (adding a row,
+ * QRU_UPDATE_FAST) runs the structured rank-1 passes (rows_r1.c) rather
+ * than its panels: by the tuning's upd_r1 (auto: the variant whose plan
+ * is priced faster; off; on); 0 for other requests.
+ * qru_upd_qless_add_row_r1 runs them: *done = 1 when it updated f, 0
+ * (f unchanged) when R is singular and the panels must take the row. */
+int qru_upd_r1_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                    int *r1);
+int qru_upd_qless_add_row_r1(qru_context *ctx, qru_lsq *f,
+                             const qru_upd_req *rq, int *done);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
