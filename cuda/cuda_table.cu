@@ -73,6 +73,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .chol_r1_max_k = 32,
                 .upd_givens = 0,
                 .upd_r1 = 0,
+                .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 25e-6}},
                {.qr_nb = 32,
@@ -111,6 +112,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .chol_r1_max_k = 32,
                 .upd_givens = 0,
                 .upd_r1 = 0,
+                .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
                  * n x m matrix, ~25 us a column on small ones (H200,
                  * geqrf + orgqr at 121 x 10 .. 800 x 20 .. 400 x 100),

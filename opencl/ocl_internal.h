@@ -10,6 +10,7 @@
  *   opencl_memory.c   memory, transfers, copies, laset, transpose
  *   opencl_blas.c     CLBlast GEMM / TRSM, column norms, the non-finite count
  *   opencl_kernels.c  the Householder, Givens, Cholesky and panel kernels
+ *   opencl_calibrate.c the cost model measured on the device (ocl_init)
  */
 #ifndef QRU_OCL_INTERNAL_H
 #define QRU_OCL_INTERNAL_H
@@ -183,6 +184,10 @@ void ocl_mem_locate(const qru_context *ctx, const void *h, const void **base,
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out);
 int ocl_blast_status(qru_context *ctx, CLBlastStatusCode s);
 CLBlastTranspose ocl_btr(char t);
+/* The context's cost models measured on its device where its tuning asks
+ * (cost_calibrate), once per device and process (opencl_calibrate.c);
+ * best effort: a failure leaves the table's constants. */
+void ocl_calibrate(qru_context *ctx);
 size_t ocl_panel_lds_bytes(const qru_context *ctx, qru_dtype dt,
                               const ocl_prog *p);
 

@@ -295,6 +295,9 @@ int ocl_init(qru_context *ctx, const qru_context_options *opt)
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s (OpenCL: %s)",
              dname, pname);
     im->pocl = strstr(pname, "Portable Computing Language") != NULL;
+    /* the cost model of a device the table's constants were not fitted
+     * on (a GPU or an accelerator; the tuning's cost_calibrate) */
+    ocl_calibrate(ctx);
     return 0;
 fail:
     ocl_fini(ctx);

@@ -111,6 +111,15 @@
     X(QRU_SWEEPS_KERNEL_CHAIN, "chain") \
     /* the chain of rows in a cluster (CUDA) */ \
     X(QRU_SWEEPS_KERNEL_CHAINCLUSTER, "chaincluster")
+/* cost_calibrate (opencl/opencl_calibrate.c) */
+#define QRU_COST_CALIBRATES(X) \
+    /* the OpenCL backend measures its cost model where its constants \
+     * were not fitted (a GPU or an accelerator), keeps them elsewhere */ \
+    X(QRU_COST_CALIBRATE_AUTO, "auto") \
+    /* the backend's constants */ \
+    X(QRU_COST_CALIBRATE_OFF, "off") \
+    /* measured on every device (the tests, on PoCL) */ \
+    X(QRU_COST_CALIBRATE_ON, "on")
 /* clang-format on */
 
 typedef enum qru_panel_kernel {
@@ -122,6 +131,9 @@ typedef enum qru_chol_panel {
 typedef enum qru_sweeps_kernel {
     QRU_SWEEPS_KERNELS(QRU_VARIANT_ENUM_) QRU_SWEEPS_KERNEL_COUNT
 } qru_sweeps_kernel;
+typedef enum qru_cost_calibrate {
+    QRU_COST_CALIBRATES(QRU_VARIANT_ENUM_) QRU_COST_CALIBRATE_COUNT
+} qru_cost_calibrate;
 
 /* clang-format off */
 #define QRU_TUNING_PRIVATE(X) \
@@ -163,7 +175,12 @@ typedef enum qru_sweeps_kernel {
     /* QRU_UPDATE_FAST addition of one row to a Q-less factorisation by \
      * the structured rank-1 passes (src/update/rows_r1.c) rather than \
      * panels: where their plan is priced faster, never, always */ \
-    X(upd_r1, UPDATE_R1, "QRU_UPDATE_R1", 0, 2, "auto|off|on")
+    X(upd_r1, UPDATE_R1, "QRU_UPDATE_R1", 0, 2, "auto|off|on") \
+    /* the cost model measured on the device when the context is created \
+     * (qru_cost_calibrate; read by the OpenCL backend at creation only, \
+     * ignored elsewhere) */ \
+    X(cost_calibrate, COST_CALIBRATE, "QRU_COST_CALIBRATE", 0, \
+      QRU_COST_CALIBRATE_COUNT - 1, QRU_COST_CALIBRATES(QRU_VARIANT_WORD_))
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every
@@ -192,7 +209,9 @@ enum {
  * costs dominate (small matrices); its time is the largest of those and
  * its flops / rate_qr (0: flops alone).  Each backend's values and the
  * measurements behind them: docs/performance.md, "Measurements behind
- * the library's defaults". */
+ * the library's defaults"; the OpenCL backend measures its own on a GPU
+ * or accelerator when a context is created (cost_calibrate,
+ * opencl/opencl_calibrate.c). */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
         qr_elem, panel_rows, bandwidth, per_wait, qr_col;
