@@ -58,7 +58,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_panel_min_nb = 16,
                 .upd_rows_nb = 128,
                 .sweeps_max_work = 32768,
-                .trsv_min_m = 1024,
+                .trsv_min_m = 512,
                 .lookahead = 1,
                 .upd_tiles = 0,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
@@ -92,7 +92,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .sweeps_max_work = 32768,
                 /* below m = 1024 cuBLAS is faster with one right-hand
                  * side (measured on an H200) */
-                .trsv_min_m = 1024,
+                .trsv_min_m = 512,
                 /* the trailing update beside the next panel
                  * (docs/performance.md) */
                 .lookahead = 1,

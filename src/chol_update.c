@@ -142,11 +142,15 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
 /* Workspace: the verdict's head (2n+1: the new pivots, info, A1's
  * diagonal), the diagonal the later rounds write (n, not read), p (n),
  * the work of chol_r1_prep, and for k > 1 the copy of the factor. */
-/* The workspace of the structured update, carved for order n. */
+/* The workspace of the structured update, carved for order n and rank k:
+ * the verdict's head (2n+1: the new pivots, info, A1's diagonal), the
+ * diagonal the later rounds write (n, not read), P = L \ W (n x k), a
+ * zero and du (k + 1: the right-hand sides op's), prep's work, and for
+ * k > 1 the copy of the factor that the rounds update. */
 typedef struct r1_ws {
-    qru_ptr head, info, adiag, scr, p, work, shadow;
+    qru_ptr head, info, adiag, scr, p, zero, du, work, shadow;
 } r1_ws;
-static r1_ws r1_carve(qru_ptr ws, int n)
+static r1_ws r1_carve(qru_ptr ws, int n, int k)
 {
     r1_ws w;
     w.head = ws;
@@ -154,15 +158,18 @@ static r1_ws r1_carve(qru_ptr ws, int n)
     w.adiag = qru_ptr_add(ws, (size_t)n + 1);
     w.scr = qru_ptr_add(ws, qru_chol_align(2 * (size_t)n + 1));
     w.p = qru_ptr_add(w.scr, qru_chol_align((size_t)n));
-    w.work = qru_ptr_add(w.p, qru_chol_align((size_t)n));
+    w.zero = qru_ptr_add(w.p, qru_chol_align((size_t)n * (size_t)k));
+    w.du = qru_ptr_add(w.zero, 1);
+    w.work = qru_ptr_add(w.zero, qru_chol_align((size_t)k + 1));
     w.shadow = qru_ptr_add(w.work, qru_chol_align(qru_chol_r1_work(n)));
     return w;
 }
 
 size_t qru_chol_update_r1_ws(int n, int k)
 {
-    size_t s = qru_chol_align(2 * (size_t)n + 1) +
-               2 * qru_chol_align((size_t)n) +
+    size_t s = qru_chol_align(2 * (size_t)n + 1) + qru_chol_align((size_t)n) +
+               qru_chol_align((size_t)n * (size_t)k) +
+               qru_chol_align((size_t)k + 1) +
                qru_chol_align(qru_chol_r1_work(n));
     return k > 1 ? s + qru_chol_align((size_t)n * n) : s;
 }
@@ -176,7 +183,7 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
                      qru_ptr ws, double *h, int *info)
 {
     const qru_backend_ops *o = ctx->ops;
-    r1_ws w = r1_carve(ws, n);
+    r1_ws w = r1_carve(ws, n, k);
     qru_ptr F = L;
     int ldf = ldl;
     QRU_TRY(qru_chol_info_zero(ctx, dt, w.info));
@@ -184,20 +191,29 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
         F = w.shadow;
         ldf = n;
         QRU_TRY(o->lacpy(ctx, dt, uplo, n, n, L, ldl, F, ldf));
+        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, w.zero, 1));
     }
+    /* P = L \ W (for an upper factor U' \ W), one solve for all k */
+    QRU_TRY(o->copy(ctx, dt, n, k, W, ldw, w.p, n));
+    QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, k,
+                    1.0, F, ldf, w.p, n));
     for (int q = 0; q < k; ++q) {
-        QRU_TRY(o->copy(ctx, dt, n, 1, qru_ptr_at(W, ldw, 0, q), ldw, w.p,
-                        n));
-        /* p = L \ w: for an upper factor U' \ w */
-        QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n,
-                        1, 1.0, F, ldf, w.p, n));
+        qru_ptr pq = qru_ptr_at(w.p, n, 0, q);
         /* the first round judges A1's diagonal */
-        QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, sign, F, ldf, w.p,
+        QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, sign, F, ldf, pq,
                                 q == 0 ? k : 0, W, ldw, w.work, w.head,
                                 q == 0 ? w.adiag : w.scr, w.info, 0));
-        if (k > 1)
-            QRU_TRY(o->chol_r1_apply(ctx, dt, uplo, n, F, ldf, F, ldf, w.p,
-                                     w.work));
+        if (k == 1)
+            break;
+        /* L_q = L_{q-1} M_q: the later columns of P become L_q \ w,
+         * M_q \ P(:, q+1:k) (the right-hand sides op with e = 0) */
+        if (q + 1 < k)
+            QRU_TRY(o->chol_r1_rhs(ctx, dt, n, k - q - 1, sign, pq, w.work,
+                                   qru_ptr_at(w.p, n, 0, q + 1), n,
+                                   qru_ptr_at(w.p, n, 0, q + 1), n, w.zero,
+                                   0, w.du));
+        QRU_TRY(o->chol_r1_apply(ctx, dt, uplo, n, F, ldf, F, ldf, pq,
+                                 w.work));
     }
     return qru_chol_verdict_read(ctx, dt, n, w.head, h, info);
 }
@@ -232,7 +248,7 @@ int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
     free(h);
     if (st)
         return st;
-    r1_ws w = r1_carve(ws, n);
+    r1_ws w = r1_carve(ws, n, k);
     if (k == 1)
         return o->chol_r1_apply(ctx, dt, uplo, n, L, ldl, L, ldl, w.p, w.work);
     return o->lacpy(ctx, dt, uplo, n, n, w.shadow, n, L, ldl);
