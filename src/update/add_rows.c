@@ -60,6 +60,10 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int n = f->n, m = f->m, r = f->r, k = rq->k;
     qru_dtype dt = f->dtype;
     const qru_matrix *U = rq->U, *e = rq->e;
+    int chained; /* one row: the Givens chain (givens_chain.c) */
+    QRU_TRY(qru_upd_chain_run(ctx, f, rq, &chained));
+    if (chained)
+        return 0;
 
     const qru_backend_ops *o = ctx->ops;
     int p = U->rows;

@@ -107,7 +107,23 @@ int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         *givens = mode == 2;
         return 0;
     }
-    return qru_upd_variant(ctx, f, rq, 2, givens);
+    if (rq->variant >= 0) {
+        *givens = rq->variant == QRU_UPD_VARIANT_GIVENS;
+        return 0;
+    }
+    /* the other variant runs the strategy's variant 0 in its dry run */
+    double t[2];
+    for (int i = 0; i < 2; ++i) {
+        qru_upd_req r2 = *rq;
+        qru_plan pl;
+        r2.variant = i ? QRU_UPD_VARIANT_GIVENS : 0;
+        QRU_TRY(qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl));
+        t[i] = qru_plan_seconds(&pl);
+    }
+    *givens = t[1] < t[0];
+    if (ctx->plan)
+        ctx->plan->variant = *givens ? QRU_UPD_VARIANT_GIVENS : 0;
+    return 0;
 }
 
 /* The remembered choice of a request like rq with algorithm alg, or

@@ -336,12 +336,27 @@ int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * 0 or the status of a dry run that failed (memory). */
 int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                     int nvar, int *v);
-/* *givens := 1 if the one-column update rq (p = 1, QRU_UPDATE_FAST)
- * runs the Givens chain of its operation rather than its panels: by the
- * tuning's upd_givens (auto: the variant whose plan is priced faster,
- * qru_upd_variant; off; on); 0 for other requests. */
+/* *givens := 1 if the one-column or one-row update rq (p = 1,
+ * QRU_UPDATE_FAST) runs the Givens chain of its operation rather than
+ * its panels: by the tuning's upd_givens (auto: rq->variant when set,
+ * else whichever of the variants 0 and QRU_UPD_VARIANT_GIVENS has the
+ * plan priced faster, recorded as qru_upd_variant does; off; on); 0 for
+ * other requests. */
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         int *givens);
+/* The variant number of the Givens chains (qru_upd_givens_pick), apart
+ * from the strategies' own variants (0 .. 11) that run where it is not
+ * taken. */
+enum { QRU_UPD_VARIANT_GIVENS = 1000 };
+/* The one-row and rank-1 updates by Givens chains (givens_chain.c): where
+ * rq is one (p = 1: adding a row in every form, removing a row of the
+ * full form, the rank-1 modification of the full and thin forms) and
+ * qru_upd_givens_pick takes the chain, runs it and sets *done := 1;
+ * otherwise *done := 0 and nothing changes.  Returns 0, the chain's
+ * status (the rank rule's for the modification, which then leaves f as
+ * it was) or that of the pick's dry runs. */
+int qru_upd_chain_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                      int *done);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
