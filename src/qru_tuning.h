@@ -167,8 +167,10 @@ typedef enum qru_cost_calibrate {
      * passes of chol_r1_prep / chol_r1_apply (no chain of rotations) \
      * while k <= this; 0: the rotations of chol_rot always */ \
     X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 1 << 30, NULL) \
-    /* QRU_UPDATE_FAST updates of one column (p = 1) by a chain of Givens \
-     * rotations rather than Householder panels: where their plan is \
+    /* QRU_UPDATE_FAST updates of one column or row and rank-1 \
+     * modifications (p = 1) by chains of Givens rotations \
+     * (remove_cols.c, givens_chain.c) rather than Householder panels: \
+     * where their plan is \
      * priced faster, never, always (src/update/policy.c, \
      * qru_upd_givens_pick) */ \
     X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on") \

@@ -469,6 +469,14 @@ static void setup_fast_on(void)
     uc_set_lookahead(ctx, 1);
 }
 
+/* QRU_UPDATE_FAST with the rank-1 modifications by the Givens chains
+ * (the default takes them where their plan is priced faster) */
+static void setup_givens(void)
+{
+    uc_setup_fast();
+    uc_set_givens(ctx, 2);
+}
+
 int main(void)
 {
     Suite *s = suite_create("update_modify");
@@ -500,5 +508,17 @@ int main(void)
         }
         suite_add_tcase(s, tc);
     }
+    /* k = 1 by the Givens chains: the sizes' rank-1 cases, U in the range
+     * of A, rank-deficient results refused and accepted, chains mixed
+     * with the block updates */
+    TCase *tc = tcase_create("givens");
+    tcase_add_checked_fixture(tc, setup_givens, uc_teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_modify_sizes, 0, 4 * NCASES);
+    tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
+    tcase_add_loop_test(tc, test_modify_rank, 0, 4);
+    tcase_add_loop_test(tc, test_modify_rank_accept, 0, 4);
+    tcase_add_loop_test(tc, test_modify_chain, 0, 4);
+    suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

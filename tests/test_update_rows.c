@@ -23,6 +23,13 @@ static void setup_tiles(void)
     setup_fast();
     uc_force_tiles(ctx);
 }
+/* QRU_UPDATE_FAST with one row's updates by the Givens chains (the
+ * default takes them where their plan is priced faster) */
+static void setup_givens(void)
+{
+    setup_fast();
+    uc_set_givens(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -297,6 +304,16 @@ int main(void)
     tcase_add_loop_test(tc, test_remove_rows_large, 0, 12);
     tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
     tcase_add_loop_test(tc, test_block_sizes, 0, 2);
+    suite_add_tcase(s, tc);
+    /* one row added (every form: R-only here, thin in test_update_forms)
+     * and removed (full form) by the Givens chains, k at both ends and in
+     * the middle */
+    tc = tcase_create("givens");
+    tcase_add_checked_fixture(tc, setup_givens, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_rows, 0, 12);
+    tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+    tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

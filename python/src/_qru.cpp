@@ -394,6 +394,20 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     qru_lsq_options_init(&opt);
     opt.adopt = s.staged ? 0 : adopt;
     opt.rank = rank;
+    if (!opt.adopt) {
+        // room for what the update adds (no growth and copy on the way):
+        // rows, and the columns of R (and of an economic Q1, which a row
+        // insertion and a rank-k modification also take in workspace)
+        bool econ = Q.shape(0) != Q.shape(1);
+        int n = (int)Q.shape(0), m = (int)R.shape(1);
+        if (op == 2) {
+            opt.row_capacity = n + qru_matrix_rows(Ud);
+            if (econ)
+                opt.col_capacity = m + qru_matrix_rows(Ud);
+        } else if (op == 0 || (op == 4 && econ)) {
+            opt.col_capacity = m + qru_matrix_cols(Ud);
+        }
+    }
     qru_lsq *f = nullptr;
     check(C.ctx, qru_lsq_create_from_qr(C.ctx, Qd, Rd, dd, &opt, &f),
           "qru_lsq_create_from_qr");

@@ -337,6 +337,20 @@ static int cpu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
     return 0;
 }
 
+static int cpu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
+                             int make, qru_ptr X, long xrs, long xcs, int nr,
+                             int from_jlo, qru_ptr cs)
+{
+    (void)ctx;
+    if (L <= 0 || p <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        givens_sweeps_d(L, p, make, DP(X), xrs, xcs, nr, from_jlo, DP(cs));
+    else
+        givens_sweeps_s(L, p, make, SP(X), xrs, xcs, nr, from_jlo, SP(cs));
+    return 0;
+}
+
 static int cpu_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
                      double alpha, qru_ptr A, int lda, double beta, qru_ptr B,
                      int ldb)
@@ -668,6 +682,7 @@ const qru_backend_ops qru_cpu_ops = {
     .mem_free = cpu_free,
     QRU_OPS(CPU_OP_)
     .panel_qr = cpu_panel_qr,
+    .givens_sweeps = cpu_givens_sweeps,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
     /* one block per element type (float has double's values) */

@@ -437,6 +437,10 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     const qru_matrix *U = rq->U, *V = rq->V;
+    int chained; /* rank 1: the Givens chains (givens_chain.c) */
+    QRU_TRY(qru_upd_chain_run(ctx, f, rq, &chained));
+    if (chained)
+        return 0;
     md_plan p;
     QRU_TRY(md_plan_of(ctx, f, rq, &p));
     md_ws w = md_ws_of(&p);

@@ -96,33 +96,62 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     return 0;
 }
 
+int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                       int *v)
+{
+    *v = 0;
+    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
+        return 0;
+    const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
+    int can_r1 = f->q == QRU_Q_NONE && rq->op == QRU_UPD_OP_ADD_ROWS;
+    if (can_r1 && t->upd_r1 == 2) {
+        *v = QRU_UPD_VARIANT_R1;
+        return 0;
+    }
+    if (t->upd_givens == 2) {
+        *v = QRU_UPD_VARIANT_GIVENS;
+        return 0;
+    }
+    if (rq->variant >= 0) {
+        if (rq->variant == QRU_UPD_VARIANT_GIVENS ||
+            rq->variant == QRU_UPD_VARIANT_R1)
+            *v = rq->variant;
+        return 0;
+    }
+    /* the candidates whose knob is auto; variant 0's dry run runs the
+     * strategy's own variants */
+    int cand[3], nc = 0;
+    cand[nc++] = 0;
+    if (t->upd_givens == 0)
+        cand[nc++] = QRU_UPD_VARIANT_GIVENS;
+    if (can_r1 && t->upd_r1 == 0)
+        cand[nc++] = QRU_UPD_VARIANT_R1;
+    if (nc == 1)
+        return 0;
+    double tbest = -1.0;
+    for (int i = 0; i < nc; ++i) {
+        qru_upd_req r2 = *rq;
+        qru_plan pl;
+        r2.variant = cand[i];
+        QRU_TRY(qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl));
+        double ti = qru_plan_seconds(&pl);
+        if (tbest < 0.0 || ti < tbest) {
+            tbest = ti;
+            *v = cand[i];
+        }
+    }
+    if (ctx->plan)
+        ctx->plan->variant = *v;
+    return 0;
+}
+
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         int *givens)
 {
-    *givens = 0;
-    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
-        return 0;
-    int mode = qru_ctx_tuning(ctx, f->dtype)->upd_givens;
-    if (mode != 0) {
-        *givens = mode == 2;
-        return 0;
-    }
-    return qru_upd_variant(ctx, f, rq, 2, givens);
-}
-
-int qru_upd_r1_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
-                    int *r1)
-{
-    *r1 = 0;
-    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST || f->q != QRU_Q_NONE ||
-        rq->op != QRU_UPD_OP_ADD_ROWS)
-        return 0;
-    int mode = qru_ctx_tuning(ctx, f->dtype)->upd_r1;
-    if (mode != 0) {
-        *r1 = mode == 2;
-        return 0;
-    }
-    return qru_upd_variant(ctx, f, rq, 2, r1);
+    int v;
+    QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
+    *givens = v == QRU_UPD_VARIANT_GIVENS;
+    return 0;
 }
 
 /* The remembered choice of a request like rq with algorithm alg, or

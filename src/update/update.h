@@ -336,20 +336,35 @@ int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * 0 or the status of a dry run that failed (memory). */
 int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                     int nvar, int *v);
-/* *givens := 1 if the one-column update rq (p = 1, QRU_UPDATE_FAST)
- * runs the Givens chain of its operation rather than its panels: by the
- * tuning's upd_givens (auto: the variant whose plan is priced faster,
- * qru_upd_variant; off; on); 0 for other requests. */
+/* *givens := 1 if the one-column or one-row update rq (p = 1,
+ * QRU_UPDATE_FAST) runs the Givens chain of its operation
+ * (qru_upd_p1_variant). */
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         int *givens);
-/* *r1 := 1 if the one-row update rq of a Q-less f (adding a row,
- * QRU_UPDATE_FAST) runs the structured rank-1 passes (rows_r1.c) rather
- * than its panels: by the tuning's upd_r1 (auto: the variant whose plan
- * is priced faster; off; on); 0 for other requests.
- * qru_upd_qless_add_row_r1 runs them: *done = 1 when it updated f, 0
- * (f unchanged) when R is singular and the panels must take the row. */
-int qru_upd_r1_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
-                    int *r1);
+/* The variant numbers of the one-row and one-column paths, apart from
+ * the strategies' own variants (0 .. 11) that run where neither is taken:
+ * the Givens chains and the structured rank-1 passes (rows_r1.c). */
+enum { QRU_UPD_VARIANT_GIVENS = 1000, QRU_UPD_VARIANT_R1 = 1001 };
+/* *v := the path of the update rq with p = 1 (QRU_UPDATE_FAST): 0 (the
+ * strategy's own), QRU_UPD_VARIANT_GIVENS or, for a row added to a Q-less
+ * f, QRU_UPD_VARIANT_R1: a knob that is on (upd_r1, then upd_givens)
+ * forces its path; else rq->variant when set, else the candidate whose
+ * plan is priced fastest among those whose knob is auto (recorded as
+ * qru_upd_variant does); 0 for other requests. */
+int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                       int *v);
+/* The one-row and rank-1 updates by Givens chains (givens_chain.c): where
+ * rq is one (p = 1: adding a row in every form, removing a row of the
+ * full form, the rank-1 modification of the full and thin forms) and
+ * qru_upd_givens_pick takes the chain, runs it and sets *done := 1;
+ * otherwise *done := 0 and nothing changes.  Returns 0, the chain's
+ * status (the rank rule's for the modification, which then leaves f as
+ * it was) or that of the pick's dry runs. */
+int qru_upd_chain_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                      int *done);
+/* qru_upd_qless_add_row_r1 runs the structured passes for a row added to
+ * a Q-less f: *done = 1 when it updated f, 0 (f unchanged) when R is
+ * singular and the panels must take the row. */
 int qru_upd_qless_add_row_r1(qru_context *ctx, qru_lsq *f,
                              const qru_upd_req *rq, int *done);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):

@@ -74,6 +74,21 @@ def _check_qr(Q, R):
                      f"found {tuple(Q.shape)} {tuple(R.shape)}")
 
 
+def _r_fortran(R):
+    """SciPy's full R (a C-ordered NumPy array with more rows than
+    columns) in Fortran order, its rows below the square as zeros: the
+    library reads only the upper triangle of R's first N rows, and the
+    transposing copy of that N x N block costs a fraction of the whole
+    array's.  Other arrays as they are (prepare() converts them)."""
+    if type(R) is np.ndarray and R.ndim == 2 and R.flags.c_contiguous \
+            and not R.flags.f_contiguous and R.shape[0] > R.shape[1] > 0 \
+            and R.dtype in (np.float32, np.float64):
+        Rf = np.zeros(R.shape, R.dtype, order="F")
+        Rf[:R.shape[1]] = R[:R.shape[1]]
+        return Rf
+    return R
+
+
 def _finite(P, arrays, names):
     fw = _inner(P.fw)
     for a, nm in zip(arrays, names):
@@ -267,7 +282,8 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     _which(which)
     k = _int(k, "k")
     orig = (Q, R, u)
-    P = prepare(orig, ("Q", "R", "u"), backend, stream, same_dtype=True)
+    P = prepare((Q, _r_fortran(R), u), ("Q", "R", "u"), backend, stream,
+                same_dtype=True)
     Q, R, u = P.arrays
     M, N, econ = _check_qr(Q, R)
     fw = _inner(P.fw)
@@ -313,7 +329,7 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
                                    0, check_finite)
         return c.place(Q1, R1, in_place)
     if check_finite:
-        _finite(P, (Q, R, u), ("Q", "R", "u"))
+        _finite(P, (Q, orig[1], u), ("Q", "R", "u"))
     A = _product(c)
     A1 = fw.zeros((M1, N1), P.dtype)
     if row:
@@ -370,7 +386,8 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     _which(which)
     k, p = _int(k, "k"), _int(p, "p")
     orig = (Q, R)
-    P = prepare(orig, ("Q", "R"), backend, stream, same_dtype=True)
+    P = prepare((Q, _r_fortran(R)), ("Q", "R"), backend, stream,
+                same_dtype=True)
     Q, R = P.arrays
     M, N, econ = _check_qr(Q, R)
     row = which == "row"
@@ -402,7 +419,7 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
             c.target(0, overwrite_qr, lay, lambda x: x)
             c.target(1, overwrite_qr, lay, lambda x: x[:, :N - p])
     if check_finite and (M1 == 0 or N1 == 0 or not _tall(c)):
-        _finite(P, (Q, R), ("Q", "R"))
+        _finite(P, (Q, orig[1]), ("Q", "R"))
     if M1 == 0 or N1 == 0:
         return c.place(*_empty(c))
     if _tall(c):
@@ -451,8 +468,8 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
     Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
     """
     orig = (Q, R, u, v)
-    P = prepare(orig, ("Q", "R", "u", "v"), backend, stream,
-                same_dtype=True)
+    P = prepare((Q, _r_fortran(R), u, v), ("Q", "R", "u", "v"), backend,
+                stream, same_dtype=True)
     Q, R, u, v = P.arrays
     M, N, econ = _check_qr(Q, R)
     fw = _inner(P.fw)
@@ -484,7 +501,7 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
         # economic, k > M - N: blocks of M - N columns, each an update of
         # the previous block's factors
         if check_finite:
-            _finite(P, (Q, R, u, v), ("Q", "R", "u", "v"))
+            _finite(P, (Q, orig[1], u, v), ("Q", "R", "u", "v"))
         b = M - N
         Q1, R1 = Q, R
         for j in range(0, kk, b):
@@ -495,7 +512,7 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
             Q1, R1 = fw.wrap(q), fw.wrap(r)
         return c.place(Q1, R1)
     if check_finite:
-        _finite(P, (Q, R, u, v), ("Q", "R", "u", "v"))
+        _finite(P, (Q, orig[1], u, v), ("Q", "R", "u", "v"))
     A1 = fw.zeros((M, N), P.dtype)
     A1[...] = _product(c) + u @ v.T
     return c.place(*_refactor(c, A1))
