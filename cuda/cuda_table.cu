@@ -75,7 +75,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288, 3e12, 10e-6, 25e-6}},
+                        288, 3e12, 10e-6, 9.5e-6, 250e-6}},
                {.qr_nb = 32,
                 .chol_nb = 128,
                 /* cuSOLVER measured faster than qru's QR */
@@ -114,12 +114,13 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
-                 * n x m matrix, ~25 us a column on small ones (H200,
-                 * geqrf + orgqr at 121 x 10 .. 800 x 20 .. 400 x 100),
+                 * n x m matrix, ~250 us + 9.5 us a column on small ones
+                 * (H200, the refactorisations of test_auto_grid's small
+                 * grid: A1 of 20 .. 123 columns, 450 us .. 1.6 ms),
                  * at least 10 TFLOP/s (H100, 28 shapes,
                  * docs/performance.md); fused panels on the warp-chain
                  * and register kernels up to 288 rows (QRU_PREG_LEN) */
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288, 3e12, 10e-6, 25e-6}}},
+                        288, 3e12, 10e-6, 9.5e-6, 250e-6}}},
 };
 

@@ -378,7 +378,8 @@ static int plan_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
                    6.0 * dd(L) * dd(p) * w, dd(L) * w, 0, 0);
 }
 /* the vendor's QR: its flops at rate_qr, or where it is latency-bound
- * qr_elem a matrix element or qr_col a column, the larger */
+ * qr_elem a matrix element or qr_col a column plus qr_fixed, the
+ * larger */
 static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                            qru_ptr A, int lda, qru_ptr Q, int ldq, int qc,
                            qru_ptr B, int ldb, int r, qru_ptr ws,
@@ -395,8 +396,9 @@ static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     double fl = flops_geqrf(en, em) + (B.h ? flops_ormqr(en, k, dd(r)) : 0) +
                 (Q.h ? flops_orgqr(en, dd(qc), k) : 0);
     double lat = ctx->plan->cost->qr_elem * en * em;
-    if (lat < ctx->plan->cost->qr_col * k)
-        lat = ctx->plan->cost->qr_col * k;
+    double lc = ctx->plan->cost->qr_col * k + ctx->plan->cost->qr_fixed;
+    if (lat < lc)
+        lat = lc;
     double rate = ctx->plan->cost->rate_qr;
     if (rate > 0.0 && lat > fl / rate) /* priced as that many flops */
         fl = lat * rate;

@@ -207,16 +207,17 @@ enum {
  * at col_step a column (its fastest panel kernel; taller ones take 2 +
  * log2(rows / panel_rows) / 2 times as long); 0: no such limit.  qr_elem: seconds per element of the n x m
  * matrix that the vendor's QR takes where it is latency-bound (a column
- * step costs ~ qr_elem n), qr_col seconds per column where its fixed
- * costs dominate (small matrices); its time is the largest of those and
- * its flops / rate_qr (0: flops alone).  Each backend's values and the
+ * step costs ~ qr_elem n), qr_col seconds per column plus qr_fixed
+ * seconds a call where its fixed costs dominate (small matrices); its
+ * time is the largest of those and its flops / rate_qr (0: flops
+ * alone).  Each backend's values and the
  * measurements behind them: docs/performance.md, "Measurements behind
  * the library's defaults"; the OpenCL backend measures its own on a GPU
  * or accelerator when a context is created (cost_calibrate,
  * opencl/opencl_calibrate.c). */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
-        qr_elem, panel_rows, bandwidth, per_wait, qr_col;
+        qr_elem, panel_rows, bandwidth, per_wait, qr_col, qr_fixed;
 } qru_cost_model;
 
 typedef struct qru_tuning {
