@@ -1216,9 +1216,13 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *          `U = chol(U'*U + sign*W*W')`           (uplo 'U');
  *  for k = 1 this is `cholupdate(U, w, '+')` / `'-'`.
  *
- *  The columns of W are applied one after another by Givens rotations
- *  (update) or hyperbolic rotations (downdate), O(k n^2) work.  The result
- *  is computed in workspace and committed only on success.
+ *  The columns of W are applied one after another, O(k n^2) work: while
+ *  k is small (the backend's tuning, 32 on the GPUs), each by one
+ *  triangular solve, a scan and one pass over the triangle (Gill, Golub,
+ *  Murray and Saunders 1974), the verdict read before L is written (k = 1
+ *  needs no copy of L; rank k > 1 updates a copy); otherwise by Givens
+ *  rotations (update) or hyperbolic rotations (downdate) on a copy.  L is
+ *  written only on success.
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
@@ -1232,8 +1236,10 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *          the diagonal; with k = 0 the new factor is L, judged the same
  *          way): L is then unchanged, bit for bit; or a library
  *          status.  With #QRU_OPTION_CHECK_FINITE, the @p uplo triangle
- *          of L (3) and all of W (4) are scanned.  Needs about n*(n+k) elements of workspace plus
- *          min(n*n, 2^20) for A1's diagonal ('U': 2 n*n more). */
+ *          of L (3) and all of W (4) are scanned.  Needs about n*(n/16+k+6)
+ *          elements of workspace (rank k > 1: n*n more); by rotations
+ *          about n*(n+k) plus min(n*n, 2^20) for A1's diagonal ('U': 2 n*n
+ *          more). */
 QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                     const qru_matrix *W, int sign);
 
