@@ -47,23 +47,14 @@ static long long op_calls[QRU_OP_COUNT];
 QRU_OPS(TIMED_)
 #undef TIMED_
 
-static void die(int st, const char *what)
-{
-    if (st) {
-        fprintf(stderr, "bench_plan_ops: %s: status %d (%s)\n", what, st,
-                qru_last_error(NULL));
-        exit(1);
-    }
-}
-
 static qru_matrix *rand_dev(qru_context *ctx, qru_dtype dt, int r, int c,
                             unsigned long long *seed)
 {
     void *h = bg_alloc(dt, (size_t)r * c);
     bg_rand(dt, (size_t)r * c, h, seed);
     qru_matrix *M = NULL;
-    die(qru_matrix_create(ctx, dt, r, c, r, &M), "create");
-    die(qru_matrix_upload(M, h, r), "upload");
+    bg_check(qru_matrix_create(ctx, dt, r, c, r, &M), "create");
+    bg_check(qru_matrix_upload(M, h, r), "upload");
     free(h);
     return M;
 }
@@ -130,7 +121,7 @@ int main(int argc, char **argv)
     qru_context *ctx = qru_test_context();
     if (!ctx)
         return 77;
-    die(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, 0), "lookahead");
+    bg_check(qru_context_set_tuning(ctx, dt, QRU_TUNE_LOOKAHEAD, 0), "lookahead");
     unsigned long long seed = 12345;
     qru_matrix *A = rand_dev(ctx, dt, n, m, &seed),
                *b = rand_dev(ctx, dt, n, 1, &seed);
@@ -148,14 +139,14 @@ int main(int argc, char **argv)
     qru_lsq_options_init(&opt);
     opt.q = form;
     qru_lsq *f = NULL, *g = NULL;
-    die(qru_lsq_create(ctx, A, b, &opt, &f), "factor");
-    die(qru_lsq_create(ctx, A, b, &opt, &g), "factor");
-    die(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), "algorithm");
-    die(qru_lsq_set_update_algorithm(g, QRU_UPDATE_FAST), "algorithm");
-    die(run(g, op, k, p, U, e, V), "warm-up");
+    bg_check(qru_lsq_create(ctx, A, b, &opt, &f), "factor");
+    bg_check(qru_lsq_create(ctx, A, b, &opt, &g), "factor");
+    bg_check(qru_lsq_set_update_algorithm(f, QRU_UPDATE_FAST), "algorithm");
+    bg_check(qru_lsq_set_update_algorithm(g, QRU_UPDATE_FAST), "algorithm");
+    bg_check(run(g, op, k, p, U, e, V), "warm-up");
     qru_upd_req rq = request(op, k, p, U, e, V);
     qru_plan pl;
-    die(qru_upd_plan(ctx, f, &rq, QRU_PATH_UPDATE, &pl), "plan");
+    bg_check(qru_upd_plan(ctx, f, &rq, QRU_PATH_UPDATE, &pl), "plan");
     /* an empty synchronisation's time */
     double ts[101];
     for (int i = 0; i < 101; ++i) {
@@ -174,7 +165,7 @@ int main(int argc, char **argv)
     const qru_backend_ops *keep = ctx->ops;
     ctx->ops = &timed;
     double t0 = bg_now();
-    die(run(f, op, k, p, U, e, V), "update");
+    bg_check(run(f, op, k, p, U, e, V), "update");
     double total = bg_now() - t0;
     ctx->ops = keep;
     printf("%s, %s: %s %s n %d m %d p %d k %d; an empty sync %.1f us "

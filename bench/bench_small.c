@@ -33,21 +33,12 @@
 #include "qru_internal.h"
 #include "qru_test.h"
 
-static void die(int st, const char *what)
-{
-    if (st) {
-        fprintf(stderr, "bench_small: %s: status %d (%s)\n", what, st,
-                qru_last_error(NULL));
-        exit(1);
-    }
-}
-
 /* A new n x c device matrix holding the host array H (ld n). */
 static qru_matrix *upload(qru_context *ctx, int n, int c, const double *H)
 {
     qru_matrix *M = NULL;
-    die(qru_matrix_create(ctx, QRU_DOUBLE, n, c, n, &M), "create");
-    die(qru_matrix_upload(M, H, n), "upload");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n, c, n, &M), "create");
+    bg_check(qru_matrix_upload(M, H, n), "upload");
     return M;
 }
 
@@ -57,7 +48,7 @@ static double *spd(int n, unsigned *seed)
     double *G = malloc(sizeof(double) * (size_t)n * n),
            *A = calloc((size_t)n * n, sizeof(double));
     if (!G || !A)
-        die(QRU_HOST_ALLOC_FAILED, "spd");
+        bg_check(QRU_HOST_ALLOC_FAILED, "spd");
     for (size_t i = 0; i < (size_t)n * n; ++i)
         G[i] = qru_test_urand(seed);
     cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0 / n, G, n,
@@ -84,7 +75,7 @@ typedef struct point {
 static void stats(qru_context *ctx, long long *calls, long long *waits)
 {
     qru_context_stats s;
-    die(qru_context_get_stats(ctx, &s), "stats");
+    bg_check(qru_context_get_stats(ctx, &s), "stats");
     *calls = s.calls;
     *waits = s.host_waits;
 }
@@ -96,19 +87,19 @@ static double run(qru_context *ctx, int e, char uplo, int sign,
                   long long *waits)
 {
     qru_matrix *dst = e == E_FACTOR ? A1 : L;
-    die(qru_matrix_copy(e == E_FACTOR ? A1src : L0, dst), "restore");
-    die(qru_context_sync(ctx), "sync");
+    bg_check(qru_matrix_copy(e == E_FACTOR ? A1src : L0, dst), "restore");
+    bg_check(qru_context_sync(ctx), "sync");
     if (e != E_FACTOR)
-        die(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_CHOL_R1_MAX_K,
+        bg_check(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_CHOL_R1_MAX_K,
                                e == E_STRUCT ? 32 : 0),
             "engine");
-    die(qru_context_reset_stats(ctx), "reset stats");
+    bg_check(qru_context_reset_stats(ctx), "reset stats");
     double t0 = bg_now();
     int st = e == E_FACTOR
                  ? qru_chol_factor(ctx, uplo, A1, QRU_CHOL_LEFT, 0)
                  : qru_chol_update(ctx, uplo, L, W, sign);
-    die(st, ENAME[e]);
-    die(qru_context_sync(ctx), "sync");
+    bg_check(st, ENAME[e]);
+    bg_check(qru_context_sync(ctx), "sync");
     double t = bg_now() - t0;
     stats(ctx, calls, waits);
     return t;
@@ -118,7 +109,7 @@ static double *host_lower(const qru_matrix *M, char uplo, int n)
 {
     int ld = qru_matrix_ld(M);
     double *F = malloc(sizeof(double) * (size_t)ld * n);
-    die(qru_matrix_download(M, F, ld), "download");
+    bg_check(qru_matrix_download(M, F, ld), "download");
     double *L = calloc((size_t)n * n, sizeof(double));
     for (int j = 0; j < n; ++j)
         for (int i = j; i < n; ++i)
@@ -143,7 +134,7 @@ static void bench_point(qru_context *ctx, int n, int k, int sign, char uplo,
                 W, n, 1.0, Ap, n);
     const double *Ain = sign > 0 ? A : Ap, *Aout = sign > 0 ? Ap : A;
     qru_matrix *L0 = upload(ctx, n, n, Ain);
-    die(qru_chol_factor(ctx, uplo, L0, QRU_CHOL_LEFT, 0), "factor");
+    bg_check(qru_chol_factor(ctx, uplo, L0, QRU_CHOL_LEFT, 0), "factor");
     qru_matrix *L = upload(ctx, n, n, Ain);
     qru_matrix *Wd = upload(ctx, n, k, W);
     qru_matrix *A1src = upload(ctx, n, n, Aout);
@@ -195,26 +186,26 @@ static double run_row(qru_context *ctx, int c, qru_lsq *f, const qru_matrix *u,
 {
     int n = qru_lsq_rows(f);
     if (c != R_CREATE)
-        die(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_UPDATE_R1,
+        bg_check(qru_ctx_set_tuning(ctx, QRU_DOUBLE, QRU_TUNE_UPDATE_R1,
                                c == R_STRUCT ? 2 : 1),
             "variant");
-    die(qru_context_sync(ctx), "sync");
-    die(qru_context_reset_stats(ctx), "reset stats");
+    bg_check(qru_context_sync(ctx), "sync");
+    bg_check(qru_context_reset_stats(ctx), "reset stats");
     qru_lsq *g = NULL;
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = QRU_Q_NONE;
     double t0 = bg_now();
-    die(c == R_CREATE ? qru_lsq_create(ctx, A1, b1, &opt, &g)
+    bg_check(c == R_CREATE ? qru_lsq_create(ctx, A1, b1, &opt, &g)
                       : qru_lsq_add_rows(f, n, u, e),
         c == R_CREATE ? "create" : "add row");
-    die(qru_context_sync(ctx), "sync");
+    bg_check(qru_context_sync(ctx), "sync");
     double t = bg_now() - t0;
     stats(ctx, calls, waits);
     if (g)
         qru_lsq_destroy(g);
     else
-        die(qru_lsq_remove_rows_data(f, n, u, e), "restore");
+        bg_check(qru_lsq_remove_rows_data(f, n, u, e), "restore");
     return t;
 }
 
@@ -230,10 +221,10 @@ static void bench_row(qru_context *ctx, int n, int m, int reps, FILE *f)
     /* A1 = [A; u'] with ld n + 1: A is its first n rows */
     qru_matrix *A1 = upload(ctx, n + 1, m, A), *b1 = upload(ctx, n + 1, 1, b);
     qru_matrix *Ad = NULL, *bd = NULL, *u = NULL, *e = NULL;
-    die(qru_matrix_create(ctx, QRU_DOUBLE, n, m, n, &Ad), "create");
-    die(qru_matrix_create(ctx, QRU_DOUBLE, n, 1, n, &bd), "create");
-    die(qru_matrix_create(ctx, QRU_DOUBLE, 1, m, 1, &u), "create");
-    die(qru_matrix_create(ctx, QRU_DOUBLE, 1, 1, 1, &e), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n, m, n, &Ad), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n, 1, n, &bd), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, 1, m, 1, &u), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, 1, 1, 1, &e), "create");
     double *Ah = malloc(sizeof(double) * (size_t)n * m),
            *uh = malloc(sizeof(double) * m);
     for (int j = 0; j < m; ++j) {
@@ -241,16 +232,16 @@ static void bench_row(qru_context *ctx, int n, int m, int reps, FILE *f)
                sizeof(double) * n);
         uh[j] = A[n + (size_t)j * (n + 1)];
     }
-    die(qru_matrix_upload(Ad, Ah, n), "upload");
-    die(qru_matrix_upload(bd, b, n), "upload");
-    die(qru_matrix_upload(u, uh, 1), "upload");
-    die(qru_matrix_upload(e, b + n, 1), "upload");
+    bg_check(qru_matrix_upload(Ad, Ah, n), "upload");
+    bg_check(qru_matrix_upload(bd, b, n), "upload");
+    bg_check(qru_matrix_upload(u, uh, 1), "upload");
+    bg_check(qru_matrix_upload(e, b + n, 1), "upload");
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = QRU_Q_NONE;
     qru_lsq *lf = NULL;
-    die(qru_lsq_create(ctx, Ad, bd, &opt, &lf), "factor");
-    die(qru_lsq_set_update_algorithm(lf, QRU_UPDATE_FAST), "algorithm");
+    bg_check(qru_lsq_create(ctx, Ad, bd, &opt, &lf), "factor");
+    bg_check(qru_lsq_set_update_algorithm(lf, QRU_UPDATE_FAST), "algorithm");
     double *t = malloc(sizeof(double) * (size_t)NR * reps), ms[NR];
     long long calls[NR] = {0}, waits[NR] = {0};
     for (int r = -1; r < reps; ++r)

@@ -70,6 +70,31 @@ int qru_upd_plan(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         rq, out);
 }
 
+/* *v := the one of the nc variants cand[] (NULL: 0 .. nc-1) whose update
+ * plan is priced fastest, recorded in the plan being made, if any
+ * (qru_upd_run then runs it). */
+static int priced_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                       const int *cand, int nc, int *v)
+{
+    double tbest = -1.0;
+    for (int i = 0; i < nc; ++i) {
+        qru_upd_req r2 = *rq;
+        qru_plan pl;
+        r2.variant = cand ? cand[i] : i;
+        int st = qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl);
+        if (st) /* a dry run fails only where the run would (memory) */
+            return st;
+        double t = qru_plan_seconds(&pl);
+        if (tbest < 0.0 || t < tbest) {
+            tbest = t;
+            *v = r2.variant;
+        }
+    }
+    if (ctx->plan) /* the pick of the plan being made (qru_upd_run) */
+        ctx->plan->variant = *v;
+    return 0;
+}
+
 int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                     int nvar, int *v)
 {
@@ -77,23 +102,7 @@ int qru_upd_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         *v = rq->variant;
         return 0;
     }
-    double tbest = -1.0;
-    for (int i = 0; i < nvar; ++i) {
-        qru_upd_req r2 = *rq;
-        qru_plan pl;
-        r2.variant = i;
-        int st = qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl);
-        if (st) /* a dry run fails only where the run would (memory) */
-            return st;
-        double t = qru_plan_seconds(&pl);
-        if (tbest < 0.0 || t < tbest) {
-            tbest = t;
-            *v = i;
-        }
-    }
-    if (ctx->plan) /* the pick of the plan being made (qru_upd_run) */
-        ctx->plan->variant = *v;
-    return 0;
+    return priced_pick(ctx, f, rq, NULL, nvar, v);
 }
 
 int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
@@ -126,23 +135,7 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         cand[nc++] = QRU_UPD_VARIANT_GIVENS;
     if (can_r1 && t->upd_r1 == 0)
         cand[nc++] = QRU_UPD_VARIANT_R1;
-    if (nc == 1)
-        return 0;
-    double tbest = -1.0;
-    for (int i = 0; i < nc; ++i) {
-        qru_upd_req r2 = *rq;
-        qru_plan pl;
-        r2.variant = cand[i];
-        QRU_TRY(qru_upd_plan(ctx, f, &r2, QRU_PATH_UPDATE, &pl));
-        double ti = qru_plan_seconds(&pl);
-        if (tbest < 0.0 || ti < tbest) {
-            tbest = ti;
-            *v = cand[i];
-        }
-    }
-    if (ctx->plan)
-        ctx->plan->variant = *v;
-    return 0;
+    return nc == 1 ? 0 : priced_pick(ctx, f, rq, cand, nc, v);
 }
 
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
