@@ -1442,6 +1442,25 @@ QRU_API int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
 
 /** @} */
 
+/* ------------------------------------------------------------------------ */
+/** @name Solvers on the updates
+ *  Active-set solvers that hold their active columns as a factorisation
+ *  updated one column at a time (qru_lsq_add_cols / qru_lsq_remove_cols).
+ *  Each takes A and b in the context, writes x in the context and reports
+ *  what it did in a ::qru_solver_info.  A return > 0 means the iteration
+ *  cap was reached: x is then the last iterate, feasible and consistent.
+ *  @{ */
+
+/** What an active-set solver did. */
+typedef struct qru_solver_info {
+    int iterations; /**< steps taken: columns added to or removed from the
+                         active set */
+    int active;     /**< columns in the final active set */
+    double rnorm;   /**< ||b - A x||_2 of the returned x */
+} qru_solver_info;
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif
