@@ -97,7 +97,7 @@ static double run(qru_context *ctx, int e, char uplo, int sign,
     double t0 = bg_now();
     int st = e == E_FACTOR
                  ? qru_chol_factor(ctx, uplo, A1, QRU_CHOL_LEFT, 0)
-                 : qru_chol_update(ctx, uplo, L, W, sign);
+                 : qru_chol_update(ctx, uplo, L, W, sign, L);
     bg_check(st, ENAME[e]);
     bg_check(qru_context_sync(ctx), "sync");
     double t = bg_now() - t0;

@@ -32,7 +32,14 @@ template <void (*F)(qru_context *, void *)> struct scoped<F> {
 static_assert(QRU_TUNING_FLOAT == 0 && QRU_TUNING_DOUBLE == 1,
               "the tuning blocks are float, then double");
 
-#define QRU_CU_OP_(name, params, args, need, stat) .name = SCOPED(qru_cu_##name),
+/* Every op of the list is qru_cu_<name>, except the OPT ops named by a
+ * QRU_CU_LACKS_<name> below, which the context fills with the reference
+ * op (their entry here is nullptr). */
+#define QRU_CU_LACKS_chol_r1_solve_prep ,
+#define QRU_CU_SECOND_(a, b, ...) b
+#define QRU_CU_SECOND(...) QRU_CU_SECOND_(__VA_ARGS__)
+#define QRU_CU_OP_(name, params, args, need, stat)                             \
+    .name = QRU_CU_SECOND(QRU_CU_LACKS_##name nullptr, SCOPED(qru_cu_##name), ),
 const qru_backend_ops qru_cuda_ops = {
     .name = "cuda",
     .id = QRU_BACKEND_CUDA,

@@ -1212,36 +1212,42 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
 
 /** Rank-k update or downdate of a Cholesky factor.
  *
- *  MATLAB: `L = chol(L*L' + sign*W*W', 'lower')`  (uplo 'L'),
- *          `U = chol(U'*U + sign*W*W')`           (uplo 'U');
- *  for k = 1 this is `cholupdate(U, w, '+')` / `'-'`.
+ *  MATLAB: `L1 = chol(L*L' + sign*W*W', 'lower')`  (uplo 'L'),
+ *          `U1 = chol(U'*U + sign*W*W')`           (uplo 'U');
+ *  for k = 1 this is `U1 = cholupdate(U, w, '+')` / `'-'`.
  *
  *  The columns of W are applied one after another, O(k n^2) work: while
  *  k is small (the backend's tuning, 32 on the GPUs), each by one
  *  triangular solve, a scan and one pass over the triangle (Gill, Golub,
- *  Murray and Saunders 1974), the verdict read before L is written (k = 1
- *  needs no copy of L; rank k > 1 updates a copy); otherwise by Givens
- *  rotations (update) or hyperbolic rotations (downdate) on a copy.  L is
- *  written only on success.
+ *  Murray and Saunders 1974), the verdict read before L1 is written
+ *  (k = 1 needs no copy of L: on the CPU one pass reads L for the solve
+ *  and the verdict and a second writes L1; rank k > 1 updates a copy);
+ *  otherwise by Givens rotations (update) or hyperbolic rotations
+ *  (downdate) on a copy.  L1 is written only on success, and only its
+ *  @p uplo triangle.
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
- *  @param L    n x n factor, overwritten by the updated factor (3)
+ *  @param L    n x n factor (3)
  *  @param W    n x k, k >= 0, not modified; must not overlap L (4)
  *  @param sign +1 (update) or -1 (downdate) (5)
+ *  @param L1   n x n: receives the updated factor.  It may be L itself (or
+ *              start at L's first element with L's leading dimension:
+ *              updated in place); otherwise it must not overlap L, and L
+ *              is not modified.  It must not overlap W (6)
  *  @return 0; -i; i > 0 when column i of the new factor of
  *          A1 = L*L' + sign*W*W' fails the definiteness rule (see "Failure
  *          of the Cholesky routines": a downdate that loses definiteness;
  *          a NaN / Inf in L or W; an invalid factor, e.g. with a zero on
  *          the diagonal; with k = 0 the new factor is L, judged the same
- *          way): L is then unchanged, bit for bit; or a library
+ *          way): L and L1 are then unchanged, bit for bit; or a library
  *          status.  With #QRU_OPTION_CHECK_FINITE, the @p uplo triangle
  *          of L (3) and all of W (4) are scanned.  Needs about n*(n/16+k+6)
  *          elements of workspace (rank k > 1: n*n more); by rotations
  *          about n*(n+k) plus min(n*n, 2^20) for A1's diagonal ('U': 2 n*n
  *          more). */
-QRU_API int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
-                    const qru_matrix *W, int sign);
+QRU_API int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
+                    const qru_matrix *W, int sign, qru_matrix *L1);
 
 /** Cholesky factor of a matrix with a block of p rows and columns inserted
  *  at position k (for a Gaussian process: p data points added).

@@ -193,6 +193,12 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
         QRU_TRY(o->lacpy(ctx, dt, uplo, n, n, L, ldl, F, ldf));
         QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, w.zero, 1));
     }
+    if (k == 1) { /* p = L \ w and the prep in one op */
+        QRU_TRY(o->chol_r1_solve_prep(ctx, dt, uplo, n, sign, F, ldf, W,
+                                      w.p, w.work, w.head, w.adiag, w.info,
+                                      0));
+        return qru_chol_verdict_read(ctx, dt, n, w.head, h, info);
+    }
     /* P = L \ W (for an upper factor U' \ W), one solve for all k */
     QRU_TRY(o->copy(ctx, dt, n, k, W, ldw, w.p, n));
     QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, k,
@@ -203,8 +209,6 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
         QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, sign, F, ldf, pq,
                                 q == 0 ? k : 0, W, ldw, w.work, w.head,
                                 q == 0 ? w.adiag : w.scr, w.info, 0));
-        if (k == 1)
-            break;
         /* L_q = L_{q-1} M_q: the later columns of P become L_q \ w,
          * M_q \ P(:, q+1:k) (the right-hand sides op with e = 0) */
         if (q + 1 < k)
@@ -224,7 +228,7 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
  * r x r block, whose rows are finite. */
 int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
                        int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
-                       qru_ptr ws)
+                       qru_ptr L1, int ld1, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
     double *h = malloc(sizeof(double) * 2 * (2 * (size_t)n + 1));
@@ -250,8 +254,9 @@ int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return st;
     r1_ws w = r1_carve(ws, n, k);
     if (k == 1)
-        return o->chol_r1_apply(ctx, dt, uplo, n, L, ldl, L, ldl, w.p, w.work);
-    return o->lacpy(ctx, dt, uplo, n, n, w.shadow, n, L, ldl);
+        return o->chol_r1_apply(ctx, dt, uplo, n, L, ldl, L1, ld1, w.p,
+                                w.work);
+    return o->lacpy(ctx, dt, uplo, n, n, w.shadow, n, L1, ld1);
 }
 
 /* Workspace of the insertion: the head of qru_chol_verdict_gathered
@@ -402,8 +407,8 @@ int qru_chol_out_ok(const qru_matrix *L, const qru_matrix *L1)
             "leading dimension")
 
 /* Upper factor: Lt = U' in workspace (n x n, ld n). */
-static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
-                       const qru_matrix *W, int sign)
+static int chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
+                       const qru_matrix *W, int sign, qru_matrix *L1)
 {
     qru_dtype dt = L->dtype;
     int n = L->rows;
@@ -416,7 +421,7 @@ static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     if (k >= 1 && k <= qru_ctx_tuning(ctx, dt)->chol_r1_max_k) {
         QRU_TRY(qru_ctx_workspace(ctx, qru_chol_update_r1_ws(n, k) * es, &ws));
         return qru_chol_update_r1(ctx, dt, uplo, n, k, sign, L->p, L->ld,
-                                  W->p, W->ld, ws);
+                                  W->p, W->ld, L1->p, L1->ld, ws);
     }
     size_t nn = qru_chol_align((size_t)n * n);
     size_t extra = uplo == 'U' ? 2 * nn : 0;
@@ -424,17 +429,17 @@ static int chol_update(qru_context *ctx, char uplo, qru_matrix *L,
                           &ws));
     if (uplo == 'L')
         return qru_chol_update_lower(ctx, dt, n, k, sign, L->p, L->ld, W->p,
-                                     W->ld, L->p, L->ld, ws);
+                                     W->ld, L1->p, L1->ld, ws);
     qru_ptr Lt = ws, Ut = qru_ptr_add(ws, nn), rest = qru_ptr_add(ws, extra);
     QRU_TRY(o->transpose(ctx, dt, n, n, L->p, L->ld, Lt, n));
     QRU_TRY(qru_chol_update_lower(ctx, dt, n, k, sign, Lt, n, W->p, W->ld, Lt, n,
                               rest));
     QRU_TRY(o->transpose(ctx, dt, n, n, Lt, n, Ut, n));
-    return o->lacpy(ctx, dt, 'U', n, n, Ut, n, L->p, L->ld);
+    return o->lacpy(ctx, dt, 'U', n, n, Ut, n, L1->p, L1->ld);
 }
 
-int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
-                    const qru_matrix *W, int sign)
+int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
+                    const qru_matrix *W, int sign, qru_matrix *L1)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
@@ -447,8 +452,14 @@ int qru_chol_update(qru_context *ctx, char uplo, qru_matrix *L,
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, W, 'A', 'N', 0));
     QRU_ARG(ctx, 5, sign == 1 || sign == -1,
             "sign = %d, but it must be +1 (update) or -1 (downdate)", sign);
+    QRU_ARG_MAT(ctx, 6, "L1", L1, L->dtype);
+    QRU_ARG(ctx, 6, L1->rows == L->rows && L1->cols == L->rows,
+            "L1 is %d x %d, but it must be n x n = %d x %d", L1->rows,
+            L1->cols, L->rows, L->rows);
+    QRU_ARG_APART(ctx, 6, "L1", L1, "W", W);
+    QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
-    QRU_RET(ctx, chol_update(ctx, uplo, L, W, sign));
+    QRU_RET(ctx, chol_update(ctx, uplo, L, W, sign, L1));
 }
 
 static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,

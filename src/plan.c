@@ -256,6 +256,19 @@ static int plan_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
     return plan_op(ctx, QRU_OP_chol_r1_prep, PK_KERNEL, 2.0 * en * en,
                    en * en / 2.0 + en * (dd(kw) + 4.0), 0, 0);
 }
+/* the fused solve and prep: one read of the triangle */
+static int plan_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
+                                   int n, int sign, qru_ptr L, int ldl,
+                                   qru_ptr w, qru_ptr p, qru_ptr work,
+                                   qru_ptr head, qru_ptr adiag, qru_ptr info,
+                                   int base)
+{
+    (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)w, (void)p,
+        (void)work, (void)head, (void)adiag, (void)info, (void)base;
+    double en = dd(n);
+    return plan_op(ctx, QRU_OP_chol_r1_solve_prep, PK_KERNEL, 4.0 * en * en,
+                   en * en / 2.0 + 6.0 * en, 0, 0);
+}
 static int plan_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo,
                               int n, qru_ptr L, int ldl, qru_ptr L1, int ld1,
                               qru_ptr p, qru_ptr work)

@@ -188,6 +188,13 @@
      * which it may overwrite.  Neither looks at info: a caller applies \
      * only after a verdict (or to a copy it discards). */ \
     QRU_OP(chol_r1_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int sign, qru_ptr L, int ldl, qru_ptr p, int kw, qru_ptr W, int ldw, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, sign, L, ldl, p, kw, W, ldw, work, head, adiag, info, base), REQ, ASYNC) \
+    /* chol_r1_prep for one vector with its solve: reads w (n elements, \
+     * not written), writes p = L \ w (uplo 'U': U' \ w; n elements, no \
+     * overlap with w), then does what chol_r1_prep(uplo, n, sign, L, ldl, \
+     * p, 1, w, n, work, head, adiag, info, base) does.  Optional: the \
+     * reference op is copy + trsm + chol_r1_prep; the CPU's reads the \
+     * triangle once for the three. */ \
+    QRU_OP(chol_r1_solve_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int sign, qru_ptr L, int ldl, qru_ptr w, qru_ptr p, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, sign, L, ldl, w, p, work, head, adiag, info, base), OPT, ASYNC) \
     QRU_OP(chol_r1_apply, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p, qru_ptr work), (ctx, dt, uplo, n, L, ldl, L1, ld1, p, work), REQ, ASYNC) \
     /* The right-hand sides of the same rank-1 change of a Q-less QR \
      * factorisation (R = L', a row u added with sign > 0 or removed with \

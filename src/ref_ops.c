@@ -168,6 +168,20 @@ int qru_ref_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     return 0;
 }
 
+/* The solve, then the prep: the triangle read twice. */
+int qru_ref_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
+                               int n, int sign, qru_ptr L, int ldl, qru_ptr w,
+                               qru_ptr p, qru_ptr work, qru_ptr head,
+                               qru_ptr adiag, qru_ptr info, int base)
+{
+    const qru_backend_ops *o = ctx->ops;
+    QRU_TRY(o->copy(ctx, dt, n, 1, w, n, p, n));
+    QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, 1,
+                    1.0, L, ldl, p, n));
+    return o->chol_r1_prep(ctx, dt, uplo, n, sign, L, ldl, p, 1, w, n, work,
+                           head, adiag, info, base);
+}
+
 /* Per group: the identity (laset), then one givens_apply per group step. */
 int qru_ref_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
                          qru_ptr cs, qru_ptr G, int ldg)

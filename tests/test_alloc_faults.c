@@ -429,7 +429,8 @@ static void s_chol_w(env *e)
 }
 static int c_chol_update(env *e)
 {
-    return qru_chol_update(e->ctx, 'L', e->M[0], e->M[1], e->variant ? -1 : 1);
+    return qru_chol_update(e->ctx, 'L', e->M[0], e->M[1], e->variant ? -1 : 1,
+                           e->M[0]);
 }
 static void s_chol_ins(env *e)
 {

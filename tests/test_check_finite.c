@@ -492,7 +492,7 @@ static void run(qru_dtype dt, int rt, int arg, int v, int which, int on,
                             : 1;
         (void)ok;
         set_check(on);
-        st = qru_chol_update(ctx, 'L', L.M, W.M, which == 2 ? -1 : 1);
+        st = qru_chol_update(ctx, 'L', L.M, W.M, which == 2 ? -1 : 1, L.M);
         set_check(0);
         expect(st, on && ex, ex, 1, tag);
         if (st)

@@ -568,11 +568,13 @@ static void set_update_engine(int e)
 }
 
 /* One update (sign > 0: A0 -> A0 + W W') or downdate (A0 + W W' -> A0)
- * of the factor of order n (ld n + 2, W ld n + 1), checked against
- * LAPACKE (check_factor) and for W left unchanged. */
+ * of the factor of order n (ld n + 2, W ld n + 1), in place or (out)
+ * into another array (ld n + 3, its other triangle the sentinels),
+ * checked against LAPACKE (check_factor) and for W (and out of place L)
+ * left unchanged. */
 static void update_case(qru_dtype dt, char uplo, int n, int k, int sign,
-                        const double *A0, const double *W, const char *what,
-                        double *worst)
+                        int out, const double *A0, const double *W,
+                        const char *what, double *worst)
 {
     double *Ap = dup(A0, (size_t)n * n);
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, 1.0, W, n,
@@ -583,11 +585,26 @@ static void update_case(qru_dtype dt, char uplo, int n, int k, int sign,
     void *hw = to_dt(dt, n, k, n + 1, W, 'A');
     pm pw = pm_new(dt, n, k, n + 1, hw);
     char tag[96];
-    snprintf(tag, sizeof tag, "%s %c n %d k %d sign %d dt %d", what, uplo, n,
-             k, sign, dt);
-    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
+    snprintf(tag, sizeof tag, "%s %c n %d k %d sign %d dt %d%s", what, uplo,
+             n, k, sign, dt, out ? " out of place" : "");
+    pm p1 = pl;
+    void *L0 = NULL;
+    if (out) {
+        void *h1 = to_dt(dt, n, n, n + 3, A0, uplo);
+        p1 = pm_new(dt, n, n, n + 3, h1);
+        free(h1);
+        L0 = qru_test_download(pl.P);
+    }
+    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign, p1.M);
     ck_assert_msg(st == 0, "%s: status %d", tag, st);
-    check_factor(dt, &pl, uplo, Aout, tag, worst);
+    check_factor(dt, &p1, uplo, Aout, tag, worst);
+    if (out) {
+        void *L2 = qru_test_download(pl.P);
+        ck_assert_msg(same_bits(dt, n + 2, n, L0, L2), "%s: L modified", tag);
+        free(L2);
+        free(L0);
+        pm_free(&p1);
+    }
     void *W2 = qru_test_download(pw.P);
     ck_assert_msg(same_bits(dt, n + 1, k, W2, hw), "%s: W modified", tag);
     free(W2);
@@ -617,7 +634,8 @@ START_TEST(test_update)
                 double *W = malloc(sizeof(double) * (size_t)n * k + 8);
                 for (int i = 0; i < n * k; ++i)
                     W[i] = 0.5 * qru_test_urand(&seed);
-                update_case(dt, uplo, n, k, sign, A0, W, "update", &worst);
+                update_case(dt, uplo, n, k, sign, (a + b + sg) % 2, A0, W,
+                            "update", &worst);
                 free(A0);
                 free(W);
             }
@@ -675,7 +693,7 @@ START_TEST(test_update_illcond)
                 double *W = malloc(sizeof(double) * (size_t)n * k + 8);
                 for (int i = 0; i < n * k; ++i)
                     W[i] = 0.3 * qru_test_urand(&seed);
-                update_case(dt, uplo, n, k, sign, A0, W,
+                update_case(dt, uplo, n, k, sign, (b + sg) % 2, A0, W,
                             e ? "ill-conditioned, rotations"
                               : "ill-conditioned, structured",
                             &worst[e]);
@@ -698,20 +716,25 @@ START_TEST(test_downdate_fail)
     qru_dtype dt = qru_test_dtype(ctx, li % 2);
     char uplo = UPLOS[li / 2];
     unsigned seed = 31;
-    int n = 40, k = 2;
+    int n = 40;
     double *A = spd(n, &seed);
     pm pl = make_factor(dt, n, n + 3, A, uplo);
     void *before = qru_test_download(pl.P);
-    /* W(:,0) = 3 e_j: A - W W' has a negative diagonal entry at j */
+    /* into another array (t > 0), its contents the sentinels' */
+    void *h1 = to_dt(dt, n, n, n + 1, A, uplo);
+    pm p1 = pm_new(dt, n, n, n + 1, h1);
+    /* W(:,0) = 3 e_j: A - W W' has a negative diagonal entry at j; rank 2
+     * and rank 1 */
     static const int js[] = {0, 7, 39};
     for (int t = 0; t < 3; ++t) {
+        int k = t == 1 ? 1 : 2;
         double *W = calloc((size_t)n * k + 1, sizeof(double));
         W[js[t]] = 3.0;
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; k == 2 && i < n; ++i)
             W[i + n] = 0.01 * qru_test_urand(&seed);
         void *hw = to_dt(dt, n, k, n, W, 'A');
         pm pw = pm_new(dt, n, k, n, hw);
-        int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1);
+        int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1, t ? p1.M : pl.M);
         ck_assert_msg(st > 0 && st <= js[t] + 1, "downdate: status %d", st);
         /* the reference: LAPACKE on A - W W' fails at a leading minor */
         double *Am = dup(A, (size_t)n * n);
@@ -724,6 +747,10 @@ START_TEST(test_downdate_fail)
         ck_assert_msg(same_bits(dt, n + 3, n, before, after),
                       "factor changed by a failed downdate");
         free(after);
+        after = qru_test_download(p1.P);
+        ck_assert_msg(same_bits(dt, n + 1, n, h1, after),
+                      "L1 written by a failed downdate");
+        free(after);
         free(R);
         free(Am);
         free(W);
@@ -731,8 +758,10 @@ START_TEST(test_downdate_fail)
         pm_free(&pw);
     }
     free(before);
+    free(h1);
     free(A);
     pm_free(&pl);
+    pm_free(&p1);
 }
 END_TEST
 
@@ -1141,13 +1170,16 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, B), 0);
 
     /* update */
-    ck_assert_int_eq(qru_chol_update(NULL, 'L', A, W, 1), -1);
-    ck_assert_int_eq(qru_chol_update(ctx, 0, A, W, 1), -2);
-    ck_assert_int_eq(qru_chol_update(ctx, 'L', R, W, 1), -3);
-    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, C, 1), -4);
-    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, NULL, 1), -4);
-    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 0), -5);
-    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 2), -5);
+    ck_assert_int_eq(qru_chol_update(NULL, 'L', A, W, 1, A), -1);
+    ck_assert_int_eq(qru_chol_update(ctx, 0, A, W, 1, A), -2);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', R, W, 1, A), -3);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, C, 1, A), -4);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, NULL, 1, A), -4);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 0, A), -5);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 2, A), -5);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 1, NULL), -6);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 1, R), -6);
+    ck_assert_int_eq(qru_chol_update(ctx, 'L', A, W, 1, W), -6);
 
     /* insert: L 4x4, C 6x2, L1 6x6 */
     ck_assert_int_eq(qru_chol_insert(NULL, 'L', A, 0, C, L1), -1);
@@ -1225,7 +1257,7 @@ START_TEST(test_empty)
         /* one matrix given for two that must not overlap: refused even
          * when empty */
         ck_assert_int_eq(qru_chol_solve(ctx, 'L', A, A), -4);
-        ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1), 0);
+        ck_assert_int_eq(qru_chol_update(ctx, 'U', A, W, -1, A), 0);
         ck_assert_int_eq(qru_chol_delete(ctx, 'U', A, 0, 0, A), 0);
         qru_matrix_destroy(A);
         qru_matrix_destroy(B);
@@ -1292,7 +1324,7 @@ START_TEST(test_update_nonfinite)
                     }
                     void *hw = to_dt(dt, n, k, n, W, 'A');
                     pm pw = pm_new(dt, n, k, n, hw);
-                    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign);
+                    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign, pl.M);
                     ck_assert_msg(st == i + 1,
                                   "%c dt %d sign %d row %d where %d kind %d: "
                                   "status %d",
@@ -1570,7 +1602,7 @@ START_TEST(test_quick_returns)
             /* W with no columns */
             qru_matrix *W = NULL;
             ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 0, 0, &W), 0);
-            int st = qru_chol_update(ctx, uplo, pl.M, W, 1);
+            int st = qru_chol_update(ctx, uplo, pl.M, W, 1, pl.M);
             ck_assert_msg(st == want, "update k = 0 %s: status %d", tag, st);
             void *G = qru_test_download(pl.P);
             ck_assert_msg(same_bits(dt, ld, n, F, G), "update k = 0 %s: L "
@@ -1698,7 +1730,7 @@ START_TEST(test_overlap)
     qru_matrix *W = in_buf(P, 2 * col, n, 2, kind);
     if (W) {
         snprintf(tag, sizeof tag, "update dt %d kind %d W in L", dt, kind);
-        refused(qru_chol_update(ctx, 'L', L, W, 1), -4, P, P0, tag);
+        refused(qru_chol_update(ctx, 'L', L, W, 1, L), -4, P, P0, tag);
         snprintf(tag, sizeof tag, "solve dt %d kind %d B in L", dt, kind);
         refused(qru_chol_solve(ctx, 'L', L, W), -4, P, P0, tag);
         snprintf(tag, sizeof tag, "trsm dt %d kind %d B in A", dt, kind);

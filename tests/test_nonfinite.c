@@ -736,7 +736,7 @@ START_TEST(test_chol_update_insert)
                                  vname[v], i, j, pname[pos]);
                         wd_arm("%s", tag);
                         int st = op < 2 ? qru_chol_update(ctx, uplo, L, Wd,
-                                                          op == 0 ? 1 : -1)
+                                                          op == 0 ? 1 : -1, L)
                                         : qru_chol_insert(ctx, uplo, L, NC / 2,
                                                           Wd, L1);
                         check_alive(tag);

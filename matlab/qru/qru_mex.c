@@ -400,29 +400,6 @@ static mxArray *result(const qru_matrix *M, mxArray *out, int triu)
     return out;
 }
 
-/* A new array of type dt holding triu(a) for the square a, and (*M) the
- * matrix of ctx over its memory, for a factor updated in place: on a
- * host context when a has type dt (one pass over a); else NULL, and M is
- * not set. */
-static mxArray *triu_copy(qru_context *ctx, qru_dtype dt, const mxArray *a,
-                          qru_matrix **M)
-{
-    int n = (int)mxGetM(a);
-    if (!host_context(ctx) || !has_dtype(a, dt) || n == 0)
-        return NULL;
-    mxArray *out = NULL;
-    *M = output(ctx, dt, n, n, &out);
-    size_t es = dt == QRU_FLOAT ? sizeof(float) : sizeof(double);
-    const char *src = mxGetData(a);
-    char *dst = mxGetData(out);
-    for (int j = 0; j < n; ++j) {
-        size_t at = (size_t)j * n * es;
-        memcpy(dst + at, src + at, (size_t)(j + 1) * es);
-        memset(dst + at + (size_t)(j + 1) * es, 0, (size_t)(n - j - 1) * es);
-    }
-    return out;
-}
-
 static void need_args(int nrhs, int lo, int hi, const char *usage)
 {
     if (nrhs < lo || nrhs > hi)
@@ -961,22 +938,19 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "X must have as many rows as R");
     qru_context *ctx = get_context(b);
     qru_dtype dt = dtype_of(prhs, 2);
-    /* on the CPU the factor is updated in the result itself (triu(R),
-     * which a failed call leaves as it was) */
-    qru_matrix *R = NULL;
-    mxArray *out = triu_copy(ctx, dt, prhs[0], &R);
-    if (!out)
-        R = upload(ctx, dt, prhs[0]);
+    /* on the CPU R is read where it lies and the update written into the
+     * result itself */
+    int n = (int)mxGetM(prhs[0]);
+    qru_matrix *R = input(ctx, dt, prhs[0]);
+    mxArray *out = NULL;
+    qru_matrix *R1 = output(ctx, dt, n, n, &out);
     qru_matrix *X = input(ctx, dt, prhs[1]);
-    int st = qru_chol_update(ctx, 'U', R, X, op[0] == '+' ? 1 : -1);
-    if (out && st > 0 && nlhs >= 2) {
-        plhs[0] = out; /* the input factor, as MATLAB does */
-        plhs[1] = mxCreateDoubleScalar((double)st);
-        return;
-    }
+    int st = qru_chol_update(ctx, 'U', R, X, op[0] == '+' ? 1 : -1, R1);
+    if (st && out)
+        mxDestroyArray(out);
     chol_info(st, nlhs, plhs, "qru_chol_update", R);
     if (!st)
-        plhs[0] = out ? out : download(R, 1);
+        plhs[0] = result(R1, out, 1);
 }
 
 /* [R1, info] = cholinsert(R, j, X) */

@@ -557,7 +557,7 @@ void chol_update(Context &C, char uplo, const io_array &L, const in_array &W,
 {
     Call s(C, check_finite);
     qru_matrix *Ld = s.inout(L, "R");
-    check(C.ctx, qru_chol_update(C.ctx, uplo, Ld, s.in(W, "x"), sign),
+    check(C.ctx, qru_chol_update(C.ctx, uplo, Ld, s.in(W, "x"), sign, Ld),
           "qru_chol_update");
     s.commit();
 }
@@ -600,7 +600,8 @@ double time_chol_update(Context &C, char uplo, const io_array &L,
     C.sync();
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; i++)
-        check(C.ctx, qru_chol_update(C.ctx, uplo, Ld, Wd, i % 2 ? -1 : 1),
+        check(C.ctx,
+              qru_chol_update(C.ctx, uplo, Ld, Wd, i % 2 ? -1 : 1, Ld),
               "qru_chol_update");
     C.sync();
     std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;

@@ -451,30 +451,56 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return 0;
 }
 
+/* The info slot of the potrf_panel convention (a dt element): its value,
+ * and info := base + bad where bad != 0. */
+static int cpu_info_get(qru_dtype dt, qru_ptr info)
+{
+    return dt == QRU_DOUBLE ? *DP(info) != 0.0 : *SP(info) != 0.0f;
+}
+static void cpu_info_set(qru_dtype dt, qru_ptr info, int base, int bad)
+{
+    if (bad && dt == QRU_DOUBLE)
+        *DP(info) = (double)(base + bad);
+    else if (bad)
+        *SP(info) = (float)(base + bad);
+}
+
 static int cpu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
                             int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
                             qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
                             qru_ptr adiag, qru_ptr info, int base)
 {
     (void)ctx;
-    int bad;
-    if (n <= 0)
+    if (n <= 0 || cpu_info_get(dt, info))
         return 0;
-    if (dt == QRU_DOUBLE) {
-        if (*DP(info) != 0.0)
-            return 0;
-        bad = chol_r1_prep_d(uplo, n, sign, DP(L), ldl, DP(p), kw, DP(W), ldw,
-                             DP(work), DP(head), DP(adiag));
-        if (bad)
-            *DP(info) = (double)(base + bad);
-    } else {
-        if (*SP(info) != 0.0f)
-            return 0;
-        bad = chol_r1_prep_s(uplo, n, sign, SP(L), ldl, SP(p), kw, SP(W), ldw,
-                             SP(work), SP(head), SP(adiag));
-        if (bad)
-            *SP(info) = (float)(base + bad);
-    }
+    cpu_info_set(dt, info, base,
+                 dt == QRU_DOUBLE
+                     ? chol_r1_prep_d(uplo, n, sign, DP(L), ldl, DP(p), kw,
+                                      DP(W), ldw, DP(work), DP(head),
+                                      DP(adiag))
+                     : chol_r1_prep_s(uplo, n, sign, SP(L), ldl, SP(p), kw,
+                                      SP(W), ldw, SP(work), SP(head),
+                                      SP(adiag)));
+    return 0;
+}
+
+static int cpu_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
+                                  int n, int sign, qru_ptr L, int ldl,
+                                  qru_ptr w, qru_ptr p, qru_ptr work,
+                                  qru_ptr head, qru_ptr adiag, qru_ptr info,
+                                  int base)
+{
+    (void)ctx;
+    if (n <= 0 || cpu_info_get(dt, info))
+        return 0;
+    cpu_info_set(dt, info, base,
+                 dt == QRU_DOUBLE
+                     ? chol_r1_solve_prep_d(uplo, n, sign, DP(L), ldl, DP(w),
+                                            DP(p), DP(work), DP(head),
+                                            DP(adiag))
+                     : chol_r1_solve_prep_s(uplo, n, sign, SP(L), ldl, SP(w),
+                                            SP(p), SP(work), SP(head),
+                                            SP(adiag)));
     return 0;
 }
 
@@ -683,6 +709,7 @@ const qru_backend_ops qru_cpu_ops = {
     QRU_OPS(CPU_OP_)
     .panel_qr = cpu_panel_qr,
     .givens_sweeps = cpu_givens_sweeps,
+    .chol_r1_solve_prep = cpu_chol_r1_solve_prep,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
     /* one block per element type (float has double's values) */

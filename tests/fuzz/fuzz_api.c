@@ -1227,7 +1227,7 @@ static void op_chol_update(rd *r)
     char call[96];
     snprintf(call, sizeof call, "qru_chol_update(uplo=%d, n=%d, k=%d, sign=%d)",
              uplo, n, kw, sign);
-    int st = qru_chol_update(ctx, uplo, CH.L, MW, sign);
+    int st = qru_chol_update(ctx, uplo, CH.L, MW, sign, CH.L);
     check_status(call, st, want, n, NULL);
     if (st && !same(CH.L, L0))
         FAIL("%s failed (%d) but changed L", call, st);
