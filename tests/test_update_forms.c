@@ -556,8 +556,11 @@ END_TEST
 
 /* The structured one-row addition on a Q-less factorisation whose R is
  * singular (a zero column of A): it cannot run (p = R' \ u is not
- * finite), leaves f as it was and the panels add the row; then a chain
- * of 60 rows one at a time on a regular problem, checked every 20. */
+ * finite), leaves f as it was and the panels add the row; a one-row
+ * removal that loses the rank (refused with the blocked path's status, f
+ * unchanged); then a chain of 60 rows added one at a time and a window
+ * of 60 slides (one row in at the end, one out at the start) on regular
+ * problems, checked every 20. */
 START_TEST(test_r1_rows)
 {
     if (_i % 2 >= qru_test_ndtypes(ctx))
@@ -571,6 +574,39 @@ START_TEST(test_r1_rows)
     int st = uc_do_add_rows(ctx, f, &hp, N / 2, 1, &seed);
     ck_assert_msg(st == 0, "singular R: status %d", st);
     uc_check(ctx, f, &hp, 1.0, "r1, singular R");
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+    /* column 3 nonzero only in row 5: its removal leaves it zero */
+    hp = uc_problem(dt, N, M, R, &seed);
+    for (int i = 0; i < N; ++i)
+        if (i != 5)
+            hp.A[i + (size_t)3 * N] = 0.0;
+    f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+    usnap s0 = uc_snap(ctx, f);
+    st = uc_do_remove_rows(ctx, f, &hp, 5, 1);
+    ck_assert_msg(st > 0, "remove row 6: status %d, expected > 0", st);
+    uc_snap_same(ctx, f, &s0, "r1, rank lost by removing a row");
+    st = uc_do_remove_rows(ctx, f, &hp, 9, 1);
+    ck_assert_msg(st == 0, "remove row 10: status %d", st);
+    uc_remove_rows(&hp, 9, 1);
+    uc_check(ctx, f, &hp, 1.0, "r1, a row removed after the refusal");
+    uc_snap_free(&s0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+    hp = uc_problem(dt, N, M, R, &seed);
+    f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+    for (int t = 1; t <= 60; ++t) {
+        st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
+        ck_assert_msg(st == 0, "slide %d, add: status %d", t, st);
+        st = uc_do_remove_rows(ctx, f, &hp, 0, 1);
+        ck_assert_msg(st == 0, "slide %d, remove: status %d", t, st);
+        uc_remove_rows(&hp, 0, 1);
+        if (t % 20 == 0) {
+            char tag[64];
+            snprintf(tag, sizeof tag, "r1 window, %d slides", t);
+            uc_check(ctx, f, &hp, 1.0, tag);
+        }
+    }
     qru_lsq_destroy(f);
     uc_free(&hp);
     hp = uc_problem(dt, N, M, R, &seed);

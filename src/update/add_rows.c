@@ -63,7 +63,7 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int v, done = 0; /* one row: the structured passes or a Givens chain */
     QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
     if (v == QRU_UPD_VARIANT_R1)
-        QRU_TRY(qru_upd_qless_add_row_r1(ctx, f, rq, &done));
+        QRU_TRY(qru_upd_qless_row_r1(ctx, f, rq, &done));
     else
         QRU_TRY(qru_upd_chain_run(ctx, f, rq, &done));
     if (done)

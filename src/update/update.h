@@ -346,8 +346,8 @@ int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * the Givens chains and the structured rank-1 passes (rows_r1.c). */
 enum { QRU_UPD_VARIANT_GIVENS = 1000, QRU_UPD_VARIANT_R1 = 1001 };
 /* *v := the path of the update rq with p = 1 (QRU_UPDATE_FAST): 0 (the
- * strategy's own), QRU_UPD_VARIANT_GIVENS or, for a row added to a Q-less
- * f, QRU_UPD_VARIANT_R1: a knob that is on (upd_r1, then upd_givens)
+ * strategy's own), QRU_UPD_VARIANT_GIVENS or, for a row added to or
+ * removed from a Q-less f, QRU_UPD_VARIANT_R1: a knob that is on (upd_r1, then upd_givens)
  * forces its path; else rq->variant when set, else the candidate whose
  * plan is priced fastest among those whose knob is auto (recorded as
  * qru_upd_variant does); 0 for other requests. */
@@ -362,11 +362,12 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * it was) or that of the pick's dry runs. */
 int qru_upd_chain_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                       int *done);
-/* qru_upd_qless_add_row_r1 runs the structured passes for a row added to
- * a Q-less f: *done = 1 when it updated f, 0 (f unchanged) when R is
- * singular and the panels must take the row. */
-int qru_upd_qless_add_row_r1(qru_context *ctx, qru_lsq *f,
-                             const qru_upd_req *rq, int *done);
+/* qru_upd_qless_row_r1 runs the structured passes for a row added to or
+ * removed from a Q-less f (rows_r1.c): *done = 1 when it updated f, 0 (f
+ * unchanged) when the blocked path must take the row (R singular; a
+ * removal the rank rule refuses). */
+int qru_upd_qless_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                         int *done);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
