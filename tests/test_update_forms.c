@@ -593,35 +593,29 @@ START_TEST(test_r1_rows)
     uc_snap_free(&s0);
     qru_lsq_destroy(f);
     uc_free(&hp);
-    hp = uc_problem(dt, N, M, R, &seed);
-    f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
-    for (int t = 1; t <= 60; ++t) {
-        st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
-        ck_assert_msg(st == 0, "slide %d, add: status %d", t, st);
-        st = uc_do_remove_rows(ctx, f, &hp, 0, 1);
-        ck_assert_msg(st == 0, "slide %d, remove: status %d", t, st);
-        uc_remove_rows(&hp, 0, 1);
-        if (t % 20 == 0) {
-            char tag[64];
-            snprintf(tag, sizeof tag, "r1 window, %d slides", t);
-            uc_check(ctx, f, &hp, 1.0, tag);
+    /* 60 rows added one at a time (w = 0), then a window of 60 slides
+     * (w = 1: one row in at the end, one out at the start) */
+    for (int w = 0; w < 2; ++w) {
+        hp = uc_problem(dt, N, M, R, &seed);
+        f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+        for (int t = 1; t <= 60; ++t) {
+            st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
+            ck_assert_msg(st == 0, "step %d, add: status %d", t, st);
+            if (w) {
+                st = uc_do_remove_rows(ctx, f, &hp, 0, 1);
+                ck_assert_msg(st == 0, "step %d, remove: status %d", t, st);
+                uc_remove_rows(&hp, 0, 1);
+            }
+            if (t % 20 == 0) {
+                char tag[64];
+                snprintf(tag, sizeof tag, "r1 %s, %d steps",
+                         w ? "window" : "chain", t);
+                uc_check(ctx, f, &hp, 1.0, tag);
+            }
         }
+        qru_lsq_destroy(f);
+        uc_free(&hp);
     }
-    qru_lsq_destroy(f);
-    uc_free(&hp);
-    hp = uc_problem(dt, N, M, R, &seed);
-    f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
-    for (int t = 1; t <= 60; ++t) {
-        st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
-        ck_assert_msg(st == 0, "chain step %d: status %d", t, st);
-        if (t % 20 == 0) {
-            char tag[64];
-            snprintf(tag, sizeof tag, "r1 chain, %d rows added", t);
-            uc_check(ctx, f, &hp, 1.0, tag);
-        }
-    }
-    qru_lsq_destroy(f);
-    uc_free(&hp);
     /* nearly collinear columns (condition ~1e7 in double, 1e3 in float):
      * 10 rows by the structured passes and by the panels, R'R = A'A and
      * the residuals within the thresholds for both */

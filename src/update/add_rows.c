@@ -60,12 +60,8 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int n = f->n, m = f->m, r = f->r, k = rq->k;
     qru_dtype dt = f->dtype;
     const qru_matrix *U = rq->U, *e = rq->e;
-    int v, done = 0; /* one row: the structured passes or a Givens chain */
-    QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
-    if (v == QRU_UPD_VARIANT_R1)
-        QRU_TRY(qru_upd_qless_row_r1(ctx, f, rq, &done));
-    else
-        QRU_TRY(qru_upd_chain_run(ctx, f, rq, &done));
+    int done; /* one row: the structured passes or a Givens chain */
+    QRU_TRY(qru_upd_p1_run(ctx, f, rq, &done));
     if (done)
         return 0;
 

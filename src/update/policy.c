@@ -139,6 +139,17 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     return nc == 1 ? 0 : priced_pick(ctx, f, rq, cand, nc, v);
 }
 
+int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                   int *done)
+{
+    int v;
+    *done = 0;
+    QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
+    if (v == QRU_UPD_VARIANT_R1)
+        return qru_upd_qless_row_r1(ctx, f, rq, done);
+    return qru_upd_chain_run(ctx, f, rq, done);
+}
+
 int qru_upd_givens_pick(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                         int *givens)
 {

@@ -190,14 +190,8 @@ int qru_upd_remove_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
     if (qru_upd_qless_wide(f, p))
         return qru_upd_qless_downdate_wide(ctx, f, rq);
-    /* one row: the structured passes (rows_r1.c) or a Givens chain
-     * (givens_chain.c) */
-    int v, done = 0;
-    QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
-    if (v == QRU_UPD_VARIANT_R1)
-        QRU_TRY(qru_upd_qless_row_r1(ctx, f, rq, &done));
-    else
-        QRU_TRY(qru_upd_chain_run(ctx, f, rq, &done));
+    int done; /* one row: the structured passes or a Givens chain */
+    QRU_TRY(qru_upd_p1_run(ctx, f, rq, &done));
     if (done)
         return 0;
     if (f->q != QRU_Q_FULL)

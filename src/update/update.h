@@ -362,6 +362,12 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * it was) or that of the pick's dry runs. */
 int qru_upd_chain_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                       int *done);
+/* The one-row paths of the row updates: the structured passes where
+ * qru_upd_p1_variant picks them, else the Givens chain where it is taken
+ * (qru_upd_chain_run); *done as theirs (0: the caller's blocked path
+ * runs, f unchanged). */
+int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                   int *done);
 /* qru_upd_qless_row_r1 runs the structured passes for a row added to or
  * removed from a Q-less f (rows_r1.c): *done = 1 when it updated f, 0 (f
  * unchanged) when the blocked path must take the row (R singular; a
