@@ -1465,6 +1465,73 @@ typedef struct qru_solver_info {
     double rnorm;   /**< ||b - A x||_2 of the returned x */
 } qru_solver_info;
 
+/** Non-negative least squares: min ||A x - b||_2 subject to x >= 0, by
+ *  the active-set algorithm of Lawson and Hanson (1974, chapter 23).
+ *
+ *  MATLAB: `x = lsqnonneg(A, b)`, `w = A' * (b - A * x)`
+ *
+ *  The active set P (the columns whose x_j may be positive) is held as a
+ *  #QRU_Q_THIN factorisation of A(:, P), grown by qru_lsq_add_cols() (the
+ *  column appended) and shrunk by qru_lsq_remove_cols() as columns enter
+ *  and leave (#QRU_UPDATE_FAST), so a step costs O(n |P|) flops and one
+ *  product with A, not a new QR.  A step: the column t outside P with
+ *  the largest w_t = A(:,t)' (b - A x) > tol_t enters (the lowest index
+ *  among equal w_t); z, the least-squares solution on P (R \ d), is
+ *  solved, and while a z_j <= 0, x moves towards z as far as it stays
+ *  feasible and the columns whose x_j reach 0 leave P, each removal a
+ *  step.  A column that the update's rank rule finds dependent on P
+ *  (see qru_lsq_add_cols(): so a column whose part outside span(A(:, P))
+ *  is below max(n, m) eps times the largest column norm of A(:, P) does
+ *  not enter), or whose own z_t comes out <= 0 (Lawson and Hanson's
+ *  safeguard), is set aside until the next column enters.  The solve ends
+ *  when no w_t > tol_t is left, or P spans the rows of A (b = A x).
+ *
+ *  Host and device: A and b stay in the context.  w = A' E is one
+ *  product with A and the residuals E that the thin form keeps; per step
+ *  the host reads w and z together (m + |P| numbers, 1 host wait), and
+ *  an added column's rank rule costs 4 more (its R(j,j) and column norms
+ *  against those of R): about 5 host waits a step.  x on P is kept on
+ *  the host (in double).  The start scans A and b and forms A' b (3
+ *  waits); the end forms x, r = b - A x and w = A' r from A, b and x (1
+ *  wait) and only then writes x and w.
+ *
+ *  Tolerance: tol_t = tol for every column when tol >= 0 (MATLAB's TolX;
+ *  SciPy's nnls takes 0); by default (tol < 0) tol_t = 10 max(n, m) eps
+ *  ||A(:,t)||_2 ||b||_2 (eps = FLT_EPSILON or DBL_EPSILON), the rounding
+ *  level of w_t, scaled as w_t is: the solution of (A D, s b) is
+ *  s D^-1 x for any positive diagonal D and s > 0 up to rounding.
+ *
+ *  @param ctx     context (1)
+ *  @param A       n x m, n, m >= 1; any shape (tall, square or wide) (2)
+ *  @param b       n x 1 (3)
+ *  @param maxiter the most steps (columns entering plus columns
+ *                 leaving), >= 0; 0: 3 m, SciPy's default (4)
+ *  @param tol     the tol_t of every column (w_t > tol_t lets column t
+ *                 enter), >= 0; < 0: the default above; finite (5)
+ *  @param x       m x 1: receives x >= 0; must not overlap A or b (6)
+ *  @param w       NULL, or m x 1: receives the dual vector
+ *                 w = A' (b - A x) of the returned x (<= tol_j where
+ *                 x_j = 0, about 0 where x_j > 0: the KKT conditions;
+ *                 lsqnonneg's lambda, which Octave sets to 0 on P);
+ *                 must not overlap A, b or x (7)
+ *  @param info    NULL, or receives the steps, |P| and ||b - A x||_2 (8)
+ *  @return 0; -i for a bad argument i (checked in order); -2 or -3 when
+ *          A or b holds a NaN or an infinity (or a column whose 2-norm
+ *          overflows the element type): the solver reads the column
+ *          norms of A and b (for its tolerance) whatever
+ *          #QRU_OPTION_CHECK_FINITE says (with it, the scan of the file
+ *          documentation comes first); the cap (maxiter, or 3 m for 0)
+ *          when it is reached before the KKT conditions hold: x, w and
+ *          info are then those of the last iterate, which is feasible
+ *          (x >= 0); or a
+ *          library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE), x, w and
+ *          info then unchanged.  Needs the factorisation of up to
+ *          min(n, m) columns ((n + m) |P| elements and the updates'
+ *          workspace) and 2 m + n + min(n, m) elements more. */
+QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
+                     const qru_matrix *b, int maxiter, double tol,
+                     qru_matrix *x, qru_matrix *w, qru_solver_info *info);
+
 /** @} */
 
 #ifdef __cplusplus

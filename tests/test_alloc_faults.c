@@ -149,6 +149,7 @@ typedef struct env {
     qru_gp *gp;
     qru_matrix *M[6];
     double hx[16], hy[16], hm[16], hv[16];
+    qru_solver_info info; /* a solver's report */
     /* what a create call makes (NULL or the sentinel until it succeeds) */
     qru_context *new_ctx;
     qru_matrix *new_M;
@@ -301,6 +302,7 @@ static void take(env *e, snap *s)
     }
     add_blob(s, e->hm, sizeof e->hm);
     add_blob(s, e->hv, sizeof e->hv);
+    add_blob(s, &e->info, sizeof e->info);
 }
 
 static int same(const snap *a, const snap *b)
@@ -510,6 +512,20 @@ static int c_gp_insert(env *e) { return qru_gp_insert(e->gp, 3, 4, e->hx, e->hy)
 static int c_gp_remove(env *e) { return qru_gp_remove(e->gp, 2, 3); }
 static int c_gp_predict(env *e) { return qru_gp_predict(e->gp, 5, e->hx, e->hm, e->hv); }
 static int c_gp_lml(env *e) { return qru_gp_log_likelihood(e->gp, e->hm); }
+/* a non-negative least-squares problem whose solve adds and removes
+ * columns (qru_nnls): A 12 x 6, b, x and w */
+static void s_nnls(env *e)
+{
+    e->M[0] = rand_mat(e, 12, 6);
+    e->M[1] = rand_mat(e, 12, 1);
+    e->M[2] = rand_mat(e, 6, 1);
+    e->M[3] = rand_mat(e, 6, 1);
+}
+static int c_nnls(env *e)
+{
+    return qru_nnls(e->ctx, e->M[0], e->M[1], 0, -1.0, e->M[2], e->M[3],
+                    &e->info);
+}
 
 static const tcase cases[] = {
     {"qru_context_create", s_none, c_context},
@@ -540,6 +556,7 @@ static const tcase cases[] = {
     {"qru_gp_remove", s_gp, c_gp_remove},
     {"qru_gp_predict", s_gp, c_gp_predict},
     {"qru_gp_log_likelihood", s_gp, c_gp_lml},
+    {"qru_nnls", s_nnls, c_nnls},
 };
 
 static void teardown(env *e)

@@ -19,6 +19,9 @@
 %   qru_choldelete - Cholesky factor with a row and column removed (choldelete).
 %   qru_cholshift  - Shift a row and column of a Cholesky factor (cholshift).
 %
+% Solvers on the updates
+%   qru_lsqnonneg  - Non-negative least squares on qru's column updates (lsqnonneg).
+%
 % Gaussian processes
 %   qru_gp         - Gaussian-process regression on an updatable Cholesky factor.
 %

@@ -51,6 +51,12 @@
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
  *   qru_mex('choldelete', R, j, p [, backend])          -> R1
  *   qru_mex('cholshift', R, i, j [, backend])           -> R1
+ *   qru_mex('nnls', C, d, maxiter, tol [, backend])     -> x, w, rnorm,
+ *                                                         iterations,
+ *                                                         status
+ *     (qru_nnls: C n x m, d n x 1, n, m >= 1; maxiter 0 and tol < 0 are
+ *     the library's defaults; status 0, or the cap when it was reached,
+ *     which is no error: x is then the last feasible iterate)
  *   qru_mex('backend' [, backend])                      -> name, device, fp64
  *
  * Indices j are MATLAB's (1-based); the C API's k is j - 1.  single inputs
@@ -1193,6 +1199,52 @@ static void cmd_gp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     }
 }
 
+/* [x, w, rnorm, iterations, status] = non-negative least squares */
+static void cmd_nnls(int nlhs, mxArray *plhs[], int nrhs,
+                     const mxArray *prhs[])
+{
+    qru_backend b;
+    nrhs = take_backend(nrhs, prhs, 4, &b);
+    need_args(nrhs, 4, 4, "[x, w, rnorm, iterations, status] = "
+                          "qru_mex('nnls', C, d, maxiter, tol [, backend])");
+    if (nlhs > 5)
+        fail("qru:usage", "too many outputs");
+    need_matrix(prhs[0], "C");
+    need_matrix(prhs[1], "d");
+    int maxiter = get_int(prhs[2], "maxiter");
+    if (!mxIsNumeric(prhs[3]) || mxIsComplex(prhs[3]) ||
+        mxGetNumberOfElements(prhs[3]) != 1)
+        fail("qru:usage", "tol must be a real scalar");
+    double tol = mxGetScalar(prhs[3]);
+    qru_context *ctx = get_context(b);
+    qru_dtype dt = dtype_of(prhs, 2);
+    qru_matrix *C = input(ctx, dt, prhs[0]), *d = input(ctx, dt, prhs[1]);
+    int m = (int)mxGetN(prhs[0]);
+    mxArray *xo = NULL, *wo = NULL;
+    qru_matrix *x = output(ctx, dt, m, 1, &xo), *w = output(ctx, dt, m, 1, &wo);
+    qru_solver_info info = {0, 0, 0.0};
+    int st = qru_nnls(ctx, C, d, maxiter, tol, x, w, &info);
+    if (st < 0) {
+        if (xo)
+            mxDestroyArray(xo);
+        if (wo)
+            mxDestroyArray(wo);
+        check(st, "qru_nnls");
+    }
+    plhs[0] = result(x, xo, 0);
+    mxArray *wa = result(w, wo, 0);
+    if (nlhs >= 2)
+        plhs[1] = wa;
+    else
+        mxDestroyArray(wa);
+    if (nlhs >= 3)
+        plhs[2] = mxCreateDoubleScalar(info.rnorm);
+    if (nlhs >= 4)
+        plhs[3] = mxCreateDoubleScalar(info.iterations);
+    if (nlhs >= 5)
+        plhs[4] = mxCreateDoubleScalar(st);
+}
+
 /* [name, device] = backend info */
 static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
                         const mxArray *prhs[])
@@ -1264,6 +1316,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         cmd_choldelete(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "cholshift"))
         cmd_cholshift(nlhs, plhs, nrhs, prhs);
+    else if (!strcmp(cmd, "nnls"))
+        cmd_nnls(nlhs, plhs, nrhs, prhs);
     else if (!strcmp(cmd, "backend"))
         cmd_backend(nlhs, plhs, nrhs, prhs);
     else

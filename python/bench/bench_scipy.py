@@ -27,8 +27,12 @@ float64, medians of --repeats timed calls after one untimed):
    (check_finite=False), then both overwriting fresh copies (untimed) of
    Q and R with overwrite_qr(u)(v)=True (target: qru >= 1.5x faster).
    Ends with the markdown table of docs/python.md ("p = 1").
+4. Non-negative least squares: qru.nnls against scipy.optimize.nnls on
+   random uniform(-1, 1) problems of 2000 x 500 and 4000 x 1000 (about
+   half the columns active), float64; checks that both find the same
+   active set.  Ends with the markdown table of docs/python.md ("nnls").
 
-    python bench_scipy.py [--repeats 5] [--only fullq|window|p1] [--quick]
+    python bench_scipy.py [--repeats 5] [--only fullq|window|p1|nnls] [--quick]
 
 Prints one line a measurement and the ratios SciPy / qru."""
 import argparse
@@ -40,6 +44,7 @@ import time
 import numpy as np
 import scipy
 import scipy.linalg as sl
+import scipy.optimize as so
 
 import qru
 
@@ -169,6 +174,30 @@ def p1(sizes, repeats):
     return rows
 
 
+def nnls(sizes, repeats):
+    """qru.nnls and scipy.optimize.nnls on the same problems; returns the
+    rows of the markdown table."""
+    rows = []
+    for n, m in sizes:
+        rng = np.random.default_rng(4)
+        A = np.asfortranarray(rng.uniform(-1, 1, (n, m)))
+        b = rng.uniform(-1, 1, n)
+        xq, rq = qru.nnls(A, b)
+        xs, rs = so.nnls(A, b)
+        same = bool(np.array_equal(xq > 0, xs > 0))
+        tq = median_time(lambda: qru.nnls(A, b), repeats)
+        ts = median_time(lambda: so.nnls(A, b), repeats)
+        report(f"nnls {n} x {m}", tq, ts, 1)
+        print(f"    {int((xq > 0).sum())} active; active sets "
+              f"{'equal' if same else 'DIFFER'}; |x - x_SciPy| / |x_SciPy| "
+              f"{np.linalg.norm(xq - xs) / np.linalg.norm(xs):.1e}; rnorm "
+              f"{rq:.12g} (SciPy {rs:.12g})", flush=True)
+        rows.append(f"| {n} x {m} | {int((xq > 0).sum())} | "
+                    f"{'yes' if same else 'no'} | {tq * 1e3:.1f} | "
+                    f"{ts * 1e3:.1f} | {ts / tq:.2f}x |")
+    return rows
+
+
 def window_data(W, m, S, slides, seed=2):
     rng = np.random.default_rng(seed)
     N = W + S * slides
@@ -249,7 +278,7 @@ def window(Ws, Wq, m, S, slides, repeats):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=["fullq", "window", "p1"])
+    ap.add_argument("--only", choices=["fullq", "window", "p1", "nnls"])
     ap.add_argument("--quick", action="store_true",
                     help="small sizes (a smoke test, not the issue's)")
     a = ap.parse_args()
@@ -270,6 +299,13 @@ def main():
         print("\n| factors | p = 1 | qru ms | SciPy ms | qru / SciPy | "
               "qru ms, overwrite | SciPy ms, overwrite | qru / SciPy |\n"
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("\n".join(rows), flush=True)
+    if a.only in (None, "nnls"):
+        rows = nnls([(400, 100), (800, 200)] if a.quick
+                    else [(2000, 500), (4000, 1000)], a.repeats)
+        print("\n| A (float64) | active | same active set as SciPy | qru ms "
+              "| SciPy ms | SciPy / qru |\n"
+              "| --- | ---: | --- | ---: | ---: | ---: |")
         print("\n".join(rows), flush=True)
 
 

@@ -1,15 +1,17 @@
-"""Runs SciPy's own tests of qr_insert, qr_delete and qr_update against
-qru: scripts/python-check copies the installed SciPy's
-scipy/linalg/tests/test_decomp_update.py next to this file, with its line
+"""Runs SciPy's own tests of qr_insert, qr_delete, qr_update and nnls
+against qru: scripts/python-check copies the installed SciPy's
+scipy/linalg/tests/test_decomp_update.py and
+scipy/optimize/tests/test_nnls.py next to this file, with their lines
 ``from scipy.linalg._decomp_update import qr_delete, qr_update, qr_insert``
-replaced by ``from qru import qr_delete, qr_update, qr_insert`` and nothing
-else changed.
+and ``from scipy.optimize import nnls`` replaced by ``from qru import
+...`` of the same names and nothing else changed.
 
-The classes of the complex dtypes (names ending in _F and _D) are skipped:
-qru's qr functions take float32 and float64 arrays (complex dtypes are a
-later feature).  QRU_SCIPY_SUITE_BACKEND (cpu, opencl, cuda) runs qru's
-functions on that backend (host arrays are copied to the device and the
-results back); default: the CPU.
+Skipped: in test_decomp_update.py the classes of the complex dtypes
+(names ending in _F and _D): qru's qr functions take float32 and float64
+arrays (complex dtypes are a later feature); in test_nnls.py the tests of
+_NNLS_SKIP, for the reasons given there.  QRU_SCIPY_SUITE_BACKEND (cpu,
+opencl, cuda) runs qru's functions on that backend (host arrays are
+copied to the device and the results back); default: the CPU.
 """
 import functools
 import os
@@ -22,10 +24,21 @@ import qru
 _COMPLEX = re.compile(r"^Test\w+_[FD]$")
 _REAL = re.compile(r"^Test\w+_[fd]$")
 
+#: the tests of SciPy's test_nnls.py that check what qru does otherwise
+_NNLS_SKIP = {
+    "test_atol_deprecation_warning":
+        "qru: atol is not deprecated in qru.nnls: it is the threshold a "
+        "column's dual value must exceed to enter (SciPy's is unused)",
+    "test_2D_singleton_RHS_input":
+        "qru: rnorm is ||A x - b|| of the returned x as computed (about "
+        "6e-16 here); SciPy reports the exact 0 of a least-squares problem "
+        "whose active set spans the rows",
+}
+
 _backend = os.environ.get("QRU_SCIPY_SUITE_BACKEND")
 if _backend:
-    # the test file imports the names from qru after this module ran
-    for _name in ("qr_insert", "qr_delete", "qr_update"):
+    # the test files import the names from qru after this module ran
+    for _name in ("qr_insert", "qr_delete", "qr_update", "nnls"):
         setattr(qru, _name, functools.wraps(getattr(qru, _name))(
             functools.partial(getattr(qru, _name), backend=_backend)))
 
@@ -34,13 +47,25 @@ def pytest_collection_modifyitems(config, items):
     skip = pytest.mark.skip(
         reason="qru: complex dtypes are a later feature (qr_insert, "
                "qr_delete and qr_update take float32 and float64)")
-    real = 0
+    real = {}
     for item in items:
+        module = item.module.__name__
+        if module.endswith("test_nnls"):
+            real.setdefault(module, 0)
+            if item.originalname in _NNLS_SKIP:
+                item.add_marker(pytest.mark.skip(
+                    reason=_NNLS_SKIP[item.originalname]))
+            else:
+                real[module] += 1
+            continue
+        real.setdefault(module, 0)
         name = item.cls.__name__ if item.cls is not None else ""
         if _COMPLEX.match(name):
             item.add_marker(skip)
         elif _REAL.match(name):
-            real += 1
-    if not real:
-        raise pytest.UsageError("no test of a real dtype was collected: "
-                                "is this SciPy's test_decomp_update.py?")
+            real[module] += 1
+    for module, count in real.items():
+        if not count:
+            raise pytest.UsageError(f"no test of {module} runs: is it "
+                                    "SciPy's test_decomp_update.py or "
+                                    "test_nnls.py?")

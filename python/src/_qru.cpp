@@ -608,6 +608,28 @@ double time_chol_update(Context &C, char uplo, const io_array &L,
     return dt.count() / (reps > 0 ? reps : 1);
 }
 
+// ---- the solvers on the updates ---------------------------------------------
+
+// Non-negative least squares (qru_nnls): (x (m x 1), w (m x 1), rnorm,
+// iterations, active, status) for A (n x m) and b (n x 1); status 0 or the
+// cap (> 0: x is the last feasible iterate); maxiter 0 and tol < 0 are the
+// library's defaults.  A and b are scanned by the solver itself (a NaN or
+// an infinity is a bad argument), so no check_finite.
+nb::tuple nnls(Context &C, const in_array &A, const in_array &b, int maxiter,
+               double tol)
+{
+    Call s(C, false);
+    qru_matrix *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+    int m = (int)A.shape(1);
+    qru_matrix *x = s.tmp(m, 1), *w = s.tmp(m, 1);
+    qru_solver_info info{0, 0, 0.0};
+    int st = qru_nnls(C.ctx, Ad, bd, maxiter, tol, x, w, &info);
+    if (st < 0)
+        check(C.ctx, st, "qru_nnls");
+    return nb::make_tuple(s.result(x), s.result(w), info.rnorm,
+                          info.iterations, info.active, st);
+}
+
 // ---- the least-squares factorisation --------------------------------------
 
 struct Lsq {
@@ -808,6 +830,9 @@ NB_MODULE(_qru, mod)
             nb::arg("check_finite"));
     mod.def("time_chol_update", &time_chol_update, nb::arg("ctx"),
             nb::arg("uplo"), nb::arg("L"), nb::arg("W"), nb::arg("reps"));
+
+    mod.def("nnls", &nnls, nb::arg("ctx"), nb::arg("A"), nb::arg("b"),
+            nb::arg("maxiter"), nb::arg("tol"));
 
     nb::class_<Lsq>(mod, "Lsq")
         .def(nb::init<Context &, const in_array &, const in_array &, int,

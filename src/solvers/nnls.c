@@ -1,0 +1,427 @@
+/*
+ * Non-negative least squares, min ||A x - b||_2 subject to x >= 0, by the
+ * active-set algorithm of Lawson and Hanson (1974, chapter 23), written
+ * once for both precisions against the update API.
+ *
+ * The columns whose x_j may be positive (Lawson and Hanson's set P, the
+ * solver's active set) are held as a thin least-squares factorisation
+ * (QRU_Q_THIN: Q1, R, d = Q1' b and the residuals E = b - Q1 d) that
+ * grows by one column (qru_upd_run with an added column, appended after
+ * the others) and shrinks by one (a removed column, at its position), so
+ * a step costs O(n |P|) instead of a new QR.  The other data stays where
+ * the context keeps it: the dual vector w = A' E of a least-squares
+ * solution z = R \ d is one GEMM with A, and only w (m numbers) and z
+ * (|P| numbers), downloaded together, and x on P (kept on the host)
+ * cross to the host.
+ *
+ * One step, in the order of the book:
+ *  - the column t with the largest w_t > tol (the lowest index among
+ *    equal ones) is appended; the update's rank rule refuses a column
+ *    that is numerically dependent on P, and a column whose own
+ *    coefficient z_t comes out <= 0 is taken back (Lawson and Hanson's
+ *    safeguard); either is set aside until the next column enters;
+ *  - while z has a component <= 0, x moves towards z as far as it stays
+ *    feasible (x := x + alpha (z - x)), and the columns whose x_j reach
+ *    zero leave P (one removal each), then z is solved again;
+ *  - with z > 0, x := z, and w = A' E (computed with z, before it is
+ *    known to be needed) selects the next column.
+ * Steps (additions and removals) are counted against maxiter, so no
+ * input runs longer; the returned x is always feasible.  x and w are
+ * formed at the end from A, b and x (r = b - A x, w = A' r) and written
+ * to the caller's matrices only then.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "../update/update.h"
+
+/* The state of a solve: the host copies (double) and the device buffer. */
+typedef struct nnls_state {
+    qru_context *ctx;
+    qru_dtype dt;
+    const qru_matrix *A, *b;
+    int n, m, kmax;
+    qru_lsq *f;   /* the factorisation of A(:, P), NULL while P is empty */
+    int np;       /* |P| */
+    int *P;       /* P[i]: the column of A at position i of f (kmax) */
+    char *in;     /* in[j]: 1 column j is in P, 2 set aside, 0 neither */
+    double *x;    /* x (m; 0 outside P) */
+    double *w;    /* w = A'(b - A x) for the x of the last outer step (m) */
+    double *w0;   /* A' b, the w of x = 0 (m) */
+    double *wn;   /* the w computed with the last z (m) */
+    double *z;    /* the last z = R \ d (kmax) */
+    double *thr;  /* thr[j]: w_j must exceed it for column j to enter (m) */
+    void *hbuf;   /* download / upload staging, m + kmax elements of dt */
+    qru_ptr dev;  /* device: W (m), Z (kmax), X (m), Rr (n) */
+} nnls_state;
+
+/* Offsets (elements) of the device buffer's parts. */
+static size_t nnls_off_z(const nnls_state *s) { return (size_t)s->m; }
+static size_t nnls_off_x(const nnls_state *s)
+{
+    return (size_t)s->m + (size_t)s->kmax;
+}
+static size_t nnls_off_r(const nnls_state *s)
+{
+    return 2 * (size_t)s->m + (size_t)s->kmax;
+}
+
+/* cnt elements of dt at src to the host doubles dst (one host wait). */
+static int nnls_get(nnls_state *s, int cnt, qru_ptr src, double *dst,
+                    double *dst2, int split)
+{
+    QRU_TRY(s->ctx->ops->download(s->ctx, s->dt, cnt, 1, src, cnt, s->hbuf,
+                                  cnt));
+    for (int i = 0; i < cnt; ++i) {
+        double v = s->dt == QRU_DOUBLE ? ((const double *)s->hbuf)[i]
+                                       : (double)((const float *)s->hbuf)[i];
+        if (i < split)
+            dst[i] = v;
+        else
+            dst2[i - split] = v;
+    }
+    return 0;
+}
+
+/* The scan of argument i (the matrix M): its column norms into nrm, -i
+ * when one is not finite (a NaN or an infinity in the column, or a
+ * column whose norm is beyond the range of its element type). */
+static int nnls_scan(qru_context *ctx, int i, const char *name,
+                     const qru_matrix *M, double *nrm)
+{
+    QRU_TRY(ctx->ops->col_norms(ctx, M->dtype, M->rows, M->cols, M->p, M->ld,
+                                nrm));
+    for (int j = 0; j < M->cols; ++j)
+        if (!isfinite(nrm[j]))
+            return qru_fail_arg(i, "column %d of %s has the norm %g: it "
+                                   "holds a NaN or an infinity (the solver "
+                                   "scans A and b whatever "
+                                   "QRU_OPTION_CHECK_FINITE says)",
+                                j + 1, name, nrm[j]);
+    return 0;
+}
+
+/* Output argument i (name) against the inputs A and b and, when given,
+ * the output o (oname): m x 1 of A's type, sharing no memory. */
+static int nnls_out_arg(qru_context *ctx, int i, const char *name,
+                        const qru_matrix *M, const qru_matrix *A,
+                        const qru_matrix *b, const qru_matrix *o,
+                        const char *oname)
+{
+    QRU_TRY(qru_arg_matrix(ctx, i, name, M, A->dtype));
+    if (M->rows != A->cols || M->cols != 1)
+        return qru_fail_arg(i, "%s is %d x %d, but it must be %d x 1 (A's "
+                               "columns)", name, M->rows, M->cols, A->cols);
+    const qru_matrix *in[3] = {A, b, o};
+    const char *iname[3] = {"A", "b", oname};
+    for (int k = 0; k < 3; ++k)
+        if (in[k] && qru_mat_overlap(M, in[k]))
+            return qru_fail_arg(i, "%s overlaps %s (they share memory)",
+                                name, iname[k]);
+    return 0;
+}
+
+/* The checks of A (2, after its type and shape) .. info (8), in order;
+ * anrm (m) and *bnorm receive the column norms of A and b. */
+static int nnls_args(qru_context *ctx, const qru_matrix *A,
+                     const qru_matrix *b, int maxiter, double tol,
+                     const qru_matrix *x, const qru_matrix *w, double *anrm,
+                     double *bnorm)
+{
+    int m = A->cols;
+    QRU_TRY(qru_check_finite(ctx, 2, A, 'A', 'N', 0));
+    QRU_TRY(nnls_scan(ctx, 2, "A", A, anrm));
+    QRU_TRY(qru_arg_matrix(ctx, 3, "b", b, A->dtype));
+    if (b->rows != A->rows || b->cols != 1)
+        return qru_fail_arg(3, "b is %d x %d, but it must be %d x 1 (A's "
+                               "rows)", b->rows, b->cols, A->rows);
+    QRU_TRY(qru_check_finite(ctx, 3, b, 'A', 'N', 0));
+    QRU_TRY(nnls_scan(ctx, 3, "b", b, bnorm));
+    if (maxiter < 0)
+        return qru_fail_arg(4, "maxiter = %d, but it must be >= 0 (0: "
+                               "3 m = %d)", maxiter,
+                            m > INT_MAX / 3 ? INT_MAX : 3 * m);
+    if (!isfinite(tol))
+        return qru_fail_arg(5, "tol = %g, but it must be finite (< 0: the "
+                               "default)", tol);
+    QRU_TRY(nnls_out_arg(ctx, 6, "x", x, A, b, NULL, NULL));
+    if (w)
+        QRU_TRY(nnls_out_arg(ctx, 7, "w", w, A, b, x, "x"));
+    return 0;
+}
+
+/* z = R \ d on the current P and w = A' E, both downloaded (one wait):
+ * s->z (np) and s->wn (m). */
+static int nnls_solve(nnls_state *s)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_lsq *f = s->f;
+    int np = s->np;
+    qru_ptr W = s->dev, Z = qru_ptr_add(s->dev, nnls_off_z(s));
+    QRU_TRY(o->copy(ctx, s->dt, np, 1, f->d, f->ldr, Z, np));
+    QRU_TRY(o->trsm(ctx, s->dt, 'L', 'U', 'N', 'N', np, 1, 1.0, f->R, f->ldr,
+                    Z, np));
+    QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', s->m, 1, s->n, 1.0, s->A->p,
+                    s->A->ld, f->E, f->ncap, 0.0, W, s->m));
+    /* W and Z are adjacent: [w; z] in one transfer */
+    return nnls_get(s, s->m + np, W, s->wn, s->z, s->m);
+}
+
+/* Appends column t of A to P: 0, or 1 when the update's rank rule
+ * refuses it (f unchanged), or a library status. */
+static int nnls_add(nnls_state *s, int t)
+{
+    qru_matrix col = *s->A; /* a header over A(:, t), freed with nothing */
+    col.cols = 1;
+    col.p = qru_ptr_at(s->A->p, s->A->ld, 0, t);
+    col.owned = 0;
+    if (!s->f) {
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = QRU_Q_THIN;
+        opt.col_capacity = s->kmax < 32 ? s->kmax : 32;
+        QRU_TRY(qru_lsq_create(s->ctx, &col, s->b, &opt, &s->f));
+        s->f->upd_alg = QRU_UPDATE_FAST; /* updates, never refactorise */
+    } else {
+        int st = qru_upd_run(s->ctx, s->f,
+                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, s->np, 1,
+                                           &col, NULL, NULL, NULL, 0, NULL,
+                                           -1});
+        if (st > 0)
+            return 1;
+        QRU_TRY(st);
+    }
+    s->P[s->np++] = t;
+    s->in[t] = 1;
+    return 0;
+}
+
+/* Removes the column at position i of P (x_j set to 0). */
+static int nnls_remove(nnls_state *s, int i)
+{
+    int j = s->P[i];
+    if (s->np == 1) {
+        qru_lsq_destroy(s->f);
+        s->f = NULL;
+    } else {
+        QRU_TRY(qru_upd_run(s->ctx, s->f,
+                            (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, i, 1, NULL,
+                                          NULL, NULL, NULL, 0, NULL, -1}));
+    }
+    for (int k = i; k + 1 < s->np; ++k)
+        s->P[k] = s->P[k + 1];
+    --s->np;
+    s->in[j] = 0;
+    s->x[j] = 0.0;
+    return 0;
+}
+
+/* The column with the largest w_j outside P, not set aside and with
+ * w_j > thr_j (the lowest index among equal ones), or -1. */
+static int nnls_pick(const nnls_state *s)
+{
+    int t = -1;
+    for (int j = 0; j < s->m; ++j)
+        if (!s->in[j] && s->w[j] > s->thr[j] && (t < 0 || s->w[j] > s->w[t]))
+            t = j;
+    return t;
+}
+
+/* The iterations; *steps counts them, *capped is set when maxiter ends
+ * them.  Returns 0 or a library status. */
+static int nnls_run(nnls_state *s, int maxiter, int *steps,
+                    int *capped)
+{
+    for (;;) {
+        if (s->np == s->kmax) /* P spans the rows (b = A x) or is all of A */
+            return 0;
+        int t = nnls_pick(s);
+        if (t < 0)
+            return 0; /* the KKT conditions hold */
+        if (*steps >= maxiter) {
+            *capped = 1;
+            return 0;
+        }
+        int st = nnls_add(s, t);
+        if (st == 1) { /* dependent on P: set aside for this step */
+            s->in[t] = 2;
+            continue;
+        }
+        QRU_TRY(st);
+        QRU_TRY(nnls_solve(s));
+        if (!(s->z[s->np - 1] > 0.0)) { /* Lawson and Hanson's safeguard */
+            QRU_TRY(nnls_remove(s, s->np - 1));
+            s->in[t] = 2;
+            continue;
+        }
+        ++*steps;
+        for (int j = 0; j < s->m; ++j) /* a new P: all may enter again */
+            if (s->in[j] == 2)
+                s->in[j] = 0;
+        for (;;) {
+            double alpha = 2.0;
+            for (int i = 0; i < s->np; ++i) {
+                int j = s->P[i];
+                if (s->z[i] <= 0.0) {
+                    double a = s->x[j] / (s->x[j] - s->z[i]);
+                    if (a < alpha)
+                        alpha = a;
+                }
+            }
+            if (alpha == 2.0) { /* z feasible: x = z, w with it */
+                for (int i = 0; i < s->np; ++i)
+                    s->x[s->P[i]] = s->z[i];
+                for (int j = 0; j < s->m; ++j)
+                    s->w[j] = s->wn[j];
+                break;
+            }
+            /* x moves towards z until a coefficient reaches 0 (those
+             * that define alpha are set to exactly 0) */
+            for (int i = 0; i < s->np; ++i) {
+                int j = s->P[i];
+                int hit = s->z[i] <= 0.0 &&
+                          s->x[j] / (s->x[j] - s->z[i]) == alpha;
+                s->x[j] = hit ? 0.0 : s->x[j] + alpha * (s->z[i] - s->x[j]);
+            }
+            for (int i = s->np - 1; i >= 0; --i) {
+                if (s->x[s->P[i]] > 0.0)
+                    continue;
+                if (*steps >= maxiter) {
+                    *capped = 1;
+                    return 0;
+                }
+                QRU_TRY(nnls_remove(s, i));
+                ++*steps;
+            }
+            if (s->np == 0) { /* back to x = 0 */
+                for (int j = 0; j < s->m; ++j)
+                    s->w[j] = s->w0[j];
+                break;
+            }
+            QRU_TRY(nnls_solve(s));
+        }
+    }
+}
+
+/* The outputs from x: X = x, r = b - A X, W = A' r, ||r|| (one wait); then
+ * x := X and w := W. */
+static int nnls_finish(nnls_state *s, qru_matrix *x, qru_matrix *w,
+                       double *rnorm)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = s->dt;
+    int n = s->n, m = s->m;
+    qru_ptr W = s->dev, X = qru_ptr_add(s->dev, nnls_off_x(s)),
+            Rr = qru_ptr_add(s->dev, nnls_off_r(s));
+    for (int j = 0; j < m; ++j) {
+        if (dt == QRU_DOUBLE)
+            ((double *)s->hbuf)[j] = s->x[j];
+        else
+            ((float *)s->hbuf)[j] = (float)s->x[j];
+    }
+    QRU_TRY(o->upload(ctx, dt, m, 1, s->hbuf, m, X, m));
+    QRU_TRY(o->copy(ctx, dt, n, 1, s->b->p, s->b->ld, Rr, n));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, 1, m, -1.0, s->A->p, s->A->ld, X,
+                    m, 1.0, Rr, n));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, s->A->p, s->A->ld, Rr,
+                    n, 0.0, W, m));
+    QRU_TRY(o->col_norms(ctx, dt, n, 1, Rr, n, rnorm));
+    QRU_TRY(o->copy(ctx, dt, m, 1, X, m, x->p, x->ld));
+    if (w)
+        QRU_TRY(o->copy(ctx, dt, m, 1, W, m, w->p, w->ld));
+    return 0;
+}
+
+int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
+             int maxiter, double tol, qru_matrix *x, qru_matrix *w,
+             qru_solver_info *info)
+{
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
+    QRU_ARG(ctx, 2, A->rows >= 1 && A->cols >= 1,
+            "A is %d x %d, but it needs rows >= 1 and cols >= 1", A->rows,
+            A->cols);
+    qru_dtype dt = A->dtype;
+    int n = A->rows, m = A->cols, kmax = n < m ? n : m;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt), mk = (size_t)m + (size_t)kmax;
+    size_t delems = mk + (size_t)m + (size_t)n; /* W, Z, X, Rr */
+    /* the host arrays of nnls_state (the norms of A first: the checks
+     * fill them) */
+    double *h = malloc(sizeof(double) * (5 * (size_t)m + (size_t)kmax) +
+                       es * mk + sizeof(int) * (size_t)kmax + (size_t)m);
+    if (!h)
+        QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
+    nnls_state s = {0};
+    double bnorm = 0.0, rnorm = 0.0;
+    int steps = 0, capped = 0;
+    int st = nnls_args(ctx, A, b, maxiter, tol, x, w, h, &bnorm);
+    if (st)
+        goto done;
+
+    if (maxiter == 0)
+        maxiter = m > INT_MAX / 3 ? INT_MAX : 3 * m;
+    s.ctx = ctx;
+    s.dt = dt;
+    s.A = A;
+    s.b = b;
+    s.n = n;
+    s.m = m;
+    s.kmax = kmax;
+    s.thr = h;
+    s.x = s.thr + m;
+    s.w = s.x + m;
+    s.w0 = s.w + m;
+    s.wn = s.w0 + m;
+    s.z = s.wn + m;
+    s.hbuf = s.z + kmax;
+    s.P = (int *)((char *)s.hbuf + es * mk);
+    s.in = (char *)(s.P + kmax);
+    /* thr_j: tol, or 10 max(n, m) eps ||A(:,j)|| ||b|| (thr holds the
+     * norms of A's columns) */
+    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    double c = 10.0 * (double)(n > m ? n : m) * eps * bnorm;
+    for (int j = 0; j < m; ++j) {
+        s.thr[j] = tol >= 0.0 ? tol : c * s.thr[j];
+        s.x[j] = 0.0;
+        s.in[j] = 0;
+    }
+    st = delems > (size_t)INT_MAX
+             ? qru_fail(QRU_ERR_ALLOC, "%zu elements of workspace", delems)
+             : 0;
+    if (!st)
+        st = o->mem_alloc(ctx, es * delems, &s.dev.h);
+    if (st) {
+        s.dev.h = NULL;
+        goto done;
+    }
+    /* x = 0: w = A' b */
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, A->p, A->ld, b->p,
+                         b->ld, 0.0, s.dev, m));
+    QRU_TRY_GOTO(nnls_get(&s, m, s.dev, s.w0, NULL, m));
+    for (int j = 0; j < m; ++j)
+        s.w[j] = s.w0[j];
+    QRU_TRY_GOTO(nnls_run(&s, maxiter, &steps, &capped));
+    QRU_TRY_GOTO(nnls_finish(&s, x, w, &rnorm));
+    if (info) {
+        info->iterations = steps;
+        info->active = s.np;
+        info->rnorm = rnorm;
+    }
+    if (capped)
+        st = qru_fail(maxiter, "the iteration cap maxiter = %d was reached "
+                               "(x is the last feasible iterate, %d columns "
+                               "active)", maxiter, s.np);
+done:
+    qru_lsq_destroy(s.f);
+    if (s.dev.h) {
+        (void)o->sync(ctx);
+        o->mem_free(ctx, s.dev.h);
+    }
+    free(h);
+    QRU_RET(ctx, st);
+}
