@@ -510,6 +510,21 @@ static int c_gp_remove(env *e) { return qru_gp_remove(e->gp, 2, 3); }
 static int c_gp_predict(env *e) { return qru_gp_predict(e->gp, 5, e->hx, e->hm, e->hv); }
 static int c_gp_lml(env *e) { return qru_gp_log_likelihood(e->gp, e->hm); }
 
+/* orthogonal matching pursuit: X 12 x 20, y, coef, path 4 x 4; the
+ * support in hm, the solver info in hv (both in the snapshots) */
+static void s_omp(env *e)
+{
+    e->M[0] = rand_mat(e, 12, 20);
+    e->M[1] = rand_mat(e, 12, 1);
+    e->M[2] = rand_mat(e, 20, 1);
+    e->M[3] = rand_mat(e, 4, 4);
+}
+static int c_omp(env *e)
+{
+    return qru_omp(e->ctx, e->M[0], e->M[1], 4, -1.0, e->M[2], e->M[3],
+                   (int *)(void *)e->hm, (qru_solver_info *)(void *)e->hv);
+}
+
 static const tcase cases[] = {
     {"qru_context_create", s_none, c_context},
     {"qru_matrix_create", s_none, c_matrix},
@@ -539,6 +554,7 @@ static const tcase cases[] = {
     {"qru_gp_remove", s_gp, c_gp_remove},
     {"qru_gp_predict", s_gp, c_gp_predict},
     {"qru_gp_log_likelihood", s_gp, c_gp_lml},
+    {"qru_omp", s_omp, c_omp},
 };
 
 static void teardown(env *e)
