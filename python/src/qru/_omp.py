@@ -105,12 +105,12 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
                    True)
     dt = P.dtype
     n_iters = []
-    for st, _, _, sup, rnorm, _ in res:
-        k = len(sup)
-        met = tol is not None and rnorm * rnorm <= tol
-        if st > 0 or (k == ncoef < cap and not met):
+    for st, _, _, sup, _, _ in res:
+        # more columns asked than n: the (n + 1)-th would be dependent;
+        # with tol, n columns leave r = 0 (tol met) in exact arithmetic
+        if st > 0 or (tol is None and len(sup) == ncoef < cap):
             warnings.warn(PREMATURE, RuntimeWarning, stacklevel=2)
-        n_iters.append(k)
+        n_iters.append(len(sup))
     if return_path:
         steps = max(n_iters, default=0)
         coef = np.zeros((m, t, steps), dt)
