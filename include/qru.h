@@ -1470,13 +1470,13 @@ typedef struct qru_solver_info {
  *  that tol overrides n_nonzero_coefs), or early (the return s > 0
  *  below).  The columns X(:,S) are held as a #QRU_Q_THIN factorisation
  *  grown by qru_lsq_add_cols() at its end, whose residual
- *  E = y - Q1 Q1' y gives X' r and ||r||^2 = E' E by two GEMMs on the
+ *  E = y - Q1 Q1' y gives X' r and (||r|| / ||y||)^2 by GEMMs on the
  *  device; X, y and the residual stay in the context's memory.  A step
  *  costs 2 n m + O(n k) flops (k = |S|) and five host waits: the download
- *  of the m + 1 numbers [X' r; ||r||^2] (one) and the rank rule of the
- *  update (four: the diagonal and the column norms of R); a call of k
- *  steps 5 k in all (the first step's download of [X' y; ||y||^2], the
- *  last one's of ||r||^2, the k coefficients x(S), which are scattered
+ *  of the m + 1 numbers [X' r; (||r|| / ||y||)^2] (one) and the rank rule
+ *  of the update (four: the diagonal and the column norms of R); a call
+ *  of k steps 5 k + 1 in all (||y||, the first step's download of X' y,
+ *  the last one's of ||r||, the k coefficients x(S), which are scattered
  *  into coef on the host and uploaded, and two synchronisations), plus
  *  one wherever the context's workspace grows.
  *

@@ -9,7 +9,9 @@
  * (qru_upd_run, the pipeline of qru_lsq_add_cols, whose rank rule judges
  * each new column).  A step is
  *
- *   c = X' E and rr = E' E          two GEMMs into one device vector,
+ *   c = X' E and rr = w' w          two GEMMs into one device vector
+ *                                    (w = E / ||y||, so rr <= 1 cannot
+ *                                    overflow),
  *   download [c; rr]                the step's own host wait,
  *   j = argmax |c| on the host      (the lowest index among ties),
  *   add X(:, j) after the k chosen  (the update: its rank rule reads the
@@ -51,17 +53,20 @@ static int omp_argmax(const double *c, int m)
     return j;
 }
 
-/* c (m + 1 doubles on the host) := [X' r; r' r] for the n-vector r at R
- * (ld ldr), through the device vector g (m + 1 elements) and, for float,
- * the host floats tmp. */
+/* c (m + 1 doubles on the host) := [X' r; w' w] for the n-vector r (ld
+ * ldr) and w = r / ||y|| (inv = 1 / ||y||, so that w' w <= 1 neither
+ * overflows nor, while it matters, underflows), through the device
+ * vectors g (m + 1 elements) and w (n) and, for float, the host floats
+ * tmp. */
 static int omp_correlate(qru_context *ctx, qru_dtype dt, int n, int m,
-                         const qru_matrix *X, qru_ptr r, int ldr, qru_ptr g,
-                         double *c, float *tmp)
+                         const qru_matrix *X, qru_ptr r, int ldr, double inv,
+                         qru_ptr w, qru_ptr g, double *c, float *tmp)
 {
     const qru_backend_ops *o = ctx->ops;
     QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, X->p, X->ld, r, ldr,
                     0.0, g, m + 1));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, r, ldr, r, ldr, 0.0,
+    QRU_TRY(o->geadd(ctx, dt, n, 1, inv, r, ldr, 0.0, w, n));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, w, n, w, n, 0.0,
                     qru_ptr_add(g, (size_t)m), 1));
     if (dt == QRU_DOUBLE)
         return o->download(ctx, dt, m + 1, 1, g, m + 1, c, m + 1);
@@ -116,38 +121,44 @@ static int omp_host_alloc(omp_host *h, qru_dtype dt, int m, int ncoef)
 }
 
 /* The greedy steps: on return *kout columns are chosen (h->sup), *f holds
- * their factorisation (NULL when none), *rr the squared residual norm;
- * *stop is 0 (ncoef columns, or the residual test of tol) or the 1-based
- * step that found no column to add (its reason recorded). */
+ * their factorisation (NULL when none), *rel = ||r|| / ||y|| (r = y for
+ * none; 0 for y = 0), with *ynorm = ||y||; *stop is 0 (ncoef columns, or
+ * the residual test of tol) or the 1-based step that found no column to
+ * add (its reason recorded).  g: m + 1 elements, then n. */
 static int omp_steps(qru_context *ctx, const qru_matrix *X,
                      const qru_matrix *y, int ncoef, double tol, qru_ptr g,
-                     omp_host *h, qru_lsq **f, int *kout, double *rr,
-                     int *stop)
+                     omp_host *h, qru_lsq **f, int *kout, double *rel,
+                     double *ynorm, int *stop)
 {
     qru_dtype dt = X->dtype;
     int n = X->rows, m = X->cols, k = 0;
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    qru_ptr w = qru_ptr_add(g, (size_t)m + 1);
     *f = NULL;
     *stop = 0;
-    QRU_TRY(omp_correlate(ctx, dt, n, m, X, y->p, y->ld, g, h->c, h->tmp));
-    double yy = h->c[m];
+    QRU_TRY(ctx->ops->col_norms(ctx, dt, n, 1, y->p, y->ld, ynorm));
+    double ny = *ynorm, inv = ny > 0.0 && isfinite(ny) ? 1.0 / ny : 1.0;
+    QRU_TRY(omp_correlate(ctx, dt, n, m, X, y->p, y->ld, inv, w, g, h->c,
+                          h->tmp));
     for (;;) {
-        *rr = h->c[m];
+        double rr = h->c[m]; /* (||r|| / ||y||)^2 */
+        *rel = sqrt(rr > 0.0 ? rr : 0.0);
         *kout = k;
         if (k > 0) {
             /* y lies in the span of the chosen columns to rounding (the
              * QR rank rule on [X(:, S) y], y's norm the scale): its
              * correlations with the other columns are noise */
             double lim = (double)(n > k + 1 ? n : k + 1) * eps;
-            int spanned = *rr <= lim * lim * yy;
-            if (tol >= 0.0 && (*rr <= tol || spanned))
+            int spanned = *rel <= lim;
+            double rn = *rel * ny;
+            if (tol >= 0.0 && (rn * rn <= tol || spanned))
                 return 0;
             if (spanned) {
                 *stop = k + 1;
                 qru_fail(*stop, "step %d: y lies in the span of the %d "
-                                "chosen columns (||r||^2 = %g <= (max(n, "
-                                "k + 1) eps ||y||)^2 = %g)",
-                         k + 1, k, *rr, lim * lim * yy);
+                                "chosen columns (||r|| / ||y|| = %g <= "
+                                "max(n, k + 1) eps = %g)",
+                         k + 1, k, *rel, lim);
                 return 0;
             }
         }
@@ -193,16 +204,16 @@ static int omp_steps(qru_context *ctx, const qru_matrix *X,
         }
         h->active[j] = 1;
         h->sup[k++] = j;
-        if (k == ncoef) { /* the last step: only r' r is needed */
+        if (k == ncoef) { /* the last step: only ||r|| is needed */
             *kout = k;
-            QRU_TRY(omp_correlate(ctx, dt, n, 0, X, (*f)->E, (*f)->ncap,
-                                  qru_ptr_add(g, (size_t)m), h->c + m,
+            QRU_TRY(omp_correlate(ctx, dt, n, 0, X, (*f)->E, (*f)->ncap, inv,
+                                  w, qru_ptr_add(g, (size_t)m), h->c + m,
                                   h->tmp));
-            *rr = h->c[m];
+            *rel = sqrt(h->c[m] > 0.0 ? h->c[m] : 0.0);
             return 0;
         }
-        QRU_TRY(omp_correlate(ctx, dt, n, m, X, (*f)->E, (*f)->ncap, g, h->c,
-                              h->tmp));
+        QRU_TRY(omp_correlate(ctx, dt, n, m, X, (*f)->E, (*f)->ncap, inv, w,
+                              g, h->c, h->tmp));
     }
 }
 
@@ -278,21 +289,24 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
         QRU_ARG_APART(ctx, 7, "path", path, "coef", coef);
     }
 
-    /* the device vector g: [X' r; r' r] while the steps run, then x and
-     * the ones of the path (max(m + 1, 2 ncoef) elements) */
+    /* the device vector g: [X' r; w' w] and w = r / ||y|| while the steps
+     * run, then x and the ones of the path (max(m + 1 + n, 2 ncoef)
+     * elements) */
     const qru_backend_ops *o = ctx->ops;
-    size_t glen = (size_t)m + 1 > 2 * (size_t)ncoef ? (size_t)m + 1
-                                                    : 2 * (size_t)ncoef;
+    size_t glen = (size_t)m + 1 + (size_t)n;
+    if (glen < 2 * (size_t)ncoef)
+        glen = 2 * (size_t)ncoef;
     size_t gbytes = 0;
     qru_ptr g = {NULL, 0};
     qru_lsq *f = NULL;
     omp_host h = {0};
     int k = 0, stop = 0, st;
-    double rr = 0.0;
+    double rel = 0.0, ynorm = 0.0;
     QRU_TRY_GOTO(omp_host_alloc(&h, dt, m, ncoef));
-    QRU_TRY_GOTO(qru_bytes(qru_dtype_size(dt), (int)glen, 1, &gbytes));
+    gbytes = glen * qru_dtype_size(dt);
     QRU_TRY_GOTO(o->mem_alloc(ctx, gbytes, &g.h));
-    QRU_TRY_GOTO(omp_steps(ctx, X, y, ncoef, tol, g, &h, &f, &k, &rr, &stop));
+    QRU_TRY_GOTO(omp_steps(ctx, X, y, ncoef, tol, g, &h, &f, &k, &rel,
+                           &ynorm, &stop));
     if (k > 0)
         QRU_TRY_GOTO(omp_solve(ctx, f, k, g, qru_ptr_add(g, (size_t)k), path,
                                &h));
@@ -312,7 +326,7 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     if (info) {
         info->iterations = k;
         info->active = k;
-        info->rnorm = sqrt(rr > 0.0 ? rr : 0.0);
+        info->rnorm = rel * ynorm;
     }
     st = stop;
 done:
