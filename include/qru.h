@@ -1453,8 +1453,10 @@ QRU_API int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
  *  Active-set solvers that hold their active columns as a factorisation
  *  updated one column at a time (qru_lsq_add_cols / qru_lsq_remove_cols).
  *  Each takes A and b in the context, writes x in the context and reports
- *  what it did in a ::qru_solver_info.  A return > 0 means the iteration
- *  cap was reached: x is then the last iterate, feasible and consistent.
+ *  what it did in a ::qru_solver_info.  A return > 0 means the solver
+ *  stopped before its goal (the iteration cap; a pursuit that ended early:
+ *  see each function): the outputs then hold its last iterate, feasible
+ *  and consistent.
  *  @{ */
 
 /** What an active-set solver did. */
@@ -1531,6 +1533,64 @@ typedef struct qru_solver_info {
 QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
                      const qru_matrix *b, int maxiter, double tol,
                      qru_matrix *x, qru_matrix *w, qru_solver_info *info);
+
+/** Orthogonal matching pursuit (Pati, Rezaiifar and Krishnaprasad 1993),
+ *  scikit-learn's orthogonal_mp: starting from S = {} and r = y, each
+ *  step picks the column j of X with the largest |X(:,j)' r| (columns
+ *  not normalised; the lowest j among ties), appends it to S and sets
+ *  r = y - X(:,S) x(S) with x(S) the least-squares solution on X(:,S).
+ *  It stops after ncoef columns, or with tol >= 0 as soon as
+ *  ||r||^2 <= tol (tested after each step, so at least one column is
+ *  chosen; with tol >= 0 pass ncoef = min(n, m) for scikit-learn's rule
+ *  that tol overrides n_nonzero_coefs), or early (the return s > 0
+ *  below).  The columns X(:,S) are held as a #QRU_Q_THIN factorisation
+ *  grown by qru_lsq_add_cols() at its end, whose residual
+ *  E = y - Q1 Q1' y gives X' r and (||r|| / ||y||)^2 by GEMMs on the
+ *  device; X, y and the residual stay in the context's memory.  A step
+ *  costs 2 n m + O(n k) flops (k = |S|) and five host waits: the download
+ *  of the m + 1 numbers [X' r; (||r|| / ||y||)^2] (one) and the rank rule
+ *  of the update (four: the diagonal and the column norms of R); a call
+ *  of k steps 5 k + 1 in all (||y||, the first step's download of X' y,
+ *  the last one's of ||r||, the k coefficients x(S), which are scattered
+ *  into coef on the host and uploaded, and two synchronisations), plus
+ *  one wherever the context's workspace grows.
+ *
+ *  MATLAB: `x = zeros(m,1); x(S) = X(:,S) \ y` with S the greedily chosen
+ *  support.
+ *
+ *  @param ctx     context (1)
+ *  @param X       n x m, n, m >= 1, the dictionary (2)
+ *  @param y       n x 1, the dtype of X (3)
+ *  @param ncoef   the most columns chosen, 1 <= ncoef <= min(n, m) (4)
+ *  @param tol     >= 0: stop once ||y - X x||_2^2 <= tol; < 0: no
+ *                 residual test; not NaN (5)
+ *  @param coef    m x 1, the output x: nonzero at most at the chosen
+ *                 columns; must not overlap X or y (6)
+ *  @param path    NULL, or ncoef x ncoef: column s (0-based) holds the
+ *                 coefficients of the first s + 1 chosen columns after
+ *                 step s + 1, in the order chosen (the least-squares
+ *                 solution on them), the rest of the column and the
+ *                 columns of steps not taken zero; must not overlap X, y
+ *                 or coef (7)
+ *  @param support NULL, or ncoef host ints: the chosen columns (0-based)
+ *                 in the order chosen, -1 after the last (8)
+ *  @param info    NULL, or the output ::qru_solver_info: iterations =
+ *                 active = |S|, rnorm = ||y - X x||_2 (9)
+ *  @return 0; -i; #QRU_ERR_ALLOC / #QRU_ERR_DEVICE (the outputs are then
+ *  unchanged); or s > 0 when step s (1-based) found no column to add
+ *  and the pursuit ended early (scikit-learn warns "Orthogonal matching
+ *  pursuit ended prematurely due to linear dependence"): the chosen
+ *  column is numerically dependent on the s - 1 before it (the QR rank
+ *  rule of qru_lsq_add_cols()) or is one of them, or y lies in the span
+ *  of X(:,S) to rounding (||r|| <= max(n, s) eps ||y||, the rank rule on
+ *  [X(:,S) y]; with tol >= 0 that counts as tol met and returns 0), or
+ *  X' r is zero (as for y = 0: s = 1, x = 0) or not finite.  The outputs
+ *  then hold the result of the first s - 1 steps, as for a return of 0,
+ *  and qru_last_error() says why the pursuit stopped. */
+QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
+                    const qru_matrix *y, int ncoef, double tol,
+                    qru_matrix *coef, qru_matrix *path, int *support,
+                    qru_solver_info *info);
 
 /** @} */
 

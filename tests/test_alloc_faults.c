@@ -527,6 +527,21 @@ static int c_nnls(env *e)
                     &e->info);
 }
 
+/* orthogonal matching pursuit: X 12 x 20, y, coef, path 4 x 4; the
+ * support in hm, the solver info in hv (both in the snapshots) */
+static void s_omp(env *e)
+{
+    e->M[0] = rand_mat(e, 12, 20);
+    e->M[1] = rand_mat(e, 12, 1);
+    e->M[2] = rand_mat(e, 20, 1);
+    e->M[3] = rand_mat(e, 4, 4);
+}
+static int c_omp(env *e)
+{
+    return qru_omp(e->ctx, e->M[0], e->M[1], 4, -1.0, e->M[2], e->M[3],
+                   (int *)(void *)e->hm, (qru_solver_info *)(void *)e->hv);
+}
+
 static const tcase cases[] = {
     {"qru_context_create", s_none, c_context},
     {"qru_matrix_create", s_none, c_matrix},
@@ -557,6 +572,7 @@ static const tcase cases[] = {
     {"qru_gp_predict", s_gp, c_gp_predict},
     {"qru_gp_log_likelihood", s_gp, c_gp_lml},
     {"qru_nnls", s_nnls, c_nnls},
+    {"qru_omp", s_omp, c_omp},
 };
 
 static void teardown(env *e)

@@ -328,8 +328,13 @@ START_TEST(test_gemm)
     NDT_OK(_i);
     qru_dtype dt = DT(_i);
     double eps = qru_test_eps(dt);
-    int m = 37, n = 29, k = 41;
+    /* a matrix, and one column or one row of C (matrix-vector products
+     * where a backend forwards them) */
+    static const int shapes[4][2] = {{37, 29}, {37, 1}, {1, 29}, {1, 1}};
+    int k = 41;
+    for (int sh = 0; sh < 4; ++sh)
     for (int t = 0; t < 6; ++t) {
+        int m = shapes[sh][0], n = shapes[sh][1];
         char ta = (t & 1) ? 'T' : 'N', tb = (t & 2) ? 'T' : 'N';
         int kk = t == 4 ? 0 : k;       /* case 4: k = 0 */
         double beta = t >= 4 ? 0.0 : -0.3; /* 4, 5: C is NaN, not read */

@@ -31,8 +31,16 @@ float64, medians of --repeats timed calls after one untimed):
    random uniform(-1, 1) problems of 2000 x 500 and 4000 x 1000 (about
    half the columns active), float64; checks that both find the same
    active set.  Ends with the markdown table of docs/python.md ("nnls").
+5. Orthogonal matching pursuit: qru.orthogonal_mp against
+   sklearn.linear_model.orthogonal_mp (its default, the QR/Cholesky path
+   without the Gram matrix), both with their defaults, at n x m =
+   2000 x 4000 with 200 nonzeros and 4000 x 8000 with 400 (y = X x0 plus
+   noise, X in Fortran order; the large size one timed call each, about
+   a minute in all); the columns chosen must agree.  Ends with the
+   markdown table of docs/python.md ("Orthogonal matching pursuit").
 
-    python bench_scipy.py [--repeats 5] [--only fullq|window|p1|nnls] [--quick]
+    python bench_scipy.py [--repeats 5] [--only fullq|window|p1|nnls|omp]
+                          [--quick]
 
 Prints one line a measurement and the ratios SciPy / qru."""
 import argparse
@@ -71,11 +79,14 @@ def median_time_setup(setup, fn, repeats):
     return statistics.median(ts)
 
 
-def report(what, tq, ts, target):
+def report(what, tq, ts, target, other="SciPy"):
+    """One line: the times, the ratio and, where there is a target
+    (not None), whether the ratio meets it."""
     r = ts / tq
-    ok = "meets" if r >= target else "MISSES"
-    print(f"{what:44s} qru {tq * 1e3:10.3f} ms  SciPy {ts * 1e3:10.3f} ms  "
-          f"ratio {r:8.1f}x ({ok} the {target:g}x target)", flush=True)
+    ok = "" if target is None else \
+        f" ({'meets' if r >= target else 'MISSES'} the {target:g}x target)"
+    print(f"{what:44s} qru {tq * 1e3:10.3f} ms  {other} {ts * 1e3:10.3f} ms  "
+          f"ratio {r:8.1f}x{ok}", flush=True)
     return r
 
 
@@ -275,10 +286,53 @@ def window(Ws, Wq, m, S, slides, repeats):
     report(f"window W={Wq} m={m} S={S} x{slides}: qr_ins+del", tq2, ts2, 100)
 
 
+def first_and_median(fn, repeats):
+    """fn's result (its first, untimed call) and the median time of
+    repeats more calls."""
+    out = fn()
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return out, statistics.median(ts)
+
+
+def omp(sizes, repeats):
+    """qru.orthogonal_mp against scikit-learn's on the same X and y
+    (sizes: (n, m, nonzeros, timed calls or None for repeats)); returns
+    the rows of the markdown table."""
+    from sklearn.linear_model import orthogonal_mp as sk_omp
+    rows = []
+    for n, m, k, reps in sizes:
+        reps = reps or repeats
+        rng = np.random.default_rng(4)
+        X = np.asfortranarray(rng.standard_normal((n, m)))
+        x0 = np.zeros(m)
+        x0[rng.choice(m, k, replace=False)] = rng.choice([-1, 1], k) * \
+            rng.uniform(1, 2, k)
+        y = X @ x0 + 0.01 * rng.standard_normal(n)
+        cq, tq = first_and_median(
+            lambda: qru.orthogonal_mp(X, y, n_nonzero_coefs=k), reps)
+        cs, ts = first_and_median(
+            lambda: sk_omp(X, y, n_nonzero_coefs=k), reps)
+        same = np.array_equal(np.flatnonzero(cq), np.flatnonzero(cs))
+        diff = np.linalg.norm(cq - cs) / np.linalg.norm(cs)
+        report(f"omp {n} x {m}, {k} nonzeros ({reps} timed)", tq, ts, None,
+               "sklearn")
+        print(f"  same support: {same}, |coef - sklearn's| / |sklearn's| "
+              f"= {diff:.1e}", flush=True)
+        rows.append(f"| {n} x {m} | {k} | {tq * 1e3:.1f} | {ts * 1e3:.1f} | "
+                    f"{ts / tq:.2f}x | {'yes' if same else 'NO'} | "
+                    f"{diff:.0e} |")
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=["fullq", "window", "p1", "nnls"])
+    ap.add_argument("--only",
+                    choices=["fullq", "window", "p1", "nnls", "omp"])
     ap.add_argument("--quick", action="store_true",
                     help="small sizes (a smoke test, not the issue's)")
     a = ap.parse_args()
@@ -306,6 +360,15 @@ def main():
         print("\n| A (float64) | active | same active set as SciPy | qru ms "
               "| SciPy ms | SciPy / qru |\n"
               "| --- | ---: | --- | ---: | ---: | ---: |")
+        print("\n".join(rows), flush=True)
+    if a.only in (None, "omp"):
+        # the large size: one timed call each (about 15 s a call here)
+        rows = omp([(200, 400, 20, None)] if a.quick else
+                   [(2000, 4000, 200, None), (4000, 8000, 400, 1)],
+                   a.repeats)
+        print("\n| n x m | nonzeros | qru ms | scikit-learn ms | "
+              "qru / scikit-learn | same support | coef difference |\n"
+              "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
         print("\n".join(rows), flush=True)
 
 

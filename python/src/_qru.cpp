@@ -751,6 +751,40 @@ struct Lsq {
     }
 };
 
+// ---- orthogonal matching pursuit -----------------------------------------
+
+// qru_omp on one X for each right-hand side ys[t] (n x 1): per target
+// (status, coef (m x 1), path (ncoef x ncoef) or None, the columns chosen
+// in order, ||y - X coef||, the reason of an early stop or "").  A status
+// > 0 (the pursuit ended early, the outputs hold its result) is returned,
+// not raised: the Python layer warns as scikit-learn does.
+std::vector<nb::tuple> omp(Context &C, const in_array &X,
+                           const std::vector<in_array> &ys, int ncoef,
+                           double tol, bool want_path, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Xd = s.in(X, "X");
+    int m = (int)X.shape(1);
+    std::vector<nb::tuple> out;
+    for (const in_array &y : ys) {
+        qru_matrix *yd = s.in(y, "y");
+        qru_matrix *coef = s.tmp(m, 1);
+        qru_matrix *path = want_path ? s.tmp(ncoef, ncoef) : nullptr;
+        std::vector<int> sup((size_t)(ncoef > 0 ? ncoef : 1));
+        qru_solver_info info = {0, 0, 0.0};
+        int st = qru_omp(C.ctx, Xd, yd, ncoef, tol, coef, path, sup.data(),
+                         &info);
+        if (st < 0)
+            check(C.ctx, st, "qru_omp");
+        std::string why = st > 0 ? qru_last_error(C.ctx) : "";
+        sup.resize((size_t)info.active);
+        nb::object P = path ? s.result(path) : nb::none();
+        out.push_back(nb::make_tuple(st, s.result(coef), P, sup, info.rnorm,
+                                     why));
+    }
+    return out;
+}
+
 // (status, line) of qru_backend_info: 0 and what the backend runs on, or
 // its status and why it cannot run here.
 std::tuple<int, std::string> backend_info(const std::string &name)
@@ -865,4 +899,10 @@ NB_MODULE(_qru, mod)
         .def_prop_ro("last_update_path", [](const Lsq &l) {
             return qru_lsq_last_update_path(l.f);
         });
+
+    mod.def("omp", &omp, nb::arg("ctx"), nb::arg("X"), nb::arg("ys"),
+            nb::arg("ncoef"), nb::arg("tol"), nb::arg("want_path"),
+            nb::arg("check_finite"),
+            "qru_omp on X for each y of ys: (status, coef, path or None, "
+            "support, rnorm, reason) a y.");
 }

@@ -1,0 +1,128 @@
+"""Orthogonal matching pursuit: scikit-learn's
+``sklearn.linear_model.orthogonal_mp`` on the C library's ``qru_omp``,
+which grows the QR factorisation of the chosen columns by the column
+updates instead of refactorising, with X, y and the residual in the
+backend's memory."""
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from . import _qru
+from ._arrays import framework, prepare
+
+#: scikit-learn's warning when the pursuit ends before its stopping rule
+PREMATURE = ("Orthogonal matching pursuit ended prematurely due to linear"
+             " dependence in the dictionary. The requested precision might"
+             " not have been met.")
+
+
+def _check_args(X, y, n_nonzero_coefs, tol, precompute):
+    """scikit-learn's argument rules (ValueError as its
+    InvalidParameterError is one)."""
+    if n_nonzero_coefs is not None and (
+            isinstance(n_nonzero_coefs, bool) or
+            not isinstance(n_nonzero_coefs, Integral) or n_nonzero_coefs < 1):
+        raise ValueError("n_nonzero_coefs must be an int >= 1 or None; it is "
+                         f"{n_nonzero_coefs!r}")
+    if tol is not None and (isinstance(tol, bool) or
+                            not isinstance(tol, Real) or not tol >= 0):
+        raise ValueError(f"tol must be a number >= 0 or None; it is {tol!r}")
+    if not (precompute in (True, False) or precompute == "auto"):
+        raise ValueError("precompute must be True, False or 'auto'; it is "
+                         f"{precompute!r}")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); it is "
+                         f"{tuple(X.shape)}")
+    if y.ndim not in (1, 2) or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must be ({X.shape[0]},) or ({X.shape[0]}, "
+                         f"n_targets); it is {tuple(y.shape)}")
+
+
+def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
+                  tol: float | None = None, precompute: bool | str = False,
+                  copy_X: bool = True, return_path: bool = False,
+                  return_n_iter: bool = False,
+                  backend: str | None = None) -> Any:
+    """Orthogonal matching pursuit (OMP), as scikit-learn's
+    ``orthogonal_mp``: for each column of y, greedily picks the column of
+    X with the largest ``|X' r|`` (columns not normalised; the lowest
+    index among ties) and refits y on the chosen columns by least
+    squares, until ``n_nonzero_coefs`` columns are chosen or, with
+    ``tol``, until ``||r||^2 <= tol`` (tol overrides n_nonzero_coefs).
+
+    MATLAB: ``x = zeros(m, 1); x(S) = X(:, S) \\ y`` with S the greedily
+    chosen support.
+
+    ``X`` is (n_samples, n_features), ``y`` (n_samples,) or (n_samples,
+    n_targets); NumPy arrays (or anything ``numpy.asarray`` takes) of
+    float64 or float32 (float32 when both are; others are converted).
+    ``n_nonzero_coefs`` defaults to ``max(int(0.1 * n_features), 1)``.
+    Returns ``coef``, shape (n_features,) or (n_features, n_targets)
+    (``numpy.squeeze`` of it, as scikit-learn), with ``return_path`` the
+    coefficients after each step along a last axis, and with
+    ``return_n_iter`` also the number of columns chosen (an int, or a list
+    per target).  Where the pursuit ends before its rule (the next column
+    is numerically dependent on the chosen ones, y lies in their span to
+    rounding, or y = 0) it warns as scikit-learn does (RuntimeWarning)
+    and returns the coefficients so far; at most min(n_samples,
+    n_features) columns can be independent, so larger counts end so.
+
+    Differences from scikit-learn: the result has the computed type
+    (float32 for float32 data; scikit-learn's is float64); ``precompute``
+    and ``copy_X`` are accepted and have no effect (qru never forms the
+    Gram matrix, and never writes X); ``backend`` runs the pursuit on
+    'cpu' (the default), 'cuda' or 'opencl' (the arrays are copied to
+    the device once a call); with ``return_path`` and targets that stop
+    after different counts, the path has the largest count of steps
+    (zero after a target's last).  Non-finite values raise ValueError.
+    """
+    if framework(X).name != "numpy" or framework(y).name != "numpy":
+        raise TypeError("qru.orthogonal_mp takes host arrays (NumPy); "
+                        "backend='cuda' or 'opencl' runs it on a device")
+    X, y = np.asarray(X), np.asarray(y)
+    _check_args(X, y, n_nonzero_coefs, tol, precompute)
+    n, m = X.shape
+    if n == 0 or m == 0:
+        raise ValueError(f"X is {n} x {m}: it needs a sample and a feature")
+    if n_nonzero_coefs is None and tol is None:
+        n_nonzero_coefs = max(int(0.1 * m), 1)
+    if tol is None and n_nonzero_coefs > m:
+        raise ValueError(
+            "The number of atoms cannot be more than the number of features")
+    # scikit-learn's cap; min(n, m) columns at most are independent
+    cap = m if tol is not None else int(n_nonzero_coefs)
+    ncoef = min(cap, n)
+    P = prepare((X, y if y.ndim == 2 else y.reshape(-1, 1)), ("X", "y"),
+                backend)
+    X, Y = P.arrays
+    t = Y.shape[1]
+    res = _qru.omp(P.ctx, X, [Y[:, j:j + 1] for j in range(t)], ncoef,
+                   -1.0 if tol is None else float(tol), bool(return_path),
+                   True)
+    dt = P.dtype
+    n_iters = []
+    for st, _, _, sup, _, _ in res:
+        # more columns asked than n: the (n + 1)-th would be dependent;
+        # with tol, n columns leave r = 0 (tol met) in exact arithmetic
+        if st > 0 or (tol is None and len(sup) == ncoef < cap):
+            warnings.warn(PREMATURE, RuntimeWarning, stacklevel=2)
+        n_iters.append(len(sup))
+    if return_path:
+        steps = max(n_iters, default=0)
+        coef = np.zeros((m, t, steps), dt)
+        for j, (_, _, path, sup, _, _) in enumerate(res):
+            path = np.asarray(path)
+            for s in range(len(sup)):
+                coef[sup[:s + 1], j, s] = path[:s + 1, s]
+    else:
+        coef = np.zeros((m, t), dt)
+        for j, (_, c, _, _, _, _) in enumerate(res):
+            coef[:, j] = np.asarray(c)[:, 0]
+    coef = np.squeeze(coef)
+    if return_n_iter:
+        return coef, (n_iters[0] if t == 1 else n_iters)
+    return coef
