@@ -1557,7 +1557,8 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  C / A_A, or, where a coefficient would change sign first, LAR flips
  *  its sign and the Lasso takes the step to zero and removes the column
  *  (the next step adds no column, as scikit-learn's).  A column whose
- *  pivot |R(k,k)| comes out below 1e-7 (scikit-learn's Cholesky pivot)
+ *  pivot |R(k,k)| comes out below max(1e-7, n eps ||X(:,t)||) (1e-7:
+ *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses is dropped (its correlation
  *  set to 0, no step counted).  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last

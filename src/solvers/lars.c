@@ -14,7 +14,8 @@
  * v = R' \ s, w = G^-1 s = R \ v and X_A w = Q1 v, so the direction is
  * two triangular solves, one product with Q1 (n x |A|) and one with X'
  * (the correlations of every column with it).  R(k,k) of the entering
- * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 the
+ * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 (or
+ * n eps ||x_t||, where larger: float) the
  * column is degenerate and dropped again, as there.
  *
  * Host and device: X and y stay in the context.  The correlations
