@@ -1592,6 +1592,85 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
                     qru_matrix *coef, qru_matrix *path, int *support,
                     qru_solver_info *info);
 
+/** Least angle regression (LAR) and the Lasso path by homotopy (Efron,
+ *  Hastie, Johnstone and Tibshirani 2004), step for step as
+ *  scikit-learn's `lars_path(X, y, method='lar' | 'lasso', max_iter,
+ *  alpha_min)` with its other defaults (no Gram, no intercept, no
+ *  normalisation, positive = False, eps the machine epsilon).
+ *
+ *  MATLAB: `coefs = lasso(X, y, 'Lambda', alphas, 'Standardize', false,
+ *  'Intercept', false)` (lasso = 1): coefs(:, i) minimises
+ *  ||y - X b||^2 / (2 n) + alphas(i) ||b||_1; the knots of that path
+ *
+ *  The active set A (in order of entry) is held as a #QRU_Q_THIN
+ *  factorisation X(:, A) = Q1 R, grown by qru_lsq_add_cols() (the column
+ *  appended) when a variable enters and shrunk by qru_lsq_remove_cols()
+ *  when a Lasso coefficient crosses zero (#QRU_UPDATE_FAST).  A step:
+ *  with the correlations c = X' (y - X b) and C = max |c_j| over the
+ *  inactive j (alpha = C / n), the inactive column with the largest
+ *  |c_j| enters (ties: the first in scikit-learn's order of the inactive
+ *  columns, the lowest index until columns have entered: an entering
+ *  column takes the place of the first inactive one); the equiangular
+ *  direction u = X_A w A_A with w = (X_A' X_A)^-1 s (s the signs of c on
+ *  A, A_A = (s' w)^-1/2) is R \ (R' \ s) and Q1 (R' \ s); the step
+ *  gamma is the smallest positive (C -+ c_j) / (A_A -+ X_j' u) and
+ *  C / A_A, or, where a coefficient would change sign first, LAR flips
+ *  its sign and the Lasso takes the step to zero and removes the column
+ *  (the next step adds no column, as scikit-learn's).  A column whose
+ *  pivot |R(k,k)| comes out below max(1e-7, n eps ||X(:,t)||) (1e-7:
+ *  scikit-learn's Cholesky pivot; the second term, float's rounding)
+ *  or that the update's rank rule refuses is dropped (its correlation
+ *  set to 0, no step counted).  The path ends when alpha <= alpha_min +
+ *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
+ *  coefficients are interpolated to alpha_min), after max_iter steps,
+ *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
+ *  entered is then in active, the path has no step for it): all as
+ *  scikit-learn.
+ *
+ *  Host and device: X and y stay in the context.  c = X' y is one
+ *  product; later c is updated on the host (c -= gamma X' u, as
+ *  scikit-learn does).  Per step the host uploads s (|A| numbers) and
+ *  downloads X' u, R(k,k) and w together (m + 1 + |A| numbers, 1 host
+ *  wait); an entering column adds the update's rank rule (4 waits), a
+ *  leaving one the correlation of that column with the new residual (1
+ *  wait).  The start scans X and y and forms X' y (3 waits), the end
+ *  writes coefs (1 wait; 1 more for info's residual).  The path is kept
+ *  on the host (double) until then.
+ *
+ *  @param ctx       context (1)
+ *  @param X         n x m, n, m >= 1; any shape (2)
+ *  @param y         n x 1 (3)
+ *  @param lasso     0: LAR ('lar'), 1: the Lasso path ('lasso') (4)
+ *  @param max_iter  the most steps, >= 0 (scikit-learn's default: 500) (5)
+ *  @param alpha_min the smallest alpha of the path, finite, >= 0 (6)
+ *  @param alphas    host array of max_iter + 1 doubles: receives the
+ *                   alphas of the steps 0 .. nsteps (max |c_j| / n,
+ *                   decreasing) (7)
+ *  @param active    host array of min(n, m) ints: receives the final
+ *                   active set (0-based, in order of entry), the entries
+ *                   after it set to -1 (8)
+ *  @param coefs     m x c with c >= max_iter + 1, X's type: receives the
+ *                   coefficients of steps 0 .. nsteps in its first
+ *                   nsteps + 1 columns (the rest unchanged); must not
+ *                   overlap X or y (9)
+ *  @param nsteps    receives the steps taken (10)
+ *  @param info      NULL, or receives the steps, |A| and ||y - X b||_2 of
+ *                   the last coefficients (11)
+ *  @return 0; -i for a bad argument i (checked in order); -2 or -3 when X
+ *          or y holds a NaN or an infinity (scanned whatever
+ *          #QRU_OPTION_CHECK_FINITE says); 1 when the equiangular
+ *          direction is not defined (s' w not positive and finite: the
+ *          active columns are numerically dependent beyond the pivot
+ *          rule), the path up to the step before then returned; or a
+ *          library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE), the outputs
+ *          then unchanged.  Needs the factorisation of up to min(n, m)
+ *          columns, 3 m + 2 n + 2 min(n, m) + 1 elements in the context
+ *          and m (nsteps + 1) doubles on the host. */
+QRU_API int qru_lars(qru_context *ctx, const qru_matrix *X,
+                     const qru_matrix *y, int lasso, int max_iter,
+                     double alpha_min, double *alphas, int *active,
+                     qru_matrix *coefs, int *nsteps, qru_solver_info *info);
+
 /** @} */
 
 #ifdef __cplusplus

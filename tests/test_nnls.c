@@ -22,60 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qru_test.h"
+#include "solver_check.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
-
-static const char *dname(qru_dtype dt)
-{
-    return dt == QRU_DOUBLE ? "double" : "float";
-}
-
-/* a rows x cols double array, column-major (ld = rows) */
-static double *dmat(int rows, int cols)
-{
-    double *a = calloc((size_t)rows * (size_t)cols + 1, sizeof(double));
-    ck_assert_ptr_nonnull(a);
-    return a;
-}
-
-/* a's values rounded to dt (so that the host works on the uploaded
- * problem exactly) */
-static void round_to(qru_dtype dt, double *a, size_t len)
-{
-    if (dt == QRU_FLOAT)
-        for (size_t i = 0; i < len; ++i)
-            a[i] = (double)(float)a[i];
-}
-
-static qru_matrix *upload(qru_dtype dt, int rows, int cols,
-                          const double *a)
-{
-    void *h = qru_test_from_double(dt, rows, cols, rows, a, rows, 'A', 0, 0);
-    qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, 0, h, rows);
-    free(h);
-    return M;
-}
-
-/* M's contents as doubles */
-static double *fetch(const qru_matrix *M)
-{
-    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
-    qru_dtype dt = qru_matrix_dtype(M);
-    void *h = qru_test_download(M);
-    double *a = dmat(rows, cols);
-    for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i)
-            a[i + (size_t)j * rows] = qru_test_get(dt, h, rows, i, j);
-    free(h);
-    return a;
-}
 
 static double nrm(int n, const double *v) { return cblas_dnrm2(n, v, 1); }
 
@@ -177,37 +125,6 @@ static int ref_nnls(int n, int m, const double *A, const double *b,
 
 /* ---- the problems and the checks ----------------------------------------- */
 
-/* A problem as the test holds it: A (n x m) and b in double, rounded to
- * the element type dt (the host then works on what was uploaded). */
-typedef struct prob {
-    qru_dtype dt;
-    int n, m;
-    double *A, *b;
-} prob;
-
-/* A and b of uniform(-1, 1) entries */
-static prob prob_rand(qru_dtype dt, int n, int m, unsigned *seed)
-{
-    prob p = {dt, n, m, dmat(n, m), dmat(n, 1)};
-    for (size_t i = 0; i < (size_t)n * (size_t)m; ++i)
-        p.A[i] = qru_test_urand(seed);
-    for (int i = 0; i < n; ++i)
-        p.b[i] = qru_test_urand(seed);
-    return p;
-}
-
-/* after the caller changed A or b: round them to dt */
-static void prob_round(prob *p)
-{
-    round_to(p->dt, p->A, (size_t)p->n * (size_t)p->m);
-    round_to(p->dt, p->b, (size_t)p->n);
-}
-
-static void prob_free(prob *p)
-{
-    free(p->A);
-    free(p->b);
-}
 
 typedef struct result {
     int st;
@@ -772,15 +689,10 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
     qru_dtype dt = p0->dt;
     ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, v),
                      0);
-    static const double bad[] = {NAN, INFINITY, -INFINITY};
     for (int k = 0; k < 6; ++k) {
         int in_b = k % 2;
-        prob p = prob_rand(dt, p0->n, p0->m, seed);
+        prob p = prob_nonfinite(p0, k, seed);
         int n = p.n, m = p.m;
-        if (in_b)
-            p.b[n - 1] = bad[k / 2];
-        else
-            p.A[3 + 2 * n] = bad[k / 2];
         double *sx = dmat(m, 1);
         for (int j = 0; j < m; ++j)
             sx[j] = 7.0 + j;
@@ -789,7 +701,7 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
         qru_solver_info info = {-7, -7, -7.0};
         int st = qru_nnls(ctx, Ad, bd, 0, -1.0, x, w, &info);
         ck_assert_msg(st == -2 - in_b, "%s check=%d %g in %s: status %d",
-                      dname(dt), v, bad[k / 2], in_b ? "b" : "A", st);
+                      dname(dt), v, (in_b ? p.b[n - 1] : p.A[3 + 2 * n]), in_b ? "b" : "A", st);
         ck_assert_int_eq(info.iterations, -7);
         double *gx = fetch(x), *gw = fetch(w);
         ck_assert(memcmp(gx, sx, sizeof(double) * m) == 0);
@@ -807,10 +719,7 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
 
 /* The cases: each runs on a random problem of its shape (rounded to the
  * element type), which it may change, with its variant v. */
-static const struct ncase {
-    void (*run)(prob *p, int v, unsigned *seed);
-    int n, m, v;
-} ncases[] = {
+static const solver_case ncases[] = {
     {c_random, 200, 50, 0},       {c_random, 60, 60, 0},
     {c_random, 30, 80, 0},        {c_random, 90, 7, 0},
     {c_all_positive, 120, 30, 0}, {c_zero_solution, 50, 20, 0},
@@ -824,27 +733,11 @@ static const struct ncase {
 #define NCASES ((int)(sizeof ncases / sizeof ncases[0]))
 
 /* _i: the case (_i / 2) in the element type _i % 2 */
-START_TEST(test_case)
-{
-    if (_i % 2 >= qru_test_ndtypes(ctx))
-        return;
-    const struct ncase *c = &ncases[_i / 2];
-    unsigned seed = 1000u + 17u * (unsigned)_i;
-    prob p = prob_rand(qru_test_dtype(ctx, _i % 2), c->n, c->m, &seed);
-    prob_round(&p);
-    c->run(&p, c->v, &seed);
-    prob_free(&p);
-}
+/* _i: the case (_i / 2) in the element type _i % 2 */
+START_TEST(test_case) { solver_case_run(ncases, _i, 1000u); }
 END_TEST
 
 int main(void)
 {
-    /* one test case: every (case, element type) pair in a loop */
-    TCase *tc = tcase_create("nnls");
-    tcase_add_loop_test(tc, test_case, 0, 2 * NCASES);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 600);
-    Suite *s = suite_create("nnls");
-    suite_add_tcase(s, tc);
-    return qru_test_main(s);
+    return solver_check_main("nnls", test_case, NCASES);
 }

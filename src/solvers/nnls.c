@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../update/update.h"
+#include "solver.h"
 
 /* The state of a solve: the host copies (double) and the device buffer. */
 typedef struct nnls_state {
@@ -174,26 +174,9 @@ static int nnls_solve(nnls_state *s)
  * refuses it (f unchanged), or a library status. */
 static int nnls_add(nnls_state *s, int t)
 {
-    qru_matrix col = *s->A; /* a header over A(:, t), freed with nothing */
-    col.cols = 1;
-    col.p = qru_ptr_at(s->A->p, s->A->ld, 0, t);
-    col.owned = 0;
-    if (!s->f) {
-        qru_lsq_options opt;
-        qru_lsq_options_init(&opt);
-        opt.q = QRU_Q_THIN;
-        opt.col_capacity = s->kmax < 32 ? s->kmax : 32;
-        QRU_TRY(qru_lsq_create(s->ctx, &col, s->b, &opt, &s->f));
-        s->f->upd_alg = QRU_UPDATE_FAST; /* updates, never refactorise */
-    } else {
-        int st = qru_upd_run(s->ctx, s->f,
-                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, s->np, 1,
-                                           &col, NULL, NULL, NULL, 0, NULL,
-                                           -1});
-        if (st > 0)
-            return 1;
-        QRU_TRY(st);
-    }
+    int st = qru_solver_add_col(s->ctx, s->A, s->b, t, s->kmax, &s->f);
+    if (st)
+        return st;
     s->P[s->np++] = t;
     s->in[t] = 1;
     return 0;
@@ -203,14 +186,7 @@ static int nnls_add(nnls_state *s, int t)
 static int nnls_remove(nnls_state *s, int i)
 {
     int j = s->P[i];
-    if (s->np == 1) {
-        qru_lsq_destroy(s->f);
-        s->f = NULL;
-    } else {
-        QRU_TRY(qru_upd_run(s->ctx, s->f,
-                            (qru_upd_req){QRU_UPD_OP_REMOVE_COLS, i, 1, NULL,
-                                          NULL, NULL, NULL, 0, NULL, -1}));
-    }
+    QRU_TRY(qru_solver_remove_col(s->ctx, &s->f, i));
     for (int k = i; k + 1 < s->np; ++k)
         s->P[k] = s->P[k + 1];
     --s->np;
@@ -340,11 +316,7 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
              int maxiter, double tol, qru_matrix *x, qru_matrix *w,
              qru_solver_info *info)
 {
-    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
-    QRU_ARG(ctx, 2, A->rows >= 1 && A->cols >= 1,
-            "A is %d x %d, but it needs rows >= 1 and cols >= 1", A->rows,
-            A->cols);
+    QRU_SOLVER_ARG_A(ctx, "A", A);
     qru_dtype dt = A->dtype;
     int n = A->rows, m = A->cols, kmax = n < m ? n : m;
     const qru_backend_ops *o = ctx->ops;
@@ -390,28 +362,13 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         s.x[j] = 0.0;
         s.in[j] = 0;
     }
-    st = delems > (size_t)INT_MAX
-             ? qru_fail(QRU_ERR_ALLOC, "%zu elements of workspace", delems)
-             : 0;
-    if (!st)
-        st = o->mem_alloc(ctx, es * delems, &s.dev.h);
-    if (st) {
-        s.dev.h = NULL;
-        goto done;
-    }
     /* x = 0: w = A' b */
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, A->p, A->ld, b->p,
-                         b->ld, 0.0, s.dev, m));
-    QRU_TRY_GOTO(nnls_get(&s, m, s.dev, s.w0, NULL, m));
+    QRU_TRY_GOTO(qru_solver_start(ctx, A, b, delems, &s.dev, s.hbuf, s.w0));
     for (int j = 0; j < m; ++j)
         s.w[j] = s.w0[j];
     QRU_TRY_GOTO(nnls_run(&s, maxiter, &steps, &capped));
     QRU_TRY_GOTO(nnls_finish(&s, x, w, &rnorm));
-    if (info) {
-        info->iterations = steps;
-        info->active = s.np;
-        info->rnorm = rnorm;
-    }
+    qru_solver_report(info, steps, s.np, rnorm);
     if (capped)
         st = qru_fail(maxiter, "the iteration cap maxiter = %d was reached "
                                "(x is the last feasible iterate, %d columns "

@@ -1,0 +1,557 @@
+/*
+ * Least angle regression and the Lasso path by homotopy (Efron, Hastie,
+ * Johnstone and Tibshirani 2004), written once for both precisions
+ * against the update API, step for step as scikit-learn's lars_path
+ * (method 'lar' or 'lasso', X given, no Gram, positive = False).
+ *
+ * The active columns X_A are held as a thin least-squares factorisation
+ * (QRU_Q_THIN: X_A = Q1 R) grown by one column when a variable enters
+ * (qru_upd_run with an added column, appended) and shrunk by one when a
+ * Lasso coefficient crosses zero (a removed column, at its position).
+ * Thin rather than Q-less or a Cholesky factor of X_A' X_A: with Q1 the
+ * equiangular vector needs no scatter of the active set and no squared
+ * condition number: with G = X_A' X_A = R' R and s the active signs,
+ * v = R' \ s, w = G^-1 s = R \ v and X_A w = Q1 v, so the direction is
+ * two triangular solves, one product with Q1 (n x |A|) and one with X'
+ * (the correlations of every column with it).  R(k,k) of the entering
+ * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 (or
+ * n eps ||x_t||, where larger: float) the
+ * column is degenerate and dropped again, as there.
+ *
+ * Host and device: X and y stay in the context.  The correlations
+ * c = X' y are computed once (one GEMM) and then, as scikit-learn does,
+ * updated on the host with gamma X' u; per step the host uploads s (|A|
+ * numbers) and downloads X' (Q1 v), R(k,k) and w together (m + 1 + |A|
+ * numbers, 1 host wait); an entering column costs the update's rank rule
+ * (4 waits), a leaving one the correlation of the dropped column with
+ * the new residual (1 upload of the coefficients, 1 wait).  The path
+ * (coefficients and alphas) is kept on the host in double and written to
+ * the caller's outputs only at the end.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver.h"
+
+/* The state of a path: host arrays (double) and the device buffer. */
+typedef struct lars_state {
+    qru_lsq *f;   /* the factorisation of X(:, A), NULL while A is empty */
+    int na;       /* |A| */
+    qru_context *ctx;
+    const qru_matrix *X, *y;
+    qru_dtype dt;
+    int n, m, kmax;
+    int *perm;    /* perm[0 .. na-1]: A in order of entry; then the
+                     inactive columns in scikit-learn's order (m) */
+    double *cov;  /* cov[j]: the correlation of column j (inactive) (m) */
+    double *corr; /* X' u for the last direction u (m) */
+    double *sgn;  /* the signs of A, in perm's order (kmax) */
+    double *w;    /* G^-1 s, then the scaled least squares (kmax) */
+    double *piv;  /* piv[j]: the smallest pivot |R(k,k)| column j may
+                     enter with (m) */
+    double rkk;   /* |R(k,k)| of the last column, as downloaded */
+    void *hbuf;   /* staging: max(m + 1 + kmax, m) elements of dt */
+    qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
+                     CF (m), RR (n) */
+} lars_state;
+
+static size_t lars_off_w(const lars_state *s) { return (size_t)s->m + 1; }
+static size_t lars_off_v(const lars_state *s)
+{
+    return (size_t)s->m + 1 + (size_t)s->kmax;
+}
+static size_t lars_off_u(const lars_state *s)
+{
+    return (size_t)s->m + 1 + 2 * (size_t)s->kmax;
+}
+static size_t lars_off_cf(const lars_state *s)
+{
+    return lars_off_u(s) + (size_t)s->n;
+}
+static size_t lars_off_rr(const lars_state *s)
+{
+    return lars_off_cf(s) + (size_t)s->m;
+}
+
+static double lars_hget(const lars_state *s, int i)
+{
+    return s->dt == QRU_DOUBLE ? ((const double *)s->hbuf)[i]
+                               : (double)((const float *)s->hbuf)[i];
+}
+
+static void lars_hset(lars_state *s, int i, double v)
+{
+    if (s->dt == QRU_DOUBLE)
+        ((double *)s->hbuf)[i] = v;
+    else
+        ((float *)s->hbuf)[i] = (float)v;
+}
+
+/* The scan of argument i (M): -i when a column holds a NaN or an
+ * infinity (or its norm overflows), whatever QRU_OPTION_CHECK_FINITE
+ * says (nrm: M->cols doubles of scratch). */
+static int lars_scan(qru_context *ctx, int i, const char *name,
+                     const qru_matrix *M, double *nrm)
+{
+    QRU_TRY(qru_check_finite(ctx, i, M, 'A', 'N', 0));
+    QRU_TRY(ctx->ops->col_norms(ctx, M->dtype, M->rows, M->cols, M->p, M->ld,
+                                nrm));
+    for (int j = 0; j < M->cols; ++j)
+        if (!isfinite(nrm[j]))
+            return qru_fail_arg(i, "column %d of %s has the norm %g: it "
+                                   "holds a NaN or an infinity",
+                                j + 1, name, nrm[j]);
+    return 0;
+}
+
+/* The checks of X (2, after its type and shape) .. nsteps (10), in
+ * order (nrm: m doubles of scratch). */
+static int lars_args(qru_context *ctx, const qru_matrix *X,
+                     const qru_matrix *y, int lasso, int max_iter,
+                     double alpha_min, const double *alphas,
+                     const int *active, const qru_matrix *coefs,
+                     const int *nsteps, double *nrm)
+{
+    QRU_TRY(lars_scan(ctx, 2, "X", X, nrm));
+    QRU_TRY(qru_arg_matrix(ctx, 3, "y", y, X->dtype));
+    if (y->rows != X->rows || y->cols != 1)
+        return qru_fail_arg(3, "y is %d x %d, but it must be %d x 1 (X's "
+                               "rows)", y->rows, y->cols, X->rows);
+    QRU_TRY(lars_scan(ctx, 3, "y", y, nrm));
+    if (lasso != 0 && lasso != 1)
+        return qru_fail_arg(4, "lasso = %d, but it must be 0 (LAR) or 1 "
+                               "(the Lasso path)", lasso);
+    if (max_iter < 0)
+        return qru_fail_arg(5, "max_iter = %d, but it must be >= 0",
+                            max_iter);
+    if (!(isfinite(alpha_min) && alpha_min >= 0.0))
+        return qru_fail_arg(6, "alpha_min = %g, but it must be finite and "
+                               ">= 0", alpha_min);
+    if (!alphas)
+        return qru_fail_arg(7, "alphas is NULL (it needs max_iter + 1 = "
+                               "%lld entries)", (long long)max_iter + 1);
+    if (!active)
+        return qru_fail_arg(8, "active is NULL (it needs min(n, m) = %d "
+                               "entries)",
+                            X->rows < X->cols ? X->rows : X->cols);
+    QRU_TRY(qru_arg_matrix(ctx, 9, "coefs", coefs, X->dtype));
+    if (coefs->rows != X->cols || (long long)coefs->cols < (long long)max_iter + 1)
+        return qru_fail_arg(9, "coefs is %d x %d, but it must be %d x c "
+                               "with c >= max_iter + 1 = %lld",
+                            coefs->rows, coefs->cols, X->cols,
+                            (long long)max_iter + 1);
+    if (qru_mat_overlap(coefs, X))
+        return qru_fail_arg(9, "coefs overlaps X (they share memory)");
+    if (qru_mat_overlap(coefs, y))
+        return qru_fail_arg(9, "coefs overlaps y (they share memory)");
+    if (!nsteps)
+        return qru_fail_arg(10, "nsteps is NULL");
+    return 0;
+}
+
+static int lars_add(lars_state *s, int t)
+{
+    return qru_solver_add_col(s->ctx, s->X, s->y, t, s->kmax, &s->f);
+}
+
+static int lars_remove(lars_state *s, int i)
+{
+    return qru_solver_remove_col(s->ctx, &s->f, i);
+}
+/* |R(k,k)| of the last column of the factorisation (k = f->m; 1 wait). */
+static int lars_rkk(lars_state *s)
+{
+    qru_lsq *f = s->f;
+    int k = f->m - 1;
+    QRU_TRY(s->ctx->ops->download(s->ctx, s->dt, 1, 1,
+                                  qru_ptr_at(f->R, f->ldr, k, k), 1, s->hbuf,
+                                  1));
+    s->rkk = fabs(lars_hget(s, 0));
+    return 0;
+}
+
+/* The direction of the current signs (k = f->m of them): w = G^-1 s and
+ * corr = X' X_A w, and |R(k,k)| of the last column (one wait). */
+static int lars_direction(lars_state *s)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_lsq *f = s->f;
+    int k = f->m, m = s->m;
+    qru_ptr C = s->dev, Rk = qru_ptr_add(s->dev, (size_t)m),
+            W = qru_ptr_add(s->dev, lars_off_w(s)),
+            V = qru_ptr_add(s->dev, lars_off_v(s)),
+            U = qru_ptr_add(s->dev, lars_off_u(s));
+    for (int i = 0; i < k; ++i)
+        lars_hset(s, i, s->sgn[i]);
+    QRU_TRY(o->upload(ctx, s->dt, k, 1, s->hbuf, k, V, k));
+    QRU_TRY(o->trsm(ctx, s->dt, 'L', 'U', 'T', 'N', k, 1, 1.0, f->R, f->ldr,
+                    V, k));
+    QRU_TRY(o->copy(ctx, s->dt, k, 1, V, k, W, k));
+    QRU_TRY(o->trsm(ctx, s->dt, 'L', 'U', 'N', 'N', k, 1, 1.0, f->R, f->ldr,
+                    W, k));
+    QRU_TRY(o->gemm(ctx, s->dt, 'N', 'N', s->n, 1, k, 1.0, f->Q, f->ncap, V,
+                    k, 0.0, U, s->n));
+    QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', m, 1, s->n, 1.0, s->X->p,
+                    s->X->ld, U, s->n, 0.0, C, m));
+    QRU_TRY(o->copy(ctx, s->dt, 1, 1, qru_ptr_at(f->R, f->ldr, k - 1, k - 1),
+                    f->ldr, Rk, 1));
+    /* C, Rkk and W are adjacent: one transfer */
+    QRU_TRY(o->download(ctx, s->dt, m + 1 + k, 1, C, m + 1 + k, s->hbuf,
+                        m + 1 + k));
+    for (int j = 0; j < m; ++j)
+        s->corr[j] = lars_hget(s, j);
+    s->rkk = fabs(lars_hget(s, m));
+    for (int i = 0; i < k; ++i)
+        s->w[i] = lars_hget(s, m + 1 + i);
+    return 0;
+}
+
+/* r = y - X coef on the device (coef: m doubles), then X(:, j)' r for the
+ * nd columns j of cols into out (one wait), or ||r|| into out[0] when
+ * cols is NULL. */
+static int lars_resid(lars_state *s, const double *coef, const int *cols,
+                      int nd, double *out)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    int n = s->n, m = s->m;
+    qru_ptr CF = qru_ptr_add(s->dev, lars_off_cf(s)),
+            RR = qru_ptr_add(s->dev, lars_off_rr(s)), T = s->dev;
+    for (int j = 0; j < m; ++j)
+        lars_hset(s, j, coef[j]);
+    QRU_TRY(o->upload(ctx, s->dt, m, 1, s->hbuf, m, CF, m));
+    QRU_TRY(o->copy(ctx, s->dt, n, 1, s->y->p, s->y->ld, RR, n));
+    QRU_TRY(o->gemm(ctx, s->dt, 'N', 'N', n, 1, m, -1.0, s->X->p, s->X->ld,
+                    CF, m, 1.0, RR, n));
+    if (!cols)
+        return o->col_norms(ctx, s->dt, n, 1, RR, n, out);
+    for (int i = 0; i < nd; ++i)
+        QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', 1, 1, n, 1.0,
+                        qru_ptr_at(s->X->p, s->X->ld, 0, cols[i]), s->X->ld,
+                        RR, n, 0.0, qru_ptr_add(T, (size_t)i), 1));
+    QRU_TRY(o->download(ctx, s->dt, nd, 1, T, nd, s->hbuf, nd));
+    for (int i = 0; i < nd; ++i)
+        out[i] = lars_hget(s, i);
+    return 0;
+}
+
+/* scikit-learn's arrayfuncs.min_pos: the smallest positive entry, or the
+ * largest double when there is none. */
+static double lars_min_pos(double v, double cur)
+{
+    return v > 0.0 && v < cur ? v : cur;
+}
+
+/* The path kept on the host: alphas (cap) and coefficients (m x cap). */
+typedef struct lars_path {
+    int cap, m;
+    double *alphas, *coefs;
+} lars_path;
+
+/* Room for column it; 0 or QRU_ERR_ALLOC. */
+static int lars_path_room(lars_path *p, int it, int limit)
+{
+    if (it < p->cap)
+        return 0;
+    long long nc = 2LL * p->cap;
+    if (nc > limit)
+        nc = limit;
+    if (nc <= it)
+        nc = (long long)it + 1;
+    double *a = realloc(p->alphas, sizeof(double) * (size_t)nc);
+    if (!a)
+        return QRU_HOST_ALLOC_FAILED;
+    p->alphas = a;
+    double *c = realloc(p->coefs, sizeof(double) * (size_t)nc * p->m);
+    if (!c)
+        return QRU_HOST_ALLOC_FAILED;
+    p->coefs = c;
+    memset(c + (size_t)p->cap * p->m, 0,
+           sizeof(double) * (size_t)(nc - p->cap) * p->m);
+    p->cap = (int)nc;
+    return 0;
+}
+
+/* The path; *nit receives the steps.  Returns 0, 1 (a degenerate
+ * direction) or a library status. */
+static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
+                    double alpha_min, int *nit)
+{
+    const double tol = (double)FLT_EPSILON; /* scikit-learn's equality
+                                               tolerance */
+    const double tiny = (double)FLT_MIN;
+    const double dec = s->dt == QRU_DOUBLE ? 1e15 : 1e6;
+    int m = s->m, n_iter = 0, drop = 0;
+    int *idx = malloc(sizeof(int) * (size_t)s->kmax);
+    double *tmp = malloc(sizeof(double) * (size_t)s->kmax);
+    int st = 0;
+    if (!idx || !tmp) {
+        st = QRU_HOST_ALLOC_FAILED;
+        goto done;
+    }
+    /* every degenerate column is dropped without a step: at most m of
+     * them between two steps, so the loop ends */
+    for (long long guard = 0;; ++guard) {
+        if (guard > ((long long)max_iter + 2) * ((long long)m + 2)) {
+            st = qru_fail(QRU_ERR_INTERNAL, "the path did not end");
+            goto done;
+        }
+        double *coef = p->coefs + (size_t)n_iter * m;
+        double *prev = n_iter > 0 ? coef - m : NULL;
+        int ci = -1;
+        double C = 0.0;
+        for (int i = s->na; i < m; ++i) { /* the first largest |cov| */
+            double a = fabs(s->cov[s->perm[i]]);
+            if (ci < 0 || a > C) {
+                ci = i;
+                C = a;
+            }
+        }
+        double alpha = C / s->n;
+        p->alphas[n_iter] = alpha;
+        if (alpha <= alpha_min + tol) {
+            if (fabs(alpha - alpha_min) > tol) {
+                if (n_iter > 0) {
+                    double pa = p->alphas[n_iter - 1];
+                    double ss = (pa - alpha_min) / (pa - alpha);
+                    for (int j = 0; j < m; ++j)
+                        coef[j] = prev[j] + ss * (coef[j] - prev[j]);
+                }
+                p->alphas[n_iter] = alpha_min;
+            }
+            break;
+        }
+        if (n_iter >= max_iter || s->na >= s->kmax)
+            break;
+        int added = 0, grew = lasso && n_iter > 0 &&
+                                p->alphas[n_iter - 1] < alpha;
+        if (!drop) {
+            int t = s->perm[ci];
+            double cs = s->cov[t];
+            s->sgn[s->na] = cs > 0 ? 1.0 : (cs < 0 ? -1.0 : 0.0);
+            /* scikit-learn's order: t takes the place of the first
+             * inactive column, which takes t's (kept when t is dropped) */
+            s->perm[ci] = s->perm[s->na];
+            s->perm[s->na] = t;
+            int r = lars_add(s, t);
+            if (r < 0) {
+                st = r;
+                goto done;
+            }
+            if (r == 0 && grew) { /* its pivot now: the path ends here */
+                QRU_TRY_GOTO(lars_rkk(s));
+                if (s->rkk < s->piv[t]) {
+                    QRU_TRY_GOTO(lars_remove(s, s->na));
+                    r = 1;
+                }
+            }
+            if (r == 1) { /* refused or degenerate: dropped, as there */
+                s->cov[t] = 0.0;
+                continue;
+            }
+            ++s->na;
+            added = 1;
+        }
+        if (grew) /* alpha grew: scikit-learn stops (rounding dominates) */
+            break;
+        QRU_TRY_GOTO(lars_direction(s));
+        if (added && s->rkk < s->piv[s->perm[s->na - 1]]) { /* degenerate */
+            --s->na;
+            int t = s->perm[s->na];
+            QRU_TRY_GOTO(lars_remove(s, s->na));
+            s->cov[t] = 0.0;
+            continue;
+        }
+        int k = s->na;
+        double sw = 0.0;
+        for (int i = 0; i < k; ++i)
+            sw += s->w[i] * s->sgn[i];
+        double AA = 1.0 / sqrt(sw);
+        if (!isfinite(AA) || !(sw > 0.0)) {
+            st = qru_fail(1, "step %d: the equiangular direction is not "
+                             "defined (s' G^-1 s = %g with %d active "
+                             "columns: they are numerically dependent); "
+                             "the path ends at the step before",
+                          n_iter + 1, sw, k);
+            goto done;
+        }
+        for (int i = 0; i < k; ++i)
+            s->w[i] *= AA;
+        double g = DBL_MAX, g2 = DBL_MAX;
+        for (int i = k; i < m; ++i) {
+            int j = s->perm[i];
+            double c = rint(AA * s->corr[j] * dec) / dec;
+            s->corr[j] = c;
+            g = lars_min_pos((C - s->cov[j]) / (AA - c + tiny), g);
+            g2 = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), g2);
+        }
+        double gamma = fmin(fmin(g, g2), C / AA);
+        drop = 0;
+        double zpos = DBL_MAX;
+        for (int i = 0; i < k; ++i) {
+            tmp[i] = -coef[s->perm[i]] / (s->w[i] + tiny);
+            zpos = lars_min_pos(tmp[i], zpos);
+        }
+        int nd = 0;
+        if (zpos < gamma) {
+            for (int i = k - 1; i >= 0; --i)
+                if (tmp[i] == zpos) {
+                    idx[nd++] = i; /* descending */
+                    s->sgn[i] = -s->sgn[i];
+                }
+            if (lasso)
+                gamma = zpos;
+            drop = 1;
+        }
+        ++n_iter;
+        QRU_TRY_GOTO(lars_path_room(p, n_iter, max_iter + 1));
+        coef = p->coefs + (size_t)n_iter * m;
+        prev = coef - m;
+        for (int i = 0; i < k; ++i) {
+            int j = s->perm[i];
+            coef[j] = prev[j] + gamma * s->w[i];
+        }
+        for (int i = k; i < m; ++i)
+            s->cov[s->perm[i]] -= gamma * s->corr[s->perm[i]];
+        if (drop && lasso) {
+            /* the crossing columns leave (descending positions), each to
+             * the front of the inactive ones, as scikit-learn's */
+            for (int q = 0; q < nd; ++q) {
+                int i = idx[q], j = s->perm[i];
+                QRU_TRY_GOTO(lars_remove(s, i));
+                for (int r = i; r + 1 < s->na; ++r) {
+                    s->perm[r] = s->perm[r + 1];
+                    s->sgn[r] = s->sgn[r + 1];
+                }
+                --s->na;
+                s->perm[s->na] = j;
+                idx[q] = j;
+            }
+            /* the residual of the remaining active set (the dropped
+             * coefficients, about 0, left out); corr is free now */
+            double *full = s->corr;
+            for (int j = 0; j < m; ++j)
+                full[j] = 0.0;
+            for (int i = 0; i < s->na; ++i)
+                full[s->perm[i]] = coef[s->perm[i]];
+            QRU_TRY_GOTO(lars_resid(s, full, idx, nd, tmp));
+            for (int q = 0; q < nd; ++q)
+                s->cov[idx[q]] = tmp[q];
+        }
+    }
+done:
+    *nit = n_iter;
+    free(idx);
+    free(tmp);
+    return st;
+}
+
+int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
+             int lasso, int max_iter, double alpha_min, double *alphas,
+             int *active, qru_matrix *coefs, int *nsteps,
+             qru_solver_info *info)
+{
+    QRU_SOLVER_ARG_A(ctx, "X", X);
+    qru_dtype dt = X->dtype;
+    int n = X->rows, m = X->cols, kmax = n < m ? n : m;
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt);
+    size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
+    size_t hel = (size_t)m + 1 + (size_t)kmax;
+    /* host: piv, cov, corr (m), sgn, w (kmax), perm (m), staging */
+    char *h = malloc(sizeof(double) * (3 * (size_t)m + 2 * (size_t)kmax) +
+                     sizeof(int) * (size_t)m + es * hel);
+    if (!h)
+        QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
+    lars_state s = {0};
+    lars_path p = {0};
+    int nit = 0, st1 = 0;
+    double rnorm = 0.0;
+    s.piv = (double *)h;
+    s.cov = s.piv + m;
+    s.corr = s.cov + m;
+    s.sgn = s.corr + m;
+    s.w = s.sgn + kmax;
+    s.perm = (int *)(s.w + kmax);
+    s.hbuf = (char *)(s.perm + m);
+    int st = lars_args(ctx, X, y, lasso, max_iter, alpha_min, alphas, active,
+                       coefs, nsteps, s.piv);
+    if (st)
+        goto done;
+    /* scikit-learn's pivot rule, 1e-7, or where the element type's
+     * rounding is larger (float), max(n, min(n, m)) eps ||X(:, j)|| (the
+     * update's rank rule) */
+    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    for (int j = 0; j < m; ++j) {
+        double r = (double)n * eps * s.piv[j];
+        s.piv[j] = r > 1e-7 ? r : 1e-7;
+    }
+    s.ctx = ctx;
+    s.dt = dt;
+    s.X = X;
+    s.y = y;
+    s.n = n;
+    s.m = m;
+    s.kmax = kmax;
+    for (int j = 0; j < m; ++j)
+        s.perm[j] = j;
+    p.m = m;
+    QRU_TRY_GOTO(lars_path_room(&p, max_iter < kmax ? max_iter : kmax,
+                                max_iter + 1));
+    /* the correlations X' y */
+    QRU_TRY_GOTO(qru_solver_start(ctx, X, y, delems, &s.dev, s.hbuf, s.cov));
+    st = lars_run(&s, &p, lasso, max_iter, alpha_min, &nit);
+    if (st < 0)
+        goto done;
+    st1 = st;
+    st = 0;
+    if (info)
+        QRU_TRY_GOTO(lars_resid(&s, p.coefs + (size_t)nit * m, NULL, 0,
+                                &rnorm));
+    /* the outputs: coefs (one upload), then the host's */
+    {
+        size_t cnt = (size_t)m * ((size_t)nit + 1);
+        void *stage = malloc(es * cnt);
+        if (!stage) {
+            st = QRU_HOST_ALLOC_FAILED;
+            goto done;
+        }
+        for (size_t i = 0; i < cnt; ++i) {
+            if (dt == QRU_DOUBLE)
+                ((double *)stage)[i] = p.coefs[i];
+            else
+                ((float *)stage)[i] = (float)p.coefs[i];
+        }
+        st = o->upload(ctx, dt, m, nit + 1, stage, m, coefs->p, coefs->ld);
+        if (!st)
+            st = o->sync(ctx);
+        free(stage);
+        if (st)
+            goto done;
+    }
+    for (int i = 0; i <= nit; ++i)
+        alphas[i] = p.alphas[i];
+    for (int i = 0; i < kmax; ++i)
+        active[i] = i < s.na ? s.perm[i] : -1;
+    *nsteps = nit;
+    qru_solver_report(info, nit, s.na, rnorm);
+    if (st1)
+        st = qru_fail(st1, "step %d: the equiangular direction is not "
+                           "defined (the active columns are numerically "
+                           "dependent); the path ends at step %d", nit + 1,
+                      nit);
+done:
+    qru_lsq_destroy(s.f);
+    if (s.dev.h) {
+        (void)o->sync(ctx);
+        o->mem_free(ctx, s.dev.h);
+    }
+    free(p.alphas);
+    free(p.coefs);
+    free(h);
+    QRU_RET(ctx, st);
+}
