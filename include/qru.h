@@ -1456,7 +1456,11 @@ QRU_API int qru_gp_get_data(const qru_gp *gp, double *x, double *y);
  *  what it did in a ::qru_solver_info.  A return > 0 means the solver
  *  stopped before its goal (the iteration cap; a pursuit that ended early:
  *  see each function): the outputs then hold its last iterate, feasible
- *  and consistent.
+ *  and consistent.  NaN and infinities in the data are refused (-2, -3);
+ *  finite data are taken as they are, not rescaled, so the products the
+ *  solvers form (A' b, A' A's entries) must stay within the element
+ *  type's range (entries below about sqrt of its largest value over the
+ *  problem's size).
  *  @{ */
 
 /** What an active-set solver did. */

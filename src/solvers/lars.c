@@ -462,9 +462,10 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     size_t es = qru_dtype_size(dt);
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
     size_t hel = (size_t)m + 1 + (size_t)kmax;
-    /* host: piv, cov, corr (m), sgn, w (kmax), perm (m), staging */
+    /* host: piv, cov, corr (m), sgn, w (kmax), staging, perm (m): the
+     * ints last, so that the staging's elements stay aligned */
     char *h = malloc(sizeof(double) * (3 * (size_t)m + 2 * (size_t)kmax) +
-                     sizeof(int) * (size_t)m + es * hel);
+                     es * hel + sizeof(int) * (size_t)m);
     if (!h)
         QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
     lars_state s = {0};
@@ -476,8 +477,8 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.corr = s.cov + m;
     s.sgn = s.corr + m;
     s.w = s.sgn + kmax;
-    s.perm = (int *)(s.w + kmax);
-    s.hbuf = (char *)(s.perm + m);
+    s.hbuf = (char *)(s.w + kmax);
+    s.perm = (int *)(s.hbuf + es * hel);
     int st = lars_args(ctx, X, y, lasso, max_iter, alpha_min, alphas, active,
                        coefs, nsteps, s.piv);
     if (st)

@@ -1858,6 +1858,113 @@ static void op_matrix(rd *r)
 
 /* ---- driver ------------------------------------------------------------ */
 
+/* The solvers on the updates (qru_nnls, qru_omp, qru_lars) on a small
+ * random problem: a status the header allows (non-finite data: -2 or -3;
+ * clean data: 0 or a documented positive stop), the outputs unchanged by
+ * a failure, and on success x >= 0 (nnls), at most ncoef nonzeros (omp),
+ * at most max_iter steps and finite alphas >= 0 (lars). */
+static void op_solvers(rd *r)
+{
+    unsigned b = u8(r);
+    int n = 1 + (int)(u8(r) % 12), m = 1 + (int)(u8(r) % 12);
+    int mn = n < m ? n : m, clean = 1;
+    double *A = xmalloc(sizeof(double) * (size_t)n * m);
+    double *y = xmalloc(sizeof(double) * (size_t)n);
+    gen(r, n, m, A, &clean);
+    gen(r, n, 1, y, &clean);
+    for (int i = 0; i < n * m; ++i)
+        A[i] = round_dt(A[i]);
+    for (int i = 0; i < n; ++i)
+        y[i] = round_dt(y[i]);
+    /* finite data whose products overflow (1e30, 1e308) are outside what
+     * the solvers promise (qru.h, "Solvers on the updates"): not run */
+    for (int i = 0; i < n * m + n; ++i) {
+        double v = fabs(i < n * m ? A[i] : y[i - n * m]);
+        if (isfinite(v) && v > 1e12) {
+            free(A);
+            free(y);
+            return;
+        }
+    }
+    qru_matrix *MA = mk(n, m, 0, A), *My = mk(n, 1, 0, y);
+    if (trace) { /* the problem, for a reproduction elsewhere */
+        fprintf(stderr, "clean %d, A (%d x %d) then y, column-major:\n",
+                clean, n, m);
+        for (int i = 0; i < n * m; ++i)
+            fprintf(stderr, "%.17g%c", A[i], i + 1 < n * m ? ' ' : '\n');
+        for (int i = 0; i < n; ++i)
+            fprintf(stderr, "%.17g%c", y[i], i + 1 < n ? ' ' : '\n');
+    }
+    qru_solver_info info;
+    char call[96];
+    int st, kind = (int)(b % 3), bad = 0;
+    if (kind == 0) {
+        int maxiter = (b & 4) ? (int)(u8(r) % 6) : 0;
+        double tol = (b & 8) ? -1.0 : 0.0;
+        qru_matrix *x = mk(m, 1, 0, NULL), *w = mk(m, 1, 0, NULL);
+        void *x0 = save(x), *w0 = save(w);
+        snprintf(call, sizeof call, "qru_nnls(n=%d, m=%d, maxiter=%d)", n, m,
+                 maxiter);
+        st = qru_nnls(ctx, MA, My, maxiter, tol, x, w, &info);
+        bad = st < 0 && (!same(x, x0) || !same(w, w0));
+        for (int j = 0; st >= 0 && j < m; ++j)
+            if (!(at(x, j, 0) >= 0.0))
+                FAIL("%s: x(%d) = %g", call, j, at(x, j, 0));
+        free(x0);
+        free(w0);
+        qru_matrix_destroy(x);
+        qru_matrix_destroy(w);
+    } else if (kind == 1) {
+        int ncoef = 1 + (int)(u8(r) % (unsigned)mn);
+        double tol = (b & 8) ? 1e-3 : -1.0;
+        qru_matrix *c = mk(m, 1, 0, NULL);
+        void *c0 = save(c);
+        snprintf(call, sizeof call, "qru_omp(n=%d, m=%d, ncoef=%d)", n, m,
+                 ncoef);
+        st = qru_omp(ctx, MA, My, ncoef, tol, c, NULL, NULL, &info);
+        bad = st < 0 && !same(c, c0);
+        int nz = 0;
+        for (int j = 0; st >= 0 && j < m; ++j)
+            nz += at(c, j, 0) != 0.0;
+        if (nz > ncoef)
+            FAIL("%s: %d nonzeros", call, nz);
+        free(c0);
+        qru_matrix_destroy(c);
+    } else {
+        int max_iter = (int)(u8(r) % 16);
+        double *alphas = xmalloc(sizeof(double) * (size_t)(max_iter + 1));
+        int *active = xmalloc(sizeof(int) * (size_t)mn), nsteps = -7;
+        qru_matrix *C = mk(m, max_iter + 1, 0, NULL);
+        void *C0 = save(C);
+        snprintf(call, sizeof call, "qru_lars(n=%d, m=%d, lasso=%d, iter=%d)",
+                 n, m, (int)((b >> 2) & 1), max_iter);
+        st = qru_lars(ctx, MA, My, (int)((b >> 2) & 1), max_iter, 0.0, alphas,
+                      active, C, &nsteps, &info);
+        bad = st < 0 && (!same(C, C0) || nsteps != -7);
+        if (st >= 0 && (nsteps < 0 || nsteps > max_iter))
+            FAIL("%s: nsteps = %d", call, nsteps);
+        /* (not monotone: LAR's alphas may grow, as scikit-learn's do) */
+        for (int t = 0; st >= 0 && clean && t <= nsteps; ++t)
+            if (!(alphas[t] >= 0.0) || !isfinite(alphas[t]))
+                FAIL("%s: alpha %d = %g", call, t, alphas[t]);
+        free(C0);
+        free(alphas);
+        free(active);
+        qru_matrix_destroy(C);
+    }
+    if (bad)
+        FAIL("%s failed (%d) but wrote its outputs", call, st);
+    if (clean)
+        check_status(call, st, 0, INT_MAX, NULL);
+    else if (st < 0 && st != -2 && st != -3)
+        FAIL("%s on non-finite data returned %d (documented: -2, -3)", call,
+             st);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(My);
+    free(A);
+    free(y);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rd r = {data, size, 0};
@@ -1872,12 +1979,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FAIL("qru_context_create = %d", st);
     for (int t = 0; t < MAXOPS && r.i < r.n; ++t) {
         /* op bytes 0..15 keep their meaning for the committed corpus;
-         * 16..31 add the triangular solves (16, 17), A + U V' (18) and
-         * the column and Cholesky shifts (19, 20), and repeat the rest */
+         * 16..31 add the triangular solves (16, 17), A + U V' (18), the
+         * column and Cholesky shifts (19, 20) and the solvers (21), and
+         * repeat the rest */
         unsigned op = u8(&r) % 32;
         if (op >= 16)
             op = op == 16 || op == 17 ? 16
-                 : op >= 18 && op <= 20 ? op - 1
+                 : op >= 18 && op <= 21 ? op - 1
                                         : op - 16;
         int have = LS.f != NULL;
         if (trace)
@@ -1902,6 +2010,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 17: if (have) op_modify(&r); break;
         case 18: if (have) op_shift_cols(&r); break;
         case 19: op_chol_shift(&r); break;
+        case 20: op_solvers(&r); break;
         default: op_chol_solve(&r); break;
         }
     }
