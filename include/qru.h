@@ -1629,7 +1629,11 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
  *  entered is then in active, the path has no step for it): all as
- *  scikit-learn.
+ *  scikit-learn, but for one case: scikit-learn ends at |A| = m, so for
+ *  n < m, where LAR's sign changes left alpha > 0 with n columns active,
+ *  it goes on adding columns that depend on them (their pivots rounding
+ *  errors, dropped with its warning where below 1e-7); the paths agree
+ *  up to the step where qru's ends.
  *
  *  Host and device: X and y stay in the context.  c = X' y is one
  *  product; later c is updated on the host (c -= gamma X' u, as

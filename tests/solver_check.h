@@ -1,8 +1,8 @@
 /*
  * Helpers shared by the tests of the solvers on the updates (test_nnls.c,
- * test_lars.c): the context fixture, host arrays in double, their upload
- * and download in the element type under test, and the loop test that runs
- * every (case, element type) pair.  Header-only (static functions) so that
+ * test_lars.c): the context fixture (solver_context.h), host arrays in
+ * double, their upload and download in the element type under test, and
+ * the loop test that runs every (case, element type) pair.  Header-only (static functions) so that
  * each test stays one source file.
  */
 #ifndef QRU_SOLVER_CHECK_H
@@ -14,19 +14,7 @@
 #include <string.h>
 
 #include "qru_test.h"
-
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
-
-static const char *dname(qru_dtype dt)
-{
-    return dt == QRU_DOUBLE ? "double" : "float";
-}
+#include "solver_context.h"
 
 /* a rows x cols double array, column-major (ld = rows), zeroed */
 static double *dmat(int rows, int cols)

@@ -15,19 +15,7 @@
 #include <lapacke.h>
 
 #include "qru_test.h"
-
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
-
-static const char *dname(qru_dtype dt)
-{
-    return dt == QRU_DOUBLE ? "double" : "float";
-}
+#include "solver_context.h"
 
 /* ---- a problem: X (n x m), y, held in double with values exact in dt,
  * and their matrices in the context (X with ld n + 3) ---- */

@@ -39,8 +39,15 @@ float64, medians of --repeats timed calls after one untimed):
    a minute in all); the columns chosen must agree.  Ends with the
    markdown table of docs/python.md ("Orthogonal matching pursuit").
 
-    python bench_scipy.py [--repeats 5] [--only fullq|window|p1|nnls|omp]
-                          [--quick]
+6. The Lasso path: qru.lars_path(method='lasso') against
+   sklearn.linear_model.lars_path(method='lasso') (no Gram), max_iter
+   500, at n x m = 2000 x 1000 (X standard normal in Fortran order, y =
+   X x0 plus noise with 100 nonzeros), medians of 3 timed calls; the
+   steps and the final active set must agree.  Ends with the markdown
+   table of docs/python.md ("LARS and the Lasso path").
+
+    python bench_scipy.py [--repeats 5]
+                          [--only fullq|window|p1|nnls|omp|lars] [--quick]
 
 Prints one line a measurement and the ratios SciPy / qru."""
 import argparse
@@ -298,6 +305,28 @@ def first_and_median(fn, repeats):
     return out, statistics.median(ts)
 
 
+def sparse_problem(n, m, k, noise, seed):
+    """X standard normal (n x m, Fortran order) and y = X x0 plus noise,
+    x0 with k nonzeros of magnitude 1 to 2."""
+    rng = np.random.default_rng(seed)
+    X = np.asfortranarray(rng.standard_normal((n, m)))
+    x0 = np.zeros(m)
+    x0[rng.choice(m, k, replace=False)] = rng.choice([-1, 1], k) * \
+        rng.uniform(1, 2, k)
+    return X, X @ x0 + noise * rng.standard_normal(n)
+
+
+def sklearn_row(what, first, tq, ts, same, diff):
+    """Reports a measurement against scikit-learn (same: (what agrees,
+    whether it does); diff: (the result's name, its relative difference))
+    and returns its row of the markdown table, first its leading cells."""
+    report(what, tq, ts, None, "sklearn")
+    print(f"  {same[0]}: {same[1]}, |{diff[0]} - sklearn's| / |sklearn's| "
+          f"= {diff[1]:.1e}", flush=True)
+    return (f"| {first} | {tq * 1e3:.1f} | {ts * 1e3:.1f} | {ts / tq:.2f}x | "
+            f"{'yes' if same[1] else 'NO'} | {diff[1]:.0e} |")
+
+
 def omp(sizes, repeats):
     """qru.orthogonal_mp against scikit-learn's on the same X and y
     (sizes: (n, m, nonzeros, timed calls or None for repeats)); returns
@@ -306,25 +335,39 @@ def omp(sizes, repeats):
     rows = []
     for n, m, k, reps in sizes:
         reps = reps or repeats
-        rng = np.random.default_rng(4)
-        X = np.asfortranarray(rng.standard_normal((n, m)))
-        x0 = np.zeros(m)
-        x0[rng.choice(m, k, replace=False)] = rng.choice([-1, 1], k) * \
-            rng.uniform(1, 2, k)
-        y = X @ x0 + 0.01 * rng.standard_normal(n)
+        X, y = sparse_problem(n, m, k, 0.01, 4)
         cq, tq = first_and_median(
             lambda: qru.orthogonal_mp(X, y, n_nonzero_coefs=k), reps)
         cs, ts = first_and_median(
             lambda: sk_omp(X, y, n_nonzero_coefs=k), reps)
         same = np.array_equal(np.flatnonzero(cq), np.flatnonzero(cs))
         diff = np.linalg.norm(cq - cs) / np.linalg.norm(cs)
-        report(f"omp {n} x {m}, {k} nonzeros ({reps} timed)", tq, ts, None,
-               "sklearn")
-        print(f"  same support: {same}, |coef - sklearn's| / |sklearn's| "
-              f"= {diff:.1e}", flush=True)
-        rows.append(f"| {n} x {m} | {k} | {tq * 1e3:.1f} | {ts * 1e3:.1f} | "
-                    f"{ts / tq:.2f}x | {'yes' if same else 'NO'} | "
-                    f"{diff:.0e} |")
+        rows.append(sklearn_row(
+            f"omp {n} x {m}, {k} nonzeros ({reps} timed)", f"{n} x {m} | {k}",
+            tq, ts, ("same support", same), ("coef", diff)))
+    return rows
+
+
+def lars(sizes):
+    """qru.lars_path against scikit-learn's, method='lasso', on the same X
+    and y (sizes: (n, m, nonzeros, max_iter, timed calls)); returns the
+    rows of the markdown table."""
+    from sklearn.linear_model import lars_path as sk_lars
+    rows = []
+    for n, m, k, steps, reps in sizes:
+        X, y = sparse_problem(n, m, k, 0.5, 5)
+        (aq, actq, cq), tq = first_and_median(
+            lambda: qru.lars_path(X, y, method="lasso", max_iter=steps),
+            reps)
+        (as_, acts, cs), ts = first_and_median(
+            lambda: sk_lars(X, y, method="lasso", max_iter=steps), reps)
+        same = len(aq) == len(as_) and actq == list(acts)
+        diff = np.linalg.norm(cq - cs) / np.linalg.norm(cs) if \
+            cq.shape == cs.shape else float("inf")
+        rows.append(sklearn_row(
+            f"lasso path {n} x {m}, {len(aq) - 1} steps ({reps} timed)",
+            f"{n} x {m} | {len(aq) - 1}", tq, ts,
+            ("same steps and active set", same), ("coefs", diff)))
     return rows
 
 
@@ -332,7 +375,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--only",
-                    choices=["fullq", "window", "p1", "nnls", "omp"])
+                    choices=["fullq", "window", "p1", "nnls", "omp",
+                             "lars"])
     ap.add_argument("--quick", action="store_true",
                     help="small sizes (a smoke test, not the issue's)")
     a = ap.parse_args()
@@ -368,6 +412,14 @@ def main():
                    a.repeats)
         print("\n| n x m | nonzeros | qru ms | scikit-learn ms | "
               "qru / scikit-learn | same support | coef difference |\n"
+              "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+        print("\n".join(rows), flush=True)
+    if a.only in (None, "lars"):
+        rows = lars([(400, 200, 20, 100, 3)] if a.quick else
+                    [(2000, 1000, 100, 500, 3)])
+        print("\n| n x m | steps | qru ms | scikit-learn ms | "
+              "qru / scikit-learn | same steps and active set | "
+              "coefs difference |\n"
               "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
         print("\n".join(rows), flush=True)
 

@@ -785,6 +785,38 @@ std::vector<nb::tuple> omp(Context &C, const in_array &X,
     return out;
 }
 
+// ---- least angle regression and the Lasso path --------------------------
+
+// qru_lars on X (n x m) and y (n x 1): (status, alphas (nsteps + 1),
+// the final active set in order of entry, coefs (m x (max_iter + 1), the
+// first nsteps + 1 columns the path), nsteps, the reason of a status 1 or
+// "").  A status 1 (the equiangular direction not defined; the path up to
+// the step before returned) is returned, not raised: the Python layer
+// warns.  X and y are scanned by the solver itself, so no check_finite.
+nb::tuple lars(Context &C, const in_array &X, const in_array &y, bool lasso,
+               int max_iter, double alpha_min)
+{
+    Call s(C, false);
+    qru_matrix *Xd = s.in(X, "X"), *yd = s.in(y, "y");
+    int n = (int)X.shape(0), m = (int)X.shape(1);
+    int kmax = n < m ? n : m;
+    qru_matrix *coefs = s.tmp(m, max_iter + 1);
+    std::vector<double> alphas((size_t)max_iter + 1);
+    std::vector<int> active((size_t)(kmax > 0 ? kmax : 1));
+    int nsteps = 0;
+    int st = qru_lars(C.ctx, Xd, yd, lasso ? 1 : 0, max_iter, alpha_min,
+                      alphas.data(), active.data(), coefs, &nsteps, nullptr);
+    if (st < 0)
+        check(C.ctx, st, "qru_lars");
+    std::string why = st > 0 ? qru_last_error(C.ctx) : "";
+    alphas.resize((size_t)nsteps + 1);
+    size_t na = 0;
+    while (na < (size_t)kmax && active[na] >= 0)
+        ++na;
+    active.resize(na);
+    return nb::make_tuple(st, alphas, active, s.result(coefs), nsteps, why);
+}
+
 // (status, line) of qru_backend_info: 0 and what the backend runs on, or
 // its status and why it cannot run here.
 std::tuple<int, std::string> backend_info(const std::string &name)
@@ -905,4 +937,8 @@ NB_MODULE(_qru, mod)
             nb::arg("check_finite"),
             "qru_omp on X for each y of ys: (status, coef, path or None, "
             "support, rnorm, reason) a y.");
+    mod.def("lars", &lars, nb::arg("ctx"), nb::arg("X"), nb::arg("y"),
+            nb::arg("lasso"), nb::arg("max_iter"), nb::arg("alpha_min"),
+            "qru_lars on X and y: (status, alphas, active, coefs (m x "
+            "max_iter + 1), nsteps, reason).");
 }

@@ -3,6 +3,7 @@ them, e.g. "cpu"), the 30-unit threshold and the scaled checks."""
 import os
 
 import numpy as np
+import pytest
 
 import qru
 
@@ -40,3 +41,18 @@ def orthogonality(Q, dt):
     Q = np.asarray(Q, np.float64)
     return (np.linalg.norm(Q.T @ Q - np.eye(Q.shape[1])) /
             (eps(dt) * Q.shape[0]))
+
+
+def check_bad_data(fn, X, y):
+    """fn(X, y) of a solver on (X, y): a NaN in X and an infinity in y
+    are bad arguments 2 and 3 (ValueError), a complex X a TypeError."""
+    Xn = X.copy()
+    Xn[3, 4] = np.nan
+    with pytest.raises(ValueError, match="argument 2"):
+        fn(Xn, y)
+    yn = y.copy()
+    yn[5] = np.inf
+    with pytest.raises(ValueError, match="argument 3"):
+        fn(X, yn)
+    with pytest.raises(TypeError):
+        fn(X.astype(np.complex128), y)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import qru
-from conftest import host_backends
+from conftest import check_bad_data, host_backends
 
 BACKENDS = host_backends()
 
@@ -250,16 +250,7 @@ def test_errors():
         qru.orthogonal_mp(X[0], y)
     with pytest.raises(ValueError):
         qru.orthogonal_mp(X, y, precompute="never")
-    Xn = X.copy()
-    Xn[3, 4] = np.nan
-    with pytest.raises(ValueError, match="argument 2"):
-        qru.orthogonal_mp(Xn, y)
-    yn = y.copy()
-    yn[5] = np.inf
-    with pytest.raises(ValueError, match="argument 3"):
-        qru.orthogonal_mp(X, yn)
-    with pytest.raises(TypeError):
-        qru.orthogonal_mp(X.astype(np.complex128), y)
+    check_bad_data(qru.orthogonal_mp, X, y)
 
 
 def test_reference_is_sklearns():

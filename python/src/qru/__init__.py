@@ -13,6 +13,8 @@ added or removed, on the qru C library (CPU, CUDA, OpenCL).
   squares, Lawson-Hanson) on the column updates.
 * :func:`orthogonal_mp`: scikit-learn's ``orthogonal_mp`` (orthogonal
   matching pursuit) on the column updates.
+* :func:`lars_path`: scikit-learn's ``lars_path`` (least angle regression
+  and the Lasso path) on the column updates.
 
 BLAS threads: the CPU backend calls the system BLAS the extension links,
 which is not the OpenBLAS that NumPy and SciPy wheels bundle; two
@@ -38,6 +40,7 @@ import os
 from . import _qru
 from ._arrays import context as _context
 from ._chol import cholesky_delete, cholesky_insert, cholesky_update
+from ._lars import lars_path
 from ._lsq import LeastSquares
 from ._omp import orthogonal_mp
 from ._qr import qr_delete, qr_insert, qr_update
@@ -46,7 +49,7 @@ from ._solvers import nnls
 __all__ = ["qr_insert", "qr_delete", "qr_update", "cholesky_update", "cholesky_insert",
            "cholesky_delete", "LeastSquares", "nnls", "backends", "device_name",
            "show_config", "blas_threads", "set_blas_threads", "__version__"]
-__all__ += ["orthogonal_mp"]
+__all__ += ["orthogonal_mp", "lars_path"]
 __version__ = _qru.version()
 
 

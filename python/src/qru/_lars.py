@@ -1,0 +1,174 @@
+"""Least angle regression and the Lasso path: scikit-learn's
+``sklearn.linear_model.lars_path`` on the C library's ``qru_lars``, which
+grows and shrinks the QR factorisation of the active columns by the
+column updates instead of refactorising, with X and y in the backend's
+memory."""
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from . import _qru
+from ._arrays import framework, prepare
+
+#: scikit-learn's default eps (the machine epsilon of float64)
+EPS = float(np.finfo(float).eps)
+
+#: scikit-learn's warning where the Lasso's alpha grows (rounding
+#: dominates the remaining correlations) and the path stops there
+EARLY_STOP = ("Early stopping the lars path, as the residues are small and"
+              " the current value of alpha is no longer well controlled."
+              " %i iterations, alpha=%.3e, previous alpha=%.3e, with an"
+              " active set of %i regressors.")
+
+
+def _convergence_warning() -> type:
+    """scikit-learn's ConvergenceWarning where it is installed (so that
+    code catching it catches qru's), else UserWarning (its base)."""
+    try:
+        from sklearn.exceptions import ConvergenceWarning
+    except ImportError:
+        return UserWarning
+    return ConvergenceWarning
+
+
+def _is_bool(v) -> bool:
+    return isinstance(v, (bool, np.bool_))
+
+
+def _check_args(X, y, max_iter, alpha_min, method, eps, verbose, flags):
+    """scikit-learn's argument rules (ValueError as its
+    InvalidParameterError is one)."""
+    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) \
+            or max_iter < 0:
+        raise ValueError(f"max_iter must be an int >= 0; it is {max_iter!r}")
+    if isinstance(alpha_min, bool) or not isinstance(alpha_min, Real) or \
+            not 0 <= alpha_min < np.inf:
+        raise ValueError("alpha_min must be a finite number >= 0; it is "
+                         f"{alpha_min!r}")
+    if not isinstance(method, str) or method not in ("lar", "lasso"):
+        raise ValueError(f"method must be 'lar' or 'lasso'; it is {method!r}")
+    if eps is not None and (isinstance(eps, bool) or
+                            not isinstance(eps, Real) or not eps > 0):
+        raise ValueError(f"eps must be a number > 0 or None; it is {eps!r}")
+    if not (_is_bool(verbose) or isinstance(verbose, Integral)):
+        raise ValueError(f"verbose must be an int or a bool; it is "
+                         f"{verbose!r}")
+    for name, v in flags.items():
+        if not _is_bool(v):
+            raise ValueError(f"{name} must be a bool; it is {v!r}")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); it is "
+                         f"{tuple(X.shape)}")
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must be ({X.shape[0]},); it is "
+                         f"{tuple(y.shape)}")
+
+
+def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
+              max_iter: int = 500, alpha_min: float = 0,
+              method: str = "lar", copy_X: bool = True,
+              eps: float | None = EPS, copy_Gram: bool = True,
+              verbose: int = 0, return_path: bool = True,
+              return_n_iter: bool = False, positive: bool = False,
+              backend: str | None = None) -> Any:
+    """Least angle regression (``method='lar'``) or the Lasso path
+    (``method='lasso'``, by homotopy), as scikit-learn's ``lars_path``:
+    the knots of the path of ``min ||y - X b||^2 / (2 n_samples) + alpha
+    ||b||_1`` (the Lasso) or of LAR, from ``alpha = max |X' y| /
+    n_samples`` down to ``alpha_min`` or until ``max_iter`` steps or
+    ``min(n_samples, n_features)`` active variables.  Step for step as
+    scikit-learn (the same entering variable, ties and order included,
+    the same steps, the same stopping rules); the active columns are held
+    as a QR factorisation updated by a column at a time.
+
+    MATLAB: ``coefs = lasso(X, y, 'Lambda', alphas, 'Standardize',
+    false, 'Intercept', false)`` gives the Lasso path's columns at its
+    knots ``alphas``.
+
+    ``X`` is (n_samples, n_features), ``y`` (n_samples,); NumPy arrays
+    (or anything ``numpy.asarray`` takes) of float64 or float32 (float32
+    when both are; others are converted).  Returns ``alphas``
+    (n_alphas + 1,) (``max |c_j| / n_samples`` at each step, decreasing),
+    ``active`` (the final active set, a list in order of entry) and
+    ``coefs`` (n_features, n_alphas + 1), in the computed type, and with
+    ``return_n_iter`` also ``n_iter``; with ``return_path=False``,
+    ``alpha`` (1,), ``active`` and ``coef`` (n_features,) of the last
+    step.  Where the Lasso's alpha grows (rounding dominates) the path
+    stops with scikit-learn's ConvergenceWarning; where the equiangular
+    direction is not defined (active columns numerically dependent beyond
+    the pivot rule) it stops at the step before with a ConvergenceWarning
+    carrying the library's reason.  ConvergenceWarning is scikit-learn's
+    where it is installed, else UserWarning.
+
+    Differences from scikit-learn: ``Xy``, ``Gram`` as an array or True,
+    and ``positive=True`` with ``method='lasso'`` raise
+    NotImplementedError (qru never forms the Gram matrix; ``Gram=None``,
+    False or 'auto' are accepted and compute the same path from X);
+    ``eps`` (the floor of scikit-learn's Cholesky pivots) is accepted up
+    to 1e-7, qru's pivot rule, where it has no effect, and raises
+    NotImplementedError above; ``copy_X``, ``copy_Gram`` and ``verbose``
+    are accepted and have no effect (qru never writes X, and prints
+    nothing); a column dropped as degenerate (pivot below 1e-7) is
+    dropped without scikit-learn's warning; ``backend`` runs the path on
+    'cpu' (the default), 'cuda' or 'opencl' (X and y are copied to the
+    device once a call).  In degenerate cases (ties, dependent columns,
+    several coefficients crossing zero at once) qru follows the rules in
+    qru.h's ``qru_lars``, which depart from scikit-learn where it has a
+    bug.  Non-finite values raise ValueError.
+    """
+    if method == "lar" and positive is True:
+        raise ValueError(
+            "Positive constraint not supported for 'lar' coding method.")
+    if positive is True:
+        raise NotImplementedError("qru.lars_path: positive=True is not "
+                                  "supported (qru_lars has no sign "
+                                  "constraint)")
+    if Xy is not None:
+        raise NotImplementedError("qru.lars_path: Xy is not supported "
+                                  "(qru_lars forms X' y from X and y)")
+    if not (Gram is None or Gram is False or
+            (isinstance(Gram, str) and Gram == "auto")):
+        raise NotImplementedError("qru.lars_path: Gram must be None, False "
+                                  "or 'auto' (qru_lars never forms the Gram "
+                                  "matrix)")
+    if X is None or y is None:
+        raise ValueError("qru.lars_path needs X and y")
+    if framework(X).name != "numpy" or framework(y).name != "numpy":
+        raise TypeError("qru.lars_path takes host arrays (NumPy); "
+                        "backend='cuda' or 'opencl' runs it on a device")
+    X, y = np.asarray(X), np.asarray(y)
+    _check_args(X, y, max_iter, alpha_min, method, eps, verbose,
+                {"copy_X": copy_X, "copy_Gram": copy_Gram,
+                 "return_path": return_path, "return_n_iter": return_n_iter,
+                 "positive": positive})
+    if eps is not None and eps > 1e-7:
+        raise NotImplementedError(f"qru.lars_path: eps = {eps!r} > 1e-7 is "
+                                  "not supported (qru_lars's pivot rule is "
+                                  "1e-7)")
+    n, m = X.shape
+    if n == 0 or m == 0:
+        raise ValueError(f"X is {n} x {m}: it needs a sample and a feature")
+    P = prepare((X, y.reshape(-1, 1)), ("X", "y"), backend)
+    Xc, Yc = P.arrays
+    st, alphas, active, coefs, n_iter, why = _qru.lars(
+        P.ctx, Xc, Yc, method == "lasso", int(max_iter), float(alpha_min))
+    dt = P.dtype
+    alphas = np.asarray(alphas, dt)
+    coefs = np.asarray(coefs)[:, :n_iter + 1].astype(dt, copy=False)
+    active = [int(j) for j in active]
+    if st > 0:
+        warnings.warn(f"qru.lars_path: {why}", _convergence_warning(),
+                      stacklevel=2)
+    elif method == "lasso" and n_iter > 0 and alphas[-2] < alphas[-1]:
+        warnings.warn(EARLY_STOP % (n_iter, alphas[-1], alphas[-2],
+                                    len(active)),
+                      _convergence_warning(), stacklevel=2)
+    if return_path:
+        out = (alphas, active, coefs)
+    else:
+        out = (alphas[-1:].copy(), active, coefs[:, -1].copy())
+    return out + (n_iter,) if return_n_iter else out
