@@ -119,7 +119,11 @@ def test_against_reference(backend, case):
     assert coef.shape == (m,) and coef.dtype == np.float64
     assert np.linalg.norm(coef - want) <= 1e-8 * np.linalg.norm(want), case
     assert np.linalg.norm(path - ref) <= 1e-8 * np.linalg.norm(ref), case
-    assert np.array_equal(path[:, -1], coef)
+    # the path's last step is the coefficients, up to the rounding of a
+    # solve with several right-hand sides against one with one (the
+    # backends' BLAS may take different kernels for them)
+    assert np.allclose(path[:, -1], coef, rtol=8 * np.finfo(coef.dtype).eps,
+                       atol=0), case
     if tol is not None:
         assert np.sum((y - X @ coef) ** 2) <= tol
 
