@@ -95,5 +95,6 @@ enum { FIT_M = 7 };
 int demo_fit(const demo_env *env);
 int demo_window(const demo_env *env);
 int demo_gp(const demo_env *env);
+int demo_select(const demo_env *env);
 
 #endif /* QRU_CLI_H */

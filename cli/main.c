@@ -40,6 +40,10 @@ static void usage(FILE *out)
             "                      likelihood, forecasts +- 2 sd, then points\n"
             "                      added/removed by Cholesky updates, checked\n"
             "                      against and timed with a rebuild\n"
+            "              select  the terms that explain the series: orthogonal\n"
+            "                      matching pursuit over 30 candidate columns,\n"
+            "                      its steps a second, checked against\n"
+            "                      LAPACKE_dgels on the chosen columns\n"
             "  help      this message\n"
             "\n"
             "demo options:\n"
@@ -69,6 +73,7 @@ static const struct demo_part {
     {"fit", demo_fit},
     {"window", demo_window},
     {"gp", demo_gp},
+    {"select", demo_select},
 };
 enum { N_DEMO_PARTS = sizeof demo_parts / sizeof demo_parts[0] };
 
