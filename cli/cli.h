@@ -48,6 +48,16 @@ int series_read(series *s, const char *path);
  * Returns 0 or -1. */
 int series_check(const series *s);
 void series_free(series *s);
+/* The demos' time axis: *t0 = the first time, *tc and *h the centre and
+ * half-width of the span of t - t0 (so s = (t - t0 - tc) / h lies in
+ * [-1, 1]), *ybar the mean of y.  Returns 0, or -1 when the samples are
+ * all at one time (h not > 0). */
+int series_axis(const series *s, double *t0, double *tc, double *h,
+                double *ybar);
+/* series_axis for a part that needs at least nmin samples: prints why
+ * the data do not do (the part's name first) and returns -1, else 0. */
+int series_axis_for(const series *s, const char *part, int nmin, double *t0,
+                    double *tc, double *h, double *ybar);
 
 /* ---- helpers (util.c) ---- */
 /* Small helpers */
@@ -75,6 +85,22 @@ double wall_s(void);
  * (leading dimension lda), from its singular values (LAPACKE_dgesvd on a
  * copy).  Returns 0, or -1 when they cannot be computed or A is singular. */
 int cond2(int n, int m, const double *A, int lda, double *norm2, double *kappa);
+/* The reference solution of min ||A x - b|| (A n x m, n >= m, ld lda;
+ * b n): LAPACKE_dgels on copies in the work arrays Aw (n x m) and bw (n),
+ * xref (m) and ||b - A xref|| into *res_ref, and A's 2-norm and condition
+ * (cond2).  Returns 0, or -1 (printed) when either fails. */
+int ls_reference(int n, int m, const double *A, int lda, const double *b,
+                 double *Aw, double *bw, double *xref, double *res_ref,
+                 double *normA2, double *kappa);
+/* The verdict of a least-squares solution x (m) with residual norm res
+ * against the reference xref, res_ref (LAPACKE_dgels in double on the same
+ * problem, n x m, whose 2-norm, condition, Frobenius norm and ||b|| are
+ * given): both differences within DEMO_THRESHOLD times their first-order
+ * bounds with max(n, m) u (demo_fit.c explains them), printed with what
+ * the reference solved.  Returns 1 (pass) or 0. */
+int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
+               double res, double res_ref, double normA2, double kappa,
+               double normAF, double normb, const char *what);
 
 /* ---- the demonstration parts ---- */
 enum { DEMO_PASS = 0, DEMO_FAIL = 1, DEMO_ERROR = 3 };

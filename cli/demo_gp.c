@@ -94,15 +94,8 @@ int demo_gp(const demo_env *env)
     }
 
     /* ---- the de-trending: the model of part "fit" on the whole series */
-    double t0 = S->t[0], tmin = 0.0, tmax = 0.0, ybar = 0.0;
-    for (int i = 0; i < n; i++) {
-        double t = S->t[i] - t0;
-        tmin = t < tmin ? t : tmin;
-        tmax = t > tmax ? t : tmax;
-        ybar += S->y[i];
-    }
-    ybar /= n;
-    double tc = 0.5 * (tmin + tmax), h = 0.5 * (tmax - tmin);
+    double t0, tc, h, ybar;
+    (void)series_axis(S, &t0, &tc, &h, &ybar);
     for (int i = 0; i < n; i++) {
         double t = S->t[i] - t0, s = (t - tc) / h, w = 2.0 * M_PI * t;
         A[i + 0 * (size_t)n] = 1.0;

@@ -39,37 +39,20 @@ int demo_select(const demo_env *env)
 
     printf("== select: the terms that explain the series, by orthogonal "
            "matching pursuit ==\n");
-    if (n < m) {
-        fprintf(stderr, "qru: select needs at least %d samples, the data has "
-                        "%d\n", m, n);
+    double t0, tc, h, ybar;
+    if (series_axis_for(S, "select", m, &t0, &tc, &h, &ybar))
         return DEMO_ERROR;
-    }
-    double t0 = S->t[0], tmin = 0.0, tmax = 0.0;
-    for (int i = 0; i < n; i++) {
-        double t = S->t[i] - t0;
-        tmin = t < tmin ? t : tmin;
-        tmax = t > tmax ? t : tmax;
-    }
-    double tc = 0.5 * (tmin + tmax), h = 0.5 * (tmax - tmin);
-    if (!(h > 0.0)) {
-        fprintf(stderr, "qru: select needs samples at more than one time\n");
-        return DEMO_ERROR;
-    }
     double *A = malloc((size_t)n * m * sizeof *A);
     double *b = malloc((size_t)n * sizeof *b);
     double *As = malloc((size_t)n * SEL_K * sizeof *As);
     double *bs = malloc((size_t)n * sizeof *bs);
-    double x[SEL_M], xs[SEL_K], xref[SEL_K], dx[SEL_K];
+    double x[SEL_M], xs[SEL_K], xref[SEL_K];
     int support[SEL_K];
     qru_matrix *Am = NULL, *bm = NULL, *xm = NULL;
     if (!A || !b || !As || !bs) {
         fprintf(stderr, "qru: out of memory\n");
         goto done;
     }
-    double ybar = 0.0;
-    for (int i = 0; i < n; i++)
-        ybar += S->y[i];
-    ybar /= n;
     for (int i = 0; i < n; i++) {
         double t = S->t[i] - t0, s = (t - tc) / h;
         for (int j = 0; j < SEL_NP; j++)
@@ -115,21 +98,11 @@ int demo_select(const demo_env *env)
                (size_t)n * sizeof *A);
         xs[j] = x[support[j]];
     }
-    double normA2 = 0.0, kappa = 0.0;
-    if (cond2(n, SEL_K, As, n, &normA2, &kappa)) {
-        fprintf(stderr, "qru: condition estimate failed\n");
+    double res_ref, normA2, kappa;
+    if (ls_reference(n, SEL_K, As, n, b, A, bs, xref, &res_ref, &normA2,
+                     &kappa))
         goto done;
-    }
     double normAF = nrm2(n * SEL_K, As), normb = nrm2(n, b);
-    memcpy(bs, b, (size_t)n * sizeof *b);
-    lapack_int linfo =
-        LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, SEL_K, 1, As, n, bs, n);
-    if (linfo != 0) {
-        fprintf(stderr, "qru: LAPACKE_dgels failed (info %d)\n", (int)linfo);
-        goto done;
-    }
-    memcpy(xref, bs, SEL_K * sizeof *xref);
-    double res_ref = nrm2(n - SEL_K, bs + SEL_K), normxref = nrm2(SEL_K, xref);
 
     const char *dev = qru_context_device_name(ctx);
     printf("backend     %s, device: %s, %s\n",
@@ -153,24 +126,10 @@ int demo_select(const demo_env *env)
            info.iterations, 1e3 * secs,
            secs > 0.0 ? info.iterations / secs : 0.0);
 
-    /* the fit part's bounds (demo_fit.c) on the chosen columns */
-    double e = (n > SEL_K ? n : SEL_K) * unit_roundoff(dt);
-    for (int j = 0; j < SEL_K; j++)
-        dx[j] = xs[j] - xref[j];
-    double xerr = nrm2(SEL_K, dx) / normxref;
-    double rerr_abs = fabs(info.rnorm - res_ref);
-    double xbound =
-        e * kappa * (2.0 + (kappa + 1.0) * res_ref / (normA2 * normxref));
-    double rbound = e * (normAF * normxref + normb);
-    int pass = info.iterations == SEL_K && isfinite(xerr) &&
-               isfinite(rerr_abs) && xerr <= DEMO_THRESHOLD * xbound &&
-               rerr_abs <= DEMO_THRESHOLD * rbound;
-    printf("check       against LAPACKE_dgels in double on the chosen "
-           "columns\n");
-    printf("            ||x - x_ref|| / ||x_ref||   = %.3e   (%.2g x "
-           "bound)\n", xerr, xerr / xbound);
-    printf("            |res - res_ref|             = %.3e   (%.2g x "
-           "bound)\n", rerr_abs, rerr_abs / rbound);
+    /* the fit part's check (demo_fit.c) on the chosen columns */
+    int pass = info.iterations == SEL_K &&
+               ls_verdict(dt, n, SEL_K, xs, xref, info.rnorm, res_ref, normA2,
+                          kappa, normAF, normb, "the chosen columns");
     printf("select      %s\n", pass ? "PASS" : "FAIL");
     rc = pass ? DEMO_PASS : DEMO_FAIL;
 

@@ -393,17 +393,8 @@ int demo_window(const demo_env *env)
     const int jadd = nsteps / 3, jrem = (2 * nsteps) / 3;
     const int nweekly = n - W < 104 ? n - W : 104;
 
-    double t0 = S->t[0], tmin = 0.0, tmax = 0.0;
-    for (int i = 0; i < n; i++) {
-        double t = S->t[i] - t0;
-        tmin = t < tmin ? t : tmin;
-        tmax = t > tmax ? t : tmax;
-    }
-    double tc = 0.5 * (tmin + tmax), h = 0.5 * (tmax - tmin);
-    double ybar = 0.0;
-    for (int i = 0; i < n; i++)
-        ybar += S->y[i];
-    ybar /= n;
+    double t0, tc, h, ybar; /* (the samples span years: n > W) */
+    (void)series_axis(S, &t0, &tc, &h, &ybar);
 
     /* all rows of the design matrix with all WIN_MX columns, and b */
     double *A = malloc((size_t)n * WIN_MX * sizeof *A);

@@ -206,3 +206,36 @@ void series_free(series *s)
     free(s->owned);
     s->owned = NULL;
 }
+
+int series_axis(const series *s, double *t0, double *tc, double *h,
+                double *ybar)
+{
+    double tmin = 0.0, tmax = 0.0, sum = 0.0;
+    *t0 = s->t[0];
+    for (int i = 0; i < s->n; i++) {
+        double t = s->t[i] - *t0;
+        tmin = t < tmin ? t : tmin;
+        tmax = t > tmax ? t : tmax;
+        sum += s->y[i];
+    }
+    *tc = 0.5 * (tmin + tmax);
+    *h = 0.5 * (tmax - tmin);
+    *ybar = s->n > 0 ? sum / s->n : 0.0;
+    return *h > 0.0 ? 0 : -1;
+}
+
+int series_axis_for(const series *s, const char *part, int nmin, double *t0,
+                    double *tc, double *h, double *ybar)
+{
+    if (s->n < nmin) {
+        fprintf(stderr, "qru: %s needs at least %d samples, the data has "
+                        "%d\n", part, nmin, s->n);
+        return -1;
+    }
+    if (series_axis(s, t0, tc, h, ybar)) {
+        fprintf(stderr, "qru: %s needs samples at more than one time\n",
+                part);
+        return -1;
+    }
+    return 0;
+}

@@ -179,3 +179,55 @@ int cond2(int n, int m, const double *A, int lda, double *norm2,
     free(C);
     return rc;
 }
+
+int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
+               double res, double res_ref, double normA2, double kappa,
+               double normAF, double normb, const char *what)
+{
+    double e = (n > m ? n : m) * unit_roundoff(dt);
+    double dx2 = 0.0;
+    for (int j = 0; j < m; j++)
+        dx2 += (x[j] - xref[j]) * (x[j] - xref[j]);
+    double normxref = nrm2(m, xref);
+    double xerr = sqrt(dx2) / normxref;
+    double rerr_abs = fabs(res - res_ref);
+    double xbound =
+        e * kappa * (2.0 + (kappa + 1.0) * res_ref / (normA2 * normxref));
+    double rbound = e * (normAF * normxref + normb);
+    double xtol = DEMO_THRESHOLD * xbound, rtol = DEMO_THRESHOLD * rbound;
+    printf("check       against LAPACKE_dgels in double on %s\n", what);
+    printf("            ||x - x_ref|| / ||x_ref||   = %.3e   tolerance %.3e "
+           "(%.2g x bound)\n",
+           xerr, xtol, xerr / xbound);
+    printf("            |res - res_ref| / res_ref   = %.3e   tolerance %.3e "
+           "(%.2g x bound)\n",
+           res_ref > 0.0 ? rerr_abs / res_ref : rerr_abs,
+           res_ref > 0.0 ? rtol / res_ref : rtol, rerr_abs / rbound);
+    printf("            tolerance = %.0f x first-order bound with "
+           "max(n,m) u = %.3e\n",
+           DEMO_THRESHOLD, e);
+    return isfinite(xerr) && isfinite(rerr_abs) && xerr <= xtol &&
+           rerr_abs <= rtol;
+}
+
+int ls_reference(int n, int m, const double *A, int lda, const double *b,
+                 double *Aw, double *bw, double *xref, double *res_ref,
+                 double *normA2, double *kappa)
+{
+    if (cond2(n, m, A, lda, normA2, kappa)) {
+        fprintf(stderr, "qru: condition estimate failed\n");
+        return -1;
+    }
+    for (int j = 0; j < m; j++)
+        memcpy(Aw + (size_t)j * n, A + (size_t)j * lda, (size_t)n * sizeof *A);
+    memcpy(bw, b, (size_t)n * sizeof *b);
+    lapack_int info =
+        LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, 1, Aw, n, bw, n);
+    if (info != 0) {
+        fprintf(stderr, "qru: LAPACKE_dgels failed (info %d)\n", (int)info);
+        return -1;
+    }
+    memcpy(xref, bw, (size_t)m * sizeof *xref);
+    *res_ref = nrm2(n - m, bw + m);
+    return 0;
+}
