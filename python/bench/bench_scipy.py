@@ -411,14 +411,14 @@ def main():
                    [(2000, 4000, 200, None), (4000, 8000, 400, 1)],
                    a.repeats)
         print("\n| n x m | nonzeros | qru ms | scikit-learn ms | "
-              "qru / scikit-learn | same support | coef difference |\n"
+              "scikit-learn / qru | same support | coef difference |\n"
               "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
         print("\n".join(rows), flush=True)
     if a.only in (None, "lars"):
         rows = lars([(400, 200, 20, 100, 3)] if a.quick else
                     [(2000, 1000, 100, 500, 3)])
         print("\n| n x m | steps | qru ms | scikit-learn ms | "
-              "qru / scikit-learn | same steps and active set | "
+              "scikit-learn / qru | same steps and active set | "
               "coefs difference |\n"
               "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
         print("\n".join(rows), flush=True)
