@@ -577,8 +577,8 @@ static void c_bad_args(prob *pp, int v, unsigned *seed)
     (void)v;
     (void)seed;
     int n = p.n, m = p.m, mi = 5;
-    double *sc = dmat(m, mi + 1);
-    for (int i = 0; i < m * (mi + 1); ++i)
+    double *sc = dmat(m + 1, mi + 1); /* (cr below reads m + 1 rows) */
+    for (int i = 0; i < (m + 1) * (mi + 1); ++i)
         sc[i] = 100.0 + i;
     qru_matrix *Xd = upload(dt, n, m, p.A), *yd = upload(dt, n, 1, p.b);
     qru_matrix *cd = upload(dt, m, mi + 1, sc);
