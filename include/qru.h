@@ -1557,7 +1557,9 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  of k steps 5 k + 1 in all (||y||, the first step's download of X' y,
  *  the last one's of ||r||, the k coefficients x(S), which are scattered
  *  into coef on the host and uploaded, and two synchronisations), plus
- *  one wherever the context's workspace grows.
+ *  those of the first column's factorisation (qru_lsq_create: none on
+ *  the CPU and OpenCL, one on CUDA, whose cuSOLVER QR reads its status)
+ *  and one wherever the context's workspace grows.
  *
  *  MATLAB: `x = zeros(m,1); x(S) = X(:,S) \ y` with S the greedily chosen
  *  support.

@@ -100,7 +100,7 @@ typedef struct ocl_impl {
     int log_failed;     /* log is that of a failed build */
     char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
     int pocl;           /* the platform is PoCL (builds take a lock) */
-    cl_mem scratch;     /* small device scratch (col_norms) */
+    cl_mem scratch;     /* device scratch (col_norms, staged copies) */
     size_t scratch_bytes;
     int blast_used;     /* CLBlast ran on this context (see ocl_fini) */
 } ocl_impl;

@@ -1,5 +1,5 @@
 /*
- * OpenCL memory: buffers, the small scratch buffer, transfers and the
+ * OpenCL memory: buffers, the scratch buffer, transfers and the
  * element-wise copy, laset and transpose kernels.
  */
 #include "ocl_internal.h"
@@ -50,8 +50,11 @@ void ocl_mem_locate(const qru_context *ctx, const void *h, const void **base,
     }
 }
 
-/* Device scratch of at least 'bytes' bytes, for ops that finish before
- * returning (col_norms). */
+/* Device scratch of at least 'bytes' bytes (one buffer, grown on demand
+ * and kept until the context ends), for ops that read it back before
+ * returning (col_norms) and for a copy staged through it (ocl_copy): one
+ * in-order queue, and growth waits for the queue before it releases the
+ * old buffer. */
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out)
 {
     ocl_impl *im = IMPL(ctx);
@@ -168,9 +171,22 @@ int ocl_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     if (lds != ldd || dst.off > src.off)
         return QRU_ERR_INTERNAL; /* outside the table's contract */
     /* moving towards the start: one work-group per column when columns do
-     * not interact, else a single work-group walks them in order */
+     * not interact; else staged through the scratch buffer (two copies
+     * that do not overlap, as the CUDA backend stages them), and only
+     * where that much scratch cannot be had, a single work-group walks
+     * the columns in order (on a GPU that is one core for the whole
+     * block: 0.2 ms for 800 x 800 on an H200 against 10 us staged) */
     size_t delta = src.off - dst.off;
     cl_int percol = delta + (size_t)m <= (size_t)lds;
+    cl_mem tmp;
+    if (!percol &&
+        ocl_scratch(ctx, (size_t)m * (size_t)n * qru_dtype_size(dt), &tmp) ==
+            0) {
+        qru_ptr t = {tmp, 0};
+        if ((st = ocl_copy(ctx, dt, m, n, src, lds, t, m)) != 0)
+            return st;
+        return ocl_copy(ctx, dt, m, n, t, m, dst, ldd);
+    }
     size_t w = ocl_wg_for(im, p, K_COPY_BACK, (size_t)im->tune.wg);
     size_t l[2] = {w, 1}, g[2] = {w, percol ? min_sz((size_t)n, GRID_CAP) : 1};
     if (percol && (size_t)n > GRID_CAP) { /* keep one group per column */

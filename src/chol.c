@@ -256,9 +256,10 @@ int qru_chol_run_ws(qru_context *ctx, qru_dtype dt, int n, int variant,
 {
     size_t need = 0;
     if (n > 0 && qru_chol_use_vendor(ctx, dt, n, variant, nb_asked)) {
-        qru_ptr none = {0, 0};
-        QRU_TRY(ctx->ops->potrf_full(ctx, dt, 'L', n, none, n, none, none,
-                                     &need));
+        qru_ptr none = {0, 0}; /* a query, not a backend call: the raw
+                                * table, uncounted (qru_ops.h) */
+        QRU_TRY(ctx->table.potrf_full(ctx, dt, 'L', n, none, n, none, none,
+                                      &need));
     }
     *elems = chol_run_head(n > 0 ? n : 0) + need;
     return 0;

@@ -398,13 +398,10 @@ static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
                            qru_ptr B, int ldb, int r, qru_ptr ws,
                            size_t *ws_elems)
 {
-    if (!ws.h) { /* a workspace query: the backend's answer (counted as
-                  * the statistics count it) */
-        ++ctx->plan->calls[QRU_OP_geqrf_full];
-        ++ctx->plan->host_waits;
+    if (!ws.h) /* a workspace query: the backend's answer, uncounted (the
+                * algorithms ask the raw table; qru_ops.h) */
         return ctx->table.geqrf_full(ctx, dt, n, m, A, lda, Q, ldq, qc, B,
                                      ldb, r, ws, ws_elems);
-    }
     double en = dd(n), em = dd(m), k = en < em ? en : em;
     double fl = flops_geqrf(en, em) + (B.h ? flops_ormqr(en, k, dd(r)) : 0) +
                 (Q.h ? flops_orgqr(en, dd(qc), k) : 0);
@@ -422,11 +419,9 @@ static int plan_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
                            qru_ptr A, int lda, qru_ptr info, qru_ptr ws,
                            size_t *ws_elems)
 {
-    if (!ws.h) { /* a workspace query, as geqrf_full's */
-        ++ctx->plan->calls[QRU_OP_potrf_full];
+    if (!ws.h) /* a workspace query, as geqrf_full's */
         return ctx->table.potrf_full(ctx, dt, uplo, n, A, lda, info, ws,
                                      ws_elems);
-    }
     double en = dd(n);
     return plan_op(ctx, QRU_OP_potrf_full, PK_VENDOR, en * en * en / 3.0,
                    en * en, 0, 0);

@@ -110,8 +110,8 @@ int qru_qr_full_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
     if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
-        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, n,
-                                      none, n, r, none, &v);
+        int st = ctx->table.geqrf_full(ctx, dt, n, m, none, n, none, n, n,
+                                       none, n, r, none, &v); /* a query */
         if (st)
             return st;
         if (v > need)
@@ -202,8 +202,8 @@ int qru_geqr_thin_workspace(qru_context *ctx, qru_dtype dt, int n, int m,
     if (n > 0 && m > 0 && qru_qr_use_vendor(ctx, dt, n, m, nb_asked)) {
         qru_ptr none = {0, 0};
         size_t v = 0;
-        int st = ctx->ops->geqrf_full(ctx, dt, n, m, none, n, none, n, m,
-                                      none, n, r, none, &v);
+        int st = ctx->table.geqrf_full(ctx, dt, n, m, none, n, none, n, m,
+                                       none, n, r, none, &v); /* a query */
         if (st)
             return st;
         v += (size_t)n * ((size_t)m + (size_t)r); /* Q1 and B's copy */

@@ -316,7 +316,8 @@
      *           k = min(n, m) (orgqr); qc = n (the full Q) or k (the \
      *           economy Q1 of the thin form); \
      *   if B.h and r > 0: B (n x r) := Q' B (ormqr). \
-     * Workspace query: with ws.h == NULL nothing is done (A, Q, B are not \
+     * Workspace query (not a backend call: the algorithms ask ctx->table, \
+     * uncounted): with ws.h == NULL nothing is done (A, Q, B are not \
      * referenced) and *ws_elems is set to the number of elements of type \
      * dt that ws must hold for a call with these n, m, qc and r, with or \
      * without Q and B (ws_elems is not used otherwise).  n, m >= 1.  A, Q, B and ws must not overlap.  Failure \
@@ -338,7 +339,8 @@
      * the rest of the triangle unspecified values.  Does not wait: the \
      * caller reads info when it next synchronises (src/chol.c reads it \
      * with the diagonals of the definiteness rule, one transfer).  \
-     * Workspace query: with ws.h == NULL nothing is done (A and info are \
+     * Workspace query (asked of ctx->table, uncounted, as geqrf_full's): \
+     * with ws.h == NULL nothing is done (A and info are \
      * not referenced) and *ws_elems is set to the number of elements of \
      * type dt that ws must hold for this n; ws is not used otherwise beyond \
      * that many elements.  A, info and ws must not overlap.  Capability: \
