@@ -82,7 +82,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288, 3e12, 10e-6, 9.5e-6, 250e-6}},
+                        288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}},
                {.qr_nb = 32,
                 .chol_nb = 128,
                 /* cuSOLVER measured faster than qru's QR */
@@ -128,6 +128,6 @@ const qru_backend_ops qru_cuda_ops = {
                  * docs/performance.md); fused panels on the warp-chain
                  * and register kernels up to 288 rows (QRU_PREG_LEN) */
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
-                        288, 3e12, 10e-6, 9.5e-6, 250e-6}}},
+                        288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}}},
 };
 

@@ -395,7 +395,7 @@ const qru_backend_ops qru_opencl_ops = {
                                      .chol_r1_max_k = 32,
                                      .upd_givens = 0,
                                      .upd_r1 = 0,
-                                     .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}},
+                                     .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0, 0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
                    .chol_nb = 64,
@@ -411,5 +411,5 @@ const qru_backend_ops qru_opencl_ops = {
                    .chol_r1_max_k = 32,
                    .upd_givens = 0,
                    .upd_r1 = 0,
-                   .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0}}},
+                   .cost = {3e9, 3e9, 5e9, 5e-6, 0.0, 20e-6, 0.0, 0.0, 5e9, 20e-6, 0.0, 0.0, 0.0}}},
 };

@@ -24,7 +24,8 @@
  * The time of an op (qru_cost_model, src/qru_tuning.h):
  *     per_call + max(flops / rate, bytes / bandwidth)
  *              + col_step * (column steps of a fused panel)
- *              + sweep_step * (steps of fused Givens sweeps),
+ *              + sweep_step * (steps of fused Givens sweeps)
+ *              + blas3_call (a level-3 BLAS call),
  * with rate_gemm for the level-3 BLAS, rate_upd for the update kernels
  * and rate_qr for the vendor factorisations; a host wait adds per_wait.
  * Two queues (the lane ops) are simulated: the plan's time is when both
@@ -55,7 +56,8 @@ static int plan_op(qru_context *ctx, qru_op_id op, int kind, double flops,
                     ? elems * (double)qru_dtype_size(p->dt) / c->bandwidth
                     : 0.0;
     double sec = c->per_call + (t > tm ? t : tm) + steps * c->col_step +
-                 sweeps * c->sweep_step;
+                 sweeps * c->sweep_step +
+                 (kind == PK_BLAS3 ? c->blas3_call : 0.0);
     ++p->calls[op];
     p->flops += flops;
     p->op_seconds[op] += sec;

@@ -199,8 +199,10 @@ enum {
  *     per_call + max(flops / rate, bytes / bandwidth)
  *              + col_step * (column steps of a fused panel)
  *              + sweep_step * (steps of fused Givens sweeps),
- * and a host wait per_wait.  rate_gemm: the level-3 BLAS (gemm, syrk,
- * trsm, wy_left); rate_upd: the update kernels (panels, reflectors,
+ * and a host wait per_wait; a level-3 BLAS call adds blas3_call (what a
+ * vendor BLAS spends a call beyond one launch: CLBlast's helper kernels
+ * and host-side setup; 0 where a call is one launch).  rate_gemm: the
+ * level-3 BLAS (gemm, syrk, trsm, wy_left); rate_upd: the update kernels (panels, reflectors,
  * rotations, norms); rate_qr: the vendor factorisations (geqrf_full,
  * potrf_full); all in flop/s, bandwidth in bytes/s, seconds for the
  * rest.  panel_rows: the rows up to which the backend's fused panels run
@@ -217,7 +219,8 @@ enum {
  * opencl/opencl_calibrate.c). */
 typedef struct qru_cost_model {
     double rate_upd, rate_qr, rate_gemm, per_call, col_step, sweep_step,
-        qr_elem, panel_rows, bandwidth, per_wait, qr_col, qr_fixed;
+        qr_elem, panel_rows, bandwidth, per_wait, qr_col, qr_fixed,
+        blas3_call;
 } qru_cost_model;
 
 typedef struct qru_tuning {

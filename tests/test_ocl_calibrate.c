@@ -66,11 +66,11 @@ static void print_model(qru_dtype dt, const qru_cost_model *m)
 {
     printf("%s: per_call %.3g us, per_wait %.3g us, bandwidth %.3g GB/s, "
            "rate_upd %.3g GFLOP/s, rate_gemm %.3g GFLOP/s, col_step %.3g us, "
-           "panel_rows %g, sweep_step %.3g us\n",
+           "panel_rows %g, sweep_step %.3g us, blas3_call %.3g us\n",
            dt == QRU_DOUBLE ? "double" : "float", 1e6 * m->per_call,
            1e6 * m->per_wait, 1e-9 * m->bandwidth, 1e-9 * m->rate_upd,
            1e-9 * m->rate_gemm, 1e6 * m->col_step, m->panel_rows,
-           1e6 * m->sweep_step);
+           1e6 * m->sweep_step, 1e6 * m->blas3_call);
     fflush(stdout);
 }
 
@@ -90,6 +90,7 @@ static void check_measured(const qru_cost_model *m, const qru_cost_model *t)
     CHECK_IN(m->rate_gemm, 1e7, 1e15);
     CHECK_IN(m->col_step, 0.0, 1e-3);
     CHECK_IN(m->sweep_step, 0.0, 1e-3);
+    CHECK_IN(m->blas3_call, 0.0, 1e-3);
     ck_assert_msg(m->panel_rows == 0.0 ||
                       (m->panel_rows >= 8.0 && m->panel_rows <= 1024.0),
                   "panel_rows = %g", m->panel_rows);

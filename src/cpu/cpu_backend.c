@@ -785,7 +785,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .upd_givens = 0,
                                      .upd_r1 = 0,
                                      .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
-                        0.0, 0.0}},
+                        0.0, 0.0, 0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
                    .chol_nb = 128,
@@ -809,6 +809,6 @@ const qru_backend_ops qru_cpu_ops = {
                    .upd_givens = 0,
                    .upd_r1 = 0,
                    .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
-                        0.0, 0.0}}},
+                        0.0, 0.0, 0.0, 0.0}}},
 };
 
