@@ -388,7 +388,7 @@ static int chol_r1_prep_t(qru_context *ctx, int upper, int n, int sign,
         upper, n, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
         (long)p.off, (T *)work.h, (long)work.off);
     QRU_TRY(qru_cuda_launched());
-    qru_chol_r1_rows<T><<<(n + 255) / 256, 256, 0, s>>>(
+    qru_chol_r1_rows<T><<<nt, items, 0, s>>>(
         n, sign, kw, (const T *)(kw > 0 ? W.h : work.h), (long)W.off, ldw,
         (T *)work.h, (long)work.off, (T *)adiag.h, (long)adiag.off);
     QRU_TRY(qru_cuda_launched());

@@ -271,38 +271,64 @@ QRU_KERNEL void qru_chol_r1_part(int upper, int n, QRU_GLOBAL const T *L,
     }
 }
 
-/* Per row i (1-D, any shape): D(., i) := its exclusive suffix sums over
- * the tiles, adiag[i] = sum_tj S(tj, i) + sign ||W(i, 0:kw)||^2. */
+/* Per row i: D(., i) := its exclusive suffix sums over the tiles,
+ * adiag[i] = sum_tj S(tj, i) + sign ||W(i, 0:kw)||^2.  Work-group
+ * QRU_R1T x ny (ny <= 8), one group a tile row ti (grid nt x 1): item
+ * (x, y) takes row ti QRU_R1T + x and the y-th of ny runs of its ti + 1
+ * tiles (reads along the rows: coalesced), the runs' sums meet in local
+ * memory, and each item then writes its run's suffix sums. */
 QRU_KERNEL void qru_chol_r1_rows(int n, int sign, int kw,
                                  QRU_GLOBAL const T *W, long owk, int ldw,
                                  QRU_GLOBAL T *work, long ow,
                                  QRU_GLOBAL T *adiag, long oa)
 {
-    int i = QRU_GID_X;
-    if (i >= n)
-        return;
+    QRU_LOCAL_DECL(T, cs, 2 * 8 * QRU_R1T);
+    int x = QRU_LID_X, y = QRU_LID_Y, ny = QRU_LSIZE_Y;
+    int ti = QRU_GROUP_X, i = ti * QRU_R1T + x;
     long nt = (n + QRU_R1T - 1) / QRU_R1T;
     long D = ow + 2 * (long)n, S = D + nt * n;
-    T run = (T)0, sq = (T)0;
-    for (long tj = i / QRU_R1T; tj >= 0; --tj) {
-        long e = tj * n + i;
+    int len = (ti + ny) / ny; /* ceil((ti + 1) / ny) */
+    int t0 = y * len, t1 = t0 + len < ti + 1 ? t0 + len : ti + 1;
+    T d = (T)0, q = (T)0;
+    for (int tj = t0; i < n && tj < t1; ++tj) {
+        long e = (long)tj * n + i;
+        d += work[D + e];
+        q += work[S + e];
+    }
+    cs[y * QRU_R1T + x] = d;
+    cs[(8 + y) * QRU_R1T + x] = q;
+    QRU_BARRIER;
+    if (i >= n)
+        return; /* no barrier follows */
+    T run = (T)0;
+    for (int u = y + 1; u < ny; ++u)
+        run += cs[u * QRU_R1T + x];
+    for (int tj = t1 - 1; tj >= t0; --tj) {
+        long e = (long)tj * n + i;
         T v = work[D + e];
         work[D + e] = run;
         run += v;
-        sq += work[S + e];
     }
-    T wq = (T)0;
-    for (int q = 0; q < kw; ++q) {
-        T w = W[QRU_IDX(owk, i, q, ldw)];
-        wq += w * w;
+    if (y == 0) {
+        T sq = (T)0, wq = (T)0;
+        for (int u = 0; u < ny; ++u)
+            sq += cs[(8 + u) * QRU_R1T + x];
+        for (int c = 0; c < kw; ++c) {
+            T w = W[QRU_IDX(owk, i, c, ldw)];
+            wq += w * w;
+        }
+        adiag[oa + i] = sign > 0 ? sq + wq : sq - wq;
     }
-    adiag[oa + i] = sign > 0 ? sq + wq : sq - wq;
 }
 
 /* delta, gamma, the new pivots into head and the failure into info: ONE
- * work-group, 1-D, a power of two items up to QRU_RED.  Item l takes the
- * l-th segment of the columns: its sum of sign p_j^2, a scan of the
- * segment sums, then t_j along its segment.  Nothing if info != 0. */
+ * work-group, 1-D, a power of two items up to QRU_RED.  The columns go
+ * in chunks of QRU_R1C: the chunk's p and diag(L) come into local memory
+ * together (one round trip to memory a chunk, not one a column), item l
+ * takes the l-th segment of the chunk: its sum of sign p_j^2, a scan of
+ * the segment sums (the chunks before carried in t), then t_j along its
+ * segment.  Nothing if info != 0. */
+#define QRU_R1C 1024
 QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
                                  QRU_GLOBAL const T *L, long ol, int ldl,
                                  QRU_GLOBAL const T *p, long op,
@@ -310,6 +336,8 @@ QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
                                  QRU_GLOBAL T *head, long oh,
                                  QRU_GLOBAL T *info, long oi, int base)
 {
+    QRU_LOCAL_DECL(T, sp, QRU_R1C);
+    QRU_LOCAL_DECL(T, sd, QRU_R1C);
     QRU_LOCAL_DECL(T, sc, QRU_RED);
     QRU_LOCAL_DECL(int, fj, QRU_RED);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
@@ -319,38 +347,47 @@ QRU_KERNEL void qru_chol_r1_coef(int upper, int n, int sign,
     if (fj[0])
         return; /* uniform */
     QRU_BARRIER;
-    int seg = (n + nt - 1) / nt, j0 = lid * seg;
-    int j1 = j0 + seg < n ? j0 + seg : n;
-    T s = (T)0;
-    for (int j = j0; j < j1; ++j) {
-        T pj = p[op + j];
-        s += pj * pj;
-    }
-    sc[lid] = sign > 0 ? s : -s;
-    QRU_BARRIER;
-    for (int h = 1; h < nt; h <<= 1) { /* inclusive scan */
-        T a = lid >= h ? sc[lid - h] : (T)0;
-        QRU_BARRIER;
-        sc[lid] += a;
-        QRU_BARRIER;
-    }
-    T t = (T)1 + (lid > 0 ? sc[lid - 1] : (T)0);
+    T carry = (T)1; /* t before the chunk */
     int bad = n;
-    for (int j = j0; j < j1; ++j) {
-        T pj = p[op + j], tp = t;
-        t = sign > 0 ? tp + pj * pj : tp - pj * pj;
-        T ljj = L[QRU_IDX(ol, j, j, ldl)];
-        /* t - t == 0 exactly when t is finite; a zero pivot of L fails
-         * whatever the solve made of it */
-        if (!(t > (T)0) || !(t - t == (T)0) || ljj == (T)0) {
-            bad = j;
-            break;
+    for (int c0 = 0; c0 < n; c0 += QRU_R1C) {
+        int cn = n - c0 < QRU_R1C ? n - c0 : QRU_R1C;
+        for (int e = lid; e < cn; e += nt) {
+            sp[e] = p[op + c0 + e];
+            sd[e] = L[QRU_IDX(ol, c0 + e, c0 + e, ldl)];
         }
-        T st = QRU_SQRT(t), sp = QRU_SQRT(tp);
-        T dl = st / sp, gm = (sign > 0 ? pj : -pj) / (st * sp);
-        work[ow + j] = dl;
-        work[ow + n + j] = gm;
-        head[oh + j] = dl * ljj;
+        QRU_BARRIER;
+        int seg = (cn + nt - 1) / nt, j0 = lid * seg;
+        int j1 = j0 + seg < cn ? j0 + seg : cn;
+        T s = (T)0;
+        for (int j = j0; j < j1; ++j)
+            s += sp[j] * sp[j];
+        sc[lid] = sign > 0 ? s : -s;
+        QRU_BARRIER;
+        for (int h = 1; h < nt; h <<= 1) { /* inclusive scan */
+            T a = lid >= h ? sc[lid - h] : (T)0;
+            QRU_BARRIER;
+            sc[lid] += a;
+            QRU_BARRIER;
+        }
+        T t = carry + (lid > 0 ? sc[lid - 1] : (T)0);
+        for (int j = j0; bad == n && j < j1; ++j) {
+            T pj = sp[j], tp = t;
+            t = sign > 0 ? tp + pj * pj : tp - pj * pj;
+            T ljj = sd[j];
+            /* t - t == 0 exactly when t is finite; a zero pivot of L
+             * fails whatever the solve made of it */
+            if (!(t > (T)0) || !(t - t == (T)0) || ljj == (T)0) {
+                bad = c0 + j;
+                break;
+            }
+            T st = QRU_SQRT(t), sq = QRU_SQRT(tp);
+            T dl = st / sq, gm = (sign > 0 ? pj : -pj) / (st * sq);
+            work[ow + c0 + j] = dl;
+            work[ow + n + c0 + j] = gm;
+            head[oh + c0 + j] = dl * ljj;
+        }
+        carry += sc[nt - 1];
+        QRU_BARRIER; /* sp, sd and sc are free */
     }
     fj[lid] = bad;
     QRU_BARRIER;

@@ -321,16 +321,17 @@ int ocl_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 
 /* The tile kernels of the structured rank-1 update: QRU_CHOL_R1_TILE x ny
  * items a group (ny <= 8, as many as the kernel allows), one group a tile
- * of the nt x nt grid (those above the diagonal return at once). */
-static int r1_tiles(qru_context *ctx, ocl_prog *p, int k, int n, int nargs,
-                    karg *a)
+ * of the nt x nt grid (those above the diagonal return at once); rows =
+ * 1: one group a tile row (the nt x 1 grid of chol_r1_rows). */
+static int r1_tiles(qru_context *ctx, ocl_prog *p, int k, int n, int rows,
+                    int nargs, karg *a)
 {
     size_t t = QRU_CHOL_R1_TILE;
     size_t w = ocl_wg_for(IMPL(ctx), p, k, 8 * t);
     if (w < t)
         return QRU_ERR_UNSUPPORTED;
     size_t nt = ((size_t)n + t - 1) / t, ny = w / t > 8 ? 8 : w / t;
-    size_t l[2] = {t, ny}, g[2] = {nt * t, nt * ny};
+    size_t l[2] = {t, ny}, g[2] = {nt * t, (rows ? 1 : nt) * ny};
     return ocl_launch(ctx, p, k, 2, g, l, nargs, a);
 }
 
@@ -355,18 +356,16 @@ int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
     qru_ptr Wa = kw > 0 ? W : work;
     karg a1[] = {KINT(up),  KINT(cn), KMEM(L),    KLONG(lo), KINT(cldl),
                  KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo)};
-    st = r1_tiles(ctx, p, K_CHOL_R1_PART, n, NARGS(a1), a1);
+    st = r1_tiles(ctx, p, K_CHOL_R1_PART, n, 0, NARGS(a1), a1);
     if (st)
         return st;
-    size_t w = ocl_wg_for(im, p, K_CHOL_R1_ROWS, (size_t)im->tune.wg);
-    size_t l[1] = {w}, g[1] = {(((size_t)n + w - 1) / w) * w};
     karg a2[] = {KINT(cn),   KINT(cs),   KINT(ckw), KMEM(Wa),  KLONG(wko),
                  KINT(cldw), KMEM(work), KLONG(wo), KMEM(adiag), KLONG(ao)};
-    st = ocl_launch(ctx, p, K_CHOL_R1_ROWS, 1, g, l, NARGS(a2), a2);
+    st = r1_tiles(ctx, p, K_CHOL_R1_ROWS, n, 1, NARGS(a2), a2);
     if (st)
         return st;
-    w = ocl_wg_for(im, p, K_CHOL_R1_COEF, (size_t)im->tune.wg);
-    l[0] = g[0] = w;
+    size_t w = ocl_wg_for(im, p, K_CHOL_R1_COEF, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
     karg a3[] = {KINT(up),  KINT(cn),   KINT(cs),  KMEM(L),   KLONG(lo),
                  KINT(cldl), KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo),
                  KMEM(head), KLONG(ho), KMEM(info), KLONG(io), KINT(cb)};
@@ -389,7 +388,7 @@ int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
     karg a[] = {KINT(up),  KINT(cn),   KMEM(L),  KLONG(lo),  KINT(cldl),
                 KMEM(L1),  KLONG(o1),  KINT(cld1), KMEM(pv), KLONG(po),
                 KMEM(work), KLONG(wo)};
-    return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, NARGS(a), a);
+    return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, 0, NARGS(a), a);
 }
 
 int ocl_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,

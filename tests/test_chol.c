@@ -765,6 +765,59 @@ START_TEST(test_downdate_fail)
 }
 END_TEST
 
+/* The structured engine past its kernels' chunks (n = 1100: the
+ * coefficients' chunks of 1024 columns, 35 tile columns split among the
+ * row sums' lanes): an update and a downdate, checked against LAPACKE,
+ * then a downdate that fails at column 1051 (W(:,0) = 3 e_1050 plus a
+ * little noise), with LAPACKE's status and the factor unchanged. */
+START_TEST(test_update_large)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    set_update_engine(0);
+    unsigned seed = 41;
+    int n = 1100, jf = 1050;
+    double worst = 0;
+    double *A = spd(n, &seed);
+    double *W = malloc(sizeof(double) * (size_t)n + 8);
+    for (int sg = 0; sg < 2; ++sg) {
+        for (int i = 0; i < n; ++i)
+            W[i] = 0.5 * qru_test_urand(&seed);
+        update_case(dt, uplo, n, 1, sg ? -1 : 1, sg, A, W, "large", &worst);
+    }
+    for (int i = 0; i < n; ++i)
+        W[i] = 0.01 * qru_test_urand(&seed);
+    W[jf] = 3.0;
+    pm pl = make_factor(dt, n, n + 1, A, uplo);
+    void *before = qru_test_download(pl.P);
+    void *hw = to_dt(dt, n, 1, n, W, 'A');
+    pm pw = pm_new(dt, n, 1, n, hw);
+    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1, pl.M);
+    double *Am = dup(A, (size_t)n * n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, 1, -1.0, W, n,
+                W, n, 1.0, Am, n);
+    double *R = NULL;
+    int info = ref_chol(n, Am, &R);
+    ck_assert_msg(info == jf + 1, "the reference fails at %d", info);
+    ck_assert_int_eq(st, info);
+    void *after = qru_test_download(pl.P);
+    ck_assert_msg(same_bits(dt, n + 1, n, before, after),
+                  "factor changed by a failed downdate");
+    printf("large update %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
+    free(after);
+    free(R);
+    free(Am);
+    free(hw);
+    pm_free(&pw);
+    pm_free(&pl);
+    free(before);
+    free(W);
+    free(A);
+}
+END_TEST
+
 /* ---- insert / delete ---------------------------------------------------- */
 
 /* A1 with rows/cols k..k+p-1 removed (ld n1 - p). */
@@ -1939,6 +1992,7 @@ int main(void)
     tcase_add_loop_test(tc, test_update, 0, 8);
     tcase_add_loop_test(tc, test_downdate_fail, 0, 8);
     tcase_add_loop_test(tc, test_update_illcond, 0, 4);
+    tcase_add_loop_test(tc, test_update_large, 0, 4);
     tcase_add_loop_test(tc, test_insert, 0, 4);
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
     tcase_add_loop_test(tc, test_update_nonfinite, 0, 8);
