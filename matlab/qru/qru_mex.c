@@ -309,31 +309,31 @@ static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
 /* A new rows x cols array of zeros of type dt for a result.  Octave copies
  * an array of mxCreateNumericMatrix into a new one when the MEX function
  * returns it (a second allocation, its page faults and a pass over the
- * data); an array made by zeros() through mexCallMATLAB belongs to the
- * interpreter, and returning it copies nothing. */
+ * data); an array made by the built-in zeros() through mexCallMATLAB
+ * belongs to the interpreter, and returning it copies nothing.  Should
+ * that call fail, the MEX API makes the array. */
 static mxArray *new_array(qru_dtype dt, int rows, int cols)
 {
-    const char *cname = dt == QRU_FLOAT ? "single" : "double";
     mxClassID cls = dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
 #ifdef HAVE_OCTAVE
     if ((double)rows * cols >= OWNED_MIN_ELEMENTS) {
-        mxArray *in[3] = {mxCreateDoubleScalar(rows),
-                          mxCreateDoubleScalar(cols), mxCreateString(cname)};
+        mxArray *in[4] = {mxCreateString("zeros"), mxCreateDoubleScalar(rows),
+                          mxCreateDoubleScalar(cols),
+                          mxCreateString(dt == QRU_FLOAT ? "single"
+                                                         : "double")};
         mxArray *a = NULL;
-        mxArray *err = mexCallMATLABWithTrap(1, &a, 3, in, "zeros");
-        for (int i = 0; i < 3; ++i)
+        mxArray *err = mexCallMATLABWithTrap(1, &a, 4, in, "builtin");
+        for (int i = 0; i < 4; ++i)
             mxDestroyArray(in[i]);
-        if (!err && a && mxGetClassID(a) == cls && mxGetData(a))
+        if (!err && a && mxGetClassID(a) == cls && !mxIsSparse(a) &&
+            mxGetNumberOfDimensions(a) == 2 && mxGetM(a) == (size_t)rows &&
+            mxGetN(a) == (size_t)cols && mxGetData(a))
             return a;
         if (err)
             mxDestroyArray(err);
         if (a)
             mxDestroyArray(a);
-        fail("qru:library", "zeros(%d, %d, '%s') failed (out of memory?)",
-             rows, cols, cname);
     }
-#else
-    (void)cname;
 #endif
     return mxCreateNumericMatrix((mwSize)rows, (mwSize)cols, cls, mxREAL);
 }
