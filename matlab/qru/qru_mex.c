@@ -306,16 +306,18 @@ static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
  * (new_array); smaller ones by the MEX API, whose copy on return is cheap. */
 #define OWNED_MIN_ELEMENTS 4096
 
-/* A new rows x cols array of zeros of type dt for a result.  Octave copies
- * an array of mxCreateNumericMatrix into a new one when the MEX function
- * returns it (a second allocation, its page faults and a pass over the
- * data); an array made by the built-in zeros() through mexCallMATLAB
- * belongs to the interpreter, and returning it copies nothing.  Should
- * that call fail, the MEX API makes the array. */
+/* A new rows x cols array of zeros of type dt for a result.  An Octave
+ * built without std::pmr copies an array of mxCreateNumericMatrix into a
+ * new one when the MEX function returns it (a second allocation, its page
+ * faults, a fill and a copy); an array made by the built-in zeros()
+ * through mexCallMATLAB belongs to the interpreter, and returning it
+ * copies nothing.  Should that call fail, the MEX API makes the array (as
+ * with MATLAB, and with an Octave whose arrays can take over the MEX
+ * API's memory). */
 static mxArray *new_array(qru_dtype dt, int rows, int cols)
 {
     mxClassID cls = dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
-#ifdef HAVE_OCTAVE
+#if defined(HAVE_OCTAVE) && !defined(OCTAVE_HAVE_STD_PMR_POLYMORPHIC_ALLOCATOR)
     if ((double)rows * cols >= OWNED_MIN_ELEMENTS) {
         mxArray *in[4] = {mxCreateString("zeros"), mxCreateDoubleScalar(rows),
                           mxCreateDoubleScalar(cols),
