@@ -302,6 +302,44 @@ static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
     return M;
 }
 
+/* Arrays of at least this many elements are made by the interpreter
+ * (new_array); smaller ones by the MEX API, whose copy on return is cheap. */
+#define OWNED_MIN_ELEMENTS 4096
+
+/* A new rows x cols array of zeros of type dt for a result.  An Octave
+ * built without std::pmr copies an array of mxCreateNumericMatrix into a
+ * new one when the MEX function returns it (a second allocation, its page
+ * faults, a fill and a copy); an array made by the built-in zeros()
+ * through mexCallMATLAB belongs to the interpreter, and returning it
+ * copies nothing.  Should that call fail, the MEX API makes the array (as
+ * with MATLAB, and with an Octave whose arrays can take over the MEX
+ * API's memory). */
+static mxArray *new_array(qru_dtype dt, int rows, int cols)
+{
+    mxClassID cls = dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
+#if defined(HAVE_OCTAVE) && !defined(OCTAVE_HAVE_STD_PMR_POLYMORPHIC_ALLOCATOR)
+    if ((double)rows * cols >= OWNED_MIN_ELEMENTS) {
+        mxArray *in[4] = {mxCreateString("zeros"), mxCreateDoubleScalar(rows),
+                          mxCreateDoubleScalar(cols),
+                          mxCreateString(dt == QRU_FLOAT ? "single"
+                                                         : "double")};
+        mxArray *a = NULL;
+        mxArray *err = mexCallMATLABWithTrap(1, &a, 4, in, "builtin");
+        for (int i = 0; i < 4; ++i)
+            mxDestroyArray(in[i]);
+        if (!err && a && mxGetClassID(a) == cls && !mxIsSparse(a) &&
+            mxGetNumberOfDimensions(a) == 2 && mxGetM(a) == (size_t)rows &&
+            mxGetN(a) == (size_t)cols && mxGetData(a))
+            return a;
+        if (err)
+            mxDestroyArray(err);
+        if (a)
+            mxDestroyArray(a);
+    }
+#endif
+    return mxCreateNumericMatrix((mwSize)rows, (mwSize)cols, cls, mxREAL);
+}
+
 /* A new MATLAB array holding M; with triu, entries below the diagonal are
  * set to zero (for triangular factors). */
 static mxArray *download(const qru_matrix *M, int triu)
@@ -309,7 +347,7 @@ static mxArray *download(const qru_matrix *M, int triu)
     int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
     mxClassID cls =
         qru_matrix_dtype(M) == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
-    mxArray *a = mxCreateNumericMatrix((mwSize)rows, (mwSize)cols, cls, mxREAL);
+    mxArray *a = new_array(qru_matrix_dtype(M), rows, cols);
     if (rows == 0 || cols == 0)
         return a;
     int st = qru_matrix_download(M, mxGetData(a), rows);
@@ -360,9 +398,9 @@ static qru_matrix *input(qru_context *ctx, qru_dtype dt, const mxArray *a)
 }
 
 /* A rows x cols result of type dt: on a host context a new MATLAB array
- * (*out) whose memory the returned matrix wraps, so that the library
- * writes the result where MATLAB takes it; else (*out = NULL) a matrix of
- * the context, downloaded by result(). */
+ * of zeros (*out, new_array) whose memory the returned matrix wraps, so
+ * that the library writes the result where MATLAB takes it; else
+ * (*out = NULL) a matrix of the context, downloaded by result(). */
 static qru_matrix *output(qru_context *ctx, qru_dtype dt, int rows, int cols,
                           mxArray **out)
 {
@@ -371,9 +409,7 @@ static qru_matrix *output(qru_context *ctx, qru_dtype dt, int rows, int cols,
         return new_matrix(ctx, dt, rows, cols);
     if (n_tmp == MAX_TMP)
         fail("qru:library", "qru_mex: too many temporaries");
-    mxArray *a = mxCreateUninitNumericMatrix(
-        (mwSize)rows, (mwSize)cols,
-        dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+    mxArray *a = new_array(dt, rows, cols);
     qru_matrix *M = NULL;
     int st = qru_matrix_wrap(ctx, dt, rows, cols, mxGetData(a), rows, &M);
     if (st)
@@ -945,7 +981,8 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
     qru_context *ctx = get_context(b);
     qru_dtype dt = dtype_of(prhs, 2);
     /* on the CPU R is read where it lies and the update written into the
-     * result itself */
+     * result itself, an array of zeros of which the library writes only
+     * the upper triangle */
     int n = (int)mxGetM(prhs[0]);
     qru_matrix *R = input(ctx, dt, prhs[0]);
     mxArray *out = NULL;
@@ -956,7 +993,7 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
         mxDestroyArray(out);
     chol_info(st, nlhs, plhs, "qru_chol_update", R);
     if (!st)
-        plhs[0] = result(R1, out, 1);
+        plhs[0] = result(R1, out, !out);
 }
 
 /* [R1, info] = cholinsert(R, j, X) */

@@ -119,6 +119,26 @@ qru_check(io == 1 && iq == io && isequal(R1, R), 'cholinsert info = %d, Octave %
 [~, io] = cholinsert(Rz, 2, ones(6, 1));
 [~, iq] = qru_cholinsert(Rz, 2, ones(6, 1), backend);
 qru_check(io == 2 && iq == io, 'singular cholinsert info = %d, Octave %d', iq, io);
+% results of 4096 elements and more (n = 80), which the MEX file has the
+% interpreter make: the lower triangle zero even for entries of R below
+% its diagonal, R itself unchanged, the failed downdate's R1 = triu(R)
+n = 80;
+G = randn(n + 8, n); A = G' * G; R = chol(A); x = randn(n, 1);
+for c = 1:numel(classes)
+  cls = classes{c};
+  ep = double(eps(cls));
+  Rj = cast(R + triu(ones(n), 1)', cls); R0 = Rj;
+  R1 = qru_cholupdate(Rj, cast(x, cls), '+', backend);
+  chol_check(sprintf('cholupdate + %s n=%d', cls, n), cls, R1, A + x * x', ep);
+  qru_check(isequal(Rj, R0), 'cholupdate + %s n=%d: R changed', cls, n);
+  [R1, info] = qru_cholupdate(Rj, cast(1e3 * x, cls), '-', backend);
+  qru_check(info == 1 && isequal(R1, triu(R0)), 'cholupdate - %s n=%d: info %d, R1 ~= triu(R)', ...
+            cls, n, info);
+  R1 = qru_cholinsert(cast(R, cls), n + 1, cast([A(:, 1); 2 * A(1, 1)], cls), backend);
+  chol_check(sprintf('cholinsert %s n=%d', cls, n), cls, R1, [A, A(:, 1); A(1, :), 2 * A(1, 1)], ep * cond(A));
+  R1 = qru_choldelete(cast(R, cls), 1, backend);
+  chol_check(sprintf('choldelete %s n=%d', cls, n), cls, R1, A(2:n, 2:n), ep);
+end
 % the help text keeps its apostrophes (R'*R)
 h = help('qru_cholupdate');
 qru_check(~isempty(strfind(h, 'A = R''*R')) && ~isempty(strfind(h, 'x*x''')), ...

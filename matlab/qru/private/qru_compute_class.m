@@ -5,7 +5,7 @@ function cls = qru_compute_class(all_single, varargin)
 %   cholinsert and choldelete with their matrix arguments) or when all of
 %   them are (all_single true: qrshift with Q and R, cholshift with R, i
 %   and j), else 'double' (integer arguments compute in double).
-s = cellfun(@(a) isa(a, 'single'), varargin);
+s = cellfun('isclass', varargin, 'single');
 if (all_single && all(s)) || (~all_single && any(s))
   cls = 'single';
 else
