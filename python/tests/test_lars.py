@@ -9,7 +9,8 @@ interpolated last knot), max_iter, return_path=False and return_n_iter.
 Then degenerate problems (duplicate columns, y in the span of one
 column, y = 0), where qru departs from scikit-learn by design, by the
 Lasso's optimality conditions at each knot; scikit-learn's early stop
-where the Lasso's alpha grows; argument errors and inputs left as they
+where the Lasso's alpha grows; Gram and Xy given as X' X and X' y (and
+refused when they are not); argument errors and inputs left as they
 were.  Every backend that runs here."""
 import warnings
 
@@ -243,6 +244,24 @@ def test_conventions():
     assert got[2].dtype == np.float64 and got[1] == ref[1]
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_given_products(dt):
+    """Gram = X' X (an array or True) and Xy = X' y, as scikit-learn's
+    estimators pass them, give the path from X and y; a float64 Gram or
+    Xy with float32 X and y makes the result float64 (scikit-learn's
+    rule); the products may be in another memory order."""
+    X, y = problem(40, 12, 21, dt)
+    ref = qru.lars_path(X, y, method="lasso")
+    G, c = X.T @ X, X.T @ y
+    for kw in ({"Gram": G}, {"Xy": c}, {"Gram": G, "Xy": c},
+               {"Gram": True}, {"Gram": np.asfortranarray(G), "Xy": list(c)}):
+        got = qru.lars_path(X, y, method="lasso", **kw)
+        assert got[1] == ref[1] and np.array_equal(got[0], ref[0])
+        assert np.array_equal(got[2], ref[2]) and got[2].dtype == dt
+    got = qru.lars_path(X, y, Gram=G.astype(np.float64), method="lasso")
+    assert got[2].dtype == np.float64 and got[1] == ref[1]
+
+
 def test_inputs_unchanged():
     X, y = problem(30, 60, 10)
     Xf, X0, y0 = np.asfortranarray(X), X.copy(), y.copy()
@@ -258,11 +277,27 @@ def test_errors():
         qru.lars_path(X, y, method="lar", positive=True)
     with pytest.raises(NotImplementedError, match="positive"):
         qru.lars_path(X, y, method="lasso", positive=True)
+    G, c = X.T @ X, X.T @ y
     with pytest.raises(NotImplementedError, match="Xy"):
-        qru.lars_path(X, y, X.T @ y)
-    for G in (True, X.T @ X):
+        qru.lars_path(X, y, c + 1e-6 * np.linalg.norm(c))
+    with pytest.raises(NotImplementedError, match="Xy"):
+        qru.lars_path(X, y, X.T @ (2 * y))
+    for bad_G in (G + 1e-6 * np.trace(G) * np.eye(30), 4 * G):
         with pytest.raises(NotImplementedError, match="Gram"):
-            qru.lars_path(X, y, Gram=G)
+            qru.lars_path(X, y, Gram=bad_G)
+    with pytest.raises(ValueError, match="Gram"):
+        qru.lars_path(X, y, Gram=G[:-1])
+    with pytest.raises(ValueError, match="Xy"):
+        qru.lars_path(X, y, c[:-1])
+    bad = G.copy()
+    bad[3, 4] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        qru.lars_path(X, y, Gram=bad)
+    with pytest.raises(ValueError, match="X and Gram cannot both be "
+                                         "unspecified"):
+        qru.lars_path(None, y, Xy=c)
+    with pytest.raises(ValueError, match="X cannot be None if Gram"):
+        qru.lars_path(None, y, Gram=G)
     with pytest.raises(NotImplementedError, match="eps"):
         qru.lars_path(X, y, eps=1e-3)
     bad = [{"method": "lars"}, {"max_iter": -1}, {"max_iter": 2.5},

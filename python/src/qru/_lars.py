@@ -68,6 +68,67 @@ def _check_args(X, y, max_iter, alpha_min, method, eps, verbose, flags):
                          f"{tuple(y.shape)}")
 
 
+def _probe_tol(X, *dtypes) -> float:
+    """The rounding allowed between a product of X given by the caller
+    and qru's: n_samples roundings of the coarsest type, 16 times."""
+    eps = max(np.finfo(d).eps if np.issubdtype(d, np.floating)
+              else np.finfo(np.float64).eps for d in dtypes)
+    return 16.0 * max(X.shape) * float(eps)
+
+
+def _given_products(X, y, Gram, Xy):
+    """Gram (an array) and Xy, where the caller gives them with X and y
+    (as scikit-learn's estimators do with their precompute), must be
+    X' X and X' y to rounding: qru computes the path from X and y and
+    uses neither, so a product of something else (a Gram matrix with a
+    ridge, a Xy of another y) raises NotImplementedError instead of being
+    ignored.  Gram is checked on a fixed random vector v (||G v - X' (X
+    v)|| against ||X||_F^2 ||v||), Xy in full.  Returns X, converted to
+    float64 where X and y are float32 and a given product is not
+    (scikit-learn's result type: float32 only where every input is)."""
+    given = [] if Gram is None or isinstance(Gram, (bool, str)) else [Gram]
+    if (not given and Xy is None) or X.ndim != 2 or y.ndim != 1 or \
+            y.shape[0] != X.shape[0] or not X.size or \
+            X.dtype.kind not in "biuf" or y.dtype.kind not in "biuf":
+        return X  # nothing given, or _check_args and prepare say what is
+        # wrong with X and y
+    wide = [X.dtype, y.dtype]
+    Xd = X.astype(np.float64)
+    nX = float(np.linalg.norm(Xd))
+    if given:
+        G = np.asarray(Gram)
+        m = X.shape[1]
+        if G.shape != (m, m):
+            raise ValueError(f"Gram must be ({m}, {m}) for X {X.shape}; "
+                             f"it is {G.shape}")
+        v = np.random.default_rng(0).standard_normal(m)
+        d = G.astype(np.float64) @ v - Xd.T @ (Xd @ v)
+        if not np.all(np.isfinite(d)):
+            raise ValueError("X or Gram holds a NaN or an infinity")
+        if not np.linalg.norm(d) <= _probe_tol(X, G.dtype, X.dtype) * \
+                nX * nX * np.linalg.norm(v):
+            raise NotImplementedError(
+                "qru.lars_path: Gram is not X' X (qru_lars computes the "
+                "path from X and cannot use another Gram matrix)")
+        wide.append(G.dtype)
+    if Xy is not None:
+        c = np.asarray(Xy)
+        if c.shape != (X.shape[1],):
+            raise ValueError(f"Xy must be ({X.shape[1]},); it is {c.shape}")
+        d = c.astype(np.float64) - Xd.T @ y.astype(np.float64)
+        if not np.all(np.isfinite(d)):
+            raise ValueError("X, y or Xy holds a NaN or an infinity")
+        if not np.linalg.norm(d) <= _probe_tol(X, c.dtype, X.dtype) * \
+                nX * float(np.linalg.norm(y.astype(np.float64))):
+            raise NotImplementedError(
+                "qru.lars_path: Xy is not X' y (qru_lars computes the path "
+                "from X and y and cannot use another Xy)")
+        wide.append(c.dtype)
+    if X.dtype == np.float32 and y.dtype == np.float32 and \
+            any(d != np.float32 for d in wide):
+        return Xd
+    return X
+
 def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
               max_iter: int = 500, alpha_min: float = 0,
               method: str = "lar", copy_X: bool = True,
@@ -104,10 +165,13 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
     carrying the library's reason.  ConvergenceWarning is scikit-learn's
     where it is installed, else UserWarning.
 
-    Differences from scikit-learn: ``Xy``, ``Gram`` as an array or True,
-    and ``positive=True`` with ``method='lasso'`` raise
-    NotImplementedError (qru never forms the Gram matrix; ``Gram=None``,
-    False or 'auto' are accepted and compute the same path from X);
+    ``Gram`` and ``Xy`` (scikit-learn's precomputed X' X and X' y, which
+    its estimators pass) are accepted with X and y where they are those
+    products to rounding (Gram checked on a random vector, Xy in full) and
+    are not used: qru computes the path from X and y; a Gram or Xy of
+    something else raises NotImplementedError, as does ``positive=True``
+    with ``method='lasso'``; X = None raises scikit-learn's ValueError
+    (Gram alone is its ``lars_path_gram``).  Other differences:
     ``eps`` (the floor of scikit-learn's Cholesky pivots) is accepted up
     to 1e-7, qru's pivot rule, where it has no effect, and raises
     NotImplementedError above; ``copy_X``, ``copy_Gram`` and ``verbose``
@@ -127,20 +191,20 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
         raise NotImplementedError("qru.lars_path: positive=True is not "
                                   "supported (qru_lars has no sign "
                                   "constraint)")
-    if Xy is not None:
-        raise NotImplementedError("qru.lars_path: Xy is not supported "
-                                  "(qru_lars forms X' y from X and y)")
-    if not (Gram is None or Gram is False or
-            (isinstance(Gram, str) and Gram == "auto")):
-        raise NotImplementedError("qru.lars_path: Gram must be None, False "
-                                  "or 'auto' (qru_lars never forms the Gram "
-                                  "matrix)")
-    if X is None or y is None:
-        raise ValueError("qru.lars_path needs X and y")
+    if X is None:
+        # scikit-learn's errors: lars_path needs X (its lars_path_gram
+        # takes Gram and Xy alone)
+        if Gram is None or Gram is False:
+            raise ValueError("X and Gram cannot both be unspecified.")
+        raise ValueError("X cannot be None if Gram is not None: qru.lars_path "
+                         "computes the path from X and y")
+    if y is None:
+        raise ValueError("qru.lars_path needs y")
     if framework(X).name != "numpy" or framework(y).name != "numpy":
         raise TypeError("qru.lars_path takes host arrays (NumPy); "
                         "backend='cuda' or 'opencl' runs it on a device")
     X, y = np.asarray(X), np.asarray(y)
+    X = _given_products(X, y, Gram, Xy)
     _check_args(X, y, max_iter, alpha_min, method, eps, verbose,
                 {"copy_X": copy_X, "copy_Gram": copy_Gram,
                  "return_path": return_path, "return_n_iter": return_n_iter,
