@@ -25,7 +25,9 @@ float64, medians of --repeats timed calls after one untimed):
    deleted at k = n/2, a column inserted at k = m (the end) and k = m/2,
    deleted at k = m/2, and A + u v'; both returning new arrays
    (check_finite=False), then both overwriting fresh copies (untimed) of
-   Q and R with overwrite_qr(u)(v)=True (target: qru >= 1.5x faster).
+   Q and R with overwrite_qr(u)(v)=True (target: qru >= 1.5x faster);
+   the calls of qru and SciPy alternate (one of each a round), and the
+   load average is printed before the table.
    Ends with the markdown table of docs/python.md ("p = 1").
 4. Non-negative least squares: qru.nnls against scipy.optimize.nnls on
    random uniform(-1, 1) problems of 2000 x 500 and 4000 x 1000 (about
@@ -84,6 +86,21 @@ def median_time_setup(setup, fn, repeats):
         if i:  # the first is untimed
             ts.append(time.perf_counter() - t0)
     return statistics.median(ts)
+
+
+def median_pair(fq, fs, setup, repeats):
+    """Medians of fq(*setup()) and fs(*setup()) timed in turn (one of
+    each a round, setup untimed, the first round untimed), so that load
+    from other work on the machine falls on both alike."""
+    ts = ([], [])
+    for i in range(repeats + 1):
+        for fn, t in zip((fq, fs), ts):
+            args = setup()
+            t0 = time.perf_counter()
+            fn(*args)
+            if i:
+                t.append(time.perf_counter() - t0)
+    return statistics.median(ts[0]), statistics.median(ts[1])
 
 
 def report(what, tq, ts, target, other="SciPy"):
@@ -174,16 +191,15 @@ def p1(sizes, repeats):
         for name, fn, args in cases:
             fq, fs = getattr(qru, fn), getattr(sl, fn)
             what = f"{n} x {m} {mode}, {name}"
-            tq = median_time(lambda: fq(Q, R, *args, check_finite=False),
-                             repeats)
-            ts = median_time(lambda: fs(Q, R, *args, check_finite=False),
-                             repeats)
+            tq, ts = median_pair(
+                lambda: fq(Q, R, *args, check_finite=False),
+                lambda: fs(Q, R, *args, check_finite=False),
+                lambda: (), repeats)
             report(what, tq, ts, 1.5)
             kw = {ow[fn]: True, "check_finite": False}
-            tqo = median_time_setup(fresh, lambda Qw, Rw: fq(Qw, Rw, *args,
-                                                             **kw), repeats)
-            tso = median_time_setup(fresh, lambda Qw, Rw: fs(Qw, Rw, *args,
-                                                             **kw), repeats)
+            tqo, tso = median_pair(
+                lambda Qw, Rw: fq(Qw, Rw, *args, **kw),
+                lambda Qw, Rw: fs(Qw, Rw, *args, **kw), fresh, repeats)
             report(what + ", overwrite", tqo, tso, 1.5)
             rows.append(f"| {n} x {m} {mode} | {name} | {tq * 1e3:.2f} | "
                         f"{ts * 1e3:.2f} | {ts / tq:.2f}x | "
@@ -391,9 +407,12 @@ def main():
         window(*(([2000], 400, 10) if a.quick else
                  ([5000, 20000, 100000], 2000, 20)), 10, 50, a.repeats)
     if a.only in (None, "p1"):
+        load0 = os.getloadavg()[0]
         rows = p1([(400, 100, "full"), (2000, 20, "economic")] if a.quick
                   else [(4000, 1000, "full"), (20000, 200, "economic")],
                   a.repeats)
+        print(f"\nload average (1 min) {load0:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after")
         print("\n| factors | p = 1 | qru ms | SciPy ms | qru / SciPy | "
               "qru ms, overwrite | SciPy ms, overwrite | qru / SciPy |\n"
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")

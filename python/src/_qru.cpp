@@ -397,7 +397,9 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
     if (!opt.adopt) {
         // room for what the update adds (no growth and copy on the way):
         // rows, and the columns of R (and of an economic Q1, which a row
-        // insertion and a rank-k modification also take in workspace)
+        // insertion, a row removal and a rank-k modification also take in
+        // workspace: p columns of Q1 for the completion of the rows or of
+        // U)
         bool econ = Q.shape(0) != Q.shape(1);
         int n = (int)Q.shape(0), m = (int)R.shape(1);
         if (op == 2) {
@@ -406,6 +408,8 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
                 opt.col_capacity = m + qru_matrix_rows(Ud);
         } else if (op == 0 || (op == 4 && econ)) {
             opt.col_capacity = m + qru_matrix_cols(Ud);
+        } else if (op == 3 && econ) {
+            opt.col_capacity = m + p;
         }
     }
     qru_lsq *f = nullptr;
