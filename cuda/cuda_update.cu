@@ -581,3 +581,43 @@ int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
                ? givens_accum_t<double>(ctx, L, p, ab, cs, G, ldg)
                : givens_accum_t<float>(ctx, L, p, ab, cs, G, ldg);
 }
+
+/* ---- the closed-form rotations of a rank-1 row update ---- */
+
+template <typename T>
+static int chol_r1_rotate_t(qru_context *ctx, int n, int m, qru_ptr p,
+                            qru_ptr X, int ldx, qru_ptr Y, int ldy,
+                            qru_ptr xin, qru_ptr xout, qru_ptr work)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    if (m <= 0) /* xout = xin */
+        return qru_cuda_status(cudaMemcpyAsync(
+            (T *)xout.h + xout.off, (const T *)xin.h + xin.off,
+            sizeof(T) * (size_t)n, cudaMemcpyDeviceToDevice, s));
+    int segs = (m + QRU_CHOL_R1_ROTW - 1) / QRU_CHOL_R1_ROTW;
+    qru_r1rot_cs<T><<<1, QRU_RED, 0, s>>>(m, (const T *)p.h, (long)p.off,
+                                          (T *)work.h, (long)work.off);
+    QRU_TRY(qru_cuda_launched());
+    dim3 items(128, 1), grid((unsigned)((n + 127) / 128), (unsigned)segs);
+    qru_r1rot_part<T><<<grid, items, 0, s>>>(
+        n, m, (const T *)X.h, (long)X.off, ldx, (const T *)xin.h,
+        (long)xin.off, (T *)work.h, (long)work.off);
+    QRU_TRY(qru_cuda_launched());
+    qru_r1rot_apply<T><<<grid, items, 0, s>>>(
+        n, m, (const T *)X.h, (long)X.off, ldx, (T *)Y.h, (long)Y.off, ldy,
+        (T *)xout.h, (long)xout.off, (const T *)work.h, (long)work.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
+                          qru_ptr p, qru_ptr X, int ldx, qru_ptr Y, int ldy,
+                          qru_ptr xin, qru_ptr xout, qru_ptr work)
+{
+    if (n <= 0)
+        return 0;
+    return dt == QRU_DOUBLE
+               ? chol_r1_rotate_t<double>(ctx, n, m, p, X, ldx, Y, ldy, xin,
+                                          xout, work)
+               : chol_r1_rotate_t<float>(ctx, n, m, p, X, ldx, Y, ldy, xin,
+                                         xout, work);
+}

@@ -704,4 +704,103 @@ QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
     }
 }
 
+/* ---- the rotations of a structured rank-1 row update (chol_r1_rotate,
+ * src/qru_ops.h) ----
+ * The columns go in segments of QRU_ROTW; row i's recurrence over
+ * segment z is affine in the x it enters with: x_out = a_z x_in + b_z(i),
+ * so the rows and the segments run in parallel: qru_r1rot_part forms a_z
+ * and b_z(i) (x_in = 0), qru_r1rot_apply composes them to the x that
+ * enters its segment and replays it.  work (offset ow), with S segments:
+ * c (m), s (m), a (S), b (S x n), v (S x n: each segment's last value of
+ * X, read before a shifted Y overwrites it), x0 (n: a copy of xin, which
+ * a shifted Y may overwrite). */
+#define QRU_ROTW 32 /* QRU_CHOL_R1_ROTW */
+#ifndef QRU_RED /* as in qru_base.cl */
+#define QRU_RED 256
+#endif
+
+/* c_j = sqrt(t_{j-1} / t_j), s_j = p_j / sqrt(t_j): ONE work-group (a
+ * power of two items up to QRU_RED), item l takes the l-th run of the
+ * columns: its sum of p_j^2, a scan of the sums, then t_j along its run. */
+QRU_KERNEL void qru_r1rot_cs(int m, QRU_GLOBAL const T *p, long op,
+                             QRU_GLOBAL T *work, long ow)
+{
+    QRU_LOCAL_DECL(T, sc, QRU_RED);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int seg = (m + nt - 1) / nt, j0 = lid * seg;
+    int j1 = j0 + seg < m ? j0 + seg : m;
+    T s = (T)0;
+    for (int j = j0; j < j1; ++j)
+        s += p[op + j] * p[op + j];
+    sc[lid] = s;
+    QRU_BARRIER;
+    for (int h = 1; h < nt; h <<= 1) { /* inclusive scan */
+        T a = lid >= h ? sc[lid - h] : (T)0;
+        QRU_BARRIER;
+        sc[lid] += a;
+        QRU_BARRIER;
+    }
+    T t = (T)1 + (lid > 0 ? sc[lid - 1] : (T)0);
+    for (int j = j0; j < j1; ++j) {
+        T pj = p[op + j], sq = QRU_SQRT(t);
+        t += pj * pj;
+        T st = QRU_SQRT(t);
+        work[ow + j] = sq / st;
+        work[ow + m + j] = pj / st;
+    }
+}
+
+/* Item (row i, segment z) of an n x S grid. */
+QRU_KERNEL void qru_r1rot_part(int n, int m, QRU_GLOBAL const T *X, long ox,
+                               int ldx, QRU_GLOBAL const T *xin, long oxi,
+                               QRU_GLOBAL T *work, long ow)
+{
+    int i = QRU_GID_X, z = QRU_GID_Y;
+    int S = (m + QRU_ROTW - 1) / QRU_ROTW;
+    if (i >= n || z >= S)
+        return;
+    long A = ow + 2 * (long)m, B = A + S, V = B + (long)S * n,
+         X0 = V + (long)S * n;
+    int j0 = z * QRU_ROTW, j1 = j0 + QRU_ROTW < m ? j0 + QRU_ROTW : m;
+    T b = (T)0, a = (T)1, v = (T)0;
+    for (int j = j0; j < j1; ++j) {
+        v = X[ox + (long)i + (long)j * ldx];
+        T c = work[ow + j], s = work[ow + m + j];
+        b = c * b - s * v;
+        a *= c;
+    }
+    work[B + (long)z * n + i] = b;
+    work[V + (long)z * n + i] = v;
+    if (i == 0)
+        work[A + z] = a;
+    if (z == 0)
+        work[X0 + i] = xin[oxi + i];
+}
+
+QRU_KERNEL void qru_r1rot_apply(int n, int m, QRU_GLOBAL const T *X, long ox,
+                                int ldx, QRU_GLOBAL T *Y, long oy, int ldy,
+                                QRU_GLOBAL T *xout, long oxo,
+                                QRU_GLOBAL const T *work, long ow)
+{
+    int i = QRU_GID_X, z = QRU_GID_Y;
+    int S = (m + QRU_ROTW - 1) / QRU_ROTW;
+    if (i >= n || z >= S)
+        return;
+    long A = ow + 2 * (long)m, B = A + S, V = B + (long)S * n,
+         X0 = V + (long)S * n;
+    int j0 = z * QRU_ROTW, j1 = j0 + QRU_ROTW < m ? j0 + QRU_ROTW : m;
+    T x = work[X0 + i];
+    for (int q = 0; q < z; ++q)
+        x = work[A + q] * x + work[B + (long)q * n + i];
+    for (int j = j0; j < j1; ++j) {
+        T v = j == j1 - 1 ? work[V + (long)z * n + i]
+                          : X[ox + (long)i + (long)j * ldx];
+        T c = work[ow + j], s = work[ow + m + j];
+        Y[oy + (long)i + (long)j * ldy] = c * v + s * x;
+        x = c * x - s * v;
+    }
+    if (z == S - 1)
+        xout[oxo + i] = x;
+}
+
 #endif /* QRU_UPDATE_CL */

@@ -59,6 +59,9 @@ extern const int qru_ocl_source_count;
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \
     X(K_CHOL_R1_APPLY, "qru_chol_r1_apply") \
     X(K_CHOL_R1_RHS, "qru_chol_r1_rhs") \
+    X(K_R1ROT_CS, "qru_r1rot_cs") \
+    X(K_R1ROT_PART, "qru_r1rot_part") \
+    X(K_R1ROT_APPLY, "qru_r1rot_apply") \
     X(K_PANEL_QR, "qru_panel_qr") \
     X(K_PANEL_QR_LDS, "qru_panel_qr_lds") \
     X(K_GIVENS_SWEEPS, "qru_givens_sweeps") \

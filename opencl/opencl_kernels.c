@@ -415,6 +415,50 @@ int ocl_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,
     return ocl_launch(ctx, p, K_CHOL_R1_RHS, 1, g, l, NARGS(a), a);
 }
 
+/* The closed-form rotations of a rank-1 row update: c and s by one
+ * work-group, then the rows x segments grid twice (kernels/qru_update.cl). */
+int ocl_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
+                       qru_ptr pv, qru_ptr X, int ldx, qru_ptr Y, int ldy,
+                       qru_ptr xin, qru_ptr xout, qru_ptr work)
+{
+    if (n <= 0)
+        return 0;
+    if (m <= 0) /* xout = xin */
+        return ocl_copy(ctx, dt, n, 1, xin, n, xout, n);
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    int segs = (m + QRU_CHOL_R1_ROTW - 1) / QRU_CHOL_R1_ROTW;
+    cl_int cn = n, cm = m, cldx = ldx, cldy = ldy;
+    cl_long po = (cl_long)pv.off, xo = (cl_long)X.off, yo = (cl_long)Y.off,
+            io = (cl_long)xin.off, oo = (cl_long)xout.off,
+            wo = (cl_long)work.off;
+    size_t w = ocl_wg_for(im, p, K_R1ROT_CS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w};
+    karg a1[] = {KINT(cm), KMEM(pv), KLONG(po), KMEM(work), KLONG(wo)};
+    st = ocl_launch(ctx, p, K_R1ROT_CS, 1, g, l, NARGS(a1), a1);
+    if (st)
+        return st;
+    karg a2[] = {KINT(cn),  KINT(cm),   KMEM(X),    KLONG(xo), KINT(cldx),
+                 KMEM(xin), KLONG(io),  KMEM(work), KLONG(wo)};
+    /* one item a (row, segment): the 2-D grid exactly, 64 rows a group */
+    size_t rl = ocl_wg_for(im, p, K_R1ROT_PART, 64);
+    size_t l2[2] = {rl, 1}, g2[2] = {((size_t)n + rl - 1) / rl * rl,
+                                      (size_t)segs};
+    st = ocl_launch(ctx, p, K_R1ROT_PART, 2, g2, l2, NARGS(a2), a2);
+    if (st)
+        return st;
+    karg a3[] = {KINT(cn),   KINT(cm),  KMEM(X),    KLONG(xo),
+                 KINT(cldx), KMEM(Y),   KLONG(yo),  KINT(cldy),
+                 KMEM(xout), KLONG(oo), KMEM(work), KLONG(wo)};
+    rl = ocl_wg_for(im, p, K_R1ROT_APPLY, 64);
+    size_t l3[2] = {rl, 1}, g3[2] = {((size_t)n + rl - 1) / rl * rl,
+                                      (size_t)segs};
+    return ocl_launch(ctx, p, K_R1ROT_APPLY, 2, g3, l3, NARGS(a3), a3);
+}
+
 /* ---- fused panels ------------------------------------------------ */
 
 /* Bytes of local memory that qru_panel_qr_lds may take for its panel: the

@@ -292,6 +292,18 @@ static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
     return plan_op(ctx, QRU_OP_chol_r1_rhs, PK_KERNEL, 10.0 * en * er,
                    2.0 * en * er + 2.0 * en, 0, 0);
 }
+/* the closed-form rotations: two passes over X's columns, one write */
+static int plan_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
+                               qru_ptr p, qru_ptr X, int ldx, qru_ptr Y,
+                               int ldy, qru_ptr xin, qru_ptr xout,
+                               qru_ptr work)
+{
+    (void)dt, (void)p, (void)X, (void)ldx, (void)Y, (void)ldy, (void)xin,
+        (void)xout, (void)work;
+    double en = dd(n), em = dd(m);
+    return plan_op(ctx, QRU_OP_chol_r1_rotate, PK_KERNEL, 10.0 * en * em,
+                   3.0 * en * em + 4.0 * en, 0, 0);
+}
 /* A fused panel: nb column steps; taller than the model's panel_rows, the
  * slower kernel: 2 + log2(m / panel_rows) / 2 times the steps (twice just
  * above the limit, 3.4 times at 7 times the rows: H200, 2000 x 50). */

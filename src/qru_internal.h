@@ -379,6 +379,16 @@ static inline size_t qru_chol_r1_work(int n)
     return 2 * (size_t)n + 2 * t * (size_t)n;
 }
 
+/* The columns of a segment of chol_r1_rotate on the GPU, and the elements
+ * of its work argument for n rows and m columns: c and s (2 m), then for
+ * each segment a product, and n sums and n values, then n elements. */
+#define QRU_CHOL_R1_ROTW 32
+static inline size_t qru_chol_r1_rotate_work(int n, int m)
+{
+    size_t s = ((size_t)m + QRU_CHOL_R1_ROTW - 1) / QRU_CHOL_R1_ROTW;
+    return 2 * (size_t)m + s + (2 * s + 1) * (size_t)n;
+}
+
 
 /* ---- algorithm layer (written once, run by every backend) ---- */
 

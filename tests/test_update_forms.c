@@ -558,9 +558,10 @@ END_TEST
  * singular (a zero column of A): it cannot run (p = R' \ u is not
  * finite), leaves f as it was and the panels add the row; a one-row
  * removal that loses the rank (refused with the blocked path's status, f
- * unchanged); then a chain of 60 rows added one at a time and a window
- * of 60 slides (one row in at the end, one out at the start) on regular
- * problems, checked every 20. */
+ * unchanged); then, in each form, chains of 60 rows added one at a time
+ * (at the end, in the middle) and a window of 60 slides (one row in at
+ * the end, one out at the start) on regular problems, checked every
+ * 20. */
 START_TEST(test_r1_rows)
 {
     if (_i % 2 >= qru_test_ndtypes(ctx))
@@ -593,23 +594,28 @@ START_TEST(test_r1_rows)
     uc_snap_free(&s0);
     qru_lsq_destroy(f);
     uc_free(&hp);
-    /* 60 rows added one at a time (w = 0), then a window of 60 slides
-     * (w = 1: one row in at the end, one out at the start) */
-    for (int w = 0; w < 2; ++w) {
+    /* in each form: 60 rows added one at a time (w = 0: at the end; w = 2:
+     * in the middle), then a window of 60 slides (w = 1: one row in at the
+     * end, one out at the start; with Q the removals take the blocked
+     * path) */
+    static const int forms[] = {QRU_Q_NONE, QRU_Q_THIN, QRU_Q_FULL};
+    for (int w = 0; w < 9; ++w) {
+        int q = forms[w / 3], wk = w % 3;
         hp = uc_problem(dt, N, M, R, &seed);
-        f = uc_factor_q(ctx, &hp, QRU_Q_NONE, 0);
+        f = uc_factor_q(ctx, &hp, q, 0);
         for (int t = 1; t <= 60; ++t) {
-            st = uc_do_add_rows(ctx, f, &hp, hp.n, 1, &seed);
+            st = uc_do_add_rows(ctx, f, &hp, wk == 2 ? hp.n / 2 : hp.n, 1,
+                                &seed);
             ck_assert_msg(st == 0, "step %d, add: status %d", t, st);
-            if (w) {
+            if (wk == 1) {
                 st = uc_do_remove_rows(ctx, f, &hp, 0, 1);
                 ck_assert_msg(st == 0, "step %d, remove: status %d", t, st);
                 uc_remove_rows(&hp, 0, 1);
             }
             if (t % 20 == 0) {
                 char tag[64];
-                snprintf(tag, sizeof tag, "r1 %s, %d steps",
-                         w ? "window" : "chain", t);
+                snprintf(tag, sizeof tag, "r1 form %d, %s, %d steps", q,
+                         wk == 1 ? "window" : wk ? "middle" : "chain", t);
                 uc_check(ctx, f, &hp, 1.0, tag);
             }
         }

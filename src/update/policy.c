@@ -112,8 +112,8 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
         return 0;
     const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
-    int can_r1 = f->q == QRU_Q_NONE && (rq->op == QRU_UPD_OP_ADD_ROWS ||
-                                        rq->op == QRU_UPD_OP_REMOVE_ROWS);
+    int can_r1 = rq->op == QRU_UPD_OP_ADD_ROWS ||
+                 (f->q == QRU_Q_NONE && rq->op == QRU_UPD_OP_REMOVE_ROWS);
     if (can_r1 && t->upd_r1 == 2) {
         *v = QRU_UPD_VARIANT_R1;
         return 0;
@@ -146,7 +146,7 @@ int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     *done = 0;
     QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
     if (v == QRU_UPD_VARIANT_R1)
-        return qru_upd_qless_row_r1(ctx, f, rq, done);
+        return qru_upd_row_r1(ctx, f, rq, done);
     return qru_upd_chain_run(ctx, f, rq, done);
 }
 

@@ -13,6 +13,14 @@
  * are queued, the failure flag and du (a removal: p too) come back in one
  * transfer, and R, d are written only after it.
  *
+ * With Q (thin or full form; a row added only) the chain of rotations
+ * that takes u' into R is known in closed form from p (c_j, s_j of
+ * chol_r1_rotate), so Q1 = P' [Q 0; 0 1] G is one more op over Q's m
+ * columns and its new column (the rows x column segments in parallel on
+ * a GPU), in place of m dependent rotations; the new column then gives
+ * the thin form's residuals (E1 = [E; 0] + Q1(:, m) du') and the full
+ * form's last row of d (du).
+ *
  * A removal is the downdate of the p x p side of remove_rows.c with
  * p = 1: I - Qk Qk' = 1 - ||p||^2 = t, its rank rule t > 2 max(n, m) eps
  * (qru_upd_downdate_tol) and the downdate condition 1 / sqrt(t).  Where
@@ -29,25 +37,70 @@
 
 /* Workspace: p, the flag and du (m + 1 + r, read back in one transfer),
  * prep's work, the pivots (m), A1's diagonal (m, not read), u (m) and d1
- * (m x r). */
+ * (m x r); with Q, then the larger of the rotations' work and the row
+ * shift's (n - k rows of Q's qc columns and of E's r). */
 static size_t row_r1_ws(int m, int r)
 {
     return qru_chol_align((size_t)m + 1 + (size_t)r) +
            qru_chol_align(qru_chol_r1_work(m)) + 3 * qru_chol_align((size_t)m) +
-           (size_t)m * (size_t)r;
+           qru_chol_align((size_t)m * (size_t)r);
+}
+static size_t row_r1_q_ws(int n, int m, int r, int k, int qc)
+{
+    size_t rot = qru_chol_r1_rotate_work(n + 1, m),
+           shift = (size_t)(n - k) * (size_t)(qc > r ? qc : r);
+    return rot > shift ? rot : shift;
 }
 
-int qru_upd_qless_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
-                         int *done)
+/* Q1 = P' [Q 0; 0 1] G and what follows from its new column (the data
+ * of f are those before the row; du: the row's scaled residual, device). */
+static int row_r1_q(qru_context *ctx, qru_lsq *f, int k, qru_ptr p,
+                    qru_ptr du, qru_ptr sw)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, n1 = n + 1;
+    int full = f->q == QRU_Q_FULL, qc = full ? n : m;
+    QRU_TRY(qru_lsq_reserve(f, n1, full ? m : m + 1));
+    int ld = f->ldr, ldq = f->ncap;
+    qru_ptr Q = f->Q, x = qru_ptr_at(Q, ldq, 0, qc);
+    QRU_TRY(qru_upd_shift_rows(ctx, dt, Q, ldq, n, qc, k, 1, sw));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, qc, 0.0, 0.0, qru_ptr_add(Q, (size_t)k),
+                     ldq));
+    QRU_TRY(o->laset(ctx, dt, 'A', n1, 1, 0.0, 0.0, x, ldq));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, qru_ptr_add(x, (size_t)k),
+                     ldq));
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n1, m, p, Q, ldq, Q, ldq, x, x, sw));
+    if (full) { /* R1's row n is zero, d1's is du */
+        QRU_TRY(o->laset(ctx, dt, 'A', 1, m, 0.0, 0.0,
+                         qru_ptr_add(f->R, (size_t)n), ld));
+        return o->copy(ctx, dt, 1, r, du, 1, qru_ptr_add(f->d, (size_t)n), ld);
+    }
+    QRU_TRY(qru_upd_shift_rows(ctx, dt, f->E, ldq, n, r, k, 1, sw));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, r, 0.0, 0.0,
+                     qru_ptr_add(f->E, (size_t)k), ldq));
+    return r > 0 ? o->gemm(ctx, dt, 'N', 'N', n1, r, 1, 1.0, x, ldq, du, 1,
+                           1.0, f->E, ldq)
+                 : 0;
+}
+
+int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                   int *done)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int m = f->m, r = f->r, ld = f->ldr;
     int s = rq->op == QRU_UPD_OP_ADD_ROWS ? 1 : -1;
     const qru_matrix *U = rq->U, *e = rq->e;
+    int hq = f->q != QRU_Q_NONE;
     *done = 0;
+    if (hq && s < 0)
+        return 0; /* a removal with Q: the blocked path */
+    size_t nws = row_r1_ws(m, r);
+    if (hq)
+        nws += row_r1_q_ws(f->n, m, r, rq->k, f->q == QRU_Q_FULL ? f->n : m);
     qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, row_r1_ws(m, r) * qru_dtype_size(dt), &ws));
+    QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
     qru_ptr p = ws, info = qru_ptr_add(ws, (size_t)m),
             du = qru_ptr_add(ws, (size_t)m + 1);
     qru_ptr work = qru_ptr_add(ws, qru_chol_align((size_t)m + 1 + (size_t)r));
@@ -55,6 +108,7 @@ int qru_upd_qless_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     qru_ptr adiag = qru_ptr_add(head, qru_chol_align((size_t)m));
     qru_ptr u = qru_ptr_add(adiag, qru_chol_align((size_t)m));
     qru_ptr d1 = qru_ptr_add(u, qru_chol_align((size_t)m));
+    qru_ptr sw = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r));
     /* read back: the flag and du, after p for a removal (t = 1 - ||p||^2) */
     int nread = 1 + r + (s < 0 ? m : 0);
     double *h = malloc(sizeof(double) * (size_t)nread);
@@ -80,14 +134,20 @@ int qru_upd_qless_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         free(h); /* the blocked path judges and takes the row */
         return 0;
     }
+    if (!st && hq) /* Q, E or d's new row first: R and d are still f's */
+        st = row_r1_q(ctx, f, rq->k, p, du, sw);
+    ld = f->ldr; /* the reservation may have moved R and d */
     if (!st)
         st = o->chol_r1_apply(ctx, dt, 'U', m, f->R, ld, f->R, ld, p, work);
     if (!st)
         st = o->copy(ctx, dt, m, r, d1, m, f->d, ld);
-    if (!st)
+    if (!st && !hq)
         st = qru_upd_gram_rows(ctx, f, 1, U->p, U->ld, e->p, e->ld,
                                (double)s);
-    if (!st) {
+    if (!st && hq) {
+        f->n += 1;
+        *done = 1;
+    } else if (!st) {
         int n1 = f->n + s;
         for (int j = 0; j < r; ++j) { /* (a square A1 has no residual) */
             double v = f->rho[j] * f->rho[j] + s * hi[1 + j] * hi[1 + j];

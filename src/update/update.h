@@ -368,12 +368,12 @@ int qru_upd_chain_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * runs, f unchanged). */
 int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                    int *done);
-/* qru_upd_qless_row_r1 runs the structured passes for a row added to or
- * removed from a Q-less f (rows_r1.c): *done = 1 when it updated f, 0 (f
- * unchanged) when the blocked path must take the row (R singular; a
- * removal the rank rule refuses). */
-int qru_upd_qless_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
-                         int *done);
+/* qru_upd_row_r1 runs the structured passes for a row added to f (any
+ * form) or removed from a Q-less f (rows_r1.c): *done = 1 when it updated
+ * f, 0 (f unchanged) when the blocked path must take the row (R
+ * singular; a removal the rank rule refuses; a removal with Q). */
+int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
+                   int *done);
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
