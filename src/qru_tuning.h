@@ -174,11 +174,11 @@ typedef enum qru_cost_calibrate {
      * priced faster, never, always (src/update/policy.c, \
      * qru_upd_givens_pick) */ \
     X(upd_givens, UPDATE_GIVENS, "QRU_UPDATE_GIVENS", 0, 2, "auto|off|on") \
-    /* QRU_UPDATE_FAST addition of one row (every form; Q by the \
-     * rotations in closed form) and removal of one row (Q-less) by the \
-     * structured rank-1 passes (src/update/rows_r1.c) rather than the \
-     * panels or a chain: where their plan is priced faster, never, \
-     * always */ \
+    /* QRU_UPDATE_FAST addition of one row and removal of one column \
+     * (every form; Q by the rotations in closed form) and removal of \
+     * one row (Q-less) by the structured rank-1 passes \
+     * (src/update/rows_r1.c, remove_cols.c) rather than the panels or a \
+     * chain: where their plan is priced faster, never, always */ \
     X(upd_r1, UPDATE_R1, "QRU_UPDATE_R1", 0, 2, "auto|off|on") \
     /* the cost model measured on the device when the context is created \
      * (qru_cost_calibrate; read by the OpenCL backend at creation only, \

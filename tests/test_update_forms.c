@@ -561,7 +561,8 @@ END_TEST
  * unchanged); then, in each form, chains of 60 rows added one at a time
  * (at the end, in the middle) and a window of 60 slides (one row in at
  * the end, one out at the start) on regular problems, checked every
- * 20. */
+ * 20; and columns removed one at a time at k = 0, in the middle and next
+ * to the end. */
 START_TEST(test_r1_rows)
 {
     if (_i % 2 >= qru_test_ndtypes(ctx))
@@ -618,6 +619,25 @@ START_TEST(test_r1_rows)
                          wk == 1 ? "window" : wk ? "middle" : "chain", t);
                 uc_check(ctx, f, &hp, 1.0, tag);
             }
+        }
+        qru_lsq_destroy(f);
+        uc_free(&hp);
+    }
+    /* in each form: one column at a time removed at k = 0, in the middle
+     * and next to the end until two are left, checked after each */
+    for (int q = 0; q < 3; ++q) {
+        hp = uc_problem(dt, N, M, R, &seed);
+        f = uc_factor_q(ctx, &hp, forms[q], 0);
+        for (int t = 0; hp.m > 2; ++t) {
+            int k = t % 3 == 0 ? 0 : t % 3 == 1 ? hp.m / 2 : hp.m - 2;
+            st = qru_lsq_remove_cols(f, k, 1);
+            ck_assert_msg(st == 0, "form %d, remove column %d: status %d",
+                          forms[q], k, st);
+            uc_remove_cols(&hp, k, 1);
+            char tag[64];
+            snprintf(tag, sizeof tag, "r1 form %d, column %d removed",
+                     forms[q], k);
+            uc_check(ctx, f, &hp, 1.0, tag);
         }
         qru_lsq_destroy(f);
         uc_free(&hp);

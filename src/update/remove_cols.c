@@ -19,10 +19,19 @@
  *      GEMMs.  The variant whose plan is priced faster runs
  *      (qru_upd_variant), so a backend on which the many small calls
  *      cost more than the panels' GEMMs keeps the panels.
+ *  - one column by the structured rank-1 passes (rows_r1.c): the chain on
+ *      R is the row u = R(k, k+1:m) added to the trailing triangle
+ *      R22 = R(k+1:m, k+1:m) (rhs d(k) to d(k+1:m)), so R22 and d come
+ *      from one solve p = R22' \ u and a pass over R22, Q's columns from
+ *      the same rotations in closed form (chol_r1_rotate: Q(:, k+1:m)
+ *      rotated against Q(:, k), moving one column left, the last one
+ *      leaving as the complement); about ten calls and one host wait
+ *      whatever m - k, where its plan is priced faster.
  */
 #include <math.h>
 #include <stdlib.h>
 
+#include "../chol_internal.h"
 #include "qru_flops.h"
 #include "update.h"
 
@@ -75,6 +84,91 @@ static int rc_givens(qru_context *ctx, qru_lsq *f, int k, qru_ptr cs)
     return 0;
 }
 
+/* The rows m1 .. m-1 of d leave the triangle: rows of the full d; the
+ * thin form adds Q(:, m1:m) d(m1:m, :) to the residuals, the Q-less form
+ * their norms; then f has m1 columns. */
+static int rc_leave(qru_context *ctx, qru_lsq *f, int k, int p)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m1 = f->m - p, r = f->r, ld = f->ldr, ldq = f->ncap;
+    if (f->q == QRU_Q_THIN)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, p, 1.0,
+                        qru_ptr_at(f->Q, ldq, 0, m1), ldq,
+                        qru_ptr_add(f->d, (size_t)m1), ld, 1.0, f->E, ldq));
+    if (f->q == QRU_Q_NONE) {
+        QRU_TRY(qru_upd_rho_add(ctx, f, p, qru_ptr_add(f->d, (size_t)m1), ld,
+                                1.0));
+        QRU_TRY(qru_upd_gram_drop(ctx, f, k, p));
+    }
+    f->m = m1;
+    return 0;
+}
+
+/* Column k (p = 1) by the structured passes, up to the rows of d that
+ * leave the triangle (d(m-1) := the row's residual; the caller takes
+ * them): *done = 0 (f unchanged) where R22 is singular, so that the
+ * chain cannot be formed, and the caller's path runs. */
+static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, m1 = m - 1, nr = m1 - k;
+    int ld = f->ldr, ldq = f->ncap, hq = f->q != QRU_Q_NONE;
+    *done = 0;
+    size_t a = qru_chol_align((size_t)nr);
+    size_t nws = 3 * a + qru_chol_align(1 + (size_t)r) +
+                 qru_chol_align(qru_chol_r1_work(nr)) +
+                 qru_chol_align((size_t)nr * (size_t)(r > nr ? r : nr)) +
+                 qru_chol_align((size_t)nr * (size_t)nr) +
+                 (hq ? qru_chol_r1_rotate_work(n, nr) : 0);
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
+    qru_ptr u = ws, p = qru_ptr_add(u, a), head = qru_ptr_add(p, a),
+            info = qru_ptr_add(head, a), du = qru_ptr_add(info, 1),
+            work = qru_ptr_add(info, qru_chol_align(1 + (size_t)r)),
+            d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(nr))),
+            T1 = qru_ptr_add(d1, qru_chol_align((size_t)nr *
+                                                (size_t)(r > nr ? r : nr))),
+            rw = qru_ptr_add(T1, qru_chol_align((size_t)nr * (size_t)nr));
+    qru_ptr R22 = qru_ptr_at(f->R, ld, k + 1, k + 1);
+    /* A1's diagonal is not needed: d1 holds it, overwritten by rhs */
+    QRU_TRY(o->copy(ctx, dt, 1, nr, qru_ptr_at(f->R, ld, k, k + 1), ld, u,
+                    1));
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+    QRU_TRY(o->chol_r1_solve_prep(ctx, dt, 'U', nr, 1, R22, ld, u, p, work,
+                                  head, d1, info, 0));
+    QRU_TRY(o->chol_r1_rhs(ctx, dt, nr, r, 1, p, work,
+                           qru_ptr_add(f->d, (size_t)(k + 1)), ld, d1, nr,
+                           qru_ptr_add(f->d, (size_t)k), ld, du));
+    double flag = 0.0;
+    QRU_TRY(qru_chol_read_row(ctx, dt, 1, info, 1, &flag));
+    if (flag != 0.0 && !qru_plan_healthy_info(ctx))
+        return 0; /* R22 singular: the caller's path */
+    /* commit: R1's block into T1, R's first k rows move left, then the
+     * block, d1, the leaving row of d, Q */
+    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', nr, R22, ld, T1, nr, p, work));
+    if (k > 0)
+        QRU_TRY(o->copy(ctx, dt, k, nr, qru_ptr_at(f->R, ld, 0, k + 1), ld,
+                        qru_ptr_at(f->R, ld, 0, k), ld));
+    QRU_TRY(o->lacpy(ctx, dt, 'U', nr, nr, T1, nr,
+                     qru_ptr_at(f->R, ld, k, k), ld));
+    if (r > 0) {
+        QRU_TRY(o->copy(ctx, dt, nr, r, d1, nr,
+                        qru_ptr_add(f->d, (size_t)k), ld));
+        QRU_TRY(o->copy(ctx, dt, 1, r, du, 1,
+                        qru_ptr_add(f->d, (size_t)m1), ld));
+    }
+    if (hq)
+        QRU_TRY(o->chol_r1_rotate(ctx, dt, n, nr, p,
+                                  qru_ptr_at(f->Q, ldq, 0, k + 1), ldq,
+                                  qru_ptr_at(f->Q, ldq, 0, k), ldq,
+                                  qru_ptr_at(f->Q, ldq, 0, k),
+                                  qru_ptr_at(f->Q, ldq, 0, m1), rw));
+    *done = 1;
+    return 0;
+}
+
 int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
 {
     int n = f->n, m = f->m, r = f->r, k = rq->k, p = rq->p;
@@ -86,10 +180,16 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
      * band in ONE panel_qr call, in place in R (the band's zeros below row
      * c + p of column c are exact and stay exact: the panel's reflectors are
      * those of length p + 1, up to rounding) */
-    /* one column: the Givens chain or the panels, by their plans */
-    int givens = 0;
+    /* one column: the Givens chain, the structured passes or the panels,
+     * by their plans */
+    int v = 0, done = 0;
     if (nred > 0)
-        QRU_TRY(qru_upd_givens_pick(ctx, f, rq, &givens));
+        QRU_TRY(qru_upd_p1_variant(ctx, f, rq, &v));
+    if (v == QRU_UPD_VARIANT_R1)
+        QRU_TRY(rc_r1(ctx, f, k, &done));
+    if (done) /* reduced; the rows that leave d remain */
+        return rc_leave(ctx, f, k, p);
+    int givens = v == QRU_UPD_VARIANT_GIVENS;
     int fused = qru_upd_use_fused(rq->alg, ctx);
     int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
                    : qru_upd_nb(f, nred);
@@ -170,19 +270,6 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     }
     if (fused)
         QRU_TRY(o->lane_join(ctx));
-    /* the rows m1 .. m-1 of d leave the triangle: rows of the full d; the
-     * thin form adds Q(:, m1:m) d(m1:m, :) to the residuals, the Q-less
-     * form their norms */
-    if (f->q == QRU_Q_THIN)
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, p, 1.0,
-                        qru_ptr_at(f->Q, ldq, 0, m1), ldq,
-                        qru_ptr_add(f->d, (size_t)m1), ld, 1.0, f->E, ldq));
-    if (f->q == QRU_Q_NONE) {
-        QRU_TRY(qru_upd_rho_add(ctx, f, p, qru_ptr_add(f->d, (size_t)m1), ld,
-                                1.0));
-        QRU_TRY(qru_upd_gram_drop(ctx, f, k, p));
-    }
-    f->m = m1;
-    return 0;
+    return rc_leave(ctx, f, k, p);
 }
 
