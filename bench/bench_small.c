@@ -22,7 +22,8 @@
  * and the largest difference between the two engines' factors.
  * Usage: bench_small [-q] [-r REPS (7)] [-n N] [-k K] [-P chol|row|forms]
  * [-o DIR]; -q: small sizes; -n, -k: that order / rank only (the Cholesky
- * part); -P: that part only; the table is also written as
+ * part; -n also picks the forms part's point with n rows); -P: that part
+ * only; the table is also written as
  * Markdown (for docs/benchmarks.md) to DIR/bench_small.md (-o) or to the
  * file QRU_BENCH_MD names.
  */
@@ -584,8 +585,9 @@ int main(int argc, char **argv)
         static const int fb[][2] = {{2000, 200}, {8000, 1000}},
                          fq[][2] = {{400, 50}, {1000, 100}};
         for (int i = 0; i < 2; ++i)
-            bench_forms(ctx, quick ? fq[i][0] : fb[i][0],
-                        quick ? fq[i][1] : fb[i][1], reps, f);
+            if (!only_n || only_n == (quick ? fq[i][0] : fb[i][0]))
+                bench_forms(ctx, quick ? fq[i][0] : fb[i][0],
+                            quick ? fq[i][1] : fb[i][1], reps, f);
     }
     if (f)
         fclose(f);
