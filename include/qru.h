@@ -1469,6 +1469,11 @@ typedef struct qru_solver_info {
                          active set */
     int active;     /**< columns in the final active set */
     double rnorm;   /**< ||b - A x||_2 of the returned x */
+    int dropped;    /**< columns dropped for good as numerically dependent
+                         (qru_lars: the degenerate columns, each without a
+                         step; 0 for qru_nnls, which sets a dependent
+                         column aside only until the next one enters, and
+                         for qru_omp, which stops there) */
 } qru_solver_info;
 
 /** Non-negative least squares: min ||A x - b||_2 subject to x >= 0, by
@@ -1601,17 +1606,21 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
 /** Least angle regression (LAR) and the Lasso path by homotopy (Efron,
  *  Hastie, Johnstone and Tibshirani 2004), step for step as
  *  scikit-learn's `lars_path(X, y, method='lar' | 'lasso', max_iter,
- *  alpha_min)` with its other defaults (no Gram, no intercept, no
- *  normalisation, positive = False, eps the machine epsilon).
+ *  alpha_min, positive)` with its other defaults (no Gram, no intercept,
+ *  no normalisation, eps the machine epsilon).
  *
  *  MATLAB: `coefs = lasso(X, y, 'Lambda', alphas, 'Standardize', false,
  *  'Intercept', false)` (lasso = 1): coefs(:, i) minimises
  *  ||y - X b||^2 / (2 n) + alphas(i) ||b||_1; the knots of that path
  *
  *  The active set A (in order of entry) is held as a #QRU_Q_THIN
- *  factorisation X(:, A) = Q1 R, grown by qru_lsq_add_cols() (the column
- *  appended) when a variable enters and shrunk by qru_lsq_remove_cols()
- *  when a Lasso coefficient crosses zero (#QRU_UPDATE_FAST).  A step:
+ *  factorisation X(:, A) D^-1 = Q1 R~ (D: the powers of 2 nearest the
+ *  column norms, so that the QR rank rule judges each column against its
+ *  own scale, as scikit-learn's absolute pivot does, and the solves are
+ *  those of R = R~ D bit for bit), grown by qru_lsq_add_cols() (the
+ *  column appended) when a variable enters and shrunk by
+ *  qru_lsq_remove_cols() when a Lasso coefficient crosses zero
+ *  (#QRU_UPDATE_FAST).  A step:
  *  with the correlations c = X' (y - X b) and C = max |c_j| over the
  *  inactive j (alpha = C / n), the inactive column with the largest
  *  |c_j| enters (ties: the first in scikit-learn's order of the inactive
@@ -1622,11 +1631,29 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  gamma is the smallest positive (C -+ c_j) / (A_A -+ X_j' u) and
  *  C / A_A, or, where a coefficient would change sign first, LAR flips
  *  its sign and the Lasso takes the step to zero and removes the column
- *  (the next step adds no column, as scikit-learn's).  A column whose
+ *  (the next step adds no column, as scikit-learn's).  With positive = 1
+ *  (the Lasso only, as scikit-learn) the path is that of the Lasso with
+ *  b >= 0 (MATLAB: no `lasso` option; `lsqlin` with the constraint at
+ *  each alpha): C = max(max c_j, 0) (signed) over the inactive j, the
+ *  column with the largest c_j enters with the sign +1, gamma is the
+ *  smallest positive (C - c_j) / (A_A - X_j' u) and C / A_A (a negative
+ *  correlation never enters), and the path ends when C / n <= alpha_min
+ *  + FLT_EPSILON: where every correlation is <= 0 at the start (no
+ *  step: alphas[0] = alpha_min, the coefficients 0), or after the step
+ *  to C / A_A (alpha 0: the last coefficients are the non-negative
+ *  least-squares solution on the active columns, which satisfies the
+ *  Lasso's conditions at alpha 0).  There qru departs from
+ *  scikit-learn, which takes the negative max c_j as the last alpha and
+ *  interpolates the last coefficients towards it (they then satisfy
+ *  the conditions at an alpha > 0, not at the 0 it reports); the knots
+ *  before agree.  A column whose
  *  pivot |R(k,k)| comes out below max(1e-7, n eps ||X(:,t)||) (1e-7:
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
- *  or that the update's rank rule refuses is dropped (its correlation
- *  set to 0, no step counted).  The path ends when alpha <= alpha_min +
+ *  or that the update's rank rule refuses (on the scaled columns: a part
+ *  outside the span of the active ones below max(n, m) eps ||X(:,t)||
+ *  within a factor of 2) is dropped for good (its correlation set to 0,
+ *  no step counted; counted in info->dropped, where scikit-learn warns
+ *  "Regressors in active set degenerate").  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
@@ -1651,23 +1678,26 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  @param X         n x m, n, m >= 1; any shape (2)
  *  @param y         n x 1 (3)
  *  @param lasso     0: LAR ('lar'), 1: the Lasso path ('lasso') (4)
- *  @param max_iter  the most steps, >= 0 (scikit-learn's default: 500) (5)
- *  @param alpha_min the smallest alpha of the path, finite, >= 0 (6)
+ *  @param positive  0, or 1: the coefficients constrained to be >= 0
+ *                   (scikit-learn's positive = True; needs lasso = 1) (5)
+ *  @param max_iter  the most steps, >= 0 (scikit-learn's default: 500) (6)
+ *  @param alpha_min the smallest alpha of the path, finite, >= 0 (7)
  *  @param alphas    host array of max_iter + 1 doubles: receives the
- *                   alphas of the steps 0 .. nsteps (max |c_j| / n,
- *                   decreasing) (7)
+ *                   alphas of the steps 0 .. nsteps (max |c_j| / n, with
+ *                   positive = 1 max(max c_j, 0) / n; decreasing) (8)
  *  @param active    host array of min(n, m) ints: receives the final
  *                   active set (0-based, in order of entry), the entries
- *                   after it set to -1 (8)
+ *                   after it set to -1 (9)
  *  @param coefs     m x c with c >= max_iter + 1, X's type: receives the
  *                   coefficients of steps 0 .. nsteps in its first
  *                   nsteps + 1 columns (the rest unchanged); must not
- *                   overlap X or y (9)
- *  @param nsteps    receives the steps taken (10)
- *  @param info      NULL, or receives the steps, |A| and ||y - X b||_2 of
- *                   the last coefficients (11)
- *  @return 0; -i for a bad argument i (checked in order); -2 or -3 when X
- *          or y holds a NaN or an infinity (scanned whatever
+ *                   overlap X or y (10)
+ *  @param nsteps    receives the steps taken (11)
+ *  @param info      NULL, or receives the steps, |A|, ||y - X b||_2 of
+ *                   the last coefficients and the columns dropped as
+ *                   degenerate (12)
+ *  @return 0; -i for a bad argument i (checked in order; -5 also for
+ *          positive = 1 with lasso = 0); -2 or -3 when X or y holds a NaN or an infinity (scanned whatever
  *          #QRU_OPTION_CHECK_FINITE says); 1 when the equiangular
  *          direction is not defined (s' w not positive and finite: the
  *          active columns are numerically dependent beyond the pivot
@@ -1677,9 +1707,10 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *          columns, 3 m + 2 n + 2 min(n, m) + 1 elements in the context
  *          and m (nsteps + 1) doubles on the host. */
 QRU_API int qru_lars(qru_context *ctx, const qru_matrix *X,
-                     const qru_matrix *y, int lasso, int max_iter,
-                     double alpha_min, double *alphas, int *active,
-                     qru_matrix *coefs, int *nsteps, qru_solver_info *info);
+                     const qru_matrix *y, int lasso, int positive,
+                     int max_iter, double alpha_min, double *alphas,
+                     int *active, qru_matrix *coefs, int *nsteps,
+                     qru_solver_info *info);
 
 /** @} */
 

@@ -48,7 +48,8 @@ static void path_free(path *p)
 /* The reference: scikit-learn's _lars_path_solver (X given, no Gram),
  * each direction from scratch in double. */
 static path ref_lars(int n, int m, const double *X, const double *y,
-                     int lasso, int max_iter, double alpha_min, double dec)
+                     int lasso, int positive, int max_iter, double alpha_min,
+                     double dec)
 {
     const double tol = FLT_EPSILON, tiny = FLT_MIN;
     int kmax = n < m ? n : m, na = 0, n_iter = 0, drop = 0;
@@ -69,11 +70,16 @@ static path ref_lars(int n, int m, const double *X, const double *y,
         double *prev = n_iter ? coef - m : NULL;
         int ci = -1;
         double C = 0.0;
-        for (int i = na; i < m; ++i)
-            if (ci < 0 || fabs(cov[perm[i]]) > C) {
+        for (int i = na; i < m; ++i) {
+            double a = positive ? cov[perm[i]] : fabs(cov[perm[i]]);
+            if (ci < 0 || a > C) {
                 ci = i;
-                C = fabs(cov[perm[i]]);
+                C = a;
             }
+        }
+        if (positive && C < 0.0) /* (as the solver, not scikit-learn:
+                                     the path ends at alpha 0) */
+            C = 0.0;
         double alpha = C / n;
         p.alphas[n_iter] = alpha;
         if (alpha <= alpha_min + tol) {
@@ -94,7 +100,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
         int k = na;
         if (!drop) {
             int t = perm[ci];
-            sgn[na] = cov[t] > 0 ? 1.0 : -1.0;
+            sgn[na] = positive || cov[t] > 0 ? 1.0 : -1.0;
             perm[ci] = perm[na];
             perm[na] = t;
             k = na + 1;
@@ -141,7 +147,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
                    b = (C + cov[j]) / (AA + c + tiny);
             if (a > 0 && a < g1)
                 g1 = a;
-            if (b > 0 && b < g2)
+            if (!positive && b > 0 && b < g2)
                 g2 = b;
         }
         double gamma = g1 < g2 ? g1 : g2;
@@ -174,6 +180,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
             cov[perm[i]] -= gamma * corr[perm[i]];
         if (drop && lasso) {
             int j = perm[leave];
+            coef[j] = 0.0; /* (as the solver: the value it crosses) */
             for (int i = leave; i + 1 < na; ++i) {
                 perm[i] = perm[i + 1];
                 sgn[i] = sgn[i + 1];
@@ -205,7 +212,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
 
 /* qru_lars on X, y (rounded to dt by the caller) */
 static path run_lars(qru_dtype dt, int n, int m, const double *X,
-                     const double *y, int lasso, int max_iter,
+                     const double *y, int lasso, int positive, int max_iter,
                      double alpha_min)
 {
     qru_matrix *Xd = upload(dt, n, m, X), *yd = upload(dt, n, 1, y);
@@ -215,8 +222,8 @@ static path run_lars(qru_dtype dt, int n, int m, const double *X,
     int kmax = n < m ? n : m;
     p.alphas = dmat(max_iter + 1, 1);
     p.active = malloc(sizeof(int) * (size_t)kmax);
-    p.st = qru_lars(ctx, Xd, yd, lasso, max_iter, alpha_min, p.alphas,
-                    p.active, cd, &p.nsteps, &p.info);
+    p.st = qru_lars(ctx, Xd, yd, lasso, positive, max_iter, alpha_min,
+                    p.alphas, p.active, cd, &p.nsteps, &p.info);
     ck_assert_msg(p.st == 0, "%s: qru_lars status %d (%s)", dname(dt), p.st,
                   qru_last_error(ctx));
     double *c = fetch(cd);
@@ -251,10 +258,14 @@ static double cond_cols(int n, const double *X, const int *act, int k)
 
 /* The Lasso's optimality at each knot t (coefficients b, alpha):
  * X'(y - X b) / n = alpha sign(b_j) where b_j != 0, |.| <= alpha where
- * b_j = 0, within sc. */
+ * b_j = 0, within sc.  positive (the Lasso with b >= 0, whose conditions
+ * are b_j >= 0, c_j = alpha where b_j > 0, c_j <= alpha where b_j = 0):
+ * every b_j >= 0 exactly, and c_j <= alpha (no lower bound) where b_j =
+ * 0.  The problem is convex, so the conditions hold at each knot iff
+ * its coefficients solve it: a check independent of the reference. */
 static void check_lasso_kkt(qru_dtype dt, int n, int m, const double *X,
                             const double *y, const path *p, double cnd,
-                            const char *tag)
+                            int positive, const char *tag)
 {
     double *r = dmat(n, 1), *c = dmat(m, 1);
     double xn = cblas_dnrm2(n * m, X, 1), yn = cblas_dnrm2(n, y, 1);
@@ -269,14 +280,17 @@ static void check_lasso_kkt(qru_dtype dt, int n, int m, const double *X,
         double sc = QRU_TEST_THRESHOLD * qru_test_eps(dt) * cnd * (t + 1) *
                     xn * (yn + xn * cblas_dnrm2(m, b, 1)) / n;
         for (int j = 0; j < m; ++j) {
+            if (positive)
+                ck_assert_msg(b[j] >= 0.0, "%s knot %d: positive, b(%d) = "
+                              "%g", tag, t, j, b[j]);
             if (b[j] != 0.0 && fabs(b[j]) > sc)
                 ck_assert_msg(fabs(c[j] - a * (b[j] > 0 ? 1 : -1)) <= sc,
                               "%s knot %d: b(%d) = %g, c = %g, alpha %g "
                               "(scale %g)", tag, t, j, b[j], c[j], a, sc);
             else
-                ck_assert_msg(fabs(c[j]) <= a + sc,
-                              "%s knot %d: b(%d) = 0, |c| = %g > alpha %g",
-                              tag, t, j, fabs(c[j]), a);
+                ck_assert_msg((positive ? c[j] : fabs(c[j])) <= a + sc,
+                              "%s knot %d: b(%d) = 0, c = %g > alpha %g",
+                              tag, t, j, c[j], a);
         }
     }
     free(r);
@@ -354,22 +368,33 @@ static int compare(qru_dtype dt, int n, int m, const double *X,
 /* ---- the problems ---------------------------------------------------------- */
 
 
-/* one path: solver and reference compared; returns the solver's path
- * (ref: the reference's, when wanted) */
-static path run_case(const prob *p, int lasso, int max_iter,
+/* the methods: a case's variant v */
+enum { LAR = 0, LASSO = 1, POSITIVE = 2 /* the Lasso with b >= 0 */ };
+
+static const char *mname(int method)
+{
+    return method == LAR ? "lar" : method == LASSO ? "lasso" : "positive";
+}
+
+/* one path of the method (LAR, LASSO, POSITIVE): solver and reference
+ * compared; returns the solver's path (ref: the reference's, when
+ * wanted) */
+static path run_case(const prob *p, int method, int max_iter,
                      double alpha_min, path *ref, int kkt, const char *what)
 {
     char tag[160];
+    int lasso = method != LAR, positive = method == POSITIVE;
     snprintf(tag, sizeof tag, "%s %s %s %d x %d", dname(p->dt),
-             lasso ? "lasso" : "lar", what, p->n, p->m);
-    path q = run_lars(p->dt, p->n, p->m, p->A, p->b, lasso, max_iter,
-                      alpha_min);
-    path r = ref_lars(p->n, p->m, p->A, p->b, lasso, max_iter, alpha_min,
-                      p->dt == QRU_DOUBLE ? 1e15 : 1e6);
+             mname(method), what, p->n, p->m);
+    path q = run_lars(p->dt, p->n, p->m, p->A, p->b, lasso, positive,
+                      max_iter, alpha_min);
+    path r = ref_lars(p->n, p->m, p->A, p->b, lasso, positive, max_iter,
+                      alpha_min, p->dt == QRU_DOUBLE ? 1e15 : 1e6);
     compare(p->dt, p->n, p->m, p->A, p->b, &q, &r, tag);
     if (lasso && kkt) {
         double cnd = cond_cols(p->n, p->A, r.active, r.na);
-        check_lasso_kkt(p->dt, p->n, p->m, p->A, p->b, &q, cnd, tag);
+        check_lasso_kkt(p->dt, p->n, p->m, p->A, p->b, &q, cnd, positive,
+                        tag);
     }
     /* Lasso: the alphas decrease (LAR's may grow after a sign change) */
     for (int t = 1; lasso && t < q.nsteps; ++t)
@@ -396,18 +421,96 @@ static int path_drops(const path *p, int m)
 
 /* ---- the cases: c_<name>(p, v, seed), v the case's variant ----------------- */
 
-/* random problems, LAR (v = 0) and Lasso (v = 1) */
+/* random problems, LAR (v = 0), Lasso (v = 1) and the Lasso with
+ * b >= 0 (v = 2) */
 static void c_random(prob *p, int v, unsigned *seed)
 {
     (void)seed;
     path q = run_case(p, v, 500, 0.0, NULL, 1, "random");
     int kmax = p->n < p->m ? p->n : p->m;
-    /* (float's Lasso may end early: alpha grows once rounding dominates
-     * the correlations, as scikit-learn's in float32) */
-    ck_assert_msg(q.na >= (p->dt == QRU_DOUBLE ? kmax - 2 : kmax / 2) &&
-                      q.nsteps >= q.na,
-                  "random: %d steps, %d active", q.nsteps, q.na);
+    if (p->dt == QRU_DOUBLE && (p->n >= p->m || v != LAR))
+        ck_assert_int_eq(q.info.dropped, 0); /* independent columns */
+    if (v == POSITIVE) {
+        /* the path ends at the non-negative least-squares solution
+         * (alpha 0: the last knot's conditions, checked, are NNLS's) or
+         * with kmax columns active; about half the columns enter */
+        ck_assert_msg(q.na >= kmax / 4 && q.nsteps >= q.na,
+                      "random: %d steps, %d active", q.nsteps, q.na);
+        if (p->dt == QRU_DOUBLE)
+            ck_assert_msg(q.na == kmax ||
+                              q.alphas[q.nsteps] <= 1e-9 * q.alphas[0],
+                          "random: the positive path ends at alpha %g (%g "
+                          "at the start) with %d of %d active",
+                          q.alphas[q.nsteps], q.alphas[0], q.na, kmax);
+    } else {
+        /* (float's Lasso may end early: alpha grows once rounding
+         * dominates the correlations, as scikit-learn's in float32) */
+        ck_assert_msg(q.na >= (p->dt == QRU_DOUBLE ? kmax - 2 : kmax / 2) &&
+                          q.nsteps >= q.na,
+                      "random: %d steps, %d active", q.nsteps, q.na);
+    }
     path_free(&q);
+}
+
+/* positive: y = x0 - 2 x1 + 0.1 e.  The Lasso's first column is x1 (the
+ * largest |c|, negative) and its path has a negative coefficient; the
+ * positive path's first is x0 (the largest c), x1 (c < 0 throughout)
+ * never enters, no coefficient is below 0 (and the knots' conditions
+ * hold: run_case) */
+static void c_sign(prob *p, int v, unsigned *seed)
+{
+    (void)v;
+    int n = p->n, m = p->m;
+    prob e = prob_rand(p->dt, n, 1, seed);
+    for (int i = 0; i < n; ++i)
+        p->b[i] = p->A[i] - 2.0 * p->A[i + n] + 0.1 * e.b[i];
+    prob_round(p);
+    path l = run_case(p, LASSO, 500, 0.0, NULL, 1, "sign");
+    path q = run_case(p, POSITIVE, 500, 0.0, NULL, 1, "sign");
+    ck_assert_int_eq(l.active[0], 1);
+    ck_assert_int_eq(q.active[0], 0);
+    double lmin = 0.0;
+    for (size_t i = 0; i < (size_t)m * (l.nsteps + 1); ++i)
+        lmin = fmin(lmin, l.coefs[i]);
+    ck_assert_msg(lmin < -1.0, "the Lasso path's least coefficient %g",
+                  lmin);
+    for (int t = 0; t <= q.nsteps; ++t) {
+        ck_assert(q.coefs[(size_t)t * m + 1] == 0.0);
+        for (int j = 0; j < m; ++j)
+            ck_assert(q.coefs[(size_t)t * m + j] >= 0.0);
+    }
+    for (int i = 0; i < q.na; ++i)
+        ck_assert(q.active[i] != 1);
+    path_free(&l);
+    path_free(&q);
+    prob_free(&e);
+}
+
+/* positive, every correlation below 0 (X >= 0, y <= 0): no step, alpha
+ * alpha_min, the coefficients 0; the Lasso on the same data takes steps */
+static void c_negative(prob *p, int v, unsigned *seed)
+{
+    (void)v;
+    (void)seed;
+    int n = p->n, m = p->m;
+    for (size_t i = 0; i < (size_t)n * m; ++i)
+        p->A[i] = fabs(p->A[i]) + 0.01;
+    for (int i = 0; i < n; ++i)
+        p->b[i] = -fabs(p->b[i]) - 0.01;
+    prob_round(p);
+    for (int k = 0; k < 2; ++k) {
+        double amin = k ? 0.125 : 0.0;
+        path q = run_case(p, POSITIVE, 500, amin, NULL, 1, "c < 0");
+        ck_assert_int_eq(q.nsteps, 0);
+        ck_assert_int_eq(q.na, 0);
+        ck_assert(q.alphas[0] == amin);
+        for (int j = 0; j < m; ++j)
+            ck_assert(q.coefs[j] == 0.0);
+        path_free(&q);
+    }
+    path l = run_case(p, LASSO, 500, 0.0, NULL, 1, "c < 0");
+    ck_assert(l.nsteps > 0 && l.alphas[0] > 0.0);
+    path_free(&l);
 }
 
 /* y = X(:, 0:2) [1 1 -0.4] + a little: column 2 (= 0.6 (x0 + x1) + 0.05
@@ -427,7 +530,7 @@ static void c_drop(prob *p, int v, unsigned *seed)
     prob_round(p);
     path r;
     path q = run_case(p, v, 500, 0.0, &r, 1, "drop");
-    if (v) {
+    if (v != LAR) {
         ck_assert_msg(path_drops(&r, m) > 0, "reference: no variable left "
                       "the Lasso path");
         if (p->dt == QRU_DOUBLE)
@@ -525,10 +628,77 @@ static void c_duplicates(prob *p, int v, unsigned *seed)
     }
     ck_assert_msg(c1 == 1 && c6 == 1, "copies active: %d of 1, %d of 6", c1,
                   c6);
+    /* a copy is tried and dropped for good (scikit-learn warns); in
+     * float, rounding may keep every copy from being picked */
+    ck_assert_msg(q.info.dropped >= (p->dt == QRU_DOUBLE), "%s %s: %d "
+                  "dropped", dname(p->dt), mname(v), q.info.dropped);
     /* the first of the tied copies enters (no column has entered yet:
      * the lowest index) */
     ck_assert_msg(q.active[0] == 1 || q.active[0] == 6, "active[0] = %d",
                   q.active[0]);
+    path_free(&q);
+}
+
+/* Column scales beyond 1 / eps: column 0 scaled by 1e20 (float: 1e9),
+ * column 1 a copy of it to rounding, y = the others' sum + noise + a
+ * multiple of column 0.  Column 0 enters first; its copy is degenerate,
+ * dropped (info.dropped) and never active; the others, of norm about 3,
+ * all enter (a rank rule relative to the largest column norm would
+ * refuse them), and the last knot is the least-squares fit on the
+ * active columns (LAPACKE_dgels) */
+static void c_scales(prob *p, int v, unsigned *seed)
+{
+    (void)seed;
+    int n = p->n, m = p->m;
+    double big = p->dt == QRU_DOUBLE ? 1e20 : 1e9;
+    for (int i = 0; i < n; ++i) {
+        p->A[i] *= big;
+        p->A[i + n] = p->A[i] * (1.0 + 1e-3 * qru_test_eps(p->dt) *
+                                           p->A[i + n]);
+        double s = 0.0;
+        for (int j = 2; j < m; ++j)
+            s += p->A[i + (size_t)j * n];
+        p->b[i] = s + 0.1 * p->b[i] + 3.0 * p->A[i] / big;
+    }
+    prob_round(p);
+    /* (the copy's correlation, rounding at 1e20's scale, comes back after
+     * each drop: which step tries it again depends on that rounding, so
+     * the reference is followed on the common prefix) */
+    float_any_prefix = 1;
+    path q = run_case(p, v, 500, 0.0, NULL, 0, "scales");
+    float_any_prefix = 0;
+    ck_assert_msg(q.info.dropped >= 1, "%s: %d dropped", dname(p->dt),
+                  q.info.dropped);
+    ck_assert_msg(q.na == m - 1 && q.active[0] == 0, "%s: %d active, the "
+                  "first %d", dname(p->dt), q.na, q.active[0]);
+    for (int i = 0; i < q.na; ++i)
+        ck_assert(q.active[i] != 1);
+    double *A = dmat(n, m - 1), *r = dmat(n, 1);
+    for (int i = 0; i < m - 1; ++i)
+        memcpy(A + (size_t)i * n, p->A + (size_t)q.active[i] * n,
+               sizeof(double) * n);
+    memcpy(r, p->b, sizeof(double) * n);
+    ck_assert_int_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m - 1, 1, A, n,
+                                   r, n), 0);
+    /* r := the fit's residual minus the path's last residual */
+    const double *b = q.coefs + (size_t)q.nsteps * m;
+    double *d = dmat(n, 1);
+    for (int i = 0; i < n; ++i) {
+        double fit = 0.0, ls = 0.0;
+        for (int k = 0; k < m - 1; ++k) {
+            fit += p->A[i + (size_t)q.active[k] * n] * b[q.active[k]];
+            ls += p->A[i + (size_t)q.active[k] * n] * r[k];
+        }
+        d[i] = fit - ls;
+    }
+    double yn = cblas_dnrm2(n, p->b, 1), dn = cblas_dnrm2(n, d, 1);
+    ck_assert_msg(dn <= 1e3 * qru_test_eps(p->dt) * big * yn / 3.0 ||
+                      dn <= 1e-6 * yn,
+                  "%s: ||X (b - b_ls)|| = %g, ||y|| = %g", dname(p->dt), dn,
+                  yn);
+    free(A);
+    free(r);
+    free(d);
     path_free(&q);
 }
 
@@ -547,8 +717,8 @@ static void c_waits(prob *p, int v, unsigned *seed)
     qru_solver_info info;
     ck_assert_int_eq(qru_context_sync(ctx), 0);
     ck_assert_int_eq(qru_context_get_stats(ctx, &s0), 0);
-    ck_assert_int_eq(qru_lars(ctx, Xd, yd, v, 500, 0.0, al, act, cd, &ns,
-                              &info), 0);
+    ck_assert_int_eq(qru_lars(ctx, Xd, yd, v != LAR, v == POSITIVE, 500, 0.0,
+                              al, act, cd, &ns, &info), 0);
     ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
     long long waits = s1.host_waits - s0.host_waits;
     long long d2h = s1.bytes_d2h - s0.bytes_d2h;
@@ -559,7 +729,7 @@ static void c_waits(prob *p, int v, unsigned *seed)
                   "%s: %lld bytes to the host for %d steps", dname(dt), d2h,
                   ns);
     printf("lars %s %s %d x %d: %d steps, %d active, %lld host waits, %lld "
-           "bytes to the host, %lld calls\n", dname(dt), v ? "lasso" : "lar",
+           "bytes to the host, %lld calls\n", dname(dt), mname(v),
            n, m, ns, info.active, waits, d2h, s1.calls - s0.calls);
     qru_matrix_destroy(Xd);
     qru_matrix_destroy(yd);
@@ -600,46 +770,51 @@ static void c_bad_args(prob *pp, int v, unsigned *seed)
         al[i] = sal[i] = -5.0 - i;
         act[i] = sact[i] = -9 - i;
     }
-    qru_solver_info info = {-7, -7, -7.0};
+    qru_solver_info info = {-7, -7, -7.0, -7};
     struct {
         int expect;
         qru_context *c;
         const qru_matrix *X, *y;
-        int lasso, max_iter;
+        int lasso, pos, max_iter;
         double amin;
         double *al;
         int *act;
         qru_matrix *cf;
         int *ns;
     } cases[] = {
-        {-1, NULL, Xd, yd, 1, mi, 0.0, al, act, cd, &ns},
-        {-2, ctx, NULL, yd, 1, mi, 0.0, al, act, cd, &ns},
-        {-2, ctx, X2, yd, 1, mi, 0.0, al, act, cd, &ns},
-        {-2, ctx, NULL, NULL, 5, -1, NAN, NULL, NULL, NULL, NULL},
-        {-3, ctx, Xd, NULL, 1, mi, 0.0, al, act, cd, &ns},
-        {-3, ctx, Xd, y2, 1, mi, 0.0, al, act, cd, &ns},
-        {-3, ctx, Xd, yw, 1, mi, 0.0, al, act, cd, &ns},
-        {-3, ctx, Xd, yo, 1, mi, 0.0, al, act, cd, &ns},
-        {-4, ctx, Xd, yd, 2, mi, 0.0, al, act, cd, &ns},
-        {-4, ctx, Xd, yd, -1, -1, NAN, NULL, NULL, NULL, NULL},
-        {-5, ctx, Xd, yd, 0, -1, 0.0, al, act, cd, &ns},
-        {-5, ctx, Xd, yd, 0, -1, NAN, NULL, NULL, NULL, NULL},
-        {-6, ctx, Xd, yd, 0, mi, NAN, al, act, cd, &ns},
-        {-6, ctx, Xd, yd, 0, mi, INFINITY, al, act, cd, &ns},
-        {-6, ctx, Xd, yd, 0, mi, -1e-3, al, act, cd, &ns},
-        {-7, ctx, Xd, yd, 0, mi, 0.0, NULL, act, cd, &ns},
-        {-8, ctx, Xd, yd, 0, mi, 0.0, al, NULL, cd, &ns},
-        {-9, ctx, Xd, yd, 0, mi, 0.0, al, act, NULL, &ns},
-        {-9, ctx, Xd, yd, 0, mi, 0.0, al, act, cs, &ns},
-        {-9, ctx, Xd, yd, 0, mi, 0.0, al, act, cr, &ns},
-        {-9, ctx, Xd, yd, 0, mi, 0.0, al, act, co, &ns},
-        {-9, ctx, Xd, yd, 0, mi, 0.0, al, act, cx, &ns},
-        {-10, ctx, Xd, yd, 0, mi, 0.0, al, act, cd, NULL},
+        {-1, NULL, Xd, yd, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-2, ctx, NULL, yd, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-2, ctx, X2, yd, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-2, ctx, NULL, NULL, 5, 0, -1, NAN, NULL, NULL, NULL, NULL},
+        {-3, ctx, Xd, NULL, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-3, ctx, Xd, y2, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-3, ctx, Xd, yw, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-3, ctx, Xd, yo, 1, 0, mi, 0.0, al, act, cd, &ns},
+        {-4, ctx, Xd, yd, 2, 0, mi, 0.0, al, act, cd, &ns},
+        {-4, ctx, Xd, yd, -1, 0, -1, NAN, NULL, NULL, NULL, NULL},
+        {-5, ctx, Xd, yd, 1, 2, mi, 0.0, al, act, cd, &ns},
+        {-5, ctx, Xd, yd, 1, -1, mi, 0.0, al, act, cd, &ns},
+        {-5, ctx, Xd, yd, 0, 1, mi, 0.0, al, act, cd, &ns}, /* LAR */
+        {-5, ctx, Xd, yd, 0, 1, -1, NAN, NULL, NULL, NULL, NULL},
+        {-6, ctx, Xd, yd, 0, 0, -1, 0.0, al, act, cd, &ns},
+        {-6, ctx, Xd, yd, 0, 0, -1, NAN, NULL, NULL, NULL, NULL},
+        {-7, ctx, Xd, yd, 0, 0, mi, NAN, al, act, cd, &ns},
+        {-7, ctx, Xd, yd, 0, 0, mi, INFINITY, al, act, cd, &ns},
+        {-7, ctx, Xd, yd, 0, 0, mi, -1e-3, al, act, cd, &ns},
+        {-8, ctx, Xd, yd, 0, 0, mi, 0.0, NULL, act, cd, &ns},
+        {-9, ctx, Xd, yd, 0, 0, mi, 0.0, al, NULL, cd, &ns},
+        {-10, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, NULL, &ns},
+        {-10, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, cs, &ns},
+        {-10, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, cr, &ns},
+        {-10, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, co, &ns},
+        {-10, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, cx, &ns},
+        {-11, ctx, Xd, yd, 0, 0, mi, 0.0, al, act, cd, NULL},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int st = qru_lars(cases[c].c, cases[c].X, cases[c].y, cases[c].lasso,
-                          cases[c].max_iter, cases[c].amin, cases[c].al,
-                          cases[c].act, cases[c].cf, cases[c].ns, &info);
+                          cases[c].pos, cases[c].max_iter, cases[c].amin,
+                          cases[c].al, cases[c].act, cases[c].cf, cases[c].ns,
+                          &info);
         check_arg_status(cases[c].c, "qru_lars", c, st, cases[c].expect);
         ck_assert_int_eq(info.iterations, -7);
         ck_assert_int_eq(ns, -7);
@@ -651,7 +826,7 @@ static void c_bad_args(prob *pp, int v, unsigned *seed)
         free(gc);
     }
     /* info may be NULL */
-    ck_assert_int_eq(qru_lars(ctx, Xd, yd, 1, mi, 0.0, al, act, cd, &ns,
+    ck_assert_int_eq(qru_lars(ctx, Xd, yd, 1, 0, mi, 0.0, al, act, cd, &ns,
                               NULL), 0);
     qru_test_alias_free(cx, 0);
     qru_matrix *mats[] = {X2, Xd, yd, cd, y2, yw, cs, cr, co, yo};
@@ -678,7 +853,7 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
         qru_matrix *cd = upload(dt, m, 4, sc);
         double al[4] = {-1, -1, -1, -1};
         int act[8] = {-3, -3, -3, -3, -3, -3, -3, -3}, ns = -7;
-        int st = qru_lars(ctx, Xd, yd, 1, 3, 0.0, al, act, cd, &ns, NULL);
+        int st = qru_lars(ctx, Xd, yd, 1, v, 3, 0.0, al, act, cd, &ns, NULL);
         ck_assert_msg(st == -2 - in_y, "%s check=%d %g in %s: status %d",
                       dname(dt), v, (in_y ? p.b[n - 1] : p.A[3 + 2 * n]), in_y ? "y" : "X", st);
         ck_assert(ns == -7 && al[0] == -1 && act[0] == -3);
@@ -693,26 +868,40 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
     }
 }
 
-/* the cases: variant v is the method (0 LAR, 1 Lasso) */
+/* the cases: variant v is the method (LAR, LASSO, POSITIVE) */
 static const solver_case lcases[] = {
-    {c_random, 200, 50, 0},    /* tall */
-    {c_random, 200, 50, 1},
-    {c_random, 40, 100, 0},    /* wide */
-    {c_random, 40, 100, 1},
-    {c_random, 60, 60, 1},     /* square: a long Lasso path */
-    {c_drop, 100, 20, 1},      /* a variable leaves */
-    {c_drop, 100, 20, 0},      /* LAR: its sign flips */
-    {c_max_iter, 80, 30, 0},
-    {c_max_iter, 80, 30, 1},
-    {c_alpha_min, 80, 30, 1},
-    {c_alpha_min, 30, 80, 0},
-    {c_zero, 30, 10, 0},       /* y = 0 */
-    {c_zero, 30, 10, 1},
-    {c_duplicates, 60, 15, 0}, /* exact ties */
-    {c_duplicates, 60, 15, 1},
-    {c_waits, 300, 60, 1},     /* host waits and transfers */
+    {c_random, 200, 50, LAR},    /* tall */
+    {c_random, 200, 50, LASSO},
+    {c_random, 200, 50, POSITIVE},
+    {c_random, 40, 100, LAR},    /* wide */
+    {c_random, 40, 100, LASSO},
+    {c_random, 40, 100, POSITIVE},
+    {c_random, 60, 60, LASSO},   /* square: a long Lasso path */
+    {c_random, 60, 60, POSITIVE},
+    {c_drop, 100, 20, LASSO},    /* a variable leaves */
+    {c_drop, 100, 20, POSITIVE},
+    {c_drop, 100, 20, LAR},      /* LAR: its sign flips */
+    {c_sign, 100, 20, POSITIVE}, /* a negative correlation never enters */
+    {c_negative, 40, 12, POSITIVE}, /* no positive correlation: no step */
+    {c_max_iter, 80, 30, LAR},
+    {c_max_iter, 80, 30, LASSO},
+    {c_max_iter, 80, 30, POSITIVE},
+    {c_alpha_min, 80, 30, LASSO},
+    {c_alpha_min, 80, 30, POSITIVE},
+    {c_alpha_min, 30, 80, LAR},
+    {c_zero, 30, 10, LAR},       /* y = 0 */
+    {c_zero, 30, 10, LASSO},
+    {c_zero, 30, 10, POSITIVE},
+    {c_duplicates, 60, 15, LAR}, /* exact ties */
+    {c_duplicates, 60, 15, LASSO},
+    {c_duplicates, 60, 15, POSITIVE},
+    {c_scales, 30, 8, LASSO},    /* scales 1e20 apart: a degenerate copy */
+    {c_scales, 30, 8, LAR},
+    {c_scales, 30, 8, POSITIVE},
+    {c_waits, 300, 60, LASSO},   /* host waits and transfers */
+    {c_waits, 300, 60, POSITIVE},
     {c_bad_args, 20, 8, 0},
-    {c_nonfinite, 15, 6, 0},   /* v: QRU_OPTION_CHECK_FINITE */
+    {c_nonfinite, 15, 6, 0},   /* v: QRU_OPTION_CHECK_FINITE, positive */
     {c_nonfinite, 15, 6, 1},
 };
 #define NCASES ((int)(sizeof lcases / sizeof lcases[0]))

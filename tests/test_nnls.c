@@ -619,7 +619,7 @@ static void c_bad_args(prob *pp, int v, unsigned *seed)
     qru_matrix *xa = qru_test_alias(ctx, Ad, 3, m, 1, m, 0);
     qru_matrix *xb = qru_test_alias(ctx, bd, 0, m, 1, m, 0);
     qru_matrix *wx = qru_test_alias(ctx, x, 0, m, 1, m, 0);
-    qru_solver_info info = {-7, -7, -7.0};
+    qru_solver_info info = {-7, -7, -7.0, -7};
     struct {
         int expect;
         qru_context *c;
@@ -698,7 +698,7 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
             sx[j] = 7.0 + j;
         qru_matrix *Ad = upload(dt, n, m, p.A), *bd = upload(dt, n, 1, p.b);
         qru_matrix *x = upload(dt, m, 1, sx), *w = upload(dt, m, 1, sx);
-        qru_solver_info info = {-7, -7, -7.0};
+        qru_solver_info info = {-7, -7, -7.0, -7};
         int st = qru_nnls(ctx, Ad, bd, 0, -1.0, x, w, &info);
         ck_assert_msg(st == -2 - in_b, "%s check=%d %g in %s: status %d",
                       dname(dt), v, (in_b ? p.b[n - 1] : p.A[3 + 2 * n]), in_b ? "b" : "A", st);

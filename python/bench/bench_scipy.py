@@ -64,6 +64,7 @@ import scipy.linalg as sl
 import scipy.optimize as so
 
 import qru
+from bench_solvers import sparse_problem  # (the same problems)
 
 
 def median_time(fn, repeats):
@@ -319,17 +320,6 @@ def first_and_median(fn, repeats):
         fn()
         ts.append(time.perf_counter() - t0)
     return out, statistics.median(ts)
-
-
-def sparse_problem(n, m, k, noise, seed):
-    """X standard normal (n x m, Fortran order) and y = X x0 plus noise,
-    x0 with k nonzeros of magnitude 1 to 2."""
-    rng = np.random.default_rng(seed)
-    X = np.asfortranarray(rng.standard_normal((n, m)))
-    x0 = np.zeros(m)
-    x0[rng.choice(m, k, replace=False)] = rng.choice([-1, 1], k) * \
-        rng.uniform(1, 2, k)
-    return X, X @ x0 + noise * rng.standard_normal(n)
 
 
 def sklearn_row(what, first, tq, ts, same, diff):

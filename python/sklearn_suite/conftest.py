@@ -34,17 +34,8 @@ import sklearn.linear_model._least_angle
 _CALLS = re.compile(r"\borthogonal_mp\(")
 
 #: test_least_angle.py's tests that cannot apply to qru, with the reason
-LARS_SKIPPED = {
-    "test_lars_path_positive_constraint":
-        "qru: positive=True (method='lasso') is not supported",
-    "test_estimatorclasses_positive_constraint":
-        "qru: positive=True (method='lasso') is not supported",
-    "test_lasso_lars_vs_lasso_cd_positive":
-        "qru: positive=True (method='lasso') is not supported",
-    "test_lasso_lars_vs_lasso_cd_ill_conditioned2":
-        "qru: its QR rank rule refuses columns that scikit-learn's absolute "
-        "1e-7 pivot takes, where scales differ by 1e20 (docs/python.md)",
-}
+#: (none with scikit-learn 1.9.1)
+LARS_SKIPPED: dict[str, str] = {}
 
 _backend = os.environ.get("QRU_SKLEARN_SUITE_BACKEND")
 if _backend:

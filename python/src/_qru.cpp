@@ -626,7 +626,7 @@ nb::tuple nnls(Context &C, const in_array &A, const in_array &b, int maxiter,
     qru_matrix *Ad = s.in(A, "A"), *bd = s.in(b, "b");
     int m = (int)A.shape(1);
     qru_matrix *x = s.tmp(m, 1), *w = s.tmp(m, 1);
-    qru_solver_info info{0, 0, 0.0};
+    qru_solver_info info{};
     int st = qru_nnls(C.ctx, Ad, bd, maxiter, tol, x, w, &info);
     if (st < 0)
         check(C.ctx, st, "qru_nnls");
@@ -794,11 +794,11 @@ std::vector<nb::tuple> omp(Context &C, const in_array &X,
 // qru_lars on X (n x m) and y (n x 1): (status, alphas (nsteps + 1),
 // the final active set in order of entry, coefs (m x (max_iter + 1), the
 // first nsteps + 1 columns the path), nsteps, the reason of a status 1 or
-// "").  A status 1 (the equiangular direction not defined; the path up to
+// "", the columns dropped as degenerate).  A status 1 (the equiangular direction not defined; the path up to
 // the step before returned) is returned, not raised: the Python layer
 // warns.  X and y are scanned by the solver itself, so no check_finite.
 nb::tuple lars(Context &C, const in_array &X, const in_array &y, bool lasso,
-               int max_iter, double alpha_min)
+               bool positive, int max_iter, double alpha_min)
 {
     Call s(C, false);
     qru_matrix *Xd = s.in(X, "X"), *yd = s.in(y, "y");
@@ -808,8 +808,10 @@ nb::tuple lars(Context &C, const in_array &X, const in_array &y, bool lasso,
     std::vector<double> alphas((size_t)max_iter + 1);
     std::vector<int> active((size_t)(kmax > 0 ? kmax : 1));
     int nsteps = 0;
-    int st = qru_lars(C.ctx, Xd, yd, lasso ? 1 : 0, max_iter, alpha_min,
-                      alphas.data(), active.data(), coefs, &nsteps, nullptr);
+    qru_solver_info info{};
+    int st = qru_lars(C.ctx, Xd, yd, lasso ? 1 : 0, positive ? 1 : 0,
+                      max_iter, alpha_min, alphas.data(), active.data(),
+                      coefs, &nsteps, &info);
     if (st < 0)
         check(C.ctx, st, "qru_lars");
     std::string why = st > 0 ? qru_last_error(C.ctx) : "";
@@ -818,7 +820,8 @@ nb::tuple lars(Context &C, const in_array &X, const in_array &y, bool lasso,
     while (na < (size_t)kmax && active[na] >= 0)
         ++na;
     active.resize(na);
-    return nb::make_tuple(st, alphas, active, s.result(coefs), nsteps, why);
+    return nb::make_tuple(st, alphas, active, s.result(coefs), nsteps, why,
+                          info.dropped);
 }
 
 // (status, line) of qru_backend_info: 0 and what the backend runs on, or
@@ -942,7 +945,8 @@ NB_MODULE(_qru, mod)
             "qru_omp on X for each y of ys: (status, coef, path or None, "
             "support, rnorm, reason) a y.");
     mod.def("lars", &lars, nb::arg("ctx"), nb::arg("X"), nb::arg("y"),
-            nb::arg("lasso"), nb::arg("max_iter"), nb::arg("alpha_min"),
+            nb::arg("lasso"), nb::arg("positive"), nb::arg("max_iter"),
+            nb::arg("alpha_min"),
             "qru_lars on X and y: (status, alphas, active, coefs (m x "
-            "max_iter + 1), nsteps, reason).");
+            "max_iter + 1), nsteps, reason, dropped).");
 }

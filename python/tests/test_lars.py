@@ -11,7 +11,10 @@ column, y = 0), where qru departs from scikit-learn by design, by the
 Lasso's optimality conditions at each knot; scikit-learn's early stop
 where the Lasso's alpha grows; Gram and Xy given as X' X and X' y (and
 refused when they are not); argument errors and inputs left as they
-were.  Every backend that runs here."""
+were.  positive=True ('lasso'): scikit-learn's path up to its last
+knot, every knot optimal for the Lasso with b >= 0, and where the path
+ends at alpha 0 SciPy's non-negative least-squares solution.  Every
+backend that runs here."""
 import warnings
 
 import numpy as np
@@ -273,10 +276,11 @@ def test_inputs_unchanged():
 
 def test_errors():
     X, y = problem(20, 30, 11)
-    with pytest.raises(ValueError, match="Positive constraint"):
-        qru.lars_path(X, y, method="lar", positive=True)
-    with pytest.raises(NotImplementedError, match="positive"):
-        qru.lars_path(X, y, method="lasso", positive=True)
+    for pos in (True, np.bool_(True)):
+        with pytest.raises(ValueError, match="Positive constraint"):
+            qru.lars_path(X, y, method="lar", positive=pos)
+    with pytest.raises(ValueError, match="positive"):
+        qru.lars_path(X, y, method="lasso", positive=1)
     G, c = X.T @ X, X.T @ y
     with pytest.raises(NotImplementedError, match="Xy"):
         qru.lars_path(X, y, c + 1e-6 * np.linalg.norm(c))
@@ -319,3 +323,116 @@ def test_errors():
     with pytest.raises(ValueError):
         qru.lars_path(X[:, :0], y)
     check_bad_data(qru.lars_path, X, y)
+
+
+def positive_optimal(X, y, alphas, coefs, tol):
+    """The conditions of the Lasso with b >= 0 at each knot: b >= 0,
+    c = X' (y - X b) / n <= alpha everywhere and c_j = alpha where
+    b_j > 0, to tol (relative to the first alpha)."""
+    n = X.shape[0]
+    assert np.all(coefs >= 0)
+    for k, alpha in enumerate(alphas):
+        b = coefs[:, k]
+        c = X.T @ (y - X @ b) / n
+        assert np.all(c <= alpha + tol * alphas[0]), k
+        nz = b > 0
+        assert np.allclose(c[nz], alpha, atol=tol * alphas[0], rtol=0), k
+
+
+POSITIVE_CASES = [  # n, m, seed, s
+    (80, 30, 1, 0),    # tall: ends at alpha 0 (NNLS)
+    (80, 30, 2, 5),
+    (40, 120, 3, 0),   # wide
+    (40, 120, 4, 6),
+    (20, 50, 2, 0),
+    (100, 20, 12, 0),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", POSITIVE_CASES)
+def test_positive(backend, case):
+    """positive=True: no coefficient below 0, each knot optimal for the
+    Lasso with b >= 0; a path that ends at alpha 0 ends at SciPy's NNLS
+    solution; against scikit-learn (where installed) the same steps,
+    active set and knots but the last where its path ends at alpha 0
+    (scikit-learn interpolates that one towards a negative alpha)."""
+    from scipy.optimize import nnls
+    n, m, seed, s = case
+    X, y = problem(n, m, seed, s=s)
+    # (some correlations negative: the constraint matters)
+    assert (X.T @ y).min() < 0
+    got = qru.lars_path(X, y, method="lasso", positive=True,
+                        return_n_iter=True, backend=backend)
+    a, act, c, k = got
+    assert c.min() >= 0 and len(a) == k + 1 and len(act) >= 1
+    assert np.all(np.diff(a) <= 0)
+    positive_optimal(X, y, a, c, 1e-10)
+    free = qru.lars_path(X, y, method="lasso", backend=backend)[2]
+    assert free.min() < 0  # the unconstrained path differs
+    if a[-1] == 0:
+        x, _ = nnls(X, y)
+        assert np.linalg.norm(X @ (c[:, -1] - x)) <= \
+            1e-10 * np.linalg.norm(y)
+        if n >= m:
+            assert np.linalg.norm(c[:, -1] - x) <= 1e-8 * np.linalg.norm(x)
+    if sk_lars is None:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sk_lars(X, y, method="lasso", positive=True,
+                       return_n_iter=True)
+    assert want[3] == k and want[1] == act
+    last = k + 1 if a[-1] > 0 else k  # the knots compared
+    same_path((a[:last], act, c[:, :last]),
+              (want[0][:last], want[1], want[2][:, :last]), case)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_positive_cases(backend):
+    """positive=True: y with every correlation below 0 (no step, the
+    coefficients 0, alpha alpha_min); alpha_min between knots (the
+    interpolated knot, optimal at alpha_min) and max_iter (a prefix of
+    the full path); float32; the drop of a variable whose coefficient
+    reaches 0 (exactly 0 after it)."""
+    X, y = problem(30, 10, 13)
+    X, y = np.abs(X) + 0.01, -np.abs(y) - 0.01
+    for amin in (0.0, 0.25):
+        a, act, c, k = qru.lars_path(X, y, method="lasso", positive=True,
+                                     alpha_min=amin, return_n_iter=True,
+                                     backend=backend)
+        assert k == 0 and act == [] and a.tolist() == [amin]
+        assert not c.any()
+    X, y = problem(60, 25, 14, s=4)
+    full = qru.lars_path(X, y, method="lasso", positive=True,
+                         backend=backend)
+    assert len(full[0]) > 5
+    amin = 0.5 * (full[0][2] + full[0][3])
+    a, act, c = qru.lars_path(X, y, method="lasso", positive=True,
+                              alpha_min=amin, backend=backend)
+    assert len(a) == 4 and a[-1] == amin
+    positive_optimal(X, y, a, c, 1e-10)
+    a, act, c = qru.lars_path(X, y, method="lasso", positive=True,
+                              max_iter=3, backend=backend)
+    assert np.array_equal(a, full[0][:4]) and np.array_equal(c,
+                                                             full[2][:, :4])
+    a32, act32, c32 = qru.lars_path(X.astype(np.float32),
+                                    y.astype(np.float32), method="lasso",
+                                    positive=True, max_iter=8,
+                                    backend=backend)
+    assert c32.dtype == np.float32 and c32.min() >= 0
+    assert act32 == full[1][:len(act32)]
+    assert np.linalg.norm(c32 - full[2][:, :9]) <= \
+        1e-4 * np.linalg.norm(full[2][:, :9])
+    # a variable that enters first and leaves: x2 = 0.6 (x0 + x1) + e
+    rng = np.random.default_rng(15)
+    X = rng.uniform(-1, 1, (100, 20))
+    e = rng.uniform(-1, 1, 100)
+    X[:, 2] = 0.6 * (X[:, 0] + X[:, 1]) + 0.05 * e
+    y = X[:, 0] + X[:, 1] - 0.02 * e + 0.01 * rng.uniform(-1, 1, 100)
+    a, act, c = qru.lars_path(X, y, method="lasso", positive=True,
+                              backend=backend)
+    assert drops(c) >= 1 and c.min() >= 0
+    left = np.flatnonzero((c[2, :-1] > 0) & (c[2, 1:] == 0))
+    assert left.size >= 1  # exactly 0 once it has left
+    positive_optimal(X, y, a, c, 1e-10)

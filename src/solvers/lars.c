@@ -2,7 +2,9 @@
  * Least angle regression and the Lasso path by homotopy (Efron, Hastie,
  * Johnstone and Tibshirani 2004), written once for both precisions
  * against the update API, step for step as scikit-learn's lars_path
- * (method 'lar' or 'lasso', X given, no Gram, positive = False).
+ * (method 'lar' or 'lasso', X given, no Gram; positive = True with
+ * 'lasso': only positive correlations enter, the coefficients stay
+ * >= 0).
  *
  * The active columns X_A are held as a thin least-squares factorisation
  * (QRU_Q_THIN: X_A = Q1 R) grown by one column when a variable enters
@@ -17,6 +19,15 @@
  * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 (or
  * n eps ||x_t||, where larger: float) the
  * column is degenerate and dropped again, as there.
+ *
+ * The factorisation is that of X(:, A) D^-1, D = diag(d_j) with d_j the
+ * power of 2 nearest ||X(:, j)|| (1 for a zero column): the update's
+ * rank rule, relative to the largest column norm, then judges each
+ * column against its own scale, as scikit-learn's absolute pivot does
+ * (unscaled, a column of norm 1e20 would make it refuse an independent
+ * column of norm 1).  Powers of 2 scale exactly, so the solves are
+ * those of the unscaled factor bit for bit: with R~ = R D^-1, v =
+ * R~' \ (D^-1 s), w = D^-1 (R~ \ v), u = Q1 v, |R(k,k)| = |R~(k,k)| d_k.
  *
  * Host and device: X and y stay in the context.  The correlations
  * c = X' y are computed once (one GEMM) and then, as scikit-learn does,
@@ -52,6 +63,8 @@ typedef struct lars_state {
     double *w;    /* G^-1 s, then the scaled least squares (kmax) */
     double *piv;  /* piv[j]: the smallest pivot |R(k,k)| column j may
                      enter with (m) */
+    double *dsc;  /* dsc[j]: the power of 2 that scales column j (m) */
+    int dropped;  /* columns dropped as degenerate */
     double rkk;   /* |R(k,k)| of the last column, as downloaded */
     void *hbuf;   /* staging: max(m + 1 + kmax, m) elements of dt */
     qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
@@ -107,10 +120,11 @@ static int lars_scan(qru_context *ctx, int i, const char *name,
     return 0;
 }
 
-/* The checks of X (2, after its type and shape) .. nsteps (10), in
- * order (nrm: m doubles of scratch). */
+/* The checks of X (2, after its type and shape) .. nsteps (11), in
+ * order; nrm (m doubles) receives the column norms of X. */
 static int lars_args(qru_context *ctx, const qru_matrix *X,
-                     const qru_matrix *y, int lasso, int max_iter,
+                     const qru_matrix *y, int lasso, int positive,
+                     int max_iter,
                      double alpha_min, const double *alphas,
                      const int *active, const qru_matrix *coefs,
                      const int *nsteps, double *nrm)
@@ -120,41 +134,64 @@ static int lars_args(qru_context *ctx, const qru_matrix *X,
     if (y->rows != X->rows || y->cols != 1)
         return qru_fail_arg(3, "y is %d x %d, but it must be %d x 1 (X's "
                                "rows)", y->rows, y->cols, X->rows);
-    QRU_TRY(lars_scan(ctx, 3, "y", y, nrm));
+    double ynrm; /* (nrm keeps X's column norms) */
+    QRU_TRY(lars_scan(ctx, 3, "y", y, &ynrm));
     if (lasso != 0 && lasso != 1)
         return qru_fail_arg(4, "lasso = %d, but it must be 0 (LAR) or 1 "
                                "(the Lasso path)", lasso);
+    if (positive != 0 && positive != 1)
+        return qru_fail_arg(5, "positive = %d, but it must be 0 or 1",
+                            positive);
+    if (positive && !lasso)
+        return qru_fail_arg(5, "positive = 1 needs lasso = 1: LAR has no "
+                               "sign constraint (scikit-learn: \"Positive "
+                               "constraint not supported for 'lar' coding "
+                               "method\")");
     if (max_iter < 0)
-        return qru_fail_arg(5, "max_iter = %d, but it must be >= 0",
+        return qru_fail_arg(6, "max_iter = %d, but it must be >= 0",
                             max_iter);
     if (!(isfinite(alpha_min) && alpha_min >= 0.0))
-        return qru_fail_arg(6, "alpha_min = %g, but it must be finite and "
+        return qru_fail_arg(7, "alpha_min = %g, but it must be finite and "
                                ">= 0", alpha_min);
     if (!alphas)
-        return qru_fail_arg(7, "alphas is NULL (it needs max_iter + 1 = "
+        return qru_fail_arg(8, "alphas is NULL (it needs max_iter + 1 = "
                                "%lld entries)", (long long)max_iter + 1);
     if (!active)
-        return qru_fail_arg(8, "active is NULL (it needs min(n, m) = %d "
+        return qru_fail_arg(9, "active is NULL (it needs min(n, m) = %d "
                                "entries)",
                             X->rows < X->cols ? X->rows : X->cols);
-    QRU_TRY(qru_arg_matrix(ctx, 9, "coefs", coefs, X->dtype));
+    QRU_TRY(qru_arg_matrix(ctx, 10, "coefs", coefs, X->dtype));
     if (coefs->rows != X->cols || (long long)coefs->cols < (long long)max_iter + 1)
-        return qru_fail_arg(9, "coefs is %d x %d, but it must be %d x c "
-                               "with c >= max_iter + 1 = %lld",
+        return qru_fail_arg(10, "coefs is %d x %d, but it must be %d x c "
+                                "with c >= max_iter + 1 = %lld",
                             coefs->rows, coefs->cols, X->cols,
                             (long long)max_iter + 1);
     if (qru_mat_overlap(coefs, X))
-        return qru_fail_arg(9, "coefs overlaps X (they share memory)");
+        return qru_fail_arg(10, "coefs overlaps X (they share memory)");
     if (qru_mat_overlap(coefs, y))
-        return qru_fail_arg(9, "coefs overlaps y (they share memory)");
+        return qru_fail_arg(10, "coefs overlaps y (they share memory)");
     if (!nsteps)
-        return qru_fail_arg(10, "nsteps is NULL");
+        return qru_fail_arg(11, "nsteps is NULL");
     return 0;
 }
 
+/* Appends X(:, t) / dsc[t] to the factorisation (scaled in RR, free
+ * between steps): 0, 1 (refused by the rank rule) or a status. */
 static int lars_add(lars_state *s, int t)
 {
-    return qru_solver_add_col(s->ctx, s->X, s->y, t, s->kmax, &s->f);
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr RR = qru_ptr_add(s->dev, lars_off_rr(s));
+    QRU_TRY(o->laset(ctx, s->dt, 'A', s->n, 1, 0.0, 0.0, RR, s->n));
+    QRU_TRY(o->geadd(ctx, s->dt, s->n, 1, 1.0 / s->dsc[t],
+                     qru_ptr_at(s->X->p, s->X->ld, 0, t), s->X->ld, 1.0, RR,
+                     s->n));
+    qru_matrix col = *s->X; /* a header over RR, freed with nothing */
+    col.cols = 1;
+    col.ld = s->n;
+    col.p = RR;
+    col.owned = 0;
+    return qru_solver_add_col(ctx, &col, s->y, 0, s->kmax, &s->f);
 }
 
 static int lars_remove(lars_state *s, int i)
@@ -169,12 +206,13 @@ static int lars_rkk(lars_state *s)
     QRU_TRY(s->ctx->ops->download(s->ctx, s->dt, 1, 1,
                                   qru_ptr_at(f->R, f->ldr, k, k), 1, s->hbuf,
                                   1));
-    s->rkk = fabs(lars_hget(s, 0));
+    s->rkk = fabs(lars_hget(s, 0)) * s->dsc[s->perm[k]];
     return 0;
 }
 
 /* The direction of the current signs (k = f->m of them): w = G^-1 s and
- * corr = X' X_A w, and |R(k,k)| of the last column (one wait). */
+ * corr = X' X_A w, and |R(k,k)| of the last column (one wait), from the
+ * factor R~ of X_A D^-1. */
 static int lars_direction(lars_state *s)
 {
     qru_context *ctx = s->ctx;
@@ -186,7 +224,7 @@ static int lars_direction(lars_state *s)
             V = qru_ptr_add(s->dev, lars_off_v(s)),
             U = qru_ptr_add(s->dev, lars_off_u(s));
     for (int i = 0; i < k; ++i)
-        lars_hset(s, i, s->sgn[i]);
+        lars_hset(s, i, s->sgn[i] / s->dsc[s->perm[i]]);
     QRU_TRY(o->upload(ctx, s->dt, k, 1, s->hbuf, k, V, k));
     QRU_TRY(o->trsm(ctx, s->dt, 'L', 'U', 'T', 'N', k, 1, 1.0, f->R, f->ldr,
                     V, k));
@@ -204,9 +242,9 @@ static int lars_direction(lars_state *s)
                         m + 1 + k));
     for (int j = 0; j < m; ++j)
         s->corr[j] = lars_hget(s, j);
-    s->rkk = fabs(lars_hget(s, m));
+    s->rkk = fabs(lars_hget(s, m)) * s->dsc[s->perm[k - 1]];
     for (int i = 0; i < k; ++i)
-        s->w[i] = lars_hget(s, m + 1 + i);
+        s->w[i] = lars_hget(s, m + 1 + i) / s->dsc[s->perm[i]];
     return 0;
 }
 
@@ -278,8 +316,8 @@ static int lars_path_room(lars_path *p, int it, int limit)
 
 /* The path; *nit receives the steps.  Returns 0, 1 (a degenerate
  * direction) or a library status. */
-static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
-                    double alpha_min, int *nit)
+static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
+                    int max_iter, double alpha_min, int *nit)
 {
     const double tol = (double)FLT_EPSILON; /* scikit-learn's equality
                                                tolerance */
@@ -304,13 +342,23 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
         double *prev = n_iter > 0 ? coef - m : NULL;
         int ci = -1;
         double C = 0.0;
-        for (int i = s->na; i < m; ++i) { /* the first largest |cov| */
-            double a = fabs(s->cov[s->perm[i]]);
+        for (int i = s->na; i < m; ++i) { /* the first largest |cov|
+                                              (positive: cov) */
+            double a = positive ? s->cov[s->perm[i]]
+                                : fabs(s->cov[s->perm[i]]);
             if (ci < 0 || a > C) {
                 ci = i;
                 C = a;
             }
         }
+        /* positive: the active columns' correlation is >= the inactive
+         * ones' and >= 0, and equals their largest but after a step to
+         * C / A_A, where it is 0 and every inactive one may be below 0:
+         * the path ends there at alpha 0 (scikit-learn takes the
+         * negative C as alpha and interpolates the last coefficients
+         * towards it) */
+        if (positive && C < 0.0)
+            C = 0.0;
         double alpha = C / s->n;
         p->alphas[n_iter] = alpha;
         if (alpha <= alpha_min + tol) {
@@ -332,7 +380,8 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
         if (!drop) {
             int t = s->perm[ci];
             double cs = s->cov[t];
-            s->sgn[s->na] = cs > 0 ? 1.0 : (cs < 0 ? -1.0 : 0.0);
+            s->sgn[s->na] = positive ? 1.0
+                                     : (cs > 0 ? 1.0 : (cs < 0 ? -1.0 : 0.0));
             /* scikit-learn's order: t takes the place of the first
              * inactive column, which takes t's (kept when t is dropped) */
             s->perm[ci] = s->perm[s->na];
@@ -351,6 +400,7 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
             }
             if (r == 1) { /* refused or degenerate: dropped, as there */
                 s->cov[t] = 0.0;
+                ++s->dropped;
                 continue;
             }
             ++s->na;
@@ -364,6 +414,7 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
             int t = s->perm[s->na];
             QRU_TRY_GOTO(lars_remove(s, s->na));
             s->cov[t] = 0.0;
+            ++s->dropped;
             continue;
         }
         int k = s->na;
@@ -387,7 +438,9 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
             double c = rint(AA * s->corr[j] * dec) / dec;
             s->corr[j] = c;
             g = lars_min_pos((C - s->cov[j]) / (AA - c + tiny), g);
-            g2 = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), g2);
+            if (!positive) /* (positive: negative correlations never
+                              enter) */
+                g2 = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), g2);
         }
         double gamma = fmin(fmin(g, g2), C / AA);
         drop = 0;
@@ -422,6 +475,10 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int max_iter,
              * the front of the inactive ones, as scikit-learn's */
             for (int q = 0; q < nd; ++q) {
                 int i = idx[q], j = s->perm[i];
+                /* its coefficient is 0 (the step ends where it crosses;
+                 * gamma w rounds to within an ulp of it, which could be
+                 * below 0 with positive) */
+                coef[j] = 0.0;
                 QRU_TRY_GOTO(lars_remove(s, i));
                 for (int r = i; r + 1 < s->na; ++r) {
                     s->perm[r] = s->perm[r + 1];
@@ -451,7 +508,8 @@ done:
 }
 
 int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
-             int lasso, int max_iter, double alpha_min, double *alphas,
+             int lasso, int positive, int max_iter, double alpha_min,
+             double *alphas,
              int *active, qru_matrix *coefs, int *nsteps,
              qru_solver_info *info)
 {
@@ -462,9 +520,9 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     size_t es = qru_dtype_size(dt);
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
     size_t hel = (size_t)m + 1 + (size_t)kmax;
-    /* host: piv, cov, corr (m), sgn, w (kmax), staging, perm (m): the
-     * ints last, so that the staging's elements stay aligned */
-    char *h = malloc(sizeof(double) * (3 * (size_t)m + 2 * (size_t)kmax) +
+    /* host: piv, cov, corr, dsc (m), sgn, w (kmax), staging, perm (m):
+     * the ints last, so that the staging's elements stay aligned */
+    char *h = malloc(sizeof(double) * (4 * (size_t)m + 2 * (size_t)kmax) +
                      es * hel + sizeof(int) * (size_t)m);
     if (!h)
         QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
@@ -475,12 +533,13 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.piv = (double *)h;
     s.cov = s.piv + m;
     s.corr = s.cov + m;
-    s.sgn = s.corr + m;
+    s.dsc = s.corr + m;
+    s.sgn = s.dsc + m;
     s.w = s.sgn + kmax;
     s.hbuf = (char *)(s.w + kmax);
     s.perm = (int *)(s.hbuf + es * hel);
-    int st = lars_args(ctx, X, y, lasso, max_iter, alpha_min, alphas, active,
-                       coefs, nsteps, s.piv);
+    int st = lars_args(ctx, X, y, lasso, positive, max_iter, alpha_min,
+                       alphas, active, coefs, nsteps, s.piv);
     if (st)
         goto done;
     /* scikit-learn's pivot rule, 1e-7, or where the element type's
@@ -489,6 +548,10 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
     for (int j = 0; j < m; ++j) {
         double r = (double)n * eps * s.piv[j];
+        int e;
+        double f = frexp(s.piv[j], &e); /* ||X(:, j)|| = f 2^e, f in
+                                           [0.5, 1) */
+        s.dsc[j] = s.piv[j] > 0.0 ? ldexp(1.0, f > 0.7071 ? e : e - 1) : 1.0;
         s.piv[j] = r > 1e-7 ? r : 1e-7;
     }
     s.ctx = ctx;
@@ -505,7 +568,7 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
                                 max_iter + 1));
     /* the correlations X' y */
     QRU_TRY_GOTO(qru_solver_start(ctx, X, y, delems, &s.dev, s.hbuf, s.cov));
-    st = lars_run(&s, &p, lasso, max_iter, alpha_min, &nit);
+    st = lars_run(&s, &p, lasso, positive, max_iter, alpha_min, &nit);
     if (st < 0)
         goto done;
     st1 = st;
@@ -539,7 +602,7 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     for (int i = 0; i < kmax; ++i)
         active[i] = i < s.na ? s.perm[i] : -1;
     *nsteps = nit;
-    qru_solver_report(info, nit, s.na, rnorm);
+    qru_solver_report(info, nit, s.na, rnorm, s.dropped);
     if (st1)
         st = qru_fail(st1, "step %d: the equiangular direction is not "
                            "defined (the active columns are numerically "

@@ -327,6 +327,7 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
         info->iterations = k;
         info->active = k;
         info->rnorm = rel * ynorm;
+        info->dropped = 0;
     }
     st = stop;
 done:

@@ -20,14 +20,15 @@
     } while (0)
 
 /* *info (when not NULL) := the steps, the active columns, the residual
- * norm. */
+ * norm, the columns dropped for good. */
 static inline void qru_solver_report(qru_solver_info *info, int steps,
-                                     int active, double rnorm)
+                                     int active, double rnorm, int dropped)
 {
     if (info) {
         info->iterations = steps;
         info->active = active;
         info->rnorm = rnorm;
+        info->dropped = dropped;
     }
 }
 

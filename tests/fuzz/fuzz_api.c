@@ -1936,10 +1936,12 @@ static void op_solvers(rd *r)
         int *active = xmalloc(sizeof(int) * (size_t)mn), nsteps = -7;
         qru_matrix *C = mk(m, max_iter + 1, 0, NULL);
         void *C0 = save(C);
-        snprintf(call, sizeof call, "qru_lars(n=%d, m=%d, lasso=%d, iter=%d)",
-                 n, m, (int)((b >> 2) & 1), max_iter);
-        st = qru_lars(ctx, MA, My, (int)((b >> 2) & 1), max_iter, 0.0, alphas,
-                      active, C, &nsteps, &info);
+        int lasso = (int)((b >> 2) & 1), pos = lasso & (int)((b >> 3) & 1);
+        snprintf(call, sizeof call,
+                 "qru_lars(n=%d, m=%d, lasso=%d, positive=%d, iter=%d)", n, m,
+                 lasso, pos, max_iter);
+        st = qru_lars(ctx, MA, My, lasso, pos, max_iter, 0.0, alphas, active,
+                      C, &nsteps, &info);
         bad = st < 0 && (!same(C, C0) || nsteps != -7);
         if (st >= 0 && (nsteps < 0 || nsteps > max_iter))
             FAIL("%s: nsteps = %d", call, nsteps);
@@ -1947,6 +1949,12 @@ static void op_solvers(rd *r)
         for (int t = 0; st >= 0 && clean && t <= nsteps; ++t)
             if (!(alphas[t] >= 0.0) || !isfinite(alphas[t]))
                 FAIL("%s: alpha %d = %g", call, t, alphas[t]);
+        /* positive: no coefficient of the path below 0 */
+        for (int t = 0; st >= 0 && clean && pos && t <= nsteps; ++t)
+            for (int j = 0; j < m; ++j)
+                if (at(C, j, t) < 0.0)
+                    FAIL("%s: positive, coefs(%d, %d) = %g", call, j, t,
+                         at(C, j, t));
         free(C0);
         free(alphas);
         free(active);

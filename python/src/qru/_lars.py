@@ -25,6 +25,14 @@ EARLY_STOP = ("Early stopping the lars path, as the residues are small and"
               " active set of %i regressors.")
 
 
+#: scikit-learn's warning where a column is dropped as degenerate (its
+#: first sentence; qru reports the count once a path)
+DEGENERATE = ("Regressors in active set degenerate. qru.lars_path dropped %i"
+              " regressor(s) whose Cholesky pivot (|R(k,k)| of the active"
+              " columns' QR) was below 1e-7 or whose column the QR rank rule"
+              " found dependent on the active ones.")
+
+
 def _convergence_warning() -> type:
     """scikit-learn's ConvergenceWarning where it is installed (so that
     code catching it catches qru's), else UserWarning (its base)."""
@@ -146,6 +154,14 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
     the same steps, the same stopping rules); the active columns are held
     as a QR factorisation updated by a column at a time.
 
+    ``positive=True`` (``method='lasso'`` only; with 'lar' scikit-learn's
+    ValueError) constrains the coefficients to be >= 0: only positive
+    correlations enter, and a coefficient that reaches 0 leaves.  Where
+    the path runs to its end (alpha 0) its last coefficients are the
+    non-negative least-squares solution on the active columns;
+    scikit-learn's there are interpolated towards a negative alpha that
+    it reports as 0 (the knots before agree).
+
     MATLAB: ``coefs = lasso(X, y, 'Lambda', alphas, 'Standardize',
     false, 'Intercept', false)`` gives the Lasso path's columns at its
     knots ``alphas``.
@@ -169,28 +185,27 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
     its estimators pass) are accepted with X and y where they are those
     products to rounding (Gram checked on a random vector, Xy in full) and
     are not used: qru computes the path from X and y; a Gram or Xy of
-    something else raises NotImplementedError, as does ``positive=True``
-    with ``method='lasso'``; X = None raises scikit-learn's ValueError
+    something else raises NotImplementedError; X = None raises
+    scikit-learn's ValueError
     (Gram alone is its ``lars_path_gram``).  Other differences:
     ``eps`` (the floor of scikit-learn's Cholesky pivots) is accepted up
     to 1e-7, qru's pivot rule, where it has no effect, and raises
     NotImplementedError above; ``copy_X``, ``copy_Gram`` and ``verbose``
     are accepted and have no effect (qru never writes X, and prints
-    nothing); a column dropped as degenerate (pivot below 1e-7) is
-    dropped without scikit-learn's warning; ``backend`` runs the path on
+    nothing); where columns are dropped as degenerate (pivot below 1e-7,
+    or dependent by the QR rank rule on the columns scaled to about unit
+    norm) qru warns once with scikit-learn's first sentence
+    ("Regressors in active set degenerate.") and their count, where
+    scikit-learn warns a column; ``backend`` runs the path on
     'cpu' (the default), 'cuda' or 'opencl' (X and y are copied to the
     device once a call).  In degenerate cases (ties, dependent columns,
     several coefficients crossing zero at once) qru follows the rules in
     qru.h's ``qru_lars``, which depart from scikit-learn where it has a
     bug.  Non-finite values raise ValueError.
     """
-    if method == "lar" and positive is True:
+    if method == "lar" and _is_bool(positive) and positive:
         raise ValueError(
             "Positive constraint not supported for 'lar' coding method.")
-    if positive is True:
-        raise NotImplementedError("qru.lars_path: positive=True is not "
-                                  "supported (qru_lars has no sign "
-                                  "constraint)")
     if X is None:
         # scikit-learn's errors: lars_path needs X (its lars_path_gram
         # takes Gram and Xy alone)
@@ -218,12 +233,16 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
         raise ValueError(f"X is {n} x {m}: it needs a sample and a feature")
     P = prepare((X, y.reshape(-1, 1)), ("X", "y"), backend)
     Xc, Yc = P.arrays
-    st, alphas, active, coefs, n_iter, why = _qru.lars(
-        P.ctx, Xc, Yc, method == "lasso", int(max_iter), float(alpha_min))
+    st, alphas, active, coefs, n_iter, why, dropped = _qru.lars(
+        P.ctx, Xc, Yc, method == "lasso", bool(positive), int(max_iter),
+        float(alpha_min))
     dt = P.dtype
     alphas = np.asarray(alphas, dt)
     coefs = np.asarray(coefs)[:, :n_iter + 1].astype(dt, copy=False)
     active = [int(j) for j in active]
+    if dropped:
+        warnings.warn(DEGENERATE % dropped, _convergence_warning(),
+                      stacklevel=2)
     if st > 0:
         warnings.warn(f"qru.lars_path: {why}", _convergence_warning(),
                       stacklevel=2)
