@@ -2,7 +2,7 @@
  * Small updates on the backend under test (QRU_TEST_BACKEND: cpu, opencl
  * or cuda; default cpu), double precision, data on the device:
  *   the Cholesky rank-k update and downdate (qru_chol_update, lower and
- *   upper factor) of order n by the structured rank-1 passes (the
+ *   upper factor) of order n by the structured pass (the
  *   default) and by rotations (the tuning knob chol_r1_max_k = 0),
  *   against qru_chol_factor of the updated matrix in the same run;
  *   one row added to a Q-less least-squares factorisation (R, d:

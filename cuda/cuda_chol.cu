@@ -373,71 +373,87 @@ int qru_cu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
                                    base);
 }
 
-/* ---- the structured rank-1 update (kernels/qru_chol.cl) ---- */
+/* ---- the structured rank-k update (kernels/qru_chol.cl) ---- */
 
 template <typename T>
-static int chol_r1_prep_t(qru_context *ctx, int upper, int n, int sign,
-                          qru_ptr L, int ldl, qru_ptr p, int kw, qru_ptr W,
-                          int ldw, qru_ptr work, qru_ptr head, qru_ptr adiag,
-                          qru_ptr info, int base)
+static int chol_r1_prep_t(qru_context *ctx, int upper, int n, int k, int sign,
+                          qru_ptr L, int ldl, qru_ptr p, int ldp, int kw,
+                          qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
+                          qru_ptr adiag, qru_ptr info, int base)
 {
     cudaStream_t s = qru_cuda(ctx)->stream;
     int nt = (n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
     dim3 tiles(nt, nt), items(QRU_CHOL_R1_TILE, 8);
     qru_chol_r1_part<T><<<tiles, items, 0, s>>>(
-        upper, n, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
-        (long)p.off, (T *)work.h, (long)work.off);
+        upper, n, k, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
+        (long)p.off, ldp, (T *)work.h, (long)work.off);
     QRU_TRY(qru_cuda_launched());
     qru_chol_r1_rows<T><<<nt, items, 0, s>>>(
-        n, sign, kw, (const T *)(kw > 0 ? W.h : work.h), (long)W.off, ldw,
+        n, k, sign, kw, (const T *)(kw > 0 ? W.h : work.h), (long)W.off, ldw,
         (T *)work.h, (long)work.off, (T *)adiag.h, (long)adiag.off);
     QRU_TRY(qru_cuda_launched());
-    qru_chol_r1_coef<T><<<1, QRU_RED, 0, s>>>(
-        upper, n, sign, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
-        (long)p.off, (T *)work.h, (long)work.off, (T *)head.h,
-        (long)head.off, (T *)info.h, (long)info.off, base);
+    if (k == 1) {
+        qru_chol_r1_coef<T><<<1, QRU_RED, 0, s>>>(
+            upper, n, sign, (const T *)L.h, (long)L.off, ldl,
+            (const T *)p.h, (long)p.off, (T *)work.h, (long)work.off,
+            (T *)head.h, (long)head.off, (T *)info.h, (long)info.off, base);
+        return qru_cuda_launched();
+    }
+    int ncol = qru_chol_rk_cols(k);
+    qru_chol_rk_coef<T><<<(n + ncol - 1) / ncol, QRU_RED, 0, s>>>(
+        n, k, ncol, sign, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
+        (long)p.off, ldp, (T *)work.h, (long)work.off, (T *)head.h,
+        (long)head.off, (const T *)info.h, (long)info.off);
+    QRU_TRY(qru_cuda_launched());
+    qru_chol_rk_info<T><<<1, QRU_RED, 0, s>>>(
+        n, k, (const T *)work.h, (long)work.off, (T *)info.h, (long)info.off,
+        base);
     return qru_cuda_launched();
 }
 
 int qru_cu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                        int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
-                        qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
-                        qru_ptr adiag, qru_ptr info, int base)
+                        int k, int sign, qru_ptr L, int ldl, qru_ptr p,
+                        int ldp, int kw, qru_ptr W, int ldw, qru_ptr work,
+                        qru_ptr head, qru_ptr adiag, qru_ptr info, int base)
 {
     if (n <= 0)
         return 0;
     int upper = uplo_code(uplo) == 1;
     return dt == QRU_DOUBLE
-               ? chol_r1_prep_t<double>(ctx, upper, n, sign, L, ldl, p, kw, W,
-                                        ldw, work, head, adiag, info, base)
-               : chol_r1_prep_t<float>(ctx, upper, n, sign, L, ldl, p, kw, W,
-                                       ldw, work, head, adiag, info, base);
+               ? chol_r1_prep_t<double>(ctx, upper, n, k, sign, L, ldl, p,
+                                        ldp, kw, W, ldw, work, head, adiag,
+                                        info, base)
+               : chol_r1_prep_t<float>(ctx, upper, n, k, sign, L, ldl, p, ldp,
+                                       kw, W, ldw, work, head, adiag, info,
+                                       base);
 }
 
 template <typename T>
-static int chol_r1_apply_t(qru_context *ctx, int upper, int n, qru_ptr L,
-                           int ldl, qru_ptr L1, int ld1, qru_ptr p,
-                           qru_ptr work)
+static int chol_r1_apply_t(qru_context *ctx, int upper, int n, int k,
+                           qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p,
+                           int ldp, qru_ptr work)
 {
     int nt = (n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
     dim3 tiles(nt, nt), items(QRU_CHOL_R1_TILE, 8);
     qru_chol_r1_apply<T><<<tiles, items, 0, qru_cuda(ctx)->stream>>>(
-        upper, n, (const T *)L.h, (long)L.off, ldl, (T *)L1.h, (long)L1.off,
-        ld1, (const T *)p.h, (long)p.off, (const T *)work.h, (long)work.off);
+        upper, n, k, (const T *)L.h, (long)L.off, ldl, (T *)L1.h,
+        (long)L1.off, ld1, (const T *)p.h, (long)p.off, ldp,
+        (const T *)work.h, (long)work.off);
     return qru_cuda_launched();
 }
 
 int qru_cu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                         qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p,
-                         qru_ptr work)
+                         int k, qru_ptr L, int ldl, qru_ptr L1, int ld1,
+                         qru_ptr p, int ldp, qru_ptr work)
 {
     if (n <= 0)
         return 0;
     int upper = uplo_code(uplo) == 1;
-    return dt == QRU_DOUBLE ? chol_r1_apply_t<double>(ctx, upper, n, L, ldl,
-                                                      L1, ld1, p, work)
-                            : chol_r1_apply_t<float>(ctx, upper, n, L, ldl, L1,
-                                                     ld1, p, work);
+    return dt == QRU_DOUBLE
+               ? chol_r1_apply_t<double>(ctx, upper, n, k, L, ldl, L1, ld1, p,
+                                         ldp, work)
+               : chol_r1_apply_t<float>(ctx, upper, n, k, L, ldl, L1, ld1, p,
+                                        ldp, work);
 }
 
 template <typename T>

@@ -57,6 +57,8 @@ extern const int qru_ocl_source_count;
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \
+    X(K_CHOL_RK_COEF, "qru_chol_rk_coef") \
+    X(K_CHOL_RK_INFO, "qru_chol_rk_info") \
     X(K_CHOL_R1_APPLY, "qru_chol_r1_apply") \
     X(K_CHOL_R1_RHS, "qru_chol_r1_rhs") \
     X(K_R1ROT_CS, "qru_r1rot_cs") \

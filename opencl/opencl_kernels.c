@@ -335,8 +335,8 @@ static int r1_tiles(qru_context *ctx, ocl_prog *p, int k, int n, int rows,
     return ocl_launch(ctx, p, k, 2, g, l, nargs, a);
 }
 
-int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                     int sign, qru_ptr L, int ldl, qru_ptr pv, int kw,
+int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
+                     int sign, qru_ptr L, int ldl, qru_ptr pv, int ldp, int kw,
                      qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
                      qru_ptr adiag, qru_ptr info, int base)
 {
@@ -347,34 +347,55 @@ int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
     if (st)
         return st;
     ocl_impl *im = IMPL(ctx);
-    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, cs = sign, cldl = ldl,
-           ckw = kw, cldw = ldw, cb = base;
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k, cs = sign,
+           cldl = ldl, cldp = ldp, ckw = kw, cldw = ldw, cb = base;
     cl_long lo = (cl_long)L.off, po = (cl_long)pv.off, wo = (cl_long)work.off,
             wko = (cl_long)W.off, ao = (cl_long)adiag.off,
             ho = (cl_long)head.off, io = (cl_long)info.off;
     /* kw = 0: W is not read; any buffer stands in for it */
     qru_ptr Wa = kw > 0 ? W : work;
-    karg a1[] = {KINT(up),  KINT(cn), KMEM(L),    KLONG(lo), KINT(cldl),
-                 KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo)};
+    karg a1[] = {KINT(up),   KINT(cn),  KINT(ck),   KMEM(L),
+                 KLONG(lo),  KINT(cldl), KMEM(pv),  KLONG(po),
+                 KINT(cldp), KMEM(work), KLONG(wo)};
     st = r1_tiles(ctx, p, K_CHOL_R1_PART, n, 0, NARGS(a1), a1);
     if (st)
         return st;
-    karg a2[] = {KINT(cn),   KINT(cs),   KINT(ckw), KMEM(Wa),  KLONG(wko),
-                 KINT(cldw), KMEM(work), KLONG(wo), KMEM(adiag), KLONG(ao)};
+    karg a2[] = {KINT(cn),   KINT(ck),  KINT(cs),   KINT(ckw),
+                 KMEM(Wa),   KLONG(wko), KINT(cldw), KMEM(work),
+                 KLONG(wo),  KMEM(adiag), KLONG(ao)};
     st = r1_tiles(ctx, p, K_CHOL_R1_ROWS, n, 1, NARGS(a2), a2);
     if (st)
         return st;
-    size_t w = ocl_wg_for(im, p, K_CHOL_R1_COEF, (size_t)im->tune.wg);
-    size_t l[1] = {w}, g[1] = {w};
-    karg a3[] = {KINT(up),  KINT(cn),   KINT(cs),  KMEM(L),   KLONG(lo),
-                 KINT(cldl), KMEM(pv),  KLONG(po), KMEM(work), KLONG(wo),
-                 KMEM(head), KLONG(ho), KMEM(info), KLONG(io), KINT(cb)};
-    return ocl_launch(ctx, p, K_CHOL_R1_COEF, 1, g, l, NARGS(a3), a3);
+    if (k == 1) {
+        size_t w = ocl_wg_for(im, p, K_CHOL_R1_COEF, (size_t)im->tune.wg);
+        size_t l[1] = {w}, g[1] = {w};
+        karg a3[] = {KINT(up),   KINT(cn),   KINT(cs),   KMEM(L),
+                     KLONG(lo),  KINT(cldl), KMEM(pv),   KLONG(po),
+                     KMEM(work), KLONG(wo),  KMEM(head), KLONG(ho),
+                     KMEM(info), KLONG(io),  KINT(cb)};
+        return ocl_launch(ctx, p, K_CHOL_R1_COEF, 1, g, l, NARGS(a3), a3);
+    }
+    /* k > 1: the columns' coefficients in groups of ncol, then info */
+    cl_int cnc = qru_chol_rk_cols(k);
+    size_t w = ocl_wg_for(im, p, K_CHOL_RK_COEF, 256);
+    size_t l[1] = {w}, g[1] = {w * (size_t)((n + cnc - 1) / cnc)};
+    karg a3[] = {KINT(cn),   KINT(ck),  KINT(cnc),  KINT(cs),
+                 KMEM(L),    KLONG(lo), KINT(cldl), KMEM(pv),
+                 KLONG(po),  KINT(cldp), KMEM(work), KLONG(wo),
+                 KMEM(head), KLONG(ho), KMEM(info), KLONG(io)};
+    st = ocl_launch(ctx, p, K_CHOL_RK_COEF, 1, g, l, NARGS(a3), a3);
+    if (st)
+        return st;
+    size_t w4 = ocl_wg_for(im, p, K_CHOL_RK_INFO, (size_t)im->tune.wg);
+    size_t l4[1] = {w4}, g4[1] = {w4};
+    karg a4[] = {KINT(cn),   KINT(ck),  KMEM(work), KLONG(wo),
+                 KMEM(info), KLONG(io), KINT(cb)};
+    return ocl_launch(ctx, p, K_CHOL_RK_INFO, 1, g4, l4, NARGS(a4), a4);
 }
 
-int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
+int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
                       qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr pv,
-                      qru_ptr work)
+                      int ldp, qru_ptr work)
 {
     if (n <= 0)
         return 0;
@@ -382,11 +403,13 @@ int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
     int st = ocl_get_prog(ctx, dt, &p);
     if (st)
         return st;
-    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, cldl = ldl, cld1 = ld1;
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k, cldl = ldl,
+           cld1 = ld1, cldp = ldp;
     cl_long lo = (cl_long)L.off, o1 = (cl_long)L1.off, po = (cl_long)pv.off,
             wo = (cl_long)work.off;
-    karg a[] = {KINT(up),  KINT(cn),   KMEM(L),  KLONG(lo),  KINT(cldl),
-                KMEM(L1),  KLONG(o1),  KINT(cld1), KMEM(pv), KLONG(po),
+    karg a[] = {KINT(up),   KINT(cn),  KINT(ck),   KMEM(L),
+                KLONG(lo),  KINT(cldl), KMEM(L1),  KLONG(o1),
+                KINT(cld1), KMEM(pv),  KLONG(po),  KINT(cldp),
                 KMEM(work), KLONG(wo)};
     return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, 0, NARGS(a), a);
 }

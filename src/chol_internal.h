@@ -141,11 +141,10 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
                           qru_ptr L1, int ld1, qru_ptr ws);
 
 /* The same update of a factor of either uplo (L1: L's array, in place,
- * or no overlap with it) by k rank-1 passes of chol_r1_prep /
- * chol_r1_apply: each solves p = L \ w_q (k = 1: chol_r1_solve_prep),
- * prices the pass and, for k > 1, applies it to a copy of the factor; the
- * verdict is read once, and L1 is written only after it (k = 1: the pass
- * itself, from L into L1; k > 1: the copy).  k >= 1. */
+ * or no overlap with it) in one structured pass of chol_r1_prep /
+ * chol_r1_apply for all k vectors: P = L \ W (k = 1: with the prep in
+ * chol_r1_solve_prep), the prep, the verdict read once, and L1 written
+ * only after it, by the apply from L.  1 <= k <= 32. */
 size_t qru_chol_update_r1_ws(int n, int k);
 int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
                        int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,

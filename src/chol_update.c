@@ -139,16 +139,11 @@ int qru_chol_update_lower(qru_context *ctx, qru_dtype dt, int n, int k,
     return o->lacpy(ctx, dt, 'L', n, n, T, ldt, L1, ld1);
 }
 
-/* Workspace: the verdict's head (2n+1: the new pivots, info, A1's
- * diagonal), the diagonal the later rounds write (n, not read), p (n),
- * the work of chol_r1_prep, and for k > 1 the copy of the factor. */
 /* The workspace of the structured update, carved for order n and rank k:
- * the verdict's head (2n+1: the new pivots, info, A1's diagonal), the
- * diagonal the later rounds write (n, not read), P = L \ W (n x k), a
- * zero and du (k + 1: the right-hand sides op's), prep's work, and for
- * k > 1 the copy of the factor that the rounds update. */
+ * the verdict's head (2n+1: the new pivots, info, A1's diagonal),
+ * P = L \ W (n x k) and prep's work. */
 typedef struct r1_ws {
-    qru_ptr head, info, adiag, scr, p, zero, du, work, shadow;
+    qru_ptr head, info, adiag, p, work;
 } r1_ws;
 static r1_ws r1_carve(qru_ptr ws, int n, int k)
 {
@@ -156,45 +151,30 @@ static r1_ws r1_carve(qru_ptr ws, int n, int k)
     w.head = ws;
     w.info = qru_ptr_add(ws, (size_t)n);
     w.adiag = qru_ptr_add(ws, (size_t)n + 1);
-    w.scr = qru_ptr_add(ws, qru_chol_align(2 * (size_t)n + 1));
-    w.p = qru_ptr_add(w.scr, qru_chol_align((size_t)n));
-    w.zero = qru_ptr_add(w.p, qru_chol_align((size_t)n * (size_t)k));
-    w.du = qru_ptr_add(w.zero, 1);
-    w.work = qru_ptr_add(w.zero, qru_chol_align((size_t)k + 1));
-    w.shadow = qru_ptr_add(w.work, qru_chol_align(qru_chol_r1_work(n)));
+    w.p = qru_ptr_add(ws, qru_chol_align(2 * (size_t)n + 1));
+    w.work = qru_ptr_add(w.p, qru_chol_align((size_t)n * (size_t)k));
     return w;
 }
 
 size_t qru_chol_update_r1_ws(int n, int k)
 {
-    size_t s = qru_chol_align(2 * (size_t)n + 1) + qru_chol_align((size_t)n) +
-               qru_chol_align((size_t)n * (size_t)k) +
-               qru_chol_align((size_t)k + 1) +
-               qru_chol_align(qru_chol_r1_work(n));
-    return k > 1 ? s + qru_chol_align((size_t)n * n) : s;
+    return qru_chol_align(2 * (size_t)n + 1) +
+           qru_chol_align((size_t)n * (size_t)k) +
+           qru_chol_align(qru_chol_r1_work(n, k));
 }
 
-/* The rounds of qru_chol_update_r1 on the leading n x n block of L and
- * W's first n rows, up to the verdict's values in h (2n+1) and *info;
- * nothing is written to L.  The rounds' factor: L itself for k = 1, else
- * the copy in ws. */
-static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
-                     int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
-                     qru_ptr ws, double *h, int *info)
+/* The pass of qru_chol_update_r1 on the leading n x n block of L and W's
+ * first n rows, up to the verdict's values in h (2n+1) and *info; nothing
+ * is written to L. */
+static int r1_pass(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
+                   int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
+                   qru_ptr ws, double *h, int *info)
 {
     const qru_backend_ops *o = ctx->ops;
     r1_ws w = r1_carve(ws, n, k);
-    qru_ptr F = L;
-    int ldf = ldl;
     QRU_TRY(qru_chol_info_zero(ctx, dt, w.info));
-    if (k > 1) { /* the rounds update a copy */
-        F = w.shadow;
-        ldf = n;
-        QRU_TRY(o->lacpy(ctx, dt, uplo, n, n, L, ldl, F, ldf));
-        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, w.zero, 1));
-    }
     if (k == 1) { /* p = L \ w and the prep in one op */
-        QRU_TRY(o->chol_r1_solve_prep(ctx, dt, uplo, n, sign, F, ldf, W,
+        QRU_TRY(o->chol_r1_solve_prep(ctx, dt, uplo, n, sign, L, ldl, W,
                                       w.p, w.work, w.head, w.adiag, w.info,
                                       0));
         return qru_chol_verdict_read(ctx, dt, n, w.head, h, info);
@@ -202,29 +182,15 @@ static int r1_rounds(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
     /* P = L \ W (for an upper factor U' \ W), one solve for all k */
     QRU_TRY(o->copy(ctx, dt, n, k, W, ldw, w.p, n));
     QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, k,
-                    1.0, F, ldf, w.p, n));
-    for (int q = 0; q < k; ++q) {
-        qru_ptr pq = qru_ptr_at(w.p, n, 0, q);
-        /* the first round judges A1's diagonal */
-        QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, sign, F, ldf, pq,
-                                q == 0 ? k : 0, W, ldw, w.work, w.head,
-                                q == 0 ? w.adiag : w.scr, w.info, 0));
-        /* L_q = L_{q-1} M_q: the later columns of P become L_q \ w,
-         * M_q \ P(:, q+1:k) (the right-hand sides op with e = 0) */
-        if (q + 1 < k)
-            QRU_TRY(o->chol_r1_rhs(ctx, dt, n, k - q - 1, sign, pq, w.work,
-                                   qru_ptr_at(w.p, n, 0, q + 1), n,
-                                   qru_ptr_at(w.p, n, 0, q + 1), n, w.zero,
-                                   0, w.du));
-        QRU_TRY(o->chol_r1_apply(ctx, dt, uplo, n, F, ldf, F, ldf, pq,
-                                 w.work));
-    }
+                    1.0, L, ldl, w.p, n));
+    QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, k, sign, L, ldl, w.p, n, k, W,
+                            ldw, w.work, w.head, w.adiag, w.info, 0));
     return qru_chol_verdict_read(ctx, dt, n, w.head, h, info);
 }
 
-/* A non-finite row r of L or W (A1(r,r) not finite) reaches p through
+/* A non-finite row r of L or W (A1(r,r) not finite) reaches P through
  * the solve, whose blocked kernels may spread it to the entries before
- * r; the columns before r are then judged by the rounds on the leading
+ * r; the columns before r are then judged by the pass on the leading
  * r x r block, whose rows are finite. */
 int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
                        int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
@@ -236,14 +202,13 @@ int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return QRU_HOST_ALLOC_FAILED;
     double *h2 = h + 2 * (size_t)n + 1, *adiag = h + n + 1;
     int info = 0, info2 = 0, r = 0;
-    int st = r1_rounds(ctx, dt, uplo, n, k, sign, L, ldl, W, ldw, ws, h,
-                       &info);
+    int st = r1_pass(ctx, dt, uplo, n, k, sign, L, ldl, W, ldw, ws, h, &info);
     while (!st && r < n && isfinite(adiag[r]))
         ++r;
     if (!st && r < n) {
         if (r > 0)
-            st = r1_rounds(ctx, dt, uplo, r, k, sign, L, ldl, W, ldw, ws, h2,
-                           &info2);
+            st = r1_pass(ctx, dt, uplo, r, k, sign, L, ldl, W, ldw, ws, h2,
+                         &info2);
         if (!st)
             st = qru_chol_judge(dt, n, adiag, h2, info2 ? info2 : r + 1);
     } else if (!st) {
@@ -253,10 +218,8 @@ int qru_chol_update_r1(qru_context *ctx, qru_dtype dt, char uplo, int n,
     if (st)
         return st;
     r1_ws w = r1_carve(ws, n, k);
-    if (k == 1)
-        return o->chol_r1_apply(ctx, dt, uplo, n, L, ldl, L1, ld1, w.p,
-                                w.work);
-    return o->lacpy(ctx, dt, uplo, n, n, w.shadow, n, L1, ld1);
+    return o->chol_r1_apply(ctx, dt, uplo, n, k, L, ldl, L1, ld1, w.p, n,
+                            w.work);
 }
 
 /* Workspace of the insertion: the head of qru_chol_verdict_gathered

@@ -244,19 +244,25 @@ static int plan_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return plan_op(ctx, QRU_OP_chol_rot, PK_KERNEL, 3.0 * en * en * ek,
                    en * en / 2.0 + en * ek, 0, en);
 }
-/* the structured rank-1 update: prep reads the triangle (its row sums),
- * apply reads and writes it */
+/* the structured rank-k update: prep reads the triangle (its row sums of
+ * L .* P: k + 1 per element) and, for k > 1, eliminates a bordered k x k
+ * matrix per column; apply reads and writes it */
 static int plan_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                             int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
-                             qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
-                             qru_ptr adiag, qru_ptr info, int base)
+                             int k, int sign, qru_ptr L, int ldl, qru_ptr p,
+                             int ldp, int kw, qru_ptr W, int ldw, qru_ptr work,
+                             qru_ptr head, qru_ptr adiag, qru_ptr info,
+                             int base)
 {
-    (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)p, (void)W,
-        (void)ldw, (void)work, (void)head, (void)adiag, (void)info,
+    (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)p, (void)ldp,
+        (void)W, (void)ldw, (void)work, (void)head, (void)adiag, (void)info,
         (void)base;
-    double en = dd(n);
-    return plan_op(ctx, QRU_OP_chol_r1_prep, PK_KERNEL, 2.0 * en * en,
-                   en * en / 2.0 + en * (dd(kw) + 4.0), 0, 0);
+    double en = dd(n), ek = dd(k);
+    double elim = k > 1 ? en * (ek + 1) * (ek + 1) * (ek + 1) / 3.0 : 0.0;
+    return plan_op(ctx, QRU_OP_chol_r1_prep, PK_KERNEL,
+                   (1.0 + ek) * en * en + elim,
+                   en * en / 2.0 + en * (dd(kw) + 3.0 + ek) +
+                       en * en / QRU_CHOL_R1_TILE * (ek - 1.0),
+                   0, 0);
 }
 /* the fused solve and prep: one read of the triangle */
 static int plan_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
@@ -272,14 +278,15 @@ static int plan_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
                    en * en / 2.0 + 6.0 * en, 0, 0);
 }
 static int plan_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo,
-                              int n, qru_ptr L, int ldl, qru_ptr L1, int ld1,
-                              qru_ptr p, qru_ptr work)
+                              int n, int k, qru_ptr L, int ldl, qru_ptr L1,
+                              int ld1, qru_ptr p, int ldp, qru_ptr work)
 {
     (void)dt, (void)uplo, (void)L, (void)ldl, (void)L1, (void)ld1, (void)p,
-        (void)work;
-    double en = dd(n);
-    return plan_op(ctx, QRU_OP_chol_r1_apply, PK_KERNEL, 2.0 * en * en,
-                   en * en, 0, 0);
+        (void)ldp, (void)work;
+    double en = dd(n), ek = dd(k);
+    return plan_op(ctx, QRU_OP_chol_r1_apply, PK_KERNEL,
+                   (1.0 + ek) * en * en,
+                   en * en + en * en / QRU_CHOL_R1_TILE * (ek - 1.0), 0, 0);
 }
 static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
                             int sign, qru_ptr p, qru_ptr work, qru_ptr X,

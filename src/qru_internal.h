@@ -369,14 +369,32 @@ static inline size_t qru_panel_tp_work(int m, int nb)
 }
 
 /* The tile width of the row sums of chol_r1_prep, and the elements of its
- * work argument for order n: delta and gamma (2 n), then for each tile of
- * columns the n row sums of L .* p' and of L .* L (the GPU kernels work on
- * QRU_CHOL_R1_TILE x QRU_CHOL_R1_TILE tiles of the triangle). */
+ * work argument for order n and rank k: delta (n) and the coefficient
+ * vectors g (n x k; k = 1: gamma), then for each tile of columns the n
+ * k-vectors of row sums of L .* P (tile-major, then by vector entry, then
+ * by row) and the n row sums of L .* L (the GPU kernels work on
+ * QRU_CHOL_R1_TILE x QRU_CHOL_R1_TILE tiles of the triangle); for k > 1
+ * also, per tile of columns, the k x k sum of the tile's p_c p_c' and the
+ * matrix M of the tile's first column, and n failure flags.  k = 1 gives
+ * the rank-1 layout: delta, gamma and the two tile sums. */
 #define QRU_CHOL_R1_TILE 32
-static inline size_t qru_chol_r1_work(int n)
+static inline size_t qru_chol_r1_work(int n, int k)
 {
     size_t t = ((size_t)n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
-    return 2 * (size_t)n + 2 * t * (size_t)n;
+    size_t kk = (size_t)(k > 1 ? k : 1);
+    size_t s = (size_t)n * (1 + kk) + t * (size_t)n * (kk + 1);
+    return k > 1 ? s + 2 * t * kk * kk + (size_t)n : s;
+}
+/* Columns per work-group of the GPU kernel of the rank-k coefficients
+ * (k > 1): the largest power of two up to QRU_CHOL_R1_TILE whose bordered
+ * (k+1) x (k+1) matrices fit QRU_CHOL_RK_LOCAL elements of local memory. */
+#define QRU_CHOL_RK_LOCAL ((QRU_CHOL_R1_TILE + 1) * (QRU_CHOL_R1_TILE + 1))
+static inline int qru_chol_rk_cols(int k)
+{
+    int c = QRU_CHOL_R1_TILE;
+    while (c > 1 && c * (k + 1) * (k + 1) > QRU_CHOL_RK_LOCAL)
+        c /= 2;
+    return c;
 }
 
 /* The columns of a segment of chol_r1_rotate on the GPU, and the elements

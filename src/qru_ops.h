@@ -156,51 +156,53 @@
      * is done; if a = 0 or r is not > 0 and finite, the op stores \
      * info = base + i + 1 and stops (L and W then hold partial results). */ \
     QRU_OP(chol_rot, (qru_context *ctx, qru_dtype dt, int n, int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info, int base), (ctx, dt, n, k, sign, L, ldl, W, ldw, info, base), REQ, ASYNC) \
-    /* The rank-1 update (sign > 0) or downdate (sign < 0) of a Cholesky \
-     * factor without a chain of rotations (Gill, Golub, Murray and \
-     * Saunders 1974, method C1), in two ops around the verdict.  L is \
-     * n x n, lower (uplo 'L') or upper (uplo 'U': the factor is U = L', \
-     * and "L(i,j)" below reads U(j,i)); the other strict triangle is \
-     * neither read nor written.  The caller has solved p = L \ w (n \
-     * elements) for the vector w of A1 = L L' + sign w w'.  With \
-     * t_{-1} = 1, t_j = t_{j-1} + sign p_j^2 (j = 0 .. n-1), \
-     *   delta_j = sqrt(t_j / t_{j-1}), gamma_j = sign p_j / \
-     *   (sqrt(t_j) sqrt(t_{j-1})), the new factor is \
-     *   L1(i,j) = delta_j L(i,j) + gamma_j sum_{j<c<=i} L(i,c) p_c, i >= j. \
-     * chol_r1_prep reads L, p and W (n x kw, kw >= 0) and writes \
-     *  - work: what chol_r1_apply needs (at least qru_chol_r1_work(n) \
-     *    elements, qru_internal.h): delta, gamma and the row sums \
-     *    of L .* p' over the tiles of QRU_CHOL_R1_TILE columns; \
+    /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
+     * factor without a chain of rotations, in ONE pass for all k vectors \
+     * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \
+     * ops around the verdict.  L is n x n, lower (uplo 'L') or upper \
+     * (uplo 'U': the factor is U = L', and "L(i,j)" below reads U(j,i)); \
+     * the other strict triangle is neither read nor written.  The caller \
+     * has solved P = L \ W0 (n x k, ldp; its rows p_c are k-vectors) for \
+     * the n x k W0 of A1 = L L' + sign W0 W0' = L (I + sign P P') L'.  With \
+     * M_j = I + sign sum_{c<j} p_c p_c' (k x k; M_0 = I), \
+     *   v_j = M_j^{-1} p_j, delta_j = sqrt(1 + sign p_j' v_j), \
+     *   g_j = sign v_j / delta_j (a k-vector), the new factor is \
+     *   L1(i,j) = delta_j L(i,j) + g_j' sum_{j<c<=i} L(i,c) p_c, i >= j. \
+     * For k = 1, M_j = t_{j-1} with t_{-1} = 1, t_j = t_{j-1} + sign p_j^2, \
+     * delta_j = sqrt(t_j / t_{j-1}) and g_j = gamma_j = sign p_j / \
+     * (sqrt(t_j) sqrt(t_{j-1})).  M_j^{-1} p_j comes from the LDL' \
+     * elimination of M_j bordered by p_j (the GPU: every column on its \
+     * own, M_j a prefix sum over tiles of columns; the CPU: M_j \
+     * accumulated column by column). \
+     * chol_r1_prep reads L, P and W (n x kw, kw >= 0) and writes \
+     *  - work: what chol_r1_apply needs (at least qru_chol_r1_work(n, k) \
+     *    elements, qru_internal.h): delta, g and the row sums \
+     *    of L .* P over the tiles of QRU_CHOL_R1_TILE columns; \
      *  - head[j] = delta_j L(j,j) (the new pivots, j < n); \
      *  - adiag[i] = ||L(i,:)||^2 + sign ||W(i,:)||^2 (the diagonal of \
      *    A1 when W holds the vectors of a rank-kw change of A = L L', \
      *    for the definiteness rule); \
      *  - info (the potrf_panel convention): if info != 0 on entry nothing \
-     *    is done; else the first j whose t_j is not > 0 or not finite \
-     *    (a downdate that leaves A1 not positive definite, or a \
-     *    non-finite p), or whose L(j,j) is zero, sets \
-     *    info = base + j + 1, and head is then valid \
-     *    for the columns before j only. \
+     *    is done; else the first j whose delta_j^2 (k = 1: t_j) or a \
+     *    pivot of M_j's elimination is not > 0 or not finite (a downdate \
+     *    that leaves A1 not positive definite, or a non-finite P), or \
+     *    whose L(j,j) is zero, sets info = base + j + 1, and head is then \
+     *    valid for the columns before j only. \
      * L is only read, so a caller that judges the verdict before \
      * chol_r1_apply leaves L bit-identical when it fails. \
      * chol_r1_apply writes L1 (n x n, ld1; L's array in place, or no \
-     * overlap with it) on its uplo triangle from L, p and prep's work, \
-     * which it may overwrite.  Neither looks at info: a caller applies \
-     * only after a verdict (or to a copy it discards). */ \
-    QRU_OP(chol_r1_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int sign, qru_ptr L, int ldl, qru_ptr p, int kw, qru_ptr W, int ldw, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, sign, L, ldl, p, kw, W, ldw, work, head, adiag, info, base), REQ, ASYNC) \
-    /* chol_r1_prep for one vector with its solve: reads w (n elements, \
-     * not written), writes p = L \ w (uplo 'U': U' \ w; n elements, no \
-     * overlap with w), then does what chol_r1_prep(uplo, n, sign, L, ldl, \
-     * p, 1, w, n, work, head, adiag, info, base) does.  Optional: the \
-     * reference op is copy + trsm + chol_r1_prep; the CPU's reads the \
-     * triangle once for the three. */ \
+     * overlap with it) on its uplo triangle from L, P and prep's work \
+     * (same n and k), which it may overwrite.  Neither looks at info: a \
+     * caller applies only after a verdict (or to a copy it discards). \
+     * 1 <= k <= 32 (the GPU kernels' bound; chol_r1_max_k's). */ \
+    QRU_OP(chol_r1_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, qru_ptr L, int ldl, qru_ptr P, int ldp, int kw, qru_ptr W, int ldw, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, k, sign, L, ldl, P, ldp, kw, W, ldw, work, head, adiag, info, base), REQ, ASYNC) \
     QRU_OP(chol_r1_solve_prep, (qru_context *ctx, qru_dtype dt, char uplo, int n, int sign, qru_ptr L, int ldl, qru_ptr w, qru_ptr p, qru_ptr work, qru_ptr head, qru_ptr adiag, qru_ptr info, int base), (ctx, dt, uplo, n, sign, L, ldl, w, p, work, head, adiag, info, base), OPT, ASYNC) \
-    QRU_OP(chol_r1_apply, (qru_context *ctx, qru_dtype dt, char uplo, int n, qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p, qru_ptr work), (ctx, dt, uplo, n, L, ldl, L1, ld1, p, work), REQ, ASYNC) \
+    QRU_OP(chol_r1_apply, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr P, int ldp, qru_ptr work), (ctx, dt, uplo, n, k, L, ldl, L1, ld1, P, ldp, work), REQ, ASYNC) \
     /* The right-hand sides of the same rank-1 change of a Q-less QR \
      * factorisation (R = L', a row u added with sign > 0 or removed with \
      * sign < 0, its right-hand-side row e): with p = L \ u and the delta \
-     * of chol_r1_prep's work (L1 = L M), for each column j < r of the \
-     * n x r X: \
+     * of chol_r1_prep's work for k = 1 (L1 = L M), for each column j < r \
+     * of the n x r X: \
      *   du[j] = (e_j - p' X(:,j)) / sqrt(t_{n-1})  (the row's residual \
      *           after the change, scaled: rho^2 := rho^2 + sign du^2), \
      *   Y(:,j) = M \ (X(:,j) + sign e_j p), \

@@ -163,10 +163,11 @@ typedef enum qru_cost_calibrate {
     X(sweeps_acc_min_p, SWEEPS_ACC_MIN_P, "QRU_SWEEPS_ACC_MIN_P", 1, 1 << 30, NULL) \
     /* ... in groups of max(p, this) rotations a sweep */ \
     X(sweeps_acc_nb, SWEEPS_ACC_NB, "QRU_SWEEPS_ACC_NB", 1, 4096, NULL) \
-    /* Cholesky rank-k update / downdate (qru_chol_update): k rank-1 \
-     * passes of chol_r1_prep / chol_r1_apply (no chain of rotations) \
-     * while k <= this; 0: the rotations of chol_rot always */ \
-    X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 1 << 30, NULL) \
+    /* Cholesky rank-k update / downdate (qru_chol_update): one \
+     * structured pass of chol_r1_prep / chol_r1_apply for all k vectors \
+     * (no chain of rotations) while k <= this (at most 32, the ops' \
+     * bound); 0: the rotations of chol_rot always */ \
+    X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 32, NULL) \
     /* QRU_UPDATE_FAST updates of one column or row and rank-1 \
      * modifications (p = 1) by chains of Givens rotations \
      * (remove_cols.c, givens_chain.c) rather than Householder panels: \

@@ -178,8 +178,8 @@ int qru_ref_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
     QRU_TRY(o->copy(ctx, dt, n, 1, w, n, p, n));
     QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, 1,
                     1.0, L, ldl, p, n));
-    return o->chol_r1_prep(ctx, dt, uplo, n, sign, L, ldl, p, 1, w, n, work,
-                           head, adiag, info, base);
+    return o->chol_r1_prep(ctx, dt, uplo, n, 1, sign, L, ldl, p, n, 1, w, n,
+                           work, head, adiag, info, base);
 }
 
 /* Per group: the identity (laset), then one givens_apply per group step. */

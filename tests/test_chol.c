@@ -556,7 +556,7 @@ static void check_factor(qru_dtype dt, pm *p, char uplo, const double *A1,
 }
 
 /* The two engines of qru_chol_update, by the tuning knob chol_r1_max_k:
- * the structured rank-1 passes (every k of the tests) and the rotations;
+ * the structured pass (every k of the tests) and the rotations;
  * the loop tests below run each (_i / 4). */
 static void set_update_engine(int e)
 {
@@ -707,6 +707,23 @@ START_TEST(test_update_illcond)
 }
 END_TEST
 
+/* After a failed call: the factor pl (ld ldl) still holds before, the
+ * other array p1 (ld ld1) still h1, bit for bit. */
+static void check_unchanged(qru_dtype dt, const pm *pl, int ldl,
+                            const void *before, const pm *p1, int ld1,
+                            const void *h1)
+{
+    int n = pl->cols;
+    void *after = qru_test_download(pl->P);
+    ck_assert_msg(same_bits(dt, ldl, n, before, after),
+                  "factor changed by a failed downdate");
+    free(after);
+    after = qru_test_download(p1->P);
+    ck_assert_msg(same_bits(dt, ld1, n, h1, after),
+                  "L1 written by a failed downdate");
+    free(after);
+}
+
 START_TEST(test_downdate_fail)
 {
     int li = _i % 4;
@@ -743,14 +760,7 @@ START_TEST(test_downdate_fail)
         double *R = NULL;
         int info = ref_chol(n, Am, &R);
         ck_assert_int_eq(st, info);
-        void *after = qru_test_download(pl.P);
-        ck_assert_msg(same_bits(dt, n + 3, n, before, after),
-                      "factor changed by a failed downdate");
-        free(after);
-        after = qru_test_download(p1.P);
-        ck_assert_msg(same_bits(dt, n + 1, n, h1, after),
-                      "L1 written by a failed downdate");
-        free(after);
+        check_unchanged(dt, &pl, n + 3, before, &p1, n + 1, h1);
         free(R);
         free(Am);
         free(W);
@@ -764,6 +774,45 @@ START_TEST(test_downdate_fail)
     pm_free(&p1);
 }
 END_TEST
+
+/* A downdate of the factor of A (order n, rank k) that fails at column
+ * jf: W = 0.01 uniform(-1, 1) with W(jf, 0) = 3, in place and into
+ * another array, with LAPACKE's status (jf + 1), L and L1 unchanged. */
+static void failing_downdate(qru_dtype dt, char uplo, int n, int k,
+                             const double *A, int jf, unsigned *seed)
+{
+    double *W = malloc(sizeof(double) * (size_t)n * k + 8);
+    for (int e = 0; e < n * k; ++e)
+        W[e] = 0.01 * qru_test_urand(seed);
+    W[jf] = 3.0;
+    pm pl = make_factor(dt, n, n + 1, A, uplo);
+    void *before = qru_test_download(pl.P);
+    void *h1 = to_dt(dt, n, n, n + 2, A, uplo);
+    pm p1 = pm_new(dt, n, n, n + 2, h1);
+    void *hw = to_dt(dt, n, k, n, W, 'A');
+    pm pw = pm_new(dt, n, k, n, hw);
+    double *Am = dup(A, (size_t)n * n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, -1.0, W, n,
+                W, n, 1.0, Am, n);
+    double *R = NULL;
+    int info = ref_chol(n, Am, &R);
+    ck_assert_msg(info == jf + 1, "the reference fails at %d", info);
+    for (int out = 0; out < 2; ++out) {
+        int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1, out ? p1.M : pl.M);
+        ck_assert_msg(st == info, "%c n %d k %d dt %d: status %d, LAPACKE %d",
+                      uplo, n, k, dt, st, info);
+        check_unchanged(dt, &pl, n + 1, before, &p1, n + 2, h1);
+    }
+    free(R);
+    free(Am);
+    free(hw);
+    pm_free(&pw);
+    free(h1);
+    pm_free(&p1);
+    pm_free(&pl);
+    free(before);
+    free(W);
+}
 
 /* The structured engine past its kernels' chunks (n = 1100: the
  * coefficients' chunks of 1024 columns, 35 tile columns split among the
@@ -787,34 +836,70 @@ START_TEST(test_update_large)
             W[i] = 0.5 * qru_test_urand(&seed);
         update_case(dt, uplo, n, 1, sg ? -1 : 1, sg, A, W, "large", &worst);
     }
-    for (int i = 0; i < n; ++i)
-        W[i] = 0.01 * qru_test_urand(&seed);
-    W[jf] = 3.0;
-    pm pl = make_factor(dt, n, n + 1, A, uplo);
-    void *before = qru_test_download(pl.P);
-    void *hw = to_dt(dt, n, 1, n, W, 'A');
-    pm pw = pm_new(dt, n, 1, n, hw);
-    int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1, pl.M);
-    double *Am = dup(A, (size_t)n * n);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, 1, -1.0, W, n,
-                W, n, 1.0, Am, n);
-    double *R = NULL;
-    int info = ref_chol(n, Am, &R);
-    ck_assert_msg(info == jf + 1, "the reference fails at %d", info);
-    ck_assert_int_eq(st, info);
-    void *after = qru_test_download(pl.P);
-    ck_assert_msg(same_bits(dt, n + 1, n, before, after),
-                  "factor changed by a failed downdate");
+    failing_downdate(dt, uplo, n, 1, A, jf, &seed);
     printf("large update %c dt %d: max scaled error %.3g\n", uplo, dt, worst);
-    free(after);
-    free(R);
-    free(Am);
-    free(hw);
-    pm_free(&pw);
-    pm_free(&pl);
-    free(before);
     free(W);
     free(A);
+}
+END_TEST
+
+/* The structured engine's one pass for k > 1 (k = 2, 3, 8, 32) at orders
+ * around the tile width of its kernels (31, 32, 33) and at 1100 (k =
+ * 32): update and downdate against LAPACKE, in place and into another
+ * array; a downdate that fails at a chosen column (W(:,0) = 3 e_j plus a
+ * little noise in all k columns) with LAPACKE's status, L and L1
+ * unchanged; a NaN in W's row i fails at i + 1, L unchanged. */
+START_TEST(test_update_rank_k)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    set_update_engine(0);
+    unsigned seed = 53;
+    static const int ns[] = {31, 32, 33, 1100};
+    static const int ks[] = {2, 3, 8, 32};
+    double worst = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) {
+            int n = ns[a], k = ks[b];
+            if (n > 100 && k < 32)
+                continue;
+            double *A = spd(n, &seed);
+            double *W = malloc(sizeof(double) * (size_t)n * k + 8);
+            for (int sg = 0; sg < 2; ++sg) {
+                for (int e = 0; e < n * k; ++e)
+                    W[e] = 0.3 * qru_test_urand(&seed);
+                update_case(dt, uplo, n, k, sg ? -1 : 1, (b + sg) % 2, A, W,
+                            "rank k", &worst);
+            }
+            failing_downdate(dt, uplo, n, k, A, n > 100 ? 1050 : n - 2,
+                             &seed);
+            /* a NaN in row i of W's last column */
+            int i = n > 100 ? 1040 : n - 1 - b % 2;
+            pm pl = make_factor(dt, n, n + 1, A, uplo);
+            void *before = qru_test_download(pl.P);
+            for (int e = 0; e < n * k; ++e)
+                W[e] = 0.1 * qru_test_urand(&seed);
+            W[i + (size_t)(k - 1) * n] = bad_value(1);
+            void *hn = to_dt(dt, n, k, n, W, 'A');
+            pm pn = pm_new(dt, n, k, n, hn);
+            int st = qru_chol_update(ctx, uplo, pl.M, pn.M, 1, pl.M);
+            ck_assert_msg(st == i + 1, "rank k %c n %d k %d dt %d, NaN in "
+                          "row %d: status %d", uplo, n, k, dt, i, st);
+            void *after = qru_test_download(pl.P);
+            ck_assert_msg(same_bits(dt, n + 1, n, before, after),
+                          "factor changed by a non-finite update");
+            free(after);
+            free(hn);
+            pm_free(&pn);
+            pm_free(&pl);
+            free(before);
+            free(W);
+            free(A);
+        }
+    printf("rank-k update %c dt %d: max scaled error %.3g\n", uplo, dt,
+           worst);
 }
 END_TEST
 
@@ -1993,6 +2078,7 @@ int main(void)
     tcase_add_loop_test(tc, test_downdate_fail, 0, 8);
     tcase_add_loop_test(tc, test_update_illcond, 0, 4);
     tcase_add_loop_test(tc, test_update_large, 0, 4);
+    tcase_add_loop_test(tc, test_update_rank_k, 0, 4);
     tcase_add_loop_test(tc, test_insert, 0, 4);
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
     tcase_add_loop_test(tc, test_update_nonfinite, 0, 8);

@@ -540,20 +540,21 @@ static void cpu_info_set(qru_dtype dt, qru_ptr info, int base, int bad)
 }
 
 static int cpu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                            int sign, qru_ptr L, int ldl, qru_ptr p, int kw,
-                            qru_ptr W, int ldw, qru_ptr work, qru_ptr head,
-                            qru_ptr adiag, qru_ptr info, int base)
+                            int k, int sign, qru_ptr L, int ldl, qru_ptr p,
+                            int ldp, int kw, qru_ptr W, int ldw, qru_ptr work,
+                            qru_ptr head, qru_ptr adiag, qru_ptr info,
+                            int base)
 {
     (void)ctx;
     if (n <= 0 || cpu_info_get(dt, info))
         return 0;
     cpu_info_set(dt, info, base,
                  dt == QRU_DOUBLE
-                     ? chol_r1_prep_d(uplo, n, sign, DP(L), ldl, DP(p), kw,
-                                      DP(W), ldw, DP(work), DP(head),
+                     ? chol_r1_prep_d(uplo, n, k, sign, DP(L), ldl, DP(p),
+                                      ldp, kw, DP(W), ldw, DP(work), DP(head),
                                       DP(adiag))
-                     : chol_r1_prep_s(uplo, n, sign, SP(L), ldl, SP(p), kw,
-                                      SP(W), ldw, SP(work), SP(head),
+                     : chol_r1_prep_s(uplo, n, k, sign, SP(L), ldl, SP(p),
+                                      ldp, kw, SP(W), ldw, SP(work), SP(head),
                                       SP(adiag)));
     return 0;
 }
@@ -579,16 +580,18 @@ static int cpu_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
 }
 
 static int cpu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
-                             qru_ptr L, int ldl, qru_ptr L1, int ld1, qru_ptr p,
-                             qru_ptr work)
+                             int k, qru_ptr L, int ldl, qru_ptr L1, int ld1,
+                             qru_ptr p, int ldp, qru_ptr work)
 {
     (void)ctx;
     if (n <= 0)
         return 0;
     if (dt == QRU_DOUBLE)
-        chol_r1_apply_d(uplo, n, DP(L), ldl, DP(L1), ld1, DP(p), DP(work));
+        chol_r1_apply_d(uplo, n, k, DP(L), ldl, DP(L1), ld1, DP(p), ldp,
+                        DP(work));
     else
-        chol_r1_apply_s(uplo, n, SP(L), ldl, SP(L1), ld1, SP(p), SP(work));
+        chol_r1_apply_s(uplo, n, k, SP(L), ldl, SP(L1), ld1, SP(p), ldp,
+                        SP(work));
     return 0;
 }
 

@@ -118,7 +118,7 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
     *done = 0;
     size_t a = qru_chol_align((size_t)nr);
     size_t nws = 3 * a + qru_chol_align(1 + (size_t)r) +
-                 qru_chol_align(qru_chol_r1_work(nr)) +
+                 qru_chol_align(qru_chol_r1_work(nr, 1)) +
                  qru_chol_align((size_t)nr * (size_t)(r > nr ? r : nr)) +
                  qru_chol_align((size_t)nr * (size_t)nr) +
                  (hq ? qru_chol_r1_rotate_work(n, nr) : 0);
@@ -127,7 +127,7 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
     qru_ptr u = ws, p = qru_ptr_add(u, a), head = qru_ptr_add(p, a),
             info = qru_ptr_add(head, a), du = qru_ptr_add(info, 1),
             work = qru_ptr_add(info, qru_chol_align(1 + (size_t)r)),
-            d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(nr))),
+            d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(nr, 1))),
             T1 = qru_ptr_add(d1, qru_chol_align((size_t)nr *
                                                 (size_t)(r > nr ? r : nr))),
             rw = qru_ptr_add(T1, qru_chol_align((size_t)nr * (size_t)nr));
@@ -147,7 +147,8 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
         return 0; /* R22 singular: the caller's path */
     /* commit: R1's block into T1, R's first k rows move left, then the
      * block, d1, the leaving row of d, Q */
-    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', nr, R22, ld, T1, nr, p, work));
+    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', nr, 1, R22, ld, T1, nr, p, nr,
+                             work));
     if (k > 0)
         QRU_TRY(o->copy(ctx, dt, k, nr, qru_ptr_at(f->R, ld, 0, k + 1), ld,
                         qru_ptr_at(f->R, ld, 0, k), ld));

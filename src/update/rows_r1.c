@@ -42,7 +42,7 @@
 static size_t row_r1_ws(int m, int r)
 {
     return qru_chol_align((size_t)m + 1 + (size_t)r) +
-           qru_chol_align(qru_chol_r1_work(m)) + 3 * qru_chol_align((size_t)m) +
+           qru_chol_align(qru_chol_r1_work(m, 1)) + 3 * qru_chol_align((size_t)m) +
            qru_chol_align((size_t)m * (size_t)r);
 }
 static size_t row_r1_q_ws(int n, int m, int r, int k, int qc)
@@ -104,7 +104,7 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     qru_ptr p = ws, info = qru_ptr_add(ws, (size_t)m),
             du = qru_ptr_add(ws, (size_t)m + 1);
     qru_ptr work = qru_ptr_add(ws, qru_chol_align((size_t)m + 1 + (size_t)r));
-    qru_ptr head = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m)));
+    qru_ptr head = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m, 1)));
     qru_ptr adiag = qru_ptr_add(head, qru_chol_align((size_t)m));
     qru_ptr u = qru_ptr_add(adiag, qru_chol_align((size_t)m));
     qru_ptr d1 = qru_ptr_add(u, qru_chol_align((size_t)m));
@@ -138,7 +138,8 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         st = row_r1_q(ctx, f, rq->k, p, du, sw);
     ld = f->ldr; /* the reservation may have moved R and d */
     if (!st)
-        st = o->chol_r1_apply(ctx, dt, 'U', m, f->R, ld, f->R, ld, p, work);
+        st = o->chol_r1_apply(ctx, dt, 'U', m, 1, f->R, ld, f->R, ld, p, m,
+                              work);
     if (!st)
         st = o->copy(ctx, dt, m, r, d1, m, f->d, ld);
     if (!st && !hq)
