@@ -484,7 +484,7 @@ int main(int argc, char **argv)
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
     static const int nbig[] = {1000, 2000, 4096}, nq[] = {200, 500};
-    static const int ks[] = {1, 8};
+    static const int ks[] = {1, 8, 32};
     const int *ns = only_n ? &only_n : quick ? nq : nbig;
     int nn = only_n ? 1 : quick ? 2 : 3;
     FILE *f = md ? fopen(md, "w") : NULL;
@@ -511,7 +511,7 @@ int main(int argc, char **argv)
                     "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         }
         for (int a = 0; a < nn; ++a)
-            for (int b = 0; b < 2; ++b)
+            for (int b = 0; b < 3; ++b)
                 for (int sg = 0; sg < 2; ++sg)
                     for (int u = 0; u < 2; ++u) {
                         int n = ns[a], k = ks[b], sign = sg ? -1 : 1;
