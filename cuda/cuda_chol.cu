@@ -384,9 +384,14 @@ static int chol_r1_prep_t(qru_context *ctx, int upper, int n, int k, int sign,
     cudaStream_t s = qru_cuda(ctx)->stream;
     int nt = (n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
     dim3 tiles(nt, nt), items(QRU_CHOL_R1_TILE, 8);
-    qru_chol_r1_part<T><<<tiles, items, 0, s>>>(
-        upper, n, k, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
-        (long)p.off, ldp, (T *)work.h, (long)work.off);
+    if (k == 1)
+        qru_chol_r1_part<T><<<tiles, items, 0, s>>>(
+            upper, n, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
+            (long)p.off, (T *)work.h, (long)work.off);
+    else
+        qru_chol_rk_part<T><<<tiles, items, 0, s>>>(
+            upper, n, k, (const T *)L.h, (long)L.off, ldl, (const T *)p.h,
+            (long)p.off, ldp, (T *)work.h, (long)work.off);
     QRU_TRY(qru_cuda_launched());
     qru_chol_r1_rows<T><<<nt, items, 0, s>>>(
         n, k, sign, kw, (const T *)(kw > 0 ? W.h : work.h), (long)W.off, ldw,
@@ -435,10 +440,17 @@ static int chol_r1_apply_t(qru_context *ctx, int upper, int n, int k,
 {
     int nt = (n + QRU_CHOL_R1_TILE - 1) / QRU_CHOL_R1_TILE;
     dim3 tiles(nt, nt), items(QRU_CHOL_R1_TILE, 8);
-    qru_chol_r1_apply<T><<<tiles, items, 0, qru_cuda(ctx)->stream>>>(
-        upper, n, k, (const T *)L.h, (long)L.off, ldl, (T *)L1.h,
-        (long)L1.off, ld1, (const T *)p.h, (long)p.off, ldp,
-        (const T *)work.h, (long)work.off);
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    if (k == 1)
+        qru_chol_r1_apply<T><<<tiles, items, 0, s>>>(
+            upper, n, (const T *)L.h, (long)L.off, ldl, (T *)L1.h,
+            (long)L1.off, ld1, (const T *)p.h, (long)p.off,
+            (const T *)work.h, (long)work.off);
+    else
+        qru_chol_rk_apply<T><<<tiles, items, 0, s>>>(
+            upper, n, k, (const T *)L.h, (long)L.off, ldl, (T *)L1.h,
+            (long)L1.off, ld1, (const T *)p.h, (long)p.off, ldp,
+            (const T *)work.h, (long)work.off);
     return qru_cuda_launched();
 }
 

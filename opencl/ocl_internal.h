@@ -60,6 +60,8 @@ extern const int qru_ocl_source_count;
     X(K_CHOL_RK_COEF, "qru_chol_rk_coef") \
     X(K_CHOL_RK_INFO, "qru_chol_rk_info") \
     X(K_CHOL_R1_APPLY, "qru_chol_r1_apply") \
+    X(K_CHOL_RK_PART, "qru_chol_rk_part") \
+    X(K_CHOL_RK_APPLY, "qru_chol_rk_apply") \
     X(K_CHOL_R1_RHS, "qru_chol_r1_rhs") \
     X(K_R1ROT_CS, "qru_r1rot_cs") \
     X(K_R1ROT_PART, "qru_r1rot_part") \

@@ -357,7 +357,10 @@ int ocl_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
     karg a1[] = {KINT(up),   KINT(cn),  KINT(ck),   KMEM(L),
                  KLONG(lo),  KINT(cldl), KMEM(pv),  KLONG(po),
                  KINT(cldp), KMEM(work), KLONG(wo)};
-    st = r1_tiles(ctx, p, K_CHOL_R1_PART, n, 0, NARGS(a1), a1);
+    karg a1r[] = {KINT(up), KINT(cn),  KMEM(L),    KLONG(lo), KINT(cldl),
+                  KMEM(pv), KLONG(po), KMEM(work), KLONG(wo)};
+    st = k == 1 ? r1_tiles(ctx, p, K_CHOL_R1_PART, n, 0, NARGS(a1r), a1r)
+                : r1_tiles(ctx, p, K_CHOL_RK_PART, n, 0, NARGS(a1), a1);
     if (st)
         return st;
     karg a2[] = {KINT(cn),   KINT(ck),  KINT(cs),   KINT(ckw),
@@ -411,7 +414,11 @@ int ocl_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
                 KLONG(lo),  KINT(cldl), KMEM(L1),  KLONG(o1),
                 KINT(cld1), KMEM(pv),  KLONG(po),  KINT(cldp),
                 KMEM(work), KLONG(wo)};
-    return r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, 0, NARGS(a), a);
+    karg ar[] = {KINT(up),  KINT(cn),   KMEM(L),    KLONG(lo),
+                 KINT(cldl), KMEM(L1),  KLONG(o1),  KINT(cld1),
+                 KMEM(pv),  KLONG(po),  KMEM(work), KLONG(wo)};
+    return k == 1 ? r1_tiles(ctx, p, K_CHOL_R1_APPLY, n, 0, NARGS(ar), ar)
+                  : r1_tiles(ctx, p, K_CHOL_RK_APPLY, n, 0, NARGS(a), a);
 }
 
 int ocl_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,
