@@ -585,9 +585,10 @@ int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
 /* ---- the closed-form rotations of a rank-1 row update ---- */
 
 template <typename T>
-static int chol_r1_rotate_t(qru_context *ctx, int n, int m, qru_ptr p,
-                            qru_ptr X, int ldx, qru_ptr Y, int ldy,
-                            qru_ptr xin, qru_ptr xout, qru_ptr work)
+static int chol_r1_rotate_t(qru_context *ctx, int n, int m, double alpha,
+                            qru_ptr p, int incp, qru_ptr X, int ldx,
+                            qru_ptr Y, int ldy, qru_ptr xin, qru_ptr xout,
+                            qru_ptr work)
 {
     cudaStream_t s = qru_cuda(ctx)->stream;
     if (m <= 0) /* xout = xin */
@@ -595,8 +596,9 @@ static int chol_r1_rotate_t(qru_context *ctx, int n, int m, qru_ptr p,
             (T *)xout.h + xout.off, (const T *)xin.h + xin.off,
             sizeof(T) * (size_t)n, cudaMemcpyDeviceToDevice, s));
     int segs = (m + QRU_CHOL_R1_ROTW - 1) / QRU_CHOL_R1_ROTW;
-    qru_r1rot_cs<T><<<1, QRU_RED, 0, s>>>(m, (const T *)p.h, (long)p.off,
-                                          (T *)work.h, (long)work.off);
+    qru_r1rot_cs<T><<<1, QRU_RED, 0, s>>>(m, (T)alpha, (const T *)p.h,
+                                          (long)p.off, incp, (T *)work.h,
+                                          (long)work.off);
     QRU_TRY(qru_cuda_launched());
     dim3 items(128, 1), grid((unsigned)((n + 127) / 128), (unsigned)segs);
     qru_r1rot_part<T><<<grid, items, 0, s>>>(
@@ -610,14 +612,15 @@ static int chol_r1_rotate_t(qru_context *ctx, int n, int m, qru_ptr p,
 }
 
 int qru_cu_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
-                          qru_ptr p, qru_ptr X, int ldx, qru_ptr Y, int ldy,
-                          qru_ptr xin, qru_ptr xout, qru_ptr work)
+                          double alpha, qru_ptr p, int incp, qru_ptr X,
+                          int ldx, qru_ptr Y, int ldy, qru_ptr xin,
+                          qru_ptr xout, qru_ptr work)
 {
     if (n <= 0)
         return 0;
     return dt == QRU_DOUBLE
-               ? chol_r1_rotate_t<double>(ctx, n, m, p, X, ldx, Y, ldy, xin,
-                                          xout, work)
-               : chol_r1_rotate_t<float>(ctx, n, m, p, X, ldx, Y, ldy, xin,
-                                         xout, work);
+               ? chol_r1_rotate_t<double>(ctx, n, m, alpha, p, incp, X, ldx,
+                                          Y, ldy, xin, xout, work)
+               : chol_r1_rotate_t<float>(ctx, n, m, alpha, p, incp, X, ldx,
+                                         Y, ldy, xin, xout, work);
 }

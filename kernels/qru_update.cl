@@ -719,19 +719,22 @@ QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
 #define QRU_RED 256
 #endif
 
-/* c_j = sqrt(t_{j-1} / t_j), s_j = p_j / sqrt(t_j): ONE work-group (a
+/* c_j = sqrt(t_{j-1} / t_j), s_j = p_j / sqrt(t_j), p_j = alpha
+ * p[j incp]: ONE work-group (a
  * power of two items up to QRU_RED), item l takes the l-th run of the
  * columns: its sum of p_j^2, a scan of the sums, then t_j along its run. */
-QRU_KERNEL void qru_r1rot_cs(int m, QRU_GLOBAL const T *p, long op,
-                             QRU_GLOBAL T *work, long ow)
+QRU_KERNEL void qru_r1rot_cs(int m, T alpha, QRU_GLOBAL const T *p, long op,
+                             int incp, QRU_GLOBAL T *work, long ow)
 {
     QRU_LOCAL_DECL(T, sc, QRU_RED);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     int seg = (m + nt - 1) / nt, j0 = lid * seg;
     int j1 = j0 + seg < m ? j0 + seg : m;
     T s = (T)0;
-    for (int j = j0; j < j1; ++j)
-        s += p[op + j] * p[op + j];
+    for (int j = j0; j < j1; ++j) {
+        T pj = alpha * p[op + (long)j * incp];
+        s += pj * pj;
+    }
     sc[lid] = s;
     QRU_BARRIER;
     for (int h = 1; h < nt; h <<= 1) { /* inclusive scan */
@@ -742,7 +745,7 @@ QRU_KERNEL void qru_r1rot_cs(int m, QRU_GLOBAL const T *p, long op,
     }
     T t = (T)1 + (lid > 0 ? sc[lid - 1] : (T)0);
     for (int j = j0; j < j1; ++j) {
-        T pj = p[op + j], sq = QRU_SQRT(t);
+        T pj = alpha * p[op + (long)j * incp], sq = QRU_SQRT(t);
         t += pj * pj;
         T st = QRU_SQRT(t);
         work[ow + j] = sq / st;

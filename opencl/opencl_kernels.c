@@ -448,8 +448,9 @@ int ocl_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r, int sign,
 /* The closed-form rotations of a rank-1 row update: c and s by one
  * work-group, then the rows x segments grid twice (kernels/qru_update.cl). */
 int ocl_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
-                       qru_ptr pv, qru_ptr X, int ldx, qru_ptr Y, int ldy,
-                       qru_ptr xin, qru_ptr xout, qru_ptr work)
+                       double alpha, qru_ptr pv, int incp, qru_ptr X, int ldx,
+                       qru_ptr Y, int ldy, qru_ptr xin, qru_ptr xout,
+                       qru_ptr work)
 {
     if (n <= 0)
         return 0;
@@ -461,13 +462,15 @@ int ocl_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
         return st;
     ocl_impl *im = IMPL(ctx);
     int segs = (m + QRU_CHOL_R1_ROTW - 1) / QRU_CHOL_R1_ROTW;
-    cl_int cn = n, cm = m, cldx = ldx, cldy = ldy;
+    cl_int cn = n, cm = m, cldx = ldx, cldy = ldy, cinc = incp;
     cl_long po = (cl_long)pv.off, xo = (cl_long)X.off, yo = (cl_long)Y.off,
             io = (cl_long)xin.off, oo = (cl_long)xout.off,
             wo = (cl_long)work.off;
     size_t w = ocl_wg_for(im, p, K_R1ROT_CS, (size_t)im->tune.wg);
     size_t l[1] = {w}, g[1] = {w};
-    karg a1[] = {KINT(cm), KMEM(pv), KLONG(po), KMEM(work), KLONG(wo)};
+    tval ta;
+    karg a1[] = {KINT(cm),  ocl_targ(dt, alpha, &ta), KMEM(pv),  KLONG(po),
+                 KINT(cinc), KMEM(work),              KLONG(wo)};
     st = ocl_launch(ctx, p, K_R1ROT_CS, 1, g, l, NARGS(a1), a1);
     if (st)
         return st;

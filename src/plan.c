@@ -301,12 +301,12 @@ static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
 }
 /* the closed-form rotations: two passes over X's columns, one write */
 static int plan_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
-                               qru_ptr p, qru_ptr X, int ldx, qru_ptr Y,
-                               int ldy, qru_ptr xin, qru_ptr xout,
-                               qru_ptr work)
+                               double alpha, qru_ptr p, int incp, qru_ptr X,
+                               int ldx, qru_ptr Y, int ldy, qru_ptr xin,
+                               qru_ptr xout, qru_ptr work)
 {
-    (void)dt, (void)p, (void)X, (void)ldx, (void)Y, (void)ldy, (void)xin,
-        (void)xout, (void)work;
+    (void)dt, (void)alpha, (void)p, (void)incp, (void)X, (void)ldx, (void)Y,
+        (void)ldy, (void)xin, (void)xout, (void)work;
     double en = dd(n), em = dd(m);
     return plan_op(ctx, QRU_OP_chol_r1_rotate, PK_KERNEL, 10.0 * en * em,
                    3.0 * en * em + 4.0 * en, 0, 0);

@@ -213,7 +213,9 @@
     QRU_OP(chol_r1_rhs, (qru_context *ctx, qru_dtype dt, int n, int r, int sign, qru_ptr p, qru_ptr work, qru_ptr X, int ldx, qru_ptr Y, int ldy, qru_ptr e, int ince, qru_ptr du), (ctx, dt, n, r, sign, p, work, X, ldx, Y, ldy, e, ince, du), REQ, ASYNC) \
     /* The Givens rotations of the same rank-1 update (sign > 0), in \
      * closed form, applied across the columns of X: with t_{-1} = 1, \
-     * t_j = t_{j-1} + p_j^2 (p: m elements), c_j = sqrt(t_{j-1} / t_j), \
+     * t_j = t_{j-1} + p_j^2 (p_j = alpha p[j incp], incp may be \
+     * negative: p then points at the element taken first), \
+     * c_j = sqrt(t_{j-1} / t_j), \
      * s_j = p_j / sqrt(t_j), for each row i < n: \
      *   x = xin[i]; for j = 0 .. m-1: v = X(i,j); \
      *     Y(i,j) = c_j v + s_j x;  x = c_j x - s_j v; \
@@ -222,14 +224,19 @@
      * (p = R' \ u, R1 = M' R of chol_r1_apply): Q1 = [Q 0; 0 1] G acts \
      * so on Q's columns with x = Q1's new column (xin = e_k, the new \
      * row's unit vector); and those of a column removal, whose chain on \
-     * R is the same row added to the trailing triangle.  X is n x m (ld \
-     * ldx); Y (ld ldy) is X (in place), or X one column to the left \
+     * R is the same row added to the trailing triangle; and, with the \
+     * columns taken last to first (ldx = ldy = -ld) and \
+     * p_j = -q_{m-1-j} / rho, those of a row k removed from a thin Q1 \
+     * (q = Q1(k,:)', x = the row's completion z / rho, \
+     * rho = ||e_k - Q1 q||: Q1's row k becomes 0).  X is n x m (ld \
+     * ldx, possibly negative); Y (ld ldy) is X (in place), or X one \
+     * column to the left \
      * (Y(i,j) at X(i,j-1): the columns move left as they rotate), or \
      * does not overlap X; xin and xout hold n elements (stride 1) and may \
      * be the same; xin may be Y's first column and xout X's last (a \
      * backend reads xin and X before it writes there).  work: \
      * qru_chol_r1_rotate_work(n, m) elements (qru_internal.h). */ \
-    QRU_OP(chol_r1_rotate, (qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr p, qru_ptr X, int ldx, qru_ptr Y, int ldy, qru_ptr xin, qru_ptr xout, qru_ptr work), (ctx, dt, n, m, p, X, ldx, Y, ldy, xin, xout, work), REQ, ASYNC) \
+    QRU_OP(chol_r1_rotate, (qru_context *ctx, qru_dtype dt, int n, int m, double alpha, qru_ptr p, int incp, qru_ptr X, int ldx, qru_ptr Y, int ldy, qru_ptr xin, qru_ptr xout, qru_ptr work), (ctx, dt, n, m, alpha, p, incp, X, ldx, Y, ldy, xin, xout, work), REQ, ASYNC) \
     /* ---- fused panels ---- */ \
     /* Householder QR of the m x nb panel A (0 <= nb <= m) in ONE call: the \
      * same result as this sequence of the ops above (the per-column panel \

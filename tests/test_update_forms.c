@@ -595,28 +595,33 @@ START_TEST(test_r1_rows)
     uc_snap_free(&s0);
     qru_lsq_destroy(f);
     uc_free(&hp);
-    /* in each form: 60 rows added one at a time (w = 0: at the end; w = 2:
-     * in the middle), then a window of 60 slides (w = 1: one row in at the
-     * end, one out at the start; with Q the removals take the blocked
-     * path) */
+    /* in each form: 60 rows added one at a time (wk = 0: at the end;
+     * wk = 2: in the middle), then windows of 60 slides (wk = 1: one row
+     * in at the end, one out at the start; wk = 3: in and out in the
+     * middle; with the full Q the removals take the blocked path) */
     static const int forms[] = {QRU_Q_NONE, QRU_Q_THIN, QRU_Q_FULL};
-    for (int w = 0; w < 9; ++w) {
-        int q = forms[w / 3], wk = w % 3;
+    for (int w = 0; w < 12; ++w) {
+        int q = forms[w / 4], wk = w % 4;
         hp = uc_problem(dt, N, M, R, &seed);
         f = uc_factor_q(ctx, &hp, q, 0);
         for (int t = 1; t <= 60; ++t) {
-            st = uc_do_add_rows(ctx, f, &hp, wk == 2 ? hp.n / 2 : hp.n, 1,
+            st = uc_do_add_rows(ctx, f, &hp, wk >= 2 ? hp.n / 2 : hp.n, 1,
                                 &seed);
             ck_assert_msg(st == 0, "step %d, add: status %d", t, st);
-            if (wk == 1) {
-                st = uc_do_remove_rows(ctx, f, &hp, 0, 1);
+            if (wk == 1 || wk == 3) {
+                int kr = wk == 1 ? 0 : hp.n / 3;
+                st = uc_do_remove_rows(ctx, f, &hp, kr, 1);
                 ck_assert_msg(st == 0, "step %d, remove: status %d", t, st);
-                uc_remove_rows(&hp, 0, 1);
+                uc_remove_rows(&hp, kr, 1);
             }
             if (t % 20 == 0) {
                 char tag[64];
                 snprintf(tag, sizeof tag, "r1 form %d, %s, %d steps", q,
-                         wk == 1 ? "window" : wk ? "middle" : "chain", t);
+                         wk == 1   ? "window"
+                         : wk == 3 ? "window, middle"
+                         : wk      ? "middle"
+                                   : "chain",
+                         t);
                 uc_check(ctx, f, &hp, 1.0, tag);
             }
         }

@@ -395,19 +395,19 @@ static int cpu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
 }
 
 static int cpu_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
-                              qru_ptr p, qru_ptr X, int ldx, qru_ptr Y,
-                              int ldy, qru_ptr xin, qru_ptr xout,
-                              qru_ptr work)
+                              double alpha, qru_ptr p, int incp, qru_ptr X,
+                              int ldx, qru_ptr Y, int ldy, qru_ptr xin,
+                              qru_ptr xout, qru_ptr work)
 {
     (void)ctx;
     if (n <= 0)
         return 0;
     if (dt == QRU_DOUBLE)
-        chol_r1_rotate_d(n, m, DP(p), DP(X), ldx, DP(Y), ldy, DP(xin),
-                         DP(xout), DP(work));
+        chol_r1_rotate_d(n, m, alpha, DP(p), incp, DP(X), ldx, DP(Y), ldy,
+                         DP(xin), DP(xout), DP(work));
     else
-        chol_r1_rotate_s(n, m, SP(p), SP(X), ldx, SP(Y), ldy, SP(xin),
-                         SP(xout), SP(work));
+        chol_r1_rotate_s(n, m, alpha, SP(p), incp, SP(X), ldx, SP(Y), ldy,
+                         SP(xin), SP(xout), SP(work));
     return 0;
 }
 

@@ -161,7 +161,7 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
                         qru_ptr_add(f->d, (size_t)m1), ld));
     }
     if (hq)
-        QRU_TRY(o->chol_r1_rotate(ctx, dt, n, nr, p,
+        QRU_TRY(o->chol_r1_rotate(ctx, dt, n, nr, 1.0, p, 1,
                                   qru_ptr_at(f->Q, ldq, 0, k + 1), ldq,
                                   qru_ptr_at(f->Q, ldq, 0, k), ldq,
                                   qru_ptr_at(f->Q, ldq, 0, k),

@@ -70,7 +70,8 @@ static int row_r1_q(qru_context *ctx, qru_lsq *f, int k, qru_ptr p,
     QRU_TRY(o->laset(ctx, dt, 'A', n1, 1, 0.0, 0.0, x, ldq));
     QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, qru_ptr_add(x, (size_t)k),
                      ldq));
-    QRU_TRY(o->chol_r1_rotate(ctx, dt, n1, m, p, Q, ldq, Q, ldq, x, x, sw));
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n1, m, 1.0, p, 1, Q, ldq, Q, ldq, x,
+                               x, sw));
     if (full) { /* R1's row n is zero, d1's is du */
         QRU_TRY(o->laset(ctx, dt, 'A', 1, m, 0.0, 0.0,
                          qru_ptr_add(f->R, (size_t)n), ld));
@@ -84,6 +85,90 @@ static int row_r1_q(qru_context *ctx, qru_lsq *f, int k, qru_ptr p,
                  : 0;
 }
 
+/* A row k removed from a thin f (rows_r1.c's removal with Q1): q =
+ * Q1(k,:)' is R' \ a for the row a, so R1 and d1 are the Q-less
+ * removal's passes with p = q (no solve; d's row of b is
+ * b_k = q'd + E(k,:)); the row's completion z = e_k - Q1 q (CGS2), rho =
+ * ||z||, gives Q1's rotations (chol_r1_rotate over Q1's columns last to
+ * first, p_j = -q_{m-1-j} / rho, x = z / rho: Q1's row k becomes 0 and is
+ * dropped) and E1 = E - (z / rho)(z'E / rho) without its row k.  One host
+ * wait (the verdict and rho^2); *done = 0 (f unchanged) where the passes
+ * fail or rho is below the removals' rank rule (the blocked path then
+ * judges with its own message). */
+static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, ld = f->ldr, ldq = f->ncap;
+    *done = 0;
+    size_t a = qru_chol_align((size_t)m), ar = qru_chol_align((size_t)r + 1);
+    size_t nws = 5 * a + 3 * ar + qru_chol_align(2) +
+                 qru_chol_align(qru_chol_r1_work(m, 1)) +
+                 qru_chol_align((size_t)m * (size_t)r) +
+                 qru_chol_align((size_t)n) + qru_chol_r1_rotate_work(n, m);
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
+    qru_ptr q = ws, head = qru_ptr_add(q, a), adiag = qru_ptr_add(head, a),
+            C = qru_ptr_add(adiag, a), C2 = qru_ptr_add(C, a),
+            info = qru_ptr_add(C2, a), rho2 = qru_ptr_add(info, 1),
+            ebk = qru_ptr_add(info, qru_chol_align(2)),
+            du = qru_ptr_add(ebk, ar), zeta = qru_ptr_add(du, ar),
+            work = qru_ptr_add(zeta, ar),
+            d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m, 1))),
+            z = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r)),
+            rw = qru_ptr_add(z, qru_chol_align((size_t)n));
+    qru_ptr Q = f->Q, E = f->E, d = f->d;
+    QRU_TRY(o->copy(ctx, dt, 1, m, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
+    /* z = e_k - Q1 (Q1' e_k), twice */
+    QRU_TRY(o->laset(ctx, dt, 'A', n, 1, 0.0, 0.0, z, n));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, qru_ptr_add(z, (size_t)k),
+                     1));
+    QRU_TRY(qru_upd_cgs(ctx, dt, n, m, 1, 2, Q, ldq, z, n, C, m, C2));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, z, n, z, n, 0.0, rho2,
+                    1));
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+    QRU_TRY(o->chol_r1_prep(ctx, dt, 'U', m, 1, -1, f->R, ld, q, m, 0, q, 1,
+                            work, head, adiag, info, 0));
+    if (r > 0) { /* b_k, then d1 = M \ (d - b_k q); z'E */
+        QRU_TRY(o->copy(ctx, dt, 1, r, qru_ptr_add(E, (size_t)k), ldq, ebk,
+                        1));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, r, m, 1.0, q, 1, d, ld, 1.0,
+                        ebk, 1));
+        QRU_TRY(o->chol_r1_rhs(ctx, dt, m, r, -1, q, work, d, ld, d1, m, ebk,
+                               1, du));
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, r, n, 1.0, z, n, E, ldq, 0.0,
+                        zeta, 1));
+    }
+    double h[2] = {0.0, 0.0};
+    QRU_TRY(qru_chol_read_row(ctx, dt, 2, info, 1, h)); /* the one wait */
+    double rho = h[1] > 0.0 ? sqrt(h[1]) : 0.0;
+    if (!qru_plan_healthy_info(ctx) &&
+        (h[0] != 0.0 || !(rho > qru_upd_downdate_tol(f))))
+        return 0; /* the blocked path judges the removal */
+    if (!(rho > 0.0))
+        rho = 1.0; /* a healthy dry run reads ones: not a value */
+    /* commit: Q1 and E, rows k dropped; R1, d1 */
+    QRU_TRY(o->geadd(ctx, dt, n, 1, 1.0 / rho, z, n, 0.0, z, n));
+    if (r > 0)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, 1, -1.0 / rho, z, n, zeta, 1,
+                        1.0, E, ldq));
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, -1.0 / rho,
+                              qru_ptr_add(q, (size_t)(m - 1)), -1,
+                              qru_ptr_at(Q, ldq, 0, m - 1), -ldq,
+                              qru_ptr_at(Q, ldq, 0, m - 1), -ldq, z, z, rw));
+    QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ldq, 0, n, m, k, 1));
+    if (r > 0)
+        QRU_TRY(qru_upd_drop_rows(ctx, dt, E, ldq, 0, n, r, k, 1));
+    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', m, 1, f->R, ld, f->R, ld, q, m,
+                             work));
+    if (r > 0)
+        QRU_TRY(o->copy(ctx, dt, m, r, d1, m, d, ld));
+    f->n = n - 1;
+    f->dd_cond = 1.0 / rho;
+    *done = 1;
+    return 0;
+}
+
 int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                    int *done)
 {
@@ -94,8 +179,10 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     const qru_matrix *U = rq->U, *e = rq->e;
     int hq = f->q != QRU_Q_NONE;
     *done = 0;
+    if (s < 0 && f->q == QRU_Q_THIN)
+        return row_r1_thin_remove(ctx, f, rq->k, done);
     if (hq && s < 0)
-        return 0; /* a removal with Q: the blocked path */
+        return 0; /* a removal with the full Q: the blocked path */
     size_t nws = row_r1_ws(m, r);
     if (hq)
         nws += row_r1_q_ws(f->n, m, r, rq->k, f->q == QRU_Q_FULL ? f->n : m);
