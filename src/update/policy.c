@@ -114,7 +114,7 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
     int can_r1 = rq->op == QRU_UPD_OP_ADD_ROWS ||
                  rq->op == QRU_UPD_OP_REMOVE_COLS ||
-                 (f->q != QRU_Q_FULL && rq->op == QRU_UPD_OP_REMOVE_ROWS);
+                 rq->op == QRU_UPD_OP_REMOVE_ROWS;
     if (can_r1 && t->upd_r1 == 2) {
         *v = QRU_UPD_VARIANT_R1;
         return 0;

@@ -169,6 +169,112 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     return 0;
 }
 
+/* A row k removed from a full f: q = Q(k,:)' splits into q1 (R's m
+ * columns; q1 = R' \ a for the row a) and q2 (the complement's n - m),
+ * rho = ||q2||.  One reflector H on the complement (H q2 = beta e_1,
+ * formed before the verdict, applied as Q2 := Q2 - tau (Q2 w) w',
+ * d2 := H d2 with w = [1; v]) leaves one complement column, Q(:, m),
+ * with row k = beta and the others with zeros there; with its sign made
+ * that of +rho it is the thin removal's x, so R, d(0:m) and Q's first m
+ * columns follow row_r1_thin_remove (p = q1, b_k = q'd).  Then Q(:, m)
+ * is e_k: row k and column m leave, column n-1 (row n-1 of d) takes the
+ * place of column m.  One host wait (the verdict, rho^2, tau and beta);
+ * *done = 0 (f unchanged) where the passes fail or rho is below the
+ * removals' rank rule: the blocked path then takes the row. */
+static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = f->dtype;
+    int n = f->n, m = f->m, r = f->r, ld = f->ldr, ldq = f->ncap, nc = n - m;
+    *done = 0;
+    size_t a = qru_chol_align((size_t)m), ar = qru_chol_align((size_t)r + 1),
+           an = qru_chol_align((size_t)n);
+    size_t nws = 2 * an + qru_chol_align((size_t)nc) + 3 * a + 3 * ar +
+                 qru_chol_align(4) + qru_chol_align(qru_chol_r1_work(m, 1)) +
+                 qru_chol_align((size_t)m * (size_t)r) +
+                 qru_chol_r1_rotate_work(n, m);
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
+    qru_ptr q = ws, wq = qru_ptr_add(q, an), vec = qru_ptr_add(wq, an),
+            head = qru_ptr_add(vec, qru_chol_align((size_t)nc)),
+            adiag = qru_ptr_add(head, a), d1 = qru_ptr_add(adiag, a),
+            hv = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r)),
+            ebk = qru_ptr_add(hv, qru_chol_align(4)),
+            du = qru_ptr_add(ebk, ar), tr = qru_ptr_add(du, ar),
+            work = qru_ptr_add(tr, ar),
+            rw = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m, 1)));
+    /* hv: info, rho^2, tau, beta (read back together) */
+    qru_ptr info = hv, rho2 = qru_ptr_add(hv, 1), tau = qru_ptr_add(hv, 2),
+            beta = qru_ptr_add(hv, 3);
+    qru_ptr Q = f->Q, d = f->d, Qm = qru_ptr_at(Q, ldq, 0, m);
+    QRU_TRY(o->copy(ctx, dt, 1, n, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, nc, 1.0,
+                    qru_ptr_add(q, (size_t)m), nc, qru_ptr_add(q, (size_t)m),
+                    nc, 0.0, rho2, 1));
+    /* the reflector of q2: beta, tau; vec = [1; v] */
+    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_add(q, (size_t)m), 1, beta, 1));
+    if (nc > 1)
+        QRU_TRY(o->copy(ctx, dt, nc - 1, 1, qru_ptr_add(q, (size_t)m + 1),
+                        nc, qru_ptr_add(vec, 1), nc));
+    QRU_TRY(o->house(ctx, dt, nc - 1, beta, qru_ptr_add(vec, 1),
+                     qru_ptr_add(vec, 1), tau));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, vec, 1));
+    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
+    QRU_TRY(o->chol_r1_prep(ctx, dt, 'U', m, 1, -1, f->R, ld, q, m, 0, q, 1,
+                            work, head, adiag, info, 0));
+    if (r > 0) { /* b_k = q'd, then d1 = M \ (d(0:m) - b_k q1) */
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, r, n, 1.0, q, 1, d, ld, 0.0,
+                        ebk, 1));
+        QRU_TRY(o->chol_r1_rhs(ctx, dt, m, r, -1, q, work, d, ld, d1, m, ebk,
+                               1, du));
+    }
+    double h[4] = {0.0, 0.0, 0.0, 0.0};
+    QRU_TRY(qru_chol_read_row(ctx, dt, 4, hv, 1, h)); /* the one wait */
+    double rho = h[1] > 0.0 ? sqrt(h[1]) : 0.0;
+    if (!qru_plan_healthy_info(ctx) &&
+        (h[0] != 0.0 || !(rho > qru_upd_downdate_tol(f))))
+        return 0; /* the blocked path takes the row */
+    if (!(rho > 0.0))
+        rho = 1.0; /* a healthy dry run reads ones: not values */
+    /* commit: H on Q's complement and d2 */
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, 1, nc, 1.0, Qm, ldq, vec, nc, 0.0,
+                    wq, n));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, nc, 1, -h[2], wq, n, vec, 1, 1.0,
+                    Qm, ldq));
+    if (r > 0) {
+        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, r, nc, 1.0, vec, nc,
+                        qru_ptr_add(d, (size_t)m), ld, 0.0, tr, 1));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nc, r, 1, -h[2], vec, nc, tr, 1,
+                        1.0, qru_ptr_add(d, (size_t)m), ld));
+    }
+    if (h[3] < 0.0) { /* x's row k is +rho */
+        QRU_TRY(o->geadd(ctx, dt, n, 1, -1.0, Qm, ldq, 0.0, Qm, ldq));
+        if (r > 0)
+            QRU_TRY(o->geadd(ctx, dt, 1, r, -1.0, qru_ptr_add(d, (size_t)m),
+                             ld, 0.0, qru_ptr_add(d, (size_t)m), ld));
+    }
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, -1.0 / rho,
+                              qru_ptr_add(q, (size_t)(m - 1)), -1,
+                              qru_ptr_at(Q, ldq, 0, m - 1), -ldq,
+                              qru_ptr_at(Q, ldq, 0, m - 1), -ldq, Qm, Qm, rw));
+    /* row k and column m leave; column n-1 (d's row n-1) moves to m */
+    QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ldq, 0, n, n, k, 1));
+    if (m < n - 1) {
+        QRU_TRY(o->copy(ctx, dt, n - 1, 1, qru_ptr_at(Q, ldq, 0, n - 1), ldq,
+                        Qm, ldq));
+        if (r > 0)
+            QRU_TRY(o->copy(ctx, dt, 1, r, qru_ptr_add(d, (size_t)(n - 1)), ld,
+                            qru_ptr_add(d, (size_t)m), ld));
+    }
+    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', m, 1, f->R, ld, f->R, ld, q, m,
+                             work));
+    if (r > 0)
+        QRU_TRY(o->copy(ctx, dt, m, r, d1, m, d, ld));
+    f->n = n - 1;
+    *done = 1;
+    return 0;
+}
+
 int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                    int *done)
 {
@@ -179,10 +285,9 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     const qru_matrix *U = rq->U, *e = rq->e;
     int hq = f->q != QRU_Q_NONE;
     *done = 0;
-    if (s < 0 && f->q == QRU_Q_THIN)
-        return row_r1_thin_remove(ctx, f, rq->k, done);
-    if (hq && s < 0)
-        return 0; /* a removal with the full Q: the blocked path */
+    if (s < 0 && hq)
+        return f->q == QRU_Q_THIN ? row_r1_thin_remove(ctx, f, rq->k, done)
+                                  : row_r1_full_remove(ctx, f, rq->k, done);
     size_t nws = row_r1_ws(m, r);
     if (hq)
         nws += row_r1_q_ws(f->n, m, r, rq->k, f->q == QRU_Q_FULL ? f->n : m);
