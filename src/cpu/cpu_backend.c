@@ -804,7 +804,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .chol_r1_max_k = 1,
                                      .upd_givens = 0,
                                      .upd_r1 = 0,
-                                     .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
+                                     .cost = {8e9, 20e9, 20e9, 1e-7, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0, 0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
                    .qr_nb = 32,
@@ -828,7 +828,10 @@ const qru_backend_ops qru_cpu_ops = {
                    .chol_r1_max_k = 1,
                    .upd_givens = 0,
                    .upd_r1 = 0,
-                   .cost = {4e9, 20e9, 20e9, 1e-6, 0.0, 0.0, 0.0, 0.0, 40e9,
+                   /* rate_upd: BLAS rot and the fused sweeps over long
+                    * lines (bench_plan_ops, rank-1 and p = 1 updates);
+                    * per_call: a host function call, not a launch */
+                   .cost = {8e9, 20e9, 20e9, 1e-7, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0, 0.0, 0.0}}},
 };
 
