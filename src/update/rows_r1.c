@@ -174,10 +174,11 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
  * rho = ||q2||.  One reflector H on the complement (H q2 = beta e_1,
  * formed before the verdict, applied as Q2 := Q2 - tau (Q2 w) w',
  * d2 := H d2 with w = [1; v]) leaves one complement column, Q(:, m),
- * with row k = beta and the others with zeros there; with its sign made
- * that of +rho it is the thin removal's x, so R, d(0:m) and Q's first m
- * columns follow row_r1_thin_remove (p = q1, b_k = q'd).  Then Q(:, m)
- * is e_k: row k and column m leave, column n-1 (row n-1 of d) takes the
+ * with row k = beta and the others with zeros there; it is the thin
+ * removal's x up to the sign of beta (which the rotations' scale takes
+ * up), so R, d(0:m) and Q's first m columns follow row_r1_thin_remove
+ * (p = q1, b_k = q'd).  Then Q(:, m)
+ * is +-e_k: row k and column m leave, column n-1 (row n-1 of d) takes the
  * place of column m.  One host wait (the verdict, rho^2, tau and beta);
  * *done = 0 (f unchanged) where the passes fail or rho is below the
  * removals' rank rule: the blocked path then takes the row. */
@@ -247,13 +248,10 @@ static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nc, r, 1, -h[2], vec, nc, tr, 1,
                         1.0, qru_ptr_add(d, (size_t)m), ld));
     }
-    if (h[3] < 0.0) { /* x's row k is +rho */
-        QRU_TRY(o->geadd(ctx, dt, n, 1, -1.0, Qm, ldq, 0.0, Qm, ldq));
-        if (r > 0)
-            QRU_TRY(o->geadd(ctx, dt, 1, r, -1.0, qru_ptr_add(d, (size_t)m),
-                             ld, 0.0, qru_ptr_add(d, (size_t)m), ld));
-    }
-    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, -1.0 / rho,
+    /* x = Q(:, m) has row k = beta = -+rho: with beta < 0 the rotations
+     * of -x, which give Q's first m columns alike (x itself leaves) */
+    double sg = h[3] < 0.0 ? 1.0 : -1.0;
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, sg / rho,
                               qru_ptr_add(q, (size_t)(m - 1)), -1,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq, Qm, Qm, rw));
