@@ -71,6 +71,43 @@ static int scal2d_t(qru_context *ctx, int m, int n, double beta, qru_ptr C, int 
     return qru_cuda_launched();
 }
 
+/* A GEMM with one row or one column of C as a matrix-vector product
+ * (cuBLAS gemv): for such shapes, a dot product of length k above all,
+ * cublasDgemm picks split-k kernels whose reduction alone took 62 us for
+ * k = 4000 on an H200 (2026-11-29), against about 4 us for the gemv.
+ * n == 1: C(:, 1) = alpha op(A) op(B)(:, 1) + beta C(:, 1); m == 1:
+ * C(1, :)' = alpha op(B)' op(A)(1, :)' + beta C(1, :)'. */
+static int gemv_t(cublasHandle_t h, qru_dtype dt, int tra, int trb, int m,
+                  int n, int k, double alpha, qru_ptr A, int lda, qru_ptr B,
+                  int ldb, double beta, qru_ptr C, int ldc)
+{
+    /* the stored matrix M (rows x cols, ld), its operation, and the
+     * vector x (stride incx), y (stride incy) of y = alpha op(M) x + beta y */
+    qru_ptr M = A, x = B, y = C;
+    int ldm = lda, trm = tra, incx = trb ? ldb : 1, incy = 1;
+    int rows = tra ? k : m, cols = tra ? m : k;
+    if (n != 1) { /* m == 1: the row of C by op(B)' */
+        M = B;
+        ldm = ldb;
+        trm = !trb;
+        rows = trb ? n : k;
+        cols = trb ? k : n;
+        x = A;
+        incx = tra ? 1 : lda;
+        incy = ldc;
+    }
+    cublasOperation_t op = trm ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDgemv(
+            h, op, rows, cols, &alpha, qru_dp<double>(M), ldm,
+            qru_dp<double>(x), incx, &beta, qru_dp<double>(y), incy));
+    float a = (float)alpha, b = (float)beta;
+    return qru_cublas_status(cublasSgemv(h, op, rows, cols, &a,
+                                         qru_dp<float>(M), ldm,
+                                         qru_dp<float>(x), incx, &b,
+                                         qru_dp<float>(y), incy));
+}
+
 int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
             int k, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb,
             double beta, qru_ptr C, int ldc)
@@ -84,6 +121,9 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
                                 : scal2d_t<float>(ctx, m, n, beta, C, ldc);
     }
     cublasHandle_t h = qru_cuda(ctx)->blas;
+    if (n == 1 || m == 1)
+        return gemv_t(h, dt, cuop(ta) == CUBLAS_OP_T, cuop(tb) == CUBLAS_OP_T,
+                      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     if (dt == QRU_DOUBLE)
         return qru_cublas_status(cublasDgemm(
             h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
@@ -152,6 +192,25 @@ static int col_norms_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
             norms[j] = (double)host[j];
     free(host);
     return st;
+}
+
+int qru_cu_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
+                         qru_ptr A, int lda, qru_ptr out)
+{
+    if (n <= 0)
+        return 0;
+    if (m <= 0)
+        return qru_cu_laset(ctx, dt, 'A', 1, n, 0.0, 0.0, out, 1);
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    if (dt == QRU_DOUBLE)
+        qru_col_norms<double><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, s>>>(
+            m, n, (const double *)A.h, (long)A.off, lda, (double *)out.h,
+            (long)out.off);
+    else
+        qru_col_norms<float><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, s>>>(
+            m, n, (const float *)A.h, (long)A.off, lda, (float *)out.h,
+            (long)out.off);
+    return qru_cuda_launched();
 }
 
 int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,

@@ -1500,8 +1500,8 @@ typedef struct qru_solver_info {
  *  Host and device: A and b stay in the context.  w = A' E is one
  *  product with A and the residuals E that the thin form keeps; per step
  *  the host reads w and z together (m + |P| numbers, 1 host wait), and
- *  an added column's rank rule costs 4 more (its R(j,j) and column norms
- *  against those of R): about 5 host waits a step.  x on P is kept on
+ *  an added column's rank rule costs 1 more (its R(j,j) and column norms
+ *  against those of R, read together): about 2 host waits a step.  x on P is kept on
  *  the host (in double).  The start scans A and b and forms A' b (3
  *  waits); the end forms x, r = b - A x and w = A' r from A, b and x (1
  *  wait) and only then writes x and w.
@@ -1556,10 +1556,10 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  grown by qru_lsq_add_cols() at its end, whose residual
  *  E = y - Q1 Q1' y gives X' r and (||r|| / ||y||)^2 by GEMMs on the
  *  device; X, y and the residual stay in the context's memory.  A step
- *  costs 2 n m + O(n k) flops (k = |S|) and five host waits: the download
- *  of the m + 1 numbers [X' r; (||r|| / ||y||)^2] (one) and the rank rule
- *  of the update (four: the diagonal and the column norms of R); a call
- *  of k steps 5 k + 1 in all (||y||, the first step's download of X' y,
+ *  costs 2 n m + O(n k) flops (k = |S|) and two host waits: the download
+ *  of the m + 1 numbers [X' r; (||r|| / ||y||)^2] and the rank rule of
+ *  the update (the diagonal and the column norms of R, read together); a
+ *  call of k steps 2 k + 4 in all (||y||, the first step's download of X' y,
  *  the last one's of ||r||, the k coefficients x(S), which are scattered
  *  into coef on the host and uploaded, and two synchronisations), plus
  *  those of the first column's factorisation (qru_lsq_create: none on

@@ -78,6 +78,32 @@ int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
     return ocl_blast_status(ctx, s);
 }
 
+/* Queues the column norms of the m x n A (m >= 1) into out. */
+static int col_norms_launch(qru_context *ctx, ocl_prog *p, int m, int n,
+                            qru_ptr A, int lda, qru_ptr o)
+{
+    ocl_impl *im = IMPL(ctx);
+    cl_int cm = m, cn = n, clda = lda;
+    cl_long ao = (cl_long)A.off, oo = (cl_long)o.off;
+    size_t w = ocl_wg_for(im, p, K_COL_NORMS, (size_t)im->tune.wg);
+    size_t l[1] = {w}, g[1] = {w * min_sz((size_t)n, GRID_CAP)};
+    karg a[] = {KINT(cm),   KINT(cn), KMEM(A),  KLONG(ao),
+                KINT(clda), KMEM(o),  KLONG(oo)};
+    return ocl_launch(ctx, p, K_COL_NORMS, 1, g, l, NARGS(a), a);
+}
+
+int ocl_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
+                      qru_ptr A, int lda, qru_ptr out)
+{
+    if (n <= 0)
+        return 0;
+    if (m <= 0)
+        return ocl_laset(ctx, dt, 'A', 1, n, 0.0, 0.0, out, 1);
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    return st ? st : col_norms_launch(ctx, p, m, n, A, lda, out);
+}
+
 int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
                          qru_ptr A, int lda, double *norms)
 {
@@ -98,13 +124,7 @@ int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
     if ((st = ocl_scratch(ctx, es * (size_t)n, &out)) != 0)
         return st;
     qru_ptr o = {out, 0};
-    cl_int cm = m, cn = n, clda = lda;
-    cl_long ao = (cl_long)A.off, oo = 0;
-    size_t w = ocl_wg_for(im, p, K_COL_NORMS, (size_t)im->tune.wg);
-    size_t l[1] = {w}, g[1] = {w * min_sz((size_t)n, GRID_CAP)};
-    karg a[] = {KINT(cm),   KINT(cn), KMEM(A),  KLONG(ao),
-                KINT(clda), KMEM(o),  KLONG(oo)};
-    if ((st = ocl_launch(ctx, p, K_COL_NORMS, 1, g, l, NARGS(a), a)) != 0)
+    if ((st = col_norms_launch(ctx, p, m, n, A, lda, o)) != 0)
         return st;
     /* read into the tail of norms, then widen front to back (element j
      * lands on bytes that only hold already-widened elements) */

@@ -155,6 +155,13 @@ static int plan_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
     return plan_op(ctx, QRU_OP_col_norms, PK_KERNEL, 2.0 * dd(m) * dd(n),
                    dd(m) * dd(n), 0, 0);
 }
+static int plan_col_norms_dev(qru_context *ctx, qru_dtype dt, int m,
+                              int n, qru_ptr A, int lda, qru_ptr out)
+{
+    (void)dt, (void)A, (void)lda, (void)out;
+    return plan_op(ctx, QRU_OP_col_norms_dev, PK_KERNEL, 2.0 * dd(m) * dd(n),
+                   dd(m) * dd(n) + dd(n), 0, 0);
+}
 static int plan_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
                                 int m, int n, qru_ptr A, int lda, int *count)
 {

@@ -533,6 +533,16 @@ int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
                        double *norms);
 int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
                       const double *diag, const double *norms);
+/* The same data queued on the device: the c diagonal elements into the
+ * device vector diag, the c norms into norms (c elements of dt each), so
+ * that several blocks reach the host in one qru_read_doubles. */
+int qru_qr_rank_queue(qru_context *ctx, qru_dtype dt, int rows, int c,
+                      qru_ptr B, qru_ptr D, int ldr, qru_ptr diag,
+                      qru_ptr norms);
+/* out (n host doubles) := the device vector v (n elements of dt): one
+ * download, one host wait. */
+int qru_read_doubles(qru_context *ctx, qru_dtype dt, int n, qru_ptr v,
+                     double *out);
 
 /* The non-finite check (matrix.c; the rule is documented in
  * include/qru.h): 0 when ctx's QRU_OPTION_CHECK_FINITE is off or every

@@ -65,6 +65,10 @@
     /* Euclidean norm of each of the n columns of the m x n A, written to \
      * host doubles; returns when the values are on the host. */ \
     QRU_OP(col_norms, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A, int lda, double *norms), (ctx, dt, m, n, A, lda, norms), REQ, WAIT) \
+    /* The same norms, computed in dt, into the device vector out (n \
+     * elements, stride 1; not overlapping A): queued, so that several \
+     * blocks' norms come to the host in one download. */ \
+    QRU_OP(col_norms_dev, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A, int lda, qru_ptr out), (ctx, dt, m, n, A, lda, out), REQ, ASYNC) \
     /* The number of elements of the m x n A that are not finite (NaN, \
      * +Inf or -Inf), written to *count on the host; returns when it is \
      * there.  Only the part named by uplo is read, as in laset: 'A' all, \

@@ -571,6 +571,29 @@ START_TEST(test_col_norms)
                       "col_norms: column %d: %.17g, want %.17g", j, nr[j],
                       want);
     }
+    /* col_norms_dev: the same norms into a device vector (between two
+     * guard elements), then m = 0: zeros */
+    double *g = hnew(n + 2);
+    dbuf dv = dnew(dt, (size_t)n + 2);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int j = 0; j < n + 2; ++j)
+            g[j] = 7.0 + j;
+        dput(dt, dv, g);
+        qru_ptr out = {dv.p.h, dv.p.off + 1};
+        ck_assert_int_eq(O->col_norms_dev(ctx, dt, pass ? 0 : m, n, d.p, ld,
+                                          out),
+                         0);
+        dget(dt, dv, g);
+        ck_assert(g[0] == 7.0 && g[n + 1] == 8.0 + n);
+        for (int j = 0; j < n; ++j)
+            ck_assert_msg(pass ? g[j + 1] == 0.0
+                               : fabs(g[j + 1] - nr[j]) <= 4.0 * eps * nr[j],
+                          "col_norms_dev (m = %d): column %d: %.17g, want "
+                          "%.17g", pass ? 0 : m, j, g[j + 1],
+                          pass ? 0.0 : nr[j]);
+    }
+    dfree(dv);
+    free(g);
     dfree(d);
     free(A);
     free(nr);

@@ -722,7 +722,7 @@ static void c_waits(prob *p, int v, unsigned *seed)
     ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
     long long waits = s1.host_waits - s0.host_waits;
     long long d2h = s1.bytes_d2h - s0.bytes_d2h;
-    ck_assert_msg(waits <= 8 + 8LL * ns, "%s: %lld host waits for %d steps",
+    ck_assert_msg(waits <= 8 + 3LL * ns, "%s: %lld host waits for %d steps",
                   dname(dt), waits, ns);
     long long es = (long long)qru_test_elsize(dt);
     ck_assert_msg(d2h <= es * (ns + 3) * 4 * (long long)m,

@@ -566,7 +566,7 @@ static void c_waits(prob *p, int v, unsigned *seed)
     long long d2h = s1.bytes_d2h - s0.bytes_d2h;
     /* start 3, end 1, a step at most 6 (the new factorisation of the
      * first column may take the vendor QR: 1 more) */
-    ck_assert_msg(waits <= 5 + 6LL * info.iterations,
+    ck_assert_msg(waits <= 5 + 3LL * info.iterations,
                   "%s: %lld host waits for %d steps", dname(dt), waits,
                   info.iterations);
     /* never more than O(m + |P|) numbers a step: A (n m) stays */

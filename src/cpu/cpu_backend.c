@@ -317,6 +317,24 @@ static int cpu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
     return 0;
 }
 
+static int cpu_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
+                             qru_ptr A, int lda, qru_ptr out)
+{
+    (void)ctx;
+    for (int j = 0; j < n; ++j) {
+        double v;
+        if (dt == QRU_DOUBLE)
+            col_norms_d(m, 1, DP(A) + (size_t)j * lda, lda, &v);
+        else
+            col_norms_s(m, 1, SP(A) + (size_t)j * lda, lda, &v);
+        if (dt == QRU_DOUBLE)
+            DP(out)[j] = v;
+        else
+            SP(out)[j] = (float)v;
+    }
+    return 0;
+}
+
 static int cpu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
                                int m, int n, qru_ptr A, int lda, int *count)
 {

@@ -34,7 +34,7 @@
  * updated on the host with gamma X' u; per step the host uploads s (|A|
  * numbers) and downloads X' (Q1 v), R(k,k) and w together (m + 1 + |A|
  * numbers, 1 host wait); an entering column costs the update's rank rule
- * (4 waits), a leaving one the correlation of the dropped column with
+ * (1 wait), a leaving one the correlation of the dropped column with
  * the new residual (1 upload of the coefficients, 1 wait).  The path
  * (coefficients and alphas) is kept on the host in double and written to
  * the caller's outputs only at the end.

@@ -137,6 +137,7 @@ static int ac_split(const qru_context *ctx, qru_dtype dt, int fast, int L,
  * from sh (one layout for both forms). */
 typedef struct ac_shared {
     int tiles;
+    qru_ptr rk; /* the rank rule's diagonal, then norms: 2 (m + p) */
     qru_ptr Rw, RT, cs, sw, dT, tl;
 } ac_shared;
 
@@ -167,7 +168,8 @@ static qru_upd_tiles ac_tiles(const qru_lsq *f, int k, int p, qru_ptr Rw)
 /* PHASE 2: Givens strips on RT = Rw(k+1:m+p, :)' (row major active block:
  * the rows of R are contiguous columns of RT), their (c, s) into cs; then
  * the rank rule on the columns k+1..m+p with the tolerance of all of
- * R1 = [R(:, 1:k) Rw] (host round trip; hdiag, hnorm: m + p doubles).
+ * R1 = [R(:, 1:k) Rw] (one host round trip: hdiag, 2 (m + p) doubles,
+ * receives the diagonal, then the column norms).
  * With ac_split the sweeps form the rotations on the first p rows of RT
  * (the new columns: a p x (L+p) chain instead of s x (L+p)) and
  * their accumulated groups (built in sw, which keeps them for ac_apply)
@@ -175,8 +177,7 @@ static qru_upd_tiles ac_tiles(const qru_lsq *f, int k, int p, qru_ptr Rw)
  * triangle lets each group's GEMM skip the rows left of its window.
  * Returns 0, the rank status or a library status. */
 static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
-                     int fast, const ac_shared *sa, double *hdiag,
-                     double *hnorm)
+                     int fast, const ac_shared *sa, double *hdiag)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
@@ -216,11 +217,14 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
     }
     if (!qru_lsq_judges_rank(f, f->q == QRU_Q_FULL))
         return 0;
-    QRU_TRY(qru_qr_rank_gather(ctx, dt, k, k, f->R, f->R, f->ldr, hdiag,
-                               hnorm));
-    QRU_TRY(qru_qr_rank_gather(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k),
-                               mr, hdiag + k, hnorm + k));
-    return qru_qr_rank_first(dt, f->n, mr, k, hdiag, hnorm);
+    /* both blocks' data in one download: diagonal, then norms */
+    qru_ptr dg = sa->rk, nr = qru_ptr_add(sa->rk, (size_t)mr);
+    QRU_TRY(qru_qr_rank_queue(ctx, dt, k, k, f->R, f->R, f->ldr, dg, nr));
+    QRU_TRY(qru_qr_rank_queue(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k),
+                              mr, qru_ptr_add(dg, (size_t)k),
+                              qru_ptr_add(nr, (size_t)k)));
+    QRU_TRY(qru_read_doubles(ctx, dt, 2 * mr, dg, hdiag));
+    return qru_qr_rank_first(dt, f->n, mr, k, hdiag, hdiag + mr);
 }
 
 /* The rotations of cs on the columns k .. m+p-1 of Q (when held; fast:
@@ -324,8 +328,9 @@ static ac_shared ac_shared_at(const qru_context *ctx, qru_dtype dt, int n,
     int L = m - k, s = m + p - k;
     ac_shared a;
     a.tiles = tiles;
-    a.Rw = sh;
-    a.RT = qru_ptr_add(sh, (size_t)(m + p) * s);
+    a.rk = sh;
+    a.Rw = qru_ptr_add(sh, 2 * (size_t)(m + p));
+    a.RT = qru_ptr_add(a.Rw, (size_t)(m + p) * s);
     a.cs = qru_ptr_add(a.RT, L > 0 ? (size_t)s * s : 0);
     a.sw = qru_ptr_add(a.cs, 2 * (size_t)p * (size_t)L + 1);
     a.dT = qru_ptr_add(a.sw, fast && L > 0
@@ -340,11 +345,12 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
                            int m, int k, int p, int r, int fast, int tiles)
 {
     int L = m - k, s = m + p - k;
+    size_t rk = 2 * (size_t)(m + p);
     if (tiles)
-        return (size_t)(m + p) * s + (size_t)s * s +
+        return rk + (size_t)(m + p) * s + (size_t)s * s +
                qru_upd_tiles_ws(f, ctx, L, p, f->q != QRU_Q_NONE ? n : 0, r,
                                 0);
-    return (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
+    return rk + (size_t)(m + p) * s + (L > 0 ? (size_t)s * s : 0) +
            2 * (size_t)p * (size_t)L + 1 +
            (fast && L > 0
                 ? qru_upd_sweeps_workspace(ctx, f->dtype, L, p, n, 0)
@@ -382,7 +388,6 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)mr);
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
-    double *hnorm = hdiag + mr;
     qru_ptr ws;
     st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
     if (st) {
@@ -404,7 +409,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     QRU_TRY_GOTO(qru_upd_house(ctx, dt, nz, p, nb, Z, n, hh));
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, Uq, n, Z, n, Rw));
     /* PHASE 2 and the rank rule */
-    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag, hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag)) != 0)
         goto done;
 
     /* commit: capacity, then Q := Q H G', d := G H' d, R(:, k+1:m+p) */
@@ -473,7 +478,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
-    double *hnorm = hdiag + mr, *rho1 = hnorm + mr;
+    double *rho1 = hdiag + 2 * (size_t)mr;
     st = qru_ctx_workspace(ctx, total * qru_dtype_size(dt), &ws);
     if (st) {
         free(hdiag);
@@ -528,7 +533,7 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
     }
     QRU_TRY_GOTO(ac_fill(ctx, f, k, p, C, m, Z, n, Rw));
-    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag, hnorm)) != 0)
+    if ((st = ac_rotate(ctx, f, k, p, fast, &a, hdiag)) != 0)
         goto done;
     if (!thin) {
         /* (R22 is nonsingular: the rank rule passed) dz = R22' \ (Zc' Eb);
