@@ -71,10 +71,23 @@ static int scal2d_t(qru_context *ctx, int m, int n, double beta, qru_ptr C, int 
     return qru_cuda_launched();
 }
 
+/* C(1, 1) = x' y for the contiguous k-vectors x and y, k <= QRU_CU_DOT_MAX
+ * (beyond, one work-group would be slower than cuBLAS): one work-group
+ * (qru_gemv_t on one column).  cuBLAS runs such a product, as a GEMM or
+ * as a gemv of one column, with split-k kernels whose reduction alone
+ * took 65 us for k = 4000 on an H200 (2026-11-29); this takes about 4. */
+#define QRU_CU_DOT_MAX (1 << 17)
+template <typename T>
+static int dot_t(qru_context *ctx, int k, qru_ptr x, qru_ptr y, qru_ptr C)
+{
+    qru_gemv_t<T><<<1, dim3(QRU_RED, 1), 0, qru_cuda(ctx)->stream>>>(
+        k, 1, (const T *)x.h, (long)x.off, k, (const T *)y.h, (long)y.off,
+        (T *)C.h, (long)C.off);
+    return qru_cuda_launched();
+}
+
 /* A GEMM with one row or one column of C as a matrix-vector product
- * (cuBLAS gemv): for such shapes, a dot product of length k above all,
- * cublasDgemm picks split-k kernels whose reduction alone took 62 us for
- * k = 4000 on an H200 (2026-11-29), against about 4 us for the gemv.
+ * (cuBLAS gemv, whose kernels fit such shapes).
  * n == 1: C(:, 1) = alpha op(A) op(B)(:, 1) + beta C(:, 1); m == 1:
  * C(1, :)' = alpha op(B)' op(A)(1, :)' + beta C(1, :)'. */
 static int gemv_t(cublasHandle_t h, qru_dtype dt, int tra, int trb, int m,
@@ -121,9 +134,14 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
                                 : scal2d_t<float>(ctx, m, n, beta, C, ldc);
     }
     cublasHandle_t h = qru_cuda(ctx)->blas;
+    int tra = cuop(ta) == CUBLAS_OP_T, trb = cuop(tb) == CUBLAS_OP_T;
+    if (m == 1 && n == 1 && k <= QRU_CU_DOT_MAX && alpha == 1.0 &&
+        beta == 0.0 && (tra || lda == 1) && (!trb || ldb == 1))
+        return dt == QRU_DOUBLE ? dot_t<double>(ctx, k, A, B, C)
+                                : dot_t<float>(ctx, k, A, B, C);
     if (n == 1 || m == 1)
-        return gemv_t(h, dt, cuop(ta) == CUBLAS_OP_T, cuop(tb) == CUBLAS_OP_T,
-                      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        return gemv_t(h, dt, tra, trb, m, n, k, alpha, A, lda, B, ldb, beta,
+                      C, ldc);
     if (dt == QRU_DOUBLE)
         return qru_cublas_status(cublasDgemm(
             h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
