@@ -19,6 +19,32 @@
 #define QRU_BATCH_KB 32
 #endif
 
+/* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
+ * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
+ * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
+ * and finite).  Also the rotations of qru_chol_rot (kernels/qru_chol.cl,
+ * after this file in the OpenCL program; cuda/cuda_chol.cu includes this
+ * file first). */
+QRU_DEVICE T qru_rot_r(T a, T b, int sign)
+{
+    T r;
+    if (sign > 0) {
+        T fa = QRU_FABS(a), fb = QRU_FABS(b);
+        T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
+        if (big == (T)0) {
+            r = (T)0;
+        } else {
+            T q2 = sml / big;
+            r = big * QRU_SQRT((T)1 + q2 * q2);
+        }
+    } else {
+        T r2 = (a - b) * (a + b);
+        r = r2 > (T)0 ? QRU_SQRT(r2) : (T)0;
+    }
+    /* r - r == 0 exactly when r is finite */
+    return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
+}
+
 /*
  * chol_update_batch: ONE work-group per problem (groups loop over the
  * problems b = group, group + groups, ...), a power of two items, at most
@@ -90,22 +116,9 @@ QRU_KERNEL void qru_chol_update_batch(
                     T a = work[pii];
                     int bad = 0;
                     for (int q = 0; q < qn && !bad; ++q) {
-                        T bq = work[QRU_IDX(wb, i, q0 + q, n)], r;
-                        if (sign > 0) {
-                            T fa = QRU_FABS(a), fb = QRU_FABS(bq);
-                            T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
-                            if (big == (T)0) {
-                                r = (T)0;
-                            } else {
-                                T q2 = sml / big;
-                                r = big * QRU_SQRT((T)1 + q2 * q2);
-                            }
-                        } else {
-                            T r2 = (a - bq) * (a + bq);
-                            r = r2 > (T)0 ? QRU_SQRT(r2) : (T)0;
-                        }
-                        /* r - r == 0 exactly when r is finite */
-                        if (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) {
+                        T bq = work[QRU_IDX(wb, i, q0 + q, n)];
+                        T r = qru_rot_r(a, bq, sign);
+                        if (r == (T)0) {
                             bad = 1;
                         } else {
                             cs[2 * q] = r / a;
