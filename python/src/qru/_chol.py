@@ -113,8 +113,9 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
         P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite)))
     bad = np.flatnonzero(info)
     if bad.size:
-        where = ", ".join(f"{np.unravel_index(b, lead)} at column {info[b]}"
-                          for b in bad[:5])
+        where = ", ".join(
+            f"{tuple(int(v) for v in np.unravel_index(b, lead))} at column "
+            f"{int(info[b])}" for b in bad[:5])
         raise np.linalg.LinAlgError(
             f"qru: {bad.size} of {count} factors not positive definite after "
             f"the {'update' if sign > 0 else 'downdate'} ({where}"
