@@ -249,8 +249,20 @@ static double run_case(const bcase *c, unsigned *seed)
     int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
     for (int b = 0; b <= cnt; ++b)
         info[b] = -77;
+    /* the workspace grown beforehand (a growth waits for queued work):
+     * the call itself waits once */
+    qru_ptr wsp;
+    ck_assert_int_eq(qru_ctx_workspace(ctx,
+                                       ((size_t)cnt * (1 + qru_chol_batch_work(
+                                                           n, k)) +
+                                        64) * sizeof(double),
+                                       &wsp),
+                     0);
+    qru_context_stats st0, st1;
+    ck_assert_int_eq(qru_context_get_stats(ctx, &st0), 0);
     int st = qru_chol_update_batch(ctx, uplo, L.B, W.B, c->sign,
                                    c->out ? L1.B : L.B, info);
+    ck_assert_int_eq(qru_context_get_stats(ctx, &st1), 0);
     char tag[128];
     snprintf(tag, sizeof tag, "%c n %d k %d count %d sign %d dt %d%s", uplo,
              n, k, cnt, c->sign, dt, c->out ? " out of place" : "");
@@ -260,6 +272,9 @@ static double run_case(const bcase *c, unsigned *seed)
     ck_assert_msg(st == nbad, "%s: status %d, want %d (%s)", tag, st, nbad,
                   qru_last_error(ctx));
     ck_assert_msg(info[cnt] == -77, "%s: info written past count", tag);
+    ck_assert_msg(st1.host_waits - st0.host_waits == 1,
+                  "%s: %lld host waits, want 1", tag,
+                  st1.host_waits - st0.host_waits);
     int *upd = calloc((size_t)cnt + 1, sizeof(int));
     for (int b = 0; b < cnt; ++b) {
         if (want[b] > 0)
