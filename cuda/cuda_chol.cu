@@ -12,6 +12,7 @@
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
+#include "qru_batch.cl" /* qru_rot_r, the rotations of qru_chol_rot */
 #include "qru_chol.cl"
 
 static int uplo_code(char uplo)

@@ -68,6 +68,7 @@
  *   the finite column norms (the column norms of R are those of A, since Q
  *   is orthogonal).  An exactly zero column always fails.
  * - Cholesky (qru_chol_factor(), qru_chol_update() (update and downdate),
+ *   qru_chol_update_batch() (each problem),
  *   qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), qru_gp_create(),
  *   qru_gp_insert(), qru_gp_remove()):
  *   the factor of a symmetric A of order n is judged not positive definite
@@ -456,16 +457,53 @@ QRU_API int qru_matrix_create(qru_context *ctx, qru_dtype dtype, int rows, int c
 QRU_API int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     void *mem, int ld, qru_matrix **M);
 
+/** Allocates a batch of count rows x cols matrices ("pages") in the
+ *  context's memory, contents undefined: page i (0-based) starts i*stride
+ *  elements after the first, each with leading dimension ld.  ld = 0 means
+ *  max(1, rows); stride = 0 means ld*cols.  A matrix of qru_matrix_create()
+ *  is a batch of count 1.  The batch routines (qru_chol_update_batch())
+ *  take batches; every other routine that takes a matrix takes exactly one
+ *  (count 1) and returns -i for a batch of another count.
+ *
+ *  MATLAB: `M = zeros(rows, cols, count)`
+ *
+ *  Arguments: ctx (1), dtype (2), rows (3), cols (4), ld (5: >= max(1,
+ *  rows) or 0), count (6: >= 0), stride (7: >= ld*cols or 0), M (8).
+ *  @return 0, -i, #QRU_ERR_UNSUPPORTED, #QRU_ERR_ALLOC. */
+QRU_API int qru_matrix_create_batch(qru_context *ctx, qru_dtype dtype,
+                                    int rows, int cols, int ld, int count,
+                                    long long stride, qru_matrix **M);
+
+/** Wraps a caller's buffer as a batch (see qru_matrix_create_batch() and
+ *  qru_matrix_wrap()): the buffer must hold (count-1)*stride + ld*cols
+ *  elements and outlive the batch.
+ *
+ *  MATLAB: `M = reshape(mem, ...)` (pages at mem + i*stride)
+ *
+ *  Arguments: ctx (1), dtype (2), rows (3), cols (4), mem (5), ld (6),
+ *  count (7: >= 0), stride (8: >= ld*cols or 0 for ld*cols), M (9).
+ *  @return 0, -i, #QRU_ERR_UNSUPPORTED, #QRU_ERR_ALLOC. */
+QRU_API int qru_matrix_wrap_batch(qru_context *ctx, qru_dtype dtype,
+                                  int rows, int cols, void *mem, int ld,
+                                  int count, long long stride,
+                                  qru_matrix **M);
+
 /** Copies a host column-major array (leading dimension @p ldh) into M.
- *  M = host(1:rows, 1:cols).  Arguments: M (1), host (2), ldh (3). */
+ *  M = host(1:rows, 1:cols).  A batch takes every page: page i from the
+ *  host pages, which lie one after another, page i at host +
+ *  i*ldh*cols elements (M(:,:,i) = host(1:rows, 1:cols, i)).
+ *  Arguments: M (1), host (2), ldh (3). */
 QRU_API int qru_matrix_upload(qru_matrix *M, const void *host, int ldh);
 
 /** Copies M into a host column-major array (leading dimension @p ldh).
- *  host(1:rows, 1:cols) = M.  Arguments: M (1), host (2), ldh (3). */
+ *  host(1:rows, 1:cols) = M.  A batch writes every page, page i at host
+ *  + i*ldh*cols elements (as qru_matrix_upload()).
+ *  Arguments: M (1), host (2), ldh (3). */
 QRU_API int qru_matrix_download(const qru_matrix *M, void *host, int ldh);
 
 /** Copies one matrix into another of the same context, type and size:
- *  B = A.  Arguments: A (1), B (2). */
+ *  B = A.  Batches of the same count are copied page by page (their
+ *  strides may differ).  Arguments: A (1), B (2). */
 QRU_API int qru_matrix_copy(const qru_matrix *A, qru_matrix *B);
 
 /** Frees a matrix (NULL is allowed); a wrapped buffer is not freed. */
@@ -474,6 +512,12 @@ QRU_API void qru_matrix_destroy(qru_matrix *M);
 QRU_API int qru_matrix_rows(const qru_matrix *M);   /**< rows, or -1 if M is NULL */
 QRU_API int qru_matrix_cols(const qru_matrix *M);   /**< cols, or -1 if M is NULL */
 QRU_API int qru_matrix_ld(const qru_matrix *M);     /**< ld, or -1 if M is NULL */
+/** The number of pages of a batch (1 for a plain matrix), or -1 if M is
+ *  NULL. */
+QRU_API int qru_matrix_count(const qru_matrix *M);
+/** The elements from one page of a batch to the next (ld*cols unless
+ *  given), or -1 if M is NULL. */
+QRU_API long long qru_matrix_stride(const qru_matrix *M);
 QRU_API qru_dtype qru_matrix_dtype(const qru_matrix *M); /**< element type */
 /** The backend memory handle (host pointer, CUDA device pointer or cl_mem)
  *  of the first element's buffer. */
@@ -1248,6 +1292,47 @@ QRU_API int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
  *          more). */
 QRU_API int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
                     const qru_matrix *W, int sign, qru_matrix *L1);
+
+/** Rank-k update or downdate of every Cholesky factor of a batch.
+ *
+ *  MATLAB: `for i = 1:count, L1(:,:,i) = chol(L(:,:,i)*L(:,:,i)' +
+ *  sign*W(:,:,i)*W(:,:,i)', 'lower'); end` (uplo 'U': U1 = chol(U'*U +
+ *  sign*W*W') per page).
+ *
+ *  Each problem is qru_chol_update() on its pages, by rotations: for each
+ *  column, the k Givens (update) or hyperbolic (downdate) rotations with
+ *  the columns of W, on a copy of the page (O(k n^2) work a problem; on a
+ *  GPU one work-group a problem).  Each problem is judged by the
+ *  definiteness rule of qru_chol_update() on its own; a problem that
+ *  fails leaves its pages of L and L1 bit-identical, the others are
+ *  updated (only the @p uplo triangle of their L1 page is written).  The
+ *  call waits for the device once, to read the problems' verdicts.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    batch of count n x n factors (3)
+ *  @param W    batch of count n x k pages, k >= 0, not modified; must not
+ *              overlap L (4)
+ *  @param sign +1 (update) or -1 (downdate) (5)
+ *  @param L1   batch of count n x n pages: receives the updated factors.
+ *              It may be L itself (or start at L's first element with L's
+ *              leading dimension and stride: updated in place); otherwise
+ *              it must not overlap L.  It must not overlap W (6)
+ *  @param info host array of count ints or NULL (7): info[i] = 0, or j > 0
+ *              when column j of problem i's new factor fails the
+ *              definiteness rule (qru_chol_update()'s status); not written
+ *              when the call returns a negative status
+ *  @return 0 when every problem was updated; -i; m > 0: m problems
+ *          failed (their info[i] > 0, their pages unchanged; the others
+ *          updated); or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE;
+ *          then which pages were written is unspecified).  count = 0 is a
+ *          quick return after the checks.  With #QRU_OPTION_CHECK_FINITE
+ *          the @p uplo triangles of L (3) and all of W (4) are scanned.
+ *          Needs about count*(n*n + n*k + n + 1) elements of workspace,
+ *          taken in parts of at most about 2^24 elements. */
+QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
+                                  const qru_matrix *L, const qru_matrix *W,
+                                  int sign, qru_matrix *L1, int *info);
 
 /** Cholesky factor of a matrix with a block of p rows and columns inserted
  *  at position k (for a Gaussian process: p data points added).

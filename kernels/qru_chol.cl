@@ -165,24 +165,9 @@ QRU_KERNEL void qru_chol_rot(int n, int k, int sign, QRU_GLOBAL T *L, long ol,
         for (int q = 0; q < k; ++q) {
             if (lid == 0) {
                 long pa = QRU_IDX(ol, i, i, ldl);
-                T a = L[pa], b = W[QRU_IDX(ow, i, q, ldw)], r;
-                int ok = 1;
-                if (sign > 0) {
-                    T fa = QRU_FABS(a), fb = QRU_FABS(b);
-                    T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
-                    if (big == (T)0) {
-                        r = (T)0;
-                    } else {
-                        T q2 = sml / big;
-                        r = big * QRU_SQRT((T)1 + q2 * q2);
-                    }
-                } else {
-                    T r2 = (a - b) * (a + b);
-                    ok = r2 > (T)0;
-                    r = ok ? QRU_SQRT(r2) : (T)0;
-                }
-                /* r - r == 0 exactly when r is finite */
-                if (!ok || a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) {
+                T a = L[pa], b = W[QRU_IDX(ow, i, q, ldw)];
+                T r = qru_rot_r(a, b, sign); /* kernels/qru_batch.cl */
+                if (r == (T)0) {
                     info[oi] = (T)(base + i + 1);
                     sh[2] = (T)1;
                 } else {

@@ -10,6 +10,7 @@
  *   opencl_memory.c   memory, transfers, copies, laset, transpose
  *   opencl_blas.c     CLBlast GEMM / TRSM, column norms, the non-finite count
  *   opencl_kernels.c  the Householder, Givens, Cholesky and panel kernels
+ *   opencl_batch.c    the batched ops (chol_update_batch)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
  */
 #ifndef QRU_OCL_INTERNAL_H
@@ -54,6 +55,7 @@ extern const int qru_ocl_source_count;
     X(K_SYRK1, "qru_syrk1") \
     X(K_POTRF_PANEL, "qru_potrf_panel") \
     X(K_CHOL_ROT, "qru_chol_rot") \
+    X(K_CHOL_UPDATE_BATCH, "qru_chol_update_batch") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \

@@ -251,6 +251,22 @@ static int plan_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return plan_op(ctx, QRU_OP_chol_rot, PK_KERNEL, 3.0 * en * en * ek,
                    en * en / 2.0 + en * ek, 0, en);
 }
+/* the batch: chol_rot's rotations on every problem, the pages copied in
+ * and out; the problems' columns run side by side */
+static int plan_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                  int n, int k, int sign, int count,
+                                  qru_ptr L, int ldl, size_t sL, qru_ptr W,
+                                  int ldw, size_t sW, qru_ptr L1, int ld1,
+                                  size_t s1, qru_ptr info, qru_ptr work)
+{
+    (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)sL, (void)W,
+        (void)ldw, (void)sW, (void)L1, (void)ld1, (void)s1, (void)info,
+        (void)work;
+    double en = dd(n), ek = dd(k), ec = dd(count);
+    return plan_op(ctx, QRU_OP_chol_update_batch, PK_KERNEL,
+                   3.0 * en * en * ek * ec,
+                   ec * (2.0 * en * en + 2.0 * en * ek), 0, en * (ek + 1));
+}
 /* the structured rank-k update: prep reads the triangle (its row sums of
  * L .* P: k + 1 per element) and, for k > 1, eliminates a bordered k x k
  * matrix per column; apply reads and writes it */

@@ -244,15 +244,25 @@ struct qru_context {
     char errmsg[QRU_ERRMSG_LEN]; /* qru_last_error(ctx) */
 };
 
+/* A matrix, or a batch of count matrices ("pages") of the same shape:
+ * page i starts at p + i * stride (stride >= ld * cols).  A plain matrix
+ * has count 1 (qru_arg_matrix refuses any other count; the batch routines
+ * check theirs with qru_arg_batch). */
 struct qru_matrix {
     qru_context *ctx;
     qru_dtype dtype;
     int rows, cols, ld;
+    int count;     /* pages (1 for a plain matrix; 0 is an empty batch) */
+    size_t stride; /* elements from one page to the next */
     qru_ptr p;
     int owned; /* 1: p.h was allocated by qru and is freed with the matrix */
 };
 
-
+/* Page i of the batch M. */
+static inline qru_ptr qru_mat_page(const qru_matrix *M, int i)
+{
+    return qru_ptr_add(M->p, (size_t)i * M->stride);
+}
 
 /* ---- the op table of a context (ops.c) ---- */
 
@@ -395,6 +405,31 @@ static inline int qru_chol_rk_cols(int k)
     while (c > 1 && c * (k + 1) * (k + 1) > QRU_CHOL_RK_LOCAL)
         c /= 2;
     return c;
+}
+
+/* The elements of chol_update_batch's work a problem: the copy of the
+ * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n). */
+static inline size_t qru_chol_batch_work(int n, int k)
+{
+    return (size_t)n * ((size_t)n + (size_t)(k > 0 ? k : 0) + 1);
+}
+
+/* The work-group of the GPU kernel of chol_update_batch (a power of two
+ * up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
+ * chol_batch_wg, or by the order n (n rounded up to a power of two,
+ * 32 .. 256). */
+static inline int qru_chol_batch_wg(int knob, int n)
+{
+    int w = 32;
+    if (knob > 0) {
+        w = 1;
+        while (w * 2 <= knob && w < 256)
+            w *= 2;
+        return w;
+    }
+    while (w < n && w < 256)
+        w *= 2;
+    return w;
 }
 
 /* The columns of a segment of chol_r1_rotate on the GPU, and the elements
@@ -590,11 +625,22 @@ int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt);
  * with the matrix): qru_lsq_view_q (matrix.c). */
 int qru_matrix_view(qru_context *ctx, qru_dtype dtype, int rows, int cols,
                     qru_ptr p, int ld, qru_matrix **M);
-/* 0 when M is usable (qru_mat_ok), else -i with the reason as the text
- * ("<name> is NULL", "... belongs to another context", "... holds float,
- * but the call works in double"). */
+/* 0 when M is usable (qru_mat_ok) and one matrix (count 1), else -i
+ * with the reason as the text ("<name> is NULL", "... belongs to another
+ * context", "... holds float, but the call works in double", "... is a
+ * batch of 5 matrices"). */
 int qru_arg_matrix(const qru_context *ctx, int i, const char *name,
                    const qru_matrix *M, qru_dtype dt);
+/* The same for an argument of a batch routine, which takes a batch of
+ * any count (qru_arg_matrix refuses a count other than 1). */
+int qru_arg_batch(const qru_context *ctx, int i, const char *name,
+                  const qru_matrix *M, qru_dtype dt);
+/* 1 when the batches A and B share an element: any page of one with any
+ * page of the other (qru_mem_overlap page by page; also 1 for one batch
+ * given twice).  qru_batch_same_start: both start at the same element
+ * with the same leading dimension and stride. */
+int qru_batch_overlap(const qru_matrix *A, const qru_matrix *B);
+int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
 /* 0 when ctx's device computes in dtype, else QRU_ERR_UNSUPPORTED with
  * the text. */
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype);

@@ -160,6 +160,25 @@
      * is done; if a = 0 or r is not > 0 and finite, the op stores \
      * info = base + i + 1 and stops (L and W then hold partial results). */ \
     QRU_OP(chol_rot, (qru_context *ctx, qru_dtype dt, int n, int k, int sign, qru_ptr L, int ldl, qru_ptr W, int ldw, qru_ptr info, int base), (ctx, dt, n, k, sign, L, ldl, W, ldw, info, base), REQ, ASYNC) \
+    /* The rank-k update (sign > 0) or downdate (sign < 0) of count \
+     * independent Cholesky factors (qru_chol_update_batch), each by the \
+     * rotations of chol_rot (for each column i, the k rotations with \
+     * W(i,q), q = 0..k-1, in order) on a copy, and judged by the \
+     * definiteness rule of qru.h.  Problem b (0 <= b < count) reads the \
+     * n x n page L + b sL (ld ldl; uplo 'L': its lower triangle; 'U': the \
+     * upper triangle of U = L', read as L) and the n x k page W + b sW \
+     * (ld ldw), forms A1's diagonal a_i = ||L(i,:)||^2 + sign \
+     * ||W(i,:)||^2 and tol = n eps max_i a_i over the finite a_i, and \
+     * fails at the first column j (1-based) where a rotation fails (as in \
+     * chol_rot) or a_j is not finite or the new pivot L1(j,j)^2 is not \
+     * finite or <= tol: then info[b] = j and its L1 page is not written; \
+     * else info[b] = 0 and the uplo triangle of the page L1 + b s1 (ld \
+     * ld1) is written.  L1 is L (the same pointer, ld and stride: in \
+     * place) or does not overlap it; W is not modified.  info: count \
+     * elements of type dt in device memory (integer values), written for \
+     * every problem.  work: count * qru_chol_batch_work(n, k) elements \
+     * (qru_internal.h).  n >= 1, k >= 0, count >= 0. */ \
+    QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, work), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

@@ -168,6 +168,11 @@ typedef enum qru_cost_calibrate {
      * (no chain of rotations) while k <= this (at most 32, the ops' \
      * bound); 0: the rotations of chol_rot always */ \
     X(chol_r1_max_k, CHOL_R1_MAX_K, "QRU_CHOL_R1_MAX_K", 0, 32, NULL) \
+    /* work-items a problem of the batched Cholesky update's kernel \
+     * (kernels/qru_batch.cl; rounded down to a power of two, at most the \
+     * kernel's 256); 0: by the order, n rounded up to a power of two \
+     * within 32 .. 256 (the CPU runs the problems one after another) */ \
+    X(chol_batch_wg, CHOL_BATCH_WG, "QRU_CHOL_BATCH_WG", 0, 256, NULL) \
     /* QRU_UPDATE_FAST updates of one column or row and rank-1 \
      * modifications (p = 1) by chains of Givens rotations \
      * (remove_cols.c, givens_chain.c) rather than Householder panels: \

@@ -566,6 +566,38 @@ void chol_update(Context &C, char uplo, const io_array &L, const in_array &W,
     s.commit();
 }
 
+// The batch of qru_chol_update_batch, in place: L is n x (count n), its
+// page i (an n x n factor) in columns i n .. i n + n - 1; W is
+// n x (count k) alike.  Returns info (0, or the failing column of each
+// problem); a failed problem's page is left as it was.
+std::vector<int> chol_update_batch(Context &C, char uplo, const io_array &L,
+                                   const in_array &W, int count, int sign,
+                                   bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Ld = s.inout(L, "R"), *Wd = s.in(W, "x");
+    int n = qru_matrix_rows(Ld), ldl = qru_matrix_ld(Ld),
+        ldw = qru_matrix_ld(Wd);
+    int k = count > 0 ? qru_matrix_cols(Wd) / count : 0;
+    qru_matrix *Lb = nullptr, *Wb = nullptr;
+    check(C.ctx,
+          qru_matrix_wrap_batch(C.ctx, s.dt, n, n, qru_matrix_data(Ld), ldl,
+                                count, (long long)ldl * n, &Lb),
+          "qru_matrix_wrap_batch");
+    s.keep(Lb);
+    check(C.ctx,
+          qru_matrix_wrap_batch(C.ctx, s.dt, n, k, qru_matrix_data(Wd), ldw,
+                                count, (long long)ldw * k, &Wb),
+          "qru_matrix_wrap_batch");
+    s.keep(Wb);
+    std::vector<int> info((size_t)count, 0);
+    int st = qru_chol_update_batch(C.ctx, uplo, Lb, Wb, sign, Lb, info.data());
+    if (st < 0)
+        check(C.ctx, st, "qru_chol_update_batch");
+    s.commit();
+    return info;
+}
+
 nb::object chol_insert(Context &C, char uplo, const in_array &L, int k,
                        const in_array &X, bool check_finite)
 {
@@ -895,6 +927,9 @@ NB_MODULE(_qru, mod)
     mod.def("chol_update", &chol_update, nb::arg("ctx"), nb::arg("uplo"),
             nb::arg("L"), nb::arg("W"), nb::arg("sign"),
             nb::arg("check_finite"));
+    mod.def("chol_update_batch", &chol_update_batch, nb::arg("ctx"),
+            nb::arg("uplo"), nb::arg("L"), nb::arg("W"), nb::arg("count"),
+            nb::arg("sign"), nb::arg("check_finite"));
     mod.def("chol_insert", &chol_insert, nb::arg("ctx"), nb::arg("uplo"),
             nb::arg("L"), nb::arg("k"), nb::arg("X"),
             nb::arg("check_finite"));

@@ -108,6 +108,60 @@ def test_delete(backend, dt, lower, where, p):
     assert np.array_equal(F, F0)
 
 
+def _batch(lead, n, k, dt, lower, sign, seed):
+    """Factors of shape lead + (n, n), their matrices and downdatable x
+    (lead + (n, k)), SciPy's factors of the updated matrices."""
+    rng = np.random.default_rng(seed)
+    cnt = int(np.prod(lead))
+    F = np.empty((cnt, n, n), dt)
+    X = np.empty((cnt, n, k), dt)
+    A1 = np.empty((cnt, n, n))
+    for b in range(cnt):
+        B = rng.uniform(-1, 1, (2 * n, n))
+        A = (B.T @ B).astype(dt).astype(np.float64)
+        Rs = sl.cholesky(A)
+        z = rng.uniform(-1, 1, (n, k))
+        x = (0.5 * Rs.T @ (z / np.linalg.norm(z))).astype(dt)
+        F[b] = _factor(A, lower, dt)
+        X[b] = x
+        x64 = x.astype(np.float64)
+        A1[b] = A + (1 if sign == "+" else -1) * x64 @ x64.T
+    return (F.reshape(lead + (n, n)), X.reshape(lead + (n, k)),
+            A1.reshape(lead + (n, n)))
+
+
+@_params
+@pytest.mark.parametrize("lead,k", [((5,), 1), ((2, 3), 3), ((1,), 2)])
+@pytest.mark.parametrize("sign", ["+", "-"])
+def test_update_batch(backend, dt, lower, lead, k, sign):
+    """Leading batch dimensions (SciPy's batched shapes): every factor as
+    the single update gives it; x of shape (..., n) for k = 1."""
+    n = 9
+    F, X, A1 = _batch(lead, n, k, dt, lower, sign, 21)
+    F0 = F.copy()
+    xv = X[..., 0] if k == 1 else X
+    F1 = qru.cholesky_update(F, xv, sign, lower=lower, backend=backend)
+    assert F1.shape == F.shape and F1.dtype == dt
+    assert np.array_equal(F, F0), "input overwritten"
+    for i in np.ndindex(lead):
+        tri = np.tril if lower else np.triu
+        _check(tri(F1[i]), A1[i], lower, dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_update_batch_failure(backend):
+    """A batch with one downdate that loses definiteness raises
+    LinAlgError naming it, and changes nothing."""
+    F, X, _ = _batch((4,), 8, 1, np.float64, False, "-", 22)
+    X[2] = 2.0 * F[2].T @ np.eye(8)[:, :1]  # twice R's first row: indefinite
+    F0 = F.copy()
+    with pytest.raises(np.linalg.LinAlgError, match=r"1 of 4 .*\(2,\)"):
+        qru.cholesky_update(F, X, "-", backend=backend)
+    assert np.array_equal(F, F0)
+    with pytest.raises(ValueError, match="shape"):
+        qru.cholesky_update(F, X[:3], "-", backend=backend)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("overwrite", [False, True])
 def test_failed_downdate_changes_nothing(backend, overwrite):

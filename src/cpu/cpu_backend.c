@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #define BL(x) cblas_s##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
+#include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -33,6 +35,7 @@
 #define BL(x) cblas_d##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
+#include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -540,6 +543,24 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
         if (bad)
             *SP(info) = (float)(base + bad);
     }
+    return 0;
+}
+
+static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                 int n, int k, int sign, int count,
+                                 qru_ptr L, int ldl, size_t sL, qru_ptr W,
+                                 int ldw, size_t sW, qru_ptr L1, int ld1,
+                                 size_t s1, qru_ptr info, qru_ptr work)
+{
+    (void)ctx;
+    if (n <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        chol_update_batch_d(uplo, n, k, sign, count, DP(L), ldl, sL, DP(W),
+                            ldw, sW, DP(L1), ld1, s1, DP(info), DP(work));
+    else
+        chol_update_batch_s(uplo, n, k, sign, count, SP(L), ldl, sL, SP(W),
+                            ldw, sW, SP(L1), ld1, s1, SP(info), SP(work));
     return 0;
 }
 

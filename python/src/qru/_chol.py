@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _qru
-from ._arrays import numerical, prepare
+from ._arrays import _fw_name, numerical, prepare
 
 
 def _factor(R):
@@ -49,9 +51,18 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     column-major of the computed type in the backend's memory (then R is
     updated in place; on failure it is unchanged).  Its other strict
     triangle is R's.
+
+    Batches (NumPy arrays): R of shape (..., n, n) and x of shape (..., n)
+    or (..., n, k) with the same leading dimensions update every factor in
+    one call of the library (``qru_chol_update_batch``); the result has
+    R's shape and is always a new array.  If any problem fails,
+    ``LinAlgError`` names the failed problems and R is unchanged.
     """
     if sign not in ("+", "-"):
         raise ValueError("sign must be '+' (update) or '-' (downdate)")
+    if getattr(R, "ndim", 2) > 2:
+        return _update_batch(R, x, 1 if sign == "+" else -1, lower,
+                             check_finite, backend, stream)
     P = prepare((R, x), ("R", "x"), backend, stream)
     R1, x = P.arrays
     n = _factor(R1)
@@ -61,6 +72,56 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     numerical(_qru.chol_update, P.ctx, "L" if lower else "U", R1, x,
               1 if sign == "+" else -1, bool(check_finite))
     return P.fw.back(R1)
+
+
+def _update_batch(R, x, sign, lower, check_finite, backend, stream):
+    """cholesky_update of a batch of NumPy arrays, (..., n, n) and
+    (..., n) or (..., n, k): the pages, each column-major, one after
+    another (the transposed pages C-contiguous), seen as an n x (count n)
+    column-major array for the library's batch."""
+    if _fw_name(R) != "numpy" or _fw_name(x) != "numpy":
+        raise TypeError("qru: batched cholesky_update (R.ndim > 2) takes "
+                        "NumPy arrays")
+    R, x = np.asarray(R), np.asarray(x)
+    lead, n = R.shape[:-2], R.shape[-1]
+    if R.shape[-2] != n or n < 1:
+        raise ValueError(f"R must be a batch of square factors (..., n, n), "
+                         f"n >= 1; it is {R.shape}")
+    if x.ndim == R.ndim - 1:
+        x = x[..., None]
+    if x.ndim != R.ndim or x.shape[:-2] != lead or x.shape[-2] != n or \
+            x.shape[-1] < 1:
+        raise ValueError(f"x must be of shape {lead + (n,)} or "
+                         f"{lead + (n, 'k')}, k >= 1; it is {x.shape}")
+    count, k = int(np.prod(lead)), x.shape[-1]
+    for a, nm in ((R, "R"), (x, "x")):
+        if a.dtype.kind not in "fiub":
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
+                            "number type")
+    dt = np.float32 if R.dtype == np.float32 and x.dtype == np.float32 \
+        else np.float64
+    if count == 0:
+        return R.astype(dt, copy=True)
+    Rt = np.ascontiguousarray(np.swapaxes(R.reshape(count, n, n), 1, 2),
+                              dtype=dt)
+    Xt = np.ascontiguousarray(np.swapaxes(x.reshape(count, n, k), 1, 2),
+                              dtype=dt)
+    P = prepare((Rt.reshape(count * n, n).T, Xt.reshape(count * k, n).T),
+                ("R", "x"), backend, stream)
+    F, X = P.arrays
+    info = np.asarray(_qru.chol_update_batch(
+        P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite)))
+    bad = np.flatnonzero(info)
+    if bad.size:
+        where = ", ".join(
+            f"{tuple(int(v) for v in np.unravel_index(b, lead))} at column "
+            f"{int(info[b])}" for b in bad[:5])
+        raise np.linalg.LinAlgError(
+            f"qru: {bad.size} of {count} factors not positive definite after "
+            f"the {'update' if sign > 0 else 'downdate'} ({where}"
+            f"{', ...' if bad.size > 5 else ''}; 1-based columns)")
+    out = np.swapaxes(np.asarray(F).T.reshape(count, n, n), 1, 2)
+    return np.ascontiguousarray(out).reshape(R.shape)
 
 
 def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,

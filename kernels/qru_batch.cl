@@ -1,0 +1,179 @@
+/*
+ * Device kernels of the batched ops (src/qru_ops.h): the rank-k update or
+ * downdate of count independent Cholesky factors (chol_update_batch).
+ * Same conventions as kernels/qru_base.cl; the CPU version
+ * (src/cpu/cpu_batch_kernels.inc) is the reference.
+ */
+#ifndef QRU_BATCH_CL
+#define QRU_BATCH_CL
+
+#ifndef QRU_IDX /* as in qru_base.cl */
+#define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
+#endif
+/* The largest work-group of qru_chol_update_batch (a power of two) and
+ * the rotations formed per round (their c and s in local memory). */
+#ifndef QRU_BATCH_WG
+#define QRU_BATCH_WG 256
+#endif
+#ifndef QRU_BATCH_KB
+#define QRU_BATCH_KB 32
+#endif
+
+/* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
+ * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
+ * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
+ * and finite).  Also the rotations of qru_chol_rot (kernels/qru_chol.cl,
+ * after this file in the OpenCL program; cuda/cuda_chol.cu includes this
+ * file first). */
+QRU_DEVICE T qru_rot_r(T a, T b, int sign)
+{
+    T r;
+    if (sign > 0) {
+        T fa = QRU_FABS(a), fb = QRU_FABS(b);
+        T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
+        if (big == (T)0) {
+            r = (T)0;
+        } else {
+            T q2 = sml / big;
+            r = big * QRU_SQRT((T)1 + q2 * q2);
+        }
+    } else {
+        T r2 = (a - b) * (a + b);
+        r = r2 > (T)0 ? QRU_SQRT(r2) : (T)0;
+    }
+    /* r - r == 0 exactly when r is finite */
+    return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
+}
+
+/*
+ * chol_update_batch: ONE work-group per problem (groups loop over the
+ * problems b = group, group + groups, ...), a power of two items, at most
+ * QRU_BATCH_WG.  Item t owns the rows i = t, t + items, ...: it copies row
+ * i of the factor (uplo 'U': column i of U) and of W into the problem's
+ * work (T: n x n, ld n; Wd: n x k, ld n; then A1's diagonal), and every
+ * later access to those rows is its own, so the work needs no global
+ * barrier.  Per column i the owner of row i forms up to QRU_BATCH_KB
+ * rotations at a time (the order of chol_rot) from T(i,i) and Wd(i,:),
+ * and after the last one judges the pivot by the definiteness rule; one
+ * barrier, then every item applies them to its rows j > i.  The failure
+ * flag lives in local memory and is read after a barrier, so every branch
+ * on it is uniform.  The page of L1 is written only when no column
+ * failed; info[b] (a T holding the failing column or 0) always.
+ */
+QRU_KERNEL void qru_chol_update_batch(
+    int upper, int n, int k, int sign, int count, T eps,
+    QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
+    long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok)
+{
+    QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
+    QRU_LOCAL_DECL(T, cs, 2 * QRU_BATCH_KB);
+    QRU_LOCAL_DECL(int, flag, 1);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    long pw = (long)n * ((long)n + (long)k + 1);
+    int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
+        long tb = ok + (long)b * pw, wb = tb + (long)n * n,
+             ab = wb + (long)n * k;
+        /* the copies and A1's diagonal; its largest finite entry */
+        T amax = (T)0;
+        for (int i = lid; i < n; i += nt) {
+            T sl2 = (T)0, sw2 = (T)0;
+            for (int c = 0; c <= i; ++c) {
+                T v = upper ? L[QRU_IDX(pl, c, i, ldl)]
+                            : L[QRU_IDX(pl, i, c, ldl)];
+                work[QRU_IDX(tb, i, c, n)] = v;
+                sl2 += v * v;
+            }
+            for (int q = 0; q < k; ++q) {
+                T v = W[QRU_IDX(pwb, i, q, ldw)];
+                work[QRU_IDX(wb, i, q, n)] = v;
+                sw2 += v * v;
+            }
+            T a = sign > 0 ? sl2 + sw2 : sl2 - sw2;
+            work[ab + i] = a;
+            if (a - a == (T)0 && a > amax) /* finite */
+                amax = a;
+        }
+        red[lid] = amax;
+        if (lid == 0)
+            flag[0] = 0;
+        QRU_BARRIER;
+        for (int s = nt / 2; s > 0; s >>= 1) {
+            if (lid < s && red[lid + s] > red[lid])
+                red[lid] = red[lid + s];
+            QRU_BARRIER;
+        }
+        T tol = (T)n * eps * red[0];
+        T sg = sign > 0 ? (T)1 : (T)-1;
+        for (int i = 0; i < n; ++i) {
+            for (int ch = 0; ch < nch; ++ch) {
+                int q0 = ch * QRU_BATCH_KB;
+                int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
+                if (lid == i % nt) {
+                    long pii = QRU_IDX(tb, i, i, n);
+                    T a = work[pii];
+                    int bad = 0;
+                    for (int q = 0; q < qn && !bad; ++q) {
+                        T bq = work[QRU_IDX(wb, i, q0 + q, n)];
+                        T r = qru_rot_r(a, bq, sign);
+                        if (r == (T)0) {
+                            bad = 1;
+                        } else {
+                            cs[2 * q] = r / a;
+                            cs[2 * q + 1] = bq / a;
+                            a = r;
+                        }
+                    }
+                    if (!bad)
+                        work[pii] = a;
+                    if (!bad && ch == nch - 1) { /* the rule on the pivot */
+                        T d = a * a, ai = work[ab + i];
+                        if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                            !(d > tol))
+                            bad = 1;
+                    }
+                    if (bad)
+                        flag[0] = i + 1;
+                }
+                QRU_BARRIER;
+                if (flag[0] != 0)
+                    break; /* uniform */
+                for (int j = lid; j < n; j += nt) {
+                    if (j <= i)
+                        continue;
+                    long pj = QRU_IDX(tb, j, i, n);
+                    T lj = work[pj];
+                    for (int q = 0; q < qn; ++q) {
+                        long pq = QRU_IDX(wb, j, q0 + q, n);
+                        T c = cs[2 * q], s = cs[2 * q + 1], w = work[pq];
+                        lj = (lj + sg * s * w) / c;
+                        work[pq] = c * w - s * lj;
+                    }
+                    work[pj] = lj;
+                }
+                QRU_BARRIER; /* cs is formed again */
+            }
+            if (flag[0] != 0)
+                break; /* uniform */
+        }
+        int fail = flag[0];
+        if (fail == 0) {
+            long p1 = o1 + (long)b * s1;
+            for (int i = lid; i < n; i += nt)
+                for (int c = 0; c <= i; ++c) {
+                    T v = work[QRU_IDX(tb, i, c, n)];
+                    if (upper)
+                        L1[QRU_IDX(p1, c, i, ld1)] = v;
+                    else
+                        L1[QRU_IDX(p1, i, c, ld1)] = v;
+                }
+        }
+        if (lid == 0)
+            info[oi + b] = (T)fail;
+        QRU_BARRIER; /* red and flag are set again for the next problem */
+    }
+}
+
+#endif /* QRU_BATCH_CL */

@@ -1,0 +1,43 @@
+/*
+ * The OpenCL launches of the batched ops: chol_update_batch
+ * (kernels/qru_batch.cl), one work-group a problem.
+ */
+#include <float.h>
+
+#include "ocl_internal.h"
+
+int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                          int k, int sign, int count, qru_ptr L, int ldl,
+                          size_t sL, qru_ptr W, int ldw, size_t sW,
+                          qru_ptr L1, int ld1, size_t s1, qru_ptr info,
+                          qru_ptr work)
+{
+    if (n <= 0 || count <= 0)
+        return 0;
+    ocl_prog *p;
+    int st = ocl_get_prog(ctx, dt, &p);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    if (k <= 0)
+        W = L; /* not read; a valid buffer for the argument */
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k > 0 ? k : 0,
+           cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1;
+    cl_long lo = (cl_long)L.off, ls = (cl_long)sL, wo = (cl_long)W.off,
+            ws = (cl_long)sW, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
+            io = (cl_long)info.off, ko = (cl_long)work.off;
+    tval te;
+    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    size_t want = (size_t)qru_chol_batch_wg(
+        qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
+    size_t w = (size_t)pow2_floor(
+        ocl_wg_for(im, p, K_CHOL_UPDATE_BATCH, want));
+    size_t groups = min_sz((size_t)count, GRID_CAP);
+    size_t l[1] = {w}, g[1] = {w * groups};
+    karg a[] = {KINT(up),   KINT(cn),   KINT(ck),   KINT(cs),    KINT(cc),
+                eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
+                KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
+                KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
+                KMEM(work), KLONG(ko)};
+    return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
+}
