@@ -35,6 +35,7 @@ bench_solvers.csv) and, where matplotlib can be imported, a PNG plot
     OPENBLAS_NUM_THREADS=2 python bench_solvers.py [--backend cpu]
         [--repeats 3] [--only nnls,omp,lars] [--table FILE]
         [--sweep [--max-scale 2] [--csv FILE] [--png FILE]]
+    python bench_solvers.py --plot FILE.csv [--png FILE]
 """
 import argparse
 import datetime
@@ -301,6 +302,13 @@ def sweep(be, solvers, repeats, max_scale, mem_fraction, csv_path,
                               peer_cells[1], str(r["steps"]),
                               peer_cells[2], peer_cells[3]]) + "\n")
     print(f"sweep: {len(rows)} rows in {csv_path}")
+    plot_csv(csv_path, png_path)
+
+
+def plot_csv(csv_path, png_path):
+    """The PNG of a sweep's CSV: each solver's seconds against n x m, qru
+    and its peer, log-log."""
+    import csv
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -308,17 +316,18 @@ def sweep(be, solvers, repeats, max_scale, mem_fraction, csv_path,
     except ImportError:
         print("sweep: matplotlib is not installed: no plot")
         return
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    solvers = list(dict.fromkeys(r["solver"] for r in rows))
     fig, axes = plt.subplots(1, len(solvers), figsize=(5 * len(solvers), 4),
                              squeeze=False)
     for ax, s in zip(axes[0], solvers):
-        pts = [(n * m, r) for t, n, m, _, _, r in rows if t == s]
-        if not pts:
-            continue
-        x = [p[0] for p in pts]
-        ax.loglog(x, [p[1]["qru_s"] for p in pts], "o-",
-                  label=f"qru ({be.name})")
-        if all("peer_s" in p[1] for p in pts):
-            ax.loglog(x, [p[1]["peer_s"] for p in pts], "s--",
+        pts = [r for r in rows if r["solver"] == s]
+        x = [int(r["n"]) * int(r["m"]) for r in pts]
+        ax.loglog(x, [float(r["qru_s"]) for r in pts], "o-",
+                  label=f"qru ({pts[0]['backend']})")
+        if all(r["peer_s"] for r in pts):
+            ax.loglog(x, [float(r["peer_s"]) for r in pts], "s--",
                       label=peer(s)[1])
         ax.set_xlabel("n x m")
         ax.set_ylabel("seconds (median)")
@@ -342,7 +351,12 @@ def main():
     ap.add_argument("--mem-fraction", type=float, default=0.5)
     ap.add_argument("--csv", default="bench_solvers.csv")
     ap.add_argument("--png", default="bench_solvers.png")
+    ap.add_argument("--plot", metavar="CSV",
+                    help="only plot a sweep's CSV into --png")
     a = ap.parse_args()
+    if a.plot:
+        plot_csv(a.plot, a.png)
+        return
     solvers = [s for s in a.only.split(",") if s]
     for s in solvers:
         if s not in RUN:

@@ -153,14 +153,25 @@ def test_float32(backend, method):
     """float32 data: float32 results, scikit-learn's steps (its float32
     path), the coefficients to float32's accuracy: a tall problem to the
     end, a wide one for its first 15 steps (further on, the two roundings
-    of float32 part the paths)."""
+    of float32 part the paths).  Two columns that enter at the same alpha
+    to float32's rounding (1e-6 alpha_0: in the tall problem columns 1 and
+    16, 1e-7 apart in double) may enter in either order."""
     for n, m, seed, s, k in [(60, 25, 6, 0, 500), (30, 70, 7, 5, 15)]:
         X, y = problem(n, m, seed, np.float32, s)
         a, act, c = qru.lars_path(X, y, method=method, max_iter=k,
                                   backend=backend)
         wa, wact, wc = sk_lars(X, y, method=method, max_iter=k)
         assert a.dtype == c.dtype == np.float32
-        assert act == wact and a.shape == wa.shape and c.shape == wc.shape
+        assert len(act) == len(wact) and a.shape == wa.shape
+        assert c.shape == wc.shape
+        i = 0
+        while i < len(act):
+            if act[i] == wact[i]:
+                i += 1
+                continue
+            assert i + 1 < len(act) and act[i:i + 2] == wact[i:i + 2][::-1]
+            assert abs(wa[i] - wa[i + 1]) <= 1e-6 * wa[0], (i, act, wact)
+            i += 2
         assert np.allclose(a, wa, rtol=1e-4, atol=1e-6 * wa[0])
         assert np.linalg.norm(c - wc) <= 1e-3 * np.linalg.norm(wc)
 
