@@ -11,6 +11,9 @@
 #include "qru_kdefs.h"
 #include "qru_batch.cl"
 
+static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM,
+              "the kernel's local copy and the host's rule must agree");
+
 template <typename T>
 static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                int n, int k, int sign, int count, qru_ptr L,
@@ -25,7 +28,7 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
-        (T *)work.h, (long)work.off);
+        (T *)work.h, (long)work.off, qru_chol_batch_local(n, k));
     return qru_cuda_launched();
 }
 

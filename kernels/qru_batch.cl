@@ -18,6 +18,11 @@
 #ifndef QRU_BATCH_KB
 #define QRU_BATCH_KB 32
 #endif
+/* Elements of local memory for the working copy of a small problem
+ * (QRU_CHOL_BATCH_LM of src/qru_internal.h, which says which fit). */
+#ifndef QRU_BATCH_LM
+#define QRU_BATCH_LM 2560
+#endif
 
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
@@ -50,9 +55,10 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * problems b = group, group + groups, ...), a power of two items, at most
  * QRU_BATCH_WG.  Item t owns the rows i = t, t + items, ...: it copies row
  * i of the factor (uplo 'U': column i of U) and of W into the problem's
- * work (T: n x n, ld n; Wd: n x k, ld n; then A1's diagonal), and every
- * later access to those rows is its own, so the work needs no global
- * barrier.  Per column i the owner of row i forms up to QRU_BATCH_KB
+ * working copy (lm: in local memory, the triangle packed by rows, then
+ * W, then A1's diagonal; else in work: T n x n, ld n, Wd n x k, ld n,
+ * then A1's diagonal), and every later access to those rows is its own,
+ * so the copy needs no barrier.  Per column i the owner of row i forms up to QRU_BATCH_KB
  * rotations at a time (the order of chol_rot) from T(i,i) and Wd(i,:),
  * and after the last one judges the pivot by the definiteness rule; one
  * barrier, then every item applies them to its rows j > i.  The failure
@@ -60,13 +66,24 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * on it is uniform.  The page of L1 is written only when no column
  * failed; info[b] (a T holding the failing column or 0) always.
  */
+/* The working copy's element at local index li (lm) or at work[gi]. */
+#define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
+#define QRU_BW_SET(li, gi, v)                                                  \
+    do {                                                                       \
+        if (lm)                                                                \
+            loc[li] = (v);                                                     \
+        else                                                                   \
+            work[gi] = (v);                                                    \
+    } while (0)
+
 QRU_KERNEL void qru_chol_update_batch(
     int upper, int n, int k, int sign, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm)
 {
     QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
+    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
     QRU_LOCAL_DECL(T, cs, 2 * QRU_BATCH_KB);
     QRU_LOCAL_DECL(int, flag, 1);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
@@ -76,6 +93,8 @@ QRU_KERNEL void qru_chol_update_batch(
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
              ab = wb + (long)n * k;
+        /* local: the triangle packed by rows, then W, then A1's diagonal */
+        int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
         /* the copies and A1's diagonal; its largest finite entry */
         T amax = (T)0;
         for (int i = lid; i < n; i += nt) {
@@ -83,16 +102,16 @@ QRU_KERNEL void qru_chol_update_batch(
             for (int c = 0; c <= i; ++c) {
                 T v = upper ? L[QRU_IDX(pl, c, i, ldl)]
                             : L[QRU_IDX(pl, i, c, ldl)];
-                work[QRU_IDX(tb, i, c, n)] = v;
+                QRU_BW_SET(i * (i + 1) / 2 + c, QRU_IDX(tb, i, c, n), v);
                 sl2 += v * v;
             }
             for (int q = 0; q < k; ++q) {
                 T v = W[QRU_IDX(pwb, i, q, ldw)];
-                work[QRU_IDX(wb, i, q, n)] = v;
+                QRU_BW_SET(lw + i + q * n, QRU_IDX(wb, i, q, n), v);
                 sw2 += v * v;
             }
             T a = sign > 0 ? sl2 + sw2 : sl2 - sw2;
-            work[ab + i] = a;
+            QRU_BW_SET(la + i, ab + i, a);
             if (a - a == (T)0 && a > amax) /* finite */
                 amax = a;
         }
@@ -113,10 +132,12 @@ QRU_KERNEL void qru_chol_update_batch(
                 int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
                 if (lid == i % nt) {
                     long pii = QRU_IDX(tb, i, i, n);
-                    T a = work[pii];
+                    int lii = i * (i + 1) / 2 + i;
+                    T a = QRU_BW_GET(lii, pii);
                     int bad = 0;
                     for (int q = 0; q < qn && !bad; ++q) {
-                        T bq = work[QRU_IDX(wb, i, q0 + q, n)];
+                        T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
+                                          QRU_IDX(wb, i, q0 + q, n));
                         T r = qru_rot_r(a, bq, sign);
                         if (r == (T)0) {
                             bad = 1;
@@ -127,9 +148,9 @@ QRU_KERNEL void qru_chol_update_batch(
                         }
                     }
                     if (!bad)
-                        work[pii] = a;
+                        QRU_BW_SET(lii, pii, a);
                     if (!bad && ch == nch - 1) { /* the rule on the pivot */
-                        T d = a * a, ai = work[ab + i];
+                        T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
                         if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
                             !(d > tol))
                             bad = 1;
@@ -144,14 +165,17 @@ QRU_KERNEL void qru_chol_update_batch(
                     if (j <= i)
                         continue;
                     long pj = QRU_IDX(tb, j, i, n);
-                    T lj = work[pj];
+                    int lj0 = j * (j + 1) / 2 + i;
+                    T lj = QRU_BW_GET(lj0, pj);
                     for (int q = 0; q < qn; ++q) {
                         long pq = QRU_IDX(wb, j, q0 + q, n);
-                        T c = cs[2 * q], s = cs[2 * q + 1], w = work[pq];
+                        int lq = lw + j + (q0 + q) * n;
+                        T c = cs[2 * q], s = cs[2 * q + 1],
+                          w = QRU_BW_GET(lq, pq);
                         lj = (lj + sg * s * w) / c;
-                        work[pq] = c * w - s * lj;
+                        QRU_BW_SET(lq, pq, c * w - s * lj);
                     }
-                    work[pj] = lj;
+                    QRU_BW_SET(lj0, pj, lj);
                 }
                 QRU_BARRIER; /* cs is formed again */
             }
@@ -163,7 +187,8 @@ QRU_KERNEL void qru_chol_update_batch(
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
                 for (int c = 0; c <= i; ++c) {
-                    T v = work[QRU_IDX(tb, i, c, n)];
+                    T v = QRU_BW_GET(i * (i + 1) / 2 + c,
+                                     QRU_IDX(tb, i, c, n));
                     if (upper)
                         L1[QRU_IDX(p1, c, i, ld1)] = v;
                     else
@@ -175,5 +200,8 @@ QRU_KERNEL void qru_chol_update_batch(
         QRU_BARRIER; /* red and flag are set again for the next problem */
     }
 }
+
+#undef QRU_BW_GET
+#undef QRU_BW_SET
 
 #endif /* QRU_BATCH_CL */

@@ -22,7 +22,8 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
     if (k <= 0)
         W = L; /* not read; a valid buffer for the argument */
     cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k > 0 ? k : 0,
-           cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1;
+           cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1,
+           lm = qru_chol_batch_local(n, k);
     cl_long lo = (cl_long)L.off, ls = (cl_long)sL, wo = (cl_long)W.off,
             ws = (cl_long)sW, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
             io = (cl_long)info.off, ko = (cl_long)work.off;
@@ -38,6 +39,6 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
-                KMEM(work), KLONG(ko)};
+                KMEM(work), KLONG(ko),  KINT(lm)};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
 }

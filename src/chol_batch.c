@@ -43,16 +43,18 @@ static int chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
             info[i] = 0;
         return 0;
     }
+    /* small problems need one problem's work (the CPU's), all in one call */
     size_t pw = qru_chol_batch_work(n, k);
-    size_t part = QRU_BATCH_PART_ELEMS / pw;
+    int local = qru_chol_batch_local(n, k);
+    size_t part = local ? (size_t)count : QRU_BATCH_PART_ELEMS / pw;
     if (part < 1)
         part = 1;
     if (part > (size_t)count)
         part = (size_t)count;
     size_t head = qru_chol_align((size_t)count);
     qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, (head + part * pw) * qru_dtype_size(dt),
-                              &ws));
+    QRU_TRY(qru_ctx_workspace(
+        ctx, (head + (local ? 1 : part) * pw) * qru_dtype_size(dt), &ws));
     double *h = malloc(sizeof(double) * (size_t)count);
     if (!h)
         return QRU_HOST_ALLOC_FAILED;

@@ -414,6 +414,19 @@ static inline size_t qru_chol_batch_work(int n, int k)
     return (size_t)n * ((size_t)n + (size_t)(k > 0 ? k : 0) + 1);
 }
 
+/* Elements of local memory the GPU kernel of chol_update_batch has for a
+ * problem's working copy (QRU_BATCH_LM of kernels/qru_batch.cl: 20 KiB in
+ * double), and whether a problem of order n and rank k fits there (the
+ * lower triangle packed by rows, W and A1's diagonal): then it needs no
+ * work in device memory. */
+#define QRU_CHOL_BATCH_LM 2560
+static inline int qru_chol_batch_local(int n, int k)
+{
+    return (size_t)n * ((size_t)n + 1) / 2 +
+               (size_t)n * (size_t)((k > 0 ? k : 0) + 1) <=
+           QRU_CHOL_BATCH_LM;
+}
+
 /* The work-group of the GPU kernel of chol_update_batch (a power of two
  * up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
  * chol_batch_wg, or by the order n (n rounded up to a power of two,

@@ -177,7 +177,9 @@
      * place) or does not overlap it; W is not modified.  info: count \
      * elements of type dt in device memory (integer values), written for \
      * every problem.  work: count * qru_chol_batch_work(n, k) elements \
-     * (qru_internal.h).  n >= 1, k >= 0, count >= 0. */ \
+     * (qru_internal.h), or one problem's share where \
+     * qru_chol_batch_local(n, k) (the GPU kernels keep such problems in \
+     * local memory).  n >= 1, k >= 0, count >= 0. */ \
     QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, work), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
