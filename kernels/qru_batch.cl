@@ -10,13 +10,9 @@
 #ifndef QRU_IDX /* as in qru_base.cl */
 #define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
 #endif
-/* The largest work-group of qru_chol_update_batch (a power of two) and
- * the rotations formed per round (their c and s in local memory). */
+/* The largest work-group of qru_chol_update_batch (a power of two). */
 #ifndef QRU_BATCH_WG
 #define QRU_BATCH_WG 256
-#endif
-#ifndef QRU_BATCH_KB
-#define QRU_BATCH_KB 32
 #endif
 /* Elements of local memory for the working copy of a small problem
  * (QRU_CHOL_BATCH_LM of src/qru_internal.h, which says which fit). */
@@ -57,14 +53,15 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * i of the factor (uplo 'U': column i of U) and of W into the problem's
  * working copy (lm: in local memory, the triangle packed by rows, then
  * W, then A1's diagonal; else in work: T n x n, ld n, Wd n x k, ld n,
- * then A1's diagonal), and every later access to those rows is its own,
- * so the copy needs no barrier.  Per column i the owner of row i forms up to QRU_BATCH_KB
- * rotations at a time (the order of chol_rot) from T(i,i) and Wd(i,:),
- * and after the last one judges the pivot by the definiteness rule; one
- * barrier, then every item applies them to its rows j > i.  The failure
- * flag lives in local memory and is read after a barrier, so every branch
- * on it is uniform.  The page of L1 is written only when no column
- * failed; info[b] (a T holding the failing column or 0) always.
+ * then A1's diagonal), and every later write to those rows is its own,
+ * so the copy needs no barrier.  Per column i every item forms the k
+ * rotations (the order of chol_rot) from T(i,i) and Wd(i,:), which no
+ * item writes in that step, and judges the new pivot by the definiteness
+ * rule: the same values everywhere, so the verdict is uniform without a
+ * flag; then each item applies the rotations, formed again, to its rows
+ * j > i, and after ONE barrier a column the owner of row i writes the
+ * pivot.  The page of L1 is written only when no column failed; info[b]
+ * (a T holding the failing column or 0) always.
  */
 /* The working copy's element at local index li (lm) or at work[gi]. */
 #define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
@@ -84,11 +81,8 @@ QRU_KERNEL void qru_chol_update_batch(
 {
     QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
     QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
-    QRU_LOCAL_DECL(T, cs, 2 * QRU_BATCH_KB);
-    QRU_LOCAL_DECL(int, flag, 1);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     long pw = (long)n * ((long)n + (long)k + 1);
-    int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
@@ -116,8 +110,6 @@ QRU_KERNEL void qru_chol_update_batch(
                 amax = a;
         }
         red[lid] = amax;
-        if (lid == 0)
-            flag[0] = 0;
         QRU_BARRIER;
         for (int s = nt / 2; s > 0; s >>= 1) {
             if (lid < s && red[lid + s] > red[lid])
@@ -126,63 +118,52 @@ QRU_KERNEL void qru_chol_update_batch(
         }
         T tol = (T)n * eps * red[0];
         T sg = sign > 0 ? (T)1 : (T)-1;
+        int fail = 0;
         for (int i = 0; i < n; ++i) {
-            for (int ch = 0; ch < nch; ++ch) {
-                int q0 = ch * QRU_BATCH_KB;
-                int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
-                if (lid == i % nt) {
-                    long pii = QRU_IDX(tb, i, i, n);
-                    int lii = i * (i + 1) / 2 + i;
-                    T a = QRU_BW_GET(lii, pii);
-                    int bad = 0;
-                    for (int q = 0; q < qn && !bad; ++q) {
-                        T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
-                                          QRU_IDX(wb, i, q0 + q, n));
-                        T r = qru_rot_r(a, bq, sign);
-                        if (r == (T)0) {
-                            bad = 1;
-                        } else {
-                            cs[2 * q] = r / a;
-                            cs[2 * q + 1] = bq / a;
-                            a = r;
-                        }
-                    }
-                    if (!bad)
-                        QRU_BW_SET(lii, pii, a);
-                    if (!bad && ch == nch - 1) { /* the rule on the pivot */
-                        T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
-                        if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
-                            !(d > tol))
-                            bad = 1;
-                    }
-                    if (bad)
-                        flag[0] = i + 1;
-                }
-                QRU_BARRIER;
-                if (flag[0] != 0)
-                    break; /* uniform */
-                for (int j = lid; j < n; j += nt) {
-                    if (j <= i)
-                        continue;
-                    long pj = QRU_IDX(tb, j, i, n);
-                    int lj0 = j * (j + 1) / 2 + i;
-                    T lj = QRU_BW_GET(lj0, pj);
-                    for (int q = 0; q < qn; ++q) {
-                        long pq = QRU_IDX(wb, j, q0 + q, n);
-                        int lq = lw + j + (q0 + q) * n;
-                        T c = cs[2 * q], s = cs[2 * q + 1],
-                          w = QRU_BW_GET(lq, pq);
-                        lj = (lj + sg * s * w) / c;
-                        QRU_BW_SET(lq, pq, c * w - s * lj);
-                    }
-                    QRU_BW_SET(lj0, pj, lj);
-                }
-                QRU_BARRIER; /* cs is formed again */
+            /* every item forms column i's k rotations from the pivot row
+             * (final since the last barrier) and judges the new pivot:
+             * the same values in every item, so the verdict is uniform */
+            long pii = QRU_IDX(tb, i, i, n);
+            int lii = i * (i + 1) / 2 + i;
+            T a0 = QRU_BW_GET(lii, pii), a = a0;
+            for (int q = 0; q < k && !fail; ++q) {
+                T r = qru_rot_r(
+                    a, QRU_BW_GET(lw + i + q * n, QRU_IDX(wb, i, q, n)),
+                    sign);
+                if (r == (T)0)
+                    fail = i + 1;
+                a = r;
             }
-            if (flag[0] != 0)
+            if (!fail) { /* the rule on the pivot */
+                T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
+                if (!(ai - ai == (T)0) || !(d - d == (T)0) || !(d > tol))
+                    fail = i + 1;
+            }
+            if (fail)
                 break; /* uniform */
+            /* the rotations, formed again, on this item's rows j > i */
+            for (int j = lid; j < n; j += nt) {
+                if (j <= i)
+                    continue;
+                long pj = QRU_IDX(tb, j, i, n);
+                int lj0 = j * (j + 1) / 2 + i;
+                T lj = QRU_BW_GET(lj0, pj), aq = a0;
+                for (int q = 0; q < k; ++q) {
+                    long pq = QRU_IDX(wb, j, q, n);
+                    int lq = lw + j + q * n;
+                    T bq = QRU_BW_GET(lw + i + q * n, QRU_IDX(wb, i, q, n));
+                    T r = qru_rot_r(aq, bq, sign);
+                    T c = r / aq, s = bq / aq, w = QRU_BW_GET(lq, pq);
+                    aq = r;
+                    lj = (lj + sg * s * w) / c;
+                    QRU_BW_SET(lq, pq, c * w - s * lj);
+                }
+                QRU_BW_SET(lj0, pj, lj);
+            }
+            QRU_BARRIER; /* rows > i final for column i + 1 */
+            if (lid == i % nt) /* T(i, i) is read no more */
+                QRU_BW_SET(lii, pii, a);
         }
-        int fail = flag[0];
         if (fail == 0) {
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
@@ -197,7 +178,7 @@ QRU_KERNEL void qru_chol_update_batch(
         }
         if (lid == 0)
             info[oi + b] = (T)fail;
-        QRU_BARRIER; /* red and flag are set again for the next problem */
+        QRU_BARRIER; /* red and the copy are set again for the next problem */
     }
 }
 

@@ -358,6 +358,21 @@ START_TEST(test_batch_update)
                 double e = run_case(&c, &seed);
                 worst = e > worst ? e : worst;
             }
+    /* work-groups of 32 items (the private knob), so that each item owns
+     * several rows: order 65 (the copy in local memory) and 100 (in
+     * device memory) */
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_WG, 32),
+                     0);
+    for (int a = 0; a < 4; ++a) {
+        int n = a < 2 ? 65 : 100, k = a % 2 ? 3 : 1;
+        bcase c = {dt, UPLOS[_i / 2], n, k, 9, a == 1 ? -1 : 1, a % 2,
+                   n + 1, n, n + 2, 0, 0, 0, 0, GOOD};
+        double e = run_case(&c, &seed);
+        worst = e > worst ? e : worst;
+    }
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_WG, 0),
+                     0);
     printf("batch update %c dt %d: max scaled error %.3g\n", UPLOS[_i / 2],
            qru_test_dtype(ctx, _i % 2), worst);
 }
