@@ -11,6 +11,9 @@ function [R1, p] = qru_cholupdate(R, x, varargin)
 %   success; p = 1 when the downdated matrix is not positive definite and
 %   p = 2 when R is singular (a zero on its diagonal; downdates only, as
 %   Octave's); for p > 0, R1 = R.
+%   Pages: R n x n x P and x n x k x P update the P factors at once (as
+%   pagemtimes: page i of R1 is qru_cholupdate(R(:,:,i), x(:,:,i), op));
+%   p is then P x 1, one entry a page, and a failed page of R1 is R's.
 %   Classes as Octave's cholupdate: R and x may be double, single or an
 %   integer class (logical and char are refused); the result is single if
 %   either is single, else double.
@@ -26,6 +29,10 @@ if nargin < 2
   error('qru:cholupdate:nargin', '%s: needs R and x (got %d arguments)', fn, nargin);
 end
 [op, backend] = qru_trailing(fn, 3, varargin, {'+', '-'});
+if ndims(R) > 2 || ndims(x) > 2
+  [R1, p] = cholupdate_pages(fn, R, x, op, backend, nargout);
+  return;
+end
 qru_chol_factor_arg(fn, R);
 n = size(R, 1);
 if ~isnumeric(x) || ~isreal(x) || size(x, 1) ~= n || isempty(x)
@@ -47,5 +54,30 @@ if p && nargout < 2
   error('qru:cholupdate:notPositiveDefinite', ...
         '%s: the downdated matrix R''*R - x*x'' is not positive definite (at column %d)', ...
         fn, info);
+end
+end
+
+function [R1, p] = cholupdate_pages(fn, R, x, op, backend, nout)
+% The pages of R (n x n x P) and x (n x k x P) by one batched update.
+if ~isnumeric(R) || ~isreal(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
+  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be a real n x n x P array', ...
+                class(R), mat2str(size(R)));
+end
+n = size(R, 1); P = size(R, 3);
+if ~isnumeric(x) || ~isreal(x) || issparse(x) || ndims(x) > 3 || size(x, 1) ~= n || size(x, 3) ~= P
+  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but with R''s pages it must be a real n x k x P array (n = %d, P = %d)', ...
+                class(x), mat2str(size(x)), n, P);
+end
+[R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);
+[R1, info] = qru_mex('cholupdate', R, x, op, backend);
+p = double(info > 0);
+if strcmp(op, '-')  % a singular page (a zero on its diagonal): p = 2
+  d = reshape(R(repmat(logical(eye(n)), [1 1 P])), n, P);
+  p(any(d == 0, 1)) = 2;
+end
+if any(p) && nout < 2
+  error('qru:cholupdate:notPositiveDefinite', ...
+        '%s: page %d: the downdated matrix is not positive definite (at column %d)', ...
+        fn, find(p, 1), info(find(p, 1)));
 end
 end

@@ -48,6 +48,8 @@
  *     matrix may be rank-deficient (QRU_RANK_ACCEPT), except for columns
  *     added in the thin form, which the library refuses: qru:numerical)
  *   qru_mex('cholupdate', R, X, op [, backend])         -> R1, info
+ *     (R n x n x P and X n x k x P: the P pages at once,
+ *     qru_chol_update_batch; info P x 1, failed pages of R1 = R's)
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
  *   qru_mex('choldelete', R, j, p [, backend])          -> R1
  *   qru_mex('cholshift', R, i, j [, backend])           -> R1
@@ -955,6 +957,71 @@ static void chol_info(int st, int nlhs, mxArray *plhs[], const char *fn,
         plhs[1] = mxCreateDoubleScalar(0.0);
 }
 
+/* A P-page batch (rows x cols x P, P = pages) of ctx holding the host
+ * pages at data, of the array's class (the same as dt: the caller casts). */
+static qru_matrix *upload_pages(qru_context *ctx, qru_dtype dt, int rows,
+                                int cols, int pages, const mxArray *a)
+{
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    if (!has_dtype(a, dt))
+        fail("qru:usage", "the pages of R and X must have the same class");
+    qru_matrix *M = NULL;
+    check(qru_matrix_create_batch(ctx, dt, rows, cols, 0, pages, 0, &M),
+          "qru_matrix_create_batch");
+    tmp_mat[n_tmp++] = M;
+    if ((size_t)rows * cols * pages > 0)
+        check(qru_matrix_upload(M, mxGetData(a), rows), "qru_matrix_upload");
+    return M;
+}
+
+/* [R1, info] = cholupdate(R, X, op) on pages: R n x n x P, X n x k x P. */
+static void cholupdate_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
+                             const mxArray *prhs[], int sign)
+{
+    const mwSize *dr = mxGetDimensions(prhs[0]),
+                 *dx = mxGetDimensions(prhs[1]);
+    int nr = (int)mxGetNumberOfDimensions(prhs[0]),
+        nx = (int)mxGetNumberOfDimensions(prhs[1]);
+    int n = (int)dr[0], pages = nr > 2 ? (int)dr[2] : 1;
+    int k = (int)dx[1], px = nx > 2 ? (int)dx[2] : 1;
+    if (nr > 3 || nx > 3 || (int)dr[1] != n || (int)dx[0] != n || px != pages)
+        fail("qru:usage", "pages: R must be n x n x P and X n x k x P");
+    qru_dtype dt = dtype_of(prhs, 2);
+    qru_matrix *R = upload_pages(ctx, dt, n, n, pages, prhs[0]);
+    qru_matrix *X = upload_pages(ctx, dt, n, k, pages, prhs[1]);
+    int *info = mxMalloc(sizeof(int) * (size_t)(pages > 0 ? pages : 1));
+    int st = qru_chol_update_batch(ctx, 'U', R, X, sign, R, info);
+    if (st < 0 || st > pages) {
+        mxFree(info);
+        check(st, "qru_chol_update_batch");
+    }
+    mwSize dims[3] = {(mwSize)n, (mwSize)n, (mwSize)pages};
+    mxArray *out = mxCreateNumericArray(3, dims,
+                                        dt == QRU_FLOAT ? mxSINGLE_CLASS
+                                                        : mxDOUBLE_CLASS,
+                                        mxREAL);
+    if ((size_t)n * pages > 0) {
+        int ds = qru_matrix_download(R, mxGetData(out), n);
+        if (ds) {
+            mxFree(info);
+            mxDestroyArray(out);
+            check(ds, "qru_matrix_download");
+        }
+        size_t es = dt == QRU_FLOAT ? sizeof(float) : sizeof(double);
+        for (int q = 0; q < pages; ++q)
+            zero_below(R, (char *)mxGetData(out) + es * (size_t)n * n * q, n,
+                       n);
+    }
+    plhs[0] = out;
+    if (nlhs >= 2) {
+        plhs[1] = mxCreateDoubleMatrix((mwSize)pages, 1, mxREAL);
+        for (int q = 0; q < pages; ++q)
+            mxGetPr(plhs[1])[q] = info[q];
+    }
+    mxFree(info);
+}
+
 /* [R1, info] = cholupdate(R, X, op) */
 static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
                            const mxArray *prhs[])
@@ -974,6 +1041,12 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
         fail("qru:usage", "op must be '+' or '-'");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
+    if (mxGetNumberOfDimensions(prhs[0]) > 2 ||
+        mxGetNumberOfDimensions(prhs[1]) > 2) {
+        cholupdate_pages(get_context(b), nlhs, plhs, prhs,
+                         op[0] == '+' ? 1 : -1);
+        return;
+    }
     need_square(prhs[0], "R");
     need_matrix(prhs[1], "X");
     if (mxGetM(prhs[1]) != mxGetM(prhs[0]))

@@ -45,6 +45,32 @@ for c = 1:numel(classes)
             cls, info, ~isequal(R1, Rs));
   [R1, info] = qru_cholupdate(Rs, cast(randn(n, 1), cls), '+', backend);
   qru_check(info == 0, 'cholupdate + %s: info %d on success', cls, info);
+  % ---- pages: P factors updated at once, each against the single update
+  P = 6; Rp = zeros(n, n, P); Xp = randn(n, 2, P) / 2; Ap = zeros(n, n, P);
+  for q = 1:P
+    Gq = randn(n + 8, n); Ap(:, :, q) = Gq' * Gq; Rp(:, :, q) = chol(Ap(:, :, q));
+  end
+  [R1, pp] = qru_cholupdate(cast(Rp, cls), cast(Xp, cls), '+', backend);
+  qru_check(isequal(size(R1), [n n P]) && isequal(pp, zeros(P, 1)), ...
+            'cholupdate pages %s: size %s, p %s', cls, mat2str(size(R1)), mat2str(pp'));
+  for q = 1:P
+    chol_check(sprintf('cholupdate pages %s page %d', cls, q), cls, R1(:, :, q), ...
+               Ap(:, :, q) + Xp(:, :, q) * Xp(:, :, q)', ep);
+  end
+  % a downdate that loses definiteness on page 2 only
+  Xd = Xp / 4; Xd(:, :, 2) = 0; Xd(3, 1, 2) = sqrt(2 * Ap(3, 3, 2));
+  [R1, pp] = qru_cholupdate(cast(Rp, cls), cast(Xd, cls), '-', backend);
+  qru_check(isequal(pp, [0; 1; 0; 0; 0; 0]) && isequal(R1(:, :, 2), cast(Rp(:, :, 2), cls)), ...
+            'cholupdate pages - %s: p %s, failed page changed %d', cls, mat2str(pp'), ...
+            ~isequal(R1(:, :, 2), cast(Rp(:, :, 2), cls)));
+  for q = [1 3:P]
+    chol_check(sprintf('cholupdate pages - %s page %d', cls, q), cls, R1(:, :, q), ...
+               Ap(:, :, q) - Xd(:, :, q) * Xd(:, :, q)', ep * cond(Ap(:, :, q)));
+  end
+  qru_expect_error('qru:cholupdate:notPositiveDefinite', sprintf('cholupdate pages - %s', cls), ...
+                   @qru_cholupdate, cast(Rp, cls), cast(Xd, cls), '-', backend);
+  qru_expect_error('qru:cholupdate:x', sprintf('cholupdate pages size %s', cls), ...
+                   @qru_cholupdate, cast(Rp, cls), cast(Xp(:, :, 1:P-1), cls), backend);
   % ---- insert p rows/columns at position j
   for p = [1 4]
     for j = [1 9 n+1]
