@@ -1,8 +1,8 @@
 /*
  * CUDA versions of the batched ops (contracts in src/qru_ops.h; the CPU
  * versions in src/cpu/cpu_batch_kernels.inc are the reference):
- * chol_update_batch, the kernel of kernels/qru_batch.cl, one block a
- * problem.
+ * chol_update_batch, lsq_batch_add_rows and lsq_batch_solve, the kernels
+ * of kernels/qru_batch.cl, one block a problem.
  */
 #include <float.h>
 
@@ -52,4 +52,72 @@ int qru_cu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                             count, L, ldl, sL, W, ldw, sW,
                                             L1, ld1, s1, info, work,
                                             FLT_EPSILON);
+}
+
+template <typename T>
+static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
+                                int count, qru_ptr R, int ldr, size_t sR,
+                                qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
+                                qru_ptr U, int ldu, size_t sU, qru_ptr E,
+                                int lde, size_t sE, qru_ptr work)
+{
+    int threads = qru_chol_batch_wg(0, m + r);
+    int blocks = count < (1 << 20) ? count : (1 << 20);
+    qru_lsq_batch_add_rows<T><<<blocks, threads, 0, qru_cuda(ctx)->stream>>>(
+        m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
+        (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
+        (const T *)U.h, (long)U.off, ldu, (long)sU, (const T *)E.h,
+        (long)E.off, lde, (long)sE, (T *)work.h, (long)work.off,
+        qru_lsq_batch_local(m, r));
+    return qru_cuda_launched();
+}
+
+int qru_cu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
+                              int p, int count, qru_ptr R, int ldr,
+                              size_t sR, qru_ptr D, int ldd, size_t sD,
+                              qru_ptr rho2, qru_ptr U, int ldu, size_t sU,
+                              qru_ptr E, int lde, size_t sE, qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    return dt == QRU_DOUBLE
+               ? lsq_batch_add_rows_t<double>(ctx, m, r, p, count, R, ldr,
+                                              sR, D, ldd, sD, rho2, U, ldu,
+                                              sU, E, lde, sE, work)
+               : lsq_batch_add_rows_t<float>(ctx, m, r, p, count, R, ldr, sR,
+                                             D, ldd, sD, rho2, U, ldu, sU, E,
+                                             lde, sE, work);
+}
+
+template <typename T>
+static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
+                             int count, qru_ptr R, int ldr, size_t sR,
+                             qru_ptr D, int ldd, size_t sD, qru_ptr X,
+                             int ldx, size_t sX, qru_ptr info, qru_ptr work,
+                             T eps)
+{
+    int threads = qru_chol_batch_wg(0, m);
+    int blocks = count < (1 << 20) ? count : (1 << 20);
+    qru_lsq_batch_solve<T><<<blocks, threads, 0, qru_cuda(ctx)->stream>>>(
+        m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
+        (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,
+        ldx, (long)sX, (T *)info.h, (long)info.off, (T *)work.h,
+        (long)work.off, qru_lsq_batch_local(m, r));
+    return qru_cuda_launched();
+}
+
+int qru_cu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
+                           int n, int count, qru_ptr R, int ldr, size_t sR,
+                           qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx,
+                           size_t sX, qru_ptr info, qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || count <= 0)
+        return 0;
+    return dt == QRU_DOUBLE
+               ? lsq_batch_solve_t<double>(ctx, m, r, n, count, R, ldr, sR,
+                                           D, ldd, sD, X, ldx, sX, info,
+                                           work, DBL_EPSILON)
+               : lsq_batch_solve_t<float>(ctx, m, r, n, count, R, ldr, sR, D,
+                                          ldd, sD, X, ldx, sX, info, work,
+                                          FLT_EPSILON);
 }

@@ -62,7 +62,8 @@
  * One tolerance per kind of factorisation, eps = FLT_EPSILON or
  * DBL_EPSILON by element type; the status is the first (1-based) column j
  * that fails.
- * - QR (qru_lsq_solve(), qru_lsq_add_cols()): R (n x m) is judged
+ * - QR (qru_lsq_solve(), qru_lsq_add_cols(), qru_lsq_batch_solve() (each
+ *   problem)): R (n x m) is judged
  *   rank-deficient at column j when R(j,j) is not finite or
  *   |R(j,j)| <= max(n, m) * eps * max_i ||R(1:i,i)||_2, the maximum over
  *   the finite column norms (the column norms of R are those of A, since Q
@@ -461,7 +462,8 @@ QRU_API int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int col
  *  context's memory, contents undefined: page i (0-based) starts i*stride
  *  elements after the first, each with leading dimension ld.  ld = 0 means
  *  max(1, rows); stride = 0 means ld*cols.  A matrix of qru_matrix_create()
- *  is a batch of count 1.  The batch routines (qru_chol_update_batch())
+ *  is a batch of count 1.  The batch routines (qru_chol_update_batch(),
+ *  qru_lsq_batch_*())
  *  take batches; every other routine that takes a matrix takes exactly one
  *  (count 1) and returns -i for a batch of another count.
  *
@@ -1333,6 +1335,115 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
 QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, const qru_matrix *W,
                                   int sign, qru_matrix *L1, int *info);
+
+/** A batch of count Q-less least-squares factorisations of the same size
+ *  (qru_lsq_batch_create()): for each problem i, R_i (m x m upper
+ *  triangular), d_i = Q_i' b_i (m x r, Q_i not kept) and the residual
+ *  sums of squares, in the context's memory.  Every problem has the same
+ *  row count n (the batch adds the same number of rows to all). */
+typedef struct qru_lsq_batch qru_lsq_batch;
+
+/** Q-less QR factorisations of a batch of least-squares problems.
+ *
+ *  MATLAB: `for i = 1:count, [Q,R(:,:,i)] = qr(A(:,:,i), 0);
+ *  d(:,:,i) = Q'*b(:,:,i); end` (Q not kept; R the m x m triangle,
+ *  padded with zero rows where n < m).
+ *
+ *  Each factorisation is rows added to an empty one (R = 0, d = 0): the
+ *  rotations of qru_lsq_batch_add_rows(), so the two routines share one
+ *  algorithm (O(n m^2) work a problem; on a GPU one work-group a problem).
+ *
+ *  @param ctx context (1)
+ *  @param A   batch of count n x m pages, n >= 0, m >= 1 (2); its dtype is
+ *             the batch's
+ *  @param b   batch of count n x r pages, r >= 1 (3)
+ *  @param fb  receives the batch (4); destroy with qru_lsq_batch_destroy()
+ *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
+ *          #QRU_ERR_UNSUPPORTED).  With #QRU_OPTION_CHECK_FINITE A (2)
+ *          and b (3) are scanned.  Needs about count*(m*r + m + r)
+ *          elements of workspace where a problem's m*(m+1)/2 + m*r + m + r
+ *          exceeds 2560, else none. */
+QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
+                                 const qru_matrix *b, qru_lsq_batch **fb);
+
+/** Adds p rows to every problem of a batch.
+ *
+ *  MATLAB: `for i = 1:count, A(:,:,i) = [A(:,:,i); U(:,:,i)];
+ *  b(:,:,i) = [b(:,:,i); e(:,:,i)]; end` (the factorisations of the new
+ *  A and b).
+ *
+ *  Each new row [u e] is rotated into [R d] by m Givens rotations (LAPACK
+ *  dlartg's, c >= 0; a zero pivot and a nonzero u(j) swap), the rotated e
+ *  adds its squares to the residual sums of squares.  The call does not
+ *  wait for the device.
+ *
+ *  @param fb the batch (1)
+ *  @param U  batch of count p x m pages, p >= 1 (2)
+ *  @param e  batch of count p x r pages (3)
+ *  @return 0, -i (the batch then unchanged, bit for bit), or a library
+ *          status.  With #QRU_OPTION_CHECK_FINITE U (2) and e (3) are
+ *          scanned.  Workspace as qru_lsq_batch_create(). */
+QRU_API int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
+                                   const qru_matrix *e);
+
+/** Least-squares solutions of every problem of a batch.
+ *
+ *  MATLAB: `for i = 1:count, X(:,:,i) = R(:,:,i) \ d(:,:,i); end`
+ *  (= A(:,:,i) \ b(:,:,i)).
+ *
+ *  Each problem is judged by the QR rank rule of the file documentation
+ *  with its row count n (R(j,j) not finite or |R(j,j)| <= max(n, m) eps
+ *  max_c ||R(1:c,c)||) and solved by back substitution on its own (on a
+ *  GPU one work-group a problem).  The call waits for the device once, to
+ *  read the problems' verdicts.
+ *
+ *  @param fb   the batch (1)
+ *  @param X    batch of count m x r pages (2): receives the solutions; a
+ *              rank-deficient problem's page is not written
+ *  @param info host array of count ints or NULL (3): info[i] = 0, or the
+ *              first column j (1-based) where problem i fails the rank
+ *              rule; not written when the call returns a negative status
+ *  @return 0 when every problem was solved; -i; k > 0: k problems failed
+ *          (their info[i] > 0; the others solved); or a library status.
+ *          count = 0 is a quick return after the checks.  Needs about
+ *          count + count*m*r elements of workspace (only count where a
+ *          problem fits, as for qru_lsq_batch_create()). */
+QRU_API int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X,
+                                int *info);
+
+/** Residual norms of every problem: rho(q + i*r) = ||b_i(:,q) - A_i
+ *  x_i(:,q)||_2 (0-based q < r, i < count), from the sums of squares kept.
+ *
+ *  MATLAB: `rho(:,i) = sqrt(sum((b(:,:,i) - A(:,:,i)*X(:,:,i)).^2, 1))'`
+ *
+ *  Arguments: fb (1), rho (2: count*r host doubles).  One host wait.
+ *  @return 0, -i, or a library status. */
+QRU_API int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb,
+                                         double *rho);
+
+/** Copies every problem's R into a caller's batch: `R(:,:,i) = R_i`
+ *  (zeros below the diagonal).  Arguments: fb (1), R (2: count m x m
+ *  pages, not overlapping the batch's storage).  @return 0, -i, or a
+ *  library status. */
+QRU_API int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R);
+
+/** Copies every problem's d = Q'b into a caller's batch: `d(:,:,i) =
+ *  d_i`.  Arguments: fb (1), d (2: count m x r pages).  @return 0, -i, or
+ *  a library status. */
+QRU_API int qru_lsq_batch_get_d(const qru_lsq_batch *fb, qru_matrix *d);
+
+/** Frees a batch (NULL is allowed). */
+QRU_API void qru_lsq_batch_destroy(qru_lsq_batch *fb);
+
+/** The number of problems, or -1 if fb is NULL. */
+QRU_API int qru_lsq_batch_count(const qru_lsq_batch *fb);
+/** The unknowns m of every problem, or -1 if fb is NULL. */
+QRU_API int qru_lsq_batch_cols(const qru_lsq_batch *fb);
+/** The right-hand sides r of every problem, or -1 if fb is NULL. */
+QRU_API int qru_lsq_batch_nrhs(const qru_lsq_batch *fb);
+/** The rows n of problem i (0-based; the same for every problem), or -1
+ *  if fb is NULL or i is out of range. */
+QRU_API int qru_lsq_batch_rows(const qru_lsq_batch *fb, int i);
 
 /** Cholesky factor of a matrix with a block of p rows and columns inserted
  *  at position k (for a Gaussian process: p data points added).

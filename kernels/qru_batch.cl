@@ -1,6 +1,8 @@
 /*
  * Device kernels of the batched ops (src/qru_ops.h): the rank-k update or
- * downdate of count independent Cholesky factors (chol_update_batch).
+ * downdate of count independent Cholesky factors (chol_update_batch), and
+ * rows added to and solves of count Q-less least-squares factorisations
+ * (lsq_batch_add_rows, lsq_batch_solve).
  * Same conventions as kernels/qru_base.cl; the CPU version
  * (src/cpu/cpu_batch_kernels.inc) is the reference.
  */
@@ -182,6 +184,241 @@ QRU_KERNEL void qru_chol_update_batch(
     }
 }
 
+
+/*
+ * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
+ * problems), a power of two items, at most QRU_BATCH_WG.  Item t owns
+ * the columns k = t, t + items, ... of [R d] (m + r columns) and the
+ * same entries of the new row [u e].  Where lm, the working copy is in
+ * local memory (R packed by columns, R(i,k) at k (k + 1) / 2 + i, then
+ * d (m x r, ld m), then the row), copied in and out by the owners; else
+ * R and d are worked on in place in their pages and the row lives in
+ * work (m + r elements a problem).  Per step j the owner of column j forms
+ * dlartg's rotation from R(j,j) and u(j) (both its own, already rotated
+ * by the steps before), one barrier, then every item rotates its columns
+ * k > j.  The c and s alternate between two local slots, so the next
+ * step's owner never overwrites a pair still being read.
+ */
+#define QRU_LR_GET(li, gi) (lm ? loc[li] : R[gi])
+#define QRU_LR_SET(li, gi, v)                                                  \
+    do {                                                                       \
+        if (lm)                                                                \
+            loc[li] = (v);                                                     \
+        else                                                                   \
+            R[gi] = (v);                                                       \
+    } while (0)
+#define QRU_LD_GET(li, gi) (lm ? loc[li] : D[gi])
+#define QRU_LD_SET(li, gi, v)                                                  \
+    do {                                                                       \
+        if (lm)                                                                \
+            loc[li] = (v);                                                     \
+        else                                                                   \
+            D[gi] = (v);                                                       \
+    } while (0)
+
+QRU_KERNEL void qru_lsq_batch_add_rows(
+    int m, int r, int p, int count, QRU_GLOBAL T *R, long orr, int ldr,
+    long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
+    QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
+    long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
+    QRU_GLOBAL T *work, long ok, int lm)
+{
+    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
+    QRU_LOCAL_DECL(T, cs, 4);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, mr = m + r;
+    int ld0 = m * (m + 1) / 2, lw0 = ld0 + m * r;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        long rb = orr + (long)b * sr, db = od + (long)b * sd;
+        long wb = ok + (long)b * (long)mr, hb = oh + (long)b * r;
+        if (lm) /* the copy in: each owner its columns */
+            for (int k = lid; k < mr; k += nt) {
+                if (k < m)
+                    for (int i = 0; i <= k; ++i)
+                        loc[k * (k + 1) / 2 + i] = R[QRU_IDX(rb, i, k, ldr)];
+                else
+                    for (int i = 0; i < m; ++i)
+                        loc[ld0 + i + (k - m) * m] =
+                            D[QRU_IDX(db, i, k - m, ldd)];
+            }
+        for (int i = 0; i < p; ++i) {
+            for (int k = lid; k < mr; k += nt) {
+                T v = k < m ? U[QRU_IDX(ou + (long)b * su, i, k, ldu)]
+                            : E[QRU_IDX(oe + (long)b * se, i, k - m, lde)];
+                QRU_BW_SET(lw0 + k, wb + k, v);
+            }
+            for (int j = 0; j < m; ++j) {
+                int slot = 2 * (((long)i * m + j) & 1);
+                if (lid == j % nt) {
+                    long gjj = QRU_IDX(rb, j, j, ldr);
+                    int ljj = j * (j + 1) / 2 + j;
+                    T f = QRU_LR_GET(ljj, gjj), g = QRU_BW_GET(lw0 + j, wb + j);
+                    T c = (T)1, sn = (T)0;
+                    if (g != (T)0) {
+                        if (f == (T)0) {
+                            c = (T)0;
+                            sn = g > (T)0 ? (T)1 : (T)-1;
+                            QRU_LR_SET(ljj, gjj, QRU_FABS(g));
+                        } else {
+                            T fa = QRU_FABS(f), ga = QRU_FABS(g);
+                            T big = fa > ga ? fa : ga;
+                            T q2 = (fa > ga ? ga : fa) / big;
+                            T t = big * QRU_SQRT((T)1 + q2 * q2);
+                            T rr = f > (T)0 ? t : -t;
+                            c = fa / t;
+                            sn = g / rr;
+                            QRU_LR_SET(ljj, gjj, rr);
+                        }
+                    }
+                    cs[slot] = c;
+                    cs[slot + 1] = sn;
+                }
+                QRU_BARRIER;
+                T c = cs[slot], sn = cs[slot + 1];
+                if (sn != (T)0 || c != (T)1)
+                    for (int k = lid; k < mr; k += nt) {
+                        if (k <= j)
+                            continue;
+                        T y = QRU_BW_GET(lw0 + k, wb + k), x;
+                        if (k < m) {
+                            long g = QRU_IDX(rb, j, k, ldr);
+                            int l = k * (k + 1) / 2 + j;
+                            x = QRU_LR_GET(l, g);
+                            QRU_LR_SET(l, g, c * x + sn * y);
+                        } else {
+                            long g = QRU_IDX(db, j, k - m, ldd);
+                            int l = ld0 + j + (k - m) * m;
+                            x = QRU_LD_GET(l, g);
+                            QRU_LD_SET(l, g, c * x + sn * y);
+                        }
+                        QRU_BW_SET(lw0 + k, wb + k, c * y - sn * x);
+                    }
+            }
+            for (int k = lid; k < mr; k += nt)
+                if (k >= m) {
+                    T e = QRU_BW_GET(lw0 + k, wb + k);
+                    rho2[hb + k - m] += e * e;
+                }
+        }
+        if (lm) /* the copy out, by the same owners */
+            for (int k = lid; k < mr; k += nt) {
+                if (k < m)
+                    for (int i = 0; i <= k; ++i)
+                        R[QRU_IDX(rb, i, k, ldr)] = loc[k * (k + 1) / 2 + i];
+                else
+                    for (int i = 0; i < m; ++i)
+                        D[QRU_IDX(db, i, k - m, ldd)] =
+                            loc[ld0 + i + (k - m) * m];
+            }
+        QRU_BARRIER; /* cs and loc are set again for the next problem */
+    }
+}
+
+/*
+ * lsq_batch_solve: ONE work-group per problem, as above.  The owners of
+ * R's columns form their norms (and, where lm, copy R packed by columns
+ * into local memory); a max reduction gives the rank rule's tolerance, a
+ * min reduction the first failing column.  Then back substitution on a
+ * copy w of d (lm: after R in local memory; else the problem's m r
+ * elements of work), item t owning the rows i = t, t + items, ...: per
+ * row i from the last, its owner divides by R(i,i), one barrier, every
+ * owner of a row above subtracts R(k,i) x(i,:).  X's page is written
+ * only when no column failed; info[b] always.
+ */
+QRU_KERNEL void qru_lsq_batch_solve(
+    int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
+    int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
+    QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi,
+    QRU_GLOBAL T *work, long ok, int lm)
+{
+    QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
+    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int lw0 = m * (m + 1) / 2;
+    T nf = (T)(n > m ? n : m);
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        long rb = orr + (long)b * sr, db = od + (long)b * sd;
+        long wb = ok + (long)b * (long)m * r;
+        T nmax = (T)0;
+        for (int k = lid; k < m; k += nt) {
+            T s2 = (T)0;
+            for (int i = 0; i <= k; ++i) {
+                T v = R[QRU_IDX(rb, i, k, ldr)];
+                if (lm)
+                    loc[k * (k + 1) / 2 + i] = v;
+                s2 += v * v;
+            }
+            T nc = QRU_SQRT(s2);
+            if (nc - nc == (T)0 && nc > nmax) /* finite */
+                nmax = nc;
+        }
+        red[lid] = nmax;
+        QRU_BARRIER;
+        for (int s = nt / 2; s > 0; s >>= 1) {
+            if (lid < s && red[lid + s] > red[lid])
+                red[lid] = red[lid + s];
+            QRU_BARRIER;
+        }
+        T tol = nf * eps * red[0];
+        QRU_BARRIER; /* red is set again */
+        T first = (T)(m + 1);
+        for (int j = lid; j < m; j += nt) {
+            T djj = R[QRU_IDX(rb, j, j, ldr)];
+            if ((!(djj - djj == (T)0) || !(QRU_FABS(djj) > tol)) &&
+                (T)(j + 1) < first)
+                first = (T)(j + 1);
+        }
+        red[lid] = first;
+        QRU_BARRIER;
+        for (int s = nt / 2; s > 0; s >>= 1) {
+            if (lid < s && red[lid + s] < red[lid])
+                red[lid] = red[lid + s];
+            QRU_BARRIER;
+        }
+        int fail = red[0] <= (T)m ? (int)red[0] : 0;
+        if (fail == 0) {
+            for (int i = lid; i < m; i += nt)
+                for (int q = 0; q < r; ++q)
+                    QRU_BW_SET(lw0 + i + q * m, wb + i + (long)q * m,
+                               D[QRU_IDX(db, i, q, ldd)]);
+            for (int i = m - 1; i >= 0; --i) {
+                if (lid == i % nt) {
+                    T dii = QRU_LR_GET(i * (i + 1) / 2 + i,
+                                       QRU_IDX(rb, i, i, ldr));
+                    for (int q = 0; q < r; ++q) {
+                        long g = wb + i + (long)q * m;
+                        int l = lw0 + i + q * m;
+                        QRU_BW_SET(l, g, QRU_BW_GET(l, g) / dii);
+                    }
+                }
+                QRU_BARRIER;
+                for (int k = lid; k < i; k += nt) {
+                    T rki = QRU_LR_GET(i * (i + 1) / 2 + k,
+                                       QRU_IDX(rb, k, i, ldr));
+                    for (int q = 0; q < r; ++q) {
+                        long g = wb + k + (long)q * m;
+                        int l = lw0 + k + q * m;
+                        T xi = QRU_BW_GET(lw0 + i + q * m,
+                                          wb + i + (long)q * m);
+                        QRU_BW_SET(l, g, QRU_BW_GET(l, g) - rki * xi);
+                    }
+                }
+            }
+            long xb = ox + (long)b * sx;
+            for (int i = lid; i < m; i += nt)
+                for (int q = 0; q < r; ++q)
+                    X[QRU_IDX(xb, i, q, ldx)] =
+                        QRU_BW_GET(lw0 + i + q * m, wb + i + (long)q * m);
+        }
+        if (lid == 0)
+            info[oi + b] = (T)fail;
+        QRU_BARRIER; /* red and loc are set again for the next problem */
+    }
+}
+
+#undef QRU_LR_GET
+#undef QRU_LR_SET
+#undef QRU_LD_GET
+#undef QRU_LD_SET
 #undef QRU_BW_GET
 #undef QRU_BW_SET
 

@@ -10,7 +10,8 @@
  *   opencl_memory.c   memory, transfers, copies, laset, transpose
  *   opencl_blas.c     CLBlast GEMM / TRSM, column norms, the non-finite count
  *   opencl_kernels.c  the Householder, Givens, Cholesky and panel kernels
- *   opencl_batch.c    the batched ops (chol_update_batch)
+ *   opencl_batch.c    the batched ops (chol_update_batch, lsq_batch_add_rows,
+ *                     lsq_batch_solve)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
  */
 #ifndef QRU_OCL_INTERNAL_H
@@ -56,6 +57,8 @@ extern const int qru_ocl_source_count;
     X(K_POTRF_PANEL, "qru_potrf_panel") \
     X(K_CHOL_ROT, "qru_chol_rot") \
     X(K_CHOL_UPDATE_BATCH, "qru_chol_update_batch") \
+    X(K_LSQ_BATCH_ADD_ROWS, "qru_lsq_batch_add_rows") \
+    X(K_LSQ_BATCH_SOLVE, "qru_lsq_batch_solve") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \

@@ -1,6 +1,7 @@
 /*
- * The OpenCL launches of the batched ops: chol_update_batch
- * (kernels/qru_batch.cl), one work-group a problem.
+ * The OpenCL launches of the batched ops: chol_update_batch,
+ * lsq_batch_add_rows and lsq_batch_solve (kernels/qru_batch.cl), one
+ * work-group a problem.
  */
 #include <float.h>
 
@@ -41,4 +42,75 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
                 KMEM(work), KLONG(ko),  KINT(lm)};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
+}
+
+int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
+                           int p, int count, qru_ptr R, int ldr, size_t sR,
+                           qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
+                           qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde,
+                           size_t sE, qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    int lmv = qru_lsq_batch_local(m, r);
+    if (lmv)
+        work = R; /* not read; a valid buffer for the argument */
+    cl_int cm = m, cr = r, cp = p, cc = count, cldr = ldr, cldd = ldd,
+           cldu = ldu, clde = lde, lm = lmv;
+    cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
+            ds = (cl_long)sD, ho = (cl_long)rho2.off, uo = (cl_long)U.off,
+            us = (cl_long)sU, eo = (cl_long)E.off, es = (cl_long)sE,
+            ko = (cl_long)work.off;
+    size_t want = (size_t)qru_chol_batch_wg(0, m + r);
+    size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS,
+                                             want));
+    size_t groups = min_sz((size_t)count, GRID_CAP);
+    size_t l[1] = {w}, g[1] = {w * groups};
+    karg a[] = {KINT(cm),    KINT(cr),   KINT(cp),   KINT(cc),
+                KMEM(R),     KLONG(ro),  KINT(cldr), KLONG(rs),
+                KMEM(D),     KLONG(dof), KINT(cldd), KLONG(ds),
+                KMEM(rho2),  KLONG(ho),  KMEM(U),    KLONG(uo),
+                KINT(cldu),  KLONG(us),  KMEM(E),    KLONG(eo),
+                KINT(clde),  KLONG(es),  KMEM(work), KLONG(ko),
+                KINT(lm)};
+    return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS, 1, g, l, NARGS(a), a);
+}
+
+int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
+                        int count, qru_ptr R, int ldr, size_t sR, qru_ptr D,
+                        int ldd, size_t sD, qru_ptr X, int ldx, size_t sX,
+                        qru_ptr info, qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || count <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    int lmv = qru_lsq_batch_local(m, r);
+    if (lmv)
+        work = X; /* not read; a valid buffer for the argument */
+    cl_int cm = m, cr = r, cn = n, cc = count, cldr = ldr, cldd = ldd,
+           cldx = ldx, lm = lmv;
+    cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
+            ds = (cl_long)sD, xo = (cl_long)X.off, xs = (cl_long)sX,
+            io = (cl_long)info.off, ko = (cl_long)work.off;
+    tval te;
+    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    size_t want = (size_t)qru_chol_batch_wg(0, m);
+    size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_SOLVE, want));
+    size_t groups = min_sz((size_t)count, GRID_CAP);
+    size_t l[1] = {w}, g[1] = {w * groups};
+    karg a[] = {KINT(cm),   KINT(cr),   KINT(cn),   KINT(cc),   eps,
+                KMEM(R),    KLONG(ro),  KINT(cldr), KLONG(rs),  KMEM(D),
+                KLONG(dof), KINT(cldd), KLONG(ds),  KMEM(X),    KLONG(xo),
+                KINT(cldx), KLONG(xs),  KMEM(info), KLONG(io),  KMEM(work),
+                KLONG(ko),  KINT(lm)};
+    return ocl_launch(ctx, pr, K_LSQ_BATCH_SOLVE, 1, g, l, NARGS(a), a);
 }

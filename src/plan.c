@@ -267,6 +267,39 @@ static int plan_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                    3.0 * en * en * ek * ec,
                    ec * (2.0 * en * en + 2.0 * en * ek), 0, en * (ek + 1));
 }
+/* the batched Q-less row additions: p m rotations of [R d] a problem,
+ * each on m + r - j columns; R, d read and written once, the rows read */
+static int plan_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
+                                   int r, int p, int count, qru_ptr R,
+                                   int ldr, size_t sR, qru_ptr D, int ldd,
+                                   size_t sD, qru_ptr rho2, qru_ptr U,
+                                   int ldu, size_t sU, qru_ptr E, int lde,
+                                   size_t sE, qru_ptr work)
+{
+    (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
+        (void)rho2, (void)U, (void)ldu, (void)sU, (void)E, (void)lde,
+        (void)sE, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count);
+    return plan_op(ctx, QRU_OP_lsq_batch_add_rows, PK_KERNEL,
+                   6.0 * ep * em * (em / 2.0 + er) * ec,
+                   ec * (em * em + 2.0 * em * er + ep * (em + er) + er), 0,
+                   ep * em);
+}
+/* the batched back substitutions: the column norms, then m r (m + 1)
+ * flops a problem; R and d read, X written */
+static int plan_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
+                                int n, int count, qru_ptr R, int ldr,
+                                size_t sR, qru_ptr D, int ldd, size_t sD,
+                                qru_ptr X, int ldx, size_t sX, qru_ptr info,
+                                qru_ptr work)
+{
+    (void)dt, (void)n, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd,
+        (void)sD, (void)X, (void)ldx, (void)sX, (void)info, (void)work;
+    double em = dd(m), er = dd(r), ec = dd(count);
+    return plan_op(ctx, QRU_OP_lsq_batch_solve, PK_KERNEL,
+                   ec * em * (em + er * (em + 1.0)),
+                   ec * (em * em / 2.0 + 2.0 * em * er + 1.0), 0, em);
+}
 /* the structured rank-k update: prep reads the triangle (its row sums of
  * L .* P: k + 1 per element) and, for k > 1, eliminates a bordered k x k
  * matrix per column; apply reads and writes it */

@@ -427,6 +427,26 @@ static inline int qru_chol_batch_local(int n, int k)
            QRU_CHOL_BATCH_LM;
 }
 
+/* Elements of local memory the GPU kernels of lsq_batch_add_rows and
+ * lsq_batch_solve have for a problem of m unknowns and r right-hand sides
+ * (QRU_BATCH_LM of kernels/qru_batch.cl, the same capacity as
+ * QRU_CHOL_BATCH_LM), and whether it fits: R packed by columns
+ * (m (m + 1) / 2), d (m r) and one new row (m + r).  A problem that does
+ * not fit works on R and d in place and keeps the row (add_rows) or its
+ * copy of d (solve) in the op's work. */
+static inline int qru_lsq_batch_local(int m, int r)
+{
+    return (size_t)m * ((size_t)m + 1) / 2 + (size_t)m * (size_t)r +
+               (size_t)m + (size_t)r <=
+           QRU_CHOL_BATCH_LM;
+}
+/* The elements of work a problem of lsq_batch_add_rows (one row: m + r)
+ * and lsq_batch_solve (its copy of d: m r) needs where it does not fit. */
+static inline size_t qru_lsq_batch_work(int m, int r)
+{
+    return (size_t)m * (size_t)r + (size_t)m + (size_t)r;
+}
+
 /* The work-group of the GPU kernel of chol_update_batch (a power of two
  * up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
  * chol_batch_wg, or by the order n (n rounded up to a power of two,

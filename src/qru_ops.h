@@ -181,6 +181,37 @@
      * qru_chol_batch_local(n, k) (the GPU kernels keep such problems in \
      * local memory).  n >= 1, k >= 0, count >= 0. */ \
     QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, work), REQ, ASYNC) \
+    /* Rows added to count independent Q-less least-squares \
+     * factorisations (qru_lsq_batch_add_rows): problem b (0 <= b < count) \
+     * holds the m x m upper triangle R_b = R + b sR (ld ldr; its strictly \
+     * lower part is neither read nor written), the m x r page \
+     * d_b = D + b sD (ld ldd) and the r residual sums of squares \
+     * rho2[b r + q] (device, dt).  For each of the p rows i of the pages \
+     * U + b sU (p x m, ldu) and E + b sE (p x r, lde), in order, with the \
+     * row u = U(i,:), e = E(i,:) copied: for j = 0..m-1, the rotation of \
+     * LAPACK's dlartg (c >= 0) with f = R(j,j), g = u(j): g = 0: c = 1, \
+     * s = 0; f = 0: c = 0, s = sign(g), R(j,j) = |g|; else \
+     * t = sqrt(f^2 + g^2) (without overflow), c = |f| / t, \
+     * R(j,j) = sign(f) t, s = g / R(j,j); then for the columns k > j of \
+     * [R d] with x = [R d](j,k), y = [u e](k): [R d](j,k) = c x + s y, \
+     * [u e](k) = c y - s x.  Then rho2[b r + q] += e(q)^2.  U and E are \
+     * not modified and overlap none of R, D, rho2.  work: count * \
+     * qru_lsq_batch_work(m, r) elements, none where \
+     * qru_lsq_batch_local(m, r) (qru_internal.h).  m >= 1, r >= 1, \
+     * p >= 0, count >= 0. */ \
+    QRU_OP(lsq_batch_add_rows, (qru_context *ctx, qru_dtype dt, int m, int r, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr rho2, qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde, size_t sE, qru_ptr work), (ctx, dt, m, r, p, count, R, ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde, sE, work), REQ, ASYNC) \
+    /* The solutions X_b = R_b \ d_b of count Q-less factorisations \
+     * (qru_lsq_batch_solve; R_b, d_b as in lsq_batch_add_rows) by back \
+     * substitution, each judged first by the QR rank rule of qru.h with \
+     * the row count n, which every problem shares: problem b fails at \
+     * the first column j (1-based) where R(j,j) is not finite or \
+     * |R(j,j)| <= max(n, m) eps max_c ||R(0:c,c)||_2 (the maximum over \
+     * the finite norms); then info[b] = j and its page X + b sX (m x r, \
+     * ldx) is not written; else info[b] = 0 and the page holds X_b.  info: \
+     * count elements of type dt in device memory (integer values), \
+     * written for every problem.  work as for lsq_batch_add_rows.  X \
+     * overlaps none of R, D.  m >= 1, r >= 1, n >= 0, count >= 0. */ \
+    QRU_OP(lsq_batch_solve, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx, size_t sX, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, count, R, ldr, sR, D, ldd, sD, X, ldx, sX, info, work), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

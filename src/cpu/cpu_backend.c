@@ -564,6 +564,45 @@ static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
     return 0;
 }
 
+static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
+                                  int r, int p, int count, qru_ptr R,
+                                  int ldr, size_t sR, qru_ptr D, int ldd,
+                                  size_t sD, qru_ptr rho2, qru_ptr U,
+                                  int ldu, size_t sU, qru_ptr E, int lde,
+                                  size_t sE, qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_add_rows_d(m, r, p, count, DP(R), ldr, sR, DP(D), ldd, sD,
+                             DP(rho2), DP(U), ldu, sU, DP(E), lde, sE,
+                             DP(work));
+    else
+        lsq_batch_add_rows_s(m, r, p, count, SP(R), ldr, sR, SP(D), ldd, sD,
+                             SP(rho2), SP(U), ldu, sU, SP(E), lde, sE,
+                             SP(work));
+    return 0;
+}
+
+static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
+                               int n, int count, qru_ptr R, int ldr,
+                               size_t sR, qru_ptr D, int ldd, size_t sD,
+                               qru_ptr X, int ldx, size_t sX, qru_ptr info,
+                               qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_solve_d(m, r, n, count, DP(R), ldr, sR, DP(D), ldd, sD,
+                          DP(X), ldx, sX, DP(info), DP(work));
+    else
+        lsq_batch_solve_s(m, r, n, count, SP(R), ldr, sR, SP(D), ldd, sD,
+                          SP(X), ldx, sX, SP(info), SP(work));
+    return 0;
+}
+
 /* The info slot of the potrf_panel convention (a dt element): its value,
  * and info := base + bad where bad != 0. */
 static int cpu_info_get(qru_dtype dt, qru_ptr info)

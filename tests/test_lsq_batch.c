@@ -1,0 +1,511 @@
+/* Batched Q-less least squares (qru_lsq_batch_*): every problem against
+ * LAPACKE (dgels on the host of the stacked rows) in both precisions,
+ * created with n rows and then p rows added, or grown by a chain of single
+ * rows; a rank-deficient and a non-finite problem among good ones; padded
+ * pages (ld > rows, stride > ld * cols); every argument check, with the
+ * batch left bit for bit. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include "qru_test.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+#define THR QRU_TEST_THRESHOLD
+#define SENT 777.25
+
+/* ---- a batch in one device array, and its host image ------------------ */
+
+typedef struct bimg {
+    qru_dtype dt;
+    int rows, cols, ld, count;
+    size_t stride, size;
+    void *h;
+    qru_matrix *flat, *B;
+} bimg;
+
+/* A batch of count rows x cols pages (ld, stride; pad: ld = rows + 2 and
+ * stride = ld cols + 3), every element SENT until set. */
+static bimg bimg_new(qru_dtype dt, int rows, int cols, int count, int pad)
+{
+    int ld = (rows > 1 ? rows : 1) + (pad ? 2 : 0);
+    bimg b = {dt, rows, cols, ld, count,
+              (size_t)ld * cols + (pad ? 3 : 0), 0, NULL, NULL, NULL};
+    b.size = count > 0 ? (count - 1) * b.stride + (size_t)ld * cols : 0;
+    int sz = b.size > 0 ? (int)b.size : 1;
+    b.h = qru_test_alloc(dt, sz, 1, sz);
+    for (size_t e = 0; e < (size_t)sz; ++e)
+        qru_test_set(dt, b.h, 1, (int)e, 0, SENT);
+    return b;
+}
+
+static void *bimg_page(const bimg *b, int p)
+{
+    return (char *)b->h + (size_t)p * b->stride * qru_test_elsize(b->dt);
+}
+
+static void bimg_rand(bimg *b, unsigned *seed)
+{
+    for (int p = 0; p < b->count; ++p)
+        for (int j = 0; j < b->cols; ++j)
+            for (int i = 0; i < b->rows; ++i)
+                qru_test_set(b->dt, bimg_page(b, p), b->ld, i, j,
+                             qru_test_urand(seed));
+}
+
+static void bimg_upload(bimg *b)
+{
+    int sz = b->size > 0 ? (int)b->size : 1;
+    b->flat = qru_test_upload(ctx, b->dt, sz, 1, sz, b->h, sz);
+    ck_assert_int_eq(qru_matrix_wrap_batch(ctx, b->dt, b->rows, b->cols,
+                                           qru_matrix_data(b->flat), b->ld,
+                                           b->count, (long long)b->stride,
+                                           &b->B),
+                     0);
+}
+
+static void bimg_free(bimg *b)
+{
+    qru_matrix_destroy(b->B);
+    qru_matrix_destroy(b->flat);
+    free(b->h);
+}
+
+/* ---- the batch's state, for bit-for-bit comparisons -------------------- */
+
+typedef struct state {
+    void *R, *d;
+    double *rho;
+    size_t bytes_r, bytes_d;
+} state;
+
+static state get_state(qru_lsq_batch *fb, qru_dtype dt)
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb),
+        cnt = qru_lsq_batch_count(fb);
+    qru_matrix *R, *d;
+    state s;
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, m, m, cnt, 0, &R),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, r, m, cnt, 0, &d),
+                     0);
+    ck_assert_int_eq(qru_lsq_batch_get_r(fb, R), 0);
+    ck_assert_int_eq(qru_lsq_batch_get_d(fb, d), 0);
+    s.bytes_r = qru_test_elsize(dt) * (size_t)m * m * cnt;
+    s.bytes_d = qru_test_elsize(dt) * (size_t)m * r * cnt;
+    s.R = malloc(s.bytes_r + 8);
+    s.d = malloc(s.bytes_d + 8);
+    ck_assert_int_eq(qru_matrix_download(R, s.R, m), 0);
+    ck_assert_int_eq(qru_matrix_download(d, s.d, m), 0);
+    s.rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, s.rho), 0);
+    qru_matrix_destroy(R);
+    qru_matrix_destroy(d);
+    return s;
+}
+
+static int same_state(const state *a, const state *b, int cnt, int r)
+{
+    return memcmp(a->R, b->R, a->bytes_r) == 0 &&
+           memcmp(a->d, b->d, a->bytes_d) == 0 &&
+           memcmp(a->rho, b->rho, sizeof(double) * (size_t)cnt * r) == 0;
+}
+
+static void free_state(state *s)
+{
+    free(s->R);
+    free(s->d);
+    free(s->rho);
+}
+
+/* ---- one case ---------------------------------------------------------- */
+
+typedef struct lcase {
+    qru_dtype dt;
+    int count, m, n, p, r, pad;
+    int chain;  /* > 0: p = 1 rows added chain times (n = 0) */
+    int defect; /* problem 'defect' (if < count) has column 1 = column 0 */
+} lcase;
+
+/* The stacked rows of problem i of the batches A (n rows) and U (nu
+ * batches of pu rows each) as a dense N x cols array of type dt. */
+static void *stack(qru_dtype dt, const bimg *A, const bimg *U, int nu, int i,
+                   int N, int cols)
+{
+    void *S = qru_test_alloc(dt, N > 0 ? N : 1, cols, N > 0 ? N : 1);
+    int row = 0;
+    for (int k = 0; k < A->rows; ++k, ++row)
+        for (int j = 0; j < cols; ++j)
+            qru_test_set(dt, S, N, row, j,
+                         qru_test_get(dt, bimg_page(A, i), A->ld, k, j));
+    for (int u = 0; u < nu; ++u)
+        for (int k = 0; k < U[u].rows; ++k, ++row)
+            for (int j = 0; j < cols; ++j)
+                qru_test_set(dt, S, N, row, j,
+                             qru_test_get(dt, bimg_page(&U[u], i), U[u].ld,
+                                          k, j));
+    return S;
+}
+
+/* ||R'R - A1'A1||_F / (||A1||_F^2 max(N, m) eps), R the page of get_r. */
+static double gram_error(qru_dtype dt, int N, int m, const void *A1,
+                         const void *Rp, int ldr)
+{
+    double *G = calloc((size_t)m * m, sizeof(double));
+    double a2 = 0, e2 = 0;
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i) {
+            double s = 0, t = 0;
+            for (int k = 0; k < N; ++k)
+                s += qru_test_get(dt, A1, N, k, i) *
+                     qru_test_get(dt, A1, N, k, j);
+            for (int k = 0; k < m; ++k)
+                t += qru_test_get(dt, Rp, ldr, k, i) *
+                     qru_test_get(dt, Rp, ldr, k, j);
+            G[i + (size_t)j * m] = s - t;
+            e2 += (s - t) * (s - t);
+        }
+    for (int k = 0; k < N; ++k)
+        for (int j = 0; j < m; ++j)
+            a2 += qru_test_get(dt, A1, N, k, j) * qru_test_get(dt, A1, N, k, j);
+    free(G);
+    int big = N > m ? N : m;
+    return a2 > 0 ? sqrt(e2) / (a2 * big * qru_test_eps(dt)) : sqrt(e2);
+}
+
+static void run_case(const lcase *c, unsigned *seed)
+{
+    qru_dtype dt = c->dt;
+    int cnt = c->count, m = c->m, r = c->r;
+    int nu = c->chain > 0 ? c->chain : 1, pu = c->chain > 0 ? 1 : c->p;
+    int n = c->chain > 0 ? 0 : c->n, N = n + nu * pu;
+    bimg A = bimg_new(dt, n, m, cnt, c->pad), b = bimg_new(dt, n, r, cnt, 0);
+    bimg *U = malloc(sizeof(bimg) * nu), *E = malloc(sizeof(bimg) * nu);
+    bimg_rand(&A, seed);
+    bimg_rand(&b, seed);
+    for (int u = 0; u < nu; ++u) {
+        U[u] = bimg_new(dt, pu, m, cnt, c->pad && u == 0);
+        E[u] = bimg_new(dt, pu, r, cnt, c->pad && u == 0);
+        bimg_rand(&U[u], seed);
+        bimg_rand(&E[u], seed);
+    }
+    if (c->defect < cnt && m >= 2) { /* column 1 = column 0 */
+        int i = c->defect;
+        for (int k = 0; k < n; ++k)
+            qru_test_set(dt, bimg_page(&A, i), A.ld, k, 1,
+                         qru_test_get(dt, bimg_page(&A, i), A.ld, k, 0));
+        for (int u = 0; u < nu; ++u)
+            for (int k = 0; k < pu; ++k)
+                qru_test_set(dt, bimg_page(&U[u], i), U[u].ld, k, 1,
+                             qru_test_get(dt, bimg_page(&U[u], i), U[u].ld,
+                                          k, 0));
+    }
+    bimg_upload(&A);
+    bimg_upload(&b);
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fb), 0);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), cnt > 0 ? n : -1);
+    for (int u = 0; u < nu; ++u) {
+        bimg_upload(&U[u]);
+        bimg_upload(&E[u]);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U[u].B, E[u].B), 0);
+    }
+    ck_assert_int_eq(qru_lsq_batch_count(fb), cnt);
+    ck_assert_int_eq(qru_lsq_batch_cols(fb), m);
+    ck_assert_int_eq(qru_lsq_batch_nrhs(fb), r);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, cnt - 1), N);
+
+    bimg X = bimg_new(dt, m, r, cnt, c->pad);
+    bimg_upload(&X);
+    int *info = malloc(sizeof(int) * (cnt + 1));
+    int st = qru_lsq_batch_solve(fb, X.B, info);
+    void *Xh = qru_test_download(X.flat);
+    state s = get_state(fb, dt);
+    int failed = 0;
+    double worst = 0;
+    for (int i = 0; i < cnt; ++i) {
+        void *A1 = stack(dt, &A, U, nu, i, N, m);
+        void *b1 = stack(dt, &b, E, nu, i, N, r);
+        const void *Rp = (const char *)s.R + (size_t)i * m * m *
+                                                  qru_test_elsize(dt);
+        double ge = gram_error(dt, N, m, A1, Rp, m);
+        worst = ge > worst ? ge : worst;
+        ck_assert_msg(ge < THR, "problem %d: R'R error %g", i, ge);
+        for (int j = 0; j < m; ++j) /* zeros below R's diagonal */
+            for (int k = j + 1; k < m; ++k)
+                ck_assert(qru_test_get(dt, Rp, m, k, j) == 0.0);
+        int deficient = N < m || (i == c->defect && m >= 2);
+        if (deficient) {
+            ck_assert_msg(info[i] > 0, "problem %d: info %d", i, info[i]);
+            ++failed;
+            for (int q = 0; q < r; ++q)
+                for (int k = 0; k < m; ++k)
+                    ck_assert(qru_test_get(dt, (char *)Xh +
+                                                   (size_t)i * X.stride *
+                                                       qru_test_elsize(dt),
+                                           X.ld, k, q) == SENT);
+        } else {
+            ck_assert_msg(info[i] == 0, "problem %d: info %d", i, info[i]);
+            double xe, re;
+            qru_test_lsq_errors(dt, N, m, r, A1, N, b1, N,
+                                (char *)Xh + (size_t)i * X.stride *
+                                                 qru_test_elsize(dt),
+                                X.ld, s.rho + (size_t)i * r, &xe, &re);
+            ck_assert_msg(xe < THR && re < THR,
+                          "problem %d (m %d N %d): x error %g, residual "
+                          "error %g", i, m, N, xe, re);
+        }
+        free(A1);
+        free(b1);
+    }
+    ck_assert_int_eq(st, failed);
+    /* the padding and the gaps of X untouched */
+    for (size_t e = 0; e < X.size; ++e) {
+        size_t rr = e % X.stride;
+        int i = (int)(rr % (size_t)X.ld), j = (int)(rr / (size_t)X.ld);
+        if (!(i < m && j < r))
+            ck_assert(qru_test_get(dt, Xh, 1, (int)e, 0) == SENT);
+    }
+    (void)worst;
+    free_state(&s);
+    free(Xh);
+    free(info);
+    qru_lsq_batch_destroy(fb);
+    bimg_free(&X);
+    for (int u = 0; u < nu; ++u) {
+        bimg_free(&U[u]);
+        bimg_free(&E[u]);
+    }
+    free(U);
+    free(E);
+    bimg_free(&A);
+    bimg_free(&b);
+}
+
+static const int MS[4] = {1, 5, 20, 33};
+
+/* count 7: every m, n in {0, m, 3m, 200}, (p, r) in {(1,1), (3,2)} */
+START_TEST(test_lsq_batch_grid)
+{
+    unsigned seed = 1234u + (unsigned)_i;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        int m = MS[_i];
+        int ns[4] = {0, m, 3 * m, 200};
+        for (int a = 0; a < 4; ++a)
+            for (int pr = 0; pr < 2; ++pr) {
+                lcase c = {dt, 7, m, ns[a], pr ? 3 : 1, pr ? 2 : 1,
+                           (a + pr) % 2, 0, 1 << 30};
+                run_case(&c, &seed);
+            }
+    }
+}
+END_TEST
+
+/* counts 1 and 300, chains of 50 and 75 single rows, rank-deficient
+ * problems, problems too large for local memory */
+START_TEST(test_lsq_batch_counts)
+{
+    unsigned seed = 99u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        lcase cs[] = {
+            {dt, 1, 5, 15, 1, 1, 0, 0, 1 << 30},
+            {dt, 1, 33, 200, 3, 2, 1, 0, 1 << 30},
+            {dt, 300, 20, 200, 1, 1, 0, 0, 1 << 30},
+            {dt, 300, 5, 15, 3, 2, 1, 0, 1 << 30},
+            {dt, 7, 5, 0, 1, 1, 0, 50, 1 << 30},
+            {dt, 7, 20, 0, 1, 2, 1, 50, 1 << 30},
+            {dt, 7, 5, 15, 1, 1, 1, 0, 3},
+            {dt, 300, 20, 60, 3, 2, 0, 0, 123},
+            /* beyond local memory (qru_lsq_batch_local) */
+            {dt, 7, 70, 100, 3, 2, 1, 0, 4},
+            {dt, 3, 70, 0, 1, 1, 0, 75, 1 << 30},
+        };
+        for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
+            run_case(&cs[k], &seed);
+    }
+}
+END_TEST
+
+/* A NaN in one problem's new row: with the check on, -2 and the batch
+ * bit for bit; without, that problem fails its solve and the others are
+ * right. */
+START_TEST(test_lsq_batch_nonfinite)
+{
+    unsigned seed = 7u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        int cnt = 5, m = 4, n = 12, r = 1;
+        bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+        bimg U = bimg_new(dt, 1, m, cnt, 0), E = bimg_new(dt, 1, r, cnt, 0);
+        bimg X = bimg_new(dt, m, r, cnt, 0);
+        bimg_rand(&A, &seed);
+        bimg_rand(&b, &seed);
+        bimg_rand(&U, &seed);
+        bimg_rand(&E, &seed);
+        qru_test_set(dt, bimg_page(&U, 2), U.ld, 0, 1, NAN);
+        bimg_upload(&A);
+        bimg_upload(&b);
+        bimg_upload(&U);
+        bimg_upload(&E);
+        bimg_upload(&X);
+        qru_lsq_batch *fb = NULL;
+        ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fb), 0);
+        state s0 = get_state(fb, dt);
+        ck_assert_int_eq(
+            qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), -2);
+        state s1 = get_state(fb, dt);
+        ck_assert(same_state(&s0, &s1, cnt, r));
+        ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), n);
+        ck_assert_int_eq(
+            qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), 0);
+        int info[5];
+        ck_assert_int_eq(qru_lsq_batch_solve(fb, X.B, info), 1);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert_int_eq(info[i] > 0, i == 2);
+        free_state(&s0);
+        free_state(&s1);
+        qru_lsq_batch_destroy(fb);
+        bimg_free(&A);
+        bimg_free(&b);
+        bimg_free(&U);
+        bimg_free(&E);
+        bimg_free(&X);
+    }
+}
+END_TEST
+
+/* Every argument check, in order, the batch bit for bit after each. */
+START_TEST(test_lsq_batch_args)
+{
+    unsigned seed = 11u;
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    qru_dtype other = dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE;
+    int cnt = 3, m = 4, n = 8, r = 2;
+    bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+    bimg U = bimg_new(dt, 2, m, cnt, 0), E = bimg_new(dt, 2, r, cnt, 0);
+    bimg_rand(&A, &seed);
+    bimg_rand(&b, &seed);
+    bimg_rand(&U, &seed);
+    bimg_rand(&E, &seed);
+    bimg_upload(&A);
+    bimg_upload(&b);
+    bimg_upload(&U);
+    bimg_upload(&E);
+    qru_matrix *b4 = NULL, *bn = NULL, *U2 = NULL, *Uc = NULL, *E3 = NULL,
+               *Ec = NULL, *X = NULL, *Xb = NULL, *Xc = NULL, *A0 = NULL,
+               *Rb = NULL, *Eo = NULL;
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, r, 0, 4, 0, &b4), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n + 1, r, 0, cnt, 0,
+                                             &bn), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 2, m + 1, 0, cnt, 0,
+                                             &U2), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 2, m, 0, cnt + 1, 0,
+                                             &Uc), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 3, r, 0, cnt, 0, &E3),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 2, r + 1, 0, cnt, 0,
+                                             &Ec), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, r, 0, cnt, 0, &X),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m + 1, r, 0, cnt, 0,
+                                             &Xb), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, r, 0, cnt - 1, 0,
+                                             &Xc), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 0, m, 0, cnt, 0, &A0),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, m + 1, 0, cnt, 0,
+                                             &Rb), 0);
+    if (qru_test_ndtypes(ctx) > 1)
+        ck_assert_int_eq(qru_matrix_create_batch(ctx, other, 2, r, 0, cnt, 0,
+                                                 &Eo), 0);
+    qru_lsq_batch *fb = NULL, *f2 = NULL;
+    /* create */
+    ck_assert_int_eq(qru_lsq_batch_create(NULL, A.B, b.B, &fb), -1);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, NULL, b.B, &fb), -2);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, NULL, &fb), -3);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b4, &fb), -3);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, bn, &fb), -3);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, NULL), -4);
+    ck_assert(fb == NULL);
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fb), 0);
+    /* n = 0: an empty factorisation, every problem rank-deficient */
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A0, E3, &f2), -3);
+    state s0 = get_state(fb, dt);
+    /* add_rows */
+    ck_assert_int_eq(qru_lsq_batch_add_rows(NULL, U.B, E.B), -1);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, NULL, E.B), -2);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U2, E.B), -2);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, Uc, E.B), -2);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, A0, E.B), -2);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, NULL), -3);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E3), -3);
+    ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, Ec), -3);
+    if (Eo)
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, Eo), -3);
+    /* solve and the readers */
+    int info[3] = {-5, -5, -5};
+    ck_assert_int_eq(qru_lsq_batch_solve(NULL, X, info), -1);
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, NULL, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, Xb, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, Xc, info), -2);
+    ck_assert_int_eq(info[0], -5);
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(NULL, NULL), -1);
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, NULL), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_r(NULL, Rb), -1);
+    ck_assert_int_eq(qru_lsq_batch_get_r(fb, Rb), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_r(fb, NULL), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_d(fb, Xb), -2);
+    ck_assert_int_eq(qru_lsq_batch_count(NULL), -1);
+    ck_assert_int_eq(qru_lsq_batch_cols(NULL), -1);
+    ck_assert_int_eq(qru_lsq_batch_nrhs(NULL), -1);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, cnt), -1);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, -1), -1);
+    /* a single-matrix routine refuses a batch */
+    qru_lsq *single = NULL;
+    ck_assert_int_eq(qru_lsq_create(ctx, A.B, b.B, NULL, &single), -2);
+    state s1 = get_state(fb, dt);
+    ck_assert(same_state(&s0, &s1, cnt, r));
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), n);
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, X, NULL), 0);
+    free_state(&s0);
+    free_state(&s1);
+    qru_lsq_batch_destroy(fb);
+    qru_lsq_batch_destroy(NULL);
+    qru_matrix *ms[] = {b4, bn, U2, Uc, E3, Ec, X, Xb, Xc, A0, Rb, Eo};
+    for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); ++k)
+        qru_matrix_destroy(ms[k]);
+    bimg_free(&A);
+    bimg_free(&b);
+    bimg_free(&U);
+    bimg_free(&E);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("lsq_batch");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_lsq_batch_grid, 0, 4);
+    tcase_add_test(tc, test_lsq_batch_counts);
+    tcase_add_test(tc, test_lsq_batch_nonfinite);
+    tcase_add_test(tc, test_lsq_batch_args);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}
