@@ -668,6 +668,17 @@ nb::tuple nnls(Context &C, const in_array &A, const in_array &b, int maxiter,
 
 // ---- the least-squares factorisation --------------------------------------
 
+// A call on an object an earlier call made (Lsq, LsqBatch): the arrays
+// must be where the object's first ones were.
+template <class O> struct OnObject : Call {
+    OnObject(O &L, bool check_finite) : Call(L.C, check_finite)
+    {
+        host = L.host;
+        dt = L.dt;
+        nbound = 1;
+    }
+};
+
 struct Lsq {
     Context &C;
     qru_lsq *f = nullptr;
@@ -691,15 +702,7 @@ struct Lsq {
     Lsq(const Lsq &) = delete;
     ~Lsq() { qru_lsq_destroy(f); }
 
-    // A call on the object: the arrays must be where its first ones were.
-    struct On : Call {
-        On(Lsq &L, bool check_finite) : Call(L.C, check_finite)
-        {
-            host = L.host;
-            dt = L.dt;
-            nbound = 1;
-        }
-    };
+    using On = OnObject<Lsq>;
 
     void add_rows(int k, const in_array &U, const in_array &e,
                   bool check_finite)
@@ -785,6 +788,82 @@ struct Lsq {
               qru_lsq_set_update_algorithm(f, (qru_update_algorithm)alg),
               "qru_lsq_set_update_algorithm");
     }
+};
+
+// ---- batches of Q-less least-squares problems ---------------------------
+
+// The batch of count pages that M (rows x (count c), page i in columns
+// i c .. i c + c - 1) holds, a view kept by the call.
+static qru_matrix *pages(Call &s, qru_matrix *M, int count, const char *name)
+{
+    int rows = qru_matrix_rows(M), ld = qru_matrix_ld(M);
+    int c = count > 0 ? qru_matrix_cols(M) / count : 0;
+    qru_matrix *B = nullptr;
+    check(s.C.ctx,
+          qru_matrix_wrap_batch(s.C.ctx, s.dt, rows, c, qru_matrix_data(M),
+                                ld, count, (long long)ld * c, &B),
+          name);
+    return s.keep(B);
+}
+
+// qru_lsq_batch: count Q-less factorisations of A's and b's pages, A
+// n x (count m), b n x (count r) (the Python layer packs the batch).
+struct LsqBatch {
+    Context &C;
+    qru_lsq_batch *f = nullptr;
+    bool host = false;
+    qru_dtype dt = (qru_dtype)0;
+    int count = 0;
+
+    LsqBatch(Context &c, const in_array &A, const in_array &b, int cnt,
+             bool check_finite)
+        : C(c), count(cnt)
+    {
+        Call s(C, check_finite);
+        qru_matrix *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+        check(C.ctx,
+              qru_lsq_batch_create(C.ctx, pages(s, Ad, count, "A"),
+                                   pages(s, bd, count, "b"), &f),
+              "qru_lsq_batch_create");
+        host = s.host;
+        dt = s.dt;
+    }
+    LsqBatch(const LsqBatch &) = delete;
+    ~LsqBatch() { qru_lsq_batch_destroy(f); }
+
+    using On = OnObject<LsqBatch>;
+
+    void add_rows(const in_array &U, const in_array &e, bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *ed = s.in(e, "e");
+        check(C.ctx,
+              qru_lsq_batch_add_rows(f, pages(s, Ud, count, "U"),
+                                     pages(s, ed, count, "e")),
+              "qru_lsq_batch_add_rows");
+    }
+    // X (m x (count r): a failed problem's page unspecified) and each
+    // problem's info (0, or its first rank-deficient column, 1-based)
+    nb::tuple solve()
+    {
+        On s(*this, false);
+        int m = qru_lsq_batch_cols(f), r = qru_lsq_batch_nrhs(f);
+        qru_matrix *X = s.tmp(m, count * r);
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_solve(f, pages(s, X, count, "X"), info.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_solve");
+        return nb::make_tuple(s.result(X), info);
+    }
+    std::vector<double> residual() const
+    {
+        std::vector<double> r((size_t)count *
+                              (size_t)qru_lsq_batch_nrhs(f));
+        check(C.ctx, qru_lsq_batch_residual_norms(f, r.data()),
+              "qru_lsq_batch_residual_norms");
+        return r;
+    }
+    int rows() const { return qru_lsq_batch_rows(f, 0); }
 };
 
 // ---- orthogonal matching pursuit -----------------------------------------
@@ -942,6 +1021,15 @@ NB_MODULE(_qru, mod)
     mod.def("nnls", &nnls, nb::arg("ctx"), nb::arg("A"), nb::arg("b"),
             nb::arg("maxiter"), nb::arg("tol"));
 
+    nb::class_<LsqBatch>(mod, "LsqBatch")
+        .def(nb::init<Context &, const in_array &, const in_array &, int,
+                      bool>(),
+             nb::arg("ctx"), nb::arg("A"), nb::arg("b"), nb::arg("count"),
+             nb::arg("check_finite"), nb::keep_alive<1, 2>())
+        .def("add_rows", &LsqBatch::add_rows)
+        .def("solve", &LsqBatch::solve)
+        .def("residual", &LsqBatch::residual)
+        .def("rows", &LsqBatch::rows);
     nb::class_<Lsq>(mod, "Lsq")
         .def(nb::init<Context &, const in_array &, const in_array &, int,
                       bool>(),

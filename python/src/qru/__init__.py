@@ -42,6 +42,7 @@ from ._arrays import context as _context
 from ._chol import cholesky_delete, cholesky_insert, cholesky_update
 from ._lars import lars_path
 from ._lsq import LeastSquares
+from ._lsq_batch import LeastSquaresBatch
 from ._omp import orthogonal_mp
 from ._qr import qr_delete, qr_insert, qr_update
 from ._solvers import nnls
@@ -49,7 +50,7 @@ from ._solvers import nnls
 __all__ = ["qr_insert", "qr_delete", "qr_update", "cholesky_update", "cholesky_insert",
            "cholesky_delete", "LeastSquares", "nnls", "backends", "device_name",
            "show_config", "blas_threads", "set_blas_threads", "__version__"]
-__all__ += ["orthogonal_mp", "lars_path"]
+__all__ += ["orthogonal_mp", "lars_path", "LeastSquaresBatch"]
 __version__ = _qru.version()
 
 

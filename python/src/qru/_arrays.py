@@ -575,3 +575,18 @@ def numerical(fn, *args):
         return fn(*args)
     except _qru.QruNumericalError as e:
         raise np.linalg.LinAlgError(str(e)) from None
+
+
+def raise_failed_pages(info, lead, what):
+    """LinAlgError naming the pages of a batch (leading shape lead) whose
+    info is not 0 (the failing column, 1-based): "qru: <count> of <total>
+    <what> (<page> at column <c>, ...)"; nothing when none failed."""
+    info = np.asarray(info)
+    bad = np.flatnonzero(info)
+    if bad.size:
+        where = ", ".join(
+            f"{tuple(int(v) for v in np.unravel_index(b, lead))} at column "
+            f"{int(info[b])}" for b in bad[:5])
+        raise np.linalg.LinAlgError(
+            f"qru: {bad.size} of {info.size} {what} ({where}"
+            f"{', ...' if bad.size > 5 else ''}; 1-based columns)")

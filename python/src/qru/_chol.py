@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _qru
-from ._arrays import _fw_name, numerical, prepare
+from ._arrays import _fw_name, numerical, prepare, raise_failed_pages
 
 
 def _factor(R):
@@ -111,15 +111,8 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
     F, X = P.arrays
     info = np.asarray(_qru.chol_update_batch(
         P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite)))
-    bad = np.flatnonzero(info)
-    if bad.size:
-        where = ", ".join(
-            f"{tuple(int(v) for v in np.unravel_index(b, lead))} at column "
-            f"{int(info[b])}" for b in bad[:5])
-        raise np.linalg.LinAlgError(
-            f"qru: {bad.size} of {count} factors not positive definite after "
-            f"the {'update' if sign > 0 else 'downdate'} ({where}"
-            f"{', ...' if bad.size > 5 else ''}; 1-based columns)")
+    raise_failed_pages(info, lead, "factors not positive definite after "
+                       f"the {'update' if sign > 0 else 'downdate'}")
     out = np.swapaxes(np.asarray(F).T.reshape(count, n, n), 1, 2)
     return np.ascontiguousarray(out).reshape(R.shape)
 
