@@ -9,29 +9,6 @@
 
 #include "chol_internal.h"
 
-/* Argument i, the batch called name, must be usable (qru_arg_batch). */
-#define QRU_ARG_BATCH(ctx, i, name, M, dt)                                     \
-    QRU_CHECK((ctx), qru_arg_batch((ctx), (i), (name), (M), (dt)))
-
-/* The problems of one op call: as many as about 2^24 elements of work
- * hold, at least one. */
-#define QRU_BATCH_PART_ELEMS ((size_t)1 << 24)
-
-/* The non-finite check (qru_check_finite) of every page of M. */
-static int batch_finite(qru_context *ctx, int argi, const qru_matrix *M,
-                        char uplo)
-{
-    if (!ctx->check_finite)
-        return 0;
-    qru_matrix pg = *M;
-    pg.count = 1;
-    for (int i = 0; i < M->count; ++i) {
-        pg.p = qru_mat_page(M, i);
-        QRU_TRY(qru_check_finite(ctx, argi, &pg, uplo, 'N', 0));
-    }
-    return 0;
-}
-
 static int chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
                              const qru_matrix *W, int sign, qru_matrix *L1,
                              int *info)
@@ -43,46 +20,25 @@ static int chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
             info[i] = 0;
         return 0;
     }
-    /* small problems need one problem's work (the CPU's), all in one call */
-    size_t pw = qru_chol_batch_work(n, k);
-    int local = qru_chol_batch_local(n, k);
-    size_t part = local ? (size_t)count : QRU_BATCH_PART_ELEMS / pw;
-    if (part < 1)
-        part = 1;
-    if (part > (size_t)count)
-        part = (size_t)count;
+    size_t we;
+    size_t part = qru_batch_part(qru_chol_batch_local(n, k),
+                                 qru_chol_batch_work(n, k), count, &we);
     size_t head = qru_chol_align((size_t)count);
     qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(
-        ctx, (head + (local ? 1 : part) * pw) * qru_dtype_size(dt), &ws));
-    double *h = malloc(sizeof(double) * (size_t)count);
-    if (!h)
-        return QRU_HOST_ALLOC_FAILED;
+    QRU_TRY(qru_ctx_workspace(ctx, (head + we) * qru_dtype_size(dt), &ws));
     qru_ptr dinfo = ws, work = qru_ptr_add(ws, head);
-    int st = 0;
-    for (int b = 0; !st && b < count; b += (int)part) {
+    for (int b = 0; b < count; b += (int)part) {
         int cnt = count - b < (int)part ? count - b : (int)part;
-        st = ctx->ops->chol_update_batch(
+        QRU_TRY(ctx->ops->chol_update_batch(
             ctx, dt, uplo, n, k, sign, cnt, qru_mat_page(L, b), L->ld,
             L->stride, qru_mat_page(W, b), W->ld, W->stride,
             qru_mat_page(L1, b), L1->ld, L1->stride,
-            qru_ptr_add(dinfo, (size_t)b), work);
+            qru_ptr_add(dinfo, (size_t)b), work));
     }
-    if (!st) /* the one host wait */
-        st = qru_chol_read_row(ctx, dt, count, dinfo, 1, h);
-    int failed = 0, first = -1, col = 0;
-    for (int i = 0; !st && i < count; ++i) {
-        int v = qru_plan_healthy_info(ctx) ? 0 : (int)h[i];
-        if (info)
-            info[i] = v;
-        if (v != 0 && failed++ == 0) {
-            first = i;
-            col = v;
-        }
-    }
-    free(h);
-    if (st || !failed)
-        return st;
+    int first, col;
+    int failed = qru_batch_verdicts(ctx, dt, count, dinfo, info, &first, &col);
+    if (failed <= 0)
+        return failed;
     return qru_fail(failed, "%d of %d problems not positive definite (the "
                             "first: problem %d (0-based), at column %d); "
                             "their pages are unchanged",
@@ -99,7 +55,7 @@ int qru_chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(ctx, 3, L->rows == L->cols,
             "L's pages are %d x %d, but they must be square", L->rows,
             L->cols);
-    QRU_CHECK(ctx, batch_finite(ctx, 3, L, uplo));
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 3, L, uplo));
     int n = L->rows, count = L->count;
     QRU_ARG_BATCH(ctx, 4, "W", W, L->dtype);
     QRU_ARG(ctx, 4, W->count == count,
@@ -108,7 +64,7 @@ int qru_chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
             W->rows, n);
     QRU_ARG(ctx, 4, !qru_batch_overlap(W, L),
             "W overlaps L (they share memory)");
-    QRU_CHECK(ctx, batch_finite(ctx, 4, W, 'A'));
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 4, W, 'A'));
     QRU_ARG(ctx, 5, sign == 1 || sign == -1,
             "sign = %d, but it must be +1 (update) or -1 (downdate)", sign);
     QRU_ARG_BATCH(ctx, 6, "L1", L1, L->dtype);

@@ -24,40 +24,11 @@ struct qru_lsq_batch {
     qru_matrix *H; /* rho2: r x count, column b the problem b */
 };
 
-/* Argument i, the batch called name, must be usable (qru_arg_batch). */
-#define QRU_ARG_BATCH(ctx, i, name, M, dt)                                     \
-    QRU_CHECK((ctx), qru_arg_batch((ctx), (i), (name), (M), (dt)))
-
-/* The problems of one op call where they do not fit in local memory: as
- * many as about 2^24 elements of work hold, at least one. */
-#define QRU_LSQ_BATCH_PART_ELEMS ((size_t)1 << 24)
-
-/* The non-finite check (qru_check_finite) of every page of M. */
-static int batch_finite(qru_context *ctx, int argi, const qru_matrix *M)
-{
-    if (!ctx->check_finite)
-        return 0;
-    qru_matrix pg = *M;
-    pg.count = 1;
-    for (int i = 0; i < M->count; ++i) {
-        pg.p = qru_mat_page(M, i);
-        QRU_TRY(qru_check_finite(ctx, argi, &pg, 'A', 'N', 0));
-    }
-    return 0;
-}
-
 /* The problems of one op call, and the workspace they need (elements). */
 static size_t batch_part(int m, int r, int count, size_t *work)
 {
-    int local = qru_lsq_batch_local(m, r);
-    size_t pw = qru_lsq_batch_work(m, r);
-    size_t part = local ? (size_t)count : QRU_LSQ_BATCH_PART_ELEMS / pw;
-    if (part < 1)
-        part = 1;
-    if (part > (size_t)count)
-        part = (size_t)count;
-    *work = (local ? 1 : part) * pw;
-    return part;
+    return qru_batch_part(qru_lsq_batch_local(m, r),
+                          qru_lsq_batch_work(m, r), count, work);
 }
 
 /* The rows of U and E added to every problem (checked arguments). */
@@ -110,7 +81,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
                   qru_batch_overlap(U, fb->D) ||
                   qru_batch_overlap(U, fb->H)))
         return qru_fail_arg(iu, "%s overlaps the factorisation's storage", un);
-    QRU_TRY(batch_finite(ctx, iu, U));
+    QRU_TRY(qru_batch_check_finite(ctx, iu, U, 'A'));
     QRU_TRY(qru_arg_batch(ctx, ie, en, E, fb->dt));
     if (E->count != fb->count)
         return qru_fail_arg(ie, "%s is a batch of %d matrices, but %s of %d",
@@ -126,7 +97,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
                   qru_batch_overlap(E, fb->D) ||
                   qru_batch_overlap(E, fb->H)))
         return qru_fail_arg(ie, "%s overlaps the factorisation's storage", en);
-    QRU_TRY(batch_finite(ctx, ie, E));
+    QRU_TRY(qru_batch_check_finite(ctx, ie, E, 'A'));
     return 0;
 }
 
@@ -219,34 +190,20 @@ static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, (head + we) * qru_dtype_size(fb->dt),
                               &ws));
-    double *h = malloc(sizeof(double) * (size_t)count);
-    if (!h)
-        return QRU_HOST_ALLOC_FAILED;
     qru_ptr dinfo = ws, work = qru_ptr_add(ws, head);
-    int st = 0;
-    for (int b = 0; !st && b < count; b += (int)part) {
+    for (int b = 0; b < count; b += (int)part) {
         int cnt = count - b < (int)part ? count - b : (int)part;
-        st = ctx->ops->lsq_batch_solve(
+        QRU_TRY(ctx->ops->lsq_batch_solve(
             ctx, fb->dt, m, r, fb->n, cnt, qru_mat_page(fb->R, b), fb->R->ld,
             fb->R->stride, qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
             qru_mat_page(X, b), X->ld, X->stride,
-            qru_ptr_add(dinfo, (size_t)b), work);
+            qru_ptr_add(dinfo, (size_t)b), work));
     }
-    if (!st) /* the one host wait */
-        st = qru_chol_read_row(ctx, fb->dt, count, dinfo, 1, h);
-    int failed = 0, first = -1, col = 0;
-    for (int i = 0; !st && i < count; ++i) {
-        int v = qru_plan_healthy_info(ctx) ? 0 : (int)h[i];
-        if (info)
-            info[i] = v;
-        if (v != 0 && failed++ == 0) {
-            first = i;
-            col = v;
-        }
-    }
-    free(h);
-    if (st || !failed)
-        return st;
+    int first, col;
+    int failed =
+        qru_batch_verdicts(ctx, fb->dt, count, dinfo, info, &first, &col);
+    if (failed <= 0)
+        return failed;
     return qru_fail(failed, "%d of %d problems rank-deficient (the first: "
                             "problem %d (0-based), at column %d); their "
                             "pages of X are unchanged",

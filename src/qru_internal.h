@@ -674,6 +674,25 @@ int qru_arg_batch(const qru_context *ctx, int i, const char *name,
  * with the same leading dimension and stride. */
 int qru_batch_overlap(const qru_matrix *A, const qru_matrix *B);
 int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
+/* Argument i, the batch called name, must be usable (qru_arg_batch). */
+#define QRU_ARG_BATCH(ctx, i, name, M, dt)                                     \
+    QRU_CHECK((ctx), qru_arg_batch((ctx), (i), (name), (M), (dt)))
+/* The helpers of the batched routines (batch.c):
+ * qru_batch_check_finite: qru_check_finite of every page of M (its uplo
+ * part);
+ * qru_batch_part: the problems of one op call of a batch of count whose
+ * problems need pw elements of work each (local: none on the GPUs, so one
+ * call, the CPU's one problem's share), and in *work the elements of work
+ * that call takes;
+ * qru_batch_verdicts: the count verdicts at the device vector dinfo (0 or
+ * a 1-based column) read in one host wait into info (when not NULL);
+ * returns how many failed (the first at *first, column *col) or a library
+ * status. */
+int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
+                           char uplo);
+size_t qru_batch_part(int local, size_t pw, int count, size_t *work);
+int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
+                       qru_ptr dinfo, int *info, int *first, int *col);
 /* 0 when ctx's device computes in dtype, else QRU_ERR_UNSUPPORTED with
  * the text. */
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype);

@@ -1,0 +1,60 @@
+/*
+ * What the batched routines (chol_batch.c, lsq_batch.c) share: the
+ * non-finite scan of every page, the split of a batch into op calls by
+ * the workspace, and the per-problem verdicts read back in one host wait.
+ */
+#include <stdlib.h>
+
+#include "chol_internal.h"
+
+int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
+                           char uplo)
+{
+    if (!ctx->check_finite)
+        return 0;
+    qru_matrix pg = *M;
+    pg.count = 1;
+    for (int i = 0; i < M->count; ++i) {
+        pg.p = qru_mat_page(M, i);
+        QRU_TRY(qru_check_finite(ctx, argi, &pg, uplo, 'N', 0));
+    }
+    return 0;
+}
+
+/* The problems of one op call where they need work in device memory: as
+ * many as about 2^24 elements hold, at least one. */
+#define QRU_BATCH_PART_ELEMS ((size_t)1 << 24)
+
+size_t qru_batch_part(int local, size_t pw, int count, size_t *work)
+{
+    size_t part = local ? (size_t)count : QRU_BATCH_PART_ELEMS / pw;
+    if (part < 1)
+        part = 1;
+    if (part > (size_t)count)
+        part = (size_t)count;
+    *work = (local ? 1 : part) * pw;
+    return part;
+}
+
+int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
+                       qru_ptr dinfo, int *info, int *first, int *col)
+{
+    double *h = malloc(sizeof(double) * (size_t)(count > 0 ? count : 1));
+    if (!h)
+        return QRU_HOST_ALLOC_FAILED;
+    int st = qru_chol_read_row(ctx, dt, count, dinfo, 1, h); /* the wait */
+    int failed = 0;
+    *first = -1;
+    *col = 0;
+    for (int i = 0; !st && i < count; ++i) {
+        int v = qru_plan_healthy_info(ctx) ? 0 : (int)h[i];
+        if (info)
+            info[i] = v;
+        if (v != 0 && failed++ == 0) {
+            *first = i;
+            *col = v;
+        }
+    }
+    free(h);
+    return st ? st : failed;
+}
