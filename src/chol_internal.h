@@ -36,12 +36,6 @@ int qru_chol_info_zero(qru_context *ctx, qru_dtype dt, qru_ptr info);
 int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
                        int *val);
 
-/* Synchronises and reads cnt elements of a row of the device array src
- * (element t at src + t * stride; stride ld + 1 gives a diagonal) into
- * the host doubles out. */
-int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
-                      int stride, double *out);
-
 /* The definiteness rule of qru.h ("Rank and definiteness"), the one place
  * it is coded: the factor of the order-n A is judged not positive definite
  * at column j (status j, 1-based) when the pivot d_j = L(j,j)^2 is not

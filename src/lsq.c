@@ -3,7 +3,6 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "qru_internal.h"
 
@@ -41,25 +40,6 @@ int qru_qr_rank_queue(qru_context *ctx, qru_dtype dt, int rows, int c,
         return 0;
     QRU_TRY(o->copy(ctx, dt, 1, c, D, ldr + 1, diag, 1));
     return o->col_norms_dev(ctx, dt, rows, c, B, ldr, norms);
-}
-
-int qru_read_doubles(qru_context *ctx, qru_dtype dt, int n, qru_ptr v,
-                     double *out)
-{
-    if (n <= 0)
-        return 0;
-    if (dt == QRU_DOUBLE)
-        return ctx->ops->download(ctx, dt, n, 1, v, n, out, n);
-    /* the floats into the tail of out, then widened front to back (element
-     * i lands on bytes that only hold floats already widened) */
-    char *tail = (char *)out + sizeof(float) * (size_t)n;
-    QRU_TRY(ctx->ops->download(ctx, dt, n, 1, v, n, tail, n));
-    for (int i = 0; i < n; ++i) {
-        float t;
-        memcpy(&t, tail + sizeof(float) * (size_t)i, sizeof t);
-        out[i] = t;
-    }
-    return 0;
 }
 
 int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,

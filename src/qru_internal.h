@@ -603,14 +603,15 @@ int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
                       const double *diag, const double *norms);
 /* The same data queued on the device: the c diagonal elements into the
  * device vector diag, the c norms into norms (c elements of dt each), so
- * that several blocks reach the host in one qru_read_doubles. */
+ * that several blocks reach the host in one qru_chol_read_row. */
 int qru_qr_rank_queue(qru_context *ctx, qru_dtype dt, int rows, int c,
                       qru_ptr B, qru_ptr D, int ldr, qru_ptr diag,
                       qru_ptr norms);
-/* out (n host doubles) := the device vector v (n elements of dt): one
- * download, one host wait. */
-int qru_read_doubles(qru_context *ctx, qru_dtype dt, int n, qru_ptr v,
-                     double *out);
+/* Reads cnt elements of a row of the device array src (element t at
+ * src + t * stride; stride ld + 1 gives a diagonal) into the host doubles
+ * out: one download, one host wait (chol.c). */
+int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
+                      int stride, double *out);
 
 /* The non-finite check (matrix.c; the rule is documented in
  * include/qru.h): 0 when ctx's QRU_OPTION_CHECK_FINITE is off or every

@@ -223,7 +223,7 @@ static int ac_rotate(qru_context *ctx, const qru_lsq *f, int k, int p,
     QRU_TRY(qru_qr_rank_queue(ctx, dt, mr, s, Rw, qru_ptr_add(Rw, (size_t)k),
                               mr, qru_ptr_add(dg, (size_t)k),
                               qru_ptr_add(nr, (size_t)k)));
-    QRU_TRY(qru_read_doubles(ctx, dt, 2 * mr, dg, hdiag));
+    QRU_TRY(qru_chol_read_row(ctx, dt, 2 * mr, dg, 1, hdiag));
     return qru_qr_rank_first(dt, f->n, mr, k, hdiag, hdiag + mr);
 }
 
