@@ -11,8 +11,52 @@
 #include "qru_kdefs.h"
 #include "qru_batch.cl"
 
-static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM,
-              "the kernel's local copy and the host's rule must agree");
+static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM &&
+                  QRU_BATCH_KB == QRU_CHOL_BATCH_KB,
+              "the kernels' local buffers and the host's sizes must agree");
+
+/* The entry points: the bodies of kernels/qru_batch.cl on the block's
+ * dynamic shared memory (sized by qru_*_local_elems, qru_internal.h). */
+template <typename T>
+__global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
+                                      int count, T eps, const T *L, long ol,
+                                      int ldl, long sl, const T *W, long ow,
+                                      int ldw, long sw, T *L1, long o1,
+                                      int ld1, long s1, T *info, long oi,
+                                      T *work, long ok, int lm)
+{
+    extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
+    qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
+                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm,
+                        (T *)qru_batch_smem_);
+}
+
+template <typename T>
+__global__ void qru_lsq_batch_add_rows(int m, int r, int p, int count, T *R,
+                                       long orr, int ldr, long sr, T *D,
+                                       long od, int ldd, long sd, T *rho2,
+                                       long oh, const T *U, long ou, int ldu,
+                                       long su, const T *E, long oe, int lde,
+                                       long se, T *work, long ok, int lm)
+{
+    extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
+    qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
+                                sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
+                                work, ok, lm, (T *)qru_batch_smem_);
+}
+
+template <typename T>
+__global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
+                                    const T *R, long orr, int ldr, long sr,
+                                    const T *D, long od, int ldd, long sd,
+                                    T *X, long ox, int ldx, long sx, T *info,
+                                    long oi, T *work, long ok, int lm)
+{
+    extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
+    qru_lsq_batch_solve_body(m, r, n, count, eps, R, orr, ldr, sr, D, od, ldd,
+                             sd, X, ox, ldx, sx, info, oi, work, ok, lm,
+                             (T *)qru_batch_smem_);
+}
 
 template <typename T>
 static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
@@ -24,7 +68,9 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
     int threads = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg,
                                     n);
     int blocks = count < (1 << 20) ? count : (1 << 20);
-    qru_chol_update_batch<T><<<blocks, threads, 0, qru_cuda(ctx)->stream>>>(
+    size_t smem = sizeof(T) * qru_chol_batch_local_elems(n, k, threads);
+    qru_chol_update_batch<T><<<blocks, threads, smem,
+                               qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
@@ -63,7 +109,9 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
 {
     int threads = qru_chol_batch_wg(0, m + r);
     int blocks = count < (1 << 20) ? count : (1 << 20);
-    qru_lsq_batch_add_rows<T><<<blocks, threads, 0, qru_cuda(ctx)->stream>>>(
+    size_t smem = sizeof(T) * qru_lsq_batch_add_local_elems(m, r);
+    qru_lsq_batch_add_rows<T><<<blocks, threads, smem,
+                                qru_cuda(ctx)->stream>>>(
         m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
         (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
         (const T *)U.h, (long)U.off, ldu, (long)sU, (const T *)E.h,
@@ -98,7 +146,9 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
 {
     int threads = qru_chol_batch_wg(0, m);
     int blocks = count < (1 << 20) ? count : (1 << 20);
-    qru_lsq_batch_solve<T><<<blocks, threads, 0, qru_cuda(ctx)->stream>>>(
+    size_t smem = sizeof(T) * qru_lsq_batch_solve_local_elems(m, r, threads);
+    qru_lsq_batch_solve<T><<<blocks, threads, smem,
+                             qru_cuda(ctx)->stream>>>(
         m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
         (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,
         ldx, (long)sX, (T *)info.h, (long)info.off, (T *)work.h,

@@ -12,9 +12,13 @@
 #ifndef QRU_IDX /* as in qru_base.cl */
 #define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
 #endif
-/* The largest work-group of qru_chol_update_batch (a power of two). */
+/* The largest work-group of qru_chol_update_batch (a power of two) and
+ * the rotations formed per step (their c, s and 1 / c in local memory). */
 #ifndef QRU_BATCH_WG
 #define QRU_BATCH_WG 256
+#endif
+#ifndef QRU_BATCH_KB
+#define QRU_BATCH_KB 32
 #endif
 /* Elements of local memory for the working copy of a small problem
  * (QRU_CHOL_BATCH_LM of src/qru_internal.h, which says which fit). */
@@ -48,23 +52,6 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
     return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
 }
 
-/*
- * chol_update_batch: ONE work-group per problem (groups loop over the
- * problems b = group, group + groups, ...), a power of two items, at most
- * QRU_BATCH_WG.  Item t owns the rows i = t, t + items, ...: it copies row
- * i of the factor (uplo 'U': column i of U) and of W into the problem's
- * working copy (lm: in local memory, the triangle packed by rows, then
- * W, then A1's diagonal; else in work: T n x n, ld n, Wd n x k, ld n,
- * then A1's diagonal), and every later write to those rows is its own,
- * so the copy needs no barrier.  Per column i every item forms the k
- * rotations (the order of chol_rot) from T(i,i) and Wd(i,:), which no
- * item writes in that step, and judges the new pivot by the definiteness
- * rule: the same values everywhere, so the verdict is uniform without a
- * flag; then each item applies the rotations, formed again, to its rows
- * j > i, and after ONE barrier a column the owner of row i writes the
- * pivot.  The page of L1 is written only when no column failed; info[b]
- * (a T holding the failing column or 0) always.
- */
 /* The working copy's element at local index li (lm) or at work[gi]. */
 #define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
 #define QRU_BW_SET(li, gi, v)                                                  \
@@ -75,16 +62,39 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
             work[gi] = (v);                                                    \
     } while (0)
 
-QRU_KERNEL void qru_chol_update_batch(
+/*
+ * chol_update_batch: ONE work-group per problem (groups loop over the
+ * problems b = group, group + groups, ...), a power of two items, at most
+ * QRU_BATCH_WG, and a local buffer S (qru_chol_batch_local_elems: the
+ * reduction, two slots of rotations, the failure flag, then the copy).
+ * Item t owns the rows i = t, t + items, ...: it copies row i of the
+ * factor (uplo 'U': column i of U) and of W into the problem's working
+ * copy (lm: in S, the triangle packed by rows, then W, then A1's
+ * diagonal; else in work: T n x n, ld n, Wd n x k, ld n, then A1's
+ * diagonal), and every later access to those rows is its own, so the
+ * copy needs no barrier.  Per column i the owner of row i forms up to
+ * QRU_BATCH_KB rotations (the order of chol_rot: c, s and 1 / c) from
+ * T(i,i) and Wd(i,:), which its own earlier steps updated, and after the
+ * last one judges the pivot by the definiteness rule; ONE barrier, then
+ * every item applies them to its rows j > i.  The rotations alternate
+ * between two slots, so the next owner never overwrites a set still
+ * being read; the failure flag is set before a barrier and read after
+ * it, so every branch on it is uniform.  The page of L1 is written only
+ * when no column failed; info[b] (a T holding the failing column or 0)
+ * always.
+ */
+QRU_DEVICE void qru_chol_batch_body(
     int upper, int n, int k, int sign, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
+    QRU_LOCAL T *S)
 {
-    QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
-    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_LOCAL T *red = S, *cs = S + nt, *flag = cs + 6 * QRU_BATCH_KB,
+                *loc = flag + 1;
     long pw = (long)n * ((long)n + (long)k + 1);
+    int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
@@ -112,6 +122,8 @@ QRU_KERNEL void qru_chol_update_batch(
                 amax = a;
         }
         red[lid] = amax;
+        if (lid == 0)
+            flag[0] = (T)0;
         QRU_BARRIER;
         for (int s = nt / 2; s > 0; s >>= 1) {
             if (lid < s && red[lid + s] > red[lid])
@@ -120,52 +132,66 @@ QRU_KERNEL void qru_chol_update_batch(
         }
         T tol = (T)n * eps * red[0];
         T sg = sign > 0 ? (T)1 : (T)-1;
-        int fail = 0;
+        int step = 0;
         for (int i = 0; i < n; ++i) {
-            /* every item forms column i's k rotations from the pivot row
-             * (final since the last barrier) and judges the new pivot:
-             * the same values in every item, so the verdict is uniform */
-            long pii = QRU_IDX(tb, i, i, n);
-            int lii = i * (i + 1) / 2 + i;
-            T a0 = QRU_BW_GET(lii, pii), a = a0;
-            for (int q = 0; q < k && !fail; ++q) {
-                T r = qru_rot_r(
-                    a, QRU_BW_GET(lw + i + q * n, QRU_IDX(wb, i, q, n)),
-                    sign);
-                if (r == (T)0)
-                    fail = i + 1;
-                a = r;
-            }
-            if (!fail) { /* the rule on the pivot */
-                T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
-                if (!(ai - ai == (T)0) || !(d - d == (T)0) || !(d > tol))
-                    fail = i + 1;
-            }
-            if (fail)
-                break; /* uniform */
-            /* the rotations, formed again, on this item's rows j > i */
-            for (int j = lid; j < n; j += nt) {
-                if (j <= i)
-                    continue;
-                long pj = QRU_IDX(tb, j, i, n);
-                int lj0 = j * (j + 1) / 2 + i;
-                T lj = QRU_BW_GET(lj0, pj), aq = a0;
-                for (int q = 0; q < k; ++q) {
-                    long pq = QRU_IDX(wb, j, q, n);
-                    int lq = lw + j + q * n;
-                    T bq = QRU_BW_GET(lw + i + q * n, QRU_IDX(wb, i, q, n));
-                    T r = qru_rot_r(aq, bq, sign);
-                    T c = r / aq, s = bq / aq, w = QRU_BW_GET(lq, pq);
-                    aq = r;
-                    lj = (lj + sg * s * w) / c;
-                    QRU_BW_SET(lq, pq, c * w - s * lj);
+            for (int ch = 0; ch < nch; ++ch, ++step) {
+                int q0 = ch * QRU_BATCH_KB;
+                int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
+                QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
+                if (lid == i % nt) {
+                    long pii = QRU_IDX(tb, i, i, n);
+                    int lii = i * (i + 1) / 2 + i;
+                    T a = QRU_BW_GET(lii, pii);
+                    int bad = 0;
+                    for (int q = 0; q < qn && !bad; ++q) {
+                        T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
+                                          QRU_IDX(wb, i, q0 + q, n));
+                        T r = qru_rot_r(a, bq, sign);
+                        if (r == (T)0) {
+                            bad = 1;
+                        } else {
+                            T ia = (T)1 / a;
+                            sl3[3 * q] = r * ia;
+                            sl3[3 * q + 1] = bq * ia;
+                            sl3[3 * q + 2] = a / r;
+                            a = r;
+                        }
+                    }
+                    if (!bad)
+                        QRU_BW_SET(lii, pii, a);
+                    if (!bad && ch == nch - 1) { /* the rule on the pivot */
+                        T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
+                        if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                            !(d > tol))
+                            bad = 1;
+                    }
+                    if (bad)
+                        flag[0] = (T)(i + 1);
                 }
-                QRU_BW_SET(lj0, pj, lj);
+                QRU_BARRIER;
+                if (flag[0] != (T)0)
+                    break; /* uniform */
+                for (int j = lid; j < n; j += nt) {
+                    if (j <= i)
+                        continue;
+                    long pj = QRU_IDX(tb, j, i, n);
+                    int lj0 = j * (j + 1) / 2 + i;
+                    T lj = QRU_BW_GET(lj0, pj);
+                    for (int q = 0; q < qn; ++q) {
+                        long pq = QRU_IDX(wb, j, q0 + q, n);
+                        int lq = lw + j + (q0 + q) * n;
+                        T c = sl3[3 * q], s = sl3[3 * q + 1],
+                          w = QRU_BW_GET(lq, pq);
+                        lj = (lj + sg * s * w) * sl3[3 * q + 2];
+                        QRU_BW_SET(lq, pq, c * w - s * lj);
+                    }
+                    QRU_BW_SET(lj0, pj, lj);
+                }
             }
-            QRU_BARRIER; /* rows > i final for column i + 1 */
-            if (lid == i % nt) /* T(i, i) is read no more */
-                QRU_BW_SET(lii, pii, a);
+            if (flag[0] != (T)0)
+                break; /* uniform */
         }
+        int fail = (int)flag[0];
         if (fail == 0) {
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
@@ -180,10 +206,9 @@ QRU_KERNEL void qru_chol_update_batch(
         }
         if (lid == 0)
             info[oi + b] = (T)fail;
-        QRU_BARRIER; /* red and the copy are set again for the next problem */
+        QRU_BARRIER; /* red, flag and the copy are set again */
     }
 }
-
 
 /*
  * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
@@ -216,15 +241,14 @@ QRU_KERNEL void qru_chol_update_batch(
             D[gi] = (v);                                                       \
     } while (0)
 
-QRU_KERNEL void qru_lsq_batch_add_rows(
+QRU_DEVICE void qru_lsq_batch_add_rows_body(
     int m, int r, int p, int count, QRU_GLOBAL T *R, long orr, int ldr,
     long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
     long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
-    QRU_GLOBAL T *work, long ok, int lm)
+    QRU_GLOBAL T *work, long ok, int lm, QRU_LOCAL T *S)
 {
-    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
-    QRU_LOCAL_DECL(T, cs, 4);
+    QRU_LOCAL T *cs = S, *loc = S + 4;
     int lid = QRU_LID_X, nt = QRU_LSIZE_X, mr = m + r;
     int ld0 = m * (m + 1) / 2, lw0 = ld0 + m * r;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
@@ -324,15 +348,14 @@ QRU_KERNEL void qru_lsq_batch_add_rows(
  * owner of a row above subtracts R(k,i) x(i,:).  X's page is written
  * only when no column failed; info[b] always.
  */
-QRU_KERNEL void qru_lsq_batch_solve(
+QRU_DEVICE void qru_lsq_batch_solve_body(
     int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
     int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi,
-    QRU_GLOBAL T *work, long ok, int lm)
+    QRU_GLOBAL T *work, long ok, int lm, QRU_LOCAL T *S)
 {
-    QRU_LOCAL_DECL(T, red, QRU_BATCH_WG);
-    QRU_LOCAL_DECL(T, loc, QRU_BATCH_LM);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_LOCAL T *red = S, *loc = S + nt;
     int lw0 = m * (m + 1) / 2;
     T nf = (T)(n > m ? n : m);
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
@@ -414,6 +437,44 @@ QRU_KERNEL void qru_lsq_batch_solve(
         QRU_BARRIER; /* red and loc are set again for the next problem */
     }
 }
+
+#if defined(__OPENCL_VERSION__)
+/* The OpenCL entry points: S is the local buffer of the launch (CUDA's
+ * are in cuda/cuda_batch.cu, S its dynamic shared memory). */
+__kernel void qru_chol_update_batch(
+    int upper, int n, int k, int sign, int count, T eps,
+    __global const T *L, long ol, int ldl, long sl, __global const T *W,
+    long ow, int ldw, long sw, __global T *L1, long o1, int ld1, long s1,
+    __global T *info, long oi, __global T *work, long ok, int lm,
+    __local T *S)
+{
+    qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
+                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, S);
+}
+
+__kernel void qru_lsq_batch_add_rows(
+    int m, int r, int p, int count, __global T *R, long orr, int ldr,
+    long sr, __global T *D, long od, int ldd, long sd, __global T *rho2,
+    long oh, __global const T *U, long ou, int ldu, long su,
+    __global const T *E, long oe, int lde, long se, __global T *work,
+    long ok, int lm, __local T *S)
+{
+    qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
+                                sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
+                                work, ok, lm, S);
+}
+
+__kernel void qru_lsq_batch_solve(
+    int m, int r, int n, int count, T eps, __global const T *R, long orr,
+    int ldr, long sr, __global const T *D, long od, int ldd, long sd,
+    __global T *X, long ox, int ldx, long sx, __global T *info, long oi,
+    __global T *work, long ok, int lm, __local T *S)
+{
+    qru_lsq_batch_solve_body(m, r, n, count, eps, R, orr, ldr, sr, D, od,
+                             ldd, sd, X, ox, ldx, sx, info, oi, work, ok, lm,
+                             S);
+}
+#endif
 
 #undef QRU_LR_GET
 #undef QRU_LR_SET

@@ -40,7 +40,9 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
-                KMEM(work), KLONG(ko),  KINT(lm)};
+                KMEM(work), KLONG(ko),  KINT(lm),
+                {qru_dtype_size(dt) * qru_chol_batch_local_elems(n, k, (int)w),
+                 NULL}};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
 }
 
@@ -77,7 +79,9 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
                 KMEM(rho2),  KLONG(ho),  KMEM(U),    KLONG(uo),
                 KINT(cldu),  KLONG(us),  KMEM(E),    KLONG(eo),
                 KINT(clde),  KLONG(es),  KMEM(work), KLONG(ko),
-                KINT(lm)};
+                KINT(lm),
+                {qru_dtype_size(dt) * qru_lsq_batch_add_local_elems(m, r),
+                 NULL}};
     return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS, 1, g, l, NARGS(a), a);
 }
 
@@ -111,6 +115,9 @@ int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
                 KMEM(R),    KLONG(ro),  KINT(cldr), KLONG(rs),  KMEM(D),
                 KLONG(dof), KINT(cldd), KLONG(ds),  KMEM(X),    KLONG(xo),
                 KINT(cldx), KLONG(xs),  KMEM(info), KLONG(io),  KMEM(work),
-                KLONG(ko),  KINT(lm)};
+                KLONG(ko),  KINT(lm),
+                {qru_dtype_size(dt) *
+                     qru_lsq_batch_solve_local_elems(m, r, (int)w),
+                 NULL}};
     return ocl_launch(ctx, pr, K_LSQ_BATCH_SOLVE, 1, g, l, NARGS(a), a);
 }

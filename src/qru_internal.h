@@ -440,6 +440,36 @@ static inline int qru_lsq_batch_local(int m, int r)
                (size_t)m + (size_t)r <=
            QRU_CHOL_BATCH_LM;
 }
+/* Elements of the local buffer of the GPU kernels of the batched ops
+ * (kernels/qru_batch.cl) for a work-group of nt items: chol_update_batch
+ * (the reduction, two slots of QRU_CHOL_BATCH_KB rotations of three
+ * numbers, the failure flag, then a small problem's copy),
+ * lsq_batch_add_rows (two slots of a rotation, then the copy) and
+ * lsq_batch_solve (the reduction, then the copy of R and d). */
+#define QRU_CHOL_BATCH_KB 32
+static inline size_t qru_chol_batch_local_elems(int n, int k, int nt)
+{
+    return (size_t)nt + 6 * QRU_CHOL_BATCH_KB + 1 +
+           (qru_chol_batch_local(n, k)
+                ? (size_t)n * ((size_t)n + 1) / 2 +
+                      (size_t)n * (size_t)((k > 0 ? k : 0) + 1)
+                : 0);
+}
+static inline size_t qru_lsq_batch_add_local_elems(int m, int r)
+{
+    return 4 + (qru_lsq_batch_local(m, r)
+                    ? (size_t)m * ((size_t)m + 1) / 2 + (size_t)m * r +
+                          (size_t)m + (size_t)r
+                    : 0);
+}
+static inline size_t qru_lsq_batch_solve_local_elems(int m, int r, int nt)
+{
+    return (size_t)nt + (qru_lsq_batch_local(m, r)
+                             ? (size_t)m * ((size_t)m + 1) / 2 +
+                                   (size_t)m * (size_t)r
+                             : 0);
+}
+
 /* The elements of work a problem of lsq_batch_add_rows (one row: m + r)
  * and lsq_batch_solve (its copy of d: m r) needs where it does not fit. */
 static inline size_t qru_lsq_batch_work(int m, int r)
