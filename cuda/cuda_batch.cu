@@ -17,18 +17,41 @@ static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM &&
 
 /* The entry points: the bodies of kernels/qru_batch.cl on the block's
  * dynamic shared memory (sized by qru_*_local_elems, qru_internal.h). */
+/* A launch of a batched kernel: np problems of tp items a block (at
+ * least a warp, whose syncs need every lane, within the 48 KiB of shared
+ * memory a block has without opting in), the blocks for count problems
+ * (the bodies loop over more). */
+struct qru_batch_launch {
+    int items, groups;
+    size_t smem;
+};
+
+static qru_batch_launch batch_launch(qru_context *ctx, qru_dtype dt, int tp,
+                                     size_t seg, int lm, int count)
+{
+    int np = qru_batch_problems(tp, seg, lm,
+                                qru_ctx_tuning(ctx, dt)->batch_wg, 32,
+                                48 * 1024);
+    long groups = ((long)count + np - 1) / np;
+    qru_batch_launch g = {np * tp, (int)(groups < (1 << 20) ? groups
+                                                             : (1 << 20)),
+                          (size_t)np * seg};
+    return g;
+}
+
 template <typename T>
 __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
                                       int count, T eps, const T *L, long ol,
                                       int ldl, long sl, const T *W, long ow,
                                       int ldw, long sw, T *L1, long o1,
                                       int ld1, long s1, T *info, long oi,
-                                      T *work, long ok, int lm)
+                                      T *work, long ok, int lm, int tp,
+                                      int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
-                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm,
-                        (T *)qru_batch_smem_);
+                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, tp,
+                        seg, (T *)qru_batch_smem_);
 }
 
 template <typename T>
@@ -37,12 +60,14 @@ __global__ void qru_lsq_batch_add_rows(int m, int r, int p, int count, T *R,
                                        long od, int ldd, long sd, T *rho2,
                                        long oh, const T *U, long ou, int ldu,
                                        long su, const T *E, long oe, int lde,
-                                       long se, T *work, long ok, int lm)
+                                       long se, T *work, long ok, int lm,
+                                       int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
                                 sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
-                                work, ok, lm, (T *)qru_batch_smem_);
+                                work, ok, lm, tp, seg,
+                                (T *)qru_batch_smem_);
 }
 
 template <typename T>
@@ -50,12 +75,13 @@ __global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
                                     const T *R, long orr, int ldr, long sr,
                                     const T *D, long od, int ldd, long sd,
                                     T *X, long ox, int ldx, long sx, T *info,
-                                    long oi, T *work, long ok, int lm)
+                                    long oi, T *work, long ok, int lm,
+                                    int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     qru_lsq_batch_solve_body(m, r, n, count, eps, R, orr, ldr, sr, D, od, ldd,
-                             sd, X, ox, ldx, sx, info, oi, work, ok, lm,
-                             (T *)qru_batch_smem_);
+                             sd, X, ox, ldx, sx, info, oi, work, ok, lm, tp,
+                             seg, (T *)qru_batch_smem_);
 }
 
 template <typename T>
@@ -65,16 +91,17 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                size_t sW, qru_ptr L1, int ld1, size_t s1,
                                qru_ptr info, qru_ptr work, T eps)
 {
-    int threads = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg,
-                                    n);
-    int blocks = count < (1 << 20) ? count : (1 << 20);
-    size_t smem = sizeof(T) * qru_chol_batch_local_elems(n, k, threads);
-    qru_chol_update_batch<T><<<blocks, threads, smem,
+    int tp = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
+    int lm = qru_chol_batch_local(n, k);
+    size_t seg = qru_chol_batch_local_elems(n, k, tp);
+    qru_batch_launch g = batch_launch(ctx, dt, tp, seg * sizeof(T), lm,
+                                      count);
+    qru_chol_update_batch<T><<<g.groups, g.items, g.smem,
                                qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
-        (T *)work.h, (long)work.off, qru_chol_batch_local(n, k));
+        (T *)work.h, (long)work.off, lm, tp, (int)seg);
     return qru_cuda_launched();
 }
 
@@ -107,16 +134,17 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 qru_ptr U, int ldu, size_t sU, qru_ptr E,
                                 int lde, size_t sE, qru_ptr work)
 {
-    int threads = qru_chol_batch_wg(0, m + r);
-    int blocks = count < (1 << 20) ? count : (1 << 20);
-    size_t smem = sizeof(T) * qru_lsq_batch_add_local_elems(m, r);
-    qru_lsq_batch_add_rows<T><<<blocks, threads, smem,
+    int tp = qru_chol_batch_wg(0, m + r), lm = qru_lsq_batch_local(m, r);
+    size_t seg = qru_lsq_batch_add_local_elems(m, r);
+    qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
+                                      seg * sizeof(T), lm, count);
+    qru_lsq_batch_add_rows<T><<<g.groups, g.items, g.smem,
                                 qru_cuda(ctx)->stream>>>(
         m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
         (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
         (const T *)U.h, (long)U.off, ldu, (long)sU, (const T *)E.h,
-        (long)E.off, lde, (long)sE, (T *)work.h, (long)work.off,
-        qru_lsq_batch_local(m, r));
+        (long)E.off, lde, (long)sE, (T *)work.h, (long)work.off, lm, tp,
+        (int)seg);
     return qru_cuda_launched();
 }
 
@@ -144,15 +172,16 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                              int ldx, size_t sX, qru_ptr info, qru_ptr work,
                              T eps)
 {
-    int threads = qru_chol_batch_wg(0, m);
-    int blocks = count < (1 << 20) ? count : (1 << 20);
-    size_t smem = sizeof(T) * qru_lsq_batch_solve_local_elems(m, r, threads);
-    qru_lsq_batch_solve<T><<<blocks, threads, smem,
+    int tp = qru_chol_batch_wg(0, m), lm = qru_lsq_batch_local(m, r);
+    size_t seg = qru_lsq_batch_solve_local_elems(m, r, tp);
+    qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
+                                      seg * sizeof(T), lm, count);
+    qru_lsq_batch_solve<T><<<g.groups, g.items, g.smem,
                              qru_cuda(ctx)->stream>>>(
         m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
         (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,
         ldx, (long)sX, (T *)info.h, (long)info.off, (T *)work.h,
-        (long)work.off, qru_lsq_batch_local(m, r));
+        (long)work.off, lm, tp, (int)seg);
     return qru_cuda_launched();
 }
 

@@ -26,6 +26,38 @@
 #define QRU_BATCH_LM 2560
 #endif
 
+/* The problems of a work-group: tp items each (a power of two), as many
+ * problems as the group has tp items, each with its own seg elements of
+ * the local buffer S.  Inside a body, lid is the item's index in its
+ * problem's items, nt = tp, act whether the slot has a problem (a group's
+ * last slots may not: they follow the steps of the others on a copy of
+ * the group's first problem and write nothing), b the problem.  Every
+ * problem of a group runs the same steps (its size is the batch's), so
+ * QRU_BATCH_SYNC is reached by all items alike: a team sync when a
+ * problem's items are one team (a CUDA warp), else a work-group barrier.  Several problems a group run only where each fits
+ * local memory (lm): a problem in device memory runs alone. */
+#define QRU_BATCH_ITEMS(tp, seg)                                               \
+    int np_ = QRU_LSIZE_X / (tp), sub_ = QRU_LID_X / (tp);                     \
+    int lid = QRU_LID_X % (tp), nt = (tp);                                     \
+    S += (long)sub_ * (seg)
+#define QRU_BATCH_PROBLEMS(count)                                              \
+    for (int b0_ = QRU_GROUP_X * np_, act = b0_ + sub_ < (count),             \
+             b = act ? b0_ + sub_ : b0_;                                       \
+         b0_ < (count); b0_ += QRU_NGROUPS_X * np_,                            \
+             act = b0_ + sub_ < (count), b = act ? b0_ + sub_ : b0_)
+#if QRU_TEAM > 1
+#define QRU_BATCH_SYNC                                                         \
+    do {                                                                       \
+        if (nt <= QRU_TEAM) {                                                  \
+            QRU_TEAM_SYNC;                                                     \
+        } else {                                                               \
+            QRU_BARRIER;                                                       \
+        }                                                                      \
+    } while (0)
+#else /* teams of one item (OpenCL 1.2): a barrier, never conditional */
+#define QRU_BATCH_SYNC QRU_BARRIER
+#endif
+
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
  * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
@@ -88,14 +120,14 @@ QRU_DEVICE void qru_chol_batch_body(
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
     QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
-    QRU_LOCAL T *S)
+    int tp, int seg, QRU_LOCAL T *S)
 {
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_BATCH_ITEMS(tp, seg);
     QRU_LOCAL T *red = S, *cs = S + nt, *flag = cs + 6 * QRU_BATCH_KB,
                 *loc = flag + 1;
     long pw = (long)n * ((long)n + (long)k + 1);
     int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BATCH_PROBLEMS(count) {
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
              ab = wb + (long)n * k;
@@ -124,11 +156,11 @@ QRU_DEVICE void qru_chol_batch_body(
         red[lid] = amax;
         if (lid == 0)
             flag[0] = (T)0;
-        QRU_BARRIER;
+        QRU_BATCH_SYNC;
         for (int s = nt / 2; s > 0; s >>= 1) {
             if (lid < s && red[lid + s] > red[lid])
                 red[lid] = red[lid + s];
-            QRU_BARRIER;
+            QRU_BATCH_SYNC;
         }
         T tol = (T)n * eps * red[0];
         T sg = sign > 0 ? (T)1 : (T)-1;
@@ -138,7 +170,7 @@ QRU_DEVICE void qru_chol_batch_body(
                 int q0 = ch * QRU_BATCH_KB;
                 int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
                 QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
-                if (lid == i % nt) {
+                if (lid == i % nt && flag[0] == (T)0) {
                     long pii = QRU_IDX(tb, i, i, n);
                     int lii = i * (i + 1) / 2 + i;
                     T a = QRU_BW_GET(lii, pii);
@@ -168,10 +200,10 @@ QRU_DEVICE void qru_chol_batch_body(
                     if (bad)
                         flag[0] = (T)(i + 1);
                 }
-                QRU_BARRIER;
-                if (flag[0] != (T)0)
-                    break; /* uniform */
-                for (int j = lid; j < n; j += nt) {
+                QRU_BATCH_SYNC;
+                /* a failed problem runs on without changing its copy: the
+                 * steps stay uniform across the problems of the group */
+                for (int j = lid; j < n && flag[0] == (T)0; j += nt) {
                     if (j <= i)
                         continue;
                     long pj = QRU_IDX(tb, j, i, n);
@@ -188,11 +220,9 @@ QRU_DEVICE void qru_chol_batch_body(
                     QRU_BW_SET(lj0, pj, lj);
                 }
             }
-            if (flag[0] != (T)0)
-                break; /* uniform */
         }
         int fail = (int)flag[0];
-        if (fail == 0) {
+        if (fail == 0 && act) {
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
                 for (int c = 0; c <= i; ++c) {
@@ -204,9 +234,9 @@ QRU_DEVICE void qru_chol_batch_body(
                         L1[QRU_IDX(p1, i, c, ld1)] = v;
                 }
         }
-        if (lid == 0)
+        if (lid == 0 && act)
             info[oi + b] = (T)fail;
-        QRU_BARRIER; /* red, flag and the copy are set again */
+        QRU_BATCH_SYNC; /* red, flag and the copy are set again */
     }
 }
 
@@ -246,12 +276,13 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
     long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
     long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
-    QRU_GLOBAL T *work, long ok, int lm, QRU_LOCAL T *S)
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
+    QRU_BATCH_ITEMS(tp, seg);
     QRU_LOCAL T *cs = S, *loc = S + 4;
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X, mr = m + r;
+    int mr = m + r;
     int ld0 = m * (m + 1) / 2, lw0 = ld0 + m * r;
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BATCH_PROBLEMS(count) {
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long wb = ok + (long)b * (long)mr, hb = oh + (long)b * r;
         if (lm) /* the copy in: each owner its columns */
@@ -296,7 +327,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
                     cs[slot] = c;
                     cs[slot + 1] = sn;
                 }
-                QRU_BARRIER;
+                QRU_BATCH_SYNC;
                 T c = cs[slot], sn = cs[slot + 1];
                 if (sn != (T)0 || c != (T)1)
                     for (int k = lid; k < mr; k += nt) {
@@ -317,13 +348,13 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
                         QRU_BW_SET(lw0 + k, wb + k, c * y - sn * x);
                     }
             }
-            for (int k = lid; k < mr; k += nt)
+            for (int k = lid; k < mr && act; k += nt)
                 if (k >= m) {
                     T e = QRU_BW_GET(lw0 + k, wb + k);
                     rho2[hb + k - m] += e * e;
                 }
         }
-        if (lm) /* the copy out, by the same owners */
+        if (lm && act) /* the copy out, by the same owners */
             for (int k = lid; k < mr; k += nt) {
                 if (k < m)
                     for (int i = 0; i <= k; ++i)
@@ -333,7 +364,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
                         D[QRU_IDX(db, i, k - m, ldd)] =
                             loc[ld0 + i + (k - m) * m];
             }
-        QRU_BARRIER; /* cs and loc are set again for the next problem */
+        QRU_BATCH_SYNC; /* cs and loc are set again for the next problem */
     }
 }
 
@@ -352,13 +383,13 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
     int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
     int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi,
-    QRU_GLOBAL T *work, long ok, int lm, QRU_LOCAL T *S)
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_BATCH_ITEMS(tp, seg);
     QRU_LOCAL T *red = S, *loc = S + nt;
     int lw0 = m * (m + 1) / 2;
     T nf = (T)(n > m ? n : m);
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BATCH_PROBLEMS(count) {
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long wb = ok + (long)b * (long)m * r;
         T nmax = (T)0;
@@ -375,14 +406,14 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                 nmax = nc;
         }
         red[lid] = nmax;
-        QRU_BARRIER;
+        QRU_BATCH_SYNC;
         for (int s = nt / 2; s > 0; s >>= 1) {
             if (lid < s && red[lid + s] > red[lid])
                 red[lid] = red[lid + s];
-            QRU_BARRIER;
+            QRU_BATCH_SYNC;
         }
         T tol = nf * eps * red[0];
-        QRU_BARRIER; /* red is set again */
+        QRU_BATCH_SYNC; /* red is set again */
         T first = (T)(m + 1);
         for (int j = lid; j < m; j += nt) {
             T djj = R[QRU_IDX(rb, j, j, ldr)];
@@ -391,14 +422,15 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                 first = (T)(j + 1);
         }
         red[lid] = first;
-        QRU_BARRIER;
+        QRU_BATCH_SYNC;
         for (int s = nt / 2; s > 0; s >>= 1) {
             if (lid < s && red[lid + s] < red[lid])
                 red[lid] = red[lid + s];
-            QRU_BARRIER;
+            QRU_BATCH_SYNC;
         }
         int fail = red[0] <= (T)m ? (int)red[0] : 0;
-        if (fail == 0) {
+        { /* every problem of the group substitutes (uniform steps); a
+           * failed one's result is not written */
             for (int i = lid; i < m; i += nt)
                 for (int q = 0; q < r; ++q)
                     QRU_BW_SET(lw0 + i + q * m, wb + i + (long)q * m,
@@ -413,7 +445,7 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                         QRU_BW_SET(l, g, QRU_BW_GET(l, g) / dii);
                     }
                 }
-                QRU_BARRIER;
+                QRU_BATCH_SYNC;
                 for (int k = lid; k < i; k += nt) {
                     T rki = QRU_LR_GET(i * (i + 1) / 2 + k,
                                        QRU_IDX(rb, k, i, ldr));
@@ -427,14 +459,14 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                 }
             }
             long xb = ox + (long)b * sx;
-            for (int i = lid; i < m; i += nt)
+            for (int i = lid; i < m && fail == 0 && act; i += nt)
                 for (int q = 0; q < r; ++q)
                     X[QRU_IDX(xb, i, q, ldx)] =
                         QRU_BW_GET(lw0 + i + q * m, wb + i + (long)q * m);
         }
-        if (lid == 0)
+        if (lid == 0 && act)
             info[oi + b] = (T)fail;
-        QRU_BARRIER; /* red and loc are set again for the next problem */
+        QRU_BATCH_SYNC; /* red and loc are set again for the next problem */
     }
 }
 
@@ -445,11 +477,12 @@ __kernel void qru_chol_update_batch(
     int upper, int n, int k, int sign, int count, T eps,
     __global const T *L, long ol, int ldl, long sl, __global const T *W,
     long ow, int ldw, long sw, __global T *L1, long o1, int ld1, long s1,
-    __global T *info, long oi, __global T *work, long ok, int lm,
-    __local T *S)
+    __global T *info, long oi, __global T *work, long ok, int lm, int tp,
+    int seg, __local T *S)
 {
     qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
-                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, S);
+                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, tp,
+                        seg, S);
 }
 
 __kernel void qru_lsq_batch_add_rows(
@@ -457,25 +490,28 @@ __kernel void qru_lsq_batch_add_rows(
     long sr, __global T *D, long od, int ldd, long sd, __global T *rho2,
     long oh, __global const T *U, long ou, int ldu, long su,
     __global const T *E, long oe, int lde, long se, __global T *work,
-    long ok, int lm, __local T *S)
+    long ok, int lm, int tp, int seg, __local T *S)
 {
     qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
                                 sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
-                                work, ok, lm, S);
+                                work, ok, lm, tp, seg, S);
 }
 
 __kernel void qru_lsq_batch_solve(
     int m, int r, int n, int count, T eps, __global const T *R, long orr,
     int ldr, long sr, __global const T *D, long od, int ldd, long sd,
     __global T *X, long ox, int ldx, long sx, __global T *info, long oi,
-    __global T *work, long ok, int lm, __local T *S)
+    __global T *work, long ok, int lm, int tp, int seg, __local T *S)
 {
     qru_lsq_batch_solve_body(m, r, n, count, eps, R, orr, ldr, sr, D, od,
                              ldd, sd, X, ox, ldx, sx, info, oi, work, ok, lm,
-                             S);
+                             tp, seg, S);
 }
 #endif
 
+#undef QRU_BATCH_ITEMS
+#undef QRU_BATCH_PROBLEMS
+#undef QRU_BATCH_SYNC
 #undef QRU_LR_GET
 #undef QRU_LR_SET
 #undef QRU_LD_GET

@@ -7,6 +7,31 @@
 
 #include "ocl_internal.h"
 
+/* The sizes of a launch of kernel k of the batched ops: np problems of tp
+ * items a group (qru_batch_problems within the kernel's work-group limit
+ * and the local memory the device has beside the kernel's own), groups
+ * for count problems (the bodies loop over more); lb: the bytes of the
+ * local buffer. */
+static void batch_launch(qru_context *ctx, qru_dtype dt, const ocl_prog *p,
+                         int k, int tp, int seg, int lm, int count,
+                         size_t *l, size_t *g, size_t *lb)
+{
+    ocl_impl *im = IMPL(ctx);
+    size_t es = qru_dtype_size(dt), wmax = ocl_wg_for(im, p, k, 1024);
+    size_t cap = im->local_mem > p->klocal[k] ? im->local_mem - p->klocal[k]
+                                              : 0;
+    int items = qru_ctx_tuning(ctx, dt)->batch_wg;
+    if (items <= 0 || (size_t)items > wmax) /* 0: 32 (groups of one */
+        items = (int)min_sz(wmax, 32);     /* problem on PoCL ran faster) */
+    int np = qru_batch_problems(tp, (size_t)seg * es, lm, items, 1, cap);
+    if ((size_t)np * (size_t)tp > wmax)
+        np = 1;
+    size_t groups = min_sz(((size_t)count + np - 1) / np, GRID_CAP);
+    l[0] = (size_t)np * (size_t)tp;
+    g[0] = l[0] * groups;
+    *lb = (size_t)np * (size_t)seg * es;
+}
+
 int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           int k, int sign, int count, qru_ptr L, int ldl,
                           size_t sL, qru_ptr W, int ldw, size_t sW,
@@ -32,17 +57,18 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t want = (size_t)qru_chol_batch_wg(
         qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
-    size_t w = (size_t)pow2_floor(
+    cl_int tp = (cl_int)pow2_floor(
         ocl_wg_for(im, p, K_CHOL_UPDATE_BATCH, want));
-    size_t groups = min_sz((size_t)count, GRID_CAP);
-    size_t l[1] = {w}, g[1] = {w * groups};
+    cl_int seg = (cl_int)qru_chol_batch_local_elems(n, k, tp);
+    size_t l[1], g[1], lb;
+    batch_launch(ctx, dt, p, K_CHOL_UPDATE_BATCH, tp, seg, lm, count, l, g,
+                 &lb);
     karg a[] = {KINT(up),   KINT(cn),   KINT(ck),   KINT(cs),    KINT(cc),
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
-                KMEM(work), KLONG(ko),  KINT(lm),
-                {qru_dtype_size(dt) * qru_chol_batch_local_elems(n, k, (int)w),
-                 NULL}};
+                KMEM(work), KLONG(ko),  KINT(lm),   KINT(tp),    KINT(seg),
+                {lb, NULL}};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
 }
 
@@ -69,19 +95,19 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
             us = (cl_long)sU, eo = (cl_long)E.off, es = (cl_long)sE,
             ko = (cl_long)work.off;
     size_t want = (size_t)qru_chol_batch_wg(0, m + r);
-    size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS,
-                                             want));
-    size_t groups = min_sz((size_t)count, GRID_CAP);
-    size_t l[1] = {w}, g[1] = {w * groups};
+    cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS,
+                                              want));
+    cl_int seg = (cl_int)qru_lsq_batch_add_local_elems(m, r);
+    size_t l[1], g[1], lb;
+    batch_launch(ctx, dt, pr, K_LSQ_BATCH_ADD_ROWS, tp, seg, lm, count, l, g,
+                 &lb);
     karg a[] = {KINT(cm),    KINT(cr),   KINT(cp),   KINT(cc),
                 KMEM(R),     KLONG(ro),  KINT(cldr), KLONG(rs),
                 KMEM(D),     KLONG(dof), KINT(cldd), KLONG(ds),
                 KMEM(rho2),  KLONG(ho),  KMEM(U),    KLONG(uo),
                 KINT(cldu),  KLONG(us),  KMEM(E),    KLONG(eo),
                 KINT(clde),  KLONG(es),  KMEM(work), KLONG(ko),
-                KINT(lm),
-                {qru_dtype_size(dt) * qru_lsq_batch_add_local_elems(m, r),
-                 NULL}};
+                KINT(lm),    KINT(tp),   KINT(seg),  {lb, NULL}};
     return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS, 1, g, l, NARGS(a), a);
 }
 
@@ -108,16 +134,16 @@ int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
     tval te;
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t want = (size_t)qru_chol_batch_wg(0, m);
-    size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_SOLVE, want));
-    size_t groups = min_sz((size_t)count, GRID_CAP);
-    size_t l[1] = {w}, g[1] = {w * groups};
+    cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_SOLVE,
+                                              want));
+    cl_int seg = (cl_int)qru_lsq_batch_solve_local_elems(m, r, tp);
+    size_t l[1], g[1], lb;
+    batch_launch(ctx, dt, pr, K_LSQ_BATCH_SOLVE, tp, seg, lm, count, l, g,
+                 &lb);
     karg a[] = {KINT(cm),   KINT(cr),   KINT(cn),   KINT(cc),   eps,
                 KMEM(R),    KLONG(ro),  KINT(cldr), KLONG(rs),  KMEM(D),
                 KLONG(dof), KINT(cldd), KLONG(ds),  KMEM(X),    KLONG(xo),
                 KINT(cldx), KLONG(xs),  KMEM(info), KLONG(io),  KMEM(work),
-                KLONG(ko),  KINT(lm),
-                {qru_dtype_size(dt) *
-                     qru_lsq_batch_solve_local_elems(m, r, (int)w),
-                 NULL}};
+                KLONG(ko),  KINT(lm),   KINT(tp),   KINT(seg),  {lb, NULL}};
     return ocl_launch(ctx, pr, K_LSQ_BATCH_SOLVE, 1, g, l, NARGS(a), a);
 }

@@ -477,15 +477,14 @@ static inline size_t qru_lsq_batch_work(int m, int r)
     return (size_t)m * (size_t)r + (size_t)m + (size_t)r;
 }
 
-/* The work-group of the GPU kernel of chol_update_batch (a power of two
- * up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
- * chol_batch_wg, or by the order n (n rounded up to a power of two,
- * 32 .. 256). */
+/* The work-items a problem of the GPU kernels of the batched ops (a power
+ * of two up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
+ * chol_batch_wg, or by the size n (the order; m + r or m for the
+ * least-squares kernels) rounded up to a power of two. */
 static inline int qru_chol_batch_wg(int knob, int n)
 {
-    int w = 32;
+    int w = 1;
     if (knob > 0) {
-        w = 1;
         while (w * 2 <= knob && w < 256)
             w *= 2;
         return w;
@@ -493,6 +492,25 @@ static inline int qru_chol_batch_wg(int knob, int n)
     while (w < n && w < 256)
         w *= 2;
     return w;
+}
+
+/* Problems a work-group of the batched kernels (kernels/qru_batch.cl)
+ * holds, tp items each: up to items items a group (the knob batch_wg;
+ * 0: 128) and cap bytes of local memory at seg bytes a problem, and at
+ * least least items (a CUDA warp, whose team syncs need every lane) while
+ * that fits; one where a problem does not fit local memory (lm 0: it
+ * works in place in device memory, alone in its group). */
+static inline int qru_batch_problems(int tp, size_t seg, int lm, int items,
+                                     int least, size_t cap)
+{
+    if (!lm || tp <= 0)
+        return 1;
+    int np = (items > 0 ? items : 128) / tp;
+    if (np * tp < least)
+        np = (least + tp - 1) / tp;
+    while (np > 1 && (size_t)np * seg > cap)
+        --np;
+    return np > 0 ? np : 1;
 }
 
 /* The columns of a segment of chol_r1_rotate on the GPU, and the elements
