@@ -1,7 +1,8 @@
 /*
  * The qru command-line program's shared declarations: helpers for uploads,
  * reports and norms (util.c), the data series (series.c), the demo parts
- * (demo_fit.c, demo_window.c, demo_gp.c) and their environment; the
+ * (demo_fit.c, demo_window.c, demo_gp.c, demo_select.c, demo_batch.c)
+ * and their environment; the
  * commands are in main.c.  The program uses the public API only (qru.h).
  */
 #ifndef QRU_CLI_H
@@ -74,7 +75,11 @@ int report(int st, const char *what);
 int upload_block(qru_context *ctx, qru_dtype dt, int rows, int cols, const double *h, int ldh, qru_matrix **M);
 /* upload_block() of a whole array with leading dimension rows. */
 int upload_new(qru_context *ctx, qru_dtype dt, int rows, int cols, const double *h, qru_matrix **M);
-/* Downloads M (rows x cols, any dtype) into the double array h (ld rows). */
+/* Copies the double host array h into M (a matrix or a batch, any dtype):
+ * every page rows x cols with leading dimension rows, one after another. */
+int upload_double(qru_matrix *M, const double *h);
+/* Downloads M (rows x cols, any dtype; a batch: every page, one after
+ * another) into the double array h (ld rows). */
 int download_double(const qru_matrix *M, double *h);
 /* On a terminal (stderr is a TTY): "\r[what] i/n" as work goes on, and a
  * cleared line when i == n; nothing otherwise (logs stay clean). */
@@ -101,6 +106,12 @@ int ls_reference(int n, int m, const double *A, int lda, const double *b,
 int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
                double res, double res_ref, double normA2, double kappa,
                double normAF, double normb, const char *what);
+/* ls_verdict's test without its report: *xratio and *rratio receive the
+ * two differences as multiples of their first-order bounds.  Returns 1
+ * (both within DEMO_THRESHOLD) or 0. */
+int ls_within(qru_dtype dt, int n, int m, const double *x, const double *xref,
+              double res, double res_ref, double normA2, double kappa,
+              double normAF, double normb, double *xratio, double *rratio);
 
 /* ---- the demonstration parts ---- */
 enum { DEMO_PASS = 0, DEMO_FAIL = 1, DEMO_ERROR = 3 };
@@ -122,5 +133,6 @@ int demo_fit(const demo_env *env);
 int demo_window(const demo_env *env);
 int demo_gp(const demo_env *env);
 int demo_select(const demo_env *env);
+int demo_batch(const demo_env *env);
 
 #endif /* QRU_CLI_H */

@@ -2,6 +2,7 @@
  *
  *   qru info                      version, backends, devices
  *   qru demo [options]            demonstrations on the Mauna Loa CO2 series
+ *                                 (and, batched, on US macroeconomic series)
  *   qru --help | --version
  *
  * The demonstrations use the public API only (qru.h).  LAPACKE is linked for
@@ -44,6 +45,12 @@ static void usage(FILE *out)
             "                      matching pursuit over 30 candidate columns,\n"
             "                      its steps a second, checked against\n"
             "                      LAPACKE_dgels on the chosen columns\n"
+            "              batch   an AR(4) model of each of 11 US\n"
+            "                      macroeconomic series (the embedded\n"
+            "                      statsmodels macrodata, not --data), refitted\n"
+            "                      every quarter as one batch (qru_lsq_batch),\n"
+            "                      timed against single calls and checked\n"
+            "                      against LAPACKE_dgels\n"
             "  help      this message\n"
             "\n"
             "demo options:\n"
@@ -74,6 +81,7 @@ static const struct demo_part {
     {"window", demo_window},
     {"gp", demo_gp},
     {"select", demo_select},
+    {"batch", demo_batch},
 };
 enum { N_DEMO_PARTS = sizeof demo_parts / sizeof demo_parts[0] };
 

@@ -124,11 +124,32 @@ int upload_new(qru_context *ctx, qru_dtype dt, int rows, int cols,
     return upload_block(ctx, dt, rows, cols, h, rows, M);
 }
 
-/* Downloads M (rows x cols, any dtype) into the double array h (ld rows). */
+/* Copies the double host array h into M (a matrix or a batch, any
+ * dtype): every page rows x cols with leading dimension rows, the pages
+ * one after another, converted to M's type. */
+int upload_double(qru_matrix *M, const double *h)
+{
+    int rows = qru_matrix_rows(M);
+    size_t count = (size_t)rows * (size_t)qru_matrix_cols(M) *
+                   (size_t)qru_matrix_count(M);
+    if (qru_matrix_dtype(M) == QRU_DOUBLE)
+        return qru_matrix_upload(M, h, rows);
+    float *f = malloc(count * sizeof *f);
+    if (!f)
+        return QRU_ERR_ALLOC;
+    for (size_t i = 0; i < count; i++)
+        f[i] = (float)h[i];
+    int st = qru_matrix_upload(M, f, rows);
+    free(f);
+    return st;
+}
+
+/* Downloads M (rows x cols, any dtype; a batch: every page, one after
+ * another) into the double array h (ld rows). */
 int download_double(const qru_matrix *M, double *h)
 {
     int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
-    size_t count = (size_t)rows * (size_t)cols;
+    size_t count = (size_t)rows * (size_t)cols * (size_t)qru_matrix_count(M);
     if (qru_matrix_dtype(M) == QRU_DOUBLE)
         return qru_matrix_download(M, h, rows);
     float *f = malloc(count * sizeof *f);
@@ -180,20 +201,47 @@ int cond2(int n, int m, const double *A, int lda, double *norm2,
     return rc;
 }
 
-int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
-               double res, double res_ref, double normA2, double kappa,
-               double normAF, double normb, const char *what)
+/* The two errors of a least-squares solution against the reference and
+ * their first-order bounds (demo_fit.c explains them). */
+static void ls_errors(qru_dtype dt, int n, int m, const double *x,
+                      const double *xref, double res, double res_ref,
+                      double normA2, double kappa, double normAF,
+                      double normb, double *xerr, double *xbound,
+                      double *rerr_abs, double *rbound)
 {
     double e = (n > m ? n : m) * unit_roundoff(dt);
     double dx2 = 0.0;
     for (int j = 0; j < m; j++)
         dx2 += (x[j] - xref[j]) * (x[j] - xref[j]);
     double normxref = nrm2(m, xref);
-    double xerr = sqrt(dx2) / normxref;
-    double rerr_abs = fabs(res - res_ref);
-    double xbound =
+    *xerr = sqrt(dx2) / normxref;
+    *rerr_abs = fabs(res - res_ref);
+    *xbound =
         e * kappa * (2.0 + (kappa + 1.0) * res_ref / (normA2 * normxref));
-    double rbound = e * (normAF * normxref + normb);
+    *rbound = e * (normAF * normxref + normb);
+}
+
+int ls_within(qru_dtype dt, int n, int m, const double *x, const double *xref,
+              double res, double res_ref, double normA2, double kappa,
+              double normAF, double normb, double *xratio, double *rratio)
+{
+    double xerr, xbound, rerr_abs, rbound;
+    ls_errors(dt, n, m, x, xref, res, res_ref, normA2, kappa, normAF, normb,
+              &xerr, &xbound, &rerr_abs, &rbound);
+    *xratio = xerr / xbound;
+    *rratio = rerr_abs / rbound;
+    return isfinite(xerr) && isfinite(rerr_abs) &&
+           xerr <= DEMO_THRESHOLD * xbound &&
+           rerr_abs <= DEMO_THRESHOLD * rbound;
+}
+
+int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
+               double res, double res_ref, double normA2, double kappa,
+               double normAF, double normb, const char *what)
+{
+    double xerr, xbound, rerr_abs, rbound;
+    ls_errors(dt, n, m, x, xref, res, res_ref, normA2, kappa, normAF, normb,
+              &xerr, &xbound, &rerr_abs, &rbound);
     double xtol = DEMO_THRESHOLD * xbound, rtol = DEMO_THRESHOLD * rbound;
     printf("check       against LAPACKE_dgels in double on %s\n", what);
     printf("            ||x - x_ref|| / ||x_ref||   = %.3e   tolerance %.3e "
@@ -205,7 +253,7 @@ int ls_verdict(qru_dtype dt, int n, int m, const double *x, const double *xref,
            res_ref > 0.0 ? rtol / res_ref : rtol, rerr_abs / rbound);
     printf("            tolerance = %.0f x first-order bound with "
            "max(n,m) u = %.3e\n",
-           DEMO_THRESHOLD, e);
+           DEMO_THRESHOLD, (n > m ? n : m) * unit_roundoff(dt));
     return isfinite(xerr) && isfinite(rerr_abs) && xerr <= xtol &&
            rerr_abs <= rtol;
 }

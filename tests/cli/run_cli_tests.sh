@@ -1,7 +1,9 @@
 #!/bin/sh
-# Tests of the qru program (CTest: cli/plot, cli/data):
+# Tests of the qru program (CTest: cli/plot, cli/data, cli/batch):
 #   run_cli_tests.sh plot <qru> <work dir>   qru demo --plot DIR --csv DIR
 #   run_cli_tests.sh data <qru> <work dir>   --data diagnostics on bad files
+#   run_cli_tests.sh batch <qru> <work dir>  qru demo --part batch (double
+#                                            and single) and its report
 # Exit status 0 passed, 1 failed.
 set -u
 what="$1"; qru="$2"; work="$3"
@@ -94,8 +96,39 @@ data)
   awk 'BEGIN { for (i = 0; i < 60; i++) printf "%.4f,400\n", 2000 + i / 12 }' > flat.csv
   expect_data flat.csv 1 "every value is 400"
   ;;
+batch)
+  "$qru" demo --help | grep -qE '^  --part NAME .* batch' ||
+    bad "qru demo --help does not list the batch part"
+  for prec in double single; do
+    "$qru" demo --backend cpu --precision $prec --part batch > out.txt 2> err.txt ||
+      { bad "qru demo --part batch ($prec) failed"; cat out.txt err.txt; continue; }
+    grep -q '^batch       PASS$' out.txt || bad "$prec: no 'batch PASS' line"
+    grep -q '^qru demo: 1 part(s), all PASS$' out.txt || bad "$prec: no summary"
+    grep -q "^backend     cpu, .*, $prec\$" out.txt || bad "$prec: no backend line"
+    grep -q '^speed       158 quarters x 11 series' out.txt || bad "$prec: no speed line"
+    # every series: its name, its transform and three finite numbers
+    for s in realgdp realcons realinv realgovt realdpi cpi m1 tbilrate unemp pop realint; do
+      grep -qE "^  $s +(growth %/yr|level) +-?[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}\$" out.txt ||
+        bad "$prec: no line of the series $s"
+    done
+    # the two times and their ratio (single / batch, within the rounding of
+    # the printed numbers: 0.001 ms, 0.01)
+    tb=$(sed -n 's/^ *batch (qru_lsq_batch) *\([0-9.]*\) ms.*/\1/p' out.txt)
+    ts=$(sed -n 's/^ *single calls (qru_lsq) *\([0-9.]*\) ms.*/\1/p' out.txt)
+    r=$(sed -n 's/^ *batch \([0-9.]*\)x faster than the single calls$/\1/p' out.txt)
+    awk -v b="$tb" -v s="$ts" -v r="$r" 'BEGIN { if (!(b > 0 && s > 0 && r > 0)) exit 1
+        d = r - s / b; tol = 0.005 + r * (0.0005 / b + 0.0005 / s) + 0.001 * r
+        exit !(d * d <= tol * tol) }' ||
+      bad "$prec: times '$tb' and '$ts' ms do not give the ratio '$r'"
+  done
+  # --data replaces the CO2 series, not the batch part's embedded data
+  awk 'BEGIN { for (i = 0; i < 144; i++) { t = 1990 + i / 12;
+         printf "%.4f,%.4f\n", t, 350 + 1.5 * (t - 1990) + sin(6.2832 * t) } }' > good.csv
+  "$qru" demo --backend cpu --part batch --data good.csv > out.txt 2> err.txt &&
+    grep -q '^batch       PASS$' out.txt || bad "--part batch with --data failed"
+  ;;
 *)
-  echo "usage: run_cli_tests.sh plot|data <qru> <work dir>"; exit 1 ;;
+  echo "usage: run_cli_tests.sh plot|data|batch <qru> <work dir>"; exit 1 ;;
 esac
 [ "$fail" -eq 0 ] && echo "cli/$what: all checks passed"
 exit "$fail"

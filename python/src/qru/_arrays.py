@@ -577,16 +577,25 @@ def numerical(fn, *args):
         raise np.linalg.LinAlgError(str(e)) from None
 
 
-def raise_failed_pages(info, lead, what):
+def raise_failed_pages(info, lead, what, reasons=None):
     """LinAlgError naming the pages of a batch (leading shape lead) whose
     info is not 0 (the failing column, 1-based): "qru: <count> of <total>
-    <what> (<page> at column <c>, ...)"; nothing when none failed."""
+    <what> (<page> at column <c>, ...)"; nothing when none failed.
+    reasons (page's flat index -> text; the pages a loop ran one library
+    call each): "(<page>: <text>; ...)" instead of the columns."""
     info = np.asarray(info)
     bad = np.flatnonzero(info)
     if bad.size:
-        where = ", ".join(
-            f"{tuple(int(v) for v in np.unravel_index(b, lead))} at column "
-            f"{int(info[b])}" for b in bad[:5])
+        pages = [tuple(int(v) for v in np.unravel_index(b, lead))
+                 for b in bad[:5]]
+        if reasons is None:
+            where = ", ".join(f"{pg} at column {int(info[b])}"
+                              for pg, b in zip(pages, bad))
+            tail = "; 1-based columns"
+        else:
+            where = "; ".join(f"{pg}: {reasons[int(b)]}"
+                              for pg, b in zip(pages, bad))
+            tail = ""
         raise np.linalg.LinAlgError(
             f"qru: {bad.size} of {info.size} {what} ({where}"
-            f"{', ...' if bad.size > 5 else ''}; 1-based columns)")
+            f"{', ...' if bad.size > 5 else ''}{tail})")

@@ -10,12 +10,14 @@ nothing.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from . import _qru
 from ._arrays import _fw_name, numerical, prepare, raise_failed_pages
+from ._batch import batch_of, over_pages
 
 
 def _factor(R):
@@ -32,6 +34,14 @@ def _block(P, x, rows, what):
         raise ValueError(f"x must be of shape ({rows},) or ({rows}, p), "
                          f"p >= 1 ({what}); it is {tuple(x.shape)}")
     return x
+
+
+def _empty(lead, R, n1, arrays):
+    """The result of a zero-size batch: lead + (n1, n1), float32 when every
+    array is float32, else float64."""
+    f32 = all(np.asarray(a).dtype == np.float32 for a in arrays)
+    return np.zeros(lead + (max(n1, 0),) * 2,
+                    np.float32 if f32 else np.float64)
 
 
 def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
@@ -53,14 +63,17 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     triangle is R's.
 
     Batches (NumPy arrays): R of shape (..., n, n) and x of shape (..., n)
-    or (..., n, k) with the same leading dimensions update every factor in
-    one call of the library (``qru_chol_update_batch``); the result has
-    R's shape and is always a new array.  If any problem fails,
-    ``LinAlgError`` names the failed problems and R is unchanged.
+    (vectors: x has fewer dimensions than R) or (..., n, k) (blocks: as
+    many dimensions as R or more), the leading dimensions broadcast as
+    NumPy's, update every factor in one call of the library
+    (``qru_chol_update_batch``); the result has the broadcast batch shape
+    and is always a new array (an empty one for a zero-size batch).  If
+    any problem fails, ``LinAlgError`` names the failed problems and R is
+    unchanged.
     """
     if sign not in ("+", "-"):
         raise ValueError("sign must be '+' (update) or '-' (downdate)")
-    if getattr(R, "ndim", 2) > 2:
+    if batch_of((R, x), (2, _xcore(R, x))) is not None:
         return _update_batch(R, x, 1 if sign == "+" else -1, lower,
                              check_finite, backend, stream)
     P = prepare((R, x), ("R", "x"), backend, stream)
@@ -74,26 +87,34 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     return P.fw.back(R1)
 
 
+def _xcore(R, x):
+    """The core dimensions of x beside the factor(s) R: 2 (blocks (..., n,
+    k)) when x has as many dimensions as R or more, else 1 (vectors (...,
+    n))."""
+    return 2 if np.ndim(x) >= np.ndim(R) else 1
+
+
 def _update_batch(R, x, sign, lower, check_finite, backend, stream):
     """cholesky_update of a batch of NumPy arrays, (..., n, n) and
-    (..., n) or (..., n, k): the pages, each column-major, one after
-    another (the transposed pages C-contiguous), seen as an n x (count n)
-    column-major array for the library's batch."""
+    (..., n) or (..., n, k), the batch dimensions broadcast: the pages,
+    each column-major, one after another (the transposed pages
+    C-contiguous), seen as an n x (count n) column-major array for the
+    library's batch."""
     if _fw_name(R) != "numpy" or _fw_name(x) != "numpy":
-        raise TypeError("qru: batched cholesky_update (R.ndim > 2) takes "
-                        "NumPy arrays")
+        raise TypeError("qru: batched cholesky_update (arguments with batch "
+                        "dimensions) takes NumPy arrays")
     R, x = np.asarray(R), np.asarray(x)
-    lead, n = R.shape[:-2], R.shape[-1]
-    if R.shape[-2] != n or n < 1:
+    n = R.shape[-1] if R.ndim else 0
+    if R.ndim < 2 or R.shape[-2] != n or n < 1:
         raise ValueError(f"R must be a batch of square factors (..., n, n), "
                          f"n >= 1; it is {R.shape}")
-    if x.ndim == R.ndim - 1:
+    if _xcore(R, x) == 1:
         x = x[..., None]
-    if x.ndim != R.ndim or x.shape[:-2] != lead or x.shape[-2] != n or \
-            x.shape[-1] < 1:
-        raise ValueError(f"x must be of shape {lead + (n,)} or "
-                         f"{lead + (n, 'k')}, k >= 1; it is {x.shape}")
-    count, k = int(np.prod(lead)), x.shape[-1]
+    if x.ndim < 2 or x.shape[-2] != n or x.shape[-1] < 1:
+        raise ValueError(f"x must be of shape (..., {n}) or (..., {n}, k), "
+                         f"k >= 1; it is {x.shape}")
+    lead = np.broadcast_shapes(R.shape[:-2], x.shape[:-2])
+    count, k = math.prod(lead), x.shape[-1]
     for a, nm in ((R, "R"), (x, "x")):
         if a.dtype.kind not in "fiub":
             raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
@@ -101,7 +122,9 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
     dt = np.float32 if R.dtype == np.float32 and x.dtype == np.float32 \
         else np.float64
     if count == 0:
-        return R.astype(dt, copy=True)
+        return np.zeros(lead + (n, n), dt)
+    R = np.broadcast_to(R, lead + (n, n))
+    x = np.broadcast_to(x, lead + (n, k))
     Rt = np.ascontiguousarray(np.swapaxes(R.reshape(count, n, n), 1, 2),
                               dtype=dt)
     Xt = np.ascontiguousarray(np.swapaxes(x.reshape(count, n, k), 1, 2),
@@ -114,7 +137,7 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
     raise_failed_pages(info, lead, "factors not positive definite after "
                        f"the {'update' if sign > 0 else 'downdate'}")
     out = np.swapaxes(np.asarray(F).T.reshape(count, n, n), 1, 2)
-    return np.ascontiguousarray(out).reshape(R.shape)
+    return np.ascontiguousarray(out).reshape(lead + (n, n))
 
 
 def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
@@ -133,7 +156,23 @@ def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
     0 <= k <= n) is the position of the first new row.  A1 not positive
     definite raises ``numpy.linalg.LinAlgError``.  The result is a new
     array, its other strict triangle zero.
+
+    Batches (NumPy arrays): R (..., n, n), k an integer or an array of
+    positions, x (..., n + 1) (fewer dimensions than R) or (..., n + p, p),
+    the leading dimensions broadcast as NumPy's: one library call a page
+    (no batched library routine), the results (..., n + p, n + p); pages
+    not positive definite are named by one ``LinAlgError`` after the loop.
     """
+    cores = (2, 0, _xcore(R, x))
+    if batch_of((R, k, x), cores) is not None:
+        return over_pages(
+            lambda R, k, x: cholesky_insert(
+                R, k, x, lower=lower, check_finite=check_finite,
+                backend=backend, stream=stream),
+            "cholesky_insert", (R, k, x), cores,
+            "insertions not positive definite",
+            lambda lead: _empty(lead, R, np.shape(x)[-2 if cores[2] == 2
+                                                    else -1], (R, x)))
     P = prepare((R, x), ("R", "x"), backend, stream)
     R, x = P.arrays
     n = _factor(R)
@@ -158,7 +197,19 @@ def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
 
     ``k`` is 0-based, 1 <= p, k + p <= n and at least one row stays.  The
     result is a new array, its other strict triangle zero.
+
+    Batches (NumPy arrays): R (..., n, n) and k an integer or an array of
+    positions (p one integer), the leading dimensions broadcast as NumPy's:
+    one library call a page, the results (..., n - p, n - p).
     """
+    cores = (2, 0)
+    if batch_of((R, k), cores) is not None:
+        return over_pages(
+            lambda R, k: cholesky_delete(
+                R, k, p, lower=lower, check_finite=check_finite,
+                backend=backend, stream=stream),
+            "cholesky_delete", (R, k), cores, "deletions failed",
+            lambda lead: _empty(lead, R, np.shape(R)[-1] - p, (R,)))
     P = prepare((R,), ("R",), backend, stream)
     (R,) = P.arrays
     n = _factor(R)

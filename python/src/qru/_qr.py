@@ -16,6 +16,10 @@ Three ways a call runs:
 * no rows or no columns left: empty arrays of SciPy's shapes (and Q
   itself for a full factorisation without columns).
 
+Batches follow SciPy >= 1.16 (``_batch.py``): Q, R, u, v and k with
+leading batch dimensions, broadcast against each other, one call of the
+above a page.
+
 Overwriting follows SciPy's table (the _Call.target calls of each
 function; docs/python.md): where SciPy would update a caller's buffer
 (``overwrite_*=True``, the dtype already right, writable, positive
@@ -34,6 +38,7 @@ import numpy as np
 
 from . import _qru
 from ._arrays import numerical, prepare
+from ._batch import batch_of, over_pages
 
 _ADD_COLS, _REMOVE_COLS, _ADD_ROWS, _REMOVE_ROWS, _MODIFY = range(5)
 _RANK_ACCEPT = 1  # qru_lsq_options.rank = QRU_RANK_ACCEPT
@@ -278,7 +283,23 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     conversion rules of ``qru._arrays``; ``backend`` 'cpu', 'cuda' or
     'opencl' (default: where the arrays are); ``stream`` a CUDA stream
     (default: the producer's).
+
+    Batches (SciPy >= 1.16's rules; NumPy arrays): Q and R (..., M, *),
+    u (N,) / (M,) shared by every page or (..., p, N) / (..., M, p) (a
+    batch of single rows is (..., 1, N)), k an integer or an integer
+    array, one a page; the leading dimensions broadcast as NumPy's.  One
+    library call a page (there is no batched update that keeps Q); the
+    results (..., M1, *) are new arrays (``overwrite_qru`` is ignored, as
+    SciPy's batches ignore it); a zero-size batch raises ValueError, as
+    SciPy's; pages that fail numerically are named by one LinAlgError.
     """
+    cores = (2, 2, "1|2", 0)
+    if batch_of((Q, R, u, k), cores) is not None:
+        return over_pages(
+            lambda Q, R, u, k: qr_insert(
+                Q, R, u, k, which, rcond, overwrite_qru, check_finite,
+                backend=backend, stream=stream),
+            "qr_insert", (Q, R, u, k), cores, "insertions failed")
     _which(which)
     k = _int(k, "k")
     orig = (Q, R, u)
@@ -381,8 +402,16 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     themselves (moving a row deletion's result to the trailing blocks in
     one pass) and in copies for other layouts, copied into the views on
     success; a failed call leaves Q and R as they were.
-    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
+    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`; batches as
+    there (Q, R and k batched, p one integer).
     """
+    cores = (2, 2, 0)
+    if batch_of((Q, R, k), cores) is not None:
+        return over_pages(
+            lambda Q, R, k: qr_delete(Q, R, k, p, which, overwrite_qr,
+                                      check_finite, backend=backend,
+                                      stream=stream),
+            "qr_delete", (Q, R, k), cores, "deletions failed")
     _which(which)
     k, p = _int(k, "k"), _int(p, "p")
     orig = (Q, R)
@@ -465,8 +494,16 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
     factorisation with k > 1 both Fortran-ordered.  The library works in
     Fortran-ordered full factors themselves and in copies otherwise,
     copied back on success; u and v are never written.
-    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`.
+    Arrays, ``backend`` and ``stream`` as in :func:`qr_insert`; batches as
+    there (u and v 1-D: shared; else (..., M, k) and (..., N, k)).
     """
+    cores = (2, 2, "1|2", "1|2")
+    if batch_of((Q, R, u, v), cores) is not None:
+        return over_pages(
+            lambda Q, R, u, v: qr_update(Q, R, u, v, overwrite_qruv,
+                                         check_finite, backend=backend,
+                                         stream=stream),
+            "qr_update", (Q, R, u, v), cores, "updates failed")
     orig = (Q, R, u, v)
     P = prepare((Q, _r_fortran(R), u, v), ("Q", "R", "u", "v"), backend,
                 stream, same_dtype=True)

@@ -1,0 +1,342 @@
+"""Batch dimensions of qr_insert / qr_delete / qr_update (SciPy >= 1.16's
+rules: Q and R (..., M, *), u and v (..., *) or (..., *, p) by SciPy's
+"1|2" rule, k an array of positions, the batch shapes broadcast) and of
+the Cholesky functions (R (..., n, n); x (..., n) vectors when it has
+fewer dimensions than R, else (..., n, k) blocks; k an array of
+positions).  Every page against SciPy's own result on the same page
+(|R1| equal to SciPy's, the scaled residual and orthogonality of
+test_qr_update), float32 and float64, batch shapes with broadcasting;
+zero-size batches (ValueError for the QR functions, as SciPy; empty
+results for the Cholesky ones); bad shapes raise the exceptions SciPy
+raises; pages that fail are named by one LinAlgError."""
+import numpy as np
+import pytest
+
+sl = pytest.importorskip("scipy.linalg")
+
+import qru
+from conftest import host_backends
+from test_cholesky import _check as _check_chol
+from test_qr_update import _check as _check_qr
+
+BACKENDS = host_backends()
+DTYPES = [np.float64, np.float32]
+
+
+def _factors(lead, M, N, dt, seed, econ=False):
+    """A (lead + (M, N)) and its batched QR (SciPy's, in dt)."""
+    rng = np.random.default_rng(seed)
+    A = rng.uniform(-1, 1, lead + (M, N)).astype(dt)
+    Q, R = sl.qr(A, mode="economic" if econ else "full")
+    return rng, A, Q.astype(dt), R.astype(dt)
+
+
+def _pages(lead):
+    return list(np.ndindex(lead))
+
+
+def _compare_qr(res, ref, A1, dt):
+    """qru's batched (Q1, R1) against SciPy's batched result and the
+    matrices A1 (lead + (M1, N1)) page by page."""
+    Q1, R1 = res
+    Qs, Rs = ref
+    assert Q1.shape == Qs.shape and R1.shape == Rs.shape
+    assert Q1.dtype == dt and R1.dtype == dt
+    for i in _pages(Q1.shape[:-2]):
+        _check_qr(Q1[i], R1[i], A1[i], dt, Rs[i])
+
+
+def _insert_rows(A, u, k):
+    k = k + A.shape[0] if k < 0 else k
+    return np.concatenate([A[:k], np.atleast_2d(u), A[k:]])
+
+
+def _insert_cols(A, u, k):
+    u = u[:, None] if u.ndim == 1 else u
+    return np.concatenate([A[:, :k], u, A[:, k:]], axis=1)
+
+
+# (Q, R batch; u shape (None: the core alone); k shape), the batch after
+# broadcasting: same batch, u or k shared, and dimensions of length 1
+# broadcast against each other
+INSERT_CASES = [
+    ((4,), (4,), ()),
+    ((4,), None, (4,)),
+    ((2, 3), (2, 3), (2, 3)),
+    ((2, 1), (3,), (2, 1)),
+    ((1,), (5,), ()),
+]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("which", ["row", "col"])
+@pytest.mark.parametrize("lead,ulead,klead", INSERT_CASES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qr_insert(backend, lead, ulead, klead, which, econ, dt):
+    M, N, p = 9, 4, 2
+    rng, A, Q, R = _factors(lead, M, N, dt, 1, econ)
+    ushape = (p, N) if which == "row" else (M, p)
+    u = rng.uniform(-1, 1, (ulead or ()) + ushape).astype(dt)
+    hi = M if which == "row" else N
+    k = rng.integers(-hi, hi + 1, size=klead)
+    if which == "col":
+        k = np.abs(k)
+    Q0, R0 = Q.copy(), R.copy()
+    res = qru.qr_insert(Q, R, u, k, which, backend=backend)
+    ref = sl.qr_insert(Q, R, u, k, which)
+    bl = np.broadcast_shapes(lead, ulead or (), klead)
+    Ab = np.broadcast_to(A, bl + A.shape[-2:]).astype(np.float64)
+    ub = np.broadcast_to(u, bl + u.shape[-2:]).astype(np.float64)
+    kb = np.broadcast_to(k, bl)
+    A1 = np.stack([(_insert_rows if which == "row" else _insert_cols)(
+        Ab[i], ub[i], int(kb[i])) for i in _pages(bl)]).reshape(
+            bl + ((M + p, N) if which == "row" else (M, N + p)))
+    _compare_qr(res, ref, A1, dt)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qr_insert_vector_u(backend, dt):
+    """A 1-D u is one row shared by every page (SciPy's "1|2" rule: a
+    batch of single rows is (..., 1, N))."""
+    rng, A, Q, R = _factors((3,), 7, 3, dt, 2)
+    u = rng.uniform(-1, 1, 3).astype(dt)
+    res = qru.qr_insert(Q, R, u, 2, backend=backend)
+    ref = sl.qr_insert(Q, R, u, 2)
+    A1 = np.stack([_insert_rows(A[i].astype(np.float64), u, 2)
+                   for i in range(3)])
+    _compare_qr(res, ref, A1, dt)
+    U = np.broadcast_to(u, (3, 1, 3))
+    _compare_qr(qru.qr_insert(Q, R, U, 2, backend=backend), ref, A1, dt)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("which", ["row", "col"])
+@pytest.mark.parametrize("lead,klead", [((4,), ()), ((4,), (4,)),
+                                        ((2, 1), (3,)), ((1, 2), (2,))])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qr_delete(backend, lead, klead, which, econ, dt):
+    M, N, p = 10, 4, 2
+    rng, A, Q, R = _factors(lead, M, N, dt, 3, econ)
+    hi = M if which == "row" else N
+    k = rng.integers(0, hi - p + 1, size=klead)
+    bl = np.broadcast_shapes(lead, klead)
+    res = qru.qr_delete(Q, R, k, p, which, backend=backend)
+    ref = sl.qr_delete(Q, R, k, p, which)
+    Ab = np.broadcast_to(A, bl + A.shape[-2:]).astype(np.float64)
+    kb = np.broadcast_to(k, bl)
+    A1 = np.empty(bl + ((M - p, N) if which == "row" else (M, N - p)))
+    for i in _pages(bl):
+        keep = [j for j in range(hi) if not kb[i] <= j < kb[i] + p]
+        A1[i] = Ab[i][keep] if which == "row" else Ab[i][:, keep]
+    _compare_qr(res, ref, A1, dt)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("uvlead,kk", [(None, 1), (None, 2), ((4,), 2),
+                                       ((2, 4), 1), ((1,), 3)])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qr_update(backend, uvlead, kk, econ, dt):
+    M, N = 9, 4
+    rng, A, Q, R = _factors((4,), M, N, dt, 4, econ)
+    shp = (lambda r: (r,)) if uvlead is None and kk == 1 else \
+        (lambda r: (uvlead or ()) + (r, kk))
+    u = rng.uniform(-1, 1, shp(M)).astype(dt)
+    v = rng.uniform(-1, 1, shp(N)).astype(dt)
+    res = qru.qr_update(Q, R, u, v, backend=backend)
+    ref = sl.qr_update(Q, R, u, v)
+    u2 = u[:, None] if u.ndim == 1 else u
+    v2 = v[:, None] if v.ndim == 1 else v
+    A1 = A.astype(np.float64) + u2.astype(np.float64) @ \
+        np.swapaxes(v2.astype(np.float64), -1, -2)
+    _compare_qr(res, ref, A1, dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qr_zero_size_batches(backend):
+    """SciPy refuses zero-size batches (ValueError); so does qru."""
+    _, _, Q2, R2 = _factors((), 6, 3, np.float64, 5)
+    Q, R = np.zeros((0, 6, 6)), np.zeros((0, 6, 3))
+    cases = [("qr_insert", (Q, R, np.ones(3), 0)),
+             ("qr_delete", (Q, R, 0)),
+             ("qr_update", (Q, R, np.ones(6), np.ones(3))),
+             ("qr_insert", (Q2, R2, np.ones(3), np.zeros((2, 0), int)))]
+    for name, args in cases:
+        with pytest.raises(ValueError, match="zero-size batches"):
+            getattr(sl, name)(*args)
+        with pytest.raises(ValueError, match="zero-size batches"):
+            getattr(qru, name)(*args, backend=backend)
+
+
+def test_qr_bad_shapes_raise_as_scipy():
+    """Batch shapes that do not broadcast, and pages of bad core shapes,
+    raise the exception SciPy raises (ValueError)."""
+    rng, A, Q, R = _factors((3,), 6, 3, np.float64, 6)
+    cases = [
+        lambda m: m.qr_insert(Q, R[:2], np.ones(3), 0),
+        lambda m: m.qr_insert(Q, R, np.ones((2, 1, 3)), 0),
+        lambda m: m.qr_insert(Q, R, np.ones(4), 0),
+        lambda m: m.qr_insert(Q, R, np.ones(3), [0, 1]),
+        lambda m: m.qr_insert(Q, R, np.ones(3), [0, 1, 9]),
+        lambda m: m.qr_delete(Q, R, [0, 1, 2, 3]),
+        lambda m: m.qr_delete(Q, R, [0, 6, 1]),
+        lambda m: m.qr_delete(Q[:, :, :5], R, 0),
+        lambda m: m.qr_update(Q, R, np.ones((3, 6, 1)), np.ones(3)),
+        lambda m: m.qr_update(Q, R, np.ones((2, 6, 1)), np.ones((2, 3, 1))),
+        lambda m: m.qr_update(Q, R, np.ones((3, 5, 1)), np.ones((3, 3, 1))),
+    ]
+    for case in cases:
+        with pytest.raises(ValueError) as es:
+            case(sl)
+        with pytest.raises(es.type):
+            case(qru)
+    with pytest.raises(TypeError):
+        qru.qr_insert(Q, R, np.ones(3), np.array([0.5, 1, 2]))
+
+
+def test_qr_batch_failure_names_pages():
+    """An economic column insertion that makes page 1's columns dependent
+    raises LinAlgError naming that page (SciPy raises LinAlgError too);
+    the inputs are unchanged."""
+    rng, A, Q, R = _factors((3,), 8, 3, np.float64, 7, econ=True)
+    u = rng.uniform(-1, 1, (3, 8, 1))
+    u[1, :, 0] = A[1, :, 0] + A[1, :, 2]
+    Q0, R0 = Q.copy(), R.copy()
+    with pytest.raises(np.linalg.LinAlgError):
+        sl.qr_insert(Q, R, u, 1, "col")
+    with pytest.raises(np.linalg.LinAlgError, match=r"1 of 3 .*\(1,\): "):
+        qru.qr_insert(Q, R, u, 1, "col")
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+
+
+def test_qr_batch_never_overwrites():
+    """SciPy's batched calls work on read-only broadcast pages and never
+    overwrite; qru's neither, whatever overwrite_* says."""
+    rng, A, Q, R = _factors((2,), 6, 3, np.float64, 8)
+    Q, R = np.asfortranarray(Q), np.asfortranarray(R)
+    Q0, R0 = Q.copy(), R.copy()
+    qru.qr_delete(Q, R, 0, 2, "row", overwrite_qr=True)
+    qru.qr_insert(Q, R, np.ones((2, 6, 1)), 1, "col", overwrite_qru=True)
+    qru.qr_update(Q, R, np.ones(6), np.ones(3), overwrite_qruv=True)
+    assert np.array_equal(Q, Q0) and np.array_equal(R, R0)
+
+
+# ---- Cholesky ---------------------------------------------------------------
+
+def _spd_batch(lead, n, dt, seed):
+    rng = np.random.default_rng(seed)
+    B = rng.uniform(-1, 1, lead + (2 * n, n))
+    A = (np.swapaxes(B, -1, -2) @ B).astype(dt).astype(np.float64)
+    return rng, A
+
+
+def _chol(A, lower, dt):
+    F = np.empty(A.shape, dt)
+    for i in _pages(A.shape[:-2]):
+        F[i] = sl.cholesky(A[i], lower=lower)
+    return F
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("Rlead,xshape", [
+    ((2, 1), (3, "n")),          # vectors, batch (2, 3) by broadcasting
+    ((4,), ("n",)),              # one vector for every factor
+    ((), (4, "n", 2)),           # one factor, a batch of blocks
+    ((3,), (1, "n", 2)),         # one block for every factor
+    ((2, 3), (2, 3, "n", 1)),    # blocks of one column
+])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cholesky_update_broadcast(backend, Rlead, xshape, lower, dt):
+    n = 7
+    rng, A = _spd_batch(Rlead, n, dt, 11)
+    F = _chol(A, lower, dt)
+    xs = tuple(n if s == "n" else s for s in xshape)
+    x = (0.1 * rng.uniform(-1, 1, xs)).astype(dt)
+    F1 = qru.cholesky_update(F, x, "-", lower=lower, backend=backend)
+    x2 = x[..., None] if x.ndim < F.ndim else x
+    bl = np.broadcast_shapes(Rlead, x2.shape[:-2])
+    assert F1.shape == bl + (n, n) and F1.dtype == dt
+    Ab = np.broadcast_to(A, bl + (n, n))
+    xb = np.broadcast_to(x2, bl + x2.shape[-2:]).astype(np.float64)
+    Fb = np.broadcast_to(F, bl + (n, n))
+    tri = np.tril if lower else np.triu
+    for i in _pages(bl):
+        single = qru.cholesky_update(Fb[i], xb[i].astype(dt), "-",
+                                     lower=lower, backend=backend)
+        _check_chol(tri(F1[i]), Ab[i] - xb[i] @ xb[i].T, lower, dt)
+        assert np.allclose(tri(F1[i]), tri(single),
+                           atol=30 * np.finfo(dt).eps * n)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("lead,klead,vector", [
+    ((3,), (), True), ((3,), (3,), False), ((2, 1), (4,), True)])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cholesky_insert_delete_batch(backend, lead, klead, vector, lower,
+                                      dt):
+    """cholesky_insert and cholesky_delete over a batch (one library call
+    a page), k an array of positions."""
+    n, p = 6, 1 if vector else 2
+    rng, A1 = _spd_batch(lead, n + p, dt, 12)
+    k = rng.integers(0, n + 1, size=klead)
+    bl = np.broadcast_shapes(lead, klead)
+    A1b = np.broadcast_to(A1, bl + (n + p, n + p))
+    kb = np.broadcast_to(k, bl)
+    # the factors of A1 without rows/columns k .. k+p-1, and those columns
+    F = np.empty(bl + (n, n), dt)
+    X = np.empty(bl + (n + p, p), dt)
+    for i in _pages(bl):
+        keep = [j for j in range(n + p) if not kb[i] <= j < kb[i] + p]
+        F[i] = sl.cholesky(A1b[i][np.ix_(keep, keep)], lower=lower)
+        X[i] = A1b[i][:, kb[i]:kb[i] + p]
+    x = X[..., 0] if vector else X
+    kk = np.broadcast_to(k, bl)
+    G = qru.cholesky_insert(F, kk, x, lower=lower, backend=backend)
+    assert G.shape == bl + (n + p, n + p) and G.dtype == dt
+    for i in _pages(bl):
+        _check_chol(G[i], A1b[i], lower, dt)
+    D = qru.cholesky_delete(G, kk, p, lower=lower, backend=backend)
+    assert D.shape == bl + (n, n) and D.dtype == dt
+    for i in _pages(bl):
+        keep = [j for j in range(n + p) if not kb[i] <= j < kb[i] + p]
+        _check_chol(D[i], A1b[i][np.ix_(keep, keep)], lower, dt)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_cholesky_zero_size_batches(dt):
+    """No SciPy counterpart: an empty batch gives an empty result of the
+    batch's shape (as NumPy's batched linalg)."""
+    R = np.zeros((0, 5, 5), dt)
+    assert qru.cholesky_update(R, np.zeros((0, 5), dt)).shape == (0, 5, 5)
+    assert qru.cholesky_update(R, np.zeros((2, 1, 5, 2), dt)).shape == \
+        (2, 0, 5, 5)
+    G = qru.cholesky_insert(R, 0, np.zeros((0, 6), dt))
+    assert G.shape == (0, 6, 6) and G.dtype == dt
+    D = qru.cholesky_delete(R, np.zeros(0, int), 2)
+    assert D.shape == (0, 3, 3) and D.dtype == dt
+
+
+def test_cholesky_batch_errors():
+    rng, A = _spd_batch((3,), 5, np.float64, 13)
+    F = _chol(A, False, np.float64)
+    with pytest.raises(ValueError):
+        qru.cholesky_update(F, np.ones((2, 5)))  # batches (3,) and (2,)
+    with pytest.raises(ValueError):
+        qru.cholesky_update(F, np.ones((3, 4)))  # vectors of 4, n = 5
+    with pytest.raises(ValueError):
+        qru.cholesky_insert(F, [0, 1], np.ones(6))
+    with pytest.raises(ValueError):
+        qru.cholesky_insert(F, [0, 9, 1], np.ones(6))  # k past n
+    with pytest.raises(ValueError):
+        qru.cholesky_delete(F, [0, 1, 5], 1)
+    # an insertion that is not positive definite in page 2 only
+    x = np.concatenate([A[:, :, 0], 0.5 * A[:, :1, 0]], axis=1)
+    x[:2, -1] = 10.0 * A[:2, 0, 0]
+    with pytest.raises(np.linalg.LinAlgError, match=r"1 of 3 .*\(2,\): "):
+        qru.cholesky_insert(F, 5, x)
