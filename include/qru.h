@@ -1301,10 +1301,15 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
  *  sign*W(:,:,i)*W(:,:,i)', 'lower'); end` (uplo 'U': U1 = chol(U'*U +
  *  sign*W*W') per page).
  *
- *  Each problem is qru_chol_update() on its pages, by rotations: for each
- *  column, the k Givens (update) or hyperbolic (downdate) rotations with
- *  the columns of W, on a copy of the page (O(k n^2) work a problem; on a
- *  GPU one work-group a problem).  Each problem is judged by the
+ *  Each problem is qru_chol_update() on its pages, on a copy of the page
+ *  (O(k n^2) work a problem): a problem small enough for a GPU's local
+ *  memory (n (n + 1) / 2 + n (k + 1) <= 2560 elements) by k structured
+ *  rank-1 passes (p = L \ w, the prefix sums t_j = 1 + sign*sum(p(1:j).^2),
+ *  then one pass over the triangle: Gill, Golub, Murray and Saunders'
+ *  method C1), several problems a work-group; a larger one by rotations
+ *  (for each column, the k Givens (update) or hyperbolic (downdate)
+ *  rotations with the columns of W), one work-group a problem; the CPU as
+ *  qru_chol_update().  Each problem is judged by the
  *  definiteness rule of qru_chol_update() on its own; a problem that
  *  fails leaves its pages of L and L1 bit-identical, the others are
  *  updated (only the @p uplo triangle of their L1 page is written).  The

@@ -164,8 +164,85 @@ QRU_DEVICE void qru_chol_batch_body(
         }
         T tol = (T)n * eps * red[0];
         T sg = sign > 0 ? (T)1 : (T)-1;
+        if (lm) { /* the structured passes: no chain of rotations */
+            QRU_LOCAL T *pv = loc + la + n, *dl = pv + n, *gm = dl + n,
+                        *zs = gm + n;
+            for (int q = 0; q < k; ++q) {
+                QRU_LOCAL T *z = loc + lw + q * n;
+                /* p = L \ z by columns: zs(i) = z(i) - L(i,0:j-1) p(0:j-1)
+                 * is the owner's; dl holds 1 / L(j,j) meanwhile */
+                for (int i = lid; i < n; i += nt) {
+                    zs[i] = z[i];
+                    dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
+                }
+                QRU_BATCH_SYNC;
+                for (int j = 0; j < n; ++j) {
+                    if (lid == j % nt)
+                        pv[j] = zs[j] * dl[j];
+                    QRU_BATCH_SYNC;
+                    T pj = pv[j];
+                    for (int i = j + 1 + (lid - (j + 1) % nt + nt) % nt; i < n;
+                         i += nt)
+                        zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
+                }
+                QRU_BATCH_SYNC;
+                /* t(j) = 1 + sign sum p(0:j).^2, the verdict (t(j) > 0
+                 * finite; on the last pass also the rule on the new pivot
+                 * L(j,j)^2 t(j) / t(j-1)) and the owners' delta(j) and
+                 * gamma(j): every item runs the whole prefix (n terms), so
+                 * every item has the same verdict without a sync */
+                T t0 = (T)1, f = flag[0];
+                for (int j = 0; j < n; ++j) {
+                    T t1 = t0 + sg * pv[j] * pv[j];
+                    if (f == (T)0) {
+                        T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+                        T d = t1 / t0 * ljj * ljj;
+                        if (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
+                            (q == k - 1 &&
+                             (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                              !(d > tol))))
+                            f = (T)(j + 1);
+                    }
+                    if (j % nt == lid) {
+                        gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
+                        dl[j] = QRU_SQRT(t1 / t0);
+                    }
+                    t0 = t1;
+                }
+                QRU_BATCH_SYNC; /* every item has read flag */
+                if (lid == 0)
+                    flag[0] = f;
+                /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
+                 * the prefix sums of L(i,:) .* p' along the row: each
+                 * owner its rows, no sync */
+                for (int i = lid; i < n && f == (T)0; i += nt) {
+                    QRU_LOCAL T *row = loc + i * (i + 1) / 2;
+                    T zr = z[i];
+                    for (int j = 0; j < i; ++j) {
+                        T lij = row[j];
+                        zr -= lij * pv[j];
+                        row[j] = dl[j] * lij + gm[j] * zr;
+                    }
+                    row[i] = dl[i] * row[i];
+                }
+                QRU_BATCH_SYNC;
+            }
+            if (k == 0 && lid == 0) { /* the rule on the factor as it is */
+                T f = (T)0;
+                for (int j = 0; j < n; ++j) {
+                    T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+                    T d = ljj * ljj;
+                    if (f == (T)0 &&
+                        (ljj == (T)0 || !(ai - ai == (T)0) ||
+                         !(d - d == (T)0) || !(d > tol)))
+                        f = (T)(j + 1);
+                }
+                flag[0] = f;
+            }
+            QRU_BATCH_SYNC;
+        }
         int step = 0;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < n && !lm; ++i) {
             for (int ch = 0; ch < nch; ++ch, ++step) {
                 int q0 = ch * QRU_BATCH_KB;
                 int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;

@@ -452,7 +452,8 @@ static inline size_t qru_chol_batch_local_elems(int n, int k, int nt)
     return (size_t)nt + 6 * QRU_CHOL_BATCH_KB + 1 +
            (qru_chol_batch_local(n, k)
                 ? (size_t)n * ((size_t)n + 1) / 2 +
-                      (size_t)n * (size_t)((k > 0 ? k : 0) + 1)
+                      (size_t)n * (size_t)((k > 0 ? k : 0) + 1) +
+                      4 * (size_t)n
                 : 0);
 }
 static inline size_t qru_lsq_batch_add_local_elems(int m, int r)

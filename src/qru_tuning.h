@@ -176,7 +176,7 @@ typedef enum qru_cost_calibrate {
     /* work-items a work-group of the batched kernels holds at most: \
      * several small problems a group (qru_batch_problems); 0: the \
      * backend's (CUDA 128, OpenCL 32) */ \
-    X(batch_wg, BATCH_WG, "QRU_BATCH_WG", 0, 1024, NULL) \
+    X(batch_wg, BATCH_WG, "QRU_BATCH_WG", 0, 256, NULL) \
     /* QRU_UPDATE_FAST updates of one column or row and rank-1 \
      * modifications (p = 1) by chains of Givens rotations \
      * (remove_cols.c, givens_chain.c) rather than Householder panels: \
