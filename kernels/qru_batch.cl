@@ -133,19 +133,44 @@ QRU_DEVICE void qru_chol_batch_body(
              ab = wb + (long)n * k;
         /* local: the triangle packed by rows, then W, then A1's diagonal */
         int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
-        /* the copies and A1's diagonal; its largest finite entry */
+        /* the copies and A1's diagonal; its largest finite entry.  In
+         * local memory the items copy the page element by element down
+         * its columns (independent, coalesced loads), then each owner
+         * reads its rows back; in device memory each owner copies its
+         * rows (so no barrier over device memory is needed) */
+        if (lm) {
+            for (int e = lid; e < n * n; e += nt) {
+                int r = e % n, c = e / n; /* page element (r, c) */
+                if (upper ? r <= c : r >= c)
+                    loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c] =
+                        L[QRU_IDX(pl, r, c, ldl)];
+            }
+            for (int e = lid; e < n * k; e += nt)
+                loc[lw + e] = W[QRU_IDX(pwb, e % n, e / n, ldw)];
+            QRU_BATCH_SYNC;
+        }
         T amax = (T)0;
         for (int i = lid; i < n; i += nt) {
             T sl2 = (T)0, sw2 = (T)0;
             for (int c = 0; c <= i; ++c) {
-                T v = upper ? L[QRU_IDX(pl, c, i, ldl)]
-                            : L[QRU_IDX(pl, i, c, ldl)];
-                QRU_BW_SET(i * (i + 1) / 2 + c, QRU_IDX(tb, i, c, n), v);
+                T v;
+                if (lm) {
+                    v = loc[i * (i + 1) / 2 + c];
+                } else {
+                    v = upper ? L[QRU_IDX(pl, c, i, ldl)]
+                              : L[QRU_IDX(pl, i, c, ldl)];
+                    work[QRU_IDX(tb, i, c, n)] = v;
+                }
                 sl2 += v * v;
             }
             for (int q = 0; q < k; ++q) {
-                T v = W[QRU_IDX(pwb, i, q, ldw)];
-                QRU_BW_SET(lw + i + q * n, QRU_IDX(wb, i, q, n), v);
+                T v;
+                if (lm) {
+                    v = loc[lw + i + q * n];
+                } else {
+                    v = W[QRU_IDX(pwb, i, q, ldw)];
+                    work[QRU_IDX(wb, i, q, n)] = v;
+                }
                 sw2 += v * v;
             }
             T a = sign > 0 ? sl2 + sw2 : sl2 - sw2;
@@ -299,7 +324,15 @@ QRU_DEVICE void qru_chol_batch_body(
             }
         }
         int fail = (int)flag[0];
-        if (fail == 0 && act) {
+        if (fail == 0 && act && lm) { /* as the copy in */
+            long p1 = o1 + (long)b * s1;
+            for (int e = lid; e < n * n; e += nt) {
+                int r = e % n, c = e / n;
+                if (upper ? r <= c : r >= c)
+                    L1[QRU_IDX(p1, r, c, ld1)] =
+                        loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
+            }
+        } else if (fail == 0 && act) {
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
                 for (int c = 0; c <= i; ++c) {
@@ -362,16 +395,16 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
     QRU_BATCH_PROBLEMS(count) {
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long wb = ok + (long)b * (long)mr, hb = oh + (long)b * r;
-        if (lm) /* the copy in: each owner its columns */
-            for (int k = lid; k < mr; k += nt) {
-                if (k < m)
-                    for (int i = 0; i <= k; ++i)
-                        loc[k * (k + 1) / 2 + i] = R[QRU_IDX(rb, i, k, ldr)];
-                else
-                    for (int i = 0; i < m; ++i)
-                        loc[ld0 + i + (k - m) * m] =
-                            D[QRU_IDX(db, i, k - m, ldd)];
+        if (lm) { /* the copy in, element by element down the columns */
+            for (int e = lid; e < m * m; e += nt) {
+                int i = e % m, c = e / m;
+                if (i <= c)
+                    loc[c * (c + 1) / 2 + i] = R[QRU_IDX(rb, i, c, ldr)];
             }
+            for (int e = lid; e < m * r; e += nt)
+                loc[ld0 + e] = D[QRU_IDX(db, e % m, e / m, ldd)];
+            QRU_BATCH_SYNC;
+        }
         for (int i = 0; i < p; ++i) {
             for (int k = lid; k < mr; k += nt) {
                 T v = k < m ? U[QRU_IDX(ou + (long)b * su, i, k, ldu)]
@@ -431,16 +464,16 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
                     rho2[hb + k - m] += e * e;
                 }
         }
-        if (lm && act) /* the copy out, by the same owners */
-            for (int k = lid; k < mr; k += nt) {
-                if (k < m)
-                    for (int i = 0; i <= k; ++i)
-                        R[QRU_IDX(rb, i, k, ldr)] = loc[k * (k + 1) / 2 + i];
-                else
-                    for (int i = 0; i < m; ++i)
-                        D[QRU_IDX(db, i, k - m, ldd)] =
-                            loc[ld0 + i + (k - m) * m];
+        if (lm) { /* the copy out, as the copy in */
+            QRU_BATCH_SYNC;
+            for (int e = lid; e < m * m && act; e += nt) {
+                int i = e % m, c = e / m;
+                if (i <= c)
+                    R[QRU_IDX(rb, i, c, ldr)] = loc[c * (c + 1) / 2 + i];
             }
+            for (int e = lid; e < m * r && act; e += nt)
+                D[QRU_IDX(db, e % m, e / m, ldd)] = loc[ld0 + e];
+        }
         QRU_BATCH_SYNC; /* cs and loc are set again for the next problem */
     }
 }
@@ -470,12 +503,18 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long wb = ok + (long)b * (long)m * r;
         T nmax = (T)0;
+        if (lm) { /* the copy in, element by element down the columns */
+            for (int e = lid; e < m * m; e += nt) {
+                int i = e % m, c = e / m;
+                if (i <= c)
+                    loc[c * (c + 1) / 2 + i] = R[QRU_IDX(rb, i, c, ldr)];
+            }
+            QRU_BATCH_SYNC;
+        }
         for (int k = lid; k < m; k += nt) {
             T s2 = (T)0;
             for (int i = 0; i <= k; ++i) {
-                T v = R[QRU_IDX(rb, i, k, ldr)];
-                if (lm)
-                    loc[k * (k + 1) / 2 + i] = v;
+                T v = lm ? loc[k * (k + 1) / 2 + i] : R[QRU_IDX(rb, i, k, ldr)];
                 s2 += v * v;
             }
             T nc = QRU_SQRT(s2);
