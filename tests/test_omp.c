@@ -92,14 +92,7 @@ static prob prob_make(qru_dtype dt, int n, int m, int s, double noise,
     if (s > 0) {
         double *x0 = p.x0 = calloc((size_t)m, sizeof(double));
         ck_assert_ptr_nonnull(x0);
-        for (int t = 0; t < s;) {
-            int j = (int)((qru_test_urand(&seed) + 1.0) * 0.5 * m) % m;
-            if (x0[j] != 0.0)
-                continue;
-            double v = qru_test_urand(&seed);
-            x0[j] = (v < 0 ? -1.0 : 1.0) * (1.0 + fabs(v));
-            ++t;
-        }
+        qru_test_sparse(m, s, &seed, x0);
         round_to(dt, p.n, p.m, p.X); /* y from the X the library sees */
         for (int i = 0; i < n; ++i)
             p.y[i] *= noise;
