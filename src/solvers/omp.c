@@ -59,11 +59,12 @@
  * correlations) and one step from ncoef / 2 columns run against the
  * dry-run op table (qru_plan_run, src/plan.c), so the plans are the
  * code; a form's time is its start and ncoef - 1 such steps (the steps'
- * costs grow linearly with k, which the middle step prices exactly), and
+ * costs grow about linearly with k, which the middle step prices), and
  * the faster runs.  Its memory is taken with the rest of the call's at
  * the start (QRU_ERR_ALLOC where it cannot be had, as everywhere).
  *
- * In both forms only the m + 3 numbers of a step come to the host.  At
+ * Only m + 1 numbers of a step come to the host (m + 3 in the Gram
+ * form).  At
  * the end x(S) = R \ d (d = R' \ c0(S) in the Gram form; a triangular
  * solve on the device, k numbers downloaded) and, when asked, the path
  * P = R \ triu(d * ones(1, k)), whose column s is R(1:s, 1:s) \ d(1:s):
