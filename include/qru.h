@@ -415,8 +415,9 @@ typedef enum qru_tuning_param {
     /** qru_omp()'s correlations: 0 the residual form or the Gram form,
      *  whichever the cost model prices faster (the Gram form only where
      *  its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1 always the
-     *  residual form; 2 always the Gram form (QRU_OMP_GRAM=auto|off|on).  Both choose the same columns
-     *  up to rounding (qru_omp()). */
+     *  residual form; 2 always the Gram form
+     *  (QRU_OMP_GRAM=auto|off|on).  Both choose the same columns up to
+     *  rounding (qru_omp()). */
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
