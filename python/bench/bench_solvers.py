@@ -343,7 +343,7 @@ def plot_csv(csv_path, png_path):
                   label=f"qru ({pts[0]['backend']})")
         if all(r["peer_s"] for r in pts):
             ax.loglog(x, [float(r["peer_s"]) for r in pts], "s--",
-                      label=peer(s)[1])
+                      label=peer(s.split("-")[0])[1])  # omp-gram: omp
         ax.set_xlabel("n x m")
         ax.set_ylabel("seconds (median)")
         ax.set_title(s)
