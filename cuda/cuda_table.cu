@@ -68,6 +68,8 @@ const qru_backend_ops qru_cuda_ops = {
                 .trsv_min_m = 512,
                 .lookahead = 1,
                 .upd_tiles = 0,
+                .omp_gram = 0,
+                .omp_gram_mib = 4096,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,
@@ -107,6 +109,9 @@ const qru_backend_ops qru_cuda_ops = {
                 .lookahead = 1,
                 /* tiles or sweeps by the cost model (docs/performance.md) */
                 .upd_tiles = 0,
+                /* OMP's Gram form where priced faster, G within 4 GiB */
+                .omp_gram = 0,
+                .omp_gram_mib = 4096,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,

@@ -411,7 +411,18 @@ typedef enum qru_tuning_param {
      *  or the Givens sweeps, whichever the cost model predicts faster;
      *  1 always the sweeps; 2 always the tiles (QRU_UPDATE_TILES=
      *  auto|off|on).  The results are the same up to rounding. */
-    QRU_TUNE_UPDATE_TILES
+    QRU_TUNE_UPDATE_TILES,
+    /** qru_omp()'s correlations: 0 the residual form or the Gram form,
+     *  whichever the cost model prices faster (the Gram form only where
+     *  its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1 always the
+     *  residual form; 2 always the Gram form
+     *  (QRU_OMP_GRAM=auto|off|on).  Both choose the same columns up to
+     *  rounding (qru_omp()). */
+    QRU_TUNE_OMP_GRAM,
+    /** The most MiB of the context's memory that qru_omp()'s Gram form
+     *  may take when the cost model chooses it (0..2^30; 0: never by
+     *  choice; QRU_OMP_GRAM_MIB). */
+    QRU_TUNE_OMP_GRAM_MIB
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it
@@ -1753,19 +1764,54 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  ||r||^2 <= tol (tested after each step, so at least one column is
  *  chosen; with tol >= 0 pass ncoef = min(n, m) for scikit-learn's rule
  *  that tol overrides n_nonzero_coefs), or early (the return s > 0
- *  below).  The columns X(:,S) are held as a #QRU_Q_THIN factorisation
- *  grown by qru_lsq_add_cols() at its end, whose residual
- *  E = y - Q1 Q1' y gives X' r and (||r|| / ||y||)^2 by GEMMs on the
- *  device; X, y and the residual stay in the context's memory.  A step
- *  costs 2 n m + O(n k) flops (k = |S|) and two host waits: the download
- *  of the m + 1 numbers [X' r; (||r|| / ||y||)^2] and the rank rule of
- *  the update (the diagonal and the column norms of R, read together); a
- *  call of k steps 2 k + 4 in all (||y||, the first step's download of X' y,
- *  the last one's of ||r||, the k coefficients x(S), which are scattered
- *  into coef on the host and uploaded, and two synchronisations), plus
- *  those of the first column's factorisation (qru_lsq_create: none on
- *  the CPU and OpenCL, one on CUDA, whose cuSOLVER QR reads its status)
- *  and one wherever the context's workspace grows.
+ *  below).  X, y and everything of size n or m stay in the context's
+ *  memory; a step brings m + 1 numbers to the host (m + 3 in the Gram
+ *  form), where the argmax is taken.  Two forms compute the steps:
+ *
+ *  - **The residual form** (scikit-learn's precompute = False): the
+ *    columns X(:,S) are held as a #QRU_Q_THIN factorisation grown by
+ *    qru_lsq_add_cols() at its end, whose residual E = y - Q1 Q1' y
+ *    gives X' r and (||r|| / ||y||)^2 by GEMMs.  A step costs
+ *    2 n m + O(n k) flops (k = |S|) and two host waits: the download of
+ *    [X' r; (||r|| / ||y||)^2] and the rank rule of the update (the
+ *    diagonal and the column norms of R, read together); a call of k
+ *    steps 2 k + 4 in all (||y||, the first step's download of X' y, the
+ *    last one's of ||r||, the k coefficients x(S), which are scattered
+ *    into coef on the host and uploaded, and two synchronisations), plus
+ *    those of the first column's factorisation (qru_lsq_create: none on
+ *    the CPU and OpenCL, one on CUDA, whose cuSOLVER QR reads its
+ *    status) and one wherever the context's workspace grows.
+ *  - **The Gram form** (scikit-learn's precompute = True,
+ *    orthogonal_mp_gram): G = X' X (its upper triangle, one syrk of
+ *    n m^2 flops) and X' y are formed once; a step gathers G(:,j) and
+ *    X(:,j) of the chosen column, appends a column to the Cholesky
+ *    factor R of G(S,S) (R' R = G(S,S): a triangular solve and a pivot),
+ *    solves x(S) = R \ (R' \ X(:,S)' y) and forms
+ *    X' r = X' y - G(:,S) x(S) and ||r|| from y - X(:,S) x(S):
+ *    O(m k + n k + k^2) flops and one host wait a step (the download of
+ *    [X' r; (||r|| / ||y||)^2] with the pivot); a call of k steps k + 4
+ *    (||y||, X' y with diag(G), the k steps, x(S), one
+ *    synchronisation).  It takes m^2 + (m + n) ncoef + ncoef^2 +
+ *    2 (m + ncoef) + n elements of the context's memory more.  Unlike
+ *    scikit-learn's, whose residual norm ||y||^2 - x(S)' X(:,S)' y
+ *    cancels to sqrt(eps) ||y||, the residual norm is the residual's
+ *    own, so the stopping rules below are the residual form's.  A column
+ *    whose pivot R(k,k)^2 is <= max(n, k) eps max G(i,i) over the k
+ *    columns (the definiteness rule of the Cholesky routines on G(S,S);
+ *    scikit-learn tests R(k,k)^2 <= eps absolutely) is refused: the Gram
+ *    matrix resolves a column's part outside the chosen ones only down
+ *    to about sqrt(eps) of its norm, where the QR resolves it to eps.
+ *
+ *  The form is #QRU_TUNE_OMP_GRAM: by default the one the context's cost
+ *  model prices faster (both forms' first step and middle step run
+ *  against the plans' dry-run op table; ncoef steps are priced, also
+ *  where tol may stop sooner), the Gram form only where its memory is
+ *  within #QRU_TUNE_OMP_GRAM_MIB; or forced.  Both forms pick the same
+ *  columns in the same order and give the same coefficients up to
+ *  rounding (the Gram form's from the normal equations, so that their
+ *  error grows with cond(X(:,S))^2 rather than cond(X(:,S))); ties go
+ *  to the lowest index in both (exact ties come from equal columns,
+ *  whose correlations both forms compute alike).
  *
  *  MATLAB: `x = zeros(m,1); x(S) = X(:,S) \ y` with S the greedily chosen
  *  support.
@@ -1793,7 +1839,8 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  and the pursuit ended early (scikit-learn warns "Orthogonal matching
  *  pursuit ended prematurely due to linear dependence"): the chosen
  *  column is numerically dependent on the s - 1 before it (the QR rank
- *  rule of qru_lsq_add_cols()) or is one of them, or y lies in the span
+ *  rule of qru_lsq_add_cols(), or the Gram form's pivot rule above) or
+ *  is one of them, or y lies in the span
  *  of X(:,S) to rounding (||r|| <= max(n, s) eps ||y||, the rank rule on
  *  [X(:,S) y]; with tol >= 0 that counts as tol met and returns 0), or
  *  X' r is zero (as for y = 0: s = 1, x = 0) or not finite.  The outputs

@@ -390,6 +390,8 @@ const qru_backend_ops qru_opencl_ops = {
                                      .upd_rows_nb = 128,
                                      .sweeps_max_work = 32768,
                                      .upd_tiles = 1,
+                                     .omp_gram = 0,
+                                     .omp_gram_mib = 1024,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 32,
@@ -406,6 +408,11 @@ const qru_backend_ops qru_opencl_ops = {
                    /* not measured on an OpenCL GPU yet: the Givens
                     * sweeps */
                    .upd_tiles = 1,
+                   /* OMP's Gram form where priced faster, G within
+                    * 1 GiB (OpenCL's largest single buffer is often a
+                    * quarter of the device's memory) */
+                   .omp_gram = 0,
+                   .omp_gram_mib = 1024,
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 32,

@@ -314,6 +314,12 @@ void *qru_plan_placeholder(void);
 /* 1 in a dry run, whose downloads read ones: a Cholesky info slot read
  * there reports success. */
 int qru_plan_healthy_info(const qru_context *ctx);
+/* The cost model's seconds of qru_omp on X and y (valid arguments of
+ * qru_omp, not checked again) for ncoef columns in its residual and its Gram form, as
+ * its choice prices them (src/solvers/omp.c), whatever the tuning block
+ * says; for the tests and benchmarks.  Returns 0 or a library status. */
+int qru_omp_price(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
+                  int ncoef, double *residual, double *gram);
 
 /* Reference implementations of the OPT ops (ref_ops.c), written once on
  * top of the REQ ops of ctx->ops; each meets its op's contract. */

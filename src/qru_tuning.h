@@ -59,7 +59,14 @@
     X(lookahead, LOOKAHEAD, "QRU_LOOKAHEAD", 0, 1, "off|on") \
     /* adding columns and removing rows (fast): Householder tiles or \
      * Givens sweeps by the cost model, never the tiles, or always */ \
-    X(upd_tiles, UPDATE_TILES, "QRU_UPDATE_TILES", 0, 2, "auto|off|on")
+    X(upd_tiles, UPDATE_TILES, "QRU_UPDATE_TILES", 0, 2, "auto|off|on") \
+    /* qru_omp's correlations: the residual form or the Gram form \
+     * (src/solvers/omp.c), whichever the cost model prices faster, \
+     * always the residual form, always the Gram form */ \
+    X(omp_gram, OMP_GRAM, "QRU_OMP_GRAM", 0, 2, "auto|off|on") \
+    /* the most MiB of the context's memory the Gram form may take (with \
+     * omp_gram auto); 0: the residual form always */ \
+    X(omp_gram_mib, OMP_GRAM_MIB, "QRU_OMP_GRAM_MIB", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The values of the kernel-variant knobs below, in the order of their

@@ -14,8 +14,27 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include "../src/qru_internal.h"
 #include "qru_test.h"
 #include "solver_context.h"
+
+/* The form of the pursuit a test runs (QRU_TUNE_OMP_GRAM: 1 the residual
+ * form, 2 the Gram form), and its name for the messages. */
+static int form = 1;
+
+static const char *fname(void) { return form == 2 ? "gram" : "residual"; }
+
+/* _i's element type, and the form: the loops of the tests run each
+ * element type in each form (_i = 0..3: float and double residual, then
+ * float and double Gram) */
+static qru_dtype test_setup(int i)
+{
+    qru_dtype dt = qru_test_dtype(ctx, i % qru_test_ndtypes(ctx));
+    form = (i / 2) % 2 + 1;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, form),
+                     0);
+    return dt;
+}
 
 /* ---- a problem: X (n x m), y, held in double with values exact in dt,
  * and their matrices in the context (X with ld n + 3) ---- */
@@ -73,14 +92,7 @@ static prob prob_make(qru_dtype dt, int n, int m, int s, double noise,
     if (s > 0) {
         double *x0 = p.x0 = calloc((size_t)m, sizeof(double));
         ck_assert_ptr_nonnull(x0);
-        for (int t = 0; t < s;) {
-            int j = (int)((qru_test_urand(&seed) + 1.0) * 0.5 * m) % m;
-            if (x0[j] != 0.0)
-                continue;
-            double v = qru_test_urand(&seed);
-            x0[j] = (v < 0 ? -1.0 : 1.0) * (1.0 + fabs(v));
-            ++t;
-        }
+        qru_test_sparse(m, s, &seed, x0);
         round_to(dt, p.n, p.m, p.X); /* y from the X the library sees */
         for (int i = 0; i < n; ++i)
             p.y[i] *= noise;
@@ -291,8 +303,8 @@ static void vs_ref(const prob *p, int ncoef, double tol, const char *what)
     ck_assert(sup && x);
     int k = ref_omp(p, ncoef, tol, sup, x, NULL);
     char tag[160];
-    snprintf(tag, sizeof tag, "%s %s n=%d m=%d ncoef=%d tol=%g", dname(p->dt),
-             what, p->n, p->m, ncoef, tol);
+    snprintf(tag, sizeof tag, "%s %s %s n=%d m=%d ncoef=%d tol=%g",
+             dname(p->dt), fname(), what, p->n, p->m, ncoef, tol);
     for (int with_path = 0; with_path < 2; ++with_path) {
         out o = run_omp(p, ncoef, tol, with_path);
         check_out(p, &o, sup, k, 0, tag);
@@ -305,7 +317,7 @@ static void vs_ref(const prob *p, int ncoef, double tol, const char *what)
 /* _i: dtype; tall and wide X, ncoef = 1, a few, min(n, m) */
 START_TEST(test_vs_reference)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     static const int shapes[][2] = {{80, 30}, {40, 120}, {50, 50}, {1, 7},
                                     {9, 1}};
     for (int c = 0; c < 5; ++c) {
@@ -324,7 +336,7 @@ END_TEST
  * (one step), below every residual (ncoef steps), tol = 0 */
 START_TEST(test_tol)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     int n = 60, m = 150, nm = 60;
     prob p = prob_make(dt, n, m, 6, 0.05, 300u + (unsigned)_i);
     int *sup = malloc(sizeof(int) * (size_t)nm);
@@ -360,7 +372,7 @@ END_TEST
  * columns); with tol = 0 that counts as met */
 START_TEST(test_recovery)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     int n = 100, m = 256, s = 8;
     for (int rep = 0; rep < 3; ++rep) {
         unsigned seed = 500u + 13u * (unsigned)rep + (unsigned)_i;
@@ -369,7 +381,8 @@ START_TEST(test_recovery)
         double x[12];
         ck_assert_int_eq(ref_omp(&p, s, -1.0, sup, x, NULL), s);
         char tag[96];
-        snprintf(tag, sizeof tag, "%s recovery rep %d", dname(dt), rep);
+        snprintf(tag, sizeof tag, "%s %s recovery rep %d", dname(dt),
+                 fname(), rep);
         out o = run_omp(&p, s, -1.0, 1);
         check_out(&p, &o, sup, s, 0, tag);
         /* x0 itself: its support, its values to the accuracy of y */
@@ -402,7 +415,7 @@ END_TEST
  * (the lowest index of a tie is chosen) and y on one column: step 2 */
 START_TEST(test_dependent)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     int n = 30, m = 12;
     unsigned seed = 700u + (unsigned)_i;
     prob p = {dt, n, m, NULL, NULL, NULL, NULL, NULL};
@@ -417,7 +430,7 @@ START_TEST(test_dependent)
     int k = ref_omp(&p, 3, -1.0, sup, x, NULL);
     ck_assert_int_eq(k, 3);
     char tag[96];
-    snprintf(tag, sizeof tag, "%s rank 3", dname(dt));
+    snprintf(tag, sizeof tag, "%s %s rank 3", dname(dt), fname());
     for (int with_path = 0; with_path < 2; ++with_path) {
         out o = run_omp(&p, 5, -1.0, with_path);
         check_out(&p, &o, sup, 3, 4, tag);
@@ -441,7 +454,7 @@ START_TEST(test_dependent)
     for (int i = 0; i < n; ++i)
         p.y[i] = 2.0 * p.X[i + 2 * n];
     prob_upload(&p);
-    snprintf(tag, sizeof tag, "%s duplicate column", dname(dt));
+    snprintf(tag, sizeof tag, "%s %s duplicate column", dname(dt), fname());
     int two = 2;
     o = run_omp(&p, 3, -1.0, 1);
     check_out(&p, &o, &two, 1, 2, tag);
@@ -456,7 +469,7 @@ END_TEST
  * the element type): the same steps, the coefficients scaled */
 START_TEST(test_scale)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     double big = dt == QRU_DOUBLE ? 1e160 : 1e25;
     const double scales[2] = {big, 1.0 / big};
     for (int c = 0; c < 2; ++c) {
@@ -477,7 +490,7 @@ END_TEST
 /* _i: dtype; y = 0: no step (s = 1), coef and path zero */
 START_TEST(test_zero_y)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     unsigned seed = 900u;
     prob p = {dt, 20, 30, rand_array(20, 30, &seed), NULL, NULL, NULL, NULL};
     p.y = calloc(20, sizeof(double));
@@ -496,15 +509,16 @@ START_TEST(test_zero_y)
 }
 END_TEST
 
-/* _i: dtype; the host waits: the documented two a step, 2 k + 4 for k
- * steps, plus those of the first column's thin factorisation
+/* _i: dtype and form; the host waits: the residual form's documented
+ * two a step, 2 k + 4 for k steps, plus those of the first column's thin factorisation
  * (qru_lsq_create of an n x 1 problem, measured here in the same context:
  * none on the CPU and OpenCL, one where a vendor QR reads its status).
  * A first call of 30 steps grows the context's workspace, whose growth
- * synchronises, to what the others need. */
+ * synchronises, to what the others need.  The Gram form: one a step,
+ * k + 4 (it takes no workspace of the context). */
 START_TEST(test_host_waits)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     prob p = prob_make(dt, 100, 300, 0, 0.0, 1000u);
     qru_matrix *coef = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, 300, 1, 0, &coef), 0);
@@ -537,18 +551,173 @@ START_TEST(test_host_waits)
     qru_matrix_destroy(col);
     qru_matrix_destroy(coef);
     ck_assert_int_le(c0, 1);
-    ck_assert_msg(w[1] == 2 * 10 + 4 + c0 && w[2] == 2 * 30 + 4 + c0,
-                  "%s: 10 and 30 steps cost %lld and %lld host waits, not "
-                  "2 each, 4 and the first column's %lld", dname(dt), w[1],
-                  w[2], c0);
+    if (form == 1)
+        ck_assert_msg(w[1] == 2 * 10 + 4 + c0 && w[2] == 2 * 30 + 4 + c0,
+                      "%s: 10 and 30 steps cost %lld and %lld host waits, "
+                      "not 2 each, 4 and the first column's %lld",
+                      dname(dt), w[1], w[2], c0);
+    else /* ||y||, [X' y; diag(G)], one a step, x(S), the last sync */
+        ck_assert_msg(w[0] == 30 + 4 && w[1] == 10 + 4 && w[2] == 30 + 4,
+                      "%s gram: 30, 10 and 30 steps cost %lld, %lld and "
+                      "%lld host waits, not 1 each and 4",
+                      dname(dt), w[0], w[1], w[2]);
     prob_free(&p);
+}
+END_TEST
+
+/* _i: dtype; the two forms against each other: the same columns in the
+ * same order (the reference's), the coefficients within the rounding
+ * of the Gram form's normal equations, the same status; with tol; and
+ * exact ties at a later step (X(:, 9) = X(:, 4), X(:, 11) = -X(:, 4)
+ * and y mostly on X(:, 1) and X(:, 4)): both take the lowest index */
+START_TEST(test_forms_agree)
+{
+    qru_dtype dt = test_setup(_i);
+    static const int shapes[][3] = {{80, 30, 20}, {40, 120, 30},
+                                    {200, 60, 50}, {30, 12, 12}};
+    for (int c = 0; c < 5; ++c) {
+        prob p;
+        int ncoef;
+        double tol = -1.0;
+        if (c < 4) {
+            p = prob_make(dt, shapes[c][0], shapes[c][1], c == 3 ? 0 : 5,
+                          0.01, 1300u + 11u * (unsigned)c);
+            ncoef = shapes[c][2];
+            if (c == 2) /* between the residuals of steps 8 and 9 */
+                tol = 0.5 * 0.01 * 0.01 * p.n;
+        } else {
+            unsigned seed = 1400u + (unsigned)_i;
+            int n = 50, m = 16;
+            p = (prob){dt, n, m, rand_array(n, m, &seed), NULL, NULL, NULL,
+                       NULL};
+            memcpy(p.X + 9 * n, p.X + 4 * n, sizeof(double) * (size_t)n);
+            for (int i = 0; i < n; ++i)
+                p.X[i + 11 * n] = -p.X[i + 4 * n];
+            p.y = malloc(sizeof(double) * (size_t)n);
+            ck_assert_ptr_nonnull(p.y);
+            round_to(dt, n, m, p.X);
+            for (int i = 0; i < n; ++i)
+                p.y[i] = 4.0 * p.X[i + n] + 1.5 * p.X[i + 4 * n] +
+                         0.25 * p.X[i + 7 * n];
+            prob_upload(&p);
+            ncoef = 5;
+        }
+        int *sup = malloc(sizeof(int) * (size_t)ncoef);
+        double *x = malloc(sizeof(double) * (size_t)ncoef);
+        ck_assert(sup && x);
+        int k = ref_omp(&p, ncoef, tol, sup, x, NULL);
+        if (c == 4) /* the tie at step 2 went to the lowest index */
+            ck_assert(k >= 2 && sup[0] == 1 && sup[1] == 4);
+        out o[2];
+        for (int f = 0; f < 2; ++f) {
+            ck_assert_int_eq(
+                qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, f + 1), 0);
+            o[f] = run_omp(&p, ncoef, tol, 1);
+        }
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s forms, problem %d", dname(dt), c);
+        for (int f = 0; f < 2; ++f)
+            if (c < 4)
+                check_out(&p, &o[f], sup, k, 0, tag);
+        ck_assert_msg(o[0].st == o[1].st &&
+                          o[0].info.active == o[1].info.active,
+                      "%s: status %d / %d, %d / %d columns", tag, o[0].st,
+                      o[1].st, o[0].info.active, o[1].info.active);
+        double big = 0.0, diff = 0.0;
+        for (int j = 0; j < p.m; ++j) {
+            big = fmax(big, fabs(o[0].coef[j]));
+            diff = fmax(diff, fabs(o[0].coef[j] - o[1].coef[j]));
+        }
+        for (int s = 0; s < o[0].info.active; ++s)
+            ck_assert_msg(o[0].sup[s] == o[1].sup[s] && o[0].sup[s] == sup[s],
+                          "%s: column %d: %d (residual), %d (gram), %d "
+                          "(reference)", tag, s, o[0].sup[s], o[1].sup[s],
+                          sup[s]);
+        ck_assert_msg(diff <= 1e3 * qru_test_eps(dt) * big,
+                      "%s: |coef difference| %g, max |coef| %g", tag, diff,
+                      big);
+        ck_assert_msg(fabs(o[0].info.rnorm - o[1].info.rnorm) <=
+                          1e3 * qru_test_eps(dt) * cblas_dnrm2(p.n, p.y, 1),
+                      "%s: rnorm %g / %g", tag, o[0].info.rnorm,
+                      o[1].info.rnorm);
+        out_free(&o[0]);
+        out_free(&o[1]);
+        free(sup);
+        free(x);
+        prob_free(&p);
+    }
+}
+END_TEST
+
+/* Calls of syrk while qru_omp runs on p: > 0 where the Gram form ran
+ * (G, then one of order 1 a column appended), 0 in the residual form. */
+static long long omp_syrks(const prob *p, int ncoef)
+{
+    long long s0 = qru_ctx_op_calls(ctx, QRU_OP_syrk);
+    out o = run_omp(p, ncoef, -1.0, 0);
+    ck_assert_int_eq(o.st, 0);
+    out_free(&o);
+    return qru_ctx_op_calls(ctx, QRU_OP_syrk) - s0;
+}
+
+/* _i: dtype; the choice (QRU_TUNE_OMP_GRAM auto): the form whose plan is
+ * priced faster (qru_omp_price), within the memory of omp_gram_mib (0:
+ * never the Gram form).  Under the backend's cost model, and under one
+ * of flops and bytes alone, where few columns against many rows
+ * (n = 200, m = 60, 50 columns: the steps' X' r outweigh G) choose the
+ * Gram form and a few columns of a wide X (60 x 400, 5 columns) the
+ * residual form. */
+START_TEST(test_choice)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, 0), 0);
+    prob tall = prob_make(dt, 200, 60, 0, 0.0, 1500u);
+    prob wide = prob_make(dt, 60, 400, 0, 0.0, 1501u);
+    const prob *ps[2] = {&tall, &wide};
+    const int nc[2] = {50, 5};
+    for (int model = 0; model < 2; ++model) {
+        if (model == 1) { /* flops and bytes alone */
+            qru_cost_model *c = &qru_ctx_tuning(ctx, dt)->cost;
+            c->per_call = c->per_wait = c->blas3_call = 0.0;
+            c->col_step = c->sweep_step = 0.0;
+            c->rate_gemm = c->rate_upd = 1e10;
+            c->bandwidth = 1e10;
+        }
+        for (int q = 0; q < 2; ++q) {
+            double tr = -1.0, tg = -1.0;
+            ck_assert_int_eq(qru_omp_price(ctx, ps[q]->Xd, ps[q]->yd, nc[q],
+                                           &tr, &tg),
+                             0);
+            ck_assert(tr > 0.0 && tg > 0.0);
+            long long s = omp_syrks(ps[q], nc[q]);
+            ck_assert_msg((s > 0) == (tg < tr),
+                          "%s model %d problem %d: %lld syrk calls, priced "
+                          "residual %g s, gram %g s", dname(dt), model, q, s,
+                          tr, tg);
+            if (model == 1)
+                ck_assert_msg((tg < tr) == (q == 0),
+                              "%s flops: problem %d priced residual %g s, "
+                              "gram %g s", dname(dt), q, tr, tg);
+        }
+    }
+    /* no memory for the Gram form: the residual form */
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM_MIB, 0), 0);
+    ck_assert_int_eq(omp_syrks(&tall, 50), 0);
+    /* forced: 1 residual, 2 Gram whatever the memory knob says */
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, 2), 0);
+    ck_assert_int_gt(omp_syrks(&wide, 5), 0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, 1), 0);
+    ck_assert_int_eq(omp_syrks(&tall, 50), 0);
+    prob_free(&tall);
+    prob_free(&wide);
 }
 END_TEST
 
 /* _i: dtype; every argument's checks in order, the outputs untouched */
 START_TEST(test_bad_args)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i);
     qru_dtype other = dt == QRU_FLOAT ? QRU_DOUBLE : QRU_FLOAT;
     int n = 12, m = 20;
     prob p = prob_make(dt, n, m, 0, 0.0, 1100u);
@@ -655,7 +824,7 @@ END_TEST
 START_TEST(test_nonfinite)
 {
     static const double bad[3] = {NAN, INFINITY, -INFINITY};
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    qru_dtype dt = test_setup(_i % 2 + 2 * (_i / 6));
     double v = bad[(_i / 2) % 3];
     int n = 15, m = 25;
     for (int arg = 2; arg <= 3; ++arg) {
@@ -715,15 +884,17 @@ int main(void)
     TCase *tc = tcase_create("omp");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_vs_reference, 0, 2);
-    tcase_add_loop_test(tc, test_tol, 0, 2);
-    tcase_add_loop_test(tc, test_recovery, 0, 2);
-    tcase_add_loop_test(tc, test_dependent, 0, 2);
-    tcase_add_loop_test(tc, test_scale, 0, 2);
-    tcase_add_loop_test(tc, test_zero_y, 0, 2);
-    tcase_add_loop_test(tc, test_host_waits, 0, 2);
-    tcase_add_loop_test(tc, test_bad_args, 0, 2);
-    tcase_add_loop_test(tc, test_nonfinite, 0, 6);
+    tcase_add_loop_test(tc, test_vs_reference, 0, 4);
+    tcase_add_loop_test(tc, test_tol, 0, 4);
+    tcase_add_loop_test(tc, test_recovery, 0, 4);
+    tcase_add_loop_test(tc, test_dependent, 0, 4);
+    tcase_add_loop_test(tc, test_scale, 0, 4);
+    tcase_add_loop_test(tc, test_zero_y, 0, 4);
+    tcase_add_loop_test(tc, test_host_waits, 0, 4);
+    tcase_add_loop_test(tc, test_forms_agree, 0, 2);
+    tcase_add_loop_test(tc, test_choice, 0, 2);
+    tcase_add_loop_test(tc, test_bad_args, 0, 4);
+    tcase_add_loop_test(tc, test_nonfinite, 0, 12);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -5,8 +5,12 @@
   order), b uniform(-1, 1), 2000 x 500 and 4000 x 1000 (about half the
   columns active);
 - qru.orthogonal_mp against sklearn.linear_model.orthogonal_mp (both with
-  n_nonzero_coefs, no Gram): X standard normal, y = X x0 + 0.01 noise,
-  x0 with k nonzeros, 2000 x 4000 (k = 200) and 4000 x 8000 (k = 400);
+  n_nonzero_coefs): X standard normal, y = X x0 + 0.01 noise, x0 with k
+  nonzeros, 2000 x 4000 (k = 200) and 4000 x 8000 (k = 400), in each
+  form of --omp-form (default residual): residual (precompute=False for
+  both: X' r a step), gram (precompute=True for both: G = X' X once,
+  then X' y - G(:, S) x), auto (qru's cost model picks; scikit-learn's
+  'auto', the Gram form where n > m);
 - qru.lars_path against sklearn.linear_model.lars_path, method='lasso',
   max_iter 500: X standard normal 2000 x 1000, y = X x0 + 0.5 noise, x0
   with 100 nonzeros.
@@ -34,6 +38,7 @@ bench_solvers.csv) and, where matplotlib can be imported, a PNG plot
 
     OPENBLAS_NUM_THREADS=2 python bench_solvers.py [--backend cpu]
         [--repeats 3] [--only nnls,omp,lars] [--table FILE]
+        [--omp-form residual,gram,auto]
         [--sweep [--max-scale 2] [--csv FILE] [--png FILE]]
     python bench_solvers.py --plot FILE.csv [--png FILE]
 """
@@ -168,15 +173,22 @@ def run_nnls(be, n, m, k, steps, repeats):
     return row
 
 
-def run_omp(be, n, m, k, steps, repeats):
+#: --omp-form: orthogonal_mp's precompute for qru and scikit-learn
+OMP_FORMS = {"residual": False, "gram": True, "auto": "auto"}
+
+
+def run_omp(be, n, m, k, steps, repeats, form="residual"):
     X, y = sparse_problem(n, m, k, 0.01, 4)
+    pre = OMP_FORMS[form]
     (cq, kq), tq = timed(lambda: qru.orthogonal_mp(
-        X, y, n_nonzero_coefs=k, return_n_iter=True, backend=be.name),
-        repeats, be.sync)
+        X, y, n_nonzero_coefs=k, return_n_iter=True, backend=be.name,
+        precompute=pre), repeats, be.sync)
     fn, _, _ = peer("omp")
-    row = {"qru_s": tq, "steps": int(kq), "size": f"{n} x {m}, {k} nonzeros"}
+    row = {"qru_s": tq, "steps": int(kq),
+           "size": f"{n} x {m}, {k} nonzeros, {form}"}
     if fn is not None:
-        cs, ts = timed(lambda: fn(X, y, n_nonzero_coefs=k), repeats)
+        cs, ts = timed(lambda: fn(X, y, n_nonzero_coefs=k, precompute=pre),
+                       repeats)
         row.update(peer_s=ts, same=bool(np.array_equal(
             np.flatnonzero(cq), np.flatnonzero(cs))), diff=max_rel(cq, cs))
     return row
@@ -267,7 +279,7 @@ def free_bytes(be):
 
 
 def sweep(be, solvers, repeats, max_scale, mem_fraction, csv_path,
-          png_path):
+          png_path, forms=("residual",)):
     """Each solver at its table's first size scaled by 1/4 .. max_scale
     (powers of 2) while its arrays (X or A, a copy for the peer, and the
     path for lars) fit in mem_fraction of the free memory."""
@@ -285,9 +297,12 @@ def sweep(be, solvers, repeats, max_scale, mem_fraction, csv_path,
                 print(f"sweep {s} {n} x {m}: {need / 2**30:.1f} GiB > "
                       f"{avail / 2**30:.1f} GiB available: stop", flush=True)
                 break
-            r = RUN[s](be, n, m, k, st, repeats)
-            print(row_md(s, r, be), flush=True)
-            rows.append((s, n, m, k or "", st or "", r))
+            for f in forms if s == "omp" else [None]:
+                r = RUN[s](be, n, m, k, st, repeats,
+                           **({"form": f} if f else {}))
+                print(row_md(s, r, be), flush=True)
+                name = s if f is None or len(forms) == 1 else f"omp-{f}"
+                rows.append((name, n, m, k or "", st or "", r))
             scale *= 2
     with open(csv_path, "w") as f:
         f.write("solver,n,m,nonzeros,max_iter,backend,qru_s,peer_s,ratio,"
@@ -328,7 +343,7 @@ def plot_csv(csv_path, png_path):
                   label=f"qru ({pts[0]['backend']})")
         if all(r["peer_s"] for r in pts):
             ax.loglog(x, [float(r["peer_s"]) for r in pts], "s--",
-                      label=peer(s)[1])
+                      label=peer(s.split("-")[0])[1])  # omp-gram: omp
         ax.set_xlabel("n x m")
         ax.set_ylabel("seconds (median)")
         ax.set_title(s)
@@ -353,6 +368,9 @@ def main():
     ap.add_argument("--png", default="bench_solvers.png")
     ap.add_argument("--plot", metavar="CSV",
                     help="only plot a sweep's CSV into --png")
+    ap.add_argument("--omp-form", default="residual",
+                    help="comma-separated forms of orthogonal_mp, each "
+                    "timed: residual, gram, auto")
     a = ap.parse_args()
     if a.plot:
         plot_csv(a.plot, a.png)
@@ -361,6 +379,11 @@ def main():
     for s in solvers:
         if s not in RUN:
             ap.error(f"--only: {s!r} is not one of nnls, omp, lars")
+    forms = [f for f in a.omp_form.split(",") if f]
+    for f in forms:
+        if f not in OMP_FORMS:
+            ap.error(f"--omp-form: {f!r} is not one of residual, gram, "
+                     "auto")
     be = Backend(a.backend)
     cmd = " ".join(shlex.quote(x) for x in
                    ["python", os.path.relpath(sys.argv[0])] + sys.argv[1:])
@@ -373,14 +396,16 @@ def main():
     print("\n".join(head), flush=True)
     if a.sweep:
         sweep(be, solvers, a.repeats, a.max_scale, a.mem_fraction, a.csv,
-              a.png)
+              a.png, forms)
         return
     lines = []
     for s in solvers:
         for n, m, k, st in SIZES[s]:
-            r = RUN[s](be, n, m, k, st, a.repeats)
-            lines.append(row_md(s, r, be))
-            print(lines[-1], flush=True)
+            for f in forms if s == "omp" else [None]:
+                r = RUN[s](be, n, m, k, st, a.repeats,
+                           **({"form": f} if f else {}))
+                lines.append(row_md(s, r, be))
+                print(lines[-1], flush=True)
     text = "\n".join(f"{h}  " if i < len(head) - 1 else h
                      for i, h in enumerate(head))
     text += "\n\n" + HEADER + "\n" + "\n".join(lines) + "\n"

@@ -868,17 +868,44 @@ struct LsqBatch {
 
 // ---- orthogonal matching pursuit -----------------------------------------
 
+// The context's QRU_TUNE_OMP_GRAM for one element type set for the
+// lifetime of the guard (value < 0: left as it is), then restored.
+struct OmpForm {
+    qru_context *ctx;
+    qru_dtype dt;
+    int old = -1;
+    OmpForm(qru_context *c, qru_dtype d, int value) : ctx(c), dt(d)
+    {
+        if (value < 0)
+            return;
+        check(ctx, qru_context_get_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, &old),
+              "qru_context_get_tuning");
+        check(ctx, qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, value),
+              "qru_context_set_tuning");
+    }
+    OmpForm(const OmpForm &) = delete;
+    ~OmpForm()
+    {
+        if (old >= 0)
+            (void)qru_context_set_tuning(ctx, dt, QRU_TUNE_OMP_GRAM, old);
+    }
+};
+
 // qru_omp on one X for each right-hand side ys[t] (n x 1): per target
 // (status, coef (m x 1), path (ncoef x ncoef) or None, the columns chosen
 // in order, ||y - X coef||, the reason of an early stop or "").  A status
 // > 0 (the pursuit ended early, the outputs hold its result) is returned,
-// not raised: the Python layer warns as scikit-learn does.
+// not raised: the Python layer warns as scikit-learn does.  form: the
+// QRU_TUNE_OMP_GRAM of the calls (0 the cost model's choice, 1 the
+// residual form, 2 the Gram form; < 0 the context's).
 std::vector<nb::tuple> omp(Context &C, const in_array &X,
                            const std::vector<in_array> &ys, int ncoef,
-                           double tol, bool want_path, bool check_finite)
+                           double tol, bool want_path, bool check_finite,
+                           int form)
 {
     Call s(C, check_finite);
     qru_matrix *Xd = s.in(X, "X");
+    OmpForm guard(C.ctx, qru_matrix_dtype(Xd), form);
     int m = (int)X.shape(1);
     std::vector<nb::tuple> out;
     for (const in_array &y : ys) {
@@ -1064,9 +1091,10 @@ NB_MODULE(_qru, mod)
 
     mod.def("omp", &omp, nb::arg("ctx"), nb::arg("X"), nb::arg("ys"),
             nb::arg("ncoef"), nb::arg("tol"), nb::arg("want_path"),
-            nb::arg("check_finite"),
+            nb::arg("check_finite"), nb::arg("form") = -1,
             "qru_omp on X for each y of ys: (status, coef, path or None, "
-            "support, rnorm, reason) a y.");
+            "support, rnorm, reason) a y; form: QRU_TUNE_OMP_GRAM for the "
+            "calls (0 auto, 1 residual, 2 Gram; -1 the context's).");
     mod.def("lars", &lars, nb::arg("ctx"), nb::arg("X"), nb::arg("y"),
             nb::arg("lasso"), nb::arg("positive"), nb::arg("max_iter"),
             nb::arg("alpha_min"),

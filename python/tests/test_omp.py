@@ -4,7 +4,8 @@ argmax of |X' r|, then least squares on the chosen columns): the same
 columns chosen in the same order (the path's nonzeros step by step), the
 coefficients within 1e-8 (float64, relative to their norm), on wide and
 tall X, with n_nonzero_coefs and with tol, one and several targets,
-float64 and float32, every backend that runs here.  Then scikit-learn's
+float64 and float32, every backend that runs here, in the residual and
+the Gram form (precompute False and True) and the cost model's choice.  Then scikit-learn's
 return conventions (squeezed shapes, return_path, return_n_iter), its
 warning where the pursuit ends early (y = 0, duplicate columns, more
 columns than can be independent), its argument errors, and inputs left
@@ -104,15 +105,19 @@ CASES = [  # n, m, s, noise, n_nonzero_coefs, tol
 ]
 
 
+@pytest.mark.parametrize("precompute", [False, True, "auto"])
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", CASES)
-def test_against_reference(backend, case):
+def test_against_reference(backend, case, precompute):
+    """Each form (precompute: the residual form, the Gram form, the cost
+    model's choice) against the reference."""
     n, m, s, noise, k, tol = case
     X, y = problem(n, m, s, noise, 7 + n + m)
     path = qru.orthogonal_mp(X, y, n_nonzero_coefs=k, tol=tol,
-                             return_path=True, backend=backend)
+                             return_path=True, backend=backend,
+                             precompute=precompute)
     coef = qru.orthogonal_mp(X, y, n_nonzero_coefs=k, tol=tol,
-                             backend=backend)
+                             backend=backend, precompute=precompute)
     want, ref = reference(X, y, k, tol)
     path = path.reshape(m, -1)
     same_steps(path, ref, case)
@@ -149,58 +154,64 @@ def test_targets(backend):
         assert np.linalg.norm(one - want) <= 1e-8 * np.linalg.norm(want)
 
 
+@pytest.mark.parametrize("precompute", [False, True])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_float32(backend):
+def test_float32(backend, precompute):
     """float32 data: a float32 result, the columns of the float64
     pursuit on the same values, coefficients to float32's accuracy."""
     X, y = problem(60, 140, 6, 0.01, 21, np.float32)
-    coef = qru.orthogonal_mp(X, y, n_nonzero_coefs=6, backend=backend)
+    coef = qru.orthogonal_mp(X, y, n_nonzero_coefs=6, backend=backend,
+                             precompute=precompute)
     assert coef.dtype == np.float32
     want, _ = reference(X, y, 6)
     assert np.array_equal(np.flatnonzero(coef), np.flatnonzero(want))
     assert np.linalg.norm(coef - want) <= 1e-4 * np.linalg.norm(want)
 
 
+@pytest.mark.parametrize("precompute", [False, True])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_recovery(backend):
+def test_recovery(backend, precompute):
     """A sparse x0 with well-separated nonzeros and y = X x0: recovered;
     asking for more columns ends early, with scikit-learn's warning."""
     X, y, x0 = problem(100, 256, 8, 0.0, 31, x0=True)
+    kw = {"backend": backend, "precompute": precompute}
     coef, n_iter = qru.orthogonal_mp(X, y, n_nonzero_coefs=8,
-                                     return_n_iter=True, backend=backend)
+                                     return_n_iter=True, **kw)
     assert n_iter == 8
     assert np.array_equal(np.flatnonzero(coef), np.flatnonzero(x0))
     assert np.abs(coef - x0).max() <= 1e-12
     with pytest.warns(RuntimeWarning, match="ended prematurely"):
         more, n_iter = qru.orthogonal_mp(X, y, n_nonzero_coefs=12,
-                                         return_n_iter=True, backend=backend)
+                                         return_n_iter=True, **kw)
     assert n_iter == 8 and np.array_equal(more, coef)
     with warnings.catch_warnings():  # tol = 0 is met: no warning
         warnings.simplefilter("error")
-        exact = qru.orthogonal_mp(X, y, tol=0.0, backend=backend)
+        exact = qru.orthogonal_mp(X, y, tol=0.0, **kw)
     assert np.array_equal(exact, coef)
 
 
+@pytest.mark.parametrize("precompute", [False, True])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_early_stops(backend):
+def test_early_stops(backend, precompute):
     """scikit-learn's RuntimeWarning and the coefficients so far: y = 0,
     a duplicate column holding all of y, and more columns than the
     samples (only n can be independent)."""
     X, y = problem(30, 40, 0, 0.0, 41)
+    kw = {"backend": backend, "precompute": precompute}
     with pytest.warns(RuntimeWarning, match="ended prematurely"):
         coef, n_iter = qru.orthogonal_mp(X, np.zeros(30), n_nonzero_coefs=3,
-                                         return_n_iter=True, backend=backend)
+                                         return_n_iter=True, **kw)
     assert n_iter == 0 and np.all(coef == 0) and coef.shape == (40,)
     Xd = X.copy()
     Xd[:, 9] = Xd[:, 4]
     with pytest.warns(RuntimeWarning, match="ended prematurely"):
         coef, n_iter = qru.orthogonal_mp(Xd, 2 * Xd[:, 4], n_nonzero_coefs=2,
-                                         return_n_iter=True, backend=backend)
+                                         return_n_iter=True, **kw)
     assert n_iter == 1 and np.flatnonzero(coef).tolist() == [4]
     assert abs(coef[4] - 2) <= 1e-14
     with pytest.warns(RuntimeWarning, match="ended prematurely"):
         coef, n_iter = qru.orthogonal_mp(X, y, n_nonzero_coefs=35,
-                                         return_n_iter=True, backend=backend)
+                                         return_n_iter=True, **kw)
     assert n_iter == 30
     want, _ = reference(X, y, 30)
     assert np.linalg.norm(coef - want) <= 1e-8 * np.linalg.norm(want)
@@ -221,12 +232,14 @@ def test_conventions():
     c, n_iter = qru.orthogonal_mp(X.tolist(), y.tolist(), tol=1e300,
                                   return_n_iter=True)
     assert n_iter == 1 and isinstance(c, np.ndarray)
-    # precompute and copy_X are accepted (qru never forms X'X nor writes X)
+    # precompute picks the form (the same columns, the coefficients up
+    # to rounding); copy_X is accepted (qru never writes X)
+    base = qru.orthogonal_mp(X, y, n_nonzero_coefs=3)
     for pre in (True, False, "auto"):
-        assert np.array_equal(
-            qru.orthogonal_mp(X, y, n_nonzero_coefs=3, precompute=pre,
-                              copy_X=False),
-            qru.orthogonal_mp(X, y, n_nonzero_coefs=3))
+        c = qru.orthogonal_mp(X, y, n_nonzero_coefs=3, precompute=pre,
+                              copy_X=False)
+        assert np.array_equal(np.flatnonzero(c), np.flatnonzero(base))
+        assert np.allclose(c, base, rtol=1e-12, atol=0)
 
 
 def test_inputs_unchanged():

@@ -877,6 +877,8 @@ const qru_backend_ops qru_cpu_ops = {
                                      .upd_rows_nb = 128,
                                      .sweeps_max_work = 32768,
                                      .upd_tiles = 0,
+                                     .omp_gram = 0,
+                                     .omp_gram_mib = 2048,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
@@ -899,6 +901,10 @@ const qru_backend_ops qru_cpu_ops = {
                    .sweeps_max_work = 32768,
                    /* tiles or sweeps by the cost model */
                    .upd_tiles = 0,
+                   /* OMP's Gram form where priced faster, G up to
+                    * 2 GiB of host memory */
+                   .omp_gram = 0,
+                   .omp_gram_mib = 2048,
                    /* sweeps of p >= 16 rotations a step accumulated in
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,

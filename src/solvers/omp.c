@@ -1,11 +1,13 @@
 /*
- * Orthogonal matching pursuit (qru_omp, include/qru.h) on the column
- * updates, written once for both precisions against the backend table.
+ * Orthogonal matching pursuit (qru_omp, include/qru.h), written once for
+ * both precisions against the backend table, in two forms that choose
+ * the same columns (up to rounding) and differ in how a step forms the
+ * correlations c = X' r and the coefficients.
  *
- * The chosen columns X(:, S) are held as a thin least-squares
- * factorisation (QRU_Q_THIN: Q1, R, d = Q1' y and the residual
- * E = y - Q1 d, all in the context's memory), created from the first
- * chosen column and grown by the add-columns update at its end
+ * The residual form holds the chosen columns X(:, S) as a thin
+ * least-squares factorisation (QRU_Q_THIN: Q1, R, d = Q1' y and the
+ * residual E = y - Q1 d, all in the context's memory), created from the
+ * first chosen column and grown by the add-columns update at its end
  * (qru_upd_run, the pipeline of qru_lsq_add_cols, whose rank rule judges
  * each new column).  A step is
  *
@@ -18,11 +20,55 @@
  *                                    diagonal and the column norms of R,
  *                                    four host waits).
  *
- * The residual never leaves the device; only the m + 1 numbers of [c; rr]
- * come to the host.  At the end x(S) = R \ d (a triangular solve on the
- * device, k numbers downloaded) and, when asked, the path P = R \
- * triu(d * ones(1, k)), whose column s is R(1:s, 1:s) \ d(1:s): the
- * least-squares solution on the first s chosen columns, since the
+ * X' E reads all of X: 2 n m flops a step.  The Gram form (scikit-learn's
+ * orthogonal_mp_gram, its precompute = True) forms G = X' X once (one
+ * syrk, its upper triangle: n m^2 flops, m^2 elements) and c0 = X' y,
+ * and keeps
+ *
+ *   Gs = G(:, S)      m x k, column j of G gathered when j is chosen
+ *                     (its upper part and its row in the triangle),
+ *   R' R = G(S, S)    the Cholesky factor, appended a column a step:
+ *                     r = R' \ G(S, j), R(k, k) = sqrt(G(j, j) - r' r)
+ *                     (a trsm, a syrk of order 1, potrf_panel of order 1:
+ *                     the R of the residual form's QR, up to rounding),
+ *   Xs = X(:, S)      n x k, gathered likewise,
+ *
+ * so that a step is
+ *
+ *   x = R \ (R' \ c0(S))             two trsms of order k,
+ *   beta = Gs x                      one GEMM, m k flops (c = c0 - beta
+ *                                    on the host, in double),
+ *   w = y / ||y|| - Xs x / ||y||,
+ *   rr = w' w                        one GEMM of n k flops and a dot: the
+ *                                    residual norm itself, not
+ *                                    scikit-learn's ||y||^2 - x' c0(S),
+ *                                    whose cancellation resolves ||r||
+ *                                    only to sqrt(eps) ||y||,
+ *   download [beta; rr; the pivot's failure flag; R(k, k)]  (one wait).
+ *
+ * The stopping rules (tol, y in the span, no correlation) are the residual
+ * form's, read from the same numbers.  A column is refused where the
+ * Cholesky pivot fails the definiteness rule of qru_chol_* on G(S, S):
+ * R(k, k)^2 <= max(n, k + 1) eps max G(i, i) over the k + 1 columns (the
+ * squared scale of the QR rank rule, which the Gram matrix resolves only
+ * to eps); its appended column is left behind unused.
+ *
+ * The form: the tuning block's omp_gram (auto, off, on).  With auto the
+ * Gram form is priced where its memory is within omp_gram_mib: each
+ * form's start (the first correlations, the first column and its
+ * correlations) and one step from ncoef / 2 columns run against the
+ * dry-run op table (qru_plan_run, src/plan.c), so the plans are the
+ * code; a form's time is its start and ncoef - 1 such steps (the steps'
+ * costs grow about linearly with k, which the middle step prices), and
+ * the faster runs.  Its memory is taken with the rest of the call's at
+ * the start (QRU_ERR_ALLOC where it cannot be had, as everywhere).
+ *
+ * Only m + 1 numbers of a step come to the host (m + 3 in the Gram
+ * form).  At
+ * the end x(S) = R \ d (d = R' \ c0(S) in the Gram form; a triangular
+ * solve on the device, k numbers downloaded) and, when asked, the path
+ * P = R \ triu(d * ones(1, k)), whose column s is R(1:s, 1:s) \ d(1:s):
+ * the least-squares solution on the first s chosen columns, since the
  * factorisation of a leading block of columns is the leading block of
  * the factorisation.
  */
@@ -53,6 +99,20 @@ static int omp_argmax(const double *c, int m)
     return j;
 }
 
+/* c (cnt doubles on the host) := the cnt elements of the device vector
+ * v, through the host floats tmp for float. */
+static int omp_read(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr v,
+                    double *c, float *tmp)
+{
+    const qru_backend_ops *o = ctx->ops;
+    if (dt == QRU_DOUBLE)
+        return o->download(ctx, dt, cnt, 1, v, cnt, c, cnt);
+    QRU_TRY(o->download(ctx, dt, cnt, 1, v, cnt, tmp, cnt));
+    for (int i = 0; i < cnt; ++i)
+        c[i] = tmp[i];
+    return 0;
+}
+
 /* c (m + 1 doubles on the host) := [X' r; w' w] for the n-vector r (ld
  * ldr) and w = r / ||y|| (inv = 1 / ||y||, so that w' w <= 1 neither
  * overflows nor, while it matters, underflows), through the device
@@ -68,19 +128,15 @@ static int omp_correlate(qru_context *ctx, qru_dtype dt, int n, int m,
     QRU_TRY(o->geadd(ctx, dt, n, 1, inv, r, ldr, 0.0, w, n));
     QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, w, n, w, n, 0.0,
                     qru_ptr_add(g, (size_t)m), 1));
-    if (dt == QRU_DOUBLE)
-        return o->download(ctx, dt, m + 1, 1, g, m + 1, c, m + 1);
-    QRU_TRY(o->download(ctx, dt, m + 1, 1, g, m + 1, tmp, m + 1));
-    for (int i = 0; i <= m; ++i)
-        c[i] = tmp[i];
-    return 0;
+    return omp_read(ctx, dt, m + 1, g, c, tmp);
 }
 
-/* The matrix header of column j of X (no storage of its own). */
-static qru_matrix omp_column(const qru_matrix *X, int j)
+/* The matrix header of column j of X (no storage of its own); cols
+ * columns from j with omp_columns. */
+static qru_matrix omp_columns(const qru_matrix *X, int j, int cols)
 {
     qru_matrix col = *X;
-    col.cols = 1;
+    col.cols = cols;
     col.owned = 0;
     col.p = qru_ptr_at(X->p, X->ld, 0, j);
     return col;
@@ -88,12 +144,14 @@ static qru_matrix omp_column(const qru_matrix *X, int j)
 
 /* The host buffers of one call. */
 typedef struct omp_host {
-    double *c;    /* [X' r; r' r], m + 1 */
-    float *tmp;   /* float downloads, max(m + 1, k) */
+    double *c;    /* [X' r; r' r; the Gram form's pivot flag and R(k,k)],
+                     m + 3 */
+    float *tmp;   /* float downloads, max(2 m, m + 3, ncoef) */
     double *x;    /* the coefficients of the chosen columns, ncoef */
     void *coef;   /* the m coefficients in the element type */
     int *sup;     /* the chosen columns, ncoef */
     char *active; /* m flags */
+    double *c0;   /* the Gram form: X' y and diag(G), 2 m */
 } omp_host;
 
 static void omp_host_free(omp_host *h)
@@ -104,42 +162,229 @@ static void omp_host_free(omp_host *h)
     free(h->coef);
     free(h->sup);
     free(h->active);
+    free(h->c0);
 }
 
 static int omp_host_alloc(omp_host *h, qru_dtype dt, int m, int ncoef)
 {
-    size_t m1 = (size_t)m + 1;
-    h->c = malloc(sizeof(double) * m1);
-    h->tmp = malloc(sizeof(float) * m1);
+    size_t m3 = (size_t)m + 3, nt = 2 * (size_t)m;
+    if (nt < m3)
+        nt = m3;
+    if (nt < (size_t)ncoef)
+        nt = (size_t)ncoef;
+    h->c = malloc(sizeof(double) * m3);
+    h->tmp = malloc(sizeof(float) * nt);
     h->x = malloc(sizeof(double) * (size_t)ncoef);
     h->coef = calloc((size_t)m, qru_dtype_size(dt));
     h->sup = malloc(sizeof(int) * (size_t)ncoef);
     h->active = calloc((size_t)m, 1);
-    if (!h->c || !h->tmp || !h->x || !h->coef || !h->sup || !h->active)
+    h->c0 = malloc(sizeof(double) * 2 * (size_t)m);
+    if (!h->c || !h->tmp || !h->x || !h->coef || !h->sup || !h->active ||
+        !h->c0)
         return QRU_HOST_ALLOC_FAILED;
     return 0;
 }
 
-/* The greedy steps: on return *kout columns are chosen (h->sup), *f holds
- * their factorisation (NULL when none), *rel = ||r|| / ||y|| (r = y for
- * none; 0 for y = 0), with *ynorm = ||y||; *stop is 0 (ncoef columns, or
- * the residual test of tol) or the 1-based step that found no column to
- * add (its reason recorded).  g: m + 1 elements, then n. */
-static int omp_steps(qru_context *ctx, const qru_matrix *X,
-                     const qru_matrix *y, int ncoef, double tol, qru_ptr g,
-                     omp_host *h, qru_lsq **f, int *kout, double *rel,
-                     double *ynorm, int *stop)
+/* One pursuit: its data, its form and the form's device memory. */
+typedef struct omp_run {
+    qru_context *ctx;
+    const qru_matrix *X, *y;
+    qru_dtype dt;
+    int n, m, ncoef, gram;
+    double inv;  /* 1 / ||y|| (1 for y = 0 or a non-finite norm) */
+    double rr0;  /* (||y|| * inv)^2: 1, or 0 for y = 0 */
+    qru_ptr g;   /* [c or beta (m); rr; flag; R(k,k)], then w (n) */
+    omp_host *h;
+    qru_lsq *f;  /* the residual form's factorisation (NULL: none) */
+    /* the Gram form, in one allocation (gb): c0 = X' y and diag(G) (2 m),
+     * G (m x m, ld m, its upper triangle), Gs = G(:, S) (m x ncoef, ld
+     * m), Xs = X(:, S) (n x ncoef, ld n), R (ncoef x ncoef, ld ncoef),
+     * c0(S) and x (ncoef each), y / ||y|| (n) */
+    qru_ptr gb, c0, G, Gs, Xs, R, c0s, x, ys;
+    double gmax; /* the largest G(i, i) of the chosen columns */
+} omp_run;
+
+/* Elements of the Gram form's allocation. */
+static size_t omp_gram_elems(int n, int m, int ncoef)
 {
-    qru_dtype dt = X->dtype;
-    int n = X->rows, m = X->cols, k = 0;
+    size_t en = (size_t)n, em = (size_t)m, ek = (size_t)ncoef;
+    return 2 * em + em * em + em * ek + en * ek + ek * ek + 2 * ek + en;
+}
+
+/* The Gram form's memory (gb) and its pointers. */
+static int omp_gram_alloc(omp_run *r)
+{
+    size_t m = (size_t)r->m, k = (size_t)r->ncoef;
+    QRU_TRY(r->ctx->ops->mem_alloc(
+        r->ctx, omp_gram_elems(r->n, r->m, r->ncoef) * qru_dtype_size(r->dt),
+        &r->gb.h));
+    r->gb.off = 0;
+    r->c0 = r->gb;
+    r->G = qru_ptr_add(r->c0, 2 * m);
+    r->Gs = qru_ptr_add(r->G, m * m);
+    r->Xs = qru_ptr_add(r->Gs, m * k);
+    r->R = qru_ptr_add(r->Xs, (size_t)r->n * k);
+    r->c0s = qru_ptr_add(r->R, k * k);
+    r->x = qru_ptr_add(r->c0s, k);
+    r->ys = qru_ptr_add(r->x, k);
+    return 0;
+}
+
+/* The correlations of y into h->c (m + 1: X' y and rr0); the Gram form
+ * forms G, c0, diag(G) and y / ||y|| first (one host wait). */
+static int omp_first(omp_run *r)
+{
+    qru_context *ctx = r->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = r->dt;
+    int n = r->n, m = r->m;
+    const qru_matrix *X = r->X, *y = r->y;
+    if (!r->gram)
+        return omp_correlate(ctx, dt, n, m, X, y->p, y->ld, r->inv,
+                             qru_ptr_add(r->g, (size_t)m + 3), r->g, r->h->c,
+                             r->h->tmp);
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, n, 1.0, X->p, X->ld, 0.0, r->G, m));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, X->p, X->ld, y->p, y->ld,
+                    0.0, r->c0, m));
+    /* diag(G) after c0: both in one download */
+    QRU_TRY(o->copy(ctx, dt, 1, m, r->G, m + 1, qru_ptr_add(r->c0, (size_t)m),
+                    1));
+    /* the pivots' failure flag (potrf_panel's info, 0 on entry) */
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
+                     qru_ptr_add(r->g, (size_t)m + 1), 1));
+    QRU_TRY(o->geadd(ctx, dt, n, 1, r->inv, y->p, y->ld, 0.0, r->ys, n));
+    QRU_TRY(omp_read(ctx, dt, 2 * m, r->c0, r->h->c0, r->h->tmp));
+    memcpy(r->h->c, r->h->c0, sizeof(double) * (size_t)m);
+    r->h->c[m] = r->rr0;
+    r->gmax = 0.0;
+    return 0;
+}
+
+/* Appends column j of X as the k-th chosen (0-based).  The residual form
+ * updates its factorisation (returns 1 where the rank rule refuses the
+ * column, the factorisation unchanged); the Gram form queues the append
+ * of G(:, j), X(:, j), c0(j) and R's column k, judged when the step's
+ * numbers are read (gram_refused). */
+static int omp_add(omp_run *r, int k, int j)
+{
+    qru_context *ctx = r->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = r->dt;
+    int n = r->n, m = r->m, ldr = r->ncoef;
+    qru_matrix col = omp_columns(r->X, j, 1);
+    if (!r->gram) {
+        if (k == 0) {
+            qru_lsq_options opt;
+            qru_lsq_options_init(&opt);
+            opt.q = QRU_Q_THIN;
+            opt.col_capacity = r->ncoef;
+            QRU_TRY(qru_lsq_create(ctx, &col, r->y, &opt, &r->f));
+            /* the update itself (a refactorisation never pays for one
+             * column at the end) */
+            return qru_lsq_set_update_algorithm(r->f, QRU_UPDATE_FAST);
+        }
+        int st = qru_upd_run(ctx, r->f,
+                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, 1, &col,
+                                           NULL, NULL, NULL, 0, NULL, -1});
+        return st > 0 ? 1 : st;
+    }
+    qru_ptr gk = qru_ptr_at(r->Gs, m, 0, k);
+    qru_ptr rk = qru_ptr_at(r->R, ldr, 0, k), rkk = qru_ptr_add(rk, (size_t)k);
+    /* Gs(:, k) = G(:, j): G(0:j, j) and G(j, j+1:m)' from the triangle */
+    QRU_TRY(o->copy(ctx, dt, j + 1, 1, qru_ptr_at(r->G, m, 0, j), m, gk, m));
+    if (j + 1 < m)
+        QRU_TRY(o->transpose(ctx, dt, 1, m - j - 1,
+                             qru_ptr_at(r->G, m, j, j + 1), m,
+                             qru_ptr_add(gk, (size_t)j + 1), m));
+    /* R(0:k+1, k) = Gs(j, 0:k+1)' = [G(S, j); G(j, j)] */
+    QRU_TRY(o->transpose(ctx, dt, 1, k + 1, qru_ptr_at(r->Gs, m, j, 0), m,
+                         rk, ldr));
+    if (k > 0) {
+        QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R, ldr, rk,
+                        ldr));
+        QRU_TRY(o->syrk(ctx, dt, 'U', 'T', 1, k, -1.0, rk, ldr, 1.0, rkk,
+                        ldr));
+    }
+    QRU_TRY(o->potrf_panel(ctx, dt, 'U', 1, rkk, ldr,
+                           qru_ptr_add(r->g, (size_t)m + 1), 0));
+    QRU_TRY(o->copy(ctx, dt, 1, 1, rkk, 1, qru_ptr_add(r->g, (size_t)m + 2),
+                    1));
+    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_add(r->c0, (size_t)j), 1,
+                    qru_ptr_add(r->c0s, (size_t)k), 1));
+    return o->copy(ctx, dt, n, 1, col.p, col.ld,
+                   qru_ptr_at(r->Xs, n, 0, k), n);
+}
+
+/* The numbers of the step after k chosen columns into h->c: [c; rr] (m +
+ * 1; rr alone, at h->c[m], with last), and in the Gram form the pivot's
+ * failure flag and R(k-1, k-1) (h->c[m + 1], h->c[m + 2]).  One host
+ * wait. */
+static int omp_corr(omp_run *r, int k, int last)
+{
+    qru_context *ctx = r->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = r->dt;
+    int n = r->n, m = r->m, ldr = r->ncoef, mc = last ? 0 : m;
+    omp_host *h = r->h;
+    qru_ptr w = qru_ptr_add(r->g, (size_t)m + 3);
+    if (!r->gram)
+        return omp_correlate(ctx, dt, n, mc, r->X, r->f->E, r->f->ncap,
+                             r->inv, w, qru_ptr_add(r->g, (size_t)(m - mc)),
+                             h->c + (m - mc), h->tmp);
+    QRU_TRY(o->copy(ctx, dt, k, 1, r->c0s, k, r->x, k));
+    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R, ldr, r->x,
+                    k));
+    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, 1, 1.0, r->R, ldr, r->x,
+                    k));
+    if (mc)
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', m, 1, k, 1.0, r->Gs, m, r->x, k,
+                        0.0, r->g, m));
+    QRU_TRY(o->copy(ctx, dt, n, 1, r->ys, n, w, n));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, 1, k, -r->inv, r->Xs, n, r->x, k,
+                    1.0, w, n));
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, w, n, w, n, 0.0,
+                    qru_ptr_add(r->g, (size_t)m), 1));
+    QRU_TRY(omp_read(ctx, dt, mc + 3, qru_ptr_add(r->g, (size_t)(m - mc)),
+                     h->c + (m - mc), h->tmp));
+    for (int i = 0; i < mc; ++i) /* c = c0 - G(:, S) x */
+        h->c[i] = h->c0[i] - h->c[i];
+    return 0;
+}
+
+/* The Gram form's verdict on the column j appended as the k-th (0-based),
+ * from the step's numbers: 1 (reason recorded) where its pivot fails the
+ * definiteness rule, else 0 (h->c[m+1], h->c[m+2] read). */
+static int gram_refused(omp_run *r, int k, int j)
+{
+    double eps = r->dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    double gj = r->h->c0[r->m + j], flag = r->h->c[r->m + 1];
+    double rkk = r->h->c[r->m + 2];
+    double gmax = isfinite(gj) && gj > r->gmax ? gj : r->gmax;
+    double lim = (double)(r->n > k + 1 ? r->n : k + 1) * eps * gmax;
+    if (flag == 0.0 && isfinite(rkk) && rkk * rkk > lim) {
+        r->gmax = gmax;
+        return 0;
+    }
+    qru_fail(k + 1, "step %d: column %d (0-based) of X is numerically "
+                    "dependent on the %d chosen (the Gram form's Cholesky "
+                    "pivot %g <= max(n, k + 1) eps max G(i, i) = %g)",
+             k + 1, j, k, flag != 0.0 ? 0.0 : rkk * rkk, lim);
+    return 1;
+}
+
+/* The greedy steps: on return *kout columns are chosen (h->sup), *rel =
+ * ||r|| / ||y|| (r = y for none; 0 for y = 0); *stop is 0 (ncoef columns,
+ * or the residual test of tol, ny = ||y||) or the 1-based step that found
+ * no column to add (its reason recorded). */
+static int omp_steps(omp_run *r, double tol, double ny, int *kout,
+                     double *rel, int *stop)
+{
+    qru_dtype dt = r->dt;
+    int n = r->n, m = r->m, k = 0;
+    omp_host *h = r->h;
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
-    qru_ptr w = qru_ptr_add(g, (size_t)m + 1);
-    *f = NULL;
     *stop = 0;
-    QRU_TRY(ctx->ops->col_norms(ctx, dt, n, 1, y->p, y->ld, ynorm));
-    double ny = *ynorm, inv = ny > 0.0 && isfinite(ny) ? 1.0 / ny : 1.0;
-    QRU_TRY(omp_correlate(ctx, dt, n, m, X, y->p, y->ld, inv, w, g, h->c,
-                          h->tmp));
+    QRU_TRY(omp_first(r));
     for (;;) {
         double rr = h->c[m]; /* (||r|| / ||y||)^2 */
         *rel = sqrt(rr > 0.0 ? rr : 0.0);
@@ -178,63 +423,43 @@ static int omp_steps(qru_context *ctx, const qru_matrix *X,
                                 "rounding noise", k + 1, j);
             return 0;
         }
-        qru_matrix col = omp_column(X, j);
-        if (k == 0) {
-            qru_lsq_options opt;
-            qru_lsq_options_init(&opt);
-            opt.q = QRU_Q_THIN;
-            opt.col_capacity = ncoef;
-            QRU_TRY(qru_lsq_create(ctx, &col, y, &opt, f));
-            /* the update itself (a refactorisation never pays for one
-             * column at the end) */
-            QRU_TRY(qru_lsq_set_update_algorithm(*f, QRU_UPDATE_FAST));
-        } else {
-            int st = qru_upd_run(ctx, *f,
-                                 (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, 1,
-                                               &col, NULL, NULL, NULL, 0,
-                                               NULL, -1});
-            if (st > 0) { /* the rank rule: X(:, j) depends on X(:, S) */
-                *stop = k + 1;
-                qru_fail(*stop, "step %d: column %d (0-based) of X is "
-                                "numerically dependent on the %d chosen "
-                                "(the QR rank rule)", k + 1, j, k);
-                return 0;
-            }
-            QRU_TRY(st);
+        int st = omp_add(r, k, j);
+        if (st == 1) { /* the rank rule: X(:, j) depends on X(:, S) */
+            *stop = k + 1;
+            qru_fail(*stop, "step %d: column %d (0-based) of X is "
+                            "numerically dependent on the %d chosen "
+                            "(the QR rank rule)", k + 1, j, k);
+            return 0;
+        }
+        QRU_TRY(st);
+        int last = k + 1 == r->ncoef; /* then only ||r|| is needed */
+        QRU_TRY(omp_corr(r, k + 1, last));
+        if (r->gram && gram_refused(r, k, j)) {
+            *stop = k + 1;
+            h->c[m] = rr; /* the residual of the k columns */
+            return 0;
         }
         h->active[j] = 1;
         h->sup[k++] = j;
-        if (k == ncoef) { /* the last step: only ||r|| is needed */
+        if (last) {
             *kout = k;
-            QRU_TRY(omp_correlate(ctx, dt, n, 0, X, (*f)->E, (*f)->ncap, inv,
-                                  w, qru_ptr_add(g, (size_t)m), h->c + m,
-                                  h->tmp));
             *rel = sqrt(h->c[m] > 0.0 ? h->c[m] : 0.0);
             return 0;
         }
-        QRU_TRY(omp_correlate(ctx, dt, n, m, X, (*f)->E, (*f)->ncap, inv, w,
-                              g, h->c, h->tmp));
     }
 }
 
-/* x(1:k) = R \ d of the k chosen columns into h->x (the device vector w,
- * k elements), and the path P = R \ triu(d * ones(1, k)) into path's
- * leading k x k block (its other elements zero). */
-static int omp_solve(qru_context *ctx, const qru_lsq *f, int k, qru_ptr w,
-                     qru_ptr ones, qru_matrix *path, omp_host *h)
+/* x(1:k) = R \ d of the k chosen columns (R ld ldr, d) into h->x (the
+ * device vector w, k elements), and the path P = R \ triu(d * ones(1,
+ * k)) into path's leading k x k block (its other elements zero). */
+static int omp_solve(qru_context *ctx, qru_dtype dt, qru_ptr R, int ldr,
+                     qru_ptr d, int k, qru_ptr w, qru_ptr ones,
+                     qru_matrix *path, omp_host *h)
 {
     const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = f->dtype;
-    QRU_TRY(o->copy(ctx, dt, k, 1, f->d, f->ldr, w, k));
-    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, 1, 1.0, f->R, f->ldr, w,
-                    k));
-    if (dt == QRU_DOUBLE) {
-        QRU_TRY(o->download(ctx, dt, k, 1, w, k, h->x, k));
-    } else {
-        QRU_TRY(o->download(ctx, dt, k, 1, w, k, h->tmp, k));
-        for (int i = 0; i < k; ++i)
-            h->x[i] = h->tmp[i];
-    }
+    QRU_TRY(o->copy(ctx, dt, k, 1, d, ldr, w, k));
+    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, 1, 1.0, R, ldr, w, k));
+    QRU_TRY(omp_read(ctx, dt, k, w, h->x, h->tmp));
     if (!path)
         return 0;
     qru_ptr P = path->p;
@@ -242,13 +467,188 @@ static int omp_solve(qru_context *ctx, const qru_lsq *f, int k, qru_ptr w,
     QRU_TRY(o->laset(ctx, dt, 'A', path->rows, path->cols, 0.0, 0.0, P,
                      ldp));
     QRU_TRY(o->laset(ctx, dt, 'A', 1, k, 1.0, 1.0, ones, 1));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', k, k, 1, 1.0, f->d, f->ldr, ones, 1,
-                    0.0, P, ldp));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', k, k, 1, 1.0, d, ldr, ones, 1, 0.0, P,
+                    ldp));
     if (k > 1)
         QRU_TRY(o->laset(ctx, dt, 'L', k - 1, k - 1, 0.0, 0.0,
                          qru_ptr_add(P, 1), ldp));
-    return o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, k, 1.0, f->R, f->ldr, P,
-                   ldp);
+    return o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, k, 1.0, R, ldr, P, ldp);
+}
+
+/* The solve of the k chosen columns of either form (g: 2 k elements). */
+static int omp_finish(omp_run *r, int k, qru_matrix *path)
+{
+    if (!r->gram)
+        return omp_solve(r->ctx, r->dt, r->f->R, r->f->ldr, r->f->d, k, r->g,
+                         qru_ptr_add(r->g, (size_t)k), path, r->h);
+    /* d = R' \ c0(S), the residual form's Q1' y */
+    const qru_backend_ops *o = r->ctx->ops;
+    QRU_TRY(o->copy(r->ctx, r->dt, k, 1, r->c0s, k, r->x, k));
+    QRU_TRY(o->trsm(r->ctx, r->dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R,
+                    r->ncoef, r->x, k));
+    return omp_solve(r->ctx, r->dt, r->R, r->ncoef, r->x, k, r->g,
+                     qru_ptr_add(r->g, (size_t)k), path, r->h);
+}
+
+/* The device vector g: [c; rr; flag; R(k,k)] and w while the steps run,
+ * then x and the ones of the path (max(m + 3 + n, 2 ncoef) elements). */
+static size_t omp_glen(int n, int m, int ncoef)
+{
+    size_t glen = (size_t)m + 3 + (size_t)n;
+    return glen < 2 * (size_t)ncoef ? 2 * (size_t)ncoef : glen;
+}
+
+/* r's device memory: g, and the Gram form's (NULL handles where an
+ * allocation fails). */
+static int omp_run_alloc(omp_run *r)
+{
+    int st = r->ctx->ops->mem_alloc(
+        r->ctx, omp_glen(r->n, r->m, r->ncoef) * qru_dtype_size(r->dt),
+        &r->g.h);
+    if (st) {
+        r->g.h = NULL;
+        return st;
+    }
+    r->g.off = 0;
+    if (r->gram && (st = omp_gram_alloc(r)) != 0)
+        r->gb.h = NULL;
+    return st;
+}
+
+static void omp_run_free(omp_run *r)
+{
+    const qru_backend_ops *o = r->ctx->ops;
+    qru_lsq_destroy(r->f);
+    r->f = NULL;
+    if (r->g.h || r->gb.h)
+        (void)o->sync(r->ctx);
+    if (r->g.h)
+        o->mem_free(r->ctx, r->g.h);
+    if (r->gb.h)
+        o->mem_free(r->ctx, r->gb.h);
+    r->g.h = r->gb.h = NULL;
+}
+
+static omp_run omp_run_init(qru_context *ctx, const qru_matrix *X,
+                            const qru_matrix *y, int ncoef, int gram,
+                            double ny, omp_host *h)
+{
+    omp_run r;
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.X = X;
+    r.y = y;
+    r.dt = X->dtype;
+    r.n = X->rows;
+    r.m = X->cols;
+    r.ncoef = ncoef;
+    r.gram = gram;
+    r.inv = ny > 0.0 && isfinite(ny) ? 1.0 / ny : 1.0;
+    r.rr0 = ny > 0.0 && isfinite(ny) ? 1.0 : ny * ny;
+    r.h = h;
+    return r;
+}
+
+/* ---- the choice of the form ---- */
+
+/* What one priced part of a pursuit runs: the start (k < 0: the first
+ * correlations, the first column and its correlations) or the step from
+ * k columns (their state made first, unpriced: the residual form's
+ * factorisation of X(:, 0:k)); its seconds into *sec. */
+typedef struct omp_part {
+    const qru_matrix *X, *y;
+    int ncoef, gram, k;
+    omp_host *h;
+    double *sec;
+} omp_part;
+
+static int omp_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
+{
+    (void)f;
+    const omp_part *p = arg;
+    qru_matrix X = *p->X, y = *p->y; /* headers of the dry context */
+    X.ctx = y.ctx = ctx;
+    omp_run r = omp_run_init(ctx, &X, &y, p->ncoef, p->gram, 1.0, p->h);
+    int st = omp_run_alloc(&r), k = p->k;
+    double t0 = 0.0;
+    if (!st && k < 0) {
+        st = omp_first(&r);
+        if (!st)
+            st = omp_add(&r, 0, 0);
+        if (!st)
+            st = omp_corr(&r, 1, p->ncoef == 1);
+    } else if (!st) {
+        if (!r.gram) {
+            qru_matrix A = omp_columns(r.X, 0, k);
+            qru_lsq_options opt;
+            qru_lsq_options_init(&opt);
+            opt.q = QRU_Q_THIN;
+            opt.col_capacity = r.ncoef;
+            st = qru_lsq_create(ctx, &A, r.y, &opt, &r.f);
+            if (!st)
+                st = qru_lsq_set_update_algorithm(r.f, QRU_UPDATE_FAST);
+        }
+        t0 = qru_plan_seconds(ctx->plan);
+        if (!st)
+            st = omp_add(&r, k, k);
+        if (!st)
+            st = omp_corr(&r, k + 1, 0);
+    }
+    *p->sec = qru_plan_seconds(ctx->plan) - t0;
+    omp_run_free(&r);
+    return st < 0 ? st : 0;
+}
+
+/* The predicted seconds of a pursuit of ncoef columns in the form gram:
+ * its start and ncoef - 1 steps priced at the middle one. */
+static int omp_form_seconds(qru_context *ctx, const qru_matrix *X,
+                            const qru_matrix *y, int ncoef, int gram,
+                            omp_host *h, double *sec)
+{
+    double t0 = 0.0, ts = 0.0;
+    qru_plan pl;
+    omp_part p = {X, y, ncoef, gram, -1, h, &t0};
+    QRU_TRY(qru_plan_run(ctx, NULL, X->dtype, omp_part_run, &p, &pl));
+    if (ncoef > 1) {
+        p.k = ncoef / 2;
+        p.sec = &ts;
+        QRU_TRY(qru_plan_run(ctx, NULL, X->dtype, omp_part_run, &p, &pl));
+    }
+    *sec = t0 + (double)(ncoef - 1) * ts;
+    return 0;
+}
+
+/* *gram := the form to run: the tuning block's omp_gram, and with auto
+ * the faster plan among the forms whose memory is within omp_gram_mib. */
+static int omp_choose(qru_context *ctx, const qru_matrix *X,
+                      const qru_matrix *y, int ncoef, omp_host *h, int *gram)
+{
+    const qru_tuning *t = qru_ctx_tuning(ctx, X->dtype);
+    *gram = t->omp_gram == 2;
+    if (t->omp_gram != 0)
+        return 0;
+    double mib = (double)omp_gram_elems(X->rows, X->cols, ncoef) *
+                 (double)qru_dtype_size(X->dtype) / 1048576.0;
+    if (mib > (double)t->omp_gram_mib)
+        return 0;
+    double tr, tg;
+    QRU_TRY(omp_form_seconds(ctx, X, y, ncoef, 0, h, &tr));
+    QRU_TRY(omp_form_seconds(ctx, X, y, ncoef, 1, h, &tg));
+    *gram = tg < tr;
+    return 0;
+}
+
+int qru_omp_price(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
+                  int ncoef, double *residual, double *gram)
+{
+    omp_host h = {0};
+    int st = omp_host_alloc(&h, X->dtype, X->cols, ncoef);
+    if (!st)
+        st = omp_form_seconds(ctx, X, y, ncoef, 0, &h, residual);
+    if (!st)
+        st = omp_form_seconds(ctx, X, y, ncoef, 1, &h, gram);
+    omp_host_free(&h);
+    return st;
 }
 
 int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
@@ -289,27 +689,19 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
         QRU_ARG_APART(ctx, 7, "path", path, "coef", coef);
     }
 
-    /* the device vector g: [X' r; w' w] and w = r / ||y|| while the steps
-     * run, then x and the ones of the path (max(m + 1 + n, 2 ncoef)
-     * elements) */
     const qru_backend_ops *o = ctx->ops;
-    size_t glen = (size_t)m + 1 + (size_t)n;
-    if (glen < 2 * (size_t)ncoef)
-        glen = 2 * (size_t)ncoef;
-    size_t gbytes = 0;
-    qru_ptr g = {NULL, 0};
-    qru_lsq *f = NULL;
     omp_host h = {0};
-    int k = 0, stop = 0, st;
+    omp_run r = omp_run_init(ctx, X, y, ncoef, 0, 0.0, &h);
+    int k = 0, stop = 0, gram = 0, st;
     double rel = 0.0, ynorm = 0.0;
     QRU_TRY_GOTO(omp_host_alloc(&h, dt, m, ncoef));
-    gbytes = glen * qru_dtype_size(dt);
-    QRU_TRY_GOTO(o->mem_alloc(ctx, gbytes, &g.h));
-    QRU_TRY_GOTO(omp_steps(ctx, X, y, ncoef, tol, g, &h, &f, &k, &rel,
-                           &ynorm, &stop));
+    QRU_TRY_GOTO(omp_choose(ctx, X, y, ncoef, &h, &gram));
+    QRU_TRY_GOTO(o->col_norms(ctx, dt, n, 1, y->p, y->ld, &ynorm));
+    r = omp_run_init(ctx, X, y, ncoef, gram, ynorm, &h);
+    QRU_TRY_GOTO(omp_run_alloc(&r));
+    QRU_TRY_GOTO(omp_steps(&r, tol, ynorm, &k, &rel, &stop));
     if (k > 0)
-        QRU_TRY_GOTO(omp_solve(ctx, f, k, g, qru_ptr_add(g, (size_t)k), path,
-                               &h));
+        QRU_TRY_GOTO(omp_finish(&r, k, path));
     else if (path)
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', ncoef, ncoef, 0.0, 0.0, path->p,
                               path->ld));
@@ -331,11 +723,7 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     }
     st = stop;
 done:
-    qru_lsq_destroy(f);
-    if (g.h) {
-        (void)o->sync(ctx);
-        o->mem_free(ctx, g.h);
-    }
+    omp_run_free(&r);
     omp_host_free(&h);
     QRU_RET(ctx, st);
 }

@@ -1,8 +1,11 @@
 /* The one random generator of the tests and benchmarks (qru_test.h).  A
  * file of its own so that programs which cannot link the test support
  * library (the allocation-failure test) compile it in directly. */
+#include <math.h>
+
 /* declared in qru_test.h */
 double qru_test_urand(unsigned *seed);
+void qru_test_sparse(int m, int s, unsigned *seed, double *x0);
 
 /* xorshift32 on the caller's seed; never returns with *seed == 0. */
 static unsigned next_u32(unsigned *seed)
@@ -24,4 +27,18 @@ double qru_test_urand(unsigned *seed)
         v = (double)next_u32(seed) * (1.0 / 2147483648.0) - 1.0;
     } while (v == 0.0 || v <= -1.0 || v >= 1.0);
     return v;
+}
+
+void qru_test_sparse(int m, int s, unsigned *seed, double *x0)
+{
+    for (int j = 0; j < m; ++j)
+        x0[j] = 0.0;
+    for (int t = 0; t < s && t < m;) {
+        int j = (int)((qru_test_urand(seed) + 1.0) * 0.5 * m) % m;
+        if (x0[j] != 0.0)
+            continue;
+        double v = qru_test_urand(seed);
+        x0[j] = (v < 0 ? -1.0 : 1.0) * (1.0 + fabs(v));
+        ++t;
+    }
 }

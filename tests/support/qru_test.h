@@ -47,6 +47,11 @@ void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld);
  *  +-1; *seed is advanced; a seed of 0 starts a fixed stream). */
 double qru_test_urand(unsigned *seed);
 
+/** x0 (m doubles) := zero but at s random places (drawn by
+ *  qru_test_urand(seed)), there +-[1, 2] (a sparse solution of the
+ *  solvers' tests and benchmarks). */
+void qru_test_sparse(int m, int s, unsigned *seed, double *x0);
+
 /** Fills A(0:rows-1, 0:cols-1) with uniform(-1, 1) values (the padding rows
  *  are not touched).  *seed is advanced. */
 void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,

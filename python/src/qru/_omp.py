@@ -1,8 +1,9 @@
 """Orthogonal matching pursuit: scikit-learn's
 ``sklearn.linear_model.orthogonal_mp`` on the C library's ``qru_omp``,
 which grows the QR factorisation of the chosen columns by the column
-updates instead of refactorising, with X, y and the residual in the
-backend's memory."""
+updates instead of refactorising (or, in the Gram form, the Cholesky
+factor of their Gram matrix by appended columns), with X, y and the
+residual in the backend's memory."""
 from __future__ import annotations
 
 import warnings
@@ -71,10 +72,21 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
     and returns the coefficients so far; at most min(n_samples,
     n_features) columns can be independent, so larger counts end so.
 
+    ``precompute`` picks how the correlations ``X' r`` are formed:
+    False (scikit-learn's default), from the residual each step (2 n m
+    flops a step); True, scikit-learn's Gram form: ``G = X' X`` once,
+    then ``X' y - G[:, S] x_S`` (m |S| flops a step, m^2 elements of
+    memory); 'auto', the one the library's cost model prices faster on
+    the backend (the Gram form only within its memory budget,
+    ``QRU_OMP_GRAM_MIB``), where scikit-learn's 'auto' takes the Gram
+    form when n_samples > n_features.  Both choose the same columns and
+    give the same coefficients up to rounding.
+
     Differences from scikit-learn: the result has the computed type
-    (float32 for float32 data; scikit-learn's is float64); ``precompute``
-    and ``copy_X`` are accepted and have no effect (qru never forms the
-    Gram matrix, and never writes X); ``backend`` runs the pursuit on
+    (float32 for float32 data; scikit-learn's is float64); ``copy_X`` is
+    accepted and has no effect (qru never writes X; with
+    ``precompute=True`` qru forms G for each target, where scikit-learn
+    forms it once); ``backend`` runs the pursuit on
     'cpu' (the default), 'cuda' or 'opencl' (the arrays are copied to
     the device once a call); with ``return_path`` and targets that stop
     after different counts, the path has the largest count of steps
@@ -100,9 +112,12 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
                 backend)
     X, Y = P.arrays
     t = Y.shape[1]
+    # precompute: False the residual form, True the Gram form, 'auto'
+    # the one the library's cost model prices faster (QRU_TUNE_OMP_GRAM)
+    form = 0 if precompute == "auto" else 2 if precompute else 1
     res = _qru.omp(P.ctx, X, [Y[:, j:j + 1] for j in range(t)], ncoef,
                    -1.0 if tol is None else float(tol), bool(return_path),
-                   True)
+                   True, form)
     dt = P.dtype
     n_iters = []
     for st, _, _, sup, _, _ in res:
