@@ -39,7 +39,7 @@ static qru_batch_launch batch_launch(qru_context *ctx, qru_dtype dt, int tp,
     return g;
 }
 
-template <typename T>
+template <typename T, int LM>
 __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
                                       int count, T eps, const T *L, long ol,
                                       int ldl, long sl, const T *W, long ow,
@@ -49,12 +49,13 @@ __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
                                       int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
-    qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
-                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, tp,
+    (void)lm; /* LM: the kernel is compiled once for each */
+    qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
+                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, LM, tp,
                         seg, (T *)qru_batch_smem_);
 }
 
-template <typename T>
+template <typename T, int LM>
 __global__ void qru_lsq_batch_add_rows(int m, int r, int p, int count, T *R,
                                        long orr, int ldr, long sr, T *D,
                                        long od, int ldd, long sd, T *rho2,
@@ -64,13 +65,14 @@ __global__ void qru_lsq_batch_add_rows(int m, int r, int p, int count, T *R,
                                        int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
-    qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
+    (void)lm; /* LM: the kernel is compiled once for each */
+    qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
                                 sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
-                                work, ok, lm, tp, seg,
+                                work, ok, LM, tp, seg,
                                 (T *)qru_batch_smem_);
 }
 
-template <typename T>
+template <typename T, int LM>
 __global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
                                     const T *R, long orr, int ldr, long sr,
                                     const T *D, long od, int ldd, long sd,
@@ -79,8 +81,9 @@ __global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
                                     int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
-    qru_lsq_batch_solve_body(m, r, n, count, eps, R, orr, ldr, sr, D, od, ldd,
-                             sd, X, ox, ldx, sx, info, oi, work, ok, lm, tp,
+    (void)lm; /* LM: the kernel is compiled once for each */
+    qru_lsq_batch_solve_run(m, r, n, count, eps, R, orr, ldr, sr, D, od, ldd,
+                             sd, X, ox, ldx, sx, info, oi, work, ok, LM, tp,
                              seg, (T *)qru_batch_smem_);
 }
 
@@ -96,7 +99,8 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
     size_t seg = qru_chol_batch_local_elems(n, k, tp);
     qru_batch_launch g = batch_launch(ctx, dt, tp, seg * sizeof(T), lm,
                                       count);
-    qru_chol_update_batch<T><<<g.groups, g.items, g.smem,
+    auto kern = lm ? qru_chol_update_batch<T, 1> : qru_chol_update_batch<T, 0>;
+    kern<<<g.groups, g.items, g.smem,
                                qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
@@ -138,7 +142,9 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
     size_t seg = qru_lsq_batch_add_local_elems(m, r);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
                                       seg * sizeof(T), lm, count);
-    qru_lsq_batch_add_rows<T><<<g.groups, g.items, g.smem,
+    auto kern = lm ? qru_lsq_batch_add_rows<T, 1>
+                   : qru_lsq_batch_add_rows<T, 0>;
+    kern<<<g.groups, g.items, g.smem,
                                 qru_cuda(ctx)->stream>>>(
         m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
         (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
@@ -176,7 +182,8 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
     size_t seg = qru_lsq_batch_solve_local_elems(m, r, tp);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
                                       seg * sizeof(T), lm, count);
-    qru_lsq_batch_solve<T><<<g.groups, g.items, g.smem,
+    auto kern = lm ? qru_lsq_batch_solve<T, 1> : qru_lsq_batch_solve<T, 0>;
+    kern<<<g.groups, g.items, g.smem,
                              qru_cuda(ctx)->stream>>>(
         m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
         (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,

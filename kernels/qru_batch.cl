@@ -115,7 +115,7 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * when no column failed; info[b] (a T holding the failing column or 0)
  * always.
  */
-QRU_DEVICE void qru_chol_batch_body(
+QRU_DEVICE void qru_chol_batch_run(
     int upper, int n, int k, int sign, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
@@ -123,7 +123,9 @@ QRU_DEVICE void qru_chol_batch_body(
     int tp, int seg, QRU_LOCAL T *S)
 {
     QRU_BATCH_ITEMS(tp, seg);
-    QRU_LOCAL T *red = S, *cs = S + nt, *flag = cs + 6 * QRU_BATCH_KB,
+    /* the rotations' slots only for the rotations (lm 0) */
+    QRU_LOCAL T *red = S, *cs = S + nt,
+                *flag = cs + (lm ? 0 : 6 * QRU_BATCH_KB),
                 *loc = flag + 1;
     long pw = (long)n * ((long)n + (long)k + 1);
     int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
@@ -201,14 +203,15 @@ QRU_DEVICE void qru_chol_batch_body(
                     dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
                 }
                 QRU_BATCH_SYNC;
-                for (int j = 0; j < n; ++j) {
-                    if (lid == j % nt)
+                for (int j = 0, jo = 0; j < n;
+                     ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+                    if (lid == jo) /* jo = j mod nt */
                         pv[j] = zs[j] * dl[j];
                     QRU_BATCH_SYNC;
                     T pj = pv[j];
-                    for (int i = j + 1 + (lid - (j + 1) % nt + nt) % nt; i < n;
-                         i += nt)
-                        zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
+                    for (int i = lid; i < n; i += nt)
+                        if (i > j)
+                            zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
                 }
                 QRU_BATCH_SYNC;
                 /* t(j) = 1 + sign sum p(0:j).^2, the verdict (t(j) > 0
@@ -217,7 +220,8 @@ QRU_DEVICE void qru_chol_batch_body(
                  * gamma(j): every item runs the whole prefix (n terms), so
                  * every item has the same verdict without a sync */
                 T t0 = (T)1, f = flag[0];
-                for (int j = 0; j < n; ++j) {
+                for (int j = 0, jo = 0; j < n;
+                     ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
                     T t1 = t0 + sg * pv[j] * pv[j];
                     if (f == (T)0) {
                         T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
@@ -228,7 +232,7 @@ QRU_DEVICE void qru_chol_batch_body(
                               !(d > tol))))
                             f = (T)(j + 1);
                     }
-                    if (j % nt == lid) {
+                    if (jo == lid) {
                         gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
                         dl[j] = QRU_SQRT(t1 / t0);
                     }
@@ -350,6 +354,25 @@ QRU_DEVICE void qru_chol_batch_body(
     }
 }
 
+/* The body with lm a constant in each branch, so that each copy loses the
+ * other's branches and registers. */
+QRU_DEVICE void qru_chol_batch_body(
+    int upper, int n, int k, int sign, int count, T eps,
+    QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
+    long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
+    int tp, int seg, QRU_LOCAL T *S)
+{
+    if (lm)
+        qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W,
+                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, work, ok,
+                            1, tp, seg, S);
+    else
+        qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W,
+                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, work, ok,
+                            0, tp, seg, S);
+}
+
 /*
  * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
  * problems), a power of two items, at most QRU_BATCH_WG.  Item t owns
@@ -381,7 +404,7 @@ QRU_DEVICE void qru_chol_batch_body(
             D[gi] = (v);                                                       \
     } while (0)
 
-QRU_DEVICE void qru_lsq_batch_add_rows_body(
+QRU_DEVICE void qru_lsq_batch_add_rows_run(
     int m, int r, int p, int count, QRU_GLOBAL T *R, long orr, int ldr,
     long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
@@ -411,9 +434,10 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
                             : E[QRU_IDX(oe + (long)b * se, i, k - m, lde)];
                 QRU_BW_SET(lw0 + k, wb + k, v);
             }
-            for (int j = 0; j < m; ++j) {
+            for (int j = 0, jo = 0; j < m;
+                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
                 int slot = 2 * (((long)i * m + j) & 1);
-                if (lid == j % nt) {
+                if (lid == jo) { /* jo = j mod nt */
                     long gjj = QRU_IDX(rb, j, j, ldr);
                     int ljj = j * (j + 1) / 2 + j;
                     T f = QRU_LR_GET(ljj, gjj), g = QRU_BW_GET(lw0 + j, wb + j);
@@ -478,6 +502,25 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
     }
 }
 
+/* The body with lm a constant in each branch, so that each copy loses the
+ * other's branches and registers. */
+QRU_DEVICE void qru_lsq_batch_add_rows_body(
+    int m, int r, int p, int count, QRU_GLOBAL T *R, long orr, int ldr,
+    long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
+    QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
+    long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
+{
+    if (lm)
+        qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od,
+                                   ldd, sd, rho2, oh, U, ou, ldu, su, E, oe,
+                                   lde, se, work, ok, 1, tp, seg, S);
+    else
+        qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od,
+                                   ldd, sd, rho2, oh, U, ou, ldu, su, E, oe,
+                                   lde, se, work, ok, 0, tp, seg, S);
+}
+
 /*
  * lsq_batch_solve: ONE work-group per problem, as above.  The owners of
  * R's columns form their norms (and, where lm, copy R packed by columns
@@ -489,7 +532,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
  * owner of a row above subtracts R(k,i) x(i,:).  X's page is written
  * only when no column failed; info[b] always.
  */
-QRU_DEVICE void qru_lsq_batch_solve_body(
+QRU_DEVICE void qru_lsq_batch_solve_run(
     int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
     int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi,
@@ -551,8 +594,9 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                 for (int q = 0; q < r; ++q)
                     QRU_BW_SET(lw0 + i + q * m, wb + i + (long)q * m,
                                D[QRU_IDX(db, i, q, ldd)]);
-            for (int i = m - 1; i >= 0; --i) {
-                if (lid == i % nt) {
+            for (int i = m - 1, io = (m - 1) % nt; i >= 0;
+                 --i, io = io > 0 ? io - 1 : nt - 1) {
+                if (lid == io) { /* io = i mod nt */
                     T dii = QRU_LR_GET(i * (i + 1) / 2 + i,
                                        QRU_IDX(rb, i, i, ldr));
                     for (int q = 0; q < r; ++q) {
@@ -584,6 +628,24 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
             info[oi + b] = (T)fail;
         QRU_BATCH_SYNC; /* red and loc are set again for the next problem */
     }
+}
+
+/* The body with lm a constant in each branch, so that each copy loses the
+ * other's branches and registers. */
+QRU_DEVICE void qru_lsq_batch_solve_body(
+    int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
+    int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
+    QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
+{
+    if (lm)
+        qru_lsq_batch_solve_run(m, r, n, count, eps, R, orr, ldr, sr, D,
+                                od, ldd, sd, X, ox, ldx, sx, info, oi, work,
+                                ok, 1, tp, seg, S);
+    else
+        qru_lsq_batch_solve_run(m, r, n, count, eps, R, orr, ldr, sr, D,
+                                od, ldd, sd, X, ox, ldx, sx, info, oi, work,
+                                ok, 0, tp, seg, S);
 }
 
 #if defined(__OPENCL_VERSION__)

@@ -448,19 +448,20 @@ static inline int qru_lsq_batch_local(int m, int r)
 }
 /* Elements of the local buffer of the GPU kernels of the batched ops
  * (kernels/qru_batch.cl) for a work-group of nt items: chol_update_batch
- * (the reduction, two slots of QRU_CHOL_BATCH_KB rotations of three
- * numbers, the failure flag, then a small problem's copy),
+ * (the reduction, the failure flag, then a small problem's copy and the
+ * structured passes' p, delta, gamma and t; a larger problem's two slots
+ * of QRU_CHOL_BATCH_KB rotations of three numbers),
  * lsq_batch_add_rows (two slots of a rotation, then the copy) and
  * lsq_batch_solve (the reduction, then the copy of R and d). */
 #define QRU_CHOL_BATCH_KB 32
 static inline size_t qru_chol_batch_local_elems(int n, int k, int nt)
 {
-    return (size_t)nt + 6 * QRU_CHOL_BATCH_KB + 1 +
+    return (size_t)nt + 1 +
            (qru_chol_batch_local(n, k)
                 ? (size_t)n * ((size_t)n + 1) / 2 +
                       (size_t)n * (size_t)((k > 0 ? k : 0) + 1) +
                       4 * (size_t)n
-                : 0);
+                : 6 * QRU_CHOL_BATCH_KB);
 }
 static inline size_t qru_lsq_batch_add_local_elems(int m, int r)
 {
