@@ -122,7 +122,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
     long ok)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X, mr = m + r;
-    long pw = 2 * (long)p * m + (long)p * r + mr;
+    long pw = 2 * (long)p * m + (long)p * r + mr + n + p;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long qb = oq + (long)b * sq, eb = oe + (long)b * se;

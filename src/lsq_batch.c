@@ -138,7 +138,7 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
     size_t we;
     qru_ptr work;
     if (fb->q == QRU_Q_THIN) {
-        size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(m, r, p),
+        size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(fb->n, m, r, p),
                                      count, &we);
         QRU_TRY(lsq_batch_reserve(fb, fb->n + p));
         QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));

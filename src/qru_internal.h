@@ -486,10 +486,10 @@ static inline size_t qru_lsq_batch_work(int m, int r)
  * dz p r, the columns of [R d; 0 dz] (m+p) (m+r)); the work-group of
  * both (a power of two, 32 .. QRU_BQ_WG = 256, by the rows). */
 #define QRU_BQ_WG 256
-static inline size_t qru_lsq_batch_q_add_work(int m, int r, int p)
+static inline size_t qru_lsq_batch_q_add_work(int n, int m, int r, int p)
 {
     return 2 * (size_t)p * (size_t)m + (size_t)p * (size_t)r + (size_t)m +
-           (size_t)r;
+           (size_t)r + (size_t)n + (size_t)p;
 }
 static inline size_t qru_lsq_batch_q_rm_work(int n, int m, int r, int p)
 {

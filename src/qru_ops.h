@@ -226,7 +226,7 @@
      * e-part of row i, E := [E; 0] + sum_i x_i du_i (rows n .. n+p-1 of \
      * Q and E written).  The residual sums of squares are not kept (E \
      * holds them).  U and F overlap none of R, D, Q, E.  work: count * \
-     * qru_lsq_batch_q_add_work(m, r, p) elements (qru_internal.h). \
+     * qru_lsq_batch_q_add_work(n, m, r, p) elements (qru_internal.h). \
      * m >= 1, r >= 1, n >= 0, p >= 0, count >= 0. */ \
     QRU_OP(lsq_batch_add_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr U, int ldu, size_t sU, qru_ptr F, int ldf, size_t sF, qru_ptr work), (ctx, dt, m, r, n, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, U, ldu, sU, F, ldf, sF, work), REQ, ASYNC) \
     /* The rows k .. k+p-1 removed from count thin-form factorisations \
