@@ -30,17 +30,20 @@
 #define QRU_BQ_PB 8
 #define QRU_BQ_EPI 4
 
-/* The sum of v over the work-group, in every item (each adds the nt
- * values in the same order: the same sum everywhere); red: nt local
- * elements.  Two barriers and no loop around them (few sums run, and a
- * flat body keeps PoCL's barrier regions few): call it uniformly. */
+/* The sum of v over the work-group, in every item: the teams' sums
+ * (QRU_TEAM_SUM), then each item adds the nt / QRU_TEAM of them in the
+ * same order (the same sum everywhere); red: nt local elements.  Two
+ * barriers and no loop around them (few sums run, and a flat body keeps
+ * PoCL's barrier regions few): call it uniformly. */
 QRU_DEVICE T qru_bq_sum(T v, QRU_LOCAL T *red)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    red[lid] = v;
+    T tv = QRU_TEAM_SUM(v);
+    if (lid % QRU_TEAM == 0)
+        red[lid / QRU_TEAM] = tv;
     QRU_BARRIER;
     T r = (T)0;
-    for (int t = 0; t < nt; ++t)
+    for (int t = 0; t < nt / QRU_TEAM; ++t)
         r += red[t];
     QRU_BARRIER;
     return r;
