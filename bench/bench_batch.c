@@ -21,10 +21,22 @@
  *     (QRU_Q_NONE), qru_lsq_add_rows + qru_lsq_solve count times;
  *   - on CUDA, cuBLAS's batched refactorisation (cublasDgeqrfBatched) of
  *     the count updated 201 x 20 matrices, formed untimed.
- * Usage: bench_batch [-P chol|lsq] [-q] [-r REPS (7)] [-c COUNT (10000)]
- * [-o DIR]; -q: 1000 problems; the table is also written as Markdown to
- * DIR/bench_batch.md (DIR/bench_batch_lsq.md for -P lsq) or to the file
- * QRU_BENCH_MD names.
+ * The third part (-P rmrows): count thin least-squares problems
+ * (qru_lsq_batch in the QRU_Q_THIN form; default 1000), m = 100 unknowns,
+ * n = 2000 rows, one right-hand side, the 5 rows after row n/2 removed
+ * (qru_lsq_batch_remove_rows; the rows added back untimed before each
+ * repeat, that addition timed apart), against
+ *   - single calls: qru_lsq_remove_rows on one thin qru_lsq, min(count,
+ *     50) calls in a row (one untimed), scaled to count;
+ *   - on CUDA, cublasDgeqrfBatched of the count (n - 5) x m matrices A1
+ *     alone: cuBLAS and cuSOLVER have no batched orgqr, so the Q that the
+ *     batch keeps is not formed (a refactorisation with Q costs more).
+ *   -q: 100 problems of m = 20, n = 200.
+ * Usage: bench_batch [-P chol|lsq|rmrows] [-q] [-r REPS (7)] [-c COUNT
+ * (10000)] [-o DIR]; -q: 1000 problems; the table is also written as
+ * Markdown to DIR/bench_batch.md (DIR/bench_batch_lsq.md for -P lsq,
+ * DIR/bench_batch_rmrows.md for -P rmrows) or to the file QRU_BENCH_MD
+ * names.
  */
 #include <math.h>
 #include <stdio.h>
@@ -444,6 +456,187 @@ static void part_lsq(qru_context *ctx, int count, int reps, const char *md,
     fclose(f);
 }
 
+/* ---- the third part: rows removed from thin least squares ------------ */
+
+typedef struct rrow {
+    double rm_ms, add_ms, loop_ms, vendor_ms;
+    int singles;
+    long long calls, waits;
+} rrow;
+
+/* count thin problems (QRU_Q_THIN) of m unknowns and n rows (r = 1), the p
+ * rows after row k removed: batched (the rows added back, untimed, before
+ * each repeat, so every repeat removes from n rows; the addition timed
+ * too), singles (S = min(count, 50) qru_lsq_remove_rows calls in a row on
+ * one thin factorisation of n + p S rows, scaled to count) and (CUDA)
+ * cuBLAS's batched geqrf of the count (n - p) x m matrices. */
+static void bench_rm(qru_context *ctx, int m, int n, int p, int k, int count,
+                     int reps, rrow *out)
+{
+    unsigned seed = 43u;
+    int S = count < 50 ? count : 50, ns = n + p * S;
+    size_t pa = (size_t)ns * m;
+    double *A = malloc(sizeof(double) * pa * count),
+           *b = malloc(sizeof(double) * (size_t)ns * count),
+           *tr = malloc(sizeof(double) * (size_t)(reps + 1)),
+           *ta = malloc(sizeof(double) * (size_t)(reps + 1));
+    int *info = malloc(sizeof(int) * (size_t)count);
+    if (!A || !b || !tr || !ta || !info)
+        bg_check(QRU_ERR_ALLOC, "pages");
+    for (size_t i = 0; i < pa * count; ++i)
+        A[i] = qru_test_urand(&seed);
+    for (size_t i = 0; i < (size_t)ns * count; ++i)
+        b[i] = qru_test_urand(&seed);
+    /* the batch: the first n rows of each page (ld ns) */
+    qru_matrix *Ab = NULL, *bb = NULL, *Ub = NULL, *Eb = NULL;
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n, m, n, count, 0, &Ab),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n, 1, n, count, 0, &bb),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, p, m, p, count, 0, &Ub),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, p, 1, p, count, 0, &Eb),
+             "create");
+    double *h = malloc(sizeof(double) * (size_t)n * m * count);
+    if (!h)
+        bg_check(QRU_ERR_ALLOC, "pages");
+    for (int i = 0; i < count; ++i)
+        for (int j = 0; j < m; ++j)
+            memcpy(h + (size_t)n * m * i + (size_t)n * j,
+                   A + pa * i + (size_t)ns * j, sizeof(double) * n);
+    bg_check(qru_matrix_upload(Ab, h, n), "upload");
+    for (int i = 0; i < count; ++i)
+        memcpy(h + (size_t)n * i, b + (size_t)ns * i, sizeof(double) * n);
+    bg_check(qru_matrix_upload(bb, h, n), "upload");
+    for (int i = 0; i < count; ++i) /* the rows added back: rows n .. */
+        for (int j = 0; j < m; ++j)
+            memcpy(h + (size_t)p * m * i + (size_t)p * j,
+                   A + pa * i + (size_t)ns * j + n, sizeof(double) * p);
+    bg_check(qru_matrix_upload(Ub, h, p), "upload");
+    for (int i = 0; i < count; ++i)
+        memcpy(h + (size_t)p * i, b + (size_t)ns * i + n, sizeof(double) * p);
+    bg_check(qru_matrix_upload(Eb, h, p), "upload");
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_THIN;
+    opt.row_capacity = n + p;
+    qru_lsq_batch *fb = NULL;
+    bg_check(qru_lsq_batch_create_ex(ctx, Ab, bb, &opt, &fb), "create_ex");
+    qru_context_stats s;
+    for (int r = 0; r <= reps; ++r) {
+        bg_check(qru_context_sync(ctx), "sync");
+        bg_check(qru_context_reset_stats(ctx), "reset");
+        double t0 = bg_now();
+        int st = qru_lsq_batch_remove_rows(fb, k, p, info);
+        bg_check(qru_context_sync(ctx), "sync");
+        tr[r] = bg_now() - t0;
+        if (st != 0)
+            fprintf(stderr, "remove_rows: %d problems refused\n", st);
+        bg_check(st < 0 ? st : 0, "remove_rows");
+        bg_check(qru_context_get_stats(ctx, &s), "stats");
+        out->calls = s.calls;
+        out->waits = s.host_waits;
+        t0 = bg_now();
+        bg_check(qru_lsq_batch_add_rows(fb, Ub, Eb), "add_rows");
+        bg_check(qru_context_sync(ctx), "sync");
+        ta[r] = bg_now() - t0;
+    }
+    out->rm_ms = 1e3 * bg_median(tr + 1, reps);
+    out->add_ms = 1e3 * bg_median(ta + 1, reps);
+    qru_lsq_batch_destroy(fb);
+
+    /* S single removals from one thin factorisation of ns rows */
+    qru_matrix *As = NULL, *bs = NULL;
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, ns, m, ns, &As), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, ns, 1, ns, &bs), "create");
+    bg_check(qru_matrix_upload(As, A, ns), "upload");
+    bg_check(qru_matrix_upload(bs, b, ns), "upload");
+    qru_lsq_options so;
+    qru_lsq_options_init(&so);
+    so.q = QRU_Q_THIN;
+    qru_lsq *f = NULL;
+    bg_check(qru_lsq_create(ctx, As, bs, &so, &f), "qru_lsq_create");
+    bg_check(qru_lsq_remove_rows(f, k, p), "warm-up");
+    bg_check(qru_context_sync(ctx), "sync");
+    double t0 = bg_now();
+    for (int i = 1; i < S; ++i)
+        bg_check(qru_lsq_remove_rows(f, k, p), "qru_lsq_remove_rows");
+    bg_check(qru_context_sync(ctx), "sync");
+    out->singles = S > 1 ? S - 1 : 1;
+    out->loop_ms = 1e3 * (bg_now() - t0) * count / out->singles;
+    qru_lsq_destroy(f);
+    qru_matrix_destroy(As);
+    qru_matrix_destroy(bs);
+
+    out->vendor_ms = NAN;
+#ifdef QRU_HAVE_CUDA
+    {
+        int n1 = n - p;
+        double *A1 = malloc(sizeof(double) * (size_t)n1 * m * count);
+        if (!A1)
+            bg_check(QRU_ERR_ALLOC, "A1");
+        for (int i = 0; i < count; ++i)
+            for (int j = 0; j < m; ++j)
+                for (int t = 0, o = 0; t < n; ++t)
+                    if (t < k || t >= k + p)
+                        A1[(size_t)n1 * m * i + (size_t)n1 * j + o++] =
+                            A[pa * i + (size_t)ns * j + t];
+        out->vendor_ms = 1e3 * cublas_geqrf_batch(ctx, n1, m, count, A1, reps);
+        free(A1);
+    }
+#endif
+    qru_matrix *ms[] = {Ab, bb, Ub, Eb};
+    for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); ++i)
+        qru_matrix_destroy(ms[i]);
+    free(h);
+    free(A);
+    free(b);
+    free(tr);
+    free(ta);
+    free(info);
+}
+
+static void part_rm(qru_context *ctx, int count, int quick, int reps,
+                    const char *md, const char *date)
+{
+    int m = quick ? 20 : 100, n = quick ? 200 : 2000, p = 5, k = n / 2;
+    char head[768];
+    snprintf(head, sizeof head,
+             "%d thin least-squares problems (QRU_Q_THIN), m = %d, n = %d, "
+             "r = 1, the %d rows after row %d removed "
+             "(qru_lsq_batch_remove_rows), double, %s (%s), %s; median of "
+             "%d, host time to qru_context_sync; the vendor column is "
+             "cublasDgeqrfBatched of the %d x %d matrices A1 alone (R and "
+             "the reflectors: cuBLAS has no batched orgqr, so Q is not "
+             "formed, which a refactorisation with Q would add)",
+             count, m, n, p, k, qru_backend_name(qru_context_backend(ctx)),
+             qru_context_device_name(ctx), date, reps, n - p, m);
+    rrow r;
+    bench_rm(ctx, m, n, p, k, count, reps, &r);
+    printf("%s\n%10s %10s %6s %6s %12s %9s %12s %9s\n", head, "remove ms",
+           "add ms", "calls", "waits", "singles ms", "ratio", "geqrfB ms",
+           "ratio");
+    printf("%10.3f %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n", r.rm_ms,
+           r.add_ms, r.calls, r.waits, r.loop_ms, r.loop_ms / r.rm_ms,
+           r.vendor_ms, r.vendor_ms / r.rm_ms);
+    FILE *f = md ? fopen(md, "w") : NULL;
+    if (!f)
+        return;
+    fprintf(f,
+            "%s.\n\n| remove %d rows (ms) | add %d rows (ms) | calls | host "
+            "waits | %d single removals (ms; %d timed, scaled) | singles / "
+            "batch | cuBLAS geqrfBatched of A1, no Q (ms) | geqrfBatched / "
+            "batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            head, p, p, count, r.singles);
+    fprintf(f, "| %.3f | %.3f | %lld | %lld | %.1f | %.0f | ", r.rm_ms,
+            r.add_ms, r.calls, r.waits, r.loop_ms, r.loop_ms / r.rm_ms);
+    if (isnan(r.vendor_ms))
+        fprintf(f, "- | - |\n");
+    else
+        fprintf(f, "%.3f | %.2f |\n", r.vendor_ms, r.vendor_ms / r.rm_ms);
+    fclose(f);
+}
+
 /* ---- the first part: batched Cholesky updates ------------------------ */
 
 static void part_chol(qru_context *ctx, int count, int reps, const char *md,
@@ -496,31 +689,38 @@ static void part_chol(qru_context *ctx, int count, int reps, const char *md,
 
 int main(int argc, char **argv)
 {
-    int reps = 7, count = 10000, lsq = 0;
+    int reps = 7, count = 10000, lsq = 0, quick = 0, counted = 0;
     const char *md = getenv("QRU_BENCH_MD");
     char mdpath[4096];
     const char *dir = NULL;
     for (int a = 1; a < argc; ++a) {
         if (!strcmp(argv[a], "-q"))
-            count = 1000;
+            quick = 1;
         else if (!strcmp(argv[a], "-P") && a + 1 < argc &&
-                 (!strcmp(argv[a + 1], "chol") || !strcmp(argv[a + 1], "lsq")))
-            lsq = !strcmp(argv[++a], "lsq");
-        else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+                 (!strcmp(argv[a + 1], "chol") ||
+                  !strcmp(argv[a + 1], "lsq") ||
+                  !strcmp(argv[a + 1], "rmrows"))) {
+            ++a;
+            lsq = !strcmp(argv[a], "lsq") ? 1 : !strcmp(argv[a], "rmrows") ? 2 : 0;
+        } else if (!strcmp(argv[a], "-r") && a + 1 < argc)
             reps = atoi(argv[++a]);
-        else if (!strcmp(argv[a], "-c") && a + 1 < argc)
+        else if (!strcmp(argv[a], "-c") && a + 1 < argc) {
             count = atoi(argv[++a]);
+            counted = 1;
+        }
         else if (!strcmp(argv[a], "-o") && a + 1 < argc)
             dir = argv[++a];
         else {
-            fprintf(stderr, "usage: bench_batch [-P chol|lsq] [-q] [-r REPS] "
-                            "[-c COUNT] [-o DIR]\n");
+            fprintf(stderr, "usage: bench_batch [-P chol|lsq|rmrows] [-q] "
+                            "[-r REPS] [-c COUNT] [-o DIR]\n");
             return 2;
         }
     }
+    if (!counted) /* the parts' own counts: rmrows 1000 (-q: 100) */
+        count = lsq == 2 ? (quick ? 100 : 1000) : quick ? 1000 : count;
     if (dir) {
         snprintf(mdpath, sizeof mdpath, "%s/bench_batch%s.md", dir,
-                 lsq ? "_lsq" : "");
+                 lsq == 1 ? "_lsq" : lsq == 2 ? "_rmrows" : "");
         md = mdpath;
     }
     if (reps < 1)
@@ -533,7 +733,9 @@ int main(int argc, char **argv)
     time_t tt = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
-    if (lsq)
+    if (lsq == 2)
+        part_rm(ctx, count, quick, reps, md, date);
+    else if (lsq)
         part_lsq(ctx, count, reps, md, date);
     else
         part_chol(ctx, count, reps, md, date);

@@ -1352,11 +1352,18 @@ QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, const qru_matrix *W,
                                   int sign, qru_matrix *L1, int *info);
 
-/** A batch of count Q-less least-squares factorisations of the same size
- *  (qru_lsq_batch_create()): for each problem i, R_i (m x m upper
- *  triangular), d_i = Q_i' b_i (m x r, Q_i not kept) and the residual
- *  sums of squares, in the context's memory.  Every problem has the same
- *  row count n (the batch adds the same number of rows to all). */
+/** A batch of count least-squares factorisations of the same size, in
+ *  the context's memory, in one of two forms (::qru_lsq_q, chosen at
+ *  creation: qru_lsq_batch_create_ex()):
+ *  - #QRU_Q_NONE (qru_lsq_batch_create()): for each problem i, R_i (m x m
+ *    upper triangular), d_i = Q_i' b_i (m x r, Q_i not kept) and the
+ *    residual sums of squares;
+ *  - #QRU_Q_THIN: Q1_i (n x m), R_i, d_i = Q1_i' b_i and the residuals
+ *    E_i = b_i - Q1_i d_i (n x r), as the single #QRU_Q_THIN form; rows
+ *    can also be removed (qru_lsq_batch_remove_rows()).
+ *  Rows are added to and removed from all problems at once; a problem
+ *  whose removal fails keeps its rows, so the row count is per problem
+ *  (qru_lsq_batch_rows()). */
 typedef struct qru_lsq_batch qru_lsq_batch;
 
 /** Q-less QR factorisations of a batch of least-squares problems.
@@ -1382,6 +1389,41 @@ typedef struct qru_lsq_batch qru_lsq_batch;
 QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
                                  const qru_matrix *b, qru_lsq_batch **fb);
 
+/** QR factorisations of a batch of least-squares problems in a chosen
+ *  form (opt->q): #QRU_Q_NONE as qru_lsq_batch_create(), or #QRU_Q_THIN,
+ *  which keeps every problem's Q1 and residuals.
+ *
+ *  MATLAB: `for i = 1:count, [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i), 0);
+ *  d(:,:,i) = Q1(:,:,i)'*b(:,:,i); E(:,:,i) = b(:,:,i) -
+ *  Q1(:,:,i)*d(:,:,i); end` (#QRU_Q_THIN)
+ *
+ *  #QRU_Q_THIN: each problem is factorised as qru_lsq_create() factorises
+ *  its #QRU_Q_THIN form (blocked Householder QR, Q1 formed backwards from
+ *  the reflectors; O(n m^2) work and a few calls a problem).
+ *
+ *  @param ctx context (1)
+ *  @param A   batch of count n x m pages, m >= 1 (2); its dtype is the
+ *             batch's
+ *  @param b   batch of count n x r pages, r >= 1 (3)
+ *  @param opt options (4): NULL for #QRU_Q_NONE; opt->q #QRU_Q_THIN (n >=
+ *             m) or #QRU_Q_NONE (#QRU_Q_FULL: -4), opt->nb the block size
+ *             of the thin factorisation, opt->row_capacity the rows
+ *             reserved for Q1 and E (0 or >= n; grown by half again when
+ *             rows are added beyond it), opt->col_capacity 0 or >= m (not
+ *             used), opt->adopt 0, opt->rank a ::qru_lsq_rank value (not
+ *             used: the batch solve and the row removal judge by their
+ *             own rules)
+ *  @param fb  receives the batch (5); destroy with qru_lsq_batch_destroy()
+ *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
+ *          #QRU_ERR_UNSUPPORTED).  With #QRU_OPTION_CHECK_FINITE A (2)
+ *          and b (3) are scanned.  #QRU_Q_THIN holds count (ncap (m + r)
+ *          + m (m + r)) elements (ncap the row capacity) and needs the
+ *          workspace of one qru_lsq_create(). */
+QRU_API int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
+                                    const qru_matrix *b,
+                                    const qru_lsq_options *opt,
+                                    qru_lsq_batch **fb);
+
 /** Adds p rows to every problem of a batch.
  *
  *  MATLAB: `for i = 1:count, A(:,:,i) = [A(:,:,i); U(:,:,i)];
@@ -1390,8 +1432,12 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *
  *  Each new row [u e] is rotated into [R d] by m Givens rotations (LAPACK
  *  dlartg's, c >= 0; a zero pivot and a nonzero u(j) swap), the rotated e
- *  adds its squares to the residual sums of squares.  The call does not
- *  wait for the device.
+ *  adds its squares to the residual sums of squares.  #QRU_Q_THIN: the
+ *  same rotations act on the columns of [Q1 0; 0 I] (Q1 gains the rows,
+ *  one pass over Q1 per 8 rows), and E gains the rows and the rotated
+ *  e's along the new columns (E1 = [E; 0] + X du, as qru_lsq_add_rows()
+ *  in the thin form); Q1 and E move to pages of a larger capacity where
+ *  the rows do not fit.  The call does not wait for the device.
  *
  *  @param fb the batch (1)
  *  @param U  batch of count p x m pages, p >= 1 (2)
@@ -1401,6 +1447,44 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *          scanned.  Workspace as qru_lsq_batch_create(). */
 QRU_API int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
                                    const qru_matrix *e);
+
+/** Removes the rows k+1 .. k+p of every problem of a #QRU_Q_THIN batch
+ *  (the same rows of each A and b).
+ *
+ *  MATLAB: `for i = 1:count, A(k+1:k+p,:,i) = []; b(k+1:k+p,:,i) = [];
+ *  end` (the factorisations of the new A and b).
+ *
+ *  Each problem runs the thin algorithm of qru_lsq_remove_rows() on its
+ *  own (on a GPU one work-group a problem): the removed rows are
+ *  completed against Q1 (Z = E_K - Q1 Qk', Qk = Q1(k+1:k+p, :), once
+ *  reorthogonalised; Z = Qz Rz by Gram-Schmidt, twice per column), judged
+ *  by the removals' rank rule of qru_lsq_remove_rows() (a pivot |Rz(j,j)|
+ *  not finite or <= 2 max(n, m) eps, else s = 1 / ||inv(Rz)||_F <= 2
+ *  max(n, m) eps at the smallest pivot), then p staggered sweeps of
+ *  Givens rotations on [Q1 Qz] (one pass over Q1 per 8 sweeps), [R d] and
+ *  E.  About 12 n m p flops a problem; the rows below k+p move up.  The
+ *  call waits for the device once, to read the problems' verdicts.
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
+ *              after the checks)
+ *  @param k    rows kept before the block (2): 0 <= k < n, n the fewest
+ *              rows of a problem
+ *  @param p    rows removed (3): 1 <= p <= n - k and n - p >= m
+ *  @param info host array of count ints or NULL (4): info[i] = 0, or j > 0
+ *              when problem i's removal fails the rank rule (j as the
+ *              status of qru_lsq_remove_rows()); not written when the call
+ *              returns a negative status
+ *  @return 0 when every problem lost the rows; -i; c > 0: c problems
+ *          refused the removal (their info[i] > 0, their factorisations
+ *          unchanged bit for bit and their row count kept; the others
+ *          updated); #QRU_ERR_NO_Q; or a library status (#QRU_ERR_ALLOC,
+ *          #QRU_ERR_DEVICE; then which problems were written is
+ *          unspecified).  count = 0 is a quick return after the checks.
+ *          Needs about count*(n p + (m + p) (m + r + 3 p) + 256 p)
+ *          elements of workspace, taken in parts of at most about 2^24
+ *          elements. */
+QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
+                                      int *info);
 
 /** Least-squares solutions of every problem of a batch.
  *
@@ -1428,7 +1512,8 @@ QRU_API int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X,
                                 int *info);
 
 /** Residual norms of every problem: rho(q + i*r) = ||b_i(:,q) - A_i
- *  x_i(:,q)||_2 (0-based q < r, i < count), from the sums of squares kept.
+ *  x_i(:,q)||_2 (0-based q < r, i < count), from the sums of squares kept
+ *  (#QRU_Q_THIN: the column norms of the residuals E_i).
  *
  *  MATLAB: `rho(:,i) = sqrt(sum((b(:,:,i) - A(:,:,i)*X(:,:,i)).^2, 1))'`
  *
@@ -1448,8 +1533,26 @@ QRU_API int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R);
  *  a library status. */
 QRU_API int qru_lsq_batch_get_d(const qru_lsq_batch *fb, qru_matrix *d);
 
+/** Copies every problem's Q1 into a caller's batch: `Q(1:n_i,:,i) =
+ *  Q1_i` (the rows below a problem's row count n_i are not written).
+ *  Arguments: fb (1: #QRU_Q_THIN), Q (2: count n x m pages, n the largest
+ *  row count, not overlapping the batch's storage).  @return 0, -i,
+ *  #QRU_ERR_NO_Q (#QRU_Q_NONE), or a library status. */
+QRU_API int qru_lsq_batch_get_q(const qru_lsq_batch *fb, qru_matrix *Q);
+
+/** Copies every problem's residuals E_i = b_i - A_i x_i into a caller's
+ *  batch: `E(1:n_i,:,i) = E_i` (as qru_lsq_batch_get_q()).
+ *  Arguments: fb (1: #QRU_Q_THIN), E (2: count n x r pages).  @return 0,
+ *  -i, #QRU_ERR_NO_Q (#QRU_Q_NONE), or a library status. */
+QRU_API int qru_lsq_batch_get_residuals(const qru_lsq_batch *fb,
+                                        qru_matrix *E);
+
 /** Frees a batch (NULL is allowed). */
 QRU_API void qru_lsq_batch_destroy(qru_lsq_batch *fb);
+
+/** The form of the batch (#QRU_Q_THIN or #QRU_Q_NONE), or -1 if fb is
+ *  NULL. */
+QRU_API int qru_lsq_batch_q_form(const qru_lsq_batch *fb);
 
 /** The number of problems, or -1 if fb is NULL. */
 QRU_API int qru_lsq_batch_count(const qru_lsq_batch *fb);
@@ -1457,8 +1560,9 @@ QRU_API int qru_lsq_batch_count(const qru_lsq_batch *fb);
 QRU_API int qru_lsq_batch_cols(const qru_lsq_batch *fb);
 /** The right-hand sides r of every problem, or -1 if fb is NULL. */
 QRU_API int qru_lsq_batch_nrhs(const qru_lsq_batch *fb);
-/** The rows n of problem i (0-based; the same for every problem), or -1
- *  if fb is NULL or i is out of range. */
+/** The rows n of problem i (0-based; the same for every problem unless
+ *  a removal failed for some), or -1 if fb is NULL or i is out of
+ *  range. */
 QRU_API int qru_lsq_batch_rows(const qru_lsq_batch *fb, int i);
 
 /** Cholesky factor of a matrix with a block of p rows and columns inserted

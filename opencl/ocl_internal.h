@@ -12,6 +12,8 @@
  *   opencl_kernels.c  the Householder, Givens, Cholesky and panel kernels
  *   opencl_batch.c    the batched ops (chol_update_batch, lsq_batch_add_rows,
  *                     lsq_batch_solve)
+ *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
+ *                     lsq_batch_remove_rows_q)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
  */
 #ifndef QRU_OCL_INTERNAL_H
@@ -59,6 +61,11 @@ extern const int qru_ocl_source_count;
     X(K_CHOL_UPDATE_BATCH, "qru_chol_update_batch") \
     X(K_LSQ_BATCH_ADD_ROWS, "qru_lsq_batch_add_rows") \
     X(K_LSQ_BATCH_SOLVE, "qru_lsq_batch_solve") \
+    X(K_LSQ_BATCH_ADD_ROWS_Q, "qru_lsq_batch_add_rows_q") \
+    X(K_LSQ_BATCH_RMQ_COMPLETE, "qru_lsq_batch_rmq_complete") \
+    X(K_LSQ_BATCH_RMQ_COMMIT, "qru_lsq_batch_rmq_commit") \
+    X(K_LSQ_BATCH_RMQ_ROTATE, "qru_lsq_batch_rmq_rotate") \
+    X(K_LSQ_BATCH_RMQ_DROP, "qru_lsq_batch_rmq_drop") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \

@@ -1,12 +1,23 @@
 /*
- * Batched Q-less least-squares factorisations (qru_lsq_batch_*): count
- * problems of the same m unknowns and r right-hand sides, each held as R
- * (m x m upper), d = Q' b (m x r) and the residual sums of squares rho2,
- * in the context's memory.  Creation is rows added to empty factorisations
- * (R = 0, d = 0, rho2 = 0) by the lsq_batch_add_rows op, the one
- * algorithm; the solve is the lsq_batch_solve op, its verdicts read back
- * in one host wait.  Written once for both precisions against the backend
- * table.
+ * Batched least-squares factorisations (qru_lsq_batch_*): count problems
+ * of the same m unknowns and r right-hand sides in one of two forms, in
+ * the context's memory:
+ *  - Q-less (QRU_Q_NONE): R (m x m upper), d = Q' b (m x r) and the
+ *    residual sums of squares rho2.  Creation is rows added to empty
+ *    factorisations (R = 0, d = 0, rho2 = 0) by the lsq_batch_add_rows
+ *    op, the one algorithm.
+ *  - thin (QRU_Q_THIN): Q1 (n x m), R, d = Q1' b and the residuals
+ *    E = b - Q1 d (n x r), Q1 and E in pages of ncap rows (the row
+ *    capacity, grown geometrically by added rows).  Creation is
+ *    qru_lsq_create's thin factorisation (qru_geqr_thin) page by page;
+ *    rows are added by lsq_batch_add_rows_q and removed by
+ *    lsq_batch_remove_rows_q (the thin removal of qru_lsq_remove_rows per
+ *    problem, each judged by the removals' rank rule).
+ * A problem whose removal fails keeps its rows, so the row counts are
+ * per problem (nr); every op call takes a run of problems with the same
+ * row count.  The solve is the lsq_batch_solve op, its verdicts (and the
+ * removal's) read back in one host wait.  Written once for both
+ * precisions against the backend table.
  */
 #include <limits.h>
 #include <math.h>
@@ -18,17 +29,102 @@ struct qru_lsq_batch {
     qru_context *ctx;
     qru_dtype dt;
     int m, r, count;
-    int n;         /* the rows of every problem (they all gain the same) */
+    int q;         /* QRU_Q_NONE or QRU_Q_THIN */
+    int n;         /* the largest row count of the problems */
+    int *nr;       /* the row count of each problem (count ints) */
+    int ncap;      /* thin: the rows of the pages of Q and E */
     qru_matrix *R; /* count m x m pages, strictly lower part zero */
     qru_matrix *D; /* count m x r pages */
-    qru_matrix *H; /* rho2: r x count, column b the problem b */
+    qru_matrix *H; /* Q-less: rho2, r x count, column b the problem b */
+    qru_matrix *Q; /* thin: count ncap x m pages (ld ncap), Q1 above */
+    qru_matrix *E; /* thin: count ncap x r pages (ld ncap), E above */
 };
+
+/* 1 if M shares an element with fb's storage. */
+static int lsq_batch_overlaps(const qru_lsq_batch *fb, const qru_matrix *M)
+{
+    return qru_batch_overlap(M, fb->R) || qru_batch_overlap(M, fb->D) ||
+           qru_batch_overlap(M, fb->H) ||
+           (fb->Q && qru_batch_overlap(M, fb->Q)) ||
+           (fb->E && qru_batch_overlap(M, fb->E));
+}
+
+/* The end of the run of problems from b with b's row count, at most
+ * part of them. */
+static int lsq_batch_run(const qru_lsq_batch *fb, int b, size_t part)
+{
+    int e = b + 1;
+    while (e < fb->count && fb->nr[e] == fb->nr[b] && (size_t)(e - b) < part)
+        ++e;
+    return e;
+}
+
+/* The smallest and largest row counts. */
+static void lsq_batch_nrange(const qru_lsq_batch *fb, int *lo, int *hi)
+{
+    *lo = *hi = fb->count > 0 ? fb->nr[0] : fb->n;
+    for (int i = 1; i < fb->count; ++i) {
+        *lo = fb->nr[i] < *lo ? fb->nr[i] : *lo;
+        *hi = fb->nr[i] > *hi ? fb->nr[i] : *hi;
+    }
+}
 
 /* The problems of one op call, and the workspace they need (elements). */
 static size_t batch_part(int m, int r, int count, size_t *work)
 {
     return qru_batch_part(qru_lsq_batch_local(m, r),
                           qru_lsq_batch_work(m, r), count, work);
+}
+
+/* The workspace of an op call that judges every problem: the count
+ * verdicts, then we elements of work. */
+static int lsq_batch_ws(const qru_lsq_batch *fb, size_t we, qru_ptr *dinfo,
+                        qru_ptr *work)
+{
+    size_t head = qru_chol_align((size_t)fb->count);
+    qru_ptr ws;
+    QRU_TRY(qru_ctx_workspace(fb->ctx,
+                              (head + we) * qru_dtype_size(fb->dt), &ws));
+    *dinfo = ws;
+    *work = qru_ptr_add(ws, head);
+    return 0;
+}
+
+/* The thin form's pages hold at least nmin rows: Q and E moved to pages
+ * of a larger capacity (by half again at least) where they do not. */
+static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
+{
+    if (nmin <= fb->ncap)
+        return 0;
+    qru_context *ctx = fb->ctx;
+    long long want = (long long)fb->ncap + fb->ncap / 2 + 16;
+    int ncap = want > nmin ? (want > INT_MAX ? INT_MAX : (int)want) : nmin;
+    qru_matrix *Q = NULL, *E = NULL;
+    int st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->m, ncap,
+                                     fb->count, 0, &Q);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->r, ncap,
+                                     fb->count, 0, &E);
+    for (int i = 0; !st && i < fb->count; ++i) {
+        st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->m,
+                            qru_mat_page(fb->Q, i), fb->ncap,
+                            qru_mat_page(Q, i), ncap);
+        if (!st)
+            st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->r,
+                                qru_mat_page(fb->E, i), fb->ncap,
+                                qru_mat_page(E, i), ncap);
+    }
+    if (st) {
+        qru_matrix_destroy(Q);
+        qru_matrix_destroy(E);
+        return st;
+    }
+    qru_matrix_destroy(fb->Q);
+    qru_matrix_destroy(fb->E);
+    fb->Q = Q;
+    fb->E = E;
+    fb->ncap = ncap;
+    return 0;
 }
 
 /* The rows of U and E added to every problem (checked arguments). */
@@ -40,8 +136,26 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
     if (count == 0 || p == 0)
         return 0;
     size_t we;
-    size_t part = batch_part(m, r, count, &we);
     qru_ptr work;
+    if (fb->q == QRU_Q_THIN) {
+        size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(fb->n, m, r, p),
+                                     count, &we);
+        QRU_TRY(lsq_batch_reserve(fb, fb->n + p));
+        QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
+        for (int b = 0, e; b < count; b = e) {
+            e = lsq_batch_run(fb, b, part);
+            QRU_TRY(ctx->ops->lsq_batch_add_rows_q(
+                ctx, fb->dt, m, r, fb->nr[b], p, e - b,
+                qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
+                qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
+                qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
+                qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
+                qru_mat_page(U, b), U->ld, U->stride, qru_mat_page(E, b),
+                E->ld, E->stride, work));
+        }
+        return 0;
+    }
+    size_t part = batch_part(m, r, count, &we);
     QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
     for (int b = 0; b < count; b += (int)part) {
         int cnt = count - b < (int)part ? count - b : (int)part;
@@ -77,9 +191,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
     if ((long long)fb->n + U->rows > INT_MAX)
         return qru_fail_arg(iu, "%s's %d rows would make n > INT_MAX",
                             un, U->rows);
-    if (fb->R && (qru_batch_overlap(U, fb->R) ||
-                  qru_batch_overlap(U, fb->D) ||
-                  qru_batch_overlap(U, fb->H)))
+    if (fb->R && lsq_batch_overlaps(fb, U))
         return qru_fail_arg(iu, "%s overlaps the factorisation's storage", un);
     QRU_TRY(qru_batch_check_finite(ctx, iu, U, 'A'));
     QRU_TRY(qru_arg_batch(ctx, ie, en, E, fb->dt));
@@ -93,9 +205,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
         return qru_fail_arg(ie, "%s has %d columns, but the problems have "
                                 "r = %d right-hand sides",
                             en, E->cols, fb->r);
-    if (fb->R && (qru_batch_overlap(E, fb->R) ||
-                  qru_batch_overlap(E, fb->D) ||
-                  qru_batch_overlap(E, fb->H)))
+    if (fb->R && lsq_batch_overlaps(fb, E))
         return qru_fail_arg(ie, "%s overlaps the factorisation's storage", en);
     QRU_TRY(qru_batch_check_finite(ctx, ie, E, 'A'));
     return 0;
@@ -108,11 +218,44 @@ void qru_lsq_batch_destroy(qru_lsq_batch *fb)
     qru_matrix_destroy(fb->R);
     qru_matrix_destroy(fb->D);
     qru_matrix_destroy(fb->H);
+    qru_matrix_destroy(fb->Q);
+    qru_matrix_destroy(fb->E);
+    free(fb->nr);
     free(fb);
 }
 
+/* The thin factorisations of A and b, page by page: A's page copied into
+ * Q's, b's into E's, then qru_geqr_thin as qru_lsq_create does. */
+static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
+                                 const qru_matrix *b, int nb_asked)
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int n = A->rows, m = fb->m, r = fb->r;
+    int nb = nb_asked ? nb_asked : qru_ctx_tuning(ctx, dt)->qr_nb;
+    if (nb > m)
+        nb = m;
+    size_t need = 0;
+    qru_ptr ws;
+    QRU_TRY(qru_geqr_thin_workspace(ctx, dt, n, m, r, nb, nb_asked, &need));
+    QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
+    for (int i = 0; i < fb->count; ++i) {
+        qru_ptr Qi = qru_mat_page(fb->Q, i), Ei = qru_mat_page(fb->E, i);
+        QRU_TRY(ctx->ops->copy(ctx, dt, n, m, qru_mat_page(A, i), A->ld, Qi,
+                               fb->ncap));
+        QRU_TRY(ctx->ops->copy(ctx, dt, n, r, qru_mat_page(b, i), b->ld, Ei,
+                               fb->ncap));
+        QRU_TRY(qru_geqr_thin(ctx, dt, n, m, Qi, fb->ncap,
+                              qru_mat_page(fb->R, i), fb->R->ld, Ei, fb->ncap,
+                              qru_mat_page(fb->D, i), fb->D->ld, r, nb,
+                              nb_asked, ws));
+    }
+    return 0;
+}
+
 static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
-                            const qru_matrix *b, qru_lsq_batch **out)
+                            const qru_matrix *b, const qru_lsq_options *opt,
+                            qru_lsq_batch **out)
 {
     qru_lsq_batch *fb = calloc(1, sizeof(*fb));
     if (!fb)
@@ -122,7 +265,15 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
     fb->m = A->cols;
     fb->r = b->cols;
     fb->count = A->count;
-    int m = fb->m, r = fb->r, count = fb->count, st;
+    fb->q = opt ? opt->q : QRU_Q_NONE;
+    int m = fb->m, r = fb->r, count = fb->count, st = 0;
+    fb->nr = malloc(sizeof(int) * (size_t)(count > 0 ? count : 1));
+    if (!fb->nr) {
+        free(fb);
+        return QRU_HOST_ALLOC_FAILED;
+    }
+    for (int i = 0; i < count; ++i)
+        fb->nr[i] = A->rows;
     st = qru_matrix_create_batch(ctx, fb->dt, m, m, m, count, 0, &fb->R);
     if (!st)
         st = qru_matrix_create_batch(ctx, fb->dt, m, r, m, count, 0, &fb->D);
@@ -138,8 +289,19 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
     if (!st)
         st = ctx->ops->laset(ctx, fb->dt, 'A', r, fb->H->cols, 0.0, 0.0,
                              fb->H->p, r);
-    if (!st)
+    if (fb->q == QRU_Q_THIN) {
+        fb->ncap = opt->row_capacity ? opt->row_capacity : A->rows;
+        if (!st)
+            st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, m, fb->ncap,
+                                         count, 0, &fb->Q);
+        if (!st)
+            st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, r, fb->ncap,
+                                         count, 0, &fb->E);
+        if (!st)
+            st = lsq_batch_factor_thin(fb, A, b, opt->nb);
+    } else if (!st) {
         st = lsq_batch_add(fb, A, b);
+    }
     if (st) {
         qru_lsq_batch_destroy(fb);
         return st;
@@ -149,21 +311,76 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
     return 0;
 }
 
+/* The checks of qru_lsq_batch_create_ex's options (argument 4) for A. */
+static int lsq_batch_opts_check(const qru_lsq_options *opt,
+                                const qru_matrix *A)
+{
+    if (opt->q == QRU_Q_FULL)
+        return qru_fail_arg(4, "opt->q = QRU_Q_FULL, but a batch holds "
+                               "QRU_Q_THIN or QRU_Q_NONE");
+    if (opt->q != QRU_Q_THIN && opt->q != QRU_Q_NONE)
+        return qru_fail_arg(4, "opt->q = %d is not a qru_lsq_q value "
+                               "(QRU_Q_THIN, QRU_Q_NONE)", opt->q);
+    if (opt->q == QRU_Q_THIN && A->rows < A->cols)
+        return qru_fail_arg(4, "opt->q = QRU_Q_THIN needs n >= m, but A's "
+                               "pages are %d x %d", A->rows, A->cols);
+    if (opt->nb < 0)
+        return qru_fail_arg(4, "opt->nb = %d, but nb must be >= 0", opt->nb);
+    if (opt->row_capacity != 0 && opt->row_capacity < A->rows)
+        return qru_fail_arg(4, "opt->row_capacity = %d, but it must be 0 or "
+                               ">= n = %d", opt->row_capacity, A->rows);
+    if (opt->col_capacity != 0 && opt->col_capacity < A->cols)
+        return qru_fail_arg(4, "opt->col_capacity = %d, but it must be 0 or "
+                               ">= m = %d", opt->col_capacity, A->cols);
+    if (opt->adopt != 0)
+        return qru_fail_arg(4, "opt->adopt = %d, but a batch adopts no "
+                               "buffers", opt->adopt);
+    if (opt->rank != QRU_RANK_REFUSE && opt->rank != QRU_RANK_ACCEPT)
+        return qru_fail_arg(4, "opt->rank = %d is not a qru_lsq_rank value "
+                               "(QRU_RANK_REFUSE, QRU_RANK_ACCEPT)",
+                            opt->rank);
+    return 0;
+}
+
+/* qru_lsq_batch_create (opt NULL, fb argument 4) and
+ * qru_lsq_batch_create_ex (fb argument 5). */
+static int lsq_batch_create_args(qru_context *ctx, const qru_matrix *A,
+                                 const qru_matrix *b,
+                                 const qru_lsq_options *opt, int ifb,
+                                 qru_lsq_batch **fb)
+{
+    QRU_TRY(qru_arg_batch(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE));
+    if (A->cols < 1)
+        return qru_fail_arg(2, "A has %d columns, but it needs m >= 1",
+                            A->cols);
+    QRU_TRY(qru_check_supports(ctx, A->dtype));
+    qru_lsq_batch tmp = {ctx,  A->dtype, A->cols, b ? b->cols : 1,
+                         A->count, QRU_Q_NONE, 0, NULL, 0, NULL, NULL,
+                         NULL, NULL, NULL};
+    QRU_TRY(lsq_batch_check_rows(&tmp, 2, A, 3, b, 0));
+    if (b->cols < 1)
+        return qru_fail_arg(3, "b has %d columns, but it needs r >= 1",
+                            b->cols);
+    if (ifb == 5 && opt)
+        QRU_TRY(lsq_batch_opts_check(opt, A));
+    if (!fb)
+        return qru_fail_arg(ifb, "fb is NULL");
+    return lsq_batch_create(ctx, A, b, opt, fb);
+}
+
 int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
                          const qru_matrix *b, qru_lsq_batch **fb)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG_BATCH(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
-    QRU_ARG(ctx, 2, A->cols >= 1, "A has %d columns, but it needs m >= 1",
-            A->cols);
-    QRU_CHECK(ctx, qru_check_supports(ctx, A->dtype));
-    qru_lsq_batch tmp = {ctx, A->dtype, A->cols, b ? b->cols : 1, A->count,
-                         0, NULL, NULL, NULL};
-    QRU_CHECK(ctx, lsq_batch_check_rows(&tmp, 2, A, 3, b, 0));
-    QRU_ARG(ctx, 3, b->cols >= 1, "b has %d columns, but it needs r >= 1",
-            b->cols);
-    QRU_ARG(ctx, 4, fb, "fb is NULL");
-    QRU_RET(ctx, lsq_batch_create(ctx, A, b, fb));
+    QRU_RET(ctx, lsq_batch_create_args(ctx, A, b, NULL, 4, fb));
+}
+
+int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
+                            const qru_matrix *b, const qru_lsq_options *opt,
+                            qru_lsq_batch **fb)
+{
+    QRU_ARG(NULL, 1, ctx, "ctx is NULL");
+    QRU_RET(ctx, lsq_batch_create_args(ctx, A, b, opt, 5, fb));
 }
 
 int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
@@ -173,9 +390,87 @@ int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
     qru_context *ctx = fb->ctx;
     QRU_CHECK(ctx, lsq_batch_check_rows(fb, 2, U, 3, e, 1));
     int st = lsq_batch_add(fb, U, e);
-    if (!st)
+    if (!st) {
         fb->n += U->rows;
+        for (int i = 0; i < fb->count; ++i)
+            fb->nr[i] += U->rows;
+    }
     QRU_RET(ctx, st);
+}
+
+/* The rows k .. k+p-1 removed from every thin problem (checked): one
+ * lsq_batch_remove_rows_q op a run of problems, the verdicts read back in
+ * one wait; the row counts of the problems that passed lose p. */
+static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, count = fb->count;
+    size_t we;
+    size_t part = qru_batch_part(0, qru_lsq_batch_q_rm_work(fb->n, m, r, p),
+                                 count, &we);
+    qru_ptr dinfo, work;
+    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
+    for (int b = 0, e; b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
+        QRU_TRY(ctx->ops->lsq_batch_remove_rows_q(
+            ctx, fb->dt, m, r, fb->nr[b], k, p, e - b,
+            qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
+            qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
+            qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
+            qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
+            qru_ptr_add(dinfo, (size_t)b), work));
+    }
+    int *v = malloc(sizeof(int) * (size_t)count);
+    if (!v)
+        return QRU_HOST_ALLOC_FAILED;
+    int first, col;
+    int failed = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v, &first,
+                                    &col);
+    if (failed >= 0) {
+        int nmax = 0;
+        for (int i = 0; i < count; ++i) {
+            if (v[i] == 0)
+                fb->nr[i] -= p;
+            nmax = fb->nr[i] > nmax ? fb->nr[i] : nmax;
+            if (info)
+                info[i] = v[i];
+        }
+        fb->n = nmax;
+    }
+    free(v);
+    if (failed <= 0)
+        return failed;
+    return qru_fail(failed, "%d of %d problems refused the removal (A1 "
+                            "numerically rank-deficient; the first: problem "
+                            "%d (0-based), at column %d); they are "
+                            "unchanged",
+                    failed, count, first, col);
+}
+
+int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p, int *info)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    int lo, hi;
+    lsq_batch_nrange(fb, &lo, &hi);
+    QRU_ARG(ctx, 2, k >= 0 && k < lo,
+            "k = %d, but 0 <= k < n = %d must hold (the fewest rows of a "
+            "problem)", k, lo);
+    QRU_ARG(ctx, 3, p >= 1, "p = %d, but p must be >= 1", p);
+    QRU_ARG(ctx, 3, p <= lo - k,
+            "p = %d, but k + p must be <= n = %d (k = %d; the fewest rows "
+            "of a problem)", p, lo, k);
+    QRU_ARG(ctx, 3, lo - p >= fb->m,
+            "p = %d, but n - p must stay >= m = %d (n = %d, the fewest rows "
+            "of a problem): A stays tall", p, fb->m, lo);
+    if (fb->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
+                                            "(QRU_Q_NONE): its rows cannot "
+                                            "be removed; create it with "
+                                            "opt->q = QRU_Q_THIN"));
+    if (fb->count == 0)
+        QRU_RET(ctx, 0);
+    QRU_RET(ctx, lsq_batch_remove(fb, k, p, info));
 }
 
 static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
@@ -186,17 +481,14 @@ static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
         return 0;
     size_t we;
     size_t part = batch_part(m, r, count, &we);
-    size_t head = qru_chol_align((size_t)count);
-    qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, (head + we) * qru_dtype_size(fb->dt),
-                              &ws));
-    qru_ptr dinfo = ws, work = qru_ptr_add(ws, head);
-    for (int b = 0; b < count; b += (int)part) {
-        int cnt = count - b < (int)part ? count - b : (int)part;
+    qru_ptr dinfo, work;
+    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
+    for (int b = 0, e; b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
         QRU_TRY(ctx->ops->lsq_batch_solve(
-            ctx, fb->dt, m, r, fb->n, cnt, qru_mat_page(fb->R, b), fb->R->ld,
-            fb->R->stride, qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
-            qru_mat_page(X, b), X->ld, X->stride,
+            ctx, fb->dt, m, r, fb->nr[b], e - b, qru_mat_page(fb->R, b),
+            fb->R->ld, fb->R->stride, qru_mat_page(fb->D, b), fb->D->ld,
+            fb->D->stride, qru_mat_page(X, b), X->ld, X->stride,
             qru_ptr_add(dinfo, (size_t)b), work));
     }
     int first, col;
@@ -221,9 +513,7 @@ int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
     QRU_ARG(ctx, 2, X->rows == fb->m && X->cols == fb->r,
             "X's pages are %d x %d, but they must be m x r = %d x %d",
             X->rows, X->cols, fb->m, fb->r);
-    QRU_ARG(ctx, 2,
-            !qru_batch_overlap(X, fb->R) && !qru_batch_overlap(X, fb->D) &&
-                !qru_batch_overlap(X, fb->H),
+    QRU_ARG(ctx, 2, !lsq_batch_overlaps(fb, X),
             "X overlaps the factorisation's storage");
     QRU_RET(ctx, lsq_batch_solve(fb, X, info));
 }
@@ -235,6 +525,16 @@ int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb, double *rho)
     QRU_ARG(ctx, 2, rho || fb->count == 0, "rho is NULL");
     if (fb->count == 0)
         QRU_RET(ctx, 0);
+    if (fb->q == QRU_Q_THIN) { /* the column norms of E, a run at a time */
+        for (int b = 0, e; b < fb->count; b = e) {
+            e = lsq_batch_run(fb, b, (size_t)INT_MAX / (size_t)fb->r);
+            QRU_CHECK(ctx, ctx->ops->col_norms(
+                               ctx, fb->dt, fb->nr[b], fb->r * (e - b),
+                               qru_mat_page(fb->E, b), fb->ncap,
+                               rho + (size_t)b * (size_t)fb->r));
+        }
+        QRU_RET(ctx, 0);
+    }
     int cnt = fb->count * fb->r;
     QRU_CHECK(ctx, qru_chol_read_row(ctx, fb->dt, cnt, fb->H->p, 1, rho));
     for (int i = 0; i < cnt; ++i)
@@ -243,41 +543,63 @@ int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb, double *rho)
 }
 
 /* A page-by-page copy of the storage S into the caller's batch M
- * (argument 2, called name). */
+ * (argument 2, called name), rows rows of S's pages (0: S's rows; -1:
+ * each problem's row count, M's pages of the largest). */
 static int lsq_batch_get(const qru_lsq_batch *fb, const qru_matrix *S,
-                         qru_matrix *M, const char *name)
+                         qru_matrix *M, const char *name, int rows)
 {
     qru_context *ctx = fb->ctx;
+    int mr = rows < 0 ? fb->n : S->rows;
     QRU_TRY(qru_arg_batch(ctx, 2, name, M, fb->dt));
     if (M->count != fb->count)
         return qru_fail_arg(2, "%s is a batch of %d matrices, but the "
                                "factorisations are %d",
                             name, M->count, fb->count);
-    if (M->rows != S->rows || M->cols != S->cols)
+    if (M->rows != mr || M->cols != S->cols)
         return qru_fail_arg(2, "%s's pages are %d x %d, but they must be "
                                "%d x %d",
-                            name, M->rows, M->cols, S->rows, S->cols);
-    if (qru_batch_overlap(M, fb->R) || qru_batch_overlap(M, fb->D) ||
-        qru_batch_overlap(M, fb->H))
+                            name, M->rows, M->cols, mr, S->cols);
+    if (lsq_batch_overlaps(fb, M))
         return qru_fail_arg(2, "%s overlaps the factorisation's storage",
                             name);
     for (int i = 0; i < fb->count; ++i)
-        QRU_TRY(ctx->ops->copy(ctx, fb->dt, S->rows, S->cols,
-                               qru_mat_page(S, i), S->ld, qru_mat_page(M, i),
-                               M->ld));
+        QRU_TRY(ctx->ops->copy(ctx, fb->dt, rows < 0 ? fb->nr[i] : S->rows,
+                               S->cols, qru_mat_page(S, i), S->ld,
+                               qru_mat_page(M, i), M->ld));
     return 0;
 }
 
 int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
-    QRU_RET(fb->ctx, lsq_batch_get(fb, fb->R, R, "R"));
+    QRU_RET(fb->ctx, lsq_batch_get(fb, fb->R, R, "R", 0));
 }
 
 int qru_lsq_batch_get_d(const qru_lsq_batch *fb, qru_matrix *d)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
-    QRU_RET(fb->ctx, lsq_batch_get(fb, fb->D, d, "d"));
+    QRU_RET(fb->ctx, lsq_batch_get(fb, fb->D, d, "d", 0));
+}
+
+/* lsq_batch_get of the thin form's Q (q) or E: QRU_ERR_NO_Q without. */
+static int lsq_batch_get_thin(const qru_lsq_batch *fb, int q, qru_matrix *M)
+{
+    if (fb->q == QRU_Q_NONE)
+        return qru_fail(QRU_ERR_NO_Q, "the batch is Q-less (QRU_Q_NONE): "
+                                      "it holds no %s", q ? "Q" : "E");
+    return lsq_batch_get(fb, q ? fb->Q : fb->E, M, q ? "Q" : "E", -1);
+}
+
+int qru_lsq_batch_get_q(const qru_lsq_batch *fb, qru_matrix *Q)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    QRU_RET(fb->ctx, lsq_batch_get_thin(fb, 1, Q));
+}
+
+int qru_lsq_batch_get_residuals(const qru_lsq_batch *fb, qru_matrix *E)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    QRU_RET(fb->ctx, lsq_batch_get_thin(fb, 0, E));
 }
 
 int qru_lsq_batch_count(const qru_lsq_batch *fb)
@@ -295,7 +617,12 @@ int qru_lsq_batch_nrhs(const qru_lsq_batch *fb)
     return fb ? fb->r : -1;
 }
 
+int qru_lsq_batch_q_form(const qru_lsq_batch *fb)
+{
+    return fb ? fb->q : -1;
+}
+
 int qru_lsq_batch_rows(const qru_lsq_batch *fb, int i)
 {
-    return fb && i >= 0 && i < fb->count ? fb->n : -1;
+    return fb && i >= 0 && i < fb->count ? fb->nr[i] : -1;
 }

@@ -285,6 +285,55 @@ static int plan_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                    ec * (em * em + 2.0 * em * er + ep * (em + er) + er), 0,
                    ep * em);
 }
+/* the thin-form batched row additions: p m rotations of [R d] a problem
+ * and of Q1's rows (n + p of them); R, d read and written once, Q1 and E
+ * once per block of 8 rows */
+static int plan_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
+                                     int r, int n, int p, int count,
+                                     qru_ptr R, int ldr, size_t sR,
+                                     qru_ptr D, int ldd, size_t sD,
+                                     qru_ptr Q, int ldq, size_t sQ,
+                                     qru_ptr E, int lde, size_t sE,
+                                     qru_ptr U, int ldu, size_t sU,
+                                     qru_ptr F, int ldf, size_t sF,
+                                     qru_ptr work)
+{
+    (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
+        (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde, (void)sE, (void)U,
+        (void)ldu, (void)sU, (void)F, (void)ldf, (void)sF, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count);
+    double en = dd(n) + ep, passes = ceil(ep / 8.0);
+    return plan_op(ctx, QRU_OP_lsq_batch_add_rows_q, PK_KERNEL,
+                   6.0 * ep * em * (em / 2.0 + er + en) * ec,
+                   ec * (em * em + 2.0 * em * er + ep * (em + er) +
+                         2.0 * passes * en * (em + er)),
+                   0, ep * em);
+}
+/* the thin-form batched row removals: three passes over Q1 for Z and its
+ * reorthogonalisation (6 n m p flops), the Gram-Schmidt of Z (4 n p^2),
+ * the sweeps on [Q1 Qz] (6 n m p, one pass per block of 8 sweeps) and
+ * on [R d] (6 m p (m + r)), the drop of the rows K */
+static int plan_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt,
+                                        int m, int r, int n, int k, int p,
+                                        int count, qru_ptr R, int ldr,
+                                        size_t sR, qru_ptr D, int ldd,
+                                        size_t sD, qru_ptr Q, int ldq,
+                                        size_t sQ, qru_ptr E, int lde,
+                                        size_t sE, qru_ptr info,
+                                        qru_ptr work)
+{
+    (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
+        (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde, (void)sE,
+        (void)info, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count), en = dd(n);
+    double passes = 3.0 + ceil(ep / 8.0) + 2.0 * dd(n - k - p) / en;
+    return plan_op(ctx, QRU_OP_lsq_batch_remove_rows_q, PK_KERNEL,
+                   ec * (12.0 * en * em * ep + 4.0 * en * ep * ep +
+                         6.0 * em * ep * (em + er) + 4.0 * en * ep * er),
+                   ec * (passes * en * em + 4.0 * en * er + 3.0 * en * ep +
+                         em * em + 2.0 * em * er),
+                   0, ep * (em + 2.0 * ep + 3.0 * em));
+}
 /* the batched back substitutions: the column norms, then m r (m + 1)
  * flops a problem; R and d read, X written */
 static int plan_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,

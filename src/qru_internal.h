@@ -485,6 +485,36 @@ static inline size_t qru_lsq_batch_work(int m, int r)
     return (size_t)m * (size_t)r + (size_t)m + (size_t)r;
 }
 
+/* The thin-form batched ops (kernels/qru_batch_q.cl): the work a problem
+ * of lsq_batch_add_rows_q needs (the rotations' c and s, 2 p m, the
+ * rotated right-hand-side rows, p r, and the row in flight, m + r) and
+ * of lsq_batch_remove_rows_q (QK p x (m+p), the sweeps' c and s
+ * 2 p (m+p), Z = [Qz] n x p, the partial sums of Q1' Z (m + the largest
+ * work-group, QRU_BQ_WG, times p), Q1' Z m x p, Rz and its inverse 2 p p,
+ * dz p r, the columns of [R d; 0 dz] (m+p) (m+r)); the work-group of
+ * both (a power of two, 32 .. QRU_BQ_WG = 256, by the rows). */
+#define QRU_BQ_WG 256
+static inline size_t qru_lsq_batch_q_add_work(int n, int m, int r, int p)
+{
+    return 2 * (size_t)p * (size_t)m + (size_t)p * (size_t)r + (size_t)m +
+           (size_t)r + (size_t)n + (size_t)p;
+}
+static inline size_t qru_lsq_batch_q_rm_work(int n, int m, int r, int p)
+{
+    size_t mp = (size_t)m + (size_t)p;
+    return 3 * (size_t)p * mp + (size_t)n * (size_t)p +
+           ((size_t)m + QRU_BQ_WG) * (size_t)p + (size_t)m * (size_t)p +
+           2 * (size_t)p * (size_t)p + (size_t)p * (size_t)r +
+           mp * ((size_t)m + (size_t)r);
+}
+static inline int qru_lsq_batch_q_wg(int n)
+{
+    int w = 32;
+    while (w < n && w < QRU_BQ_WG)
+        w *= 2;
+    return w;
+}
+
 /* The work-items a problem of the GPU kernels of the batched ops (a power
  * of two up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's
  * chol_batch_wg, or by the size n (the order; m + r or m for the

@@ -212,6 +212,47 @@
      * written for every problem.  work as for lsq_batch_add_rows.  X \
      * overlaps none of R, D.  m >= 1, r >= 1, n >= 0, count >= 0. */ \
     QRU_OP(lsq_batch_solve, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx, size_t sX, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, count, R, ldr, sR, D, ldd, sD, X, ldx, sX, info, work), REQ, ASYNC) \
+    /* Rows added to count independent thin-form least-squares \
+     * factorisations (qru_lsq_batch_add_rows of a QRU_Q_THIN batch): \
+     * problem b holds R_b, d_b as in lsq_batch_add_rows, Q1_b = Q + b sQ \
+     * (n x m, ldq >= n + p) and the residuals E_b = E + b sE (n x r, \
+     * lde >= n + p).  The rows [u e] of U + b sU (p x m, ldu) and \
+     * F + b sF (p x r, ldf) are rotated into [R d] exactly as in \
+     * lsq_batch_add_rows (dlartg's rotations, row by row, j = 0..m-1), \
+     * and each rotation (i, j) with its c, s also acts on the pair \
+     * (Q(:,j), x_i), Q(:,j) := c Q(:,j) + s x_i, x_i := c x_i - s Q(:,j), \
+     * where x_i (n + p rows) starts as the unit vector of row n + i and \
+     * Q's rows n .. n+p-1 start as zeros; then, with du_i the rotated \
+     * e-part of row i, E := [E; 0] + sum_i x_i du_i (rows n .. n+p-1 of \
+     * Q and E written).  The residual sums of squares are not kept (E \
+     * holds them).  U and F overlap none of R, D, Q, E.  work: count * \
+     * qru_lsq_batch_q_add_work(n, m, r, p) elements (qru_internal.h). \
+     * m >= 1, r >= 1, n >= 0, p >= 0, count >= 0. */ \
+    QRU_OP(lsq_batch_add_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr U, int ldu, size_t sU, qru_ptr F, int ldf, size_t sF, qru_ptr work), (ctx, dt, m, r, n, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, U, ldu, sU, F, ldf, sF, work), REQ, ASYNC) \
+    /* The rows k .. k+p-1 removed from count thin-form factorisations \
+     * (qru_lsq_batch_remove_rows; R_b, d_b, Q1_b, E_b as in \
+     * lsq_batch_add_rows_q, n rows each), the thin algorithm of \
+     * qru_lsq_remove_rows per problem: Qk = Q1(K, :), Z = E_K - Q1 Qk' \
+     * once reorthogonalised (Z -= Q1 (Q1' Z)), Z = Qz Rz by modified \
+     * Gram-Schmidt run twice per column (Rz p x p upper, diagonal >= 0), \
+     * judged by the removals' rank rule with tol = 2 max(n, m) eps: \
+     * the first j (1-based) with Rz(j,j) not finite or <= tol, else, \
+     * where s = 1 / ||inv(Rz)||_F (0 when not finite) is not > tol, the \
+     * position of the first smallest pivot.  A problem that fails gets \
+     * info[b] = j and its pages are not written.  Otherwise info[b] = 0, \
+     * dz = Qz' E, E := E - Qz dz, and the staggered sweeps that turn \
+     * [Qk Rz'] (p x (m + p)) into [D 0] (sweep q zeroes the entries \
+     * m+q .. q+1 of row q by rotations of the column pairs (j-1, j), from \
+     * the right) are applied to the columns of [Q1 Qz] and to the rows \
+     * of [R d; 0 dz]; R1 (exact zeros below the diagonal) and d1 are \
+     * their rows p .. m+p-1, Q1 := columns p .. m+p-1 and E without the \
+     * rows K (rows k+p .. n-1 move up by p; the rows n-p .. n-1 of the \
+     * pages are left unspecified).  info: count elements of type dt \
+     * in device memory (integer values), written for every problem. \
+     * work: count * qru_lsq_batch_q_rm_work(n, m, r, p) elements. \
+     * m >= 1, r >= 1, 0 <= k, 1 <= p, k + p <= n, n - p >= m, \
+     * count >= 0. */ \
+    QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, work), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

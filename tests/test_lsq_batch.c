@@ -496,6 +496,443 @@ START_TEST(test_lsq_batch_args)
 }
 END_TEST
 
+/* ---- the thin form (QRU_Q_THIN): Q1 kept, rows removed ------------- */
+
+/* The count pages of a batch of rows x cols (created for the copy, ld
+ * rows) as one host array, page i at i rows cols. */
+static void *batch_host(qru_dtype dt, int rows, int cols, int count,
+                        int (*get)(const qru_lsq_batch *, qru_matrix *),
+                        const qru_lsq_batch *fb)
+{
+    qru_matrix *M = NULL;
+    int ld = rows > 1 ? rows : 1;
+    ck_assert_int_eq(
+        qru_matrix_create_batch(ctx, dt, rows, cols, ld, count, 0, &M), 0);
+    size_t bytes = qru_test_elsize(dt) * (size_t)ld * cols * count + 8;
+    void *h = malloc(bytes);
+    memset(h, 0, bytes);
+    /* rows a problem does not hold stay as set here */
+    ck_assert_int_eq(qru_matrix_upload(M, h, ld), 0);
+    ck_assert_int_eq(get(fb, M), 0);
+    ck_assert_int_eq(qru_matrix_download(M, h, ld), 0);
+    qru_matrix_destroy(M);
+    return h;
+}
+
+/* Every stored number of a thin batch, for bit-for-bit comparisons. */
+typedef struct qstate {
+    state s;
+    void *Q, *E;
+    size_t bytes_q, bytes_e;
+    int *nr;
+} qstate;
+
+static qstate get_qstate(qru_lsq_batch *fb, qru_dtype dt)
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb),
+        cnt = qru_lsq_batch_count(fb), n = 0;
+    qstate q;
+    q.nr = malloc(sizeof(int) * (size_t)(cnt + 1));
+    for (int i = 0; i < cnt; ++i) {
+        q.nr[i] = qru_lsq_batch_rows(fb, i);
+        n = q.nr[i] > n ? q.nr[i] : n;
+    }
+    q.s = get_state(fb, dt);
+    q.Q = batch_host(dt, n, m, cnt, qru_lsq_batch_get_q, fb);
+    q.E = batch_host(dt, n, r, cnt, qru_lsq_batch_get_residuals, fb);
+    q.bytes_q = qru_test_elsize(dt) * (size_t)n * m;
+    q.bytes_e = qru_test_elsize(dt) * (size_t)n * r;
+    return q;
+}
+
+/* Problem i of a and b alike, bit for bit. */
+static int same_problem(const qstate *a, const qstate *b, int i, int m,
+                        int r, qru_dtype dt)
+{
+    size_t es = qru_test_elsize(dt);
+    return a->nr[i] == b->nr[i] &&
+           !memcmp((char *)a->s.R + i * es * m * m,
+                   (char *)b->s.R + i * es * m * m, es * m * m) &&
+           !memcmp((char *)a->s.d + i * es * m * r,
+                   (char *)b->s.d + i * es * m * r, es * m * r) &&
+           !memcmp(a->s.rho + (size_t)i * r, b->s.rho + (size_t)i * r,
+                   sizeof(double) * r) &&
+           a->bytes_q == b->bytes_q &&
+           !memcmp((char *)a->Q + i * a->bytes_q,
+                   (char *)b->Q + i * b->bytes_q, a->bytes_q) &&
+           !memcmp((char *)a->E + i * a->bytes_e,
+                   (char *)b->E + i * b->bytes_e, a->bytes_e);
+}
+
+static void free_qstate(qstate *q)
+{
+    free_state(&q->s);
+    free(q->Q);
+    free(q->E);
+    free(q->nr);
+}
+
+/* The rows k .. k+p-1 of the N x cols array S dropped (a new array). */
+static void *drop_rows(qru_dtype dt, const void *S, int N, int cols, int k,
+                       int p)
+{
+    int N1 = N - p;
+    void *T1 = qru_test_alloc(dt, N1 > 0 ? N1 : 1, cols, N1 > 0 ? N1 : 1);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0, o = 0; i < N; ++i)
+            if (i < k || i >= k + p)
+                qru_test_set(dt, T1, N1, o++, j, qru_test_get(dt, S, N, i, j));
+    return T1;
+}
+
+typedef struct qcase {
+    qru_dtype dt;
+    int count, m, n, r;
+    int pa;     /* rows added after the creation (0: none) */
+    int k, p;   /* the rows removed, from the n + pa rows */
+    int pad;    /* padded pages of the inputs */
+    int defect; /* problem 'defect' (if < count) keeps column 0 only in
+                   the removed rows: its removal is refused */
+    int cap;    /* opt->row_capacity */
+} qcase;
+
+/* A thin batch created, grown by pa rows, then the rows k .. k+p-1
+ * removed; every problem against its updated A1, b1: ||A1 - Q1 R1||,
+ * ||I - Q1'Q1||, R1 triangular, d1 = Q1'b1, E1 = b1 - Q1 d1, and the
+ * solutions and residual norms against LAPACKE; the defect problem
+ * refused and bit for bit as before. */
+static void run_qcase(const qcase *c, unsigned *seed)
+{
+    qru_dtype dt = c->dt;
+    int cnt = c->count, m = c->m, r = c->r, n = c->n, pa = c->pa;
+    int N0 = n + pa, N1 = N0 - c->p, nu = pa > 0 ? 1 : 0;
+    bimg A = bimg_new(dt, n, m, cnt, c->pad), b = bimg_new(dt, n, r, cnt, 0);
+    bimg U = bimg_new(dt, pa, m, cnt, c->pad),
+         E = bimg_new(dt, pa, r, cnt, 0);
+    bimg_rand(&A, seed);
+    bimg_rand(&b, seed);
+    bimg_rand(&U, seed);
+    bimg_rand(&E, seed);
+    if (c->defect < cnt)
+        for (int i = 0; i < N0; ++i)
+            if (i < c->k || i >= c->k + c->p) {
+                if (i < n)
+                    qru_test_set(dt, bimg_page(&A, c->defect), A.ld, i, 0, 0);
+                else
+                    qru_test_set(dt, bimg_page(&U, c->defect), U.ld, i - n,
+                                 0, 0);
+            }
+    bimg_upload(&A);
+    bimg_upload(&b);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_THIN;
+    opt.row_capacity = c->cap;
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), 0);
+    ck_assert_int_eq(qru_lsq_batch_q_form(fb), QRU_Q_THIN);
+    if (pa > 0) {
+        bimg_upload(&U);
+        bimg_upload(&E);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), 0);
+    }
+    qstate before = get_qstate(fb, dt);
+    int *info = malloc(sizeof(int) * (cnt + 1));
+    int st = qru_lsq_batch_remove_rows(fb, c->k, c->p, info);
+    ck_assert_int_eq(st, c->defect < cnt ? 1 : 0);
+    bimg X = bimg_new(dt, m, r, cnt, 0);
+    bimg_upload(&X);
+    int *sinfo = malloc(sizeof(int) * (cnt + 1));
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, X.B, sinfo), 0);
+    void *Xh = qru_test_download(X.flat);
+    qstate after = get_qstate(fb, dt);
+    size_t es = qru_test_elsize(dt);
+    int nq = c->defect < cnt ? N0 : N1; /* the rows of the Q pages */
+    for (int i = 0; i < cnt; ++i) {
+        if (i == c->defect) {
+            ck_assert_msg(info[i] > 0, "problem %d: info %d", i, info[i]);
+            ck_assert_int_eq(qru_lsq_batch_rows(fb, i), N0);
+            ck_assert(same_problem(&before, &after, i, m, r, dt));
+            continue;
+        }
+        ck_assert_msg(info[i] == 0, "problem %d: info %d", i, info[i]);
+        ck_assert_int_eq(qru_lsq_batch_rows(fb, i), N1);
+        void *S = stack(dt, &A, &U, nu, i, N0, m);
+        void *Sb = stack(dt, &b, &E, nu, i, N0, r);
+        void *A1 = drop_rows(dt, S, N0, m, c->k, c->p);
+        void *b1 = drop_rows(dt, Sb, N0, r, c->k, c->p);
+        const void *Qp = (const char *)after.Q + i * after.bytes_q;
+        const void *Ep = (const char *)after.E + i * after.bytes_e;
+        const void *Rp = (const char *)after.s.R + i * es * m * m;
+        const void *dp = (const char *)after.s.d + i * es * m * r;
+        double be = qru_test_backward_error_econ(dt, N1, m, A1, N1, Qp, nq,
+                                                 Rp, m);
+        double oe = qru_test_orth_error_cols(dt, N1, m, Qp, nq);
+        ck_assert_msg(be < THR && oe < THR,
+                      "problem %d (n %d m %d k %d p %d): ||A1 - Q1 R1|| %g, "
+                      "||I - Q1'Q1|| %g",
+                      i, N0, m, c->k, c->p, be, oe);
+        ck_assert(qru_test_lower_max(dt, m, m, Rp, m) == 0.0);
+        /* d1 = Q1' b1 and E1 = b1 - Q1 d1, scaled by ||b1|| N1 eps */
+        double b2 = 0, de2 = 0, ee2 = 0;
+        for (int q = 0; q < r; ++q) {
+            for (int t = 0; t < N1; ++t) {
+                double v = qru_test_get(dt, b1, N1, t, q);
+                b2 += v * v;
+            }
+            for (int j = 0; j < m; ++j) {
+                double s = 0;
+                for (int t = 0; t < N1; ++t)
+                    s += qru_test_get(dt, Qp, nq, t, j) *
+                         qru_test_get(dt, b1, N1, t, q);
+                s -= qru_test_get(dt, dp, m, j, q);
+                de2 += s * s;
+            }
+            for (int t = 0; t < N1; ++t) {
+                double s = qru_test_get(dt, b1, N1, t, q) -
+                           qru_test_get(dt, Ep, nq, t, q);
+                for (int j = 0; j < m; ++j)
+                    s -= qru_test_get(dt, Qp, nq, t, j) *
+                         qru_test_get(dt, dp, m, j, q);
+                ee2 += s * s;
+            }
+        }
+        double sc = sqrt(b2) * N1 * qru_test_eps(dt);
+        ck_assert_msg(sqrt(de2) < THR * sc && sqrt(ee2) < THR * sc,
+                      "problem %d: d error %g, E error %g", i,
+                      sqrt(de2) / sc, sqrt(ee2) / sc);
+        ck_assert_int_eq(sinfo[i], 0);
+        double xe, re;
+        qru_test_lsq_errors(dt, N1, m, r, A1, N1, b1, N1,
+                            (char *)Xh + (size_t)i * X.stride * es, X.ld,
+                            after.s.rho + (size_t)i * r, &xe, &re);
+        ck_assert_msg(xe < THR && re < THR,
+                      "problem %d (m %d N %d): x error %g, residual error %g",
+                      i, m, N1, xe, re);
+        free(S);
+        free(Sb);
+        free(A1);
+        free(b1);
+    }
+    free_qstate(&before);
+    free_qstate(&after);
+    free(info);
+    free(sinfo);
+    free(Xh);
+    qru_lsq_batch_destroy(fb);
+    bimg_free(&X);
+    bimg_free(&A);
+    bimg_free(&b);
+    bimg_free(&U);
+    bimg_free(&E);
+}
+
+/* Sizes around the work-group (32 .. 256 rows) and the blocks of 8
+ * sweeps or rows a pass carries; k at the start, in the middle and at
+ * the end; p = 1 and p > 1. */
+START_TEST(test_lsq_batch_q_grid)
+{
+    unsigned seed = 4321u + (unsigned)_i;
+    static const int NS[4] = {31, 33, 64, 257};
+    static const int PS[5] = {1, 3, 8, 9, 17};
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        int n = NS[_i];
+        for (int a = 0; a < 5; ++a) {
+            int p = PS[a];
+            int m = (a * 7 + _i * 3) % (n / 2 > 12 ? 12 : n / 2) + 1;
+            if (n - p < m)
+                continue;
+            int ks[3] = {0, (n - p) / 2, n - p};
+            for (int kk = 0; kk < 3; ++kk) {
+                qcase c = {dt, 3, m, n, 1 + (a + kk) % 2, 0, ks[kk], p,
+                           (a + kk) % 2, 1 << 30, 0};
+                run_qcase(&c, &seed);
+            }
+        }
+    }
+}
+END_TEST
+
+/* Rows added first (within and beyond the row capacity), larger counts
+ * and m, and a refused removal among good ones. */
+START_TEST(test_lsq_batch_q_cases)
+{
+    unsigned seed = 77u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        qcase cs[] = {
+            {dt, 1, 1, 1, 1, 2, 1, 2, 0, 1 << 30, 0},
+            {dt, 4, 5, 20, 2, 3, 10, 4, 1, 1 << 30, 0},
+            {dt, 4, 5, 20, 2, 3, 21, 2, 0, 1 << 30, 40},
+            {dt, 4, 5, 20, 1, 9, 0, 1, 1, 1 << 30, 0},
+            {dt, 20, 12, 40, 2, 0, 7, 5, 0, 1 << 30, 0},
+            {dt, 5, 33, 70, 1, 1, 30, 5, 0, 2, 0},
+            {dt, 5, 8, 30, 2, 2, 0, 3, 1, 0, 0},
+            {dt, 5, 8, 30, 1, 0, 29, 1, 0, 4, 0},
+            {dt, 3, 20, 300, 1, 0, 100, 5, 0, 1, 0},
+        };
+        for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
+            run_qcase(&cs[k], &seed);
+    }
+}
+END_TEST
+
+/* Non-finite data: the scans of create_ex and add_rows with the check on
+ * (-i, the batch bit for bit); without it a NaN row added to one problem
+ * makes its removal fail (bit for bit) and the others pass. */
+START_TEST(test_lsq_batch_q_nonfinite)
+{
+    unsigned seed = 17u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        int cnt = 4, m = 3, n = 10, r = 1;
+        bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+        bimg U = bimg_new(dt, 1, m, cnt, 0), E = bimg_new(dt, 1, r, cnt, 0);
+        bimg_rand(&A, &seed);
+        bimg_rand(&b, &seed);
+        bimg_rand(&U, &seed);
+        bimg_rand(&E, &seed);
+        qru_test_set(dt, bimg_page(&U, 1), U.ld, 0, 2, NAN);
+        bimg_upload(&A);
+        bimg_upload(&b);
+        bimg_upload(&U);
+        bimg_upload(&E);
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = QRU_Q_THIN;
+        qru_lsq_batch *fb = NULL, *f2 = NULL;
+        ck_assert_int_eq(
+            qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1), 0);
+        ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, U.B, E.B, &opt, &f2),
+                         -2);
+        ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb),
+                         0);
+        qstate s0 = get_qstate(fb, dt);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), -2);
+        qstate s1 = get_qstate(fb, dt);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert(same_problem(&s0, &s1, i, m, r, dt));
+        ck_assert_int_eq(
+            qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), 0);
+        qstate s2 = get_qstate(fb, dt);
+        int info[4];
+        ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, 2, 2, info), 1);
+        qstate s3 = get_qstate(fb, dt);
+        for (int i = 0; i < cnt; ++i) {
+            ck_assert_int_eq(info[i] > 0, i == 1);
+            ck_assert_int_eq(qru_lsq_batch_rows(fb, i),
+                             i == 1 ? n + 1 : n - 1);
+        }
+        ck_assert(same_problem(&s2, &s3, 1, m, r, dt));
+        free_qstate(&s0);
+        free_qstate(&s1);
+        free_qstate(&s2);
+        free_qstate(&s3);
+        qru_lsq_batch_destroy(fb);
+        bimg_free(&A);
+        bimg_free(&b);
+        bimg_free(&U);
+        bimg_free(&E);
+    }
+}
+END_TEST
+
+/* The checks of create_ex, remove_rows, get_q and get_residuals, in
+ * order, the batch bit for bit after each; the Q-less form's refusals. */
+START_TEST(test_lsq_batch_q_args)
+{
+    unsigned seed = 5u;
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    int cnt = 3, m = 4, n = 9, r = 2;
+    bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+    bimg_rand(&A, &seed);
+    bimg_rand(&b, &seed);
+    bimg_upload(&A);
+    bimg_upload(&b);
+    qru_matrix *Aw = NULL, *bw = NULL, *Qb = NULL, *Qc = NULL, *Eb = NULL;
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 3, m, 0, cnt, 0, &Aw),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, 3, r, 0, cnt, 0, &bw),
+                     0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n - 1, m, 0, cnt, 0,
+                                             &Qb), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, m, 0, cnt + 1, 0,
+                                             &Qc), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, r + 1, 0, cnt, 0,
+                                             &Eb), 0);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    qru_lsq_batch *fb = NULL, *fq = NULL;
+    /* create_ex */
+    ck_assert_int_eq(qru_lsq_batch_create_ex(NULL, A.B, b.B, &opt, &fb), -1);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, NULL, b.B, &opt, &fb), -2);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, NULL, &opt, &fb), -3);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.q = 7;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.q = QRU_Q_THIN;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, Aw, bw, &opt, &fb), -4);
+    opt.nb = -1;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.nb = 0;
+    opt.row_capacity = n - 1;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.row_capacity = 0;
+    opt.adopt = QRU_ADOPT_Q;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.adopt = 0;
+    opt.rank = 5;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    opt.rank = QRU_RANK_REFUSE;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, NULL), -5);
+    ck_assert(fb == NULL);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), 0);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, NULL, &fq), 0);
+    ck_assert_int_eq(qru_lsq_batch_q_form(fq), QRU_Q_NONE);
+    ck_assert_int_eq(qru_lsq_batch_q_form(NULL), -1);
+    qstate s0 = get_qstate(fb, dt);
+    /* remove_rows */
+    int info[3] = {-5, -5, -5};
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(NULL, 0, 1, info), -1);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, -1, 1, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, n, 1, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, 0, 0, info), -3);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, n - 2, 3, info), -3);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, 0, n - m + 1, info), -3);
+    ck_assert_int_eq(info[0], -5);
+    /* the Q-less form: the checks first, then QRU_ERR_NO_Q */
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fq, n, 1, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fq, 0, 1, info),
+                     QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fq, Qc), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_batch_get_residuals(fq, Eb), QRU_ERR_NO_Q);
+    ck_assert_int_eq(info[0], -5);
+    /* the readers */
+    ck_assert_int_eq(qru_lsq_batch_get_q(NULL, Qb), -1);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fb, NULL), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fb, Qb), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fb, Qc), -2);
+    ck_assert_int_eq(qru_lsq_batch_get_residuals(NULL, Eb), -1);
+    ck_assert_int_eq(qru_lsq_batch_get_residuals(fb, Eb), -2);
+    qstate s1 = get_qstate(fb, dt);
+    for (int i = 0; i < cnt; ++i)
+        ck_assert(same_problem(&s0, &s1, i, m, r, dt));
+    ck_assert_int_eq(qru_lsq_batch_remove_rows(fb, 0, n - m, NULL), 0);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, 2), m);
+    free_qstate(&s0);
+    free_qstate(&s1);
+    qru_lsq_batch_destroy(fb);
+    qru_lsq_batch_destroy(fq);
+    qru_matrix *ms[] = {Aw, bw, Qb, Qc, Eb};
+    for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); ++k)
+        qru_matrix_destroy(ms[k]);
+    bimg_free(&A);
+    bimg_free(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lsq_batch");
@@ -506,6 +943,10 @@ int main(void)
     tcase_add_test(tc, test_lsq_batch_counts);
     tcase_add_test(tc, test_lsq_batch_nonfinite);
     tcase_add_test(tc, test_lsq_batch_args);
+    tcase_add_loop_test(tc, test_lsq_batch_q_grid, 0, 4);
+    tcase_add_test(tc, test_lsq_batch_q_cases);
+    tcase_add_test(tc, test_lsq_batch_q_nonfinite);
+    tcase_add_test(tc, test_lsq_batch_q_args);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

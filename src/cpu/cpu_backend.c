@@ -25,6 +25,7 @@
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
+#include "cpu_batch_q_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -36,6 +37,7 @@
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
+#include "cpu_batch_q_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -600,6 +602,50 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
     else
         lsq_batch_solve_s(m, r, n, count, SP(R), ldr, sR, SP(D), ldd, sD,
                           SP(X), ldx, sX, SP(info), SP(work));
+    return 0;
+}
+
+static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
+                                    int r, int n, int p, int count,
+                                    qru_ptr R, int ldr, size_t sR, qru_ptr D,
+                                    int ldd, size_t sD, qru_ptr Q, int ldq,
+                                    size_t sQ, qru_ptr E, int lde, size_t sE,
+                                    qru_ptr U, int ldu, size_t sU, qru_ptr F,
+                                    int ldf, size_t sF, qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_add_rows_q_d(m, r, n, p, count, DP(R), ldr, sR, DP(D), ldd,
+                               sD, DP(Q), ldq, sQ, DP(E), lde, sE, DP(U), ldu,
+                               sU, DP(F), ldf, sF, DP(work));
+    else
+        lsq_batch_add_rows_q_s(m, r, n, p, count, SP(R), ldr, sR, SP(D), ldd,
+                               sD, SP(Q), ldq, sQ, SP(E), lde, sE, SP(U), ldu,
+                               sU, SP(F), ldf, sF, SP(work));
+    return 0;
+}
+
+static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
+                                       int r, int n, int k, int p, int count,
+                                       qru_ptr R, int ldr, size_t sR,
+                                       qru_ptr D, int ldd, size_t sD,
+                                       qru_ptr Q, int ldq, size_t sQ,
+                                       qru_ptr E, int lde, size_t sE,
+                                       qru_ptr info, qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_remove_rows_q_d(m, r, n, k, p, count, DP(R), ldr, sR, DP(D),
+                                  ldd, sD, DP(Q), ldq, sQ, DP(E), lde, sE,
+                                  DP(info), DP(work));
+    else
+        lsq_batch_remove_rows_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
+                                  ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE,
+                                  SP(info), SP(work));
     return 0;
 }
 

@@ -1,0 +1,592 @@
+/*
+ * Device kernels of the thin-form batched least squares (src/qru_ops.h):
+ * rows added to count factorisations Q1 R = A with their Q1 and residuals
+ * E (lsq_batch_add_rows_q) and rows removed from them
+ * (lsq_batch_remove_rows_q).  ONE work-group a problem (groups loop over
+ * the problems b = group, group + groups, ...), a power of two items, at
+ * most QRU_BQ_WG; the working data lie in the op's work in global memory
+ * (a problem's Q1 is n x m, far beyond local memory) and the pages are
+ * changed in place; the local buffer holds the reductions (nt elements)
+ * and the verdict.  Item t owns the rows i = t, t + items, ... of Q1, E
+ * and Z (every pass over Q1 reads and writes its columns in row order:
+ * consecutive items, consecutive addresses), or the columns of [R d].
+ * The rotations are formed once per problem and applied to each row of
+ * Q1 in ONE pass per block of QRU_BQ_PB rotations carried in registers.
+ * Same conventions as kernels/qru_batch.cl; the CPU version
+ * (src/cpu/cpu_batch_q_kernels.inc) is the reference.
+ */
+#ifndef QRU_BATCH_Q_CL
+#define QRU_BATCH_Q_CL
+
+#ifndef QRU_IDX /* as in qru_base.cl */
+#define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
+#endif
+/* The largest work-group (QRU_BQ_WG of src/qru_internal.h), the rows or
+ * sweeps carried through one pass over a row of Q1, and the elements each
+ * item moves per step of the row drop. */
+#ifndef QRU_BQ_WG
+#define QRU_BQ_WG 256
+#endif
+#define QRU_BQ_PB 8
+#define QRU_BQ_EPI 4
+
+/* The sum of v over the work-group, in every item: the teams' sums
+ * (QRU_TEAM_SUM), then each item adds the nt / QRU_TEAM of them in the
+ * same order (the same sum everywhere); red: nt local elements.  Two
+ * barriers and no loop around them (few sums run, and a flat body keeps
+ * PoCL's barrier regions few): call it uniformly. */
+QRU_DEVICE T qru_bq_sum(T v, QRU_LOCAL T *red)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    T tv = QRU_TEAM_SUM(v);
+    if (lid % QRU_TEAM == 0)
+        red[lid / QRU_TEAM] = tv;
+    QRU_BARRIER;
+    T r = (T)0;
+    for (int t = 0; t < nt / QRU_TEAM; ++t)
+        r += red[t];
+    QRU_BARRIER;
+    return r;
+}
+
+/* The rows k+p .. n-1 of the cols columns of X (from xb, ld ldx) moved up
+ * by p, in place: the moving block taken in column order, QRU_BQ_EPI
+ * elements an item a step, read, one barrier, written (a later step never
+ * reads what an earlier one wrote: a destination lies p rows above its
+ * source in the same column, earlier in that order). */
+QRU_DEVICE void qru_bq_drop(QRU_GLOBAL T *X, long xb, int ldx, int cols,
+                            int n, int k, int p)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    long L = (long)(n - k - p), tot = L * (long)cols;
+    long ch = (long)nt * QRU_BQ_EPI;
+    for (long s = 0; s < tot; s += ch) {
+        T v[QRU_BQ_EPI];
+        for (int u = 0; u < QRU_BQ_EPI; ++u) {
+            long e = s + lid + (long)u * nt;
+            v[u] = e < tot ? X[QRU_IDX(xb, k + p + e % L, e / L, ldx)]
+                           : (T)0;
+        }
+        QRU_BARRIER_GLOBAL;
+        for (int u = 0; u < QRU_BQ_EPI; ++u) {
+            long e = s + lid + (long)u * nt;
+            if (e < tot)
+                X[QRU_IDX(xb, k + e % L, e / L, ldx)] = v[u];
+        }
+    }
+}
+
+/* The rows i = lid, lid + nt, ... of Z (n x p in work at oz, ld n):
+ * Z(i,a) := B(i,a) - sum_j Q1(i,j) C(a,j), C(a,j) at work[oc + a sa +
+ * j sj], B the unit vectors of the rows k + a (set) or Z itself; one
+ * pass over the row of Q1 per QRU_BQ_PB columns of Z. */
+QRU_DEVICE void qru_bq_zpass(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
+                             int m, int k, int p, QRU_GLOBAL T *work,
+                             long oz, long oc, long sa, long sj, int set)
+{
+    for (int i = QRU_LID_X; i < n; i += QRU_LSIZE_X)
+        for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
+            int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
+            T acc[QRU_BQ_PB];
+            for (int u = 0; u < QRU_BQ_PB; ++u)
+                acc[u] = (T)0;
+            for (int j = 0; j < m; ++j) {
+                T qv = Q[QRU_IDX(qb, i, j, ldq)];
+                for (int u = 0; u < QRU_BQ_PB; ++u)
+                    if (u < pb)
+                        acc[u] += qv * work[oc + (a0 + u) * sa + j * sj];
+            }
+            for (int u = 0; u < QRU_BQ_PB; ++u)
+                if (u < pb) {
+                    long z = oz + i + (long)(a0 + u) * n;
+                    T base = set ? (i == k + a0 + u ? (T)1 : (T)0) : work[z];
+                    work[z] = base - acc[u];
+                }
+        }
+}
+
+/*
+ * lsq_batch_add_rows_q.  Per new row i: the owner of column j of [R d]
+ * forms dlartg's rotation from R(j,j) and u(j) (both its own), writes R(j,j)
+ * and the rotation's c, s into work, one barrier, every item rotates its
+ * columns k > j with the row (in work, each entry its column owner's);
+ * the rotated e-part du_i stays in work.  Then ONE pass over Q1 per
+ * QRU_BQ_PB new rows: the owner of row ii of [Q1; 0] carries the entries
+ * x_i(ii) of the new columns in registers along the row, rotating
+ * (Q1(ii,j), x_i) with the rotations (i, j), i in the block, for
+ * j = 0..m-1, and adds x_i(ii) du_i to E(ii,:).
+ */
+QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
+    int m, int r, int n, int p, int count, QRU_GLOBAL T *R, long orr,
+    int ldr, long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
+    QRU_GLOBAL T *Q, long oq, int ldq, long sq, QRU_GLOBAL T *E, long oe,
+    int lde, long se, QRU_GLOBAL const T *U, long ou, int ldu, long su,
+    QRU_GLOBAL const T *F, long of, int ldf, long sf, QRU_GLOBAL T *work,
+    long ok)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, mr = m + r;
+    long pw = 2 * (long)p * m + (long)p * r + mr + n + p;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        long rb = orr + (long)b * sr, db = od + (long)b * sd;
+        long qb = oq + (long)b * sq, eb = oe + (long)b * se;
+        long ub = ou + (long)b * su, fb = of + (long)b * sf;
+        long cs = ok + (long)b * pw, du = cs + 2 * (long)p * m,
+             row = du + (long)p * r;
+        /* the new rows of [Q1 E] start as zeros */
+        for (long e = lid; e < (long)p * m; e += nt)
+            Q[QRU_IDX(qb, n + e % p, e / p, ldq)] = (T)0;
+        for (long e = lid; e < (long)p * r; e += nt)
+            E[QRU_IDX(eb, n + e % p, e / p, lde)] = (T)0;
+        for (int i = 0; i < p; ++i) {
+            for (int k = lid; k < mr; k += nt)
+                work[row + k] = k < m ? U[QRU_IDX(ub, i, k, ldu)]
+                                      : F[QRU_IDX(fb, i, k - m, ldf)];
+            for (int j = 0; j < m; ++j) {
+                long cj = cs + 2 * ((long)i * m + j);
+                if (lid == j % nt) {
+                    long gjj = QRU_IDX(rb, j, j, ldr);
+                    T f = R[gjj], g = work[row + j];
+                    T c = (T)1, sn = (T)0;
+                    if (g != (T)0) {
+                        if (f == (T)0) {
+                            c = (T)0;
+                            sn = g > (T)0 ? (T)1 : (T)-1;
+                            R[gjj] = QRU_FABS(g);
+                        } else {
+                            T fa = QRU_FABS(f), ga = QRU_FABS(g);
+                            T big = fa > ga ? fa : ga;
+                            T q2 = (fa > ga ? ga : fa) / big;
+                            T t = big * QRU_SQRT((T)1 + q2 * q2);
+                            T rr = f > (T)0 ? t : -t;
+                            c = fa / t;
+                            sn = g / rr;
+                            R[gjj] = rr;
+                        }
+                    }
+                    work[cj] = c;
+                    work[cj + 1] = sn;
+                }
+                QRU_BARRIER_GLOBAL;
+                T c = work[cj], sn = work[cj + 1];
+                if (sn != (T)0 || c != (T)1)
+                    for (int k = lid; k < mr; k += nt) {
+                        if (k <= j)
+                            continue;
+                        T y = work[row + k], x;
+                        if (k < m) {
+                            long g = QRU_IDX(rb, j, k, ldr);
+                            x = R[g];
+                            R[g] = c * x + sn * y;
+                        } else {
+                            long g = QRU_IDX(db, j, k - m, ldd);
+                            x = D[g];
+                            D[g] = c * x + sn * y;
+                        }
+                        work[row + k] = c * y - sn * x;
+                    }
+            }
+            for (int k = lid; k < mr; k += nt)
+                if (k >= m)
+                    work[du + i + (long)(k - m) * p] = work[row + k];
+        }
+        QRU_BARRIER_GLOBAL;
+        /* Q1 and E, a pass per block of new rows */
+        for (int ii = lid; ii < n + p; ii += nt)
+            for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
+                int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
+                T x[QRU_BQ_PB];
+                for (int u = 0; u < QRU_BQ_PB; ++u)
+                    x[u] = ii == n + a0 + u ? (T)1 : (T)0;
+                for (int j = 0; j < m; ++j) {
+                    long g = QRU_IDX(qb, ii, j, ldq);
+                    T qv = Q[g];
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < pb) {
+                            long cj = cs + 2 * ((long)(a0 + u) * m + j);
+                            T c = work[cj], sn = work[cj + 1];
+                            T qn = c * qv + sn * x[u];
+                            x[u] = c * x[u] - sn * qv;
+                            qv = qn;
+                        }
+                    Q[g] = qv;
+                }
+                for (int q = 0; q < r; ++q) {
+                    T t = (T)0;
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < pb)
+                            t += x[u] * work[du + a0 + u + (long)q * p];
+                    E[QRU_IDX(eb, ii, q, lde)] += t;
+                }
+            }
+        QRU_BARRIER_GLOBAL; /* the next problem */
+    }
+}
+
+/* An element of the rotated [Q1 Qz]: column c of Q1 (c < m) or of Qz,
+ * which lies in work at oz (n x p, ld n). */
+#define QRU_BQ_QZ(i, c)                                                        \
+    ((c) < m ? Q + QRU_IDX(qb, i, c, ldq)                                      \
+             : work + (oz + (long)(i) + (long)((c) - m) * n))
+
+/* The common parameters of the four stages of lsq_batch_remove_rows_q,
+ * and the pages and work of problem b (offsets as
+ * qru_lsq_batch_q_rm_work). */
+#define QRU_BQ_RM_PARAMS                                                       \
+    int m, int r, int n, int k, int p, int count, T eps, QRU_GLOBAL T *R,    \
+        long orr, int ldr, long sr, QRU_GLOBAL T *D, long od, int ldd,        \
+        long sd, QRU_GLOBAL T *Q, long oq, int ldq, long sq,                  \
+        QRU_GLOBAL T *E, long oe, int lde, long se, QRU_GLOBAL T *info,       \
+        long oi, QRU_GLOBAL T *work, long ok
+#define QRU_BQ_RM_ARGS                                                         \
+    m, r, n, k, p, count, eps, R, orr, ldr, sr, D, od, ldd, sd, Q, oq, ldq,   \
+        sq, E, oe, lde, se, info, oi, work, ok
+#define QRU_BQ_RM_PAGES(b)                                                     \
+    int mp = m + p, mr = m + r;                                                \
+    long pp = (long)p * p;                                                     \
+    long pw = 3 * (long)p * mp + (long)n * p + ((long)m + QRU_BQ_WG) * p +    \
+              (long)m * p + 2 * pp + (long)p * r + (long)mp * mr;             \
+    long rb = orr + (long)(b) * sr, db = od + (long)(b) * sd;                 \
+    long qb = oq + (long)(b) * sq, eb = oe + (long)(b) * se;                  \
+    long oqk = ok + (long)(b) * pw, ocs = oqk + (long)p * mp,                 \
+         oz = ocs + 2 * (long)p * mp, ocp = oz + (long)n * p,                 \
+         ocm = ocp + ((long)m + QRU_BQ_WG) * p, orz = ocm + (long)m * p,      \
+         oiv = orz + pp, odz = oiv + pp, occ = odz + (long)p * r;             \
+    (void)mr, (void)rb, (void)db, (void)qb, (void)eb, (void)oqk, (void)ocs,   \
+        (void)oz, (void)ocp, (void)ocm, (void)orz, (void)oiv, (void)odz,      \
+        (void)occ
+
+/*
+ * lsq_batch_remove_rows_q, in four kernels launched one after the other
+ * (each a flat run of few barriers: one kernel with them all took PoCL
+ * minutes to compile), all with the same arguments; in work per problem
+ * (offsets as qru_lsq_batch_q_rm_work): QK = [Qk Rz'] (p x (m+p), ld p),
+ * the sweeps' c and s, Z (n x p, ld n; becomes Qz), the partial sums of
+ * Q1' Z, Q1' Z (m x p), Rz and inv(Rz) (p x p), dz (p x r), the columns
+ * of [R d; 0 dz] ((m+p) x (m+r), ld m+p).  The stages after the first
+ * read the problem's verdict from info and leave a refused problem's
+ * pages as they are.
+ *  1. (complete) Z = E_K - Q1 Qk' (row owners, one pass over Q1 per
+ *     QRU_BQ_PB rows), C = Q1' Z (column owners over slices of rows,
+ *     partial sums added), Z -= Q1 C (row owners): two more passes.
+ *     Z = Qz Rz by modified Gram-Schmidt, each column twice against the
+ *     ones before, a work-group sum per product.  The rank rule: the
+ *     columns of inv(Rz) by back substitution (one item a column), a sum
+ *     for ||inv(Rz)||_F^2, the verdict by item 0 into info; then (only
+ *     work written) dz = Qz' E.
+ *  2. (commit) E -= Qz dz (rows); item 0 forms the sweeps' rotations on
+ *     QK = [Qk Rz'] alone; the column owners of [R d; 0 dz] apply them to
+ *     their columns and write back rows p .. m+p-1.
+ *  3. (rotate, no barrier) ONE pass over [Q1 Qz] per QRU_BQ_PB sweeps:
+ *     the row owner carries a window of pb + 1 columns in registers from
+ *     the right (sweep q0 + u at step t rotates the columns
+ *     (m + q0 + u - t - 1, m + q0 + u - t): the sweeps staggered by one
+ *     column, the order of the sweeps one after the other up to
+ *     rotations that commute); one sweep block (p <= QRU_BQ_PB) writes
+ *     each finished column straight to its place in Q1 (column c + p of
+ *     the rotated matrix to column c), more blocks shift the columns
+ *     after the last.
+ *  4. (drop) the rows K dropped from Q1 and E (qru_bq_drop).
+ */
+QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    QRU_LOCAL T *red = S, *flag = S + nt;
+    T tol = (T)2 * (T)(n > m ? n : m) * eps;
+    int G = nt >= m ? nt / m : 1;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        QRU_BQ_RM_PAGES(b);
+        for (long e = lid; e < (long)p * m; e += nt)
+            work[oqk + e] = Q[QRU_IDX(qb, k + e % p, e / p, ldq)];
+        QRU_BARRIER_GLOBAL;
+        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, oqk, 1, p, 1);
+        QRU_BARRIER_GLOBAL;
+        for (int v = lid; v < G * m; v += nt) {
+            int j = v % m, g = v / m;
+            int i0 = (int)((long)n * g / G), i1 = (int)((long)n * (g + 1) / G);
+            for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
+                int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
+                T acc[QRU_BQ_PB];
+                for (int u = 0; u < QRU_BQ_PB; ++u)
+                    acc[u] = (T)0;
+                for (int i = i0; i < i1; ++i) {
+                    T qv = Q[QRU_IDX(qb, i, j, ldq)];
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < pb)
+                            acc[u] += qv * work[oz + i + (long)(a0 + u) * n];
+                }
+                for (int u = 0; u < QRU_BQ_PB; ++u)
+                    if (u < pb)
+                        work[ocp + ((long)g * m + j) * p + a0 + u] = acc[u];
+            }
+        }
+        QRU_BARRIER_GLOBAL;
+        for (long e = lid; e < (long)m * p; e += nt) {
+            long j = e % m, a = e / m;
+            T s = (T)0;
+            for (int g = 0; g < G; ++g)
+                s += work[ocp + ((long)g * m + j) * p + a];
+            work[ocm + e] = s;
+        }
+        QRU_BARRIER_GLOBAL;
+        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, ocm, m, 1, 0);
+        /* Z = Qz Rz: the products (a2, a) in one loop, a2 = a the norm;
+         * each item works on its own rows of Z (no global barrier until
+         * Rz is read) */
+        for (long t = 0; t < pp; ++t) {
+            /* t runs over the columns a, for each its 2 a products (two
+             * passes over the columns before), then its norm: a^2 <= t <
+             * (a + 1)^2 */
+            long a = 0, rest = t;
+            while (rest >= 2 * a + 1) {
+                rest -= 2 * a + 1;
+                ++a;
+            }
+            int norm = rest == 2 * a, a2 = (int)(rest % (a > 0 ? a : 1));
+            int pass = rest >= a;
+            long za = oz + a * n, z2 = oz + (long)(norm ? a : a2) * n;
+            T part = (T)0;
+            for (int i = lid; i < n; i += nt)
+                part += work[z2 + i] * work[za + i];
+            T s = qru_bq_sum(part, red);
+            if (norm) {
+                T nrm = QRU_SQRT(s);
+                if (lid == 0)
+                    for (int i = (int)a; i < p; ++i)
+                        work[orz + i + a * p] = i == a ? nrm : (T)0;
+                if (nrm > (T)0 && nrm - nrm == (T)0)
+                    for (int i = lid; i < n; i += nt)
+                        work[za + i] /= nrm;
+            } else {
+                for (int i = lid; i < n; i += nt)
+                    work[za + i] -= s * work[z2 + i];
+                if (lid == 0)
+                    work[orz + a2 + a * p] =
+                        pass ? work[orz + a2 + a * p] + s : s;
+            }
+        }
+        QRU_BARRIER_GLOBAL;
+        /* the rank rule */
+        T part = (T)0;
+        for (int c = lid; c < p; c += nt)
+            for (int i = c; i >= 0; --i) {
+                T x = i == c ? (T)1 : (T)0;
+                for (int l = i + 1; l <= c; ++l)
+                    x -= work[orz + i + (long)l * p] *
+                         work[oiv + l + (long)c * p];
+                x /= work[orz + i + (long)i * p];
+                work[oiv + i + (long)c * p] = x;
+                part += x * x;
+            }
+        T ssum = qru_bq_sum(part, red);
+        if (lid == 0) {
+            int fail = 0;
+            for (int j = 0; j < p && !fail; ++j) {
+                T v = QRU_FABS(work[orz + j + (long)j * p]);
+                if (!(v - v == (T)0) || !(v > tol))
+                    fail = j + 1;
+            }
+            if (!fail) {
+                T s = ssum - ssum == (T)0 && ssum > (T)0
+                          ? (T)1 / QRU_SQRT(ssum)
+                          : (T)0;
+                if (!(s > tol)) {
+                    int bad = 0;
+                    for (int j = 1; j < p; ++j)
+                        if (QRU_FABS(work[orz + j + (long)j * p]) <
+                            QRU_FABS(work[orz + bad + (long)bad * p]))
+                            bad = j;
+                    fail = bad + 1;
+                }
+            }
+            flag[0] = (T)fail;
+            info[oi + b] = (T)fail;
+        }
+        QRU_BARRIER;
+        /* dz = Qz' E (a refused problem runs the sums with no work) */
+        long ndz = flag[0] == (T)0 ? (long)p * r : 0;
+        for (long t = 0; t < ndz; ++t) {
+            long a = t % p, q = t / p;
+            T pt = (T)0;
+            for (int i = lid; i < n; i += nt)
+                pt += work[oz + i + a * n] * E[QRU_IDX(eb, i, q, lde)];
+            T s = qru_bq_sum(pt, red);
+            if (lid == 0)
+                work[odz + t] = s;
+        }
+        QRU_BARRIER_GLOBAL; /* flag and red of the next problem */
+    }
+}
+
+QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        QRU_BQ_RM_PAGES(b);
+        int go = info[oi + b] == (T)0;
+        for (int i = lid; i < (go ? n : 0); i += nt)
+            for (int q = 0; q < r; ++q) {
+                T t = (T)0;
+                for (int a = 0; a < p; ++a)
+                    t += work[oz + i + (long)a * n] *
+                         work[odz + a + (long)q * p];
+                E[QRU_IDX(eb, i, q, lde)] -= t;
+            }
+        for (long e = lid; e < (go ? pp : 0); e += nt) {
+            long a = e % p, a2 = e / p;
+            work[oqk + a + (m + a2) * (long)p] =
+                a2 <= a ? work[orz + a2 + a * (long)p] : (T)0;
+        }
+        QRU_BARRIER_GLOBAL;
+        if (lid == 0 && go)
+            for (int q = 0; q < p; ++q)
+                for (int j = m + q; j >= q + 1; --j) {
+                    long x0 = oqk + q + (long)(j - 1) * p,
+                         y0 = oqk + q + (long)j * p;
+                    T f = work[x0], g = work[y0], c = (T)1, sn = (T)0;
+                    if (g != (T)0) {
+                        T fa = QRU_FABS(f), ga = QRU_FABS(g);
+                        T big = fa > ga ? fa : ga;
+                        T q2 = (fa > ga ? ga : fa) / big;
+                        T rr = big * QRU_SQRT((T)1 + q2 * q2);
+                        c = f / rr;
+                        sn = g / rr;
+                    }
+                    work[x0] = c * f + sn * g;
+                    work[y0] = (T)0;
+                    for (int q3 = q + 1; q3 < p; ++q3) {
+                        T x = work[x0 + q3 - q], y = work[y0 + q3 - q];
+                        work[x0 + q3 - q] = c * x + sn * y;
+                        work[y0 + q3 - q] = c * y - sn * x;
+                    }
+                    long cj = ocs + 2 * ((long)q * mp + j);
+                    work[cj] = c;
+                    work[cj + 1] = sn;
+                }
+        QRU_BARRIER_GLOBAL;
+        /* [R d; 0 dz]: each column by its owner */
+        for (int cc = lid; cc < (go ? mr : 0); cc += nt) {
+            long cb = occ + (long)cc * mp;
+            for (int i = 0; i < mp; ++i) {
+                T v = (T)0;
+                if (cc < m && i <= cc)
+                    v = R[QRU_IDX(rb, i, cc, ldr)];
+                else if (cc >= m && i < m)
+                    v = D[QRU_IDX(db, i, cc - m, ldd)];
+                else if (cc >= m)
+                    v = work[odz + (i - m) + (long)(cc - m) * p];
+                work[cb + i] = v;
+            }
+            for (int q = 0; q < p; ++q)
+                for (int j = m + q; j >= q + 1; --j) {
+                    long cj = ocs + 2 * ((long)q * mp + j);
+                    T c = work[cj], sn = work[cj + 1];
+                    T x = work[cb + j - 1], y = work[cb + j];
+                    work[cb + j - 1] = c * x + sn * y;
+                    work[cb + j] = c * y - sn * x;
+                }
+            for (int i = 0; i < m; ++i) {
+                if (cc < m && i <= cc)
+                    R[QRU_IDX(rb, i, cc, ldr)] = work[cb + p + i];
+                else if (cc >= m)
+                    D[QRU_IDX(db, i, cc - m, ldd)] = work[cb + p + i];
+            }
+        }
+    }
+}
+
+QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    int nbk = (p + QRU_BQ_PB - 1) / QRU_BQ_PB;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        QRU_BQ_RM_PAGES(b);
+        if (info[oi + b] != (T)0)
+            continue;
+        for (int i = lid; i < n; i += nt) {
+            for (int q0 = 0; q0 < p; q0 += QRU_BQ_PB) {
+                int pb = p - q0 < QRU_BQ_PB ? p - q0 : QRU_BQ_PB;
+                int shift = nbk == 1;
+                T w[QRU_BQ_PB + 1];
+                w[0] = (T)0;
+                for (int u = 1; u <= QRU_BQ_PB; ++u)
+                    w[u] = u <= pb ? *QRU_BQ_QZ(i, m + q0 - 1 + u) : (T)0;
+                for (int t = 0; t < m; ++t) {
+                    int c = m + q0 - t;
+                    w[0] = *QRU_BQ_QZ(i, c - 1);
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < pb) {
+                            long cj = ocs + 2 * ((long)(q0 + u) * mp + c + u);
+                            T cr = work[cj], sn = work[cj + 1];
+                            T x = w[u], y = w[u + 1];
+                            w[u] = cr * x + sn * y;
+                            w[u + 1] = cr * y - sn * x;
+                        }
+                    T out = w[1];
+                    for (int u = 2; u <= QRU_BQ_PB; ++u)
+                        if (u == pb)
+                            out = w[u];
+                    if (shift) /* rotated column c + p - 1 */
+                        Q[QRU_IDX(qb, i, c - 1, ldq)] = out;
+                    else
+                        *QRU_BQ_QZ(i, c + pb - 1) = out;
+                    for (int u = QRU_BQ_PB; u >= 1; --u)
+                        if (u <= pb)
+                            w[u] = w[u - 1];
+                }
+                if (!shift)
+                    for (int u = 1; u <= QRU_BQ_PB; ++u)
+                        if (u <= pb)
+                            *QRU_BQ_QZ(i, q0 + u - 1) = w[u];
+            }
+            if (nbk > 1)
+                for (int c = 0; c < m; ++c)
+                    Q[QRU_IDX(qb, i, c, ldq)] = *QRU_BQ_QZ(i, c + p);
+        }
+    }
+}
+
+QRU_DEVICE void qru_bq_rm_drop(QRU_BQ_RM_PARAMS)
+{
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        QRU_BQ_RM_PAGES(b);
+        int n1 = info[oi + b] == (T)0 ? n : k + p; /* k + p: nothing */
+        qru_bq_drop(Q, qb, ldq, m, n1, k, p);
+        qru_bq_drop(E, eb, lde, r, n1, k, p);
+    }
+}
+
+#undef QRU_BQ_QZ
+
+#if defined(__OPENCL_VERSION__)
+/* The OpenCL entry points (CUDA's are in cuda/cuda_batch_q.cu). */
+__kernel void qru_lsq_batch_add_rows_q(
+    int m, int r, int n, int p, int count, __global T *R, long orr, int ldr,
+    long sr, __global T *D, long od, int ldd, long sd, __global T *Q, long oq,
+    int ldq, long sq, __global T *E, long oe, int lde, long se,
+    __global const T *U, long ou, int ldu, long su, __global const T *F,
+    long of, int ldf, long sf, __global T *work, long ok)
+{
+    qru_lsq_batch_add_rows_q_body(m, r, n, p, count, R, orr, ldr, sr, D, od,
+                                  ldd, sd, Q, oq, ldq, sq, E, oe, lde, se, U,
+                                  ou, ldu, su, F, of, ldf, sf, work, ok);
+}
+
+__kernel void qru_lsq_batch_rmq_complete(QRU_BQ_RM_PARAMS, __local T *S)
+{
+    qru_bq_rm_complete(QRU_BQ_RM_ARGS, S);
+}
+__kernel void qru_lsq_batch_rmq_commit(QRU_BQ_RM_PARAMS)
+{
+    qru_bq_rm_commit(QRU_BQ_RM_ARGS);
+}
+__kernel void qru_lsq_batch_rmq_rotate(QRU_BQ_RM_PARAMS)
+{
+    qru_bq_rm_rotate(QRU_BQ_RM_ARGS);
+}
+__kernel void qru_lsq_batch_rmq_drop(QRU_BQ_RM_PARAMS)
+{
+    qru_bq_rm_drop(QRU_BQ_RM_ARGS);
+}
+#endif
+
+#endif /* QRU_BATCH_Q_CL */

@@ -1,0 +1,93 @@
+/*
+ * The OpenCL launches of the thin-form batched ops: lsq_batch_add_rows_q
+ * and lsq_batch_remove_rows_q (kernels/qru_batch_q.cl), one work-group a
+ * problem.
+ */
+#include <float.h>
+
+#include "ocl_internal.h"
+
+int ocl_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
+                             int n, int p, int count, qru_ptr R, int ldr,
+                             size_t sR, qru_ptr D, int ldd, size_t sD,
+                             qru_ptr Q, int ldq, size_t sQ, qru_ptr E,
+                             int lde, size_t sE, qru_ptr U, int ldu,
+                             size_t sU, qru_ptr F, int ldf, size_t sF,
+                             qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cm = m, cr = r, cn = n, cp = p, cc = count, cldr = ldr,
+           cldd = ldd, cldq = ldq, clde = lde, cldu = ldu, cldf = ldf;
+    cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
+            ds = (cl_long)sD, qo = (cl_long)Q.off, qs = (cl_long)sQ,
+            eo = (cl_long)E.off, es = (cl_long)sE, uo = (cl_long)U.off,
+            us = (cl_long)sU, fo = (cl_long)F.off, fs = (cl_long)sF,
+            ko = (cl_long)work.off;
+    size_t want = (size_t)qru_lsq_batch_q_wg(n + p);
+    size_t w = (size_t)pow2_floor(
+        ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS_Q, want));
+    size_t groups = min_sz((size_t)count, GRID_CAP);
+    size_t l[1] = {w}, g[1] = {w * groups};
+    karg a[] = {KINT(cm),    KINT(cr),   KINT(cn),   KINT(cp),
+                KINT(cc),    KMEM(R),    KLONG(ro),  KINT(cldr),
+                KLONG(rs),   KMEM(D),    KLONG(dof), KINT(cldd),
+                KLONG(ds),   KMEM(Q),    KLONG(qo),  KINT(cldq),
+                KLONG(qs),   KMEM(E),    KLONG(eo),  KINT(clde),
+                KLONG(es),   KMEM(U),    KLONG(uo),  KINT(cldu),
+                KLONG(us),   KMEM(F),    KLONG(fo),  KINT(cldf),
+                KLONG(fs),   KMEM(work), KLONG(ko)};
+    return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS_Q, 1, g, l, NARGS(a), a);
+}
+
+int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
+                                int n, int k, int p, int count, qru_ptr R,
+                                int ldr, size_t sR, qru_ptr D, int ldd,
+                                size_t sD, qru_ptr Q, int ldq, size_t sQ,
+                                qru_ptr E, int lde, size_t sE, qru_ptr info,
+                                qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    ocl_prog *pr;
+    int st = ocl_get_prog(ctx, dt, &pr);
+    if (st)
+        return st;
+    ocl_impl *im = IMPL(ctx);
+    cl_int cm = m, cr = r, cn = n, ck = k, cp = p, cc = count, cldr = ldr,
+           cldd = ldd, cldq = ldq, clde = lde;
+    cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
+            ds = (cl_long)sD, qo = (cl_long)Q.off, qs = (cl_long)sQ,
+            eo = (cl_long)E.off, es = (cl_long)sE, io = (cl_long)info.off,
+            ko = (cl_long)work.off;
+    tval te;
+    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    /* the four stages of kernels/qru_batch_q.cl, the same arguments; the
+     * first takes the local buffer of its sums (w + 1 elements) */
+    static const int ks[4] = {K_LSQ_BATCH_RMQ_COMPLETE,
+                              K_LSQ_BATCH_RMQ_COMMIT, K_LSQ_BATCH_RMQ_ROTATE,
+                              K_LSQ_BATCH_RMQ_DROP};
+    for (int s = 0; s < 4; ++s) {
+        size_t want = (size_t)qru_lsq_batch_q_wg(n);
+        size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, ks[s], want));
+        size_t groups = min_sz((size_t)count, GRID_CAP);
+        size_t l[1] = {w}, g[1] = {w * groups};
+        karg a[] = {KINT(cm),    KINT(cr),   KINT(cn),   KINT(ck),
+                    KINT(cp),    KINT(cc),   eps,        KMEM(R),
+                    KLONG(ro),   KINT(cldr), KLONG(rs),  KMEM(D),
+                    KLONG(dof),  KINT(cldd), KLONG(ds),  KMEM(Q),
+                    KLONG(qo),   KINT(cldq), KLONG(qs),  KMEM(E),
+                    KLONG(eo),   KINT(clde), KLONG(es),  KMEM(info),
+                    KLONG(io),   KMEM(work), KLONG(ko),
+                    {qru_dtype_size(dt) * (w + 1), NULL}};
+        st = ocl_launch(ctx, pr, ks[s], 1, g, l, NARGS(a) - (s > 0), a);
+        if (st)
+            return st;
+    }
+    return 0;
+}
