@@ -29,6 +29,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
 #include <cstdint>
@@ -790,7 +791,7 @@ struct Lsq {
     }
 };
 
-// ---- batches of Q-less least-squares problems ---------------------------
+// ---- batches of least-squares problems -------------------------------------
 
 // The batch of count pages that M (rows x (count c), page i in columns
 // i c .. i c + c - 1) holds, a view kept by the call.
@@ -806,8 +807,9 @@ static qru_matrix *pages(Call &s, qru_matrix *M, int count, const char *name)
     return s.keep(B);
 }
 
-// qru_lsq_batch: count Q-less factorisations of A's and b's pages, A
-// n x (count m), b n x (count r) (the Python layer packs the batch).
+// qru_lsq_batch: count factorisations of A's and b's pages in the form q
+// (QRU_Q_NONE or QRU_Q_THIN), A n x (count m), b n x (count r) (the
+// Python layer packs the batch).
 struct LsqBatch {
     Context &C;
     qru_lsq_batch *f = nullptr;
@@ -816,15 +818,18 @@ struct LsqBatch {
     int count = 0;
 
     LsqBatch(Context &c, const in_array &A, const in_array &b, int cnt,
-             bool check_finite)
+             int q, bool check_finite)
         : C(c), count(cnt)
     {
         Call s(C, check_finite);
         qru_matrix *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = q;
         check(C.ctx,
-              qru_lsq_batch_create(C.ctx, pages(s, Ad, count, "A"),
-                                   pages(s, bd, count, "b"), &f),
-              "qru_lsq_batch_create");
+              qru_lsq_batch_create_ex(C.ctx, pages(s, Ad, count, "A"),
+                                      pages(s, bd, count, "b"), &opt, &f),
+              "qru_lsq_batch_create_ex");
         host = s.host;
         dt = s.dt;
     }
@@ -841,6 +846,47 @@ struct LsqBatch {
               qru_lsq_batch_add_rows(f, pages(s, Ud, count, "U"),
                                      pages(s, ed, count, "e")),
               "qru_lsq_batch_add_rows");
+    }
+    // Each problem's info (0, or > 0: its removal refused, the problem
+    // unchanged; the others lost the rows k .. k+p-1)
+    std::vector<int> remove_rows(int k, int p)
+    {
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_remove_rows(f, k, p, info.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_remove_rows");
+        return info;
+    }
+    // which: 'Q' (n x (count m)), 'R' (m x (count m)), 'd' (m x (count
+    // r)), 'E' (n x (count r)); n the largest row count, the rows of a
+    // page below its problem's row count unspecified
+    nb::object get(char which)
+    {
+        On s(*this, false);
+        int n = 0, m = qru_lsq_batch_cols(f), r = qru_lsq_batch_nrhs(f);
+        for (int i = 0; i < count; i++)
+            n = std::max(n, qru_lsq_batch_rows(f, i));
+        int rows = which == 'Q' || which == 'E' ? n : m;
+        int cols = which == 'Q' || which == 'R' ? m : r;
+        static int (*const get[])(const qru_lsq_batch *, qru_matrix *) = {
+            qru_lsq_batch_get_q, qru_lsq_batch_get_r, qru_lsq_batch_get_d,
+            qru_lsq_batch_get_residuals};
+        static const char keys[] = "QRdE";
+        const char *at = std::strchr(keys, which);
+        if (!which || !at)
+            throw nb::value_error("qru: LsqBatch.get takes 'Q', 'R', 'd' "
+                                  "or 'E'");
+        qru_matrix *M = s.tmp(rows, count * cols);
+        check(C.ctx, get[at - keys](f, pages(s, M, count, "M")),
+              "qru_lsq_batch_get");
+        return s.result(M);
+    }
+    std::vector<int> all_rows() const
+    {
+        std::vector<int> n((size_t)count);
+        for (int i = 0; i < count; i++)
+            n[(size_t)i] = qru_lsq_batch_rows(f, i);
+        return n;
     }
     // X (m x (count r): a failed problem's page unspecified) and each
     // problem's info (0, or its first rank-deficient column, 1-based)
@@ -863,7 +909,6 @@ struct LsqBatch {
               "qru_lsq_batch_residual_norms");
         return r;
     }
-    int rows() const { return qru_lsq_batch_rows(f, 0); }
 };
 
 // ---- orthogonal matching pursuit -----------------------------------------
@@ -1050,13 +1095,17 @@ NB_MODULE(_qru, mod)
 
     nb::class_<LsqBatch>(mod, "LsqBatch")
         .def(nb::init<Context &, const in_array &, const in_array &, int,
-                      bool>(),
+                      int, bool>(),
              nb::arg("ctx"), nb::arg("A"), nb::arg("b"), nb::arg("count"),
-             nb::arg("check_finite"), nb::keep_alive<1, 2>())
+             nb::arg("q"), nb::arg("check_finite"), nb::keep_alive<1, 2>())
         .def("add_rows", &LsqBatch::add_rows)
+        .def("remove_rows", &LsqBatch::remove_rows)
         .def("solve", &LsqBatch::solve)
         .def("residual", &LsqBatch::residual)
-        .def("rows", &LsqBatch::rows);
+        .def("get", &LsqBatch::get)
+        .def("all_rows", &LsqBatch::all_rows)
+        .def_prop_ro("q_form",
+                     [](const LsqBatch &b) { return qru_lsq_batch_q_form(b.f); });
     nb::class_<Lsq>(mod, "Lsq")
         .def(nb::init<Context &, const in_array &, const in_array &, int,
                       bool>(),

@@ -1,11 +1,14 @@
 """qru.LeastSquaresBatch against NumPy's lstsq problem by problem: batch
-shapes, vector and matrix right-hand sides, both dtypes, chains of added
-rows, residual norms, a rank-deficient problem, bad arguments."""
+shapes, vector and matrix right-hand sides, both dtypes, both forms,
+chains of added rows, removed rows (thin form: Q1 and R of each page,
+a refused removal), residual norms, a rank-deficient problem, bad
+arguments."""
 import numpy as np
 import pytest
 
 import qru
-from conftest import THRESH, eps, host_backends
+from conftest import (THRESH, eps, host_backends, orthogonality,
+                      scaled_residual)
 
 BACKENDS = host_backends()
 
@@ -36,17 +39,18 @@ def check_x(x, want, A, dt):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["none", "thin"])
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
 @pytest.mark.parametrize("lead,n,m,r", [((7,), 30, 5, None),
                                         ((2, 3), 40, 8, 2),
                                         ((1,), 8, 8, None),
                                         ((4,), 100, 20, 1)])
-def test_solve_and_rows(backend, dt, lead, n, m, r):
+def test_solve_and_rows(backend, q, dt, lead, n, m, r):
     rng = np.random.default_rng(n * 7 + m)
     A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
     b = rng.uniform(-1, 1, lead + ((n,) if r is None else (n, r))).astype(dt)
-    B = qru.LeastSquaresBatch(A, b, backend=backend)
-    assert B.batch_shape == lead and B.shape == (n, m)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    assert B.batch_shape == lead and B.shape == (n, m) and B.q == q
     assert B.nrhs == (1 if r is None else r) and B.dtype == dt
     bm = b[..., None] if r is None else b
     for step in range(4):  # the factorisation, then rows added in a chain
@@ -104,6 +108,123 @@ def test_rank_deficient(backend):
     b1 = np.concatenate([b, np.zeros((3, 1))], axis=1)
     want, _ = lstsq_pages(A1, b1[..., None])
     check_x(B.solve()[..., None], want, A1, np.float64)
+
+
+def check_thin(B, A, b, dt):
+    """B (thin) against the pages of A (..., n, m) and b (..., n, r): Q1
+    orthonormal, A = Q1 R with R upper triangular, x and the residuals
+    as lstsq's."""
+    n = A.shape[-2]
+    Q, R = B.Q, B.R
+    assert Q.shape == A.shape and R.shape == A.shape[:-2] + (A.shape[-1],) * 2
+    assert Q.dtype == dt and R.dtype == dt
+    for qi, ri, ai in zip(Q.reshape((-1,) + Q.shape[-2:]),
+                          R.reshape((-1,) + R.shape[-2:]),
+                          A.reshape((-1,) + A.shape[-2:])):
+        assert orthogonality(qi, dt) <= THRESH
+        assert np.array_equal(ri, np.triu(ri))
+        assert scaled_residual(qi.astype(np.float64) @ ri, ai, dt,
+                               n) <= THRESH
+    want, rho = lstsq_pages(A, b)
+    check_x(B.solve().reshape(want.shape), want, A, dt)
+    tol = dict(rtol=100 * eps(dt) * n,
+               atol=100 * eps(dt) * np.abs(b).max() * n)
+    assert np.allclose(B.residual_norms().reshape(rho.shape), rho, **tol)
+    E = b.astype(np.float64) - A.astype(np.float64) @ want
+    assert np.allclose(B.residuals.reshape(E.shape), E, **tol)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("p", [1, 4])
+@pytest.mark.parametrize("r", [None, 2])
+def test_thin_remove_rows(backend, dt, where, p, r):
+    """Rows removed from every page, twice, and rows added between: the
+    thin factors, x and the residuals of each page's updated A and b."""
+    rng = np.random.default_rng(p * 10 + len(where))
+    lead, n, m = (2, 3), 30, 6
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, 1 if r is None else r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b[..., 0] if r is None else b, q="thin",
+                              backend=backend)
+    check_thin(B, A, b, dt)
+    for step in range(2):
+        n = A.shape[-2]
+        k = {"start": 0, "middle": n // 2, "end": n - p}[where]
+        B.remove_rows(k, p)
+        A = np.delete(A, np.s_[k:k + p], axis=-2)
+        b = np.delete(b, np.s_[k:k + p], axis=-2)
+        assert B.shape == (n - p, m)
+        assert np.array_equal(B.rows, np.full(lead, n - p))
+        check_thin(B, A, b, dt)
+        U = rng.uniform(-1, 1, lead + (2, m)).astype(dt)
+        e = rng.uniform(-1, 1, b.shape[:-2] + (2, b.shape[-1])).astype(dt)
+        B.add_rows(U, e[..., 0] if r is None else e)
+        A = np.concatenate([A, U], axis=-2)
+        b = np.concatenate([b, e], axis=-2)
+        check_thin(B, A, b, dt)
+    assert (B.residuals.shape == b.shape[:-1] if r is None
+            else B.residuals.shape == b.shape)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_refused_removal(backend):
+    """A problem whose A would lose its rank refuses the removal: one
+    LinAlgError names it, it keeps its rows and factors, the others lose
+    the rows; Q and the residuals are padded with zero rows."""
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((3, 12, 4))
+    A[1, 3:, 3] = 0.0  # problem 1: only rows 0 .. 2 reach column 3
+    b = rng.standard_normal((3, 12, 2))
+    B = qru.LeastSquaresBatch(A, b, "thin", backend=backend)
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 3 problems refused .*\(1,\)"):
+        B.remove_rows(0, 3)
+    assert np.array_equal(B.rows, [9, 12, 9]) and B.shape == (12, 4)
+    Q, R, E = B.Q, B.R, B.residuals
+    assert Q.shape == (3, 12, 4) and E.shape == (3, 12, 2)
+    A1, b1 = A[:, 3:], b[:, 3:]
+    for i in (0, 2):
+        assert not Q[i, 9:].any() and not E[i, 9:].any()
+        assert orthogonality(Q[i, :9], np.float64) <= THRESH
+        assert scaled_residual(Q[i, :9] @ R[i], A1[i], np.float64,
+                               9) <= THRESH
+    assert scaled_residual(Q[1] @ R[1], A[1], np.float64, 12) <= THRESH
+    x = B.solve()
+    for i, (a, c) in enumerate([(A1[0], b1[0]), (A[1], b[1]),
+                                (A1[2], b1[2])]):
+        want = np.linalg.lstsq(a, c, rcond=None)[0]
+        check_x(x[i][None], want[None], a[None], np.float64)
+        assert np.allclose(B.residual_norms()[i],
+                           np.linalg.norm(c - a @ want, axis=0), rtol=1e-10)
+        assert np.allclose(E[i, :a.shape[0]], c - a @ want, atol=1e-12)
+
+
+def test_forms_and_bad_removals():
+    rng = np.random.default_rng(6)
+    A = rng.standard_normal((2, 8, 3))
+    b = rng.standard_normal((2, 8))
+    with pytest.raises(ValueError, match="q must be"):
+        qru.LeastSquaresBatch(A, b, q="full")
+    with pytest.raises(ValueError):  # thin needs n >= m
+        qru.LeastSquaresBatch(A[:, :2], b[:, :2], q="thin")
+    N = qru.LeastSquaresBatch(A, b)
+    assert N.q == "none"
+    with pytest.raises(ValueError, match="Q-less"):
+        N.remove_rows(0)
+    with pytest.raises(ValueError, match="Q-less"):
+        N.Q
+    with pytest.raises(ValueError, match="Q-less"):
+        N.residuals
+    assert N.R.shape == (2, 3, 3) and N.d.shape == (2, 3, 1)
+    B = qru.LeastSquaresBatch(A, b, q="thin")
+    for k, p in [(-1, 1), (8, 1), (0, 0), (6, 3), (0, 6)]:
+        with pytest.raises(ValueError):
+            B.remove_rows(k, p)
+    assert B.shape == (8, 3)
+    want, _ = lstsq_pages(A, b[..., None])
+    check_x(B.solve()[..., None], want, A, np.float64)
 
 
 def test_bad_arguments():

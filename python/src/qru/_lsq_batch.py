@@ -1,6 +1,6 @@
-"""qru.LeastSquaresBatch: many small Q-less least-squares problems of the
-same size (the C API's qru_lsq_batch), updated and solved in one call
-each."""
+"""qru.LeastSquaresBatch: many small least-squares problems of the same
+size (the C API's qru_lsq_batch), Q-less or with a thin Q, updated and
+solved in one call each."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,25 +10,37 @@ import numpy as np
 from . import _qru
 from ._arrays import _fw_name, numerical, prepare, raise_failed_pages
 
+_FORMS = {"thin": 1, "none": 2}
+
 
 class LeastSquaresBatch:
     """A batch of least-squares problems ``min ||A[i] x - b[i]||``, each
-    held as its Q-less QR factorisation (R and d = Q' b), all gaining rows
-    and all solved in one call of the library each.
+    held as its QR factorisation, all gaining (and, in the thin form,
+    losing) rows and all solved in one call of the library each.
 
-    MATLAB, for each page i: ``R = triu(qr(A(:,:,i))); d = Q'*b(:,:,i)``.
+    MATLAB, for each page i (``q``): ``R = triu(qr(A(:,:,i))); d =
+    Q'*b(:,:,i)`` ('none', Q-less, the default), ``[Q1, R] =
+    qr(A(:,:,i), 0); d = Q1'*b(:,:,i)`` ('thin').
 
-    ``A`` is (..., n, m) with m >= 1 and n >= 1 (the leading dimensions
-    are the batch, as in SciPy's batched linear algebra), ``b`` (..., n)
-    or (..., n, r).  The memory kept is about m (m + r) numbers a problem,
-    whatever n.  NumPy arrays; the batch runs on the backend chosen
+    ``A`` is (..., n, m) with m >= 1 and n >= 1 ('thin': n >= m; the
+    leading dimensions are the batch, as in SciPy's batched linear
+    algebra), ``b`` (..., n) or (..., n, r).  The memory kept is about
+    m (m + r) numbers a problem whatever n ('none'), or (n + m)(m + r)
+    ('thin': Q1 and the residuals E = b - A x as well, so that rows can
+    be removed).  NumPy arrays; the batch runs on the backend chosen
     (``backend=``: 'cpu', 'cuda', 'opencl'; by default the first
-    available), and a failed call raises and leaves the batch unchanged.
+    available), and a failed call raises and leaves the batch unchanged,
+    except ``remove_rows``, which updates the problems that took the
+    removal.
     """
 
-    def __init__(self, A: Any, b: Any, *, check_finite: bool = True,
+    def __init__(self, A: Any, b: Any, q: str = "none", *,
+                 check_finite: bool = True,
                  backend: str | None = None) -> None:
-        """Factorises every page of A and b."""
+        """Factorises every page of A and b in the form ``q`` ('none' or
+        'thin'; the full form of qru.LeastSquares is not batched)."""
+        if q not in _FORMS:
+            raise ValueError("q must be 'none' or 'thin'")
         A, b = self._numpy(A, "A"), self._numpy(b, "b")
         if A.ndim < 3:
             raise ValueError(f"A must be a batch of matrices (..., n, m); "
@@ -52,7 +64,7 @@ class LeastSquaresBatch:
                     backend)
         self._P = P
         self._f = numerical(_qru.LsqBatch, P.ctx, *P.arrays, self._count,
-                            bool(check_finite))
+                            _FORMS[q], bool(check_finite))
 
     # ---- helpers -------------------------------------------------------------
 
@@ -75,6 +87,13 @@ class LeastSquaresBatch:
         return np.asfortranarray(np.moveaxis(X, 0, 1).reshape(
             rows, self._count * c))
 
+    def _unpack(self, M, c):
+        """The inverse of _pack: M rows x (count c) as (..., rows, c)."""
+        M = np.asarray(M)
+        rows = M.shape[0]
+        M = np.moveaxis(M.reshape(rows, self._count, c), 1, 0)
+        return np.ascontiguousarray(M.reshape(self._lead + (rows, c)))
+
     # ---- sizes ---------------------------------------------------------------
 
     @property
@@ -84,8 +103,21 @@ class LeastSquaresBatch:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(n, m), the shape of every page of A (n grows with add_rows)."""
-        return self._f.rows(), self._m
+        """(n, m), the shape of every page of A (n grows with add_rows and
+        shrinks with remove_rows; the largest n of the problems where a
+        removal was refused for some, see ``rows``)."""
+        return int(self.rows.max()), self._m
+
+    @property
+    def rows(self) -> np.ndarray:
+        """(...,) ints: the row count of every problem, the same for all
+        unless ``remove_rows`` was refused for some."""
+        return np.asarray(self._f.all_rows(), np.int64).reshape(self._lead)
+
+    @property
+    def q(self) -> str:
+        """The form: 'none' or 'thin'."""
+        return {1: "thin", 2: "none"}[self._f.q_form]
 
     @property
     def nrhs(self) -> int:
@@ -126,6 +158,76 @@ class LeastSquaresBatch:
         conv = (self._pack(U, self._m), self._pack(e, self._r))
         numerical(self._f.add_rows, *conv, bool(check_finite))
 
+    def remove_rows(self, k: int, p: int = 1) -> None:
+        """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
+        (the thin form; 0 <= k, 1 <= p, k + p <= n and n - p >= m, n the
+        fewest rows of a problem, else ValueError).
+
+        MATLAB: ``A(k+1:k+p,:,i) = []; b(k+1:k+p,:,i) = []``
+
+        A problem whose removal would leave its A numerically
+        rank-deficient (the removals' rank rule of qru.LeastSquares)
+        refuses it: its factorisation and row count stay as they were,
+        the other problems lose the rows, and one
+        ``numpy.linalg.LinAlgError`` names the refused problems (``rows``
+        then tells the row counts apart).  The Q-less form cannot remove
+        rows without their data and raises ValueError."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch cannot remove rows (no Q): "
+                             "use q='thin'")
+        info = np.asarray(numerical(self._f.remove_rows, int(k), int(p)))
+        # info: the first numerically singular pivot of Rz, not a column
+        raise_failed_pages(info, self._lead, "problems refused the removal",
+                           {int(i): f"A1 rank-deficient (pivot {info[i]} "
+                            "of the removed rows' Rz)"
+                            for i in np.flatnonzero(info)})
+
+    def _get(self, which, c, pad):
+        M = self._unpack(numerical(self._f.get, which), c)
+        if pad:  # the rows below a problem's row count: zeros
+            below = np.arange(M.shape[-2])[:, None] >= \
+                self.rows.reshape(self._lead + (1, 1))
+            M[np.broadcast_to(below, M.shape)] = 0
+        return M
+
+    @property
+    def R(self) -> np.ndarray:
+        """R (..., m, m), every problem's upper triangle.
+
+        MATLAB: ``R(:,:,i)`` of ``qr(A(:,:,i), 0)``."""
+        return self._get("R", self._m, False)
+
+    @property
+    def d(self) -> np.ndarray:
+        """d = Q' b (..., m, r) (r kept for a vector b).
+
+        MATLAB: ``d(:,:,i) = Q1'*b(:,:,i)``."""
+        return self._get("d", self._r, False)
+
+    @property
+    def Q(self) -> np.ndarray:
+        """Q1 (..., n, m), the thin form's orthonormal columns: A[i] =
+        Q[i] @ R[i].  Where row counts differ (a refused removal), n is the
+        largest and the rows of a page below its problem's count are zero.
+        The Q-less form raises ValueError.
+
+        MATLAB: ``Q1(:,:,i)`` of ``[Q1, R] = qr(A(:,:,i), 0)``."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch holds no Q")
+        return self._get("Q", self._m, True)
+
+    @property
+    def residuals(self) -> np.ndarray:
+        """E = b - A x (..., n) or (..., n, r), in the thin form (padded as
+        ``Q``).  The Q-less form raises ValueError (``residual_norms()``).
+
+        MATLAB: ``E(:,:,i) = b(:,:,i) - A(:,:,i)*x(:,:,i)``."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch keeps the residual norms "
+                             "only (residual_norms())")
+        E = self._get("E", self._r, True)
+        return E[..., 0] if self._vector else E
+
     def solve(self) -> np.ndarray:
         """x (..., m) or (..., m, r): every problem's least-squares
         solution.  MATLAB: ``x(:,:,i) = R(:,:,i) \\ d(:,:,i)``.  Raises
@@ -133,12 +235,12 @@ class LeastSquaresBatch:
         by qru's QR rank rule."""
         X, info = numerical(self._f.solve)
         raise_failed_pages(info, self._lead, "problems rank-deficient")
-        X = np.asarray(X).reshape(self._m, self._count, self._r)
-        X = np.moveaxis(X, 1, 0).reshape(self._lead + (self._m, self._r))
+        X = self._unpack(X, self._r)
         return np.ascontiguousarray(X[..., 0] if self._vector else X)
 
     def residual_norms(self) -> np.ndarray:
         """(...,) or (..., r): ``||b[i] - A[i] x[i]||`` of every problem and
-        right-hand side, from the sums of squares kept."""
+        right-hand side, from the sums of squares kept (thin: the column
+        norms of the residuals kept)."""
         rho = np.asarray(self._f.residual()).reshape(self._lead + (self._r,))
         return rho[..., 0] if self._vector else rho
