@@ -568,9 +568,14 @@ int qru_cu_upload(qru_context *ctx, qru_dtype dt, int m, int n, const void *src,
         return 0;
     qru_cuda_impl *im = qru_cuda(ctx);
     size_t es = qru_dtype_size(dt);
-    int st = qru_cuda_status(cudaMemcpy2DAsync(
-        (char *)dst.h + dst.off * es, (size_t)ldd * es, src, (size_t)lds * es,
-        (size_t)m * es, (size_t)n, cudaMemcpyHostToDevice, im->stream));
+    char *dp = (char *)dst.h + dst.off * es;
+    int st = qru_cuda_status(
+        n == 1 || (lds == m && ldd == m)
+            ? cudaMemcpyAsync(dp, src, (size_t)m * n * es,
+                              cudaMemcpyHostToDevice, im->stream)
+            : cudaMemcpy2DAsync(dp, (size_t)ldd * es, src, (size_t)lds * es,
+                                (size_t)m * es, (size_t)n,
+                                cudaMemcpyHostToDevice, im->stream));
     if (st)
         return st;
     /* From pageable memory the copy is staged before the call returns; from
@@ -608,10 +613,18 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
         src = qru_ptr{tmp, 0};
         lds = m;
     }
-    st = qru_cuda_status(cudaMemcpy2DAsync(
-        dst, (size_t)ldd * es, (const char *)src.h + src.off * es,
-        (size_t)lds * es, (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost,
-        im->stream));
+    /* one run of memory (a column, or columns without gaps): a plain
+     * copy, which the copy engine moves at once (a 2-D copy of narrow
+     * rows goes row by row) */
+    const char *sp = (const char *)src.h + src.off * es;
+    if (n == 1 || (lds == m && ldd == m))
+        st = qru_cuda_status(cudaMemcpyAsync(dst, sp, (size_t)m * n * es,
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+    else
+        st = qru_cuda_status(cudaMemcpy2DAsync(
+            dst, (size_t)ldd * es, sp, (size_t)lds * es, (size_t)m * es,
+            (size_t)n, cudaMemcpyDeviceToHost, im->stream));
     if (!st)
         st = qru_cuda_status(cudaStreamSynchronize(im->stream));
     qru_cuda_scratch_free(ctx, tmp);

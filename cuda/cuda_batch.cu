@@ -2,7 +2,9 @@
  * CUDA versions of the batched ops (contracts in src/qru_ops.h; the CPU
  * versions in src/cpu/cpu_batch_kernels.inc are the reference):
  * chol_update_batch, lsq_batch_add_rows and lsq_batch_solve, the kernels
- * of kernels/qru_batch.cl, one block a problem.
+ * of kernels/qru_batch.cl: several problems a block in shared memory (one
+ * in device memory where it does not fit), and the solve of problems of
+ * m <= 32 one warp a problem, in registers.
  */
 #include <float.h>
 
@@ -85,6 +87,36 @@ __global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
     qru_lsq_batch_solve_run(m, r, n, count, eps, R, orr, ldr, sr, D, od, ldd,
                              sd, X, ox, ldx, sx, info, oi, work, ok, LM, tp,
                              seg, (T *)qru_batch_smem_);
+}
+
+/* The one-warp-a-problem solve: at most 128 threads a block and 128
+ * registers a thread (a row of R a lane and the chain's temporaries,
+ * without spills), so that 16 warps an SM keep their chains in flight. */
+template <typename T>
+__global__ void __launch_bounds__(128, 4)
+    qru_lsq_batch_solve_reg(int m, int r, int n, int count, T eps,
+                            const T *R, long orr, int ldr, long sr,
+                            const T *D, long od, int ldd, long sd, T *X,
+                            long ox, int ldx, long sx, T *info, long oi)
+{
+    qru_lsq_batch_solve_team(m, r, n, count, eps, R, orr, ldr, sr, D, od,
+                              ldd, sd, X, ox, ldx, sx, info, oi);
+}
+
+/* A launch of the one-warp-a-problem solve (the problem in registers):
+ * the knob batch_wg's threads a block (0 or more than the bound: 128),
+ * whole warps. */
+static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
+                                    int count)
+{
+    int items = qru_ctx_tuning(ctx, dt)->batch_wg;
+    int teams = (items > 0 && items < 128 ? items : 128) / 32;
+    if (teams < 1)
+        teams = 1;
+    long groups = ((long)count + teams - 1) / teams;
+    qru_batch_launch g = {teams * 32,
+                          (int)(groups < (1 << 20) ? groups : (1 << 20)), 0};
+    return g;
 }
 
 template <typename T>
@@ -178,6 +210,15 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                              int ldx, size_t sX, qru_ptr info, qru_ptr work,
                              T eps)
 {
+    if (m <= 32) { /* the problem in one warp's registers */
+        qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count);
+        qru_lsq_batch_solve_reg<T><<<g.groups, g.items, 0,
+                                     qru_cuda(ctx)->stream>>>(
+            m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
+            (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h,
+            (long)X.off, ldx, (long)sX, (T *)info.h, (long)info.off);
+        return qru_cuda_launched();
+    }
     int tp = qru_chol_batch_wg(0, m), lm = qru_lsq_batch_local(m, r);
     size_t seg = qru_lsq_batch_solve_local_elems(m, r, tp);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,

@@ -16,7 +16,13 @@
  *   QRU_GID_X/Y, QRU_LID_X/Y, QRU_GROUP_X/Y, QRU_LSIZE_X/Y, QRU_NGROUPS_X/Y
  *   QRU_BARRIER           work-group barrier on local memory
  *   QRU_BARRIER_GLOBAL    work-group barrier also ordering global memory
- *   QRU_SQRT, QRU_FABS    precision-generic math
+ *   QRU_SQRT, QRU_FABS, QRU_RSQRT
+ *                         precision-generic math (QRU_RSQRT(x) = 1 / sqrt(x))
+ *   QRU_RANGE_LO, QRU_RANGE_HI
+ *                         2^-900 and 2^900 (float: 2^-100, 2^100): a sum of
+ *                         squares between them lost nothing that matters
+ *                         to underflow and cannot overflow (the unscaled
+ *                         formulas' range)
  *   T                     the element type
  *   QRU_TEAM              items of a "team" that reduce together without a
  *                         work-group barrier (CUDA: a warp of 32; OpenCL
@@ -58,6 +64,9 @@
 #define QRU_BARRIER_GLOBAL __syncthreads()
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
+#define QRU_RSQRT(x) rsqrt(x)
+#define QRU_RANGE_LO (sizeof(T) == 8 ? (T)0x1p-900 : (T)0x1p-100)
+#define QRU_RANGE_HI (sizeof(T) == 8 ? (T)0x1p900 : (T)0x1p100)
 #define QRU_TEAM 32
 #define QRU_TEAM_SYNC __syncwarp()
 template <typename U> __device__ inline U qru_team_sum_(U v)
@@ -103,6 +112,14 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_BARRIER_GLOBAL barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
+#define QRU_RSQRT(x) rsqrt(x)
+#ifdef QRU_FP64
+#define QRU_RANGE_LO 0x1p-900
+#define QRU_RANGE_HI 0x1p900
+#else
+#define QRU_RANGE_LO 0x1p-100f
+#define QRU_RANGE_HI 0x1p100f
+#endif
 #define QRU_TEAM 1
 #define QRU_TEAM_SYNC
 #define QRU_TEAM_SUM(x) (x)
