@@ -23,49 +23,60 @@
  * X' E reads all of X: 2 n m flops a step.  The Gram form (scikit-learn's
  * orthogonal_mp_gram, its precompute = True) forms G = X' X once (one
  * syrk, its upper triangle: n m^2 flops, m^2 elements) and c0 = X' y,
- * and keeps
+ * and runs its steps on the device (omp_gram_step, src/qru_ops.h), whose
+ * state (qru_omp_ws_of, qru_internal.h) is, with L L' = G(S, S) (L lower,
+ * kept as R = L', appended a column a step),
  *
- *   Gs = G(:, S)      m x k, column j of G gathered when j is chosen
- *                     (its upper part and its row in the triangle),
- *   R' R = G(S, S)    the Cholesky factor, appended a column a step:
- *                     r = R' \ G(S, j), R(k, k) = sqrt(G(j, j) - r' r)
- *                     (a trsm, a syrk of order 1, potrf_panel of order 1:
- *                     the R of the residual form's QR, up to rounding),
- *   Xs = X(:, S)      n x k, gathered likewise,
+ *   B = G(:, S) L'^-1   m x k: the correlations of X with the orthonormal
+ *                       basis of X(:, S),
+ *   z = L^-1 c0(S)      k: the coefficients of y in that basis,
+ *   c = c0 - B z        m: the correlations X' r,
+ *   Qb = X(:, S) L'^-1  n x k: the basis itself,
+ *   r = (y - Qb z) / ||y||  n: the residual (scaled so that r' r <= 1
+ *                       neither overflows nor, while it matters,
+ *                       underflows),
  *
- * so that a step is
+ * and a state block (the status, k, the next column j, its pivot).  A
+ * step appends the j its previous step chose:
  *
- *   x = R \ (R' \ c0(S))             two trsms of order k,
- *   beta = Gs x                      one GEMM, m k flops (c = c0 - beta
- *                                    on the host, in double),
- *   w = y / ||y|| - Xs x / ||y||,
- *   rr = w' w                        one GEMM of n k flops and a dot: the
- *                                    residual norm itself, not
- *                                    scikit-learn's ||y||^2 - x' c0(S),
- *                                    whose cancellation resolves ||r||
- *                                    only to sqrt(eps) ||y||,
- *   download [beta; rr; the pivot's failure flag; R(k, k)]  (one wait).
+ *   w = B(j, :)', l = sqrt(G(j, j) - w' w), z_k = c(j) / l,
+ *   b = (G(:, j) - B w) / l -> B(:, k),  c -= b z_k,
+ *   q = (X(:, j) - Qb w) / l -> Qb(:, k), r -= q z_k / ||y||,
+ *   rr = r' r,  R(:, k) = [w; l],
  *
- * The stopping rules (tol, y in the span, no correlation) are the residual
- * form's, read from the same numbers.  A column is refused where the
- * Cholesky pivot fails the definiteness rule of qru_chol_* on G(S, S):
- * R(k, k)^2 <= max(n, k + 1) eps max G(i, i) over the k + 1 columns (the
- * squared scale of the QR rank rule, which the Gram matrix resolves only
- * to eps); its appended column is left behind unused.
+ * then decides on the device what the residual form decides on the host:
+ * the stopping rules below (tol, y in the span, no column) from rr and
+ * the argmax of |c| (the lowest index among ties, the first NaN), and
+ * the pivot of the next column.  The residual norm is the residual's
+ * own, kept by r -= q z_k (an n k GEMV a step), not scikit-learn's
+ * ||y||^2 - z' z, whose cancellation resolves ||r|| only to
+ * sqrt(eps) ||y||.  A column is refused where its pivot fails the
+ * definiteness rule of qru_chol_* on G(S, S): G(j, j) - w' w <=
+ * max(n, k + 1) eps max G(i, i) over the k + 1 columns (the squared scale
+ * of the QR rank rule, which the Gram matrix resolves only to eps).
+ * A step after a stop does nothing, so the host queues the steps without
+ * waiting and reads the state block (with the chosen columns S) only
+ * after steps 1, 3, 7, 15, 31 and then every 32, and after the last
+ * (gram_next: a stop by tol early wastes few queued steps, a later one at
+ * most 31): ceil(log2(k + 1)) + k / 32 host waits or fewer for k steps
+ * where the residual form has two a step.  O(m k + n k) flops a step;
+ * m^2 + (m + n) ncoef + ncoef^2 + 2 (m + ncoef) + n elements, and
+ * 10 + 2 ceil(m / 32) + ceil(n / 32) for the state block and the GPU
+ * kernels' partial results.
  *
  * The form: the tuning block's omp_gram (auto, off, on).  With auto the
  * Gram form is priced where its memory is within omp_gram_mib: each
  * form's start (the first correlations, the first column and its
- * correlations) and one step from ncoef / 2 columns run against the
+ * correlations; in the Gram form also the reads of the state block of
+ * ncoef steps) and one step from ncoef / 2 columns run against the
  * dry-run op table (qru_plan_run, src/plan.c), so the plans are the
  * code; a form's time is its start and ncoef - 1 such steps (the steps'
  * costs grow about linearly with k, which the middle step prices), and
  * the faster runs.  Its memory is taken with the rest of the call's at
  * the start (QRU_ERR_ALLOC where it cannot be had, as everywhere).
  *
- * Only m + 1 numbers of a step come to the host (m + 3 in the Gram
- * form).  At
- * the end x(S) = R \ d (d = R' \ c0(S) in the Gram form; a triangular
+ * Only m + 1 numbers of a residual step come to the host.  At the end
+ * x(S) = R \ d (d = z = R' \ c0(S) in the Gram form; a triangular
  * solve on the device, k numbers downloaded) and, when asked, the path
  * P = R \ triu(d * ones(1, k)), whose column s is R(1:s, 1:s) \ d(1:s):
  * the least-squares solution on the first s chosen columns, since the
