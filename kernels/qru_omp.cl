@@ -84,11 +84,21 @@ QRU_KERNEL void qru_omp_gram_rows(int k, int m, int n, int ngm, T inv,
     int i = (rows ? g : g - ngm) * QRU_OMPK_ROWS + lx;
     int j = first ? 0 : (int)W[ost + QRU_OMPK_J];
     long ob = rows ? oB : oQ, wk = oR + (long)(first ? 0 : k) * ldr;
-    T s = (T)0;
-    if (!first && i < len)
-        for (int t = ly; t < k; t += ns)
-            s += W[ob + i + (long)t * len] * W[wk + t];
-    acc[ly * QRU_OMPK_ROWS + lx] = s;
+    /* the slice's part of B(i, :) w (or Qb(i, :) w): four sums, so that
+     * four loads are in flight */
+    T s0 = (T)0, s1 = (T)0, s2 = (T)0, s3 = (T)0;
+    if (!first && i < len) {
+        int t = ly;
+        for (; t + 3 * ns < k; t += 4 * ns) {
+            s0 += W[ob + i + (long)t * len] * W[wk + t];
+            s1 += W[ob + i + (long)(t + ns) * len] * W[wk + t + ns];
+            s2 += W[ob + i + (long)(t + 2 * ns) * len] * W[wk + t + 2 * ns];
+            s3 += W[ob + i + (long)(t + 3 * ns) * len] * W[wk + t + 3 * ns];
+        }
+        for (; t < k; t += ns)
+            s0 += W[ob + i + (long)t * len] * W[wk + t];
+    }
+    acc[ly * QRU_OMPK_ROWS + lx] = (s0 + s1) + (s2 + s3);
     QRU_BARRIER;
     if (ly == 0) {
         T v = rows ? (T)-1 : (T)0, cv = (T)0;
