@@ -199,7 +199,7 @@ typedef struct omp_run {
     double inv;  /* 1 / ||y|| (1 for y = 0 or a non-finite norm) */
     double rr0;  /* (||y|| * inv)^2: 1, or 0 for y = 0 */
     double thr;  /* the Gram form's tol test on ||r|| / ||y|| (< 0: none) */
-    qru_ptr g;   /* [c (m); rr; 2 unused], then w (n) */
+    qru_ptr g;   /* [c (m); rr], then w (n) */
     omp_host *h;
     qru_lsq *f;  /* the residual form's factorisation (NULL: none) */
     qru_ptr gb;  /* the Gram form's state (qru_omp_ws_of) */
@@ -241,7 +241,7 @@ static int omp_stopped(int why, int n, int k, double eps, double rel, int j,
 static int omp_first(omp_run *r)
 {
     return omp_correlate(r->ctx, r->dt, r->n, r->m, r->X, r->y->p, r->y->ld,
-                         r->inv, qru_ptr_add(r->g, (size_t)r->m + 3), r->g,
+                         r->inv, qru_ptr_add(r->g, (size_t)r->m + 1), r->g,
                          r->h->c, r->h->tmp);
 }
 
@@ -274,7 +274,7 @@ static int omp_corr(omp_run *r, int last)
 {
     int m = r->m, mc = last ? 0 : m;
     return omp_correlate(r->ctx, r->dt, r->n, mc, r->X, r->f->E, r->f->ncap,
-                         r->inv, qru_ptr_add(r->g, (size_t)m + 3),
+                         r->inv, qru_ptr_add(r->g, (size_t)m + 1),
                          qru_ptr_add(r->g, (size_t)(m - mc)), r->h->c + (m - mc),
                          r->h->tmp);
 }
@@ -467,12 +467,12 @@ static int omp_finish(omp_run *r, int k, qru_matrix *path)
                      qru_ptr_add(r->g, (size_t)k), path, r->h);
 }
 
-/* The device vector g: [c; rr; 2 unused] and w while the residual form's
- * steps run, then x and the ones of the path (max(m + 3 + n, 2 ncoef)
+/* The device vector g: [c; rr] and w while the residual form's steps
+ * run, then x and the ones of the path (max(m + 1 + n, 2 ncoef)
  * elements). */
 static size_t omp_glen(int n, int m, int ncoef)
 {
-    size_t glen = (size_t)m + 3 + (size_t)n;
+    size_t glen = (size_t)m + 1 + (size_t)n;
     return glen < 2 * (size_t)ncoef ? 2 * (size_t)ncoef : glen;
 }
 
