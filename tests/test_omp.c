@@ -810,10 +810,21 @@ START_TEST(test_gram_op)
     int sup[12];
     double x[12];
     ck_assert(G && c0 && r && c);
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, m, n, 1.0, p.X,
-                n, p.X, n, 0.0, G, m);
-    cblas_dgemv(CblasColMajor, CblasTrans, n, m, 1.0, p.X, n, p.y, 1, 0.0,
-                c0, 1);
+    /* X' X and X' y by plain sums, so that equal (opposite) columns get
+     * equal (opposite) entries bit for bit */
+    for (int j = 0; j < m; ++j) {
+        const double *xj = p.X + (size_t)j * n;
+        for (int i = 0; i < m; ++i) {
+            double v = 0.0;
+            for (int t = 0; t < n; ++t)
+                v += p.X[t + (size_t)i * n] * xj[t];
+            G[i + (size_t)j * m] = v;
+        }
+        double v = 0.0;
+        for (int t = 0; t < n; ++t)
+            v += xj[t] * p.y[t];
+        c0[j] = v;
+    }
     double ny = cblas_dnrm2(n, p.y, 1), inv = 1.0 / ny, xmax = 0.0;
     for (int j = 0; j < m; ++j)
         xmax = fmax(xmax, cblas_dnrm2(n, p.X + (size_t)j * n, 1));
