@@ -1,7 +1,8 @@
 /*
  * qru_omp in its two forms on the backend under test (QRU_TEST_BACKEND:
  * cpu, opencl or cuda; default cpu): the residual form (X' r a step),
- * the Gram form (G = X' X once, X' y - G(:, S) x a step) and the cost
+ * the Gram form (G = X' X once, then one omp_gram_step a step on the
+ * device, the state read after steps 1, 3, 7, ... and every 32) and the cost
  * model's choice (QRU_TUNE_OMP_GRAM auto), each timed on the host from
  * the call to the return of qru_context_sync, medians of REPS calls after
  * one untimed; with the cost model's prediction of each form

@@ -1869,13 +1869,13 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *  chosen; with tol >= 0 pass ncoef = min(n, m) for scikit-learn's rule
  *  that tol overrides n_nonzero_coefs), or early (the return s > 0
  *  below).  X, y and everything of size n or m stay in the context's
- *  memory; a step brings m + 1 numbers to the host (m + 3 in the Gram
- *  form), where the argmax is taken.  Two forms compute the steps:
+ *  memory.  Two forms compute the steps:
  *
  *  - **The residual form** (scikit-learn's precompute = False): the
  *    columns X(:,S) are held as a #QRU_Q_THIN factorisation grown by
  *    qru_lsq_add_cols() at its end, whose residual E = y - Q1 Q1' y
- *    gives X' r and (||r|| / ||y||)^2 by GEMMs.  A step costs
+ *    gives X' r and (||r|| / ||y||)^2 by GEMMs; a step brings these
+ *    m + 1 numbers to the host, where the argmax is taken.  A step costs
  *    2 n m + O(n k) flops (k = |S|) and two host waits: the download of
  *    [X' r; (||r|| / ||y||)^2] and the rank rule of the update (the
  *    diagonal and the column norms of R, read together); a call of k
@@ -1887,16 +1887,22 @@ QRU_API int qru_nnls(qru_context *ctx, const qru_matrix *A,
  *    status) and one wherever the context's workspace grows.
  *  - **The Gram form** (scikit-learn's precompute = True,
  *    orthogonal_mp_gram): G = X' X (its upper triangle, one syrk of
- *    n m^2 flops) and X' y are formed once; a step gathers G(:,j) and
- *    X(:,j) of the chosen column, appends a column to the Cholesky
- *    factor R of G(S,S) (R' R = G(S,S): a triangular solve and a pivot),
- *    solves x(S) = R \ (R' \ X(:,S)' y) and forms
- *    X' r = X' y - G(:,S) x(S) and ||r|| from y - X(:,S) x(S):
- *    O(m k + n k + k^2) flops and one host wait a step (the download of
- *    [X' r; (||r|| / ||y||)^2] with the pivot); a call of k steps k + 4
- *    (||y||, X' y with diag(G), the k steps, x(S), one
- *    synchronisation).  It takes m^2 + (m + n) ncoef + ncoef^2 +
- *    2 (m + ncoef) + n elements of the context's memory more.  Unlike
+ *    n m^2 flops) and X' y are formed once, and the steps run on the
+ *    device, the host only queuing them: with R' R = G(S,S), a step
+ *    appends the column j chosen by the step before to
+ *    B = G(:,S) R^-1 (the correlations of X with an orthonormal basis
+ *    of X(:,S)), to the basis Qb = X(:,S) R^-1, to R (a row of B and
+ *    the pivot sqrt(G(j,j) - ||B(j,:)||^2)) and to z = R' \ X(:,S)' y,
+ *    updates X' r = X' y - B z and the residual r = y - Qb z by the new
+ *    columns, and takes the argmax, the stopping rules and the next
+ *    column's pivot on the device: O(m k + n k) flops a step.  The host
+ *    reads the state after steps 1, 3, 7, 15, 31 and then every 32 and
+ *    after the last, so that a call of k steps waits for the host at
+ *    most ceil(log2(k + 1)) + k / 32 + 3 times (||y||, the reads, x(S),
+ *    one synchronisation); a stop by tol may leave up to 31 queued steps
+ *    that do nothing.  It takes m^2 + (m + n) ncoef + ncoef^2 +
+ *    2 (m + ncoef) + n elements of the context's memory more, and
+ *    10 + 2 ceil(m / 32) + ceil(n / 32).  Unlike
  *    scikit-learn's, whose residual norm ||y||^2 - x(S)' X(:,S)' y
  *    cancels to sqrt(eps) ||y||, the residual norm is the residual's
  *    own, so the stopping rules below are the residual form's.  A column

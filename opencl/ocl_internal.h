@@ -14,6 +14,8 @@
  *                     lsq_batch_solve)
  *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
  *                     lsq_batch_remove_rows_q)
+ *   opencl_omp.c      the Gram form's step of orthogonal matching pursuit
+ *                     (omp_gram_step)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
  */
 #ifndef QRU_OCL_INTERNAL_H
@@ -83,7 +85,9 @@ extern const int qru_ocl_source_count;
     X(K_GIVENS_SWEEPS, "qru_givens_sweeps") \
     X(K_GIVENS_SWEEPS_LDS, "qru_givens_sweeps_lds") \
     X(K_GIVENS_ACCUM, "qru_givens_accum") \
-    X(K_COUNT_NONFINITE, "qru_count_nonfinite")
+    X(K_COUNT_NONFINITE, "qru_count_nonfinite") \
+    X(K_OMP_GRAM_ROWS, "qru_omp_gram_rows") \
+    X(K_OMP_GRAM_PICK, "qru_omp_gram_pick")
 /* clang-format on */
 enum {
 #define QRU_OCL_K_(e, name) e,

@@ -404,6 +404,23 @@ static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
     return plan_op(ctx, QRU_OP_chol_r1_rhs, PK_KERNEL, 10.0 * en * er,
                    2.0 * en * er + 2.0 * en, 0, 0);
 }
+/* a step of the Gram form of OMP: the grid reads B and Qb (k columns)
+ * and G(:,j), X(:,j), updates c and r and writes the new columns; the
+ * pick reads the partial results and B(j, :).  Two launches. */
+static int plan_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
+                              int ncoef, int k, double inv, double rr0,
+                              double thr, qru_ptr X, int ldx, qru_ptr y,
+                              qru_ptr ws)
+{
+    (void)dt, (void)ncoef, (void)inv, (void)rr0, (void)thr, (void)X,
+        (void)ldx, (void)y, (void)ws;
+    double en = dd(n), em = dd(m), ek = dd(k), rows = en + em;
+    plan_op(ctx, QRU_OP_omp_gram_step, PK_KERNEL, 2.0 * rows * ek + 6.0 * rows,
+            rows * ek + 5.0 * rows + 2.0 * ek, 0, 0);
+    ctx->plan->op_seconds[QRU_OP_omp_gram_step] += ctx->plan->cost->per_call;
+    ctx->plan->seconds[ctx->plan->lane] += ctx->plan->cost->per_call;
+    return 0;
+}
 /* the closed-form rotations: two passes over X's columns, one write */
 static int plan_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
                                double alpha, qru_ptr p, int incp, qru_ptr X,

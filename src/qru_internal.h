@@ -413,6 +413,69 @@ static inline int qru_chol_rk_cols(int k)
     return c;
 }
 
+/* The device state of the Gram form of orthogonal matching pursuit
+ * (omp_gram_step, src/qru_ops.h; src/solvers/omp.c), one allocation of
+ * elements of dt: the offsets of its parts for n rows, m columns and at
+ * most ncoef chosen (column-major, the leading dimensions in brackets):
+ * G = X' X (m x m [m], its upper triangle), c0 = X' y (m), B (m x ncoef
+ * [m]), Qb (n x ncoef [n]), R (ncoef x ncoef [ncoef], upper), z
+ * (ncoef), c (m), r (n), the state block (QRU_OMP_STATE), the chosen
+ * columns S (ncoef, after the state block so that both come to the host
+ * in one download) and the partial results of the row kernel of the GPU
+ * backends (2 ngm + ngn, ngm = ceil(m / QRU_OMP_ROWS) work-groups on
+ * the rows of B and c, ngn = ceil(n / QRU_OMP_ROWS) on those of Qb and
+ * r).  Indices in the state block and S are integer values of dt (exact:
+ * m < 2^24). */
+#define QRU_OMP_ROWS 32
+enum {
+    QRU_OMP_ST_STATUS, /* QRU_OMP_RUN, or why the pursuit stopped */
+    QRU_OMP_ST_K,      /* the columns chosen */
+    QRU_OMP_ST_J,      /* the next column, or the one the stop names */
+    QRU_OMP_ST_CJ,     /* its correlation c(j) */
+    QRU_OMP_ST_L,      /* its pivot l */
+    QRU_OMP_ST_ZK,     /* its coefficient c(j) / l */
+    QRU_OMP_ST_RR,     /* (||r|| / ||y||)^2 of the k chosen */
+    QRU_OMP_ST_GMAX,   /* the largest finite G(i,i) of the chosen */
+    QRU_OMP_ST_PIV,    /* QRU_OMP_REFUSED: G(j,j) - w' w */
+    QRU_OMP_ST_LIM,    /* QRU_OMP_REFUSED: the pivot's limit */
+    QRU_OMP_STATE
+};
+/* The status: running, or the stop (src/solvers/omp.c words them). */
+enum {
+    QRU_OMP_RUN,
+    QRU_OMP_DONE,      /* ncoef columns chosen */
+    QRU_OMP_TOL,       /* the residual met tol (or y spanned, tol >= 0) */
+    QRU_OMP_SPAN,      /* y in the span of the chosen, tol < 0 */
+    QRU_OMP_NONFINITE, /* the largest correlation is not finite */
+    QRU_OMP_ZERO,      /* every correlation is zero */
+    QRU_OMP_CHOSEN,    /* the largest is at a chosen column */
+    QRU_OMP_REFUSED    /* the definiteness rule refused column j */
+};
+typedef struct qru_omp_ws {
+    size_t G, c0, B, Q, R, z, c, r, st, S, part, elems;
+    int ngm, ngn;
+} qru_omp_ws;
+static inline qru_omp_ws qru_omp_ws_of(int n, int m, int ncoef)
+{
+    size_t en = (size_t)n, em = (size_t)m, ek = (size_t)ncoef;
+    qru_omp_ws w;
+    w.ngm = (int)((em + QRU_OMP_ROWS - 1) / QRU_OMP_ROWS);
+    w.ngn = (int)((en + QRU_OMP_ROWS - 1) / QRU_OMP_ROWS);
+    w.G = 0;
+    w.c0 = em * em;
+    w.B = w.c0 + em;
+    w.Q = w.B + em * ek;
+    w.R = w.Q + en * ek;
+    w.z = w.R + ek * ek;
+    w.c = w.z + ek;
+    w.r = w.c + em;
+    w.st = w.r + en;
+    w.S = w.st + QRU_OMP_STATE;
+    w.part = w.S + ek;
+    w.elems = w.part + 2 * (size_t)w.ngm + (size_t)w.ngn;
+    return w;
+}
+
 /* The elements of chol_update_batch's work a problem: the copy of the
  * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n). */
 static inline size_t qru_chol_batch_work(int n, int k)

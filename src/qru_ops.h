@@ -253,6 +253,37 @@
      * m >= 1, r >= 1, 0 <= k, 1 <= p, k + p <= n, n - p >= m, \
      * count >= 0. */ \
     QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, work), REQ, ASYNC) \
+    /* One step of the Gram form of orthogonal matching pursuit \
+     * (qru_omp, src/solvers/omp.c) on its device state ws (the layout \
+     * qru_omp_ws_of(n, m, ncoef), qru_internal.h, whose G and c0 the \
+     * caller forms), judged on the device: the host queues steps and \
+     * reads the state block when it likes.  k < 0 starts: c = c0, \
+     * r = inv y (y: n elements, stride 1), rr = rr0, then the pick \
+     * below with K = 0 chosen.  k >= 0, where the status is QRU_OMP_RUN \
+     * (else nothing is done): column j = state[J] becomes the k-th \
+     * (0-based), with w = R(0:k-1,k), l = R(k,k), zk = z(k) as the pick \
+     * that chose j wrote them, \
+     *   B(:,k) = b = (G(:,j) - B(:,0:k-1) w) / l,  c := c - b zk, \
+     *   Qb(:,k) = q = (X(:,j) - Qb(:,0:k-1) w) / l,  r := r - q (zk inv), \
+     *   rr = r' r, \
+     * then the pick with K = k + 1 chosen.  The pick: status DONE where \
+     * K = ncoef (not at the start); else, for K > 0 with \
+     * rel = sqrt(max(rr, 0)) and y spanned where rel <= max(n, K+1) eps, \
+     * TOL where thr >= 0 and (rel <= thr or spanned), else SPAN where \
+     * spanned; else j = the first index of the largest |c(i)| (the first \
+     * NaN wins): NONFINITE where c(j) is not finite, ZERO where it is 0, \
+     * CHOSEN where j is in S(0:K-1); else R(0:K-1,K) = w = B(j,0:K-1)', \
+     * d = G(j,j) - w' w, gmax the larger of state[GMAX] (0 at the start) \
+     * and G(j,j) where that is finite, lim = max(n, K+1) eps gmax: \
+     * REFUSED (state PIV = d, LIM = lim) unless d is finite and > lim; \
+     * else R(K,K) = l = sqrt(d), z(K) = c(j) / l, S(K) = j, state \
+     * GMAX = gmax, L = l, ZK = z(K) and the status stays RUN.  Every pick \
+     * writes STATUS, K, J (0 before the argmax) and RR, and CJ = c(j) \
+     * once it takes the argmax.  G(:,j) is read from the \
+     * upper triangle; eps is dt's; the sums and the argmax run in a fixed \
+     * order (every run gives the same bits).  n, m >= 1, \
+     * 1 <= ncoef <= min(n, m), k < ncoef, m < 2^24. */ \
+    QRU_OP(omp_gram_step, (qru_context *ctx, qru_dtype dt, int n, int m, int ncoef, int k, double inv, double rr0, double thr, qru_ptr X, int ldx, qru_ptr y, qru_ptr ws), (ctx, dt, n, m, ncoef, k, inv, rr0, thr, X, ldx, y, ws), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

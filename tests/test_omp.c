@@ -6,6 +6,7 @@
  * stop by tol; wide and tall X; dependent and duplicate columns (the
  * early stop, s > 0); y = 0; the host waits a step costs; bad and
  * non-finite arguments (-i, the outputs untouched). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -514,8 +515,11 @@ END_TEST
  * (qru_lsq_create of an n x 1 problem, measured here in the same context:
  * none on the CPU and OpenCL, one where a vendor QR reads its status).
  * A first call of 30 steps grows the context's workspace, whose growth
- * synchronises, to what the others need.  The Gram form: one a step,
- * k + 4 (it takes no workspace of the context, so the factorisation
+ * synchronises, to what the others need.  The Gram form: its steps run
+ * on the device and the host reads their state at chunks doubling up to
+ * 32 steps, so that k steps cost at most ceil(log2(k + 1)) + k / 32
+ * reads, and ||y||, x(S) and the last synchronisation 3 more (at least
+ * one read; it takes no workspace of the context, so the factorisation
  * after it may grow the workspace: a second wait on CUDA, not counted). */
 START_TEST(test_host_waits)
 {
@@ -557,11 +561,18 @@ START_TEST(test_host_waits)
                       "%s: 10 and 30 steps cost %lld and %lld host waits, "
                       "not 2 each, 4 and the first column's %lld",
                       dname(dt), w[1], w[2], c0);
-    } else /* ||y||, [X' y; diag(G)], one a step, x(S), the last sync */
-        ck_assert_msg(w[0] == 30 + 4 && w[1] == 10 + 4 && w[2] == 30 + 4,
-                      "%s gram: 30, 10 and 30 steps cost %lld, %lld and "
-                      "%lld host waits, not 1 each and 4",
-                      dname(dt), w[0], w[1], w[2]);
+    } else { /* ||y||, the reads of the state, x(S), the last sync */
+        for (int t = 0; t < 3; ++t) {
+            int k = t == 1 ? 10 : 30;
+            long long most = 3 + (long long)ceil(log2(k + 1.0)) + k / 32;
+            ck_assert_msg(w[t] >= 4 && w[t] <= most,
+                          "%s gram: %d steps cost %lld host waits, not "
+                          "4 .. %lld",
+                          dname(dt), k, w[t], most);
+        }
+        ck_assert_msg(w[0] == w[2], "%s gram: 30 steps cost %lld, then %lld "
+                      "host waits", dname(dt), w[0], w[2]);
+    }
     prob_free(&p);
 }
 END_TEST
@@ -712,6 +723,291 @@ START_TEST(test_choice)
     ck_assert_int_eq(omp_syrks(&tall, 50), 0);
     prob_free(&tall);
     prob_free(&wide);
+}
+END_TEST
+
+/* ---- omp_gram_step itself, on a state built on the host ---- */
+
+/* The state of omp_gram_step for n x m X and ncoef: the host copy H (in
+ * double, the layout qru_omp_ws_of) and its device array. */
+typedef struct gstate {
+    qru_dtype dt;
+    int n, m, ncoef;
+    qru_omp_ws w;
+    double *H;
+    qru_matrix *W;
+} gstate;
+
+/* G (m x m, its upper triangle; NaN below, which the op must not read)
+ * and c0 given in double; the rest zero */
+static gstate gs_make(qru_dtype dt, int n, int m, int ncoef, const double *G,
+                      const double *c0)
+{
+    gstate g = {dt, n, m, ncoef, qru_omp_ws_of(n, m, ncoef), NULL, NULL};
+    g.H = calloc(g.w.elems, sizeof(double));
+    ck_assert_ptr_nonnull(g.H);
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i)
+            g.H[g.w.G + i + (size_t)j * m] =
+                i <= j ? G[i + (size_t)j * m] : NAN;
+    memcpy(g.H + g.w.c0, c0, sizeof(double) * (size_t)m);
+    round_to(dt, (int)g.w.elems, 1, g.H);
+    g.W = to_device(dt, (int)g.w.elems, 1, (int)g.w.elems, g.H);
+    return g;
+}
+
+/* the op's step k (k < 0: the start), then g.H := the device state */
+static void gs_step(gstate *g, int k, double inv, double rr0, double thr,
+                    const qru_matrix *X, const qru_matrix *y)
+{
+    ck_assert_int_eq(ctx->ops->omp_gram_step(ctx, g->dt, g->n, g->m,
+                                             g->ncoef, k, inv, rr0, thr,
+                                             X->p, X->ld, y->p, g->W->p),
+                     0);
+    free(g->H);
+    g->H = download_double(g->W);
+}
+
+static double gs_st(const gstate *g, int i) { return g->H[g->w.st + i]; }
+
+static void gs_free(gstate *g)
+{
+    free(g->H);
+    qru_matrix_destroy(g->W);
+}
+
+/* _i: dtype.  (1) A pursuit step by step against the host reference:
+ * the same columns (ties between equal and opposite columns in other
+ * work-groups go to the lowest index), X' r, r and rr of the least-squares
+ * fit on them after every step, then DONE; a step after the stop changes
+ * nothing.  (2) The pick's rules on crafted G and c0 (m = 100, several
+ * work-groups): the tie at the lowest index, the first NaN before an
+ * earlier infinity, zero correlations, the pivot refused (two columns
+ * equal in G), the argmax at a chosen column (or zero where rounding
+ * left nothing), the residual test thr and y in the span. */
+START_TEST(test_gram_op)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    double eps = qru_test_eps(dt);
+    double ulp = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    int n = 70, m = 100, nc = 12;
+    unsigned seed = 1600u + (unsigned)_i;
+    prob p = {dt, n, m, rand_array(n, m, &seed), NULL, NULL, NULL, NULL};
+    for (int i = 0; i < n; ++i) {
+        p.X[i + 40 * n] = p.X[i + 9 * n];
+        p.X[i + 77 * n] = -p.X[i + 9 * n];
+    }
+    round_to(dt, n, m, p.X);
+    p.y = rand_array(n, 1, &seed);
+    for (int i = 0; i < n; ++i)
+        p.y[i] = 0.05 * p.y[i] + 3.0 * p.X[i + 5 * n] + 2.5 * p.X[i + 77 * n] +
+                 p.X[i + 60 * n];
+    prob_upload(&p);
+    double *G = malloc(sizeof(double) * (size_t)m * m);
+    double *c0 = malloc(sizeof(double) * (size_t)m);
+    double *r = malloc(sizeof(double) * (size_t)n);
+    double *c = malloc(sizeof(double) * (size_t)m);
+    int sup[12];
+    double x[12];
+    ck_assert(G && c0 && r && c);
+    /* X' X and X' y by plain sums, so that equal (opposite) columns get
+     * equal (opposite) entries bit for bit */
+    for (int j = 0; j < m; ++j) {
+        const double *xj = p.X + (size_t)j * n;
+        for (int i = 0; i < m; ++i) {
+            double v = 0.0;
+            for (int t = 0; t < n; ++t)
+                v += p.X[t + (size_t)i * n] * xj[t];
+            G[i + (size_t)j * m] = v;
+        }
+        double v = 0.0;
+        for (int t = 0; t < n; ++t)
+            v += xj[t] * p.y[t];
+        c0[j] = v;
+    }
+    double ny = cblas_dnrm2(n, p.y, 1), inv = 1.0 / ny, xmax = 0.0;
+    for (int j = 0; j < m; ++j)
+        xmax = fmax(xmax, cblas_dnrm2(n, p.X + (size_t)j * n, 1));
+    ck_assert_int_eq(ref_omp(&p, nc, -1.0, sup, x, NULL), nc);
+    ck_assert(sup[1] == 9); /* the tie of 9, 40 and 77 */
+    gstate g = gs_make(dt, n, m, nc, G, c0);
+    gs_step(&g, -1, inv, 1.0, -1.0, p.Xd, p.yd);
+    for (int k = 0; k <= nc; ++k) {
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s omp_gram_step, %d chosen", dname(dt), k);
+        int want = k == nc ? QRU_OMP_DONE : QRU_OMP_RUN;
+        ck_assert_msg(gs_st(&g, QRU_OMP_ST_STATUS) == want &&
+                          gs_st(&g, QRU_OMP_ST_K) == k,
+                      "%s: status %g, k %g", tag,
+                      gs_st(&g, QRU_OMP_ST_STATUS), gs_st(&g, QRU_OMP_ST_K));
+        if (k < nc)
+            ck_assert_msg(gs_st(&g, QRU_OMP_ST_J) == sup[k] &&
+                              g.H[g.w.S + k] == sup[k],
+                          "%s: next column %g, the reference's %d", tag,
+                          gs_st(&g, QRU_OMP_ST_J), sup[k]);
+        /* the least-squares fit on the k chosen: r, X' r */
+        memcpy(r, p.y, sizeof(double) * (size_t)n);
+        if (k > 0) {
+            int *s2 = malloc(sizeof(int) * (size_t)k);
+            ck_assert_ptr_nonnull(s2);
+            memcpy(s2, sup, sizeof(int) * (size_t)k);
+            double *A = malloc(sizeof(double) * (size_t)n * k);
+            double *b = malloc(sizeof(double) * (size_t)n);
+            ck_assert(A && b);
+            for (int t = 0; t < k; ++t)
+                memcpy(A + (size_t)t * n, p.X + (size_t)s2[t] * n,
+                       sizeof(double) * (size_t)n);
+            memcpy(b, p.y, sizeof(double) * (size_t)n);
+            double *A2 = malloc(sizeof(double) * (size_t)n * k);
+            ck_assert_ptr_nonnull(A2);
+            memcpy(A2, A, sizeof(double) * (size_t)n * k);
+            ck_assert_int_eq(
+                LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, k, 1, A2, n, b, n),
+                0);
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, -1.0, A, n, b, 1,
+                        1.0, r, 1);
+            free(A);
+            free(A2);
+            free(b);
+            free(s2);
+        }
+        cblas_dgemv(CblasColMajor, CblasTrans, n, m, 1.0, p.X, n, r, 1, 0.0,
+                    c, 1);
+        double ec = 0.0, er = 0.0, rr = cblas_ddot(n, r, 1, r, 1) * inv * inv;
+        for (int i = 0; i < m; ++i)
+            ec = fmax(ec, fabs(g.H[g.w.c + i] - c[i]));
+        for (int i = 0; i < n; ++i)
+            er = fmax(er, fabs(g.H[g.w.r + i] - r[i] * inv));
+        double lim = 100.0 * (k + 1) * eps;
+        ck_assert_msg(ec <= lim * xmax * ny && er <= lim &&
+                          fabs(gs_st(&g, QRU_OMP_ST_RR) - rr) <= lim,
+                      "%s: |c - X' r| %g, |r - ref| / ||y|| %g, rr %g / %g",
+                      tag, ec / (xmax * ny), er, gs_st(&g, QRU_OMP_ST_RR),
+                      rr);
+        if (k < nc)
+            gs_step(&g, k, inv, 1.0, -1.0, p.Xd, p.yd);
+    }
+    /* a step after the stop: nothing changes */
+    double *H0 = g.H;
+    g.H = NULL;
+    gs_step(&g, nc - 1, inv, 1.0, -1.0, p.Xd, p.yd);
+    ck_assert(memcmp(H0, g.H, sizeof(double) * g.w.elems) == 0);
+    free(H0);
+    gs_free(&g);
+
+    /* (2) crafted G = 2 I (a column per unit of X, n = 4) and c0 */
+    int n2 = 4, m2 = 100;
+    prob q = {dt, n2, m2, calloc((size_t)n2 * m2, sizeof(double)),
+              calloc((size_t)n2, sizeof(double)), NULL, NULL, NULL};
+    ck_assert(q.X && q.y);
+    for (int j = 0; j < m2; ++j)
+        q.X[j % n2 + (size_t)j * n2] = 1.0;
+    for (int i = 0; i < n2; ++i)
+        q.y[i] = 1.0;
+    prob_upload(&q);
+    double *G2 = calloc((size_t)m2 * m2, sizeof(double));
+    double *d0 = malloc(sizeof(double) * (size_t)m2);
+    ck_assert(G2 && d0);
+    int chosen = 0;
+    for (int t = 0; t < 14; ++t) {
+        memset(G2, 0, sizeof(double) * (size_t)m2 * m2);
+        for (int j = 0; j < m2; ++j) {
+            d0[j] = 0.1;
+            G2[j + (size_t)j * m2] = 2.0;
+        }
+        int st = QRU_OMP_RUN, j = 35, k = 0, steps = 0;
+        double thr = -1.0, cj = 0.0;
+        if (t == 0) { /* the tie: 35 before 70 and 90 */
+            d0[70] = 5.0;
+            d0[35] = d0[90] = cj = -5.0;
+        } else if (t == 1) { /* the first NaN, after an infinity */
+            d0[3] = INFINITY;
+            d0[80] = d0[50] = NAN;
+            st = QRU_OMP_NONFINITE;
+            j = 50;
+        } else if (t == 2) {
+            for (int i = 0; i < m2; ++i)
+                d0[i] = 0.0;
+            st = QRU_OMP_ZERO;
+            j = 0;
+        } else if (t == 3) { /* columns 35 and 62 equal in G */
+            d0[35] = 5.0;
+            d0[62] = 4.0;
+            G2[35 + 62 * (size_t)m2] = G2[62 + 62 * (size_t)m2] = 2.0;
+            st = QRU_OMP_REFUSED;
+            j = 62;
+            k = 1;
+            steps = 1;
+        } else if (t == 4) { /* the residual test after one step */
+            d0[35] = 5.0;
+            thr = 1e30;
+            st = QRU_OMP_TOL;
+            j = 0;
+            k = 1;
+            steps = 1;
+        } else { /* c(35) - b(35) z(0): rounding, or 0 */
+            for (int i = 0; i < m2; ++i)
+                d0[i] = 0.0;
+            d0[35] = 1.0;
+            G2[35 + 35 * (size_t)m2] = (double)(t - 2);
+            st = -1;
+            k = 1;
+            steps = 1;
+        }
+        gstate h = gs_make(dt, n2, m2, 3, G2, d0);
+        gs_step(&h, -1, 0.5, 1.0, thr, q.Xd, q.yd);
+        for (int s = 0; s < steps; ++s)
+            gs_step(&h, s, 0.5, 1.0, thr, q.Xd, q.yd);
+        if (st < 0) { /* CHOSEN where c(35) is not 0, else ZERO */
+            int left = h.H[h.w.c + 35] != 0.0;
+            st = left ? QRU_OMP_CHOSEN : QRU_OMP_ZERO;
+            j = left ? 35 : 0;
+            chosen += left;
+        }
+        ck_assert_msg(gs_st(&h, QRU_OMP_ST_STATUS) == st &&
+                          gs_st(&h, QRU_OMP_ST_J) == j &&
+                          gs_st(&h, QRU_OMP_ST_K) == k,
+                      "%s pick %d: status %g, j %g, k %g; expected %d, %d, %d",
+                      dname(dt), t, gs_st(&h, QRU_OMP_ST_STATUS),
+                      gs_st(&h, QRU_OMP_ST_J), gs_st(&h, QRU_OMP_ST_K), st, j,
+                      k);
+        if (t == 0)
+            ck_assert(gs_st(&h, QRU_OMP_ST_CJ) == cj);
+        if (t == 3)
+            ck_assert_msg(fabs(gs_st(&h, QRU_OMP_ST_PIV)) <= 8.0 * ulp &&
+                              fabs(gs_st(&h, QRU_OMP_ST_LIM) - 8.0 * ulp) <=
+                                  1e-3 * ulp,
+                          "%s: pivot %g, limit %g", dname(dt),
+                          gs_st(&h, QRU_OMP_ST_PIV),
+                          gs_st(&h, QRU_OMP_ST_LIM));
+        gs_free(&h);
+    }
+    ck_assert_msg(chosen > 0, "%s: no rounding left at a chosen column",
+                  dname(dt));
+    /* y = 2 X(:, 7): after one step y lies in the span */
+    for (int i = 0; i < n; ++i)
+        p.y[i] = 2.0 * p.X[i + 7 * n];
+    qru_matrix_destroy(p.yd);
+    p.yd = to_device(dt, n, 1, n, p.y);
+    cblas_dgemv(CblasColMajor, CblasTrans, n, m, 1.0, p.X, n, p.y, 1, 0.0,
+                c0, 1);
+    g = gs_make(dt, n, m, nc, G, c0);
+    inv = 1.0 / cblas_dnrm2(n, p.y, 1);
+    gs_step(&g, -1, inv, 1.0, -1.0, p.Xd, p.yd);
+    gs_step(&g, 0, inv, 1.0, -1.0, p.Xd, p.yd);
+    ck_assert_msg(gs_st(&g, QRU_OMP_ST_STATUS) == QRU_OMP_SPAN &&
+                      gs_st(&g, QRU_OMP_ST_K) == 1 && g.H[g.w.S] == 7,
+                  "%s span: status %g, k %g", dname(dt),
+                  gs_st(&g, QRU_OMP_ST_STATUS), gs_st(&g, QRU_OMP_ST_K));
+    gs_free(&g);
+    free(G);
+    free(G2);
+    free(c0);
+    free(d0);
+    free(r);
+    free(c);
+    prob_free(&p);
+    prob_free(&q);
 }
 END_TEST
 
@@ -894,6 +1190,7 @@ int main(void)
     tcase_add_loop_test(tc, test_host_waits, 0, 4);
     tcase_add_loop_test(tc, test_forms_agree, 0, 2);
     tcase_add_loop_test(tc, test_choice, 0, 2);
+    tcase_add_loop_test(tc, test_gram_op, 0, 2);
     tcase_add_loop_test(tc, test_bad_args, 0, 4);
     tcase_add_loop_test(tc, test_nonfinite, 0, 12);
     suite_add_tcase(s, tc);

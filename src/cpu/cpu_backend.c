@@ -736,6 +736,21 @@ static int cpu_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
     return 0;
 }
 
+static int cpu_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
+                             int ncoef, int k, double inv, double rr0,
+                             double thr, qru_ptr X, int ldx, qru_ptr y,
+                             qru_ptr ws)
+{
+    (void)ctx;
+    if (dt == QRU_DOUBLE)
+        omp_gram_step_d(n, m, ncoef, k, inv, rr0, thr, DP(X), ldx,
+                        k < 0 ? DP(y) : NULL, DP(ws));
+    else
+        omp_gram_step_s(n, m, ncoef, k, (float)inv, (float)rr0, (float)thr,
+                        SP(X), ldx, k < 0 ? SP(y) : NULL, SP(ws));
+    return 0;
+}
+
 /* ---- fused panels ---- */
 static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,

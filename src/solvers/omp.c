@@ -23,49 +23,60 @@
  * X' E reads all of X: 2 n m flops a step.  The Gram form (scikit-learn's
  * orthogonal_mp_gram, its precompute = True) forms G = X' X once (one
  * syrk, its upper triangle: n m^2 flops, m^2 elements) and c0 = X' y,
- * and keeps
+ * and runs its steps on the device (omp_gram_step, src/qru_ops.h), whose
+ * state (qru_omp_ws_of, qru_internal.h) is, with L L' = G(S, S) (L lower,
+ * kept as R = L', appended a column a step),
  *
- *   Gs = G(:, S)      m x k, column j of G gathered when j is chosen
- *                     (its upper part and its row in the triangle),
- *   R' R = G(S, S)    the Cholesky factor, appended a column a step:
- *                     r = R' \ G(S, j), R(k, k) = sqrt(G(j, j) - r' r)
- *                     (a trsm, a syrk of order 1, potrf_panel of order 1:
- *                     the R of the residual form's QR, up to rounding),
- *   Xs = X(:, S)      n x k, gathered likewise,
+ *   B = G(:, S) L'^-1   m x k: the correlations of X with the orthonormal
+ *                       basis of X(:, S),
+ *   z = L^-1 c0(S)      k: the coefficients of y in that basis,
+ *   c = c0 - B z        m: the correlations X' r,
+ *   Qb = X(:, S) L'^-1  n x k: the basis itself,
+ *   r = (y - Qb z) / ||y||  n: the residual (scaled so that r' r <= 1
+ *                       neither overflows nor, while it matters,
+ *                       underflows),
  *
- * so that a step is
+ * and a state block (the status, k, the next column j, its pivot).  A
+ * step appends the j its previous step chose:
  *
- *   x = R \ (R' \ c0(S))             two trsms of order k,
- *   beta = Gs x                      one GEMM, m k flops (c = c0 - beta
- *                                    on the host, in double),
- *   w = y / ||y|| - Xs x / ||y||,
- *   rr = w' w                        one GEMM of n k flops and a dot: the
- *                                    residual norm itself, not
- *                                    scikit-learn's ||y||^2 - x' c0(S),
- *                                    whose cancellation resolves ||r||
- *                                    only to sqrt(eps) ||y||,
- *   download [beta; rr; the pivot's failure flag; R(k, k)]  (one wait).
+ *   w = B(j, :)', l = sqrt(G(j, j) - w' w), z_k = c(j) / l,
+ *   b = (G(:, j) - B w) / l -> B(:, k),  c -= b z_k,
+ *   q = (X(:, j) - Qb w) / l -> Qb(:, k), r -= q z_k / ||y||,
+ *   rr = r' r,  R(:, k) = [w; l],
  *
- * The stopping rules (tol, y in the span, no correlation) are the residual
- * form's, read from the same numbers.  A column is refused where the
- * Cholesky pivot fails the definiteness rule of qru_chol_* on G(S, S):
- * R(k, k)^2 <= max(n, k + 1) eps max G(i, i) over the k + 1 columns (the
- * squared scale of the QR rank rule, which the Gram matrix resolves only
- * to eps); its appended column is left behind unused.
+ * then decides on the device what the residual form decides on the host:
+ * the stopping rules below (tol, y in the span, no column) from rr and
+ * the argmax of |c| (the lowest index among ties, the first NaN), and
+ * the pivot of the next column.  The residual norm is the residual's
+ * own, kept by r -= q z_k (an n k GEMV a step), not scikit-learn's
+ * ||y||^2 - z' z, whose cancellation resolves ||r|| only to
+ * sqrt(eps) ||y||.  A column is refused where its pivot fails the
+ * definiteness rule of qru_chol_* on G(S, S): G(j, j) - w' w <=
+ * max(n, k + 1) eps max G(i, i) over the k + 1 columns (the squared scale
+ * of the QR rank rule, which the Gram matrix resolves only to eps).
+ * A step after a stop does nothing, so the host queues the steps without
+ * waiting and reads the state block (with the chosen columns S) only
+ * after steps 1, 3, 7, 15, 31 and then every 32, and after the last
+ * (gram_next: a stop by tol early wastes few queued steps, a later one at
+ * most 31): ceil(log2(k + 1)) + k / 32 host waits or fewer for k steps
+ * where the residual form has two a step.  O(m k + n k) flops a step;
+ * m^2 + (m + n) ncoef + ncoef^2 + 2 (m + ncoef) + n elements, and
+ * 10 + 2 ceil(m / 32) + ceil(n / 32) for the state block and the GPU
+ * kernels' partial results.
  *
  * The form: the tuning block's omp_gram (auto, off, on).  With auto the
  * Gram form is priced where its memory is within omp_gram_mib: each
  * form's start (the first correlations, the first column and its
- * correlations) and one step from ncoef / 2 columns run against the
+ * correlations; in the Gram form also the reads of the state block of
+ * ncoef steps) and one step from ncoef / 2 columns run against the
  * dry-run op table (qru_plan_run, src/plan.c), so the plans are the
  * code; a form's time is its start and ncoef - 1 such steps (the steps'
  * costs grow about linearly with k, which the middle step prices), and
  * the faster runs.  Its memory is taken with the rest of the call's at
  * the start (QRU_ERR_ALLOC where it cannot be had, as everywhere).
  *
- * Only m + 1 numbers of a step come to the host (m + 3 in the Gram
- * form).  At
- * the end x(S) = R \ d (d = R' \ c0(S) in the Gram form; a triangular
+ * Only m + 1 numbers of a residual step come to the host.  At the end
+ * x(S) = R \ d (d = z = R' \ c0(S) in the Gram form; a triangular
  * solve on the device, k numbers downloaded) and, when asked, the path
  * P = R \ triu(d * ones(1, k)), whose column s is R(1:s, 1:s) \ d(1:s):
  * the least-squares solution on the first s chosen columns, since the
@@ -144,14 +155,13 @@ static qru_matrix omp_columns(const qru_matrix *X, int j, int cols)
 
 /* The host buffers of one call. */
 typedef struct omp_host {
-    double *c;    /* [X' r; r' r; the Gram form's pivot flag and R(k,k)],
-                     m + 3 */
-    float *tmp;   /* float downloads, max(2 m, m + 3, ncoef) */
+    double *c;    /* the residual form's [X' r; r' r] (m + 1), the Gram
+                     form's state block and S (QRU_OMP_STATE + ncoef) */
+    float *tmp;   /* float downloads, as many as c and ncoef */
     double *x;    /* the coefficients of the chosen columns, ncoef */
     void *coef;   /* the m coefficients in the element type */
     int *sup;     /* the chosen columns, ncoef */
     char *active; /* m flags */
-    double *c0;   /* the Gram form: X' y and diag(G), 2 m */
 } omp_host;
 
 static void omp_host_free(omp_host *h)
@@ -162,25 +172,20 @@ static void omp_host_free(omp_host *h)
     free(h->coef);
     free(h->sup);
     free(h->active);
-    free(h->c0);
 }
 
 static int omp_host_alloc(omp_host *h, qru_dtype dt, int m, int ncoef)
 {
-    size_t m3 = (size_t)m + 3, nt = 2 * (size_t)m;
-    if (nt < m3)
-        nt = m3;
-    if (nt < (size_t)ncoef)
-        nt = (size_t)ncoef;
-    h->c = malloc(sizeof(double) * m3);
-    h->tmp = malloc(sizeof(float) * nt);
+    size_t nc = (size_t)m + 1;
+    if (nc < QRU_OMP_STATE + (size_t)ncoef)
+        nc = QRU_OMP_STATE + (size_t)ncoef;
+    h->c = malloc(sizeof(double) * nc);
+    h->tmp = malloc(sizeof(float) * nc);
     h->x = malloc(sizeof(double) * (size_t)ncoef);
     h->coef = calloc((size_t)m, qru_dtype_size(dt));
     h->sup = malloc(sizeof(int) * (size_t)ncoef);
     h->active = calloc((size_t)m, 1);
-    h->c0 = malloc(sizeof(double) * 2 * (size_t)m);
-    if (!h->c || !h->tmp || !h->x || !h->coef || !h->sup || !h->active ||
-        !h->c0)
+    if (!h->c || !h->tmp || !h->x || !h->coef || !h->sup || !h->active)
         return QRU_HOST_ALLOC_FAILED;
     return 0;
 }
@@ -193,189 +198,91 @@ typedef struct omp_run {
     int n, m, ncoef, gram;
     double inv;  /* 1 / ||y|| (1 for y = 0 or a non-finite norm) */
     double rr0;  /* (||y|| * inv)^2: 1, or 0 for y = 0 */
-    qru_ptr g;   /* [c or beta (m); rr; flag; R(k,k)], then w (n) */
+    double thr;  /* the Gram form's tol test on ||r|| / ||y|| (< 0: none) */
+    qru_ptr g;   /* [c (m); rr], then w (n) */
     omp_host *h;
     qru_lsq *f;  /* the residual form's factorisation (NULL: none) */
-    /* the Gram form, in one allocation (gb): c0 = X' y and diag(G) (2 m),
-     * G (m x m, ld m, its upper triangle), Gs = G(:, S) (m x ncoef, ld
-     * m), Xs = X(:, S) (n x ncoef, ld n), R (ncoef x ncoef, ld ncoef),
-     * c0(S) and x (ncoef each), y / ||y|| (n) */
-    qru_ptr gb, c0, G, Gs, Xs, R, c0s, x, ys;
-    double gmax; /* the largest G(i, i) of the chosen columns */
+    qru_ptr gb;  /* the Gram form's state (qru_omp_ws_of) */
+    qru_omp_ws w;
 } omp_run;
 
 /* Elements of the Gram form's allocation. */
 static size_t omp_gram_elems(int n, int m, int ncoef)
 {
-    size_t en = (size_t)n, em = (size_t)m, ek = (size_t)ncoef;
-    return 2 * em + em * em + em * ek + en * ek + ek * ek + 2 * ek + en;
+    return qru_omp_ws_of(n, m, ncoef).elems;
 }
 
-/* The Gram form's memory (gb) and its pointers. */
-static int omp_gram_alloc(omp_run *r)
+/* The words of a stop that both forms find (QRU_OMP_SPAN .. CHOSEN) for
+ * the step after k chosen columns: rel = ||r|| / ||y||, j and cj the
+ * argmax and its correlation; returns the stop, k + 1. */
+static int omp_stopped(int why, int n, int k, double eps, double rel, int j,
+                       double cj)
 {
-    size_t m = (size_t)r->m, k = (size_t)r->ncoef;
-    QRU_TRY(r->ctx->ops->mem_alloc(
-        r->ctx, omp_gram_elems(r->n, r->m, r->ncoef) * qru_dtype_size(r->dt),
-        &r->gb.h));
-    r->gb.off = 0;
-    r->c0 = r->gb;
-    r->G = qru_ptr_add(r->c0, 2 * m);
-    r->Gs = qru_ptr_add(r->G, m * m);
-    r->Xs = qru_ptr_add(r->Gs, m * k);
-    r->R = qru_ptr_add(r->Xs, (size_t)r->n * k);
-    r->c0s = qru_ptr_add(r->R, k * k);
-    r->x = qru_ptr_add(r->c0s, k);
-    r->ys = qru_ptr_add(r->x, k);
-    return 0;
+    int s = k + 1;
+    if (why == QRU_OMP_SPAN)
+        qru_fail(s, "step %d: y lies in the span of the %d chosen columns "
+                    "(||r|| / ||y|| = %g <= max(n, k + 1) eps = %g)",
+                 s, k, rel, (double)(n > s ? n : s) * eps);
+    else if (why == QRU_OMP_NONFINITE)
+        qru_fail(s, "step %d: the correlations X' r are not finite (X' "
+                    "r(%d) = %g)", s, j, cj);
+    else if (why == QRU_OMP_ZERO)
+        qru_fail(s, "step %d: the residual is orthogonal to every column "
+                    "of X (X' r = 0)", s);
+    else
+        qru_fail(s, "step %d: the largest |X' r| is at column %d (0-based), "
+                    "already chosen: X' r is rounding noise", s, j);
+    return s;
 }
 
-/* The correlations of y into h->c (m + 1: X' y and rr0); the Gram form
- * forms G, c0, diag(G) and y / ||y|| first (one host wait). */
+/* ---- the residual form ---- */
+
+/* The correlations of y into h->c (m + 1: X' y and rr0). */
 static int omp_first(omp_run *r)
 {
-    qru_context *ctx = r->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = r->dt;
-    int n = r->n, m = r->m;
-    const qru_matrix *X = r->X, *y = r->y;
-    if (!r->gram)
-        return omp_correlate(ctx, dt, n, m, X, y->p, y->ld, r->inv,
-                             qru_ptr_add(r->g, (size_t)m + 3), r->g, r->h->c,
-                             r->h->tmp);
-    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, n, 1.0, X->p, X->ld, 0.0, r->G, m));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, 1, n, 1.0, X->p, X->ld, y->p, y->ld,
-                    0.0, r->c0, m));
-    /* diag(G) after c0: both in one download */
-    QRU_TRY(o->copy(ctx, dt, 1, m, r->G, m + 1, qru_ptr_add(r->c0, (size_t)m),
-                    1));
-    /* the pivots' failure flag (potrf_panel's info, 0 on entry) */
-    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
-                     qru_ptr_add(r->g, (size_t)m + 1), 1));
-    QRU_TRY(o->geadd(ctx, dt, n, 1, r->inv, y->p, y->ld, 0.0, r->ys, n));
-    QRU_TRY(omp_read(ctx, dt, 2 * m, r->c0, r->h->c0, r->h->tmp));
-    memcpy(r->h->c, r->h->c0, sizeof(double) * (size_t)m);
-    r->h->c[m] = r->rr0;
-    r->gmax = 0.0;
-    return 0;
+    return omp_correlate(r->ctx, r->dt, r->n, r->m, r->X, r->y->p, r->y->ld,
+                         r->inv, qru_ptr_add(r->g, (size_t)r->m + 1), r->g,
+                         r->h->c, r->h->tmp);
 }
 
-/* Appends column j of X as the k-th chosen (0-based).  The residual form
- * updates its factorisation (returns 1 where the rank rule refuses the
- * column, the factorisation unchanged); the Gram form queues the append
- * of G(:, j), X(:, j), c0(j) and R's column k, judged when the step's
- * numbers are read (gram_refused). */
+/* Appends column j of X as the k-th chosen (0-based) to the
+ * factorisation (returns 1 where the rank rule refuses the column, the
+ * factorisation unchanged). */
 static int omp_add(omp_run *r, int k, int j)
 {
     qru_context *ctx = r->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = r->dt;
-    int n = r->n, m = r->m, ldr = r->ncoef;
     qru_matrix col = omp_columns(r->X, j, 1);
-    if (!r->gram) {
-        if (k == 0) {
-            qru_lsq_options opt;
-            qru_lsq_options_init(&opt);
-            opt.q = QRU_Q_THIN;
-            opt.col_capacity = r->ncoef;
-            QRU_TRY(qru_lsq_create(ctx, &col, r->y, &opt, &r->f));
-            /* the update itself (a refactorisation never pays for one
-             * column at the end) */
-            return qru_lsq_set_update_algorithm(r->f, QRU_UPDATE_FAST);
-        }
-        int st = qru_upd_run(ctx, r->f,
-                             (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, 1, &col,
-                                           NULL, NULL, NULL, 0, NULL, -1});
-        return st > 0 ? 1 : st;
+    if (k == 0) {
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = QRU_Q_THIN;
+        opt.col_capacity = r->ncoef;
+        QRU_TRY(qru_lsq_create(ctx, &col, r->y, &opt, &r->f));
+        /* the update itself (a refactorisation never pays for one column
+         * at the end) */
+        return qru_lsq_set_update_algorithm(r->f, QRU_UPDATE_FAST);
     }
-    qru_ptr gk = qru_ptr_at(r->Gs, m, 0, k);
-    qru_ptr rk = qru_ptr_at(r->R, ldr, 0, k), rkk = qru_ptr_add(rk, (size_t)k);
-    /* Gs(:, k) = G(:, j): G(0:j, j) and G(j, j+1:m)' from the triangle */
-    QRU_TRY(o->copy(ctx, dt, j + 1, 1, qru_ptr_at(r->G, m, 0, j), m, gk, m));
-    if (j + 1 < m)
-        QRU_TRY(o->transpose(ctx, dt, 1, m - j - 1,
-                             qru_ptr_at(r->G, m, j, j + 1), m,
-                             qru_ptr_add(gk, (size_t)j + 1), m));
-    /* R(0:k+1, k) = Gs(j, 0:k+1)' = [G(S, j); G(j, j)] */
-    QRU_TRY(o->transpose(ctx, dt, 1, k + 1, qru_ptr_at(r->Gs, m, j, 0), m,
-                         rk, ldr));
-    if (k > 0) {
-        QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R, ldr, rk,
-                        ldr));
-        QRU_TRY(o->syrk(ctx, dt, 'U', 'T', 1, k, -1.0, rk, ldr, 1.0, rkk,
-                        ldr));
-    }
-    QRU_TRY(o->potrf_panel(ctx, dt, 'U', 1, rkk, ldr,
-                           qru_ptr_add(r->g, (size_t)m + 1), 0));
-    QRU_TRY(o->copy(ctx, dt, 1, 1, rkk, 1, qru_ptr_add(r->g, (size_t)m + 2),
-                    1));
-    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_add(r->c0, (size_t)j), 1,
-                    qru_ptr_add(r->c0s, (size_t)k), 1));
-    return o->copy(ctx, dt, n, 1, col.p, col.ld,
-                   qru_ptr_at(r->Xs, n, 0, k), n);
+    int st = qru_upd_run(ctx, r->f,
+                         (qru_upd_req){QRU_UPD_OP_ADD_COLS, k, 1, &col, NULL,
+                                       NULL, NULL, 0, NULL, -1});
+    return st > 0 ? 1 : st;
 }
 
 /* The numbers of the step after k chosen columns into h->c: [c; rr] (m +
- * 1; rr alone, at h->c[m], with last), and in the Gram form the pivot's
- * failure flag and R(k-1, k-1) (h->c[m + 1], h->c[m + 2]).  One host
- * wait. */
-static int omp_corr(omp_run *r, int k, int last)
+ * 1; rr alone, at h->c[m], with last).  One host wait. */
+static int omp_corr(omp_run *r, int last)
 {
-    qru_context *ctx = r->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = r->dt;
-    int n = r->n, m = r->m, ldr = r->ncoef, mc = last ? 0 : m;
-    omp_host *h = r->h;
-    qru_ptr w = qru_ptr_add(r->g, (size_t)m + 3);
-    if (!r->gram)
-        return omp_correlate(ctx, dt, n, mc, r->X, r->f->E, r->f->ncap,
-                             r->inv, w, qru_ptr_add(r->g, (size_t)(m - mc)),
-                             h->c + (m - mc), h->tmp);
-    QRU_TRY(o->copy(ctx, dt, k, 1, r->c0s, k, r->x, k));
-    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R, ldr, r->x,
-                    k));
-    QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, 1, 1.0, r->R, ldr, r->x,
-                    k));
-    if (mc)
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', m, 1, k, 1.0, r->Gs, m, r->x, k,
-                        0.0, r->g, m));
-    QRU_TRY(o->copy(ctx, dt, n, 1, r->ys, n, w, n));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, 1, k, -r->inv, r->Xs, n, r->x, k,
-                    1.0, w, n));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, w, n, w, n, 0.0,
-                    qru_ptr_add(r->g, (size_t)m), 1));
-    QRU_TRY(omp_read(ctx, dt, mc + 3, qru_ptr_add(r->g, (size_t)(m - mc)),
-                     h->c + (m - mc), h->tmp));
-    for (int i = 0; i < mc; ++i) /* c = c0 - G(:, S) x */
-        h->c[i] = h->c0[i] - h->c[i];
-    return 0;
+    int m = r->m, mc = last ? 0 : m;
+    return omp_correlate(r->ctx, r->dt, r->n, mc, r->X, r->f->E, r->f->ncap,
+                         r->inv, qru_ptr_add(r->g, (size_t)m + 1),
+                         qru_ptr_add(r->g, (size_t)(m - mc)), r->h->c + (m - mc),
+                         r->h->tmp);
 }
 
-/* The Gram form's verdict on the column j appended as the k-th (0-based),
- * from the step's numbers: 1 (reason recorded) where its pivot fails the
- * definiteness rule, else 0 (h->c[m+1], h->c[m+2] read). */
-static int gram_refused(omp_run *r, int k, int j)
-{
-    double eps = r->dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
-    double gj = r->h->c0[r->m + j], flag = r->h->c[r->m + 1];
-    double rkk = r->h->c[r->m + 2];
-    double gmax = isfinite(gj) && gj > r->gmax ? gj : r->gmax;
-    double lim = (double)(r->n > k + 1 ? r->n : k + 1) * eps * gmax;
-    if (flag == 0.0 && isfinite(rkk) && rkk * rkk > lim) {
-        r->gmax = gmax;
-        return 0;
-    }
-    qru_fail(k + 1, "step %d: column %d (0-based) of X is numerically "
-                    "dependent on the %d chosen (the Gram form's Cholesky "
-                    "pivot %g <= max(n, k + 1) eps max G(i, i) = %g)",
-             k + 1, j, k, flag != 0.0 ? 0.0 : rkk * rkk, lim);
-    return 1;
-}
-
-/* The greedy steps: on return *kout columns are chosen (h->sup), *rel =
- * ||r|| / ||y|| (r = y for none; 0 for y = 0); *stop is 0 (ncoef columns,
- * or the residual test of tol, ny = ||y||) or the 1-based step that found
- * no column to add (its reason recorded). */
+/* The greedy steps of the residual form: on return *kout columns are
+ * chosen (h->sup), *rel = ||r|| / ||y|| (r = y for none; 0 for y = 0);
+ * *stop is 0 (ncoef columns, or the residual test of tol, ny = ||y||) or
+ * the 1-based step that found no column to add (its reason recorded). */
 static int omp_steps(omp_run *r, double tol, double ny, int *kout,
                      double *rel, int *stop)
 {
@@ -399,28 +306,17 @@ static int omp_steps(omp_run *r, double tol, double ny, int *kout,
             if (tol >= 0.0 && (rn * rn <= tol || spanned))
                 return 0;
             if (spanned) {
-                *stop = k + 1;
-                qru_fail(*stop, "step %d: y lies in the span of the %d "
-                                "chosen columns (||r|| / ||y|| = %g <= "
-                                "max(n, k + 1) eps = %g)",
-                         k + 1, k, *rel, lim);
+                *stop = omp_stopped(QRU_OMP_SPAN, n, k, eps, *rel, 0, 0.0);
                 return 0;
             }
         }
         int j = omp_argmax(h->c, m);
         double cj = h->c[j];
         if (!isfinite(cj) || cj == 0.0 || h->active[j]) {
-            *stop = k + 1;
-            if (!isfinite(cj))
-                qru_fail(*stop, "step %d: the correlations X' r are not "
-                                "finite (X' r(%d) = %g)", k + 1, j, cj);
-            else if (cj == 0.0)
-                qru_fail(*stop, "step %d: the residual is orthogonal to "
-                                "every column of X (X' r = 0)", k + 1);
-            else
-                qru_fail(*stop, "step %d: the largest |X' r| is at column "
-                                "%d (0-based), already chosen: X' r is "
-                                "rounding noise", k + 1, j);
+            int why = !isfinite(cj) ? QRU_OMP_NONFINITE
+                      : cj == 0.0   ? QRU_OMP_ZERO
+                                    : QRU_OMP_CHOSEN;
+            *stop = omp_stopped(why, n, k, eps, *rel, j, cj);
             return 0;
         }
         int st = omp_add(r, k, j);
@@ -433,12 +329,7 @@ static int omp_steps(omp_run *r, double tol, double ny, int *kout,
         }
         QRU_TRY(st);
         int last = k + 1 == r->ncoef; /* then only ||r|| is needed */
-        QRU_TRY(omp_corr(r, k + 1, last));
-        if (r->gram && gram_refused(r, k, j)) {
-            *stop = k + 1;
-            h->c[m] = rr; /* the residual of the k columns */
-            return 0;
-        }
+        QRU_TRY(omp_corr(r, last));
         h->active[j] = 1;
         h->sup[k++] = j;
         if (last) {
@@ -447,6 +338,94 @@ static int omp_steps(omp_run *r, double tol, double ny, int *kout,
             return 0;
         }
     }
+}
+
+/* ---- the Gram form ---- */
+
+/* The Gram form's start, queued: G = X' X (its upper triangle) and
+ * c0 = X' y, the state block and S cleared (every read is of written
+ * memory), and omp_gram_step's start (c = c0, r = y / ||y||, the pick of
+ * the first column). */
+static int gram_start(omp_run *r)
+{
+    qru_context *ctx = r->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    const qru_matrix *X = r->X, *y = r->y;
+    int n = r->n, m = r->m;
+    QRU_TRY(o->syrk(ctx, r->dt, 'U', 'T', m, n, 1.0, X->p, X->ld, 0.0,
+                    qru_ptr_add(r->gb, r->w.G), m));
+    QRU_TRY(o->gemm(ctx, r->dt, 'T', 'N', m, 1, n, 1.0, X->p, X->ld, y->p,
+                    y->ld, 0.0, qru_ptr_add(r->gb, r->w.c0), m));
+    QRU_TRY(o->laset(ctx, r->dt, 'A', QRU_OMP_STATE + r->ncoef, 1, 0.0, 0.0,
+                     qru_ptr_add(r->gb, r->w.st), QRU_OMP_STATE + r->ncoef));
+    return o->omp_gram_step(ctx, r->dt, n, m, r->ncoef, -1, r->inv, r->rr0,
+                            r->thr, X->p, X->ld, y->p, r->gb);
+}
+
+/* Step k (0-based) of the Gram form, queued: it appends the column its
+ * state chose, unless the state says stop. */
+static int gram_step(omp_run *r, int k)
+{
+    return r->ctx->ops->omp_gram_step(r->ctx, r->dt, r->n, r->m, r->ncoef, k,
+                                      r->inv, r->rr0, r->thr, r->X->p,
+                                      r->X->ld, r->y->p, r->gb);
+}
+
+/* The state block and S(0:s-1) after s steps into h->c (one host
+ * wait). */
+static int gram_read(omp_run *r, int s)
+{
+    return omp_read(r->ctx, r->dt, QRU_OMP_STATE + s,
+                    qru_ptr_add(r->gb, r->w.st), r->h->c, r->h->tmp);
+}
+
+/* The steps after which the host reads the state, from a read after s:
+ * 1, 3, 7, ..., 31 (chunks of 1, 2, 4, ... steps, so that a stop by tol
+ * early on wastes few), then every OMP_GRAM_CHUNK steps, and after the
+ * last. */
+#define OMP_GRAM_CHUNK 32
+static int gram_next(int s, int ncoef)
+{
+    int t = s < OMP_GRAM_CHUNK - 1 ? 2 * s + 1 : s + OMP_GRAM_CHUNK;
+    return t < ncoef ? t : ncoef;
+}
+
+/* The greedy steps of the Gram form, the outputs as omp_steps': the host
+ * queues them, reading the state only at gram_next's steps. */
+static int gram_steps(omp_run *r, int *kout, double *rel, int *stop)
+{
+    const double *st = r->h->c;
+    double eps = r->dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    int s = 0, next = gram_next(0, r->ncoef);
+    QRU_TRY(gram_start(r));
+    for (;;) {
+        QRU_TRY(gram_step(r, s++));
+        if (s < next)
+            continue;
+        QRU_TRY(gram_read(r, s));
+        if (st[QRU_OMP_ST_STATUS] != QRU_OMP_RUN || s == r->ncoef)
+            break;
+        next = gram_next(s, r->ncoef);
+    }
+    int why = (int)st[QRU_OMP_ST_STATUS], k = (int)st[QRU_OMP_ST_K];
+    int j = (int)st[QRU_OMP_ST_J];
+    double rr = st[QRU_OMP_ST_RR];
+    *kout = k;
+    *rel = sqrt(rr > 0.0 ? rr : 0.0);
+    for (int i = 0; i < k; ++i)
+        r->h->sup[i] = (int)st[QRU_OMP_STATE + i];
+    *stop = 0;
+    if (why == QRU_OMP_REFUSED) {
+        *stop = k + 1;
+        qru_fail(*stop, "step %d: column %d (0-based) of X is numerically "
+                        "dependent on the %d chosen (the Gram form's "
+                        "Cholesky pivot %g <= max(n, k + 1) eps max G(i, i) "
+                        "= %g)",
+                 k + 1, j, k, st[QRU_OMP_ST_PIV], st[QRU_OMP_ST_LIM]);
+    } else if (why >= QRU_OMP_SPAN) {
+        *stop = omp_stopped(why, r->n, k, eps, *rel, j, st[QRU_OMP_ST_CJ]);
+    }
+    return 0;
 }
 
 /* x(1:k) = R \ d of the k chosen columns (R ld ldr, d) into h->x (the
@@ -475,43 +454,44 @@ static int omp_solve(qru_context *ctx, qru_dtype dt, qru_ptr R, int ldr,
     return o->trsm(ctx, dt, 'L', 'U', 'N', 'N', k, k, 1.0, R, ldr, P, ldp);
 }
 
-/* The solve of the k chosen columns of either form (g: 2 k elements). */
+/* The solve of the k chosen columns of either form (g: 2 k elements):
+ * the residual form's R and d = Q1' y, the Gram form's R = L' and
+ * z = L \ c0(S) (the same numbers up to rounding). */
 static int omp_finish(omp_run *r, int k, qru_matrix *path)
 {
     if (!r->gram)
         return omp_solve(r->ctx, r->dt, r->f->R, r->f->ldr, r->f->d, k, r->g,
                          qru_ptr_add(r->g, (size_t)k), path, r->h);
-    /* d = R' \ c0(S), the residual form's Q1' y */
-    const qru_backend_ops *o = r->ctx->ops;
-    QRU_TRY(o->copy(r->ctx, r->dt, k, 1, r->c0s, k, r->x, k));
-    QRU_TRY(o->trsm(r->ctx, r->dt, 'L', 'U', 'T', 'N', k, 1, 1.0, r->R,
-                    r->ncoef, r->x, k));
-    return omp_solve(r->ctx, r->dt, r->R, r->ncoef, r->x, k, r->g,
+    return omp_solve(r->ctx, r->dt, qru_ptr_add(r->gb, r->w.R), r->ncoef,
+                     qru_ptr_add(r->gb, r->w.z), k, r->g,
                      qru_ptr_add(r->g, (size_t)k), path, r->h);
 }
 
-/* The device vector g: [c; rr; flag; R(k,k)] and w while the steps run,
- * then x and the ones of the path (max(m + 3 + n, 2 ncoef) elements). */
+/* The device vector g: [c; rr] and w while the residual form's steps
+ * run, then x and the ones of the path (max(m + 1 + n, 2 ncoef)
+ * elements). */
 static size_t omp_glen(int n, int m, int ncoef)
 {
-    size_t glen = (size_t)m + 3 + (size_t)n;
+    size_t glen = (size_t)m + 1 + (size_t)n;
     return glen < 2 * (size_t)ncoef ? 2 * (size_t)ncoef : glen;
 }
 
-/* r's device memory: g, and the Gram form's (NULL handles where an
- * allocation fails). */
+/* r's device memory: g, and the Gram form's state (NULL handles where
+ * an allocation fails). */
 static int omp_run_alloc(omp_run *r)
 {
-    int st = r->ctx->ops->mem_alloc(
-        r->ctx, omp_glen(r->n, r->m, r->ncoef) * qru_dtype_size(r->dt),
-        &r->g.h);
+    const qru_backend_ops *o = r->ctx->ops;
+    size_t es = qru_dtype_size(r->dt);
+    int st = o->mem_alloc(r->ctx, omp_glen(r->n, r->m, r->ncoef) * es,
+                          &r->g.h);
     if (st) {
         r->g.h = NULL;
         return st;
     }
     r->g.off = 0;
-    if (r->gram && (st = omp_gram_alloc(r)) != 0)
+    if (r->gram && (st = o->mem_alloc(r->ctx, r->w.elems * es, &r->gb.h)))
         r->gb.h = NULL;
+    r->gb.off = 0;
     return st;
 }
 
@@ -529,9 +509,11 @@ static void omp_run_free(omp_run *r)
     r->g.h = r->gb.h = NULL;
 }
 
+/* tol < 0: none; the Gram form tests ||r|| / ||y|| <= sqrt(tol) / ||y||
+ * (in the element type, so float's is clamped to its range). */
 static omp_run omp_run_init(qru_context *ctx, const qru_matrix *X,
                             const qru_matrix *y, int ncoef, int gram,
-                            double ny, omp_host *h)
+                            double ny, double tol, omp_host *h)
 {
     omp_run r;
     memset(&r, 0, sizeof r);
@@ -545,15 +527,20 @@ static omp_run omp_run_init(qru_context *ctx, const qru_matrix *X,
     r.gram = gram;
     r.inv = ny > 0.0 && isfinite(ny) ? 1.0 / ny : 1.0;
     r.rr0 = ny > 0.0 && isfinite(ny) ? 1.0 : ny * ny;
+    r.thr = tol >= 0.0 ? sqrt(tol) * r.inv : -1.0;
+    if (r.dt == QRU_FLOAT && r.thr > FLT_MAX)
+        r.thr = FLT_MAX;
     r.h = h;
+    r.w = qru_omp_ws_of(r.n, r.m, ncoef);
     return r;
 }
 
 /* ---- the choice of the form ---- */
 
 /* What one priced part of a pursuit runs: the start (k < 0: the first
- * correlations, the first column and its correlations) or the step from
- * k columns (their state made first, unpriced: the residual form's
+ * correlations, the first column and its correlations; in the Gram form
+ * also the state's reads of a pursuit of ncoef steps) or the step from k
+ * columns (their state made first, unpriced: the residual form's
  * factorisation of X(:, 0:k)); its seconds into *sec. */
 typedef struct omp_part {
     const qru_matrix *X, *y;
@@ -568,31 +555,40 @@ static int omp_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
     const omp_part *p = arg;
     qru_matrix X = *p->X, y = *p->y; /* headers of the dry context */
     X.ctx = y.ctx = ctx;
-    omp_run r = omp_run_init(ctx, &X, &y, p->ncoef, p->gram, 1.0, p->h);
+    omp_run r = omp_run_init(ctx, &X, &y, p->ncoef, p->gram, 1.0, -1.0, p->h);
     int st = omp_run_alloc(&r), k = p->k;
     double t0 = 0.0;
-    if (!st && k < 0) {
+    if (!st && k < 0 && r.gram) {
+        st = gram_start(&r);
+        if (!st)
+            st = gram_step(&r, 0);
+        for (int s = 0; !st && s < r.ncoef;) {
+            s = gram_next(s, r.ncoef);
+            st = gram_read(&r, s);
+        }
+    } else if (!st && k < 0) {
         st = omp_first(&r);
         if (!st)
             st = omp_add(&r, 0, 0);
         if (!st)
-            st = omp_corr(&r, 1, p->ncoef == 1);
+            st = omp_corr(&r, p->ncoef == 1);
+    } else if (!st && r.gram) {
+        t0 = qru_plan_seconds(ctx->plan);
+        st = gram_step(&r, k);
     } else if (!st) {
-        if (!r.gram) {
-            qru_matrix A = omp_columns(r.X, 0, k);
-            qru_lsq_options opt;
-            qru_lsq_options_init(&opt);
-            opt.q = QRU_Q_THIN;
-            opt.col_capacity = r.ncoef;
-            st = qru_lsq_create(ctx, &A, r.y, &opt, &r.f);
-            if (!st)
-                st = qru_lsq_set_update_algorithm(r.f, QRU_UPDATE_FAST);
-        }
+        qru_matrix A = omp_columns(r.X, 0, k);
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = QRU_Q_THIN;
+        opt.col_capacity = r.ncoef;
+        st = qru_lsq_create(ctx, &A, r.y, &opt, &r.f);
+        if (!st)
+            st = qru_lsq_set_update_algorithm(r.f, QRU_UPDATE_FAST);
         t0 = qru_plan_seconds(ctx->plan);
         if (!st)
             st = omp_add(&r, k, k);
         if (!st)
-            st = omp_corr(&r, k + 1, 0);
+            st = omp_corr(&r, 0);
     }
     *p->sec = qru_plan_seconds(ctx->plan) - t0;
     omp_run_free(&r);
@@ -691,15 +687,18 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
 
     const qru_backend_ops *o = ctx->ops;
     omp_host h = {0};
-    omp_run r = omp_run_init(ctx, X, y, ncoef, 0, 0.0, &h);
+    omp_run r = omp_run_init(ctx, X, y, ncoef, 0, 0.0, tol, &h);
     int k = 0, stop = 0, gram = 0, st;
     double rel = 0.0, ynorm = 0.0;
     QRU_TRY_GOTO(omp_host_alloc(&h, dt, m, ncoef));
     QRU_TRY_GOTO(omp_choose(ctx, X, y, ncoef, &h, &gram));
     QRU_TRY_GOTO(o->col_norms(ctx, dt, n, 1, y->p, y->ld, &ynorm));
-    r = omp_run_init(ctx, X, y, ncoef, gram, ynorm, &h);
+    r = omp_run_init(ctx, X, y, ncoef, gram, ynorm, tol, &h);
     QRU_TRY_GOTO(omp_run_alloc(&r));
-    QRU_TRY_GOTO(omp_steps(&r, tol, ynorm, &k, &rel, &stop));
+    if (gram)
+        QRU_TRY_GOTO(gram_steps(&r, &k, &rel, &stop));
+    else
+        QRU_TRY_GOTO(omp_steps(&r, tol, ynorm, &k, &rel, &stop));
     if (k > 0)
         QRU_TRY_GOTO(omp_finish(&r, k, path));
     else if (path)

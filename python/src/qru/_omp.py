@@ -75,8 +75,10 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
     ``precompute`` picks how the correlations ``X' r`` are formed:
     False (scikit-learn's default), from the residual each step (2 n m
     flops a step); True, scikit-learn's Gram form: ``G = X' X`` once,
-    then ``X' y - G[:, S] x_S`` (m |S| flops a step, m^2 elements of
-    memory); 'auto', the one the library's cost model prices faster on
+    then ``X' y`` and the residual updated by the new column of the
+    chosen columns' orthonormal basis, with the argmax and the stopping
+    rules on the backend's device ((m + n) |S| flops a step, m^2
+    elements of memory); 'auto', the one the library's cost model prices faster on
     the backend (the Gram form only within its memory budget,
     ``QRU_OMP_GRAM_MIB``), where scikit-learn's 'auto' takes the Gram
     form when n_samples > n_features.  Both choose the same columns and
