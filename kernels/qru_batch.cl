@@ -129,6 +129,7 @@ QRU_DEVICE void qru_chol_batch_run(
                 *loc = flag + 1;
     long pw = (long)n * ((long)n + (long)k + 1);
     int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
+    int dr = nt % n, dc = nt / n; /* the copies' step of nt elements */
     QRU_BATCH_PROBLEMS(count) {
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
@@ -140,15 +141,17 @@ QRU_DEVICE void qru_chol_batch_run(
          * its columns (independent, coalesced loads), then each owner
          * reads its rows back; in device memory each owner copies its
          * rows (so no barrier over device memory is needed) */
-        if (lm) {
-            for (int e = lid; e < n * n; e += nt) {
-                int r = e % n, c = e / n; /* page element (r, c) */
+        if (lm) { /* (r, c) = (e mod n, e / n), stepped without a division */
+            for (int r = lid % n, c = lid / n; c < n;
+                 c += dc + (r + dr >= n),
+                 r = r + dr >= n ? r + dr - n : r + dr)
                 if (upper ? r <= c : r >= c)
                     loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c] =
                         L[QRU_IDX(pl, r, c, ldl)];
-            }
-            for (int e = lid; e < n * k; e += nt)
-                loc[lw + e] = W[QRU_IDX(pwb, e % n, e / n, ldw)];
+            for (int r = lid % n, c = lid / n; c < k;
+                 c += dc + (r + dr >= n),
+                 r = r + dr >= n ? r + dr - n : r + dr)
+                loc[lw + r + c * n] = W[QRU_IDX(pwb, r, c, ldw)];
             QRU_BATCH_SYNC;
         }
         T amax = (T)0;
@@ -214,31 +217,40 @@ QRU_DEVICE void qru_chol_batch_run(
                             zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
                 }
                 QRU_BATCH_SYNC;
-                /* t(j) = 1 + sign sum p(0:j).^2, the verdict (t(j) > 0
-                 * finite; on the last pass also the rule on the new pivot
-                 * L(j,j)^2 t(j) / t(j-1)) and the owners' delta(j) and
-                 * gamma(j): every item runs the whole prefix (n terms), so
-                 * every item has the same verdict without a sync */
-                T t0 = (T)1, f = flag[0];
+                /* t(j) = 1 + sign sum p(0:j).^2 (every item runs the
+                 * prefix, n additions, in one order), then each owner's
+                 * verdict on its columns (t(j) > 0 finite; on the last
+                 * pass also the rule on the new pivot L(j,j)^2 t(j) /
+                 * t(j-1)), delta(j) and gamma(j); the first failing column
+                 * by a min reduction */
+                T t0 = (T)1, f = flag[0], fo = (T)(n + 1);
                 for (int j = 0, jo = 0; j < n;
                      ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
                     T t1 = t0 + sg * pv[j] * pv[j];
-                    if (f == (T)0) {
+                    if (jo == lid) {
                         T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
                         T d = t1 / t0 * ljj * ljj;
-                        if (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
-                            (q == k - 1 &&
-                             (!(ai - ai == (T)0) || !(d - d == (T)0) ||
-                              !(d > tol))))
-                            f = (T)(j + 1);
-                    }
-                    if (jo == lid) {
+                        if (fo > (T)n &&
+                            (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
+                             (q == k - 1 &&
+                              (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                               !(d > tol)))))
+                            fo = (T)(j + 1);
                         gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
                         dl[j] = QRU_SQRT(t1 / t0);
                     }
                     t0 = t1;
                 }
-                QRU_BATCH_SYNC; /* every item has read flag */
+                red[lid] = fo;
+                QRU_BATCH_SYNC;
+                for (int s = nt / 2; s > 0; s >>= 1) {
+                    if (lid < s && red[lid + s] < red[lid])
+                        red[lid] = red[lid + s];
+                    QRU_BATCH_SYNC;
+                }
+                if (f == (T)0 && red[0] <= (T)n)
+                    f = red[0];
+                QRU_BATCH_SYNC; /* every item has read flag and red */
                 if (lid == 0)
                     flag[0] = f;
                 /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
@@ -330,12 +342,12 @@ QRU_DEVICE void qru_chol_batch_run(
         int fail = (int)flag[0];
         if (fail == 0 && act && lm) { /* as the copy in */
             long p1 = o1 + (long)b * s1;
-            for (int e = lid; e < n * n; e += nt) {
-                int r = e % n, c = e / n;
+            for (int r = lid % n, c = lid / n; c < n;
+                 c += dc + (r + dr >= n),
+                 r = r + dr >= n ? r + dr - n : r + dr)
                 if (upper ? r <= c : r >= c)
                     L1[QRU_IDX(p1, r, c, ld1)] =
                         loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
-            }
         } else if (fail == 0 && act) {
             long p1 = o1 + (long)b * s1;
             for (int i = lid; i < n; i += nt)
