@@ -766,7 +766,7 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
     QRU_CHECK((ctx), qru_arg_batch((ctx), (i), (name), (M), (dt)))
 /* The helpers of the batched routines (batch.c):
  * qru_batch_check_finite: qru_check_finite of every page of M (its uplo
- * part);
+ * part; with k as there: a block of rows k.. whose uplo triangle is read);
  * qru_batch_part: the problems of one op call of a batch of count whose
  * problems need pw elements of work each (local: none on the GPUs, so one
  * call, the CPU's one problem's share), and in *work the elements of work
@@ -776,7 +776,7 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * returns how many failed (the first at *first, column *col) or a library
  * status. */
 int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
-                           char uplo);
+                           char uplo, int k);
 size_t qru_batch_part(int local, size_t pw, int count, size_t *work);
 int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
                        qru_ptr dinfo, int *info, int *first, int *col);
