@@ -414,7 +414,9 @@ static inline int qru_chol_rk_cols(int k)
 }
 
 /* The elements of chol_update_batch's work a problem: the copy of the
- * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n). */
+ * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n).  The
+ * insertion and deletion (chol_insert_batch, chol_delete_batch) use this
+ * and the two below for the new order n1 and rank p. */
 static inline size_t qru_chol_batch_work(int n, int k)
 {
     return (size_t)n * ((size_t)n + (size_t)(k > 0 ? k : 0) + 1);
