@@ -32,10 +32,17 @@
  *     alone: cuBLAS and cuSOLVER have no batched orgqr, so the Q that the
  *     batch keeps is not formed (a refactorisation with Q costs more).
  *   -q: 100 problems of m = 20, n = 200.
- * Usage: bench_batch [-P chol|lsq|rmrows] [-q] [-r REPS (7)] [-c COUNT
- * (10000)] [-o DIR]; -q: 1000 problems; the table is also written as
- * Markdown to DIR/bench_batch.md (DIR/bench_batch_lsq.md for -P lsq,
- * DIR/bench_batch_rmrows.md for -P rmrows) or to the file QRU_BENCH_MD
+ * The fourth part (-P insdel): count Cholesky factors of order n (16, 32,
+ * 64, 128) gaining a row and column at k = n/2 (qru_chol_insert_batch,
+ * in place in pages of order n + 1), then losing it again
+ * (qru_chol_delete_batch, restored before each repeat), against count
+ * single calls of qru_chol_insert / qru_chol_delete and, on CUDA,
+ * cusolverDnDpotrfBatched of the count new matrices.
+ * Usage: bench_batch [-P chol|lsq|rmrows|insdel] [-q] [-r REPS (7)]
+ * [-c COUNT (10000)] [-o DIR]; -q: 1000 problems; the table is also
+ * written as Markdown to DIR/bench_batch.md (DIR/bench_batch_lsq.md for
+ * -P lsq, DIR/bench_batch_rmrows.md for -P rmrows,
+ * DIR/bench_batch_insdel.md for -P insdel) or to the file QRU_BENCH_MD
  * names.
  */
 #include <math.h>
@@ -639,6 +646,47 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
 
 /* ---- the first part: batched Cholesky updates ------------------------ */
 
+/* The table of the Cholesky parts: its head (stdout, and the Markdown
+ * file md where given, which it returns open), then a row a problem size
+ * and operation (what), vendor: what cuSOLVER's column factorises. */
+static FILE *chol_table(const char *head, int count, const char *vendor,
+                        const char *md)
+{
+    FILE *f = md ? fopen(md, "w") : NULL;
+    printf("%s\n%5s %-9s %10s %6s %6s %12s %9s %12s %9s\n", head, "n", "",
+           "batch ms", "calls", "waits", "singles ms", "ratio",
+           "potrfB ms", "ratio");
+    if (f)
+        fprintf(f,
+                "%s.\n\n| n | | batch (ms) | calls | host waits | %d "
+                "single calls (ms) | singles / batch | cuSOLVER "
+                "potrfBatched of %s (ms) | potrfBatched / batch |\n"
+                "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
+                head, count, vendor);
+    return f;
+}
+
+static void chol_table_row(FILE *f, int n, const char *what, const row *r)
+{
+    printf("%5d %-9s %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n", n,
+           what, r->batch_ms, r->calls, r->waits, r->loop_ms,
+           r->loop_ms / r->batch_ms, r->vendor_ms,
+           r->vendor_ms / r->batch_ms);
+    fflush(stdout);
+    if (!f)
+        return;
+    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.1f | %.0f | ", n, what,
+            r->batch_ms, r->calls, r->waits, r->loop_ms,
+            r->loop_ms / r->batch_ms);
+    if (isnan(r->vendor_ms))
+        fprintf(f, "- | - |\n");
+    else
+        fprintf(f, "%.3f | %.2f |\n", r->vendor_ms,
+                r->vendor_ms / r->batch_ms);
+    fflush(f);
+}
+
+
 static void part_chol(qru_context *ctx, int count, int reps, const char *md,
                       const char *date)
 {
@@ -649,40 +697,199 @@ static void part_chol(qru_context *ctx, int count, int reps, const char *md,
              "median of %d, host time to qru_context_sync",
              count, qru_backend_name(qru_context_backend(ctx)),
              qru_context_device_name(ctx), date, reps);
-    FILE *f = md ? fopen(md, "w") : NULL;
-    printf("%s\n%5s %-9s %10s %6s %6s %12s %9s %12s %9s\n", head, "n", "",
-           "batch ms", "calls", "waits", "singles ms", "ratio",
-           "potrfB ms", "ratio");
-    if (f)
-        fprintf(f,
-                "%s.\n\n| n | | batch (ms) | calls | host waits | %d "
-                "single calls (ms) | singles / batch | cuSOLVER "
-                "potrfBatched of A1 (ms) | potrfBatched / batch |\n"
-                "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
-                head, count);
+    FILE *f = chol_table(head, count, "A1", md);
     static const int ns[] = {16, 32, 64, 128};
     for (int a = 0; a < 4; ++a)
         for (int sg = 0; sg < 2; ++sg) {
             int n = ns[a], sign = sg ? -1 : 1;
             row r;
             bench_n(ctx, n, count, sign, reps, &r);
-            printf("%5d %-9s %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n",
-                   n, sign > 0 ? "update" : "downdate", r.batch_ms, r.calls,
-                   r.waits, r.loop_ms, r.loop_ms / r.batch_ms, r.vendor_ms,
-                   r.vendor_ms / r.batch_ms);
-            fflush(stdout);
-            if (f) {
-                fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.1f | %.0f | ",
-                        n, sign > 0 ? "update" : "downdate", r.batch_ms,
-                        r.calls, r.waits, r.loop_ms, r.loop_ms / r.batch_ms);
-                if (isnan(r.vendor_ms))
-                    fprintf(f, "- | - |\n");
-                else
-                    fprintf(f, "%.3f | %.2f |\n", r.vendor_ms,
-                            r.vendor_ms / r.batch_ms);
-                fflush(f);
-            }
+            chol_table_row(f, n, sign > 0 ? "update" : "downdate", &r);
         }
+    if (f)
+        fclose(f);
+}
+
+/* ---- the fourth part: batched insertion and deletion --------------- */
+
+/* Seconds of one timed call (insertion: C given; else the deletion of row
+ * k) on the batch, from the pages L0 copied into Lb (untimed); the
+ * calls and host waits of the call. */
+static double timed_insdel(qru_context *ctx, const qru_matrix *L0,
+                           qru_matrix *Lb, qru_matrix *L1b, int k,
+                           const qru_matrix *C, long long *calls,
+                           long long *waits)
+{
+    qru_context_stats s;
+    bg_check(qru_matrix_copy(L0, Lb), "restore");
+    bg_check(qru_context_sync(ctx), "sync");
+    bg_check(qru_context_reset_stats(ctx), "reset");
+    double t0 = bg_now();
+    int st = C ? qru_chol_insert_batch(ctx, 'L', Lb, k, C, L1b, NULL)
+               : qru_chol_delete_batch(ctx, 'L', Lb, k, 1, L1b, NULL);
+    bg_check(st, C ? "qru_chol_insert_batch" : "qru_chol_delete_batch");
+    bg_check(qru_context_sync(ctx), "sync");
+    double t = bg_now() - t0;
+    bg_check(qru_context_get_stats(ctx, &s), "stats");
+    *calls = s.calls;
+    *waits = s.host_waits;
+    return t;
+}
+
+/* count problems of order n gaining a row and column at k = n / 2 (ins),
+ * or of order n + 1 losing it, in place in pages of order n + 1; out[0]
+ * the insertion, out[1] the deletion: batched, count single calls
+ * (qru_chol_insert / qru_chol_delete out of place on one factor) and
+ * (CUDA) cuSOLVER's potrfBatched of the count new matrices. */
+static void bench_insdel(qru_context *ctx, int n, int count, int reps,
+                         row *out)
+{
+    unsigned seed = 41u + (unsigned)n;
+    int n1 = n + 1, k = n / 2;
+    size_t page = (size_t)n1 * n1;
+    double *F1 = base_factor(n1, &seed); /* of A1, order n + 1 */
+    double *A1 = calloc(page, sizeof(double)),
+           *A = calloc((size_t)n * n, sizeof(double)),
+           *Lp = calloc(page * count, sizeof(double)),
+           *Cp = malloc(sizeof(double) * (size_t)n1 * count),
+           *t = malloc(sizeof(double) * (size_t)(reps + 1));
+    if (!A1 || !A || !Lp || !Cp || !t)
+        bg_check(QRU_ERR_ALLOC, "pages");
+    for (int j = 0; j < n1; ++j) /* A1 = F1 F1', lower and upper */
+        for (int i = j; i < n1; ++i) {
+            double v = 0.0;
+            for (int l = 0; l <= j; ++l)
+                v += F1[i + (size_t)l * n1] * F1[j + (size_t)l * n1];
+            A1[i + (size_t)j * n1] = A1[j + (size_t)i * n1] = v;
+        }
+    for (int j = 0, jj = 0; j < n1; ++j) { /* A: row/column k removed */
+        if (j == k)
+            continue;
+        for (int i = 0, ii = 0; i < n1; ++i)
+            if (i != k)
+                A[ii++ + (size_t)jj * n] = A1[i + (size_t)j * n1];
+        ++jj;
+    }
+    bg_check(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n), "dpotrf");
+    for (int p = 0; p < count; ++p) { /* L in each page's leading block */
+        for (int j = 0; j < n; ++j)
+            for (int i = j; i < n; ++i)
+                Lp[page * p + i + (size_t)j * n1] = A[i + (size_t)j * n];
+        memcpy(Cp + (size_t)n1 * p, A1 + (size_t)k * n1,
+               sizeof(double) * n1);
+    }
+    qru_matrix *M0 = NULL, *M = NULL, *L0 = NULL, *Lb = NULL, *L1b = NULL,
+               *Cb = NULL, *F0 = NULL, *Fb = NULL;
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n1, n1, n1, count, 0,
+                                     &M0),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n1, n1, n1, count, 0,
+                                     &M),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n1, 1, n1, count, 0,
+                                     &Cb),
+             "create");
+    bg_check(qru_matrix_upload(M0, Lp, n1), "upload");
+    bg_check(qru_matrix_upload(Cb, Cp, n1), "upload");
+    void *m0 = qru_matrix_data(M0), *m = qru_matrix_data(M);
+    long long st = (long long)page;
+    bg_check(qru_matrix_wrap_batch(ctx, QRU_DOUBLE, n, n, m0, n1, count, st,
+                                   &L0),
+             "wrap");
+    bg_check(qru_matrix_wrap_batch(ctx, QRU_DOUBLE, n, n, m, n1, count, st,
+                                   &Lb),
+             "wrap");
+    bg_check(qru_matrix_wrap_batch(ctx, QRU_DOUBLE, n1, n1, m, n1, count, st,
+                                   &L1b),
+             "wrap");
+    for (int r = 0; r <= reps; ++r)
+        t[r] = timed_insdel(ctx, L0, Lb, L1b, k, Cb, &out[0].calls,
+                            &out[0].waits);
+    out[0].batch_ms = 1e3 * bg_median(t + 1, reps);
+    /* the deletion from the inserted factors, restored from F0 */
+    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n1, n1, n1, count, 0,
+                                     &F0),
+             "create");
+    bg_check(qru_matrix_copy(M, F0), "copy");
+    bg_check(qru_matrix_wrap_batch(ctx, QRU_DOUBLE, n, n, m, n1, count, st,
+                                   &Fb),
+             "wrap");
+    for (int r = 0; r <= reps; ++r)
+        t[r] = timed_insdel(ctx, F0, M, Fb, k, NULL, &out[1].calls,
+                            &out[1].waits);
+    out[1].batch_ms = 1e3 * bg_median(t + 1, reps);
+
+    /* count single calls each, out of place (one warm-up) */
+    qru_matrix *Ls = NULL, *Cs = NULL, *L1s = NULL, *Ds = NULL;
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n, n, n, &Ls), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n1, 1, n1, &Cs), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n1, n1, n1, &L1s), "create");
+    bg_check(qru_matrix_create(ctx, QRU_DOUBLE, n, n, n, &Ds), "create");
+    bg_check(qru_matrix_upload(Ls, A, n), "upload");
+    bg_check(qru_matrix_upload(Cs, Cp, n1), "upload");
+    for (int op = 0; op < 2; ++op) {
+        for (int p = -1; p < count; ++p) {
+            if (p == 0) {
+                bg_check(qru_context_sync(ctx), "sync");
+                t[0] = bg_now();
+            }
+            bg_check(op ? qru_chol_delete(ctx, 'L', L1s, k, 1, Ds)
+                        : qru_chol_insert(ctx, 'L', Ls, k, Cs, L1s),
+                     op ? "qru_chol_delete" : "qru_chol_insert");
+        }
+        bg_check(qru_context_sync(ctx), "sync");
+        out[op].loop_ms = 1e3 * (bg_now() - t[0]);
+    }
+
+    out[0].vendor_ms = out[1].vendor_ms = NAN;
+#ifdef QRU_HAVE_CUDA
+    /* potrfBatched of the count new matrices: A1 (order n + 1), A (n) */
+    double *Ab = malloc(sizeof(double) * page * count);
+    if (!Ab)
+        bg_check(QRU_ERR_ALLOC, "A1");
+    for (int op = 0; op < 2; ++op) {
+        int o = op ? n : n1;
+        size_t pg = (size_t)o * o;
+        for (int p = 0; p < count; ++p)
+            for (size_t e = 0; e < pg; ++e) {
+                int i = (int)(e % (size_t)o), j = (int)(e / (size_t)o);
+                int ia = op ? i + (i >= k) : i, ja = op ? j + (j >= k) : j;
+                Ab[pg * p + e] = A1[ia + (size_t)ja * n1];
+            }
+        out[op].vendor_ms = 1e3 * cusolver_batch(ctx, o, count, Ab, reps);
+    }
+    free(Ab);
+#endif
+    qru_matrix *ms[] = {M0, M, L0, Lb, L1b, Cb, F0, Fb, Ls, Cs, L1s, Ds};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; ++i)
+        qru_matrix_destroy(ms[i]);
+    free(F1);
+    free(A1);
+    free(A);
+    free(Lp);
+    free(Cp);
+    free(t);
+}
+
+static void part_insdel(qru_context *ctx, int count, int reps,
+                        const char *md, const char *date)
+{
+    char head[512];
+    snprintf(head, sizeof head,
+             "%d Cholesky factors of order n gaining a row and column at "
+             "k = n/2 (qru_chol_insert_batch), then losing it "
+             "(qru_chol_delete_batch), in place, lower factor, double, %s "
+             "(%s), %s; median of %d, host time to qru_context_sync",
+             count, qru_backend_name(qru_context_backend(ctx)),
+             qru_context_device_name(ctx), date, reps);
+    FILE *f = chol_table(head, count, "the new matrices", md);
+    static const int ns[] = {16, 32, 64, 128};
+    for (int a = 0; a < 4; ++a) {
+        row r[2];
+        bench_insdel(ctx, ns[a], count, reps, r);
+        chol_table_row(f, ns[a], "insert", &r[0]);
+        chol_table_row(f, ns[a], "delete", &r[1]);
+    }
     if (f)
         fclose(f);
 }
@@ -699,9 +906,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "-P") && a + 1 < argc &&
                  (!strcmp(argv[a + 1], "chol") ||
                   !strcmp(argv[a + 1], "lsq") ||
-                  !strcmp(argv[a + 1], "rmrows"))) {
+                  !strcmp(argv[a + 1], "rmrows") ||
+                  !strcmp(argv[a + 1], "insdel"))) {
             ++a;
-            lsq = !strcmp(argv[a], "lsq") ? 1 : !strcmp(argv[a], "rmrows") ? 2 : 0;
+            lsq = !strcmp(argv[a], "lsq")      ? 1
+                  : !strcmp(argv[a], "rmrows") ? 2
+                  : !strcmp(argv[a], "insdel") ? 3
+                                               : 0;
         } else if (!strcmp(argv[a], "-r") && a + 1 < argc)
             reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "-c") && a + 1 < argc) {
@@ -711,7 +922,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "-o") && a + 1 < argc)
             dir = argv[++a];
         else {
-            fprintf(stderr, "usage: bench_batch [-P chol|lsq|rmrows] [-q] "
+            fprintf(stderr, "usage: bench_batch [-P chol|lsq|rmrows|insdel] "
+                            "[-q] "
                             "[-r REPS] [-c COUNT] [-o DIR]\n");
             return 2;
         }
@@ -720,7 +932,10 @@ int main(int argc, char **argv)
         count = lsq == 2 ? (quick ? 100 : 1000) : quick ? 1000 : count;
     if (dir) {
         snprintf(mdpath, sizeof mdpath, "%s/bench_batch%s.md", dir,
-                 lsq == 1 ? "_lsq" : lsq == 2 ? "_rmrows" : "");
+                 lsq == 1   ? "_lsq"
+                 : lsq == 2 ? "_rmrows"
+                 : lsq == 3 ? "_insdel"
+                            : "");
         md = mdpath;
     }
     if (reps < 1)
@@ -733,7 +948,9 @@ int main(int argc, char **argv)
     time_t tt = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
-    if (lsq == 2)
+    if (lsq == 3)
+        part_insdel(ctx, count, reps, md, date);
+    else if (lsq == 2)
         part_rm(ctx, count, quick, reps, md, date);
     else if (lsq)
         part_lsq(ctx, count, reps, md, date);

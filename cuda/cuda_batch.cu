@@ -1,8 +1,9 @@
 /*
  * CUDA versions of the batched ops (contracts in src/qru_ops.h; the CPU
  * versions in src/cpu/cpu_batch_kernels.inc are the reference):
- * chol_update_batch, lsq_batch_add_rows and lsq_batch_solve, the kernels
- * of kernels/qru_batch.cl: several problems a block in shared memory (one
+ * chol_update_batch, chol_insert_batch, chol_delete_batch,
+ * lsq_batch_add_rows and lsq_batch_solve, the kernels of
+ * kernels/qru_batch.cl: several problems a block in shared memory (one
  * in device memory where it does not fit), and the solve of problems of
  * m <= 32 one warp a problem, in registers.
  */
@@ -41,6 +42,19 @@ static qru_batch_launch batch_launch(qru_context *ctx, qru_dtype dt, int tp,
     return g;
 }
 
+/* The launch of a batched Cholesky kernel for order n and rank k: tp
+ * items a problem, lm (the problem in shared memory), seg elements of
+ * shared memory a problem (es bytes each). */
+static qru_batch_launch chol_launch(qru_context *ctx, qru_dtype dt, int n,
+                                    int k, int count, size_t es, int *tp,
+                                    int *lm, size_t *seg)
+{
+    *tp = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
+    *lm = qru_chol_batch_local(n, k);
+    *seg = qru_chol_batch_local_elems(n, k, *tp);
+    return batch_launch(ctx, dt, *tp, *seg * es, *lm, count);
+}
+
 template <typename T, int LM>
 __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
                                       int count, T eps, const T *L, long ol,
@@ -55,6 +69,22 @@ __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
     qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
                         ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, LM, tp,
                         seg, (T *)qru_batch_smem_);
+}
+
+template <typename T, int LM>
+__global__ void qru_chol_insdel_batch(int ins, int upper, int n, int kp,
+                                      int p, int count, T eps, const T *L,
+                                      long ol, int ldl, long sl, const T *C,
+                                      long oc, int ldc, long sc, T *L1,
+                                      long o1, int ld1, long s1, T *info,
+                                      long oi, T *work, long ok, int lm,
+                                      int tp, int seg)
+{
+    extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
+    (void)lm; /* LM: the kernel is compiled once for each */
+    qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol, ldl,
+                              sl, C, oc, ldc, sc, L1, o1, ld1, s1, info, oi,
+                              work, ok, LM, tp, seg, (T *)qru_batch_smem_);
 }
 
 template <typename T, int LM>
@@ -126,11 +156,10 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                size_t sW, qru_ptr L1, int ld1, size_t s1,
                                qru_ptr info, qru_ptr work, T eps)
 {
-    int tp = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
-    int lm = qru_chol_batch_local(n, k);
-    size_t seg = qru_chol_batch_local_elems(n, k, tp);
-    qru_batch_launch g = batch_launch(ctx, dt, tp, seg * sizeof(T), lm,
-                                      count);
+    int tp, lm;
+    size_t seg;
+    qru_batch_launch g = chol_launch(ctx, dt, n, k, count, sizeof(T), &tp,
+                                     &lm, &seg);
     auto kern = lm ? qru_chol_update_batch<T, 1> : qru_chol_update_batch<T, 0>;
     kern<<<g.groups, g.items, g.smem,
                                qru_cuda(ctx)->stream>>>(
@@ -161,6 +190,69 @@ int qru_cu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                             count, L, ldl, sL, W, ldw, sW,
                                             L1, ld1, s1, info, work,
                                             FLT_EPSILON);
+}
+
+/* chol_insert_batch (ins 1) and chol_delete_batch (ins 0): the launch
+ * of chol_update_batch for the new order n1 and rank p */
+template <typename T>
+static int chol_insdel_batch_t(qru_context *ctx, qru_dtype dt, int ins,
+                               int upper, int n, int kp, int p, int count,
+                               qru_ptr L, int ldl, size_t sL, qru_ptr C,
+                               int ldc, size_t sC, qru_ptr L1, int ld1,
+                               size_t s1, qru_ptr info, qru_ptr work, T eps)
+{
+    int tp, lm;
+    size_t seg;
+    qru_batch_launch g = chol_launch(ctx, dt, ins ? n + p : n - p, p, count,
+                                     sizeof(T), &tp, &lm, &seg);
+    auto kern = lm ? qru_chol_insdel_batch<T, 1> : qru_chol_insdel_batch<T, 0>;
+    kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
+        ins, upper, n, kp, p, count, eps, (const T *)L.h, (long)L.off, ldl,
+        (long)sL, (const T *)C.h, (long)C.off, ldc, (long)sC, (T *)L1.h,
+        (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
+        (T *)work.h, (long)work.off, lm, tp, (int)seg);
+    return qru_cuda_launched();
+}
+
+static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
+                             char uplo, int n, int kp, int p, int count,
+                             qru_ptr L, int ldl, size_t sL, qru_ptr C,
+                             int ldc, size_t sC, qru_ptr L1, int ld1,
+                             size_t s1, qru_ptr info, qru_ptr work)
+{
+    if ((ins ? n + p : n - p) <= 0 || count <= 0)
+        return 0;
+    int upper = uplo == 'U' || uplo == 'u';
+    if (!ins)
+        C = L; /* not read */
+    return dt == QRU_DOUBLE
+               ? chol_insdel_batch_t<double>(ctx, dt, ins, upper, n, kp, p,
+                                             count, L, ldl, sL, C, ldc, sC,
+                                             L1, ld1, s1, info, work,
+                                             DBL_EPSILON)
+               : chol_insdel_batch_t<float>(ctx, dt, ins, upper, n, kp, p,
+                                            count, L, ldl, sL, C, ldc, sC,
+                                            L1, ld1, s1, info, work,
+                                            FLT_EPSILON);
+}
+
+int qru_cu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                             int n, int k, int p, int count, qru_ptr L,
+                             int ldl, size_t sL, qru_ptr C, int ldc,
+                             size_t sC, qru_ptr L1, int ld1, size_t s1,
+                             qru_ptr info, qru_ptr work)
+{
+    return chol_insdel_batch(ctx, dt, 1, uplo, n, k, p, count, L, ldl, sL, C,
+                             ldc, sC, L1, ld1, s1, info, work);
+}
+
+int qru_cu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                             int n, int k, int p, int count, qru_ptr L,
+                             int ldl, size_t sL, qru_ptr L1, int ld1,
+                             size_t s1, qru_ptr info, qru_ptr work)
+{
+    return chol_insdel_batch(ctx, dt, 0, uplo, n, k, p, count, L, ldl, sL, L,
+                             ldl, 0, L1, ld1, s1, info, work);
 }
 
 template <typename T>

@@ -69,7 +69,8 @@
  *   the finite column norms (the column norms of R are those of A, since Q
  *   is orthogonal).  An exactly zero column always fails.
  * - Cholesky (qru_chol_factor(), qru_chol_update() (update and downdate),
- *   qru_chol_update_batch() (each problem),
+ *   qru_chol_update_batch(), qru_chol_insert_batch(),
+ *   qru_chol_delete_batch() (each problem),
  *   qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), qru_gp_create(),
  *   qru_gp_insert(), qru_gp_remove()):
  *   the factor of a symmetric A of order n is judged not positive definite
@@ -474,7 +475,7 @@ QRU_API int qru_matrix_wrap(qru_context *ctx, qru_dtype dtype, int rows, int col
  *  elements after the first, each with leading dimension ld.  ld = 0 means
  *  max(1, rows); stride = 0 means ld*cols.  A matrix of qru_matrix_create()
  *  is a batch of count 1.  The batch routines (qru_chol_update_batch(),
- *  qru_lsq_batch_*())
+ *  qru_chol_insert_batch(), qru_chol_delete_batch(), qru_lsq_batch_*())
  *  take batches; every other routine that takes a matrix takes exactly one
  *  (count 1) and returns -i for a batch of another count.
  *
@@ -1158,8 +1159,10 @@ QRU_API int qru_lsq_shift_cols(qru_lsq *f, int i, int j);
 
 /*  Failure of the Cholesky routines.  Every routine of this section that
  *  produces a factor (qru_chol_factor(), qru_chol_update(),
- *  qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), and the GP
- *  routines below) judges
+ *  qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), their batches
+ *  qru_chol_update_batch(), qru_chol_insert_batch(),
+ *  qru_chol_delete_batch() (each problem), and the GP routines below)
+ *  judges
  *  the new factor of A (order n) by the Cholesky definiteness rule of the
  *  file-level documentation: status j > 0 at the first column j whose
  *  pivot d_j = L(j,j)^2 is not finite or d_j <= n eps max_i A(i,i) over
@@ -1624,6 +1627,86 @@ QRU_API int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, in
  *          elements of workspace ('U': 2 n*n more). */
 QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
                     int p, qru_matrix *L1);
+
+/** qru_chol_insert() on every problem of a batch: p rows and columns
+ *  inserted at the same position k of count Cholesky factors.
+ *
+ *  MATLAB: `for i = 1:count, L1(:,:,i) = chol(A1_i, 'lower'); end` with
+ *  A1_i as in qru_chol_insert() from L(:,:,i) and C(:,:,i) (uplo 'U':
+ *  U1 = chol(A1_i) per page).
+ *
+ *  Each problem on a copy (O((n+p)^2 p) work a problem): the solve
+ *  X = L11 \ C1, the p x p factor of C2 - X'X, the new rows below it and
+ *  the rank-p downdate of the trailing factor, as the rotations or the
+ *  structured passes of qru_chol_update_batch() (the same local-memory
+ *  bound, for order n+p and rank p), several problems a work-group.  Each
+ *  problem is judged by the rule of qru_chol_insert() on its own; a
+ *  problem that fails leaves its pages of L and L1 bit-identical, the
+ *  others are written (only the @p uplo triangle of their L1 page).  The
+ *  call waits for the device once, to read the verdicts.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    batch of count n x n factors (3)
+ *  @param k    0 <= k <= n: rows/columns before the insertion, the same
+ *              for every problem (4)
+ *  @param C    batch of count (n+p) x p pages, p >= 1: the new columns
+ *              of each A1 (of the diagonal block C(k+1:k+p, :) only the
+ *              @p uplo triangle is read); must not overlap L (5)
+ *  @param L1   batch of count (n+p) x (n+p) pages: receives the factors.
+ *              It may start at L's first element with L's leading
+ *              dimension and stride (factors kept with spare capacity,
+ *              updated in place); otherwise it must not overlap L.  It
+ *              must not overlap C (6)
+ *  @param info host array of count ints or NULL (7): info[i] = 0, or
+ *              qru_chol_insert()'s status j > 0 for problem i; not written
+ *              when the call returns a negative status
+ *  @return 0 when every problem succeeded; -i; m > 0: m problems failed
+ *          (their info[i] > 0, their pages unchanged; the others
+ *          written); or a library status (then which pages were written
+ *          is unspecified).  count = 0 is a quick return after the
+ *          checks.  With #QRU_OPTION_CHECK_FINITE the @p uplo triangles
+ *          of L (3) and the part of C that is read (5) are scanned.
+ *          Needs about count*(n+p)*(n+2p+1) elements of workspace, taken
+ *          in parts of at most about 2^24 elements. */
+QRU_API int qru_chol_insert_batch(qru_context *ctx, char uplo,
+                                  const qru_matrix *L, int k,
+                                  const qru_matrix *C, qru_matrix *L1,
+                                  int *info);
+
+/** qru_chol_delete() on every problem of a batch: the same p rows and
+ *  columns k+1..k+p (MATLAB indices) removed from count Cholesky
+ *  factors.
+ *
+ *  MATLAB: `i = [1:k, k+p+1:n]; for j = 1:count, A = L(:,:,j)*L(:,:,j)';
+ *  L1(:,:,j) = chol(A(i, i), 'lower'); end` (uplo 'U': per page
+ *  U1 = chol(A(i, i)), A = U'*U).
+ *
+ *  Each problem on a copy: the rank-p update of the trailing factor by
+ *  the removed columns' rows below them, as qru_chol_update_batch()
+ *  (the same local-memory bound, for order n-p and rank p), several
+ *  problems a work-group.  Each problem is judged by the rule of
+ *  qru_chol_delete() on its own; a problem that fails leaves its pages
+ *  of L and L1 bit-identical, the others are written (only the @p uplo
+ *  triangle of their L1 page).  The call waits for the device once.
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    batch of count n x n factors (3)
+ *  @param k    0 <= k <= n - p, the same for every problem (4)
+ *  @param p    0 <= p <= n (5)
+ *  @param L1   batch of count (n-p) x (n-p) pages, the overlap rule of
+ *              qru_chol_insert_batch() (6)
+ *  @param info host array of count ints or NULL (7), as in
+ *              qru_chol_insert_batch() (qru_chol_delete()'s statuses)
+ *  @return as qru_chol_insert_batch().  Values in the removed rows do not
+ *          matter to the result; with #QRU_OPTION_CHECK_FINITE the whole
+ *          @p uplo triangles of L (3) are scanned (before k and p).
+ *          Needs about count*(n-p)*(n+1) elements of workspace, taken in
+ *          parts of at most about 2^24 elements. */
+QRU_API int qru_chol_delete_batch(qru_context *ctx, char uplo,
+                                  const qru_matrix *L, int k, int p,
+                                  qru_matrix *L1, int *info);
 
 /** Cholesky factor of a matrix whose row and column i move to position j
  *  (the rows and columns between move by one): Octave's cholshift.

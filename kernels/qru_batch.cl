@@ -1,6 +1,8 @@
 /*
  * Device kernels of the batched ops (src/qru_ops.h): the rank-k update or
- * downdate of count independent Cholesky factors (chol_update_batch), and
+ * downdate of count independent Cholesky factors (chol_update_batch), rows
+ * and columns inserted into and removed from them (chol_insert_batch,
+ * chol_delete_batch), and
  * rows added to and solves of count Q-less least-squares factorisations
  * (lsq_batch_add_rows, lsq_batch_solve).
  * Same conventions as kernels/qru_base.cl; the CPU version
@@ -57,6 +59,14 @@
 #else /* teams of one item (OpenCL 1.2): a barrier, never conditional */
 #define QRU_BATCH_SYNC QRU_BARRIER
 #endif
+/* QRU_BATCH_SYNC where it also hands over data in device memory: CUDA's
+ * syncs order device memory too; OpenCL's barrier needs the global
+ * fence */
+#if defined(__OPENCL_VERSION__)
+#define QRU_BATCH_GSYNC QRU_BARRIER_GLOBAL
+#else
+#define QRU_BATCH_GSYNC QRU_BATCH_SYNC
+#endif
 
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
@@ -94,6 +104,221 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
             work[gi] = (v);                                                    \
     } while (0)
 
+/* The rank-k pass of the batched Cholesky kernels on one problem's working
+ * copy of order n (lm: at loc, the triangle packed by rows, then W n x k
+ * at lw, then A1's diagonal at la; else in work: T at tb (ld n), W at wb
+ * (ld n), the diagonal at ab), restricted to its trailing rows and
+ * columns r0..n-1 (the leading ones are final): the update (sign > 0) or
+ * downdate of that block by W's rows r0..n-1, judged on its pivots by the
+ * definiteness rule with tol; the first failing column (1-based) goes to
+ * flag[0] where it holds 0, and a problem whose flag is set runs on
+ * without changing its copy.  Items own the rows i with i mod nt = lid,
+ * as in the copies.  lm: the structured passes; else the rotations. */
+QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
+                                    int lm, int lid, int nt,
+                                    QRU_LOCAL T *cs, QRU_LOCAL T *flag,
+                                    QRU_LOCAL T *loc, QRU_GLOBAL T *work,
+                                    long tb, long wb, long ab)
+{
+    int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
+    int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
+    T sg = sign > 0 ? (T)1 : (T)-1;
+    if (lm) { /* the structured passes: no chain of rotations */
+        QRU_LOCAL T *pv = loc + la + n, *dl = pv + n, *gm = dl + n,
+                    *zs = gm + n;
+        for (int q = 0; q < k; ++q) {
+            QRU_LOCAL T *z = loc + lw + q * n;
+            /* p = L \ z by columns: zs(i) = z(i) - L(i,r0:j-1) p(r0:j-1)
+             * is the owner's; dl holds 1 / L(j,j) meanwhile */
+            for (int i = lid; i < n; i += nt)
+                if (i >= r0) {
+                    zs[i] = z[i];
+                    dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
+                }
+            QRU_BATCH_SYNC;
+            for (int j = r0, jo = r0 % nt; j < n;
+                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+                if (lid == jo) /* jo = j mod nt */
+                    pv[j] = zs[j] * dl[j];
+                QRU_BATCH_SYNC;
+                T pj = pv[j];
+                for (int i = lid; i < n; i += nt)
+                    if (i > j)
+                        zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
+            }
+            QRU_BATCH_SYNC;
+            /* t(j) = 1 + sign sum p(r0:j).^2, the verdict (t(j) > 0
+             * finite; on the last pass also the rule on the new pivot
+             * L(j,j)^2 t(j) / t(j-1)) and the owners' delta(j) and
+             * gamma(j): every item runs the whole prefix (n - r0 terms),
+             * so every item has the same verdict without a sync */
+            T t0 = (T)1, f = flag[0];
+            for (int j = r0, jo = r0 % nt; j < n;
+                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+                T t1 = t0 + sg * pv[j] * pv[j];
+                if (f == (T)0) {
+                    T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+                    T d = t1 / t0 * ljj * ljj;
+                    if (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
+                        (q == k - 1 &&
+                         (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                          !(d > tol))))
+                        f = (T)(j + 1);
+                }
+                if (jo == lid) {
+                    gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
+                    dl[j] = QRU_SQRT(t1 / t0);
+                }
+                t0 = t1;
+            }
+            QRU_BATCH_SYNC; /* every item has read flag */
+            if (lid == 0)
+                flag[0] = f;
+            /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
+             * the prefix sums of L(i,r0:) .* p' along the row: each
+             * owner its rows, no sync */
+            for (int i = lid; i < n && f == (T)0; i += nt) {
+                if (i < r0)
+                    continue;
+                QRU_LOCAL T *row = loc + i * (i + 1) / 2;
+                T zr = z[i];
+                for (int j = r0; j < i; ++j) {
+                    T lij = row[j];
+                    zr -= lij * pv[j];
+                    row[j] = dl[j] * lij + gm[j] * zr;
+                }
+                row[i] = dl[i] * row[i];
+            }
+            QRU_BATCH_SYNC;
+        }
+        if (k == 0 && lid == 0) { /* the rule on the factor as it is */
+            T f = flag[0];
+            for (int j = r0; j < n; ++j) {
+                T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+                T d = ljj * ljj;
+                if (f == (T)0 &&
+                    (ljj == (T)0 || !(ai - ai == (T)0) ||
+                     !(d - d == (T)0) || !(d > tol)))
+                    f = (T)(j + 1);
+            }
+            flag[0] = f;
+        }
+        QRU_BATCH_SYNC;
+    }
+    int step = 0;
+    for (int i = r0; i < n && !lm; ++i) {
+        for (int ch = 0; ch < nch; ++ch, ++step) {
+            int q0 = ch * QRU_BATCH_KB;
+            int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
+            QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
+            if (lid == i % nt && flag[0] == (T)0) {
+                long pii = QRU_IDX(tb, i, i, n);
+                int lii = i * (i + 1) / 2 + i;
+                T a = QRU_BW_GET(lii, pii);
+                int bad = 0;
+                for (int q = 0; q < qn && !bad; ++q) {
+                    T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
+                                      QRU_IDX(wb, i, q0 + q, n));
+                    T r = qru_rot_r(a, bq, sign);
+                    if (r == (T)0) {
+                        bad = 1;
+                    } else {
+                        T ia = (T)1 / a;
+                        sl3[3 * q] = r * ia;
+                        sl3[3 * q + 1] = bq * ia;
+                        sl3[3 * q + 2] = a / r;
+                        a = r;
+                    }
+                }
+                if (!bad)
+                    QRU_BW_SET(lii, pii, a);
+                if (!bad && ch == nch - 1) { /* the rule on the pivot */
+                    T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
+                    if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                        !(d > tol))
+                        bad = 1;
+                }
+                if (bad)
+                    flag[0] = (T)(i + 1);
+            }
+            QRU_BATCH_SYNC;
+            /* a failed problem runs on without changing its copy: the
+             * steps stay uniform across the problems of the group */
+            for (int j = lid; j < n && flag[0] == (T)0; j += nt) {
+                if (j <= i)
+                    continue;
+                long pj = QRU_IDX(tb, j, i, n);
+                int lj0 = j * (j + 1) / 2 + i;
+                T lj = QRU_BW_GET(lj0, pj);
+                for (int q = 0; q < qn; ++q) {
+                    long pq = QRU_IDX(wb, j, q0 + q, n);
+                    int lq = lw + j + (q0 + q) * n;
+                    T c = sl3[3 * q], s = sl3[3 * q + 1],
+                      w = QRU_BW_GET(lq, pq);
+                    lj = (lj + sg * s * w) * sl3[3 * q + 2];
+                    QRU_BW_SET(lq, pq, c * w - s * lj);
+                }
+                QRU_BW_SET(lj0, pj, lj);
+            }
+        }
+    }
+}
+
+/* The end of a problem of the batched Cholesky kernels: the pass (above)
+ * from r0, then, where no column failed and the slot has a problem
+ * (act), the working copy of order n written to the uplo triangle of the
+ * page L1 + p1 (ld ld1: lm, element by element down its columns,
+ * coalesced stores; else each owner its rows), and the verdict to
+ * info[ib]; a last sync, so that the next problem may set the local
+ * buffer again. */
+QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int sign, int r0,
+                                   T tol, int lm, int lid, int nt, int act,
+                                   QRU_LOCAL T *cs, QRU_LOCAL T *flag,
+                                   QRU_LOCAL T *loc, QRU_GLOBAL T *work,
+                                   long tb, long wb, long ab,
+                                   QRU_GLOBAL T *L1, long p1, int ld1,
+                                   QRU_GLOBAL T *info, long ib)
+{
+    qru_chol_batch_pass(n, k, sign, r0, tol, lm, lid, nt, cs, flag, loc,
+                        work, tb, wb, ab);
+    int fail = (int)flag[0];
+    if (fail == 0 && act && lm) { /* as the copy in */
+        for (int e = lid; e < n * n; e += nt) {
+            int r = e % n, c = e / n;
+            if (upper ? r <= c : r >= c)
+                L1[QRU_IDX(p1, r, c, ld1)] =
+                    loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
+        }
+    } else if (fail == 0 && act) {
+        for (int i = lid; i < n; i += nt)
+            for (int c = 0; c <= i; ++c) {
+                T v = QRU_BW_GET(i * (i + 1) / 2 + c, QRU_IDX(tb, i, c, n));
+                if (upper)
+                    L1[QRU_IDX(p1, c, i, ld1)] = v;
+                else
+                    L1[QRU_IDX(p1, i, c, ld1)] = v;
+            }
+    }
+    if (lid == 0 && act)
+        info[ib] = (T)fail;
+    QRU_BATCH_SYNC; /* red, flag and the copy are set again */
+}
+
+/* A tolerance: scale times the largest of the items' values v (red: nt
+ * elements; the first barrier also orders what the items wrote to device
+ * memory before it) */
+QRU_DEVICE T qru_batch_tol(T scale, T v, int lid, int nt, QRU_LOCAL T *red)
+{
+    red[lid] = v;
+    QRU_BATCH_GSYNC;
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (lid < s && red[lid + s] > red[lid])
+            red[lid] = red[lid + s];
+        QRU_BATCH_SYNC;
+    }
+    return scale * red[0];
+}
+
 /*
  * chol_update_batch: ONE work-group per problem (groups loop over the
  * problems b = group, group + groups, ...), a power of two items, at most
@@ -113,7 +338,8 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * being read; the failure flag is set before a barrier and read after
  * it, so every branch on it is uniform.  The page of L1 is written only
  * when no column failed; info[b] (a T holding the failing column or 0)
- * always.
+ * always.  The pass and the store are qru_chol_batch_pass and
+ * qru_chol_batch_end, which the insertion and deletion share.
  */
 QRU_DEVICE void qru_chol_batch_run(
     int upper, int n, int k, int sign, int count, T eps,
@@ -128,8 +354,6 @@ QRU_DEVICE void qru_chol_batch_run(
                 *flag = cs + (lm ? 0 : 6 * QRU_BATCH_KB),
                 *loc = flag + 1;
     long pw = (long)n * ((long)n + (long)k + 1);
-    int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
-    int dr = nt % n, dc = nt / n; /* the copies' step of nt elements */
     QRU_BATCH_PROBLEMS(count) {
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
@@ -141,17 +365,15 @@ QRU_DEVICE void qru_chol_batch_run(
          * its columns (independent, coalesced loads), then each owner
          * reads its rows back; in device memory each owner copies its
          * rows (so no barrier over device memory is needed) */
-        if (lm) { /* (r, c) = (e mod n, e / n), stepped without a division */
-            for (int r = lid % n, c = lid / n; c < n;
-                 c += dc + (r + dr >= n),
-                 r = r + dr >= n ? r + dr - n : r + dr)
+        if (lm) {
+            for (int e = lid; e < n * n; e += nt) {
+                int r = e % n, c = e / n; /* page element (r, c) */
                 if (upper ? r <= c : r >= c)
                     loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c] =
                         L[QRU_IDX(pl, r, c, ldl)];
-            for (int r = lid % n, c = lid / n; c < k;
-                 c += dc + (r + dr >= n),
-                 r = r + dr >= n ? r + dr - n : r + dr)
-                loc[lw + r + c * n] = W[QRU_IDX(pwb, r, c, ldw)];
+            }
+            for (int e = lid; e < n * k; e += nt)
+                loc[lw + e] = W[QRU_IDX(pwb, e % n, e / n, ldw)];
             QRU_BATCH_SYNC;
         }
         T amax = (T)0;
@@ -183,186 +405,12 @@ QRU_DEVICE void qru_chol_batch_run(
             if (a - a == (T)0 && a > amax) /* finite */
                 amax = a;
         }
-        red[lid] = amax;
         if (lid == 0)
             flag[0] = (T)0;
-        QRU_BATCH_SYNC;
-        for (int s = nt / 2; s > 0; s >>= 1) {
-            if (lid < s && red[lid + s] > red[lid])
-                red[lid] = red[lid + s];
-            QRU_BATCH_SYNC;
-        }
-        T tol = (T)n * eps * red[0];
-        T sg = sign > 0 ? (T)1 : (T)-1;
-        if (lm) { /* the structured passes: no chain of rotations */
-            QRU_LOCAL T *pv = loc + la + n, *dl = pv + n, *gm = dl + n,
-                        *zs = gm + n;
-            for (int q = 0; q < k; ++q) {
-                QRU_LOCAL T *z = loc + lw + q * n;
-                /* p = L \ z by columns: zs(i) = z(i) - L(i,0:j-1) p(0:j-1)
-                 * is the owner's; dl holds 1 / L(j,j) meanwhile */
-                for (int i = lid; i < n; i += nt) {
-                    zs[i] = z[i];
-                    dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
-                }
-                QRU_BATCH_SYNC;
-                for (int j = 0, jo = 0; j < n;
-                     ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
-                    if (lid == jo) /* jo = j mod nt */
-                        pv[j] = zs[j] * dl[j];
-                    QRU_BATCH_SYNC;
-                    T pj = pv[j];
-                    for (int i = lid; i < n; i += nt)
-                        if (i > j)
-                            zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
-                }
-                QRU_BATCH_SYNC;
-                /* t(j) = 1 + sign sum p(0:j).^2 (every item runs the
-                 * prefix, n additions, in one order), then each owner's
-                 * verdict on its columns (t(j) > 0 finite; on the last
-                 * pass also the rule on the new pivot L(j,j)^2 t(j) /
-                 * t(j-1)), delta(j) and gamma(j); the first failing column
-                 * by a min reduction */
-                T t0 = (T)1, f = flag[0], fo = (T)(n + 1);
-                for (int j = 0, jo = 0; j < n;
-                     ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
-                    T t1 = t0 + sg * pv[j] * pv[j];
-                    if (jo == lid) {
-                        T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
-                        T d = t1 / t0 * ljj * ljj;
-                        if (fo > (T)n &&
-                            (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
-                             (q == k - 1 &&
-                              (!(ai - ai == (T)0) || !(d - d == (T)0) ||
-                               !(d > tol)))))
-                            fo = (T)(j + 1);
-                        gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
-                        dl[j] = QRU_SQRT(t1 / t0);
-                    }
-                    t0 = t1;
-                }
-                red[lid] = fo;
-                QRU_BATCH_SYNC;
-                for (int s = nt / 2; s > 0; s >>= 1) {
-                    if (lid < s && red[lid + s] < red[lid])
-                        red[lid] = red[lid + s];
-                    QRU_BATCH_SYNC;
-                }
-                if (f == (T)0 && red[0] <= (T)n)
-                    f = red[0];
-                QRU_BATCH_SYNC; /* every item has read flag and red */
-                if (lid == 0)
-                    flag[0] = f;
-                /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
-                 * the prefix sums of L(i,:) .* p' along the row: each
-                 * owner its rows, no sync */
-                for (int i = lid; i < n && f == (T)0; i += nt) {
-                    QRU_LOCAL T *row = loc + i * (i + 1) / 2;
-                    T zr = z[i];
-                    for (int j = 0; j < i; ++j) {
-                        T lij = row[j];
-                        zr -= lij * pv[j];
-                        row[j] = dl[j] * lij + gm[j] * zr;
-                    }
-                    row[i] = dl[i] * row[i];
-                }
-                QRU_BATCH_SYNC;
-            }
-            if (k == 0 && lid == 0) { /* the rule on the factor as it is */
-                T f = (T)0;
-                for (int j = 0; j < n; ++j) {
-                    T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
-                    T d = ljj * ljj;
-                    if (f == (T)0 &&
-                        (ljj == (T)0 || !(ai - ai == (T)0) ||
-                         !(d - d == (T)0) || !(d > tol)))
-                        f = (T)(j + 1);
-                }
-                flag[0] = f;
-            }
-            QRU_BATCH_SYNC;
-        }
-        int step = 0;
-        for (int i = 0; i < n && !lm; ++i) {
-            for (int ch = 0; ch < nch; ++ch, ++step) {
-                int q0 = ch * QRU_BATCH_KB;
-                int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
-                QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
-                if (lid == i % nt && flag[0] == (T)0) {
-                    long pii = QRU_IDX(tb, i, i, n);
-                    int lii = i * (i + 1) / 2 + i;
-                    T a = QRU_BW_GET(lii, pii);
-                    int bad = 0;
-                    for (int q = 0; q < qn && !bad; ++q) {
-                        T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
-                                          QRU_IDX(wb, i, q0 + q, n));
-                        T r = qru_rot_r(a, bq, sign);
-                        if (r == (T)0) {
-                            bad = 1;
-                        } else {
-                            T ia = (T)1 / a;
-                            sl3[3 * q] = r * ia;
-                            sl3[3 * q + 1] = bq * ia;
-                            sl3[3 * q + 2] = a / r;
-                            a = r;
-                        }
-                    }
-                    if (!bad)
-                        QRU_BW_SET(lii, pii, a);
-                    if (!bad && ch == nch - 1) { /* the rule on the pivot */
-                        T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
-                        if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
-                            !(d > tol))
-                            bad = 1;
-                    }
-                    if (bad)
-                        flag[0] = (T)(i + 1);
-                }
-                QRU_BATCH_SYNC;
-                /* a failed problem runs on without changing its copy: the
-                 * steps stay uniform across the problems of the group */
-                for (int j = lid; j < n && flag[0] == (T)0; j += nt) {
-                    if (j <= i)
-                        continue;
-                    long pj = QRU_IDX(tb, j, i, n);
-                    int lj0 = j * (j + 1) / 2 + i;
-                    T lj = QRU_BW_GET(lj0, pj);
-                    for (int q = 0; q < qn; ++q) {
-                        long pq = QRU_IDX(wb, j, q0 + q, n);
-                        int lq = lw + j + (q0 + q) * n;
-                        T c = sl3[3 * q], s = sl3[3 * q + 1],
-                          w = QRU_BW_GET(lq, pq);
-                        lj = (lj + sg * s * w) * sl3[3 * q + 2];
-                        QRU_BW_SET(lq, pq, c * w - s * lj);
-                    }
-                    QRU_BW_SET(lj0, pj, lj);
-                }
-            }
-        }
-        int fail = (int)flag[0];
-        if (fail == 0 && act && lm) { /* as the copy in */
-            long p1 = o1 + (long)b * s1;
-            for (int r = lid % n, c = lid / n; c < n;
-                 c += dc + (r + dr >= n),
-                 r = r + dr >= n ? r + dr - n : r + dr)
-                if (upper ? r <= c : r >= c)
-                    L1[QRU_IDX(p1, r, c, ld1)] =
-                        loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
-        } else if (fail == 0 && act) {
-            long p1 = o1 + (long)b * s1;
-            for (int i = lid; i < n; i += nt)
-                for (int c = 0; c <= i; ++c) {
-                    T v = QRU_BW_GET(i * (i + 1) / 2 + c,
-                                     QRU_IDX(tb, i, c, n));
-                    if (upper)
-                        L1[QRU_IDX(p1, c, i, ld1)] = v;
-                    else
-                        L1[QRU_IDX(p1, i, c, ld1)] = v;
-                }
-        }
-        if (lid == 0 && act)
-            info[oi + b] = (T)fail;
-        QRU_BATCH_SYNC; /* red, flag and the copy are set again */
+        T tol = qru_batch_tol((T)n * eps, amax, lid, nt, red);
+        qru_chol_batch_end(upper, n, k, sign, 0, tol, lm, lid, nt, act, cs,
+                           flag, loc, work, tb, wb, ab, L1, o1 + (long)b * s1,
+                           ld1, info, oi + b);
     }
 }
 
@@ -383,6 +431,249 @@ QRU_DEVICE void qru_chol_batch_body(
         qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W,
                             ow, ldw, sw, L1, o1, ld1, s1, info, oi, work, ok,
                             0, tp, seg, S);
+}
+
+/* Element (r, q) of the new columns C (count pages (n1) x p) as the
+ * insertion reads it: in the diagonal block (rows kp..kp+p-1) only the
+ * uplo triangle, the other half by symmetry. */
+QRU_DEVICE T qru_chol_ins_c(int upper, int kp, int p, int r, int q,
+                            QRU_GLOBAL const T *C, long pc, int ldc)
+{
+    int d = r - kp;
+    if (d >= 0 && d < p && (upper ? d > q : d < q))
+        return C[QRU_IDX(pc, kp + q, d, ldc)];
+    return C[QRU_IDX(pc, r, q, ldc)];
+}
+
+/* The insertion's element T(i, kp+c) = (W(i,c) - T(i, kp:kp+c-1)
+ * T(kp+c, kp:kp+c-1)') / T(kp+c, kp+c) of its working copy (order n1,
+ * rank p as qru_chol_batch_pass's layout): an element of D below its
+ * diagonal, or of Y; stored and returned. */
+QRU_DEVICE T qru_chol_ins_elem(int i, int c, int kp, int n1, int lm,
+                               QRU_LOCAL T *loc, QRU_GLOBAL T *work, long tb,
+                               long wb)
+{
+    int lw = n1 * (n1 + 1) / 2, ic = kp + c;
+    T v = QRU_BW_GET(lw + i + c * n1, QRU_IDX(wb, i, c, n1));
+    for (int t = 0; t < c; ++t)
+        v -= QRU_BW_GET(i * (i + 1) / 2 + kp + t, QRU_IDX(tb, i, kp + t, n1)) *
+             QRU_BW_GET(ic * (ic + 1) / 2 + kp + t,
+                        QRU_IDX(tb, ic, kp + t, n1));
+    v /= QRU_BW_GET(ic * (ic + 1) / 2 + ic, QRU_IDX(tb, ic, ic, n1));
+    QRU_BW_SET(i * (i + 1) / 2 + ic, QRU_IDX(tb, i, ic, n1), v);
+    return v;
+}
+
+/*
+ * chol_insert_batch (ins 1) and chol_delete_batch (ins 0): the items,
+ * working copy and pass of chol_update_batch for the new factor of order
+ * n1 = n + p (insertion) or n - p (deletion) and rank p.  The copy puts
+ * each kept element of L where it lands in the new factor (the deletion:
+ * the removed columns' rows kp+p.. into W, the update's vectors; the
+ * insertion: C into W, its diagonal block symmetric), and A1's diagonal
+ * is that of the kept rows of A (||L(i,:)||^2, which a deletion does not
+ * change) and C's diagonal block's.  The leading columns 0..kp-1 are
+ * final: one item judges their pivots.  The insertion then forms the new
+ * rows: X = L11 \ C(0:kp,:) column by column (the owner of row j puts
+ * X(j,:) into the new rows' T(kp+q, j), one barrier, every item
+ * subtracts T(i,j) X(j,:) from its W rows i > j: so C's diagonal block
+ * becomes C2 - X'X and C's rows below it C3 - L21 X), one item factors
+ * the p x p block D = chol(C2 - X'X) and judges its pivots, and every
+ * owner of a row below forms Y = (C3 - L21 X) / D' into its T and W.
+ * The pass updates (deletion: by L32) or downdates (insertion: by Y)
+ * the trailing block from r0 = kp (deletion) or kp + p.  In device
+ * memory the barriers that hand data to other items order device memory
+ * (QRU_BATCH_GSYNC).
+ */
+QRU_DEVICE void qru_chol_insdel_batch_run(
+    int ins, int upper, int n, int kp, int p, int count, T eps,
+    QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *C,
+    long oc, int ldc, long sc, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
+    int tp, int seg, QRU_LOCAL T *S)
+{
+    QRU_BATCH_ITEMS(tp, seg);
+    int n1 = ins ? n + p : n - p, r0 = ins ? kp + p : kp;
+    QRU_LOCAL T *red = S, *cs = S + nt,
+                *flag = cs + (lm ? 0 : 6 * QRU_BATCH_KB),
+                *loc = flag + 1;
+    long pw = (long)n1 * ((long)n1 + (long)p + 1);
+    int tri = n1 * (n1 + 1) / 2, lw = tri, la = tri + n1 * p;
+/* T(i,j) and W(i,q) of the working copy (ld n1) */
+#define QRU_IT(i, j) ((i) * ((i) + 1) / 2 + (j))
+#define QRU_GT(i, j) QRU_IDX(tb, i, j, n1)
+#define QRU_IW(i, q) (lw + (i) + (q) * n1)
+#define QRU_GW(i, q) QRU_IDX(wb, i, q, n1)
+    QRU_BATCH_PROBLEMS(count) {
+        long pl = ol + (long)b * sl, pc = oc + (long)b * sc;
+        long tb = ok + (long)b * pw, wb = tb + (long)n1 * n1,
+             ab = wb + (long)n1 * p;
+        if (lm) { /* down the page's columns, each element where it lands */
+            for (int e = lid; e < n * n; e += nt) {
+                int r = e % n, c = e / n;
+                int lr = upper ? c : r, lc = upper ? r : c; /* of L */
+                if (lr < lc || (!ins && lr >= kp && lr < kp + p))
+                    continue; /* not in the triangle, or a removed row */
+                T v = L[QRU_IDX(pl, r, c, ldl)];
+                if (ins) {
+                    int i = lr < kp ? lr : lr + p, j = lc < kp ? lc : lc + p;
+                    loc[QRU_IT(i, j)] = v;
+                } else {
+                    int i = lr < kp ? lr : lr - p;
+                    if (lc < kp)
+                        loc[QRU_IT(i, lc)] = v;
+                    else if (lc < kp + p)
+                        loc[QRU_IW(i, lc - kp)] = v;
+                    else
+                        loc[QRU_IT(i, lc - p)] = v;
+                }
+            }
+            for (int e = lid; ins && e < n1 * p; e += nt)
+                loc[lw + e] =
+                    qru_chol_ins_c(upper, kp, p, e % n1, e / n1, C, pc, ldc);
+            QRU_BATCH_SYNC;
+        }
+        T amax = (T)0;
+        for (int i = lid; i < n1; i += nt) {
+            int nw = ins && i >= kp && i < kp + p; /* a new row */
+            int io = i < kp ? i : (ins ? i - p : i + p); /* its row in L */
+            if (!lm) { /* the owner copies its rows */
+                for (int q = 0; ins && q < p; ++q)
+                    work[QRU_GW(i, q)] =
+                        qru_chol_ins_c(upper, kp, p, i, q, C, pc, ldc);
+                for (int c = 0; !nw && c <= io; ++c) {
+                    T v = upper ? L[QRU_IDX(pl, c, io, ldl)]
+                                : L[QRU_IDX(pl, io, c, ldl)];
+                    if (ins)
+                        work[QRU_GT(i, c < kp ? c : c + p)] = v;
+                    else if (c < kp)
+                        work[QRU_GT(i, c)] = v;
+                    else if (c < kp + p)
+                        work[QRU_GW(i, c - kp)] = v;
+                    else
+                        work[QRU_GT(i, c - p)] = v;
+                }
+            }
+            T a = (T)0;
+            if (nw) {
+                a = QRU_BW_GET(QRU_IW(i, i - kp), QRU_GW(i, i - kp));
+            } else {
+                for (int j = 0; j <= i; ++j) {
+                    if (ins && j >= kp && j < kp + p)
+                        continue;
+                    T v = QRU_BW_GET(QRU_IT(i, j), QRU_GT(i, j));
+                    a += v * v;
+                }
+                for (int q = 0; !ins && i >= kp && q < p; ++q) {
+                    T v = QRU_BW_GET(QRU_IW(i, q), QRU_GW(i, q));
+                    a += v * v;
+                }
+            }
+            QRU_BW_SET(la + i, ab + i, a);
+            if (a - a == (T)0 && a > amax) /* finite */
+                amax = a;
+        }
+        T tol = qru_batch_tol((T)n1 * eps, amax, lid, nt, red);
+        if (lid == 0) { /* the leading columns' pivots, final */
+            T f = (T)0;
+            for (int j = 0; j < kp && f == (T)0; ++j) {
+                T ljj = QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j)),
+                  ai = QRU_BW_GET(la + j, ab + j), d = ljj * ljj;
+                if (!(ai - ai == (T)0) || !(d - d == (T)0) || !(d > tol))
+                    f = (T)(j + 1);
+            }
+            flag[0] = f;
+        }
+        QRU_BATCH_SYNC;
+        if (ins) {
+            /* X = L11 \ C(0:kp,:): row j by its owner into T(kp+q, j) */
+            for (int j = 0, jo = 0; j < kp;
+                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+                if (lid == jo) {
+                    T ijj = (T)1 / QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j));
+                    for (int q = 0; q < p; ++q)
+                        QRU_BW_SET(QRU_IT(kp + q, j), QRU_GT(kp + q, j),
+                                   QRU_BW_GET(QRU_IW(j, q), QRU_GW(j, q)) *
+                                       ijj);
+                }
+                QRU_BATCH_GSYNC;
+                for (int i = lid; i < n1; i += nt) {
+                    if (i <= j)
+                        continue;
+                    T tij = QRU_BW_GET(QRU_IT(i, j), QRU_GT(i, j));
+                    for (int q = 0; q < p; ++q) {
+                        T x = QRU_BW_GET(QRU_IT(kp + q, j), QRU_GT(kp + q, j));
+                        T w = QRU_BW_GET(QRU_IW(i, q), QRU_GW(i, q));
+                        QRU_BW_SET(QRU_IW(i, q), QRU_GW(i, q), w - tij * x);
+                    }
+                }
+            }
+            QRU_BATCH_GSYNC;
+            if (lid == 0) { /* D = chol(C2 - X'X), its pivots judged */
+                T f = flag[0];
+                for (int c = 0; c < p && f == (T)0; ++c) {
+                    int ic = kp + c;
+                    T d = QRU_BW_GET(QRU_IW(ic, c), QRU_GW(ic, c));
+                    for (int t = 0; t < c; ++t) {
+                        T v = QRU_BW_GET(QRU_IT(ic, kp + t),
+                                         QRU_GT(ic, kp + t));
+                        d -= v * v;
+                    }
+                    T ai = QRU_BW_GET(la + ic, ab + ic);
+                    if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                        !(d > tol)) {
+                        f = (T)(ic + 1);
+                    } else {
+                        T dc = QRU_SQRT(d);
+                        QRU_BW_SET(QRU_IT(ic, ic), QRU_GT(ic, ic), dc);
+                        for (int r = c + 1; r < p; ++r)
+                            qru_chol_ins_elem(kp + r, c, kp, n1, lm, loc,
+                                              work, tb, wb);
+                    }
+                }
+                flag[0] = f;
+            }
+            QRU_BATCH_GSYNC;
+            /* Y = (C3 - L21 X) / D': each owner its rows, into T and W */
+            for (int i = lid; i < n1 && flag[0] == (T)0; i += nt) {
+                if (i < r0)
+                    continue;
+                for (int c = 0; c < p; ++c) {
+                    T v = qru_chol_ins_elem(i, c, kp, n1, lm, loc, work, tb,
+                                            wb);
+                    QRU_BW_SET(QRU_IW(i, c), QRU_GW(i, c), v);
+                }
+            }
+        }
+        qru_chol_batch_end(upper, n1, p, ins ? -1 : 1, r0, tol, lm, lid, nt,
+                           act, cs, flag, loc, work, tb, wb, ab, L1,
+                           o1 + (long)b * s1, ld1, info, oi + b);
+    }
+#undef QRU_IT
+#undef QRU_GT
+#undef QRU_IW
+#undef QRU_GW
+}
+
+/* The body with lm a constant in each branch (as qru_chol_batch_body);
+ * ins is a constant of each OpenCL kernel, so that no barrier stands in a
+ * branch on a run-time value (PoCL's compiler then replicates the code
+ * after such a branch). */
+QRU_DEVICE void qru_chol_insdel_batch_body(
+    int ins, int upper, int n, int kp, int p, int count, T eps,
+    QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *C,
+    long oc, int ldc, long sc, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
+    int tp, int seg, QRU_LOCAL T *S)
+{
+    if (lm)
+        qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol,
+                                  ldl, sl, C, oc, ldc, sc, L1, o1, ld1, s1,
+                                  info, oi, work, ok, 1, tp, seg, S);
+    else
+        qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol,
+                                  ldl, sl, C, oc, ldc, sc, L1, o1, ld1, s1,
+                                  info, oi, work, ok, 0, tp, seg, S);
 }
 
 /*
@@ -585,14 +876,7 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
             if (nc - nc == (T)0 && nc > nmax) /* finite */
                 nmax = nc;
         }
-        red[lid] = nmax;
-        QRU_BATCH_SYNC;
-        for (int s = nt / 2; s > 0; s >>= 1) {
-            if (lid < s && red[lid + s] > red[lid])
-                red[lid] = red[lid + s];
-            QRU_BATCH_SYNC;
-        }
-        T tol = nf * eps * red[0];
+        T tol = qru_batch_tol(nf * eps, nmax, lid, nt, red);
         QRU_BATCH_SYNC; /* red is set again */
         T first = (T)(m + 1);
         for (int j = lid; j < m; j += nt) {
@@ -772,6 +1056,29 @@ __kernel void qru_chol_update_batch(
                         seg, S);
 }
 
+__kernel void qru_chol_insert_batch(
+    int upper, int n, int kp, int p, int count, T eps, __global const T *L,
+    long ol, int ldl, long sl, __global const T *C, long oc, int ldc,
+    long sc, __global T *L1, long o1, int ld1, long s1, __global T *info,
+    long oi, __global T *work, long ok, int lm, int tp, int seg,
+    __local T *S)
+{
+    qru_chol_insdel_batch_body(1, upper, n, kp, p, count, eps, L, ol, ldl,
+                               sl, C, oc, ldc, sc, L1, o1, ld1, s1, info, oi,
+                               work, ok, lm, tp, seg, S);
+}
+
+__kernel void qru_chol_delete_batch(
+    int upper, int n, int kp, int p, int count, T eps, __global const T *L,
+    long ol, int ldl, long sl, __global T *L1, long o1, int ld1, long s1,
+    __global T *info, long oi, __global T *work, long ok, int lm, int tp,
+    int seg, __local T *S)
+{
+    qru_chol_insdel_batch_body(0, upper, n, kp, p, count, eps, L, ol, ldl,
+                               sl, L, ol, ldl, sl, L1, o1, ld1, s1, info, oi,
+                               work, ok, lm, tp, seg, S);
+}
+
 __kernel void qru_lsq_batch_add_rows(
     int m, int r, int p, int count, __global T *R, long orr, int ldr,
     long sr, __global T *D, long od, int ldd, long sd, __global T *rho2,
@@ -799,6 +1106,7 @@ __kernel void qru_lsq_batch_solve(
 #undef QRU_BATCH_ITEMS
 #undef QRU_BATCH_PROBLEMS
 #undef QRU_BATCH_SYNC
+#undef QRU_BATCH_GSYNC
 #undef QRU_LR_GET
 #undef QRU_LR_SET
 #undef QRU_LD_GET

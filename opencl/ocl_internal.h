@@ -10,7 +10,8 @@
  *   opencl_memory.c   memory, transfers, copies, laset, transpose
  *   opencl_blas.c     CLBlast GEMM / TRSM, column norms, the non-finite count
  *   opencl_kernels.c  the Householder, Givens, Cholesky and panel kernels
- *   opencl_batch.c    the batched ops (chol_update_batch, lsq_batch_add_rows,
+ *   opencl_batch.c    the batched ops (chol_update_batch, chol_insert_batch,
+ *                     chol_delete_batch, lsq_batch_add_rows,
  *                     lsq_batch_solve)
  *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
  *                     lsq_batch_remove_rows_q)
@@ -61,6 +62,8 @@ extern const int qru_ocl_source_count;
     X(K_POTRF_PANEL, "qru_potrf_panel") \
     X(K_CHOL_ROT, "qru_chol_rot") \
     X(K_CHOL_UPDATE_BATCH, "qru_chol_update_batch") \
+    X(K_CHOL_INSERT_BATCH, "qru_chol_insert_batch") \
+    X(K_CHOL_DELETE_BATCH, "qru_chol_delete_batch") \
     X(K_LSQ_BATCH_ADD_ROWS, "qru_lsq_batch_add_rows") \
     X(K_LSQ_BATCH_SOLVE, "qru_lsq_batch_solve") \
     X(K_LSQ_BATCH_ADD_ROWS_Q, "qru_lsq_batch_add_rows_q") \

@@ -1,9 +1,10 @@
 /*
  * The OpenCL launches of the batched ops: chol_update_batch,
- * lsq_batch_add_rows and lsq_batch_solve (kernels/qru_batch.cl), one
+ * chol_insert_batch, chol_delete_batch, lsq_batch_add_rows and lsq_batch_solve (kernels/qru_batch.cl), one
  * work-group a problem.
  */
 #include <float.h>
+#include <string.h>
 
 #include "ocl_internal.h"
 
@@ -32,6 +33,23 @@ static void batch_launch(qru_context *ctx, qru_dtype dt, const ocl_prog *p,
     *lb = (size_t)np * (size_t)seg * es;
 }
 
+/* The launch of batched Cholesky kernel k (chol_update_batch's or
+ * chol_insert/delete_batch's) for order n and rank r: tp items a problem,
+ * lm (the problem in local memory), seg elements of the local buffer a
+ * problem, and batch_launch's sizes. */
+static void chol_launch(qru_context *ctx, qru_dtype dt, const ocl_prog *p,
+                        int k, int n, int r, int count, cl_int *tp,
+                        cl_int *lm, cl_int *seg, size_t *l, size_t *g,
+                        size_t *lb)
+{
+    size_t want = (size_t)qru_chol_batch_wg(
+        qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
+    *tp = (cl_int)pow2_floor(ocl_wg_for(IMPL(ctx), p, k, want));
+    *lm = qru_chol_batch_local(n, r);
+    *seg = (cl_int)qru_chol_batch_local_elems(n, r, *tp);
+    batch_launch(ctx, dt, p, k, *tp, *seg, *lm, count, l, g, lb);
+}
+
 int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           int k, int sign, int count, qru_ptr L, int ldl,
                           size_t sL, qru_ptr W, int ldw, size_t sW,
@@ -44,25 +62,19 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
     int st = ocl_get_prog(ctx, dt, &p);
     if (st)
         return st;
-    ocl_impl *im = IMPL(ctx);
     if (k <= 0)
         W = L; /* not read; a valid buffer for the argument */
     cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k > 0 ? k : 0,
-           cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1,
-           lm = qru_chol_batch_local(n, k);
+           cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1, lm, tp,
+           seg;
     cl_long lo = (cl_long)L.off, ls = (cl_long)sL, wo = (cl_long)W.off,
             ws = (cl_long)sW, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
             io = (cl_long)info.off, ko = (cl_long)work.off;
     tval te;
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
-    size_t want = (size_t)qru_chol_batch_wg(
-        qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
-    cl_int tp = (cl_int)pow2_floor(
-        ocl_wg_for(im, p, K_CHOL_UPDATE_BATCH, want));
-    cl_int seg = (cl_int)qru_chol_batch_local_elems(n, k, tp);
     size_t l[1], g[1], lb;
-    batch_launch(ctx, dt, p, K_CHOL_UPDATE_BATCH, tp, seg, lm, count, l, g,
-                 &lb);
+    chol_launch(ctx, dt, p, K_CHOL_UPDATE_BATCH, n, ck, count, &tp, &lm,
+                &seg, l, g, &lb);
     karg a[] = {KINT(up),   KINT(cn),   KINT(ck),   KINT(cs),    KINT(cc),
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
@@ -70,6 +82,64 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                 KMEM(work), KLONG(ko),  KINT(lm),   KINT(tp),    KINT(seg),
                 {lb, NULL}};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
+}
+
+/* chol_insert_batch (ins 1) or chol_delete_batch (ins 0) on its kernel */
+static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
+                             char uplo, int n, int kp, int p, int count,
+                             qru_ptr L, int ldl, size_t sL, qru_ptr C,
+                             int ldc, size_t sC, qru_ptr L1, int ld1,
+                             size_t s1, qru_ptr info, qru_ptr work)
+{
+    int n1 = ins ? n + p : n - p;
+    if (n1 <= 0 || count <= 0)
+        return 0;
+    ocl_prog *pg;
+    int st = ocl_get_prog(ctx, dt, &pg);
+    if (st)
+        return st;
+    int kern = ins ? K_CHOL_INSERT_BATCH : K_CHOL_DELETE_BATCH;
+    cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = kp, cp = p,
+           cc = count, cldl = ldl, cldc = ldc, cld1 = ld1, lm, tp, seg;
+    cl_long lo = (cl_long)L.off, ls = (cl_long)sL, co = (cl_long)C.off,
+            cs = (cl_long)sC, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
+            io = (cl_long)info.off, ko = (cl_long)work.off;
+    tval te;
+    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    size_t l[1], g[1], lb;
+    chol_launch(ctx, dt, pg, kern, n1, p, count, &tp, &lm, &seg, l, g, &lb);
+    /* the deletion's kernel has no C: its four arguments left out */
+    karg a[] = {KINT(up),   KINT(cn),   KINT(ck),   KINT(cp),    KINT(cc),
+                eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
+                KMEM(C),    KLONG(co),  KINT(cldc), KLONG(cs),   KMEM(L1),
+                KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
+                KMEM(work), KLONG(ko),  KINT(lm),   KINT(tp),    KINT(seg),
+                {lb, NULL}};
+    if (!ins)
+        memmove(a + 10, a + 14, sizeof(karg) * (NARGS(a) - 14));
+    return ocl_launch(ctx, pg, kern, 1, g, l, NARGS(a) - (ins ? 0 : 4), a);
+}
+
+/* chol_insert_batch and chol_delete_batch: the launch of
+ * chol_update_batch for the new order n1 and rank p, one kernel each (no
+ * C for the deletion) */
+int ocl_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                          int k, int p, int count, qru_ptr L, int ldl,
+                          size_t sL, qru_ptr C, int ldc, size_t sC,
+                          qru_ptr L1, int ld1, size_t s1, qru_ptr info,
+                          qru_ptr work)
+{
+    return chol_insdel_batch(ctx, dt, 1, uplo, n, k, p, count, L, ldl, sL, C,
+                             ldc, sC, L1, ld1, s1, info, work);
+}
+
+int ocl_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
+                          int k, int p, int count, qru_ptr L, int ldl,
+                          size_t sL, qru_ptr L1, int ld1, size_t s1,
+                          qru_ptr info, qru_ptr work)
+{
+    return chol_insdel_batch(ctx, dt, 0, uplo, n, k, p, count, L, ldl, sL, L,
+                             ldl, 0, L1, ld1, s1, info, work);
 }
 
 int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,

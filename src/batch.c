@@ -8,7 +8,7 @@
 #include "chol_internal.h"
 
 int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
-                           char uplo)
+                           char uplo, int k)
 {
     if (!ctx->check_finite)
         return 0;
@@ -16,7 +16,7 @@ int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
     pg.count = 1;
     for (int i = 0; i < M->count; ++i) {
         pg.p = qru_mat_page(M, i);
-        QRU_TRY(qru_check_finite(ctx, argi, &pg, uplo, 'N', 0));
+        QRU_TRY(qru_check_finite(ctx, argi, &pg, uplo, 'N', k));
     }
     return 0;
 }

@@ -193,7 +193,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
                             un, U->rows);
     if (fb->R && lsq_batch_overlaps(fb, U))
         return qru_fail_arg(iu, "%s overlaps the factorisation's storage", un);
-    QRU_TRY(qru_batch_check_finite(ctx, iu, U, 'A'));
+    QRU_TRY(qru_batch_check_finite(ctx, iu, U, 'A', 0));
     QRU_TRY(qru_arg_batch(ctx, ie, en, E, fb->dt));
     if (E->count != fb->count)
         return qru_fail_arg(ie, "%s is a batch of %d matrices, but %s of %d",
@@ -207,7 +207,7 @@ static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
                             en, E->cols, fb->r);
     if (fb->R && lsq_batch_overlaps(fb, E))
         return qru_fail_arg(ie, "%s overlaps the factorisation's storage", en);
-    QRU_TRY(qru_batch_check_finite(ctx, ie, E, 'A'));
+    QRU_TRY(qru_batch_check_finite(ctx, ie, E, 'A', 0));
     return 0;
 }
 

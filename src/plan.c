@@ -267,6 +267,40 @@ static int plan_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                    3.0 * en * en * ek * ec,
                    ec * (2.0 * en * en + 2.0 * en * ek), 0, en * (ek + 1));
 }
+/* the batched insertion: the solve for the new rows (k^2 p), D and Y,
+ * the trailing block's downdate (chol_rot's rotations on n - k rows); a
+ * problem's pages read and written once, the steps of its columns */
+static int plan_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                  int n, int k, int p, int count, qru_ptr L,
+                                  int ldl, size_t sL, qru_ptr C, int ldc,
+                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
+                                  qru_ptr info, qru_ptr work)
+{
+    (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)C, (void)ldc,
+        (void)sC, (void)L1, (void)ld1, (void)s1, (void)info, (void)work;
+    double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
+           eq = en - ek, e1 = en + ep;
+    return plan_op(ctx, QRU_OP_chol_insert_batch, PK_KERNEL,
+                   ec * (ek * ek * ep + 2.0 * eq * ek * ep +
+                         ep * ep * (ek + eq) + 3.0 * eq * eq * ep),
+                   ec * (en * en + 2.0 * e1 * e1 + e1 * ep), 0,
+                   ek + ep + eq * (ep + 1));
+}
+/* the batched deletion: the trailing block's update by L32 */
+static int plan_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                  int n, int k, int p, int count, qru_ptr L,
+                                  int ldl, size_t sL, qru_ptr L1, int ld1,
+                                  size_t s1, qru_ptr info, qru_ptr work)
+{
+    (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)L1, (void)ld1,
+        (void)s1, (void)info, (void)work;
+    double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
+           eq = en - ek - ep, e1 = en - ep;
+    return plan_op(ctx, QRU_OP_chol_delete_batch, PK_KERNEL,
+                   3.0 * eq * eq * ep * ec,
+                   ec * (en * en + 2.0 * e1 * e1 + e1 * ep), 0,
+                   ek + eq * (ep + 1));
+}
 /* the batched Q-less row additions: p m rotations of [R d] a problem,
  * each on m + r - j columns; R, d read and written once, the rows read */
 static int plan_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,

@@ -477,7 +477,9 @@ static inline qru_omp_ws qru_omp_ws_of(int n, int m, int ncoef)
 }
 
 /* The elements of chol_update_batch's work a problem: the copy of the
- * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n). */
+ * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n).  The
+ * insertion and deletion (chol_insert_batch, chol_delete_batch) use this
+ * and the two below for the new order n1 and rank p. */
 static inline size_t qru_chol_batch_work(int n, int k)
 {
     return (size_t)n * ((size_t)n + (size_t)(k > 0 ? k : 0) + 1);
@@ -829,7 +831,7 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
     QRU_CHECK((ctx), qru_arg_batch((ctx), (i), (name), (M), (dt)))
 /* The helpers of the batched routines (batch.c):
  * qru_batch_check_finite: qru_check_finite of every page of M (its uplo
- * part);
+ * part; with k as there: a block of rows k.. whose uplo triangle is read);
  * qru_batch_part: the problems of one op call of a batch of count whose
  * problems need pw elements of work each (local: none on the GPUs, so one
  * call, the CPU's one problem's share), and in *work the elements of work
@@ -839,7 +841,7 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * returns how many failed (the first at *first, column *col) or a library
  * status. */
 int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
-                           char uplo);
+                           char uplo, int k);
 size_t qru_batch_part(int local, size_t pw, int count, size_t *work);
 int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
                        qru_ptr dinfo, int *info, int *first, int *col);

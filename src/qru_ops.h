@@ -181,6 +181,50 @@
      * qru_chol_batch_local(n, k) (the GPU kernels keep such problems in \
      * local memory).  n >= 1, k >= 0, count >= 0. */ \
     QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, work), REQ, ASYNC) \
+    /* p rows and columns inserted at position k of count independent \
+     * Cholesky factors (qru_chol_insert_batch), each judged by the \
+     * definiteness rule of qru.h for order n1 = n + p.  Problem b reads \
+     * the n x n page L + b sL (ld ldl; uplo 'L': its lower triangle; 'U': \
+     * the upper triangle of U = L', read as L) and the n1 x p page \
+     * C + b sC (ld ldc: the new columns of A1; of its diagonal block \
+     * C(k:k+p-1, :) only the uplo triangle, the other half by symmetry). \
+     * A1's diagonal: ||L(i,:)||^2 for the old rows, C(k+q, q) for the new \
+     * ones; tol = n1 eps max over its finite entries.  The new factor: \
+     * L1(0:k-1, 0:k-1) = L11, the new rows X' with X = L11 \ C(0:k-1,:), \
+     * the block D = chol(C2 - X'X) (C2 the diagonal block), below it \
+     * Y = (C3 - L21 X) / D' (C3 = C(k+p:n1-1,:)) and the old rows L21 in \
+     * the columns 0..k-1, and the trailing block L22 downdated by Y as \
+     * chol_update_batch does (sign -1).  It fails at the first column j \
+     * (1-based) where A1(j,j) is not finite, a pivot (L11(j,j)^2, the \
+     * pivots of D before their square roots, the trailing block's new \
+     * pivots) is not finite or <= tol, or a rotation fails: then \
+     * info[b] = j and its L1 page is not written; else info[b] = 0 and the \
+     * uplo triangle of the n1 x n1 page L1 + b s1 (ld ld1) is written. \
+     * L1 is L (the same pointer, ld and stride: in place) or does not \
+     * overlap it; C overlaps neither.  info: count elements of type dt in \
+     * device memory, written for every problem.  work: count * \
+     * qru_chol_batch_work(n1, p) elements, or one problem's share where \
+     * qru_chol_batch_local(n1, p) (the GPU kernels keep such problems in \
+     * local memory).  n >= 0, 0 <= k <= n, p >= 1, count >= 0. */ \
+    QRU_OP(chol_insert_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr C, int ldc, size_t sC, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, C, ldc, sC, L1, ld1, s1, info, work), REQ, ASYNC) \
+    /* The rows and columns k..k+p-1 removed from count independent \
+     * Cholesky factors (qru_chol_delete_batch), each judged by the \
+     * definiteness rule of qru.h for order n1 = n - p.  Problem b reads \
+     * the n x n page L + b sL (as chol_insert_batch).  A1's diagonal: \
+     * ||L(i,:)||^2 of the kept rows; tol = n1 eps max over its finite \
+     * entries.  The new factor: L11 and L31 (rows k+p.., columns 0..k-1) \
+     * kept, and the trailing block L33 (rows and columns k+p..) updated by \
+     * L32 = L(k+p:n-1, k:k+p-1) as chol_update_batch does (sign +1). \
+     * It fails at the first column j (1-based) where A1(j,j) is not \
+     * finite, a pivot (L11(j,j)^2, the trailing block's new pivots; p = 0: \
+     * L's own) is not finite or <= tol, or a rotation fails: then \
+     * info[b] = j and its L1 page is not written; else info[b] = 0 and the \
+     * uplo triangle of the n1 x n1 page L1 + b s1 (ld ld1) is written. \
+     * L1 is L (in place, as chol_insert_batch) or does not overlap it. \
+     * info as chol_insert_batch; work: count * qru_chol_batch_work(n1, p) \
+     * elements, or one problem's share where qru_chol_batch_local(n1, p). \
+     * n1 >= 1, 0 <= k <= n - p, p >= 0, count >= 0. */ \
+    QRU_OP(chol_delete_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, L1, ld1, s1, info, work), REQ, ASYNC) \
     /* Rows added to count independent Q-less least-squares \
      * factorisations (qru_lsq_batch_add_rows): problem b (0 <= b < count) \
      * holds the m x m upper triangle R_b = R + b sR (ld ldr; its strictly \

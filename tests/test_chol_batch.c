@@ -4,171 +4,8 @@
  * place and out of place, failed and non-finite problems left bit for
  * bit, the argument checks, and single-matrix routines refusing a batch.
  * Each batch lives in one device array uploaded from a host image of all
- * its memory (the gaps between pages and the padding hold sentinels), so
- * that everything the call must not write is compared bit for bit. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cblas.h>
-#include <lapacke.h>
-
-#include "../src/qru_internal.h"
-#include "qru_test.h"
-
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
-
-#define THR QRU_TEST_THRESHOLD
-static const char UPLOS[2] = {'L', 'U'};
-
-/* ---- a batch in one device array, and its host image ------------------ */
-
-typedef struct bimg {
-    qru_dtype dt;
-    int rows, cols, ld, count;
-    size_t stride, size; /* size: elements of the image */
-    void *h;             /* the host image */
-    qru_matrix *flat, *B; /* the device array and the batch over it */
-} bimg;
-
-/* A batch of count rows x cols pages, ld, stride (0: ld cols); every
- * element of the image a distinct sentinel until set. */
-static bimg bimg_new(qru_dtype dt, int rows, int cols, int ld, int count,
-                     size_t stride)
-{
-    bimg b = {dt, rows, cols, ld, count, stride ? stride : (size_t)ld * cols,
-              0, NULL, NULL, NULL};
-    b.size = count > 0 ? (count - 1) * b.stride + (size_t)ld * cols : 0;
-    b.h = qru_test_alloc(dt, (int)(b.size > 0 ? b.size : 1), 1,
-                         (int)(b.size > 0 ? b.size : 1));
-    for (size_t e = 0; e < b.size; ++e)
-        qru_test_set(dt, b.h, 1, (int)e, 0, 777.0 + (double)(e % 1000) / 8);
-    return b;
-}
-
-static void *bimg_page(const bimg *b, int p)
-{
-    return (char *)b->h + (size_t)p * b->stride * qru_test_elsize(b->dt);
-}
-
-/* Uploads the image and wraps the batch over it. */
-static void bimg_upload(bimg *b)
-{
-    int sz = b->size > 0 ? (int)b->size : 1;
-    b->flat = qru_test_upload(ctx, b->dt, sz, 1, sz, b->h, sz);
-    ck_assert_int_eq(qru_matrix_wrap_batch(ctx, b->dt, b->rows, b->cols,
-                                           qru_matrix_data(b->flat), b->ld,
-                                           b->count, (long long)b->stride,
-                                           &b->B),
-                     0);
-    ck_assert_int_eq(qru_matrix_count(b->B), b->count);
-    ck_assert(qru_matrix_stride(b->B) == (long long)b->stride);
-}
-
-static void *bimg_download(const bimg *b) { return qru_test_download(b->flat); }
-
-static void bimg_free(bimg *b)
-{
-    qru_matrix_destroy(b->B);
-    qru_matrix_destroy(b->flat);
-    free(b->h);
-}
-
-/* 1 when the images a and b agree bit for bit except in the uplo
- * triangles of the pages with skip[p] set (skip NULL: everywhere). */
-static int same_outside(const bimg *m, const void *a, const void *b,
-                        char uplo, const int *skip)
-{
-    size_t es = qru_test_elsize(m->dt);
-    for (size_t e = 0; e < m->size; ++e) {
-        size_t p = e / m->stride, r = e % m->stride;
-        int i = (int)(r % (size_t)m->ld), j = (int)(r / (size_t)m->ld);
-        int in = skip && (int)p < m->count && skip[p] && j < m->cols &&
-                 i < m->rows && (uplo == 'L' ? i >= j : i <= j);
-        if (!in && memcmp((const char *)a + e * es, (const char *)b + e * es,
-                          es) != 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* ---- one problem on the host ------------------------------------------- */
-
-/* Lower factor (ld n, zeros above) of the SPD A by LAPACKE; its info. */
-static int ref_chol(int n, const double *A, double *L)
-{
-    memcpy(L, A, sizeof(double) * (size_t)n * n);
-    int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < j; ++i)
-            L[i + (size_t)j * n] = 0;
-    return info;
-}
-
-/* The uplo triangle of the page F (ld) as a lower factor (ld n). */
-static void page_lower(qru_dtype dt, int n, const void *F, int ld, char uplo,
-                       double *L)
-{
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i)
-            L[i + (size_t)j * n] =
-                i < j ? 0
-                      : (uplo == 'L' ? qru_test_get(dt, F, ld, i, j)
-                                     : qru_test_get(dt, F, ld, j, i));
-}
-
-/* Stores the lower factor L (ld n) on the page F (ld) as uplo says. */
-static void page_store(qru_dtype dt, int n, const double *L, void *F, int ld,
-                       char uplo)
-{
-    for (int j = 0; j < n; ++j)
-        for (int i = j; i < n; ++i) {
-            double v = L[i + (size_t)j * n];
-            if (uplo == 'L')
-                qru_test_set(dt, F, ld, i, j, v);
-            else
-                qru_test_set(dt, F, ld, j, i, v);
-        }
-}
-
-static double fro(int n, const double *A)
-{
-    double s = 0;
-    for (size_t i = 0; i < (size_t)n * n; ++i)
-        s += A[i] * A[i];
-    return sqrt(s);
-}
-
-/* The scaled errors of the new factor L1 (lower, ld n) of A1 (ld n):
- * backward ||A1 - L1 L1'|| / (||A1|| n eps) and forward against
- * LAPACKE's factor, / (||Lref|| n eps kappa(A1)); the larger. */
-static double check_problem(qru_dtype dt, int n, const double *A1,
-                            const double *L1)
-{
-    double *E = malloc(sizeof(double) * (size_t)n * n);
-    double *Lr = malloc(sizeof(double) * (size_t)n * n);
-    memcpy(E, A1, sizeof(double) * (size_t)n * n);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, -1.0, L1, n,
-                L1, n, 1.0, E, n);
-    double eps = qru_test_eps(dt);
-    double be = fro(n, E) / (fro(n, A1) * n * eps);
-    ck_assert_int_eq(ref_chol(n, A1, Lr), 0);
-    double an = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, A1, n), rc = 0;
-    LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, Lr, n, an, &rc);
-    for (size_t i = 0; i < (size_t)n * n; ++i)
-        E[i] = L1[i] - Lr[i];
-    double fe = fro(n, E) / (fro(n, Lr) * n * eps * (rc > 0 ? 1.0 / rc : 1e300));
-    free(E);
-    free(Lr);
-    return be > fe ? be : fe;
-}
+ * its memory (chol_batch_pages.h). */
+#include "chol_batch_pages.h"
 
 /* ---- a whole batch ------------------------------------------------------ */
 
@@ -249,15 +86,7 @@ static double run_case(const bcase *c, unsigned *seed)
     int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
     for (int b = 0; b <= cnt; ++b)
         info[b] = -77;
-    /* the workspace grown beforehand (a growth waits for queued work):
-     * the call itself waits once */
-    qru_ptr wsp;
-    ck_assert_int_eq(qru_ctx_workspace(ctx,
-                                       ((size_t)cnt * (1 + qru_chol_batch_work(
-                                                           n, k)) +
-                                        64) * sizeof(double),
-                                       &wsp),
-                     0);
+    grow_ws(n, k, cnt);
     qru_context_stats st0, st1;
     ck_assert_int_eq(qru_context_get_stats(ctx, &st0), 0);
     int st = qru_chol_update_batch(ctx, uplo, L.B, W.B, c->sign,
@@ -266,29 +95,11 @@ static double run_case(const bcase *c, unsigned *seed)
     char tag[128];
     snprintf(tag, sizeof tag, "%c n %d k %d count %d sign %d dt %d%s", uplo,
              n, k, cnt, c->sign, dt, c->out ? " out of place" : "");
-    int nbad = 0;
-    for (int b = 0; b < cnt; ++b)
-        nbad += want[b] != 0;
-    ck_assert_msg(st == nbad, "%s: status %d, want %d (%s)", tag, st, nbad,
-                  qru_last_error(ctx));
-    ck_assert_msg(info[cnt] == -77, "%s: info written past count", tag);
     ck_assert_msg(st1.host_waits - st0.host_waits == 1,
                   "%s: %lld host waits, want 1", tag,
                   st1.host_waits - st0.host_waits);
     int *upd = calloc((size_t)cnt + 1, sizeof(int));
-    for (int b = 0; b < cnt; ++b) {
-        if (want[b] > 0)
-            ck_assert_msg(info[b] == want[b], "%s: problem %d: info %d, "
-                          "want %d", tag, b, info[b], want[b]);
-        else if (want[b] < 0)
-            ck_assert_msg(info[b] >= 1 && info[b] <= n / 2 + 1,
-                          "%s: problem %d (non-finite): info %d", tag, b,
-                          info[b]);
-        else
-            ck_assert_msg(info[b] == 0, "%s: problem %d: info %d", tag, b,
-                          info[b]);
-        upd[b] = want[b] == 0;
-    }
+    check_verdicts(tag, ctx, st, cnt, want, info, n / 2 + 1, upd);
     /* W untouched; L untouched out of place; outside the written
      * triangles (and the failed pages) L1 untouched */
     void *w2 = bimg_download(&W);
@@ -400,7 +211,6 @@ START_TEST(test_batch_failures)
             }
 }
 END_TEST
-
 /* ---- the matrices ------------------------------------------------------- */
 
 START_TEST(test_batch_matrices)

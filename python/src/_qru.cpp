@@ -599,6 +599,71 @@ std::vector<int> chol_update_batch(Context &C, char uplo, const io_array &L,
     return info;
 }
 
+// The batches of qru_chol_insert_batch (X: the new columns, n1 x
+// (count p), page i in columns i p ..) and qru_chol_delete_batch (X
+// null), in place: F is m x (count m), m >= max(n, n1), its page i in
+// columns i m .. i m + m - 1 holding the old factor (order n) in its
+// leading block, where the new one (order n1) is written.  Returns info
+// (0, or the failing column of each problem); a failed problem's page
+// is left as it was.
+static std::vector<int> chol_insdel_batch(Context &C, char uplo,
+                                          const io_array &F, int n, int k,
+                                          int p, const in_array *X,
+                                          int count, bool check_finite)
+{
+    Call s(C, check_finite);
+    qru_matrix *Fd = s.inout(F, "R");
+    qru_matrix *Xd = X ? s.in(*X, "x") : nullptr;
+    int m = qru_matrix_rows(Fd), ld = qru_matrix_ld(Fd);
+    int n1 = X ? n + p : n - p;
+    qru_matrix *Lb = nullptr, *L1b = nullptr, *Xb = nullptr;
+    const char *wrap = "qru_matrix_wrap_batch";
+    check(C.ctx,
+          qru_matrix_wrap_batch(C.ctx, s.dt, n, n, qru_matrix_data(Fd), ld,
+                                count, (long long)ld * m, &Lb),
+          wrap);
+    s.keep(Lb);
+    check(C.ctx,
+          qru_matrix_wrap_batch(C.ctx, s.dt, n1, n1, qru_matrix_data(Fd), ld,
+                                count, (long long)ld * m, &L1b),
+          wrap);
+    s.keep(L1b);
+    if (Xd) {
+        int ldx = qru_matrix_ld(Xd);
+        check(C.ctx,
+              qru_matrix_wrap_batch(C.ctx, s.dt, n1, p, qru_matrix_data(Xd),
+                                    ldx, count, (long long)ldx * p, &Xb),
+              wrap);
+        s.keep(Xb);
+    }
+    std::vector<int> info((size_t)count, 0);
+    int st = Xb ? qru_chol_insert_batch(C.ctx, uplo, Lb, k, Xb, L1b,
+                                        info.data())
+                : qru_chol_delete_batch(C.ctx, uplo, Lb, k, p, L1b,
+                                        info.data());
+    if (st < 0)
+        check(C.ctx, st,
+              Xb ? "qru_chol_insert_batch" : "qru_chol_delete_batch");
+    s.commit();
+    return info;
+}
+
+std::vector<int> chol_insert_batch(Context &C, char uplo, const io_array &F,
+                                   int n, int k, const in_array &X,
+                                   int count, bool check_finite)
+{
+    int p = count > 0 ? (int)X.shape(1) / count : 0;
+    return chol_insdel_batch(C, uplo, F, n, k, p, &X, count, check_finite);
+}
+
+std::vector<int> chol_delete_batch(Context &C, char uplo, const io_array &F,
+                                   int n, int k, int p, int count,
+                                   bool check_finite)
+{
+    return chol_insdel_batch(C, uplo, F, n, k, p, nullptr, count,
+                             check_finite);
+}
+
 nb::object chol_insert(Context &C, char uplo, const in_array &L, int k,
                        const in_array &X, bool check_finite)
 {
@@ -1081,6 +1146,12 @@ NB_MODULE(_qru, mod)
     mod.def("chol_update_batch", &chol_update_batch, nb::arg("ctx"),
             nb::arg("uplo"), nb::arg("L"), nb::arg("W"), nb::arg("count"),
             nb::arg("sign"), nb::arg("check_finite"));
+    mod.def("chol_insert_batch", &chol_insert_batch, nb::arg("ctx"),
+            nb::arg("uplo"), nb::arg("F"), nb::arg("n"), nb::arg("k"),
+            nb::arg("X"), nb::arg("count"), nb::arg("check_finite"));
+    mod.def("chol_delete_batch", &chol_delete_batch, nb::arg("ctx"),
+            nb::arg("uplo"), nb::arg("F"), nb::arg("n"), nb::arg("k"),
+            nb::arg("p"), nb::arg("count"), nb::arg("check_finite"));
     mod.def("chol_insert", &chol_insert, nb::arg("ctx"), nb::arg("uplo"),
             nb::arg("L"), nb::arg("k"), nb::arg("X"),
             nb::arg("check_finite"));

@@ -308,6 +308,107 @@ def test_cholesky_insert_delete_batch(backend, lead, klead, vector, lower,
         _check_chol(D[i], A1b[i][np.ix_(keep, keep)], lower, dt)
 
 
+def _np_chol(A, lower):
+    """NumPy's factor of one page: L, or R = L' (upper)."""
+    L = np.linalg.cholesky(A)
+    return L if lower else L.T
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("lead,xlead,vector", [
+    ((4,), (4,), True), ((2, 3), (1, 3), False), ((3,), (), True),
+    ((3,), (1,), False), ((1, 1), (2, 1), True)])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cholesky_insert_delete_one_call(backend, where, lead, xlead,
+                                         vector, lower, dt, monkeypatch):
+    """One integer k: every page in one library call
+    (qru_chol_insert_batch / qru_chol_delete_batch), each page against
+    NumPy's factor of its modified A; R and x unchanged."""
+    from qru import _chol
+    calls = []
+    for name in ("chol_insert_batch", "chol_delete_batch", "chol_insert",
+                 "chol_delete"):
+        fn = getattr(_chol._qru, name)
+        monkeypatch.setattr(_chol._qru, name,
+                            lambda *a, _f=fn, _n=name: calls.append(_n)
+                            or _f(*a))
+    n, p = 7, 1 if vector else 2
+    k = {"start": 0, "middle": n // 2, "end": n}[where]
+    bl = np.broadcast_shapes(lead, xlead)
+    fl = (1,) * (len(bl) - len(lead)) + lead
+    xl = (1,) * (len(bl) - len(xlead)) + xlead
+    # A1 the same along the axes that R or x broadcast
+    base = tuple(1 if a == 1 or b == 1 else c for a, b, c in zip(fl, xl, bl))
+    rng, A1 = _spd_batch(base, n + p, dt, 21)
+    keep = [j for j in range(n + p) if not k <= j < k + p]
+    Af = np.broadcast_to(A1, fl + (n + p, n + p))[..., keep, :][..., keep]
+    F = np.empty(fl + (n, n), dt)
+    for i in _pages(fl):
+        F[i] = _np_chol(Af[i], lower)
+    F = F.reshape(lead + (n, n))
+    X = np.broadcast_to(A1, xl + (n + p, n + p))[..., :, k:k + p]
+    X = np.ascontiguousarray(X.reshape(xlead + (n + p, p))).astype(dt)
+    x = X[..., 0] if vector else X
+    F0, x0 = F.copy(), x.copy()
+    G = qru.cholesky_insert(F, k, x, lower=lower, backend=backend)
+    assert calls == ["chol_insert_batch"]
+    assert G.shape == bl + (n + p, n + p) and G.dtype == dt
+    assert np.array_equal(F, F0) and np.array_equal(x, x0)
+    Fb = np.broadcast_to(F, bl + (n, n))
+    Xb = np.broadcast_to(X, bl + (n + p, p))
+    for i in _pages(bl):
+        # A1 of this page from the stored (rounded) factor and x
+        Fi = Fb[i].astype(np.float64)
+        M = np.empty((n + p, n + p))
+        M[np.ix_(keep, keep)] = Fi @ Fi.T if lower else Fi.T @ Fi
+        M[:, k:k + p] = Xb[i]
+        M[k:k + p, :] = Xb[i].T
+        _check_chol(G[i], M, lower, dt)
+        assert np.abs(np.abs(G[i]) - np.abs(_np_chol(M, lower))).max() <= \
+            1e3 * np.finfo(dt).eps * np.sqrt(np.abs(M).max()) * n
+    calls.clear()
+    D = qru.cholesky_delete(G, k, p, lower=lower, backend=backend)
+    assert calls == ["chol_delete_batch"]
+    assert D.shape == bl + (n, n) and D.dtype == dt
+    for i in _pages(bl):
+        Gi = G[i].astype(np.float64)
+        Mi = Gi @ Gi.T if lower else Gi.T @ Gi
+        Mi = Mi[np.ix_(keep, keep)]
+        _check_chol(D[i], Mi, lower, dt)
+        assert np.abs(np.abs(D[i]) - np.abs(_np_chol(Mi, lower))).max() <= \
+            1e3 * np.finfo(dt).eps * np.sqrt(np.abs(Mi).max()) * n
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cholesky_one_call_failures(backend):
+    """One integer k: a page that is not positive definite is named by one
+    LinAlgError; the inputs are unchanged; bad k or p raise ValueError."""
+    rng, A = _spd_batch((3,), 5, np.float64, 23)
+    F = _chol(A, False, np.float64)
+    x = np.concatenate([A[:, :, 0], 10.0 * A[:, :1, 0]], axis=1)
+    x[1, -1] = -1.0
+    F0, x0 = F.copy(), x.copy()
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 3 .*\(1,\) at column 6;"):
+        qru.cholesky_insert(F, 5, x, backend=backend)
+    assert np.array_equal(F, F0) and np.array_equal(x, x0)
+    with pytest.raises(ValueError):
+        qru.cholesky_insert(F, 6, x, backend=backend)
+    with pytest.raises(ValueError):
+        qru.cholesky_insert(F, 0, np.ones((3, 5)), backend=backend)
+    with pytest.raises(ValueError):
+        qru.cholesky_delete(F, 4, 2, backend=backend)
+    with pytest.raises(ValueError):
+        qru.cholesky_delete(F, 0, 5, backend=backend)
+    G = F.copy()
+    G[2, 3, 3] = 0.0  # a zero pivot in a row that stays
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 3 .*\(2,\) at column"):
+        qru.cholesky_delete(G, 0, 1, backend=backend)
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_cholesky_zero_size_batches(dt):
     """No SciPy counterpart: an empty batch gives an empty result of the
@@ -338,5 +439,8 @@ def test_cholesky_batch_errors():
     # an insertion that is not positive definite in page 2 only
     x = np.concatenate([A[:, :, 0], 0.5 * A[:, :1, 0]], axis=1)
     x[:2, -1] = 10.0 * A[:2, 0, 0]
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 3 .*\(2,\) at column 6;"):
+        qru.cholesky_insert(F, 5, x)  # one call (one k)
     with pytest.raises(np.linalg.LinAlgError, match=r"1 of 3 .*\(2,\): "):
-        qru.cholesky_insert(F, 5, x)
+        qru.cholesky_insert(F, np.full(3, 5), x)  # a call a page

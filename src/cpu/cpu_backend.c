@@ -566,6 +566,41 @@ static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
     return 0;
 }
 
+static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                 int n, int k, int p, int count, qru_ptr L,
+                                 int ldl, size_t sL, qru_ptr C, int ldc,
+                                 size_t sC, qru_ptr L1, int ld1, size_t s1,
+                                 qru_ptr info, qru_ptr work)
+{
+    (void)ctx;
+    if (n + p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        chol_insdel_batch_d(1, uplo, n, k, p, count, DP(L), ldl, sL, DP(C),
+                            ldc, sC, DP(L1), ld1, s1, DP(info), DP(work));
+    else
+        chol_insdel_batch_s(1, uplo, n, k, p, count, SP(L), ldl, sL, SP(C),
+                            ldc, sC, SP(L1), ld1, s1, SP(info), SP(work));
+    return 0;
+}
+
+static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
+                                 int n, int k, int p, int count, qru_ptr L,
+                                 int ldl, size_t sL, qru_ptr L1, int ld1,
+                                 size_t s1, qru_ptr info, qru_ptr work)
+{
+    (void)ctx;
+    if (n - p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        chol_insdel_batch_d(0, uplo, n, k, p, count, DP(L), ldl, sL, NULL, 1,
+                            0, DP(L1), ld1, s1, DP(info), DP(work));
+    else
+        chol_insdel_batch_s(0, uplo, n, k, p, count, SP(L), ldl, sL, NULL, 1,
+                            0, SP(L1), ld1, s1, SP(info), SP(work));
+    return 0;
+}
+
 static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                   int r, int p, int count, qru_ptr R,
                                   int ldr, size_t sR, qru_ptr D, int ldd,

@@ -157,14 +157,18 @@ def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
     definite raises ``numpy.linalg.LinAlgError``.  The result is a new
     array, its other strict triangle zero.
 
-    Batches (NumPy arrays): R (..., n, n), k an integer or an array of
-    positions, x (..., n + 1) (fewer dimensions than R) or (..., n + p, p),
-    the leading dimensions broadcast as NumPy's: one library call a page
-    (no batched library routine), the results (..., n + p, n + p); pages
-    not positive definite are named by one ``LinAlgError`` after the loop.
+    Batches: R (..., n, n), k an integer or an array of positions, x
+    (..., n + 1) (fewer dimensions than R) or (..., n + p, p), the leading
+    dimensions broadcast as NumPy's; the results (..., n + p, n + p).
+    NumPy arrays with one integer k: every page in one call of the library
+    (``qru_chol_insert_batch``); else one call a page.  Pages not positive
+    definite are named by one ``LinAlgError``, and R is unchanged.
     """
     cores = (2, 0, _xcore(R, x))
     if batch_of((R, k, x), cores) is not None:
+        if _one_call(k, (R, x)):
+            return _insdel_batch(R, k, x, 0, lower, check_finite, backend,
+                                 stream)
         return over_pages(
             lambda R, k, x: cholesky_insert(
                 R, k, x, lower=lower, check_finite=check_finite,
@@ -198,12 +202,17 @@ def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
     ``k`` is 0-based, 1 <= p, k + p <= n and at least one row stays.  The
     result is a new array, its other strict triangle zero.
 
-    Batches (NumPy arrays): R (..., n, n) and k an integer or an array of
-    positions (p one integer), the leading dimensions broadcast as NumPy's:
-    one library call a page, the results (..., n - p, n - p).
+    Batches: R (..., n, n) and k an integer or an array of positions (p
+    one integer), the leading dimensions broadcast as NumPy's; the results
+    (..., n - p, n - p).  NumPy arrays with one integer k: every page in
+    one call of the library (``qru_chol_delete_batch``); else one call a
+    page.
     """
     cores = (2, 0)
     if batch_of((R, k), cores) is not None:
+        if _one_call(k, (R,)):
+            return _insdel_batch(R, k, None, p, lower, check_finite, backend,
+                                 stream)
         return over_pages(
             lambda R, k: cholesky_delete(
                 R, k, p, lower=lower, check_finite=check_finite,
@@ -219,3 +228,83 @@ def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
     uplo = "L" if lower else "U"
     return P.out(numerical(_qru.chol_delete, P.ctx, uplo, R, int(k), int(p),
                            bool(check_finite)), uplo)
+
+
+def _one_call(k, arrays):
+    """Whether a batched insertion or deletion runs as one library call:
+    NumPy arrays and one integer position k."""
+    return np.ndim(k) == 0 and isinstance(k, (int, np.integer)) and all(
+        _fw_name(a) == "numpy" for a in arrays)
+
+
+def _insdel_batch(R, k, x, p, lower, check_finite, backend, stream):
+    """cholesky_insert (x given) or cholesky_delete (x None, p rows) of a
+    batch of NumPy arrays at one position k: the pages of order
+    m = max(n, n1) hold R's triangle in their leading block, each
+    column-major, one after another (the transposed pages C-contiguous),
+    seen as an m x (count m) column-major array; the library writes the
+    new factors there in place (qru_chol_insert_batch /
+    qru_chol_delete_batch)."""
+    R = np.asarray(R)
+    n = R.shape[-1] if R.ndim else 0
+    if R.ndim < 2 or R.shape[-2] != n or n < 1:
+        raise ValueError(f"R must be a batch of square factors (..., n, n), "
+                         f"n >= 1; it is {R.shape}")
+    k = int(k)
+    arrays, shapes = [R], [R.shape[:-2]]
+    if x is not None:
+        x = np.asarray(x)
+        if _xcore(R, x) == 1:
+            x = x[..., None]
+        p = x.shape[-1] if x.ndim else 0
+        if x.ndim < 2 or p < 1 or x.shape[-2] != n + p:
+            raise ValueError(f"x must be of shape (..., {n + 1}) or "
+                             f"(..., n + p, p), p >= 1 (n = {n}); it is "
+                             f"{x.shape}")
+        if not 0 <= k <= n:
+            raise ValueError(f"k must be in 0 .. {n}")
+        arrays.append(x)
+        shapes.append(x.shape[:-2])
+        n1 = n + p
+    else:
+        if p < 1 or k < 0 or k + p > n or p >= n:
+            raise ValueError(f"rows k .. k+p-1 = {k} .. {k + p - 1} must lie "
+                             f"in 0 .. {n - 1}, p >= 1, and one row must "
+                             "stay")
+        n1 = n - p
+    for a, nm in zip(arrays, ("R", "x")):
+        if a.dtype.kind not in "fiub":
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
+                            "number type")
+    lead = np.broadcast_shapes(*shapes)
+    count, m = math.prod(lead), max(n, n1)
+    dt = np.float32 if all(a.dtype == np.float32 for a in arrays) \
+        else np.float64
+    if count == 0:
+        return np.zeros(lead + (n1, n1), dt)
+    tri = np.tril if lower else np.triu
+    Ft = np.zeros((count, m, m), dt)
+    Ft[:, :n, :n] = np.swapaxes(
+        tri(np.broadcast_to(R, lead + (n, n)).reshape(count, n, n)), 1, 2)
+    mats, names = [Ft.reshape(count * m, m).T], ["R"]
+    if x is not None:
+        Xt = np.ascontiguousarray(np.swapaxes(
+            np.broadcast_to(x, lead + (n1, p)).reshape(count, n1, p), 1, 2),
+            dtype=dt)
+        mats.append(Xt.reshape(count * p, n1).T)
+        names.append("x")
+    P = prepare(tuple(mats), tuple(names), backend, stream)
+    uplo = "L" if lower else "U"
+    if x is not None:
+        F, X = P.arrays
+        info = _qru.chol_insert_batch(P.ctx, uplo, F, n, k, X, count,
+                                      bool(check_finite))
+        what = "insertions not positive definite"
+    else:
+        (F,) = P.arrays
+        info = _qru.chol_delete_batch(P.ctx, uplo, F, n, k, p, count,
+                                      bool(check_finite))
+        what = "deletions failed"
+    raise_failed_pages(np.asarray(info), lead, what)
+    out = np.swapaxes(np.asarray(F).T.reshape(count, m, m), 1, 2)
+    return np.ascontiguousarray(out[:, :n1, :n1]).reshape(lead + (n1, n1))
