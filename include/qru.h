@@ -421,8 +421,17 @@ typedef enum qru_tuning_param {
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
-     *  choice; QRU_OMP_GRAM_MIB). */
-    QRU_TUNE_OMP_GRAM_MIB
+     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s Gram
+     *  form under #QRU_TUNE_LARS_GRAM auto. */
+    QRU_TUNE_OMP_GRAM_MIB,
+    /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
+     *  whichever the cost model prices faster (the Gram form only in
+     *  double, where its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1
+     *  always the thin QR form; 2 always the Gram form
+     *  (QRU_LARS_GRAM=auto|off|on).  Both follow the same path up to
+     *  rounding where the Gram matrix resolves the active set
+     *  (qru_lars()). */
+    QRU_TUNE_LARS_GRAM
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it
