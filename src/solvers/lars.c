@@ -38,6 +38,46 @@
  * the new residual (1 upload of the coefficients, 1 wait).  The path
  * (coefficients and alphas) is kept on the host in double and written to
  * the caller's outputs only at the end.
+ *
+ * The Gram form (scikit-learn's own arithmetic: it forms the Cholesky
+ * factor of X_A' X_A) trades the thin form's conditioning for latency:
+ * each update of the thin form is a pipeline of dozens of calls with
+ * host waits of its own, and a triangular solve with one right-hand side
+ * of order |A| is slow on a GPU.  It forms G = X' X once (one GEMM, m^2
+ * elements) and keeps, in slots of a kmax x kmax array (slot[i] the
+ * slot of the i-th active column; free slots' rows and columns zero),
+ *
+ *   Gs = G(:, A)      m x kmax, the column of G copied when one enters,
+ *   W                 the inverse factor: W W' = G(A, A)^-1 (W = R^-1,
+ *                     in slot order, while no column has left),
+ *   S                 the signs, set where they change,
+ *
+ * so that a step is three products and one download:
+ *
+ *   w = W (W' S), corr = Gs w, download [corr; d; flag; w]  (1 wait).
+ *
+ * A column t entering slot q is bordered on in 9 calls and no wait:
+ * v = W' G(A, t) (W's row and column q zero), d = sqrt(G(t, t) - v' v)
+ * (potrf_panel of order 1: its flag set where G(t, t) - v' v is not
+ * positive) and W(:, q) = [-W v; 1] / d (trsm of order 1); d is
+ * scikit-learn's pivot, judged by the direction's download: below
+ * max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
+ * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2) and leaves by
+ * zeroing W(:, q).  A column leaving slot q otherwise: W's row q r' is
+ * downloaded (1 wait) and a Householder reflection H from the right
+ * takes it to a multiple of e_q', after which row and column q of W H
+ * are zeroed; since G(A\q, A\q)^-1 = W_-q (I - r r' / r' r) W_-q', what
+ * is left is an inverse factor of the smaller Gram matrix (no O(|A|)
+ * chain of rotations, no compaction).  Its conditioning is that of G,
+ * cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
+ * the Cholesky factor, so X is not scaled.
+ *
+ * The form: the tuning block's lars_gram (auto, off, on).  With auto the
+ * Gram form is priced in double only (float's eps squared by G loses
+ * the path beyond cond(X_A) ~ 1e3), where its memory is within
+ * omp_gram_mib and X' X cannot overflow: each form's start and one step
+ * from min(max_iter, kmax) / 2 columns run against the dry-run op table
+ * (qru_plan_run), as qru_omp's forms are priced, and the faster runs.
  */
 #include <float.h>
 #include <limits.h>
