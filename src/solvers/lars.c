@@ -343,8 +343,12 @@ static int lars_gram_start(lars_state *s)
     qru_context *ctx = s->ctx;
     const qru_backend_ops *o = ctx->ops;
     int m = s->m, k = s->kmax;
-    QRU_TRY(o->mem_alloc(ctx, lars_gram_elems(m, k) * qru_dtype_size(s->dt),
-                         &s->gdev.h));
+    int st = o->mem_alloc(ctx, lars_gram_elems(m, k) * qru_dtype_size(s->dt),
+                          &s->gdev.h);
+    if (st) {
+        s->gdev.h = NULL;
+        return st;
+    }
     s->gdev.off = 0;
     lars_gp p = lars_gptrs(s);
     QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', m, m, s->n, 1.0, s->X->p,
@@ -803,8 +807,10 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
         st = lars_gram_start(&d);
     if (!st && k > 0) {
         if (p->gram) {
-            for (int i = 0; i < k; ++i)
+            for (int i = 0; i < k; ++i) {
                 d.slot[i] = i;
+                d.sused[i] = 1;
+            }
             d.gk = d.hw = k;
         } else {
             qru_matrix A = X;
