@@ -863,12 +863,14 @@ static int lars_form_seconds(const lars_state *s, size_t delems, int steps,
 /* s->form := the tuning block's lars_gram; with auto, in double, the
  * faster plan where the Gram form's memory is within omp_gram_mib and
  * X' X cannot overflow (xmax: the largest column norm).  The host state
- * the dry runs touch (slots, signs) is reset after them. */
+ * the dry runs touch (slots, signs) is cleared before and after them. */
 static int lars_choose(lars_state *s, size_t delems, int max_iter,
                        double xmax)
 {
     const qru_tuning *t = qru_ctx_tuning(s->ctx, s->dt);
     int gram = t->lars_gram == 2;
+    memset(s->sused, 0, (size_t)s->kmax);
+    memset(s->smir, 0, sizeof(double) * (size_t)s->kmax);
     int steps = max_iter < s->kmax ? max_iter : s->kmax;
     double mib = (double)lars_gram_elems(s->m, s->kmax) *
                  (double)qru_dtype_size(s->dt) / 1048576.0;
