@@ -771,6 +771,14 @@ static void c_waits(prob *p, int v, unsigned *seed)
     ck_assert_msg(d2h <= es * (ns + 3) * 4 * (long long)m,
                   "%s: %lld bytes to the host for %d steps", dname(dt), d2h,
                   ns);
+    /* the cost model's choice (auto) runs one of the forms: in double
+     * the same steps */
+    int ns2 = -1;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LARS_GRAM, 0),
+                     0);
+    ck_assert_int_eq(qru_lars(ctx, Xd, yd, v != LAR, v == POSITIVE, 500, 0.0,
+                              al, act, cd, &ns2, NULL), 0);
+    ck_assert(dt != QRU_DOUBLE || ns2 == ns);
     printf("lars %s %s %s %d x %d: %d steps, %d active, %lld host waits, %lld "
            "bytes to the host, %lld calls\n", fname(), dname(dt), mname(v),
            n, m, ns, info.active, waits, d2h, s1.calls - s0.calls);
