@@ -1794,9 +1794,9 @@ typedef struct qru_solver_info {
                          active set */
     int active;     /**< columns in the final active set */
     double rnorm;   /**< ||b - A x||_2 of the returned x */
-    int dropped;    /**< columns dropped for good as numerically dependent
+    int dropped;    /**< columns dropped as numerically dependent
                          (qru_lars: the degenerate columns, each without a
-                         step; 0 for qru_nnls, which sets a dependent
+                         step, left out until a Lasso column leaves; 0 for qru_nnls, which sets a dependent
                          column aside only until the next one enters, and
                          for qru_omp, which stops there) */
 } qru_solver_info;
@@ -2012,9 +2012,13 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses (on the scaled columns: a part
  *  outside the span of the active ones below max(n, m) eps ||X(:,t)||
- *  within a factor of 2) is dropped for good (its correlation set to 0,
- *  no step counted; counted in info->dropped, where scikit-learn warns
- *  "Regressors in active set degenerate").  The path ends when alpha <= alpha_min +
+ *  within a factor of 2) is dropped (no step counted; counted in
+ *  info->dropped, where scikit-learn warns "Regressors in active set
+ *  degenerate"): it neither enters nor bounds a step until a Lasso
+ *  column leaves, and where it set a knot the knot keeps the active
+ *  columns' correlation (not as scikit-learn, which sets the dropped
+ *  column's correlation to 0 and may then break the Lasso's conditions
+ *  at the knots after it).  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
