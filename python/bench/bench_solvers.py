@@ -17,9 +17,11 @@
 
 --backend picks qru's backend: 'cpu' (NumPy arrays), 'opencl' (NumPy
 arrays, backend='opencl': copied to the device once a call), 'cuda'
-(nnls on CuPy arrays, which stay on the device; orthogonal_mp and
-lars_path take host arrays and copy them, backend='cuda').  The peers run
-on the host CPU.  A peer that cannot be imported is reported as missing
+(CuPy arrays for nnls, orthogonal_mp and lars_path, copied to the device
+once before the timed calls and staying there, so that the times are the
+solves' and not the host-to-device copies of A or X; without CuPy, host
+arrays with backend='cuda', copied each call).  The peers run on the
+host CPU.  A peer that cannot be imported is reported as missing
 (its cells empty) and qru is still timed.
 
 Agreement: the same active set (nnls: x > 0; orthogonal_mp: the support;
@@ -97,7 +99,10 @@ class Backend:
                 self.cp = None
         self.device = qru.device_name(name)
 
-    def nnls_args(self, A, b):
+    def args(self, A, b):
+        """The solver's arrays A (or X) and b (or y), and its keywords:
+        CuPy arrays on the device (copied once, here), else the host
+        arrays and backend=."""
         if self.cp is not None:  # CuPy: on the device, no copies
             return (self.cp.asfortranarray(self.cp.asarray(A)),
                     self.cp.asarray(b)), {}
@@ -113,7 +118,8 @@ class Backend:
 
     def label(self):
         if self.name == "cuda":
-            return "cuda (CuPy arrays for nnls)" if self.cp is not None \
+            return "cuda (CuPy arrays for nnls, orthogonal_mp and " \
+                "lars_path)" if self.cp is not None \
                 else "cuda (host arrays: CuPy not installed)"
         return self.name
 
@@ -157,7 +163,7 @@ def run_nnls(be, n, m, k, steps, repeats):
     rng = np.random.default_rng(4)
     A = np.asfortranarray(rng.uniform(-1, 1, (n, m)))
     b = rng.uniform(-1, 1, n)
-    args, kw = be.nnls_args(A, b)
+    args, kw = be.args(A, b)
     (xq, _), tq = timed(lambda: qru.nnls(*args, **kw), repeats, be.sync)
     xq = be.host(xq)
     # qru_nnls's iterations (untimed): the C call the wrapper makes
@@ -180,9 +186,11 @@ OMP_FORMS = {"residual": False, "gram": True, "auto": "auto"}
 def run_omp(be, n, m, k, steps, repeats, form="residual"):
     X, y = sparse_problem(n, m, k, 0.01, 4)
     pre = OMP_FORMS[form]
+    args, kw = be.args(X, y)
     (cq, kq), tq = timed(lambda: qru.orthogonal_mp(
-        X, y, n_nonzero_coefs=k, return_n_iter=True, backend=be.name,
-        precompute=pre), repeats, be.sync)
+        *args, n_nonzero_coefs=k, return_n_iter=True, precompute=pre,
+        **kw), repeats, be.sync)
+    cq = be.host(cq)
     fn, _, _ = peer("omp")
     row = {"qru_s": tq, "steps": int(kq),
            "size": f"{n} x {m}, {k} nonzeros, {form}"}
@@ -196,9 +204,11 @@ def run_omp(be, n, m, k, steps, repeats, form="residual"):
 
 def run_lars(be, n, m, k, steps, repeats):
     X, y = sparse_problem(n, m, k, 0.5, 5)
+    args, kw = be.args(X, y)
     (aq, actq, cq, kq), tq = timed(lambda: qru.lars_path(
-        X, y, method="lasso", max_iter=steps, return_n_iter=True,
-        backend=be.name), repeats, be.sync)
+        *args, method="lasso", max_iter=steps, return_n_iter=True, **kw),
+        repeats, be.sync)
+    cq = be.host(cq)
     fn, _, _ = peer("lars")
     row = {"qru_s": tq, "steps": int(kq),
            "size": f"{n} x {m}, max_iter {steps}"}

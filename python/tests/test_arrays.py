@@ -115,3 +115,39 @@ def test_jax_arrays_on_the_cpu():
     xq = f.solve()
     assert type(xq).__module__.split(".")[0] in ("jax", "jaxlib")
     assert np.allclose(np.asarray(xq), xs, rtol=0, atol=1e-12)
+
+
+def test_jax_arrays_on_the_cpu_solvers():
+    """qru.orthogonal_mp and qru.lars_path on JAX arrays on the CPU: the
+    results (coef with and without the path, alphas and coefs, the last
+    step alone) are JAX arrays equal to the NumPy arrays' results (the
+    same backend on the same numbers), the steps and active sets too."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(37)
+    X = rng.standard_normal((30, 20))
+    Y = X[:, [2, 9, 15]] @ [[1.5, 0], [-2.0, 1], [0, 2]] + \
+        0.01 * rng.standard_normal((30, 2))
+    Xj, Yj = jnp.asarray(X), jnp.asarray(Y)
+
+    def same(a, b):
+        assert type(a).__module__.split(".")[0] in ("jax", "jaxlib")
+        assert np.asarray(a).shape == b.shape
+        assert np.array_equal(np.asarray(a), b)
+
+    for kw in ({}, {"return_path": True}, {"precompute": True}):
+        c, k = qru.orthogonal_mp(Xj, Yj, n_nonzero_coefs=3,
+                                 return_n_iter=True, **kw)
+        ch, kh = qru.orthogonal_mp(X, Y, n_nonzero_coefs=3,
+                                   return_n_iter=True, **kw)
+        same(c, ch)
+        assert k == kh
+    for rp in (True, False):
+        out = qru.lars_path(Xj, Yj[:, 0], method="lasso", max_iter=6,
+                            return_path=rp, return_n_iter=True)
+        ref = qru.lars_path(X, Y[:, 0], method="lasso", max_iter=6,
+                            return_path=rp, return_n_iter=True)
+        same(out[0], ref[0])
+        same(out[2], ref[2])
+        assert out[1] == ref[1] and out[3] == ref[3]

@@ -46,6 +46,7 @@ class Producer:
             if not self.mod.cuda.is_available():
                 raise RuntimeError("torch sees no CUDA device")
         else:
+            self.mod.config.update("jax_enable_x64", True)  # float64 kept
             self.gpu = self.mod.devices("gpu")[0]
 
     def dev(self, a, order="F"):
@@ -176,6 +177,81 @@ def test_least_squares(pr, q):
     if q != "none":
         Q, R = pr.host(f.Q), pr.host(f.R)
         assert scaled_residual(Q @ R, A1, np.float64, 51) < THRESH
+
+
+def _close(xd, xh, dt, n, scale):
+    """max |xd - xh| <= THRESH eps n scale (xd from the device, xh from
+    the host, each as the solver returns it)."""
+    xd, xh = np.asarray(xd, np.float64), np.asarray(xh, np.float64)
+    assert xd.shape == xh.shape
+    assert np.abs(xd - xh).max() <= THRESH * eps(dt) * n * scale
+
+
+@pytest.mark.parametrize("dt", DTS)
+def test_solvers(pr, dt):
+    """qru.nnls, qru.orthogonal_mp (the residual and Gram forms, one and
+    two targets, with the path) and qru.lars_path (LAR, the Lasso, the
+    last step alone) on device arrays, C-ordered y and X included: the
+    results are arrays of the producer's framework with the NumPy
+    results' shapes and types (alphas too), the same supports, active
+    sets and steps, and the coefficients within rounding of theirs (the
+    CPU backend on the same data); the inputs are not overwritten."""
+    rng = np.random.default_rng(46)
+    n, m = 60, 40
+    X = rng.standard_normal((n, m)).astype(dt)
+    x0 = np.zeros((m, 2))
+    x0[[3, 11, 25], 0] = [1.5, -2.0, 1.0]
+    x0[[7, 18, 30], 1] = [-1.0, 1.2, 2.5]
+    Y = (X.astype(float) @ x0 + 0.01 * rng.standard_normal((n, 2))) \
+        .astype(dt)
+    Xd, Yd, yd = pr.dev(X), pr.dev(Y, "C"), pr.dev(Y[:, 0])
+    cond = float(np.linalg.cond(X.astype(float)))
+    big = float(np.abs(x0).max()) * cond
+
+    x, r = qru.nnls(Xd, yd)
+    xh, rh = qru.nnls(X, Y[:, 0])
+    assert pr.is_mine(x) and isinstance(r, float)
+    _close(pr.host(x), xh, dt, n, big)
+    assert abs(r - rh) <= THRESH * eps(dt) * n * np.linalg.norm(Y[:, 0])
+
+    for pre in (False, True):
+        c, k = qru.orthogonal_mp(Xd, yd, n_nonzero_coefs=3, precompute=pre,
+                                 return_n_iter=True)
+        ch, kh = qru.orthogonal_mp(X, Y[:, 0], n_nonzero_coefs=3,
+                                   precompute=pre, return_n_iter=True)
+        assert pr.is_mine(c) and k == kh == 3
+        assert pr.host(c).dtype == ch.dtype == dt
+        assert np.array_equal(np.flatnonzero(pr.host(c)), [3, 11, 25])
+        _close(pr.host(c), ch, dt, n, big)
+        C, K = qru.orthogonal_mp(Xd, Yd, n_nonzero_coefs=3, precompute=pre,
+                                 return_path=True, return_n_iter=True)
+        Ch = qru.orthogonal_mp(X, Y, n_nonzero_coefs=3, precompute=pre,
+                               return_path=True)
+        assert pr.is_mine(C) and K == [3, 3] and Ch.shape == (m, 2, 3)
+        _close(pr.host(C), Ch, dt, n, big)
+
+    for method, kw in (("lar", {}), ("lasso", {}),
+                       ("lasso", {"positive": True})):
+        a, act, cf, it = qru.lars_path(Xd, yd, method=method, max_iter=8,
+                                       return_n_iter=True, **kw)
+        ah, acth, cfh, ith = qru.lars_path(X, Y[:, 0], method=method,
+                                           max_iter=8, return_n_iter=True,
+                                           **kw)
+        assert pr.is_mine(a) and pr.is_mine(cf)
+        assert act == acth and it == ith
+        assert pr.host(cf).dtype == cfh.dtype == dt
+        _close(pr.host(a), ah, dt, n, float(np.abs(ah).max()))
+        _close(pr.host(cf), cfh, dt, n, big)
+        a1, act1, c1 = qru.lars_path(Xd, yd, method=method, max_iter=8,
+                                     return_path=False, **kw)
+        assert pr.is_mine(a1) and pr.is_mine(c1) and act1 == acth
+        assert tuple(c1.shape) == (m,) and tuple(a1.shape) == (1,)
+        _close(pr.host(c1), cfh[:, -1], dt, n, big)
+    assert np.array_equal(pr.host(Xd), X) and np.array_equal(pr.host(Yd), Y)
+    with pytest.raises(NotImplementedError, match="Gram"):
+        qru.lars_path(Xd, yd, Gram=pr.dev(X.T @ X))
+    with pytest.raises(TypeError):
+        qru.orthogonal_mp(Xd, Y[:, 0])
 
 
 def _ptr(x):

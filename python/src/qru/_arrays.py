@@ -98,8 +98,13 @@ class _NumPy:
         return x.reshape(shape, order="F")
 
     @staticmethod
-    def zeros(shape, dt):
-        return np.zeros(shape, dt, order="F")
+    def zeros(shape, dt, order="F"):
+        return np.zeros(shape, dt, order=order)
+
+    @staticmethod
+    def from_host(a):
+        """a (a NumPy array) as an array of the framework, on its device."""
+        return a
 
     @staticmethod
     def back(x):
@@ -172,9 +177,13 @@ class _CuPy:
 
     back = staticmethod(_NumPy.back)
 
-    def zeros(self, shape, dt):
+    def zeros(self, shape, dt, order="F"):
         with self.xp.cuda.Device(self.device):
-            return self.xp.zeros(shape, dt, order="F")
+            return self.xp.zeros(shape, dt, order=order)
+
+    def from_host(self, a):
+        with self.xp.cuda.Device(self.device):
+            return self.xp.asarray(a)
 
     def wrap(self, r, tri=None):
         x = self.xp.from_dlpack(r)
@@ -241,10 +250,17 @@ class _Torch:
 
     back = staticmethod(_NumPy.back)
 
-    def zeros(self, shape, dt):
+    def zeros(self, shape, dt, order="F"):
         t = self.torch
-        return t.zeros(shape[::-1], device=self.tdev,
-                       dtype=t.float32 if dt == np.float32 else t.float64).t()
+        dt = t.float32 if dt == np.float32 else t.float64
+        if order == "C":
+            return t.zeros(shape, device=self.tdev, dtype=dt)
+        # column-major: the reversed shape, its dimensions reversed
+        return t.zeros(tuple(shape)[::-1], device=self.tdev,
+                       dtype=dt).permute(*range(len(shape) - 1, -1, -1))
+
+    def from_host(self, a):
+        return self.torch.from_numpy(a).to(self.tdev)
 
     def wrap(self, r, tri=None):
         if self.device is None:
@@ -318,8 +334,11 @@ class _Jax:
     def reshape2(self, x, shape):
         return self.inner.reshape2(x, shape)
 
-    def zeros(self, shape, dt):
-        return self.inner.zeros(shape, dt)
+    def zeros(self, shape, dt, order="F"):
+        return self.inner.zeros(shape, dt, order)
+
+    def from_host(self, a):
+        return self.back(self.inner.from_host(a))
 
     def fresh(self, orig, conv):
         return False  # JAX arrays are immutable: always work on a copy
@@ -400,6 +419,25 @@ class Prepared:
         """A result of _qru as an array of the producer's framework (tri
         'L' or 'U': a factor, its other strict triangle cleared)."""
         return self.fw.wrap(r, tri)
+
+    def part(self, r):
+        """A result of _qru as a part of a result assembled from several:
+        an array of the framework that computes for the producer (NumPy,
+        CuPy or PyTorch: for JAX, which cannot write in place, its CuPy
+        or PyTorch), on the device, to be combined by indexing with
+        zeros() and copy() of self.fw and handed back by finish()."""
+        fw = self.fw
+        return (fw.inner if fw.name == "jax" else fw).wrap(r)
+
+    def finish(self, x):
+        """An array part() or self.fw's zeros() and copy() made (and
+        filled) as an array of the producer's framework."""
+        return self.fw.back(x)
+
+    def host_out(self, a):
+        """A NumPy array computed on the host as an array of the
+        producer's framework (on its device)."""
+        return self.fw.from_host(a)
 
 
 def _given(fw, arrays, names):

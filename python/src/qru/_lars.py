@@ -166,12 +166,19 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
     false, 'Intercept', false)`` gives the Lasso path's columns at its
     knots ``alphas``.
 
-    ``X`` is (n_samples, n_features), ``y`` (n_samples,); NumPy arrays
-    (or anything ``numpy.asarray`` takes) of float64 or float32 (float32
-    when both are; others are converted).  Returns ``alphas``
-    (n_alphas + 1,) (``max |c_j| / n_samples`` at each step, decreasing),
-    ``active`` (the final active set, a list in order of entry) and
-    ``coefs`` (n_features, n_alphas + 1), in the computed type, and with
+    ``X`` is (n_samples, n_features), ``y`` (n_samples,), of float64 or
+    float32 (float32 when both are; others are converted): NumPy arrays
+    (or anything ``numpy.asarray`` takes), or CuPy, PyTorch and JAX
+    arrays on a CUDA device, which run on the 'cuda' backend without a
+    copy through the host (the rules of ``qru._arrays``, as for
+    ``qru.nnls``: X and y stay on the device, the path runs on the
+    producer's current stream).
+    Returns ``alphas`` (n_alphas + 1,) (``max |c_j| / n_samples`` at
+    each step, decreasing), ``active`` (the final active set, a list in
+    order of entry) and ``coefs`` (n_features, n_alphas + 1), in the
+    computed type, arrays of the producer's framework (on X's device for
+    device arrays; the library computes alphas on the host, and they are
+    copied there), and with
     ``return_n_iter`` also ``n_iter``; with ``return_path=False``,
     ``alpha`` (1,), ``active`` and ``coef`` (n_features,) of the last
     step.  Where the Lasso's alpha grows (rounding dominates) the path
@@ -196,9 +203,11 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
     or dependent by the QR rank rule on the columns scaled to about unit
     norm) qru warns once with scikit-learn's first sentence
     ("Regressors in active set degenerate.") and their count, where
-    scikit-learn warns a column; ``backend`` runs the path on
-    'cpu' (the default), 'cuda' or 'opencl' (X and y are copied to the
-    device once a call).  In degenerate cases (ties, dependent columns,
+    scikit-learn warns a column; ``backend`` runs the path of host
+    arrays on 'cpu' (the default), 'cuda' or 'opencl' (X and y are copied
+    to the device once a call); with device arrays, a Gram or Xy array
+    raises NotImplementedError (they are checked against X on the
+    host).  In degenerate cases (ties, dependent columns,
     several coefficients crossing zero at once) qru follows the rules in
     qru.h's ``qru_lars``, which depart from scikit-learn where it has a
     bug.  Non-finite values raise ValueError.
@@ -215,11 +224,17 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
                          "computes the path from X and y")
     if y is None:
         raise ValueError("qru.lars_path needs y")
-    if framework(X).name != "numpy" or framework(y).name != "numpy":
-        raise TypeError("qru.lars_path takes host arrays (NumPy); "
-                        "backend='cuda' or 'opencl' runs it on a device")
-    X, y = np.asarray(X), np.asarray(y)
-    X = _given_products(X, y, Gram, Xy)
+    host = [framework(a).name == "numpy" for a in (X, y)]
+    X = np.asarray(X) if host[0] else X  # (prepare() rejects a mix)
+    y = np.asarray(y) if host[1] else y
+    if all(host):
+        X = _given_products(X, y, Gram, Xy)
+    elif (Gram is not None and not isinstance(Gram, (bool, str))) or \
+            Xy is not None:
+        raise NotImplementedError(
+            "qru.lars_path: Gram and Xy are checked against X on the host; "
+            "with device arrays give neither (qru computes the path from X "
+            "and y)")
     _check_args(X, y, max_iter, alpha_min, method, eps, verbose,
                 {"copy_X": copy_X, "copy_Gram": copy_Gram,
                  "return_path": return_path, "return_n_iter": return_n_iter,
@@ -238,7 +253,7 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
         float(alpha_min))
     dt = P.dtype
     alphas = np.asarray(alphas, dt)
-    coefs = np.asarray(coefs)[:, :n_iter + 1].astype(dt, copy=False)
+    coefs = P.part(coefs)[:, :n_iter + 1]  # (X's type)
     active = [int(j) for j in active]
     if dropped:
         warnings.warn(DEGENERATE % dropped, _convergence_warning(),
@@ -251,7 +266,8 @@ def lars_path(X: Any, y: Any, Xy: Any = None, *, Gram: Any = None,
                                     len(active)),
                       _convergence_warning(), stacklevel=2)
     if return_path:
-        out = (alphas, active, coefs)
+        out = (P.host_out(alphas), active, P.finish(coefs))
     else:
-        out = (alphas[-1:].copy(), active, coefs[:, -1].copy())
+        out = (P.host_out(alphas[-1:].copy()), active,
+               P.finish(P.fw.copy(coefs[:, -1:])[:, 0]))
     return out + (n_iter,) if return_n_iter else out

@@ -59,11 +59,16 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
     chosen support.
 
     ``X`` is (n_samples, n_features), ``y`` (n_samples,) or (n_samples,
-    n_targets); NumPy arrays (or anything ``numpy.asarray`` takes) of
-    float64 or float32 (float32 when both are; others are converted).
-    ``n_nonzero_coefs`` defaults to ``max(int(0.1 * n_features), 1)``.
-    Returns ``coef``, shape (n_features,) or (n_features, n_targets)
-    (``numpy.squeeze`` of it, as scikit-learn), with ``return_path`` the
+    n_targets), of float64 or float32 (float32 when both are; others are
+    converted): NumPy arrays (or anything ``numpy.asarray`` takes), or
+    CuPy, PyTorch and JAX arrays on a CUDA device, which run on the
+    'cuda' backend without a copy through the host (the rules of
+    ``qru._arrays``, as for ``qru.nnls``: X and y stay on the device,
+    the pursuit runs on the producer's current stream).  ``n_nonzero_coefs`` defaults to
+    ``max(int(0.1 * n_features), 1)``.  Returns ``coef``, an array of
+    the producer's framework (on X's device for device arrays), shape
+    (n_features,) or (n_features, n_targets) (squeezed, as
+    scikit-learn's), with ``return_path`` the
     coefficients after each step along a last axis, and with
     ``return_n_iter`` also the number of columns chosen (an int, or a list
     per target).  Where the pursuit ends before its rule (the next column
@@ -88,16 +93,16 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
     (float32 for float32 data; scikit-learn's is float64); ``copy_X`` is
     accepted and has no effect (qru never writes X; with
     ``precompute=True`` qru forms G for each target, where scikit-learn
-    forms it once); ``backend`` runs the pursuit on
-    'cpu' (the default), 'cuda' or 'opencl' (the arrays are copied to
+    forms it once); ``backend`` runs the pursuit of host
+    arrays on 'cpu' (the default), 'cuda' or 'opencl' (they are copied to
     the device once a call); with ``return_path`` and targets that stop
     after different counts, the path has the largest count of steps
     (zero after a target's last).  Non-finite values raise ValueError.
     """
-    if framework(X).name != "numpy" or framework(y).name != "numpy":
-        raise TypeError("qru.orthogonal_mp takes host arrays (NumPy); "
-                        "backend='cuda' or 'opencl' runs it on a device")
-    X, y = np.asarray(X), np.asarray(y)
+    if framework(X).name == "numpy":  # (prepare() rejects a mix)
+        X = np.asarray(X)
+    if framework(y).name == "numpy":
+        y = np.asarray(y)
     _check_args(X, y, n_nonzero_coefs, tol, precompute)
     n, m = X.shape
     if n == 0 or m == 0:
@@ -128,18 +133,19 @@ def orthogonal_mp(X: Any, y: Any, *, n_nonzero_coefs: int | None = None,
         if st > 0 or (tol is None and len(sup) == ncoef < cap):
             warnings.warn(PREMATURE, RuntimeWarning, stacklevel=2)
         n_iters.append(len(sup))
+    # assembled where the results lie (the host or X's device)
     if return_path:
         steps = max(n_iters, default=0)
-        coef = np.zeros((m, t, steps), dt)
+        coef = P.fw.zeros((m, t, steps), dt, "C")
         for j, (_, _, path, sup, _, _) in enumerate(res):
-            path = np.asarray(path)
-            for s in range(len(sup)):
-                coef[sup[:s + 1], j, s] = path[:s + 1, s]
+            k = len(sup)
+            if k:  # column s of path: the first s + 1 chosen, then zeros
+                coef[sup, j, :k] = P.part(path)[:k, :k]
     else:
-        coef = np.zeros((m, t), dt)
+        coef = P.fw.zeros((m, t), dt, "C")
         for j, (_, c, _, _, _, _) in enumerate(res):
-            coef[:, j] = np.asarray(c)[:, 0]
-    coef = np.squeeze(coef)
+            coef[:, j:j + 1] = P.part(c)
+    coef = P.finish(coef.squeeze())
     if return_n_iter:
         return coef, (n_iters[0] if t == 1 else n_iters)
     return coef
