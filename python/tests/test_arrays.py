@@ -121,7 +121,9 @@ def test_jax_arrays_on_the_cpu_solvers():
     """qru.orthogonal_mp and qru.lars_path on JAX arrays on the CPU: the
     results (coef with and without the path, alphas and coefs, the last
     step alone) are JAX arrays equal to the NumPy arrays' results (the
-    same backend on the same numbers), the steps and active sets too."""
+    same backend on the same numbers: the NumPy calls name the cpu
+    backend, which a machine with a GPU would not pick), the steps and
+    active sets too."""
     jax = pytest.importorskip("jax")
     jnp = jax.numpy
     jax.config.update("jax_enable_x64", True)
@@ -140,14 +142,15 @@ def test_jax_arrays_on_the_cpu_solvers():
         c, k = qru.orthogonal_mp(Xj, Yj, n_nonzero_coefs=3,
                                  return_n_iter=True, **kw)
         ch, kh = qru.orthogonal_mp(X, Y, n_nonzero_coefs=3,
-                                   return_n_iter=True, **kw)
+                                   return_n_iter=True, backend="cpu", **kw)
         same(c, ch)
         assert k == kh
     for rp in (True, False):
         out = qru.lars_path(Xj, Yj[:, 0], method="lasso", max_iter=6,
                             return_path=rp, return_n_iter=True)
         ref = qru.lars_path(X, Y[:, 0], method="lasso", max_iter=6,
-                            return_path=rp, return_n_iter=True)
+                            return_path=rp, return_n_iter=True,
+                            backend="cpu")
         same(out[0], ref[0])
         same(out[2], ref[2])
         assert out[1] == ref[1] and out[3] == ref[3]
