@@ -125,13 +125,13 @@ def test_jax_arrays_on_the_cpu_solvers():
     backend, which a machine with a GPU would not pick), the steps and
     active sets too."""
     jax = pytest.importorskip("jax")
-    jnp = jax.numpy
     jax.config.update("jax_enable_x64", True)
     rng = np.random.default_rng(37)
     X = rng.standard_normal((30, 20))
     Y = X[:, [2, 9, 15]] @ [[1.5, 0], [-2.0, 1], [0, 2]] + \
         0.01 * rng.standard_normal((30, 2))
-    Xj, Yj = jnp.asarray(X), jnp.asarray(Y)
+    cpu = jax.devices("cpu")[0]  # also where JAX's default is a GPU
+    Xj, Yj = jax.device_put(X, cpu), jax.device_put(Y, cpu)
 
     def same(a, b):
         assert type(a).__module__.split(".")[0] in ("jax", "jaxlib")
