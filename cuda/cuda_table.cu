@@ -70,6 +70,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_tiles = 0,
                 .omp_gram = 0,
                 .omp_gram_mib = 4096,
+                .lars_gram = 0,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,
@@ -112,6 +113,7 @@ const qru_backend_ops qru_cuda_ops = {
                 /* OMP's Gram form where priced faster, G within 4 GiB */
                 .omp_gram = 0,
                 .omp_gram_mib = 4096,
+                .lars_gram = 0,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,

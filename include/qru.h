@@ -422,8 +422,17 @@ typedef enum qru_tuning_param {
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
-     *  choice; QRU_OMP_GRAM_MIB). */
-    QRU_TUNE_OMP_GRAM_MIB
+     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s Gram
+     *  form under #QRU_TUNE_LARS_GRAM auto. */
+    QRU_TUNE_OMP_GRAM_MIB,
+    /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
+     *  whichever the cost model prices faster (the Gram form only in
+     *  double, where its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1
+     *  always the thin QR form; 2 always the Gram form
+     *  (QRU_LARS_GRAM=auto|off|on).  Both follow the same path up to
+     *  rounding where the Gram matrix resolves the active set
+     *  (qru_lars()). */
+    QRU_TUNE_LARS_GRAM
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it
@@ -1868,9 +1877,9 @@ typedef struct qru_solver_info {
                          active set */
     int active;     /**< columns in the final active set */
     double rnorm;   /**< ||b - A x||_2 of the returned x */
-    int dropped;    /**< columns dropped for good as numerically dependent
+    int dropped;    /**< columns dropped as numerically dependent
                          (qru_lars: the degenerate columns, each without a
-                         step; 0 for qru_nnls, which sets a dependent
+                         step, left out until a Lasso column leaves; 0 for qru_nnls, which sets a dependent
                          column aside only until the next one enters, and
                          for qru_omp, which stops there) */
 } qru_solver_info;
@@ -2092,9 +2101,13 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses (on the scaled columns: a part
  *  outside the span of the active ones below max(n, m) eps ||X(:,t)||
- *  within a factor of 2) is dropped for good (its correlation set to 0,
- *  no step counted; counted in info->dropped, where scikit-learn warns
- *  "Regressors in active set degenerate").  The path ends when alpha <= alpha_min +
+ *  within a factor of 2) is dropped (no step counted; counted in
+ *  info->dropped, where scikit-learn warns "Regressors in active set
+ *  degenerate"): it neither enters nor bounds a step until a Lasso
+ *  column leaves, and where it set a knot the knot keeps the active
+ *  columns' correlation (not as scikit-learn, which sets the dropped
+ *  column's correlation to 0 and may then break the Lasso's conditions
+ *  at the knots after it).  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
@@ -2113,7 +2126,15 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  leaving one the correlation of that column with the new residual (1
  *  wait).  The start scans X and y and forms X' y (3 waits), the end
  *  writes coefs (1 wait; 1 more for info's residual).  The path is kept
- *  on the host (double) until then.
+ *  on the host (double) until then.  That is the thin QR form; the Gram
+ *  form (#QRU_TUNE_LARS_GRAM; by default taken in double where the cost
+ *  model prices it faster) forms G = X' X once and keeps the inverse of
+ *  the Cholesky factor of G(A, A): a step is three products and one
+ *  download (m + 2 + |A| numbers, 1 wait), an entering column 9 more
+ *  calls and no wait, a leaving one 2 waits; its pivot rule is
+ *  max(1e-7, sqrt(n eps) ||X(:, j)||), the resolution of G, and its
+ *  accuracy that of cond(X_A)^2, as scikit-learn's (m^2 + m min(n, m) +
+ *  min(n, m)^2 more elements in the context).
  *
  *  @param ctx       context (1)
  *  @param X         n x m, n, m >= 1; any shape (2)

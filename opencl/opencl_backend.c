@@ -392,6 +392,7 @@ const qru_backend_ops qru_opencl_ops = {
                                      .upd_tiles = 1,
                                      .omp_gram = 0,
                                      .omp_gram_mib = 1024,
+                                     .lars_gram = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 32,
@@ -413,6 +414,7 @@ const qru_backend_ops qru_opencl_ops = {
                     * quarter of the device's memory) */
                    .omp_gram = 0,
                    .omp_gram_mib = 1024,
+                   .lars_gram = 0,
                    .sweeps_acc_min_p = 16,
                    .sweeps_acc_nb = 48,
                    .chol_r1_max_k = 32,

@@ -15,6 +15,8 @@
  * (checked to happen), a small max_iter (a prefix of the full path),
  * alpha_min between two knots (the last coefficients interpolated),
  * y = 0, duplicate columns (exact ties; one copy dropped as degenerate),
+ * copies and negated copies on several Lasso paths (dropped as
+ * degenerate, every knot optimal after it),
  * bad arguments (each -i), non-finite X or y, the caller's outputs
  * unchanged on failure, and the host waits of a path. */
 #include <cblas.h>
@@ -27,6 +29,12 @@
 
 #include "solver_check.h"
 
+
+/* The form qru_lars runs (QRU_TUNE_LARS_GRAM: 1 the thin QR form, 2 the
+ * Gram form): every case runs in both. */
+static int form = 1;
+
+static const char *fname(void) { return form == 2 ? "gram" : "qr"; }
 
 /* ---- a path: the reference's or the solver's ------------------------------ */
 
@@ -46,14 +54,21 @@ static void path_free(path *p)
 }
 
 /* The reference: scikit-learn's _lars_path_solver (X given, no Gram),
- * each direction from scratch in double. */
+ * each direction from scratch in double; a column dropped as degenerate
+ * (in the span of the active ones: its correlation follows theirs)
+ * neither enters nor bounds a step until a column leaves, and where it
+ * set the knot the knot keeps the active columns' correlation and steps
+ * with them alone (scikit-learn sets its correlation to 0, which breaks
+ * the Lasso's conditions at the knots after it). */
 static path ref_lars(int n, int m, const double *X, const double *y,
                      int lasso, int positive, int max_iter, double alpha_min,
                      double dec)
 {
     const double tol = FLT_EPSILON, tiny = FLT_MIN;
     int kmax = n < m ? n : m, na = 0, n_iter = 0, drop = 0;
-    int cap = max_iter + 1;
+    int cap = max_iter + 1, hit = -1, hold = 0;
+    double cact = 0.0;
+    char *dep = calloc((size_t)m, 1);
     path p = {0};
     p.alphas = dmat(cap, 1);
     p.coefs = dmat(m, cap);
@@ -72,10 +87,14 @@ static path ref_lars(int n, int m, const double *X, const double *y,
         double C = 0.0;
         for (int i = na; i < m; ++i) {
             double a = positive ? cov[perm[i]] : fabs(cov[perm[i]]);
-            if (ci < 0 || a > C) {
+            if (!dep[perm[i]] && (ci < 0 || a > C)) {
                 ci = i;
                 C = a;
             }
+        }
+        if (hold || (ci < 0 && na < m && n_iter > 0)) {
+            C = cact;
+            drop = 1;
         }
         if (positive && C < 0.0) /* (as the solver, not scikit-learn:
                                      the path ends at alpha 0) */
@@ -116,7 +135,8 @@ static path ref_lars(int n, int m, const double *X, const double *y,
         double piv = info ? 0.0 : G[(k - 1) + (size_t)(k - 1) * k];
         if (!drop) {
             if (piv < 1e-7) { /* degenerate: dropped */
-                cov[perm[na]] = 0.0;
+                dep[perm[na]] = 1;
+                hold = perm[na] == hit;
                 continue;
             }
             ++na;
@@ -137,23 +157,28 @@ static path ref_lars(int n, int m, const double *X, const double *y,
         memset(u, 0, sizeof(double) * (size_t)n);
         for (int i = 0; i < k; ++i)
             cblas_daxpy(n, ls[i], X + (size_t)perm[i] * n, 1, u, 1);
-        double g1 = DBL_MAX, g2 = DBL_MAX;
+        double gamma = C / AA;
+        hit = -1;
         for (int i = k; i < m; ++i) {
             int j = perm[i];
             double c = cblas_ddot(n, X + (size_t)j * n, 1, u, 1);
             c = rint(c * dec) / dec;
             corr[j] = c;
+            if (dep[j])
+                continue;
             double a = (C - cov[j]) / (AA - c + tiny),
                    b = (C + cov[j]) / (AA + c + tiny);
-            if (a > 0 && a < g1)
-                g1 = a;
-            if (!positive && b > 0 && b < g2)
-                g2 = b;
+            if (a > 0 && a < gamma) {
+                gamma = a;
+                hit = j;
+            }
+            if (!positive && b > 0 && b < gamma) {
+                gamma = b;
+                hit = j;
+            }
         }
-        double gamma = g1 < g2 ? g1 : g2;
-        if (C / AA < gamma)
-            gamma = C / AA;
         drop = 0;
+        hold = 0;
         double zpos = DBL_MAX;
         for (int i = 0; i < k; ++i) {
             z[i] = -coef[perm[i]] / (ls[i] + tiny);
@@ -167,10 +192,13 @@ static path ref_lars(int n, int m, const double *X, const double *y,
                     sgn[i] = -sgn[i];
                     leave = i; /* (one at a time here) */
                 }
-            if (lasso)
+            if (lasso) {
                 gamma = zpos;
+                hit = -1;
+            }
             drop = 1;
         }
+        cact = C - gamma * AA;
         ++n_iter;
         coef = p.coefs + (size_t)n_iter * m;
         prev = coef - m;
@@ -187,6 +215,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
             }
             --na;
             perm[na] = j;
+            memset(dep, 0, (size_t)m);
             memcpy(r, y, sizeof(double) * (size_t)n);
             for (int i = 0; i < na; ++i)
                 cblas_daxpy(n, -coef[perm[i]], X + (size_t)perm[i] * n, 1,
@@ -199,6 +228,7 @@ static path ref_lars(int n, int m, const double *X, const double *y,
     p.active = malloc(sizeof(int) * (size_t)(na + 1));
     memcpy(p.active, perm, sizeof(int) * (size_t)na);
     free(perm);
+    free(dep);
     free(cov);
     free(sgn);
     free(ls);
@@ -210,6 +240,30 @@ static path ref_lars(int n, int m, const double *X, const double *y,
     return p;
 }
 
+/* The backend calls and host waits of a path p against the bounds of
+ * its form.  A step is a direction (the Gram form: 3 products and 1
+ * download; an entering column 9 more calls, the sign 1); the other work
+ * is the start and end (a constant), the columns dropped as degenerate
+ * (an add and a direction each, no step) and the columns that left (the
+ * Gram form: a reflection of W, row q downloaded, and the residual's
+ * correlation, 2 waits; at most (steps - active) of them, steps that
+ * enter no column). */
+static void check_work(qru_dtype dt, const path *p, long long calls,
+                       long long waits)
+{
+    long long ns = p->nsteps, extra = p->info.dropped +
+                                      (ns > p->info.active ? ns - p->info.active : 0);
+    long long cmax = form == 2 ? 40 + 15 * ns + 16 * extra
+                               : 60 + 40 * ns + 40 * extra;
+    long long wmax = form == 2 ? 8 + ns + 3 * extra : 8 + 3 * ns + 4 * extra;
+    ck_assert_msg(calls <= cmax, "%s %s: %lld calls for %lld steps (%lld "
+                  "dropped or left; bound %lld)", fname(), dname(dt), calls,
+                  ns, extra, cmax);
+    ck_assert_msg(waits <= wmax, "%s %s: %lld host waits for %lld steps "
+                  "(%lld dropped or left; bound %lld)", fname(), dname(dt),
+                  waits, ns, extra, wmax);
+}
+
 /* qru_lars on X, y (rounded to dt by the caller) */
 static path run_lars(qru_dtype dt, int n, int m, const double *X,
                      const double *y, int lasso, int positive, int max_iter,
@@ -218,14 +272,20 @@ static path run_lars(qru_dtype dt, int n, int m, const double *X,
     qru_matrix *Xd = upload(dt, n, m, X), *yd = upload(dt, n, 1, y);
     qru_matrix *cd = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, dt, m, max_iter + 1, 0, &cd), 0);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LARS_GRAM, form),
+                     0);
     path p = {0};
     int kmax = n < m ? n : m;
     p.alphas = dmat(max_iter + 1, 1);
     p.active = malloc(sizeof(int) * (size_t)kmax);
+    qru_context_stats s0, s1;
+    ck_assert_int_eq(qru_context_get_stats(ctx, &s0), 0);
     p.st = qru_lars(ctx, Xd, yd, lasso, positive, max_iter, alpha_min,
                     p.alphas, p.active, cd, &p.nsteps, &p.info);
+    ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
     ck_assert_msg(p.st == 0, "%s: qru_lars status %d (%s)", dname(dt), p.st,
                   qru_last_error(ctx));
+    check_work(dt, &p, s1.calls - s0.calls, s1.host_waits - s0.host_waits);
     double *c = fetch(cd);
     p.coefs = c;
     p.na = p.info.active;
@@ -299,8 +359,8 @@ static void check_lasso_kkt(qru_dtype dt, int n, int m, const double *X,
 
 /* Duplicate columns: a copy of an active column ties with the column
  * that enters (exactly, in exact arithmetic), so which of them is picked
- * first (the copy is then dropped with its correlation set to 0, as
- * scikit-learn's) is rounding: the path is then held to the reference's
+ * first (the copy is then dropped and left out until a column leaves)
+ * is rounding: the path is then held to the reference's
  * on the common prefix only (any length), and to its invariants. */
 static int float_any_prefix;
 
@@ -384,7 +444,7 @@ static path run_case(const prob *p, int method, int max_iter,
 {
     char tag[160];
     int lasso = method != LAR, positive = method == POSITIVE;
-    snprintf(tag, sizeof tag, "%s %s %s %d x %d", dname(p->dt),
+    snprintf(tag, sizeof tag, "%s %s %s %s %d x %d", fname(), dname(p->dt),
              mname(method), what, p->n, p->m);
     path q = run_lars(p->dt, p->n, p->m, p->A, p->b, lasso, positive,
                       max_iter, alpha_min);
@@ -629,14 +689,51 @@ static void c_duplicates(prob *p, int v, unsigned *seed)
     ck_assert_msg(c1 == 1 && c6 == 1, "copies active: %d of 1, %d of 6", c1,
                   c6);
     /* a copy is tried and dropped for good (scikit-learn warns); in
-     * float, rounding may keep every copy from being picked */
-    ck_assert_msg(q.info.dropped >= (p->dt == QRU_DOUBLE), "%s %s: %d "
-                  "dropped", dname(p->dt), mname(v), q.info.dropped);
+     * float, rounding may keep every copy from being picked, and so may
+     * the Gram form's exact ties (a copy's correlation with a direction
+     * is G's equal column times w: its active twin's, to the bit) */
+    ck_assert_msg(q.info.dropped >= (p->dt == QRU_DOUBLE && form == 1),
+                  "%s %s %s: %d dropped", fname(), dname(p->dt), mname(v),
+                  q.info.dropped);
     /* the first of the tied copies enters (no column has entered yet:
      * the lowest index) */
     ck_assert_msg(q.active[0] == 1 || q.active[0] == 6, "active[0] = %d",
                   q.active[0]);
     path_free(&q);
+}
+
+/* A copy and a negated copy (X(:, 7) = X(:, 2), X(:, 9) = -X(:, 4)) on
+ * 8 problems: once its twin is active a copy's correlation equals the
+ * active columns' at every knot, so it is tried and dropped as
+ * degenerate on some of them (checked, in double); every knot of every
+ * path satisfies the Lasso's conditions (run_case), at the knots after a
+ * drop too */
+static void c_dep(prob *p, int v, unsigned *seed)
+{
+    int n = p->n, m = p->m, dropped = 0;
+    for (int k = 0; k < 8; ++k) {
+        prob q = prob_rand(p->dt, n, m, seed);
+        memcpy(q.A + 7 * (size_t)n, q.A + 2 * (size_t)n, sizeof(double) * n);
+        for (int i = 0; i < n; ++i)
+            q.A[i + 9 * (size_t)n] = -q.A[i + 4 * (size_t)n];
+        prob_round(&q);
+        float_any_prefix = 1; /* (which of two tied copies is tried first
+                                 is rounding) */
+        path l = run_case(&q, v, 500, 0.0, NULL, 1, "dependent");
+        float_any_prefix = 0;
+        int c2 = 0, c4 = 0;
+        for (int i = 0; i < l.na; ++i) {
+            c2 += l.active[i] == 2 || l.active[i] == 7;
+            c4 += l.active[i] == 4 || l.active[i] == 9;
+        }
+        ck_assert_msg(c2 <= 1 && c4 <= 1, "%s %s: copies active together",
+                      fname(), dname(p->dt));
+        dropped += l.info.dropped;
+        path_free(&l);
+        prob_free(&q);
+    }
+    ck_assert_msg(dropped > 0 || p->dt != QRU_DOUBLE, "%s %s: no copy was "
+                  "dropped on 8 problems", fname(), dname(p->dt));
 }
 
 /* Column scales beyond 1 / eps: column 0 scaled by 1e20 (float: 1e9),
@@ -667,8 +764,10 @@ static void c_scales(prob *p, int v, unsigned *seed)
     float_any_prefix = 1;
     path q = run_case(p, v, 500, 0.0, NULL, 0, "scales");
     float_any_prefix = 0;
-    ck_assert_msg(q.info.dropped >= 1, "%s: %d dropped", dname(p->dt),
-                  q.info.dropped);
+    /* (the Gram form's copy ties with column 0 to rounding in G: it may
+     * never be tried) */
+    ck_assert_msg(q.info.dropped >= (form == 1), "%s %s: %d dropped",
+                  fname(), dname(p->dt), q.info.dropped);
     ck_assert_msg(q.na == m - 1 && q.active[0] == 0, "%s: %d active, the "
                   "first %d", dname(p->dt), q.na, q.active[0]);
     for (int i = 0; i < q.na; ++i)
@@ -715,6 +814,8 @@ static void c_waits(prob *p, int v, unsigned *seed)
     int *act = malloc(sizeof(int) * (size_t)m), ns = 0;
     qru_context_stats s0, s1;
     qru_solver_info info;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LARS_GRAM, form),
+                     0);
     ck_assert_int_eq(qru_context_sync(ctx), 0);
     ck_assert_int_eq(qru_context_get_stats(ctx, &s0), 0);
     ck_assert_int_eq(qru_lars(ctx, Xd, yd, v != LAR, v == POSITIVE, 500, 0.0,
@@ -728,8 +829,16 @@ static void c_waits(prob *p, int v, unsigned *seed)
     ck_assert_msg(d2h <= es * (ns + 3) * 4 * (long long)m,
                   "%s: %lld bytes to the host for %d steps", dname(dt), d2h,
                   ns);
-    printf("lars %s %s %d x %d: %d steps, %d active, %lld host waits, %lld "
-           "bytes to the host, %lld calls\n", dname(dt), mname(v),
+    /* the cost model's choice (auto) runs one of the forms: in double
+     * the same steps */
+    int ns2 = -1;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_LARS_GRAM, 0),
+                     0);
+    ck_assert_int_eq(qru_lars(ctx, Xd, yd, v != LAR, v == POSITIVE, 500, 0.0,
+                              al, act, cd, &ns2, NULL), 0);
+    ck_assert(dt != QRU_DOUBLE || ns2 == ns);
+    printf("lars %s %s %s %d x %d: %d steps, %d active, %lld host waits, %lld "
+           "bytes to the host, %lld calls\n", fname(), dname(dt), mname(v),
            n, m, ns, info.active, waits, d2h, s1.calls - s0.calls);
     qru_matrix_destroy(Xd);
     qru_matrix_destroy(yd);
@@ -895,6 +1004,8 @@ static const solver_case lcases[] = {
     {c_duplicates, 60, 15, LAR}, /* exact ties */
     {c_duplicates, 60, 15, LASSO},
     {c_duplicates, 60, 15, POSITIVE},
+    {c_dep, 30, 12, LASSO},      /* copies dropped as degenerate */
+    {c_dep, 30, 12, POSITIVE},
     {c_scales, 30, 8, LASSO},    /* scales 1e20 apart: a degenerate copy */
     {c_scales, 30, 8, LAR},
     {c_scales, 30, 8, POSITIVE},
@@ -906,11 +1017,16 @@ static const solver_case lcases[] = {
 };
 #define NCASES ((int)(sizeof lcases / sizeof lcases[0]))
 
-/* _i: the case (_i / 2) in the element type _i % 2 */
-START_TEST(test_case) { solver_case_run(lcases, _i, 2000u); }
+/* _i: the case (_i / 2) % NCASES in the element type _i % 2, in the thin
+ * QR form, then (_i >= 2 NCASES) in the Gram form */
+START_TEST(test_case)
+{
+    form = _i >= 2 * NCASES ? 2 : 1;
+    solver_case_run(lcases, _i % (2 * NCASES), 2000u);
+}
 END_TEST
 
 int main(void)
 {
-    return solver_check_main("lars", test_case, NCASES);
+    return solver_check_main("lars", test_case, 2 * NCASES);
 }

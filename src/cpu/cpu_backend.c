@@ -975,6 +975,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .upd_tiles = 0,
                                      .omp_gram = 0,
                                      .omp_gram_mib = 2048,
+                                     .lars_gram = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
@@ -1001,6 +1002,7 @@ const qru_backend_ops qru_cpu_ops = {
                     * 2 GiB of host memory */
                    .omp_gram = 0,
                    .omp_gram_mib = 2048,
+                   .lars_gram = 0,
                    /* sweeps of p >= 16 rotations a step accumulated in
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,
