@@ -422,8 +422,9 @@ typedef enum qru_tuning_param {
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
-     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s Gram
-     *  form under #QRU_TUNE_LARS_GRAM auto. */
+     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s and
+     *  qru_nnls()'s Gram forms under #QRU_TUNE_LARS_GRAM and
+     *  #QRU_TUNE_NNLS_GRAM auto. */
     QRU_TUNE_OMP_GRAM_MIB,
     /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
      *  whichever the cost model prices faster (the Gram form only in
@@ -432,7 +433,15 @@ typedef enum qru_tuning_param {
      *  (QRU_LARS_GRAM=auto|off|on).  Both follow the same path up to
      *  rounding where the Gram matrix resolves the active set
      *  (qru_lars()). */
-    QRU_TUNE_LARS_GRAM
+    QRU_TUNE_LARS_GRAM,
+    /** qru_nnls()'s passive set: 0 the thin QR form or the Gram form,
+     *  whichever the cost model prices faster (the Gram form only in
+     *  double, where its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1
+     *  always the thin QR form; 2 always the Gram form
+     *  (QRU_NNLS_GRAM=auto|off|on).  Both reach the same solution up to
+     *  rounding where the Gram matrix resolves the passive set
+     *  (qru_nnls()). */
+    QRU_TUNE_NNLS_GRAM
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it
@@ -1909,10 +1918,20 @@ typedef struct qru_solver_info {
  *  product with A and the residuals E that the thin form keeps; per step
  *  the host reads w and z together (m + |P| numbers, 1 host wait), and
  *  an added column's rank rule costs 1 more (its R(j,j) and column norms
- *  against those of R, read together): about 2 host waits a step.  x on P is kept on
- *  the host (in double).  The start scans A and b and forms A' b (3
- *  waits); the end forms x, r = b - A x and w = A' r from A, b and x (1
- *  wait) and only then writes x and w.
+ *  against those of R, read together): about 2 host waits a step.  x on P
+ *  is kept on the host (in double).  The start scans A and b and forms
+ *  A' b (3 waits); the end forms x, r = b - A x and w = A' r from A, b
+ *  and x (1 wait) and only then writes x and w.  That is the thin QR
+ *  form; the Gram form (#QRU_TUNE_NNLS_GRAM; by default taken in double
+ *  where the cost model prices it faster) forms G = A' A once and keeps
+ *  the inverse of the Cholesky factor of G(P, P): a solve is three
+ *  products and one download (m + 2 + |P| numbers, 1 wait), w = A' b -
+ *  G(:, P) z formed on the host, an entering column about 10 more calls
+ *  and no wait, a leaving one 1 more wait; a column whose pivot
+ *  sqrt(G(t,t) - ...) is <= sqrt(n eps) ||A(:, t)||, the resolution of
+ *  G, is set aside as the rank rule's refusal is; its accuracy is that
+ *  of cond(A(:, P))^2 (m^2 + m min(n, m) + min(n, m)^2 more elements in
+ *  the context).
  *
  *  Tolerance: tol_t = tol for every column when tol >= 0 (MATLAB's TolX;
  *  SciPy's nnls takes 0); by default (tol < 0) tol_t = 10 max(n, m) eps
