@@ -426,11 +426,13 @@ typedef enum qru_tuning_param {
      *  qru_nnls()'s Gram forms under #QRU_TUNE_LARS_GRAM and
      *  #QRU_TUNE_NNLS_GRAM auto. */
     QRU_TUNE_OMP_GRAM_MIB,
-    /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
-     *  whichever the cost model prices faster (the Gram form only in
-     *  double, where its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1
-     *  always the thin QR form; 2 always the Gram form
-     *  (QRU_LARS_GRAM=auto|off|on).  Both follow the same path up to
+    /** qru_lars()'s active set: 0 (auto) and 1 the thin QR form; 2 the
+     *  Gram form (QRU_LARS_GRAM=auto|off|on).  The cost model does not
+     *  take the Gram form: there a copy of an active column ties with it
+     *  exactly, is tried and dropped as degenerate, and scikit-learn's
+     *  rule for a dropped column (its correlation set to 0) can then
+     *  break the Lasso's optimality conditions, as scikit-learn's own
+     *  path does.  Both follow the same path up to
      *  rounding where the Gram matrix resolves the active set
      *  (qru_lars()). */
     QRU_TUNE_LARS_GRAM,
@@ -1886,9 +1888,9 @@ typedef struct qru_solver_info {
                          active set */
     int active;     /**< columns in the final active set */
     double rnorm;   /**< ||b - A x||_2 of the returned x */
-    int dropped;    /**< columns dropped as numerically dependent
+    int dropped;    /**< columns dropped for good as numerically dependent
                          (qru_lars: the degenerate columns, each without a
-                         step, left out until a Lasso column leaves; 0 for qru_nnls, which sets a dependent
+                         step; 0 for qru_nnls, which sets a dependent
                          column aside only until the next one enters, and
                          for qru_omp, which stops there) */
 } qru_solver_info;
@@ -2120,13 +2122,9 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses (on the scaled columns: a part
  *  outside the span of the active ones below max(n, m) eps ||X(:,t)||
- *  within a factor of 2) is dropped (no step counted; counted in
- *  info->dropped, where scikit-learn warns "Regressors in active set
- *  degenerate"): it neither enters nor bounds a step until a Lasso
- *  column leaves, and where it set a knot the knot keeps the active
- *  columns' correlation (not as scikit-learn, which sets the dropped
- *  column's correlation to 0 and may then break the Lasso's conditions
- *  at the knots after it).  The path ends when alpha <= alpha_min +
+ *  within a factor of 2) is dropped for good (its correlation set to 0,
+ *  no step counted; counted in info->dropped, where scikit-learn warns
+ *  "Regressors in active set degenerate").  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
@@ -2146,8 +2144,7 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  wait).  The start scans X and y and forms X' y (3 waits), the end
  *  writes coefs (1 wait; 1 more for info's residual).  The path is kept
  *  on the host (double) until then.  That is the thin QR form; the Gram
- *  form (#QRU_TUNE_LARS_GRAM; by default taken in double where the cost
- *  model prices it faster) forms G = X' X once and keeps the inverse of
+ *  form (#QRU_TUNE_LARS_GRAM = 2; never by default) forms G = X' X once and keeps the inverse of
  *  the Cholesky factor of G(A, A): a step is three products and one
  *  download (m + 2 + |A| numbers, 1 wait), an entering column 9 more
  *  calls and no wait, a leaving one 2 waits; its pivot rule is

@@ -18,17 +18,7 @@
  * (the correlations of every column with it).  R(k,k) of the entering
  * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 (or
  * n eps ||x_t||, where larger: float) the
- * column is degenerate and dropped again, as there.  Not as there, its
- * correlation is kept (scikit-learn sets it to 0): it lies in the span
- * of the active columns, so its correlation follows theirs, and it
- * neither enters nor bounds a step (its bound is 0 / 0) until a Lasso
- * column leaves; where it set the knot (its bound was the step's), no
- * inactive column ties with the active ones there, so the knot keeps
- * their correlation (C - gamma A_A of the step before) and steps with
- * the active set as it is.  scikit-learn's 0 instead bounds later steps
- * by (C + 0) / (A_A + a) and, where the knot was the copy's, takes the
- * next alpha from the columns below the active ones' correlation: the
- * Lasso's conditions fail from there on.
+ * column is degenerate and dropped again, as there.
  *
  * The factorisation is that of X(:, A) D^-1, D = diag(d_j) with d_j the
  * power of 2 nearest ||X(:, j)|| (1 for a zero column): the update's
@@ -71,12 +61,16 @@
  * G, cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
  * the Cholesky factor, so X is not scaled.
  *
- * The form: the tuning block's lars_gram (auto, off, on).  With auto the
- * Gram form is priced in double only (float's eps squared by G loses
- * the path beyond cond(X_A) ~ 1e3), where its memory is within
- * omp_gram_mib and X' X cannot overflow: each form's start and one step
- * from min(max_iter, kmax) / 2 columns run against the dry-run op table
- * (qru_plan_run), as qru_omp's forms are priced, and the faster runs.
+ * The form: the tuning block's lars_gram (auto, off, on); auto takes the
+ * thin form.  In the Gram form a copy of an active column ties with it
+ * exactly, so it is tried and dropped as degenerate, and scikit-learn's
+ * rule for a dropped column (its correlation set to 0, followed here
+ * because scikit-learn's own tests hold qru's path to it) can then
+ * break the Lasso's conditions, as on scikit-learn's own path; the thin
+ * form's rounding rarely ties such copies.  With on, the Gram form runs
+ * where its memory is within omp_gram_mib and X' X cannot overflow (the
+ * dry-run pricing of qru_gram_choose, as qru_omp's forms are priced,
+ * serves the choice's checks).
  */
 #include <float.h>
 #include <limits.h>
@@ -105,9 +99,6 @@ typedef struct lars_state {
                      enter with (m) */
     double *dsc;  /* dsc[j]: the power of 2 that scales column j (m) */
     int dropped;  /* columns dropped as degenerate */
-    char *dep;    /* dep[j]: column j was dropped as degenerate since A
-                     last shrank: it neither enters nor bounds a step;
-                     its cov is kept up to date (m) */
     double rkk;   /* |R(k,k)| of the last column, as downloaded */
     void *hbuf;   /* staging: max(m + 2 + kmax, m) elements of dt */
     qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
@@ -398,17 +389,6 @@ static int lars_path_room(lars_path *p, int it, int limit)
     return 0;
 }
 
-/* Column t leaves as degenerate (refused, or its pivot below piv[t]):
- * left out of the path until A shrinks; *hold set where t's correlation
- * set the knot (hit). */
-static void lars_dep(lars_state *s, int t, int hit, int *hold)
-{
-    s->dep[t] = 1;
-    ++s->dropped;
-    if (t == hit)
-        *hold = 1;
-}
-
 /* The path; *nit receives the steps.  Returns 0, 1 (a degenerate
  * direction) or a library status. */
 static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
@@ -419,12 +399,6 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
     const double tiny = (double)FLT_MIN;
     const double dec = s->dt == QRU_DOUBLE ? 1e15 : 1e6;
     int m = s->m, n_iter = 0, drop = 0;
-    /* hit: the column whose correlation set the last knot (-1: none);
-     * hold: that column was dropped as degenerate, so no inactive column
-     * ties with the active ones there and the knot keeps cact, their
-     * correlation after the last step, and takes a step with A as it is */
-    int hit = -1, hold = 0;
-    double cact = 0.0;
     int *idx = malloc(sizeof(int) * (size_t)s->kmax);
     double *tmp = malloc(sizeof(double) * (size_t)s->kmax);
     int st = 0;
@@ -445,21 +419,12 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
         double C = 0.0;
         for (int i = s->na; i < m; ++i) { /* the first largest |cov|
                                               (positive: cov) */
-            if (s->dep[s->perm[i]])
-                continue;
             double a = positive ? s->cov[s->perm[i]]
                                 : fabs(s->cov[s->perm[i]]);
             if (ci < 0 || a > C) {
                 ci = i;
                 C = a;
             }
-        }
-        /* a degenerate column's correlation follows the active ones' (it
-         * is in their span): where it set the knot, or every inactive
-         * column is degenerate, the knot's C is theirs */
-        if (hold || (ci < 0 && s->na < m && n_iter > 0)) {
-            C = cact;
-            drop = 1;
         }
         /* positive: the active columns' correlation is >= the inactive
          * ones' and >= 0, and equals their largest but after a step to
@@ -509,7 +474,8 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                 }
             }
             if (r == 1) { /* refused or degenerate: dropped, as there */
-                lars_dep(s, t, hit, &hold);
+                s->cov[t] = 0.0;
+                ++s->dropped;
                 continue;
             }
             ++s->na;
@@ -522,7 +488,8 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
             --s->na;
             int t = s->perm[s->na];
             QRU_TRY_GOTO(s->form->remove(s, s->na));
-            lars_dep(s, t, hit, &hold);
+            s->cov[t] = 0.0;
+            ++s->dropped;
             continue;
         }
         int k = s->na;
@@ -540,29 +507,18 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
         }
         for (int i = 0; i < k; ++i)
             s->w[i] *= AA;
-        double g = DBL_MAX;
-        hit = -1;
+        double g = DBL_MAX, g2 = DBL_MAX;
         for (int i = k; i < m; ++i) {
             int j = s->perm[i];
             double c = rint(AA * s->corr[j] * dec) / dec;
             s->corr[j] = c;
-            if (s->dep[j]) /* (its bound is rounding: 0 / 0) */
-                continue;
-            double b = lars_min_pos((C - s->cov[j]) / (AA - c + tiny),
-                                    DBL_MAX);
+            g = lars_min_pos((C - s->cov[j]) / (AA - c + tiny), g);
             if (!positive) /* (positive: negative correlations never
                               enter) */
-                b = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), b);
-            if (b < g) {
-                g = b;
-                hit = j;
-            }
+                g2 = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), g2);
         }
-        double gamma = fmin(g, C / AA);
-        if (!(g < C / AA))
-            hit = -1;
+        double gamma = fmin(fmin(g, g2), C / AA);
         drop = 0;
-        hold = 0;
         double zpos = DBL_MAX;
         for (int i = 0; i < k; ++i) {
             tmp[i] = -coef[s->perm[i]] / (s->w[i] + tiny);
@@ -575,13 +531,10 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                     idx[nd++] = i; /* descending */
                     s->sgn[i] = -s->sgn[i];
                 }
-            if (lasso) {
+            if (lasso)
                 gamma = zpos;
-                hit = -1;
-            }
             drop = 1;
         }
-        cact = C - gamma * AA;
         ++n_iter;
         QRU_TRY_GOTO(lars_path_room(p, n_iter, max_iter + 1));
         coef = p->coefs + (size_t)n_iter * m;
@@ -610,8 +563,6 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                 s->perm[s->na] = j;
                 idx[q] = j;
             }
-            /* a column dependent on A may not be on what is left */
-            memset(s->dep, 0, (size_t)m);
             /* the residual of the remaining active set (the dropped
              * coefficients, about 0, left out); corr is free now */
             double *full = s->corr;
@@ -675,8 +626,13 @@ static int lars_choose(lars_state *s, size_t delems, int max_iter,
     qru_gram_reset(&s->g);
     int steps = max_iter < s->kmax ? max_iter : s->kmax;
     qru_gram_part p = {s, delems, 0, -1, NULL};
-    QRU_TRY(qru_gram_choose(s->ctx, s->dt, t->lars_gram, s->m, s->kmax,
-                            steps, xmax, lars_part_run, &p, &gram));
+    /* auto takes the thin form: in the Gram form a copy of an active
+     * column ties with it exactly, is tried and dropped, and scikit-learn's
+     * rule for a dropped column (its correlation set to 0) can then break
+     * the Lasso's conditions, as on scikit-learn's own path */
+    int knob = t->lars_gram == 0 ? 1 : t->lars_gram;
+    QRU_TRY(qru_gram_choose(s->ctx, s->dt, knob, s->m, s->kmax, steps, xmax,
+                            lars_part_run, &p, &gram));
     qru_gram_reset(&s->g);
     s->form = gram ? &lars_gram_form : &lars_qr_form;
     return 0;
@@ -696,11 +652,11 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
     size_t hel = (size_t)m + 2 + (size_t)kmax;
     /* host: piv, cov, corr, dsc (m), sgn, w, smir (kmax), staging, perm
-     * (m), slot (kmax), sused (kmax), dep (m): the ints and chars last,
-     * so that the staging's elements stay aligned */
+     * (m), slot (kmax), sused (kmax): the ints last, so that the
+     * staging's elements stay aligned */
     char *h = malloc(sizeof(double) * (4 * (size_t)m + 3 * (size_t)kmax) +
                      es * hel + sizeof(int) * ((size_t)m + (size_t)kmax) +
-                     (size_t)kmax + (size_t)m);
+                     (size_t)kmax);
     if (!h)
         QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
     lars_state s = {0};
@@ -718,8 +674,6 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.perm = (int *)((char *)s.hbuf + es * hel);
     s.g.slot = s.perm + m;
     s.g.sused = (char *)(s.g.slot + kmax);
-    s.dep = s.g.sused + kmax;
-    memset(s.dep, 0, (size_t)m);
     int st = lars_args(ctx, X, y, lasso, positive, max_iter, alpha_min,
                        alphas, active, coefs, nsteps, s.piv);
     if (st)
