@@ -422,17 +422,28 @@ typedef enum qru_tuning_param {
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
-     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s Gram
-     *  form under #QRU_TUNE_LARS_GRAM auto. */
+     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s and
+     *  qru_nnls()'s Gram forms under #QRU_TUNE_LARS_GRAM and
+     *  #QRU_TUNE_NNLS_GRAM auto. */
     QRU_TUNE_OMP_GRAM_MIB,
-    /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
+    /** qru_lars()'s active set: 0 (auto) and 1 the thin QR form; 2 the
+     *  Gram form (QRU_LARS_GRAM=auto|off|on).  The cost model does not
+     *  take the Gram form: there a copy of an active column ties with it
+     *  exactly, is tried and dropped as degenerate, and scikit-learn's
+     *  rule for a dropped column (its correlation set to 0) can then
+     *  break the Lasso's optimality conditions, as scikit-learn's own
+     *  path does.  Both follow the same path up to
+     *  rounding where the Gram matrix resolves the active set
+     *  (qru_lars()). */
+    QRU_TUNE_LARS_GRAM,
+    /** qru_nnls()'s passive set: 0 the thin QR form or the Gram form,
      *  whichever the cost model prices faster (the Gram form only in
      *  double, where its memory is within #QRU_TUNE_OMP_GRAM_MIB); 1
      *  always the thin QR form; 2 always the Gram form
-     *  (QRU_LARS_GRAM=auto|off|on).  Both follow the same path up to
-     *  rounding where the Gram matrix resolves the active set
-     *  (qru_lars()). */
-    QRU_TUNE_LARS_GRAM
+     *  (QRU_NNLS_GRAM=auto|off|on).  Both reach the same solution up to
+     *  rounding where the Gram matrix resolves the passive set
+     *  (qru_nnls()). */
+    QRU_TUNE_NNLS_GRAM
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it
@@ -1877,9 +1888,9 @@ typedef struct qru_solver_info {
                          active set */
     int active;     /**< columns in the final active set */
     double rnorm;   /**< ||b - A x||_2 of the returned x */
-    int dropped;    /**< columns dropped as numerically dependent
+    int dropped;    /**< columns dropped for good as numerically dependent
                          (qru_lars: the degenerate columns, each without a
-                         step, left out until a Lasso column leaves; 0 for qru_nnls, which sets a dependent
+                         step; 0 for qru_nnls, which sets a dependent
                          column aside only until the next one enters, and
                          for qru_omp, which stops there) */
 } qru_solver_info;
@@ -1909,10 +1920,20 @@ typedef struct qru_solver_info {
  *  product with A and the residuals E that the thin form keeps; per step
  *  the host reads w and z together (m + |P| numbers, 1 host wait), and
  *  an added column's rank rule costs 1 more (its R(j,j) and column norms
- *  against those of R, read together): about 2 host waits a step.  x on P is kept on
- *  the host (in double).  The start scans A and b and forms A' b (3
- *  waits); the end forms x, r = b - A x and w = A' r from A, b and x (1
- *  wait) and only then writes x and w.
+ *  against those of R, read together): about 2 host waits a step.  x on P
+ *  is kept on the host (in double).  The start scans A and b and forms
+ *  A' b (3 waits); the end forms x, r = b - A x and w = A' r from A, b
+ *  and x (1 wait) and only then writes x and w.  That is the thin QR
+ *  form; the Gram form (#QRU_TUNE_NNLS_GRAM; by default taken in double
+ *  where the cost model prices it faster) forms G = A' A once and keeps
+ *  the inverse of the Cholesky factor of G(P, P): a solve is three
+ *  products and one download (m + 2 + |P| numbers, 1 wait), w = A' b -
+ *  G(:, P) z formed on the host, an entering column about 10 more calls
+ *  and no wait, a leaving one 1 more wait; a column whose pivot
+ *  sqrt(G(t,t) - ...) is <= sqrt(n eps) ||A(:, t)||, the resolution of
+ *  G, is set aside as the rank rule's refusal is; its accuracy is that
+ *  of cond(A(:, P))^2 (m^2 + m min(n, m) + min(n, m)^2 more elements in
+ *  the context).
  *
  *  Tolerance: tol_t = tol for every column when tol >= 0 (MATLAB's TolX;
  *  SciPy's nnls takes 0); by default (tol < 0) tol_t = 10 max(n, m) eps
@@ -2101,13 +2122,9 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses (on the scaled columns: a part
  *  outside the span of the active ones below max(n, m) eps ||X(:,t)||
- *  within a factor of 2) is dropped (no step counted; counted in
- *  info->dropped, where scikit-learn warns "Regressors in active set
- *  degenerate"): it neither enters nor bounds a step until a Lasso
- *  column leaves, and where it set a knot the knot keeps the active
- *  columns' correlation (not as scikit-learn, which sets the dropped
- *  column's correlation to 0 and may then break the Lasso's conditions
- *  at the knots after it).  The path ends when alpha <= alpha_min +
+ *  within a factor of 2) is dropped for good (its correlation set to 0,
+ *  no step counted; counted in info->dropped, where scikit-learn warns
+ *  "Regressors in active set degenerate").  The path ends when alpha <= alpha_min +
  *  FLT_EPSILON (absolute; below alpha_min - FLT_EPSILON the last
  *  coefficients are interpolated to alpha_min), after max_iter steps,
  *  when |A| = min(n, m), or (Lasso) when alpha grows (the column that
@@ -2127,8 +2144,7 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  wait).  The start scans X and y and forms X' y (3 waits), the end
  *  writes coefs (1 wait; 1 more for info's residual).  The path is kept
  *  on the host (double) until then.  That is the thin QR form; the Gram
- *  form (#QRU_TUNE_LARS_GRAM; by default taken in double where the cost
- *  model prices it faster) forms G = X' X once and keeps the inverse of
+ *  form (#QRU_TUNE_LARS_GRAM = 2; never by default) forms G = X' X once and keeps the inverse of
  *  the Cholesky factor of G(A, A): a step is three products and one
  *  download (m + 2 + |A| numbers, 1 wait), an entering column 9 more
  *  calls and no wait, a leaving one 2 waits; its pivot rule is

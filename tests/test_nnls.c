@@ -13,8 +13,10 @@
  * (x = A \ b), x = 0 (A'b <= 0), duplicate and graded columns, one column
  * and one row; the lowest index among equal w_j; the iteration cap at
  * every step of a solve (status, feasible x, w and rnorm of that x); the
- * host waits and transfers of a solve; bad arguments, non-finite data and
- * the caller's data left alone. */
+ * host waits, transfers and backend calls of a solve; bad arguments,
+ * non-finite data and the caller's data left alone.  Every case runs in
+ * both forms of the passive set (QRU_TUNE_NNLS_GRAM: the thin QR form,
+ * the Gram form). */
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
@@ -24,6 +26,11 @@
 
 #include "solver_check.h"
 
+/* The form qru_nnls runs (QRU_TUNE_NNLS_GRAM: 1 the thin QR form, 2 the
+ * Gram form): every case runs in both. */
+static int form = 1;
+
+static const char *fname(void) { return form == 2 ? "gram" : "qr"; }
 
 static double nrm(int n, const double *v) { return cblas_dnrm2(n, v, 1); }
 
@@ -545,8 +552,12 @@ static void c_tol(prob *p, int v, unsigned *seed)
     result_free(&r1);
 }
 
-/* what the solve costs in host waits and transfers: per step the
- * download of w and z, plus an added column's rank rule */
+/* what the solve costs in host waits, transfers and backend calls: per
+ * step the download of w and z, plus an added column's rank rule (the
+ * thin QR form) or, in the Gram form, at most 15 calls and 2 waits (an
+ * entering column: W bordered on in 9 calls (10 after a failed pivot),
+ * S set, 3 products and the download; a leaving one: a reflection of W,
+ * 7 calls and the download of its row, then the next solve) */
 static void c_waits(prob *p, int v, unsigned *seed)
 {
     (void)v;
@@ -564,19 +575,41 @@ static void c_waits(prob *p, int v, unsigned *seed)
     ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
     long long waits = s1.host_waits - s0.host_waits;
     long long d2h = s1.bytes_d2h - s0.bytes_d2h;
+    long long calls = s1.calls - s0.calls;
     /* start 3, end 1, a step at most 6 (the new factorisation of the
      * first column may take the vendor QR: 1 more) */
     ck_assert_msg(waits <= 5 + 3LL * info.iterations,
-                  "%s: %lld host waits for %d steps", dname(dt), waits,
-                  info.iterations);
+                  "%s %s: %lld host waits for %d steps", fname(), dname(dt),
+                  waits, info.iterations);
+    ck_assert_msg(info.iterations > info.active,
+                  "%s %s: no column left (%d steps): the case does not "
+                  "count removals", fname(), dname(dt), info.iterations);
+    if (form == 2) {
+        ck_assert_msg(waits <= 6 + 2LL * info.iterations,
+                      "gram %s: %lld host waits for %d steps", dname(dt),
+                      waits, info.iterations);
+        ck_assert_msg(calls <= 30 + 15LL * info.iterations,
+                      "gram %s: %lld calls for %d steps", dname(dt), calls,
+                      info.iterations);
+    }
     /* never more than O(m + |P|) numbers a step: A (n m) stays */
     long long es = (long long)qru_test_elsize(dt);
     ck_assert_msg(d2h <= es * (info.iterations + 2) * 6 * m,
                   "%s: %lld bytes to the host for %d steps", dname(dt), d2h,
                   info.iterations);
-    printf("nnls %s %d x %d: %d steps, %d active, %lld host waits, %lld "
-           "bytes to the host, %lld calls\n", dname(dt), p->n, m,
-           info.iterations, info.active, waits, d2h, s1.calls - s0.calls);
+    /* the cost model's choice (auto) runs one of the forms: in double
+     * the same steps */
+    qru_solver_info info2;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_NNLS_GRAM, 0),
+                     0);
+    ck_assert_int_eq(qru_nnls(ctx, Ad, bd, 0, -1.0, x, NULL, &info2), 0);
+    ck_assert(dt != QRU_DOUBLE || info2.iterations == info.iterations);
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_NNLS_GRAM,
+                                            form),
+                     0);
+    printf("nnls %s %s %d x %d: %d steps, %d active, %lld host waits, %lld "
+           "bytes to the host, %lld calls\n", fname(), dname(dt), p->n, m,
+           info.iterations, info.active, waits, d2h, calls);
     qru_matrix_destroy(Ad);
     qru_matrix_destroy(bd);
     qru_matrix_destroy(x);
@@ -727,17 +760,27 @@ static const solver_case ncases[] = {
     {c_small, 40, 1, 0},          {c_small, 40, 1, 1},
     {c_small, 1, 9, 2},           {c_ties, 12, 12, 0},
     {c_cap, 40, 23, 0},           {c_tol, 70, 30, 0},
-    {c_waits, 300, 60, 0},        {c_bad_args, 20, 8, 0},
+    {c_waits, 100, 200, 0},       {c_bad_args, 20, 8, 0},
     {c_nonfinite, 15, 6, 0},      {c_nonfinite, 15, 6, 1},
 };
 #define NCASES ((int)(sizeof ncases / sizeof ncases[0]))
 
-/* _i: the case (_i / 2) in the element type _i % 2 */
-/* _i: the case (_i / 2) in the element type _i % 2 */
-START_TEST(test_case) { solver_case_run(ncases, _i, 1000u); }
+/* _i: the case (_i / 2) % NCASES in the element type _i % 2, in the thin
+ * QR form, then (_i >= 2 NCASES) in the Gram form */
+START_TEST(test_case)
+{
+    form = _i >= 2 * NCASES ? 2 : 1;
+    int i = _i % (2 * NCASES);
+    if (i % 2 < qru_test_ndtypes(ctx))
+        ck_assert_int_eq(qru_context_set_tuning(ctx,
+                                                qru_test_dtype(ctx, i % 2),
+                                                QRU_TUNE_NNLS_GRAM, form),
+                         0);
+    solver_case_run(ncases, i, 1000u);
+}
 END_TEST
 
 int main(void)
 {
-    return solver_check_main("nnls", test_case, NCASES);
+    return solver_check_main("nnls", test_case, 2 * NCASES);
 }

@@ -976,6 +976,7 @@ const qru_backend_ops qru_cpu_ops = {
                                      .omp_gram = 0,
                                      .omp_gram_mib = 2048,
                                      .lars_gram = 0,
+                                     .nnls_gram = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
@@ -1003,6 +1004,7 @@ const qru_backend_ops qru_cpu_ops = {
                    .omp_gram = 0,
                    .omp_gram_mib = 2048,
                    .lars_gram = 0,
+                   .nnls_gram = 0,
                    /* sweeps of p >= 16 rotations a step accumulated in
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,

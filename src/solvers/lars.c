@@ -18,17 +18,7 @@
  * (the correlations of every column with it).  R(k,k) of the entering
  * column is scikit-learn's Cholesky pivot sqrt(c - v): below 1e-7 (or
  * n eps ||x_t||, where larger: float) the
- * column is degenerate and dropped again, as there.  Not as there, its
- * correlation is kept (scikit-learn sets it to 0): it lies in the span
- * of the active columns, so its correlation follows theirs, and it
- * neither enters nor bounds a step (its bound is 0 / 0) until a Lasso
- * column leaves; where it set the knot (its bound was the step's), no
- * inactive column ties with the active ones there, so the knot keeps
- * their correlation (C - gamma A_A of the step before) and steps with
- * the active set as it is.  scikit-learn's 0 instead bounds later steps
- * by (C + 0) / (A_A + a) and, where the knot was the copy's, takes the
- * next alpha from the columns below the active ones' correlation: the
- * Lasso's conditions fail from there on.
+ * column is degenerate and dropped again, as there.
  *
  * The factorisation is that of X(:, A) D^-1, D = diag(d_j) with d_j the
  * power of 2 nearest ||X(:, j)|| (1 for a zero column): the update's
@@ -53,41 +43,34 @@
  * factor of X_A' X_A) trades the thin form's conditioning for latency:
  * each update of the thin form is a pipeline of dozens of calls with
  * host waits of its own, and a triangular solve with one right-hand side
- * of order |A| is slow on a GPU.  It forms G = X' X once (one GEMM, m^2
- * elements) and keeps, in slots of a kmax x kmax array (slot[i] the
- * slot of the i-th active column; free slots' rows and columns zero),
- *
- *   Gs = G(:, A)      m x kmax, the column of G copied when one enters,
- *   W                 the inverse factor: W W' = G(A, A)^-1 (W = R^-1,
- *                     in slot order, while no column has left),
- *   S                 the signs, set where they change,
- *
- * so that a step is three products and one download:
+ * of order |A| is slow on a GPU.  It holds the active set in the Gram
+ * active set of src/solvers/gram_set.c (shared with qru_nnls; its header
+ * describes it): G = X' X formed once, the active columns in slots of
+ * Gs = G(:, A) and of the inverse factor W (W W' = G(A, A)^-1), S the
+ * signs (set where they change), so that a step is three products and
+ * one download:
  *
  *   w = W (W' S), corr = Gs w, download [corr; d; flag; w]  (1 wait).
  *
- * A column t entering slot q is bordered on in 9 calls and no wait:
- * v = W' G(A, t) (W's row and column q zero), d = sqrt(G(t, t) - v' v)
- * (potrf_panel of order 1: its flag set where G(t, t) - v' v is not
- * positive) and W(:, q) = [-W v; 1] / d (trsm of order 1); d is
- * scikit-learn's pivot, judged by the direction's download: below
+ * A column entering is bordered on in 9 calls and no wait; d, its
+ * pivot, is scikit-learn's, judged by the direction's download: below
  * max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
  * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2) and leaves by
- * zeroing W(:, q).  A column leaving slot q otherwise: W's row q r' is
- * downloaded (1 wait) and a Householder reflection H from the right
- * takes it to a multiple of e_q', after which row and column q of W H
- * are zeroed; since G(A\q, A\q)^-1 = W_-q (I - r r' / r' r) W_-q', what
- * is left is an inverse factor of the smaller Gram matrix (no O(|A|)
- * chain of rotations, no compaction).  Its conditioning is that of G,
- * cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
+ * zeroing W(:, q).  A column leaving otherwise costs a Householder
+ * reflection of W from the right (1 wait).  Its conditioning is that of
+ * G, cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
  * the Cholesky factor, so X is not scaled.
  *
- * The form: the tuning block's lars_gram (auto, off, on).  With auto the
- * Gram form is priced in double only (float's eps squared by G loses
- * the path beyond cond(X_A) ~ 1e3), where its memory is within
- * omp_gram_mib and X' X cannot overflow: each form's start and one step
- * from min(max_iter, kmax) / 2 columns run against the dry-run op table
- * (qru_plan_run), as qru_omp's forms are priced, and the faster runs.
+ * The form: the tuning block's lars_gram (auto, off, on); auto takes the
+ * thin form.  In the Gram form a copy of an active column ties with it
+ * exactly, so it is tried and dropped as degenerate, and scikit-learn's
+ * rule for a dropped column (its correlation set to 0, followed here
+ * because scikit-learn's own tests hold qru's path to it) can then
+ * break the Lasso's conditions, as on scikit-learn's own path; the thin
+ * form's rounding rarely ties such copies.  With on, the Gram form runs
+ * where its memory is within omp_gram_mib and X' X cannot overflow (the
+ * dry-run pricing of qru_gram_choose, as qru_omp's forms are priced,
+ * serves the choice's checks).
  */
 #include <float.h>
 #include <limits.h>
@@ -116,24 +99,14 @@ typedef struct lars_state {
                      enter with (m) */
     double *dsc;  /* dsc[j]: the power of 2 that scales column j (m) */
     int dropped;  /* columns dropped as degenerate */
-    char *dep;    /* dep[j]: column j was dropped as degenerate since A
-                     last shrank: it neither enters nor bounds a step;
-                     its cov is kept up to date (m) */
     double rkk;   /* |R(k,k)| of the last column, as downloaded */
     void *hbuf;   /* staging: max(m + 2 + kmax, m) elements of dt */
     qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
                      CF (m), RR (n) */
     const struct lars_form *form; /* the thin QR or the Gram form */
-    /* the Gram form: gk columns in W, column i (its position in perm) in
-     * slot slot[i] of W; slots < hw have been used; the slot appended
-     * last while W is as it left it (-1: none); the pivot's failure flag
-     * set on the device; smir: the signs on the device, by slot (kmax) */
-    int gk, hw, last, flagged;
-    int *slot;
-    char *sused;  /* kmax */
-    double *smir;
-    qru_ptr gdev; /* G (m x m), Gs (m x kmax), W (kmax x kmax), S, V, T,
-                     H (kmax each), OUT: [corr (m); d; flag; w (kmax)] */
+    /* the Gram form: column i (its position in perm) in slot
+     * g.slot[i]; S the signs */
+    qru_gram_set g;
 } lars_state;
 
 /* A form of the active set: its column operations and its direction. */
@@ -321,201 +294,28 @@ static int lars_direction(lars_state *s)
     return 0;
 }
 
-/* ---- the Gram form ---- */
+/* ---- the Gram form (src/solvers/gram_set.c) ---- */
 
-static size_t lars_gram_elems(int m, int kmax)
-{
-    size_t em = (size_t)m, ek = (size_t)kmax;
-    return em * em + em * ek + ek * ek + 4 * ek + em + 2 + ek;
-}
-
-/* The pointers of the Gram form's allocation. */
-typedef struct lars_gp {
-    qru_ptr G, Gs, W, S, V, T, H, out;
-} lars_gp;
-
-static lars_gp lars_gptrs(const lars_state *s)
-{
-    size_t m = (size_t)s->m, k = (size_t)s->kmax;
-    lars_gp p;
-    p.G = s->gdev;
-    p.Gs = qru_ptr_add(p.G, m * m);
-    p.W = qru_ptr_add(p.Gs, m * k);
-    p.S = qru_ptr_add(p.W, k * k);
-    p.V = qru_ptr_add(p.S, k);
-    p.T = qru_ptr_add(p.V, k);
-    p.H = qru_ptr_add(p.T, k);
-    p.out = qru_ptr_add(p.H, k);
-    return p;
-}
-
-/* The Gram form's start: its memory, G = X' X, Gs, W and S zero, the
- * pivot's flag 0 (no host wait). */
-static int lars_gram_start(lars_state *s)
-{
-    qru_context *ctx = s->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    int m = s->m, k = s->kmax;
-    int st = o->mem_alloc(ctx, lars_gram_elems(m, k) * qru_dtype_size(s->dt),
-                          &s->gdev.h);
-    if (st) {
-        s->gdev.h = NULL;
-        return st;
-    }
-    s->gdev.off = 0;
-    lars_gp p = lars_gptrs(s);
-    QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', m, m, s->n, 1.0, s->X->p,
-                    s->X->ld, s->X->p, s->X->ld, 0.0, p.G, m));
-    /* Gs, W and S are adjacent */
-    QRU_TRY(o->laset(ctx, s->dt, 'A', m + k + 1, k, 0.0, 0.0, p.Gs, m + k + 1));
-    return o->laset(ctx, s->dt, 'A', 1, 1, 0.0, 0.0,
-                    qru_ptr_add(p.out, (size_t)m + 1), 1);
-}
-
-/* Appends column t: slot q (the lowest free), Gs(:, q) = G(:, t),
- * v = W' G(A, t), d = sqrt(G(t, t) - v' v) (potrf_panel of order 1,
- * its failure flag in OUT) and W(:, q) = [-W v; 1] / d (W the inverse
- * factor: W W' = G(A, A)^-1; no host wait).  Judged by the direction's
- * download: never refused here. */
 static int lars_gram_add(lars_state *s, int t)
 {
-    qru_context *ctx = s->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = s->dt;
-    int m = s->m, k = s->kmax, q = 0;
-    while (s->sused[q])
-        ++q;
-    s->sused[q] = 1;
-    s->slot[s->gk++] = q;
-    s->last = q;
-    if (q + 1 > s->hw)
-        s->hw = q + 1;
-    int hw = s->hw;
-    lars_gp p = lars_gptrs(s);
-    qru_ptr D = qru_ptr_add(p.out, (size_t)m),
-            F = qru_ptr_add(p.out, (size_t)m + 1),
-            Wq = qru_ptr_add(p.W, (size_t)q * k);
-    if (s->flagged) {
-        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, F, 1));
-        s->flagged = 0;
-    }
-    QRU_TRY(o->copy(ctx, dt, m, 1, qru_ptr_add(p.G, (size_t)t * m), m,
-                    qru_ptr_add(p.Gs, (size_t)q * m), m));
-    /* v' = G(t, slots) W (W's row and column q are zero) */
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, hw, hw, 1.0,
-                    qru_ptr_add(p.Gs, (size_t)t), m, p.W, k, 0.0, p.V, 1));
-    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_at(p.G, m, t, t), m, D, 1));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, 1, hw, -1.0, p.V, 1, p.V, hw, 1.0,
-                    D, 1));
-    QRU_TRY(o->potrf_panel(ctx, dt, 'U', 1, D, 1, F, 0));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, -1.0, p.W, k, p.V, hw, 0.0,
-                    p.T, hw));
-    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 1.0, 1.0,
-                     qru_ptr_add(p.T, (size_t)q), 1));
-    QRU_TRY(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', hw, 1, 1.0, D, 1, p.T, hw));
-    return o->copy(ctx, dt, hw, 1, p.T, hw, Wq, k);
+    return qru_gram_add(&s->g, t);
 }
 
-/* Removes position i of A: slot q.  The slot appended last (W as it
- * left it) leaves by zeroing its column of W (its row is zero but for
- * the diagonal); any other by a Householder reflection H from the right
- * that takes row q of W to a multiple of e_q' (row q downloaded: one
- * wait), since G(A\q, A\q)^-1 = W_-q (I - r r' / r' r) W_-q' with r
- * W's row q, and then row and column q of W H zeroed. */
 static int lars_gram_remove(lars_state *s, int i)
 {
-    qru_context *ctx = s->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = s->dt;
-    int k = s->kmax, hw = s->hw, q = s->slot[i];
-    lars_gp p = lars_gptrs(s);
-    qru_ptr Wq = qru_ptr_add(p.W, (size_t)q * k);
-    for (int r = i; r + 1 < s->gk; ++r)
-        s->slot[r] = s->slot[r + 1];
-    --s->gk;
-    s->sused[q] = 0;
-    if (q == s->last) {
-        s->last = -1;
-        if (s->flagged) {
-            QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
-                             qru_ptr_add(p.out, (size_t)s->m + 1), 1));
-            s->flagged = 0;
-        }
-        return o->laset(ctx, dt, 'A', hw, 1, 0.0, 0.0, Wq, k);
-    }
-    s->last = -1;
-    QRU_TRY(o->copy(ctx, dt, 1, hw, qru_ptr_add(p.W, (size_t)q), k, p.H, 1));
-    QRU_TRY(o->download(ctx, dt, hw, 1, p.H, hw, s->hbuf, hw));
-    double nrm = 0.0, sc = 0.0;
-    for (int c = 0; c < hw; ++c)
-        sc = fmax(sc, fabs(lars_hget(s, c)));
-    if (sc > 0.0) {
-        for (int c = 0; c < hw; ++c) {
-            double v = lars_hget(s, c) / sc;
-            nrm += v * v;
-        }
-        nrm = sc * sqrt(nrm);
-        double wq = lars_hget(s, q), sigma = copysign(nrm, wq),
-               hq = wq + sigma;
-        /* H = I - h h' / (sigma hq), h = r + sigma e_q */
-        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, hq, hq,
-                         qru_ptr_add(p.H, (size_t)q), 1));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, 1.0, p.W, k, p.H, hw,
-                        0.0, p.T, hw));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, hw, 1, -1.0 / (sigma * hq),
-                        p.T, hw, p.H, 1, 1.0, p.W, k));
-    }
-    QRU_TRY(o->laset(ctx, dt, 'A', 1, hw, 0.0, 0.0, qru_ptr_add(p.W, (size_t)q),
-                     k));
-    return o->laset(ctx, dt, 'A', hw, 1, 0.0, 0.0, Wq, k);
+    return qru_gram_remove(&s->g, i);
 }
 
-/* s->rkk: the pivot d of the last column (0 where potrf_panel failed;
- * one wait). */
 static int lars_gram_rkk(lars_state *s)
 {
-    lars_gp p = lars_gptrs(s);
-    QRU_TRY(s->ctx->ops->download(s->ctx, s->dt, 2, 1,
-                                  qru_ptr_add(p.out, (size_t)s->m), 2,
-                                  s->hbuf, 2));
-    s->flagged = lars_hget(s, 1) != 0.0;
-    s->rkk = s->flagged ? 0.0 : fabs(lars_hget(s, 0));
-    return 0;
+    return qru_gram_pivot(&s->g, &s->rkk);
 }
 
-/* The direction: the signs that changed set in S (by slot), w = W (W' S),
- * corr = G(:, A) w, then [corr; d; flag; w] downloaded (one wait). */
+/* The direction: w = W (W' s), corr = G(:, A) w and the last pivot (one
+ * wait). */
 static int lars_gram_direction(lars_state *s)
 {
-    qru_context *ctx = s->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = s->dt;
-    int m = s->m, k = s->kmax, hw = s->hw;
-    lars_gp p = lars_gptrs(s);
-    qru_ptr Wo = qru_ptr_add(p.out, (size_t)m + 2);
-    for (int i = 0; i < s->gk; ++i) {
-        int q = s->slot[i];
-        if (s->smir[q] != s->sgn[i]) {
-            s->smir[q] = s->sgn[i];
-            QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, s->sgn[i], s->sgn[i],
-                             qru_ptr_add(p.S, (size_t)q), 1));
-        }
-    }
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', hw, 1, hw, 1.0, p.W, k, p.S, hw, 0.0,
-                    p.V, hw));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, 1.0, p.W, k, p.V, hw, 0.0,
-                    Wo, hw));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', m, 1, hw, 1.0, p.Gs, m, Wo, hw, 0.0,
-                    p.out, m));
-    QRU_TRY(o->download(ctx, dt, m + 2 + hw, 1, p.out, m + 2 + hw, s->hbuf,
-                        m + 2 + hw));
-    for (int j = 0; j < m; ++j)
-        s->corr[j] = lars_hget(s, j);
-    s->flagged = lars_hget(s, m + 1) != 0.0;
-    s->rkk = s->flagged ? 0.0 : fabs(lars_hget(s, m));
-    for (int i = 0; i < s->gk; ++i)
-        s->w[i] = lars_hget(s, m + 2 + s->slot[i]);
-    return 0;
+    return qru_gram_solve(&s->g, s->sgn, s->corr, &s->rkk, s->w);
 }
 
 static const lars_form lars_qr_form = {lars_add, lars_remove, lars_rkk,
@@ -589,17 +389,6 @@ static int lars_path_room(lars_path *p, int it, int limit)
     return 0;
 }
 
-/* Column t leaves as degenerate (refused, or its pivot below piv[t]):
- * left out of the path until A shrinks; *hold set where t's correlation
- * set the knot (hit). */
-static void lars_dep(lars_state *s, int t, int hit, int *hold)
-{
-    s->dep[t] = 1;
-    ++s->dropped;
-    if (t == hit)
-        *hold = 1;
-}
-
 /* The path; *nit receives the steps.  Returns 0, 1 (a degenerate
  * direction) or a library status. */
 static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
@@ -610,12 +399,6 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
     const double tiny = (double)FLT_MIN;
     const double dec = s->dt == QRU_DOUBLE ? 1e15 : 1e6;
     int m = s->m, n_iter = 0, drop = 0;
-    /* hit: the column whose correlation set the last knot (-1: none);
-     * hold: that column was dropped as degenerate, so no inactive column
-     * ties with the active ones there and the knot keeps cact, their
-     * correlation after the last step, and takes a step with A as it is */
-    int hit = -1, hold = 0;
-    double cact = 0.0;
     int *idx = malloc(sizeof(int) * (size_t)s->kmax);
     double *tmp = malloc(sizeof(double) * (size_t)s->kmax);
     int st = 0;
@@ -636,21 +419,12 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
         double C = 0.0;
         for (int i = s->na; i < m; ++i) { /* the first largest |cov|
                                               (positive: cov) */
-            if (s->dep[s->perm[i]])
-                continue;
             double a = positive ? s->cov[s->perm[i]]
                                 : fabs(s->cov[s->perm[i]]);
             if (ci < 0 || a > C) {
                 ci = i;
                 C = a;
             }
-        }
-        /* a degenerate column's correlation follows the active ones' (it
-         * is in their span): where it set the knot, or every inactive
-         * column is degenerate, the knot's C is theirs */
-        if (hold || (ci < 0 && s->na < m && n_iter > 0)) {
-            C = cact;
-            drop = 1;
         }
         /* positive: the active columns' correlation is >= the inactive
          * ones' and >= 0, and equals their largest but after a step to
@@ -700,7 +474,8 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                 }
             }
             if (r == 1) { /* refused or degenerate: dropped, as there */
-                lars_dep(s, t, hit, &hold);
+                s->cov[t] = 0.0;
+                ++s->dropped;
                 continue;
             }
             ++s->na;
@@ -713,7 +488,8 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
             --s->na;
             int t = s->perm[s->na];
             QRU_TRY_GOTO(s->form->remove(s, s->na));
-            lars_dep(s, t, hit, &hold);
+            s->cov[t] = 0.0;
+            ++s->dropped;
             continue;
         }
         int k = s->na;
@@ -731,29 +507,18 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
         }
         for (int i = 0; i < k; ++i)
             s->w[i] *= AA;
-        double g = DBL_MAX;
-        hit = -1;
+        double g = DBL_MAX, g2 = DBL_MAX;
         for (int i = k; i < m; ++i) {
             int j = s->perm[i];
             double c = rint(AA * s->corr[j] * dec) / dec;
             s->corr[j] = c;
-            if (s->dep[j]) /* (its bound is rounding: 0 / 0) */
-                continue;
-            double b = lars_min_pos((C - s->cov[j]) / (AA - c + tiny),
-                                    DBL_MAX);
+            g = lars_min_pos((C - s->cov[j]) / (AA - c + tiny), g);
             if (!positive) /* (positive: negative correlations never
                               enter) */
-                b = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), b);
-            if (b < g) {
-                g = b;
-                hit = j;
-            }
+                g2 = lars_min_pos((C + s->cov[j]) / (AA + c + tiny), g2);
         }
-        double gamma = fmin(g, C / AA);
-        if (!(g < C / AA))
-            hit = -1;
+        double gamma = fmin(fmin(g, g2), C / AA);
         drop = 0;
-        hold = 0;
         double zpos = DBL_MAX;
         for (int i = 0; i < k; ++i) {
             tmp[i] = -coef[s->perm[i]] / (s->w[i] + tiny);
@@ -766,13 +531,10 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                     idx[nd++] = i; /* descending */
                     s->sgn[i] = -s->sgn[i];
                 }
-            if (lasso) {
+            if (lasso)
                 gamma = zpos;
-                hit = -1;
-            }
             drop = 1;
         }
-        cact = C - gamma * AA;
         ++n_iter;
         QRU_TRY_GOTO(lars_path_room(p, n_iter, max_iter + 1));
         coef = p->coefs + (size_t)n_iter * m;
@@ -801,8 +563,6 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                 s->perm[s->na] = j;
                 idx[q] = j;
             }
-            /* a column dependent on A may not be on what is left */
-            memset(s->dep, 0, (size_t)m);
             /* the residual of the remaining active set (the dropped
              * coefficients, about 0, left out); corr is free now */
             double *full = s->corr;
@@ -824,61 +584,27 @@ done:
 
 /* ---- the choice of the form ---- */
 
-/* What one priced part of a path runs in a form: the start (k < 0: X' y,
- * the Gram form's G, the first column and its direction) or the step
- * from k columns (their state made first, unpriced: the thin QR form's
- * factorisation of X(:, 0:k)); its seconds into *sec. */
-typedef struct lars_part {
-    const lars_state *s;
-    size_t delems;
-    int gram, k;
-    double *sec;
-} lars_part;
-
+/* What one priced part of a path runs in a form (qru_gram_choose): the
+ * start (k < 0: X' y, the Gram form's G, the first column and its
+ * direction) or the step from k columns. */
 static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
 {
     (void)f;
-    const lars_part *p = arg;
-    qru_matrix X = *p->s->X, y = *p->s->y; /* headers of the dry context */
+    const qru_gram_part *p = arg;
+    const lars_state *s = p->s;
+    qru_matrix X = *s->X, y = *s->y; /* headers of the dry context */
     X.ctx = y.ctx = ctx;
-    lars_state d = *p->s;
+    lars_state d = *s;
     d.ctx = ctx;
     d.X = &X;
     d.y = &y;
-    d.f = NULL;
     d.form = p->gram ? &lars_gram_form : &lars_qr_form;
-    d.gdev.h = NULL;
-    d.gk = d.hw = 0;
-    d.last = -1;
-    d.flagged = 0;
     int k = p->k < 0 ? 0 : p->k;
     for (int i = 0; i <= k; ++i)
         d.sgn[i] = 1.0;
-    double t0 = 0.0;
-    int st = qru_solver_start(ctx, &X, &y, p->delems, &d.dev, d.hbuf, d.cov);
-    if (!st && p->gram)
-        st = lars_gram_start(&d);
-    if (!st && k > 0) {
-        if (p->gram) {
-            for (int i = 0; i < k; ++i) {
-                d.slot[i] = i;
-                d.sused[i] = 1;
-            }
-            d.gk = d.hw = k;
-        } else {
-            qru_matrix A = X;
-            A.cols = k;
-            A.owned = 0;
-            qru_lsq_options opt;
-            qru_lsq_options_init(&opt);
-            opt.q = QRU_Q_THIN;
-            opt.col_capacity = d.kmax;
-            st = qru_lsq_create(ctx, &A, &y, &opt, &d.f);
-            if (!st)
-                st = qru_lsq_set_update_algorithm(d.f, QRU_UPDATE_FAST);
-        }
-        t0 = qru_plan_seconds(ctx->plan);
-    }
+    double t0;
+    int st = qru_gram_part_begin(ctx, p, &X, &y, d.kmax, &d.dev, d.hbuf,
+                                 d.cov, &d.g, &d.f, &t0);
     if (!st) {
         st = d.form->add(&d, k);
         if (st == 1)
@@ -886,56 +612,28 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
     }
     if (!st)
         st = d.form->direction(&d);
-    *p->sec = qru_plan_seconds(ctx->plan) - t0;
-    qru_lsq_destroy(d.f);
-    if (d.dev.h)
-        ctx->ops->mem_free(ctx, d.dev.h);
-    if (d.gdev.h)
-        ctx->ops->mem_free(ctx, d.gdev.h);
-    return st < 0 ? st : 0;
+    return qru_gram_part_end(ctx, p, st, t0, d.dev, &d.g, d.f);
 }
 
-/* The predicted seconds of a path of steps steps in a form: its start and
- * steps - 1 steps priced at the middle one. */
-static int lars_form_seconds(const lars_state *s, size_t delems, int steps,
-                             int gram, double *sec)
-{
-    double t0 = 0.0, ts = 0.0;
-    qru_plan pl;
-    lars_part p = {s, delems, gram, -1, &t0};
-    QRU_TRY(qru_plan_run(s->ctx, NULL, s->dt, lars_part_run, &p, &pl));
-    if (steps > 1) {
-        p.k = steps / 2;
-        p.sec = &ts;
-        QRU_TRY(qru_plan_run(s->ctx, NULL, s->dt, lars_part_run, &p, &pl));
-    }
-    *sec = t0 + (double)(steps - 1) * ts;
-    return 0;
-}
-
-/* s->form := the tuning block's lars_gram; with auto, in double, the
- * faster plan where the Gram form's memory is within omp_gram_mib and
- * X' X cannot overflow (xmax: the largest column norm).  The host state
- * the dry runs touch (slots, signs) is cleared before and after them. */
+/* s->form := the tuning block's lars_gram (qru_gram_choose; auto: priced
+ * on a path of min(max_iter, kmax) steps).  The host state the dry runs
+ * touch (slots, signs) is cleared before and after them. */
 static int lars_choose(lars_state *s, size_t delems, int max_iter,
                        double xmax)
 {
     const qru_tuning *t = qru_ctx_tuning(s->ctx, s->dt);
-    int gram = t->lars_gram == 2;
-    memset(s->sused, 0, (size_t)s->kmax);
-    memset(s->smir, 0, sizeof(double) * (size_t)s->kmax);
+    int gram;
+    qru_gram_reset(&s->g);
     int steps = max_iter < s->kmax ? max_iter : s->kmax;
-    double mib = (double)lars_gram_elems(s->m, s->kmax) *
-                 (double)qru_dtype_size(s->dt) / 1048576.0;
-    if (t->lars_gram == 0 && s->dt == QRU_DOUBLE && steps > 0 &&
-        mib <= (double)t->omp_gram_mib && xmax < 1e150) {
-        double tr, tg;
-        QRU_TRY(lars_form_seconds(s, delems, steps, 0, &tr));
-        QRU_TRY(lars_form_seconds(s, delems, steps, 1, &tg));
-        gram = tg < tr;
-    }
-    memset(s->sused, 0, (size_t)s->kmax);
-    memset(s->smir, 0, sizeof(double) * (size_t)s->kmax);
+    qru_gram_part p = {s, delems, 0, -1, NULL};
+    /* auto takes the thin form: in the Gram form a copy of an active
+     * column ties with it exactly, is tried and dropped, and scikit-learn's
+     * rule for a dropped column (its correlation set to 0) can then break
+     * the Lasso's conditions, as on scikit-learn's own path */
+    int knob = t->lars_gram == 0 ? 1 : t->lars_gram;
+    QRU_TRY(qru_gram_choose(s->ctx, s->dt, knob, s->m, s->kmax, steps, xmax,
+                            lars_part_run, &p, &gram));
+    qru_gram_reset(&s->g);
     s->form = gram ? &lars_gram_form : &lars_qr_form;
     return 0;
 }
@@ -954,11 +652,11 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
     size_t hel = (size_t)m + 2 + (size_t)kmax;
     /* host: piv, cov, corr, dsc (m), sgn, w, smir (kmax), staging, perm
-     * (m), slot (kmax), sused (kmax), dep (m): the ints and chars last,
-     * so that the staging's elements stay aligned */
+     * (m), slot (kmax), sused (kmax): the ints last, so that the
+     * staging's elements stay aligned */
     char *h = malloc(sizeof(double) * (4 * (size_t)m + 3 * (size_t)kmax) +
                      es * hel + sizeof(int) * ((size_t)m + (size_t)kmax) +
-                     (size_t)kmax + (size_t)m);
+                     (size_t)kmax);
     if (!h)
         QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
     lars_state s = {0};
@@ -971,14 +669,11 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.dsc = s.corr + m;
     s.sgn = s.dsc + m;
     s.w = s.sgn + kmax;
-    s.smir = s.w + kmax;
-    s.hbuf = (char *)(s.smir + kmax);
-    s.perm = (int *)(s.hbuf + es * hel);
-    s.slot = s.perm + m;
-    s.sused = (char *)(s.slot + kmax);
-    s.dep = s.sused + kmax;
-    memset(s.dep, 0, (size_t)m);
-    s.last = -1;
+    s.g.smir = s.w + kmax;
+    s.hbuf = (char *)(s.g.smir + kmax);
+    s.perm = (int *)((char *)s.hbuf + es * hel);
+    s.g.slot = s.perm + m;
+    s.g.sused = (char *)(s.g.slot + kmax);
     int st = lars_args(ctx, X, y, lasso, positive, max_iter, alpha_min,
                        alphas, active, coefs, nsteps, s.piv);
     if (st)
@@ -1002,6 +697,12 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.n = n;
     s.m = m;
     s.kmax = kmax;
+    s.g.ctx = ctx;
+    s.g.dt = dt;
+    s.g.m = m;
+    s.g.kmax = kmax;
+    s.g.hbuf = s.hbuf;
+    qru_gram_reset(&s.g);
     for (int j = 0; j < m; ++j)
         s.perm[j] = j;
     p.m = m;
@@ -1021,7 +722,7 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     /* the correlations X' y (and the Gram form's G) */
     QRU_TRY_GOTO(qru_solver_start(ctx, X, y, delems, &s.dev, s.hbuf, s.cov));
     if (s.form == &lars_gram_form)
-        QRU_TRY_GOTO(lars_gram_start(&s));
+        QRU_TRY_GOTO(qru_gram_start(&s.g, X));
     st = lars_run(&s, &p, lasso, positive, max_iter, alpha_min, &nit);
     if (st < 0)
         goto done;
@@ -1064,12 +765,11 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
                       nit);
 done:
     qru_lsq_destroy(s.f);
-    if (s.dev.h || s.gdev.h)
+    if (s.dev.h || s.g.dev.h)
         (void)o->sync(ctx);
     if (s.dev.h)
         o->mem_free(ctx, s.dev.h);
-    if (s.gdev.h)
-        o->mem_free(ctx, s.gdev.h);
+    qru_gram_free(&s.g);
     free(p.alphas);
     free(p.coefs);
     free(h);

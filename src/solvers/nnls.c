@@ -29,12 +29,39 @@
  * input runs longer; the returned x is always feasible.  x and w are
  * formed at the end from A, b and x (r = b - A x, w = A' r) and written
  * to the caller's matrices only then.
+ *
+ * The Gram form trades the thin form's conditioning for latency: each
+ * update of the thin form is a pipeline of dozens of calls with host
+ * waits of its own (the rank rule).  It holds P in the Gram active set
+ * of src/solvers/gram_set.c (shared with qru_lars; its header describes
+ * it): G = A' A formed once, the columns of P in slots of Gs = G(:, P)
+ * and of the inverse factor W (W W' = G(P, P)^-1), S = (A' b)(P) by
+ * slot (set when a column enters it).  A solve is three products and
+ * one download, no pass over A:
+ *
+ *   z = W (W' S), G(:, P) z, download [G(:, P) z; d; flag; z]  (1 wait),
+ *
+ * w = A' b - G(:, P) z formed on the host.  An entering column is
+ * bordered on (9 calls and S set by one, no wait), its pivot d judged by
+ * the next download: d <= sqrt(n eps) ||A(:, t)|| (G resolves d^2 only
+ * to n eps ||A(:, t)||^2) or a failed pivot is the thin form's rank-rule
+ * refusal, the column taken out again (the last slot: one call) and set
+ * aside.  A leaving column costs a Householder reflection of W from the
+ * right (1 wait for its row).  The accuracy is that of cond(A_P)^2.
+ *
+ * The form: the tuning block's nnls_gram (auto, off, on).  With auto the
+ * Gram form is priced in double only, where its memory is within
+ * omp_gram_mib and A' A cannot overflow: each form's start and one step
+ * from min(maxiter, kmax) / 2 columns run against the dry-run op table
+ * (qru_plan_run), a solve taken as min(maxiter, kmax) such steps, and
+ * the faster runs.
  */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "qru_internal.h"
 #include "solver.h"
 
 /* The state of a solve: the host copies (double) and the device buffer. */
@@ -53,8 +80,15 @@ typedef struct nnls_state {
     double *wn;   /* the w computed with the last z (m) */
     double *z;    /* the last z = R \ d (kmax) */
     double *thr;  /* thr[j]: w_j must exceed it for column j to enter (m) */
-    void *hbuf;   /* download / upload staging, m + kmax elements of dt */
+    void *hbuf;   /* download / upload staging, m + 2 + kmax elements of
+                     dt */
     qru_ptr dev;  /* device: W (m), Z (kmax), X (m), Rr (n) */
+    int gram;     /* the Gram form (else the thin QR form) */
+    qru_gram_set g; /* the Gram form: P[i] in slot g.slot[i], S = A'b on P */
+    double *rhs;  /* (A'b)(P[i]) by position (kmax) */
+    double *piv;  /* piv[j]: the smallest Gram pivot column j enters with
+                     (m) */
+    double dlast; /* the Gram pivot of the column appended last */
 } nnls_state;
 
 /* Offsets (elements) of the device buffer's parts. */
@@ -153,9 +187,17 @@ static int nnls_args(qru_context *ctx, const qru_matrix *A,
 }
 
 /* z = R \ d on the current P and w = A' E, both downloaded (one wait):
- * s->z (np) and s->wn (m). */
+ * s->z (np) and s->wn (m).  The Gram form: z = W W' (A'b)(P) and
+ * w = A'b - G(:, P) z, with the pivot of the column appended last (one
+ * wait). */
 static int nnls_solve(nnls_state *s)
 {
+    if (s->gram) {
+        QRU_TRY(qru_gram_solve(&s->g, s->rhs, s->wn, &s->dlast, s->z));
+        for (int j = 0; j < s->m; ++j)
+            s->wn[j] = s->w0[j] - s->wn[j];
+        return 0;
+    }
     qru_context *ctx = s->ctx;
     const qru_backend_ops *o = ctx->ops;
     qru_lsq *f = s->f;
@@ -171,12 +213,16 @@ static int nnls_solve(nnls_state *s)
 }
 
 /* Appends column t of A to P: 0, or 1 when the update's rank rule
- * refuses it (f unchanged), or a library status. */
+ * refuses it (f unchanged), or a library status.  The Gram form borders
+ * W on (no wait); its pivot is judged after the next solve. */
 static int nnls_add(nnls_state *s, int t)
 {
-    int st = qru_solver_add_col(s->ctx, s->A, s->b, t, s->kmax, &s->f);
+    int st = s->gram ? qru_gram_add(&s->g, t)
+                     : qru_solver_add_col(s->ctx, s->A, s->b, t, s->kmax,
+                                          &s->f);
     if (st)
         return st;
+    s->rhs[s->np] = s->w0[t];
     s->P[s->np++] = t;
     s->in[t] = 1;
     return 0;
@@ -186,9 +232,12 @@ static int nnls_add(nnls_state *s, int t)
 static int nnls_remove(nnls_state *s, int i)
 {
     int j = s->P[i];
-    QRU_TRY(qru_solver_remove_col(s->ctx, &s->f, i));
-    for (int k = i; k + 1 < s->np; ++k)
+    QRU_TRY(s->gram ? qru_gram_remove(&s->g, i)
+                    : qru_solver_remove_col(s->ctx, &s->f, i));
+    for (int k = i; k + 1 < s->np; ++k) {
         s->P[k] = s->P[k + 1];
+        s->rhs[k] = s->rhs[k + 1];
+    }
     --s->np;
     s->in[j] = 0;
     s->x[j] = 0.0;
@@ -228,6 +277,12 @@ static int nnls_run(nnls_state *s, int maxiter, int *steps,
         }
         QRU_TRY(st);
         QRU_TRY(nnls_solve(s));
+        if (s->gram && !(s->dlast > s->piv[t])) { /* the Gram pivot rule:
+                                                    dependent on P */
+            QRU_TRY(nnls_remove(s, s->np - 1));
+            s->in[t] = 2;
+            continue;
+        }
         if (!(s->z[s->np - 1] > 0.0)) { /* Lawson and Hanson's safeguard */
             QRU_TRY(nnls_remove(s, s->np - 1));
             s->in[t] = 2;
@@ -282,6 +337,57 @@ static int nnls_run(nnls_state *s, int maxiter, int *steps,
     }
 }
 
+/* ---- the choice of the form ---- */
+
+/* What one priced part of a solve runs in a form (qru_gram_choose): the
+ * start (k < 0: A' b, the Gram form's G, then the first column added and
+ * solved) or a step from k columns. */
+static int nnls_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
+{
+    (void)f;
+    const qru_gram_part *p = arg;
+    const nnls_state *s = p->s;
+    qru_matrix A = *s->A, b = *s->b; /* headers of the dry context */
+    A.ctx = b.ctx = ctx;
+    nnls_state d = *s;
+    d.ctx = ctx;
+    d.A = &A;
+    d.b = &b;
+    d.gram = p->gram;
+    int k = p->k < 0 ? 0 : p->k;
+    /* S as the device's (zero) on the k columns, the entering one's set
+     * (one call, as in a step); w0 is filled after the choice */
+    for (int i = 0; i < k; ++i)
+        d.rhs[i] = 0.0;
+    d.w0[k] = 1.0;
+    d.np = k;
+    double t0;
+    int st = qru_gram_part_begin(ctx, p, &A, &b, d.kmax, &d.dev, d.hbuf,
+                                 d.wn, &d.g, &d.f, &t0);
+    if (!st) {
+        st = nnls_add(&d, k);
+        if (st == 1)
+            st = 0;
+    }
+    if (!st)
+        st = nnls_solve(&d);
+    return qru_gram_part_end(ctx, p, st, t0, d.dev, &d.g, d.f);
+}
+
+/* s->gram := the tuning block's nnls_gram (qru_gram_choose; auto: priced
+ * on a solve of min(maxiter, kmax) steps, each column entering about
+ * once).  The dry runs write the host state (P, in, the Gram slots):
+ * the caller sets it after. */
+static int nnls_choose(nnls_state *s, size_t delems, int maxiter,
+                       double amax)
+{
+    const qru_tuning *t = qru_ctx_tuning(s->ctx, s->dt);
+    int steps = maxiter < s->kmax ? maxiter : s->kmax;
+    qru_gram_part p = {s, delems, 0, -1, NULL};
+    return qru_gram_choose(s->ctx, s->dt, t->nnls_gram, s->m, s->kmax,
+                           steps, amax, nnls_part_run, &p, &s->gram);
+}
+
 /* The outputs from x: X = x, r = b - A X, W = A' r, ||r|| (one wait); then
  * x := X and w := W. */
 static int nnls_finish(nnls_state *s, qru_matrix *x, qru_matrix *w,
@@ -323,9 +429,13 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     size_t es = qru_dtype_size(dt), mk = (size_t)m + (size_t)kmax;
     size_t delems = mk + (size_t)m + (size_t)n; /* W, Z, X, Rr */
     /* the host arrays of nnls_state (the norms of A first: the checks
-     * fill them) */
-    double *h = malloc(sizeof(double) * (5 * (size_t)m + (size_t)kmax) +
-                       es * mk + sizeof(int) * (size_t)kmax + (size_t)m);
+     * fill them): thr, x, w, w0, wn, piv (m), z, rhs, smir (kmax), the
+     * staging (m + 2 + kmax), P, slot (kmax ints), in (m), sused (kmax):
+     * the ints and chars last, so that the staging's elements stay
+     * aligned */
+    double *h = malloc(sizeof(double) * (6 * (size_t)m + 3 * (size_t)kmax) +
+                       es * (mk + 2) + 2 * sizeof(int) * (size_t)kmax +
+                       (size_t)m + (size_t)kmax);
     if (!h)
         QRU_RET(ctx, QRU_HOST_ALLOC_FAILED);
     nnls_state s = {0};
@@ -349,21 +459,41 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     s.w = s.x + m;
     s.w0 = s.w + m;
     s.wn = s.w0 + m;
-    s.z = s.wn + m;
-    s.hbuf = s.z + kmax;
-    s.P = (int *)((char *)s.hbuf + es * mk);
-    s.in = (char *)(s.P + kmax);
-    /* thr_j: tol, or 10 max(n, m) eps ||A(:,j)|| ||b|| (thr holds the
-     * norms of A's columns) */
+    s.piv = s.wn + m;
+    s.z = s.piv + m;
+    s.rhs = s.z + kmax;
+    s.g.smir = s.rhs + kmax;
+    s.hbuf = s.g.smir + kmax;
+    s.P = (int *)((char *)s.hbuf + es * (mk + 2));
+    s.g.slot = s.P + kmax;
+    s.in = (char *)(s.g.slot + kmax);
+    s.g.sused = s.in + m;
+    s.g.ctx = ctx;
+    s.g.dt = dt;
+    s.g.m = m;
+    s.g.kmax = kmax;
+    s.g.hbuf = s.hbuf;
+    /* thr_j: tol, or 10 max(n, m) eps ||A(:,j)|| ||b||; the Gram pivot
+     * rule: d_j^2 = G(j, j) - v' v is resolved to n eps ||A(:,j)||^2
+     * (thr holds the norms of A's columns) */
     double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
-    double c = 10.0 * (double)(n > m ? n : m) * eps * bnorm;
+    double c = 10.0 * (double)(n > m ? n : m) * eps * bnorm, amax = 0.0;
     for (int j = 0; j < m; ++j) {
+        amax = fmax(amax, s.thr[j]);
+        s.piv[j] = sqrt((double)n * eps) * s.thr[j];
         s.thr[j] = tol >= 0.0 ? tol : c * s.thr[j];
+    }
+    QRU_TRY_GOTO(nnls_choose(&s, delems, maxiter, amax));
+    /* (the dry runs wrote the host state) */
+    qru_gram_reset(&s.g);
+    for (int j = 0; j < m; ++j) {
         s.x[j] = 0.0;
         s.in[j] = 0;
     }
     /* x = 0: w = A' b */
     QRU_TRY_GOTO(qru_solver_start(ctx, A, b, delems, &s.dev, s.hbuf, s.w0));
+    if (s.gram)
+        QRU_TRY_GOTO(qru_gram_start(&s.g, A));
     for (int j = 0; j < m; ++j)
         s.w[j] = s.w0[j];
     QRU_TRY_GOTO(nnls_run(&s, maxiter, &steps, &capped));
@@ -375,10 +505,11 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
                                "active)", maxiter, s.np);
 done:
     qru_lsq_destroy(s.f);
-    if (s.dev.h) {
+    if (s.dev.h || s.g.dev.h)
         (void)o->sync(ctx);
+    if (s.dev.h)
         o->mem_free(ctx, s.dev.h);
-    }
+    qru_gram_free(&s.g);
     free(h);
     QRU_RET(ctx, st);
 }

@@ -112,4 +112,91 @@ static inline int qru_solver_remove_col(qru_context *ctx, qru_lsq **f, int i)
                                      NULL, NULL, 0, NULL, -1});
 }
 
+/* The Gram active set of the solvers' Gram forms (src/solvers/gram_set.c,
+ * whose header describes it): G = X' X, the active columns in slots of
+ * Gs = G(:, A) and of the inverse factor W (W W' = G(A, A)^-1), the
+ * right-hand side S by slot.  The caller sets ctx, dt, m, kmax and the
+ * host arrays (slot: kmax ints, sused: kmax chars, smir: kmax doubles,
+ * hbuf: staging of m + 2 + kmax elements of dt), then qru_gram_reset. */
+typedef struct qru_gram_set {
+    qru_context *ctx;
+    qru_dtype dt;
+    int m, kmax;
+    int gk;       /* active columns */
+    int hw;       /* slots < hw have been used */
+    int last;     /* the slot appended last while W is as it left it, or
+                     -1 */
+    int flagged;  /* the pivot's failure flag is set on the device */
+    int *slot;    /* slot[i]: the slot of the i-th active column */
+    char *sused;  /* sused[q]: slot q holds a column */
+    double *smir; /* the device's S, by slot */
+    void *hbuf;
+    qru_ptr dev;  /* G (m x m), Gs (m x kmax), W (kmax x kmax), S, V, T, H
+                     (kmax each), OUT: [corr (m); d; flag; z (kmax)] */
+} qru_gram_set;
+
+/* The elements of the device memory of a Gram set of m columns and
+ * kmax slots. */
+size_t qru_gram_elems(int m, int kmax);
+/* The host state emptied (no column, S mirrored as zero). */
+void qru_gram_reset(qru_gram_set *g);
+/* Its memory, G = X' X, Gs, W and S zero, the pivot's flag 0 (no host
+ * wait; no memory held where the allocation fails). */
+int qru_gram_start(qru_gram_set *g, const qru_matrix *X);
+void qru_gram_free(qru_gram_set *g);
+/* Appends column t as the g->gk-th active column: its slot the lowest
+ * free one, W bordered (9 calls, no wait); its pivot comes with the next
+ * solve or qru_gram_pivot. */
+int qru_gram_add(qru_gram_set *g, int t);
+/* Removes the i-th active column (the one appended last: no wait; any
+ * other: a reflection of W, one wait). */
+int qru_gram_remove(qru_gram_set *g, int i);
+/* *d: the pivot of the column appended last (0 where it failed; one
+ * wait). */
+int qru_gram_pivot(qru_gram_set *g, double *d);
+/* S := rhs (by active position, set where it changed), z = W (W' S),
+ * corr = G(:, A) z: corr (m), the last pivot *d and z (g->gk, by active
+ * position) downloaded in one wait. */
+int qru_gram_solve(qru_gram_set *g, const double *rhs, double *corr,
+                   double *d, double *z);
+/* The dry runs' state of k active columns in slots 0 .. k-1 (W as it
+ * was allocated: the plan prices the calls, not the numbers). */
+void qru_gram_fill(qru_gram_set *g, int k);
+
+/* The choice of a solver's form (the thin QR or the Gram form) by the
+ * dry-run plans (qru_plan_run) of its parts: the start (k < 0: A' b, the
+ * Gram form's G, then the solver's first column and solve) and a step
+ * from k columns, whose state is made first, unpriced (the Gram slots,
+ * or the thin factorisation of A(:, 0:k)).  s is the solver's state,
+ * delems its device workspace (qru_solver_start). */
+typedef struct qru_gram_part {
+    const void *s;
+    size_t delems;
+    int gram, k;
+    double *sec; /* receives the part's seconds */
+} qru_gram_part;
+
+/* A part's state on the dry context ctx (A, b: headers of it): the
+ * start's workspace at *dev (A' b into scratch, m doubles, through
+ * hbuf), the Gram form's start in g (its host arrays those of the
+ * solver), and for k > 0 the k columns (the thin form's in *f); *t0 the
+ * seconds so far (what the step is priced from). */
+int qru_gram_part_begin(qru_context *ctx, const qru_gram_part *p,
+                        const qru_matrix *A, const qru_matrix *b, int kmax,
+                        qru_ptr *dev, void *hbuf, double *scratch,
+                        qru_gram_set *g, qru_lsq **f, double *t0);
+/* *p->sec := the part's seconds from t0, its state freed; returns st
+ * where it is a library status (< 0), else 0. */
+int qru_gram_part_end(qru_context *ctx, const qru_gram_part *p, int st,
+                      double t0, qru_ptr dev, qru_gram_set *g, qru_lsq *f);
+/* *gram := the form a solver of m columns and kmax slots runs with the
+ * tuning value knob (0 auto, 1 the thin QR form, 2 the Gram form): with
+ * auto, in double, where the Gram form's memory is within omp_gram_mib
+ * and A' A cannot overflow (amax: the largest column norm), the faster
+ * of the two plans (fn run on p: the start and steps - 1 steps at the
+ * middle one).  The dry runs write the solver's host state. */
+int qru_gram_choose(qru_context *ctx, qru_dtype dt, int knob, int m,
+                    int kmax, int steps, double amax, qru_plan_fn fn,
+                    qru_gram_part *p, int *gram);
+
 #endif
