@@ -422,9 +422,9 @@ typedef enum qru_tuning_param {
     QRU_TUNE_OMP_GRAM,
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
-     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_lars()'s and
-     *  qru_nnls()'s Gram forms under #QRU_TUNE_LARS_GRAM and
-     *  #QRU_TUNE_NNLS_GRAM auto. */
+     *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_nnls()'s Gram form
+     *  under #QRU_TUNE_NNLS_GRAM auto and qru_lars()'s under
+     *  #QRU_TUNE_LARS_GRAM on. */
     QRU_TUNE_OMP_GRAM_MIB,
     /** qru_lars()'s active set: 0 (auto) and 1 the thin QR form; 2 the
      *  Gram form (QRU_LARS_GRAM=auto|off|on).  The cost model does not

@@ -65,14 +65,14 @@
      * always the residual form, always the Gram form */ \
     X(omp_gram, OMP_GRAM, "QRU_OMP_GRAM", 0, 2, "auto|off|on") \
     /* the most MiB of the context's memory a Gram form may take (qru_omp \
-     * with omp_gram auto, qru_lars with lars_gram auto, qru_nnls with \
-     * nnls_gram auto); 0: never by \
+     * with omp_gram auto, qru_nnls with nnls_gram auto, qru_lars with \
+     * lars_gram on); 0: never by \
      * choice */ \
     X(omp_gram_mib, OMP_GRAM_MIB, "QRU_OMP_GRAM_MIB", 0, 1 << 30, NULL) \
-    /* qru_lars's active set: the thin QR form or the Gram form \
-     * (src/solvers/lars.c), whichever the cost model prices faster (the \
-     * Gram form in double only), always the thin QR form, always the \
-     * Gram form */ \
+    /* qru_lars's active set (src/solvers/lars.c): auto and off the thin \
+     * QR form (the cost model does not take the Gram form: its exact ties \
+     * between duplicate columns and scikit-learn's rule for a dropped \
+     * column can break the Lasso's conditions), on the Gram form */ \
     X(lars_gram, LARS_GRAM, "QRU_LARS_GRAM", 0, 2, "auto|off|on") \
     /* qru_nnls's passive set: the thin QR form or the Gram form \
      * (src/solvers/nnls.c), whichever the cost model prices faster (the \
