@@ -43,8 +43,33 @@ classdef qru_lsq < handle
 %   fails leaves F as it was.  The factorization is freed by delete(F),
 %   and when the last reference to F is cleared.
 %
+%   Pages: F = qru_lsq(A, b) with A n x m x P and b n x r x P holds the P
+%   problems A(:,:,i), b(:,:,i) (as pagemtimes; F.pages = P), updated and
+%   solved in one batched call each, in the form 'none' (the default) or
+%   'thin' (n >= m); n may be below m in the form 'none' until rows are
+%   added.  Of the calls above they take
+%     F.add_rows(j, U, e)    U p x m x P, e p x r x P (0 if omitted): the
+%                            rows go after each page's last row, j = n + 1
+%                            ('thin'), or anywhere ('none' keeps no order)
+%     info = F.remove_rows(j, p)   ('thin') a page whose A would lose rank
+%                            refuses the removal and keeps its rows (info(i)
+%                            > 0, P x 1); without info that raises
+%                            qru:numerical after the other pages lost them
+%     [x, res, info] = F.solve()   x m x r x P, res 1 x r x P; info P x 1:
+%                            0, or the first column where the page loses
+%                            rank (its page of x is NaN); without info a
+%                            rank-deficient page raises qru:numerical
+%     [Q, R, d] = F.factors()  Q n x m x P ('thin'; 'none': Q = []), R
+%                            m x m x P, d m x r x P
+%     E = F.residuals()      E n x r x P ('thin')
+%     [n, m, P] = F.size()   n the most rows of a page; rows(F) P x 1,
+%                            each page's rows (they differ only after a
+%                            removal some pages refused; a page's rows
+%                            below its count are zero in Q and E)
+%   and the other calls raise qru:lsq:pages.
+%
 %   Errors: qru:lsq:<kind> for the arguments the class checks (q, option,
-%   backend, data, form, nargin), qru:usage for the sizes and indices the
+%   backend, data, form, pages, nargin), qru:usage for the sizes and indices the
 %   MEX file checks, qru:numerical when rank is lost (e.g. a dependent
 %   column added), qru:badArgument and qru:library from the library.
 %
@@ -63,6 +88,7 @@ classdef qru_lsq < handle
   properties (SetAccess = private)
     backend = ''   % the backend the factorization lives on
     q = ''         % what it holds: 'full', 'thin' or 'none'
+    pages = []     % P for the pages of A n x m x P, [] for one problem
   end
   properties (Hidden, SetAccess = private)
     h = []         % the MEX handle
@@ -72,13 +98,18 @@ classdef qru_lsq < handle
       if nargin < 2
         error('qru:lsq:nargin', 'qru_lsq: needs A and b (got %d arguments)', nargin);
       end
-      [q, backend] = qru_lsq_args('qru_lsq', varargin);
+      pages = ndims(A) > 2 || ndims(b) > 2;
+      [q, backend] = qru_lsq_args('qru_lsq', varargin, pages);
       F.h = qru_mex('lsq_new', A, b, q, backend);
       F.q = q;
       F.backend = qru_backend(backend);
+      if pages
+        F.pages = size(A, 3);
+      end
     end
     function add_cols(F, j, U, A, b)
       %ADD_COLS  F.add_cols(j, U) or F.add_cols(j, U, A, b): A = [A(:,1:j-1) U A(:,j:end)]
+      need_one(F, 'qru_lsq.add_cols');
       if nargin == 5
         qru_mex('lsq_update', F.h, 'addcols', j, U, A, b);
       elseif nargin == 3
@@ -90,6 +121,7 @@ classdef qru_lsq < handle
     end
     function remove_cols(F, j, p)
       %REMOVE_COLS  F.remove_cols(j, p): A(:, j:j+p-1) = []
+      need_one(F, 'qru_lsq.remove_cols');
       qru_mex('lsq_update', F.h, 'removecols', j, p);
     end
     function add_rows(F, j, U, e)
@@ -100,8 +132,24 @@ classdef qru_lsq < handle
         qru_mex('lsq_update', F.h, 'addrows', j, U, e);
       end
     end
-    function remove_rows(F, j, p, U, e)
+    function info = remove_rows(F, j, p, U, e)
       %REMOVE_ROWS  F.remove_rows(j, p) or F.remove_rows(j, p, U, e): A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
+      %   Pages ('thin'): info = F.remove_rows(j, p), info(i) > 0 where page
+      %   i refused the removal (rank) and kept its rows.
+      info = 0;
+      if ~isempty(F.pages)
+        need_form(F, 'qru_lsq.remove_rows', {'thin'}, ...
+                  'over pages rows are removed from the thin form (the Q-less pages keep no Q)');
+        if nargin ~= 3
+          error('qru:lsq:nargin', 'qru_lsq.remove_rows: over pages info = F.remove_rows(j, p)');
+        end
+        if nargout >= 1
+          info = qru_mex('lsq_update', F.h, 'removerows', j, p);
+        else
+          qru_mex('lsq_update', F.h, 'removerows', j, p);
+        end
+        return;
+      end
       if nargin == 5
         qru_mex('lsq_update', F.h, 'removerows', j, p, U, e);
       elseif nargin == 3
@@ -114,16 +162,25 @@ classdef qru_lsq < handle
     end
     function modify(F, U, V)
       %MODIFY  F.modify(U, V): A = A + U*V' (forms 'full' and 'thin')
+      need_one(F, 'qru_lsq.modify');
       need_form(F, 'qru_lsq.modify', {'full', 'thin'}, 'A + U*V'' needs Q');
       qru_mex('lsq_update', F.h, 'modify', U, V);
     end
     function shift_cols(F, i, j)
       %SHIFT_COLS  F.shift_cols(i, j): A = A(:, p), column i moved to position j
+      need_one(F, 'qru_lsq.shift_cols');
       qru_mex('lsq_update', F.h, 'shiftcols', i, j);
     end
-    function [x, res] = solve(F)
+    function [x, res, info] = solve(F)
       %SOLVE  [x, res] = F.solve(): x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
-      if nargout >= 2
+      %   Pages: x m x r x P, res 1 x r x P, and [x, res, info] = F.solve()
+      %   returns info P x 1 (0, or the first column where the page loses
+      %   rank; its page of x is NaN) instead of raising qru:numerical.
+      %   One problem: info = 0 (a rank-deficient A raises qru:numerical).
+      info = 0;
+      if nargout >= 3 && ~isempty(F.pages)
+        [x, res, info] = qru_mex('lsq_solve_h', F.h);
+      elseif nargout >= 2
         [x, res] = qru_mex('lsq_solve_h', F.h);
       else
         x = qru_mex('lsq_solve_h', F.h);
@@ -144,6 +201,7 @@ classdef qru_lsq < handle
       %   The accuracy estimate of the last row removal in the forms 'thin'
       %   and 'none' (c >= 1; large: the removed rows carried much of A);
       %   0 if no rows have been removed in these forms.
+      need_one(F, 'qru_lsq.downdate_condition');
       c = qru_mex('lsq_query', F.h, 'downdate');
     end
     function est = error_estimate(F)
@@ -152,13 +210,18 @@ classdef qru_lsq < handle
       %   have accumulated in x = F.solve() (form 'none'), estimated from
       %   the Gram matrix A'*A and A'*b it keeps; refactorize when it
       %   exceeds the accuracy the application needs.
+      need_one(F, 'qru_lsq.error_estimate');
       need_form(F, 'qru_lsq.error_estimate', {'none'}, ...
                 'it is the Q-less form''s estimate (the others keep Q orthogonal)');
       est = qru_mex('lsq_query', F.h, 'estimate');
     end
-    function [n, m] = size(F)
-      %SIZE  [n, m] = F.size(): [n, m] = size(A)
-      [n, m] = qru_mex('lsq_size', F.h);
+    function [n, m, P] = size(F)
+      %SIZE  [n, m] = F.size(): [n, m] = size(A); [n, m, P] = F.size() over pages
+      [n, m, P] = qru_mex('lsq_size', F.h);
+    end
+    function n = rows(F)
+      %ROWS  n = rows(F): the rows of A; over pages P x 1, each page's rows
+      [~, ~, ~, n] = qru_mex('lsq_size', F.h);
     end
     function delete(F)
       if ~isempty(F.h)
@@ -168,6 +231,13 @@ classdef qru_lsq < handle
     end
   end
   methods (Access = private)
+    function need_one(F, fn)
+      if ~isempty(F.pages)
+        error('qru:lsq:pages', ['%s: F holds %d pages, and over pages the calls are ' ...
+              'add_rows, remove_rows (''thin''), solve, factors, residuals, size and rows'], ...
+              fn, F.pages);
+      end
+    end
     function need_form(F, fn, forms, why)
       if ~any(strcmp(F.q, forms))
         error('qru:lsq:form', '%s: F holds the form ''%s'', but %s needs %s: %s', ...

@@ -27,7 +27,14 @@
  *                                                         -> c | 'estimate'
  *                                                         -> est
  *   qru_mex('lsq_solve_h', h)                           -> x, res
- *   qru_mex('lsq_size', h)                              -> n, m
+ *   qru_mex('lsq_size', h)                              -> n, m, P, rows
+ *     (pages: A n x m x P and b n x r x P make a qru_lsq_batch, in the
+ *     form 'none' (default) or 'thin'; its updates are 'addrows' j U [e]
+ *     (the rows appended to every page; any j in the Q-less form) and
+ *     'removerows' j p (thin) -> info P x 1; lsq_solve and lsq_solve_h
+ *     give X m x r x P, res 1 x r x P and info P x 1; lsq_get the pages
+ *     of Q (thin), R and d; lsq_query 'residuals' (thin); lsq_size the
+ *     most rows, m, P and the rows of each page)
  *   qru_mex('gp_new', x, y, [ell sf2 sn2 capacity nb] [, backend])
  *                                                       -> handle (uint64)
  *   qru_mex('gp', h, what, ...)                         what: 'insert' j x y
@@ -51,7 +58,11 @@
  *     (R n x n x P and X n x k x P: the P pages at once,
  *     qru_chol_update_batch; info P x 1, failed pages of R1 = R's)
  *   qru_mex('cholinsert', R, j, X [, backend])          -> R1, info
- *   qru_mex('choldelete', R, j, p [, backend])          -> R1
+ *   qru_mex('choldelete', R, j, p [, backend])          -> R1 [, info]
+ *     (pages: R n x n x P, X (n+p) x p x P, one j for all: one call of
+ *     qru_chol_insert_batch / qru_chol_delete_batch; info P x 1, a
+ *     failed page of R1 holds R's page in the new order, zeros in the
+ *     rows and columns inserted)
  *   qru_mex('cholshift', R, i, j [, backend])           -> R1
  *   qru_mex('nnls', C, d, maxiter, tol [, backend])     -> x, w, rnorm,
  *                                                         iterations,
@@ -93,6 +104,7 @@ static int n_tmp;
 static void *tmp_host[MAX_TMP]; /* host arrays (mxMalloc) */
 static int n_host;
 static qru_lsq *tmp_lsq; /* a factorisation built for one call */
+static qru_lsq_batch *tmp_lsqb; /* a batch of them built for one call */
 
 static void release_tmp(void)
 {
@@ -104,6 +116,8 @@ static void release_tmp(void)
     n_host = 0;
     qru_lsq_destroy(tmp_lsq);
     tmp_lsq = NULL;
+    qru_lsq_batch_destroy(tmp_lsqb);
+    tmp_lsqb = NULL;
 }
 
 static void fail(const char *id, const char *fmt, ...)
@@ -142,8 +156,9 @@ static qru_context *contexts[4]; /* indexed by qru_backend */
 #define MAX_HANDLES 256
 static struct {
     uint64_t id;
-    qru_lsq *f; /* a least-squares factorisation (qru_lsq.m), or */
-    qru_gp *g;  /* a Gaussian process (qru_gp.m) */
+    qru_lsq *f;         /* a least-squares factorisation (qru_lsq.m), */
+    qru_lsq_batch *fb;  /* one over pages (qru_lsq.m with 3-D A), or */
+    qru_gp *g;          /* a Gaussian process (qru_gp.m) */
     qru_context *ctx;
     qru_dtype dt;
 } handles[MAX_HANDLES];
@@ -152,8 +167,10 @@ static uint64_t next_handle = 1;
 static void free_handle(int i)
 {
     qru_lsq_destroy(handles[i].f);
+    qru_lsq_batch_destroy(handles[i].fb);
     qru_gp_destroy(handles[i].g);
     handles[i].f = NULL;
+    handles[i].fb = NULL;
     handles[i].g = NULL;
     handles[i].id = 0;
 }
@@ -263,6 +280,42 @@ static qru_dtype dtype_of(const mxArray *const *as, int n)
     return QRU_DOUBLE;
 }
 
+static int has_dtype(const mxArray *a, qru_dtype dt)
+{
+    return dt == QRU_FLOAT ? mxIsSingle(a) : mxIsDouble(a);
+}
+
+/* bytes of host memory, freed with the call's temporaries */
+static void *host_bytes(size_t bytes)
+{
+    if (n_host == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    void *v = mxMalloc(bytes > 0 ? bytes : 1);
+    tmp_host[n_host++] = v;
+    return v;
+}
+
+/* The elements of the numeric array a (single or double) in type dt: a's
+ * own memory when a has type dt, else a converted copy (a temporary). */
+static const void *host_data(const mxArray *a, qru_dtype dt)
+{
+    if (has_dtype(a, dt))
+        return mxGetData(a);
+    size_t n = mxGetNumberOfElements(a);
+    if (dt == QRU_FLOAT) {
+        float *t = host_bytes(n * sizeof *t);
+        const double *s = mxGetData(a);
+        for (size_t i = 0; i < n; ++i)
+            t[i] = (float)s[i];
+        return t;
+    }
+    double *t = host_bytes(n * sizeof *t);
+    const float *s = mxGetData(a);
+    for (size_t i = 0; i < n; ++i)
+        t[i] = s[i];
+    return t;
+}
+
 static qru_matrix *new_matrix(qru_context *ctx, qru_dtype dt, int rows,
                               int cols)
 {
@@ -281,26 +334,7 @@ static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
     qru_matrix *M = new_matrix(ctx, dt, rows, cols);
     if (rows == 0 || cols == 0)
         return M;
-    size_t n = (size_t)rows * (size_t)cols;
-    const void *src = mxGetData(a);
-    void *conv = NULL;
-    if (dt == QRU_FLOAT && mxIsDouble(a)) {
-        float *t = mxMalloc(n * sizeof *t);
-        const double *s = src;
-        for (size_t i = 0; i < n; ++i)
-            t[i] = (float)s[i];
-        conv = t;
-    } else if (dt == QRU_DOUBLE && mxIsSingle(a)) {
-        double *t = mxMalloc(n * sizeof *t);
-        const float *s = src;
-        for (size_t i = 0; i < n; ++i)
-            t[i] = s[i];
-        conv = t;
-    }
-    int st = qru_matrix_upload(M, conv ? conv : src, rows);
-    if (conv)
-        mxFree(conv);
-    check(st, "qru_matrix_upload");
+    check(qru_matrix_upload(M, host_data(a, dt), rows), "qru_matrix_upload");
     return M;
 }
 
@@ -377,9 +411,109 @@ static int host_context(const qru_context *ctx)
     return qru_context_backend(ctx) == QRU_BACKEND_CPU;
 }
 
-static int has_dtype(const mxArray *a, qru_dtype dt)
+/* ---- pages: arrays rows x cols x P, as batches of the library --------- */
+
+/* The sizes of a, a real full array of pages (at most 3 dimensions). */
+static void page_dims(const mxArray *a, const char *name, int *rows,
+                      int *cols, int *pages)
 {
-    return dt == QRU_FLOAT ? mxIsSingle(a) : mxIsDouble(a);
+    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
+        mxGetNumberOfDimensions(a) > 3)
+        fail("qru:usage", "%s must be a real full single or double array of "
+                          "pages (at most 3 dimensions)", name);
+    const mwSize *d = mxGetDimensions(a);
+    size_t p = mxGetNumberOfDimensions(a) > 2 ? d[2] : 1;
+    if (d[0] > (size_t)INT32_MAX || d[1] > (size_t)INT32_MAX ||
+        p > (size_t)INT32_MAX)
+        fail("qru:usage", "%s is too large", name);
+    *rows = (int)d[0];
+    *cols = (int)d[1];
+    *pages = (int)p;
+}
+
+/* A new rows x cols x pages array of zeros of type dt. */
+static mxArray *new_pages(qru_dtype dt, int rows, int cols, int pages)
+{
+    mwSize dims[3] = {(mwSize)rows, (mwSize)cols, (mwSize)pages};
+    return mxCreateNumericArray(3, dims,
+                                dt == QRU_FLOAT ? mxSINGLE_CLASS
+                                                : mxDOUBLE_CLASS,
+                                mxREAL);
+}
+
+/* A batch of ctx in type dt holding a copy of the pages of a (rows x cols
+ * x pages; converted when a has another type). */
+static qru_matrix *upload_pages(qru_context *ctx, qru_dtype dt, int rows,
+                                int cols, int pages, const mxArray *a)
+{
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    qru_matrix *M = NULL;
+    check(qru_matrix_create_batch(ctx, dt, rows, cols, 0, pages, 0, &M),
+          "qru_matrix_create_batch");
+    tmp_mat[n_tmp++] = M;
+    if ((size_t)rows * cols * pages > 0)
+        check(qru_matrix_upload(M, host_data(a, dt), rows),
+              "qru_matrix_upload");
+    return M;
+}
+
+/* The pages of a as a batch of ctx in type dt.  On a host context, when
+ * a has type dt (always for a result array, *copied then 0), a's own
+ * memory: the library reads an input there and writes a result there;
+ * else a copy (*copied = 1: the caller downloads a result into a).
+ * copied NULL: an input, which the library only reads. */
+static qru_matrix *pages_of(qru_context *ctx, qru_dtype dt, int rows,
+                            int cols, int pages, const mxArray *a,
+                            int *copied)
+{
+    if (copied)
+        *copied = 1;
+    if (!host_context(ctx) || !has_dtype(a, dt) ||
+        (size_t)rows * cols * pages == 0)
+        return upload_pages(ctx, dt, rows, cols, pages, a);
+    if (n_tmp == MAX_TMP)
+        fail("qru:library", "qru_mex: too many temporaries");
+    qru_matrix *M = NULL;
+    check(qru_matrix_wrap_batch(ctx, dt, rows, cols, mxGetData(a), rows,
+                                pages, 0, &M),
+          "qru_matrix_wrap_batch");
+    tmp_mat[n_tmp++] = M;
+    if (copied)
+        *copied = 0;
+    return M;
+}
+
+/* Copies the batch M back into the array a of its pages (when pages_of
+ * copied it); on failure a is destroyed and the error raised. */
+static void pages_back(const qru_matrix *M, mxArray *a, int copied)
+{
+    int rows = qru_matrix_rows(M);
+    if (!copied || mxGetNumberOfElements(a) == 0)
+        return;
+    int st = qru_matrix_download(M, mxGetData(a), rows);
+    if (st) {
+        mxDestroyArray(a);
+        check(st, "qru_matrix_download");
+    }
+}
+
+/* A new P x 1 double array of the ints v. */
+static mxArray *int_column(const int *v, int n)
+{
+    mxArray *a = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+    for (int i = 0; i < n; ++i)
+        mxGetPr(a)[i] = v[i];
+    return a;
+}
+
+/* The first index i (0-based) of the n ints v with v[i] != 0, or -1. */
+static int first_nonzero(const int *v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (v[i])
+            return i;
+    return -1;
 }
 
 /* The numeric array a as a matrix of ctx in type dt that the library only
@@ -540,6 +674,235 @@ static qru_lsq *lsq_from_data(qru_context *ctx, int nrhs,
     return f;
 }
 
+/* ---- least squares over pages (qru_lsq_batch) ------------------------------ */
+
+/* 1 if A = prhs[0] or b = prhs[1] has pages (more than 2 dimensions). */
+static int lsq_pages(const mxArray *prhs[])
+{
+    return mxGetNumberOfDimensions(prhs[0]) > 2 ||
+           mxGetNumberOfDimensions(prhs[1]) > 2;
+}
+
+/* A batch of the pages of A = prhs[0] (n x m x P, P >= min_pages) and
+ * b = prhs[1] (n x r x P) in the form prhs[2] (nrhs 3: 'thin' or 'none')
+ * or Q-less (nrhs 2); *dt receives its element type. */
+static qru_lsq_batch *lsqb_from_data(qru_context *ctx, int nrhs,
+                                     const mxArray *prhs[], int min_pages,
+                                     qru_dtype *dt)
+{
+    int n, m, pages, nb, r, pb;
+    page_dims(prhs[0], "A", &n, &m, &pages);
+    page_dims(prhs[1], "b", &nb, &r, &pb);
+    if (nb != n || pb != pages || m < 1 || r < 1)
+        fail("qru:usage", "pages: A must be n x m x P and b n x r x P with "
+                          "m, r >= 1 (A is %d x %d x %d, b %d x %d x %d)",
+             n, m, pages, nb, r, pb);
+    if (pages < min_pages)
+        fail("qru:usage", "pages: an object needs P >= 1 pages");
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = nrhs == 3 ? get_form(prhs[2]) : QRU_Q_NONE;
+    if (opt.q == QRU_Q_FULL)
+        fail("qru:usage", "pages are held in the form 'thin' or 'none', "
+                          "not 'full'");
+    if (opt.q == QRU_Q_THIN && n < m)
+        fail("qru:usage", "the thin form needs n >= m (A's pages are %d x %d)",
+             n, m);
+    *dt = dtype_of(prhs, 2);
+    qru_matrix *A = pages_of(ctx, *dt, n, m, pages, prhs[0], NULL);
+    qru_matrix *B = pages_of(ctx, *dt, n, r, pages, prhs[1], NULL);
+    qru_lsq_batch *fb = NULL;
+    check(qru_lsq_batch_create_ex(ctx, A, B, &opt, &fb),
+          "qru_lsq_batch_create_ex");
+    return fb;
+}
+
+/* The fewest and the most rows of a problem of fb (they differ only
+ * after a removal that some problems refused). */
+static void lsqb_rows(const qru_lsq_batch *fb, int *lo, int *hi)
+{
+    int count = qru_lsq_batch_count(fb);
+    *lo = *hi = count > 0 ? qru_lsq_batch_rows(fb, 0) : 0;
+    for (int i = 1; i < count; ++i) {
+        int n = qru_lsq_batch_rows(fb, i);
+        *lo = n < *lo ? n : *lo;
+        *hi = n > *hi ? n : *hi;
+    }
+}
+
+/* [X, res, info]: X m x r x P, res 1 x r x P, info P x 1 (0, or the first
+ * column where the page fails the rank rule; its page of X is NaN).
+ * Without info a failed page raises qru:numerical. */
+static void lsqb_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
+                          const qru_lsq_batch *fb, qru_dtype dt)
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
+    int pages = qru_lsq_batch_count(fb), copied;
+    if (nlhs > 3)
+        fail("qru:usage", "too many outputs");
+    int *info = host_bytes(sizeof(int) * (size_t)pages);
+    mxArray *X = new_pages(dt, m, r, pages);
+    qru_matrix *Xm = pages_of(ctx, dt, m, r, pages, X, &copied);
+    int st = qru_lsq_batch_solve(fb, Xm, info);
+    if (st < 0 || st > pages || (st > 0 && nlhs < 3)) {
+        mxDestroyArray(X);
+        int q = first_nonzero(info, pages);
+        if (st > 0)
+            fail("qru:numerical", "qru_lsq_batch_solve: %d of %d pages are "
+                                  "rank-deficient (the first: page %d, at "
+                                  "column %d)", st, pages, q + 1, info[q]);
+        check(st, "qru_lsq_batch_solve");
+    }
+    pages_back(Xm, X, copied);
+    size_t page = (size_t)m * r;
+    for (int q = 0; q < pages; ++q)
+        for (size_t i = 0; info[q] && i < page; ++i) {
+            if (dt == QRU_FLOAT)
+                ((float *)mxGetData(X))[q * page + i] = (float)NAN;
+            else
+                mxGetPr(X)[q * page + i] = NAN;
+        }
+    plhs[0] = X;
+    if (nlhs >= 2) {
+        mwSize dims[3] = {1, (mwSize)r, (mwSize)pages};
+        mxArray *res = mxCreateNumericArray(3, dims, mxDOUBLE_CLASS, mxREAL);
+        int rs = qru_lsq_batch_residual_norms(fb, mxGetPr(res));
+        if (rs)
+            mxDestroyArray(res);
+        check(rs, "qru_lsq_batch_residual_norms");
+        plhs[1] = res;
+    }
+    if (nlhs >= 3)
+        plhs[2] = int_column(info, pages);
+}
+
+/* One update of the pages fb: 'addrows', j, U [, e] (U p x m x P, e
+ * p x r x P, zeros if omitted; the rows go after each page's last row,
+ * j = n + 1, or anywhere in the Q-less form, which keeps no order) or
+ * 'removerows', j, p (the thin form) -> info P x 1: 0, or > 0 where the
+ * page refused the removal (rank; its rows kept).  Without info a refused
+ * removal raises qru:numerical (after the other pages lost the rows). */
+static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
+                        qru_lsq_batch *fb, qru_dtype dt, const char *what,
+                        int nargs, const mxArray *args[])
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
+    int pages = qru_lsq_batch_count(fb), thin = qru_lsq_batch_q_form(fb) ==
+                                                QRU_Q_THIN;
+    int lo, hi;
+    lsqb_rows(fb, &lo, &hi);
+    if (!strcmp(what, "addrows")) {
+        need_args(nargs, 2, 3, "update 'addrows', j, U [, e]");
+        if (nlhs > 0)
+            fail("qru:usage", "too many outputs");
+        int j = get_int(args[0], "j"), p, mu, pu;
+        if (thin && j != hi + 1)
+            fail("qru:usage", "j = %d, but the thin form over pages appends "
+                              "the rows: j = n + 1 = %d", j, hi + 1);
+        if (j < 1 || j > hi + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", hi + 1);
+        page_dims(args[1], "U", &p, &mu, &pu);
+        if (mu != m || pu != pages || p < 1)
+            fail("qru:usage", "U must be p x %d x %d (p x m x P) with p >= 1",
+                 m, pages);
+        qru_matrix *U = pages_of(ctx, dt, p, m, pages, args[1], NULL), *e;
+        if (nargs == 3) {
+            int pe, re, qe;
+            page_dims(args[2], "e", &pe, &re, &qe);
+            if (pe != p || re != r || qe != pages)
+                fail("qru:usage", "e must be %d x %d x %d (p x r x P)", p, r,
+                     pages);
+            e = pages_of(ctx, dt, p, r, pages, args[2], NULL);
+        } else {
+            /* no right-hand side rows given: b is extended by zeros */
+            mxArray *z = new_pages(dt, p, r, pages);
+            e = upload_pages(ctx, dt, p, r, pages, z);
+            mxDestroyArray(z);
+        }
+        check(qru_lsq_batch_add_rows(fb, U, e), "qru_lsq_batch_add_rows");
+    } else if (!strcmp(what, "removerows")) {
+        need_args(nargs, 2, 2, "update 'removerows', j, p");
+        if (nlhs > 1)
+            fail("qru:usage", "too many outputs");
+        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
+        if (p < 1 || j < 1 || j + p - 1 > lo)
+            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", lo - p + 1);
+        if (!thin)
+            fail("qru:usage", "the Q-less form over pages cannot remove rows "
+                              "(no Q): create it with 'q', 'thin'");
+        int *info = host_bytes(sizeof(int) * (size_t)pages);
+        int st = qru_lsq_batch_remove_rows(fb, j - 1, p, info);
+        if (st < 0 || st > pages)
+            check(st, "qru_lsq_batch_remove_rows");
+        if (nlhs >= 1) {
+            plhs[0] = int_column(info, pages);
+        } else if (st > 0) {
+            int q = first_nonzero(info, pages);
+            fail("qru:numerical", "qru_lsq_batch_remove_rows: %d of %d pages "
+                                  "refused the removal (A would lose rank; "
+                                  "the first: page %d); they keep their rows, "
+                                  "the others lost rows %d..%d",
+                 st, pages, q + 1, j, j + p - 1);
+        }
+    } else {
+        fail("qru:usage", "unknown update '%s' of pages (addrows, "
+                          "removerows)", what);
+    }
+}
+
+/* [Q, R, d] of the pages fb: Q n x m x P (thin; Q-less: []), R m x m x P,
+ * d m x r x P; n the most rows of a page, a page's rows below its own
+ * count zero. */
+static void lsqb_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
+                         const qru_lsq_batch *fb, qru_dtype dt)
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
+    int pages = qru_lsq_batch_count(fb), lo, hi, copied;
+    if (nlhs > 3)
+        fail("qru:usage", "too many outputs");
+    lsqb_rows(fb, &lo, &hi);
+    static int (*const get[])(const qru_lsq_batch *, qru_matrix *) = {
+        qru_lsq_batch_get_q, qru_lsq_batch_get_r, qru_lsq_batch_get_d};
+    static const char *const name[] = {"qru_lsq_batch_get_q",
+                                       "qru_lsq_batch_get_r",
+                                       "qru_lsq_batch_get_d"};
+    int rows[3] = {hi, m, m}, cols[3] = {m, m, r};
+    for (int w = 0; w < (nlhs > 1 ? nlhs : 1); ++w) {
+        if (w == 0 && qru_lsq_batch_q_form(fb) == QRU_Q_NONE) {
+            plhs[0] = mxCreateNumericMatrix(0, 0, dt == QRU_FLOAT
+                                                      ? mxSINGLE_CLASS
+                                                      : mxDOUBLE_CLASS,
+                                            mxREAL);
+            continue;
+        }
+        mxArray *a = new_pages(dt, rows[w], cols[w], pages);
+        qru_matrix *M = pages_of(ctx, dt, rows[w], cols[w], pages, a, &copied);
+        int st = pages > 0 ? get[w](fb, M) : 0;
+        if (st)
+            mxDestroyArray(a);
+        check(st, name[w]);
+        pages_back(M, a, copied);
+        plhs[w] = a;
+    }
+}
+
+/* E = b - A X of the thin pages fb: n x r x P (as Q in lsqb_outputs). */
+static mxArray *lsqb_residuals(qru_context *ctx, const qru_lsq_batch *fb,
+                               qru_dtype dt)
+{
+    int r = qru_lsq_batch_nrhs(fb), pages = qru_lsq_batch_count(fb);
+    int lo, hi, copied;
+    lsqb_rows(fb, &lo, &hi);
+    mxArray *a = new_pages(dt, hi, r, pages);
+    qru_matrix *E = pages_of(ctx, dt, hi, r, pages, a, &copied);
+    int st = pages > 0 ? qru_lsq_batch_get_residuals(fb, E) : 0;
+    if (st)
+        mxDestroyArray(a);
+    check(st, "qru_lsq_batch_get_residuals");
+    pages_back(E, a, copied);
+    return a;
+}
+
 /* [x, res] = A \ b */
 static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
                           const mxArray *prhs[])
@@ -547,9 +910,15 @@ static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
     qru_backend b;
     nrhs = take_backend(nrhs, prhs, 3, &b);
     need_args(nrhs, 2, 3, "[x, res] = qru_lsq_solve(A, b [, q] [, backend])");
+    qru_context *ctx = get_context(b);
+    if (lsq_pages(prhs)) {
+        qru_dtype dt;
+        tmp_lsqb = lsqb_from_data(ctx, nrhs, prhs, 0, &dt);
+        lsqb_solution(nlhs, plhs, ctx, tmp_lsqb, dt);
+        return;
+    }
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
-    qru_context *ctx = get_context(b);
     tmp_lsq = lsq_from_data(ctx, nrhs, prhs);
     lsq_solution(nlhs, plhs, ctx, tmp_lsq);
 }
@@ -558,8 +927,8 @@ static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
 
 enum { H_LSQ, H_GP, H_ANY };
 
-/* The slot of the live handle a: of a least-squares object (H_LSQ), a GP
- * (H_GP) or either (H_ANY). */
+/* The slot of the live handle a: of a least-squares object (H_LSQ: one
+ * problem, f, or pages, fb), a GP (H_GP) or either (H_ANY). */
 static int find_handle(const mxArray *a, int kind)
 {
     static const char *const what[] = {"qru_lsq", "qru_gp", "qru_lsq or qru_gp"};
@@ -568,7 +937,7 @@ static int find_handle(const mxArray *a, int kind)
     uint64_t id = *(const uint64_t *)mxGetData(a);
     for (int i = 0; i < MAX_HANDLES; ++i)
         if (handles[i].id == id && id != 0 &&
-            (kind == H_ANY || (kind == H_LSQ) == (handles[i].f != NULL)))
+            (kind == H_ANY || (kind == H_LSQ) == (handles[i].g == NULL)))
             return i;
     fail("qru:usage", "invalid or freed %s handle", what[kind]);
     return -1;
@@ -584,11 +953,12 @@ static int free_slot(void)
     return -1;
 }
 
-/* Keeps f or g in the slot and returns its new handle. */
+/* Keeps f, fb or g in the slot and returns its new handle. */
 static mxArray *store_handle(int slot, qru_context *ctx, qru_dtype dt,
-                             qru_lsq *f, qru_gp *g)
+                             qru_lsq *f, qru_lsq_batch *fb, qru_gp *g)
 {
     handles[slot].f = f;
+    handles[slot].fb = fb;
     handles[slot].g = g;
     handles[slot].ctx = ctx;
     handles[slot].dt = dt;
@@ -607,9 +977,16 @@ static void cmd_lsq_new(int nlhs, mxArray *plhs[], int nrhs,
     need_args(nrhs, 2, 3, "h = qru_mex('lsq_new', A, b [, q] [, backend])");
     int slot = free_slot();
     qru_context *ctx = get_context(b);
+    if (lsq_pages(prhs)) {
+        qru_dtype dt;
+        qru_lsq_batch *fb = lsqb_from_data(ctx, nrhs, prhs, 1, &dt);
+        release_tmp();
+        plhs[0] = store_handle(slot, ctx, dt, NULL, fb, NULL);
+        return;
+    }
     qru_lsq *f = lsq_from_data(ctx, nrhs, prhs);
     release_tmp();
-    plhs[0] = store_handle(slot, ctx, qru_lsq_dtype(f), f, NULL);
+    plhs[0] = store_handle(slot, ctx, qru_lsq_dtype(f), f, NULL, NULL);
 }
 
 static void cmd_free(int nlhs, mxArray *plhs[], int nrhs,
@@ -734,14 +1111,19 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
 static void cmd_lsq_update(int nlhs, mxArray *plhs[], int nrhs,
                            const mxArray *prhs[])
 {
-    (void)nlhs;
-    (void)plhs;
     if (nrhs < 2)
         fail("qru:usage", "usage: qru_lsq_update(h, what, j, ...)");
     int i = find_handle(prhs[0], H_LSQ);
     char what[32];
     if (!get_string(prhs[1], what, sizeof what))
         fail("qru:usage", "the update must be a string");
+    if (handles[i].fb) {
+        lsqb_update(nlhs, plhs, handles[i].ctx, handles[i].fb, handles[i].dt,
+                    what, nrhs - 2, prhs + 2);
+        return;
+    }
+    if (nlhs > 0)
+        fail("qru:usage", "too many outputs");
     lsq_update(handles[i].ctx, handles[i].f, what, nrhs - 2, prhs + 2);
 }
 
@@ -783,7 +1165,10 @@ static void cmd_lsq_get(int nlhs, mxArray *plhs[], int nrhs,
 {
     need_args(nrhs, 1, 1, "[Q, R, d] = qru_lsq_get(h)");
     int i = find_handle(prhs[0], H_LSQ);
-    lsq_outputs(nlhs, plhs, handles[i].ctx, handles[i].f);
+    if (handles[i].fb)
+        lsqb_outputs(nlhs, plhs, handles[i].ctx, handles[i].fb, handles[i].dt);
+    else
+        lsq_outputs(nlhs, plhs, handles[i].ctx, handles[i].f);
 }
 
 /* E = b - A x ('residuals', n x r), the downdate condition ('downdate')
@@ -801,6 +1186,15 @@ static void cmd_lsq_query(int nlhs, mxArray *plhs[], int nrhs,
     double v = 0;
     if (!get_string(prhs[1], what, sizeof what))
         fail("qru:usage", "usage: %s", usage);
+    if (handles[i].fb) {
+        if (strcmp(what, "residuals"))
+            fail("qru:usage", "pages: the query is 'residuals'");
+        if (qru_lsq_batch_q_form(handles[i].fb) != QRU_Q_THIN)
+            fail("qru:usage", "the Q-less form over pages keeps the residual "
+                              "norms only");
+        plhs[0] = lsqb_residuals(handles[i].ctx, handles[i].fb, handles[i].dt);
+        return;
+    }
     if (!strcmp(what, "residuals")) {
         qru_matrix *E = new_matrix(handles[i].ctx, qru_lsq_dtype(f),
                                    qru_lsq_rows(f), qru_lsq_nrhs(f));
@@ -822,22 +1216,41 @@ static void cmd_lsq_query(int nlhs, mxArray *plhs[], int nrhs,
 static void cmd_lsq_size(int nlhs, mxArray *plhs[], int nrhs,
                          const mxArray *prhs[])
 {
-    need_args(nrhs, 1, 1, "[n, m] = size(F)");
-    if (nlhs > 2)
+    need_args(nrhs, 1, 1, "[n, m, P, rows] = size(F)");
+    if (nlhs > 4)
         fail("qru:usage", "too many outputs");
     int i = find_handle(prhs[0], H_LSQ);
-    plhs[0] = mxCreateDoubleScalar(qru_lsq_rows(handles[i].f));
+    const qru_lsq_batch *fb = handles[i].fb;
+    int pages = fb ? qru_lsq_batch_count(fb) : 1, lo, hi;
+    if (fb)
+        lsqb_rows(fb, &lo, &hi);
+    else
+        lo = hi = qru_lsq_rows(handles[i].f);
+    plhs[0] = mxCreateDoubleScalar(hi);
     if (nlhs >= 2)
-        plhs[1] = mxCreateDoubleScalar(qru_lsq_cols(handles[i].f));
+        plhs[1] = mxCreateDoubleScalar(fb ? qru_lsq_batch_cols(fb)
+                                          : qru_lsq_cols(handles[i].f));
+    if (nlhs >= 3)
+        plhs[2] = mxCreateDoubleScalar(pages);
+    if (nlhs >= 4) {
+        plhs[3] = mxCreateDoubleMatrix((mwSize)pages, 1, mxREAL);
+        for (int q = 0; q < pages; ++q)
+            mxGetPr(plhs[3])[q] = fb ? qru_lsq_batch_rows(fb, q) : hi;
+    }
 }
 
 static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
                             const mxArray *prhs[])
 {
     need_args(nrhs, 1, 1, "[x, res] = qru_lsq_solve(h)");
+    int i = find_handle(prhs[0], H_LSQ);
+    if (handles[i].fb) {
+        lsqb_solution(nlhs, plhs, handles[i].ctx, handles[i].fb,
+                      handles[i].dt);
+        return;
+    }
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
-    int i = find_handle(prhs[0], H_LSQ);
     lsq_solution(nlhs, plhs, handles[i].ctx, handles[i].f);
 }
 
@@ -957,24 +1370,6 @@ static void chol_info(int st, int nlhs, mxArray *plhs[], const char *fn,
         plhs[1] = mxCreateDoubleScalar(0.0);
 }
 
-/* A P-page batch (rows x cols x P, P = pages) of ctx holding the host
- * pages at data, of the array's class (the same as dt: the caller casts). */
-static qru_matrix *upload_pages(qru_context *ctx, qru_dtype dt, int rows,
-                                int cols, int pages, const mxArray *a)
-{
-    if (n_tmp == MAX_TMP)
-        fail("qru:library", "qru_mex: too many temporaries");
-    if (!has_dtype(a, dt))
-        fail("qru:usage", "the pages of R and X must have the same class");
-    qru_matrix *M = NULL;
-    check(qru_matrix_create_batch(ctx, dt, rows, cols, 0, pages, 0, &M),
-          "qru_matrix_create_batch");
-    tmp_mat[n_tmp++] = M;
-    if ((size_t)rows * cols * pages > 0)
-        check(qru_matrix_upload(M, mxGetData(a), rows), "qru_matrix_upload");
-    return M;
-}
-
 /* [R1, info] = cholupdate(R, X, op) on pages: R n x n x P, X n x k x P. */
 static void cholupdate_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
                              const mxArray *prhs[], int sign)
@@ -990,21 +1385,14 @@ static void cholupdate_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
     qru_dtype dt = dtype_of(prhs, 2);
     qru_matrix *R = upload_pages(ctx, dt, n, n, pages, prhs[0]);
     qru_matrix *X = upload_pages(ctx, dt, n, k, pages, prhs[1]);
-    int *info = mxMalloc(sizeof(int) * (size_t)(pages > 0 ? pages : 1));
+    int *info = host_bytes(sizeof(int) * (size_t)pages);
     int st = qru_chol_update_batch(ctx, 'U', R, X, sign, R, info);
-    if (st < 0 || st > pages) {
-        mxFree(info);
+    if (st < 0 || st > pages)
         check(st, "qru_chol_update_batch");
-    }
-    mwSize dims[3] = {(mwSize)n, (mwSize)n, (mwSize)pages};
-    mxArray *out = mxCreateNumericArray(3, dims,
-                                        dt == QRU_FLOAT ? mxSINGLE_CLASS
-                                                        : mxDOUBLE_CLASS,
-                                        mxREAL);
+    mxArray *out = new_pages(dt, n, n, pages);
     if ((size_t)n * pages > 0) {
         int ds = qru_matrix_download(R, mxGetData(out), n);
         if (ds) {
-            mxFree(info);
             mxDestroyArray(out);
             check(ds, "qru_matrix_download");
         }
@@ -1014,12 +1402,8 @@ static void cholupdate_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
                        n);
     }
     plhs[0] = out;
-    if (nlhs >= 2) {
-        plhs[1] = mxCreateDoubleMatrix((mwSize)pages, 1, mxREAL);
-        for (int q = 0; q < pages; ++q)
-            mxGetPr(plhs[1])[q] = info[q];
-    }
-    mxFree(info);
+    if (nlhs >= 2)
+        plhs[1] = int_column(info, pages);
 }
 
 /* [R1, info] = cholupdate(R, X, op) */
@@ -1069,6 +1453,85 @@ static void cmd_cholupdate(int nlhs, mxArray *plhs[], int nrhs,
         plhs[0] = result(R1, out, !out);
 }
 
+/* Places the upper triangles of R's pages (n x n x P) into out's (n1 x
+ * n1 x P, of type dt, zeros) in the order after the insertion of p rows
+ * and columns at k (n1 = n + p: they stay zero) or the deletion of the
+ * rows and columns k+1..k+p (n1 = n - p: they are left out). */
+static void place_pages(mxArray *out, const mxArray *R, int n, int n1,
+                        int k, int p, int pages, qru_dtype dt)
+{
+    int insert = n1 > n, sr = mxIsSingle(R);
+    const void *src = mxGetData(R);
+    void *dst = mxGetData(out);
+    for (int q = 0; q < pages; ++q) {
+        for (int c = 0; c < n; ++c) {
+            if (!insert && c >= k && c < k + p)
+                continue;
+            int c1 = c < k ? c : insert ? c + p : c - p;
+            for (int r = 0; r <= c; ++r) {
+                if (!insert && r >= k && r < k + p)
+                    continue;
+                int r1 = r < k ? r : insert ? r + p : r - p;
+                size_t i = (size_t)q * n * n + (size_t)c * n + r;
+                size_t i1 = (size_t)q * n1 * n1 + (size_t)c1 * n1 + r1;
+                double v = sr ? ((const float *)src)[i]
+                              : ((const double *)src)[i];
+                if (dt == QRU_FLOAT)
+                    ((float *)dst)[i1] = (float)v;
+                else
+                    ((double *)dst)[i1] = v;
+            }
+        }
+    }
+}
+
+/* [R1, info] = cholinsert(R, j, X) (X given: (n+p) x p x P) or
+ * choldelete(R, j, p) on pages R n x n x P, one j for every page: one
+ * call of qru_chol_insert_batch / qru_chol_delete_batch with k = j - 1.
+ * R1 starts as R's upper triangles placed in the new order
+ * (place_pages), which a page that fails keeps; info P x 1, the
+ * library's status of each page (0 on success). */
+static void cholinsdel_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
+                             const mxArray *Ra, int j, const mxArray *Xa,
+                             int p)
+{
+    int n, nc, pages;
+    page_dims(Ra, "R", &n, &nc, &pages);
+    if (nc != n)
+        fail("qru:usage", "pages: R must be n x n x P");
+    if (Xa) {
+        int xr, xp;
+        page_dims(Xa, "X", &xr, &p, &xp);
+        if (xp != pages || p < 1 || xr != n + p)
+            fail("qru:usage", "pages: X must be (n+p) x p x P with p >= 1 "
+                              "(n = %d, P = %d)", n, pages);
+        if (j < 1 || j > n + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", n + 1);
+    } else if (p < 1 || j < 1 || j + p - 1 > n) {
+        fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
+    }
+    int n1 = Xa ? n + p : n - p, k = j - 1;
+    const mxArray *mats[2] = {Ra, Xa};
+    qru_dtype dt = dtype_of(mats, 2);
+    qru_matrix *L = pages_of(ctx, dt, n, n, pages, Ra, NULL);
+    qru_matrix *C = Xa ? pages_of(ctx, dt, n1, p, pages, Xa, NULL) : NULL;
+    int *info = host_bytes(sizeof(int) * (size_t)pages);
+    mxArray *out = new_pages(dt, n1, n1, pages);
+    place_pages(out, Ra, n, n1, k, p, pages, dt);
+    int copied;
+    qru_matrix *L1 = pages_of(ctx, dt, n1, n1, pages, out, &copied);
+    int st = Xa ? qru_chol_insert_batch(ctx, 'U', L, k, C, L1, info)
+                : qru_chol_delete_batch(ctx, 'U', L, k, p, L1, info);
+    if (st < 0 || st > pages) {
+        mxDestroyArray(out);
+        check(st, Xa ? "qru_chol_insert_batch" : "qru_chol_delete_batch");
+    }
+    pages_back(L1, out, copied);
+    plhs[0] = out;
+    if (nlhs >= 2)
+        plhs[1] = int_column(info, pages);
+}
+
 /* [R1, info] = cholinsert(R, j, X) */
 static void cmd_cholinsert(int nlhs, mxArray *plhs[], int nrhs,
                            const mxArray *prhs[])
@@ -1078,6 +1541,12 @@ static void cmd_cholinsert(int nlhs, mxArray *plhs[], int nrhs,
     need_args(nrhs, 3, 3, "[R1, info] = qru_cholinsert(R, j, X [, backend])");
     if (nlhs > 2)
         fail("qru:usage", "too many outputs");
+    if (mxGetNumberOfDimensions(prhs[0]) > 2 ||
+        mxGetNumberOfDimensions(prhs[2]) > 2) {
+        int j = get_int(prhs[1], "j");
+        cholinsdel_pages(get_context(b), nlhs, plhs, prhs[0], j, prhs[2], 0);
+        return;
+    }
     need_square(prhs[0], "R");
     int n = (int)mxGetM(prhs[0]);
     int j = get_int(prhs[1], "j");
@@ -1107,12 +1576,18 @@ static void cmd_choldelete(int nlhs, mxArray *plhs[], int nrhs,
     qru_backend b;
     nrhs = take_backend(nrhs, prhs, 2, &b);
     need_args(nrhs, 2, 3, "R1 = qru_choldelete(R, j [, p] [, backend])");
+    int j = get_int(prhs[1], "j");
+    int p = nrhs == 3 ? get_int(prhs[2], "p") : 1;
+    if (mxGetNumberOfDimensions(prhs[0]) > 2) {
+        if (nlhs > 2)
+            fail("qru:usage", "too many outputs");
+        cholinsdel_pages(get_context(b), nlhs, plhs, prhs[0], j, NULL, p);
+        return;
+    }
     if (nlhs > 1)
         fail("qru:usage", "too many outputs");
     need_square(prhs[0], "R");
     int n = (int)mxGetM(prhs[0]);
-    int j = get_int(prhs[1], "j");
-    int p = nrhs == 3 ? get_int(prhs[2], "p") : 1;
     if (p < 1 || j < 1 || j + p - 1 > n)
         fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
     qru_context *ctx = get_context(b);
@@ -1152,11 +1627,7 @@ static void cmd_cholshift(int nlhs, mxArray *plhs[], int nrhs,
 /* count doubles on the host, freed with the call's temporaries */
 static double *host_alloc(size_t count)
 {
-    if (n_host == MAX_TMP)
-        fail("qru:library", "qru_mex: too many temporaries");
-    double *v = mxMalloc((count + 1) * sizeof *v);
-    tmp_host[n_host++] = v;
-    return v;
+    return host_bytes((count + 1) * sizeof(double));
 }
 
 /* The elements of the real vector a (single or double) as doubles on the
@@ -1234,7 +1705,7 @@ static void cmd_gp_new(int nlhs, mxArray *plhs[], int nrhs,
     qru_gp *g = NULL;
     check(qru_gp_create(ctx, dt, n, x, y, &opt, &g), "qru_gp_create");
     release_tmp();
-    plhs[0] = store_handle(slot, ctx, dt, NULL, g);
+    plhs[0] = store_handle(slot, ctx, dt, NULL, NULL, g);
 }
 
 /* gp(h, what, ...): the updates, predictions and accessors of a GP */

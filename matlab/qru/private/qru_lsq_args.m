@@ -1,9 +1,14 @@
-function [q, backend] = qru_lsq_args(fn, args)
+function [q, backend] = qru_lsq_args(fn, args, pages)
 %QRU_LSQ_ARGS  The arguments of qru_lsq and qru_lsq_solve after A and b
 %   (args, from argument 3): the option 'q', the form the factorization is
 %   held in ('full', the default, 'thin' or 'none', any case), and a
-%   backend.
-[o, backend, at] = qru_options(fn, 3, args, struct('q', 'full'));
+%   backend.  With pages true (A n x m x P) the forms are 'none', the
+%   default, and 'thin'.
+if nargin < 3
+  pages = false;
+end
+defaults = {'full', 'none'};
+[o, backend, at] = qru_options(fn, 3, args, struct('q', defaults{1 + pages}));
 q = o.q;
 if ~ischar(q) || ~any(strcmpi(q, {'full', 'thin', 'none'}))
   qru_arg_error(fn, at.q, 'q', ...
@@ -11,4 +16,8 @@ if ~ischar(q) || ~any(strcmpi(q, {'full', 'thin', 'none'}))
                 qru_shown(q));
 end
 q = lower(q);
+if pages && strcmp(q, 'full')
+  qru_arg_error(fn, at.q, 'q', ...
+                'q is ''full'', but pages (A n x m x P) are held ''thin'' (qr(A, 0)) or ''none'' (Q-less)');
+end
 end

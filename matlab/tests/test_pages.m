@@ -1,0 +1,381 @@
+function nfail = test_pages(backend)
+%TEST_PAGES  The pages (3-D arrays, as pagemtimes) of qru_cholinsert,
+%   qru_choldelete, qru_lsq and qru_lsq_solve: every page against Octave's
+%   own single-page result (chol of the modified matrix, cholinsert and
+%   choldelete for one row and column, qr(A, 0) and A \ b) and against
+%   qru's single-page call; orders on both sides of the batched kernels'
+%   local-memory bound, j at the start, middle and end, blocks of rows and
+%   columns; failed pages (not positive definite, singular, non-finite,
+%   rank-deficient, a refused row removal) with the others computed and
+%   the failed ones as documented; single and double; empty page sets;
+%   bad arguments' error identifiers, and a refused update leaving the
+%   object bit-identical.
+qru_check('reset');
+classes = qru_classes(backend);
+rand('seed', 31); randn('seed', 31);
+have_octave = exist('cholinsert') > 0 && exist('choldelete') > 0;
+P = 5;
+for c = 1:numel(classes)
+  cls = classes{c};
+  ep = double(eps(cls));
+  for n = [12 70]
+    [A, R] = spd_pages(n, P);
+    Rs = cast(R, cls);
+    % ---- insertions: p rows and columns at j, the same j for every page
+    for p = [1 3]
+      for j = [1 5 n+1]
+        [A1, X] = inserted(A, j, p);
+        [R1, info] = qru_cholinsert(Rs, j, cast(X, cls), backend);
+        tag = sprintf('cholinsert pages %s n=%d j=%d p=%d', cls, n, j, p);
+        qru_check(isequal(size(R1), [n+p n+p P]) && isequal(info, zeros(P, 1)) && ...
+                  strcmp(class(R1), cls), '%s: size %s, info %s, class %s', tag, ...
+                  mat2str(size(R1)), mat2str(info'), class(R1));
+        for i = 1:P
+          page_check(sprintf('%s page %d', tag, i), R1(:, :, i), A1(:, :, i), ep);
+          Ri = qru_cholinsert(Rs(:, :, i), j, cast(X(:, :, i), cls), backend);
+          qru_check(norm(double(R1(:, :, i) - Ri), 'fro') <= 30 * n * ep * norm(double(Ri), 'fro'), ...
+                    '%s page %d: differs from the single-page qru_cholinsert', tag, i);
+          if p == 1 && have_octave && i == 1
+            Ro = cholinsert(R(:, :, i), j, X(:, :, i));
+            qru_check(norm(qru_rowsign(double(R1(:, :, i))) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < ...
+                      30 * n * ep * cond(A1(:, :, i)), '%s: differs from built-in cholinsert', tag);
+          end
+        end
+      end
+    end
+    % ---- deletions: rows and columns j (an index or a range) of every page
+    for p = [1 3]
+      for j = [1 5 n-p+1]
+        keep = [1:j-1, j+p:n];
+        [R1, pp] = qru_choldelete(Rs, j:j+p-1, backend);
+        tag = sprintf('choldelete pages %s n=%d j=%d p=%d', cls, n, j, p);
+        qru_check(isequal(size(R1), [n-p n-p P]) && isequal(pp, zeros(P, 1)) && ...
+                  strcmp(class(R1), cls), '%s: size %s, p %s, class %s', tag, ...
+                  mat2str(size(R1)), mat2str(pp'), class(R1));
+        for i = 1:P
+          page_check(sprintf('%s page %d', tag, i), R1(:, :, i), A(keep, keep, i), ep);
+          Ri = qru_choldelete(Rs(:, :, i), j:j+p-1, backend);
+          qru_check(norm(double(R1(:, :, i) - Ri), 'fro') <= 30 * n * ep * norm(double(Ri), 'fro'), ...
+                    '%s page %d: differs from the single-page qru_choldelete', tag, i);
+          if p == 1 && have_octave && i == 1
+            Ro = choldelete(R(:, :, i), j);
+            qru_check(norm(qru_rowsign(double(R1(:, :, i))) - qru_rowsign(Ro), 'fro') / norm(Ro, 'fro') < ...
+                      30 * n * ep * cond(A(:, :, i)), '%s: differs from built-in choldelete', tag);
+          end
+        end
+      end
+    end
+  end
+  % ---- failed pages of an insertion: page 2 not positive definite, page
+  % 4 singular; the others inserted, the failed ones R's pages placed
+  n = 9; j = 4; p = 2;
+  [A, R] = spd_pages(n, P);
+  [A1, X] = inserted(A, j, p);
+  X(j, 1, 2) = -1;                         % A1(j, j) < 0 on page 2
+  R(3, 3, 4) = 0;                          % a singular factor on page 4
+  Rs = cast(R, cls);
+  [R1, info] = qru_cholinsert(Rs, j, cast(X, cls), backend);
+  keep = [1:j-1, j+p:n+p];
+  qru_check(isequal(info, [0; 1; 0; 2; 0]), 'cholinsert failed pages %s: info %s', cls, mat2str(info'));
+  for i = [2 4]
+    Ri = zeros(n + p, cls); Ri(keep, keep) = Rs(:, :, i);
+    qru_check(isequal(R1(:, :, i), Ri), 'cholinsert failed page %d %s: not R''s page placed', i, cls);
+  end
+  for i = [1 3 5]
+    page_check(sprintf('cholinsert pages %s beside failed ones, page %d', cls, i), R1(:, :, i), ...
+               A1(:, :, i), ep);
+  end
+  qru_expect_error('qru:cholinsert:notPositiveDefinite', sprintf('cholinsert pages indefinite %s', cls), ...
+                   @qru_cholinsert, Rs, j, cast(X, cls), backend);
+  qru_expect_error('qru:cholinsert:singular', sprintf('cholinsert pages singular %s', cls), ...
+                   @qru_cholinsert, Rs(:, :, 3:5), j, cast(X(:, :, 3:5), cls), backend);
+  % ---- failed pages of a deletion: a zero (page 2) and a NaN (page 3) on
+  % the diagonal of a row that stays; a zero in the rows removed (page 5)
+  % does not matter
+  [A, R] = spd_pages(n, P);
+  R(6, 6, 2) = 0; R(7, 7, 3) = NaN; R(2, 2, 5) = 0;
+  Rs = cast(R, cls);
+  [R1, pp] = qru_choldelete(Rs, 2:3, backend);
+  keep = [1, 4:n];
+  qru_check(isequal(pp, [0; 2; 1; 0; 0]), 'choldelete failed pages %s: p %s', cls, mat2str(pp'));
+  for i = [2 3]
+    qru_check(isequaln(R1(:, :, i), Rs(keep, keep, i)), 'choldelete failed page %d %s: not R(keep, keep)', i, cls);
+  end
+  for i = [1 4 5]
+    page_check(sprintf('choldelete pages %s beside failed ones, page %d', cls, i), R1(:, :, i), ...
+               A(keep, keep, i), ep);
+  end
+  qru_expect_error('qru:numerical', sprintf('choldelete pages failed %s', cls), ...
+                   @qru_choldelete, Rs, 2:3, backend);
+  % ---- empty page sets; a single x computes in single
+  [R1, info] = qru_cholinsert(zeros(4, 4, 0, cls), 2, zeros(5, 1, 0), backend);
+  qru_check(isequal(size(R1), [5 5 0]) && isequal(size(info), [0 1]) && isa(R1, cls), ...
+            'cholinsert of no pages %s: %s', cls, mat2str(size(R1)));
+  [R1, pp] = qru_choldelete(zeros(4, 4, 0, cls), 2, backend);
+  qru_check(isequal(size(R1), [3 3 0]) && isequal(size(pp), [0 1]), 'choldelete of no pages %s', cls);
+  [A, R] = spd_pages(6, 2);
+  [~, X] = inserted(A, 7, 1);
+  R1 = qru_cholinsert(R, 7, single(X), backend);
+  qru_check(isa(R1, 'single'), 'cholinsert pages: double R, single x give %s', class(R1));
+
+  % ---- least squares over pages, in both forms
+  n = 40; m = 7; r = 2;
+  for q = {'none', 'thin'}
+    form = q{1};
+    tag = sprintf('lsq pages %s %s', form, cls);
+    A = cast(randn(n, m, P), cls); b = cast(randn(n, r, P), cls);
+    if strcmp(form, 'none')
+      F = qru_lsq(A, b, backend);          % Q-less by default over pages
+    else
+      F = qru_lsq(A, b, 'q', 'thin', backend);
+    end
+    qru_check(strcmp(F.q, form) && isequal(F.pages, P), '%s: F.q %s, F.pages %s', tag, F.q, mat2str(F.pages));
+    lsq_check([tag ' created'], F, A, b, form);
+    % rows added: anywhere in the Q-less form, appended in the thin one
+    U = cast(randn(3, m, P), cls); e = cast(randn(3, r, P), cls);
+    if strcmp(form, 'none')
+      F.add_rows(2, U, e);
+      A = [A(1, :, :); U; A(2:end, :, :)]; b = [b(1, :, :); e; b(2:end, :, :)];
+    else
+      F.add_rows(n + 1, U, e);
+      A = [A; U]; b = [b; e];
+    end
+    lsq_check([tag ' add_rows'], F, A, b, form);
+    % rows added without e: b gains zeros
+    U = cast(randn(1, m, P), cls);
+    F.add_rows(size(A, 1) + 1, U);
+    A = [A; U]; b = [b; zeros(1, r, P, cls)];
+    lsq_check([tag ' add_rows without e'], F, A, b, form);
+    if strcmp(form, 'thin')
+      % rows removed from every page
+      info = F.remove_rows(5, 6);
+      A(5:10, :, :) = []; b(5:10, :, :) = [];
+      qru_check(isequal(info, zeros(P, 1)), '%s: remove_rows info %s', tag, mat2str(info'));
+      lsq_check([tag ' remove_rows'], F, A, b, form);
+      F.remove_rows(1, 2);
+      A(1:2, :, :) = []; b(1:2, :, :) = [];
+      lsq_check([tag ' remove_rows (no info)'], F, A, b, form);
+    end
+    % a refused update leaves F bit-identical
+    [Q0, R0, d0] = F.factors();
+    qru_expect_error('qru:usage', [tag ' add_rows U of another P'], ...
+                     @() F.add_rows(size(A, 1) + 1, cast(randn(2, m, P - 1), cls)));
+    qru_expect_error('qru:usage', [tag ' add_rows e of another size'], ...
+                     @() F.add_rows(size(A, 1) + 1, cast(randn(2, m, P), cls), cast(randn(3, r, P), cls)));
+    [Q1, R1, d1] = F.factors();
+    qru_check(isequal(Q0, Q1) && isequal(R0, R1) && isequal(d0, d1), '%s: F changed by a refused update', tag);
+    delete(F);
+    % the one-shot solve
+    A = cast(randn(n, m, P), cls); b = cast(randn(n, r, P), cls);
+    [x, res] = qru_lsq_solve(A, b, 'q', form, backend);
+    solution_check([tag ' qru_lsq_solve'], x, res, A, b);
+  end
+  % a Q-less object starts with fewer rows than columns: rank-deficient
+  % until rows come
+  A = cast(randn(3, 5, 2), cls); b = cast(randn(3, 1, 2), cls);
+  F = qru_lsq(A, b, backend);
+  [x, ~, info] = F.solve();
+  qru_check(all(info > 0) && all(isnan(x(:))), 'lsq pages %s n < m: info %s', cls, mat2str(info'));
+  qru_expect_error('qru:numerical', sprintf('lsq pages %s n < m solve', cls), @() F.solve());
+  U = cast(randn(6, 5, 2), cls); e = cast(randn(6, 1, 2), cls);
+  F.add_rows(4, U, e);
+  lsq_check(sprintf('lsq pages none %s rows added to n < m', cls), F, [A; U], [b; e], 'none');
+  delete(F);
+  % a rank-deficient page: the others solved, its page NaN
+  A = cast(randn(20, 4, 3), cls); b = cast(randn(20, 1, 3), cls);
+  A(:, 3, 2) = A(:, 1, 2) * 2;
+  [x, res, info] = qru_lsq_solve(A, b, backend);
+  qru_check(info(1) == 0 && info(2) == 3 && info(3) == 0 && all(isnan(x(:, :, 2))), ...
+            'lsq pages %s rank-deficient page: info %s', cls, mat2str(info'));
+  for i = [1 3]
+    solution_check(sprintf('lsq pages %s beside a rank-deficient page, page %d', cls, i), ...
+                   x(:, :, i), res(:, :, i), A(:, :, i), b(:, :, i));
+  end
+  qru_expect_error('qru:numerical', sprintf('lsq pages %s rank-deficient solve', cls), ...
+                   @qru_lsq_solve, A, b, backend);
+  % a removal that page 2 refuses (column 3 lives in rows 1:3 there): the
+  % others lose the rows, page 2 keeps them
+  n = 30;
+  A = cast(randn(n, 5, 3), cls); b = cast(randn(n, 2, 3), cls);
+  A(4:end, 3, 2) = 0;
+  F = qru_lsq(A, b, 'q', 'thin', backend);
+  info = F.remove_rows(1, 3);
+  qru_check(info(1) == 0 && info(2) > 0 && info(3) == 0 && isequal(rows(F), [n-3; n; n-3]), ...
+            'lsq pages %s refused removal: info %s, rows %s', cls, mat2str(info'), mat2str(rows(F)'));
+  [nn, mm, PP] = F.size();
+  qru_check(nn == n && mm == 5 && PP == 3, 'lsq pages %s refused removal: size %d %d %d', cls, nn, mm, PP);
+  [Q, R] = F.factors();
+  E = F.residuals();
+  qru_check(all(all(Q(n-2:n, :, 1) == 0)) && all(all(E(n-2:n, :, 3) == 0)), ...
+            'lsq pages %s refused removal: the rows below a page''s count are not zero', cls);
+  page_lsq_check(sprintf('lsq pages thin %s refused page', cls), Q(:, :, 2), R(:, :, 2), ...
+                 A(:, :, 2), b(:, :, 2), E(:, :, 2), 'thin');
+  for i = [1 3]
+    page_lsq_check(sprintf('lsq pages thin %s after the removal, page %d', cls, i), Q(1:n-3, :, i), ...
+                   R(:, :, i), A(4:n, :, i), b(4:n, :, i), E(1:n-3, :, i), 'thin');
+  end
+  qru_expect_error('qru:numerical', sprintf('lsq pages %s refused removal without info', cls), ...
+                   @() F.remove_rows(1, 3));
+  qru_check(isequal(rows(F), [n-6; n; n-6]), 'lsq pages %s second refused removal: rows %s', ...
+            cls, mat2str(rows(F)'));
+  delete(F);
+end
+% ---- bad arguments
+R = repmat(chol(eye(4) * 2), [1 1 3]);
+qru_expect_error('qru:cholinsert:x', 'cholinsert pages x of another P', @qru_cholinsert, R, 1, ones(5, 1, 2), backend);
+qru_expect_error('qru:cholinsert:x', 'cholinsert pages x rows', @qru_cholinsert, R, 1, ones(4, 1, 3), backend);
+qru_expect_error('qru:cholinsert:index', 'cholinsert pages j', @qru_cholinsert, R, 6, ones(5, 1, 3), backend);
+qru_expect_error('qru:cholinsert:R', 'cholinsert pages R not square', @qru_cholinsert, R(:, 1:3, :), 1, ones(4, 1, 3), backend);
+qru_expect_error('qru:cholinsert:R', 'cholinsert pages R logical', @qru_cholinsert, R > 0, 1, ones(5, 1, 3), backend);
+qru_expect_error('qru:cholinsert:x', 'cholinsert pages x 4-D', @qru_cholinsert, R, 1, ones(5, 1, 3, 2), backend);
+qru_expect_error('qru:choldelete:index', 'choldelete pages j', @qru_choldelete, R, 5, backend);
+qru_expect_error('qru:choldelete:index', 'choldelete pages block', @qru_choldelete, R, 3:5, backend);
+qru_expect_error('qru:choldelete:R', 'choldelete pages complex', @qru_choldelete, complex(R), 1, backend);
+qru_expect_error('qru:choldelete:R', 'choldelete pages 4-D', @qru_choldelete, ones(4, 4, 2, 2), 1, backend);
+A = randn(10, 3, 2); b = randn(10, 1, 2);
+qru_expect_error('qru:lsq:q', 'lsq pages full', @() qru_lsq(A, b, 'q', 'full', backend));
+qru_expect_error('qru:lsq_solve:q', 'lsq_solve pages full', @qru_lsq_solve, A, b, 'q', 'full', backend);
+qru_expect_error('qru:usage', 'lsq pages b of another P', @() qru_lsq(A, randn(10, 1, 3), backend));
+qru_expect_error('qru:usage', 'lsq pages b of other rows', @() qru_lsq(A, randn(9, 1, 2), backend));
+qru_expect_error('qru:usage', 'lsq pages 4-D A', @() qru_lsq(randn(10, 3, 2, 2), randn(10, 1, 2, 2), backend));
+qru_expect_error('qru:usage', 'lsq pages thin wide', @() qru_lsq(randn(2, 3, 2), randn(2, 1, 2), 'q', 'thin', backend));
+qru_expect_error('qru:usage', 'lsq object of no pages', @() qru_lsq(zeros(10, 3, 0), zeros(10, 1, 0), backend));
+[x, res] = qru_lsq_solve(zeros(10, 3, 0), zeros(10, 2, 0), backend);
+qru_check(isequal(size(x), [3 2 0]) && isequal(size(res), [1 2 0]), 'lsq_solve of no pages: %s', mat2str(size(x)));
+F = qru_lsq(A, b, backend);
+qru_expect_error('qru:lsq:pages', 'pages add_cols', @() F.add_cols(1, randn(10, 1, 2), A, b));
+qru_expect_error('qru:lsq:pages', 'pages remove_cols', @() F.remove_cols(1, 1));
+qru_expect_error('qru:lsq:pages', 'pages shift_cols', @() F.shift_cols(1, 2));
+qru_expect_error('qru:lsq:pages', 'pages error_estimate', @() F.error_estimate());
+qru_expect_error('qru:lsq:pages', 'pages downdate_condition', @() F.downdate_condition());
+qru_expect_error('qru:lsq:form', 'Q-less pages remove_rows', @() F.remove_rows(1, 1));
+qru_expect_error('qru:lsq:form', 'Q-less pages residuals', @() F.residuals());
+qru_expect_error('qru:usage', 'pages add_rows j', @() F.add_rows(12, randn(1, 3, 2)));
+delete(F);
+F = qru_lsq(A, b, 'q', 'thin', backend);
+[Q0, R0, d0] = F.factors();
+qru_expect_error('qru:lsq:pages', 'pages modify', @() F.modify(randn(10, 1, 2), randn(3, 1, 2)));
+qru_expect_error('qru:lsq:nargin', 'thin pages remove_rows with data', ...
+                 @() F.remove_rows(1, 1, A(1, :, :), b(1, :, :)));
+qru_expect_error('qru:usage', 'thin pages add_rows not appended', @() F.add_rows(1, randn(1, 3, 2)));
+qru_expect_error('qru:usage', 'thin pages remove_rows past the end', @() F.remove_rows(9, 3));
+qru_expect_error('qru:badArgument', 'thin pages remove_rows leaving n < m', @() F.remove_rows(1, 8));
+[Q1, R1, d1] = F.factors();
+qru_check(isequal(Q0, Q1) && isequal(R0, R1) && isequal(d0, d1) && isequal(rows(F), [10; 10]), ...
+          'thin pages: F changed by refused calls');
+delete(F);
+nfail = qru_check('count');
+end
+
+function [A, R] = spd_pages(n, P)
+% P symmetric positive definite n x n pages A and their factors R.
+A = zeros(n, n, P); R = A;
+for i = 1:P
+  G = randn(n + 8, n);
+  A(:, :, i) = G' * G;
+  R(:, :, i) = chol(A(:, :, i));
+end
+end
+
+function [A1, X] = inserted(A, j, p)
+% The pages A1 of A with p rows and columns inserted at j, positive
+% definite, and their new columns X = A1(:, j:j+p-1, :).
+[n, ~, P] = size(A);
+A1 = zeros(n + p, n + p, P); X = zeros(n + p, p, P);
+keep = [1:j-1, j+p:n+p];
+for i = 1:P
+  G = randn(n + p + 8, n + p);
+  B = G' * G;
+  S = chol(A(:, :, i));
+  % the Schur complement of A in B stays B's: B(new, new) = C'*inv(A)*C +
+  % the new block's own positive part
+  C = B(keep, j:j+p-1);
+  B(j:j+p-1, j:j+p-1) = (S' \ C)' * (S' \ C) + B(j:j+p-1, j:j+p-1);
+  B(keep, keep) = A(:, :, i);
+  A1(:, :, i) = B;
+  X(:, :, i) = B(:, j:j+p-1);
+end
+end
+
+function page_check(name, R1, A1, ep)
+% R1 upper triangular with R1'*R1 = A1 (relative error below 30 n ep).
+n = rows(A1);
+qru_check(isequal(size(R1), [n n]) && all(all(tril(R1, -1) == 0)), '%s: size %s or not upper triangular', ...
+          name, mat2str(size(R1)));
+R1 = double(R1);
+err = norm(R1' * R1 - A1, 'fro') / (norm(A1, 'fro') * n * ep);
+qru_check(err < 30, '%s: ||R1''*R1 - A1|| error %g', name, err);
+end
+
+function lsq_check(what, F, A, b, form)
+% Every page of F against Octave's qr(A(:,:,i), 0) and A(:,:,i) \ b(:,:,i).
+[n, m, P] = size(A);
+[n1, m1, P1] = F.size();
+qru_check(n1 == n && m1 == m && P1 == P && isequal(rows(F), n * ones(P, 1)), ...
+          '%s: F.size() %d x %d x %d, A is %d x %d x %d', what, n1, m1, P1, n, m, P);
+[Q, R, d] = F.factors();
+E = [];
+if strcmp(form, 'thin')
+  E = F.residuals();
+  qru_check(isequal(size(Q), [n m P]) && isequal(size(E), size(b)), '%s: Q %s, E %s', what, ...
+            mat2str(size(Q)), mat2str(size(E)));
+else
+  qru_check(isempty(Q), '%s: Q-less Q is %s', what, mat2str(size(Q)));
+end
+qru_check(isequal(size(R), [m m P]) && isequal(size(d), [m size(b, 2) P]) && isa(R, class(A)) && ...
+          isa(d, class(A)), '%s: R %s, d %s', what, mat2str(size(R)), mat2str(size(d)));
+[x, res] = F.solve();
+for i = 1:P
+  Qi = []; Ei = [];
+  if strcmp(form, 'thin')
+    Qi = Q(:, :, i); Ei = E(:, :, i);
+  end
+  page_lsq_check(sprintf('%s page %d', what, i), Qi, R(:, :, i), A(:, :, i), b(:, :, i), Ei, form, d(:, :, i));
+  solution_check(sprintf('%s page %d', what, i), x(:, :, i), res(:, :, i), A(:, :, i), b(:, :, i));
+end
+end
+
+function page_lsq_check(what, Q, R, A, b, E, form, d)
+% One page's factors against qr(A, 0): R up to the signs of its rows,
+% d = R'\(A'*b), Q1*R = A ('thin'), the residuals E = b - A*(A\b).
+cls = class(A);
+ep = double(eps(cls));
+A = double(A); b = double(b);
+[n, m] = size(A);
+kappa = cond(A);
+R = double(R);
+[~, Ro] = qr(A, 0);
+eR = norm(qru_rowsign(R) - qru_rowsign(Ro), 'fro') / (norm(Ro, 'fro') * max(n, m) * ep * kappa);
+qru_check(eR < 30 && all(all(tril(R, -1) == 0)), '%s: R differs from qr(A, 0)''s by %g (scaled)', what, eR);
+if nargin >= 8
+  derr = norm(double(d) - R' \ (A' * b), 'fro') / (norm(b, 'fro') * max(n, m) * ep * kappa);
+  qru_check(derr < 30, '%s: d differs from R''\\(A''*b) by %g (scaled)', what, derr);
+end
+if strcmp(form, 'thin')
+  qru_check_econ(what, Q, R, A, [], []);
+  xo = A \ b;
+  rscale = (norm(b, 'fro') + norm(A, 'fro') * norm(xo, 'fro')) * max(n, m) * ep;
+  eE = norm(double(E) - (b - A * xo), 'fro') / rscale;
+  qru_check(eE < 30, '%s: residuals E differ from b - A*(A\\b) by %g (scaled)', what, eE);
+end
+end
+
+function solution_check(what, x, res, A, b)
+% x = A \ b page by page and res(1, k, i) = norm(A(:,:,i)*x(:,k,i) - b(:,k,i)).
+cls = class(A);
+ep = double(eps(cls));
+[n, m, P] = size(A); r = size(b, 2);
+qru_check(isa(x, cls) && isequal([size(x, 1) size(x, 2) size(x, 3)], [m r P]) && ...
+          isequal([size(res, 1) size(res, 2) size(res, 3)], [1 r P]), ...
+          '%s: x class %s size %s, res size %s', what, class(x), mat2str(size(x)), mat2str(size(res)));
+for i = 1:P
+  Ai = double(A(:, :, i)); bi = double(b(:, :, i));
+  xo = Ai \ bi;
+  xerr = norm(double(x(:, :, i)) - xo, 'fro') / (norm(xo, 'fro') * max(n, m) * ep * cond(Ai)^2);
+  ro = sqrt(sum((Ai * xo - bi).^2, 1));
+  rscale = (norm(bi, 'fro') + norm(Ai, 'fro') * norm(xo, 'fro')) * max(n, m) * ep;
+  rerr = max(abs(double(res(:, :, i)) - ro)) / rscale;
+  qru_check(xerr < 30 && rerr < 30, '%s page %d: x = A\\b error %g, residual norms error %g (scaled)', ...
+            what, i, xerr, rerr);
+end
+end
