@@ -6,6 +6,9 @@
 %   qru_lsq_solve  - Least-squares solution through qru's QR factorization.
 %   qru_lsq        - A least-squares problem held as an updatable QR factorization.
 %                    (forms 'full', 'thin' = qr(A, 0), 'none' = Q-less)
+%   qru_lsq_solve and qru_lsq take pages, A n x m x P and b n x r x P (as
+%   pagemtimes): P problems in one batched call each, forms 'none' (the
+%   default) and 'thin'.
 %
 % QR updates (MATLAB's and Octave's functions)
 %   qru_qrinsert   - Insert columns or rows into a QR factorization (qrinsert).
@@ -18,6 +21,8 @@
 %   qru_cholinsert - Cholesky factor with a row and column inserted (cholinsert).
 %   qru_choldelete - Cholesky factor with a row and column removed (choldelete).
 %   qru_cholshift  - Shift a row and column of a Cholesky factor (cholshift).
+%   qru_cholupdate, qru_cholinsert and qru_choldelete take pages, R n x n x P
+%   (as pagemtimes): P factors in one batched call, p / info P x 1.
 %
 % Solvers on the updates
 %   qru_lsqnonneg  - Non-negative least squares on qru's column updates (lsqnonneg).
