@@ -110,6 +110,32 @@ static void hbatch_drop_rows(hbatch *h, int i, int k, int p)
     h->n[i] -= p;
 }
 
+/* p new rows (U: count pages p x m, F: p x r) after every problem's own
+ * rows; the pages grow by p rows. */
+static void hbatch_add_rows(hbatch *h, int p, const double *U,
+                            const double *F)
+{
+    int n1 = h->nmax + p;
+    double *A1 = calloc((size_t)h->count * n1 * h->m + 1, sizeof(double));
+    double *b1 = calloc((size_t)h->count * n1 * h->r + 1, sizeof(double));
+    for (int i = 0; i < h->count; ++i)
+        for (int c = 0; c < h->m + h->r; ++c) {
+            int cm = c < h->m, j = cm ? c : c - h->m, w = cm ? h->m : h->r;
+            const double *x = (cm ? hA(h, i) : hb(h, i)) + (size_t)j * h->nmax;
+            const double *y = (cm ? U : F) + (size_t)(i * w + j) * p;
+            double *z = (cm ? A1 : b1) + ((size_t)i * w + j) * n1;
+            memcpy(z, x, sizeof(double) * h->n[i]);
+            memcpy(z + h->n[i], y, sizeof(double) * p);
+        }
+    free(h->A);
+    free(h->b);
+    h->A = A1;
+    h->b = b1;
+    h->nmax = n1;
+    for (int i = 0; i < h->count; ++i)
+        h->n[i] += p;
+}
+
 /* count pages rows x cols (ld rows) of host doubles as a batch of type
  * dt in one device array (*flat). */
 static qru_matrix *upload_pages(qru_dtype dt, int rows, int cols, int count,
@@ -343,7 +369,8 @@ static void check_batch(const hbatch *h, qru_lsq_batch *fb, const char *tag)
 /* ---- one case: a batch created, then a chain of column updates -------- */
 
 typedef struct step {
-    int add; /* 1: insert p columns after k; 0: remove k+1 .. k+p */
+    int add; /* 1: insert p columns after k; 0: remove k+1 .. k+p; 2: add
+              * p rows (qru_lsq_batch_add_rows) */
     int k, p;
 } step;
 
@@ -422,11 +449,27 @@ static void run_case(const ccase *c, unsigned *seed)
     }
     for (int s = 0; s < c->nsteps; ++s) {
         const step *t = &c->steps[s];
+        static const char *const what[3] = {"remove", "add", "add rows"};
         snprintf(tag, sizeof(tag), "%s %s %s (k %d p %d) of count %d m %d",
                  c->dt == QRU_DOUBLE ? "double" : "float",
-                 c->thin ? "thin" : "Q-less", t->add ? "add" : "remove", t->k,
-                 t->p, c->count, h.m);
-        if (t->add) {
+                 c->thin ? "thin" : "Q-less", what[t->add], t->k, t->p,
+                 c->count, h.m);
+        if (t->add == 2) {
+            int w = h.m + h.r;
+            double *U = malloc(sizeof(double) * ((size_t)c->count * t->p * w));
+            for (size_t e = 0; e < (size_t)c->count * t->p * w; ++e)
+                U[e] = hval(c->dt, seed);
+            double *F = U + (size_t)c->count * t->p * h.m;
+            qru_matrix *Uf, *Ff;
+            qru_matrix *Ub = upload_pages(c->dt, t->p, h.m, c->count, U, &Uf);
+            qru_matrix *Fb = upload_pages(c->dt, t->p, h.r, c->count, F, &Ff);
+            ck_assert_int_eq(qru_lsq_batch_add_rows(fb, Ub, Fb), 0);
+            hbatch_add_rows(&h, t->p, U, F);
+            qru_matrix *ms[] = {Ub, Uf, Fb, Ff};
+            for (int u = 0; u < 4; ++u)
+                qru_matrix_destroy(ms[u]);
+            free(U);
+        } else if (t->add) {
             double *V = new_v(&h, t->p, 1 << 30, seed);
             int *info = malloc(sizeof(int) * (c->count + 1));
             for (int i = 0; i < c->count; ++i)
@@ -482,8 +525,8 @@ START_TEST(test_cols_grid)
 END_TEST
 
 /* Chains (the pages' layout kept by a removal, compacted by an
- * insertion), larger counts, problems of different row counts, the
- * insertion that fills A, one column. */
+ * insertion; rows added in between), larger counts, problems of
+ * different row counts, the insertion that fills A, one column. */
 START_TEST(test_cols_cases)
 {
     unsigned seed = 31u;
@@ -500,6 +543,9 @@ START_TEST(test_cols_cases)
             {dt, 1, 3, 9, 1, 1, 0, 2, {{1, 0, 1}, {0, 1, 1}}},
             {dt, 0, 3, 9, 2, 1, 0, 1, {{0, 1, 1}}},
             {dt, 1, 2, 300, 70, 3, 0, 2, {{0, 10, 30}, {1, 35, 9}}},
+            /* rows added to pages whose layout a removal kept */
+            {dt, 0, 4, 12, 7, 2, 0, 3, {{0, 2, 3}, {2, 0, 3}, {0, 0, 1}}},
+            {dt, 1, 4, 12, 7, 2, 3, 3, {{0, 2, 3}, {2, 0, 3}, {1, 4, 2}}},
         };
         for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
             run_case(&cs[k], &seed);
