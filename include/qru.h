@@ -1383,10 +1383,14 @@ QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
  *    residual sums of squares;
  *  - #QRU_Q_THIN: Q1_i (n x m), R_i, d_i = Q1_i' b_i and the residuals
  *    E_i = b_i - Q1_i d_i (n x r), as the single #QRU_Q_THIN form; rows
- *    can also be removed (qru_lsq_batch_remove_rows()).
+ *    can also be removed (qru_lsq_batch_remove_rows()) and columns added
+ *    (qru_lsq_batch_add_cols()).
  *  Rows are added to and removed from all problems at once; a problem
  *  whose removal fails keeps its rows, so the row count is per problem
- *  (qru_lsq_batch_rows()). */
+ *  (qru_lsq_batch_rows()).  Columns are removed from
+ *  (qru_lsq_batch_remove_cols(), both forms) and added to all problems
+ *  at once, and the column count m stays the batch's: an insertion that
+ *  a problem refuses changes none of them. */
 typedef struct qru_lsq_batch qru_lsq_batch;
 
 /** Q-less QR factorisations of a batch of least-squares problems.
@@ -1508,6 +1512,82 @@ QRU_API int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
  *          elements. */
 QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
                                       int *info);
+
+/** Removes the columns k+1 .. k+p of every problem of a batch (the same
+ *  columns of each A; the unknowns m of the batch become m - p).
+ *
+ *  MATLAB: `for i = 1:count, A(:,k+1:k+p,i) = []; end` (the
+ *  factorisations of the new A with the same b)
+ *
+ *  Each problem on its own (on a GPU one work-group a problem): R's
+ *  columns after the block move left, which leaves p subdiagonals in the
+ *  columns k+1 .. m-p; for each of them, p Givens rotations of adjacent
+ *  rows of [R d] clear them (from the bottom), and the rows m-p+1 .. m of
+ *  the rotated d, which leave the triangle, join the residuals:
+ *  #QRU_Q_NONE adds their squares to the residual sums of squares;
+ *  #QRU_Q_THIN applies the same rotations to the columns of Q1, whose
+ *  last p columns then leave it, and adds those columns times the rows of
+ *  d to E (E1 = b - Q1(:,1:m-p) d1 = E + Q1(:,m-p+1:m) d(m-p+1:m,:)).
+ *  About 3 p (m-k)^2 + 6 p (m-k) (r + n) flops a problem (n: #QRU_Q_THIN
+ *  only).  Removing columns cannot make a problem rank-deficient, so no
+ *  problem refuses.  The call does not wait for the device.
+ *
+ *  @param fb the batch (1)
+ *  @param k  columns kept before the block (2): 0 <= k < m
+ *  @param p  columns removed (3): 1 <= p <= m - k and p < m
+ *  @return 0, -i (the batch then unchanged, bit for bit), or a library
+ *          status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE; then which problems
+ *          were written is unspecified).  count = 0 is a quick return
+ *          after the checks.  Needs about count*m*(m - k + r) elements of
+ *          workspace, taken in parts of at most about 2^24 elements. */
+QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
+
+/** Inserts the p columns of V after column k of every problem of a
+ *  #QRU_Q_THIN batch (a page of V a problem; the unknowns m of the batch
+ *  become m + p).
+ *
+ *  MATLAB: `for i = 1:count, A1(:,:,i) = [A(:,1:k,i) V(:,:,i)
+ *  A(:,k+1:m,i)]; end` (the factorisations of the new A with the same b)
+ *
+ *  Each problem as the #QRU_Q_THIN form of qru_lsq_add_cols() (on a GPU
+ *  one work-group a problem): W = Q1' V by classical Gram-Schmidt with
+ *  reorthogonalisation (CGS2), the remainder Z = V - Q1 W orthonormalised
+ *  by modified Gram-Schmidt run twice per column (Z = Qz Rz), then
+ *  [R(:,1:k) W R(:,k+1:m); 0 Rz 0] made triangular by p (m - k) Givens
+ *  rotations of adjacent rows (each new column cleared below its
+ *  diagonal from the bottom), the same rotations on [Q1 Qz] and on
+ *  [d; Qz' E], and E1 = E - Qz (Qz' E).  About 12 n p (m + (m - k)/2)
+ *  flops a problem.  Each problem is judged by the QR rank rule of the
+ *  file documentation on its R1 for the columns k+1 .. m+p (as
+ *  qru_lsq_add_cols()): R1(j,j) not finite or |R1(j,j)| <= max(n_i, m+p)
+ *  eps max_c ||R1(1:c,c)||.  The column count is the batch's, so a
+ *  refusal by any problem leaves every problem as it was: the update is
+ *  made in new storage, which replaces the old only when all problems
+ *  passed.  The call waits for the device once, to read the problems'
+ *  verdicts.
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
+ *              after the checks; it holds no Q1 to project V on)
+ *  @param k    columns kept before the new ones (2): 0 <= k <= m
+ *  @param V    batch of count n x p pages (3), n the most rows of a
+ *              problem (a problem of n_i rows reads the first n_i rows of
+ *              its page), 1 <= p and m + p <= n_i for every problem (A
+ *              stays tall)
+ *  @param info host array of count ints or NULL (4): info[i] = 0, or
+ *              j > 0 when problem i refuses the columns (the first
+ *              column of its R1 that fails the rank rule, 1-based); not
+ *              written when the call returns a negative status
+ *  @return 0 when every problem gained the columns; -i; c > 0: c
+ *          problems refused them (their info[i] > 0), and no problem
+ *          changed, bit for bit; #QRU_ERR_NO_Q; or a library status
+ *          (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE; the batch then unchanged).
+ *          With #QRU_OPTION_CHECK_FINITE V (3) is scanned.  Holds new
+ *          storage of count (ncap + m + p) (m + p + r) elements (ncap the
+ *          row capacity) while it runs, and needs about count*(m + r +
+ *          256) p elements of workspace, taken in parts of at most about
+ *          2^24 elements. */
+QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
+                                   const qru_matrix *V, int *info);
 
 /** Least-squares solutions of every problem of a batch.
  *

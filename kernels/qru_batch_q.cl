@@ -18,36 +18,12 @@
 #ifndef QRU_BATCH_Q_CL
 #define QRU_BATCH_Q_CL
 
-#ifndef QRU_IDX /* as in qru_base.cl */
-#define QRU_IDX(o, i, j, ld) ((o) + (long)(i) + (long)(j) * (long)(ld))
-#endif
-/* The largest work-group (QRU_BQ_WG of src/qru_internal.h), the rows or
- * sweeps carried through one pass over a row of Q1, and the elements each
- * item moves per step of the row drop. */
-#ifndef QRU_BQ_WG
-#define QRU_BQ_WG 256
-#endif
-#define QRU_BQ_PB 8
-#define QRU_BQ_EPI 4
+#include "qru_batch_cgs.cl"
 
-/* The sum of v over the work-group, in every item: the teams' sums
- * (QRU_TEAM_SUM), then each item adds the nt / QRU_TEAM of them in the
- * same order (the same sum everywhere); red: nt local elements.  Two
- * barriers and no loop around them (few sums run, and a flat body keeps
- * PoCL's barrier regions few): call it uniformly. */
-QRU_DEVICE T qru_bq_sum(T v, QRU_LOCAL T *red)
-{
-    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    T tv = QRU_TEAM_SUM(v);
-    if (lid % QRU_TEAM == 0)
-        red[lid / QRU_TEAM] = tv;
-    QRU_BARRIER;
-    T r = (T)0;
-    for (int t = 0; t < nt / QRU_TEAM; ++t)
-        r += red[t];
-    QRU_BARRIER;
-    return r;
-}
+/* The elements each item moves per step of the row drop (QRU_BQ_WG and
+ * QRU_BQ_PB, the largest work-group and the rows or sweeps carried
+ * through one pass over a row of Q1: kernels/qru_batch_cgs.cl). */
+#define QRU_BQ_EPI 4
 
 /* The rows k+p .. n-1 of the cols columns of X (from xb, ld ldx) moved up
  * by p, in place: the moving block taken in column order, QRU_BQ_EPI
@@ -74,35 +50,6 @@ QRU_DEVICE void qru_bq_drop(QRU_GLOBAL T *X, long xb, int ldx, int cols,
                 X[QRU_IDX(xb, k + e % L, e / L, ldx)] = v[u];
         }
     }
-}
-
-/* The rows i = lid, lid + nt, ... of Z (n x p in work at oz, ld n):
- * Z(i,a) := B(i,a) - sum_j Q1(i,j) C(a,j), C(a,j) at work[oc + a sa +
- * j sj], B the unit vectors of the rows k + a (set) or Z itself; one
- * pass over the row of Q1 per QRU_BQ_PB columns of Z. */
-QRU_DEVICE void qru_bq_zpass(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
-                             int m, int k, int p, QRU_GLOBAL T *work,
-                             long oz, long oc, long sa, long sj, int set)
-{
-    for (int i = QRU_LID_X; i < n; i += QRU_LSIZE_X)
-        for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
-            int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
-            T acc[QRU_BQ_PB];
-            for (int u = 0; u < QRU_BQ_PB; ++u)
-                acc[u] = (T)0;
-            for (int j = 0; j < m; ++j) {
-                T qv = Q[QRU_IDX(qb, i, j, ldq)];
-                for (int u = 0; u < QRU_BQ_PB; ++u)
-                    if (u < pb)
-                        acc[u] += qv * work[oc + (a0 + u) * sa + j * sj];
-            }
-            for (int u = 0; u < QRU_BQ_PB; ++u)
-                if (u < pb) {
-                    long z = oz + i + (long)(a0 + u) * n;
-                    T base = set ? (i == k + a0 + u ? (T)1 : (T)0) : work[z];
-                    work[z] = base - acc[u];
-                }
-        }
 }
 
 /*
@@ -292,78 +239,17 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     QRU_LOCAL T *red = S, *flag = S + nt;
     T tol = (T)2 * (T)(n > m ? n : m) * eps;
-    int G = nt >= m ? nt / m : 1;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
         QRU_BQ_RM_PAGES(b);
         for (long e = lid; e < (long)p * m; e += nt)
             work[oqk + e] = Q[QRU_IDX(qb, k + e % p, e / p, ldq)];
         QRU_BARRIER_GLOBAL;
-        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, oqk, 1, p, 1);
-        QRU_BARRIER_GLOBAL;
-        for (int v = lid; v < G * m; v += nt) {
-            int j = v % m, g = v / m;
-            int i0 = (int)((long)n * g / G), i1 = (int)((long)n * (g + 1) / G);
-            for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
-                int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
-                T acc[QRU_BQ_PB];
-                for (int u = 0; u < QRU_BQ_PB; ++u)
-                    acc[u] = (T)0;
-                for (int i = i0; i < i1; ++i) {
-                    T qv = Q[QRU_IDX(qb, i, j, ldq)];
-                    for (int u = 0; u < QRU_BQ_PB; ++u)
-                        if (u < pb)
-                            acc[u] += qv * work[oz + i + (long)(a0 + u) * n];
-                }
-                for (int u = 0; u < QRU_BQ_PB; ++u)
-                    if (u < pb)
-                        work[ocp + ((long)g * m + j) * p + a0 + u] = acc[u];
-            }
-        }
-        QRU_BARRIER_GLOBAL;
-        for (long e = lid; e < (long)m * p; e += nt) {
-            long j = e % m, a = e / m;
-            T s = (T)0;
-            for (int g = 0; g < G; ++g)
-                s += work[ocp + ((long)g * m + j) * p + a];
-            work[ocm + e] = s;
-        }
-        QRU_BARRIER_GLOBAL;
-        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, ocm, m, 1, 0);
-        /* Z = Qz Rz: the products (a2, a) in one loop, a2 = a the norm;
-         * each item works on its own rows of Z (no global barrier until
-         * Rz is read) */
-        for (long t = 0; t < pp; ++t) {
-            /* t runs over the columns a, for each its 2 a products (two
-             * passes over the columns before), then its norm: a^2 <= t <
-             * (a + 1)^2 */
-            long a = 0, rest = t;
-            while (rest >= 2 * a + 1) {
-                rest -= 2 * a + 1;
-                ++a;
-            }
-            int norm = rest == 2 * a, a2 = (int)(rest % (a > 0 ? a : 1));
-            int pass = rest >= a;
-            long za = oz + a * n, z2 = oz + (long)(norm ? a : a2) * n;
-            T part = (T)0;
-            for (int i = lid; i < n; i += nt)
-                part += work[z2 + i] * work[za + i];
-            T s = qru_bq_sum(part, red);
-            if (norm) {
-                T nrm = QRU_SQRT(s);
-                if (lid == 0)
-                    for (int i = (int)a; i < p; ++i)
-                        work[orz + i + a * p] = i == a ? nrm : (T)0;
-                if (nrm > (T)0 && nrm - nrm == (T)0)
-                    for (int i = lid; i < n; i += nt)
-                        work[za + i] /= nrm;
-            } else {
-                for (int i = lid; i < n; i += nt)
-                    work[za + i] -= s * work[z2 + i];
-                if (lid == 0)
-                    work[orz + a2 + a * p] =
-                        pass ? work[orz + a2 + a * p] + s : s;
-            }
-        }
+        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, n, work, oqk, 1, p,
+                     1);
+        qru_bq_qtz(Q, qb, ldq, n, m, p, work, oz, n, work, ocp, ocm);
+        qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, n, work, ocm, m, 1,
+                     0);
+        qru_bq_mgs2(n, p, work, oz, n, work, orz, red);
         QRU_BARRIER_GLOBAL;
         /* the rank rule */
         T part = (T)0;
@@ -402,17 +288,9 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
             info[oi + b] = (T)fail;
         }
         QRU_BARRIER;
-        /* dz = Qz' E (a refused problem runs the sums with no work) */
-        long ndz = flag[0] == (T)0 ? (long)p * r : 0;
-        for (long t = 0; t < ndz; ++t) {
-            long a = t % p, q = t / p;
-            T pt = (T)0;
-            for (int i = lid; i < n; i += nt)
-                pt += work[oz + i + a * n] * E[QRU_IDX(eb, i, q, lde)];
-            T s = qru_bq_sum(pt, red);
-            if (lid == 0)
-                work[odz + t] = s;
-        }
+        /* dz = Qz' E (none for a refused problem) */
+        qru_bq_ztx(n, p, flag[0] == (T)0 ? (long)p * r : 0, work, oz, n, E,
+                   eb, lde, work, odz, red);
         QRU_BARRIER_GLOBAL; /* flag and red of the next problem */
     }
 }

@@ -15,6 +15,8 @@
  *                     lsq_batch_solve)
  *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
  *                     lsq_batch_remove_rows_q)
+ *   opencl_batch_cols.c the batches' column updates (lsq_batch_remove_cols,
+ *                     lsq_batch_add_cols_q)
  *   opencl_omp.c      the Gram form's step of orthogonal matching pursuit
  *                     (omp_gram_step)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
@@ -71,6 +73,11 @@ extern const int qru_ocl_source_count;
     X(K_LSQ_BATCH_RMQ_COMMIT, "qru_lsq_batch_rmq_commit") \
     X(K_LSQ_BATCH_RMQ_ROTATE, "qru_lsq_batch_rmq_rotate") \
     X(K_LSQ_BATCH_RMQ_DROP, "qru_lsq_batch_rmq_drop") \
+    X(K_LSQ_BATCH_RMC_ROTATE, "qru_lsq_batch_rmc_rotate") \
+    X(K_LSQ_BATCH_RMC_Q, "qru_lsq_batch_rmc_q") \
+    X(K_LSQ_BATCH_ACQ_COMPLETE, "qru_lsq_batch_acq_complete") \
+    X(K_LSQ_BATCH_ACQ_COMMIT, "qru_lsq_batch_acq_commit") \
+    X(K_LSQ_BATCH_ACQ_ROTATE, "qru_lsq_batch_acq_rotate") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \
@@ -198,6 +205,13 @@ int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
                   const karg *args);
 int ocl_launch1d(qru_context *ctx, ocl_prog *p, int k, size_t n,
                     int nargs, const karg *args);
+/* A launch of kernel k over count problems, ONE work-group a problem (at
+ * most GRID_CAP groups; the kernels loop over the rest) of the largest
+ * power of two of items up to want that the kernel allows; es > 0: the
+ * last of the nargs arguments is a __local buffer of w + 1 elements of es
+ * bytes for the w items (its size set here). */
+int ocl_launch_problems(qru_context *ctx, ocl_prog *p, int k, int want,
+                        int count, int nargs, karg *args, size_t es);
 int ocl_launch2d(qru_context *ctx, ocl_prog *p, int k, int m, int n,
                     int nargs, const karg *args);
 int ocl_launch_colred(qru_context *ctx, ocl_prog *p, int k, int m, int n,

@@ -21,7 +21,6 @@ int ocl_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
     int st = ocl_get_prog(ctx, dt, &pr);
     if (st)
         return st;
-    ocl_impl *im = IMPL(ctx);
     cl_int cm = m, cr = r, cn = n, cp = p, cc = count, cldr = ldr,
            cldd = ldd, cldq = ldq, clde = lde, cldu = ldu, cldf = ldf;
     cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
@@ -29,11 +28,6 @@ int ocl_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
             eo = (cl_long)E.off, es = (cl_long)sE, uo = (cl_long)U.off,
             us = (cl_long)sU, fo = (cl_long)F.off, fs = (cl_long)sF,
             ko = (cl_long)work.off;
-    size_t want = (size_t)qru_lsq_batch_q_wg(n + p);
-    size_t w = (size_t)pow2_floor(
-        ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS_Q, want));
-    size_t groups = min_sz((size_t)count, GRID_CAP);
-    size_t l[1] = {w}, g[1] = {w * groups};
     karg a[] = {KINT(cm),    KINT(cr),   KINT(cn),   KINT(cp),
                 KINT(cc),    KMEM(R),    KLONG(ro),  KINT(cldr),
                 KLONG(rs),   KMEM(D),    KLONG(dof), KINT(cldd),
@@ -42,7 +36,9 @@ int ocl_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
                 KLONG(es),   KMEM(U),    KLONG(uo),  KINT(cldu),
                 KLONG(us),   KMEM(F),    KLONG(fo),  KINT(cldf),
                 KLONG(fs),   KMEM(work), KLONG(ko)};
-    return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS_Q, 1, g, l, NARGS(a), a);
+    return ocl_launch_problems(ctx, pr, K_LSQ_BATCH_ADD_ROWS_Q,
+                               qru_lsq_batch_q_wg(n + p), count, NARGS(a), a,
+                               0);
 }
 
 int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
@@ -58,7 +54,6 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
     int st = ocl_get_prog(ctx, dt, &pr);
     if (st)
         return st;
-    ocl_impl *im = IMPL(ctx);
     cl_int cm = m, cr = r, cn = n, ck = k, cp = p, cc = count, cldr = ldr,
            cldd = ldd, cldq = ldq, clde = lde;
     cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
@@ -72,22 +67,15 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
     static const int ks[4] = {K_LSQ_BATCH_RMQ_COMPLETE,
                               K_LSQ_BATCH_RMQ_COMMIT, K_LSQ_BATCH_RMQ_ROTATE,
                               K_LSQ_BATCH_RMQ_DROP};
-    for (int s = 0; s < 4; ++s) {
-        size_t want = (size_t)qru_lsq_batch_q_wg(n);
-        size_t w = (size_t)pow2_floor(ocl_wg_for(im, pr, ks[s], want));
-        size_t groups = min_sz((size_t)count, GRID_CAP);
-        size_t l[1] = {w}, g[1] = {w * groups};
-        karg a[] = {KINT(cm),    KINT(cr),   KINT(cn),   KINT(ck),
-                    KINT(cp),    KINT(cc),   eps,        KMEM(R),
-                    KLONG(ro),   KINT(cldr), KLONG(rs),  KMEM(D),
-                    KLONG(dof),  KINT(cldd), KLONG(ds),  KMEM(Q),
-                    KLONG(qo),   KINT(cldq), KLONG(qs),  KMEM(E),
-                    KLONG(eo),   KINT(clde), KLONG(es),  KMEM(info),
-                    KLONG(io),   KMEM(work), KLONG(ko),
-                    {qru_dtype_size(dt) * (w + 1), NULL}};
-        st = ocl_launch(ctx, pr, ks[s], 1, g, l, NARGS(a) - (s > 0), a);
-        if (st)
-            return st;
-    }
-    return 0;
+    karg a[] = {KINT(cm),   KINT(cr),   KINT(cn),  KINT(ck),   KINT(cp),
+                KINT(cc),   eps,        KMEM(R),   KLONG(ro),  KINT(cldr),
+                KLONG(rs),  KMEM(D),    KLONG(dof), KINT(cldd), KLONG(ds),
+                KMEM(Q),    KLONG(qo),  KINT(cldq), KLONG(qs),  KMEM(E),
+                KLONG(eo),  KINT(clde), KLONG(es), KMEM(info), KLONG(io),
+                KMEM(work), KLONG(ko),  {0, NULL}};
+    for (int s = 0; s < 4 && !st; ++s)
+        st = ocl_launch_problems(ctx, pr, ks[s], qru_lsq_batch_q_wg(n), count,
+                                 NARGS(a) - (s > 0), a,
+                                 s > 0 ? 0 : qru_dtype_size(dt));
+    return st;
 }

@@ -105,6 +105,16 @@ int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
 }
 
 
+int ocl_launch_problems(qru_context *ctx, ocl_prog *p, int k, int want,
+                        int count, int nargs, karg *args, size_t es)
+{
+    size_t w = (size_t)pow2_floor(ocl_wg_for(IMPL(ctx), p, k, (size_t)want));
+    size_t l[1] = {w}, g[1] = {w * min_sz((size_t)count, GRID_CAP)};
+    if (es) /* the last argument: the local buffer of w + 1 elements */
+        args[nargs - 1].size = es * (w + 1);
+    return ocl_launch(ctx, p, k, 1, g, l, nargs, args);
+}
+
 /* Elementwise launches (1-D over n, 2-D over m x n) use ONE work-group
  * shape per kernel and round the grid up to whole groups (the kernels loop
  * grid-stride and check bounds, so extra work-items do nothing).  A fixed

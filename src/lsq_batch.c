@@ -13,6 +13,11 @@
  *    rows are added by lsq_batch_add_rows_q and removed by
  *    lsq_batch_remove_rows_q (the thin removal of qru_lsq_remove_rows per
  *    problem, each judged by the removals' rank rule).
+ * Columns are removed in either form by lsq_batch_remove_cols (in
+ * place: the pages keep their layout and the headers lose the columns)
+ * and inserted into the thin form by lsq_batch_add_cols_q (into new
+ * storage, which replaces the old only when no problem refused: the
+ * column count is the batch's).
  * A problem whose removal fails keeps its rows, so the row counts are
  * per problem (nr); every op call takes a run of problems with the same
  * row count.  The solve is the lsq_batch_solve op, its verdicts (and the
@@ -33,8 +38,9 @@ struct qru_lsq_batch {
     int n;         /* the largest row count of the problems */
     int *nr;       /* the row count of each problem (count ints) */
     int ncap;      /* thin: the rows of the pages of Q and E */
-    qru_matrix *R; /* count m x m pages, strictly lower part zero */
-    qru_matrix *D; /* count m x r pages */
+    qru_matrix *R; /* count m x m pages, strictly lower part zero (ld and
+                    * stride those of more columns after a removal) */
+    qru_matrix *D; /* count m x r pages (ld as R's) */
     qru_matrix *H; /* Q-less: rho2, r x count, column b the problem b */
     qru_matrix *Q; /* thin: count ncap x m pages (ld ncap), Q1 above */
     qru_matrix *E; /* thin: count ncap x r pages (ld ncap), E above */
@@ -471,6 +477,175 @@ int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p, int *info)
     if (fb->count == 0)
         QRU_RET(ctx, 0);
     QRU_RET(ctx, lsq_batch_remove(fb, k, p, info));
+}
+
+/* The columns k .. k+p-1 removed from every problem (checked): one
+ * lsq_batch_remove_cols op a run of problems, in place; R, d and Q1 then
+ * keep their pages' layout (ld and stride), their headers lose p columns
+ * (rows), which a later insertion of columns compacts. */
+static int lsq_batch_remove_c(qru_lsq_batch *fb, int k, int p)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, count = fb->count, thin = fb->q == QRU_Q_THIN;
+    size_t we;
+    size_t part = qru_batch_part(0, qru_lsq_batch_rmc_work(m, r, k, p),
+                                 count, &we);
+    qru_ptr work, none = {0, 0};
+    QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
+    for (int b = 0, e; b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
+        QRU_TRY(ctx->ops->lsq_batch_remove_cols(
+            ctx, fb->dt, m, r, fb->nr[b], k, p, e - b, thin,
+            qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
+            qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
+            qru_ptr_add(fb->H->p, (size_t)b * (size_t)r),
+            thin ? qru_mat_page(fb->Q, b) : none, thin ? fb->Q->ld : 1,
+            thin ? fb->Q->stride : 0, thin ? qru_mat_page(fb->E, b) : none,
+            thin ? fb->E->ld : 1, thin ? fb->E->stride : 0, work));
+    }
+    fb->m = m - p;
+    fb->R->rows = fb->R->cols = fb->D->rows = m - p;
+    if (thin)
+        fb->Q->cols = m - p;
+    return 0;
+}
+
+int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    QRU_ARG(ctx, 2, k >= 0 && k < fb->m,
+            "k = %d, but 0 <= k < m = %d must hold", k, fb->m);
+    QRU_ARG(ctx, 3, p >= 1 && p <= fb->m - k,
+            "p = %d, but 1 <= p <= m - k = %d must hold (m = %d, k = %d)", p,
+            fb->m - k, fb->m, k);
+    QRU_ARG(ctx, 3, p < fb->m,
+            "p = %d, but p < m = %d must hold (a problem keeps a column)", p,
+            fb->m);
+    if (fb->count == 0) {
+        fb->m -= p;
+        fb->R->rows = fb->R->cols = fb->D->rows = fb->m;
+        if (fb->Q)
+            fb->Q->cols = fb->m;
+        QRU_RET(ctx, 0);
+    }
+    QRU_RET(ctx, lsq_batch_remove_c(fb, k, p));
+}
+
+/* The storage of a thin batch of m columns (R, d, Q1, E; the pages of Q1
+ * and E of fb's row capacity), or NULL matrices after a failure. */
+static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, qru_matrix *M[4])
+{
+    qru_context *ctx = fb->ctx;
+    int c = fb->count, st;
+    M[0] = M[1] = M[2] = M[3] = NULL;
+    st = qru_matrix_create_batch(ctx, fb->dt, m, m, m, c, 0, &M[0]);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, m, fb->r, m, c, 0, &M[1]);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, m, fb->ncap, c, 0,
+                                     &M[2]);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, fb->r, fb->ncap,
+                                     c, 0, &M[3]);
+    if (st)
+        for (int i = 0; i < 4; ++i) {
+            qru_matrix_destroy(M[i]);
+            M[i] = NULL;
+        }
+    return st;
+}
+
+/* The columns of V inserted after column k of every thin problem
+ * (checked): new storage for m + p columns, one lsq_batch_add_cols_q op
+ * a run of problems from the old pages into it, the verdicts read back in
+ * one wait; the new storage replaces the old only when every problem
+ * passed, else it is freed and the batch is as it was. */
+static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
+                           int *info)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, count = fb->count, p = V->cols;
+    size_t we;
+    size_t part = qru_batch_part(0, qru_lsq_batch_acq_work(m, r, k, p),
+                                 count, &we);
+    qru_matrix *N[4];
+    qru_ptr dinfo = {0, 0}, work = {0, 0};
+    if (count > 0)
+        QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
+    QRU_TRY(lsq_batch_alloc(fb, m + p, N));
+    int st = 0;
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
+        st = ctx->ops->lsq_batch_add_cols_q(
+            ctx, fb->dt, m, r, fb->nr[b], k, p, e - b,
+            qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
+            qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
+            qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
+            qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
+            qru_mat_page(V, b), V->ld, V->stride, qru_mat_page(N[0], b),
+            N[0]->ld, N[0]->stride, qru_mat_page(N[1], b), N[1]->ld,
+            N[1]->stride, qru_mat_page(N[2], b), N[2]->ld, N[2]->stride,
+            qru_mat_page(N[3], b), N[3]->ld, N[3]->stride,
+            qru_ptr_add(dinfo, (size_t)b), work);
+    }
+    int *v = st || !count ? NULL : malloc(sizeof(int) * (size_t)count);
+    if (!st && count && !v)
+        st = QRU_HOST_ALLOC_FAILED;
+    int first = -1, col = 0;
+    if (!st && count)
+        st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v, &first, &col);
+    if (st >= 0 && info)
+        for (int i = 0; i < count; ++i)
+            info[i] = v[i];
+    free(v);
+    qru_matrix **old[4] = {&fb->R, &fb->D, &fb->Q, &fb->E};
+    for (int i = 0; i < 4; ++i) {
+        qru_matrix *t = st ? N[i] : *old[i];
+        if (!st)
+            *old[i] = N[i];
+        qru_matrix_destroy(t);
+    }
+    if (st <= 0) {
+        if (!st)
+            fb->m = m + p;
+        return st;
+    }
+    return qru_fail(st, "%d of %d problems refused the columns (A1 "
+                        "numerically rank-deficient; the first: problem %d "
+                        "(0-based), at column %d); no problem changed",
+                    st, count, first, col);
+}
+
+int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
+                           int *info)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    int lo, hi;
+    lsq_batch_nrange(fb, &lo, &hi);
+    QRU_ARG(ctx, 2, k >= 0 && k <= fb->m,
+            "k = %d, but 0 <= k <= m = %d must hold", k, fb->m);
+    QRU_ARG_BATCH(ctx, 3, "V", V, fb->dt);
+    QRU_ARG(ctx, 3, V->count == fb->count,
+            "V is a batch of %d matrices, but the factorisations are %d",
+            V->count, fb->count);
+    QRU_ARG(ctx, 3, V->rows == fb->n,
+            "V has %d rows, but it needs n = %d (the most rows of a problem)",
+            V->rows, fb->n);
+    QRU_ARG(ctx, 3, V->cols >= 1 && (long long)fb->m + V->cols <= lo,
+            "V has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
+            "tall: m + p <= n = %d, the fewest rows of a problem, m = %d)",
+            V->cols, lo - fb->m, lo, fb->m);
+    QRU_ARG(ctx, 3, !lsq_batch_overlaps(fb, V),
+            "V overlaps the factorisation's storage");
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 3, V, 'A', 0));
+    if (fb->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
+                                            "(QRU_Q_NONE): it holds no Q1 "
+                                            "to add columns against; create "
+                                            "it with opt->q = QRU_Q_THIN"));
+    QRU_RET(ctx, lsq_batch_add_c(fb, k, V, info));
 }
 
 static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)

@@ -368,6 +368,55 @@ static int plan_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt,
                          em * em + 2.0 * em * er),
                    0, ep * (em + 2.0 * ep + 3.0 * em));
 }
+/* the batched column removals: p rotations of [H d] a column of H (each
+ * on the columns after it), and in the thin form of Q1's rows, then
+ * E += Q1(:, m1:m) G; R, d read and written once, Q1 and E (thin) once */
+static int plan_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
+                                      int r, int n, int k, int p, int count,
+                                      int thin, qru_ptr R, int ldr, size_t sR,
+                                      qru_ptr D, int ldd, size_t sD,
+                                      qru_ptr rho2, qru_ptr Q, int ldq,
+                                      size_t sQ, qru_ptr E, int lde,
+                                      size_t sE, qru_ptr work)
+{
+    (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
+        (void)rho2, (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde,
+        (void)sE, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count);
+    double eL = dd(m - p - k), en = thin ? dd(n) : 0.0;
+    return plan_op(ctx, QRU_OP_lsq_batch_remove_cols, PK_KERNEL,
+                   ec * (6.0 * ep * eL * (eL / 2.0 + er + en) +
+                         2.0 * en * ep * er),
+                   ec * (2.0 * em * (eL + er) + 2.0 * en * (em + er)), 0,
+                   eL);
+}
+/* the thin-form batched column insertions: two passes of classical
+ * Gram-Schmidt against Q1 (8 n m p), the Gram-Schmidt of Z (4 n p^2),
+ * dz and E1 (4 n p r), the p (m - k) rotations of [R1 d1] and of Q1's
+ * rows; the old pages read, the new ones written, Q1 four times */
+static int plan_lsq_batch_add_cols_q(
+    qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p,
+    int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD,
+    qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr V,
+    int ldv, size_t sV, qru_ptr R1, int ld1, size_t s1, qru_ptr D1, int ldd1,
+    size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
+    size_t sE1, qru_ptr info, qru_ptr work)
+{
+    (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
+        (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde, (void)sE, (void)V,
+        (void)ldv, (void)sV, (void)R1, (void)ld1, (void)s1, (void)D1,
+        (void)ldd1, (void)sD1, (void)Q1n, (void)ldq1, (void)sQ1, (void)E1,
+        (void)lde1, (void)sE1, (void)info, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count), en = dd(n);
+    double eL = dd(m - k), mp = em + ep;
+    return plan_op(ctx, QRU_OP_lsq_batch_add_cols_q, PK_KERNEL,
+                   ec * (8.0 * en * em * ep + 4.0 * en * ep * ep +
+                         4.0 * en * ep * er +
+                         6.0 * ep * eL * (eL / 2.0 + er + en)),
+                   ec * (4.0 * en * em + 2.0 * en * (mp + er) + em * em +
+                         mp * mp + 2.0 * mp * er),
+                   0, 4.0 + ep * (ep + er) + ep);
+}
 /* the batched back substitutions: the column norms, then m r (m + 1)
  * flops a problem; R and d read, X written */
 static int plan_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,

@@ -572,6 +572,26 @@ static inline size_t qru_lsq_batch_q_rm_work(int n, int m, int r, int p)
            2 * (size_t)p * (size_t)p + (size_t)p * (size_t)r +
            mp * ((size_t)m + (size_t)r);
 }
+/* The column updates of the batches (kernels/qru_batch_cols.cl): the
+ * work a problem of lsq_batch_remove_cols needs (H, the columns k+p ..
+ * m-1 of R and d, m x (m - p - k + r), the rotations' c and s,
+ * 2 p (m - p - k), the rows of d that leave, p r) and of
+ * lsq_batch_add_cols_q (W and its correction 2 m p, the partial sums of
+ * Q1' Z (m + QRU_BQ_WG) p, Rz p p, dz p r, the rotations 2 p (m - k));
+ * their work-group is qru_lsq_batch_q_wg's (by the rows, or by the
+ * columns of [R d] where they are more). */
+static inline size_t qru_lsq_batch_rmc_work(int m, int r, int k, int p)
+{
+    size_t L = (size_t)(m - p - k);
+    return (size_t)m * (L + (size_t)r) + 2 * (size_t)p * L +
+           (size_t)p * (size_t)r;
+}
+static inline size_t qru_lsq_batch_acq_work(int m, int r, int k, int p)
+{
+    return 3 * (size_t)m * (size_t)p + (size_t)QRU_BQ_WG * (size_t)p +
+           (size_t)p * (size_t)p + (size_t)p * (size_t)r +
+           2 * (size_t)p * (size_t)(m - k);
+}
 static inline int qru_lsq_batch_q_wg(int n)
 {
     int w = 32;

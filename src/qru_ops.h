@@ -297,6 +297,56 @@
      * m >= 1, r >= 1, 0 <= k, 1 <= p, k + p <= n, n - p >= m, \
      * count >= 0. */ \
     QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, work), REQ, ASYNC) \
+    /* The columns k .. k+p-1 removed from count least-squares \
+     * factorisations in place (qru_lsq_batch_remove_cols): problem b \
+     * holds R_b, d_b as in lsq_batch_add_rows (m x m, m x r) and either \
+     * (thin = 0, the Q-less form; Q and E not used) the r sums of \
+     * squares rho2[b r + q] or \
+     * (thin = 1) Q1_b, E_b as in lsq_batch_add_rows_q (n rows; rho2 is \
+     * then neither read nor written).  With m1 = m - p and \
+     * H = [R(:, 0:k) R(:, k+p:m)] (m x m1), [H d] is rotated: for \
+     * j = k .. m1-1, for i = j+p down to j+1, the rotation of the rows \
+     * (i-1, i) that zeroes H(i,j) against f = H(i-1,j) (g = H(i,j) = 0: \
+     * c = 1, s = 0; else t = sqrt(f^2 + g^2) without overflow, c = f / t, \
+     * s = g / t; row i-1 := c row(i-1) + s row(i), row i := c row(i) - \
+     * s row(i-1)), applied to the columns j .. m1-1 of H and to d (the \
+     * zeroed entries exact zeros).  Then R(0:m, k:m1) := the columns \
+     * k .. m1-1 of the rotated H (zeros below the diagonal), \
+     * d(0:m1, :) := the rotated d's rows 0 .. m1-1, and with G its rows \
+     * m1 .. m-1 (p x r): thin = 0: rho2[b r + q] += ||G(:,q)||^2; \
+     * thin = 1: the same rotations on the column pairs (i-1, i) of Q1, \
+     * then E += Q1(:, m1:m) G.  R1, d1, Q1 are the leading m1 columns \
+     * (rows) of the pages; the rest of them is left unspecified.  work: \
+     * count * qru_lsq_batch_rmc_work(m, r, k, p) elements \
+     * (qru_internal.h).  m >= 2, r >= 1, 1 <= p < m, 0 <= k <= m1, \
+     * n >= 0, count >= 0. */ \
+    QRU_OP(lsq_batch_remove_cols, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, int thin, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr rho2, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr work), (ctx, dt, m, r, n, k, p, count, thin, R, ldr, sR, D, ldd, sD, rho2, Q, ldq, sQ, E, lde, sE, work), REQ, ASYNC) \
+    /* The columns of V inserted after column k of count thin-form \
+     * factorisations, from their pages into new ones \
+     * (qru_lsq_batch_add_cols): problem b reads R_b, d_b, Q1_b, E_b as \
+     * in lsq_batch_add_rows_q (n rows, m unknowns) and the n x p page \
+     * V_b = V + b sV (ldv), and writes the factorisation of \
+     * [A(:, 0:k) V A(:, k:m)] into R1 + b s1 ((m+p) x (m+p), ld1), \
+     * D1 + b sD1 ((m+p) x r, ldd1), Q1' = Q1n + b sQ1 (n x (m+p), ldq1) \
+     * and E1 + b sE1 (n x r, lde1): Q1' = [Q1 V]; with Z its last p \
+     * columns, W = Q1' Z, Z -= Q1 W, C = Q1' Z, Z -= Q1 C (classical \
+     * Gram-Schmidt twice), Z = Qz Rz by modified Gram-Schmidt run twice \
+     * per column (Rz p x p upper), dz = Qz' E, E1 = E - Qz dz; then \
+     * [R1 d1] = [R(:,0:k) W+C R(:,k:m) d; 0 Rz 0 dz] rotated: for \
+     * j = 0 .. p-1, for i = m+j down to k+j+1, the rotation (as \
+     * lsq_batch_remove_cols) of the rows (i-1, i) that zeroes the entry \
+     * (i, k+j), applied to the columns k+j .. m+p-1 of R1, to d1 and to \
+     * the column pairs (i-1, i) of Q1' (R1 exact zeros below the \
+     * diagonal).  The verdict, the QR rank rule of qru.h on the columns \
+     * k .. m+p-1: info[b] = the first j (1-based) with R1(j,j) not finite \
+     * or |R1(j,j)| <= max(n, m+p) eps max_c ||R1(0:c,c)||_2 (the finite \
+     * norms), else 0; the new pages of a refused problem are left \
+     * unspecified.  The old pages and V are only read; the new ones \
+     * overlap none of them.  info: count elements of type dt in device \
+     * memory (integer values), written for every problem.  work: count * \
+     * qru_lsq_batch_acq_work(m, r, k, p) elements (qru_internal.h). \
+     * m >= 1, r >= 1, p >= 1, 0 <= k <= m, n >= m + p, count >= 0. */ \
+    QRU_OP(lsq_batch_add_cols_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr V, int ldv, size_t sV, qru_ptr R1, int ld1, size_t s1, qru_ptr D1, int ldd1, size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1, size_t sE1, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, V, ldv, sV, R1, ld1, s1, D1, ldd1, sD1, Q1n, ldq1, sQ1, E1, lde1, sE1, info, work), REQ, ASYNC) \
     /* One step of the Gram form of orthogonal matching pursuit \
      * (qru_omp, src/solvers/omp.c) on its device state ws (the layout \
      * qru_omp_ws_of(n, m, ncoef), qru_internal.h, whose G and c0 the \

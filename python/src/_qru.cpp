@@ -922,6 +922,26 @@ struct LsqBatch {
             check(C.ctx, st, "qru_lsq_batch_remove_rows");
         return info;
     }
+    // The columns k .. k+p-1 removed from every problem (both forms)
+    void remove_cols(int k, int p)
+    {
+        check(C.ctx, qru_lsq_batch_remove_cols(f, k, p),
+              "qru_lsq_batch_remove_cols");
+    }
+    // The columns of V (n x (count p), n the largest row count) inserted
+    // after column k of every thin problem; each problem's info (0, or
+    // > 0: it refused them, and then no problem changed)
+    std::vector<int> add_cols(int k, const in_array &V, bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Vd = s.in(V, "V");
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_add_cols(f, k, pages(s, Vd, count, "V"),
+                                        info.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_add_cols");
+        return info;
+    }
     // which: 'Q' (n x (count m)), 'R' (m x (count m)), 'd' (m x (count
     // r)), 'E' (n x (count r)); n the largest row count, the rows of a
     // page below its problem's row count unspecified
@@ -1171,6 +1191,8 @@ NB_MODULE(_qru, mod)
              nb::arg("q"), nb::arg("check_finite"), nb::keep_alive<1, 2>())
         .def("add_rows", &LsqBatch::add_rows)
         .def("remove_rows", &LsqBatch::remove_rows)
+        .def("remove_cols", &LsqBatch::remove_cols)
+        .def("add_cols", &LsqBatch::add_cols)
         .def("solve", &LsqBatch::solve)
         .def("residual", &LsqBatch::residual)
         .def("get", &LsqBatch::get)

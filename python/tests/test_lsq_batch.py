@@ -1,8 +1,9 @@
 """qru.LeastSquaresBatch against NumPy's lstsq problem by problem: batch
 shapes, vector and matrix right-hand sides, both dtypes, both forms,
 chains of added rows, removed rows (thin form: Q1 and R of each page,
-a refused removal), residual norms, a rank-deficient problem, bad
-arguments."""
+a refused removal), removed columns (both forms) and inserted ones
+(thin form, a refused insertion), residual norms, a rank-deficient
+problem, bad arguments."""
 import numpy as np
 import pytest
 
@@ -244,3 +245,139 @@ def test_bad_arguments():
     A[0, 0, 0] = np.nan
     with pytest.raises(ValueError):
         qru.LeastSquaresBatch(A, b)
+
+
+def check_qless(B, A, b, dt):
+    """B (Q-less) against the pages of A and b (..., n, r): |R| as
+    NumPy's QR's up to the signs of its rows, x and the residual norms as
+    lstsq's."""
+    n = A.shape[-2]
+    R = B.R
+    for ri, ai in zip(R.reshape((-1,) + R.shape[-2:]),
+                      A.reshape((-1,) + A.shape[-2:])):
+        assert np.array_equal(ri, np.triu(ri))
+        want = np.linalg.qr(ai.astype(np.float64), mode="r")
+        err = np.linalg.norm(np.abs(ri) - np.abs(want)) / (
+            np.linalg.norm(ai) * max(ai.shape) * eps(dt) *
+            np.linalg.cond(ai))
+        assert err <= THRESH, err
+    want, rho = lstsq_pages(A, b)
+    check_x(B.solve().reshape(want.shape), want, A, dt)
+    tol = dict(rtol=100 * eps(dt) * n,
+               atol=100 * eps(dt) * np.abs(b).max() * n)
+    assert np.allclose(B.residual_norms().reshape(rho.shape), rho, **tol)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["none", "thin"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("p", [1, 3])
+def test_remove_cols(backend, q, dt, where, p):
+    """Columns removed from every page, twice: R (and Q1, E), x and the
+    residuals of each page's A with the columns gone."""
+    rng = np.random.default_rng(p * 100 + len(where) + len(q))
+    lead, n, m = (2, 3), 30, 9
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, 2)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    for step in range(2):
+        m = A.shape[-1]
+        k = {"start": 0, "middle": (m - p) // 2, "end": m - p}[where]
+        B.remove_cols(k, p)
+        A = np.delete(A, np.s_[k:k + p], axis=-1)
+        assert B.shape == (n, m - p) and B.R.shape == lead + (m - p,) * 2
+        (check_thin if q == "thin" else check_qless)(B, A, b, dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("p", [1, 3])
+def test_add_cols(backend, dt, where, p):
+    """Columns inserted into every page (thin form; one column as a
+    vector), then some removed and more inserted: Q1, R, x and the
+    residuals of each page's new A."""
+    rng = np.random.default_rng(p * 10 + len(where))
+    lead, n, m = (4,), 25, 6
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n,)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, "thin", backend=backend)
+    for step in range(2):
+        m = A.shape[-1]
+        k = {"start": 0, "middle": m // 2, "end": m}[where]
+        V = rng.uniform(-1, 1, lead + (n, p)).astype(dt)
+        B.add_cols(k, V[..., 0] if p == 1 else V)
+        A = np.concatenate([A[..., :k], V, A[..., k:]], axis=-1)
+        assert B.shape == (n, m + p)
+        check_thin(B, A, b[..., None], dt)
+        B.remove_cols(1, 2)
+        A = np.delete(A, np.s_[1:3], axis=-1)
+        check_thin(B, A, b[..., None], dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_add_cols_refused_and_rows(backend):
+    """A new column in the span of one problem's A: one LinAlgError names
+    it and no problem changes; problems of different row counts (a
+    refused row removal) take the first rows of their pages of V."""
+    rng = np.random.default_rng(12)
+    A = rng.standard_normal((3, 12, 4))
+    A[1, 3:, 3] = 0.0  # problem 1 refuses the removal of rows 0 .. 2
+    b = rng.standard_normal((3, 12, 2))
+    B = qru.LeastSquaresBatch(A, b, "thin", backend=backend)
+    with pytest.raises(np.linalg.LinAlgError):
+        B.remove_rows(0, 3)
+    V = rng.standard_normal((3, 12, 2))
+    V[2, :9, 1] = A[2, 3:, 0] - A[2, 3:, 2]  # problem 2: in the span
+    before = [B.R, B.d, B.Q, B.residuals]
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 3 problems refused the columns.*\(2,\)"):
+        B.add_cols(1, V)
+    assert B.shape == (12, 4)
+    for x, y in zip(before, [B.R, B.d, B.Q, B.residuals]):
+        assert np.array_equal(x, y)
+    V[2, :, 1] = rng.standard_normal(12)
+    B.add_cols(1, V)
+    assert B.shape == (12, 6) and np.array_equal(B.rows, [9, 12, 9])
+    Q, R, E = B.Q, B.R, B.residuals
+    for i in range(3):
+        rows = slice(3, 12) if i != 1 else slice(0, 12)
+        nv = 9 if i != 1 else 12
+        a = np.concatenate([A[i, rows, :1], V[i, :nv], A[i, rows, 1:]],
+                           axis=-1)
+        c = b[i, rows]
+        assert orthogonality(Q[i, :nv], np.float64) <= THRESH
+        assert scaled_residual(Q[i, :nv] @ R[i], a, np.float64, nv) <= THRESH
+        want = np.linalg.lstsq(a, c, rcond=None)[0]
+        check_x(B.solve()[i][None], want[None], a[None], np.float64)
+        assert np.allclose(E[i, :nv], c - a @ want, atol=1e-12)
+
+
+def test_bad_column_updates():
+    rng = np.random.default_rng(13)
+    A = rng.standard_normal((2, 8, 3))
+    b = rng.standard_normal((2, 8))
+    N = qru.LeastSquaresBatch(A, b)
+    with pytest.raises(ValueError, match="Q-less"):
+        N.add_cols(0, np.ones((2, 8)))
+    B = qru.LeastSquaresBatch(A, b, q="thin")
+    for k, p in [(-1, 1), (3, 1), (0, 0), (2, 2), (0, 3)]:
+        with pytest.raises(ValueError):
+            B.remove_cols(k, p)
+        with pytest.raises(ValueError):
+            N.remove_cols(k, p)
+    with pytest.raises(ValueError, match="V must be of shape"):
+        B.add_cols(0, np.ones((2, 7, 1)))
+    for k, p in [(-1, 1), (4, 1), (0, 6)]:
+        with pytest.raises(ValueError):
+            B.add_cols(k, rng.standard_normal((2, 8, p)))
+    V = rng.standard_normal((2, 8, 1))
+    V[1, 4, 0] = np.nan
+    with pytest.raises(ValueError):
+        B.add_cols(0, V)
+    with pytest.raises(np.linalg.LinAlgError, match=r"\(1,\)"):
+        B.add_cols(0, V, check_finite=False)
+    assert B.shape == (8, 3) and N.shape == (8, 3)
+    want, _ = lstsq_pages(A, b[..., None])
+    check_x(B.solve()[..., None], want, A, np.float64)

@@ -26,6 +26,7 @@
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
 #include "cpu_batch_q_kernels.inc"
+#include "cpu_batch_cols_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -38,6 +39,7 @@
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
 #include "cpu_batch_q_kernels.inc"
+#include "cpu_batch_cols_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef SFX
@@ -681,6 +683,54 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
         lsq_batch_remove_rows_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
                                   ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE,
                                   SP(info), SP(work));
+    return 0;
+}
+
+static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
+                                     int r, int n, int k, int p, int count,
+                                     int thin, qru_ptr R, int ldr, size_t sR,
+                                     qru_ptr D, int ldd, size_t sD,
+                                     qru_ptr rho2, qru_ptr Q, int ldq,
+                                     size_t sQ, qru_ptr E, int lde, size_t sE,
+                                     qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_remove_cols_d(m, r, n, k, p, count, thin, DP(R), ldr, sR,
+                                DP(D), ldd, sD, DP(rho2), DP(Q), ldq, sQ,
+                                DP(E), lde, sE, DP(work));
+    else
+        lsq_batch_remove_cols_s(m, r, n, k, p, count, thin, SP(R), ldr, sR,
+                                SP(D), ldd, sD, SP(rho2), SP(Q), ldq, sQ,
+                                SP(E), lde, sE, SP(work));
+    return 0;
+}
+
+static int cpu_lsq_batch_add_cols_q(
+    qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p,
+    int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD,
+    qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr V,
+    int ldv, size_t sV, qru_ptr R1, int ld1, size_t s1, qru_ptr D1, int ldd1,
+    size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
+    size_t sE1, qru_ptr info, qru_ptr work)
+{
+    (void)ctx;
+    if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lsq_batch_add_cols_q_d(m, r, n, k, p, count, DP(R), ldr, sR, DP(D),
+                               ldd, sD, DP(Q), ldq, sQ, DP(E), lde, sE, DP(V),
+                               ldv, sV, DP(R1), ld1, s1, DP(D1), ldd1, sD1,
+                               DP(Q1n), ldq1, sQ1, DP(E1), lde1, sE1,
+                               DP(info), DP(work));
+    else
+        lsq_batch_add_cols_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
+                               ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE, SP(V),
+                               ldv, sV, SP(R1), ld1, s1, SP(D1), ldd1, sD1,
+                               SP(Q1n), ldq1, sQ1, SP(E1), lde1, sE1,
+                               SP(info), SP(work));
     return 0;
 }
 

@@ -16,7 +16,8 @@ _FORMS = {"thin": 1, "none": 2}
 class LeastSquaresBatch:
     """A batch of least-squares problems ``min ||A[i] x - b[i]||``, each
     held as its QR factorisation, all gaining (and, in the thin form,
-    losing) rows and all solved in one call of the library each.
+    losing) rows, losing (and, in the thin form, gaining) columns and all
+    solved in one call of the library each.
 
     MATLAB, for each page i (``q``): ``R = triu(qr(A(:,:,i))); d =
     Q'*b(:,:,i)`` ('none', Q-less, the default), ``[Q1, R] =
@@ -27,7 +28,7 @@ class LeastSquaresBatch:
     algebra), ``b`` (..., n) or (..., n, r).  The memory kept is about
     m (m + r) numbers a problem whatever n ('none'), or (n + m)(m + r)
     ('thin': Q1 and the residuals E = b - A x as well, so that rows can
-    be removed).  NumPy arrays; the batch runs on the backend chosen
+    be removed and columns added).  NumPy arrays; the batch runs on the backend chosen
     (``backend=``: 'cpu', 'cuda', 'opencl'; by default the first
     available), and a failed call raises and leaves the batch unchanged,
     except ``remove_rows``, which updates the problems that took the
@@ -105,7 +106,8 @@ class LeastSquaresBatch:
     def shape(self) -> tuple[int, int]:
         """(n, m), the shape of every page of A (n grows with add_rows and
         shrinks with remove_rows; the largest n of the problems where a
-        removal was refused for some, see ``rows``)."""
+        removal was refused for some, see ``rows``; m changes with
+        add_cols and remove_cols)."""
         return int(self.rows.max()), self._m
 
     @property
@@ -181,6 +183,53 @@ class LeastSquaresBatch:
                            {int(i): f"A1 rank-deficient (pivot {info[i]} "
                             "of the removed rows' Rz)"
                             for i in np.flatnonzero(info)})
+
+    def remove_cols(self, k: int, p: int = 1) -> None:
+        """Removes the columns k .. k+p-1 (0-based) of every problem's A
+        (both forms; 0 <= k, 1 <= p, k + p <= m and p < m, else
+        ValueError); the problems then have m - p unknowns.
+
+        MATLAB: ``A(:,k+1:k+p,i) = []``
+
+        Removing columns cannot make a problem rank-deficient: every
+        problem takes it.  The residuals (or, Q-less, the residual norms)
+        grow by what the removed columns explained."""
+        numerical(self._f.remove_cols, int(k), int(p))
+        self._m -= int(p)
+
+    def add_cols(self, k: int, V: Any, *, check_finite: bool = True) -> None:
+        """Inserts the columns V (..., n, p) (or (..., n): one column)
+        after column k (0-based) of every problem's A (the thin form;
+        n = ``shape[0]``, the most rows of a problem: a problem of fewer
+        ``rows`` takes the first rows of its page; 0 <= k <= m and
+        m + p <= the fewest rows, else ValueError); the problems then
+        have m + p unknowns.
+
+        MATLAB: ``A1(:,:,i) = [A(:,1:k,i) V(:,:,i) A(:,k+1:m,i)]``
+
+        A problem whose new A would be numerically rank-deficient (a new
+        column in the span of the others, or not finite with
+        ``check_finite=False``; qru's QR rank rule, as
+        ``LeastSquares.add_cols``) refuses the columns, and since m is the
+        batch's no problem changes then: one ``numpy.linalg.LinAlgError``
+        names the refusing problems.  The Q-less form cannot add columns
+        without A and raises ValueError."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch cannot add columns (no Q1): "
+                             "use q='thin'")
+        V = self._numpy(V, "V")
+        n = self.shape[0]
+        if V.ndim == len(self._lead) + 1:
+            V = V[..., None]
+        if V.shape[:-1] != self._lead + (n,) or V.shape[-1] < 1:
+            raise ValueError(f"V must be of shape {self._lead + (n, 'p')} or "
+                             f"{self._lead + (n,)}; it is {V.shape}")
+        p = V.shape[-1]
+        info = np.asarray(numerical(self._f.add_cols, int(k),
+                                    self._pack(V, p), bool(check_finite)))
+        raise_failed_pages(info, self._lead, "problems refused the columns "
+                           "(none changed)")
+        self._m += p
 
     def _get(self, which, c, pad):
         M = self._unpack(numerical(self._f.get, which), c)
