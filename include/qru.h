@@ -423,18 +423,21 @@ typedef enum qru_tuning_param {
     /** The most MiB of the context's memory that qru_omp()'s Gram form
      *  may take when the cost model chooses it (0..2^30; 0: never by
      *  choice; QRU_OMP_GRAM_MIB).  It also bounds qru_nnls()'s Gram form
-     *  under #QRU_TUNE_NNLS_GRAM auto and qru_lars()'s under
-     *  #QRU_TUNE_LARS_GRAM on. */
+     *  and qru_lars()'s under #QRU_TUNE_NNLS_GRAM / #QRU_TUNE_LARS_GRAM
+     *  auto. */
     QRU_TUNE_OMP_GRAM_MIB,
-    /** qru_lars()'s active set: 0 (auto) and 1 the thin QR form; 2 the
-     *  Gram form (QRU_LARS_GRAM=auto|off|on).  The cost model does not
-     *  take the Gram form: there a copy of an active column ties with it
-     *  exactly, is tried and dropped as degenerate, and scikit-learn's
-     *  rule for a dropped column (its correlation set to 0) can then
-     *  break the Lasso's optimality conditions, as scikit-learn's own
-     *  path does.  Both follow the same path up to
-     *  rounding where the Gram matrix resolves the active set
-     *  (qru_lars()). */
+    /** qru_lars()'s active set: 0 the thin QR form or the Gram form,
+     *  whichever the cost model prices faster (the Gram form only in
+     *  double, within #QRU_TUNE_OMP_GRAM_MIB); 1 the thin QR form; 2 the
+     *  Gram form (QRU_LARS_GRAM=auto|off|on).  Under 0 a path the Gram
+     *  form runs that meets a degenerate column (one dropped by the
+     *  pivot rule) runs again from the start in the thin form: in the
+     *  Gram form a copy of an active column ties with it exactly, is
+     *  tried and dropped, and scikit-learn's rule for a dropped column
+     *  (its correlation set to 0) can then break the Lasso's optimality
+     *  conditions, as scikit-learn's own path does.  Both forms follow
+     *  the same path up to rounding where the Gram matrix resolves the
+     *  active set (qru_lars()). */
     QRU_TUNE_LARS_GRAM,
     /** qru_nnls()'s passive set: 0 the thin QR form or the Gram form,
      *  whichever the cost model prices faster (the Gram form only in

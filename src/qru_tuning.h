@@ -66,13 +66,12 @@
     X(omp_gram, OMP_GRAM, "QRU_OMP_GRAM", 0, 2, "auto|off|on") \
     /* the most MiB of the context's memory a Gram form may take (qru_omp \
      * with omp_gram auto, qru_nnls with nnls_gram auto, qru_lars with \
-     * lars_gram on); 0: never by \
-     * choice */ \
+     * lars_gram auto); 0: never by choice */ \
     X(omp_gram_mib, OMP_GRAM_MIB, "QRU_OMP_GRAM_MIB", 0, 1 << 30, NULL) \
-    /* qru_lars's active set (src/solvers/lars.c): auto and off the thin \
-     * QR form (the cost model does not take the Gram form: its exact ties \
-     * between duplicate columns and scikit-learn's rule for a dropped \
-     * column can break the Lasso's conditions), on the Gram form */ \
+    /* qru_lars's active set (src/solvers/lars.c): the thin QR form or \
+     * the Gram form, whichever the cost model prices faster (a Gram path \
+     * that meets a degenerate column runs again in the thin form), \
+     * always the thin form, always the Gram form */ \
     X(lars_gram, LARS_GRAM, "QRU_LARS_GRAM", 0, 2, "auto|off|on") \
     /* qru_nnls's passive set: the thin QR form or the Gram form \
      * (src/solvers/nnls.c), whichever the cost model prices faster (the \

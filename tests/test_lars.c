@@ -42,6 +42,7 @@ typedef struct path {
     double *coefs;  /* m x (nsteps + 1) */
     int *active;    /* na */
     qru_solver_info info;
+    long long calls; /* the backend calls of qru_lars */
 } path;
 
 static void path_free(path *p)
@@ -261,7 +262,9 @@ static path run_lars(qru_dtype dt, int n, int m, const double *X,
     ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
     ck_assert_msg(p.st == 0, "%s: qru_lars status %d (%s)", dname(dt), p.st,
                   qru_last_error(ctx));
-    check_work(dt, &p, s1.calls - s0.calls, s1.host_waits - s0.host_waits);
+    p.calls = s1.calls - s0.calls;
+    if (form != 0) /* (auto: whichever form it takes) */
+        check_work(dt, &p, p.calls, s1.host_waits - s0.host_waits);
     double *c = fetch(cd);
     p.coefs = c;
     p.na = p.info.active;
@@ -678,6 +681,47 @@ static void c_duplicates(prob *p, int v, unsigned *seed)
     path_free(&q);
 }
 
+/* auto (QRU_TUNE_LARS_GRAM 0) on the duplicate columns of c_duplicates:
+ * where the cost model takes the Gram form, the copy dropped as
+ * degenerate sends the path back to the thin form, which runs it from the
+ * start: the result is the thin form's, bit for bit, whichever form auto
+ * took.  In double on the CPU backend the model takes the Gram form at
+ * this size, so there the dropped Gram start must show in the calls. */
+static void c_auto(prob *p, int v, unsigned *seed)
+{
+    (void)seed;
+    int n = p->n, m = p->m, keep = form;
+    double *X = p->A;
+    memcpy(X + 4 * (size_t)n, X + 1 * (size_t)n, sizeof(double) * n);
+    memcpy(X + 7 * (size_t)n, X + 6 * (size_t)n, sizeof(double) * n);
+    for (int i = 0; i < n; ++i)
+        p->b[i] = 0.3 * p->b[i] + X[i + n] + 0.8 * X[i + 6 * (size_t)n];
+    prob_round(p);
+    int lasso = v != LAR, positive = v == POSITIVE;
+    form = 1;
+    path t = run_lars(p->dt, n, m, X, p->b, lasso, positive, 500, 0.0);
+    form = 0;
+    path a = run_lars(p->dt, n, m, X, p->b, lasso, positive, 500, 0.0);
+    form = keep;
+    ck_assert_int_eq(a.nsteps, t.nsteps);
+    ck_assert_int_eq(a.na, t.na);
+    ck_assert_int_eq(a.info.dropped, t.info.dropped);
+    ck_assert(memcmp(a.alphas, t.alphas,
+                     sizeof(double) * ((size_t)t.nsteps + 1)) == 0);
+    ck_assert(memcmp(a.coefs, t.coefs,
+                     sizeof(double) * (size_t)m * ((size_t)t.nsteps + 1)) ==
+              0);
+    ck_assert(memcmp(a.active, t.active, sizeof(int) * (size_t)t.na) == 0);
+    if (p->dt == QRU_DOUBLE && qru_context_backend(ctx) == QRU_BACKEND_CPU)
+        ck_assert_msg(a.calls > t.calls, "%s: auto made %lld calls, the thin "
+                      "form %lld: no Gram start was dropped", mname(v),
+                      a.calls, t.calls);
+    printf("lars auto %s %s: %lld calls, thin form %lld\n", dname(p->dt),
+           mname(v), a.calls, t.calls);
+    path_free(&a);
+    path_free(&t);
+}
+
 /* Column scales beyond 1 / eps: column 0 scaled by 1e20 (float: 1e9),
  * column 1 a copy of it to rounding, y = the others' sum + noise + a
  * multiple of column 0.  Column 0 enters first; its copy is degenerate,
@@ -946,6 +990,8 @@ static const solver_case lcases[] = {
     {c_duplicates, 60, 15, LAR}, /* exact ties */
     {c_duplicates, 60, 15, LASSO},
     {c_duplicates, 60, 15, POSITIVE},
+    {c_auto, 300, 60, LAR},      /* auto: the thin form after a copy */
+    {c_auto, 300, 60, LASSO},
     {c_scales, 30, 8, LASSO},    /* scales 1e20 apart: a degenerate copy */
     {c_scales, 30, 8, LAR},
     {c_scales, 30, 8, POSITIVE},

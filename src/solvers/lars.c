@@ -61,16 +61,18 @@
  * G, cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
  * the Cholesky factor, so X is not scaled.
  *
- * The form: the tuning block's lars_gram (auto, off, on); auto takes the
- * thin form.  In the Gram form a copy of an active column ties with it
+ * The form: the tuning block's lars_gram (auto, off, on).  auto prices
+ * both forms by dry runs (qru_gram_choose, as qru_omp's forms are
+ * priced: the start and a step from min(max_iter, kmax) / 2 columns)
+ * and takes the cheaper, the Gram form only in double, within
+ * omp_gram_mib and where X' X cannot overflow.  A path auto runs in the
+ * Gram form that meets a degenerate column starts again in the thin
+ * form: in the Gram form a copy of an active column ties with it
  * exactly, so it is tried and dropped as degenerate, and scikit-learn's
  * rule for a dropped column (its correlation set to 0, followed here
- * because scikit-learn's own tests hold qru's path to it) can then
- * break the Lasso's conditions, as on scikit-learn's own path; the thin
- * form's rounding rarely ties such copies.  With on, the Gram form runs
- * where its memory is within omp_gram_mib and X' X cannot overflow (the
- * dry-run pricing of qru_gram_choose, as qru_omp's forms are priced,
- * serves the choice's checks).
+ * because scikit-learn's own tests hold qru's path to it) can then break
+ * the Lasso's conditions, as on scikit-learn's own path; the thin form's
+ * rounding rarely ties such copies.  on keeps the Gram form throughout.
  */
 #include <float.h>
 #include <limits.h>
@@ -98,12 +100,16 @@ typedef struct lars_state {
     double *piv;  /* piv[j]: the smallest pivot |R(k,k)| column j may
                      enter with (m) */
     double *dsc;  /* dsc[j]: the power of 2 that scales column j (m) */
+    double *nrm;  /* nrm[j]: ||X(:, j)|| (m) */
+    double *cov0; /* X' y, kept for a path run again (m) */
     int dropped;  /* columns dropped as degenerate */
     double rkk;   /* |R(k,k)| of the last column, as downloaded */
     void *hbuf;   /* staging: max(m + 2 + kmax, m) elements of dt */
     qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
                      CF (m), RR (n) */
     const struct lars_form *form; /* the thin QR or the Gram form */
+    int fallback; /* 1: a degenerate column ends the Gram form's path,
+                     which the thin form then runs from the start */
     /* the Gram form: column i (its position in perm) in slot
      * g.slot[i]; S the signs */
     qru_gram_set g;
@@ -389,8 +395,12 @@ static int lars_path_room(lars_path *p, int it, int limit)
     return 0;
 }
 
+/* lars_run's return where s->fallback is set and a degenerate column
+ * came up: the path is to run again in the thin form. */
+#define LARS_AGAIN 2
+
 /* The path; *nit receives the steps.  Returns 0, 1 (a degenerate
- * direction) or a library status. */
+ * direction), LARS_AGAIN or a library status. */
 static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                     int max_iter, double alpha_min, int *nit)
 {
@@ -473,6 +483,10 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
                     r = 1;
                 }
             }
+            if (r == 1 && s->fallback) {
+                st = LARS_AGAIN;
+                goto done;
+            }
             if (r == 1) { /* refused or degenerate: dropped, as there */
                 s->cov[t] = 0.0;
                 ++s->dropped;
@@ -485,6 +499,10 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
             break;
         QRU_TRY_GOTO(s->form->direction(s));
         if (added && s->rkk < s->piv[s->perm[s->na - 1]]) { /* degenerate */
+            if (s->fallback) {
+                st = LARS_AGAIN;
+                goto done;
+            }
             --s->na;
             int t = s->perm[s->na];
             QRU_TRY_GOTO(s->form->remove(s, s->na));
@@ -600,8 +618,12 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
     d.y = &y;
     d.form = p->gram ? &lars_gram_form : &lars_qr_form;
     int k = p->k < 0 ? 0 : p->k;
-    for (int i = 0; i <= k; ++i)
-        d.sgn[i] = 1.0;
+    /* the signs as a step finds them: those of the k active columns
+     * already set (0, as the reset mirror of the Gram form's S holds),
+     * the entering column's new */
+    for (int i = 0; i < k; ++i)
+        d.sgn[i] = 0.0;
+    d.sgn[k] = 1.0;
     double t0;
     int st = qru_gram_part_begin(ctx, p, &X, &y, d.kmax, &d.dev, d.hbuf,
                                  d.cov, &d.g, &d.f, &t0);
@@ -616,8 +638,9 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
 }
 
 /* s->form := the tuning block's lars_gram (qru_gram_choose; auto: priced
- * on a path of min(max_iter, kmax) steps).  The host state the dry runs
- * touch (slots, signs) is cleared before and after them. */
+ * on a path of min(max_iter, kmax) steps, and s->fallback set where it
+ * takes the Gram form).  The host state the dry runs touch (slots,
+ * signs) is cleared before and after them. */
 static int lars_choose(lars_state *s, size_t delems, int max_iter,
                        double xmax)
 {
@@ -626,15 +649,11 @@ static int lars_choose(lars_state *s, size_t delems, int max_iter,
     qru_gram_reset(&s->g);
     int steps = max_iter < s->kmax ? max_iter : s->kmax;
     qru_gram_part p = {s, delems, 0, -1, NULL};
-    /* auto takes the thin form: in the Gram form a copy of an active
-     * column ties with it exactly, is tried and dropped, and scikit-learn's
-     * rule for a dropped column (its correlation set to 0) can then break
-     * the Lasso's conditions, as on scikit-learn's own path */
-    int knob = t->lars_gram == 0 ? 1 : t->lars_gram;
-    QRU_TRY(qru_gram_choose(s->ctx, s->dt, knob, s->m, s->kmax, steps, xmax,
-                            lars_part_run, &p, &gram));
+    QRU_TRY(qru_gram_choose(s->ctx, s->dt, t->lars_gram, s->m, s->kmax,
+                            steps, xmax, lars_part_run, &p, &gram));
     qru_gram_reset(&s->g);
     s->form = gram ? &lars_gram_form : &lars_qr_form;
+    s->fallback = gram && t->lars_gram == 0;
     return 0;
 }
 
@@ -651,10 +670,10 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     size_t es = qru_dtype_size(dt);
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
     size_t hel = (size_t)m + 2 + (size_t)kmax;
-    /* host: piv, cov, corr, dsc (m), sgn, w, smir (kmax), staging, perm
-     * (m), slot (kmax), sused (kmax): the ints last, so that the
-     * staging's elements stay aligned */
-    char *h = malloc(sizeof(double) * (4 * (size_t)m + 3 * (size_t)kmax) +
+    /* host: piv, cov, corr, dsc, nrm, cov0 (m), sgn, w, smir (kmax),
+     * staging, perm (m), slot (kmax), sused (kmax): the ints last, so that
+     * the staging's elements stay aligned */
+    char *h = malloc(sizeof(double) * (6 * (size_t)m + 3 * (size_t)kmax) +
                      es * hel + sizeof(int) * ((size_t)m + (size_t)kmax) +
                      (size_t)kmax);
     if (!h)
@@ -667,7 +686,9 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.cov = s.piv + m;
     s.corr = s.cov + m;
     s.dsc = s.corr + m;
-    s.sgn = s.dsc + m;
+    s.nrm = s.dsc + m;
+    s.cov0 = s.nrm + m;
+    s.sgn = s.cov0 + m;
     s.w = s.sgn + kmax;
     s.g.smir = s.w + kmax;
     s.hbuf = (char *)(s.g.smir + kmax);
@@ -675,7 +696,7 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     s.g.slot = s.perm + m;
     s.g.sused = (char *)(s.g.slot + kmax);
     int st = lars_args(ctx, X, y, lasso, positive, max_iter, alpha_min,
-                       alphas, active, coefs, nsteps, s.piv);
+                       alphas, active, coefs, nsteps, s.nrm);
     if (st)
         goto done;
     /* scikit-learn's pivot rule, 1e-7, or where the element type's
@@ -685,10 +706,10 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     double xmax = 0.0;
     for (int j = 0; j < m; ++j) {
         int e;
-        double f = frexp(s.piv[j], &e); /* ||X(:, j)|| = f 2^e, f in
+        double f = frexp(s.nrm[j], &e); /* ||X(:, j)|| = f 2^e, f in
                                            [0.5, 1) */
-        s.dsc[j] = s.piv[j] > 0.0 ? ldexp(1.0, f > 0.7071 ? e : e - 1) : 1.0;
-        xmax = fmax(xmax, s.piv[j]);
+        s.dsc[j] = s.nrm[j] > 0.0 ? ldexp(1.0, f > 0.7071 ? e : e - 1) : 1.0;
+        xmax = fmax(xmax, s.nrm[j]);
     }
     s.ctx = ctx;
     s.dt = dt;
@@ -709,21 +730,39 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     QRU_TRY_GOTO(lars_path_room(&p, max_iter < kmax ? max_iter : kmax,
                                 max_iter + 1));
     QRU_TRY_GOTO(lars_choose(&s, delems, max_iter, xmax));
-    /* the pivot rule: the thin QR form's |R(k,k)|, resolved to n eps
-     * ||X(:, j)||, or the Gram form's d, whose square G(j, j) - v' v is
-     * resolved to n eps ||X(:, j)||^2 (where larger than scikit-learn's
-     * 1e-7) */
-    for (int j = 0; j < m; ++j) {
-        double r = s.form == &lars_gram_form
-                       ? sqrt((double)n * eps) * s.piv[j]
-                       : (double)n * eps * s.piv[j];
-        s.piv[j] = r > 1e-7 ? r : 1e-7;
-    }
     /* the correlations X' y (and the Gram form's G) */
     QRU_TRY_GOTO(qru_solver_start(ctx, X, y, delems, &s.dev, s.hbuf, s.cov));
+    memcpy(s.cov0, s.cov, sizeof(double) * (size_t)m);
     if (s.form == &lars_gram_form)
         QRU_TRY_GOTO(qru_gram_start(&s.g, X));
-    st = lars_run(&s, &p, lasso, positive, max_iter, alpha_min, &nit);
+    for (;;) {
+        /* the pivot rule: the thin QR form's |R(k,k)|, resolved to n eps
+         * ||X(:, j)||, or the Gram form's d, whose square G(j, j) - v' v
+         * is resolved to n eps ||X(:, j)||^2 (where larger than
+         * scikit-learn's 1e-7) */
+        for (int j = 0; j < m; ++j) {
+            double r = s.form == &lars_gram_form
+                           ? sqrt((double)n * eps) * s.nrm[j]
+                           : (double)n * eps * s.nrm[j];
+            s.piv[j] = r > 1e-7 ? r : 1e-7;
+        }
+        st = lars_run(&s, &p, lasso, positive, max_iter, alpha_min, &nit);
+        if (st != LARS_AGAIN)
+            break;
+        /* a degenerate column in auto's Gram form: the thin form runs
+         * the path from the start */
+        QRU_TRY_GOTO(o->sync(ctx));
+        qru_gram_free(&s.g);
+        qru_gram_reset(&s.g);
+        s.form = &lars_qr_form;
+        s.fallback = 0;
+        s.na = 0;
+        s.dropped = 0;
+        for (int j = 0; j < m; ++j)
+            s.perm[j] = j;
+        memcpy(s.cov, s.cov0, sizeof(double) * (size_t)m);
+        memset(p.coefs, 0, sizeof(double) * (size_t)p.cap * (size_t)m);
+    }
     if (st < 0)
         goto done;
     st1 = st;
