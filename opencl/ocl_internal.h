@@ -14,7 +14,7 @@
  *                     chol_delete_batch, lsq_batch_add_rows,
  *                     lsq_batch_solve)
  *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
- *                     lsq_batch_remove_rows_q)
+ *                     lsq_batch_remove_rows_q, lsq_batch_geqr_thin)
  *   opencl_omp.c      the Gram form's step of orthogonal matching pursuit
  *                     (omp_gram_step)
  *   opencl_calibrate.c the cost model measured on the device (ocl_init)
@@ -71,6 +71,7 @@ extern const int qru_ocl_source_count;
     X(K_LSQ_BATCH_RMQ_COMMIT, "qru_lsq_batch_rmq_commit") \
     X(K_LSQ_BATCH_RMQ_ROTATE, "qru_lsq_batch_rmq_rotate") \
     X(K_LSQ_BATCH_RMQ_DROP, "qru_lsq_batch_rmq_drop") \
+    X(K_LSQ_BATCH_GEQR_THIN, "qru_lsq_batch_geqr_thin") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \
