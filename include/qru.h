@@ -1421,11 +1421,11 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *  Q1(:,:,i)*d(:,:,i); end` (#QRU_Q_THIN)
  *
  *  #QRU_Q_THIN: every problem's Householder QR in one batched call (R
- *  with LAPACK dgeqrf's signs, Q1 formed backwards from the reflectors as
- *  by orgqr, E = Q [0; (Q'b)(m+1:n,:)]; on a GPU one work-group a
- *  problem, on the CPU LAPACK a page; O(n m^2) work a problem).  As in
- *  the #QRU_Q_NONE form nothing is judged here: a rank-deficient page is
- *  factored (Q1 stays orthonormal) and qru_lsq_batch_solve() refuses it.
+ *  with LAPACK dgeqrf's signs, Q1 formed backwards from the reflectors
+ *  as by orgqr; on a GPU one work-group a problem, on the CPU LAPACK a
+ *  page; O(n m^2) work a problem).  As in the #QRU_Q_NONE form nothing
+ *  is judged here: a rank-deficient page is factored (Q1 stays
+ *  orthonormal) and qru_lsq_batch_solve() refuses it.
  *
  *  @param ctx context (1)
  *  @param A   batch of count n x m pages, m >= 1 (2); its dtype is the

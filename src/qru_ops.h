@@ -307,7 +307,8 @@
      * diagonal, Q1_b = Q + b sQ (n x m, ldq) := the first m columns of \
      * H_0 ... H_{m-1} (orgqr), D_b = D + b sD (m x r, ldd) := the rows \
      * 0 .. m-1 of C = H_{m-1} ... H_0 B_b, E_b = E + b sE (n x r, lde) \
-     * := H_0 ... H_{m-1} [0; C(m:n-1, :)] (= B_b - Q1_b D_b).  No rank \
+     * := B_b - Q1_b D_b (= H_0 ... H_{m-1} [0; C(m:n-1, :)], the GPU \
+     * kernels' way; the CPU's is a GEMM).  No rank \
      * test and no verdict: a rank-deficient page gets its QR (Q1 \
      * orthonormal, small or zero pivots), a page with non-finite values \
      * non-finite results, and no problem's values reach another's pages. \
