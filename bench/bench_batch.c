@@ -31,7 +31,8 @@
  *   - on CUDA, cublasDgeqrfBatched of the count (n - 5) x m matrices A1
  *     alone: cuBLAS and cuSOLVER have no batched orgqr, so the Q that the
  *     batch keeps is not formed (a refactorisation with Q costs more).
- *   -q: 100 problems of m = 20, n = 200.
+ *   -q: 100 problems of m = 20, n = 200; -m M, -n N: other sizes.  The
+ *   creation of the batch (qru_lsq_batch_create_ex) is timed too.
  * The fourth part (-P insdel): count Cholesky factors of order n (16, 32,
  * 64, 128) gaining a row and column at k = n/2 (qru_chol_insert_batch,
  * in place in pages of order n + 1), then losing it again
@@ -39,11 +40,11 @@
  * single calls of qru_chol_insert / qru_chol_delete and, on CUDA,
  * cusolverDnDpotrfBatched of the count new matrices.
  * Usage: bench_batch [-P chol|lsq|rmrows|insdel] [-q] [-r REPS (7)]
- * [-c COUNT (10000)] [-o DIR]; -q: 1000 problems; the table is also
- * written as Markdown to DIR/bench_batch.md (DIR/bench_batch_lsq.md for
- * -P lsq, DIR/bench_batch_rmrows.md for -P rmrows,
- * DIR/bench_batch_insdel.md for -P insdel) or to the file QRU_BENCH_MD
- * names.
+ * [-c COUNT (10000)] [-m M -n N (rmrows)] [-o DIR]; -q: 1000 problems;
+ * the table is also written as Markdown to DIR/bench_batch.md
+ * (DIR/bench_batch_lsq.md for -P lsq, DIR/bench_batch_rmrows.md for
+ * -P rmrows, DIR/bench_batch_insdel.md for -P insdel) or to the file
+ * QRU_BENCH_MD names.
  */
 #include <math.h>
 #include <stdio.h>
@@ -466,13 +467,15 @@ static void part_lsq(qru_context *ctx, int count, int reps, const char *md,
 /* ---- the third part: rows removed from thin least squares ------------ */
 
 typedef struct rrow {
-    double rm_ms, add_ms, loop_ms, vendor_ms;
+    double create_ms, rm_ms, add_ms, loop_ms, vendor_ms;
     int singles;
     long long calls, waits;
 } rrow;
 
-/* count thin problems (QRU_Q_THIN) of m unknowns and n rows (r = 1), the p
- * rows after row k removed: batched (the rows added back, untimed, before
+/* count thin problems (QRU_Q_THIN) of m unknowns and n rows (r = 1)
+ * created (qru_lsq_batch_create_ex, one untimed, then reps timed, each
+ * batch destroyed before the next), then the p rows after row k removed:
+ * batched (the rows added back, untimed, before
  * each repeat, so every repeat removes from n rows; the addition timed
  * too), singles (S = min(count, 50) qru_lsq_remove_rows calls in a row on
  * one thin factorisation of n + p S rows, scaled to count) and (CUDA)
@@ -528,7 +531,17 @@ static void bench_rm(qru_context *ctx, int m, int n, int p, int k, int count,
     opt.q = QRU_Q_THIN;
     opt.row_capacity = n + p;
     qru_lsq_batch *fb = NULL;
-    bg_check(qru_lsq_batch_create_ex(ctx, Ab, bb, &opt, &fb), "create_ex");
+    for (int r = 0; r <= reps; ++r) {
+        qru_lsq_batch_destroy(fb);
+        fb = NULL;
+        bg_check(qru_context_sync(ctx), "sync");
+        double t0 = bg_now();
+        bg_check(qru_lsq_batch_create_ex(ctx, Ab, bb, &opt, &fb),
+                 "create_ex");
+        bg_check(qru_context_sync(ctx), "sync");
+        tr[r] = bg_now() - t0;
+    }
+    out->create_ms = 1e3 * bg_median(tr + 1, reps);
     qru_context_stats s;
     for (int r = 0; r <= reps; ++r) {
         bg_check(qru_context_sync(ctx), "sync");
@@ -604,15 +617,21 @@ static void bench_rm(qru_context *ctx, int m, int n, int p, int k, int count,
 }
 
 static void part_rm(qru_context *ctx, int count, int quick, int reps,
-                    const char *md, const char *date)
+                    int m, int n, const char *md, const char *date)
 {
-    int m = quick ? 20 : 100, n = quick ? 200 : 2000, p = 5, k = n / 2;
+    int p = 5, k;
+    m = m > 0 ? m : quick ? 20 : 100;
+    n = n > 0 ? n : quick ? 200 : 2000;
+    if (n < m + p)
+        n = m + p;
+    k = n / 2;
     char head[768];
     snprintf(head, sizeof head,
              "%d thin least-squares problems (QRU_Q_THIN), m = %d, n = %d, "
              "r = 1, the %d rows after row %d removed "
              "(qru_lsq_batch_remove_rows), double, %s (%s), %s; median of "
-             "%d, host time to qru_context_sync; the vendor column is "
+             "%d, host time to qru_context_sync (the creation: "
+             "qru_lsq_batch_create_ex of the batch); the vendor column is "
              "cublasDgeqrfBatched of the %d x %d matrices A1 alone (R and "
              "the reflectors: cuBLAS has no batched orgqr, so Q is not "
              "formed, which a refactorisation with Q would add)",
@@ -620,23 +639,25 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
              qru_context_device_name(ctx), date, reps, n - p, m);
     rrow r;
     bench_rm(ctx, m, n, p, k, count, reps, &r);
-    printf("%s\n%10s %10s %6s %6s %12s %9s %12s %9s\n", head, "remove ms",
-           "add ms", "calls", "waits", "singles ms", "ratio", "geqrfB ms",
-           "ratio");
-    printf("%10.3f %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n", r.rm_ms,
-           r.add_ms, r.calls, r.waits, r.loop_ms, r.loop_ms / r.rm_ms,
-           r.vendor_ms, r.vendor_ms / r.rm_ms);
+    printf("%s\n%10s %10s %10s %6s %6s %12s %9s %12s %9s\n", head,
+           "create ms", "remove ms", "add ms", "calls", "waits", "singles ms",
+           "ratio", "geqrfB ms", "ratio");
+    printf("%10.3f %10.3f %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n",
+           r.create_ms, r.rm_ms, r.add_ms, r.calls, r.waits, r.loop_ms,
+           r.loop_ms / r.rm_ms, r.vendor_ms, r.vendor_ms / r.rm_ms);
     FILE *f = md ? fopen(md, "w") : NULL;
     if (!f)
         return;
     fprintf(f,
-            "%s.\n\n| remove %d rows (ms) | add %d rows (ms) | calls | host "
-            "waits | %d single removals (ms; %d timed, scaled) | singles / "
-            "batch | cuBLAS geqrfBatched of A1, no Q (ms) | geqrfBatched / "
-            "batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            "%s.\n\n| create (ms) | remove %d rows (ms) | add %d rows (ms) "
+            "| calls | host waits | %d single removals (ms; %d timed, "
+            "scaled) | singles / batch | cuBLAS geqrfBatched of A1, no Q "
+            "(ms) | geqrfBatched / batch |\n"
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             head, p, p, count, r.singles);
-    fprintf(f, "| %.3f | %.3f | %lld | %lld | %.1f | %.0f | ", r.rm_ms,
-            r.add_ms, r.calls, r.waits, r.loop_ms, r.loop_ms / r.rm_ms);
+    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.1f | %.0f | ",
+            r.create_ms, r.rm_ms, r.add_ms, r.calls, r.waits, r.loop_ms,
+            r.loop_ms / r.rm_ms);
     if (isnan(r.vendor_ms))
         fprintf(f, "- | - |\n");
     else
@@ -896,7 +917,8 @@ static void part_insdel(qru_context *ctx, int count, int reps,
 
 int main(int argc, char **argv)
 {
-    int reps = 7, count = 10000, lsq = 0, quick = 0, counted = 0;
+    int reps = 7, count = 10000, lsq = 0, quick = 0, counted = 0, mm = 0,
+        nn = 0;
     const char *md = getenv("QRU_BENCH_MD");
     char mdpath[4096];
     const char *dir = NULL;
@@ -921,10 +943,15 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[a], "-o") && a + 1 < argc)
             dir = argv[++a];
+        else if (!strcmp(argv[a], "-m") && a + 1 < argc)
+            mm = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "-n") && a + 1 < argc)
+            nn = atoi(argv[++a]);
         else {
             fprintf(stderr, "usage: bench_batch [-P chol|lsq|rmrows|insdel] "
                             "[-q] "
-                            "[-r REPS] [-c COUNT] [-o DIR]\n");
+                            "[-r REPS] [-c COUNT] [-m M -n N (rmrows)] "
+                            "[-o DIR]\n");
             return 2;
         }
     }
@@ -951,7 +978,7 @@ int main(int argc, char **argv)
     if (lsq == 3)
         part_insdel(ctx, count, reps, md, date);
     else if (lsq == 2)
-        part_rm(ctx, count, quick, reps, md, date);
+        part_rm(ctx, count, quick, reps, mm, nn, md, date);
     else if (lsq)
         part_lsq(ctx, count, reps, md, date);
     else

@@ -1,17 +1,19 @@
 /*
  * CUDA versions of the thin-form batched least-squares ops (contracts in
  * src/qru_ops.h; the CPU versions in src/cpu/cpu_batch_q_kernels.inc are
- * the reference): lsq_batch_add_rows_q and lsq_batch_remove_rows_q, the
- * kernels of kernels/qru_batch_q.cl, one block a problem.
+ * the reference): lsq_batch_add_rows_q, lsq_batch_remove_rows_q and
+ * lsq_batch_geqr_thin, the kernels of kernels/qru_batch_q.cl, one block a
+ * problem.
  */
 #include <float.h>
 
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
+#include "qru_base.cl" /* qru_larfg_beta, dlarfg's beta and tau */
 #include "qru_batch_q.cl"
 
-static_assert(QRU_BQ_WG == 256,
+static_assert(QRU_BQ_WG == 256 && QRU_BQ_PB == 8,
               "the kernels' work layout and the host's sizes must agree");
 
 /* The entry points: the bodies of kernels/qru_batch_q.cl; the removal's
@@ -51,6 +53,25 @@ template <typename T> __global__ void qru_lsq_batch_rmq_rotate(QRU_BQ_RM_PARAMS)
 template <typename T> __global__ void qru_lsq_batch_rmq_drop(QRU_BQ_RM_PARAMS)
 {
     qru_bq_rm_drop(QRU_BQ_RM_ARGS);
+}
+
+/* The thin QR (lsq_batch_geqr_thin): its block sums on the dynamic
+ * shared memory (qru_lsq_batch_qr_local_elems). */
+template <typename T>
+__global__ void qru_lsq_batch_geqr_thin(int m, int r, int n, int count,
+                                        const T *A, long oa, int lda,
+                                        long sa, const T *B, long ob, int ldb,
+                                        long sb, T *R, long orr, int ldr,
+                                        long sr, T *D, long od, int ldd,
+                                        long sd, T *Q, long oq, int ldq,
+                                        long sq, T *E, long oe, int lde,
+                                        long se, T *work, long ok)
+{
+    extern __shared__ __align__(16) unsigned char qru_batch_q_smem_[];
+    qru_lsq_batch_geqr_thin_body(m, r, n, count, A, oa, lda, sa, B, ob, ldb,
+                                 sb, R, orr, ldr, sr, D, od, ldd, sd, Q, oq,
+                                 ldq, sq, E, oe, lde, se, work, ok,
+                                 (T *)qru_batch_q_smem_);
 }
 
 template <typename T>
@@ -137,4 +158,51 @@ int qru_cu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                : lsq_batch_remove_rows_q_t<float>(
                      ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
                      ldq, sQ, E, lde, sE, info, work, FLT_EPSILON);
+}
+
+template <typename T>
+static int lsq_batch_geqr_thin_t(qru_context *ctx, int m, int r, int n,
+                                 int count, qru_ptr A, int lda, size_t sA,
+                                 qru_ptr B, int ldb, size_t sB, qru_ptr R,
+                                 int ldr, size_t sR, qru_ptr D, int ldd,
+                                 size_t sD, qru_ptr Q, int ldq, size_t sQ,
+                                 qru_ptr E, int lde, size_t sE, qru_ptr work)
+{
+    int threads = qru_lsq_batch_q_wg(n);
+    int blocks = count < (1 << 20) ? count : (1 << 20);
+    size_t smem = sizeof(T) * qru_lsq_batch_qr_local_elems(threads);
+    qru_lsq_batch_geqr_thin<T><<<blocks, threads, smem,
+                                 qru_cuda(ctx)->stream>>>(
+        m, r, n, count, (const T *)A.h, (long)A.off, lda, (long)sA,
+        (const T *)B.h, (long)B.off, ldb, (long)sB, (T *)R.h, (long)R.off,
+        ldr, (long)sR, (T *)D.h, (long)D.off, ldd, (long)sD, (T *)Q.h,
+        (long)Q.off, ldq, (long)sQ, (T *)E.h, (long)E.off, lde, (long)sE,
+        (T *)work.h, (long)work.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m, int r,
+                               int n, int count, qru_ptr A, int lda,
+                               size_t sA, qru_ptr B, int ldb, size_t sB,
+                               qru_ptr R, int ldr, size_t sR, qru_ptr D,
+                               int ldd, size_t sD, qru_ptr Q, int ldq,
+                               size_t sQ, qru_ptr E, int lde, size_t sE,
+                               qru_ptr work, size_t *work_elems)
+{
+    if (!work.h) {
+        *work_elems = (size_t)(count > 0 ? count : 0) *
+                      qru_lsq_batch_qr_work(m > 0 ? m : 0);
+        return 0;
+    }
+    if (m <= 0 || r <= 0 || n <= 0 || count <= 0)
+        return 0;
+    return dt == QRU_DOUBLE
+               ? lsq_batch_geqr_thin_t<double>(ctx, m, r, n, count, A, lda,
+                                               sA, B, ldb, sB, R, ldr, sR, D,
+                                               ldd, sD, Q, ldq, sQ, E, lde,
+                                               sE, work)
+               : lsq_batch_geqr_thin_t<float>(ctx, m, r, n, count, A, lda,
+                                              sA, B, ldb, sB, R, ldr, sR, D,
+                                              ldd, sD, Q, ldq, sQ, E, lde,
+                                              sE, work);
 }

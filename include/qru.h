@@ -1427,17 +1427,20 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *  d(:,:,i) = Q1(:,:,i)'*b(:,:,i); E(:,:,i) = b(:,:,i) -
  *  Q1(:,:,i)*d(:,:,i); end` (#QRU_Q_THIN)
  *
- *  #QRU_Q_THIN: each problem is factorised as qru_lsq_create() factorises
- *  its #QRU_Q_THIN form (blocked Householder QR, Q1 formed backwards from
- *  the reflectors; O(n m^2) work and a few calls a problem).
+ *  #QRU_Q_THIN: every problem's Householder QR in one batched call (R
+ *  with LAPACK dgeqrf's signs, Q1 formed backwards from the reflectors
+ *  as by orgqr; on a GPU one work-group a problem, on the CPU LAPACK a
+ *  page; O(n m^2) work a problem).  As in the #QRU_Q_NONE form nothing
+ *  is judged here: a rank-deficient page is factored (Q1 stays
+ *  orthonormal) and qru_lsq_batch_solve() refuses it.
  *
  *  @param ctx context (1)
  *  @param A   batch of count n x m pages, m >= 1 (2); its dtype is the
  *             batch's
  *  @param b   batch of count n x r pages, r >= 1 (3)
  *  @param opt options (4): NULL for #QRU_Q_NONE; opt->q #QRU_Q_THIN (n >=
- *             m) or #QRU_Q_NONE (#QRU_Q_FULL: -4), opt->nb the block size
- *             of the thin factorisation, opt->row_capacity the rows
+ *             m) or #QRU_Q_NONE (#QRU_Q_FULL: -4), opt->nb >= 0 (not
+ *             used: the batched QR is unblocked), opt->row_capacity the rows
  *             reserved for Q1 and E (0 or >= n; grown by half again when
  *             rows are added beyond it), opt->col_capacity 0 or >= m (not
  *             used), opt->adopt 0, opt->rank a ::qru_lsq_rank value (not
@@ -1447,8 +1450,9 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
  *          #QRU_ERR_UNSUPPORTED).  With #QRU_OPTION_CHECK_FINITE A (2)
  *          and b (3) are scanned.  #QRU_Q_THIN holds count (ncap (m + r)
- *          + m (m + r)) elements (ncap the row capacity) and needs the
- *          workspace of one qru_lsq_create(). */
+ *          + m (m + r)) elements (ncap the row capacity) and needs
+ *          count*m elements of workspace (the CPU: m plus LAPACK's work
+ *          for one page). */
 QRU_API int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
                                     const qru_matrix *b,
                                     const qru_lsq_options *opt,

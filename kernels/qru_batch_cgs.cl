@@ -22,7 +22,9 @@
 #ifndef QRU_BQ_WG
 #define QRU_BQ_WG 256
 #endif
+#ifndef QRU_BQ_PB /* as in src/qru_internal.h */
 #define QRU_BQ_PB 8
+#endif
 
 /* The sum of v over the work-group, in every item: the teams' sums
  * (QRU_TEAM_SUM), then each item adds the nt / QRU_TEAM of them in the

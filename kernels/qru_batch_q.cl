@@ -435,6 +435,206 @@ QRU_DEVICE void qru_bq_rm_drop(QRU_BQ_RM_PARAMS)
 
 #undef QRU_BQ_QZ
 
+/* a + b, or (mx) the larger of a and b with NaN first */
+QRU_DEVICE T qru_bq_comb(T a, T b, int mx)
+{
+    return mx ? (b > a || b != b ? b : a) : a + b;
+}
+
+/* The sums (mx: maxima) over the work-group of the nv <= QRU_BQ_PB values
+ * v[u] of each item, into v[u] of every item: the teams' sums, then G
+ * items a value add P / G of the P = nt / QRU_TEAM partials, one item a
+ * value the G sums, every item reads them (the same sums in the same
+ * order everywhere; NaN propagates).  red: qru_lsq_batch_qr_local_elems
+ * (nt) local elements.  Four barriers: call it uniformly. */
+QRU_DEVICE void qru_bq_sumv(T *v, int nv, int mx, QRU_LOCAL T *red)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X, P = nt / QRU_TEAM, G = 1;
+    while (G * G < P)
+        G *= 2;
+    int L = P / G;
+    QRU_LOCAL T *lv1 = red + QRU_BQ_PB * P, *lv2 = lv1 + QRU_BQ_PB * G;
+    for (int u = 0; u < QRU_BQ_PB; ++u)
+        if (u < nv) {
+            T t = mx ? QRU_TEAM_MAX(v[u]) : QRU_TEAM_SUM(v[u]);
+            if (lid % QRU_TEAM == 0)
+                red[u * P + lid / QRU_TEAM] = t;
+        }
+    QRU_BARRIER;
+    for (int h = lid; h < nv * G; h += nt) {
+        QRU_LOCAL T *p = red + (h / G) * P + (h % G) * L;
+        T t = p[0];
+        for (int e = 1; e < L; ++e)
+            t = qru_bq_comb(t, p[e], mx);
+        lv1[h] = t;
+    }
+    QRU_BARRIER;
+    if (lid < nv) {
+        T t = lv1[lid * G];
+        for (int g = 1; g < G; ++g)
+            t = qru_bq_comb(t, lv1[lid * G + g], mx);
+        lv2[lid] = t;
+    }
+    QRU_BARRIER;
+    for (int u = 0; u < QRU_BQ_PB; ++u)
+        if (u < nv)
+            v[u] = lv2[u];
+    QRU_BARRIER;
+}
+
+/*
+ * lsq_batch_geqr_thin: the thin QR of each page by Householder
+ * reflectors, column by column in its Q page in global memory (LAPACK's
+ * dgeqr2, then dorg2r), one work-group a problem.  Reflectors rather
+ * than Gram-Schmidt: Q1 = H_0 ... H_{m-1} [I; 0] is a product of
+ * reflectors, orthonormal to working precision (||I - Q1'Q1|| ~ n eps)
+ * whatever the page's condition or rank, where modified Gram-Schmidt
+ * loses orthogonality in proportion to cond(A), and even run twice
+ * breaks down on the rank-deficient pages that creation factors without
+ * judging them.  Item t owns the rows t, t + nt, ... of the Q and E pages
+ * and is the only one to touch them (and R's and D's rows of the same
+ * numbers), so the work-group shares only its block sums (qru_bq_sumv)
+ * and the tau in work.  The steps s = 0 .. 2m-1 run one body (a flat
+ * loop: PoCL replicates the code after a barrier in a branch):
+ *  - forward (j = s < m): the squares of the column below the diagonal
+ *    and its diagonal alpha summed (unscaled where the sum of squares
+ *    lies in [QRU_RANGE_LO, QRU_RANGE_HI], else by the column's largest
+ *    magnitude, two more sums), dlarfg's beta, tau and 1 / (alpha - beta)
+ *    in every item (qru_larfg_beta), v stored below the diagonal,
+ *    R(j,j) = beta, tau_j into work;
+ *  - backward (j = 2m-1-s): tau_j read back;
+ *  - both: H_j applied to the columns j+1 .. m-1 of the page and the r
+ *    of E, rows j .. n-1, QRU_BQ_PB columns a block: each item's partial
+ *    dots v'X, one block sum, each item updates its rows (nothing where
+ *    tau_j = 0).  Forward this makes R and C = H_{m-1} ... H_0 B;
+ *    backward (dorg2r) it builds Q1 from the columns after j, and then
+ *    column j: 1 - tau at j, -tau v below, zeros above.  E's rows
+ *    0 .. m-1 are zero by then, so the same reflectors turn [0; C2]
+ *    into E.
+ * Before the backward pass (s = m) the row owners copy R and
+ * D = C(0:m-1, :) out and zero E's first m rows.
+ */
+QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
+    int m, int r, int n, int count, QRU_GLOBAL const T *A, long oa, int lda,
+    long sa, QRU_GLOBAL const T *B, long ob, int ldb, long sb,
+    QRU_GLOBAL T *R, long orr, int ldr, long sr, QRU_GLOBAL T *D, long od,
+    int ldd, long sd, QRU_GLOBAL T *Q, long oq, int ldq, long sq,
+    QRU_GLOBAL T *E, long oe, int lde, long se, QRU_GLOBAL T *work, long ok,
+    QRU_LOCAL T *red)
+{
+    int lid = QRU_LID_X, nt = QRU_LSIZE_X;
+    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+        long ab = oa + (long)b * sa, bb = ob + (long)b * sb;
+        long rb = orr + (long)b * sr, db = od + (long)b * sd;
+        long qb = oq + (long)b * sq, eb = oe + (long)b * se;
+        long tb = ok + (long)b * m;
+        for (int i = lid; i < n; i += nt) {
+            for (int k = 0; k < m; ++k)
+                Q[QRU_IDX(qb, i, k, ldq)] = A[QRU_IDX(ab, i, k, lda)];
+            for (int q = 0; q < r; ++q)
+                E[QRU_IDX(eb, i, q, lde)] = B[QRU_IDX(bb, i, q, ldb)];
+        }
+        for (int s = 0; s < 2 * m; ++s) {
+            int fwd = s < m, j = fwd ? s : 2 * m - 1 - s;
+            /* this item's first row >= j */
+            int i0 = lid >= j ? lid : lid + ((j - lid + nt - 1) / nt) * nt;
+            QRU_BARRIER_GLOBAL; /* the forward steps' tau */
+            if (s == m)
+                for (int i = lid; i < m; i += nt) {
+                    for (int k = 0; k < m; ++k)
+                        R[QRU_IDX(rb, i, k, ldr)] =
+                            k >= i ? Q[QRU_IDX(qb, i, k, ldq)] : (T)0;
+                    for (int q = 0; q < r; ++q) {
+                        long g = QRU_IDX(eb, i, q, lde);
+                        D[QRU_IDX(db, i, q, ldd)] = E[g];
+                        E[g] = (T)0;
+                    }
+                }
+            /* forward: the column's norm, in 1 to 3 sums */
+            T alpha = (T)0, xnorm = (T)0, mx = (T)0;
+            for (int pass = 0, more = fwd; more; ++pass) {
+                T part[QRU_BQ_PB];
+                T a0 = (T)0, a1 = (T)0;
+                for (int i = i0; i < n; i += nt) {
+                    T x = Q[QRU_IDX(qb, i, j, ldq)];
+                    if (i == j)
+                        a1 = x;
+                    else if (pass == 1)
+                        a0 = qru_bq_comb(a0, QRU_FABS(x), 1);
+                    else {
+                        x = pass == 2 ? x / mx : x;
+                        a0 += x * x;
+                    }
+                }
+                part[0] = a0;
+                part[1] = a1;
+                qru_bq_sumv(part, pass == 0 ? 2 : 1, pass == 1, red);
+                if (pass == 0) {
+                    alpha = part[1];
+                    xnorm = QRU_SQRT(part[0]);
+                    more = !(part[0] >= QRU_RANGE_LO &&
+                             part[0] <= QRU_RANGE_HI);
+                } else if (pass == 1) {
+                    mx = part[0];
+                    xnorm = mx; /* 0, or not finite */
+                    more = mx > (T)0 && mx - mx == (T)0;
+                } else {
+                    xnorm = mx * QRU_SQRT(part[0]);
+                    more = 0;
+                }
+                more = QRU_TEAM_UNIFORM(more);
+            }
+            T tau = (T)0;
+            if (fwd) {
+                T f = (T)0, beta = alpha;
+                if (xnorm != (T)0)
+                    beta = qru_larfg_beta(alpha, xnorm, &tau, &f);
+                for (int i = i0; i < n; i += nt) {
+                    long g = QRU_IDX(qb, i, j, ldq);
+                    Q[g] = i == j ? beta : Q[g] * f;
+                }
+                if (lid == 0)
+                    work[tb + j] = tau;
+            } else {
+                tau = work[tb + j];
+            }
+            /* H_j on the columns after j, QRU_BQ_PB a block */
+            int cend = QRU_TEAM_UNIFORM(tau != (T)0) ? m + r : j + 1;
+            for (int c0 = j + 1; c0 < cend; c0 += QRU_BQ_PB) {
+                int nb = cend - c0 < QRU_BQ_PB ? cend - c0 : QRU_BQ_PB;
+                QRU_GLOBAL T *xp[QRU_BQ_PB];
+                T w[QRU_BQ_PB];
+                for (int u = 0; u < QRU_BQ_PB; ++u) {
+                    int c = c0 + (u < nb ? u : 0);
+                    xp[u] = c < m ? Q + (qb + (long)c * ldq)
+                                  : E + (eb + (long)(c - m) * lde);
+                    w[u] = (T)0;
+                }
+                for (int i = i0; i < n; i += nt) {
+                    T vi = i == j ? (T)1 : Q[QRU_IDX(qb, i, j, ldq)];
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < nb)
+                            w[u] += vi * xp[u][i];
+                }
+                qru_bq_sumv(w, nb, 0, red);
+                for (int i = i0; i < n; i += nt) {
+                    T tv = tau * (i == j ? (T)1 : Q[QRU_IDX(qb, i, j, ldq)]);
+                    for (int u = 0; u < QRU_BQ_PB; ++u)
+                        if (u < nb)
+                            xp[u][i] -= tv * w[u];
+                }
+            }
+            if (!fwd) /* column j of Q1 */
+                for (int i = lid; i < n; i += nt) {
+                    long g = QRU_IDX(qb, i, j, ldq);
+                    Q[g] = i < j    ? (T)0
+                           : i == j ? (T)1 - tau
+                                    : -tau * Q[g];
+                }
+        }
+    }
+}
+
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points (CUDA's are in cuda/cuda_batch_q.cu). */
 __kernel void qru_lsq_batch_add_rows_q(
@@ -447,6 +647,18 @@ __kernel void qru_lsq_batch_add_rows_q(
     qru_lsq_batch_add_rows_q_body(m, r, n, p, count, R, orr, ldr, sr, D, od,
                                   ldd, sd, Q, oq, ldq, sq, E, oe, lde, se, U,
                                   ou, ldu, su, F, of, ldf, sf, work, ok);
+}
+
+__kernel void qru_lsq_batch_geqr_thin(
+    int m, int r, int n, int count, __global const T *A, long oa, int lda,
+    long sa, __global const T *B, long ob, int ldb, long sb, __global T *R,
+    long orr, int ldr, long sr, __global T *D, long od, int ldd, long sd,
+    __global T *Q, long oq, int ldq, long sq, __global T *E, long oe,
+    int lde, long se, __global T *work, long ok, __local T *red)
+{
+    qru_lsq_batch_geqr_thin_body(m, r, n, count, A, oa, lda, sa, B, ob, ldb,
+                                 sb, R, orr, ldr, sr, D, od, ldd, sd, Q, oq,
+                                 ldq, sq, E, oe, lde, se, work, ok, red);
 }
 
 __kernel void qru_lsq_batch_rmq_complete(QRU_BQ_RM_PARAMS, __local T *S)

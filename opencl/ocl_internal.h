@@ -14,7 +14,7 @@
  *                     chol_delete_batch, lsq_batch_add_rows,
  *                     lsq_batch_solve)
  *   opencl_batch_q.c  the thin-form batched ops (lsq_batch_add_rows_q,
- *                     lsq_batch_remove_rows_q)
+ *                     lsq_batch_remove_rows_q, lsq_batch_geqr_thin)
  *   opencl_batch_cols.c the batches' column updates (lsq_batch_remove_cols,
  *                     lsq_batch_add_cols_q)
  *   opencl_omp.c      the Gram form's step of orthogonal matching pursuit
@@ -78,6 +78,7 @@ extern const int qru_ocl_source_count;
     X(K_LSQ_BATCH_ACQ_COMPLETE, "qru_lsq_batch_acq_complete") \
     X(K_LSQ_BATCH_ACQ_COMMIT, "qru_lsq_batch_acq_commit") \
     X(K_LSQ_BATCH_ACQ_ROTATE, "qru_lsq_batch_acq_rotate") \
+    X(K_LSQ_BATCH_GEQR_THIN, "qru_lsq_batch_geqr_thin") \
     X(K_CHOL_R1_PART, "qru_chol_r1_part") \
     X(K_CHOL_R1_ROWS, "qru_chol_r1_rows") \
     X(K_CHOL_R1_COEF, "qru_chol_r1_coef") \

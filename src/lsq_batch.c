@@ -8,8 +8,9 @@
  *    op, the one algorithm.
  *  - thin (QRU_Q_THIN): Q1 (n x m), R, d = Q1' b and the residuals
  *    E = b - Q1 d (n x r), Q1 and E in pages of ncap rows (the row
- *    capacity, grown geometrically by added rows).  Creation is
- *    qru_lsq_create's thin factorisation (qru_geqr_thin) page by page;
+ *    capacity, grown geometrically by added rows).  Creation is one
+ *    lsq_batch_geqr_thin op (Householder QR and Q1 of every page; no
+ *    rank test, as for the Q-less form: the solve and the removal judge);
  *    rows are added by lsq_batch_add_rows_q and removed by
  *    lsq_batch_remove_rows_q (the thin removal of qru_lsq_remove_rows per
  *    problem, each judged by the removals' rank rule).
@@ -230,33 +231,28 @@ void qru_lsq_batch_destroy(qru_lsq_batch *fb)
     free(fb);
 }
 
-/* The thin factorisations of A and b, page by page: A's page copied into
- * Q's, b's into E's, then qru_geqr_thin as qru_lsq_create does. */
+/* The thin factorisations of A and b: one lsq_batch_geqr_thin op for
+ * the batch, into the Q, E, R and D pages (its workspace asked of the raw
+ * table first, as the vendor QR's). */
 static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
-                                 const qru_matrix *b, int nb_asked)
+                                 const qru_matrix *b)
 {
     qru_context *ctx = fb->ctx;
     qru_dtype dt = fb->dt;
-    int n = A->rows, m = fb->m, r = fb->r;
-    int nb = nb_asked ? nb_asked : qru_ctx_tuning(ctx, dt)->qr_nb;
-    if (nb > m)
-        nb = m;
+    int n = A->rows, m = fb->m, r = fb->r, count = fb->count;
+    if (count == 0)
+        return 0;
     size_t need = 0;
-    qru_ptr ws;
-    QRU_TRY(qru_geqr_thin_workspace(ctx, dt, n, m, r, nb, nb_asked, &need));
+    qru_ptr none = {0, 0}, ws;
+#define QRU_LSQ_BATCH_QR_ARGS(w)                                               \
+    ctx, dt, m, r, n, count, A->p, A->ld, A->stride, b->p, b->ld, b->stride, \
+        fb->R->p, fb->R->ld, fb->R->stride, fb->D->p, fb->D->ld,              \
+        fb->D->stride, fb->Q->p, fb->Q->ld, fb->Q->stride, fb->E->p,         \
+        fb->E->ld, fb->E->stride, (w), &need
+    QRU_TRY(ctx->table.lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(none)));
     QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
-    for (int i = 0; i < fb->count; ++i) {
-        qru_ptr Qi = qru_mat_page(fb->Q, i), Ei = qru_mat_page(fb->E, i);
-        QRU_TRY(ctx->ops->copy(ctx, dt, n, m, qru_mat_page(A, i), A->ld, Qi,
-                               fb->ncap));
-        QRU_TRY(ctx->ops->copy(ctx, dt, n, r, qru_mat_page(b, i), b->ld, Ei,
-                               fb->ncap));
-        QRU_TRY(qru_geqr_thin(ctx, dt, n, m, Qi, fb->ncap,
-                              qru_mat_page(fb->R, i), fb->R->ld, Ei, fb->ncap,
-                              qru_mat_page(fb->D, i), fb->D->ld, r, nb,
-                              nb_asked, ws));
-    }
-    return 0;
+    return ctx->ops->lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(ws));
+#undef QRU_LSQ_BATCH_QR_ARGS
 }
 
 static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
@@ -304,7 +300,7 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
             st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, r, fb->ncap,
                                          count, 0, &fb->E);
         if (!st)
-            st = lsq_batch_factor_thin(fb, A, b, opt->nb);
+            st = lsq_batch_factor_thin(fb, A, b);
     } else if (!st) {
         st = lsq_batch_add(fb, A, b);
     }

@@ -301,6 +301,28 @@ static int plan_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                    ec * (en * en + 2.0 * e1 * e1 + e1 * ep), 0,
                    ek + eq * (ep + 1));
 }
+/* the batched thin QR: geqrf, orgqr and two ormqr of each page; the
+ * unblocked kernel reads and writes the trailing columns (Q1's and E's)
+ * a step, forward and backward: about m (m/2 + r) n elements each way */
+static int plan_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
+                                    int r, int n, int count, qru_ptr A,
+                                    int lda, size_t sA, qru_ptr B, int ldb,
+                                    size_t sB, qru_ptr R, int ldr, size_t sR,
+                                    qru_ptr D, int ldd, size_t sD, qru_ptr Q,
+                                    int ldq, size_t sQ, qru_ptr E, int lde,
+                                    size_t sE, qru_ptr work,
+                                    size_t *work_elems)
+{
+    if (!work.h) /* a workspace query: the backend's answer, uncounted */
+        return ctx->table.lsq_batch_geqr_thin(
+            ctx, dt, m, r, n, count, A, lda, sA, B, ldb, sB, R, ldr, sR, D,
+            ldd, sD, Q, ldq, sQ, E, lde, sE, work, work_elems);
+    double em = dd(m), er = dd(r), en = dd(n), ec = dd(count);
+    double fl = flops_geqrf(en, em) + flops_orgqr(en, em, em) +
+                2.0 * flops_ormqr(en, em, er);
+    return plan_op(ctx, QRU_OP_lsq_batch_geqr_thin, PK_KERNEL, ec * fl,
+                   ec * 4.0 * em * (em / 2.0 + er) * en, 0, 2.0 * em);
+}
 /* the batched Q-less row additions: p m rotations of [R d] a problem,
  * each on m + r - j columns; R, d read and written once, the rows read */
 static int plan_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,

@@ -599,6 +599,16 @@ static inline int qru_lsq_batch_q_wg(int n)
         w *= 2;
     return w;
 }
+/* lsq_batch_geqr_thin's GPU kernel (kernels/qru_batch_q.cl), the same
+ * work-group: the elements of its local buffer for nt items (the block
+ * sums of up to QRU_BQ_PB columns: nt partials a column, then at most 16,
+ * then the sums) and of its work a problem (the m tau). */
+#define QRU_BQ_PB 8
+static inline size_t qru_lsq_batch_qr_local_elems(int nt)
+{
+    return (size_t)QRU_BQ_PB * ((size_t)nt + 17);
+}
+static inline size_t qru_lsq_batch_qr_work(int m) { return (size_t)m; }
 
 /* The work-items a problem of the GPU kernels of the batched ops (a power
  * of two up to QRU_BATCH_WG of kernels/qru_batch.cl, 256): the tuning's

@@ -347,6 +347,29 @@
      * qru_lsq_batch_acq_work(m, r, k, p) elements (qru_internal.h). \
      * m >= 1, r >= 1, p >= 1, 0 <= k <= m, n >= m + p, count >= 0. */ \
     QRU_OP(lsq_batch_add_cols_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr V, int ldv, size_t sV, qru_ptr R1, int ld1, size_t s1, qru_ptr D1, int ldd1, size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1, size_t sE1, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, V, ldv, sV, R1, ld1, s1, D1, ldd1, sD1, Q1n, ldq1, sQ1, E1, lde1, sE1, info, work), REQ, ASYNC) \
+    /* The thin QR of count problems (qru_lsq_batch_create_ex of a \
+     * QRU_Q_THIN batch): for each b, A_b = A + b sA (n x m, lda) and \
+     * B_b = B + b sB (n x r, ldb), only read, are factored by Householder \
+     * reflectors H_j = I - tau_j v_j v_j' with LAPACK's conventions \
+     * (dgeqrf's: v_j(j) = 1, R(j,j) = beta of dlarfg, of either sign; \
+     * tau_j = 0 where the column is zero below the diagonal), and \
+     * R_b = R + b sR (m x m, ldr) := R with exact zeros below the \
+     * diagonal, Q1_b = Q + b sQ (n x m, ldq) := the first m columns of \
+     * H_0 ... H_{m-1} (orgqr), D_b = D + b sD (m x r, ldd) := the rows \
+     * 0 .. m-1 of C = H_{m-1} ... H_0 B_b, E_b = E + b sE (n x r, lde) \
+     * := B_b - Q1_b D_b (= H_0 ... H_{m-1} [0; C(m:n-1, :)], the GPU \
+     * kernels' way; the CPU's is a GEMM).  No rank \
+     * test and no verdict: a rank-deficient page gets its QR (Q1 \
+     * orthonormal, small or zero pivots), a page with non-finite values \
+     * non-finite results, and no problem's values reach another's pages. \
+     * The rows n .. of the Q and E pages are not written.  A and B \
+     * overlap none of R, D, Q, E.  Workspace query (asked of ctx->table, \
+     * uncounted, as geqrf_full's): with a NULL handle in work nothing \
+     * is done and *work_elems is set to the elements of type dt that \
+     * work must hold for these sizes and count (work_elems is not used \
+     * otherwise). \
+     * n >= m >= 1, r >= 1, count >= 0. */ \
+    QRU_OP(lsq_batch_geqr_thin, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int count, qru_ptr A, int lda, size_t sA, qru_ptr B, int ldb, size_t sB, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr work, size_t *work_elems), (ctx, dt, m, r, n, count, A, lda, sA, B, ldb, sB, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, work, work_elems), REQ, ASYNC) \
     /* One step of the Gram form of orthogonal matching pursuit \
      * (qru_omp, src/solvers/omp.c) on its device state ws (the layout \
      * qru_omp_ws_of(n, m, ncoef), qru_internal.h, whose G and c0 the \

@@ -585,6 +585,56 @@ static void *drop_rows(qru_dtype dt, const void *S, int N, int cols, int k,
     return T1;
 }
 
+/* The right-hand sides of thin factors against b (n x r, ldb): in *de
+ * ||Q1'b - d|| and in *ee ||b - E - Q1 d|| (Q1 n x m and E n x r, ld ldq;
+ * d m x r, ld m), both scaled by ||b|| n eps. */
+static void rhs_errors(qru_dtype dt, int n, int m, int r, const void *b,
+                       int ldb, const void *Qp, const void *Ep, int ldq,
+                       const void *dp, double *de, double *ee)
+{
+    double b2 = 0, de2 = 0, ee2 = 0;
+    for (int q = 0; q < r; ++q) {
+        for (int t = 0; t < n; ++t) {
+            double v = qru_test_get(dt, b, ldb, t, q);
+            b2 += v * v;
+        }
+        for (int j = 0; j < m; ++j) {
+            double s = 0;
+            for (int t = 0; t < n; ++t)
+                s += qru_test_get(dt, Qp, ldq, t, j) *
+                     qru_test_get(dt, b, ldb, t, q);
+            s -= qru_test_get(dt, dp, m, j, q);
+            de2 += s * s;
+        }
+        for (int t = 0; t < n; ++t) {
+            double s = qru_test_get(dt, b, ldb, t, q) -
+                       qru_test_get(dt, Ep, ldq, t, q);
+            for (int j = 0; j < m; ++j)
+                s -= qru_test_get(dt, Qp, ldq, t, j) *
+                     qru_test_get(dt, dp, m, j, q);
+            ee2 += s * s;
+        }
+    }
+    double sc = sqrt(b2) * n * qru_test_eps(dt);
+    *de = sqrt(de2) / sc;
+    *ee = sqrt(ee2) / sc;
+}
+
+/* A and b uploaded and their thin batch created (row capacity cap). */
+static qru_lsq_batch *thin_create(bimg *A, bimg *b, int cap)
+{
+    bimg_upload(A);
+    bimg_upload(b);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = QRU_Q_THIN;
+    opt.row_capacity = cap;
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A->B, b->B, &opt, &fb), 0);
+    ck_assert_int_eq(qru_lsq_batch_q_form(fb), QRU_Q_THIN);
+    return fb;
+}
+
 typedef struct qcase {
     qru_dtype dt;
     int count, m, n, r;
@@ -622,15 +672,7 @@ static void run_qcase(const qcase *c, unsigned *seed)
                     qru_test_set(dt, bimg_page(&U, c->defect), U.ld, i - n,
                                  0, 0);
             }
-    bimg_upload(&A);
-    bimg_upload(&b);
-    qru_lsq_options opt;
-    qru_lsq_options_init(&opt);
-    opt.q = QRU_Q_THIN;
-    opt.row_capacity = c->cap;
-    qru_lsq_batch *fb = NULL;
-    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), 0);
-    ck_assert_int_eq(qru_lsq_batch_q_form(fb), QRU_Q_THIN);
+    qru_lsq_batch *fb = thin_create(&A, &b, c->cap);
     if (pa > 0) {
         bimg_upload(&U);
         bimg_upload(&E);
@@ -673,34 +715,12 @@ static void run_qcase(const qcase *c, unsigned *seed)
                       "||I - Q1'Q1|| %g",
                       i, N0, m, c->k, c->p, be, oe);
         ck_assert(qru_test_lower_max(dt, m, m, Rp, m) == 0.0);
-        /* d1 = Q1' b1 and E1 = b1 - Q1 d1, scaled by ||b1|| N1 eps */
-        double b2 = 0, de2 = 0, ee2 = 0;
-        for (int q = 0; q < r; ++q) {
-            for (int t = 0; t < N1; ++t) {
-                double v = qru_test_get(dt, b1, N1, t, q);
-                b2 += v * v;
-            }
-            for (int j = 0; j < m; ++j) {
-                double s = 0;
-                for (int t = 0; t < N1; ++t)
-                    s += qru_test_get(dt, Qp, nq, t, j) *
-                         qru_test_get(dt, b1, N1, t, q);
-                s -= qru_test_get(dt, dp, m, j, q);
-                de2 += s * s;
-            }
-            for (int t = 0; t < N1; ++t) {
-                double s = qru_test_get(dt, b1, N1, t, q) -
-                           qru_test_get(dt, Ep, nq, t, q);
-                for (int j = 0; j < m; ++j)
-                    s -= qru_test_get(dt, Qp, nq, t, j) *
-                         qru_test_get(dt, dp, m, j, q);
-                ee2 += s * s;
-            }
-        }
-        double sc = sqrt(b2) * N1 * qru_test_eps(dt);
-        ck_assert_msg(sqrt(de2) < THR * sc && sqrt(ee2) < THR * sc,
-                      "problem %d: d error %g, E error %g", i,
-                      sqrt(de2) / sc, sqrt(ee2) / sc);
+        /* d1 = Q1' b1 and E1 = b1 - Q1 d1 */
+        double de, ee;
+        rhs_errors(dt, N1, m, r, b1, N1, Qp, Ep, nq, dp, &de, &ee);
+        ck_assert_msg(de < THR && ee < THR, "problem %d: d error %g, E error "
+                                            "%g",
+                      i, de, ee);
         ck_assert_int_eq(sinfo[i], 0);
         double xe, re;
         qru_test_lsq_errors(dt, N1, m, r, A1, N1, b1, N1,
@@ -726,6 +746,187 @@ static void run_qcase(const qcase *c, unsigned *seed)
     bimg_free(&U);
     bimg_free(&E);
 }
+
+/* ---- the thin creation (one lsq_batch_geqr_thin op) ------------------ */
+
+typedef struct ccase {
+    qru_dtype dt;
+    int count, m, n, r;
+    int pad; /* padded pages of A */
+    int cap; /* opt->row_capacity */
+    int nan; /* problem 5 (if < count) gets a NaN (CHECK_FINITE off) */
+} ccase;
+
+/* The pages of the creation cases: problem i % 6 == 1 has a zero column
+ * (a reflector with tau = 0), 2 its last column equal to its first (both
+ * rank-deficient: created, then refused by the solve), 3 and 4 are
+ * scaled by 2^-460 and 2^460 (float 2^-55, 2^55: the sums of squares
+ * leave [QRU_RANGE_LO, QRU_RANGE_HI], so the kernel's norms rescale),
+ * 5 holds a NaN where nan is set; the others are plain. */
+static int ccase_kind(const ccase *c, int i)
+{
+    int k = i % 6;
+    if (k == 2 && c->m < 2)
+        return 0;
+    if (k == 5 && !c->nan)
+        return 0;
+    return k;
+}
+
+/* The thin batch of fresh pages: for every problem A = Q1 R (||A - Q1 R||,
+ * ||I - Q1'Q1||), R exactly upper triangular, d = Q1'b and E = b - Q1 d;
+ * a plain page with n >= 2 m (well conditioned) against LAPACKE dgeqrf's
+ * R, signs included; the solve against LAPACKE dgels for full-rank pages,
+ * its refusal of the rank-deficient and the NaN page. */
+static void run_ccase(const ccase *c, unsigned *seed)
+{
+    qru_dtype dt = c->dt;
+    int cnt = c->count, m = c->m, r = c->r, n = c->n;
+    size_t es = qru_test_elsize(dt);
+    double big = dt == QRU_DOUBLE ? ldexp(1.0, 460) : ldexp(1.0, 55);
+    bimg A = bimg_new(dt, n, m, cnt, c->pad), b = bimg_new(dt, n, r, cnt, 0);
+    bimg_rand(&A, seed);
+    bimg_rand(&b, seed);
+    for (int i = 0; i < cnt; ++i) {
+        void *Ai = bimg_page(&A, i);
+        int kind = ccase_kind(c, i);
+        for (int t = 0; t < n; ++t) {
+            if (kind == 1)
+                qru_test_set(dt, Ai, A.ld, t, m / 2, 0.0);
+            if (kind == 2)
+                qru_test_set(dt, Ai, A.ld, t, m - 1,
+                             qru_test_get(dt, Ai, A.ld, t, 0));
+            for (int j = 0; (kind == 3 || kind == 4) && j < m; ++j)
+                qru_test_set(dt, Ai, A.ld, t, j,
+                             qru_test_get(dt, Ai, A.ld, t, j) *
+                                 (kind == 3 ? 1.0 / big : big));
+        }
+        if (kind == 5)
+            qru_test_set(dt, Ai, A.ld, n / 2, m / 2, NAN);
+    }
+    qru_lsq_batch *fb = thin_create(&A, &b, c->cap);
+    ck_assert_int_eq(qru_lsq_batch_rows(fb, cnt - 1), cnt > 0 ? n : -1);
+    qstate q = get_qstate(fb, dt);
+    bimg X = bimg_new(dt, m, r, cnt, 0);
+    bimg_upload(&X);
+    int *sinfo = malloc(sizeof(int) * (cnt + 1));
+    int st = qru_lsq_batch_solve(fb, X.B, sinfo);
+    void *Xh = qru_test_download(X.flat);
+    int refused = 0;
+    for (int i = 0; i < cnt; ++i) {
+        int kind = ccase_kind(c, i);
+        void *Ai = qru_test_alloc(dt, n, m, n), *bi = bimg_page(&b, i);
+        for (int j = 0; j < m; ++j)
+            for (int t = 0; t < n; ++t)
+                qru_test_set(dt, Ai, n, t, j,
+                             qru_test_get(dt, bimg_page(&A, i), A.ld, t, j));
+        const void *Qp = (const char *)q.Q + i * q.bytes_q;
+        const void *Ep = (const char *)q.E + i * q.bytes_e;
+        const void *Rp = (const char *)q.s.R + i * es * m * m;
+        const void *dp = (const char *)q.s.d + i * es * m * r;
+        if (kind == 5) { /* refused; the others untouched by its NaN */
+            ck_assert_msg(sinfo[i] > 0, "problem %d: info %d", i, sinfo[i]);
+            ++refused;
+            free(Ai);
+            continue;
+        }
+        double be = qru_test_backward_error_econ(dt, n, m, Ai, n, Qp, n, Rp,
+                                                 m);
+        double oe = qru_test_orth_error_cols(dt, n, m, Qp, n);
+        ck_assert_msg(be < THR && oe < THR,
+                      "problem %d (n %d m %d kind %d): ||A - Q1 R|| %g, "
+                      "||I - Q1'Q1|| %g",
+                      i, n, m, kind, be, oe);
+        ck_assert(qru_test_lower_max(dt, m, m, Rp, m) == 0.0);
+        double de, ee;
+        rhs_errors(dt, n, m, r, bi, b.ld, Qp, Ep, n, dp, &de, &ee);
+        ck_assert_msg(de < THR && ee < THR,
+                      "problem %d (n %d m %d kind %d): d error %g, E error "
+                      "%g",
+                      i, n, m, kind, de, ee);
+        if (kind == 0 && n >= 2 * m) { /* R as LAPACK's, signs included */
+            double *Ad = malloc(sizeof(double) * (size_t)n * m);
+            double *tau = malloc(sizeof(double) * (size_t)m);
+            for (int j = 0; j < m; ++j)
+                for (int t = 0; t < n; ++t)
+                    Ad[t + (size_t)j * n] = qru_test_get(dt, Ai, n, t, j);
+            ck_assert_int_eq(
+                LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, m, Ad, n, tau), 0);
+            for (int j = 0; j < m; ++j) /* R's zeros */
+                for (int t = j + 1; t < m; ++t)
+                    Ad[t + (size_t)j * n] = 0.0;
+            void *Rref = qru_test_from_double(dt, m, m, m, Ad, n, 'A', 0, 0);
+            double rd = qru_test_diff(dt, m, m, Rp, m, Rref, m);
+            ck_assert_msg(rd < THR, "problem %d (n %d m %d): R against "
+                                    "LAPACKE %g",
+                          i, n, m, rd);
+            free(Rref);
+            free(Ad);
+            free(tau);
+        }
+        if (kind == 1 || kind == 2) {
+            ck_assert_msg(sinfo[i] > 0, "problem %d: info %d", i, sinfo[i]);
+            ++refused;
+        } else {
+            ck_assert_msg(sinfo[i] == 0, "problem %d: info %d", i, sinfo[i]);
+            double xe, re;
+            qru_test_lsq_errors(dt, n, m, r, Ai, n, bi, b.ld,
+                                (char *)Xh + (size_t)i * X.stride * es, X.ld,
+                                q.s.rho + (size_t)i * r, &xe, &re);
+            ck_assert_msg(xe < THR && re < THR,
+                          "problem %d (n %d m %d kind %d): x error %g, "
+                          "residual error %g",
+                          i, n, m, kind, xe, re);
+        }
+        free(Ai);
+    }
+    ck_assert_int_eq(st, refused);
+    free_qstate(&q);
+    free(sinfo);
+    free(Xh);
+    qru_lsq_batch_destroy(fb);
+    bimg_free(&X);
+    bimg_free(&A);
+    bimg_free(&b);
+}
+
+/* The creation around the kernel's shapes: m = 1, m = n, m larger than
+ * the work-group (256 items), n not a multiple of the work-group or of
+ * the 8 columns a block sum carries (m + r = 8, 9, 17), row capacities
+ * beyond n, padded pages, a count of 0 (the row removal's tests create
+ * their batches the same way). */
+START_TEST(test_lsq_batch_q_create)
+{
+    unsigned seed = 2027u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        ccase cs[] = {
+            {dt, 6, 1, 1, 1, 0, 0, 0},     {dt, 6, 1, 37, 2, 1, 40, 0},
+            {dt, 6, 5, 5, 1, 1, 0, 0},     {dt, 6, 33, 33, 2, 0, 0, 1},
+            {dt, 6, 7, 31, 1, 0, 0, 1},    {dt, 6, 8, 257, 1, 1, 300, 0},
+            {dt, 6, 15, 100, 2, 0, 0, 0},  {dt, 7, 20, 200, 1, 0, 0, 1},
+            {dt, 3, 64, 64, 1, 1, 0, 0},   {dt, 6, 40, 1003, 1, 0, 0, 0},
+            {dt, 6, 260, 301, 2, 1, 0, 1},
+        };
+        for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
+            run_ccase(&cs[k], &seed);
+        /* count 0 */
+        bimg A = bimg_new(dt, 9, 4, 0, 0), b = bimg_new(dt, 9, 1, 0, 0);
+        bimg_upload(&A);
+        bimg_upload(&b);
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = QRU_Q_THIN;
+        qru_lsq_batch *fb = NULL;
+        ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb),
+                         0);
+        ck_assert_int_eq(qru_lsq_batch_count(fb), 0);
+        qru_lsq_batch_destroy(fb);
+        bimg_free(&A);
+        bimg_free(&b);
+    }
+}
+END_TEST
 
 /* Sizes around the work-group (32 .. 256 rows) and the blocks of 8
  * sweeps or rows a pass carries; k at the start, in the middle and at
@@ -945,6 +1146,7 @@ int main(void)
     tcase_add_test(tc, test_lsq_batch_args);
     tcase_add_loop_test(tc, test_lsq_batch_q_grid, 0, 4);
     tcase_add_test(tc, test_lsq_batch_q_cases);
+    tcase_add_test(tc, test_lsq_batch_q_create);
     tcase_add_test(tc, test_lsq_batch_q_nonfinite);
     tcase_add_test(tc, test_lsq_batch_q_args);
     suite_add_tcase(s, tc);

@@ -22,6 +22,7 @@
 #define T float
 #define SFX s
 #define BL(x) cblas_s##x
+#define LP(x) LAPACKE_s##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
@@ -31,10 +32,12 @@
 #undef T
 #undef SFX
 #undef BL
+#undef LP
 
 #define T double
 #define SFX d
 #define BL(x) cblas_d##x
+#define LP(x) LAPACKE_d##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
@@ -44,6 +47,7 @@
 #undef T
 #undef SFX
 #undef BL
+#undef LP
 
 /* Host address of element p.  A NULL handle (an empty buffer, only passed
  * with zero sizes) stays NULL: arithmetic on a null pointer is undefined
@@ -949,6 +953,44 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
             laset_s('L', n - 1, m < n - 1 ? m : n - 1, 0.0f, 0.0f, a + 1,
                     lda);
     }
+    return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
+}
+
+/* The thin QR of count pages by LAPACK (lsq_batch_geqr_thin in
+ * qru_ops.h): work = tau (m) and LAPACK's work for geqrf, ormqr and
+ * orgqr, reused for every page. */
+static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
+                                   int r, int n, int count, qru_ptr A,
+                                   int lda, size_t sA, qru_ptr B, int ldb,
+                                   size_t sB, qru_ptr R, int ldr, size_t sR,
+                                   qru_ptr D, int ldd, size_t sD, qru_ptr Q,
+                                   int ldq, size_t sQ, qru_ptr E, int lde,
+                                   size_t sE, qru_ptr work,
+                                   size_t *work_elems)
+{
+    (void)ctx;
+    size_t lw = 0;
+    if (m > 0 && n > 0) {
+        int st = lapack_lwork(dt, n, m, m, r, &lw);
+        if (st)
+            return st;
+    }
+    if (!work.h) {
+        *work_elems = m > 0 && n > 0 ? (size_t)m + lw : 0;
+        return 0;
+    }
+    if (m <= 0 || r <= 0 || n <= 0 || count <= 0)
+        return 0;
+    lapack_int info =
+        dt == QRU_DOUBLE
+            ? lsq_batch_geqr_thin_d(m, r, n, count, DP(A), lda, sA, DP(B),
+                                    ldb, sB, DP(R), ldr, sR, DP(D), ldd, sD,
+                                    DP(Q), ldq, sQ, DP(E), lde, sE, DP(work),
+                                    (lapack_int)lw)
+            : lsq_batch_geqr_thin_s(m, r, n, count, SP(A), lda, sA, SP(B),
+                                    ldb, sB, SP(R), ldr, sR, SP(D), ldd, sD,
+                                    SP(Q), ldq, sQ, SP(E), lde, sE, SP(work),
+                                    (lapack_int)lw);
     return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
 }
 
