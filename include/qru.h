@@ -1980,6 +1980,13 @@ typedef struct qru_solver_info {
                          step; 0 for qru_nnls, which sets a dependent
                          column aside only until the next one enters, and
                          for qru_omp, which stops there) */
+    int form;       /**< the form that computed the result, as the
+                         tuning values of #QRU_TUNE_OMP_GRAM,
+                         #QRU_TUNE_NNLS_GRAM and #QRU_TUNE_LARS_GRAM name
+                         them: 1 the residual form (qru_omp) or the thin
+                         QR form (qru_nnls, qru_lars), 2 the Gram form;
+                         qru_lars under auto: 1 also where a path begun
+                         in the Gram form ran again in the thin form */
 } qru_solver_info;
 
 /** Non-negative least squares: min ||A x - b||_2 subject to x >= 0, by

@@ -149,6 +149,11 @@ static result solve(const prob *p, int maxiter, double tol)
     ck_assert_int_eq(qru_matrix_create(ctx, dt, p->m, 1, 0, &w), 0);
     result res = {0};
     res.st = qru_nnls(ctx, Ad, bd, maxiter, tol, x, w, &res.info);
+    int tf = -1; /* a form asked for is the form reported */
+    ck_assert_int_eq(qru_context_get_tuning(ctx, dt, QRU_TUNE_NNLS_GRAM, &tf),
+                     0);
+    ck_assert(res.st < 0 || (tf == 0 ? res.info.form == 1 || res.info.form == 2
+                                     : res.info.form == tf));
     res.x = fetch(x);
     res.w = fetch(w);
     qru_matrix_destroy(Ad);
@@ -652,7 +657,7 @@ static void c_bad_args(prob *pp, int v, unsigned *seed)
     qru_matrix *xa = qru_test_alias(ctx, Ad, 3, m, 1, m, 0);
     qru_matrix *xb = qru_test_alias(ctx, bd, 0, m, 1, m, 0);
     qru_matrix *wx = qru_test_alias(ctx, x, 0, m, 1, m, 0);
-    qru_solver_info info = {-7, -7, -7.0, -7};
+    qru_solver_info info = {-7, -7, -7.0, -7, -7};
     struct {
         int expect;
         qru_context *c;
@@ -731,7 +736,7 @@ static void c_nonfinite(prob *p0, int v, unsigned *seed)
             sx[j] = 7.0 + j;
         qru_matrix *Ad = upload(dt, n, m, p.A), *bd = upload(dt, n, 1, p.b);
         qru_matrix *x = upload(dt, m, 1, sx), *w = upload(dt, m, 1, sx);
-        qru_solver_info info = {-7, -7, -7.0, -7};
+        qru_solver_info info = {-7, -7, -7.0, -7, -7};
         int st = qru_nnls(ctx, Ad, bd, 0, -1.0, x, w, &info);
         ck_assert_msg(st == -2 - in_b, "%s check=%d %g in %s: status %d",
                       dname(dt), v, (in_b ? p.b[n - 1] : p.A[3 + 2 * n]), in_b ? "b" : "A", st);

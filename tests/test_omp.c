@@ -188,7 +188,7 @@ static double *download_double(const qru_matrix *M)
 
 static out run_omp(const prob *p, int ncoef, double tol, int with_path)
 {
-    out o = {0, ncoef, NULL, NULL, NULL, {-7, -7, -7.0, -7}};
+    out o = {0, ncoef, NULL, NULL, NULL, {-7, -7, -7.0, -7, -7}};
     qru_matrix *coef = NULL, *path = NULL;
     ck_assert_int_eq(qru_matrix_create(ctx, p->dt, p->m, 1, 0, &coef), 0);
     if (with_path)
@@ -197,6 +197,11 @@ static out run_omp(const prob *p, int ncoef, double tol, int with_path)
     o.sup = malloc(sizeof(int) * (size_t)ncoef);
     ck_assert_ptr_nonnull(o.sup);
     o.st = qru_omp(ctx, p->Xd, p->yd, ncoef, tol, coef, path, o.sup, &o.info);
+    int tf = -1; /* a form asked for is the form reported */
+    ck_assert_int_eq(qru_context_get_tuning(ctx, p->dt, QRU_TUNE_OMP_GRAM, &tf),
+                     0);
+    ck_assert(o.st < 0 || (tf == 0 ? o.info.form == 1 || o.info.form == 2
+                                   : o.info.form == tf));
     o.coef = download_double(coef);
     if (path)
         o.path = download_double(path);
@@ -1040,7 +1045,7 @@ START_TEST(test_bad_args)
     free(h);
     void *coef0 = qru_test_download(coef), *path0 = qru_test_download(path);
     int sup[4] = {-5, -5, -5, -5};
-    qru_solver_info info = {-5, -5, -5.0, -5};
+    qru_solver_info info = {-5, -5, -5.0, -5, -5};
     qru_matrix *X = p.Xd, *y = p.yd;
     const int nm = n < m ? n : m;
 
@@ -1139,7 +1144,7 @@ START_TEST(test_nonfinite)
             qru_matrix *coef = to_device(dt, m, 1, m, p.X + n);
             void *coef0 = qru_test_download(coef);
             int sup[5] = {-5, -5, -5, -5, -5};
-            qru_solver_info info = {-5, -5, -5.0, -5};
+            qru_solver_info info = {-5, -5, -5.0, -5, -5};
             ck_assert_int_eq(
                 qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1), 0);
             int st = qru_omp(ctx, p.Xd, p.yd, 5, -1, coef, NULL, sup, &info);

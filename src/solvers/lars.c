@@ -796,7 +796,8 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     for (int i = 0; i < kmax; ++i)
         active[i] = i < s.na ? s.perm[i] : -1;
     *nsteps = nit;
-    qru_solver_report(info, nit, s.na, rnorm, s.dropped);
+    qru_solver_report(info, nit, s.na, rnorm, s.dropped,
+                      s.form == &lars_gram_form ? 2 : 1);
     if (st1)
         st = qru_fail(st1, "step %d: the equiangular direction is not "
                            "defined (the active columns are numerically "

@@ -498,7 +498,7 @@ int qru_nnls(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
         s.w[j] = s.w0[j];
     QRU_TRY_GOTO(nnls_run(&s, maxiter, &steps, &capped));
     QRU_TRY_GOTO(nnls_finish(&s, x, w, &rnorm));
-    qru_solver_report(info, steps, s.np, rnorm, 0);
+    qru_solver_report(info, steps, s.np, rnorm, 0, s.gram ? 2 : 1);
     if (capped)
         st = qru_fail(maxiter, "the iteration cap maxiter = %d was reached "
                                "(x is the last feasible iterate, %d columns "

@@ -89,6 +89,7 @@
 #include <string.h>
 
 #include "qru_internal.h"
+#include "solver.h"
 #include "update/update.h"
 
 /* The index of the largest |c(i)|, i < m: the first such index among
@@ -714,12 +715,7 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     if (support)
         for (int i = 0; i < ncoef; ++i)
             support[i] = i < k ? h.sup[i] : -1;
-    if (info) {
-        info->iterations = k;
-        info->active = k;
-        info->rnorm = rel * ynorm;
-        info->dropped = 0;
-    }
+    qru_solver_report(info, k, k, rel * ynorm, 0, gram ? 2 : 1);
     st = stop;
 done:
     omp_run_free(&r);

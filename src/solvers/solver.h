@@ -20,15 +20,18 @@
     } while (0)
 
 /* *info (when not NULL) := the steps, the active columns, the residual
- * norm, the columns dropped for good. */
+ * norm, the columns dropped for good, the form (1 or 2, as
+ * qru_solver_info's). */
 static inline void qru_solver_report(qru_solver_info *info, int steps,
-                                     int active, double rnorm, int dropped)
+                                     int active, double rnorm, int dropped,
+                                     int form)
 {
     if (info) {
         info->iterations = steps;
         info->active = active;
         info->rnorm = rnorm;
         info->dropped = dropped;
+        info->form = form;
     }
 }
 
