@@ -78,7 +78,13 @@
      * (src/solvers/nnls.c), whichever the cost model prices faster (the \
      * Gram form in double only), always the thin QR form, always the \
      * Gram form */ \
-    X(nnls_gram, NNLS_GRAM, "QRU_NNLS_GRAM", 0, 2, "auto|off|on")
+    X(nnls_gram, NNLS_GRAM, "QRU_NNLS_GRAM", 0, 2, "auto|off|on") \
+    /* threads of the CPU backend's batched ops (src/cpu/cpu_pool.c: \
+     * the problems in contiguous parts, one a thread, where the batch \
+     * holds batch_thread_work a thread); 0: the CPUs online that the \
+     * process may run on, at most QRU_CPU_AUTO_THREADS (16); 1: the \
+     * calling thread alone; elsewhere unused */ \
+    X(batch_threads, BATCH_THREADS, "QRU_BATCH_THREADS", 0, 256, NULL)
 /* clang-format on */
 
 /* The values of the kernel-variant knobs below, in the order of their
@@ -213,7 +219,13 @@ typedef enum qru_cost_calibrate {
      * (qru_cost_calibrate; read by the OpenCL backend at creation only, \
      * ignored elsewhere) */ \
     X(cost_calibrate, COST_CALIBRATE, "QRU_COST_CALIBRATE", 0, \
-      QRU_COST_CALIBRATE_COUNT - 1, QRU_COST_CALIBRATES(QRU_VARIANT_WORD_))
+      QRU_COST_CALIBRATE_COUNT - 1, QRU_COST_CALIBRATES(QRU_VARIANT_WORD_)) \
+    /* the least work (flops, estimated from the sizes) a thread of the \
+     * CPU backend's batched ops takes: a batch of count problems runs on \
+     * min(batch_threads, count, its work / this) threads, at least one, \
+     * so that small batches do not wake threads; 0: every problem may \
+     * have a thread (the tests); elsewhere unused */ \
+    X(batch_thread_work, BATCH_THREAD_WORK, "QRU_BATCH_THREAD_WORK", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every
