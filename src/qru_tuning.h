@@ -196,7 +196,8 @@ typedef enum qru_cost_calibrate {
     /* work-items a problem of the batched Cholesky update's kernel \
      * (kernels/qru_batch.cl; rounded down to a power of two, at most the \
      * kernel's 256); 0: by the order, n rounded up to a power of two \
-     * up to 256 (the CPU runs the problems one after another) */ \
+     * up to 256 (unused on the CPU, whose threads each run their part \
+     * of the problems one after another) */ \
     X(chol_batch_wg, CHOL_BATCH_WG, "QRU_CHOL_BATCH_WG", 0, 256, NULL) \
     /* work-items a work-group of the batched kernels holds at most: \
      * several small problems a group (qru_batch_problems); 0: the \

@@ -1,14 +1,25 @@
 /*
  * The CPU backend's worker threads for its batched ops (cpu_pool.h).
- * One job at a time (a context is used by one thread at a time): the
- * caller posts it under the pool's lock, wakes every worker, runs part 0
- * itself and waits until the workers of the other parts are done.
+ * One job at a time (a context is used by one thread at a time).  The
+ * caller sets the job (its function, arguments, problems and chunk) and
+ * publishes its number, open, in one atomic word; then it takes chunks
+ * of problems from a shared counter until none is left, closes the job
+ * and waits for the workers that joined it.  A worker joins an open job
+ * by counting itself active and finding the word unchanged; it then takes
+ * chunks as the caller does.  So a worker that wakes late takes fewer
+ * chunks, or none (the caller never waits for a thread that has not
+ * joined): a sleeping thread takes tens of microseconds to wake, on a
+ * virtual machine whose CPUs were idle up to half a millisecond (the
+ * 2-core CI machine).  A thread that waits polls for a while, yielding
+ * the CPU, before it sleeps on a condition variable.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cpu_pool.h"
@@ -16,57 +27,120 @@
 typedef struct cpu_worker {
     struct qru_cpu_pool *pool;
     pthread_t th;
-    int id;              /* the part it runs: 1 .. QRU_CPU_MAX_THREADS - 1 */
-    unsigned long seen;  /* the last job it has looked at */
+    int id;              /* 1 .. QRU_CPU_MAX_THREADS - 1: joins jobs of
+                            more than id threads */
+    unsigned long seen;  /* the number of the last job it looked at */
     void *scratch;       /* its work, bytes long */
     size_t bytes;
 } cpu_worker;
+
+/* The job word: the job's number, whether it is open (chunks may be
+ * left), the threads it takes (the caller and workers 1 .. threads - 1). */
+#define JOB_THREADS_BITS 9
+#define JOB_NUMBER(j) ((j) >> (JOB_THREADS_BITS + 1))
+#define JOB_OPEN(j) ((int)(((j) >> JOB_THREADS_BITS) & 1u))
+#define JOB_THREADS(j) ((int)((j) & ((1ul << JOB_THREADS_BITS) - 1)))
+#define JOB_WORD(num, open, threads)                                         \
+    (((unsigned long)(num) << (JOB_THREADS_BITS + 1)) |                      \
+     ((unsigned long)(open) << JOB_THREADS_BITS) | (unsigned long)(threads))
 
 struct qru_cpu_pool {
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
     int started; /* workers w[0 .. started - 1] are running */
-    int quit;
-    /* the job: its number, the function and its arguments, the problems,
-     * the parts and the workers' parts not yet done */
-    unsigned long gen;
+    /* the job: set before its word is published, unchanged until the
+     * workers that joined it are done */
     qru_cpu_range_fn fn;
     const void *args;
-    int count, parts, left;
+    int count, chunk;
+    atomic_long next;    /* the first problem of the next chunk */
+    atomic_ulong job;    /* the job word */
+    atomic_int active;   /* workers in a job (or backing out of one) */
+    atomic_int sleepers; /* workers asleep on wake (or about to be) */
+    atomic_int waiting;  /* the caller asleep on done (or about to be) */
+    atomic_int quit;
     cpu_worker w[QRU_CPU_MAX_THREADS - 1];
 };
 
-/* The first problem of part i of count problems in parts parts. */
-static int part_start(int count, int i, int parts)
+/* How long a waiting thread polls before it sleeps: a worker for the
+ * next job after one, the caller for the workers in a job. */
+#define CPU_POLL_SECONDS 200e-6
+
+/* Poll k (0, 1, ...) of a wait: yields the CPU; 1 when CPU_POLL_SECONDS
+ * have passed since poll 0 (*t0). */
+static int poll_over(unsigned k, double *t0)
 {
-    return (int)((long long)count * i / parts);
+    if (k % 16 == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+        if (k == 0)
+            *t0 = t;
+        else if (t - *t0 > CPU_POLL_SECONDS)
+            return 1;
+    }
+    sched_yield();
+    return 0;
+}
+
+/* The chunks of the job, taken in turn, each run in work. */
+static void run_chunks(qru_cpu_pool *p, qru_ptr work)
+{
+    for (;;) {
+        long b0 = atomic_fetch_add(&p->next, (long)p->chunk);
+        if (b0 >= p->count)
+            return;
+        long cnt = p->count - b0 < p->chunk ? p->count - b0 : p->chunk;
+        p->fn(p->args, (int)b0, (int)cnt, work);
+    }
+}
+
+/* A worker leaves a job (or backs out of one); the last one wakes the
+ * caller where it sleeps. */
+static void leave(qru_cpu_pool *p)
+{
+    if (atomic_fetch_sub(&p->active, 1) == 1 && atomic_load(&p->waiting)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
 }
 
 static void *worker_main(void *arg)
 {
     cpu_worker *w = arg;
     qru_cpu_pool *p = w->pool;
-    pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->quit && p->gen == w->seen)
-            pthread_cond_wait(&p->wake, &p->mu);
-        if (p->quit)
+        /* a job after the one seen: polled for, then asleep on wake (the
+         * caller broadcasts where a sleeper counted itself before the job
+         * was published; otherwise this thread sees the job) */
+        double t0 = 0;
+        unsigned k = 0;
+        while (JOB_NUMBER(atomic_load(&p->job)) == w->seen &&
+               !poll_over(k++, &t0))
+            ;
+        if (JOB_NUMBER(atomic_load(&p->job)) == w->seen) {
+            pthread_mutex_lock(&p->mu);
+            atomic_fetch_add(&p->sleepers, 1);
+            while (JOB_NUMBER(atomic_load(&p->job)) == w->seen)
+                pthread_cond_wait(&p->wake, &p->mu);
+            atomic_fetch_sub(&p->sleepers, 1);
+            pthread_mutex_unlock(&p->mu);
+        }
+        if (atomic_load(&p->quit))
             break;
-        w->seen = p->gen;
-        if (w->id >= p->parts)
-            continue;
-        qru_cpu_range_fn fn = p->fn;
-        const void *args = p->args;
-        int b0 = part_start(p->count, w->id, p->parts),
-            b1 = part_start(p->count, w->id + 1, p->parts);
-        qru_ptr work = {w->scratch, 0};
-        pthread_mutex_unlock(&p->mu);
-        fn(args, b0, b1 - b0, work);
-        pthread_mutex_lock(&p->mu);
-        if (--p->left == 0)
-            pthread_cond_signal(&p->done);
+        unsigned long j = atomic_load(&p->job);
+        w->seen = JOB_NUMBER(j);
+        if (!JOB_OPEN(j) || w->id >= JOB_THREADS(j))
+            continue; /* not for this worker: its fields may change */
+        /* join: counted active while the word is unchanged, the caller
+         * waits for this worker; else it has closed the job (and may
+         * have returned), so back out without touching it */
+        atomic_fetch_add(&p->active, 1);
+        if (atomic_load(&p->job) == j)
+            run_chunks(p, (qru_ptr){w->scratch, 0});
+        leave(p);
     }
-    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -138,7 +212,7 @@ static int worker_ready(qru_cpu_pool *p, int i, size_t work_bytes)
         return 0;
     w->pool = p;
     w->id = i + 1;
-    w->seen = p->gen;
+    w->seen = JOB_NUMBER(atomic_load(&p->job));
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -148,6 +222,19 @@ static int worker_ready(qru_cpu_pool *p, int i, size_t work_bytes)
         return -1;
     p->started = i + 1;
     return 0;
+}
+
+/* Sets the job word to the next job's (open or closed, taking threads
+ * threads) and wakes the workers asleep. */
+static void publish(qru_cpu_pool *p, int open, int threads)
+{
+    unsigned long num = JOB_NUMBER(atomic_load(&p->job)) + 1;
+    atomic_store(&p->job, JOB_WORD(num, open, threads));
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+    }
 }
 
 int qru_cpu_pool_run(qru_cpu_pool **pool, int nt, int count,
@@ -168,20 +255,32 @@ int qru_cpu_pool_run(qru_cpu_pool **pool, int nt, int count,
         fn(args, 0, count, work0);
         return 1;
     }
-    pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->args = args;
     p->count = count;
-    p->parts = have;
-    p->left = have - 1;
-    ++p->gen;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    fn(args, 0, part_start(count, 1, have), work0);
-    pthread_mutex_lock(&p->mu);
-    while (p->left > 0)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    p->chunk = count / (QRU_CPU_CHUNKS * have);
+    if (p->chunk < 1)
+        p->chunk = 1;
+    atomic_store(&p->next, 0);
+    publish(p, 1, have);
+    run_chunks(p, work0);
+    /* closed: no worker joins now; those that joined are polled for,
+     * then waited for asleep on done (the last signals where it sees
+     * waiting) */
+    unsigned long j = atomic_load(&p->job);
+    atomic_store(&p->job, JOB_WORD(JOB_NUMBER(j), 0, have));
+    double t0 = 0;
+    unsigned k = 0;
+    while (atomic_load(&p->active) > 0 && !poll_over(k++, &t0))
+        ;
+    if (atomic_load(&p->active) > 0) {
+        pthread_mutex_lock(&p->mu);
+        atomic_store(&p->waiting, 1);
+        while (atomic_load(&p->active) > 0)
+            pthread_cond_wait(&p->done, &p->mu);
+        atomic_store(&p->waiting, 0);
+        pthread_mutex_unlock(&p->mu);
+    }
     return have;
 }
 
@@ -189,10 +288,8 @@ void qru_cpu_pool_free(qru_cpu_pool *p)
 {
     if (!p)
         return;
-    pthread_mutex_lock(&p->mu);
-    p->quit = 1;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
+    atomic_store(&p->quit, 1);
+    publish(p, 0, 0);
     for (int i = 0; i < p->started; ++i)
         pthread_join(p->w[i].th, NULL);
     for (int i = 0; i < QRU_CPU_MAX_THREADS - 1; ++i)

@@ -2,14 +2,15 @@
  * The CPU backend's threads for its batched ops (cpu_pool.c): a pool of
  * worker threads owned by a context (its ctx->impl), started at the first
  * batch that runs on more than one thread and joined when the context is
- * destroyed.  A batch of count independent problems is split into nt
- * contiguous parts [count i / nt, count (i + 1) / nt), i = 0 .. nt - 1;
- * the calling thread runs part 0 in the op's own work, worker i part i in
- * a scratch buffer of its own.  Each problem runs the same code on the
- * same data whichever thread takes it, so the results are those of one
- * thread bit for bit.  The pool never fails a batch: where a thread or a
- * scratch buffer cannot be had, fewer threads run it (at worst the caller
- * alone).
+ * destroyed.  A batch of count independent problems on nt threads is cut
+ * into contiguous chunks of about count / (QRU_CPU_CHUNKS nt) problems,
+ * which the calling thread and the workers take in turn from a shared
+ * counter (a worker that wakes late takes fewer); the caller runs its
+ * chunks in the op's own work, each worker in a scratch buffer of its
+ * own.  Each problem runs the same code on the same data whichever thread
+ * takes it, so the results are those of one thread bit for bit.  The
+ * pool never fails a batch: where a thread or a scratch buffer cannot be
+ * had, fewer threads run it (at worst the caller alone).
  */
 #ifndef QRU_CPU_POOL_H
 #define QRU_CPU_POOL_H
@@ -23,6 +24,8 @@
  * on, at most QRU_CPU_AUTO_THREADS. */
 #define QRU_CPU_MAX_THREADS 256
 #define QRU_CPU_AUTO_THREADS 16
+/* Chunks a thread of a batch, on average. */
+#define QRU_CPU_CHUNKS 4
 
 /* Problems b0 .. b0 + cnt - 1 of a batched op whose arguments are args;
  * work: one problem's work (the op's own for part 0). */
@@ -39,8 +42,9 @@ int qru_cpu_auto_threads(void);
 /* Runs fn over the count problems on nt threads (nt >= 1; the caller and
  * nt - 1 workers of *pool, made at the first use and added as needed;
  * *pool NULL: none yet), each worker with scratch of work_bytes (kept and
- * grown between calls); work0 is the caller's.  Returns the threads that
- * ran (nt, or fewer where threads or memory could not be had). */
+ * grown between calls); work0 is the caller's.  Returns the threads the
+ * batch was open to (nt, or fewer where threads or memory could not be
+ * had; a worker that woke late may have run none of it). */
 int qru_cpu_pool_run(qru_cpu_pool **pool, int nt, int count,
                      size_t work_bytes, qru_cpu_range_fn fn,
                      const void *args, qru_ptr work0);
