@@ -468,7 +468,7 @@ static void part_lsq(qru_context *ctx, int count, int reps, const char *md,
             "geqrfBatched of the %d x %d matrices (ms) | geqrfBatched / "
             "batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             head, count, n + 1, m);
-    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.1f | %.0f | ", r.add_ms,
+    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.2f | %.1f | ", r.add_ms,
             r.solve_ms, r.both_ms, r.calls, r.waits, r.loop_ms,
             r.loop_ms / r.both_ms);
     if (isnan(r.vendor_ms))
@@ -650,7 +650,7 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
             "batch | cuBLAS geqrfBatched of A1, no Q (ms) | geqrfBatched / "
             "batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             head, p, p, count, r.singles);
-    fprintf(f, "| %.3f | %.3f | %lld | %lld | %.1f | %.0f | ", r.rm_ms,
+    fprintf(f, "| %.3f | %.3f | %lld | %lld | %.2f | %.1f | ", r.rm_ms,
             r.add_ms, r.calls, r.waits, r.loop_ms, r.loop_ms / r.rm_ms);
     if (isnan(r.vendor_ms))
         fprintf(f, "- | - |\n");
@@ -690,7 +690,7 @@ static void chol_table_row(FILE *f, int n, const char *what, const row *r)
     fflush(stdout);
     if (!f)
         return;
-    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.1f | %.0f | ", n, what,
+    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.2f | %.1f | ", n, what,
             r->batch_ms, r->calls, r->waits, r->loop_ms,
             r->loop_ms / r->batch_ms);
     if (isnan(r->vendor_ms))

@@ -455,8 +455,10 @@ typedef enum qru_tuning_param {
      *  16; 1: the calling thread alone (0..256; QRU_BATCH_THREADS).  The
      *  results and verdicts are the same bit for bit for every value.
      *  The threads belong to the context: started by its first batch that
-     *  takes them, ended by qru_context_destroy(); where one cannot be
-     *  started the batch runs on fewer.  Unused by the GPU backends. */
+     *  takes them, ended by qru_context_destroy(), each with one
+     *  problem's work in host memory of its own; where one cannot be
+     *  started (or its memory had) the batch runs on fewer.  Unused by
+     *  the GPU backends. */
     QRU_TUNE_BATCH_THREADS
 } qru_tuning_param;
 

@@ -12,9 +12,12 @@
  * thread ran them.  Both precisions; on the GPU backends the knob is
  * unused and the runs agree as well. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <lapacke.h>
 
@@ -470,6 +473,46 @@ START_TEST(test_threads_lsq)
 }
 END_TEST
 
+/* A context whose batches started threads, forked: the child's batches
+ * run on threads of its own, give the parent's pages bit for bit, and
+ * its context is destroyed (CPU backend; the GPU runtimes do not survive
+ * a fork).  The child uses no Check assertion. */
+START_TEST(test_threads_fork)
+{
+    if (qru_test_backend() != QRU_BACKEND_CPU)
+        return;
+    qru_dtype dt = QRU_DOUBLE;
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, 2), 0);
+    ck_assert_int_eq(
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREAD_WORK, 0), 0);
+    blob ref = {NULL, 0, 0};
+    chol_case(dt, 0, &ref);
+    usleep(20000); /* the workers asleep on their condition variable */
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        blob got = {NULL, 0, 0};
+        chol_case(dt, 0, &got);
+        int same = got.n == ref.n && !memcmp(got.p, ref.p, ref.n);
+        qru_context_destroy(ctx);
+        _exit(same ? 0 : 3);
+    }
+    int status = 0, waited = 0;
+    for (int t = 0; t < 600 && !(waited = waitpid(pid, &status, WNOHANG));
+         ++t)
+        usleep(100000);
+    if (!waited)
+        kill(pid, SIGKILL);
+    ck_assert_msg(waited == pid, "the forked child did not finish");
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the forked child's batch: status %d", status);
+    chol_case(dt, 0, &ref); /* the parent's threads still serve */
+    free(ref.p);
+}
+END_TEST
+
 /* The knob's default and range. */
 START_TEST(test_threads_knob)
 {
@@ -496,6 +539,7 @@ int main(void)
     tcase_add_loop_test(tc, test_threads_chol, 0, 2);
     tcase_add_loop_test(tc, test_threads_lsq, 0, 2);
     tcase_add_test(tc, test_threads_knob);
+    tcase_add_test(tc, test_threads_fork);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -8,10 +8,10 @@
  * by counting itself active and finding the word unchanged; it then takes
  * chunks as the caller does.  So a worker that wakes late takes fewer
  * chunks, or none (the caller never waits for a thread that has not
- * joined): a sleeping thread takes tens of microseconds to wake, on a
- * virtual machine whose CPUs were idle up to half a millisecond (the
- * 2-core CI machine).  A thread that waits polls for a while, yielding
- * the CPU, before it sleeps on a condition variable.
+ * joined): a sleeping thread takes tens of microseconds to wake, and a
+ * virtual machine (the 2-core CI machine) much longer where its CPUs
+ * have idled.  A thread that waits polls for a while, yielding the CPU,
+ * before it sleeps on a condition variable.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
@@ -45,6 +45,7 @@ typedef struct cpu_worker {
      ((unsigned long)(open) << JOB_THREADS_BITS) | (unsigned long)(threads))
 
 struct qru_cpu_pool {
+    unsigned forks; /* fork_count when it was made */
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
     int started; /* workers w[0 .. started - 1] are running */
@@ -144,6 +145,13 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* The forks this process has seen (pthread_atfork, in the child): a
+ * pool made before a fork has no threads in the child. */
+static atomic_uint fork_count;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void count_fork(void) { atomic_fetch_add(&fork_count, 1); }
+static void watch_forks(void) { pthread_atfork(NULL, NULL, count_fork); }
+
 static int auto_threads = 1;
 static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
 
@@ -171,9 +179,11 @@ int qru_cpu_auto_threads(void)
 
 static qru_cpu_pool *pool_new(void)
 {
+    pthread_once(&fork_once, watch_forks);
     qru_cpu_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    p->forks = atomic_load(&fork_count);
     if (pthread_mutex_init(&p->mu, NULL) != 0) {
         free(p);
         return NULL;
@@ -245,6 +255,12 @@ int qru_cpu_pool_run(qru_cpu_pool **pool, int nt, int count,
         nt = count;
     if (nt > QRU_CPU_MAX_THREADS)
         nt = QRU_CPU_MAX_THREADS;
+    if (*pool && (*pool)->forks != atomic_load(&fork_count)) {
+        /* made before a fork: its threads are the parent's (its lock and
+         * conditions in any state); left as it is, a new one made */
+        qru_cpu_pool_free(*pool);
+        *pool = NULL;
+    }
     if (nt > 1 && !*pool)
         *pool = pool_new();
     qru_cpu_pool *p = *pool;
@@ -288,6 +304,15 @@ void qru_cpu_pool_free(qru_cpu_pool *p)
 {
     if (!p)
         return;
+    if (p->forks != atomic_load(&fork_count)) {
+        /* a child's copy of a pool made before the fork: no threads to
+         * stop, a lock and conditions that are not to be touched; only
+         * its memory freed */
+        for (int i = 0; i < QRU_CPU_MAX_THREADS - 1; ++i)
+            free(p->w[i].scratch);
+        free(p);
+        return;
+    }
     atomic_store(&p->quit, 1);
     publish(p, 0, 0);
     for (int i = 0; i < p->started; ++i)

@@ -10,7 +10,9 @@
  * own.  Each problem runs the same code on the same data whichever thread
  * takes it, so the results are those of one thread bit for bit.  The
  * pool never fails a batch: where a thread or a scratch buffer cannot be
- * had, fewer threads run it (at worst the caller alone).
+ * had, fewer threads run it (at worst the caller alone).  In the child of
+ * a fork(), a pool made before it (whose threads are the parent's) is
+ * left alone and replaced by a new one.
  */
 #ifndef QRU_CPU_POOL_H
 #define QRU_CPU_POOL_H
