@@ -448,12 +448,13 @@ typedef enum qru_tuning_param {
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
      *  qru_lsq_batch_solve(), qru_lsq_batch_create()) on the CPU
-     *  backend, for the batch's element type: a call splits its problems
-     *  into contiguous parts, one a thread, where the batch holds enough
-     *  work (a small one runs on the calling thread alone); 0 (the
-     *  default): the CPUs online that the process may run on, at most
-     *  16; 1: the calling thread alone (0..256; QRU_BATCH_THREADS).  The
-     *  results and verdicts are the same bit for bit for every value.
+     *  backend, for the batch's element type: a call cuts its problems
+     *  into contiguous chunks that the threads take in turn, where the
+     *  batch holds enough work (a small one runs on the calling thread
+     *  alone); 0 (the default): the CPUs online that the process may run
+     *  on, at most 16; 1: the calling thread alone (0..256;
+     *  QRU_BATCH_THREADS).  The results and verdicts are the same bit for
+     *  bit for every value.
      *  The threads belong to the context: started by its first batch that
      *  takes them, ended by qru_context_destroy(), each with one
      *  problem's work in host memory of its own; where one cannot be

@@ -80,10 +80,10 @@
      * Gram form */ \
     X(nnls_gram, NNLS_GRAM, "QRU_NNLS_GRAM", 0, 2, "auto|off|on") \
     /* threads of the CPU backend's batched ops (src/cpu/cpu_pool.c: \
-     * the problems in contiguous parts, one a thread, where the batch \
-     * holds batch_thread_work a thread); 0: the CPUs online that the \
-     * process may run on, at most QRU_CPU_AUTO_THREADS (16); 1: the \
-     * calling thread alone; elsewhere unused */ \
+     * the problems in contiguous chunks that the threads take in turn, \
+     * where the batch holds batch_thread_work a thread); 0: the CPUs \
+     * online that the process may run on, at most QRU_CPU_AUTO_THREADS \
+     * (16); 1: the calling thread alone; elsewhere unused */ \
     X(batch_threads, BATCH_THREADS, "QRU_BATCH_THREADS", 0, 256, NULL)
 /* clang-format on */
 

@@ -1,6 +1,6 @@
 /* The batched routines on several threads (QRU_TUNE_BATCH_THREADS: the
- * CPU backend splits a batch's problems into contiguous parts, one a
- * thread, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
+ * CPU backend cuts a batch's problems into contiguous chunks that its
+ * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
  * qru_chol_insert_batch, qru_chol_delete_batch, and qru_lsq_batch_create,
  * _add_rows, _remove_rows and _solve in both forms) runs with one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
