@@ -57,6 +57,21 @@
 #include "bench_gpu_common.h"
 #include "qru_test.h"
 
+/* The device of ctx for the captions; on the CPU with the threads of the
+ * batched routines (QRU_TUNE_BATCH_THREADS; 0: the CPUs online). */
+static const char *device_text(qru_context *ctx)
+{
+    static char buf[400];
+    int t = -1;
+    if (qru_context_backend(ctx) != QRU_BACKEND_CPU ||
+        qru_context_get_tuning(ctx, QRU_DOUBLE, QRU_TUNE_BATCH_THREADS, &t))
+        return qru_context_device_name(ctx);
+    snprintf(buf, sizeof buf, "%s, QRU_BATCH_THREADS %d%s",
+             qru_context_device_name(ctx), t,
+             t == 0 ? " (the CPUs online)" : "");
+    return buf;
+}
+
 #ifdef QRU_HAVE_CUDA
 /* Seconds of cusolverDnDpotrfBatched on the count pages at dA (ld n, page
  * stride n n) after an untimed warm-up, the median of reps; A1 (host, the
@@ -436,7 +451,7 @@ static void part_lsq(qru_context *ctx, int count, int reps, const char *md,
              "row added and solved (qru_lsq_batch), double, %s (%s), %s; "
              "median of %d, host time to qru_context_sync",
              count, m, n, qru_backend_name(qru_context_backend(ctx)),
-             qru_context_device_name(ctx), date, reps);
+             device_text(ctx), date, reps);
     lrow r;
     bench_lsq(ctx, m, n, count, reps, &r);
     printf("%s\n%10s %10s %10s %6s %6s %12s %9s %12s %9s\n", head,
@@ -454,7 +469,7 @@ static void part_lsq(qru_context *ctx, int count, int reps, const char *md,
             "geqrfBatched of the %d x %d matrices (ms) | geqrfBatched / "
             "batch |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             head, count, n + 1, m);
-    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.1f | %.0f | ", r.add_ms,
+    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.2f | %.1f | ", r.add_ms,
             r.solve_ms, r.both_ms, r.calls, r.waits, r.loop_ms,
             r.loop_ms / r.both_ms);
     if (isnan(r.vendor_ms))
@@ -636,7 +651,7 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
              "the reflectors: cuBLAS has no batched orgqr, so Q is not "
              "formed, which a refactorisation with Q would add)",
              count, m, n, p, k, qru_backend_name(qru_context_backend(ctx)),
-             qru_context_device_name(ctx), date, reps, n - p, m);
+             device_text(ctx), date, reps, n - p, m);
     rrow r;
     bench_rm(ctx, m, n, p, k, count, reps, &r);
     printf("%s\n%10s %10s %10s %6s %6s %12s %9s %12s %9s\n", head,
@@ -655,7 +670,7 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
             "(ms) | geqrfBatched / batch |\n"
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             head, p, p, count, r.singles);
-    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.1f | %.0f | ",
+    fprintf(f, "| %.3f | %.3f | %.3f | %lld | %lld | %.2f | %.1f | ",
             r.create_ms, r.rm_ms, r.add_ms, r.calls, r.waits, r.loop_ms,
             r.loop_ms / r.rm_ms);
     if (isnan(r.vendor_ms))
@@ -696,7 +711,7 @@ static void chol_table_row(FILE *f, int n, const char *what, const row *r)
     fflush(stdout);
     if (!f)
         return;
-    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.1f | %.0f | ", n, what,
+    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.2f | %.1f | ", n, what,
             r->batch_ms, r->calls, r->waits, r->loop_ms,
             r->loop_ms / r->batch_ms);
     if (isnan(r->vendor_ms))
@@ -717,7 +732,7 @@ static void part_chol(qru_context *ctx, int count, int reps, const char *md,
              "(qru_chol_update_batch, lower factor), double, %s (%s), %s; "
              "median of %d, host time to qru_context_sync",
              count, qru_backend_name(qru_context_backend(ctx)),
-             qru_context_device_name(ctx), date, reps);
+             device_text(ctx), date, reps);
     FILE *f = chol_table(head, count, "A1", md);
     static const int ns[] = {16, 32, 64, 128};
     for (int a = 0; a < 4; ++a)
@@ -902,7 +917,7 @@ static void part_insdel(qru_context *ctx, int count, int reps,
              "(qru_chol_delete_batch), in place, lower factor, double, %s "
              "(%s), %s; median of %d, host time to qru_context_sync",
              count, qru_backend_name(qru_context_backend(ctx)),
-             qru_context_device_name(ctx), date, reps);
+             device_text(ctx), date, reps);
     FILE *f = chol_table(head, count, "the new matrices", md);
     static const int ns[] = {16, 32, 64, 128};
     for (int a = 0; a < 4; ++a) {

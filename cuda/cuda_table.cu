@@ -72,6 +72,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .omp_gram_mib = 4096,
                 .lars_gram = 0,
                 .nnls_gram = 0,
+                .batch_threads = 0,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,
@@ -87,6 +88,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_givens = 0,
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
+                .batch_thread_work = 0,
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}},
                {.qr_nb = 32,
@@ -116,6 +118,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .omp_gram_mib = 4096,
                 .lars_gram = 0,
                 .nnls_gram = 0,
+                .batch_threads = 0,
                 .panel_kernel = QRU_PANEL_KERNEL_AUTO,
                 .panel_groups = 0,
                 .panel_group_rows = 128,
@@ -133,6 +136,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_givens = 0,
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
+                .batch_thread_work = 0,
                 /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
                  * n x m matrix, ~250 us + 9.5 us a column on small ones
                  * (H200, the refactorisations of test_auto_grid's small

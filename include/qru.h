@@ -446,7 +446,24 @@ typedef enum qru_tuning_param {
      *  (QRU_NNLS_GRAM=auto|off|on).  Both reach the same solution up to
      *  rounding where the Gram matrix resolves the passive set
      *  (qru_nnls()). */
-    QRU_TUNE_NNLS_GRAM
+    QRU_TUNE_NNLS_GRAM,
+    /** Threads of the batched routines (qru_chol_update_batch(),
+     *  qru_chol_insert_batch(), qru_chol_delete_batch(),
+     *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
+     *  qru_lsq_batch_solve(), qru_lsq_batch_create()) on the CPU
+     *  backend, for the batch's element type: a call cuts its problems
+     *  into contiguous chunks that the threads take in turn, where the
+     *  batch holds enough work (a small one runs on the calling thread
+     *  alone); 0 (the default): the CPUs online that the process may run
+     *  on, at most 16; 1: the calling thread alone (0..256;
+     *  QRU_BATCH_THREADS).  The results and verdicts are the same bit for
+     *  bit for every value.
+     *  The threads belong to the context: started by its first batch that
+     *  takes them, ended by qru_context_destroy(), each with one
+     *  problem's work in host memory of its own; where one cannot be
+     *  started (or its memory had) the batch runs on fewer.  Unused by
+     *  the GPU backends. */
+    QRU_TUNE_BATCH_THREADS
 } qru_tuning_param;
 
 /** Sets a tuning parameter of the context for one element type; it

@@ -77,7 +77,13 @@
      * (src/solvers/nnls.c), whichever the cost model prices faster (the \
      * Gram form in double only), always the thin QR form, always the \
      * Gram form */ \
-    X(nnls_gram, NNLS_GRAM, "QRU_NNLS_GRAM", 0, 2, "auto|off|on")
+    X(nnls_gram, NNLS_GRAM, "QRU_NNLS_GRAM", 0, 2, "auto|off|on") \
+    /* threads of the CPU backend's batched ops (src/cpu/cpu_pool.c: \
+     * the problems in contiguous chunks that the threads take in turn, \
+     * where the batch holds batch_thread_work a thread); 0: the CPUs \
+     * online that the process may run on, at most QRU_CPU_AUTO_THREADS \
+     * (16); 1: the calling thread alone; elsewhere unused */ \
+    X(batch_threads, BATCH_THREADS, "QRU_BATCH_THREADS", 0, 256, NULL)
 /* clang-format on */
 
 /* The values of the kernel-variant knobs below, in the order of their
@@ -189,7 +195,8 @@ typedef enum qru_cost_calibrate {
     /* work-items a problem of the batched Cholesky update's kernel \
      * (kernels/qru_batch.cl; rounded down to a power of two, at most the \
      * kernel's 256); 0: by the order, n rounded up to a power of two \
-     * up to 256 (the CPU runs the problems one after another) */ \
+     * up to 256 (unused on the CPU, whose threads each run their part \
+     * of the problems one after another) */ \
     X(chol_batch_wg, CHOL_BATCH_WG, "QRU_CHOL_BATCH_WG", 0, 256, NULL) \
     /* work-items a work-group of the batched kernels holds at most: \
      * several small problems a group (qru_batch_problems); 0: the \
@@ -212,7 +219,13 @@ typedef enum qru_cost_calibrate {
      * (qru_cost_calibrate; read by the OpenCL backend at creation only, \
      * ignored elsewhere) */ \
     X(cost_calibrate, COST_CALIBRATE, "QRU_COST_CALIBRATE", 0, \
-      QRU_COST_CALIBRATE_COUNT - 1, QRU_COST_CALIBRATES(QRU_VARIANT_WORD_))
+      QRU_COST_CALIBRATE_COUNT - 1, QRU_COST_CALIBRATES(QRU_VARIANT_WORD_)) \
+    /* the least work (flops, estimated from the sizes) a thread of the \
+     * CPU backend's batched ops takes: a batch of count problems runs on \
+     * min(batch_threads, count, its work / this) threads, at least one, \
+     * so that small batches do not wake threads; 0: every problem may \
+     * have a thread (the tests); elsewhere unused */ \
+    X(batch_thread_work, BATCH_THREAD_WORK, "QRU_BATCH_THREAD_WORK", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

@@ -186,7 +186,7 @@ START_TEST(test_tuning_api)
                      0);
     ck_assert_int_eq(
         qru_context_set_tuning(ctx, QRU_DOUBLE,
-                               (qru_tuning_param)(QRU_TUNE_NNLS_GRAM + 1),
+                               (qru_tuning_param)(QRU_TUNE_BATCH_THREADS + 1),
                                0),
         -3);
     /* a private knob (qru_tuning.h) is no qru_tuning_param: the public

@@ -9,10 +9,13 @@ stacked arrays, else problem by problem) and solved by
 ``solve_triangular`` (batched likewise) -- SciPy has no Q-less update.  Medians of --repeats
 timed runs after one untimed; each run starts from the same
 factorisations (made untimed).  "max rel. diff. of x": max |x_qru -
-x_scipy| / max |x_scipy|.
+x_scipy| / max |x_scipy|.  On the CPU backend the batch runs on the
+threads QRU_BATCH_THREADS gives (unset: the CPUs online; 1: one thread),
+which the output names.
 
-    OPENBLAS_NUM_THREADS=2 python bench_batch.py [--backend cpu]
-        [--count 10000] [--n 200] [--m 20] [--repeats 3] [--table FILE]
+    OPENBLAS_NUM_THREADS=2 [QRU_BATCH_THREADS=1] python bench_batch.py
+        [--backend cpu] [--count 10000] [--n 200] [--m 20] [--repeats 3]
+        [--table FILE]
 """
 import argparse
 import datetime
@@ -89,7 +92,10 @@ def main():
                    ["python", os.path.relpath(sys.argv[0])] + sys.argv[1:])
     date = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     head = [f"Date: {date}", f"Machine: {machine()}",
-            f"Backend: {a.backend}, device: {qru.device_name(a.backend)}",
+            f"Backend: {a.backend}, device: {qru.device_name(a.backend)}"
+            + (", QRU_BATCH_THREADS="
+               f"{os.environ.get('QRU_BATCH_THREADS', 'unset')}"
+               if a.backend == "cpu" else ""),
             f"Versions: qru {qru.__version__}, NumPy {np.__version__}, "
             f"SciPy {scipy.__version__}",
             f"Command: `{cmd}` (medians of {a.repeats} timed runs after "

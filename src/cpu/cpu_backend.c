@@ -18,6 +18,7 @@
 #include <lapacke.h>
 
 #include "../qru_internal.h"
+#include "cpu_pool.h"
 
 #define T float
 #define SFX s
@@ -93,7 +94,12 @@ static int cpu_init(qru_context *ctx, const qru_context_options *opt)
     return 0;
 }
 
-static void cpu_fini(qru_context *ctx) { (void)ctx; }
+/* the batched ops' threads (cpu_pool.c), if any were started */
+static void cpu_fini(qru_context *ctx)
+{
+    qru_cpu_pool_free(ctx->impl);
+    ctx->impl = NULL;
+}
 
 static int cpu_supports(const qru_context *ctx, qru_dtype dt)
 {
@@ -554,21 +560,92 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
     return 0;
 }
 
+/* ---- batched ops: the problems over the context's threads ----
+ * Each op packs its arguments, and its range function runs the kernel
+ * on problems b0 .. b0 + cnt - 1 (every paged array, info and rho2 moved
+ * to problem b0) with one problem's work; cpu_batch_run splits the batch
+ * over the threads of the pool in ctx->impl (cpu_pool.c). */
+
+/* Array x of the arguments a at problem b0, whose pages are s apart. */
+#define CPU_PAGE(a, x, s) qru_ptr_add((a)->x, (size_t)b0 * (size_t)(s))
+
+/* Runs fn over the count problems of args on the threads the tuning's
+ * batch_threads and batch_thread_work give a batch of count problems of
+ * about flops each (at least one); a thread's work: pw elements (the
+ * caller's: work). */
+static void cpu_batch_run(qru_context *ctx, qru_dtype dt, int count,
+                          double flops, size_t pw, qru_cpu_range_fn fn,
+                          const void *args, qru_ptr work)
+{
+    const qru_tuning *t = qru_ctx_tuning(ctx, dt);
+    int nt = t->batch_threads > 0 ? t->batch_threads
+                                  : qru_cpu_auto_threads();
+    if (t->batch_thread_work > 0) {
+        double by = (double)count * flops / (double)t->batch_thread_work;
+        if (by < (double)nt)
+            nt = by < 1.0 ? 1 : (int)by;
+    }
+    qru_cpu_pool *pool = ctx->impl;
+    qru_cpu_pool_run(&pool, nt, count, pw * qru_dtype_size(dt), fn, args,
+                     work);
+    ctx->impl = pool;
+}
+
+typedef struct cpu_chol_batch_args {
+    qru_dtype dt;
+    int ins; /* chol_insdel_batch: 1 insert, 0 delete; -1 the update */
+    char uplo;
+    int n, k, p, sign, ldl, ldc, ld1;
+    qru_ptr L, C, L1, info; /* C: W of the update */
+    size_t sL, sC, s1;
+} cpu_chol_batch_args;
+
+static void cpu_chol_batch_range(const void *v, int b0, int cnt,
+                                 qru_ptr work)
+{
+    const cpu_chol_batch_args *a = v;
+    qru_ptr L = CPU_PAGE(a, L, a->sL), C = CPU_PAGE(a, C, a->sC),
+            L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1);
+    if (a->ins < 0 && a->dt == QRU_DOUBLE)
+        chol_update_batch_d(a->uplo, a->n, a->k, a->sign, cnt, DP(L), a->ldl,
+                            a->sL, DP(C), a->ldc, a->sC, DP(L1), a->ld1,
+                            a->s1, DP(info), DP(work));
+    else if (a->ins < 0)
+        chol_update_batch_s(a->uplo, a->n, a->k, a->sign, cnt, SP(L), a->ldl,
+                            a->sL, SP(C), a->ldc, a->sC, SP(L1), a->ld1,
+                            a->s1, SP(info), SP(work));
+    else if (a->dt == QRU_DOUBLE)
+        chol_insdel_batch_d(a->ins, a->uplo, a->n, a->k, a->p, cnt, DP(L),
+                            a->ldl, a->sL, a->ins ? DP(C) : NULL, a->ldc,
+                            a->sC, DP(L1), a->ld1, a->s1, DP(info),
+                            DP(work));
+    else
+        chol_insdel_batch_s(a->ins, a->uplo, a->n, a->k, a->p, cnt, SP(L),
+                            a->ldl, a->sL, a->ins ? SP(C) : NULL, a->ldc,
+                            a->sC, SP(L1), a->ld1, a->s1, SP(info),
+                            SP(work));
+}
+
+/* The Cholesky batches: order n1 and rank r of the new factors, about
+ * n1^2 (3 r + 1) flops a problem (the copy and the rotations). */
+static void cpu_chol_batch(qru_context *ctx, const cpu_chol_batch_args *a,
+                           int count, int n1, int r, qru_ptr work)
+{
+    cpu_batch_run(ctx, a->dt, count, (double)n1 * n1 * (3.0 * r + 1.0),
+                  qru_chol_batch_work(n1, r), cpu_chol_batch_range, a, work);
+}
+
 static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int sign, int count,
                                  qru_ptr L, int ldl, size_t sL, qru_ptr W,
                                  int ldw, size_t sW, qru_ptr L1, int ld1,
                                  size_t s1, qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (n <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        chol_update_batch_d(uplo, n, k, sign, count, DP(L), ldl, sL, DP(W),
-                            ldw, sW, DP(L1), ld1, s1, DP(info), DP(work));
-    else
-        chol_update_batch_s(uplo, n, k, sign, count, SP(L), ldl, sL, SP(W),
-                            ldw, sW, SP(L1), ld1, s1, SP(info), SP(work));
+    cpu_chol_batch_args a = {dt, -1, uplo, n, k, 0, sign, ldl, ldw, ld1,
+                             L, W, L1, info, sL, sW, s1};
+    cpu_chol_batch(ctx, &a, count, n, k, work);
     return 0;
 }
 
@@ -578,15 +655,11 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
                                  qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (n + p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        chol_insdel_batch_d(1, uplo, n, k, p, count, DP(L), ldl, sL, DP(C),
-                            ldc, sC, DP(L1), ld1, s1, DP(info), DP(work));
-    else
-        chol_insdel_batch_s(1, uplo, n, k, p, count, SP(L), ldl, sL, SP(C),
-                            ldc, sC, SP(L1), ld1, s1, SP(info), SP(work));
+    cpu_chol_batch_args a = {dt, 1, uplo, n, k, p, 0, ldl, ldc, ld1,
+                             L, C, L1, info, sL, sC, s1};
+    cpu_chol_batch(ctx, &a, count, n + p, p, work);
     return 0;
 }
 
@@ -595,16 +668,40 @@ static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int ldl, size_t sL, qru_ptr L1, int ld1,
                                  size_t s1, qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (n - p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        chol_insdel_batch_d(0, uplo, n, k, p, count, DP(L), ldl, sL, NULL, 1,
-                            0, DP(L1), ld1, s1, DP(info), DP(work));
-    else
-        chol_insdel_batch_s(0, uplo, n, k, p, count, SP(L), ldl, sL, NULL, 1,
-                            0, SP(L1), ld1, s1, SP(info), SP(work));
+    qru_ptr none = {NULL, 0};
+    cpu_chol_batch_args a = {dt, 0, uplo, n, k, p, 0, ldl, 1, ld1,
+                             L, none, L1, info, sL, 0, s1};
+    cpu_chol_batch(ctx, &a, count, n - p, p, work);
     return 0;
+}
+
+/* The least-squares batches: the arguments of all four ops (what an op
+ * lacks is unused). */
+typedef struct cpu_lsq_batch_args {
+    qru_dtype dt;
+    int m, r, n, k, p;
+    int ldr, ldd, ldq, lde, ldu, ldf, ldx;
+    qru_ptr R, D, Q, E, U, F, X, rho2, info;
+    size_t sR, sD, sQ, sE, sU, sF, sX;
+} cpu_lsq_batch_args;
+
+static void cpu_lsq_batch_add_rows_range(const void *v, int b0, int cnt,
+                                         qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            rho2 = CPU_PAGE(a, rho2, a->r), U = CPU_PAGE(a, U, a->sU),
+            E = CPU_PAGE(a, E, a->sE);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_add_rows_d(a->m, a->r, a->p, cnt, DP(R), a->ldr, a->sR,
+                             DP(D), a->ldd, a->sD, DP(rho2), DP(U), a->ldu,
+                             a->sU, DP(E), a->lde, a->sE, DP(work));
+    else
+        lsq_batch_add_rows_s(a->m, a->r, a->p, cnt, SP(R), a->ldr, a->sR,
+                             SP(D), a->ldd, a->sD, SP(rho2), SP(U), a->ldu,
+                             a->sU, SP(E), a->lde, a->sE, SP(work));
 }
 
 static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
@@ -614,18 +711,33 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                   int ldu, size_t sU, qru_ptr E, int lde,
                                   size_t sE, qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_add_rows_d(m, r, p, count, DP(R), ldr, sR, DP(D), ldd, sD,
-                             DP(rho2), DP(U), ldu, sU, DP(E), lde, sE,
-                             DP(work));
-    else
-        lsq_batch_add_rows_s(m, r, p, count, SP(R), ldr, sR, SP(D), ldd, sD,
-                             SP(rho2), SP(U), ldu, sU, SP(E), lde, sE,
-                             SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .p = p, .ldr = ldr,
+                            .ldd = ldd, .ldu = ldu, .lde = lde, .R = R,
+                            .D = D, .U = U, .E = E, .rho2 = rho2, .sR = sR,
+                            .sD = sD, .sU = sU, .sE = sE};
+    /* a rotation of the row with each row of [R d] */
+    cpu_batch_run(ctx, dt, count, 3.0 * p * m * (m + 2.0 * r),
+                  qru_lsq_batch_work(m, r), cpu_lsq_batch_add_rows_range,
+                  &a, work);
     return 0;
+}
+
+static void cpu_lsq_batch_solve_range(const void *v, int b0, int cnt,
+                                      qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            X = CPU_PAGE(a, X, a->sX), info = CPU_PAGE(a, info, 1);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_solve_d(a->m, a->r, a->n, cnt, DP(R), a->ldr, a->sR, DP(D),
+                          a->ldd, a->sD, DP(X), a->ldx, a->sX, DP(info),
+                          DP(work));
+    else
+        lsq_batch_solve_s(a->m, a->r, a->n, cnt, SP(R), a->ldr, a->sR, SP(D),
+                          a->ldd, a->sD, SP(X), a->ldx, a->sX, SP(info),
+                          SP(work));
 }
 
 static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
@@ -634,16 +746,35 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                                qru_ptr X, int ldx, size_t sX, qru_ptr info,
                                qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_solve_d(m, r, n, count, DP(R), ldr, sR, DP(D), ldd, sD,
-                          DP(X), ldx, sX, DP(info), DP(work));
-    else
-        lsq_batch_solve_s(m, r, n, count, SP(R), ldr, sR, SP(D), ldd, sD,
-                          SP(X), ldx, sX, SP(info), SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldr = ldr,
+                            .ldd = ldd, .ldx = ldx, .R = R, .D = D, .X = X,
+                            .info = info, .sR = sR, .sD = sD, .sX = sX};
+    /* the column norms and the back substitution */
+    cpu_batch_run(ctx, dt, count, (double)m * m * (r + 1.0),
+                  qru_lsq_batch_work(m, r), cpu_lsq_batch_solve_range, &a,
+                  work);
     return 0;
+}
+
+static void cpu_lsq_batch_add_rows_q_range(const void *v, int b0, int cnt,
+                                           qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
+            U = CPU_PAGE(a, U, a->sU), F = CPU_PAGE(a, F, a->sF);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_add_rows_q_d(a->m, a->r, a->n, a->p, cnt, DP(R), a->ldr,
+                               a->sR, DP(D), a->ldd, a->sD, DP(Q), a->ldq,
+                               a->sQ, DP(E), a->lde, a->sE, DP(U), a->ldu,
+                               a->sU, DP(F), a->ldf, a->sF, DP(work));
+    else
+        lsq_batch_add_rows_q_s(a->m, a->r, a->n, a->p, cnt, SP(R), a->ldr,
+                               a->sR, SP(D), a->ldd, a->sD, SP(Q), a->ldq,
+                               a->sQ, SP(E), a->lde, a->sE, SP(U), a->ldu,
+                               a->sU, SP(F), a->ldf, a->sF, SP(work));
 }
 
 static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -654,18 +785,39 @@ static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                     qru_ptr U, int ldu, size_t sU, qru_ptr F,
                                     int ldf, size_t sF, qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_add_rows_q_d(m, r, n, p, count, DP(R), ldr, sR, DP(D), ldd,
-                               sD, DP(Q), ldq, sQ, DP(E), lde, sE, DP(U), ldu,
-                               sU, DP(F), ldf, sF, DP(work));
-    else
-        lsq_batch_add_rows_q_s(m, r, n, p, count, SP(R), ldr, sR, SP(D), ldd,
-                               sD, SP(Q), ldq, sQ, SP(E), lde, sE, SP(U), ldu,
-                               sU, SP(F), ldf, sF, SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .p = p,
+                            .ldr = ldr, .ldd = ldd, .ldq = ldq, .lde = lde,
+                            .ldu = ldu, .ldf = ldf, .R = R, .D = D, .Q = Q,
+                            .E = E, .U = U, .F = F, .sR = sR, .sD = sD,
+                            .sQ = sQ, .sE = sE, .sU = sU, .sF = sF};
+    /* the rotations of [R d], then of Q1's columns, and E's update */
+    cpu_batch_run(ctx, dt, count,
+                  p * (3.0 * m * (m + 2.0 * r) +
+                       (n + (double)p) * (6.0 * m + 2.0 * r)),
+                  qru_lsq_batch_q_add_work(n, m, r, p),
+                  cpu_lsq_batch_add_rows_q_range, &a, work);
     return 0;
+}
+
+static void cpu_lsq_batch_remove_rows_q_range(const void *v, int b0,
+                                              int cnt, qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
+            info = CPU_PAGE(a, info, 1);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_remove_rows_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
+                                  a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
+                                  a->ldq, a->sQ, DP(E), a->lde, a->sE,
+                                  DP(info), DP(work));
+    else
+        lsq_batch_remove_rows_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
+                                  a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
+                                  a->ldq, a->sQ, SP(E), a->lde, a->sE,
+                                  SP(info), SP(work));
 }
 
 static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -676,19 +828,23 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                        qru_ptr E, int lde, size_t sE,
                                        qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_remove_rows_q_d(m, r, n, k, p, count, DP(R), ldr, sR, DP(D),
-                                  ldd, sD, DP(Q), ldq, sQ, DP(E), lde, sE,
-                                  DP(info), DP(work));
-    else
-        lsq_batch_remove_rows_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
-                                  ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE,
-                                  SP(info), SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
+                            .p = p, .ldr = ldr, .ldd = ldd, .ldq = ldq,
+                            .lde = lde, .R = R, .D = D, .Q = Q, .E = E,
+                            .info = info, .sR = sR, .sD = sD, .sQ = sQ,
+                            .sE = sE};
+    /* the completion (three products with Q1), Gram-Schmidt, the sweeps
+     * on [Q1 Qz] and on [R d] */
+    double mp = (double)m + p;
+    cpu_batch_run(ctx, dt, count,
+                  p * (6.0 * n * m + 4.0 * n * p + 6.0 * mp * (n + m + r)),
+                  qru_lsq_batch_q_rm_work(n, m, r, p),
+                  cpu_lsq_batch_remove_rows_q_range, &a, work);
     return 0;
 }
+#undef CPU_PAGE
 
 static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      int r, int n, int k, int p, int count,
@@ -1069,11 +1225,13 @@ const qru_backend_ops qru_cpu_ops = {
                                      .omp_gram_mib = 2048,
                                      .lars_gram = 0,
                                      .nnls_gram = 0,
+                                     .batch_threads = 0,
                                      .sweeps_acc_min_p = 16,
                                      .sweeps_acc_nb = 48,
                                      .chol_r1_max_k = 1,
                                      .upd_givens = 0,
                                      .upd_r1 = 0,
+                                     .batch_thread_work = 100000,
                                      .cost = {8e9, 20e9, 20e9, 1e-7, 0.0, 0.0, 0.0, 0.0, 40e9,
                         0.0, 0.0, 0.0, 0.0}},
                [QRU_TUNING_DOUBLE] = {
@@ -1097,6 +1255,8 @@ const qru_backend_ops qru_cpu_ops = {
                    .omp_gram_mib = 2048,
                    .lars_gram = 0,
                    .nnls_gram = 0,
+                   /* the batched ops on the online CPUs (at most 16) */
+                   .batch_threads = 0,
                    /* sweeps of p >= 16 rotations a step accumulated in
                     * groups of max(p, 48) */
                    .sweeps_acc_min_p = 16,
@@ -1104,6 +1264,9 @@ const qru_backend_ops qru_cpu_ops = {
                    .chol_r1_max_k = 1,
                    .upd_givens = 0,
                    .upd_r1 = 0,
+                   /* a thread for each 100000 flops of a batch (the
+                    * threads' start, docs/performance.md) */
+                   .batch_thread_work = 100000,
                    /* rate_upd: BLAS rot and the fused sweeps over long
                     * lines (bench_plan_ops, rank-1 and p = 1 updates);
                     * per_call: a host function call, not a launch */

@@ -1,0 +1,545 @@
+/* The batched routines on several threads (QRU_TUNE_BATCH_THREADS: the
+ * CPU backend cuts a batch's problems into contiguous chunks that its
+ * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
+ * qru_chol_insert_batch, qru_chol_delete_batch, and qru_lsq_batch_create,
+ * _add_rows, _remove_rows and _solve in both forms) runs with one thread,
+ * then with 2, 3, 4, 7 and 64 threads where every problem may have a
+ * thread (the private knob QRU_TUNE_BATCH_THREAD_WORK = 0), and with the
+ * defaults: the pages, the verdicts and the status agree bit for bit.
+ * Problems planted to fail (a downdate that loses definiteness, a NaN, a
+ * negative pivot, a rank-deficient solve, a refused removal) fail in
+ * their own slots, and their pages are left as they were, whichever
+ * thread ran them.  Both precisions; on the GPU backends the knob is
+ * unused and the runs agree as well. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <lapacke.h>
+
+#include "qru_internal.h"
+#include "qru_test.h"
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+#define SENT 3.25
+
+/* The settings compared, the first the reference: threads and the least
+ * work a thread (-1: the backend's default). */
+static const int SETTINGS[][2] = {{1, -1}, {2, 0}, {3, 0},  {4, 0},
+                                  {7, 0},  {64, 0}, {0, -1}};
+#define NSET ((int)(sizeof SETTINGS / sizeof SETTINGS[0]))
+
+/* ---- the outputs of a run, as bytes ------------------------------------ */
+
+typedef struct blob {
+    unsigned char *p;
+    size_t n, cap;
+} blob;
+
+static void put(blob *b, const void *x, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = 2 * (b->n + n) + 64;
+        b->p = realloc(b->p, b->cap);
+        ck_assert_ptr_nonnull(b->p);
+    }
+    memcpy(b->p + b->n, x, n);
+    b->n += n;
+}
+
+/* A batch of count rows x cols pages with padding (ld rows + 1, three
+ * elements between the pages): page b from h + b rows cols (dense
+ * doubles). */
+static qru_matrix *up(qru_dtype dt, int rows, int cols, int count,
+                      const double *h)
+{
+    int ld = rows + 1;
+    qru_matrix *M = NULL;
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, rows, cols, ld, count,
+                                             (long long)ld * cols + 3, &M),
+                     0);
+    int rr = rows > 0 ? rows : 1, cc = cols * count > 0 ? cols * count : 1;
+    void *t = qru_test_alloc(dt, rr, cc, rr);
+    for (int j = 0; j < cols * count; ++j)
+        for (int i = 0; i < rows; ++i)
+            qru_test_set(dt, t, rr, i, j, h[i + (size_t)j * rows]);
+    ck_assert_int_eq(qru_matrix_upload(M, t, rr), 0);
+    free(t);
+    return M;
+}
+
+/* The pages of M, dense (page b at b rows cols elements); free() it. */
+static void *down(const qru_matrix *M, size_t *bytes)
+{
+    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M),
+        cnt = qru_matrix_count(M), rr = rows > 0 ? rows : 1;
+    *bytes = qru_test_elsize(qru_matrix_dtype(M)) * (size_t)rr * cols * cnt;
+    void *t = malloc(*bytes + 8);
+    ck_assert_int_eq(qru_matrix_download(M, t, rr), 0);
+    return t;
+}
+
+static void put_mat(blob *b, const qru_matrix *M)
+{
+    size_t bytes;
+    void *t = down(M, &bytes);
+    put(b, t, bytes);
+    free(t);
+}
+
+/* The verdicts: st is the number of planted failures, info[i] > 0 exactly
+ * in their slots (want[i]: 0 good, > 0 that column, -1 some column), and
+ * their pages of M (before: its pages before the call) unchanged; then
+ * the verdicts and the status go to out. */
+static void verdicts(const char *tag, int st, int cnt, const int *want,
+                     const int *info, const qru_matrix *M,
+                     const void *before, blob *out)
+{
+    int planted = 0;
+    size_t bytes, pg = 0;
+    void *after = down(M, &bytes);
+    pg = bytes / (size_t)(cnt > 0 ? cnt : 1);
+    for (int i = 0; i < cnt; ++i) {
+        planted += want[i] != 0;
+        if (want[i] == 0) {
+            ck_assert_msg(info[i] == 0, "%s: problem %d: info %d", tag, i,
+                          info[i]);
+            continue;
+        }
+        ck_assert_msg(want[i] < 0 ? info[i] > 0 : info[i] == want[i],
+                      "%s: problem %d: info %d, want %d", tag, i, info[i],
+                      want[i]);
+        ck_assert_msg(!memcmp((char *)after + i * pg, (char *)before + i * pg,
+                              pg),
+                      "%s: the page of failed problem %d changed", tag, i);
+    }
+    ck_assert_msg(st == planted, "%s: status %d, %d planted", tag, st,
+                  planted);
+    free(after);
+    put(out, info, sizeof(int) * (size_t)cnt);
+    put(out, &st, sizeof st);
+}
+
+/* Problems b with b % 5 == 2 are planted to fail. */
+static int planted(int b) { return b % 5 == 2; }
+
+/* ---- the Cholesky batches ---------------------------------------------- */
+
+/* The lower Cholesky factor of the n x n A in place (its upper part
+ * zeroed). */
+static void chol_lower(int n, double *A)
+{
+    ck_assert_int_eq(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n), 0);
+    for (int j = 1; j < n; ++j)
+        for (int i = 0; i < j; ++i)
+            A[i + (size_t)j * n] = 0;
+}
+
+/* The factor F (n x n lower, ld n) as page b of the dense pages P: in the
+ * uplo triangle (F' for 'U'), SENT + i in the other. */
+static void page_store(char uplo, int n, const double *F, double *P, int b)
+{
+    double *pg = P + (size_t)b * n * n;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int in = uplo == 'L' ? i >= j : i <= j;
+            pg[i + (size_t)j * n] =
+                !in ? SENT + i
+                    : (uplo == 'L' ? F[i + (size_t)j * n]
+                                   : F[j + (size_t)i * n]);
+        }
+}
+
+/* what: 0 the rank-k update (k vectors, sign), 1 the insertion of p rows
+ * and columns at k, 2 the deletion of p rows and columns at k. */
+static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
+                     int sign, int cnt, unsigned seed, blob *out)
+{
+    int n1 = what == 1 ? n + p : what == 2 ? n - p : n;
+    int r = what == 0 ? k : p; /* columns of W or C */
+    int rows = what == 1 ? n1 : n;
+    double *Lh = calloc((size_t)n * n * cnt + 1, sizeof(double));
+    double *Xh = calloc((size_t)rows * r * cnt + 1, sizeof(double));
+    double *L1h = malloc(sizeof(double) * ((size_t)n1 * n1 * cnt + 1));
+    int *want = calloc((size_t)cnt + 1, sizeof(int));
+    for (size_t e = 0; e < (size_t)n1 * n1 * cnt; ++e)
+        L1h[e] = SENT;
+    for (int b = 0; b < cnt; ++b) {
+        int bad = planted(b) && n1 >= 2;
+        double *A = qru_test_spd(what == 1 ? n1 : n, 4, 0.2, &seed);
+        double *X = Xh + (size_t)b * rows * r, *F;
+        if (what == 1) { /* A1 of order n1; L of A1 without k..k+p-1 */
+            F = malloc(sizeof(double) * ((size_t)n * n + 1));
+            for (int j = 0, jo = 0; j < n1; ++j) {
+                if (j >= k && j < k + p)
+                    continue;
+                for (int i = 0, io = 0; i < n1; ++i)
+                    if (i < k || i >= k + p)
+                        F[io++ + (size_t)jo * n] = A[i + (size_t)j * n1];
+                ++jo;
+            }
+            for (int q = 0; q < p; ++q)
+                for (int i = 0; i < n1; ++i)
+                    X[i + (size_t)q * n1] = A[i + (size_t)(k + q) * n1];
+            if (bad) { /* a negative pivot of the new block */
+                X[k] = -1.0;
+                want[b] = k + 1;
+            }
+            chol_lower(n, F);
+        } else {
+            F = A;
+            for (size_t e = 0; e < (size_t)n * r && what == 0; ++e)
+                X[e] = 0.5 * qru_test_urand(&seed);
+            for (int q = 0; q < r && what == 0 && sign < 0; ++q)
+                for (int j = 0; j < n; ++j) /* A + W W', downdated back */
+                    for (int i = 0; i < n; ++i)
+                        F[i + (size_t)j * n] +=
+                            X[i + (size_t)q * n] * X[j + (size_t)q * n];
+            chol_lower(n, F);
+            int jb = b % n;
+            if (bad && what == 0 && r > 0 && sign < 0) {
+                /* w_0 = 1.1 L(:, jb): definiteness lost at jb + 1 */
+                for (int i = 0; i < n; ++i)
+                    X[i] = 1.1 * F[i + (size_t)jb * n];
+                want[b] = jb + 1;
+            } else if (bad && what == 0 && r > 0) {
+                X[jb] = NAN;
+                want[b] = -1;
+            } else if (bad && what == 2) { /* a kept row not finite */
+                int rk = k > 0 ? 0 : n - 1;
+                F[rk + (size_t)(b % (rk + 1)) * n] = NAN;
+                want[b] = -1;
+            }
+        }
+        page_store(uplo, n, F, Lh, b);
+        if (F != A)
+            free(F);
+        free(A);
+    }
+    qru_matrix *L = up(dt, n, n, cnt, Lh), *X = NULL;
+    qru_matrix *L1 = up(dt, n1, n1, cnt, L1h);
+    if (what < 2)
+        X = up(dt, rows, r, cnt, Xh);
+    size_t bytes;
+    int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
+    /* in place for the update, so that the failed pages are L's */
+    const qru_matrix *M = what == 0 ? L : L1;
+    void *before = down(M, &bytes);
+    int st = what == 0   ? qru_chol_update_batch(ctx, uplo, L, X, sign, L,
+                                                 info)
+             : what == 1 ? qru_chol_insert_batch(ctx, uplo, L, k, X, L1,
+                                                 info)
+                         : qru_chol_delete_batch(ctx, uplo, L, k, p, L1,
+                                                 info);
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d sign %d count %d",
+             what == 0 ? "update" : what == 1 ? "insert" : "delete", uplo,
+             n, k, p, sign, cnt);
+    verdicts(tag, st, cnt, want, info, M, before, out);
+    put_mat(out, M);
+    free(before);
+    free(info);
+    qru_matrix_destroy(L);
+    qru_matrix_destroy(L1);
+    qru_matrix_destroy(X);
+    free(Lh);
+    free(Xh);
+    free(L1h);
+    free(want);
+}
+
+/* ---- the least-squares batches ------------------------------------------ */
+
+/* count pages of rows x cols uniform(-1, 1) doubles. */
+static double *rnd(int rows, int cols, int cnt, unsigned *seed)
+{
+    size_t ne = (size_t)rows * cols * cnt;
+    double *h = malloc(sizeof(double) * (ne + 1));
+    for (size_t e = 0; e < ne; ++e)
+        h[e] = qru_test_urand(seed);
+    return h;
+}
+
+/* The batch's pages that get fills (rows x cols, set to SENT first). */
+static void put_got(blob *out, qru_dtype dt, int rows, int cols, int cnt,
+                    int (*get)(const qru_lsq_batch *, qru_matrix *),
+                    const qru_lsq_batch *fb)
+{
+    double *h = malloc(sizeof(double) * ((size_t)rows * cols * cnt + 1));
+    for (size_t e = 0; e < (size_t)rows * cols * cnt; ++e)
+        h[e] = SENT;
+    qru_matrix *M = up(dt, rows, cols, cnt, h);
+    ck_assert_int_eq(get(fb, M), 0);
+    put_mat(out, M);
+    qru_matrix_destroy(M);
+    free(h);
+}
+
+/* A batch of cnt problems of n x m (r right-hand sides) created (thin:
+ * opt->q = QRU_Q_THIN), pa rows added, (thin) the rows k .. k+p-1
+ * removed, then solved.  Planted problems: columns 0 and 1 equal (Q-less:
+ * the solve fails), or column 0 zero outside the removed rows (thin: the
+ * removal is refused). */
+static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
+                    int k, int p, int cnt, unsigned seed, blob *out)
+{
+    double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
+    double *Uh = rnd(pa, m, cnt, &seed), *Eh = rnd(pa, r, cnt, &seed);
+    int *want = calloc((size_t)cnt + 1, sizeof(int));
+    for (int b = 0; b < cnt; ++b) {
+        if (!planted(b) || m < 2)
+            continue;
+        double *A = Ah + (size_t)b * n * m, *U = Uh + (size_t)b * pa * m;
+        want[b] = -1;
+        for (int i = 0; i < n; ++i)
+            if (!thin)
+                A[i + (size_t)n] = A[i];
+            else if (i < k || i >= k + p)
+                A[i] = 0;
+        for (int i = 0; i < pa; ++i)
+            if (!thin)
+                U[i + (size_t)pa] = U[i];
+            else
+                U[i] = 0; /* the removed rows lie among the first n */
+    }
+    qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+    if (pa > 0) {
+        qru_matrix *U = up(dt, pa, m, cnt, Uh), *E = up(dt, pa, r, cnt, Eh);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U, E), 0);
+        qru_matrix_destroy(U);
+        qru_matrix_destroy(E);
+    }
+    int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
+    double *xh = malloc(sizeof(double) * ((size_t)m * r * cnt + 1));
+    for (size_t e = 0; e < (size_t)m * r * cnt; ++e)
+        xh[e] = SENT;
+    qru_matrix *X = up(dt, m, r, cnt, xh);
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s n %d m %d r %d pa %d k %d p %d count %d",
+             thin ? "thin" : "Q-less", n, m, r, pa, k, p, cnt);
+    size_t bytes;
+    int N = n + pa;
+    if (thin) { /* the removal; the failed problems' Q1 unchanged */
+        double *qh = malloc(sizeof(double) * ((size_t)N * m * cnt + 1));
+        for (size_t e = 0; e < (size_t)N * m * cnt; ++e)
+            qh[e] = SENT;
+        qru_matrix *Q = up(dt, N, m, cnt, qh);
+        ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+        void *before = down(Q, &bytes);
+        int st = qru_lsq_batch_remove_rows(fb, k, p, info);
+        ck_assert_int_eq(qru_matrix_upload(Q, qh, N), 0);
+        ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+        verdicts(tag, st, cnt, want, info, Q, before, out);
+        for (int b = 0; b < cnt; ++b) {
+            int rows = qru_lsq_batch_rows(fb, b);
+            ck_assert_int_eq(rows, want[b] ? N : N - p);
+            put(out, &rows, sizeof rows);
+        }
+        for (int b = 0; b < cnt; ++b)
+            want[b] = 0; /* the solve of the rows kept */
+        put_mat(out, Q);
+        put_got(out, dt, N, r, cnt, qru_lsq_batch_get_residuals, fb);
+        free(before);
+        qru_matrix_destroy(Q);
+        free(qh);
+    }
+    void *before = down(X, &bytes);
+    int st = qru_lsq_batch_solve(fb, X, info);
+    verdicts(tag, st, cnt, want, info, X, before, out);
+    put_mat(out, X);
+    put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
+    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
+    double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
+    put(out, rho, sizeof(double) * (size_t)cnt * r);
+    free(rho);
+    free(before);
+    qru_matrix_destroy(X);
+    qru_lsq_batch_destroy(fb);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(bb);
+    free(xh);
+    free(info);
+    free(want);
+    free(Ah);
+    free(bh);
+    free(Uh);
+    free(Eh);
+}
+
+/* ---- the comparisons ----------------------------------------------------- */
+
+/* One case of the list below into out. */
+typedef void (*case_fn)(qru_dtype dt, int c, blob *out);
+
+/* Every setting against the first, bit for bit. */
+static void compare(qru_dtype dt, case_fn fn, int ncases, const char *name)
+{
+    int work0;
+    ck_assert_int_eq(
+        qru_ctx_get_tuning(ctx, dt, QRU_TUNE_BATCH_THREAD_WORK, &work0), 0);
+    for (int c = 0; c < ncases; ++c) {
+        blob ref = {NULL, 0, 0};
+        for (int s = 0; s < NSET; ++s) {
+            ck_assert_int_eq(qru_context_set_tuning(ctx, dt,
+                                                    QRU_TUNE_BATCH_THREADS,
+                                                    SETTINGS[s][0]),
+                             0);
+            ck_assert_int_eq(
+                qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREAD_WORK,
+                                   SETTINGS[s][1] < 0 ? work0
+                                                      : SETTINGS[s][1]),
+                0);
+            blob got = {NULL, 0, 0};
+            fn(dt, c, s ? &got : &ref);
+            if (s == 0)
+                continue;
+            ck_assert_msg(got.n == ref.n && !memcmp(got.p, ref.p, ref.n),
+                          "%s case %d dt %d: %d threads (work %d) differ "
+                          "from one thread",
+                          name, c, dt, SETTINGS[s][0], SETTINGS[s][1]);
+            free(got.p);
+        }
+        free(ref.p);
+    }
+}
+
+/* (what, uplo, n, k, p, sign, count): the rank-1 pass (k = 1, n >= 8),
+ * the rotations (k = 3, n < 8), problems in local memory and beyond it
+ * on a GPU (n = 100), fewer problems than threads */
+static const int CHOL_CASES[][7] = {
+    {0, 'L', 16, 1, 0, -1, 37}, {0, 'U', 16, 1, 0, 1, 37},
+    {0, 'L', 5, 3, 0, -1, 23},  {0, 'U', 100, 2, 0, -1, 9},
+    {0, 'L', 9, 0, 0, 1, 3},    {1, 'L', 12, 6, 2, 0, 37},
+    {1, 'U', 30, 0, 1, 0, 11},  {2, 'L', 14, 4, 3, 0, 37},
+    {2, 'U', 40, 39, 1, 0, 5},
+};
+
+static void chol_case(qru_dtype dt, int c, blob *out)
+{
+    const int *a = CHOL_CASES[c];
+    run_chol(dt, a[0], (char)a[1], a[2], a[3], a[4], a[5], a[6],
+             1000u + 17u * (unsigned)c, out);
+}
+
+/* (thin, n, m, r, pa, k, p, count); the last: products with Q1 of
+ * 1100 x 60 x 4, which a threaded OpenBLAS spreads over its threads */
+static const int LSQ_CASES[][8] = {
+    {0, 30, 6, 1, 2, 0, 0, 37},    {0, 0, 20, 2, 25, 0, 0, 23},
+    {0, 200, 20, 1, 1, 0, 0, 6},   {1, 40, 8, 2, 3, 5, 4, 37},
+    {1, 120, 10, 1, 1, 0, 2, 13},  {1, 25, 3, 1, 0, 20, 5, 4},
+    {1, 1100, 60, 1, 2, 500, 4, 5},
+};
+
+static void lsq_case(qru_dtype dt, int c, blob *out)
+{
+    const int *a = LSQ_CASES[c];
+    run_lsq(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+            2000u + 31u * (unsigned)c, out);
+}
+
+/* _i: the element type */
+START_TEST(test_threads_chol)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    compare(qru_test_dtype(ctx, _i), chol_case,
+            (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol");
+}
+END_TEST
+
+START_TEST(test_threads_lsq)
+{
+    if (_i >= qru_test_ndtypes(ctx))
+        return;
+    compare(qru_test_dtype(ctx, _i), lsq_case,
+            (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq");
+}
+END_TEST
+
+/* A context whose batches started threads, forked: the child's batches
+ * run on threads of its own, give the parent's pages bit for bit, and
+ * its context is destroyed (CPU backend; the GPU runtimes do not survive
+ * a fork).  The child uses no Check assertion. */
+START_TEST(test_threads_fork)
+{
+    if (qru_test_backend() != QRU_BACKEND_CPU)
+        return;
+    qru_dtype dt = QRU_DOUBLE;
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, 2), 0);
+    ck_assert_int_eq(
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREAD_WORK, 0), 0);
+    blob ref = {NULL, 0, 0};
+    chol_case(dt, 0, &ref);
+    usleep(20000); /* the workers asleep on their condition variable */
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        blob got = {NULL, 0, 0};
+        chol_case(dt, 0, &got);
+        int same = got.n == ref.n && !memcmp(got.p, ref.p, ref.n);
+        qru_context_destroy(ctx);
+        _exit(same ? 0 : 3);
+    }
+    int status = 0, waited = 0;
+    for (int t = 0; t < 600 && !(waited = waitpid(pid, &status, WNOHANG));
+         ++t)
+        usleep(100000);
+    if (!waited)
+        kill(pid, SIGKILL);
+    ck_assert_msg(waited == pid, "the forked child did not finish");
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the forked child's batch: status %d", status);
+    chol_case(dt, 0, &ref); /* the parent's threads still serve */
+    free(ref.p);
+}
+END_TEST
+
+/* The knob's default and range. */
+START_TEST(test_threads_knob)
+{
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    int v = -1;
+    ck_assert_int_eq(
+        qru_context_get_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, &v), 0);
+    ck_assert_int_eq(v, 0);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, -1), -4);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, 257), -4);
+    ck_assert_int_eq(
+        qru_context_set_tuning(ctx, dt, QRU_TUNE_BATCH_THREADS, 256), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("batch_threads");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_threads_chol, 0, 2);
+    tcase_add_loop_test(tc, test_threads_lsq, 0, 2);
+    tcase_add_test(tc, test_threads_knob);
+    tcase_add_test(tc, test_threads_fork);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}
