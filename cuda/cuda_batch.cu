@@ -93,14 +93,15 @@ __global__ void qru_lsq_batch_add_rows(int m, int r, int p, int count, T *R,
                                        long od, int ldd, long sd, T *rho2,
                                        long oh, const T *U, long ou, int ldu,
                                        long su, const T *E, long oe, int lde,
-                                       long se, T *work, long ok, int lm,
+                                       long se, const T *cnt, long oc,
+                                       int hc, T *work, long ok, int lm,
                                        int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     (void)lm; /* LM: the kernel is compiled once for each */
     qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
                                 sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
-                                work, ok, LM, tp, seg,
+                                cnt, oc, hc, work, ok, LM, tp, seg,
                                 (T *)qru_batch_smem_);
 }
 
@@ -260,7 +261,7 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 int count, qru_ptr R, int ldr, size_t sR,
                                 qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
                                 qru_ptr U, int ldu, size_t sU, qru_ptr E,
-                                int lde, size_t sE, qru_ptr work)
+                                int lde, size_t sE, qru_ptr cnt, qru_ptr work)
 {
     int tp = qru_chol_batch_wg(0, m + r), lm = qru_lsq_batch_local(m, r);
     size_t seg = qru_lsq_batch_add_local_elems(m, r);
@@ -273,8 +274,8 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
         m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
         (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
         (const T *)U.h, (long)U.off, ldu, (long)sU, (const T *)E.h,
-        (long)E.off, lde, (long)sE, (T *)work.h, (long)work.off, lm, tp,
-        (int)seg);
+        (long)E.off, lde, (long)sE, (const T *)cnt.h, (long)cnt.off,
+        cnt.h != NULL, (T *)work.h, (long)work.off, lm, tp, (int)seg);
     return qru_cuda_launched();
 }
 
@@ -282,17 +283,18 @@ int qru_cu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
                               int p, int count, qru_ptr R, int ldr,
                               size_t sR, qru_ptr D, int ldd, size_t sD,
                               qru_ptr rho2, qru_ptr U, int ldu, size_t sU,
-                              qru_ptr E, int lde, size_t sE, qru_ptr work)
+                              qru_ptr E, int lde, size_t sE, qru_ptr cnt,
+                              qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     return dt == QRU_DOUBLE
                ? lsq_batch_add_rows_t<double>(ctx, m, r, p, count, R, ldr,
                                               sR, D, ldd, sD, rho2, U, ldu,
-                                              sU, E, lde, sE, work)
+                                              sU, E, lde, sE, cnt, work)
                : lsq_batch_add_rows_t<float>(ctx, m, r, p, count, R, ldr, sR,
                                              D, ldd, sD, rho2, U, ldu, sU, E,
-                                             lde, sE, work);
+                                             lde, sE, cnt, work);
 }
 
 template <typename T>

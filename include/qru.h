@@ -1499,6 +1499,35 @@ QRU_API int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
 QRU_API int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
                                    const qru_matrix *e);
 
+/** Adds a number of rows of its own to each problem of a batch: problem
+ *  i gains the first rows[i] rows of its pages of U and e (0 <= rows[i]
+ *  <= p; 0 leaves problem i as it is, bit for bit), so a subset of the
+ *  problems, or problems whose data arrive at different rates, are
+ *  updated in one call.
+ *
+ *  MATLAB: `for i = 1:count, A(:,:,i) = [A(:,:,i); U(1:rows(i),:,i)];
+ *  b(:,:,i) = [b(:,:,i); e(1:rows(i),:,i)]; end`.
+ *
+ *  As qru_lsq_batch_add_rows() (which is this call with rows NULL): the
+ *  Q-less form in one pass over the batch (a problem's rows from
+ *  rows[i] on are taken as zero rows, which rotate nothing), the thin
+ *  form a pass per run of consecutive problems of one row count gaining
+ *  one number of rows.  Each problem's row count grows by its rows[i]
+ *  (qru_lsq_batch_rows()).
+ *
+ *  @param fb   the batch (1)
+ *  @param U    batch of count p x m pages, p >= 1 (2)
+ *  @param e    batch of count p x r pages (3)
+ *  @param rows count ints in host memory, each in 0 .. p, or NULL (4)
+ *  @return 0, -i (the batch then unchanged, bit for bit), or a library
+ *          status.  With #QRU_OPTION_CHECK_FINITE U (2) and e (3) are
+ *          scanned (every row, used or not).  Workspace as
+ *          qru_lsq_batch_add_rows(), and count elements more in the
+ *          Q-less form. */
+QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
+                                      const qru_matrix *U,
+                                      const qru_matrix *e, const int *rows);
+
 /** Removes the rows k+1 .. k+p of every problem of a #QRU_Q_THIN batch
  *  (the same rows of each A and b).
  *

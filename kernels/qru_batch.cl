@@ -687,7 +687,11 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
  * work (m + r elements a problem).  Per step j the owner of column j forms
  * dlartg's rotation from R(j,j) and u(j) (both its own, already rotated
  * by the steps before), one barrier, then every item rotates its columns
- * k > j.  The c and s alternate between two local slots, so the next
+ * k > j.  With per-problem row counts (hc: cnt[oc + b]), a problem's rows
+ * from its count on are taken as zeros: a zero row rotates nothing (g = 0:
+ * c = 1, s = 0, skipped) and adds nothing to rho2, so the problem is left
+ * bit for bit, and every problem of a work-group meets the same barriers.
+ * The c and s alternate between two local slots, so the next
  * step's owner never overwrites a pair still being read.
  */
 #define QRU_LR_GET(li, gi) (lm ? loc[li] : R[gi])
@@ -712,7 +716,8 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
     long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
     long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
-    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL const T *cnt, long oc, int hc, QRU_GLOBAL T *work, long ok,
+    int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     QRU_BATCH_ITEMS(tp, seg);
     QRU_LOCAL T *cs = S, *loc = S + 4;
@@ -731,10 +736,12 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
                 loc[ld0 + e] = D[QRU_IDX(db, e % m, e / m, ldd)];
             QRU_BATCH_SYNC;
         }
+        int pb = hc ? (int)cnt[oc + b] : p;
         for (int i = 0; i < p; ++i) {
             for (int k = lid; k < mr; k += nt) {
-                T v = k < m ? U[QRU_IDX(ou + (long)b * su, i, k, ldu)]
-                            : E[QRU_IDX(oe + (long)b * se, i, k - m, lde)];
+                T v = i >= pb ? (T)0
+                      : k < m ? U[QRU_IDX(ou + (long)b * su, i, k, ldu)]
+                              : E[QRU_IDX(oe + (long)b * se, i, k - m, lde)];
                 QRU_BW_SET(lw0 + k, wb + k, v);
             }
             for (int j = 0, jo = 0; j < m;
@@ -821,16 +828,19 @@ QRU_DEVICE void qru_lsq_batch_add_rows_body(
     long sr, QRU_GLOBAL T *D, long od, int ldd, long sd,
     QRU_GLOBAL T *rho2, long oh, QRU_GLOBAL const T *U, long ou, int ldu,
     long su, QRU_GLOBAL const T *E, long oe, int lde, long se,
-    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL const T *cnt, long oc, int hc, QRU_GLOBAL T *work, long ok,
+    int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     if (lm)
         qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od,
                                    ldd, sd, rho2, oh, U, ou, ldu, su, E, oe,
-                                   lde, se, work, ok, 1, tp, seg, S);
+                                   lde, se, cnt, oc, hc, work, ok, 1, tp,
+                                   seg, S);
     else
         qru_lsq_batch_add_rows_run(m, r, p, count, R, orr, ldr, sr, D, od,
                                    ldd, sd, rho2, oh, U, ou, ldu, su, E, oe,
-                                   lde, se, work, ok, 0, tp, seg, S);
+                                   lde, se, cnt, oc, hc, work, ok, 0, tp,
+                                   seg, S);
 }
 
 /*
@@ -1083,12 +1093,13 @@ __kernel void qru_lsq_batch_add_rows(
     int m, int r, int p, int count, __global T *R, long orr, int ldr,
     long sr, __global T *D, long od, int ldd, long sd, __global T *rho2,
     long oh, __global const T *U, long ou, int ldu, long su,
-    __global const T *E, long oe, int lde, long se, __global T *work,
-    long ok, int lm, int tp, int seg, __local T *S)
+    __global const T *E, long oe, int lde, long se, __global const T *cnt,
+    long oc, int hc, __global T *work, long ok, int lm, int tp, int seg,
+    __local T *S)
 {
     qru_lsq_batch_add_rows_body(m, r, p, count, R, orr, ldr, sr, D, od, ldd,
                                 sd, rho2, oh, U, ou, ldu, su, E, oe, lde, se,
-                                work, ok, lm, tp, seg, S);
+                                cnt, oc, hc, work, ok, lm, tp, seg, S);
 }
 
 __kernel void qru_lsq_batch_solve(

@@ -146,7 +146,7 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
                            int p, int count, qru_ptr R, int ldr, size_t sR,
                            qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
                            qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde,
-                           size_t sE, qru_ptr work)
+                           size_t sE, qru_ptr cnt, qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
@@ -158,12 +158,15 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
     int lmv = qru_lsq_batch_local(m, r);
     if (lmv)
         work = R; /* not read; a valid buffer for the argument */
+    cl_int hc = cnt.h != NULL;
+    if (!hc)
+        cnt = U; /* not read; a valid buffer for the argument */
     cl_int cm = m, cr = r, cp = p, cc = count, cldr = ldr, cldd = ldd,
            cldu = ldu, clde = lde, lm = lmv;
     cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
             ds = (cl_long)sD, ho = (cl_long)rho2.off, uo = (cl_long)U.off,
             us = (cl_long)sU, eo = (cl_long)E.off, es = (cl_long)sE,
-            ko = (cl_long)work.off;
+            ko = (cl_long)work.off, co = (cl_long)cnt.off;
     size_t want = (size_t)qru_chol_batch_wg(0, m + r);
     cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS,
                                               want));
@@ -176,8 +179,9 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
                 KMEM(D),     KLONG(dof), KINT(cldd), KLONG(ds),
                 KMEM(rho2),  KLONG(ho),  KMEM(U),    KLONG(uo),
                 KINT(cldu),  KLONG(us),  KMEM(E),    KLONG(eo),
-                KINT(clde),  KLONG(es),  KMEM(work), KLONG(ko),
-                KINT(lm),    KINT(tp),   KINT(seg),  {lb, NULL}};
+                KINT(clde),  KLONG(es),  KMEM(cnt),  KLONG(co),
+                KINT(hc),    KMEM(work), KLONG(ko),  KINT(lm),
+                KINT(tp),    KINT(seg),  {lb, NULL}};
     return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS, 1, g, l, NARGS(a), a);
 }
 

@@ -134,9 +134,10 @@ static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
     return 0;
 }
 
-/* The rows of U and E added to every problem (checked arguments). */
+/* The rows of U and E added to every problem (checked arguments): to
+ * problem b its first rows[b] rows (rows NULL: all p). */
 static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
-                         const qru_matrix *E)
+                         const qru_matrix *E, const int *rows)
 {
     qru_context *ctx = fb->ctx;
     int m = fb->m, r = fb->r, count = fb->count, p = U->rows;
@@ -144,15 +145,24 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
         return 0;
     size_t we;
     qru_ptr work;
-    if (fb->q == QRU_Q_THIN) {
+    if (fb->q == QRU_Q_THIN) { /* a call a run of problems of one row
+                                  count gaining one number of rows */
         size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(fb->n, m, r, p),
                                      count, &we);
         QRU_TRY(lsq_batch_reserve(fb, fb->n + p));
         QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
         for (int b = 0, e; b < count; b = e) {
             e = lsq_batch_run(fb, b, part);
+            int pb = rows ? rows[b] : p;
+            for (int i = b + 1; rows && i < e; ++i)
+                if (rows[i] != pb) {
+                    e = i;
+                    break;
+                }
+            if (pb == 0)
+                continue;
             QRU_TRY(ctx->ops->lsq_batch_add_rows_q(
-                ctx, fb->dt, m, r, fb->nr[b], p, e - b,
+                ctx, fb->dt, m, r, fb->nr[b], pb, e - b,
                 qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
                 qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
                 qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
@@ -163,14 +173,36 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
         return 0;
     }
     size_t part = batch_part(m, r, count, &we);
-    QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
+    /* the row counts, as elements of the type, ahead of the work */
+    size_t head = rows ? qru_chol_align((size_t)count) : 0;
+    qru_ptr ws, cnt = {NULL, 0};
+    QRU_TRY(qru_ctx_workspace(ctx, (head + we) * qru_dtype_size(fb->dt),
+                              &ws));
+    work = qru_ptr_add(ws, head);
+    if (rows) {
+        size_t es = qru_dtype_size(fb->dt);
+        void *h = malloc(es * (size_t)count);
+        if (!h)
+            return QRU_HOST_ALLOC_FAILED;
+        for (int i = 0; i < count; ++i) {
+            if (fb->dt == QRU_DOUBLE)
+                ((double *)h)[i] = rows[i];
+            else
+                ((float *)h)[i] = (float)rows[i];
+        }
+        int st = ctx->ops->upload(ctx, fb->dt, count, 1, h, count, ws, count);
+        free(h);
+        QRU_TRY(st);
+        cnt = ws;
+    }
     for (int b = 0; b < count; b += (int)part) {
-        int cnt = count - b < (int)part ? count - b : (int)part;
+        int nb = count - b < (int)part ? count - b : (int)part;
         QRU_TRY(ctx->ops->lsq_batch_add_rows(
-            ctx, fb->dt, m, r, p, cnt, qru_mat_page(fb->R, b), fb->R->ld,
+            ctx, fb->dt, m, r, p, nb, qru_mat_page(fb->R, b), fb->R->ld,
             fb->R->stride, qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
             qru_ptr_add(fb->H->p, (size_t)b * (size_t)r), qru_mat_page(U, b),
-            U->ld, U->stride, qru_mat_page(E, b), E->ld, E->stride, work));
+            U->ld, U->stride, qru_mat_page(E, b), E->ld, E->stride,
+            rows ? qru_ptr_add(cnt, (size_t)b) : cnt, work));
     }
     return 0;
 }
@@ -302,7 +334,7 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
         if (!st)
             st = lsq_batch_factor_thin(fb, A, b);
     } else if (!st) {
-        st = lsq_batch_add(fb, A, b);
+        st = lsq_batch_add(fb, A, b, NULL);
     }
     if (st) {
         qru_lsq_batch_destroy(fb);
@@ -388,14 +420,26 @@ int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
 int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
                            const qru_matrix *e)
 {
+    return qru_lsq_batch_add_rows_ex(fb, U, e, NULL);
+}
+
+int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb, const qru_matrix *U,
+                              const qru_matrix *e, const int *rows)
+{
     QRU_ARG(NULL, 1, fb, "fb is NULL");
     qru_context *ctx = fb->ctx;
     QRU_CHECK(ctx, lsq_batch_check_rows(fb, 2, U, 3, e, 1));
-    int st = lsq_batch_add(fb, U, e);
+    for (int i = 0; rows && i < fb->count; ++i)
+        QRU_ARG(ctx, 4, rows[i] >= 0 && rows[i] <= U->rows,
+                "rows[%d] = %d, but it must be in 0 .. %d (U's rows)", i,
+                rows[i], U->rows);
+    int st = lsq_batch_add(fb, U, e, rows);
     if (!st) {
-        fb->n += U->rows;
-        for (int i = 0; i < fb->count; ++i)
-            fb->nr[i] += U->rows;
+        fb->n = fb->count == 0 ? fb->n + U->rows : 0;
+        for (int i = 0; i < fb->count; ++i) {
+            fb->nr[i] += rows ? rows[i] : U->rows;
+            fb->n = fb->nr[i] > fb->n ? fb->nr[i] : fb->n;
+        }
     }
     QRU_RET(ctx, st);
 }

@@ -330,11 +330,11 @@ static int plan_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                    int ldr, size_t sR, qru_ptr D, int ldd,
                                    size_t sD, qru_ptr rho2, qru_ptr U,
                                    int ldu, size_t sU, qru_ptr E, int lde,
-                                   size_t sE, qru_ptr work)
+                                   size_t sE, qru_ptr cnt, qru_ptr work)
 {
     (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
         (void)rho2, (void)U, (void)ldu, (void)sU, (void)E, (void)lde,
-        (void)sE, (void)work;
+        (void)sE, (void)cnt, (void)work;
     double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count);
     return plan_op(ctx, QRU_OP_lsq_batch_add_rows, PK_KERNEL,
                    6.0 * ep * em * (em / 2.0 + er) * ec,

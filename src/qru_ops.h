@@ -238,12 +238,15 @@
      * t = sqrt(f^2 + g^2) (without overflow), c = |f| / t, \
      * R(j,j) = sign(f) t, s = g / R(j,j); then for the columns k > j of \
      * [R d] with x = [R d](j,k), y = [u e](k): [R d](j,k) = c x + s y, \
-     * [u e](k) = c y - s x.  Then rho2[b r + q] += e(q)^2.  U and E are \
-     * not modified and overlap none of R, D, rho2.  work: count * \
+     * [u e](k) = c y - s x.  Then rho2[b r + q] += e(q)^2.  With cnt \
+     * (count elements of type dt in device memory, integer values in \
+     * 0..p), problem b takes only its first cnt[b] rows and is left bit \
+     * for bit when cnt[b] = 0; cnt a NULL handle: every problem p rows. \
+     * U, E and cnt are not modified and overlap none of R, D, rho2.  work: count * \
      * qru_lsq_batch_work(m, r) elements, none where \
      * qru_lsq_batch_local(m, r) (qru_internal.h).  m >= 1, r >= 1, \
      * p >= 0, count >= 0. */ \
-    QRU_OP(lsq_batch_add_rows, (qru_context *ctx, qru_dtype dt, int m, int r, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr rho2, qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde, size_t sE, qru_ptr work), (ctx, dt, m, r, p, count, R, ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde, sE, work), REQ, ASYNC) \
+    QRU_OP(lsq_batch_add_rows, (qru_context *ctx, qru_dtype dt, int m, int r, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr rho2, qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde, size_t sE, qru_ptr cnt, qru_ptr work), (ctx, dt, m, r, p, count, R, ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde, sE, cnt, work), REQ, ASYNC) \
     /* The solutions X_b = R_b \ d_b of count Q-less factorisations \
      * (qru_lsq_batch_solve; R_b, d_b as in lsq_batch_add_rows) by back \
      * substitution, each judged first by the QR rank rule of qru.h with \

@@ -1042,6 +1042,154 @@ END_TEST
 
 /* The checks of create_ex, remove_rows, get_q and get_residuals, in
  * order, the batch bit for bit after each; the Q-less form's refusals. */
+/* get_qstate of a batch of either form (Q-less: no Q and E, 0 bytes). */
+static qstate get_any_state(qru_lsq_batch *fb, qru_dtype dt)
+{
+    if (qru_lsq_batch_q_form(fb) == QRU_Q_THIN)
+        return get_qstate(fb, dt);
+    qstate q;
+    int cnt = qru_lsq_batch_count(fb);
+    q.nr = malloc(sizeof(int) * (size_t)(cnt + 1));
+    for (int i = 0; i < cnt; ++i)
+        q.nr[i] = qru_lsq_batch_rows(fb, i);
+    q.s = get_state(fb, dt);
+    q.Q = malloc(8);
+    q.E = malloc(8);
+    q.bytes_q = q.bytes_e = 0;
+    return q;
+}
+
+/* qru_lsq_batch_add_rows_ex: problem i gains the first rows[i] of its p
+ * rows (0 for some, p for some), in each form.  A problem that gains none
+ * is bit for bit as before; the others against their stacked rows
+ * ([A_i; U_i(1:rows_i, :)]): R'R, the solution and the residual norms
+ * (and the thin form's Q1 and E: ||A1 - Q1 R||, Q1'b1 = d, E = b1 - Q1 d),
+ * and their row counts; all p rows for every problem are
+ * qru_lsq_batch_add_rows() bit for bit; a row count out of 0 .. p is -4
+ * with the batch unchanged.  _i: element type, form. */
+START_TEST(test_lsq_batch_rows_each)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int thin = _i / 2;
+    static const int ms[3] = {3, 20, 33};
+    unsigned seed = 4242u + 31u * (unsigned)_i;
+    for (int t = 0; t < 3; ++t) {
+        int m = ms[t], n = 2 * m + 1, p = 4, r = 2, cnt = 11;
+        bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+        bimg U = bimg_new(dt, p, m, cnt, 1), E = bimg_new(dt, p, r, cnt, 0);
+        bimg_rand(&A, &seed);
+        bimg_rand(&b, &seed);
+        bimg_rand(&U, &seed);
+        bimg_rand(&E, &seed);
+        bimg_upload(&U);
+        bimg_upload(&E);
+        int rows[11];
+        for (int i = 0; i < cnt; ++i) /* 0 and p among them, runs too */
+            rows[i] = i < 2 ? p : (i * 3) % (p + 1);
+        qru_lsq_batch *fb, *fa;
+        if (thin) {
+            fb = thin_create(&A, &b, 0);
+            fa = thin_create(&A, &b, 0);
+        } else {
+            bimg_upload(&A);
+            bimg_upload(&b);
+            ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fb), 0);
+            ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fa), 0);
+        }
+        qstate q0 = get_any_state(fb, dt);
+        int bad[11];
+        memcpy(bad, rows, sizeof bad);
+        bad[5] = p + 1;
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, bad), -4);
+        bad[5] = -1;
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, bad), -4);
+        qstate q1 = get_any_state(fb, dt);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert(same_problem(&q0, &q1, i, m, r, dt));
+        free_qstate(&q1);
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, rows), 0);
+        q1 = get_any_state(fb, dt);
+        bimg X = bimg_new(dt, m, r, cnt, 0);
+        bimg_upload(&X);
+        int info[11];
+        ck_assert_int_eq(qru_lsq_batch_solve(fb, X.B, info), 0);
+        void *Xh = qru_test_download(X.flat);
+        size_t es = qru_test_elsize(dt);
+        for (int i = 0; i < cnt; ++i) {
+            int N = n + rows[i];
+            ck_assert_int_eq(qru_lsq_batch_rows(fb, i), N);
+            ck_assert_int_eq(info[i], 0);
+            if (rows[i] == 0) { /* as before, to the bit (but n's pages) */
+                ck_assert(!memcmp((char *)q0.s.R + i * es * m * m,
+                                  (char *)q1.s.R + i * es * m * m,
+                                  es * m * m));
+                ck_assert(!memcmp((char *)q0.s.d + i * es * m * r,
+                                  (char *)q1.s.d + i * es * m * r,
+                                  es * m * r));
+                ck_assert(!memcmp(q0.s.rho + (size_t)i * r,
+                                  q1.s.rho + (size_t)i * r,
+                                  sizeof(double) * r));
+            }
+            bimg Ui = U, Ei = E;
+            Ui.rows = Ei.rows = rows[i];
+            void *A1 = stack(dt, &A, &Ui, 1, i, N, m);
+            void *b1 = stack(dt, &b, &Ei, 1, i, N, r);
+            const void *Rp = (const char *)q1.s.R + (size_t)i * m * m * es;
+            double ge = gram_error(dt, N, m, A1, Rp, m);
+            ck_assert_msg(ge < THR, "m %d problem %d (%d rows): R'R error %g",
+                          m, i, rows[i], ge);
+            double xe, re;
+            qru_test_lsq_errors(dt, N, m, r, A1, N, b1, N,
+                                (char *)Xh + (size_t)i * X.stride * es, X.ld,
+                                q1.s.rho + (size_t)i * r, &xe, &re);
+            ck_assert_msg(xe < THR && re < THR, "m %d problem %d: x error "
+                          "%g, residual error %g", m, i, xe, re);
+            if (thin) {
+                int nq = (int)(q1.bytes_q / (es * (size_t)m));
+                const char *Qp = (const char *)q1.Q + i * q1.bytes_q;
+                const char *Ep = (const char *)q1.E + i * q1.bytes_e;
+                double de, ee;
+                rhs_errors(dt, N, m, r, b1, N, Qp, Ep, nq,
+                           (const char *)q1.s.d + (size_t)i * m * r * es,
+                           &de, &ee);
+                ck_assert_msg(de < THR && ee < THR, "m %d problem %d: d "
+                              "error %g, E error %g", m, i, de, ee);
+                double fe = qru_test_backward_error_econ(dt, N, m, A1, N, Qp,
+                                                         nq, Rp, m);
+                double oe = qru_test_orth_error_cols(dt, N, m, Qp, nq);
+                ck_assert_msg(fe < THR && oe < THR, "m %d problem %d: A1 - "
+                              "Q1 R %g, orthogonality %g", m, i, fe, oe);
+            }
+            free(A1);
+            free(b1);
+        }
+        /* every problem all p rows: qru_lsq_batch_add_rows, to the bit */
+        int all[11];
+        for (int i = 0; i < cnt; ++i)
+            all[i] = p;
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, all), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows(fa, U.B, E.B), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fa, U.B, E.B, rows), 0);
+        qstate qa = get_any_state(fa, dt), qb = get_any_state(fb, dt);
+        for (int i = 0; i < cnt; ++i)
+            if (rows[i] == p)
+                ck_assert(same_problem(&qa, &qb, i, m, r, dt));
+        free_qstate(&qa);
+        free_qstate(&qb);
+        free_qstate(&q0);
+        free_qstate(&q1);
+        free(Xh);
+        bimg_free(&X);
+        qru_lsq_batch_destroy(fb);
+        qru_lsq_batch_destroy(fa);
+        bimg_free(&A);
+        bimg_free(&b);
+        bimg_free(&U);
+        bimg_free(&E);
+    }
+}
+END_TEST
+
 START_TEST(test_lsq_batch_q_args)
 {
     unsigned seed = 5u;
@@ -1149,6 +1297,7 @@ int main(void)
     tcase_add_test(tc, test_lsq_batch_q_create);
     tcase_add_test(tc, test_lsq_batch_q_nonfinite);
     tcase_add_test(tc, test_lsq_batch_q_args);
+    tcase_add_loop_test(tc, test_lsq_batch_rows_each, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -903,14 +903,17 @@ struct LsqBatch {
 
     using On = OnObject<LsqBatch>;
 
-    void add_rows(const in_array &U, const in_array &e, bool check_finite)
+    // rows: each problem's count of U's rows (empty: all of them)
+    void add_rows(const in_array &U, const in_array &e, bool check_finite,
+                  const std::vector<int> &rows)
     {
         On s(*this, check_finite);
         qru_matrix *Ud = s.in(U, "U"), *ed = s.in(e, "e");
         check(C.ctx,
-              qru_lsq_batch_add_rows(f, pages(s, Ud, count, "U"),
-                                     pages(s, ed, count, "e")),
-              "qru_lsq_batch_add_rows");
+              qru_lsq_batch_add_rows_ex(f, pages(s, Ud, count, "U"),
+                                        pages(s, ed, count, "e"),
+                                        rows.empty() ? nullptr : rows.data()),
+              "qru_lsq_batch_add_rows_ex");
     }
     // Each problem's info (0, or > 0: its removal refused, the problem
     // unchanged; the others lost the rows k .. k+p-1)

@@ -76,6 +76,39 @@ def test_solve_and_rows(backend, q, dt, lead, n, m, r):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["none", "thin"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_rows_each(backend, q, dt):
+    """add_rows(U, e, rows=...): problem i gains U[i, :rows[i]] only (0:
+    none, to the bit), against each page's least squares; bad rows raise
+    ValueError with the batch unchanged."""
+    rng = np.random.default_rng(5)
+    lead, n, m, r, p = (2, 3), 20, 6, 2, 3
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    R0 = B.R.copy()
+    U = rng.uniform(-1, 1, lead + (p, m)).astype(dt)
+    e = rng.uniform(-1, 1, lead + (p, r)).astype(dt)
+    rows = np.array([[0, 1, 3], [2, 0, 3]])
+    for bad in (np.array([[0, 1, 4], [2, 0, 3]]), rows[0], rows * 0.5):
+        with pytest.raises(ValueError):
+            B.add_rows(U, e, rows=bad)
+    assert np.array_equal(B.R, R0)
+    B.add_rows(U, e, rows=rows)
+    x = B.solve()
+    for idx in np.ndindex(lead):
+        k = rows[idx]
+        A1 = np.concatenate([A[idx], U[idx][:k]])
+        b1 = np.concatenate([b[idx], e[idx][:k]])
+        want, _ = lstsq_pages(A1[None], b1[None])
+        check_x(x[idx][None], want, A1[None], dt)
+        if k == 0:
+            assert np.array_equal(B.R[idx], R0[idx])
+    assert np.array_equal(B.rows, n + rows)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_one_row_and_zero_e(backend):
     """U (..., m) is one row; e omitted is zeros."""
     rng = np.random.default_rng(3)

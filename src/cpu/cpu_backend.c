@@ -683,7 +683,7 @@ typedef struct cpu_lsq_batch_args {
     qru_dtype dt;
     int m, r, n, k, p;
     int ldr, ldd, ldq, lde, ldu, ldf, ldx;
-    qru_ptr R, D, Q, E, U, F, X, rho2, info;
+    qru_ptr R, D, Q, E, U, F, X, rho2, info, cnt;
     size_t sR, sD, sQ, sE, sU, sF, sX;
 } cpu_lsq_batch_args;
 
@@ -693,15 +693,16 @@ static void cpu_lsq_batch_add_rows_range(const void *v, int b0, int cnt,
     const cpu_lsq_batch_args *a = v;
     qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             rho2 = CPU_PAGE(a, rho2, a->r), U = CPU_PAGE(a, U, a->sU),
-            E = CPU_PAGE(a, E, a->sE);
+            E = CPU_PAGE(a, E, a->sE),
+            C = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
     if (a->dt == QRU_DOUBLE)
         lsq_batch_add_rows_d(a->m, a->r, a->p, cnt, DP(R), a->ldr, a->sR,
                              DP(D), a->ldd, a->sD, DP(rho2), DP(U), a->ldu,
-                             a->sU, DP(E), a->lde, a->sE, DP(work));
+                             a->sU, DP(E), a->lde, a->sE, DP(C), DP(work));
     else
         lsq_batch_add_rows_s(a->m, a->r, a->p, cnt, SP(R), a->ldr, a->sR,
                              SP(D), a->ldd, a->sD, SP(rho2), SP(U), a->ldu,
-                             a->sU, SP(E), a->lde, a->sE, SP(work));
+                             a->sU, SP(E), a->lde, a->sE, SP(C), SP(work));
 }
 
 static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
@@ -709,14 +710,14 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                   int ldr, size_t sR, qru_ptr D, int ldd,
                                   size_t sD, qru_ptr rho2, qru_ptr U,
                                   int ldu, size_t sU, qru_ptr E, int lde,
-                                  size_t sE, qru_ptr work)
+                                  size_t sE, qru_ptr cnt, qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .p = p, .ldr = ldr,
                             .ldd = ldd, .ldu = ldu, .lde = lde, .R = R,
-                            .D = D, .U = U, .E = E, .rho2 = rho2, .sR = sR,
-                            .sD = sD, .sU = sU, .sE = sE};
+                            .D = D, .U = U, .E = E, .rho2 = rho2, .cnt = cnt,
+                            .sR = sR, .sD = sD, .sU = sU, .sE = sE};
     /* a rotation of the row with each row of [R d] */
     cpu_batch_run(ctx, dt, count, 3.0 * p * m * (m + 2.0 * r),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_add_rows_range,

@@ -113,7 +113,8 @@ class LeastSquaresBatch:
     @property
     def rows(self) -> np.ndarray:
         """(...,) ints: the row count of every problem, the same for all
-        unless ``remove_rows`` was refused for some."""
+        unless ``remove_rows`` was refused for some or ``add_rows`` was
+        given ``rows``."""
         return np.asarray(self._f.all_rows(), np.int64).reshape(self._lead)
 
     @property
@@ -133,12 +134,14 @@ class LeastSquaresBatch:
 
     # ---- the update and the solve --------------------------------------------
 
-    def add_rows(self, U: Any, e: Any = None, *,
+    def add_rows(self, U: Any, e: Any = None, *, rows: Any = None,
                  check_finite: bool = True) -> None:
         """Adds rows to every problem: U (..., p, m) (or (..., m): one
         row) of A and e (..., p, r) of b (zeros if omitted; with a vector
-        b, e may be (..., p)).
-        MATLAB: ``A1(:,:,i) = [A(:,:,i); U(:,:,i)]``."""
+        b, e may be (..., p)).  ``rows`` (integers of the batch's shape,
+        each in 0 .. p; default all p): problem i gains only the first
+        rows[i] rows of its pages, and a problem given 0 stays as it is.
+        MATLAB: ``A1(:,:,i) = [A(:,:,i); U(1:rows(i),:,i)]``."""
         U = self._numpy(U, "U")
         if U.ndim == len(self._lead) + 1:
             U = U[..., None, :]
@@ -157,8 +160,19 @@ class LeastSquaresBatch:
             raise ValueError(f"e must be of shape "
                              f"{self._lead + (p, self._r)}{alt}; it is "
                              f"{e.shape}")
+        counts = []
+        if rows is not None:
+            rw = np.asarray(rows)
+            if rw.shape != self._lead or not (
+                    rw.size == 0 or np.issubdtype(rw.dtype, np.integer)):
+                raise ValueError(f"rows must be integers of shape "
+                                 f"{self._lead}; it is {rw.shape} "
+                                 f"({rw.dtype})")
+            if rw.size and (rw.min() < 0 or rw.max() > p):
+                raise ValueError(f"rows must lie in 0 .. {p} (U's rows)")
+            counts = [int(v) for v in rw.reshape(-1)]
         conv = (self._pack(U, self._m), self._pack(e, self._r))
-        numerical(self._f.add_rows, *conv, bool(check_finite))
+        numerical(self._f.add_rows, *conv, bool(check_finite), counts)
 
     def remove_rows(self, k: int, p: int = 1) -> None:
         """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
