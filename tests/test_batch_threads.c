@@ -10,7 +10,7 @@
  * negative pivot, a rank-deficient solve, a refused removal) fail in
  * their own slots, and their pages are left as they were, whichever
  * thread ran them.  Both precisions; on the GPU backends the knob is
- * unused and the runs agree as well. */
+ * unused: one thread and the defaults agree as well. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -388,15 +388,18 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
 /* One case of the list below into out. */
 typedef void (*case_fn)(qru_dtype dt, int c, blob *out);
 
-/* Every setting against the first, bit for bit. */
+/* Every setting against the first, bit for bit (a GPU backend, where
+ * the knob is unused: the first and the defaults only). */
 static void compare(qru_dtype dt, case_fn fn, int ncases, const char *name)
 {
-    int work0;
+    int work0, cpu = qru_context_backend(ctx) == QRU_BACKEND_CPU;
     ck_assert_int_eq(
         qru_ctx_get_tuning(ctx, dt, QRU_TUNE_BATCH_THREAD_WORK, &work0), 0);
     for (int c = 0; c < ncases; ++c) {
         blob ref = {NULL, 0, 0};
         for (int s = 0; s < NSET; ++s) {
+            if (!cpu && s != 0 && s != NSET - 1)
+                continue;
             ck_assert_int_eq(qru_context_set_tuning(ctx, dt,
                                                     QRU_TUNE_BATCH_THREADS,
                                                     SETTINGS[s][0]),
