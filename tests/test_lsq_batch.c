@@ -64,9 +64,11 @@ static void bimg_rand(bimg *b, unsigned *seed)
                              qru_test_urand(seed));
 }
 
-static void bimg_upload(bimg *b)
+static void bimg_upload(bimg *b) /* (again: the earlier copy freed) */
 {
     int sz = b->size > 0 ? (int)b->size : 1;
+    qru_matrix_destroy(b->B);
+    qru_matrix_destroy(b->flat);
     b->flat = qru_test_upload(ctx, b->dt, sz, 1, sz, b->h, sz);
     ck_assert_int_eq(qru_matrix_wrap_batch(ctx, b->dt, b->rows, b->cols,
                                            qru_matrix_data(b->flat), b->ld,
