@@ -98,7 +98,9 @@ extern const int qru_ocl_source_count;
     X(K_GIVENS_ACCUM, "qru_givens_accum") \
     X(K_COUNT_NONFINITE, "qru_count_nonfinite") \
     X(K_OMP_GRAM_ROWS, "qru_omp_gram_rows") \
-    X(K_OMP_GRAM_PICK, "qru_omp_gram_pick")
+    X(K_OMP_GRAM_PICK, "qru_omp_gram_pick") \
+    X(K_GRAM_COLDOT, "qru_gram_coldot") \
+    X(K_GRAM_ROWDOT, "qru_gram_rowdot")
 /* clang-format on */
 enum {
 #define QRU_OCL_K_(e, name) e,

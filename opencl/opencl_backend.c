@@ -382,6 +382,8 @@ const qru_backend_ops qru_opencl_ops = {
     .panel_qr_max_nb = ocl_panel_qr_max_nb,
     .givens_sweeps = ocl_givens_sweeps,
     .givens_accum = ocl_givens_accum,
+    .gram_border = ocl_gram_border,
+    .gram_solve = ocl_gram_solve,
     /* one block per element type (float has double's values) */
     .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
                                      .chol_nb = 64,

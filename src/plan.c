@@ -509,6 +509,13 @@ static int plan_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
     return plan_op(ctx, QRU_OP_chol_r1_rhs, PK_KERNEL, 10.0 * en * er,
                    2.0 * en * er + 2.0 * en, 0, 0);
 }
+/* The launches of an op beyond its first (whose per_call is plan_op's). */
+static void plan_extra_calls(qru_context *ctx, qru_op_id op, int extra)
+{
+    double sec = (double)extra * ctx->plan->cost->per_call;
+    ctx->plan->op_seconds[op] += sec;
+    ctx->plan->seconds[ctx->plan->lane] += sec;
+}
 /* a step of the Gram form of OMP: the grid reads B and Qb (k columns)
  * and G(:,j), X(:,j), updates c and r and writes the new columns; the
  * pick reads the partial results and B(j, :).  Two launches. */
@@ -522,8 +529,32 @@ static int plan_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
     double en = dd(n), em = dd(m), ek = dd(k), rows = en + em;
     plan_op(ctx, QRU_OP_omp_gram_step, PK_KERNEL, 2.0 * rows * ek + 6.0 * rows,
             rows * ek + 5.0 * rows + 2.0 * ek, 0, 0);
-    ctx->plan->op_seconds[QRU_OP_omp_gram_step] += ctx->plan->cost->per_call;
-    ctx->plan->seconds[ctx->plan->lane] += ctx->plan->cost->per_call;
+    plan_extra_calls(ctx, QRU_OP_omp_gram_step, 1);
+    return 0;
+}
+/* The Gram active set's ops: products with W (hw x hw) and Gs (m x hw),
+ * each a launch. */
+static int plan_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
+                            int hw, int t, int q, qru_ptr G, qru_ptr Gs,
+                            qru_ptr W, qru_ptr V, qru_ptr T, qru_ptr out)
+{
+    (void)dt, (void)kmax, (void)t, (void)q, (void)G, (void)Gs, (void)W,
+        (void)V, (void)T, (void)out;
+    double em = dd(m), eh = dd(hw);
+    plan_op(ctx, QRU_OP_gram_border, PK_KERNEL, 4.0 * eh * eh,
+            2.0 * eh * eh + 2.0 * em + 3.0 * eh, 0, 0);
+    plan_extra_calls(ctx, QRU_OP_gram_border, 1);
+    return 0;
+}
+static int plan_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
+                           int hw, qru_ptr Gs, qru_ptr W, qru_ptr S,
+                           qru_ptr V, qru_ptr out)
+{
+    (void)dt, (void)kmax, (void)Gs, (void)W, (void)S, (void)V, (void)out;
+    double em = dd(m), eh = dd(hw);
+    plan_op(ctx, QRU_OP_gram_solve, PK_KERNEL, 4.0 * eh * eh + 2.0 * em * eh,
+            2.0 * eh * eh + em * eh + em + 4.0 * eh, 0, 0);
+    plan_extra_calls(ctx, QRU_OP_gram_solve, 2);
     return 0;
 }
 /* the closed-form rotations: two passes over X's columns, one write */

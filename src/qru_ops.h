@@ -404,6 +404,24 @@
      * order (every run gives the same bits).  n, m >= 1, \
      * 1 <= ncoef <= min(n, m), k < ncoef, m < 2^24. */ \
     QRU_OP(omp_gram_step, (qru_context *ctx, qru_dtype dt, int n, int m, int ncoef, int k, double inv, double rr0, double thr, qru_ptr X, int ldx, qru_ptr y, qru_ptr ws), (ctx, dt, n, m, ncoef, k, inv, rr0, thr, X, ldx, y, ws), REQ, ASYNC) \
+    /* The two steps of the Gram active set of the solvers' Gram forms \
+     * (src/solvers/gram_set.c, whose header describes the state): G is \
+     * m x m (ld m, symmetric), Gs m x kmax (ld m), W kmax x kmax (ld \
+     * kmax), V and T kmax-vectors, out the (m + 2 + kmax)-vector \
+     * [corr; d; flag; z]; only the leading hw x hw of W and the first \
+     * hw columns of Gs are used (1 <= hw <= kmax). \
+     * gram_border borders column t of G on in slot q < hw, whose row \
+     * and column of W are zero on entry and whose flag out[m + 1] is 0: \
+     * Gs(:, q) = G(:, t); v = W' Gs(t, 0:hw-1)' (into V); d2 = G(t, t) \
+     * - v' v; where d2 > 0 and finite: d = sqrt(d2), else d = 1 and \
+     * out[m + 1] = 1 (potrf_panel's failure state); out[m] = d and \
+     * W(0:hw-1, q) = [-W v; 1] / d with its 1 at row q.  T is scratch. \
+     * gram_solve: V = W' S(0:hw-1), z = W V into out[m + 2 ..], corr = \
+     * Gs z into out[0 .. m-1] (S: the kmax-vector of the right-hand \
+     * side by slot).  The sums of the backends' kernels run in a fixed \
+     * order (a run repeats bit for bit). */ \
+    QRU_OP(gram_border, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int t, int q, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr V, qru_ptr T, qru_ptr out), (ctx, dt, m, kmax, hw, t, q, G, Gs, W, V, T, out), OPT, ASYNC) \
+    QRU_OP(gram_solve, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr out), (ctx, dt, m, kmax, hw, Gs, W, S, V, out), OPT, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

@@ -223,3 +223,44 @@ int qru_ref_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
     }
     return 0;
 }
+
+/* The Gram active set's bordering (gram_border): the sequence of basic
+ * ops, d2 through potrf_panel of order 1 (its failure state d = 1). */
+int qru_ref_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
+                        int hw, int t, int q, qru_ptr G, qru_ptr Gs,
+                        qru_ptr W, qru_ptr V, qru_ptr T, qru_ptr out)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr D = qru_ptr_add(out, (size_t)m), F = qru_ptr_add(D, 1);
+    QRU_TRY(o->copy(ctx, dt, m, 1, qru_ptr_add(G, (size_t)t * m), m,
+                    qru_ptr_add(Gs, (size_t)q * m), m));
+    /* v' = Gs(t, 0:hw-1) W */
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, hw, hw, 1.0,
+                    qru_ptr_add(Gs, (size_t)t), m, W, kmax, 0.0, V, 1));
+    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_at(G, m, t, t), m, D, 1));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, 1, hw, -1.0, V, 1, V, hw, 1.0, D,
+                    1));
+    QRU_TRY(o->potrf_panel(ctx, dt, 'U', 1, D, 1, F, 0));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, -1.0, W, kmax, V, hw, 0.0,
+                    T, hw));
+    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 1.0, 1.0,
+                     qru_ptr_add(T, (size_t)q), 1));
+    QRU_TRY(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', hw, 1, 1.0, D, 1, T, hw));
+    return o->copy(ctx, dt, hw, 1, T, hw,
+                   qru_ptr_add(W, (size_t)q * kmax), kmax);
+}
+
+/* The Gram active set's solve (gram_solve): three products. */
+int qru_ref_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
+                       int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
+                       qru_ptr out)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr Z = qru_ptr_add(out, (size_t)m + 2);
+    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', hw, 1, hw, 1.0, W, kmax, S, hw, 0.0,
+                    V, hw));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, 1.0, W, kmax, V, hw, 0.0,
+                    Z, hw));
+    return o->gemm(ctx, dt, 'N', 'N', m, 1, hw, 1.0, Gs, m, Z, hw, 0.0, out,
+                   m);
+}

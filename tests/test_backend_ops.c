@@ -2078,6 +2078,140 @@ END_TEST
 
 /* test cases by kind of op (the names are what scripts/gpu-check runs one
  * at a time under compute-sanitizer) */
+/* gram_border and gram_solve (the Gram active set of the solvers' Gram
+ * forms) against their contracts, computed here in double: sizes around
+ * the kernels' work-groups (32 rows, 128 items), q at either end and a
+ * failing pivot (d2 <= 0: flag 1, d = 1). */
+static double gram_scale(const double *x, size_t n)
+{
+    double s = 1.0;
+    for (size_t i = 0; i < n; ++i)
+        s = fmax(s, fabs(x[i]));
+    return s;
+}
+
+START_TEST(test_gram_ops)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt);
+    static const int ms[] = {1, 33, 300}, ks[] = {1, 5, 130};
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+            for (int c = 0; c < 4; ++c) {
+                int m = ms[a], kmax = ks[b];
+                int hw = c == 0 ? 1 : (c == 1 ? kmax / 2 + 1 : kmax);
+                int q = c == 3 ? hw - 1 : (c == 2 ? 0 : hw / 2);
+                int t = (7 * c + b) % m, fail = c == 3 ? b % 2 : 0;
+                progress("gram_ops m %d kmax %d hw %d q %d fail %d", m, kmax,
+                         hw, q, fail);
+                size_t em = (size_t)m, ek = (size_t)kmax;
+                double *G = hrand(dt, em * em), *Gs = hrand(dt, em * ek),
+                       *W = hrand(dt, ek * ek), *S = hrand(dt, ek),
+                       *out = hrand(dt, em + 2 + ek), *g = hnew(em * em);
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < i; ++j)
+                        G[AT(0, j, i, m)] = G[AT(0, i, j, m)];
+                for (size_t i = 0; i < ek * ek; ++i) /* v of order 1 */
+                    W[i] /= (double)hw;
+                hround(dt, W, ek * ek);
+                for (int r = 0; r < kmax; ++r) /* row and column q zero */
+                    W[AT(0, q, r, kmax)] = W[AT(0, r, q, kmax)] = 0.0;
+                out[m + 1] = 0.0;
+                /* the reference: v, d, W(:, q) */
+                double *v = hnew(ek), *wq = hnew(ek), vv = 0.0;
+                for (int cc = 0; cc < hw; ++cc) {
+                    for (int r = 0; r < hw; ++r)
+                        if (r != q)
+                            v[cc] += Gs[AT(0, t, r, m)] * W[AT(0, r, cc, kmax)];
+                    vv += v[cc] * v[cc];
+                }
+                /* G(t, t) so that d2 is 0.5 or -0.5 */
+                G[AT(0, t, t, m)] = vv + (fail ? -0.5 : 0.5);
+                hround(dt, G + AT(0, t, t, m), 1);
+                double d2 = G[AT(0, t, t, m)] - vv;
+                int ok = d2 > 0.0 && isfinite(d2);
+                double d = ok ? sqrt(d2) : 1.0;
+                for (int r = 0; r < hw; ++r) {
+                    double s = 0.0;
+                    for (int cc = 0; cc < hw; ++cc)
+                        s += W[AT(0, r, cc, kmax)] * v[cc];
+                    wq[r] = (r == q ? 1.0 : -s) / d;
+                }
+                dbuf dG = dnew(dt, em * em), dGs = dnew(dt, em * ek),
+                     dW = dnew(dt, ek * ek), dV = dnew(dt, ek),
+                     dT = dnew(dt, ek), dS = dnew(dt, ek),
+                     dO = dnew(dt, em + 2 + ek);
+                dput(dt, dG, G);
+                dput(dt, dGs, Gs);
+                dput(dt, dW, W);
+                dput(dt, dO, out);
+                ck_assert_int_eq(O->gram_border(ctx, dt, m, kmax, hw, t, q,
+                                                dG.p, dGs.p, dW.p, dV.p, dT.p,
+                                                dO.p),
+                                 0);
+                double *gs = hnew(em * ek), *gw = hnew(ek * ek),
+                       *go = hnew(em + 2 + ek), *gv = hnew(ek);
+                dget(dt, dGs, gs);
+                dget(dt, dW, gw);
+                dget(dt, dO, go);
+                dget(dt, dV, gv);
+                dget(dt, dG, g);
+                expect_equal("gram_border: G", dt, g, G, em * em);
+                for (int i = 0; i < m; ++i) /* Gs(:, q) = G(:, t) */
+                    Gs[AT(0, i, q, m)] = G[AT(0, i, t, m)];
+                expect_equal("gram_border: Gs", dt, gs, Gs, em * ek);
+                ck_assert_msg(go[m + 1] == (ok ? 0.0 : 1.0),
+                              "gram_border: flag %g, want %d", go[m + 1], !ok);
+                double tol = 30.0 * (hw + 2) * eps;
+                expect_close("gram_border: d", dt, go + m, &d, 1, 1.0, tol);
+                expect_close("gram_border: v", dt, gv, v, (size_t)hw, 1.0,
+                             tol);
+                for (int cc = 0; cc < kmax; ++cc) /* W but column q as was */
+                    for (int r = 0; r < kmax; ++r)
+                        if (cc == q && r < hw)
+                            W[AT(0, r, cc, kmax)] = gw[AT(0, r, cc, kmax)];
+                expect_equal("gram_border: W", dt, gw, W, ek * ek);
+                double *gq = gw + (size_t)q * ek;
+                expect_close("gram_border: W(:, q)", dt, gq, wq, (size_t)hw,
+                             1.0, tol * (double)hw);
+                /* the solve on fresh W and S */
+                free(W);
+                W = hrand(dt, ek * ek);
+                dput(dt, dW, W);
+                dput(dt, dS, S);
+                ck_assert_int_eq(O->gram_solve(ctx, dt, m, kmax, hw, dGs.p,
+                                               dW.p, dS.p, dV.p, dO.p),
+                                 0);
+                double *u = hnew(ek), *z = hnew(ek), *corr = hnew(em);
+                for (int cc = 0; cc < hw; ++cc)
+                    for (int r = 0; r < hw; ++r)
+                        u[cc] += W[AT(0, r, cc, kmax)] * S[r];
+                for (int r = 0; r < hw; ++r)
+                    for (int cc = 0; cc < hw; ++cc)
+                        z[r] += W[AT(0, r, cc, kmax)] * u[cc];
+                for (int i = 0; i < m; ++i)
+                    for (int r = 0; r < hw; ++r)
+                        corr[i] += gs[AT(0, i, r, m)] * z[r];
+                dget(dt, dV, gv);
+                dget(dt, dO, go);
+                expect_close("gram_solve: V", dt, gv, u, (size_t)hw,
+                             gram_scale(u, (size_t)hw), tol);
+                expect_close("gram_solve: z", dt, go + m + 2, z, (size_t)hw,
+                             gram_scale(z, (size_t)hw), tol * (double)hw);
+                expect_close("gram_solve: corr", dt, go, corr, em,
+                             gram_scale(corr, em), tol * (double)hw);
+                dbuf bufs[] = {dG, dGs, dW, dV, dT, dS, dO};
+                for (int i = 0; i < 7; ++i)
+                    dfree(bufs[i]);
+                double *hs[] = {G, Gs, W, S, out, g, v, wq, gs, gw, go, gv,
+                                u, z, corr};
+                for (int i = 0; i < 15; ++i)
+                    free(hs[i]);
+            }
+}
+END_TEST
+
 static TCase *add_tcase(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
@@ -2127,5 +2261,6 @@ int main(void)
     tc = add_tcase(s, "chol");
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
     tcase_add_loop_test(tc, test_chol_rot, 0, 2);
+    tcase_add_loop_test(tc, test_gram_ops, 0, 2);
     return qru_test_main(s);
 }

@@ -12,14 +12,16 @@
  *   S                 the right-hand side by slot (the solver's numbers
  *                     of the active columns), set where it changes,
  *
- * so that a solve is three products and one download:
+ * so that a solve is three products (the op gram_solve) and one
+ * download:
  *
  *   z = W (W' S), corr = Gs z, download [corr; d; flag; z]  (1 wait).
  *
- * A column t entering slot q is bordered on in 9 calls and no wait:
+ * A column t entering slot q is bordered on by the op gram_border (two
+ * kernels on a GPU; its reference, ref_ops.c, 9 basic ops) and no wait:
  * v = W' G(A, t) (W's row and column q zero), d = sqrt(G(t, t) - v' v)
- * (potrf_panel of order 1: its flag set where G(t, t) - v' v is not
- * positive) and W(:, q) = [-W v; 1] / d (trsm of order 1).  d, the
+ * (its flag set where G(t, t) - v' v is not positive, as potrf_panel's)
+ * and W(:, q) = [-W v; 1] / d.  d, the
  * Cholesky pivot, comes with the next solve's download (or on its own:
  * qru_gram_pivot, 1 wait); the solver judges it (G resolves d^2 only to
  * n eps ||X(:, t)||^2) and takes a degenerate column back out.  The
@@ -122,28 +124,13 @@ int qru_gram_add(qru_gram_set *g, int t)
         g->hw = q + 1;
     int hw = g->hw;
     gram_ptrs p = gram_ptrs_of(g);
-    qru_ptr D = qru_ptr_add(p.out, (size_t)m),
-            F = qru_ptr_add(p.out, (size_t)m + 1),
-            Wq = qru_ptr_add(p.W, (size_t)q * k);
     if (g->flagged) {
-        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0, F, 1));
+        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
+                         qru_ptr_add(p.out, (size_t)m + 1), 1));
         g->flagged = 0;
     }
-    QRU_TRY(o->copy(ctx, dt, m, 1, qru_ptr_add(p.G, (size_t)t * m), m,
-                    qru_ptr_add(p.Gs, (size_t)q * m), m));
-    /* v' = G(t, slots) W (W's row and column q are zero) */
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, hw, hw, 1.0,
-                    qru_ptr_add(p.Gs, (size_t)t), m, p.W, k, 0.0, p.V, 1));
-    QRU_TRY(o->copy(ctx, dt, 1, 1, qru_ptr_at(p.G, m, t, t), m, D, 1));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, 1, hw, -1.0, p.V, 1, p.V, hw, 1.0,
-                    D, 1));
-    QRU_TRY(o->potrf_panel(ctx, dt, 'U', 1, D, 1, F, 0));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, -1.0, p.W, k, p.V, hw, 0.0,
-                    p.T, hw));
-    QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 1.0, 1.0,
-                     qru_ptr_add(p.T, (size_t)q), 1));
-    QRU_TRY(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', hw, 1, 1.0, D, 1, p.T, hw));
-    return o->copy(ctx, dt, hw, 1, p.T, hw, Wq, k);
+    return o->gram_border(ctx, dt, m, k, hw, t, q, p.G, p.Gs, p.W, p.V, p.T,
+                          p.out);
 }
 
 int qru_gram_remove(qru_gram_set *g, int i)
@@ -213,7 +200,6 @@ int qru_gram_solve(qru_gram_set *g, const double *rhs, double *corr,
     qru_dtype dt = g->dt;
     int m = g->m, k = g->kmax, hw = g->hw;
     gram_ptrs p = gram_ptrs_of(g);
-    qru_ptr Zo = qru_ptr_add(p.out, (size_t)m + 2);
     for (int i = 0; i < g->gk; ++i) {
         int q = g->slot[i];
         if (g->smir[q] != rhs[i]) {
@@ -222,12 +208,7 @@ int qru_gram_solve(qru_gram_set *g, const double *rhs, double *corr,
                              qru_ptr_add(p.S, (size_t)q), 1));
         }
     }
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', hw, 1, hw, 1.0, p.W, k, p.S, hw, 0.0,
-                    p.V, hw));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, 1.0, p.W, k, p.V, hw, 0.0,
-                    Zo, hw));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', m, 1, hw, 1.0, p.Gs, m, Zo, hw, 0.0,
-                    p.out, m));
+    QRU_TRY(o->gram_solve(ctx, dt, m, k, hw, p.Gs, p.W, p.S, p.V, p.out));
     QRU_TRY(o->download(ctx, dt, m + 2 + hw, 1, p.out, m + 2 + hw, g->hbuf,
                         m + 2 + hw));
     for (int j = 0; j < m; ++j)

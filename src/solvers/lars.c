@@ -52,8 +52,8 @@
  *
  *   w = W (W' S), corr = Gs w, download [corr; d; flag; w]  (1 wait).
  *
- * A column entering is bordered on in 9 calls and no wait; d, its
- * pivot, is scikit-learn's, judged by the direction's download: below
+ * A column entering is bordered on by one op (gram_border), no wait;
+ * d, its pivot, is scikit-learn's, judged by the direction's download: below
  * max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
  * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2) and leaves by
  * zeroing W(:, q).  A column leaving otherwise costs a Householder

@@ -42,12 +42,13 @@
  *   z = W (W' S), G(:, P) z, download [G(:, P) z; d; flag; z]  (1 wait),
  *
  * w = A' b - G(:, P) z formed on the host.  An entering column is
- * bordered on (9 calls and S set by one, no wait), its pivot d judged by
- * the next download: d <= sqrt(n eps) ||A(:, t)|| (G resolves d^2 only
- * to n eps ||A(:, t)||^2) or a failed pivot is the thin form's rank-rule
- * refusal, the column taken out again (the last slot: one call) and set
- * aside.  A leaving column costs a Householder reflection of W from the
- * right (1 wait for its row).  The accuracy is that of cond(A_P)^2.
+ * bordered on (the op gram_border, and S set by one call; no wait),
+ * its pivot d judged by the next download: d <= sqrt(n eps)
+ * ||A(:, t)|| (G resolves d^2 only to n eps ||A(:, t)||^2) or a failed
+ * pivot is the thin form's rank-rule refusal, the column taken out
+ * again (the last slot: one call) and set aside.  A leaving column
+ * costs a Householder reflection of W from the right (1 wait for its
+ * row).  The accuracy is that of cond(A_P)^2.
  *
  * The form: the tuning block's nnls_gram (auto, off, on).  With auto the
  * Gram form is priced in double only, where its memory is within
