@@ -48,7 +48,8 @@ int border_t(qru_context *ctx, int m, int kmax, int hw, int t, int q,
         ncg = 64;
     size_t em = (size_t)m;
     qru_gram_coldot<T><<<hw + ncg, QRU_GRAMK_COLDOT, 0, s>>>(
-        hw, q, at<T>(W), 0L, kmax, at<T>(Gs, (size_t)t), 0L, m, at<T>(V), 0L,
+        hw, q, at<T>(W), 0L, kmax, at<T>(Gs, (size_t)t), 0L, m, -1, (T)0,
+        at<T>(V), 0L,
         m, at<T>(G, (size_t)t * em), 0L, at<T>(Gs, (size_t)q * em), 0L);
     int st = qru_cuda_launched();
     if (st)
@@ -59,12 +60,13 @@ int border_t(qru_context *ctx, int m, int kmax, int hw, int t, int q,
 
 template <typename T>
 int solve_t(qru_context *ctx, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W,
-            qru_ptr S, qru_ptr V, qru_ptr out)
+            qru_ptr S, int qs, double sv, qru_ptr V, qru_ptr out)
 {
     cudaStream_t s = qru_cuda(ctx)->stream;
     T *z = at<T>(out, (size_t)m + 2);
     qru_gram_coldot<T><<<hw, QRU_GRAMK_COLDOT, 0, s>>>(
-        hw, -1, at<T>(W), 0L, kmax, at<T>(S), 0L, 1, at<T>(V), 0L, 0,
+        hw, -1, at<T>(W), 0L, kmax, at<T>(S), 0L, 1, qs < hw ? qs : -1,
+        (T)sv, at<T>(V), 0L, 0,
         at<T>(V), 0L, at<T>(V), 0L);
     int st = qru_cuda_launched();
     if (!st)
@@ -89,12 +91,12 @@ int qru_cu_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
 }
 
 int qru_cu_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
-                      int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
-                      qru_ptr out)
+                      int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs,
+                      double sv, qru_ptr V, qru_ptr out)
 {
     if (m <= 0 || hw <= 0)
         return 0;
     return dt == QRU_DOUBLE
-               ? solve_t<double>(ctx, m, kmax, hw, Gs, W, S, V, out)
-               : solve_t<float>(ctx, m, kmax, hw, Gs, W, S, V, out);
+               ? solve_t<double>(ctx, m, kmax, hw, Gs, W, S, qs, sv, V, out)
+               : solve_t<float>(ctx, m, kmax, hw, Gs, W, S, qs, sv, V, out);
 }

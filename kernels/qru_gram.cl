@@ -3,10 +3,11 @@
  * (contracts in src/qru_ops.h; the state is described in
  * src/solvers/gram_set.c; the reference is ref_ops.c's sequence of basic
  * ops, which the CPU backend runs):
- *   qru_gram_coldot   y(c) = sum_{r < hw, r != q} A(r, c) x(r r_inc),
+ *   qru_gram_coldot   y(c) = sum_{r < hw, r != q} A(r, c) x(r incx),
  *                     c < hw (a product with W'), one work-group a
- *                     column; the groups from hw on copy ncp elements
- *                     of a column (G(:, t) to Gs(:, q) when bordering);
+ *                     column, with x(qs) = sv (written, read by none);
+ *                     the groups from hw on copy ncp elements of a
+ *                     column (G(:, t) to Gs(:, q) when bordering);
  *   qru_gram_rowdot   y(r) = sum_{c < ncol, c != q} A(r, c) x(c),
  *                     r < nrow (a product with W or Gs), work-groups of
  *                     QRU_GRAMK_ROWS rows (x) by a power of two slices of
@@ -25,8 +26,9 @@
 #define QRU_GRAMK_COLDOT 128 /* the most items of a qru_gram_coldot group */
 
 QRU_KERNEL void qru_gram_coldot(int hw, int q, QRU_GLOBAL const T *A,
-                                long oa, int lda, QRU_GLOBAL const T *x,
-                                long ox, int incx, QRU_GLOBAL T *y, long oy,
+                                long oa, int lda, QRU_GLOBAL T *x, long ox,
+                                int incx, int qs, T sv, QRU_GLOBAL T *y,
+                                long oy,
                                 int ncp, QRU_GLOBAL const T *src, long os,
                                 QRU_GLOBAL T *dst, long od)
 {
@@ -42,7 +44,9 @@ QRU_KERNEL void qru_gram_coldot(int hw, int q, QRU_GLOBAL const T *A,
     long ac = oa + (long)c * lda;
     for (int r = lid; r < hw; r += nt)
         if (r != q)
-            s += A[ac + r] * x[ox + (long)r * incx];
+            s += A[ac + r] * (r == qs ? sv : x[ox + (long)r * incx]);
+    if (c == 0 && lid == 0 && qs >= 0) /* (read by no group) */
+        x[ox + (long)qs * incx] = sv;
     red[lid] = s;
     QRU_BARRIER;
     qru_row_sum(red, lid, 0, nt);

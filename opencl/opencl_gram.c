@@ -10,24 +10,28 @@
 #define GRAM_SLICES 8  /* QRU_GRAMK_SLICES */
 #define GRAM_COLDOT 128 /* QRU_GRAMK_COLDOT */
 
-/* y(c) = W(:, c)' x (r != q) for c < hw; ncp > 0: groups beyond hw copy
- * src to dst (ncp elements). */
-static int gram_coldot(qru_context *ctx, ocl_prog *p, int hw, int q,
-                       qru_ptr A, int lda, qru_ptr x, int incx, qru_ptr y,
-                       int ncp, qru_ptr src, qru_ptr dst)
+/* y(c) = W(:, c)' x (r != q) for c < hw, x(qs) = sv first (qs >= 0);
+ * ncp > 0: groups beyond hw copy src to dst (ncp elements). */
+static int gram_coldot(qru_context *ctx, ocl_prog *p, qru_dtype dt, int hw,
+                       int q, qru_ptr A, int lda, qru_ptr x, int incx,
+                       int qs, double sv, qru_ptr y, int ncp, qru_ptr src,
+                       qru_ptr dst)
 {
     ocl_impl *im = IMPL(ctx);
     size_t wg = ocl_wg_for(im, p, K_GRAM_COLDOT, GRAM_COLDOT);
     size_t ncg = ncp > 0 ? ((size_t)ncp + wg - 1) / wg : 0;
     if (ncg > 64)
         ncg = 64;
-    cl_int chw = hw, cq = q, clda = lda, cinc = incx, cncp = ncp;
+    cl_int chw = hw, cq = q, clda = lda, cinc = incx, cqs = qs, cncp = ncp;
+    tval tv;
+    karg ksv = ocl_targ(dt, sv, &tv);
     cl_long oa = (cl_long)A.off, ox = (cl_long)x.off, oy = (cl_long)y.off,
             os = (cl_long)src.off, od = (cl_long)dst.off;
     size_t l[1] = {wg}, g[1] = {wg * ((size_t)hw + ncg)};
-    karg a[] = {KINT(chw),  KINT(cq),  KMEM(A),   KLONG(oa), KINT(clda),
-                KMEM(x),    KLONG(ox), KINT(cinc), KMEM(y),  KLONG(oy),
-                KINT(cncp), KMEM(src), KLONG(os), KMEM(dst), KLONG(od)};
+    karg a[] = {KINT(chw),  KINT(cq),   KMEM(A),   KLONG(oa), KINT(clda),
+                KMEM(x),    KLONG(ox),  KINT(cinc), KINT(cqs), ksv,
+                KMEM(y),    KLONG(oy),  KINT(cncp), KMEM(src), KLONG(os),
+                KMEM(dst),  KLONG(od)};
     return ocl_launch(ctx, p, K_GRAM_COLDOT, 1, g, l, NARGS(a), a);
 }
 
@@ -67,8 +71,8 @@ int ocl_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
     if (st)
         return st;
     size_t em = (size_t)m;
-    st = gram_coldot(ctx, p, hw, q, W, kmax, qru_ptr_add(Gs, (size_t)t), m,
-                     V, m, qru_ptr_add(G, (size_t)t * em),
+    st = gram_coldot(ctx, p, dt, hw, q, W, kmax, qru_ptr_add(Gs, (size_t)t),
+                     m, -1, 0.0, V, m, qru_ptr_add(G, (size_t)t * em),
                      qru_ptr_add(Gs, (size_t)q * em));
     if (st)
         return st;
@@ -78,7 +82,8 @@ int ocl_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
 }
 
 int ocl_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
-                   qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr out)
+                   qru_ptr Gs, qru_ptr W, qru_ptr S, int qs, double sv,
+                   qru_ptr V, qru_ptr out)
 {
     if (m <= 0 || hw <= 0)
         return 0;
@@ -87,7 +92,8 @@ int ocl_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
     if (st)
         return st;
     qru_ptr z = qru_ptr_add(out, (size_t)m + 2);
-    st = gram_coldot(ctx, p, hw, -1, W, kmax, S, 1, V, 0, V, V);
+    st = gram_coldot(ctx, p, dt, hw, -1, W, kmax, S, 1, qs < hw ? qs : -1,
+                     sv, V, 0, V, V);
     if (!st)
         st = gram_rowdot(ctx, p, 0, hw, hw, -1, W, kmax, V, z, z, z);
     if (!st)

@@ -547,10 +547,11 @@ static int plan_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
     return 0;
 }
 static int plan_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
-                           int hw, qru_ptr Gs, qru_ptr W, qru_ptr S,
-                           qru_ptr V, qru_ptr out)
+                           int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs,
+                           double sv, qru_ptr V, qru_ptr out)
 {
-    (void)dt, (void)kmax, (void)Gs, (void)W, (void)S, (void)V, (void)out;
+    (void)dt, (void)kmax, (void)Gs, (void)W, (void)S, (void)qs, (void)sv,
+        (void)V, (void)out;
     double em = dd(m), eh = dd(hw);
     plan_op(ctx, QRU_OP_gram_solve, PK_KERNEL, 4.0 * eh * eh + 2.0 * em * eh,
             2.0 * eh * eh + em * eh + em + 4.0 * eh, 0, 0);

@@ -416,12 +416,14 @@
      * - v' v; where d2 > 0 and finite: d = sqrt(d2), else d = 1 and \
      * out[m + 1] = 1 (potrf_panel's failure state); out[m] = d and \
      * W(0:hw-1, q) = [-W v; 1] / d with its 1 at row q.  T is scratch. \
-     * gram_solve: V = W' S(0:hw-1), z = W V into out[m + 2 ..], corr = \
-     * Gs z into out[0 .. m-1] (S: the kmax-vector of the right-hand \
-     * side by slot).  The sums of the backends' kernels run in a fixed \
+     * gram_solve: first S(qs) = sv where 0 <= qs < hw (one element of the \
+     * right-hand side changed with the solve itself; qs < 0: none), then \
+     * V = W' S(0:hw-1), z = W V into out[m + 2 ..], corr = Gs z into \
+     * out[0 .. m-1] (S: the kmax-vector of the right-hand side by \
+     * slot).  The sums of the backends' kernels run in a fixed \
      * order (a run repeats bit for bit). */ \
     QRU_OP(gram_border, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int t, int q, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr V, qru_ptr T, qru_ptr out), (ctx, dt, m, kmax, hw, t, q, G, Gs, W, V, T, out), OPT, ASYNC) \
-    QRU_OP(gram_solve, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr out), (ctx, dt, m, kmax, hw, Gs, W, S, V, out), OPT, ASYNC) \
+    QRU_OP(gram_solve, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs, double sv, qru_ptr V, qru_ptr out), (ctx, dt, m, kmax, hw, Gs, W, S, qs, sv, V, out), OPT, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

@@ -250,13 +250,17 @@ int qru_ref_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
                    qru_ptr_add(W, (size_t)q * kmax), kmax);
 }
 
-/* The Gram active set's solve (gram_solve): three products. */
+/* The Gram active set's solve (gram_solve): a laset and three
+ * products. */
 int qru_ref_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
-                       int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
-                       qru_ptr out)
+                       int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs,
+                       double sv, qru_ptr V, qru_ptr out)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_ptr Z = qru_ptr_add(out, (size_t)m + 2);
+    if (qs >= 0 && qs < hw)
+        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, sv, sv,
+                         qru_ptr_add(S, (size_t)qs), 1));
     QRU_TRY(o->gemm(ctx, dt, 'T', 'N', hw, 1, hw, 1.0, W, kmax, S, hw, 0.0,
                     V, hw));
     QRU_TRY(o->gemm(ctx, dt, 'N', 'N', hw, 1, hw, 1.0, W, kmax, V, hw, 0.0,

@@ -2180,9 +2180,20 @@ START_TEST(test_gram_ops)
                 W = hrand(dt, ek * ek);
                 dput(dt, dW, W);
                 dput(dt, dS, S);
+                /* S(qs) set by the solve (c odd), or as it is */
+                int qs = c % 2 ? hw - 1 - c / 2 % hw : -1;
+                double sv = urand();
+                hround(dt, &sv, 1);
                 ck_assert_int_eq(O->gram_solve(ctx, dt, m, kmax, hw, dGs.p,
-                                               dW.p, dS.p, dV.p, dO.p),
+                                               dW.p, dS.p, qs, sv, dV.p,
+                                               dO.p),
                                  0);
+                if (qs >= 0)
+                    S[qs] = sv;
+                double *gS = hnew(ek);
+                dget(dt, dS, gS);
+                expect_equal("gram_solve: S", dt, gS, S, ek);
+                free(gS);
                 double *u = hnew(ek), *z = hnew(ek), *corr = hnew(em);
                 for (int cc = 0; cc < hw; ++cc)
                     for (int r = 0; r < hw; ++r)

@@ -200,15 +200,20 @@ int qru_gram_solve(qru_gram_set *g, const double *rhs, double *corr,
     qru_dtype dt = g->dt;
     int m = g->m, k = g->kmax, hw = g->hw;
     gram_ptrs p = gram_ptrs_of(g);
+    int qs = -1; /* the last changed slot: set by the solve itself */
     for (int i = 0; i < g->gk; ++i) {
         int q = g->slot[i];
         if (g->smir[q] != rhs[i]) {
+            if (qs >= 0)
+                QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, g->smir[qs],
+                                 g->smir[qs], qru_ptr_add(p.S, (size_t)qs),
+                                 1));
             g->smir[q] = rhs[i];
-            QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, rhs[i], rhs[i],
-                             qru_ptr_add(p.S, (size_t)q), 1));
+            qs = q;
         }
     }
-    QRU_TRY(o->gram_solve(ctx, dt, m, k, hw, p.Gs, p.W, p.S, p.V, p.out));
+    QRU_TRY(o->gram_solve(ctx, dt, m, k, hw, p.Gs, p.W, p.S, qs,
+                          qs >= 0 ? g->smir[qs] : 0.0, p.V, p.out));
     QRU_TRY(o->download(ctx, dt, m + 2 + hw, 1, p.out, m + 2 + hw, g->hbuf,
                         m + 2 + hw));
     for (int j = 0; j < m; ++j)
