@@ -450,7 +450,9 @@ typedef enum qru_tuning_param {
     /** Threads of the batched routines (qru_chol_update_batch(),
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
-     *  qru_lsq_batch_solve(), qru_lsq_batch_create()) on the CPU
+     *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols(),
+     *  qru_lsq_batch_solve(), qru_lsq_batch_create() and
+     *  qru_lsq_batch_create_ex()) on the CPU
      *  backend, for the batch's element type: a call cuts its problems
      *  into contiguous chunks that the threads take in turn, where the
      *  batch holds enough work (a small one runs on the calling thread

@@ -2,12 +2,14 @@
  * CPU backend cuts a batch's problems into contiguous chunks that its
  * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
  * qru_chol_insert_batch, qru_chol_delete_batch, and qru_lsq_batch_create,
- * _add_rows, _remove_rows and _solve in both forms) runs with one thread,
+ * _add_rows, _remove_rows, _remove_cols, _add_cols and _solve in both
+ * forms) runs with one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
  * thread (the private knob QRU_TUNE_BATCH_THREAD_WORK = 0), and with the
  * defaults: the pages, the verdicts and the status agree bit for bit.
  * Problems planted to fail (a downdate that loses definiteness, a NaN, a
- * negative pivot, a rank-deficient solve, a refused removal) fail in
+ * negative pivot, a rank-deficient solve, a refused removal, a refused
+ * insertion of columns, which leaves every problem as it was) fail in
  * their own slots, and their pages are left as they were, whichever
  * thread ran them.  Both precisions; on the GPU backends the knob is
  * unused: one thread and the defaults agree as well. */
@@ -286,6 +288,49 @@ static void put_got(blob *out, qru_dtype dt, int rows, int cols, int cnt,
     free(h);
 }
 
+/* The batch of cnt problems of the dense pages Ah (n x m) and bh (n x r),
+ * thin (opt->q = QRU_Q_THIN) or Q-less. */
+static qru_lsq_batch *created(qru_dtype dt, int thin, int n, int m, int r,
+                              int cnt, const double *Ah, const double *bh)
+{
+    qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(bb);
+    return fb;
+}
+
+/* The solve of fb's cnt problems (m unknowns, r right-hand sides; want:
+ * the planted failures as for verdicts) into out, then X, R, d and the
+ * residual norms. */
+static void put_solved(qru_dtype dt, const qru_lsq_batch *fb, int m, int r,
+                       int cnt, const int *want, int *info, const char *tag,
+                       blob *out)
+{
+    double *xh = malloc(sizeof(double) * ((size_t)m * r * cnt + 1));
+    for (size_t e = 0; e < (size_t)m * r * cnt; ++e)
+        xh[e] = SENT;
+    qru_matrix *X = up(dt, m, r, cnt, xh);
+    size_t bytes;
+    void *before = down(X, &bytes);
+    int st = qru_lsq_batch_solve(fb, X, info);
+    verdicts(tag, st, cnt, want, info, X, before, out);
+    put_mat(out, X);
+    put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
+    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
+    double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
+    put(out, rho, sizeof(double) * (size_t)cnt * r);
+    free(rho);
+    free(before);
+    qru_matrix_destroy(X);
+    free(xh);
+}
+
 /* A batch of cnt problems of n x m (r right-hand sides) created (thin:
  * opt->q = QRU_Q_THIN), pa rows added, (thin) the rows k .. k+p-1
  * removed, then solved.  Planted problems: columns 0 and 1 equal (Q-less:
@@ -313,12 +358,7 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
             else
                 U[i] = 0; /* the removed rows lie among the first n */
     }
-    qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
-    qru_lsq_options opt;
-    qru_lsq_options_init(&opt);
-    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
-    qru_lsq_batch *fb = NULL;
-    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+    qru_lsq_batch *fb = created(dt, thin, n, m, r, cnt, Ah, bh);
     if (pa > 0) {
         qru_matrix *U = up(dt, pa, m, cnt, Uh), *E = up(dt, pa, r, cnt, Eh);
         ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U, E), 0);
@@ -326,16 +366,12 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         qru_matrix_destroy(E);
     }
     int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
-    double *xh = malloc(sizeof(double) * ((size_t)m * r * cnt + 1));
-    for (size_t e = 0; e < (size_t)m * r * cnt; ++e)
-        xh[e] = SENT;
-    qru_matrix *X = up(dt, m, r, cnt, xh);
     char tag[96];
     snprintf(tag, sizeof tag, "%s n %d m %d r %d pa %d k %d p %d count %d",
              thin ? "thin" : "Q-less", n, m, r, pa, k, p, cnt);
-    size_t bytes;
     int N = n + pa;
     if (thin) { /* the removal; the failed problems' Q1 unchanged */
+        size_t bytes;
         double *qh = malloc(sizeof(double) * ((size_t)N * m * cnt + 1));
         for (size_t e = 0; e < (size_t)N * m * cnt; ++e)
             qh[e] = SENT;
@@ -359,28 +395,95 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         qru_matrix_destroy(Q);
         free(qh);
     }
-    void *before = down(X, &bytes);
-    int st = qru_lsq_batch_solve(fb, X, info);
-    verdicts(tag, st, cnt, want, info, X, before, out);
-    put_mat(out, X);
-    put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
-    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
-    double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
-    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
-    put(out, rho, sizeof(double) * (size_t)cnt * r);
-    free(rho);
-    free(before);
-    qru_matrix_destroy(X);
+    put_solved(dt, fb, m, r, cnt, want, info, tag, out);
     qru_lsq_batch_destroy(fb);
-    qru_matrix_destroy(A);
-    qru_matrix_destroy(bb);
-    free(xh);
     free(info);
     free(want);
     free(Ah);
     free(bh);
     free(Uh);
     free(Eh);
+}
+
+/* A batch of cnt problems of n x m (r right-hand sides) created (thin:
+ * opt->q = QRU_Q_THIN, the batched thin QR), the columns kc .. kc+pc-1
+ * removed; thin: then qa columns inserted after column ka, first from V
+ * whose planted problems' columns 0 and 1 are equal (refused: every
+ * problem left as it was), then from a V without them; then solved. */
+static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
+                     int pc, int ka, int qa, int cnt, unsigned seed,
+                     blob *out)
+{
+    double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
+    qru_lsq_batch *fb = created(dt, thin, n, m, r, cnt, Ah, bh);
+    ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, kc, pc), 0);
+    int m1 = m - pc;
+    put_got(out, dt, m1, m1, cnt, qru_lsq_batch_get_r, fb);
+    put_got(out, dt, m1, r, cnt, qru_lsq_batch_get_d, fb);
+    if (thin)
+        put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
+    int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
+    int *want = calloc((size_t)cnt + 1, sizeof(int));
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s n %d m %d r %d kc %d pc %d ka %d qa %d "
+             "count %d", thin ? "thin" : "Q-less", n, m, r, kc, pc, ka, qa,
+             cnt);
+    if (thin && qa > 0) {
+        double *Vh = rnd(n, qa, cnt, &seed);
+        qru_matrix *V;
+        if (qa >= 2 && cnt > 2) { /* problem 2 is planted */
+            for (int b = 0; b < cnt; ++b)
+                if (planted(b)) {
+                    double *Vb = Vh + (size_t)b * n * qa;
+                    for (int i = 0; i < n; ++i)
+                        Vb[i + (size_t)n] = Vb[i];
+                    want[b] = ka + 2;
+                }
+            V = up(dt, n, qa, cnt, Vh);
+            double *qh = malloc(sizeof(double) * ((size_t)n * m1 * cnt + 1));
+            for (size_t e = 0; e < (size_t)n * m1 * cnt; ++e)
+                qh[e] = SENT;
+            qru_matrix *Q = up(dt, n, m1, cnt, qh);
+            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+            size_t bytes;
+            void *before = down(Q, &bytes);
+            int st = qru_lsq_batch_add_cols(fb, ka, V, info);
+            ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
+            ck_assert_int_eq(qru_matrix_upload(Q, qh, n), 0);
+            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+            verdicts(tag, st, cnt, want, info, Q, before, out);
+            void *after = down(Q, &bytes);
+            ck_assert_msg(!memcmp(before, after, bytes),
+                          "%s: a refused insertion changed Q1", tag);
+            free(after);
+            free(before);
+            qru_matrix_destroy(Q);
+            qru_matrix_destroy(V);
+            free(qh);
+            for (int b = 0; b < cnt; ++b) /* the columns of V distinct */
+                if (want[b]) {
+                    double *Vb = Vh + (size_t)b * n * qa;
+                    for (int i = 0; i < n; ++i)
+                        Vb[i + (size_t)n] = qru_test_urand(&seed);
+                    want[b] = 0;
+                }
+        }
+        V = up(dt, n, qa, cnt, Vh);
+        ck_assert_int_eq(qru_lsq_batch_add_cols(fb, ka, V, info), 0);
+        m1 += qa;
+        ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
+        put(out, info, sizeof(int) * (size_t)cnt);
+        put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
+        put_got(out, dt, n, r, cnt, qru_lsq_batch_get_residuals, fb);
+        qru_matrix_destroy(V);
+        free(Vh);
+    }
+    put_solved(dt, fb, m1, r, cnt, want, info, tag, out);
+    free(info);
+    free(want);
+    qru_lsq_batch_destroy(fb);
+    free(Ah);
+    free(bh);
 }
 
 /* ---- the comparisons ----------------------------------------------------- */
@@ -457,22 +560,41 @@ static void lsq_case(qru_dtype dt, int c, blob *out)
             2000u + 31u * (unsigned)c, out);
 }
 
-/* _i: the element type */
-START_TEST(test_threads_chol)
-{
-    if (_i >= qru_test_ndtypes(ctx))
-        return;
-    compare(qru_test_dtype(ctx, _i), chol_case,
-            (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol");
-}
-END_TEST
+/* (thin, n, m, r, kc, pc, ka, qa, count): Q-less and thin removals,
+ * insertions at the front, the middle and the end; the last: products
+ * with Q1 of 1100 x 60 */
+static const int COL_CASES[][9] = {
+    {0, 30, 8, 2, 2, 3, 0, 0, 37},    {1, 40, 8, 2, 0, 2, 3, 2, 37},
+    {1, 120, 12, 1, 5, 1, 11, 4, 13}, {1, 25, 4, 1, 3, 1, 0, 1, 4},
+    {1, 1100, 60, 1, 10, 4, 30, 3, 5},
+};
 
-START_TEST(test_threads_lsq)
+static void col_case(qru_dtype dt, int c, blob *out)
 {
-    if (_i >= qru_test_ndtypes(ctx))
+    const int *a = COL_CASES[c];
+    run_cols(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+             3000u + 43u * (unsigned)c, out);
+}
+
+/* The groups of cases: the Cholesky batches, the least-squares rows,
+ * the least-squares columns. */
+static const struct {
+    case_fn fn;
+    int ncases;
+    const char *name;
+} GROUPS[] = {
+    {chol_case, (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol"},
+    {lsq_case, (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq"},
+    {col_case, (int)(sizeof COL_CASES / sizeof COL_CASES[0]), "cols"},
+};
+
+/* _i: the group (_i / 2) and the element type (_i % 2) */
+START_TEST(test_threads_cases)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
         return;
-    compare(qru_test_dtype(ctx, _i), lsq_case,
-            (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq");
+    compare(qru_test_dtype(ctx, _i % 2), GROUPS[_i / 2].fn,
+            GROUPS[_i / 2].ncases, GROUPS[_i / 2].name);
 }
 END_TEST
 
@@ -539,8 +661,8 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_threads_chol, 0, 2);
-    tcase_add_loop_test(tc, test_threads_lsq, 0, 2);
+    tcase_add_loop_test(tc, test_threads_cases, 0,
+                        2 * (int)(sizeof GROUPS / sizeof GROUPS[0]));
     tcase_add_test(tc, test_threads_knob);
     tcase_add_test(tc, test_threads_fork);
     suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -677,14 +678,17 @@ static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
     return 0;
 }
 
-/* The least-squares batches: the arguments of all four ops (what an op
- * lacks is unused). */
+/* The least-squares batches: the arguments of all their ops (what an op
+ * lacks is unused).  lapack: where the thin creation's range functions
+ * store LAPACK's first nonzero info (a bad argument). */
 typedef struct cpu_lsq_batch_args {
     qru_dtype dt;
-    int m, r, n, k, p;
-    int ldr, ldd, ldq, lde, ldu, ldf, ldx;
-    qru_ptr R, D, Q, E, U, F, X, rho2, info, cnt;
-    size_t sR, sD, sQ, sE, sU, sF, sX;
+    int m, r, n, k, p, thin;
+    int ldr, ldd, ldq, lde, ldu, ldf, ldx, ldv, ld1, ldd1, ldq1, lde1;
+    qru_ptr R, D, Q, E, U, F, X, V, R1, D1, Q1n, E1, rho2, info, cnt;
+    size_t sR, sD, sQ, sE, sU, sF, sX, sV, s1, sD1, sQ1, sE1;
+    lapack_int lw;
+    atomic_int *lapack;
 } cpu_lsq_batch_args;
 
 static void cpu_lsq_batch_add_rows_range(const void *v, int b0, int cnt,
@@ -845,7 +849,25 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                   cpu_lsq_batch_remove_rows_q_range, &a, work);
     return 0;
 }
-#undef CPU_PAGE
+static void cpu_lsq_batch_remove_cols_range(const void *v, int b0, int cnt,
+                                            qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            rho2 = a->thin ? a->rho2 : CPU_PAGE(a, rho2, a->r),
+            Q = a->thin ? CPU_PAGE(a, Q, a->sQ) : a->Q,
+            E = a->thin ? CPU_PAGE(a, E, a->sE) : a->E;
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_remove_cols_d(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
+                                DP(R), a->ldr, a->sR, DP(D), a->ldd, a->sD,
+                                DP(rho2), DP(Q), a->ldq, a->sQ, DP(E),
+                                a->lde, a->sE, DP(work));
+    else
+        lsq_batch_remove_cols_s(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
+                                SP(R), a->ldr, a->sR, SP(D), a->ldd, a->sD,
+                                SP(rho2), SP(Q), a->ldq, a->sQ, SP(E),
+                                a->lde, a->sE, SP(work));
+}
 
 static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      int r, int n, int k, int p, int count,
@@ -855,18 +877,45 @@ static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      size_t sQ, qru_ptr E, int lde, size_t sE,
                                      qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_remove_cols_d(m, r, n, k, p, count, thin, DP(R), ldr, sR,
-                                DP(D), ldd, sD, DP(rho2), DP(Q), ldq, sQ,
-                                DP(E), lde, sE, DP(work));
-    else
-        lsq_batch_remove_cols_s(m, r, n, k, p, count, thin, SP(R), ldr, sR,
-                                SP(D), ldd, sD, SP(rho2), SP(Q), ldq, sQ,
-                                SP(E), lde, sE, SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
+                            .p = p, .thin = thin, .ldr = ldr, .ldd = ldd,
+                            .ldq = ldq, .lde = lde, .R = R, .D = D, .Q = Q,
+                            .E = E, .rho2 = rho2, .sR = sR, .sD = sD,
+                            .sQ = sQ, .sE = sE};
+    /* the rotations of [R d] (and of Q1's columns), E's update */
+    double L = (double)m - k;
+    cpu_batch_run(ctx, dt, count,
+                  3.0 * p * L * L + 6.0 * p * L * (r + (thin ? n : 0)),
+                  qru_lsq_batch_rmc_work(m, r, k, p),
+                  cpu_lsq_batch_remove_cols_range, &a, work);
     return 0;
+}
+
+static void cpu_lsq_batch_add_cols_q_range(const void *v, int b0, int cnt,
+                                           qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
+            V = CPU_PAGE(a, V, a->sV), R1 = CPU_PAGE(a, R1, a->s1),
+            D1 = CPU_PAGE(a, D1, a->sD1), Q1n = CPU_PAGE(a, Q1n, a->sQ1),
+            E1 = CPU_PAGE(a, E1, a->sE1), info = CPU_PAGE(a, info, 1);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_add_cols_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
+                               a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
+                               a->ldq, a->sQ, DP(E), a->lde, a->sE, DP(V),
+                               a->ldv, a->sV, DP(R1), a->ld1, a->s1, DP(D1),
+                               a->ldd1, a->sD1, DP(Q1n), a->ldq1, a->sQ1,
+                               DP(E1), a->lde1, a->sE1, DP(info), DP(work));
+    else
+        lsq_batch_add_cols_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
+                               a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
+                               a->ldq, a->sQ, SP(E), a->lde, a->sE, SP(V),
+                               a->ldv, a->sV, SP(R1), a->ld1, a->s1, SP(D1),
+                               a->ldd1, a->sD1, SP(Q1n), a->ldq1, a->sQ1,
+                               SP(E1), a->lde1, a->sE1, SP(info), SP(work));
 }
 
 static int cpu_lsq_batch_add_cols_q(
@@ -877,23 +926,48 @@ static int cpu_lsq_batch_add_cols_q(
     size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
     size_t sE1, qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_add_cols_q_d(m, r, n, k, p, count, DP(R), ldr, sR, DP(D),
-                               ldd, sD, DP(Q), ldq, sQ, DP(E), lde, sE, DP(V),
-                               ldv, sV, DP(R1), ld1, s1, DP(D1), ldd1, sD1,
-                               DP(Q1n), ldq1, sQ1, DP(E1), lde1, sE1,
-                               DP(info), DP(work));
-    else
-        lsq_batch_add_cols_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
-                               ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE, SP(V),
-                               ldv, sV, SP(R1), ld1, s1, SP(D1), ldd1, sD1,
-                               SP(Q1n), ldq1, sQ1, SP(E1), lde1, sE1,
-                               SP(info), SP(work));
+    cpu_lsq_batch_args a = {
+        .dt = dt,   .m = m,       .r = r,       .n = n,       .k = k,
+        .p = p,     .ldr = ldr,   .ldd = ldd,   .ldq = ldq,   .lde = lde,
+        .ldv = ldv, .ld1 = ld1,   .ldd1 = ldd1, .ldq1 = ldq1, .lde1 = lde1,
+        .R = R,     .D = D,       .Q = Q,       .E = E,       .V = V,
+        .R1 = R1,   .D1 = D1,     .Q1n = Q1n,   .E1 = E1,     .info = info,
+        .sR = sR,   .sD = sD,     .sQ = sQ,     .sE = sE,     .sV = sV,
+        .s1 = s1,   .sD1 = sD1,   .sQ1 = sQ1,   .sE1 = sE1};
+    /* CGS2 and the Gram-Schmidt of Z, the rotations of [R1 d1] and Q1' */
+    cpu_batch_run(ctx, dt, count,
+                  12.0 * n * p * ((double)m + 0.5 * (m - k)) +
+                      3.0 * p * (double)(m - k) * (m + p + r),
+                  qru_lsq_batch_acq_work(m, r, k, p),
+                  cpu_lsq_batch_add_cols_q_range, &a, work);
     return 0;
 }
+
+static void cpu_lsq_batch_geqr_thin_range(const void *v, int b0, int cnt,
+                                          qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr A = CPU_PAGE(a, U, a->sU), B = CPU_PAGE(a, F, a->sF),
+            R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE);
+    lapack_int info =
+        a->dt == QRU_DOUBLE
+            ? lsq_batch_geqr_thin_d(a->m, a->r, a->n, cnt, DP(A), a->ldu,
+                                    a->sU, DP(B), a->ldf, a->sF, DP(R),
+                                    a->ldr, a->sR, DP(D), a->ldd, a->sD,
+                                    DP(Q), a->ldq, a->sQ, DP(E), a->lde,
+                                    a->sE, DP(work), a->lw)
+            : lsq_batch_geqr_thin_s(a->m, a->r, a->n, cnt, SP(A), a->ldu,
+                                    a->sU, SP(B), a->ldf, a->sF, SP(R),
+                                    a->ldr, a->sR, SP(D), a->ldd, a->sD,
+                                    SP(Q), a->ldq, a->sQ, SP(E), a->lde,
+                                    a->sE, SP(work), a->lw);
+    if (info)
+        atomic_store(a->lapack, (int)info);
+}
+#undef CPU_PAGE
 
 /* The info slot of the potrf_panel convention (a dt element): its value,
  * and info := base + bad where bad != 0. */
@@ -1125,7 +1199,6 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
                                    size_t sE, qru_ptr work,
                                    size_t *work_elems)
 {
-    (void)ctx;
     size_t lw = 0;
     if (m > 0 && n > 0) {
         int st = lapack_lwork(dt, n, m, m, r, &lw);
@@ -1138,17 +1211,20 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
     }
     if (m <= 0 || r <= 0 || n <= 0 || count <= 0)
         return 0;
-    lapack_int info =
-        dt == QRU_DOUBLE
-            ? lsq_batch_geqr_thin_d(m, r, n, count, DP(A), lda, sA, DP(B),
-                                    ldb, sB, DP(R), ldr, sR, DP(D), ldd, sD,
-                                    DP(Q), ldq, sQ, DP(E), lde, sE, DP(work),
-                                    (lapack_int)lw)
-            : lsq_batch_geqr_thin_s(m, r, n, count, SP(A), lda, sA, SP(B),
-                                    ldb, sB, SP(R), ldr, sR, SP(D), ldd, sD,
-                                    SP(Q), ldq, sQ, SP(E), lde, sE, SP(work),
-                                    (lapack_int)lw);
-    return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
+    atomic_int lapack = 0;
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldu = lda,
+                            .ldf = ldb, .ldr = ldr, .ldd = ldd, .ldq = ldq,
+                            .lde = lde, .U = A, .F = B, .R = R, .D = D,
+                            .Q = Q, .E = E, .sU = sA, .sF = sB, .sR = sR,
+                            .sD = sD, .sQ = sQ, .sE = sE,
+                            .lw = (lapack_int)lw, .lapack = &lapack};
+    /* geqrf, ormqr, orgqr and the GEMM of E; each thread's work: tau
+     * and LAPACK's (m + lw elements) */
+    cpu_batch_run(ctx, dt, count,
+                  4.0 * n * (double)m * m + 6.0 * n * (double)m * r,
+                  (size_t)m + lw, cpu_lsq_batch_geqr_thin_range, &a, work);
+    /* a nonzero info: a bad argument */
+    return atomic_load(&lapack) == 0 ? 0 : QRU_ERR_INTERNAL;
 }
 
 /* LAPACK potrf of the uplo triangle (potrf_full in qru_ops.h).
