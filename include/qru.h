@@ -1397,6 +1397,47 @@ QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, const qru_matrix *W,
                                   int sign, qru_matrix *L1, int *info);
 
+/** qru_chol_update_batch() with a rank of its own for each problem:
+ *  problem i is updated or downdated by the first rank[i] columns of its
+ *  page of W (0 <= rank[i] <= k; 0 leaves problem i as it is: its pages
+ *  of L and L1 are not written, bit for bit, and info[i] = 0), so a
+ *  subset of the problems, or problems whose vectors arrive at different
+ *  rates, are updated in one call.
+ *
+ *  MATLAB: `for i = 1:count, if rank(i) > 0, L1(:,:,i) =
+ *  chol(L(:,:,i)*L(:,:,i)' + sign*W(:,1:rank(i),i)*W(:,1:rank(i),i)',
+ *  'lower'); end, end` (uplo 'U' as in qru_chol_update_batch()).
+ *
+ *  As qru_chol_update_batch() (which is this call with rank NULL), one
+ *  pass over the batch: each problem takes the steps of rank k and
+ *  skips the work of the columns after its rank[i] (on a GPU the problems
+ *  of a work-group keep in step), so a problem of rank r gets the result
+ *  of rank r: A1's diagonal, the passes and the definiteness rule are
+ *  those of W(:, 1:r).  The columns after rank[i] are not read (except
+ *  by the #QRU_OPTION_CHECK_FINITE scan).
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    batch of count n x n factors (3)
+ *  @param W    batch of count n x k pages, k >= 0 (4), as in
+ *              qru_chol_update_batch()
+ *  @param sign +1 (update) or -1 (downdate) (5)
+ *  @param L1   batch of count n x n pages (6), as in
+ *              qru_chol_update_batch()
+ *  @param info host array of count ints or NULL (7), as in
+ *              qru_chol_update_batch() (0 for a problem of rank 0)
+ *  @param rank count ints in host memory, each in 0 .. k, or NULL (8)
+ *  @return as qru_chol_update_batch(); 0 without work when every rank
+ *          is 0.  With #QRU_OPTION_CHECK_FINITE the @p uplo triangles of
+ *          L (3) and all of W (4) are scanned (every column, used or
+ *          not).  Workspace as qru_chol_update_batch(), and count
+ *          elements more. */
+QRU_API int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L,
+                                     const qru_matrix *W, int sign,
+                                     qru_matrix *L1, int *info,
+                                     const int *rank);
+
 /** A batch of count least-squares factorisations of the same size, in
  *  the context's memory, in one of two forms (::qru_lsq_q, chosen at
  *  creation: qru_lsq_batch_create_ex()):
@@ -1829,6 +1870,29 @@ QRU_API int qru_chol_insert_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *C, qru_matrix *L1,
                                   int *info);
 
+/** qru_chol_insert_batch() on a subset of the problems: problem i takes
+ *  the insertion where mask[i] = 1 and is left as it is where mask[i] =
+ *  0 (its pages of L and L1 not written, bit for bit; info[i] = 0).
+ *
+ *  MATLAB: `for i = find(mask), L1(:,:,i) = chol(A1_i, 'lower'); end`
+ *  (A1_i as in qru_chol_insert_batch()).
+ *
+ *  One pass over the batch as qru_chol_insert_batch() (which is this call
+ *  with mask NULL; on a GPU a masked-out problem keeps in step with its
+ *  work-group and writes nothing).
+ *
+ *  @param ctx, uplo, L, k, C, L1, info arguments 1 .. 7 of
+ *              qru_chol_insert_batch() (info[i] = 0 where mask[i] = 0)
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (8)
+ *  @return as qru_chol_insert_batch(); 0 without work when every mask[i]
+ *          is 0.  With #QRU_OPTION_CHECK_FINITE every page of L (3) and
+ *          C (5) is scanned, masked or not.  Workspace as
+ *          qru_chol_insert_batch(), and count elements more. */
+QRU_API int qru_chol_insert_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L, int k,
+                                     const qru_matrix *C, qru_matrix *L1,
+                                     int *info, const int *mask);
+
 /** qru_chol_delete() on every problem of a batch: the same p rows and
  *  columns k+1..k+p (MATLAB indices) removed from count Cholesky
  *  factors.
@@ -1862,6 +1926,28 @@ QRU_API int qru_chol_insert_batch(qru_context *ctx, char uplo,
 QRU_API int qru_chol_delete_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, int k, int p,
                                   qru_matrix *L1, int *info);
+
+/** qru_chol_delete_batch() on a subset of the problems: problem i loses
+ *  the rows and columns k+1..k+p where mask[i] = 1 and is left as it is
+ *  where mask[i] = 0 (its pages of L and L1 not written, bit for bit;
+ *  info[i] = 0).
+ *
+ *  MATLAB: `i = [1:k, k+p+1:n]; for j = find(mask), A = L(:,:,j)*
+ *  L(:,:,j)'; L1(:,:,j) = chol(A(i, i), 'lower'); end`.
+ *
+ *  One pass over the batch as qru_chol_delete_batch() (which is this call
+ *  with mask NULL).
+ *
+ *  @param ctx, uplo, L, k, p, L1, info arguments 1 .. 7 of
+ *              qru_chol_delete_batch() (info[i] = 0 where mask[i] = 0)
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (8)
+ *  @return as qru_chol_delete_batch(); 0 without work when every mask[i]
+ *          is 0.  Workspace as qru_chol_delete_batch(), and count
+ *          elements more. */
+QRU_API int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L, int k, int p,
+                                     qru_matrix *L1, int *info,
+                                     const int *mask);
 
 /** Cholesky factor of a matrix whose row and column i move to position j
  *  (the rows and columns between move by one): Octave's cholshift.

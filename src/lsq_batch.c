@@ -180,19 +180,7 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
                               &ws));
     work = qru_ptr_add(ws, head);
     if (rows) {
-        size_t es = qru_dtype_size(fb->dt);
-        void *h = malloc(es * (size_t)count);
-        if (!h)
-            return QRU_HOST_ALLOC_FAILED;
-        for (int i = 0; i < count; ++i) {
-            if (fb->dt == QRU_DOUBLE)
-                ((double *)h)[i] = rows[i];
-            else
-                ((float *)h)[i] = (float)rows[i];
-        }
-        int st = ctx->ops->upload(ctx, fb->dt, count, 1, h, count, ws, count);
-        free(h);
-        QRU_TRY(st);
+        QRU_TRY(qru_batch_counts(ctx, fb->dt, count, rows, ws));
         cnt = ws;
     }
     for (int b = 0; b < count; b += (int)part) {

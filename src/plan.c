@@ -257,11 +257,12 @@ static int plan_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int sign, int count,
                                   qru_ptr L, int ldl, size_t sL, qru_ptr W,
                                   int ldw, size_t sW, qru_ptr L1, int ld1,
-                                  size_t s1, qru_ptr info, qru_ptr work)
+                                  size_t s1, qru_ptr info, qru_ptr cnt,
+                                  qru_ptr work)
 {
     (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)sL, (void)W,
         (void)ldw, (void)sW, (void)L1, (void)ld1, (void)s1, (void)info,
-        (void)work;
+        (void)cnt, (void)work;
     double en = dd(n), ek = dd(k), ec = dd(count);
     return plan_op(ctx, QRU_OP_chol_update_batch, PK_KERNEL,
                    3.0 * en * en * ek * ec,
@@ -274,10 +275,11 @@ static int plan_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int p, int count, qru_ptr L,
                                   int ldl, size_t sL, qru_ptr C, int ldc,
                                   size_t sC, qru_ptr L1, int ld1, size_t s1,
-                                  qru_ptr info, qru_ptr work)
+                                  qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)C, (void)ldc,
-        (void)sC, (void)L1, (void)ld1, (void)s1, (void)info, (void)work;
+        (void)sC, (void)L1, (void)ld1, (void)s1, (void)info, (void)cnt,
+        (void)work;
     double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
            eq = en - ek, e1 = en + ep;
     return plan_op(ctx, QRU_OP_chol_insert_batch, PK_KERNEL,
@@ -290,10 +292,11 @@ static int plan_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
 static int plan_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int p, int count, qru_ptr L,
                                   int ldl, size_t sL, qru_ptr L1, int ld1,
-                                  size_t s1, qru_ptr info, qru_ptr work)
+                                  size_t s1, qru_ptr info, qru_ptr cnt,
+                                  qru_ptr work)
 {
     (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)L1, (void)ld1,
-        (void)s1, (void)info, (void)work;
+        (void)s1, (void)info, (void)cnt, (void)work;
     double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
            eq = en - ek - ep, e1 = en - ep;
     return plan_op(ctx, QRU_OP_chol_delete_batch, PK_KERNEL,

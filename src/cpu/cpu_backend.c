@@ -597,7 +597,8 @@ typedef struct cpu_chol_batch_args {
     int ins; /* chol_insdel_batch: 1 insert, 0 delete; -1 the update */
     char uplo;
     int n, k, p, sign, ldl, ldc, ld1;
-    qru_ptr L, C, L1, info; /* C: W of the update */
+    qru_ptr L, C, L1, info, cnt; /* C: W of the update; cnt: the update's
+                                  * ranks, the others' mask */
     size_t sL, sC, s1;
 } cpu_chol_batch_args;
 
@@ -606,24 +607,25 @@ static void cpu_chol_batch_range(const void *v, int b0, int cnt,
 {
     const cpu_chol_batch_args *a = v;
     qru_ptr L = CPU_PAGE(a, L, a->sL), C = CPU_PAGE(a, C, a->sC),
-            L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1);
+            L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1),
+            K = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
     if (a->ins < 0 && a->dt == QRU_DOUBLE)
         chol_update_batch_d(a->uplo, a->n, a->k, a->sign, cnt, DP(L), a->ldl,
                             a->sL, DP(C), a->ldc, a->sC, DP(L1), a->ld1,
-                            a->s1, DP(info), DP(work));
+                            a->s1, DP(info), DP(K), DP(work));
     else if (a->ins < 0)
         chol_update_batch_s(a->uplo, a->n, a->k, a->sign, cnt, SP(L), a->ldl,
                             a->sL, SP(C), a->ldc, a->sC, SP(L1), a->ld1,
-                            a->s1, SP(info), SP(work));
+                            a->s1, SP(info), SP(K), SP(work));
     else if (a->dt == QRU_DOUBLE)
         chol_insdel_batch_d(a->ins, a->uplo, a->n, a->k, a->p, cnt, DP(L),
                             a->ldl, a->sL, a->ins ? DP(C) : NULL, a->ldc,
-                            a->sC, DP(L1), a->ld1, a->s1, DP(info),
+                            a->sC, DP(L1), a->ld1, a->s1, DP(info), DP(K),
                             DP(work));
     else
         chol_insdel_batch_s(a->ins, a->uplo, a->n, a->k, a->p, cnt, SP(L),
                             a->ldl, a->sL, a->ins ? SP(C) : NULL, a->ldc,
-                            a->sC, SP(L1), a->ld1, a->s1, SP(info),
+                            a->sC, SP(L1), a->ld1, a->s1, SP(info), SP(K),
                             SP(work));
 }
 
@@ -640,12 +642,13 @@ static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int sign, int count,
                                  qru_ptr L, int ldl, size_t sL, qru_ptr W,
                                  int ldw, size_t sW, qru_ptr L1, int ld1,
-                                 size_t s1, qru_ptr info, qru_ptr work)
+                                 size_t s1, qru_ptr info, qru_ptr cnt,
+                                 qru_ptr work)
 {
     if (n <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, -1, uplo, n, k, 0, sign, ldl, ldw, ld1,
-                             L, W, L1, info, sL, sW, s1};
+                             L, W, L1, info, cnt, sL, sW, s1};
     cpu_chol_batch(ctx, &a, count, n, k, work);
     return 0;
 }
@@ -654,12 +657,12 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int p, int count, qru_ptr L,
                                  int ldl, size_t sL, qru_ptr C, int ldc,
                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
-                                 qru_ptr info, qru_ptr work)
+                                 qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     if (n + p <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, 1, uplo, n, k, p, 0, ldl, ldc, ld1,
-                             L, C, L1, info, sL, sC, s1};
+                             L, C, L1, info, cnt, sL, sC, s1};
     cpu_chol_batch(ctx, &a, count, n + p, p, work);
     return 0;
 }
@@ -667,13 +670,14 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
 static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int p, int count, qru_ptr L,
                                  int ldl, size_t sL, qru_ptr L1, int ld1,
-                                 size_t s1, qru_ptr info, qru_ptr work)
+                                 size_t s1, qru_ptr info, qru_ptr cnt,
+                                 qru_ptr work)
 {
     if (n - p <= 0 || count <= 0)
         return 0;
     qru_ptr none = {NULL, 0};
     cpu_chol_batch_args a = {dt, 0, uplo, n, k, p, 0, ldl, 1, ld1,
-                             L, none, L1, info, sL, 0, s1};
+                             L, none, L1, info, cnt, sL, 0, s1};
     cpu_chol_batch(ctx, &a, count, n - p, p, work);
     return 0;
 }
