@@ -1609,6 +1609,43 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
 QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
                                       int *info);
 
+/** Removes a number of rows of its own from each problem of a
+ *  #QRU_Q_THIN batch: problem i loses the rows k+1 .. k+rows[i] (0 <=
+ *  rows[i] <= p; 0 leaves problem i as it is, bit for bit), so a subset
+ *  of the problems, or a window that drops each problem's oldest rows at
+ *  its own rate (the counterpart of qru_lsq_batch_add_rows_ex()), is
+ *  updated in one call.
+ *
+ *  MATLAB: `for i = 1:count, A(k+1:k+rows(i),:,i) = []; b(k+1:k+rows(i),
+ *  :,i) = []; end`.
+ *
+ *  As qru_lsq_batch_remove_rows() (which is this call with rows NULL):
+ *  each problem that loses rows runs the thin algorithm of
+ *  qru_lsq_remove_rows() on its own and is judged by its rank rule; a
+ *  pass over the batch per run of consecutive problems of one row count
+ *  and per number of rows its problems lose (the problems of another
+ *  number, or of none, are skipped on the device).  A refused problem
+ *  keeps its rows (info[i] > 0); the others' row counts fall by rows[i]
+ *  (qru_lsq_batch_rows()).
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
+ *              after the checks)
+ *  @param k    rows kept before the block (2): k >= 0 (with rows NULL as
+ *              in qru_lsq_batch_remove_rows())
+ *  @param p    the most rows a problem loses (3): p >= 1 (with rows NULL
+ *              as in qru_lsq_batch_remove_rows())
+ *  @param info host array of count ints or NULL (4), as in
+ *              qru_lsq_batch_remove_rows() (0 where rows[i] = 0)
+ *  @param rows count ints in host memory or NULL (5): each in 0 .. p,
+ *              and where rows[i] > 0, k + rows[i] <= n_i and n_i -
+ *              rows[i] >= m (n_i problem i's rows: A stays tall)
+ *  @return as qru_lsq_batch_remove_rows(); 0 without work (and without a
+ *          wait) when every rows[i] is 0.  Workspace as
+ *          qru_lsq_batch_remove_rows() with p the largest rows[i], and
+ *          count elements more. */
+QRU_API int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p,
+                                         int *info, const int *rows);
+
 /** Removes the columns k+1 .. k+p of every problem of a batch (the same
  *  columns of each A; the unknowns m of the batch become m - p).
  *

@@ -379,11 +379,11 @@ static int plan_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt,
                                         size_t sD, qru_ptr Q, int ldq,
                                         size_t sQ, qru_ptr E, int lde,
                                         size_t sE, qru_ptr info,
-                                        qru_ptr work)
+                                        qru_ptr cnt, qru_ptr work)
 {
     (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
         (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde, (void)sE,
-        (void)info, (void)work;
+        (void)info, (void)cnt, (void)work;
     double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count), en = dd(n);
     double passes = 3.0 + ceil(ep / 8.0) + 2.0 * dd(n - k - p) / en;
     return plan_op(ctx, QRU_OP_lsq_batch_remove_rows_q, PK_KERNEL,

@@ -306,10 +306,14 @@
      * rows K (rows k+p .. n-1 move up by p; the rows n-p .. n-1 of the \
      * pages are left unspecified).  info: count elements of type dt \
      * in device memory (integer values), written for every problem. \
-     * work: count * qru_lsq_batch_q_rm_work(n, m, r, p) elements. \
-     * m >= 1, r >= 1, 0 <= k, 1 <= p, k + p <= n, n - p >= m, \
-     * count >= 0. */ \
-    QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, work), REQ, ASYNC) \
+     * With cnt (count elements of type dt in device memory, integer \
+     * values), only the problems b with cnt[b] = p take part: of the \
+     * others nothing is read or written, info[b] neither (so calls with \
+     * other p over the same problems serve the rest); cnt a NULL \
+     * handle: every problem.  work: count * \
+     * qru_lsq_batch_q_rm_work(n, m, r, p) elements.  m >= 1, r >= 1, \
+     * 0 <= k, 1 <= p, k + p <= n, n - p >= m, count >= 0. */ \
+    QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, cnt, work), REQ, ASYNC) \
     /* The columns k .. k+p-1 removed from count least-squares \
      * factorisations in place (qru_lsq_batch_remove_cols): problem b \
      * holds R_b, d_b as in lsq_batch_add_rows (m x m, m x r) and either \

@@ -816,17 +816,18 @@ static void cpu_lsq_batch_remove_rows_q_range(const void *v, int b0,
     const cpu_lsq_batch_args *a = v;
     qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
-            info = CPU_PAGE(a, info, 1);
+            info = CPU_PAGE(a, info, 1),
+            C = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
     if (a->dt == QRU_DOUBLE)
         lsq_batch_remove_rows_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
                                   a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
                                   a->ldq, a->sQ, DP(E), a->lde, a->sE,
-                                  DP(info), DP(work));
+                                  DP(info), DP(C), DP(work));
     else
         lsq_batch_remove_rows_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
                                   a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
                                   a->ldq, a->sQ, SP(E), a->lde, a->sE,
-                                  SP(info), SP(work));
+                                  SP(info), SP(C), SP(work));
 }
 
 static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -835,15 +836,16 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                        qru_ptr D, int ldd, size_t sD,
                                        qru_ptr Q, int ldq, size_t sQ,
                                        qru_ptr E, int lde, size_t sE,
-                                       qru_ptr info, qru_ptr work)
+                                       qru_ptr info, qru_ptr cnt,
+                                       qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
                             .p = p, .ldr = ldr, .ldd = ldd, .ldq = ldq,
                             .lde = lde, .R = R, .D = D, .Q = Q, .E = E,
-                            .info = info, .sR = sR, .sD = sD, .sQ = sQ,
-                            .sE = sE};
+                            .info = info, .cnt = cnt, .sR = sR, .sD = sD,
+                            .sQ = sQ, .sE = sE};
     /* the completion (three products with Q1), Gram-Schmidt, the sweeps
      * on [Q1 Qz] and on [R d] */
     double mp = (double)m + p;
