@@ -1,9 +1,10 @@
 /* The batched routines on several threads (QRU_TUNE_BATCH_THREADS: the
  * CPU backend cuts a batch's problems into contiguous chunks that its
  * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
- * qru_chol_insert_batch, qru_chol_delete_batch, and qru_lsq_batch_create,
- * _add_rows, _remove_rows, _remove_cols, _add_cols and _solve in both
- * forms) runs with one thread,
+ * qru_chol_insert_batch, qru_chol_delete_batch, their _ex forms with
+ * ranks and masks, and qru_lsq_batch_create, _add_rows, _remove_rows
+ * (and _ex), _remove_cols, _add_cols and _solve in both forms) runs with
+ * one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
  * thread (the private knob QRU_TUNE_BATCH_THREAD_WORK = 0), and with the
  * defaults: the pages, the verdicts and the status agree bit for bit.
@@ -164,9 +165,11 @@ static void page_store(char uplo, int n, const double *F, double *P, int b)
 }
 
 /* what: 0 the rank-k update (k vectors, sign), 1 the insertion of p rows
- * and columns at k, 2 the deletion of p rows and columns at k. */
+ * and columns at k, 2 the deletion of p rows and columns at k; ext: the
+ * _ex call, problem b of rank (3 b + 1) mod (k + 1) (the update) or left
+ * out where b mod 4 = 1 (the others). */
 static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
-                     int sign, int cnt, unsigned seed, blob *out)
+                     int sign, int cnt, int ext, unsigned seed, blob *out)
 {
     int n1 = what == 1 ? n + p : what == 2 ? n - p : n;
     int r = what == 0 ? k : p; /* columns of W or C */
@@ -175,6 +178,10 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     double *Xh = calloc((size_t)rows * r * cnt + 1, sizeof(double));
     double *L1h = malloc(sizeof(double) * ((size_t)n1 * n1 * cnt + 1));
     int *want = calloc((size_t)cnt + 1, sizeof(int));
+    int *sel = malloc(sizeof(int) * ((size_t)cnt + 1));
+    for (int b = 0; b < cnt; ++b)
+        sel[b] = what == 0 ? (ext ? (3 * b + 1) % (k + 1) : k)
+                           : !ext || b % 4 != 1;
     for (size_t e = 0; e < (size_t)n1 * n1 * cnt; ++e)
         L1h[e] = SENT;
     for (int b = 0; b < cnt; ++b) {
@@ -224,6 +231,8 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
                 want[b] = -1;
             }
         }
+        if (sel[b] == 0) /* not touched: no verdict */
+            want[b] = 0;
         page_store(uplo, n, F, Lh, b);
         if (F != A)
             free(F);
@@ -238,16 +247,17 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     /* in place for the update, so that the failed pages are L's */
     const qru_matrix *M = what == 0 ? L : L1;
     void *before = down(M, &bytes);
-    int st = what == 0   ? qru_chol_update_batch(ctx, uplo, L, X, sign, L,
-                                                 info)
-             : what == 1 ? qru_chol_insert_batch(ctx, uplo, L, k, X, L1,
-                                                 info)
-                         : qru_chol_delete_batch(ctx, uplo, L, k, p, L1,
-                                                 info);
+    const int *s = ext ? sel : NULL;
+    int st = what == 0   ? qru_chol_update_batch_ex(ctx, uplo, L, X, sign, L,
+                                                    info, s)
+             : what == 1 ? qru_chol_insert_batch_ex(ctx, uplo, L, k, X, L1,
+                                                    info, s)
+                         : qru_chol_delete_batch_ex(ctx, uplo, L, k, p, L1,
+                                                    info, s);
     char tag[96];
-    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d sign %d count %d",
+    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d sign %d count %d%s",
              what == 0 ? "update" : what == 1 ? "insert" : "delete", uplo,
-             n, k, p, sign, cnt);
+             n, k, p, sign, cnt, ext ? " (ex)" : "");
     verdicts(tag, st, cnt, want, info, M, before, out);
     put_mat(out, M);
     free(before);
@@ -259,6 +269,7 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     free(Xh);
     free(L1h);
     free(want);
+    free(sel);
 }
 
 /* ---- the least-squares batches ------------------------------------------ */
@@ -337,7 +348,8 @@ static void put_solved(qru_dtype dt, const qru_lsq_batch *fb, int m, int r,
  * the solve fails), or column 0 zero outside the removed rows (thin: the
  * removal is refused). */
 static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
-                    int k, int p, int cnt, unsigned seed, blob *out)
+                    int k, int p, int cnt, int each, unsigned seed,
+                    blob *out)
 {
     double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
     double *Uh = rnd(pa, m, cnt, &seed), *Eh = rnd(pa, r, cnt, &seed);
@@ -378,13 +390,21 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         qru_matrix *Q = up(dt, N, m, cnt, qh);
         ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
         void *before = down(Q, &bytes);
-        int st = qru_lsq_batch_remove_rows(fb, k, p, info);
+        int *rw = malloc(sizeof(int) * ((size_t)cnt + 1));
+        for (int b = 0; b < cnt; ++b) { /* each: 0, p or p - 1 rows */
+            rw[b] = !each || b % 3 == 1 || planted(b) ? p
+                    : b % 3 == 0                      ? 0
+                                                      : (p > 1 ? p - 1 : p);
+            want[b] = rw[b] ? want[b] : 0;
+        }
+        int st = qru_lsq_batch_remove_rows_ex(fb, k, p, info,
+                                              each ? rw : NULL);
         ck_assert_int_eq(qru_matrix_upload(Q, qh, N), 0);
         ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
         verdicts(tag, st, cnt, want, info, Q, before, out);
         for (int b = 0; b < cnt; ++b) {
             int rows = qru_lsq_batch_rows(fb, b);
-            ck_assert_int_eq(rows, want[b] ? N : N - p);
+            ck_assert_int_eq(rows, want[b] ? N : N - rw[b]);
             put(out, &rows, sizeof rows);
         }
         for (int b = 0; b < cnt; ++b)
@@ -392,6 +412,7 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         put_mat(out, Q);
         put_got(out, dt, N, r, cnt, qru_lsq_batch_get_residuals, fb);
         free(before);
+        free(rw);
         qru_matrix_destroy(Q);
         free(qh);
     }
@@ -526,37 +547,41 @@ static void compare(qru_dtype dt, case_fn fn, int ncases, const char *name)
     }
 }
 
-/* (what, uplo, n, k, p, sign, count): the rank-1 pass (k = 1, n >= 8),
- * the rotations (k = 3, n < 8), problems in local memory and beyond it
- * on a GPU (n = 100), fewer problems than threads */
-static const int CHOL_CASES[][7] = {
-    {0, 'L', 16, 1, 0, -1, 37}, {0, 'U', 16, 1, 0, 1, 37},
-    {0, 'L', 5, 3, 0, -1, 23},  {0, 'U', 100, 2, 0, -1, 9},
-    {0, 'L', 9, 0, 0, 1, 3},    {1, 'L', 12, 6, 2, 0, 37},
-    {1, 'U', 30, 0, 1, 0, 11},  {2, 'L', 14, 4, 3, 0, 37},
-    {2, 'U', 40, 39, 1, 0, 5},
+/* (what, uplo, n, k, p, sign, count, ext): the rank-1 pass (k = 1,
+ * n >= 8), the rotations (k = 3, n < 8), problems in local memory and
+ * beyond it on a GPU (n = 100), fewer problems than threads; the _ex
+ * calls (ranks, masks) */
+static const int CHOL_CASES[][8] = {
+    {0, 'L', 16, 1, 0, -1, 37, 0}, {0, 'U', 16, 1, 0, 1, 37, 0},
+    {0, 'L', 5, 3, 0, -1, 23, 0},  {0, 'U', 100, 2, 0, -1, 9, 0},
+    {0, 'L', 9, 0, 0, 1, 3, 0},    {1, 'L', 12, 6, 2, 0, 37, 0},
+    {1, 'U', 30, 0, 1, 0, 11, 0},  {2, 'L', 14, 4, 3, 0, 37, 0},
+    {2, 'U', 40, 39, 1, 0, 5, 0},  {0, 'L', 16, 3, 0, -1, 37, 1},
+    {0, 'U', 100, 2, 0, 1, 9, 1},  {1, 'U', 12, 5, 2, 0, 23, 1},
+    {2, 'L', 14, 4, 3, 0, 37, 1},
 };
 
 static void chol_case(qru_dtype dt, int c, blob *out)
 {
     const int *a = CHOL_CASES[c];
-    run_chol(dt, a[0], (char)a[1], a[2], a[3], a[4], a[5], a[6],
+    run_chol(dt, a[0], (char)a[1], a[2], a[3], a[4], a[5], a[6], a[7],
              1000u + 17u * (unsigned)c, out);
 }
 
-/* (thin, n, m, r, pa, k, p, count); the last: products with Q1 of
- * 1100 x 60 x 4, which a threaded OpenBLAS spreads over its threads */
-static const int LSQ_CASES[][8] = {
-    {0, 30, 6, 1, 2, 0, 0, 37},    {0, 0, 20, 2, 25, 0, 0, 23},
-    {0, 200, 20, 1, 1, 0, 0, 6},   {1, 40, 8, 2, 3, 5, 4, 37},
-    {1, 120, 10, 1, 1, 0, 2, 13},  {1, 25, 3, 1, 0, 20, 5, 4},
-    {1, 1100, 60, 1, 2, 500, 4, 5},
+/* (thin, n, m, r, pa, k, p, count, each); products with Q1 of
+ * 1100 x 60 x 4, which a threaded OpenBLAS spreads over its threads;
+ * each: qru_lsq_batch_remove_rows_ex, 0, p or p - 1 rows a problem */
+static const int LSQ_CASES[][9] = {
+    {0, 30, 6, 1, 2, 0, 0, 37, 0},    {0, 0, 20, 2, 25, 0, 0, 23, 0},
+    {0, 200, 20, 1, 1, 0, 0, 6, 0},   {1, 40, 8, 2, 3, 5, 4, 37, 0},
+    {1, 120, 10, 1, 1, 0, 2, 13, 0},  {1, 25, 3, 1, 0, 20, 5, 4, 0},
+    {1, 1100, 60, 1, 2, 500, 4, 5, 0}, {1, 40, 8, 2, 3, 5, 4, 37, 1},
 };
 
 static void lsq_case(qru_dtype dt, int c, blob *out)
 {
     const int *a = LSQ_CASES[c];
-    run_lsq(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+    run_lsq(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
             2000u + 31u * (unsigned)c, out);
 }
 
