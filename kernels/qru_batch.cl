@@ -146,7 +146,7 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
                 if (lid == jo && on) /* jo = j mod nt */
                     pv[j] = zs[j] * dl[j];
                 QRU_BATCH_SYNC;
-                T pj = pv[j];
+                T pj = on ? pv[j] : (T)0;
                 for (int i = lid; i < n && on; i += nt)
                     if (i > j)
                         zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
