@@ -308,6 +308,31 @@ START_TEST(test_batch_rank_each)
     for (int b = 0; b < cnt; ++b)
         ck_assert_int_eq(info2[b], 0);
     free(g2);
+    /* a NaN past problem 0's rank: the scan of QRU_OPTION_CHECK_FINITE
+     * reads every column (-4, nothing written); without it, unused */
+    bimg_free(&W);
+    W = bimg_new(dt, n, k, n, cnt, 0);
+    for (int b = 0; b < cnt; ++b) {
+        qru_test_rand(dt, n, k, bimg_page(&W, b), n, &seed);
+        rank[b] = b % 2;
+    }
+    qru_test_set(dt, bimg_page(&W, 0), n, 2, k - 1, NAN);
+    bimg_upload(&W);
+    ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1),
+                     0);
+    info2[0] = -5;
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, 1, L2.B,
+                                              info2, rank),
+                     -4);
+    ck_assert_int_eq(info2[0], -5);
+    ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0),
+                     0);
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, 1, L2.B,
+                                              info2, rank),
+                     0);
+    g2 = bimg_download(&L2);
+    ck_assert(same_outside(&L2, L2.h, g2, uplo, rank));
+    free(g2);
     bimg_free(&L2);
     bimg_free(&L1);
     bimg_free(&W);
