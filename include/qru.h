@@ -457,7 +457,9 @@ typedef enum qru_tuning_param {
      *  into contiguous chunks that the threads take in turn, where the
      *  batch holds enough work (a small one runs on the calling thread
      *  alone); 0 (the default): the CPUs online that the process may run
-     *  on, at most 16; 1: the calling thread alone (0..256;
+     *  on, at most 16 (the thin creation, LAPACK a page, on the calling
+     *  thread where OpenBLAS runs threads of its own: the two levels of
+     *  threads contend); 1: the calling thread alone (0..256;
      *  QRU_BATCH_THREADS).  The results and verdicts are the same bit for
      *  bit for every value.
      *  The threads belong to the context: started by its first batch that

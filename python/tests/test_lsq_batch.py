@@ -1,9 +1,9 @@
 """qru.LeastSquaresBatch against NumPy's lstsq problem by problem: batch
 shapes, vector and matrix right-hand sides, both dtypes, both forms,
 chains of added rows, removed rows (thin form: Q1 and R of each page,
-a refused removal, a number of rows a problem), removed columns (both forms) and inserted ones
-(thin form, a refused insertion), residual norms, a rank-deficient
-problem, bad arguments."""
+a refused removal, a number of rows a problem), removed columns (both
+forms) and inserted ones (thin form, a refused insertion), residual
+norms, a rank-deficient problem, bad arguments."""
 import numpy as np
 import pytest
 

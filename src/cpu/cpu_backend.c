@@ -64,8 +64,13 @@
 #if defined(__GNUC__) || defined(__clang__)
 extern char *openblas_get_config(void) __attribute__((weak));
 #define QRU_OPENBLAS_CONFIG() (openblas_get_config ? openblas_get_config() : NULL)
+/* OpenBLAS's own threads (1 with another BLAS) */
+extern int openblas_get_num_threads(void) __attribute__((weak));
+#define QRU_OPENBLAS_THREADS()                                                 \
+    (openblas_get_num_threads ? openblas_get_num_threads() : 1)
 #else
 #define QRU_OPENBLAS_CONFIG() NULL
+#define QRU_OPENBLAS_THREADS() 1
 #endif
 
 /* The file the function at f was loaded from, or "?". */
@@ -573,14 +578,20 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
 /* Runs fn over the count problems of args on the threads the tuning's
  * batch_threads and batch_thread_work give a batch of count problems of
  * about flops each (at least one); a thread's work: pw elements (the
- * caller's: work). */
+ * caller's: work).  lapack: the problems are LAPACK calls (the thin
+ * creation), which by default (batch_threads 0) run on the calling thread
+ * where OpenBLAS runs threads of its own: each page's blocked QR then
+ * spreads over them, and two levels of threads contend (2-core machine,
+ * docs/performance.md: 300 pages of 400 x 40 in 111 ms on one batch
+ * thread, 190 ms on two). */
 static void cpu_batch_run(qru_context *ctx, qru_dtype dt, int count,
                           double flops, size_t pw, qru_cpu_range_fn fn,
-                          const void *args, qru_ptr work)
+                          const void *args, qru_ptr work, int lapack)
 {
     const qru_tuning *t = qru_ctx_tuning(ctx, dt);
     int nt = t->batch_threads > 0 ? t->batch_threads
-                                  : qru_cpu_auto_threads();
+             : lapack && QRU_OPENBLAS_THREADS() > 1 ? 1
+                                                     : qru_cpu_auto_threads();
     if (t->batch_thread_work > 0) {
         double by = (double)count * flops / (double)t->batch_thread_work;
         if (by < (double)nt)
@@ -635,7 +646,8 @@ static void cpu_chol_batch(qru_context *ctx, const cpu_chol_batch_args *a,
                            int count, int n1, int r, qru_ptr work)
 {
     cpu_batch_run(ctx, a->dt, count, (double)n1 * n1 * (3.0 * r + 1.0),
-                  qru_chol_batch_work(n1, r), cpu_chol_batch_range, a, work);
+                  qru_chol_batch_work(n1, r), cpu_chol_batch_range, a, work,
+                  0);
 }
 
 static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
@@ -729,7 +741,7 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
     /* a rotation of the row with each row of [R d] */
     cpu_batch_run(ctx, dt, count, 3.0 * p * m * (m + 2.0 * r),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_add_rows_range,
-                  &a, work);
+                  &a, work, 0);
     return 0;
 }
 
@@ -763,7 +775,7 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
     /* the column norms and the back substitution */
     cpu_batch_run(ctx, dt, count, (double)m * m * (r + 1.0),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_solve_range, &a,
-                  work);
+                  work, 0);
     return 0;
 }
 
@@ -806,7 +818,7 @@ static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
                   p * (3.0 * m * (m + 2.0 * r) +
                        (n + (double)p) * (6.0 * m + 2.0 * r)),
                   qru_lsq_batch_q_add_work(n, m, r, p),
-                  cpu_lsq_batch_add_rows_q_range, &a, work);
+                  cpu_lsq_batch_add_rows_q_range, &a, work, 0);
     return 0;
 }
 
@@ -852,7 +864,7 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
     cpu_batch_run(ctx, dt, count,
                   p * (6.0 * n * m + 4.0 * n * p + 6.0 * mp * (n + m + r)),
                   qru_lsq_batch_q_rm_work(n, m, r, p),
-                  cpu_lsq_batch_remove_rows_q_range, &a, work);
+                  cpu_lsq_batch_remove_rows_q_range, &a, work, 0);
     return 0;
 }
 static void cpu_lsq_batch_remove_cols_range(const void *v, int b0, int cnt,
@@ -895,7 +907,7 @@ static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
     cpu_batch_run(ctx, dt, count,
                   3.0 * p * L * L + 6.0 * p * L * (r + (thin ? n : 0)),
                   qru_lsq_batch_rmc_work(m, r, k, p),
-                  cpu_lsq_batch_remove_cols_range, &a, work);
+                  cpu_lsq_batch_remove_cols_range, &a, work, 0);
     return 0;
 }
 
@@ -947,7 +959,7 @@ static int cpu_lsq_batch_add_cols_q(
                   12.0 * n * p * ((double)m + 0.5 * (m - k)) +
                       3.0 * p * (double)(m - k) * (m + p + r),
                   qru_lsq_batch_acq_work(m, r, k, p),
-                  cpu_lsq_batch_add_cols_q_range, &a, work);
+                  cpu_lsq_batch_add_cols_q_range, &a, work, 0);
     return 0;
 }
 
@@ -1228,7 +1240,8 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
      * and LAPACK's (m + lw elements) */
     cpu_batch_run(ctx, dt, count,
                   4.0 * n * (double)m * m + 6.0 * n * (double)m * r,
-                  (size_t)m + lw, cpu_lsq_batch_geqr_thin_range, &a, work);
+                  (size_t)m + lw, cpu_lsq_batch_geqr_thin_range, &a, work,
+                  1);
     /* a nonzero info: a bad argument */
     return atomic_load(&lapack) == 0 ? 0 : QRU_ERR_INTERNAL;
 }
