@@ -61,14 +61,14 @@ __global__ void qru_chol_update_batch(int upper, int n, int k, int sign,
                                       int ldl, long sl, const T *W, long ow,
                                       int ldw, long sw, T *L1, long o1,
                                       int ld1, long s1, T *info, long oi,
-                                      T *work, long ok, int lm, int tp,
-                                      int seg)
+                                      const T *cnt, long oc, int hc, T *work,
+                                      long ok, int lm, int tp, int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     (void)lm; /* LM: the kernel is compiled once for each */
     qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
-                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, LM, tp,
-                        seg, (T *)qru_batch_smem_);
+                        ldw, sw, L1, o1, ld1, s1, info, oi, cnt, oc, hc, work,
+                        ok, LM, tp, seg, (T *)qru_batch_smem_);
 }
 
 template <typename T, int LM>
@@ -77,14 +77,16 @@ __global__ void qru_chol_insdel_batch(int ins, int upper, int n, int kp,
                                       long ol, int ldl, long sl, const T *C,
                                       long oc, int ldc, long sc, T *L1,
                                       long o1, int ld1, long s1, T *info,
-                                      long oi, T *work, long ok, int lm,
-                                      int tp, int seg)
+                                      long oi, const T *cnt, long om, int hc,
+                                      T *work, long ok, int lm, int tp,
+                                      int seg)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     (void)lm; /* LM: the kernel is compiled once for each */
     qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol, ldl,
                               sl, C, oc, ldc, sc, L1, o1, ld1, s1, info, oi,
-                              work, ok, LM, tp, seg, (T *)qru_batch_smem_);
+                              cnt, om, hc, work, ok, LM, tp, seg,
+                              (T *)qru_batch_smem_);
 }
 
 template <typename T, int LM>
@@ -155,7 +157,7 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                int n, int k, int sign, int count, qru_ptr L,
                                int ldl, size_t sL, qru_ptr W, int ldw,
                                size_t sW, qru_ptr L1, int ld1, size_t s1,
-                               qru_ptr info, qru_ptr work, T eps)
+                               qru_ptr info, qru_ptr cnt, qru_ptr work, T eps)
 {
     int tp, lm;
     size_t seg;
@@ -167,7 +169,8 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
-        (T *)work.h, (long)work.off, lm, tp, (int)seg);
+        (const T *)cnt.h, (long)cnt.off, cnt.h != NULL, (T *)work.h,
+        (long)work.off, lm, tp, (int)seg);
     return qru_cuda_launched();
 }
 
@@ -175,7 +178,7 @@ int qru_cu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                              int n, int k, int sign, int count, qru_ptr L,
                              int ldl, size_t sL, qru_ptr W, int ldw,
                              size_t sW, qru_ptr L1, int ld1, size_t s1,
-                             qru_ptr info, qru_ptr work)
+                             qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     if (n <= 0 || count <= 0)
         return 0;
@@ -185,11 +188,11 @@ int qru_cu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
     return dt == QRU_DOUBLE
                ? chol_update_batch_t<double>(ctx, dt, upper, n, k, sign,
                                              count, L, ldl, sL, W, ldw, sW,
-                                             L1, ld1, s1, info, work,
+                                             L1, ld1, s1, info, cnt, work,
                                              DBL_EPSILON)
                : chol_update_batch_t<float>(ctx, dt, upper, n, k, sign,
                                             count, L, ldl, sL, W, ldw, sW,
-                                            L1, ld1, s1, info, work,
+                                            L1, ld1, s1, info, cnt, work,
                                             FLT_EPSILON);
 }
 
@@ -200,7 +203,8 @@ static int chol_insdel_batch_t(qru_context *ctx, qru_dtype dt, int ins,
                                int upper, int n, int kp, int p, int count,
                                qru_ptr L, int ldl, size_t sL, qru_ptr C,
                                int ldc, size_t sC, qru_ptr L1, int ld1,
-                               size_t s1, qru_ptr info, qru_ptr work, T eps)
+                               size_t s1, qru_ptr info, qru_ptr cnt,
+                               qru_ptr work, T eps)
 {
     int tp, lm;
     size_t seg;
@@ -211,7 +215,8 @@ static int chol_insdel_batch_t(qru_context *ctx, qru_dtype dt, int ins,
         ins, upper, n, kp, p, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)C.h, (long)C.off, ldc, (long)sC, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
-        (T *)work.h, (long)work.off, lm, tp, (int)seg);
+        (const T *)cnt.h, (long)cnt.off, cnt.h != NULL, (T *)work.h,
+        (long)work.off, lm, tp, (int)seg);
     return qru_cuda_launched();
 }
 
@@ -219,7 +224,8 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
                              char uplo, int n, int kp, int p, int count,
                              qru_ptr L, int ldl, size_t sL, qru_ptr C,
                              int ldc, size_t sC, qru_ptr L1, int ld1,
-                             size_t s1, qru_ptr info, qru_ptr work)
+                             size_t s1, qru_ptr info, qru_ptr cnt,
+                             qru_ptr work)
 {
     if ((ins ? n + p : n - p) <= 0 || count <= 0)
         return 0;
@@ -229,11 +235,11 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
     return dt == QRU_DOUBLE
                ? chol_insdel_batch_t<double>(ctx, dt, ins, upper, n, kp, p,
                                              count, L, ldl, sL, C, ldc, sC,
-                                             L1, ld1, s1, info, work,
+                                             L1, ld1, s1, info, cnt, work,
                                              DBL_EPSILON)
                : chol_insdel_batch_t<float>(ctx, dt, ins, upper, n, kp, p,
                                             count, L, ldl, sL, C, ldc, sC,
-                                            L1, ld1, s1, info, work,
+                                            L1, ld1, s1, info, cnt, work,
                                             FLT_EPSILON);
 }
 
@@ -241,19 +247,20 @@ int qru_cu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                              int n, int k, int p, int count, qru_ptr L,
                              int ldl, size_t sL, qru_ptr C, int ldc,
                              size_t sC, qru_ptr L1, int ld1, size_t s1,
-                             qru_ptr info, qru_ptr work)
+                             qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     return chol_insdel_batch(ctx, dt, 1, uplo, n, k, p, count, L, ldl, sL, C,
-                             ldc, sC, L1, ld1, s1, info, work);
+                             ldc, sC, L1, ld1, s1, info, cnt, work);
 }
 
 int qru_cu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                              int n, int k, int p, int count, qru_ptr L,
                              int ldl, size_t sL, qru_ptr L1, int ld1,
-                             size_t s1, qru_ptr info, qru_ptr work)
+                             size_t s1, qru_ptr info, qru_ptr cnt,
+                             qru_ptr work)
 {
     return chol_insdel_batch(ctx, dt, 0, uplo, n, k, p, count, L, ldl, sL, L,
-                             ldl, 0, L1, ld1, s1, info, work);
+                             ldl, 0, L1, ld1, s1, info, cnt, work);
 }
 
 template <typename T>

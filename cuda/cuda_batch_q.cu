@@ -122,7 +122,8 @@ static int lsq_batch_remove_rows_q_t(qru_context *ctx, int m, int r, int n,
                                      int ldr, size_t sR, qru_ptr D, int ldd,
                                      size_t sD, qru_ptr Q, int ldq, size_t sQ,
                                      qru_ptr E, int lde, size_t sE,
-                                     qru_ptr info, qru_ptr work, T eps)
+                                     qru_ptr info, qru_ptr cnt, qru_ptr work,
+                                     T eps)
 {
     int threads = qru_lsq_batch_q_wg(n);
     int blocks = count < (1 << 20) ? count : (1 << 20);
@@ -132,7 +133,8 @@ static int lsq_batch_remove_rows_q_t(qru_context *ctx, int m, int r, int n,
     (m, r, n, k, p, count, eps, (T *)R.h, (long)R.off, ldr, (long)sR,         \
      (T *)D.h, (long)D.off, ldd, (long)sD, (T *)Q.h, (long)Q.off, ldq,        \
      (long)sQ, (T *)E.h, (long)E.off, lde, (long)sE, (T *)info.h,             \
-     (long)info.off, (T *)work.h, (long)work.off)
+     (long)info.off, (const T *)cnt.h, (long)cnt.off, cnt.h != NULL,          \
+     (T *)work.h, (long)work.off)
     qru_lsq_batch_rmq_complete<T><<<blocks, threads, smem, sm>>>
         QRU_BQ_RM_LAUNCH;
     qru_lsq_batch_rmq_commit<T><<<blocks, threads, 0, sm>>> QRU_BQ_RM_LAUNCH;
@@ -147,17 +149,17 @@ int qru_cu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                    qru_ptr R, int ldr, size_t sR, qru_ptr D,
                                    int ldd, size_t sD, qru_ptr Q, int ldq,
                                    size_t sQ, qru_ptr E, int lde, size_t sE,
-                                   qru_ptr info, qru_ptr work)
+                                   qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     return dt == QRU_DOUBLE
                ? lsq_batch_remove_rows_q_t<double>(
                      ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, info, work, DBL_EPSILON)
+                     ldq, sQ, E, lde, sE, info, cnt, work, DBL_EPSILON)
                : lsq_batch_remove_rows_q_t<float>(
                      ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, info, work, FLT_EPSILON);
+                     ldq, sQ, E, lde, sE, info, cnt, work, FLT_EPSILON);
 }
 
 template <typename T>

@@ -450,12 +450,16 @@ typedef enum qru_tuning_param {
     /** Threads of the batched routines (qru_chol_update_batch(),
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
-     *  qru_lsq_batch_solve(), qru_lsq_batch_create()) on the CPU
+     *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols(),
+     *  qru_lsq_batch_solve(), qru_lsq_batch_create() and
+     *  qru_lsq_batch_create_ex()) on the CPU
      *  backend, for the batch's element type: a call cuts its problems
      *  into contiguous chunks that the threads take in turn, where the
      *  batch holds enough work (a small one runs on the calling thread
      *  alone); 0 (the default): the CPUs online that the process may run
-     *  on, at most 16; 1: the calling thread alone (0..256;
+     *  on, at most 16 (the thin creation, LAPACK a page, on the calling
+     *  thread where OpenBLAS runs threads of its own: the two levels of
+     *  threads contend); 1: the calling thread alone (0..256;
      *  QRU_BATCH_THREADS).  The results and verdicts are the same bit for
      *  bit for every value.
      *  The threads belong to the context: started by its first batch that
@@ -1395,6 +1399,47 @@ QRU_API int qru_chol_update_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, const qru_matrix *W,
                                   int sign, qru_matrix *L1, int *info);
 
+/** qru_chol_update_batch() with a rank of its own for each problem:
+ *  problem i is updated or downdated by the first rank[i] columns of its
+ *  page of W (0 <= rank[i] <= k; 0 leaves problem i as it is: its pages
+ *  of L and L1 are not written, bit for bit, and info[i] = 0), so a
+ *  subset of the problems, or problems whose vectors arrive at different
+ *  rates, are updated in one call.
+ *
+ *  MATLAB: `for i = 1:count, if rank(i) > 0, L1(:,:,i) =
+ *  chol(L(:,:,i)*L(:,:,i)' + sign*W(:,1:rank(i),i)*W(:,1:rank(i),i)',
+ *  'lower'); end, end` (uplo 'U' as in qru_chol_update_batch()).
+ *
+ *  As qru_chol_update_batch() (which is this call with rank NULL), one
+ *  pass over the batch: each problem takes the steps of rank k and
+ *  skips the work of the columns after its rank[i] (on a GPU the problems
+ *  of a work-group keep in step), so a problem of rank r gets the result
+ *  of rank r: A1's diagonal, the passes and the definiteness rule are
+ *  those of W(:, 1:r).  The columns after rank[i] are not read (except
+ *  by the #QRU_OPTION_CHECK_FINITE scan).
+ *
+ *  @param ctx  context (1)
+ *  @param uplo 'L' or 'U' (2)
+ *  @param L    batch of count n x n factors (3)
+ *  @param W    batch of count n x k pages, k >= 0 (4), as in
+ *              qru_chol_update_batch()
+ *  @param sign +1 (update) or -1 (downdate) (5)
+ *  @param L1   batch of count n x n pages (6), as in
+ *              qru_chol_update_batch()
+ *  @param info host array of count ints or NULL (7), as in
+ *              qru_chol_update_batch() (0 for a problem of rank 0)
+ *  @param rank count ints in host memory, each in 0 .. k, or NULL (8)
+ *  @return as qru_chol_update_batch(); 0 without work when every rank
+ *          is 0.  With #QRU_OPTION_CHECK_FINITE the @p uplo triangles of
+ *          L (3) and all of W (4) are scanned (every column, used or
+ *          not).  Workspace as qru_chol_update_batch(), and count
+ *          elements more. */
+QRU_API int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L,
+                                     const qru_matrix *W, int sign,
+                                     qru_matrix *L1, int *info,
+                                     const int *rank);
+
 /** A batch of count least-squares factorisations of the same size, in
  *  the context's memory, in one of two forms (::qru_lsq_q, chosen at
  *  creation: qru_lsq_batch_create_ex()):
@@ -1565,6 +1610,43 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
  *          elements. */
 QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
                                       int *info);
+
+/** Removes a number of rows of its own from each problem of a
+ *  #QRU_Q_THIN batch: problem i loses the rows k+1 .. k+rows[i] (0 <=
+ *  rows[i] <= p; 0 leaves problem i as it is, bit for bit), so a subset
+ *  of the problems, or a window that drops each problem's oldest rows at
+ *  its own rate (the counterpart of qru_lsq_batch_add_rows_ex()), is
+ *  updated in one call.
+ *
+ *  MATLAB: `for i = 1:count, A(k+1:k+rows(i),:,i) = []; b(k+1:k+rows(i),
+ *  :,i) = []; end`.
+ *
+ *  As qru_lsq_batch_remove_rows() (which is this call with rows NULL):
+ *  each problem that loses rows runs the thin algorithm of
+ *  qru_lsq_remove_rows() on its own and is judged by its rank rule; a
+ *  pass over the batch per run of consecutive problems of one row count
+ *  and per number of rows its problems lose (the problems of another
+ *  number, or of none, are skipped on the device).  A refused problem
+ *  keeps its rows (info[i] > 0); the others' row counts fall by rows[i]
+ *  (qru_lsq_batch_rows()).
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
+ *              after the checks)
+ *  @param k    rows kept before the block (2): k >= 0 (with rows NULL as
+ *              in qru_lsq_batch_remove_rows())
+ *  @param p    the most rows a problem loses (3): p >= 1 (with rows NULL
+ *              as in qru_lsq_batch_remove_rows())
+ *  @param info host array of count ints or NULL (4), as in
+ *              qru_lsq_batch_remove_rows() (0 where rows[i] = 0)
+ *  @param rows count ints in host memory or NULL (5): each in 0 .. p,
+ *              and where rows[i] > 0, k + rows[i] <= n_i and n_i -
+ *              rows[i] >= m (n_i problem i's rows: A stays tall)
+ *  @return as qru_lsq_batch_remove_rows(); 0 without work (and without a
+ *          wait) when every rows[i] is 0.  Workspace as
+ *          qru_lsq_batch_remove_rows() with p the largest rows[i], and
+ *          count elements more. */
+QRU_API int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p,
+                                         int *info, const int *rows);
 
 /** Removes the columns k+1 .. k+p of every problem of a batch (the same
  *  columns of each A; the unknowns m of the batch become m - p).
@@ -1827,6 +1909,29 @@ QRU_API int qru_chol_insert_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *C, qru_matrix *L1,
                                   int *info);
 
+/** qru_chol_insert_batch() on a subset of the problems: problem i takes
+ *  the insertion where mask[i] = 1 and is left as it is where mask[i] =
+ *  0 (its pages of L and L1 not written, bit for bit; info[i] = 0).
+ *
+ *  MATLAB: `for i = find(mask), L1(:,:,i) = chol(A1_i, 'lower'); end`
+ *  (A1_i as in qru_chol_insert_batch()).
+ *
+ *  One pass over the batch as qru_chol_insert_batch() (which is this call
+ *  with mask NULL; on a GPU a masked-out problem keeps in step with its
+ *  work-group and writes nothing).
+ *
+ *  @param ctx, uplo, L, k, C, L1, info arguments 1 .. 7 of
+ *              qru_chol_insert_batch() (info[i] = 0 where mask[i] = 0)
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (8)
+ *  @return as qru_chol_insert_batch(); 0 without work when every mask[i]
+ *          is 0.  With #QRU_OPTION_CHECK_FINITE every page of L (3) and
+ *          C (5) is scanned, masked or not.  Workspace as
+ *          qru_chol_insert_batch(), and count elements more. */
+QRU_API int qru_chol_insert_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L, int k,
+                                     const qru_matrix *C, qru_matrix *L1,
+                                     int *info, const int *mask);
+
 /** qru_chol_delete() on every problem of a batch: the same p rows and
  *  columns k+1..k+p (MATLAB indices) removed from count Cholesky
  *  factors.
@@ -1860,6 +1965,28 @@ QRU_API int qru_chol_insert_batch(qru_context *ctx, char uplo,
 QRU_API int qru_chol_delete_batch(qru_context *ctx, char uplo,
                                   const qru_matrix *L, int k, int p,
                                   qru_matrix *L1, int *info);
+
+/** qru_chol_delete_batch() on a subset of the problems: problem i loses
+ *  the rows and columns k+1..k+p where mask[i] = 1 and is left as it is
+ *  where mask[i] = 0 (its pages of L and L1 not written, bit for bit;
+ *  info[i] = 0).
+ *
+ *  MATLAB: `i = [1:k, k+p+1:n]; for j = find(mask), A = L(:,:,j)*
+ *  L(:,:,j)'; L1(:,:,j) = chol(A(i, i), 'lower'); end`.
+ *
+ *  One pass over the batch as qru_chol_delete_batch() (which is this call
+ *  with mask NULL).
+ *
+ *  @param ctx, uplo, L, k, p, L1, info arguments 1 .. 7 of
+ *              qru_chol_delete_batch() (info[i] = 0 where mask[i] = 0)
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (8)
+ *  @return as qru_chol_delete_batch(); 0 without work when every mask[i]
+ *          is 0.  Workspace as qru_chol_delete_batch(), and count
+ *          elements more. */
+QRU_API int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
+                                     const qru_matrix *L, int k, int p,
+                                     qru_matrix *L1, int *info,
+                                     const int *mask);
 
 /** Cholesky factor of a matrix whose row and column i move to position j
  *  (the rows and columns between move by one): Octave's cholshift.

@@ -109,12 +109,16 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * at lw, then A1's diagonal at la; else in work: T at tb (ld n), W at wb
  * (ld n), the diagonal at ab), restricted to its trailing rows and
  * columns r0..n-1 (the leading ones are final): the update (sign > 0) or
- * downdate of that block by W's rows r0..n-1, judged on its pivots by the
- * definiteness rule with tol; the first failing column (1-based) goes to
- * flag[0] where it holds 0, and a problem whose flag is set runs on
- * without changing its copy.  Items own the rows i with i mod nt = lid,
- * as in the copies.  lm: the structured passes; else the rotations. */
-QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
+ * downdate of that block by the rows r0..n-1 of W's first kb <= k
+ * columns (the problem's rank: the steps of the others are taken, every
+ * problem of a group meeting the same syncs, and change nothing),
+ * judged on its pivots by the definiteness rule with tol; the first
+ * failing column (1-based) goes to flag[0] where it holds 0, and a
+ * problem whose flag is set runs on without changing its copy.  Items
+ * own the rows i with i mod nt = lid, as in the copies.  lm: the
+ * structured passes; else the rotations. */
+QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
+                                    T tol,
                                     int lm, int lid, int nt,
                                     QRU_LOCAL T *cs, QRU_LOCAL T *flag,
                                     QRU_LOCAL T *loc, QRU_GLOBAL T *work,
@@ -128,9 +132,10 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
                     *zs = gm + n;
         for (int q = 0; q < k; ++q) {
             QRU_LOCAL T *z = loc + lw + q * n;
+            int on = q < kb; /* a column of the problem's rank */
             /* p = L \ z by columns: zs(i) = z(i) - L(i,r0:j-1) p(r0:j-1)
              * is the owner's; dl holds 1 / L(j,j) meanwhile */
-            for (int i = lid; i < n; i += nt)
+            for (int i = lid; i < n && on; i += nt)
                 if (i >= r0) {
                     zs[i] = z[i];
                     dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
@@ -138,11 +143,11 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
             QRU_BATCH_SYNC;
             for (int j = r0, jo = r0 % nt; j < n;
                  ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
-                if (lid == jo) /* jo = j mod nt */
+                if (lid == jo && on) /* jo = j mod nt */
                     pv[j] = zs[j] * dl[j];
                 QRU_BATCH_SYNC;
-                T pj = pv[j];
-                for (int i = lid; i < n; i += nt)
+                T pj = on ? pv[j] : (T)0;
+                for (int i = lid; i < n && on; i += nt)
                     if (i > j)
                         zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
             }
@@ -153,14 +158,14 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
              * gamma(j): every item runs the whole prefix (n - r0 terms),
              * so every item has the same verdict without a sync */
             T t0 = (T)1, f = flag[0];
-            for (int j = r0, jo = r0 % nt; j < n;
+            for (int j = r0, jo = r0 % nt; j < n && on;
                  ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
                 T t1 = t0 + sg * pv[j] * pv[j];
                 if (f == (T)0) {
                     T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
                     T d = t1 / t0 * ljj * ljj;
                     if (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
-                        (q == k - 1 &&
+                        (q == kb - 1 &&
                          (!(ai - ai == (T)0) || !(d - d == (T)0) ||
                           !(d > tol))))
                         f = (T)(j + 1);
@@ -177,7 +182,7 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
             /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
              * the prefix sums of L(i,r0:) .* p' along the row: each
              * owner its rows, no sync */
-            for (int i = lid; i < n && f == (T)0; i += nt) {
+            for (int i = lid; i < n && f == (T)0 && on; i += nt) {
                 if (i < r0)
                     continue;
                 QRU_LOCAL T *row = loc + i * (i + 1) / 2;
@@ -208,8 +213,9 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
     int step = 0;
     for (int i = r0; i < n && !lm; ++i) {
         for (int ch = 0; ch < nch; ++ch, ++step) {
-            int q0 = ch * QRU_BATCH_KB;
-            int qn = k - q0 < QRU_BATCH_KB ? k - q0 : QRU_BATCH_KB;
+            int q0 = ch * QRU_BATCH_KB; /* this chunk's columns of the rank */
+            int qn = kb - q0 < QRU_BATCH_KB ? kb - q0 : QRU_BATCH_KB;
+            qn = qn > 0 ? qn : 0;
             QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
             if (lid == i % nt && flag[0] == (T)0) {
                 long pii = QRU_IDX(tb, i, i, n);
@@ -265,31 +271,33 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int sign, int r0, T tol,
 }
 
 /* The end of a problem of the batched Cholesky kernels: the pass (above)
- * from r0, then, where no column failed and the slot has a problem
- * (act), the working copy of order n written to the uplo triangle of the
- * page L1 + p1 (ld ld1: lm, element by element down its columns,
- * coalesced stores; else each owner its rows), and the verdict to
- * info[ib]; a last sync, so that the next problem may set the local
+ * from r0 with the problem's rank kb, then, where no column failed, the
+ * slot has a problem (act) and the problem takes part (on), the working
+ * copy of order n written to the uplo triangle of the page L1 + p1 (ld
+ * ld1: lm, element by element down its columns, coalesced stores; else
+ * each owner its rows), and the verdict to info[ib] (0 where it does not
+ * take part); a last sync, so that the next problem may set the local
  * buffer again. */
-QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int sign, int r0,
-                                   T tol, int lm, int lid, int nt, int act,
+QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int kb, int sign,
+                                   int r0, T tol, int lm, int lid, int nt,
+                                   int act, int on,
                                    QRU_LOCAL T *cs, QRU_LOCAL T *flag,
                                    QRU_LOCAL T *loc, QRU_GLOBAL T *work,
                                    long tb, long wb, long ab,
                                    QRU_GLOBAL T *L1, long p1, int ld1,
                                    QRU_GLOBAL T *info, long ib)
 {
-    qru_chol_batch_pass(n, k, sign, r0, tol, lm, lid, nt, cs, flag, loc,
+    qru_chol_batch_pass(n, k, kb, sign, r0, tol, lm, lid, nt, cs, flag, loc,
                         work, tb, wb, ab);
-    int fail = (int)flag[0];
-    if (fail == 0 && act && lm) { /* as the copy in */
+    int fail = on ? (int)flag[0] : 0, wr = act && on;
+    if (fail == 0 && wr && lm) { /* as the copy in */
         for (int e = lid; e < n * n; e += nt) {
             int r = e % n, c = e / n;
             if (upper ? r <= c : r >= c)
                 L1[QRU_IDX(p1, r, c, ld1)] =
                     loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
         }
-    } else if (fail == 0 && act) {
+    } else if (fail == 0 && wr) {
         for (int i = lid; i < n; i += nt)
             for (int c = 0; c <= i; ++c) {
                 T v = QRU_BW_GET(i * (i + 1) / 2 + c, QRU_IDX(tb, i, c, n));
@@ -338,15 +346,19 @@ QRU_DEVICE T qru_batch_tol(T scale, T v, int lid, int nt, QRU_LOCAL T *red)
  * being read; the failure flag is set before a barrier and read after
  * it, so every branch on it is uniform.  The page of L1 is written only
  * when no column failed; info[b] (a T holding the failing column or 0)
- * always.  The pass and the store are qru_chol_batch_pass and
- * qru_chol_batch_end, which the insertion and deletion share.
+ * always.  With per-problem ranks (hc: cnt[oc + b] = kb <= k) a problem
+ * reads and uses only W's first kb columns (the steps of the others are
+ * taken and change nothing, so every problem of a group meets the same
+ * syncs), and one of rank 0 writes no page and info[b] = 0.  The pass
+ * and the store are qru_chol_batch_pass and qru_chol_batch_end, which
+ * the insertion and deletion share.
  */
 QRU_DEVICE void qru_chol_batch_run(
     int upper, int n, int k, int sign, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
-    int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL const T *cnt, long oc, int hc,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     QRU_BATCH_ITEMS(tp, seg);
     /* the rotations' slots only for the rotations (lm 0) */
@@ -358,6 +370,7 @@ QRU_DEVICE void qru_chol_batch_run(
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
              ab = wb + (long)n * k;
+        int kb = hc ? (int)cnt[oc + b] : k; /* the problem's rank */
         /* local: the triangle packed by rows, then W, then A1's diagonal */
         int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
         /* the copies and A1's diagonal; its largest finite entry.  In
@@ -372,7 +385,7 @@ QRU_DEVICE void qru_chol_batch_run(
                     loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c] =
                         L[QRU_IDX(pl, r, c, ldl)];
             }
-            for (int e = lid; e < n * k; e += nt)
+            for (int e = lid; e < n * kb; e += nt)
                 loc[lw + e] = W[QRU_IDX(pwb, e % n, e / n, ldw)];
             QRU_BATCH_SYNC;
         }
@@ -390,7 +403,7 @@ QRU_DEVICE void qru_chol_batch_run(
                 }
                 sl2 += v * v;
             }
-            for (int q = 0; q < k; ++q) {
+            for (int q = 0; q < kb; ++q) {
                 T v;
                 if (lm) {
                     v = loc[lw + i + q * n];
@@ -408,9 +421,9 @@ QRU_DEVICE void qru_chol_batch_run(
         if (lid == 0)
             flag[0] = (T)0;
         T tol = qru_batch_tol((T)n * eps, amax, lid, nt, red);
-        qru_chol_batch_end(upper, n, k, sign, 0, tol, lm, lid, nt, act, cs,
-                           flag, loc, work, tb, wb, ab, L1, o1 + (long)b * s1,
-                           ld1, info, oi + b);
+        qru_chol_batch_end(upper, n, k, kb, sign, 0, tol, lm, lid, nt, act,
+                           !hc || kb > 0, cs, flag, loc, work, tb, wb, ab, L1,
+                           o1 + (long)b * s1, ld1, info, oi + b);
     }
 }
 
@@ -420,17 +433,17 @@ QRU_DEVICE void qru_chol_batch_body(
     int upper, int n, int k, int sign, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *W,
     long ow, int ldw, long sw, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
-    int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL const T *cnt, long oc, int hc,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     if (lm)
         qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W,
-                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, work, ok,
-                            1, tp, seg, S);
+                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, cnt, oc,
+                            hc, work, ok, 1, tp, seg, S);
     else
         qru_chol_batch_run(upper, n, k, sign, count, eps, L, ol, ldl, sl, W,
-                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, work, ok,
-                            0, tp, seg, S);
+                            ow, ldw, sw, L1, o1, ld1, s1, info, oi, cnt, oc,
+                            hc, work, ok, 0, tp, seg, S);
 }
 
 /* Element (r, q) of the new columns C (count pages (n1) x p) as the
@@ -483,14 +496,15 @@ QRU_DEVICE T qru_chol_ins_elem(int i, int c, int kp, int n1, int lm,
  * The pass updates (deletion: by L32) or downdates (insertion: by Y)
  * the trailing block from r0 = kp (deletion) or kp + p.  In device
  * memory the barriers that hand data to other items order device memory
- * (QRU_BATCH_GSYNC).
+ * (QRU_BATCH_GSYNC).  With a mask (hc: cnt[om + b]) a problem whose
+ * entry is 0 takes the steps without writing its page, and info[b] = 0.
  */
 QRU_DEVICE void qru_chol_insdel_batch_run(
     int ins, int upper, int n, int kp, int p, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *C,
     long oc, int ldc, long sc, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
-    int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL const T *cnt, long om, int hc,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     QRU_BATCH_ITEMS(tp, seg);
     int n1 = ins ? n + p : n - p, r0 = ins ? kp + p : kp;
@@ -645,9 +659,10 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                 }
             }
         }
-        qru_chol_batch_end(upper, n1, p, ins ? -1 : 1, r0, tol, lm, lid, nt,
-                           act, cs, flag, loc, work, tb, wb, ab, L1,
-                           o1 + (long)b * s1, ld1, info, oi + b);
+        qru_chol_batch_end(upper, n1, p, p, ins ? -1 : 1, r0, tol, lm, lid,
+                           nt, act, !hc || cnt[om + b] != (T)0, cs, flag,
+                           loc, work, tb, wb, ab, L1, o1 + (long)b * s1, ld1,
+                           info, oi + b);
     }
 #undef QRU_IT
 #undef QRU_GT
@@ -663,17 +678,19 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
     int ins, int upper, int n, int kp, int p, int count, T eps,
     QRU_GLOBAL const T *L, long ol, int ldl, long sl, QRU_GLOBAL const T *C,
     long oc, int ldc, long sc, QRU_GLOBAL T *L1, long o1, int ld1, long s1,
-    QRU_GLOBAL T *info, long oi, QRU_GLOBAL T *work, long ok, int lm,
-    int tp, int seg, QRU_LOCAL T *S)
+    QRU_GLOBAL T *info, long oi, QRU_GLOBAL const T *cnt, long om, int hc,
+    QRU_GLOBAL T *work, long ok, int lm, int tp, int seg, QRU_LOCAL T *S)
 {
     if (lm)
         qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol,
                                   ldl, sl, C, oc, ldc, sc, L1, o1, ld1, s1,
-                                  info, oi, work, ok, 1, tp, seg, S);
+                                  info, oi, cnt, om, hc, work, ok, 1, tp, seg,
+                                  S);
     else
         qru_chol_insdel_batch_run(ins, upper, n, kp, p, count, eps, L, ol,
                                   ldl, sl, C, oc, ldc, sc, L1, o1, ld1, s1,
-                                  info, oi, work, ok, 0, tp, seg, S);
+                                  info, oi, cnt, om, hc, work, ok, 0, tp, seg,
+                                  S);
 }
 
 /*
@@ -1058,35 +1075,35 @@ __kernel void qru_chol_update_batch(
     int upper, int n, int k, int sign, int count, T eps,
     __global const T *L, long ol, int ldl, long sl, __global const T *W,
     long ow, int ldw, long sw, __global T *L1, long o1, int ld1, long s1,
-    __global T *info, long oi, __global T *work, long ok, int lm, int tp,
-    int seg, __local T *S)
+    __global T *info, long oi, __global const T *cnt, long oc, int hc,
+    __global T *work, long ok, int lm, int tp, int seg, __local T *S)
 {
     qru_chol_batch_body(upper, n, k, sign, count, eps, L, ol, ldl, sl, W, ow,
-                        ldw, sw, L1, o1, ld1, s1, info, oi, work, ok, lm, tp,
-                        seg, S);
+                        ldw, sw, L1, o1, ld1, s1, info, oi, cnt, oc, hc, work,
+                        ok, lm, tp, seg, S);
 }
 
 __kernel void qru_chol_insert_batch(
     int upper, int n, int kp, int p, int count, T eps, __global const T *L,
     long ol, int ldl, long sl, __global const T *C, long oc, int ldc,
     long sc, __global T *L1, long o1, int ld1, long s1, __global T *info,
-    long oi, __global T *work, long ok, int lm, int tp, int seg,
-    __local T *S)
+    long oi, __global const T *cnt, long om, int hc, __global T *work,
+    long ok, int lm, int tp, int seg, __local T *S)
 {
     qru_chol_insdel_batch_body(1, upper, n, kp, p, count, eps, L, ol, ldl,
                                sl, C, oc, ldc, sc, L1, o1, ld1, s1, info, oi,
-                               work, ok, lm, tp, seg, S);
+                               cnt, om, hc, work, ok, lm, tp, seg, S);
 }
 
 __kernel void qru_chol_delete_batch(
     int upper, int n, int kp, int p, int count, T eps, __global const T *L,
     long ol, int ldl, long sl, __global T *L1, long o1, int ld1, long s1,
-    __global T *info, long oi, __global T *work, long ok, int lm, int tp,
-    int seg, __local T *S)
+    __global T *info, long oi, __global const T *cnt, long om, int hc,
+    __global T *work, long ok, int lm, int tp, int seg, __local T *S)
 {
     qru_chol_insdel_batch_body(0, upper, n, kp, p, count, eps, L, ol, ldl,
                                sl, L, ol, ldl, sl, L1, o1, ld1, s1, info, oi,
-                               work, ok, lm, tp, seg, S);
+                               cnt, om, hc, work, ok, lm, tp, seg, S);
 }
 
 __kernel void qru_lsq_batch_add_rows(

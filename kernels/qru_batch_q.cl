@@ -183,10 +183,26 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
         long orr, int ldr, long sr, QRU_GLOBAL T *D, long od, int ldd,        \
         long sd, QRU_GLOBAL T *Q, long oq, int ldq, long sq,                  \
         QRU_GLOBAL T *E, long oe, int lde, long se, QRU_GLOBAL T *info,       \
-        long oi, QRU_GLOBAL T *work, long ok
+        long oi, QRU_GLOBAL const T *cnt, long oc, int hc,                    \
+        QRU_GLOBAL T *work, long ok
 #define QRU_BQ_RM_ARGS                                                         \
     m, r, n, k, p, count, eps, R, orr, ldr, sr, D, od, ldd, sd, Q, oq, ldq,   \
-        sq, E, oe, lde, se, info, oi, work, ok
+        sq, E, oe, lde, se, info, oi, cnt, oc, hc, work, ok
+/* The problems of the work-group in the four stages: b = group, group +
+ * groups, ..., those with cnt[oc + b] = p where there are counts (hc).
+ * The next from b: every item reads the same counts, so the loop over
+ * the problems, which holds the barriers, stays uniform. */
+QRU_DEVICE int qru_bq_rm_next(int b, int count, int p,
+                              QRU_GLOBAL const T *cnt, long oc, int hc)
+{
+    while (hc && b < count && cnt[oc + b] != (T)p)
+        b += QRU_NGROUPS_X;
+    return b;
+}
+#define QRU_BQ_RM_PROBLEMS(b)                                                  \
+    for (int b = qru_bq_rm_next(QRU_GROUP_X, count, p, cnt, oc, hc);          \
+         b < count;                                                           \
+         b = qru_bq_rm_next(b + QRU_NGROUPS_X, count, p, cnt, oc, hc))
 #define QRU_BQ_RM_PAGES(b)                                                     \
     int mp = m + p, mr = m + r;                                                \
     long pp = (long)p * p;                                                     \
@@ -211,7 +227,8 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
  * Q1' Z, Q1' Z (m x p), Rz and inv(Rz) (p x p), dz (p x r), the columns
  * of [R d; 0 dz] ((m+p) x (m+r), ld m+p).  The stages after the first
  * read the problem's verdict from info and leave a refused problem's
- * pages as they are.
+ * pages as they are.  With counts (hc) every stage takes only the
+ * problems whose count is p (QRU_BQ_RM_PROBLEMS).
  *  1. (complete) Z = E_K - Q1 Qk' (row owners, one pass over Q1 per
  *     QRU_BQ_PB rows), C = Q1' Z (column owners over slices of rows,
  *     partial sums added), Z -= Q1 C (row owners): two more passes.
@@ -239,7 +256,7 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     QRU_LOCAL T *red = S, *flag = S + nt;
     T tol = (T)2 * (T)(n > m ? n : m) * eps;
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
         for (long e = lid; e < (long)p * m; e += nt)
             work[oqk + e] = Q[QRU_IDX(qb, k + e % p, e / p, ldq)];
@@ -298,7 +315,7 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
 QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
         int go = info[oi + b] == (T)0;
         for (int i = lid; i < (go ? n : 0); i += nt)
@@ -376,7 +393,7 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     int nbk = (p + QRU_BQ_PB - 1) / QRU_BQ_PB;
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
         if (info[oi + b] != (T)0)
             continue;
@@ -425,7 +442,7 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
 
 QRU_DEVICE void qru_bq_rm_drop(QRU_BQ_RM_PARAMS)
 {
-    for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
+    QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
         int n1 = info[oi + b] == (T)0 ? n : k + p; /* k + p: nothing */
         qru_bq_drop(Q, qb, ldq, m, n1, k, p);

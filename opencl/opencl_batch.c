@@ -54,7 +54,7 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           int k, int sign, int count, qru_ptr L, int ldl,
                           size_t sL, qru_ptr W, int ldw, size_t sW,
                           qru_ptr L1, int ld1, size_t s1, qru_ptr info,
-                          qru_ptr work)
+                          qru_ptr cnt, qru_ptr work)
 {
     if (n <= 0 || count <= 0)
         return 0;
@@ -64,12 +64,16 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return st;
     if (k <= 0)
         W = L; /* not read; a valid buffer for the argument */
+    cl_int hc = cnt.h != NULL;
+    if (!hc)
+        cnt = L; /* not read; a valid buffer for the argument */
     cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = k > 0 ? k : 0,
            cs = sign, cc = count, cldl = ldl, cldw = ldw, cld1 = ld1, lm, tp,
            seg;
     cl_long lo = (cl_long)L.off, ls = (cl_long)sL, wo = (cl_long)W.off,
             ws = (cl_long)sW, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
-            io = (cl_long)info.off, ko = (cl_long)work.off;
+            io = (cl_long)info.off, co = (cl_long)cnt.off,
+            ko = (cl_long)work.off;
     tval te;
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t l[1], g[1], lb;
@@ -79,8 +83,8 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(W),    KLONG(wo),  KINT(cldw), KLONG(ws),   KMEM(L1),
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
-                KMEM(work), KLONG(ko),  KINT(lm),   KINT(tp),    KINT(seg),
-                {lb, NULL}};
+                KMEM(cnt),  KLONG(co),  KINT(hc),   KMEM(work),  KLONG(ko),
+                KINT(lm),   KINT(tp),   KINT(seg),  {lb, NULL}};
     return ocl_launch(ctx, p, K_CHOL_UPDATE_BATCH, 1, g, l, NARGS(a), a);
 }
 
@@ -89,7 +93,8 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
                              char uplo, int n, int kp, int p, int count,
                              qru_ptr L, int ldl, size_t sL, qru_ptr C,
                              int ldc, size_t sC, qru_ptr L1, int ld1,
-                             size_t s1, qru_ptr info, qru_ptr work)
+                             size_t s1, qru_ptr info, qru_ptr cnt,
+                             qru_ptr work)
 {
     int n1 = ins ? n + p : n - p;
     if (n1 <= 0 || count <= 0)
@@ -99,11 +104,15 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
     if (st)
         return st;
     int kern = ins ? K_CHOL_INSERT_BATCH : K_CHOL_DELETE_BATCH;
+    cl_int hc = cnt.h != NULL;
+    if (!hc)
+        cnt = L; /* not read; a valid buffer for the argument */
     cl_int up = ocl_uplo_code(uplo) == 1, cn = n, ck = kp, cp = p,
            cc = count, cldl = ldl, cldc = ldc, cld1 = ld1, lm, tp, seg;
     cl_long lo = (cl_long)L.off, ls = (cl_long)sL, co = (cl_long)C.off,
             cs = (cl_long)sC, o1 = (cl_long)L1.off, s1l = (cl_long)s1,
-            io = (cl_long)info.off, ko = (cl_long)work.off;
+            io = (cl_long)info.off, mo = (cl_long)cnt.off,
+            ko = (cl_long)work.off;
     tval te;
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t l[1], g[1], lb;
@@ -113,8 +122,8 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
                 eps,        KMEM(L),    KLONG(lo),  KINT(cldl),  KLONG(ls),
                 KMEM(C),    KLONG(co),  KINT(cldc), KLONG(cs),   KMEM(L1),
                 KLONG(o1),  KINT(cld1), KLONG(s1l), KMEM(info),  KLONG(io),
-                KMEM(work), KLONG(ko),  KINT(lm),   KINT(tp),    KINT(seg),
-                {lb, NULL}};
+                KMEM(cnt),  KLONG(mo),  KINT(hc),   KMEM(work),  KLONG(ko),
+                KINT(lm),   KINT(tp),   KINT(seg),  {lb, NULL}};
     if (!ins)
         memmove(a + 10, a + 14, sizeof(karg) * (NARGS(a) - 14));
     return ocl_launch(ctx, pg, kern, 1, g, l, NARGS(a) - (ins ? 0 : 4), a);
@@ -127,19 +136,19 @@ int ocl_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           int k, int p, int count, qru_ptr L, int ldl,
                           size_t sL, qru_ptr C, int ldc, size_t sC,
                           qru_ptr L1, int ld1, size_t s1, qru_ptr info,
-                          qru_ptr work)
+                          qru_ptr cnt, qru_ptr work)
 {
     return chol_insdel_batch(ctx, dt, 1, uplo, n, k, p, count, L, ldl, sL, C,
-                             ldc, sC, L1, ld1, s1, info, work);
+                             ldc, sC, L1, ld1, s1, info, cnt, work);
 }
 
 int ocl_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           int k, int p, int count, qru_ptr L, int ldl,
                           size_t sL, qru_ptr L1, int ld1, size_t s1,
-                          qru_ptr info, qru_ptr work)
+                          qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     return chol_insdel_batch(ctx, dt, 0, uplo, n, k, p, count, L, ldl, sL, L,
-                             ldl, 0, L1, ld1, s1, info, work);
+                             ldl, 0, L1, ld1, s1, info, cnt, work);
 }
 
 int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,

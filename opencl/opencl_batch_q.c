@@ -46,7 +46,7 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
                                 int ldr, size_t sR, qru_ptr D, int ldd,
                                 size_t sD, qru_ptr Q, int ldq, size_t sQ,
                                 qru_ptr E, int lde, size_t sE, qru_ptr info,
-                                qru_ptr work)
+                                qru_ptr cnt, qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
@@ -54,12 +54,15 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
     int st = ocl_get_prog(ctx, dt, &pr);
     if (st)
         return st;
+    cl_int hc = cnt.h != NULL;
+    if (!hc)
+        cnt = info; /* not read; a valid buffer for the argument */
     cl_int cm = m, cr = r, cn = n, ck = k, cp = p, cc = count, cldr = ldr,
            cldd = ldd, cldq = ldq, clde = lde;
     cl_long ro = (cl_long)R.off, rs = (cl_long)sR, dof = (cl_long)D.off,
             ds = (cl_long)sD, qo = (cl_long)Q.off, qs = (cl_long)sQ,
             eo = (cl_long)E.off, es = (cl_long)sE, io = (cl_long)info.off,
-            ko = (cl_long)work.off;
+            co = (cl_long)cnt.off, ko = (cl_long)work.off;
     tval te;
     karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     /* the four stages of kernels/qru_batch_q.cl, the same arguments; the
@@ -72,7 +75,8 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
                 KLONG(rs),  KMEM(D),    KLONG(dof), KINT(cldd), KLONG(ds),
                 KMEM(Q),    KLONG(qo),  KINT(cldq), KLONG(qs),  KMEM(E),
                 KLONG(eo),  KINT(clde), KLONG(es), KMEM(info), KLONG(io),
-                KMEM(work), KLONG(ko),  {0, NULL}};
+                KMEM(cnt),  KLONG(co),  KINT(hc),  KMEM(work), KLONG(ko),
+                {0, NULL}};
     for (int s = 0; s < 4 && !st; ++s)
         st = ocl_launch_problems(ctx, pr, ks[s], qru_lsq_batch_q_wg(n), count,
                                  NARGS(a) - (s > 0), a,

@@ -1,7 +1,8 @@
 /*
  * What the batched routines (chol_batch.c, lsq_batch.c) share: the
  * non-finite scan of every page, the split of a batch into op calls by
- * the workspace, and the per-problem verdicts read back in one host wait.
+ * the workspace, the per-problem verdicts read back in one host wait, and
+ * the per-problem counts uploaded for the ops.
  */
 #include <stdlib.h>
 
@@ -57,4 +58,24 @@ int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
     }
     free(h);
     return st ? st : failed;
+}
+
+int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
+                     qru_ptr dst)
+{
+    if (count <= 0)
+        return 0;
+    size_t es = qru_dtype_size(dt);
+    void *t = malloc(es * (size_t)count);
+    if (!t)
+        return QRU_HOST_ALLOC_FAILED;
+    for (int i = 0; i < count; ++i) {
+        if (dt == QRU_DOUBLE)
+            ((double *)t)[i] = h[i];
+        else
+            ((float *)t)[i] = (float)h[i];
+    }
+    int st = ctx->ops->upload(ctx, dt, count, 1, t, count, dst, count);
+    free(t);
+    return st;
 }

@@ -3,8 +3,10 @@
  * (qru_chol_insert_batch) and deletions (qru_chol_delete_batch): count
  * independent problems, one chol_update_batch, chol_insert_batch or
  * chol_delete_batch op for a part of the batch whose workspace fits, the
- * verdicts of all problems read back once at the end.  Written once for
- * both precisions against the backend table.
+ * verdicts of all problems read back once at the end.  The _ex forms
+ * take a per-problem rank (the update) or mask (insertion, deletion),
+ * uploaded once for the ops, which leave a problem of rank 0 or mask 0
+ * as it is.  Written once for both precisions against the backend table.
  */
 #include <stdlib.h>
 
@@ -16,18 +18,22 @@
 enum { CHOL_BATCH_UPDATE, CHOL_BATCH_INSERT, CHOL_BATCH_DELETE };
 
 /* The batch in parts whose work fits, one op a part, then the verdicts of
- * all problems (one wait), the status and its text.  X: W or C. */
+ * all problems (one wait), the status and its text.  X: W or C; sel: the
+ * per-problem ranks (the update) or mask, or NULL. */
 static int chol_batch(qru_context *ctx, int what, char uplo,
                       const qru_matrix *L, const qru_matrix *X, int sign,
-                      int k, int p, qru_matrix *L1, int *info)
+                      int k, int p, qru_matrix *L1, int *info,
+                      const int *sel)
 {
     qru_dtype dt = L->dtype;
-    int n = L->rows, count = L->count;
+    int n = L->rows, count = L->count, any = !sel;
     int n1 = what == CHOL_BATCH_INSERT   ? n + p
              : what == CHOL_BATCH_DELETE ? n - p
                                          : n;
     int r = what == CHOL_BATCH_UPDATE ? X->cols : p; /* the rank */
-    if (n1 == 0 || count == 0) {
+    for (int i = 0; !any && i < count; ++i)
+        any = sel[i] != 0;
+    if (n1 == 0 || count == 0 || !any) { /* nothing to do */
         for (int i = 0; info && i < count; ++i)
             info[i] = 0;
         return 0;
@@ -35,28 +41,34 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
     size_t we;
     size_t part = qru_batch_part(qru_chol_batch_local(n1, r),
                                  qru_chol_batch_work(n1, r), count, &we);
-    size_t head = qru_chol_align((size_t)count);
-    qru_ptr ws;
-    QRU_TRY(qru_ctx_workspace(ctx, (head + we) * qru_dtype_size(dt), &ws));
-    qru_ptr dinfo = ws, work = qru_ptr_add(ws, head);
+    size_t head = qru_chol_align((size_t)count), hs = sel ? head : 0;
+    qru_ptr ws, dsel = {NULL, 0};
+    QRU_TRY(qru_ctx_workspace(ctx, (head + hs + we) * qru_dtype_size(dt),
+                              &ws));
+    qru_ptr dinfo = ws, work = qru_ptr_add(ws, head + hs);
+    if (sel) {
+        dsel = qru_ptr_add(ws, head);
+        QRU_TRY(qru_batch_counts(ctx, dt, count, sel, dsel));
+    }
     for (int b = 0; b < count; b += (int)part) {
         int cnt = count - b < (int)part ? count - b : (int)part;
         qru_ptr pl = qru_mat_page(L, b), p1 = qru_mat_page(L1, b),
-                di = qru_ptr_add(dinfo, (size_t)b);
+                di = qru_ptr_add(dinfo, (size_t)b),
+                ds = sel ? qru_ptr_add(dsel, (size_t)b) : dsel;
         if (what == CHOL_BATCH_UPDATE)
             QRU_TRY(ctx->ops->chol_update_batch(
                 ctx, dt, uplo, n, r, sign, cnt, pl, L->ld, L->stride,
                 qru_mat_page(X, b), X->ld, X->stride, p1, L1->ld, L1->stride,
-                di, work));
+                di, ds, work));
         else if (what == CHOL_BATCH_INSERT)
             QRU_TRY(ctx->ops->chol_insert_batch(
                 ctx, dt, uplo, n, k, p, cnt, pl, L->ld, L->stride,
                 qru_mat_page(X, b), X->ld, X->stride, p1, L1->ld, L1->stride,
-                di, work));
+                di, ds, work));
         else
             QRU_TRY(ctx->ops->chol_delete_batch(ctx, dt, uplo, n, k, p, cnt,
                                                 pl, L->ld, L->stride, p1,
-                                                L1->ld, L1->stride, di,
+                                                L1->ld, L1->stride, di, ds,
                                                 work));
     }
     int first, col;
@@ -106,9 +118,29 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
             "L1 overlaps L but does not start at L's first element with L's "  \
             "leading dimension and stride")
 
+/* The per-problem argument i (8) of the _ex forms: count ints in
+ * 0 .. hi (NULL: none), called name. */
+static int chol_batch_sel_check(int i, const char *name, const int *sel,
+                                int count, int hi)
+{
+    for (int b = 0; sel && b < count; ++b)
+        if (sel[b] < 0 || sel[b] > hi)
+            return qru_fail_arg(i, "%s[%d] = %d, but it must be in 0 .. %d",
+                                name, b, sel[b], hi);
+    return 0;
+}
+
 int qru_chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
                           const qru_matrix *W, int sign, qru_matrix *L1,
                           int *info)
+{
+    return qru_chol_update_batch_ex(ctx, uplo, L, W, sign, L1, info, NULL);
+}
+
+int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
+                             const qru_matrix *L, const qru_matrix *W,
+                             int sign, qru_matrix *L1, int *info,
+                             const int *rank)
 {
     QRU_ARG_BATCH_UPLO_L(ctx, uplo, L);
     int n = L->rows, count = L->count;
@@ -123,14 +155,22 @@ int qru_chol_update_batch(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(ctx, 5, sign == 1 || sign == -1,
             "sign = %d, but it must be +1 (update) or -1 (downdate)", sign);
     QRU_ARG_BATCH_L1(ctx, L, L1, n, W, "W");
+    QRU_CHECK(ctx, chol_batch_sel_check(8, "rank", rank, count, W->cols));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_UPDATE, uplo, L, W, sign, 0, 0,
-                            L1, info));
+                            L1, info, rank));
 }
 
 int qru_chol_insert_batch(qru_context *ctx, char uplo, const qru_matrix *L,
                           int k, const qru_matrix *C, qru_matrix *L1,
                           int *info)
+{
+    return qru_chol_insert_batch_ex(ctx, uplo, L, k, C, L1, info, NULL);
+}
+
+int qru_chol_insert_batch_ex(qru_context *ctx, char uplo,
+                             const qru_matrix *L, int k, const qru_matrix *C,
+                             qru_matrix *L1, int *info, const int *mask)
 {
     QRU_ARG_BATCH_UPLO_L_K(ctx, uplo, L, k);
     int n = L->rows, count = L->count;
@@ -146,13 +186,21 @@ int qru_chol_insert_batch(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_CHECK(ctx, qru_batch_check_finite(ctx, 5, C, uplo, k));
     int p = C->cols;
     QRU_ARG_BATCH_L1(ctx, L, L1, n + p, C, "C");
+    QRU_CHECK(ctx, chol_batch_sel_check(8, "mask", mask, count, 1));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_INSERT, uplo, L, C, 0, k, p, L1,
-                            info));
+                            info, mask));
 }
 
 int qru_chol_delete_batch(qru_context *ctx, char uplo, const qru_matrix *L,
                           int k, int p, qru_matrix *L1, int *info)
+{
+    return qru_chol_delete_batch_ex(ctx, uplo, L, k, p, L1, info, NULL);
+}
+
+int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
+                             const qru_matrix *L, int k, int p,
+                             qru_matrix *L1, int *info, const int *mask)
 {
     QRU_ARG_BATCH_UPLO_L_K(ctx, uplo, L, k);
     int n = L->rows;
@@ -160,7 +208,8 @@ int qru_chol_delete_batch(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(ctx, 5, p <= n - k,
             "p = %d, but k + p must be <= n = %d (k = %d)", p, n, k);
     QRU_ARG_BATCH_L1(ctx, L, L1, n - p, NULL, "");
+    QRU_CHECK(ctx, chol_batch_sel_check(8, "mask", mask, L->count, 1));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_DELETE, uplo, L, NULL, 0, k, p,
-                            L1, info));
+                            L1, info, mask));
 }

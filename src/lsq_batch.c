@@ -84,16 +84,20 @@ static size_t batch_part(int m, int r, int count, size_t *work)
 }
 
 /* The workspace of an op call that judges every problem: the count
- * verdicts, then we elements of work. */
+ * verdicts, the count per-problem counts (dcnt not NULL), then we
+ * elements of work. */
 static int lsq_batch_ws(const qru_lsq_batch *fb, size_t we, qru_ptr *dinfo,
-                        qru_ptr *work)
+                        qru_ptr *dcnt, qru_ptr *work)
 {
-    size_t head = qru_chol_align((size_t)fb->count);
+    size_t head = qru_chol_align((size_t)fb->count), hc = dcnt ? head : 0;
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(fb->ctx,
-                              (head + we) * qru_dtype_size(fb->dt), &ws));
+                              (head + hc + we) * qru_dtype_size(fb->dt),
+                              &ws));
     *dinfo = ws;
-    *work = qru_ptr_add(ws, head);
+    if (dcnt)
+        *dcnt = qru_ptr_add(ws, head);
+    *work = qru_ptr_add(ws, head + hc);
     return 0;
 }
 
@@ -180,19 +184,7 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
                               &ws));
     work = qru_ptr_add(ws, head);
     if (rows) {
-        size_t es = qru_dtype_size(fb->dt);
-        void *h = malloc(es * (size_t)count);
-        if (!h)
-            return QRU_HOST_ALLOC_FAILED;
-        for (int i = 0; i < count; ++i) {
-            if (fb->dt == QRU_DOUBLE)
-                ((double *)h)[i] = rows[i];
-            else
-                ((float *)h)[i] = (float)rows[i];
-        }
-        int st = ctx->ops->upload(ctx, fb->dt, count, 1, h, count, ws, count);
-        free(h);
-        QRU_TRY(st);
+        QRU_TRY(qru_batch_counts(ctx, fb->dt, count, rows, ws));
         cnt = ws;
     }
     for (int b = 0; b < count; b += (int)part) {
@@ -444,28 +436,54 @@ int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb, const qru_matrix *U,
     QRU_RET(ctx, st);
 }
 
-/* The rows k .. k+p-1 removed from every thin problem (checked): one
- * lsq_batch_remove_rows_q op a run of problems, the verdicts read back in
- * one wait; the row counts of the problems that passed lose p. */
-static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info)
+/* The rows k .. k+p-1 removed from every thin problem (checked; rows:
+ * from problem i only k .. k+rows[i]-1, p the largest rows[i]): one
+ * lsq_batch_remove_rows_q op a run of problems of one row count and each
+ * number of rows its problems lose (the op takes the counts in device
+ * memory and only the problems of its number), the verdicts read back in
+ * one wait; the row counts of the problems that passed lose their rows. */
+static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info,
+                            const int *rows)
 {
     qru_context *ctx = fb->ctx;
     int m = fb->m, r = fb->r, count = fb->count;
     size_t we;
     size_t part = qru_batch_part(0, qru_lsq_batch_q_rm_work(fb->n, m, r, p),
                                  count, &we);
-    qru_ptr dinfo, work;
-    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
-    for (int b = 0, e; b < count; b = e) {
-        e = lsq_batch_run(fb, b, part);
-        QRU_TRY(ctx->ops->lsq_batch_remove_rows_q(
-            ctx, fb->dt, m, r, fb->nr[b], k, p, e - b,
-            qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
-            qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
-            qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
-            qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
-            qru_ptr_add(dinfo, (size_t)b), work));
+    qru_ptr dinfo, dcnt = {NULL, 0}, work;
+    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, rows ? &dcnt : NULL, &work));
+    char *seen = NULL; /* the numbers of rows a run has had its call for */
+    if (rows) { /* only the problems that lose rows write verdicts */
+        QRU_TRY(ctx->ops->laset(ctx, fb->dt, 'A', count, 1, 0.0, 0.0, dinfo,
+                                count));
+        QRU_TRY(qru_batch_counts(ctx, fb->dt, count, rows, dcnt));
+        seen = calloc((size_t)p + 1, 1);
+        if (!seen)
+            return QRU_HOST_ALLOC_FAILED;
     }
+    int st = 0;
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
+        for (int i = b; !st && i < (rows ? e : b + 1); ++i) {
+            int pb = rows ? rows[i] : p;
+            if (pb == 0 || (seen && seen[pb]))
+                continue;
+            if (seen)
+                seen[pb] = 1;
+            st = ctx->ops->lsq_batch_remove_rows_q(
+                ctx, fb->dt, m, r, fb->nr[b], k, pb, e - b,
+                qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
+                qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
+                qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
+                qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
+                qru_ptr_add(dinfo, (size_t)b),
+                rows ? qru_ptr_add(dcnt, (size_t)b) : dcnt, work);
+        }
+        for (int i = b; seen && i < e; ++i)
+            seen[rows[i]] = 0;
+    }
+    free(seen);
+    QRU_TRY(st);
     int *v = malloc(sizeof(int) * (size_t)count);
     if (!v)
         return QRU_HOST_ALLOC_FAILED;
@@ -476,7 +494,7 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info)
         int nmax = 0;
         for (int i = 0; i < count; ++i) {
             if (v[i] == 0)
-                fb->nr[i] -= p;
+                fb->nr[i] -= rows ? rows[i] : p;
             nmax = fb->nr[i] > nmax ? fb->nr[i] : nmax;
             if (info)
                 info[i] = v[i];
@@ -495,20 +513,39 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info)
 
 int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p, int *info)
 {
+    return qru_lsq_batch_remove_rows_ex(fb, k, p, info, NULL);
+}
+
+int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p, int *info,
+                                 const int *rows)
+{
     QRU_ARG(NULL, 1, fb, "fb is NULL");
     qru_context *ctx = fb->ctx;
-    int lo, hi;
+    int lo, hi, m = fb->m;
     lsq_batch_nrange(fb, &lo, &hi);
-    QRU_ARG(ctx, 2, k >= 0 && k < lo,
+    QRU_ARG(ctx, 2, k >= 0 && (rows || k < lo),
             "k = %d, but 0 <= k < n = %d must hold (the fewest rows of a "
             "problem)", k, lo);
     QRU_ARG(ctx, 3, p >= 1, "p = %d, but p must be >= 1", p);
-    QRU_ARG(ctx, 3, p <= lo - k,
+    QRU_ARG(ctx, 3, rows || p <= lo - k,
             "p = %d, but k + p must be <= n = %d (k = %d; the fewest rows "
             "of a problem)", p, lo, k);
-    QRU_ARG(ctx, 3, lo - p >= fb->m,
+    QRU_ARG(ctx, 3, rows || lo - p >= m,
             "p = %d, but n - p must stay >= m = %d (n = %d, the fewest rows "
-            "of a problem): A stays tall", p, fb->m, lo);
+            "of a problem): A stays tall", p, m, lo);
+    int pmax = rows ? 0 : p; /* the most rows a problem loses */
+    for (int i = 0; rows && i < fb->count; ++i) {
+        int ri = rows[i], ni = fb->nr[i];
+        QRU_ARG(ctx, 5, ri >= 0 && ri <= p,
+                "rows[%d] = %d, but it must be in 0 .. p = %d", i, ri, p);
+        QRU_ARG(ctx, 5, ri == 0 || (long long)k + ri <= ni,
+                "rows[%d] = %d, but k + rows[%d] must be <= %d, the "
+                "problem's rows (k = %d)", i, ri, i, ni, k);
+        QRU_ARG(ctx, 5, ri == 0 || ni - ri >= m,
+                "rows[%d] = %d, but the problem's %d rows must stay >= m = "
+                "%d: A stays tall", i, ri, ni, m);
+        pmax = ri > pmax ? ri : pmax;
+    }
     if (fb->q == QRU_Q_NONE)
         QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
                                             "(QRU_Q_NONE): its rows cannot "
@@ -516,7 +553,12 @@ int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p, int *info)
                                             "opt->q = QRU_Q_THIN"));
     if (fb->count == 0)
         QRU_RET(ctx, 0);
-    QRU_RET(ctx, lsq_batch_remove(fb, k, p, info));
+    if (pmax == 0) { /* no problem loses a row: no work */
+        for (int i = 0; info && i < fb->count; ++i)
+            info[i] = 0;
+        QRU_RET(ctx, 0);
+    }
+    QRU_RET(ctx, lsq_batch_remove(fb, k, pmax, info, rows));
 }
 
 /* The columns k .. k+p-1 removed from every problem (checked): one
@@ -612,7 +654,7 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
     qru_matrix *N[4];
     qru_ptr dinfo = {0, 0}, work = {0, 0};
     if (count > 0)
-        QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
+        QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
     QRU_TRY(lsq_batch_alloc(fb, m + p, N));
     int st = 0;
     for (int b = 0, e; !st && b < count; b = e) {
@@ -697,7 +739,7 @@ static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
     size_t we;
     size_t part = batch_part(m, r, count, &we);
     qru_ptr dinfo, work;
-    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, &work));
+    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
     for (int b = 0, e; b < count; b = e) {
         e = lsq_batch_run(fb, b, part);
         QRU_TRY(ctx->ops->lsq_batch_solve(

@@ -257,11 +257,12 @@ static int plan_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int sign, int count,
                                   qru_ptr L, int ldl, size_t sL, qru_ptr W,
                                   int ldw, size_t sW, qru_ptr L1, int ld1,
-                                  size_t s1, qru_ptr info, qru_ptr work)
+                                  size_t s1, qru_ptr info, qru_ptr cnt,
+                                  qru_ptr work)
 {
     (void)dt, (void)uplo, (void)sign, (void)L, (void)ldl, (void)sL, (void)W,
         (void)ldw, (void)sW, (void)L1, (void)ld1, (void)s1, (void)info,
-        (void)work;
+        (void)cnt, (void)work;
     double en = dd(n), ek = dd(k), ec = dd(count);
     return plan_op(ctx, QRU_OP_chol_update_batch, PK_KERNEL,
                    3.0 * en * en * ek * ec,
@@ -274,10 +275,11 @@ static int plan_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int p, int count, qru_ptr L,
                                   int ldl, size_t sL, qru_ptr C, int ldc,
                                   size_t sC, qru_ptr L1, int ld1, size_t s1,
-                                  qru_ptr info, qru_ptr work)
+                                  qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)C, (void)ldc,
-        (void)sC, (void)L1, (void)ld1, (void)s1, (void)info, (void)work;
+        (void)sC, (void)L1, (void)ld1, (void)s1, (void)info, (void)cnt,
+        (void)work;
     double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
            eq = en - ek, e1 = en + ep;
     return plan_op(ctx, QRU_OP_chol_insert_batch, PK_KERNEL,
@@ -290,10 +292,11 @@ static int plan_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
 static int plan_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                   int n, int k, int p, int count, qru_ptr L,
                                   int ldl, size_t sL, qru_ptr L1, int ld1,
-                                  size_t s1, qru_ptr info, qru_ptr work)
+                                  size_t s1, qru_ptr info, qru_ptr cnt,
+                                  qru_ptr work)
 {
     (void)dt, (void)uplo, (void)L, (void)ldl, (void)sL, (void)L1, (void)ld1,
-        (void)s1, (void)info, (void)work;
+        (void)s1, (void)info, (void)cnt, (void)work;
     double en = dd(n), ek = dd(k), ep = dd(p), ec = dd(count),
            eq = en - ek - ep, e1 = en - ep;
     return plan_op(ctx, QRU_OP_chol_delete_batch, PK_KERNEL,
@@ -376,11 +379,11 @@ static int plan_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt,
                                         size_t sD, qru_ptr Q, int ldq,
                                         size_t sQ, qru_ptr E, int lde,
                                         size_t sE, qru_ptr info,
-                                        qru_ptr work)
+                                        qru_ptr cnt, qru_ptr work)
 {
     (void)dt, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd, (void)sD,
         (void)Q, (void)ldq, (void)sQ, (void)E, (void)lde, (void)sE,
-        (void)info, (void)work;
+        (void)info, (void)cnt, (void)work;
     double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count), en = dd(n);
     double passes = 3.0 + ceil(ep / 8.0) + 2.0 * dd(n - k - p) / en;
     return plan_op(ctx, QRU_OP_lsq_batch_remove_rows_q, PK_KERNEL,

@@ -176,11 +176,17 @@
      * ld1) is written.  L1 is L (the same pointer, ld and stride: in \
      * place) or does not overlap it; W is not modified.  info: count \
      * elements of type dt in device memory (integer values), written for \
-     * every problem.  work: count * qru_chol_batch_work(n, k) elements \
-     * (qru_internal.h), or one problem's share where \
-     * qru_chol_batch_local(n, k) (the GPU kernels keep such problems in \
-     * local memory).  n >= 1, k >= 0, count >= 0. */ \
-    QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, work), REQ, ASYNC) \
+     * every problem.  With cnt (count elements of type dt in device \
+     * memory, integer values in 0..k), problem b is updated by the first \
+     * cnt[b] columns of its W page alone (A1's diagonal and the rule as \
+     * for rank cnt[b]; the columns after them not read), and where \
+     * cnt[b] = 0 its pages are not written and info[b] = 0; cnt a NULL \
+     * handle: every problem rank k.  work: count * \
+     * qru_chol_batch_work(n, k) elements (qru_internal.h), or one \
+     * problem's share where qru_chol_batch_local(n, k) (the GPU kernels \
+     * keep such problems in local memory).  n >= 1, k >= 0, \
+     * count >= 0. */ \
+    QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* p rows and columns inserted at position k of count independent \
      * Cholesky factors (qru_chol_insert_batch), each judged by the \
      * definiteness rule of qru.h for order n1 = n + p.  Problem b reads \
@@ -202,11 +208,14 @@
      * uplo triangle of the n1 x n1 page L1 + b s1 (ld ld1) is written. \
      * L1 is L (the same pointer, ld and stride: in place) or does not \
      * overlap it; C overlaps neither.  info: count elements of type dt in \
-     * device memory, written for every problem.  work: count * \
+     * device memory, written for every problem.  With cnt (count \
+     * elements of type dt in device memory, integer values), problem b \
+     * takes part only where cnt[b] != 0: else its pages are not written \
+     * and info[b] = 0; cnt a NULL handle: every problem.  work: count * \
      * qru_chol_batch_work(n1, p) elements, or one problem's share where \
      * qru_chol_batch_local(n1, p) (the GPU kernels keep such problems in \
      * local memory).  n >= 0, 0 <= k <= n, p >= 1, count >= 0. */ \
-    QRU_OP(chol_insert_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr C, int ldc, size_t sC, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, C, ldc, sC, L1, ld1, s1, info, work), REQ, ASYNC) \
+    QRU_OP(chol_insert_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr C, int ldc, size_t sC, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, C, ldc, sC, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* The rows and columns k..k+p-1 removed from count independent \
      * Cholesky factors (qru_chol_delete_batch), each judged by the \
      * definiteness rule of qru.h for order n1 = n - p.  Problem b reads \
@@ -221,10 +230,11 @@
      * info[b] = j and its L1 page is not written; else info[b] = 0 and the \
      * uplo triangle of the n1 x n1 page L1 + b s1 (ld ld1) is written. \
      * L1 is L (in place, as chol_insert_batch) or does not overlap it. \
-     * info as chol_insert_batch; work: count * qru_chol_batch_work(n1, p) \
-     * elements, or one problem's share where qru_chol_batch_local(n1, p). \
-     * n1 >= 1, 0 <= k <= n - p, p >= 0, count >= 0. */ \
-    QRU_OP(chol_delete_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, L1, ld1, s1, info, work), REQ, ASYNC) \
+     * info and cnt as chol_insert_batch; work: count * \
+     * qru_chol_batch_work(n1, p) elements, or one problem's share where \
+     * qru_chol_batch_local(n1, p).  n1 >= 1, 0 <= k <= n - p, p >= 0, \
+     * count >= 0. */ \
+    QRU_OP(chol_delete_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* Rows added to count independent Q-less least-squares \
      * factorisations (qru_lsq_batch_add_rows): problem b (0 <= b < count) \
      * holds the m x m upper triangle R_b = R + b sR (ld ldr; its strictly \
@@ -296,10 +306,14 @@
      * rows K (rows k+p .. n-1 move up by p; the rows n-p .. n-1 of the \
      * pages are left unspecified).  info: count elements of type dt \
      * in device memory (integer values), written for every problem. \
-     * work: count * qru_lsq_batch_q_rm_work(n, m, r, p) elements. \
-     * m >= 1, r >= 1, 0 <= k, 1 <= p, k + p <= n, n - p >= m, \
-     * count >= 0. */ \
-    QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, work), REQ, ASYNC) \
+     * With cnt (count elements of type dt in device memory, integer \
+     * values), only the problems b with cnt[b] = p take part: of the \
+     * others nothing is read or written, info[b] neither (so calls with \
+     * other p over the same problems serve the rest); cnt a NULL \
+     * handle: every problem.  work: count * \
+     * qru_lsq_batch_q_rm_work(n, m, r, p) elements.  m >= 1, r >= 1, \
+     * 0 <= k, 1 <= p, k + p <= n, n - p >= m, count >= 0. */ \
+    QRU_OP(lsq_batch_remove_rows_q, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int k, int p, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr Q, int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, info, cnt, work), REQ, ASYNC) \
     /* The columns k .. k+p-1 removed from count least-squares \
      * factorisations in place (qru_lsq_batch_remove_cols): problem b \
      * holds R_b, d_b as in lsq_batch_add_rows (m x m, m x r) and either \

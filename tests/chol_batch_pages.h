@@ -214,14 +214,15 @@ static void check_verdicts(const char *tag, qru_context *c, int st,
 
 /* The workspace for count problems of order n and rank k grown
  * beforehand (a growth waits for queued work): the call itself waits
- * once. */
+ * once.  The verdicts and the per-problem ranks or mask of the _ex
+ * calls, each aligned to 64 elements, ahead of the work. */
 static void grow_ws(int n, int k, int count)
 {
     qru_ptr wsp;
     ck_assert_int_eq(qru_ctx_workspace(ctx,
                                        ((size_t)count *
-                                            (1 + qru_chol_batch_work(n, k)) +
-                                        64) * sizeof(double),
+                                            (2 + qru_chol_batch_work(n, k)) +
+                                        128) * sizeof(double),
                                        &wsp),
                      0);
 }

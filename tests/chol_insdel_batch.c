@@ -6,8 +6,11 @@
  * A in double, both precisions and triangles, k at the start, middle and
  * end, orders around the bound of local memory and 1, padded pages, in
  * place and out of place, failed and non-finite problems left bit for
- * bit, the argument checks and the non-finite scan (chol_batch_pages.h
- * for the batches' images). */
+ * bit, a subset of the problems (qru_chol_insert_batch_ex /
+ * qru_chol_delete_batch_ex: the others bit for bit, whatever their data;
+ * all in the mask the same as the plain call to the bit), the argument
+ * checks and the non-finite scan (chol_batch_pages.h for the batches'
+ * images). */
 #include "chol_batch_pages.h"
 
 static const int INS = QRU_TEST_INSERT;
@@ -28,6 +31,7 @@ typedef struct mcase {
     int ldl, ldc, ld1;
     size_t sl, sc, s1; /* 0: ld * cols */
     int bad_every, how;
+    int masked; /* the _ex call, problems b with b % 4 == 1 left out */
 } mcase;
 
 /* Runs one batched insertion or deletion and checks every problem against
@@ -49,8 +53,10 @@ static double run_mod_case(const mcase *c, unsigned *seed)
            *Lh = malloc(sizeof(double) * (size_t)nm * nm + 8),
            *L1h = malloc(sizeof(double) * n1n1 + 8);
     int *want = calloc((size_t)cnt + 1, sizeof(int));
+    int *mask = malloc(sizeof(int) * ((size_t)cnt + 1));
     for (int b = 0; b < cnt; ++b) {
         int bad = c->bad_every && b % c->bad_every == 1 ? c->how : MOD_GOOD;
+        mask[b] = !c->masked || b % 4 != 1;
         /* ins: the SPD A1 of order n1, A = A1 without rows k..k+p-1;
          * del: the SPD A of order n */
         int na = ins ? n1 : n;
@@ -106,7 +112,9 @@ static double run_mod_case(const mcase *c, unsigned *seed)
         if (!ins && p > 0 && bad == MOD_GOOD)
             qru_test_set(dt, pg, c->ldl, uplo == 'L' ? k : 0,
                          uplo == 'L' ? 0 : k, INFINITY);
-        if (!want[b]) { /* A1 from the stored factor (and C) */
+        if (!mask[b]) /* not judged, whatever its data */
+            want[b] = 0;
+        if (!want[b] && mask[b]) { /* A1 from the stored factor (and C) */
             double *Ar = A1 + n1n1 * b;
             int map[4096];
             for (int i = 0, ii = 0; i < n1; ++i)
@@ -163,19 +171,26 @@ static double run_mod_case(const mcase *c, unsigned *seed)
     grow_ws(n1, p, cnt);
     qru_context_stats st0, st1;
     ck_assert_int_eq(qru_context_get_stats(ctx, &st0), 0);
-    int st = ins ? qru_chol_insert_batch(ctx, uplo, Lb, k, C.B, L1b, info)
-                 : qru_chol_delete_batch(ctx, uplo, Lb, k, p, L1b, info);
+    int st = c->masked
+                 ? (ins ? qru_chol_insert_batch_ex(ctx, uplo, Lb, k, C.B, L1b,
+                                                   info, mask)
+                        : qru_chol_delete_batch_ex(ctx, uplo, Lb, k, p, L1b,
+                                                   info, mask))
+             : ins ? qru_chol_insert_batch(ctx, uplo, Lb, k, C.B, L1b, info)
+                   : qru_chol_delete_batch(ctx, uplo, Lb, k, p, L1b, info);
     ck_assert_int_eq(qru_context_get_stats(ctx, &st1), 0);
     char tag[160];
-    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d count %d dt %d%s",
+    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d count %d dt %d%s%s",
              ins ? "insert" : "delete", uplo, n, k, p, cnt, dt,
-             c->out ? " out of place" : "");
+             c->out ? " out of place" : "", c->masked ? " masked" : "");
     if (n1 > 0 && cnt > 0)
         ck_assert_msg(st1.host_waits - st0.host_waits == 1,
                       "%s: %lld host waits, want 1", tag,
                       st1.host_waits - st0.host_waits);
     int *upd = calloc((size_t)cnt + 1, sizeof(int));
     check_verdicts(tag, ctx, st, cnt, want, info, n1, upd);
+    for (int b = 0; b < cnt; ++b) /* left out: nothing written */
+        upd[b] = upd[b] && mask[b];
     /* C untouched; M untouched outside the written triangles of order n1
      * (in place) or everywhere; R likewise */
     void *c2 = bimg_download(&C);
@@ -207,6 +222,7 @@ static double run_mod_case(const mcase *c, unsigned *seed)
     free(upd);
     free(info);
     free(want);
+    free(mask);
     free(A1);
     free(Ah);
     free(Lh);
@@ -250,9 +266,10 @@ START_TEST(test_batch_insdel)
                 int nm = n > n1 ? n : n1;
                 mcase c = {dt, uplo, ins, n, k, p, idx % 3 ? 5 : 40,
                            idx % 2, nm + (idx % 3), n1 + 2, n1 + 1,
-                           0, 0, 0, 0, MOD_GOOD};
+                           0, 0, 0, 0, MOD_GOOD, 0};
                 if (n1 > 67)
                     c.count = 6; /* the host reference's time */
+                c.masked = idx % 5 == 2; /* a subset */
                 if (idx % 4 < 2) { /* gaps between the pages */
                     c.sl = (size_t)c.ldl * nm + 5;
                     c.sc = (size_t)c.ldc * p + 3;
@@ -263,12 +280,12 @@ START_TEST(test_batch_insdel)
             }
     if (!ins) { /* p = 0: L itself, judged; all removed: order 0 */
         mcase c = {dt, uplo, 0, 9, 4, 0, 5, 1, 9, 9, 9, 0, 0, 0, 0,
-                   MOD_GOOD};
+                   MOD_GOOD, 0};
         run_mod_case(&c, &seed);
         c.out = 0;
         run_mod_case(&c, &seed);
         mcase z = {dt, uplo, 0, 3, 0, 3, 4, 1, 3, 3, 1, 0, 0, 0, 0,
-                   MOD_GOOD};
+                   MOD_GOOD, 0};
         run_mod_case(&z, &seed);
     }
     ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_WG, 32),
@@ -277,7 +294,7 @@ START_TEST(test_batch_insdel)
         int p = a % 2 ? 3 : 1, n1 = a < 2 ? 66 : 100,
             n = ins ? n1 - p : n1 + p;
         mcase c = {dt, uplo, ins, n, n / 3, p, 9, a % 2, n + p, n1, n1 + 2,
-                   0, 0, 0, 0, MOD_GOOD};
+                   0, 0, 0, 0, MOD_GOOD, 0};
         double e = run_mod_case(&c, &seed);
         worst = e > worst ? e : worst;
     }
@@ -308,7 +325,9 @@ START_TEST(test_batch_insdel_failures)
                 int k = kk ? (ins ? n : n - p) / 2 : 0;
                 int nm = n > n1 ? n : n1;
                 mcase c = {dt, uplo, ins, n, k, p, 7, kk, nm + 1, n1,
-                           n1 + 1, (size_t)(nm + 1) * nm + 3, 0, 0, 3, h};
+                           n1 + 1, (size_t)(nm + 1) * nm + 3, 0, 0, 3, h, 0};
+                run_mod_case(&c, &seed);
+                c.masked = 1; /* a planted problem left out, and not */
                 run_mod_case(&c, &seed);
             }
 }
@@ -416,6 +435,32 @@ START_TEST(test_batch_insdel_args)
         if (Lf)
             BADD(-6, ctx, 'L', L.B, 1, p, Lf, info);
     }
+    /* the mask (argument 8), after the others */
+    int mk[3] = {1, 2, 0};
+    if (INS) {
+        BADI(-6, ctx, 'L', L.B, 1, C.B, L1c, info);
+        ck_assert_int_eq(qru_chol_insert_batch_ex(ctx, 'L', L.B, 1, C.B, L1c,
+                                                  info, mk),
+                         -6);
+        ck_assert_int_eq(qru_chol_insert_batch_ex(ctx, 'L', L.B, 1, C.B, L1.B,
+                                                  info, mk),
+                         -8);
+    } else {
+        ck_assert_int_eq(qru_chol_delete_batch_ex(ctx, 'L', L.B, 1, p, L1s,
+                                                  info, mk),
+                         -6);
+        ck_assert_int_eq(qru_chol_delete_batch_ex(ctx, 'L', L.B, 1, p, D1.B,
+                                                  info, mk),
+                         -8);
+    }
+    ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "mask[1] = 2"));
+    mk[1] = -1;
+    ck_assert_int_eq(INS ? qru_chol_insert_batch_ex(ctx, 'L', L.B, 1, C.B,
+                                                    L1.B, info, mk)
+                         : qru_chol_delete_batch_ex(ctx, 'L', L.B, 1, p, D1.B,
+                                                    info, mk),
+                     -8);
+    ck_assert_int_eq(info[0], -5);
     void *l2 = bimg_download(&L), *r2 = bimg_download(&L1),
          *d2 = bimg_download(&D1);
     ck_assert(same_outside(&L, l0, l2, 'L', NULL));
@@ -424,6 +469,51 @@ START_TEST(test_batch_insdel_args)
     free(l2);
     free(r2);
     free(d2);
+    /* every problem in the mask: the plain call's pages and verdicts bit
+     * for bit (out of place, into a copy of the output's image); none:
+     * nothing written, info 0 */
+    {
+        bimg *O = INS ? &L1 : &D1;
+        bimg X = bimg_new(dt, O->rows, O->cols, O->ld, cnt, 0);
+        bimg_upload(&X);
+        int one[3] = {1, 1, 1}, none[3] = {0, 0, 0}, info2[4] = {-5, -5, -5,
+                                                                 -5};
+        int s1 = INS ? qru_chol_insert_batch(ctx, 'L', L.B, 1, C.B, O->B,
+                                             info)
+                     : qru_chol_delete_batch(ctx, 'L', L.B, 1, p, O->B, info);
+        int s2 = INS ? qru_chol_insert_batch_ex(ctx, 'L', L.B, 1, C.B, X.B,
+                                                info2, one)
+                     : qru_chol_delete_batch_ex(ctx, 'L', L.B, 1, p, X.B,
+                                                info2, one);
+        ck_assert_int_eq(s1, s2);
+        ck_assert(!memcmp(info, info2, sizeof info));
+        void *g1 = bimg_download(O), *g2 = bimg_download(&X);
+        size_t es = qru_test_elsize(dt);
+        for (int b = 0; b < cnt; ++b) /* the pages written */
+            for (int j = 0; j < O->cols; ++j)
+                ck_assert(!memcmp((char *)g1 + (b * O->stride + (size_t)j *
+                                                                   O->ld) * es,
+                                  (char *)g2 + (b * X.stride + (size_t)j *
+                                                                  X.ld) * es,
+                                  es * (size_t)O->rows));
+        free(g1);
+        free(g2);
+        bimg_free(&X);
+        X = bimg_new(dt, O->rows, O->cols, O->ld, cnt, 0);
+        bimg_upload(&X);
+        ck_assert_int_eq(INS ? qru_chol_insert_batch_ex(ctx, 'U', L.B, 0, C.B,
+                                                        X.B, info2, none)
+                             : qru_chol_delete_batch_ex(ctx, 'U', L.B, 0, p,
+                                                        X.B, info2, none),
+                         0);
+        ck_assert(info2[0] == 0 && info2[1] == 0 && info2[2] == 0 &&
+                  info2[3] == -5);
+        g2 = bimg_download(&X);
+        ck_assert(same_outside(&X, X.h, g2, 'L', NULL));
+        free(g2);
+        bimg_free(&X);
+        info[0] = -5;
+    }
     /* the scan: a NaN in C's part that is read, and (not read) in the
      * other triangle of C's diagonal block (L1 is written from here); a
      * NaN in L */

@@ -1,13 +1,16 @@
 /* The batched routines on several threads (QRU_TUNE_BATCH_THREADS: the
  * CPU backend cuts a batch's problems into contiguous chunks that its
  * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
- * qru_chol_insert_batch, qru_chol_delete_batch, and qru_lsq_batch_create,
- * _add_rows, _remove_rows and _solve in both forms) runs with one thread,
+ * qru_chol_insert_batch, qru_chol_delete_batch, their _ex forms with
+ * ranks and masks, and qru_lsq_batch_create, _add_rows, _remove_rows
+ * (and _ex), _remove_cols, _add_cols and _solve in both forms) runs with
+ * one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
  * thread (the private knob QRU_TUNE_BATCH_THREAD_WORK = 0), and with the
  * defaults: the pages, the verdicts and the status agree bit for bit.
  * Problems planted to fail (a downdate that loses definiteness, a NaN, a
- * negative pivot, a rank-deficient solve, a refused removal) fail in
+ * negative pivot, a rank-deficient solve, a refused removal, a refused
+ * insertion of columns, which leaves every problem as it was) fail in
  * their own slots, and their pages are left as they were, whichever
  * thread ran them.  Both precisions; on the GPU backends the knob is
  * unused: one thread and the defaults agree as well. */
@@ -162,9 +165,11 @@ static void page_store(char uplo, int n, const double *F, double *P, int b)
 }
 
 /* what: 0 the rank-k update (k vectors, sign), 1 the insertion of p rows
- * and columns at k, 2 the deletion of p rows and columns at k. */
+ * and columns at k, 2 the deletion of p rows and columns at k; ext: the
+ * _ex call, problem b of rank (3 b + 1) mod (k + 1) (the update) or left
+ * out where b mod 4 = 1 (the others). */
 static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
-                     int sign, int cnt, unsigned seed, blob *out)
+                     int sign, int cnt, int ext, unsigned seed, blob *out)
 {
     int n1 = what == 1 ? n + p : what == 2 ? n - p : n;
     int r = what == 0 ? k : p; /* columns of W or C */
@@ -173,6 +178,10 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     double *Xh = calloc((size_t)rows * r * cnt + 1, sizeof(double));
     double *L1h = malloc(sizeof(double) * ((size_t)n1 * n1 * cnt + 1));
     int *want = calloc((size_t)cnt + 1, sizeof(int));
+    int *sel = malloc(sizeof(int) * ((size_t)cnt + 1));
+    for (int b = 0; b < cnt; ++b)
+        sel[b] = what == 0 ? (ext ? (3 * b + 1) % (k + 1) : k)
+                           : !ext || b % 4 != 1;
     for (size_t e = 0; e < (size_t)n1 * n1 * cnt; ++e)
         L1h[e] = SENT;
     for (int b = 0; b < cnt; ++b) {
@@ -222,6 +231,8 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
                 want[b] = -1;
             }
         }
+        if (sel[b] == 0) /* not touched: no verdict */
+            want[b] = 0;
         page_store(uplo, n, F, Lh, b);
         if (F != A)
             free(F);
@@ -236,16 +247,17 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     /* in place for the update, so that the failed pages are L's */
     const qru_matrix *M = what == 0 ? L : L1;
     void *before = down(M, &bytes);
-    int st = what == 0   ? qru_chol_update_batch(ctx, uplo, L, X, sign, L,
-                                                 info)
-             : what == 1 ? qru_chol_insert_batch(ctx, uplo, L, k, X, L1,
-                                                 info)
-                         : qru_chol_delete_batch(ctx, uplo, L, k, p, L1,
-                                                 info);
+    const int *s = ext ? sel : NULL;
+    int st = what == 0   ? qru_chol_update_batch_ex(ctx, uplo, L, X, sign, L,
+                                                    info, s)
+             : what == 1 ? qru_chol_insert_batch_ex(ctx, uplo, L, k, X, L1,
+                                                    info, s)
+                         : qru_chol_delete_batch_ex(ctx, uplo, L, k, p, L1,
+                                                    info, s);
     char tag[96];
-    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d sign %d count %d",
+    snprintf(tag, sizeof tag, "%s %c n %d k %d p %d sign %d count %d%s",
              what == 0 ? "update" : what == 1 ? "insert" : "delete", uplo,
-             n, k, p, sign, cnt);
+             n, k, p, sign, cnt, ext ? " (ex)" : "");
     verdicts(tag, st, cnt, want, info, M, before, out);
     put_mat(out, M);
     free(before);
@@ -257,6 +269,7 @@ static void run_chol(qru_dtype dt, int what, char uplo, int n, int k, int p,
     free(Xh);
     free(L1h);
     free(want);
+    free(sel);
 }
 
 /* ---- the least-squares batches ------------------------------------------ */
@@ -286,13 +299,57 @@ static void put_got(blob *out, qru_dtype dt, int rows, int cols, int cnt,
     free(h);
 }
 
+/* The batch of cnt problems of the dense pages Ah (n x m) and bh (n x r),
+ * thin (opt->q = QRU_Q_THIN) or Q-less. */
+static qru_lsq_batch *created(qru_dtype dt, int thin, int n, int m, int r,
+                              int cnt, const double *Ah, const double *bh)
+{
+    qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
+    qru_lsq_batch *fb = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+    qru_matrix_destroy(A);
+    qru_matrix_destroy(bb);
+    return fb;
+}
+
+/* The solve of fb's cnt problems (m unknowns, r right-hand sides; want:
+ * the planted failures as for verdicts) into out, then X, R, d and the
+ * residual norms. */
+static void put_solved(qru_dtype dt, const qru_lsq_batch *fb, int m, int r,
+                       int cnt, const int *want, int *info, const char *tag,
+                       blob *out)
+{
+    double *xh = malloc(sizeof(double) * ((size_t)m * r * cnt + 1));
+    for (size_t e = 0; e < (size_t)m * r * cnt; ++e)
+        xh[e] = SENT;
+    qru_matrix *X = up(dt, m, r, cnt, xh);
+    size_t bytes;
+    void *before = down(X, &bytes);
+    int st = qru_lsq_batch_solve(fb, X, info);
+    verdicts(tag, st, cnt, want, info, X, before, out);
+    put_mat(out, X);
+    put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
+    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
+    double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
+    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
+    put(out, rho, sizeof(double) * (size_t)cnt * r);
+    free(rho);
+    free(before);
+    qru_matrix_destroy(X);
+    free(xh);
+}
+
 /* A batch of cnt problems of n x m (r right-hand sides) created (thin:
  * opt->q = QRU_Q_THIN), pa rows added, (thin) the rows k .. k+p-1
  * removed, then solved.  Planted problems: columns 0 and 1 equal (Q-less:
  * the solve fails), or column 0 zero outside the removed rows (thin: the
  * removal is refused). */
 static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
-                    int k, int p, int cnt, unsigned seed, blob *out)
+                    int k, int p, int cnt, int each, unsigned seed,
+                    blob *out)
 {
     double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
     double *Uh = rnd(pa, m, cnt, &seed), *Eh = rnd(pa, r, cnt, &seed);
@@ -313,12 +370,7 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
             else
                 U[i] = 0; /* the removed rows lie among the first n */
     }
-    qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
-    qru_lsq_options opt;
-    qru_lsq_options_init(&opt);
-    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
-    qru_lsq_batch *fb = NULL;
-    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+    qru_lsq_batch *fb = created(dt, thin, n, m, r, cnt, Ah, bh);
     if (pa > 0) {
         qru_matrix *U = up(dt, pa, m, cnt, Uh), *E = up(dt, pa, r, cnt, Eh);
         ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U, E), 0);
@@ -326,29 +378,33 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         qru_matrix_destroy(E);
     }
     int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
-    double *xh = malloc(sizeof(double) * ((size_t)m * r * cnt + 1));
-    for (size_t e = 0; e < (size_t)m * r * cnt; ++e)
-        xh[e] = SENT;
-    qru_matrix *X = up(dt, m, r, cnt, xh);
     char tag[96];
     snprintf(tag, sizeof tag, "%s n %d m %d r %d pa %d k %d p %d count %d",
              thin ? "thin" : "Q-less", n, m, r, pa, k, p, cnt);
-    size_t bytes;
     int N = n + pa;
     if (thin) { /* the removal; the failed problems' Q1 unchanged */
+        size_t bytes;
         double *qh = malloc(sizeof(double) * ((size_t)N * m * cnt + 1));
         for (size_t e = 0; e < (size_t)N * m * cnt; ++e)
             qh[e] = SENT;
         qru_matrix *Q = up(dt, N, m, cnt, qh);
         ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
         void *before = down(Q, &bytes);
-        int st = qru_lsq_batch_remove_rows(fb, k, p, info);
+        int *rw = malloc(sizeof(int) * ((size_t)cnt + 1));
+        for (int b = 0; b < cnt; ++b) { /* each: 0, p or p - 1 rows */
+            rw[b] = !each || b % 3 == 1 || planted(b) ? p
+                    : b % 3 == 0                      ? 0
+                                                      : (p > 1 ? p - 1 : p);
+            want[b] = rw[b] ? want[b] : 0;
+        }
+        int st = qru_lsq_batch_remove_rows_ex(fb, k, p, info,
+                                              each ? rw : NULL);
         ck_assert_int_eq(qru_matrix_upload(Q, qh, N), 0);
         ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
         verdicts(tag, st, cnt, want, info, Q, before, out);
         for (int b = 0; b < cnt; ++b) {
             int rows = qru_lsq_batch_rows(fb, b);
-            ck_assert_int_eq(rows, want[b] ? N : N - p);
+            ck_assert_int_eq(rows, want[b] ? N : N - rw[b]);
             put(out, &rows, sizeof rows);
         }
         for (int b = 0; b < cnt; ++b)
@@ -356,31 +412,99 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
         put_mat(out, Q);
         put_got(out, dt, N, r, cnt, qru_lsq_batch_get_residuals, fb);
         free(before);
+        free(rw);
         qru_matrix_destroy(Q);
         free(qh);
     }
-    void *before = down(X, &bytes);
-    int st = qru_lsq_batch_solve(fb, X, info);
-    verdicts(tag, st, cnt, want, info, X, before, out);
-    put_mat(out, X);
-    put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
-    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
-    double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
-    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
-    put(out, rho, sizeof(double) * (size_t)cnt * r);
-    free(rho);
-    free(before);
-    qru_matrix_destroy(X);
+    put_solved(dt, fb, m, r, cnt, want, info, tag, out);
     qru_lsq_batch_destroy(fb);
-    qru_matrix_destroy(A);
-    qru_matrix_destroy(bb);
-    free(xh);
     free(info);
     free(want);
     free(Ah);
     free(bh);
     free(Uh);
     free(Eh);
+}
+
+/* A batch of cnt problems of n x m (r right-hand sides) created (thin:
+ * opt->q = QRU_Q_THIN, the batched thin QR), the columns kc .. kc+pc-1
+ * removed; thin: then qa columns inserted after column ka, first from V
+ * whose planted problems' columns 0 and 1 are equal (refused: every
+ * problem left as it was), then from a V without them; then solved. */
+static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
+                     int pc, int ka, int qa, int cnt, unsigned seed,
+                     blob *out)
+{
+    double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
+    qru_lsq_batch *fb = created(dt, thin, n, m, r, cnt, Ah, bh);
+    ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, kc, pc), 0);
+    int m1 = m - pc;
+    put_got(out, dt, m1, m1, cnt, qru_lsq_batch_get_r, fb);
+    put_got(out, dt, m1, r, cnt, qru_lsq_batch_get_d, fb);
+    if (thin)
+        put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
+    int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
+    int *want = calloc((size_t)cnt + 1, sizeof(int));
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s n %d m %d r %d kc %d pc %d ka %d qa %d "
+             "count %d", thin ? "thin" : "Q-less", n, m, r, kc, pc, ka, qa,
+             cnt);
+    if (thin && qa > 0) {
+        double *Vh = rnd(n, qa, cnt, &seed);
+        qru_matrix *V;
+        if (qa >= 2 && cnt > 2) { /* problem 2 is planted */
+            for (int b = 0; b < cnt; ++b)
+                if (planted(b)) {
+                    double *Vb = Vh + (size_t)b * n * qa;
+                    for (int i = 0; i < n; ++i)
+                        Vb[i + (size_t)n] = Vb[i];
+                    want[b] = ka + 2;
+                }
+            V = up(dt, n, qa, cnt, Vh);
+            double *qh = malloc(sizeof(double) * ((size_t)n * m1 * cnt + 1));
+            for (size_t e = 0; e < (size_t)n * m1 * cnt; ++e)
+                qh[e] = SENT;
+            qru_matrix *Q = up(dt, n, m1, cnt, qh);
+            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+            size_t bytes;
+            void *before = down(Q, &bytes);
+            int st = qru_lsq_batch_add_cols(fb, ka, V, info);
+            ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
+            ck_assert_int_eq(qru_matrix_upload(Q, qh, n), 0);
+            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+            verdicts(tag, st, cnt, want, info, Q, before, out);
+            void *after = down(Q, &bytes);
+            ck_assert_msg(!memcmp(before, after, bytes),
+                          "%s: a refused insertion changed Q1", tag);
+            free(after);
+            free(before);
+            qru_matrix_destroy(Q);
+            qru_matrix_destroy(V);
+            free(qh);
+            for (int b = 0; b < cnt; ++b) /* the columns of V distinct */
+                if (want[b]) {
+                    double *Vb = Vh + (size_t)b * n * qa;
+                    for (int i = 0; i < n; ++i)
+                        Vb[i + (size_t)n] = qru_test_urand(&seed);
+                    want[b] = 0;
+                }
+        }
+        V = up(dt, n, qa, cnt, Vh);
+        ck_assert_int_eq(qru_lsq_batch_add_cols(fb, ka, V, info), 0);
+        m1 += qa;
+        ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
+        put(out, info, sizeof(int) * (size_t)cnt);
+        put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
+        put_got(out, dt, n, r, cnt, qru_lsq_batch_get_residuals, fb);
+        qru_matrix_destroy(V);
+        free(Vh);
+    }
+    put_solved(dt, fb, m1, r, cnt, want, info, tag, out);
+    free(info);
+    free(want);
+    qru_lsq_batch_destroy(fb);
+    free(Ah);
+    free(bh);
 }
 
 /* ---- the comparisons ----------------------------------------------------- */
@@ -423,56 +547,79 @@ static void compare(qru_dtype dt, case_fn fn, int ncases, const char *name)
     }
 }
 
-/* (what, uplo, n, k, p, sign, count): the rank-1 pass (k = 1, n >= 8),
- * the rotations (k = 3, n < 8), problems in local memory and beyond it
- * on a GPU (n = 100), fewer problems than threads */
-static const int CHOL_CASES[][7] = {
-    {0, 'L', 16, 1, 0, -1, 37}, {0, 'U', 16, 1, 0, 1, 37},
-    {0, 'L', 5, 3, 0, -1, 23},  {0, 'U', 100, 2, 0, -1, 9},
-    {0, 'L', 9, 0, 0, 1, 3},    {1, 'L', 12, 6, 2, 0, 37},
-    {1, 'U', 30, 0, 1, 0, 11},  {2, 'L', 14, 4, 3, 0, 37},
-    {2, 'U', 40, 39, 1, 0, 5},
+/* (what, uplo, n, k, p, sign, count, ext): the rank-1 pass (k = 1,
+ * n >= 8), the rotations (k = 3, n < 8), problems in local memory and
+ * beyond it on a GPU (n = 100), fewer problems than threads; the _ex
+ * calls (ranks, masks) */
+static const int CHOL_CASES[][8] = {
+    {0, 'L', 16, 1, 0, -1, 37, 0}, {0, 'U', 16, 1, 0, 1, 37, 0},
+    {0, 'L', 5, 3, 0, -1, 23, 0},  {0, 'U', 100, 2, 0, -1, 9, 0},
+    {0, 'L', 9, 0, 0, 1, 3, 0},    {1, 'L', 12, 6, 2, 0, 37, 0},
+    {1, 'U', 30, 0, 1, 0, 11, 0},  {2, 'L', 14, 4, 3, 0, 37, 0},
+    {2, 'U', 40, 39, 1, 0, 5, 0},  {0, 'L', 16, 3, 0, -1, 37, 1},
+    {0, 'U', 100, 2, 0, 1, 9, 1},  {1, 'U', 12, 5, 2, 0, 23, 1},
+    {2, 'L', 14, 4, 3, 0, 37, 1},
 };
 
 static void chol_case(qru_dtype dt, int c, blob *out)
 {
     const int *a = CHOL_CASES[c];
-    run_chol(dt, a[0], (char)a[1], a[2], a[3], a[4], a[5], a[6],
+    run_chol(dt, a[0], (char)a[1], a[2], a[3], a[4], a[5], a[6], a[7],
              1000u + 17u * (unsigned)c, out);
 }
 
-/* (thin, n, m, r, pa, k, p, count); the last: products with Q1 of
- * 1100 x 60 x 4, which a threaded OpenBLAS spreads over its threads */
-static const int LSQ_CASES[][8] = {
-    {0, 30, 6, 1, 2, 0, 0, 37},    {0, 0, 20, 2, 25, 0, 0, 23},
-    {0, 200, 20, 1, 1, 0, 0, 6},   {1, 40, 8, 2, 3, 5, 4, 37},
-    {1, 120, 10, 1, 1, 0, 2, 13},  {1, 25, 3, 1, 0, 20, 5, 4},
-    {1, 1100, 60, 1, 2, 500, 4, 5},
+/* (thin, n, m, r, pa, k, p, count, each); products with Q1 of
+ * 1100 x 60 x 4, which a threaded OpenBLAS spreads over its threads;
+ * each: qru_lsq_batch_remove_rows_ex, 0, p or p - 1 rows a problem */
+static const int LSQ_CASES[][9] = {
+    {0, 30, 6, 1, 2, 0, 0, 37, 0},    {0, 0, 20, 2, 25, 0, 0, 23, 0},
+    {0, 200, 20, 1, 1, 0, 0, 6, 0},   {1, 40, 8, 2, 3, 5, 4, 37, 0},
+    {1, 120, 10, 1, 1, 0, 2, 13, 0},  {1, 25, 3, 1, 0, 20, 5, 4, 0},
+    {1, 1100, 60, 1, 2, 500, 4, 5, 0}, {1, 40, 8, 2, 3, 5, 4, 37, 1},
 };
 
 static void lsq_case(qru_dtype dt, int c, blob *out)
 {
     const int *a = LSQ_CASES[c];
-    run_lsq(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+    run_lsq(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
             2000u + 31u * (unsigned)c, out);
 }
 
-/* _i: the element type */
-START_TEST(test_threads_chol)
-{
-    if (_i >= qru_test_ndtypes(ctx))
-        return;
-    compare(qru_test_dtype(ctx, _i), chol_case,
-            (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol");
-}
-END_TEST
+/* (thin, n, m, r, kc, pc, ka, qa, count): Q-less and thin removals,
+ * insertions at the front, the middle and the end; the last: products
+ * with Q1 of 1100 x 60 */
+static const int COL_CASES[][9] = {
+    {0, 30, 8, 2, 2, 3, 0, 0, 37},    {1, 40, 8, 2, 0, 2, 3, 2, 37},
+    {1, 120, 12, 1, 5, 1, 11, 4, 13}, {1, 25, 4, 1, 3, 1, 0, 1, 4},
+    {1, 1100, 60, 1, 10, 4, 30, 3, 5},
+};
 
-START_TEST(test_threads_lsq)
+static void col_case(qru_dtype dt, int c, blob *out)
 {
-    if (_i >= qru_test_ndtypes(ctx))
+    const int *a = COL_CASES[c];
+    run_cols(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+             3000u + 43u * (unsigned)c, out);
+}
+
+/* The groups of cases: the Cholesky batches, the least-squares rows,
+ * the least-squares columns. */
+static const struct {
+    case_fn fn;
+    int ncases;
+    const char *name;
+} GROUPS[] = {
+    {chol_case, (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol"},
+    {lsq_case, (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq"},
+    {col_case, (int)(sizeof COL_CASES / sizeof COL_CASES[0]), "cols"},
+};
+
+/* _i: the group (_i / 2) and the element type (_i % 2) */
+START_TEST(test_threads_cases)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
         return;
-    compare(qru_test_dtype(ctx, _i), lsq_case,
-            (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq");
+    compare(qru_test_dtype(ctx, _i % 2), GROUPS[_i / 2].fn,
+            GROUPS[_i / 2].ncases, GROUPS[_i / 2].name);
 }
 END_TEST
 
@@ -539,8 +686,8 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_threads_chol, 0, 2);
-    tcase_add_loop_test(tc, test_threads_lsq, 0, 2);
+    tcase_add_loop_test(tc, test_threads_cases, 0,
+                        2 * (int)(sizeof GROUPS / sizeof GROUPS[0]));
     tcase_add_test(tc, test_threads_knob);
     tcase_add_test(tc, test_threads_fork);
     suite_add_tcase(s, tc);

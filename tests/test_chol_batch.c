@@ -1,8 +1,12 @@
 /* Batches of matrices and the batched Cholesky update / downdate
- * (qru_chol_update_batch): every problem against LAPACKE in double, both
- * precisions and triangles, padded pages (ld > n, stride > ld * n), in
- * place and out of place, failed and non-finite problems left bit for
- * bit, the argument checks, and single-matrix routines refusing a batch.
+ * (qru_chol_update_batch, and qru_chol_update_batch_ex with a rank a
+ * problem): every problem against LAPACKE in double, both precisions and
+ * triangles, padded pages (ld > n, stride > ld * n), in place and out of
+ * place, failed and non-finite problems left bit for bit, problems of
+ * rank 0 left bit for bit (whatever their data), the columns after a
+ * problem's rank NaN and unused, all ranks k the same as the plain call
+ * to the bit, the argument checks, and single-matrix routines refusing a
+ * batch.
  * Each batch lives in one device array uploaded from a host image of all
  * its memory (chol_batch_pages.h). */
 #include "chol_batch_pages.h"
@@ -20,7 +24,12 @@ typedef struct bcase {
     size_t sl, sw, s1; /* 0: ld * cols */
     int bad_every;     /* problems b with b % bad_every == 1 go wrong ... */
     int how;           /* ... this way */
+    int ranked;        /* qru_chol_update_batch_ex, rank case_rank(b, k) */
 } bcase;
+
+/* The rank of problem b of a ranked case: 0 .. k in turn (rank 0 every
+ * k + 1 problems). */
+static int case_rank(int b, int k) { return (3 * b + 1) % (k + 1); }
 
 /* Runs one batch and checks every problem; returns the worst error. */
 static double run_case(const bcase *c, unsigned *seed)
@@ -36,16 +45,20 @@ static double run_case(const bcase *c, unsigned *seed)
     double *Lh = malloc(sizeof(double) * nn + 8),
            *Wh = malloc(sizeof(double) * (size_t)n * k + 8);
     int *want = calloc((size_t)cnt + 1, sizeof(int));
+    int *rank = malloc(sizeof(int) * ((size_t)cnt + 1));
     for (int b = 0; b < cnt; ++b) {
         int bad = c->bad_every && b % c->bad_every == 1 ? c->how : GOOD;
+        int kb = rank[b] = c->ranked ? case_rank(b, k) : k;
+        if (kb == 0 && (c->ranked || bad != INF_L))
+            bad = GOOD; /* not judged, or no column of W used */
         double *A0 = qru_test_spd(n, 4, 0.2, seed);
         for (size_t i = 0; i < (size_t)n * k; ++i)
             Wh[i] = 0.5 * qru_test_urand(seed);
         double *Ain = A1 + nn * b; /* A0 (+ W W' for a downdate) */
         memcpy(Ain, A0, sizeof(double) * nn);
         if (c->sign < 0)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, 1.0,
-                        Wh, n, Wh, n, 1.0, Ain, n);
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, kb,
+                        1.0, Wh, n, Wh, n, 1.0, Ain, n);
         ck_assert_int_eq(ref_chol(n, Ain, Lh), 0);
         int jb = n / 2;
         if (bad == LOSE_PD) { /* w_0 = 1.1 L(:, jb): fails at jb + 1 */
@@ -60,10 +73,10 @@ static double run_case(const bcase *c, unsigned *seed)
         if (bad == NAN_W || bad == INF_L)
             want[b] = -1; /* some column <= jb + 1 */
         page_store(dt, n, Lh, bimg_page(&L, b), c->ldl, uplo);
-        for (int q = 0; q < k; ++q)
+        for (int q = 0; q < k; ++q) /* the columns after the rank: NaN */
             for (int i = 0; i < n; ++i)
                 qru_test_set(dt, bimg_page(&W, b), c->ldw, i, q,
-                             Wh[i + (size_t)q * n]);
+                             q < kb ? Wh[i + (size_t)q * n] : NAN);
         /* A1 from the stored (rounded) factor and W */
         page_lower(dt, n, bimg_page(&L, b), c->ldl, uplo, Lh);
         for (int q = 0; q < k; ++q)
@@ -72,10 +85,10 @@ static double run_case(const bcase *c, unsigned *seed)
                     qru_test_get(dt, bimg_page(&W, b), c->ldw, i, q);
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, Lh,
                     n, Lh, n, 0.0, Ain, n);
-        if (k > 0)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k,
+        if (kb > 0)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, kb,
                         (double)c->sign, Wh, n, Wh, n, 1.0, Ain, n);
-        if (!want[b])
+        if (!want[b] && kb > 0)
             ck_assert_msg(ref_chol(n, Ain, Lh) == 0, "reference not SPD");
         free(A0);
     }
@@ -89,17 +102,24 @@ static double run_case(const bcase *c, unsigned *seed)
     grow_ws(n, k, cnt);
     qru_context_stats st0, st1;
     ck_assert_int_eq(qru_context_get_stats(ctx, &st0), 0);
-    int st = qru_chol_update_batch(ctx, uplo, L.B, W.B, c->sign,
-                                   c->out ? L1.B : L.B, info);
+    int st = c->ranked ? qru_chol_update_batch_ex(ctx, uplo, L.B, W.B,
+                                                  c->sign,
+                                                  c->out ? L1.B : L.B, info,
+                                                  rank)
+                       : qru_chol_update_batch(ctx, uplo, L.B, W.B, c->sign,
+                                               c->out ? L1.B : L.B, info);
     ck_assert_int_eq(qru_context_get_stats(ctx, &st1), 0);
     char tag[128];
-    snprintf(tag, sizeof tag, "%c n %d k %d count %d sign %d dt %d%s", uplo,
-             n, k, cnt, c->sign, dt, c->out ? " out of place" : "");
+    snprintf(tag, sizeof tag, "%c n %d k %d count %d sign %d dt %d%s%s",
+             uplo, n, k, cnt, c->sign, dt, c->out ? " out of place" : "",
+             c->ranked ? " ranked" : "");
     ck_assert_msg(st1.host_waits - st0.host_waits == 1,
                   "%s: %lld host waits, want 1", tag,
                   st1.host_waits - st0.host_waits);
     int *upd = calloc((size_t)cnt + 1, sizeof(int));
     check_verdicts(tag, ctx, st, cnt, want, info, n / 2 + 1, upd);
+    for (int b = 0; b < cnt; ++b) /* rank 0: nothing written */
+        upd[b] = upd[b] && (rank[b] > 0 || !c->ranked);
     /* W untouched; L untouched out of place; outside the written
      * triangles (and the failed pages) L1 untouched */
     void *w2 = bimg_download(&W);
@@ -131,6 +151,7 @@ static double run_case(const bcase *c, unsigned *seed)
     free(upd);
     free(info);
     free(want);
+    free(rank);
     free(A1);
     free(Lh);
     free(Wh);
@@ -158,7 +179,7 @@ START_TEST(test_batch_update)
                 int n = ns[a], k = ks[kk];
                 bcase c = {qru_test_dtype(ctx, _i % 2), UPLOS[_i / 2], n, k,
                            counts[idx % 3], sg ? -1 : 1, idx % 2,
-                           n + (idx % 3), n + 1, n + 3, 0, 0, 0, 0, GOOD};
+                           n + (idx % 3), n + 1, n + 3, 0, 0, 0, 0, GOOD, 0};
                 if (c.count == 300 && n > 33)
                     c.count = 40; /* the host reference's time */
                 if (idx % 4 < 2) { /* gaps between the pages */
@@ -178,7 +199,7 @@ START_TEST(test_batch_update)
     for (int a = 0; a < 4; ++a) {
         int n = a < 2 ? 65 : 100, k = a % 2 ? 3 : 1;
         bcase c = {dt, UPLOS[_i / 2], n, k, 9, a == 1 ? -1 : 1, a % 2,
-                   n + 1, n, n + 2, 0, 0, 0, 0, GOOD};
+                   n + 1, n, n + 2, 0, 0, 0, 0, GOOD, 0};
         double e = run_case(&c, &seed);
         worst = e > worst ? e : worst;
     }
@@ -206,11 +227,119 @@ START_TEST(test_batch_failures)
                 bcase c = {qru_test_dtype(ctx, _i % 2), UPLOS[_i / 2], n,
                            h == 0 ? 2 : 3, 9, h == 0 ? -1 : (out ? 1 : -1),
                            out, n + 1, n + 2, n, (size_t)(n + 1) * n + 5,
-                           0, 0, 3, hows[h]};
+                           0, 0, 3, hows[h], 0};
                 run_case(&c, &seed);
             }
 }
 END_TEST
+/* qru_chol_update_batch_ex: problems of ranks 0 .. k in turn (the
+ * columns after a problem's rank NaN), around the local-memory bound and
+ * the rotations' chunk of 32 columns (k = 33), in place and out of
+ * place, with the planted failures; then all ranks k against the plain
+ * call and all ranks 0, bit for bit.  _i as above. */
+START_TEST(test_batch_rank_each)
+{
+    if ((_i % 2) >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    char uplo = UPLOS[_i / 2];
+    unsigned seed = 301 + (unsigned)_i;
+    static const int nk[][2] = {{1, 2}, {7, 3}, {8, 1}, {33, 2},
+                                {33, 33}, {65, 3}, {100, 2}, {100, 33}};
+    double worst = 0;
+    for (int a = 0; a < 8; ++a)
+        for (int v = 0; v < 4; ++v) {
+            int n = nk[a][0], k = nk[a][1];
+            static const int hows[] = {GOOD, LOSE_PD, NAN_W, INF_L};
+            bcase c = {dt, uplo, n, k, n > 64 ? 9 : 23, v % 2 ? -1 : 1,
+                       (a + v) % 2, n + 1, n + 2, n, 0, 0, 0,
+                       v ? 3 : 0, hows[v], 1};
+            if (hows[v] == LOSE_PD)
+                c.sign = -1;
+            if (n < 2 && v)
+                continue;
+            double e = run_case(&c, &seed);
+            worst = e > worst ? e : worst;
+        }
+    printf("batch update, a rank a problem, %c dt %d: max scaled error "
+           "%.3g\n", uplo, dt, worst);
+    /* all ranks k: the plain call's pages bit for bit; all ranks 0:
+     * nothing written, info 0 */
+    int n = 20, k = 3, cnt = 7;
+    bimg L = bimg_new(dt, n, n, n + 1, cnt, 0), W = bimg_new(dt, n, k, n, cnt, 0),
+         L1 = bimg_new(dt, n, n, n, cnt, 0), L2 = bimg_new(dt, n, n, n, cnt, 0);
+    for (int b = 0; b < cnt; ++b) {
+        double *A = qru_test_spd(n, 4, 0.2, &seed), *F = malloc(sizeof(double) * n * n);
+        ck_assert_int_eq(ref_chol(n, A, F), 0);
+        page_store(dt, n, F, bimg_page(&L, b), n + 1, uplo);
+        qru_test_rand(dt, n, k, bimg_page(&W, b), n, &seed);
+        free(A);
+        free(F);
+    }
+    bimg_upload(&L);
+    bimg_upload(&W);
+    bimg_upload(&L1);
+    bimg_upload(&L2);
+    int rank[7], info[8], info2[8];
+    for (int b = 0; b < cnt; ++b)
+        rank[b] = k;
+    ck_assert_int_eq(qru_chol_update_batch(ctx, uplo, L.B, W.B, 1, L1.B,
+                                           info),
+                     0);
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, 1, L2.B,
+                                              info2, rank),
+                     0);
+    void *g1 = bimg_download(&L1), *g2 = bimg_download(&L2);
+    ck_assert(!memcmp(g1, g2, L1.size * qru_test_elsize(dt)));
+    ck_assert(!memcmp(info, info2, sizeof(int) * (size_t)cnt));
+    free(g1);
+    free(g2);
+    for (int b = 0; b < cnt; ++b)
+        rank[b] = 0;
+    bimg_free(&L2);
+    L2 = bimg_new(dt, n, n, n, cnt, 0);
+    bimg_upload(&L2);
+    info2[0] = -5;
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, -1, L2.B,
+                                              info2, rank),
+                     0);
+    g2 = bimg_download(&L2);
+    ck_assert(same_outside(&L2, L2.h, g2, uplo, NULL));
+    for (int b = 0; b < cnt; ++b)
+        ck_assert_int_eq(info2[b], 0);
+    free(g2);
+    /* a NaN past problem 0's rank: the scan of QRU_OPTION_CHECK_FINITE
+     * reads every column (-4, nothing written); without it, unused */
+    bimg_free(&W);
+    W = bimg_new(dt, n, k, n, cnt, 0);
+    for (int b = 0; b < cnt; ++b) {
+        qru_test_rand(dt, n, k, bimg_page(&W, b), n, &seed);
+        rank[b] = b % 2;
+    }
+    qru_test_set(dt, bimg_page(&W, 0), n, 2, k - 1, NAN);
+    bimg_upload(&W);
+    ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1),
+                     0);
+    info2[0] = -5;
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, 1, L2.B,
+                                              info2, rank),
+                     -4);
+    ck_assert_int_eq(info2[0], -5);
+    ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0),
+                     0);
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, uplo, L.B, W.B, 1, L2.B,
+                                              info2, rank),
+                     0);
+    g2 = bimg_download(&L2);
+    ck_assert(same_outside(&L2, L2.h, g2, uplo, rank));
+    free(g2);
+    bimg_free(&L2);
+    bimg_free(&L1);
+    bimg_free(&W);
+    bimg_free(&L);
+}
+END_TEST
+
 /* ---- the matrices ------------------------------------------------------- */
 
 START_TEST(test_batch_matrices)
@@ -354,6 +483,21 @@ START_TEST(test_batch_args)
     BAD(-6, ctx, 'L', L.B, W.B, 1, L1s, info);
     BAD(-6, ctx, 'L', L.B, W.B, 1, L1w, info);
     BAD(-6, ctx, 'L', L.B, W.B, 1, Lsh, info);
+    /* the ranks (argument 8) after the others */
+    int rk[3] = {0, 2, 1};
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, 'L', L.B, W.B, 1, L1c,
+                                              info, rk),
+                     -6);
+    rk[1] = 3;
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, 'L', L.B, W.B, 1, L1.B,
+                                              info, rk),
+                     -8);
+    ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "rank[1] = 3"));
+    rk[1] = -1;
+    ck_assert_int_eq(qru_chol_update_batch_ex(ctx, 'L', L.B, W.B, 1, L1.B,
+                                              info, rk),
+                     -8);
+    ck_assert_int_eq(info[0], -5);
     /* single-matrix routines refuse a batch */
     ck_assert_int_eq(qru_chol_update(ctx, 'L', L.B, One, 1, L.B), -3);
     ck_assert_ptr_nonnull(strstr(qru_last_error(ctx), "batch of 3"));
@@ -405,6 +549,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_batch_update, 0, 4);
     tcase_add_loop_test(tc, test_batch_failures, 0, 4);
+    tcase_add_loop_test(tc, test_batch_rank_each, 0, 4);
     tcase_add_test(tc, test_batch_matrices);
     tcase_add_test(tc, test_batch_args);
     suite_add_tcase(s, tc);

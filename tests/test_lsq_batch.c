@@ -84,6 +84,30 @@ static void bimg_free(bimg *b)
     free(b->h);
 }
 
+/* The solutions of fb's problems (all solved: status 0) into the new X
+ * (count m x r pages), their verdicts into info; the host copy of X. */
+static void *solved(qru_lsq_batch *fb, qru_dtype dt, bimg *X, int *info)
+{
+    *X = bimg_new(dt, qru_lsq_batch_cols(fb), qru_lsq_batch_nrhs(fb),
+                  qru_lsq_batch_count(fb), 0);
+    bimg_upload(X);
+    ck_assert_int_eq(qru_lsq_batch_solve(fb, X->B, info), 0);
+    return qru_test_download(X->flat);
+}
+
+/* bimg_rand and bimg_free of the n images v[0 .. n-1]. */
+static void bimgs_rand(bimg *const *v, int n, unsigned *seed)
+{
+    for (int i = 0; i < n; ++i)
+        bimg_rand(v[i], seed);
+}
+
+static void bimgs_free(bimg *const *v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        bimg_free(v[i]);
+}
+
 /* ---- the batch's state, for bit-for-bit comparisons -------------------- */
 
 typedef struct state {
@@ -1079,10 +1103,8 @@ START_TEST(test_lsq_batch_rows_each)
         int m = ms[t], n = 2 * m + 1, p = 4, r = 2, cnt = 11;
         bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
         bimg U = bimg_new(dt, p, m, cnt, 1), E = bimg_new(dt, p, r, cnt, 0);
-        bimg_rand(&A, &seed);
-        bimg_rand(&b, &seed);
-        bimg_rand(&U, &seed);
-        bimg_rand(&E, &seed);
+        bimg *const all4[4] = {&A, &b, &U, &E};
+        bimgs_rand(all4, 4, &seed);
         bimg_upload(&U);
         bimg_upload(&E);
         int rows[11];
@@ -1111,11 +1133,9 @@ START_TEST(test_lsq_batch_rows_each)
         free_qstate(&q1);
         ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, rows), 0);
         q1 = get_any_state(fb, dt);
-        bimg X = bimg_new(dt, m, r, cnt, 0);
-        bimg_upload(&X);
+        bimg X;
         int info[11];
-        ck_assert_int_eq(qru_lsq_batch_solve(fb, X.B, info), 0);
-        void *Xh = qru_test_download(X.flat);
+        void *Xh = solved(fb, dt, &X, info);
         size_t es = qru_test_elsize(dt);
         for (int i = 0; i < cnt; ++i) {
             int N = n + rows[i];
@@ -1184,10 +1204,201 @@ START_TEST(test_lsq_batch_rows_each)
         bimg_free(&X);
         qru_lsq_batch_destroy(fb);
         qru_lsq_batch_destroy(fa);
-        bimg_free(&A);
-        bimg_free(&b);
-        bimg_free(&U);
-        bimg_free(&E);
+        bimgs_free(all4, 4);
+    }
+}
+END_TEST
+
+/* Problem i of the thin states a and b alike, bit for bit: its row
+ * count, R, d, the residual norms and the first nr[i] rows of its Q1 and
+ * E (the states' pages may differ in height). */
+static int same_thin_problem(const qstate *a, const qstate *b, int i, int m,
+                             int r, qru_dtype dt)
+{
+    size_t es = qru_test_elsize(dt);
+    int na = (int)(a->bytes_q / (es * (size_t)m)),
+        nb = (int)(b->bytes_q / (es * (size_t)m)), n = a->nr[i];
+    if (a->nr[i] != b->nr[i] ||
+        memcmp((char *)a->s.R + i * es * m * m,
+               (char *)b->s.R + i * es * m * m, es * m * m) ||
+        memcmp((char *)a->s.d + i * es * m * r,
+               (char *)b->s.d + i * es * m * r, es * m * r) ||
+        memcmp(a->s.rho + (size_t)i * r, b->s.rho + (size_t)i * r,
+               sizeof(double) * r))
+        return 0;
+    for (int j = 0; j < m + r; ++j) {
+        const char *x = j < m ? (char *)a->Q + i * a->bytes_q + j * es * na
+                              : (char *)a->E + i * a->bytes_e +
+                                    (j - m) * es * na;
+        const char *y = j < m ? (char *)b->Q + i * b->bytes_q + j * es * nb
+                              : (char *)b->E + i * b->bytes_e +
+                                    (j - m) * es * nb;
+        if (memcmp(x, y, es * (size_t)n))
+            return 0;
+    }
+    return 1;
+}
+
+/* qru_lsq_batch_remove_rows_ex: problem i of a thin batch whose problems
+ * hold different row counts (rows added by qru_lsq_batch_add_rows_ex)
+ * loses the rows k .. k+rows[i]-1 (0 for some, p for some, runs of one
+ * number and of one row count, k at the start and in the middle).  A
+ * problem that loses none is bit for bit as before (one of them would be
+ * refused if it took part), one planted problem refuses its removal (bit
+ * for bit, its rows kept); the others against their stacked rows without
+ * the removed ones: ||A1 - Q1 R1||, ||I - Q1'Q1||, d1 = Q1'b1, E1 = b1 -
+ * Q1 d1, the solution and the residual norms against LAPACKE; all p rows
+ * for every problem are qru_lsq_batch_remove_rows() bit for bit; bad
+ * counts -5 (after p's check), no count at all 0 without a change.  _i:
+ * the element type, k. */
+START_TEST(test_lsq_batch_rm_each)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    static const int ms[3] = {3, 20, 33};
+    static const int rw[13] = {5, 5, 0, 1, 3, 3, 3, 0, 5, 2, 0, 5, 1};
+    static const int ad[13] = {0, 0, 1, 1, 1, 0, 0, 2, 2, 2, 0, 1, 0};
+    unsigned seed = 5151u + 37u * (unsigned)_i;
+    size_t es = qru_test_elsize(dt);
+    for (int t = 0; t < 3; ++t) {
+        int m = ms[t], n = 2 * m + 6, p = 5, r = 2, cnt = 13, pa = 2;
+        int k = _i / 2 ? m / 2 + 1 : 0, refuse = 4, idle = 7;
+        bimg A = bimg_new(dt, n, m, cnt, 0), b = bimg_new(dt, n, r, cnt, 0);
+        bimg U = bimg_new(dt, pa, m, cnt, 0), E = bimg_new(dt, pa, r, cnt, 0);
+        bimg *const all4[4] = {&A, &b, &U, &E};
+        bimgs_rand(all4, 4, &seed);
+        /* problem refuse keeps column 0 only in its removed rows; idle
+         * only in the rows k .. k+p-1, which it does not lose */
+        for (int i = 0; i < n; ++i) {
+            if (i < k || i >= k + rw[refuse])
+                qru_test_set(dt, bimg_page(&A, refuse), A.ld, i, 0, 0);
+            if (i < k || i >= k + p)
+                qru_test_set(dt, bimg_page(&A, idle), A.ld, i, 0, 0);
+        }
+        for (int i = 0; i < pa; ++i) {
+            qru_test_set(dt, bimg_page(&U, refuse), U.ld, i, 0, 0);
+            qru_test_set(dt, bimg_page(&U, idle), U.ld, i, 0, 0);
+        }
+        bimg_upload(&U);
+        bimg_upload(&E);
+        qru_lsq_batch *fb = thin_create(&A, &b, 0),
+                      *fa = thin_create(&A, &b, 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, U.B, E.B, ad), 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fa, U.B, E.B, ad), 0);
+        qstate q0 = get_qstate(fb, dt);
+        /* bad counts: -5 after the checks of k and p, nothing changed */
+        int bad[13], info[14];
+        memcpy(bad, rw, sizeof bad);
+        info[0] = -9;
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, k, 0, info, bad),
+                         -3);
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, -1, p, info, bad),
+                         -2);
+        bad[5] = p + 1;
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, k, p, info, bad),
+                         -5);
+        bad[5] = -1;
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, k, p, info, bad),
+                         -5);
+        bad[5] = 1;
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, n + 1, p, info,
+                                                      bad),
+                         -5); /* k + rows[0] beyond the rows */
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, 0, n, info, NULL),
+                         -3);
+        bad[5] = n - m + 1; /* A would turn wide */
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, 0, n, info, bad),
+                         -5);
+        ck_assert_int_eq(info[0], -9);
+        int none[13] = {0};
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, k, p, info, none),
+                         0);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert_int_eq(info[i], 0);
+        qstate q1 = get_qstate(fb, dt);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert(same_thin_problem(&q0, &q1, i, m, r, dt));
+        free_qstate(&q1);
+        /* the removal */
+        info[cnt] = -9;
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fb, k, p, info, rw),
+                         1);
+        ck_assert_int_eq(info[cnt], -9);
+        q1 = get_qstate(fb, dt);
+        bimg X;
+        int sinfo[13];
+        void *Xh = solved(fb, dt, &X, sinfo);
+        for (int i = 0; i < cnt; ++i) {
+            int N0 = n + ad[i], N1 = N0 - rw[i];
+            if (i == refuse || rw[i] == 0) {
+                ck_assert_msg(i == refuse ? info[i] > 0 : info[i] == 0,
+                              "m %d problem %d: info %d", m, i, info[i]);
+                ck_assert_int_eq(qru_lsq_batch_rows(fb, i), N0);
+                ck_assert_msg(same_thin_problem(&q0, &q1, i, m, r, dt),
+                              "m %d problem %d changed", m, i);
+                if (i == refuse)
+                    continue;
+            }
+            ck_assert_msg(info[i] == 0, "m %d problem %d: info %d", m, i,
+                          info[i]);
+            ck_assert_int_eq(qru_lsq_batch_rows(fb, i), N1);
+            bimg Ui = U, Ei = E;
+            Ui.rows = Ei.rows = ad[i];
+            void *S = stack(dt, &A, &Ui, 1, i, N0, m);
+            void *Sb = stack(dt, &b, &Ei, 1, i, N0, r);
+            void *A1 = drop_rows(dt, S, N0, m, k, rw[i]);
+            void *b1 = drop_rows(dt, Sb, N0, r, k, rw[i]);
+            int nq = (int)(q1.bytes_q / (es * (size_t)m));
+            const char *Qp = (const char *)q1.Q + i * q1.bytes_q;
+            const char *Ep = (const char *)q1.E + i * q1.bytes_e;
+            const char *Rp = (const char *)q1.s.R + (size_t)i * m * m * es;
+            const char *dp = (const char *)q1.s.d + (size_t)i * m * r * es;
+            double be = qru_test_backward_error_econ(dt, N1, m, A1, N1, Qp,
+                                                     nq, Rp, m);
+            double oe = qru_test_orth_error_cols(dt, N1, m, Qp, nq);
+            ck_assert_msg(be < THR && oe < THR, "m %d problem %d (-%d rows):"
+                          " ||A1 - Q1 R1|| %g, ||I - Q1'Q1|| %g",
+                          m, i, rw[i], be, oe);
+            ck_assert(qru_test_lower_max(dt, m, m, Rp, m) == 0.0);
+            double de, ee, xe, re;
+            rhs_errors(dt, N1, m, r, b1, N1, Qp, Ep, nq, dp, &de, &ee);
+            ck_assert_msg(de < THR && ee < THR, "m %d problem %d: d error "
+                          "%g, E error %g", m, i, de, ee);
+            ck_assert_int_eq(sinfo[i], 0);
+            qru_test_lsq_errors(dt, N1, m, r, A1, N1, b1, N1,
+                                (char *)Xh + (size_t)i * X.stride * es, X.ld,
+                                q1.s.rho + (size_t)i * r, &xe, &re);
+            ck_assert_msg(xe < THR && re < THR, "m %d problem %d: x error "
+                          "%g, residual error %g", m, i, xe, re);
+            free(S);
+            free(Sb);
+            free(A1);
+            free(b1);
+        }
+        /* every problem p rows (the refusing one aside, which cannot
+         * lose them): qru_lsq_batch_remove_rows to the bit, on fa */
+        int all[13];
+        for (int i = 0; i < cnt; ++i)
+            all[i] = i == refuse || i == idle ? 0 : p;
+        qru_lsq_batch *fc = thin_create(&A, &b, 0);
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fc, U.B, E.B, ad), 0);
+        ck_assert_int_eq(qru_lsq_batch_remove_rows_ex(fc, k, p, NULL, all),
+                         0);
+        ck_assert_int_eq(qru_lsq_batch_remove_rows(fa, k, p, info), 2);
+        qstate qa = get_qstate(fa, dt), qc = get_qstate(fc, dt);
+        for (int i = 0; i < cnt; ++i)
+            if (all[i])
+                ck_assert_msg(same_thin_problem(&qa, &qc, i, m, r, dt),
+                              "m %d problem %d: not remove_rows's", m, i);
+        free_qstate(&qa);
+        free_qstate(&qc);
+        free_qstate(&q0);
+        free_qstate(&q1);
+        free(Xh);
+        bimg_free(&X);
+        qru_lsq_batch_destroy(fc);
+        qru_lsq_batch_destroy(fb);
+        qru_lsq_batch_destroy(fa);
+        bimgs_free(all4, 4);
     }
 }
 END_TEST
@@ -1300,6 +1511,7 @@ int main(void)
     tcase_add_test(tc, test_lsq_batch_q_nonfinite);
     tcase_add_test(tc, test_lsq_batch_q_args);
     tcase_add_loop_test(tc, test_lsq_batch_rows_each, 0, 4);
+    tcase_add_loop_test(tc, test_lsq_batch_rm_each, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

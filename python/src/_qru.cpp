@@ -569,11 +569,14 @@ void chol_update(Context &C, char uplo, const io_array &L, const in_array &W,
 
 // The batch of qru_chol_update_batch, in place: L is n x (count n), its
 // page i (an n x n factor) in columns i n .. i n + n - 1; W is
-// n x (count k) alike.  Returns info (0, or the failing column of each
-// problem); a failed problem's page is left as it was.
+// n x (count k) alike; rank: each problem's rank (empty: all k;
+// qru_chol_update_batch_ex).  Returns info (0, or the failing column of
+// each problem); a failed problem's page (or one of rank 0) is left as it
+// was.
 std::vector<int> chol_update_batch(Context &C, char uplo, const io_array &L,
                                    const in_array &W, int count, int sign,
-                                   bool check_finite)
+                                   bool check_finite,
+                                   const std::vector<int> &rank)
 {
     Call s(C, check_finite);
     qru_matrix *Ld = s.inout(L, "R"), *Wd = s.in(W, "x");
@@ -592,9 +595,11 @@ std::vector<int> chol_update_batch(Context &C, char uplo, const io_array &L,
           "qru_matrix_wrap_batch");
     s.keep(Wb);
     std::vector<int> info((size_t)count, 0);
-    int st = qru_chol_update_batch(C.ctx, uplo, Lb, Wb, sign, Lb, info.data());
+    int st = qru_chol_update_batch_ex(C.ctx, uplo, Lb, Wb, sign, Lb,
+                                      info.data(),
+                                      rank.empty() ? nullptr : rank.data());
     if (st < 0)
-        check(C.ctx, st, "qru_chol_update_batch");
+        check(C.ctx, st, "qru_chol_update_batch_ex");
     s.commit();
     return info;
 }
@@ -916,13 +921,15 @@ struct LsqBatch {
               "qru_lsq_batch_add_rows_ex");
     }
     // Each problem's info (0, or > 0: its removal refused, the problem
-    // unchanged; the others lost the rows k .. k+p-1)
-    std::vector<int> remove_rows(int k, int p)
+    // unchanged; the others lost the rows k .. k+p-1, or k .. k+rows[i]-1
+    // with rows: each problem's count, empty: all p)
+    std::vector<int> remove_rows(int k, int p, const std::vector<int> &rows)
     {
         std::vector<int> info((size_t)count, 0);
-        int st = qru_lsq_batch_remove_rows(f, k, p, info.data());
+        int st = qru_lsq_batch_remove_rows_ex(
+            f, k, p, info.data(), rows.empty() ? nullptr : rows.data());
         if (st < 0)
-            check(C.ctx, st, "qru_lsq_batch_remove_rows");
+            check(C.ctx, st, "qru_lsq_batch_remove_rows_ex");
         return info;
     }
     // The columns k .. k+p-1 removed from every problem (both forms)
@@ -1168,7 +1175,7 @@ NB_MODULE(_qru, mod)
             nb::arg("check_finite"));
     mod.def("chol_update_batch", &chol_update_batch, nb::arg("ctx"),
             nb::arg("uplo"), nb::arg("L"), nb::arg("W"), nb::arg("count"),
-            nb::arg("sign"), nb::arg("check_finite"));
+            nb::arg("sign"), nb::arg("check_finite"), nb::arg("rank"));
     mod.def("chol_insert_batch", &chol_insert_batch, nb::arg("ctx"),
             nb::arg("uplo"), nb::arg("F"), nb::arg("n"), nb::arg("k"),
             nb::arg("X"), nb::arg("count"), nb::arg("check_finite"));

@@ -275,6 +275,46 @@ def test_cholesky_update_broadcast(backend, Rlead, xshape, lower, dt):
 
 @pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cholesky_update_rank(backend, lower, dt):
+    """rank=: factor i takes the first rank[i] columns of its x (0: the
+    factor as it was, to the bit); vectors take 0 or 1; bad ranks raise
+    ValueError; a single factor takes no rank."""
+    n, k, lead = 7, 3, (2, 3)
+    rng, A = _spd_batch(lead, n, dt, 21)
+    F = _chol(A, lower, dt)
+    x = (0.1 * rng.uniform(-1, 1, lead + (n, k))).astype(dt)
+    rank = np.array([[0, 1, 3], [2, 0, 3]])
+    F1 = qru.cholesky_update(F, x, "-", lower=lower, rank=rank,
+                             backend=backend)
+    tri = np.tril if lower else np.triu
+    x64 = x.astype(np.float64)
+    for i in _pages(lead):
+        c = rank[i]
+        if c == 0:
+            assert np.array_equal(F1[i], F[i])
+            continue
+        _check_chol(tri(F1[i]), A[i] - x64[i][:, :c] @ x64[i][:, :c].T,
+                    lower, dt)
+    v = x[..., 0]
+    F2 = qru.cholesky_update(F, v, "+", lower=lower,
+                             rank=(rank > 1).astype(int), backend=backend)
+    for i in _pages(lead):
+        if rank[i] <= 1:
+            assert np.array_equal(F2[i], F[i])
+        else:
+            _check_chol(tri(F2[i]), A[i] + np.outer(v[i], v[i]).astype(
+                np.float64), lower, dt)
+    for bad in (rank + 1, rank[0], rank * 0.5, -rank - 1):
+        with pytest.raises(ValueError):
+            qru.cholesky_update(F, x, "-", lower=lower, rank=bad,
+                                backend=backend)
+    with pytest.raises(ValueError):
+        qru.cholesky_update(F[0, 0], x[0, 0], rank=1, backend=backend)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("lower", [False, True])
 @pytest.mark.parametrize("lead,klead,vector", [
     ((3,), (), True), ((3,), (3,), False), ((2, 1), (4,), True)])
 @pytest.mark.parametrize("backend", BACKENDS)

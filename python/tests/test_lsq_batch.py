@@ -1,9 +1,9 @@
 """qru.LeastSquaresBatch against NumPy's lstsq problem by problem: batch
 shapes, vector and matrix right-hand sides, both dtypes, both forms,
 chains of added rows, removed rows (thin form: Q1 and R of each page,
-a refused removal), removed columns (both forms) and inserted ones
-(thin form, a refused insertion), residual norms, a rank-deficient
-problem, bad arguments."""
+a refused removal, a number of rows a problem), removed columns (both
+forms) and inserted ones (thin form, a refused insertion), residual
+norms, a rank-deficient problem, bad arguments."""
 import numpy as np
 import pytest
 
@@ -233,6 +233,51 @@ def test_refused_removal(backend):
         assert np.allclose(B.residual_norms()[i],
                            np.linalg.norm(c - a @ want, axis=0), rtol=1e-10)
         assert np.allclose(E[i, :a.shape[0]], c - a @ want, atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [0, 5])
+def test_remove_rows_each(backend, dt, k):
+    """remove_rows(k, p, rows=...): problem i loses rows k .. k+rows[i]-1
+    only (0: none, to the bit; the problems' row counts differ from an
+    add_rows(rows=) first), against each page's least squares and thin
+    factors; bad rows raise ValueError with the batch unchanged."""
+    rng = np.random.default_rng(15 + k)
+    lead, n, m, r, p = (2, 3), 20, 6, 2, 4
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, "thin", backend=backend)
+    U = rng.uniform(-1, 1, lead + (2, m)).astype(dt)
+    e = rng.uniform(-1, 1, lead + (2, r)).astype(dt)
+    add = np.array([[0, 2, 1], [1, 0, 2]])
+    B.add_rows(U, e, rows=add)
+    A = [np.concatenate([A[i], U[i][:add[i]]]) for i in np.ndindex(lead)]
+    b = [np.concatenate([b[i], e[i][:add[i]]]) for i in np.ndindex(lead)]
+    R0, Q0, E0 = B.R.copy(), B.Q.copy(), B.residuals.copy()
+    rows = np.array([[4, 0, 1], [4, 3, 0]])
+    for bad in (np.array([[4, 0, 5], [4, 3, 0]]), rows[0], rows * 0.5,
+                np.array([[-1, 0, 1], [4, 3, 0]])):
+        with pytest.raises(ValueError):
+            B.remove_rows(k, p, rows=bad)
+    assert np.array_equal(B.R, R0)
+    B.remove_rows(k, p, rows=rows)
+    x = B.solve()
+    Q, R, E = B.Q, B.R, B.residuals
+    for j, idx in enumerate(np.ndindex(lead)):
+        c = rows[idx]
+        A1 = np.delete(A[j], np.s_[k:k + c], axis=0)
+        b1 = np.delete(b[j], np.s_[k:k + c], axis=0)
+        n1 = A1.shape[0]
+        assert B.rows[idx] == n1
+        want, _ = lstsq_pages(A1[None], b1[None])
+        check_x(x[idx][None], want, A1[None], dt)
+        assert orthogonality(Q[idx][:n1], dt) <= THRESH
+        assert scaled_residual(Q[idx][:n1] @ R[idx], A1, dt, n1) <= THRESH
+        if c == 0:
+            assert np.array_equal(R[idx], R0[idx])
+            assert np.array_equal(Q[idx][:n1], Q0[idx][:n1])
+            assert np.array_equal(E[idx][:n1], E0[idx][:n1])
 
 
 def test_forms_and_bad_removals():

@@ -9,6 +9,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,13 @@
 #if defined(__GNUC__) || defined(__clang__)
 extern char *openblas_get_config(void) __attribute__((weak));
 #define QRU_OPENBLAS_CONFIG() (openblas_get_config ? openblas_get_config() : NULL)
+/* OpenBLAS's own threads (1 with another BLAS) */
+extern int openblas_get_num_threads(void) __attribute__((weak));
+#define QRU_OPENBLAS_THREADS()                                                 \
+    (openblas_get_num_threads ? openblas_get_num_threads() : 1)
 #else
 #define QRU_OPENBLAS_CONFIG() NULL
+#define QRU_OPENBLAS_THREADS() 1
 #endif
 
 /* The file the function at f was loaded from, or "?". */
@@ -572,14 +578,20 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
 /* Runs fn over the count problems of args on the threads the tuning's
  * batch_threads and batch_thread_work give a batch of count problems of
  * about flops each (at least one); a thread's work: pw elements (the
- * caller's: work). */
+ * caller's: work).  lapack: the problems are LAPACK calls (the thin
+ * creation), which by default (batch_threads 0) run on the calling thread
+ * where OpenBLAS runs threads of its own: each page's blocked QR then
+ * spreads over them, and two levels of threads contend (2-core machine,
+ * docs/performance.md: 300 pages of 400 x 40 in 111 ms on one batch
+ * thread, 190 ms on two). */
 static void cpu_batch_run(qru_context *ctx, qru_dtype dt, int count,
                           double flops, size_t pw, qru_cpu_range_fn fn,
-                          const void *args, qru_ptr work)
+                          const void *args, qru_ptr work, int lapack)
 {
     const qru_tuning *t = qru_ctx_tuning(ctx, dt);
     int nt = t->batch_threads > 0 ? t->batch_threads
-                                  : qru_cpu_auto_threads();
+             : lapack && QRU_OPENBLAS_THREADS() > 1 ? 1
+                                                     : qru_cpu_auto_threads();
     if (t->batch_thread_work > 0) {
         double by = (double)count * flops / (double)t->batch_thread_work;
         if (by < (double)nt)
@@ -596,7 +608,8 @@ typedef struct cpu_chol_batch_args {
     int ins; /* chol_insdel_batch: 1 insert, 0 delete; -1 the update */
     char uplo;
     int n, k, p, sign, ldl, ldc, ld1;
-    qru_ptr L, C, L1, info; /* C: W of the update */
+    qru_ptr L, C, L1, info, cnt; /* C: W of the update; cnt: the update's
+                                  * ranks, the others' mask */
     size_t sL, sC, s1;
 } cpu_chol_batch_args;
 
@@ -605,24 +618,25 @@ static void cpu_chol_batch_range(const void *v, int b0, int cnt,
 {
     const cpu_chol_batch_args *a = v;
     qru_ptr L = CPU_PAGE(a, L, a->sL), C = CPU_PAGE(a, C, a->sC),
-            L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1);
+            L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1),
+            K = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
     if (a->ins < 0 && a->dt == QRU_DOUBLE)
         chol_update_batch_d(a->uplo, a->n, a->k, a->sign, cnt, DP(L), a->ldl,
                             a->sL, DP(C), a->ldc, a->sC, DP(L1), a->ld1,
-                            a->s1, DP(info), DP(work));
+                            a->s1, DP(info), DP(K), DP(work));
     else if (a->ins < 0)
         chol_update_batch_s(a->uplo, a->n, a->k, a->sign, cnt, SP(L), a->ldl,
                             a->sL, SP(C), a->ldc, a->sC, SP(L1), a->ld1,
-                            a->s1, SP(info), SP(work));
+                            a->s1, SP(info), SP(K), SP(work));
     else if (a->dt == QRU_DOUBLE)
         chol_insdel_batch_d(a->ins, a->uplo, a->n, a->k, a->p, cnt, DP(L),
                             a->ldl, a->sL, a->ins ? DP(C) : NULL, a->ldc,
-                            a->sC, DP(L1), a->ld1, a->s1, DP(info),
+                            a->sC, DP(L1), a->ld1, a->s1, DP(info), DP(K),
                             DP(work));
     else
         chol_insdel_batch_s(a->ins, a->uplo, a->n, a->k, a->p, cnt, SP(L),
                             a->ldl, a->sL, a->ins ? SP(C) : NULL, a->ldc,
-                            a->sC, SP(L1), a->ld1, a->s1, SP(info),
+                            a->sC, SP(L1), a->ld1, a->s1, SP(info), SP(K),
                             SP(work));
 }
 
@@ -632,19 +646,21 @@ static void cpu_chol_batch(qru_context *ctx, const cpu_chol_batch_args *a,
                            int count, int n1, int r, qru_ptr work)
 {
     cpu_batch_run(ctx, a->dt, count, (double)n1 * n1 * (3.0 * r + 1.0),
-                  qru_chol_batch_work(n1, r), cpu_chol_batch_range, a, work);
+                  qru_chol_batch_work(n1, r), cpu_chol_batch_range, a, work,
+                  0);
 }
 
 static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int sign, int count,
                                  qru_ptr L, int ldl, size_t sL, qru_ptr W,
                                  int ldw, size_t sW, qru_ptr L1, int ld1,
-                                 size_t s1, qru_ptr info, qru_ptr work)
+                                 size_t s1, qru_ptr info, qru_ptr cnt,
+                                 qru_ptr work)
 {
     if (n <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, -1, uplo, n, k, 0, sign, ldl, ldw, ld1,
-                             L, W, L1, info, sL, sW, s1};
+                             L, W, L1, info, cnt, sL, sW, s1};
     cpu_chol_batch(ctx, &a, count, n, k, work);
     return 0;
 }
@@ -653,12 +669,12 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int p, int count, qru_ptr L,
                                  int ldl, size_t sL, qru_ptr C, int ldc,
                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
-                                 qru_ptr info, qru_ptr work)
+                                 qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
     if (n + p <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, 1, uplo, n, k, p, 0, ldl, ldc, ld1,
-                             L, C, L1, info, sL, sC, s1};
+                             L, C, L1, info, cnt, sL, sC, s1};
     cpu_chol_batch(ctx, &a, count, n + p, p, work);
     return 0;
 }
@@ -666,25 +682,29 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
 static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  int n, int k, int p, int count, qru_ptr L,
                                  int ldl, size_t sL, qru_ptr L1, int ld1,
-                                 size_t s1, qru_ptr info, qru_ptr work)
+                                 size_t s1, qru_ptr info, qru_ptr cnt,
+                                 qru_ptr work)
 {
     if (n - p <= 0 || count <= 0)
         return 0;
     qru_ptr none = {NULL, 0};
     cpu_chol_batch_args a = {dt, 0, uplo, n, k, p, 0, ldl, 1, ld1,
-                             L, none, L1, info, sL, 0, s1};
+                             L, none, L1, info, cnt, sL, 0, s1};
     cpu_chol_batch(ctx, &a, count, n - p, p, work);
     return 0;
 }
 
-/* The least-squares batches: the arguments of all four ops (what an op
- * lacks is unused). */
+/* The least-squares batches: the arguments of all their ops (what an op
+ * lacks is unused).  lapack: where the thin creation's range functions
+ * store LAPACK's first nonzero info (a bad argument). */
 typedef struct cpu_lsq_batch_args {
     qru_dtype dt;
-    int m, r, n, k, p;
-    int ldr, ldd, ldq, lde, ldu, ldf, ldx;
-    qru_ptr R, D, Q, E, U, F, X, rho2, info, cnt;
-    size_t sR, sD, sQ, sE, sU, sF, sX;
+    int m, r, n, k, p, thin;
+    int ldr, ldd, ldq, lde, ldu, ldf, ldx, ldv, ld1, ldd1, ldq1, lde1;
+    qru_ptr R, D, Q, E, U, F, X, V, R1, D1, Q1n, E1, rho2, info, cnt;
+    size_t sR, sD, sQ, sE, sU, sF, sX, sV, s1, sD1, sQ1, sE1;
+    lapack_int lw;
+    atomic_int *lapack;
 } cpu_lsq_batch_args;
 
 static void cpu_lsq_batch_add_rows_range(const void *v, int b0, int cnt,
@@ -721,7 +741,7 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
     /* a rotation of the row with each row of [R d] */
     cpu_batch_run(ctx, dt, count, 3.0 * p * m * (m + 2.0 * r),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_add_rows_range,
-                  &a, work);
+                  &a, work, 0);
     return 0;
 }
 
@@ -755,7 +775,7 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
     /* the column norms and the back substitution */
     cpu_batch_run(ctx, dt, count, (double)m * m * (r + 1.0),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_solve_range, &a,
-                  work);
+                  work, 0);
     return 0;
 }
 
@@ -798,7 +818,7 @@ static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
                   p * (3.0 * m * (m + 2.0 * r) +
                        (n + (double)p) * (6.0 * m + 2.0 * r)),
                   qru_lsq_batch_q_add_work(n, m, r, p),
-                  cpu_lsq_batch_add_rows_q_range, &a, work);
+                  cpu_lsq_batch_add_rows_q_range, &a, work, 0);
     return 0;
 }
 
@@ -808,17 +828,18 @@ static void cpu_lsq_batch_remove_rows_q_range(const void *v, int b0,
     const cpu_lsq_batch_args *a = v;
     qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
-            info = CPU_PAGE(a, info, 1);
+            info = CPU_PAGE(a, info, 1),
+            C = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
     if (a->dt == QRU_DOUBLE)
         lsq_batch_remove_rows_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
                                   a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
                                   a->ldq, a->sQ, DP(E), a->lde, a->sE,
-                                  DP(info), DP(work));
+                                  DP(info), DP(C), DP(work));
     else
         lsq_batch_remove_rows_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
                                   a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
                                   a->ldq, a->sQ, SP(E), a->lde, a->sE,
-                                  SP(info), SP(work));
+                                  SP(info), SP(C), SP(work));
 }
 
 static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -827,25 +848,44 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                        qru_ptr D, int ldd, size_t sD,
                                        qru_ptr Q, int ldq, size_t sQ,
                                        qru_ptr E, int lde, size_t sE,
-                                       qru_ptr info, qru_ptr work)
+                                       qru_ptr info, qru_ptr cnt,
+                                       qru_ptr work)
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
                             .p = p, .ldr = ldr, .ldd = ldd, .ldq = ldq,
                             .lde = lde, .R = R, .D = D, .Q = Q, .E = E,
-                            .info = info, .sR = sR, .sD = sD, .sQ = sQ,
-                            .sE = sE};
+                            .info = info, .cnt = cnt, .sR = sR, .sD = sD,
+                            .sQ = sQ, .sE = sE};
     /* the completion (three products with Q1), Gram-Schmidt, the sweeps
      * on [Q1 Qz] and on [R d] */
     double mp = (double)m + p;
     cpu_batch_run(ctx, dt, count,
                   p * (6.0 * n * m + 4.0 * n * p + 6.0 * mp * (n + m + r)),
                   qru_lsq_batch_q_rm_work(n, m, r, p),
-                  cpu_lsq_batch_remove_rows_q_range, &a, work);
+                  cpu_lsq_batch_remove_rows_q_range, &a, work, 0);
     return 0;
 }
-#undef CPU_PAGE
+static void cpu_lsq_batch_remove_cols_range(const void *v, int b0, int cnt,
+                                            qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            rho2 = a->thin ? a->rho2 : CPU_PAGE(a, rho2, a->r),
+            Q = a->thin ? CPU_PAGE(a, Q, a->sQ) : a->Q,
+            E = a->thin ? CPU_PAGE(a, E, a->sE) : a->E;
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_remove_cols_d(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
+                                DP(R), a->ldr, a->sR, DP(D), a->ldd, a->sD,
+                                DP(rho2), DP(Q), a->ldq, a->sQ, DP(E),
+                                a->lde, a->sE, DP(work));
+    else
+        lsq_batch_remove_cols_s(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
+                                SP(R), a->ldr, a->sR, SP(D), a->ldd, a->sD,
+                                SP(rho2), SP(Q), a->ldq, a->sQ, SP(E),
+                                a->lde, a->sE, SP(work));
+}
 
 static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      int r, int n, int k, int p, int count,
@@ -855,18 +895,45 @@ static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      size_t sQ, qru_ptr E, int lde, size_t sE,
                                      qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_remove_cols_d(m, r, n, k, p, count, thin, DP(R), ldr, sR,
-                                DP(D), ldd, sD, DP(rho2), DP(Q), ldq, sQ,
-                                DP(E), lde, sE, DP(work));
-    else
-        lsq_batch_remove_cols_s(m, r, n, k, p, count, thin, SP(R), ldr, sR,
-                                SP(D), ldd, sD, SP(rho2), SP(Q), ldq, sQ,
-                                SP(E), lde, sE, SP(work));
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
+                            .p = p, .thin = thin, .ldr = ldr, .ldd = ldd,
+                            .ldq = ldq, .lde = lde, .R = R, .D = D, .Q = Q,
+                            .E = E, .rho2 = rho2, .sR = sR, .sD = sD,
+                            .sQ = sQ, .sE = sE};
+    /* the rotations of [R d] (and of Q1's columns), E's update */
+    double L = (double)m - k;
+    cpu_batch_run(ctx, dt, count,
+                  3.0 * p * L * L + 6.0 * p * L * (r + (thin ? n : 0)),
+                  qru_lsq_batch_rmc_work(m, r, k, p),
+                  cpu_lsq_batch_remove_cols_range, &a, work, 0);
     return 0;
+}
+
+static void cpu_lsq_batch_add_cols_q_range(const void *v, int b0, int cnt,
+                                           qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
+            V = CPU_PAGE(a, V, a->sV), R1 = CPU_PAGE(a, R1, a->s1),
+            D1 = CPU_PAGE(a, D1, a->sD1), Q1n = CPU_PAGE(a, Q1n, a->sQ1),
+            E1 = CPU_PAGE(a, E1, a->sE1), info = CPU_PAGE(a, info, 1);
+    if (a->dt == QRU_DOUBLE)
+        lsq_batch_add_cols_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
+                               a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
+                               a->ldq, a->sQ, DP(E), a->lde, a->sE, DP(V),
+                               a->ldv, a->sV, DP(R1), a->ld1, a->s1, DP(D1),
+                               a->ldd1, a->sD1, DP(Q1n), a->ldq1, a->sQ1,
+                               DP(E1), a->lde1, a->sE1, DP(info), DP(work));
+    else
+        lsq_batch_add_cols_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
+                               a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
+                               a->ldq, a->sQ, SP(E), a->lde, a->sE, SP(V),
+                               a->ldv, a->sV, SP(R1), a->ld1, a->s1, SP(D1),
+                               a->ldd1, a->sD1, SP(Q1n), a->ldq1, a->sQ1,
+                               SP(E1), a->lde1, a->sE1, SP(info), SP(work));
 }
 
 static int cpu_lsq_batch_add_cols_q(
@@ -877,23 +944,48 @@ static int cpu_lsq_batch_add_cols_q(
     size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
     size_t sE1, qru_ptr info, qru_ptr work)
 {
-    (void)ctx;
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        lsq_batch_add_cols_q_d(m, r, n, k, p, count, DP(R), ldr, sR, DP(D),
-                               ldd, sD, DP(Q), ldq, sQ, DP(E), lde, sE, DP(V),
-                               ldv, sV, DP(R1), ld1, s1, DP(D1), ldd1, sD1,
-                               DP(Q1n), ldq1, sQ1, DP(E1), lde1, sE1,
-                               DP(info), DP(work));
-    else
-        lsq_batch_add_cols_q_s(m, r, n, k, p, count, SP(R), ldr, sR, SP(D),
-                               ldd, sD, SP(Q), ldq, sQ, SP(E), lde, sE, SP(V),
-                               ldv, sV, SP(R1), ld1, s1, SP(D1), ldd1, sD1,
-                               SP(Q1n), ldq1, sQ1, SP(E1), lde1, sE1,
-                               SP(info), SP(work));
+    cpu_lsq_batch_args a = {
+        .dt = dt,   .m = m,       .r = r,       .n = n,       .k = k,
+        .p = p,     .ldr = ldr,   .ldd = ldd,   .ldq = ldq,   .lde = lde,
+        .ldv = ldv, .ld1 = ld1,   .ldd1 = ldd1, .ldq1 = ldq1, .lde1 = lde1,
+        .R = R,     .D = D,       .Q = Q,       .E = E,       .V = V,
+        .R1 = R1,   .D1 = D1,     .Q1n = Q1n,   .E1 = E1,     .info = info,
+        .sR = sR,   .sD = sD,     .sQ = sQ,     .sE = sE,     .sV = sV,
+        .s1 = s1,   .sD1 = sD1,   .sQ1 = sQ1,   .sE1 = sE1};
+    /* CGS2 and the Gram-Schmidt of Z, the rotations of [R1 d1] and Q1' */
+    cpu_batch_run(ctx, dt, count,
+                  12.0 * n * p * ((double)m + 0.5 * (m - k)) +
+                      3.0 * p * (double)(m - k) * (m + p + r),
+                  qru_lsq_batch_acq_work(m, r, k, p),
+                  cpu_lsq_batch_add_cols_q_range, &a, work, 0);
     return 0;
 }
+
+static void cpu_lsq_batch_geqr_thin_range(const void *v, int b0, int cnt,
+                                          qru_ptr work)
+{
+    const cpu_lsq_batch_args *a = v;
+    qru_ptr A = CPU_PAGE(a, U, a->sU), B = CPU_PAGE(a, F, a->sF),
+            R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
+            Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE);
+    lapack_int info =
+        a->dt == QRU_DOUBLE
+            ? lsq_batch_geqr_thin_d(a->m, a->r, a->n, cnt, DP(A), a->ldu,
+                                    a->sU, DP(B), a->ldf, a->sF, DP(R),
+                                    a->ldr, a->sR, DP(D), a->ldd, a->sD,
+                                    DP(Q), a->ldq, a->sQ, DP(E), a->lde,
+                                    a->sE, DP(work), a->lw)
+            : lsq_batch_geqr_thin_s(a->m, a->r, a->n, cnt, SP(A), a->ldu,
+                                    a->sU, SP(B), a->ldf, a->sF, SP(R),
+                                    a->ldr, a->sR, SP(D), a->ldd, a->sD,
+                                    SP(Q), a->ldq, a->sQ, SP(E), a->lde,
+                                    a->sE, SP(work), a->lw);
+    if (info)
+        atomic_store(a->lapack, (int)info);
+}
+#undef CPU_PAGE
 
 /* The info slot of the potrf_panel convention (a dt element): its value,
  * and info := base + bad where bad != 0. */
@@ -1125,7 +1217,6 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
                                    size_t sE, qru_ptr work,
                                    size_t *work_elems)
 {
-    (void)ctx;
     size_t lw = 0;
     if (m > 0 && n > 0) {
         int st = lapack_lwork(dt, n, m, m, r, &lw);
@@ -1138,17 +1229,21 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
     }
     if (m <= 0 || r <= 0 || n <= 0 || count <= 0)
         return 0;
-    lapack_int info =
-        dt == QRU_DOUBLE
-            ? lsq_batch_geqr_thin_d(m, r, n, count, DP(A), lda, sA, DP(B),
-                                    ldb, sB, DP(R), ldr, sR, DP(D), ldd, sD,
-                                    DP(Q), ldq, sQ, DP(E), lde, sE, DP(work),
-                                    (lapack_int)lw)
-            : lsq_batch_geqr_thin_s(m, r, n, count, SP(A), lda, sA, SP(B),
-                                    ldb, sB, SP(R), ldr, sR, SP(D), ldd, sD,
-                                    SP(Q), ldq, sQ, SP(E), lde, sE, SP(work),
-                                    (lapack_int)lw);
-    return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
+    atomic_int lapack = 0;
+    cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldu = lda,
+                            .ldf = ldb, .ldr = ldr, .ldd = ldd, .ldq = ldq,
+                            .lde = lde, .U = A, .F = B, .R = R, .D = D,
+                            .Q = Q, .E = E, .sU = sA, .sF = sB, .sR = sR,
+                            .sD = sD, .sQ = sQ, .sE = sE,
+                            .lw = (lapack_int)lw, .lapack = &lapack};
+    /* geqrf, ormqr, orgqr and the GEMM of E; each thread's work: tau
+     * and LAPACK's (m + lw elements) */
+    cpu_batch_run(ctx, dt, count,
+                  4.0 * n * (double)m * m + 6.0 * n * (double)m * r,
+                  (size_t)m + lw, cpu_lsq_batch_geqr_thin_range, &a, work,
+                  1);
+    /* a nonzero info: a bad argument */
+    return atomic_load(&lapack) == 0 ? 0 : QRU_ERR_INTERNAL;
 }
 
 /* LAPACK potrf of the uplo triangle (potrf_full in qru_ops.h).

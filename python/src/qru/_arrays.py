@@ -607,6 +607,22 @@ def prepare(arrays, names, backend=None, stream=None, same_dtype=False):
     return Prepared(fw, ctx, dt, conv)
 
 
+def per_problem(values, lead, hi, name, what):
+    """The per-problem counts of a batch call (rows, ranks): integers of
+    the batch shape lead, each in 0 .. hi (else ValueError naming what
+    hi is), as a flat list of ints for the library; [] for None."""
+    if values is None:
+        return []
+    v = np.asarray(values)
+    if v.shape != lead or not (
+            v.size == 0 or np.issubdtype(v.dtype, np.integer)):
+        raise ValueError(f"{name} must be integers of shape {lead}; it is "
+                         f"{v.shape} ({v.dtype})")
+    if v.size and (v.min() < 0 or v.max() > hi):
+        raise ValueError(f"{name} must lie in 0 .. {hi} ({what})")
+    return [int(c) for c in v.reshape(-1)]
+
+
 def numerical(fn, *args):
     """Calls _qru, a numerical failure raised as LinAlgError."""
     try:

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from . import _qru
-from ._arrays import _fw_name, numerical, prepare, raise_failed_pages
+from ._arrays import (_fw_name, numerical, per_problem, prepare,
+                      raise_failed_pages)
 from ._batch import batch_of, over_pages
 
 
@@ -46,7 +47,7 @@ def _empty(lead, R, n1, arrays):
 
 def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
                     overwrite_R: bool = False, check_finite: bool = True,
-                    backend: str | None = None,
+                    rank: Any = None, backend: str | None = None,
                     stream: int | None = None) -> Any:
     """Rank-k update or downdate of a Cholesky factor (MATLAB's cholupdate).
 
@@ -69,13 +70,20 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     (``qru_chol_update_batch``); the result has the broadcast batch shape
     and is always a new array (an empty one for a zero-size batch).  If
     any problem fails, ``LinAlgError`` names the failed problems and R is
-    unchanged.
+    unchanged.  ``rank`` (batches only; integers of the batch shape, each
+    in 0 .. k): problem i takes the first rank[i] columns of its x (a
+    vector: 0 or 1), and a problem of rank 0 keeps its factor as it is
+    (``qru_chol_update_batch_ex``); MATLAB: ``R1(:,:,i) = chol(R'*R +/-
+    x(:,1:rank(i),i)*x(:,1:rank(i),i)')``.
     """
     if sign not in ("+", "-"):
         raise ValueError("sign must be '+' (update) or '-' (downdate)")
     if batch_of((R, x), (2, _xcore(R, x))) is not None:
         return _update_batch(R, x, 1 if sign == "+" else -1, lower,
-                             check_finite, backend, stream)
+                             check_finite, backend, stream, rank)
+    if rank is not None:
+        raise ValueError("rank is for a batch of factors (R of shape "
+                         "(..., n, n) with batch dimensions)")
     P = prepare((R, x), ("R", "x"), backend, stream)
     R1, x = P.arrays
     n = _factor(R1)
@@ -94,7 +102,8 @@ def _xcore(R, x):
     return 2 if np.ndim(x) >= np.ndim(R) else 1
 
 
-def _update_batch(R, x, sign, lower, check_finite, backend, stream):
+def _update_batch(R, x, sign, lower, check_finite, backend, stream,
+                  rank=None):
     """cholesky_update of a batch of NumPy arrays, (..., n, n) and
     (..., n) or (..., n, k), the batch dimensions broadcast: the pages,
     each column-major, one after another (the transposed pages
@@ -115,6 +124,7 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
                          f"k >= 1; it is {x.shape}")
     lead = np.broadcast_shapes(R.shape[:-2], x.shape[:-2])
     count, k = math.prod(lead), x.shape[-1]
+    ranks = per_problem(rank, lead, k, "rank", "x's columns")
     for a, nm in ((R, "R"), (x, "x")):
         if a.dtype.kind not in "fiub":
             raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
@@ -133,7 +143,8 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream):
                 ("R", "x"), backend, stream)
     F, X = P.arrays
     info = np.asarray(_qru.chol_update_batch(
-        P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite)))
+        P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite),
+        ranks))
     raise_failed_pages(info, lead, "factors not positive definite after "
                        f"the {'update' if sign > 0 else 'downdate'}")
     out = np.swapaxes(np.asarray(F).T.reshape(count, n, n), 1, 2)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from . import _qru
-from ._arrays import _fw_name, numerical, prepare, raise_failed_pages
+from ._arrays import (_fw_name, numerical, per_problem, prepare,
+                      raise_failed_pages)
 
 _FORMS = {"thin": 1, "none": 2}
 
@@ -160,26 +161,20 @@ class LeastSquaresBatch:
             raise ValueError(f"e must be of shape "
                              f"{self._lead + (p, self._r)}{alt}; it is "
                              f"{e.shape}")
-        counts = []
-        if rows is not None:
-            rw = np.asarray(rows)
-            if rw.shape != self._lead or not (
-                    rw.size == 0 or np.issubdtype(rw.dtype, np.integer)):
-                raise ValueError(f"rows must be integers of shape "
-                                 f"{self._lead}; it is {rw.shape} "
-                                 f"({rw.dtype})")
-            if rw.size and (rw.min() < 0 or rw.max() > p):
-                raise ValueError(f"rows must lie in 0 .. {p} (U's rows)")
-            counts = [int(v) for v in rw.reshape(-1)]
+        counts = per_problem(rows, self._lead, p, "rows", "U's rows")
         conv = (self._pack(U, self._m), self._pack(e, self._r))
         numerical(self._f.add_rows, *conv, bool(check_finite), counts)
 
-    def remove_rows(self, k: int, p: int = 1) -> None:
+    def remove_rows(self, k: int, p: int = 1, *, rows: Any = None) -> None:
         """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
         (the thin form; 0 <= k, 1 <= p, k + p <= n and n - p >= m, n the
-        fewest rows of a problem, else ValueError).
+        fewest rows of a problem, else ValueError).  ``rows`` (integers of
+        the batch's shape, each in 0 .. p; default all p): problem i loses
+        only the rows k .. k+rows[i]-1, and a problem given 0 stays as it
+        is (the bounds then hold for each problem that loses rows).
 
-        MATLAB: ``A(k+1:k+p,:,i) = []; b(k+1:k+p,:,i) = []``
+        MATLAB: ``A(k+1:k+p,:,i) = []; b(k+1:k+p,:,i) = []`` (with rows:
+        ``A(k+1:k+rows(i),:,i) = []``)
 
         A problem whose removal would leave its A numerically
         rank-deficient (the removals' rank rule of qru.LeastSquares)
@@ -191,7 +186,9 @@ class LeastSquaresBatch:
         if self.q == "none":
             raise ValueError("the Q-less batch cannot remove rows (no Q): "
                              "use q='thin'")
-        info = np.asarray(numerical(self._f.remove_rows, int(k), int(p)))
+        counts = per_problem(rows, self._lead, int(p), "rows", "p")
+        info = np.asarray(numerical(self._f.remove_rows, int(k), int(p),
+                                    counts))
         # info: the first numerically singular pivot of Rz, not a column
         raise_failed_pages(info, self._lead, "problems refused the removal",
                            {int(i): f"A1 rank-deficient (pivot {info[i]} "
