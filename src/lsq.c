@@ -382,6 +382,7 @@ int qru_lsq_create(qru_context *ctx, const qru_matrix *A, const qru_matrix *b,
     QRU_ARG_MAT(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE);
     QRU_ARG(ctx, 2, A->cols >= 1 && A->rows >= A->cols,
             "A is %d x %d, but it needs rows >= cols >= 1", A->rows, A->cols);
+    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 2, A, 'A', 'N', 0));
     qru_dtype dt = A->dtype;
     QRU_ARG_MAT(ctx, 3, "b", b, dt);
@@ -430,6 +431,7 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
     }
     QRU_CHECK(ctx, qru_check_finite(ctx, 2, Q, 'A', 'N', 0));
     QRU_ARG_MAT(ctx, 3, "R", R, Q ? Q->dtype : R ? R->dtype : QRU_DOUBLE);
+    QRU_CHECK(ctx, qru_check_real(R->dtype));
     QRU_ARG(ctx, 3, R->cols >= 1 && R->rows >= R->cols,
             "R is %d x %d, but it needs rows >= cols >= 1", R->rows, R->cols);
     QRU_ARG(ctx, 3, q != QRU_Q_FULL || R->rows == Q->rows,

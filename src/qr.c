@@ -149,6 +149,7 @@ int qru_qr_factor(qru_context *ctx, int nb, qru_matrix *A, qru_matrix *Q,
     QRU_ARG(ctx, 2, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
             "default)", nb);
     QRU_ARG_MAT(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE);
+    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, 'A', 'N', 0));
     qru_dtype dt = A->dtype;
     int n = A->rows, m = A->cols;

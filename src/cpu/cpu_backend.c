@@ -104,7 +104,7 @@ static void cpu_fini(qru_context *ctx)
 static int cpu_supports(const qru_context *ctx, qru_dtype dt)
 {
     (void)ctx;
-    return dt == QRU_FLOAT || dt == QRU_DOUBLE;
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE || qru_dtype_complex(dt);
 }
 
 static qru_device_type cpu_device_type(const qru_context *ctx)

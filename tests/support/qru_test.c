@@ -113,14 +113,24 @@ void qru_test_alias_free(qru_matrix *A, int kind)
 #endif
 }
 
+/* 1 for the complex types */
+static int cplx(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE;
+}
+
 double qru_test_eps(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? DBL_EPSILON / 2 : (double)FLT_EPSILON / 2;
+    return dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE
+               ? DBL_EPSILON / 2
+               : (double)FLT_EPSILON / 2;
 }
 
 size_t qru_test_elsize(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t s = dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE ? sizeof(double)
+                                                            : sizeof(float);
+    return cplx(dt) ? 2 * s : s;
 }
 
 void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld)
@@ -136,8 +146,13 @@ void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
                    unsigned *seed)
 {
     for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i)
-            qru_test_set(dt, A, lda, i, j, qru_test_urand(seed));
+        for (int i = 0; i < rows; ++i) {
+            double re = qru_test_urand(seed);
+            if (cplx(dt))
+                qru_test_set_c(dt, A, lda, i, j, re, qru_test_urand(seed));
+            else
+                qru_test_set(dt, A, lda, i, j, re);
+        }
 }
 
 double *qru_test_spd(int n, int extra, double shift, unsigned *seed)
@@ -179,18 +194,49 @@ void *qru_test_from_double(qru_dtype dt, int rows, int cols, int ld,
 
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j)
 {
-    size_t k = (size_t)i + (size_t)j * (size_t)lda;
-    return dt == QRU_DOUBLE ? ((const double *)A)[k]
-                            : (double)((const float *)A)[k];
+    double re, im;
+    qru_test_get_c(dt, A, lda, i, j, &re, &im);
+    return re;
 }
 
 void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v)
 {
+    qru_test_set_c(dt, A, lda, i, j, v, 0.0);
+}
+
+void qru_test_get_c(qru_dtype dt, const void *A, int lda, int i, int j,
+                    double *re, double *im)
+{
     size_t k = (size_t)i + (size_t)j * (size_t)lda;
-    if (dt == QRU_DOUBLE)
-        ((double *)A)[k] = v;
-    else
-        ((float *)A)[k] = (float)v;
+    if (cplx(dt))
+        k *= 2;
+    *im = 0.0;
+    if (dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE) {
+        *re = ((const double *)A)[k];
+        if (cplx(dt))
+            *im = ((const double *)A)[k + 1];
+    } else {
+        *re = (double)((const float *)A)[k];
+        if (cplx(dt))
+            *im = (double)((const float *)A)[k + 1];
+    }
+}
+
+void qru_test_set_c(qru_dtype dt, void *A, int lda, int i, int j, double re,
+                    double im)
+{
+    size_t k = (size_t)i + (size_t)j * (size_t)lda;
+    if (cplx(dt))
+        k *= 2;
+    if (dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE) {
+        ((double *)A)[k] = re;
+        if (cplx(dt))
+            ((double *)A)[k + 1] = im;
+    } else {
+        ((float *)A)[k] = (float)re;
+        if (cplx(dt))
+            ((float *)A)[k + 1] = (float)im;
+    }
 }
 
 qru_matrix *qru_test_upload(qru_context *ctx, qru_dtype dt, int rows,
@@ -441,6 +487,41 @@ qru_dtype qru_test_dtype(const qru_context *ctx, int i)
 {
     (void)ctx;
     return i == 0 ? QRU_FLOAT : QRU_DOUBLE;
+}
+
+/* the types of qru_test_ntypes in their order */
+static const qru_dtype all_types[] = {QRU_FLOAT, QRU_DOUBLE,
+                                      QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE};
+
+int qru_test_ntypes(const qru_context *ctx)
+{
+    static int told;
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+        n += qru_context_supports(ctx, all_types[i]);
+    if (!told && !qru_context_supports(ctx, QRU_COMPLEX_DOUBLE)) {
+        told = 1;
+        printf("complex types skipped: the %s backend does not support "
+               "them\n", qru_backend_name(qru_context_backend(ctx)));
+        fflush(stdout);
+    }
+    return n;
+}
+
+qru_dtype qru_test_type(const qru_context *ctx, int i)
+{
+    for (int t = 0; t < 4; ++t)
+        if (qru_context_supports(ctx, all_types[t]) && i-- == 0)
+            return all_types[t];
+    return QRU_FLOAT;
+}
+
+const char *qru_test_type_name(qru_dtype dt)
+{
+    return dt == QRU_FLOAT           ? "float"
+           : dt == QRU_DOUBLE        ? "double"
+           : dt == QRU_COMPLEX_FLOAT ? "complex float"
+                                     : "complex double";
 }
 
 int qru_test_main(Suite *s)
