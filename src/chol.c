@@ -70,6 +70,18 @@ int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
 {
     if (cnt <= 0)
         return 0;
+    if (qru_dtype_complex(dt)) { /* the moduli */
+        void *t = malloc(qru_dtype_size(dt) * (size_t)cnt);
+        if (!t)
+            return QRU_HOST_ALLOC_FAILED;
+        int st = ctx->ops->download(ctx, dt, 1, cnt, src, stride, t, 1);
+        for (int i = 0; !st && i < cnt; ++i)
+            out[i] = dt == QRU_COMPLEX_DOUBLE
+                         ? hypot(((double *)t)[2 * i], ((double *)t)[2 * i + 1])
+                         : hypot(((float *)t)[2 * i], ((float *)t)[2 * i + 1]);
+        free(t);
+        return st;
+    }
     if (dt == QRU_DOUBLE)
         return ctx->ops->download(ctx, dt, 1, cnt, src, stride, out, 1);
     float *t = (float *)out; /* cnt floats fit in cnt doubles */

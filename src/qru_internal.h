@@ -812,7 +812,9 @@ int qru_qr_rank_queue(qru_context *ctx, qru_dtype dt, int rows, int c,
                       qru_ptr norms);
 /* Reads cnt elements of a row of the device array src (element t at
  * src + t * stride; stride ld + 1 gives a diagonal) into the host doubles
- * out: one download, one host wait (chol.c). */
+ * out: one download, one host wait (chol.c).  A complex type's elements
+ * are read as their moduli (what the rank and condition rules of the QR
+ * paths use). */
 int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
                       int stride, double *out);
 

@@ -217,7 +217,17 @@ int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
     rq.alg = f->upd_alg == QRU_UPDATE_DISSERTATION ? QRU_UPDATE_DISSERTATION
                                                    : QRU_UPDATE_FAST;
     rq.variant = -1;
-    if (f->upd_alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE)
+    if (qru_dtype_complex(f->dtype)) {
+        /* complex data: the refactorisation, whatever the algorithm (the
+         * updates' rotations act on Q's columns as on R's rows, which
+         * holds for real data only) */
+        if (f->q == QRU_Q_NONE)
+            return qru_fail(QRU_ERR_UNSUPPORTED,
+                            "the updates of a Q-less factorisation take no "
+                            "%s data (the full and thin forms do)",
+                            qru_dtype_name(f->dtype));
+        path = QRU_PATH_REFACTOR;
+    } else if (f->upd_alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE)
         path = QRU_PATH_REFACTOR;
     else if (f->upd_alg != QRU_UPDATE_DISSERTATION)
         QRU_TRY(choose(ctx, f, &rq, &path));
