@@ -173,20 +173,20 @@ typedef enum qru_backend {
  *  return #QRU_ERR_UNSUPPORTED there) for: the matrices
  *  (qru_matrix_create() ... qru_matrix_copy()), qru_qr_factor(), the
  *  least-squares factorisation in its three forms (qru_lsq_create(),
- *  qru_lsq_create_from_qr(), qru_lsq_solve() and the accessors), and in
- *  the full and thin forms the four updates (qru_lsq_add_cols(),
- *  qru_lsq_remove_cols(), qru_lsq_add_rows(), qru_lsq_remove_rows()) and
- *  qru_lsq_modify().  Their MATLAB specifications hold with ' the
- *  conjugate transpose (Q is unitary, d = Q' * b, A + U * V'), and the
- *  rank rule uses the moduli |R(j,j)| and the eps of the real base type
- *  (FLT_EPSILON for complex float).  R's diagonal is complex (LAPACK's
- *  zgeqrf makes it real; here R is unique up to the phases of its rows).
- *  The complex updates refactorise (the #QRU_UPDATE_REFACTOR path,
- *  whatever qru_lsq_set_update_algorithm() says: O(n m^2) rather than the
- *  fast updates' O(n m p)).  The updates of the Q-less form
- *  (qru_lsq_add_cols_data(), qru_lsq_remove_rows_data(), ...),
- *  qru_lsq_shift_cols() and every other routine return
- *  #QRU_ERR_UNSUPPORTED for complex data, with the reason in
+ *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
+ *  estimate), the four updates in every form (qru_lsq_add_cols(),
+ *  qru_lsq_add_cols_data(), qru_lsq_remove_cols(), qru_lsq_add_rows(),
+ *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()) and
+ *  qru_lsq_modify(), with every ::qru_update_algorithm.  Their MATLAB
+ *  specifications hold with ' the conjugate transpose (Q is unitary,
+ *  d = Q' * b, A + U * V'), and the rank rules use the moduli |R(j,j)|
+ *  and the eps of the real base type (FLT_EPSILON for complex float).
+ *  R's diagonal is complex (LAPACK's zgeqrf makes it real; here R is
+ *  unique up to the phases of its rows).  The updates of one row or
+ *  column take their blocked paths with complex data (the Givens chains
+ *  and structured rank-1 passes that #QRU_UPDATE_FAST may choose for
+ *  p = 1 are real only).  qru_lsq_shift_cols() and every other routine
+ *  return #QRU_ERR_UNSUPPORTED for complex data, with the reason in
  *  qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */
 typedef enum qru_dtype {

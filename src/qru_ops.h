@@ -53,10 +53,20 @@
  *    s complex, G = [c s; -conj(s) c] acting on pairs as BLAS rot does
  *    (x := c x + s y, y := c y - conj(s) x); givens_make's r is
  *    sign(a) sqrt(|a|^2 + |b|^2), not >= 0;
- *  - the ops of the Cholesky, batched and solver routines (potrf_panel,
- *    chol_*, lsq_batch_*, omp_gram_step, potrf_full) take no complex data
- *    yet: the public routines refuse it first (qru_check_real), and the
- *    CPU ops return QRU_ERR_UNSUPPORTED.
+ *  - a rotation applied to the rows of an array acts as G, one applied to
+ *    its columns (from the right: Q's, or the rows of a conjugate-
+ *    transposed copy) must act as G', i.e. with conj(s): the algorithm
+ *    layer applies the (c, s) formed on a conjugate-transposed copy (as
+ *    the column insertion's sweeps are) to Q directly and to d through
+ *    its conjugate transpose;
+ *  - potrf_full is the Hermitian potrf (its pivots the real parts of the
+ *    diagonal);
+ *  - the ops of the Cholesky, batched and solver routines and of the
+ *    updates' real-only p = 1 variants (potrf_panel, chol_rot, chol_r1_*,
+ *    chol_*_batch, lsq_batch_*, omp_gram_step) take no complex data yet:
+ *    the public routines refuse it first (qru_check_real), the update
+ *    policy does not choose those variants for it, and the CPU ops return
+ *    QRU_ERR_UNSUPPORTED.
  */
 #ifndef QRU_OPS_H
 #define QRU_OPS_H

@@ -150,7 +150,9 @@
                                  : f##_z(__VA_ARGS__))
 
 /* The ops that take no complex data (the routines that call them refuse
- * it first: qru_check_real): QRU_ERR_UNSUPPORTED, not a wrong result. */
+ * it first: qru_check_real; the updates' p = 1 variants are not chosen
+ * for it, qru_upd_p1_variant): QRU_ERR_UNSUPPORTED, not a wrong
+ * result. */
 #define CPU_REAL_ONLY(dt, op)                                                  \
     do {                                                                       \
         if (qru_dtype_complex(dt))                                             \
@@ -1350,7 +1352,6 @@ static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
                           qru_ptr A, int lda, qru_ptr info_slot, qru_ptr ws,
                           size_t *ws_elems)
 {
-    CPU_REAL_ONLY(dt, "potrf_full");
     (void)ctx;
     if (!ws.h) {
         *ws_elems = 0;
@@ -1360,24 +1361,36 @@ static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return 0;
     char u = (uplo == 'U' || uplo == 'u') ? 'U' : 'L';
     lapack_int info;
-    if (dt == QRU_DOUBLE) {
-        double *a = DP(A);
-        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
-        for (int j = 0; info == 0 && j < n; ++j)
-            if (!(a[(size_t)j * lda + j] > 0.0))
-                info = j + 1;
-    } else {
-        float *a = SP(A);
-        info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
-        for (int j = 0; info == 0 && j < n; ++j)
-            if (!(a[(size_t)j * lda + j] > 0.0f))
-                info = j + 1;
-    }
+    /* LAPACK P potrf on ET (pointers PP; complex: the Hermitian A, whose
+     * pivots are the real parts of the diagonal) */
+#define QRU_POTRF_(P, ET, PP, RE_)                                             \
+    do {                                                                       \
+        ET *a = PP(A);                                                         \
+        info = LAPACKE_##P##potrf_work(LAPACK_COL_MAJOR, u, n, a, lda);        \
+        for (int j = 0; info == 0 && j < n; ++j)                               \
+            if (!(RE_(a[(size_t)j * lda + j]) > 0))                            \
+                info = j + 1;                                                  \
+    } while (0)
+#define QRU_ID_(x) (x)
+    if (dt == QRU_DOUBLE)
+        QRU_POTRF_(d, double, DP, QRU_ID_);
+    else if (dt == QRU_FLOAT)
+        QRU_POTRF_(s, float, SP, QRU_ID_);
+    else if (dt == QRU_COMPLEX_DOUBLE)
+        QRU_POTRF_(z, double complex, ZP, creal);
+    else
+        QRU_POTRF_(c, float complex, CP, crealf);
+#undef QRU_POTRF_
+#undef QRU_ID_
     if (info != 0) { /* the potrf_panel convention: only if still 0 */
         if (dt == QRU_DOUBLE && DP(info_slot)[0] == 0.0)
             DP(info_slot)[0] = (double)info;
         else if (dt == QRU_FLOAT && SP(info_slot)[0] == 0.0f)
             SP(info_slot)[0] = (float)info;
+        else if (dt == QRU_COMPLEX_DOUBLE && ZP(info_slot)[0] == 0.0)
+            ZP(info_slot)[0] = (double)info;
+        else if (dt == QRU_COMPLEX_FLOAT && CP(info_slot)[0] == 0.0f)
+            CP(info_slot)[0] = (float)info;
     }
     return 0;
 }

@@ -298,7 +298,20 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
                                      1, 0, sw));
     }
     size_t off = 0;
-    if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
+    /* complex data: cs holds the rotations as ac_rotate formed them on
+     * the conjugate transpose RT (G' from the right: right for Q's
+     * columns), so d's rows take them as the columns of d' */
+    int dc = qru_dtype_complex(dt) && r > 0;
+    if (dc) {
+        qru_ptr dk = qru_ptr_add(f->d, (size_t)k);
+        QRU_TRY(o->transpose(ctx, dt, L + p, r, dk, ld, dT, r));
+        QRU_TRY(((fast && qru_upd_use_sweeps(ctx, dt, L, p, r))
+                     ? o->givens_sweeps
+                     : qru_ref_givens_sweeps)(ctx, dt, L, p, 0, dT, 1, r, r,
+                                              0, cs));
+        QRU_TRY(o->transpose(ctx, dt, r, L + p, dT, r, dk, ld));
+    }
+    if (!dc && fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
         QRU_TRY(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
                                  ld, 1, r, 0, cs));
         off = 2 * (size_t)p * (size_t)L;
@@ -313,8 +326,10 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
             QRU_TRY(o->givens_apply(ctx, dt, cnt, n, c,
                                     qru_ptr_at(f->Q, ldq, 0, k + i0 - 1),
                                     2 * ldq, ldq, 1));
-        QRU_TRY(o->givens_apply(ctx, dt, cnt, r, c,
-                                qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
+        if (!dc)
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, r, c,
+                                    qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1,
+                                    ld));
         off += 2 * (size_t)cnt;
     }
     return 0;
@@ -355,8 +370,9 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
            (fast && L > 0
                 ? qru_upd_sweeps_workspace(ctx, f->dtype, L, p, n, 0)
                 : 0) +
-           (ac_split(ctx, f->dtype, fast, L, p) ? (size_t)r * (size_t)(L + p)
-                                                : 0);
+           (ac_split(ctx, f->dtype, fast, L, p) || qru_dtype_complex(f->dtype)
+                ? (size_t)r * (size_t)(L + p)
+                : 0);
 }
 
 /* ---- the full form ---- */

@@ -109,7 +109,11 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                        int *v)
 {
     *v = 0;
-    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
+    /* complex data: neither (the chains' rotations and the rank-1 passes
+     * have no complex ops yet: the knobs upd_givens and upd_r1 do not
+     * apply) */
+    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST ||
+        qru_dtype_complex(f->dtype))
         return 0;
     const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
     int can_r1 = rq->op == QRU_UPD_OP_ADD_ROWS ||
@@ -217,17 +221,7 @@ int qru_upd_run(qru_context *ctx, qru_lsq *f, qru_upd_req rq)
     rq.alg = f->upd_alg == QRU_UPDATE_DISSERTATION ? QRU_UPDATE_DISSERTATION
                                                    : QRU_UPDATE_FAST;
     rq.variant = -1;
-    if (qru_dtype_complex(f->dtype)) {
-        /* complex data: the refactorisation, whatever the algorithm (the
-         * updates' rotations act on Q's columns as on R's rows, which
-         * holds for real data only) */
-        if (f->q == QRU_Q_NONE)
-            return qru_fail(QRU_ERR_UNSUPPORTED,
-                            "the updates of a Q-less factorisation take no "
-                            "%s data (the full and thin forms do)",
-                            qru_dtype_name(f->dtype));
-        path = QRU_PATH_REFACTOR;
-    } else if (f->upd_alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE)
+    if (f->upd_alg == QRU_UPDATE_REFACTOR && f->q != QRU_Q_NONE)
         path = QRU_PATH_REFACTOR;
     else if (f->upd_alg != QRU_UPDATE_DISSERTATION)
         QRU_TRY(choose(ctx, f, &rq, &path));

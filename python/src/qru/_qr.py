@@ -263,8 +263,7 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     Q, R and u must all be float32, all float64, all complex64 or all
     complex128 (ValueError otherwise, as SciPy); the results have that
     dtype.  The complex types run on the CPU backend (TypeError naming the
-    backend on the others), where the updates refactorise (Q' A1 by the
-    library's QR) rather than rotate.
+    backend on the others).
 
     Results: economic in, economic out while A1 stays tall (Q1 (M1, N1),
     R1 (N1, N1)); otherwise full, Q1 (M1, M1), R1 (M1, N1), as SciPy's.
