@@ -106,7 +106,9 @@ qru_matrix *qru_test_alias(qru_context *ctx, const qru_matrix *M, size_t off,
                            int rows, int cols, int ld, int kind);
 void qru_test_alias_free(qru_matrix *A, int kind);
 
-/* ---- reference checks on host arrays of type dt, computed in double ---- */
+/* ---- reference checks on host arrays of type dt, computed in double ----
+ * (every check takes the complex types too: computed in double complex,
+ * ' the conjugate transpose, moduli for absolute values) */
 
 /** ||A - Q R||_F / (||A||_F max(n, m) eps) with A n x m, Q n x n, R n x m
  *  (the whole of R is used, including what lies below the diagonal). */
@@ -136,13 +138,14 @@ double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
                      const void *B, int ldb);
 
 /** cond_2(A) = s_max / s_min of the n x m A (n >= m >= 1) of type dt, from
- *  its singular values (LAPACKE_dgesvd in double); INFINITY if s_min = 0.
+ *  its singular values (LAPACKE_dgesvd in double, zgesvd for a complex
+ *  type); INFINITY if s_min = 0.
  *  ||A||_2 in *norm2 unless it is NULL. */
 double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
                       double *norm2);
 
-/** Least squares against LAPACKE_dgels applied to A (n x m, n >= m) and
- *  B (n x r) converted to double.  With kappa = cond_2(A) (from the singular
+/** Least squares against LAPACKE_dgels (complex types: zgels) applied to
+ *  A (n x m, n >= m) and B (n x r) converted to double (complex).  With kappa = cond_2(A) (from the singular
  *  values), xref/rref the reference solution and residual:
  *    xerr = max_j ||x_j - xref_j|| /
  *           (max(n,m) eps (kappa + kappa^2 ||rref_j|| / (||A||_2 ||xref_j||))
