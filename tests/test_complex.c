@@ -1086,6 +1086,58 @@ START_TEST(test_from_qr)
 }
 END_TEST
 
+
+/* QRU_OPTION_CHECK_FINITE: a NaN or Inf in the imaginary part alone is
+ * found (-i), and nothing changes */
+START_TEST(test_check_finite)
+{
+    unsigned seed = 61u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        int n = 12, m = 4, r = 1;
+        zd *A = rand_z(dt, n, m, &seed, NULL), *B = rand_z(dt, n, r, &seed, NULL);
+        qru_lsq *f = zfactor(dt, QRU_Q_THIN, QRU_RANK_REFUSE, n, m, r, A, B);
+        ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1),
+                         0);
+        for (int bad = 0; bad < 2; ++bad) {
+            zd *C = rand_z(dt, n, 1, &seed, NULL);
+            C[5] = creal(C[5]) + (bad ? INFINITY : NAN) * _Complex_I;
+            qru_matrix *Bm = up_z(dt, n, r, B), *Cm = up_z(dt, n, 1, C);
+            qru_lsq *g = NULL;
+            /* the bad column in A: create refuses it as argument 2 */
+            qru_matrix *Ab = up_z(dt, n, m, A);
+            void *hb = qru_test_download(Ab);
+            double re, im;
+            qru_test_get_c(dt, hb, n, 5, 1, &re, &im);
+            qru_test_set_c(dt, hb, n, 5, 1, re, bad ? INFINITY : NAN);
+            ck_assert_int_eq(qru_matrix_upload(Ab, hb, n), 0);
+            ck_assert_int_eq(qru_lsq_create(ctx, Ab, Bm, NULL, &g), -2);
+            ck_assert_ptr_null(g);
+            zsnap s = zsnap_of(f);
+            ck_assert_int_eq(qru_lsq_add_cols(f, 1, Cm), -3);
+            zsnap_same(f, &s, "check_finite");
+            void *after = qru_test_download(Ab); /* A as it was given */
+            ck_assert_int_eq(memcmp(hb, after,
+                                    qru_test_elsize(dt) * (size_t)n * m),
+                             0);
+            free(after);
+            free(hb);
+            free(C);
+            qru_matrix_destroy(Bm);
+            qru_matrix_destroy(Cm);
+            qru_matrix_destroy(Ab);
+        }
+        ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0),
+                         0);
+        qru_lsq_destroy(f);
+        free(A);
+        free(B);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("complex");
@@ -1101,6 +1153,7 @@ int main(void)
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_unsupported_updates);
     tcase_add_test(tc, test_from_qr);
+    tcase_add_test(tc, test_check_finite);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }
