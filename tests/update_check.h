@@ -519,7 +519,8 @@ static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap 
 static inline double complex *uc_z(const double *a, int w, int rows, int cols)
 {
     size_t cnt = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
-    double complex *z = malloc(sizeof(double complex) * cnt);
+    /* + 4: room for OpenBLAS's zgemv, which reads past the end */
+    double complex *z = malloc(sizeof(double complex) * (cnt + 4));
     ck_assert_ptr_nonnull(z);
     for (size_t t = 0; t < (size_t)rows * (size_t)(cols > 0 ? cols : 0); ++t)
         z[t] = uc_el(a, w, t);
@@ -542,10 +543,10 @@ static inline double uc_check_estimate(const usnap *s, const hprob *hp,
     int n = hp->n, m = hp->m, r = hp->r, w = uc_w(dt);
     double eps = qru_test_eps(dt);
     typedef double complex zc;
-    zc *Rd = malloc(sizeof(zc) * (size_t)m * m);
-    zc *x = malloc(sizeof(zc) * (size_t)m);
-    zc *t = malloc(sizeof(zc) * (size_t)m);
-    zc *ax = malloc(sizeof(zc) * (size_t)n);
+    zc *Rd = malloc(sizeof(zc) * ((size_t)m * m + 4));
+    zc *x = malloc(sizeof(zc) * ((size_t)m + 4));
+    zc *t = malloc(sizeof(zc) * ((size_t)m + 4));
+    zc *ax = malloc(sizeof(zc) * ((size_t)n + 4));
     zc *Az = uc_z(hp->A, w, n, m), *Bz = uc_z(hp->B, w, n, r);
     ck_assert(Rd && x && t && ax);
     for (int j = 0; j < m; ++j)
