@@ -10,9 +10,13 @@
  *   rows or columns that stay *before* the affected block.  The one-line
  *   MATLAB specifications in the documentation use MATLAB's 1-based
  *   indexing applied to the same objects.
- * - Element type (float or double) is a run-time property of each matrix
- *   (::qru_dtype); every routine works for both, and all matrix arguments of
- *   one call must share it.
+ * - Element type (float, double, complex float or complex double) is a
+ *   run-time property of each matrix (::qru_dtype), and all matrix
+ *   arguments of one call must share it.  Every routine works for float
+ *   and double; the complex types are taken by the CPU backend's QR
+ *   factorisation, least squares and QR updates (::qru_dtype says which
+ *   routines).  With complex data the ' of the MATLAB specifications is
+ *   the conjugate transpose, as in MATLAB.
  * - Every function that can fail returns an int status:
  *     - 0            success (#QRU_SUCCESS);
  *     - -i           argument i (1-based, in the order of the prototype) is
@@ -156,8 +160,41 @@ typedef enum qru_backend {
     QRU_BACKEND_OPENCL = 3
 } qru_backend;
 
-/** Element types. */
-typedef enum qru_dtype { QRU_FLOAT = 1, QRU_DOUBLE = 2 } qru_dtype;
+/** Element types.
+ *
+ *  The complex types are stored as C99 `float complex` / `double complex`
+ *  (C++ `std::complex<float>` / `<double>`): interleaved (re, im) pairs,
+ *  the layout of LAPACK, cuBLAS and NumPy's complex64 / complex128; a
+ *  leading dimension and an element offset count complex elements.
+ *
+ *  Complex data (#QRU_COMPLEX_FLOAT, #QRU_COMPLEX_DOUBLE) is supported by
+ *  the CPU backend (qru_context_supports() says so; the CUDA and OpenCL
+ *  backends do not take it yet: qru_matrix_create() and qru_matrix_wrap()
+ *  return #QRU_ERR_UNSUPPORTED there) for: the matrices
+ *  (qru_matrix_create() ... qru_matrix_copy()), qru_qr_factor(), the
+ *  least-squares factorisation in its three forms (qru_lsq_create(),
+ *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
+ *  estimate), the four updates in every form (qru_lsq_add_cols(),
+ *  qru_lsq_add_cols_data(), qru_lsq_remove_cols(), qru_lsq_add_rows(),
+ *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()) and
+ *  qru_lsq_modify(), with every ::qru_update_algorithm.  Their MATLAB
+ *  specifications hold with ' the conjugate transpose (Q is unitary,
+ *  d = Q' * b, A + U * V'), and the rank rules use the moduli |R(j,j)|
+ *  and the eps of the real base type (FLT_EPSILON for complex float).
+ *  R's diagonal is complex (LAPACK's zgeqrf makes it real; here R is
+ *  unique up to the phases of its rows).  The updates of one row or
+ *  column take their blocked paths with complex data (the Givens chains
+ *  and structured rank-1 passes that #QRU_UPDATE_FAST may choose for
+ *  p = 1 are real only).  qru_lsq_shift_cols() and every other routine
+ *  return #QRU_ERR_UNSUPPORTED for complex data, with the reason in
+ *  qru_last_error().  A tuning parameter set for a complex type is the one
+ *  of its real base type (one block for both). */
+typedef enum qru_dtype {
+    QRU_FLOAT = 1,
+    QRU_DOUBLE = 2,
+    QRU_COMPLEX_FLOAT = 3,  /**< complex float: (re, im) float pairs */
+    QRU_COMPLEX_DOUBLE = 4  /**< complex double: (re, im) double pairs */
+} qru_dtype;
 
 /** A library context: backend, device, stream/queue, vendor-library handles
  *  and a workspace pool.  Not thread-safe: use one context per thread. */

@@ -70,6 +70,18 @@ int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
 {
     if (cnt <= 0)
         return 0;
+    if (qru_dtype_complex(dt)) { /* the moduli */
+        void *t = malloc(qru_dtype_size(dt) * (size_t)cnt);
+        if (!t)
+            return QRU_HOST_ALLOC_FAILED;
+        int st = ctx->ops->download(ctx, dt, 1, cnt, src, stride, t, 1);
+        for (int i = 0; !st && i < cnt; ++i)
+            out[i] = dt == QRU_COMPLEX_DOUBLE
+                         ? hypot(((double *)t)[2 * i], ((double *)t)[2 * i + 1])
+                         : hypot(((float *)t)[2 * i], ((float *)t)[2 * i + 1]);
+        free(t);
+        return st;
+    }
     if (dt == QRU_DOUBLE)
         return ctx->ops->download(ctx, dt, 1, cnt, src, stride, out, 1);
     float *t = (float *)out; /* cnt floats fit in cnt doubles */
@@ -319,6 +331,7 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
     QRU_ARG(ctx, 4,
@@ -365,6 +378,7 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
     QRU_ARG_CHAR(ctx, 5, "diag", diag, "NU");
     QRU_CHECK(ctx, qru_check_finite_host(ctx, 6, &alpha, 1));
     QRU_CHECK(ctx, qru_arg_square(ctx, 7, "A", A, A ? A->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 7, A, uplo, diag, 0));
     QRU_ARG_MAT(ctx, 8, "B", B, A->dtype);
     QRU_ARG_APART(ctx, 8, "B", B, "A", A);
@@ -384,6 +398,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_real(L->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "B", B, L->dtype);
     QRU_ARG_APART(ctx, 4, "B", B, "L", L);

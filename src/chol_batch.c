@@ -88,6 +88,7 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_ARG_BATCH(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE);                  \
+    QRU_CHECK(ctx, qru_check_real(L->dtype));                                  \
     QRU_ARG(ctx, 3, L->rows == L->cols,                                        \
             "L's pages are %d x %d, but they must be square", L->rows,         \
             L->cols);                                                          \

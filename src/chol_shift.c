@@ -80,6 +80,7 @@ int qru_chol_shift(qru_context *ctx, char uplo, const qru_matrix *L, int i,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_real(L->dtype));
     int n = L->rows;
     QRU_ARG(ctx, 4, i >= 0 && i < n,
             "i = %d, but 0 <= i < n = %d must hold (n: L's order)", i, n);

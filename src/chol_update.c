@@ -407,6 +407,7 @@ int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
+    QRU_CHECK(ctx, qru_check_real(L->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "W", W, L->dtype);
     QRU_ARG(ctx, 4, W->rows == L->rows, "W has %d rows, but L's order is %d",
@@ -483,6 +484,7 @@ static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE)); \
+    QRU_CHECK(ctx, qru_check_real(L->dtype));                                  \
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));                 \
     QRU_ARG(ctx, 4, k >= 0 && k <= L->rows,                                    \
             "k = %d, but 0 <= k <= n = %d must hold (n: L's order)", k,        \

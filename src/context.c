@@ -202,7 +202,7 @@ qru_device_type qru_context_device_type(const qru_context *ctx)
 
 int qru_context_supports(const qru_context *ctx, qru_dtype dt)
 {
-    if (!ctx || (dt != QRU_FLOAT && dt != QRU_DOUBLE))
+    if (!ctx || (dt != QRU_FLOAT && dt != QRU_DOUBLE && !qru_dtype_complex(dt)))
         return 0;
     return ctx->ops->supports(ctx, dt);
 }

@@ -239,8 +239,10 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
                   const double *y, const qru_gp_options *opt, qru_gp **gp)
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
-    QRU_ARG(ctx, 2, dtype == QRU_FLOAT || dtype == QRU_DOUBLE,
-            "dtype = %d is not QRU_FLOAT (1) or QRU_DOUBLE (2)", (int)dtype);
+    QRU_ARG(ctx, 2,
+            dtype == QRU_FLOAT || dtype == QRU_DOUBLE || qru_dtype_complex(dtype),
+            "dtype = %d is not a qru_dtype (QRU_FLOAT (1) .. "
+            "QRU_COMPLEX_DOUBLE (4))", (int)dtype);
     QRU_ARG(ctx, 3, n >= 0, "n = %d, but n must be >= 0", n);
     QRU_ARG_XY(ctx, n, x, y);
     qru_gp_options def;
@@ -251,6 +253,7 @@ int qru_gp_create(qru_context *ctx, qru_dtype dtype, int n, const double *x,
     QRU_CHECK(ctx, gp_opts_check(opt, n));
     QRU_ARG(ctx, 7, gp, "gp (the output) is NULL");
     QRU_CHECK(ctx, qru_check_supports(ctx, dtype));
+    QRU_CHECK(ctx, qru_check_real(dtype));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
     QRU_RET(ctx, gp_create(ctx, dtype, n, x, y, opt, gp));
 }

@@ -18,14 +18,7 @@ int qru_qr_rank_gather(qru_context *ctx, qru_dtype dt, int rows, int c,
         return 0;
     /* the diagonal is a c-vector with stride ldr + 1: a 1 x c matrix with
      * leading dimension ldr + 1 */
-    if (dt == QRU_DOUBLE) {
-        st = o->download(ctx, dt, 1, c, D, ldr + 1, diag, 1);
-    } else {
-        float *tmp = (float *)diag; /* c floats fit in c doubles */
-        st = o->download(ctx, dt, 1, c, D, ldr + 1, tmp, 1);
-        for (int i = c - 1; !st && i >= 0; --i)
-            diag[i] = tmp[i];
-    }
+    st = qru_chol_read_row(ctx, dt, c, D, ldr + 1, diag);
     if (!st)
         st = o->col_norms(ctx, dt, rows, c, B, ldr, norms);
     return st;
@@ -49,7 +42,7 @@ int qru_qr_rank_first(qru_dtype dt, int n, int m, int j0,
     for (int i = 0; i < m; ++i)
         if (isfinite(norms[i]) && norms[i] > mx)
             mx = norms[i];
-    double eps = dt == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON;
+    double eps = qru_dtype_eps(dt);
     double tol = (double)(n > m ? n : m) * eps * mx;
     for (int j = j0; j < m; ++j)
         if (!isfinite(diag[j]) || !(fabs(diag[j]) > tol))
@@ -367,9 +360,9 @@ static int lsq_factor(qru_context *ctx, qru_lsq *f, const qru_matrix *A,
         QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
                          qru_ptr_add(f->R, 1), f->ldr));
     QRU_TRY(o->copy(ctx, dt, m, r, bw, lda, f->d, f->ldr));
-    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, n, 1.0, A->p, A->ld, 0.0, f->G,
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'C', m, n, 1.0, A->p, A->ld, 0.0, f->G,
                     f->ldr));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, r, n, 1.0, A->p, A->ld, b->p,
+    QRU_TRY(o->gemm(ctx, dt, 'C', 'N', m, r, n, 1.0, A->p, A->ld, b->p,
                     b->ld, 0.0, f->c, f->ldr));
     return lsq_norms(ctx, dt, n - m, r, qru_ptr_add(bw, (size_t)m), lda,
                      f->rho);
@@ -507,10 +500,10 @@ int qru_lsq_create_from_qr(qru_context *ctx, const qru_matrix *Q,
         st = o->laset(ctx, dt, 'A', n, r, 0.0, 0.0, f->E, f->ncap);
     /* the Q-less form's Gram data: A'A = R'R and A'b = R' d(1:m, :) */
     if (!st && q == QRU_Q_NONE)
-        st = o->syrk(ctx, dt, 'U', 'T', m, m, 1.0, f->R, f->ldr, 0.0, f->G,
+        st = o->syrk(ctx, dt, 'U', 'C', m, m, 1.0, f->R, f->ldr, 0.0, f->G,
                      f->ldr);
     if (!st && q == QRU_Q_NONE)
-        st = o->gemm(ctx, dt, 'T', 'N', m, r, m, 1.0, f->R, f->ldr, f->d,
+        st = o->gemm(ctx, dt, 'C', 'N', m, r, m, 1.0, f->R, f->ldr, f->d,
                      f->ldr, 0.0, f->c, f->ldr);
     if (!st && q == QRU_Q_NONE)
         st = lsq_norms(ctx, dt, n - m, r, qru_ptr_add(d->p, (size_t)m), d->ld,
@@ -609,7 +602,7 @@ int qru_lsq_get_error_estimate(const qru_lsq *f, double *est)
     if (!st)
         st = o->gemm(ctx, dt, 'N', 'N', m, r, m, -1.0, T, m, x, m, 1.0, t, m);
     if (!st)
-        st = o->trsm(ctx, dt, 'L', 'U', 'T', 'N', m, r, 1.0, f->R, ld, t, m);
+        st = o->trsm(ctx, dt, 'L', 'U', 'C', 'N', m, r, 1.0, f->R, ld, t, m);
     if (!st)
         st = o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, r, 1.0, f->R, ld, t, m);
     if (!st)

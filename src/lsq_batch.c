@@ -376,6 +376,7 @@ static int lsq_batch_create_args(qru_context *ctx, const qru_matrix *A,
                                  qru_lsq_batch **fb)
 {
     QRU_TRY(qru_arg_batch(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE));
+    QRU_TRY(qru_check_real(A->dtype));
     if (A->cols < 1)
         return qru_fail_arg(2, "A has %d columns, but it needs m >= 1",
                             A->cols);

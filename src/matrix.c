@@ -13,10 +13,15 @@ int qru_mat_ok(const qru_context *ctx, const qru_matrix *M, qru_dtype dt)
     return M && M->ctx == ctx && M->dtype == dt;
 }
 
-static const char *dtype_name(qru_dtype dt)
+const char *qru_dtype_name(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? "double" : dt == QRU_FLOAT ? "float" : "?";
+    return dt == QRU_DOUBLE           ? "double"
+           : dt == QRU_FLOAT          ? "float"
+           : dt == QRU_COMPLEX_FLOAT  ? "complex float"
+           : dt == QRU_COMPLEX_DOUBLE ? "complex double"
+                                      : "?";
 }
+#define dtype_name qru_dtype_name
 
 int qru_arg_batch(const qru_context *ctx, int i, const char *name,
                   const qru_matrix *M, qru_dtype dt)
@@ -212,7 +217,10 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B)
            (A->stride == B->stride || (A->count <= 1 && B->count <= 1));
 }
 
-static int dtype_ok(qru_dtype dt) { return dt == QRU_FLOAT || dt == QRU_DOUBLE; }
+static int dtype_ok(qru_dtype dt)
+{
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE || qru_dtype_complex(dt);
+}
 
 /* es * ((count - 1) stride + ld cols): the bytes of a batch (0 for
  * count 0); QRU_ERR_ALLOC when that does not fit in a size_t. */
@@ -276,7 +284,8 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
  * max(1, rows)). */
 #define QRU_ARG_SHAPE(ctx, dtype, rows, cols)                                  \
     QRU_ARG(ctx, 2, dtype_ok(dtype),                                           \
-            "dtype = %d is not QRU_FLOAT (1) or QRU_DOUBLE (2)", (int)dtype);  \
+            "dtype = %d is not a qru_dtype (QRU_FLOAT (1) .. "                 \
+            "QRU_COMPLEX_DOUBLE (4))", (int)dtype);                            \
     QRU_ARG(ctx, 3, rows >= 0, "rows = %d, but rows must be >= 0", rows);      \
     QRU_ARG(ctx, 4, cols >= 0, "cols = %d, but cols must be >= 0", cols)
 #define QRU_ARG_LD(ctx, rows, ld, ild)                                         \
@@ -285,6 +294,16 @@ static int new_matrix(qru_context *ctx, qru_dtype dtype, int rows, int cols,
     QRU_ARG(ctx, ild, ld >= rows && ld >= 1,                                   \
             "ld = %d, but ld must be >= max(1, rows) = %d (or 0 for that)",    \
             ld, rows > 1 ? rows : 1)
+
+int qru_check_real(qru_dtype dtype)
+{
+    if (!qru_dtype_complex(dtype))
+        return 0;
+    return qru_fail(QRU_ERR_UNSUPPORTED,
+                    "%s data is not supported by this routine (complex "
+                    "types: the QR factorisation, least squares and the QR "
+                    "updates)", dtype_name(dtype));
+}
 
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype)
 {

@@ -96,10 +96,16 @@ static int plan_download(qru_context *ctx, qru_dtype dt, int m, int n,
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < m; ++i) {
             size_t at = (size_t)i + (size_t)j * (size_t)ldd;
-            if (dt == QRU_DOUBLE)
+            if (qru_dtype_complex(dt)) /* 1 + 0i */
+                at *= 2;
+            if (qru_dtype_real(dt) == QRU_DOUBLE)
                 ((double *)dst)[at] = 1.0;
             else
                 ((float *)dst)[at] = 1.0f;
+            if (qru_dtype_complex(dt) && qru_dtype_real(dt) == QRU_DOUBLE)
+                ((double *)dst)[at + 1] = 0.0;
+            else if (qru_dtype_complex(dt))
+                ((float *)dst)[at + 1] = 0.0f;
         }
     plan_wait(ctx);
     return plan_op(ctx, QRU_OP_download, PK_MOVE, 0, dd(m) * dd(n), 0, 0);

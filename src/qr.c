@@ -50,7 +50,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
         if (end < m) {
             int nc = m - end;
             qru_ptr Ai = qru_ptr_at(A, lda, i, end);
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai, lda,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, nc, rows, 1.0, W, n, Ai, lda,
                         0.0, work, jb));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work, jb,
                         1.0, Ai, lda));
@@ -58,7 +58,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
         /* right-hand sides: B(i:n, :) += Y (W' B(i:n, :)) */
         if (B.h && r > 0) {
             qru_ptr Bi = qru_ptr_at(B, ldb, i, 0);
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
                         0.0, work, jb));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
                         1.0, Bi, ldb));
@@ -68,7 +68,7 @@ int qru_geqr_wy(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
             qru_ptr Qi = qru_ptr_at(Q, ldq, 0, i);
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nq, jb, rows, 1.0, Qi, ldq, W, n,
                         0.0, work, nq));
-            QRU_TRY(o->gemm(ctx, dt, 'N', 'T', nq, rows, jb, 1.0, work, nq, Y, n,
+            QRU_TRY(o->gemm(ctx, dt, 'N', 'C', nq, rows, jb, 1.0, work, nq, Y, n,
                         1.0, Qi, ldq));
         }
     }
@@ -263,13 +263,13 @@ int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
         if (i + jb < m) {
             int nc = m - i - jb;
             qru_ptr Ai = qru_ptr_at(A, lda, i, i + jb);
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, W, n, Ai,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, nc, rows, 1.0, W, n, Ai,
                             lda, 0.0, work, jb));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Y, n, work,
                             jb, 1.0, Ai, lda));
         }
         qru_ptr Bi = qru_ptr_add(B, (size_t)i);
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, r, rows, 1.0, W, n, Bi, ldb,
                         0.0, work, jb));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, r, jb, 1.0, Y, n, work, jb,
                         1.0, Bi, ldb));
@@ -296,7 +296,7 @@ int qru_geqr_thin(qru_context *ctx, qru_dtype dt, int n, int m, qru_ptr A,
             qru_ptr X = pass == 0 ? qru_ptr_at(A, lda, i, i)
                                   : qru_ptr_add(B, (size_t)i);
             int ldx = pass == 0 ? lda : ldb;
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, Y, n, X,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, nc, rows, 1.0, Y, n, X,
                             ldx, 0.0, work, jb));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, W, n, work,
                             jb, 1.0, X, ldx));

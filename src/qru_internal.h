@@ -12,6 +12,7 @@
 #ifndef QRU_INTERNAL_H
 #define QRU_INTERNAL_H
 
+#include <float.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,10 +122,30 @@ static inline qru_ptr qru_ptr_at(qru_ptr p, int ld, int i, int j)
     return p;
 }
 
+/* Complex element types (include/qru.h): interleaved (re, im) pairs of
+ * their real base type.  One element of dt takes qru_dtype_size(dt)
+ * bytes; qru_dtype_real(dt) is the base type (dt itself for float and
+ * double), whose eps the tolerances use; qru_dtype_complex(dt) is 1 for
+ * the complex types. */
+static inline int qru_dtype_complex(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE;
+}
+static inline qru_dtype qru_dtype_real(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_DOUBLE ? QRU_DOUBLE
+           : dt == QRU_COMPLEX_FLOAT ? QRU_FLOAT
+                                     : dt;
+}
 static inline size_t qru_dtype_size(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t s = qru_dtype_real(dt) == QRU_DOUBLE ? sizeof(double)
+                                                : sizeof(float);
+    return qru_dtype_complex(dt) ? 2 * s : s;
 }
+/* The unit roundoff of dt's base type (DBL_EPSILON or FLT_EPSILON). */
+#define qru_dtype_eps(dt)                                                      \
+    (qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : (double)FLT_EPSILON)
 
 /* *bytes = es * rows * cols for a buffer of rows x cols elements of size
  * es; QRU_ERR_ALLOC when that does not fit in a size_t (sizes and
@@ -185,7 +206,8 @@ enum { QRU_TUNING_FLOAT = 0, QRU_TUNING_DOUBLE = 1 };
 
 /* The tuning block of ctx for element type dt. */
 #define qru_ctx_tuning(ctx, dt)                                               \
-    (&(ctx)->tuning[(dt) == QRU_DOUBLE ? QRU_TUNING_DOUBLE : QRU_TUNING_FLOAT])
+    (&(ctx)->tuning[qru_dtype_real(dt) == QRU_DOUBLE ? QRU_TUNING_DOUBLE     \
+                                                    : QRU_TUNING_FLOAT])
 
 /* Loads the environment into ctx->tuning and ctx->env (tuning.c); called
  * once, at context creation, before the backend's init. */
@@ -790,7 +812,9 @@ int qru_qr_rank_queue(qru_context *ctx, qru_dtype dt, int rows, int c,
                       qru_ptr norms);
 /* Reads cnt elements of a row of the device array src (element t at
  * src + t * stride; stride ld + 1 gives a diagonal) into the host doubles
- * out: one download, one host wait (chol.c). */
+ * out: one download, one host wait (chol.c).  A complex type's elements
+ * are read as their moduli (what the rank and condition rules of the QR
+ * paths use). */
 int qru_chol_read_row(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr src,
                       int stride, double *out);
 
@@ -883,6 +907,13 @@ int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
 /* 0 when ctx's device computes in dtype, else QRU_ERR_UNSUPPORTED with
  * the text. */
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype);
+/* 0 for float and double; QRU_ERR_UNSUPPORTED with the text for a complex
+ * dtype: the check of the routines that do not take complex data yet
+ * (include/qru.h, qru_dtype), right after their first matrix argument's
+ * check. */
+int qru_check_real(qru_dtype dtype);
+/* "float", "double", "complex float", "complex double" or "?". */
+const char *qru_dtype_name(qru_dtype dt);
 /* The same, and M must be square. */
 int qru_arg_square(const qru_context *ctx, int i, const char *name,
                    const qru_matrix *M, qru_dtype dt);

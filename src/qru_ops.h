@@ -33,6 +33,40 @@
  *  - sizes may be zero (then nothing is done).
  * 'dt' is the element type of every array argument; transpose/side/uplo/
  * diag flags are the BLAS characters.
+ *
+ * Complex element types (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE; only where
+ * the backend's supports() says so, the CPU backend's for now): arrays of
+ * interleaved (re, im) pairs, offsets and leading dimensions in complex
+ * elements; scalars that the op takes as double (alpha, beta, laset's
+ * values) are real.  ' in the contracts below is the conjugate transpose
+ * and the conventions are LAPACK's:
+ *  - the algorithm layer passes 'C' where it means A' (the adjoint: Q' b,
+ *    W' C, ...), 'T' only where it means the plain transpose; a backend
+ *    treats 'C' as 'T' for float and double (as the BLAS do), so one call
+ *    serves all four types;
+ *  - transpose writes B = A' (the conjugate transpose);
+ *  - syrk is herk for a complex type (A'A, C's diagonal real);
+ *  - house is zlarfg (beta real, tau complex; x = 0 gives tau = 0) and
+ *    larf applies H' = I - conj(tau) [1; v][1; v]' (zgeqr2's step), so
+ *    that the panel loop of panel_qr leaves R = P' A with P = I + W Y';
+ *  - a Givens rotation is zlartg's: c real (stored as a complex element),
+ *    s complex, G = [c s; -conj(s) c] acting on pairs as BLAS rot does
+ *    (x := c x + s y, y := c y - conj(s) x); givens_make's r is
+ *    sign(a) sqrt(|a|^2 + |b|^2), not >= 0;
+ *  - a rotation applied to the rows of an array acts as G, one applied to
+ *    its columns (from the right: Q's, or the rows of a conjugate-
+ *    transposed copy) must act as G', i.e. with conj(s): the algorithm
+ *    layer applies the (c, s) formed on a conjugate-transposed copy (as
+ *    the column insertion's sweeps are) to Q directly and to d through
+ *    its conjugate transpose;
+ *  - potrf_full is the Hermitian potrf (its pivots the real parts of the
+ *    diagonal);
+ *  - the ops of the Cholesky, batched and solver routines and of the
+ *    updates' real-only p = 1 variants (potrf_panel, chol_rot, chol_r1_*,
+ *    chol_*_batch, lsq_batch_*, omp_gram_step) take no complex data yet:
+ *    the public routines refuse it first (qru_check_real), the update
+ *    policy does not choose those variants for it, and the CPU ops return
+ *    QRU_ERR_UNSUPPORTED.
  */
 #ifndef QRU_OPS_H
 #define QRU_OPS_H

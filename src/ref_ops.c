@@ -67,12 +67,12 @@ int qru_wy_left_gemms(qru_context *ctx, const qru_backend_ops *o,
         return 0;
     double b = 0.0;
     if (mt > 0) {
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', nb, nc, mt, 1.0, W, ldw, A, lda,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', nb, nc, mt, 1.0, W, ldw, A, lda,
                         0.0, work, nb));
         b = 1.0;
     }
     if (mb > 0)
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', nb, nc, mb, 1.0,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', nb, nc, mb, 1.0,
                         qru_ptr_add(W, (size_t)mt), ldw, B, ldb, b, work,
                         nb));
     if (mt > 0)

@@ -140,9 +140,9 @@ static int find_param(int p, int all)
  * getters: 0 and the parameter's index in *i, or -2 / -3. */
 static int tuning_args(qru_dtype dtype, int param, int all, int *i)
 {
-    if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE)
-        return qru_fail_arg(2, "dtype = %d is not QRU_FLOAT (1) or "
-                               "QRU_DOUBLE (2)", (int)dtype);
+    if (dtype != QRU_FLOAT && dtype != QRU_DOUBLE && !qru_dtype_complex(dtype))
+        return qru_fail_arg(2, "dtype = %d is not a qru_dtype (QRU_FLOAT (1) "
+                               ".. QRU_COMPLEX_DOUBLE (4))", (int)dtype);
     if ((*i = find_param(param, all)) < 0)
         return qru_fail_arg(3, "param = %d is not a qru_tuning_param",
                             param);
@@ -160,7 +160,7 @@ static int *tuning_field(const qru_context *ctx, qru_dtype dtype, int i)
 static int set_tuning(qru_context *ctx, qru_dtype dtype, int param, int all,
                       int value)
 {
-    int i;
+    int i = 0;
     QRU_TRY(tuning_args(dtype, param, all, &i));
     if (value < params[i].lo || value > params[i].hi)
         return qru_fail_arg(4, "value = %d, but %s must be in [%d, %d]",
@@ -173,7 +173,7 @@ static int set_tuning(qru_context *ctx, qru_dtype dtype, int param, int all,
 static int get_tuning(const qru_context *ctx, qru_dtype dtype, int param,
                       int all, int *value)
 {
-    int i;
+    int i = 0;
     QRU_TRY(tuning_args(dtype, param, all, &i));
     if (!value)
         return qru_fail_arg(4, "value (the output) is NULL");

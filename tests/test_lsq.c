@@ -1,11 +1,22 @@
 /* The least-squares object: qru_lsq_create / solve / residual / get_* and
- * accessors, against LAPACKE gels. */
+ * accessors, against LAPACKE gels (test_solve: also the complex types
+ * where the backend takes them, against zgels, ' the conjugate
+ * transpose). */
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qru_test.h"
+
+/* element (i, j) as a double complex */
+static double complex el(qru_dtype dt, const void *A, int lda, int i, int j)
+{
+    double re, im;
+    qru_test_get_c(dt, A, lda, i, j, &re, &im);
+    return re + im * _Complex_I;
+}
 
 static qru_context *ctx;
 static void setup(void) { ctx = qru_test_context(); }
@@ -58,7 +69,7 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
     char tag[160];
     static const char *const qname[] = {"full", "thin", "none"};
     snprintf(tag, sizeof tag, "%s n=%d m=%d r=%d q=%s nb=%d caps=%d/%d",
-             dt == QRU_DOUBLE ? "double" : "float", c.n, c.m, c.r,
+             qru_test_type_name(dt), c.n, c.m, c.r,
              qname[c.q], c.nb, c.rowcap, c.colcap);
     int n = c.n, m = c.m, r = c.r;
     void *Ah, *bh;
@@ -126,19 +137,18 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
                   "%s: R not upper trapezoidal", tag);
     for (int j = 0; j < m; ++j)
         for (int i = 0; i < m; ++i)
-            ck_assert(qru_test_get(dt, Rh, n, i, j) ==
-                      qru_test_get(dt, Rmh, m, i, j));
+            ck_assert(el(dt, Rh, n, i, j) == el(dt, Rmh, m, i, j));
     /* R x = d(1:m): the solution really comes from R and d */
     for (int j = 0; j < r; ++j)
         for (int i = 0; i < m; ++i) {
-            double s = 0, sa = 0;
+            double complex s = 0;
+            double sa = 0;
             for (int k = i; k < m; ++k) {
-                double t = qru_test_get(dt, Rh, n, i, k) *
-                           qru_test_get(dt, xh, m, k, j);
+                double complex t = el(dt, Rh, n, i, k) * el(dt, xh, m, k, j);
                 s += t;
-                sa += fabs(t);
+                sa += cabs(t);
             }
-            double e = fabs(s - qru_test_get(dt, dh, m, i, j));
+            double e = cabs(s - el(dt, dh, m, i, j));
             ck_assert_msg(e <= QRU_TEST_THRESHOLD * m * qru_test_eps(dt) * sa,
                           "%s: R x != d at (%d,%d)", tag, i, j);
         }
@@ -165,14 +175,15 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
         /* d = Q1' b */
         for (int j = 0; j < r; ++j)
             for (int i = 0; i < m; ++i) {
-                double s = 0, sa = 0;
+                double complex s = 0;
+                double sa = 0;
                 for (int k = 0; k < n; ++k) {
-                    double t = qru_test_get(dt, Qh, n, k, i) *
-                               qru_test_get(dt, bh, n, k, j);
+                    double complex t =
+                        conj(el(dt, Qh, n, k, i)) * el(dt, bh, n, k, j);
                     s += t;
-                    sa += fabs(t);
+                    sa += cabs(t);
                 }
-                ck_assert_msg(fabs(s - qru_test_get(dt, dh, m, i, j)) <=
+                ck_assert_msg(cabs(s - el(dt, dh, m, i, j)) <=
                                   QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
                                       (sa + 1.0),
                               "%s: d != Q'b at (%d,%d)", tag, i, j);
@@ -184,16 +195,16 @@ static void run_case(qru_dtype dt, lcase c, unsigned seed)
         for (int j = 0; j < r; ++j) {
             double en = 0.0;
             for (int i = 0; i < n; ++i) {
-                double s = qru_test_get(dt, bh, n, i, j), sa = fabs(s);
+                double complex s = el(dt, bh, n, i, j);
+                double sa = cabs(s);
                 for (int k = 0; k < m; ++k) {
-                    double t = qru_test_get(dt, Qh, n, i, k) *
-                               qru_test_get(dt, dh, m, k, j);
+                    double complex t = el(dt, Qh, n, i, k) * el(dt, dh, m, k, j);
                     s -= t;
-                    sa += fabs(t);
+                    sa += cabs(t);
                 }
-                double v = qru_test_get(dt, Eh, n, i, j);
-                en += v * v;
-                ck_assert_msg(fabs(s - v) <= QRU_TEST_THRESHOLD * n *
+                double complex v = el(dt, Eh, n, i, j);
+                en += creal(v) * creal(v) + cimag(v) * cimag(v);
+                ck_assert_msg(cabs(s - v) <= QRU_TEST_THRESHOLD * n *
                                                  qru_test_eps(dt) * (sa + 1.0),
                               "%s: E != b - Q1 d at (%d,%d)", tag, i, j);
             }
@@ -268,9 +279,9 @@ START_TEST(test_solve)
         {130, 65, 2, QRU_Q_THIN, 64, -1, -1},
         {130, 65, 1, QRU_Q_NONE, 100, -1, -1},
     };
-    if (_i >= qru_test_ndtypes(ctx))
+    if (_i >= qru_test_ntypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, _i);
+    qru_dtype dt = qru_test_type(ctx, _i);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
         run_case(dt, cases[k], 100u + (unsigned)k);
 }
@@ -584,7 +595,7 @@ int main(void)
     TCase *tc = tcase_create("lsq");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_solve, 0, 2);
+    tcase_add_loop_test(tc, test_solve, 0, 4);
     tcase_add_test(tc, test_defaults);
     tcase_add_loop_test(tc, test_rank_deficient, 0, 2);
     tcase_add_loop_test(tc, test_rank_after_remove_rows, 0, 2);

@@ -200,8 +200,8 @@ START_TEST(test_bad_args)
     ck_assert_int_eq(qru_matrix_create(NULL, (qru_dtype)0, -1, -1, -1, NULL),
                      -1);
     ck_assert_int_eq(qru_matrix_create(ctx, (qru_dtype)0, 2, 2, 0, &M), -2);
-    ck_assert_int_eq(qru_matrix_create(ctx, (qru_dtype)3, 2, 2, 0, &M), -2);
-    ck_assert_int_eq(qru_matrix_create(ctx, (qru_dtype)3, -1, -1, -1, NULL),
+    ck_assert_int_eq(qru_matrix_create(ctx, (qru_dtype)5, 2, 2, 0, &M), -2);
+    ck_assert_int_eq(qru_matrix_create(ctx, (qru_dtype)5, -1, -1, -1, NULL),
                      -2);
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, -1, 2, 0, &M), -3);
     ck_assert_int_eq(qru_matrix_create(ctx, QRU_FLOAT, -1, -1, -1, NULL), -3);

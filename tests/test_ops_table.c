@@ -231,7 +231,7 @@ START_TEST(test_tuning_api)
     ck_assert_int_eq(qru_context_get_tuning(NULL, QRU_DOUBLE, QRU_TUNE_QR_NB,
                                             &v),
                      -1);
-    ck_assert_int_eq(qru_context_get_tuning(ctx, (qru_dtype)3, QRU_TUNE_QR_NB,
+    ck_assert_int_eq(qru_context_get_tuning(ctx, (qru_dtype)5, QRU_TUNE_QR_NB,
                                             &v),
                      -2);
     ck_assert_int_eq(qru_context_get_tuning(ctx, QRU_DOUBLE,

@@ -1,4 +1,6 @@
-/* qru_qr_factor: blocked Householder QR, both precisions, all shapes. */
+/* qru_qr_factor: blocked Householder QR, both precisions and, where the
+ * backend takes them, both complex types (' the conjugate transpose), all
+ * shapes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,29 @@ static void teardown(void)
 
 #define PAD_VALUE 12345.0
 
+/* element (i, j) of B (ldb) := element (k, l) of A (lda), both parts */
+static void copy_el(qru_dtype dt, void *B, int ldb, int i, int j,
+                    const void *A, int lda, int k, int l)
+{
+    double re, im;
+    qru_test_get_c(dt, A, lda, k, l, &re, &im);
+    qru_test_set_c(dt, B, ldb, i, j, re, im);
+}
+
+/* |element (i, j)|^2 */
+static double abs2(qru_dtype dt, const void *A, int lda, int i, int j)
+{
+    double re, im;
+    qru_test_get_c(dt, A, lda, i, j, &re, &im);
+    return re * re + im * im;
+}
+
+/* a float or complex float type */
+static int single(qru_dtype dt)
+{
+    return dt == QRU_FLOAT || dt == QRU_COMPLEX_FLOAT;
+}
+
 /* A rows x cols matrix with leading dimension ld whose padding rows can be
  * inspected: the ld x cols buffer P is created and uploaded (padding =
  * PAD_VALUE) and M wraps P's memory. */
@@ -30,16 +55,26 @@ static padded padded_upload(qru_dtype dt, int rows, int cols, int ld,
     padded p = {NULL, NULL, rows, cols, ld};
     void *full = qru_test_alloc(dt, ld, cols, ld);
     for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < ld; ++i)
-            qru_test_set(dt, full, ld, i, j,
-                         i < rows ? qru_test_get(dt, h, ldh, i, j)
-                                  : PAD_VALUE + i + 100.0 * j);
+        for (int i = 0; i < ld; ++i) {
+            if (i < rows)
+                copy_el(dt, full, ld, i, j, h, ldh, i, j);
+            else
+                qru_test_set(dt, full, ld, i, j, PAD_VALUE + i + 100.0 * j);
+        }
     p.P = qru_test_upload(ctx, dt, ld, cols, ld, full, ld);
     free(full);
     int st = qru_matrix_wrap(ctx, dt, rows, cols, qru_matrix_data(p.P), ld,
                              &p.M);
     ck_assert_msg(st == 0, "wrap: %d", st);
     return p;
+}
+
+/* element (i, j) of the padding holds what padded_upload put there */
+static int pad_ok(qru_dtype dt, const void *full, int ld, int i, int j)
+{
+    double re, im, v = PAD_VALUE + i + 100.0 * j;
+    qru_test_get_c(dt, full, ld, i, j, &re, &im);
+    return re == (single(dt) ? (double)(float)v : v) && im == 0.0;
 }
 
 /* checks the padding and returns the rows x cols contents (ld = rows) */
@@ -49,18 +84,14 @@ static void *padded_download(qru_dtype dt, padded *p, const char *what,
     void *full = qru_test_download(p->P);
     for (int j = 0; j < p->cols; ++j)
         for (int i = p->rows; i < p->ld; ++i)
-            ck_assert_msg(qru_test_get(dt, full, p->ld, i, j) ==
-                              (double)(dt == QRU_FLOAT
-                                           ? (double)(float)(PAD_VALUE + i +
-                                                             100.0 * j)
-                                           : PAD_VALUE + i + 100.0 * j),
+            ck_assert_msg(pad_ok(dt, full, p->ld, i, j),
                           "%s: padding of %s overwritten at (%d,%d)", tag,
                           what, i, j);
     int ld = p->rows > 1 ? p->rows : 1;
     void *h = qru_test_alloc(dt, p->rows, p->cols, ld);
     for (int j = 0; j < p->cols; ++j)
         for (int i = 0; i < p->rows; ++i)
-            qru_test_set(dt, h, ld, i, j, qru_test_get(dt, full, p->ld, i, j));
+            copy_el(dt, h, ld, i, j, full, p->ld, i, j);
     free(full);
     return h;
 }
@@ -71,20 +102,24 @@ static void padded_free(padded *p)
     qru_matrix_destroy(p->P);
 }
 
-/* ||d - Q' B||_F / (||B||_F n eps), Q' B computed in double on the host */
+/* ||d - Q' B||_F / (||B||_F n eps), Q' B computed in double on the host
+ * (' the conjugate transpose) */
 static double qtb_error(qru_dtype dt, int n, int r, const void *Q,
                         const void *B, const void *D)
 {
     double num = 0, den = 0;
     for (int j = 0; j < r; ++j)
         for (int i = 0; i < n; ++i) {
-            double s = 0;
-            for (int k = 0; k < n; ++k)
-                s += qru_test_get(dt, Q, n, k, i) * qru_test_get(dt, B, n, k, j);
-            double e = qru_test_get(dt, D, n, i, j) - s;
-            num += e * e;
-            double b = qru_test_get(dt, B, n, i, j);
-            den += b * b;
+            double sr = 0, si = 0, qr, qi, br, bi, dr, di;
+            for (int k = 0; k < n; ++k) {
+                qru_test_get_c(dt, Q, n, k, i, &qr, &qi);
+                qru_test_get_c(dt, B, n, k, j, &br, &bi);
+                sr += qr * br + qi * bi; /* conj(q) b */
+                si += qr * bi - qi * br;
+            }
+            qru_test_get_c(dt, D, n, i, j, &dr, &di);
+            num += (dr - sr) * (dr - sr) + (di - si) * (di - si);
+            den += abs2(dt, B, n, i, j);
         }
     if (num == 0)
         return 0;
@@ -101,8 +136,8 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
     char tag[160];
     snprintf(tag, sizeof tag,
              "%s n=%d m=%d r=%d nb=%d pads=%d/%d/%d Q=%d kind=%d",
-             dt == QRU_DOUBLE ? "double" : "float", n, m, r, nb, padA, padQ,
-             padB, withQ, kind);
+             qru_test_type_name(dt), n, m, r, nb, padA, padQ, padB, withQ,
+             kind);
     int lda = (n > 1 ? n : 1) + padA, ldq = (n > 1 ? n : 1) + padQ,
         ldb = (n > 1 ? n : 1) + padB;
     int ldh = n > 1 ? n : 1;
@@ -117,12 +152,14 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
                 qru_test_set(dt, A0, ldh, i, j, 0.0);
     if (kind == KIND_HUGE || kind == KIND_TINY) {
         /* powers of two: exact; squares over/underflow in the type */
-        double sc = ldexp(1.0, (dt == QRU_DOUBLE ? 600 : 100) *
+        double sc = ldexp(1.0, (single(dt) ? 100 : 600) *
                                    (kind == KIND_HUGE ? 1 : -1));
         for (int j = 0; j < m; ++j)
-            for (int i = 0; i < n; ++i)
-                qru_test_set(dt, A0, ldh, i, j,
-                             qru_test_get(dt, A0, ldh, i, j) * sc);
+            for (int i = 0; i < n; ++i) {
+                double re, im;
+                qru_test_get_c(dt, A0, ldh, i, j, &re, &im);
+                qru_test_set_c(dt, A0, ldh, i, j, re * sc, im * sc);
+            }
     }
     void *B0 = qru_test_alloc(dt, n, r, ldh);
     qru_test_rand(dt, n, r, B0, ldh, &seed);
@@ -164,12 +201,13 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
             free(D);
         }
         if (kind == KIND_UPPER) {
-            /* nothing to annihilate: R = A up to signs */
+            /* nothing to annihilate: R = A up to signs (complex: the
+             * phases of the rows) */
             for (int j = 0; j < m; ++j)
                 for (int i = 0; i <= j && i < n; ++i)
                     ck_assert_msg(
-                        fabs(fabs(qru_test_get(dt, R, ldh, i, j)) -
-                             fabs(qru_test_get(dt, A0, ldh, i, j))) <=
+                        fabs(sqrt(abs2(dt, R, ldh, i, j)) -
+                             sqrt(abs2(dt, A0, ldh, i, j))) <=
                             QRU_TEST_THRESHOLD * qru_test_eps(dt),
                         "%s: R(%d,%d) differs from the triangular A", tag, i,
                         j);
@@ -182,10 +220,8 @@ static void run_case(qru_dtype dt, int n, int m, int r, int nb, int padA,
         for (int j = 0; j < r; ++j) {
             double nb2 = 0, nd2 = 0;
             for (int i = 0; i < n; ++i) {
-                double b = qru_test_get(dt, B0, ldh, i, j),
-                       d = qru_test_get(dt, D, ldh, i, j);
-                nb2 += b * b;
-                nd2 += d * d;
+                nb2 += abs2(dt, B0, ldh, i, j);
+                nd2 += abs2(dt, D, ldh, i, j);
             }
             ck_assert_msg(fabs(sqrt(nd2) - sqrt(nb2)) <=
                               QRU_TEST_THRESHOLD * n * qru_test_eps(dt) *
@@ -226,9 +262,9 @@ START_TEST(test_shapes)
                                     {12, 12}, {3, 5}, {1, 4}, {7, 19},
                                     {50, 30}, {31, 31}};
     int d = _i / 2, withQ = _i % 2;
-    if (d >= qru_test_ndtypes(ctx))
+    if (d >= qru_test_ntypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, d);
+    qru_dtype dt = qru_test_type(ctx, d);
     unsigned seed = 17;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
         for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; ++k) {
@@ -243,9 +279,9 @@ END_TEST
 START_TEST(test_block_sizes)
 {
     int d = _i;
-    if (d >= qru_test_ndtypes(ctx))
+    if (d >= qru_test_ntypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, d);
+    qru_dtype dt = qru_test_type(ctx, d);
     unsigned seed = 1000;
     static const int nbx[] = {8, 5};
     for (int t = 0; t < 2; ++t) {
@@ -266,9 +302,9 @@ END_TEST
 START_TEST(test_default_nb)
 {
     int d = _i;
-    if (d >= qru_test_ndtypes(ctx))
+    if (d >= qru_test_ntypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, d);
+    qru_dtype dt = qru_test_type(ctx, d);
     unsigned seed = 2000;
     static const int ms[] = {15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
     for (size_t a = 0; a < sizeof ms / sizeof ms[0]; ++a) {
@@ -286,9 +322,9 @@ END_TEST
 START_TEST(test_variants)
 {
     int d = _i;
-    if (d >= qru_test_ndtypes(ctx))
+    if (d >= qru_test_ntypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, d);
+    qru_dtype dt = qru_test_type(ctx, d);
     unsigned seed = 3000;
     for (int k = 0; k < 4; ++k) {
         int nb = nbs[k];
@@ -309,8 +345,8 @@ END_TEST
 /* empty shapes: nothing to factorise, Q := I */
 START_TEST(test_empty)
 {
-    for (int d = 0; d < qru_test_ndtypes(ctx); ++d) {
-        qru_dtype dt = qru_test_dtype(ctx, d);
+    for (int d = 0; d < qru_test_ntypes(ctx); ++d) {
+        qru_dtype dt = qru_test_type(ctx, d);
         unsigned seed = 4000;
         /* n x 0: R is empty, Q = I, B unchanged */
         int n = 5;
@@ -380,9 +416,11 @@ static void same(const snap *s, const char *what, int line)
 
 START_TEST(test_bad_args)
 {
-    for (int d = 0; d < qru_test_ndtypes(ctx); ++d) {
-        qru_dtype dt = qru_test_dtype(ctx, d);
+    for (int d = 0; d < qru_test_ntypes(ctx); ++d) {
+        qru_dtype dt = qru_test_type(ctx, d);
         qru_dtype other_dt = dt == QRU_FLOAT ? QRU_DOUBLE : QRU_FLOAT;
+        if (dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE)
+            other_dt = dt == QRU_COMPLEX_FLOAT ? QRU_FLOAT : QRU_DOUBLE;
         int have_other = qru_context_supports(ctx, other_dt);
         unsigned seed = 5000;
         int n = 6, m = 4;
@@ -492,10 +530,10 @@ int main(void)
     TCase *tc = tcase_create("qr");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_shapes, 0, 4);
-    tcase_add_loop_test(tc, test_block_sizes, 0, 2);
-    tcase_add_loop_test(tc, test_default_nb, 0, 2);
-    tcase_add_loop_test(tc, test_variants, 0, 2);
+    tcase_add_loop_test(tc, test_shapes, 0, 8);
+    tcase_add_loop_test(tc, test_block_sizes, 0, 4);
+    tcase_add_loop_test(tc, test_default_nb, 0, 4);
+    tcase_add_loop_test(tc, test_variants, 0, 4);
     tcase_add_test(tc, test_empty);
     tcase_add_test(tc, test_bad_args);
     suite_add_tcase(s, tc);

@@ -73,11 +73,11 @@ static double scale_for(int u)
 /* loop index: dtype, form (full, thin, Q-less) */
 START_TEST(test_chain)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int form = (_i / 2) % 3;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int form = (i_ / 2) % 3;
     static const char *const fname[] = {"Q", "thin-Q", "Q-less"};
-    unsigned seed = 424242u + 7u * (unsigned)_i;
-    unsigned rs = 99u + 13u * (unsigned)_i;
+    unsigned seed = 424242u + 7u * (unsigned)i_;
+    unsigned rs = 99u + 13u * (unsigned)i_;
     hprob hp = uc_problem(dt, 80, 30, R, &seed);
     /* block size: automatic for the full chain, 4 for the others */
     qru_lsq *f = uc_factor_q(ctx, &hp, form, form == 0 ? 0 : 4);
@@ -160,7 +160,7 @@ START_TEST(test_chain)
     printf("[%s] %s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
            "%d remove_rows; %d checks, worst scaled error %.3g; final "
            "%d x %d\n",
-           uc_alg_name(), dt == QRU_FLOAT ? "float" : "double", fname[form],
+           uc_alg_name(), qru_test_type_name(dt), fname[form],
            counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
            hp.m);
     ck_assert_int_ge(nchecks, 5);
@@ -178,6 +178,8 @@ static void add_tcase(Suite *s, const char *name, void (*fix)(void), int form)
     tcase_add_checked_fixture(tc, fix, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
+    tcase_add_loop_test(tc, test_chain, UC_CPLX + 2 * form,
+                        UC_CPLX + 2 * form + 2);
     suite_add_tcase(s, tc);
 }
 

@@ -43,12 +43,12 @@ static const int PS[] = {1, NB - 1, NB, NB + 1, 40};
 /* loop index i -> dtype (i % 2) and k choice (i / 2 % 3) */
 START_TEST(test_add_cols)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int kc = (_i / 2) % 3;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int kc = (i_ / 2) % 3;
     for (int ip = 0; ip < NP; ++ip) {
         int p = PS[ip];
         int k = kc == 0 ? 0 : kc == 1 ? M / 2 : M;
-        unsigned seed = 1000u + 17u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 1000u + 17u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
         double *U = uc_rand(dt, N, p, &seed);
@@ -58,7 +58,7 @@ START_TEST(test_add_cols)
         uc_add_cols(&hp, k, p, U);
         char tag[96];
         snprintf(tag, sizeof tag, "%s add_cols k=%d p=%d",
-                 dt == QRU_FLOAT ? "float" : "double", k, p);
+                 qru_test_type_name(dt), k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_matrix_destroy(Ud);
         free(U);
@@ -74,12 +74,12 @@ END_TEST
 START_TEST(test_add_cols_large)
 {
     static const int ps[] = {15, 16, 17, 60};
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
     int n = 300, m = 150;
-    int k = (_i / 2) % 2 ? 37 : 0;
+    int k = (i_ / 2) % 2 ? 37 : 0;
     for (int ip = 0; ip < 4; ++ip) {
         int p = ps[ip];
-        unsigned seed = 1500u + 19u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 1500u + 19u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, n, m, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, 0);
         double *U = uc_rand(dt, n, p, &seed);
@@ -89,7 +89,7 @@ START_TEST(test_add_cols_large)
         uc_add_cols(&hp, k, p, U);
         char tag[96];
         snprintf(tag, sizeof tag, "%s add_cols n=%d m=%d k=%d p=%d",
-                 dt == QRU_FLOAT ? "float" : "double", n, m, k, p);
+                 qru_test_type_name(dt), n, m, k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_matrix_destroy(Ud);
         free(U);
@@ -102,13 +102,13 @@ END_TEST
 /* loop index: dtype, with/without Q, k choice */
 START_TEST(test_remove_cols)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int keep_q = (_i / 2) % 2;
-    int kc = (_i / 4) % 3;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int keep_q = (i_ / 2) % 2;
+    int kc = (i_ / 4) % 3;
     for (int ip = 0; ip < NP; ++ip) {
         int p = PS[ip];
         int k = kc == 0 ? 0 : kc == 1 ? (M - p) / 2 : M - p;
-        unsigned seed = 2000u + 31u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 2000u + 31u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, keep_q, NB);
         int st = qru_lsq_remove_cols(f, k, p);
@@ -116,7 +116,7 @@ START_TEST(test_remove_cols)
         uc_remove_cols(&hp, k, p);
         char tag[96];
         snprintf(tag, sizeof tag, "%s %s remove_cols k=%d p=%d",
-                 dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+                 qru_test_type_name(dt), keep_q ? "Q" : "R-only",
                  k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_lsq_destroy(f);
@@ -420,8 +420,11 @@ int main(void)
                                   teardown);
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_add_cols, 0, 6);
+        tcase_add_loop_test(tc, test_add_cols, UC_CPLX + 0, UC_CPLX + 6);
         tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
+        tcase_add_loop_test(tc, test_add_cols_large, UC_CPLX + 0, UC_CPLX + 4);
         tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+        tcase_add_loop_test(tc, test_remove_cols, UC_CPLX + 0, UC_CPLX + 12);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_extremes, 0, 2);
         tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
@@ -436,6 +439,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_givens, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+    tcase_add_loop_test(tc, test_remove_cols, UC_CPLX + 0, UC_CPLX + 12);
     tcase_add_loop_test(tc, test_extremes, 0, 2);
     suite_add_tcase(s, tc);
     /* the tiled insertion at every p (adding columns only) */
@@ -443,7 +447,9 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_tiles, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_add_cols, 0, 6);
+    tcase_add_loop_test(tc, test_add_cols, UC_CPLX + 0, UC_CPLX + 6);
     tcase_add_loop_test(tc, test_add_cols_large, 0, 4);
+    tcase_add_loop_test(tc, test_add_cols_large, UC_CPLX + 0, UC_CPLX + 4);
     tcase_add_loop_test(tc, test_block_sizes, 0, 2);
     tcase_add_loop_test(tc, test_extremes, 0, 2);
     tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);

@@ -17,9 +17,16 @@
 
 #define ctx uc_ctx
 
-/* hp: A := A + U V' (U n x k, V m x k, ld n and m) */
+/* hp: A := A + U V' (U n x k, V m x k, ld n and m; ' the conjugate
+ * transpose for a complex type) */
 static void uc_modify(hprob *hp, int k, const double *U, const double *V)
 {
+    if (uc_w(hp->dt) == 2) {
+        double one[2] = {1.0, 0.0};
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, hp->n, hp->m,
+                    k, one, U, hp->n, V, hp->m, one, hp->A, hp->n);
+        return;
+    }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, hp->n, hp->m, k, 1.0,
                 U, hp->n, V, hp->m, 1.0, hp->A, hp->n);
 }
@@ -68,25 +75,30 @@ static const int cases[][4] = {
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
-/* _i: case x dtype x form (full, thin) */
+/* _i: case x dtype x form (full, thin); from UC_CPLX on the complex
+ * types */
 START_TEST(test_modify_sizes)
 {
-    int c = _i % NCASES, di = (_i / NCASES) % 2, form = _i / (2 * NCASES);
-    if (di >= qru_test_ndtypes(ctx))
+    int i_ = _i, cx = i_ >= UC_CPLX;
+    if (cx)
+        i_ -= UC_CPLX;
+    int c = i_ % NCASES, di = (i_ / NCASES) % 2, form = i_ / (2 * NCASES);
+    qru_dtype dt = cx ? (di ? QRU_COMPLEX_DOUBLE : QRU_COMPLEX_FLOAT)
+                      : qru_test_dtype(ctx, di);
+    if (cx ? !qru_context_supports(ctx, dt) : di >= qru_test_ndtypes(ctx))
         return;
-    qru_dtype dt = qru_test_dtype(ctx, di);
     int n = cases[c][0], m = cases[c][1], k = cases[c][2], nb = cases[c][3];
     int q = form == 0 ? QRU_Q_FULL : QRU_Q_THIN;
     if (q == QRU_Q_THIN && n > m && k > n - m)
         k = n - m;
-    unsigned seed = 5150u + 97u * (unsigned)_i;
+    unsigned seed = 5150u + 97u * (unsigned)i_;
     hprob hp = uc_problem(dt, n, m, 2, &seed);
     qru_lsq *f = uc_factor_q(ctx, &hp, q, nb);
     for (int rep = 0; rep < 2; ++rep) { /* twice: an update of an update */
         double *U = uc_rand(dt, n, k, &seed), *V = uc_rand(dt, m, k, &seed);
         char tag[160];
         snprintf(tag, sizeof tag, "%s %s n %d m %d k %d nb %d, update %d",
-                 dt == QRU_FLOAT ? "float" : "double",
+                 qru_test_type_name(dt),
                  q == QRU_Q_FULL ? "Q" : "thin-Q", n, m, k, nb, rep + 1);
         int st = do_modify(f, &hp, k, U, V);
         ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
@@ -496,6 +508,8 @@ int main(void)
                                   uc_teardown);
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_modify_sizes, 0, 4 * NCASES);
+        tcase_add_loop_test(tc, test_modify_sizes, UC_CPLX + 0,
+                        UC_CPLX + 4 * NCASES);
         if (a != 2) {
             tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
             tcase_add_loop_test(tc, test_modify_rank, 0, 4);
@@ -515,6 +529,8 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_givens, uc_teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_modify_sizes, 0, 4 * NCASES);
+    tcase_add_loop_test(tc, test_modify_sizes, UC_CPLX + 0,
+                        UC_CPLX + 4 * NCASES);
     tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
     tcase_add_loop_test(tc, test_modify_rank, 0, 4);
     tcase_add_loop_test(tc, test_modify_rank_accept, 0, 4);

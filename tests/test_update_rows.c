@@ -43,13 +43,13 @@ static const int PS[] = {1, NB - 1, NB, NB + 1, 60};
 /* loop index: dtype, with/without Q, k choice */
 START_TEST(test_add_rows)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int keep_q = (_i / 2) % 2;
-    int kc = (_i / 4) % 3;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int keep_q = (i_ / 2) % 2;
+    int kc = (i_ / 4) % 3;
     for (int ip = 0; ip < NP; ++ip) {
         int p = PS[ip];
         int k = kc == 0 ? 0 : kc == 1 ? N / 2 : N;
-        unsigned seed = 7000u + 37u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 7000u + 37u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, keep_q, NB);
         double *U = uc_rand(dt, p, M, &seed);
@@ -61,7 +61,7 @@ START_TEST(test_add_rows)
         uc_add_rows(&hp, k, p, U, e);
         char tag[96];
         snprintf(tag, sizeof tag, "%s %s add_rows k=%d p=%d",
-                 dt == QRU_FLOAT ? "float" : "double", keep_q ? "Q" : "R-only",
+                 qru_test_type_name(dt), keep_q ? "Q" : "R-only",
                  k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_matrix_destroy(Ud);
@@ -77,12 +77,12 @@ END_TEST
 /* loop index: dtype, k choice */
 START_TEST(test_remove_rows)
 {
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int kc = (_i / 2) % 3;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int kc = (i_ / 2) % 3;
     for (int ip = 0; ip < NP; ++ip) {
         int p = PS[ip];
         int k = kc == 0 ? 0 : kc == 1 ? (N - p) / 2 : N - p;
-        unsigned seed = 8000u + 41u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 8000u + 41u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, N, M, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, NB);
         int st = qru_lsq_remove_rows(f, k, p);
@@ -90,7 +90,7 @@ START_TEST(test_remove_rows)
         uc_remove_rows(&hp, k, p);
         char tag[96];
         snprintf(tag, sizeof tag, "%s remove_rows k=%d p=%d",
-                 dt == QRU_FLOAT ? "float" : "double", k, p);
+                 qru_test_type_name(dt), k, p);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_lsq_destroy(f);
         uc_free(&hp);
@@ -105,14 +105,14 @@ END_TEST
 START_TEST(test_remove_rows_large)
 {
     static const int ps[] = {15, 16, 17, 63, 150};
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int kc = (_i / 2) % 3;
-    int nb = (_i / 6) % 2 ? 5 : 0;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int kc = (i_ / 2) % 3;
+    int nb = (i_ / 6) % 2 ? 5 : 0;
     int n = 300, m = 150;
     for (int ip = 0; ip < 5; ++ip) {
         int p = ps[ip];
         int k = kc == 0 ? 0 : kc == 1 ? (n - p) / 3 : n - p;
-        unsigned seed = 8500u + 43u * (unsigned)_i + (unsigned)ip;
+        unsigned seed = 8500u + 43u * (unsigned)i_ + (unsigned)ip;
         hprob hp = uc_problem(dt, n, m, R, &seed);
         qru_lsq *f = uc_factor(ctx, &hp, 1, nb);
         int st = qru_lsq_remove_rows(f, k, p);
@@ -120,7 +120,7 @@ START_TEST(test_remove_rows_large)
         uc_remove_rows(&hp, k, p);
         char tag[96];
         snprintf(tag, sizeof tag, "%s remove_rows n=%d m=%d k=%d p=%d nb=%d",
-                 dt == QRU_FLOAT ? "float" : "double", n, m, k, p, nb);
+                 qru_test_type_name(dt), n, m, k, p, nb);
         uc_check(ctx, f, &hp, 1.0, tag);
         qru_lsq_destroy(f);
         uc_free(&hp);
@@ -289,8 +289,12 @@ int main(void)
                                   teardown);
         tcase_set_timeout(tc, 300);
         tcase_add_loop_test(tc, test_add_rows, 0, 12);
+        tcase_add_loop_test(tc, test_add_rows, UC_CPLX + 0, UC_CPLX + 12);
         tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+        tcase_add_loop_test(tc, test_remove_rows, UC_CPLX + 0, UC_CPLX + 6);
         tcase_add_loop_test(tc, test_remove_rows_large, 0, 12);
+        tcase_add_loop_test(tc, test_remove_rows_large, UC_CPLX + 0,
+                            UC_CPLX + 12);
         tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
@@ -301,7 +305,9 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_tiles, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+    tcase_add_loop_test(tc, test_remove_rows, UC_CPLX + 0, UC_CPLX + 6);
     tcase_add_loop_test(tc, test_remove_rows_large, 0, 12);
+    tcase_add_loop_test(tc, test_remove_rows_large, UC_CPLX + 0, UC_CPLX + 12);
     tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
     tcase_add_loop_test(tc, test_block_sizes, 0, 2);
     suite_add_tcase(s, tc);
@@ -312,7 +318,9 @@ int main(void)
     tcase_add_checked_fixture(tc, setup_givens, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_add_rows, 0, 12);
+    tcase_add_loop_test(tc, test_add_rows, UC_CPLX + 0, UC_CPLX + 12);
     tcase_add_loop_test(tc, test_remove_rows, 0, 6);
+    tcase_add_loop_test(tc, test_remove_rows, UC_CPLX + 0, UC_CPLX + 6);
     tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

@@ -1,13 +1,17 @@
 /*
  * Helpers shared by the QR-update tests (test_update_*.c): a host copy of
  * the least-squares problem (A, b kept in double, holding values exactly
- * representable in the element type under test) that is updated the same
- * way as the factorisation, and the checks of a factorisation against it.
+ * representable in the element type under test; for a complex type as
+ * interleaved (re, im) doubles, uc_w(dt) = 2 doubles an element) that is
+ * updated the same way as the factorisation, and the checks of a
+ * factorisation against it (in double complex arithmetic, ' the conjugate
+ * transpose, which is the real checks' arithmetic for real data).
  * Header-only (static functions) so that each test stays one source file.
  */
 #ifndef QRU_UPDATE_CHECK_H
 #define QRU_UPDATE_CHECK_H
 
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +97,46 @@ static inline void uc_teardown(void)
     uc_ctx = NULL;
 }
 
+#undef I /* complex.h's imaginary unit */
+
+/* doubles an element of dt takes in the host arrays: 2 for a complex
+ * type (re, im) */
+static inline int uc_w(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE ? 2 : 1;
+}
+
+/* element t (linear index) of a host array of width w, and its setter */
+static inline double complex uc_el(const double *a, int w, size_t t)
+{
+    return w == 2 ? a[2 * t] + a[2 * t + 1] * _Complex_I : a[t];
+}
+
+/* The type of a test's loop index i: below UC_CPLX the real types as
+ * qru_test_dtype (i % qru_test_ndtypes), from UC_CPLX on the complex
+ * types ((i - UC_CPLX) % 2: complex float, complex double) with i :=
+ * i - UC_CPLX, so that a test's real and complex runs share the rest of
+ * the index; 0 where the context does not take that type (the test then
+ * returns). */
+enum { UC_CPLX = 1000 };
+static inline qru_dtype uc_dtype(const qru_context *ctx, int *i)
+{
+    if (*i < UC_CPLX)
+        return qru_test_dtype(ctx, *i % qru_test_ndtypes(ctx));
+    *i -= UC_CPLX;
+    qru_dtype dt = *i % 2 ? QRU_COMPLEX_DOUBLE : QRU_COMPLEX_FLOAT;
+    return qru_context_supports(ctx, dt) ? dt : (qru_dtype)0;
+}
+
+/* The start of a test whose loop index _i takes uc_dtype's rule: i_ the
+ * rest of the index, dt the type (the test returns where the context ctx
+ * does not take it). */
+#define UC_TEST_DTYPE(ctx, i_, dt)                                             \
+    int i_ = _i;                                                               \
+    qru_dtype dt = uc_dtype(ctx, &i_);                                         \
+    if (!dt)                                                                   \
+    return
+
 /* uniform in [lo, hi] (a linear congruential generator on *s) */
 static inline int uc_rnd(unsigned *s, int lo, int hi)
 {
@@ -112,14 +156,19 @@ typedef struct hprob {
 /* rows x cols array (ld = rows) of uniform(-1,1) values representable in dt */
 static inline double *uc_rand(qru_dtype dt, int rows, int cols, unsigned *seed)
 {
-    int ld = rows > 0 ? rows : 1;
+    int ld = rows > 0 ? rows : 1, w = uc_w(dt);
     void *h = qru_test_alloc(dt, rows, cols, ld);
     qru_test_rand(dt, rows, cols, h, ld, seed);
-    double *a = malloc(sizeof(double) * (size_t)ld * (cols > 0 ? cols : 1));
+    double *a = malloc(sizeof(double) * (size_t)w * ld * (cols > 0 ? cols : 1));
     ck_assert_ptr_nonnull(a);
     for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i)
-            a[i + (size_t)j * ld] = qru_test_get(dt, h, ld, i, j);
+        for (int i = 0; i < rows; ++i) {
+            size_t t = i + (size_t)j * ld;
+            if (w == 2)
+                qru_test_get_c(dt, h, ld, i, j, &a[2 * t], &a[2 * t + 1]);
+            else
+                a[t] = qru_test_get(dt, h, ld, i, j);
+        }
     free(h);
     return a;
 }
@@ -128,8 +177,17 @@ static inline double *uc_rand(qru_dtype dt, int rows, int cols, unsigned *seed)
 static inline void *uc_to_dt(qru_dtype dt, int rows, int cols, const double *a,
                              int lda)
 {
-    return qru_test_from_double(dt, rows, cols, rows > 0 ? rows : 1, a, lda,
-                                'A', 0.0, 0.0);
+    if (uc_w(dt) == 1)
+        return qru_test_from_double(dt, rows, cols, rows > 0 ? rows : 1, a,
+                                    lda, 'A', 0.0, 0.0);
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, ld, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            size_t t = i + (size_t)j * lda;
+            qru_test_set_c(dt, h, ld, i, j, a[2 * t], a[2 * t + 1]);
+        }
+    return h;
 }
 
 static inline qru_matrix *uc_upload(qru_context *ctx, qru_dtype dt, int rows,
@@ -200,13 +258,13 @@ static inline qru_lsq *uc_factor(qru_context *ctx, const hprob *hp, int keep_q,
 /* columns: A1 = [A(:,1:k) U A(:,k+1:m)], U n x p (ld n) */
 static inline void uc_add_cols(hprob *hp, int k, int p, const double *U)
 {
-    int n = hp->n, m = hp->m;
-    double *A1 = malloc(sizeof(double) * (size_t)n * (m + p));
+    int m = hp->m;
+    size_t n = (size_t)hp->n * uc_w(hp->dt); /* doubles a column */
+    double *A1 = malloc(sizeof(double) * n * (m + p));
     ck_assert_ptr_nonnull(A1);
-    memcpy(A1, hp->A, sizeof(double) * (size_t)n * k);
-    memcpy(A1 + (size_t)n * k, U, sizeof(double) * (size_t)n * p);
-    memcpy(A1 + (size_t)n * (k + p), hp->A + (size_t)n * k,
-           sizeof(double) * (size_t)n * (m - k));
+    memcpy(A1, hp->A, sizeof(double) * n * k);
+    memcpy(A1 + n * k, U, sizeof(double) * n * p);
+    memcpy(A1 + n * (k + p), hp->A + n * k, sizeof(double) * n * (m - k));
     free(hp->A);
     hp->A = A1;
     hp->m = m + p;
@@ -214,13 +272,16 @@ static inline void uc_add_cols(hprob *hp, int k, int p, const double *U)
 
 static inline void uc_remove_cols(hprob *hp, int k, int p)
 {
-    int n = hp->n, m = hp->m;
-    memmove(hp->A + (size_t)n * k, hp->A + (size_t)n * (k + p),
-            sizeof(double) * (size_t)n * (m - k - p));
+    int m = hp->m;
+    size_t n = (size_t)hp->n * uc_w(hp->dt);
+    memmove(hp->A + n * k, hp->A + n * (k + p),
+            sizeof(double) * n * (m - k - p));
     hp->m = m - p;
 }
 
-/* rows of an n x c array (ld n) -> new array with rows inserted/removed */
+/* rows of an n x c array (ld n) -> new array with rows inserted/removed
+ * (a complex array of width 2 is a real one of 2 n rows: its rows k ..
+ * k+p-1 are the real rows 2 k .. 2 (k+p) - 1) */
 static inline double *uc_rows_insert(const double *X, int n, int c, int k, int p,
                               const double *Ins /* p x c, ld p */)
 {
@@ -256,8 +317,9 @@ static inline double *uc_rows_delete(const double *X, int n, int c, int k, int p
 static inline void uc_add_rows(hprob *hp, int k, int p, const double *U,
                         const double *e)
 {
-    double *A1 = uc_rows_insert(hp->A, hp->n, hp->m, k, p, U);
-    double *B1 = uc_rows_insert(hp->B, hp->n, hp->r, k, p, e);
+    int w = uc_w(hp->dt);
+    double *A1 = uc_rows_insert(hp->A, w * hp->n, hp->m, w * k, w * p, U);
+    double *B1 = uc_rows_insert(hp->B, w * hp->n, hp->r, w * k, w * p, e);
     free(hp->A);
     free(hp->B);
     hp->A = A1;
@@ -267,8 +329,9 @@ static inline void uc_add_rows(hprob *hp, int k, int p, const double *U,
 
 static inline void uc_remove_rows(hprob *hp, int k, int p)
 {
-    double *A1 = uc_rows_delete(hp->A, hp->n, hp->m, k, p);
-    double *B1 = uc_rows_delete(hp->B, hp->n, hp->r, k, p);
+    int w = uc_w(hp->dt);
+    double *A1 = uc_rows_delete(hp->A, w * hp->n, hp->m, w * k, w * p);
+    double *B1 = uc_rows_delete(hp->B, w * hp->n, hp->r, w * k, w * p);
     free(hp->A);
     free(hp->B);
     hp->A = A1;
@@ -297,8 +360,9 @@ static inline int uc_do_remove_rows(qru_context *ctx, qru_lsq *f,
 {
     if (qru_lsq_q_form(f) != QRU_Q_NONE)
         return qru_lsq_remove_rows(f, k, p);
-    double *U = uc_rows_of(hp->A, hp->n, hp->m, k, p);
-    double *e = uc_rows_of(hp->B, hp->n, hp->r, k, p);
+    int w = uc_w(hp->dt);
+    double *U = uc_rows_of(hp->A, w * hp->n, hp->m, w * k, w * p);
+    double *e = uc_rows_of(hp->B, w * hp->n, hp->r, w * k, w * p);
     qru_matrix *Ud = uc_upload(ctx, hp->dt, p, hp->m, U);
     qru_matrix *ed = uc_upload(ctx, hp->dt, p, hp->r, e);
     int st = qru_lsq_remove_rows_data(f, k, Ud, ed);
@@ -451,39 +515,62 @@ static inline void uc_snap_same(qru_context *ctx, const qru_lsq *f, const usnap 
  * max(n, m) eps kappa^2: scaled by that, the difference must stay below
  * the threshold (an error in the Gram data that the updates keep makes it
  * O(1)).  Returns the scaled difference. */
+/* the host array a (rows x cols, width w) as double complex */
+static inline double complex *uc_z(const double *a, int w, int rows, int cols)
+{
+    size_t cnt = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
+    /* + 4: room for OpenBLAS's zgemv, which reads past the end */
+    double complex *z = malloc(sizeof(double complex) * (cnt + 4));
+    ck_assert_ptr_nonnull(z);
+    for (size_t t = 0; t < (size_t)rows * (size_t)(cols > 0 ? cols : 0); ++t)
+        z[t] = uc_el(a, w, t);
+    return z;
+}
+
+/* element (i, j) of a qru array of dt as double complex */
+static inline double complex uc_elq(qru_dtype dt, const void *A, int lda,
+                                    int i, int j)
+{
+    double re, im;
+    qru_test_get_c(dt, A, lda, i, j, &re, &im);
+    return re + im * _Complex_I;
+}
+
 static inline double uc_check_estimate(const usnap *s, const hprob *hp,
                                        double scale, const char *tag)
 {
     qru_dtype dt = hp->dt;
-    int n = hp->n, m = hp->m, r = hp->r;
+    int n = hp->n, m = hp->m, r = hp->r, w = uc_w(dt);
     double eps = qru_test_eps(dt);
-    double *Rd = malloc(sizeof(double) * (size_t)m * m);
-    double *x = malloc(sizeof(double) * (size_t)m);
-    double *t = malloc(sizeof(double) * (size_t)m);
-    double *ax = malloc(sizeof(double) * (size_t)n);
+    typedef double complex zc;
+    zc *Rd = malloc(sizeof(zc) * ((size_t)m * m + 4));
+    zc *x = malloc(sizeof(zc) * ((size_t)m + 4));
+    zc *t = malloc(sizeof(zc) * ((size_t)m + 4));
+    zc *ax = malloc(sizeof(zc) * ((size_t)n + 4));
+    zc *Az = uc_z(hp->A, w, n, m), *Bz = uc_z(hp->B, w, n, r);
     ck_assert(Rd && x && t && ax);
     for (int j = 0; j < m; ++j)
         for (int i = 0; i < m; ++i)
-            Rd[i + (size_t)j * m] = qru_test_get(dt, s->R, s->rr, i, j);
-    double kappa = qru_test_cond2(QRU_DOUBLE, m, m, Rd, m, NULL);
+            Rd[i + (size_t)j * m] = uc_elq(dt, s->R, s->rr, i, j);
+    double kappa = qru_test_cond2(QRU_COMPLEX_DOUBLE, m, m, Rd, m, NULL);
     double ref = 0.0;
+    zc one = 1.0, mone = -1.0, zero = 0.0;
     for (int j = 0; j < r; ++j) {
         for (int i = 0; i < m; ++i)
-            x[i] = qru_test_get(dt, s->d, s->rr, i, j);
-        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
+            x[i] = uc_elq(dt, s->d, s->rr, i, j);
+        cblas_ztrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
                     Rd, m, x, 1);
         /* t = A' (b - A x) */
-        const double *bj = hp->B + (size_t)j * n;
-        cblas_dcopy(n, bj, 1, ax, 1);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, n, m, -1.0, hp->A, n, x, 1,
-                    1.0, ax, 1);
-        cblas_dgemv(CblasColMajor, CblasTrans, n, m, 1.0, hp->A, n, ax, 1,
-                    0.0, t, 1);
-        cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, m,
+        cblas_zcopy(n, Bz + (size_t)j * n, 1, ax, 1);
+        cblas_zgemv(CblasColMajor, CblasNoTrans, n, m, &mone, Az, n, x, 1,
+                    &one, ax, 1);
+        cblas_zgemv(CblasColMajor, CblasConjTrans, n, m, &one, Az, n, ax, 1,
+                    &zero, t, 1);
+        cblas_ztrsv(CblasColMajor, CblasUpper, CblasConjTrans, CblasNonUnit,
+                    m, Rd, m, t, 1);
+        cblas_ztrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
                     Rd, m, t, 1);
-        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, m,
-                    Rd, m, t, 1);
-        double xn = cblas_dnrm2(m, x, 1), tn = cblas_dnrm2(m, t, 1);
+        double xn = cblas_dznrm2(m, x, 1), tn = cblas_dznrm2(m, t, 1);
         ref = fmax(ref, xn > 0.0 ? tn / xn : tn);
     }
     double e = fabs(s->est - ref) /
@@ -495,6 +582,8 @@ static inline double uc_check_estimate(const usnap *s, const hprob *hp,
     free(x);
     free(t);
     free(ax);
+    free(Az);
+    free(Bz);
     return e;
 }
 
@@ -528,6 +617,11 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     usnap s = uc_snap(ctx, f);
     void *A = uc_to_dt(dt, n, m, hp->A, n);
     void *B = uc_to_dt(dt, n, r, hp->B, n);
+    int w = uc_w(dt);
+    /* A(i, j), b(i, j) of the host problem; Q, d, E, R of the snapshot */
+#define UC_A(i, j) uc_el(hp->A, w, (i) + (size_t)(j) * n)
+#define UC_B(i, j) uc_el(hp->B, w, (i) + (size_t)(j) * n)
+#define UC_S(X, ld, i, j) uc_elq(dt, s.X, ld, i, j)
 
     int rr = s.rr;
     double low = qru_test_lower_max(dt, rr, m, s.R, rr);
@@ -545,23 +639,19 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
         for (int j = 0; j < r; ++j) {
             double bn = 0.0;
             for (int l = 0; l < n; ++l)
-                bn += hp->B[l + (size_t)j * n] * hp->B[l + (size_t)j * n];
+                bn += creal(conj(UC_B(l, j)) * UC_B(l, j));
             bn = sqrt(bn) + 1e-300;
             for (int i = 0; i < m; ++i) {
-                double acc = 0.0;
+                double complex acc = 0.0;
                 for (int l = 0; l < n; ++l)
-                    acc += qru_test_get(dt, s.Q, n, l, i) *
-                           hp->B[l + (size_t)j * n];
-                de = fmax(de, fabs(acc - qru_test_get(dt, s.d, m, i, j)) /
-                                  (bn * n * eps));
+                    acc += conj(UC_S(Q, n, l, i)) * UC_B(l, j);
+                de = fmax(de, cabs(acc - UC_S(d, m, i, j)) / (bn * n * eps));
             }
             for (int l = 0; l < n; ++l) {
-                double acc = hp->B[l + (size_t)j * n];
+                double complex acc = UC_B(l, j);
                 for (int i = 0; i < m; ++i)
-                    acc -= qru_test_get(dt, s.Q, n, l, i) *
-                           qru_test_get(dt, s.d, m, i, j);
-                ee = fmax(ee, fabs(acc - qru_test_get(dt, s.E, n, l, j)) /
-                                  (bn * n * eps));
+                    acc -= UC_S(Q, n, l, i) * UC_S(d, m, i, j);
+                ee = fmax(ee, cabs(acc - UC_S(E, n, l, j)) / (bn * n * eps));
             }
         }
         ck_assert_msg(de < thr, "%s: d - Q1'b error %g", tag, de);
@@ -574,15 +664,17 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
         ck_assert_msg(oe < thr, "%s: orthogonality error %g", tag, oe);
         worst = fmax(worst, fmax(be, oe));
         /* d = Q' b */
-        double *qtb = calloc((size_t)n * r, sizeof(double));
+        double *qtb = calloc((size_t)w * n * r, sizeof(double));
         ck_assert_ptr_nonnull(qtb);
         for (int j = 0; j < r; ++j)
             for (int i = 0; i < n; ++i) {
-                double acc = 0.0;
+                double complex acc = 0.0;
                 for (int l = 0; l < n; ++l)
-                    acc += qru_test_get(dt, s.Q, n, l, i) *
-                           hp->B[l + (size_t)j * n];
-                qtb[i + (size_t)j * n] = acc;
+                    acc += conj(UC_S(Q, n, l, i)) * UC_B(l, j);
+                size_t t = i + (size_t)j * n;
+                qtb[w * t] = creal(acc);
+                if (w == 2)
+                    qtb[2 * t + 1] = cimag(acc);
             }
         void *qtbd = uc_to_dt(dt, n, r, qtb, n);
         double de = qru_test_diff(dt, n, r, s.d, n, qtbd, n);
@@ -596,17 +688,17 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
         int rr_ = rr;
         for (int j = 0; j < m; ++j)
             for (int i = 0; i < n; ++i)
-                an += hp->A[i + (size_t)j * n] * hp->A[i + (size_t)j * n];
+                an += creal(conj(UC_A(i, j)) * UC_A(i, j));
         for (int j = 0; j < m; ++j)
             for (int i = 0; i <= j; ++i) {
-                double rtr = 0.0, aa = 0.0;
+                double complex rtr = 0.0, aa = 0.0;
                 for (int l = 0; l < rr_; ++l)
-                    rtr += qru_test_get(dt, s.R, rr_, l, i) *
-                           qru_test_get(dt, s.R, rr_, l, j);
+                    rtr += conj(UC_S(R, rr_, l, i)) * UC_S(R, rr_, l, j);
                 for (int l = 0; l < n; ++l) {
-                    aa += hp->A[l + (size_t)i * n] * hp->A[l + (size_t)j * n];
+                    aa += conj(UC_A(l, i)) * UC_A(l, j);
                 }
-                num += (i == j ? 1.0 : 2.0) * (rtr - aa) * (rtr - aa);
+                double dd = cabs(rtr - aa);
+                num += (i == j ? 1.0 : 2.0) * dd * dd;
             }
         double ge = sqrt(num) / (an * (n > m ? n : m) * eps);
         ck_assert_msg(ge < thr, "%s: R'R - A'A error %g", tag, ge);
@@ -614,12 +706,10 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
         /* ||d(:,j)||^2 + rho_j^2 = ||b(:,j)||^2 */
         for (int j = 0; j < r; ++j) {
             double dn = s.rho[j] * s.rho[j], bn = 0.0;
-            for (int i = 0; i < m; ++i) {
-                double v = qru_test_get(dt, s.d, m, i, j);
-                dn += v * v;
-            }
+            for (int i = 0; i < m; ++i)
+                dn += creal(conj(UC_S(d, m, i, j)) * UC_S(d, m, i, j));
             for (int i = 0; i < n; ++i)
-                bn += hp->B[i + (size_t)j * n] * hp->B[i + (size_t)j * n];
+                bn += creal(conj(UC_B(i, j)) * UC_B(i, j));
             double ne = fabs(sqrt(dn) - sqrt(bn)) /
                         (sqrt(bn) * (n > m ? n : m) * eps);
             ck_assert_msg(ne < thr, "%s: ||d|| - ||b|| error %g", tag, ne);
@@ -629,6 +719,9 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
             worst = fmax(worst, uc_check_estimate(&s, hp, scale, tag));
     }
 
+#undef UC_A
+#undef UC_B
+#undef UC_S
     if (!with_ls) {
         if (getenv("QRU_TEST_VERBOSE"))
             printf("%-48s worst scaled error %.3g\n", tag, worst);

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <dlfcn.h>
 #include <cstdint>
 #include <cstring>
@@ -108,6 +109,12 @@ struct Context {
         return s ? s : "";
     }
     void sync() { check(ctx, qru_context_sync(ctx), "qru_context_sync"); }
+    // qru_context_supports for complex64 (False: complex128) data
+    bool supports_complex(bool single) const
+    {
+        return qru_context_supports(ctx, single ? QRU_COMPLEX_FLOAT
+                                                : QRU_COMPLEX_DOUBLE) != 0;
+    }
     std::tuple<long long, long long> stats() const
     {
         qru_context_stats s;
@@ -162,11 +169,31 @@ qru_dtype dtype_of_dl(nb::dlpack::dtype d, const char *name)
         return QRU_DOUBLE;
     if (d == nb::dtype<float>())
         return QRU_FLOAT;
+    if (d == nb::dtype<std::complex<float>>())
+        return QRU_COMPLEX_FLOAT;
+    if (d == nb::dtype<std::complex<double>>())
+        return QRU_COMPLEX_DOUBLE;
     throw nb::type_error(
         (std::string("qru: ") + name +
-         ": element type must be float32 or float64 (the Python layer "
-         "converts others)")
+         ": element type must be float32, float64, complex64 or complex128 "
+         "(the Python layer converts others)")
             .c_str());
+}
+
+// The DLPack type and the bytes of one element of dt.
+nb::dlpack::dtype dl_of(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE          ? nb::dtype<double>()
+           : dt == QRU_FLOAT         ? nb::dtype<float>()
+           : dt == QRU_COMPLEX_FLOAT ? nb::dtype<std::complex<float>>()
+                                     : nb::dtype<std::complex<double>>();
+}
+size_t size_of(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE          ? sizeof(double)
+           : dt == QRU_FLOAT         ? sizeof(float)
+           : dt == QRU_COMPLEX_FLOAT ? sizeof(std::complex<float>)
+                                     : sizeof(std::complex<double>);
 }
 
 // The matrices of one library call: arrays wrapped or staged, temporaries
@@ -312,7 +339,7 @@ struct Call {
     {
         if (!uplo)
             return;
-        size_t sz = dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+        size_t sz = size_of(dt);
         for (int j = 0; j < cols; j++) {
             int i0 = uplo == 'L' ? 0 : j + 1;
             int i1 = uplo == 'L' ? (j < rows ? j : rows) : rows;
@@ -328,10 +355,9 @@ struct Call {
         int ld = qru_matrix_ld(M);
         size_t shape[2] = {(size_t)rows, (size_t)cols};
         int64_t strides[2] = {1, ld};
-        nb::dlpack::dtype d = dt == QRU_DOUBLE ? nb::dtype<double>()
-                                               : nb::dtype<float>();
+        nb::dlpack::dtype d = dl_of(dt);
         if (staged || (host && C.dl_device != 1)) {
-            size_t sz = dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+            size_t sz = size_of(dt);
             size_t n = (size_t)rows * cols;
             char *buf = new char[(n ? n : 1) * sz];
             nb::capsule owner(buf, [](void *p) noexcept { delete[] (char *)p; });
@@ -464,8 +490,7 @@ nb::tuple qr_update(Context &C, const in_array &Q, const in_array &R,
         qru_lsq_destroy(o->f);
         delete o;
     });
-    nb::dlpack::dtype dt = s.dt == QRU_DOUBLE ? nb::dtype<double>()
-                                              : nb::dtype<float>();
+    nb::dlpack::dtype dt = dl_of(s.dt);
     auto view = [&](qru_matrix *V) -> nb::object {
         size_t shape[2] = {(size_t)qru_matrix_rows(V),
                            (size_t)qru_matrix_cols(V)};
@@ -1147,6 +1172,8 @@ NB_MODULE(_qru, mod)
         .def_ro("dl_device", &Context::dl_device)
         .def_ro("dl_id", &Context::dl_id)
         .def("sync", &Context::sync)
+        .def("supports_complex", &Context::supports_complex,
+             nb::arg("single"))
         .def("stats", &Context::stats);
     mod.def("context", &context, nb::arg("backend"), nb::arg("device"),
             nb::arg("stream"), nb::rv_policy::reference,

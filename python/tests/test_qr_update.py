@@ -18,18 +18,21 @@ BACKENDS = host_backends()
 
 
 def _check(Q1, R1, A1, dt, Rs=None):
+    """The checks of this file, with ' the conjugate transpose for complex dt
+    (|R1| = |SciPy's R1|: unique up to the phases of R's rows)."""
     eps = np.finfo(dt).eps
     M, N = A1.shape
     assert Q1.dtype == dt and R1.dtype == dt
-    A1 = A1.astype(np.float64)
-    Q1d, R1d = Q1.astype(np.float64), R1.astype(np.float64)
+    wide = np.complex128 if np.iscomplexobj(Q1) else np.float64
+    A1 = A1.astype(wide)
+    Q1d, R1d = Q1.astype(wide), R1.astype(wide)
     res = np.linalg.norm(Q1d @ R1d - A1) / (np.linalg.norm(A1) * eps * max(M, N))
-    orth = np.linalg.norm(Q1d.T @ Q1d - np.eye(Q1.shape[1])) / (eps * M)
+    orth = np.linalg.norm(Q1d.conj().T @ Q1d - np.eye(Q1.shape[1])) / (eps * M)
     assert res < THRESH, f"residual {res}"
     assert orth < THRESH, f"orthogonality {orth}"
     assert np.all(np.tril(R1, -1) == 0), "R1 not upper triangular"
     if Rs is not None:
-        diff = np.abs(np.abs(R1d) - np.abs(Rs.astype(np.float64))).max()
+        diff = np.abs(np.abs(R1d) - np.abs(Rs.astype(wide))).max()
         assert diff <= THRESH * eps * max(M, N) * np.abs(A1).max(), diff
 
 
@@ -263,8 +266,8 @@ def test_errors():
     bad[1, 1] = np.nan
     with pytest.raises(ValueError, match="non-finite"):
         qru.qr_delete(bad, R, 0)
-    with pytest.raises(TypeError):
-        qru.qr_delete(Q.astype(complex), R, 0)
+    with pytest.raises(ValueError, match="same dtype"):
+        qru.qr_delete(Q.astype(complex), R, 0)  # complex Q, real R
     with pytest.raises(ValueError, match="backend"):
         qru.qr_delete(Q, R, 0, backend="tpu")
 
@@ -339,3 +342,84 @@ def test_update_square_and_errors(backend):
     bad[3] = np.nan
     with pytest.raises(ValueError):
         qru.qr_update(Q, R, bad, e2, backend=backend)
+
+
+# ---- complex64 and complex128 -------------------------------------------------
+
+def _cproblem(M, N, dt, seed, econ):
+    rng = np.random.default_rng(seed)
+    A = (rng.uniform(-1, 1, (M, N)) + 1j * rng.uniform(-1, 1, (M, N))
+         ).astype(dt)
+    Q, R = sl.qr(A, mode="economic" if econ else "full")
+    return rng, A, Q.astype(dt), R.astype(dt)
+
+
+def _crand(rng, shape, dt):
+    return (rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape)
+            ).astype(dt)
+
+
+def _complex_ok(backend):
+    return qru._arrays.context(backend).supports_complex(True)
+
+
+@pytest.mark.parametrize("where,p", CASES)
+@pytest.mark.parametrize("econ", [False, True])
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_complex(backend, dt, econ, where, p):
+    """qr_insert, qr_delete and qr_update of complex factorisations
+    against SciPy (A + u v' with v' the conjugate transpose); a backend
+    that does not compute in complex raises TypeError naming it."""
+    rng, A, Q, R = _cproblem(30, 8, dt, 11, econ)
+    if not _complex_ok(backend):
+        with pytest.raises(TypeError, match=backend):
+            qru.qr_delete(Q, R, 0, 1, "col", backend=backend)
+        return
+    for which, ax in (("row", 0), ("col", 1)):
+        k = _k(where, A.shape[ax])
+        u = _crand(rng, (p, 8) if ax == 0 else (30, p), dt)
+        Q1, R1 = qru.qr_insert(Q, R, u, k, which, backend=backend)
+        A1 = np.concatenate([A[:k], u, A[k:]] if ax == 0 else
+                            [A[:, :k], u, A[:, k:]], axis=ax)
+        Rs = None
+        if not (econ and which == "row"):
+            Rs = sl.qr_insert(Q.astype(np.complex128),
+                              R.astype(np.complex128),
+                              u.astype(np.complex128), k, which)[1]
+        _check(Q1, R1, A1, dt, Rs)
+        k = _k(where, A.shape[ax] - p)
+        Q1, R1 = qru.qr_delete(Q, R, k, p, which, backend=backend)
+        Rs = None
+        if not (econ and which == "row"):
+            Rs = sl.qr_delete(Q.astype(np.complex128),
+                              R.astype(np.complex128), k, p, which)[1]
+        _check(Q1, R1, np.delete(A, range(k, k + p), axis=ax), dt, Rs)
+    u, v = _crand(rng, (30, p), dt), _crand(rng, (8, p), dt)
+    Q1, R1 = qru.qr_update(Q, R, u, v, backend=backend)
+    _check(Q1, R1, A + u @ v.conj().T, dt)
+    # a wide A (refactorised): A + u v'
+    rng, A, Q, R = _cproblem(5, 9, dt, 12, False)
+    u, v = _crand(rng, 5, dt), _crand(rng, 9, dt)
+    Q1, R1 = qru.qr_update(Q, R, u, v, backend=backend)
+    _check(Q1, R1, A + np.outer(u, v.conj()), dt)
+
+
+def test_complex_dtype_rule():
+    """complex64 and complex128 do not mix with each other or with real
+    arrays (SciPy's rule); SciPy's overwrite of a complex v in a rank-1
+    qr_update (v := conj(v)) holds, a real v stays as it is."""
+    rng, A, Q, R = _cproblem(10, 4, np.complex128, 13, False)
+    with pytest.raises(ValueError, match="same dtype"):
+        qru.qr_delete(Q.astype(np.complex64), R, 0)
+    with pytest.raises(ValueError, match="same dtype"):
+        qru.qr_insert(Q, R, np.ones(10), 0, "col")
+    if not _complex_ok("cpu"):
+        return
+    u, v = _crand(rng, 10, np.complex128), _crand(rng, 4, np.complex128)
+    v0 = v.copy()
+    Q1, R1 = qru.qr_update(Q.copy("F"), R.copy("F"), u, v,
+                           overwrite_qruv=True)
+    _check(Q1, R1, A + np.outer(u, v0.conj()), np.complex128)
+    np.testing.assert_array_equal(v, v0.conj())
+

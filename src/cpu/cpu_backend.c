@@ -21,7 +21,26 @@
 #include "../qru_internal.h"
 #include "cpu_pool.h"
 
+#include <complex.h>
+#undef I /* complex.h's imaginary unit: not a name the kernels reserve */
+
+/* The kernels' type macros (cpu_kernels.inc): a real T's are the identity
+ * or its BLAS routine, a complex T's conjugate, take the modulus, pass
+ * alpha and beta by address, and use the conjugated rank-1 update. */
+#define CONJ(x) (x)
+#define RE(x) (x)
+#define ABS(x) fabs(x)
+#define FINITE(x) isfinite(x)
+#define NRM2(n, x, inc) BL(nrm2)(n, x, inc)
+#define GEMV(tr, m, n, a, A, lda, x, incx, b, y, incy)                         \
+    BL(gemv)(CblasColMajor, tr, m, n, a, A, lda, x, incx, b, y, incy)
+#define GERC(m, n, a, x, incx, y, incy, A, lda)                                \
+    BL(ger)(CblasColMajor, m, n, a, x, incx, y, incy, A, lda)
+#define ROT(n, x, incx, y, incy, c, s) BL(rot)(n, x, incx, y, incy, c, s)
+#define CPLX 0
+
 #define T float
+#define TR float
 #define SFX s
 #define BL(x) cblas_s##x
 #define LP(x) LAPACKE_s##x
@@ -32,11 +51,13 @@
 #include "cpu_batch_cols_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
+#undef TR
 #undef SFX
 #undef BL
 #undef LP
 
 #define T double
+#define TR double
 #define SFX d
 #define BL(x) cblas_d##x
 #define LP(x) LAPACKE_d##x
@@ -47,9 +68,67 @@
 #include "cpu_batch_cols_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
+#undef TR
 #undef SFX
 #undef BL
 #undef LP
+#undef CONJ
+#undef RE
+#undef ABS
+#undef FINITE
+#undef NRM2
+#undef GEMV
+#undef GERC
+#undef ROT
+#undef CPLX
+
+/* Complex float and complex double: the kernels of the QR factorisation
+ * and its updates (cpu_kernels.inc, cpu_update_kernels.inc). */
+#define CPLX 1
+#define CONJ(x) conj(x)
+#define RE(x) creal(x)
+#define ABS(x) cabs(x)
+#define FINITE(x) (isfinite(creal(x)) && isfinite(cimag(x)))
+#define GEMV(tr, m, n, a, A, lda, x, incx, b, y, incy)                         \
+    BL(gemv)(CblasColMajor, tr, m, n, &(T){a}, A, lda, x, incx, &(T){b}, y,  \
+             incy)
+#define GERC(m, n, a, x, incx, y, incy, A, lda)                                \
+    BL(gerc)(CblasColMajor, m, n, &(T){a}, x, incx, y, incy, A, lda)
+#define ROT(n, x, incx, y, incy, c, s) UF(crot)(n, x, incx, y, incy, c, s)
+
+#define T float complex
+#define TR float
+#define SFX c
+#define BL(x) cblas_c##x
+#define NRM2(n, x, inc) cblas_scnrm2(n, x, inc)
+#include "cpu_kernels.inc"
+#include "cpu_update_kernels.inc"
+#undef T
+#undef TR
+#undef SFX
+#undef BL
+#undef NRM2
+
+#define T double complex
+#define TR double
+#define SFX z
+#define BL(x) cblas_z##x
+#define NRM2(n, x, inc) cblas_dznrm2(n, x, inc)
+#include "cpu_kernels.inc"
+#include "cpu_update_kernels.inc"
+#undef T
+#undef TR
+#undef SFX
+#undef BL
+#undef NRM2
+#undef CONJ
+#undef RE
+#undef ABS
+#undef FINITE
+#undef GEMV
+#undef GERC
+#undef ROT
+#undef CPLX
 
 /* Host address of element p.  A NULL handle (an empty buffer, only passed
  * with zero sizes) stays NULL: arithmetic on a null pointer is undefined
@@ -58,6 +137,29 @@
     ((p).h ? (void *)((char *)(p).h + (p).off * qru_dtype_size(dt)) : NULL)
 #define SP(p) ((p).h ? (float *)(p).h + (p).off : (float *)NULL)
 #define DP(p) ((p).h ? (double *)(p).h + (p).off : (double *)NULL)
+#define CP(p) ((p).h ? (float complex *)(p).h + (p).off : (float complex *)NULL)
+#define ZP(p)                                                                  \
+    ((p).h ? (double complex *)(p).h + (p).off : (double complex *)NULL)
+
+/* f##_s, _d, _c or _z by the element type dt, with the same arguments
+ * (arrays as HP(dt, p): a void pointer, the kernel's own type by
+ * conversion; scalars converted to the kernel's T). */
+#define CPU_BY_TYPE(dt, f, ...)                                                \
+    ((dt) == QRU_DOUBLE          ? f##_d(__VA_ARGS__)                          \
+     : (dt) == QRU_FLOAT         ? f##_s(__VA_ARGS__)                          \
+     : (dt) == QRU_COMPLEX_FLOAT ? f##_c(__VA_ARGS__)                          \
+                                 : f##_z(__VA_ARGS__))
+
+/* The ops that take no complex data (the routines that call them refuse
+ * it first: qru_check_real; the updates' p = 1 variants are not chosen
+ * for it, qru_upd_p1_variant): QRU_ERR_UNSUPPORTED, not a wrong
+ * result. */
+#define CPU_REAL_ONLY(dt, op)                                                  \
+    do {                                                                       \
+        if (qru_dtype_complex(dt))                                             \
+            return qru_fail(QRU_ERR_UNSUPPORTED, "the CPU op " op " takes "    \
+                            "no complex data");                                \
+    } while (0)
 
 /* OpenBLAS's configuration text, where the BLAS is OpenBLAS (weak: NULL
  * with another BLAS). */
@@ -110,7 +212,7 @@ static void cpu_fini(qru_context *ctx)
 static int cpu_supports(const qru_context *ctx, qru_dtype dt)
 {
     (void)ctx;
-    return dt == QRU_FLOAT || dt == QRU_DOUBLE;
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE || qru_dtype_complex(dt);
 }
 
 static qru_device_type cpu_device_type(const qru_context *ctx)
@@ -205,10 +307,7 @@ static int cpu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
                      double off, double dg, qru_ptr A, int lda)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        laset_d(uplo, m, n, off, dg, DP(A), lda);
-    else
-        laset_s(uplo, m, n, (float)off, (float)dg, SP(A), lda);
+    CPU_BY_TYPE(dt, laset, uplo, m, n, off, dg, HP(dt, A), lda);
     return 0;
 }
 
@@ -216,20 +315,24 @@ static int cpu_transpose(qru_context *ctx, qru_dtype dt, int m, int n,
                          qru_ptr A, int lda, qru_ptr B, int ldb)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        transpose_d(m, n, DP(A), lda, DP(B), ldb);
-    else
-        transpose_s(m, n, SP(A), lda, SP(B), ldb);
+    CPU_BY_TYPE(dt, transpose, m, n, HP(dt, A), lda, HP(dt, B), ldb);
     return 0;
 }
 
-static enum CBLAS_TRANSPOSE cbt(char t)
+/* BLAS transposition: 'T' the transpose, 'C' the conjugate transpose
+ * (a real type's transpose), else none. */
+static enum CBLAS_TRANSPOSE cbt_of(qru_dtype dt, char t)
 {
+    if (t == 'C' || t == 'c')
+        return qru_dtype_complex(dt) ? CblasConjTrans : CblasTrans;
     return (t == 'T' || t == 't') ? CblasTrans : CblasNoTrans;
 }
+static enum CBLAS_TRANSPOSE cbt(char t) { return cbt_of(QRU_DOUBLE, t); }
 
 /* y := alpha M x + beta y ('N') or alpha M' x + beta y ('T') for the
  * rows x cols M; y (stride incy) is not read when beta = 0. */
+/* y := alpha op(M) x + beta y for the rows x cols M (t: 'N', 'T' or
+ * 'C'); y (stride incy) is not read when beta = 0. */
 static void cpu_gemv(qru_dtype dt, char t, int rows, int cols, double alpha,
                      qru_ptr M, int ldm, qru_ptr x, int incx, double beta,
                      qru_ptr y, int incy)
@@ -240,15 +343,53 @@ static void cpu_gemv(qru_dtype dt, char t, int rows, int cols, double alpha,
         for (int i = 0; i < ny; ++i) {
             if (dt == QRU_DOUBLE)
                 DP(y)[(size_t)i * incy] = 0.0;
-            else
+            else if (dt == QRU_FLOAT)
                 SP(y)[(size_t)i * incy] = 0.0f;
+            else if (dt == QRU_COMPLEX_FLOAT)
+                CP(y)[(size_t)i * incy] = 0.0f;
+            else
+                ZP(y)[(size_t)i * incy] = 0.0;
         }
     if (dt == QRU_DOUBLE)
         cblas_dgemv(CblasColMajor, cbt(t), rows, cols, alpha, DP(M), ldm,
                     DP(x), incx, beta, DP(y), incy);
-    else
+    else if (dt == QRU_FLOAT)
         cblas_sgemv(CblasColMajor, cbt(t), rows, cols, (float)alpha, SP(M),
                     ldm, SP(x), incx, (float)beta, SP(y), incy);
+    else if (dt == QRU_COMPLEX_FLOAT)
+        cblas_cgemv(CblasColMajor, cbt_of(dt, t), rows, cols,
+                    &(float complex){(float)alpha}, CP(M), ldm, CP(x), incx,
+                    &(float complex){(float)beta}, CP(y), incy);
+    else
+        cblas_zgemv(CblasColMajor, cbt_of(dt, t), rows, cols,
+                    &(double complex){alpha}, ZP(M), ldm, ZP(x), incx,
+                    &(double complex){beta}, ZP(y), incy);
+}
+
+/* The complex gemm (cpu_gemm's checks done): the conjugate transpose
+ * 'C', alpha and beta by address. */
+static int cpu_gemm_complex(qru_dtype dt, char ta, char tb, int m, int n,
+                            int k, double alpha, qru_ptr A, int lda,
+                            qru_ptr B, int ldb, double beta, qru_ptr C,
+                            int ldc)
+{
+    if (k <= 0) { /* C = beta C */
+        for (int j = 0; j < n; ++j)
+            if (dt == QRU_COMPLEX_DOUBLE)
+                cblas_zdscal(m, beta, ZP(C) + (size_t)j * ldc, 1);
+            else
+                cblas_csscal(m, (float)beta, CP(C) + (size_t)j * ldc, 1);
+        return 0;
+    }
+    if (dt == QRU_COMPLEX_DOUBLE)
+        cblas_zgemm(CblasColMajor, cbt_of(dt, ta), cbt_of(dt, tb), m, n, k,
+                    &(double complex){alpha}, ZP(A), lda, ZP(B), ldb,
+                    &(double complex){beta}, ZP(C), ldc);
+    else
+        cblas_cgemm(CblasColMajor, cbt_of(dt, ta), cbt_of(dt, tb), m, n, k,
+                    &(float complex){(float)alpha}, CP(A), lda, CP(B), ldb,
+                    &(float complex){(float)beta}, CP(C), ldc);
+    return 0;
 }
 
 static int cpu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
@@ -263,16 +404,21 @@ static int cpu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
      * time of its GEMV: 6.4 ms against 3.1 ms for X' r, X 2000 x 4000,
      * on the 2-core CI machine) */
     int tra = cbt(ta) == CblasTrans, trb = cbt(tb) == CblasTrans;
-    if (k > 0 && n == 1) { /* C(:, 1) = alpha op(A) op(B)(:, 1) */
+    if (k > 0 && n == 1 && (!trb || !qru_dtype_complex(dt))) {
+        /* C(:, 1) = alpha op(A) op(B)(:, 1) */
         cpu_gemv(dt, ta, tra ? k : m, tra ? m : k, alpha, A, lda, B,
                  trb ? ldb : 1, beta, C, 1);
         return 0;
     }
-    if (k > 0 && m == 1) { /* C(1, :)' = alpha op(B)' op(A)(1, :)' */
+    if (k > 0 && m == 1 && !qru_dtype_complex(dt)) {
+        /* C(1, :)' = alpha op(B)' op(A)(1, :)' */
         cpu_gemv(dt, trb ? 'N' : 'T', trb ? n : k, trb ? k : n, alpha, B,
                  ldb, A, tra ? 1 : lda, beta, C, ldc);
         return 0;
     }
+    if (qru_dtype_complex(dt))
+        return cpu_gemm_complex(dt, ta, tb, m, n, k, alpha, A, lda, B, ldb,
+                                beta, C, ldc);
     if (k <= 0) { /* C = beta C (BLAS does this too, but be explicit) */
         if (dt == QRU_DOUBLE)
             for (int j = 0; j < n; ++j)
@@ -301,9 +447,11 @@ static int cpu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
     enum CBLAS_SIDE s = (side == 'L') ? CblasLeft : CblasRight;
     enum CBLAS_UPLO u = (uplo == 'U') ? CblasUpper : CblasLower;
     enum CBLAS_DIAG d = (diag == 'U') ? CblasUnit : CblasNonUnit;
+    int cx = qru_dtype_complex(dt);
     /* One right-hand side (a column, or with side 'R' a row: x op(A) = b
-     * is op(A)' x' = b'): BLAS trsv, 2-3x OpenBLAS's trsm for it */
-    int one = (side == 'L' ? n == 1 : m == 1) && alpha != 0.0;
+     * is op(A)' x' = b'): BLAS trsv, 2-3x OpenBLAS's trsm for it (complex:
+     * a column only, a row's op(A)' may be the conjugate) */
+    int one = (side == 'L' ? n == 1 : m == 1 && !cx) && alpha != 0.0;
     if (one) {
         int k = side == 'L' ? m : n, inc = side == 'L' ? 1 : ldb;
         char t = side == 'L' ? ta : (ta == 'N' ? 'T' : 'N');
@@ -312,20 +460,36 @@ static int cpu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
                         inc);
             if (alpha != 1.0)
                 cblas_dscal(k, alpha, DP(B), inc);
-        } else {
+        } else if (dt == QRU_FLOAT) {
             cblas_strsv(CblasColMajor, u, cbt(t), d, k, SP(A), lda, SP(B),
                         inc);
             if (alpha != 1.0)
                 cblas_sscal(k, (float)alpha, SP(B), inc);
+        } else if (dt == QRU_COMPLEX_DOUBLE) {
+            cblas_ztrsv(CblasColMajor, u, cbt_of(dt, t), d, k, ZP(A), lda,
+                        ZP(B), inc);
+            if (alpha != 1.0)
+                cblas_zdscal(k, alpha, ZP(B), inc);
+        } else {
+            cblas_ctrsv(CblasColMajor, u, cbt_of(dt, t), d, k, CP(A), lda,
+                        CP(B), inc);
+            if (alpha != 1.0)
+                cblas_csscal(k, (float)alpha, CP(B), inc);
         }
         return 0;
     }
     if (dt == QRU_DOUBLE)
         cblas_dtrsm(CblasColMajor, s, u, cbt(ta), d, m, n, alpha, DP(A), lda,
                     DP(B), ldb);
-    else
+    else if (dt == QRU_FLOAT)
         cblas_strsm(CblasColMajor, s, u, cbt(ta), d, m, n, (float)alpha,
                     SP(A), lda, SP(B), ldb);
+    else if (dt == QRU_COMPLEX_DOUBLE)
+        cblas_ztrsm(CblasColMajor, s, u, cbt_of(dt, ta), d, m, n,
+                    &(double complex){alpha}, ZP(A), lda, ZP(B), ldb);
+    else
+        cblas_ctrsm(CblasColMajor, s, u, cbt_of(dt, ta), d, m, n,
+                    &(float complex){(float)alpha}, CP(A), lda, CP(B), ldb);
     return 0;
 }
 
@@ -333,10 +497,7 @@ static int cpu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
                          qru_ptr A, int lda, double *norms)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        col_norms_d(m, n, DP(A), lda, norms);
-    else
-        col_norms_s(m, n, SP(A), lda, norms);
+    CPU_BY_TYPE(dt, col_norms, m, n, HP(dt, A), lda, norms);
     return 0;
 }
 
@@ -344,16 +505,20 @@ static int cpu_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
                              qru_ptr A, int lda, qru_ptr out)
 {
     (void)ctx;
+    size_t es = qru_dtype_size(dt);
     for (int j = 0; j < n; ++j) {
         double v;
-        if (dt == QRU_DOUBLE)
-            col_norms_d(m, 1, DP(A) + (size_t)j * lda, lda, &v);
-        else
-            col_norms_s(m, 1, SP(A) + (size_t)j * lda, lda, &v);
+        CPU_BY_TYPE(dt, col_norms, m, 1,
+                    (void *)((char *)HP(dt, A) + es * (size_t)j * lda), lda,
+                    &v);
         if (dt == QRU_DOUBLE)
             DP(out)[j] = v;
-        else
+        else if (dt == QRU_FLOAT)
             SP(out)[j] = (float)v;
+        else if (dt == QRU_COMPLEX_FLOAT)
+            CP(out)[j] = (float)v;
+        else
+            ZP(out)[j] = v;
     }
     return 0;
 }
@@ -367,8 +532,7 @@ static int cpu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
                                             : 'A';
     size_t c = 0;
     if (m > 0 && n > 0)
-        c = dt == QRU_DOUBLE ? count_nonfinite_d(u, m, n, DP(A), lda)
-                             : count_nonfinite_s(u, m, n, SP(A), lda);
+        c = CPU_BY_TYPE(dt, count_nonfinite, u, m, n, HP(dt, A), lda);
     *count = c > INT_MAX ? INT_MAX : (int)c;
     return 0;
 }
@@ -377,10 +541,8 @@ static int cpu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
                      qru_ptr x, qru_ptr v, qru_ptr tau)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        house_d(n, DP(alpha), DP(x), DP(v), DP(tau));
-    else
-        house_s(n, SP(alpha), SP(x), SP(v), SP(tau));
+    CPU_BY_TYPE(dt, house, n, HP(dt, alpha), HP(dt, x), HP(dt, v),
+                HP(dt, tau));
     return 0;
 }
 
@@ -389,10 +551,8 @@ static int cpu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
                     qru_ptr work)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        larf_d(m, n, DP(v), DP(tau), DP(top), ldt, DP(C), ldc, DP(work));
-    else
-        larf_s(m, n, SP(v), SP(tau), SP(top), ldt, SP(C), ldc, SP(work));
+    CPU_BY_TYPE(dt, larf, m, n, HP(dt, v), HP(dt, tau), HP(dt, top), ldt,
+                HP(dt, C), ldc, HP(dt, work));
     return 0;
 }
 
@@ -401,10 +561,8 @@ static int cpu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j,
                          qru_ptr work)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        wy_append_d(m, j, DP(Y), ldy, DP(W), ldw, DP(tau), DP(work));
-    else
-        wy_append_s(m, j, SP(Y), ldy, SP(W), ldw, SP(tau), SP(work));
+    CPU_BY_TYPE(dt, wy_append, m, j, HP(dt, Y), ldy, HP(dt, W), ldw,
+                HP(dt, tau), HP(dt, work));
     return 0;
 }
 
@@ -415,10 +573,8 @@ static int cpu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
     (void)ctx;
     if (cnt <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        givens_make_d(cnt, DP(X), (size_t)inc, (size_t)ps, DP(cs));
-    else
-        givens_make_s(cnt, SP(X), (size_t)inc, (size_t)ps, SP(cs));
+    CPU_BY_TYPE(dt, givens_make, cnt, HP(dt, X), (size_t)inc, (size_t)ps,
+                HP(dt, cs));
     return 0;
 }
 
@@ -428,10 +584,8 @@ static int cpu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
     (void)ctx;
     if (cnt <= 0 || len <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        givens_apply_d(cnt, len, DP(cs), DP(X), (size_t)inc, (size_t)ps, es);
-    else
-        givens_apply_s(cnt, len, SP(cs), SP(X), (size_t)inc, (size_t)ps, es);
+    CPU_BY_TYPE(dt, givens_apply, cnt, len, HP(dt, cs), HP(dt, X),
+                (size_t)inc, (size_t)ps, es);
     return 0;
 }
 
@@ -441,6 +595,7 @@ static int cpu_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
                               qru_ptr xout, qru_ptr work)
 {
     (void)ctx;
+    CPU_REAL_ONLY(dt, "chol_r1_rotate");
     if (n <= 0)
         return 0;
     if (dt == QRU_DOUBLE)
@@ -459,10 +614,8 @@ static int cpu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
     (void)ctx;
     if (L <= 0 || p <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        givens_sweeps_d(L, p, make, DP(X), xrs, xcs, nr, from_jlo, DP(cs));
-    else
-        givens_sweeps_s(L, p, make, SP(X), xrs, xcs, nr, from_jlo, SP(cs));
+    CPU_BY_TYPE(dt, givens_sweeps, L, p, make, HP(dt, X), xrs, xcs, nr,
+                from_jlo, HP(dt, cs));
     return 0;
 }
 
@@ -473,14 +626,40 @@ static int cpu_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
     (void)ctx;
     if (m <= 0 || n <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        geadd_d(m, n, alpha, DP(A), lda, beta, DP(B), ldb);
-    else
-        geadd_s(m, n, (float)alpha, SP(A), lda, (float)beta, SP(B), ldb);
+    CPU_BY_TYPE(dt, geadd, m, n, alpha, HP(dt, A), lda, beta, HP(dt, B), ldb);
     return 0;
 }
 
 /* ---- Cholesky kernels ---- */
+/* syrk of a complex type: BLAS herk, C = alpha A A' + beta C ('N') or
+ * alpha A' A + beta C ('T' or 'C') on the u triangle, ' the conjugate
+ * transpose (C's diagonal comes out real). */
+static int cpu_herk(qru_dtype dt, enum CBLAS_UPLO u, char trans, int n, int k,
+                    double alpha, qru_ptr A, int lda, double beta, qru_ptr C,
+                    int ldc)
+{
+    enum CBLAS_TRANSPOSE t =
+        cbt(trans) == CblasTrans ? CblasConjTrans : CblasNoTrans;
+    if (k <= 0) { /* C = beta C on the triangle */
+        for (int j = 0; j < n; ++j) {
+            int i0 = u == CblasUpper ? 0 : j, i1 = u == CblasUpper ? j + 1 : n;
+            if (dt == QRU_COMPLEX_DOUBLE)
+                cblas_zdscal(i1 - i0, beta, ZP(C) + i0 + (size_t)j * ldc, 1);
+            else
+                cblas_csscal(i1 - i0, (float)beta,
+                             CP(C) + i0 + (size_t)j * ldc, 1);
+        }
+        return 0;
+    }
+    if (dt == QRU_COMPLEX_DOUBLE)
+        cblas_zherk(CblasColMajor, u, t, n, k, alpha, ZP(A), lda, beta, ZP(C),
+                    ldc);
+    else
+        cblas_cherk(CblasColMajor, u, t, n, k, (float)alpha, CP(A), lda,
+                    (float)beta, CP(C), ldc);
+    return 0;
+}
+
 static int cpu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                     int n, int k, double alpha, qru_ptr A, int lda,
                     double beta, qru_ptr C, int ldc)
@@ -489,6 +668,8 @@ static int cpu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
     if (n <= 0 || (k <= 0 && beta == 1.0))
         return 0;
     enum CBLAS_UPLO u = (uplo == 'U') ? CblasUpper : CblasLower;
+    if (qru_dtype_complex(dt)) /* A'A with ' the conjugate transpose */
+        return cpu_herk(dt, u, trans, n, k, alpha, A, lda, beta, C, ldc);
     if (k <= 0) { /* C = beta C on the triangle */
         if (dt == QRU_DOUBLE)
             for (int j = 0; j < n; ++j) {
@@ -516,16 +697,14 @@ static int cpu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
                      qru_ptr A, int lda, qru_ptr B, int ldb)
 {
     (void)ctx;
-    if (dt == QRU_DOUBLE)
-        lacpy_d(uplo, m, n, DP(A), lda, DP(B), ldb);
-    else
-        lacpy_s(uplo, m, n, SP(A), lda, SP(B), ldb);
+    CPU_BY_TYPE(dt, lacpy, uplo, m, n, HP(dt, A), lda, HP(dt, B), ldb);
     return 0;
 }
 
 static int cpu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
                            qru_ptr A, int lda, qru_ptr info, int base)
 {
+    CPU_REAL_ONLY(dt, "potrf_panel");
     (void)ctx;
     int bad;
     if (dt == QRU_DOUBLE) {
@@ -548,6 +727,7 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
                         int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
                         qru_ptr info, int base)
 {
+    CPU_REAL_ONLY(dt, "chol_rot");
     (void)ctx;
     int bad;
     if (dt == QRU_DOUBLE) {
@@ -657,6 +837,7 @@ static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t s1, qru_ptr info, qru_ptr cnt,
                                  qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "chol_update_batch");
     if (n <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, -1, uplo, n, k, 0, sign, ldl, ldw, ld1,
@@ -671,6 +852,7 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
                                  qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "chol_insert_batch");
     if (n + p <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, 1, uplo, n, k, p, 0, ldl, ldc, ld1,
@@ -685,6 +867,7 @@ static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t s1, qru_ptr info, qru_ptr cnt,
                                  qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "chol_delete_batch");
     if (n - p <= 0 || count <= 0)
         return 0;
     qru_ptr none = {NULL, 0};
@@ -732,6 +915,7 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                   int ldu, size_t sU, qru_ptr E, int lde,
                                   size_t sE, qru_ptr cnt, qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_add_rows");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .p = p, .ldr = ldr,
@@ -767,6 +951,7 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                                qru_ptr X, int ldx, size_t sX, qru_ptr info,
                                qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_solve");
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldr = ldr,
@@ -806,6 +991,7 @@ static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                     qru_ptr U, int ldu, size_t sU, qru_ptr F,
                                     int ldf, size_t sF, qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_add_rows_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .p = p,
@@ -851,6 +1037,7 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                        qru_ptr info, qru_ptr cnt,
                                        qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_remove_rows_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
@@ -895,6 +1082,7 @@ static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      size_t sQ, qru_ptr E, int lde, size_t sE,
                                      qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_remove_cols");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
@@ -944,6 +1132,7 @@ static int cpu_lsq_batch_add_cols_q(
     size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
     size_t sE1, qru_ptr info, qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_add_cols_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {
@@ -1007,6 +1196,7 @@ static int cpu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
                             qru_ptr head, qru_ptr adiag, qru_ptr info,
                             int base)
 {
+    CPU_REAL_ONLY(dt, "chol_r1_prep");
     (void)ctx;
     if (n <= 0 || cpu_info_get(dt, info))
         return 0;
@@ -1027,6 +1217,7 @@ static int cpu_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
                                   qru_ptr head, qru_ptr adiag, qru_ptr info,
                                   int base)
 {
+    CPU_REAL_ONLY(dt, "chol_r1_solve_prep");
     (void)ctx;
     if (n <= 0 || cpu_info_get(dt, info))
         return 0;
@@ -1045,6 +1236,7 @@ static int cpu_chol_r1_apply(qru_context *ctx, qru_dtype dt, char uplo, int n,
                              int k, qru_ptr L, int ldl, qru_ptr L1, int ld1,
                              qru_ptr p, int ldp, qru_ptr work)
 {
+    CPU_REAL_ONLY(dt, "chol_r1_apply");
     (void)ctx;
     if (n <= 0)
         return 0;
@@ -1062,6 +1254,7 @@ static int cpu_chol_r1_rhs(qru_context *ctx, qru_dtype dt, int n, int r,
                            int ldx, qru_ptr Y, int ldy, qru_ptr e, int ince,
                            qru_ptr du)
 {
+    CPU_REAL_ONLY(dt, "chol_r1_rhs");
     (void)ctx;
     if (n <= 0 || r <= 0)
         return 0;
@@ -1079,6 +1272,7 @@ static int cpu_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
                              double thr, qru_ptr X, int ldx, qru_ptr y,
                              qru_ptr ws)
 {
+    CPU_REAL_ONLY(dt, "omp_gram_step");
     (void)ctx;
     if (dt == QRU_DOUBLE)
         omp_gram_step_d(n, m, ncoef, k, inv, rr0, thr, DP(X), ldx,
@@ -1097,12 +1291,8 @@ static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
     (void)ctx;
     if (m <= 0 || nb <= 0)
         return 0;
-    if (dt == QRU_DOUBLE)
-        panel_qr_d(m, nb, DP(A), lda, DP(Y), ldy, DP(W), ldw, DP(tau),
-                   DP(work));
-    else
-        panel_qr_s(m, nb, SP(A), lda, SP(Y), ldy, SP(W), ldw, SP(tau),
-                   SP(work));
+    CPU_BY_TYPE(dt, panel_qr, m, nb, HP(dt, A), lda, HP(dt, Y), ldy,
+                HP(dt, W), ldw, HP(dt, tau), HP(dt, work));
     return 0;
 }
 
@@ -1114,30 +1304,35 @@ static int lapack_lwork(qru_dtype dt, int n, int m, int qc, int r,
     int k = n < m ? n : m;
     double d[4] = {0, 0, 0, 0}, best = 1.0;
     float s[4] = {0, 0, 0, 0};
+    double complex z[4] = {0, 0, 0, 0};
+    float complex c[4] = {0, 0, 0, 0};
     lapack_int info;
     for (int which = 0; which < 3; ++which) {
         if (which == 1 && r <= 0)
             continue;
         double got;
-        if (dt == QRU_DOUBLE) {
-            info = which == 0   ? LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, m,
-                                                      d, n, d, d, -1)
-                   : which == 1 ? LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'L',
-                                                      'T', n, r, k, d, n, d,
-                                                      d, n, d, -1)
-                                : LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, qc,
-                                                      k, d, n, d, d, -1);
+        /* LAPACK P geqrf, P U mqr (Q' C: 'T', complex 'C') or P U gqr */
+#define QRU_LWORK_(P, U, tr, a)                                                \
+    (which == 0   ? LAPACKE_##P##geqrf_work(LAPACK_COL_MAJOR, n, m, a, n, a, a, \
+                                            -1)                                \
+     : which == 1 ? LAPACKE_##P##U##mqr_work(LAPACK_COL_MAJOR, 'L', tr, n, r, \
+                                             k, a, n, a, a, n, a, -1)          \
+                  : LAPACKE_##P##U##gqr_work(LAPACK_COL_MAJOR, n, qc, k, a, n, \
+                                             a, a, -1))
+        if (dt == QRU_COMPLEX_DOUBLE) {
+            info = QRU_LWORK_(z, un, 'C', z);
+            got = creal(z[0]);
+        } else if (dt == QRU_COMPLEX_FLOAT) {
+            info = QRU_LWORK_(c, un, 'C', c);
+            got = crealf(c[0]);
+        } else if (dt == QRU_DOUBLE) {
+            info = QRU_LWORK_(d, or, 'T', d);
             got = d[0];
         } else {
-            info = which == 0   ? LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, n, m,
-                                                      s, n, s, s, -1)
-                   : which == 1 ? LAPACKE_sormqr_work(LAPACK_COL_MAJOR, 'L',
-                                                      'T', n, r, k, s, n, s,
-                                                      s, n, s, -1)
-                                : LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, qc,
-                                                      k, s, n, s, s, -1);
+            info = QRU_LWORK_(s, or, 'T', s);
             got = s[0];
         }
+#undef QRU_LWORK_
         if (info != 0)
             return QRU_ERR_INTERNAL;
         if (got > best)
@@ -1170,38 +1365,35 @@ static int cpu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
         return 0;
     }
     lapack_int info = 0;
-    if (dt == QRU_DOUBLE) {
-        double *a = DP(A), *tau = DP(ws), *w = tau + k;
-        info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, m, a, lda, tau, w,
-                                   (lapack_int)lw);
-        if (!info && B.h && r > 0)
-            info = LAPACKE_dormqr_work(LAPACK_COL_MAJOR, 'L', 'T', n, r, k, a,
-                                       lda, tau, DP(B), ldb, w,
-                                       (lapack_int)lw);
-        if (!info && Q.h) {
-            lacpy_d('L', n, k, a, lda, DP(Q), ldq);
-            info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, qc, k, DP(Q),
-                                       ldq, tau, w, (lapack_int)lw);
-        }
-        if (!info && n > 1)
-            laset_d('L', n - 1, m < n - 1 ? m : n - 1, 0.0, 0.0, a + 1, lda);
-    } else {
-        float *a = SP(A), *tau = SP(ws), *w = tau + k;
-        info = LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, n, m, a, lda, tau, w,
-                                   (lapack_int)lw);
-        if (!info && B.h && r > 0)
-            info = LAPACKE_sormqr_work(LAPACK_COL_MAJOR, 'L', 'T', n, r, k, a,
-                                       lda, tau, SP(B), ldb, w,
-                                       (lapack_int)lw);
-        if (!info && Q.h) {
-            lacpy_s('L', n, k, a, lda, SP(Q), ldq);
-            info = LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, n, qc, k, SP(Q),
-                                       ldq, tau, w, (lapack_int)lw);
-        }
-        if (!info && n > 1)
-            laset_s('L', n - 1, m < n - 1 ? m : n - 1, 0.0f, 0.0f, a + 1,
-                    lda);
-    }
+    /* LAPACK P geqrf, P U mqr (Q' B: 'T', complex 'C'), P U gqr on arrays of
+     * ET (pointers PP), then R's zeros */
+#define QRU_GEQRF_(P, U, tr, ET, PP)                                           \
+    do {                                                                       \
+        ET *a = PP(A), *tau = PP(ws), *w = tau + k;                            \
+        info = LAPACKE_##P##geqrf_work(LAPACK_COL_MAJOR, n, m, a, lda, tau, w, \
+                                       (lapack_int)lw);                        \
+        if (!info && B.h && r > 0)                                             \
+            info = LAPACKE_##P##U##mqr_work(LAPACK_COL_MAJOR, 'L', tr, n, r,   \
+                                            k, a, lda, tau, PP(B), ldb, w,     \
+                                            (lapack_int)lw);                   \
+        if (!info && Q.h) {                                                    \
+            lacpy_##P('L', n, k, a, lda, PP(Q), ldq);                          \
+            info = LAPACKE_##P##U##gqr_work(LAPACK_COL_MAJOR, n, qc, k, PP(Q), \
+                                            ldq, tau, w, (lapack_int)lw);      \
+        }                                                                      \
+        if (!info && n > 1)                                                    \
+            laset_##P('L', n - 1, m < n - 1 ? m : n - 1, 0.0, 0.0, a + 1,      \
+                      lda);                                                    \
+    } while (0)
+    if (dt == QRU_COMPLEX_DOUBLE)
+        QRU_GEQRF_(z, un, 'C', double complex, ZP);
+    else if (dt == QRU_COMPLEX_FLOAT)
+        QRU_GEQRF_(c, un, 'C', float complex, CP);
+    else if (dt == QRU_DOUBLE)
+        QRU_GEQRF_(d, or, 'T', double, DP);
+    else
+        QRU_GEQRF_(s, or, 'T', float, SP);
+#undef QRU_GEQRF_
     return info == 0 ? 0 : QRU_ERR_INTERNAL; /* info < 0: a bad argument */
 }
 
@@ -1217,6 +1409,7 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
                                    size_t sE, qru_ptr work,
                                    size_t *work_elems)
 {
+    CPU_REAL_ONLY(dt, "lsq_batch_geqr_thin");
     size_t lw = 0;
     if (m > 0 && n > 0) {
         int st = lapack_lwork(dt, n, m, m, r, &lw);
@@ -1263,24 +1456,36 @@ static int cpu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return 0;
     char u = (uplo == 'U' || uplo == 'u') ? 'U' : 'L';
     lapack_int info;
-    if (dt == QRU_DOUBLE) {
-        double *a = DP(A);
-        info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
-        for (int j = 0; info == 0 && j < n; ++j)
-            if (!(a[(size_t)j * lda + j] > 0.0))
-                info = j + 1;
-    } else {
-        float *a = SP(A);
-        info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, u, n, a, lda);
-        for (int j = 0; info == 0 && j < n; ++j)
-            if (!(a[(size_t)j * lda + j] > 0.0f))
-                info = j + 1;
-    }
+    /* LAPACK P potrf on ET (pointers PP; complex: the Hermitian A, whose
+     * pivots are the real parts of the diagonal) */
+#define QRU_POTRF_(P, ET, PP, RE_)                                             \
+    do {                                                                       \
+        ET *a = PP(A);                                                         \
+        info = LAPACKE_##P##potrf_work(LAPACK_COL_MAJOR, u, n, a, lda);        \
+        for (int j = 0; info == 0 && j < n; ++j)                               \
+            if (!(RE_(a[(size_t)j * lda + j]) > 0))                            \
+                info = j + 1;                                                  \
+    } while (0)
+#define QRU_ID_(x) (x)
+    if (dt == QRU_DOUBLE)
+        QRU_POTRF_(d, double, DP, QRU_ID_);
+    else if (dt == QRU_FLOAT)
+        QRU_POTRF_(s, float, SP, QRU_ID_);
+    else if (dt == QRU_COMPLEX_DOUBLE)
+        QRU_POTRF_(z, double complex, ZP, creal);
+    else
+        QRU_POTRF_(c, float complex, CP, crealf);
+#undef QRU_POTRF_
+#undef QRU_ID_
     if (info != 0) { /* the potrf_panel convention: only if still 0 */
         if (dt == QRU_DOUBLE && DP(info_slot)[0] == 0.0)
             DP(info_slot)[0] = (double)info;
         else if (dt == QRU_FLOAT && SP(info_slot)[0] == 0.0f)
             SP(info_slot)[0] = (float)info;
+        else if (dt == QRU_COMPLEX_DOUBLE && ZP(info_slot)[0] == 0.0)
+            ZP(info_slot)[0] = (double)info;
+        else if (dt == QRU_COMPLEX_FLOAT && CP(info_slot)[0] == 0.0f)
+            CP(info_slot)[0] = (float)info;
     }
     return 0;
 }

@@ -654,6 +654,7 @@ int qru_omp(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
 {
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_MAT(ctx, 2, "X", X, X ? X->dtype : QRU_DOUBLE);
+    QRU_CHECK(ctx, qru_check_real(X->dtype));
     QRU_ARG(ctx, 2, X->rows >= 1 && X->cols >= 1,
             "X is %d x %d, but it needs rows >= 1 and cols >= 1", X->rows,
             X->cols);

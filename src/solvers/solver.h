@@ -14,6 +14,7 @@
     do {                                                                       \
         QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                  \
         QRU_ARG_MAT(ctx, 2, name, A, A ? A->dtype : QRU_DOUBLE);               \
+        QRU_CHECK(ctx, qru_check_real(A->dtype));                              \
         QRU_ARG(ctx, 2, A->rows >= 1 && A->cols >= 1,                          \
                 "%s is %d x %d, but it needs rows >= 1 and cols >= 1", name,   \
                 A->rows, A->cols);                                             \

@@ -298,7 +298,20 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
                                      1, 0, sw));
     }
     size_t off = 0;
-    if (fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
+    /* complex data: cs holds the rotations as ac_rotate formed them on
+     * the conjugate transpose RT (G' from the right: right for Q's
+     * columns), so d's rows take them as the columns of d' */
+    int dc = qru_dtype_complex(dt) && r > 0;
+    if (dc) {
+        qru_ptr dk = qru_ptr_add(f->d, (size_t)k);
+        QRU_TRY(o->transpose(ctx, dt, L + p, r, dk, ld, dT, r));
+        QRU_TRY(((fast && qru_upd_use_sweeps(ctx, dt, L, p, r))
+                     ? o->givens_sweeps
+                     : qru_ref_givens_sweeps)(ctx, dt, L, p, 0, dT, 1, r, r,
+                                              0, cs));
+        QRU_TRY(o->transpose(ctx, dt, r, L + p, dT, r, dk, ld));
+    }
+    if (!dc && fast && r > 0 && qru_upd_use_sweeps(ctx, dt, L, p, r)) { /* d */
         QRU_TRY(o->givens_sweeps(ctx, dt, L, p, 0, qru_ptr_add(f->d, (size_t)k),
                                  ld, 1, r, 0, cs));
         off = 2 * (size_t)p * (size_t)L;
@@ -313,8 +326,10 @@ static int ac_apply(qru_context *ctx, qru_lsq *f, int k, int p, int fast,
             QRU_TRY(o->givens_apply(ctx, dt, cnt, n, c,
                                     qru_ptr_at(f->Q, ldq, 0, k + i0 - 1),
                                     2 * ldq, ldq, 1));
-        QRU_TRY(o->givens_apply(ctx, dt, cnt, r, c,
-                                qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1, ld));
+        if (!dc)
+            QRU_TRY(o->givens_apply(ctx, dt, cnt, r, c,
+                                    qru_ptr_at(f->d, ld, k + i0 - 1, 0), 2, 1,
+                                    ld));
         off += 2 * (size_t)cnt;
     }
     return 0;
@@ -355,8 +370,9 @@ static size_t ac_shared_ws(const qru_context *ctx, const qru_lsq *f, int n,
            (fast && L > 0
                 ? qru_upd_sweeps_workspace(ctx, f->dtype, L, p, n, 0)
                 : 0) +
-           (ac_split(ctx, f->dtype, fast, L, p) ? (size_t)r * (size_t)(L + p)
-                                                : 0);
+           (ac_split(ctx, f->dtype, fast, L, p) || qru_dtype_complex(f->dtype)
+                ? (size_t)r * (size_t)(L + p)
+                : 0);
 }
 
 /* ---- the full form ---- */
@@ -402,7 +418,7 @@ static int add_cols_full(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     qru_ptr Z = qru_ptr_add(Uq, (size_t)m); /* U_Q(m+1:n, :), ld n */
 
     /* PHASE 0: U_Q = Q' U */
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, p, n, 1.0, f->Q, f->ncap,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', n, p, n, 1.0, f->Q, f->ncap,
                          U->p, U->ld, 0.0, Uq, n));
     /* PHASE 1: Householder QR of U_Q(m+1:n, :); the reflectors stay in hh
      * for the later application to Q, d */
@@ -502,18 +518,18 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
         QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
         QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Zc, n));
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Zc, n, f->E,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, Zc, n, f->E,
                              ldq, 0.0, dz, p));
     } else {
         const qru_matrix *A = rq->A, *b = rq->b;
         for (int pass = 0; pass < 2; ++pass) {
             /* T = R' \ (A' Z) (C, then the correction C2); Z -= A (R \ T) */
             qru_ptr T = pass == 0 ? C : C2;
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, A->p, A->ld,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', m, p, n, 1.0, A->p, A->ld,
                                  Z, n, 0.0, T, m));
             if (pass == 0) /* A' U, for the Gram data */
                 QRU_TRY_GOTO(o->copy(ctx, dt, m, p, T, m, AtU, m));
-            QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', m, p, 1.0, f->R,
+            QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', m, p, 1.0, f->R,
                                  ld, T, m));
             QRU_TRY_GOTO(o->copy(ctx, dt, m, p, T, m, Zc, m));
             QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', m, p, 1.0, f->R,
@@ -538,9 +554,9 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (!thin) {
         /* (R22 is nonsingular: the rank rule passed) dz = R22' \ (Zc' Eb);
          * Eb -= Zc (R22 \ dz): the new residuals, whose norms are rho */
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Zc, n, Eb, n,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, Zc, n, Eb, n,
                              0.0, dz, p));
-        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', p, r, 1.0, Z, n, dz,
+        QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', p, r, 1.0, Z, n, dz,
                              p));
         QRU_TRY_GOTO(o->copy(ctx, dt, p, r, dz, p, T2, p));
         QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'U', 'N', 'N', p, r, 1.0, Z, n, T2,

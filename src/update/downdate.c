@@ -148,7 +148,7 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     QRU_TRY_GOTO(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', p, m, 1.0, f->R, ld,
                          QK, p));
     QRU_TRY_GOTO(o->laset(ctx, dt, 'A', m, m, 0.0, 1.0, L, m));
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, m, p, -1.0, QK, p, QK, p, 1.0,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', m, m, p, -1.0, QK, p, QK, p, 1.0,
                          L, m));
     QRU_TRY_GOTO(qru_upd_downdate_chol(ctx, dt, m, L, m, cws, tol, piv, Iv,
                                        "I - Qk' * Qk"));
@@ -162,11 +162,11 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     /* R1 = L' triu(R): exact zeros below the diagonal */
     QRU_TRY_GOTO(o->laset(ctx, dt, 'A', m, m, 0.0, 0.0, Rc, m));
     QRU_TRY_GOTO(o->lacpy(ctx, dt, 'U', m, m, f->R, ld, Rc, m));
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, m, m, 1.0, L, m, Rc, m, 0.0,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', m, m, m, 1.0, L, m, Rc, m, 0.0,
                          R1, m));
     /* d1 = L \ (d - Qk' e) */
     QRU_TRY_GOTO(o->copy(ctx, dt, m, r, f->d, ld, T, m));
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, r, p, -1.0, QK, p, e->p,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', m, r, p, -1.0, QK, p, e->p,
                          e->ld, 1.0, T, m));
     QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', m, r, 1.0, L, m, T,
                          m));
@@ -174,7 +174,7 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
     QRU_TRY_GOTO(o->copy(ctx, dt, p, r, e->p, e->ld, V, p));
     QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'N', p, r, m, -1.0, QK, p, f->d, ld,
                          1.0, V, p));
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', m, r, p, 1.0, QK, p, V, p, 0.0,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', m, r, p, 1.0, QK, p, V, p, 0.0,
                          W, m));
     QRU_TRY_GOTO(o->trsm(ctx, dt, 'L', 'L', 'N', 'N', m, r, 1.0, L, m, W,
                          m));

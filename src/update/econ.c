@@ -62,7 +62,7 @@ int qru_upd_cgs(qru_context *ctx, qru_dtype dt, int n, int m, int p,
         C2 = C;
     for (int pass = 0; pass < npass; ++pass) {
         qru_ptr T = pass == 0 ? C : C2;
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', m, p, n, 1.0, Q1, ldq, Z, ldz, 0.0,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', m, p, n, 1.0, Q1, ldq, Z, ldz, 0.0,
                         T, pass == 0 ? ldc : m));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, p, m, -1.0, Q1, ldq, T,
                         pass == 0 ? ldc : m, 1.0, Z, ldz));
@@ -101,7 +101,7 @@ int qru_upd_house(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
                             Yi, n, Wi, n, qru_ptr_add(tau, (size_t)i), work));
         if (nc > 0) {
             qru_ptr Zt = qru_ptr_at(Z, ldz, i, i + jb);
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, nc, rows, 1.0, Wi, n, Zt,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, nc, rows, 1.0, Wi, n, Zt,
                             ldz, 0.0, work, jb));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', rows, nc, jb, 1.0, Yi, n, work,
                             jb, 1.0, Zt, ldz));
@@ -129,7 +129,7 @@ int qru_upd_house_merge(qru_context *ctx, qru_dtype dt, int n, int p, int nb,
         int jb = p - i < nb ? p - i : nb;
         qru_ptr Wb = qru_ptr_at(W, n, 0, i);
         QRU_TRY(o->laset(ctx, dt, 'A', i, jb, 0.0, 0.0, Wb, n));
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', i, jb, n, 1.0, Y, n, Wb, n, 0.0,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', i, jb, n, 1.0, Y, n, Wb, n, 0.0,
                         work, i));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, jb, i, 1.0, W, n, work, i, 1.0,
                         Wb, n));
@@ -144,7 +144,7 @@ int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
     qru_ptr Y = ws, W = qru_ptr_add(Y, (size_t)n * p);
     /* Qz = P(:, 0:p) = [I; 0] + W Y(0:p, :)' */
     QRU_TRY(o->laset(ctx, dt, 'A', n, p, 0.0, 1.0, Qz, ldqz));
-    return o->gemm(ctx, dt, 'N', 'T', n, p, p, 1.0, W, n, Y, n, 1.0, Qz,
+    return o->gemm(ctx, dt, 'N', 'C', n, p, p, 1.0, W, n, Y, n, 1.0, Qz,
                    ldqz);
 }
 
@@ -157,8 +157,8 @@ int qru_upd_gram_rows(qru_context *ctx, qru_lsq *f, int p, qru_ptr X,
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int m = f->m, ld = f->ldr;
-    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', m, p, sign, X, ldx, 1.0, f->G, ld));
-    return o->gemm(ctx, dt, 'T', 'N', m, f->r, p, sign, X, ldx, Y, ldy, 1.0,
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'C', m, p, sign, X, ldx, 1.0, f->G, ld));
+    return o->gemm(ctx, dt, 'C', 'N', m, f->r, p, sign, X, ldx, Y, ldy, 1.0,
                    f->c, ld);
 }
 
@@ -200,10 +200,10 @@ int qru_upd_gram_insert(qru_context *ctx, qru_lsq *f, int k,
     if (k > 0) /* G(0:k, k:k+p) = A(:, 0:k)' U */
         QRU_TRY(o->copy(ctx, dt, k, p, AtU, ldat, qru_ptr_at(G, ld, 0, k),
                         ld));
-    QRU_TRY(o->syrk(ctx, dt, 'U', 'T', p, n, 1.0, U->p, U->ld, 0.0,
+    QRU_TRY(o->syrk(ctx, dt, 'U', 'C', p, n, 1.0, U->p, U->ld, 0.0,
                     qru_ptr_at(G, ld, k, k), ld));
     /* c(k:k+p, :) = U' b, below it the old rows k .. m-1 */
     QRU_TRY(qru_upd_shift_rows(ctx, dt, f->c, ld, m, r, k, p, ws));
-    return o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, U->p, U->ld, b->p, b->ld,
+    return o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, U->p, U->ld, b->p, b->ld,
                    0.0, qru_ptr_add(f->c, (size_t)k), ld);
 }

@@ -199,10 +199,10 @@ static int chain_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(o->copy(ctx, dt, 1, 1, Z, n, qru_ptr_add(w, (size_t)m),
                              N));
         if (r > 0)
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', 1, r, n, 1.0, Qz, n, f->E,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', 1, r, n, 1.0, Qz, n, f->E,
                                  ldq, 0.0, dz, 1));
     } else {
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, 1, n, 1.0, f->Q, ldq, U->p,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', n, 1, n, 1.0, f->Q, ldq, U->p,
                              U->ld, 0.0, w, N));
     }
     /* w := w(0) e_0 from the bottom up; R upper Hessenberg */
@@ -213,7 +213,7 @@ static int chain_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             ctx, dt, top - 1, 1, 0, Rw, top, 1, m, 0,
             qru_ptr_add(cs1, 2 * (size_t)(L1 - (top - 1)))));
     /* R(0, :) += w(0) v' */
-    QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', 1, m, 1, 1.0, w, 1, V->p, V->ld,
+    QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'C', 1, m, 1, 1.0, w, 1, V->p, V->ld,
                          1.0, Rw, top));
     /* the subdiagonal from the top down */
     for (int j = 0; j < L2; ++j) {

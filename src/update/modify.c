@@ -369,7 +369,7 @@ static int md_reduce(qru_context *ctx, const qru_lsq *f, const md_plan *p,
     }
     /* R + W(1:k, :) V': the first min(k, top) rows (all of W's nonzeros) */
     int kk = k < top ? k : top;
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'T', kk, m, k, 1.0, Wa, N, V->p, V->ld, 1.0,
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'C', kk, m, k, 1.0, Wa, N, V->p, V->ld, 1.0,
                     Rw, top));
     /* PHASE 2: the band of b subdiagonals, top down */
     for (int j = 0; j < p->nblk; ++j) {
@@ -485,10 +485,10 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(o->lacpy(ctx, dt, 'U', k, k, Z, n,
                               qru_ptr_add(Wa, (size_t)m), N));
         if (r > 0)
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', k, r, n, 1.0, Qz, n,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', k, r, n, 1.0, Qz, n,
                                  f->E, ldq, 0.0, dz, k));
     } else { /* W = Q' U (a square thin Q1 is all of Q) */
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', n, k, n, 1.0, f->Q, ldq,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', n, k, n, 1.0, f->Q, ldq,
                              U->p, U->ld, 0.0, Wa, N));
     }
     if (p.lanes) { /* the second queue's first work */

@@ -102,7 +102,7 @@ int qru_upd_wy_right(qru_context *ctx, qru_dtype dt, int nr, int rb, int jb,
         return 0;
     QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nr, jb, rb, 1.0, Q, ldq, W, ldw, 0.0,
                     work, nr));
-    return o->gemm(ctx, dt, 'N', 'T', nr, rb, jb, 1.0, work, nr, Y, ldy, 1.0,
+    return o->gemm(ctx, dt, 'N', 'C', nr, rb, jb, 1.0, work, nr, Y, ldy, 1.0,
                    Q, ldq);
 }
 

@@ -109,7 +109,11 @@ int qru_upd_p1_variant(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                        int *v)
 {
     *v = 0;
-    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST)
+    /* complex data: neither (the chains' rotations and the rank-1 passes
+     * have no complex ops yet: the knobs upd_givens and upd_r1 do not
+     * apply) */
+    if (rq->p != 1 || rq->alg != QRU_UPDATE_FAST ||
+        qru_dtype_complex(f->dtype))
         return 0;
     const qru_tuning *t = qru_ctx_tuning(ctx, f->dtype);
     int can_r1 = rq->op == QRU_UPD_OP_ADD_ROWS ||

@@ -158,7 +158,7 @@ int qru_upd_refactor(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
             QRU_TRY_GOTO(o->copy(ctx, dt, n, p, U->p, U->ld, qru_ptr_at(A1, n1, 0, k),
                        n1));
         if (op == QRU_UPD_OP_MODIFY)
-            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', n, m, p, 1.0, U->p, U->ld,
+            QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'C', n, m, p, 1.0, U->p, U->ld,
                                  rq->V->p, rq->V->ld, 1.0, A1, n1));
     }
     if (thin)

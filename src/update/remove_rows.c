@@ -380,7 +380,7 @@ static int rr_thin_complete(qru_context *ctx, const qru_lsq *f, int k, int p,
     int n = f->n, m = f->m, ldq = f->ncap;
     qru_ptr C = ws, I = qru_ptr_add(ws, 2 * (size_t)m * p);
     QRU_TRY(o->copy(ctx, dt, p, m, qru_ptr_add(f->Q, (size_t)k), ldq, QK, p));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'T', n, p, m, -1.0, f->Q, ldq, QK, p, 0.0,
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'C', n, p, m, -1.0, f->Q, ldq, QK, p, 0.0,
                     Z, n));
     QRU_TRY(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, I, p));
     QRU_TRY(o->geadd(ctx, dt, p, p, 1.0, I, p, 1.0, qru_ptr_add(Z, (size_t)k),
@@ -462,7 +462,7 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
         QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Qz, n));
         QRU_TRY_GOTO(o->transpose(ctx, dt, p, p, Z, n, Lz, p));
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'T', 'N', p, r, n, 1.0, Qz, n, f->E,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, Qz, n, f->E,
                              ldq, 0.0, dz, p));
     } else {
         const qru_matrix *U = rq->U, *e = rq->e;
@@ -473,7 +473,7 @@ static int remove_rows_econ(qru_context *ctx, qru_lsq *f,
         QRU_TRY_GOTO(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', p, m, 1.0, f->R, ld,
                              QK, p));
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', p, p, 0.0, 1.0, Z, p));
-        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'T', p, p, m, -1.0, QK, p, QK, p,
+        QRU_TRY_GOTO(o->gemm(ctx, dt, 'N', 'C', p, p, m, -1.0, QK, p, QK, p,
                              1.0, Z, p));
         /* the Cholesky factor by the library's whole factorisation (the
          * backend's vendor potrf where it is faster), judged by its

@@ -124,7 +124,7 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, qru_ptr_add(z, (size_t)k),
                      1));
     QRU_TRY(qru_upd_cgs(ctx, dt, n, m, 1, 2, Q, ldq, z, n, C, m, C2));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, n, 1.0, z, n, z, n, 0.0, rho2,
+    QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, 1, n, 1.0, z, n, z, n, 0.0, rho2,
                     1));
     QRU_TRY(qru_chol_info_zero(ctx, dt, info));
     QRU_TRY(o->chol_r1_prep(ctx, dt, 'U', m, 1, -1, f->R, ld, q, m, 0, q, 1,
@@ -136,7 +136,7 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
                         ebk, 1));
         QRU_TRY(o->chol_r1_rhs(ctx, dt, m, r, -1, q, work, d, ld, d1, m, ebk,
                                1, du));
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, r, n, 1.0, z, n, E, ldq, 0.0,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, r, n, 1.0, z, n, E, ldq, 0.0,
                         zeta, 1));
     }
     double h[2] = {0.0, 0.0};
@@ -209,7 +209,7 @@ static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
             beta = qru_ptr_add(hv, 3);
     qru_ptr Q = f->Q, d = f->d, Qm = qru_ptr_at(Q, ldq, 0, m);
     QRU_TRY(o->copy(ctx, dt, 1, n, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
-    QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, 1, nc, 1.0,
+    QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, 1, nc, 1.0,
                     qru_ptr_add(q, (size_t)m), nc, qru_ptr_add(q, (size_t)m),
                     nc, 0.0, rho2, 1));
     /* the reflector of q2: beta, tau; vec = [1; v] */
@@ -243,7 +243,7 @@ static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, nc, 1, -h[2], wq, n, vec, 1, 1.0,
                     Qm, ldq));
     if (r > 0) {
-        QRU_TRY(o->gemm(ctx, dt, 'T', 'N', 1, r, nc, 1.0, vec, nc,
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, r, nc, 1.0, vec, nc,
                         qru_ptr_add(d, (size_t)m), ld, 0.0, tr, 1));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nc, r, 1, -h[2], vec, nc, tr, 1,
                         1.0, qru_ptr_add(d, (size_t)m), ld));

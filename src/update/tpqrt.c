@@ -85,7 +85,7 @@ static int tp_block_apply(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nq, jb, h, 1.0, t->Qn, ldq, Wb,
                         ldy, 1.0, work, nq));
         QRU_TRY(o->geadd(ctx, dt, nq, jb, 1.0, work, nq, 1.0, Qc, ldq));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'T', nq, h, jb, 1.0, work, nq, V, ldy,
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'C', nq, h, jb, 1.0, work, nq, V, ldy,
                         1.0, t->Qn, ldq));
     }
     return 0;
@@ -200,7 +200,7 @@ int qru_upd_tp_merge(qru_context *ctx, qru_dtype dt, const qru_upd_tp *t,
         QRU_TRY(o->copy(ctx, dt, h, jb, qru_ptr_add(W, (size_t)jb), ldy,
                         qru_ptr_at(Wm, ldm, w, c0), ldm));
         if (c0 > 0) {
-            QRU_TRY(o->gemm(ctx, dt, 'T', 'N', c0, jb, h, 1.0, Vm, ldm,
+            QRU_TRY(o->gemm(ctx, dt, 'C', 'N', c0, jb, h, 1.0, Vm, ldm,
                             qru_ptr_at(Wm, ldm, w, c0), ldm, 0.0, work, c0));
             QRU_TRY(o->gemm(ctx, dt, 'N', 'N', w + h, jb, c0, 1.0, Wm, ldm,
                             work, c0, 1.0, qru_ptr_at(Wm, ldm, 0, c0), ldm));

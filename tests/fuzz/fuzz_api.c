@@ -1650,7 +1650,7 @@ static void op_gp_create(rd *r)
                  opt.capacity < 0 || (opt.capacity && opt.capacity < n) ||
                  opt.nb < 0);
     qru_context *cx = (b & 0xfe) == 0xfe ? NULL : ctx;
-    qru_dtype d = (b & 0xfc) == 0xf8 ? (qru_dtype)3 : dt;
+    qru_dtype d = (b & 0xfc) == 0xf8 ? (qru_dtype)5 : dt;
     const double *px = (b & 0xf6) == 0xf2 ? NULL : x;
     const double *py = (b & 0xf6) == 0xf4 ? NULL : y;
     qru_gp *sentinel = (qru_gp *)&sentinel, *g = sentinel;

@@ -113,21 +113,33 @@ void qru_test_alias_free(qru_matrix *A, int kind)
 #endif
 }
 
+/* 1 for the complex types */
+static int cplx(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE;
+}
+
 double qru_test_eps(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? DBL_EPSILON / 2 : (double)FLT_EPSILON / 2;
+    return dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE
+               ? DBL_EPSILON / 2
+               : (double)FLT_EPSILON / 2;
 }
 
 size_t qru_test_elsize(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t s = dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE ? sizeof(double)
+                                                            : sizeof(float);
+    return cplx(dt) ? 2 * s : s;
 }
 
 void *qru_test_alloc(qru_dtype dt, int rows, int cols, int ld)
 {
     (void)rows;
     size_t n = (size_t)(ld > 0 ? ld : 1) * (size_t)(cols > 0 ? cols : 1);
-    void *p = calloc(n, qru_test_elsize(dt));
+    /* + 8: room for OpenBLAS's complex gemv kernels, which read up to 32
+     * bytes past an array (the references in double complex) */
+    void *p = calloc(n + 8, qru_test_elsize(dt));
     ck_assert_msg(p != NULL, "out of host memory");
     return p;
 }
@@ -136,8 +148,13 @@ void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
                    unsigned *seed)
 {
     for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < rows; ++i)
-            qru_test_set(dt, A, lda, i, j, qru_test_urand(seed));
+        for (int i = 0; i < rows; ++i) {
+            double re = qru_test_urand(seed);
+            if (cplx(dt))
+                qru_test_set_c(dt, A, lda, i, j, re, qru_test_urand(seed));
+            else
+                qru_test_set(dt, A, lda, i, j, re);
+        }
 }
 
 double *qru_test_spd(int n, int extra, double shift, unsigned *seed)
@@ -179,18 +196,49 @@ void *qru_test_from_double(qru_dtype dt, int rows, int cols, int ld,
 
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j)
 {
-    size_t k = (size_t)i + (size_t)j * (size_t)lda;
-    return dt == QRU_DOUBLE ? ((const double *)A)[k]
-                            : (double)((const float *)A)[k];
+    double re, im;
+    qru_test_get_c(dt, A, lda, i, j, &re, &im);
+    return re;
 }
 
 void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v)
 {
+    qru_test_set_c(dt, A, lda, i, j, v, 0.0);
+}
+
+void qru_test_get_c(qru_dtype dt, const void *A, int lda, int i, int j,
+                    double *re, double *im)
+{
     size_t k = (size_t)i + (size_t)j * (size_t)lda;
-    if (dt == QRU_DOUBLE)
-        ((double *)A)[k] = v;
-    else
-        ((float *)A)[k] = (float)v;
+    if (cplx(dt))
+        k *= 2;
+    *im = 0.0;
+    if (dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE) {
+        *re = ((const double *)A)[k];
+        if (cplx(dt))
+            *im = ((const double *)A)[k + 1];
+    } else {
+        *re = (double)((const float *)A)[k];
+        if (cplx(dt))
+            *im = (double)((const float *)A)[k + 1];
+    }
+}
+
+void qru_test_set_c(qru_dtype dt, void *A, int lda, int i, int j, double re,
+                    double im)
+{
+    size_t k = (size_t)i + (size_t)j * (size_t)lda;
+    if (cplx(dt))
+        k *= 2;
+    if (dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE) {
+        ((double *)A)[k] = re;
+        if (cplx(dt))
+            ((double *)A)[k + 1] = im;
+    } else {
+        ((float *)A)[k] = (float)re;
+        if (cplx(dt))
+            ((float *)A)[k + 1] = (float)im;
+    }
 }
 
 qru_matrix *qru_test_upload(qru_context *ctx, qru_dtype dt, int rows,
@@ -256,6 +304,21 @@ static double fro(int rows, int cols, const double *A, int lda)
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
+/* A complex type's rows x cols array as double complex (interleaved
+ * (re, im) doubles, ld max(1, rows)): the rows 2 rows x cols double array
+ * whose Frobenius norm is the complex array's. */
+static double *to_zdouble(qru_dtype dt, int rows, int cols, const void *A,
+                          int lda)
+{
+    int ld = rows > 1 ? rows : 1;
+    double *Z = qru_test_alloc(QRU_DOUBLE, 2 * ld, cols, 2 * ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            qru_test_get_c(dt, A, lda, i, j, &Z[2 * (i + (size_t)j * ld)],
+                           &Z[2 * (i + (size_t)j * ld) + 1]);
+    return Z;
+}
+
 /* ||A - Q R||_F / (||A||_F max(n, m) eps), Q n x kq, R kq x m. */
 static double backward_error(qru_dtype dt, int n, int m, int kq, const void *A,
                              int lda, const void *Q, int ldq, const void *R,
@@ -263,14 +326,32 @@ static double backward_error(qru_dtype dt, int n, int m, int kq, const void *A,
 {
     if (n == 0 || m == 0)
         return 0.0;
+    double na, e;
+    if (cplx(dt)) {
+        double *Az = to_zdouble(dt, n, m, A, lda);
+        double *Qz = to_zdouble(dt, n, kq, Q, ldq);
+        double *Rz = to_zdouble(dt, kq, m, R, ldr);
+        double one[2] = {1.0, 0.0}, mone[2] = {-1.0, 0.0};
+        na = fro(2 * n, m, Az, 2 * n);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, kq, mone,
+                    Qz, n, Rz, kq, one, Az, n);
+        e = fro(2 * n, m, Az, 2 * n);
+        free(Az);
+        free(Qz);
+        free(Rz);
+        if (e == 0.0)
+            return 0.0;
+        return na > 0.0 ? e / (na * (double)(n > m ? n : m) * qru_test_eps(dt))
+                        : INFINITY;
+    }
     double *Ad = to_double(dt, n, m, A, lda);
     double *Qd = to_double(dt, n, kq, Q, ldq);
     double *Rd = to_double(dt, kq, m, R, ldr);
-    double na = fro(n, m, Ad, n);
+    na = fro(n, m, Ad, n);
     /* Ad := Ad - Qd Rd */
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, kq, -1.0, Qd,
                 n, Rd, kq, 1.0, Ad, n);
-    double e = fro(n, m, Ad, n);
+    e = fro(n, m, Ad, n);
     free(Ad);
     free(Qd);
     free(Rd);
@@ -300,6 +381,19 @@ double qru_test_orth_error_cols(qru_dtype dt, int n, int c, const void *Q,
 {
     if (n == 0 || c == 0)
         return 0.0;
+    if (cplx(dt)) { /* ||I - Q' Q||_F, ' the conjugate transpose */
+        double *Qz = to_zdouble(dt, n, c, Q, ldq);
+        double *Iz = qru_test_alloc(QRU_DOUBLE, 2 * c, c, 2 * c);
+        for (int i = 0; i < c; ++i)
+            Iz[2 * (i + (size_t)i * c)] = 1.0;
+        double one[2] = {1.0, 0.0}, mone[2] = {-1.0, 0.0};
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, c, c, n,
+                    mone, Qz, n, Qz, n, one, Iz, c);
+        double e = fro(2 * c, c, Iz, 2 * c);
+        free(Qz);
+        free(Iz);
+        return e / ((double)n * qru_test_eps(dt));
+    }
     double *Qd = to_double(dt, n, c, Q, ldq);
     double *Id = qru_test_alloc(QRU_DOUBLE, c, c, c);
     for (int i = 0; i < c; ++i)
@@ -322,7 +416,9 @@ double qru_test_lower_max(qru_dtype dt, int n, int m, const void *R, int ldr)
     double mx = 0.0;
     for (int j = 0; j < m; ++j)
         for (int i = j + 1; i < n; ++i) {
-            double v = fabs(qru_test_get(dt, R, ldr, i, j));
+            double re, im;
+            qru_test_get_c(dt, R, ldr, i, j, &re, &im);
+            double v = hypot(re, im);
             if (v > mx || v != v)
                 mx = v != v ? INFINITY : v;
         }
@@ -335,13 +431,14 @@ double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
     double d = 0.0, b = 0.0;
     for (int j = 0; j < cols; ++j)
         for (int i = 0; i < rows; ++i) {
-            double x = qru_test_get(dt, A, lda, i, j);
-            double y = qru_test_get(dt, B, ldb, i, j);
-            double e = fabs(x - y);
+            double xr, xi, yr, yi;
+            qru_test_get_c(dt, A, lda, i, j, &xr, &xi);
+            qru_test_get_c(dt, B, ldb, i, j, &yr, &yi);
+            double e = hypot(xr - yr, xi - yi);
             if (e != e)
                 return INFINITY;
             d = maxd(d, e);
-            b = maxd(b, fabs(y));
+            b = maxd(b, hypot(yr, yi));
         }
     if (d == 0.0)
         return 0.0;
@@ -354,12 +451,17 @@ double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
                       double *norm2)
 {
     ck_assert_msg(n >= m && m >= 1, "qru_test_cond2: needs n >= m >= 1");
-    double *As = to_double(dt, n, m, A, lda);
+    double *As = cplx(dt) ? to_zdouble(dt, n, m, A, lda)
+                          : to_double(dt, n, m, A, lda);
     double *s = malloc(sizeof(double) * (size_t)m);
     double *superb = malloc(sizeof(double) * (size_t)(m > 1 ? m : 1));
     ck_assert(s && superb);
-    lapack_int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, As, n,
-                                     s, NULL, 1, NULL, 1, superb);
+    lapack_int info =
+        cplx(dt) ? LAPACKE_zgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m,
+                                  (lapack_complex_double *)As, n, s, NULL, 1,
+                                  NULL, 1, superb)
+                 : LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, As, n, s,
+                                  NULL, 1, NULL, 1, superb);
     ck_assert_msg(info == 0, "LAPACKE_dgesvd: info %d", (int)info);
     if (norm2)
         *norm2 = s[0];
@@ -379,30 +481,41 @@ void qru_test_lsq_errors(qru_dtype dt, int n, int m, int r, const void *A,
                   "qru_test_lsq_errors: needs n >= m >= 1, r >= 1");
     double eps = qru_test_eps(dt);
     double scale = (double)(n > m ? n : m) * eps;
-    double *Ad = to_double(dt, n, m, A, lda);
-    double *Bd = to_double(dt, n, r, B, ldb);
+    int c = cplx(dt), w = c ? 2 : 1; /* doubles an element */
+    double *Ad = c ? to_zdouble(dt, n, m, A, lda) : to_double(dt, n, m, A, lda);
+    double *Bd = c ? to_zdouble(dt, n, r, B, ldb) : to_double(dt, n, r, B, ldb);
     double *Bn = malloc(sizeof(double) * (size_t)r);
     ck_assert_ptr_nonnull(Bn);
     for (int j = 0; j < r; ++j)
-        Bn[j] = cblas_dnrm2(n, Bd + (size_t)j * n, 1);
+        Bn[j] = c ? cblas_dznrm2(n, Bd + (size_t)w * j * n, 1)
+                  : cblas_dnrm2(n, Bd + (size_t)j * n, 1);
 
     double anorm;
     double kappa = qru_test_cond2(dt, n, m, A, lda, &anorm);
 
     /* reference: Bd := [xref; rref-coefficients] with gels */
-    lapack_int info = LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, r, Ad, n, Bd, n);
-    ck_assert_msg(info == 0, "LAPACKE_dgels: info %d", (int)info);
+    lapack_int info =
+        c ? LAPACKE_zgels(LAPACK_COL_MAJOR, 'N', n, m, r,
+                          (lapack_complex_double *)Ad, n,
+                          (lapack_complex_double *)Bd, n)
+          : LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', n, m, r, Ad, n, Bd, n);
+    ck_assert_msg(info == 0, "LAPACKE_?gels: info %d", (int)info);
 
     double xe = 0.0, re = 0.0;
     for (int j = 0; j < r; ++j) {
-        const double *xref = Bd + (size_t)j * n;
-        double xn = cblas_dnrm2(m, xref, 1);
-        double rn = n > m ? cblas_dnrm2(n - m, xref + m, 1) : 0.0;
+        const double *xref = Bd + (size_t)w * j * n;
+        double xn = c ? cblas_dznrm2(m, xref, 1) : cblas_dnrm2(m, xref, 1);
+        double rn = n > m ? (c ? cblas_dznrm2(n - m, xref + w * m, 1)
+                               : cblas_dnrm2(n - m, xref + m, 1))
+                          : 0.0;
         if (X) {
             double dx = 0.0;
             for (int i = 0; i < m; ++i) {
-                double e = qru_test_get(dt, X, ldx, i, j) - xref[i];
-                dx += e * e;
+                double xr, xi;
+                qru_test_get_c(dt, X, ldx, i, j, &xr, &xi);
+                double e = xr - xref[w * i],
+                       f = c ? xi - xref[w * i + 1] : 0.0;
+                dx += e * e + f * f;
             }
             dx = sqrt(dx);
             double cond = kappa;
@@ -441,6 +554,41 @@ qru_dtype qru_test_dtype(const qru_context *ctx, int i)
 {
     (void)ctx;
     return i == 0 ? QRU_FLOAT : QRU_DOUBLE;
+}
+
+/* the types of qru_test_ntypes in their order */
+static const qru_dtype all_types[] = {QRU_FLOAT, QRU_DOUBLE,
+                                      QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE};
+
+int qru_test_ntypes(const qru_context *ctx)
+{
+    static int told;
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+        n += qru_context_supports(ctx, all_types[i]);
+    if (!told && !qru_context_supports(ctx, QRU_COMPLEX_DOUBLE)) {
+        told = 1;
+        printf("complex types skipped: the %s backend does not support "
+               "them\n", qru_backend_name(qru_context_backend(ctx)));
+        fflush(stdout);
+    }
+    return n;
+}
+
+qru_dtype qru_test_type(const qru_context *ctx, int i)
+{
+    for (int t = 0; t < 4; ++t)
+        if (qru_context_supports(ctx, all_types[t]) && i-- == 0)
+            return all_types[t];
+    return QRU_FLOAT;
+}
+
+const char *qru_test_type_name(qru_dtype dt)
+{
+    return dt == QRU_FLOAT           ? "float"
+           : dt == QRU_DOUBLE        ? "double"
+           : dt == QRU_COMPLEX_FLOAT ? "complex float"
+                                     : "complex double";
 }
 
 int qru_test_main(Suite *s)

@@ -53,7 +53,7 @@ double qru_test_urand(unsigned *seed);
 void qru_test_sparse(int m, int s, unsigned *seed, double *x0);
 
 /** Fills A(0:rows-1, 0:cols-1) with uniform(-1, 1) values (the padding rows
- *  are not touched).  *seed is advanced. */
+ *  are not touched; a complex type: both parts).  *seed is advanced. */
 void qru_test_rand(qru_dtype dt, int rows, int cols, void *A, int lda,
                    unsigned *seed);
 
@@ -71,9 +71,16 @@ void *qru_test_from_double(qru_dtype dt, int rows, int cols, int ld,
                            const double *src, int lds, char tri, double sent,
                            double step);
 
-/** Element (i, j) as a double / set element (i, j). */
+/** Element (i, j) as a double (a complex type: its real part) / set
+ *  element (i, j) (a complex type: to v + 0i). */
 double qru_test_get(qru_dtype dt, const void *A, int lda, int i, int j);
 void qru_test_set(qru_dtype dt, void *A, int lda, int i, int j, double v);
+/** Element (i, j) as its real and imaginary parts (0 for a real type) /
+ *  set element (i, j) to re + i im (a real type: to re). */
+void qru_test_get_c(qru_dtype dt, const void *A, int lda, int i, int j,
+                    double *re, double *im);
+void qru_test_set_c(qru_dtype dt, void *A, int lda, int i, int j, double re,
+                    double im);
 
 /** Creates a rows x cols matrix with leading dimension ld (0: default) in
  *  ctx and uploads host (leading dimension ldh) into it; ck_abort on any
@@ -99,7 +106,9 @@ qru_matrix *qru_test_alias(qru_context *ctx, const qru_matrix *M, size_t off,
                            int rows, int cols, int ld, int kind);
 void qru_test_alias_free(qru_matrix *A, int kind);
 
-/* ---- reference checks on host arrays of type dt, computed in double ---- */
+/* ---- reference checks on host arrays of type dt, computed in double ----
+ * (every check takes the complex types too: computed in double complex,
+ * ' the conjugate transpose, moduli for absolute values) */
 
 /** ||A - Q R||_F / (||A||_F max(n, m) eps) with A n x m, Q n x n, R n x m
  *  (the whole of R is used, including what lies below the diagonal). */
@@ -129,13 +138,14 @@ double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
                      const void *B, int ldb);
 
 /** cond_2(A) = s_max / s_min of the n x m A (n >= m >= 1) of type dt, from
- *  its singular values (LAPACKE_dgesvd in double); INFINITY if s_min = 0.
+ *  its singular values (LAPACKE_dgesvd in double, zgesvd for a complex
+ *  type); INFINITY if s_min = 0.
  *  ||A||_2 in *norm2 unless it is NULL. */
 double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
                       double *norm2);
 
-/** Least squares against LAPACKE_dgels applied to A (n x m, n >= m) and
- *  B (n x r) converted to double.  With kappa = cond_2(A) (from the singular
+/** Least squares against LAPACKE_dgels (complex types: zgels) applied to
+ *  A (n x m, n >= m) and B (n x r) converted to double (complex).  With kappa = cond_2(A) (from the singular
  *  values), xref/rref the reference solution and residual:
  *    xerr = max_j ||x_j - xref_j|| /
  *           (max(n,m) eps (kappa + kappa^2 ||rref_j|| / (||A||_2 ||xref_j||))
@@ -164,6 +174,12 @@ int qru_test_main(Suite *s);
  */
 int qru_test_ndtypes(const qru_context *ctx);
 qru_dtype qru_test_dtype(const qru_context *ctx, int i);
+/** The same with the complex types the context supports after the real
+ *  ones (float, double, complex float, complex double); where the context
+ *  takes no complex type the first call prints the reason once. */
+int qru_test_ntypes(const qru_context *ctx);
+qru_dtype qru_test_type(const qru_context *ctx, int i);
+const char *qru_test_type_name(qru_dtype dt);
 
 #ifdef __cplusplus
 }

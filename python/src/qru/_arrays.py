@@ -13,7 +13,10 @@ rules:
   otherwise the call computes in float64 (integers, booleans and other
   real floats are converted).  Complex and non-numeric arrays raise
   TypeError.  The QR functions take SciPy's rule instead
-  (``same_dtype``): all float32 or all float64, ValueError otherwise.
+  (``same_dtype``): all float32, all float64, all complex64 or all
+  complex128, ValueError otherwise; the complex types on a backend that
+  computes in them (the CPU backend; TypeError naming the backend
+  elsewhere).
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major
@@ -228,9 +231,14 @@ class _Torch:
         self.device = x.device.index if x.device.type == "cuda" else None
         self.tdev = x.device
 
-    def convert(self, x, dt):
+    def tdtype(self, dt):
+        """The torch dtype of the NumPy scalar type dt."""
         t = self.torch
-        x = x.detach().to(dtype=t.float32 if dt == np.float32 else t.float64)
+        return {np.float32: t.float32, np.complex64: t.complex64,
+                np.complex128: t.complex128}.get(dt, t.float64)
+
+    def convert(self, x, dt):
+        x = x.detach().to(dtype=self.tdtype(dt))
         if x.dim() == 2 and not colmajor(x.shape, x.stride()):
             x = x.t().contiguous().t()
         elif x.dim() == 1 and not colmajor(x.shape, x.stride()):
@@ -252,7 +260,7 @@ class _Torch:
 
     def zeros(self, shape, dt, order="F"):
         t = self.torch
-        dt = t.float32 if dt == np.float32 else t.float64
+        dt = self.tdtype(dt)
         if order == "C":
             return t.zeros(shape, device=self.tdev, dtype=dt)
         # column-major: the reversed shape, its dimensions reversed
@@ -276,12 +284,13 @@ class _Torch:
     def exact(self, x):
         t = self.torch
         return {t.float32: np.float32, t.float64: np.float64,
-                t.complex64: "c", t.complex128: "c"}.get(x.dtype)
+                t.complex64: np.complex64,
+                t.complex128: np.complex128}.get(x.dtype)
 
     def eligible(self, x, dt, layout):
         t = self.torch
-        if not isinstance(x, t.Tensor) or x.requires_grad or x.dtype != (
-                t.float32 if dt == np.float32 else t.float64) or \
+        if not isinstance(x, t.Tensor) or x.requires_grad or \
+                x.dtype != self.tdtype(dt) or \
                 any(s <= 0 for s in x.stride()):
             return False
         f = x.t().is_contiguous() if x.dim() == 2 else x.is_contiguous()
@@ -392,12 +401,13 @@ _COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
 
 
 def _exact_np(d):
-    """np.float32 or np.float64 for those dtypes (either byte order),
-    'c' for complex64 and complex128, else None."""
+    """np.float32, np.float64, np.complex64 or np.complex128 for those
+    dtypes (either byte order), else None."""
     t = d.type
     if t is np.float32 or t is np.float64:
         return t
-    return "c" if d.newbyteorder("=") in _COMPLEX else None
+    d = d.newbyteorder("=")
+    return d.type if d in _COMPLEX else None
 
 
 def _np_kind(d):
@@ -469,22 +479,16 @@ def _check_kinds(fw, arrays, names):
 
 
 def _same_dtype(fw, arrays, names):
-    """SciPy's rule for its qr functions: every array float32, or every
-    array float64 (either byte order); the element type, or ValueError for
-    another dtype or a mix (TypeError for complex64 / complex128, which
-    SciPy takes and qru does not yet)."""
+    """SciPy's rule for its qr functions: every array float32, float64,
+    complex64 or complex128 (either byte order), all the same; the element
+    type, or ValueError for another dtype or a mix."""
     dt = first = None
     for a, nm in _given(fw, arrays, names):
         e = fw.exact(a)
-        if e == "c":
-            raise TypeError(f"qru: {nm} is complex ({a.dtype}): qru's qr "
-                            "functions take float32 and float64 arrays (not "
-                            "complex ones yet)")
         if e is None:
             raise ValueError(f"qru: {nm} has dtype {a.dtype}: only arrays "
-                             "of dtype float32 or float64 are supported "
-                             "(SciPy's rule; complex64 and complex128 are "
-                             "not yet)")
+                             "of dtype float32, float64, complex64 or "
+                             "complex128 are supported (SciPy's rule)")
         if dt is None:
             dt, first = e, nm
         elif e is not dt:
@@ -492,6 +496,20 @@ def _same_dtype(fw, arrays, names):
                              f"{np.dtype(dt).name}: Q, R and the update "
                              "must have the same dtype")
     return dt
+
+
+def is_complex(dt):
+    """True for np.complex64 and np.complex128."""
+    return dt is np.complex64 or dt is np.complex128
+
+
+def _check_complex(ctx, dt):
+    """TypeError where the context's backend does not compute in the
+    complex type dt."""
+    if is_complex(dt) and not ctx.supports_complex(dt is np.complex64):
+        raise TypeError(f"qru: {np.dtype(dt).name} arrays: the "
+                        f"{ctx.backend} backend does not support complex "
+                        "data (the cpu backend does)")
 
 
 def convert_like(fw, dt, arrays, names, check=False):
@@ -604,6 +622,7 @@ def prepare(arrays, names, backend=None, stream=None, same_dtype=False):
         stream = int(stream) or LEGACY_STREAM
         ctx = _contexts.get(("cuda", device, stream)) or \
             context("cuda", device, stream)
+    _check_complex(ctx, dt)
     return Prepared(fw, ctx, dt, conv)
 
 

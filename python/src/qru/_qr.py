@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import _qru
-from ._arrays import numerical, prepare
+from ._arrays import is_complex, numerical, prepare
 from ._batch import batch_of, over_pages
 
 _ADD_COLS, _REMOVE_COLS, _ADD_ROWS, _REMOVE_ROWS, _MODIFY = range(5)
@@ -87,7 +87,8 @@ def _r_fortran(R):
     array's.  Other arrays as they are (prepare() converts them)."""
     if type(R) is np.ndarray and R.ndim == 2 and R.flags.c_contiguous \
             and not R.flags.f_contiguous and R.shape[0] > R.shape[1] > 0 \
-            and R.dtype in (np.float32, np.float64):
+            and R.dtype in (np.float32, np.float64, np.complex64,
+                            np.complex128):
         Rf = np.zeros(R.shape, R.dtype, order="F")
         Rf[:R.shape[1]] = R[:R.shape[1]]
         return Rf
@@ -193,6 +194,15 @@ def _update(c, op, k, U, p, check_finite, V=None):
     return Q1, R1, in_place
 
 
+def _conj_overwritten(c, i):
+    """SciPy's overwrite of a complex vector argument (one column u
+    inserted with a C-ordered Q, the v of a rank-1 qr_update): its buffer
+    holds conj(x) afterwards, where SciPy may write it."""
+    x = c.orig[i]
+    if is_complex(c.P.dtype) and c.P.fw.eligible(x, c.P.dtype, "any"):
+        c.P.fw.assign(x, x.conj())
+
+
 def _fortran(x):
     """Column-major with ld = rows (the buffers the library adopts)."""
     if hasattr(x, "flags"):
@@ -250,9 +260,10 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     before, 0 .. M (rows) or 0 .. N (columns), negative values counting
     from the end as in SciPy (-M .. -1).  Full (Q (M, M), R (M, N)) and
     economic (Q (M, N), R (N, N), M > N) factorisations, of any shape.
-    Q, R and u must all be float32 or all float64 (ValueError otherwise,
-    as SciPy; complex arrays: TypeError, not supported yet); the results
-    have that dtype.
+    Q, R and u must all be float32, all float64, all complex64 or all
+    complex128 (ValueError otherwise, as SciPy); the results have that
+    dtype.  The complex types run on the CPU backend (TypeError naming the
+    backend on the others).
 
     Results: economic in, economic out while A1 stays tall (Q1 (M1, N1),
     R1 (N1, N1)); otherwise full, Q1 (M1, M1), R1 (M1, N1), as SciPy's.
@@ -348,6 +359,9 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
     if _tall(c):
         Q1, R1, in_place = _update(c, _ADD_ROWS if row else _ADD_COLS, k, U,
                                    0, check_finite)
+        if c.views[0] is not None and u.ndim == 1 and \
+                not _fortran(orig[0]):
+            _conj_overwritten(c, 2)
         return c.place(Q1, R1, in_place)
     if check_finite:
         _finite(P, (Q, orig[1], u), ("Q", "R", "u"))
@@ -361,7 +375,10 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row",
         A1[:, :k] = A[:, :k]
         A1[:, k:k + p] = U
         A1[:, k + p:] = A[:, k:]
-    return c.place(*_refactor(c, A1))
+    out = c.place(*_refactor(c, A1))
+    if c.views[0] is not None and u.ndim == 1 and not _fortran(orig[0]):
+        _conj_overwritten(c, 2)
+    return out
 
 
 def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
@@ -531,9 +548,14 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
         full_p = not econ and kk > 1
         c.target(0, overwrite_qruv, "F" if full_p else "seg", lambda x: x)
         c.target(1, overwrite_qruv, "F" if full_p else "any", lambda x: x)
+    conj_v = overwrite_qruv and orig[3] is not None and \
+        getattr(orig[3], "ndim", 0) == 1
     if _tall(c) and not (econ and kk > M - N):
         Q1, R1, in_place = _update(c, _MODIFY, 0, u, 0, check_finite, V=v)
-        return c.place(Q1, R1, in_place)
+        out = c.place(Q1, R1, in_place)
+        if conj_v:
+            _conj_overwritten(c, 3)
+        return out
     if _tall(c):
         # economic, k > M - N: blocks of M - N columns, each an update of
         # the previous block's factors
@@ -547,9 +569,15 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
                 _MODIFY, 0, u[:, j:j + b], v[:, j:j + b], 0, False, 0,
                 _RANK_ACCEPT)
             Q1, R1 = fw.wrap(q), fw.wrap(r)
-        return c.place(Q1, R1)
+        out = c.place(Q1, R1)
+        if conj_v:
+            _conj_overwritten(c, 3)
+        return out
     if check_finite:
         _finite(P, (Q, orig[1], u, v), ("Q", "R", "u", "v"))
     A1 = fw.zeros((M, N), P.dtype)
-    A1[...] = _product(c) + u @ v.T
-    return c.place(*_refactor(c, A1))
+    A1[...] = _product(c) + u @ (v.conj().T if is_complex(P.dtype) else v.T)
+    out = c.place(*_refactor(c, A1))
+    if conj_v:
+        _conj_overwritten(c, 3)
+    return out

@@ -1,0 +1,1169 @@
+/* Complex data (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE): on a backend that
+ * does not take it, every way in (create, wrap, batches, the GP's dtype)
+ * returns QRU_ERR_UNSUPPORTED with the reason; on one that does, the
+ * matrices move and copy bit for bit, the routines that do not take
+ * complex data yet return QRU_ERR_UNSUPPORTED and leave their arguments
+ * bit-identical, and the QR factorisation, least squares in the three
+ * forms, the four updates and the rank-k modification hold their MATLAB
+ * specifications with ' the conjugate transpose: scaled errors against
+ * LAPACKE's zgeqrf / zgels (the moduli of R, which LAPACK fixes up to the
+ * phases of its rows) below QRU_TEST_THRESHOLD, and a refused update
+ * leaves the factorisation bit-identical. */
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include "qru_test.h"
+
+#undef I /* complex.h's imaginary unit */
+typedef double complex zd;
+
+/* Host arrays with room after their end: OpenBLAS's zgemv kernels (and
+ * zgesvd through them) read up to 32 bytes past an array's last
+ * element, which valgrind reports and which faults where the array ends
+ * a mapping. */
+static void *zmalloc(size_t bytes) { return malloc(bytes + 64); }
+static void *zcalloc(size_t n, size_t size)
+{
+    return calloc(n + (64 + size - 1) / size, size);
+}
+
+static qru_context *ctx;
+static void setup(void) { ctx = qru_test_context(); }
+static void teardown(void)
+{
+    qru_context_destroy(ctx);
+    ctx = NULL;
+}
+
+static const qru_dtype ctypes[2] = {QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE};
+
+/* the last error names the dtype */
+static void assert_unsupported(int st, const char *what, const char *name)
+{
+    ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "%s: %d, expected "
+                  "QRU_ERR_UNSUPPORTED", what, st);
+    const char *e = qru_last_error(ctx);
+    ck_assert_msg(strstr(e, name) != NULL, "%s: message '%s' does not name "
+                  "%s", what, e, name);
+}
+
+START_TEST(test_unsupported_backend)
+{
+    /* the types of the loops below (prints why the complex ones are
+     * skipped where the backend does not take them) */
+    ck_assert_int_ge(qru_test_ntypes(ctx), 1);
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        const char *name = qru_test_type_name(dt);
+        if (qru_context_supports(ctx, dt))
+            continue;
+        qru_matrix *M = NULL;
+        double mem[8] = {0};
+        assert_unsupported(qru_matrix_create(ctx, dt, 2, 2, 0, &M),
+                           "qru_matrix_create", name);
+        ck_assert_ptr_null(M);
+        if (qru_context_backend(ctx) == QRU_BACKEND_CPU ||
+            qru_context_backend(ctx) == QRU_BACKEND_CUDA)
+            assert_unsupported(qru_matrix_wrap(ctx, dt, 2, 1, mem, 0, &M),
+                               "qru_matrix_wrap", name);
+        ck_assert_ptr_null(M);
+        assert_unsupported(qru_matrix_create_batch(ctx, dt, 2, 2, 0, 3, 0,
+                                                   &M),
+                           "qru_matrix_create_batch", name);
+        ck_assert_ptr_null(M);
+        double x[2] = {0.0, 1.0}, y[2] = {1.0, 2.0};
+        qru_gp *gp = NULL;
+        int st = qru_gp_create(ctx, dt, 2, x, y, NULL, &gp);
+        ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "qru_gp_create: %d", st);
+        ck_assert_ptr_null(gp);
+    }
+}
+END_TEST
+
+START_TEST(test_roundtrip)
+{
+    unsigned seed = 77u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        size_t es = qru_test_elsize(dt);
+        ck_assert_int_eq((int)es, dt == QRU_COMPLEX_DOUBLE ? 16 : 8);
+        int rows = 7, cols = 5, ld = 9;
+        void *h = qru_test_alloc(dt, rows, cols, ld);
+        qru_test_rand(dt, rows, cols, h, ld, &seed);
+        qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, 11, h, ld);
+        ck_assert_int_eq(qru_matrix_dtype(M), dt);
+        qru_matrix *B = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, rows, cols, 0, &B), 0);
+        ck_assert_int_eq(qru_matrix_copy(M, B), 0);
+        void *g = qru_test_download(B);
+        for (int j = 0; j < cols; ++j)
+            ck_assert_int_eq(memcmp((char *)g + es * (size_t)j * rows,
+                                    (char *)h + es * (size_t)j * ld,
+                                    es * (size_t)rows),
+                             0);
+        /* a float matrix does not pass for a complex float one */
+        qru_matrix *F = NULL;
+        qru_dtype base = dt == QRU_COMPLEX_DOUBLE ? QRU_DOUBLE : QRU_FLOAT;
+        ck_assert_int_eq(qru_matrix_create(ctx, base, rows, cols, 0, &F), 0);
+        ck_assert_int_eq(qru_matrix_copy(M, F), -2);
+        /* wrapped host memory (the CPU backend's memory is the host's) */
+        if (qru_context_backend(ctx) == QRU_BACKEND_CPU) {
+            qru_matrix *W = NULL;
+            ck_assert_int_eq(qru_matrix_wrap(ctx, dt, rows, cols, h, ld, &W),
+                             0);
+            ck_assert_ptr_eq(qru_matrix_data(W), h);
+            ck_assert_int_eq(qru_matrix_copy(W, B), 0);
+            qru_matrix_destroy(W);
+        }
+        /* the tuning of a complex type is its base type's */
+        int v = -1, w = -2;
+        ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_QR_NB, 24),
+                         0);
+        ck_assert_int_eq(qru_context_get_tuning(ctx, base, QRU_TUNE_QR_NB,
+                                                &v),
+                         0);
+        ck_assert_int_eq(qru_context_get_tuning(ctx, dt, QRU_TUNE_QR_NB, &w),
+                         0);
+        ck_assert_int_eq(v, 24);
+        ck_assert_int_eq(w, 24);
+        ck_assert_int_eq(qru_context_set_tuning(ctx, (qru_dtype)5,
+                                                QRU_TUNE_QR_NB, 24),
+                         -2);
+        qru_matrix_destroy(F);
+        qru_matrix_destroy(B);
+        qru_matrix_destroy(M);
+        free(g);
+        free(h);
+    }
+}
+END_TEST
+
+/* A square complex matrix of order n with a dominant diagonal (so that
+ * the routines would have nothing numerical to refuse). */
+static qru_matrix *cmat(qru_dtype dt, int rows, int cols, unsigned *seed,
+                        void **host)
+{
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    qru_test_rand(dt, rows, cols, h, ld, seed);
+    for (int i = 0; i < rows && i < cols; ++i)
+        qru_test_set_c(dt, h, ld, i, i, rows + 2.0, 0.0);
+    qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, 0, h, ld);
+    *host = h;
+    return M;
+}
+
+/* M still holds host (bit for bit) */
+static void assert_same(const qru_matrix *M, const void *host, const char *w)
+{
+    void *g = qru_test_download(M);
+    size_t es = qru_test_elsize(qru_matrix_dtype(M));
+    size_t n = (size_t)qru_matrix_rows(M) * (size_t)qru_matrix_cols(M);
+    ck_assert_msg(memcmp(g, host, es * n) == 0, "%s changed its argument", w);
+    free(g);
+}
+
+START_TEST(test_unsupported_routines)
+{
+    unsigned seed = 99u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        const char *name = qru_test_type_name(dt);
+        int n = 6;
+        void *ha, *hw, *hb, *hl1, *hc;
+        qru_matrix *A = cmat(dt, n, n, &seed, &ha);
+        qru_matrix *W = cmat(dt, n, 2, &seed, &hw);
+        qru_matrix *b = cmat(dt, n, 1, &seed, &hb);
+        qru_matrix *L1 = cmat(dt, n, n, &seed, &hl1);
+        qru_matrix *C = cmat(dt, n + 2, 2, &seed, &hc);
+        qru_matrix *AB = NULL, *WB = NULL, *L2 = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n + 2, n + 2, 0, &L2), 0);
+        ck_assert_int_eq(qru_matrix_wrap_batch(ctx, dt, n, n,
+                                               qru_matrix_data(A), n, 1, 0,
+                                               &AB),
+                         0);
+        ck_assert_int_eq(qru_matrix_wrap_batch(ctx, dt, n, 2,
+                                               qru_matrix_data(W), n, 1, 0,
+                                               &WB),
+                         0);
+        assert_unsupported(qru_chol_factor(ctx, 'L', A, 0, 0),
+                           "qru_chol_factor", name);
+        assert_unsupported(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1.0, A, W),
+                           "qru_trsm", name);
+        assert_unsupported(qru_chol_solve(ctx, 'L', A, W), "qru_chol_solve",
+                           name);
+        assert_unsupported(qru_chol_update(ctx, 'L', A, W, 1, L1),
+                           "qru_chol_update", name);
+        assert_unsupported(qru_chol_insert(ctx, 'L', A, 1, C, L2),
+                           "qru_chol_insert", name);
+        assert_unsupported(qru_chol_delete(ctx, 'L', A, 1, 2, L1),
+                           "qru_chol_delete", name);
+        assert_unsupported(qru_chol_shift(ctx, 'L', A, 0, 3, L1),
+                           "qru_chol_shift", name);
+        int info = 0;
+        assert_unsupported(qru_chol_update_batch(ctx, 'L', AB, WB, 1, AB,
+                                                 &info),
+                           "qru_chol_update_batch", name);
+        qru_lsq_batch *fb = NULL;
+        assert_unsupported(qru_lsq_batch_create(ctx, AB, NULL, &fb),
+                           "qru_lsq_batch_create", name);
+        ck_assert_ptr_null(fb);
+        qru_matrix *x = NULL, *y = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, 1, 0, &x), 0);
+        assert_unsupported(qru_nnls(ctx, A, b, 0, -1.0, x, NULL, NULL),
+                           "qru_nnls", name);
+        assert_unsupported(qru_omp(ctx, A, b, 2, -1.0, x, NULL, NULL, NULL),
+                           "qru_omp", name);
+        (void)y;
+        assert_same(A, ha, "a refused call");
+        assert_same(W, hw, "a refused call");
+        assert_same(L1, hl1, "a refused call");
+        qru_matrix_destroy(x);
+        qru_matrix_destroy(L2);
+        qru_matrix_destroy(AB);
+        qru_matrix_destroy(WB);
+        qru_matrix_destroy(C);
+        qru_matrix_destroy(L1);
+        qru_matrix_destroy(b);
+        qru_matrix_destroy(W);
+        qru_matrix_destroy(A);
+        free(ha);
+        free(hw);
+        free(hb);
+        free(hl1);
+        free(hc);
+    }
+}
+END_TEST
+
+
+/* ---- host references in double complex ---- */
+
+/* rows x cols array of dt (ld lda) as double complex (ld rows) */
+static zd *to_z(qru_dtype dt, int rows, int cols, const void *A, int lda)
+{
+    zd *Z = zcalloc((size_t)(rows > 0 ? rows : 1) * (cols > 0 ? cols : 1),
+                   sizeof(zd));
+    ck_assert_ptr_nonnull(Z);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            double re, im;
+            qru_test_get_c(dt, A, lda, i, j, &re, &im);
+            Z[i + (size_t)j * rows] = re + im * _Complex_I;
+        }
+    return Z;
+}
+
+static double fro_z(int rows, int cols, const zd *A, int lda)
+{
+    double s = 0.0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            double a = cabs(A[i + (size_t)j * lda]);
+            s += a * a;
+        }
+    return sqrt(s);
+}
+
+/* random complex rows x cols of dt (values exact in dt) as both */
+static zd *rand_z(qru_dtype dt, int rows, int cols, unsigned *seed,
+                  void **host)
+{
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    qru_test_rand(dt, rows, cols, h, ld, seed);
+    zd *Z = to_z(dt, rows, cols, h, ld);
+    if (host)
+        *host = h;
+    else
+        free(h);
+    return Z;
+}
+
+static qru_matrix *up_z(qru_dtype dt, int rows, int cols, const zd *Z)
+{
+    int ld = rows > 0 ? rows : 1;
+    void *h = qru_test_alloc(dt, rows, cols, ld);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            zd v = Z[i + (size_t)j * rows];
+            qru_test_set_c(dt, h, ld, i, j, creal(v), cimag(v));
+        }
+    qru_matrix *M = qru_test_upload(ctx, dt, rows, cols, 0, h, ld);
+    free(h);
+    return M;
+}
+
+static zd *down_z(const qru_matrix *M)
+{
+    void *h = qru_test_download(M);
+    int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
+    zd *Z = to_z(qru_matrix_dtype(M), rows, cols, h, rows > 1 ? rows : 1);
+    free(h);
+    return Z;
+}
+
+/* ||A - Q R||_F / (||A||_F max(n, m) eps), Q n x kq, R kq x m */
+static double zbackward(qru_dtype dt, int n, int m, int kq, const zd *A,
+                        const zd *Q, const zd *R)
+{
+    zd *D = zmalloc(sizeof(zd) * (size_t)n * m);
+    ck_assert_ptr_nonnull(D);
+    memcpy(D, A, sizeof(zd) * (size_t)n * m);
+    zd one = 1.0, mone = -1.0;
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, m, kq, &mone,
+                Q, n, R, kq, &one, D, n);
+    double e = fro_z(n, m, D, n), a = fro_z(n, m, A, n);
+    free(D);
+    return e == 0.0 ? 0.0 : e / (a * (n > m ? n : m) * qru_test_eps(dt));
+}
+
+/* ||I - Q' Q||_F / (n eps), Q n x c */
+static double zorth(qru_dtype dt, int n, int c, const zd *Q)
+{
+    zd *G = zcalloc((size_t)c * c, sizeof(zd));
+    ck_assert_ptr_nonnull(G);
+    for (int i = 0; i < c; ++i)
+        G[i + (size_t)i * c] = 1.0;
+    zd one = 1.0, mone = -1.0;
+    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, c, c, n, &mone,
+                Q, n, Q, n, &one, G, c);
+    double e = fro_z(c, c, G, c);
+    free(G);
+    return e / ((n > 1 ? n : 1) * qru_test_eps(dt));
+}
+
+/* max |R(i, j)| below the diagonal (must be exactly 0) */
+static double zlower(int rows, int m, const zd *R)
+{
+    double mx = 0.0;
+    for (int j = 0; j < m; ++j)
+        for (int i = j + 1; i < rows; ++i)
+            mx = fmax(mx, cabs(R[i + (size_t)j * rows]));
+    return mx;
+}
+
+/* |R| against |LAPACKE zgeqrf's R| (m x m upper triangles; the same up
+ * to the phases of the rows), scaled by ||A||_F max(n, m) eps */
+static double zr_vs_lapack(qru_dtype dt, int n, int m, const zd *A,
+                           const zd *R, int ldr)
+{
+    int k = n < m ? n : m;
+    zd *W = zmalloc(sizeof(zd) * (size_t)n * m), *tau = zmalloc(sizeof(zd) * k);
+    ck_assert(W && tau);
+    memcpy(W, A, sizeof(zd) * (size_t)n * m);
+    ck_assert_int_eq(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, n, m, W, n, tau), 0);
+    double e = 0.0;
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i <= j && i < k; ++i)
+            e = fmax(e, fabs(cabs(R[i + (size_t)j * ldr]) -
+                             cabs(W[i + (size_t)j * n])));
+    double a = fro_z(n, m, A, n);
+    free(W);
+    free(tau);
+    return e == 0.0 ? 0.0 : e / (a * (n > m ? n : m) * qru_test_eps(dt));
+}
+
+/* x against LAPACKE zgels on A (n x m), b (n x r), scaled by the
+ * condition of the problem (qru_test_lsq_errors' bound, kappa from
+ * zgesvd); and the residual norms res against ||b - A xref|| */
+static void zlsq_errors(qru_dtype dt, int n, int m, int r, const zd *A,
+                        const zd *B, const zd *X, const double *res,
+                        double *xerr, double *rerr)
+{
+    zd *W = zmalloc(sizeof(zd) * (size_t)n * m);
+    zd *Bx = zmalloc(sizeof(zd) * (size_t)n * r);
+    double *sv = zmalloc(sizeof(double) * m), *sup = zmalloc(sizeof(double) * m);
+    ck_assert(W && Bx && sv && sup);
+    memcpy(W, A, sizeof(zd) * (size_t)n * m);
+    ck_assert_int_eq(LAPACKE_zgesvd(LAPACK_COL_MAJOR, 'N', 'N', n, m, W, n,
+                                    sv, NULL, 1, NULL, 1, sup),
+                     0);
+    double anorm = sv[0], kappa = sv[m - 1] > 0 ? sv[0] / sv[m - 1] : INFINITY;
+    memcpy(W, A, sizeof(zd) * (size_t)n * m);
+    memcpy(Bx, B, sizeof(zd) * (size_t)n * r);
+    ck_assert_int_eq(LAPACKE_zgels(LAPACK_COL_MAJOR, 'N', n, m, r, W, n, Bx,
+                                   n),
+                     0);
+    double scale = (n > m ? n : m) * qru_test_eps(dt), xe = 0.0, re = 0.0;
+    for (int j = 0; j < r; ++j) {
+        const zd *xr = Bx + (size_t)j * n;
+        double xn = cblas_dznrm2(m, xr, 1);
+        double rn = n > m ? cblas_dznrm2(n - m, xr + m, 1) : 0.0;
+        double bn = cblas_dznrm2(n, B + (size_t)j * n, 1);
+        double dx = 0.0;
+        for (int i = 0; i < m && X; ++i) {
+            double d = cabs(X[i + (size_t)j * m] - xr[i]);
+            dx += d * d;
+        }
+        double cond = kappa + (xn > 0 ? kappa * kappa * rn / (anorm * xn) : 0);
+        double e = sqrt(dx) == 0.0 ? 0.0 : sqrt(dx) / (scale * cond * xn);
+        xe = fmax(xe, e != e ? INFINITY : e);
+        if (res) {
+            double dr = fabs(res[j] - rn);
+            double f = dr == 0.0 ? 0.0
+                                 : dr / (scale * (bn + kappa * rn + anorm * xn));
+            re = fmax(re, f != f ? INFINITY : f);
+        }
+    }
+    *xerr = xe;
+    *rerr = re;
+    free(W);
+    free(Bx);
+    free(sv);
+    free(sup);
+}
+
+static const char *form_name(int q)
+{
+    return q == QRU_Q_FULL ? "full" : q == QRU_Q_THIN ? "thin" : "Q-less";
+}
+
+/* f against the problem (A n x m, B n x r): R's zeros, the factors'
+ * backward and orthogonality errors, d = Q' b (and the thin form's
+ * E = b - Q1 d), R'R = A'A (Q-less), and the least-squares solution and
+ * residual norms against zgels.  Returns the largest scaled error. */
+static double zcheck(qru_lsq *f, int n, int m, int r, const zd *A,
+                     const zd *B, const char *tag)
+{
+    qru_dtype dt = qru_lsq_dtype(f);
+    int q = qru_lsq_q_form(f), rr = q == QRU_Q_FULL ? n : m;
+    double thr = QRU_TEST_THRESHOLD, worst = 0.0;
+    ck_assert_int_eq(qru_lsq_rows(f), n);
+    ck_assert_int_eq(qru_lsq_cols(f), m);
+    qru_matrix *Rm = NULL, *Dm = NULL, *Qm = NULL, *Em = NULL, *Xm = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, rr, m, 0, &Rm), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, rr, r, 0, &Dm), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, r, 0, &Xm), 0);
+    ck_assert_int_eq(qru_lsq_get_r(f, Rm), 0);
+    ck_assert_int_eq(qru_lsq_get_d(f, Dm), 0);
+    zd *R = down_z(Rm), *D = down_z(Dm), *Q = NULL;
+    double low = zlower(rr, m, R);
+    ck_assert_msg(low == 0.0, "%s: R has %g below the diagonal", tag, low);
+    double er = zr_vs_lapack(dt, n, m, A, R, rr);
+    ck_assert_msg(er < thr, "%s: |R| - |R of zgeqrf| %g", tag, er);
+    worst = fmax(worst, er);
+    if (q != QRU_Q_NONE) {
+        int qc = q == QRU_Q_FULL ? n : m;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, n, qc, 0, &Qm), 0);
+        ck_assert_int_eq(qru_lsq_get_q(f, Qm), 0);
+        Q = down_z(Qm);
+        double be = zbackward(dt, n, m, qc, A, Q, R);
+        double oe = zorth(dt, n, qc, Q);
+        ck_assert_msg(be < thr, "%s: backward error %g", tag, be);
+        ck_assert_msg(oe < thr, "%s: orthogonality error %g", tag, oe);
+        worst = fmax(worst, fmax(be, oe));
+        /* d = Q' b (the thin form: also E = b - Q1 d) */
+        zd *T = zmalloc(sizeof(zd) * (size_t)qc * r);
+        ck_assert_ptr_nonnull(T);
+        zd one = 1.0, zero = 0.0, mone = -1.0;
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, qc, r, n,
+                    &one, Q, n, B, n, &zero, T, qc);
+        double bn = fro_z(n, r, B, n), de = 0.0;
+        for (int j = 0; j < r; ++j)
+            for (int i = 0; i < qc; ++i)
+                de = fmax(de, cabs(T[i + (size_t)j * qc] - D[i + (size_t)j * rr]));
+        de /= bn * n * qru_test_eps(dt);
+        ck_assert_msg(de < thr, "%s: d - Q'b error %g", tag, de);
+        worst = fmax(worst, de);
+        if (q == QRU_Q_THIN) {
+            ck_assert_int_eq(qru_matrix_create(ctx, dt, n, r, 0, &Em), 0);
+            ck_assert_int_eq(qru_lsq_get_residuals(f, Em), 0);
+            zd *E = down_z(Em), *F = zmalloc(sizeof(zd) * (size_t)n * r);
+            ck_assert_ptr_nonnull(F);
+            memcpy(F, B, sizeof(zd) * (size_t)n * r);
+            cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, r, m,
+                        &mone, Q, n, D, m, &one, F, n);
+            double ee = 0.0;
+            for (size_t i = 0; i < (size_t)n * r; ++i)
+                ee = fmax(ee, cabs(F[i] - E[i]));
+            ee /= bn * n * qru_test_eps(dt);
+            ck_assert_msg(ee < thr, "%s: E - (b - Q1 d) error %g", tag, ee);
+            worst = fmax(worst, ee);
+            free(E);
+            free(F);
+        }
+        free(T);
+    } else { /* the error estimate from the Gram data (qru.h) */
+        double est = -1.0, ref = 0.0;
+        ck_assert_int_eq(qru_lsq_get_error_estimate(f, &est), 0);
+        zd one = 1.0, zero = 0.0, mone = -1.0;
+        zd *x = zmalloc(sizeof(zd) * m), *t = zmalloc(sizeof(zd) * m);
+        zd *res = zmalloc(sizeof(zd) * n);
+        ck_assert(x && t && res);
+        for (int j = 0; j < r; ++j) {
+            memcpy(x, D + (size_t)j * m, sizeof(zd) * m);
+            cblas_ztrsv(CblasColMajor, CblasUpper, CblasNoTrans,
+                        CblasNonUnit, m, R, m, x, 1);
+            memcpy(res, B + (size_t)j * n, sizeof(zd) * n);
+            cblas_zgemv(CblasColMajor, CblasNoTrans, n, m, &mone, A, n, x, 1,
+                        &one, res, 1);
+            cblas_zgemv(CblasColMajor, CblasConjTrans, n, m, &one, A, n, res,
+                        1, &zero, t, 1);
+            cblas_ztrsv(CblasColMajor, CblasUpper, CblasConjTrans,
+                        CblasNonUnit, m, R, m, t, 1);
+            cblas_ztrsv(CblasColMajor, CblasUpper, CblasNoTrans,
+                        CblasNonUnit, m, R, m, t, 1);
+            double xn = cblas_dznrm2(m, x, 1), tn = cblas_dznrm2(m, t, 1);
+            ref = fmax(ref, xn > 0.0 ? tn / xn : tn);
+        }
+        double sv[2];
+        zd *W = zmalloc(sizeof(zd) * (size_t)m * m);
+        double *sup = zmalloc(sizeof(double) * m), *all = zmalloc(sizeof(double) * m);
+        ck_assert(W && sup && all);
+        memcpy(W, R, sizeof(zd) * (size_t)m * m);
+        ck_assert_int_eq(LAPACKE_zgesvd(LAPACK_COL_MAJOR, 'N', 'N', m, m, W,
+                                        m, all, NULL, 1, NULL, 1, sup),
+                         0);
+        sv[0] = all[0];
+        sv[1] = all[m - 1];
+        double kappa = sv[0] / sv[1];
+        double ee = fabs(est - ref) /
+                    ((n > m ? n : m) * qru_test_eps(dt) * kappa * kappa);
+        ck_assert_msg(est >= 0.0 && ee < thr, "%s: error estimate %g, "
+                      "reference %g (scaled %g)", tag, est, ref, ee);
+        worst = fmax(worst, ee);
+        free(W);
+        free(sup);
+        free(all);
+        free(x);
+        free(t);
+        free(res);
+    }
+    int st = qru_lsq_solve(f, Xm);
+    ck_assert_msg(st == 0, "%s: qru_lsq_solve: %d (%s)", tag, st,
+                  qru_last_error(ctx));
+    zd *X = down_z(Xm);
+    double *res = zmalloc(sizeof(double) * r);
+    ck_assert_ptr_nonnull(res);
+    ck_assert_int_eq(qru_lsq_get_residual_norms(f, res), 0);
+    double xe, re;
+    zlsq_errors(dt, n, m, r, A, B, X, res, &xe, &re);
+    ck_assert_msg(xe < thr, "%s: least-squares solution error %g", tag, xe);
+    ck_assert_msg(re < thr, "%s: residual norm error %g", tag, re);
+    worst = fmax(worst, fmax(xe, re));
+    if (getenv("QRU_TEST_VERBOSE"))
+        printf("%-56s worst scaled error %.3g\n", tag, worst);
+    free(res);
+    free(X);
+    free(R);
+    free(D);
+    free(Q);
+    qru_matrix_destroy(Rm);
+    qru_matrix_destroy(Dm);
+    qru_matrix_destroy(Qm);
+    qru_matrix_destroy(Em);
+    qru_matrix_destroy(Xm);
+    return worst;
+}
+
+/* qru_qr_factor: [Q, R] = qr(A); B := Q' B, sizes around the block
+ * sizes, with the blocked QR and LAPACK's (QRU_TUNE_QR_VENDOR) */
+START_TEST(test_qr_factor)
+{
+    static const int sz[][2] = {{1, 1}, {5, 3}, {3, 5}, {33, 32}, {70, 70},
+                                {100, 65}, {130, 40}};
+    unsigned seed = 2024u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        for (int s = 0; s < (int)(sizeof sz / sizeof sz[0]); ++s)
+            for (int nb = 0; nb <= 8; nb += 8) {
+                int n = sz[s][0], m = sz[s][1], r = 2;
+                char tag[128];
+                snprintf(tag, sizeof tag, "qr %s %d x %d nb %d",
+                         qru_test_type_name(dt), n, m, nb);
+                zd *A = rand_z(dt, n, m, &seed, NULL);
+                zd *B = rand_z(dt, n, r, &seed, NULL);
+                qru_matrix *Am = up_z(dt, n, m, A), *Bm = up_z(dt, n, r, B),
+                           *Qm = NULL;
+                ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Qm), 0);
+                int st = qru_qr_factor(ctx, nb, Am, Qm, Bm);
+                ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
+                              qru_last_error(ctx));
+                zd *R = down_z(Am), *Q = down_z(Qm), *D = down_z(Bm);
+                ck_assert_msg(zlower(n, m, R) == 0.0, "%s: R not upper", tag);
+                double be = zbackward(dt, n, m, n, A, Q, R);
+                double oe = zorth(dt, n, n, Q);
+                double re = zr_vs_lapack(dt, n, m, A, R, n);
+                ck_assert_msg(be < QRU_TEST_THRESHOLD, "%s: backward %g", tag,
+                              be);
+                ck_assert_msg(oe < QRU_TEST_THRESHOLD, "%s: orth %g", tag, oe);
+                ck_assert_msg(re < QRU_TEST_THRESHOLD, "%s: |R| %g", tag, re);
+                /* B := Q' B */
+                zd one = 1.0, zero = 0.0;
+                zd *T = zmalloc(sizeof(zd) * (size_t)n * r);
+                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, n, r,
+                            n, &one, Q, n, B, n, &zero, T, n);
+                double de = 0.0;
+                for (size_t i = 0; i < (size_t)n * r; ++i)
+                    de = fmax(de, cabs(T[i] - D[i]));
+                de /= fro_z(n, r, B, n) * n * qru_test_eps(dt);
+                ck_assert_msg(de < QRU_TEST_THRESHOLD, "%s: Q'B %g", tag, de);
+                free(T);
+                free(R);
+                free(Q);
+                free(D);
+                free(A);
+                free(B);
+                qru_matrix_destroy(Am);
+                qru_matrix_destroy(Bm);
+                qru_matrix_destroy(Qm);
+            }
+    }
+}
+END_TEST
+
+/* qru_lsq_create in the three forms, solve and the residual norms; a
+ * rank-deficient A is refused by the solve */
+START_TEST(test_lsq)
+{
+    static const int sz[][3] = {{1, 1, 1}, {6, 4, 2}, {40, 40, 1},
+                                {90, 33, 3}, {200, 64, 2}};
+    unsigned seed = 31u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        for (int s = 0; s < (int)(sizeof sz / sizeof sz[0]); ++s)
+            for (int q = 0; q < 3; ++q) {
+                int n = sz[s][0], m = sz[s][1], r = sz[s][2];
+                char tag[128];
+                snprintf(tag, sizeof tag, "lsq %s %s %d x %d r %d",
+                         qru_test_type_name(dt), form_name(q), n, m, r);
+                zd *A = rand_z(dt, n, m, &seed, NULL);
+                zd *B = rand_z(dt, n, r, &seed, NULL);
+                qru_matrix *Am = up_z(dt, n, m, A), *Bm = up_z(dt, n, r, B);
+                qru_lsq_options opt;
+                qru_lsq_options_init(&opt);
+                opt.q = q;
+                qru_lsq *f = NULL;
+                int st = qru_lsq_create(ctx, Am, Bm, &opt, &f);
+                ck_assert_msg(st == 0, "%s: create %d (%s)", tag, st,
+                              qru_last_error(ctx));
+                ck_assert_int_eq(qru_lsq_dtype(f), dt);
+                zcheck(f, n, m, r, A, B, tag);
+                qru_lsq_destroy(f);
+                if (m >= 2) { /* column 2 := column 1: rank m - 1 */
+                    memcpy(A + n, A, sizeof(zd) * n);
+                    qru_matrix *Ad = up_z(dt, n, m, A), *X = NULL;
+                    ck_assert_int_eq(qru_lsq_create(ctx, Ad, Bm, &opt, &f), 0);
+                    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, r, 0, &X),
+                                     0);
+                    st = qru_lsq_solve(f, X);
+                    ck_assert_msg(st == 2, "%s: rank-deficient solve %d", tag,
+                                  st);
+                    qru_matrix_destroy(X);
+                    qru_matrix_destroy(Ad);
+                    qru_lsq_destroy(f);
+                }
+                qru_matrix_destroy(Am);
+                qru_matrix_destroy(Bm);
+                free(A);
+                free(B);
+            }
+    }
+}
+END_TEST
+
+
+/* ---- the updates ---- */
+
+/* the rows x cols array X (ld rows) with p columns C (rows x p) inserted
+ * after column k, or (C NULL) the p columns after column k removed */
+static zd *zcols(const zd *X, int rows, int cols, int k, int p, const zd *C)
+{
+    int c1 = C ? cols + p : cols - p;
+    zd *Y = zmalloc(sizeof(zd) * (size_t)rows * (c1 > 0 ? c1 : 1));
+    ck_assert_ptr_nonnull(Y);
+    size_t nr = (size_t)rows;
+    memcpy(Y, X, sizeof(zd) * nr * k);
+    if (C) {
+        memcpy(Y + nr * k, C, sizeof(zd) * nr * p);
+        memcpy(Y + nr * (k + p), X + nr * k, sizeof(zd) * nr * (cols - k));
+    } else {
+        memcpy(Y + nr * k, X + nr * (k + p),
+               sizeof(zd) * nr * (cols - k - p));
+    }
+    return Y;
+}
+
+/* the same for rows: p rows C (p x cols) inserted after row k, or (C
+ * NULL) removed */
+static zd *zrows(const zd *X, int rows, int cols, int k, int p, const zd *C)
+{
+    int r1 = C ? rows + p : rows - p;
+    zd *Y = zmalloc(sizeof(zd) * (size_t)(r1 > 0 ? r1 : 1) * cols);
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < r1; ++i) {
+            int src = C ? (i < k ? i : i < k + p ? -1 : i - p)
+                        : (i < k ? i : i + p);
+            Y[i + (size_t)j * r1] = src >= 0 ? X[src + (size_t)j * rows]
+                                             : C[i - k + (size_t)j * p];
+        }
+    return Y;
+}
+
+/* the rows k .. k + p - 1 of X (rows x cols) */
+static zd *zrows_of(const zd *X, int rows, int cols, int k, int p)
+{
+    zd *Y = zmalloc(sizeof(zd) * (size_t)p * cols);
+    ck_assert_ptr_nonnull(Y);
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < p; ++i)
+            Y[i + (size_t)j * p] = X[k + i + (size_t)j * rows];
+    return Y;
+}
+
+enum { OP_ADD_COLS, OP_REMOVE_COLS, OP_ADD_ROWS, OP_REMOVE_ROWS, OP_MODIFY,
+       OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"add_cols", "remove_cols",
+                                               "add_rows", "remove_rows",
+                                               "modify"};
+static const qru_update_algorithm algs[4] = {
+    QRU_UPDATE_DISSERTATION, QRU_UPDATE_FAST, QRU_UPDATE_REFACTOR,
+    QRU_UPDATE_AUTO};
+static const char *const alg_names[4] = {"dissertation", "fast", "refactor",
+                                         "auto"};
+
+static qru_lsq *zfactor(qru_dtype dt, int q, int rank, int n, int m, int r,
+                        const zd *A, const zd *B)
+{
+    qru_matrix *Am = up_z(dt, n, m, A), *Bm = up_z(dt, n, r, B);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = q;
+    opt.rank = rank;
+    qru_lsq *f = NULL;
+    int st = qru_lsq_create(ctx, Am, Bm, &opt, &f);
+    ck_assert_msg(st == 0, "qru_lsq_create: %d (%s)", st, qru_last_error(ctx));
+    qru_matrix_destroy(Am);
+    qru_matrix_destroy(Bm);
+    return f;
+}
+
+/* One update of f (the problem A, B: n x m, n x r) by op at k with p
+ * rows, columns or the rank (C: the new columns n x p, rows p x m with
+ * e p x r, or U n x p with V m x p); A1 and B1 receive the updated
+ * problem.  Returns the status. */
+static int zupdate(qru_lsq *f, int op, int n, int m, int r, int k, int p,
+                   const zd *A, const zd *B, const zd *C, const zd *e,
+                   const zd *V, zd **A1, zd **B1)
+{
+    qru_dtype dt = qru_lsq_dtype(f);
+    int qless = qru_lsq_q_form(f) == QRU_Q_NONE, st;
+    qru_matrix *Cm = NULL, *Em = NULL, *Am = NULL, *Bm = NULL;
+    *A1 = *B1 = NULL;
+    switch (op) {
+    case OP_ADD_COLS:
+        Cm = up_z(dt, n, p, C);
+        if (qless) {
+            Am = up_z(dt, n, m, A);
+            Bm = up_z(dt, n, r, B);
+            st = qru_lsq_add_cols_data(f, k, Cm, Am, Bm);
+        } else {
+            st = qru_lsq_add_cols(f, k, Cm);
+        }
+        *A1 = zcols(A, n, m, k, p, C);
+        *B1 = zcols(B, n, r, 0, 0, NULL);
+        break;
+    case OP_REMOVE_COLS:
+        st = qru_lsq_remove_cols(f, k, p);
+        *A1 = zcols(A, n, m, k, p, NULL);
+        *B1 = zcols(B, n, r, 0, 0, NULL);
+        break;
+    case OP_ADD_ROWS:
+        Cm = up_z(dt, p, m, C);
+        Em = up_z(dt, p, r, e);
+        st = qru_lsq_add_rows(f, k, Cm, Em);
+        *A1 = zrows(A, n, m, k, p, C);
+        *B1 = zrows(B, n, r, k, p, e);
+        break;
+    case OP_REMOVE_ROWS:
+        if (qless) {
+            zd *U = zrows_of(A, n, m, k, p), *eu = zrows_of(B, n, r, k, p);
+            Cm = up_z(dt, p, m, U);
+            Em = up_z(dt, p, r, eu);
+            free(U);
+            free(eu);
+            st = qru_lsq_remove_rows_data(f, k, Cm, Em);
+        } else {
+            st = qru_lsq_remove_rows(f, k, p);
+        }
+        *A1 = zrows(A, n, m, k, p, NULL);
+        *B1 = zrows(B, n, r, k, p, NULL);
+        break;
+    default: { /* A + U V' */
+        Cm = up_z(dt, n, p, C);
+        Em = up_z(dt, m, p, V);
+        st = qru_lsq_modify(f, Cm, Em);
+        *A1 = zcols(A, n, m, 0, 0, NULL);
+        *B1 = zcols(B, n, r, 0, 0, NULL);
+        zd one = 1.0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, n, m, p,
+                    &one, C, n, V, m, &one, *A1, n);
+        break;
+    }
+    }
+    qru_matrix_destroy(Cm);
+    qru_matrix_destroy(Em);
+    qru_matrix_destroy(Am);
+    qru_matrix_destroy(Bm);
+    return st;
+}
+
+/* f's R, d, Q, E and residual norms (what a refused update must leave) */
+typedef struct zsnap {
+    void *R, *d, *Q, *E;
+    double rho[4];
+    size_t bytes[4];
+} zsnap;
+
+static void *zget(const qru_lsq *f, int which, int rows, int cols,
+                  size_t *bytes)
+{
+    qru_dtype dt = qru_lsq_dtype(f);
+    qru_matrix *M = NULL;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, rows, cols, 0, &M), 0);
+    int st = which == 0   ? qru_lsq_get_r(f, M)
+             : which == 1 ? qru_lsq_get_d(f, M)
+             : which == 2 ? qru_lsq_get_q(f, M)
+                          : qru_lsq_get_residuals(f, M);
+    ck_assert_int_eq(st, 0);
+    void *h = qru_test_download(M);
+    *bytes = qru_test_elsize(dt) * (size_t)rows * (size_t)cols;
+    qru_matrix_destroy(M);
+    return h;
+}
+
+static zsnap zsnap_of(const qru_lsq *f)
+{
+    zsnap s = {0};
+    int n = qru_lsq_rows(f), m = qru_lsq_cols(f), r = qru_lsq_nrhs(f);
+    int q = qru_lsq_q_form(f), rr = q == QRU_Q_FULL ? n : m;
+    s.R = zget(f, 0, rr, m, &s.bytes[0]);
+    s.d = zget(f, 1, rr, r, &s.bytes[1]);
+    if (q != QRU_Q_NONE)
+        s.Q = zget(f, 2, n, q == QRU_Q_FULL ? n : m, &s.bytes[2]);
+    if (q == QRU_Q_THIN)
+        s.E = zget(f, 3, n, r, &s.bytes[3]);
+    ck_assert_int_le(r, 4);
+    ck_assert_int_eq(qru_lsq_get_residual_norms(f, s.rho), 0);
+    return s;
+}
+
+static void zsnap_same(const qru_lsq *f, zsnap *s, const char *tag)
+{
+    zsnap t = zsnap_of(f);
+    void *a[4] = {s->R, s->d, s->Q, s->E}, *b[4] = {t.R, t.d, t.Q, t.E};
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_msg(!a[i] == !b[i] && s->bytes[i] == t.bytes[i] &&
+                          (!a[i] || memcmp(a[i], b[i], s->bytes[i]) == 0),
+                      "%s: a refused update changed %s", tag, "RdQE" + i);
+        free(a[i]);
+        free(b[i]);
+    }
+    ck_assert_msg(memcmp(s->rho, t.rho, sizeof s->rho) == 0,
+                  "%s: a refused update changed the residual norms", tag);
+}
+
+/* Each update in each form and algorithm, k at both ends and in the
+ * middle, against the updated problem; sizes around the block widths,
+ * p = 1 (the one-row and one-column cases), a few and, on the larger
+ * problem, past the sweeps' accumulation (17 and 20); loop i: the type,
+ * the size and whether the Householder tiles are forced */
+START_TEST(test_updates)
+{
+    static const int sz[][3] = {{30, 9, 2}, {140, 70, 1}};
+    unsigned seed = 4242u + (unsigned)_i;
+    int t = _i / 4, si = _i % 2, tiles = _i / 2 % 2;
+    qru_dtype dt = ctypes[t];
+    if (!qru_context_supports(ctx, dt))
+        return;
+    ck_assert_int_eq(qru_context_set_tuning(ctx, dt, QRU_TUNE_UPDATE_TILES,
+                                            tiles ? 2 : 0),
+                     0);
+    int n = sz[si][0], m = sz[si][1], r = sz[si][2];
+    for (int q = 0; q < 3; ++q)
+        for (int a = 0; a < 4; ++a)
+            for (int op = 0; op < OP_COUNT; ++op) {
+                if (op == OP_MODIFY && q == QRU_Q_NONE)
+                    continue; /* needs Q */
+                for (int pk = 0; pk < 9; ++pk) {
+                    int p = pk < 3   ? 1
+                            : pk < 6 ? (op == OP_MODIFY ? 3 : 4)
+                                     : (op == OP_MODIFY ? 17 : 20);
+                    if (pk >= 6 && n < 100)
+                        continue;
+                    int lim = op == OP_ADD_COLS    ? m
+                              : op == OP_ADD_ROWS  ? n
+                              : op == OP_REMOVE_COLS ? m - p
+                              : op == OP_REMOVE_ROWS ? n - p
+                                                     : 0;
+                    int k = pk % 3 == 0 ? 0 : pk % 3 == 1 ? lim / 2 : lim;
+                    if (op == OP_REMOVE_ROWS && n - p < m)
+                        continue;
+                    if (op == OP_MODIFY && pk % 3)
+                        continue;
+                    char tag[160];
+                    snprintf(tag, sizeof tag, "%s %s %s %s %d x %d k %d p %d",
+                             qru_test_type_name(dt), form_name(q),
+                             alg_names[a], op_names[op], n, m, k, p);
+                    zd *A = rand_z(dt, n, m, &seed, NULL);
+                    zd *B = rand_z(dt, n, r, &seed, NULL);
+                    int cr = op == OP_ADD_ROWS ? p : n,
+                        cc = op == OP_ADD_ROWS ? m : p;
+                    zd *C = rand_z(dt, cr, cc, &seed, NULL);
+                    zd *e = rand_z(dt, p, r, &seed, NULL);
+                    zd *V = rand_z(dt, m, p, &seed, NULL);
+                    qru_lsq *f = zfactor(dt, q, QRU_RANK_REFUSE, n, m, r, A, B);
+                    ck_assert_int_eq(qru_lsq_set_update_algorithm(f, algs[a]),
+                                     0);
+                    zd *A1, *B1;
+                    int st = zupdate(f, op, n, m, r, k, p, A, B, C, e, V, &A1,
+                                     &B1);
+                    ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
+                                  qru_last_error(ctx));
+                    int n1 = op == OP_ADD_ROWS      ? n + p
+                             : op == OP_REMOVE_ROWS ? n - p
+                                                    : n;
+                    int m1 = op == OP_ADD_COLS      ? m + p
+                             : op == OP_REMOVE_COLS ? m - p
+                                                    : m;
+                    zcheck(f, n1, m1, r, A1, B1, tag);
+                    qru_lsq_destroy(f);
+                    free(A);
+                    free(B);
+                    free(C);
+                    free(e);
+                    free(V);
+                    free(A1);
+                    free(B1);
+                }
+            }
+}
+END_TEST
+
+/* A refused update (a new column that makes A1 rank-deficient) returns
+ * the failing column and leaves f bit-identical, in each form and
+ * algorithm */
+START_TEST(test_refused)
+{
+    unsigned seed = 5150u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        int n = 24, m = 6, r = 2;
+        for (int q = 0; q < 3; ++q)
+            for (int a = 0; a < 4; ++a) {
+                char tag[128];
+                snprintf(tag, sizeof tag, "refused %s %s %s",
+                         qru_test_type_name(dt), form_name(q), alg_names[a]);
+                zd *A = rand_z(dt, n, m, &seed, NULL);
+                zd *B = rand_z(dt, n, r, &seed, NULL);
+                qru_lsq *f = zfactor(dt, q, QRU_RANK_REFUSE, n, m, r, A, B);
+                ck_assert_int_eq(qru_lsq_set_update_algorithm(f, algs[a]), 0);
+                /* a new column (1 + 2i) A(:, 3): dependent */
+                zd *C = zmalloc(sizeof(zd) * n);
+                for (int i = 0; i < n; ++i)
+                    C[i] = (1.0 + 2.0 * _Complex_I) * A[i + 2 * (size_t)n];
+                zsnap s = zsnap_of(f);
+                zd *A1, *B1;
+                int st = zupdate(f, OP_ADD_COLS, n, m, r, 1, 1, A, B, C, NULL,
+                                 NULL, &A1, &B1);
+                /* A1 = [a1 c a2 a3 ...]: a3 (column 4) is c's multiple */
+                ck_assert_msg(st == 4, "%s: a dependent column gave %d", tag,
+                              st);
+                zsnap_same(f, &s, tag);
+                free(A1);
+                free(B1);
+                free(C);
+                zcheck(f, n, m, r, A, B, tag);
+                qru_lsq_destroy(f);
+                free(A);
+                free(B);
+            }
+    }
+}
+END_TEST
+
+
+/* The column shift takes no complex data yet: QRU_ERR_UNSUPPORTED, f
+ * bit-identical */
+START_TEST(test_unsupported_updates)
+{
+    unsigned seed = 808u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        const char *name = qru_test_type_name(dt);
+        int n = 20, m = 5, r = 1;
+        zd *A = rand_z(dt, n, m, &seed, NULL), *B = rand_z(dt, n, r, &seed, NULL);
+        qru_lsq *f = zfactor(dt, QRU_Q_FULL, QRU_RANK_REFUSE, n, m, r, A, B);
+        zsnap s = zsnap_of(f);
+        assert_unsupported(qru_lsq_shift_cols(f, 0, 3), "qru_lsq_shift_cols",
+                           name);
+        zsnap_same(f, &s, "shift");
+        qru_lsq_destroy(f);
+        free(A);
+        free(B);
+    }
+}
+END_TEST
+
+/* qru_lsq_create_from_qr: the full and the economy factors of
+ * qru_qr_factor, copied and adopted */
+START_TEST(test_from_qr)
+{
+    unsigned seed = 99u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        int n = 50, m = 20, r = 2;
+        for (int econ = 0; econ < 2; ++econ)
+            for (int adopt = 0; adopt < 2; ++adopt) {
+                char tag[96];
+                snprintf(tag, sizeof tag, "from_qr %s %s%s",
+                         qru_test_type_name(dt), econ ? "economy" : "full",
+                         adopt ? " adopted" : "");
+                zd *A = rand_z(dt, n, m, &seed, NULL);
+                zd *B = rand_z(dt, n, r, &seed, NULL);
+                qru_matrix *Rm = up_z(dt, n, m, A), *Dm = up_z(dt, n, r, B),
+                           *Qm = NULL;
+                ck_assert_int_eq(qru_matrix_create(ctx, dt, n, n, 0, &Qm), 0);
+                ck_assert_int_eq(qru_qr_factor(ctx, 0, Rm, Qm, Dm), 0);
+                qru_matrix *Q1 = Qm, *R1 = Rm, *D1 = Dm;
+                if (econ) { /* the leading columns and rows */
+                    zd *Q = down_z(Qm), *R = down_z(Rm), *D = down_z(Dm);
+                    zd *Rt = zrows(R, n, m, m, n - m, NULL);
+                    zd *Dt = zrows(D, n, r, m, n - m, NULL);
+                    Q1 = up_z(dt, n, m, Q);
+                    R1 = up_z(dt, m, m, Rt);
+                    D1 = up_z(dt, m, r, Dt);
+                    free(Q);
+                    free(R);
+                    free(D);
+                    free(Rt);
+                    free(Dt);
+                }
+                qru_lsq_options opt;
+                qru_lsq_options_init(&opt);
+                opt.q = econ ? QRU_Q_THIN : QRU_Q_FULL;
+                opt.adopt = adopt ? 3 : 0;
+                qru_lsq *f = NULL;
+                int st = qru_lsq_create_from_qr(ctx, Q1, R1, D1, &opt, &f);
+                ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
+                              qru_last_error(ctx));
+                if (!econ) /* the thin form's E is b's part outside Q1 */
+                    zcheck(f, n, m, r, A, B, tag);
+                zd *C = rand_z(dt, n, 3, &seed, NULL), *A1, *B1;
+                ck_assert_int_eq(zupdate(f, OP_ADD_COLS, n, m, r, 2, 3, A, B,
+                                         C, NULL, NULL, &A1, &B1),
+                                 0);
+                if (!econ)
+                    zcheck(f, n, m + 3, r, A1, B1, tag);
+                qru_lsq_destroy(f);
+                if (econ) {
+                    qru_matrix_destroy(Q1);
+                    qru_matrix_destroy(R1);
+                    qru_matrix_destroy(D1);
+                }
+                qru_matrix_destroy(Qm);
+                qru_matrix_destroy(Rm);
+                qru_matrix_destroy(Dm);
+                free(A);
+                free(B);
+                free(C);
+                free(A1);
+                free(B1);
+            }
+    }
+}
+END_TEST
+
+
+/* QRU_OPTION_CHECK_FINITE: a NaN or Inf in the imaginary part alone is
+ * found (-i), and nothing changes */
+START_TEST(test_check_finite)
+{
+    unsigned seed = 61u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        int n = 12, m = 4, r = 1;
+        zd *A = rand_z(dt, n, m, &seed, NULL), *B = rand_z(dt, n, r, &seed, NULL);
+        qru_lsq *f = zfactor(dt, QRU_Q_THIN, QRU_RANK_REFUSE, n, m, r, A, B);
+        ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1),
+                         0);
+        for (int bad = 0; bad < 2; ++bad) {
+            zd *C = rand_z(dt, n, 1, &seed, NULL);
+            C[5] = creal(C[5]) + (bad ? INFINITY : NAN) * _Complex_I;
+            qru_matrix *Bm = up_z(dt, n, r, B), *Cm = up_z(dt, n, 1, C);
+            qru_lsq *g = NULL;
+            /* the bad column in A: create refuses it as argument 2 */
+            qru_matrix *Ab = up_z(dt, n, m, A);
+            void *hb = qru_test_download(Ab);
+            double re, im;
+            qru_test_get_c(dt, hb, n, 5, 1, &re, &im);
+            qru_test_set_c(dt, hb, n, 5, 1, re, bad ? INFINITY : NAN);
+            ck_assert_int_eq(qru_matrix_upload(Ab, hb, n), 0);
+            ck_assert_int_eq(qru_lsq_create(ctx, Ab, Bm, NULL, &g), -2);
+            ck_assert_ptr_null(g);
+            zsnap s = zsnap_of(f);
+            ck_assert_int_eq(qru_lsq_add_cols(f, 1, Cm), -3);
+            zsnap_same(f, &s, "check_finite");
+            void *after = qru_test_download(Ab); /* A as it was given */
+            ck_assert_int_eq(memcmp(hb, after,
+                                    qru_test_elsize(dt) * (size_t)n * m),
+                             0);
+            free(after);
+            free(hb);
+            free(C);
+            qru_matrix_destroy(Bm);
+            qru_matrix_destroy(Cm);
+            qru_matrix_destroy(Ab);
+        }
+        ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0),
+                         0);
+        qru_lsq_destroy(f);
+        free(A);
+        free(B);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("complex");
+    TCase *tc = tcase_create("complex");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_unsupported_backend);
+    tcase_add_test(tc, test_roundtrip);
+    tcase_add_test(tc, test_unsupported_routines);
+    tcase_add_test(tc, test_qr_factor);
+    tcase_add_test(tc, test_lsq);
+    tcase_add_loop_test(tc, test_updates, 0, 8);
+    tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_unsupported_updates);
+    tcase_add_test(tc, test_from_qr);
+    tcase_add_test(tc, test_check_finite);
+    suite_add_tcase(s, tc);
+    return qru_test_main(s);
+}
