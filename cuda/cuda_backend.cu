@@ -212,6 +212,8 @@ static void release(qru_cuda_impl *im)
         cudaStreamSynchronize(im->stream);
         cudaStreamDestroy(im->stream);
     }
+    if (im->stage)
+        cudaFreeHost(im->stage);
     free(im);
 }
 
@@ -617,8 +619,27 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
      * copy, which the copy engine moves at once (a 2-D copy of narrow
      * rows goes row by row) */
     const char *sp = (const char *)src.h + src.off * es;
-    if (n == 1 || (lds == m && ldd == m))
-        st = qru_cuda_status(cudaMemcpyAsync(dst, sp, (size_t)m * n * es,
+    size_t bytes = (size_t)m * n * es;
+    int flat = n == 1 || (lds == m && ldd == m);
+    if (flat && bytes <= QRU_CUDA_STAGE && !im->stage && !im->stage_failed &&
+        cudaMallocHost(&im->stage, QRU_CUDA_STAGE) != cudaSuccess) {
+        im->stage = NULL;
+        im->stage_failed = 1;
+        qru_cuda_clear();
+    }
+    if (flat && bytes <= QRU_CUDA_STAGE && im->stage) {
+        st = qru_cuda_status(cudaMemcpyAsync(im->stage, sp, bytes,
+                                             cudaMemcpyDeviceToHost,
+                                             im->stream));
+        if (!st)
+            st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+        if (!st)
+            memcpy(dst, im->stage, bytes);
+        qru_cuda_scratch_free(ctx, tmp);
+        return st;
+    }
+    if (flat)
+        st = qru_cuda_status(cudaMemcpyAsync(dst, sp, bytes,
                                              cudaMemcpyDeviceToHost,
                                              im->stream));
     else

@@ -42,9 +42,19 @@ struct qru_cuda_impl {
     struct {
         int n, upper, lwork;
     } potrf_lw[2];
+    /* page-locked staging of the small downloads (QRU_CUDA_STAGE bytes,
+     * made at the first; stage_failed: cudaMallocHost refused, so the
+     * copies go to the caller's memory directly) */
+    void *stage;
+    int stage_failed;
 };
 
-enum { QRU_CUDA_POOL_KEEP = 64 << 20 };
+/* A download of up to this many contiguous bytes goes through the
+ * context's page-locked staging buffer: the copy engine then writes it
+ * at once, where a copy to pageable memory is staged by the driver (for
+ * the few KB a solver step reads, a third to a half of the transfer's
+ * latency). */
+enum { QRU_CUDA_POOL_KEEP = 64 << 20, QRU_CUDA_STAGE = 256 << 10 };
 
 static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
 {
