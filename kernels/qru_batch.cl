@@ -210,14 +210,21 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
         }
         QRU_BATCH_SYNC;
     }
+    /* the rotations: the verdict of a step goes to a slot of its own,
+     * flag[1 + (step & 1)], which every item reads after the step's sync
+     * into its private copy fp (the same in every item), so that the next
+     * owner's write never meets a read of the step before; flag[0] holds
+     * fp after the last step */
     int step = 0;
+    T fp = lm ? (T)0 : flag[0];
     for (int i = r0; i < n && !lm; ++i) {
         for (int ch = 0; ch < nch; ++ch, ++step) {
             int q0 = ch * QRU_BATCH_KB; /* this chunk's columns of the rank */
             int qn = kb - q0 < QRU_BATCH_KB ? kb - q0 : QRU_BATCH_KB;
             qn = qn > 0 ? qn : 0;
             QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
-            if (lid == i % nt && flag[0] == (T)0) {
+            QRU_LOCAL T *fs = flag + 1 + (step & 1);
+            if (lid == i % nt && fp == (T)0) {
                 long pii = QRU_IDX(tb, i, i, n);
                 int lii = i * (i + 1) / 2 + i;
                 T a = QRU_BW_GET(lii, pii);
@@ -244,13 +251,14 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
                         !(d > tol))
                         bad = 1;
                 }
-                if (bad)
-                    flag[0] = (T)(i + 1);
+                fs[0] = bad ? (T)(i + 1) : (T)0;
             }
             QRU_BATCH_SYNC;
+            if (fp == (T)0)
+                fp = fs[0];
             /* a failed problem runs on without changing its copy: the
              * steps stay uniform across the problems of the group */
-            for (int j = lid; j < n && flag[0] == (T)0; j += nt) {
+            for (int j = lid; j < n && fp == (T)0; j += nt) {
                 if (j <= i)
                     continue;
                 long pj = QRU_IDX(tb, j, i, n);
@@ -267,6 +275,12 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
                 QRU_BW_SET(lj0, pj, lj);
             }
         }
+    }
+    if (!lm) {
+        QRU_BATCH_SYNC;
+        if (lid == 0)
+            flag[0] = fp;
+        QRU_BATCH_SYNC;
     }
 }
 

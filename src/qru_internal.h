@@ -537,7 +537,8 @@ static inline int qru_lsq_batch_local(int m, int r)
  * (kernels/qru_batch.cl) for a work-group of nt items: chol_update_batch
  * (the reduction, the failure flag, then a small problem's copy and the
  * structured passes' p, delta, gamma and t; a larger problem's two slots
- * of QRU_CHOL_BATCH_KB rotations of three numbers),
+ * of QRU_CHOL_BATCH_KB rotations of three numbers and two of a step's
+ * verdict after the flag),
  * lsq_batch_add_rows (two slots of a rotation, then the copy) and
  * lsq_batch_solve (the reduction, then the copy of R and d). */
 #define QRU_CHOL_BATCH_KB 32
@@ -548,7 +549,7 @@ static inline size_t qru_chol_batch_local_elems(int n, int k, int nt)
                 ? (size_t)n * ((size_t)n + 1) / 2 +
                       (size_t)n * (size_t)((k > 0 ? k : 0) + 1) +
                       4 * (size_t)n
-                : 6 * QRU_CHOL_BATCH_KB);
+                : 6 * QRU_CHOL_BATCH_KB + 2);
 }
 static inline size_t qru_lsq_batch_add_local_elems(int m, int r)
 {
