@@ -56,10 +56,16 @@ int qru_chol_info_read(qru_context *ctx, qru_dtype dt, qru_ptr info,
         double v = 0.0;
         st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
         *val = (int)v;
-    } else {
+    } else if (dt == QRU_FLOAT) {
         float v = 0.0f;
         st = ctx->ops->download(ctx, dt, 1, 1, info, 1, &v, 1);
         *val = (int)v;
+    } else { /* a complex element: its real part */
+        double v[2] = {0.0, 0.0};
+        float fv;
+        st = ctx->ops->download(ctx, dt, 1, 1, info, 1, v, 1);
+        memcpy(&fv, v, sizeof fv);
+        *val = dt == QRU_COMPLEX_DOUBLE ? (int)v[0] : (int)fv;
     }
     *val = info_value(ctx, *val);
     return st;
