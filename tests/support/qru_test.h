@@ -141,6 +141,11 @@ double qru_test_diff(qru_dtype dt, int rows, int cols, const void *A, int lda,
  *  its singular values (LAPACKE_dgesvd in double, zgesvd for a complex
  *  type); INFINITY if s_min = 0.
  *  ||A||_2 in *norm2 unless it is NULL. */
+/* The min(n, m) singular values of the complex n x m A (interleaved
+ * doubles, ld lda), descending, into s: those of the real [B -C; C B]
+ * for A = B + i C by LAPACKE_dgesvd (OpenBLAS 0.3.21's zgemv, under
+ * zgesvd, reads past the end of LAPACKE's own work arrays). */
+void qru_test_zsvd(int n, int m, const void *A, int lda, double *s);
 double qru_test_cond2(qru_dtype dt, int n, int m, const void *A, int lda,
                       double *norm2);
 
