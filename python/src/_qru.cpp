@@ -977,17 +977,21 @@ struct LsqBatch {
             check(C.ctx, st, "qru_lsq_batch_add_cols");
         return info;
     }
-    // which: 'Q' (n x (count m)), 'R' (m x (count m)), 'd' (m x (count
-    // r)), 'E' (n x (count r)); n the largest row count, the rows of a
-    // page below its problem's row count unspecified
+    // which: 'Q' (n x (count m); the full form's n x (count n)), 'R' (m x
+    // (count m)), 'd' (m x (count r); the full form's n x (count r)), 'E'
+    // (n x (count r)); n the largest row count, the rows of a page below
+    // its problem's row count unspecified
     nb::object get(char which)
     {
         On s(*this, false);
         int n = 0, m = qru_lsq_batch_cols(f), r = qru_lsq_batch_nrhs(f);
         for (int i = 0; i < count; i++)
             n = std::max(n, qru_lsq_batch_rows(f, i));
-        int rows = which == 'Q' || which == 'E' ? n : m;
-        int cols = which == 'Q' || which == 'R' ? m : r;
+        bool full = qru_lsq_batch_q_form(f) == QRU_Q_FULL;
+        int rows = which == 'Q' || which == 'E' || (full && which == 'd')
+                       ? n
+                       : m;
+        int cols = which == 'R' ? m : which == 'Q' ? (full ? n : m) : r;
         static int (*const get[])(const qru_lsq_batch *, qru_matrix *) = {
             qru_lsq_batch_get_q, qru_lsq_batch_get_r, qru_lsq_batch_get_d,
             qru_lsq_batch_get_residuals};
