@@ -1791,6 +1791,73 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
 QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
                                    const qru_matrix *V, int *info);
 
+/** The rank-k modification of every problem of a #QRU_Q_THIN or
+ *  #QRU_Q_FULL batch: A_i + U_i V_i' (a page of U and of V a problem).
+ *
+ *  MATLAB: `for i = 1:count, [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i) +
+ *  U(:,:,i)*V(:,:,i)', 0); d(:,:,i) = Q1(:,:,i)'*b(:,:,i); end` (the
+ *  factorisations of the new A with the same b; #QRU_Q_FULL: the full Q
+ *  and d)
+ *
+ *  Each problem as the thin form of qru_lsq_modify(): W = Q1' U and
+ *  Z = U - Q1 W by classical Gram-Schmidt with reorthogonalisation
+ *  (CGS2), Z = Qz Rz by Householder (with dz = Qz' E), so that A + U V'
+ *  = [Q1 Qz] M with M = [R + W V'; Rz V'] ((m + k) x m); the Householder
+ *  QR M = Qm R1 (with Qm' [d; dz]) gives R1, Q1 := [Q1 Qz] Qm, and the
+ *  residuals E := E - Qz dz + [Q1 Qz] ([d; dz] - Qm d1).  The QRs run
+ *  over the batch (one work-group a problem on a GPU), the products and
+ *  copies a problem at a time (about 4 n m (m + k) + 4 n (m + k) r flops
+ *  a problem).  Each problem is judged by the QR rank rule of the file
+ *  documentation on R1 with its row count n_i (as qru_lsq_batch_solve());
+ *  a problem that fails keeps its factorisation bit for bit, the others
+ *  are updated.  #QRU_Q_FULL: then the complement Q2 and d2 of every
+ *  problem that changed recomputed (qru_lsq_batch_create_ex()).  The call
+ *  waits for the device once, to read the problems' verdicts.
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
+ *              #QRU_ERR_NO_Q, after the checks; A + U V' needs Q)
+ *  @param U    batch of count n x k pages (2), n the most rows of a
+ *              problem (a problem of n_i rows reads the first n_i rows of
+ *              its page), 1 <= k <= n_i - m for every problem (A stays
+ *              tall by k rows: Z needs room outside Q1's span)
+ *  @param V    batch of count m x k pages (3)
+ *  @param info host array of count ints or NULL (4): info[i] = 0, or j >
+ *              0 when problem i's A + U V' fails the rank rule (the first
+ *              column, 1-based); not written when the call returns a
+ *              negative status
+ *  @return 0 when every problem was modified; -i (the batch then
+ *          unchanged, bit for bit); c > 0: c problems refused (their
+ *          info[i] > 0, their factorisations unchanged bit for bit; the
+ *          others modified); #QRU_ERR_NO_Q; or a library status
+ *          (#QRU_ERR_ALLOC before any change; #QRU_ERR_DEVICE, then which
+ *          problems were written is unspecified).  With
+ *          #QRU_OPTION_CHECK_FINITE U (2) and V (3) are scanned.  Holds
+ *          about count (2 n (k + m + r) + (m + k) (2 m + 2 r) + 3 m k)
+ *          elements of scratch while it runs (#QRU_Q_FULL: count n (2 n
+ *          + r) more) and needs the workspace of the QRs and the solve
+ *          (about count (n + m r)). */
+QRU_API int qru_lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                                 const qru_matrix *V, int *info);
+
+/** qru_lsq_batch_modify() for a subset of the problems: problem i is
+ *  modified where mask[i] = 1 and left as it is, bit for bit (info[i] =
+ *  0), where mask[i] = 0.
+ *
+ *  MATLAB: `for i = find(mask), [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i) +
+ *  U(:,:,i)*V(:,:,i)', 0); end`
+ *
+ *  @param fb   the batch (1), as in qru_lsq_batch_modify()
+ *  @param U    (2), as in qru_lsq_batch_modify(), k <= n_i - m checked
+ *              for the problems of the mask only
+ *  @param V    (3), as in qru_lsq_batch_modify()
+ *  @param info (4), as in qru_lsq_batch_modify()
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (all) (5)
+ *  @return as qru_lsq_batch_modify(); 0 without work (and without a
+ *          wait) when every mask[i] is 0. */
+QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
+                                    const qru_matrix *V, int *info,
+                                    const int *mask);
+
 /** Least-squares solutions of every problem of a batch.
  *
  *  MATLAB: `for i = 1:count, X(:,:,i) = R(:,:,i) \ d(:,:,i); end`

@@ -246,6 +246,23 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
     return 0;
 }
 
+/* The checks of a batch M (argument argi, called name) of a page of the
+ * most rows n of a problem for each problem. */
+static int lsq_batch_check_pages(const qru_lsq_batch *fb, int argi,
+                                 const char *name, const qru_matrix *M)
+{
+    QRU_TRY(qru_arg_batch(fb->ctx, argi, name, M, fb->dt));
+    if (M->count != fb->count)
+        return qru_fail_arg(argi, "%s is a batch of %d matrices, but the "
+                                  "factorisations are %d",
+                            name, M->count, fb->count);
+    if (M->rows != fb->n)
+        return qru_fail_arg(argi, "%s has %d rows, but it needs n = %d (the "
+                                  "most rows of a problem)",
+                            name, M->rows, fb->n);
+    return 0;
+}
+
 /* The checks of the rows U (argument iu) and E (ie) for fb's problems. */
 static int lsq_batch_check_rows(const qru_lsq_batch *fb, int iu,
                                 const qru_matrix *U, int ie,
@@ -304,28 +321,51 @@ void qru_lsq_batch_destroy(qru_lsq_batch *fb)
     free(fb);
 }
 
-/* The thin factorisations of A and b: one lsq_batch_geqr_thin op for
- * the batch, into the Q, E, R and D pages (its workspace asked of the raw
- * table first, as the vendor QR's). */
-static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
-                                 const qru_matrix *b)
+/* One lsq_batch_geqr_thin op on the pages b .. e-1 of the batches: the
+ * thin QR of A's pages (n x m) and the right-hand sides B (n x fb->r)
+ * into the pages of R, D, Q and E (its workspace asked of the raw table
+ * first, as the vendor QR's). */
+static int lsq_batch_geqr(const qru_lsq_batch *fb, int m, int n, int b,
+                          int e, const qru_matrix *A, const qru_matrix *B,
+                          qru_matrix *R, qru_matrix *D, qru_matrix *Q,
+                          qru_matrix *E)
 {
     qru_context *ctx = fb->ctx;
     qru_dtype dt = fb->dt;
-    int n = A->rows, m = fb->m, r = fb->r, count = fb->count;
-    if (count == 0)
-        return 0;
     size_t need = 0;
     qru_ptr none = {0, 0}, ws;
 #define QRU_LSQ_BATCH_QR_ARGS(w)                                               \
-    ctx, dt, m, r, n, count, A->p, A->ld, A->stride, b->p, b->ld, b->stride, \
-        fb->R->p, fb->R->ld, fb->R->stride, fb->D->p, fb->D->ld,              \
-        fb->D->stride, fb->Q->p, fb->Q->ld, fb->Q->stride, fb->E->p,         \
-        fb->E->ld, fb->E->stride, (w), &need
+    ctx, dt, m, fb->r, n, e - b, qru_mat_page(A, b), A->ld, A->stride,        \
+        qru_mat_page(B, b), B->ld, B->stride, qru_mat_page(R, b), R->ld,      \
+        R->stride, qru_mat_page(D, b), D->ld, D->stride, qru_mat_page(Q, b), \
+        Q->ld, Q->stride, qru_mat_page(E, b), E->ld, E->stride, (w), &need
     QRU_TRY(ctx->table.lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(none)));
     QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
     return ctx->ops->lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(ws));
 #undef QRU_LSQ_BATCH_QR_ARGS
+}
+
+/* The thin factorisations of A and b: one lsq_batch_geqr_thin op for
+ * the batch, into the Q, E, R and D pages. */
+static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
+                                 const qru_matrix *b)
+{
+    if (fb->count == 0)
+        return 0;
+    return lsq_batch_geqr(fb, fb->m, A->rows, 0, fb->count, A, b, fb->R,
+                          fb->D, fb->Q, fb->E);
+}
+
+/* The end of the run of problems from b alike in on[] (NULL: all on)
+ * and, where same_n, in their row count. */
+static int lsq_batch_span(const qru_lsq_batch *fb, int b, const int *on,
+                          int same_n)
+{
+    int e = b + 1;
+    while (e < fb->count && (!on || !on[e] == !on[b]) &&
+           (!same_n || fb->nr[e] == fb->nr[b]))
+        ++e;
+    return e;
 }
 
 /* The full form's scratch for lsq_batch_complete, for problems of at most
@@ -365,7 +405,7 @@ static int lsq_batch_complete(qru_lsq_batch *fb, qru_matrix *W[3],
 {
     qru_context *ctx = fb->ctx;
     qru_dtype dt = fb->dt;
-    int m = fb->m, r = fb->r, count = fb->count;
+    int m = fb->m, count = fb->count;
     if (!W[0])
         return 0;
     qru_matrix *T = W[0], *Rt = W[1], *Et = W[2];
@@ -377,25 +417,11 @@ static int lsq_batch_complete(qru_lsq_batch *fb, qru_matrix *W[3],
                                    qru_mat_page(fb->Q, i), fb->Q->ld,
                                    qru_mat_page(T, i), T->ld));
     for (int b = 0, e; b < count; b = e) {
-        int on = !chg || chg[b], n = fb->nr[b];
-        for (e = b + 1; e < count && fb->nr[e] == n &&
-                        (!chg || !chg[e] == !chg[b]);
-             ++e)
-            ;
-        if (!on || n <= m)
-            continue;
-        size_t need = 0;
-        qru_ptr none = {0, 0}, ws;
-#define QRU_LSQ_BATCH_CMP_ARGS(w)                                              \
-    ctx, dt, n, r, n, e - b, qru_mat_page(T, b), T->ld, T->stride,             \
-        qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,                      \
-        qru_mat_page(Rt, b), Rt->ld, Rt->stride, qru_mat_page(fb->D2, b),     \
-        fb->D2->ld, fb->D2->stride, qru_mat_page(fb->Q2, b), fb->Q2->ld,      \
-        fb->Q2->stride, qru_mat_page(Et, b), Et->ld, Et->stride, (w), &need
-        QRU_TRY(ctx->table.lsq_batch_geqr_thin(QRU_LSQ_BATCH_CMP_ARGS(none)));
-        QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
-        QRU_TRY(ctx->ops->lsq_batch_geqr_thin(QRU_LSQ_BATCH_CMP_ARGS(ws)));
-#undef QRU_LSQ_BATCH_CMP_ARGS
+        e = lsq_batch_span(fb, b, chg, 1);
+        int n = fb->nr[b];
+        if ((!chg || chg[b]) && n > m)
+            QRU_TRY(lsq_batch_geqr(fb, n, n, b, e, T, fb->E, Rt, fb->D2,
+                                   fb->Q2, Et));
     }
     return 0;
 }
@@ -871,13 +897,7 @@ int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
     lsq_batch_nrange(fb, &lo, &hi);
     QRU_ARG(ctx, 2, k >= 0 && k <= fb->m,
             "k = %d, but 0 <= k <= m = %d must hold", k, fb->m);
-    QRU_ARG_BATCH(ctx, 3, "V", V, fb->dt);
-    QRU_ARG(ctx, 3, V->count == fb->count,
-            "V is a batch of %d matrices, but the factorisations are %d",
-            V->count, fb->count);
-    QRU_ARG(ctx, 3, V->rows == fb->n,
-            "V has %d rows, but it needs n = %d (the most rows of a problem)",
-            V->rows, fb->n);
+    QRU_CHECK(ctx, lsq_batch_check_pages(fb, 3, "V", V));
     QRU_ARG(ctx, 3, V->cols >= 1 && (long long)fb->m + V->cols <= lo,
             "V has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
             "tall: m + p <= n = %d, the fewest rows of a problem, m = %d)",
@@ -891,6 +911,270 @@ int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
                                             "to add columns against; create "
                                             "it with opt->q = QRU_Q_THIN"));
     QRU_RET(ctx, lsq_batch_add_c(fb, k, V, info));
+}
+
+/* ---- the rank-k modification A + U V' (thin and full forms) -------- */
+
+/* The scratch batches of a modification (count pages each, of the most
+ * rows n where a page has n rows). */
+enum {
+    MD_W,  /* m x k: W = Q1' U (CGS2) */
+    MD_W2, /* m x k: its second pass */
+    MD_Z,  /* n x k: Z = U - Q1 W */
+    MD_QZ, /* n x k: Z = Qz Rz */
+    MD_RZ, /* k x k */
+    MD_DZ, /* k x r: dz = Qz' E */
+    MD_EZ, /* n x r: E - Qz dz */
+    MD_M,  /* (m + k) x m: [R + W V'; Rz V'] */
+    MD_B,  /* (m + k) x r: [d; dz] */
+    MD_RM, /* m x m: M = Qm Rm */
+    MD_DM, /* m x r: Qm' [d; dz] */
+    MD_QM, /* (m + k) x m */
+    MD_EM, /* (m + k) x r: [d; dz] - Qm dm */
+    MD_QN, /* n x m: the new Q1 = [Q1 Qz] Qm */
+    MD_EN, /* n x r: the new E = E - Qz dz + [Q1 Qz] Em */
+    MD_X,  /* m x r: the solve that judges Rm */
+    MD_COUNT
+};
+
+static int lsq_batch_md_alloc(const qru_lsq_batch *fb, int k,
+                              qru_matrix *S[MD_COUNT])
+{
+    int n = fb->n, m = fb->m, r = fb->r, mk = m + k;
+    const int dims[MD_COUNT][2] = {
+        {m, k},  {m, k}, {n, k},  {n, k},  {k, k},  {k, r},
+        {n, r},  {mk, m}, {mk, r}, {m, m}, {m, r}, {mk, m},
+        {mk, r}, {n, m}, {n, r},  {m, r}};
+    int st = 0;
+    for (int i = 0; i < MD_COUNT; ++i)
+        S[i] = NULL;
+    for (int i = 0; !st && i < MD_COUNT; ++i)
+        st = qru_matrix_create_batch(fb->ctx, fb->dt, dims[i][0], dims[i][1],
+                                     dims[i][0], fb->count, 0, &S[i]);
+    return st;
+}
+
+/* Page i of the scratch S[j], row offset row. */
+static qru_ptr md_pg(qru_matrix *const S[MD_COUNT], int j, int i, int row)
+{
+    return qru_ptr_add(qru_mat_page(S[j], i), (size_t)row);
+}
+
+/* Problem i's completion of U against Q1 and the matrix M = [R + W V';
+ * Rz V'] with B = [d; dz] (steps 1 and 3 of lsq_batch_modify; step 3
+ * where rz). */
+static int lsq_batch_md_page(qru_lsq_batch *fb, int i, const qru_matrix *U,
+                             const qru_matrix *V, qru_matrix *const S[],
+                             int rz)
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int n = fb->nr[i], m = fb->m, r = fb->r, k = U->cols;
+    qru_ptr Q1 = qru_mat_page(fb->Q, i), Vi = qru_mat_page(V, i);
+    int lq = fb->Q->ld, lw = S[MD_W]->ld, lz = S[MD_Z]->ld;
+    int lm = S[MD_M]->ld, lb = S[MD_B]->ld;
+    if (!rz) { /* Z = U - Q1 W by CGS2, W += its second pass */
+        qru_ptr W = md_pg(S, MD_W, i, 0), W2 = md_pg(S, MD_W2, i, 0);
+        qru_ptr Z = md_pg(S, MD_Z, i, 0);
+        QRU_TRY(ctx->ops->copy(ctx, dt, n, k, qru_mat_page(U, i), U->ld, Z,
+                               lz));
+        for (int pass = 0; pass < 2; ++pass) {
+            qru_ptr Wp = pass ? W2 : W;
+            QRU_TRY(ctx->ops->gemm(ctx, dt, 'T', 'N', m, k, n, 1.0, Q1, lq, Z,
+                                   lz, 0.0, Wp, lw));
+            QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, k, m, -1.0, Q1, lq,
+                                   Wp, lw, 1.0, Z, lz));
+        }
+        return ctx->ops->geadd(ctx, dt, m, k, 1.0, W2, lw, 1.0, W, lw);
+    }
+    qru_ptr M = md_pg(S, MD_M, i, 0), B = md_pg(S, MD_B, i, 0);
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, qru_mat_page(fb->R, i), fb->R->ld,
+                           M, lm));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', m, m, k, 1.0,
+                           md_pg(S, MD_W, i, 0), lw, Vi, V->ld, 1.0, M, lm));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', k, m, k, 1.0,
+                           md_pg(S, MD_RZ, i, 0), S[MD_RZ]->ld, Vi, V->ld,
+                           0.0, md_pg(S, MD_M, i, m), lm));
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, r, qru_mat_page(fb->D, i), fb->D->ld,
+                           B, lb));
+    return ctx->ops->copy(ctx, dt, k, r, md_pg(S, MD_DZ, i, 0),
+                          S[MD_DZ]->ld, md_pg(S, MD_B, i, m), lb);
+}
+
+/* Problem i's new Q1 and E from the QR of M (step 6), then the commit:
+ * Q1, E, R and d copied in. */
+static int lsq_batch_md_commit(qru_lsq_batch *fb, int i, int k,
+                               qru_matrix *const S[])
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int n = fb->nr[i], m = fb->m, r = fb->r;
+    qru_ptr Q1 = qru_mat_page(fb->Q, i), Qz = md_pg(S, MD_QZ, i, 0);
+    qru_ptr Qn = md_pg(S, MD_QN, i, 0), En = md_pg(S, MD_EN, i, 0);
+    int lq = fb->Q->ld, lz = S[MD_QZ]->ld, lqm = S[MD_QM]->ld;
+    int lem = S[MD_EM]->ld, ln = S[MD_QN]->ld, le = S[MD_EN]->ld;
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, m, 1.0, Q1, lq,
+                           md_pg(S, MD_QM, i, 0), lqm, 0.0, Qn, ln));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, k, 1.0, Qz, lz,
+                           md_pg(S, MD_QM, i, m), lqm, 1.0, Qn, ln));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, md_pg(S, MD_EZ, i, 0),
+                           S[MD_EZ]->ld, En, le));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, m, 1.0, Q1, lq,
+                           md_pg(S, MD_EM, i, 0), lem, 1.0, En, le));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, k, 1.0, Qz, lz,
+                           md_pg(S, MD_EM, i, m), lem, 1.0, En, le));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, m, Qn, ln, Q1, lq));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, En, le, qru_mat_page(fb->E, i),
+                           fb->E->ld));
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, md_pg(S, MD_RM, i, 0),
+                           S[MD_RM]->ld, qru_mat_page(fb->R, i), fb->R->ld));
+    return ctx->ops->copy(ctx, dt, m, r, md_pg(S, MD_DM, i, 0),
+                          S[MD_DM]->ld, qru_mat_page(fb->D, i), fb->D->ld);
+}
+
+/* A + U V' for the problems on (mask NULL: all; checked arguments), as
+ * the thin form of qru_lsq_modify() but with the batch's ops: per
+ * problem, W = Q1' U and Z = U - Q1 W by CGS2 (copy, gemm, geadd), then
+ * for the batch Z = Qz Rz with dz = Qz' E and E - Qz dz (one
+ * lsq_batch_geqr_thin op a run of one row count), per problem M = [R +
+ * W V'; Rz V'] and B = [d; dz], for the batch M = Qm Rm with Qm' B and
+ * the rest Em (one lsq_batch_geqr_thin op), Rm judged by the
+ * lsq_batch_solve op (the QR rank rule with each problem's n), the
+ * verdicts read back in one wait, and per passing problem the commit:
+ * Q1 = [Q1 Qz] Qm, E = E - Qz dz + [Q1 Qz] Em, R = Rm, d = Qm' B; the
+ * full form's complements of the problems that changed recomputed. */
+static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                            const qru_matrix *V, int *info, const int *mask)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, k = U->cols, count = fb->count, st = 0;
+    qru_matrix *S[MD_COUNT], *W[3] = {NULL, NULL, NULL};
+    int *v = malloc(sizeof(int) * (size_t)count);
+    if (!v)
+        return QRU_HOST_ALLOC_FAILED;
+    st = lsq_batch_md_alloc(fb, k, S);
+    if (!st)
+        st = lsq_batch_cmp_alloc(fb, fb->n, W);
+    for (int i = 0; !st && i < count; ++i)
+        if (!mask || mask[i])
+            st = lsq_batch_md_page(fb, i, U, V, S, 0);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 1);
+        if (!mask || mask[b])
+            st = lsq_batch_geqr(fb, k, fb->nr[b], b, e, S[MD_Z], fb->E,
+                                S[MD_RZ], S[MD_DZ], S[MD_QZ], S[MD_EZ]);
+    }
+    for (int i = 0; !st && i < count; ++i)
+        if (!mask || mask[i])
+            st = lsq_batch_md_page(fb, i, U, V, S, 1);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 0);
+        if (!mask || mask[b])
+            st = lsq_batch_geqr(fb, m, m + k, b, e, S[MD_M], S[MD_B],
+                                S[MD_RM], S[MD_DM], S[MD_QM], S[MD_EM]);
+    }
+    /* the verdicts: the solve op's rank rule on Rm (0 where masked out) */
+    size_t we;
+    size_t part = batch_part(m, r, count, &we);
+    qru_ptr dinfo = {0, 0}, work = {0, 0};
+    if (!st)
+        st = lsq_batch_ws(fb, we, &dinfo, NULL, &work);
+    if (!st && mask)
+        st = ctx->ops->laset(ctx, fb->dt, 'A', count, 1, 0.0, 0.0, dinfo,
+                             count);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 1);
+        e = e - b > (int)part ? b + (int)part : e;
+        if (!mask || mask[b])
+            st = ctx->ops->lsq_batch_solve(
+                ctx, fb->dt, m, r, fb->nr[b], e - b,
+                qru_mat_page(S[MD_RM], b), S[MD_RM]->ld, S[MD_RM]->stride,
+                qru_mat_page(S[MD_DM], b), S[MD_DM]->ld, S[MD_DM]->stride,
+                qru_mat_page(S[MD_X], b), S[MD_X]->ld, S[MD_X]->stride,
+                qru_ptr_add(dinfo, (size_t)b), work);
+    }
+    int first = -1, col = 0, failed = 0;
+    if (!st)
+        failed = st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v,
+                                         &first, &col);
+    if (st >= 0) {
+        if (info)
+            for (int i = 0; i < count; ++i)
+                info[i] = v[i];
+        for (int i = 0; i < count; ++i) /* the problems that change */
+            v[i] = v[i] == 0 && (!mask || mask[i]);
+        int sc = 0;
+        for (int i = 0; !sc && i < count; ++i)
+            if (v[i])
+                sc = lsq_batch_md_commit(fb, i, k, S);
+        if (!sc)
+            sc = lsq_batch_complete(fb, W, v);
+        st = sc ? sc : st;
+    }
+    for (int i = 0; i < MD_COUNT; ++i)
+        qru_matrix_destroy(S[i]);
+    lsq_batch_cmp_free(W);
+    free(v);
+    if (st < 0 || failed == 0)
+        return st;
+    return qru_fail(failed, "%d of %d problems refused the modification (A "
+                            "+ U V' numerically rank-deficient; the first: "
+                            "problem %d (0-based), at column %d); they are "
+                            "unchanged",
+                    failed, count, first, col);
+}
+
+int qru_lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                         const qru_matrix *V, int *info)
+{
+    return qru_lsq_batch_modify_ex(fb, U, V, info, NULL);
+}
+
+int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
+                            const qru_matrix *V, int *info, const int *mask)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    int lo, hi, m = fb->m;
+    lsq_batch_nrange(fb, &lo, &hi);
+    QRU_CHECK(ctx, lsq_batch_check_pages(fb, 2, "U", U));
+    QRU_ARG(ctx, 2, U->cols >= 1 && (mask || U->cols <= lo - m),
+            "U has %d columns, but 1 <= k <= n - m = %d must hold (n = %d, "
+            "the fewest rows of a problem, m = %d)",
+            U->cols, lo - m, lo, m);
+    QRU_ARG(ctx, 2, !lsq_batch_overlaps(fb, U),
+            "U overlaps the factorisation's storage");
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 2, U, 'A', 0));
+    QRU_ARG_BATCH(ctx, 3, "V", V, fb->dt);
+    QRU_ARG(ctx, 3, V->count == fb->count,
+            "V is a batch of %d matrices, but the factorisations are %d",
+            V->count, fb->count);
+    QRU_ARG(ctx, 3, V->rows == m && V->cols == U->cols,
+            "V's pages are %d x %d, but they must be m x k = %d x %d",
+            V->rows, V->cols, m, U->cols);
+    QRU_ARG(ctx, 3, !lsq_batch_overlaps(fb, V),
+            "V overlaps the factorisation's storage");
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 3, V, 'A', 0));
+    int any = !mask && fb->count > 0;
+    for (int i = 0; mask && i < fb->count; ++i) {
+        QRU_ARG(ctx, 5, mask[i] == 0 || mask[i] == 1,
+                "mask[%d] = %d, but it must be 0 or 1", i, mask[i]);
+        QRU_ARG(ctx, 5, !mask[i] || U->cols <= fb->nr[i] - m,
+                "mask[%d] = 1, but problem %d has %d rows: k = %d <= n - m "
+                "= %d must hold", i, i, fb->nr[i], U->cols, fb->nr[i] - m);
+        any |= mask[i];
+    }
+    if (fb->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
+                                            "(QRU_Q_NONE): A + U V' needs "
+                                            "Q; create it with opt->q = "
+                                            "QRU_Q_THIN or QRU_Q_FULL"));
+    if (!any) { /* no problem changes: no work */
+        for (int i = 0; info && i < fb->count; ++i)
+            info[i] = 0;
+        QRU_RET(ctx, 0);
+    }
+    QRU_RET(ctx, lsq_batch_modify(fb, U, V, info, mask));
 }
 
 static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)

@@ -479,8 +479,8 @@ static qru_lsq_batch *make_batch(const hbatch *h, int q)
 /* p random columns inserted after column k of every problem (add), or
  * the columns k .. k+p-1 removed, in fb and in h; every problem must
  * pass. */
-static void cols_step(hbatch *h, qru_lsq_batch *fb, int add, int k, int p,
-                      unsigned *seed)
+static inline void cols_step(hbatch *h, qru_lsq_batch *fb, int add, int k,
+                             int p, unsigned *seed)
 {
     if (!add) {
         ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, k, p), 0);
