@@ -446,6 +446,56 @@ def test_full_form(backend, dt, n, m):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["thin", "full"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_modify(backend, q, dt):
+    """A + U V' for every page (k = 2, then k = 1 as vectors), then under
+    a mask (the pages left out unchanged to the bit), then a page whose
+    new A loses a column refuses (LinAlgError names it; it stays, the
+    others are modified); the Q-less form and bad shapes: ValueError."""
+    rng = np.random.default_rng(11 + len(q))
+    lead, n, m, r = (2, 3), 25, 6, 2
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    check = check_full if q == "full" else check_thin
+    for k in (2, 1):
+        U = rng.uniform(-1, 1, lead + (n, k)).astype(dt)
+        V = rng.uniform(-1, 1, lead + (m, k)).astype(dt)
+        if k == 1:
+            B.modify(U[..., 0], V[..., 0])
+        else:
+            B.modify(U, V)
+        A = A + U @ np.swapaxes(V, -1, -2)
+        check(B, A, b, dt)
+    mask = np.array([[1, 0, 1], [0, 1, 1]])
+    Q0 = B.Q
+    U = rng.uniform(-1, 1, lead + (n, 2)).astype(dt)
+    V = rng.uniform(-1, 1, lead + (m, 2)).astype(dt)
+    B.modify(U, V, mask=mask)
+    A = A + mask[..., None, None] * (U @ np.swapaxes(V, -1, -2))
+    check(B, A, b, dt)
+    assert np.array_equal(B.Q[0, 1], Q0[0, 1])
+    U = rng.uniform(-1, 1, lead + (n, 1)).astype(dt)
+    V = np.zeros(lead + (m, 1), dt)
+    V[..., 0, 0] = 1
+    U[1, 2, :, 0] = -A[1, 2, :, 0]
+    R0 = B.R
+    with pytest.raises(np.linalg.LinAlgError, match=r"\(1, 2\)"):
+        B.modify(U, V)
+    assert np.array_equal(B.R[1, 2], R0[1, 2])
+    A1 = A + U @ np.swapaxes(V, -1, -2)
+    A1[1, 2] = A[1, 2]
+    check(B, A1, b, dt)
+    with pytest.raises(ValueError):
+        B.modify(U[..., :2, :], V)
+    with pytest.raises(ValueError):
+        B.modify(U, V, mask=mask * 2)
+    with pytest.raises(ValueError, match="Q-less"):
+        qru.LeastSquaresBatch(A, b, backend=backend).modify(U, V)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 @pytest.mark.parametrize("p", [1, 3])

@@ -247,6 +247,44 @@ class LeastSquaresBatch:
                            "(none changed)")
         self._m += p
 
+    def modify(self, U: Any, V: Any, *, mask: Any = None,
+               check_finite: bool = True) -> None:
+        """The rank-k modification of every problem's A: A[i] + U[i] @
+        V[i].T for U (..., n, k) (or (..., n): k = 1; n = ``shape[0]``,
+        the most rows of a problem: a problem of fewer ``rows`` takes the
+        first rows of its page) and V (..., m, k) (or (..., m)); b is
+        unchanged.  The thin and full forms (1 <= k <= each problem's
+        rows - m, else ValueError); the Q-less form cannot (it has no Q)
+        and raises ValueError.  ``mask`` (0/1 integers of the batch's
+        shape; default all 1): the problems given 0 stay as they are.
+
+        MATLAB: ``A(:,:,i) = A(:,:,i) + U(:,:,i)*V(:,:,i)'``
+
+        A problem whose new A would be numerically rank-deficient (qru's
+        QR rank rule) refuses: it stays as it was, the other problems are
+        modified, and one ``numpy.linalg.LinAlgError`` names the refusing
+        problems."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch cannot take A + U V' (no Q): "
+                             "use q='thin' or q='full'")
+        U, V = self._numpy(U, "U"), self._numpy(V, "V")
+        n, nl = self.shape[0], len(self._lead)
+        U = U[..., None] if U.ndim == nl + 1 else U
+        V = V[..., None] if V.ndim == nl + 1 else V
+        if U.shape[:-1] != self._lead + (n,) or U.shape[-1] < 1:
+            raise ValueError(f"U must be of shape {self._lead + (n, 'k')} or "
+                             f"{self._lead + (n,)}; it is {U.shape}")
+        k = U.shape[-1]
+        if V.shape != self._lead + (self._m, k):
+            raise ValueError(f"V must be of shape "
+                             f"{self._lead + (self._m, k)}; it is {V.shape}")
+        flags = per_problem(mask, self._lead, 1, "mask", "0 or 1")
+        info = np.asarray(numerical(self._f.modify, self._pack(U, k),
+                                    self._pack(V, k), bool(check_finite),
+                                    flags))
+        raise_failed_pages(info, self._lead, "problems refused the "
+                           "modification (the others modified)")
+
     def _get(self, which, c, pad):
         M = self._unpack(numerical(self._f.get, which), c)
         if pad:  # the rows (and a full Q's columns) past a problem's rows
