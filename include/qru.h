@@ -488,8 +488,9 @@ typedef enum qru_tuning_param {
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
      *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols(),
-     *  qru_lsq_batch_solve(), qru_lsq_batch_create() and
-     *  qru_lsq_batch_create_ex()) on the CPU
+     *  qru_lsq_batch_solve(), qru_lsq_batch_create(),
+     *  qru_lsq_batch_create_ex() and the QRs and verdicts of
+     *  qru_lsq_batch_modify()) on the CPU
      *  backend, for the batch's element type: a call cuts its problems
      *  into contiguous chunks that the threads take in turn, where the
      *  batch holds enough work (a small one runs on the calling thread
@@ -1829,8 +1830,8 @@ QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
  *          unchanged, bit for bit); c > 0: c problems refused (their
  *          info[i] > 0, their factorisations unchanged bit for bit; the
  *          others modified); #QRU_ERR_NO_Q; or a library status
- *          (#QRU_ERR_ALLOC before any change; #QRU_ERR_DEVICE, then which
- *          problems were written is unspecified).  With
+ *          (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE; then which problems were
+ *          written is unspecified).  With
  *          #QRU_OPTION_CHECK_FINITE U (2) and V (3) are scanned.  Holds
  *          about count (2 n (k + m + r) + (m + k) (2 m + 2 r) + 3 m k)
  *          elements of scratch while it runs (#QRU_Q_FULL: count n (2 n
