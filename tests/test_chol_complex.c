@@ -13,6 +13,7 @@
  * bit-identical; bad arguments return -i. */
 #include <complex.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,16 @@ static void report(const char *what, qru_dtype dt, char uplo, double worst)
 /* Host arrays with room after their end (OpenBLAS's complex kernels read
  * a little past an array's last element). */
 static zd *zalloc(size_t n) { return calloc(n + 8, sizeof(zd)); }
+
+/* free() of the n pointers that follow (NULL ones too) */
+static void frees(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; ++i)
+        free(va_arg(ap, void *));
+    va_end(ap);
+}
 
 static zd zround(qru_dtype dt, zd v)
 {
@@ -469,13 +480,7 @@ START_TEST(test_trsm)
                             /* A untouched */
                             ck_assert_msg(same_bits(dt, &pa, ha),
                                           "%s: A changed", tag);
-                            free(G);
-                            free(X);
-                            free(T);
-                            free(A);
-                            free(B);
-                            free(ha);
-                            free(hb);
+                            frees(7, G, X, T, A, B, ha, hb);
                             pm_free(&pa);
                             pm_free(&pb);
                         }
@@ -513,11 +518,7 @@ START_TEST(test_solve)
                         qru_test_eps(dt));
             ck_assert_msg(e <= THR, "%s %c solve n %d r %d: residual %g",
                           qru_test_type_name(dt), uplo, n, r, e);
-            free(G);
-            free(X);
-            free(A);
-            free(B);
-            free(hb);
+            frees(5, G, X, A, B, hb);
             pm_free(&pl);
             pm_free(&pb);
         }
@@ -561,14 +562,10 @@ START_TEST(test_update)
                     zd *L = factor_of(dt, out, n, uplo, tag);
                     double e = check_factor(dt, n, A1, L, tag);
                     worst = e > worst ? e : worst;
-                    free(L);
-                    free(h1);
-                    free(hw);
+                    frees(3, L, h1, hw);
                     if (A != A0)
                         free(A);
-                    free(A0);
-                    free(A1);
-                    free(W);
+                    frees(3, A0, A1, W);
                     pm_free(&pl);
                     pm_free(&pw);
                     pm_free(&p1);
@@ -619,10 +616,7 @@ START_TEST(test_update_fail)
                 ck_assert_msg(same_bits(dt, &pl, F), "a refused update "
                               "changed L");
             }
-            free(F);
-            free(hw);
-            free(A);
-            free(W);
+            frees(4, F, hw, A, W);
             pm_free(&pl);
             pm_free(&pw);
         }
@@ -737,12 +731,7 @@ START_TEST(test_insert_delete)
                     } else {
                         qru_matrix_destroy(p2.M);
                     }
-                    free(h2);
-                    free(h1);
-                    free(hc);
-                    free(A1);
-                    free(A);
-                    free(C);
+                    frees(6, h2, h1, hc, A1, A, C);
                     pm_free(&pl);
                     pm_free(&pc);
                     pm_free(&p1);
@@ -782,12 +771,7 @@ START_TEST(test_insert_fail)
                       qru_test_type_name(dt), uplo, c, st);
         ck_assert_msg(same_bits(dt, &pl, F), "a failed insertion changed L");
         ck_assert_msg(same_bits(dt, &p1, h1), "a failed insertion wrote L1");
-        free(F);
-        free(hc);
-        free(h1);
-        free(A1);
-        free(A);
-        free(C);
+        frees(6, F, hc, h1, A1, A, C);
         pm_free(&pl);
         pm_free(&pc);
         pm_free(&p1);
@@ -847,11 +831,7 @@ START_TEST(test_shift)
                 zd *L = factor_of(dt, out, n, uplo, tag);
                 double e = check_factor(dt, n, A1, L, tag);
                 worst = e > worst ? e : worst;
-                free(L);
-                free(h1);
-                free(perm);
-                free(A);
-                free(A1);
+                frees(5, L, h1, perm, A, A1);
                 pm_free(&pl);
                 pm_free(&p1);
             }
@@ -1043,12 +1023,7 @@ START_TEST(test_batch)
                 qru_matrix_destroy(Lf);
             }
             for (int b = 0; b < CNT; ++b) {
-                free(A[b]);
-                free(W[b]);
-                free(A1[b]);
-                free(C[b]);
-                free(Ai[b]);
-                free(Ad[b]);
+                frees(6, A[b], W[b], A1[b], C[b], Ai[b], Ad[b]);
             }
             qru_matrix_destroy(L);
             qru_matrix_destroy(L1);
