@@ -1033,6 +1033,49 @@ START_TEST(test_batch)
 }
 END_TEST
 
+/* A NaN (in an imaginary part) in the factor's row 15: the deletion and
+ * the shift fail at a column up to its new position + 1 and leave L and
+ * L1 bit-identical; with QRU_OPTION_CHECK_FINITE L is the deletion's
+ * argument 3 (the shift does not scan) */
+START_TEST(test_nonfinite_factor)
+{
+    CTYPE_OR_SKIP(dt, _i / 2);
+    char uplo = UPLOS[_i % 2];
+    unsigned seed = 89u;
+    int n = 20, ld = n + 1, r = 15;
+    zd *A = hpd(dt, n, &seed);
+    pm pl = make_factor(dt, n, ld, A, uplo);
+    void *F = pm_get(&pl);
+    qru_test_set_c(dt, F, ld, uplo == 'L' ? r : 3, uplo == 'L' ? 3 : r, 0.5,
+                   NAN);
+    pm pb = pm_new(dt, n, n, ld, F);
+    void *h1 = to_h(dt, n - 2, n - 2, n - 2, A, 'A');
+    pm p1 = pm_new(dt, n - 2, n - 2, n - 2, h1);
+    void *h2 = to_h(dt, n, n, ld, A, 'A');
+    pm p2 = pm_new(dt, n, n, ld, h2);
+    for (int opt = 0; opt < 2; ++opt) {
+        ck_assert_int_eq(
+            qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, opt), 0);
+        int st = qru_chol_delete(ctx, uplo, pb.M, 5, 2, p1.M);
+        ck_assert_msg(opt ? st == -3 : st >= 1 && st <= r - 1,
+                      "%s %c delete: %d", qru_test_type_name(dt), uplo, st);
+        st = qru_chol_shift(ctx, uplo, pb.M, 2, 17, p2.M); /* (no scan) */
+        ck_assert_msg(st >= 1 && st <= r, "%s %c shift: %d",
+                      qru_test_type_name(dt), uplo, st);
+        ck_assert_msg(same_bits(dt, &pb, F), "a failed call changed L");
+        ck_assert_msg(same_bits(dt, &p1, h1) && same_bits(dt, &p2, h2),
+                      "a failed call wrote L1");
+    }
+    ck_assert_int_eq(qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0),
+                     0);
+    frees(4, A, F, h1, h2);
+    pm_free(&pl);
+    pm_free(&pb);
+    pm_free(&p1);
+    pm_free(&p2);
+}
+END_TEST
+
 /* ---- bad arguments ----------------------------------------------------- */
 
 START_TEST(test_bad_args)
@@ -1088,6 +1131,7 @@ int main(void)
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
     tcase_add_loop_test(tc, test_shift, 0, 4);
     tcase_add_loop_test(tc, test_batch, 0, 4);
+    tcase_add_loop_test(tc, test_nonfinite_factor, 0, 4);
     tcase_add_loop_test(tc, test_bad_args, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
