@@ -199,6 +199,11 @@ START_TEST(test_unsupported_routines)
                          0);
         /* (the Cholesky routines, qru_trsm and the column shift take
          * complex data: tests/test_chol_complex.c, test_shift below) */
+        double gx[2] = {0.0, 1.0}, gy[2] = {1.0, 2.0};
+        qru_gp *gp = NULL;
+        assert_unsupported(qru_gp_create(ctx, dt, 2, gx, gy, NULL, &gp),
+                           "qru_gp_create", name);
+        ck_assert_ptr_null(gp);
         qru_lsq_batch *fb = NULL;
         assert_unsupported(qru_lsq_batch_create(ctx, AB, NULL, &fb),
                            "qru_lsq_batch_create", name);
