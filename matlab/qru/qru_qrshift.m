@@ -22,12 +22,18 @@ function [Q1, R1] = qru_qrshift(Q, R, i, j, varargin)
 %   integer class (logical and char are refused); the result is single
 %   if both Q and R are single, else double.  i and j may be of any
 %   numeric class or logical.  The signs of the rows of R1 (and columns
-%   of Q1) may differ from qrshift's.
+%   of Q1; for complex data their phases) may differ from qrshift's.
+%   Complex Q and R are passed to the library as complex data: the
+%   column shift itself (qru_lsq_shift_cols) takes no complex data yet
+%   and raises qru:unsupported with its reason, while a wide A (the QR of
+%   the shifted matrix) is computed in complex arithmetic on a backend
+%   that supports it.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
 %   Errors name the argument and the rule, with identifiers
-%   qru:qrshift:<kind> (or the library's qru:badArgument, qru:library).
+%   qru:qrshift:<kind> (or the library's qru:badArgument,
+%   qru:unsupported, qru:library).
 %
 %   Example:
 %     A = randn(8, 5); [Q, R] = qr(A);
