@@ -374,6 +374,7 @@ static int has_dtype(const mxArray *a, qru_dtype dt)
  * "mex_get_data: type mismatch"); MATLAB through the typed accessors. */
 static void *array_data(const mxArray *a)
 {
+    need_interleaved(a, "an argument");
 #if MX_HAS_INTERLEAVED_COMPLEX && !defined(HAVE_OCTAVE)
     if (mxIsComplex(a))
         return mxIsSingle(a) ? (void *)mxGetComplexSingles(a)
