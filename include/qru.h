@@ -14,9 +14,10 @@
  *   run-time property of each matrix (::qru_dtype), and all matrix
  *   arguments of one call must share it.  Every routine works for float
  *   and double; the complex types are taken by the CPU backend's QR
- *   factorisation, least squares and QR updates (::qru_dtype says which
- *   routines).  With complex data the ' of the MATLAB specifications is
- *   the conjugate transpose, as in MATLAB.
+ *   factorisation, least squares, QR updates and column shift, the
+ *   Cholesky routines and qru_trsm() (::qru_dtype says which routines).
+ *   With complex data the ' of the MATLAB specifications is the conjugate
+ *   transpose, as in MATLAB.
  * - Every function that can fail returns an int status:
  *     - 0            success (#QRU_SUCCESS);
  *     - -i           argument i (1-based, in the order of the prototype) is
@@ -77,7 +78,8 @@
  *   qru_chol_delete_batch() (each problem),
  *   qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), qru_gp_create(),
  *   qru_gp_insert(), qru_gp_remove()):
- *   the factor of a symmetric A of order n is judged not positive definite
+ *   the factor of a symmetric (complex: Hermitian) A of order n is judged
+ *   not positive definite
  *   at column j when the pivot d_j (= L(j,j)^2, before the square root) is
  *   not finite or d_j <= n * eps * max_i A(i,i), the maximum over the
  *   finite diagonal entries of A (LAPACK dpstrf's default tolerance); a
@@ -176,18 +178,26 @@ typedef enum qru_backend {
  *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
  *  estimate), the four updates in every form (qru_lsq_add_cols(),
  *  qru_lsq_add_cols_data(), qru_lsq_remove_cols(), qru_lsq_add_rows(),
- *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()) and
- *  qru_lsq_modify(), with every ::qru_update_algorithm.  Their MATLAB
- *  specifications hold with ' the conjugate transpose (Q is unitary,
- *  d = Q' * b, A + U * V'), and the rank rules use the moduli |R(j,j)|
- *  and the eps of the real base type (FLT_EPSILON for complex float).
- *  R's diagonal is complex (LAPACK's zgeqrf makes it real; here R is
- *  unique up to the phases of its rows).  The updates of one row or
- *  column take their blocked paths with complex data (the Givens chains
- *  and structured rank-1 passes that #QRU_UPDATE_FAST may choose for
- *  p = 1 are real only).  qru_lsq_shift_cols() and every other routine
- *  return #QRU_ERR_UNSUPPORTED for complex data, with the reason in
- *  qru_last_error().  A tuning parameter set for a complex type is the one
+ *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
+ *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
+ *  ::qru_update_algorithm; the Cholesky routines (qru_chol_factor(),
+ *  qru_chol_solve(), qru_chol_update(), qru_chol_insert(),
+ *  qru_chol_delete(), qru_chol_shift(), qru_chol_update_batch(),
+ *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex forms)
+ *  and qru_trsm().  Their MATLAB specifications hold with ' the conjugate
+ *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
+ *  Hermitian positive definite), and the rank rules use the moduli
+ *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
+ *  float).  R's diagonal is complex (LAPACK's zgeqrf makes it real; here
+ *  R is unique up to the phases of its rows); a Cholesky factor's
+ *  diagonal is real and positive, and of A's and a factor's diagonal only
+ *  the real parts are read (as LAPACK's zpotrf does).  The updates of one
+ *  row or column take their blocked paths with complex data (the Givens
+ *  chains and structured rank-1 passes that #QRU_UPDATE_FAST may choose
+ *  for p = 1 are real only), and so does qru_chol_update() (rotations,
+ *  not its structured passes).  Every other routine (the least-squares
+ *  batches, the solvers, the GP) returns #QRU_ERR_UNSUPPORTED for complex
+ *  data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */
 typedef enum qru_dtype {
     QRU_FLOAT = 1,
@@ -1287,6 +1297,10 @@ typedef enum qru_chol_variant {
  *  MATLAB: `L = chol(A, 'lower')` (uplo 'L', A = L*L') or
  *          `U = chol(A)` (uplo 'U', A = U'*U).
  *
+ *  Complex data (where the backend takes it, ::qru_dtype): A Hermitian
+ *  positive definite, ' the conjugate transpose, as in every Cholesky
+ *  routine below; the factor's diagonal is real and positive.
+ *
  *  Only the triangle named by @p uplo is read and overwritten by the factor;
  *  the other strict triangle is not referenced.
  *
@@ -1323,15 +1337,17 @@ QRU_API int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int vari
 /** Triangular solve with many right-hand sides (BLAS trsm).
  *
  *  MATLAB: `B = alpha * (op(A) \ B)` (side 'L') or
- *          `B = alpha * (B / op(A))` (side 'R'), op(A) = A or A'.
+ *          `B = alpha * (B / op(A))` (side 'R'), op(A) = A (trans 'N'),
+ *          A.' ('T') or A' ('C'; the same as 'T' for real data).
  *
  *  Only the @p uplo triangle of A is referenced (with diag 'U' its diagonal
- *  is taken as ones).  No singularity check is made.
+ *  is taken as ones).  No singularity check is made.  Takes complex data
+ *  where the backend does (::qru_dtype).
  *
  *  @param ctx   context (1)
  *  @param side  'L' or 'R' (2)
  *  @param uplo  'L' or 'U' (3)
- *  @param trans 'N' or 'T' (4)
+ *  @param trans 'N', 'T' or 'C' (4)
  *  @param diag  'N' or 'U' (unit diagonal) (5)
  *  @param alpha scalar (6)
  *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
@@ -1342,7 +1358,8 @@ QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char di
 
 /** Solves A X = B given the Cholesky factor of A.
  *
- *  MATLAB: `B = L' \ (L \ B)` (uplo 'L') or `B = U \ (U' \ B)` (uplo 'U').
+ *  MATLAB: `B = L' \ (L \ B)` (uplo 'L') or `B = U \ (U' \ B)` (uplo 'U')
+ *  (complex data: ' the conjugate transpose).
  *
  *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
  *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
@@ -2038,7 +2055,9 @@ QRU_API int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
  *  on the Hessenberg rows, about 4 (nb + 1) (j - i) (n - i) flops, for
  *  i > j one sweep of i - j Givens rotations, 6 (i - j) (n - j) flops;
  *  then the rows of the new factor with a negative diagonal element are
- *  negated (one backend call each), so that the diagonal is positive.
+ *  negated (one backend call each; complex data: the rows i..j scaled by
+ *  the conjugate phases of their diagonal elements, one GEMM), so that
+ *  the diagonal is positive.
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)

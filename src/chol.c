@@ -1,6 +1,7 @@
 /*
- * Cholesky factorisation and triangular solves, written once for both
- * precisions against the backend table.
+ * Cholesky factorisation and triangular solves, written once for the four
+ * element types against the backend table (' the conjugate transpose: a
+ * complex A = L L' is Hermitian; 'C' is 'T' for the real types).
  *
  * The blocked algorithms follow the two schemes of the Cholesky study in the
  * seed documents (the "in-place" right-looking algorithm and the
@@ -166,22 +167,22 @@ static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
             QRU_TRY(o->potrf_panel(ctx, dt, 'L', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-                QRU_TRY(o->gemm(ctx, dt, 'N', 'T', r, jb, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'N', 'C', r, jb, j, -1.0,
                             qru_ptr_at(A, lda, j + jb, 0), lda,
                             qru_ptr_at(A, lda, j, 0), lda, 1.0, B, lda));
-                QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'C', 'N', r, jb, 1.0, Ajj, lda,
                             B, lda));
             }
         } else {
-            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', jb, j, -1.0,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'C', jb, j, -1.0,
                         qru_ptr_at(A, lda, 0, j), lda, 1.0, Ajj, lda));
             QRU_TRY(o->potrf_panel(ctx, dt, 'U', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-                QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, r, j, -1.0,
                             qru_ptr_at(A, lda, 0, j), lda,
                             qru_ptr_at(A, lda, 0, j + jb), lda, 1.0, B, lda));
-                QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', jb, r, 1.0, Ajj, lda,
                             B, lda));
             }
         }
@@ -204,15 +205,15 @@ static int potrf_right(qru_context *ctx, qru_dtype dt, char uplo, int n,
             break;
         if (uplo == 'L') {
             qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-            QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'C', 'N', r, jb, 1.0, Ajj, lda, B,
                         lda));
             QRU_TRY(o->syrk(ctx, dt, 'L', 'N', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         } else {
             qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-            QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', jb, r, 1.0, Ajj, lda, B,
                         lda));
-            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', r, jb, -1.0, B, lda, 1.0, A22,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'C', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         }
     }
@@ -337,7 +338,6 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
     QRU_ARG(ctx, 4,
@@ -380,11 +380,10 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "side", side, "LR");
     QRU_ARG_CHAR(ctx, 3, "uplo", uplo, "LU");
-    QRU_ARG_CHAR(ctx, 4, "trans", trans, "NT");
+    QRU_ARG_CHAR(ctx, 4, "trans", trans, "NTC");
     QRU_ARG_CHAR(ctx, 5, "diag", diag, "NU");
     QRU_CHECK(ctx, qru_check_finite_host(ctx, 6, &alpha, 1));
     QRU_CHECK(ctx, qru_arg_square(ctx, 7, "A", A, A ? A->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 7, A, uplo, diag, 0));
     QRU_ARG_MAT(ctx, 8, "B", B, A->dtype);
     QRU_ARG_APART(ctx, 8, "B", B, "A", A);
@@ -404,7 +403,6 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(L->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "B", B, L->dtype);
     QRU_ARG_APART(ctx, 4, "B", B, "L", L);
@@ -413,7 +411,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
-    char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';
+    char t1 = uplo == 'L' ? 'N' : 'C', t2 = uplo == 'L' ? 'C' : 'N';
     QRU_CHECK(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p,
                            L->ld, B->p, B->ld));
     QRU_RET(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p,

@@ -60,12 +60,14 @@
  *    the column insertion's sweeps are) to Q directly and to d through
  *    its conjugate transpose;
  *  - potrf_full is the Hermitian potrf (its pivots the real parts of the
- *    diagonal);
- *  - the ops of the Cholesky, batched and solver routines and of the
- *    updates' real-only p = 1 variants (potrf_panel, chol_rot, chol_r1_*,
- *    chol_*_batch, lsq_batch_*, omp_gram_step) take no complex data yet:
- *    the public routines refuse it first (qru_check_real), the update
- *    policy does not choose those variants for it, and the CPU ops return
+ *    diagonal), and so are potrf_panel and the Cholesky batches; chol_rot
+ *    rotates with a real L(i,i) (c real, s = w(i) / L(i,i)); an info slot
+ *    of a complex type is its real part;
+ *  - the ops of the least-squares batches and solvers and of the real-only
+ *    structured passes (chol_r1_*, lsq_batch_*, omp_gram_step) take no
+ *    complex data yet: the public routines refuse it first
+ *    (qru_check_real), the update policy and qru_chol_update do not
+ *    choose those passes for it, and the CPU ops return
  *    QRU_ERR_UNSUPPORTED.
  */
 #ifndef QRU_OPS_H
