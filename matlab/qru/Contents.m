@@ -38,8 +38,9 @@
 % MEX gateway qru_mex (source qru_mex.c in this folder; build it with the
 % interleaved complex API: mex -R2018a, mkoctfile --mex -R2018a).
 %
-% Complex data: the QR factorization, least squares and the QR updates
-% take complex single and double arrays where the backend does (the CPU;
-% qru_backend's fourth output), with ' the conjugate transpose; real
-% arguments with complex ones are promoted.  Elsewhere, and in the
-% routines without complex data yet, the error is qru:unsupported.
+% Complex data: the QR factorization, least squares, the QR and Cholesky
+% updates take complex single and double arrays where the backend does
+% (the CPU; qru_backend's fourth output), with ' the conjugate transpose;
+% real arguments with complex ones are promoted.  Elsewhere, and in the
+% routines without complex data yet (pages of least squares), the error
+% is qru:unsupported.

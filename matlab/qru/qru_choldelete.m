@@ -16,9 +16,9 @@ function [R1, p] = qru_choldelete(R, j, varargin)
 %   Classes as Octave's choldelete: R may be double, single or an integer
 %   class (logical and char are refused); the result has R's class (double
 %   for an integer R); j may be of any numeric class or logical.  A
-%   complex R (A Hermitian) is passed to the library as complex data,
-%   which computes it where it takes complex Cholesky updates and raises
-%   qru:unsupported with its reason where it does not.
+%   complex R (A Hermitian) computes in complex arithmetic on a backend
+%   that takes complex data (the CPU; elsewhere qru:unsupported, naming
+%   the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

@@ -79,8 +79,8 @@
  * any is complex, all compute in the complex type of that precision
  * (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE; real arguments get a zero
  * imaginary part, as MATLAB promotes them) and the results are complex;
- * the library takes complex data for the QR factorisation, least squares
- * and the QR updates on the backends that support it
+ * the library takes complex data for the QR factorisation, least squares,
+ * the QR and Cholesky updates on the backends that support it
  * (qru_context_supports), and refuses it elsewhere with its reason
  * (qru:unsupported).  Complex arrays are read and written in MATLAB's
  * interleaved complex storage, which is the library's layout: the MEX
@@ -98,7 +98,8 @@
  *   qru:numerical      rank or definiteness lost (status > 0),
  *   qru:unsupported    valid, but not supported by this backend or
  *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data on
- *                      a GPU backend, or given to a Cholesky routine),
+ *                      a GPU backend, or given to the least-squares
+ *                      batches),
  *   qru:library        allocation, device or backend error (<= -1000),
  * with the library's text (qru_last_error) for library statuses.
  */

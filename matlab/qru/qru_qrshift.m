@@ -23,11 +23,9 @@ function [Q1, R1] = qru_qrshift(Q, R, i, j, varargin)
 %   if both Q and R are single, else double.  i and j may be of any
 %   numeric class or logical.  The signs of the rows of R1 (and columns
 %   of Q1; for complex data their phases) may differ from qrshift's.
-%   Complex Q and R are passed to the library as complex data: the
-%   column shift itself (qru_lsq_shift_cols) takes no complex data yet
-%   and raises qru:unsupported with its reason, while a wide A (the QR of
-%   the shifted matrix) is computed in complex arithmetic on a backend
-%   that supports it.
+%   Complex Q and R compute in complex arithmetic (Q1 unitary) on a
+%   backend that takes complex data (the CPU; elsewhere qru:unsupported,
+%   naming the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

@@ -4,18 +4,24 @@ function nfail = test_complex(backend)
 %   (full, economy, d = Q'*b), qru_qrinsert and qru_qrdelete (columns and
 %   rows, one and a block, j at the start, the middle and the end, full
 %   and economy factors), qru_qrupdate (rank 1 and rank k, full and
-%   economy), qru_qrshift of a wide matrix, qru_lsq_solve and qru_lsq in
-%   its three forms, each against Octave's own qr, qrinsert, qrdelete,
+%   economy), qru_qrshift (wide, and tall with full and economy factors,
+%   i and j at the ends and inside), qru_lsq_solve and qru_lsq in its
+%   three forms, each against Octave's own qr, qrinsert, qrdelete,
 %   qrupdate and mldivide on the same data (the peer's answer is the
 %   reference, up to the phases of R's rows): scaled residuals
 %   norm(A1 - Q1*R1) / (norm(A1) max(n,m) eps), Q1'*Q1 = I, R1 exactly
 %   upper triangular, the class and complexity of the result; real
 %   arguments mixed with complex ones promoted as MATLAB promotes them.
-%   The routines without complex data in the library (the column shift
-%   of a tall matrix, the Cholesky routines while the library refuses
-%   them) must either give the right result or raise qru:unsupported
-%   naming the routine.  On a backend without complex data: every entry
-%   point raises qru:unsupported with a message naming the backend.
+%   The Cholesky functions (rank 1 and 3 updates, a downdate and one that
+%   is not positive definite, deletions of one and of a block, insertions
+%   and shifts at the ends and inside, pages of the three batched ones)
+%   against Octave's cholupdate, cholinsert, choldelete and chol:
+%   norm(R1'*R1 - A1) / (norm(A1) n eps), R1 exactly upper triangular
+%   with a real positive diagonal.  Least squares over pages, which the
+%   library does not take complex data for yet, must give the right
+%   result or raise qru:unsupported naming the routine.  On a backend
+%   without complex data: every entry point raises qru:unsupported with
+%   a message naming the backend.
 qru_check('reset');
 [name, ~, ~, cplx] = qru_backend(backend);
 rand('seed', 11); randn('seed', 11);
@@ -106,15 +112,20 @@ for cls = qru_classes(backend)
   [Qo, Ro] = qrupdate(Qr, Rr, U, V);
   check(sprintf('qrupdate real factors, complex u %s', cls), cls, Q1, R1, Ar + U * V', Qo, Ro);
   % the column shift: a wide matrix is factorized (complex), a tall one is
-  % the library's qru_lsq_shift_cols
+  % the library's qru_lsq_shift_cols (full and economy)
   W = crandn(m, n); [Qw, Rw] = qr(W);
   [Q1, R1] = qru_qrshift(cast(Qw, cls), cast(Rw, cls), 2, 5, backend);
-  pw = [1, 3, 4, 5, 2, 6:n];
-  check(sprintf('qrshift wide %s', cls), cls, Q1, R1, W(:, pw), [], []);
-  pt = [1, 3, 4, 5, 2, 6];
-  either(sprintf('qrshift tall %s', cls), 'qru_lsq_shift_cols', ...
-         @() qru_qrshift(cast(Qf, cls), cast(Rf, cls), 2, 5, backend), ...
-         @(Q1, R1) check(sprintf('qrshift tall %s', cls), cls, Q1, R1, A(:, pt), [], []));
+  check(sprintf('qrshift wide %s', cls), cls, Q1, R1, W(:, [1, 3, 4, 5, 2, 6:n]), [], []);
+  for ij = [2 5; 5 2; 1 m; m 1]'
+    i = ij(1); j = ij(2);
+    pt = 1:m;
+    if i < j, pt(i:j) = [i+1:j, i]; else pt(j:i) = [i, j:i-1]; end
+    [Q1, R1] = qru_qrshift(cast(Qf, cls), cast(Rf, cls), i, j, backend);
+    [Qo, Ro] = qr(A(:, pt));
+    check(sprintf('qrshift full %s i=%d j=%d', cls, i, j), cls, Q1, R1, A(:, pt), Qo, Ro);
+    [Q1, R1] = qru_qrshift(cast(Qe, cls), cast(Re, cls), i, j, backend);
+    check(sprintf('qrshift econ %s i=%d j=%d', cls, i, j), cls, Q1, R1, A(:, pt), Qo, Ro);
+  end
   % least squares: A \ b in the three forms, and a qru_lsq object updated
   xo = A \ b;
   tol = 30 * n * ep * cond(A)^2;
@@ -145,38 +156,74 @@ for cls = qru_classes(backend)
   qru_expect_error('qru:usage', sprintf('qru_lsq %s: real data into complex F is fine, complex into real is not', cls), ...
                    @() feval(@(G) G.add_cols(1, crandn(n, 1)), qru_lsq(randn(n, m), randn(n, 1), backend)));
   delete(F);
-  % Cholesky: computed, or refused by the library with its reason
-  B = crandn(8, 8); H = B' * B + 8 * eye(8); Rc = cast(chol(H), cls);
-  x = cast(crandn(8, 1), cls);
-  either(sprintf('cholupdate %s', cls), 'qru_chol_update', @() qru_cholupdate(Rc, x, backend), ...
-         @(R1) qru_check(norm(double(R1' * R1) - double(Rc' * Rc + x * x'), 'fro') < 30 * 8 * ep * norm(H, 'fro'), ...
-                         'cholupdate %s: residual', cls));
-  either(sprintf('choldelete %s', cls), 'qru_chol_delete', @() qru_choldelete(Rc, 3, backend), ...
-         @(R1) qru_check(norm(double(R1' * R1) - H([1:2 4:8], [1:2 4:8]), 'fro') < 30 * 8 * ep * norm(H, 'fro'), ...
-                         'choldelete %s: residual', cls));
-  either(sprintf('cholshift %s', cls), 'qru_chol_shift', @() qru_cholshift(Rc, 2, 6, backend), ...
-         @(R1) qru_check(norm(double(R1' * R1) - H([1 3:6 2 7:8], [1 3:6 2 7:8]), 'fro') < 30 * 8 * ep * norm(H, 'fro'), ...
-                         'cholshift %s: residual', cls));
-  H1 = B(:, [1:3 1 4:8])' * B(:, [1:3 1 4:8]) + 9 * eye(9);
-  either(sprintf('cholinsert %s', cls), 'qru_chol_insert', ...
-         @() qru_cholinsert(cast(chol(H1([1:3 5:9], [1:3 5:9])), cls), 4, cast(H1(:, 4), cls), backend), ...
-         @(R1) qru_check(norm(double(R1' * R1) - H1, 'fro') < 30 * 9 * ep * norm(H1, 'fro'), ...
-                         'cholinsert %s: residual', cls));
-  % pages: the batched Cholesky deletion and least squares
-  Hp = cat(3, H, H(8:-1:1, 8:-1:1));
-  Rp = cat(3, Rc, cast(chol(Hp(:, :, 2)), cls));
-  either(sprintf('choldelete pages %s', cls), 'qru_chol_delete_batch', @() qru_choldelete(Rp, 3, backend), ...
-         @(R1) qru_check(all(arrayfun(@(i) norm(double(R1(:, :, i)' * R1(:, :, i)) - Hp([1:2 4:8], [1:2 4:8], i), 'fro'), 1:2) ...
-                             < 30 * 8 * ep * norm(H, 'fro')), 'choldelete pages %s: residual', cls));
-  xp = cast(crandn(8, 2, 2), cls);
-  either(sprintf('cholupdate pages %s', cls), 'qru_chol_update_batch', @() qru_cholupdate(Rp, xp, backend), ...
-         @(R1) qru_check(all(arrayfun(@(i) norm(double(R1(:, :, i)' * R1(:, :, i)) - Hp(:, :, i) - double(xp(:, :, i) * xp(:, :, i)'), 'fro'), 1:2) ...
-                             < 30 * 8 * ep * norm(H, 'fro')), 'cholupdate pages %s: residual', cls));
-  Hi = cat(3, H1, H1);
-  Ri = cast(cat(3, chol(H1([1:3 5:9], [1:3 5:9])), chol(H1([1:3 5:9], [1:3 5:9]))), cls);
-  either(sprintf('cholinsert pages %s', cls), 'qru_chol_insert_batch', @() qru_cholinsert(Ri, 4, cast(Hi(:, 4, :), cls), backend), ...
-         @(R1) qru_check(all(arrayfun(@(i) norm(double(R1(:, :, i)' * R1(:, :, i)) - Hi(:, :, i), 'fro'), 1:2) ...
-                             < 30 * 9 * ep * norm(H1, 'fro')), 'cholinsert pages %s: residual', cls));
+  % Cholesky, A = R'*R Hermitian: against Octave's cholupdate,
+  % cholinsert, choldelete and chol of the permuted matrix (cholshift's
+  % diagonal may be negative), single factors and pages
+  k = 8;
+  B = crandn(k, k); H = B' * B + k * eye(k); R = chol(H); Rc = cast(R, cls);
+  for p = [1 3]
+    x = crandn(k, p);
+    Ro = R;
+    for c = 1:p
+      Ro = cholupdate(Ro, x(:, c));
+    end
+    [R1, info] = qru_cholupdate(Rc, cast(x, cls), backend);
+    chol_check(sprintf('cholupdate %s k=%d', cls, p), cls, R1, H + x * x', Ro);
+    qru_check(info == 0, 'cholupdate %s k=%d: p = %d', cls, p, info);
+  end
+  x = crandn(k, 1) / 4;
+  R1 = qru_cholupdate(Rc, cast(x, cls), '-', backend);
+  chol_check(sprintf('cholupdate - %s', cls), cls, R1, H - x * x', cholupdate(R, x, '-'));
+  [R1, info] = qru_cholupdate(Rc, cast(10 * B(:, 1), cls), '-', backend);
+  qru_check(info == 1 && isequal(R1, Rc), 'cholupdate - %s: not positive definite gives p = %d', cls, info);
+  for j = [1 4 k]
+    keep = [1:j-1, j+1:k];
+    R1 = qru_choldelete(Rc, j, backend);
+    chol_check(sprintf('choldelete %s j=%d', cls, j), cls, R1, H(keep, keep), choldelete(R, j));
+  end
+  R1 = qru_choldelete(Rc, 3:5, backend);
+  chol_check(sprintf('choldelete %s j=3:5', cls), cls, R1, H([1:2 6:k], [1:2 6:k]), chol(H([1:2 6:k], [1:2 6:k])));
+  for j = [1 4 k+1]
+    keep = [1:j-1, j+1:k+1];
+    H1 = zeros(k + 1); H1(keep, keep) = H;
+    v = crandn(k + 1, 1); v(j) = 0;
+    H1(:, j) = v; H1(j, :) = v'; H1(j, j) = norm(v)^2 + k;
+    R1 = qru_cholinsert(Rc, j, cast(H1(:, j), cls), backend);
+    chol_check(sprintf('cholinsert %s j=%d', cls, j), cls, R1, H1, cholinsert(R, j, H1(:, j)));
+  end
+  for ij = [2 6; 6 2; 1 k; k 1]'
+    i = ij(1); j = ij(2);
+    ps = 1:k;
+    if i < j, ps(i:j) = [i+1:j, i]; else ps(j:i) = [i, j:i-1]; end
+    R1 = qru_cholshift(Rc, cast(i, cls), cast(j, cls), backend);   % single if all are
+    chol_check(sprintf('cholshift %s i=%d j=%d', cls, i, j), cls, R1, H(ps, ps), chol(H(ps, ps)));
+    qru_check(all(real(diag(R1)) > 0), 'cholshift %s i=%d j=%d: diagonal not positive', cls, i, j);
+  end
+  % pages
+  Hp = cat(3, H, H(k:-1:1, k:-1:1));
+  Rp = cat(3, R, chol(Hp(:, :, 2)));
+  xp = crandn(k, 2, 2);
+  [R1, info] = qru_cholupdate(cast(Rp, cls), cast(xp, cls), backend);
+  qru_check(isequal(info, [0; 0]), 'cholupdate pages %s: p = %s', cls, mat2str(info));
+  for i = 1:2
+    chol_check(sprintf('cholupdate pages %s page %d', cls, i), cls, R1(:, :, i), ...
+               Hp(:, :, i) + xp(:, :, i) * xp(:, :, i)', []);
+  end
+  [R1, info] = qru_choldelete(cast(Rp, cls), 3, backend);
+  qru_check(isequal(info, [0; 0]), 'choldelete pages %s: p = %s', cls, mat2str(info));
+  for i = 1:2
+    chol_check(sprintf('choldelete pages %s page %d', cls, i), cls, R1(:, :, i), ...
+               Hp([1:2 4:k], [1:2 4:k], i), choldelete(Rp(:, :, i), 3));
+  end
+  H1 = zeros(k + 1); H1([1:3 5:k+1], [1:3 5:k+1]) = H;
+  v = crandn(k + 1, 1); v(4) = 0;
+  H1(:, 4) = v; H1(4, :) = v'; H1(4, 4) = norm(v)^2 + k;
+  [R1, info] = qru_cholinsert(cast(cat(3, R, R), cls), 4, cast(cat(3, H1(:, 4), H1(:, 4)), cls), backend);
+  qru_check(isequal(info, [0; 0]), 'cholinsert pages %s: info = %s', cls, mat2str(info));
+  for i = 1:2
+    chol_check(sprintf('cholinsert pages %s page %d', cls, i), cls, R1(:, :, i), H1, cholinsert(R, 4, H1(:, 4)));
+  end
+  % least squares over pages: the batches take no complex data yet
   Ap = cast(crandn(n, m, 3), cls); bp = cast(crandn(n, 1, 3), cls);
   either(sprintf('lsq_solve pages %s', cls), 'qru_lsq_batch', @() qru_lsq_solve(Ap, bp, backend), ...
          @(X) qru_check(all(arrayfun(@(i) norm(double(X(:, :, i)) - double(Ap(:, :, i)) \ double(bp(:, :, i))) / ...
@@ -210,6 +257,29 @@ if ~isempty(Qo)
   [eR, eQ] = qru_qrdiff(Q1, R1, Qo, Ro);
   tol = 30 * max(n, m) * ep * cond(A1);
   qru_check(eR < tol && eQ < tol, '%s: differs from Octave''s: R %g, Q %g (tol %g)', what, eR, eQ, tol);
+end
+end
+
+function chol_check(what, cls, R1, H, Ro)
+% R1 a complex Cholesky factor of the Hermitian H in class cls: class and
+% complexity, exact zeros below the diagonal, a real positive diagonal,
+% the scaled residual norm(R1'*R1 - H) / (norm(H) n eps), and (Ro given)
+% the distance to the peer's factor up to the phases of its rows.
+n = size(H, 1);
+ep = double(eps(cls));
+qru_check(strcmp(class(R1), cls) && iscomplex(R1) && isequal(size(R1), [n n]), ...
+          '%s: output %s %s, complex %d', what, class(R1), mat2str(size(R1)), iscomplex(R1));
+R1 = double(R1);
+qru_check(all(all(tril(R1, -1) == 0)), '%s: R1 has nonzeros below the diagonal', what);
+d = diag(R1);
+qru_check(all(real(d) > 0) && all(abs(imag(d)) <= 30 * ep * abs(d)), ...
+          '%s: diagonal not real positive: %s', what, mat2str(d, 3));
+err = norm(R1' * R1 - H, 'fro') / (norm(H, 'fro') * n * ep);
+qru_check(err < 30, '%s: scaled residual %g', what, err);
+if ~isempty(Ro)
+  eR = qru_qrdiff(eye(n), R1, eye(n), Ro);
+  tol = 30 * n * ep * cond(H);
+  qru_check(eR < tol, '%s: differs from Octave''s: %g (tol %g)', what, eR, tol);
 end
 end
 
