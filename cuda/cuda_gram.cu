@@ -2,13 +2,40 @@
  * CUDA versions of gram_border and gram_solve (contracts in
  * src/qru_ops.h; the reference, which the CPU backend runs, is
  * ref_ops.c's sequence of basic ops): the kernels of kernels/qru_gram.cl,
- * two launches to border a column on, three to solve.
+ * two launches to border a column on, three to solve; and of
+ * lars_gram_step (the CPU version in src/cpu/cpu_kernels.inc is the
+ * reference): the bordering and z = W (W' S) by those kernels, then the
+ * two of kernels/qru_lars.cl.
  */
+#include <float.h>
+
 #include "qru_cuda.h"
 
 #include "qru_kdefs.h"
 #include "qru_base.cl" /* qru_row_sum */
 #include "qru_gram.cl"
+#include "qru_lars.cl"
+
+static_assert(QRU_LARSK_ROWS == QRU_LARS_ROWS &&
+                  QRU_LARSK_PICK == QRU_LARS_PICK &&
+                  QRU_LARSK_STATUS == QRU_LARS_ST_STATUS &&
+                  QRU_LARSK_GAMMA == QRU_LARS_ST_GAMMA &&
+                  QRU_LARSK_ND == QRU_LARS_ST_ND &&
+                  QRU_LARSK_QD == QRU_LARS_ST_QD &&
+                  QRU_LARSK_SW == QRU_LARS_ST_SW &&
+                  QRU_LARSK_AA == QRU_LARS_ST_AA &&
+                  QRU_LARSK_D == QRU_LARS_ST_D && QRU_LARS_REC == 7,
+              "the kernels' record and qru_internal.h's must agree");
+static_assert(QRU_LARSK_OK == QRU_LARS_OK &&
+                  QRU_LARSK_DEGENERATE == QRU_LARS_DEGENERATE &&
+                  QRU_LARSK_NODIR == QRU_LARS_NODIR &&
+                  QRU_LARSK_START == QRU_LARS_START &&
+                  QRU_LARSK_STEP == QRU_LARS_STEP &&
+                  QRU_LARSK_LEAVE == QRU_LARS_LEAVE &&
+                  QRU_LARSK_LASSO == QRU_LARS_LASSO &&
+                  QRU_LARSK_POSITIVE == QRU_LARS_POSITIVE,
+              "the kernels' statuses, modes and flags and qru_internal.h's "
+              "must agree");
 
 namespace {
 
@@ -76,6 +103,57 @@ int solve_t(qru_context *ctx, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W,
     return st;
 }
 
+template <typename T>
+int lars_t(qru_context *ctx, int m, int kmax, int hw, int mode, int flags,
+           int it, int t, int q, int ci, int u, int na, int qs, double sv,
+           double piv, double C, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr S,
+           qru_ptr V, qru_ptr out, qru_ptr ls, qru_ptr P)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    qru_lars_ws w = qru_lars_ws_of(m, kmax);
+    size_t em = (size_t)m;
+    T big = (T)(sizeof(T) == sizeof(double) ? DBL_MAX : FLT_MAX),
+      dec = (T)(sizeof(T) == sizeof(double) ? 1e15 : 1e6),
+      tiny = (T)FLT_MIN;
+    T *L = (T *)ls.h;
+    long o = (long)ls.off;
+    int st = 0;
+    if (mode == QRU_LARS_STEP) {
+        T *z = at<T>(out, em + 2);
+        if (t >= 0)
+            st = border_t<T>(ctx, m, kmax, hw, t, q, G, Gs, W, V, out);
+        if (!st) {
+            qru_gram_coldot<T><<<hw, QRU_GRAMK_COLDOT, 0, s>>>(
+                hw, -1, at<T>(W), 0L, kmax, at<T>(S), 0L, 1,
+                qs < hw ? qs : -1, (T)sv, at<T>(V), 0L, 0, at<T>(V), 0L,
+                at<T>(V), 0L);
+            st = qru_cuda_launched();
+        }
+        if (!st)
+            st = rowdot<T>(s, 0, hw, hw, -1, at<T>(W), kmax, at<T>(V), z, z,
+                           z);
+        if (st)
+            return st;
+        dim3 b(QRU_LARSK_ROWS, rowdot_slices(hw));
+        qru_lars_rows<T><<<w.ngr, b, 0, s>>>(
+            m, hw, flags, t, q, ci, u, na, (T)piv, (T)C, big, dec, tiny,
+            (const T *)Gs.h, (long)Gs.off, (const T *)S.h, (long)S.off,
+            (T *)out.h, (long)out.off, L, o + (long)w.cov, o + (long)w.c,
+            o + (long)w.pos, o + (long)w.sof, o + (long)w.cof,
+            o + (long)w.rec, o + (long)w.part);
+        st = qru_cuda_launched();
+        if (st)
+            return st;
+    }
+    qru_lars_update<T><<<w.npk, QRU_LARSK_PICK, 0, s>>>(
+        mode, m, kmax, hw, w.ngr, flags, it, t, q, ci, na, (T)piv, (T)C, big,
+        tiny, (const T *)out.h, (long)out.off, L, o + (long)w.cov,
+        o + (long)w.c, o + (long)w.pos, o + (long)w.sof, o + (long)w.cof,
+        o + (long)w.drop, o + (long)w.rec, o + (long)w.pick,
+        o + (long)w.part, (T *)P.h, (long)P.off);
+    return qru_cuda_launched();
+}
+
 } // namespace
 
 int qru_cu_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax,
@@ -99,4 +177,22 @@ int qru_cu_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
     return dt == QRU_DOUBLE
                ? solve_t<double>(ctx, m, kmax, hw, Gs, W, S, qs, sv, V, out)
                : solve_t<float>(ctx, m, kmax, hw, Gs, W, S, qs, sv, V, out);
+}
+
+int qru_cu_lars_gram_step(qru_context *ctx, qru_dtype dt, int m, int kmax,
+                          int hw, int mode, int flags, int it, int t, int q,
+                          int ci, int u, int na, int qs, double sv,
+                          double piv, double C, qru_ptr G, qru_ptr Gs,
+                          qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr out,
+                          qru_ptr ls, qru_ptr P)
+{
+    if (m <= 0 || (mode == QRU_LARS_STEP && hw <= 0))
+        return 0;
+    return dt == QRU_DOUBLE
+               ? lars_t<double>(ctx, m, kmax, hw, mode, flags, it, t, q, ci,
+                                u, na, qs, sv, piv, C, G, Gs, W, S, V, out,
+                                ls, P)
+               : lars_t<float>(ctx, m, kmax, hw, mode, flags, it, t, q, ci,
+                               u, na, qs, sv, piv, C, G, Gs, W, S, V, out,
+                               ls, P);
 }
