@@ -4,8 +4,8 @@
  * ref_ops.c's sequence of basic ops): the kernels of kernels/qru_gram.cl,
  * two launches to border a column on, three to solve; and of
  * lars_gram_step (the CPU version in src/cpu/cpu_kernels.inc is the
- * reference): the bordering and z = W (W' S) by those kernels, then the
- * two of kernels/qru_lars.cl.
+ * reference): the bordering and z = W (W' S) by those kernels in two
+ * launches, then the two of kernels/qru_lars.cl.
  */
 #include <float.h>
 
@@ -15,35 +15,51 @@
 #define GRAM_SLICES 8  /* QRU_GRAMK_SLICES */
 #define GRAM_COLDOT 128 /* QRU_GRAMK_COLDOT */
 
-/* y(c) = W(:, c)' x (r != q) for c < hw, x(qs) = sv first (qs >= 0);
- * ncp > 0: groups beyond hw copy src to dst (ncp elements). */
-static int gram_coldot(qru_context *ctx, ocl_prog *p, qru_dtype dt, int hw,
-                       int q, qru_ptr A, int lda, qru_ptr x, int incx,
-                       int qs, double sv, qru_ptr y, int ncp, qru_ptr src,
-                       qru_ptr dst)
+/* y(c) = W(:, c)' x (r != q) for c < hw, x(qs) = sv first (qs >= 0),
+ * and y2(c) = W(:, c)' x2 where incx2 > 0; ncp > 0: groups beyond hw
+ * copy src to dst (ncp elements). */
+static int gram_coldot2(qru_context *ctx, ocl_prog *p, qru_dtype dt, int hw,
+                        int q, qru_ptr A, int lda, qru_ptr x, int incx,
+                        int qs, double sv, qru_ptr y, qru_ptr x2, int incx2,
+                        qru_ptr y2, int ncp, qru_ptr src, qru_ptr dst)
 {
     ocl_impl *im = IMPL(ctx);
     size_t wg = ocl_wg_for(im, p, K_GRAM_COLDOT, GRAM_COLDOT);
     size_t ncg = ncp > 0 ? ((size_t)ncp + wg - 1) / wg : 0;
     if (ncg > 64)
         ncg = 64;
-    cl_int chw = hw, cq = q, clda = lda, cinc = incx, cqs = qs, cncp = ncp;
+    cl_int chw = hw, cq = q, clda = lda, cinc = incx, cqs = qs, cncp = ncp,
+           cinc2 = incx2;
     tval tv;
     karg ksv = ocl_targ(dt, sv, &tv);
     cl_long oa = (cl_long)A.off, ox = (cl_long)x.off, oy = (cl_long)y.off,
-            os = (cl_long)src.off, od = (cl_long)dst.off;
+            os = (cl_long)src.off, od = (cl_long)dst.off,
+            ox2 = (cl_long)x2.off, oy2 = (cl_long)y2.off;
     size_t l[1] = {wg}, g[1] = {wg * ((size_t)hw + ncg)};
-    karg a[] = {KINT(chw),  KINT(cq),   KMEM(A),   KLONG(oa), KINT(clda),
-                KMEM(x),    KLONG(ox),  KINT(cinc), KINT(cqs), ksv,
-                KMEM(y),    KLONG(oy),  KINT(cncp), KMEM(src), KLONG(os),
+    karg a[] = {KINT(chw),  KINT(cq),    KMEM(A),    KLONG(oa), KINT(clda),
+                KMEM(x),    KLONG(ox),   KINT(cinc), KINT(cqs), ksv,
+                KMEM(y),    KLONG(oy),   KMEM(x2),   KLONG(ox2), KINT(cinc2),
+                KMEM(y2),   KLONG(oy2),  KINT(cncp), KMEM(src), KLONG(os),
                 KMEM(dst),  KLONG(od)};
     return ocl_launch(ctx, p, K_GRAM_COLDOT, 1, g, l, NARGS(a), a);
 }
 
-/* y = A(0:nrow-1, 0:ncol-1) x (c != q), or the bordering (border 1). */
-static int gram_rowdot(qru_context *ctx, ocl_prog *p, int border, int nrow,
-                       int ncol, int q, qru_ptr A, int lda, qru_ptr x,
-                       qru_ptr y, qru_ptr gtt, qru_ptr out)
+/* gram_coldot2 without x2 */
+static int gram_coldot(qru_context *ctx, ocl_prog *p, qru_dtype dt, int hw,
+                       int q, qru_ptr A, int lda, qru_ptr x, int incx,
+                       int qs, double sv, qru_ptr y, int ncp, qru_ptr src,
+                       qru_ptr dst)
+{
+    return gram_coldot2(ctx, p, dt, hw, q, A, lda, x, incx, qs, sv, y, x, 0,
+                        y, ncp, src, dst);
+}
+
+/* y = A(0:nrow-1, 0:ncol-1) x (c != q), or the bordering (border 1; 2:
+ * and z = W V from x2 = W' S and S(q) at Sq). */
+static int gram_rowdot2(qru_context *ctx, ocl_prog *p, int border, int nrow,
+                        int ncol, int q, qru_ptr A, int lda, qru_ptr x,
+                        qru_ptr y, qru_ptr gtt, qru_ptr out, qru_ptr x2,
+                        qru_ptr Sq)
 {
     ocl_impl *im = IMPL(ctx);
     size_t wg = ocl_wg_for(im, p, K_GRAM_ROWDOT, GRAM_ROWS * GRAM_SLICES);
@@ -57,11 +73,22 @@ static int gram_rowdot(qru_context *ctx, ocl_prog *p, int border, int nrow,
     size_t l[2] = {GRAM_ROWS, ns}, g[2] = {GRAM_ROWS * ng, ns};
     cl_int cb = border, cn = nrow, cc = ncol, cq = q, clda = lda;
     cl_long oa = (cl_long)A.off, ox = (cl_long)x.off, oy = (cl_long)y.off,
-            og = (cl_long)gtt.off, oo = (cl_long)out.off;
-    karg a[] = {KINT(cb),  KINT(cn),  KINT(cc),   KINT(cq),  KMEM(A),
-                KLONG(oa), KINT(clda), KMEM(x),   KLONG(ox), KMEM(y),
-                KLONG(oy), KMEM(gtt), KLONG(og),  KMEM(out), KLONG(oo)};
+            og = (cl_long)gtt.off, oo = (cl_long)out.off,
+            ox2 = (cl_long)x2.off, osq = (cl_long)Sq.off;
+    karg a[] = {KINT(cb),  KINT(cn),   KINT(cc),  KINT(cq),   KMEM(A),
+                KLONG(oa), KINT(clda), KMEM(x),   KLONG(ox),  KMEM(y),
+                KLONG(oy), KMEM(gtt),  KLONG(og), KMEM(out),  KLONG(oo),
+                KMEM(x2),  KLONG(ox2), KMEM(Sq),  KLONG(osq)};
     return ocl_launch(ctx, p, K_GRAM_ROWDOT, 2, g, l, NARGS(a), a);
+}
+
+/* gram_rowdot2 without x2 (border 0 or 1) */
+static int gram_rowdot(qru_context *ctx, ocl_prog *p, int border, int nrow,
+                       int ncol, int q, qru_ptr A, int lda, qru_ptr x,
+                       qru_ptr y, qru_ptr gtt, qru_ptr out)
+{
+    return gram_rowdot2(ctx, p, border, nrow, ncol, q, A, lda, x, y, gtt, out,
+                        x, x);
 }
 
 int ocl_gram_border(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
@@ -106,14 +133,15 @@ int ocl_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax, int hw,
     return st;
 }
 
-/* lars_gram_step: [the bordering (2)], V = W' S, z = W V, the rows
- * (corr and gamma's minima), the update and the pick (START and LEAVE:
- * the last alone). */
+/* lars_gram_step: V = W' S and z = W V (with the bordering where a column
+ * enters), the rows (corr and gamma's minima), the update and the pick:
+ * four launches (START and LEAVE: the last alone). */
 int ocl_lars_gram_step(qru_context *ctx, qru_dtype dt, int m, int kmax,
                        int hw, int mode, int flags, int it, int t, int q,
                        int ci, int u, int na, int qs, double sv, double piv,
                        double C, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr S,
-                       qru_ptr V, qru_ptr out, qru_ptr ls, qru_ptr P)
+                       qru_ptr V, qru_ptr Vb, qru_ptr out, qru_ptr ls,
+                       qru_ptr P)
 {
     if (m <= 0 || (mode == QRU_LARS_STEP && hw <= 0))
         return 0;
@@ -140,21 +168,23 @@ int ocl_lars_gram_step(qru_context *ctx, qru_dtype dt, int m, int kmax,
            ct = t, cq = q, cci = ci, cu = u, cna = na, cngr = w.ngr;
     if (mode == QRU_LARS_STEP) {
         qru_ptr z = qru_ptr_add(out, em + 2);
-        if (t >= 0) { /* gram_border of t in q */
-            st = gram_coldot(ctx, p, dt, hw, q, W, kmax,
-                             qru_ptr_add(Gs, (size_t)t), m, -1, 0.0, V, m,
-                             qru_ptr_add(G, (size_t)t * em),
-                             qru_ptr_add(Gs, (size_t)q * em));
+        if (t >= 0) { /* the bordering and the solve in two launches */
+            st = gram_coldot2(ctx, p, dt, hw, q, W, kmax, S, 1,
+                              qs < hw ? qs : -1, sv, V,
+                              qru_ptr_add(Gs, (size_t)t), m, Vb, m,
+                              qru_ptr_add(G, (size_t)t * em),
+                              qru_ptr_add(Gs, (size_t)q * em));
             if (!st)
-                st = gram_rowdot(ctx, p, 1, hw, hw, q, W, kmax, V, V,
-                                 qru_ptr_add(G, (size_t)t * em + (size_t)t),
-                                 qru_ptr_add(out, em));
-        }
-        if (!st)
+                st = gram_rowdot2(ctx, p, 2, hw, hw, q, W, kmax, Vb, z,
+                                  qru_ptr_add(G, (size_t)t * em + (size_t)t),
+                                  qru_ptr_add(out, em), V,
+                                  qru_ptr_add(S, (size_t)q));
+        } else {
             st = gram_coldot(ctx, p, dt, hw, -1, W, kmax, S, 1,
                              qs < hw ? qs : -1, sv, V, 0, V, V);
-        if (!st)
-            st = gram_rowdot(ctx, p, 0, hw, hw, -1, W, kmax, V, z, z, z);
+            if (!st)
+                st = gram_rowdot(ctx, p, 0, hw, hw, -1, W, kmax, V, z, z, z);
+        }
         if (st)
             return st;
         size_t wg = ocl_wg_for(im, p, K_LARS_ROWS, 8 * QRU_LARS_ROWS);

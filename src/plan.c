@@ -577,11 +577,11 @@ static int plan_lars_gram_step(qru_context *ctx, qru_dtype dt, int m,
                                int t, int q, int ci, int u, int na, int qs,
                                double sv, double piv, double C, qru_ptr G,
                                qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
-                               qru_ptr out, qru_ptr ls, qru_ptr P)
+                               qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P)
 {
     (void)dt, (void)kmax, (void)flags, (void)it, (void)q, (void)ci, (void)u,
         (void)na, (void)qs, (void)sv, (void)piv, (void)C, (void)G, (void)Gs,
-        (void)W, (void)S, (void)V, (void)out, (void)ls, (void)P;
+        (void)W, (void)S, (void)V, (void)Vb, (void)out, (void)ls, (void)P;
     double em = dd(m), eh = dd(hw);
     if (mode != QRU_LARS_STEP) {
         plan_op(ctx, QRU_OP_lars_gram_step, PK_KERNEL, 2.0 * em, 4.0 * em, 0,

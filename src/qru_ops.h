@@ -474,7 +474,8 @@
     QRU_OP(gram_solve, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs, double sv, qru_ptr V, qru_ptr out), (ctx, dt, m, kmax, hw, Gs, W, S, qs, sv, V, out), OPT, ASYNC) \
     /* A step of the Gram form of LARS and the Lasso path (qru_lars, \
      * src/solvers/lars.c) on the Gram active set (G, Gs, W, S, V, out as \
-     * gram_border's and gram_solve's) and the state ls (the layout \
+     * gram_border's and gram_solve's; V and Vb kmax-vectors of scratch) \
+     * and the state ls (the layout \
      * qru_lars_ws_of(m, kmax), qru_internal.h), judged on the device: \
      * the host reads the record and the pick's partial results (one \
      * download of QRU_LARS_REC + 3 npk elements at ls + rec), nothing of \
@@ -516,7 +517,7 @@
      * computed), GAMMA, ND and QD (where OK).  P is m x (it + 2) (ld m). \
      * The sums, minima and picks run in an order fixed by the sizes (a \
      * run repeats bit for bit).  m < 2^24. */ \
-    QRU_OP(lars_gram_step, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int mode, int flags, int it, int t, int q, int ci, int u, int na, int qs, double sv, double piv, double C, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr out, qru_ptr ls, qru_ptr P), (ctx, dt, m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs, sv, piv, C, G, Gs, W, S, V, out, ls, P), REQ, ASYNC) \
+    QRU_OP(lars_gram_step, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int mode, int flags, int it, int t, int q, int ci, int u, int na, int qs, double sv, double piv, double C, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P), (ctx, dt, m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs, sv, piv, C, G, Gs, W, S, V, Vb, out, ls, P), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

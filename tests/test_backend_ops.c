@@ -2423,7 +2423,8 @@ START_TEST(test_lars_step)
             dbuf dG = dnew(dt, em * em), dGs = dnew(dt, em * ek),
                  dW = dnew(dt, ek * ek), dV = dnew(dt, ek),
                  dS = dnew(dt, ek), dO = dnew(dt, em + 2 + ek),
-                 dL = dnew(dt, lw.elems), dP = dnew(dt, 3 * em);
+                 dL = dnew(dt, lw.elems), dP = dnew(dt, 3 * em),
+                 dT = dnew(dt, ek);
             dbuf up[] = {dG, dGs, dW, dS, dO, dL, dP};
             const double *hup[] = {G, Gs, W, S, out, L, P};
             for (int i = 0; i < 7; ++i)
@@ -2441,8 +2442,8 @@ START_TEST(test_lars_step)
                 ck_assert_int_eq(O->lars_gram_step(
                                      ctx, dt, m, kmax, hw, mode, flags, 1, lt,
                                      lq, lci, u, lna, qs, sv, piv, C, dG.p,
-                                     dGs.p, dW.p, dS.p, dV.p, dO.p, dL.p,
-                                     dP.p),
+                                     dGs.p, dW.p, dS.p, dV.p, dT.p, dO.p,
+                                     dL.p, dP.p),
                                  0);
             double *gL = hnew(lw.elems), *gO = hnew(em + 2 + ek),
                    *gP = hnew(3 * em), *gW = hnew(ek * ek),
@@ -2584,8 +2585,8 @@ START_TEST(test_lars_step)
                     expect_equal("lars_step: pick", dt, gL + lw.pick + 3 * b,
                                  pk, 3);
                 }
-            dbuf bufs[] = {dG, dGs, dW, dV, dS, dO, dL, dP};
-            for (int i = 0; i < 8; ++i)
+            dbuf bufs[] = {dG, dGs, dW, dV, dS, dO, dL, dP, dT};
+            for (int i = 0; i < 9; ++i)
                 dfree(bufs[i]);
             double *hs[] = {G, Gs, W, S, out, L, P, v0, wq, Wn, Gsn,
                             z, corr, vs, Sn, gL, gO, gP, gW, gGs, gS};

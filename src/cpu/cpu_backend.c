@@ -1288,10 +1288,10 @@ static int cpu_lars_gram_step(qru_context *ctx, qru_dtype dt, int m,
                               int t, int q, int ci, int u, int na, int qs,
                               double sv, double piv, double C, qru_ptr G,
                               qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
-                              qru_ptr out, qru_ptr ls, qru_ptr P)
+                              qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P)
 {
     CPU_REAL_ONLY(dt, "lars_gram_step");
-    (void)ctx;
+    (void)ctx, (void)Vb;
     if (m <= 0 || (mode == QRU_LARS_STEP && hw <= 0))
         return 0;
     if (dt == QRU_DOUBLE)

@@ -708,7 +708,7 @@ static int lars_gram_call(lars_state *s, int mode, int flags, int it, int t,
         QRU_TRY(qru_gram_rhs(&s->g, s->sgn, &qs, &sv));
     QRU_TRY(o->lars_gram_step(ctx, s->dt, s->m, s->kmax, s->g.hw, mode, flags,
                               it, t, q, ci, u, na, qs, sv, piv, C, p.G, p.Gs,
-                              p.W, p.S, p.V, p.out, s->ls, s->P));
+                              p.W, p.S, p.V, p.T, p.out, s->ls, s->P));
     if (!rd)
         return 0;
     int nr = QRU_LARS_REC + 3 * w.npk;
