@@ -47,17 +47,21 @@
  * active set of src/solvers/gram_set.c (shared with qru_nnls; its header
  * describes it): G = X' X formed once, the active columns in slots of
  * Gs = G(:, A) and of the inverse factor W (W W' = G(A, A)^-1), S the
- * signs (set where they change), so that a step is three products and
- * one download:
- *
- *   w = W (W' S), corr = Gs w, download [corr; d; flag; w]  (1 wait).
- *
- * A column entering is bordered on by one op (gram_border), no wait;
- * d, its pivot, is scikit-learn's, judged by the direction's download: below
- * max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
- * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2) and leaves by
- * zeroing W(:, q).  A column leaving otherwise costs a Householder
- * reflection of W from the right (1 wait).  Its conditioning is that of
+ * signs (set where they change).  The step's arithmetic runs on the
+ * device (lars_run_gram, the op lars_gram_step): the entering column
+ * bordered on, w = W (W' S), corr = Gs w, gamma, the crossing
+ * coefficients, the path's next column (kept on the device, copied to
+ * coefs at the end) and the correlations of every column updated in the
+ * op's state, and the next column picked; the host reads the op's
+ * record and the picks of its blocks of 256 rows (a few numbers, 1
+ * wait) and keeps the order of the columns, the signs and the alphas.
+ * d, the entering column's pivot, is scikit-learn's, judged in the op:
+ * below max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
+ * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2), nothing is
+ * updated, its correlation is 0, and it leaves by zeroing W(:, q).  A
+ * column leaving otherwise costs a Householder reflection of W from the
+ * right (1 wait), its correlation with the residual (GEMMs into the
+ * op's state) and the op's LEAVE (1 wait).  Its conditioning is that of
  * G, cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
  * the Cholesky factor, so X is not scaled.
  *
