@@ -21,9 +21,9 @@
  * kernels on a GPU; its reference, ref_ops.c, 9 basic ops) and no wait:
  * v = W' G(A, t) (W's row and column q zero), d = sqrt(G(t, t) - v' v)
  * (its flag set where G(t, t) - v' v is not positive, as potrf_panel's)
- * and W(:, q) = [-W v; 1] / d.  d, the
- * Cholesky pivot, comes with the next solve's download (or on its own:
- * qru_gram_pivot, 1 wait); the solver judges it (G resolves d^2 only to
+ * and W(:, q) = [-W v; 1] / d.  d, the Cholesky pivot, comes with the
+ * next solve's download (qru_lars: its op lars_gram_step borders and
+ * judges it itself); the solver judges it (G resolves d^2 only to
  * n eps ||X(:, t)||^2) and takes a degenerate column back out.  The
  * column appended last leaves by zeroing W(:, q) (no wait); any other
  * column leaving slot q: W's row q r' is downloaded (1 wait) and a
@@ -182,17 +182,6 @@ int qru_gram_remove(qru_gram_set *g, int i)
     QRU_TRY(o->laset(ctx, dt, 'A', 1, hw, 0.0, 0.0,
                      qru_ptr_add(p.W, (size_t)q), k));
     return o->laset(ctx, dt, 'A', hw, 1, 0.0, 0.0, Wq, k);
-}
-
-int qru_gram_pivot(qru_gram_set *g, double *d)
-{
-    gram_ptrs p = qru_gram_ptrs_of(g);
-    QRU_TRY(g->ctx->ops->download(g->ctx, g->dt, 2, 1,
-                                  qru_ptr_add(p.out, (size_t)g->m), 2,
-                                  g->hbuf, 2));
-    g->flagged = gram_hget(g, 1) != 0.0;
-    *d = g->flagged ? 0.0 : fabs(gram_hget(g, 0));
-    return 0;
 }
 
 int qru_gram_rhs(qru_gram_set *g, const double *rhs, int *qs, double *sv)

@@ -154,8 +154,8 @@ void qru_gram_reset(qru_gram_set *g);
 int qru_gram_start(qru_gram_set *g, const qru_matrix *X);
 void qru_gram_free(qru_gram_set *g);
 /* Appends column t as the g->gk-th active column: its slot the lowest
- * free one, W bordered (9 calls, no wait); its pivot comes with the next
- * solve or qru_gram_pivot. */
+ * free one, W bordered (gram_border, no wait); its pivot comes with the
+ * next solve. */
 int qru_gram_add(qru_gram_set *g, int t);
 /* The host's part of qru_gram_add: *slot := the lowest free slot, taken
  * by the g->gk-th active column (the pivot's flag cleared where it was
@@ -164,9 +164,6 @@ int qru_gram_claim(qru_gram_set *g, int *slot);
 /* Removes the i-th active column (the one appended last: no wait; any
  * other: a reflection of W, one wait). */
 int qru_gram_remove(qru_gram_set *g, int i);
-/* *d: the pivot of the column appended last (0 where it failed; one
- * wait). */
-int qru_gram_pivot(qru_gram_set *g, double *d);
 /* S := rhs (by active position) where it changed: every changed slot
  * but the last by a laset; the last in *qs (-1: none) with its value
  * *sv, for the solving op to set. */
