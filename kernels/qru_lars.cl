@@ -49,7 +49,8 @@
 #define QRU_LARSK_POSITIVE 2
 
 /* The pick's order: (a, pa) before (b, pb) (a total order: a NaN key
- * after any other, then the larger key, then the lower position). */
+ * after any other, then the larger key, then the lower position; the
+ * host's copy is qru_internal.h's qru_lars_before). */
 QRU_DEVICE int qru_lars_before(T a, T pa, T b, T pb)
 {
     int na = a != a, nb = b != b;

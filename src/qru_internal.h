@@ -540,6 +540,19 @@ enum {
 /* lars_gram_step's modes and flags */
 enum { QRU_LARS_START, QRU_LARS_STEP, QRU_LARS_LEAVE };
 enum { QRU_LARS_LASSO = 1, QRU_LARS_POSITIVE = 2 };
+/* The order of lars_gram_step's pick: (a, pa) before (b, pb), keys a, b
+ * and positions pa, pb (a total order: a NaN key after any other, then
+ * the larger key, then the lower position; the GPU kernels' copy is
+ * kernels/qru_lars.cl's qru_lars_before). */
+static inline int qru_lars_before(double a, double pa, double b, double pb)
+{
+    int na = a != a, nb = b != b;
+    if (na != nb)
+        return nb;
+    if (!na && a != b)
+        return a > b;
+    return pa < pb;
+}
 typedef struct qru_lars_ws {
     size_t cov, c, pos, sof, cof, drop, rec, pick, part, elems;
     int ngr, npk;

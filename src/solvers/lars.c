@@ -683,17 +683,6 @@ typedef struct lars_rec {
     double gamma, sw, d, cj, key;
 } lars_rec;
 
-/* lars_gram_step's order of the pick: (a, pa) before (b, pb). */
-static int lars_before(double a, double pa, double b, double pb)
-{
-    int na = a != a, nb = b != b;
-    if (na != nb)
-        return nb;
-    if (!na && a != b)
-        return a > b;
-    return pa < pb;
-}
-
 /* One lars_gram_step of mode (qru_ops.h; na the active columns it
  * takes), then, where rd, its record and the first of its pick's
  * partial results read in one wait into *r (r->j = -1: no column is
@@ -733,7 +722,7 @@ static int lars_gram_call(lars_state *s, int mode, int flags, int it, int t,
         int i = QRU_LARS_REC + 3 * b, j = (int)lars_hget(s, i + 2);
         double cj = lars_hget(s, i), pj = lars_hget(s, i + 1),
                key = flags & QRU_LARS_POSITIVE ? cj : fabs(cj);
-        if (j >= 0 && (r->j < 0 || lars_before(key, pj, r->key, kp))) {
+        if (j >= 0 && (r->j < 0 || qru_lars_before(key, pj, r->key, kp))) {
             r->j = j;
             r->key = key;
             r->cj = cj;
