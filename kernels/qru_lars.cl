@@ -50,7 +50,7 @@
 
 /* The pick's order: (a, pa) before (b, pb) (a total order: a NaN key
  * after any other, then the larger key, then the lower position; the
- * host's copy is qru_internal.h's qru_lars_before). */
+ * host's copy is qru_internal.h's qru_lars_pick_before). */
 QRU_DEVICE int qru_lars_before(T a, T pa, T b, T pb)
 {
     int na = a != a, nb = b != b;

@@ -544,7 +544,8 @@ enum { QRU_LARS_LASSO = 1, QRU_LARS_POSITIVE = 2 };
  * and positions pa, pb (a total order: a NaN key after any other, then
  * the larger key, then the lower position; the GPU kernels' copy is
  * kernels/qru_lars.cl's qru_lars_before). */
-static inline int qru_lars_before(double a, double pa, double b, double pb)
+static inline int qru_lars_pick_before(double a, double pa, double b,
+                                       double pb)
 {
     int na = a != a, nb = b != b;
     if (na != nb)

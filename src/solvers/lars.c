@@ -722,7 +722,8 @@ static int lars_gram_call(lars_state *s, int mode, int flags, int it, int t,
         int i = QRU_LARS_REC + 3 * b, j = (int)lars_hget(s, i + 2);
         double cj = lars_hget(s, i), pj = lars_hget(s, i + 1),
                key = flags & QRU_LARS_POSITIVE ? cj : fabs(cj);
-        if (j >= 0 && (r->j < 0 || qru_lars_before(key, pj, r->key, kp))) {
+        if (j >= 0 &&
+            (r->j < 0 || qru_lars_pick_before(key, pj, r->key, kp))) {
             r->j = j;
             r->key = key;
             r->cj = cj;
