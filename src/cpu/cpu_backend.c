@@ -1279,6 +1279,28 @@ static int cpu_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
     return 0;
 }
 
+static int cpu_lars_gram_step(qru_context *ctx, qru_dtype dt, int m,
+                              int kmax, int hw, int mode, int flags, int it,
+                              int t, int q, int ci, int u, int na, int qs,
+                              double sv, double piv, double C, qru_ptr G,
+                              qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
+                              qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P)
+{
+    CPU_REAL_ONLY(dt, "lars_gram_step");
+    (void)ctx, (void)Vb;
+    if (m <= 0 || (mode == QRU_LARS_STEP && hw <= 0))
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lars_gram_step_d(m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs,
+                         sv, piv, C, DP(G), DP(Gs), DP(W), DP(S), DP(V),
+                         DP(out), DP(ls), DP(P));
+    else
+        lars_gram_step_s(m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs,
+                         (float)sv, (float)piv, (float)C, SP(G), SP(Gs),
+                         SP(W), SP(S), SP(V), SP(out), SP(ls), SP(P));
+    return 0;
+}
+
 /* ---- fused panels ---- */
 static int cpu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
