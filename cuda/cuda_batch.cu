@@ -156,7 +156,8 @@ static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
 
 /* chol_update_batch one warp a problem (cuda/cuda_chol_team.cuh): rows
  * a lane 1, 2 or 4 by the order, rank 1 or up to 4, warps a block as the
- * other one-warp-a-problem kernels. */
+ * other one-warp-a-problem kernels (at most 4: 48 KiB of rotations for
+ * order 128 and rank 4 in double). */
 template <typename T>
 static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                               int n, int k, int sign, int count, qru_ptr L,
@@ -172,7 +173,9 @@ static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                                     : qru_chol_update_team<T, 2, 4>)
                           : (k == 1 ? qru_chol_update_team<T, 4, 1>
                                     : qru_chol_update_team<T, 4, 4>);
-    kern<<<g.groups, g.items, 0, qru_cuda(ctx)->stream>>>(
+    size_t smem = (size_t)(g.items / 32) * n * 3 * (k == 1 ? 1 : 4) *
+                  sizeof(T); /* each warp's rotations */
+    kern<<<g.groups, g.items, smem, qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
         (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,

@@ -14,14 +14,16 @@
  *     w(j, 0:kb-1); every lane forms the same kb rotations from them
  *     (qru_rot_r, c = r / a, s = w / a, a / r, as the work-group body's
  *     rotations) and turns its L(i,j), i > j, and w(i,:) by them.
- *   - Two sweeps.  The first writes nothing: it gives the pivots and the
- *     diagonal of A1 = L L' + sign W W' (the rows' sums of squares met on
- *     the way), then the verdict, the first column (1-based) whose
- *     rotation fails (r = 0) or whose pivot breaks the rule (d = L1(j,j)^2
- *     finite, A1(j,j) finite, d > n eps max finite diag(A1)), a warp
- *     minimum.  The second runs only where the verdict is 0 and the
- *     problem takes part, repeats the same arithmetic and stores L1 (so a
- *     failing problem's page is never written, and L1 may be L).
+ *   - Two sweeps.  The first writes nothing but the rotations, into the
+ *     warp's slice of shared memory: it gives the pivots and the diagonal
+ *     of A1 = L L' + sign W W' (the rows' sums of squares met on the way),
+ *     then the verdict, the first column (1-based) whose rotation fails
+ *     (r = 0) or whose pivot breaks the rule (d = L1(j,j)^2 finite,
+ *     A1(j,j) finite, d > n eps max finite diag(A1)), a warp minimum.
+ *     The second runs only where the verdict is 0 and the problem takes
+ *     part: it applies the kept rotations (no chain from column to
+ *     column) and stores L1, so a failing problem's page is never
+ *     written, and L1 may be L.
  */
 
 /* The row slot r of a lane's registers v (r a run-time value): a select
@@ -43,85 +45,150 @@ __device__ __forceinline__ long team_at(int upper, int i, int j, int ld)
     return upper ? (long)j + (long)i * ld : (long)i + (long)j * ld;
 }
 
-/* One sweep over the problem at L + pl (ld ldl); store: write L1 + p1
- * (ld ld1).  w: the lane's rows of W, turned in place; piv: the new pivot
- * of each of the lane's rows, bad: its rotation failed, s2: ||L(i,:)||^2
- * of the rows (the first sweep's). */
+/* Columns of the factor a lane has in flight ahead of the one it turns. */
+#define QRU_TEAM_AHEAD 4
+
+/* The kb rotations of column j from the pivot a and the owner's w(j,:)
+ * (the slots after kb: the identity): rot[3 q .. 3 q + 2] = c, s, a / r
+ * with r = sqrt(a^2 + sign w^2), as qru_rot_r and the work-group body;
+ * one reciprocal square root and one reciprocal where a^2 + sign w^2 needs
+ * no scaling.  Returns the new pivot; *fail where a rotation fails
+ * (r = 0, the downdate's a^2 - w^2 <= 0). */
+template <typename T, int KM>
+__device__ __forceinline__ T team_rot(T a, const T (&wj)[KM], int kb,
+                                      int sign, T (&rot)[3 * KM], int *fail)
+{
+#pragma unroll
+    for (int q = 0; q < KM; ++q) {
+        rot[3 * q] = (T)1;
+        rot[3 * q + 1] = (T)0;
+        rot[3 * q + 2] = (T)1;
+        if (q < kb && !*fail) {
+            T h = sign > 0 ? a * a + wj[q] * wj[q]
+                           : (a - wj[q]) * (a + wj[q]);
+            T ia = (T)1 / a, rr, f;
+            if (h > QRU_RANGE_LO && h < QRU_RANGE_HI && a != (T)0) {
+                T inv = QRU_RSQRT(h);
+                rr = h * inv;
+                f = a * inv;
+            } else {
+                rr = qru_rot_r<T>(a, wj[q], sign);
+                f = a / rr;
+            }
+            if (rr == (T)0 || !(rr - rr == (T)0)) {
+                *fail = 1;
+            } else {
+                rot[3 * q] = rr * ia;
+                rot[3 * q + 1] = wj[q] * ia;
+                rot[3 * q + 2] = f;
+                a = rr;
+            }
+        }
+    }
+    return a;
+}
+
+/* One sweep over the problem at L + pl (ld ldl).  The first (first 1)
+ * forms each column's rotations from the owner's pivot and w(j,:), keeps
+ * them in the warp's slice of shared memory (rs: n KM triples), and
+ * returns in piv / bad the new pivot of each of the lane's rows and
+ * whether its rotation failed, in s2 ||L(i,:)||^2; it writes nothing.
+ * The second takes the rotations from rs (no chain from column to
+ * column: each lane's rows are independent) and stores L1 + p1 (ld ld1).
+ * w: the lane's rows of W, turned in place.  The factor's columns are
+ * read QRU_TEAM_AHEAD ahead. */
 template <typename T, int RPL, int KM>
 __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
                                            int lane, const T *L, long pl,
                                            int ldl, T *L1, long p1, int ld1,
-                                           int store, T (&w)[RPL][KM],
-                                           T (&piv)[RPL], int (&bad)[RPL],
-                                           T (&s2)[RPL])
+                                           int first, T *rs,
+                                           T (&w)[RPL][KM], T (&piv)[RPL],
+                                           int (&bad)[RPL], T (&s2)[RPL])
 {
+    const int D = QRU_TEAM_AHEAD;
     T sg = sign > 0 ? (T)1 : (T)-1;
-    T nxt[RPL];
+    T buf[D][RPL];
 #pragma unroll
-    for (int r = 0; r < RPL; ++r) {
-        int i = lane + 32 * r;
-        nxt[r] = i < n ? L[pl + team_at(upper, i, 0, ldl)] : (T)0;
+    for (int d = 0; d < D; ++d)
+#pragma unroll
+        for (int r = 0; r < RPL; ++r) {
+            int i = lane + 32 * r;
+            buf[d][r] = d < n && i < n && i >= d
+                            ? L[pl + team_at(upper, i, d, ldl)]
+                            : (T)0;
+        }
+#pragma unroll
+    for (int r = 0; r < RPL && first; ++r) {
         s2[r] = (T)0;
         piv[r] = (T)0;
         bad[r] = 0;
     }
-    for (int j = 0; j < n; ++j) {
-        T cur[RPL];
+    int fail = 0;
+    for (int j0 = 0; j0 < n; j0 += D) {
 #pragma unroll
-        for (int r = 0; r < RPL; ++r) {
-            int i = lane + 32 * r;
-            cur[r] = nxt[r];
-            nxt[r] = i < n && i > j ? L[pl + team_at(upper, i, j + 1, ldl)]
-                                    : (T)0;
-            if (i >= j)
-                s2[r] += cur[r] * cur[r];
-        }
-        int oj = j & 31, rj = j >> 5;
-        T a = __shfl_sync(0xffffffffu, team_slot<T, RPL>(cur, rj), oj);
-        T c[KM], s[KM], f[KM];
-        int fail = 0;
+        for (int d = 0; d < D; ++d) {
+            int j = j0 + d;
+            if (j >= n)
+                break;
+            T cur[RPL];
 #pragma unroll
-        for (int q = 0; q < KM; ++q) {
-            T wq = (T)0;
-#pragma unroll
-            for (int r = 0; r < RPL; ++r)
-                if (r == rj)
-                    wq = w[r][q];
-            wq = __shfl_sync(0xffffffffu, wq, oj);
-            c[q] = (T)1;
-            s[q] = (T)0;
-            f[q] = (T)1;
-            if (q < kb && !fail) {
-                T rr = qru_rot_r<T>(a, wq, sign);
-                if (rr == (T)0) {
-                    fail = 1;
-                } else {
-                    T ia = (T)1 / a;
-                    c[q] = rr * ia;
-                    s[q] = wq * ia;
-                    f[q] = a / rr;
-                    a = rr;
-                }
+            for (int r = 0; r < RPL; ++r) {
+                int i = lane + 32 * r;
+                cur[r] = buf[d][r];
+                buf[d][r] = i < n && i >= j + D
+                                ? L[pl + team_at(upper, i, j + D, ldl)]
+                                : (T)0;
+                if (first && i >= j)
+                    s2[r] += cur[r] * cur[r];
             }
-        }
+            T rot[3 * KM], a;
+            int oj = j & 31, rj = j >> 5;
+            if (first) {
+                T wj[KM];
 #pragma unroll
-        for (int r = 0; r < RPL; ++r) {
-            int i = lane + 32 * r;
-            if (i == j) {
-                piv[r] = a;
-                bad[r] = fail;
-                if (store)
-                    L1[p1 + team_at(upper, j, j, ld1)] = a;
-            } else if (i > j && i < n) {
+                for (int q = 0; q < KM; ++q) {
+                    T v = (T)0;
+#pragma unroll
+                    for (int r = 0; r < RPL; ++r)
+                        if (r == rj)
+                            v = w[r][q];
+                    wj[q] = __shfl_sync(0xffffffffu, v, oj);
+                }
+                a = __shfl_sync(0xffffffffu, team_slot<T, RPL>(cur, rj), oj);
+                a = team_rot<T, KM>(a, wj, kb, sign, rot, &fail);
+                if (lane == 0)
+#pragma unroll
+                    for (int e = 0; e < 3 * KM; ++e)
+                        rs[j * 3 * KM + e] = rot[e];
+            } else {
+#pragma unroll
+                for (int e = 0; e < 3 * KM; ++e)
+                    rot[e] = rs[j * 3 * KM + e];
+                a = (T)0; /* the owner stores its pivot of the first */
+            }
+#pragma unroll
+            for (int r = 0; r < RPL; ++r) {
+                int i = lane + 32 * r;
                 T lj = cur[r];
-#pragma unroll
-                for (int q = 0; q < KM; ++q)
-                    if (q < kb) {
-                        lj = (lj + sg * s[q] * w[r][q]) * f[q];
-                        w[r][q] = c[q] * w[r][q] - s[q] * lj;
+                if (i == j) {
+                    if (first) {
+                        piv[r] = a;
+                        bad[r] = fail;
+                    } else {
+                        L1[p1 + team_at(upper, j, j, ld1)] = piv[r];
                     }
-                if (store)
-                    L1[p1 + team_at(upper, i, j, ld1)] = lj;
+                } else if (i > j && i < n) {
+#pragma unroll
+                    for (int q = 0; q < KM; ++q)
+                        if (q < kb) {
+                            T c = rot[3 * q], s = rot[3 * q + 1],
+                              f = rot[3 * q + 2];
+                            lj = (lj + sg * s * w[r][q]) * f;
+                            w[r][q] = c * w[r][q] - s * lj;
+                        }
+                    if (!first)
+                        L1[p1 + team_at(upper, i, j, ld1)] = lj;
+                }
             }
         }
     }
@@ -150,7 +217,9 @@ __global__ void __launch_bounds__(128)
                          long s1, T *info, long oi, const T *cnt, long oc,
                          int hc)
 {
+    extern __shared__ __align__(16) unsigned char qru_team_smem_[];
     int lane = threadIdx.x % 32, teams = blockDim.x / 32;
+    T *rs = (T *)qru_team_smem_ + (long)(threadIdx.x / 32) * n * 3 * KM;
     for (int b = blockIdx.x * teams + threadIdx.x / 32; b < count;
          b += gridDim.x * teams) {
         int kb = hc ? (int)cnt[oc + b] : k;
@@ -167,7 +236,7 @@ __global__ void __launch_bounds__(128)
         T piv[RPL], s2[RPL];
         int bad[RPL];
         team_sweep<T, RPL, KM>(upper, n, kb, sign, lane, L, pl, ldl, L1, 0, 0,
-                               0, w, piv, bad, s2);
+                               1, rs, w, piv, bad, s2);
         /* the verdict: tol from the largest finite diagonal of A1 */
         T ai[RPL], amax = (T)0;
 #pragma unroll
@@ -194,13 +263,15 @@ __global__ void __launch_bounds__(128)
         }
         int on = !hc || kb > 0;
         int fail = on && first < n ? first + 1 : 0;
+        __syncwarp(); /* lane 0's rotations in rs */
         if (on && fail == 0) {
             team_load_w<T, RPL, KM>(n, kb, lane, W, pw, ldw, w);
             team_sweep<T, RPL, KM>(upper, n, kb, sign, lane, L, pl, ldl, L1,
-                                   o1 + (long)b * s1, ld1, 1, w, piv, bad,
+                                   o1 + (long)b * s1, ld1, 0, rs, w, piv, bad,
                                    s2);
         }
         if (lane == 0)
             info[oi + b] = (T)fail;
+        __syncwarp(); /* rs is the next problem's */
     }
 }
