@@ -150,7 +150,8 @@ int qru_chol_verdict_read(qru_context *ctx, qru_dtype dt, int n,
     return *info < 0 ? QRU_ERR_INTERNAL : 0;
 }
 
-/* Left-looking (Crout) blocked factorisation. */
+/* Left-looking (Crout) blocked factorisation (' the conjugate transpose:
+ * Hermitian for a complex type, whose updates reach it). */
 static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
                       qru_ptr A, int lda, int nb, qru_ptr info, int base)
 {
@@ -166,22 +167,22 @@ static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
             QRU_TRY(o->potrf_panel(ctx, dt, 'L', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-                QRU_TRY(o->gemm(ctx, dt, 'N', 'T', r, jb, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'N', 'C', r, jb, j, -1.0,
                             qru_ptr_at(A, lda, j + jb, 0), lda,
                             qru_ptr_at(A, lda, j, 0), lda, 1.0, B, lda));
-                QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'C', 'N', r, jb, 1.0, Ajj, lda,
                             B, lda));
             }
         } else {
-            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', jb, j, -1.0,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'C', jb, j, -1.0,
                         qru_ptr_at(A, lda, 0, j), lda, 1.0, Ajj, lda));
             QRU_TRY(o->potrf_panel(ctx, dt, 'U', jb, Ajj, lda, info, base + j));
             if (r > 0) {
                 qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-                QRU_TRY(o->gemm(ctx, dt, 'T', 'N', jb, r, j, -1.0,
+                QRU_TRY(o->gemm(ctx, dt, 'C', 'N', jb, r, j, -1.0,
                             qru_ptr_at(A, lda, 0, j), lda,
                             qru_ptr_at(A, lda, 0, j + jb), lda, 1.0, B, lda));
-                QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda,
+                QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', jb, r, 1.0, Ajj, lda,
                             B, lda));
             }
         }
@@ -204,15 +205,15 @@ static int potrf_right(qru_context *ctx, qru_dtype dt, char uplo, int n,
             break;
         if (uplo == 'L') {
             qru_ptr B = qru_ptr_at(A, lda, j + jb, j);
-            QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', r, jb, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'C', 'N', r, jb, 1.0, Ajj, lda, B,
                         lda));
             QRU_TRY(o->syrk(ctx, dt, 'L', 'N', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         } else {
             qru_ptr B = qru_ptr_at(A, lda, j, j + jb);
-            QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'T', 'N', jb, r, 1.0, Ajj, lda, B,
+            QRU_TRY(o->trsm(ctx, dt, 'L', 'U', 'C', 'N', jb, r, 1.0, Ajj, lda, B,
                         lda));
-            QRU_TRY(o->syrk(ctx, dt, 'U', 'T', r, jb, -1.0, B, lda, 1.0, A22,
+            QRU_TRY(o->syrk(ctx, dt, 'U', 'C', r, jb, -1.0, B, lda, 1.0, A22,
                         lda));
         }
     }

@@ -198,6 +198,12 @@ struct qru_backend_ops {
     /* the tuning defaults (qru_tuning.h), one block per element type:
      * [QRU_TUNING_FLOAT] and [QRU_TUNING_DOUBLE] */
     qru_tuning tuning[2];
+    /* OPT ops of the backend that take float and double only: bit
+     * QRU_OP_x set where the backend's op x runs its reference op itself
+     * for a complex type (qru_ref_x), so that for complex data it counts
+     * as a reference op (qru_op_native_dt: the statistics, the plans and
+     * the algorithms' choices of the fused paths). */
+    unsigned long long real_only_ops;
 };
 
 /* The index of an element type's tuning block (qru_backend_ops.tuning,
@@ -298,6 +304,21 @@ static inline int qru_op_native(const qru_context *ctx, qru_op_id op)
 {
     return (int)((ctx->native >> (unsigned)op) & 1u);
 }
+/* 1 if op 'op' of ctx is the backend's own for data of type dt (not for
+ * a complex dt where the backend's op is real-only: real_only_ops). */
+static inline int qru_op_native_dt(const qru_context *ctx, qru_op_id op,
+                                   qru_dtype dt)
+{
+    unsigned long long ro = qru_dtype_complex(dt) && ctx->backend_ops
+                                ? ctx->backend_ops->real_only_ops
+                                : 0ull;
+    return (int)(((ctx->native & ~ro) >> (unsigned)op) & 1u);
+}
+/* The element type in an op's argument list (ctx, dt, ...): dt, or float
+ * for the ops that take none (sync, lane_join). */
+#define QRU_OP_DT(args) QRU_OP_DT_ args
+#define QRU_OP_DT_(...) QRU_OP_DT2_(__VA_ARGS__, QRU_FLOAT, QRU_FLOAT)
+#define QRU_OP_DT2_(c, d, ...) (d)
 /* Calls of op 'op' counted since creation or the last reset. */
 long long qru_ctx_op_calls(const qru_context *ctx, qru_op_id op);
 /* "gemm", ... ("?" for an invalid id). */
@@ -362,9 +383,9 @@ void qru_sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0);
  * reference op, the per-column loop (a backend without one, or
  * QRU_OPTION_REFERENCE_OPS).  One rule for the updates and the update
  * policy's cost model. */
-static inline int qru_use_fused_panel(const qru_context *ctx)
+static inline int qru_use_fused_panel(const qru_context *ctx, qru_dtype dt)
 {
-    return qru_op_native(ctx, QRU_OP_panel_qr);
+    return qru_op_native_dt(ctx, QRU_OP_panel_qr, dt);
 }
 
 /* wy_left on OpenCL: its kernel (qru_wy_left, kernels/qru_update.cl)
