@@ -2,7 +2,8 @@
  * One source for device kernels: the bodies in kernels/*.cl are written
  * against these macros and compiled twice,
  *   - by nvcc, included from cuda/*.cu, where each kernel is a function
- *     template over the element type T (instantiated for float and double);
+ *     template over the element type T (instantiated for float and double,
+ *     and qru_cplx<float> / <double> for the kernels of complex data);
  *   - by the OpenCL runtime, embedded as program text (opencl/), built once
  *     per context and element type with -DT=float or -DT=double, and
  *     for the complex types with -DT=float2 / double2 -DQRU_R=float /

@@ -35,7 +35,7 @@
  * diag flags are the BLAS characters.
  *
  * Complex element types (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE; only where
- * the backend's supports() says so, the CPU backend's for now): arrays of
+ * the backend's supports() says so): arrays of
  * interleaved (re, im) pairs, offsets and leading dimensions in complex
  * elements; scalars that the op takes as double (alpha, beta, laset's
  * values) are real.  ' in the contracts below is the conjugate transpose
@@ -65,8 +65,11 @@
  *    updates' real-only p = 1 variants (potrf_panel, chol_rot, chol_r1_*,
  *    chol_*_batch, lsq_batch_*, omp_gram_step) take no complex data yet:
  *    the public routines refuse it first (qru_check_real), the update
- *    policy does not choose those variants for it, and the CPU ops return
- *    QRU_ERR_UNSUPPORTED.
+ *    policy does not choose those variants for it, and the backends' ops
+ *    return QRU_ERR_UNSUPPORTED (potrf_panel takes it on CUDA and
+ *    OpenCL: the Hermitian factor of the Q-less row removal);
+ *  - an OPT op a backend has for real types only runs its reference op
+ *    for complex data (the table's real_only_ops, qru_op_native_dt).
  */
 #ifndef QRU_OPS_H
 #define QRU_OPS_H
