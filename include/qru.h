@@ -13,8 +13,8 @@
  * - Element type (float, double, complex float or complex double) is a
  *   run-time property of each matrix (::qru_dtype), and all matrix
  *   arguments of one call must share it.  Every routine works for float
- *   and double; the complex types are taken by the CPU backend's QR
- *   factorisation, least squares and QR updates (::qru_dtype says which
+ *   and double; the complex types are taken by the QR factorisation,
+ *   least squares and QR updates on every backend (::qru_dtype says which
  *   routines).  With complex data the ' of the MATLAB specifications is
  *   the conjugate transpose, as in MATLAB.
  * - Every function that can fail returns an int status:
@@ -168,9 +168,10 @@ typedef enum qru_backend {
  *  leading dimension and an element offset count complex elements.
  *
  *  Complex data (#QRU_COMPLEX_FLOAT, #QRU_COMPLEX_DOUBLE) is supported by
- *  the CPU backend (qru_context_supports() says so; the CUDA and OpenCL
- *  backends do not take it yet: qru_matrix_create() and qru_matrix_wrap()
- *  return #QRU_ERR_UNSUPPORTED there) for: the matrices
+ *  the CPU, CUDA and OpenCL backends (qru_context_supports() says so;
+ *  OpenCL's complex double needs a device with double precision, where
+ *  qru_matrix_create() and qru_matrix_wrap() return #QRU_ERR_UNSUPPORTED
+ *  without it) for: the matrices
  *  (qru_matrix_create() ... qru_matrix_copy()), qru_qr_factor(), the
  *  least-squares factorisation in its three forms (qru_lsq_create(),
  *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
