@@ -14,6 +14,8 @@
 #include "qru_kdefs.h"
 #include "qru_batch.cl"
 
+#include "cuda_chol_team.cuh"
+
 static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM &&
                   QRU_BATCH_KB == QRU_CHOL_BATCH_KB,
               "the kernels' local buffers and the host's sizes must agree");
@@ -152,6 +154,32 @@ static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
     return g;
 }
 
+/* chol_update_batch one warp a problem (cuda/cuda_chol_team.cuh): rows
+ * a lane 1, 2 or 4 by the order, rank 1 or up to 4, warps a block as the
+ * other one-warp-a-problem kernels. */
+template <typename T>
+static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
+                              int n, int k, int sign, int count, qru_ptr L,
+                              int ldl, size_t sL, qru_ptr W, int ldw,
+                              size_t sW, qru_ptr L1, int ld1, size_t s1,
+                              qru_ptr info, qru_ptr cnt, T eps)
+{
+    qru_batch_launch g = team_launch(ctx, dt, count);
+    auto kern = n <= 32
+                    ? (k == 1 ? qru_chol_update_team<T, 1, 1>
+                              : qru_chol_update_team<T, 1, 4>)
+                : n <= 64 ? (k == 1 ? qru_chol_update_team<T, 2, 1>
+                                    : qru_chol_update_team<T, 2, 4>)
+                          : (k == 1 ? qru_chol_update_team<T, 4, 1>
+                                    : qru_chol_update_team<T, 4, 4>);
+    kern<<<g.groups, g.items, 0, qru_cuda(ctx)->stream>>>(
+        upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
+        (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
+        (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
+        (const T *)cnt.h, (long)cnt.off, cnt.h != NULL);
+    return qru_cuda_launched();
+}
+
 template <typename T>
 static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                int n, int k, int sign, int count, qru_ptr L,
@@ -159,6 +187,10 @@ static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                size_t sW, qru_ptr L1, int ld1, size_t s1,
                                qru_ptr info, qru_ptr cnt, qru_ptr work, T eps)
 {
+    if (k >= 1 && k <= 4 && n <= qru_ctx_tuning(ctx, dt)->chol_batch_team)
+        return chol_update_team_t<T>(ctx, dt, upper, n, k, sign, count, L,
+                                     ldl, sL, W, ldw, sW, L1, ld1, s1, info,
+                                     cnt, eps);
     int tp, lm;
     size_t seg;
     qru_batch_launch g = chol_launch(ctx, dt, n, k, count, sizeof(T), &tp,

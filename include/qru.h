@@ -14,9 +14,12 @@
  *   run-time property of each matrix (::qru_dtype), and all matrix
  *   arguments of one call must share it.  Every routine works for float
  *   and double; the complex types are taken by the QR factorisation,
- *   least squares and QR updates on every backend (::qru_dtype says which
- *   routines).  With complex data the ' of the MATLAB specifications is
- *   the conjugate transpose, as in MATLAB.
+ *   least squares, the QR updates and column shift, the Cholesky
+ *   factorisation, solve and shift and qru_trsm() on every backend, and by
+ *   the Cholesky update, insertion and deletion (and their batches) on the
+ *   CPU backend (::qru_dtype says which routines).  With complex data the
+ *   ' of the MATLAB specifications is the conjugate transpose, as in
+ *   MATLAB.
  * - Every function that can fail returns an int status:
  *     - 0            success (#QRU_SUCCESS);
  *     - -i           argument i (1-based, in the order of the prototype) is
@@ -77,7 +80,8 @@
  *   qru_chol_delete_batch() (each problem),
  *   qru_chol_insert(), qru_chol_delete(), qru_chol_shift(), qru_gp_create(),
  *   qru_gp_insert(), qru_gp_remove()):
- *   the factor of a symmetric A of order n is judged not positive definite
+ *   the factor of a symmetric (complex: Hermitian) A of order n is judged
+ *   not positive definite
  *   at column j when the pivot d_j (= L(j,j)^2, before the square root) is
  *   not finite or d_j <= n * eps * max_i A(i,i), the maximum over the
  *   finite diagonal entries of A (LAPACK dpstrf's default tolerance); a
@@ -177,18 +181,29 @@ typedef enum qru_backend {
  *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
  *  estimate), the four updates in every form (qru_lsq_add_cols(),
  *  qru_lsq_add_cols_data(), qru_lsq_remove_cols(), qru_lsq_add_rows(),
- *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()) and
- *  qru_lsq_modify(), with every ::qru_update_algorithm.  Their MATLAB
- *  specifications hold with ' the conjugate transpose (Q is unitary,
- *  d = Q' * b, A + U * V'), and the rank rules use the moduli |R(j,j)|
- *  and the eps of the real base type (FLT_EPSILON for complex float).
- *  R's diagonal is complex (LAPACK's zgeqrf makes it real; here R is
- *  unique up to the phases of its rows).  The updates of one row or
- *  column take their blocked paths with complex data (the Givens chains
- *  and structured rank-1 passes that #QRU_UPDATE_FAST may choose for
- *  p = 1 are real only).  qru_lsq_shift_cols() and every other routine
- *  return #QRU_ERR_UNSUPPORTED for complex data, with the reason in
- *  qru_last_error().  A tuning parameter set for a complex type is the one
+ *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
+ *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
+ *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
+ *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the other
+ *  Cholesky routines (qru_chol_update(), qru_chol_insert(),
+ *  qru_chol_delete(), qru_chol_update_batch(), qru_chol_insert_batch(),
+ *  qru_chol_delete_batch() and their _ex forms: their rotations and
+ *  batched kernels are real only on CUDA and OpenCL, where they return
+ *  #QRU_ERR_UNSUPPORTED for complex data after their argument checks,
+ *  before any data changes).  Their MATLAB specifications hold with ' the conjugate
+ *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
+ *  Hermitian positive definite), and the rank rules use the moduli
+ *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
+ *  float).  R's diagonal is complex (LAPACK's zgeqrf makes it real; here
+ *  R is unique up to the phases of its rows); a Cholesky factor's
+ *  diagonal is real and positive, and of A's and a factor's diagonal only
+ *  the real parts are read (as LAPACK's zpotrf does).  The updates of one
+ *  row or column take their blocked paths with complex data (the Givens
+ *  chains and structured rank-1 passes that #QRU_UPDATE_FAST may choose
+ *  for p = 1 are real only), and so does qru_chol_update() (rotations,
+ *  not its structured passes).  Every other routine (the least-squares
+ *  batches, the solvers, the GP) returns #QRU_ERR_UNSUPPORTED for complex
+ *  data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */
 typedef enum qru_dtype {
     QRU_FLOAT = 1,
@@ -489,8 +504,9 @@ typedef enum qru_tuning_param {
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
      *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols(),
-     *  qru_lsq_batch_solve(), qru_lsq_batch_create() and
-     *  qru_lsq_batch_create_ex()) on the CPU
+     *  qru_lsq_batch_solve(), qru_lsq_batch_create(),
+     *  qru_lsq_batch_create_ex() and the QRs and verdicts of
+     *  qru_lsq_batch_modify()) on the CPU
      *  backend, for the batch's element type: a call cuts its problems
      *  into contiguous chunks that the threads take in turn, where the
      *  batch holds enough work (a small one runs on the calling thread
@@ -1288,6 +1304,10 @@ typedef enum qru_chol_variant {
  *  MATLAB: `L = chol(A, 'lower')` (uplo 'L', A = L*L') or
  *          `U = chol(A)` (uplo 'U', A = U'*U).
  *
+ *  Complex data (where the backend takes it, ::qru_dtype): A Hermitian
+ *  positive definite, ' the conjugate transpose, as in every Cholesky
+ *  routine below; the factor's diagonal is real and positive.
+ *
  *  Only the triangle named by @p uplo is read and overwritten by the factor;
  *  the other strict triangle is not referenced.
  *
@@ -1324,15 +1344,17 @@ QRU_API int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int vari
 /** Triangular solve with many right-hand sides (BLAS trsm).
  *
  *  MATLAB: `B = alpha * (op(A) \ B)` (side 'L') or
- *          `B = alpha * (B / op(A))` (side 'R'), op(A) = A or A'.
+ *          `B = alpha * (B / op(A))` (side 'R'), op(A) = A (trans 'N'),
+ *          A.' ('T') or A' ('C'; the same as 'T' for real data).
  *
  *  Only the @p uplo triangle of A is referenced (with diag 'U' its diagonal
- *  is taken as ones).  No singularity check is made.
+ *  is taken as ones).  No singularity check is made.  Takes complex data
+ *  where the backend does (::qru_dtype).
  *
  *  @param ctx   context (1)
  *  @param side  'L' or 'R' (2)
  *  @param uplo  'L' or 'U' (3)
- *  @param trans 'N' or 'T' (4)
+ *  @param trans 'N', 'T' or 'C' (4)
  *  @param diag  'N' or 'U' (unit diagonal) (5)
  *  @param alpha scalar (6)
  *  @param A     k x k triangular, k = rows of B (side 'L') or cols (R) (7)
@@ -1343,7 +1365,8 @@ QRU_API int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char di
 
 /** Solves A X = B given the Cholesky factor of A.
  *
- *  MATLAB: `B = L' \ (L \ B)` (uplo 'L') or `B = U \ (U' \ B)` (uplo 'U').
+ *  MATLAB: `B = L' \ (L \ B)` (uplo 'L') or `B = U \ (U' \ B)` (uplo 'U')
+ *  (complex data: ' the conjugate transpose).
  *
  *  Arguments: ctx (1), uplo (2), L (3: n x n factor as from
  *  qru_chol_factor(), other triangle not referenced), B (4: n x r,
@@ -1479,7 +1502,7 @@ QRU_API int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
                                      const int *rank);
 
 /** A batch of count least-squares factorisations of the same size, in
- *  the context's memory, in one of two forms (::qru_lsq_q, chosen at
+ *  the context's memory, in one of three forms (::qru_lsq_q, chosen at
  *  creation: qru_lsq_batch_create_ex()):
  *  - #QRU_Q_NONE (qru_lsq_batch_create()): for each problem i, R_i (m x m
  *    upper triangular), d_i = Q_i' b_i (m x r, Q_i not kept) and the
@@ -1487,7 +1510,16 @@ QRU_API int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
  *  - #QRU_Q_THIN: Q1_i (n x m), R_i, d_i = Q1_i' b_i and the residuals
  *    E_i = b_i - Q1_i d_i (n x r), as the single #QRU_Q_THIN form; rows
  *    can also be removed (qru_lsq_batch_remove_rows()) and columns added
- *    (qru_lsq_batch_add_cols()).
+ *    (qru_lsq_batch_add_cols());
+ *  - #QRU_Q_FULL: the #QRU_Q_THIN form's numbers and the complement Q2_i
+ *    (n x (n - m)) with d2_i = Q2_i' b_i, so that Q_i = [Q1_i Q2_i] is
+ *    the full n x n Q of the single #QRU_Q_FULL form and [d_i; d2_i] =
+ *    Q_i' b_i its d (qru_lsq_batch_get_q(), qru_lsq_batch_get_d()); the
+ *    same updates as #QRU_Q_THIN.  The complement of any orthonormal Q1
+ *    serves, so after every update it is recomputed for the problems
+ *    that changed (a Householder QR of [Q1_i 0], about 4/3 n^3 flops a
+ *    problem, above the thin update's O(n m p)): for callers who need
+ *    the whole Q; the thin form is the cheaper one.
  *  Rows are added to and removed from all problems at once; a problem
  *  whose removal fails keeps its rows, so the row count is per problem
  *  (qru_lsq_batch_rows()).  Columns are removed from
@@ -1520,28 +1552,37 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
                                  const qru_matrix *b, qru_lsq_batch **fb);
 
 /** QR factorisations of a batch of least-squares problems in a chosen
- *  form (opt->q): #QRU_Q_NONE as qru_lsq_batch_create(), or #QRU_Q_THIN,
- *  which keeps every problem's Q1 and residuals.
+ *  form (opt->q): #QRU_Q_NONE as qru_lsq_batch_create(), #QRU_Q_THIN,
+ *  which keeps every problem's Q1 and residuals, or #QRU_Q_FULL, which
+ *  keeps every problem's full Q as well.
  *
  *  MATLAB: `for i = 1:count, [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i), 0);
  *  d(:,:,i) = Q1(:,:,i)'*b(:,:,i); E(:,:,i) = b(:,:,i) -
- *  Q1(:,:,i)*d(:,:,i); end` (#QRU_Q_THIN)
+ *  Q1(:,:,i)*d(:,:,i); end` (#QRU_Q_THIN);
+ *  `for i = 1:count, [Q(:,:,i), R1] = qr(A(:,:,i)); R(:,:,i) =
+ *  R1(1:m,:); d(:,:,i) = Q(:,:,i)'*b(:,:,i); end` (#QRU_Q_FULL, with E
+ *  as for #QRU_Q_THIN)
  *
  *  #QRU_Q_THIN: every problem's Householder QR in one batched call (R
  *  with LAPACK dgeqrf's signs, Q1 formed backwards from the reflectors
  *  as by orgqr; on a GPU one work-group a problem, on the CPU LAPACK a
  *  page; O(n m^2) work a problem).  As in the #QRU_Q_NONE form nothing
  *  is judged here: a rank-deficient page is factored (Q1 stays
- *  orthonormal) and qru_lsq_batch_solve() refuses it.
+ *  orthonormal) and qru_lsq_batch_solve() refuses it.  #QRU_Q_FULL: the
+ *  #QRU_Q_THIN factorisation, then Q1's complement Q2 and d2 = Q2' b
+ *  from one more batched Householder QR, of [Q1 0] (n x n) and E
+ *  (E = Q2 d2): its reflectors give +-Q1 in the first m columns and the
+ *  complement after them; Q1 itself is kept as the thin QR made it.
  *
  *  @param ctx context (1)
  *  @param A   batch of count n x m pages, m >= 1 (2); its dtype is the
  *             batch's
  *  @param b   batch of count n x r pages, r >= 1 (3)
- *  @param opt options (4): NULL for #QRU_Q_NONE; opt->q #QRU_Q_THIN (n >=
- *             m) or #QRU_Q_NONE (#QRU_Q_FULL: -4), opt->nb >= 0 (not
+ *  @param opt options (4): NULL for #QRU_Q_NONE; opt->q #QRU_Q_FULL (n >=
+ *             m), #QRU_Q_THIN (n >= m) or #QRU_Q_NONE, opt->nb >= 0 (not
  *             used: the batched QR is unblocked), opt->row_capacity the rows
- *             reserved for Q1 and E (0 or >= n; grown by half again when
+ *             reserved for Q1 and E (and #QRU_Q_FULL's Q2 and d2) (0 or
+ *             >= n; grown by half again when
  *             rows are added beyond it), opt->col_capacity 0 or >= m (not
  *             used), opt->adopt 0, opt->rank a ::qru_lsq_rank value (not
  *             used: the batch solve and the row removal judge by their
@@ -1552,7 +1593,10 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *          and b (3) are scanned.  #QRU_Q_THIN holds count (ncap (m + r)
  *          + m (m + r)) elements (ncap the row capacity) and needs
  *          count*m elements of workspace (the CPU: m plus LAPACK's work
- *          for one page). */
+ *          for one page); #QRU_Q_FULL holds count ncap (ncap + r) more,
+ *          and it and each update hold count n (2 n + r) elements more
+ *          while they run (n the most rows of a problem) and need count*n
+ *          elements of workspace. */
 QRU_API int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
                                     const qru_matrix *b,
                                     const qru_lsq_options *opt,
@@ -1571,7 +1615,10 @@ QRU_API int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
  *  one pass over Q1 per 8 rows), and E gains the rows and the rotated
  *  e's along the new columns (E1 = [E; 0] + X du, as qru_lsq_add_rows()
  *  in the thin form); Q1 and E move to pages of a larger capacity where
- *  the rows do not fit.  The call does not wait for the device.
+ *  the rows do not fit.  #QRU_Q_FULL: as #QRU_Q_THIN, then the
+ *  complement Q2 and d2 of every problem that gained rows recomputed
+ *  (qru_lsq_batch_create_ex()).  The call does not wait for the
+ *  device.
  *
  *  @param fb the batch (1)
  *  @param U  batch of count p x m pages, p >= 1 (2)
@@ -1611,8 +1658,8 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
                                       const qru_matrix *U,
                                       const qru_matrix *e, const int *rows);
 
-/** Removes the rows k+1 .. k+p of every problem of a #QRU_Q_THIN batch
- *  (the same rows of each A and b).
+/** Removes the rows k+1 .. k+p of every problem of a #QRU_Q_THIN or
+ *  #QRU_Q_FULL batch (the same rows of each A and b).
  *
  *  MATLAB: `for i = 1:count, A(k+1:k+p,:,i) = []; b(k+1:k+p,:,i) = [];
  *  end` (the factorisations of the new A and b).
@@ -1625,11 +1672,13 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
  *  not finite or <= 2 max(n, m) eps, else s = 1 / ||inv(Rz)||_F <= 2
  *  max(n, m) eps at the smallest pivot), then p staggered sweeps of
  *  Givens rotations on [Q1 Qz] (one pass over Q1 per 8 sweeps), [R d] and
- *  E.  About 12 n m p flops a problem; the rows below k+p move up.  The
- *  call waits for the device once, to read the problems' verdicts.
+ *  E.  About 12 n m p flops a problem; the rows below k+p move up.
+ *  #QRU_Q_FULL: then the complement Q2 and d2 of every problem that lost
+ *  the rows recomputed (qru_lsq_batch_create_ex()).  The call waits for
+ *  the device once, to read the problems' verdicts.
  *
- *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
- *              after the checks)
+ *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
+ *              #QRU_ERR_NO_Q, after the checks)
  *  @param k    rows kept before the block (2): 0 <= k < n, n the fewest
  *              rows of a problem
  *  @param p    rows removed (3): 1 <= p <= n - k and n - p >= m
@@ -1650,7 +1699,7 @@ QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
                                       int *info);
 
 /** Removes a number of rows of its own from each problem of a
- *  #QRU_Q_THIN batch: problem i loses the rows k+1 .. k+rows[i] (0 <=
+ *  #QRU_Q_THIN or #QRU_Q_FULL batch: problem i loses the rows k+1 .. k+rows[i] (0 <=
  *  rows[i] <= p; 0 leaves problem i as it is, bit for bit), so a subset
  *  of the problems, or a window that drops each problem's oldest rows at
  *  its own rate (the counterpart of qru_lsq_batch_add_rows_ex()), is
@@ -1668,8 +1717,8 @@ QRU_API int qru_lsq_batch_remove_rows(qru_lsq_batch *fb, int k, int p,
  *  keeps its rows (info[i] > 0); the others' row counts fall by rows[i]
  *  (qru_lsq_batch_rows()).
  *
- *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
- *              after the checks)
+ *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
+ *              #QRU_ERR_NO_Q, after the checks)
  *  @param k    rows kept before the block (2): k >= 0 (with rows NULL as
  *              in qru_lsq_batch_remove_rows())
  *  @param p    the most rows a problem loses (3): p >= 1 (with rows NULL
@@ -1701,6 +1750,8 @@ QRU_API int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p,
  *  #QRU_Q_THIN applies the same rotations to the columns of Q1, whose
  *  last p columns then leave it, and adds those columns times the rows of
  *  d to E (E1 = b - Q1(:,1:m-p) d1 = E + Q1(:,m-p+1:m) d(m-p+1:m,:)).
+ *  #QRU_Q_FULL: as #QRU_Q_THIN, then every problem's complement Q2 and
+ *  d2 recomputed (qru_lsq_batch_create_ex()).
  *  About 3 p (m-k)^2 + 6 p (m-k) (r + n) flops a problem (n: #QRU_Q_THIN
  *  only).  Removing columns cannot make a problem rank-deficient, so no
  *  problem refuses.  The call does not wait for the device.
@@ -1716,7 +1767,7 @@ QRU_API int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p,
 QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
 
 /** Inserts the p columns of V after column k of every problem of a
- *  #QRU_Q_THIN batch (a page of V a problem; the unknowns m of the batch
+ *  #QRU_Q_THIN or #QRU_Q_FULL batch (a page of V a problem; the unknowns m of the batch
  *  become m + p).
  *
  *  MATLAB: `for i = 1:count, A1(:,:,i) = [A(:,1:k,i) V(:,:,i)
@@ -1736,11 +1787,13 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *  eps max_c ||R1(1:c,c)||.  The column count is the batch's, so a
  *  refusal by any problem leaves every problem as it was: the update is
  *  made in new storage, which replaces the old only when all problems
- *  passed.  The call waits for the device once, to read the problems'
- *  verdicts.
+ *  passed; #QRU_Q_FULL: then every problem's complement Q2 and d2
+ *  recomputed (qru_lsq_batch_create_ex()).  The call waits for the device
+ *  once, to read the problems' verdicts.
  *
- *  @param fb   the batch (1): #QRU_Q_THIN (#QRU_Q_NONE: #QRU_ERR_NO_Q,
- *              after the checks; it holds no Q1 to project V on)
+ *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
+ *              #QRU_ERR_NO_Q, after the checks; it holds no Q1 to project
+ *              V on)
  *  @param k    columns kept before the new ones (2): 0 <= k <= m
  *  @param V    batch of count n x p pages (3), n the most rows of a
  *              problem (a problem of n_i rows reads the first n_i rows of
@@ -1761,6 +1814,73 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *          2^24 elements. */
 QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
                                    const qru_matrix *V, int *info);
+
+/** The rank-k modification of every problem of a #QRU_Q_THIN or
+ *  #QRU_Q_FULL batch: A_i + U_i V_i' (a page of U and of V a problem).
+ *
+ *  MATLAB: `for i = 1:count, [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i) +
+ *  U(:,:,i)*V(:,:,i)', 0); d(:,:,i) = Q1(:,:,i)'*b(:,:,i); end` (the
+ *  factorisations of the new A with the same b; #QRU_Q_FULL: the full Q
+ *  and d)
+ *
+ *  Each problem as the thin form of qru_lsq_modify(): W = Q1' U and
+ *  Z = U - Q1 W by classical Gram-Schmidt with reorthogonalisation
+ *  (CGS2), Z = Qz Rz by Householder (with dz = Qz' E), so that A + U V'
+ *  = [Q1 Qz] M with M = [R + W V'; Rz V'] ((m + k) x m); the Householder
+ *  QR M = Qm R1 (with Qm' [d; dz]) gives R1, Q1 := [Q1 Qz] Qm, and the
+ *  residuals E := E - Qz dz + [Q1 Qz] ([d; dz] - Qm d1).  The QRs run
+ *  over the batch (one work-group a problem on a GPU), the products and
+ *  copies a problem at a time (about 4 n m (m + k) + 4 n (m + k) r flops
+ *  a problem).  Each problem is judged by the QR rank rule of the file
+ *  documentation on R1 with its row count n_i (as qru_lsq_batch_solve());
+ *  a problem that fails keeps its factorisation bit for bit, the others
+ *  are updated.  #QRU_Q_FULL: then the complement Q2 and d2 of every
+ *  problem that changed recomputed (qru_lsq_batch_create_ex()).  The call
+ *  waits for the device once, to read the problems' verdicts.
+ *
+ *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
+ *              #QRU_ERR_NO_Q, after the checks; A + U V' needs Q)
+ *  @param U    batch of count n x k pages (2), n the most rows of a
+ *              problem (a problem of n_i rows reads the first n_i rows of
+ *              its page), 1 <= k <= n_i - m for every problem (A stays
+ *              tall by k rows: Z needs room outside Q1's span)
+ *  @param V    batch of count m x k pages (3)
+ *  @param info host array of count ints or NULL (4): info[i] = 0, or j >
+ *              0 when problem i's A + U V' fails the rank rule (the first
+ *              column, 1-based); not written when the call returns a
+ *              negative status
+ *  @return 0 when every problem was modified; -i (the batch then
+ *          unchanged, bit for bit); c > 0: c problems refused (their
+ *          info[i] > 0, their factorisations unchanged bit for bit; the
+ *          others modified); #QRU_ERR_NO_Q; or a library status
+ *          (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE; then which problems were
+ *          written is unspecified).  With
+ *          #QRU_OPTION_CHECK_FINITE U (2) and V (3) are scanned.  Holds
+ *          about count (2 n (k + m + r) + (m + k) (2 m + 2 r) + 3 m k)
+ *          elements of scratch while it runs (#QRU_Q_FULL: count n (2 n
+ *          + r) more) and needs the workspace of the QRs and the solve
+ *          (about count (n + m r)). */
+QRU_API int qru_lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                                 const qru_matrix *V, int *info);
+
+/** qru_lsq_batch_modify() for a subset of the problems: problem i is
+ *  modified where mask[i] = 1 and left as it is, bit for bit (info[i] =
+ *  0), where mask[i] = 0.
+ *
+ *  MATLAB: `for i = find(mask), [Q1(:,:,i), R(:,:,i)] = qr(A(:,:,i) +
+ *  U(:,:,i)*V(:,:,i)', 0); end`
+ *
+ *  @param fb   the batch (1), as in qru_lsq_batch_modify()
+ *  @param U    (2), as in qru_lsq_batch_modify(), k <= n_i - m checked
+ *              for the problems of the mask only
+ *  @param V    (3), as in qru_lsq_batch_modify()
+ *  @param info (4), as in qru_lsq_batch_modify()
+ *  @param mask count ints in host memory, each 0 or 1, or NULL (all) (5)
+ *  @return as qru_lsq_batch_modify(); 0 without work (and without a
+ *          wait) when every mask[i] is 0. */
+QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
+                                    const qru_matrix *V, int *info,
+                                    const int *mask);
 
 /** Least-squares solutions of every problem of a batch.
  *
@@ -1789,7 +1909,7 @@ QRU_API int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X,
 
 /** Residual norms of every problem: rho(q + i*r) = ||b_i(:,q) - A_i
  *  x_i(:,q)||_2 (0-based q < r, i < count), from the sums of squares kept
- *  (#QRU_Q_THIN: the column norms of the residuals E_i).
+ *  (#QRU_Q_THIN, #QRU_Q_FULL: the column norms of the residuals E_i).
  *
  *  MATLAB: `rho(:,i) = sqrt(sum((b(:,:,i) - A(:,:,i)*X(:,:,i)).^2, 1))'`
  *
@@ -1805,20 +1925,27 @@ QRU_API int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb,
 QRU_API int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R);
 
 /** Copies every problem's d = Q'b into a caller's batch: `d(:,:,i) =
- *  d_i`.  Arguments: fb (1), d (2: count m x r pages).  @return 0, -i, or
- *  a library status. */
+ *  d_i` (#QRU_Q_FULL: all n_i rows, `d(1:n_i,:,i) = Q_i' b_i`, the rows
+ *  m+1 .. n_i d2_i, whose column norms are the residual norms).
+ *  Arguments: fb (1), d (2: count m x r pages; #QRU_Q_FULL: n x r, n the
+ *  largest row count, the rows below n_i not written).  @return 0, -i,
+ *  or a library status. */
 QRU_API int qru_lsq_batch_get_d(const qru_lsq_batch *fb, qru_matrix *d);
 
-/** Copies every problem's Q1 into a caller's batch: `Q(1:n_i,:,i) =
- *  Q1_i` (the rows below a problem's row count n_i are not written).
- *  Arguments: fb (1: #QRU_Q_THIN), Q (2: count n x m pages, n the largest
- *  row count, not overlapping the batch's storage).  @return 0, -i,
- *  #QRU_ERR_NO_Q (#QRU_Q_NONE), or a library status. */
+/** Copies every problem's Q1 (#QRU_Q_THIN) or full Q (#QRU_Q_FULL) into
+ *  a caller's batch: `Q(1:n_i,1:m,i) = Q1_i` (#QRU_Q_THIN);
+ *  `Q(1:n_i,1:n_i,i) = Q_i` (#QRU_Q_FULL; Q_i(:,1:m) = Q1_i), the rows
+ *  (and #QRU_Q_FULL columns) past a problem's row count n_i not written.
+ *  Arguments: fb (1: #QRU_Q_THIN or #QRU_Q_FULL), Q (2: count n x m
+ *  pages, #QRU_Q_FULL n x n, n the largest row count, not overlapping the
+ *  batch's storage).  @return 0, -i, #QRU_ERR_NO_Q (#QRU_Q_NONE), or a
+ *  library status. */
 QRU_API int qru_lsq_batch_get_q(const qru_lsq_batch *fb, qru_matrix *Q);
 
 /** Copies every problem's residuals E_i = b_i - A_i x_i into a caller's
  *  batch: `E(1:n_i,:,i) = E_i` (as qru_lsq_batch_get_q()).
- *  Arguments: fb (1: #QRU_Q_THIN), E (2: count n x r pages).  @return 0,
+ *  Arguments: fb (1: #QRU_Q_THIN or #QRU_Q_FULL), E (2: count n x r
+ *  pages).  @return 0,
  *  -i, #QRU_ERR_NO_Q (#QRU_Q_NONE), or a library status. */
 QRU_API int qru_lsq_batch_get_residuals(const qru_lsq_batch *fb,
                                         qru_matrix *E);
@@ -1826,8 +1953,8 @@ QRU_API int qru_lsq_batch_get_residuals(const qru_lsq_batch *fb,
 /** Frees a batch (NULL is allowed). */
 QRU_API void qru_lsq_batch_destroy(qru_lsq_batch *fb);
 
-/** The form of the batch (#QRU_Q_THIN or #QRU_Q_NONE), or -1 if fb is
- *  NULL. */
+/** The form of the batch (#QRU_Q_FULL, #QRU_Q_THIN or #QRU_Q_NONE), or
+ *  -1 if fb is NULL. */
 QRU_API int qru_lsq_batch_q_form(const qru_lsq_batch *fb);
 
 /** The number of problems, or -1 if fb is NULL. */
@@ -2039,7 +2166,9 @@ QRU_API int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
  *  on the Hessenberg rows, about 4 (nb + 1) (j - i) (n - i) flops, for
  *  i > j one sweep of i - j Givens rotations, 6 (i - j) (n - j) flops;
  *  then the rows of the new factor with a negative diagonal element are
- *  negated (one backend call each), so that the diagonal is positive.
+ *  negated (one backend call each; complex data: the rows i..j scaled by
+ *  the conjugate phases of their diagonal elements, one GEMM), so that
+ *  the diagonal is positive.
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)

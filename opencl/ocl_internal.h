@@ -100,7 +100,9 @@ extern const int qru_ocl_source_count;
     X(K_OMP_GRAM_ROWS, "qru_omp_gram_rows") \
     X(K_OMP_GRAM_PICK, "qru_omp_gram_pick") \
     X(K_GRAM_COLDOT, "qru_gram_coldot") \
-    X(K_GRAM_ROWDOT, "qru_gram_rowdot")
+    X(K_GRAM_ROWDOT, "qru_gram_rowdot") \
+    X(K_LARS_ROWS, "qru_lars_rows") \
+    X(K_LARS_UPDATE, "qru_lars_update")
 /* clang-format on */
 enum {
 #define QRU_OCL_K_(e, name) e,

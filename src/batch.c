@@ -69,12 +69,14 @@ int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
     void *t = malloc(es * (size_t)count);
     if (!t)
         return QRU_HOST_ALLOC_FAILED;
-    for (int i = 0; i < count; ++i) {
-        if (dt == QRU_DOUBLE)
-            ((double *)t)[i] = h[i];
-        else
-            ((float *)t)[i] = (float)h[i];
-    }
+    int cx = qru_dtype_complex(dt) ? 2 : 1; /* complex: (h[i], 0) */
+    for (int i = 0; i < count; ++i)
+        for (int c = 0; c < cx; ++c) {
+            if (qru_dtype_real(dt) == QRU_DOUBLE)
+                ((double *)t)[cx * i + c] = c ? 0.0 : h[i];
+            else
+                ((float *)t)[cx * i + c] = c ? 0.0f : (float)h[i];
+        }
     int st = ctx->ops->upload(ctx, dt, count, 1, t, count, dst, count);
     free(t);
     return st;

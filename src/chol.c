@@ -1,6 +1,7 @@
 /*
- * Cholesky factorisation and triangular solves, written once for both
- * precisions against the backend table.
+ * Cholesky factorisation and triangular solves, written once for the four
+ * element types against the backend table (' the conjugate transpose: a
+ * complex A = L L' is Hermitian; 'C' is 'T' for the real types).
  *
  * The blocked algorithms follow the two schemes of the Cholesky study in the
  * seed documents (the "in-place" right-looking algorithm and the
@@ -338,7 +339,6 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "A", A, A ? A->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, A, uplo, 'N', 0));
     int alg = variant & ~QRU_CHOL_IN_PLACE;
     QRU_ARG(ctx, 4,
@@ -381,11 +381,10 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "side", side, "LR");
     QRU_ARG_CHAR(ctx, 3, "uplo", uplo, "LU");
-    QRU_ARG_CHAR(ctx, 4, "trans", trans, "NT");
+    QRU_ARG_CHAR(ctx, 4, "trans", trans, "NTC");
     QRU_ARG_CHAR(ctx, 5, "diag", diag, "NU");
     QRU_CHECK(ctx, qru_check_finite_host(ctx, 6, &alpha, 1));
     QRU_CHECK(ctx, qru_arg_square(ctx, 7, "A", A, A ? A->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(A->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 7, A, uplo, diag, 0));
     QRU_ARG_MAT(ctx, 8, "B", B, A->dtype);
     QRU_ARG_APART(ctx, 8, "B", B, "A", A);
@@ -405,7 +404,6 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(L->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "B", B, L->dtype);
     QRU_ARG_APART(ctx, 4, "B", B, "L", L);
@@ -414,7 +412,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
-    char t1 = uplo == 'L' ? 'N' : 'T', t2 = uplo == 'L' ? 'T' : 'N';
+    char t1 = uplo == 'L' ? 'N' : 'C', t2 = uplo == 'L' ? 'C' : 'N';
     QRU_CHECK(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t1, 'N', n, r, 1.0, L->p,
                            L->ld, B->p, B->ld));
     QRU_RET(ctx, o->trsm(ctx, L->dtype, 'L', uplo, t2, 'N', n, r, 1.0, L->p,

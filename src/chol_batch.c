@@ -6,7 +6,8 @@
  * verdicts of all problems read back once at the end.  The _ex forms
  * take a per-problem rank (the update) or mask (insertion, deletion),
  * uploaded once for the ops, which leave a problem of rank 0 or mask 0
- * as it is.  Written once for both precisions against the backend table.
+ * as it is.  Written once for the four element types against the backend
+ * table.
  */
 #include <stdlib.h>
 
@@ -88,7 +89,6 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_ARG_BATCH(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE);                  \
-    QRU_CHECK(ctx, qru_check_real(L->dtype));                                  \
     QRU_ARG(ctx, 3, L->rows == L->cols,                                        \
             "L's pages are %d x %d, but they must be square", L->rows,         \
             L->cols);                                                          \

@@ -1,20 +1,70 @@
 /*
- * The Cholesky factor of a symmetric positive definite matrix whose rows
- * and columns are shifted (Octave's cholshift), written once for both
- * precisions against the backend table.
+ * The Cholesky factor of a symmetric (complex: Hermitian) positive
+ * definite matrix whose rows and columns are shifted (Octave's cholshift),
+ * written once for the four element types against the backend table.
  *
  * With A = U' U, A(p, p) = U(:, p)' U(:, p): the factor of A(p, p) is the
  * R of the QR factorisation of U(:, p), which the column shift of the QR
  * updates computes without Q (src/update/shift.c).  The work runs on an
  * upper copy of the factor in workspace (a lower factor is transposed);
  * the new factor is judged by the definiteness rule, its rows with a
- * negative diagonal element are negated (so that it is chol's, with a
- * positive diagonal), and only then is it written to L1.
+ * negative diagonal element are negated (complex: the rows lo .. hi
+ * multiplied by conj(u) / |u|, u their diagonal element, through one
+ * GEMM by that diagonal, and their diagonal set to |u|) so that it is
+ * chol's, with a positive (complex: real) diagonal,
+ * and only then is it written to L1.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chol_internal.h"
 #include "update/update.h"
+
+/* Complex: the rows lo .. lo+s-1 of the upper n x n U (ld n) times the
+ * diagonal D = diag(conj(u) / |u|) of their diagonal elements u (D in
+ * Dw, s x s; the product in P, s x (n - lo)), copied back. */
+static int chol_shift_phase(qru_context *ctx, qru_dtype dt, int n, int lo,
+                            int s, qru_ptr U, qru_ptr Dw, qru_ptr P)
+{
+    const qru_backend_ops *o = ctx->ops;
+    size_t es = qru_dtype_size(dt);
+    int dbl = qru_dtype_real(dt) == QRU_DOUBLE;
+    unsigned char *h = calloc((size_t)s * (size_t)(s + 1), es);
+    if (!h)
+        return QRU_HOST_ALLOC_FAILED;
+    unsigned char *dg = h + (size_t)s * s * es;
+    qru_ptr Ul = qru_ptr_at(U, n, lo, lo);
+    int st = o->download(ctx, dt, 1, s, Ul, n + 1, dg, 1);
+    /* D, and the new diagonal |u| (exactly real) in place of u */
+    for (int c = 0; !st && c < s; ++c) {
+        size_t at = ((size_t)c * s + c) * es;
+        if (dbl) {
+            double *u = (double *)dg + 2 * c;
+            double a = hypot(u[0], u[1]), v[2] = {u[0] / a, -u[1] / a};
+            memcpy(h + at, v, sizeof v);
+            u[0] = a;
+            u[1] = 0.0;
+        } else {
+            float *u = (float *)dg + 2 * c;
+            float a = (float)hypot(u[0], u[1]), v[2] = {u[0] / a, -u[1] / a};
+            memcpy(h + at, v, sizeof v);
+            u[0] = a;
+            u[1] = 0.0f;
+        }
+    }
+    if (!st)
+        st = o->upload(ctx, dt, s, s, h, s, Dw, s);
+    if (!st)
+        st = o->gemm(ctx, dt, 'N', 'N', s, n - lo, s, 1.0, Dw, s, Ul, n, 0.0,
+                     P, s);
+    if (!st)
+        st = o->upload(ctx, dt, 1, s, dg, 1, P, s + 1);
+    if (!st)
+        st = o->copy(ctx, dt, s, n - lo, P, s, Ul, n);
+    free(h);
+    return st;
+}
 
 static int chol_shift(qru_context *ctx, char uplo, const qru_matrix *L,
                       int i, int j, qru_matrix *L1)
@@ -58,7 +108,9 @@ static int chol_shift(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_TRY_GOTO(qru_chol_read_row(ctx, dt, n, U, n + 1, ldiag));
     if ((st = qru_chol_judge(dt, n, adiag, ldiag, 0)) != 0)
         goto done;
-    for (int c = lo; c <= hi; ++c)
+    if (qru_dtype_complex(dt)) /* (ldiag: moduli) */
+        QRU_TRY_GOTO(chol_shift_phase(ctx, dt, n, lo, s, U, sws, T));
+    for (int c = lo; !qru_dtype_complex(dt) && c <= hi; ++c)
         if (ldiag[c] < 0.0)
             QRU_TRY_GOTO(o->geadd(ctx, dt, 1, n - c, -1.0,
                                   qru_ptr_at(U, n, c, c), n, 0.0,
@@ -80,7 +132,6 @@ int qru_chol_shift(qru_context *ctx, char uplo, const qru_matrix *L, int i,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(L->dtype));
     int n = L->rows;
     QRU_ARG(ctx, 4, i >= 0 && i < n,
             "i = %d, but 0 <= i < n = %d must hold (n: L's order)", i, n);

@@ -2,7 +2,9 @@
  * Updates of a Cholesky factor instead of a refactorisation: rank-k update
  * and downdate, insertion and deletion of a block of rows and columns of
  * the factored matrix (adding / removing data points of a Gaussian
- * process).  Written once for both precisions against the backend table.
+ * process).  Written once for the four element types against the backend
+ * table (' the conjugate transpose; the structured rank-1 and rank-k
+ * passes are real only, and complex data takes the rotations).
  *
  * Every routine computes the changed part of the factor in workspace and
  * writes the result only after reading the failure information, so a call
@@ -181,7 +183,7 @@ static int r1_pass(qru_context *ctx, qru_dtype dt, char uplo, int n, int k,
     }
     /* P = L \ W (for an upper factor U' \ W), one solve for all k */
     QRU_TRY(o->copy(ctx, dt, n, k, W, ldw, w.p, n));
-    QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'T', 'N', n, k,
+    QRU_TRY(o->trsm(ctx, dt, 'L', uplo, uplo == 'L' ? 'N' : 'C', 'N', n, k,
                     1.0, L, ldl, w.p, n));
     QRU_TRY(o->chol_r1_prep(ctx, dt, uplo, n, k, sign, L, ldl, w.p, n, k, W,
                             ldw, w.work, w.head, w.adiag, w.info, 0));
@@ -283,7 +285,7 @@ int qru_chol_insert_lower(qru_context *ctx, qru_dtype dt, int n, int k, int p,
                     m));
         QRU_TRY(o->gemm(ctx, dt, 'N', 'N', q, p, k, -1.0, L21, m, S1, ldk, 1.0,
                     S3, m));
-        QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'T', 'N', q, p, 1.0, S2, m, S3, m));
+        QRU_TRY(o->trsm(ctx, dt, 'R', 'L', 'C', 'N', q, p, 1.0, S2, m, S3, m));
         /* L22n: rank-p downdate of L22 by S3 */
         QRU_TRY(o->lacpy(ctx, dt, 'L', q, q, qru_ptr_at(L, ldl, k, k), ldl, L22,
                      m));
@@ -381,7 +383,8 @@ static int chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
     qru_ptr ws;
-    if (k >= 1 && k <= qru_ctx_tuning(ctx, dt)->chol_r1_max_k) {
+    if (k >= 1 && k <= qru_ctx_tuning(ctx, dt)->chol_r1_max_k &&
+        !qru_dtype_complex(dt)) { /* (the passes are real only) */
         QRU_TRY(qru_ctx_workspace(ctx, qru_chol_update_r1_ws(n, k) * es, &ws));
         return qru_chol_update_r1(ctx, dt, uplo, n, k, sign, L->p, L->ld,
                                   W->p, W->ld, L1->p, L1->ld, ws);
@@ -407,7 +410,6 @@ int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE));
-    QRU_CHECK(ctx, qru_check_real(L->dtype));
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));
     QRU_ARG_MAT(ctx, 4, "W", W, L->dtype);
     QRU_ARG(ctx, 4, W->rows == L->rows, "W has %d rows, but L's order is %d",
@@ -484,7 +486,6 @@ static int chol_insert(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(NULL, 1, ctx, "ctx is NULL");                                      \
     QRU_ARG_CHAR(ctx, 2, "uplo", uplo, "LU");                                  \
     QRU_CHECK(ctx, qru_arg_square(ctx, 3, "L", L, L ? L->dtype : QRU_DOUBLE)); \
-    QRU_CHECK(ctx, qru_check_real(L->dtype));                                  \
     QRU_CHECK(ctx, qru_check_finite(ctx, 3, L, uplo, 'N', 0));                 \
     QRU_ARG(ctx, 4, k >= 0 && k <= L->rows,                                    \
             "k = %d, but 0 <= k <= n = %d must hold (n: L's order)", k,        \

@@ -1,6 +1,6 @@
 /*
  * Batched least-squares factorisations (qru_lsq_batch_*): count problems
- * of the same m unknowns and r right-hand sides in one of two forms, in
+ * of the same m unknowns and r right-hand sides in one of three forms, in
  * the context's memory:
  *  - Q-less (QRU_Q_NONE): R (m x m upper), d = Q' b (m x r) and the
  *    residual sums of squares rho2.  Creation is rows added to empty
@@ -14,6 +14,17 @@
  *    rows are added by lsq_batch_add_rows_q and removed by
  *    lsq_batch_remove_rows_q (the thin removal of qru_lsq_remove_rows per
  *    problem, each judged by the removals' rank rule).
+ *  - full (QRU_Q_FULL): the thin form's storage and ops, and the
+ *    complement Q2 (n x (n - m)) of Q1 with d2 = Q2' b, so that Q = [Q1
+ *    Q2] is each problem's n x n Q and [d; d2] = Q' b.  The complement
+ *    of any orthonormal Q1 serves, so after every change of Q1 (creation
+ *    and the four updates) it is recomputed, for the problems that
+ *    changed only, by one lsq_batch_geqr_thin op on [Q1 0] (n x n): the
+ *    Householder QR of an orthonormal Q1 gives +-Q1 in its first m
+ *    columns (kept from the thin op, exact) and the complement after
+ *    them, and that op's d = Q' E (E = b - Q1 d = Q2 d2) gives d2 in its
+ *    rows m .. n-1.  About 4/3 n^3 flops a problem and update, above the
+ *    thin update's O(n m p).
  * Columns are removed in either form by lsq_batch_remove_cols (in
  * place: the pages keep their layout and the headers lose the columns)
  * and inserted into the thin form by lsq_batch_add_cols_q (into new
@@ -35,17 +46,27 @@ struct qru_lsq_batch {
     qru_context *ctx;
     qru_dtype dt;
     int m, r, count;
-    int q;         /* QRU_Q_NONE or QRU_Q_THIN */
+    int q;         /* QRU_Q_NONE, QRU_Q_THIN or QRU_Q_FULL */
     int n;         /* the largest row count of the problems */
     int *nr;       /* the row count of each problem (count ints) */
-    int ncap;      /* thin: the rows of the pages of Q and E */
+    int ncap;      /* thin, full: the rows of the pages of Q and E */
     qru_matrix *R; /* count m x m pages, strictly lower part zero (ld and
                     * stride those of more columns after a removal) */
     qru_matrix *D; /* count m x r pages (ld as R's) */
     qru_matrix *H; /* Q-less: rho2, r x count, column b the problem b */
     qru_matrix *Q; /* thin: count ncap x m pages (ld ncap), Q1 above */
     qru_matrix *E; /* thin: count ncap x r pages (ld ncap), E above */
+    qru_matrix *Q2; /* full: count ncap x ncap pages, the complement of
+                     * Q1 in its columns m .. n-1 (the others unused) */
+    qru_matrix *D2; /* full: count ncap x r pages, d2 = Q2' b in its rows
+                     * m .. n-1 */
 };
+
+/* 1 if fb holds Q1 and E (the thin and full forms). */
+static int lsq_batch_has_q(const qru_lsq_batch *fb)
+{
+    return fb->q != QRU_Q_NONE;
+}
 
 /* 1 if M shares an element with fb's storage. */
 static int lsq_batch_overlaps(const qru_lsq_batch *fb, const qru_matrix *M)
@@ -53,7 +74,9 @@ static int lsq_batch_overlaps(const qru_lsq_batch *fb, const qru_matrix *M)
     return qru_batch_overlap(M, fb->R) || qru_batch_overlap(M, fb->D) ||
            qru_batch_overlap(M, fb->H) ||
            (fb->Q && qru_batch_overlap(M, fb->Q)) ||
-           (fb->E && qru_batch_overlap(M, fb->E));
+           (fb->E && qru_batch_overlap(M, fb->E)) ||
+           (fb->Q2 && qru_batch_overlap(M, fb->Q2)) ||
+           (fb->D2 && qru_batch_overlap(M, fb->D2));
 }
 
 /* The end of the run of problems from b with b's row count, at most
@@ -101,8 +124,9 @@ static int lsq_batch_ws(const qru_lsq_batch *fb, size_t we, qru_ptr *dinfo,
     return 0;
 }
 
-/* The thin form's pages hold at least nmin rows: Q and E moved to pages
- * of a larger capacity (by half again at least) where they do not. */
+/* The thin form's pages hold at least nmin rows: Q and E (and the full
+ * form's Q2 and D2) moved to pages of a larger capacity (by half again at
+ * least) where they do not. */
 static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
 {
     if (nmin <= fb->ncap)
@@ -110,12 +134,27 @@ static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
     qru_context *ctx = fb->ctx;
     long long want = (long long)fb->ncap + fb->ncap / 2 + 16;
     int ncap = want > nmin ? (want > INT_MAX ? INT_MAX : (int)want) : nmin;
-    qru_matrix *Q = NULL, *E = NULL;
+    qru_matrix *Q = NULL, *E = NULL, *Q2 = NULL, *D2 = NULL;
     int st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->m, ncap,
                                      fb->count, 0, &Q);
     if (!st)
         st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->r, ncap,
                                      fb->count, 0, &E);
+    if (!st && fb->Q2)
+        st = qru_matrix_create_batch(ctx, fb->dt, ncap, ncap, ncap,
+                                     fb->count, 0, &Q2);
+    if (!st && fb->Q2)
+        st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->r, ncap,
+                                     fb->count, 0, &D2);
+    for (int i = 0; !st && Q2 && i < fb->count; ++i) {
+        st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->nr[i],
+                            qru_mat_page(fb->Q2, i), fb->ncap,
+                            qru_mat_page(Q2, i), ncap);
+        if (!st)
+            st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->r,
+                                qru_mat_page(fb->D2, i), fb->ncap,
+                                qru_mat_page(D2, i), ncap);
+    }
     for (int i = 0; !st && i < fb->count; ++i) {
         st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->m,
                             qru_mat_page(fb->Q, i), fb->ncap,
@@ -128,12 +167,20 @@ static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
     if (st) {
         qru_matrix_destroy(Q);
         qru_matrix_destroy(E);
+        qru_matrix_destroy(Q2);
+        qru_matrix_destroy(D2);
         return st;
     }
     qru_matrix_destroy(fb->Q);
     qru_matrix_destroy(fb->E);
     fb->Q = Q;
     fb->E = E;
+    if (Q2) {
+        qru_matrix_destroy(fb->Q2);
+        qru_matrix_destroy(fb->D2);
+        fb->Q2 = Q2;
+        fb->D2 = D2;
+    }
     fb->ncap = ncap;
     return 0;
 }
@@ -149,7 +196,7 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
         return 0;
     size_t we;
     qru_ptr work;
-    if (fb->q == QRU_Q_THIN) { /* a call a run of problems of one row
+    if (lsq_batch_has_q(fb)) { /* a call a run of problems of one row
                                   count gaining one number of rows */
         size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(fb->n, m, r, p),
                                      count, &we);
@@ -196,6 +243,23 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
             U->ld, U->stride, qru_mat_page(E, b), E->ld, E->stride,
             rows ? qru_ptr_add(cnt, (size_t)b) : cnt, work));
     }
+    return 0;
+}
+
+/* The checks of a batch M (argument argi, called name) of a page of the
+ * most rows n of a problem for each problem. */
+static int lsq_batch_check_pages(const qru_lsq_batch *fb, int argi,
+                                 const char *name, const qru_matrix *M)
+{
+    QRU_TRY(qru_arg_batch(fb->ctx, argi, name, M, fb->dt));
+    if (M->count != fb->count)
+        return qru_fail_arg(argi, "%s is a batch of %d matrices, but the "
+                                  "factorisations are %d",
+                            name, M->count, fb->count);
+    if (M->rows != fb->n)
+        return qru_fail_arg(argi, "%s has %d rows, but it needs n = %d (the "
+                                  "most rows of a problem)",
+                            name, M->rows, fb->n);
     return 0;
 }
 
@@ -251,32 +315,115 @@ void qru_lsq_batch_destroy(qru_lsq_batch *fb)
     qru_matrix_destroy(fb->H);
     qru_matrix_destroy(fb->Q);
     qru_matrix_destroy(fb->E);
+    qru_matrix_destroy(fb->Q2);
+    qru_matrix_destroy(fb->D2);
     free(fb->nr);
     free(fb);
 }
 
-/* The thin factorisations of A and b: one lsq_batch_geqr_thin op for
- * the batch, into the Q, E, R and D pages (its workspace asked of the raw
- * table first, as the vendor QR's). */
-static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
-                                 const qru_matrix *b)
+/* One lsq_batch_geqr_thin op on the pages b .. e-1 of the batches: the
+ * thin QR of A's pages (n x m) and the right-hand sides B (n x fb->r)
+ * into the pages of R, D, Q and E (its workspace asked of the raw table
+ * first, as the vendor QR's). */
+static int lsq_batch_geqr(const qru_lsq_batch *fb, int m, int n, int b,
+                          int e, const qru_matrix *A, const qru_matrix *B,
+                          qru_matrix *R, qru_matrix *D, qru_matrix *Q,
+                          qru_matrix *E)
 {
     qru_context *ctx = fb->ctx;
     qru_dtype dt = fb->dt;
-    int n = A->rows, m = fb->m, r = fb->r, count = fb->count;
-    if (count == 0)
-        return 0;
     size_t need = 0;
     qru_ptr none = {0, 0}, ws;
 #define QRU_LSQ_BATCH_QR_ARGS(w)                                               \
-    ctx, dt, m, r, n, count, A->p, A->ld, A->stride, b->p, b->ld, b->stride, \
-        fb->R->p, fb->R->ld, fb->R->stride, fb->D->p, fb->D->ld,              \
-        fb->D->stride, fb->Q->p, fb->Q->ld, fb->Q->stride, fb->E->p,         \
-        fb->E->ld, fb->E->stride, (w), &need
+    ctx, dt, m, fb->r, n, e - b, qru_mat_page(A, b), A->ld, A->stride,        \
+        qru_mat_page(B, b), B->ld, B->stride, qru_mat_page(R, b), R->ld,      \
+        R->stride, qru_mat_page(D, b), D->ld, D->stride, qru_mat_page(Q, b), \
+        Q->ld, Q->stride, qru_mat_page(E, b), E->ld, E->stride, (w), &need
     QRU_TRY(ctx->table.lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(none)));
     QRU_TRY(qru_ctx_workspace(ctx, need * qru_dtype_size(dt), &ws));
     return ctx->ops->lsq_batch_geqr_thin(QRU_LSQ_BATCH_QR_ARGS(ws));
 #undef QRU_LSQ_BATCH_QR_ARGS
+}
+
+/* The thin factorisations of A and b: one lsq_batch_geqr_thin op for
+ * the batch, into the Q, E, R and D pages. */
+static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
+                                 const qru_matrix *b)
+{
+    if (fb->count == 0)
+        return 0;
+    return lsq_batch_geqr(fb, fb->m, A->rows, 0, fb->count, A, b, fb->R,
+                          fb->D, fb->Q, fb->E);
+}
+
+/* The end of the run of problems from b alike in on[] (NULL: all on)
+ * and, where same_n, in their row count. */
+static int lsq_batch_span(const qru_lsq_batch *fb, int b, const int *on,
+                          int same_n)
+{
+    int e = b + 1;
+    while (e < fb->count && (!on || !on[e] == !on[b]) &&
+           (!same_n || fb->nr[e] == fb->nr[b]))
+        ++e;
+    return e;
+}
+
+/* The full form's scratch for lsq_batch_complete, for problems of at most
+ * nmax rows: W[0] the inputs [Q1 0], W[1] and W[2] the QR's unused R and
+ * E (count pages each); all NULL for the other forms and count = 0. */
+static int lsq_batch_cmp_alloc(const qru_lsq_batch *fb, int nmax,
+                               qru_matrix *W[3])
+{
+    qru_context *ctx = fb->ctx;
+    W[0] = W[1] = W[2] = NULL;
+    if (fb->q != QRU_Q_FULL || fb->count == 0)
+        return 0;
+    int st = qru_matrix_create_batch(ctx, fb->dt, nmax, nmax, nmax,
+                                     fb->count, 0, &W[0]);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, nmax, nmax, nmax,
+                                     fb->count, 0, &W[1]);
+    if (!st)
+        st = qru_matrix_create_batch(ctx, fb->dt, nmax, fb->r, nmax,
+                                     fb->count, 0, &W[2]);
+    return st;
+}
+
+static void lsq_batch_cmp_free(qru_matrix *W[3])
+{
+    for (int i = 0; i < 3; ++i)
+        qru_matrix_destroy(W[i]);
+}
+
+/* The full form's complements Q2 and d2 = Q2' b = Q2' E recomputed from
+ * Q1 and E for the problems i with chg[i] != 0 (chg NULL: all): one
+ * lsq_batch_geqr_thin op of n columns a run of such problems of one row
+ * count n > m, on [Q1 0] (W[0], zeroed, Q1 copied in page by page) and
+ * E, its Q into Q2's pages and its d = Q' E into D2's. */
+static int lsq_batch_complete(qru_lsq_batch *fb, qru_matrix *W[3],
+                              const int *chg)
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int m = fb->m, count = fb->count;
+    if (!W[0])
+        return 0;
+    qru_matrix *T = W[0], *Rt = W[1], *Et = W[2];
+    QRU_TRY(ctx->ops->laset(ctx, dt, 'A', T->ld, T->cols * count, 0.0, 0.0,
+                            T->p, T->ld));
+    for (int i = 0; i < count; ++i)
+        if ((!chg || chg[i]) && fb->nr[i] > m)
+            QRU_TRY(ctx->ops->copy(ctx, dt, fb->nr[i], m,
+                                   qru_mat_page(fb->Q, i), fb->Q->ld,
+                                   qru_mat_page(T, i), T->ld));
+    for (int b = 0, e; b < count; b = e) {
+        e = lsq_batch_span(fb, b, chg, 1);
+        int n = fb->nr[b];
+        if ((!chg || chg[b]) && n > m)
+            QRU_TRY(lsq_batch_geqr(fb, n, n, b, e, T, fb->E, Rt, fb->D2,
+                                   fb->Q2, Et));
+    }
+    return 0;
 }
 
 static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
@@ -315,7 +462,7 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
     if (!st)
         st = ctx->ops->laset(ctx, fb->dt, 'A', r, fb->H->cols, 0.0, 0.0,
                              fb->H->p, r);
-    if (fb->q == QRU_Q_THIN) {
+    if (lsq_batch_has_q(fb)) {
         fb->ncap = opt->row_capacity ? opt->row_capacity : A->rows;
         if (!st)
             st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, m, fb->ncap,
@@ -323,8 +470,20 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
         if (!st)
             st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, r, fb->ncap,
                                          count, 0, &fb->E);
+        if (!st && fb->q == QRU_Q_FULL)
+            st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, fb->ncap,
+                                         fb->ncap, count, 0, &fb->Q2);
+        if (!st && fb->q == QRU_Q_FULL)
+            st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, r, fb->ncap,
+                                         count, 0, &fb->D2);
         if (!st)
             st = lsq_batch_factor_thin(fb, A, b);
+        qru_matrix *W[3] = {NULL, NULL, NULL};
+        if (!st)
+            st = lsq_batch_cmp_alloc(fb, A->rows, W);
+        if (!st)
+            st = lsq_batch_complete(fb, W, NULL);
+        lsq_batch_cmp_free(W);
     } else if (!st) {
         st = lsq_batch_add(fb, A, b, NULL);
     }
@@ -341,15 +500,16 @@ static int lsq_batch_create(qru_context *ctx, const qru_matrix *A,
 static int lsq_batch_opts_check(const qru_lsq_options *opt,
                                 const qru_matrix *A)
 {
-    if (opt->q == QRU_Q_FULL)
-        return qru_fail_arg(4, "opt->q = QRU_Q_FULL, but a batch holds "
-                               "QRU_Q_THIN or QRU_Q_NONE");
-    if (opt->q != QRU_Q_THIN && opt->q != QRU_Q_NONE)
+    if (opt->q != QRU_Q_FULL && opt->q != QRU_Q_THIN && opt->q != QRU_Q_NONE)
         return qru_fail_arg(4, "opt->q = %d is not a qru_lsq_q value "
-                               "(QRU_Q_THIN, QRU_Q_NONE)", opt->q);
-    if (opt->q == QRU_Q_THIN && A->rows < A->cols)
-        return qru_fail_arg(4, "opt->q = QRU_Q_THIN needs n >= m, but A's "
-                               "pages are %d x %d", A->rows, A->cols);
+                               "(QRU_Q_FULL, QRU_Q_THIN, QRU_Q_NONE)",
+                            opt->q);
+    if (opt->q != QRU_Q_NONE && A->rows < A->cols)
+        return qru_fail_arg(4, "opt->q = %s needs n >= m, but A's pages are "
+                               "%d x %d",
+                            opt->q == QRU_Q_FULL ? "QRU_Q_FULL"
+                                                 : "QRU_Q_THIN",
+                            A->rows, A->cols);
     if (opt->nb < 0)
         return qru_fail_arg(4, "opt->nb = %d, but nb must be >= 0", opt->nb);
     if (opt->row_capacity != 0 && opt->row_capacity < A->rows)
@@ -383,7 +543,7 @@ static int lsq_batch_create_args(qru_context *ctx, const qru_matrix *A,
     QRU_TRY(qru_check_supports(ctx, A->dtype));
     qru_lsq_batch tmp = {ctx,  A->dtype, A->cols, b ? b->cols : 1,
                          A->count, QRU_Q_NONE, 0, NULL, 0, NULL, NULL,
-                         NULL, NULL, NULL};
+                         NULL, NULL, NULL, NULL, NULL};
     QRU_TRY(lsq_batch_check_rows(&tmp, 2, A, 3, b, 0));
     if (b->cols < 1)
         return qru_fail_arg(3, "b has %d columns, but it needs r >= 1",
@@ -426,14 +586,19 @@ int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb, const qru_matrix *U,
         QRU_ARG(ctx, 4, rows[i] >= 0 && rows[i] <= U->rows,
                 "rows[%d] = %d, but it must be in 0 .. %d (U's rows)", i,
                 rows[i], U->rows);
-    int st = lsq_batch_add(fb, U, e, rows);
+    qru_matrix *W[3] = {NULL, NULL, NULL};
+    int st = lsq_batch_cmp_alloc(fb, fb->n + U->rows, W);
+    if (!st)
+        st = lsq_batch_add(fb, U, e, rows);
     if (!st) {
         fb->n = fb->count == 0 ? fb->n + U->rows : 0;
         for (int i = 0; i < fb->count; ++i) {
             fb->nr[i] += rows ? rows[i] : U->rows;
             fb->n = fb->nr[i] > fb->n ? fb->nr[i] : fb->n;
         }
+        st = lsq_batch_complete(fb, W, rows);
     }
+    lsq_batch_cmp_free(W);
     QRU_RET(ctx, st);
 }
 
@@ -453,16 +618,19 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info,
                                  count, &we);
     qru_ptr dinfo, dcnt = {NULL, 0}, work;
     QRU_TRY(lsq_batch_ws(fb, we, &dinfo, rows ? &dcnt : NULL, &work));
+    qru_matrix *W[3] = {NULL, NULL, NULL};
+    int st = lsq_batch_cmp_alloc(fb, fb->n, W);
     char *seen = NULL; /* the numbers of rows a run has had its call for */
     if (rows) { /* only the problems that lose rows write verdicts */
-        QRU_TRY(ctx->ops->laset(ctx, fb->dt, 'A', count, 1, 0.0, 0.0, dinfo,
-                                count));
-        QRU_TRY(qru_batch_counts(ctx, fb->dt, count, rows, dcnt));
-        seen = calloc((size_t)p + 1, 1);
-        if (!seen)
-            return QRU_HOST_ALLOC_FAILED;
+        if (!st)
+            st = ctx->ops->laset(ctx, fb->dt, 'A', count, 1, 0.0, 0.0, dinfo,
+                                 count);
+        if (!st)
+            st = qru_batch_counts(ctx, fb->dt, count, rows, dcnt);
+        seen = st ? NULL : calloc((size_t)p + 1, 1);
+        if (!st && !seen)
+            st = QRU_HOST_ALLOC_FAILED;
     }
-    int st = 0;
     for (int b = 0, e; !st && b < count; b = e) {
         e = lsq_batch_run(fb, b, part);
         for (int i = b; !st && i < (rows ? e : b + 1); ++i) {
@@ -484,24 +652,31 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info,
             seen[rows[i]] = 0;
     }
     free(seen);
-    QRU_TRY(st);
-    int *v = malloc(sizeof(int) * (size_t)count);
-    if (!v)
-        return QRU_HOST_ALLOC_FAILED;
+    int *v = st ? NULL : malloc(sizeof(int) * (size_t)count);
+    if (!st && !v)
+        st = QRU_HOST_ALLOC_FAILED;
+    if (st) {
+        lsq_batch_cmp_free(W);
+        return st;
+    }
     int first, col;
     int failed = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v, &first,
                                     &col);
     if (failed >= 0) {
         int nmax = 0;
         for (int i = 0; i < count; ++i) {
-            if (v[i] == 0)
-                fb->nr[i] -= rows ? rows[i] : p;
+            int lost = v[i] == 0 ? (rows ? rows[i] : p) : 0;
+            fb->nr[i] -= lost;
             nmax = fb->nr[i] > nmax ? fb->nr[i] : nmax;
             if (info)
                 info[i] = v[i];
+            v[i] = lost; /* the problems whose complement is new */
         }
         fb->n = nmax;
+        int sc = lsq_batch_complete(fb, W, v);
+        failed = sc ? sc : failed;
     }
+    lsq_batch_cmp_free(W);
     free(v);
     if (failed <= 0)
         return failed;
@@ -569,28 +744,35 @@ int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p, int *info,
 static int lsq_batch_remove_c(qru_lsq_batch *fb, int k, int p)
 {
     qru_context *ctx = fb->ctx;
-    int m = fb->m, r = fb->r, count = fb->count, thin = fb->q == QRU_Q_THIN;
+    int m = fb->m, r = fb->r, count = fb->count, thin = lsq_batch_has_q(fb);
     size_t we;
     size_t part = qru_batch_part(0, qru_lsq_batch_rmc_work(m, r, k, p),
                                  count, &we);
     qru_ptr work, none = {0, 0};
-    QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
-    for (int b = 0, e; b < count; b = e) {
+    qru_matrix *W[3] = {NULL, NULL, NULL};
+    int st = lsq_batch_cmp_alloc(fb, fb->n, W);
+    if (!st)
+        st = qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work);
+    for (int b = 0, e; !st && b < count; b = e) {
         e = lsq_batch_run(fb, b, part);
-        QRU_TRY(ctx->ops->lsq_batch_remove_cols(
+        st = ctx->ops->lsq_batch_remove_cols(
             ctx, fb->dt, m, r, fb->nr[b], k, p, e - b, thin,
             qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
             qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
             qru_ptr_add(fb->H->p, (size_t)b * (size_t)r),
             thin ? qru_mat_page(fb->Q, b) : none, thin ? fb->Q->ld : 1,
             thin ? fb->Q->stride : 0, thin ? qru_mat_page(fb->E, b) : none,
-            thin ? fb->E->ld : 1, thin ? fb->E->stride : 0, work));
+            thin ? fb->E->ld : 1, thin ? fb->E->stride : 0, work);
     }
-    fb->m = m - p;
-    fb->R->rows = fb->R->cols = fb->D->rows = m - p;
-    if (thin)
-        fb->Q->cols = m - p;
-    return 0;
+    if (!st) {
+        fb->m = m - p;
+        fb->R->rows = fb->R->cols = fb->D->rows = m - p;
+        if (thin)
+            fb->Q->cols = m - p;
+        st = lsq_batch_complete(fb, W, NULL);
+    }
+    lsq_batch_cmp_free(W);
+    return st;
 }
 
 int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p)
@@ -652,12 +834,16 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
     size_t we;
     size_t part = qru_batch_part(0, qru_lsq_batch_acq_work(m, r, k, p),
                                  count, &we);
-    qru_matrix *N[4];
+    qru_matrix *N[4], *W[3] = {NULL, NULL, NULL};
     qru_ptr dinfo = {0, 0}, work = {0, 0};
     if (count > 0)
         QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
-    QRU_TRY(lsq_batch_alloc(fb, m + p, N));
-    int st = 0;
+    QRU_TRY(lsq_batch_cmp_alloc(fb, fb->n, W));
+    int st = lsq_batch_alloc(fb, m + p, N);
+    if (st) {
+        lsq_batch_cmp_free(W);
+        return st;
+    }
     for (int b = 0, e; !st && b < count; b = e) {
         e = lsq_batch_run(fb, b, part);
         st = ctx->ops->lsq_batch_add_cols_q(
@@ -689,11 +875,13 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
             *old[i] = N[i];
         qru_matrix_destroy(t);
     }
-    if (st <= 0) {
-        if (!st)
-            fb->m = m + p;
-        return st;
+    if (!st) {
+        fb->m = m + p;
+        st = lsq_batch_complete(fb, W, NULL);
     }
+    lsq_batch_cmp_free(W);
+    if (st <= 0)
+        return st;
     return qru_fail(st, "%d of %d problems refused the columns (A1 "
                         "numerically rank-deficient; the first: problem %d "
                         "(0-based), at column %d); no problem changed",
@@ -709,13 +897,7 @@ int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
     lsq_batch_nrange(fb, &lo, &hi);
     QRU_ARG(ctx, 2, k >= 0 && k <= fb->m,
             "k = %d, but 0 <= k <= m = %d must hold", k, fb->m);
-    QRU_ARG_BATCH(ctx, 3, "V", V, fb->dt);
-    QRU_ARG(ctx, 3, V->count == fb->count,
-            "V is a batch of %d matrices, but the factorisations are %d",
-            V->count, fb->count);
-    QRU_ARG(ctx, 3, V->rows == fb->n,
-            "V has %d rows, but it needs n = %d (the most rows of a problem)",
-            V->rows, fb->n);
+    QRU_CHECK(ctx, lsq_batch_check_pages(fb, 3, "V", V));
     QRU_ARG(ctx, 3, V->cols >= 1 && (long long)fb->m + V->cols <= lo,
             "V has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
             "tall: m + p <= n = %d, the fewest rows of a problem, m = %d)",
@@ -729,6 +911,270 @@ int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
                                             "to add columns against; create "
                                             "it with opt->q = QRU_Q_THIN"));
     QRU_RET(ctx, lsq_batch_add_c(fb, k, V, info));
+}
+
+/* ---- the rank-k modification A + U V' (thin and full forms) -------- */
+
+/* The scratch batches of a modification (count pages each, of the most
+ * rows n where a page has n rows). */
+enum {
+    MD_W,  /* m x k: W = Q1' U (CGS2) */
+    MD_W2, /* m x k: its second pass */
+    MD_Z,  /* n x k: Z = U - Q1 W */
+    MD_QZ, /* n x k: Z = Qz Rz */
+    MD_RZ, /* k x k */
+    MD_DZ, /* k x r: dz = Qz' E */
+    MD_EZ, /* n x r: E - Qz dz */
+    MD_M,  /* (m + k) x m: [R + W V'; Rz V'] */
+    MD_B,  /* (m + k) x r: [d; dz] */
+    MD_RM, /* m x m: M = Qm Rm */
+    MD_DM, /* m x r: Qm' [d; dz] */
+    MD_QM, /* (m + k) x m */
+    MD_EM, /* (m + k) x r: [d; dz] - Qm dm */
+    MD_QN, /* n x m: the new Q1 = [Q1 Qz] Qm */
+    MD_EN, /* n x r: the new E = E - Qz dz + [Q1 Qz] Em */
+    MD_X,  /* m x r: the solve that judges Rm */
+    MD_COUNT
+};
+
+static int lsq_batch_md_alloc(const qru_lsq_batch *fb, int k,
+                              qru_matrix *S[MD_COUNT])
+{
+    int n = fb->n, m = fb->m, r = fb->r, mk = m + k;
+    const int dims[MD_COUNT][2] = {
+        {m, k},  {m, k}, {n, k},  {n, k},  {k, k},  {k, r},
+        {n, r},  {mk, m}, {mk, r}, {m, m}, {m, r}, {mk, m},
+        {mk, r}, {n, m}, {n, r},  {m, r}};
+    int st = 0;
+    for (int i = 0; i < MD_COUNT; ++i)
+        S[i] = NULL;
+    for (int i = 0; !st && i < MD_COUNT; ++i)
+        st = qru_matrix_create_batch(fb->ctx, fb->dt, dims[i][0], dims[i][1],
+                                     dims[i][0], fb->count, 0, &S[i]);
+    return st;
+}
+
+/* Page i of the scratch S[j], row offset row. */
+static qru_ptr md_pg(qru_matrix *const S[MD_COUNT], int j, int i, int row)
+{
+    return qru_ptr_add(qru_mat_page(S[j], i), (size_t)row);
+}
+
+/* Problem i's completion of U against Q1 and the matrix M = [R + W V';
+ * Rz V'] with B = [d; dz] (steps 1 and 3 of lsq_batch_modify; step 3
+ * where rz). */
+static int lsq_batch_md_page(qru_lsq_batch *fb, int i, const qru_matrix *U,
+                             const qru_matrix *V, qru_matrix *const S[],
+                             int rz)
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int n = fb->nr[i], m = fb->m, r = fb->r, k = U->cols;
+    qru_ptr Q1 = qru_mat_page(fb->Q, i), Vi = qru_mat_page(V, i);
+    int lq = fb->Q->ld, lw = S[MD_W]->ld, lz = S[MD_Z]->ld;
+    int lm = S[MD_M]->ld, lb = S[MD_B]->ld;
+    if (!rz) { /* Z = U - Q1 W by CGS2, W += its second pass */
+        qru_ptr W = md_pg(S, MD_W, i, 0), W2 = md_pg(S, MD_W2, i, 0);
+        qru_ptr Z = md_pg(S, MD_Z, i, 0);
+        QRU_TRY(ctx->ops->copy(ctx, dt, n, k, qru_mat_page(U, i), U->ld, Z,
+                               lz));
+        for (int pass = 0; pass < 2; ++pass) {
+            qru_ptr Wp = pass ? W2 : W;
+            QRU_TRY(ctx->ops->gemm(ctx, dt, 'T', 'N', m, k, n, 1.0, Q1, lq, Z,
+                                   lz, 0.0, Wp, lw));
+            QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, k, m, -1.0, Q1, lq,
+                                   Wp, lw, 1.0, Z, lz));
+        }
+        return ctx->ops->geadd(ctx, dt, m, k, 1.0, W2, lw, 1.0, W, lw);
+    }
+    qru_ptr M = md_pg(S, MD_M, i, 0), B = md_pg(S, MD_B, i, 0);
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, qru_mat_page(fb->R, i), fb->R->ld,
+                           M, lm));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', m, m, k, 1.0,
+                           md_pg(S, MD_W, i, 0), lw, Vi, V->ld, 1.0, M, lm));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', k, m, k, 1.0,
+                           md_pg(S, MD_RZ, i, 0), S[MD_RZ]->ld, Vi, V->ld,
+                           0.0, md_pg(S, MD_M, i, m), lm));
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, r, qru_mat_page(fb->D, i), fb->D->ld,
+                           B, lb));
+    return ctx->ops->copy(ctx, dt, k, r, md_pg(S, MD_DZ, i, 0),
+                          S[MD_DZ]->ld, md_pg(S, MD_B, i, m), lb);
+}
+
+/* Problem i's new Q1 and E from the QR of M (step 6), then the commit:
+ * Q1, E, R and d copied in. */
+static int lsq_batch_md_commit(qru_lsq_batch *fb, int i, int k,
+                               qru_matrix *const S[])
+{
+    qru_context *ctx = fb->ctx;
+    qru_dtype dt = fb->dt;
+    int n = fb->nr[i], m = fb->m, r = fb->r;
+    qru_ptr Q1 = qru_mat_page(fb->Q, i), Qz = md_pg(S, MD_QZ, i, 0);
+    qru_ptr Qn = md_pg(S, MD_QN, i, 0), En = md_pg(S, MD_EN, i, 0);
+    int lq = fb->Q->ld, lz = S[MD_QZ]->ld, lqm = S[MD_QM]->ld;
+    int lem = S[MD_EM]->ld, ln = S[MD_QN]->ld, le = S[MD_EN]->ld;
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, m, 1.0, Q1, lq,
+                           md_pg(S, MD_QM, i, 0), lqm, 0.0, Qn, ln));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, k, 1.0, Qz, lz,
+                           md_pg(S, MD_QM, i, m), lqm, 1.0, Qn, ln));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, md_pg(S, MD_EZ, i, 0),
+                           S[MD_EZ]->ld, En, le));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, m, 1.0, Q1, lq,
+                           md_pg(S, MD_EM, i, 0), lem, 1.0, En, le));
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, k, 1.0, Qz, lz,
+                           md_pg(S, MD_EM, i, m), lem, 1.0, En, le));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, m, Qn, ln, Q1, lq));
+    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, En, le, qru_mat_page(fb->E, i),
+                           fb->E->ld));
+    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, md_pg(S, MD_RM, i, 0),
+                           S[MD_RM]->ld, qru_mat_page(fb->R, i), fb->R->ld));
+    return ctx->ops->copy(ctx, dt, m, r, md_pg(S, MD_DM, i, 0),
+                          S[MD_DM]->ld, qru_mat_page(fb->D, i), fb->D->ld);
+}
+
+/* A + U V' for the problems on (mask NULL: all; checked arguments), as
+ * the thin form of qru_lsq_modify() but with the batch's ops: per
+ * problem, W = Q1' U and Z = U - Q1 W by CGS2 (copy, gemm, geadd), then
+ * for the batch Z = Qz Rz with dz = Qz' E and E - Qz dz (one
+ * lsq_batch_geqr_thin op a run of one row count), per problem M = [R +
+ * W V'; Rz V'] and B = [d; dz], for the batch M = Qm Rm with Qm' B and
+ * the rest Em (one lsq_batch_geqr_thin op), Rm judged by the
+ * lsq_batch_solve op (the QR rank rule with each problem's n), the
+ * verdicts read back in one wait, and per passing problem the commit:
+ * Q1 = [Q1 Qz] Qm, E = E - Qz dz + [Q1 Qz] Em, R = Rm, d = Qm' B; the
+ * full form's complements of the problems that changed recomputed. */
+static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                            const qru_matrix *V, int *info, const int *mask)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, k = U->cols, count = fb->count, st = 0;
+    qru_matrix *S[MD_COUNT], *W[3] = {NULL, NULL, NULL};
+    int *v = malloc(sizeof(int) * (size_t)count);
+    if (!v)
+        return QRU_HOST_ALLOC_FAILED;
+    st = lsq_batch_md_alloc(fb, k, S);
+    if (!st)
+        st = lsq_batch_cmp_alloc(fb, fb->n, W);
+    for (int i = 0; !st && i < count; ++i)
+        if (!mask || mask[i])
+            st = lsq_batch_md_page(fb, i, U, V, S, 0);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 1);
+        if (!mask || mask[b])
+            st = lsq_batch_geqr(fb, k, fb->nr[b], b, e, S[MD_Z], fb->E,
+                                S[MD_RZ], S[MD_DZ], S[MD_QZ], S[MD_EZ]);
+    }
+    for (int i = 0; !st && i < count; ++i)
+        if (!mask || mask[i])
+            st = lsq_batch_md_page(fb, i, U, V, S, 1);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 0);
+        if (!mask || mask[b])
+            st = lsq_batch_geqr(fb, m, m + k, b, e, S[MD_M], S[MD_B],
+                                S[MD_RM], S[MD_DM], S[MD_QM], S[MD_EM]);
+    }
+    /* the verdicts: the solve op's rank rule on Rm (0 where masked out) */
+    size_t we;
+    size_t part = batch_part(m, r, count, &we);
+    qru_ptr dinfo = {0, 0}, work = {0, 0};
+    if (!st)
+        st = lsq_batch_ws(fb, we, &dinfo, NULL, &work);
+    if (!st && mask)
+        st = ctx->ops->laset(ctx, fb->dt, 'A', count, 1, 0.0, 0.0, dinfo,
+                             count);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 1);
+        e = e - b > (int)part ? b + (int)part : e;
+        if (!mask || mask[b])
+            st = ctx->ops->lsq_batch_solve(
+                ctx, fb->dt, m, r, fb->nr[b], e - b,
+                qru_mat_page(S[MD_RM], b), S[MD_RM]->ld, S[MD_RM]->stride,
+                qru_mat_page(S[MD_DM], b), S[MD_DM]->ld, S[MD_DM]->stride,
+                qru_mat_page(S[MD_X], b), S[MD_X]->ld, S[MD_X]->stride,
+                qru_ptr_add(dinfo, (size_t)b), work);
+    }
+    int first = -1, col = 0, failed = 0;
+    if (!st)
+        failed = st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v,
+                                         &first, &col);
+    if (st >= 0) {
+        if (info)
+            for (int i = 0; i < count; ++i)
+                info[i] = v[i];
+        for (int i = 0; i < count; ++i) /* the problems that change */
+            v[i] = v[i] == 0 && (!mask || mask[i]);
+        int sc = 0;
+        for (int i = 0; !sc && i < count; ++i)
+            if (v[i])
+                sc = lsq_batch_md_commit(fb, i, k, S);
+        if (!sc)
+            sc = lsq_batch_complete(fb, W, v);
+        st = sc ? sc : st;
+    }
+    for (int i = 0; i < MD_COUNT; ++i)
+        qru_matrix_destroy(S[i]);
+    lsq_batch_cmp_free(W);
+    free(v);
+    if (st < 0 || failed == 0)
+        return st;
+    return qru_fail(failed, "%d of %d problems refused the modification (A "
+                            "+ U V' numerically rank-deficient; the first: "
+                            "problem %d (0-based), at column %d); they are "
+                            "unchanged",
+                    failed, count, first, col);
+}
+
+int qru_lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
+                         const qru_matrix *V, int *info)
+{
+    return qru_lsq_batch_modify_ex(fb, U, V, info, NULL);
+}
+
+int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
+                            const qru_matrix *V, int *info, const int *mask)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    int lo, hi, m = fb->m;
+    lsq_batch_nrange(fb, &lo, &hi);
+    QRU_CHECK(ctx, lsq_batch_check_pages(fb, 2, "U", U));
+    QRU_ARG(ctx, 2, U->cols >= 1 && (mask || U->cols <= lo - m),
+            "U has %d columns, but 1 <= k <= n - m = %d must hold (n = %d, "
+            "the fewest rows of a problem, m = %d)",
+            U->cols, lo - m, lo, m);
+    QRU_ARG(ctx, 2, !lsq_batch_overlaps(fb, U),
+            "U overlaps the factorisation's storage");
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 2, U, 'A', 0));
+    QRU_ARG_BATCH(ctx, 3, "V", V, fb->dt);
+    QRU_ARG(ctx, 3, V->count == fb->count,
+            "V is a batch of %d matrices, but the factorisations are %d",
+            V->count, fb->count);
+    QRU_ARG(ctx, 3, V->rows == m && V->cols == U->cols,
+            "V's pages are %d x %d, but they must be m x k = %d x %d",
+            V->rows, V->cols, m, U->cols);
+    QRU_ARG(ctx, 3, !lsq_batch_overlaps(fb, V),
+            "V overlaps the factorisation's storage");
+    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 3, V, 'A', 0));
+    int any = !mask && fb->count > 0;
+    for (int i = 0; mask && i < fb->count; ++i) {
+        QRU_ARG(ctx, 5, mask[i] == 0 || mask[i] == 1,
+                "mask[%d] = %d, but it must be 0 or 1", i, mask[i]);
+        QRU_ARG(ctx, 5, !mask[i] || U->cols <= fb->nr[i] - m,
+                "mask[%d] = 1, but problem %d has %d rows: k = %d <= n - m "
+                "= %d must hold", i, i, fb->nr[i], U->cols, fb->nr[i] - m);
+        any |= mask[i];
+    }
+    if (fb->q == QRU_Q_NONE)
+        QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
+                                            "(QRU_Q_NONE): A + U V' needs "
+                                            "Q; create it with opt->q = "
+                                            "QRU_Q_THIN or QRU_Q_FULL"));
+    if (!any) { /* no problem changes: no work */
+        for (int i = 0; info && i < fb->count; ++i)
+            info[i] = 0;
+        QRU_RET(ctx, 0);
+    }
+    QRU_RET(ctx, lsq_batch_modify(fb, U, V, info, mask));
 }
 
 static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
@@ -783,7 +1229,7 @@ int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb, double *rho)
     QRU_ARG(ctx, 2, rho || fb->count == 0, "rho is NULL");
     if (fb->count == 0)
         QRU_RET(ctx, 0);
-    if (fb->q == QRU_Q_THIN) { /* the column norms of E, a run at a time */
+    if (lsq_batch_has_q(fb)) { /* the column norms of E, a run at a time */
         for (int b = 0, e; b < fb->count; b = e) {
             e = lsq_batch_run(fb, b, (size_t)INT_MAX / (size_t)fb->r);
             QRU_CHECK(ctx, ctx->ops->col_norms(
@@ -833,9 +1279,59 @@ int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R)
     QRU_RET(fb->ctx, lsq_batch_get(fb, fb->R, R, "R", 0));
 }
 
+/* The full form's Q = [Q1 Q2] (q) or d = [d1; d2] into the caller's
+ * batch M (argument 2) of pages n x n or n x r (n the most rows of a
+ * problem): Q1 or d1 into its first m columns or rows, then the
+ * complement's, page by page. */
+static int lsq_batch_get_full(const qru_lsq_batch *fb, int q, qru_matrix *M)
+{
+    qru_context *ctx = fb->ctx;
+    const char *name = q ? "Q" : "d";
+    int n = fb->n, m = fb->m, cols = q ? n : fb->r;
+    QRU_TRY(qru_arg_batch(ctx, 2, name, M, fb->dt));
+    if (M->count != fb->count)
+        return qru_fail_arg(2, "%s is a batch of %d matrices, but the "
+                               "factorisations are %d",
+                            name, M->count, fb->count);
+    if (M->rows != n || M->cols != cols)
+        return qru_fail_arg(2, "%s's pages are %d x %d, but they must be "
+                               "%d x %d (QRU_Q_FULL)",
+                            name, M->rows, M->cols, n, cols);
+    if (lsq_batch_overlaps(fb, M))
+        return qru_fail_arg(2, "%s overlaps the factorisation's storage",
+                            name);
+    for (int i = 0; i < fb->count; ++i) {
+        int ni = fb->nr[i];
+        qru_ptr Mi = qru_mat_page(M, i);
+        if (q) {
+            QRU_TRY(ctx->ops->copy(ctx, fb->dt, ni, m, qru_mat_page(fb->Q, i),
+                                   fb->Q->ld, Mi, M->ld));
+            if (ni > m)
+                QRU_TRY(ctx->ops->copy(
+                    ctx, fb->dt, ni, ni - m,
+                    qru_ptr_add(qru_mat_page(fb->Q2, i),
+                                (size_t)m * (size_t)fb->Q2->ld),
+                    fb->Q2->ld, qru_ptr_add(Mi, (size_t)m * (size_t)M->ld),
+                    M->ld));
+        } else {
+            QRU_TRY(ctx->ops->copy(ctx, fb->dt, m, fb->r,
+                                   qru_mat_page(fb->D, i), fb->D->ld, Mi,
+                                   M->ld));
+            if (ni > m)
+                QRU_TRY(ctx->ops->copy(
+                    ctx, fb->dt, ni - m, fb->r,
+                    qru_ptr_add(qru_mat_page(fb->D2, i), (size_t)m),
+                    fb->D2->ld, qru_ptr_add(Mi, (size_t)m), M->ld));
+        }
+    }
+    return 0;
+}
+
 int qru_lsq_batch_get_d(const qru_lsq_batch *fb, qru_matrix *d)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
+    if (fb->q == QRU_Q_FULL)
+        QRU_RET(fb->ctx, lsq_batch_get_full(fb, 0, d));
     QRU_RET(fb->ctx, lsq_batch_get(fb, fb->D, d, "d", 0));
 }
 
@@ -851,6 +1347,8 @@ static int lsq_batch_get_thin(const qru_lsq_batch *fb, int q, qru_matrix *M)
 int qru_lsq_batch_get_q(const qru_lsq_batch *fb, qru_matrix *Q)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
+    if (fb->q == QRU_Q_FULL)
+        QRU_RET(fb->ctx, lsq_batch_get_full(fb, 1, Q));
     QRU_RET(fb->ctx, lsq_batch_get_thin(fb, 1, Q));
 }
 

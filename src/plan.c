@@ -567,6 +567,35 @@ static int plan_gram_solve(qru_context *ctx, qru_dtype dt, int m, int kmax,
     plan_extra_calls(ctx, QRU_OP_gram_solve, 2);
     return 0;
 }
+/* a step of the Gram form of LARS: the bordering and the solve (products
+ * with W and Gs, as gram_border's and gram_solve's), a pass over the
+ * m correlations for gamma and one for the update and the pick; the
+ * launches of the GPU kernels (QRU_LARS_STEP_LAUNCHES), two for the
+ * other modes. */
+static int plan_lars_gram_step(qru_context *ctx, qru_dtype dt, int m,
+                               int kmax, int hw, int mode, int flags, int it,
+                               int t, int q, int ci, int u, int na, int qs,
+                               double sv, double piv, double C, qru_ptr G,
+                               qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
+                               qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P)
+{
+    (void)dt, (void)kmax, (void)flags, (void)it, (void)q, (void)ci, (void)u,
+        (void)na, (void)qs, (void)sv, (void)piv, (void)C, (void)G, (void)Gs,
+        (void)W, (void)S, (void)V, (void)Vb, (void)out, (void)ls, (void)P;
+    double em = dd(m), eh = dd(hw);
+    if (mode != QRU_LARS_STEP) {
+        plan_op(ctx, QRU_OP_lars_gram_step, PK_KERNEL, 2.0 * em, 4.0 * em, 0,
+                0);
+        return 0;
+    }
+    double bf = t >= 0 ? 4.0 * eh * eh : 0.0,
+           bb = t >= 0 ? 2.0 * eh * eh + 2.0 * em : 0.0;
+    plan_op(ctx, QRU_OP_lars_gram_step, PK_KERNEL,
+            bf + 4.0 * eh * eh + 2.0 * em * eh + 12.0 * em,
+            bb + 2.0 * eh * eh + em * eh + 10.0 * em + 4.0 * eh, 0, 0);
+    plan_extra_calls(ctx, QRU_OP_lars_gram_step, QRU_LARS_STEP_LAUNCHES - 1);
+    return 0;
+}
 /* the closed-form rotations: two passes over X's columns, one write */
 static int plan_chol_r1_rotate(qru_context *ctx, qru_dtype dt, int n, int m,
                                double alpha, qru_ptr p, int incp, qru_ptr X,

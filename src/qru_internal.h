@@ -519,6 +519,85 @@ static inline qru_omp_ws qru_omp_ws_of(int n, int m, int ncoef)
     return w;
 }
 
+/* The device state of the Gram form of LARS (lars_gram_step,
+ * src/qru_ops.h; src/solvers/lars.c), one allocation of elements of dt
+ * for m columns and kmax slots of the Gram active set: the offsets of
+ *   cov (m)    the correlations X'(y - X coef) of the columns,
+ *   c (m)      the rounded correlations of the inactive columns with the
+ *              last step's direction,
+ *   pos (m)    pos(j): the position of column j in the solver's order
+ *              (the active columns first, in their order, then the
+ *              inactive ones in scikit-learn's),
+ *   sof (m)    sof(j): the slot of column j, -1 where it is inactive,
+ *   cof (kmax) cof(q): the column in slot q, -1 where it is free,
+ *   drop (kmax) 1 where slot q's coefficient crosses zero first,
+ *   rec        the record (QRU_LARS_REC), then the pick's partial
+ *              results (npk blocks of QRU_LARS_PICK rows: the block's
+ *              cov, pos and column), so that the host reads both in one
+ *              download of QRU_LARS_REC + 3 npk elements,
+ *   part       the GPU kernels' partial minima (2 ngr: work-groups of
+ *              QRU_LARS_ROWS rows).
+ * Indices are integer values of dt (exact: m < 2^24). */
+#define QRU_LARS_ROWS 32
+#define QRU_LARS_PICK 256
+/* the launches of a step on a GPU backend (the plans' price) */
+#define QRU_LARS_STEP_LAUNCHES 4
+enum {
+    QRU_LARS_ST_STATUS, /* QRU_LARS_OK, _DEGENERATE or _NODIR */
+    QRU_LARS_ST_GAMMA,  /* the step */
+    QRU_LARS_ST_ND,     /* the slots whose coefficients cross zero first */
+    QRU_LARS_ST_QD,     /* the lowest of them */
+    QRU_LARS_ST_SW,     /* s' G^-1 s */
+    QRU_LARS_ST_AA,     /* 1 / sqrt(s' G^-1 s) */
+    QRU_LARS_ST_D,      /* the entering column's pivot (0 where flagged) */
+    QRU_LARS_REC
+};
+/* The status of a step. */
+enum {
+    QRU_LARS_OK,         /* the step was taken */
+    QRU_LARS_DEGENERATE, /* the entering column's pivot is below piv */
+    QRU_LARS_NODIR       /* s' G^-1 s is not > 0: no direction */
+};
+/* lars_gram_step's modes and flags */
+enum { QRU_LARS_START, QRU_LARS_STEP, QRU_LARS_LEAVE };
+enum { QRU_LARS_LASSO = 1, QRU_LARS_POSITIVE = 2 };
+/* The order of lars_gram_step's pick: (a, pa) before (b, pb), keys a, b
+ * and positions pa, pb (a total order: a NaN key after any other, then
+ * the larger key, then the lower position; the GPU kernels' copy is
+ * kernels/qru_lars.cl's qru_lars_before). */
+static inline int qru_lars_pick_before(double a, double pa, double b,
+                                       double pb)
+{
+    int na = a != a, nb = b != b;
+    if (na != nb)
+        return nb;
+    if (!na && a != b)
+        return a > b;
+    return pa < pb;
+}
+typedef struct qru_lars_ws {
+    size_t cov, c, pos, sof, cof, drop, rec, pick, part, elems;
+    int ngr, npk;
+} qru_lars_ws;
+static inline qru_lars_ws qru_lars_ws_of(int m, int kmax)
+{
+    size_t em = (size_t)m, ek = (size_t)kmax;
+    qru_lars_ws w;
+    w.ngr = (int)((em + QRU_LARS_ROWS - 1) / QRU_LARS_ROWS);
+    w.npk = (int)((em + QRU_LARS_PICK - 1) / QRU_LARS_PICK);
+    w.cov = 0;
+    w.c = em;
+    w.pos = 2 * em;
+    w.sof = 3 * em;
+    w.cof = 4 * em;
+    w.drop = w.cof + ek;
+    w.rec = w.drop + ek;
+    w.pick = w.rec + QRU_LARS_REC;
+    w.part = w.pick + 3 * (size_t)w.npk;
+    w.elems = w.part + 2 * (size_t)w.ngr;
+    return w;
+}
+
 /* The elements of chol_update_batch's work a problem: the copy of the
  * page (n x n, ld n), of W (n x k, ld n) and A1's diagonal (n).  The
  * insertion and deletion (chol_insert_batch, chol_delete_batch) use this

@@ -60,14 +60,20 @@
  *    the column insertion's sweeps are) to Q directly and to d through
  *    its conjugate transpose;
  *  - potrf_full is the Hermitian potrf (its pivots the real parts of the
- *    diagonal);
- *  - the ops of the Cholesky, batched and solver routines and of the
- *    updates' real-only p = 1 variants (potrf_panel, chol_rot, chol_r1_*,
- *    chol_*_batch, lsq_batch_*, omp_gram_step) take no complex data yet:
- *    the public routines refuse it first (qru_check_real), the update
- *    policy does not choose those variants for it, and the backends' ops
- *    return QRU_ERR_UNSUPPORTED (potrf_panel takes it on CUDA and
- *    OpenCL: the Hermitian factor of the Q-less row removal);
+ *    diagonal), and so are potrf_panel and the Cholesky batches; chol_rot
+ *    rotates with a real L(i,i) (c real, s = w(i) / L(i,i)); an info slot
+ *    of a complex type is its real part;
+ *  - the ops of the least-squares batches and solvers and of the real-only
+ *    structured passes (chol_r1_*, lsq_batch_*, omp_gram_step,
+ *    lars_gram_step) take no complex data yet: the public routines refuse
+ *    it first (qru_check_real), the update policy and qru_chol_update do
+ *    not choose those passes for it, and the ops return
+ *    QRU_ERR_UNSUPPORTED;
+ *  - a backend's table says which ops take complex data (complex_ops:
+ *    the CPU all but those, CUDA and OpenCL the ops of the QR family, the
+ *    Cholesky factorisation and the triangular solves, not chol_rot nor
+ *    the Cholesky batches); a routine that would reach another op refuses
+ *    complex data up front (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).
  */
@@ -475,6 +481,52 @@
      * order (a run repeats bit for bit). */ \
     QRU_OP(gram_border, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int t, int q, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr V, qru_ptr T, qru_ptr out), (ctx, dt, m, kmax, hw, t, q, G, Gs, W, V, T, out), OPT, ASYNC) \
     QRU_OP(gram_solve, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, qru_ptr Gs, qru_ptr W, qru_ptr S, int qs, double sv, qru_ptr V, qru_ptr out), (ctx, dt, m, kmax, hw, Gs, W, S, qs, sv, V, out), OPT, ASYNC) \
+    /* A step of the Gram form of LARS and the Lasso path (qru_lars, \
+     * src/solvers/lars.c) on the Gram active set (G, Gs, W, S, V, out as \
+     * gram_border's and gram_solve's; V and Vb kmax-vectors of scratch) \
+     * and the state ls (the layout \
+     * qru_lars_ws_of(m, kmax), qru_internal.h), judged on the device: \
+     * the host reads the record and the pick's partial results (one \
+     * download of QRU_LARS_REC + 3 npk elements at ls + rec), nothing of \
+     * size m.  flags: QRU_LARS_LASSO, QRU_LARS_POSITIVE.  Every mode \
+     * ends with the pick's partial results: for each block b < npk of \
+     * QRU_LARS_PICK rows, among its inactive columns (sof(j) < 0) the \
+     * first in the order "the larger key (positive: cov(j), else \
+     * |cov(j)|; a NaN key after any other), then the lower pos(j)": its \
+     * cov(j), pos(j) and j at ls + pick + 3 b (-1, -1, -1 where none is \
+     * inactive); the host takes the first of the blocks' in that order. \
+     * mode QRU_LARS_START: ls's cov holds X' y (the caller's); pos(j) = \
+     * j, sof = -1, cof = -1, drop = 0. \
+     * mode QRU_LARS_LEAVE: column t leaves slot q from position ci (the \
+     * active columns at positions > ci move down one, pos(t) = na, sof(t) \
+     * = -1, cof(q) = -1).  (cov(t) is the caller's.) \
+     * mode QRU_LARS_STEP (1 <= hw, q < hw): where t >= 0, column t enters \
+     * slot q (whose row and column of W are zero, and the flag out(m + 1) \
+     * 0), at position na - 1, which column u leaves for ci: gram_border \
+     * of t in q, then pos(u) = ci, pos(t) = na - 1; S(qs) = sv where 0 \
+     * <= qs < hw (in every case); where t >= 0 and out(m + 1) != 0 or \
+     * |out(m)| < piv: status DEGENERATE, D = 0 or |out(m)|, cov(t) = 0, \
+     * and the step ends (z, corr, V unspecified).  Else gram_solve: z = \
+     * W (W' S) into out + m + 2, corr = Gs z into out; sw = \
+     * S(0:hw-1)' z, AA = 1 / sqrt(sw): where not sw > 0 or AA is not \
+     * finite, status NODIR, nothing else.  Else, with the active columns \
+     * those of sof(j) >= 0 and t (slot q), w = AA z, tiny = FLT_MIN, \
+     * dec = 1e15 (float: 1e6) and min+ the smallest positive value (the \
+     * largest finite one of dt where none): for the inactive j, c(j) = \
+     * rint(AA corr(j) dec) / dec, gamma = min(min+ (C - cov(j)) / (AA - \
+     * c(j) + tiny), min+ (C + cov(j)) / (AA + c(j) + tiny) (not with \
+     * positive), C / AA); for the active slots p (cof(p) >= 0, and q) \
+     * tmp(p) = -P(cof(p), it) / (w(p) + tiny), zpos = min+ tmp: where \
+     * zpos < gamma, drop(p) = (tmp(p) == zpos) (p < hw), ND their count, \
+     * QD the lowest, and with QRU_LARS_LASSO gamma = zpos; else drop = 0, \
+     * ND = 0, QD = -1; P(j, it + 1) = P(j, it) + gamma w(sof(j)) for the \
+     * active j (0 where drop is set, with QRU_LARS_LASSO), 0 for the \
+     * others; cov(j) -= gamma c(j) for the inactive j; sof(t) = q, cof(q) \
+     * = t; status OK.  The record gets STATUS, D, SW and AA (where \
+     * computed), GAMMA, ND and QD (where OK).  P is m x (it + 2) (ld m). \
+     * The sums, minima and picks run in an order fixed by the sizes (a \
+     * run repeats bit for bit).  m < 2^24. */ \
+    QRU_OP(lars_gram_step, (qru_context *ctx, qru_dtype dt, int m, int kmax, int hw, int mode, int flags, int it, int t, int q, int ci, int u, int na, int qs, double sv, double piv, double C, qru_ptr G, qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V, qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P), (ctx, dt, m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs, sv, piv, C, G, Gs, W, S, V, Vb, out, ls, P), REQ, ASYNC) \
     /* The rank-k update (sign > 0) or downdate (sign < 0) of a Cholesky \
      * factor without a chain of rotations, in ONE pass for all k vectors \
      * (k = 1: Gill, Golub, Murray and Saunders 1974, method C1), in two \

@@ -198,6 +198,10 @@ typedef enum qru_cost_calibrate {
      * up to 256 (unused on the CPU, whose threads each run their part \
      * of the problems one after another) */ \
     X(chol_batch_wg, CHOL_BATCH_WG, "QRU_CHOL_BATCH_WG", 0, 256, NULL) \
+    /* the batched Cholesky update of ranks up to 4 one warp a problem, \
+     * in registers, for orders up to this (CUDA, cuda/cuda_chol_team.cuh; \
+     * at most 128); 0: never (the work-group kernel); elsewhere unused */ \
+    X(chol_batch_team, CHOL_BATCH_TEAM, "QRU_CHOL_BATCH_TEAM", 0, 128, NULL) \
     /* work-items a work-group of the batched kernels holds at most: \
      * several small problems a group (qru_batch_problems); 0: the \
      * backend's (CUDA 128, OpenCL 32) */ \

@@ -2090,6 +2090,50 @@ static double gram_scale(const double *x, size_t n)
     return s;
 }
 
+/* The border's reference: v = W' Gs(t, 0:hw-1)' (row and column q of W
+ * zero); returns v' v. */
+static double gram_v_ref(int m, int kmax, int hw, int t, int q,
+                         const double *Gs, const double *W, double *v)
+{
+    double vv = 0.0;
+    for (int cc = 0; cc < hw; ++cc) {
+        for (int r = 0; r < hw; ++r)
+            if (r != q)
+                v[cc] += Gs[AT(0, t, r, m)] * W[AT(0, r, cc, kmax)];
+        vv += v[cc] * v[cc];
+    }
+    return vv;
+}
+
+/* wq = [-W v; 1] / d, its 1 at row q */
+static void gram_wq_ref(int kmax, int hw, int q, const double *W,
+                        const double *v, double d, double *wq)
+{
+    for (int r = 0; r < hw; ++r) {
+        double s = 0.0;
+        for (int cc = 0; cc < hw; ++cc)
+            s += W[AT(0, r, cc, kmax)] * v[cc];
+        wq[r] = (r == q ? 1.0 : -s) / d;
+    }
+}
+
+/* The solve's reference: u = W' S, z = W u, corr = Gs z (zeroed on
+ * entry). */
+static void gram_solve_ref(int m, int kmax, int hw, const double *W,
+                           const double *S, const double *Gs, double *u,
+                           double *z, double *corr)
+{
+    for (int cc = 0; cc < hw; ++cc)
+        for (int r = 0; r < hw; ++r)
+            u[cc] += W[AT(0, r, cc, kmax)] * S[r];
+    for (int r = 0; r < hw; ++r)
+        for (int cc = 0; cc < hw; ++cc)
+            z[r] += W[AT(0, r, cc, kmax)] * u[cc];
+    for (int i = 0; i < m; ++i)
+        for (int r = 0; r < hw; ++r)
+            corr[i] += Gs[AT(0, i, r, m)] * z[r];
+}
+
 START_TEST(test_gram_ops)
 {
     NDT_OK(_i);
@@ -2119,25 +2163,15 @@ START_TEST(test_gram_ops)
                     W[AT(0, q, r, kmax)] = W[AT(0, r, q, kmax)] = 0.0;
                 out[m + 1] = 0.0;
                 /* the reference: v, d, W(:, q) */
-                double *v = hnew(ek), *wq = hnew(ek), vv = 0.0;
-                for (int cc = 0; cc < hw; ++cc) {
-                    for (int r = 0; r < hw; ++r)
-                        if (r != q)
-                            v[cc] += Gs[AT(0, t, r, m)] * W[AT(0, r, cc, kmax)];
-                    vv += v[cc] * v[cc];
-                }
+                double *v = hnew(ek), *wq = hnew(ek),
+                       vv = gram_v_ref(m, kmax, hw, t, q, Gs, W, v);
                 /* G(t, t) so that d2 is 0.5 or -0.5 */
                 G[AT(0, t, t, m)] = vv + (fail ? -0.5 : 0.5);
                 hround(dt, G + AT(0, t, t, m), 1);
                 double d2 = G[AT(0, t, t, m)] - vv;
                 int ok = d2 > 0.0 && isfinite(d2);
                 double d = ok ? sqrt(d2) : 1.0;
-                for (int r = 0; r < hw; ++r) {
-                    double s = 0.0;
-                    for (int cc = 0; cc < hw; ++cc)
-                        s += W[AT(0, r, cc, kmax)] * v[cc];
-                    wq[r] = (r == q ? 1.0 : -s) / d;
-                }
+                gram_wq_ref(kmax, hw, q, W, v, d, wq);
                 dbuf dG = dnew(dt, em * em), dGs = dnew(dt, em * ek),
                      dW = dnew(dt, ek * ek), dV = dnew(dt, ek),
                      dT = dnew(dt, ek), dS = dnew(dt, ek),
@@ -2195,15 +2229,7 @@ START_TEST(test_gram_ops)
                 expect_equal("gram_solve: S", dt, gS, S, ek);
                 free(gS);
                 double *u = hnew(ek), *z = hnew(ek), *corr = hnew(em);
-                for (int cc = 0; cc < hw; ++cc)
-                    for (int r = 0; r < hw; ++r)
-                        u[cc] += W[AT(0, r, cc, kmax)] * S[r];
-                for (int r = 0; r < hw; ++r)
-                    for (int cc = 0; cc < hw; ++cc)
-                        z[r] += W[AT(0, r, cc, kmax)] * u[cc];
-                for (int i = 0; i < m; ++i)
-                    for (int r = 0; r < hw; ++r)
-                        corr[i] += gs[AT(0, i, r, m)] * z[r];
+                gram_solve_ref(m, kmax, hw, W, S, gs, u, z, corr);
                 dget(dt, dV, gv);
                 dget(dt, dO, go);
                 expect_close("gram_solve: V", dt, gv, u, (size_t)hw,
@@ -2220,6 +2246,353 @@ START_TEST(test_gram_ops)
                 for (int i = 0; i < 15; ++i)
                     free(hs[i]);
             }
+}
+END_TEST
+
+/* lars_gram_step against its contract: the products and the border in
+ * double here; the decision (gamma, the crossing slots, the update) from
+ * the op's own z, AA and c, so that the discrete choices are compared
+ * exactly; the pick's partial results exactly from the state the op
+ * leaves.  Sizes around the kernels' work-groups (32 rows, 256-row
+ * blocks), variants: v 0 a column enters and one slot crosses zero
+ * (Lasso: its coefficient 0), 1 no column enters (LAR: the crossing
+ * only flags), 2 positive, 3 a degenerate entering column, 4 no
+ * direction (S = 0), 5 LEAVE, 6 START with ties of |cov| (the lower
+ * position first, across blocks). */
+typedef struct lars_case {
+    int m, kmax;
+} lars_case;
+
+/* the pick's partial results of block b from the state L (lw's layout) */
+static void lars_pick_ref(const double *L, const qru_lars_ws *lw, int m,
+                          int positive, int b, double *pk)
+{
+    int jb = -1;
+    double kv = 0.0, kp = 0.0;
+    for (int j = b * QRU_LARS_PICK; j < m && j < (b + 1) * QRU_LARS_PICK;
+         ++j) {
+        if (L[lw->sof + j] >= 0.0)
+            continue;
+        double cv = L[lw->cov + j], key = positive ? cv : fabs(cv),
+               ps = L[lw->pos + j];
+        if (jb < 0 || key > kv || (key == kv && ps < kp)) {
+            jb = j;
+            kv = key;
+            kp = ps;
+        }
+    }
+    pk[0] = jb < 0 ? -1.0 : L[lw->cov + jb];
+    pk[1] = jb < 0 ? -1.0 : kp;
+    pk[2] = (double)jb;
+}
+
+START_TEST(test_lars_step)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    double eps = qru_test_eps(dt), tiny = FLT_MIN,
+           dec = dt == QRU_DOUBLE ? 1e15 : 1e6;
+    static const lars_case cs[] = {{2, 1}, {33, 5}, {40, 33}, {300, 40},
+                                   {600, 130}};
+    for (int a = 0; a < 5; ++a)
+        for (int v = 0; v < 7; ++v) {
+            int m = cs[a].m, kmax = cs[a].kmax, hw = kmax;
+            int enter = v == 0 || v == 2 || v == 3, lasso = v != 1,
+                positive = v == 2, mode = v == 5   ? QRU_LARS_LEAVE
+                                         : v == 6 ? QRU_LARS_START
+                                                  : QRU_LARS_STEP;
+            int flags = (lasso ? QRU_LARS_LASSO : 0) |
+                        (positive ? QRU_LARS_POSITIVE : 0);
+            progress("lars_step m %d kmax %d v %d", m, kmax, v);
+            qru_lars_ws lw = qru_lars_ws_of(m, kmax);
+            size_t em = (size_t)m, ek = (size_t)kmax;
+            double *G = hrand(dt, em * em), *Gs = hrand(dt, em * ek),
+                   *W = hrand(dt, ek * ek), *S = hrand(dt, ek),
+                   *out = hrand(dt, em + 2 + ek), *L = hrand(dt, lw.elems),
+                   *P = hrand(dt, 3 * em);
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < i; ++j)
+                    G[AT(0, j, i, m)] = G[AT(0, i, j, m)];
+            for (size_t i = 0; i < ek * ek; ++i)
+                W[i] /= (double)hw;
+            hround(dt, W, ek * ek);
+            out[m + 1] = 0.0;
+            /* the state: slots p % 3 != 1 active (not q = hw - 1 where a
+             * column enters), on columns 3 p + 1; pos a permutation */
+            int q = enter ? hw - 1 : 0, t = -1, na = 0;
+            for (int j = 0; j < m; ++j) {
+                L[lw.sof + j] = -1.0;
+                L[lw.pos + j] = (double)((j * 7 + 3) % m);
+            }
+            if (m % 7 == 0) /* (7 and m coprime: a permutation) */
+                for (int j = 0; j < m; ++j)
+                    L[lw.pos + j] = (double)(m - 1 - j);
+            for (int p = 0; p < kmax; ++p) {
+                L[lw.cof + p] = -1.0;
+                L[lw.drop + p] = 0.0;
+                int act = p % 3 != 1 && !(enter && p == q) && 3 * p + 1 < m;
+                if (act) {
+                    L[lw.cof + p] = 3.0 * p + 1;
+                    L[lw.sof + 3 * p + 1] = p;
+                    S[p] = (p % 2 ? -1.0 : 1.0);
+                    ++na;
+                } else { /* a free slot: W's row and column zero */
+                    for (int r = 0; r < kmax; ++r)
+                        W[AT(0, p, r, kmax)] = W[AT(0, r, p, kmax)] = 0.0;
+                }
+            }
+            for (int j = 0; j < m; ++j) /* inactive: no coefficient */
+                if (L[lw.sof + j] < 0.0)
+                    P[em + j] = 0.0;
+            if (v == 4)
+                for (int p = 0; p < kmax; ++p)
+                    S[p] = 0.0;
+            if (v == 6) /* ties: |cov| equal across the blocks */
+                for (int j = 0; j < m; ++j)
+                    L[lw.cov + j] = (j % 5 == 2 ? 0.75 : 0.25) *
+                                    (j % 2 ? -1.0 : 1.0);
+            int ci = 0, u = 0;
+            double piv = v == 3 ? 10.0 : 0.1, C = 0.0, sv = 1.0, d = 1.0;
+            double *v0 = hnew(ek), *wq = hnew(ek);
+            int qs = enter ? q : -1;
+            if (enter) { /* t: the first inactive column from m / 2 */
+                t = m / 2;
+                while (L[lw.sof + t] >= 0.0)
+                    t = (t + 1) % m;
+                ci = (int)L[lw.pos + t];
+                u = (t + 1) % m;
+                ++na;
+                double vv = gram_v_ref(m, kmax, hw, t, q, Gs, W, v0);
+                G[AT(0, t, t, m)] = vv + 0.5;
+                hround(dt, G + AT(0, t, t, m), 1);
+                d = sqrt(G[AT(0, t, t, m)] - vv);
+                gram_wq_ref(kmax, hw, q, W, v0, d, wq);
+            }
+            for (int j = 0; j < m; ++j) /* C above every |cov| */
+                C = fmax(C, fabs(L[lw.cov + j]));
+            C *= 1.25;
+            hround(dt, &C, 1);
+            /* the reference products: W with its new column, z, corr */
+            double *Wn = hnew(ek * ek), *Gsn = hnew(em * ek), *z = hnew(ek),
+                   *corr = hnew(em), *vs = hnew(ek);
+            memcpy(Wn, W, sizeof(double) * ek * ek);
+            memcpy(Gsn, Gs, sizeof(double) * em * ek);
+            double *Sn = hnew(ek);
+            memcpy(Sn, S, sizeof(double) * ek);
+            if (enter) {
+                for (int r = 0; r < hw; ++r)
+                    Wn[AT(0, r, q, kmax)] = wq[r];
+                for (int i = 0; i < m; ++i)
+                    Gsn[AT(0, i, q, m)] = G[AT(0, i, t, m)];
+                Sn[q] = sv;
+            }
+            gram_solve_ref(m, kmax, hw, Wn, Sn, Gsn, vs, z, corr);
+            double sw = 0.0;
+            for (int r = 0; r < hw; ++r)
+                sw += Sn[r] * z[r];
+            double AA = 1.0 / sqrt(sw);
+            /* the crossing slot (v 0, 1): its coefficient -0.1 gamma w,
+             * the others' of w's sign (no crossing) */
+            int pd = -1;
+            if (mode == QRU_LARS_STEP && v != 3 && v != 4) {
+                double g = C / AA;
+                for (int j = 0; j < m; ++j) {
+                    if (j == t || L[lw.sof + j] >= 0.0)
+                        continue;
+                    double cj = rint(AA * corr[j] * dec) / dec,
+                           x = (C - L[lw.cov + j]) / (AA - cj + tiny),
+                           y = (C + L[lw.cov + j]) / (AA + cj + tiny);
+                    if (x > 0 && x < g)
+                        g = x;
+                    if (!positive && y > 0 && y < g)
+                        g = y;
+                }
+                for (int p = 0; p < hw; ++p) {
+                    int j = (int)L[lw.cof + p];
+                    if (j < 0)
+                        continue;
+                    double w = AA * z[p];
+                    P[em + j] = fabs(P[em + j]) * (w < 0 ? -1.0 : 1.0);
+                    if (pd < 0 && v != 2) {
+                        pd = p;
+                        P[em + j] = -0.1 * g * w;
+                    }
+                }
+                hround(dt, P + em, em);
+            }
+            dbuf dG = dnew(dt, em * em), dGs = dnew(dt, em * ek),
+                 dW = dnew(dt, ek * ek), dV = dnew(dt, ek),
+                 dS = dnew(dt, ek), dO = dnew(dt, em + 2 + ek),
+                 dL = dnew(dt, lw.elems), dP = dnew(dt, 3 * em),
+                 dT = dnew(dt, ek);
+            dbuf up[] = {dG, dGs, dW, dS, dO, dL, dP};
+            const double *hup[] = {G, Gs, W, S, out, L, P};
+            for (int i = 0; i < 7; ++i)
+                dput(dt, up[i], hup[i]);
+            /* LEAVE: column 1, in slot 0 */
+            int lt = mode == QRU_LARS_LEAVE ? 1 : t;
+            int lq = mode == QRU_LARS_LEAVE ? 0 : q;
+            int lci = mode == QRU_LARS_LEAVE ? (int)L[lw.pos + 1] : ci;
+            int lna = mode == QRU_LARS_LEAVE ? na - 1 : na;
+            if (mode == QRU_LARS_LEAVE && L[lw.sof + 1] < 0.0) {
+                /* (no column in slot 0: m too small) */
+                lt = -1;
+            }
+            if (lt >= 0 || mode != QRU_LARS_LEAVE)
+                ck_assert_int_eq(O->lars_gram_step(
+                                     ctx, dt, m, kmax, hw, mode, flags, 1, lt,
+                                     lq, lci, u, lna, qs, sv, piv, C, dG.p,
+                                     dGs.p, dW.p, dS.p, dV.p, dT.p, dO.p,
+                                     dL.p, dP.p),
+                                 0);
+            double *gL = hnew(lw.elems), *gO = hnew(em + 2 + ek),
+                   *gP = hnew(3 * em), *gW = hnew(ek * ek),
+                   *gGs = hnew(em * ek), *gS = hnew(ek);
+            dbuf dn[] = {dL, dO, dP, dW, dGs, dS};
+            double *hdn[] = {gL, gO, gP, gW, gGs, gS};
+            for (int i = 0; i < 6; ++i)
+                dget(dt, dn[i], hdn[i]);
+            double tol = 30.0 * (hw + 2) * eps;
+            const double *rec = gL + lw.rec;
+            if (mode == QRU_LARS_START) {
+                for (int j = 0; j < m; ++j) {
+                    ck_assert_msg(gL[lw.pos + j] == j && gL[lw.sof + j] == -1,
+                                  "lars_step START: pos/sof(%d) %g %g", j,
+                                  gL[lw.pos + j], gL[lw.sof + j]);
+                }
+                for (int p = 0; p < kmax; ++p)
+                    ck_assert(gL[lw.cof + p] == -1 && gL[lw.drop + p] == 0);
+            } else if (mode == QRU_LARS_LEAVE && lt >= 0) {
+                for (int j = 0; j < m; ++j) {
+                    double want = L[lw.pos + j];
+                    if (j == lt)
+                        want = lna;
+                    else if (L[lw.sof + j] >= 0.0 && want > lci)
+                        want -= 1.0;
+                    ck_assert_msg(gL[lw.pos + j] == want,
+                                  "lars_step LEAVE: pos(%d) %g, want %g", j,
+                                  gL[lw.pos + j], want);
+                }
+                ck_assert(gL[lw.sof + lt] == -1 && gL[lw.cof + lq] == -1);
+            } else if (mode == QRU_LARS_STEP) {
+                expect_equal("lars_step: S", dt, gS, Sn, ek);
+                if (enter) {
+                    expect_equal("lars_step: Gs", dt, gGs, Gsn, em * ek);
+                    expect_close("lars_step: d", dt, gO + m, &d, 1, 1.0, tol);
+                    expect_close("lars_step: W", dt, gW, Wn, ek * ek, 1.0,
+                                 tol * hw);
+                    ck_assert(gL[lw.pos + u] == ci &&
+                              gL[lw.pos + t] == na - 1);
+                    expect_close("lars_step: D", dt, rec + QRU_LARS_ST_D, &d,
+                                 1, 1.0, tol);
+                }
+                int want = v == 3 ? QRU_LARS_DEGENERATE
+                                  : (v == 4 ? QRU_LARS_NODIR : QRU_LARS_OK);
+                ck_assert_msg(rec[QRU_LARS_ST_STATUS] == want,
+                              "lars_step: status %g, want %d",
+                              rec[QRU_LARS_ST_STATUS], want);
+                if (v == 3) {
+                    ck_assert(gL[lw.cov + t] == 0.0 && gL[lw.sof + t] == -1);
+                } else if (v != 4) {
+                    double *gz = gO + m + 2;
+                    expect_close("lars_step: z", dt, gz, z, ek,
+                                 gram_scale(z, ek), tol * hw);
+                    expect_close("lars_step: corr", dt, gO, corr, em,
+                                 gram_scale(corr, em), tol * hw);
+                    expect_close("lars_step: AA", dt, rec + QRU_LARS_ST_AA,
+                                 &AA, 1, AA, tol * hw);
+                    /* the decision from the op's own z, AA and c */
+                    double gAA = rec[QRU_LARS_ST_AA], g1 = DBL_MAX,
+                           g2 = DBL_MAX;
+                    for (int j = 0; j < m; ++j) {
+                        if (j == t || L[lw.sof + j] >= 0.0)
+                            continue;
+                        double cj = rint(AA * corr[j] * dec) / dec,
+                               gc = gL[lw.c + j];
+                        ck_assert_msg(fabs(gc - cj) <=
+                                          tol * hw * gram_scale(corr, em) +
+                                              2.0 / dec,
+                                      "lars_step: c(%d) %g, want %g", j, gc,
+                                      cj);
+                        double x = (C - L[lw.cov + j]) / (gAA - gc + tiny),
+                               y = (C + L[lw.cov + j]) / (gAA + gc + tiny);
+                        if (x > 0 && x < g1)
+                            g1 = x;
+                        if (!positive && y > 0 && y < g2)
+                            g2 = y;
+                    }
+                    double gamma = fmin(fmin(g1, g2), C / gAA);
+                    int nd = 0, qd = -1;
+                    double zpos = DBL_MAX;
+                    for (int p = 0; p < hw; ++p) {
+                        int j = (int)gL[lw.cof + p];
+                        if (j < 0)
+                            continue;
+                        double x = -P[em + j] / (gz[p] * gAA + tiny);
+                        if (x > 0 && x < zpos)
+                            zpos = x;
+                    }
+                    if (zpos < gamma) {
+                        nd = 1;
+                        qd = pd;
+                        if (lasso)
+                            gamma = zpos;
+                    }
+                    ck_assert_msg(rec[QRU_LARS_ST_ND] == nd &&
+                                      rec[QRU_LARS_ST_QD] == qd,
+                                  "lars_step: ND %g QD %g, want %d %d",
+                                  rec[QRU_LARS_ST_ND], rec[QRU_LARS_ST_QD],
+                                  nd, qd);
+                    ck_assert_int_eq(pd >= 0, nd == 1);
+                    expect_close("lars_step: gamma", dt,
+                                 rec + QRU_LARS_ST_GAMMA, &gamma, 1, gamma,
+                                 30.0 * eps);
+                    double gm = rec[QRU_LARS_ST_GAMMA];
+                    for (int p = 0; p < hw; ++p)
+                        ck_assert(gL[lw.drop + p] == (p == qd));
+                    for (int j = 0; j < m; ++j) {
+                        int p = j == t ? q : (int)L[lw.sof + j];
+                        double want =
+                            p < 0 ? 0.0
+                                  : (lasso && p == qd
+                                         ? 0.0
+                                         : P[em + j] + gm * gz[p] * gAA);
+                        double sc = fabs(P[em + j]) + fabs(gm * gz[p] * gAA) + 1e-300;
+                        if (p < 0 || (lasso && p == qd))
+                            ck_assert_msg(gP[2 * em + j] == 0.0,
+                                          "lars_step: P(%d) %g, want 0", j,
+                                          gP[2 * em + j]);
+                        else
+                            expect_close("lars_step: P", dt, gP + 2 * em + j,
+                                         &want, 1, sc, 4.0 * eps);
+                        if (p < 0) {
+                            double cw = L[lw.cov + j] - gm * gL[lw.c + j];
+                            expect_close("lars_step: cov", dt, gL + lw.cov + j,
+                                         &cw, 1, fabs(L[lw.cov + j]) + fabs(gm * gL[lw.c + j]) + 1e-300,
+                                         4.0 * eps);
+                        }
+                    }
+                    if (enter)
+                        ck_assert(gL[lw.sof + t] == q &&
+                                  gL[lw.cof + q] == t);
+                }
+            }
+            /* the pick's partial results, exactly */
+            if (lt >= 0 || mode != QRU_LARS_LEAVE)
+                for (int b = 0; b < lw.npk; ++b) {
+                    double pk[3];
+                    lars_pick_ref(gL, &lw, m, positive, b, pk);
+                    expect_equal("lars_step: pick", dt, gL + lw.pick + 3 * b,
+                                 pk, 3);
+                }
+            dbuf bufs[] = {dG, dGs, dW, dV, dS, dO, dL, dP, dT};
+            for (int i = 0; i < 9; ++i)
+                dfree(bufs[i]);
+            double *hs[] = {G, Gs, W, S, out, L, P, v0, wq, Wn, Gsn,
+                            z, corr, vs, Sn, gL, gO, gP, gW, gGs, gS};
+            for (int i = 0; i < 21; ++i)
+                free(hs[i]);
+        }
 }
 END_TEST
 
@@ -2273,5 +2646,7 @@ int main(void)
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
     tcase_add_loop_test(tc, test_chol_rot, 0, 2);
     tcase_add_loop_test(tc, test_gram_ops, 0, 2);
+    tc = add_tcase(s, "lars");
+    tcase_add_loop_test(tc, test_lars_step, 0, 2);
     return qru_test_main(s);
 }

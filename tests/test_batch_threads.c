@@ -3,14 +3,16 @@
  * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
  * qru_chol_insert_batch, qru_chol_delete_batch, their _ex forms with
  * ranks and masks, and qru_lsq_batch_create, _add_rows, _remove_rows
- * (and _ex), _remove_cols, _add_cols and _solve in both forms) runs with
- * one thread,
+ * (and _ex), _remove_cols, _add_cols and _solve in both forms, and the
+ * full form's creation and _modify (and _ex) in the thin and full forms)
+ * runs with one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
  * thread (the private knob QRU_TUNE_BATCH_THREAD_WORK = 0), and with the
  * defaults: the pages, the verdicts and the status agree bit for bit.
  * Problems planted to fail (a downdate that loses definiteness, a NaN, a
  * negative pivot, a rank-deficient solve, a refused removal, a refused
- * insertion of columns, which leaves every problem as it was) fail in
+ * insertion of columns, which leaves every problem as it was, a refused
+ * modification) fail in
  * their own slots, and their pages are left as they were, whichever
  * thread ran them.  Both precisions; on the GPU backends the knob is
  * unused: one thread and the defaults agree as well. */
@@ -331,8 +333,13 @@ static void put_solved(qru_dtype dt, const qru_lsq_batch *fb, int m, int r,
     int st = qru_lsq_batch_solve(fb, X, info);
     verdicts(tag, st, cnt, want, info, X, before, out);
     put_mat(out, X);
+    int dr = m; /* the rows of d: the full form's n */
+    for (int b = 0; qru_lsq_batch_q_form(fb) == QRU_Q_FULL && b < cnt; ++b)
+        dr = b == 0 || qru_lsq_batch_rows(fb, b) > dr
+                 ? qru_lsq_batch_rows(fb, b)
+                 : dr;
     put_got(out, dt, m, m, cnt, qru_lsq_batch_get_r, fb);
-    put_got(out, dt, m, r, cnt, qru_lsq_batch_get_d, fb);
+    put_got(out, dt, dr, r, cnt, qru_lsq_batch_get_d, fb);
     double *rho = malloc(sizeof(double) * ((size_t)cnt * r + 1));
     ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, rho), 0);
     put(out, rho, sizeof(double) * (size_t)cnt * r);
@@ -426,6 +433,21 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
     free(Eh);
 }
 
+/* fb's Q (pages n x qc) in a new batch *Q whose pages held SENT first
+ * (*qh: those host pages, for an upload before the next get); returns
+ * the pages as they are before an update. */
+static void *q_pages(qru_lsq_batch *fb, qru_dtype dt, int n, int qc, int cnt,
+                     double **qh, qru_matrix **Q)
+{
+    *qh = malloc(sizeof(double) * ((size_t)n * qc * cnt + 1));
+    for (size_t e = 0; e < (size_t)n * qc * cnt; ++e)
+        (*qh)[e] = SENT;
+    *Q = up(dt, n, qc, cnt, *qh);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fb, *Q), 0);
+    size_t bytes;
+    return down(*Q, &bytes);
+}
+
 /* A batch of cnt problems of n x m (r right-hand sides) created (thin:
  * opt->q = QRU_Q_THIN, the batched thin QR), the columns kc .. kc+pc-1
  * removed; thin: then qa columns inserted after column ka, first from V
@@ -461,18 +483,15 @@ static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
                     want[b] = ka + 2;
                 }
             V = up(dt, n, qa, cnt, Vh);
-            double *qh = malloc(sizeof(double) * ((size_t)n * m1 * cnt + 1));
-            for (size_t e = 0; e < (size_t)n * m1 * cnt; ++e)
-                qh[e] = SENT;
-            qru_matrix *Q = up(dt, n, m1, cnt, qh);
-            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
-            size_t bytes;
-            void *before = down(Q, &bytes);
+            double *qh;
+            qru_matrix *Q;
+            void *before = q_pages(fb, dt, n, m1, cnt, &qh, &Q);
             int st = qru_lsq_batch_add_cols(fb, ka, V, info);
             ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
             ck_assert_int_eq(qru_matrix_upload(Q, qh, n), 0);
             ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
             verdicts(tag, st, cnt, want, info, Q, before, out);
+            size_t bytes;
             void *after = down(Q, &bytes);
             ck_assert_msg(!memcmp(before, after, bytes),
                           "%s: a refused insertion changed Q1", tag);
@@ -601,8 +620,90 @@ static void col_case(qru_dtype dt, int c, blob *out)
              3000u + 43u * (unsigned)c, out);
 }
 
+/* A batch of cnt problems of n x m (r right-hand sides) created in the
+ * form q, then modified by U V' (k columns; ext: the _ex call, problem b
+ * left out where b mod 4 = 1), the planted problems' A + U V' losing
+ * column 0 (U(:,0) = -A(:,0), V(:,0) = e_0: refused at column 1); then
+ * solved. */
+static void run_modify(qru_dtype dt, int q, int n, int m, int r, int k,
+                       int cnt, int ext, unsigned seed, blob *out)
+{
+    double *Ah = rnd(n, m, cnt, &seed), *bh = rnd(n, r, cnt, &seed);
+    double *Uh = rnd(n, k, cnt, &seed), *Vh = rnd(m, k, cnt, &seed);
+    int *want = calloc((size_t)cnt + 1, sizeof(int));
+    int *mask = malloc(sizeof(int) * ((size_t)cnt + 1));
+    for (int b = 0; b < cnt; ++b) {
+        mask[b] = !ext || b % 4 != 1;
+        if (!planted(b) || !mask[b])
+            continue;
+        want[b] = 1;
+        for (int i = 0; i < n; ++i)
+            Uh[(size_t)b * n * k + i] = -Ah[(size_t)b * n * m + i];
+        for (int j = 0; j < m; ++j)
+            Vh[(size_t)b * m * k + j] = j == 0;
+        for (int c = 1; c < k; ++c) /* V(0, c) = 0: column 0 lost */
+            Vh[(size_t)b * m * k + (size_t)c * m] = 0;
+    }
+    qru_lsq_batch *fb = NULL;
+    {
+        qru_matrix *A = up(dt, n, m, cnt, Ah), *bb = up(dt, n, r, cnt, bh);
+        qru_lsq_options opt;
+        qru_lsq_options_init(&opt);
+        opt.q = q;
+        ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, bb, &opt, &fb), 0);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(bb);
+    }
+    int qc = q == QRU_Q_FULL ? n : m;
+    put_got(out, dt, n, qc, cnt, qru_lsq_batch_get_q, fb);
+    double *qh;
+    qru_matrix *Q;
+    void *before = q_pages(fb, dt, n, qc, cnt, &qh, &Q);
+    qru_matrix *U = up(dt, n, k, cnt, Uh), *V = up(dt, m, k, cnt, Vh);
+    int *info = malloc(sizeof(int) * ((size_t)cnt + 1));
+    int st = qru_lsq_batch_modify_ex(fb, U, V, info, ext ? mask : NULL);
+    char tag[96];
+    snprintf(tag, sizeof tag, "modify %s n %d m %d r %d k %d count %d%s",
+             q == QRU_Q_FULL ? "full" : "thin", n, m, r, k, cnt,
+             ext ? " (mask)" : "");
+    ck_assert_int_eq(qru_matrix_upload(Q, qh, n), 0);
+    ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+    verdicts(tag, st, cnt, want, info, Q, before, out);
+    put_mat(out, Q);
+    for (int b = 0; b < cnt; ++b)
+        want[b] = 0;
+    put_solved(dt, fb, m, r, cnt, want, info, tag, out);
+    qru_lsq_batch_destroy(fb);
+    qru_matrix *ms[] = {Q, U, V};
+    for (int t = 0; t < 3; ++t)
+        qru_matrix_destroy(ms[t]);
+    free(before);
+    free(qh);
+    free(info);
+    free(mask);
+    free(want);
+    free(Ah);
+    free(bh);
+    free(Uh);
+    free(Vh);
+}
+
+/* (q, n, m, r, k, count, ext): the two forms, k = 1 and more, masks; the
+ * full form's creation with n past 128 */
+static const int MOD_CASES[][7] = {
+    {QRU_Q_THIN, 30, 6, 2, 2, 37, 0}, {QRU_Q_FULL, 30, 6, 2, 2, 37, 1},
+    {QRU_Q_THIN, 120, 12, 1, 5, 13, 1}, {QRU_Q_FULL, 140, 20, 1, 1, 6, 0},
+};
+
+static void mod_case(qru_dtype dt, int c, blob *out)
+{
+    const int *a = MOD_CASES[c];
+    run_modify(dt, a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+               4000u + 17u * (unsigned)c, out);
+}
+
 /* The groups of cases: the Cholesky batches, the least-squares rows,
- * the least-squares columns. */
+ * the least-squares columns, the modifications (both forms with Q). */
 static const struct {
     case_fn fn;
     int ncases;
@@ -611,6 +712,7 @@ static const struct {
     {chol_case, (int)(sizeof CHOL_CASES / sizeof CHOL_CASES[0]), "chol"},
     {lsq_case, (int)(sizeof LSQ_CASES / sizeof LSQ_CASES[0]), "lsq"},
     {col_case, (int)(sizeof COL_CASES / sizeof COL_CASES[0]), "cols"},
+    {mod_case, (int)(sizeof MOD_CASES / sizeof MOD_CASES[0]), "modify"},
 };
 
 /* _i: the group (_i / 2) and the element type (_i % 2) */

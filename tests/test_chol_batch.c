@@ -190,11 +190,30 @@ START_TEST(test_batch_update)
                 double e = run_case(&c, &seed);
                 worst = e > worst ? e : worst;
             }
+    /* the bounds of CUDA's one-warp-a-problem kernel (rows a lane 1, 2,
+     * 4; rank 1, up to 4): orders 31 .. 129, ranks 1, 2, 4, 5 */
+    static const int tk[][2] = {{31, 2}, {96, 4}, {128, 1}, {128, 4},
+                                {129, 1}, {64, 5}};
+    for (int a = 0; a < 6; ++a)
+        for (int sg = 0; sg < 2; ++sg) {
+            int n = tk[a][0], k = tk[a][1];
+            bcase c = {qru_test_dtype(ctx, _i % 2), UPLOS[_i / 2], n, k, 6,
+                       sg ? -1 : 1, (a + sg) % 2, n + 1, n + 2, n, 0, 0, 0,
+                       0, GOOD, 0};
+            double e = run_case(&c, &seed);
+            worst = e > worst ? e : worst;
+        }
     /* work-groups of 32 items (the private knob), so that each item owns
      * several rows: order 65 (the copy in local memory) and 100 (in
-     * device memory) */
+     * device memory); CUDA's one-warp kernel off */
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
     ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_WG, 32),
+                     0);
+    int team = 0;
+    ck_assert_int_eq(qru_ctx_get_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_TEAM,
+                                        &team),
+                     0);
+    ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_TEAM, 0),
                      0);
     for (int a = 0; a < 4; ++a) {
         int n = a < 2 ? 65 : 100, k = a % 2 ? 3 : 1;
@@ -205,6 +224,8 @@ START_TEST(test_batch_update)
     }
     ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_WG, 0),
                      0);
+    ck_assert_int_eq(
+        qru_ctx_set_tuning(ctx, dt, QRU_TUNE_CHOL_BATCH_TEAM, team), 0);
     printf("batch update %c dt %d: max scaled error %.3g\n", UPLOS[_i / 2],
            qru_test_dtype(ctx, _i % 2), worst);
 }

@@ -2,9 +2,10 @@
  * does not take it, every way in (create, wrap, batches, the GP's dtype)
  * returns QRU_ERR_UNSUPPORTED with the reason; on one that does, the
  * matrices move and copy bit for bit, the routines that do not take
- * complex data yet return QRU_ERR_UNSUPPORTED and leave their arguments
- * bit-identical, and the QR factorisation, least squares in the three
- * forms, the four updates and the rank-k modification hold their MATLAB
+ * complex data yet (the least-squares batches, the solvers, the GP)
+ * return QRU_ERR_UNSUPPORTED and leave their arguments bit-identical, and
+ * the QR factorisation, least squares in the three forms, the four
+ * updates, the rank-k modification and the column shift hold their MATLAB
  * specifications with ' the conjugate transpose: scaled errors against
  * LAPACKE's zgeqrf / zgels (the moduli of R, which LAPACK fixes up to the
  * phases of its rows) below QRU_TEST_THRESHOLD, and a refused update
@@ -306,24 +307,13 @@ START_TEST(test_unsupported_routines)
                                                qru_matrix_data(W), n, 1, 0,
                                                &WB),
                          0);
-        assert_unsupported(qru_chol_factor(ctx, 'L', A, 0, 0),
-                           "qru_chol_factor", name);
-        assert_unsupported(qru_trsm(ctx, 'L', 'L', 'N', 'N', 1.0, A, W),
-                           "qru_trsm", name);
-        assert_unsupported(qru_chol_solve(ctx, 'L', A, W), "qru_chol_solve",
-                           name);
-        assert_unsupported(qru_chol_update(ctx, 'L', A, W, 1, L1),
-                           "qru_chol_update", name);
-        assert_unsupported(qru_chol_insert(ctx, 'L', A, 1, C, L2),
-                           "qru_chol_insert", name);
-        assert_unsupported(qru_chol_delete(ctx, 'L', A, 1, 2, L1),
-                           "qru_chol_delete", name);
-        assert_unsupported(qru_chol_shift(ctx, 'L', A, 0, 3, L1),
-                           "qru_chol_shift", name);
-        int info = 0;
-        assert_unsupported(qru_chol_update_batch(ctx, 'L', AB, WB, 1, AB,
-                                                 &info),
-                           "qru_chol_update_batch", name);
+        /* (the Cholesky routines, qru_trsm and the column shift take
+         * complex data: tests/test_chol_complex.c, test_shift below) */
+        double gx[2] = {0.0, 1.0}, gy[2] = {1.0, 2.0};
+        qru_gp *gp = NULL;
+        assert_unsupported(qru_gp_create(ctx, dt, 2, gx, gy, NULL, &gp),
+                           "qru_gp_create", name);
+        ck_assert_ptr_null(gp);
         qru_lsq_batch *fb = NULL;
         assert_unsupported(qru_lsq_batch_create(ctx, AB, NULL, &fb),
                            "qru_lsq_batch_create", name);
@@ -1107,26 +1097,55 @@ START_TEST(test_refused)
 END_TEST
 
 
-/* The column shift takes no complex data yet: QRU_ERR_UNSUPPORTED, f
- * bit-identical */
-START_TEST(test_unsupported_updates)
+/* The column shift (column i of A moved to j) in each form, against
+ * zgeqrf / zgels of the permuted A; i == j changes nothing */
+START_TEST(test_shift)
 {
     unsigned seed = 808u;
     for (int t = 0; t < 2; ++t) {
         qru_dtype dt = ctypes[t];
         if (!qru_context_supports(ctx, dt))
             continue;
-        const char *name = qru_test_type_name(dt);
-        int n = 20, m = 5, r = 1;
-        zd *A = rand_z(dt, n, m, &seed, NULL), *B = rand_z(dt, n, r, &seed, NULL);
-        qru_lsq *f = zfactor(dt, QRU_Q_FULL, QRU_RANK_REFUSE, n, m, r, A, B);
-        zsnap s = zsnap_of(f);
-        assert_unsupported(qru_lsq_shift_cols(f, 0, 3), "qru_lsq_shift_cols",
-                           name);
-        zsnap_same(f, &s, "shift");
-        qru_lsq_destroy(f);
-        free(A);
-        free(B);
+        static const int sz[][3] = {{20, 9, 2}, {90, 70, 1}};
+        for (int si = 0; si < 2; ++si)
+            for (int q = 0; q < 3; ++q) {
+                int n = sz[si][0], m = sz[si][1], r = sz[si][2];
+                int pairs[][2] = {{0, m - 1}, {m - 1, 0}, {2, m / 2},
+                                  {m / 2, 2}, {3, 3}};
+                for (int pi = 0; pi < 5; ++pi) {
+                    int i = pairs[pi][0], j = pairs[pi][1];
+                    zd *A = rand_z(dt, n, m, &seed, NULL);
+                    zd *B = rand_z(dt, n, r, &seed, NULL);
+                    qru_lsq *f = zfactor(dt, q, QRU_RANK_REFUSE, n, m, r, A,
+                                         B);
+                    int st = qru_lsq_shift_cols(f, i, j);
+                    char tag[96];
+                    snprintf(tag, sizeof tag, "%s %s shift %d x %d i %d j %d",
+                             qru_test_type_name(dt), form_name(q), n, m, i, j);
+                    ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
+                                  qru_last_error(ctx));
+                    /* A1 = A(:, p): column i at j, the others in order */
+                    zd *A1 = zmalloc(sizeof(zd) * (size_t)n * m);
+                    ck_assert_ptr_nonnull(A1);
+                    for (int c = 0, from = 0; c < m; ++c) {
+                        if (c == j) {
+                            memcpy(A1 + (size_t)c * n, A + (size_t)i * n,
+                                   sizeof(zd) * (size_t)n);
+                            continue;
+                        }
+                        if (from == i)
+                            ++from;
+                        memcpy(A1 + (size_t)c * n, A + (size_t)from * n,
+                               sizeof(zd) * (size_t)n);
+                        ++from;
+                    }
+                    zcheck(f, n, m, r, A1, B, tag);
+                    qru_lsq_destroy(f);
+                    free(A);
+                    free(A1);
+                    free(B);
+                }
+            }
     }
 }
 END_TEST
@@ -1268,7 +1287,7 @@ int main(void)
     tcase_add_test(tc, test_lsq);
     tcase_add_loop_test(tc, test_updates, 0, 8);
     tcase_add_test(tc, test_refused);
-    tcase_add_test(tc, test_unsupported_updates);
+    tcase_add_test(tc, test_shift);
     tcase_add_test(tc, test_from_qr);
     tcase_add_test(tc, test_check_finite);
     suite_add_tcase(s, tc);

@@ -217,21 +217,24 @@ static path ref_lars(int n, int m, const double *X, const double *y,
     return p;
 }
 
-/* The backend calls and host waits of a path p against the bounds of
- * its form.  A step is a direction (the Gram form: the op gram_solve and
- * 1 download; an entering column the op gram_border; where a backend
- * runs the ops' references, 4 and 9 basic calls more); the other work
- * is the start and end (a constant), the columns dropped as degenerate
- * (an add and a direction each, no step) and the columns that left (the
- * Gram form: a reflection of W, row q downloaded, and the residual's
- * correlation, 2 waits; at most (steps - active) of them, steps that
- * enter no column). */
-static void check_work(qru_dtype dt, const path *p, long long calls,
-                       long long waits)
+/* The backend calls, host waits and bytes to the host of a path p
+ * (n x m) against the bounds of its form.  A step of the Gram form is
+ * one op (lars_gram_step: the entering column bordered on, the
+ * direction and the step decided on the device) and 1 download of its
+ * record and pick (7 + 3 ceil(m / 256) numbers, nothing of size m); a
+ * step of the thin form a direction (a few calls and 1 download of
+ * m + 1 + |A| numbers) and an update of the factorisation.  The other
+ * work is the start and end (a constant: X' y read once), the columns
+ * dropped as degenerate (an add and a direction each, no step) and the
+ * columns that left (the Gram form: a reflection of W, row q
+ * downloaded, the residual's correlation and a pick, 2 waits; at most
+ * (steps - active) of them, steps that enter no column). */
+static void check_work(qru_dtype dt, const path *p, int n, int m,
+                       long long calls, long long waits, long long d2h)
 {
     long long ns = p->nsteps, extra = p->info.dropped +
                                       (ns > p->info.active ? ns - p->info.active : 0);
-    long long cmax = form == 2 ? 40 + 15 * ns + 16 * extra
+    long long cmax = form == 2 ? 40 + 3 * ns + 16 * extra
                                : 60 + 40 * ns + 40 * extra;
     long long wmax = form == 2 ? 8 + ns + 3 * extra : 8 + 3 * ns + 4 * extra;
     ck_assert_msg(calls <= cmax, "%s %s: %lld calls for %lld steps (%lld "
@@ -240,6 +243,16 @@ static void check_work(qru_dtype dt, const path *p, long long calls,
     ck_assert_msg(waits <= wmax, "%s %s: %lld host waits for %lld steps "
                   "(%lld dropped or left; bound %lld)", fname(), dname(dt),
                   waits, ns, extra, wmax);
+    if (form == 2) {
+        long long rec = 7 + 3 * (((long long)m + 255) / 256),
+                  kmax = n < m ? n : m,
+                  bmax = (long long)qru_test_elsize(dt) *
+                         (2LL * m + 8 + (ns + 2 + 2 * extra) * rec +
+                          extra * kmax);
+        ck_assert_msg(d2h <= bmax, "%s %s: %lld bytes to the host for %lld "
+                      "steps (%lld dropped or left; bound %lld)", fname(),
+                      dname(dt), d2h, ns, extra, bmax);
+    }
 }
 
 /* qru_lars on X, y (rounded to dt by the caller) */
@@ -265,7 +278,8 @@ static path run_lars(qru_dtype dt, int n, int m, const double *X,
                   qru_last_error(ctx));
     p.calls = s1.calls - s0.calls;
     if (form != 0) { /* (auto: whichever form it takes) */
-        check_work(dt, &p, p.calls, s1.host_waits - s0.host_waits);
+        check_work(dt, &p, n, m, p.calls, s1.host_waits - s0.host_waits,
+                   s1.bytes_d2h - s0.bytes_d2h);
         ck_assert_int_eq(p.info.form, form);
     }
     double *c = fetch(cd);
@@ -832,6 +846,18 @@ static void c_waits(prob *p, int v, unsigned *seed)
     ck_assert_msg(d2h <= es * (ns + 3) * 4 * (long long)m,
                   "%s: %lld bytes to the host for %d steps", dname(dt), d2h,
                   ns);
+    if (form == 2) { /* one wait a step, its record and pick */
+        long long extra = info.dropped +
+                          (ns > info.active ? ns - info.active : 0);
+        long long rec = 7 + 3 * (((long long)m + 255) / 256);
+        ck_assert_msg(waits <= 7 + ns + 3 * extra, "gram %s: %lld host "
+                      "waits for %d steps (%lld dropped or left)", dname(dt),
+                      waits, ns, extra);
+        ck_assert_msg(d2h <= es * (2LL * m + (ns + 2 + 2 * extra) * rec +
+                                   extra * (long long)m),
+                      "gram %s: %lld bytes to the host for %d steps",
+                      dname(dt), d2h, ns);
+    }
     /* the cost model's choice (auto) runs one of the forms: in double
      * the same steps */
     int ns2 = -1;

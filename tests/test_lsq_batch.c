@@ -1431,7 +1431,7 @@ START_TEST(test_lsq_batch_q_args)
     ck_assert_int_eq(qru_lsq_batch_create_ex(NULL, A.B, b.B, &opt, &fb), -1);
     ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, NULL, b.B, &opt, &fb), -2);
     ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, NULL, &opt, &fb), -3);
-    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
+    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, Aw, bw, &opt, &fb), -4);
     opt.q = 7;
     ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &fb), -4);
     opt.q = QRU_Q_THIN;

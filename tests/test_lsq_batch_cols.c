@@ -9,362 +9,7 @@
  * insertions, problems of different row counts (a refused row removal);
  * a refused insertion (a new column in the span, non-finite V) leaves
  * the batch bit for bit; every argument check. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cblas.h>
-#include <lapacke.h>
-
-#include "qru_test.h"
-
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
-
-#define THR QRU_TEST_THRESHOLD
-
-/* ---- the host copy of a batch: count pages of A (nmax x m) and b
- * (nmax x r), ld nmax, problem i using its first n[i] rows; every value
- * representable in the batch's type ------------------------------------- */
-
-typedef struct hbatch {
-    qru_dtype dt;
-    int count, nmax, m, r;
-    int *n;
-    double *A, *b;
-} hbatch;
-
-static double hval(qru_dtype dt, unsigned *seed)
-{
-    double v = qru_test_urand(seed);
-    return dt == QRU_FLOAT ? (double)(float)v : v;
-}
-
-static double *hA(const hbatch *h, int i)
-{
-    return h->A + (size_t)i * h->nmax * h->m;
-}
-
-static double *hb(const hbatch *h, int i)
-{
-    return h->b + (size_t)i * h->nmax * h->r;
-}
-
-static hbatch hbatch_new(qru_dtype dt, int count, int n, int m, int r,
-                         unsigned *seed)
-{
-    hbatch h = {dt, count, n, m, r, malloc(sizeof(int) * (count + 1)),
-                malloc(sizeof(double) * ((size_t)count * n * m + 1)),
-                malloc(sizeof(double) * ((size_t)count * n * r + 1))};
-    for (int i = 0; i < count; ++i)
-        h.n[i] = n;
-    for (size_t e = 0; e < (size_t)count * n * m; ++e)
-        h.A[e] = hval(dt, seed);
-    for (size_t e = 0; e < (size_t)count * n * r; ++e)
-        h.b[e] = hval(dt, seed);
-    return h;
-}
-
-static void hbatch_free(hbatch *h)
-{
-    free(h->n);
-    free(h->A);
-    free(h->b);
-}
-
-/* The columns k .. k+p-1 of every page of A removed (V NULL) or the p
- * columns of V (count pages nmax x p) inserted after column k. */
-static void hbatch_cols(hbatch *h, int k, int p, const double *V)
-{
-    int m1 = V ? h->m + p : h->m - p;
-    double *A1 = malloc(sizeof(double) * ((size_t)h->count * h->nmax * m1));
-    for (int i = 0; i < h->count; ++i)
-        for (int j = 0; j < m1; ++j)
-            for (int t = 0; t < h->nmax; ++t) {
-                int src = j < k ? j : V ? j - p : j + p;
-                double v = V && j >= k && j < k + p
-                               ? V[t + (size_t)(i * p + j - k) * h->nmax]
-                               : hA(h, i)[t + (size_t)src * h->nmax];
-                A1[t + ((size_t)i * m1 + j) * h->nmax] = v;
-            }
-    free(h->A);
-    h->A = A1;
-    h->m = m1;
-}
-
-/* The rows k .. k+p-1 of problem i removed (its later rows move up). */
-static void hbatch_drop_rows(hbatch *h, int i, int k, int p)
-{
-    for (int c = 0; c < h->m + h->r; ++c) {
-        double *x = c < h->m ? hA(h, i) + (size_t)c * h->nmax
-                             : hb(h, i) + (size_t)(c - h->m) * h->nmax;
-        for (int t = k; t + p < h->n[i]; ++t)
-            x[t] = x[t + p];
-    }
-    h->n[i] -= p;
-}
-
-/* p new rows (U: count pages p x m, F: p x r) after every problem's own
- * rows; the pages grow by p rows. */
-static void hbatch_add_rows(hbatch *h, int p, const double *U,
-                            const double *F)
-{
-    int n1 = h->nmax + p;
-    double *A1 = calloc((size_t)h->count * n1 * h->m + 1, sizeof(double));
-    double *b1 = calloc((size_t)h->count * n1 * h->r + 1, sizeof(double));
-    for (int i = 0; i < h->count; ++i)
-        for (int c = 0; c < h->m + h->r; ++c) {
-            int cm = c < h->m, j = cm ? c : c - h->m, w = cm ? h->m : h->r;
-            const double *x = (cm ? hA(h, i) : hb(h, i)) + (size_t)j * h->nmax;
-            const double *y = (cm ? U : F) + (size_t)(i * w + j) * p;
-            double *z = (cm ? A1 : b1) + ((size_t)i * w + j) * n1;
-            memcpy(z, x, sizeof(double) * h->n[i]);
-            memcpy(z + h->n[i], y, sizeof(double) * p);
-        }
-    free(h->A);
-    free(h->b);
-    h->A = A1;
-    h->b = b1;
-    h->nmax = n1;
-    for (int i = 0; i < h->count; ++i)
-        h->n[i] += p;
-}
-
-/* count pages rows x cols (ld rows) of host doubles as a batch of type
- * dt in one device array (*flat). */
-static qru_matrix *upload_pages(qru_dtype dt, int rows, int cols, int count,
-                                const double *H, qru_matrix **flat)
-{
-    int ld = rows > 1 ? rows : 1, tc = cols * count > 0 ? cols * count : 1;
-    void *t = qru_test_from_double(dt, rows, cols * count, ld, H, ld, 'A',
-                                   0.0, 0.0);
-    *flat = qru_test_upload(ctx, dt, ld, tc, ld, t, ld);
-    free(t);
-    qru_matrix *B = NULL;
-    ck_assert_int_eq(qru_matrix_wrap_batch(ctx, dt, rows, cols,
-                                           qru_matrix_data(*flat), ld, count,
-                                           (long long)ld * cols, &B),
-                     0);
-    return B;
-}
-
-/* ---- every stored number of a batch, for the checks and for
- * bit-for-bit comparisons ------------------------------------------------ */
-
-typedef struct snap {
-    int m, thin, count, r, nmax;
-    int *nr;
-    void *R, *d, *Q, *E; /* count pages, ld the pages' rows */
-    double *rho;
-    size_t bytes[4];
-} snap;
-
-/* The pages rows x cols of get() as host bytes (rows a problem does not
- * hold: zeros). */
-static void *get_pages(qru_lsq_batch *fb, qru_dtype dt, int rows, int cols,
-                       int (*get)(const qru_lsq_batch *, qru_matrix *),
-                       size_t *bytes)
-{
-    int cnt = qru_lsq_batch_count(fb), ld = rows > 1 ? rows : 1;
-    qru_matrix *M = NULL;
-    ck_assert_int_eq(
-        qru_matrix_create_batch(ctx, dt, rows, cols, ld, cnt, 0, &M), 0);
-    *bytes = qru_test_elsize(dt) * (size_t)ld * cols * cnt;
-    void *h = calloc(1, *bytes + 8);
-    if (cnt > 0) {
-        ck_assert_int_eq(qru_matrix_upload(M, h, ld), 0);
-        ck_assert_int_eq(get(fb, M), 0);
-        ck_assert_int_eq(qru_matrix_download(M, h, ld), 0);
-    }
-    qru_matrix_destroy(M);
-    return h;
-}
-
-static snap get_snap(qru_lsq_batch *fb, qru_dtype dt)
-{
-    snap s = {qru_lsq_batch_cols(fb), qru_lsq_batch_q_form(fb) == QRU_Q_THIN,
-              qru_lsq_batch_count(fb), qru_lsq_batch_nrhs(fb), 0, NULL, NULL,
-              NULL, NULL, NULL, NULL, {0, 0, 0, 0}};
-    s.nr = malloc(sizeof(int) * (s.count + 1));
-    for (int i = 0; i < s.count; ++i) {
-        s.nr[i] = qru_lsq_batch_rows(fb, i);
-        s.nmax = s.nr[i] > s.nmax ? s.nr[i] : s.nmax;
-    }
-    s.R = get_pages(fb, dt, s.m, s.m, qru_lsq_batch_get_r, &s.bytes[0]);
-    s.d = get_pages(fb, dt, s.m, s.r, qru_lsq_batch_get_d, &s.bytes[1]);
-    if (s.thin) {
-        s.Q = get_pages(fb, dt, s.nmax, s.m, qru_lsq_batch_get_q,
-                        &s.bytes[2]);
-        s.E = get_pages(fb, dt, s.nmax, s.r, qru_lsq_batch_get_residuals,
-                        &s.bytes[3]);
-    }
-    s.rho = malloc(sizeof(double) * ((size_t)s.count * s.r + 1));
-    ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, s.rho), 0);
-    return s;
-}
-
-static int same_snap(const snap *a, const snap *b)
-{
-    if (a->m != b->m || a->count != b->count || a->nmax != b->nmax ||
-        memcmp(a->nr, b->nr, sizeof(int) * a->count) ||
-        memcmp(a->rho, b->rho, sizeof(double) * a->count * a->r))
-        return 0;
-    void *const pa[4] = {a->R, a->d, a->Q, a->E};
-    void *const pb[4] = {b->R, b->d, b->Q, b->E};
-    for (int t = 0; t < 4; ++t)
-        if (a->bytes[t] != b->bytes[t] ||
-            (a->bytes[t] && memcmp(pa[t], pb[t], a->bytes[t])))
-            return 0;
-    return 1;
-}
-
-static void free_snap(snap *s)
-{
-    free(s->nr);
-    free(s->R);
-    free(s->d);
-    free(s->Q);
-    free(s->E);
-    free(s->rho);
-}
-
-/* ---- the checks of one problem ------------------------------------------ */
-
-/* || |R| - |Rref| ||_F / (||A||_F max(n, m) eps cond(A)), Rref from
- * dgeqrf of A (n x m, ld lda, doubles); Rp the typed R (ld m). */
-static double r_error(qru_dtype dt, int n, int m, const double *A, int lda,
-                      const void *At, const void *Rp)
-{
-    double *W = malloc(sizeof(double) * (size_t)n * m), *tau =
-                                                          malloc(sizeof(double) * m);
-    for (int j = 0; j < m; ++j)
-        memcpy(W + (size_t)j * n, A + (size_t)j * lda, sizeof(double) * n);
-    ck_assert_int_eq(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, m, W, n, tau), 0);
-    double e2 = 0, a2 = 0;
-    for (int j = 0; j < m; ++j) {
-        for (int i = 0; i <= j; ++i) {
-            double d = fabs(qru_test_get(dt, Rp, m, i, j)) -
-                       fabs(W[i + (size_t)j * n]);
-            e2 += d * d;
-        }
-        for (int i = 0; i < n; ++i)
-            a2 += A[i + (size_t)j * lda] * A[i + (size_t)j * lda];
-    }
-    free(W);
-    free(tau);
-    double cond = qru_test_cond2(dt, n, m, At, n, NULL);
-    return sqrt(e2) / (sqrt(a2) * (n > m ? n : m) * qru_test_eps(dt) * cond);
-}
-
-/* Every problem of fb (its stored numbers, its solution and residual
- * norms) against the host copy h. */
-static void check_batch(const hbatch *h, qru_lsq_batch *fb, const char *tag)
-{
-    qru_dtype dt = h->dt;
-    int cnt = h->count, m = h->m, r = h->r;
-    size_t es = qru_test_elsize(dt);
-    ck_assert_int_eq(qru_lsq_batch_cols(fb), m);
-    snap s = get_snap(fb, dt);
-    qru_matrix *X = NULL;
-    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, m, r, m, cnt, 0, &X),
-                     0);
-    int *info = malloc(sizeof(int) * (cnt + 1));
-    ck_assert_int_eq(qru_lsq_batch_solve(fb, X, info), 0);
-    size_t xb = es * (size_t)m * r * cnt;
-    void *Xh = malloc(xb + 8);
-    ck_assert_int_eq(qru_matrix_download(X, Xh, m), 0);
-    for (int i = 0; i < cnt; ++i) {
-        int n = h->n[i];
-        ck_assert_int_eq(s.nr[i], n);
-        ck_assert_int_eq(info[i], 0);
-        const double *A = hA(h, i), *b = hb(h, i);
-        void *At = qru_test_from_double(dt, n, m, n, A, h->nmax, 'A', 0, 0);
-        void *bt = qru_test_from_double(dt, n, r, n, b, h->nmax, 'A', 0, 0);
-        const void *Rp = (const char *)s.R + i * es * m * m;
-        const void *dp = (const char *)s.d + i * es * m * r;
-        ck_assert_msg(qru_test_lower_max(dt, m, m, Rp, m) == 0.0,
-                      "%s problem %d: R not triangular", tag, i);
-        double re = r_error(dt, n, m, A, h->nmax, At, Rp);
-        /* R1'd1 = A1'b, scaled by ||A1|| ||b|| max(n, m) eps */
-        double a2 = 0, b2 = 0, ne2 = 0;
-        for (int j = 0; j < m; ++j)
-            for (int t = 0; t < n; ++t)
-                a2 += A[t + (size_t)j * h->nmax] * A[t + (size_t)j * h->nmax];
-        for (int q = 0; q < r; ++q) {
-            for (int t = 0; t < n; ++t)
-                b2 += b[t + (size_t)q * h->nmax] * b[t + (size_t)q * h->nmax];
-            for (int j = 0; j < m; ++j) {
-                double v = 0;
-                for (int t = 0; t < n; ++t)
-                    v += A[t + (size_t)j * h->nmax] *
-                         b[t + (size_t)q * h->nmax];
-                for (int t = 0; t <= j; ++t)
-                    v -= qru_test_get(dt, Rp, m, t, j) *
-                         qru_test_get(dt, dp, m, t, q);
-                ne2 += v * v;
-            }
-        }
-        double big = (n > m ? n : m) * qru_test_eps(dt);
-        double ne = sqrt(ne2) / (sqrt(a2) * sqrt(b2) * big);
-        ck_assert_msg(re < THR && ne < THR,
-                      "%s problem %d (n %d m %d): |R| error %g, R'd error %g",
-                      tag, i, n, m, re, ne);
-        if (s.thin) {
-            int ldq = s.nmax;
-            const void *Qp = (const char *)s.Q + i * es * ldq * m;
-            const void *Ep = (const char *)s.E + i * es * ldq * r;
-            double be = qru_test_backward_error_econ(dt, n, m, At, n, Qp, ldq,
-                                                     Rp, m);
-            double oe = qru_test_orth_error_cols(dt, n, m, Qp, ldq);
-            /* d1 = Q1'b and E1 = b - Q1 d1, scaled by ||b|| n eps */
-            double de2 = 0, ee2 = 0;
-            for (int q = 0; q < r; ++q) {
-                for (int j = 0; j < m; ++j) {
-                    double v = -qru_test_get(dt, dp, m, j, q);
-                    for (int t = 0; t < n; ++t)
-                        v += qru_test_get(dt, Qp, ldq, t, j) *
-                             b[t + (size_t)q * h->nmax];
-                    de2 += v * v;
-                }
-                for (int t = 0; t < n; ++t) {
-                    double v = b[t + (size_t)q * h->nmax] -
-                               qru_test_get(dt, Ep, ldq, t, q);
-                    for (int j = 0; j < m; ++j)
-                        v -= qru_test_get(dt, Qp, ldq, t, j) *
-                             qru_test_get(dt, dp, m, j, q);
-                    ee2 += v * v;
-                }
-            }
-            double sc = sqrt(b2) * big;
-            ck_assert_msg(be < THR && oe < THR && sqrt(de2) < THR * sc &&
-                              sqrt(ee2) < THR * sc,
-                          "%s problem %d (n %d m %d): ||A1 - Q1 R1|| %g, "
-                          "||I - Q1'Q1|| %g, d error %g, E error %g",
-                          tag, i, n, m, be, oe, sqrt(de2) / sc,
-                          sqrt(ee2) / sc);
-        }
-        double xe, rre;
-        qru_test_lsq_errors(dt, n, m, r, At, n, bt, n,
-                            (char *)Xh + i * es * m * r, m,
-                            s.rho + (size_t)i * r, &xe, &rre);
-        ck_assert_msg(xe < THR && rre < THR,
-                      "%s problem %d (n %d m %d): x error %g, residual "
-                      "error %g",
-                      tag, i, n, m, xe, rre);
-        free(At);
-        free(bt);
-    }
-    free(Xh);
-    free(info);
-    qru_matrix_destroy(X);
-    free_snap(&s);
-}
+#include "lsq_batch_pages.h"
 
 /* ---- one case: a batch created, then a chain of column updates -------- */
 
@@ -383,50 +28,6 @@ typedef struct ccase {
     step steps[4];
 } ccase;
 
-/* A new batch of the host copy h in form thin (1) or Q-less. */
-static qru_lsq_batch *make_batch(const hbatch *h, int thin)
-{
-    qru_matrix *Af, *bf;
-    qru_matrix *A = upload_pages(h->dt, h->nmax, h->m, h->count, h->A, &Af);
-    qru_matrix *b = upload_pages(h->dt, h->nmax, h->r, h->count, h->b, &bf);
-    qru_lsq_options opt;
-    qru_lsq_options_init(&opt);
-    opt.q = thin ? QRU_Q_THIN : QRU_Q_NONE;
-    qru_lsq_batch *fb = NULL;
-    ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A, b, &opt, &fb), 0);
-    qru_matrix *ms[] = {A, Af, b, bf};
-    for (int t = 0; t < 4; ++t)
-        qru_matrix_destroy(ms[t]);
-    return fb;
-}
-
-/* Random V (count pages nmax x p) for h; in problem 'dep' (if < count)
- * column 0 of V = column 0 of A plus 2 column 1 of A (in the span). */
-static double *new_v(const hbatch *h, int p, int dep, unsigned *seed)
-{
-    double *V = malloc(sizeof(double) * ((size_t)h->count * h->nmax * p));
-    for (size_t e = 0; e < (size_t)h->count * h->nmax * p; ++e)
-        V[e] = hval(h->dt, seed);
-    if (dep < h->count)
-        for (int t = 0; t < h->nmax; ++t) {
-            const double *A = hA(h, dep);
-            V[t + (size_t)dep * p * h->nmax] =
-                A[t] + (h->m > 1 ? 2 * A[t + h->nmax] : 0.0);
-        }
-    return V;
-}
-
-/* add_cols of V (host pages nmax x p) into fb: its status and info */
-static int add_v(const hbatch *h, qru_lsq_batch *fb, int k, int p,
-                 const double *V, int *info)
-{
-    qru_matrix *Vf, *Vb = upload_pages(h->dt, h->nmax, p, h->count, V, &Vf);
-    int st = qru_lsq_batch_add_cols(fb, k, Vb, info);
-    qru_matrix_destroy(Vb);
-    qru_matrix_destroy(Vf);
-    return st;
-}
-
 static void run_case(const ccase *c, unsigned *seed)
 {
     hbatch h = hbatch_new(c->dt, c->count, c->n, c->m, c->r, seed);
@@ -435,7 +36,7 @@ static void run_case(const ccase *c, unsigned *seed)
                                         * removed rows alone */
         for (int t = c->rmrows; t < c->n; ++t)
             hA(&h, 1)[t] = 0.0;
-    qru_lsq_batch *fb = make_batch(&h, c->thin);
+    qru_lsq_batch *fb = make_batch(&h, c->thin ? QRU_Q_THIN : QRU_Q_NONE);
     if (c->rmrows > 0) {
         int *info = malloc(sizeof(int) * (c->count + 1));
         int st = qru_lsq_batch_remove_rows(fb, 0, c->rmrows, info);
@@ -454,36 +55,10 @@ static void run_case(const ccase *c, unsigned *seed)
                  c->dt == QRU_DOUBLE ? "double" : "float",
                  c->thin ? "thin" : "Q-less", what[t->add], t->k, t->p,
                  c->count, h.m);
-        if (t->add == 2) {
-            int w = h.m + h.r;
-            double *U = malloc(sizeof(double) * ((size_t)c->count * t->p * w));
-            for (size_t e = 0; e < (size_t)c->count * t->p * w; ++e)
-                U[e] = hval(c->dt, seed);
-            double *F = U + (size_t)c->count * t->p * h.m;
-            qru_matrix *Uf, *Ff;
-            qru_matrix *Ub = upload_pages(c->dt, t->p, h.m, c->count, U, &Uf);
-            qru_matrix *Fb = upload_pages(c->dt, t->p, h.r, c->count, F, &Ff);
-            ck_assert_int_eq(qru_lsq_batch_add_rows(fb, Ub, Fb), 0);
-            hbatch_add_rows(&h, t->p, U, F);
-            qru_matrix *ms[] = {Ub, Uf, Fb, Ff};
-            for (int u = 0; u < 4; ++u)
-                qru_matrix_destroy(ms[u]);
-            free(U);
-        } else if (t->add) {
-            double *V = new_v(&h, t->p, 1 << 30, seed);
-            int *info = malloc(sizeof(int) * (c->count + 1));
-            for (int i = 0; i < c->count; ++i)
-                info[i] = -7;
-            ck_assert_int_eq(add_v(&h, fb, t->k, t->p, V, info), 0);
-            for (int i = 0; i < c->count; ++i)
-                ck_assert_int_eq(info[i], 0);
-            hbatch_cols(&h, t->k, t->p, V);
-            free(V);
-            free(info);
-        } else {
-            ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, t->k, t->p), 0);
-            hbatch_cols(&h, t->k, t->p, NULL);
-        }
+        if (t->add == 2)
+            rows_step(&h, fb, t->p, NULL, seed);
+        else
+            cols_step(&h, fb, t->add, t->k, t->p, seed);
         check_batch(&h, fb, tag);
     }
     qru_lsq_batch_destroy(fb);
@@ -563,7 +138,7 @@ START_TEST(test_cols_refused)
         qru_dtype dt = qru_test_dtype(ctx, t);
         int cnt = 5, n = 40, m = 6, r = 2, p = 3;
         hbatch h = hbatch_new(dt, cnt, n, m, r, &seed);
-        qru_lsq_batch *fb = make_batch(&h, 1);
+        qru_lsq_batch *fb = make_batch(&h, QRU_Q_THIN);
         ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, 1, 1), 0);
         hbatch_cols(&h, 1, 1, NULL);
         snap s0 = get_snap(fb, dt);
@@ -629,7 +204,8 @@ START_TEST(test_cols_args)
     qru_dtype other = dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE;
     int cnt = 3, n = 9, m = 4, r = 2;
     hbatch h = hbatch_new(dt, cnt, n, m, r, &seed);
-    qru_lsq_batch *fb = make_batch(&h, 1), *fq = make_batch(&h, 0);
+    qru_lsq_batch *fb = make_batch(&h, QRU_Q_THIN),
+                  *fq = make_batch(&h, QRU_Q_NONE);
     qru_matrix *Vc = NULL, *Vr = NULL, *Vw = NULL, *Vo = NULL, *V0 = NULL,
                *Vk = NULL;
     ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, 2, 0, cnt + 1, 0,

@@ -35,4 +35,12 @@
 %
 % The functions run on a qru backend ('cpu', 'cuda', 'opencl'; a trailing
 % argument, default getenv('QRU_MEX_BACKEND'), else 'auto') through the
-% MEX gateway qru_mex (source qru_mex.c in this folder).
+% MEX gateway qru_mex (source qru_mex.c in this folder; build it with the
+% interleaved complex API: mex -R2018a, mkoctfile --mex -R2018a).
+%
+% Complex data: the QR factorization, least squares, the QR and Cholesky
+% updates take complex single and double arrays where the backend does
+% (the CPU; qru_backend's fourth output), with ' the conjugate transpose;
+% real arguments with complex ones are promoted.  Elsewhere, and in the
+% routines without complex data yet (pages of least squares), the error
+% is qru:unsupported.

@@ -15,7 +15,10 @@ function [R1, p] = qru_choldelete(R, j, varargin)
 %   single R, p = 0 (a failure raises qru:numerical).
 %   Classes as Octave's choldelete: R may be double, single or an integer
 %   class (logical and char are refused); the result has R's class (double
-%   for an integer R); j may be of any numeric class or logical.
+%   for an integer R); j may be of any numeric class or logical.  A
+%   complex R (A Hermitian) computes in complex arithmetic on a backend
+%   that takes complex data (the CPU; elsewhere qru:unsupported, naming
+%   the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -42,8 +45,8 @@ end
 
 function [R1, p] = choldelete_pages(fn, R, j, backend, nout)
 % The pages of R (n x n x P) by one batched deletion.
-if ~isnumeric(R) || ~isreal(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
-  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be a real n x n x P array', ...
+if ~isnumeric(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
+  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be an n x n x P array', ...
                 class(R), mat2str(size(R)));
 end
 R = qru_cast_args(qru_compute_class(false, R), R);

@@ -18,7 +18,10 @@ function [R1, info] = qru_cholinsert(R, j, x, varargin)
 %   Classes as Octave's cholinsert: R and x may be double, single or an
 %   integer class (logical and char are refused); the result is single if
 %   either is single, else double; j may be of any numeric class or
-%   logical.
+%   logical.  Complex R or x (A1 Hermitian: x(j) real) compute in complex
+%   arithmetic on a backend that takes complex data (the CPU; elsewhere
+%   qru:unsupported, naming the backend); a real argument with a complex
+%   one is promoted.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -38,7 +41,7 @@ end
 qru_chol_factor_arg(fn, R);
 n = size(R, 1);
 p = size(x, 2);
-if ~isnumeric(x) || ~isreal(x) || p < 1 || size(x, 1) ~= n + p
+if ~isnumeric(x) || p < 1 || size(x, 1) ~= n + p
   qru_arg_error(fn, 3, 'x', 'x is a %s of size %s, but it must be (n+p) x p with n = %d, p >= 1', ...
                 class(x), mat2str(size(x)), n);
 end
@@ -62,14 +65,14 @@ end
 
 function [R1, info] = cholinsert_pages(fn, R, j, x, backend, nout)
 % The pages of R (n x n x P) and x ((n+p) x p x P) by one batched insertion.
-if ~isnumeric(R) || ~isreal(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
-  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be a real n x n x P array', ...
+if ~isnumeric(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
+  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be an n x n x P array', ...
                 class(R), mat2str(size(R)));
 end
 n = size(R, 1); P = size(R, 3); p = size(x, 2);
-if ~isnumeric(x) || ~isreal(x) || issparse(x) || ndims(x) > 3 || p < 1 || ...
+if ~isnumeric(x) || issparse(x) || ndims(x) > 3 || p < 1 || ...
    size(x, 1) ~= n + p || size(x, 3) ~= P
-  qru_arg_error(fn, 3, 'x', 'x is a %s of size %s, but with R''s pages it must be a real (n+p) x p x P array (n = %d, P = %d, p >= 1)', ...
+  qru_arg_error(fn, 3, 'x', 'x is a %s of size %s, but with R''s pages it must be an (n+p) x p x P array (n = %d, P = %d, p >= 1)', ...
                 class(x), mat2str(size(x)), n, P);
 end
 [R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);

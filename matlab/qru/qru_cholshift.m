@@ -14,7 +14,10 @@ function R1 = qru_cholshift(R, i, j, varargin)
 %   element negated.  A factor with a zero, Inf or NaN on its diagonal is
 %   refused (qru:numerical).  Classes as Octave's cholshift: R may be
 %   double, single or an integer class (logical and char are refused);
-%   the result is single if R, i and j are all single, else double.
+%   the result is single if R, i and j are all single, else double.  A
+%   complex R (A Hermitian; R1 with a real positive diagonal) computes in
+%   complex arithmetic on a backend that takes complex data (the CPU;
+%   elsewhere qru:unsupported, naming the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

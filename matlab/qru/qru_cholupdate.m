@@ -16,7 +16,10 @@ function [R1, p] = qru_cholupdate(R, x, varargin)
 %   p is then P x 1, one entry a page, and a failed page of R1 is R's.
 %   Classes as Octave's cholupdate: R and x may be double, single or an
 %   integer class (logical and char are refused); the result is single if
-%   either is single, else double.
+%   either is single, else double.  Complex R or x (A Hermitian, x*x' with
+%   the conjugate transpose) compute in complex arithmetic on a backend
+%   that takes complex data (the CPU; elsewhere qru:unsupported, naming
+%   the backend); a real argument with a complex one is promoted.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
@@ -35,8 +38,8 @@ if ndims(R) > 2 || ndims(x) > 2
 end
 qru_chol_factor_arg(fn, R);
 n = size(R, 1);
-if ~isnumeric(x) || ~isreal(x) || size(x, 1) ~= n || isempty(x)
-  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but it must be a real column (or block) with n = %d rows', ...
+if ~isnumeric(x) || size(x, 1) ~= n || isempty(x)
+  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but it must be a column (or block) with n = %d rows', ...
                 class(x), mat2str(size(x)), n);
 end
 [R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);
@@ -59,13 +62,13 @@ end
 
 function [R1, p] = cholupdate_pages(fn, R, x, op, backend, nout)
 % The pages of R (n x n x P) and x (n x k x P) by one batched update.
-if ~isnumeric(R) || ~isreal(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
-  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be a real n x n x P array', ...
+if ~isnumeric(R) || issparse(R) || ndims(R) > 3 || size(R, 1) ~= size(R, 2)
+  qru_arg_error(fn, 1, 'R', 'R is a %s of size %s, but pages must be an n x n x P array', ...
                 class(R), mat2str(size(R)));
 end
 n = size(R, 1); P = size(R, 3);
-if ~isnumeric(x) || ~isreal(x) || issparse(x) || ndims(x) > 3 || size(x, 1) ~= n || size(x, 3) ~= P
-  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but with R''s pages it must be a real n x k x P array (n = %d, P = %d)', ...
+if ~isnumeric(x) || issparse(x) || ndims(x) > 3 || size(x, 1) ~= n || size(x, 3) ~= P
+  qru_arg_error(fn, 2, 'x', 'x is a %s of size %s, but with R''s pages it must be an n x k x P array (n = %d, P = %d)', ...
                 class(x), mat2str(size(x)), n, P);
 end
 [R, x] = qru_cast_args(qru_compute_class(false, R, x), R, x);

@@ -3,7 +3,12 @@ classdef qru_lsq < handle
 %   F = qru_lsq(A, b) factorizes A (n x m, n >= m >= 1) with its right-hand
 %   sides b (n x r) on a qru backend: F holds the factorization in the
 %   backend's memory (GPU memory for 'cuda' and 'opencl'), where it stays
-%   between calls.  single A or b compute in single precision.
+%   between calls.  single A or b compute in single precision; complex A
+%   or b in complex arithmetic (Q unitary, ' the conjugate transpose), on
+%   a backend that supports complex data (the CPU; elsewhere
+%   qru:unsupported).  F keeps its element type: complex data given to a
+%   real F raises qru:usage.  Pages take no complex data yet
+%   (qru:unsupported).
 %   F = qru_lsq(A, b, 'q', q) chooses what F holds (F.q):
 %     'full' (default)  [Q, R] = qr(A); d = Q'*b         Q n x n, R n x m
 %     'thin'            [Q, R] = qr(A, 0); d = Q'*b      Q n x m, R m x m,
@@ -71,7 +76,8 @@ classdef qru_lsq < handle
 %   Errors: qru:lsq:<kind> for the arguments the class checks (q, option,
 %   backend, data, form, pages, nargin), qru:usage for the sizes and indices the
 %   MEX file checks, qru:numerical when rank is lost (e.g. a dependent
-%   column added), qru:badArgument and qru:library from the library.
+%   column added), qru:badArgument, qru:unsupported and qru:library from
+%   the library.
 %
 %   Example:
 %     A = randn(1000, 200); b = randn(1000, 1);

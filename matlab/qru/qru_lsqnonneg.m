@@ -45,8 +45,8 @@ fn = 'qru_lsqnonneg';
 if nargin < 2
   error('qru:lsqnonneg:nargin', '%s: needs C and d (got %d arguments)', fn, nargin);
 end
-qru_data_arg(fn, 1, 'C', C);
-qru_data_arg(fn, 2, 'd', d);
+qru_data_arg(fn, 1, 'C', C, true);
+qru_data_arg(fn, 2, 'd', d, true);
 if issparse(C) || issparse(d)
   [C, d] = deal(full(C), full(d));
 end

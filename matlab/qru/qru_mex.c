@@ -70,11 +70,25 @@
  *     (qru_nnls: C n x m, d n x 1, n, m >= 1; maxiter 0 and tol < 0 are
  *     the library's defaults; status 0, or the cap when it was reached,
  *     which is no error: x is then the last feasible iterate)
- *   qru_mex('backend' [, backend])                      -> name, device, fp64
+ *   qru_mex('backend' [, backend])                      -> name, device, fp64,
+ *                                                         complex
  *
  * Indices j are MATLAB's (1-based); the C API's k is j - 1.  single inputs
  * compute in float (QRU_FLOAT), double inputs in double; if any matrix
- * argument is single, all are converted to single (MATLAB's rule).
+ * argument is single, all are converted to single (MATLAB's rule).  If
+ * any is complex, all compute in the complex type of that precision
+ * (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE; real arguments get a zero
+ * imaginary part, as MATLAB promotes them) and the results are complex;
+ * the library takes complex data for the QR factorisation, least squares,
+ * the QR and Cholesky updates on the backends that support it
+ * (qru_context_supports), and refuses it elsewhere with its reason
+ * (qru:unsupported).  Complex arrays are read and written in MATLAB's
+ * interleaved complex storage, which is the library's layout: the MEX
+ * file is built with the interleaved complex API (MATLAB R2018a and
+ * later: mex -R2018a; Octave 7 and later: mkoctfile --mex -R2018a).
+ * Built without it (MX_HAS_INTERLEAVED_COMPLEX 0), real data works as
+ * before and complex arguments raise qru:usage.  A handle's element type
+ * is fixed at creation: complex data given to a real object is refused.
  * The optional trailing backend is 'cpu', 'cuda', 'opencl' or 'auto'; the
  * default is the environment variable QRU_MEX_BACKEND, else 'auto'.
  * Contexts are created once per backend and kept until the MEX file is
@@ -82,6 +96,10 @@
  *   qru:usage          wrong arguments to the gateway,
  *   qru:badArgument    the library rejected an argument (-i),
  *   qru:numerical      rank or definiteness lost (status > 0),
+ *   qru:unsupported    valid, but not supported by this backend or
+ *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data on
+ *                      a GPU backend, or given to the least-squares
+ *                      batches),
  *   qru:library        allocation, device or backend error (<= -1000),
  * with the library's text (qru_last_error) for library statuses.
  */
@@ -95,6 +113,10 @@
 
 #include "mex.h"
 #include "qru.h"
+
+#ifndef MX_HAS_INTERLEAVED_COMPLEX
+#define MX_HAS_INTERLEAVED_COMPLEX 0
+#endif
 
 /* ---- per-call resources, released before any error is raised ---------- */
 
@@ -138,9 +160,10 @@ static void check(int st, const char *fn)
 {
     if (st == 0)
         return;
-    const char *id = st > 0            ? "qru:numerical"
-                     : st <= -1000     ? "qru:library"
-                                       : "qru:badArgument";
+    const char *id = st > 0                     ? "qru:numerical"
+                     : st == QRU_ERR_UNSUPPORTED ? "qru:unsupported"
+                     : st <= -1000              ? "qru:library"
+                                                : "qru:badArgument";
     const char *why = qru_last_error(NULL);
     if (why[0])
         fail(id, "%s (status %d)", why, st);
@@ -252,14 +275,66 @@ static int take_backend(int nrhs, const mxArray *prhs[], int min_args,
     return nrhs;
 }
 
+/* 1 for the complex element types. */
+static int dt_complex(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE;
+}
+
+/* 1 for the single-precision types (float, complex float). */
+static int dt_single(qru_dtype dt)
+{
+    return dt == QRU_FLOAT || dt == QRU_COMPLEX_FLOAT;
+}
+
+/* bytes of one element of type dt */
+static size_t dt_size(qru_dtype dt)
+{
+    return (dt_single(dt) ? sizeof(float) : sizeof(double)) *
+           (dt_complex(dt) ? 2 : 1);
+}
+
+static mxClassID dt_class(qru_dtype dt)
+{
+    return dt_single(dt) ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
+}
+
+static mxComplexity dt_complexity(qru_dtype dt)
+{
+    return dt_complex(dt) ? mxCOMPLEX : mxREAL;
+}
+
+/* Complex arrays need the interleaved complex API (see the top). */
+static void need_interleaved(const mxArray *a, const char *name)
+{
+    if (!MX_HAS_INTERLEAVED_COMPLEX && mxIsComplex(a))
+        fail("qru:usage", "%s is complex, but this MEX file was built "
+                          "without the interleaved complex API: build it "
+                          "with mex -R2018a (MATLAB R2018a or later) or "
+                          "mkoctfile --mex -R2018a (Octave 7 or later)",
+             name);
+}
+
+/* A full single or double matrix, real or complex. */
 static void need_matrix(const mxArray *a, const char *name)
+{
+    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsSparse(a) ||
+        mxGetNumberOfDimensions(a) != 2)
+        fail("qru:usage", "%s must be a full single or double matrix", name);
+    need_interleaved(a, name);
+    if (mxGetM(a) > (size_t)INT32_MAX || mxGetN(a) > (size_t)INT32_MAX)
+        fail("qru:usage", "%s is too large", name);
+}
+
+/* A real full single or double matrix (the routines without complex
+ * data: the GP's points, the non-negative least squares). */
+static void need_real_matrix(const mxArray *a, const char *name)
 {
     if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
         mxGetNumberOfDimensions(a) != 2)
         fail("qru:usage", "%s must be a real full single or double matrix",
              name);
-    if (mxGetM(a) > (size_t)INT32_MAX || mxGetN(a) > (size_t)INT32_MAX)
-        fail("qru:usage", "%s is too large", name);
+    need_matrix(a, name);
 }
 
 static int get_int(const mxArray *a, const char *name)
@@ -272,17 +347,41 @@ static int get_int(const mxArray *a, const char *name)
     return (int)v;
 }
 
+/* The type the arrays as[0 .. n-1] (NULL entries skipped) compute in:
+ * single if any is single, complex if any is complex (MATLAB's rules). */
 static qru_dtype dtype_of(const mxArray *const *as, int n)
 {
-    for (int i = 0; i < n; ++i)
-        if (as[i] && mxIsSingle(as[i]))
-            return QRU_FLOAT;
-    return QRU_DOUBLE;
+    int single = 0, cplx = 0;
+    for (int i = 0; i < n; ++i) {
+        single |= as[i] && mxIsSingle(as[i]);
+        cplx |= as[i] && mxIsComplex(as[i]);
+    }
+    if (cplx)
+        return single ? QRU_COMPLEX_FLOAT : QRU_COMPLEX_DOUBLE;
+    return single ? QRU_FLOAT : QRU_DOUBLE;
 }
 
+/* 1 if a holds elements of type dt as they are (class and complexity). */
 static int has_dtype(const mxArray *a, qru_dtype dt)
 {
-    return dt == QRU_FLOAT ? mxIsSingle(a) : mxIsDouble(a);
+    return (dt_single(dt) ? mxIsSingle(a) : mxIsDouble(a)) &&
+           !mxIsComplex(a) == !dt_complex(dt);
+}
+
+/* The elements of a (single or double, real or complex) where they lie:
+ * interleaved (re, im) pairs for a complex array.  Octave's interleaved
+ * arrays give them through mxGetData (and Octave 7.3's
+ * mxGetComplexSingles refuses a single complex array of the interpreter:
+ * "mex_get_data: type mismatch"); MATLAB through the typed accessors. */
+static void *array_data(const mxArray *a)
+{
+    need_interleaved(a, "an argument");
+#if MX_HAS_INTERLEAVED_COMPLEX && !defined(HAVE_OCTAVE)
+    if (mxIsComplex(a))
+        return mxIsSingle(a) ? (void *)mxGetComplexSingles(a)
+                             : (void *)mxGetComplexDoubles(a);
+#endif
+    return mxGetData(a);
 }
 
 /* bytes of host memory, freed with the call's temporaries */
@@ -295,24 +394,35 @@ static void *host_bytes(size_t bytes)
     return v;
 }
 
-/* The elements of the numeric array a (single or double) in type dt: a's
- * own memory when a has type dt, else a converted copy (a temporary). */
+/* The elements of the numeric array a (single or double, real or complex)
+ * in type dt: a's own memory when a has type dt, else a converted copy (a
+ * temporary; a real a gets a zero imaginary part for a complex dt).  A
+ * complex a for a real dt is refused: that happens only when dt is fixed
+ * already, by a handle made from real data. */
 static const void *host_data(const mxArray *a, qru_dtype dt)
 {
+    if (mxIsComplex(a) && !dt_complex(dt))
+        fail("qru:usage", "complex data given to a real factorization "
+                          "(create it from complex data to update it with "
+                          "complex data)");
     if (has_dtype(a, dt))
-        return mxGetData(a);
+        return array_data(a);
     size_t n = mxGetNumberOfElements(a);
-    if (dt == QRU_FLOAT) {
-        float *t = host_bytes(n * sizeof *t);
-        const double *s = mxGetData(a);
-        for (size_t i = 0; i < n; ++i)
-            t[i] = (float)s[i];
-        return t;
+    int sc = mxIsComplex(a) ? 2 : 1, tc = dt_complex(dt) ? 2 : 1;
+    const void *src = array_data(a);
+    void *t = host_bytes(n * dt_size(dt));
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < tc; ++c) {
+            double v = 0;
+            if (c < sc)
+                v = mxIsSingle(a) ? ((const float *)src)[i * sc + c]
+                                  : ((const double *)src)[i * sc + c];
+            if (dt_single(dt))
+                ((float *)t)[i * tc + c] = (float)v;
+            else
+                ((double *)t)[i * tc + c] = v;
+        }
     }
-    double *t = host_bytes(n * sizeof *t);
-    const float *s = mxGetData(a);
-    for (size_t i = 0; i < n; ++i)
-        t[i] = s[i];
     return t;
 }
 
@@ -324,6 +434,20 @@ static qru_matrix *new_matrix(qru_context *ctx, qru_dtype dt, int rows,
     qru_matrix *M = NULL;
     check(qru_matrix_create(ctx, dt, rows, cols, 0, &M), "qru_matrix_create");
     tmp_mat[n_tmp++] = M;
+    return M;
+}
+
+/* A rows x cols matrix of ctx of zeros. */
+static qru_matrix *zero_matrix(qru_context *ctx, qru_dtype dt, int rows,
+                               int cols)
+{
+    qru_matrix *M = new_matrix(ctx, dt, rows, cols);
+    if (rows == 0 || cols == 0)
+        return M;
+    size_t bytes = dt_size(dt) * (size_t)rows * cols;
+    void *z = host_bytes(bytes);
+    memset(z, 0, bytes);
+    check(qru_matrix_upload(M, z, rows), "qru_matrix_upload");
     return M;
 }
 
@@ -342,38 +466,93 @@ static qru_matrix *upload(qru_context *ctx, qru_dtype dt, const mxArray *a)
  * (new_array); smaller ones by the MEX API, whose copy on return is cheap. */
 #define OWNED_MIN_ELEMENTS 4096
 
-/* A new rows x cols array of zeros of type dt for a result.  An Octave
- * built without std::pmr copies an array of mxCreateNumericMatrix into a
- * new one when the MEX function returns it (a second allocation, its page
- * faults, a fill and a copy); an array made by the built-in zeros()
- * through mexCallMATLAB belongs to the interpreter, and returning it
- * copies nothing.  Should that call fail, the MEX API makes the array (as
- * with MATLAB, and with an Octave whose arrays can take over the MEX
- * API's memory). */
-static mxArray *new_array(qru_dtype dt, int rows, int cols)
+#if defined(HAVE_OCTAVE)
+/* A rows x cols x pages array of zeros of type dt made by the
+ * interpreter: builtin zeros(rows, cols, pages, class), and for a complex
+ * type builtin complex() of two of them; NULL if a call fails. */
+static mxArray *interp_zeros(qru_dtype dt, int rows, int cols, int pages)
 {
-    mxClassID cls = dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
-#if defined(HAVE_OCTAVE) && !defined(OCTAVE_HAVE_STD_PMR_POLYMORPHIC_ALLOCATOR)
-    if ((double)rows * cols >= OWNED_MIN_ELEMENTS) {
-        mxArray *in[4] = {mxCreateString("zeros"), mxCreateDoubleScalar(rows),
-                          mxCreateDoubleScalar(cols),
-                          mxCreateString(dt == QRU_FLOAT ? "single"
-                                                         : "double")};
-        mxArray *a = NULL;
-        mxArray *err = mexCallMATLABWithTrap(1, &a, 4, in, "builtin");
-        for (int i = 0; i < 4; ++i)
-            mxDestroyArray(in[i]);
-        if (!err && a && mxGetClassID(a) == cls && !mxIsSparse(a) &&
-            mxGetNumberOfDimensions(a) == 2 && mxGetM(a) == (size_t)rows &&
-            mxGetN(a) == (size_t)cols && mxGetData(a))
-            return a;
-        if (err)
-            mxDestroyArray(err);
+    mxArray *in[5] = {mxCreateString("zeros"), mxCreateDoubleScalar(rows),
+                      mxCreateDoubleScalar(cols), mxCreateDoubleScalar(pages),
+                      mxCreateString(dt_single(dt) ? "single" : "double")};
+    mxArray *a = NULL;
+    mxArray *err = mexCallMATLABWithTrap(1, &a, 5, in, "builtin");
+    for (int i = 0; i < 5; ++i)
+        mxDestroyArray(in[i]);
+    if (!err && a && dt_complex(dt)) {
+        mxArray *cin[3] = {mxCreateString("complex"), a, a}, *c = NULL;
+        err = mexCallMATLABWithTrap(1, &c, 3, cin, "builtin");
+        mxDestroyArray(cin[0]);
+        mxDestroyArray(a);
+        a = c;
+    }
+    if (!err && a && has_dtype(a, dt) && !mxIsSparse(a) &&
+        mxGetM(a) == (size_t)rows &&
+        mxGetNumberOfElements(a) == (size_t)rows * cols * pages &&
+        (mxGetNumberOfElements(a) == 0 || array_data(a)))
+        return a;
+    if (err)
+        mxDestroyArray(err);
+    if (a)
+        mxDestroyArray(a);
+    return NULL;
+}
+#endif
+
+/* A new rows x cols x pages array of zeros of type dt for a result.
+ *
+ * An Octave built without std::pmr copies an array of
+ * mxCreateNumericMatrix into a new one when the MEX function returns it
+ * (a second allocation, its page faults, a fill and a copy); an array
+ * made by the built-in zeros() through mexCallMATLAB belongs to the
+ * interpreter, and returning it copies nothing: such an Octave has the
+ * interpreter make the arrays of at least OWNED_MIN_ELEMENTS elements.
+ * Octave 7's interleaved complex MEX API allocates a complex array of
+ * mxCreateNumericMatrix / mxCreateNumericArray with the bytes of a real
+ * one (its flag is set after the allocation), so under Octave complex
+ * results are always made by the interpreter.  Should that call fail, the
+ * MEX API makes a real array (as with MATLAB, and with an Octave whose
+ * arrays can take over the MEX API's memory); a complex one raises
+ * qru:library. */
+static mxArray *result_array(qru_dtype dt, int rows, int cols, int pages)
+{
+#if defined(HAVE_OCTAVE)
+#if defined(OCTAVE_HAVE_STD_PMR_POLYMORPHIC_ALLOCATOR)
+    int owned = dt_complex(dt);
+#else
+    int owned = dt_complex(dt) ||
+                (double)rows * cols * pages >= OWNED_MIN_ELEMENTS;
+#endif
+    if (owned) {
+        mxArray *a = interp_zeros(dt, rows, cols, pages);
         if (a)
-            mxDestroyArray(a);
+            return a;
+        if (dt_complex(dt))
+            fail("qru:library", "qru_mex: Octave could not make a complex "
+                                "%d x %d x %d array", rows, cols, pages);
     }
 #endif
-    return mxCreateNumericMatrix((mwSize)rows, (mwSize)cols, cls, mxREAL);
+    mwSize dims[3] = {(mwSize)rows, (mwSize)cols, (mwSize)pages};
+    return mxCreateNumericArray(3, dims, dt_class(dt), dt_complexity(dt));
+}
+
+/* A new rows x cols array of zeros of type dt for a result. */
+static mxArray *new_array(qru_dtype dt, int rows, int cols)
+{
+    return result_array(dt, rows, cols, 1);
+}
+
+/* Sets the entries below the diagonal of each rows x cols page of the
+ * host array a (pages of them, type dt) to zero. */
+static void zero_below(qru_dtype dt, void *a, int rows, int cols, int pages)
+{
+    size_t es = dt_size(dt);
+    for (int q = 0; q < pages; ++q) {
+        char *page = (char *)a + es * (size_t)rows * cols * q;
+        for (int j = 0; j < cols && j < rows; ++j)
+            memset(page + ((size_t)j * rows + j + 1) * es, 0,
+                   es * (size_t)(rows - j - 1));
+    }
 }
 
 /* A new MATLAB array holding M; with triu, entries below the diagonal are
@@ -381,26 +560,17 @@ static mxArray *new_array(qru_dtype dt, int rows, int cols)
 static mxArray *download(const qru_matrix *M, int triu)
 {
     int rows = qru_matrix_rows(M), cols = qru_matrix_cols(M);
-    mxClassID cls =
-        qru_matrix_dtype(M) == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
-    mxArray *a = new_array(qru_matrix_dtype(M), rows, cols);
+    qru_dtype dt = qru_matrix_dtype(M);
+    mxArray *a = new_array(dt, rows, cols);
     if (rows == 0 || cols == 0)
         return a;
-    int st = qru_matrix_download(M, mxGetData(a), rows);
+    int st = qru_matrix_download(M, array_data(a), rows);
     if (st) {
         mxDestroyArray(a);
         check(st, "qru_matrix_download");
     }
-    if (triu) {
-        for (int j = 0; j < cols && j < rows; ++j) {
-            if (cls == mxSINGLE_CLASS)
-                memset((float *)mxGetData(a) + (size_t)j * rows + j + 1, 0,
-                       sizeof(float) * (size_t)(rows - j - 1));
-            else
-                memset((double *)mxGetData(a) + (size_t)j * rows + j + 1, 0,
-                       sizeof(double) * (size_t)(rows - j - 1));
-        }
-    }
+    if (triu)
+        zero_below(dt, array_data(a), rows, cols, 1);
     return a;
 }
 
@@ -413,14 +583,15 @@ static int host_context(const qru_context *ctx)
 
 /* ---- pages: arrays rows x cols x P, as batches of the library --------- */
 
-/* The sizes of a, a real full array of pages (at most 3 dimensions). */
+/* The sizes of a, a full array of pages (at most 3 dimensions). */
 static void page_dims(const mxArray *a, const char *name, int *rows,
                       int *cols, int *pages)
 {
-    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
+    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsSparse(a) ||
         mxGetNumberOfDimensions(a) > 3)
-        fail("qru:usage", "%s must be a real full single or double array of "
+        fail("qru:usage", "%s must be a full single or double array of "
                           "pages (at most 3 dimensions)", name);
+    need_interleaved(a, name);
     const mwSize *d = mxGetDimensions(a);
     size_t p = mxGetNumberOfDimensions(a) > 2 ? d[2] : 1;
     if (d[0] > (size_t)INT32_MAX || d[1] > (size_t)INT32_MAX ||
@@ -434,11 +605,7 @@ static void page_dims(const mxArray *a, const char *name, int *rows,
 /* A new rows x cols x pages array of zeros of type dt. */
 static mxArray *new_pages(qru_dtype dt, int rows, int cols, int pages)
 {
-    mwSize dims[3] = {(mwSize)rows, (mwSize)cols, (mwSize)pages};
-    return mxCreateNumericArray(3, dims,
-                                dt == QRU_FLOAT ? mxSINGLE_CLASS
-                                                : mxDOUBLE_CLASS,
-                                mxREAL);
+    return result_array(dt, rows, cols, pages);
 }
 
 /* A batch of ctx in type dt holding a copy of the pages of a (rows x cols
@@ -475,7 +642,7 @@ static qru_matrix *pages_of(qru_context *ctx, qru_dtype dt, int rows,
     if (n_tmp == MAX_TMP)
         fail("qru:library", "qru_mex: too many temporaries");
     qru_matrix *M = NULL;
-    check(qru_matrix_wrap_batch(ctx, dt, rows, cols, mxGetData(a), rows,
+    check(qru_matrix_wrap_batch(ctx, dt, rows, cols, array_data(a), rows,
                                 pages, 0, &M),
           "qru_matrix_wrap_batch");
     tmp_mat[n_tmp++] = M;
@@ -491,7 +658,7 @@ static void pages_back(const qru_matrix *M, mxArray *a, int copied)
     int rows = qru_matrix_rows(M);
     if (!copied || mxGetNumberOfElements(a) == 0)
         return;
-    int st = qru_matrix_download(M, mxGetData(a), rows);
+    int st = qru_matrix_download(M, array_data(a), rows);
     if (st) {
         mxDestroyArray(a);
         check(st, "qru_matrix_download");
@@ -527,7 +694,7 @@ static qru_matrix *input(qru_context *ctx, qru_dtype dt, const mxArray *a)
     if (n_tmp == MAX_TMP)
         fail("qru:library", "qru_mex: too many temporaries");
     qru_matrix *M = NULL;
-    check(qru_matrix_wrap(ctx, dt, rows, cols, mxGetData(a), rows, &M),
+    check(qru_matrix_wrap(ctx, dt, rows, cols, array_data(a), rows, &M),
           "qru_matrix_wrap");
     tmp_mat[n_tmp++] = M;
     return M;
@@ -547,24 +714,13 @@ static qru_matrix *output(qru_context *ctx, qru_dtype dt, int rows, int cols,
         fail("qru:library", "qru_mex: too many temporaries");
     mxArray *a = new_array(dt, rows, cols);
     qru_matrix *M = NULL;
-    int st = qru_matrix_wrap(ctx, dt, rows, cols, mxGetData(a), rows, &M);
+    int st = qru_matrix_wrap(ctx, dt, rows, cols, array_data(a), rows, &M);
     if (st)
         mxDestroyArray(a);
     check(st, "qru_matrix_wrap");
     tmp_mat[n_tmp++] = M;
     *out = a;
     return M;
-}
-
-/* Sets the entries below the diagonal of the host array a (rows x cols,
- * type of M) to zero. */
-static void zero_below(const qru_matrix *M, void *a, int rows, int cols)
-{
-    size_t es = qru_matrix_dtype(M) == QRU_FLOAT ? sizeof(float)
-                                                 : sizeof(double);
-    for (int j = 0; j < cols && j < rows; ++j)
-        memset((char *)a + ((size_t)j * rows + j + 1) * es, 0,
-               es * (size_t)(rows - j - 1));
 }
 
 /* The MATLAB array of a result made by output(): out itself (with triu,
@@ -574,7 +730,8 @@ static mxArray *result(const qru_matrix *M, mxArray *out, int triu)
     if (!out)
         return download(M, triu);
     if (triu)
-        zero_below(M, mxGetData(out), qru_matrix_rows(M), qru_matrix_cols(M));
+        zero_below(qru_matrix_dtype(M), array_data(out), qru_matrix_rows(M),
+                   qru_matrix_cols(M), 1);
     return out;
 }
 
@@ -754,13 +911,15 @@ static void lsqb_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
         check(st, "qru_lsq_batch_solve");
     }
     pages_back(Xm, X, copied);
-    size_t page = (size_t)m * r;
+    /* the real numbers of a page (two an element if complex) */
+    size_t page = (size_t)m * r * (dt_complex(dt) ? 2 : 1);
+    void *xd = array_data(X);
     for (int q = 0; q < pages; ++q)
         for (size_t i = 0; info[q] && i < page; ++i) {
-            if (dt == QRU_FLOAT)
-                ((float *)mxGetData(X))[q * page + i] = (float)NAN;
+            if (dt_single(dt))
+                ((float *)xd)[q * page + i] = (float)NAN;
             else
-                mxGetPr(X)[q * page + i] = NAN;
+                ((double *)xd)[q * page + i] = NAN;
         }
     plhs[0] = X;
     if (nlhs >= 2) {
@@ -869,10 +1028,7 @@ static void lsqb_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
     int rows[3] = {hi, m, m}, cols[3] = {m, m, r};
     for (int w = 0; w < (nlhs > 1 ? nlhs : 1); ++w) {
         if (w == 0 && qru_lsq_batch_q_form(fb) == QRU_Q_NONE) {
-            plhs[0] = mxCreateNumericMatrix(0, 0, dt == QRU_FLOAT
-                                                      ? mxSINGLE_CLASS
-                                                      : mxDOUBLE_CLASS,
-                                            mxREAL);
+            plhs[0] = new_array(dt, 0, 0);
             continue;
         }
         mxArray *a = new_pages(dt, rows[w], cols[w], pages);
@@ -1054,12 +1210,7 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
             e = upload(ctx, dt, args[2]);
         } else {
             /* no right-hand side rows given: b is extended by zeros */
-            e = new_matrix(ctx, dt, p, r);
-            mxArray *z = mxCreateNumericMatrix((mwSize)p, (mwSize)r,
-                dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
-            int st = qru_matrix_upload(e, mxGetData(z), p);
-            mxDestroyArray(z);
-            check(st, "qru_matrix_upload");
+            e = zero_matrix(ctx, dt, p, r);
         }
         check(qru_lsq_add_rows(f, j - 1, U, e),
               "qru_lsq_add_rows");
@@ -1143,9 +1294,7 @@ static void lsq_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
     qru_matrix *R = new_matrix(ctx, dt, rr, m);
     check(qru_lsq_get_r(f, R), "qru_lsq_get_r");
     if (form == QRU_Q_NONE) {
-        plhs[0] = mxCreateNumericMatrix(0, 0, dt == QRU_FLOAT ? mxSINGLE_CLASS
-                                                              : mxDOUBLE_CLASS,
-                                        mxREAL);
+        plhs[0] = new_array(dt, 0, 0);
     } else {
         qru_matrix *Q = new_matrix(ctx, dt, n, econ ? m : n);
         check(qru_lsq_get_q(f, Q), "qru_lsq_get_q");
@@ -1265,12 +1414,7 @@ static qru_lsq *lsq_from_qr(qru_context *ctx, const mxArray *Qa,
     int n = (int)mxGetM(Ra);
     qru_matrix *Q = upload(ctx, dt, Qa);
     qru_matrix *R = upload(ctx, dt, Ra);
-    qru_matrix *d = new_matrix(ctx, dt, n, 1);
-    mxArray *z = mxCreateNumericMatrix((mwSize)n, 1,
-        dt == QRU_FLOAT ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
-    int st = qru_matrix_upload(d, mxGetData(z), n);
-    mxDestroyArray(z);
-    check(st, "qru_matrix_upload");
+    qru_matrix *d = zero_matrix(ctx, dt, n, 1);
     /* the updated matrix of qrinsert / qrupdate may be rank-deficient:
      * its QR is still returned */
     qru_lsq_options opt;
@@ -1391,15 +1535,12 @@ static void cholupdate_pages(qru_context *ctx, int nlhs, mxArray *plhs[],
         check(st, "qru_chol_update_batch");
     mxArray *out = new_pages(dt, n, n, pages);
     if ((size_t)n * pages > 0) {
-        int ds = qru_matrix_download(R, mxGetData(out), n);
+        int ds = qru_matrix_download(R, array_data(out), n);
         if (ds) {
             mxDestroyArray(out);
             check(ds, "qru_matrix_download");
         }
-        size_t es = dt == QRU_FLOAT ? sizeof(float) : sizeof(double);
-        for (int q = 0; q < pages; ++q)
-            zero_below(R, (char *)mxGetData(out) + es * (size_t)n * n * q, n,
-                       n);
+        zero_below(dt, array_data(out), n, n, pages);
     }
     plhs[0] = out;
     if (nlhs >= 2)
@@ -1461,8 +1602,10 @@ static void place_pages(mxArray *out, const mxArray *R, int n, int n1,
                         int k, int p, int pages, qru_dtype dt)
 {
     int insert = n1 > n, sr = mxIsSingle(R);
-    const void *src = mxGetData(R);
-    void *dst = mxGetData(out);
+    /* the real numbers of an element of R and of out */
+    size_t sc = mxIsComplex(R) ? 2 : 1, tc = dt_complex(dt) ? 2 : 1;
+    const void *src = array_data(R);
+    void *dst = array_data(out);
     for (int q = 0; q < pages; ++q) {
         for (int c = 0; c < n; ++c) {
             if (!insert && c >= k && c < k + p)
@@ -1474,12 +1617,14 @@ static void place_pages(mxArray *out, const mxArray *R, int n, int n1,
                 int r1 = r < k ? r : insert ? r + p : r - p;
                 size_t i = (size_t)q * n * n + (size_t)c * n + r;
                 size_t i1 = (size_t)q * n1 * n1 + (size_t)c1 * n1 + r1;
-                double v = sr ? ((const float *)src)[i]
-                              : ((const double *)src)[i];
-                if (dt == QRU_FLOAT)
-                    ((float *)dst)[i1] = (float)v;
-                else
-                    ((double *)dst)[i1] = v;
+                for (size_t e = 0; e < sc; ++e) {
+                    double v = sr ? ((const float *)src)[i * sc + e]
+                                  : ((const double *)src)[i * sc + e];
+                    if (dt_single(dt))
+                        ((float *)dst)[i1 * tc + e] = (float)v;
+                    else
+                        ((double *)dst)[i1 * tc + e] = v;
+                }
             }
         }
     }
@@ -1634,7 +1779,7 @@ static double *host_alloc(size_t count)
  * host; *n receives their count. */
 static const double *host_vector(const mxArray *a, const char *name, int *n)
 {
-    need_matrix(a, name);
+    need_real_matrix(a, name);
     size_t k = mxGetNumberOfElements(a);
     if (k > 0 && mxGetM(a) != 1 && mxGetN(a) != 1)
         fail("qru:usage", "%s must be a vector", name);
@@ -1790,8 +1935,8 @@ static void cmd_nnls(int nlhs, mxArray *plhs[], int nrhs,
                           "qru_mex('nnls', C, d, maxiter, tol [, backend])");
     if (nlhs > 5)
         fail("qru:usage", "too many outputs");
-    need_matrix(prhs[0], "C");
-    need_matrix(prhs[1], "d");
+    need_real_matrix(prhs[0], "C");
+    need_real_matrix(prhs[1], "d");
     int maxiter = get_int(prhs[2], "maxiter");
     if (!mxIsNumeric(prhs[3]) || mxIsComplex(prhs[3]) ||
         mxGetNumberOfElements(prhs[3]) != 1)
@@ -1832,8 +1977,9 @@ static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
 {
     qru_backend b;
     nrhs = take_backend(nrhs, prhs, 0, &b);
-    need_args(nrhs, 0, 0, "[name, device, fp64] = qru_backend([backend])");
-    if (nlhs > 3)
+    need_args(nrhs, 0, 0,
+              "[name, device, fp64, complex] = qru_backend([backend])");
+    if (nlhs > 4)
         fail("qru:usage", "too many outputs");
     qru_context *ctx = get_context(b);
     plhs[0] = mxCreateString(qru_backend_name(qru_context_backend(ctx)));
@@ -1841,6 +1987,10 @@ static void cmd_backend(int nlhs, mxArray *plhs[], int nrhs,
         plhs[1] = mxCreateString(qru_context_device_name(ctx));
     if (nlhs >= 3)
         plhs[2] = mxCreateDoubleScalar(qru_context_supports(ctx, QRU_DOUBLE));
+    if (nlhs >= 4)
+        plhs[3] = mxCreateDoubleScalar(
+            MX_HAS_INTERLEAVED_COMPLEX &&
+            qru_context_supports(ctx, QRU_COMPLEX_FLOAT));
 }
 
 /* ---- entry point ------------------------------------------------------------------ */

@@ -10,8 +10,13 @@ function [Q, R, d] = qru_qr(A, varargin)
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').  single
-%   input computes in single precision, double in double.  The signs of
-%   the rows of R (and columns of Q) may differ from qr's.
+%   input computes in single precision, double in double.  Complex A (or
+%   b) computes in complex arithmetic (a real b with a complex A, or the
+%   reverse, is promoted as MATLAB does): Q unitary, d = Q'*b with the
+%   conjugate transpose, on a backend that supports complex data (the
+%   CPU; elsewhere qru:unsupported, naming the backend).  The signs of
+%   the rows of R (and columns of Q; for complex data their phases, and
+%   R's diagonal is complex) may differ from qr's.
 %
 %   See also qr, qru_lsq, qru_qrinsert, qru_qrdelete.
 fn = 'qru_qr';
@@ -31,7 +36,7 @@ if ~isempty(args) && ((isnumeric(args{1}) && isscalar(args{1}) && args{1} == 0) 
   args = args(2:end);
 end
 [~, backend] = qru_trailing(fn, nargin - numel(args) + 1, args, {});
-qru_real_arg(fn, 1, 'A', A);
+qru_real_arg(fn, 1, 'A', A, true);
 if ~isempty(b) && size(b, 1) ~= size(A, 1)
   qru_arg_error(fn, 2, 'dimensions', 'b has %d rows, but A has %d', size(b, 1), size(A, 1));
 end

@@ -19,13 +19,17 @@ function [Q1, R1] = qru_qrdelete(Q, R, j, varargin)
 %   Classes as Octave's qrdelete: Q and R may be double, single or an
 %   integer class (logical and char are refused); the result is single if
 %   either is single, else double.  j may be of any numeric class or
-%   logical.  The signs of the rows of R1 (and columns of Q1) may differ
-%   from qrdelete's.
+%   logical.  Complex Q and R are factorized in complex arithmetic, Q1
+%   unitary, where the backend takes complex data (the CPU backend; the
+%   others raise qru:unsupported, naming the backend).  The signs of the
+%   rows of R1 (and columns of Q1; for complex data their phases) may
+%   differ from qrdelete's.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
 %   Errors name the argument and the rule, with identifiers
-%   qru:qrdelete:<kind> (or the library's qru:badArgument, qru:library).
+%   qru:qrdelete:<kind> (or the library's qru:badArgument,
+%   qru:unsupported, qru:library).
 %
 %   Example:
 %     A = randn(8, 5); [Q, R] = qr(A, 0);

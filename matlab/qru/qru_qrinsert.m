@@ -22,14 +22,18 @@ function [Q1, R1] = qru_qrinsert(Q, R, j, x, varargin)
 %   Classes as Octave's qrinsert: Q, R and x may be double, single or an
 %   integer class (logical and char are refused); the result is single if
 %   any of them is single, else double.  j may be of any numeric class or
-%   logical.  The signs of the rows of R1 (and columns of Q1) may differ
-%   from qrinsert's.
+%   logical.  The signs of the rows of R1 (and columns of Q1; for complex
+%   data their phases) may differ from qrinsert's.
+%   Complex arguments compute in complex arithmetic (real ones with them
+%   are promoted, as MATLAB does; ' is the conjugate transpose and Q1
+%   unitary) on a backend that supports complex data (the CPU; elsewhere
+%   qru:unsupported, naming the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
 %   Errors name the argument and the rule, with identifiers
 %   qru:qrinsert:<kind> (or the library's qru:numerical, qru:badArgument,
-%   qru:library).
+%   qru:unsupported, qru:library).
 %
 %   Example:
 %     A = randn(8, 3); [Q, R] = qr(A); U = randn(8, 2);

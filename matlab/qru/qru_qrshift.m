@@ -22,12 +22,16 @@ function [Q1, R1] = qru_qrshift(Q, R, i, j, varargin)
 %   integer class (logical and char are refused); the result is single
 %   if both Q and R are single, else double.  i and j may be of any
 %   numeric class or logical.  The signs of the rows of R1 (and columns
-%   of Q1) may differ from qrshift's.
+%   of Q1; for complex data their phases) may differ from qrshift's.
+%   Complex Q and R compute in complex arithmetic (Q1 unitary) on a
+%   backend that takes complex data (the CPU; elsewhere qru:unsupported,
+%   naming the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
 %   Errors name the argument and the rule, with identifiers
-%   qru:qrshift:<kind> (or the library's qru:badArgument, qru:library).
+%   qru:qrshift:<kind> (or the library's qru:badArgument,
+%   qru:unsupported, qru:library).
 %
 %   Example:
 %     A = randn(8, 5); [Q, R] = qr(A);

@@ -20,12 +20,18 @@ function [Q1, R1] = qru_qrupdate(Q, R, u, v, varargin)
 %   Classes as Octave's qrupdate: Q, R, u and v may be double, single or
 %   an integer class (logical and char are refused); the result is single
 %   if any of them is single, else double.  The signs of the rows of R1
-%   (and columns of Q1) may differ from qrupdate's.
+%   (and columns of Q1; for complex data their phases) may differ from
+%   qrupdate's.
+%   Complex arguments compute in complex arithmetic (real ones with them
+%   are promoted, as MATLAB does; ' is the conjugate transpose and Q1
+%   unitary) on a backend that supports complex data (the CPU; elsewhere
+%   qru:unsupported, naming the backend).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').
 %   Errors name the argument and the rule, with identifiers
-%   qru:qrupdate:<kind> (or the library's qru:badArgument, qru:library).
+%   qru:qrupdate:<kind> (or the library's qru:badArgument,
+%   qru:unsupported, qru:library).
 %
 %   Example:
 %     A = randn(8, 5); [Q, R] = qr(A); u = randn(8, 2); v = randn(5, 2);

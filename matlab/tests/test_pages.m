@@ -230,7 +230,6 @@ qru_expect_error('qru:cholinsert:R', 'cholinsert pages R logical', @qru_cholinse
 qru_expect_error('qru:cholinsert:x', 'cholinsert pages x 4-D', @qru_cholinsert, R, 1, ones(5, 1, 3, 2), backend);
 qru_expect_error('qru:choldelete:index', 'choldelete pages j', @qru_choldelete, R, 5, backend);
 qru_expect_error('qru:choldelete:index', 'choldelete pages block', @qru_choldelete, R, 3:5, backend);
-qru_expect_error('qru:choldelete:R', 'choldelete pages complex', @qru_choldelete, complex(R), 1, backend);
 qru_expect_error('qru:choldelete:R', 'choldelete pages 4-D', @qru_choldelete, ones(4, 4, 2, 2), 1, backend);
 A = randn(10, 3, 2); b = randn(10, 1, 2);
 qru_expect_error('qru:lsq:q', 'lsq pages full', @() qru_lsq(A, b, 'q', 'full', backend));

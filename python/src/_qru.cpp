@@ -977,17 +977,38 @@ struct LsqBatch {
             check(C.ctx, st, "qru_lsq_batch_add_cols");
         return info;
     }
-    // which: 'Q' (n x (count m)), 'R' (m x (count m)), 'd' (m x (count
-    // r)), 'E' (n x (count r)); n the largest row count, the rows of a
-    // page below its problem's row count unspecified
+    // A + U V' for every problem (U n x (count k), n the largest row
+    // count; V m x (count k)), or those of the mask (empty: all); each
+    // problem's info (0, or > 0: it refused, unchanged; the others
+    // modified)
+    std::vector<int> modify(const in_array &U, const in_array &V,
+                            bool check_finite, const std::vector<int> &mask)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *Vd = s.in(V, "V");
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_modify_ex(
+            f, pages(s, Ud, count, "U"), pages(s, Vd, count, "V"),
+            info.data(), mask.empty() ? nullptr : mask.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_modify_ex");
+        return info;
+    }
+    // which: 'Q' (n x (count m); the full form's n x (count n)), 'R' (m x
+    // (count m)), 'd' (m x (count r); the full form's n x (count r)), 'E'
+    // (n x (count r)); n the largest row count, the rows of a page below
+    // its problem's row count unspecified
     nb::object get(char which)
     {
         On s(*this, false);
         int n = 0, m = qru_lsq_batch_cols(f), r = qru_lsq_batch_nrhs(f);
         for (int i = 0; i < count; i++)
             n = std::max(n, qru_lsq_batch_rows(f, i));
-        int rows = which == 'Q' || which == 'E' ? n : m;
-        int cols = which == 'Q' || which == 'R' ? m : r;
+        bool full = qru_lsq_batch_q_form(f) == QRU_Q_FULL;
+        int rows = which == 'Q' || which == 'E' || (full && which == 'd')
+                       ? n
+                       : m;
+        int cols = which == 'R' ? m : which == 'Q' ? (full ? n : m) : r;
         static int (*const get[])(const qru_lsq_batch *, qru_matrix *) = {
             qru_lsq_batch_get_q, qru_lsq_batch_get_r, qru_lsq_batch_get_d,
             qru_lsq_batch_get_residuals};
@@ -1230,6 +1251,7 @@ NB_MODULE(_qru, mod)
         .def("remove_rows", &LsqBatch::remove_rows)
         .def("remove_cols", &LsqBatch::remove_cols)
         .def("add_cols", &LsqBatch::add_cols)
+        .def("modify", &LsqBatch::modify)
         .def("solve", &LsqBatch::solve)
         .def("residual", &LsqBatch::residual)
         .def("get", &LsqBatch::get)

@@ -1,9 +1,10 @@
 """qru.LeastSquaresBatch against NumPy's lstsq problem by problem: batch
-shapes, vector and matrix right-hand sides, both dtypes, both forms,
+shapes, vector and matrix right-hand sides, both dtypes, the three forms,
 chains of added rows, removed rows (thin form: Q1 and R of each page,
 a refused removal, a number of rows a problem), removed columns (both
 forms) and inserted ones (thin form, a refused insertion), residual
-norms, a rank-deficient problem, bad arguments."""
+norms, the full form's Q and d through every update, a rank-deficient
+problem, bad arguments."""
 import numpy as np
 import pytest
 
@@ -285,9 +286,10 @@ def test_forms_and_bad_removals():
     A = rng.standard_normal((2, 8, 3))
     b = rng.standard_normal((2, 8))
     with pytest.raises(ValueError, match="q must be"):
-        qru.LeastSquaresBatch(A, b, q="full")
-    with pytest.raises(ValueError):  # thin needs n >= m
-        qru.LeastSquaresBatch(A[:, :2], b[:, :2], q="thin")
+        qru.LeastSquaresBatch(A, b, q="economy")
+    for q in ("thin", "full"):
+        with pytest.raises(ValueError):  # thin and full need n >= m
+            qru.LeastSquaresBatch(A[:, :2], b[:, :2], q=q)
     N = qru.LeastSquaresBatch(A, b)
     assert N.q == "none"
     with pytest.raises(ValueError, match="Q-less"):
@@ -366,6 +368,131 @@ def test_remove_cols(backend, q, dt, where, p):
         A = np.delete(A, np.s_[k:k + p], axis=-1)
         assert B.shape == (n, m - p) and B.R.shape == lead + (m - p,) * 2
         (check_thin if q == "thin" else check_qless)(B, A, b, dt)
+
+
+def check_full(B, A, b, dt):
+    """B (full) against the pages of A (..., n, m) and b (..., n, r): the
+    thin form's checks on Q's first m columns, Q orthogonal (n x n),
+    d = Q' b (all n rows), its rows m .. n-1 the residual norms."""
+    n, m = A.shape[-2:]
+    Q, d = B.Q, B.d
+    assert Q.shape == A.shape[:-1] + (n,) and d.shape == b.shape
+    assert Q.dtype == dt and d.dtype == dt
+    for qi, di, bi in zip(Q.reshape((-1, n, n)),
+                          d.reshape((-1, n, b.shape[-1])),
+                          b.reshape((-1,) + b.shape[-2:])):
+        assert orthogonality(qi, dt) <= THRESH
+        assert scaled_residual(di, qi.T.astype(np.float64) @ bi, dt,
+                               n) <= THRESH
+    _, rho = lstsq_pages(A, b)
+    assert np.allclose(np.linalg.norm(d[..., m:, :].astype(np.float64),
+                                      axis=-2), rho,
+                       rtol=100 * eps(dt) * n,
+                       atol=100 * eps(dt) * np.abs(b).max() * n)
+    thin = B.Q[..., :m]
+    assert np.array_equal(thin, Q[..., :m])
+    check_thin(_ThinView(B, thin), A, b, dt)
+
+
+class _ThinView:
+    """A full batch seen as check_thin's thin one (Q its first m columns)."""
+
+    def __init__(self, B, Q1):
+        self._B, self.Q = B, Q1
+
+    def __getattr__(self, name):
+        return getattr(self._B, name)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("n,m", [(12, 4), (40, 33), (70, 20)])
+def test_full_form(backend, dt, n, m):
+    """q='full': every problem's n x n Q and d = Q' b through a chain of
+    the four updates (rows added, each problem its own count; rows
+    removed; columns removed and inserted); a problem that gains no row
+    keeps its Q to the bit."""
+    rng = np.random.default_rng(n + m)
+    lead, r = (2, 2), 2
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, "full", backend=backend)
+    assert B.q == "full"
+    check_full(B, A, b, dt)
+    p = 3
+    U = rng.uniform(-1, 1, lead + (p, m)).astype(dt)
+    e = rng.uniform(-1, 1, lead + (p, r)).astype(dt)
+    B.add_rows(U, e)
+    A = np.concatenate([A, U], axis=-2)
+    b = np.concatenate([b, e], axis=-2)
+    check_full(B, A, b, dt)
+    Q0 = B.Q
+    each = np.array([[1, 0], [1, 1]])
+    B.add_rows(U, e, rows=each)
+    assert np.array_equal(B.Q[0, 1, :n + p, :n + p], Q0[0, 1])
+    B.remove_rows(n + p, 1, rows=each)  # the rows just added again
+    assert np.array_equal(B.rows, np.full(lead, n + p))
+    check_full(B, A, b, dt)
+    B.remove_rows(2, 4)
+    A, b = np.delete(A, np.s_[2:6], axis=-2), np.delete(b, np.s_[2:6], -2)
+    check_full(B, A, b, dt)
+    B.remove_cols(1, 2)
+    A = np.delete(A, np.s_[1:3], axis=-1)
+    check_full(B, A, b, dt)
+    V = rng.uniform(-1, 1, lead + (A.shape[-2], 3)).astype(dt)
+    B.add_cols(0, V)
+    A = np.concatenate([V, A], axis=-1)
+    check_full(B, A, b, dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["thin", "full"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_modify(backend, q, dt):
+    """A + U V' for every page (k = 2, then k = 1 as vectors), then under
+    a mask (the pages left out unchanged to the bit), then a page whose
+    new A loses a column refuses (LinAlgError names it; it stays, the
+    others are modified); the Q-less form and bad shapes: ValueError."""
+    rng = np.random.default_rng(11 + len(q))
+    lead, n, m, r = (2, 3), 25, 6, 2
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + (n, r)).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    check = check_full if q == "full" else check_thin
+    for k in (2, 1):
+        U = rng.uniform(-1, 1, lead + (n, k)).astype(dt)
+        V = rng.uniform(-1, 1, lead + (m, k)).astype(dt)
+        if k == 1:
+            B.modify(U[..., 0], V[..., 0])
+        else:
+            B.modify(U, V)
+        A = A + U @ np.swapaxes(V, -1, -2)
+        check(B, A, b, dt)
+    mask = np.array([[1, 0, 1], [0, 1, 1]])
+    Q0 = B.Q
+    U = rng.uniform(-1, 1, lead + (n, 2)).astype(dt)
+    V = rng.uniform(-1, 1, lead + (m, 2)).astype(dt)
+    B.modify(U, V, mask=mask)
+    A = A + mask[..., None, None] * (U @ np.swapaxes(V, -1, -2))
+    check(B, A, b, dt)
+    assert np.array_equal(B.Q[0, 1], Q0[0, 1])
+    U = rng.uniform(-1, 1, lead + (n, 1)).astype(dt)
+    V = np.zeros(lead + (m, 1), dt)
+    V[..., 0, 0] = 1
+    U[1, 2, :, 0] = -A[1, 2, :, 0]
+    R0 = B.R
+    with pytest.raises(np.linalg.LinAlgError, match=r"\(1, 2\)"):
+        B.modify(U, V)
+    assert np.array_equal(B.R[1, 2], R0[1, 2])
+    A1 = A + U @ np.swapaxes(V, -1, -2)
+    A1[1, 2] = A[1, 2]
+    check(B, A1, b, dt)
+    with pytest.raises(ValueError):
+        B.modify(U[..., :2, :], V)
+    with pytest.raises(ValueError):
+        B.modify(U, V, mask=mask * 2)
+    with pytest.raises(ValueError, match="Q-less"):
+        qru.LeastSquaresBatch(A, b, backend=backend).modify(U, V)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -83,7 +83,9 @@
 #undef CPLX
 
 /* Complex float and complex double: the kernels of the QR factorisation
- * and its updates (cpu_kernels.inc, cpu_update_kernels.inc). */
+ * and its updates (cpu_kernels.inc, cpu_update_kernels.inc), of the
+ * Cholesky routines and of the Cholesky batches (cpu_chol_kernels.inc,
+ * cpu_batch_kernels.inc; not their real-only parts). */
 #define CPLX 1
 #define CONJ(x) conj(x)
 #define RE(x) creal(x)
@@ -102,6 +104,8 @@
 #define BL(x) cblas_c##x
 #define NRM2(n, x, inc) cblas_scnrm2(n, x, inc)
 #include "cpu_kernels.inc"
+#include "cpu_chol_kernels.inc"
+#include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef TR
@@ -115,6 +119,8 @@
 #define BL(x) cblas_z##x
 #define NRM2(n, x, inc) cblas_dznrm2(n, x, inc)
 #include "cpu_kernels.inc"
+#include "cpu_chol_kernels.inc"
+#include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
 #undef T
 #undef TR
@@ -151,9 +157,9 @@
                                  : f##_z(__VA_ARGS__))
 
 /* The ops that take no complex data (the routines that call them refuse
- * it first: qru_check_real; the updates' p = 1 variants are not chosen
- * for it, qru_upd_p1_variant): QRU_ERR_UNSUPPORTED, not a wrong
- * result. */
+ * it first: qru_check_real; the updates' p = 1 variants and the
+ * structured Cholesky passes are not chosen for it, qru_upd_p1_variant,
+ * chol_update.c): QRU_ERR_UNSUPPORTED, not a wrong result. */
 #define CPU_REAL_ONLY(dt, op)                                                  \
     do {                                                                       \
         if (qru_dtype_complex(dt))                                             \
@@ -701,25 +707,49 @@ static int cpu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
     return 0;
 }
 
+/* The info slot of the potrf_panel convention (a dt element; complex:
+ * its real part): whether it is set, and info := base + bad where
+ * bad != 0. */
+static int cpu_info_get(qru_dtype dt, qru_ptr info)
+{
+    switch (dt) {
+    case QRU_DOUBLE:
+        return *DP(info) != 0.0;
+    case QRU_FLOAT:
+        return *SP(info) != 0.0f;
+    case QRU_COMPLEX_DOUBLE:
+        return *ZP(info) != 0.0;
+    default:
+        return *CP(info) != 0.0f;
+    }
+}
+static void cpu_info_set(qru_dtype dt, qru_ptr info, int base, int bad)
+{
+    if (!bad)
+        return;
+    switch (dt) {
+    case QRU_DOUBLE:
+        *DP(info) = (double)(base + bad);
+        break;
+    case QRU_FLOAT:
+        *SP(info) = (float)(base + bad);
+        break;
+    case QRU_COMPLEX_DOUBLE:
+        *ZP(info) = (double)(base + bad);
+        break;
+    default:
+        *CP(info) = (float)(base + bad);
+    }
+}
+
 static int cpu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
                            qru_ptr A, int lda, qru_ptr info, int base)
 {
-    CPU_REAL_ONLY(dt, "potrf_panel");
     (void)ctx;
-    int bad;
-    if (dt == QRU_DOUBLE) {
-        if (*DP(info) != 0.0 || n <= 0)
-            return 0;
-        bad = potrf_panel_d(uplo, n, DP(A), lda);
-        if (bad)
-            *DP(info) = (double)(base + bad);
-    } else {
-        if (*SP(info) != 0.0f || n <= 0)
-            return 0;
-        bad = potrf_panel_s(uplo, n, SP(A), lda);
-        if (bad)
-            *SP(info) = (float)(base + bad);
-    }
+    if (cpu_info_get(dt, info) || n <= 0)
+        return 0;
+    cpu_info_set(dt, info, base,
+                 CPU_BY_TYPE(dt, potrf_panel, uplo, n, HP(dt, A), lda));
     return 0;
 }
 
@@ -727,22 +757,12 @@ static int cpu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k,
                         int sign, qru_ptr L, int ldl, qru_ptr W, int ldw,
                         qru_ptr info, int base)
 {
-    CPU_REAL_ONLY(dt, "chol_rot");
     (void)ctx;
-    int bad;
-    if (dt == QRU_DOUBLE) {
-        if (*DP(info) != 0.0 || n <= 0 || k <= 0)
-            return 0;
-        bad = chol_rot_d(n, k, sign, DP(L), ldl, DP(W), ldw);
-        if (bad)
-            *DP(info) = (double)(base + bad);
-    } else {
-        if (*SP(info) != 0.0f || n <= 0 || k <= 0)
-            return 0;
-        bad = chol_rot_s(n, k, sign, SP(L), ldl, SP(W), ldw);
-        if (bad)
-            *SP(info) = (float)(base + bad);
-    }
+    if (cpu_info_get(dt, info) || n <= 0 || k <= 0)
+        return 0;
+    cpu_info_set(dt, info, base,
+                 CPU_BY_TYPE(dt, chol_rot, n, k, sign, HP(dt, L), ldl,
+                             HP(dt, W), ldw));
     return 0;
 }
 
@@ -800,24 +820,17 @@ static void cpu_chol_batch_range(const void *v, int b0, int cnt,
     qru_ptr L = CPU_PAGE(a, L, a->sL), C = CPU_PAGE(a, C, a->sC),
             L1 = CPU_PAGE(a, L1, a->s1), info = CPU_PAGE(a, info, 1),
             K = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
-    if (a->ins < 0 && a->dt == QRU_DOUBLE)
-        chol_update_batch_d(a->uplo, a->n, a->k, a->sign, cnt, DP(L), a->ldl,
-                            a->sL, DP(C), a->ldc, a->sC, DP(L1), a->ld1,
-                            a->s1, DP(info), DP(K), DP(work));
-    else if (a->ins < 0)
-        chol_update_batch_s(a->uplo, a->n, a->k, a->sign, cnt, SP(L), a->ldl,
-                            a->sL, SP(C), a->ldc, a->sC, SP(L1), a->ld1,
-                            a->s1, SP(info), SP(K), SP(work));
-    else if (a->dt == QRU_DOUBLE)
-        chol_insdel_batch_d(a->ins, a->uplo, a->n, a->k, a->p, cnt, DP(L),
-                            a->ldl, a->sL, a->ins ? DP(C) : NULL, a->ldc,
-                            a->sC, DP(L1), a->ld1, a->s1, DP(info), DP(K),
-                            DP(work));
+    qru_dtype dt = a->dt;
+    if (a->ins < 0)
+        CPU_BY_TYPE(dt, chol_update_batch, a->uplo, a->n, a->k, a->sign, cnt,
+                    HP(dt, L), a->ldl, a->sL, HP(dt, C), a->ldc, a->sC,
+                    HP(dt, L1), a->ld1, a->s1, HP(dt, info), HP(dt, K),
+                    HP(dt, work));
     else
-        chol_insdel_batch_s(a->ins, a->uplo, a->n, a->k, a->p, cnt, SP(L),
-                            a->ldl, a->sL, a->ins ? SP(C) : NULL, a->ldc,
-                            a->sC, SP(L1), a->ld1, a->s1, SP(info), SP(K),
-                            SP(work));
+        CPU_BY_TYPE(dt, chol_insdel_batch, a->ins, a->uplo, a->n, a->k, a->p,
+                    cnt, HP(dt, L), a->ldl, a->sL,
+                    a->ins ? HP(dt, C) : NULL, a->ldc, a->sC, HP(dt, L1),
+                    a->ld1, a->s1, HP(dt, info), HP(dt, K), HP(dt, work));
 }
 
 /* The Cholesky batches: order n1 and rank r of the new factors, about
@@ -837,7 +850,6 @@ static int cpu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t s1, qru_ptr info, qru_ptr cnt,
                                  qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "chol_update_batch");
     if (n <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, -1, uplo, n, k, 0, sign, ldl, ldw, ld1,
@@ -852,7 +864,6 @@ static int cpu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t sC, qru_ptr L1, int ld1, size_t s1,
                                  qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "chol_insert_batch");
     if (n + p <= 0 || count <= 0)
         return 0;
     cpu_chol_batch_args a = {dt, 1, uplo, n, k, p, 0, ldl, ldc, ld1,
@@ -867,7 +878,6 @@ static int cpu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                                  size_t s1, qru_ptr info, qru_ptr cnt,
                                  qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "chol_delete_batch");
     if (n - p <= 0 || count <= 0)
         return 0;
     qru_ptr none = {NULL, 0};
@@ -1176,20 +1186,6 @@ static void cpu_lsq_batch_geqr_thin_range(const void *v, int b0, int cnt,
 }
 #undef CPU_PAGE
 
-/* The info slot of the potrf_panel convention (a dt element): its value,
- * and info := base + bad where bad != 0. */
-static int cpu_info_get(qru_dtype dt, qru_ptr info)
-{
-    return dt == QRU_DOUBLE ? *DP(info) != 0.0 : *SP(info) != 0.0f;
-}
-static void cpu_info_set(qru_dtype dt, qru_ptr info, int base, int bad)
-{
-    if (bad && dt == QRU_DOUBLE)
-        *DP(info) = (double)(base + bad);
-    else if (bad)
-        *SP(info) = (float)(base + bad);
-}
-
 static int cpu_chol_r1_prep(qru_context *ctx, qru_dtype dt, char uplo, int n,
                             int k, int sign, qru_ptr L, int ldl, qru_ptr p,
                             int ldp, int kw, qru_ptr W, int ldw, qru_ptr work,
@@ -1280,6 +1276,28 @@ static int cpu_omp_gram_step(qru_context *ctx, qru_dtype dt, int n, int m,
     else
         omp_gram_step_s(n, m, ncoef, k, (float)inv, (float)rr0, (float)thr,
                         SP(X), ldx, k < 0 ? SP(y) : NULL, SP(ws));
+    return 0;
+}
+
+static int cpu_lars_gram_step(qru_context *ctx, qru_dtype dt, int m,
+                              int kmax, int hw, int mode, int flags, int it,
+                              int t, int q, int ci, int u, int na, int qs,
+                              double sv, double piv, double C, qru_ptr G,
+                              qru_ptr Gs, qru_ptr W, qru_ptr S, qru_ptr V,
+                              qru_ptr Vb, qru_ptr out, qru_ptr ls, qru_ptr P)
+{
+    CPU_REAL_ONLY(dt, "lars_gram_step");
+    (void)ctx, (void)Vb;
+    if (m <= 0 || (mode == QRU_LARS_STEP && hw <= 0))
+        return 0;
+    if (dt == QRU_DOUBLE)
+        lars_gram_step_d(m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs,
+                         sv, piv, C, DP(G), DP(Gs), DP(W), DP(S), DP(V),
+                         DP(out), DP(ls), DP(P));
+    else
+        lars_gram_step_s(m, kmax, hw, mode, flags, it, t, q, ci, u, na, qs,
+                         (float)sv, (float)piv, (float)C, SP(G), SP(Gs),
+                         SP(W), SP(S), SP(V), SP(out), SP(ls), SP(P));
     return 0;
 }
 

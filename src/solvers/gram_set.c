@@ -21,9 +21,9 @@
  * kernels on a GPU; its reference, ref_ops.c, 9 basic ops) and no wait:
  * v = W' G(A, t) (W's row and column q zero), d = sqrt(G(t, t) - v' v)
  * (its flag set where G(t, t) - v' v is not positive, as potrf_panel's)
- * and W(:, q) = [-W v; 1] / d.  d, the
- * Cholesky pivot, comes with the next solve's download (or on its own:
- * qru_gram_pivot, 1 wait); the solver judges it (G resolves d^2 only to
+ * and W(:, q) = [-W v; 1] / d.  d, the Cholesky pivot, comes with the
+ * next solve's download (qru_lars: its op lars_gram_step borders and
+ * judges it itself); the solver judges it (G resolves d^2 only to
  * n eps ||X(:, t)||^2) and takes a degenerate column back out.  The
  * column appended last leaves by zeroing W(:, q) (no wait); any other
  * column leaving slot q: W's row q r' is downloaded (1 wait) and a
@@ -45,12 +45,9 @@ size_t qru_gram_elems(int m, int kmax)
     return em * em + em * ek + ek * ek + 4 * ek + em + 2 + ek;
 }
 
-/* The pointers of the allocation. */
-typedef struct gram_ptrs {
-    qru_ptr G, Gs, W, S, V, T, H, out;
-} gram_ptrs;
+typedef qru_gram_ptrs gram_ptrs;
 
-static gram_ptrs gram_ptrs_of(const qru_gram_set *g)
+qru_gram_ptrs qru_gram_ptrs_of(const qru_gram_set *g)
 {
     size_t m = (size_t)g->m, k = (size_t)g->kmax;
     gram_ptrs p;
@@ -92,7 +89,7 @@ int qru_gram_start(qru_gram_set *g, const qru_matrix *X)
         return st;
     }
     g->dev.off = 0;
-    gram_ptrs p = gram_ptrs_of(g);
+    gram_ptrs p = qru_gram_ptrs_of(g);
     QRU_TRY(o->gemm(ctx, g->dt, 'T', 'N', m, m, X->rows, 1.0, X->p, X->ld,
                     X->p, X->ld, 0.0, p.G, m));
     /* Gs, W and S are adjacent */
@@ -109,12 +106,9 @@ void qru_gram_free(qru_gram_set *g)
     g->dev.h = NULL;
 }
 
-int qru_gram_add(qru_gram_set *g, int t)
+int qru_gram_claim(qru_gram_set *g, int *slot)
 {
-    qru_context *ctx = g->ctx;
-    const qru_backend_ops *o = ctx->ops;
-    qru_dtype dt = g->dt;
-    int m = g->m, k = g->kmax, q = 0;
+    int q = 0;
     while (g->sused[q])
         ++q;
     g->sused[q] = 1;
@@ -122,15 +116,24 @@ int qru_gram_add(qru_gram_set *g, int t)
     g->last = q;
     if (q + 1 > g->hw)
         g->hw = q + 1;
-    int hw = g->hw;
-    gram_ptrs p = gram_ptrs_of(g);
+    *slot = q;
     if (g->flagged) {
-        QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
-                         qru_ptr_add(p.out, (size_t)m + 1), 1));
+        gram_ptrs p = qru_gram_ptrs_of(g);
+        QRU_TRY(g->ctx->ops->laset(g->ctx, g->dt, 'A', 1, 1, 0.0, 0.0,
+                                   qru_ptr_add(p.out, (size_t)g->m + 1), 1));
         g->flagged = 0;
     }
-    return o->gram_border(ctx, dt, m, k, hw, t, q, p.G, p.Gs, p.W, p.V, p.T,
-                          p.out);
+    return 0;
+}
+
+int qru_gram_add(qru_gram_set *g, int t)
+{
+    qru_context *ctx = g->ctx;
+    int q;
+    QRU_TRY(qru_gram_claim(g, &q));
+    gram_ptrs p = qru_gram_ptrs_of(g);
+    return ctx->ops->gram_border(ctx, g->dt, g->m, g->kmax, g->hw, t, q, p.G,
+                                 p.Gs, p.W, p.V, p.T, p.out);
 }
 
 int qru_gram_remove(qru_gram_set *g, int i)
@@ -139,7 +142,7 @@ int qru_gram_remove(qru_gram_set *g, int i)
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = g->dt;
     int k = g->kmax, hw = g->hw, q = g->slot[i];
-    gram_ptrs p = gram_ptrs_of(g);
+    gram_ptrs p = qru_gram_ptrs_of(g);
     qru_ptr Wq = qru_ptr_add(p.W, (size_t)q * k);
     for (int r = i; r + 1 < g->gk; ++r)
         g->slot[r] = g->slot[r + 1];
@@ -181,14 +184,23 @@ int qru_gram_remove(qru_gram_set *g, int i)
     return o->laset(ctx, dt, 'A', hw, 1, 0.0, 0.0, Wq, k);
 }
 
-int qru_gram_pivot(qru_gram_set *g, double *d)
+int qru_gram_rhs(qru_gram_set *g, const double *rhs, int *qs, double *sv)
 {
-    gram_ptrs p = gram_ptrs_of(g);
-    QRU_TRY(g->ctx->ops->download(g->ctx, g->dt, 2, 1,
-                                  qru_ptr_add(p.out, (size_t)g->m), 2,
-                                  g->hbuf, 2));
-    g->flagged = gram_hget(g, 1) != 0.0;
-    *d = g->flagged ? 0.0 : fabs(gram_hget(g, 0));
+    gram_ptrs p = qru_gram_ptrs_of(g);
+    int ql = -1; /* the last changed slot: set by the solve itself */
+    for (int i = 0; i < g->gk; ++i) {
+        int q = g->slot[i];
+        if (g->smir[q] != rhs[i]) {
+            if (ql >= 0)
+                QRU_TRY(g->ctx->ops->laset(g->ctx, g->dt, 'A', 1, 1,
+                                           g->smir[ql], g->smir[ql],
+                                           qru_ptr_add(p.S, (size_t)ql), 1));
+            g->smir[q] = rhs[i];
+            ql = q;
+        }
+    }
+    *qs = ql;
+    *sv = ql >= 0 ? g->smir[ql] : 0.0;
     return 0;
 }
 
@@ -199,21 +211,12 @@ int qru_gram_solve(qru_gram_set *g, const double *rhs, double *corr,
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = g->dt;
     int m = g->m, k = g->kmax, hw = g->hw;
-    gram_ptrs p = gram_ptrs_of(g);
-    int qs = -1; /* the last changed slot: set by the solve itself */
-    for (int i = 0; i < g->gk; ++i) {
-        int q = g->slot[i];
-        if (g->smir[q] != rhs[i]) {
-            if (qs >= 0)
-                QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, g->smir[qs],
-                                 g->smir[qs], qru_ptr_add(p.S, (size_t)qs),
-                                 1));
-            g->smir[q] = rhs[i];
-            qs = q;
-        }
-    }
-    QRU_TRY(o->gram_solve(ctx, dt, m, k, hw, p.Gs, p.W, p.S, qs,
-                          qs >= 0 ? g->smir[qs] : 0.0, p.V, p.out));
+    gram_ptrs p = qru_gram_ptrs_of(g);
+    int qs;
+    double sv;
+    QRU_TRY(qru_gram_rhs(g, rhs, &qs, &sv));
+    QRU_TRY(o->gram_solve(ctx, dt, m, k, hw, p.Gs, p.W, p.S, qs, sv, p.V,
+                          p.out));
     QRU_TRY(o->download(ctx, dt, m + 2 + hw, 1, p.out, m + 2 + hw, g->hbuf,
                         m + 2 + hw));
     for (int j = 0; j < m; ++j)

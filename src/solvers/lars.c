@@ -47,17 +47,21 @@
  * active set of src/solvers/gram_set.c (shared with qru_nnls; its header
  * describes it): G = X' X formed once, the active columns in slots of
  * Gs = G(:, A) and of the inverse factor W (W W' = G(A, A)^-1), S the
- * signs (set where they change), so that a step is three products and
- * one download:
- *
- *   w = W (W' S), corr = Gs w, download [corr; d; flag; w]  (1 wait).
- *
- * A column entering is bordered on by one op (gram_border), no wait;
- * d, its pivot, is scikit-learn's, judged by the direction's download: below
- * max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
- * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2) and leaves by
- * zeroing W(:, q).  A column leaving otherwise costs a Householder
- * reflection of W from the right (1 wait).  Its conditioning is that of
+ * signs (set where they change).  The step's arithmetic runs on the
+ * device (lars_run_gram, the op lars_gram_step): the entering column
+ * bordered on, w = W (W' S), corr = Gs w, gamma, the crossing
+ * coefficients, the path's next column (kept on the device, copied to
+ * coefs at the end) and the correlations of every column updated in the
+ * op's state, and the next column picked; the host reads the op's
+ * record and the picks of its blocks of 256 rows (a few numbers, 1
+ * wait) and keeps the order of the columns, the signs and the alphas.
+ * d, the entering column's pivot, is scikit-learn's, judged in the op:
+ * below max(1e-7, sqrt(n eps) ||X(:, t)||) (or flagged) the column is
+ * degenerate (G resolves d^2 only to n eps ||X(:, t)||^2), nothing is
+ * updated, its correlation is 0, and it leaves by zeroing W(:, q).  A
+ * column leaving otherwise costs a Householder reflection of W from the
+ * right (1 wait), its correlation with the residual (GEMMs into the
+ * op's state) and the op's LEAVE (1 wait).  Its conditioning is that of
  * G, cond(X_A)^2, as scikit-learn's; its pivots, unscaled, are those of
  * the Cholesky factor, so X is not scaled.
  *
@@ -107,9 +111,14 @@ typedef struct lars_state {
     void *hbuf;   /* staging: max(m + 2 + kmax, m) elements of dt */
     qru_ptr dev;  /* device: C (m), Rkk (1), W (kmax), V (kmax), U (n),
                      CF (m), RR (n) */
-    const struct lars_form *form; /* the thin QR or the Gram form */
+    const struct lars_form *form; /* the thin QR form's operations */
+    int gram;     /* 1: the Gram form (lars_run_gram), 0: the thin QR form */
     int fallback; /* 1: a degenerate column ends the Gram form's path,
                      which the thin form then runs from the start */
+    /* the Gram form's device state (lars_gram_step): ls (the layout
+     * qru_lars_ws_of(m, kmax)) and the path P (m x pcap) */
+    qru_ptr ls, P;
+    int pcap;
     /* the Gram form: column i (its position in perm) in slot
      * g.slot[i]; S the signs */
     qru_gram_set g;
@@ -300,34 +309,36 @@ static int lars_direction(lars_state *s)
     return 0;
 }
 
-/* ---- the Gram form (src/solvers/gram_set.c) ---- */
-
-static int lars_gram_add(lars_state *s, int t)
-{
-    return qru_gram_add(&s->g, t);
-}
-
-static int lars_gram_remove(lars_state *s, int i)
-{
-    return qru_gram_remove(&s->g, i);
-}
-
-static int lars_gram_rkk(lars_state *s)
-{
-    return qru_gram_pivot(&s->g, &s->rkk);
-}
-
-/* The direction: w = W (W' s), corr = G(:, A) w and the last pivot (one
- * wait). */
-static int lars_gram_direction(lars_state *s)
-{
-    return qru_gram_solve(&s->g, s->sgn, s->corr, &s->rkk, s->w);
-}
-
 static const lars_form lars_qr_form = {lars_add, lars_remove, lars_rkk,
                                        lars_direction};
-static const lars_form lars_gram_form = {lars_gram_add, lars_gram_remove,
-                                         lars_gram_rkk, lars_gram_direction};
+
+/* RR := r = y - X coef on the device (coef: m elements in device memory
+ * at CF). */
+static int lars_form_r(lars_state *s, qru_ptr CF)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    int n = s->n;
+    qru_ptr RR = qru_ptr_add(s->dev, lars_off_rr(s));
+    QRU_TRY(o->copy(ctx, s->dt, n, 1, s->y->p, s->y->ld, RR, n));
+    return o->gemm(ctx, s->dt, 'N', 'N', n, 1, s->m, -1.0, s->X->p,
+                   s->X->ld, CF, s->m, 1.0, RR, n);
+}
+
+/* X(:, cols[i])' r (r in RR) into dst(i * inc + (inc ? 0 : cols[i])):
+ * dst(i) for inc 1, dst(cols[i]) for inc 0 (no wait). */
+static int lars_xr(lars_state *s, const int *cols, int nd, qru_ptr dst,
+                   int inc)
+{
+    qru_context *ctx = s->ctx;
+    qru_ptr RR = qru_ptr_add(s->dev, lars_off_rr(s));
+    for (int i = 0; i < nd; ++i)
+        QRU_TRY(ctx->ops->gemm(
+            ctx, s->dt, 'T', 'N', 1, 1, s->n, 1.0,
+            qru_ptr_at(s->X->p, s->X->ld, 0, cols[i]), s->X->ld, RR, s->n,
+            0.0, qru_ptr_add(dst, inc ? (size_t)i : (size_t)cols[i]), 1));
+    return 0;
+}
 
 /* r = y - X coef on the device (coef: m doubles), then X(:, j)' r for the
  * nd columns j of cols into out (one wait), or ||r|| into out[0] when
@@ -337,21 +348,16 @@ static int lars_resid(lars_state *s, const double *coef, const int *cols,
 {
     qru_context *ctx = s->ctx;
     const qru_backend_ops *o = ctx->ops;
-    int n = s->n, m = s->m;
-    qru_ptr CF = qru_ptr_add(s->dev, lars_off_cf(s)),
-            RR = qru_ptr_add(s->dev, lars_off_rr(s)), T = s->dev;
+    int m = s->m;
+    qru_ptr CF = qru_ptr_add(s->dev, lars_off_cf(s)), T = s->dev;
     for (int j = 0; j < m; ++j)
         lars_hset(s, j, coef[j]);
     QRU_TRY(o->upload(ctx, s->dt, m, 1, s->hbuf, m, CF, m));
-    QRU_TRY(o->copy(ctx, s->dt, n, 1, s->y->p, s->y->ld, RR, n));
-    QRU_TRY(o->gemm(ctx, s->dt, 'N', 'N', n, 1, m, -1.0, s->X->p, s->X->ld,
-                    CF, m, 1.0, RR, n));
+    QRU_TRY(lars_form_r(s, CF));
     if (!cols)
-        return o->col_norms(ctx, s->dt, n, 1, RR, n, out);
-    for (int i = 0; i < nd; ++i)
-        QRU_TRY(o->gemm(ctx, s->dt, 'T', 'N', 1, 1, n, 1.0,
-                        qru_ptr_at(s->X->p, s->X->ld, 0, cols[i]), s->X->ld,
-                        RR, n, 0.0, qru_ptr_add(T, (size_t)i), 1));
+        return o->col_norms(ctx, s->dt, s->n, 1,
+                            qru_ptr_add(s->dev, lars_off_rr(s)), s->n, out);
+    QRU_TRY(lars_xr(s, cols, nd, T, 1));
     QRU_TRY(o->download(ctx, s->dt, nd, 1, T, nd, s->hbuf, nd));
     for (int i = 0; i < nd; ++i)
         out[i] = lars_hget(s, i);
@@ -365,9 +371,10 @@ static double lars_min_pos(double v, double cur)
     return v > 0.0 && v < cur ? v : cur;
 }
 
-/* The path kept on the host: alphas (cap) and coefficients (m x cap). */
+/* The path kept on the host: alphas (cap) and coefficients (m x cap;
+ * none with nocoef, the Gram form's, whose path is on the device). */
 typedef struct lars_path {
-    int cap, m;
+    int cap, m, nocoef;
     double *alphas, *coefs;
 } lars_path;
 
@@ -385,6 +392,10 @@ static int lars_path_room(lars_path *p, int it, int limit)
     if (!a)
         return QRU_HOST_ALLOC_FAILED;
     p->alphas = a;
+    if (p->nocoef) {
+        p->cap = (int)nc;
+        return 0;
+    }
     double *c = realloc(p->coefs, sizeof(double) * (size_t)nc * p->m);
     if (!c)
         return QRU_HOST_ALLOC_FAILED;
@@ -600,6 +611,282 @@ done:
     return st;
 }
 
+/* ---- the Gram form: the path on the device (lars_gram_step) ---- */
+
+/* The path P on the device has room for column it: grown as the host's
+ * (doubled, at most limit columns), the columns so far copied (one
+ * wait, before the old one is freed). */
+static int lars_dev_room(lars_state *s, int it, int limit)
+{
+    if (it < s->pcap)
+        return 0;
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    long long nc = 2LL * s->pcap;
+    if (nc > limit)
+        nc = limit;
+    if (nc <= it)
+        nc = (long long)it + 1;
+    qru_ptr np = {NULL, 0};
+    QRU_TRY(o->mem_alloc(ctx, qru_dtype_size(s->dt) * (size_t)s->m *
+                                  (size_t)nc,
+                         &np.h));
+    int st = 0;
+    if (s->P.h) {
+        st = o->copy(ctx, s->dt, s->m, s->pcap, s->P, s->m, np, s->m);
+        if (!st)
+            st = o->sync(ctx);
+    }
+    if (st) {
+        o->mem_free(ctx, np.h);
+        return st;
+    }
+    if (s->P.h)
+        o->mem_free(ctx, s->P.h);
+    s->P = np;
+    s->pcap = (int)nc;
+    return 0;
+}
+
+/* The Gram form's device state: ls and the path with room for cap
+ * columns. */
+static int lars_gram_begin(lars_state *s, int cap)
+{
+    qru_context *ctx = s->ctx;
+    qru_lars_ws w = qru_lars_ws_of(s->m, s->kmax);
+    s->pcap = 0;
+    s->P.h = NULL;
+    s->P.off = 0;
+    s->ls.off = 0;
+    int st = ctx->ops->mem_alloc(ctx, qru_dtype_size(s->dt) * w.elems,
+                                 &s->ls.h);
+    if (st) {
+        s->ls.h = NULL;
+        return st;
+    }
+    return lars_dev_room(s, cap - 1, cap);
+}
+
+static void lars_gram_end(lars_state *s)
+{
+    if (s->ls.h)
+        s->ctx->ops->mem_free(s->ctx, s->ls.h);
+    if (s->P.h)
+        s->ctx->ops->mem_free(s->ctx, s->P.h);
+    s->ls.h = s->P.h = NULL;
+    s->pcap = 0;
+}
+
+/* A call of lars_gram_step as the host reads it. */
+typedef struct lars_rec {
+    int status, nd, qd, j, pos;
+    double gamma, sw, d, cj, key;
+} lars_rec;
+
+/* One lars_gram_step of mode (qru_ops.h; na the active columns it
+ * takes), then, where rd, its record and the first of its pick's
+ * partial results read in one wait into *r (r->j = -1: no column is
+ * inactive; r NULL: read, not looked at). */
+static int lars_gram_call(lars_state *s, int mode, int flags, int it, int t,
+                          int q, int ci, int u, int na, double piv, double C,
+                          int rd, lars_rec *r)
+{
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_lars_ws w = qru_lars_ws_of(s->m, s->kmax);
+    qru_gram_ptrs p = qru_gram_ptrs_of(&s->g);
+    int qs = -1;
+    double sv = 0.0;
+    if (mode == QRU_LARS_STEP)
+        QRU_TRY(qru_gram_rhs(&s->g, s->sgn, &qs, &sv));
+    QRU_TRY(o->lars_gram_step(ctx, s->dt, s->m, s->kmax, s->g.hw, mode, flags,
+                              it, t, q, ci, u, na, qs, sv, piv, C, p.G, p.Gs,
+                              p.W, p.S, p.V, p.T, p.out, s->ls, s->P));
+    if (!rd)
+        return 0;
+    int nr = QRU_LARS_REC + 3 * w.npk;
+    QRU_TRY(o->download(ctx, s->dt, nr, 1, qru_ptr_add(s->ls, w.rec), nr,
+                        s->hbuf, nr));
+    if (!r) /* (a dry run's: the plan prices the download) */
+        return 0;
+    r->status = (int)lars_hget(s, QRU_LARS_ST_STATUS);
+    r->gamma = lars_hget(s, QRU_LARS_ST_GAMMA);
+    r->nd = (int)lars_hget(s, QRU_LARS_ST_ND);
+    r->qd = (int)lars_hget(s, QRU_LARS_ST_QD);
+    r->sw = lars_hget(s, QRU_LARS_ST_SW);
+    r->d = lars_hget(s, QRU_LARS_ST_D);
+    r->j = r->pos = -1;
+    r->key = r->cj = 0.0;
+    double kp = -1.0;
+    for (int b = 0; b < w.npk; ++b) {
+        int i = QRU_LARS_REC + 3 * b, j = (int)lars_hget(s, i + 2);
+        double cj = lars_hget(s, i), pj = lars_hget(s, i + 1),
+               key = flags & QRU_LARS_POSITIVE ? cj : fabs(cj);
+        if (j >= 0 &&
+            (r->j < 0 || qru_lars_pick_before(key, pj, r->key, kp))) {
+            r->j = j;
+            r->key = key;
+            r->cj = cj;
+            kp = pj;
+        }
+    }
+    r->pos = (int)kp;
+    return 0;
+}
+
+/* The path in the Gram form, step for step as lars_run, its arithmetic
+ * on the device: per step one lars_gram_step (the entering column
+ * bordered on, the direction, gamma, the crossing columns, the
+ * coefficients into the path P and the correlations updated, the next
+ * column's pick) and one download of its record (a few numbers); the
+ * host keeps the order of the columns and the alphas (O(1) a step).  A
+ * column leaving costs a reflection of W (1 wait, unless it entered
+ * last), the correlation of the residual with it (no wait) and a call
+ * of the mode LEAVE (1 wait). */
+static int lars_run_gram(lars_state *s, lars_path *p, int lasso,
+                         int positive, int max_iter, double alpha_min,
+                         int *nit)
+{
+    const double tol = (double)FLT_EPSILON;
+    qru_context *ctx = s->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = s->dt;
+    int m = s->m, kmax = s->kmax, n_iter = 0, drop = 0;
+    int flags = (lasso ? QRU_LARS_LASSO : 0) |
+                (positive ? QRU_LARS_POSITIVE : 0);
+    qru_lars_ws w = qru_lars_ws_of(m, kmax);
+    int *idx = malloc(sizeof(int) * 3 * (size_t)kmax);
+    int st = 0;
+    lars_rec r;
+    if (!idx) {
+        st = QRU_HOST_ALLOC_FAILED;
+        goto done;
+    }
+    int *icol = idx + kmax, *islot = icol + kmax;
+    /* cov = X' y (the start's), P(:, 0) = 0, the first pick */
+    QRU_TRY_GOTO(o->copy(ctx, dt, m, 1, s->dev, m,
+                         qru_ptr_add(s->ls, w.cov), m));
+    QRU_TRY_GOTO(o->laset(ctx, dt, 'A', m, 1, 0.0, 0.0, s->P, m));
+    QRU_TRY_GOTO(lars_gram_call(s, QRU_LARS_START, flags, 0, -1, 0, 0, 0, 0,
+                                0.0, 0.0, 1, &r));
+    for (long long guard = 0;; ++guard) {
+        if (guard > ((long long)max_iter + 2) * ((long long)m + 2)) {
+            st = qru_fail(QRU_ERR_INTERNAL, "the path did not end");
+            goto done;
+        }
+        double C = r.j < 0 ? 0.0 : r.key;
+        if (positive && C < 0.0) /* (as lars_run) */
+            C = 0.0;
+        double alpha = C / s->n;
+        p->alphas[n_iter] = alpha;
+        if (alpha <= alpha_min + tol) {
+            if (fabs(alpha - alpha_min) > tol) {
+                if (n_iter > 0) { /* prev + ss (coef - prev) */
+                    double pa = p->alphas[n_iter - 1];
+                    double ss = (pa - alpha_min) / (pa - alpha);
+                    QRU_TRY_GOTO(o->geadd(
+                        ctx, dt, m, 1, 1.0 - ss,
+                        qru_ptr_add(s->P, (size_t)(n_iter - 1) * m), m, ss,
+                        qru_ptr_add(s->P, (size_t)n_iter * m), m));
+                }
+                p->alphas[n_iter] = alpha_min;
+            }
+            break;
+        }
+        if (n_iter >= max_iter || s->na >= kmax)
+            break;
+        int grew = lasso && n_iter > 0 && p->alphas[n_iter - 1] < alpha;
+        int t = -1, q = 0, ci = 0, u = 0;
+        if (!drop) { /* r.j enters (scikit-learn's order, as lars_run) */
+            t = r.j;
+            ci = r.pos;
+            double cs = r.cj;
+            s->sgn[s->na] = positive ? 1.0
+                                     : (cs > 0 ? 1.0 : (cs < 0 ? -1.0 : 0.0));
+            u = s->perm[s->na];
+            s->perm[ci] = u;
+            s->perm[s->na] = t;
+            QRU_TRY_GOTO(qru_gram_claim(&s->g, &q));
+            ++s->na;
+        }
+        QRU_TRY_GOTO(lars_dev_room(s, n_iter + 1, max_iter + 1));
+        QRU_TRY_GOTO(lars_gram_call(s, QRU_LARS_STEP, flags, n_iter, t, q, ci,
+                                    u, s->na, t >= 0 ? s->piv[t] : 0.0, C, 1,
+                                    &r));
+        if (r.status == QRU_LARS_DEGENERATE) { /* dropped, as there */
+            s->g.flagged = 1; /* (the bordering's flag may be set) */
+            if (s->fallback) {
+                st = LARS_AGAIN;
+                goto done;
+            }
+            --s->na;
+            QRU_TRY_GOTO(qru_gram_remove(&s->g, s->na));
+            ++s->dropped;
+            continue;
+        }
+        if (grew) /* alpha grew: scikit-learn stops (rounding dominates) */
+            break;
+        if (r.status == QRU_LARS_NODIR) {
+            st = qru_fail(1, "step %d: the equiangular direction is not "
+                             "defined (s' G^-1 s = %g with %d active "
+                             "columns: they are numerically dependent); "
+                             "the path ends at the step before",
+                          n_iter + 1, r.sw, s->na);
+            goto done;
+        }
+        drop = r.nd > 0;
+        int nd = 0;
+        if (r.nd == 1) {
+            for (int i = 0; i < s->na; ++i)
+                if (s->g.slot[i] == r.qd)
+                    idx[nd++] = i;
+        } else if (r.nd > 1) { /* ties: the slots' flags (1 wait) */
+            int hw = s->g.hw;
+            QRU_TRY_GOTO(o->download(ctx, dt, hw, 1,
+                                     qru_ptr_add(s->ls, w.drop), hw, s->hbuf,
+                                     hw));
+            for (int i = s->na - 1; i >= 0; --i)
+                if (lars_hget(s, s->g.slot[i]) != 0.0)
+                    idx[nd++] = i; /* descending */
+        }
+        for (int k = 0; k < nd; ++k)
+            s->sgn[idx[k]] = -s->sgn[idx[k]];
+        ++n_iter;
+        QRU_TRY_GOTO(lars_path_room(p, n_iter, max_iter + 1));
+        if (drop && lasso) {
+            /* the crossing columns leave (descending positions), each to
+             * the front of the inactive ones, as scikit-learn's; P holds
+             * their coefficients as 0 */
+            for (int k = 0; k < nd; ++k) {
+                int i = idx[k], j = s->perm[i];
+                islot[k] = s->g.slot[i];
+                QRU_TRY_GOTO(qru_gram_remove(&s->g, i));
+                for (int rr = i; rr + 1 < s->na; ++rr) {
+                    s->perm[rr] = s->perm[rr + 1];
+                    s->sgn[rr] = s->sgn[rr + 1];
+                }
+                --s->na;
+                s->perm[s->na] = j;
+                icol[k] = j;
+            }
+            /* their correlations with the residual of the remaining
+             * active set into cov, then the pick */
+            QRU_TRY_GOTO(
+                lars_form_r(s, qru_ptr_add(s->P, (size_t)n_iter * m)));
+            QRU_TRY_GOTO(lars_xr(s, icol, nd, qru_ptr_add(s->ls, w.cov), 0));
+            for (int k = 0; k < nd; ++k)
+                QRU_TRY_GOTO(lars_gram_call(s, QRU_LARS_LEAVE, flags, n_iter,
+                                            icol[k], islot[k], idx[k], 0,
+                                            s->na + nd - 1 - k, 0.0, 0.0,
+                                            k == nd - 1, &r));
+        }
+    }
+done:
+    *nit = n_iter;
+    free(idx);
+    return st;
+}
+
 /* ---- the choice of the form ---- */
 
 /* What one priced part of a path runs in a form (qru_gram_choose): the
@@ -616,7 +903,8 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
     d.ctx = ctx;
     d.X = &X;
     d.y = &y;
-    d.form = p->gram ? &lars_gram_form : &lars_qr_form;
+    d.form = &lars_qr_form;
+    d.gram = p->gram;
     int k = p->k < 0 ? 0 : p->k;
     /* the signs as a step finds them: those of the k active columns
      * already set (0, as the reset mirror of the Gram form's S holds),
@@ -627,13 +915,23 @@ static int lars_part_run(qru_context *ctx, qru_lsq *f, const void *arg)
     double t0;
     int st = qru_gram_part_begin(ctx, p, &X, &y, d.kmax, &d.dev, d.hbuf,
                                  d.cov, &d.g, &d.f, &t0);
-    if (!st) {
+    if (!st && d.gram) { /* the step that borders column k on */
+        int q = 0;
+        d.na = k + 1;
+        st = lars_gram_begin(&d, 2);
+        if (!st)
+            st = qru_gram_claim(&d.g, &q);
+        if (!st)
+            st = lars_gram_call(&d, QRU_LARS_STEP, 0, 0, k, q, k, k, k + 1,
+                                0.0, 1.0, 1, NULL);
+        lars_gram_end(&d);
+    } else if (!st) {
         st = d.form->add(&d, k);
         if (st == 1)
             st = 0;
+        if (!st)
+            st = d.form->direction(&d);
     }
-    if (!st)
-        st = d.form->direction(&d);
     return qru_gram_part_end(ctx, p, st, t0, d.dev, &d.g, d.f);
 }
 
@@ -652,7 +950,8 @@ static int lars_choose(lars_state *s, size_t delems, int max_iter,
     QRU_TRY(qru_gram_choose(s->ctx, s->dt, t->lars_gram, s->m, s->kmax,
                             steps, xmax, lars_part_run, &p, &gram));
     qru_gram_reset(&s->g);
-    s->form = gram ? &lars_gram_form : &lars_qr_form;
+    s->form = &lars_qr_form;
+    s->gram = gram;
     s->fallback = gram && t->lars_gram == 0;
     return 0;
 }
@@ -669,7 +968,10 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     const qru_backend_ops *o = ctx->ops;
     size_t es = qru_dtype_size(dt);
     size_t delems = 3 * (size_t)m + 1 + 2 * (size_t)kmax + 2 * (size_t)n;
+    qru_lars_ws lw = qru_lars_ws_of(m, kmax);
     size_t hel = (size_t)m + 2 + (size_t)kmax;
+    if (hel < (size_t)QRU_LARS_REC + 3 * (size_t)lw.npk) /* (the record) */
+        hel = (size_t)QRU_LARS_REC + 3 * (size_t)lw.npk;
     /* host: piv, cov, corr, dsc, nrm, cov0 (m), sgn, w, smir (kmax),
      * staging, perm (m), slot (kmax), sused (kmax): the ints last, so that
      * the staging's elements stay aligned */
@@ -727,26 +1029,32 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     for (int j = 0; j < m; ++j)
         s.perm[j] = j;
     p.m = m;
-    QRU_TRY_GOTO(lars_path_room(&p, max_iter < kmax ? max_iter : kmax,
-                                max_iter + 1));
+    int cap0 = max_iter < kmax ? max_iter : kmax;
     QRU_TRY_GOTO(lars_choose(&s, delems, max_iter, xmax));
-    /* the correlations X' y (and the Gram form's G) */
+    p.nocoef = s.gram; /* (the Gram form's path is on the device) */
+    QRU_TRY_GOTO(lars_path_room(&p, cap0, max_iter + 1));
+    /* the correlations X' y (and the Gram form's G and state) */
     QRU_TRY_GOTO(qru_solver_start(ctx, X, y, delems, &s.dev, s.hbuf, s.cov));
     memcpy(s.cov0, s.cov, sizeof(double) * (size_t)m);
-    if (s.form == &lars_gram_form)
+    if (s.gram) {
         QRU_TRY_GOTO(qru_gram_start(&s.g, X));
+        QRU_TRY_GOTO(lars_gram_begin(&s, cap0 + 1));
+    }
     for (;;) {
         /* the pivot rule: the thin QR form's |R(k,k)|, resolved to n eps
          * ||X(:, j)||, or the Gram form's d, whose square G(j, j) - v' v
          * is resolved to n eps ||X(:, j)||^2 (where larger than
          * scikit-learn's 1e-7) */
         for (int j = 0; j < m; ++j) {
-            double r = s.form == &lars_gram_form
+            double r = s.gram
                            ? sqrt((double)n * eps) * s.nrm[j]
                            : (double)n * eps * s.nrm[j];
             s.piv[j] = r > 1e-7 ? r : 1e-7;
         }
-        st = lars_run(&s, &p, lasso, positive, max_iter, alpha_min, &nit);
+        st = s.gram ? lars_run_gram(&s, &p, lasso, positive, max_iter,
+                                    alpha_min, &nit)
+                    : lars_run(&s, &p, lasso, positive, max_iter, alpha_min,
+                               &nit);
         if (st != LARS_AGAIN)
             break;
         /* a degenerate column in auto's Gram form: the thin form runs
@@ -754,7 +1062,11 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
         QRU_TRY_GOTO(o->sync(ctx));
         qru_gram_free(&s.g);
         qru_gram_reset(&s.g);
-        s.form = &lars_qr_form;
+        lars_gram_end(&s);
+        s.gram = 0;
+        p.nocoef = 0;
+        p.cap = 0;
+        QRU_TRY_GOTO(lars_path_room(&p, cap0, max_iter + 1));
         s.fallback = 0;
         s.na = 0;
         s.dropped = 0;
@@ -767,11 +1079,22 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
         goto done;
     st1 = st;
     st = 0;
-    if (info)
+    if (info && s.gram) {
+        QRU_TRY_GOTO(lars_form_r(&s, qru_ptr_add(s.P, (size_t)nit * m)));
+        QRU_TRY_GOTO(o->col_norms(ctx, dt, n, 1,
+                                  qru_ptr_add(s.dev, lars_off_rr(&s)), n,
+                                  &rnorm));
+    } else if (info) {
         QRU_TRY_GOTO(lars_resid(&s, p.coefs + (size_t)nit * m, NULL, 0,
                                 &rnorm));
-    /* the outputs: coefs (one upload), then the host's */
-    {
+    }
+    /* the outputs: coefs (the Gram form's by a copy; else one upload),
+     * then the host's */
+    if (s.gram) {
+        QRU_TRY_GOTO(o->copy(ctx, dt, m, nit + 1, s.P, m, coefs->p,
+                             coefs->ld));
+        QRU_TRY_GOTO(o->sync(ctx));
+    } else {
         size_t cnt = (size_t)m * ((size_t)nit + 1);
         void *stage = malloc(es * cnt);
         if (!stage) {
@@ -796,8 +1119,7 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
     for (int i = 0; i < kmax; ++i)
         active[i] = i < s.na ? s.perm[i] : -1;
     *nsteps = nit;
-    qru_solver_report(info, nit, s.na, rnorm, s.dropped,
-                      s.form == &lars_gram_form ? 2 : 1);
+    qru_solver_report(info, nit, s.na, rnorm, s.dropped, s.gram ? 2 : 1);
     if (st1)
         st = qru_fail(st1, "step %d: the equiangular direction is not "
                            "defined (the active columns are numerically "
@@ -805,11 +1127,12 @@ int qru_lars(qru_context *ctx, const qru_matrix *X, const qru_matrix *y,
                       nit);
 done:
     qru_lsq_destroy(s.f);
-    if (s.dev.h || s.g.dev.h)
+    if (s.dev.h || s.g.dev.h || s.ls.h || s.P.h)
         (void)o->sync(ctx);
     if (s.dev.h)
         o->mem_free(ctx, s.dev.h);
     qru_gram_free(&s.g);
+    lars_gram_end(&s);
     free(p.alphas);
     free(p.coefs);
     free(h);

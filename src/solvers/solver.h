@@ -139,6 +139,11 @@ typedef struct qru_gram_set {
                      (kmax each), OUT: [corr (m); d; flag; z (kmax)] */
 } qru_gram_set;
 
+/* The pointers of its device memory. */
+typedef struct qru_gram_ptrs {
+    qru_ptr G, Gs, W, S, V, T, H, out;
+} qru_gram_ptrs;
+qru_gram_ptrs qru_gram_ptrs_of(const qru_gram_set *g);
 /* The elements of the device memory of a Gram set of m columns and
  * kmax slots. */
 size_t qru_gram_elems(int m, int kmax);
@@ -149,15 +154,20 @@ void qru_gram_reset(qru_gram_set *g);
 int qru_gram_start(qru_gram_set *g, const qru_matrix *X);
 void qru_gram_free(qru_gram_set *g);
 /* Appends column t as the g->gk-th active column: its slot the lowest
- * free one, W bordered (9 calls, no wait); its pivot comes with the next
- * solve or qru_gram_pivot. */
+ * free one, W bordered (gram_border, no wait); its pivot comes with the
+ * next solve. */
 int qru_gram_add(qru_gram_set *g, int t);
+/* The host's part of qru_gram_add: *slot := the lowest free slot, taken
+ * by the g->gk-th active column (the pivot's flag cleared where it was
+ * set; the caller borders the column on). */
+int qru_gram_claim(qru_gram_set *g, int *slot);
 /* Removes the i-th active column (the one appended last: no wait; any
  * other: a reflection of W, one wait). */
 int qru_gram_remove(qru_gram_set *g, int i);
-/* *d: the pivot of the column appended last (0 where it failed; one
- * wait). */
-int qru_gram_pivot(qru_gram_set *g, double *d);
+/* S := rhs (by active position) where it changed: every changed slot
+ * but the last by a laset; the last in *qs (-1: none) with its value
+ * *sv, for the solving op to set. */
+int qru_gram_rhs(qru_gram_set *g, const double *rhs, int *qs, double *sv);
 /* S := rhs (by active position, set where it changed), z = W (W' S),
  * corr = G(:, A) z: corr (m), the last pivot *d and z (g->gk, by active
  * position) downloaded in one wait. */

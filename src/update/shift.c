@@ -1,6 +1,6 @@
 /*
  * The column shift of a QR factorisation (Octave's qrshift), written once
- * for both precisions against the backend table, and its engine, which
+ * for the four element types against the backend table, and its engine, which
  * the Cholesky shift (chol_shift.c) runs on a factor alone:
  *
  *  - column i moves to position j (the columns between move by one), so
@@ -60,8 +60,8 @@ size_t qru_upd_shift_ws(int m, int i, int j, int nb, int nq, int r)
         if (qru_panel_work(nb + 1, nb) > work)
             work = qru_panel_work(nb + 1, nb);
         rest = 2 * (size_t)(nb + 1) * (size_t)nb + (size_t)nb + work;
-    } else {
-        rest = 2 * (size_t)s;
+    } else { /* the rotations, and Q's (conjugated, complex) */
+        rest = 4 * (size_t)s;
     }
     return (perm > rest ? perm : rest) + 1;
 }
@@ -101,8 +101,15 @@ int qru_upd_shift(qru_context *ctx, qru_dtype dt, int m, int i, int j,
                          qru_ptr_at(R, ldr, lo + 1, lo), ldr));
         QRU_TRY(shift_sweep(ctx, dt, L, 0, qru_ptr_at(d, ldd, lo, 0), ldd, 1,
                             r, ws));
+        qru_ptr qcs = ws;
+        if (qru_dtype_complex(dt) && nq > 0) {
+            /* Q takes G' from the right: the rotations with conj(s), the
+             * conjugate transpose of the (c, s) column (c is real) */
+            qcs = qru_ptr_add(ws, 2 * (size_t)s);
+            QRU_TRY(o->transpose(ctx, dt, 2 * L, 1, ws, 2 * L, qcs, 1));
+        }
         return shift_sweep(ctx, dt, L, 0, qru_ptr_at(Q, ldq, 0, lo), 1, ldq,
-                           nq, ws);
+                           nq, qcs);
     }
     /* the Hessenberg columns lo .. hi-1, a panel of jb at a time: its
      * block reflector P = I + W Y' acts on the rows c0 .. c0+jb */
@@ -161,7 +168,6 @@ int qru_lsq_shift_cols(qru_lsq *f, int i, int j)
             i, m);
     QRU_ARG(ctx, 3, j >= 0 && j < m, "j = %d, but 0 <= j < m = %d must hold",
             j, m);
-    QRU_CHECK(ctx, qru_check_real(f->dtype));
     if (i != j) {
         qru_dtype dt = f->dtype;
         int lo = i < j ? i : j, hi = i < j ? j : i, s = hi - lo + 1;

@@ -16,7 +16,10 @@ rules:
   (``same_dtype``): all float32, all float64, all complex64 or all
   complex128, ValueError otherwise; the complex types on a backend that
   computes in them (the CPU backend; TypeError naming the backend
-  elsewhere).
+  elsewhere).  The Cholesky functions take complex arrays too
+  (``allow_complex``): with a complex array among the arguments the call
+  computes in complex64 when every array is float32 or complex64, else in
+  complex128 (NumPy's promotion), on a backend that computes in it.
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major
@@ -498,6 +501,26 @@ def _same_dtype(fw, arrays, names):
     return dt
 
 
+def _complex_dtype(fw, arrays, names):
+    """The element type of a call that takes complex data where one of
+    its arrays is complex: complex64 when every array is float32 or
+    complex64, else complex128 (NumPy's promotion; complex dtypes other
+    than those two, and non-numbers, raise TypeError); None when no array
+    is complex (then the conversion rule applies)."""
+    given = list(_given(fw, arrays, names))
+    if not any(fw.kind(a)[0] == "c" for a, _ in given):
+        return None
+    single = True
+    for a, nm in given:
+        kind, is32 = fw.kind(a)
+        e = fw.exact(a)
+        if kind == "o" or (kind == "c" and not is_complex(e)):
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}: qru computes "
+                            "in float32, float64, complex64 or complex128")
+        single = single and (is32 or e is np.complex64)
+    return np.complex64 if single else np.complex128
+
+
 def is_complex(dt):
     """True for np.complex64 and np.complex128."""
     return dt is np.complex64 or dt is np.complex128
@@ -588,10 +611,12 @@ def _torch_quick(arrays):
                     else np.float64, list(arrays))
 
 
-def prepare(arrays, names, backend=None, stream=None, same_dtype=False):
+def prepare(arrays, names, backend=None, stream=None, same_dtype=False,
+            allow_complex=False):
     """Converts the arrays of one call (None entries stay None) and picks
     the context that runs it.  same_dtype: SciPy's dtype rule of its qr
-    functions (_same_dtype) instead of the conversion rule."""
+    functions (_same_dtype) instead of the conversion rule; allow_complex:
+    the conversion rule, complex arrays promoted (_complex_dtype)."""
     if backend is None and stream is None:
         P = _as_is_quick(arrays)
         if P is not None:
@@ -600,9 +625,12 @@ def prepare(arrays, names, backend=None, stream=None, same_dtype=False):
     if fw is _NumPy:
         arrays = [a if a is None or type(a) is np.ndarray else np.asarray(a)
                   for a in arrays]
+    dt = None
     if same_dtype:
         dt = _same_dtype(fw, arrays, names)
-    else:
+    elif allow_complex:
+        dt = _complex_dtype(fw, arrays, names)
+    if dt is None:
         dt = np.float32 if _check_kinds(fw, arrays, names) else np.float64
     conv = [None if a is None else fw.convert(a, dt) for a in arrays]
     device = fw.device

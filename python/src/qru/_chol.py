@@ -7,6 +7,13 @@ A factor is upper triangular R with ``A = R'*R`` (``lower=False``, MATLAB's
 0-based.  A result that is not positive definite (to the library's
 definiteness rule) raises ``numpy.linalg.LinAlgError`` and changes
 nothing.
+
+Complex arrays (complex64, complex128) are taken where the backend
+computes in them (the cpu backend; TypeError elsewhere): A is Hermitian
+positive definite and ' the conjugate transpose, the factor's diagonal
+real and positive.  The element type follows NumPy's promotion: float32
+and complex64 alone give complex64, any other mix with a complex array
+complex128; real arrays alone follow the package's conversion rule.
 """
 from __future__ import annotations
 
@@ -37,12 +44,29 @@ def _block(P, x, rows, what):
     return x
 
 
+def _dtype_of(arrays, names):
+    """The element type of a batch of NumPy arrays: with a complex array,
+    complex64 when every array is float32 or complex64, else complex128;
+    else float32 when every array is float32, else float64 (TypeError
+    for non-numbers and other complex types)."""
+    arrays = [np.asarray(a) for a in arrays]
+    for a, nm in zip(arrays, names):
+        if a.dtype.kind not in "fiubc" or (
+                a.dtype.kind == "c" and a.dtype.itemsize not in (8, 16)):
+            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real or "
+                            "complex number type qru computes in")
+    if any(a.dtype.kind == "c" for a in arrays):
+        single = all(a.dtype in (np.float32, np.complex64) for a in arrays)
+        return np.complex64 if single else np.complex128
+    return np.float32 if all(a.dtype == np.float32 for a in arrays) \
+        else np.float64
+
+
 def _empty(lead, R, n1, arrays):
-    """The result of a zero-size batch: lead + (n1, n1), float32 when every
-    array is float32, else float64."""
-    f32 = all(np.asarray(a).dtype == np.float32 for a in arrays)
+    """The result of a zero-size batch: lead + (n1, n1), of the element
+    type the call computes in (_dtype_of)."""
     return np.zeros(lead + (max(n1, 0),) * 2,
-                    np.float32 if f32 else np.float64)
+                    _dtype_of(arrays, ("R", "x")[:len(arrays)]))
 
 
 def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
@@ -84,7 +108,7 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     if rank is not None:
         raise ValueError("rank is for a batch of factors (R of shape "
                          "(..., n, n) with batch dimensions)")
-    P = prepare((R, x), ("R", "x"), backend, stream)
+    P = prepare((R, x), ("R", "x"), backend, stream, allow_complex=True)
     R1, x = P.arrays
     n = _factor(R1)
     x = _block(P, x, n, "n = R's order")
@@ -125,12 +149,7 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream,
     lead = np.broadcast_shapes(R.shape[:-2], x.shape[:-2])
     count, k = math.prod(lead), x.shape[-1]
     ranks = per_problem(rank, lead, k, "rank", "x's columns")
-    for a, nm in ((R, "R"), (x, "x")):
-        if a.dtype.kind not in "fiub":
-            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
-                            "number type")
-    dt = np.float32 if R.dtype == np.float32 and x.dtype == np.float32 \
-        else np.float64
+    dt = _dtype_of((R, x), ("R", "x"))
     if count == 0:
         return np.zeros(lead + (n, n), dt)
     R = np.broadcast_to(R, lead + (n, n))
@@ -140,7 +159,7 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream,
     Xt = np.ascontiguousarray(np.swapaxes(x.reshape(count, n, k), 1, 2),
                               dtype=dt)
     P = prepare((Rt.reshape(count * n, n).T, Xt.reshape(count * k, n).T),
-                ("R", "x"), backend, stream)
+                ("R", "x"), backend, stream, allow_complex=True)
     F, X = P.arrays
     info = np.asarray(_qru.chol_update_batch(
         P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite),
@@ -188,7 +207,7 @@ def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
             "insertions not positive definite",
             lambda lead: _empty(lead, R, np.shape(x)[-2 if cores[2] == 2
                                                     else -1], (R, x)))
-    P = prepare((R, x), ("R", "x"), backend, stream)
+    P = prepare((R, x), ("R", "x"), backend, stream, allow_complex=True)
     R, x = P.arrays
     n = _factor(R)
     if x.ndim == 1:
@@ -230,7 +249,7 @@ def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
                 backend=backend, stream=stream),
             "cholesky_delete", (R, k), cores, "deletions failed",
             lambda lead: _empty(lead, R, np.shape(R)[-1] - p, (R,)))
-    P = prepare((R,), ("R",), backend, stream)
+    P = prepare((R,), ("R",), backend, stream, allow_complex=True)
     (R,) = P.arrays
     n = _factor(R)
     if p < 1 or k < 0 or k + p > n or p >= n:
@@ -283,14 +302,9 @@ def _insdel_batch(R, k, x, p, lower, check_finite, backend, stream):
                              f"in 0 .. {n - 1}, p >= 1, and one row must "
                              "stay")
         n1 = n - p
-    for a, nm in zip(arrays, ("R", "x")):
-        if a.dtype.kind not in "fiub":
-            raise TypeError(f"qru: {nm} has dtype {a.dtype}, not a real "
-                            "number type")
+    dt = _dtype_of(arrays, ("R", "x"))
     lead = np.broadcast_shapes(*shapes)
     count, m = math.prod(lead), max(n, n1)
-    dt = np.float32 if all(a.dtype == np.float32 for a in arrays) \
-        else np.float64
     if count == 0:
         return np.zeros(lead + (n1, n1), dt)
     tri = np.tril if lower else np.triu
@@ -304,7 +318,8 @@ def _insdel_batch(R, k, x, p, lower, check_finite, backend, stream):
             dtype=dt)
         mats.append(Xt.reshape(count * p, n1).T)
         names.append("x")
-    P = prepare(tuple(mats), tuple(names), backend, stream)
+    P = prepare(tuple(mats), tuple(names), backend, stream,
+                allow_complex=True)
     uplo = "L" if lower else "U"
     if x is not None:
         F, X = P.arrays

@@ -1,6 +1,6 @@
 """qru.LeastSquaresBatch: many small least-squares problems of the same
-size (the C API's qru_lsq_batch), Q-less or with a thin Q, updated and
-solved in one call each."""
+size (the C API's qru_lsq_batch), Q-less or with a thin or full Q,
+updated and solved in one call each."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,25 +11,30 @@ from . import _qru
 from ._arrays import (_fw_name, numerical, per_problem, prepare,
                       raise_failed_pages)
 
-_FORMS = {"thin": 1, "none": 2}
+_FORMS = {"full": 0, "thin": 1, "none": 2}
 
 
 class LeastSquaresBatch:
     """A batch of least-squares problems ``min ||A[i] x - b[i]||``, each
-    held as its QR factorisation, all gaining (and, in the thin form,
-    losing) rows, losing (and, in the thin form, gaining) columns and all
-    solved in one call of the library each.
+    held as its QR factorisation, all gaining (and, in the thin and full
+    forms, losing) rows, losing (and, in the thin and full forms, gaining)
+    columns and all solved in one call of the library each.
 
     MATLAB, for each page i (``q``): ``R = triu(qr(A(:,:,i))); d =
     Q'*b(:,:,i)`` ('none', Q-less, the default), ``[Q1, R] =
-    qr(A(:,:,i), 0); d = Q1'*b(:,:,i)`` ('thin').
+    qr(A(:,:,i), 0); d = Q1'*b(:,:,i)`` ('thin'), ``[Q, R] =
+    qr(A(:,:,i)); d = Q'*b(:,:,i)`` ('full': Q n x n, d n x r; R kept as
+    its m x m triangle).
 
-    ``A`` is (..., n, m) with m >= 1 and n >= 1 ('thin': n >= m; the
+    ``A`` is (..., n, m) with m >= 1 and n >= 1 ('thin', 'full': n >= m; the
     leading dimensions are the batch, as in SciPy's batched linear
     algebra), ``b`` (..., n) or (..., n, r).  The memory kept is about
     m (m + r) numbers a problem whatever n ('none'), or (n + m)(m + r)
     ('thin': Q1 and the residuals E = b - A x as well, so that rows can
-    be removed and columns added).  NumPy arrays; the batch runs on the backend chosen
+    be removed and columns added), or n (n + r) more ('full': the rest of
+    Q and of d, recomputed after every update, about n^3 flops a
+    problem: the thin form is the cheaper one).  NumPy arrays; the batch
+    runs on the backend chosen
     (``backend=``: 'cpu', 'cuda', 'opencl'; by default the first
     available), and a failed call raises and leaves the batch unchanged,
     except ``remove_rows``, which updates the problems that took the
@@ -39,10 +44,10 @@ class LeastSquaresBatch:
     def __init__(self, A: Any, b: Any, q: str = "none", *,
                  check_finite: bool = True,
                  backend: str | None = None) -> None:
-        """Factorises every page of A and b in the form ``q`` ('none' or
-        'thin'; the full form of qru.LeastSquares is not batched)."""
+        """Factorises every page of A and b in the form ``q`` ('none',
+        'thin' or 'full')."""
         if q not in _FORMS:
-            raise ValueError("q must be 'none' or 'thin'")
+            raise ValueError("q must be 'none', 'thin' or 'full'")
         A, b = self._numpy(A, "A"), self._numpy(b, "b")
         if A.ndim < 3:
             raise ValueError(f"A must be a batch of matrices (..., n, m); "
@@ -120,8 +125,8 @@ class LeastSquaresBatch:
 
     @property
     def q(self) -> str:
-        """The form: 'none' or 'thin'."""
-        return {1: "thin", 2: "none"}[self._f.q_form]
+        """The form: 'none', 'thin' or 'full'."""
+        return {0: "full", 1: "thin", 2: "none"}[self._f.q_form]
 
     @property
     def nrhs(self) -> int:
@@ -167,8 +172,8 @@ class LeastSquaresBatch:
 
     def remove_rows(self, k: int, p: int = 1, *, rows: Any = None) -> None:
         """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
-        (the thin form; 0 <= k, 1 <= p, k + p <= n and n - p >= m, n the
-        fewest rows of a problem, else ValueError).  ``rows`` (integers of
+        (the thin and full forms; 0 <= k, 1 <= p, k + p <= n and n - p >=
+        m, n the fewest rows of a problem, else ValueError).  ``rows`` (integers of
         the batch's shape, each in 0 .. p; default all p): problem i loses
         only the rows k .. k+rows[i]-1, and a problem given 0 stays as it
         is (the bounds then hold for each problem that loses rows).
@@ -210,7 +215,7 @@ class LeastSquaresBatch:
 
     def add_cols(self, k: int, V: Any, *, check_finite: bool = True) -> None:
         """Inserts the columns V (..., n, p) (or (..., n): one column)
-        after column k (0-based) of every problem's A (the thin form;
+        after column k (0-based) of every problem's A (the thin and full forms;
         n = ``shape[0]``, the most rows of a problem: a problem of fewer
         ``rows`` takes the first rows of its page; 0 <= k <= m and
         m + p <= the fewest rows, else ValueError); the problems then
@@ -242,12 +247,52 @@ class LeastSquaresBatch:
                            "(none changed)")
         self._m += p
 
+    def modify(self, U: Any, V: Any, *, mask: Any = None,
+               check_finite: bool = True) -> None:
+        """The rank-k modification of every problem's A: A[i] + U[i] @
+        V[i].T for U (..., n, k) (or (..., n): k = 1; n = ``shape[0]``,
+        the most rows of a problem: a problem of fewer ``rows`` takes the
+        first rows of its page) and V (..., m, k) (or (..., m)); b is
+        unchanged.  The thin and full forms (1 <= k <= each problem's
+        rows - m, else ValueError); the Q-less form cannot (it has no Q)
+        and raises ValueError.  ``mask`` (0/1 integers of the batch's
+        shape; default all 1): the problems given 0 stay as they are.
+
+        MATLAB: ``A(:,:,i) = A(:,:,i) + U(:,:,i)*V(:,:,i)'``
+
+        A problem whose new A would be numerically rank-deficient (qru's
+        QR rank rule) refuses: it stays as it was, the other problems are
+        modified, and one ``numpy.linalg.LinAlgError`` names the refusing
+        problems."""
+        if self.q == "none":
+            raise ValueError("the Q-less batch cannot take A + U V' (no Q): "
+                             "use q='thin' or q='full'")
+        U, V = self._numpy(U, "U"), self._numpy(V, "V")
+        n, nl = self.shape[0], len(self._lead)
+        U = U[..., None] if U.ndim == nl + 1 else U
+        V = V[..., None] if V.ndim == nl + 1 else V
+        if U.shape[:-1] != self._lead + (n,) or U.shape[-1] < 1:
+            raise ValueError(f"U must be of shape {self._lead + (n, 'k')} or "
+                             f"{self._lead + (n,)}; it is {U.shape}")
+        k = U.shape[-1]
+        if V.shape != self._lead + (self._m, k):
+            raise ValueError(f"V must be of shape "
+                             f"{self._lead + (self._m, k)}; it is {V.shape}")
+        flags = per_problem(mask, self._lead, 1, "mask", "0 or 1")
+        info = np.asarray(numerical(self._f.modify, self._pack(U, k),
+                                    self._pack(V, k), bool(check_finite),
+                                    flags))
+        raise_failed_pages(info, self._lead, "problems refused the "
+                           "modification (the others modified)")
+
     def _get(self, which, c, pad):
         M = self._unpack(numerical(self._f.get, which), c)
-        if pad:  # the rows below a problem's row count: zeros
-            below = np.arange(M.shape[-2])[:, None] >= \
-                self.rows.reshape(self._lead + (1, 1))
-            M[np.broadcast_to(below, M.shape)] = 0
+        if pad:  # the rows (and a full Q's columns) past a problem's rows
+            nr = self.rows.reshape(self._lead + (1, 1))
+            out = np.arange(M.shape[-2])[:, None] >= nr
+            if which == "Q" and self.q == "full":
+                out = out | (np.arange(M.shape[-1])[None, :] >= nr)
+            M[np.broadcast_to(out, M.shape)] = 0
         return M
 
     @property
@@ -259,27 +304,35 @@ class LeastSquaresBatch:
 
     @property
     def d(self) -> np.ndarray:
-        """d = Q' b (..., m, r) (r kept for a vector b).
+        """d = Q' b (..., m, r) (r kept for a vector b); the full form's
+        (..., n, r), all of Q' b, padded as ``Q`` (its rows m .. n-1 hold
+        the residual norms: ``norm(d[i, m:], axis=0)``).
 
-        MATLAB: ``d(:,:,i) = Q1'*b(:,:,i)``."""
-        return self._get("d", self._r, False)
+        MATLAB: ``d(:,:,i) = Q1'*b(:,:,i)`` ('full': ``Q'*b(:,:,i)``)."""
+        full = self.q == "full"
+        return self._get("d", self._r, full)
 
     @property
     def Q(self) -> np.ndarray:
         """Q1 (..., n, m), the thin form's orthonormal columns: A[i] =
-        Q[i] @ R[i].  Where row counts differ (a refused removal), n is the
-        largest and the rows of a page below its problem's count are zero.
-        The Q-less form raises ValueError.
+        Q[i] @ R[i]; the full form's whole Q (..., n, n), orthogonal, with
+        A[i] = Q[i][:, :m] @ R[i].  Where row counts differ (a refused
+        removal), n is the largest and the rows (and the full form's
+        columns) of a page past its problem's count are zero.  The Q-less
+        form raises ValueError.
 
-        MATLAB: ``Q1(:,:,i)`` of ``[Q1, R] = qr(A(:,:,i), 0)``."""
+        MATLAB: ``Q1(:,:,i)`` of ``[Q1, R] = qr(A(:,:,i), 0)`` ('full':
+        ``Q(:,:,i)`` of ``[Q, R] = qr(A(:,:,i))``)."""
         if self.q == "none":
             raise ValueError("the Q-less batch holds no Q")
-        return self._get("Q", self._m, True)
+        return self._get("Q", self.shape[0] if self.q == "full" else self._m,
+                         True)
 
     @property
     def residuals(self) -> np.ndarray:
-        """E = b - A x (..., n) or (..., n, r), in the thin form (padded as
-        ``Q``).  The Q-less form raises ValueError (``residual_norms()``).
+        """E = b - A x (..., n) or (..., n, r), in the thin and full forms
+        (padded as ``Q``).  The Q-less form raises ValueError
+        (``residual_norms()``).
 
         MATLAB: ``E(:,:,i) = b(:,:,i) - A(:,:,i)*x(:,:,i)``."""
         if self.q == "none":
