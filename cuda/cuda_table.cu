@@ -43,6 +43,16 @@ static constexpr unsigned long long cu_real_only_ops(void)
             m |= 1ull << op;
     return m;
 }
+/* The ops that take complex data (run or as their reference): the
+ * table's complex_ops. */
+static constexpr unsigned long long cu_complex_ops(void)
+{
+    unsigned long long m = 0;
+    for (int op = 0; op < QRU_OP_COUNT; ++op)
+        if (cu_complex_mode(op) != CU_REAL)
+            m |= 1ull << op;
+    return m;
+}
 static const char *const cu_op_names[] = {
 #define QRU_CU_NAME_(name, params, args, need, stat) #name,
     QRU_OPS(QRU_CU_NAME_)
@@ -225,5 +235,6 @@ const qru_backend_ops qru_cuda_ops = {
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}}},
     .real_only_ops = cu_real_only_ops(),
+    .complex_ops = cu_complex_ops(),
 };
 
