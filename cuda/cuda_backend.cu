@@ -359,7 +359,9 @@ void qru_cu_fini(qru_context *ctx)
 int qru_cu_supports(const qru_context *ctx, qru_dtype dt)
 {
     (void)ctx;
-    return dt == QRU_FLOAT || dt == QRU_DOUBLE; /* fp64 on every CUDA GPU */
+    /* fp64 on every CUDA GPU; the complex types for the ops of the QR
+     * factorisation, least squares and the updates (cuda_table.cu) */
+    return dt == QRU_FLOAT || dt == QRU_DOUBLE || qru_dtype_complex(dt);
 }
 
 qru_device_type qru_cu_device_type(const qru_context *ctx)

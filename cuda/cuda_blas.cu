@@ -2,7 +2,8 @@
  * The CUDA backend's element-wise ops (laset, transpose), BLAS (cuBLAS
  * GEMM / TRSM, column norms, the non-finite count) and the dissertation's
  * Householder kernels (kernels/qru_base.cl, compiled here as templates over
- * the element type).  Asynchronous on the context's stream except
+ * the element type, the complex types as qru_cplx: cuBLAS's C and Z with
+ * 'C' the conjugate transpose).  Asynchronous on the context's stream except
  * col_norms and count_nonfinite, which deliver values on the host.
  */
 #include <limits.h>
@@ -31,8 +32,7 @@ int qru_cu_laset(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
     if (m <= 0 || n <= 0)
         return 0;
     int u = (uplo == 'U' || uplo == 'u') ? 1 : (uplo == 'L' || uplo == 'l') ? 2 : 0;
-    return dt == QRU_DOUBLE ? laset_t<double>(ctx, u, m, n, off, dg, A, lda)
-                            : laset_t<float>(ctx, u, m, n, off, dg, A, lda);
+    return QRU_CU_BY_TYPE(dt, laset_t, ctx, u, m, n, off, dg, A, lda);
 }
 
 template <typename T>
@@ -51,8 +51,7 @@ int qru_cu_transpose(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    return dt == QRU_DOUBLE ? transpose_t<double>(ctx, m, n, A, lda, B, ldb)
-                            : transpose_t<float>(ctx, m, n, A, lda, B, ldb);
+    return QRU_CU_BY_TYPE(dt, transpose_t, ctx, m, n, A, lda, B, ldb);
 }
 
 /* ---- BLAS (cuBLAS) -------------------------------------------------------- */
@@ -61,6 +60,33 @@ static cublasOperation_t cuop(char t)
 {
     return (t == 'T' || t == 't' || t == 'C' || t == 'c') ? CUBLAS_OP_T
                                                          : CUBLAS_OP_N;
+}
+
+/* cuop for a complex type: 'C' is the conjugate transpose */
+static cublasOperation_t cuop_c(char t)
+{
+    return (t == 'C' || t == 'c') ? CUBLAS_OP_C : cuop(t);
+}
+
+/* C = alpha op(A) op(B) + beta C for a complex type (alpha, beta real) */
+static int gemm_c(cublasHandle_t h, qru_dtype dt, char ta, char tb, int m,
+                  int n, int k, double alpha, qru_ptr A, int lda, qru_ptr B,
+                  int ldb, double beta, qru_ptr C, int ldc)
+{
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cuDoubleComplex a = make_cuDoubleComplex(alpha, 0.0),
+                        b = make_cuDoubleComplex(beta, 0.0);
+        return qru_cublas_status(cublasZgemm(
+            h, cuop_c(ta), cuop_c(tb), m, n, k, &a,
+            qru_dp<cuDoubleComplex>(A), lda, qru_dp<cuDoubleComplex>(B), ldb,
+            &b, qru_dp<cuDoubleComplex>(C), ldc));
+    }
+    cuComplex a = make_cuComplex((float)alpha, 0.0f),
+              b = make_cuComplex((float)beta, 0.0f);
+    return qru_cublas_status(cublasCgemm(h, cuop_c(ta), cuop_c(tb), m, n, k,
+                                         &a, qru_dp<cuComplex>(A), lda,
+                                         qru_dp<cuComplex>(B), ldb, &b,
+                                         qru_dp<cuComplex>(C), ldc));
 }
 
 template <typename T>
@@ -130,10 +156,12 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
     if (k <= 0 || alpha == 0.0) { /* C = beta C, exactly 0 for beta == 0 */
         if (beta == 1.0)
             return 0;
-        return dt == QRU_DOUBLE ? scal2d_t<double>(ctx, m, n, beta, C, ldc)
-                                : scal2d_t<float>(ctx, m, n, beta, C, ldc);
+        return QRU_CU_BY_TYPE(dt, scal2d_t, ctx, m, n, beta, C, ldc);
     }
     cublasHandle_t h = qru_cuda(ctx)->blas;
+    if (qru_dtype_complex(dt))
+        return gemm_c(h, dt, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                      ldc);
     int tra = cuop(ta) == CUBLAS_OP_T, trb = cuop(tb) == CUBLAS_OP_T;
     if (m == 1 && n == 1 && k <= QRU_CU_DOT_MAX && alpha == 1.0 &&
         beta == 0.0 && (tra || lda == 1) && (!trb || ldb == 1))
@@ -160,7 +188,8 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
     if (m <= 0 || n <= 0)
         return 0;
     int trsv_min = qru_ctx_tuning(ctx, dt)->trsv_min_m;
-    if ((side == 'L' || side == 'l') && n <= QRU_CU_TRSV_MAX_RHS &&
+    if (!qru_dtype_complex(dt) && (side == 'L' || side == 'l') &&
+        n <= QRU_CU_TRSV_MAX_RHS &&
         trsv_min > 0 && m >= trsv_min)
         return qru_cu_trsv_few(ctx, dt, uplo, ta, diag, m, n, alpha, A, lda,
                                B, ldb);
@@ -171,6 +200,18 @@ int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
                                                       : CUBLAS_FILL_MODE_LOWER;
     cublasDiagType_t d =
         (diag == 'U' || diag == 'u') ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cuDoubleComplex a = make_cuDoubleComplex(alpha, 0.0);
+        return qru_cublas_status(cublasZtrsm(
+            h, s, u, cuop_c(ta), d, m, n, &a, qru_dp<cuDoubleComplex>(A), lda,
+            qru_dp<cuDoubleComplex>(B), ldb));
+    }
+    if (dt == QRU_COMPLEX_FLOAT) {
+        cuComplex a = make_cuComplex((float)alpha, 0.0f);
+        return qru_cublas_status(cublasCtrsm(h, s, u, cuop_c(ta), d, m, n, &a,
+                                             qru_dp<cuComplex>(A), lda,
+                                             qru_dp<cuComplex>(B), ldb));
+    }
     if (dt == QRU_DOUBLE)
         return qru_cublas_status(cublasDtrsm(h, s, u, cuop(ta), d, m, n,
                                              &alpha, qru_dp<double>(A), lda,
@@ -207,9 +248,19 @@ static int col_norms_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
         st = qru_cuda_status(cudaStreamSynchronize(im->stream));
     if (!st)
         for (int j = 0; j < n; ++j)
-            norms[j] = (double)host[j];
+            norms[j] = qru_cu_host_re(host[j]);
     free(host);
     return st;
+}
+
+template <typename T>
+static int col_norms_dev_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
+                           qru_ptr out)
+{
+    cudaStream_t s = qru_cuda(ctx)->stream;
+    qru_col_norms<T><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, s>>>(
+        m, n, (const T *)A.h, (long)A.off, lda, (T *)out.h, (long)out.off);
+    return qru_cuda_launched();
 }
 
 int qru_cu_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
@@ -219,16 +270,7 @@ int qru_cu_col_norms_dev(qru_context *ctx, qru_dtype dt, int m, int n,
         return 0;
     if (m <= 0)
         return qru_cu_laset(ctx, dt, 'A', 1, n, 0.0, 0.0, out, 1);
-    cudaStream_t s = qru_cuda(ctx)->stream;
-    if (dt == QRU_DOUBLE)
-        qru_col_norms<double><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, s>>>(
-            m, n, (const double *)A.h, (long)A.off, lda, (double *)out.h,
-            (long)out.off);
-    else
-        qru_col_norms<float><<<qru_blocks(n, 1, 1u << 16), QRU_RED, 0, s>>>(
-            m, n, (const float *)A.h, (long)A.off, lda, (float *)out.h,
-            (long)out.off);
-    return qru_cuda_launched();
+    return QRU_CU_BY_TYPE(dt, col_norms_dev_t, ctx, m, n, A, lda, out);
 }
 
 int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
@@ -241,14 +283,24 @@ int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
             norms[j] = 0.0;
         return 0;
     }
-    return dt == QRU_DOUBLE ? col_norms_t<double>(ctx, m, n, A, lda, norms)
-                            : col_norms_t<float>(ctx, m, n, A, lda, norms);
+    return QRU_CU_BY_TYPE(dt, col_norms_t, ctx, m, n, A, lda, norms);
 }
 
 /* Groups of the count_nonfinite kernel along x and y (at most 16 x 256
  * partial counts, read back and added on the host). */
 #define NONFIN_GX 16
 #define NONFIN_GY 256
+
+template <typename T>
+static int count_nonfinite_t(qru_context *ctx, unsigned gx, unsigned gy,
+                             int u, int m, int n, qru_ptr A, int lda,
+                             void *dev)
+{
+    qru_count_nonfinite<T><<<dim3(gx, gy), QRU_RED, 0,
+                             qru_cuda(ctx)->stream>>>(
+        u, m, n, (const T *)A.h, (long)A.off, lda, (int *)dev);
+    return qru_cuda_launched();
+}
 
 int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
                            int n, qru_ptr A, int lda, int *count)
@@ -267,13 +319,8 @@ int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
     int u = (uplo == 'U' || uplo == 'u')   ? 1
             : (uplo == 'L' || uplo == 'l') ? 2
                                            : 0;
-    if (dt == QRU_DOUBLE)
-        qru_count_nonfinite<double><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
-            u, m, n, (const double *)A.h, (long)A.off, lda, (int *)dev);
-    else
-        qru_count_nonfinite<float><<<dim3(gx, gy), QRU_RED, 0, im->stream>>>(
-            u, m, n, (const float *)A.h, (long)A.off, lda, (int *)dev);
-    st = qru_cuda_launched();
+    st = QRU_CU_BY_TYPE(dt, count_nonfinite_t, ctx, gx, gy, u, m, n, A, lda,
+                        dev);
     if (!st)
         st = qru_cuda_status(cudaMemcpyAsync(part, dev,
                                              sizeof(int) * gx * gy,
@@ -310,8 +357,7 @@ int qru_cu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha, qru_ptr x
     /* n == 0 still launches: tau = 0 must be written */
     if (n < 0)
         n = 0;
-    return dt == QRU_DOUBLE ? house_t<double>(ctx, n, alpha, x, v, tau)
-                            : house_t<float>(ctx, n, alpha, x, v, tau);
+    return QRU_CU_BY_TYPE(dt, house_t, ctx, n, alpha, x, v, tau);
 }
 
 template <typename T>
@@ -335,9 +381,7 @@ int qru_cu_larf(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr v,
         return 0;
     if (m < 0)
         m = 0;
-    return dt == QRU_DOUBLE
-               ? larf_t<double>(ctx, m, n, v, tau, top, ldt, C, ldc)
-               : larf_t<float>(ctx, m, n, v, tau, top, ldt, C, ldc);
+    return QRU_CU_BY_TYPE(dt, larf_t, ctx, m, n, v, tau, top, ldt, C, ldc);
 }
 
 template <typename T>
@@ -362,9 +406,8 @@ int qru_cu_wy_append(qru_context *ctx, qru_dtype dt, int m, int j, qru_ptr Y,
 {
     if (m <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? wy_append_t<double>(ctx, m, j, Y, ldy, W, ldw, tau, work)
-               : wy_append_t<float>(ctx, m, j, Y, ldy, W, ldw, tau, work);
+    return QRU_CU_BY_TYPE(dt, wy_append_t, ctx, m, j, Y, ldy, W, ldw, tau,
+                          work);
 }
 
 

@@ -4,7 +4,9 @@
  * cuBLAS (n = 1: qru_syrk1), lacpy, potrf_panel (cuSOLVER on a copy of the block, or the
  * one-work-group kernel of kernels/qru_chol.cl for small blocks), chol_rot
  * (kernels/qru_chol.cl), which keep their failure flag 'info' on the
- * device, and the vendor Cholesky potrf_full (cuSOLVER potrf).
+ * device, and the vendor Cholesky potrf_full (cuSOLVER potrf).  syrk,
+ * lacpy, potrf_panel and potrf_full also for the complex types (herk, the
+ * Hermitian factor; the table refuses complex data for the others).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +52,10 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
         return 0;
     int u = uplo_code(uplo) == 1 ? 1 : 2;
     if (k <= 0 || alpha == 0.0) /* C = beta C on the triangle */
-        return dt == QRU_DOUBLE ? scal_tri_t<double>(ctx, u, n, beta, C, ldc)
-                                : scal_tri_t<float>(ctx, u, n, beta, C, ldc);
+        return QRU_CU_BY_TYPE(dt, scal_tri_t, ctx, u, n, beta, C, ldc);
     int tr = trans == 'T' || trans == 't' || trans == 'C' || trans == 'c';
-    if (n == 1) /* C(0,0) = alpha a'a + beta C(0,0): one block's dot */
+    if (n == 1 && !qru_dtype_complex(dt))
+        /* C(0,0) = alpha a'a + beta C(0,0): one block's dot */
         return dt == QRU_DOUBLE
                    ? syrk1_t<double>(ctx, k, alpha, A, tr ? 1 : lda, beta, C)
                    : syrk1_t<float>(ctx, k, alpha, A, tr ? 1 : lda, beta, C);
@@ -65,6 +67,17 @@ int qru_cu_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans, int n,
     cublasFillMode_t fm =
         u == 1 ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
     cublasOperation_t op = tr ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (dt == QRU_COMPLEX_DOUBLE) /* herk: C's diagonal real */
+        return qru_cublas_status(cublasZherk(
+            h, fm, tr ? CUBLAS_OP_C : CUBLAS_OP_N, n, k, &alpha,
+            qru_dp<cuDoubleComplex>(A), lda, &beta,
+            qru_dp<cuDoubleComplex>(C), ldc));
+    if (dt == QRU_COMPLEX_FLOAT) {
+        float a = (float)alpha, b = (float)beta;
+        return qru_cublas_status(cublasCherk(
+            h, fm, tr ? CUBLAS_OP_C : CUBLAS_OP_N, n, k, &a,
+            qru_dp<cuComplex>(A), lda, &b, qru_dp<cuComplex>(C), ldc));
+    }
     if (dt == QRU_DOUBLE)
         return qru_cublas_status(cublasDsyrk(h, fm, op, n, k, &alpha,
                                              qru_dp<double>(A), lda, &beta,
@@ -92,8 +105,7 @@ int qru_cu_lacpy(qru_context *ctx, qru_dtype dt, char uplo, int m, int n,
     if (m <= 0 || n <= 0)
         return 0;
     int u = uplo_code(uplo);
-    return dt == QRU_DOUBLE ? lacpy_t<double>(ctx, u, m, n, A, lda, B, ldb)
-                            : lacpy_t<float>(ctx, u, m, n, A, lda, B, ldb);
+    return QRU_CU_BY_TYPE(dt, lacpy_t, ctx, u, m, n, A, lda, B, ldb);
 }
 
 /* ---- cuSOLVER potrf: overloads on the element type ---------------------- */
@@ -120,6 +132,34 @@ static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
 {
     return cusolverDnSpotrf(h, u, n, A, lda, w, lw, info);
 }
+/* the complex types: cuSOLVER's Hermitian C and Z potrf */
+static cusolverStatus_t sv_potrf_bs(cusolverDnHandle_t h, cublasFillMode_t u,
+                                    int n, qru_cplx<double> *A, int lda,
+                                    int *lw)
+{
+    return cusolverDnZpotrf_bufferSize(h, u, n, (cuDoubleComplex *)A, lda,
+                                       lw);
+}
+static cusolverStatus_t sv_potrf_bs(cusolverDnHandle_t h, cublasFillMode_t u,
+                                    int n, qru_cplx<float> *A, int lda,
+                                    int *lw)
+{
+    return cusolverDnCpotrf_bufferSize(h, u, n, (cuComplex *)A, lda, lw);
+}
+static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
+                                 int n, qru_cplx<double> *A, int lda,
+                                 qru_cplx<double> *w, int lw, int *info)
+{
+    return cusolverDnZpotrf(h, u, n, (cuDoubleComplex *)A, lda,
+                            (cuDoubleComplex *)w, lw, info);
+}
+static cusolverStatus_t sv_potrf(cusolverDnHandle_t h, cublasFillMode_t u,
+                                 int n, qru_cplx<float> *A, int lda,
+                                 qru_cplx<float> *w, int lw, int *info)
+{
+    return cusolverDnCpotrf(h, u, n, (cuComplex *)A, lda, (cuComplex *)w, lw,
+                            info);
+}
 
 /* After cuSOLVER's potrf of the n x n A: dinfo[0] is its devInfo.
  * cuSOLVER (like LAPACK) reports a pivot <= 0; a NaN or Inf pivot may
@@ -141,8 +181,8 @@ __global__ void qru_potrf_check(int n, const T *A, int lda, int *dinfo,
     int dv = dinfo[0];
     if (dv == 0)
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
-            T d = A[(long)j * lda + j];
-            if (!(d > (T)0) || !(d - d == (T)0)) /* d - d: 0 iff finite */
+            QRU_R d = QRU_RE(A[(long)j * lda + j]);
+            if (!(d > (QRU_R)0) || !(d - d == (QRU_R)0)) /* 0 iff finite */
                 atomicMin(&first, j + 1);
         }
     __syncthreads();
@@ -151,10 +191,10 @@ __global__ void qru_potrf_check(int n, const T *A, int lda, int *dinfo,
     int bad = dv != 0 ? dv : (first == 0x7fffffff ? 0 : first);
     dinfo[1] = bad;
     if (info) {
-        int go = *info == (T)0;
+        int go = QRU_ISZERO(*info);
         dinfo[2] = go;
         if (go && bad != 0)
-            *info = (T)(base + bad);
+            *info = QRU_MKR(base + bad);
     }
 }
 
@@ -178,7 +218,7 @@ __global__ void qru_lacpy_if(const int *dinfo, int uplo, int n, const T *A,
                 continue;
             int lc = uplo == 1 ? i : j; /* column of the lower factor */
             B[(long)i + (long)j * ldb] =
-                bad != 0 && lc >= bad - 1 ? (i == j ? (T)1 : (T)0)
+                bad != 0 && lc >= bad - 1 ? (i == j ? QRU_MKR(1) : (T)0)
                                           : A[(long)i + (long)j * lda];
         }
 }
@@ -197,7 +237,7 @@ template <typename T>
 static int potrf_lwork_t(qru_context *ctx, int upper, int n, int *lw)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
-    auto &c = im->potrf_lw[sizeof(T) == 8];
+    auto &c = im->potrf_lw[qru_cu_dtype<T>() - 1];
     if (c.n == n && c.upper == upper) {
         *lw = c.lwork;
         return 0;
@@ -260,9 +300,8 @@ int qru_cu_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return 0;
     }
     int upper = uplo_code(uplo) == 1;
-    return dt == QRU_DOUBLE
-               ? potrf_full_t<double>(ctx, upper, n, A, lda, info, ws, ws_elems)
-               : potrf_full_t<float>(ctx, upper, n, A, lda, info, ws, ws_elems);
+    return QRU_CU_BY_TYPE(dt, potrf_full_t, ctx, upper, n, A, lda, info, ws,
+                          ws_elems);
 }
 
 /* ---- potrf_panel: the one-work-group kernel or cuSOLVER ------------------ */
@@ -339,13 +378,10 @@ int qru_cu_potrf_panel(qru_context *ctx, qru_dtype dt, char uplo, int n,
         return 0;
     int upper = uplo_code(uplo) == 1;
     if (panel_use_vendor(ctx, dt, n))
-        return dt == QRU_DOUBLE ? potrf_panel_vendor_t<double>(
-                                      ctx, upper, n, A, lda, info, base)
-                                : potrf_panel_vendor_t<float>(
-                                      ctx, upper, n, A, lda, info, base);
-    return dt == QRU_DOUBLE
-               ? potrf_panel_t<double>(ctx, upper, n, A, lda, info, base)
-               : potrf_panel_t<float>(ctx, upper, n, A, lda, info, base);
+        return QRU_CU_BY_TYPE(dt, potrf_panel_vendor_t, ctx, upper, n, A, lda,
+                              info, base);
+    return QRU_CU_BY_TYPE(dt, potrf_panel_t, ctx, upper, n, A, lda, info,
+                          base);
 }
 
 template <typename T>

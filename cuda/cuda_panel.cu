@@ -352,6 +352,57 @@ static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int qc, int k,
 {
     return cusolverDnSorgqr(h, n, qc, k, Q, ldq, tau, w, lw, info);
 }
+/* the complex types: C and Z, Q' b by unmqr with the conjugate transpose */
+#define QRU_SV_CPLX_(R, C, P)                                                  \
+    static cusolverStatus_t sv_geqrf_bs(cusolverDnHandle_t h, int n, int m,    \
+                                        qru_cplx<R> *A, int lda, int *lw)      \
+    {                                                                          \
+        return cusolverDn##P##geqrf_bufferSize(h, n, m, (C *)A, lda, lw);      \
+    }                                                                          \
+    static cusolverStatus_t sv_ormqr_bs(                                       \
+        cusolverDnHandle_t h, int n, int r, int k, const qru_cplx<R> *A,       \
+        int lda, const qru_cplx<R> *tau, const qru_cplx<R> *B, int ldb,        \
+        int *lw)                                                               \
+    {                                                                          \
+        return cusolverDn##P##unmqr_bufferSize(                                \
+            h, CUBLAS_SIDE_LEFT, CUBLAS_OP_C, n, r, k, (const C *)A, lda,      \
+            (const C *)tau, (const C *)B, ldb, lw);                            \
+    }                                                                          \
+    static cusolverStatus_t sv_orgqr_bs(cusolverDnHandle_t h, int n, int qc,   \
+                                        int k, const qru_cplx<R> *Q, int ldq,  \
+                                        const qru_cplx<R> *tau, int *lw)       \
+    {                                                                          \
+        return cusolverDn##P##ungqr_bufferSize(h, n, qc, k, (const C *)Q, ldq, \
+                                               (const C *)tau, lw);            \
+    }                                                                          \
+    static cusolverStatus_t sv_geqrf(cusolverDnHandle_t h, int n, int m,       \
+                                     qru_cplx<R> *A, int lda,                  \
+                                     qru_cplx<R> *tau, qru_cplx<R> *w, int lw, \
+                                     int *info)                                \
+    {                                                                          \
+        return cusolverDn##P##geqrf(h, n, m, (C *)A, lda, (C *)tau, (C *)w,    \
+                                    lw, info);                                 \
+    }                                                                          \
+    static cusolverStatus_t sv_ormqr(                                          \
+        cusolverDnHandle_t h, int n, int r, int k, const qru_cplx<R> *A,       \
+        int lda, const qru_cplx<R> *tau, qru_cplx<R> *B, int ldb,              \
+        qru_cplx<R> *w, int lw, int *info)                                     \
+    {                                                                          \
+        return cusolverDn##P##unmqr(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_C, n, r, k, \
+                                    (const C *)A, lda, (const C *)tau,         \
+                                    (C *)B, ldb, (C *)w, lw, info);            \
+    }                                                                          \
+    static cusolverStatus_t sv_orgqr(cusolverDnHandle_t h, int n, int qc,      \
+                                     int k, qru_cplx<R> *Q, int ldq,           \
+                                     const qru_cplx<R> *tau, qru_cplx<R> *w,   \
+                                     int lw, int *info)                        \
+    {                                                                          \
+        return cusolverDn##P##ungqr(h, n, qc, k, (C *)Q, ldq, (const C *)tau,  \
+                                    (C *)w, lw, info);                         \
+    }
+QRU_SV_CPLX_(float, cuComplex, C)
+QRU_SV_CPLX_(double, cuDoubleComplex, Z)
+#undef QRU_SV_CPLX_
 
 /* ws = [tau (k), the 3 devInfo ints (INFO_SLOTS T's), padding, work]. */
 #define INFO_SLOTS 4
@@ -456,8 +507,6 @@ int qru_cu_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
             *ws_elems = 0;
         return 0;
     }
-    return dt == QRU_DOUBLE ? geqrf_full_t<double>(ctx, n, m, A, lda, Q, ldq,
-                                                   qc, B, ldb, r, ws, ws_elems)
-                            : geqrf_full_t<float>(ctx, n, m, A, lda, Q, ldq,
-                                                  qc, B, ldb, r, ws, ws_elems);
+    return QRU_CU_BY_TYPE(dt, geqrf_full_t, ctx, n, m, A, lda, Q, ldq, qc, B,
+                          ldb, r, ws, ws_elems);
 }

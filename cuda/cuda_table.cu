@@ -1,9 +1,69 @@
 /* The CUDA backend table (see src/qru_internal.h for each op's contract;
  * every op of the op list is qru_cu_<name>, run inside a scope). */
+#include <type_traits>
+
 #include "qru_cuda.h"
 
 extern "C" {
 extern const qru_backend_ops qru_cuda_ops;
+}
+
+/* What an op does with complex data: runs it (CU_CPLX), runs its
+ * reference op (CU_CPLX_REF: an OPT op whose kernels take real data,
+ * real_only_ops below), or refuses it (CU_REAL: QRU_ERR_UNSUPPORTED; the
+ * routines that reach these ops refuse complex data first). */
+enum { CU_REAL = 0, CU_CPLX = 1, CU_CPLX_REF = 2 };
+static constexpr int cu_complex_mode(int op)
+{
+    switch (op) {
+    case QRU_OP_sync: case QRU_OP_upload: case QRU_OP_download:
+    case QRU_OP_copy: case QRU_OP_laset: case QRU_OP_transpose:
+    case QRU_OP_gemm: case QRU_OP_trsm: case QRU_OP_col_norms:
+    case QRU_OP_col_norms_dev: case QRU_OP_count_nonfinite:
+    case QRU_OP_house: case QRU_OP_larf: case QRU_OP_wy_append:
+    case QRU_OP_givens_make: case QRU_OP_givens_apply: case QRU_OP_geadd:
+    case QRU_OP_syrk: case QRU_OP_lacpy: case QRU_OP_potrf_panel:
+    case QRU_OP_lane: case QRU_OP_lane_mark: case QRU_OP_lane_join:
+    case QRU_OP_geqrf_full: case QRU_OP_potrf_full:
+        return CU_CPLX;
+    case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp: case QRU_OP_wy_left:
+    case QRU_OP_panel_qr_max_nb: case QRU_OP_givens_sweeps:
+    case QRU_OP_givens_accum: case QRU_OP_gram_border:
+    case QRU_OP_gram_solve:
+        return CU_CPLX_REF;
+    default:
+        return CU_REAL;
+    }
+}
+static constexpr unsigned long long cu_real_only_ops(void)
+{
+    unsigned long long m = 0;
+    for (int op = 0; op < QRU_OP_COUNT; ++op)
+        if (cu_complex_mode(op) == CU_CPLX_REF)
+            m |= 1ull << op;
+    return m;
+}
+/* The ops that take complex data (run or as their reference): the
+ * table's complex_ops. */
+static constexpr unsigned long long cu_complex_ops(void)
+{
+    unsigned long long m = 0;
+    for (int op = 0; op < QRU_OP_COUNT; ++op)
+        if (cu_complex_mode(op) != CU_REAL)
+            m |= 1ull << op;
+    return m;
+}
+static const char *const cu_op_names[] = {
+#define QRU_CU_NAME_(name, params, args, need, stat) #name,
+    QRU_OPS(QRU_CU_NAME_)
+#undef QRU_CU_NAME_
+};
+
+/* The element type of an op's arguments (float for sync and lane_join). */
+template <typename... A> static qru_dtype cu_dt_of(A...) { return QRU_FLOAT; }
+template <typename... A> static qru_dtype cu_dt_of(qru_dtype dt, A...)
+{
+    return dt;
 }
 
 /* Every op runs inside a qru_cuda_scope (qru_cuda.h): the caller's current
@@ -17,6 +77,27 @@ template <typename... A, int (*F)(qru_context *, A...)> struct scoped<F> {
         if (sc.st)
             return sc.st;
         return F(ctx, a...);
+    }
+};
+
+/* The op F of the list (id Op) with complex data by its mode: Ref is the
+ * OPT op's reference op (nullptr for the others).  call's arguments are
+ * deduced from the table field it initialises. */
+template <auto F, int Op, auto Ref> struct gated {
+    template <typename... A> static int call(qru_context *ctx, A... a)
+    {
+        if constexpr (cu_complex_mode(Op) != CU_CPLX) {
+            if (qru_dtype_complex(cu_dt_of(a...))) {
+                if constexpr (cu_complex_mode(Op) == CU_CPLX_REF &&
+                              !std::is_same_v<decltype(Ref), std::nullptr_t>)
+                    return Ref(ctx, a...);
+                else
+                    return qru_fail(QRU_ERR_UNSUPPORTED,
+                                    "the CUDA op %s takes no complex data",
+                                    cu_op_names[Op]);
+            }
+        }
+        return scoped<F>::call(ctx, a...);
     }
 };
 template <void (*F)(qru_context *, void *)> struct scoped<F> {
@@ -38,8 +119,13 @@ static_assert(QRU_TUNING_FLOAT == 0 && QRU_TUNING_DOUBLE == 1,
 #define QRU_CU_LACKS_chol_r1_solve_prep ,
 #define QRU_CU_SECOND_(a, b, ...) b
 #define QRU_CU_SECOND(...) QRU_CU_SECOND_(__VA_ARGS__)
+#define QRU_CU_REF_REQ(name) nullptr
+#define QRU_CU_REF_CAP(name) nullptr
+#define QRU_CU_REF_OPT(name) qru_ref_##name
 #define QRU_CU_OP_(name, params, args, need, stat)                             \
-    .name = QRU_CU_SECOND(QRU_CU_LACKS_##name nullptr, SCOPED(qru_cu_##name), ),
+    .name = QRU_CU_SECOND(                                                     \
+        QRU_CU_LACKS_##name nullptr,                                           \
+        (gated<qru_cu_##name, QRU_OP_##name, QRU_CU_REF_##need(name)>::call), ),
 const qru_backend_ops qru_cuda_ops = {
     .name = "cuda",
     .id = QRU_BACKEND_CUDA,
@@ -148,5 +234,7 @@ const qru_backend_ops qru_cuda_ops = {
                  * and register kernels up to 288 rows (QRU_PREG_LEN) */
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}}},
+    .real_only_ops = cu_real_only_ops(),
+    .complex_ops = cu_complex_ops(),
 };
 

@@ -33,8 +33,7 @@ int qru_cu_givens_make(qru_context *ctx, qru_dtype dt, int cnt, qru_ptr X,
 {
     if (cnt <= 0)
         return 0;
-    return dt == QRU_DOUBLE ? givens_make_t<double>(ctx, cnt, X, inc, ps, cs)
-                            : givens_make_t<float>(ctx, cnt, X, inc, ps, cs);
+    return QRU_CU_BY_TYPE(dt, givens_make_t, ctx, cnt, X, inc, ps, cs);
 }
 
 template <typename T>
@@ -56,9 +55,8 @@ int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
 {
     if (cnt <= 0 || len <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? givens_apply_t<double>(ctx, cnt, len, cs, X, inc, ps, es)
-               : givens_apply_t<float>(ctx, cnt, len, cs, X, inc, ps, es);
+    return QRU_CU_BY_TYPE(dt, givens_apply_t, ctx, cnt, len, cs, X, inc, ps,
+                          es);
 }
 
 template <typename T>
@@ -79,9 +77,8 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
         return 0;
     if (alpha == 0.0 && beta == 1.0)
         return 0; /* B unchanged */
-    return dt == QRU_DOUBLE
-               ? geadd_t<double>(ctx, m, n, alpha, A, lda, beta, B, ldb)
-               : geadd_t<float>(ctx, m, n, alpha, A, lda, beta, B, ldb);
+    return QRU_CU_BY_TYPE(dt, geadd_t, ctx, m, n, alpha, A, lda, beta, B,
+                          ldb);
 }
 
 /* ---- block reflectors ------------------------------------------- */

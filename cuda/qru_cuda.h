@@ -10,6 +10,8 @@
 #include <cusolverDn.h>
 
 #include "qru_internal.h"
+/* qru_cplx, the element type of the complex kernels, and qru_kt */
+#include "qru_kdefs.h"
 
 /* Per-context state (ctx->impl). */
 struct qru_cuda_impl {
@@ -37,11 +39,12 @@ struct qru_cuda_impl {
     cudaMemPool_t pool;
     int sm_count;
     /* the last cuSOLVER potrf workspace size asked for, per element type
-     * (0 float, 1 double): n, fill (1 upper) and lwork; n = 0: none yet
+     * (dt - 1: float, double, complex float, complex double): n, fill
+     * (1 upper) and lwork; n = 0: none yet
      * (qru_chol_factor asks for it twice a call: workspace, then run) */
     struct {
         int n, upper, lwork;
-    } potrf_lw[2];
+    } potrf_lw[4];
     /* page-locked staging of the small downloads (QRU_CUDA_STAGE bytes,
      * made at the first; stage_failed: cudaMallocHost refused, so the
      * copies go to the caller's memory directly) */
@@ -177,10 +180,31 @@ template <typename T> static inline T *qru_dp(qru_ptr p)
     return (T *)p.h + p.off;
 }
 
-/* The element type T (float or double) and its tuning block in ctx. */
+/* The element type T (float, double, qru_cplx<float> or <double>) and its
+ * tuning block in ctx. */
 template <typename T> static inline qru_dtype qru_cu_dtype(void)
 {
+    if (qru_kt<T>::cplx)
+        return sizeof(T) == 2 * sizeof(double) ? QRU_COMPLEX_DOUBLE
+                                               : QRU_COMPLEX_FLOAT;
     return sizeof(T) == sizeof(double) ? QRU_DOUBLE : QRU_FLOAT;
+}
+
+/* f<T>(...) for the element type dt: the kernels' launchers of the ops
+ * that take complex data (the table refuses it for the others,
+ * cuda_table.cu) */
+#define QRU_CU_BY_TYPE(dt, f, ...)                                             \
+    ((dt) == QRU_DOUBLE           ? f<double>(__VA_ARGS__)                     \
+     : (dt) == QRU_FLOAT          ? f<float>(__VA_ARGS__)                      \
+     : (dt) == QRU_COMPLEX_DOUBLE ? f<qru_cplx<double>>(__VA_ARGS__)           \
+                                  : f<qru_cplx<float>>(__VA_ARGS__))
+
+/* The real part of a value read back to the host. */
+static inline double qru_cu_host_re(float v) { return v; }
+static inline double qru_cu_host_re(double v) { return v; }
+template <typename R> static inline double qru_cu_host_re(qru_cplx<R> v)
+{
+    return v.x;
 }
 template <typename T>
 static inline const qru_tuning *qru_cu_tuning(const qru_context *ctx)

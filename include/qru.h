@@ -13,11 +13,13 @@
  * - Element type (float, double, complex float or complex double) is a
  *   run-time property of each matrix (::qru_dtype), and all matrix
  *   arguments of one call must share it.  Every routine works for float
- *   and double; the complex types are taken by the CPU backend's QR
- *   factorisation, least squares, QR updates and column shift, the
- *   Cholesky routines and qru_trsm() (::qru_dtype says which routines).
- *   With complex data the ' of the MATLAB specifications is the conjugate
- *   transpose, as in MATLAB.
+ *   and double; the complex types are taken by the QR factorisation,
+ *   least squares, the QR updates and column shift, the Cholesky
+ *   factorisation, solve and shift and qru_trsm() on every backend, and by
+ *   the Cholesky update, insertion and deletion (and their batches) on the
+ *   CPU backend (::qru_dtype says which routines).  With complex data the
+ *   ' of the MATLAB specifications is the conjugate transpose, as in
+ *   MATLAB.
  * - Every function that can fail returns an int status:
  *     - 0            success (#QRU_SUCCESS);
  *     - -i           argument i (1-based, in the order of the prototype) is
@@ -170,9 +172,10 @@ typedef enum qru_backend {
  *  leading dimension and an element offset count complex elements.
  *
  *  Complex data (#QRU_COMPLEX_FLOAT, #QRU_COMPLEX_DOUBLE) is supported by
- *  the CPU backend (qru_context_supports() says so; the CUDA and OpenCL
- *  backends do not take it yet: qru_matrix_create() and qru_matrix_wrap()
- *  return #QRU_ERR_UNSUPPORTED there) for: the matrices
+ *  the CPU, CUDA and OpenCL backends (qru_context_supports() says so;
+ *  OpenCL's complex double needs a device with double precision, where
+ *  qru_matrix_create() and qru_matrix_wrap() return #QRU_ERR_UNSUPPORTED
+ *  without it) for: the matrices
  *  (qru_matrix_create() ... qru_matrix_copy()), qru_qr_factor(), the
  *  least-squares factorisation in its three forms (qru_lsq_create(),
  *  qru_lsq_create_from_qr(), qru_lsq_solve(), the accessors and the error
@@ -180,11 +183,14 @@ typedef enum qru_backend {
  *  qru_lsq_add_cols_data(), qru_lsq_remove_cols(), qru_lsq_add_rows(),
  *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
  *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
- *  ::qru_update_algorithm; the Cholesky routines (qru_chol_factor(),
- *  qru_chol_solve(), qru_chol_update(), qru_chol_insert(),
- *  qru_chol_delete(), qru_chol_shift(), qru_chol_update_batch(),
- *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex forms)
- *  and qru_trsm().  Their MATLAB specifications hold with ' the conjugate
+ *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
+ *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the other
+ *  Cholesky routines (qru_chol_update(), qru_chol_insert(),
+ *  qru_chol_delete(), qru_chol_update_batch(), qru_chol_insert_batch(),
+ *  qru_chol_delete_batch() and their _ex forms: their rotations and
+ *  batched kernels are real only on CUDA and OpenCL, where they return
+ *  #QRU_ERR_UNSUPPORTED for complex data after their argument checks,
+ *  before any data changes).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex

@@ -4,7 +4,10 @@
  * non-finite count, the Householder kernels of Andrew (2012) section 3.1
  * (house, larf) and the WY accumulation.  Written once against
  * kernels/qru_kdefs.h: nvcc compiles them as templates over T (cuda/),
- * OpenCL with -DT=float/double (opencl/).
+ * OpenCL with -DT=float/double (opencl/), and for the complex types
+ * (LAPACK's conventions: zlarfg, zlarf; ' the conjugate transpose) with
+ * the arithmetic of kernels/qru_kdefs.h, which is the plain operators for
+ * a real T.
  *
  * Conventions shared by every kernel here:
  *  - every array is passed as (base pointer, offset in elements): OpenCL
@@ -37,15 +40,15 @@
 
 /* Adds |a| to the scaled sum of squares (scale *sc, sum *sq): the norm of
  * the values seen is sc * sqrt(sq) (LAPACK lassq, start sc = 0, sq = 1). */
-QRU_DEVICE void qru_ssq_add(T a, T *sc, T *sq)
+QRU_DEVICE void qru_ssq_add(QRU_RH a, QRU_RH *sc, QRU_RH *sq)
 {
-    if (a != (T)0) {
+    if (a != (QRU_RH)0) {
         if (*sc < a) {
-            T r = *sc / a;
-            *sq = (T)1 + *sq * r * r;
+            QRU_RH r = *sc / a;
+            *sq = (QRU_RH)1 + *sq * r * r;
             *sc = a;
         } else {
-            T r = a / *sc;
+            QRU_RH r = a / *sc;
             *sq += r * r;
         }
     }
@@ -54,23 +57,23 @@ QRU_DEVICE void qru_ssq_add(T a, T *sc, T *sq)
 /* Tree reduction of nt (a power of two) scaled sums of squares in local
  * memory; on return ssc[0] * sqrt(ssq[0]) is the norm of all of them.
  * Must be called by every work-item of the group, after a barrier. */
-QRU_DEVICE void qru_ssq_reduce(QRU_LOCAL T *ssc, QRU_LOCAL T *ssq, int lid,
-                               int nt)
+QRU_DEVICE void qru_ssq_reduce(QRU_LOCAL QRU_RH *ssc, QRU_LOCAL QRU_RH *ssq,
+                               int lid, int nt)
 {
     for (int s = nt / 2; s > 0; s >>= 1) {
         if (lid < s) {
-            T a = ssc[lid], b = ssc[lid + s];
-            T qa = ssq[lid], qb = ssq[lid + s];
+            QRU_RH a = ssc[lid], b = ssc[lid + s];
+            QRU_RH qa = ssq[lid], qb = ssq[lid + s];
             if (a < b) { /* swap so that a >= b */
-                T t = a;
+                QRU_RH t = a;
                 a = b;
                 b = t;
                 t = qa;
                 qa = qb;
                 qb = t;
             }
-            if (a != (T)0) {
-                T r = b / a;
+            if (a != (QRU_RH)0) {
+                QRU_RH r = b / a;
                 qa += qb * r * r;
             }
             ssc[lid] = a;
@@ -115,7 +118,7 @@ QRU_KERNEL void qru_scal2d(int m, int n, T beta, QRU_GLOBAL T *A, long oa,
     for (int j = QRU_GID_Y; j < n; j += QRU_LSIZE_Y * QRU_NGROUPS_Y)
         for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
             long p = QRU_IDX(oa, i, j, lda);
-            A[p] = beta == (T)0 ? (T)0 : beta * A[p];
+            A[p] = QRU_ISZERO(beta) ? (T)0 : QRU_MUL(beta, A[p]);
         }
 }
 
@@ -129,7 +132,7 @@ QRU_KERNEL void qru_copy2d(int m, int n, QRU_GLOBAL const T *A, long oa,
             B[QRU_IDX(ob, i, j, ldb)] = A[QRU_IDX(oa, i, j, lda)];
 }
 
-/* B = A' for the m x n A (Andrew 2012, figure 3.4): a QRU_TILE x QRU_TILE
+/* B = A' (conjugated) for the m x n A (Andrew 2012, figure 3.4): a QRU_TILE x QRU_TILE
  * tile is read along A's columns, kept in local memory padded to
  * QRU_TILE + 1 columns so that reading it along rows hits distinct banks,
  * and written along B's columns.  Work-group QRU_TILE x 8 (y any divisor
@@ -152,7 +155,8 @@ QRU_KERNEL void qru_transpose(int m, int n, QRU_GLOBAL const T *A, long oa,
             for (int k = ty; k < QRU_TILE; k += QRU_LSIZE_Y) {
                 int j = bj + tx, i = bi + k; /* B(j, i) = A(i, j) */
                 if (i < m && j < n)
-                    B[QRU_IDX(ob, j, i, ldb)] = tile[tx * (QRU_TILE + 1) + k];
+                    B[QRU_IDX(ob, j, i, ldb)] =
+                        QRU_CONJ(tile[tx * (QRU_TILE + 1) + k]);
             }
             QRU_BARRIER;
         }
@@ -160,24 +164,35 @@ QRU_KERNEL void qru_transpose(int m, int n, QRU_GLOBAL const T *A, long oa,
 
 /* ---- reductions ----------------------------------------------------------- */
 
+/* Adds the parts of a to the scaled sum of squares (both parts of a
+ * complex a, as LAPACK's zlassq). */
+#define QRU_SSQ_ADD(a, sc, sq)                                                 \
+    do {                                                                       \
+        T a_ = (a);                                                            \
+        qru_ssq_add(QRU_FABS(QRU_RE(a_)), sc, sq);                             \
+        if (QRU_CPLX)                                                          \
+            qru_ssq_add(QRU_FABS(QRU_IM(a_)), sc, sq);                         \
+    } while (0)
+
 /* out[oo + j] = ||A(:, j)||_2 for the m x n A, overflow-safe (scaled sum of
- * squares).  One work-group of QRU_RED items per column. */
+ * squares; complex: the norm as the real part).  One work-group of QRU_RED
+ * items per column. */
 QRU_KERNEL void qru_col_norms(int m, int n, QRU_GLOBAL const T *A, long oa,
                               int lda, QRU_GLOBAL T *out, long oo)
 {
-    QRU_LOCAL_DECL(T, ssc, QRU_RED);
-    QRU_LOCAL_DECL(T, ssq, QRU_RED);
+    QRU_LOCAL_DECL(QRU_R, ssc, QRU_RED);
+    QRU_LOCAL_DECL(QRU_R, ssq, QRU_RED);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     for (int j = QRU_GROUP_X; j < n; j += QRU_NGROUPS_X) {
-        T sc = (T)0, sq = (T)1;
+        QRU_R sc = (QRU_R)0, sq = (QRU_R)1;
         for (int i = lid; i < m; i += nt)
-            qru_ssq_add(QRU_FABS(A[QRU_IDX(oa, i, j, lda)]), &sc, &sq);
+            QRU_SSQ_ADD(A[QRU_IDX(oa, i, j, lda)], &sc, &sq);
         ssc[lid] = sc;
         ssq[lid] = sq;
         QRU_BARRIER;
         qru_ssq_reduce(ssc, ssq, lid, nt);
         if (lid == 0)
-            out[oo + j] = ssc[0] * QRU_SQRT(ssq[0]);
+            out[oo + j] = QRU_MKR(ssc[0] * QRU_SQRT(ssq[0]));
         QRU_BARRIER;
     }
 }
@@ -199,7 +214,7 @@ QRU_KERNEL void qru_count_nonfinite(int uplo, int m, int n,
         int i0 = uplo == 2 ? j : 0;
         int i1 = uplo == 1 ? (j + 1 < m ? j + 1 : m) : m;
         for (int i = i0 + QRU_GID_X; i < i1; i += nt * QRU_NGROUPS_X)
-            c += isfinite(A[QRU_IDX(oa, i, j, lda)]) ? 0 : 1;
+            c += QRU_FINITE(A[QRU_IDX(oa, i, j, lda)]) ? 0 : 1;
     }
     red[lid] = c;
     QRU_BARRIER;
@@ -213,18 +228,27 @@ QRU_KERNEL void qru_count_nonfinite(int uplo, int m, int n,
 }
 
 /* larfg's reflector from alpha and xnorm != 0 (the norm of the rest of the
- * column): returns beta = -sign(alpha) |(alpha, xnorm)| (no overflow) and
- * sets tau = (beta - alpha) / beta and the scale of v, 1 / (alpha - beta). */
-QRU_DEVICE T qru_larfg_beta(T a, T xnorm, T *tau, T *f)
+ * column): returns beta = -sign(re alpha) |(alpha, xnorm)| (no overflow;
+ * real) and sets tau = (beta - alpha) / beta and the scale of v,
+ * 1 / (alpha - beta) (zlarfg's for a complex alpha). */
+QRU_DEVICE T qru_larfg_beta(T a, QRU_R xnorm, T *tau, T *f)
 {
-    T s = QRU_FABS(a) > xnorm ? QRU_FABS(a) : xnorm;
-    T ra = a / s, rx = xnorm / s;
-    T beta = s * QRU_SQRT(ra * ra + rx * rx);
-    if (a >= (T)0)
+    QRU_R fa = QRU_FABS(QRU_RE(a));
+    if (QRU_CPLX && QRU_FABS(QRU_IM(a)) > fa)
+        fa = QRU_FABS(QRU_IM(a));
+    QRU_R s = fa > xnorm ? fa : xnorm;
+    QRU_R ra = QRU_RE(a) / s, rx = xnorm / s;
+    QRU_R q = ra * ra + rx * rx;
+    if (QRU_CPLX) {
+        QRU_R ri = QRU_IM(a) / s;
+        q += ri * ri;
+    }
+    QRU_R beta = s * QRU_SQRT(q);
+    if (QRU_RE(a) >= (QRU_R)0)
         beta = -beta;
-    *tau = (beta - a) / beta;
-    *f = (T)1 / (a - beta);
-    return beta;
+    *tau = (QRU_MKR(beta) - a) / beta;
+    *f = QRU_INV(a - QRU_MKR(beta));
+    return QRU_MKR(beta);
 }
 
 /* The houseKernel (Andrew 2012, section 3.1) with LAPACK larfg
@@ -237,21 +261,21 @@ QRU_KERNEL void qru_house(int n, QRU_GLOBAL T *alpha, long oal,
                           QRU_GLOBAL T *x, long ox, QRU_GLOBAL T *v, long ov,
                           QRU_GLOBAL T *tau, long ot, int same)
 {
-    QRU_LOCAL_DECL(T, ssc, QRU_RED);
-    QRU_LOCAL_DECL(T, ssq, QRU_RED);
+    QRU_LOCAL_DECL(QRU_R, ssc, QRU_RED);
+    QRU_LOCAL_DECL(QRU_R, ssq, QRU_RED);
     QRU_LOCAL_DECL(T, fac, 1);
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
-    T sc = (T)0, sq = (T)1;
+    QRU_R sc = (QRU_R)0, sq = (QRU_R)1;
     for (int i = lid; i < n; i += nt)
-        qru_ssq_add(QRU_FABS(x[ox + i]), &sc, &sq);
+        QRU_SSQ_ADD(x[ox + i], &sc, &sq);
     ssc[lid] = sc;
     ssq[lid] = sq;
     QRU_BARRIER;
     qru_ssq_reduce(ssc, ssq, lid, nt);
     if (lid == 0) {
-        T xnorm = ssc[0] * QRU_SQRT(ssq[0]);
+        QRU_R xnorm = ssc[0] * QRU_SQRT(ssq[0]);
         T f = (T)0, t = (T)0;
-        if (xnorm != (T)0)
+        if (xnorm != (QRU_R)0)
             alpha[oal] = qru_larfg_beta(alpha[oal], xnorm, &t, &f);
         tau[ot] = t;
         fac[0] = f;
@@ -260,15 +284,16 @@ QRU_KERNEL void qru_house(int n, QRU_GLOBAL T *alpha, long oal,
     T f = fac[0];
     for (int i = lid; i < n; i += nt) {
         T xi = x[ox + i];
-        v[ov + i] = xi * f;
+        v[ov + i] = QRU_MUL(xi, f);
         if (!same)
             x[ox + i] = (T)0;
     }
 }
 
-/* Applies H = I - tau [1; v][1; v]' from the left to [top; C] (top: row of
- * n elements with stride ldt; C: m x n): for each column j,
- * w = tau (top_j + C(:, j)' v), top_j -= w, C(:, j) -= v w.
+/* Applies H' = I - conj(tau) [1; v][1; v]' from the left to [top; C] (top:
+ * row of n elements with stride ldt; C: m x n): for each column j,
+ * w = conj(tau) (top_j + v' C(:, j)), top_j -= w, C(:, j) -= v w (H' = H
+ * for a real T).
  * Work-group nx x ny (nx a power of two, nx * ny <= QRU_RED): ny columns per
  * group, nx items reduce along each column.  Nothing is done if tau == 0. */
 QRU_KERNEL void qru_larf(int m, int n, QRU_GLOBAL const T *v, long ov,
@@ -277,8 +302,8 @@ QRU_KERNEL void qru_larf(int m, int n, QRU_GLOBAL const T *v, long ov,
                          int ldc)
 {
     QRU_LOCAL_DECL(T, red, QRU_RED);
-    T t = tau[ot];
-    if (t == (T)0)
+    T t = QRU_CONJ(tau[ot]);
+    if (QRU_ISZERO(t))
         return; /* uniform over the whole grid */
     int lx = QRU_LID_X, ly = QRU_LID_Y, nx = QRU_LSIZE_X, ny = QRU_LSIZE_Y;
     for (int jb = QRU_GROUP_X * ny; jb < n; jb += QRU_NGROUPS_X * ny) {
@@ -286,20 +311,20 @@ QRU_KERNEL void qru_larf(int m, int n, QRU_GLOBAL const T *v, long ov,
         T s = (T)0;
         if (j < n)
             for (int i = lx; i < m; i += nx)
-                s += C[QRU_IDX(oc, i, j, ldc)] * v[ov + i];
+                s += QRU_CMUL(v[ov + i], C[QRU_IDX(oc, i, j, ldc)]);
         red[ly * nx + lx] = s;
         QRU_BARRIER;
         qru_row_sum(red, lx, ly, nx);
         T w = (T)0;
         if (j < n)
-            w = t * (red[ly * nx] + top[otop + (long)j * ldt]);
+            w = QRU_MUL(t, red[ly * nx] + top[otop + (long)j * ldt]);
         /* top_j (global memory) and red are read before anyone writes */
         QRU_BARRIER_GLOBAL;
         if (j < n) {
             if (lx == 0)
                 top[otop + (long)j * ldt] -= w;
             for (int i = lx; i < m; i += nx)
-                C[QRU_IDX(oc, i, j, ldc)] -= v[ov + i] * w;
+                C[QRU_IDX(oc, i, j, ldc)] -= QRU_MUL(v[ov + i], w);
         }
     }
 }
@@ -317,7 +342,7 @@ QRU_KERNEL void qru_gemv_t(int m, int k, QRU_GLOBAL const T *A, long oa,
         T s = (T)0;
         if (j < k)
             for (int i = lx; i < m; i += nx)
-                s += A[QRU_IDX(oa, i, j, lda)] * x[ox + i];
+                s += QRU_CMUL(A[QRU_IDX(oa, i, j, lda)], x[ox + i]);
         red[ly * nx + lx] = s;
         QRU_BARRIER;
         qru_row_sum(red, lx, ly, nx);
@@ -339,8 +364,8 @@ QRU_KERNEL void qru_wy_col(int m, int j, QRU_GLOBAL const T *Y, long oy,
     for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
         T s = Y[QRU_IDX(oy, i, j, ldy)];
         for (int c = 0; c < j; ++c)
-            s += W[QRU_IDX(ow, i, c, ldw)] * z[oz + c];
-        W[QRU_IDX(ow, i, j, ldw)] = -t * s;
+            s += QRU_MUL(W[QRU_IDX(ow, i, c, ldw)], z[oz + c]);
+        W[QRU_IDX(ow, i, j, ldw)] = QRU_MUL(-t, s);
     }
 }
 

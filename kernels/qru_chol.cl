@@ -31,6 +31,7 @@ QRU_KERNEL void qru_lacpy(int uplo, int m, int n, QRU_GLOBAL const T *A,
         }
 }
 
+#ifndef QRU_CPLX_PROG /* real data only (as qru_update.cl's sweeps) */
 /* syrk with n = 1 (the one new point of a GP append): C[oc] = alpha
  * sum_i a_i^2 + beta C[oc] for a_i = A[oa + i inc], 0 <= i < k; beta == 0:
  * C is not read.  ONE work-group of a power of two items (at most
@@ -59,6 +60,8 @@ QRU_KERNEL void qru_syrk1(int k, T alpha, QRU_GLOBAL const T *A, long oa,
     }
 }
 
+#endif /* QRU_CPLX_PROG */
+
 /* A = beta A on the part named by uplo (as qru_lacpy); exactly 0 where
  * beta == 0.  Any 2-D group shape. */
 QRU_KERNEL void qru_scal_tri(int uplo, int m, int n, T beta, QRU_GLOBAL T *A,
@@ -69,7 +72,7 @@ QRU_KERNEL void qru_scal_tri(int uplo, int m, int n, T beta, QRU_GLOBAL T *A,
             if ((uplo == 1 && i > j) || (uplo == 2 && i < j))
                 continue;
             long p = QRU_IDX(oa, i, j, lda);
-            A[p] = beta == (T)0 ? (T)0 : beta * A[p];
+            A[p] = QRU_ISZERO(beta) ? (T)0 : QRU_MUL(beta, A[p]);
         }
 }
 
@@ -86,7 +89,9 @@ QRU_KERNEL void qru_scal_tri(int uplo, int m, int n, T beta, QRU_GLOBAL T *A,
  * finite values there) and stop; else L(j,j) = sqrt(d), the column below
  * is scaled, and the trailing lower triangle of the block is updated in
  * parallel.  upper != 0 works on U = L' in the upper triangle.  Nothing is
- * done if info != 0 on entry; info is not written on success. */
+ * done if info != 0 on entry; info is not written on success.  Complex:
+ * the Hermitian factor (the pivot is the diagonal's real part, A(i, c) -=
+ * L(i, j) conj(L(c, j)), which holds for the stored U = L' too). */
 QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
                                 int lda, QRU_GLOBAL T *info, long oi,
                                 int base)
@@ -97,35 +102,36 @@ QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
     if (lid == 0)
         sh[0] = info[oi];
     QRU_BARRIER_GLOBAL;
-    if (sh[0] != (T)0)
+    if (!QRU_ISZERO(sh[0]))
         return; /* uniform */
     QRU_BARRIER_GLOBAL;
     for (int j = 0; j < n; ++j) {
         if (lid == 0) {
             long pj = QRU_IDX(oa, j, j, lda);
-            T d = A[pj];
+            QRU_R d = QRU_RE(A[pj]);
             /* d - d == 0 exactly when d is finite */
-            if (d > (T)0 && d - d == (T)0) {
+            if (d > (QRU_R)0 && d - d == (QRU_R)0) {
                 d = QRU_SQRT(d);
-                A[pj] = d;
-                sh[0] = d;
+                A[pj] = QRU_MKR(d);
+                sh[0] = QRU_MKR(d);
             } else {
-                info[oi] = (T)(base + j + 1);
+                info[oi] = QRU_MKR(base + j + 1);
                 sh[0] = (T)0;
             }
         }
         QRU_BARRIER_GLOBAL;
-        T d = sh[0];
-        if (!(d > (T)0)) { /* uniform */
+        QRU_R d = QRU_RE(sh[0]);
+        if (!(d > (QRU_R)0)) { /* uniform */
             int w = n - j;
             for (long q = lid; q < (long)w * w; q += nt) {
                 int i = j + (int)(q % w), c = j + (int)(q / w);
                 if (i >= c)
-                    A[QRU_LIJ(oa, i, c, lda, upper)] = i == c ? (T)1 : (T)0;
+                    A[QRU_LIJ(oa, i, c, lda, upper)] =
+                        i == c ? QRU_MKR(1) : (T)0;
             }
             return;
         }
-        T inv = (T)1 / d;
+        QRU_R inv = (QRU_R)1 / d;
         for (int i = j + 1 + lid; i < n; i += nt)
             A[QRU_LIJ(oa, i, j, lda, upper)] *= inv;
         QRU_BARRIER_GLOBAL;
@@ -135,12 +141,14 @@ QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
             int i = j + 1 + (int)(q % w), c = j + 1 + (int)(q / w);
             if (i >= c)
                 A[QRU_LIJ(oa, i, c, lda, upper)] -=
-                    A[QRU_LIJ(oa, i, j, lda, upper)] *
-                    A[QRU_LIJ(oa, c, j, lda, upper)];
+                    QRU_MUL(A[QRU_LIJ(oa, i, j, lda, upper)],
+                            QRU_CONJ(A[QRU_LIJ(oa, c, j, lda, upper)]));
         }
         QRU_BARRIER_GLOBAL;
     }
 }
+
+#ifndef QRU_CPLX_PROG /* the Cholesky kernels below: real data only */
 
 /* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower
  * factor L by the n x k W with rotations (the contract of chol_rot): for
@@ -763,5 +771,7 @@ QRU_KERNEL void qru_chol_r1_rhs(int n, int sign, QRU_GLOBAL const T *p,
     if (lid == 0)
         du[od + j] = (ej - sc[0]) / QRU_SQRT(tn);
 }
+
+#endif /* QRU_CPLX_PROG */
 
 #endif /* QRU_CHOL_CL */

@@ -2,9 +2,13 @@
  * One source for device kernels: the bodies in kernels/*.cl are written
  * against these macros and compiled twice,
  *   - by nvcc, included from cuda/*.cu, where each kernel is a function
- *     template over the element type T (instantiated for float and double);
+ *     template over the element type T (instantiated for float and double,
+ *     and qru_cplx<float> / <double> for the kernels of complex data);
  *   - by the OpenCL runtime, embedded as program text (opencl/), built once
- *     per context and precision with -DT=float or -DT=double.
+ *     per context and element type with -DT=float or -DT=double, and
+ *     for the complex types with -DT=float2 / double2 -DQRU_R=float /
+ *     double -DQRU_CPLX_PROG (the kernels that take complex data only:
+ *     opencl/opencl_program.c).
  *
  * Kernel bodies use only:
  *   QRU_KERNEL            before the return type of a kernel (void)
@@ -24,6 +28,29 @@
  *                         to underflow and cannot overflow (the unscaled
  *                         formulas' range)
  *   T                     the element type
+ *   QRU_R                 its real base type (T itself for float, double)
+ *   QRU_RH                the real type in a helper called with real
+ *                         values (QRU_DEVICE over its own T in CUDA)
+ *   QRU_CPLX              1 for a complex T, else 0 (a constant: a branch
+ *                         on it is folded; both sides compile for any T)
+ *   QRU_MUL(a, b), QRU_CMUL(a, b)
+ *                         a b and conj(a) b
+ *   QRU_CONJ(a), QRU_RE(a), QRU_IM(a), QRU_ABS(a), QRU_ABS2(a)
+ *                         conj(a), its real and imaginary parts, |a| and
+ *                         |a|^2 (QRU_R; QRU_IM of a real T is 0)
+ *   QRU_MKR(r)            the T of the real value r
+ *   QRU_ISZERO(a), QRU_FINITE(a)
+ *                         a == 0, both parts of a finite
+ *   QRU_INV(a)            1 / a (complex: scaled, no overflow)
+ *                         For a real T these are the plain operators
+ *                         (QRU_MUL(a, b) is a * b, QRU_CONJ(a) is a, ...),
+ *                         so a real kernel compiles to what it was
+ *                         without them.  A complex T has +, -, unary -,
+ *                         and * and / by a QRU_R, and (T)0 is its zero;
+ *                         any other constant is QRU_MKR (OpenCL's
+ *                         (float2)1 is (1, 1)), a product of two T is
+ *                         QRU_MUL and a comparison QRU_ISZERO or one of
+ *                         parts.
  *   QRU_TEAM              items of a "team" that reduce together without a
  *                         work-group barrier (CUDA: a warp of 32; OpenCL
  *                         1.2, which has no sub-group functions: 1)
@@ -88,6 +115,142 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
 #define QRU_TEAM_UNIFORM(x) __shfl_sync(0xffffffffu, (x), 0)
 #define QRU_FENCE_LOCAL __threadfence_block()
+/* Complex elements: interleaved (re, im) pairs as cuComplex and C99's
+ * complex; T of the complex kernels is qru_cplx<float> / <double>. */
+template <typename R> struct qru_cplx {
+    R x, y;
+    qru_cplx() = default;
+    __host__ __device__ constexpr qru_cplx(R re, R im = R(0)) : x(re), y(im)
+    {
+    }
+};
+template <typename T> struct qru_kt {
+    typedef T real;
+    static constexpr int cplx = 0;
+};
+template <typename R> struct qru_kt<qru_cplx<R>> {
+    typedef R real;
+    static constexpr int cplx = 1;
+};
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator+(qru_cplx<R> a, qru_cplx<R> b)
+{
+    return qru_cplx<R>(a.x + b.x, a.y + b.y);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator-(qru_cplx<R> a, qru_cplx<R> b)
+{
+    return qru_cplx<R>(a.x - b.x, a.y - b.y);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator-(qru_cplx<R> a)
+{
+    return qru_cplx<R>(-a.x, -a.y);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> &operator+=(qru_cplx<R> &a,
+                                                   qru_cplx<R> b)
+{
+    a.x += b.x;
+    a.y += b.y;
+    return a;
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> &operator-=(qru_cplx<R> &a,
+                                                   qru_cplx<R> b)
+{
+    a.x -= b.x;
+    a.y -= b.y;
+    return a;
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> &operator*=(qru_cplx<R> &a, R r)
+{
+    a.x *= r;
+    a.y *= r;
+    return a;
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator*(R r, qru_cplx<R> a)
+{
+    return qru_cplx<R>(r * a.x, r * a.y);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator*(qru_cplx<R> a, R r)
+{
+    return qru_cplx<R>(a.x * r, a.y * r);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> operator/(qru_cplx<R> a, R r)
+{
+    return qru_cplx<R>(a.x / r, a.y / r);
+}
+#define QRU_KREAL_OPS_(R)                                                      \
+    static __device__ __forceinline__ R qru_mul_(R a, R b) { return a * b; }   \
+    static __device__ __forceinline__ R qru_conj_(R a) { return a; }           \
+    static __device__ __forceinline__ R qru_re_(R a) { return a; }             \
+    static __device__ __forceinline__ R qru_im_(R) { return R(0); }            \
+    static __device__ __forceinline__ R qru_abs_(R a) { return fabs(a); }      \
+    static __device__ __forceinline__ R qru_abs2_(R a) { return a * a; }       \
+    static __device__ __forceinline__ bool qru_iszero_(R a)                    \
+    {                                                                          \
+        return a == R(0);                                                      \
+    }                                                                          \
+    static __device__ __forceinline__ bool qru_finite_(R a)                    \
+    {                                                                          \
+        return isfinite(a);                                                    \
+    }                                                                          \
+    static __device__ __forceinline__ R qru_inv_(R a) { return R(1) / a; }
+QRU_KREAL_OPS_(float)
+QRU_KREAL_OPS_(double)
+#undef QRU_KREAL_OPS_
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_mul_(qru_cplx<R> a, qru_cplx<R> b)
+{
+    return qru_cplx<R>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_conj_(qru_cplx<R> a)
+{
+    return qru_cplx<R>(a.x, -a.y);
+}
+template <typename R> __device__ __forceinline__ R qru_re_(qru_cplx<R> a)
+{
+    return a.x;
+}
+template <typename R> __device__ __forceinline__ R qru_im_(qru_cplx<R> a)
+{
+    return a.y;
+}
+template <typename R> __device__ __forceinline__ R qru_abs_(qru_cplx<R> a)
+{
+    return hypot(a.x, a.y);
+}
+template <typename R> __device__ __forceinline__ R qru_abs2_(qru_cplx<R> a)
+{
+    return a.x * a.x + a.y * a.y;
+}
+template <typename R>
+__device__ __forceinline__ bool qru_iszero_(qru_cplx<R> a)
+{
+    return a.x == R(0) && a.y == R(0);
+}
+template <typename R>
+__device__ __forceinline__ bool qru_finite_(qru_cplx<R> a)
+{
+    return isfinite(a.x) && isfinite(a.y);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_inv_(qru_cplx<R> a)
+{
+    R s = fabs(a.x) > fabs(a.y) ? fabs(a.x) : fabs(a.y);
+    R re = a.x / s, im = a.y / s, d = s * (re * re + im * im);
+    return qru_cplx<R>(re / d, -im / d);
+}
+#define QRU_R typename qru_kt<T>::real
+#define QRU_RH T
+#define QRU_CPLX (qru_kt<T>::cplx)
+#define QRU_MKR(r) (T((typename qru_kt<T>::real)(r)))
 #elif defined(__OPENCL_VERSION__)
 #ifdef QRU_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -127,9 +290,58 @@ template <typename U> __device__ inline U qru_team_max_(U v)
 #define QRU_TEAM_BCAST(x, l) (x)
 #define QRU_TEAM_UNIFORM(x) (x)
 #define QRU_FENCE_LOCAL mem_fence(CLK_LOCAL_MEM_FENCE)
+#ifdef QRU_CPLX_PROG
+/* T is float2 / double2 (re, im), QRU_R its base type (build options) */
+#define QRU_CPLX 1
+#define QRU_RH QRU_R
+inline T qru_mul_(T a, T b)
+{
+    return (T)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+inline T qru_inv_(T a)
+{
+    QRU_R s = fabs(a.x) > fabs(a.y) ? fabs(a.x) : fabs(a.y);
+    QRU_R re = a.x / s, im = a.y / s, d = s * (re * re + im * im);
+    return (T)(re / d, -im / d);
+}
+#define qru_conj_(a) ((T)((a).x, -(a).y))
+#define qru_re_(a) ((a).x)
+#define qru_im_(a) ((a).y)
+#define qru_abs_(a) hypot((a).x, (a).y)
+#define qru_abs2_(a) ((a).x * (a).x + (a).y * (a).y)
+#define qru_iszero_(a) ((a).x == (QRU_R)0 && (a).y == (QRU_R)0)
+#define qru_finite_(a) (isfinite((a).x) && isfinite((a).y))
+#define QRU_MKR(r) ((T)((QRU_R)(r), (QRU_R)0))
+#else
+#define QRU_CPLX 0
+#define QRU_R T
+#define QRU_RH T
+#define qru_mul_(a, b) ((a) * (b))
+#define qru_inv_(a) ((T)1 / (a))
+#define qru_conj_(a) (a)
+#define qru_re_(a) (a)
+#define qru_im_(a) ((T)0)
+#define qru_abs_(a) fabs(a)
+#define qru_abs2_(a) ((a) * (a))
+#define qru_iszero_(a) ((a) == (T)0)
+#define qru_finite_(a) isfinite(a)
+#define QRU_MKR(r) ((T)(r))
+#endif
 #endif
 #if !defined(__CUDACC__) && !defined(__OPENCL_VERSION__)
 #error "kernels/qru_kdefs.h is for CUDA or OpenCL device code"
 #endif
+
+/* The element arithmetic of the vocabulary above (both compilers). */
+#define QRU_MUL(a, b) qru_mul_(a, b)
+#define QRU_CMUL(a, b) qru_mul_(qru_conj_(a), b)
+#define QRU_CONJ(a) qru_conj_(a)
+#define QRU_RE(a) qru_re_(a)
+#define QRU_IM(a) qru_im_(a)
+#define QRU_ABS(a) qru_abs_(a)
+#define QRU_ABS2(a) qru_abs2_(a)
+#define QRU_ISZERO(a) qru_iszero_(a)
+#define QRU_FINITE(a) qru_finite_(a)
+#define QRU_INV(a) qru_inv_(a)
 
 #endif /* QRU_KDEFS_H */

@@ -15,20 +15,30 @@
 
 /* makeGivens: rotation t from a = X[ox + t*inc], b = X[ox + t*inc + ps]:
  * r = |(a, b)| without overflow, c = a / r, s = b / r; c = 1, s = 0 when
- * b = 0.  cs[ocs + 2t], cs[ocs + 2t + 1] = c, s.  1-D, any group size. */
+ * b = 0 (complex: zlartg's, c = |a| / r real, s = sign(a) conj(b) / r; a = 0
+ * gives c = 0, s = conj(b) / |b|).  cs[ocs + 2t], cs[ocs + 2t + 1] = c, s.
+ * 1-D, any group size. */
 QRU_KERNEL void qru_givens_make(int cnt, QRU_GLOBAL const T *X, long ox,
                                 long inc, long ps, QRU_GLOBAL T *cs, long ocs)
 {
     for (int t = QRU_GID_X; t < cnt; t += QRU_LSIZE_X * QRU_NGROUPS_X) {
         T a = X[ox + (long)t * inc], b = X[ox + (long)t * inc + ps];
-        T c = (T)1, s = (T)0;
-        if (b != (T)0) {
-            T fa = QRU_FABS(a), fb = QRU_FABS(b);
-            T big = fa > fb ? fa : fb;
-            T ra = a / big, rb = b / big;
-            T r = big * QRU_SQRT(ra * ra + rb * rb);
-            c = a / r;
-            s = b / r;
+        T c = QRU_MKR(1), s = (T)0;
+        if (!QRU_ISZERO(b)) {
+            QRU_R fa = QRU_ABS(a), fb = QRU_ABS(b);
+            QRU_R big = fa > fb ? fa : fb;
+            QRU_R ra = fa / big, rb = fb / big;
+            QRU_R r = big * QRU_SQRT(ra * ra + rb * rb);
+            if (!QRU_CPLX) {
+                c = a / r;
+                s = b / r;
+            } else if (fa == (QRU_R)0) {
+                c = (T)0;
+                s = QRU_CONJ(b) / fb;
+            } else {
+                c = QRU_MKR(fa / r);
+                s = QRU_MUL(a / fa, QRU_CONJ(b)) / r;
+            }
         }
         cs[ocs + 2 * (long)t] = c;
         cs[ocs + 2 * (long)t + 1] = s;
@@ -37,7 +47,8 @@ QRU_KERNEL void qru_givens_make(int cnt, QRU_GLOBAL const T *X, long ox,
 
 /* applyGivens: for every rotation t and e = 0 .. len-1, with
  * x = X[ox + t*inc + e*es] and y = X[ox + t*inc + ps + e*es]:
- * x := c x + s y, y := c y - s x (rotations with c = 1, s = 0 are skipped,
+ * x := c x + s y, y := c y - conj(s) x (c real; rotations with c = 1,
+ * s = 0 are skipped,
  * leaving x and y bit-for-bit unchanged).  2-D: the x dimension of the
  * grid runs over t when tfirst != 0 (pairs adjacent in t are adjacent in
  * memory), else over e; any group shape. */
@@ -50,17 +61,19 @@ QRU_KERNEL void qru_givens_apply(int cnt, int len, QRU_GLOBAL const T *cs,
         for (int a = QRU_GID_X; a < n0; a += QRU_LSIZE_X * QRU_NGROUPS_X) {
             int t = tfirst ? a : b, e = tfirst ? b : a;
             T c = cs[ocs + 2 * (long)t], s = cs[ocs + 2 * (long)t + 1];
-            if (c == (T)1 && s == (T)0)
+            QRU_R cr = QRU_RE(c);
+            if (cr == (QRU_R)1 && QRU_ISZERO(s))
                 continue;
             long px = ox + (long)t * inc + (long)e * es;
             T x = X[px], y = X[px + ps];
-            X[px] = c * x + s * y;
-            X[px + ps] = c * y - s * x;
+            X[px] = cr * x + QRU_MUL(s, y);
+            X[px + ps] = cr * y - QRU_CMUL(s, x);
         }
 }
 
 /* doubleSum: B := alpha A + beta B for m x n A, B; beta == 0: B is not
- * read; alpha == 0: A is not read.  Any 2-D group shape. */
+ * read; alpha == 0: A is not read (alpha and beta real: their real parts
+ * for a complex T).  Any 2-D group shape. */
 QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
                           long oa, int lda, T beta, QRU_GLOBAL T *B, long ob,
                           int ldb)
@@ -68,14 +81,20 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
     for (int j = QRU_GID_Y; j < n; j += QRU_LSIZE_Y * QRU_NGROUPS_Y)
         for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
             long pb = QRU_IDX(ob, i, j, ldb);
+            QRU_R al = QRU_RE(alpha), be = QRU_RE(beta);
             T r = (T)0;
-            if (alpha != (T)0)
-                r = alpha * A[QRU_IDX(oa, i, j, lda)];
-            if (beta != (T)0)
-                r = alpha != (T)0 ? r + beta * B[pb] : beta * B[pb];
+            if (al != (QRU_R)0)
+                r = al * A[QRU_IDX(oa, i, j, lda)];
+            if (be != (QRU_R)0)
+                r = al != (QRU_R)0 ? r + be * B[pb] : be * B[pb];
             B[pb] = r;
         }
 }
+
+/* The kernels below take real data only (QRU_CPLX_PROG: the OpenCL
+ * program of a complex type leaves them out; their ops run the
+ * reference for a complex type). */
+#ifndef QRU_CPLX_PROG
 
 /* ---- fused Givens sweeps -------------------------------------
  * The staggered sweeps of the givens_sweeps op (src/qru_ops.h): step t (0 <= t <= L+p-2) holds
@@ -805,5 +824,7 @@ QRU_KERNEL void qru_r1rot_apply(int n, int m, QRU_GLOBAL const T *X, long ox,
     if (z == S - 1)
         xout[oxo + i] = x;
 }
+
+#endif /* QRU_CPLX_PROG */
 
 #endif /* QRU_UPDATE_CL */

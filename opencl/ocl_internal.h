@@ -133,7 +133,8 @@ typedef struct ocl_impl {
     size_t max_item[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES (first 3) */
     size_t local_mem;   /* CL_DEVICE_LOCAL_MEM_SIZE (bytes) */
     qru_ocl_tuning tune;
-    ocl_prog prog[2];   /* [0] float, [1] double */
+    ocl_prog prog[4];   /* by element type: float, double, complex float,
+                         * complex double (ocl_get_prog) */
     char *log;          /* build log (see ocl_build_log) */
     int log_failed;     /* log is that of a failed build */
     char extra[256];    /* env QRU_OCL_BUILD_OPTIONS, read at init */
@@ -162,10 +163,12 @@ typedef struct karg {
     const void *ptr;
 } karg;
 
-/* Typed scalar storage for T arguments. */
+/* Typed scalar storage for T arguments (complex: (v, 0)). */
 typedef union tval {
     cl_float f;
     cl_double d;
+    cl_float2 c;
+    cl_double2 z;
 } tval;
 
 #define KMEM(p) ((karg){sizeof(cl_mem), &(p).h})
@@ -199,8 +202,8 @@ int ocl_supports(const qru_context *ctx, qru_dtype dt);
 qru_device_type ocl_context_device_type(const qru_context *ctx);
 void ocl_keep_log(ocl_impl *im, cl_program prog, int failed);
 void ocl_release_kernels(ocl_prog *p);
-int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
-                      cl_program *prog, cl_int *err);
+int ocl_build_once(ocl_impl *im, ocl_prog *p, int cplx, const char *opts,
+                   cl_program *prog, cl_int *err);
 void ocl_pause_ms(long ms);
 int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out);
 karg ocl_targ(qru_dtype dt, double v, tval *store);
@@ -229,6 +232,12 @@ void ocl_mem_locate(const qru_context *ctx, const void *h, const void **base,
 int ocl_scratch(qru_context *ctx, size_t bytes, cl_mem *out);
 int ocl_blast_status(qru_context *ctx, CLBlastStatusCode s);
 CLBlastTranspose ocl_btr(char t);
+/* ocl_btr for element type dt: 'C' conjugates a complex dt */
+CLBlastTranspose ocl_btr_dt(qru_dtype dt, char t);
+/* The kernels of the programs of the complex types (the others are real
+ * only: such a kernel is NULL there and its launch QRU_ERR_UNSUPPORTED);
+ * 1 if kernel k is one of them. */
+int ocl_kernel_complex(int k);
 /* The context's cost models measured on its device where its tuning asks
  * (cost_calibrate), once per device and process (opencl_calibrate.c);
  * best effort: a failure leaves the table's constants. */

@@ -320,7 +320,7 @@ void ocl_fini(qru_context *ctx)
      * build CLBlast's kernels again on their next call). */
     if (im->blast_used)
         CLBlastClearCache();
-    for (int p = 0; p < 2; ++p) {
+    for (int p = 0; p < 4; ++p) {
         for (int k = 0; k < K_COUNT; ++k)
             if (im->prog[p].k[k])
                 clReleaseKernel(im->prog[p].k[k]);
@@ -346,11 +346,13 @@ qru_device_type ocl_context_device_type(const qru_context *ctx)
                                               : QRU_DEVICE_CPU;
 }
 
+/* The complex types too (the ops of the QR factorisation, least squares
+ * and the updates; ocl_kernel_complex). */
 int ocl_supports(const qru_context *ctx, qru_dtype dt)
 {
-    if (dt == QRU_FLOAT)
+    if (dt == QRU_FLOAT || dt == QRU_COMPLEX_FLOAT)
         return 1;
-    return dt == QRU_DOUBLE && IMPL(ctx)->fp64;
+    return (dt == QRU_DOUBLE || dt == QRU_COMPLEX_DOUBLE) && IMPL(ctx)->fp64;
 }
 
 int ocl_sync(qru_context *ctx)
@@ -384,6 +386,19 @@ const qru_backend_ops qru_opencl_ops = {
     .givens_accum = ocl_givens_accum,
     .gram_border = ocl_gram_border,
     .gram_solve = ocl_gram_solve,
+    /* their kernels take real data: for a complex type these run the
+     * reference op (ocl_panel_qr, ...) */
+    .real_only_ops = (1ull << QRU_OP_panel_qr) | (1ull << QRU_OP_wy_left) |
+                     (1ull << QRU_OP_panel_qr_max_nb) |
+                     (1ull << QRU_OP_givens_sweeps) |
+                     (1ull << QRU_OP_givens_accum),
+    /* the ops that take complex data: those whose kernels the complex
+     * programs hold (ocl_kernel_complex: the QR family, potrf_panel),
+     * CLBlast's, the real-only ones above as their references and the
+     * OPT ops the backend leaves to the context's references (not
+     * chol_rot, the Cholesky and least-squares batches, the structured
+     * Cholesky passes nor the solvers' Gram ops) */
+    .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full),
     /* one block per element type (float has double's values) */
     .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
                                      .chol_nb = 64,

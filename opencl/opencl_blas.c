@@ -1,6 +1,7 @@
 /*
- * OpenCL BLAS: GEMM and TRSM through CLBlast, the column norms and the
- * count of non-finite elements.
+ * OpenCL BLAS: GEMM and TRSM through CLBlast (C and Z for the complex
+ * types, 'C' the conjugate transpose), the column norms and the count of
+ * non-finite elements.
  */
 #include "ocl_internal.h"
 
@@ -10,6 +11,13 @@ CLBlastTranspose ocl_btr(char t)
 {
     return (t == 'T' || t == 't' || t == 'C' || t == 'c') ? CLBlastTransposeYes
                                                           : CLBlastTransposeNo;
+}
+
+CLBlastTranspose ocl_btr_dt(qru_dtype dt, char t)
+{
+    if (qru_dtype_complex(dt) && (t == 'C' || t == 'c'))
+        return CLBlastTransposeConjugate;
+    return ocl_btr(t);
 }
 
 int ocl_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
@@ -32,11 +40,25 @@ int ocl_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
                     KMEM(C),  KLONG(co), KINT(cl)};
         return ocl_launch2d(ctx, p, K_SCAL2D, m, n, NARGS(a), a);
     }
-    if (dt == QRU_DOUBLE && !IMPL(ctx)->fp64)
+    if (qru_dtype_real(dt) == QRU_DOUBLE && !IMPL(ctx)->fp64)
         return QRU_ERR_UNSUPPORTED;
     cl_command_queue q = IMPL(ctx)->q;
     CLBlastStatusCode s;
-    if (dt == QRU_DOUBLE)
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cl_double2 al = {{alpha, 0.0}}, be = {{beta, 0.0}};
+        s = CLBlastZgemm(CLBlastLayoutColMajor, ocl_btr_dt(dt, ta),
+                         ocl_btr_dt(dt, tb), (size_t)m, (size_t)n, (size_t)k,
+                         al, (cl_mem)A.h, A.off, (size_t)lda, (cl_mem)B.h,
+                         B.off, (size_t)ldb, be, (cl_mem)C.h, C.off,
+                         (size_t)ldc, &q, NULL);
+    } else if (dt == QRU_COMPLEX_FLOAT) {
+        cl_float2 al = {{(float)alpha, 0.0f}}, be = {{(float)beta, 0.0f}};
+        s = CLBlastCgemm(CLBlastLayoutColMajor, ocl_btr_dt(dt, ta),
+                         ocl_btr_dt(dt, tb), (size_t)m, (size_t)n, (size_t)k,
+                         al, (cl_mem)A.h, A.off, (size_t)lda, (cl_mem)B.h,
+                         B.off, (size_t)ldb, be, (cl_mem)C.h, C.off,
+                         (size_t)ldc, &q, NULL);
+    } else if (dt == QRU_DOUBLE)
         s = CLBlastDgemm(CLBlastLayoutColMajor, ocl_btr(ta), ocl_btr(tb), (size_t)m,
                          (size_t)n, (size_t)k, alpha, (cl_mem)A.h, A.off,
                          (size_t)lda, (cl_mem)B.h, B.off, (size_t)ldb, beta,
@@ -56,7 +78,7 @@ int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
 {
     if (m <= 0 || n <= 0)
         return 0;
-    if (dt == QRU_DOUBLE && !IMPL(ctx)->fp64)
+    if (qru_dtype_real(dt) == QRU_DOUBLE && !IMPL(ctx)->fp64)
         return QRU_ERR_UNSUPPORTED;
     cl_command_queue q = IMPL(ctx)->q;
     CLBlastSide s_ = (side == 'L' || side == 'l') ? CLBlastSideLeft
@@ -66,7 +88,19 @@ int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
     CLBlastDiagonal d = (diag == 'U' || diag == 'u') ? CLBlastDiagonalUnit
                                                      : CLBlastDiagonalNonUnit;
     CLBlastStatusCode s;
-    if (dt == QRU_DOUBLE)
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cl_double2 al = {{alpha, 0.0}};
+        s = CLBlastZtrsm(CLBlastLayoutColMajor, s_, u, ocl_btr_dt(dt, ta), d,
+                         (size_t)m, (size_t)n, al, (cl_mem)A.h, A.off,
+                         (size_t)lda, (cl_mem)B.h, B.off, (size_t)ldb, &q,
+                         NULL);
+    } else if (dt == QRU_COMPLEX_FLOAT) {
+        cl_float2 al = {{(float)alpha, 0.0f}};
+        s = CLBlastCtrsm(CLBlastLayoutColMajor, s_, u, ocl_btr_dt(dt, ta), d,
+                         (size_t)m, (size_t)n, al, (cl_mem)A.h, A.off,
+                         (size_t)lda, (cl_mem)B.h, B.off, (size_t)ldb, &q,
+                         NULL);
+    } else if (dt == QRU_DOUBLE)
         s = CLBlastDtrsm(CLBlastLayoutColMajor, s_, u, ocl_btr(ta), d, (size_t)m,
                          (size_t)n, alpha, (cl_mem)A.h, A.off, (size_t)lda,
                          (cl_mem)B.h, B.off, (size_t)ldb, &q, NULL);
@@ -126,6 +160,26 @@ int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
     qru_ptr o = {out, 0};
     if ((st = col_norms_launch(ctx, p, m, n, A, lda, o)) != 0)
         return st;
+    if (qru_dtype_complex(dt)) { /* the real parts of complex elements */
+        size_t rs = es / 2;
+        char *buf = malloc(es * (size_t)n);
+        if (!buf)
+            return QRU_ERR_ALLOC;
+        st = ocl_cl_status(clEnqueueReadBuffer(im->q, out, CL_TRUE, 0,
+                                               es * (size_t)n, buf, 0, NULL,
+                                               NULL));
+        for (int j = 0; j < n && !st; ++j) {
+            if (rs == sizeof(double)) {
+                memcpy(&norms[j], buf + es * (size_t)j, sizeof(double));
+            } else {
+                float tmp;
+                memcpy(&tmp, buf + es * (size_t)j, sizeof tmp);
+                norms[j] = tmp;
+            }
+        }
+        free(buf);
+        return st;
+    }
     /* read into the tail of norms, then widen front to back (element j
      * lands on bytes that only hold already-widened elements) */
     void *host = (char *)norms + (sizeof(double) - es) * (size_t)n;

@@ -132,6 +132,8 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
                              int make, qru_ptr X, long xrs, long xcs, int nr,
                              int from_jlo, qru_ptr cs)
 {
+    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
+        return qru_ref_givens_sweeps(ctx, dt, L, p, make, X, xrs, xcs, nr, from_jlo, cs);
     if (L <= 0 || p <= 0)
         return 0;
     ocl_prog *pr;
@@ -168,6 +170,8 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
 int ocl_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
                             int ab, qru_ptr cs, qru_ptr G, int ldg)
 {
+    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
+        return qru_ref_givens_accum(ctx, dt, L, p, ab, cs, G, ldg);
     if (L <= 0 || p <= 0 || ab <= 0)
         return 0;
     ocl_prog *pr;
@@ -228,7 +232,8 @@ int ocl_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                     KMEM(C), KLONG(co), KINT(cl)};
         return ocl_launch2d(ctx, p, K_SCAL_TRI, n, n, NARGS(a), a);
     }
-    if (n == 1) { /* C(0,0) = alpha a'a + beta C(0,0): one group's dot */
+    if (n == 1 && !qru_dtype_complex(dt)) {
+        /* C(0,0) = alpha a'a + beta C(0,0): one group's dot */
         cl_int ck = k;
         cl_long ao = (cl_long)A.off, co = (cl_long)C.off,
                 inc = (trans == 'T' || trans == 't' || trans == 'C' ||
@@ -245,7 +250,17 @@ int ocl_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
     cl_command_queue q = IMPL(ctx)->q;
     CLBlastTriangle tri = u == 1 ? CLBlastTriangleUpper : CLBlastTriangleLower;
     CLBlastStatusCode s;
-    if (dt == QRU_DOUBLE)
+    if (dt == QRU_COMPLEX_DOUBLE) /* herk: C's diagonal real */
+        s = CLBlastZherk(CLBlastLayoutColMajor, tri, ocl_btr_dt(dt, trans),
+                         (size_t)n, (size_t)k, alpha, (cl_mem)A.h, A.off,
+                         (size_t)lda, beta, (cl_mem)C.h, C.off, (size_t)ldc,
+                         &q, NULL);
+    else if (dt == QRU_COMPLEX_FLOAT)
+        s = CLBlastCherk(CLBlastLayoutColMajor, tri, ocl_btr_dt(dt, trans),
+                         (size_t)n, (size_t)k, (float)alpha, (cl_mem)A.h,
+                         A.off, (size_t)lda, (float)beta, (cl_mem)C.h, C.off,
+                         (size_t)ldc, &q, NULL);
+    else if (dt == QRU_DOUBLE)
         s = CLBlastDsyrk(CLBlastLayoutColMajor, tri, ocl_btr(trans), (size_t)n,
                          (size_t)k, alpha, (cl_mem)A.h, A.off, (size_t)lda,
                          beta, (cl_mem)C.h, C.off, (size_t)ldc, &q, NULL);
@@ -517,6 +532,9 @@ int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
                 int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw,
                 qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work)
 {
+    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
+        return qru_ref_wy_left(ctx, dt, ytop, mt, mb, nb, nc, Y, ldy, W, ldw, A,
+                               lda, B, ldb, work);
     if (nb <= 0 || nc <= 0 || mt + mb <= 0)
         return 0;
     ocl_prog *pr = NULL;
@@ -550,6 +568,8 @@ int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
 int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                                int *out)
 {
+    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
+        return qru_ref_panel_qr_max_nb(ctx, dt, extra, out);
     ocl_prog *p;
     *out = 0;
     if (extra < 0)
@@ -574,6 +594,9 @@ int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
                         int ldw, qru_ptr tau, qru_ptr work)
 {
+    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
+        return qru_ref_panel_qr(ctx, dt, m, nb, A, lda, Y, ldy, W, ldw, tau,
+                                work);
     if (m <= 0 || nb <= 0)
         return 0;
     ocl_prog *p;

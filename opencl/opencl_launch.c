@@ -8,6 +8,16 @@
 
 karg ocl_targ(qru_dtype dt, double v, tval *store)
 {
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        store->z.s[0] = v;
+        store->z.s[1] = 0.0;
+        return (karg){sizeof(cl_double2), &store->z};
+    }
+    if (dt == QRU_COMPLEX_FLOAT) {
+        store->c.s[0] = (cl_float)v;
+        store->c.s[1] = 0.0f;
+        return (karg){sizeof(cl_float2), &store->c};
+    }
     if (dt == QRU_DOUBLE) {
         store->d = v;
         return (karg){sizeof(cl_double), &store->d};
@@ -81,6 +91,10 @@ int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
                   const karg *args)
 {
     ocl_impl *im = IMPL(ctx);
+    if (!p->k[k]) /* a real-only kernel in a complex type's program */
+        return qru_fail(QRU_ERR_UNSUPPORTED,
+                        "the OpenCL kernel %s takes no complex data",
+                        qru_ocl_kernel_names[k]);
     for (cl_uint d = 0; d < dims; ++d)
         if (gws[d] == 0)
             return 0;

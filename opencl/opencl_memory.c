@@ -248,7 +248,24 @@ int ocl_transpose(qru_context *ctx, qru_dtype dt, int m, int n,
         /* no local-memory staging (e.g. Mali): CLBlast's out-of-place
          * transposing copy */
         cl_command_queue q = im->q;
-        CLBlastStatusCode s =
+        CLBlastStatusCode s;
+        if (qru_dtype_complex(dt)) { /* the conjugate transpose */
+            cl_double2 z1 = {{1.0, 0.0}};
+            cl_float2 c1 = {{1.0f, 0.0f}};
+            s = dt == QRU_COMPLEX_DOUBLE
+                    ? CLBlastZomatcopy(CLBlastLayoutColMajor,
+                                       CLBlastTransposeConjugate, (size_t)m,
+                                       (size_t)n, z1, (cl_mem)A.h, A.off,
+                                       (size_t)lda, (cl_mem)B.h, B.off,
+                                       (size_t)ldb, &q, NULL)
+                    : CLBlastComatcopy(CLBlastLayoutColMajor,
+                                       CLBlastTransposeConjugate, (size_t)m,
+                                       (size_t)n, c1, (cl_mem)A.h, A.off,
+                                       (size_t)lda, (cl_mem)B.h, B.off,
+                                       (size_t)ldb, &q, NULL);
+            return ocl_blast_status(ctx, s);
+        }
+        s =
             dt == QRU_DOUBLE
                 ? CLBlastDomatcopy(CLBlastLayoutColMajor, CLBlastTransposeYes,
                                    (size_t)m, (size_t)n, 1.0, (cl_mem)A.h,

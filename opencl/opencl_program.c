@@ -19,6 +19,36 @@ const char *const qru_ocl_kernel_names[K_COUNT] = {
 
 /* ---- programs ----------------------------------------------------------- */
 
+/* The program of a complex type: the kernels of the ops that the QR
+ * factorisation, least squares and the updates run (the complex
+ * conventions in src/qru_ops.h), from these sources only (their
+ * real-only parts left out by QRU_CPLX_PROG); every other kernel is NULL
+ * there. */
+static const char *const cplx_sources[] = {"qru_kdefs.h", "qru_base.cl",
+                                           "qru_copy.cl", "qru_update.cl",
+                                           "qru_chol.cl"};
+static const int cplx_kernels[] = {
+    K_LASET,       K_SCAL2D,  K_COPY2D,  K_COPY_BACK,       K_TRANSPOSE,
+    K_COL_NORMS,   K_HOUSE,   K_LARF,    K_GEMV_T,          K_WY_COL,
+    K_GIVENS_MAKE, K_GIVENS_APPLY, K_GEADD, K_LACPY, K_SCAL_TRI,
+    K_POTRF_PANEL, K_COUNT_NONFINITE};
+
+int ocl_kernel_complex(int k)
+{
+    for (size_t i = 0; i < sizeof cplx_kernels / sizeof cplx_kernels[0]; ++i)
+        if (cplx_kernels[i] == k)
+            return 1;
+    return 0;
+}
+
+static int cplx_source(const char *name)
+{
+    for (size_t i = 0; i < sizeof cplx_sources / sizeof cplx_sources[0]; ++i)
+        if (strcmp(cplx_sources[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 void ocl_keep_log(ocl_impl *im, cl_program prog, int failed)
 {
     if (im->log_failed)
@@ -52,12 +82,15 @@ void ocl_release_kernels(ocl_prog *p)
  * kernels: 0 (p->prog, p->k set), or a status with the failing OpenCL code
  * in *err; *prog is then the program of the attempt (for its log; the
  * caller releases it) or NULL. */
-int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
-                      cl_program *prog, cl_int *err)
+int ocl_build_once(ocl_impl *im, ocl_prog *p, int cplx, const char *opts,
+                   cl_program *prog, cl_int *err)
 {
-    *prog = clCreateProgramWithSource(im->clctx, (cl_uint)qru_ocl_source_count,
-                                      (const char **)qru_ocl_source_text, NULL,
-                                      err);
+    const char *text[64];
+    cl_uint ns = 0;
+    for (int i = 0; i < qru_ocl_source_count && ns < 64; ++i)
+        if (!cplx || cplx_source(qru_ocl_source_names[i]))
+            text[ns++] = qru_ocl_source_text[i];
+    *prog = clCreateProgramWithSource(im->clctx, ns, text, NULL, err);
     if (*err != CL_SUCCESS) {
         *prog = NULL;
         return ocl_cl_status(*err) == QRU_ERR_ALLOC ? QRU_ERR_ALLOC
@@ -70,6 +103,8 @@ int ocl_build_once(ocl_impl *im, ocl_prog *p, const char *opts,
                                                            : st;
     }
     for (int k = 0; k < K_COUNT; ++k) {
+        if (cplx && !ocl_kernel_complex(k))
+            continue;
         p->k[k] = clCreateKernel(*prog, qru_ocl_kernel_names[k], err);
         if (*err == CL_SUCCESS)
             *err = clGetKernelWorkGroupInfo(p->k[k], im->device,
@@ -162,16 +197,19 @@ static void build_unlock(int fd)
 #endif
 }
 
-/* The program of precision dt, built on first use. */
+/* The program of element type dt, built on first use. */
 int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
 {
     ocl_impl *im = IMPL(ctx);
-    int di = dt == QRU_DOUBLE;
+    int di = qru_dtype_real(dt) == QRU_DOUBLE, cplx = qru_dtype_complex(dt);
+    static const char *const tname[2][2] = {{"float", "double"},
+                                            {"complex float",
+                                             "complex double"}};
     if (di && !im->fp64)
         return qru_fail(QRU_ERR_UNSUPPORTED,
                         "the OpenCL device has no double precision "
                         "(cl_khr_fp64)");
-    ocl_prog *p = &im->prog[di];
+    ocl_prog *p = &im->prog[2 * cplx + di];
     if (p->state == 1) {
         *out = p;
         return 0;
@@ -179,13 +217,15 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     if (p->state < 0)
         return qru_fail(p->state, "the OpenCL kernels (%s) failed to build "
                                   "earlier in this context",
-                        di ? "double" : "float");
+                        tname[cplx][di]);
     char opts[512];
+    const char *rt = di ? "double" : "float";
     snprintf(opts, sizeof opts,
-             "-cl-std=CL1.2 -w -DT=%s%s -DQRU_RED=%d -DQRU_TILE=%d "
+             "-cl-std=CL1.2 -w -DT=%s%s%s%s -DQRU_RED=%d -DQRU_TILE=%d "
              "-DQRU_WYL_NB=%d -DQRU_WYL_CB=%d %s",
-             di ? "double" : "float", di ? " -DQRU_FP64" : "", im->tune.wg,
-             im->tune.tile, QRU_WYL_NB, QRU_WYL_CB, im->extra);
+             rt, cplx ? "2 -DQRU_CPLX_PROG -DQRU_R=" : "", cplx ? rt : "",
+             di ? " -DQRU_FP64" : "", im->tune.wg, im->tune.tile,
+             QRU_WYL_NB, QRU_WYL_CB, im->extra);
     int st = 0;
     int lock = build_lock(im);
     for (int t = 0; t < BUILD_TRIES; ++t) {
@@ -193,7 +233,7 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
         cl_int err = CL_SUCCESS;
         if (t > 0)
             ocl_pause_ms(50L << t); /* 100, 200, 400 ms */
-        st = ocl_build_once(im, p, opts, &prog, &err);
+        st = ocl_build_once(im, p, cplx, opts, &prog, &err);
         int last = st == 0 || t == BUILD_TRIES - 1 ||
                    err == CL_INVALID_BUILD_OPTIONS || st == QRU_ERR_ALLOC;
         if (last && prog)
@@ -216,7 +256,7 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     if (st == QRU_ERR_BUILD)
         return qru_fail(st, "building the OpenCL kernels (%s) failed; the "
                             "compiler log begins: %.200s",
-                        di ? "double" : "float", im->log ? im->log : "");
+                        tname[cplx][di], im->log ? im->log : "");
     return st;
 }
 

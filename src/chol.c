@@ -151,7 +151,8 @@ int qru_chol_verdict_read(qru_context *ctx, qru_dtype dt, int n,
     return *info < 0 ? QRU_ERR_INTERNAL : 0;
 }
 
-/* Left-looking (Crout) blocked factorisation. */
+/* Left-looking (Crout) blocked factorisation (' the conjugate transpose:
+ * Hermitian for a complex type, whose updates reach it). */
 static int potrf_left(qru_context *ctx, qru_dtype dt, char uplo, int n,
                       qru_ptr A, int lda, int nb, qru_ptr info, int base)
 {
@@ -348,6 +349,7 @@ int qru_chol_factor(qru_context *ctx, char uplo, qru_matrix *A, int variant,
     QRU_ARG(ctx, 5, nb >= 0, "nb = %d, but nb must be >= 0 (0: the tuned "
             "default)", nb);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, A->dtype, QRU_CHOL_FACTOR_OPS));
     int n = A->rows;
     if (n == 0)
         QRU_RET(ctx, 0);
@@ -392,6 +394,7 @@ int qru_trsm(qru_context *ctx, char side, char uplo, char trans, char diag,
             B->rows, B->cols, side, side == 'L' ? "rows" : "columns",
             A->rows);
     QRU_CHECK(ctx, qru_check_finite(ctx, 8, B, 'A', 'N', 0));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, A->dtype, QRU_OPS_DENSE));
     QRU_RET(ctx, ctx->ops->trsm(ctx, A->dtype, side, uplo, trans, diag,
                                 B->rows, B->cols, alpha, A->p, A->ld, B->p,
                                 B->ld));
@@ -409,6 +412,7 @@ int qru_chol_solve(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG(ctx, 4, B->rows == L->rows,
             "B has %d rows, but L's order is %d", B->rows, L->rows);
     QRU_CHECK(ctx, qru_check_finite(ctx, 4, B, 'A', 'N', 0));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype, QRU_OPS_DENSE));
     const qru_backend_ops *o = ctx->ops;
     int n = B->rows, r = B->cols;
     char t1 = uplo == 'L' ? 'N' : 'C', t2 = uplo == 'L' ? 'C' : 'N';

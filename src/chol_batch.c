@@ -158,6 +158,8 @@ int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
     QRU_ARG_BATCH_L1(ctx, L, L1, n, W, "W");
     QRU_CHECK(ctx, chol_batch_sel_check(8, "rank", rank, count, W->cols));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype,
+                                         QRU_OPM(chol_update_batch)));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_UPDATE, uplo, L, W, sign, 0, 0,
                             L1, info, rank));
 }
@@ -189,6 +191,8 @@ int qru_chol_insert_batch_ex(qru_context *ctx, char uplo,
     QRU_ARG_BATCH_L1(ctx, L, L1, n + p, C, "C");
     QRU_CHECK(ctx, chol_batch_sel_check(8, "mask", mask, count, 1));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype,
+                                         QRU_OPM(chol_insert_batch)));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_INSERT, uplo, L, C, 0, k, p, L1,
                             info, mask));
 }
@@ -211,6 +215,8 @@ int qru_chol_delete_batch_ex(qru_context *ctx, char uplo,
     QRU_ARG_BATCH_L1(ctx, L, L1, n - p, NULL, "");
     QRU_CHECK(ctx, chol_batch_sel_check(8, "mask", mask, L->count, 1));
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype,
+                                         QRU_OPM(chol_delete_batch)));
     QRU_RET(ctx, chol_batch(ctx, CHOL_BATCH_DELETE, uplo, L, NULL, 0, k, p,
                             L1, info, mask));
 }

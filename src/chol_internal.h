@@ -25,6 +25,14 @@ static inline size_t qru_chol_align(size_t elems)
 
 /* 1 if the context's backend implements the Cholesky ops. */
 int qru_chol_ops_check(const qru_context *ctx);
+/* The ops the Cholesky routines may reach with complex data (their check
+ * qru_check_complex_ops): the factorisation's and solves' (potrf_panel,
+ * the vendor's potrf, the BLAS), and for the update, insertion and
+ * deletion also the rotations of chol_rot (their structured passes are
+ * not chosen for complex data). */
+#define QRU_CHOL_FACTOR_OPS                                                    \
+    (QRU_OPS_DENSE | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full))
+#define QRU_CHOL_UPDATE_OPS (QRU_CHOL_FACTOR_OPS | QRU_OPM(chol_rot))
 
 /* Effective block size: nb, or the backend default for nb = 0, clamped to
  * [1, max(n, 1)]. */

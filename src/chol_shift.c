@@ -144,5 +144,6 @@ int qru_chol_shift(qru_context *ctx, char uplo, const qru_matrix *L, int i,
     QRU_ARG(ctx, 6, qru_chol_out_ok(L, L1),
             "L1 overlaps L but does not start at L's first element with L's "
             "leading dimension");
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype, QRU_OPS_QR));
     QRU_RET(ctx, chol_shift(ctx, uplo, L, i, j, L1));
 }

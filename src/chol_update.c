@@ -425,6 +425,7 @@ int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
     QRU_ARG_APART(ctx, 6, "L1", L1, "W", W);
     QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, L->dtype, QRU_CHOL_UPDATE_OPS));
     QRU_RET(ctx, chol_update(ctx, uplo, L, W, sign, L1));
 }
 
@@ -511,6 +512,7 @@ int qru_chol_insert(qru_context *ctx, char uplo, const qru_matrix *L, int k,
     QRU_ARG_APART(ctx, 6, "L1", L1, "C", C);
     QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, dt, QRU_CHOL_UPDATE_OPS));
     QRU_RET(ctx, chol_insert(ctx, uplo, L, k, C, L1));
 }
 
@@ -578,5 +580,6 @@ int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, int k,
             L1->rows, L1->cols, n1, n1);
     QRU_ARG_L1_OF_L(ctx, L, L1);
     QRU_CHECK(ctx, qru_chol_ops_check(ctx));
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, dt, QRU_CHOL_UPDATE_OPS));
     QRU_RET(ctx, chol_delete(ctx, uplo, L, k, p, L1));
 }

@@ -305,6 +305,24 @@ int qru_check_real(qru_dtype dtype)
                     "updates)", dtype_name(dtype));
 }
 
+int qru_check_complex_ops(const qru_context *ctx, qru_dtype dtype,
+                          unsigned long long ops)
+{
+    if (!qru_dtype_complex(dtype))
+        return 0;
+    unsigned long long out = ops & ~ctx->backend_ops->complex_ops;
+    if (!out)
+        return 0;
+    int op = 0;
+    while (!((out >> op) & 1ull))
+        ++op;
+    return qru_fail(QRU_ERR_UNSUPPORTED,
+                    "%s data is not supported on the %s backend (its op %s, "
+                    "which this routine runs, takes real data only)",
+                    dtype_name(dtype), ctx->backend_ops->name,
+                    qru_op_name((qru_op_id)op));
+}
+
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype)
 {
     if (ctx->ops->supports(ctx, dtype))

@@ -48,7 +48,8 @@ static void note_d2h(qru_context *ctx, qru_dtype dt, int m, int n, ...)
 #define QRU_COUNTED_(name, params, args, need, stat)                         \
     static int counted_##name params                                         \
     {                                                                          \
-        if (QRU_COUNTS_##stat && qru_op_native(ctx, QRU_OP_##name)) {       \
+        if (QRU_COUNTS_##stat &&                                               \
+            qru_op_native_dt(ctx, QRU_OP_##name, QRU_OP_DT(args))) {           \
             ++ctx->stats.op_calls[QRU_OP_##name];                              \
             QRU_NOTE_##stat args;                                              \
         }                                                                      \

@@ -757,7 +757,8 @@ static int plan_potrf_full(qru_context *ctx, qru_dtype dt, char uplo, int n,
 #define QRU_DRY_(name, params, args, need, stat)                             \
     static int dry_##name params                                             \
     {                                                                          \
-        if (!PLAN_PRICED_##stat || !qru_op_native(ctx, QRU_OP_##name))        \
+        if (!PLAN_PRICED_##stat ||                                             \
+            !qru_op_native_dt(ctx, QRU_OP_##name, QRU_OP_DT(args)))            \
             return ctx->table.name args;                                       \
         return plan_##name args;                                               \
     }

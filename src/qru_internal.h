@@ -198,6 +198,19 @@ struct qru_backend_ops {
     /* the tuning defaults (qru_tuning.h), one block per element type:
      * [QRU_TUNING_FLOAT] and [QRU_TUNING_DOUBLE] */
     qru_tuning tuning[2];
+    /* OPT ops of the backend that take float and double only: bit
+     * QRU_OP_x set where the backend's op x runs its reference op itself
+     * for a complex type (qru_ref_x), so that for complex data it counts
+     * as a reference op (qru_op_native_dt: the statistics, the plans and
+     * the algorithms' choices of the fused paths). */
+    unsigned long long real_only_ops;
+    /* The ops that take complex data on this backend: bit QRU_OP_x set
+     * where ctx->ops->x computes for a complex type (the backend's op, or
+     * the reference op it runs or the context puts in its place); the
+     * others return QRU_ERR_UNSUPPORTED for it.  A routine refuses complex
+     * data up front where it may reach an op outside this set
+     * (qru_check_complex_ops). */
+    unsigned long long complex_ops;
 };
 
 /* The index of an element type's tuning block (qru_backend_ops.tuning,
@@ -298,6 +311,21 @@ static inline int qru_op_native(const qru_context *ctx, qru_op_id op)
 {
     return (int)((ctx->native >> (unsigned)op) & 1u);
 }
+/* 1 if op 'op' of ctx is the backend's own for data of type dt (not for
+ * a complex dt where the backend's op is real-only: real_only_ops). */
+static inline int qru_op_native_dt(const qru_context *ctx, qru_op_id op,
+                                   qru_dtype dt)
+{
+    unsigned long long ro = qru_dtype_complex(dt) && ctx->backend_ops
+                                ? ctx->backend_ops->real_only_ops
+                                : 0ull;
+    return (int)(((ctx->native & ~ro) >> (unsigned)op) & 1u);
+}
+/* The element type in an op's argument list (ctx, dt, ...): dt, or float
+ * for the ops that take none (sync, lane_join). */
+#define QRU_OP_DT(args) QRU_OP_DT_ args
+#define QRU_OP_DT_(...) QRU_OP_DT2_(__VA_ARGS__, QRU_FLOAT, QRU_FLOAT)
+#define QRU_OP_DT2_(c, d, ...) (d)
 /* Calls of op 'op' counted since creation or the last reset. */
 long long qru_ctx_op_calls(const qru_context *ctx, qru_op_id op);
 /* "gemm", ... ("?" for an invalid id). */
@@ -362,9 +390,9 @@ void qru_sweep_step(int L, int p, int t, int *jlo, int *cnt, int *i0);
  * reference op, the per-column loop (a backend without one, or
  * QRU_OPTION_REFERENCE_OPS).  One rule for the updates and the update
  * policy's cost model. */
-static inline int qru_use_fused_panel(const qru_context *ctx)
+static inline int qru_use_fused_panel(const qru_context *ctx, qru_dtype dt)
 {
-    return qru_op_native(ctx, QRU_OP_panel_qr);
+    return qru_op_native_dt(ctx, QRU_OP_panel_qr, dt);
 }
 
 /* wy_left on OpenCL: its kernel (qru_wy_left, kernels/qru_update.cl)
@@ -992,6 +1020,32 @@ int qru_check_supports(const qru_context *ctx, qru_dtype dtype);
  * (include/qru.h, qru_dtype), right after their first matrix argument's
  * check. */
 int qru_check_real(qru_dtype dtype);
+/* Bit QRU_OP_name of an op mask (real_only_ops, complex_ops). */
+#define QRU_OPM(name) (1ull << QRU_OP_##name)
+/* The ops every routine may reach: memory, the BLAS, norms and the
+ * non-finite count, the element-wise kernels. */
+#define QRU_OPS_DENSE                                                          \
+    (QRU_OPM(sync) | QRU_OPM(upload) | QRU_OPM(download) | QRU_OPM(copy) |     \
+     QRU_OPM(laset) | QRU_OPM(transpose) | QRU_OPM(gemm) | QRU_OPM(trsm) |     \
+     QRU_OPM(col_norms) | QRU_OPM(col_norms_dev) |                             \
+     QRU_OPM(count_nonfinite) | QRU_OPM(geadd) | QRU_OPM(syrk) |               \
+     QRU_OPM(lacpy))
+/* The ops of the QR factorisation and the updates' reflectors and
+ * rotations (the column shift's engine, qru_upd_shift). */
+#define QRU_OPS_QR                                                             \
+    (QRU_OPS_DENSE | QRU_OPM(house) | QRU_OPM(larf) | QRU_OPM(wy_append) |     \
+     QRU_OPM(givens_make) | QRU_OPM(givens_apply) | QRU_OPM(panel_qr) |        \
+     QRU_OPM(panel_qr_tp) | QRU_OPM(wy_left) | QRU_OPM(lane) |                 \
+     QRU_OPM(lane_mark) | QRU_OPM(lane_join) | QRU_OPM(panel_qr_max_nb) |      \
+     QRU_OPM(givens_sweeps) | QRU_OPM(givens_accum) | QRU_OPM(geqrf_full))
+/* 0 for float and double, and for a complex dtype where ctx's backend
+ * takes it in every op of the mask ops (its table's complex_ops);
+ * otherwise QRU_ERR_UNSUPPORTED with a text naming the backend and the
+ * op (QRU_CHECK puts the routine's name first): the check of the
+ * routines that take complex data where the backend's ops do, after
+ * their argument checks and before they change any data. */
+int qru_check_complex_ops(const qru_context *ctx, qru_dtype dtype,
+                          unsigned long long ops);
 /* "float", "double", "complex float", "complex double" or "?". */
 const char *qru_dtype_name(qru_dtype dt);
 /* The same, and M must be square. */

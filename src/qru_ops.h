@@ -35,7 +35,7 @@
  * diag flags are the BLAS characters.
  *
  * Complex element types (QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE; only where
- * the backend's supports() says so, the CPU backend's for now): arrays of
+ * the backend's supports() says so): arrays of
  * interleaved (re, im) pairs, offsets and leading dimensions in complex
  * elements; scalars that the op takes as double (alpha, beta, laset's
  * values) are real.  ' in the contracts below is the conjugate transpose
@@ -67,8 +67,15 @@
  *    structured passes (chol_r1_*, lsq_batch_*, omp_gram_step,
  *    lars_gram_step) take no complex data yet: the public routines refuse
  *    it first (qru_check_real), the update policy and qru_chol_update do
- *    not choose those passes for it, and the CPU ops return
- *    QRU_ERR_UNSUPPORTED.
+ *    not choose those passes for it, and the ops return
+ *    QRU_ERR_UNSUPPORTED;
+ *  - a backend's table says which ops take complex data (complex_ops:
+ *    the CPU all but those, CUDA and OpenCL the ops of the QR family, the
+ *    Cholesky factorisation and the triangular solves, not chol_rot nor
+ *    the Cholesky batches); a routine that would reach another op refuses
+ *    complex data up front (qru_check_complex_ops);
+ *  - an OPT op a backend has for real types only runs its reference op
+ *    for complex data (the table's real_only_ops, qru_op_native_dt).
  */
 #ifndef QRU_OPS_H
 #define QRU_OPS_H

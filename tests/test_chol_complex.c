@@ -10,7 +10,11 @@
  * QRU_TEST_THRESHOLD, the factor's diagonal real and positive, the
  * entries outside its triangle untouched); failures (indefinite,
  * non-finite) return the documented status and leave the arrays
- * bit-identical; bad arguments return -i. */
+ * bit-identical; bad arguments return -i.  The update, insertion and
+ * deletion and their batches, whose rotations and batched kernels are
+ * real only on CUDA and OpenCL, return QRU_ERR_UNSUPPORTED there (naming
+ * the backend and the routine) and leave every array bit-identical
+ * (test_refused); the CPU computes them. */
 #include <complex.h>
 #include <math.h>
 #include <stdarg.h>
@@ -56,6 +60,23 @@ static qru_dtype ctype(int t)
     qru_dtype dt = ctype(t);                                                   \
     if (!dt)                                                                   \
     return
+
+/* 1 where the update, insertion and deletion (and their batches) refuse
+ * complex data: the GPU backends (chol_rot and the Cholesky batches take
+ * real data only there) */
+static int rot_refused(void)
+{
+    return qru_context_backend(ctx) != QRU_BACKEND_CPU;
+}
+
+/* the test of such a routine returns where it is refused (test_refused
+ * checks the refusal) */
+#define ROT_OR_SKIP(what)                                                      \
+    if (rot_refused()) {                                                       \
+        printf("%s: refused on %s (test_refused)\n", what,                     \
+               qru_backend_name(qru_context_backend(ctx)));                    \
+        return;                                                                \
+    }
 
 /* the largest scaled error of a test, printed */
 static void report(const char *what, qru_dtype dt, char uplo, double worst)
@@ -530,6 +551,7 @@ END_TEST
 START_TEST(test_update)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
+    ROT_OR_SKIP("update");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 53u + (unsigned)_i;
     static const int ns[] = {1, 8, 33, 100};
@@ -579,6 +601,7 @@ END_TEST
 START_TEST(test_update_fail)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
+    ROT_OR_SKIP("update (failures)");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 59u;
     int n = 30, k = 2, ld = n + 1;
@@ -659,6 +682,7 @@ static zd *new_cols(int n1, const zd *A1, int k, int p, char uplo)
 START_TEST(test_insert_delete)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
+    ROT_OR_SKIP("insert/delete");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 67u + (unsigned)_i;
     static const int ns[] = {0, 7, 40, 90};
@@ -746,6 +770,7 @@ END_TEST
 START_TEST(test_insert_fail)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
+    ROT_OR_SKIP("insert (failures)");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 71u;
     int n = 20, p = 2, k = 7, n1 = n + p;
@@ -922,6 +947,7 @@ static qru_matrix *batch_of(qru_dtype dt, int rows, int cols, int count,
 START_TEST(test_batch)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
+    ROT_OR_SKIP("batches");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 79u;
     enum { CNT = 3 };
@@ -1057,7 +1083,9 @@ START_TEST(test_nonfinite_factor)
         ck_assert_int_eq(
             qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, opt), 0);
         int st = qru_chol_delete(ctx, uplo, pb.M, 5, 2, p1.M);
-        ck_assert_msg(opt ? st == -3 : st >= 1 && st <= r - 1,
+        ck_assert_msg(opt             ? st == -3
+                      : rot_refused() ? st == QRU_ERR_UNSUPPORTED
+                                      : st >= 1 && st <= r - 1,
                       "%s %c delete: %d", qru_test_type_name(dt), uplo, st);
         st = qru_chol_shift(ctx, uplo, pb.M, 2, 17, p2.M); /* (no scan) */
         ck_assert_msg(st >= 1 && st <= r, "%s %c shift: %d",
@@ -1073,6 +1101,141 @@ START_TEST(test_nonfinite_factor)
     pm_free(&pb);
     pm_free(&p1);
     pm_free(&p2);
+}
+END_TEST
+
+/* ---- the refusals on the GPU backends ---------------------------------- */
+
+/* the whole of a batch on the host */
+static void *batch_get(const qru_matrix *M)
+{
+    qru_dtype dt = qru_matrix_dtype(M);
+    int r = qru_matrix_rows(M), c = qru_matrix_cols(M) * qru_matrix_count(M);
+    void *h = qru_test_alloc(dt, r, c, r);
+    ck_assert_int_eq(qru_matrix_download(M, h, r), 0);
+    return h;
+}
+
+static int batch_same(const qru_matrix *M, const void *h)
+{
+    void *g = batch_get(M);
+    size_t sz = qru_test_elsize(qru_matrix_dtype(M)) *
+                (size_t)qru_matrix_rows(M) * qru_matrix_cols(M) *
+                qru_matrix_count(M);
+    int same = memcmp(g, h, sz) == 0;
+    free(g);
+    return same;
+}
+
+/* st is the refusal of routine: QRU_ERR_UNSUPPORTED, the message naming
+ * the routine and the backend */
+static void assert_refusal(int st, const char *routine, const char *tag)
+{
+    const char *msg = qru_last_error(ctx);
+    ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "%s %s: %d (%s)", tag, routine,
+                  st, msg);
+    ck_assert_msg(msg && strstr(msg, routine) &&
+                      strstr(msg, qru_backend_name(qru_context_backend(ctx))),
+                  "%s %s: the message does not name the routine and the "
+                  "backend: %s", tag, routine, msg ? msg : "(null)");
+}
+
+/* Where rot_refused: every form of the update, insertion and deletion
+ * and of their batches (valid arguments, out of place and in place)
+ * returns the refusal and leaves every array (and info) as it was. */
+START_TEST(test_refused)
+{
+    CTYPE_OR_SKIP(dt, _i / 2);
+    char uplo = UPLOS[_i % 2];
+    if (!rot_refused()) {
+        printf("%s: the CPU computes the rotation routines\n",
+               qru_test_type_name(dt));
+        return;
+    }
+    const char *tag = qru_test_type_name(dt);
+    unsigned seed = 97u + (unsigned)_i;
+    int n = 12, k = 3, p = 2, kp = 5, n1 = n + p, ld = n + 1;
+    zd *A = hpd(dt, n, &seed), *W = zrand(dt, n, k, 0.3, &seed);
+    zd *A1 = hpd(dt, n1, &seed), *C = new_cols(n1, A1, kp, p, uplo);
+    pm pl = make_factor(dt, n, ld, A, uplo);
+    void *F = pm_get(&pl);
+    void *hw = to_h(dt, n, k, n, W, 'A'), *hc = to_h(dt, n1, p, n1, C, 'A');
+    void *h1 = to_h(dt, n, n, ld, A, 'A'), *hi = to_h(dt, n1, n1, n1, A1, 'A');
+    void *hd = to_h(dt, n - p, n - p, n - p, A, 'A');
+    pm pw = pm_new(dt, n, k, n, hw), pc = pm_new(dt, n1, p, n1, hc);
+    pm p1 = pm_new(dt, n, n, ld, h1), pi = pm_new(dt, n1, n1, n1, hi);
+    pm pd = pm_new(dt, n - p, n - p, n - p, hd);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        assert_refusal(qru_chol_update(ctx, uplo, pl.M, pw.M, sign, p1.M),
+                       "qru_chol_update", tag);
+        assert_refusal(qru_chol_update(ctx, uplo, pl.M, pw.M, sign, pl.M),
+                       "qru_chol_update", tag);
+    }
+    assert_refusal(qru_chol_insert(ctx, uplo, pl.M, kp, pc.M, pi.M),
+                   "qru_chol_insert", tag);
+    assert_refusal(qru_chol_delete(ctx, uplo, pl.M, kp, p, pd.M),
+                   "qru_chol_delete", tag);
+    ck_assert_msg(same_bits(dt, &pl, F) && same_bits(dt, &pw, hw) &&
+                      same_bits(dt, &pc, hc) && same_bits(dt, &p1, h1) &&
+                      same_bits(dt, &pi, hi) && same_bits(dt, &pd, hd),
+                  "%s %c: a refused routine changed an array", tag, uplo);
+    /* the batches (and their _ex forms) */
+    enum { CNT = 3 };
+    zd *As[CNT], *Ws[CNT], *Cs[CNT], *Ds[CNT];
+    for (int b = 0; b < CNT; ++b) {
+        As[b] = hpd(dt, n, &seed);
+        Ws[b] = zrand(dt, n, k, 0.3, &seed);
+        Ds[b] = hpd(dt, n1, &seed);
+        Cs[b] = new_cols(n1, Ds[b], kp, p, uplo);
+    }
+    qru_matrix *L = factor_batch(dt, n, CNT, As, uplo);
+    qru_matrix *Wm = batch_of(dt, n, k, CNT, Ws);
+    qru_matrix *Cm = batch_of(dt, n1, p, CNT, Cs);
+    qru_matrix *L1 = batch_of(dt, n1, n1, CNT, Ds);
+    qru_matrix *Ld = batch_of(dt, n - p, n - p, CNT, As); /* (any data) */
+    void *bl = batch_get(L), *bw = batch_get(Wm), *bc = batch_get(Cm),
+         *b1 = batch_get(L1), *bd = batch_get(Ld);
+    int info[CNT] = {-7, -7, -7}, rank[CNT] = {k, 1, 0}, mask[CNT] = {1, 0, 1};
+    for (int sign = -1; sign <= 1; sign += 2) {
+        assert_refusal(qru_chol_update_batch(ctx, uplo, L, Wm, sign, L, info),
+                       "qru_chol_update_batch", tag);
+        assert_refusal(qru_chol_update_batch_ex(ctx, uplo, L, Wm, sign, L,
+                                                info, rank),
+                       "qru_chol_update_batch", tag);
+    }
+    assert_refusal(qru_chol_insert_batch(ctx, uplo, L, kp, Cm, L1, info),
+                   "qru_chol_insert_batch", tag);
+    assert_refusal(qru_chol_insert_batch_ex(ctx, uplo, L, kp, Cm, L1, info,
+                                            mask),
+                   "qru_chol_insert_batch", tag);
+    assert_refusal(qru_chol_delete_batch(ctx, uplo, L, kp, p, Ld, info),
+                   "qru_chol_delete_batch", tag);
+    assert_refusal(qru_chol_delete_batch_ex(ctx, uplo, L, kp, p, Ld, info,
+                                            mask),
+                   "qru_chol_delete_batch", tag);
+    ck_assert_msg(batch_same(L, bl) && batch_same(Wm, bw) &&
+                      batch_same(Cm, bc) && batch_same(L1, b1) &&
+                      batch_same(Ld, bd),
+                  "%s %c: a refused batch routine changed an array", tag,
+                  uplo);
+    ck_assert_msg(info[0] == -7 && info[1] == -7 && info[2] == -7,
+                  "%s %c: a refused batch routine wrote info", tag, uplo);
+    for (int b = 0; b < CNT; ++b)
+        frees(4, As[b], Ws[b], Cs[b], Ds[b]);
+    frees(5, bl, bw, bc, b1, bd);
+    qru_matrix_destroy(L);
+    qru_matrix_destroy(Wm);
+    qru_matrix_destroy(Cm);
+    qru_matrix_destroy(L1);
+    qru_matrix_destroy(Ld);
+    frees(9, A, W, A1, C, F, hw, hc, h1, hi);
+    free(hd);
+    pm_free(&pl);
+    pm_free(&pw);
+    pm_free(&pc);
+    pm_free(&p1);
+    pm_free(&pi);
+    pm_free(&pd);
 }
 END_TEST
 
@@ -1132,6 +1295,7 @@ int main(void)
     tcase_add_loop_test(tc, test_shift, 0, 4);
     tcase_add_loop_test(tc, test_batch, 0, 4);
     tcase_add_loop_test(tc, test_nonfinite_factor, 0, 4);
+    tcase_add_loop_test(tc, test_refused, 0, 4);
     tcase_add_loop_test(tc, test_bad_args, 0, 2);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

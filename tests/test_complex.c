@@ -9,7 +9,9 @@
  * specifications with ' the conjugate transpose: scaled errors against
  * LAPACKE's zgeqrf / zgels (the moduli of R, which LAPACK fixes up to the
  * phases of its rows) below QRU_TEST_THRESHOLD, and a refused update
- * leaves the factorisation bit-identical. */
+ * leaves the factorisation bit-identical.  Below the routines: an op that
+ * takes no complex data refuses it, and an OPT op that a backend has for
+ * real data only runs its reference op for complex data, counted as such. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include "../src/qru_internal.h"
 #include "qru_test.h"
 
 #undef I /* complex.h's imaginary unit */
@@ -83,6 +86,120 @@ START_TEST(test_unsupported_backend)
         int st = qru_gp_create(ctx, dt, 2, x, y, NULL, &gp);
         ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "qru_gp_create: %d", st);
         ck_assert_ptr_null(gp);
+    }
+}
+END_TEST
+
+/* The backend's ops with complex data: an op outside the table's
+ * complex_ops (chol_rot on the GPU backends, chol_r1_rhs on the CPU)
+ * returns QRU_ERR_UNSUPPORTED and leaves its arrays bit for bit;
+ * panel_qr runs where the backend has it for complex data (one panel_qr
+ * call) and is otherwise its reference, the per-column loop, counted as
+ * its house / larf / wy_append calls (qru_op_native_dt, the backend
+ * table's real_only_ops): |R(j,j)| against zgeqrf's either way. */
+/* A random r x c matrix of ctx and its host copy (*host, leading
+ * dimension r). */
+static qru_matrix *rand_pair(qru_dtype dt, int r, int c, void **host,
+                             unsigned *seed)
+{
+    *host = qru_test_alloc(dt, r, c, r);
+    qru_test_rand(dt, r, c, *host, r, seed);
+    return qru_test_upload(ctx, dt, r, c, 0, *host, r);
+}
+
+START_TEST(test_backend_ops)
+{
+    unsigned seed = 91u;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        const char *name = qru_test_type_name(dt);
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        size_t es = qru_test_elsize(dt);
+        int n = 6, k = 2, m = 40, nb = 5;
+        void *hl, *hw, *ha;
+        qru_matrix *L = rand_pair(dt, n, n, &hl, &seed);
+        qru_matrix *W = rand_pair(dt, n, k, &hw, &seed), *info = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, 1, 1, 0, &info), 0);
+        ck_assert_int_eq(ctx->ops->laset(ctx, dt, 'A', 1, 1, 0.0, 0.0,
+                                         info->p, 1),
+                         0);
+        int rot = !(ctx->backend_ops->complex_ops & QRU_OPM(chol_rot));
+        ck_assert_int_eq(rot, qru_context_backend(ctx) != QRU_BACKEND_CPU);
+        ck_assert(!(ctx->backend_ops->complex_ops & QRU_OPM(chol_r1_rhs)));
+        int st = rot ? ctx->ops->chol_rot(ctx, dt, n, k, 1, L->p, L->ld, W->p,
+                                          W->ld, info->p, 0)
+                     : ctx->ops->chol_r1_rhs(ctx, dt, n, k, 1, info->p,
+                                             info->p, L->p, L->ld, W->p,
+                                             W->ld, info->p, 1, info->p);
+        ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "%s: %s: %d", name,
+                      rot ? "chol_rot" : "chol_r1_rhs", st);
+        void *dl = qru_test_download(L), *dw = qru_test_download(W);
+        ck_assert_msg(memcmp(dl, hl, es * n * n) == 0 &&
+                          memcmp(dw, hw, es * n * k) == 0,
+                      "%s: a refused op changed its arrays", name);
+        free(dl);
+        free(dw);
+
+        qru_matrix *A = rand_pair(dt, m, nb, &ha, &seed);
+        qru_matrix *Y = NULL, *Wy = NULL, *tau = NULL, *work = NULL;
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, m, nb, 0, &Y), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, m, nb, 0, &Wy), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt, nb, 1, 0, &tau), 0);
+        ck_assert_int_eq(qru_matrix_create(ctx, dt,
+                                           (int)qru_panel_work(m, nb) + 1, 1,
+                                           0, &work),
+                         0);
+        ck_assert_int_eq(qru_context_sync(ctx), 0);
+        ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
+        ck_assert_int_eq(ctx->ops->panel_qr(ctx, dt, m, nb, A->p, A->ld, Y->p,
+                                            Y->ld, Wy->p, Wy->ld, tau->p,
+                                            work->p),
+                         0);
+        int native = qru_op_native_dt(ctx, QRU_OP_panel_qr, dt);
+        ck_assert_int_eq(native,
+                         qru_op_native(ctx, QRU_OP_panel_qr) &&
+                             !((ctx->backend_ops->real_only_ops >>
+                                QRU_OP_panel_qr) &
+                               1u));
+        ck_assert_msg(qru_ctx_op_calls(ctx, QRU_OP_panel_qr) == native,
+                      "%s: %lld panel_qr calls counted, native %d", name,
+                      qru_ctx_op_calls(ctx, QRU_OP_panel_qr), native);
+        ck_assert_msg(native || qru_ctx_op_calls(ctx, QRU_OP_house) == nb,
+                      "%s: the reference panel counted %lld house calls",
+                      name, qru_ctx_op_calls(ctx, QRU_OP_house));
+        zd *ra = qru_test_download(A);
+        zd *za = zmalloc(sizeof(zd) * (size_t)m * nb), ztau[8];
+        for (size_t i = 0; i < (size_t)m * nb; ++i)
+            za[i] = dt == QRU_COMPLEX_DOUBLE ? ((zd *)ha)[i]
+                                             : (zd)((float complex *)ha)[i];
+        ck_assert_int_eq(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, nb,
+                                        (lapack_complex_double *)za, m,
+                                        (lapack_complex_double *)ztau),
+                         0);
+        double eps = dt == QRU_COMPLEX_DOUBLE ? 2.2e-16 : 1.2e-7;
+        for (int j = 0; j < nb; ++j) {
+            double got = dt == QRU_COMPLEX_DOUBLE
+                             ? cabs(ra[j + (size_t)j * m])
+                             : cabsf(((float complex *)ra)[j + (size_t)j * m]);
+            double want = cabs(za[j + (size_t)j * m]);
+            ck_assert_msg(fabs(got - want) <= 30.0 * m * eps * want,
+                          "%s: panel |R(%d,%d)| %g, zgeqrf's %g", name, j, j,
+                          got, want);
+        }
+        free(ra);
+        free(za);
+        free(ha);
+        free(hl);
+        free(hw);
+        qru_matrix_destroy(A);
+        qru_matrix_destroy(Y);
+        qru_matrix_destroy(Wy);
+        qru_matrix_destroy(tau);
+        qru_matrix_destroy(work);
+        qru_matrix_destroy(L);
+        qru_matrix_destroy(W);
+        qru_matrix_destroy(info);
     }
 }
 END_TEST
@@ -1171,6 +1288,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_unsupported_backend);
     tcase_add_test(tc, test_roundtrip);
+    tcase_add_test(tc, test_backend_ops);
     tcase_add_test(tc, test_unsupported_routines);
     tcase_add_test(tc, test_qr_factor);
     tcase_add_test(tc, test_lsq);

@@ -8,7 +8,9 @@
  * forced on and off; look-ahead on and off.  Under QRU_UPDATE_AUTO the
  * run takes the path whose plan is priced faster and queues exactly that
  * plan's calls.  A dry run leaves the factorisation and the context's
- * statistics untouched.  Also: the cost model's time of an op sequence.
+ * statistics untouched.  The same for complex data, where a backend runs
+ * the reference ops of its real-only fused ops.  Also: the cost model's
+ * time of an op sequence.
  */
 #include <check.h>
 #include <math.h>
@@ -224,6 +226,24 @@ START_TEST(test_plan_counts)
 }
 END_TEST
 
+/* Complex data (the complex type of the highest precision the backend
+ * takes): where a backend's fused ops take real data only, they run their
+ * reference ops for it, and the plans count those ops as the run does;
+ * _i as in test_plan_counts. */
+START_TEST(test_plan_complex)
+{
+    int op = _i % NOPS, q = _i / NOPS;
+    if (op == QRU_UPD_OP_MODIFY && q == QRU_Q_NONE)
+        return;
+    qru_dtype dt = qru_context_supports(ctx, QRU_COMPLEX_DOUBLE)
+                       ? QRU_COMPLEX_DOUBLE
+                       : QRU_COMPLEX_FLOAT;
+    if (!qru_context_supports(ctx, dt))
+        return;
+    check_op_form(dt, op, q, "complex ");
+}
+END_TEST
+
 /* The Householder tiles always (2) and never (1); _i: (add columns,
  * remove rows) x (on, off) */
 START_TEST(test_plan_tiles)
@@ -314,6 +334,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_plan_counts, 0, 3 * NOPS);
+    tcase_add_loop_test(tc, test_plan_complex, 0, 3 * NOPS);
     tcase_add_loop_test(tc, test_plan_tiles, 0, 4);
     tcase_add_loop_test(tc, test_plan_lookahead, 0, 4);
     tcase_add_test(tc, test_plan_seconds);

@@ -12,13 +12,14 @@ function nfail = test_octave_suite(backend)
 %   literal (1i, 0.5i, ...), complex(), the imaginary units I, J, i, j
 %   used unassigned, or a %!shared variable whose value is complex - run
 %   like the real ones where the backend takes complex data (qru_backend's
-%   fourth output: the CPU backend); elsewhere they are skipped (the
-%   backend does not support complex data), counted and listed.  A
-%   complex block that fails with the error qru:unsupported raised by a
-%   Cholesky routine of the library (the error's identifier and its
-%   message naming qru_chol_...: a library that does not take complex
-%   Cholesky updates yet) is skipped too, with the reason "complex
-%   Cholesky not supported by this build".  A testif block whose feature
+%   fourth output: every backend of this build); elsewhere they are
+%   skipped (the backend does not support complex data), counted and
+%   listed.  A complex block that fails with the error qru:unsupported
+%   raised by a Cholesky routine of the library (the error's identifier
+%   and its message naming qru_chol_...: the GPU backends, whose
+%   Cholesky rotations are real only, or a library that does not take
+%   complex Cholesky updates) is skipped too, with the reason "complex
+%   Cholesky updates not supported by the <backend> backend".  A testif block whose feature
 %   this Octave lacks is skipped as test() skips it.
 %
 %   nfail = test_octave_suite('cpu') returns the number of blocks that
@@ -45,7 +46,7 @@ cleanup = onCleanup(@() remove_dir(work));
 pat = ['(?<![\w.])(' strjoin(fns, '|') ')(?!\w)'];
 [~, ~, ~, run_complex] = qru_backend(backend);
 no_complex = sprintf('the %s backend does not support complex data', backend);
-no_zchol = 'complex Cholesky not supported by this build';
+no_zchol = sprintf('complex Cholesky updates not supported by the %s backend', backend);
 npass = 0; nfail = 0; ncomplex = 0; complex_list = {}; skipped = {};
 for f = {'qr.cc-tst', 'chol.cc-tst'}
   file = fullfile(dir, f{1});

@@ -63,6 +63,14 @@ struct numerical_failure : std::runtime_error {
         : std::runtime_error(m), status(st) {}
 };
 
+// Data the backend or the routine does not take (QRU_ERR_UNSUPPORTED):
+// a RuntimeError, which the package turns into TypeError where an
+// array's type is the reason (the complex Cholesky updates on a GPU).
+struct unsupported_failure : std::runtime_error {
+    explicit unsupported_failure(const std::string &m)
+        : std::runtime_error(m) {}
+};
+
 qru_backend backend_of(const std::string &name)
 {
     if (name == "cpu")
@@ -88,6 +96,8 @@ void check(const qru_context *ctx, int st, const char *fn)
         throw numerical_failure(st, m);
     if (st > -1000 || st == QRU_ERR_NO_Q)
         throw nb::value_error(m.c_str());
+    if (st == QRU_ERR_UNSUPPORTED)
+        throw unsupported_failure(m);
     throw std::runtime_error(m);
 }
 
@@ -1175,6 +1185,8 @@ NB_MODULE(_qru, mod)
 {
     mod.doc() = "qru's C API for DLPack arrays (the qru package wraps it)";
     static nb::exception<numerical_failure> exc(mod, "QruNumericalError");
+    static nb::exception<unsupported_failure> uexc(mod,
+                                                   "QruUnsupportedError");
     mod.def("version", [] { return std::string(qru_version()); });
     mod.def("backends", &backends,
             "The backends this build of qru has (compiled in).");

@@ -167,6 +167,19 @@
                             "no complex data");                                \
     } while (0)
 
+/* The ops above that refuse complex data (CPU_REAL_ONLY), and the
+ * solvers' Gram ops (reference ops here, for real data); the table's
+ * complex_ops is every other op. */
+#define CPU_REAL_ONLY_OPS                                                      \
+    (QRU_OPM(chol_r1_prep) | QRU_OPM(chol_r1_solve_prep) |                     \
+     QRU_OPM(chol_r1_apply) | QRU_OPM(chol_r1_rhs) |                           \
+     QRU_OPM(chol_r1_rotate) |                                                 \
+     QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |                  \
+     QRU_OPM(lsq_batch_add_rows_q) | QRU_OPM(lsq_batch_remove_rows_q) |        \
+     QRU_OPM(lsq_batch_remove_cols) | QRU_OPM(lsq_batch_add_cols_q) |          \
+     QRU_OPM(lsq_batch_geqr_thin) | QRU_OPM(omp_gram_step) |                   \
+     QRU_OPM(lars_gram_step) | QRU_OPM(gram_border) | QRU_OPM(gram_solve))
+
 /* OpenBLAS's configuration text, where the BLAS is OpenBLAS (weak: NULL
  * with another BLAS). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1530,6 +1543,7 @@ const qru_backend_ops qru_cpu_ops = {
     .chol_r1_solve_prep = cpu_chol_r1_solve_prep,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
+    .complex_ops = ((1ull << QRU_OP_COUNT) - 1) & ~CPU_REAL_ONLY_OPS,
     /* one block per element type (float has double's values) */
     .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
                                      .chol_nb = 128,

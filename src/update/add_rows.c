@@ -75,7 +75,7 @@ int qru_upd_add_rows(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     int hq = f->q != QRU_Q_NONE;
     int qc = f->q == QRU_Q_FULL ? n : m;
     /* QRU_UPDATE_FAST with a fused panel op: one panel_qr call per block */
-    int fused = qru_upd_use_fused(rq->alg, ctx);
+    int fused = qru_upd_use_fused(rq->alg, ctx, f->dtype);
     int nb = fused ? qru_upd_fused_nb(f, ctx, m, U->rows) : qru_upd_nb(f, m);
     int ldy = nb + p;
     /* workspace: the row shift of Q (and E), then (reusing the same

@@ -98,7 +98,7 @@ static md_plan md_plan_with(const qru_lsq *f, const qru_context *ctx, int k,
     p.b = p.nb1 + k - 1 < p.top - 1 ? p.nb1 + k - 1 : p.top - 1;
     if (p.b < 0)
         p.b = 0;
-    p.fused = qru_upd_use_fused(alg, ctx);
+    p.fused = qru_upd_use_fused(alg, ctx, f->dtype);
     p.nbw = p.fused ? qru_upd_fused_nb(f, ctx, k, p.nb1) : k;
     int mx = p.fused ? qru_upd_fused_nb(f, ctx, p.m, p.b) : p.m;
     p.nb2 = nb2 < mx ? nb2 : mx;
@@ -144,7 +144,7 @@ static int md_plan_of(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     int k = rq->p, alg = rq->alg, v;
     if (f->upd_nb > 0) {
         *p = md_plan_with(f, ctx, k, alg, f->upd_nb, f->upd_nb);
-    } else if (!qru_upd_use_fused(alg, ctx)) {
+    } else if (!qru_upd_use_fused(alg, ctx, f->dtype)) {
         *p = md_plan_with(f, ctx, k, alg, k > 32 ? k : 32,
                           qru_upd_nb(f, f->m));
     } else {

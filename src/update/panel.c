@@ -14,9 +14,9 @@ int qru_upd_nb(const qru_lsq *f, int ncols)
     return nb < 1 ? 1 : nb;
 }
 
-int qru_upd_use_fused(int alg, const qru_context *ctx)
+int qru_upd_use_fused(int alg, const qru_context *ctx, qru_dtype dt)
 {
-    return alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx);
+    return alg == QRU_UPDATE_FAST && qru_use_fused_panel(ctx, dt);
 }
 
 int qru_upd_panel_width(const qru_context *ctx, qru_dtype dt, int upd_nb,
@@ -46,7 +46,7 @@ int qru_upd_fused_nb(const qru_lsq *f, const qru_context *ctx, int ncols,
 int qru_upd_house_nb(const qru_lsq *f, const qru_context *ctx, int alg,
                      int rows, int ncols)
 {
-    return qru_upd_use_fused(alg, ctx)
+    return qru_upd_use_fused(alg, ctx, f->dtype)
                ? qru_upd_fused_nb(f, ctx, ncols,
                                   rows > ncols ? rows - ncols : 0)
                : qru_upd_nb(f, ncols);

@@ -191,7 +191,7 @@ int qru_upd_remove_cols(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (done) /* reduced; the rows that leave d remain */
         return rc_leave(ctx, f, k, p);
     int givens = v == QRU_UPD_VARIANT_GIVENS;
-    int fused = qru_upd_use_fused(rq->alg, ctx);
+    int fused = qru_upd_use_fused(rq->alg, ctx, f->dtype);
     int nb = fused ? qru_upd_fused_nb(f, ctx, nred > 0 ? nred : 1, p)
                    : qru_upd_nb(f, nred);
     int ldy = p + nb;

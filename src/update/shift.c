@@ -168,6 +168,7 @@ int qru_lsq_shift_cols(qru_lsq *f, int i, int j)
             i, m);
     QRU_ARG(ctx, 3, j >= 0 && j < m, "j = %d, but 0 <= j < m = %d must hold",
             j, m);
+    QRU_CHECK(ctx, qru_check_complex_ops(ctx, f->dtype, QRU_OPS_QR));
     if (i != j) {
         qru_dtype dt = f->dtype;
         int lo = i < j ? i : j, hi = i < j ? j : i, s = hi - lo + 1;

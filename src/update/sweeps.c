@@ -13,7 +13,7 @@
 int qru_upd_use_sweeps(const qru_context *ctx, qru_dtype dt, int L, int p,
                        int nr)
 {
-    if (!qru_op_native(ctx, QRU_OP_givens_sweeps) || L < 1 || p < 1)
+    if (!qru_op_native_dt(ctx, QRU_OP_givens_sweeps, dt) || L < 1 || p < 1)
         return 0;
     double pe = p < L ? p : L;
     return pe * (nr > 1 ? nr : 1) <=

@@ -46,13 +46,13 @@ static int tl_nt(int L, int p)
 /* The pair's panel width (p columns over h rows), and D's (h x h). */
 static int tl_nb(const qru_lsq *f, const qru_context *ctx, int p, int h)
 {
-    return qru_upd_use_fused(QRU_UPDATE_FAST, ctx)
+    return qru_upd_use_fused(QRU_UPDATE_FAST, ctx, f->dtype)
                ? qru_upd_fused_nb(f, ctx, p, h)
                : qru_upd_nb(f, p);
 }
 static int tl_nbd(const qru_lsq *f, const qru_context *ctx, int h)
 {
-    return qru_upd_use_fused(QRU_UPDATE_FAST, ctx)
+    return qru_upd_use_fused(QRU_UPDATE_FAST, ctx, f->dtype)
                ? qru_upd_fused_nb(f, ctx, h, 0)
                : qru_upd_nb(f, h);
 }
@@ -141,7 +141,7 @@ static qru_upd_tp tl_pair(const qru_lsq *f, const qru_context *ctx,
 {
     int p = tl->p, h = b - a;
     qru_upd_tp t = {0};
-    t.fused = qru_upd_use_fused(QRU_UPDATE_FAST, ctx);
+    t.fused = qru_upd_use_fused(QRU_UPDATE_FAST, ctx, f->dtype);
     t.nb = tl_nb(f, ctx, p, h);
     t.w = p;
     t.h = h;

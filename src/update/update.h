@@ -21,7 +21,7 @@ int qru_upd_nb(const qru_lsq *f, int ncols);
 /* 1 if an update with algorithm alg runs its Householder panels through
  * the backend's fused panel_qr (one call per block of columns):
  * QRU_UPDATE_FAST and the backend's own panel_qr (qru_use_fused_panel). */
-int qru_upd_use_fused(int alg, const qru_context *ctx);
+int qru_upd_use_fused(int alg, const qru_context *ctx, qru_dtype dt);
 
 /* Block size of the fused panels of (nb + extra) x nb: f->upd_nb if set,
  * else the tuning block's upd_panel_nb, lowered to the backend's panel_qr_max_nb(extra)

@@ -15,11 +15,13 @@ rules:
   TypeError.  The QR functions take SciPy's rule instead
   (``same_dtype``): all float32, all float64, all complex64 or all
   complex128, ValueError otherwise; the complex types on a backend that
-  computes in them (the CPU backend; TypeError naming the backend
-  elsewhere).  The Cholesky functions take complex arrays too
-  (``allow_complex``): with a complex array among the arguments the call
-  computes in complex64 when every array is float32 or complex64, else in
-  complex128 (NumPy's promotion), on a backend that computes in it.
+  computes in them (every backend; OpenCL's complex128 with fp64;
+  TypeError naming the backend elsewhere).  The Cholesky functions take
+  complex arrays too (``allow_complex``): with a complex array among the
+  arguments the call computes in complex64 when every array is float32
+  or complex64, else in complex128 (NumPy's promotion), on the CPU
+  backend (CUDA and OpenCL refuse complex Cholesky updates: TypeError
+  naming the backend, from the library's refusal).
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major

@@ -9,7 +9,8 @@ definiteness rule) raises ``numpy.linalg.LinAlgError`` and changes
 nothing.
 
 Complex arrays (complex64, complex128) are taken where the backend
-computes in them (the cpu backend; TypeError elsewhere): A is Hermitian
+computes complex Cholesky updates (the cpu backend; TypeError naming the
+backend elsewhere: CUDA and OpenCL rotate real factors only): A is Hermitian
 positive definite and ' the conjugate transpose, the factor's diagonal
 real and positive.  The element type follows NumPy's promotion: float32
 and complex64 alone give complex64, any other mix with a complex array
@@ -26,6 +27,16 @@ from . import _qru
 from ._arrays import (_fw_name, numerical, per_problem, prepare,
                       raise_failed_pages)
 from ._batch import batch_of, over_pages
+
+
+def _lib(fn, *args, raw=False):
+    """numerical(fn, *args) (raw: fn(*args)); the library's refusal of the
+    arrays' type (QRU_ERR_UNSUPPORTED: complex factors on a backend whose
+    Cholesky updates are real only) raised as TypeError with its text."""
+    try:
+        return fn(*args) if raw else numerical(fn, *args)
+    except _qru.QruUnsupportedError as e:
+        raise TypeError(str(e)) from None
 
 
 def _factor(R):
@@ -114,8 +125,8 @@ def cholesky_update(R: Any, x: Any, sign: str = "+", *, lower: bool = False,
     x = _block(P, x, n, "n = R's order")
     if not (overwrite_R and P.fw.name != "jax") and not P.fw.fresh(R, R1):
         R1 = P.fw.copy(R1)
-    numerical(_qru.chol_update, P.ctx, "L" if lower else "U", R1, x,
-              1 if sign == "+" else -1, bool(check_finite))
+    _lib(_qru.chol_update, P.ctx, "L" if lower else "U", R1, x,
+         1 if sign == "+" else -1, bool(check_finite))
     return P.fw.back(R1)
 
 
@@ -161,9 +172,9 @@ def _update_batch(R, x, sign, lower, check_finite, backend, stream,
     P = prepare((Rt.reshape(count * n, n).T, Xt.reshape(count * k, n).T),
                 ("R", "x"), backend, stream, allow_complex=True)
     F, X = P.arrays
-    info = np.asarray(_qru.chol_update_batch(
-        P.ctx, "L" if lower else "U", F, X, count, sign, bool(check_finite),
-        ranks))
+    info = np.asarray(_lib(
+        _qru.chol_update_batch, P.ctx, "L" if lower else "U", F, X, count,
+        sign, bool(check_finite), ranks, raw=True))
     raise_failed_pages(info, lead, "factors not positive definite after "
                        f"the {'update' if sign > 0 else 'downdate'}")
     out = np.swapaxes(np.asarray(F).T.reshape(count, n, n), 1, 2)
@@ -216,8 +227,8 @@ def cholesky_insert(R: Any, k: int, x: Any, *, lower: bool = False,
     if not 0 <= k <= n:
         raise ValueError(f"k must be in 0 .. {n}")
     uplo = "L" if lower else "U"
-    return P.out(numerical(_qru.chol_insert, P.ctx, uplo, R, int(k), x,
-                           bool(check_finite)), uplo)
+    return P.out(_lib(_qru.chol_insert, P.ctx, uplo, R, int(k), x,
+                      bool(check_finite)), uplo)
 
 
 def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
@@ -256,8 +267,8 @@ def cholesky_delete(R: Any, k: int, p: int = 1, *, lower: bool = False,
         raise ValueError(f"rows k .. k+p-1 = {k} .. {k + p - 1} must lie in "
                          f"0 .. {n - 1}, p >= 1, and one row must stay")
     uplo = "L" if lower else "U"
-    return P.out(numerical(_qru.chol_delete, P.ctx, uplo, R, int(k), int(p),
-                           bool(check_finite)), uplo)
+    return P.out(_lib(_qru.chol_delete, P.ctx, uplo, R, int(k), int(p),
+                      bool(check_finite)), uplo)
 
 
 def _one_call(k, arrays):
@@ -323,13 +334,13 @@ def _insdel_batch(R, k, x, p, lower, check_finite, backend, stream):
     uplo = "L" if lower else "U"
     if x is not None:
         F, X = P.arrays
-        info = _qru.chol_insert_batch(P.ctx, uplo, F, n, k, X, count,
-                                      bool(check_finite))
+        info = _lib(_qru.chol_insert_batch, P.ctx, uplo, F, n, k, X, count,
+                    bool(check_finite), raw=True)
         what = "insertions not positive definite"
     else:
         (F,) = P.arrays
-        info = _qru.chol_delete_batch(P.ctx, uplo, F, n, k, p, count,
-                                      bool(check_finite))
+        info = _lib(_qru.chol_delete_batch, P.ctx, uplo, F, n, k, p, count,
+                    bool(check_finite), raw=True)
         what = "deletions failed"
     raise_failed_pages(np.asarray(info), lead, what)
     out = np.swapaxes(np.asarray(F).T.reshape(count, m, m), 1, 2)
