@@ -1503,7 +1503,7 @@ static void op_chol_solve(rd *r)
     }
     /* qru_trsm(side, uplo, trans, diag, alpha, A = L, B) */
     static const char sides[] = {'L', 'R', 'l', 'r', 'X'};
-    static const char transs[] = {'N', 'T', 'n', 't', 'C'};
+    static const char transs[] = {'N', 'T', 'n', 'c', 'X'};
     static const char diags[] = {'N', 'U', 'n', 'u', 'Z'};
     static const double alphas[] = {1.0, -0.5, 0.0, 2.0, NAN, INFINITY};
     unsigned t = u8(r);
@@ -1517,7 +1517,7 @@ static void op_chol_solve(rd *r)
     memcpy(qru_matrix_data(MB), B0, buf_bytes(MB));
     void *B1 = save(MB);
     want = (!sl && !sr) ? -2 : !uplo_ok(tu) ? -3
-           : (trans != 'N' && trans != 'T' && trans != 'n' && trans != 't') ? -4
+           : !strchr("NTCntc", trans) ? -4
            : (diag != 'N' && diag != 'U' && diag != 'n' && diag != 'u') ? -5
            : same_as_l ? -8 : (sl ? brows != n : nr != n) ? -8 : 0;
     snprintf(call, sizeof call, "qru_trsm(%c%c%c%c, n=%d, r=%d)", side, tu,
