@@ -1432,7 +1432,8 @@ QRU_API int qru_chol_update(qru_context *ctx, char uplo, const qru_matrix *L,
  *  definiteness rule of qru_chol_update() on its own; a problem that
  *  fails leaves its pages of L and L1 bit-identical, the others are
  *  updated (only the @p uplo triangle of their L1 page is written).  The
- *  call waits for the device once, to read the problems' verdicts.
+ *  call waits for the device once, to read the problems' verdicts (their
+ *  norm: a second wait reads them all where some problem failed).
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
@@ -1675,7 +1676,8 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
  *  E.  About 12 n m p flops a problem; the rows below k+p move up.
  *  #QRU_Q_FULL: then the complement Q2 and d2 of every problem that lost
  *  the rows recomputed (qru_lsq_batch_create_ex()).  The call waits for
- *  the device once, to read the problems' verdicts.
+ *  the device once, to read the problems' verdicts (their norm: a second
+ *  wait reads them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
  *              #QRU_ERR_NO_Q, after the checks)
@@ -1789,7 +1791,8 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *  made in new storage, which replaces the old only when all problems
  *  passed; #QRU_Q_FULL: then every problem's complement Q2 and d2
  *  recomputed (qru_lsq_batch_create_ex()).  The call waits for the device
- *  once, to read the problems' verdicts.
+ *  once, to read the problems' verdicts (their norm: a second wait reads
+ *  them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
  *              #QRU_ERR_NO_Q, after the checks; it holds no Q1 to project
@@ -1836,7 +1839,8 @@ QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
  *  a problem that fails keeps its factorisation bit for bit, the others
  *  are updated.  #QRU_Q_FULL: then the complement Q2 and d2 of every
  *  problem that changed recomputed (qru_lsq_batch_create_ex()).  The call
- *  waits for the device once, to read the problems' verdicts.
+ *  waits for the device once, to read the problems' verdicts (their norm:
+ *  a second wait reads them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
  *              #QRU_ERR_NO_Q, after the checks; A + U V' needs Q)
@@ -1891,7 +1895,8 @@ QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
  *  with its row count n (R(j,j) not finite or |R(j,j)| <= max(n, m) eps
  *  max_c ||R(1:c,c)||) and solved by back substitution on its own (on a
  *  GPU one work-group a problem).  The call waits for the device once, to
- *  read the problems' verdicts.
+ *  read the problems' verdicts (their norm: a second wait reads them all
+ *  where some problem failed).
  *
  *  @param fb   the batch (1)
  *  @param X    batch of count m x r pages (2): receives the solutions; a
@@ -2043,7 +2048,8 @@ QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, in
  *  problem is judged by the rule of qru_chol_insert() on its own; a
  *  problem that fails leaves its pages of L and L1 bit-identical, the
  *  others are written (only the @p uplo triangle of their L1 page).  The
- *  call waits for the device once, to read the verdicts.
+ *  call waits for the device once, to read the verdicts (their norm: a
+ *  second wait reads them all where some problem failed).
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)
@@ -2111,7 +2117,8 @@ QRU_API int qru_chol_insert_batch_ex(qru_context *ctx, char uplo,
  *  problems a work-group.  Each problem is judged by the rule of
  *  qru_chol_delete() on its own; a problem that fails leaves its pages
  *  of L and L1 bit-identical, the others are written (only the @p uplo
- *  triangle of their L1 page).  The call waits for the device once.
+ *  triangle of their L1 page).  The call waits for the device once (a
+ *  second time where some problem failed, as qru_chol_insert_batch()).
  *
  *  @param ctx  context (1)
  *  @param uplo 'L' or 'U' (2)

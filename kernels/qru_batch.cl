@@ -1063,6 +1063,8 @@ QRU_DEVICE void qru_lsq_batch_solve_team(
                     continue;
 #pragma unroll
                 for (int q = 0; q < QRU_BATCH_TEAM_R; ++q) {
+                    if (q0 + q >= r) /* uniform: no chain for them */
+                        break;
                     if (lane == i)
                         x[q] = x[q] * dinv;
                     T xi = QRU_TEAM_BCAST(x[q], i);

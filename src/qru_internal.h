@@ -999,7 +999,8 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * call, the CPU's one problem's share), and in *work the elements of work
  * that call takes;
  * qru_batch_verdicts: the count verdicts at the device vector dinfo (0 or
- * a 1-based column) read in one host wait into info (when not NULL);
+ * a 1-based column) into info (when not NULL): their norm read first (one
+ * host wait, one number), the vector itself only where it is not 0;
  * returns how many failed (the first at *first, column *col) or a library
  * status;
  * qru_batch_counts: the count per-problem ints h (counts, ranks, a mask)
