@@ -2,7 +2,12 @@
  * form: full Q, thin Q and Q-less (all four updates; the Q-less form
  * removes rows and adds columns with the data, and the calls without it
  * must answer QRU_ERR_NO_Q and leave f unchanged), checked against the
- * host problem updated the same way at random points and at the end.
+ * host problem updated the same way at random points and at the end:
+ * the checks of update_check.h (Q'Q = I, A = QR, d = Q'b, the least-squares
+ * solution against LAPACKE's; Q-less: R'R = A'A and the residual norms)
+ * and R against LAPACKE zgeqrf of the current matrix (moduli: LAPACK fixes
+ * R's rows up to phases).  Every element type, the complex ones included
+ * (loop index UC_CPLX and up, where the backend takes them).
  *
  * Error bound: every check must stay below QRU_TEST_THRESHOLD times
  * max(1, sqrt(u) / 4) where u is the number of updates applied so far
@@ -82,7 +87,7 @@ START_TEST(test_chain)
     /* block size: automatic for the full chain, 4 for the others */
     qru_lsq *f = uc_factor_q(ctx, &hp, form, form == 0 ? 0 : 4);
     int counts[4] = {0, 0, 0, 0}, nchecks = 0;
-    double worst = 0.0;
+    double worst = 0.0, worst_r = 0.0;
     int nupd = chain_updates();
     for (int u = 1; u <= nupd; ++u) {
         int n = hp.n, m = hp.m, st = 0, op;
@@ -154,15 +159,17 @@ START_TEST(test_chain)
         if (u == nupd || rnd(&rs, 0, 14) == 0) {
             double w = uc_check(ctx, f, &hp, scale_for(u), tag);
             worst = w > worst ? w : worst;
+            w = uc_check_r_lapack(ctx, f, &hp, scale_for(u), tag);
+            worst_r = w > worst_r ? w : worst_r;
             nchecks++;
         }
     }
     printf("[%s] %s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
-           "%d remove_rows; %d checks, worst scaled error %.3g; final "
-           "%d x %d\n",
+           "%d remove_rows; %d checks, worst scaled error %.3g (R "
+           "against LAPACK's %.3g); final %d x %d\n",
            uc_alg_name(), qru_test_type_name(dt), fname[form],
-           counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
-           hp.m);
+           counts[0], counts[1], counts[2], counts[3], nchecks, worst,
+           worst_r, hp.n, hp.m);
     ck_assert_int_ge(nchecks, 5);
     qru_lsq_destroy(f);
     uc_free(&hp);
