@@ -333,8 +333,8 @@ END_TEST
  * in a complex type counts 4 times the flops of its real type, and its
  * gemm takes 4 times as long at the same rate; and the plan of the
  * refactorisation (the vendor's QR, priced by its flops where they exceed
- * its latency) of an update counts 4 times its real flops.  _i: the base
- * type (float, double). */
+ * its latency) of an update counts 4 times its real flops where its ops
+ * are the real plan's.  _i: the base type (float, double). */
 START_TEST(test_plan_flops_complex)
 {
     qru_dtype dr = _i ? QRU_DOUBLE : QRU_FLOAT;
@@ -367,23 +367,30 @@ START_TEST(test_plan_flops_complex)
 
     /* the refactorisation of an update (add columns, full Q), real and
      * complex, under a model whose latencies are 0: the vendor's QR is
-     * priced by its flops, and every op counts 4 times the real flops */
+     * priced by its flops, and every op counts 4 times the real flops.
+     * Where the backend runs other ops for complex data (the reference
+     * ops of its real-only fused ops, e.g. OpenCL's panels) the same
+     * arithmetic is counted by other formulas: about 4 times. */
     const int n = 60, m = 20, p = 3;
-    double fl[2];
+    qru_plan pl[2];
     for (int c = 0; c < 2; ++c) {
         qru_dtype dt = c ? dz : dr;
         kase k = kase_new(dt, QRU_UPD_OP_ADD_COLS, QRU_Q_FULL, n, m, p, m / 2);
         qru_upd_req rq = kase_req(&k, QRU_UPDATE_FAST);
-        qru_plan pl;
-        ck_assert_int_eq(qru_upd_plan(ctx, k.f, &rq, QRU_PATH_REFACTOR, &pl),
-                         0);
-        fl[c] = pl.flops;
+        ck_assert_int_eq(
+            qru_upd_plan(ctx, k.f, &rq, QRU_PATH_REFACTOR, &pl[c]), 0);
         kase_free(&k);
     }
-    ck_assert_msg(fl[0] > 0.0 && fabs(fl[1] - 4.0 * fl[0]) <= 1e-9 * fl[1],
-                  "refactorisation plan: %s %g flops, %s %g (want 4x)",
-                  qru_test_type_name(dr), fl[0], qru_test_type_name(dz),
-                  fl[1]);
+    int same = 1;
+    for (int op = 0; op < QRU_OP_COUNT; ++op)
+        same &= pl[0].calls[op] == pl[1].calls[op];
+    double f0 = pl[0].flops, f1 = pl[1].flops;
+    ck_assert_msg(f0 > 0.0 && (same ? fabs(f1 - 4.0 * f0) <= 1e-9 * f1
+                                    : f1 >= 3.5 * f0 && f1 <= 4.5 * f0),
+                  "refactorisation plan: %s %g flops, %s %g (want 4x; the "
+                  "same ops: %d)",
+                  qru_test_type_name(dr), f0, qru_test_type_name(dz), f1,
+                  same);
 }
 END_TEST
 
