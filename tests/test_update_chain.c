@@ -14,13 +14,21 @@
  * (rounding errors of successive updates accumulate like a random walk;
  * for u = 200 the factor is 3.5).
  *
+ * The cases long_q, long_thin and long_qless run chains of 1000 updates
+ * (FAST) in complex float and complex double.
+ *
  * QRU_TEST_CHAIN_UPDATES=N in the environment runs chains of N updates
  * instead of NUPD (the long randomised chains of the GPU checks, e.g. 1000
  * under compute-sanitizer; scripts/gpu-check passes it through). */
 #include "update_check.h"
 
 static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
+static int long_chain; /* the fixture of the long_* cases: LONG updates */
+static void setup(void)
+{
+    ctx = qru_test_context();
+    long_chain = 0;
+}
 static void setup_dissertation(void)
 {
     setup();
@@ -30,6 +38,12 @@ static void setup_fast(void)
 {
     setup();
     uc_alg = QRU_UPDATE_FAST;
+}
+/* QRU_UPDATE_FAST, chains of LONG updates */
+static void setup_long(void)
+{
+    setup_fast();
+    long_chain = 1;
 }
 /* QRU_UPDATE_FAST with the Householder tiles forced wherever they apply
  * (adding columns, removing rows with full Q) */
@@ -44,14 +58,15 @@ static void teardown(void)
     ctx = NULL;
 }
 
-enum { NUPD = 220, NMAX = 160, MMAX = 60, R = 2 };
+enum { NUPD = 220, LONG = 1000, NMAX = 160, MMAX = 60, R = 2 };
 
-/* updates a chain: NUPD, or QRU_TEST_CHAIN_UPDATES (1 .. 100000) */
+/* updates a chain: NUPD (the long_* cases: LONG), or
+ * QRU_TEST_CHAIN_UPDATES (1 .. 100000) */
 static int chain_updates(void)
 {
     const char *e = getenv("QRU_TEST_CHAIN_UPDATES");
     int n = e ? atoi(e) : 0;
-    return n >= 1 && n <= 100000 ? n : NUPD;
+    return n >= 1 && n <= 100000 ? n : long_chain ? LONG : NUPD;
 }
 
 static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
@@ -184,7 +199,8 @@ static void add_tcase(Suite *s, const char *name, void (*fix)(void), int form)
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, fix, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
+    if (fix != setup_long) /* the long chains: complex data */
+        tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
     tcase_add_loop_test(tc, test_chain, UC_CPLX + 2 * form,
                         UC_CPLX + 2 * form + 2);
     suite_add_tcase(s, tc);
@@ -202,5 +218,10 @@ int main(void)
     add_tcase(s, "tiles_q", setup_tiles, 0);
     add_tcase(s, "tiles_thin", setup_tiles, 1);
     add_tcase(s, "tiles_qless", setup_tiles, 2);
+    /* chains of LONG updates in complex float and complex double (the
+     * real types' long chains: QRU_TEST_CHAIN_UPDATES=1000) */
+    add_tcase(s, "long_q", setup_long, 0);
+    add_tcase(s, "long_thin", setup_long, 1);
+    add_tcase(s, "long_qless", setup_long, 2);
     return qru_test_main(s);
 }
