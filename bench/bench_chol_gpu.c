@@ -1,13 +1,16 @@
 /*
- * GPU benchmark of qru's Cholesky against cuSOLVER potrf, double precision,
+ * GPU benchmark of qru's Cholesky against cuSOLVER potrf, double precision
+ * unless -p asks for other element types (part 1 only: the GP is real),
  * data on the device (CUDA backend):
- *   part 1: qru_chol_factor('L') of an n x n SPD matrix, n = 1024 .. 16384,
+ *   part 1: qru_chol_factor('L') of an n x n SPD (complex: Hermitian
+ *           positive definite) matrix, n = 1024 .. 16384,
  *           in several configurations (the default, which runs cuSOLVER's
  *           potrf where the table says so, with and without
  *           QRU_CHOL_IN_PLACE; qru's own blocked algorithm forced with
  *           QRU_POTRF=own, with the cuSOLVER or the one-work-group kernel
  *           for the diagonal blocks (QRU_CHOL_PANEL) and two block sizes)
- *           vs cusolverDnDpotrf on the same matrix;
+ *           vs cuSOLVER's potrf of the same type (cusolverDn<T>potrf)
+ *           on the same matrix;
  *   part 2 (alone with --gp, n = 4096 only):
  *           appending ONE point to a Gaussian process of n = 4096 points
  *           (qru_gp_insert at the end) vs cuSOLVER potrf of the
@@ -22,10 +25,13 @@
  * input is restored before each run by an untimed device copy.  The GP
  * append is timed with a host clock around the call (it evaluates the new
  * kernel column on the host) and with events.
- * Output: tables bench_chol_gpu_factor.{txt,csv}, bench_chol_gpu_gp.{txt,csv}
+ * Output: tables bench_chol_gpu_factor_<t>.{txt,csv} (t = d, s, z, c: the
+ * element type), bench_chol_gpu_gp_d.{txt,csv}
  * and bench_chol_gpu.md (Markdown, for docs/benchmarks.md) in the output
  * directory; the rows are echoed to stdout.
- * Options: -o DIR, -r REPS (default 7), -q (small sizes), -h.
+ * Options: -o DIR, -r REPS (default 7), -q (small sizes), -p sdcz (the
+ * element types of part 1, default d; part 2 runs where d is among them),
+ * -h.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -81,20 +87,17 @@ static double tri_diff(int n, const double *x, const double *y)
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
 
-/* ||x - y||_F / ||y||_F of two device arrays of len elements, on the
- * device (tmp: len elements of scratch) */
-static double dev_diff(bg_gpu *g, size_t len, const double *x, const double *y,
-                       double *tmp)
+/* ||x - y||_F / ||y||_F of two device arrays of len elements of dt, on
+ * the device (tmp: len elements of scratch) */
+static double dev_diff(bg_gpu *g, qru_dtype dt, size_t len, const void *x,
+                       const void *y, void *tmp)
 {
-    double one = 1.0, mone = -1.0, num = 0.0, den = 0.0;
-    if (cublasDgeam(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)len, 1, &one, x,
-                    (int)len, &mone, y, (int)len, tmp, (int)len) !=
-            CUBLAS_STATUS_SUCCESS ||
-        cublasDnrm2(g->blas, (int)len, tmp, 1, &num) != CUBLAS_STATUS_SUCCESS ||
-        cublasDnrm2(g->blas, (int)len, y, 1, &den) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "FATAL: cuBLAS in dev_diff\n");
-        exit(1);
-    }
+    bg_cuda_check(cudaMemcpyAsync(tmp, x, len * bg_esize(dt),
+                                  cudaMemcpyDeviceToDevice, g->stream),
+                  "copy");
+    bg_axpy(g, dt, (int)len, -1.0, y, 1, tmp, 1);
+    double num = bg_nrm2(g, dt, (int)len, tmp, 1),
+           den = bg_nrm2(g, dt, (int)len, y, 1);
     return den > 0 ? num / den : num;
 }
 
@@ -110,36 +113,28 @@ typedef struct fac_row {
     double t[NCONF], xd[NCONF];
 } fac_row;
 
-static void factor_point(bg_gpu *g, int n, int reps, fac_row *row)
+static void factor_point(bg_gpu *g, qru_dtype dt, int n, int reps,
+                         fac_row *row)
 {
-    size_t len = (size_t)n * n, bytes = sizeof(double) * len;
+    size_t len = (size_t)n * n, bytes = bg_esize(dt) * len;
     unsigned long long seed = 4242ULL + (unsigned long long)n;
-    double *hM = bg_alloc(QRU_DOUBLE, len);
-    bg_rand(QRU_DOUBLE, len, hM, &seed);
-    double *M = bg_dev_upload(QRU_DOUBLE, len, hM);
-    double *A0 = bg_dev_alloc(bytes), *A = bg_dev_alloc(bytes),
-           *R = bg_dev_alloc(bytes);
-    { /* A0 = M M' / n + I */
-        double al = 1.0 / n, be = 0.0;
-        if (cublasDgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &al, M, n,
-                        M, n, &be, A0, n) != CUBLAS_STATUS_SUCCESS) {
-            fprintf(stderr, "FATAL: cublasDgemm\n");
-            exit(1);
-        }
-        double *h1 = bg_alloc(QRU_DOUBLE, (size_t)n);
+    void *hM = bg_alloc(dt, len);
+    bg_rand(dt, len, hM, &seed);
+    void *M = bg_dev_upload(dt, len, hM);
+    void *A0 = bg_dev_alloc(bytes), *A = bg_dev_alloc(bytes),
+         *R = bg_dev_alloc(bytes);
+    { /* A0 = M M' / n + I (' the conjugate transpose) */
+        bg_gemm_nc(g, dt, n, n, 1.0 / n, M, n, A0, n);
+        void *h1 = bg_alloc(dt, (size_t)n);
         for (int i = 0; i < n; ++i)
-            h1[i] = 1.0;
-        double *d1 = bg_dev_upload(QRU_DOUBLE, (size_t)n, h1), one = 1.0;
-        if (cublasDaxpy(g->blas, n, &one, d1, 1, A0, n + 1) !=
-            CUBLAS_STATUS_SUCCESS) {
-            fprintf(stderr, "FATAL: cublasDaxpy\n");
-            exit(1);
-        }
+            bg_setz(dt, h1, (size_t)i, 1.0);
+        void *d1 = bg_dev_upload(dt, (size_t)n, h1);
+        bg_axpy(g, dt, n, 1.0, d1, 1, A0, n + 1);
         bg_cuda_check(cudaStreamSynchronize(g->stream), "sync");
         cudaFree(d1);
         free(h1);
     }
-    qru_matrix *Aw = bg_wrap(g, QRU_DOUBLE, n, n, A, n);
+    qru_matrix *Aw = bg_wrap(g, dt, n, n, A, n);
     int use[NCONF];
     for (int c = 0; c < NCONF; ++c) /* the one-block kernel is slow */
         use[c] = c != C_OWN_KERNEL || n <= 8192;
@@ -154,20 +149,29 @@ static void factor_point(bg_gpu *g, int n, int reps, fac_row *row)
             set_env("QRU_CHOL_PANEL", CONF[c].panel_env);
             dcopy(g, A, A0, bytes);
             bg_ev_start(g);
+            int st = 0;
             if (c == C_POTRF)
-                bg_potrf(g, QRU_DOUBLE, n, A, n);
+                bg_potrf(g, dt, n, A, n);
             else
-                bg_check(qru_chol_factor(g->ctx, 'L', Aw, CONF[c].variant,
-                                         CONF[c].nb),
-                         CONF[c].name);
+                st = qru_chol_factor(g->ctx, 'L', Aw, CONF[c].variant,
+                                     CONF[c].nb);
             double s = bg_ev_stop(g);
+            if (st == QRU_ERR_UNSUPPORTED) { /* not for this type here */
+                fprintf(stderr, "bench_chol_gpu: %s, %s: %s\n",
+                        CONF[c].name, bg_dtype_name(dt),
+                        qru_last_error(g->ctx));
+                use[c] = 0;
+                continue;
+            }
+            bg_check(st, CONF[c].name);
             if (rep >= 0)
                 t[c][rep] = s;
             if (rep == reps - 1) { /* the result of the last run */
                 if (c == C_POTRF)
                     dcopy(g, R, A, bytes);
                 bg_cuda_check(cudaStreamSynchronize(g->stream), "sync");
-                row->xd[c] = c == C_POTRF ? 0.0 : dev_diff(g, len, A, R, M);
+                row->xd[c] =
+                    c == C_POTRF ? 0.0 : dev_diff(g, dt, len, A, R, M);
             }
         }
     set_env("QRU_POTRF", NULL);
@@ -324,21 +328,15 @@ static void gp_point(bg_gpu *g, int n, int reps, gp_row *row)
     free(y);
 }
 
-static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
-                     int nf, const gp_row *gr, int ng)
+/* the factorisation's table of one element type (fr: nf points) */
+static void md_factor(FILE *f, qru_dtype dt, const fac_row *fr, int nf)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bench_chol_gpu.md", o->outdir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "bench_chol_gpu: cannot write %s\n", path);
-        return;
-    }
-    fprintf(f, "Generated by `bench/bench_chol_gpu` on %s; double precision; "
-               "median of %d runs (CUDA events); times in ms.\n\n",
-            device, nf > 0 ? fr[0].reps : 0);
-    fprintf(f, "#### qru_chol_factor('L') vs cuSOLVER potrf\n\n"
-               "ratio = t_qru / t_potrf of the same run (target: <= 1.2 for "
+    if (dt == QRU_DOUBLE)
+        fprintf(f, "#### qru_chol_factor('L') vs cuSOLVER potrf\n\n");
+    else
+        fprintf(f, "#### qru_chol_factor('L') vs cuSOLVER potrf, %s\n\n",
+                bg_dtype_name(dt));
+    fprintf(f, "ratio = t_qru / t_potrf of the same run (target: <= 1.2 for "
                "n >= 4096, < 1 for n <= 2048); xdiff = ||A_qru - "
                "A_potrf||_F / ||A_potrf||_F over the whole array (factor in "
                "the lower triangle, the untouched input above it).\n\n");
@@ -370,19 +368,51 @@ static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
             }
         }
     }
-    fprintf(f, "\n#### Appending one point to a GP vs refactorising\n\n"
-               "qru_gp_insert(gp, n, 1, ...) (host clock around the call, "
-               "which evaluates the new kernel column on the host, and CUDA "
-               "events) vs cuSOLVER potrf of the (n+1) x (n+1) K and "
-               "qru_chol_factor of K (default configuration); speedup = "
-               "t_potrf / t_insert (host clock; target >= 20).  Parts: the "
-               "host evaluation of the n+1 kernel values, cuBLAS trsm and "
-               "trsv with one right-hand side against the n x n factor.  "
-               "xdiff: appended factor vs cuSOLVER's factor of K.\n\n");
-    fprintf(f, "| n | insert host (ms) | insert events (ms) | potrf n+1 (ms) "
-               "| qru_chol_factor n+1 (ms) | speedup | target | kernel column "
-               "(ms) | trsm 1 rhs (ms) | trsv (ms) | xdiff |\n"
-               "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n");
+    fprintf(f, "\n");
+}
+
+/* frs[t * NPTS + i]: point i of the element type dts[t] */
+enum { NPTS = 8 };
+static void write_md(const bg_opts *o, const char *device,
+                     const qru_dtype *dts, int ndt, const fac_row *frs,
+                     int nf, const gp_row *gr, int ng)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench_chol_gpu.md", o->outdir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "bench_chol_gpu: cannot write %s\n", path);
+        return;
+    }
+    char types[96] = "";
+    for (int i = 0; i < ndt; ++i)
+        snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s",
+                 i ? ", " : "", bg_dtype_name(dts[i]));
+    fprintf(f, "Generated by `bench/bench_chol_gpu` on %s; %s; "
+               "median of %d runs (CUDA events); times in ms.\n\n",
+            device,
+            ndt == 1 && dts[0] == QRU_DOUBLE ? "double precision" : types,
+            o->reps);
+    for (int ti = 0; ti < ndt && nf > 0; ++ti)
+        md_factor(f, dts[ti], frs + NPTS * ti, nf);
+    if (ng > 0) {
+        fprintf(f, "#### Appending one point to a GP vs refactorising\n\n"
+                   "qru_gp_insert(gp, n, 1, ...) (host clock around the "
+                   "call, which evaluates the new kernel column on the host, "
+                   "and CUDA events) vs cuSOLVER potrf of the (n+1) x (n+1) "
+                   "K and qru_chol_factor of K (default configuration); "
+                   "speedup = t_potrf / t_insert (host clock; target >= "
+                   "20).  Parts: the host evaluation of the n+1 kernel "
+                   "values, cuBLAS trsm and trsv with one right-hand side "
+                   "against the n x n factor.  xdiff: appended factor vs "
+                   "cuSOLVER's factor of K.\n\n");
+        fprintf(f, "| n | insert host (ms) | insert events (ms) | potrf n+1 "
+                   "(ms) | qru_chol_factor n+1 (ms) | speedup | target | "
+                   "kernel column (ms) | trsm 1 rhs (ms) | trsv (ms) | xdiff "
+                   "|\n"
+                   "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+                   "\n");
+    }
     for (int r = 0; r < ng; ++r) {
         const gp_row *w = &gr[r];
         double sp = w->t_potrf / w->t_ins_host;
@@ -402,10 +432,13 @@ static void write_md(const bg_opts *o, const char *device, const fac_row *fr,
 int main(int argc, char **argv)
 {
     bg_opts o;
-    int reps_set = 0, gp_only = 0;
-    for (int i = 1; i < argc; ++i)
+    int reps_set = 0, prec_set = 0, gp_only = 0;
+    for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "-r"))
             reps_set = 1;
+        if (!strcmp(argv[i], "-p"))
+            prec_set = 1;
+    }
     /* --gp: part 2 alone (the GP append), n = 4096 only */
     for (int i = 1; i < argc; ++i)
         if (!strcmp(argv[i], "--gp")) {
@@ -423,6 +456,10 @@ int main(int argc, char **argv)
         o.reps = 1;
     if (o.reps > 100)
         o.reps = 100;
+    if (!prec_set) /* double alone, unless -p asks for more */
+        o.prec = bg_prec_bit(QRU_DOUBLE);
+    qru_dtype dts[4];
+    int ndt = bg_dtypes(&o, dts);
 #ifdef QRU_HAVE_CUDA
     bg_gpu g;
     if (bg_gpu_open(&g) != 0) {
@@ -438,24 +475,38 @@ int main(int argc, char **argv)
     int ng = o.quick || gp_only ? 1 : 3;
     if (gp_only)
         nf = 0;
-    fac_row fr[8];
+    else if (!(o.prec & bg_prec_bit(QRU_DOUBLE)))
+        ng = 0; /* the GP is real: part 2 with double only */
+    fac_row fr[4 * NPTS];
     gp_row gr[4];
-    bg_table *t = bg_table_new(&o, "bench_chol_gpu_factor", QRU_DOUBLE,
-                               g.device, "qru_chol_factor vs cuSOLVER potrf",
-                               "n conf reps t ratio xdiff");
-    for (int c = 0; c < NCONF; ++c)
-        bg_table_note(t, "conf %d: %s", c, CONF[c].name);
-    bg_table_note(t, "seconds (CUDA events, median); ratio = t / t_potrf");
-    for (int i = 0; i < nf; ++i) {
-        factor_point(&g, ns[i], o.reps, &fr[i]);
-        for (int c = 0; c < NCONF; ++c) {
-            double v[] = {ns[i], c, o.reps, fr[i].t[c],
-                          fr[i].t[c] / fr[i].t[C_POTRF], fr[i].xd[c]};
-            bg_table_row(t, v);
+    bg_table *t;
+    for (int ti = 0; ti < ndt && nf > 0; ++ti) {
+        qru_dtype dt = dts[ti];
+        t = bg_table_new(&o, "bench_chol_gpu_factor", dt, g.device,
+                         "qru_chol_factor vs cuSOLVER potrf",
+                         "n conf reps t ratio xdiff");
+        for (int c = 0; c < NCONF; ++c)
+            bg_table_note(t, "conf %d: %s", c, CONF[c].name);
+        bg_table_note(t, "seconds (CUDA events, median); ratio = t / "
+                         "t_potrf (cuSOLVER %cpotrf)",
+                      bg_dtype_char(dt) - 'a' + 'A');
+        for (int i = 0; i < nf; ++i) {
+            fac_row *w = &fr[NPTS * ti + i];
+            factor_point(&g, dt, ns[i], o.reps, w);
+            for (int c = 0; c < NCONF; ++c) {
+                double v[] = {ns[i], c, o.reps, w->t[c],
+                              w->t[c] / w->t[C_POTRF], w->xd[c]};
+                bg_table_row(t, v);
+            }
+            fflush(stdout);
         }
-        fflush(stdout);
+        bg_table_close(t);
     }
-    bg_table_close(t);
+    if (ng == 0) {
+        write_md(&o, g.device, dts, ndt, fr, nf, gr, 0);
+        bg_gpu_close(&g);
+        return 0;
+    }
     t = bg_table_new(&o, "bench_chol_gpu_gp", QRU_DOUBLE, g.device,
                      "GP append of one point vs cuSOLVER potrf of K(n+1)",
                      "n reps t_insert_host t_insert_ev t_potrf t_chol "
@@ -472,11 +523,12 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     bg_table_close(t);
-    write_md(&o, g.device, fr, nf, gr, ng);
+    write_md(&o, g.device, dts, ndt, fr, nf, gr, ng);
     bg_gpu_close(&g);
     return 0;
 #else
     (void)gp_only;
+    (void)ndt;
     printf("bench_chol_gpu: skipped: no CUDA device (this build has no CUDA "
            "backend)\n");
     return BG_SKIP;

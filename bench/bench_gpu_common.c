@@ -222,12 +222,25 @@ static void host_ref_x(const prob *P, void *hx)
 {
     void *R, *d, *Q;
     bg_host_qr(P->dt, P->n1, P->m1, P->r, P->A1, P->b1, 0, &R, &d, &Q);
-    lapack_int info =
-        P->dt == QRU_DOUBLE
-            ? LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->m1, P->r, R,
-                             P->n1, d, P->n1)
-            : LAPACKE_strtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->m1, P->r, R,
-                             P->n1, d, P->n1);
+    lapack_int info;
+#define TRTRS(T)                                                               \
+    LAPACKE_##T##trtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->m1, P->r, R,       \
+                       P->n1, d, P->n1)
+    switch (P->dt) {
+    case QRU_DOUBLE:
+        info = TRTRS(d);
+        break;
+    case QRU_FLOAT:
+        info = TRTRS(s);
+        break;
+    case QRU_COMPLEX_DOUBLE:
+        info = TRTRS(z);
+        break;
+    default:
+        info = TRTRS(c);
+        break;
+    }
+#undef TRTRS
     if (info)
         fprintf(stderr, "WARNING: reference trtrs info %d\n", (int)info);
     for (int j = 0; j < P->r; ++j)
@@ -246,7 +259,8 @@ static void host_ref_x(const prob *P, void *hx)
     "reps_cpu speedup_cpu gflop gflops_cpu xdiff_cpu"
 #define CPU_COLS "set n m p k keepq reps_cpu t_cpu gflop gflops_cpu xdiff_cpu"
 
-static void notes_common(bg_table *t, const char *sets, char kind)
+static void notes_common(bg_table *t, const char *sets, char kind,
+                         qru_dtype dt)
 {
     bg_table_note(t, "sets: %s", sets);
     bg_table_note(t, "update algorithm: %s (QRU_BENCH_ALG)",
@@ -254,6 +268,9 @@ static void notes_common(bg_table *t, const char *sets, char kind)
     bg_table_note(t, "times in seconds, medians; gflop = work of the update "
                      "counted along the code (src/qru_flops.h), r = 1 "
                      "right-hand side; default update block size");
+    if (qru_dtype_complex(dt))
+        bg_table_note(t, "complex data: flops are real flops, 4 times the "
+                         "real count (LAPACK's convention, flops_type_factor)");
     if (kind == 'c' || kind == 'R' || kind == 'm')
         bg_table_note(t, "this update needs Q: keepq = 1 throughout");
 }
@@ -268,9 +285,9 @@ static void gpu_point(bg_gpu *g, qru_context *cctx, const bg_opts *o,
     qru_dtype dt = P->dt;
     size_t es = qru_dtype_size(dt);
     int n = P->n, m = P->m, r = P->r;
-    double gflop =
-        1e-9 * bg_update_flops(P->kind, n, m, P->p, P->k, r, P->keepq);
-    double fref = flops_lsq_refactor(P->n1, P->m1, r);
+    double gflop = 1e-9 * bg_flops_factor(dt) *
+                   bg_update_flops(P->kind, n, m, P->p, P->k, r, P->keepq);
+    double fref = bg_flops_factor(dt) * flops_lsq_refactor(P->n1, P->m1, r);
     /* the factorisation the update starts from (cuSOLVER, not timed) */
     bg_ref ref0, ref1;
     bg_ref_init(g, &ref0, dt, n, m, r, P->A, P->b, P->keepq);
@@ -552,17 +569,17 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
         bg_check(qru_context_create(QRU_BACKEND_CPU, &cctx),
                  "qru_context_create(cpu)");
 
+    qru_dtype dts[4];
+    int ndt = bg_dtypes(&o, dts);
     if (o.cpu_only) {
         /* the CPU backend alone: the CPU side of the TUT comparison */
-        for (int pr = 0; pr < 2; ++pr) {
-            qru_dtype dt = pr == 0 ? QRU_DOUBLE : QRU_FLOAT;
-            if (!(o.prec & (dt == QRU_DOUBLE ? 2 : 1)))
-                continue;
+        for (int pr = 0; pr < ndt; ++pr) {
+            qru_dtype dt = dts[pr];
             char name[128];
             snprintf(name, sizeof name, "%s_cpu", prog);
             bg_table *t = bg_table_new(&o, name, dt, qru_context_device_name(cctx),
                                        title, CPU_COLS);
-            notes_common(t, sets, kind);
+            notes_common(t, sets, kind, dt);
             bg_table_note(t, "CPU backend alone (--cpu-only), %s; x checked "
                              "against LAPACKE on A1",
                           bg_cpu_threads());
@@ -580,8 +597,9 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
                 int used = 0;
                 double tc = cpu_update(cctx, &P, Q, R, d, o.reps, &used, xc);
                 host_ref_x(&P, xr);
-                double gf = 1e-9 * bg_update_flops(kind, P.n, P.m, P.p, P.k,
-                                                   P.r, P.keepq);
+                double gf = 1e-9 * bg_flops_factor(dt) *
+                            bg_update_flops(kind, P.n, P.m, P.p, P.k, P.r,
+                                            P.keepq);
                 double v[] = {pts[i].set, P.n,  P.m,     P.p,
                               P.k,        P.keepq, used, tc,
                               gf,         gf / tc,
@@ -610,24 +628,31 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
         return BG_SKIP;
     }
     printf("%% %s on %s\n", prog, g.device);
-    /* both precisions' tables stay open and the points run in the outer
-     * loop, so that a time budget cuts the same sweep points of both */
-    bg_table *ts[2] = {NULL, NULL}, *tt[2] = {NULL, NULL};
-    for (int pr = 0; pr < 2; ++pr) {
-        qru_dtype dt = pr == 0 ? QRU_DOUBLE : QRU_FLOAT;
-        if (!(o.prec & (dt == QRU_DOUBLE ? 2 : 1)))
-            continue;
+    /* every type's tables stay open and the points run in the outer
+     * loop, so that a time budget cuts the same sweep points of all */
+    bg_table *ts[4] = {NULL, NULL, NULL, NULL},
+             *tt[4] = {NULL, NULL, NULL, NULL};
+    for (int pr = 0; pr < ndt; ++pr) {
+        qru_dtype dt = dts[pr];
         char name[128];
         if (o.tus) {
             snprintf(name, sizeof name, "%s_tus", prog);
             bg_table *t = ts[pr] =
                 bg_table_new(&o, name, dt, g.device, title, TUS_COLS);
-            notes_common(t, sets, kind);
+            notes_common(t, sets, kind, dt);
             bg_table_note(t, "TUS: data on the device; t_update: qru update "
                              "of a qru_lsq (CUDA events);");
-            bg_table_note(t, "t_refactor: cuSOLVER geqrf + ormqr (Q'b) + "
-                             "cuBLAS trsm on A1; t_orgqr: forming the full "
-                             "Q of A1 (orgqr) on top, keepq only;");
+            if (qru_dtype_complex(dt))
+                bg_table_note(t, "t_refactor: cuSOLVER %cgeqrf + %cunmqr "
+                                 "(Q'b, ' the conjugate transpose) + cuBLAS "
+                                 "%ctrsm on A1; t_orgqr: forming the full Q "
+                                 "of A1 (%cungqr) on top, keepq only;",
+                              bg_dtype_char(dt), bg_dtype_char(dt),
+                              bg_dtype_char(dt), bg_dtype_char(dt));
+            else
+                bg_table_note(t, "t_refactor: cuSOLVER geqrf + ormqr (Q'b) "
+                                 "+ cuBLAS trsm on A1; t_orgqr: forming the "
+                                 "full Q of A1 (orgqr) on top, keepq only;");
             bg_table_note(t, "speedup = t_refactor/t_update, speedup_q = "
                              "(t_refactor+t_orgqr)/t_update (> 1: the "
                              "update is faster);");
@@ -641,7 +666,7 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
             snprintf(name, sizeof name, "%s_tut", prog);
             bg_table *t = tt[pr] =
                 bg_table_new(&o, name, dt, g.device, title, TUT_COLS);
-            notes_common(t, sets, kind);
+            notes_common(t, sets, kind, dt);
             bg_table_note(t, "TUT (host clock): t_upload = create + upload "
                              "Q, R, d, U + qru_lsq_create_from_qr; t_update; "
                              "t_download = get R, d, Q + download;");
@@ -657,10 +682,8 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
         const bg_point *pt = &pts[i];
         if (pt->set != 0 && !o.sweeps)
             continue;
-        for (int pr = 0; pr < 2; ++pr) {
-            qru_dtype dt = pr == 0 ? QRU_DOUBLE : QRU_FLOAT;
-            if (!(o.prec & (dt == QRU_DOUBLE ? 2 : 1)))
-                continue;
+        for (int pr = 0; pr < ndt; ++pr) {
+            qru_dtype dt = dts[pr];
             int want_tut = tt[pr] && pt->tut;
             if (!ts[pr] && !want_tut)
                 continue;
@@ -687,7 +710,7 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
             prob_free(&P);
         }
     }
-    for (int pr = 0; pr < 2; ++pr) {
+    for (int pr = 0; pr < ndt; ++pr) {
         if (ts[pr])
             bg_table_close(ts[pr]);
         if (tt[pr])
@@ -699,6 +722,7 @@ int bg_update_main(int argc, char **argv, const char *prog, char kind,
 #else
     (void)sets;
     (void)kind;
+    (void)ndt;
     printf("%s: skipped: no CUDA device (this build has no CUDA backend; run "
            "with --cpu-only for the CPU side)\n",
            prog);

@@ -46,7 +46,8 @@ typedef struct bg_opts {
     double budget;      /* -t S: no new sweep point after S seconds of
                            sweeps (the target shapes come first and do
                            not count) */
-    int prec;           /* -p s|d|sd: bit 1 float, bit 2 double */
+    int prec;           /* -p sdcz: bit 1 float, 2 double, 4 complex
+                           float, 8 complex double (bg_prec_bit) */
     int quick;          /* -q: small sizes (smoke test) */
     int cpu_only;       /* --cpu-only: the CPU backend side alone */
     int tus, tut, sweeps; /* --no-tus, --no-tut, --no-sweeps clear them */
@@ -58,6 +59,12 @@ typedef struct bg_opts {
 void bg_parse(int argc, char **argv, const char *prog, const char *what,
               bg_opts *o);
 
+/* The element types -p asks for, in the order double, float, complex
+ * double, complex float: their number, the types in dts. */
+int bg_dtypes(const bg_opts *o, qru_dtype dts[4]);
+/* The bit of dt in bg_opts::prec. */
+int bg_prec_bit(qru_dtype dt);
+
 /* 1 when the sweeps have used up their time budget (-t); the first call
  * starts the clock. */
 int bg_over_budget(const bg_opts *o);
@@ -66,17 +73,26 @@ int bg_over_budget(const bg_opts *o);
 
 double bg_now(void);                 /* seconds, CLOCK_MONOTONIC */
 double bg_median(double *t, int n); /* sorts t */
-const char *bg_dtype_name(qru_dtype dt); /* "float" / "double" */
-char bg_dtype_char(qru_dtype dt);        /* 's' / 'd' */
+/* "float" / "double" / "complex float" / "complex double" */
+const char *bg_dtype_name(qru_dtype dt);
+char bg_dtype_char(qru_dtype dt);        /* 's' / 'd' / 'c' / 'z' */
 size_t bg_esize(qru_dtype dt);           /* bytes per element */
+/* The flop model's factor of dt (flops_type_factor: 4 for complex). */
+double bg_flops_factor(qru_dtype dt);
 
 /* Host array of len elements of type dt (zeroed); exits if out of memory. */
 void *bg_alloc(qru_dtype dt, size_t len);
-/* uniform(-1, 1) random numbers (a 64-bit LCG; deterministic per seed). */
+/* uniform(-1, 1) random numbers (a 64-bit LCG; deterministic per seed;
+ * a complex type: both parts). */
 void bg_rand(qru_dtype dt, size_t len, void *a, unsigned long long *seed);
+/* element i of a real array as a double / set it */
 double bg_get(qru_dtype dt, const void *a, size_t i);
 void bg_set(qru_dtype dt, void *a, size_t i, double v);
-/* ||x - y|| / ||y|| of two host vectors of length len. */
+/* element i of an array of any type as a complex double (imaginary part
+ * 0 for a real type) / set it (a real type: the real part) */
+double _Complex bg_getz(qru_dtype dt, const void *a, size_t i);
+void bg_setz(qru_dtype dt, void *a, size_t i, double _Complex v);
+/* ||x - y|| / ||y|| of two host vectors of length len (any type). */
 double bg_rel_diff(qru_dtype dt, size_t len, const void *x, const void *y);
 
 /* The matrix of an update.  kind: 'c' insert the p columns U (n x p) after
@@ -211,7 +227,9 @@ double bg_ref_orgqr(bg_gpu *g, bg_ref *f);
  * an update starts from. */
 void bg_ref_factor(bg_gpu *g, bg_ref *f);
 
-/* cuSOLVER / cuBLAS dispatch on dt.  The workspace comes from g->work; a
+/* cuSOLVER / cuBLAS dispatch on dt (the four element types: the
+ * complex types' Q' b is unmqr with the conjugate transpose, their Q
+ * ungqr).  The workspace comes from g->work; a
  * call that needs more grows it (cudaMalloc, synchronising), which the
  * untimed warm-up run does, so timed runs never allocate. */
 void bg_geqrf(bg_gpu *g, qru_dtype dt, int n, int m, void *A, int lda,
@@ -223,6 +241,16 @@ void bg_orgqr(bg_gpu *g, qru_dtype dt, int n, int q, int m, void *A, int lda,
 void bg_trsm_lun(bg_gpu *g, qru_dtype dt, int m, int r, const void *A,
                  int lda, void *B, int ldb);
 void bg_potrf(bg_gpu *g, qru_dtype dt, int n, void *A, int lda);
+/* The CUDA data type of dt (for cuBLAS's typed Ex routines). */
+cudaDataType bg_cuda_type(qru_dtype dt);
+/* C := alpha M M' (M n x k, ' the conjugate transpose; cuBLAS gemm) */
+void bg_gemm_nc(bg_gpu *g, qru_dtype dt, int n, int k, double alpha,
+                const void *M, int ldm, void *C, int ldc);
+/* y := alpha x + y (n elements; cuBLAS axpy) */
+void bg_axpy(bg_gpu *g, qru_dtype dt, int n, double alpha, const void *x,
+             int incx, void *y, int incy);
+/* ||x||_2 of n elements (cuBLAS nrm2; synchronises) */
+double bg_nrm2(bg_gpu *g, qru_dtype dt, int n, const void *x, int incx);
 #endif
 
 /* The flops of the plan of A + U V' on f (k columns; QRU_UPDATE_FAST):

@@ -45,7 +45,8 @@ void bg_parse(int argc, char **argv, const char *prog, const char *what,
             o->budget = atof(v);
             ++i;
         } else if (!strcmp(a, "-p") && v) {
-            o->prec = (strchr(v, 's') ? 1 : 0) | (strchr(v, 'd') ? 2 : 0);
+            o->prec = (strchr(v, 's') ? 1 : 0) | (strchr(v, 'd') ? 2 : 0) |
+                      (strchr(v, 'c') ? 4 : 0) | (strchr(v, 'z') ? 8 : 0);
             ++i;
         } else if (!strcmp(a, "-P") && v) {
             int *q = o->point;
@@ -70,7 +71,7 @@ void bg_parse(int argc, char **argv, const char *prog, const char *what,
             int help = !strcmp(a, "-h") || !strcmp(a, "--help");
             fprintf(help ? stdout : stderr,
                     "%s: %s\n"
-                    "usage: %s [-o DIR] [-r REPS] [-t SECONDS] [-p s|d|sd] [-q] [-P ...]\n"
+                    "usage: %s [-o DIR] [-r REPS] [-t SECONDS] [-p sdcz] [-q] [-P ...]\n"
                     "          [--cpu-only] [--no-tus] [--no-tut] [--no-sweeps]\n"
                     "  -o DIR      where the tables go (default $OUT, else .)\n"
                     "  -r REPS     timed repeats per point, median reported "
@@ -78,7 +79,9 @@ void bg_parse(int argc, char **argv, const char *prog, const char *what,
                     "  -t SECONDS  start no new sweep point after this long in the "
                     "sweeps\n              (the target shapes run first, "
                     "uncounted)\n"
-                    "  -p s|d|sd   precisions (default sd)\n"
+                    "  -p sdcz     element types, any of s (float), d (double), "
+                    "c (complex\n              float), z (complex double) "
+                    "(default sd)\n"
                     "  -q          small sizes (smoke test)\n"
                     "  -P n,m,p,k,keepq  this one problem instead of the "
                     "built-in list\n"
@@ -92,6 +95,25 @@ void bg_parse(int argc, char **argv, const char *prog, const char *what,
     if (!o->prec)
         o->prec = 3;
     mkdir(o->outdir, 0777); /* may exist already */
+}
+
+int bg_dtypes(const bg_opts *o, qru_dtype dts[4])
+{
+    static const qru_dtype order[4] = {QRU_DOUBLE, QRU_FLOAT,
+                                       QRU_COMPLEX_DOUBLE, QRU_COMPLEX_FLOAT};
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+        if (o->prec & bg_prec_bit(order[i]))
+            dts[n++] = order[i];
+    return n;
+}
+
+int bg_prec_bit(qru_dtype dt)
+{
+    return dt == QRU_FLOAT           ? 1
+           : dt == QRU_DOUBLE        ? 2
+           : dt == QRU_COMPLEX_FLOAT ? 4
+                                     : 8;
 }
 
 int bg_over_budget(const bg_opts *o)

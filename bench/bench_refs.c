@@ -31,25 +31,33 @@ void bg_host_qr_cols(qru_dtype dt, int n, int m, int r, const void *A,
     memcpy(R, A, es * (size_t)n * m);
     memcpy(d, b, es * (size_t)n * r);
     lapack_int info;
-    if (dt == QRU_DOUBLE) {
-        info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, m, R, n, tau);
-        if (!info)
-            info = LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'T', n, r, m, R, n,
-                                  tau, d, n);
-        if (!info && Q) {
-            LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, m, R, n, Q, n);
-            info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, q, m, Q, n, tau);
-        }
-    } else {
-        info = LAPACKE_sgeqrf(LAPACK_COL_MAJOR, n, m, R, n, tau);
-        if (!info)
-            info = LAPACKE_sormqr(LAPACK_COL_MAJOR, 'L', 'T', n, r, m, R, n,
-                                  tau, d, n);
-        if (!info && Q) {
-            LAPACKE_slacpy(LAPACK_COL_MAJOR, 'A', n, m, R, n, Q, n);
-            info = LAPACKE_sorgqr(LAPACK_COL_MAJOR, n, q, m, Q, n, tau);
-        }
+    /* geqrf, Q' b (ormqr 'T', unmqr 'C') and orgqr / ungqr of type T */
+#define HOST_QR(T, MQR, OP, GQR)                                               \
+    do {                                                                       \
+        info = LAPACKE_##T##geqrf(LAPACK_COL_MAJOR, n, m, R, n, tau);         \
+        if (!info)                                                             \
+            info = LAPACKE_##T##MQR(LAPACK_COL_MAJOR, 'L', OP, n, r, m, R, n, \
+                                    tau, d, n);                                \
+        if (!info && Q) {                                                      \
+            LAPACKE_##T##lacpy(LAPACK_COL_MAJOR, 'A', n, m, R, n, Q, n);      \
+            info = LAPACKE_##T##GQR(LAPACK_COL_MAJOR, n, q, m, Q, n, tau);    \
+        }                                                                      \
+    } while (0)
+    switch (dt) {
+    case QRU_DOUBLE:
+        HOST_QR(d, ormqr, 'T', orgqr);
+        break;
+    case QRU_FLOAT:
+        HOST_QR(s, ormqr, 'T', orgqr);
+        break;
+    case QRU_COMPLEX_DOUBLE:
+        HOST_QR(z, unmqr, 'C', ungqr);
+        break;
+    default:
+        HOST_QR(c, unmqr, 'C', ungqr);
+        break;
     }
+#undef HOST_QR
     if (info) {
         fprintf(stderr, "FATAL: LAPACKE QR failed: %d\n", (int)info);
         exit(1);
@@ -240,109 +248,184 @@ static void *work(bg_gpu *g, qru_dtype dt, int lwork)
     return g->work;
 }
 
+/* The call CALL(T, ...) of the cuSOLVER / cuBLAS routine of dt's type
+ * letter T (S, D, C, Z). */
+#define BY_TYPE(dt, CALL)                                                      \
+    switch (dt) {                                                              \
+    case QRU_FLOAT:                                                            \
+        CALL(S);                                                               \
+        break;                                                                 \
+    case QRU_DOUBLE:                                                           \
+        CALL(D);                                                               \
+        break;                                                                 \
+    case QRU_COMPLEX_FLOAT:                                                    \
+        CALL(C);                                                               \
+        break;                                                                 \
+    default:                                                                   \
+        CALL(Z);                                                               \
+        break;                                                                 \
+    }
+
+/* 1 (with a zero imaginary part) in the scalar type of dt, for the
+ * cuBLAS calls' alpha */
+static const void *one_of(qru_dtype dt)
+{
+    static const double d1[2] = {1.0, 0.0};
+    static const float s1[2] = {1.0f, 0.0f};
+    return qru_dtype_real(dt) == QRU_DOUBLE ? (const void *)d1
+                                            : (const void *)s1;
+}
+
+cudaDataType bg_cuda_type(qru_dtype dt)
+{
+    return dt == QRU_FLOAT           ? CUDA_R_32F
+           : dt == QRU_DOUBLE        ? CUDA_R_64F
+           : dt == QRU_COMPLEX_FLOAT ? CUDA_C_32F
+                                     : CUDA_C_64F;
+}
+
 void bg_geqrf(bg_gpu *g, qru_dtype dt, int n, int m, void *A, int lda,
               void *tau)
 {
     int lw = 0;
-    if (dt == QRU_DOUBLE) {
-        solver_check(cusolverDnDgeqrf_bufferSize(g->solver, n, m, A, lda, &lw),
-                     "Dgeqrf_bufferSize");
-        solver_check(cusolverDnDgeqrf(g->solver, n, m, A, lda, tau,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Dgeqrf");
-    } else {
-        solver_check(cusolverDnSgeqrf_bufferSize(g->solver, n, m, A, lda, &lw),
-                     "Sgeqrf_bufferSize");
-        solver_check(cusolverDnSgeqrf(g->solver, n, m, A, lda, tau,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Sgeqrf");
-    }
+#define GEQRF(T)                                                               \
+    solver_check(cusolverDn##T##geqrf_bufferSize(g->solver, n, m, A, lda,      \
+                                                 &lw),                         \
+                 #T "geqrf_bufferSize");                                       \
+    solver_check(cusolverDn##T##geqrf(g->solver, n, m, A, lda, tau,            \
+                                      work(g, dt, lw), lw, g->dinfo),          \
+                 #T "geqrf")
+    BY_TYPE(dt, GEQRF)
+#undef GEQRF
 }
+
+/* C := Q' C: ormqr with 'T' for the real types, unmqr with 'C' (the
+ * conjugate transpose) for the complex ones */
+#define MQR_S(T) T##ormqr
+#define MQR_D(T) T##ormqr
+#define MQR_C(T) T##unmqr
+#define MQR_Z(T) T##unmqr
+#define GQR_S(T) T##orgqr
+#define GQR_D(T) T##orgqr
+#define GQR_C(T) T##ungqr
+#define GQR_Z(T) T##ungqr
+#define PASTE_(a, b) a##b
+#define PASTE(a, b) PASTE_(a, b)
 
 void bg_ormqr_lt(bg_gpu *g, qru_dtype dt, int n, int r, int m, const void *A,
                  int lda, const void *tau, void *C, int ldc)
 {
     int lw = 0;
-    if (dt == QRU_DOUBLE) {
-        solver_check(cusolverDnDormqr_bufferSize(
-                         g->solver, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r, m, A,
-                         lda, tau, C, ldc, &lw),
-                     "Dormqr_bufferSize");
-        solver_check(cusolverDnDormqr(g->solver, CUBLAS_SIDE_LEFT, CUBLAS_OP_T,
-                                      n, r, m, A, lda, tau, C, ldc,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Dormqr");
-    } else {
-        solver_check(cusolverDnSormqr_bufferSize(
-                         g->solver, CUBLAS_SIDE_LEFT, CUBLAS_OP_T, n, r, m, A,
-                         lda, tau, C, ldc, &lw),
-                     "Sormqr_bufferSize");
-        solver_check(cusolverDnSormqr(g->solver, CUBLAS_SIDE_LEFT, CUBLAS_OP_T,
-                                      n, r, m, A, lda, tau, C, ldc,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Sormqr");
-    }
+    cublasOperation_t op = qru_dtype_complex(dt) ? CUBLAS_OP_C : CUBLAS_OP_T;
+#define MQR(T)                                                                 \
+    solver_check(PASTE(MQR_##T(cusolverDn##T), _bufferSize)(                   \
+                     g->solver, CUBLAS_SIDE_LEFT, op, n, r, m, A, lda, tau, C, \
+                     ldc, &lw),                                                \
+                 #T "ormqr/unmqr_bufferSize");                                 \
+    solver_check(MQR_##T(cusolverDn##T)(g->solver, CUBLAS_SIDE_LEFT, op, n, r, \
+                                        m, A, lda, tau, C, ldc,                \
+                                        work(g, dt, lw), lw, g->dinfo),        \
+                 #T "ormqr/unmqr")
+    BY_TYPE(dt, MQR)
+#undef MQR
 }
 
 void bg_orgqr(bg_gpu *g, qru_dtype dt, int n, int q, int m, void *A, int lda,
               const void *tau)
 {
     int lw = 0;
-    if (dt == QRU_DOUBLE) {
-        solver_check(cusolverDnDorgqr_bufferSize(g->solver, n, q, m, A, lda,
-                                                 tau, &lw),
-                     "Dorgqr_bufferSize");
-        solver_check(cusolverDnDorgqr(g->solver, n, q, m, A, lda, tau,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Dorgqr");
-    } else {
-        solver_check(cusolverDnSorgqr_bufferSize(g->solver, n, q, m, A, lda,
-                                                 tau, &lw),
-                     "Sorgqr_bufferSize");
-        solver_check(cusolverDnSorgqr(g->solver, n, q, m, A, lda, tau,
-                                      work(g, dt, lw), lw, g->dinfo),
-                     "Sorgqr");
-    }
+#define GQR(T)                                                                 \
+    solver_check(PASTE(GQR_##T(cusolverDn##T), _bufferSize)(                   \
+                     g->solver, n, q, m, A, lda, tau, &lw),                    \
+                 #T "orgqr/ungqr_bufferSize");                                 \
+    solver_check(GQR_##T(cusolverDn##T)(g->solver, n, q, m, A, lda, tau,       \
+                                        work(g, dt, lw), lw, g->dinfo),        \
+                 #T "orgqr/ungqr")
+    BY_TYPE(dt, GQR)
+#undef GQR
 }
 
 void bg_trsm_lun(bg_gpu *g, qru_dtype dt, int m, int r, const void *A,
                  int lda, void *B, int ldb)
 {
-    if (dt == QRU_DOUBLE) {
-        const double one = 1.0;
-        blas_check(cublasDtrsm(g->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-                               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, r, &one,
-                               A, lda, B, ldb),
-                   "Dtrsm");
-    } else {
-        const float one = 1.0f;
-        blas_check(cublasStrsm(g->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-                               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, r, &one,
-                               A, lda, B, ldb),
-                   "Strsm");
-    }
+    const void *one = one_of(dt);
+#define TRSM(T)                                                                \
+    blas_check(cublas##T##trsm(g->blas, CUBLAS_SIDE_LEFT,                      \
+                               CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,            \
+                               CUBLAS_DIAG_NON_UNIT, m, r, one, A, lda, B,     \
+                               ldb),                                           \
+               #T "trsm")
+    BY_TYPE(dt, TRSM)
+#undef TRSM
 }
 
 void bg_potrf(bg_gpu *g, qru_dtype dt, int n, void *A, int lda)
 {
     int lw = 0;
-    if (dt == QRU_DOUBLE) {
-        solver_check(cusolverDnDpotrf_bufferSize(g->solver,
-                                                 CUBLAS_FILL_MODE_LOWER, n, A,
-                                                 lda, &lw),
-                     "Dpotrf_bufferSize");
-        solver_check(cusolverDnDpotrf(g->solver, CUBLAS_FILL_MODE_LOWER, n, A,
-                                      lda, work(g, dt, lw), lw, g->dinfo),
-                     "Dpotrf");
+#define POTRF(T)                                                               \
+    solver_check(cusolverDn##T##potrf_bufferSize(                              \
+                     g->solver, CUBLAS_FILL_MODE_LOWER, n, A, lda, &lw),       \
+                 #T "potrf_bufferSize");                                       \
+    solver_check(cusolverDn##T##potrf(g->solver, CUBLAS_FILL_MODE_LOWER, n, A, \
+                                      lda, work(g, dt, lw), lw, g->dinfo),     \
+                 #T "potrf")
+    BY_TYPE(dt, POTRF)
+#undef POTRF
+}
+
+/* v (+ 0i) in the scalar type of dt, in buf (16 bytes) */
+static void scalar_of(qru_dtype dt, double v, void *buf)
+{
+    if (qru_dtype_real(dt) == QRU_DOUBLE) {
+        double *d = buf;
+        d[0] = v;
+        d[1] = 0.0;
     } else {
-        solver_check(cusolverDnSpotrf_bufferSize(g->solver,
-                                                 CUBLAS_FILL_MODE_LOWER, n, A,
-                                                 lda, &lw),
-                     "Spotrf_bufferSize");
-        solver_check(cusolverDnSpotrf(g->solver, CUBLAS_FILL_MODE_LOWER, n, A,
-                                      lda, work(g, dt, lw), lw, g->dinfo),
-                     "Spotrf");
+        float *f = buf;
+        f[0] = (float)v;
+        f[1] = 0.0f;
     }
+}
+
+void bg_gemm_nc(bg_gpu *g, qru_dtype dt, int n, int k, double alpha,
+                const void *M, int ldm, void *C, int ldc)
+{
+    double al[2], be[2];
+    scalar_of(dt, alpha, al);
+    scalar_of(dt, 0.0, be);
+#define GEMM(T)                                                                \
+    blas_check(cublas##T##gemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_C, n, n, k,     \
+                               (const void *)al, M, ldm, M, ldm,               \
+                               (const void *)be, C, ldc),                      \
+               #T "gemm")
+    BY_TYPE(dt, GEMM)
+#undef GEMM
+}
+
+void bg_axpy(bg_gpu *g, qru_dtype dt, int n, double alpha, const void *x,
+             int incx, void *y, int incy)
+{
+    double al[2];
+    scalar_of(dt, alpha, al);
+#define AXPY(T)                                                                \
+    blas_check(cublas##T##axpy(g->blas, n, (const void *)al, x, incx, y,       \
+                               incy),                                          \
+               #T "axpy")
+    BY_TYPE(dt, AXPY)
+#undef AXPY
+}
+
+double bg_nrm2(bg_gpu *g, qru_dtype dt, int n, const void *x, int incx)
+{
+    int dbl = qru_dtype_real(dt) == QRU_DOUBLE;
+    double rd = 0.0;
+    float rf = 0.0f;
+    blas_check(cublasNrm2Ex(g->blas, n, x, bg_cuda_type(dt), incx,
+                            dbl ? (void *)&rd : (void *)&rf,
+                            dbl ? CUDA_R_64F : CUDA_R_32F,
+                            bg_cuda_type(dt)),
+               "Nrm2Ex");
+    return dbl ? rd : (double)rf;
 }
 
 void bg_ref_init(bg_gpu *g, bg_ref *f, qru_dtype dt, int n, int m, int r,

@@ -4,6 +4,7 @@
  */
 #include "bench_gpu_common.h"
 
+#include <complex.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,12 +44,23 @@ double bg_median(double *t, int n)
 
 const char *bg_dtype_name(qru_dtype dt)
 {
-    return dt == QRU_DOUBLE ? "double" : "float";
+    return dt == QRU_DOUBLE           ? "double"
+           : dt == QRU_FLOAT          ? "float"
+           : dt == QRU_COMPLEX_DOUBLE ? "complex double"
+                                      : "complex float";
 }
 
-char bg_dtype_char(qru_dtype dt) { return dt == QRU_DOUBLE ? 'd' : 's'; }
+char bg_dtype_char(qru_dtype dt)
+{
+    return dt == QRU_DOUBLE           ? 'd'
+           : dt == QRU_FLOAT          ? 's'
+           : dt == QRU_COMPLEX_DOUBLE ? 'z'
+                                      : 'c';
+}
 
 size_t bg_esize(qru_dtype dt) { return qru_dtype_size(dt); }
+
+double bg_flops_factor(qru_dtype dt) { return flops_type_factor(dt); }
 
 void bg_check(int st, const char *what)
 {
@@ -83,13 +95,40 @@ void bg_set(qru_dtype dt, void *a, size_t i, double v)
         ((float *)a)[i] = (float)v;
 }
 
+double complex bg_getz(qru_dtype dt, const void *a, size_t i)
+{
+    if (!qru_dtype_complex(dt))
+        return bg_get(dt, a, i);
+    if (dt == QRU_COMPLEX_DOUBLE)
+        return ((const double complex *)a)[i];
+    return ((const float complex *)a)[i];
+}
+
+void bg_setz(qru_dtype dt, void *a, size_t i, double complex v)
+{
+    if (!qru_dtype_complex(dt))
+        bg_set(dt, a, i, creal(v));
+    else if (dt == QRU_COMPLEX_DOUBLE)
+        ((double complex *)a)[i] = v;
+    else
+        ((float complex *)a)[i] = (float complex)v;
+}
+
+/* the base type's values of an array of len elements of dt: len, or 2 len
+ * (re, im) for a complex type */
+static size_t reals_of(qru_dtype dt, size_t len)
+{
+    return qru_dtype_complex(dt) ? 2 * len : len;
+}
+
 void bg_rand(qru_dtype dt, size_t len, void *a, unsigned long long *seed)
 {
     unsigned long long s = *seed;
-    for (size_t i = 0; i < len; ++i) {
+    qru_dtype rt = qru_dtype_real(dt);
+    for (size_t i = 0; i < reals_of(dt, len); ++i) {
         s = s * 6364136223846793005ULL + 1442695040888963407ULL;
         double u = (double)(s >> 11) * (1.0 / 9007199254740992.0); /* [0,1) */
-        bg_set(dt, a, i, 2.0 * u - 1.0);
+        bg_set(rt, a, i, 2.0 * u - 1.0);
     }
     *seed = s;
 }
@@ -97,8 +136,9 @@ void bg_rand(qru_dtype dt, size_t len, void *a, unsigned long long *seed)
 double bg_rel_diff(qru_dtype dt, size_t len, const void *x, const void *y)
 {
     double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < len; ++i) {
-        double a = bg_get(dt, x, i), b = bg_get(dt, y, i);
+    qru_dtype rt = qru_dtype_real(dt);
+    for (size_t i = 0; i < reals_of(dt, len); ++i) {
+        double a = bg_get(rt, x, i), b = bg_get(rt, y, i);
         num += (a - b) * (a - b);
         den += b * b;
     }
@@ -144,13 +184,14 @@ void bg_updated(qru_dtype dt, char kind, int n, int m, int r, int k, int p,
         } else if (kind == 'R') {
             memcpy(dst, src, es * k);
             memcpy(dst + es * k, src + es * (k + p), es * (n - k - p));
-        } else { /* 'm': A + U V', U n x p and V = e m x p */
+        } else { /* 'm': A + U V', U n x p and V = e m x p (' the
+                    conjugate transpose) */
             for (int i = 0; i < n; ++i) {
-                double v = bg_get(dt, src, (size_t)i);
+                double complex v = bg_getz(dt, src, (size_t)i);
                 for (int l = 0; l < p; ++l)
-                    v += bg_get(dt, U, i + (size_t)l * n) *
-                         bg_get(dt, e, j + (size_t)l * m);
-                bg_set(dt, dst, (size_t)i, v);
+                    v += bg_getz(dt, U, i + (size_t)l * n) *
+                         conj(bg_getz(dt, e, j + (size_t)l * m));
+                bg_setz(dt, dst, (size_t)i, v);
             }
         }
     }

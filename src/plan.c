@@ -28,6 +28,8 @@
  *              + blas3_call (a level-3 BLAS call),
  * with rate_gemm for the level-3 BLAS, rate_upd for the update kernels
  * and rate_qr for the vendor factorisations; a host wait adds per_wait.
+ * The flops of an op are the real ones (src/qru_flops.h) times
+ * flops_type_factor of the plan's type: 4 for complex data.
  * Two queues (the lane ops) are simulated: the plan's time is when both
  * are done.
  */
@@ -48,6 +50,7 @@ static int plan_op(qru_context *ctx, qru_op_id op, int kind, double flops,
 {
     qru_plan *p = ctx->plan;
     const qru_cost_model *c = p->cost;
+    flops *= flops_type_factor(p->dt); /* complex: 4 real flops */
     double rate = kind == PK_BLAS3    ? c->rate_gemm
                   : kind == PK_VENDOR ? c->rate_qr
                                       : c->rate_upd;
@@ -728,8 +731,9 @@ static int plan_geqrf_full(qru_context *ctx, qru_dtype dt, int n, int m,
     if (lat < lc)
         lat = lc;
     double rate = ctx->plan->cost->rate_qr;
-    if (rate > 0.0 && lat > fl / rate) /* priced as that many flops */
-        fl = lat * rate;
+    double cf = flops_type_factor(ctx->plan->dt); /* plan_op's factor */
+    if (rate > 0.0 && lat > cf * fl / rate) /* priced as that many flops */
+        fl = lat * rate / cf;
     plan_wait(ctx);
     return plan_op(ctx, QRU_OP_geqrf_full, PK_VENDOR, fl, 0, 0, 0);
 }

@@ -4,7 +4,11 @@
  * place.  The update policy (src/update/) predicts with it; the
  * benchmarks (bench/) include it for their tables.  A flop is one real addition, subtraction, multiplication or
  * division (a square root counts as one); the counts are the same for
- * float and double.  Sizes follow qru's convention: A is n x m (n rows,
+ * float and double.  Complex data follows LAPACK's convention (working
+ * note 41): a complex multiplication is 6 real flops and an addition 2,
+ * so a multiply-add costs 8 against the real 2, and every count below is
+ * multiplied by flops_type_factor(dt) = 4 for the complex types (the
+ * plans, src/plan.c, and the benchmarks' tables apply it).  Sizes follow qru's convention: A is n x m (n rows,
  * m columns, n >= m), r right-hand sides, an update inserts or deletes p
  * rows or columns after the first k.
  *
@@ -42,6 +46,16 @@
  */
 #ifndef QRU_FLOPS_H
 #define QRU_FLOPS_H
+
+#include "qru.h" /* qru_dtype */
+
+/* The factor of an element type's counts: 1 for float and double, 4 for
+ * complex float and complex double (LAPACK's convention: a complex
+ * multiply-add is 8 real flops, the real one 2). */
+static inline double flops_type_factor(qru_dtype dt)
+{
+    return dt == QRU_COMPLEX_FLOAT || dt == QRU_COMPLEX_DOUBLE ? 4.0 : 1.0;
+}
 
 /* ---- 1. reference routines --------------------------------------------- */
 

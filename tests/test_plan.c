@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/qru_flops.h"
 #include "../src/update/update.h"
 #include "qru_test.h"
 
@@ -280,7 +281,7 @@ static int known_sequence(qru_context *c, qru_lsq *f, const void *arg)
     (void)f;
     qru_dtype dt = *(const qru_dtype *)arg;
     qru_ptr ws;
-    double h[4];
+    double h[8]; /* 4 elements of any type */
     int st = qru_ctx_workspace(c, 3 * 10000 * qru_dtype_size(dt), &ws);
     if (!st)
         st = c->ops->gemm(c, dt, 'N', 'N', 100, 100, 100, 1.0, ws, 100,
@@ -327,6 +328,72 @@ START_TEST(test_plan_seconds)
 }
 END_TEST
 
+/* Complex data in the flop model (src/qru_flops.h, LAPACK's convention:
+ * a complex multiply-add is 8 real flops): the plan of the known sequence
+ * in a complex type counts 4 times the flops of its real type, and its
+ * gemm takes 4 times as long at the same rate; and the plan of the
+ * refactorisation (the vendor's QR, priced by its flops where they exceed
+ * its latency) of an update counts 4 times its real flops where its ops
+ * are the real plan's.  _i: the base type (float, double). */
+START_TEST(test_plan_flops_complex)
+{
+    qru_dtype dr = _i ? QRU_DOUBLE : QRU_FLOAT;
+    qru_dtype dz = _i ? QRU_COMPLEX_DOUBLE : QRU_COMPLEX_FLOAT;
+    ck_assert(flops_type_factor(dr) == 1.0 && flops_type_factor(dz) == 4.0);
+    if (!qru_context_supports(ctx, dr) || !qru_context_supports(ctx, dz))
+        return;
+    /* complex types use the tuning block (and cost model) of their base */
+    qru_cost_model *cm = &qru_ctx_tuning(ctx, dr)->cost;
+    ck_assert_ptr_eq(cm, &qru_ctx_tuning(ctx, dz)->cost);
+    *cm = (qru_cost_model){.rate_upd = 1e9, .rate_qr = 1e9, .rate_gemm = 1e9,
+                           .per_call = 1e-3, .bandwidth = 8e8,
+                           .per_wait = 5e-3};
+    qru_plan pr, pz;
+    ck_assert_int_eq(qru_plan_run(ctx, NULL, dr, known_sequence, &dr, &pr),
+                     0);
+    ck_assert_int_eq(qru_plan_run(ctx, NULL, dz, known_sequence, &dz, &pz),
+                     0);
+    ck_assert_msg(pr.flops == 2e6 && pz.flops == 8e6,
+                  "%s: %g flops, %s: %g (want 2e6 and 8e6)",
+                  qru_test_type_name(dr), pr.flops, qru_test_type_name(dz),
+                  pz.flops);
+    /* the gemm: 8 ms against its 2 (its bytes, 4 10^4 elements of 16 or 8
+     * bytes at 8 10^8 B/s, take less) */
+    double es = (double)qru_dtype_size(dz);
+    double want = 3e-3 + 8e-3 + 2e4 * es / 8e8 + 4.0 * es / 8e8 + 5e-3;
+    ck_assert_msg(fabs(qru_plan_seconds(&pz) - want) <= 1e-12,
+                  "plan seconds %.9g, want %.9g", qru_plan_seconds(&pz),
+                  want);
+
+    /* the refactorisation of an update (add columns, full Q), real and
+     * complex, under a model whose latencies are 0: the vendor's QR is
+     * priced by its flops, and every op counts 4 times the real flops.
+     * Where the backend runs other ops for complex data (the reference
+     * ops of its real-only fused ops, e.g. OpenCL's panels) the same
+     * arithmetic is counted by other formulas: about 4 times. */
+    const int n = 60, m = 20, p = 3;
+    qru_plan pl[2];
+    for (int c = 0; c < 2; ++c) {
+        qru_dtype dt = c ? dz : dr;
+        kase k = kase_new(dt, QRU_UPD_OP_ADD_COLS, QRU_Q_FULL, n, m, p, m / 2);
+        qru_upd_req rq = kase_req(&k, QRU_UPDATE_FAST);
+        ck_assert_int_eq(
+            qru_upd_plan(ctx, k.f, &rq, QRU_PATH_REFACTOR, &pl[c]), 0);
+        kase_free(&k);
+    }
+    int same = 1;
+    for (int op = 0; op < QRU_OP_COUNT; ++op)
+        same &= pl[0].calls[op] == pl[1].calls[op];
+    double f0 = pl[0].flops, f1 = pl[1].flops;
+    ck_assert_msg(f0 > 0.0 && (same ? fabs(f1 - 4.0 * f0) <= 1e-9 * f1
+                                    : f1 >= 3.5 * f0 && f1 <= 4.5 * f0),
+                  "refactorisation plan: %s %g flops, %s %g (want 4x; the "
+                  "same ops: %d)",
+                  qru_test_type_name(dr), f0, qru_test_type_name(dz), f1,
+                  same);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("plan");
@@ -338,6 +405,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_plan_tiles, 0, 4);
     tcase_add_loop_test(tc, test_plan_lookahead, 0, 4);
     tcase_add_test(tc, test_plan_seconds);
+    tcase_add_loop_test(tc, test_plan_flops_complex, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

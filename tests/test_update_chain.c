@@ -2,12 +2,20 @@
  * form: full Q, thin Q and Q-less (all four updates; the Q-less form
  * removes rows and adds columns with the data, and the calls without it
  * must answer QRU_ERR_NO_Q and leave f unchanged), checked against the
- * host problem updated the same way at random points and at the end.
+ * host problem updated the same way at random points and at the end:
+ * the checks of update_check.h (Q'Q = I, A = QR, d = Q'b, the least-squares
+ * solution against LAPACKE's; Q-less: R'R = A'A and the residual norms)
+ * and R against LAPACKE zgeqrf of the current matrix (moduli: LAPACK fixes
+ * R's rows up to phases).  Every element type, the complex ones included
+ * (loop index UC_CPLX and up, where the backend takes them).
  *
  * Error bound: every check must stay below QRU_TEST_THRESHOLD times
  * max(1, sqrt(u) / 4) where u is the number of updates applied so far
  * (rounding errors of successive updates accumulate like a random walk;
  * for u = 200 the factor is 3.5).
+ *
+ * The cases long_q, long_thin and long_qless run chains of 1000 updates
+ * (FAST) in complex float and complex double.
  *
  * QRU_TEST_CHAIN_UPDATES=N in the environment runs chains of N updates
  * instead of NUPD (the long randomised chains of the GPU checks, e.g. 1000
@@ -15,7 +23,12 @@
 #include "update_check.h"
 
 static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
+static int long_chain; /* the fixture of the long_* cases: LONG updates */
+static void setup(void)
+{
+    ctx = qru_test_context();
+    long_chain = 0;
+}
 static void setup_dissertation(void)
 {
     setup();
@@ -25,6 +38,12 @@ static void setup_fast(void)
 {
     setup();
     uc_alg = QRU_UPDATE_FAST;
+}
+/* QRU_UPDATE_FAST, chains of LONG updates */
+static void setup_long(void)
+{
+    setup_fast();
+    long_chain = 1;
 }
 /* QRU_UPDATE_FAST with the Householder tiles forced wherever they apply
  * (adding columns, removing rows with full Q) */
@@ -39,14 +58,15 @@ static void teardown(void)
     ctx = NULL;
 }
 
-enum { NUPD = 220, NMAX = 160, MMAX = 60, R = 2 };
+enum { NUPD = 220, LONG = 1000, NMAX = 160, MMAX = 60, R = 2 };
 
-/* updates a chain: NUPD, or QRU_TEST_CHAIN_UPDATES (1 .. 100000) */
+/* updates a chain: NUPD (the long_* cases: LONG), or
+ * QRU_TEST_CHAIN_UPDATES (1 .. 100000) */
 static int chain_updates(void)
 {
     const char *e = getenv("QRU_TEST_CHAIN_UPDATES");
     int n = e ? atoi(e) : 0;
-    return n >= 1 && n <= 100000 ? n : NUPD;
+    return n >= 1 && n <= 100000 ? n : long_chain ? LONG : NUPD;
 }
 
 static int rnd(unsigned *s, int lo, int hi) /* uniform in [lo, hi] */
@@ -82,7 +102,7 @@ START_TEST(test_chain)
     /* block size: automatic for the full chain, 4 for the others */
     qru_lsq *f = uc_factor_q(ctx, &hp, form, form == 0 ? 0 : 4);
     int counts[4] = {0, 0, 0, 0}, nchecks = 0;
-    double worst = 0.0;
+    double worst = 0.0, worst_r = 0.0;
     int nupd = chain_updates();
     for (int u = 1; u <= nupd; ++u) {
         int n = hp.n, m = hp.m, st = 0, op;
@@ -154,15 +174,17 @@ START_TEST(test_chain)
         if (u == nupd || rnd(&rs, 0, 14) == 0) {
             double w = uc_check(ctx, f, &hp, scale_for(u), tag);
             worst = w > worst ? w : worst;
+            w = uc_check_r_lapack(ctx, f, &hp, scale_for(u), tag);
+            worst_r = w > worst_r ? w : worst_r;
             nchecks++;
         }
     }
     printf("[%s] %s %s chain: %d add_cols, %d remove_cols, %d add_rows, "
-           "%d remove_rows; %d checks, worst scaled error %.3g; final "
-           "%d x %d\n",
+           "%d remove_rows; %d checks, worst scaled error %.3g (R "
+           "against LAPACK's %.3g); final %d x %d\n",
            uc_alg_name(), qru_test_type_name(dt), fname[form],
-           counts[0], counts[1], counts[2], counts[3], nchecks, worst, hp.n,
-           hp.m);
+           counts[0], counts[1], counts[2], counts[3], nchecks, worst,
+           worst_r, hp.n, hp.m);
     ck_assert_int_ge(nchecks, 5);
     qru_lsq_destroy(f);
     uc_free(&hp);
@@ -177,7 +199,8 @@ static void add_tcase(Suite *s, const char *name, void (*fix)(void), int form)
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, fix, teardown);
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
+    if (fix != setup_long) /* the long chains: complex data */
+        tcase_add_loop_test(tc, test_chain, 2 * form, 2 * form + 2);
     tcase_add_loop_test(tc, test_chain, UC_CPLX + 2 * form,
                         UC_CPLX + 2 * form + 2);
     suite_add_tcase(s, tc);
@@ -195,5 +218,10 @@ int main(void)
     add_tcase(s, "tiles_q", setup_tiles, 0);
     add_tcase(s, "tiles_thin", setup_tiles, 1);
     add_tcase(s, "tiles_qless", setup_tiles, 2);
+    /* chains of LONG updates in complex float and complex double (the
+     * real types' long chains: QRU_TEST_CHAIN_UPDATES=1000) */
+    add_tcase(s, "long_q", setup_long, 0);
+    add_tcase(s, "long_thin", setup_long, 1);
+    add_tcase(s, "long_qless", setup_long, 2);
     return qru_test_main(s);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <lapacke.h>
 
 #include "qru_internal.h"
 #include "qru_test.h"
@@ -754,6 +755,42 @@ static inline double uc_check_ls(qru_context *ctx, const qru_lsq *f,
     free(B);
     uc_snap_free(&s);
     return worst;
+}
+
+/* R of f against R of LAPACKE zgeqrf of the host problem's A (in double
+ * complex; for real data the moduli are dgeqrf's): LAPACK fixes each row
+ * of R only up to a phase (a sign for real data), so the moduli of the
+ * elements are compared, ||A||_F max(n, m) eps the scale (as
+ * test_complex.c's zr_vs_lapack).  For a full-rank A; returns the scaled
+ * error, which must stay below QRU_TEST_THRESHOLD times scale. */
+static inline double uc_check_r_lapack(qru_context *ctx, const qru_lsq *f,
+                                       const hprob *hp, double scale,
+                                       const char *tag0)
+{
+    qru_dtype dt = hp->dt;
+    int n = hp->n, m = hp->m, k = n < m ? n : m, w = uc_w(dt);
+    int rr = qru_lsq_q_form(f) == QRU_Q_FULL ? n : m; /* rows of R */
+    void *R = uc_get(ctx, f, 0, rr, m);
+    double complex *W = uc_z(hp->A, w, n, m);
+    double complex *tau = malloc(sizeof(double complex) * ((size_t)k + 4));
+    ck_assert_ptr_nonnull(tau);
+    ck_assert_int_eq(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, n, m, W, n, tau), 0);
+    double e = 0.0, an = 0.0;
+    for (size_t t = 0; t < (size_t)n * m; ++t)
+        an += creal(conj(uc_el(hp->A, w, t)) * uc_el(hp->A, w, t));
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i <= j && i < k; ++i)
+            e = fmax(e, fabs(cabs(uc_elq(dt, R, rr, i, j)) -
+                             cabs(W[i + (size_t)j * n])));
+    e = e == 0.0 ? 0.0
+                 : e / (sqrt(an) * (n > m ? n : m) * qru_test_eps(dt));
+    ck_assert_msg(e < QRU_TEST_THRESHOLD * scale,
+                  "[%s] %s: |R| - |R of zgeqrf| error %g", uc_alg_name(),
+                  tag0, e);
+    free(R);
+    free(W);
+    free(tau);
+    return e;
 }
 
 #endif /* QRU_UPDATE_CHECK_H */
