@@ -77,9 +77,11 @@
  *    squares (rho2, the norms of the rank rules) are of moduli;
  *  - a backend's table says which ops take complex data (complex_ops:
  *    the CPU all but the real-only ones above, CUDA and OpenCL the ops of
- *    the QR family, the Cholesky factorisation and the triangular solves,
- *    not chol_rot nor the batches); a routine that would reach another op
- *    refuses complex data up front (qru_check_complex_ops);
+ *    the QR family, the Cholesky factorisation and the triangular solves
+ *    and the Q-less batches' lsq_batch_add_rows, lsq_batch_solve and
+ *    lsq_batch_remove_cols, not chol_rot, the Cholesky batches nor the
+ *    thin-form batch ops); a routine that would reach another op refuses
+ *    complex data up front (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).
  */
