@@ -1599,9 +1599,11 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *             own rules)
  *  @param fb  receives the batch (5); destroy with qru_lsq_batch_destroy()
  *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
- *          #QRU_ERR_UNSUPPORTED).  With #QRU_OPTION_CHECK_FINITE A (2)
- *          and b (3) are scanned.  #QRU_Q_THIN holds count (ncap (m + r)
- *          + m (m + r)) elements (ncap the row capacity) and needs
+ *          #QRU_ERR_UNSUPPORTED: also complex data in a form whose
+ *          kernels take real data only on the backend, ::qru_dtype).
+ *          With #QRU_OPTION_CHECK_FINITE A (2) and b (3) are scanned.
+ *          #QRU_Q_THIN holds count (ncap (m + r) + m (m + r)) elements
+ *          (ncap the row capacity) and needs
  *          count*m elements of workspace (the CPU: m plus LAPACK's work
  *          for one page); #QRU_Q_FULL holds count ncap (ncap + r) more,
  *          and it and each update hold count n (2 n + r) elements more
