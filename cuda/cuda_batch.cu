@@ -5,7 +5,9 @@
  * lsq_batch_add_rows and lsq_batch_solve, the kernels of
  * kernels/qru_batch.cl: several problems a block in shared memory (one
  * in device memory where it does not fit), and the solve of problems of
- * m <= 32 one warp a problem, in registers.
+ * m <= 32 one warp a problem, in registers (real data; complex data
+ * takes the blocks' solve).  The least-squares ops take the four types,
+ * the Cholesky ones float and double.
  */
 #include <float.h>
 
@@ -330,13 +332,9 @@ int qru_cu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_add_rows_t<double>(ctx, m, r, p, count, R, ldr,
-                                              sR, D, ldd, sD, rho2, U, ldu,
-                                              sU, E, lde, sE, cnt, work)
-               : lsq_batch_add_rows_t<float>(ctx, m, r, p, count, R, ldr, sR,
-                                             D, ldd, sD, rho2, U, ldu, sU, E,
-                                             lde, sE, cnt, work);
+    return QRU_CU_BY_TYPE(dt, lsq_batch_add_rows_t, ctx, m, r, p, count, R,
+                          ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde, sE,
+                          cnt, work);
 }
 
 template <typename T>
@@ -344,16 +342,20 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                              int count, qru_ptr R, int ldr, size_t sR,
                              qru_ptr D, int ldd, size_t sD, qru_ptr X,
                              int ldx, size_t sX, qru_ptr info, qru_ptr work,
-                             T eps)
+                             double eps)
 {
-    if (m <= 32) { /* the problem in one warp's registers */
-        qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count);
-        qru_lsq_batch_solve_reg<T><<<g.groups, g.items, 0,
-                                     qru_cuda(ctx)->stream>>>(
-            m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
-            (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h,
-            (long)X.off, ldx, (long)sX, (T *)info.h, (long)info.off);
-        return qru_cuda_launched();
+    /* the problem in one warp's registers (real data) */
+    if constexpr (!qru_kt<T>::cplx) {
+        if (m <= 32) {
+            qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count);
+            qru_lsq_batch_solve_reg<T><<<g.groups, g.items, 0,
+                                         qru_cuda(ctx)->stream>>>(
+                m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,
+                (long)sR, (const T *)D.h, (long)D.off, ldd, (long)sD,
+                (T *)X.h, (long)X.off, ldx, (long)sX, (T *)info.h,
+                (long)info.off);
+            return qru_cuda_launched();
+        }
     }
     int tp = qru_chol_batch_wg(0, m), lm = qru_lsq_batch_local(m, r);
     size_t seg = qru_lsq_batch_solve_local_elems(m, r, tp);
@@ -362,7 +364,7 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
     auto kern = lm ? qru_lsq_batch_solve<T, 1> : qru_lsq_batch_solve<T, 0>;
     kern<<<g.groups, g.items, g.smem,
                              qru_cuda(ctx)->stream>>>(
-        m, r, n, count, eps, (const T *)R.h, (long)R.off, ldr, (long)sR,
+        m, r, n, count, T(eps), (const T *)R.h, (long)R.off, ldr, (long)sR,
         (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,
         ldx, (long)sX, (T *)info.h, (long)info.off, (T *)work.h,
         (long)work.off, lm, tp, (int)seg);
@@ -376,11 +378,8 @@ int qru_cu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
 {
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_solve_t<double>(ctx, m, r, n, count, R, ldr, sR,
-                                           D, ldd, sD, X, ldx, sX, info,
-                                           work, DBL_EPSILON)
-               : lsq_batch_solve_t<float>(ctx, m, r, n, count, R, ldr, sR, D,
-                                          ldd, sD, X, ldx, sX, info, work,
-                                          FLT_EPSILON);
+    double eps =
+        qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    return QRU_CU_BY_TYPE(dt, lsq_batch_solve_t, ctx, m, r, n, count, R, ldr,
+                          sR, D, ldd, sD, X, ldx, sX, info, work, eps);
 }

@@ -2,9 +2,9 @@
  * CUDA versions of the column updates of the batched least squares
  * (contracts in src/qru_ops.h; the CPU versions in
  * src/cpu/cpu_batch_cols_kernels.inc are the reference):
- * lsq_batch_remove_cols (two kernels, the second for the thin form) and
- * lsq_batch_add_cols_q (three kernels), the bodies of
- * kernels/qru_batch_cols.cl, one block a problem.
+ * lsq_batch_remove_cols (two kernels, the second for the thin form; the
+ * four types) and lsq_batch_add_cols_q (three kernels; float and
+ * double), the bodies of kernels/qru_batch_cols.cl, one block a problem.
  */
 #include <float.h>
 
@@ -79,15 +79,9 @@ int qru_cu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m, int r,
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_remove_cols_t<double>(ctx, m, r, n, k, p, count,
-                                                 thin, R, ldr, sR, D, ldd, sD,
-                                                 rho2, Q, ldq, sQ, E, lde, sE,
-                                                 work)
-               : lsq_batch_remove_cols_t<float>(ctx, m, r, n, k, p, count,
-                                                thin, R, ldr, sR, D, ldd, sD,
-                                                rho2, Q, ldq, sQ, E, lde, sE,
-                                                work);
+    return QRU_CU_BY_TYPE(dt, lsq_batch_remove_cols_t, ctx, m, r, n, k, p,
+                          count, thin, R, ldr, sR, D, ldd, sD, rho2, Q, ldq,
+                          sQ, E, lde, sE, work);
 }
 
 template <typename T>

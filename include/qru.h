@@ -15,9 +15,11 @@
  *   arguments of one call must share it.  Every routine works for float
  *   and double; the complex types are taken by the QR factorisation,
  *   least squares, the QR updates and column shift, the Cholesky
- *   factorisation, solve and shift and qru_trsm() on every backend, and by
+ *   factorisation, solve and shift and qru_trsm() on every backend, by
  *   the Cholesky update, insertion and deletion (and their batches) on the
- *   CPU backend (::qru_dtype says which routines).  With complex data the
+ *   CPU backend, and by the least-squares batches (every form and routine
+ *   on the CPU backend, the Q-less form's routines on every backend)
+ *   (::qru_dtype says which routines).  With complex data the
  *   ' of the MATLAB specifications is the conjugate transpose, as in
  *   MATLAB.
  * - Every function that can fail returns an int status:
@@ -184,13 +186,22 @@ typedef enum qru_backend {
  *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
  *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
  *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
- *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the other
- *  Cholesky routines (qru_chol_update(), qru_chol_insert(),
- *  qru_chol_delete(), qru_chol_update_batch(), qru_chol_insert_batch(),
- *  qru_chol_delete_batch() and their _ex forms: their rotations and
- *  batched kernels are real only on CUDA and OpenCL, where they return
- *  #QRU_ERR_UNSUPPORTED for complex data after their argument checks,
- *  before any data changes).  Their MATLAB specifications hold with ' the conjugate
+ *  qru_chol_shift() and qru_trsm(); the Q-less least-squares batches
+ *  (qru_lsq_batch_create(), qru_lsq_batch_create_ex() with #QRU_Q_NONE,
+ *  qru_lsq_batch_add_rows(), qru_lsq_batch_add_rows_ex(),
+ *  qru_lsq_batch_remove_cols(), qru_lsq_batch_solve(),
+ *  qru_lsq_batch_residual_norms() and the getters); and on the CPU
+ *  backend only the other Cholesky routines
+ *  (qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
+ *  qru_chol_update_batch(), qru_chol_insert_batch(),
+ *  qru_chol_delete_batch() and their _ex forms) and the other
+ *  least-squares batch routines (the #QRU_Q_THIN and #QRU_Q_FULL forms,
+ *  whose creation, qru_lsq_batch_remove_rows(), qru_lsq_batch_add_cols()
+ *  and qru_lsq_batch_modify() and their _ex forms need Householder and
+ *  Gram-Schmidt kernels): their rotations and batched kernels are real only on CUDA and
+ *  OpenCL, where they return #QRU_ERR_UNSUPPORTED for complex data after
+ *  their argument checks, before any data changes.  The batches' rotations
+ *  are zlartg's (R's diagonal complex, as in the single routines).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
@@ -201,9 +212,8 @@ typedef enum qru_backend {
  *  row or column take their blocked paths with complex data (the Givens
  *  chains and structured rank-1 passes that #QRU_UPDATE_FAST may choose
  *  for p = 1 are real only), and so does qru_chol_update() (rotations,
- *  not its structured passes).  Every other routine (the least-squares
- *  batches, the solvers, the GP) returns #QRU_ERR_UNSUPPORTED for complex
- *  data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
+ *  not its structured passes).  Every other routine (the solvers, the GP)
+ *  returns #QRU_ERR_UNSUPPORTED for complex data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */
 typedef enum qru_dtype {
     QRU_FLOAT = 1,
@@ -1590,9 +1600,11 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *             own rules)
  *  @param fb  receives the batch (5); destroy with qru_lsq_batch_destroy()
  *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
- *          #QRU_ERR_UNSUPPORTED).  With #QRU_OPTION_CHECK_FINITE A (2)
- *          and b (3) are scanned.  #QRU_Q_THIN holds count (ncap (m + r)
- *          + m (m + r)) elements (ncap the row capacity) and needs
+ *          #QRU_ERR_UNSUPPORTED: also complex data in a form whose
+ *          kernels take real data only on the backend, ::qru_dtype).
+ *          With #QRU_OPTION_CHECK_FINITE A (2) and b (3) are scanned.
+ *          #QRU_Q_THIN holds count (ncap (m + r) + m (m + r)) elements
+ *          (ncap the row capacity) and needs
  *          count*m elements of workspace (the CPU: m plus LAPACK's work
  *          for one page); #QRU_Q_FULL holds count ncap (ncap + r) more,
  *          and it and each update hold count n (2 n + r) elements more

@@ -6,7 +6,10 @@
  * rows added to and solves of count Q-less least-squares factorisations
  * (lsq_batch_add_rows, lsq_batch_solve).
  * Same conventions as kernels/qru_base.cl; the CPU version
- * (src/cpu/cpu_batch_kernels.inc) is the reference.
+ * (src/cpu/cpu_batch_kernels.inc) is the reference.  The least-squares
+ * kernels take complex data too (zlartg's rotations, moduli in the sums
+ * of squares; OpenCL's complex program leaves the Cholesky ones out,
+ * QRU_CPLX_PROG).
  */
 #ifndef QRU_BATCH_CL
 #define QRU_BATCH_CL
@@ -68,6 +71,7 @@
 #define QRU_BATCH_GSYNC QRU_BATCH_SYNC
 #endif
 
+#ifndef QRU_CPLX_PROG /* the Cholesky batches: real data only */
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
  * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
@@ -93,6 +97,7 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
     /* r - r == 0 exactly when r is finite */
     return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
 }
+#endif /* QRU_CPLX_PROG */
 
 /* The working copy's element at local index li (lm) or at work[gi]. */
 #define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
@@ -104,6 +109,7 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
             work[gi] = (v);                                                    \
     } while (0)
 
+#ifndef QRU_CPLX_PROG
 /* The rank-k pass of the batched Cholesky kernels on one problem's working
  * copy of order n (lm: at loc, the triangle packed by rows, then W n x k
  * at lw, then A1's diagonal at la; else in work: T at tb (ld n), W at wb
@@ -326,20 +332,25 @@ QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int kb, int sign,
     QRU_BATCH_SYNC; /* red, flag and the copy are set again */
 }
 
-/* A tolerance: scale times the largest of the items' values v (red: nt
- * elements; the first barrier also orders what the items wrote to device
- * memory before it) */
-QRU_DEVICE T qru_batch_tol(T scale, T v, int lid, int nt, QRU_LOCAL T *red)
+#endif /* QRU_CPLX_PROG */
+
+/* A tolerance: scale times the largest of the items' (real) values v
+ * (red: nt elements, the values as T; the first barrier also orders what
+ * the items wrote to device memory before it) */
+QRU_DEVICE QRU_R qru_batch_tol(QRU_R scale, QRU_R v, int lid, int nt,
+                               QRU_LOCAL T *red)
 {
-    red[lid] = v;
+    red[lid] = QRU_MKR(v);
     QRU_BATCH_GSYNC;
     for (int s = nt / 2; s > 0; s >>= 1) {
-        if (lid < s && red[lid + s] > red[lid])
+        if (lid < s && QRU_RE(red[lid + s]) > QRU_RE(red[lid]))
             red[lid] = red[lid + s];
         QRU_BATCH_SYNC;
     }
-    return scale * red[0];
+    return scale * QRU_RE(red[0]);
 }
+
+#ifndef QRU_CPLX_PROG
 
 /*
  * chol_update_batch: ONE work-group per problem (groups loop over the
@@ -706,6 +717,7 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
                                   info, oi, cnt, om, hc, work, ok, 0, tp, seg,
                                   S);
 }
+#endif /* QRU_CPLX_PROG */
 
 /*
  * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
@@ -716,7 +728,8 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
  * d (m x r, ld m), then the row), copied in and out by the owners; else
  * R and d are worked on in place in their pages and the row lives in
  * work (m + r elements a problem).  Per step j the owner of column j forms
- * dlartg's rotation from R(j,j) and u(j) (both its own, already rotated
+ * dlartg's (complex: zlartg's) rotation from R(j,j) and u(j) (both its
+ * own, already rotated
  * by the steps before), one barrier, then every item rotates its columns
  * k > j.  With per-problem row counts (hc: cnt[oc + b]), a problem's rows
  * from its count on are taken as zeros: a zero row rotates nothing (g = 0:
@@ -767,7 +780,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
                 loc[ld0 + e] = D[QRU_IDX(db, e % m, e / m, ldd)];
             QRU_BATCH_SYNC;
         }
-        int pb = hc ? (int)cnt[oc + b] : p;
+        int pb = hc ? (int)QRU_RE(cnt[oc + b]) : p;
         for (int i = 0; i < p; ++i) {
             for (int k = lid; k < mr; k += nt) {
                 T v = i >= pb ? (T)0
@@ -782,38 +795,43 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
                     long gjj = QRU_IDX(rb, j, j, ldr);
                     int ljj = j * (j + 1) / 2 + j;
                     T f = QRU_LR_GET(ljj, gjj), g = QRU_BW_GET(lw0 + j, wb + j);
-                    T c = (T)1, sn = (T)0, h = f * f + g * g;
-                    if (g != (T)0) {
-                        if (f == (T)0) {
-                            c = (T)0;
-                            sn = g > (T)0 ? (T)1 : (T)-1;
-                            QRU_LR_SET(ljj, gjj, QRU_FABS(g));
+                    QRU_R c = (QRU_R)1, h = QRU_ABS2(f) + QRU_ABS2(g);
+                    T sn = (T)0;
+                    if (!QRU_ISZERO(g)) {
+                        /* sf = sign(f) = f / |f| (real: +-1 exactly),
+                         * sn = conj(g) sf / t, R(j,j) = sf t */
+                        QRU_R ga = QRU_ABS(g);
+                        if (QRU_ISZERO(f)) {
+                            c = (QRU_R)0;
+                            sn = QRU_CONJ(g) / ga;
+                            QRU_LR_SET(ljj, gjj, QRU_MKR(ga));
                         } else if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
                             /* the step's chain: one reciprocal square
                              * root instead of a square root and three
                              * divisions */
-                            T inv = QRU_RSQRT(h);
-                            T sinv = f > (T)0 ? inv : -inv;
-                            c = QRU_FABS(f) * inv;
-                            sn = g * sinv;
-                            QRU_LR_SET(ljj, gjj, h * sinv);
+                            QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
+                            T sf = f / fa;
+                            c = fa * inv;
+                            sn = QRU_MUL(QRU_CONJ(g), sf) * inv;
+                            QRU_LR_SET(ljj, gjj, sf * (h * inv));
                         } else {
-                            T fa = QRU_FABS(f), ga = QRU_FABS(g);
-                            T big = fa > ga ? fa : ga;
-                            T q2 = (fa > ga ? ga : fa) / big;
-                            T t = big * QRU_SQRT((T)1 + q2 * q2);
-                            T rr = f > (T)0 ? t : -t;
+                            QRU_R fa = QRU_ABS(f);
+                            QRU_R big = fa > ga ? fa : ga;
+                            QRU_R q2 = (fa > ga ? ga : fa) / big;
+                            QRU_R t = big * QRU_SQRT((QRU_R)1 + q2 * q2);
+                            T sf = f / fa;
                             c = fa / t;
-                            sn = g / rr;
-                            QRU_LR_SET(ljj, gjj, rr);
+                            sn = QRU_MUL(QRU_CONJ(g), sf) / t;
+                            QRU_LR_SET(ljj, gjj, sf * t);
                         }
                     }
-                    cs[slot] = c;
+                    cs[slot] = QRU_MKR(c);
                     cs[slot + 1] = sn;
                 }
                 QRU_BATCH_SYNC;
-                T c = cs[slot], sn = cs[slot + 1];
-                if (sn != (T)0 || c != (T)1)
+                QRU_R c = QRU_RE(cs[slot]);
+                T sn = cs[slot + 1];
+                if (!QRU_ISZERO(sn) || c != (QRU_R)1)
                     for (int k = lid; k < mr; k += nt) {
                         if (k <= j)
                             continue;
@@ -822,20 +840,20 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
                             long g = QRU_IDX(rb, j, k, ldr);
                             int l = k * (k + 1) / 2 + j;
                             x = QRU_LR_GET(l, g);
-                            QRU_LR_SET(l, g, c * x + sn * y);
+                            QRU_LR_SET(l, g, c * x + QRU_MUL(sn, y));
                         } else {
                             long g = QRU_IDX(db, j, k - m, ldd);
                             int l = ld0 + j + (k - m) * m;
                             x = QRU_LD_GET(l, g);
-                            QRU_LD_SET(l, g, c * x + sn * y);
+                            QRU_LD_SET(l, g, c * x + QRU_MUL(sn, y));
                         }
-                        QRU_BW_SET(lw0 + k, wb + k, c * y - sn * x);
+                        QRU_BW_SET(lw0 + k, wb + k, c * y - QRU_CMUL(sn, x));
                     }
             }
             for (int k = lid; k < mr && act; k += nt)
                 if (k >= m) {
                     T e = QRU_BW_GET(lw0 + k, wb + k);
-                    rho2[hb + k - m] += e * e;
+                    rho2[hb + k - m] += QRU_MKR(QRU_ABS2(e));
                 }
         }
         if (lm) { /* the copy out, as the copy in */
@@ -894,11 +912,11 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
     QRU_BATCH_ITEMS(tp, seg);
     QRU_LOCAL T *red = S, *loc = S + nt;
     int lw0 = m * (m + 1) / 2;
-    T nf = (T)(n > m ? n : m);
+    QRU_R nf = (QRU_R)(n > m ? n : m), ep = QRU_RE(eps);
     QRU_BATCH_PROBLEMS(count) {
         long rb = orr + (long)b * sr, db = od + (long)b * sd;
         long wb = ok + (long)b * (long)m * r;
-        T nmax = (T)0;
+        QRU_R nmax = (QRU_R)0;
         if (lm) { /* the copy in, element by element down the columns */
             for (int e = lid; e < m * m; e += nt) {
                 int i = e % m, c = e / m;
@@ -908,32 +926,32 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
             QRU_BATCH_SYNC;
         }
         for (int k = lid; k < m; k += nt) {
-            T s2 = (T)0;
+            QRU_R s2 = (QRU_R)0;
             for (int i = 0; i <= k; ++i) {
                 T v = lm ? loc[k * (k + 1) / 2 + i] : R[QRU_IDX(rb, i, k, ldr)];
-                s2 += v * v;
+                s2 += QRU_ABS2(v);
             }
-            T nc = QRU_SQRT(s2);
-            if (nc - nc == (T)0 && nc > nmax) /* finite */
+            QRU_R nc = QRU_SQRT(s2);
+            if (nc - nc == (QRU_R)0 && nc > nmax) /* finite */
                 nmax = nc;
         }
-        T tol = qru_batch_tol(nf * eps, nmax, lid, nt, red);
+        QRU_R tol = qru_batch_tol(nf * ep, nmax, lid, nt, red);
         QRU_BATCH_SYNC; /* red is set again */
-        T first = (T)(m + 1);
+        QRU_R first = (QRU_R)(m + 1);
         for (int j = lid; j < m; j += nt) {
             T djj = R[QRU_IDX(rb, j, j, ldr)];
-            if ((!(djj - djj == (T)0) || !(QRU_FABS(djj) > tol)) &&
-                (T)(j + 1) < first)
-                first = (T)(j + 1);
+            if ((!QRU_FINITE(djj) || !(QRU_ABS(djj) > tol)) &&
+                (QRU_R)(j + 1) < first)
+                first = (QRU_R)(j + 1);
         }
-        red[lid] = first;
+        red[lid] = QRU_MKR(first);
         QRU_BATCH_SYNC;
         for (int s = nt / 2; s > 0; s >>= 1) {
-            if (lid < s && red[lid + s] < red[lid])
+            if (lid < s && QRU_RE(red[lid + s]) < QRU_RE(red[lid]))
                 red[lid] = red[lid + s];
             QRU_BATCH_SYNC;
         }
-        int fail = red[0] <= (T)m ? (int)red[0] : 0;
+        int fail = QRU_RE(red[0]) <= (QRU_R)m ? (int)QRU_RE(red[0]) : 0;
         { /* every problem of the group substitutes (uniform steps); a
            * failed one's result is not written */
             for (int i = lid; i < m; i += nt)
@@ -948,7 +966,7 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
                     for (int q = 0; q < r; ++q) {
                         long g = wb + i + (long)q * m;
                         int l = lw0 + i + q * m;
-                        QRU_BW_SET(l, g, QRU_BW_GET(l, g) / dii);
+                        QRU_BW_SET(l, g, QRU_DIV(QRU_BW_GET(l, g), dii));
                     }
                 }
                 QRU_BATCH_SYNC;
@@ -960,7 +978,7 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
                         int l = lw0 + k + q * m;
                         T xi = QRU_BW_GET(lw0 + i + q * m,
                                           wb + i + (long)q * m);
-                        QRU_BW_SET(l, g, QRU_BW_GET(l, g) - rki * xi);
+                        QRU_BW_SET(l, g, QRU_BW_GET(l, g) - QRU_MUL(rki, xi));
                     }
                 }
             }
@@ -971,7 +989,7 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
                         QRU_BW_GET(lw0 + i + q * m, wb + i + (long)q * m);
         }
         if (lid == 0 && act)
-            info[oi + b] = (T)fail;
+            info[oi + b] = QRU_MKR(fail);
         QRU_BATCH_SYNC; /* red and loc are set again for the next problem */
     }
 }
@@ -1087,6 +1105,7 @@ QRU_DEVICE void qru_lsq_batch_solve_team(
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points: S is the local buffer of the launch (CUDA's
  * are in cuda/cuda_batch.cu, S its dynamic shared memory). */
+#ifndef QRU_CPLX_PROG
 __kernel void qru_chol_update_batch(
     int upper, int n, int k, int sign, int count, T eps,
     __global const T *L, long ol, int ldl, long sl, __global const T *W,
@@ -1121,6 +1140,7 @@ __kernel void qru_chol_delete_batch(
                                sl, L, ol, ldl, sl, L1, o1, ld1, s1, info, oi,
                                cnt, om, hc, work, ok, lm, tp, seg, S);
 }
+#endif /* QRU_CPLX_PROG */
 
 __kernel void qru_lsq_batch_add_rows(
     int m, int r, int p, int count, __global T *R, long orr, int ldr,

@@ -18,7 +18,11 @@
  * c0 + lid checked in the body): PoCL ran the loop from c = lid once in
  * items whose first c was already past the end.
  * Same conventions as kernels/qru_batch_q.cl; the CPU version
- * (src/cpu/cpu_batch_cols_kernels.inc) is the reference.
+ * (src/cpu/cpu_batch_cols_kernels.inc) is the reference.  The removal's
+ * kernels take complex data too (zlartg's rotation of the pair, |f| / t
+ * and conj(g) sign(f) / t, applied to a row of Q1 with conj(s); moduli in
+ * rho2); the insertion's are real only (left out of OpenCL's complex
+ * program, QRU_CPLX_PROG).
  */
 #ifndef QRU_BATCH_COLS_CL
 #define QRU_BATCH_COLS_CL
@@ -28,9 +32,10 @@
 
 /* A chain of len rotations up a vector X (element t at X[o + t inc]):
  * for u = 0 .. len-1 the pair (top - u - 1, top - u), the rotation's c
- * and s at work[ocs + 2 u].  form: the rotations are made (each zeroes
+ * and s at work[ocs + 2 u].  form 1: the rotations are made (each zeroes
  * X(top - u) against X(top - u - 1), which the rotations before it
- * changed) and stored; else they are read and applied.  The lower
+ * changed) and stored; else they are read and applied (form 2: with
+ * conj(s), along a row of Q1, whose column pairs take G').  The lower
  * element is carried in a register: one read and one write a rotation. */
 QRU_DEVICE void qru_bc_chain(QRU_GLOBAL T *X, long o, long inc, int top,
                              int len, QRU_GLOBAL T *work, long ocs, int form)
@@ -38,25 +43,34 @@ QRU_DEVICE void qru_bc_chain(QRU_GLOBAL T *X, long o, long inc, int top,
     T x = X[o + (long)top * inc];
     for (int u = 0; u < len; ++u) {
         long iy = o + (long)(top - u - 1) * inc;
-        T y = X[iy], c, s;
-        if (form) {
-            c = (T)1;
+        T y = X[iy], s;
+        QRU_R c;
+        if (form == 1) {
+            c = (QRU_R)1;
             s = (T)0;
-            if (x != (T)0) {
-                T fa = QRU_FABS(y), ga = QRU_FABS(x);
-                T big = fa > ga ? fa : ga, sml = fa > ga ? ga : fa;
-                T t = big * QRU_SQRT((T)1 + (sml / big) * (sml / big));
-                c = y / t;
-                s = x / t;
+            if (!QRU_ISZERO(x)) {
+                QRU_R fa = QRU_ABS(y), ga = QRU_ABS(x);
+                QRU_R big = fa > ga ? fa : ga, sml = fa > ga ? ga : fa;
+                QRU_R t = big * QRU_SQRT((QRU_R)1 + (sml / big) * (sml / big));
+                if (QRU_CPLX) { /* zlartg's: sign(y) = y / |y| (1 at 0) */
+                    T sf = fa > (QRU_R)0 ? y / fa : QRU_MKR(1);
+                    c = fa / t;
+                    s = QRU_MUL(QRU_CONJ(x), sf) / t;
+                } else {
+                    c = QRU_RE(y) / t;
+                    s = x / t;
+                }
             }
-            work[ocs + 2 * u] = c;
+            work[ocs + 2 * u] = QRU_MKR(c);
             work[ocs + 2 * u + 1] = s;
         } else {
-            c = work[ocs + 2 * u];
+            c = QRU_RE(work[ocs + 2 * u]);
             s = work[ocs + 2 * u + 1];
+            if (form == 2)
+                s = QRU_CONJ(s);
         }
-        X[iy + inc] = form ? (T)0 : c * x - s * y;
-        x = c * y + s * x;
+        X[iy + inc] = form == 1 ? (T)0 : c * x - QRU_CMUL(s, y);
+        x = c * y + QRU_MUL(s, x);
     }
     X[o + (long)(top - len) * inc] = x;
 }
@@ -126,17 +140,17 @@ QRU_DEVICE void qru_bc_rm_rotate(QRU_BC_RM_PARAMS, int thin)
                         i <= k + c ? work[hc + i] : (T)0;
                 continue;
             }
-            T ss = (T)0;
+            QRU_R ss = (QRU_R)0;
             for (int i = 0; i < m; ++i) {
                 T v = work[hc + i];
                 if (i < m1)
                     D[QRU_IDX(db, i, c - L, ldd)] = v;
                 else
                     work[ogd + (i - m1) + (long)(c - L) * p] = v;
-                ss += i < m1 ? (T)0 : v * v;
+                ss += i < m1 ? (QRU_R)0 : QRU_ABS2(v);
             }
             if (!thin)
-                rho2[orh + (long)b * r + (c - L)] += ss;
+                rho2[orh + (long)b * r + (c - L)] += QRU_MKR(ss);
         }
         QRU_BARRIER_GLOBAL; /* work of the next problem */
     }
@@ -149,18 +163,19 @@ QRU_DEVICE void qru_bc_rm_q(QRU_BC_RM_PARAMS)
         for (int i = QRU_LID_X; i < n; i += QRU_LSIZE_X) {
             for (int j = 0; j < L; ++j)
                 qru_bc_chain(Q, qb + i, ldq, k + j + p, p, work,
-                             ocs + 2 * (long)j * p, 0);
+                             ocs + 2 * (long)j * p, 2);
             for (int q = 0; q < r; ++q) {
                 T t = (T)0;
                 for (int a = 0; a < p; ++a)
-                    t += Q[QRU_IDX(qb, i, m1 + a, ldq)] *
-                         work[ogd + a + (long)q * p];
+                    t += QRU_MUL(Q[QRU_IDX(qb, i, m1 + a, ldq)],
+                                 work[ogd + a + (long)q * p]);
                 E[QRU_IDX(eb, i, q, lde)] += t;
             }
         }
     }
 }
 
+#ifndef QRU_CPLX_PROG /* the insertion: real data only */
 /* The common parameters of the kernels of lsq_batch_add_cols_q, and the
  * pages and work of problem b (offsets as qru_lsq_batch_acq_work): W =
  * Q1' V and the correction C (m x p each, ld m), the partial sums of the
@@ -324,10 +339,11 @@ QRU_DEVICE void qru_bc_ac_rotate(QRU_BC_AC_PARAMS)
             }
             for (int j = 0; j < p; ++j)
                 qru_bc_chain(Q1, q1b + i, ldq1, m + j, L, work,
-                             ocs + 2 * (long)j * L, 0);
+                             ocs + 2 * (long)j * L, 2);
         }
     }
 }
+#endif /* QRU_CPLX_PROG */
 
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points (CUDA's are in cuda/cuda_batch_cols.cu). */
@@ -339,6 +355,7 @@ __kernel void qru_lsq_batch_rmc_q(QRU_BC_RM_PARAMS)
 {
     qru_bc_rm_q(QRU_BC_RM_ARGS);
 }
+#ifndef QRU_CPLX_PROG
 __kernel void qru_lsq_batch_acq_complete(QRU_BC_AC_PARAMS, __local T *S)
 {
     qru_bc_ac_complete(QRU_BC_AC_ARGS, S);
@@ -351,6 +368,7 @@ __kernel void qru_lsq_batch_acq_rotate(QRU_BC_AC_PARAMS)
 {
     qru_bc_ac_rotate(QRU_BC_AC_ARGS);
 }
+#endif /* QRU_CPLX_PROG */
 #endif
 
 #endif /* QRU_BATCH_COLS_CL */

@@ -23,7 +23,8 @@
  *   QRU_SQRT, QRU_FABS, QRU_RSQRT
  *                         precision-generic math (QRU_RSQRT(x) = 1 / sqrt(x))
  *   QRU_RANGE_LO, QRU_RANGE_HI
- *                         2^-900 and 2^900 (float: 2^-100, 2^100): a sum of
+ *                         2^-900 and 2^900 (float: 2^-100, 2^100; QRU_R
+ *                         values, a complex T's by its base): a sum of
  *                         squares between them lost nothing that matters
  *                         to underflow and cannot overflow (the unscaled
  *                         formulas' range)
@@ -42,6 +43,7 @@
  *   QRU_ISZERO(a), QRU_FINITE(a)
  *                         a == 0, both parts of a finite
  *   QRU_INV(a)            1 / a (complex: scaled, no overflow)
+ *   QRU_DIV(a, b)         a / b (complex: a QRU_INV(b))
  *                         For a real T these are the plain operators
  *                         (QRU_MUL(a, b) is a * b, QRU_CONJ(a) is a, ...),
  *                         so a real kernel compiles to what it was
@@ -92,8 +94,9 @@
 #define QRU_SQRT(x) sqrt(x)
 #define QRU_FABS(x) fabs(x)
 #define QRU_RSQRT(x) rsqrt(x)
-#define QRU_RANGE_LO (sizeof(T) == 8 ? (T)0x1p-900 : (T)0x1p-100)
-#define QRU_RANGE_HI (sizeof(T) == 8 ? (T)0x1p900 : (T)0x1p100)
+#define QRU_RANGE_LO                                                           \
+    (sizeof(QRU_R) == 8 ? (QRU_R)0x1p-900 : (QRU_R)0x1p-100)
+#define QRU_RANGE_HI (sizeof(QRU_R) == 8 ? (QRU_R)0x1p900 : (QRU_R)0x1p100)
 #define QRU_TEAM 32
 #define QRU_TEAM_SYNC __syncwarp()
 template <typename U> __device__ inline U qru_team_sum_(U v)
@@ -200,7 +203,8 @@ __device__ __forceinline__ qru_cplx<R> operator/(qru_cplx<R> a, R r)
     {                                                                          \
         return isfinite(a);                                                    \
     }                                                                          \
-    static __device__ __forceinline__ R qru_inv_(R a) { return R(1) / a; }
+    static __device__ __forceinline__ R qru_inv_(R a) { return R(1) / a; }    \
+    static __device__ __forceinline__ R qru_div_(R a, R b) { return a / b; }
 QRU_KREAL_OPS_(float)
 QRU_KREAL_OPS_(double)
 #undef QRU_KREAL_OPS_
@@ -246,6 +250,11 @@ __device__ __forceinline__ qru_cplx<R> qru_inv_(qru_cplx<R> a)
     R s = fabs(a.x) > fabs(a.y) ? fabs(a.x) : fabs(a.y);
     R re = a.x / s, im = a.y / s, d = s * (re * re + im * im);
     return qru_cplx<R>(re / d, -im / d);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_div_(qru_cplx<R> a, qru_cplx<R> b)
+{
+    return qru_mul_(a, qru_inv_(b));
 }
 #define QRU_R typename qru_kt<T>::real
 #define QRU_RH T
@@ -304,6 +313,7 @@ inline T qru_inv_(T a)
     QRU_R re = a.x / s, im = a.y / s, d = s * (re * re + im * im);
     return (T)(re / d, -im / d);
 }
+#define qru_div_(a, b) qru_mul_(a, qru_inv_(b))
 #define qru_conj_(a) ((T)((a).x, -(a).y))
 #define qru_re_(a) ((a).x)
 #define qru_im_(a) ((a).y)
@@ -318,6 +328,7 @@ inline T qru_inv_(T a)
 #define QRU_RH T
 #define qru_mul_(a, b) ((a) * (b))
 #define qru_inv_(a) ((T)1 / (a))
+#define qru_div_(a, b) ((a) / (b))
 #define qru_conj_(a) (a)
 #define qru_re_(a) (a)
 #define qru_im_(a) ((T)0)
@@ -343,5 +354,6 @@ inline T qru_inv_(T a)
 #define QRU_ISZERO(a) qru_iszero_(a)
 #define QRU_FINITE(a) qru_finite_(a)
 #define QRU_INV(a) qru_inv_(a)
+#define QRU_DIV(a, b) qru_div_(a, b)
 
 #endif /* QRU_KDEFS_H */

@@ -393,12 +393,15 @@ const qru_backend_ops qru_opencl_ops = {
                      (1ull << QRU_OP_givens_sweeps) |
                      (1ull << QRU_OP_givens_accum),
     /* the ops that take complex data: those whose kernels the complex
-     * programs hold (ocl_kernel_complex: the QR family, potrf_panel),
-     * CLBlast's, the real-only ones above as their references and the
-     * OPT ops the backend leaves to the context's references (not
-     * chol_rot, the Cholesky and least-squares batches, the structured
+     * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
+     * lsq_batch_add_rows, lsq_batch_solve, lsq_batch_remove_cols), CLBlast's,
+     * the real-only ones above as their references and the OPT ops the
+     * backend leaves to the context's references (not chol_rot, the
+     * Cholesky batches, the other least-squares batch ops, the structured
      * Cholesky passes nor the solvers' Gram ops) */
-    .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full),
+    .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full) |
+                   QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |
+                   QRU_OPM(lsq_batch_remove_cols),
     /* one block per element type (float has double's values) */
     .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
                                      .chol_nb = 64,

@@ -215,7 +215,8 @@ int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
             ds = (cl_long)sD, xo = (cl_long)X.off, xs = (cl_long)sX,
             io = (cl_long)info.off, ko = (cl_long)work.off;
     tval te;
-    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    karg eps = ocl_targ(
+        dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t want = (size_t)qru_chol_batch_wg(0, m);
     cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_SOLVE,
                                               want));

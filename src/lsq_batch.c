@@ -33,8 +33,10 @@
  * A problem whose removal fails keeps its rows, so the row counts are
  * per problem (nr); every op call takes a run of problems with the same
  * row count.  The solve is the lsq_batch_solve op, its verdicts (and the
- * removal's) read back in one host wait.  Written once for both
- * precisions against the backend table.
+ * removal's) read back in one host wait.  Written once for the four
+ * element types against the backend table (complex: ' the conjugate
+ * transpose); each routine refuses complex data up front where its ops
+ * take real data only on the backend (lsq_batch_cplx).
  */
 #include <limits.h>
 #include <math.h>
@@ -66,6 +68,18 @@ struct qru_lsq_batch {
 static int lsq_batch_has_q(const qru_lsq_batch *fb)
 {
     return fb->q != QRU_Q_NONE;
+}
+
+/* The complex check of a routine of fb that runs the batch ops ops
+ * (QRU_OPM masks) besides the dense ones, and the full form's
+ * lsq_batch_geqr_thin (its complements): 0, or QRU_ERR_UNSUPPORTED where
+ * fb's data is complex and the backend takes real data only in one of
+ * them (qru_check_complex_ops). */
+static int lsq_batch_cplx(const qru_lsq_batch *fb, unsigned long long ops)
+{
+    if (fb->q == QRU_Q_FULL)
+        ops |= QRU_OPM(lsq_batch_geqr_thin);
+    return qru_check_complex_ops(fb->ctx, fb->dt, QRU_OPS_DENSE | ops);
 }
 
 /* 1 if M shares an element with fb's storage. */
@@ -536,7 +550,6 @@ static int lsq_batch_create_args(qru_context *ctx, const qru_matrix *A,
                                  qru_lsq_batch **fb)
 {
     QRU_TRY(qru_arg_batch(ctx, 2, "A", A, A ? A->dtype : QRU_DOUBLE));
-    QRU_TRY(qru_check_real(A->dtype));
     if (A->cols < 1)
         return qru_fail_arg(2, "A has %d columns, but it needs m >= 1",
                             A->cols);
@@ -552,6 +565,10 @@ static int lsq_batch_create_args(qru_context *ctx, const qru_matrix *A,
         QRU_TRY(lsq_batch_opts_check(opt, A));
     if (!fb)
         return qru_fail_arg(ifb, "fb is NULL");
+    tmp.q = opt ? opt->q : QRU_Q_NONE;
+    QRU_TRY(lsq_batch_cplx(&tmp, tmp.q == QRU_Q_NONE
+                                     ? QRU_OPM(lsq_batch_add_rows)
+                                     : QRU_OPM(lsq_batch_geqr_thin)));
     return lsq_batch_create(ctx, A, b, opt, fb);
 }
 
@@ -586,6 +603,9 @@ int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb, const qru_matrix *U,
         QRU_ARG(ctx, 4, rows[i] >= 0 && rows[i] <= U->rows,
                 "rows[%d] = %d, but it must be in 0 .. %d (U's rows)", i,
                 rows[i], U->rows);
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, fb->q == QRU_Q_NONE
+                                          ? QRU_OPM(lsq_batch_add_rows)
+                                          : QRU_OPM(lsq_batch_add_rows_q)));
     qru_matrix *W[3] = {NULL, NULL, NULL};
     int st = lsq_batch_cmp_alloc(fb, fb->n + U->rows, W);
     if (!st)
@@ -727,6 +747,7 @@ int qru_lsq_batch_remove_rows_ex(qru_lsq_batch *fb, int k, int p, int *info,
                                             "(QRU_Q_NONE): its rows cannot "
                                             "be removed; create it with "
                                             "opt->q = QRU_Q_THIN"));
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_remove_rows_q)));
     if (fb->count == 0)
         QRU_RET(ctx, 0);
     if (pmax == 0) { /* no problem loses a row: no work */
@@ -787,6 +808,7 @@ int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p)
     QRU_ARG(ctx, 3, p < fb->m,
             "p = %d, but p < m = %d must hold (a problem keeps a column)", p,
             fb->m);
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_remove_cols)));
     if (fb->count == 0) {
         fb->m -= p;
         fb->R->rows = fb->R->cols = fb->D->rows = fb->m;
@@ -910,6 +932,7 @@ int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
                                             "(QRU_Q_NONE): it holds no Q1 "
                                             "to add columns against; create "
                                             "it with opt->q = QRU_Q_THIN"));
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_add_cols_q)));
     QRU_RET(ctx, lsq_batch_add_c(fb, k, V, info));
 }
 
@@ -980,7 +1003,7 @@ static int lsq_batch_md_page(qru_lsq_batch *fb, int i, const qru_matrix *U,
                                lz));
         for (int pass = 0; pass < 2; ++pass) {
             qru_ptr Wp = pass ? W2 : W;
-            QRU_TRY(ctx->ops->gemm(ctx, dt, 'T', 'N', m, k, n, 1.0, Q1, lq, Z,
+            QRU_TRY(ctx->ops->gemm(ctx, dt, 'C', 'N', m, k, n, 1.0, Q1, lq, Z,
                                    lz, 0.0, Wp, lw));
             QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, k, m, -1.0, Q1, lq,
                                    Wp, lw, 1.0, Z, lz));
@@ -990,9 +1013,9 @@ static int lsq_batch_md_page(qru_lsq_batch *fb, int i, const qru_matrix *U,
     qru_ptr M = md_pg(S, MD_M, i, 0), B = md_pg(S, MD_B, i, 0);
     QRU_TRY(ctx->ops->copy(ctx, dt, m, m, qru_mat_page(fb->R, i), fb->R->ld,
                            M, lm));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', m, m, k, 1.0,
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'C', m, m, k, 1.0,
                            md_pg(S, MD_W, i, 0), lw, Vi, V->ld, 1.0, M, lm));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'T', k, m, k, 1.0,
+    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'C', k, m, k, 1.0,
                            md_pg(S, MD_RZ, i, 0), S[MD_RZ]->ld, Vi, V->ld,
                            0.0, md_pg(S, MD_M, i, m), lm));
     QRU_TRY(ctx->ops->copy(ctx, dt, m, r, qru_mat_page(fb->D, i), fb->D->ld,
@@ -1169,6 +1192,8 @@ int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
                                             "(QRU_Q_NONE): A + U V' needs "
                                             "Q; create it with opt->q = "
                                             "QRU_Q_THIN or QRU_Q_FULL"));
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_geqr_thin) |
+                                          QRU_OPM(lsq_batch_solve)));
     if (!any) { /* no problem changes: no work */
         for (int i = 0; info && i < fb->count; ++i)
             info[i] = 0;
@@ -1219,6 +1244,7 @@ int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
             X->rows, X->cols, fb->m, fb->r);
     QRU_ARG(ctx, 2, !lsq_batch_overlaps(fb, X),
             "X overlaps the factorisation's storage");
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_solve)));
     QRU_RET(ctx, lsq_batch_solve(fb, X, info));
 }
 

@@ -63,16 +63,24 @@
  *    diagonal), and so are potrf_panel and the Cholesky batches; chol_rot
  *    rotates with a real L(i,i) (c real, s = w(i) / L(i,i)); an info slot
  *    of a complex type is its real part;
- *  - the ops of the least-squares batches and solvers and of the real-only
- *    structured passes (chol_r1_*, lsq_batch_*, omp_gram_step,
- *    lars_gram_step) take no complex data yet: the public routines refuse
- *    it first (qru_check_real), the update policy and qru_chol_update do
- *    not choose those passes for it, and the ops return
- *    QRU_ERR_UNSUPPORTED;
+ *  - the ops of the solvers and of the real-only structured passes
+ *    (chol_r1_*, omp_gram_step, lars_gram_step) take no complex data
+ *    yet: the public routines refuse it first (qru_check_real), the
+ *    update policy and qru_chol_update do not choose those passes for it,
+ *    and the ops return QRU_ERR_UNSUPPORTED;
+ *  - the least-squares batches' ops (lsq_batch_*) take complex data with
+ *    the conventions above: their rotations are zlartg's (dlartg's
+ *    formulas in the contracts below are the real case: |f| for f's
+ *    magnitude, sign(f) = f / |f|, s = conj(g / r), a row's partner
+ *    rotated by -conj(s)), their rotations of Q1's columns act with
+ *    conj(s), Gram-Schmidt and the completions use Q1', and the sums of
+ *    squares (rho2, the norms of the rank rules) are of moduli;
  *  - a backend's table says which ops take complex data (complex_ops:
- *    the CPU all but those, CUDA and OpenCL the ops of the QR family, the
- *    Cholesky factorisation and the triangular solves, not chol_rot nor
- *    the Cholesky batches); a routine that would reach another op refuses
+ *    the CPU all but the real-only ones above, CUDA and OpenCL the ops of
+ *    the QR family, the Cholesky factorisation and the triangular solves
+ *    and the Q-less batches' lsq_batch_add_rows, lsq_batch_solve and
+ *    lsq_batch_remove_cols, not chol_rot, the Cholesky batches nor the
+ *    thin-form batch ops); a routine that would reach another op refuses
  *    complex data up front (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).

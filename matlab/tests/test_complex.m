@@ -239,7 +239,7 @@ for cls = qru_classes(backend)
     chol_check(sprintf('cholinsert pages %s page %d', cls, i), cls, R1(:, :, i), H1, cholinsert(R, 4, H1(:, 4)));
   end
   end
-  % least squares over pages: the batches take no complex data yet
+  % least squares over pages: the Q-less batches (complex data on every backend)
   Ap = cast(crandn(n, m, 3), cls); bp = cast(crandn(n, 1, 3), cls);
   either(sprintf('lsq_solve pages %s', cls), 'qru_lsq_batch', @() qru_lsq_solve(Ap, bp, backend), ...
          @(X) qru_check(all(arrayfun(@(i) norm(double(X(:, :, i)) - double(Ap(:, :, i)) \ double(bp(:, :, i))) / ...

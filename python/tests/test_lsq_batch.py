@@ -316,8 +316,10 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="b must be of shape"):
         qru.LeastSquaresBatch(A, b[:, :4])
     with pytest.raises(TypeError, match="dtype"):
-        qru.LeastSquaresBatch(A.astype(complex), b)
+        qru.LeastSquaresBatch(A.astype(object), b)
     B = qru.LeastSquaresBatch(A, b)
+    with pytest.raises(TypeError, match="complex"):
+        B.add_rows(np.ones((2, 1, 3), complex))
     with pytest.raises(ValueError, match="U must be of shape"):
         B.add_rows(np.ones((2, 1, 4)))
     with pytest.raises(ValueError, match="e must be of shape"):
@@ -586,3 +588,60 @@ def test_bad_column_updates():
     assert B.shape == (8, 3) and N.shape == (8, 3)
     want, _ = lstsq_pages(A, b[..., None])
     check_x(B.solve()[..., None], want, A, np.float64)
+
+
+def crandn(rng, shape, dt):
+    """Complex normal values of dtype dt."""
+    return (rng.standard_normal(shape) +
+            1j * rng.standard_normal(shape)).astype(dt)
+
+
+def check_complex(B, A, b, dt):
+    """Every page's solution and residual norms against NumPy's complex
+    lstsq (the least-squares bound, scaled by eps, the order and
+    cond^2), R's moduli against NumPy's QR (R is unique up to the phases
+    of its rows)."""
+    x, rho = B.solve(), B.residual_norms()
+    for i in range(A.shape[0]):
+        a, c = A[i].astype(np.complex128), b[i].astype(np.complex128)
+        want = np.linalg.lstsq(a, c, rcond=None)[0]
+        kappa = np.linalg.cond(a)
+        scale = eps(dt) * max(a.shape) * kappa ** 2
+        err = np.linalg.norm(x[i] - want) / (np.linalg.norm(want) * scale)
+        assert err <= THRESH, err
+        res = np.linalg.norm(c - a @ want, axis=0)
+        rerr = np.abs(rho[i] - res).max() / (np.linalg.norm(c) * scale)
+        assert rerr <= THRESH, rerr
+        r_np = np.linalg.qr(a, mode="r")
+        rd = np.abs(np.abs(B.R[i]) - np.abs(np.triu(r_np))).max()
+        assert rd <= THRESH * eps(dt) * max(a.shape) * np.linalg.norm(a), rd
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["none", "thin", "full"])
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex(backend, q, dt):
+    """Complex batches: creation, added rows, removed columns and (thin,
+    full) the modification A + U V' against NumPy; where the backend's
+    kernels of the form are real only, TypeError naming it."""
+    rng = np.random.default_rng(11)
+    A, b = crandn(rng, (3, 9, 4), dt), crandn(rng, (3, 9, 2), dt)
+    if backend != "cpu" and q != "none":
+        with pytest.raises(TypeError, match="complex"):
+            qru.LeastSquaresBatch(A, b, q=q, backend=backend)
+        return
+    B = qru.LeastSquaresBatch(A, b, q=q, backend=backend)
+    assert B.dtype is dt
+    check_complex(B, A, b, dt)
+    U, e = crandn(rng, (3, 2, 4), dt), crandn(rng, (3, 2, 2), dt)
+    B.add_rows(U, e)
+    A, b = np.concatenate([A, U], axis=-2), np.concatenate([b, e], axis=-2)
+    check_complex(B, A, b, dt)
+    B.remove_cols(1)
+    A = np.delete(A, 1, axis=-1)
+    check_complex(B, A, b, dt)
+    if q != "none":
+        U, V = crandn(rng, (3, 11, 2), dt), crandn(rng, (3, 3, 2), dt)
+        B.modify(U, V)
+        A = A + U @ np.conj(np.swapaxes(V, -1, -2))
+        check_complex(B, A, b, dt)

@@ -37,6 +37,10 @@
 #define GERC(m, n, a, x, incx, y, incy, A, lda)                                \
     BL(ger)(CblasColMajor, m, n, a, x, incx, y, incy, A, lda)
 #define ROT(n, x, incx, y, incy, c, s) BL(rot)(n, x, incx, y, incy, c, s)
+#define GEMM(ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc)                    \
+    BL(gemm)(CblasColMajor, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc)
+#define GERU(m, n, a, x, incx, y, incy, A, lda)                                \
+    BL(ger)(CblasColMajor, m, n, a, x, incx, y, incy, A, lda)
 #define CPLX 0
 
 #define T float
@@ -44,34 +48,38 @@
 #define SFX s
 #define BL(x) cblas_s##x
 #define LP(x) LAPACKE_s##x
+#define LPQ(x) LAPACKE_sor##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
+#include "cpu_update_kernels.inc"
 #include "cpu_batch_q_kernels.inc"
 #include "cpu_batch_cols_kernels.inc"
-#include "cpu_update_kernels.inc"
 #undef T
 #undef TR
 #undef SFX
 #undef BL
 #undef LP
+#undef LPQ
 
 #define T double
 #define TR double
 #define SFX d
 #define BL(x) cblas_d##x
 #define LP(x) LAPACKE_d##x
+#define LPQ(x) LAPACKE_dor##x
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
+#include "cpu_update_kernels.inc"
 #include "cpu_batch_q_kernels.inc"
 #include "cpu_batch_cols_kernels.inc"
-#include "cpu_update_kernels.inc"
 #undef T
 #undef TR
 #undef SFX
 #undef BL
 #undef LP
+#undef LPQ
 #undef CONJ
 #undef RE
 #undef ABS
@@ -80,12 +88,15 @@
 #undef GEMV
 #undef GERC
 #undef ROT
+#undef GEMM
+#undef GERU
 #undef CPLX
 
 /* Complex float and complex double: the kernels of the QR factorisation
  * and its updates (cpu_kernels.inc, cpu_update_kernels.inc), of the
- * Cholesky routines and of the Cholesky batches (cpu_chol_kernels.inc,
- * cpu_batch_kernels.inc; not their real-only parts). */
+ * Cholesky routines, of the Cholesky and least-squares batches
+ * (cpu_chol_kernels.inc, cpu_batch_kernels.inc, cpu_batch_q_kernels.inc,
+ * cpu_batch_cols_kernels.inc; not their real-only parts). */
 #define CPLX 1
 #define CONJ(x) conj(x)
 #define RE(x) creal(x)
@@ -96,36 +107,56 @@
              incy)
 #define GERC(m, n, a, x, incx, y, incy, A, lda)                                \
     BL(gerc)(CblasColMajor, m, n, &(T){a}, x, incx, y, incy, A, lda)
-#define ROT(n, x, incx, y, incy, c, s) UF(crot)(n, x, incx, y, incy, c, s)
+#define CPU_SFX_(a, b) a##_##b
+#define CPU_SFX(a, b) CPU_SFX_(a, b)
+#define ROT(n, x, incx, y, incy, c, s)                                         \
+    CPU_SFX(crot, SFX)(n, x, incx, y, incy, c, s)
+#define GEMM(ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc)                    \
+    BL(gemm)(CblasColMajor, ta, tb, m, n, k, &(T){a}, A, lda, B, ldb,        \
+             &(T){b}, C, ldc)
+#define GERU(m, n, a, x, incx, y, incy, A, lda)                                \
+    BL(geru)(CblasColMajor, m, n, &(T){a}, x, incx, y, incy, A, lda)
 
 #define T float complex
 #define TR float
 #define SFX c
 #define BL(x) cblas_c##x
+#define LP(x) LAPACKE_c##x
+#define LPQ(x) LAPACKE_cun##x
 #define NRM2(n, x, inc) cblas_scnrm2(n, x, inc)
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
+#include "cpu_batch_q_kernels.inc"
+#include "cpu_batch_cols_kernels.inc"
 #undef T
 #undef TR
 #undef SFX
 #undef BL
+#undef LP
+#undef LPQ
 #undef NRM2
 
 #define T double complex
 #define TR double
 #define SFX z
 #define BL(x) cblas_z##x
+#define LP(x) LAPACKE_z##x
+#define LPQ(x) LAPACKE_zun##x
 #define NRM2(n, x, inc) cblas_dznrm2(n, x, inc)
 #include "cpu_kernels.inc"
 #include "cpu_chol_kernels.inc"
 #include "cpu_batch_kernels.inc"
 #include "cpu_update_kernels.inc"
+#include "cpu_batch_q_kernels.inc"
+#include "cpu_batch_cols_kernels.inc"
 #undef T
 #undef TR
 #undef SFX
 #undef BL
+#undef LP
+#undef LPQ
 #undef NRM2
 #undef CONJ
 #undef RE
@@ -134,6 +165,10 @@
 #undef GEMV
 #undef GERC
 #undef ROT
+#undef GEMM
+#undef GERU
+#undef CPU_SFX
+#undef CPU_SFX_
 #undef CPLX
 
 /* Host address of element p.  A NULL handle (an empty buffer, only passed
@@ -173,11 +208,7 @@
 #define CPU_REAL_ONLY_OPS                                                      \
     (QRU_OPM(chol_r1_prep) | QRU_OPM(chol_r1_solve_prep) |                     \
      QRU_OPM(chol_r1_apply) | QRU_OPM(chol_r1_rhs) |                           \
-     QRU_OPM(chol_r1_rotate) |                                                 \
-     QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |                  \
-     QRU_OPM(lsq_batch_add_rows_q) | QRU_OPM(lsq_batch_remove_rows_q) |        \
-     QRU_OPM(lsq_batch_remove_cols) | QRU_OPM(lsq_batch_add_cols_q) |          \
-     QRU_OPM(lsq_batch_geqr_thin) | QRU_OPM(omp_gram_step) |                   \
+     QRU_OPM(chol_r1_rotate) | QRU_OPM(omp_gram_step) |                       \
      QRU_OPM(lars_gram_step) | QRU_OPM(gram_border) | QRU_OPM(gram_solve))
 
 /* OpenBLAS's configuration text, where the BLAS is OpenBLAS (weak: NULL
@@ -921,14 +952,11 @@ static void cpu_lsq_batch_add_rows_range(const void *v, int b0, int cnt,
             rho2 = CPU_PAGE(a, rho2, a->r), U = CPU_PAGE(a, U, a->sU),
             E = CPU_PAGE(a, E, a->sE),
             C = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_add_rows_d(a->m, a->r, a->p, cnt, DP(R), a->ldr, a->sR,
-                             DP(D), a->ldd, a->sD, DP(rho2), DP(U), a->ldu,
-                             a->sU, DP(E), a->lde, a->sE, DP(C), DP(work));
-    else
-        lsq_batch_add_rows_s(a->m, a->r, a->p, cnt, SP(R), a->ldr, a->sR,
-                             SP(D), a->ldd, a->sD, SP(rho2), SP(U), a->ldu,
-                             a->sU, SP(E), a->lde, a->sE, SP(C), SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_add_rows, a->m, a->r, a->p, cnt, HP(dt, R),
+                a->ldr, a->sR, HP(dt, D), a->ldd, a->sD, HP(dt, rho2),
+                HP(dt, U), a->ldu, a->sU, HP(dt, E), a->lde, a->sE, HP(dt, C),
+                HP(dt, work));
 }
 
 static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
@@ -938,7 +966,6 @@ static int cpu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m,
                                   int ldu, size_t sU, qru_ptr E, int lde,
                                   size_t sE, qru_ptr cnt, qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_add_rows");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .p = p, .ldr = ldr,
@@ -958,14 +985,10 @@ static void cpu_lsq_batch_solve_range(const void *v, int b0, int cnt,
     const cpu_lsq_batch_args *a = v;
     qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             X = CPU_PAGE(a, X, a->sX), info = CPU_PAGE(a, info, 1);
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_solve_d(a->m, a->r, a->n, cnt, DP(R), a->ldr, a->sR, DP(D),
-                          a->ldd, a->sD, DP(X), a->ldx, a->sX, DP(info),
-                          DP(work));
-    else
-        lsq_batch_solve_s(a->m, a->r, a->n, cnt, SP(R), a->ldr, a->sR, SP(D),
-                          a->ldd, a->sD, SP(X), a->ldx, a->sX, SP(info),
-                          SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_solve, a->m, a->r, a->n, cnt, HP(dt, R), a->ldr,
+                a->sR, HP(dt, D), a->ldd, a->sD, HP(dt, X), a->ldx, a->sX,
+                HP(dt, info), HP(dt, work));
 }
 
 static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
@@ -974,7 +997,6 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                                qru_ptr X, int ldx, size_t sX, qru_ptr info,
                                qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_solve");
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldr = ldr,
@@ -994,16 +1016,11 @@ static void cpu_lsq_batch_add_rows_q_range(const void *v, int b0, int cnt,
     qru_ptr R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
             U = CPU_PAGE(a, U, a->sU), F = CPU_PAGE(a, F, a->sF);
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_add_rows_q_d(a->m, a->r, a->n, a->p, cnt, DP(R), a->ldr,
-                               a->sR, DP(D), a->ldd, a->sD, DP(Q), a->ldq,
-                               a->sQ, DP(E), a->lde, a->sE, DP(U), a->ldu,
-                               a->sU, DP(F), a->ldf, a->sF, DP(work));
-    else
-        lsq_batch_add_rows_q_s(a->m, a->r, a->n, a->p, cnt, SP(R), a->ldr,
-                               a->sR, SP(D), a->ldd, a->sD, SP(Q), a->ldq,
-                               a->sQ, SP(E), a->lde, a->sE, SP(U), a->ldu,
-                               a->sU, SP(F), a->ldf, a->sF, SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_add_rows_q, a->m, a->r, a->n, a->p, cnt,
+                HP(dt, R), a->ldr, a->sR, HP(dt, D), a->ldd, a->sD, HP(dt, Q),
+                a->ldq, a->sQ, HP(dt, E), a->lde, a->sE, HP(dt, U), a->ldu,
+                a->sU, HP(dt, F), a->ldf, a->sF, HP(dt, work));
 }
 
 static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -1014,7 +1031,6 @@ static int cpu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                     qru_ptr U, int ldu, size_t sU, qru_ptr F,
                                     int ldf, size_t sF, qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_add_rows_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .p = p,
@@ -1039,16 +1055,11 @@ static void cpu_lsq_batch_remove_rows_q_range(const void *v, int b0,
             Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE),
             info = CPU_PAGE(a, info, 1),
             C = a->cnt.h ? CPU_PAGE(a, cnt, 1) : a->cnt;
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_remove_rows_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
-                                  a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
-                                  a->ldq, a->sQ, DP(E), a->lde, a->sE,
-                                  DP(info), DP(C), DP(work));
-    else
-        lsq_batch_remove_rows_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
-                                  a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
-                                  a->ldq, a->sQ, SP(E), a->lde, a->sE,
-                                  SP(info), SP(C), SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_remove_rows_q, a->m, a->r, a->n, a->k, a->p, cnt,
+                HP(dt, R), a->ldr, a->sR, HP(dt, D), a->ldd, a->sD, HP(dt, Q),
+                a->ldq, a->sQ, HP(dt, E), a->lde, a->sE, HP(dt, info),
+                HP(dt, C), HP(dt, work));
 }
 
 static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
@@ -1060,7 +1071,6 @@ static int cpu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
                                        qru_ptr info, qru_ptr cnt,
                                        qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_remove_rows_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
@@ -1085,16 +1095,11 @@ static void cpu_lsq_batch_remove_cols_range(const void *v, int b0, int cnt,
             rho2 = a->thin ? a->rho2 : CPU_PAGE(a, rho2, a->r),
             Q = a->thin ? CPU_PAGE(a, Q, a->sQ) : a->Q,
             E = a->thin ? CPU_PAGE(a, E, a->sE) : a->E;
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_remove_cols_d(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
-                                DP(R), a->ldr, a->sR, DP(D), a->ldd, a->sD,
-                                DP(rho2), DP(Q), a->ldq, a->sQ, DP(E),
-                                a->lde, a->sE, DP(work));
-    else
-        lsq_batch_remove_cols_s(a->m, a->r, a->n, a->k, a->p, cnt, a->thin,
-                                SP(R), a->ldr, a->sR, SP(D), a->ldd, a->sD,
-                                SP(rho2), SP(Q), a->ldq, a->sQ, SP(E),
-                                a->lde, a->sE, SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_remove_cols, a->m, a->r, a->n, a->k, a->p, cnt,
+                a->thin, HP(dt, R), a->ldr, a->sR, HP(dt, D), a->ldd, a->sD,
+                HP(dt, rho2), HP(dt, Q), a->ldq, a->sQ, HP(dt, E), a->lde,
+                a->sE, HP(dt, work));
 }
 
 static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
@@ -1105,7 +1110,6 @@ static int cpu_lsq_batch_remove_cols(qru_context *ctx, qru_dtype dt, int m,
                                      size_t sQ, qru_ptr E, int lde, size_t sE,
                                      qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_remove_cols");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .k = k,
@@ -1131,20 +1135,13 @@ static void cpu_lsq_batch_add_cols_q_range(const void *v, int b0, int cnt,
             V = CPU_PAGE(a, V, a->sV), R1 = CPU_PAGE(a, R1, a->s1),
             D1 = CPU_PAGE(a, D1, a->sD1), Q1n = CPU_PAGE(a, Q1n, a->sQ1),
             E1 = CPU_PAGE(a, E1, a->sE1), info = CPU_PAGE(a, info, 1);
-    if (a->dt == QRU_DOUBLE)
-        lsq_batch_add_cols_q_d(a->m, a->r, a->n, a->k, a->p, cnt, DP(R),
-                               a->ldr, a->sR, DP(D), a->ldd, a->sD, DP(Q),
-                               a->ldq, a->sQ, DP(E), a->lde, a->sE, DP(V),
-                               a->ldv, a->sV, DP(R1), a->ld1, a->s1, DP(D1),
-                               a->ldd1, a->sD1, DP(Q1n), a->ldq1, a->sQ1,
-                               DP(E1), a->lde1, a->sE1, DP(info), DP(work));
-    else
-        lsq_batch_add_cols_q_s(a->m, a->r, a->n, a->k, a->p, cnt, SP(R),
-                               a->ldr, a->sR, SP(D), a->ldd, a->sD, SP(Q),
-                               a->ldq, a->sQ, SP(E), a->lde, a->sE, SP(V),
-                               a->ldv, a->sV, SP(R1), a->ld1, a->s1, SP(D1),
-                               a->ldd1, a->sD1, SP(Q1n), a->ldq1, a->sQ1,
-                               SP(E1), a->lde1, a->sE1, SP(info), SP(work));
+    qru_dtype dt = a->dt;
+    CPU_BY_TYPE(dt, lsq_batch_add_cols_q, a->m, a->r, a->n, a->k, a->p, cnt,
+                HP(dt, R), a->ldr, a->sR, HP(dt, D), a->ldd, a->sD, HP(dt, Q),
+                a->ldq, a->sQ, HP(dt, E), a->lde, a->sE, HP(dt, V), a->ldv,
+                a->sV, HP(dt, R1), a->ld1, a->s1, HP(dt, D1), a->ldd1, a->sD1,
+                HP(dt, Q1n), a->ldq1, a->sQ1, HP(dt, E1), a->lde1, a->sE1,
+                HP(dt, info), HP(dt, work));
 }
 
 static int cpu_lsq_batch_add_cols_q(
@@ -1155,7 +1152,6 @@ static int cpu_lsq_batch_add_cols_q(
     size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
     size_t sE1, qru_ptr info, qru_ptr work)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_add_cols_q");
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {
@@ -1182,18 +1178,12 @@ static void cpu_lsq_batch_geqr_thin_range(const void *v, int b0, int cnt,
     qru_ptr A = CPU_PAGE(a, U, a->sU), B = CPU_PAGE(a, F, a->sF),
             R = CPU_PAGE(a, R, a->sR), D = CPU_PAGE(a, D, a->sD),
             Q = CPU_PAGE(a, Q, a->sQ), E = CPU_PAGE(a, E, a->sE);
-    lapack_int info =
-        a->dt == QRU_DOUBLE
-            ? lsq_batch_geqr_thin_d(a->m, a->r, a->n, cnt, DP(A), a->ldu,
-                                    a->sU, DP(B), a->ldf, a->sF, DP(R),
-                                    a->ldr, a->sR, DP(D), a->ldd, a->sD,
-                                    DP(Q), a->ldq, a->sQ, DP(E), a->lde,
-                                    a->sE, DP(work), a->lw)
-            : lsq_batch_geqr_thin_s(a->m, a->r, a->n, cnt, SP(A), a->ldu,
-                                    a->sU, SP(B), a->ldf, a->sF, SP(R),
-                                    a->ldr, a->sR, SP(D), a->ldd, a->sD,
-                                    SP(Q), a->ldq, a->sQ, SP(E), a->lde,
-                                    a->sE, SP(work), a->lw);
+    qru_dtype dt = a->dt;
+    lapack_int info = CPU_BY_TYPE(
+        dt, lsq_batch_geqr_thin, a->m, a->r, a->n, cnt, HP(dt, A), a->ldu,
+        a->sU, HP(dt, B), a->ldf, a->sF, HP(dt, R), a->ldr, a->sR, HP(dt, D),
+        a->ldd, a->sD, HP(dt, Q), a->ldq, a->sQ, HP(dt, E), a->lde, a->sE,
+        HP(dt, work), a->lw);
     if (info)
         atomic_store(a->lapack, (int)info);
 }
@@ -1440,7 +1430,6 @@ static int cpu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m,
                                    size_t sE, qru_ptr work,
                                    size_t *work_elems)
 {
-    CPU_REAL_ONLY(dt, "lsq_batch_geqr_thin");
     size_t lw = 0;
     if (m > 0 && n > 0) {
         int st = lapack_lwork(dt, n, m, m, r, &lw);

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from . import _qru
-from ._arrays import (_fw_name, numerical, per_problem, prepare,
-                      raise_failed_pages)
+from ._arrays import _fw_name, per_problem, prepare, raise_failed_pages
+from ._chol import _lib
 
 _FORMS = {"full": 0, "thin": 1, "none": 2}
 
@@ -38,7 +38,12 @@ class LeastSquaresBatch:
     (``backend=``: 'cpu', 'cuda', 'opencl'; by default the first
     available), and a failed call raises and leaves the batch unchanged,
     except ``remove_rows``, which updates the problems that took the
-    removal.
+    removal.  Complex A or b (complex64, complex128: NumPy's promotion,
+    ' the conjugate transpose, ``modify``'s A + U V') make a complex batch
+    on the CPU backend in every form; CUDA and OpenCL take complex data
+    in the Q-less form only (creation, ``add_rows``, ``remove_cols``,
+    ``solve``, the residuals) and raise TypeError for the thin and full
+    forms.
     """
 
     def __init__(self, A: Any, b: Any, q: str = "none", *,
@@ -65,12 +70,16 @@ class LeastSquaresBatch:
         if self._count < 1:
             raise ValueError("the batch is empty")
         self._m, self._r = m, b.shape[-1]
-        self._dtype = np.float32 if A.dtype == np.float32 and \
-            b.dtype == np.float32 else np.float64
+        single = all(x.dtype in (np.float32, np.complex64) for x in (A, b))
+        if A.dtype.kind == "c" or b.dtype.kind == "c":
+            self._dtype = np.complex64 if single else np.complex128
+        else:
+            self._dtype = np.float32 if A.dtype == np.float32 and \
+                b.dtype == np.float32 else np.float64
         P = prepare((self._pack(A, m), self._pack(b, self._r)), ("A", "b"),
-                    backend)
+                    backend, allow_complex=True)
         self._P = P
-        self._f = numerical(_qru.LsqBatch, P.ctx, *P.arrays, self._count,
+        self._f = _lib(_qru.LsqBatch, P.ctx, *P.arrays, self._count,
                             _FORMS[q], bool(check_finite))
 
     # ---- helpers -------------------------------------------------------------
@@ -81,15 +90,20 @@ class LeastSquaresBatch:
             raise TypeError(f"qru: LeastSquaresBatch takes NumPy arrays; "
                             f"{name} is a {type(x).__module__} array")
         x = np.asarray(x)
-        if x.dtype.kind not in "fiub":
-            raise TypeError(f"qru: {name} has dtype {x.dtype}, not a real "
-                            "number type")
+        if x.dtype.kind not in "fiubc" or (
+                x.dtype.kind == "c" and
+                x.dtype not in (np.complex64, np.complex128)):
+            raise TypeError(f"qru: {name} has dtype {x.dtype}, not a "
+                            "number type qru computes in")
         return x
 
     def _pack(self, X, c):
         """The pages of X (..., rows, c) side by side: rows x (count c),
         column-major, page i in columns i c .. i c + c - 1."""
         rows = X.shape[-2]
+        if X.dtype.kind == "c" and np.dtype(self._dtype).kind != "c":
+            raise TypeError(f"qru: complex data ({X.dtype}) for a batch of "
+                            f"{np.dtype(self._dtype).name}")
         X = X.reshape((self._count, rows, c)).astype(self._dtype, copy=False)
         return np.asfortranarray(np.moveaxis(X, 0, 1).reshape(
             rows, self._count * c))
@@ -135,7 +149,9 @@ class LeastSquaresBatch:
 
     @property
     def dtype(self) -> type:
-        """numpy.float32 or numpy.float64."""
+        """numpy.float32, numpy.float64, numpy.complex64 or
+        numpy.complex128 (complex when A or b is: complex64 where both
+        are float32 or complex64, as NumPy promotes)."""
         return self._dtype
 
     # ---- the update and the solve --------------------------------------------
@@ -168,7 +184,7 @@ class LeastSquaresBatch:
                              f"{e.shape}")
         counts = per_problem(rows, self._lead, p, "rows", "U's rows")
         conv = (self._pack(U, self._m), self._pack(e, self._r))
-        numerical(self._f.add_rows, *conv, bool(check_finite), counts)
+        _lib(self._f.add_rows, *conv, bool(check_finite), counts)
 
     def remove_rows(self, k: int, p: int = 1, *, rows: Any = None) -> None:
         """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
@@ -192,7 +208,7 @@ class LeastSquaresBatch:
             raise ValueError("the Q-less batch cannot remove rows (no Q): "
                              "use q='thin'")
         counts = per_problem(rows, self._lead, int(p), "rows", "p")
-        info = np.asarray(numerical(self._f.remove_rows, int(k), int(p),
+        info = np.asarray(_lib(self._f.remove_rows, int(k), int(p),
                                     counts))
         # info: the first numerically singular pivot of Rz, not a column
         raise_failed_pages(info, self._lead, "problems refused the removal",
@@ -210,7 +226,7 @@ class LeastSquaresBatch:
         Removing columns cannot make a problem rank-deficient: every
         problem takes it.  The residuals (or, Q-less, the residual norms)
         grow by what the removed columns explained."""
-        numerical(self._f.remove_cols, int(k), int(p))
+        _lib(self._f.remove_cols, int(k), int(p))
         self._m -= int(p)
 
     def add_cols(self, k: int, V: Any, *, check_finite: bool = True) -> None:
@@ -241,7 +257,7 @@ class LeastSquaresBatch:
             raise ValueError(f"V must be of shape {self._lead + (n, 'p')} or "
                              f"{self._lead + (n,)}; it is {V.shape}")
         p = V.shape[-1]
-        info = np.asarray(numerical(self._f.add_cols, int(k),
+        info = np.asarray(_lib(self._f.add_cols, int(k),
                                     self._pack(V, p), bool(check_finite)))
         raise_failed_pages(info, self._lead, "problems refused the columns "
                            "(none changed)")
@@ -250,9 +266,10 @@ class LeastSquaresBatch:
     def modify(self, U: Any, V: Any, *, mask: Any = None,
                check_finite: bool = True) -> None:
         """The rank-k modification of every problem's A: A[i] + U[i] @
-        V[i].T for U (..., n, k) (or (..., n): k = 1; n = ``shape[0]``,
-        the most rows of a problem: a problem of fewer ``rows`` takes the
-        first rows of its page) and V (..., m, k) (or (..., m)); b is
+        V[i].T (complex: V[i].conj().T) for U (..., n, k) (or (..., n):
+        k = 1; n = ``shape[0]``, the most rows of a problem: a problem of
+        fewer ``rows`` takes the first rows of its page) and V (..., m,
+        k) (or (..., m)); b is
         unchanged.  The thin and full forms (1 <= k <= each problem's
         rows - m, else ValueError); the Q-less form cannot (it has no Q)
         and raises ValueError.  ``mask`` (0/1 integers of the batch's
@@ -279,14 +296,14 @@ class LeastSquaresBatch:
             raise ValueError(f"V must be of shape "
                              f"{self._lead + (self._m, k)}; it is {V.shape}")
         flags = per_problem(mask, self._lead, 1, "mask", "0 or 1")
-        info = np.asarray(numerical(self._f.modify, self._pack(U, k),
+        info = np.asarray(_lib(self._f.modify, self._pack(U, k),
                                     self._pack(V, k), bool(check_finite),
                                     flags))
         raise_failed_pages(info, self._lead, "problems refused the "
                            "modification (the others modified)")
 
     def _get(self, which, c, pad):
-        M = self._unpack(numerical(self._f.get, which), c)
+        M = self._unpack(_lib(self._f.get, which), c)
         if pad:  # the rows (and a full Q's columns) past a problem's rows
             nr = self.rows.reshape(self._lead + (1, 1))
             out = np.arange(M.shape[-2])[:, None] >= nr
@@ -346,7 +363,7 @@ class LeastSquaresBatch:
         solution.  MATLAB: ``x(:,:,i) = R(:,:,i) \\ d(:,:,i)``.  Raises
         LinAlgError, naming the problems, when a problem is rank-deficient
         by qru's QR rank rule."""
-        X, info = numerical(self._f.solve)
+        X, info = _lib(self._f.solve)
         raise_failed_pages(info, self._lead, "problems rank-deficient")
         X = self._unpack(X, self._r)
         return np.ascontiguousarray(X[..., 0] if self._vector else X)
