@@ -208,6 +208,10 @@ void ocl_pause_ms(long ms);
 int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out);
 karg ocl_targ(qru_dtype dt, double v, tval *store);
 size_t ocl_wg_for(const ocl_impl *im, const ocl_prog *p, int k, size_t want);
+/* The work-items a problem of a batched kernel whose size asks for want:
+ * the device's fixed number where its tuning has one (batch_items: a CPU
+ * device), else want. */
+size_t ocl_batch_items(const ocl_impl *im, size_t want);
 int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
                   const size_t *gws, const size_t *lws, int nargs,
                   const karg *args);

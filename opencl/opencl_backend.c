@@ -156,11 +156,11 @@ void ocl_set_tuning(ocl_impl *im, const qru_context *ctx)
     if (im->type & CL_DEVICE_TYPE_GPU) {
         int mali = strstr(vendor, "ARM") != NULL || strstr(name, "Mali");
         if (mali)
-            t = (qru_ocl_tuning){64, 8, 4, 0};
+            t = (qru_ocl_tuning){64, 8, 4, 0, 0};
         else
-            t = (qru_ocl_tuning){256, 32, 1, 1};
+            t = (qru_ocl_tuning){256, 32, 1, 1, 0};
     } else {
-        t = (qru_ocl_tuning){64, 16, 4, 1};
+        t = (qru_ocl_tuning){64, 16, 4, 1, 32};
     }
     /* overrides from the environment (read at context creation) */
     if (ctx->env.ocl_wg > 0)
@@ -173,6 +173,10 @@ void ocl_set_tuning(ocl_impl *im, const qru_context *ctx)
         t.transpose_local = ctx->env.ocl_local;
     size_t mw = im->max_wg ? im->max_wg : 1;
     t.wg = pow2_floor((size_t)t.wg < mw ? (size_t)t.wg : mw);
+    if (t.batch_items > 0)
+        t.batch_items = pow2_floor((size_t)t.batch_items < mw
+                                       ? (size_t)t.batch_items
+                                       : mw);
     while (t.tile > 1 && (size_t)t.tile * (size_t)t.tile > mw)
         t.tile /= 2;
     im->tune = t;

@@ -114,7 +114,9 @@ int ocl_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m, int r,
      * where a group's barriers cost a loop over its items each: on PoCL
      * 64 items made 200 problems of 400 x 40 twice as fast as 256) */
     size_t want = (size_t)qru_lsq_batch_q_wg(n);
-    want = want < (size_t)im->tune.wg ? want : (size_t)im->tune.wg;
+    want = ocl_batch_items(im, want < (size_t)im->tune.wg
+                                   ? want
+                                   : (size_t)im->tune.wg);
     size_t w = (size_t)pow2_floor(
         ocl_wg_for(im, pr, K_LSQ_BATCH_GEQR_THIN, want));
     size_t groups = min_sz((size_t)count, GRID_CAP);

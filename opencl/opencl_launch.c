@@ -42,6 +42,11 @@ size_t ocl_wg_for(const ocl_impl *im, const ocl_prog *p, int k, size_t want)
     return w ? w : 1;
 }
 
+size_t ocl_batch_items(const ocl_impl *im, size_t want)
+{
+    return im->tune.batch_items > 0 ? (size_t)im->tune.batch_items : want;
+}
+
 /* What clEnqueueNDRangeKernel of OpenCL 1.2 requires of a launch with a
  * given work-group: a non-zero global size that the work-group size
  * divides in every dimension, each work-group dimension within
@@ -122,7 +127,8 @@ int ocl_launch(qru_context *ctx, ocl_prog *p, int k, cl_uint dims,
 int ocl_launch_problems(qru_context *ctx, ocl_prog *p, int k, int want,
                         int count, int nargs, karg *args, size_t es)
 {
-    size_t w = (size_t)pow2_floor(ocl_wg_for(IMPL(ctx), p, k, (size_t)want));
+    size_t w = (size_t)pow2_floor(ocl_wg_for(
+        IMPL(ctx), p, k, ocl_batch_items(IMPL(ctx), (size_t)want)));
     size_t l[1] = {w}, g[1] = {w * min_sz((size_t)count, GRID_CAP)};
     if (es) /* the last argument: the local buffer of w + 1 elements */
         args[nargs - 1].size = es * (w + 1);

@@ -44,6 +44,7 @@
  *   transpose tile (QRU_TILE)       32       8        16       QRU_OCL_TILE
  *   elements per work-item           1       4         4       QRU_OCL_VEC
  *   local-memory transpose           1       0         1       QRU_OCL_LOCAL
+ *   items a problem of a batch    by size  by size     32       -
  * - work-group size: reductions (col_norms, house, larf, gemv_t) and the
  *   one-work-group kernels; rounded down to a power of 2 and clamped to
  *   what the device and each kernel allow; 1 makes the reductions serial
@@ -51,7 +52,16 @@
  * - elements per work-item: the elementwise kernels (laset, copy, geadd,
  *   Givens, ...) loop grid-stride, the grid is shrunk by this factor;
  * - local-memory transpose: 1 uses the tiled kernel of kernels/qru_base.cl
- *   (tiles staged in local memory), 0 CLBlast's omatcopy (no staging).
+ *   (tiles staged in local memory), 0 CLBlast's omatcopy (no staging);
+ * - items a problem of a batch: the batched kernels (kernels/qru_batch.cl,
+ *   qru_batch_q.cl; ocl_batch_items) give each problem work-items by its
+ *   size on a GPU, and on a CPU device one fixed number, one problem a
+ *   work-group, so that each kernel runs at one work-group size: PoCL
+ *   compiles a kernel again for every work-group size it is launched
+ *   with (tens of seconds each for the batched Cholesky kernels, cold),
+ *   and runs a work-group as a loop on one core, where more items only
+ *   add turns of that loop.  The private knob chol_batch_wg
+ *   (src/qru_tuning.h) still sets the Cholesky kernels' items.
  * Mali (vendor ARM or name Mali): local memory is ordinary global memory
  * there, so staging tiles in it only costs time, work-items that handle
  * several elements keep its vector ALUs busy, and its work-groups are
@@ -68,6 +78,8 @@ typedef struct qru_ocl_tuning {
     int tile;            /* transpose tile edge */
     int vec;             /* elements per work-item in elementwise kernels */
     int transpose_local; /* 1: tiled local-memory transpose, 0: CLBlast */
+    int batch_items;     /* work-items a problem of the batched kernels (a
+                          * power of 2); 0: by the problem's size */
 } qru_ocl_tuning;
 
 /* The compiler log of the first failed program build of an OpenCL context
