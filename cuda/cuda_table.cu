@@ -24,7 +24,7 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_givens_make: case QRU_OP_givens_apply: case QRU_OP_geadd:
     case QRU_OP_syrk: case QRU_OP_lacpy: case QRU_OP_potrf_panel:
     case QRU_OP_lane: case QRU_OP_lane_mark: case QRU_OP_lane_join:
-    case QRU_OP_geqrf_full: case QRU_OP_potrf_full:
+    case QRU_OP_geqrf_full: case QRU_OP_potrf_full: case QRU_OP_chol_rot:
         return CU_CPLX;
     case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp: case QRU_OP_wy_left:
     case QRU_OP_panel_qr_max_nb: case QRU_OP_givens_sweeps:

@@ -184,13 +184,13 @@ typedef enum qru_backend {
  *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
  *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
  *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
- *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the other
- *  Cholesky routines (qru_chol_update(), qru_chol_insert(),
- *  qru_chol_delete(), qru_chol_update_batch(), qru_chol_insert_batch(),
- *  qru_chol_delete_batch() and their _ex forms: their rotations and
- *  batched kernels are real only on CUDA and OpenCL, where they return
- *  #QRU_ERR_UNSUPPORTED for complex data after their argument checks,
- *  before any data changes).  Their MATLAB specifications hold with ' the conjugate
+ *  qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
+ *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the
+ *  batched Cholesky routines (qru_chol_update_batch(),
+ *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex forms:
+ *  their batched kernels are real only on CUDA and OpenCL, where they
+ *  return #QRU_ERR_UNSUPPORTED for complex data after their argument
+ *  checks, before any data changes).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex

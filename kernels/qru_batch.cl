@@ -71,28 +71,33 @@
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
  * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
- * and finite).  Also the rotations of qru_chol_rot (kernels/qru_chol.cl,
- * after this file in the OpenCL program; cuda/cuda_chol.cu includes this
- * file first). */
-QRU_DEVICE T qru_rot_r(T a, T b, int sign)
+ * and finite).  Real values (complex data: a the real pivot, b = |w|).
+ * Also the rotations of qru_chol_rot (kernels/qru_chol.cl, after this
+ * file in the OpenCL program; cuda/cuda_chol.cu includes this file
+ * first). */
+QRU_DEVICE QRU_RH qru_rot_r(QRU_RH a, QRU_RH b, int sign)
 {
-    T r;
+    QRU_RH r;
     if (sign > 0) {
-        T fa = QRU_FABS(a), fb = QRU_FABS(b);
-        T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
-        if (big == (T)0) {
-            r = (T)0;
+        QRU_RH fa = QRU_FABS(a), fb = QRU_FABS(b);
+        QRU_RH big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
+        if (big == (QRU_RH)0) {
+            r = (QRU_RH)0;
         } else {
-            T q2 = sml / big;
-            r = big * QRU_SQRT((T)1 + q2 * q2);
+            QRU_RH q2 = sml / big;
+            r = big * QRU_SQRT((QRU_RH)1 + q2 * q2);
         }
     } else {
-        T r2 = (a - b) * (a + b);
-        r = r2 > (T)0 ? QRU_SQRT(r2) : (T)0;
+        QRU_RH r2 = (a - b) * (a + b);
+        r = r2 > (QRU_RH)0 ? QRU_SQRT(r2) : (QRU_RH)0;
     }
     /* r - r == 0 exactly when r is finite */
-    return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
+    return (a == (QRU_RH)0 || !(r > (QRU_RH)0) || !(r - r == (QRU_RH)0))
+               ? (QRU_RH)0
+               : r;
 }
+
+#ifndef QRU_CPLX_PROG /* the batched kernels below: real data only */
 
 /* The working copy's element at local index li (lm) or at work[gi]. */
 #define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
@@ -1155,5 +1160,7 @@ __kernel void qru_lsq_batch_solve(
 #undef QRU_LD_SET
 #undef QRU_BW_GET
 #undef QRU_BW_SET
+
+#endif /* QRU_CPLX_PROG */
 
 #endif /* QRU_BATCH_CL */

@@ -393,12 +393,13 @@ const qru_backend_ops qru_opencl_ops = {
                      (1ull << QRU_OP_givens_sweeps) |
                      (1ull << QRU_OP_givens_accum),
     /* the ops that take complex data: those whose kernels the complex
-     * programs hold (ocl_kernel_complex: the QR family, potrf_panel),
-     * CLBlast's, the real-only ones above as their references and the
-     * OPT ops the backend leaves to the context's references (not
-     * chol_rot, the Cholesky and least-squares batches, the structured
-     * Cholesky passes nor the solvers' Gram ops) */
-    .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full),
+     * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
+     * chol_rot), CLBlast's, the real-only ones above as their references
+     * and the OPT ops the backend leaves to the context's references (not
+     * the Cholesky and least-squares batches, the structured Cholesky
+     * passes nor the solvers' Gram ops) */
+    .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full) |
+                   QRU_OPM(chol_rot),
     /* one block per element type (float has double's values) */
     .tuning = {[QRU_TUNING_FLOAT] = {.qr_nb = 32,
                                      .chol_nb = 64,

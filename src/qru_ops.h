@@ -71,8 +71,8 @@
  *    QRU_ERR_UNSUPPORTED;
  *  - a backend's table says which ops take complex data (complex_ops:
  *    the CPU all but those, CUDA and OpenCL the ops of the QR family, the
- *    Cholesky factorisation and the triangular solves, not chol_rot nor
- *    the Cholesky batches); a routine that would reach another op refuses
+ *    Cholesky factorisation, the triangular solves and chol_rot, not the
+ *    Cholesky batches); a routine that would reach another op refuses
  *    complex data up front (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).
