@@ -25,6 +25,8 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_syrk: case QRU_OP_lacpy: case QRU_OP_potrf_panel:
     case QRU_OP_lane: case QRU_OP_lane_mark: case QRU_OP_lane_join:
     case QRU_OP_geqrf_full: case QRU_OP_potrf_full: case QRU_OP_chol_rot:
+    case QRU_OP_chol_update_batch: case QRU_OP_chol_insert_batch:
+    case QRU_OP_chol_delete_batch:
         return CU_CPLX;
     case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp: case QRU_OP_wy_left:
     case QRU_OP_panel_qr_max_nb: case QRU_OP_givens_sweeps:

@@ -185,12 +185,9 @@ typedef enum qru_backend {
  *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
  *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
  *  qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
- *  qru_chol_shift() and qru_trsm(); and on the CPU backend only the
- *  batched Cholesky routines (qru_chol_update_batch(),
- *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex forms:
- *  their batched kernels are real only on CUDA and OpenCL, where they
- *  return #QRU_ERR_UNSUPPORTED for complex data after their argument
- *  checks, before any data changes).  Their MATLAB specifications hold with ' the conjugate
+ *  qru_chol_shift(), qru_trsm(), qru_chol_update_batch(),
+ *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex
+ *  forms.  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
@@ -200,8 +197,8 @@ typedef enum qru_backend {
  *  the real parts are read (as LAPACK's zpotrf does).  The updates of one
  *  row or column take their blocked paths with complex data (the Givens
  *  chains and structured rank-1 passes that #QRU_UPDATE_FAST may choose
- *  for p = 1 are real only), and so does qru_chol_update() (rotations,
- *  not its structured passes).  Every other routine (the least-squares
+ *  for p = 1 are real only), and so do qru_chol_update() and the
+ *  batched Cholesky routines (rotations, not their structured passes).  Every other routine (the least-squares
  *  batches, the solvers, the GP) returns #QRU_ERR_UNSUPPORTED for complex
  *  data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */

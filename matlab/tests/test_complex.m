@@ -17,10 +17,7 @@ function nfail = test_complex(backend)
 %   and shifts at the ends and inside, pages of the three batched ones)
 %   against Octave's cholupdate, cholinsert, choldelete and chol:
 %   norm(R1'*R1 - A1) / (norm(A1) n eps), R1 exactly upper triangular
-%   with a real positive diagonal (on the GPU backends, whose batched
-%   Cholesky kernels take real data only, qru_cholupdate, qru_choldelete
-%   and qru_cholinsert of pages raise qru:unsupported naming the backend
-%   and the routine).  Least squares
+%   with a real positive diagonal, on every backend.  Least squares
 %   over pages, which the
 %   library does not take complex data for yet, must give the right
 %   result or raise qru:unsupported naming the routine.  On a backend
@@ -204,11 +201,6 @@ for cls = qru_classes(backend)
     qru_check(all(real(diag(R1)) > 0), 'cholshift %s i=%d j=%d: diagonal not positive', cls, i, j);
   end
   % pages
-  if ~strcmp(name, 'cpu')   % the batched routines: refused
-    xr = cast(crandn(k, 1), cls);
-    refused_routine(name, 'cholupdate pages', 'qru_chol_update', @qru_cholupdate, cat(3, Rc, Rc), cat(3, xr, xr), backend);
-    refused_routine(name, 'choldelete pages', 'qru_chol_delete', @qru_choldelete, cat(3, Rc, Rc), 3, backend);
-  else
   Hp = cat(3, H, H(k:-1:1, k:-1:1));
   Rp = cat(3, R, chol(Hp(:, :, 2)));
   xp = crandn(k, 2, 2);
@@ -231,7 +223,6 @@ for cls = qru_classes(backend)
   qru_check(isequal(info, [0; 0]), 'cholinsert pages %s: info = %s', cls, mat2str(info));
   for i = 1:2
     chol_check(sprintf('cholinsert pages %s page %d', cls, i), cls, R1(:, :, i), H1, cholinsert(R, 4, H1(:, 4)));
-  end
   end
   % least squares over pages: the batches take no complex data yet
   Ap = cast(crandn(n, m, 3), cls); bp = cast(crandn(n, 1, 3), cls);

@@ -8,9 +8,8 @@ downdates that lose definiteness raise LinAlgError and change nothing;
 bad arguments raise ValueError / TypeError; the inputs are never
 overwritten unless overwrite_R says so.  Complex64 and complex128 factors
 (A Hermitian, ' the conjugate transpose) on the backends that compute in
-them, against SciPy in complex128, single and batched; the batches on
-a GPU backend, whose batched Cholesky kernels are real only, raise
-TypeError naming the backend."""
+them (every backend), against SciPy in complex128, single and
+batched."""
 import numpy as np
 import pytest
 
@@ -39,18 +38,6 @@ def _rand(rng, shape, dt):
     if np.iscomplexobj(dt(0)):
         x = x + 1j * rng.uniform(-1, 1, shape)
     return x.astype(dt)
-
-
-def _batch_refused(backend, dt):
-    """True (after checking the TypeError that names the backend) where
-    the backend does not update batches of complex factors: the GPU
-    backends, whose batched Cholesky kernels are real only."""
-    if not np.iscomplexobj(dt(0)) or backend == "cpu":
-        return False
-    F = np.tile(np.eye(3, dtype=dt), (2, 1, 1))
-    with pytest.raises(TypeError, match=backend):
-        qru.cholesky_update(F, F[:, :, :1], backend=backend)
-    return True
 
 
 def _factor(A, lower, dt):
@@ -302,14 +289,6 @@ def test_complex_batch(backend, dt, lower, sign):
         x64 = x.astype(np.complex128)
         A1.append(A + (1 if sign == "+" else -1) * x64 @ x64.conj().T)
     F, X = F.reshape(lead + (n, n)), X.reshape(lead + (n, k))
-    if _batch_refused(backend, dt):
-        F0 = F.copy()
-        with pytest.raises(TypeError, match=backend):
-            qru.cholesky_update(F, X, sign, lower=lower, backend=backend)
-        with pytest.raises(TypeError, match=backend):
-            qru.cholesky_delete(F, 2, 1, lower=lower, backend=backend)
-        assert np.array_equal(F, F0)
-        return
     F1 = qru.cholesky_update(F, X, sign, lower=lower, backend=backend)
     assert F1.shape == lead + (n, n)
     for b in range(cnt):
