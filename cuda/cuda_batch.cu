@@ -6,8 +6,10 @@
  * kernels/qru_batch.cl: several problems a block in shared memory (one
  * in device memory where it does not fit), and the solve of problems of
  * m <= 32 one warp a problem, in registers (real data; complex data
- * takes the blocks' solve).  The least-squares ops take the four types,
- * the Cholesky ones float and double.
+ * takes the blocks' solve).  All of them take the four types; complex
+ * Cholesky problems take their rotations in device memory (the
+ * structured passes in shared memory and the one-warp-a-problem update
+ * of cuda_chol_team.cuh are real only).
  */
 #include <float.h>
 
@@ -54,8 +56,8 @@ static qru_batch_launch chol_launch(qru_context *ctx, qru_dtype dt, int n,
                                     int *lm, size_t *seg)
 {
     *tp = qru_chol_batch_wg(qru_ctx_tuning(ctx, dt)->chol_batch_wg, n);
-    *lm = qru_chol_batch_local(n, k);
-    *seg = qru_chol_batch_local_elems(n, k, *tp);
+    *lm = qru_chol_batch_local(dt, n, k);
+    *seg = qru_chol_batch_local_elems(dt, n, k, *tp);
     return batch_launch(ctx, dt, *tp, *seg * es, *lm, count);
 }
 
@@ -185,22 +187,40 @@ static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
     return qru_cuda_launched();
 }
 
+/* The eps of T's real base type, as a T. */
+template <typename T> static T batch_eps(void)
+{
+    typedef typename qru_kt<T>::real R;
+    return T(sizeof(R) == sizeof(double) ? (R)DBL_EPSILON : (R)FLT_EPSILON);
+}
+
+/* The kernel of a batched Cholesky op for a problem in shared memory
+ * (lm) or in device memory: a complex T has only the latter (the host
+ * keeps its problems there, qru_chol_batch_local), so LM = 1 is not
+ * instantiated for it. */
+#define QRU_CHOL_BATCH_KERN(kern, T, lm)                                       \
+    ((lm) && !qru_kt<T>::cplx ? kern<T, !qru_kt<T>::cplx> : kern<T, 0>)
+
 template <typename T>
 static int chol_update_batch_t(qru_context *ctx, qru_dtype dt, int upper,
                                int n, int k, int sign, int count, qru_ptr L,
                                int ldl, size_t sL, qru_ptr W, int ldw,
                                size_t sW, qru_ptr L1, int ld1, size_t s1,
-                               qru_ptr info, qru_ptr cnt, qru_ptr work, T eps)
+                               qru_ptr info, qru_ptr cnt, qru_ptr work)
 {
-    if (k >= 1 && k <= 4 && n <= qru_ctx_tuning(ctx, dt)->chol_batch_team)
-        return chol_update_team_t<T>(ctx, dt, upper, n, k, sign, count, L,
-                                     ldl, sL, W, ldw, sW, L1, ld1, s1, info,
-                                     cnt, eps);
+    T eps = batch_eps<T>();
+    if constexpr (!qru_kt<T>::cplx) { /* (the warp kernel: real only) */
+        if (k >= 1 && k <= 4 &&
+            n <= qru_ctx_tuning(ctx, dt)->chol_batch_team)
+            return chol_update_team_t<T>(ctx, dt, upper, n, k, sign, count,
+                                         L, ldl, sL, W, ldw, sW, L1, ld1, s1,
+                                         info, cnt, eps);
+    }
     int tp, lm;
     size_t seg;
     qru_batch_launch g = chol_launch(ctx, dt, n, k, count, sizeof(T), &tp,
                                      &lm, &seg);
-    auto kern = lm ? qru_chol_update_batch<T, 1> : qru_chol_update_batch<T, 0>;
+    auto kern = QRU_CHOL_BATCH_KERN(qru_chol_update_batch, T, lm);
     kern<<<g.groups, g.items, g.smem,
                                qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
@@ -222,15 +242,9 @@ int qru_cu_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo,
     int upper = uplo == 'U' || uplo == 'u';
     if (k < 0)
         k = 0;
-    return dt == QRU_DOUBLE
-               ? chol_update_batch_t<double>(ctx, dt, upper, n, k, sign,
-                                             count, L, ldl, sL, W, ldw, sW,
-                                             L1, ld1, s1, info, cnt, work,
-                                             DBL_EPSILON)
-               : chol_update_batch_t<float>(ctx, dt, upper, n, k, sign,
-                                            count, L, ldl, sL, W, ldw, sW,
-                                            L1, ld1, s1, info, cnt, work,
-                                            FLT_EPSILON);
+    return QRU_CU_BY_TYPE(dt, chol_update_batch_t, ctx, dt, upper, n, k,
+                          sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1,
+                          info, cnt, work);
 }
 
 /* chol_insert_batch (ins 1) and chol_delete_batch (ins 0): the launch
@@ -241,13 +255,14 @@ static int chol_insdel_batch_t(qru_context *ctx, qru_dtype dt, int ins,
                                qru_ptr L, int ldl, size_t sL, qru_ptr C,
                                int ldc, size_t sC, qru_ptr L1, int ld1,
                                size_t s1, qru_ptr info, qru_ptr cnt,
-                               qru_ptr work, T eps)
+                               qru_ptr work)
 {
+    T eps = batch_eps<T>();
     int tp, lm;
     size_t seg;
     qru_batch_launch g = chol_launch(ctx, dt, ins ? n + p : n - p, p, count,
                                      sizeof(T), &tp, &lm, &seg);
-    auto kern = lm ? qru_chol_insdel_batch<T, 1> : qru_chol_insdel_batch<T, 0>;
+    auto kern = QRU_CHOL_BATCH_KERN(qru_chol_insdel_batch, T, lm);
     kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
         ins, upper, n, kp, p, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)C.h, (long)C.off, ldc, (long)sC, (T *)L1.h,
@@ -269,15 +284,9 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
     int upper = uplo == 'U' || uplo == 'u';
     if (!ins)
         C = L; /* not read */
-    return dt == QRU_DOUBLE
-               ? chol_insdel_batch_t<double>(ctx, dt, ins, upper, n, kp, p,
-                                             count, L, ldl, sL, C, ldc, sC,
-                                             L1, ld1, s1, info, cnt, work,
-                                             DBL_EPSILON)
-               : chol_insdel_batch_t<float>(ctx, dt, ins, upper, n, kp, p,
-                                            count, L, ldl, sL, C, ldc, sC,
-                                            L1, ld1, s1, info, cnt, work,
-                                            FLT_EPSILON);
+    return QRU_CU_BY_TYPE(dt, chol_insdel_batch_t, ctx, dt, ins, upper, n,
+                          kp, p, count, L, ldl, sL, C, ldc, sC, L1, ld1, s1,
+                          info, cnt, work);
 }
 
 int qru_cu_chol_insert_batch(qru_context *ctx, qru_dtype dt, char uplo,

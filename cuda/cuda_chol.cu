@@ -5,8 +5,9 @@
  * one-work-group kernel of kernels/qru_chol.cl for small blocks), chol_rot
  * (kernels/qru_chol.cl), which keep their failure flag 'info' on the
  * device, and the vendor Cholesky potrf_full (cuSOLVER potrf).  syrk,
- * lacpy, potrf_panel and potrf_full also for the complex types (herk, the
- * Hermitian factor; the table refuses complex data for the others).
+ * lacpy, potrf_panel, potrf_full and chol_rot also for the complex types
+ * (herk, the Hermitian factor, zlartg's rotations with a real pivot; the
+ * table refuses complex data for the others).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -403,11 +404,8 @@ int qru_cu_chol_rot(qru_context *ctx, qru_dtype dt, int n, int k, int sign,
 {
     if (n <= 0 || k <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? chol_rot_t<double>(ctx, n, k, sign, L, ldl, W, ldw, info,
-                                    base)
-               : chol_rot_t<float>(ctx, n, k, sign, L, ldl, W, ldw, info,
-                                   base);
+    return QRU_CU_BY_TYPE(dt, chol_rot_t, ctx, n, k, sign, L, ldl, W, ldw,
+                          info, base);
 }
 
 /* ---- the structured rank-k update (kernels/qru_chol.cl) ---- */

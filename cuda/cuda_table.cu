@@ -24,7 +24,9 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_givens_make: case QRU_OP_givens_apply: case QRU_OP_geadd:
     case QRU_OP_syrk: case QRU_OP_lacpy: case QRU_OP_potrf_panel:
     case QRU_OP_lane: case QRU_OP_lane_mark: case QRU_OP_lane_join:
-    case QRU_OP_geqrf_full: case QRU_OP_potrf_full:
+    case QRU_OP_geqrf_full: case QRU_OP_potrf_full: case QRU_OP_chol_rot:
+    case QRU_OP_chol_update_batch: case QRU_OP_chol_insert_batch:
+    case QRU_OP_chol_delete_batch:
     case QRU_OP_lsq_batch_add_rows: case QRU_OP_lsq_batch_solve:
     case QRU_OP_lsq_batch_remove_cols:
         return CU_CPLX;

@@ -186,22 +186,22 @@ typedef enum qru_backend {
  *  qru_lsq_remove_rows(), qru_lsq_remove_rows_data()),
  *  qru_lsq_modify() and qru_lsq_shift_cols(), with every
  *  ::qru_update_algorithm; qru_chol_factor(), qru_chol_solve(),
- *  qru_chol_shift() and qru_trsm(); the Q-less least-squares batches
+ *  qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
+ *  qru_chol_shift(), qru_trsm(), qru_chol_update_batch(),
+ *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex
+ *  forms; the Q-less least-squares batches
  *  (qru_lsq_batch_create(), qru_lsq_batch_create_ex() with #QRU_Q_NONE,
  *  qru_lsq_batch_add_rows(), qru_lsq_batch_add_rows_ex(),
  *  qru_lsq_batch_remove_cols(), qru_lsq_batch_solve(),
  *  qru_lsq_batch_residual_norms() and the getters); and on the CPU
- *  backend only the other Cholesky routines
- *  (qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
- *  qru_chol_update_batch(), qru_chol_insert_batch(),
- *  qru_chol_delete_batch() and their _ex forms) and the other
- *  least-squares batch routines (the #QRU_Q_THIN and #QRU_Q_FULL forms,
- *  whose creation, qru_lsq_batch_remove_rows(), qru_lsq_batch_add_cols()
- *  and qru_lsq_batch_modify() and their _ex forms need Householder and
- *  Gram-Schmidt kernels): their rotations and batched kernels are real only on CUDA and
- *  OpenCL, where they return #QRU_ERR_UNSUPPORTED for complex data after
- *  their argument checks, before any data changes.  The batches' rotations
- *  are zlartg's (R's diagonal complex, as in the single routines).  Their MATLAB specifications hold with ' the conjugate
+ *  backend only the other least-squares batch routines (the #QRU_Q_THIN
+ *  and #QRU_Q_FULL forms, whose creation, qru_lsq_batch_remove_rows(),
+ *  qru_lsq_batch_add_cols() and qru_lsq_batch_modify() and their _ex
+ *  forms need Householder and Gram-Schmidt kernels that are real only on
+ *  CUDA and OpenCL, where they return #QRU_ERR_UNSUPPORTED for complex
+ *  data after their argument checks, before any data changes).  The
+ *  batches' rotations are zlartg's (R's diagonal complex, as in the
+ *  single routines).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
@@ -211,8 +211,8 @@ typedef enum qru_backend {
  *  the real parts are read (as LAPACK's zpotrf does).  The updates of one
  *  row or column take their blocked paths with complex data (the Givens
  *  chains and structured rank-1 passes that #QRU_UPDATE_FAST may choose
- *  for p = 1 are real only), and so does qru_chol_update() (rotations,
- *  not its structured passes).  Every other routine (the solvers, the GP)
+ *  for p = 1 are real only), and so do qru_chol_update() and the
+ *  batched Cholesky routines (rotations, not their structured passes).  Every other routine (the solvers, the GP)
  *  returns #QRU_ERR_UNSUPPORTED for complex data, with the reason in qru_last_error().  A tuning parameter set for a complex type is the one
  *  of its real base type (one block for both). */
 typedef enum qru_dtype {

@@ -6,10 +6,10 @@
  * rows added to and solves of count Q-less least-squares factorisations
  * (lsq_batch_add_rows, lsq_batch_solve).
  * Same conventions as kernels/qru_base.cl; the CPU version
- * (src/cpu/cpu_batch_kernels.inc) is the reference.  The least-squares
- * kernels take complex data too (zlartg's rotations, moduli in the sums
- * of squares; OpenCL's complex program leaves the Cholesky ones out,
- * QRU_CPLX_PROG).
+ * (src/cpu/cpu_batch_kernels.inc) is the reference.  The Cholesky and
+ * least-squares batches take complex data too (zlartg's rotations, real
+ * pivots, moduli in the sums of squares); OpenCL's complex program holds
+ * them all.
  */
 #ifndef QRU_BATCH_CL
 #define QRU_BATCH_CL
@@ -71,33 +71,34 @@
 #define QRU_BATCH_GSYNC QRU_BATCH_SYNC
 #endif
 
-#ifndef QRU_CPLX_PROG /* the Cholesky batches: real data only */
 /* The rotation of chol_rot (its contract, src/qru_ops.h) that zeroes b
  * against the pivot a: r = sqrt(a^2 + b^2) (update, without overflow) or
  * sqrt((a - b)(a + b)) (downdate); 0 when it fails (a = 0, or r not > 0
- * and finite).  Also the rotations of qru_chol_rot (kernels/qru_chol.cl,
- * after this file in the OpenCL program; cuda/cuda_chol.cu includes this
- * file first). */
-QRU_DEVICE T qru_rot_r(T a, T b, int sign)
+ * and finite).  Real values (complex data: a the real pivot, b = |w|).
+ * Also the rotations of qru_chol_rot (kernels/qru_chol.cl, after this
+ * file in the OpenCL program; cuda/cuda_chol.cu includes this file
+ * first). */
+QRU_DEVICE QRU_RH qru_rot_r(QRU_RH a, QRU_RH b, int sign)
 {
-    T r;
+    QRU_RH r;
     if (sign > 0) {
-        T fa = QRU_FABS(a), fb = QRU_FABS(b);
-        T big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
-        if (big == (T)0) {
-            r = (T)0;
+        QRU_RH fa = QRU_FABS(a), fb = QRU_FABS(b);
+        QRU_RH big = fa > fb ? fa : fb, sml = fa > fb ? fb : fa;
+        if (big == (QRU_RH)0) {
+            r = (QRU_RH)0;
         } else {
-            T q2 = sml / big;
-            r = big * QRU_SQRT((T)1 + q2 * q2);
+            QRU_RH q2 = sml / big;
+            r = big * QRU_SQRT((QRU_RH)1 + q2 * q2);
         }
     } else {
-        T r2 = (a - b) * (a + b);
-        r = r2 > (T)0 ? QRU_SQRT(r2) : (T)0;
+        QRU_RH r2 = (a - b) * (a + b);
+        r = r2 > (QRU_RH)0 ? QRU_SQRT(r2) : (QRU_RH)0;
     }
     /* r - r == 0 exactly when r is finite */
-    return (a == (T)0 || !(r > (T)0) || !(r - r == (T)0)) ? (T)0 : r;
+    return (a == (QRU_RH)0 || !(r > (QRU_RH)0) || !(r - r == (QRU_RH)0))
+               ? (QRU_RH)0
+               : r;
 }
-#endif /* QRU_CPLX_PROG */
 
 /* The working copy's element at local index li (lm) or at work[gi]. */
 #define QRU_BW_GET(li, gi) (lm ? loc[li] : work[gi])
@@ -109,7 +110,101 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
             work[gi] = (v);                                                    \
     } while (0)
 
-#ifndef QRU_CPLX_PROG
+/* The structured passes of qru_chol_batch_pass (its contract) on a
+ * problem in local memory: real values (flag and the copy loc read as
+ * arrays of QRU_RH).  The host keeps a complex problem in device memory
+ * (qru_chol_batch_local is 0 for a complex type), which takes the
+ * rotations: a complex instance compiles this helper but never runs it. */
+QRU_DEVICE void qru_chol_batch_struct(int n, int k, int kb, int sign, int r0,
+                                      QRU_RH tol, int lid, int nt,
+                                      QRU_LOCAL QRU_RH *flag,
+                                      QRU_LOCAL QRU_RH *loc)
+{
+    int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
+    QRU_RH sg = sign > 0 ? (QRU_RH)1 : (QRU_RH)-1;
+    QRU_LOCAL QRU_RH *pv = loc + la + n, *dl = pv + n, *gm = dl + n,
+                *zs = gm + n;
+    for (int q = 0; q < k; ++q) {
+        QRU_LOCAL QRU_RH *z = loc + lw + q * n;
+        int on = q < kb; /* a column of the problem's rank */
+        /* p = L \ z by columns: zs(i) = z(i) - L(i,r0:j-1) p(r0:j-1)
+         * is the owner's; dl holds 1 / L(j,j) meanwhile */
+        for (int i = lid; i < n && on; i += nt)
+            if (i >= r0) {
+                zs[i] = z[i];
+                dl[i] = (QRU_RH)1 / loc[i * (i + 1) / 2 + i];
+            }
+        QRU_BATCH_SYNC;
+        for (int j = r0, jo = r0 % nt; j < n;
+             ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+            if (lid == jo && on) /* jo = j mod nt */
+                pv[j] = zs[j] * dl[j];
+            QRU_BATCH_SYNC;
+            QRU_RH pj = on ? pv[j] : (QRU_RH)0;
+            for (int i = lid; i < n && on; i += nt)
+                if (i > j)
+                    zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
+        }
+        QRU_BATCH_SYNC;
+        /* t(j) = 1 + sign sum p(r0:j).^2, the verdict (t(j) > 0
+         * finite; on the last pass also the rule on the new pivot
+         * L(j,j)^2 t(j) / t(j-1)) and the owners' delta(j) and
+         * gamma(j): every item runs the whole prefix (n - r0 terms),
+         * so every item has the same verdict without a sync */
+        QRU_RH t0 = (QRU_RH)1, f = flag[0];
+        for (int j = r0, jo = r0 % nt; j < n && on;
+             ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
+            QRU_RH t1 = t0 + sg * pv[j] * pv[j];
+            if (f == (QRU_RH)0) {
+                QRU_RH ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+                QRU_RH d = t1 / t0 * ljj * ljj;
+                if (!(t1 > (QRU_RH)0) || !(t1 - t1 == (QRU_RH)0) ||
+                    (q == kb - 1 &&
+                     (!(ai - ai == (QRU_RH)0) || !(d - d == (QRU_RH)0) ||
+                      !(d > tol))))
+                    f = (QRU_RH)(j + 1);
+            }
+            if (jo == lid) {
+                gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
+                dl[j] = QRU_SQRT(t1 / t0);
+            }
+            t0 = t1;
+        }
+        QRU_BATCH_SYNC; /* every item has read flag */
+        if (lid == 0)
+            flag[0] = f;
+        /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
+         * the prefix sums of L(i,r0:) .* p' along the row: each
+         * owner its rows, no sync */
+        for (int i = lid; i < n && f == (QRU_RH)0 && on; i += nt) {
+            if (i < r0)
+                continue;
+            QRU_LOCAL QRU_RH *row = loc + i * (i + 1) / 2;
+            QRU_RH zr = z[i];
+            for (int j = r0; j < i; ++j) {
+                QRU_RH lij = row[j];
+                zr -= lij * pv[j];
+                row[j] = dl[j] * lij + gm[j] * zr;
+            }
+            row[i] = dl[i] * row[i];
+        }
+        QRU_BATCH_SYNC;
+    }
+    if (k == 0 && lid == 0) { /* the rule on the factor as it is */
+        QRU_RH f = flag[0];
+        for (int j = r0; j < n; ++j) {
+            QRU_RH ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
+            QRU_RH d = ljj * ljj;
+            if (f == (QRU_RH)0 &&
+                (ljj == (QRU_RH)0 || !(ai - ai == (QRU_RH)0) ||
+                 !(d - d == (QRU_RH)0) || !(d > tol)))
+                f = (QRU_RH)(j + 1);
+        }
+        flag[0] = f;
+    }
+    QRU_BATCH_SYNC;
+}
+
 /* The rank-k pass of the batched Cholesky kernels on one problem's working
  * copy of order n (lm: at loc, the triangle packed by rows, then W n x k
  * at lw, then A1's diagonal at la; else in work: T at tb (ld n), W at wb
@@ -122,9 +217,11 @@ QRU_DEVICE T qru_rot_r(T a, T b, int sign)
  * failing column (1-based) goes to flag[0] where it holds 0, and a
  * problem whose flag is set runs on without changing its copy.  Items
  * own the rows i with i mod nt = lid, as in the copies.  lm: the
- * structured passes; else the rotations. */
+ * structured passes (real data); else the rotations (complex: the CPU's
+ * chol_rot step, c real, s = w(i) / a, l := (l +/- conj(s) w) / c,
+ * w := c w - s l). */
 QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
-                                    T tol,
+                                    QRU_R tol,
                                     int lm, int lid, int nt,
                                     QRU_LOCAL T *cs, QRU_LOCAL T *flag,
                                     QRU_LOCAL T *loc, QRU_GLOBAL T *work,
@@ -132,97 +229,18 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
 {
     int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
     int nch = k > 0 ? (k + QRU_BATCH_KB - 1) / QRU_BATCH_KB : 1;
-    T sg = sign > 0 ? (T)1 : (T)-1;
-    if (lm) { /* the structured passes: no chain of rotations */
-        QRU_LOCAL T *pv = loc + la + n, *dl = pv + n, *gm = dl + n,
-                    *zs = gm + n;
-        for (int q = 0; q < k; ++q) {
-            QRU_LOCAL T *z = loc + lw + q * n;
-            int on = q < kb; /* a column of the problem's rank */
-            /* p = L \ z by columns: zs(i) = z(i) - L(i,r0:j-1) p(r0:j-1)
-             * is the owner's; dl holds 1 / L(j,j) meanwhile */
-            for (int i = lid; i < n && on; i += nt)
-                if (i >= r0) {
-                    zs[i] = z[i];
-                    dl[i] = (T)1 / loc[i * (i + 1) / 2 + i];
-                }
-            QRU_BATCH_SYNC;
-            for (int j = r0, jo = r0 % nt; j < n;
-                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
-                if (lid == jo && on) /* jo = j mod nt */
-                    pv[j] = zs[j] * dl[j];
-                QRU_BATCH_SYNC;
-                T pj = on ? pv[j] : (T)0;
-                for (int i = lid; i < n && on; i += nt)
-                    if (i > j)
-                        zs[i] -= loc[i * (i + 1) / 2 + j] * pj;
-            }
-            QRU_BATCH_SYNC;
-            /* t(j) = 1 + sign sum p(r0:j).^2, the verdict (t(j) > 0
-             * finite; on the last pass also the rule on the new pivot
-             * L(j,j)^2 t(j) / t(j-1)) and the owners' delta(j) and
-             * gamma(j): every item runs the whole prefix (n - r0 terms),
-             * so every item has the same verdict without a sync */
-            T t0 = (T)1, f = flag[0];
-            for (int j = r0, jo = r0 % nt; j < n && on;
-                 ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
-                T t1 = t0 + sg * pv[j] * pv[j];
-                if (f == (T)0) {
-                    T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
-                    T d = t1 / t0 * ljj * ljj;
-                    if (!(t1 > (T)0) || !(t1 - t1 == (T)0) ||
-                        (q == kb - 1 &&
-                         (!(ai - ai == (T)0) || !(d - d == (T)0) ||
-                          !(d > tol))))
-                        f = (T)(j + 1);
-                }
-                if (jo == lid) {
-                    gm[j] = sg * pv[j] / QRU_SQRT(t1 * t0);
-                    dl[j] = QRU_SQRT(t1 / t0);
-                }
-                t0 = t1;
-            }
-            QRU_BATCH_SYNC; /* every item has read flag */
-            if (lid == 0)
-                flag[0] = f;
-            /* L1(i,j) = delta(j) L(i,j) + gamma(j) (z(i) - S(i,j)), S
-             * the prefix sums of L(i,r0:) .* p' along the row: each
-             * owner its rows, no sync */
-            for (int i = lid; i < n && f == (T)0 && on; i += nt) {
-                if (i < r0)
-                    continue;
-                QRU_LOCAL T *row = loc + i * (i + 1) / 2;
-                T zr = z[i];
-                for (int j = r0; j < i; ++j) {
-                    T lij = row[j];
-                    zr -= lij * pv[j];
-                    row[j] = dl[j] * lij + gm[j] * zr;
-                }
-                row[i] = dl[i] * row[i];
-            }
-            QRU_BATCH_SYNC;
-        }
-        if (k == 0 && lid == 0) { /* the rule on the factor as it is */
-            T f = flag[0];
-            for (int j = r0; j < n; ++j) {
-                T ljj = loc[j * (j + 1) / 2 + j], ai = loc[la + j];
-                T d = ljj * ljj;
-                if (f == (T)0 &&
-                    (ljj == (T)0 || !(ai - ai == (T)0) ||
-                     !(d - d == (T)0) || !(d > tol)))
-                    f = (T)(j + 1);
-            }
-            flag[0] = f;
-        }
-        QRU_BATCH_SYNC;
-    }
+    QRU_R sg = sign > 0 ? (QRU_R)1 : (QRU_R)-1;
+    if (lm)
+        qru_chol_batch_struct(n, k, kb, sign, r0, tol, lid, nt,
+                              (QRU_LOCAL QRU_R *)flag,
+                              (QRU_LOCAL QRU_R *)loc);
     /* the rotations: the verdict of a step goes to a slot of its own,
      * flag[1 + (step & 1)], which every item reads after the step's sync
      * into its private copy fp (the same in every item), so that the next
      * owner's write never meets a read of the step before; flag[0] holds
      * fp after the last step */
     int step = 0;
-    T fp = lm ? (T)0 : flag[0];
+    QRU_R fp = lm ? (QRU_R)0 : QRU_RE(flag[0]);
     for (int i = r0; i < n && !lm; ++i) {
         for (int ch = 0; ch < nch; ++ch, ++step) {
             int q0 = ch * QRU_BATCH_KB; /* this chunk's columns of the rank */
@@ -230,41 +248,44 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
             qn = qn > 0 ? qn : 0;
             QRU_LOCAL T *sl3 = cs + 3 * QRU_BATCH_KB * (step & 1);
             QRU_LOCAL T *fs = flag + 1 + (step & 1);
-            if (lid == i % nt && fp == (T)0) {
+            if (lid == i % nt && fp == (QRU_R)0) {
                 long pii = QRU_IDX(tb, i, i, n);
                 int lii = i * (i + 1) / 2 + i;
-                T a = QRU_BW_GET(lii, pii);
+                QRU_R a = QRU_RE(QRU_BW_GET(lii, pii));
                 int bad = 0;
                 for (int q = 0; q < qn && !bad; ++q) {
                     T bq = QRU_BW_GET(lw + i + (q0 + q) * n,
                                       QRU_IDX(wb, i, q0 + q, n));
-                    T r = qru_rot_r(a, bq, sign);
-                    if (r == (T)0) {
+                    /* |b| of a complex b */
+                    QRU_R r = qru_rot_r(
+                        a, QRU_CPLX ? QRU_ABS(bq) : QRU_RE(bq), sign);
+                    if (r == (QRU_R)0) {
                         bad = 1;
                     } else {
-                        T ia = (T)1 / a;
-                        sl3[3 * q] = r * ia;
+                        QRU_R ia = (QRU_R)1 / a;
+                        sl3[3 * q] = QRU_MKR(r * ia);
                         sl3[3 * q + 1] = bq * ia;
-                        sl3[3 * q + 2] = a / r;
+                        sl3[3 * q + 2] = QRU_MKR(a / r);
                         a = r;
                     }
                 }
                 if (!bad)
-                    QRU_BW_SET(lii, pii, a);
+                    QRU_BW_SET(lii, pii, QRU_MKR(a));
                 if (!bad && ch == nch - 1) { /* the rule on the pivot */
-                    T d = a * a, ai = QRU_BW_GET(la + i, ab + i);
-                    if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                    QRU_R d = a * a,
+                          ai = QRU_RE(QRU_BW_GET(la + i, ab + i));
+                    if (!(ai - ai == (QRU_R)0) || !(d - d == (QRU_R)0) ||
                         !(d > tol))
                         bad = 1;
                 }
-                fs[0] = bad ? (T)(i + 1) : (T)0;
+                fs[0] = bad ? QRU_MKR(i + 1) : (T)0;
             }
             QRU_BATCH_SYNC;
-            if (fp == (T)0)
-                fp = fs[0];
+            if (fp == (QRU_R)0)
+                fp = QRU_RE(fs[0]);
             /* a failed problem runs on without changing its copy: the
              * steps stay uniform across the problems of the group */
-            for (int j = lid; j < n && fp == (T)0; j += nt) {
+            for (int j = lid; j < n && fp == (QRU_R)0; j += nt) {
                 if (j <= i)
                     continue;
                 long pj = QRU_IDX(tb, j, i, n);
@@ -273,10 +294,10 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
                 for (int q = 0; q < qn; ++q) {
                     long pq = QRU_IDX(wb, j, q0 + q, n);
                     int lq = lw + j + (q0 + q) * n;
-                    T c = sl3[3 * q], s = sl3[3 * q + 1],
-                      w = QRU_BW_GET(lq, pq);
-                    lj = (lj + sg * s * w) * sl3[3 * q + 2];
-                    QRU_BW_SET(lq, pq, c * w - s * lj);
+                    QRU_R c = QRU_RE(sl3[3 * q]), ic = QRU_RE(sl3[3 * q + 2]);
+                    T s = sl3[3 * q + 1], w = QRU_BW_GET(lq, pq);
+                    lj = (lj + sg * QRU_MUL(QRU_CONJ(s), w)) * ic;
+                    QRU_BW_SET(lq, pq, c * w - QRU_MUL(s, lj));
                 }
                 QRU_BW_SET(lj0, pj, lj);
             }
@@ -285,7 +306,7 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
     if (!lm) {
         QRU_BATCH_SYNC;
         if (lid == 0)
-            flag[0] = fp;
+            flag[0] = QRU_MKR(fp);
         QRU_BATCH_SYNC;
     }
 }
@@ -297,9 +318,9 @@ QRU_DEVICE void qru_chol_batch_pass(int n, int k, int kb, int sign, int r0,
  * ld1: lm, element by element down its columns, coalesced stores; else
  * each owner its rows), and the verdict to info[ib] (0 where it does not
  * take part); a last sync, so that the next problem may set the local
- * buffer again. */
+ * buffer again.  An upper page takes the conjugate transpose. */
 QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int kb, int sign,
-                                   int r0, T tol, int lm, int lid, int nt,
+                                   int r0, QRU_R tol, int lm, int lid, int nt,
                                    int act, int on,
                                    QRU_LOCAL T *cs, QRU_LOCAL T *flag,
                                    QRU_LOCAL T *loc, QRU_GLOBAL T *work,
@@ -309,48 +330,46 @@ QRU_DEVICE void qru_chol_batch_end(int upper, int n, int k, int kb, int sign,
 {
     qru_chol_batch_pass(n, k, kb, sign, r0, tol, lm, lid, nt, cs, flag, loc,
                         work, tb, wb, ab);
-    int fail = on ? (int)flag[0] : 0, wr = act && on;
+    int fail = on ? (int)QRU_RE(flag[0]) : 0, wr = act && on;
     if (fail == 0 && wr && lm) { /* as the copy in */
         for (int e = lid; e < n * n; e += nt) {
             int r = e % n, c = e / n;
             if (upper ? r <= c : r >= c)
                 L1[QRU_IDX(p1, r, c, ld1)] =
-                    loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c];
+                    upper ? QRU_CONJ(loc[c * (c + 1) / 2 + r])
+                          : loc[r * (r + 1) / 2 + c];
         }
     } else if (fail == 0 && wr) {
         for (int i = lid; i < n; i += nt)
             for (int c = 0; c <= i; ++c) {
                 T v = QRU_BW_GET(i * (i + 1) / 2 + c, QRU_IDX(tb, i, c, n));
                 if (upper)
-                    L1[QRU_IDX(p1, c, i, ld1)] = v;
+                    L1[QRU_IDX(p1, c, i, ld1)] = QRU_CONJ(v);
                 else
                     L1[QRU_IDX(p1, i, c, ld1)] = v;
             }
     }
     if (lid == 0 && act)
-        info[ib] = (T)fail;
+        info[ib] = QRU_MKR(fail);
     QRU_BATCH_SYNC; /* red, flag and the copy are set again */
 }
 
-#endif /* QRU_CPLX_PROG */
-
-/* A tolerance: scale times the largest of the items' (real) values v
- * (red: nt elements, the values as T; the first barrier also orders what
- * the items wrote to device memory before it) */
-QRU_DEVICE QRU_R qru_batch_tol(QRU_R scale, QRU_R v, int lid, int nt,
-                               QRU_LOCAL T *red)
+/* A tolerance: scale times the largest of the items' values v (real;
+ * red: nt elements; the first barrier also orders what the items wrote to
+ * device memory before it) */
+QRU_DEVICE QRU_RH qru_batch_tol(QRU_RH scale, QRU_RH v, int lid, int nt,
+                                QRU_LOCAL QRU_RH *red)
 {
-    red[lid] = QRU_MKR(v);
+    red[lid] = v;
     QRU_BATCH_GSYNC;
     for (int s = nt / 2; s > 0; s >>= 1) {
-        if (lid < s && QRU_RE(red[lid + s]) > QRU_RE(red[lid]))
+        if (lid < s && red[lid + s] > red[lid])
             red[lid] = red[lid + s];
         QRU_BATCH_SYNC;
     }
-    return scale * QRU_RE(red[0]);
+    return scale * red[0];
 }
 
-#ifndef QRU_CPLX_PROG
 
 /*
  * chol_update_batch: ONE work-group per problem (groups loop over the
@@ -395,7 +414,7 @@ QRU_DEVICE void qru_chol_batch_run(
         long pl = ol + (long)b * sl, pwb = ow + (long)b * sw;
         long tb = ok + (long)b * pw, wb = tb + (long)n * n,
              ab = wb + (long)n * k;
-        int kb = hc ? (int)cnt[oc + b] : k; /* the problem's rank */
+        int kb = hc ? (int)QRU_RE(cnt[oc + b]) : k; /* the problem's rank */
         /* local: the triangle packed by rows, then W, then A1's diagonal */
         int tri = n * (n + 1) / 2, lw = tri, la = tri + n * k;
         /* the copies and A1's diagonal; its largest finite entry.  In
@@ -408,25 +427,26 @@ QRU_DEVICE void qru_chol_batch_run(
                 int r = e % n, c = e / n; /* page element (r, c) */
                 if (upper ? r <= c : r >= c)
                     loc[upper ? c * (c + 1) / 2 + r : r * (r + 1) / 2 + c] =
-                        L[QRU_IDX(pl, r, c, ldl)];
+                        upper ? QRU_CONJ(L[QRU_IDX(pl, r, c, ldl)])
+                              : L[QRU_IDX(pl, r, c, ldl)];
             }
             for (int e = lid; e < n * kb; e += nt)
                 loc[lw + e] = W[QRU_IDX(pwb, e % n, e / n, ldw)];
             QRU_BATCH_SYNC;
         }
-        T amax = (T)0;
+        QRU_R amax = (QRU_R)0;
         for (int i = lid; i < n; i += nt) {
-            T sl2 = (T)0, sw2 = (T)0;
+            QRU_R sl2 = (QRU_R)0, sw2 = (QRU_R)0;
             for (int c = 0; c <= i; ++c) {
                 T v;
                 if (lm) {
                     v = loc[i * (i + 1) / 2 + c];
                 } else {
-                    v = upper ? L[QRU_IDX(pl, c, i, ldl)]
+                    v = upper ? QRU_CONJ(L[QRU_IDX(pl, c, i, ldl)])
                               : L[QRU_IDX(pl, i, c, ldl)];
                     work[QRU_IDX(tb, i, c, n)] = v;
                 }
-                sl2 += v * v;
+                sl2 += QRU_ABS2(v);
             }
             for (int q = 0; q < kb; ++q) {
                 T v;
@@ -436,16 +456,17 @@ QRU_DEVICE void qru_chol_batch_run(
                     v = W[QRU_IDX(pwb, i, q, ldw)];
                     work[QRU_IDX(wb, i, q, n)] = v;
                 }
-                sw2 += v * v;
+                sw2 += QRU_ABS2(v);
             }
-            T a = sign > 0 ? sl2 + sw2 : sl2 - sw2;
-            QRU_BW_SET(la + i, ab + i, a);
-            if (a - a == (T)0 && a > amax) /* finite */
+            QRU_R a = sign > 0 ? sl2 + sw2 : sl2 - sw2;
+            QRU_BW_SET(la + i, ab + i, QRU_MKR(a));
+            if (a - a == (QRU_R)0 && a > amax) /* finite */
                 amax = a;
         }
         if (lid == 0)
             flag[0] = (T)0;
-        T tol = qru_batch_tol((T)n * eps, amax, lid, nt, red);
+        QRU_R tol = qru_batch_tol((QRU_R)n * QRU_RE(eps), amax, lid, nt,
+                                  (QRU_LOCAL QRU_R *)red);
         qru_chol_batch_end(upper, n, k, kb, sign, 0, tol, lm, lid, nt, act,
                            !hc || kb > 0, cs, flag, loc, work, tb, wb, ab, L1,
                            o1 + (long)b * s1, ld1, info, oi + b);
@@ -473,20 +494,21 @@ QRU_DEVICE void qru_chol_batch_body(
 
 /* Element (r, q) of the new columns C (count pages (n1) x p) as the
  * insertion reads it: in the diagonal block (rows kp..kp+p-1) only the
- * uplo triangle, the other half by symmetry. */
+ * uplo triangle, the other half by symmetry (complex: its conjugate). */
 QRU_DEVICE T qru_chol_ins_c(int upper, int kp, int p, int r, int q,
                             QRU_GLOBAL const T *C, long pc, int ldc)
 {
     int d = r - kp;
     if (d >= 0 && d < p && (upper ? d > q : d < q))
-        return C[QRU_IDX(pc, kp + q, d, ldc)];
+        return QRU_CONJ(C[QRU_IDX(pc, kp + q, d, ldc)]);
     return C[QRU_IDX(pc, r, q, ldc)];
 }
 
 /* The insertion's element T(i, kp+c) = (W(i,c) - T(i, kp:kp+c-1)
  * T(kp+c, kp:kp+c-1)') / T(kp+c, kp+c) of its working copy (order n1,
- * rank p as qru_chol_batch_pass's layout): an element of D below its
- * diagonal, or of Y; stored and returned. */
+ * rank p as qru_chol_batch_pass's layout; ' the conjugate transpose, the
+ * diagonal real): an element of D below its diagonal, or of Y; stored and
+ * returned. */
 QRU_DEVICE T qru_chol_ins_elem(int i, int c, int kp, int n1, int lm,
                                QRU_LOCAL T *loc, QRU_GLOBAL T *work, long tb,
                                long wb)
@@ -494,10 +516,12 @@ QRU_DEVICE T qru_chol_ins_elem(int i, int c, int kp, int n1, int lm,
     int lw = n1 * (n1 + 1) / 2, ic = kp + c;
     T v = QRU_BW_GET(lw + i + c * n1, QRU_IDX(wb, i, c, n1));
     for (int t = 0; t < c; ++t)
-        v -= QRU_BW_GET(i * (i + 1) / 2 + kp + t, QRU_IDX(tb, i, kp + t, n1)) *
-             QRU_BW_GET(ic * (ic + 1) / 2 + kp + t,
-                        QRU_IDX(tb, ic, kp + t, n1));
-    v /= QRU_BW_GET(ic * (ic + 1) / 2 + ic, QRU_IDX(tb, ic, ic, n1));
+        v -= QRU_MUL(
+            QRU_BW_GET(i * (i + 1) / 2 + kp + t, QRU_IDX(tb, i, kp + t, n1)),
+            QRU_CONJ(QRU_BW_GET(ic * (ic + 1) / 2 + kp + t,
+                                QRU_IDX(tb, ic, kp + t, n1))));
+    v = v / QRU_RE(QRU_BW_GET(ic * (ic + 1) / 2 + ic,
+                              QRU_IDX(tb, ic, ic, n1)));
     QRU_BW_SET(i * (i + 1) / 2 + ic, QRU_IDX(tb, i, ic, n1), v);
     return v;
 }
@@ -553,7 +577,8 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                 int lr = upper ? c : r, lc = upper ? r : c; /* of L */
                 if (lr < lc || (!ins && lr >= kp && lr < kp + p))
                     continue; /* not in the triangle, or a removed row */
-                T v = L[QRU_IDX(pl, r, c, ldl)];
+                T v = upper ? QRU_CONJ(L[QRU_IDX(pl, r, c, ldl)])
+                            : L[QRU_IDX(pl, r, c, ldl)];
                 if (ins) {
                     int i = lr < kp ? lr : lr + p, j = lc < kp ? lc : lc + p;
                     loc[QRU_IT(i, j)] = v;
@@ -572,7 +597,7 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                     qru_chol_ins_c(upper, kp, p, e % n1, e / n1, C, pc, ldc);
             QRU_BATCH_SYNC;
         }
-        T amax = (T)0;
+        QRU_R amax = (QRU_R)0;
         for (int i = lid; i < n1; i += nt) {
             int nw = ins && i >= kp && i < kp + p; /* a new row */
             int io = i < kp ? i : (ins ? i - p : i + p); /* its row in L */
@@ -581,7 +606,7 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                     work[QRU_GW(i, q)] =
                         qru_chol_ins_c(upper, kp, p, i, q, C, pc, ldc);
                 for (int c = 0; !nw && c <= io; ++c) {
-                    T v = upper ? L[QRU_IDX(pl, c, io, ldl)]
+                    T v = upper ? QRU_CONJ(L[QRU_IDX(pl, c, io, ldl)])
                                 : L[QRU_IDX(pl, io, c, ldl)];
                     if (ins)
                         work[QRU_GT(i, c < kp ? c : c + p)] = v;
@@ -593,47 +618,53 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                         work[QRU_GT(i, c - p)] = v;
                 }
             }
-            T a = (T)0;
+            QRU_R a = (QRU_R)0;
             if (nw) {
-                a = QRU_BW_GET(QRU_IW(i, i - kp), QRU_GW(i, i - kp));
+                a = QRU_RE(QRU_BW_GET(QRU_IW(i, i - kp), QRU_GW(i, i - kp)));
             } else {
                 for (int j = 0; j <= i; ++j) {
                     if (ins && j >= kp && j < kp + p)
                         continue;
                     T v = QRU_BW_GET(QRU_IT(i, j), QRU_GT(i, j));
-                    a += v * v;
+                    a += QRU_ABS2(v);
                 }
                 for (int q = 0; !ins && i >= kp && q < p; ++q) {
                     T v = QRU_BW_GET(QRU_IW(i, q), QRU_GW(i, q));
-                    a += v * v;
+                    a += QRU_ABS2(v);
                 }
             }
-            QRU_BW_SET(la + i, ab + i, a);
-            if (a - a == (T)0 && a > amax) /* finite */
+            QRU_BW_SET(la + i, ab + i, QRU_MKR(a));
+            if (a - a == (QRU_R)0 && a > amax) /* finite */
                 amax = a;
         }
-        T tol = qru_batch_tol((T)n1 * eps, amax, lid, nt, red);
+        QRU_R tol = qru_batch_tol((QRU_R)n1 * QRU_RE(eps), amax, lid, nt,
+                                  (QRU_LOCAL QRU_R *)red);
         if (lid == 0) { /* the leading columns' pivots, final */
-            T f = (T)0;
-            for (int j = 0; j < kp && f == (T)0; ++j) {
-                T ljj = QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j)),
-                  ai = QRU_BW_GET(la + j, ab + j), d = ljj * ljj;
-                if (!(ai - ai == (T)0) || !(d - d == (T)0) || !(d > tol))
-                    f = (T)(j + 1);
+            QRU_R f = (QRU_R)0;
+            for (int j = 0; j < kp && f == (QRU_R)0; ++j) {
+                QRU_R ljj = QRU_RE(QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j))),
+                      ai = QRU_RE(QRU_BW_GET(la + j, ab + j)),
+                      d = ljj * ljj;
+                if (!(ai - ai == (QRU_R)0) || !(d - d == (QRU_R)0) ||
+                    !(d > tol))
+                    f = (QRU_R)(j + 1);
             }
-            flag[0] = f;
+            flag[0] = QRU_MKR(f);
         }
         QRU_BATCH_SYNC;
         if (ins) {
-            /* X = L11 \ C(0:kp,:): row j by its owner into T(kp+q, j) */
+            /* X = L11 \ C(0:kp,:): row j by its owner into T(kp+q, j)
+             * (as X', conjugated) */
             for (int j = 0, jo = 0; j < kp;
                  ++j, jo = jo + 1 < nt ? jo + 1 : 0) {
                 if (lid == jo) {
-                    T ijj = (T)1 / QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j));
+                    QRU_R ijj = (QRU_R)1 /
+                                QRU_RE(QRU_BW_GET(QRU_IT(j, j), QRU_GT(j, j)));
                     for (int q = 0; q < p; ++q)
-                        QRU_BW_SET(QRU_IT(kp + q, j), QRU_GT(kp + q, j),
-                                   QRU_BW_GET(QRU_IW(j, q), QRU_GW(j, q)) *
-                                       ijj);
+                        QRU_BW_SET(
+                            QRU_IT(kp + q, j), QRU_GT(kp + q, j),
+                            QRU_CONJ(QRU_BW_GET(QRU_IW(j, q), QRU_GW(j, q))) *
+                                ijj);
                 }
                 QRU_BATCH_GSYNC;
                 for (int i = lid; i < n1; i += nt) {
@@ -643,38 +674,40 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
                     for (int q = 0; q < p; ++q) {
                         T x = QRU_BW_GET(QRU_IT(kp + q, j), QRU_GT(kp + q, j));
                         T w = QRU_BW_GET(QRU_IW(i, q), QRU_GW(i, q));
-                        QRU_BW_SET(QRU_IW(i, q), QRU_GW(i, q), w - tij * x);
+                        QRU_BW_SET(QRU_IW(i, q), QRU_GW(i, q),
+                                   w - QRU_MUL(tij, QRU_CONJ(x)));
                     }
                 }
             }
             QRU_BATCH_GSYNC;
             if (lid == 0) { /* D = chol(C2 - X'X), its pivots judged */
-                T f = flag[0];
-                for (int c = 0; c < p && f == (T)0; ++c) {
+                QRU_R f = QRU_RE(flag[0]);
+                for (int c = 0; c < p && f == (QRU_R)0; ++c) {
                     int ic = kp + c;
-                    T d = QRU_BW_GET(QRU_IW(ic, c), QRU_GW(ic, c));
+                    QRU_R d = QRU_RE(QRU_BW_GET(QRU_IW(ic, c), QRU_GW(ic, c)));
                     for (int t = 0; t < c; ++t) {
                         T v = QRU_BW_GET(QRU_IT(ic, kp + t),
                                          QRU_GT(ic, kp + t));
-                        d -= v * v;
+                        d -= QRU_ABS2(v);
                     }
-                    T ai = QRU_BW_GET(la + ic, ab + ic);
-                    if (!(ai - ai == (T)0) || !(d - d == (T)0) ||
+                    QRU_R ai = QRU_RE(QRU_BW_GET(la + ic, ab + ic));
+                    if (!(ai - ai == (QRU_R)0) || !(d - d == (QRU_R)0) ||
                         !(d > tol)) {
-                        f = (T)(ic + 1);
+                        f = (QRU_R)(ic + 1);
                     } else {
-                        T dc = QRU_SQRT(d);
-                        QRU_BW_SET(QRU_IT(ic, ic), QRU_GT(ic, ic), dc);
+                        QRU_R dc = QRU_SQRT(d);
+                        QRU_BW_SET(QRU_IT(ic, ic), QRU_GT(ic, ic),
+                                   QRU_MKR(dc));
                         for (int r = c + 1; r < p; ++r)
                             qru_chol_ins_elem(kp + r, c, kp, n1, lm, loc,
                                               work, tb, wb);
                     }
                 }
-                flag[0] = f;
+                flag[0] = QRU_MKR(f);
             }
             QRU_BATCH_GSYNC;
             /* Y = (C3 - L21 X) / D': each owner its rows, into T and W */
-            for (int i = lid; i < n1 && flag[0] == (T)0; i += nt) {
+            for (int i = lid; i < n1 && QRU_ISZERO(flag[0]); i += nt) {
                 if (i < r0)
                     continue;
                 for (int c = 0; c < p; ++c) {
@@ -685,7 +718,7 @@ QRU_DEVICE void qru_chol_insdel_batch_run(
             }
         }
         qru_chol_batch_end(upper, n1, p, p, ins ? -1 : 1, r0, tol, lm, lid,
-                           nt, act, !hc || cnt[om + b] != (T)0, cs, flag,
+                           nt, act, !hc || !QRU_ISZERO(cnt[om + b]), cs, flag,
                            loc, work, tb, wb, ab, L1, o1 + (long)b * s1, ld1,
                            info, oi + b);
     }
@@ -717,7 +750,7 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
                                   info, oi, cnt, om, hc, work, ok, 0, tp, seg,
                                   S);
 }
-#endif /* QRU_CPLX_PROG */
+
 
 /*
  * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
@@ -935,7 +968,8 @@ QRU_DEVICE void qru_lsq_batch_solve_run(
             if (nc - nc == (QRU_R)0 && nc > nmax) /* finite */
                 nmax = nc;
         }
-        QRU_R tol = qru_batch_tol(nf * ep, nmax, lid, nt, red);
+        QRU_R tol = qru_batch_tol(nf * ep, nmax, lid, nt,
+                                  (QRU_LOCAL QRU_R *)red);
         QRU_BATCH_SYNC; /* red is set again */
         QRU_R first = (QRU_R)(m + 1);
         for (int j = lid; j < m; j += nt) {
@@ -1102,10 +1136,10 @@ QRU_DEVICE void qru_lsq_batch_solve_team(
 
 #endif /* QRU_TEAM >= 32 */
 
+
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points: S is the local buffer of the launch (CUDA's
  * are in cuda/cuda_batch.cu, S its dynamic shared memory). */
-#ifndef QRU_CPLX_PROG
 __kernel void qru_chol_update_batch(
     int upper, int n, int k, int sign, int count, T eps,
     __global const T *L, long ol, int ldl, long sl, __global const T *W,
@@ -1140,7 +1174,6 @@ __kernel void qru_chol_delete_batch(
                                sl, L, ol, ldl, sl, L1, o1, ld1, s1, info, oi,
                                cnt, om, hc, work, ok, lm, tp, seg, S);
 }
-#endif /* QRU_CPLX_PROG */
 
 __kernel void qru_lsq_batch_add_rows(
     int m, int r, int p, int count, __global T *R, long orr, int ldr,

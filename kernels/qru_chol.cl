@@ -148,14 +148,15 @@ QRU_KERNEL void qru_potrf_panel(int upper, int n, QRU_GLOBAL T *A, long oa,
     }
 }
 
-#ifndef QRU_CPLX_PROG /* the Cholesky kernels below: real data only */
-
 /* Rank-k update (sign > 0) or downdate (sign < 0) of the n x n lower
  * factor L by the n x k W with rotations (the contract of chol_rot): for
  * i = 0..n-1, q = 0..k-1 in order, item 0 forms r, c = r / a, s = b / a
  * from a = L(i,i), b = W(i,q) (failure: info = base + i + 1, stop), then
  * all items update L(j,i), W(j,q) for j > i.  ONE work-group, 1-D, any
- * size.  Nothing is done if info != 0 on entry. */
+ * size.  Nothing is done if info != 0 on entry.  Complex (the CPU's
+ * chol_rot): a the real part of L(i,i), r from |b| (c real, s = b / a
+ * complex), L(j,i) := (L(j,i) +/- conj(s) W(j,q)) / c, W(j,q) :=
+ * c W(j,q) - s L(j,i), and L(i,i) = r real. */
 QRU_KERNEL void qru_chol_rot(int n, int k, int sign, QRU_GLOBAL T *L, long ol,
                              int ldl, QRU_GLOBAL T *W, long ow, int ldw,
                              QRU_GLOBAL T *info, long oi, int base)
@@ -166,39 +167,45 @@ QRU_KERNEL void qru_chol_rot(int n, int k, int sign, QRU_GLOBAL T *L, long ol,
     if (lid == 0)
         sh[2] = info[oi];
     QRU_BARRIER_GLOBAL;
-    if (sh[2] != (T)0)
+    if (!QRU_ISZERO(sh[2]))
         return; /* uniform */
     QRU_BARRIER_GLOBAL;
     for (int i = 0; i < n; ++i)
         for (int q = 0; q < k; ++q) {
             if (lid == 0) {
                 long pa = QRU_IDX(ol, i, i, ldl);
-                T a = L[pa], b = W[QRU_IDX(ow, i, q, ldw)];
-                T r = qru_rot_r(a, b, sign); /* kernels/qru_batch.cl */
-                if (r == (T)0) {
-                    info[oi] = (T)(base + i + 1);
-                    sh[2] = (T)1;
+                T b = W[QRU_IDX(ow, i, q, ldw)];
+                QRU_R a = QRU_RE(L[pa]);
+                /* kernels/qru_batch.cl; |b| of a complex b */
+                QRU_R r = qru_rot_r(a, QRU_CPLX ? QRU_ABS(b) : QRU_RE(b),
+                                    sign);
+                if (r == (QRU_R)0) {
+                    info[oi] = QRU_MKR(base + i + 1);
+                    sh[2] = QRU_MKR(1);
                 } else {
-                    sh[0] = r / a;
+                    sh[0] = QRU_MKR(r / a);
                     sh[1] = b / a;
                     sh[2] = (T)0;
-                    L[pa] = r;
+                    L[pa] = QRU_MKR(r);
                 }
             }
             QRU_BARRIER_GLOBAL;
-            if (sh[2] != (T)0)
+            if (!QRU_ISZERO(sh[2]))
                 return; /* uniform */
-            T c = sh[0], s = sh[1];
-            T sg = sign > 0 ? s : -s;
+            QRU_R c = QRU_RE(sh[0]);
+            T s = sh[1];
+            T sg = sign > 0 ? QRU_CONJ(s) : -QRU_CONJ(s);
             for (int j = i + 1 + lid; j < n; j += nt) {
                 long pl = QRU_IDX(ol, j, i, ldl), pw = QRU_IDX(ow, j, q, ldw);
-                T lj = (L[pl] + sg * W[pw]) / c;
+                T lj = (L[pl] + QRU_MUL(sg, W[pw])) / c;
                 L[pl] = lj;
-                W[pw] = c * W[pw] - s * lj;
+                W[pw] = c * W[pw] - QRU_MUL(s, lj);
             }
             QRU_BARRIER_GLOBAL;
         }
 }
+
+#ifndef QRU_CPLX_PROG /* the Cholesky kernels below: real data only */
 
 /* ---- the structured rank-k update (the contract of chol_r1_prep and
  * chol_r1_apply, src/qru_ops.h) ----

@@ -47,8 +47,8 @@ static void chol_launch(qru_context *ctx, qru_dtype dt, const ocl_prog *p,
                            : ocl_batch_items(IMPL(ctx),
                                              (size_t)qru_chol_batch_wg(0, n));
     *tp = (cl_int)pow2_floor(ocl_wg_for(IMPL(ctx), p, k, want));
-    *lm = qru_chol_batch_local(n, r);
-    *seg = (cl_int)qru_chol_batch_local_elems(n, r, *tp);
+    *lm = qru_chol_batch_local(dt, n, r);
+    *seg = (cl_int)qru_chol_batch_local_elems(dt, n, r, *tp);
     batch_launch(ctx, dt, p, k, *tp, *seg, *lm, count, l, g, lb);
 }
 
@@ -77,7 +77,8 @@ int ocl_chol_update_batch(qru_context *ctx, qru_dtype dt, char uplo, int n,
             io = (cl_long)info.off, co = (cl_long)cnt.off,
             ko = (cl_long)work.off;
     tval te;
-    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    karg eps = ocl_targ(
+        dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t l[1], g[1], lb;
     chol_launch(ctx, dt, p, K_CHOL_UPDATE_BATCH, n, ck, count, &tp, &lm,
                 &seg, l, g, &lb);
@@ -116,7 +117,8 @@ static int chol_insdel_batch(qru_context *ctx, qru_dtype dt, int ins,
             io = (cl_long)info.off, mo = (cl_long)cnt.off,
             ko = (cl_long)work.off;
     tval te;
-    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    karg eps = ocl_targ(
+        dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     size_t l[1], g[1], lb;
     chol_launch(ctx, dt, pg, kern, n1, p, count, &tp, &lm, &seg, l, g, &lb);
     /* the deletion's kernel has no C: its four arguments left out */

@@ -20,7 +20,8 @@ const char *const qru_ocl_kernel_names[K_COUNT] = {
 /* ---- programs ----------------------------------------------------------- */
 
 /* The program of a complex type: the kernels of the ops that the QR
- * factorisation, least squares and the updates run (the complex
+ * factorisation, least squares, the updates, the Q-less least-squares
+ * batches and the Cholesky routines and batches run (the complex
  * conventions in src/qru_ops.h), from these sources only (their
  * real-only parts left out by QRU_CPLX_PROG); every other kernel is NULL
  * there. */
@@ -33,7 +34,8 @@ static const int cplx_kernels[] = {
     K_COL_NORMS,   K_HOUSE,   K_LARF,    K_GEMV_T,          K_WY_COL,
     K_GIVENS_MAKE, K_GIVENS_APPLY, K_GEADD, K_LACPY, K_SCAL_TRI,
     K_POTRF_PANEL, K_COUNT_NONFINITE, K_LSQ_BATCH_ADD_ROWS,
-    K_LSQ_BATCH_SOLVE, K_LSQ_BATCH_RMC_ROTATE, K_LSQ_BATCH_RMC_Q};
+    K_LSQ_BATCH_SOLVE, K_LSQ_BATCH_RMC_ROTATE, K_LSQ_BATCH_RMC_Q, K_CHOL_ROT,
+    K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH};
 
 int ocl_kernel_complex(int k)
 {

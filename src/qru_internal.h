@@ -616,15 +616,18 @@ static inline size_t qru_chol_batch_work(int n, int k)
 
 /* Elements of local memory the GPU kernel of chol_update_batch has for a
  * problem's working copy (QRU_BATCH_LM of kernels/qru_batch.cl: 20 KiB in
- * double), and whether a problem of order n and rank k fits there (the
- * lower triangle packed by rows, W and A1's diagonal): then it needs no
- * work in device memory. */
+ * double), and whether a problem of element type dt, order n and rank k
+ * is kept there (the lower triangle packed by rows, W and A1's diagonal;
+ * it then needs no work in device memory, and takes the structured
+ * passes): a real one that fits; a complex one never (the structured
+ * passes are real only: it takes the rotations, in device memory). */
 #define QRU_CHOL_BATCH_LM 2560
-static inline int qru_chol_batch_local(int n, int k)
+static inline int qru_chol_batch_local(qru_dtype dt, int n, int k)
 {
-    return (size_t)n * ((size_t)n + 1) / 2 +
-               (size_t)n * (size_t)((k > 0 ? k : 0) + 1) <=
-           QRU_CHOL_BATCH_LM;
+    return !qru_dtype_complex(dt) &&
+           (size_t)n * ((size_t)n + 1) / 2 +
+                   (size_t)n * (size_t)((k > 0 ? k : 0) + 1) <=
+               QRU_CHOL_BATCH_LM;
 }
 
 /* Elements of local memory the GPU kernels of lsq_batch_add_rows and
@@ -649,10 +652,11 @@ static inline int qru_lsq_batch_local(int m, int r)
  * lsq_batch_add_rows (two slots of a rotation, then the copy) and
  * lsq_batch_solve (the reduction, then the copy of R and d). */
 #define QRU_CHOL_BATCH_KB 32
-static inline size_t qru_chol_batch_local_elems(int n, int k, int nt)
+static inline size_t qru_chol_batch_local_elems(qru_dtype dt, int n, int k,
+                                                int nt)
 {
     return (size_t)nt + 1 +
-           (qru_chol_batch_local(n, k)
+           (qru_chol_batch_local(dt, n, k)
                 ? (size_t)n * ((size_t)n + 1) / 2 +
                       (size_t)n * (size_t)((k > 0 ? k : 0) + 1) +
                       4 * (size_t)n

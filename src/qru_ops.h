@@ -60,9 +60,11 @@
  *    the column insertion's sweeps are) to Q directly and to d through
  *    its conjugate transpose;
  *  - potrf_full is the Hermitian potrf (its pivots the real parts of the
- *    diagonal), and so are potrf_panel and the Cholesky batches; chol_rot
- *    rotates with a real L(i,i) (c real, s = w(i) / L(i,i)); an info slot
- *    of a complex type is its real part;
+ *    diagonal), and so are potrf_panel and the Cholesky batches (an
+ *    upper factor's page is U = L', the conjugate transpose; C's other
+ *    triangle in the insertion's diagonal block the conjugate); chol_rot
+ *    and the batches rotate with a real L(i,i) (c real, s = w(i) /
+ *    L(i,i)); an info or cnt slot of a complex type is its real part;
  *  - the ops of the solvers and of the real-only structured passes
  *    (chol_r1_*, omp_gram_step, lars_gram_step) take no complex data
  *    yet: the public routines refuse it first (qru_check_real), the
@@ -77,10 +79,10 @@
  *    squares (rho2, the norms of the rank rules) are of moduli;
  *  - a backend's table says which ops take complex data (complex_ops:
  *    the CPU all but the real-only ones above, CUDA and OpenCL the ops of
- *    the QR family, the Cholesky factorisation and the triangular solves
- *    and the Q-less batches' lsq_batch_add_rows, lsq_batch_solve and
- *    lsq_batch_remove_cols, not chol_rot, the Cholesky batches nor the
- *    thin-form batch ops); a routine that would reach another op refuses
+ *    the QR family, the Cholesky factorisation and the triangular solves,
+ *    chol_rot, the Cholesky batches and the Q-less batches'
+ *    lsq_batch_add_rows, lsq_batch_solve and lsq_batch_remove_cols, not
+ *    the thin-form batch ops); a routine that would reach another op refuses
  *    complex data up front (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).
@@ -234,8 +236,8 @@
      * cnt[b] = 0 its pages are not written and info[b] = 0; cnt a NULL \
      * handle: every problem rank k.  work: count * \
      * qru_chol_batch_work(n, k) elements (qru_internal.h), or one \
-     * problem's share where qru_chol_batch_local(n, k) (the GPU kernels \
-     * keep such problems in local memory).  n >= 1, k >= 0, \
+     * problem's share where qru_chol_batch_local(dt, n, k) (the GPU \
+     * kernels keep such problems in local memory).  n >= 1, k >= 0, \
      * count >= 0. */ \
     QRU_OP(chol_update_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int sign, int count, qru_ptr L, int ldl, size_t sL, qru_ptr W, int ldw, size_t sW, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, sign, count, L, ldl, sL, W, ldw, sW, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* p rows and columns inserted at position k of count independent \
@@ -264,8 +266,8 @@
      * takes part only where cnt[b] != 0: else its pages are not written \
      * and info[b] = 0; cnt a NULL handle: every problem.  work: count * \
      * qru_chol_batch_work(n1, p) elements, or one problem's share where \
-     * qru_chol_batch_local(n1, p) (the GPU kernels keep such problems in \
-     * local memory).  n >= 0, 0 <= k <= n, p >= 1, count >= 0. */ \
+     * qru_chol_batch_local(dt, n1, p) (the GPU kernels keep such problems \
+     * in local memory).  n >= 0, 0 <= k <= n, p >= 1, count >= 0. */ \
     QRU_OP(chol_insert_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr C, int ldc, size_t sC, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, C, ldc, sC, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* The rows and columns k..k+p-1 removed from count independent \
      * Cholesky factors (qru_chol_delete_batch), each judged by the \
@@ -283,8 +285,8 @@
      * L1 is L (in place, as chol_insert_batch) or does not overlap it. \
      * info and cnt as chol_insert_batch; work: count * \
      * qru_chol_batch_work(n1, p) elements, or one problem's share where \
-     * qru_chol_batch_local(n1, p).  n1 >= 1, 0 <= k <= n - p, p >= 0, \
-     * count >= 0. */ \
+     * qru_chol_batch_local(dt, n1, p).  n1 >= 1, 0 <= k <= n - p, \
+     * p >= 0, count >= 0. */ \
     QRU_OP(chol_delete_batch, (qru_context *ctx, qru_dtype dt, char uplo, int n, int k, int p, int count, qru_ptr L, int ldl, size_t sL, qru_ptr L1, int ld1, size_t s1, qru_ptr info, qru_ptr cnt, qru_ptr work), (ctx, dt, uplo, n, k, p, count, L, ldl, sL, L1, ld1, s1, info, cnt, work), REQ, ASYNC) \
     /* Rows added to count independent Q-less least-squares \
      * factorisations (qru_lsq_batch_add_rows): problem b (0 <= b < count) \

@@ -10,11 +10,10 @@
  * QRU_TEST_THRESHOLD, the factor's diagonal real and positive, the
  * entries outside its triangle untouched); failures (indefinite,
  * non-finite) return the documented status and leave the arrays
- * bit-identical; bad arguments return -i.  The update, insertion and
- * deletion and their batches, whose rotations and batched kernels are
- * real only on CUDA and OpenCL, return QRU_ERR_UNSUPPORTED there (naming
- * the backend and the routine) and leave every array bit-identical
- * (test_refused); the CPU computes them. */
+ * bit-identical; bad arguments return -i; the batches' _ex forms leave
+ * a problem of rank 0 or mask 0 bit for bit (test_batch_ex).  Every
+ * backend computes all of them (test_complex_ops: the ops they reach are
+ * in the backend table's complex_ops). */
 #include <complex.h>
 #include <math.h>
 #include <stdarg.h>
@@ -25,6 +24,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include "../src/chol_internal.h"
 #include "qru_test.h"
 
 #undef I /* complex.h's imaginary unit */
@@ -60,23 +60,6 @@ static qru_dtype ctype(int t)
     qru_dtype dt = ctype(t);                                                   \
     if (!dt)                                                                   \
     return
-
-/* 1 where the update, insertion and deletion (and their batches) refuse
- * complex data: the GPU backends (chol_rot and the Cholesky batches take
- * real data only there) */
-static int rot_refused(void)
-{
-    return qru_context_backend(ctx) != QRU_BACKEND_CPU;
-}
-
-/* the test of such a routine returns where it is refused (test_refused
- * checks the refusal) */
-#define ROT_OR_SKIP(what)                                                      \
-    if (rot_refused()) {                                                       \
-        printf("%s: refused on %s (test_refused)\n", what,                     \
-               qru_backend_name(qru_context_backend(ctx)));                    \
-        return;                                                                \
-    }
 
 /* the largest scaled error of a test, printed */
 static void report(const char *what, qru_dtype dt, char uplo, double worst)
@@ -267,11 +250,14 @@ static double kappa(int n, const zd *A)
     return rc > 0 ? 1.0 / rc : INFINITY;
 }
 
-/* the factor L (lower, ld n) of the HPD A: the backward error
- * ||A - L L'|| / (||A|| n eps) and the forward error against zpotrf,
- * ||L - Lref|| / (||Lref|| n eps kappa(A)); both asserted below THR */
-static double check_factor(qru_dtype dt, int n, const zd *A, const zd *L,
-                           const char *tag)
+/* the factor L (lower, ld n) of the HPD A after a change of rank k (0:
+ * a factorisation): with m = max(n, k) (an entry of an update's factor
+ * takes up to n + k rotations: m = 1 would ask a rank-40 update of a 1 x 1
+ * factor for one rounding's accuracy) the backward error ||A - L L'|| /
+ * (||A|| m eps) and the forward error against zpotrf, ||L - Lref|| /
+ * (||Lref|| m eps kappa(A)); both asserted below THR */
+static double check_factor_k(qru_dtype dt, int n, int k, const zd *A,
+                             const zd *L, const char *tag)
 {
     if (n == 0)
         return 0;
@@ -280,18 +266,24 @@ static double check_factor(qru_dtype dt, int n, const zd *A, const zd *L,
     zd one = 1, mone = -1;
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, n, n, n, &mone,
                 L, n, L, n, &one, E, n);
-    double eps = qru_test_eps(dt);
-    double be = fro(n, n, E, n) / (fro(n, n, A, n) * n * eps);
+    double eps = qru_test_eps(dt) * (n > k ? n : k);
+    double be = fro(n, n, E, n) / (fro(n, n, A, n) * eps);
     zd *R = ref_chol(n, A);
     ck_assert_ptr_nonnull(R);
     for (size_t e = 0; e < (size_t)n * n; ++e)
         E[e] = L[e] - R[e];
-    double fe = fro(n, n, E, n) / (fro(n, n, R, n) * n * eps * kappa(n, A));
+    double fe = fro(n, n, E, n) / (fro(n, n, R, n) * eps * kappa(n, A));
     ck_assert_msg(be <= THR, "%s: backward error %g", tag, be);
     ck_assert_msg(fe <= THR, "%s: forward error %g", tag, fe);
     free(E);
     free(R);
     return be > fe ? be : fe;
+}
+
+static double check_factor(qru_dtype dt, int n, const zd *A, const zd *L,
+                           const char *tag)
+{
+    return check_factor_k(dt, n, 0, A, L, tag);
 }
 
 /* A factor of the HPD A (n x n) in ctx with leading dimension ld, its
@@ -551,10 +543,9 @@ END_TEST
 START_TEST(test_update)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
-    ROT_OR_SKIP("update");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 53u + (unsigned)_i;
-    static const int ns[] = {1, 8, 33, 100};
+    static const int ns[] = {1, 8, 33, 100, 130};
     static const int ks[] = {0, 1, 3, 40};
     double worst = 0;
     for (size_t a = 0; a < sizeof ns / sizeof *ns; ++a)
@@ -582,7 +573,7 @@ START_TEST(test_update)
                     ck_assert_msg(st == 0, "%s: %d (%s)", tag, st,
                                   qru_last_error(ctx));
                     zd *L = factor_of(dt, out, n, uplo, tag);
-                    double e = check_factor(dt, n, A1, L, tag);
+                    double e = check_factor_k(dt, n, k, A1, L, tag);
                     worst = e > worst ? e : worst;
                     frees(3, L, h1, hw);
                     if (A != A0)
@@ -601,7 +592,6 @@ END_TEST
 START_TEST(test_update_fail)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
-    ROT_OR_SKIP("update (failures)");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 59u;
     int n = 30, k = 2, ld = n + 1;
@@ -682,7 +672,6 @@ static zd *new_cols(int n1, const zd *A1, int k, int p, char uplo)
 START_TEST(test_insert_delete)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
-    ROT_OR_SKIP("insert/delete");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 67u + (unsigned)_i;
     static const int ns[] = {0, 7, 40, 90};
@@ -770,7 +759,6 @@ END_TEST
 START_TEST(test_insert_fail)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
-    ROT_OR_SKIP("insert (failures)");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 71u;
     int n = 20, p = 2, k = 7, n1 = n + p;
@@ -947,12 +935,12 @@ static qru_matrix *batch_of(qru_dtype dt, int rows, int cols, int count,
 START_TEST(test_batch)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
-    ROT_OR_SKIP("batches");
     char uplo = UPLOS[_i % 2];
     unsigned seed = 79u;
     enum { CNT = 3 };
-    static const int ns[] = {1, 9, 24};
-    static const int ks[] = {1, 4};
+    /* (rank 35: two chunks of the GPU kernels' 32 rotations a step) */
+    static const int ns[] = {1, 9, 24, 70};
+    static const int ks[] = {1, 4, 35};
     double worst = 0;
     for (size_t a = 0; a < sizeof ns / sizeof *ns; ++a)
         for (size_t kb = 0; kb < sizeof ks / sizeof *ks; ++kb) {
@@ -981,7 +969,7 @@ START_TEST(test_batch)
                 for (int b = 0; b < CNT; ++b) {
                     ck_assert_int_eq(info[b], 0);
                     zd *F = page_of(L, b), *Lb = lower_page(F, n, uplo);
-                    double e = check_factor(dt, n, to[b], Lb, tag);
+                    double e = check_factor_k(dt, n, k, to[b], Lb, tag);
                     worst = e > worst ? e : worst;
                     free(F);
                     free(Lb);
@@ -1005,7 +993,7 @@ START_TEST(test_batch)
             ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
             for (int b = 0; b < CNT; ++b) {
                 zd *F = page_of(L1, b), *Lb = lower_page(F, n + p, uplo);
-                double e = check_factor(dt, n + p, Ai[b], Lb, tag);
+                double e = check_factor_k(dt, n + p, p, Ai[b], Lb, tag);
                 worst = e > worst ? e : worst;
                 free(F);
                 free(Lb);
@@ -1016,7 +1004,7 @@ START_TEST(test_batch)
             ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
             for (int b = 0; b < CNT; ++b) {
                 zd *F = page_of(L, b), *Lb = lower_page(F, n, uplo);
-                double e = check_factor(dt, n, Ad[b], Lb, tag);
+                double e = check_factor_k(dt, n, p, Ad[b], Lb, tag);
                 worst = e > worst ? e : worst;
                 free(F);
                 free(Lb);
@@ -1083,9 +1071,7 @@ START_TEST(test_nonfinite_factor)
         ck_assert_int_eq(
             qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, opt), 0);
         int st = qru_chol_delete(ctx, uplo, pb.M, 5, 2, p1.M);
-        ck_assert_msg(opt             ? st == -3
-                      : rot_refused() ? st == QRU_ERR_UNSUPPORTED
-                                      : st >= 1 && st <= r - 1,
+        ck_assert_msg(opt ? st == -3 : st >= 1 && st <= r - 1,
                       "%s %c delete: %d", qru_test_type_name(dt), uplo, st);
         st = qru_chol_shift(ctx, uplo, pb.M, 2, 17, p2.M); /* (no scan) */
         ck_assert_msg(st >= 1 && st <= r, "%s %c shift: %d",
@@ -1104,7 +1090,7 @@ START_TEST(test_nonfinite_factor)
 }
 END_TEST
 
-/* ---- the refusals on the GPU backends ---------------------------------- */
+/* ---- the per-problem forms and the backend table ----------------------- */
 
 /* the whole of a batch on the host */
 static void *batch_get(const qru_matrix *M)
@@ -1116,126 +1102,138 @@ static void *batch_get(const qru_matrix *M)
     return h;
 }
 
-static int batch_same(const qru_matrix *M, const void *h)
+/* page b of batches M and the host copy h (from batch_get) bit for bit */
+static int page_same(const qru_matrix *M, const void *h, int b)
 {
     void *g = batch_get(M);
-    size_t sz = qru_test_elsize(qru_matrix_dtype(M)) *
-                (size_t)qru_matrix_rows(M) * qru_matrix_cols(M) *
-                qru_matrix_count(M);
-    int same = memcmp(g, h, sz) == 0;
+    size_t pg = qru_test_elsize(qru_matrix_dtype(M)) *
+                (size_t)qru_matrix_rows(M) * qru_matrix_cols(M);
+    int same = memcmp((const char *)g + pg * b, (const char *)h + pg * b,
+                      pg) == 0;
     free(g);
     return same;
 }
 
-/* st is the refusal of routine: QRU_ERR_UNSUPPORTED, the message naming
- * the routine and the backend */
-static void assert_refusal(int st, const char *routine, const char *tag)
+/* the largest check_factor of pages b0 .. b1 - 1 of the batch M (order
+ * n, uplo) against the matrices A[b] */
+static double check_pages(qru_dtype dt, const qru_matrix *M, int b0, int b1,
+                          int n, zd **A, char uplo, const char *tag)
 {
-    const char *msg = qru_last_error(ctx);
-    ck_assert_msg(st == QRU_ERR_UNSUPPORTED, "%s %s: %d (%s)", tag, routine,
-                  st, msg);
-    ck_assert_msg(msg && strstr(msg, routine) &&
-                      strstr(msg, qru_backend_name(qru_context_backend(ctx))),
-                  "%s %s: the message does not name the routine and the "
-                  "backend: %s", tag, routine, msg ? msg : "(null)");
+    double worst = 0;
+    for (int b = b0; b < b1; ++b) {
+        zd *F = page_of(M, b), *Lb = lower_page(F, n, uplo);
+        double e = check_factor(dt, n, A[b], Lb, tag);
+        worst = e > worst ? e : worst;
+        frees(2, F, Lb);
+    }
+    return worst;
 }
 
-/* Where rot_refused: every form of the update, insertion and deletion
- * and of their batches (valid arguments, out of place and in place)
- * returns the refusal and leaves every array (and info) as it was. */
-START_TEST(test_refused)
+/* The _ex forms: per-problem ranks of the update (k, 1, 0: the page of
+ * rank 0 bit for bit, info 0) and masks of the insertion and deletion
+ * (1, 0, 1: the masked page bit for bit, info 0), every other page
+ * against zpotrf of its changed matrix. */
+START_TEST(test_batch_ex)
 {
     CTYPE_OR_SKIP(dt, _i / 2);
     char uplo = UPLOS[_i % 2];
-    if (!rot_refused()) {
-        printf("%s: the CPU computes the rotation routines\n",
-               qru_test_type_name(dt));
-        return;
-    }
-    const char *tag = qru_test_type_name(dt);
-    unsigned seed = 97u + (unsigned)_i;
-    int n = 12, k = 3, p = 2, kp = 5, n1 = n + p, ld = n + 1;
-    zd *A = hpd(dt, n, &seed), *W = zrand(dt, n, k, 0.3, &seed);
-    zd *A1 = hpd(dt, n1, &seed), *C = new_cols(n1, A1, kp, p, uplo);
-    pm pl = make_factor(dt, n, ld, A, uplo);
-    void *F = pm_get(&pl);
-    void *hw = to_h(dt, n, k, n, W, 'A'), *hc = to_h(dt, n1, p, n1, C, 'A');
-    void *h1 = to_h(dt, n, n, ld, A, 'A'), *hi = to_h(dt, n1, n1, n1, A1, 'A');
-    void *hd = to_h(dt, n - p, n - p, n - p, A, 'A');
-    pm pw = pm_new(dt, n, k, n, hw), pc = pm_new(dt, n1, p, n1, hc);
-    pm p1 = pm_new(dt, n, n, ld, h1), pi = pm_new(dt, n1, n1, n1, hi);
-    pm pd = pm_new(dt, n - p, n - p, n - p, hd);
-    for (int sign = -1; sign <= 1; sign += 2) {
-        assert_refusal(qru_chol_update(ctx, uplo, pl.M, pw.M, sign, p1.M),
-                       "qru_chol_update", tag);
-        assert_refusal(qru_chol_update(ctx, uplo, pl.M, pw.M, sign, pl.M),
-                       "qru_chol_update", tag);
-    }
-    assert_refusal(qru_chol_insert(ctx, uplo, pl.M, kp, pc.M, pi.M),
-                   "qru_chol_insert", tag);
-    assert_refusal(qru_chol_delete(ctx, uplo, pl.M, kp, p, pd.M),
-                   "qru_chol_delete", tag);
-    ck_assert_msg(same_bits(dt, &pl, F) && same_bits(dt, &pw, hw) &&
-                      same_bits(dt, &pc, hc) && same_bits(dt, &p1, h1) &&
-                      same_bits(dt, &pi, hi) && same_bits(dt, &pd, hd),
-                  "%s %c: a refused routine changed an array", tag, uplo);
-    /* the batches (and their _ex forms) */
+    unsigned seed = 101u + (unsigned)_i;
     enum { CNT = 3 };
-    zd *As[CNT], *Ws[CNT], *Cs[CNT], *Ds[CNT];
-    for (int b = 0; b < CNT; ++b) {
-        As[b] = hpd(dt, n, &seed);
-        Ws[b] = zrand(dt, n, k, 0.3, &seed);
-        Ds[b] = hpd(dt, n1, &seed);
-        Cs[b] = new_cols(n1, Ds[b], kp, p, uplo);
+    static const int ns[] = {6, 45};
+    double worst = 0;
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; ++a) {
+        int n = ns[a], k = 3, p = 2, kp = n / 3, n1 = n + p;
+        int rank[CNT] = {k, 1, 0}, mask[CNT] = {1, 0, 1}, info[CNT];
+        char tag[128];
+        zd *A[CNT], *W[CNT], *A1[CNT], *Ai[CNT], *C[CNT], *Ad[CNT];
+        for (int b = 0; b < CNT; ++b) {
+            A[b] = hpd(dt, n, &seed);
+            W[b] = zrand(dt, n, k, 0.3, &seed);
+            A1[b] = rank_k(n, rank[b], A[b], W[b], 1);
+            Ai[b] = hpd(dt, n1, &seed);
+            C[b] = new_cols(n1, Ai[b], kp, p, uplo);
+            Ad[b] = drop_block(n1, Ai[b], kp, p);
+        }
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            zd **from = sign > 0 ? A : A1, **to = sign > 0 ? A1 : A;
+            qru_matrix *L = factor_batch(dt, n, CNT, from, uplo);
+            qru_matrix *Wm = batch_of(dt, n, k, CNT, W);
+            void *before = batch_get(L);
+            snprintf(tag, sizeof tag, "%s %c update_batch_ex n %d sign %d",
+                     qru_test_type_name(dt), uplo, n, sign);
+            int st = qru_chol_update_batch_ex(ctx, uplo, L, Wm, sign, L, info,
+                                              rank);
+            ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
+            ck_assert_msg(info[2] == 0 && page_same(L, before, 2),
+                          "%s: the page of rank 0 changed (info %d)", tag,
+                          info[2]);
+            ck_assert(info[0] == 0 && info[1] == 0);
+            double e = check_pages(dt, L, 0, 2, n, to, uplo, tag);
+            worst = e > worst ? e : worst;
+            free(before);
+            qru_matrix_destroy(L);
+            qru_matrix_destroy(Wm);
+        }
+        /* insertion (masked) out of place into pages holding A1's factor
+         * for problem 1, then the deletion (masked) in place */
+        qru_matrix *L = factor_batch(dt, n, CNT, Ad, uplo);
+        qru_matrix *Cm = batch_of(dt, n1, p, CNT, C);
+        qru_matrix *L1 = factor_batch(dt, n1, CNT, Ai, uplo);
+        void *b1 = batch_get(L1);
+        snprintf(tag, sizeof tag, "%s %c insert_batch_ex n %d k %d p %d",
+                 qru_test_type_name(dt), uplo, n, kp, p);
+        int st = qru_chol_insert_batch_ex(ctx, uplo, L, kp, Cm, L1, info,
+                                          mask);
+        ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
+        ck_assert_msg(info[1] == 0 && page_same(L1, b1, 1),
+                      "%s: the masked page changed", tag);
+        double e = check_pages(dt, L1, 0, CNT, n1, Ai, uplo, tag);
+        worst = e > worst ? e : worst;
+        free(b1);
+        b1 = batch_get(L1);
+        int dmask[CNT] = {0, 1, 1};
+        qru_matrix *Lo = batch_of(dt, n, n, CNT, Ad); /* (any data) */
+        void *bo = batch_get(Lo);
+        snprintf(tag, sizeof tag, "%s %c delete_batch_ex n %d k %d p %d",
+                 qru_test_type_name(dt), uplo, n1, kp, p);
+        st = qru_chol_delete_batch_ex(ctx, uplo, L1, kp, p, Lo, info, dmask);
+        ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
+        ck_assert_msg(info[0] == 0 && page_same(Lo, bo, 0),
+                      "%s: the masked page changed (info %d)", tag, info[0]);
+        ck_assert_msg(page_same(L1, b1, 0) && page_same(L1, b1, 1) &&
+                          page_same(L1, b1, 2),
+                      "%s: an out-of-place deletion changed L", tag);
+        e = check_pages(dt, Lo, 1, CNT, n, Ad, uplo, tag);
+        worst = e > worst ? e : worst;
+        frees(2, b1, bo);
+        for (int b = 0; b < CNT; ++b)
+            frees(6, A[b], W[b], A1[b], Ai[b], C[b], Ad[b]);
+        qru_matrix_destroy(L);
+        qru_matrix_destroy(Cm);
+        qru_matrix_destroy(L1);
+        qru_matrix_destroy(Lo);
     }
-    qru_matrix *L = factor_batch(dt, n, CNT, As, uplo);
-    qru_matrix *Wm = batch_of(dt, n, k, CNT, Ws);
-    qru_matrix *Cm = batch_of(dt, n1, p, CNT, Cs);
-    qru_matrix *L1 = batch_of(dt, n1, n1, CNT, Ds);
-    qru_matrix *Ld = batch_of(dt, n - p, n - p, CNT, As); /* (any data) */
-    void *bl = batch_get(L), *bw = batch_get(Wm), *bc = batch_get(Cm),
-         *b1 = batch_get(L1), *bd = batch_get(Ld);
-    int info[CNT] = {-7, -7, -7}, rank[CNT] = {k, 1, 0}, mask[CNT] = {1, 0, 1};
-    for (int sign = -1; sign <= 1; sign += 2) {
-        assert_refusal(qru_chol_update_batch(ctx, uplo, L, Wm, sign, L, info),
-                       "qru_chol_update_batch", tag);
-        assert_refusal(qru_chol_update_batch_ex(ctx, uplo, L, Wm, sign, L,
-                                                info, rank),
-                       "qru_chol_update_batch", tag);
+    report("batches (_ex)", dt, uplo, worst);
+}
+END_TEST
+
+/* Every backend computes the Cholesky routines and batches in complex:
+ * the ops they reach are in the table's complex_ops (nothing refuses
+ * them up front). */
+START_TEST(test_complex_ops)
+{
+    unsigned long long need = QRU_CHOL_UPDATE_OPS | QRU_OPM(chol_update_batch) |
+                              QRU_OPM(chol_insert_batch) |
+                              QRU_OPM(chol_delete_batch);
+    unsigned long long have = ctx->backend_ops->complex_ops;
+    ck_assert_msg((need & ~have) == 0,
+                  "%s: complex_ops lacks the ops %#llx",
+                  qru_backend_name(qru_context_backend(ctx)), need & ~have);
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctype(t);
+        if (dt)
+            ck_assert_int_eq(qru_check_complex_ops(ctx, dt, need), 0);
     }
-    assert_refusal(qru_chol_insert_batch(ctx, uplo, L, kp, Cm, L1, info),
-                   "qru_chol_insert_batch", tag);
-    assert_refusal(qru_chol_insert_batch_ex(ctx, uplo, L, kp, Cm, L1, info,
-                                            mask),
-                   "qru_chol_insert_batch", tag);
-    assert_refusal(qru_chol_delete_batch(ctx, uplo, L, kp, p, Ld, info),
-                   "qru_chol_delete_batch", tag);
-    assert_refusal(qru_chol_delete_batch_ex(ctx, uplo, L, kp, p, Ld, info,
-                                            mask),
-                   "qru_chol_delete_batch", tag);
-    ck_assert_msg(batch_same(L, bl) && batch_same(Wm, bw) &&
-                      batch_same(Cm, bc) && batch_same(L1, b1) &&
-                      batch_same(Ld, bd),
-                  "%s %c: a refused batch routine changed an array", tag,
-                  uplo);
-    ck_assert_msg(info[0] == -7 && info[1] == -7 && info[2] == -7,
-                  "%s %c: a refused batch routine wrote info", tag, uplo);
-    for (int b = 0; b < CNT; ++b)
-        frees(4, As[b], Ws[b], Cs[b], Ds[b]);
-    frees(5, bl, bw, bc, b1, bd);
-    qru_matrix_destroy(L);
-    qru_matrix_destroy(Wm);
-    qru_matrix_destroy(Cm);
-    qru_matrix_destroy(L1);
-    qru_matrix_destroy(Ld);
-    frees(9, A, W, A1, C, F, hw, hc, h1, hi);
-    free(hd);
-    pm_free(&pl);
-    pm_free(&pw);
-    pm_free(&pc);
-    pm_free(&p1);
-    pm_free(&pi);
-    pm_free(&pd);
 }
 END_TEST
 
@@ -1293,10 +1291,17 @@ int main(void)
     tcase_add_loop_test(tc, test_insert_delete, 0, 4);
     tcase_add_loop_test(tc, test_insert_fail, 0, 4);
     tcase_add_loop_test(tc, test_shift, 0, 4);
-    tcase_add_loop_test(tc, test_batch, 0, 4);
     tcase_add_loop_test(tc, test_nonfinite_factor, 0, 4);
-    tcase_add_loop_test(tc, test_refused, 0, 4);
+    tcase_add_test(tc, test_complex_ops);
     tcase_add_loop_test(tc, test_bad_args, 0, 2);
     suite_add_tcase(s, tc);
+    /* the batches apart (CK_RUN_CASE=batches: on PoCL their kernels'
+     * first builds take minutes) */
+    TCase *tb = tcase_create("batches");
+    tcase_add_checked_fixture(tb, setup, teardown);
+    tcase_set_timeout(tb, 1200);
+    tcase_add_loop_test(tb, test_batch, 0, 4);
+    tcase_add_loop_test(tb, test_batch_ex, 0, 4);
+    suite_add_tcase(s, tb);
     return qru_test_main(s);
 }

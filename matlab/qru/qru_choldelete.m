@@ -16,9 +16,9 @@ function [R1, p] = qru_choldelete(R, j, varargin)
 %   Classes as Octave's choldelete: R may be double, single or an integer
 %   class (logical and char are refused); the result has R's class (double
 %   for an integer R); j may be of any numeric class or logical.  A
-%   complex R (A Hermitian) computes in complex arithmetic on a backend
-%   that takes complex data (the CPU; elsewhere qru:unsupported, naming
-%   the backend).
+%   complex R (A Hermitian) computes in complex arithmetic on every
+%   backend (one without complex data raises qru:unsupported, naming
+%   it).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

@@ -19,9 +19,9 @@ function [R1, info] = qru_cholinsert(R, j, x, varargin)
 %   integer class (logical and char are refused); the result is single if
 %   either is single, else double; j may be of any numeric class or
 %   logical.  Complex R or x (A1 Hermitian: x(j) real) compute in complex
-%   arithmetic on a backend that takes complex data (the CPU; elsewhere
-%   qru:unsupported, naming the backend); a real argument with a complex
-%   one is promoted.
+%   arithmetic on every backend (one without complex data raises
+%   qru:unsupported, naming it); a real argument with a complex one is
+%   promoted.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

@@ -16,8 +16,8 @@ function R1 = qru_cholshift(R, i, j, varargin)
 %   double, single or an integer class (logical and char are refused);
 %   the result is single if R, i and j are all single, else double.  A
 %   complex R (A Hermitian; R1 with a real positive diagonal) computes in
-%   complex arithmetic on a backend that takes complex data (the CPU;
-%   elsewhere qru:unsupported, naming the backend).
+%   complex arithmetic on every backend (one without complex data raises
+%   qru:unsupported, naming it).
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

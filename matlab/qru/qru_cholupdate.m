@@ -17,9 +17,9 @@ function [R1, p] = qru_cholupdate(R, x, varargin)
 %   Classes as Octave's cholupdate: R and x may be double, single or an
 %   integer class (logical and char are refused); the result is single if
 %   either is single, else double.  Complex R or x (A Hermitian, x*x' with
-%   the conjugate transpose) compute in complex arithmetic on a backend
-%   that takes complex data (the CPU; elsewhere qru:unsupported, naming
-%   the backend); a real argument with a complex one is promoted.
+%   the conjugate transpose) compute in complex arithmetic on every
+%   backend (one without complex data raises qru:unsupported, naming it);
+%   a real argument with a complex one is promoted.
 %
 %   A trailing argument selects the backend: 'cpu', 'cuda', 'opencl' or
 %   'auto' (default: getenv('QRU_MEX_BACKEND'), else 'auto').

@@ -15,8 +15,8 @@ function [x, res, info] = qru_lsq_solve(A, b, varargin)
 %   returns info P x 1 (0, or the first column where the page loses rank;
 %   the page of x is then NaN).
 %   Complex A or b compute in complex arithmetic on a backend that
-%   supports complex data (the CPU; elsewhere qru:unsupported; pages take
-%   no complex data yet).
+%   supports complex data (qru_backend's fourth output; elsewhere
+%   qru:unsupported), pages too.
 %   To update the problem and solve again, use a qru_lsq object.
 %   A rank-deficient A raises the error qru:numerical; a bad option
 %   qru:lsq_solve:<kind> (q, option, backend).

@@ -17,10 +17,7 @@ function nfail = test_complex(backend)
 %   and shifts at the ends and inside, pages of the three batched ones)
 %   against Octave's cholupdate, cholinsert, choldelete and chol:
 %   norm(R1'*R1 - A1) / (norm(A1) n eps), R1 exactly upper triangular
-%   with a real positive diagonal (on the GPU backends, whose rotations
-%   and batched Cholesky kernels take real data only, qru_cholupdate,
-%   qru_choldelete and qru_cholinsert raise qru:unsupported naming the
-%   backend and the routine, and qru_cholshift computes).  Least squares
+%   with a real positive diagonal, on every backend.  Least squares
 %   over pages, which the
 %   library does not take complex data for yet, must give the right
 %   result or raise qru:unsupported naming the routine.  On a backend
@@ -165,15 +162,6 @@ for cls = qru_classes(backend)
   % diagonal may be negative), single factors and pages
   k = 8;
   B = crandn(k, k); H = B' * B + k * eye(k); R = chol(H); Rc = cast(R, cls);
-  if ~strcmp(name, 'cpu')   % the rotation routines: refused
-    x = cast(crandn(k, 1), cls);
-    refused_routine(name, 'cholupdate', 'qru_chol_update', @qru_cholupdate, Rc, x, backend);
-    refused_routine(name, 'cholupdate -', 'qru_chol_update', @qru_cholupdate, Rc, x / 4, '-', backend);
-    refused_routine(name, 'choldelete', 'qru_chol_delete', @qru_choldelete, Rc, 3, backend);
-    refused_routine(name, 'cholinsert', 'qru_chol_insert', @qru_cholinsert, Rc, 4, cast(crandn(k + 1, 1), cls), backend);
-    refused_routine(name, 'cholupdate pages', 'qru_chol_update', @qru_cholupdate, cat(3, Rc, Rc), cat(3, x, x), backend);
-    refused_routine(name, 'choldelete pages', 'qru_chol_delete', @qru_choldelete, cat(3, Rc, Rc), 3, backend);
-  else
   for p = [1 3]
     x = crandn(k, p);
     Ro = R;
@@ -204,7 +192,6 @@ for cls = qru_classes(backend)
     R1 = qru_cholinsert(Rc, j, cast(H1(:, j), cls), backend);
     chol_check(sprintf('cholinsert %s j=%d', cls, j), cls, R1, H1, cholinsert(R, j, H1(:, j)));
   end
-  end
   for ij = [2 6; 6 2; 1 k; k 1]'
     i = ij(1); j = ij(2);
     ps = 1:k;
@@ -214,7 +201,6 @@ for cls = qru_classes(backend)
     qru_check(all(real(diag(R1)) > 0), 'cholshift %s i=%d j=%d: diagonal not positive', cls, i, j);
   end
   % pages
-  if strcmp(name, 'cpu')
   Hp = cat(3, H, H(k:-1:1, k:-1:1));
   Rp = cat(3, R, chol(Hp(:, :, 2)));
   xp = crandn(k, 2, 2);
@@ -237,7 +223,6 @@ for cls = qru_classes(backend)
   qru_check(isequal(info, [0; 0]), 'cholinsert pages %s: info = %s', cls, mat2str(info));
   for i = 1:2
     chol_check(sprintf('cholinsert pages %s page %d', cls, i), cls, R1(:, :, i), H1, cholinsert(R, 4, H1(:, 4)));
-  end
   end
   % least squares over pages: the Q-less batches (complex data on every backend)
   Ap = cast(crandn(n, m, 3), cls); bp = cast(crandn(n, 1, 3), cls);

@@ -16,9 +16,9 @@ function nfail = test_octave_suite(backend)
 %   skipped (the backend does not support complex data), counted and
 %   listed.  A complex block that fails with the error qru:unsupported
 %   raised by a Cholesky routine of the library (the error's identifier
-%   and its message naming qru_chol_...: the GPU backends, whose
-%   Cholesky rotations are real only, or a library that does not take
-%   complex Cholesky updates) is skipped too, with the reason "complex
+%   and its message naming qru_chol_...: a library that does not take
+%   complex Cholesky updates; every backend of this one does) is skipped
+%   too, with the reason "complex
 %   Cholesky updates not supported by the <backend> backend".  A testif block whose feature
 %   this Octave lacks is skipped as test() skips it.
 %

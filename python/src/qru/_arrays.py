@@ -19,9 +19,8 @@ rules:
   TypeError naming the backend elsewhere).  The Cholesky functions take
   complex arrays too (``allow_complex``): with a complex array among the
   arguments the call computes in complex64 when every array is float32
-  or complex64, else in complex128 (NumPy's promotion), on the CPU
-  backend (CUDA and OpenCL refuse complex Cholesky updates: TypeError
-  naming the backend, from the library's refusal).
+  or complex64, else in complex128 (NumPy's promotion), on every
+  backend.
 * Layout: a column-major array (Fortran-contiguous, or columns with unit
   stride and any leading dimension) is used in place; any other layout
   (C order, strided views, negative strides) is copied to column-major
