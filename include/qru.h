@@ -2570,7 +2570,9 @@ QRU_API int qru_omp(qru_context *ctx, const qru_matrix *X,
  *  scikit-learn, which takes the negative max c_j as the last alpha and
  *  interpolates the last coefficients towards it (they then satisfy
  *  the conditions at an alpha > 0, not at the 0 it reports); the knots
- *  before agree.  A column whose
+ *  before agree.  With positive = 1 no coefficient of the path is below
+ *  0: one whose crossing ties with gamma within rounding (the step not
+ *  taken to it) would end an ulp below 0 and is stored as 0.  A column whose
  *  pivot |R(k,k)| comes out below max(1e-7, n eps ||X(:,t)||) (1e-7:
  *  scikit-learn's Cholesky pivot; the second term, float's rounding)
  *  or that the update's rank rule refuses (on the scaled columns: a part

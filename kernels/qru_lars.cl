@@ -306,7 +306,10 @@ QRU_KERNEL void qru_lars_update(int mode, int m, int kmax, int hw, int ngr,
                 T w = out[oz + p] * AA, cf = P[pp + r];
                 int hit = lasso && cross &&
                           qru_lars_cross(cf, w, tiny) == zpos;
-                P[pn + r] = hit ? (T)0 : cf + gamma * w;
+                T nx = hit ? (T)0 : cf + gamma * w;
+                /* positive: a coefficient that rounding takes below 0 at
+                 * the step's end (a crossing tied with gamma) stays 0 */
+                P[pn + r] = positive && nx < (T)0 ? (T)0 : nx;
                 if (r == t)
                     L[osof + r] = sof = (T)q;
             } else {

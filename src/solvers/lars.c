@@ -568,9 +568,12 @@ static int lars_run(lars_state *s, lars_path *p, int lasso, int positive,
         QRU_TRY_GOTO(lars_path_room(p, n_iter, max_iter + 1));
         coef = p->coefs + (size_t)n_iter * m;
         prev = coef - m;
+        /* positive: a coefficient whose crossing ties with gamma (zpos
+         * not below it by rounding) would end an ulp below 0; it stays 0 */
         for (int i = 0; i < k; ++i) {
             int j = s->perm[i];
-            coef[j] = prev[j] + gamma * s->w[i];
+            double nx = prev[j] + gamma * s->w[i];
+            coef[j] = positive && nx < 0.0 ? 0.0 : nx;
         }
         for (int i = k; i < m; ++i)
             s->cov[s->perm[i]] -= gamma * s->corr[s->perm[i]];
