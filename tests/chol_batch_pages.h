@@ -22,13 +22,7 @@
 #include "../src/qru_internal.h"
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 #define THR QRU_TEST_THRESHOLD
 static const char UPLOS[2] = {'L', 'U'};

@@ -74,13 +74,7 @@ static const point large[] = {
     {QRU_Q_THIN, MODIFY, 200000, 500, 8, 0},
 };
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 static double now(void)
 {

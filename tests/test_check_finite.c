@@ -15,13 +15,7 @@
 
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 static const double BAD[3] = {NAN, INFINITY, -INFINITY};
 static const char *const BAD_NAME[3] = {"NaN", "+Inf", "-Inf"};

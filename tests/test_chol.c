@@ -12,13 +12,7 @@
 #include "../src/qru_internal.h"
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 #define SENT 777.0 /* sentinel in padding and in the unreferenced triangle */
 #define THR QRU_TEST_THRESHOLD

@@ -34,13 +34,7 @@ typedef double complex zd;
 #define SENT_RE 777.0 /* outside the referenced triangle */
 #define SENT_IM -55.0
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 static const char UPLOS[2] = {'L', 'U'};
 

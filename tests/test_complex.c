@@ -24,14 +24,8 @@
 #include "../src/qru_internal.h"
 #include "qru_test.h"
 
-static qru_context *ctx;
+QRU_TEST_FIXTURE
 #include "zref.h"
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
 
 static const qru_dtype ctypes[2] = {QRU_COMPLEX_FLOAT, QRU_COMPLEX_DOUBLE};
 

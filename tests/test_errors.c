@@ -10,13 +10,7 @@
 
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 /* The status is want, and the text of ctx (when not NULL) and of the
  * thread both contain every one of the NULL-terminated strings. */

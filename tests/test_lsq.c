@@ -18,13 +18,7 @@ static double complex el(qru_dtype dt, const void *A, int lda, int i, int j)
     return re + im * _Complex_I;
 }
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 static size_t bytes_of(const qru_matrix *M)
 {

@@ -9,13 +9,7 @@
 
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 /* Factorise A with qru_qr_factor (R, Q, d), adopt them, and compare the
  * adopted object's solve/residual with LAPACKE gels on A, b.  R is handed

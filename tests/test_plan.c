@@ -22,13 +22,7 @@
 #include "../src/update/update.h"
 #include "qru_test.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 /* One case: an n x m problem (r = 1) in form q, the update's inputs. */
 typedef struct kase {

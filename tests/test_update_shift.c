@@ -12,13 +12,7 @@
 
 #include "update_check.h"
 
-static qru_context *ctx;
-static void setup(void) { ctx = qru_test_context(); }
-static void teardown(void)
-{
-    qru_context_destroy(ctx);
-    ctx = NULL;
-}
+QRU_TEST_FIXTURE
 
 enum { N = 90, M = 40, R = 2 };
 static const int FORMS[3] = {QRU_Q_FULL, QRU_Q_THIN, QRU_Q_NONE};

@@ -32,6 +32,18 @@ qru_backend qru_test_backend(void);
  *  failure (and any failure on the CPU backend) aborts the test. */
 qru_context *qru_test_context(void);
 
+/** The tester's fixture: a file-scope context ctx and Check's setup /
+ *  teardown that create it with qru_test_context() and destroy it, for
+ *  tcase_add_checked_fixture(tc, setup, teardown). */
+#define QRU_TEST_FIXTURE                                                       \
+    static qru_context *ctx;                                                   \
+    static void setup(void) { ctx = qru_test_context(); }                      \
+    static void teardown(void)                                                 \
+    {                                                                          \
+        qru_context_destroy(ctx);                                              \
+        ctx = NULL;                                                            \
+    }
+
 /** Unit roundoff of the type (LAPACK's 'E': 2^-24 or 2^-53). */
 double qru_test_eps(qru_dtype dt);
 
