@@ -32,14 +32,19 @@ def eps(dt):
 
 
 def scaled_residual(X, Y, dt, n):
-    """|X - Y|_F / (|Y|_F eps n)."""
-    X, Y = np.asarray(X, np.float64), np.asarray(Y, np.float64)
+    """|X - Y|_F / (|Y|_F eps n) (complex X or Y in complex128)."""
+    X, Y = np.asarray(X), np.asarray(Y)
+    t = np.complex128 if np.iscomplexobj(X) or np.iscomplexobj(Y) \
+        else np.float64
+    X, Y = X.astype(t), Y.astype(t)
     return np.linalg.norm(X - Y) / (np.linalg.norm(Y) * eps(dt) * n)
 
 
 def orthogonality(Q, dt):
-    Q = np.asarray(Q, np.float64)
-    return (np.linalg.norm(Q.T @ Q - np.eye(Q.shape[1])) /
+    """|Q' Q - I|_F / (eps n) (' the conjugate transpose)."""
+    Q = np.asarray(Q)
+    Q = Q.astype(np.complex128 if np.iscomplexobj(Q) else np.float64)
+    return (np.linalg.norm(Q.conj().T @ Q - np.eye(Q.shape[1])) /
             (eps(dt) * Q.shape[0]))
 
 

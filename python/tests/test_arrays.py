@@ -117,6 +117,46 @@ def test_jax_arrays_on_the_cpu():
     assert np.allclose(np.asarray(xq), xs, rtol=0, atol=1e-12)
 
 
+def test_jax_complex_arrays_on_the_cpu():
+    """complex64 / complex128 JAX arrays on the CPU: qr_insert,
+    cholesky_update and LeastSquares take them, results are JAX arrays of
+    the same complex type, equal to the NumPy arrays' results."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(38)
+    for dt in (np.complex64, np.complex128):
+        A = (rng.uniform(-1, 1, (9, 5)) +
+             1j * rng.uniform(-1, 1, (9, 5))).astype(dt)
+        u = (rng.uniform(-1, 1, 5) + 1j * rng.uniform(-1, 1, 5)).astype(dt)
+        Q, R = np.linalg.qr(A, mode="complete")
+        Q, R = Q.astype(dt), R.astype(dt)
+        Qj, Rj = qru.qr_insert(jnp.asarray(Q), jnp.asarray(R),
+                               jnp.asarray(u), 3, "row")
+        Qh, Rh = qru.qr_insert(Q, R, u, 3, "row", backend="cpu")
+        for a, h in ((Qj, Qh), (Rj, Rh)):
+            assert type(a).__module__.split(".")[0] in ("jax", "jaxlib")
+            assert np.asarray(a).dtype == dt
+            assert np.array_equal(np.asarray(a), h)
+        A1 = np.insert(A, 3, u, axis=0)
+        assert scaled_residual(Qh @ Rh, A1, dt, 10) < THRESH
+        G = A.conj().T @ A
+        L = np.linalg.cholesky(G).conj().T.astype(dt)  # upper: G = L' L
+        x = u
+        L1 = qru.cholesky_update(jnp.asarray(L), jnp.asarray(x))
+        assert np.asarray(L1).dtype == dt
+        L1h = np.asarray(L1)
+        assert scaled_residual(L1h.conj().T @ L1h,
+                               G + np.outer(x, x.conj()), dt, 5) < THRESH
+        b = (rng.uniform(-1, 1, 9) + 1j * rng.uniform(-1, 1, 9)).astype(dt)
+        f = qru.LeastSquares(jnp.asarray(A), jnp.asarray(b), "none")
+        xq = f.solve()
+        assert type(xq).__module__.split(".")[0] in ("jax", "jaxlib")
+        xs = np.linalg.lstsq(A.astype(np.complex128), b, rcond=None)[0]
+        tol = 1e-4 if dt == np.complex64 else 1e-12
+        assert np.allclose(np.asarray(xq), xs, rtol=0, atol=tol)
+
+
 def test_jax_arrays_on_the_cpu_solvers():
     """qru.orthogonal_mp and qru.lars_path on JAX arrays on the CPU: the
     results (coef with and without the path, alphas and coefs, the last

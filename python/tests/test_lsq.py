@@ -1,9 +1,10 @@
 """qru.LeastSquares against NumPy on the same data: each form (full Q,
 thin Q, Q-less), each update (rows and columns added and removed, the
 Q-less ones with the data they need) at k at the start, in the middle and
-at the end, p = 1 and 3, float64 and float32, one and two right-hand
-sides, every backend that runs here.  Checks, below 30: the normal
-equations' residual |A1'(b1 - A1 x)| / (|A1| (|A1| |x| + |b1|) eps n),
+at the end, p = 1 and 3, float64, float32, complex128 and complex64 (' the
+conjugate transpose), one and two right-hand sides, every backend that
+runs here.  Checks, below 30: the normal equations' residual
+|A1'(b1 - A1 x)| / (|A1| (|A1| |x| + |b1|) eps n),
 the residual norms against NumPy's, and where Q is held Q1 R1 = A1, the
 orthogonality of Q1 and Q1 d + E = b1.  A failed call leaves the object
 unchanged bit for bit; the inputs are never overwritten."""
@@ -18,14 +19,27 @@ BACKENDS = host_backends()
 N, M = 40, 8
 
 
+def _hi(dt):
+    """The type the checks compute in: complex128 or float64."""
+    return np.complex128 if np.iscomplexobj(dt(0)) else np.float64
+
+
+def _rand(rng, shape, dt):
+    """uniform(-1, 1) entries (complex dt: both parts) of type dt."""
+    x = rng.uniform(-1, 1, shape)
+    if np.iscomplexobj(dt(0)):
+        x = x + 1j * rng.uniform(-1, 1, shape)
+    return x.astype(dt)
+
+
 def _check(f, A1, b1, dt):
     n, m = A1.shape
     assert f.shape == (n, m)
-    x = np.asarray(f.solve(), np.float64)
+    x = np.asarray(f.solve(), _hi(dt))
     assert f.solve().dtype == dt
     x2 = x.reshape(m, -1)
     b2 = b1.reshape(n, -1)
-    ne = np.linalg.norm(A1.T @ (b2 - A1 @ x2)) / (
+    ne = np.linalg.norm(A1.conj().T @ (b2 - A1 @ x2)) / (
         np.linalg.norm(A1) * (np.linalg.norm(A1) * np.linalg.norm(x2) +
                               np.linalg.norm(b2)) * eps(dt) * n)
     assert ne < THRESH, f"normal equations {ne}"
@@ -38,18 +52,18 @@ def _check(f, A1, b1, dt):
         with pytest.raises(ValueError):
             f.Q
         return
-    Q, R, d = (np.asarray(a, np.float64) for a in (f.Q, f.R, f.d))
+    Q, R, d = (np.asarray(a, _hi(dt)) for a in (f.Q, f.R, f.d))
     assert scaled_residual(Q @ R, A1, dt, n) < THRESH
     assert orthogonality(Q, dt) < THRESH
-    E = np.asarray(f.residuals, np.float64)
+    E = np.asarray(f.residuals, _hi(dt))
     full = Q @ d if f.q == "full" else Q @ d + E
     assert scaled_residual(full, b2, dt, n) < THRESH
 
 
 def _problem(dt, seed, r):
     rng = np.random.default_rng(seed)
-    A = rng.uniform(-1, 1, (N, M)).astype(dt)
-    b = rng.uniform(-1, 1, (N, r) if r > 1 else N).astype(dt)
+    A = _rand(rng, (N, M), dt)
+    b = _rand(rng, (N, r) if r > 1 else N, dt)
     return rng, A, b
 
 
@@ -58,13 +72,14 @@ def _k(where, hi):
 
 
 CASES = [(w, p) for w in ("start", "middle", "end") for p in (1, 3)]
+DTR = [(np.float64, 1), (np.float32, 2), (np.complex128, 1),
+       (np.complex64, 2)]
 
 
 def _params(f):
     for deco in (pytest.mark.parametrize("where,p", CASES),
                  pytest.mark.parametrize("q", ["full", "thin", "none"]),
-                 pytest.mark.parametrize("dt,r", [(np.float64, 1),
-                                                  (np.float32, 2)]),
+                 pytest.mark.parametrize("dt,r", DTR),
                  pytest.mark.parametrize("backend", BACKENDS)):
         f = deco(f)
     return f
@@ -77,11 +92,12 @@ def test_update(backend, dt, r, q, op, where, p):
     rng, A, b = _problem(dt, 21, r)
     A0, b0 = A.copy(), b.copy()
     f = qru.LeastSquares(A, b, q, backend=backend)
-    _check(f, A.astype(np.float64), b.astype(np.float64), dt)
+    hi = _hi(dt)
+    _check(f, A.astype(hi), b.astype(hi), dt)
     if op == "add_rows":
         k = _k(where, N)
-        U = rng.uniform(-1, 1, (p, M)).astype(dt)
-        e = rng.uniform(-1, 1, (p, r) if r > 1 else p).astype(dt)
+        U = _rand(rng, (p, M), dt)
+        e = _rand(rng, (p, r) if r > 1 else p, dt)
         f.add_rows(k, U, e)
         A1, b1 = np.insert(A, k, U, axis=0), np.insert(b, k, e, axis=0)
     elif op == "remove_rows":
@@ -93,7 +109,7 @@ def test_update(backend, dt, r, q, op, where, p):
         A1, b1 = np.delete(A, range(k, k + p), 0), np.delete(b, range(k, k + p), 0)
     elif op == "add_cols":
         k = _k(where, M)
-        U = rng.uniform(-1, 1, (N, p)).astype(dt)
+        U = _rand(rng, (N, p), dt)
         if q == "none":
             f.add_cols(k, U, A, b)
         else:
@@ -103,7 +119,7 @@ def test_update(backend, dt, r, q, op, where, p):
         k = _k(where, M - p)
         f.remove_cols(k, p)
         A1, b1 = np.delete(A, range(k, k + p), 1), b
-    _check(f, A1.astype(np.float64), b1.astype(np.float64), dt)
+    _check(f, A1.astype(hi), b1.astype(hi), dt)
     assert np.array_equal(A, A0) and np.array_equal(b, b0), "input overwritten"
 
 
@@ -222,18 +238,46 @@ def test_vector_and_mixed_types():
     assert "q='thin'" in repr(f)
 
 
+def test_complex_types():
+    """Complex A or b make a complex object (complex64 where both are
+    float32 or complex64, as NumPy promotes); it converts real arrays
+    given to it; a real object refuses complex arrays (TypeError) and
+    stays as it was."""
+    rng, A, b = _problem(np.float32, 27, 1)
+    f = qru.LeastSquares(A, b.astype(np.complex64), "thin")
+    assert f.dtype == np.complex64 and f.solve().dtype == np.complex64
+    assert qru.LeastSquares(A, b.astype(np.complex128)).dtype == \
+        np.complex128
+    assert qru.LeastSquares(A.astype(np.float64),
+                            b.astype(np.complex64)).dtype == np.complex128
+    row = rng.uniform(-1, 1, M)  # float64, converted to complex64
+    f.add_rows(N, row, [0.5 + 0.25j])
+    hi = np.complex128
+    _check(f, np.vstack([A, row]).astype(hi),
+           np.append(b, 0.5 + 0.25j).astype(hi), np.complex64)
+    g = qru.LeastSquares(A, b, "full")
+    before = _state(g)
+    with pytest.raises(TypeError, match="U is complex"):
+        g.add_rows(0, row + 1j, [0.5])
+    with pytest.raises(TypeError, match="U is complex"):
+        g.add_cols(0, _rand(rng, (N, 1), np.complex64))
+    for a, c in zip(before, _state(g)):
+        assert np.array_equal(a, c)
+
+
 @pytest.mark.parametrize("k", [1, 4])
 @pytest.mark.parametrize("q", ["full", "thin"])
-@pytest.mark.parametrize("dt,r", [(np.float64, 1), (np.float32, 2)])
+@pytest.mark.parametrize("dt,r", DTR)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_modify(backend, dt, r, q, k):
     rng, A, b = _problem(dt, 11, r)
     f = qru.LeastSquares(A, b, q=q, backend=backend)
-    U = rng.uniform(-1, 1, (N, k)).astype(dt)
-    V = rng.uniform(-1, 1, (M, k)).astype(dt)
+    U = _rand(rng, (N, k), dt)
+    V = _rand(rng, (M, k), dt)
     f.modify(U, V)
-    A1 = A.astype(np.float64) + U.astype(np.float64) @ V.astype(np.float64).T
-    _check(f, A1, b.astype(np.float64), dt)
+    hi = _hi(dt)
+    A1 = A.astype(hi) + U.astype(hi) @ V.astype(hi).conj().T
+    _check(f, A1, b.astype(hi), dt)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -537,11 +537,22 @@ def _check_complex(ctx, dt):
 
 
 def convert_like(fw, dt, arrays, names, check=False):
-    """The arrays in fw's column-major form of element type dt."""
+    """The arrays in fw's column-major form of element type dt.  check:
+    the conversion rule's kinds for a real dt (a complex array raises
+    TypeError); for a complex dt real and complex arrays of the two
+    complex types (_complex_dtype's rule) are converted to it."""
     if fw is _NumPy:
         arrays = [None if a is None else np.asarray(a) for a in arrays]
     if check:
-        _check_kinds(fw, arrays, names)
+        if is_complex(dt):
+            _complex_dtype(fw, arrays, names)
+        else:
+            for a, nm in _given(fw, arrays, names):
+                if fw.kind(a)[0] == "c":
+                    raise TypeError(f"qru: {nm} is complex and the object "
+                                    f"computes in {np.dtype(dt).name} (one "
+                                    "made from complex data takes it)")
+            _check_kinds(fw, arrays, names)
     return [None if a is None else fw.convert(a, dt) for a in arrays]
 
 

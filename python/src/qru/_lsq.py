@@ -20,7 +20,12 @@ class LeastSquares:
     ``[Q1, R] = qr(A, 0); d = Q1'*b`` ('thin'),
     ``R = triu(qr(A, 0)); d = R' \\ (A'*b)`` ('none', Q-less).
 
-    ``A`` is (n, m) with n >= m >= 1, ``b`` (n,) or (n, r).  The memory
+    ``A`` is (n, m) with n >= m >= 1, ``b`` (n,) or (n, r), real or
+    complex: complex A or b make a complex object (complex64 where both
+    are float32 or complex64, else complex128, as NumPy promotes; Q
+    unitary and ' the conjugate transpose in the MATLAB lines), on a
+    backend that takes complex data (TypeError elsewhere); a real object
+    refuses complex arrays in its updates (TypeError).  The memory
     kept: 'full' n^2 + n (m + r), 'thin' (n + m)(m + r), 'none' about
     2 m (m + r) numbers whatever n (the form for sliding windows); all
     updates work in every form, but the Q-less form needs the data for
@@ -43,7 +48,7 @@ class LeastSquares:
         for the form ``q`` ('full', 'thin' or 'none')."""
         if q not in _FORMS:
             raise ValueError("q must be 'full', 'thin' or 'none'")
-        P = prepare((A, b), ("A", "b"), backend, stream)
+        P = prepare((A, b), ("A", "b"), backend, stream, allow_complex=True)
         A, b = P.arrays
         if A.ndim != 2:
             raise ValueError(f"A must be 2-D; it is {tuple(A.shape)}")
