@@ -9,7 +9,13 @@ function nfail = test_pages(backend)
 %   rank-deficient, a refused row removal) with the others computed and
 %   the failed ones as documented; single and double; empty page sets;
 %   bad arguments' error identifiers, and a refused update leaving the
-%   object bit-identical.
+%   object bit-identical.  qru_lsq's pages in the forms 'full', 'thin' and
+%   'none', real and complex (where the backend takes them): columns
+%   removed and added and rank-k modifications, j at the start, middle
+%   and end, p = 1 and p > 1, each page against Octave's qr of the page
+%   updated by hand (the moduli of R, Q'*Q = I, A = Q*R, d, the
+%   residuals, A \ b); pages that refuse an insertion, a modification or
+%   a removal (rank, NaN) left bit-identical.
 qru_check('reset');
 classes = qru_classes(backend);
 rand('seed', 31); randn('seed', 31);
