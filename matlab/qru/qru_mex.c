@@ -101,9 +101,9 @@
  *   qru:badArgument    the library rejected an argument (-i),
  *   qru:numerical      rank or definiteness lost (status > 0),
  *   qru:unsupported    valid, but not supported by this backend or
- *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data on
- *                      a GPU backend, or given to the least-squares
- *                      batches),
+ *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data
+ *                      given to the least-squares batches with Q on a
+ *                      GPU backend),
  *   qru:library        allocation, device or backend error (<= -1000),
  * with the library's text (qru_last_error) for library statuses.
  */
