@@ -428,6 +428,24 @@ for c = 1:numel(classes)
                          @() F.add_cols(1, complex(randn(n, 1, P), 1)));
       end
       unchanged([tag ' refused arguments'], F, Q1, R1, d1, 1:P);
+      % pages of different row counts (page 1 kept its rows): a page of U
+      % is read in its first n_i rows
+      Ai = {A(:, :, 1), A(3:end, :, 2), A(3:end, :, 3)};
+      bi = {b(:, :, 1), b(3:end, :, 2), b(3:end, :, 3)};
+      U = mk(n, 2, P); U2 = mk(n, 1, P); V2 = mk(m + 2, 1, P);
+      info = [F.add_cols(m + 1, U) F.modify(U2, V2)];
+      qru_check(isequal(info, zeros(P, 2)), '%s uneven rows: info %s', tag, mat2str(info));
+      [x, res] = F.solve();
+      [~, R] = F.factors();
+      for i = 1:P
+        ni = rows(Ai{i});
+        Ai{i} = [Ai{i} U(1:ni, :, i)] + U2(1:ni, :, i) * V2(:, :, i)';
+        solve_check(sprintf('%s uneven rows page %d', tag, i), x(:, :, i), res(:, :, i), Ai{i}, bi{i});
+        [~, Ro] = qr(double(Ai{i}), 0);
+        eR = norm(abs(double(R(1:m+2, :, i))) - abs(Ro), 'fro') / ...
+             (norm(Ro, 'fro') * n * double(eps(cls)) * cond(double(Ai{i})));
+        qru_check(eR < 30, '%s uneven rows page %d: |R| differs from |qr(A)|''s by %g (scaled)', tag, i, eR);
+      end
       delete(F);
       % the one-shot solve in the form
       A = mk(n, m, P); b = mk(n, r, P);
