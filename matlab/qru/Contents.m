@@ -8,7 +8,8 @@
 %                    (forms 'full', 'thin' = qr(A, 0), 'none' = Q-less)
 %   qru_lsq_solve and qru_lsq take pages, A n x m x P and b n x r x P (as
 %   pagemtimes): P problems in one batched call each, forms 'none' (the
-%   default) and 'thin'.
+%   default), 'thin' and 'full', through rows and columns added and
+%   removed and A + U*V'.
 %
 % QR updates (MATLAB's and Octave's functions)
 %   qru_qrinsert   - Insert columns or rows into a QR factorization (qrinsert).

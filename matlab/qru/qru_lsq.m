@@ -51,28 +51,50 @@ classdef qru_lsq < handle
 %
 %   Pages: F = qru_lsq(A, b) with A n x m x P and b n x r x P holds the P
 %   problems A(:,:,i), b(:,:,i) (as pagemtimes; F.pages = P), updated and
-%   solved in one batched call each, in the form 'none' (the default) or
-%   'thin' (n >= m); n may be below m in the form 'none' until rows are
-%   added.  Of the calls above they take
+%   solved in one batched call each, in the form 'none' (the default),
+%   'thin' or 'full' (n >= m); n may be below m in the form 'none' until
+%   rows are added.  Of the calls above they take (U, e, V: a page each)
 %     F.add_rows(j, U, e)    U p x m x P, e p x r x P (0 if omitted): the
 %                            rows go after each page's last row, j = n + 1
-%                            ('thin'), or anywhere ('none' keeps no order)
-%     info = F.remove_rows(j, p)   ('thin') a page whose A would lose rank
-%                            refuses the removal and keeps its rows (info(i)
-%                            > 0, P x 1); without info that raises
-%                            qru:numerical after the other pages lost them
+%                            ('thin', 'full'), or anywhere ('none' keeps
+%                            no order)
+%     info = F.remove_rows(j, p)   ('thin', 'full') a page whose A would
+%                            lose rank refuses the removal and keeps its
+%                            rows (info(i) > 0, P x 1); without info that
+%                            raises qru:numerical after the other pages
+%                            lost them
+%     F.remove_cols(j, p)    A(:, j:j+p-1, :) = [] (every form; p < m)
+%     info = F.add_cols(j, U)   ('thin', 'full') U n x p x P, A(:,:,i) =
+%                            [A(:,1:j-1,i) U(:,:,i) A(:,j:end,i)]; if a page
+%                            would lose rank (info(i) > 0, the first column
+%                            that fails, P x 1) no page gains the columns;
+%                            without info that raises qru:numerical (F
+%                            unchanged).  F.add_cols(j, U, A, b) the same
+%                            (A and b only checked); the Q-less pages
+%                            raise qru:lsq:form
+%     info = F.modify(U, V)  ('thin', 'full') U n x k x P, V m x k x P,
+%                            A(:,:,i) = A(:,:,i) + U(:,:,i)*V(:,:,i)',
+%                            k <= n - m; a page whose new A loses rank
+%                            keeps its factorization (info(i) > 0, P x 1);
+%                            without info that raises qru:numerical after
+%                            the other pages were modified
 %     [x, res, info] = F.solve()   x m x r x P, res 1 x r x P; info P x 1:
 %                            0, or the first column where the page loses
 %                            rank (its page of x is NaN); without info a
 %                            rank-deficient page raises qru:numerical
-%     [Q, R, d] = F.factors()  Q n x m x P ('thin'; 'none': Q = []), R
-%                            m x m x P, d m x r x P
-%     E = F.residuals()      E n x r x P ('thin')
+%     [Q, R, d] = F.factors()  'thin': Q n x m x P, R m x m x P, d m x r x P;
+%                            'full': Q n x n x P, R n x m x P, d n x r x P
+%                            (as qr(A)); 'none': Q = [], R m x m x P,
+%                            d m x r x P
+%     E = F.residuals()      E n x r x P ('thin', 'full')
 %     [n, m, P] = F.size()   n the most rows of a page; rows(F) P x 1,
 %                            each page's rows (they differ only after a
 %                            removal some pages refused; a page's rows
-%                            below its count are zero in Q and E)
-%   and the other calls raise qru:lsq:pages.
+%                            below its count are zero in Q, d and E)
+%   and the other calls (shift_cols, downdate_condition, error_estimate)
+%   raise qru:lsq:pages.  In the form 'full' each update recomputes the
+%   last n - m columns of every changed page's Q (about n^3 flops a page):
+%   'thin' is the cheaper form where Q1 serves.
 %
 %   Errors: qru:lsq:<kind> for the arguments the class checks (q, option,
 %   backend, data, form, pages, nargin), qru:usage for the sizes and indices the
@@ -114,9 +136,29 @@ classdef qru_lsq < handle
         F.pages = size(A, 3);
       end
     end
-    function add_cols(F, j, U, A, b)
+    function info = add_cols(F, j, U, A, b)
       %ADD_COLS  F.add_cols(j, U) or F.add_cols(j, U, A, b): A = [A(:,1:j-1) U A(:,j:end)]
-      need_one(F, 'qru_lsq.add_cols');
+      %   Pages ('full', 'thin'): info = F.add_cols(j, U), U n x p x P;
+      %   info(i) > 0 where page i refuses the columns (rank), and then no
+      %   page gains them.
+      info = 0;
+      if ~isempty(F.pages)
+        need_form(F, 'qru_lsq.add_cols', {'full', 'thin'}, ...
+                  'over pages the new columns are projected on Q (the Q-less pages keep none)');
+        if nargin ~= 3 && nargin ~= 5
+          error('qru:lsq:nargin', 'qru_lsq.add_cols: over pages info = F.add_cols(j, U)');
+        end
+        args = {j, U};
+        if nargin == 5
+          args = {j, U, A, b};
+        end
+        if nargout >= 1
+          info = qru_mex('lsq_update', F.h, 'addcols', args{:});
+        else
+          qru_mex('lsq_update', F.h, 'addcols', args{:});
+        end
+        return;
+      end
       if nargin == 5
         qru_mex('lsq_update', F.h, 'addcols', j, U, A, b);
       elseif nargin == 3
@@ -128,7 +170,6 @@ classdef qru_lsq < handle
     end
     function remove_cols(F, j, p)
       %REMOVE_COLS  F.remove_cols(j, p): A(:, j:j+p-1) = []
-      need_one(F, 'qru_lsq.remove_cols');
       qru_mex('lsq_update', F.h, 'removecols', j, p);
     end
     function add_rows(F, j, U, e)
@@ -141,11 +182,11 @@ classdef qru_lsq < handle
     end
     function info = remove_rows(F, j, p, U, e)
       %REMOVE_ROWS  F.remove_rows(j, p) or F.remove_rows(j, p, U, e): A(j:j+p-1, :) = [], b(j:j+p-1, :) = []
-      %   Pages ('thin'): info = F.remove_rows(j, p), info(i) > 0 where page
-      %   i refused the removal (rank) and kept its rows.
+      %   Pages ('full', 'thin'): info = F.remove_rows(j, p), info(i) > 0
+      %   where page i refused the removal (rank) and kept its rows.
       info = 0;
       if ~isempty(F.pages)
-        need_form(F, 'qru_lsq.remove_rows', {'thin'}, ...
+        need_form(F, 'qru_lsq.remove_rows', {'full', 'thin'}, ...
                   'over pages rows are removed from the thin form (the Q-less pages keep no Q)');
         if nargin ~= 3
           error('qru:lsq:nargin', 'qru_lsq.remove_rows: over pages info = F.remove_rows(j, p)');
@@ -167,11 +208,17 @@ classdef qru_lsq < handle
         error('qru:lsq:nargin', 'qru_lsq.remove_rows: F.remove_rows(j, p) or F.remove_rows(j, p, U, e)');
       end
     end
-    function modify(F, U, V)
+    function info = modify(F, U, V)
       %MODIFY  F.modify(U, V): A = A + U*V' (forms 'full' and 'thin')
-      need_one(F, 'qru_lsq.modify');
+      %   Pages: info = F.modify(U, V), U n x k x P, V m x k x P; info(i) > 0
+      %   where page i's A + U*V' loses rank (page i then kept as it was).
+      info = 0;
       need_form(F, 'qru_lsq.modify', {'full', 'thin'}, 'A + U*V'' needs Q');
-      qru_mex('lsq_update', F.h, 'modify', U, V);
+      if nargout >= 1 && ~isempty(F.pages)
+        info = qru_mex('lsq_update', F.h, 'modify', U, V);
+      else
+        qru_mex('lsq_update', F.h, 'modify', U, V);
+      end
     end
     function shift_cols(F, i, j)
       %SHIFT_COLS  F.shift_cols(i, j): A = A(:, p), column i moved to position j
@@ -241,8 +288,8 @@ classdef qru_lsq < handle
     function need_one(F, fn)
       if ~isempty(F.pages)
         error('qru:lsq:pages', ['%s: F holds %d pages, and over pages the calls are ' ...
-              'add_rows, remove_rows (''thin''), solve, factors, residuals, size and rows'], ...
-              fn, F.pages);
+              'add_rows, remove_rows, add_cols, remove_cols, modify, solve, factors, ' ...
+              'residuals, size and rows'], fn, F.pages);
       end
     end
     function need_form(F, fn, forms, why)

@@ -10,7 +10,7 @@ function [x, res, info] = qru_lsq_solve(A, b, varargin)
 %   argument selects the backend ('cpu', 'cuda', 'opencl', 'auto').
 %   Pages: A n x m x P and b n x r x P solve the P problems at once (as
 %   pagemtimes: x(:,:,i) = A(:,:,i) \ b(:,:,i), x m x r x P, res 1 x r x P)
-%   in the form 'none' (the default) or 'thin'; a rank-deficient page
+%   in the form 'none' (the default), 'thin' or 'full'; a rank-deficient page
 %   raises qru:numerical, except that [x, res, info] = qru_lsq_solve(A, b)
 %   returns info P x 1 (0, or the first column where the page loses rank;
 %   the page of x is then NaN).

@@ -29,11 +29,15 @@
  *   qru_mex('lsq_solve_h', h)                           -> x, res
  *   qru_mex('lsq_size', h)                              -> n, m, P, rows
  *     (pages: A n x m x P and b n x r x P make a qru_lsq_batch, in the
- *     form 'none' (default) or 'thin'; its updates are 'addrows' j U [e]
- *     (the rows appended to every page; any j in the Q-less form) and
- *     'removerows' j p (thin) -> info P x 1; lsq_solve and lsq_solve_h
- *     give X m x r x P, res 1 x r x P and info P x 1; lsq_get the pages
- *     of Q (thin), R and d; lsq_query 'residuals' (thin); lsq_size the
+ *     form 'none' (default), 'thin' or 'full'; its updates are 'addrows'
+ *     j U [e] (the rows appended to every page; any j in the Q-less
+ *     form), 'removerows' j p ('thin', 'full') -> info P x 1,
+ *     'removecols' j p, 'addcols' j U [A b] ('thin', 'full'; U n x p x P;
+ *     A and b only checked) -> info P x 1 and 'modify' U V ('thin',
+ *     'full'; U n x k x P, V m x k x P) -> info P x 1; lsq_solve and
+ *     lsq_solve_h give X m x r x P, res 1 x r x P and info P x 1; lsq_get
+ *     the pages of Q (thin: n x m, full: n x n), R (full: n x m) and d
+ *     (full: n x r); lsq_query 'residuals' (thin, full); lsq_size the
  *     most rows, m, P and the rows of each page)
  *   qru_mex('gp_new', x, y, [ell sf2 sn2 capacity nb] [, backend])
  *                                                       -> handle (uint64)
@@ -97,9 +101,9 @@
  *   qru:badArgument    the library rejected an argument (-i),
  *   qru:numerical      rank or definiteness lost (status > 0),
  *   qru:unsupported    valid, but not supported by this backend or
- *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data on
- *                      a GPU backend, or given to the least-squares
- *                      batches),
+ *                      routine (QRU_ERR_UNSUPPORTED: e.g. complex data
+ *                      given to the least-squares batches with Q on a
+ *                      GPU backend),
  *   qru:library        allocation, device or backend error (<= -1000),
  * with the library's text (qru_last_error) for library statuses.
  */
@@ -581,6 +585,16 @@ static int host_context(const qru_context *ctx)
     return qru_context_backend(ctx) == QRU_BACKEND_CPU;
 }
 
+/* j = args[0] and p = args[1] of a block j .. j+p-1 of n rows or
+ * columns: p >= 1 and 1 <= j <= n - p + 1. */
+static void get_block(const mxArray *const args[], int n, int *j, int *p)
+{
+    *j = get_int(args[0], "j");
+    *p = get_int(args[1], "p");
+    if (*p < 1 || *j < 1 || *j + *p - 1 > n)
+        fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - *p + 1);
+}
+
 /* ---- pages: arrays rows x cols x P, as batches of the library --------- */
 
 /* The sizes of a, a full array of pages (at most 3 dimensions). */
@@ -841,8 +855,8 @@ static int lsq_pages(const mxArray *prhs[])
 }
 
 /* A batch of the pages of A = prhs[0] (n x m x P, P >= min_pages) and
- * b = prhs[1] (n x r x P) in the form prhs[2] (nrhs 3: 'thin' or 'none')
- * or Q-less (nrhs 2); *dt receives its element type. */
+ * b = prhs[1] (n x r x P) in the form prhs[2] (nrhs 3: 'full', 'thin' or
+ * 'none') or Q-less (nrhs 2); *dt receives its element type. */
 static qru_lsq_batch *lsqb_from_data(qru_context *ctx, int nrhs,
                                      const mxArray *prhs[], int min_pages,
                                      qru_dtype *dt)
@@ -859,12 +873,9 @@ static qru_lsq_batch *lsqb_from_data(qru_context *ctx, int nrhs,
     qru_lsq_options opt;
     qru_lsq_options_init(&opt);
     opt.q = nrhs == 3 ? get_form(prhs[2]) : QRU_Q_NONE;
-    if (opt.q == QRU_Q_FULL)
-        fail("qru:usage", "pages are held in the form 'thin' or 'none', "
-                          "not 'full'");
-    if (opt.q == QRU_Q_THIN && n < m)
-        fail("qru:usage", "the thin form needs n >= m (A's pages are %d x %d)",
-             n, m);
+    if (opt.q != QRU_Q_NONE && n < m)
+        fail("qru:usage", "the %s form needs n >= m (A's pages are %d x %d)",
+             opt.q == QRU_Q_THIN ? "thin" : "full", n, m);
     *dt = dtype_of(prhs, 2);
     qru_matrix *A = pages_of(ctx, *dt, n, m, pages, prhs[0], NULL);
     qru_matrix *B = pages_of(ctx, *dt, n, r, pages, prhs[1], NULL);
@@ -935,19 +946,43 @@ static void lsqb_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
         plhs[2] = int_column(info, pages);
 }
 
+/* The P x 1 info of a batched update whose status st counts the pages
+ * that refused it (info[q] > 0): plhs[0] with nlhs 1, else for st > 0
+ * qru:numerical naming the first page, what they kept and what the
+ * others did (done).  A negative status raises its error. */
+static void lsqb_verdicts(int nlhs, mxArray *plhs[], int st, const int *info,
+                          int pages, const char *fn, const char *done)
+{
+    if (st < 0 || st > pages)
+        check(st, fn);
+    if (nlhs >= 1) {
+        plhs[0] = int_column(info, pages);
+    } else if (st > 0) {
+        int q = first_nonzero(info, pages);
+        fail("qru:numerical", "%s: %d of %d pages refused the update (A "
+                              "would lose rank; the first: page %d, at %d); "
+                              "%s", fn, st, pages, q + 1, info[q], done);
+    }
+}
+
 /* One update of the pages fb: 'addrows', j, U [, e] (U p x m x P, e
  * p x r x P, zeros if omitted; the rows go after each page's last row,
- * j = n + 1, or anywhere in the Q-less form, which keeps no order) or
- * 'removerows', j, p (the thin form) -> info P x 1: 0, or > 0 where the
- * page refused the removal (rank; its rows kept).  Without info a refused
- * removal raises qru:numerical (after the other pages lost the rows). */
+ * j = n + 1, or anywhere in the Q-less form, which keeps no order),
+ * 'removerows', j, p (forms with Q) -> info P x 1: 0, or > 0 where the
+ * page refused the removal (rank; its rows kept), 'removecols', j, p,
+ * 'addcols', j, U [, A, b] (forms with Q; U n x p x P, A and b only
+ * checked: the library's batches project U on Q1) -> info P x 1: any
+ * page's refusal leaves every page as it was, and 'modify', U, V (forms
+ * with Q; U n x k x P, V m x k x P) -> info P x 1: a page that refuses
+ * keeps its factorisation.  Without info a refusal raises qru:numerical
+ * (after the other pages were updated, where they are). */
 static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
                         qru_lsq_batch *fb, qru_dtype dt, const char *what,
                         int nargs, const mxArray *args[])
 {
     int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
-    int pages = qru_lsq_batch_count(fb), thin = qru_lsq_batch_q_form(fb) ==
-                                                QRU_Q_THIN;
+    int pages = qru_lsq_batch_count(fb), hasq = qru_lsq_batch_q_form(fb) !=
+                                                QRU_Q_NONE;
     int lo, hi;
     lsqb_rows(fb, &lo, &hi);
     if (!strcmp(what, "addrows")) {
@@ -955,9 +990,9 @@ static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
         if (nlhs > 0)
             fail("qru:usage", "too many outputs");
         int j = get_int(args[0], "j"), p, mu, pu;
-        if (thin && j != hi + 1)
-            fail("qru:usage", "j = %d, but the thin form over pages appends "
-                              "the rows: j = n + 1 = %d", j, hi + 1);
+        if (hasq && j != hi + 1)
+            fail("qru:usage", "j = %d, but the forms with Q over pages "
+                              "append the rows: j = n + 1 = %d", j, hi + 1);
         if (j < 1 || j > hi + 1)
             fail("qru:usage", "j must satisfy 1 <= j <= %d", hi + 1);
         page_dims(args[1], "U", &p, &mu, &pu);
@@ -983,40 +1018,106 @@ static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
         need_args(nargs, 2, 2, "update 'removerows', j, p");
         if (nlhs > 1)
             fail("qru:usage", "too many outputs");
-        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
-        if (p < 1 || j < 1 || j + p - 1 > lo)
-            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", lo - p + 1);
-        if (!thin)
+        int j, p;
+        get_block(args, lo, &j, &p);
+        if (!hasq)
             fail("qru:usage", "the Q-less form over pages cannot remove rows "
                               "(no Q): create it with 'q', 'thin'");
         int *info = host_bytes(sizeof(int) * (size_t)pages);
         int st = qru_lsq_batch_remove_rows(fb, j - 1, p, info);
-        if (st < 0 || st > pages)
-            check(st, "qru_lsq_batch_remove_rows");
-        if (nlhs >= 1) {
-            plhs[0] = int_column(info, pages);
-        } else if (st > 0) {
-            int q = first_nonzero(info, pages);
-            fail("qru:numerical", "qru_lsq_batch_remove_rows: %d of %d pages "
-                                  "refused the removal (A would lose rank; "
-                                  "the first: page %d); they keep their rows, "
-                                  "the others lost rows %d..%d",
-                 st, pages, q + 1, j, j + p - 1);
+        char done[96];
+        snprintf(done, sizeof done, "they keep their rows, the others lost "
+                                    "rows %d..%d", j, j + p - 1);
+        lsqb_verdicts(nlhs, plhs, st, info, pages,
+                      "qru_lsq_batch_remove_rows", done);
+    } else if (!strcmp(what, "removecols")) {
+        need_args(nargs, 2, 2, "update 'removecols', j, p");
+        if (nlhs > 0)
+            fail("qru:usage", "too many outputs");
+        int j, p;
+        get_block(args, m, &j, &p);
+        if (p >= m)
+            fail("qru:usage", "p = %d, but A must keep a column (m = %d)", p,
+                 m);
+        check(qru_lsq_batch_remove_cols(fb, j - 1, p),
+              "qru_lsq_batch_remove_cols");
+    } else if (!strcmp(what, "addcols")) {
+        const char *usage = "update 'addcols', j, U [, A, b]";
+        need_args(nargs, 2, 4, usage);
+        if (nargs == 3)
+            fail("qru:usage", "usage: %s", usage);
+        if (nlhs > 1)
+            fail("qru:usage", "too many outputs");
+        int j = get_int(args[0], "j"), nu, p, pu;
+        if (j < 1 || j > m + 1)
+            fail("qru:usage", "j must satisfy 1 <= j <= %d", m + 1);
+        page_dims(args[1], "U", &nu, &p, &pu);
+        if (nu != hi || pu != pages || p < 1)
+            fail("qru:usage", "U must be %d x p x %d (n x p x P) with p >= 1",
+                 hi, pages);
+        if (m + p > lo)
+            fail("qru:usage", "p = %d columns make A wide: m + p <= %d", p,
+                 lo);
+        if (nargs == 4) {
+            int na, ma, pa, nb, rb, pb;
+            page_dims(args[2], "A", &na, &ma, &pa);
+            page_dims(args[3], "b", &nb, &rb, &pb);
+            if (na != hi || ma != m || pa != pages || nb != hi || rb != r ||
+                pb != pages)
+                fail("qru:usage", "A and b must be the current %d x %d x %d "
+                                  "and %d x %d x %d", hi, m, pages, hi, r,
+                     pages);
         }
+        if (!hasq)
+            fail("qru:usage", "the Q-less form over pages cannot add columns "
+                              "(no Q): create it with 'q', 'thin'");
+        qru_matrix *U = pages_of(ctx, dt, hi, p, pages, args[1], NULL);
+        int *info = host_bytes(sizeof(int) * (size_t)pages);
+        int st = qru_lsq_batch_add_cols(fb, j - 1, U, info);
+        lsqb_verdicts(nlhs, plhs, st, info, pages, "qru_lsq_batch_add_cols",
+                      "no page gained the columns");
+    } else if (!strcmp(what, "modify")) {
+        need_args(nargs, 2, 2, "update 'modify', U, V");
+        if (nlhs > 1)
+            fail("qru:usage", "too many outputs");
+        int nu, k, pu, mv, kv, pv;
+        page_dims(args[0], "U", &nu, &k, &pu);
+        page_dims(args[1], "V", &mv, &kv, &pv);
+        if (nu != hi || pu != pages || k < 1)
+            fail("qru:usage", "U must be %d x k x %d (n x k x P) with k >= 1",
+                 hi, pages);
+        if (mv != m || kv != k || pv != pages)
+            fail("qru:usage", "V must be %d x %d x %d (m x k x P)", m, k,
+                 pages);
+        if (k > lo - m)
+            fail("qru:usage", "k = %d, but the update needs k <= n - m = %d",
+                 k, lo - m);
+        if (!hasq)
+            fail("qru:usage", "the Q-less form over pages cannot be modified "
+                              "(no Q): create it with 'q', 'thin'");
+        qru_matrix *U = pages_of(ctx, dt, hi, k, pages, args[0], NULL);
+        qru_matrix *V = pages_of(ctx, dt, m, k, pages, args[1], NULL);
+        int *info = host_bytes(sizeof(int) * (size_t)pages);
+        int st = qru_lsq_batch_modify(fb, U, V, info);
+        lsqb_verdicts(nlhs, plhs, st, info, pages, "qru_lsq_batch_modify",
+                      "they keep their factorizations, the others were "
+                      "modified");
     } else {
         fail("qru:usage", "unknown update '%s' of pages (addrows, "
-                          "removerows)", what);
+                          "removerows, addcols, removecols, modify)", what);
     }
 }
 
-/* [Q, R, d] of the pages fb: Q n x m x P (thin; Q-less: []), R m x m x P,
- * d m x r x P; n the most rows of a page, a page's rows below its own
- * count zero. */
+/* [Q, R, d] of the pages fb: Q n x m x P (thin), n x n x P (full) or []
+ * (Q-less), R m x m x P (full: n x m x P, zeros below row m), d m x r x P
+ * (full: n x r x P, Q'*b); n the most rows of a page, a page's rows (and
+ * in the full form Q's columns) past its own count zero. */
 static void lsqb_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
                          const qru_lsq_batch *fb, qru_dtype dt)
 {
     int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
     int pages = qru_lsq_batch_count(fb), lo, hi, copied;
+    int form = qru_lsq_batch_q_form(fb), full = form == QRU_Q_FULL;
     if (nlhs > 3)
         fail("qru:usage", "too many outputs");
     lsqb_rows(fb, &lo, &hi);
@@ -1025,9 +1126,9 @@ static void lsqb_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
     static const char *const name[] = {"qru_lsq_batch_get_q",
                                        "qru_lsq_batch_get_r",
                                        "qru_lsq_batch_get_d"};
-    int rows[3] = {hi, m, m}, cols[3] = {m, m, r};
+    int rows[3] = {hi, m, full ? hi : m}, cols[3] = {full ? hi : m, m, r};
     for (int w = 0; w < (nlhs > 1 ? nlhs : 1); ++w) {
-        if (w == 0 && qru_lsq_batch_q_form(fb) == QRU_Q_NONE) {
+        if (w == 0 && form == QRU_Q_NONE) {
             plhs[0] = new_array(dt, 0, 0);
             continue;
         }
@@ -1038,11 +1139,23 @@ static void lsqb_outputs(int nlhs, mxArray *plhs[], qru_context *ctx,
             mxDestroyArray(a);
         check(st, name[w]);
         pages_back(M, a, copied);
+        if (w == 1 && full && hi > m) {
+            /* the full form's R is n x m, as qr(A): R's pages padded with
+             * zero rows */
+            mxArray *R = new_pages(dt, hi, m, pages);
+            size_t es = dt_size(dt);
+            const char *src = array_data(a);
+            char *dst = array_data(R);
+            for (size_t c = 0; c < (size_t)m * pages; ++c)
+                memcpy(dst + c * hi * es, src + c * m * es, m * es);
+            mxDestroyArray(a);
+            a = R;
+        }
         plhs[w] = a;
     }
 }
 
-/* E = b - A X of the thin pages fb: n x r x P (as Q in lsqb_outputs). */
+/* E = b - A X of the pages fb with Q: n x r x P (as Q in lsqb_outputs). */
 static mxArray *lsqb_residuals(qru_context *ctx, const qru_lsq_batch *fb,
                                qru_dtype dt)
 {
@@ -1187,9 +1300,8 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         }
     } else if (!strcmp(what, "removecols")) {
         need_args(nargs, 2, 2, "update 'removecols', j, p");
-        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
-        if (p < 1 || j < 1 || j + p - 1 > m)
-            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", m - p + 1);
+        int j, p;
+        get_block(args, m, &j, &p);
         check(qru_lsq_remove_cols(f, j - 1, p),
               "qru_lsq_remove_cols");
     } else if (!strcmp(what, "addrows")) {
@@ -1219,9 +1331,8 @@ static void lsq_update(qru_context *ctx, qru_lsq *f, const char *what,
         need_args(nargs, 2, 4, usage);
         if (nargs == 3)
             fail("qru:usage", "usage: %s", usage);
-        int j = get_int(args[0], "j"), p = get_int(args[1], "p");
-        if (p < 1 || j < 1 || j + p - 1 > n)
-            fail("qru:usage", "need p >= 1 and 1 <= j <= %d", n - p + 1);
+        int j, p;
+        get_block(args, n, &j, &p);
         if (nargs == 4) {
             need_matrix(args[2], "U");
             need_matrix(args[3], "e");
@@ -1338,7 +1449,7 @@ static void cmd_lsq_query(int nlhs, mxArray *plhs[], int nrhs,
     if (handles[i].fb) {
         if (strcmp(what, "residuals"))
             fail("qru:usage", "pages: the query is 'residuals'");
-        if (qru_lsq_batch_q_form(handles[i].fb) != QRU_Q_THIN)
+        if (qru_lsq_batch_q_form(handles[i].fb) == QRU_Q_NONE)
             fail("qru:usage", "the Q-less form over pages keeps the residual "
                               "norms only");
         plhs[0] = lsqb_residuals(handles[i].ctx, handles[i].fb, handles[i].dt);

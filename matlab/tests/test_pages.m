@@ -9,7 +9,13 @@ function nfail = test_pages(backend)
 %   rank-deficient, a refused row removal) with the others computed and
 %   the failed ones as documented; single and double; empty page sets;
 %   bad arguments' error identifiers, and a refused update leaving the
-%   object bit-identical.
+%   object bit-identical.  qru_lsq's pages in the forms 'full', 'thin' and
+%   'none', real and complex (where the backend takes them): columns
+%   removed and added and rank-k modifications, j at the start, middle
+%   and end, p = 1 and p > 1, each page against Octave's qr of the page
+%   updated by hand (the moduli of R, Q'*Q = I, A = Q*R, d, the
+%   residuals, A \ b); pages that refuse an insertion, a modification or
+%   a removal (rank, NaN) left bit-identical.
 qru_check('reset');
 classes = qru_classes(backend);
 rand('seed', 31); randn('seed', 31);
@@ -220,6 +226,7 @@ for c = 1:numel(classes)
             cls, mat2str(rows(F)'));
   delete(F);
 end
+pages_updates(backend, classes);
 % ---- bad arguments
 R = repmat(chol(eye(4) * 2), [1 1 3]);
 qru_expect_error('qru:cholinsert:x', 'cholinsert pages x of another P', @qru_cholinsert, R, 1, ones(5, 1, 2), backend);
@@ -232,8 +239,9 @@ qru_expect_error('qru:choldelete:index', 'choldelete pages j', @qru_choldelete, 
 qru_expect_error('qru:choldelete:index', 'choldelete pages block', @qru_choldelete, R, 3:5, backend);
 qru_expect_error('qru:choldelete:R', 'choldelete pages 4-D', @qru_choldelete, ones(4, 4, 2, 2), 1, backend);
 A = randn(10, 3, 2); b = randn(10, 1, 2);
-qru_expect_error('qru:lsq:q', 'lsq pages full', @() qru_lsq(A, b, 'q', 'full', backend));
-qru_expect_error('qru:lsq_solve:q', 'lsq_solve pages full', @qru_lsq_solve, A, b, 'q', 'full', backend);
+qru_expect_error('qru:lsq:q', 'lsq pages q', @() qru_lsq(A, b, 'q', 'economy', backend));
+qru_expect_error('qru:lsq_solve:q', 'lsq_solve pages q', @qru_lsq_solve, A, b, 'q', 'economy', backend);
+qru_expect_error('qru:usage', 'lsq pages full wide', @() qru_lsq(randn(2, 3, 2), randn(2, 1, 2), 'q', 'full', backend));
 qru_expect_error('qru:usage', 'lsq pages b of another P', @() qru_lsq(A, randn(10, 1, 3), backend));
 qru_expect_error('qru:usage', 'lsq pages b of other rows', @() qru_lsq(A, randn(9, 1, 2), backend));
 qru_expect_error('qru:usage', 'lsq pages 4-D A', @() qru_lsq(randn(10, 3, 2, 2), randn(10, 1, 2, 2), backend));
@@ -242,8 +250,6 @@ qru_expect_error('qru:usage', 'lsq object of no pages', @() qru_lsq(zeros(10, 3,
 [x, res] = qru_lsq_solve(zeros(10, 3, 0), zeros(10, 2, 0), backend);
 qru_check(isequal(size(x), [3 2 0]) && isequal(size(res), [1 2 0]), 'lsq_solve of no pages: %s', mat2str(size(x)));
 F = qru_lsq(A, b, backend);
-qru_expect_error('qru:lsq:pages', 'pages add_cols', @() F.add_cols(1, randn(10, 1, 2), A, b));
-qru_expect_error('qru:lsq:pages', 'pages remove_cols', @() F.remove_cols(1, 1));
 qru_expect_error('qru:lsq:pages', 'pages shift_cols', @() F.shift_cols(1, 2));
 qru_expect_error('qru:lsq:pages', 'pages error_estimate', @() F.error_estimate());
 qru_expect_error('qru:lsq:pages', 'pages downdate_condition', @() F.downdate_condition());
@@ -253,7 +259,6 @@ qru_expect_error('qru:usage', 'pages add_rows j', @() F.add_rows(12, randn(1, 3,
 delete(F);
 F = qru_lsq(A, b, 'q', 'thin', backend);
 [Q0, R0, d0] = F.factors();
-qru_expect_error('qru:lsq:pages', 'pages modify', @() F.modify(randn(10, 1, 2), randn(3, 1, 2)));
 qru_expect_error('qru:lsq:nargin', 'thin pages remove_rows with data', ...
                  @() F.remove_rows(1, 1, A(1, :, :), b(1, :, :)));
 qru_expect_error('qru:usage', 'thin pages add_rows not appended', @() F.add_rows(1, randn(1, 3, 2)));
@@ -264,6 +269,281 @@ qru_check(isequal(Q0, Q1) && isequal(R0, R1) && isequal(d0, d1) && isequal(rows(
           'thin pages: F changed by refused calls');
 delete(F);
 nfail = qru_check('count');
+end
+
+function pages_updates(backend, classes)
+% The column insertions and removals, the rank-k modifications and the
+% full form of qru_lsq over pages, real and complex (where the backend
+% takes complex data; a GPU backend may raise qru:unsupported for the
+% complex pages of the forms with Q, the CPU must compute them):
+% j at the start, the middle and the end, p = 1 and p > 1, each page
+% against Octave's qr of the page updated by hand; pages that refuse an
+% update (rank, a non-finite entry) left bit-identical; bad arguments.
+[bname, ~, ~, cplx] = qru_backend(backend);
+n = 30; m = 8; r = 2; P = 3;
+for c = 1:numel(classes)
+  cls = classes{c};
+  for cx = [false true]
+    if cx && ~cplx
+      continue;
+    end
+    mk = @(varargin) cast(randn(varargin{:}), cls);
+    if cx
+      mk = @(varargin) cast(complex(randn(varargin{:}), randn(varargin{:})), cls);
+    end
+    for q = {'full', 'thin', 'none'}
+      form = q{1};
+      tag = sprintf('lsq pages %s %s%s', form, cls, repmat(' complex', 1, double(cx)));
+      A = mk(n, m, P); b = mk(n, r, P);
+      try
+        F = qru_lsq(A, b, 'q', form, backend);
+      catch err
+        % a GPU may take complex pages in the Q-less form only
+        qru_check(cx && ~strcmp(form, 'none') && ~strcmp(bname, 'cpu') && ...
+                  strcmp(err.identifier, 'qru:unsupported'), '%s: error "%s" (%s)', tag, ...
+                  err.message, err.identifier);
+        continue;
+      end
+      update_check([tag ' created'], F, A, b, form);
+      % columns removed: j at the start, the middle and the end (0 below),
+      % p = 1, 2
+      for jp = [1 1; 3 2; 0 1; 0 2]'
+        j = jp(1); p = jp(2);
+        if j == 0
+          j = size(A, 2) - p + 1;
+        end
+        F.remove_cols(j, p);
+        A(:, j:j+p-1, :) = [];
+        update_check(sprintf('%s remove_cols j=%d p=%d', tag, j, p), F, A, b, form);
+      end
+      if strcmp(form, 'none')
+        U = mk(n, 1, P);
+        qru_expect_error('qru:lsq:form', [tag ' add_cols'], @() F.add_cols(1, U));
+        qru_expect_error('qru:lsq:form', [tag ' add_cols with A, b'], @() F.add_cols(1, U, A, b));
+        qru_expect_error('qru:lsq:form', [tag ' modify'], @() F.modify(U, mk(size(A, 2), 1, P)));
+        delete(F);
+        continue;
+      end
+      % columns added: j at the start, the middle and the end, p = 1, 3
+      for jp = [1 1; 2 3; 0 2; 0 1]'
+        j = jp(1); p = jp(2);
+        if j == 0
+          j = size(A, 2) + 1;
+        end
+        U = mk(n, p, P);
+        if p == 1
+          F.add_cols(j, U);
+        else
+          info = F.add_cols(j, U, A, b);
+          qru_check(isequal(info, zeros(P, 1)), '%s add_cols j=%d p=%d: info %s', tag, j, p, mat2str(info'));
+        end
+        A = [A(:, 1:j-1, :) U A(:, j:end, :)];
+        update_check(sprintf('%s add_cols j=%d p=%d', tag, j, p), F, A, b, form);
+      end
+      % rank-k modifications, k = 1 and 3
+      for k = [1 3]
+        U = mk(n, k, P); V = mk(size(A, 2), k, P);
+        if k == 1
+          F.modify(U, V);
+        else
+          info = F.modify(U, V);
+          qru_check(isequal(info, zeros(P, 1)), '%s modify k=%d: info %s', tag, k, mat2str(info'));
+        end
+        for i = 1:P
+          A(:, :, i) = A(:, :, i) + U(:, :, i) * V(:, :, i)';
+        end
+        update_check(sprintf('%s modify k=%d', tag, k), F, A, b, form);
+      end
+      % rows appended and removed (the thin form's are checked above too)
+      U = mk(4, size(A, 2), P); e = mk(4, r, P);
+      F.add_rows(n + 1, U, e);
+      A = [A; U]; b = [b; e];
+      update_check([tag ' add_rows'], F, A, b, form);
+      info = F.remove_rows(3, 5);
+      A(3:7, :, :) = []; b(3:7, :, :) = [];
+      qru_check(isequal(info, zeros(P, 1)), '%s remove_rows: info %s', tag, mat2str(info'));
+      update_check([tag ' remove_rows'], F, A, b, form);
+      mm = size(A, 2); nn = size(A, 1);
+      % a column that page 2 already holds: no page gains the columns
+      U = mk(nn, 2, P); U(:, 2, 2) = A(:, 1, 2) * 3;
+      [Q0, R0, d0] = F.factors();
+      info = F.add_cols(2, U);
+      qru_check(info(1) == 0 && info(2) > 0 && info(3) == 0, '%s add_cols dependent: info %s', tag, mat2str(info'));
+      unchanged([tag ' add_cols refused'], F, Q0, R0, d0, 1:P);
+      % a NaN on page 3 is refused likewise, and without info raises
+      U = mk(nn, 1, P); U(5, 1, 3) = NaN;
+      qru_expect_error('qru:numerical', [tag ' add_cols NaN without info'], @() F.add_cols(mm + 1, U));
+      unchanged([tag ' add_cols NaN'], F, Q0, R0, d0, 1:P);
+      % a modification that makes page 2 rank-deficient (its column 3 a
+      % copy of column 1) and one with a NaN on page 1: the other pages
+      % modified, the refused one bit-identical
+      U = mk(nn, 1, P); V = mk(mm, 1, P);
+      U(:, 1, 2) = A(:, 1, 2) - A(:, 3, 2); V(:, 1, 2) = 0; V(3, 1, 2) = 1;
+      info = F.modify(U, V);
+      qru_check(info(1) == 0 && info(2) > 0 && info(3) == 0, '%s modify rank-deficient: info %s', tag, ...
+                mat2str(info'));
+      unchanged([tag ' modify refused'], F, Q0, R0, d0, 2);
+      for i = [1 3]
+        A(:, :, i) = A(:, :, i) + U(:, :, i) * V(:, :, i)';
+      end
+      update_check([tag ' modify beside a refused page'], F, A, b, form, 2);
+      [Q0, R0, d0] = F.factors();
+      U = mk(nn, 2, P); V = mk(mm, 2, P); V(2, 2, 1) = NaN;
+      qru_expect_error('qru:numerical', [tag ' modify NaN without info'], @() F.modify(U, V));
+      unchanged([tag ' modify NaN'], F, Q0, R0, d0, 1);
+      for i = 2:3
+        A(:, :, i) = A(:, :, i) + U(:, :, i) * V(:, :, i)';
+      end
+      update_check([tag ' modify beside a NaN page'], F, A, b, form, 1);
+      % a row removal page 1 refuses (its column 2 lives in rows 1:2)
+      delete(F);
+      A = mk(n, m, P); b = mk(n, r, P); A(3:end, 2, 1) = 0;
+      F = qru_lsq(A, b, 'q', form, backend);
+      [Q0, R0, d0] = F.factors();
+      info = F.remove_rows(1, 2);
+      qru_check(info(1) > 0 && all(info(2:3) == 0) && isequal(rows(F), [n; n-2; n-2]), ...
+                '%s refused removal: info %s, rows %s', tag, mat2str(info'), mat2str(rows(F)'));
+      [Q1, R1, d1] = F.factors();
+      qru_check(isequal(Q1(:, :, 1), Q0(:, :, 1)) && isequal(R1(:, :, 1), R0(:, :, 1)) && ...
+                isequal(d1(:, :, 1), d0(:, :, 1)), '%s refused removal: page 1 changed', tag);
+      % refused arguments leave F bit-identical
+      qru_expect_error('qru:usage', [tag ' remove_cols p = m'], @() F.remove_cols(1, m));
+      qru_expect_error('qru:usage', [tag ' remove_cols past the end'], @() F.remove_cols(m, 2));
+      qru_expect_error('qru:usage', [tag ' remove_cols j = 0'], @() F.remove_cols(0, 1));
+      qru_expect_error('qru:usage', [tag ' add_cols j past the end'], @() F.add_cols(m + 2, mk(n, 1, P)));
+      qru_expect_error('qru:usage', [tag ' add_cols U rows'], @() F.add_cols(1, mk(n - 1, 1, P)));
+      qru_expect_error('qru:usage', [tag ' add_cols U of another P'], @() F.add_cols(1, mk(n, 1, P - 1)));
+      qru_expect_error('qru:usage', [tag ' add_cols making A wide'], @() F.add_cols(1, mk(n, n - 2 - m + 1, P)));
+      qru_expect_error('qru:usage', [tag ' add_cols A of another size'], ...
+                       @() F.add_cols(1, mk(n, 1, P), mk(n, m + 1, P), mk(n, r, P)));
+      qru_expect_error('qru:lsq:nargin', [tag ' add_cols with A only'], ...
+                       @() F.add_cols(1, mk(n, 1, P), mk(n, m, P)));
+      qru_expect_error('qru:usage', [tag ' modify V rows'], @() F.modify(mk(n, 1, P), mk(m + 1, 1, P)));
+      qru_expect_error('qru:usage', [tag ' modify V of another k'], @() F.modify(mk(n, 1, P), mk(m, 2, P)));
+      qru_expect_error('qru:usage', [tag ' modify k > n - m'], ...
+                       @() F.modify(mk(n, n - 2 - m + 1, P), mk(m, n - 2 - m + 1, P)));
+      qru_expect_error('qru:usage', [tag ' add_rows not appended'], @() F.add_rows(1, mk(1, m, P)));
+      if ~cx && cplx
+        qru_expect_error('qru:usage', [tag ' complex U into real pages'], ...
+                         @() F.add_cols(1, complex(randn(n, 1, P), 1)));
+      end
+      unchanged([tag ' refused arguments'], F, Q1, R1, d1, 1:P);
+      % pages of different row counts (page 1 kept its rows): a page of U
+      % is read in its first n_i rows
+      Ai = {A(:, :, 1), A(3:end, :, 2), A(3:end, :, 3)};
+      bi = {b(:, :, 1), b(3:end, :, 2), b(3:end, :, 3)};
+      U = mk(n, 2, P); U2 = mk(n, 1, P); V2 = mk(m + 2, 1, P);
+      info = [F.add_cols(m + 1, U) F.modify(U2, V2)];
+      qru_check(isequal(info, zeros(P, 2)), '%s uneven rows: info %s', tag, mat2str(info));
+      [x, res] = F.solve();
+      [~, R] = F.factors();
+      for i = 1:P
+        ni = rows(Ai{i});
+        Ai{i} = [Ai{i} U(1:ni, :, i)] + U2(1:ni, :, i) * V2(:, :, i)';
+        solve_check(sprintf('%s uneven rows page %d', tag, i), x(:, :, i), res(:, :, i), Ai{i}, bi{i});
+        [~, Ro] = qr(double(Ai{i}), 0);
+        eR = norm(abs(double(R(1:m+2, :, i))) - abs(Ro), 'fro') / ...
+             (norm(Ro, 'fro') * n * double(eps(cls)) * cond(double(Ai{i})));
+        qru_check(eR < 30, '%s uneven rows page %d: |R| differs from |qr(A)|''s by %g (scaled)', tag, i, eR);
+      end
+      delete(F);
+      % the one-shot solve in the form
+      A = mk(n, m, P); b = mk(n, r, P);
+      [x, res] = qru_lsq_solve(A, b, 'q', form, backend);
+      for i = 1:P
+        solve_check(sprintf('%s qru_lsq_solve page %d', tag, i), x(:, :, i), res(:, :, i), ...
+                    A(:, :, i), b(:, :, i));
+      end
+    end
+  end
+end
+end
+
+function update_check(what, F, A, b, form, skip)
+% Every page of F (but those in skip) against Octave's qr of A(:,:,i):
+% the moduli of R's entries, Q'*Q = I and A = Q*R (forms with Q), d =
+% Q'*b (full), Q1'*b (thin) or R'\(A'*b) (Q-less), the residuals E =
+% b - A*(A\b), x = A\b and the residual norms; sizes, class, complexity.
+if nargin < 6
+  skip = [];
+end
+cls = class(A); cx = ~isreal(A) || ~isreal(b);
+ep = double(eps(cls));
+[n, m, P] = size(A); r = size(b, 2);
+[n1, m1, P1] = F.size();
+qru_check(n1 == n && m1 == m && P1 == P && isequal(rows(F), n * ones(P, 1)), ...
+          '%s: F.size() %d x %d x %d, A is %d x %d x %d', what, n1, m1, P1, n, m, P);
+[Q, R, d] = F.factors();
+full = strcmp(form, 'full');
+sz = {[n m P], [m m P], [m r P]};
+if full
+  sz = {[n n P], [n m P], [n r P]};
+elseif strcmp(form, 'none')
+  sz{1} = [0 0];
+end
+got = {size(Q), size(R), size(d)};
+qru_check(isequal(got, sz) && isa(R, cls) && isa(d, cls) && iscomplex(R) == cx && iscomplex(d) == cx, ...
+          '%s: Q %s, R %s, d %s, class %s, complex %d', what, mat2str(size(Q)), mat2str(size(R)), ...
+          mat2str(size(d)), class(R), iscomplex(R));
+E = [];
+if ~strcmp(form, 'none')
+  E = F.residuals();
+  qru_check(isequal(size(E), size(b)), '%s: E %s', what, mat2str(size(E)));
+end
+[x, res] = F.solve();
+for i = setdiff(1:P, skip)
+  tag = sprintf('%s page %d', what, i);
+  Ai = double(A(:, :, i)); bi = double(b(:, :, i));
+  Ri = double(R(:, :, i)); di = double(d(:, :, i));
+  kappa = cond(Ai);
+  [~, Ro] = qr(Ai, 0);
+  eR = norm(abs(Ri(1:m, :)) - abs(Ro), 'fro') / (norm(Ro, 'fro') * n * ep * kappa);
+  qru_check(eR < 30 && all(all(tril(Ri, -1) == 0)), '%s: |R| differs from |qr(A)|''s by %g (scaled)', tag, eR);
+  if strcmp(form, 'none')
+    derr = norm(di - Ri' \ (Ai' * bi), 'fro') / (norm(bi, 'fro') * n * ep * kappa);
+    qru_check(derr < 30, '%s: d differs from R''\\(A''*b) by %g (scaled)', tag, derr);
+  else
+    Qi = double(Q(:, :, i)); k = size(Qi, 2);
+    berr = norm(Ai - Qi(:, 1:m) * Ri(1:m, :), 'fro') / (norm(Ai, 'fro') * n * ep);
+    oerr = norm(eye(k) - Qi' * Qi, 'fro') / (n * ep);
+    derr = norm(di - Qi' * bi, 'fro') / (norm(bi, 'fro') * n * ep);
+    qru_check(berr < 30 && oerr < 30 && derr < 30, '%s: A - Q*R %g, Q''*Q - I %g, d - Q''*b %g (scaled)', ...
+              tag, berr, oerr, derr);
+    xo = Ai \ bi;
+    eE = norm(double(E(:, :, i)) - (bi - Ai * xo), 'fro') / ...
+         ((norm(bi, 'fro') + norm(Ai, 'fro') * norm(xo, 'fro')) * n * ep);
+    qru_check(eE < 30, '%s: E differs from b - A*(A\\b) by %g (scaled)', tag, eE);
+  end
+  solve_check(tag, x(:, :, i), res(:, :, i), A(:, :, i), b(:, :, i));
+end
+end
+
+function solve_check(what, x, res, A, b)
+% x = A \ b (scaled by cond(A)^2) and res(k) = norm(A*x(:,k) - b(:,k)).
+ep = double(eps(class(A)));
+[n, m] = size(A); r = size(b, 2);
+qru_check(isa(x, class(A)) && isequal(size(x), [m r]) && isequal(size(res), [1 r]) && ...
+          iscomplex(x) == (~isreal(A) || ~isreal(b)), '%s: x %s %s, res %s', what, class(x), ...
+          mat2str(size(x)), mat2str(size(res)));
+A = double(A); b = double(b);
+xo = A \ b;
+xerr = norm(double(x) - xo, 'fro') / (norm(xo, 'fro') * n * ep * cond(A)^2);
+ro = sqrt(sum(abs(A * xo - b).^2, 1));
+rerr = max(abs(double(res) - ro)) / ((norm(b, 'fro') + norm(A, 'fro') * norm(xo, 'fro')) * n * ep);
+qru_check(xerr < 30 && rerr < 30, '%s: x = A\\b error %g, residual norms error %g (scaled)', what, xerr, rerr);
+end
+
+function unchanged(what, F, Q0, R0, d0, pages)
+% The pages of F's factors are bit for bit Q0, R0, d0.
+[Q1, R1, d1] = F.factors();
+same = isequal(size(R1), size(R0)) && isequal(size(Q1), size(Q0));
+for i = pages
+  same = same && isequal(R1(:, :, i), R0(:, :, i)) && isequal(d1(:, :, i), d0(:, :, i));
+  if ~isempty(Q0)
+    same = same && isequal(Q1(:, :, i), Q0(:, :, i));
+  end
+end
+qru_check(same, '%s: pages %s changed', what, mat2str(pages));
 end
 
 function [A, R] = spd_pages(n, P)

@@ -2,8 +2,7 @@ function [q, backend] = qru_lsq_args(fn, args, pages)
 %QRU_LSQ_ARGS  The arguments of qru_lsq and qru_lsq_solve after A and b
 %   (args, from argument 3): the option 'q', the form the factorization is
 %   held in ('full', the default, 'thin' or 'none', any case), and a
-%   backend.  With pages true (A n x m x P) the forms are 'none', the
-%   default, and 'thin'.
+%   backend.  With pages true (A n x m x P) the default is 'none'.
 if nargin < 3
   pages = false;
 end
@@ -16,8 +15,4 @@ if ~ischar(q) || ~any(strcmpi(q, {'full', 'thin', 'none'}))
                 qru_shown(q));
 end
 q = lower(q);
-if pages && strcmp(q, 'full')
-  qru_arg_error(fn, at.q, 'q', ...
-                'q is ''full'', but pages (A n x m x P) are held ''thin'' (qr(A, 0)) or ''none'' (Q-less)');
-end
 end
