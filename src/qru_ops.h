@@ -530,7 +530,8 @@
      * zpos < gamma, drop(p) = (tmp(p) == zpos) (p < hw), ND their count, \
      * QD the lowest, and with QRU_LARS_LASSO gamma = zpos; else drop = 0, \
      * ND = 0, QD = -1; P(j, it + 1) = P(j, it) + gamma w(sof(j)) for the \
-     * active j (0 where drop is set, with QRU_LARS_LASSO), 0 for the \
+     * active j (0 where drop is set, with QRU_LARS_LASSO; with \
+     * QRU_LARS_POSITIVE 0 where that sum is below 0), 0 for the \
      * others; cov(j) -= gamma c(j) for the inactive j; sof(t) = q, cof(q) \
      * = t; status OK.  The record gets STATUS, D, SW and AA (where \
      * computed), GAMMA, ND and QD (where OK).  P is m x (it + 2) (ld m). \

@@ -2412,7 +2412,12 @@ START_TEST(test_lars_step)
                     if (j < 0)
                         continue;
                     double w = AA * z[p];
-                    P[em + j] = fabs(P[em + j]) * (w < 0 ? -1.0 : 1.0);
+                    /* positive: coefficients >= 0, those of w < 0 far
+                     * enough from 0 not to cross it by gamma */
+                    P[em + j] = positive ? fabs(P[em + j]) +
+                                               (w < 0 ? -2.0 * g * w : 0.0)
+                                         : fabs(P[em + j]) *
+                                               (w < 0 ? -1.0 : 1.0);
                     if (pd < 0 && v != 2) {
                         pd = p;
                         P[em + j] = -0.1 * g * w;
@@ -2557,6 +2562,8 @@ START_TEST(test_lars_step)
                                   : (lasso && p == qd
                                          ? 0.0
                                          : P[em + j] + gm * gz[p] * gAA);
+                        if (positive && want < 0.0)
+                            want = 0.0; /* (the contract's clamp) */
                         double sc = fabs(P[em + j]) + fabs(gm * gz[p] * gAA) + 1e-300;
                         if (p < 0 || (lasso && p == qd))
                             ck_assert_msg(gP[2 * em + j] == 0.0,
