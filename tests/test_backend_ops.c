@@ -3027,8 +3027,10 @@ int main(void)
     tcase_add_loop_test(tc, test_givens_sweeps, 0, 1);
     tc = add_tcase(s, "sweeps_t1");
     tcase_add_loop_test(tc, test_givens_sweeps, 1, 2);
-    tc = add_tcase(s, "sweeps_z");
-    tcase_add_loop_test(tc, test_givens_sweeps, 2, 4);
+    tc = add_tcase(s, "sweeps_t2");
+    tcase_add_loop_test(tc, test_givens_sweeps, 2, 3);
+    tc = add_tcase(s, "sweeps_t3");
+    tcase_add_loop_test(tc, test_givens_sweeps, 3, 4);
     tc = add_tcase(s, "accum");
     tcase_add_loop_test(tc, test_givens_accum, 0, 4);
     tc = add_tcase(s, "chol");
