@@ -84,7 +84,7 @@ int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
 /* ---- block reflectors ------------------------------------------- */
 
 /* wy_left: the GEMM sequence on cuBLAS (three GEMMs and a geadd, one
- * backend call).  The portable kernel qru_wy_left (kernels/qru_update.cl,
+ * backend call; complex data: W' is CUBLAS_OP_C).  The portable kernel qru_wy_left (kernels/qru_update.cl,
  * OpenCL's) is about 3x slower than this sequence on the trailing blocks
  * of an update on an H200: its FP64 FMAs from shared memory reach ~6% of
  * the CUDA cores' rate at 10 warps an SM. */
@@ -370,14 +370,14 @@ __global__ void __launch_bounds__(SWEEP_CL_THREADS)
             for (int e = lid; e < cnt * nact; e += nt) {
                 int q = e / nact, rr = l0 + e % nact;
                 T c = Rl[2 * q], sn = Rl[2 * q + 1];
-                if (c == (T)1 && sn == (T)0)
+                if (qru_rot_skip(c, sn))
                     continue;
                 int ca = i0 - 1 + 2 * q;
                 T *xa = S + (long)(ca % W) * nrb + rr;
                 T *xb = S + (long)((ca + 1) % W) * nrb + rr;
                 T x = *xa, y = *xb;
-                *xa = c * x + sn * y;
-                *xb = c * y - sn * x;
+                *xa = qru_rot_x(c, sn, x, y);
+                *xb = qru_rot_y(c, sn, x, y);
             }
         off += cnt;
         __syncthreads();
@@ -512,11 +512,8 @@ int qru_cu_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
 {
     if (L <= 0 || p <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? givens_sweeps_t<double>(ctx, L, p, make, X, xrs, xcs, nr,
-                                         from_jlo, cs)
-               : givens_sweeps_t<float>(ctx, L, p, make, X, xrs, xcs, nr,
-                                        from_jlo, cs);
+    return QRU_CU_BY_TYPE(dt, givens_sweeps_t, ctx, L, p, make, X, xrs, xcs,
+                          nr, from_jlo, cs);
 }
 
 /* qru_givens_accum_lds_body: ACC_LANES lanes a row, the rows of a block
@@ -574,9 +571,7 @@ int qru_cu_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p, int ab,
 {
     if (L <= 0 || p <= 0 || ab <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? givens_accum_t<double>(ctx, L, p, ab, cs, G, ldg)
-               : givens_accum_t<float>(ctx, L, p, ab, cs, G, ldg);
+    return QRU_CU_BY_TYPE(dt, givens_accum_t, ctx, L, p, ab, cs, G, ldg);
 }
 
 /* ---- the closed-form rotations of a rank-1 row update ---- */

@@ -91,11 +91,6 @@ QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
         }
 }
 
-/* The kernels below take real data only (QRU_CPLX_PROG: the OpenCL
- * program of a complex type leaves them out; their ops run the
- * reference for a complex type). */
-#ifndef QRU_CPLX_PROG
-
 /* ---- fused Givens sweeps -------------------------------------
  * The staggered sweeps of the givens_sweeps op (src/qru_ops.h): step t (0 <= t <= L+p-2) holds
  * the sweeps jlo .. jlo+cnt-1, jlo = max(0, t-L+1), cnt = min(t, p-1) -
@@ -173,28 +168,61 @@ QRU_DEVICE_PLAIN void qru_accum_step(int L, int p, int uhi, int bb, int s,
 /* makeGivens for the sweeps: c = a / r, s = b / r, r = |(a, b)|, with one
  * square root and one division where a^2 + b^2 can neither overflow nor
  * lose everything to underflow, else scaled by max(|a|, |b|) as
- * qru_givens_make (c = 1, s = 0 for b = 0; a NaN propagates). */
-#define QRU_GIV_LO ((T)(sizeof(T) == 8 ? 1e-280 : 1e-30))
-#define QRU_GIV_HI ((T)(sizeof(T) == 8 ? 1e280 : 1e30))
+ * qru_givens_make (c = 1, s = 0 for b = 0; a NaN propagates).  A complex
+ * T takes qru_givens_make's formula itself (zlartg's: c real, s complex),
+ * so that the fused sweeps form the rotations of the reference op. */
+#define QRU_GIV_LO ((QRU_R)(sizeof(QRU_R) == 8 ? 1e-280 : 1e-30))
+#define QRU_GIV_HI ((QRU_R)(sizeof(QRU_R) == 8 ? 1e280 : 1e30))
 QRU_DEVICE void qru_sweep_cs(T a, T b, T *c, T *s)
 {
-    *c = (T)1;
+    *c = QRU_MKR(1);
     *s = (T)0;
-    if (b != (T)0) {
-        T ss = a * a + b * b;
-        if (ss > QRU_GIV_LO && ss < QRU_GIV_HI) {
-            T ir = (T)1 / QRU_SQRT(ss);
-            *c = a * ir;
-            *s = b * ir;
+    if (QRU_ISZERO(b))
+        return;
+    if (QRU_CPLX) {
+        QRU_R fa = QRU_ABS(a), fb = QRU_ABS(b);
+        QRU_R big = fa > fb ? fa : fb;
+        QRU_R ra = fa / big, rb = fb / big;
+        QRU_R r = big * QRU_SQRT(ra * ra + rb * rb);
+        if (fa == (QRU_R)0) {
+            *c = (T)0;
+            *s = QRU_CONJ(b) / fb;
         } else {
-            T fa = QRU_FABS(a), fb = QRU_FABS(b);
-            T big = fa > fb ? fa : fb;
-            T ra = a / big, rb = b / big;
-            T r = big * QRU_SQRT(ra * ra + rb * rb);
-            *c = a / r;
-            *s = b / r;
+            *c = QRU_MKR(fa / r);
+            *s = QRU_MUL(a / fa, QRU_CONJ(b)) / r;
         }
+        return;
     }
+    QRU_R ss = QRU_ABS2(a) + QRU_ABS2(b);
+    if (ss > QRU_GIV_LO && ss < QRU_GIV_HI) {
+        QRU_R ir = (QRU_R)1 / QRU_SQRT(ss);
+        *c = a * ir;
+        *s = b * ir;
+    } else {
+        QRU_R fa = QRU_ABS(a), fb = QRU_ABS(b);
+        QRU_R big = fa > fb ? fa : fb;
+        T ra = a / big, rb = b / big;
+        QRU_R r = big * QRU_SQRT(QRU_ABS2(ra) + QRU_ABS2(rb));
+        *c = a / r;
+        *s = b / r;
+    }
+}
+
+/* A rotation (c, s) of the sweeps (c real, stored as a T) on the pair
+ * (x, y), as qru_givens_apply: x := c x + s y (qru_rot_x), y := c y -
+ * conj(s) x (qru_rot_y); qru_rot_skip: c = 1, s = 0, which the kernels
+ * skip (x and y unchanged). */
+QRU_DEVICE int qru_rot_skip(T c, T s)
+{
+    return QRU_RE(c) == (QRU_R)1 && QRU_ISZERO(s);
+}
+QRU_DEVICE T qru_rot_x(T c, T s, T x, T y)
+{
+    return QRU_RE(c) * x + QRU_MUL(s, y);
+}
+QRU_DEVICE T qru_rot_y(T c, T s, T x, T y)
+{
+    return QRU_RE(c) * y - QRU_CMUL(s, x);
 }
 
 /* All the steps in ONE work-group (a barrier between steps): with make,
@@ -221,7 +249,7 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
         for (int q = team; q < cnt; q += nteam) {
             long pa = ox + (long)(i0 - 1 + 2 * q) * xcs, pb = pa + xcs;
             long pc = ocs + 2 * (off + q);
-            T c = (T)1, s = (T)0;
+            T c = QRU_MKR(1), s = (T)0;
             if (make) {
                 long pj = (long)(lo + q) * xrs;
                 qru_sweep_cs(X[pa + pj], X[pb + pj], &c, &s);
@@ -234,13 +262,13 @@ QRU_KERNEL void qru_givens_sweeps(int L, int p, int make, QRU_GLOBAL T *X,
                 c = cs[pc];
                 s = cs[pc + 1];
             }
-            if (c == (T)1 && s == (T)0)
+            if (qru_rot_skip(c, s))
                 continue;
             for (int r = r0 + lane; r < nr; r += QRU_SWEEP_TEAM) {
                 long e = (long)r * xrs;
                 T x = X[pa + e], y = X[pb + e];
-                X[pa + e] = c * x + s * y;
-                X[pb + e] = c * y - s * x;
+                X[pa + e] = qru_rot_x(c, s, x, y);
+                X[pb + e] = qru_rot_y(c, s, x, y);
             }
         }
         off += cnt;
@@ -322,7 +350,7 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
             QRU_LOCAL T *xa = S + (long)(ca % W) * nr;
             QRU_LOCAL T *xb = S + (long)((ca + 1) % W) * nr;
             long pc = ocs + 2 * (off + q);
-            T c = (T)1, s = (T)0;
+            T c = QRU_MKR(1), s = (T)0;
             if (make) {
                 qru_sweep_cs(xa[lo + q], xb[lo + q], &c, &s);
                 QRU_SWEEP_SYNC;
@@ -334,12 +362,12 @@ QRU_DEVICE void qru_sweeps_lds_body(int L, int p, int make,
                 c = cs[pc];
                 s = cs[pc + 1];
             }
-            if (c == (T)1 && s == (T)0)
+            if (qru_rot_skip(c, s))
                 continue;
             for (int r = r0 + lane; r < nr; r += QRU_SWEEP_TEAM) {
                 T x = xa[r], y = xb[r];
-                xa[r] = c * x + s * y;
-                xb[r] = c * y - s * x;
+                xa[r] = qru_rot_x(c, s, x, y);
+                xb[r] = qru_rot_y(c, s, x, y);
             }
         }
         off += cnt;
@@ -470,10 +498,10 @@ QRU_DEVICE void qru_chain_apply(int L, int p, int t, int nsteps, int rlo,
             for (; q <= qmax; q += nl) {
                 T c = R[2 * q], sn = R[2 * q + 1];
                 int kb = ka + 1 == W ? 0 : ka + 1;
-                if (!(c == (T)1 && sn == (T)0)) {
+                if (!qru_rot_skip(c, sn)) {
                     T x = ring[ka], y = ring[kb];
-                    ring[ka] = c * x + sn * y;
-                    ring[kb] = c * y - sn * x;
+                    ring[ka] = qru_rot_x(c, sn, x, y);
+                    ring[kb] = qru_rot_y(c, sn, x, y);
                 }
                 ka += d;
                 if (ka >= W)
@@ -535,19 +563,19 @@ QRU_KERNEL void qru_givens_accum(int L, int p, int ab,
     long og2 = og + (long)g * ldg * (ab + p);
     for (int r = QRU_GID_X; r < w; r += QRU_LSIZE_X * QRU_NGROUPS_X) {
         for (int c = 0; c < w; ++c)
-            G[og2 + r + (long)c * ldg] = r == c ? (T)1 : (T)0;
+            G[og2 + r + (long)c * ldg] = r == c ? QRU_MKR(1) : (T)0;
         for (int s = 0; s < bb + p - 1; ++s) {
             int qlo, qhi, i0;
             long coff;
             qru_accum_step(L, p, uhi, bb, s, ocs, &qlo, &qhi, &i0, &coff);
             for (int q = 0; q <= qhi - qlo; ++q) {
                 T c = cs[coff + 2 * q], sn = cs[coff + 2 * q + 1];
-                if (c == (T)1 && sn == (T)0)
+                if (qru_rot_skip(c, sn))
                     continue;
                 long pa = og2 + r + (long)(i0 - 1 - base + 2 * q) * ldg;
                 T x = G[pa], y = G[pa + ldg];
-                G[pa] = c * x + sn * y;
-                G[pa + ldg] = c * y - sn * x;
+                G[pa] = qru_rot_x(c, sn, x, y);
+                G[pa + ldg] = qru_rot_y(c, sn, x, y);
             }
         }
     }
@@ -576,7 +604,7 @@ QRU_DEVICE void qru_givens_accum_lds_body(int L, int p, int ab,
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     int rr = lid % rb, lane = lid / rb, nl = nt / rb;
     for (int e = lid; e < w * rb; e += nt)
-        S[e] = r0 + e % rb == e / rb ? (T)1 : (T)0;
+        S[e] = r0 + e % rb == e / rb ? QRU_MKR(1) : (T)0;
     QRU_BARRIER;
     for (int s = 0; s < bb + p - 1; ++s) {
         int qlo, qhi, i0;
@@ -584,12 +612,12 @@ QRU_DEVICE void qru_givens_accum_lds_body(int L, int p, int ab,
         qru_accum_step(L, p, uhi, bb, s, ocs, &qlo, &qhi, &i0, &coff);
         for (int q = lane; q <= qhi - qlo; q += nl) {
             T c = cs[coff + 2 * q], sn = cs[coff + 2 * q + 1];
-            if (c == (T)1 && sn == (T)0)
+            if (qru_rot_skip(c, sn))
                 continue;
             QRU_LOCAL T *xa = S + (long)(i0 - 1 - base + 2 * q) * rb + rr;
             T x = xa[0], y = xa[rb];
-            xa[0] = c * x + sn * y;
-            xa[rb] = c * y - sn * x;
+            xa[0] = qru_rot_x(c, sn, x, y);
+            xa[rb] = qru_rot_y(c, sn, x, y);
         }
         QRU_BARRIER;
     }
@@ -686,7 +714,8 @@ QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
 #pragma unroll
             for (int u = 0; u < QRU_WYL_CB; ++u)
                 if (c1 + u * cstep < QRU_WYL_CB)
-                    acc[u] += w * xs[ii * QRU_WYL_CB + c1 + u * cstep];
+                    acc[u] +=
+                        QRU_CMUL(w, xs[ii * QRU_WYL_CB + c1 + u * cstep]);
         }
         QRU_BARRIER;
     }
@@ -712,7 +741,7 @@ QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
             for (int u = 0; u < 16; ++u)
 #pragma unroll
                 for (int c = 0; c < QRU_WYL_CB; ++c)
-                    d[c] += y[u] * s[(kb + u) * QRU_WYL_CB + c];
+                    d[c] += QRU_MUL(y[u], s[(kb + u) * QRU_WYL_CB + c]);
         }
         for (int c = 0; c < cw; ++c) {
             if (i < mt)
@@ -722,6 +751,11 @@ QRU_KERNEL void qru_wy_left(int ident, int mt, int mb, int nb, int nc,
         }
     }
 }
+
+/* The kernels below take real data only (QRU_CPLX_PROG: the OpenCL
+ * program of a complex type leaves them out; their ops refuse complex
+ * data). */
+#ifndef QRU_CPLX_PROG
 
 /* ---- the rotations of a structured rank-1 row update (chol_r1_rotate,
  * src/qru_ops.h) ----

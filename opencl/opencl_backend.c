@@ -392,10 +392,8 @@ const qru_backend_ops qru_opencl_ops = {
     .gram_solve = ocl_gram_solve,
     /* their kernels take real data: for a complex type these run the
      * reference op (ocl_panel_qr, ...) */
-    .real_only_ops = (1ull << QRU_OP_panel_qr) | (1ull << QRU_OP_wy_left) |
-                     (1ull << QRU_OP_panel_qr_max_nb) |
-                     (1ull << QRU_OP_givens_sweeps) |
-                     (1ull << QRU_OP_givens_accum),
+    .real_only_ops = (1ull << QRU_OP_panel_qr) |
+                     (1ull << QRU_OP_panel_qr_max_nb),
     /* the ops that take complex data: those whose kernels the complex
      * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
      * lsq_batch_add_rows, lsq_batch_solve, lsq_batch_remove_cols, chol_rot,

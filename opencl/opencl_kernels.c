@@ -132,8 +132,6 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
                              int make, qru_ptr X, long xrs, long xcs, int nr,
                              int from_jlo, qru_ptr cs)
 {
-    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
-        return qru_ref_givens_sweeps(ctx, dt, L, p, make, X, xrs, xcs, nr, from_jlo, cs);
     if (L <= 0 || p <= 0)
         return 0;
     ocl_prog *pr;
@@ -170,8 +168,6 @@ int ocl_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
 int ocl_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
                             int ab, qru_ptr cs, qru_ptr G, int ldg)
 {
-    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
-        return qru_ref_givens_accum(ctx, dt, L, p, ab, cs, G, ldg);
     if (L <= 0 || p <= 0 || ab <= 0)
         return 0;
     ocl_prog *pr;
@@ -532,9 +528,6 @@ int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
                 int nb, int nc, qru_ptr Y, int ldy, qru_ptr W, int ldw,
                 qru_ptr A, int lda, qru_ptr B, int ldb, qru_ptr work)
 {
-    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
-        return qru_ref_wy_left(ctx, dt, ytop, mt, mb, nb, nc, Y, ldy, W, ldw, A,
-                               lda, B, ldb, work);
     if (nb <= 0 || nc <= 0 || mt + mb <= 0)
         return 0;
     ocl_prog *pr = NULL;

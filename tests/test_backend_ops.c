@@ -72,11 +72,16 @@ static dbuf dnew(qru_dtype dt, size_t len)
 
 static void dfree(dbuf b) { O->mem_free(ctx, b.p.h); }
 
+/* (a complex dt: h holds (re, im) pairs, 2 len doubles) */
 static void dput(qru_dtype dt, dbuf b, const double *h)
 {
     void *t = qru_test_alloc(dt, (int)b.len, 1, (int)b.len);
     for (size_t i = 0; i < b.len; ++i)
-        qru_test_set(dt, t, (int)b.len, (int)i, 0, h[i]);
+        if (qru_dtype_complex(dt))
+            qru_test_set_c(dt, t, (int)b.len, (int)i, 0, h[2 * i],
+                           h[2 * i + 1]);
+        else
+            qru_test_set(dt, t, (int)b.len, (int)i, 0, h[i]);
     int st = O->upload(ctx, dt, (int)b.len, 1, t, (int)b.len, b.p, (int)b.len);
     ck_assert_msg(st == 0, "upload: %d", st);
     st = O->sync(ctx);
@@ -91,7 +96,11 @@ static void dget(qru_dtype dt, dbuf b, double *h)
                          (int)b.len);
     ck_assert_msg(st == 0, "download: %d", st);
     for (size_t i = 0; i < b.len; ++i)
-        h[i] = qru_test_get(dt, t, (int)b.len, (int)i, 0);
+        if (qru_dtype_complex(dt))
+            qru_test_get_c(dt, t, (int)b.len, (int)i, 0, &h[2 * i],
+                           &h[2 * i + 1]);
+        else
+            h[i] = qru_test_get(dt, t, (int)b.len, (int)i, 0);
     free(t);
 }
 
@@ -1259,6 +1268,360 @@ static int size_selected(int c)
     return !(e && *e) || atoi(e) == c;
 }
 
+/* ---- complex data: the fused ops against their reference ops ------ */
+
+/* dfree / free of n buffers (varargs: dbuf, double *) */
+static void dfree_n(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; ++i)
+        dfree(va_arg(ap, dbuf));
+    va_end(ap);
+}
+
+static void free_n(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; ++i)
+        free(va_arg(ap, double *));
+    va_end(ap);
+}
+
+/* The complex type of loop index i (0: complex float, 1: complex
+ * double), QRU_FLOAT if the context does not take it. */
+static qru_dtype zdt(int i)
+{
+    qru_dtype dt = i == 0 ? QRU_COMPLEX_FLOAT : QRU_COMPLEX_DOUBLE;
+    return qru_context_supports(ctx, dt) ? dt : QRU_FLOAT;
+}
+
+/* len complex elements as (re, im) pairs of doubles (2 len), rounded to
+ * dt's precision */
+static double *zrand(qru_dtype dt, size_t len)
+{
+    double *h = hrand(qru_dtype_real(dt), 2 * len);
+    return h;
+}
+
+/* |a_i - b_i| for complex element i of two (re, im) arrays */
+static double zdiff(const double *a, const double *b, size_t i)
+{
+    return hypot(a[2 * i] - b[2 * i], a[2 * i + 1] - b[2 * i + 1]);
+}
+
+/* Valid complex rotations (c real, s complex, c^2 + |s|^2 = 1) into cs,
+ * every k-th the identity (c = 1, s = 0, which the kernels skip). */
+static void zrot_rand(qru_dtype dt, double *cs, size_t nrot, size_t k,
+                      size_t k0)
+{
+    for (size_t q = 0; q < nrot; ++q) {
+        double a = urand() * 3.14159265359, ph = urand() * 3.14159265359;
+        int id = q % k == k0;
+        cs[4 * q] = id ? 1.0 : fabs(cos(a));
+        cs[4 * q + 1] = 0.0;
+        cs[4 * q + 2] = id ? 0.0 : sin(a) * cos(ph);
+        cs[4 * q + 3] = id ? 0.0 : sin(a) * sin(ph);
+    }
+    hround(qru_dtype_real(dt), cs, 4 * nrot);
+}
+
+/* Host replay of the sweeps with zlartg's rotations (qru_givens_make)
+ * in double, for the r of each rotation formed (make): X (re, im pairs,
+ * strides xrs, xcs in elements); rr[q] = r of rotation q (1 unformed). */
+static void zref_sweeps_r(int L, int p, double *X, long xrs, long xcs,
+                          int nr, int from_jlo, double *rr)
+{
+    long off = 0;
+    for (int t = 0; t < L + p - 1; ++t) {
+        int lo, cnt, i0;
+        qru_sweep_step(L, p, t, &lo, &cnt, &i0);
+        for (int q = 0; q < cnt; ++q) {
+            long pa = (long)(i0 - 1 + 2 * q) * xcs, pb = pa + xcs;
+            long ja = 2 * (pa + (lo + q) * xrs), jb = 2 * (pb + (lo + q) * xrs);
+            double ar = X[ja], ai = X[ja + 1], br = X[jb], bi = X[jb + 1];
+            double fa = hypot(ar, ai), fb = hypot(br, bi), r = hypot(fa, fb);
+            double c = 1.0, sr = 0.0, si = 0.0;
+            rr[off + q] = 1.0;
+            if (fb != 0.0) {
+                rr[off + q] = r;
+                if (fa == 0.0) {
+                    c = 0.0;
+                    sr = br / fb;
+                    si = -bi / fb;
+                } else { /* s = (a / |a|) conj(b) / r */
+                    c = fa / r;
+                    sr = (ar * br + ai * bi) / (fa * r);
+                    si = (ai * br - ar * bi) / (fa * r);
+                }
+            }
+            for (int r0 = from_jlo ? lo : 0, e = r0; e < nr; ++e) {
+                double *x = X + 2 * (pa + e * xrs), *y = X + 2 * (pb + e * xrs);
+                double xr = x[0], xi = x[1], yr = y[0], yi = y[1];
+                x[0] = c * xr + sr * yr - si * yi;
+                x[1] = c * xi + sr * yi + si * yr;
+                y[0] = c * yr - (sr * xr + si * xi);
+                y[1] = c * yi - (sr * xi - si * xr);
+            }
+        }
+        off += cnt;
+    }
+}
+
+/* givens_sweeps on complex data, case (L, p, nr, from_jlo, transposed
+ * strides, make) of test_givens_sweeps under the tuning's sweeps_kernel
+ * pass: the backend's op against the reference op (givens_make /
+ * givens_apply step by step) on the same random data.  Scaled errors:
+ * X's by (L + p) eps times the largest row norm, the rotations' by (L +
+ * p) eps / min(1, r) (an ill-determined rotation of small r may differ by
+ * more), each at most 30; formed rotations have a real c. */
+static void zsweeps_case(qru_dtype dt, int pass, const int *cse)
+{
+    double eps = qru_test_eps(dt);
+    int L = cse[0], p = cse[1], nr = cse[2];
+    int fj = cse[3], tr = cse[4], make = cse[5];
+    int ncol = L + p, ld = nr + 2;
+    progress("givens_sweeps %s pass %d: L %d p %d nr %d",
+             qru_test_type_name(dt), pass, L, p, nr);
+    long xrs = tr ? ncol + 1 : 1, xcs = tr ? 1 : ld;
+    size_t len = tr ? (size_t)nr * (ncol + 1) : (size_t)ld * ncol;
+    size_t nrot = (size_t)L * p;
+    double *X = zrand(dt, len), *cs = hnew(4 * nrot);
+    if (!make)
+        zrot_rand(dt, cs, nrot, 5, 2);
+    dbuf dX = dnew(dt, len), dc = dnew(dt, 2 * nrot);
+    dbuf rX = dnew(dt, len), rc = dnew(dt, 2 * nrot);
+    dput(dt, dX, X);
+    dput(dt, dc, cs);
+    dput(dt, rX, X);
+    dput(dt, rc, cs);
+    ck_assert_int_eq(O->givens_sweeps(ctx, dt, L, p, make, dX.p, xrs,
+                                      xcs, nr, fj, dc.p),
+                     0);
+    ck_assert_int_eq(qru_ref_givens_sweeps(ctx, dt, L, p, make, rX.p,
+                                           xrs, xcs, nr, fj, rc.p),
+                     0);
+    double *gX = hnew(2 * len), *gc = hnew(4 * nrot),
+           *fX = hnew(2 * len), *fc = hnew(4 * nrot),
+           *rr = hnew(nrot);
+    dget(dt, dX, gX);
+    dget(dt, dc, gc);
+    dget(dt, rX, fX);
+    dget(dt, rc, fc);
+    double xn = 1e-300; /* the largest row norm (rotations keep it) */
+    for (int r = 0; r < nr; ++r) {
+        double t = 0.0;
+        for (int cc = 0; cc < ncol; ++cc) {
+            size_t e = (size_t)(r * xrs + cc * xcs);
+            t += X[2 * e] * X[2 * e] + X[2 * e + 1] * X[2 * e + 1];
+        }
+        xn = fmax(xn, sqrt(t));
+    }
+    for (size_t q = 0; q < nrot; ++q)
+        rr[q] = 1.0;
+    if (make)
+        zref_sweeps_r(L, p, X, xrs, xcs, nr, fj, rr);
+    if (make && nr == p) /* X(r, c), c > r: unspecified */
+        for (int r = 0; r < nr; ++r)
+            for (int cc = r + 1; cc < ncol; ++cc) {
+                size_t e = (size_t)(r * xrs + cc * xcs);
+                gX[2 * e] = gX[2 * e + 1] = 0.0;
+                fX[2 * e] = fX[2 * e + 1] = 0.0;
+            }
+    double ex = 0.0, ec = 0.0, u = (L + p) * eps;
+    size_t wx = 0, wc = 0;
+    for (size_t e = 0; e < len; ++e) {
+        double d = zdiff(gX, fX, e) / (u * xn);
+        if (!(d <= ex)) {
+            ex = d;
+            wx = e;
+        }
+    }
+    for (size_t q = 0; q < 2 * nrot; ++q) {
+        double d = zdiff(gc, fc, q) * fmin(1.0, rr[q / 2]) / u;
+        if (!(d <= ec)) {
+            ec = d;
+            wc = q;
+        }
+    }
+    ck_assert_msg(ex <= 30.0,
+                  "givens_sweeps %s X L %d p %d nr %d (sweeps_kernel "
+                  "%d): element %zu: got (%.17g, %.17g), want (%.17g, "
+                  "%.17g): scaled error %.3g > 30",
+                  qru_test_type_name(dt), L, p, nr, pass, wx,
+                  gX[2 * wx], gX[2 * wx + 1], fX[2 * wx],
+                  fX[2 * wx + 1], ex);
+    ck_assert_msg(ec <= 30.0,
+                  "givens_sweeps %s cs L %d p %d (sweeps_kernel %d): "
+                  "value %zu: got (%.17g, %.17g), want (%.17g, "
+                  "%.17g): scaled error %.3g > 30",
+                  qru_test_type_name(dt), L, p, pass, wc, gc[2 * wc],
+                  gc[2 * wc + 1], fc[2 * wc], fc[2 * wc + 1], ec);
+    if (make) /* c real, s such that c^2 + |s|^2 = 1 */
+        for (size_t q = 0; q < nrot; ++q) {
+            double n2 = gc[4 * q] * gc[4 * q] +
+                        gc[4 * q + 2] * gc[4 * q + 2] +
+                        gc[4 * q + 3] * gc[4 * q + 3];
+            ck_assert_msg(gc[4 * q + 1] == 0.0 &&
+                              fabs(n2 - 1.0) <= 30.0 * eps,
+                          "givens_sweeps %s rotation %zu: c = (%g, "
+                          "%g), c^2 + |s|^2 - 1 = %g",
+                          qru_test_type_name(dt), q, gc[4 * q],
+                          gc[4 * q + 1], n2 - 1.0);
+        }
+    dfree_n(4, dX, dc, rX, rc);
+    free_n(7, X, cs, gX, gc, fX, fc, rr);
+}
+
+/* givens_accum on complex data, case (L, p, ab) of test_givens_accum:
+ * the backend's op against the reference op (laset + givens_apply a
+ * group step) on the same random rotations and the same garbage around
+ * the groups' matrices; every element (the matrices are unitary) within
+ * 30 (ab + 2 p) eps, the rest unchanged. */
+static void zaccum_case(qru_dtype dt, const int *cse)
+{
+    double eps = qru_test_eps(dt);
+    int L = cse[0], p = cse[1], ab = cse[2];
+    int ng = (L + ab - 1) / ab, ldg = ab + p;
+    progress("givens_accum %s L %d p %d ab %d", qru_test_type_name(dt),
+             L, p, ab);
+    size_t nrot = (size_t)L * p, lg = (size_t)ng * ldg * ldg;
+    double *cs = hnew(4 * nrot);
+    zrot_rand(dt, cs, nrot, 7, 3);
+    double *G = zrand(dt, lg);
+    dbuf dc = dnew(dt, 2 * nrot), dG = dnew(dt, lg), rG = dnew(dt, lg);
+    dput(dt, dc, cs);
+    dput(dt, dG, G);
+    dput(dt, rG, G);
+    ck_assert_int_eq(O->givens_accum(ctx, dt, L, p, ab, dc.p, dG.p, ldg),
+                     0);
+    ck_assert_int_eq(
+        qru_ref_givens_accum(ctx, dt, L, p, ab, dc.p, rG.p, ldg), 0);
+    double *gG = hnew(2 * lg), *fG = hnew(2 * lg);
+    dget(dt, dG, gG);
+    dget(dt, rG, fG);
+    double tol = 30.0 * (ab + 2 * p) * eps;
+    for (size_t e = 0; e < lg; ++e)
+        ck_assert_msg(zdiff(gG, fG, e) <= tol,
+                      "givens_accum %s L %d p %d ab %d: element %zu: got "
+                      "(%.17g, %.17g), want (%.17g, %.17g) (error %.3g > "
+                      "%.3g)",
+                      qru_test_type_name(dt), L, p, ab, e, gG[2 * e],
+                      gG[2 * e + 1], fG[2 * e], fG[2 * e + 1],
+                      zdiff(gG, fG, e), tol);
+    dfree_n(3, dc, dG, rG);
+    free_n(4, cs, G, gG, fG);
+}
+
+/* The rows r0 .. ld-1 of the columns 0 .. nc-1 and all of column nc of
+ * the complex array got (ld) bit-identical to orig's. */
+static void zkept(const char *what, const double *got, const double *orig,
+                  int r0, int ld, int nc)
+{
+    for (int j = 0; j <= nc; ++j)
+        for (int i = j < nc ? r0 : 0; i < ld; ++i)
+            ck_assert_msg(got[2 * AT(0, i, j, ld)] ==
+                                  orig[2 * AT(0, i, j, ld)] &&
+                              got[2 * AT(0, i, j, ld) + 1] ==
+                                  orig[2 * AT(0, i, j, ld) + 1],
+                          "%s(%d,%d) changed", what, i, j);
+}
+
+/* wy_left on complex data (W' the conjugate transpose), case (ytop, mt,
+ * mb, nb, nc) of test_wy_left: the backend's op against the reference op
+ * (the GEMM sequence) on the same random data, Y's identity top NaN (not
+ * to be read); each element's error scaled by (m + nb) eps (|C| + |Y|
+ * (|W'| |C|)) at most 30; padding rows and the column past nc
+ * bit-identical. */
+static void zwyl_case(qru_dtype dt, const int *cse)
+{
+    double eps = qru_test_eps(dt);
+    int id = cse[0] == 'I', mt = cse[1], mb = cse[2],
+        nb = cse[3], nc = cse[4], m = mt + mb;
+    progress("wy_left %s %c %d + %d x %d, %d columns",
+             qru_test_type_name(dt), cse[0], mt, mb, nb, nc);
+    int lda = mt + 2, ldb = mb + 3, ldy = m + 1, ldw = m + 2;
+    size_t lA = (size_t)lda * (nc + 1), lB = (size_t)ldb * (nc + 1),
+           lY = (size_t)ldy * nb, lW = (size_t)ldw * nb;
+    double *A = zrand(dt, lA), *B = zrand(dt, lB), *Y = zrand(dt, lY),
+           *W = zrand(dt, lW);
+    if (id) /* not to be read */
+        for (int j = 0; j < nb; ++j)
+            for (int i = 0; i < mt; ++i)
+                Y[2 * AT(0, i, j, ldy)] = Y[2 * AT(0, i, j, ldy) + 1] =
+                    NAN;
+    dbuf dA = dnew(dt, lA), dB = dnew(dt, lB), dY = dnew(dt, lY),
+         dW = dnew(dt, lW), dwk = dnew(dt, (size_t)nb * nc);
+    dbuf rA = dnew(dt, lA), rB = dnew(dt, lB);
+    dput(dt, dA, A);
+    dput(dt, dB, B);
+    dput(dt, rA, A);
+    dput(dt, rB, B);
+    dput(dt, dY, Y);
+    dput(dt, dW, W);
+    ck_assert_int_eq(O->wy_left(ctx, dt, (char)cse[0], mt, mb, nb,
+                                nc, dY.p, ldy, dW.p, ldw, dA.p, lda, dB.p,
+                                ldb, dwk.p),
+                     0);
+    ck_assert_int_eq(qru_ref_wy_left(ctx, dt, (char)cse[0], mt, mb,
+                                     nb, nc, dY.p, ldy, dW.p, ldw, rA.p,
+                                     lda, rB.p, ldb, dwk.p),
+                     0);
+    double *gA = hnew(2 * lA), *gB = hnew(2 * lB), *fA = hnew(2 * lA),
+           *fB = hnew(2 * lB), *ab = hnew((size_t)nb * nc);
+    dget(dt, dA, gA);
+    dget(dt, dB, gB);
+    dget(dt, rA, fA);
+    dget(dt, rB, fB);
+    /* moduli: C(l, j), then ab(k, j) = sum_l |W(l, k)| |C(l, j)| */
+#define CMOD(l, j)                                                             \
+((l) < mt ? hypot(A[2 * AT(0, l, j, lda)], A[2 * AT(0, l, j, lda) + 1])   \
+          : hypot(B[2 * AT(0, (l) - mt, j, ldb)],                         \
+                  B[2 * AT(0, (l) - mt, j, ldb) + 1]))
+    for (int j = 0; j < nc; ++j)
+        for (int k = 0; k < nb; ++k) {
+            double t = 0.0;
+            for (int l = 0; l < m; ++l)
+                t += hypot(W[2 * AT(0, l, k, ldw)],
+                           W[2 * AT(0, l, k, ldw) + 1]) *
+                     CMOD(l, j);
+            ab[AT(0, k, j, nb)] = t;
+        }
+    double emax = 0.0;
+    int wi = 0, wj = 0;
+    for (int j = 0; j < nc; ++j)
+        for (int i = 0; i < m; ++i) {
+            double bd = CMOD(i, j);
+            for (int k = 0; k < nb; ++k) {
+                double y = id && i < mt
+                               ? (i == k)
+                               : hypot(Y[2 * AT(0, i, k, ldy)],
+                                       Y[2 * AT(0, i, k, ldy) + 1]);
+                bd += y * ab[AT(0, k, j, nb)];
+            }
+            size_t e = i < mt ? AT(0, i, j, lda) : AT(0, i - mt, j, ldb);
+            double d = i < mt ? zdiff(gA, fA, e) : zdiff(gB, fB, e);
+            d /= (m + nb) * eps * fmax(bd, 1e-300);
+            if (!(d <= emax)) {
+                emax = d;
+                wi = i;
+                wj = j;
+            }
+        }
+#undef CMOD
+    ck_assert_msg(emax <= 30.0,
+                  "wy_left %s %c %d+%d x %d, %d: C(%d,%d): scaled error "
+                  "%.3g > 30",
+                  qru_test_type_name(dt), cse[0], mt, mb, nb, nc, wi,
+                  wj, emax);
+    /* untouched: padding rows, column nc */
+    zkept("wy_left: A", gA, A, mt, lda, nc);
+    zkept("wy_left: B", gB, B, mb, ldb, nc);
+    dfree_n(7, dA, dB, dY, dW, dwk, rA, rB);
+    free_n(9, A, B, Y, W, gA, gB, fA, fB, ab);
+}
+
 /* ---- fused Givens sweeps ---------------------------------------- */
 
 /* Host reference of the staggered sweeps (the contract's loop): on X
@@ -1300,10 +1663,14 @@ static void ref_sweeps(int L, int p, int make, double *X, long xrs, long xcs,
 
 START_TEST(test_givens_sweeps)
 {
-    NDT_OK(_i);
+    /* _i: float, double, then complex float and double (zsweeps_case) */
+    if (_i < 2)
+        NDT_OK(_i);
     if (!O->givens_sweeps)
         return; /* optional op: the loop is tested by the update tests */
-    qru_dtype dt = DT(_i);
+    qru_dtype dt = _i < 2 ? DT(_i) : zdt(_i - 2);
+    if (_i >= 2 && !qru_dtype_complex(dt))
+        return;
     double eps = qru_test_eps(dt);
     /* L, p, nr, from_jlo, transposed strides, make */
     static const int cases[][6] = {{1, 1, 1, 0, 0, 1},  {5, 3, 3, 0, 0, 1},
@@ -1337,6 +1704,10 @@ START_TEST(test_givens_sweeps)
         int fj = cases[c][3], tr = cases[c][4], make = cases[c][5];
         if (!size_selected((int)c))
             continue;
+        if (qru_dtype_complex(dt)) {
+            zsweeps_case(dt, pass, cases[c]);
+            continue;
+        }
         int ncol = L + p, ld = nr + 2;
         progress("givens_sweeps %s pass %d: L %d p %d nr %d",
                  dt == QRU_DOUBLE ? "double" : "float", pass, L, p, nr);
@@ -1431,10 +1802,14 @@ END_TEST
 
 START_TEST(test_givens_accum)
 {
-    NDT_OK(_i);
+    /* _i: float, double, then complex float and double (zaccum_case) */
+    if (_i < 2)
+        NDT_OK(_i);
     if (!O->givens_accum)
         return;
-    qru_dtype dt = DT(_i);
+    qru_dtype dt = _i < 2 ? DT(_i) : zdt(_i - 2);
+    if (_i >= 2 && !qru_dtype_complex(dt))
+        return;
     double eps = qru_test_eps(dt);
     /* L, p, ab (groups of ab u-values; the last one shorter) */
     static const int cases[][3] = {{1, 1, 1}, {10, 3, 4}, {48, 16, 48},
@@ -1443,6 +1818,10 @@ START_TEST(test_givens_accum)
                                     * its largest block of rows */
                                    {450, 200, 200}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        if (qru_dtype_complex(dt)) {
+            zaccum_case(dt, cases[c]);
+            continue;
+        }
         int L = cases[c][0], p = cases[c][1], ab = cases[c][2];
         int ng = (L + ab - 1) / ab, ldg = ab + p;
         size_t ncs = 2 * (size_t)L * p, lg = (size_t)ng * ldg * ldg;
@@ -1740,8 +2119,12 @@ END_TEST
  * past nc must come back bit-identical. */
 START_TEST(test_wy_left)
 {
-    NDT_OK(_i);
-    qru_dtype dt = DT(_i);
+    /* _i: float, double, then complex float and double (zwyl_case) */
+    if (_i < 2)
+        NDT_OK(_i);
+    qru_dtype dt = _i < 2 ? DT(_i) : zdt(_i - 2);
+    if (_i >= 2 && !qru_dtype_complex(dt))
+        return;
     double eps = qru_test_eps(dt);
     /* ytop ('I': mt = nb), mt, mb, nb, nc */
     static const int cases[][5] = {
@@ -1750,6 +2133,10 @@ START_TEST(test_wy_left)
         {'F', 7, 9, 3, 17},     {'F', 312, 200, 64, 5}, {'F', 313, 200, 64, 5},
         {'F', 40, 60, 65, 11},  {'I', 1, 1, 1, 1},     {'F', 100, 33, 63, 129}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        if (qru_dtype_complex(dt)) {
+            zwyl_case(dt, cases[c]);
+            continue;
+        }
         int id = cases[c][0] == 'I', mt = cases[c][1], mb = cases[c][2],
             nb = cases[c][3], nc = cases[c][4], m = mt + mb;
         progress("wy_left %s %c %d + %d x %d, %d columns",
@@ -2631,7 +3018,7 @@ int main(void)
     tcase_add_loop_test(tc, test_house, 0, 2);
     tcase_add_loop_test(tc, test_larf, 0, 2);
     tcase_add_loop_test(tc, test_wy_append, 0, 2);
-    tcase_add_loop_test(tc, test_wy_left, 0, 2);
+    tcase_add_loop_test(tc, test_wy_left, 0, 4);
     tcase_add_loop_test(tc, test_geqrf_full, 0, 2);
     /* the panels and the sweeps one element type a case: under racecheck
      * each takes minutes */
@@ -2647,8 +3034,12 @@ int main(void)
     tcase_add_loop_test(tc, test_givens_sweeps, 0, 1);
     tc = add_tcase(s, "sweeps_t1");
     tcase_add_loop_test(tc, test_givens_sweeps, 1, 2);
+    tc = add_tcase(s, "sweeps_t2");
+    tcase_add_loop_test(tc, test_givens_sweeps, 2, 3);
+    tc = add_tcase(s, "sweeps_t3");
+    tcase_add_loop_test(tc, test_givens_sweeps, 3, 4);
     tc = add_tcase(s, "accum");
-    tcase_add_loop_test(tc, test_givens_accum, 0, 2);
+    tcase_add_loop_test(tc, test_givens_accum, 0, 4);
     tc = add_tcase(s, "chol");
     tcase_add_loop_test(tc, test_potrf_panel, 0, 2);
     tcase_add_loop_test(tc, test_chol_rot, 0, 2);

@@ -110,6 +110,16 @@ START_TEST(test_backend_ops)
          * passes are real only everywhere */
         ck_assert(ctx->backend_ops->complex_ops & QRU_OPM(chol_rot));
         ck_assert(!(ctx->backend_ops->complex_ops & QRU_OPM(chol_r1_rhs)));
+        /* the fused sweeps, their accumulated groups and wy_left compute
+         * complex data wherever the backend has them (no reference op in
+         * their place: test backend_ops compares them with it) */
+        static const qru_op_id fused[] = {QRU_OP_givens_sweeps,
+                                          QRU_OP_givens_accum, QRU_OP_wy_left};
+        for (int i = 0; i < 3; ++i)
+            ck_assert_msg(qru_op_native_dt(ctx, fused[i], dt) ==
+                              qru_op_native(ctx, fused[i]),
+                          "%s: fused op %d not native for complex data", name,
+                          (int)fused[i]);
         int st = ctx->ops->chol_r1_rhs(ctx, dt, n, k, 1, info->p, info->p,
                                        L->p, L->ld, W->p, W->ld, info->p, 1,
                                        info->p);
