@@ -87,9 +87,10 @@ QRU_DEVICE T qru_bq_lartg(T f, T g, QRU_R *c, T *s)
 
 /*
  * lsq_batch_add_rows_q.  Per new row i: the owner of column j of [R d]
- * forms dlartg's rotation from R(j,j) and u(j) (both its own), writes R(j,j)
- * and the rotation's c, s into work, one barrier, every item rotates its
- * columns k > j with the row (in work, each entry its column owner's);
+ * forms dlartg's (complex: zlartg's) rotation from R(j,j) and u(j) (both
+ * its own), writes R(j,j) and the rotation's c, s into work, one
+ * barrier, every item rotates its columns k > j with the row (in work,
+ * each entry its column owner's);
  * the rotated e-part du_i stays in work.  Then ONE pass over Q1 per
  * QRU_BQ_PB new rows: the owner of row ii of [Q1; 0] carries the entries
  * x_i(ii) of the new columns in registers along the row, rotating
