@@ -2,9 +2,9 @@
  * CUDA versions of the column updates of the batched least squares
  * (contracts in src/qru_ops.h; the CPU versions in
  * src/cpu/cpu_batch_cols_kernels.inc are the reference):
- * lsq_batch_remove_cols (two kernels, the second for the thin form; the
- * four types) and lsq_batch_add_cols_q (three kernels; float and
- * double), the bodies of kernels/qru_batch_cols.cl, one block a problem.
+ * lsq_batch_remove_cols (two kernels, the second for the thin form) and
+ * lsq_batch_add_cols_q (three kernels), the four types, the bodies of
+ * kernels/qru_batch_cols.cl, one block a problem.
  */
 #include <float.h>
 
@@ -91,8 +91,9 @@ static int lsq_batch_add_cols_q_t(
     int ldq, size_t sQ, qru_ptr E, int lde, size_t sE, qru_ptr V, int ldv,
     size_t sV, qru_ptr R1, int ld1, size_t s1, qru_ptr D1, int ldd1,
     size_t sD1, qru_ptr Q1n, int ldq1, size_t sQ1, qru_ptr E1, int lde1,
-    size_t sE1, qru_ptr info, qru_ptr work, T eps)
+    size_t sE1, qru_ptr info, qru_ptr work, double deps)
 {
+    T eps = T((typename qru_kt<T>::real)deps);
     int blocks = count < (1 << 20) ? count : (1 << 20);
     int rows = qru_lsq_batch_q_wg(n), cols = qru_lsq_batch_q_wg(m + p + r);
     cudaStream_t sm = qru_cuda(ctx)->stream;
@@ -125,15 +126,10 @@ int qru_cu_lsq_batch_add_cols_q(
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_add_cols_q_t<double>(
-                     ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, V, ldv, sV, R1, ld1, s1, D1, ldd1,
-                     sD1, Q1n, ldq1, sQ1, E1, lde1, sE1, info, work,
-                     DBL_EPSILON)
-               : lsq_batch_add_cols_q_t<float>(
-                     ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, V, ldv, sV, R1, ld1, s1, D1, ldd1,
-                     sD1, Q1n, ldq1, sQ1, E1, lde1, sE1, info, work,
-                     FLT_EPSILON);
+    double eps =
+        qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    return QRU_CU_BY_TYPE(dt, lsq_batch_add_cols_q_t, ctx, m, r, n, k, p,
+                          count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde,
+                          sE, V, ldv, sV, R1, ld1, s1, D1, ldd1, sD1, Q1n,
+                          ldq1, sQ1, E1, lde1, sE1, info, work, eps);
 }

@@ -3,7 +3,7 @@
  * src/qru_ops.h; the CPU versions in src/cpu/cpu_batch_q_kernels.inc are
  * the reference): lsq_batch_add_rows_q, lsq_batch_remove_rows_q and
  * lsq_batch_geqr_thin, the kernels of kernels/qru_batch_q.cl, one block a
- * problem.
+ * problem; the four types (QRU_CU_BY_TYPE).
  */
 #include <float.h>
 
@@ -105,15 +105,9 @@ int qru_cu_lsq_batch_add_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_add_rows_q_t<double>(ctx, m, r, n, p, count, R,
-                                                ldr, sR, D, ldd, sD, Q, ldq,
-                                                sQ, E, lde, sE, U, ldu, sU, F,
-                                                ldf, sF, work)
-               : lsq_batch_add_rows_q_t<float>(ctx, m, r, n, p, count, R,
-                                               ldr, sR, D, ldd, sD, Q, ldq,
-                                               sQ, E, lde, sE, U, ldu, sU, F,
-                                               ldf, sF, work);
+    return QRU_CU_BY_TYPE(dt, lsq_batch_add_rows_q_t, ctx, m, r, n, p, count,
+                          R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde, sE, U,
+                          ldu, sU, F, ldf, sF, work);
 }
 
 template <typename T>
@@ -123,8 +117,9 @@ static int lsq_batch_remove_rows_q_t(qru_context *ctx, int m, int r, int n,
                                      size_t sD, qru_ptr Q, int ldq, size_t sQ,
                                      qru_ptr E, int lde, size_t sE,
                                      qru_ptr info, qru_ptr cnt, qru_ptr work,
-                                     T eps)
+                                     double deps)
 {
+    T eps = T((typename qru_kt<T>::real)deps);
     int threads = qru_lsq_batch_q_wg(n);
     int blocks = count < (1 << 20) ? count : (1 << 20);
     size_t smem = sizeof(T) * ((size_t)threads + 1);
@@ -153,13 +148,11 @@ int qru_cu_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m,
 {
     if (m <= 0 || r <= 0 || p <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_remove_rows_q_t<double>(
-                     ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, info, cnt, work, DBL_EPSILON)
-               : lsq_batch_remove_rows_q_t<float>(
-                     ctx, m, r, n, k, p, count, R, ldr, sR, D, ldd, sD, Q,
-                     ldq, sQ, E, lde, sE, info, cnt, work, FLT_EPSILON);
+    double eps =
+        qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    return QRU_CU_BY_TYPE(dt, lsq_batch_remove_rows_q_t, ctx, m, r, n, k, p,
+                          count, R, ldr, sR, D, ldd, sD, Q, ldq, sQ, E, lde,
+                          sE, info, cnt, work, eps);
 }
 
 template <typename T>
@@ -198,13 +191,7 @@ int qru_cu_lsq_batch_geqr_thin(qru_context *ctx, qru_dtype dt, int m, int r,
     }
     if (m <= 0 || r <= 0 || n <= 0 || count <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? lsq_batch_geqr_thin_t<double>(ctx, m, r, n, count, A, lda,
-                                               sA, B, ldb, sB, R, ldr, sR, D,
-                                               ldd, sD, Q, ldq, sQ, E, lde,
-                                               sE, work)
-               : lsq_batch_geqr_thin_t<float>(ctx, m, r, n, count, A, lda,
-                                              sA, B, ldb, sB, R, ldr, sR, D,
-                                              ldd, sD, Q, ldq, sQ, E, lde,
-                                              sE, work);
+    return QRU_CU_BY_TYPE(dt, lsq_batch_geqr_thin_t, ctx, m, r, n, count, A,
+                          lda, sA, B, ldb, sB, R, ldr, sR, D, ldd, sD, Q, ldq,
+                          sQ, E, lde, sE, work);
 }

@@ -28,7 +28,9 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_chol_update_batch: case QRU_OP_chol_insert_batch:
     case QRU_OP_chol_delete_batch:
     case QRU_OP_lsq_batch_add_rows: case QRU_OP_lsq_batch_solve:
-    case QRU_OP_lsq_batch_remove_cols:
+    case QRU_OP_lsq_batch_remove_cols: case QRU_OP_lsq_batch_add_rows_q:
+    case QRU_OP_lsq_batch_remove_rows_q: case QRU_OP_lsq_batch_add_cols_q:
+    case QRU_OP_lsq_batch_geqr_thin:
     case QRU_OP_wy_left: case QRU_OP_givens_sweeps: case QRU_OP_givens_accum:
         return CU_CPLX;
     case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp:

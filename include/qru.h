@@ -189,19 +189,14 @@ typedef enum qru_backend {
  *  qru_chol_update(), qru_chol_insert(), qru_chol_delete(),
  *  qru_chol_shift(), qru_trsm(), qru_chol_update_batch(),
  *  qru_chol_insert_batch(), qru_chol_delete_batch() and their _ex
- *  forms; the Q-less least-squares batches
- *  (qru_lsq_batch_create(), qru_lsq_batch_create_ex() with #QRU_Q_NONE,
- *  qru_lsq_batch_add_rows(), qru_lsq_batch_add_rows_ex(),
- *  qru_lsq_batch_remove_cols(), qru_lsq_batch_solve(),
- *  qru_lsq_batch_residual_norms() and the getters); and on the CPU
- *  backend only the other least-squares batch routines (the #QRU_Q_THIN
- *  and #QRU_Q_FULL forms, whose creation, qru_lsq_batch_remove_rows(),
- *  qru_lsq_batch_add_cols() and qru_lsq_batch_modify() and their _ex
- *  forms need Householder and Gram-Schmidt kernels that are real only on
- *  CUDA and OpenCL, where they return #QRU_ERR_UNSUPPORTED for complex
- *  data after their argument checks, before any data changes).  The
- *  batches' rotations are zlartg's (R's diagonal complex, as in the
- *  single routines).  Their MATLAB specifications hold with ' the conjugate
+ *  forms; the least-squares batches in their three forms (#QRU_Q_NONE,
+ *  #QRU_Q_THIN, #QRU_Q_FULL: qru_lsq_batch_create(),
+ *  qru_lsq_batch_create_ex(), qru_lsq_batch_add_rows(),
+ *  qru_lsq_batch_remove_rows(), qru_lsq_batch_remove_cols(),
+ *  qru_lsq_batch_add_cols(), qru_lsq_batch_modify() and their _ex forms,
+ *  qru_lsq_batch_solve(), qru_lsq_batch_residual_norms() and the
+ *  getters).  The batches' rotations are zlartg's (R's diagonal
+ *  complex, as in the single routines).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
  *  |R(j,j)| and the eps of the real base type (FLT_EPSILON for complex
@@ -1600,8 +1595,7 @@ QRU_API int qru_lsq_batch_create(qru_context *ctx, const qru_matrix *A,
  *             own rules)
  *  @param fb  receives the batch (5); destroy with qru_lsq_batch_destroy()
  *  @return 0, -i, or a library status (#QRU_ERR_ALLOC, #QRU_ERR_DEVICE,
- *          #QRU_ERR_UNSUPPORTED: also complex data in a form whose
- *          kernels take real data only on the backend, ::qru_dtype).
+ *          #QRU_ERR_UNSUPPORTED).
  *          With #QRU_OPTION_CHECK_FINITE A (2) and b (3) are scanned.
  *          #QRU_Q_THIN holds count (ncap (m + r) + m (m + r)) elements
  *          (ncap the row capacity) and needs

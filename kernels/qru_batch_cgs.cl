@@ -9,7 +9,9 @@
  * own pointer, offset and leading dimension); the coefficients and the
  * partial sums lie in the kernel's work.  This file comes before both
  * users in the OpenCL program (the sources are joined in name order) and
- * is included by their CUDA files.
+ * is included by their CUDA files.  A complex T: ' the conjugate
+ * transpose (Q1' Z, Qz' E and the products of Gram-Schmidt conjugate
+ * their left factor), the norms of moduli.
  */
 #ifndef QRU_BATCH_CGS_CL
 #define QRU_BATCH_CGS_CL
@@ -24,6 +26,21 @@
 #endif
 #ifndef QRU_BQ_PB /* as in src/qru_internal.h */
 #define QRU_BQ_PB 8
+#endif
+
+/* for (int i = lid; i < n; i += items): the rows (columns) i of this
+ * item.  In OpenCL's complex program every item makes the same trips
+ * (i0 = 0, items, ...) and checks i = i0 + lid in the body: PoCL ran the
+ * plain loop's body once in items whose first i was past the end (Z of
+ * qru_bq_zpass not updated for the next product), as in
+ * kernels/qru_batch_cols.cl; elsewhere the plain loop. */
+#ifdef QRU_CPLX_PROG
+#define QRU_BQ_OWN(i, n)                                                       \
+    for (int i##_0 = 0, i = QRU_LID_X; i##_0 < (n);                            \
+         i##_0 += QRU_LSIZE_X, i += QRU_LSIZE_X)                               \
+        if (i < (n))
+#else
+#define QRU_BQ_OWN(i, n) for (int i = QRU_LID_X; i < (n); i += QRU_LSIZE_X)
 #endif
 
 /* The sum of v over the work-group, in every item: the teams' sums
@@ -47,14 +64,15 @@ QRU_DEVICE T qru_bq_sum(T v, QRU_LOCAL T *red)
 
 /* The rows i = lid, lid + nt, ... of Z (n x p at Z[oz], ld ldz):
  * Z(i,a) := B(i,a) - sum_j Q1(i,j) C(a,j), C(a,j) at work[oc + a sa +
- * j sj], B the unit vectors of the rows k + a (set) or Z itself; one
- * pass over the row of Q1 per QRU_BQ_PB columns of Z. */
+ * j sj], B the unit vectors of the rows k + a (set; then C(a,j)
+ * conjugated: Z = E_K - Q1 Qk', Qk at work[oc]) or Z itself; one pass
+ * over the row of Q1 per QRU_BQ_PB columns of Z. */
 QRU_DEVICE void qru_bq_zpass(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
                              int m, int k, int p, QRU_GLOBAL T *Z, long oz,
                              long ldz, QRU_GLOBAL const T *work, long oc,
                              long sa, long sj, int set)
 {
-    for (int i = QRU_LID_X; i < n; i += QRU_LSIZE_X)
+    QRU_BQ_OWN(i, n)
         for (int a0 = 0; a0 < p; a0 += QRU_BQ_PB) {
             int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
             T acc[QRU_BQ_PB];
@@ -63,13 +81,16 @@ QRU_DEVICE void qru_bq_zpass(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
             for (int j = 0; j < m; ++j) {
                 T qv = Q[QRU_IDX(qb, i, j, ldq)];
                 for (int u = 0; u < QRU_BQ_PB; ++u)
-                    if (u < pb)
-                        acc[u] += qv * work[oc + (a0 + u) * sa + j * sj];
+                    if (u < pb) {
+                        T cv = work[oc + (a0 + u) * sa + j * sj];
+                        acc[u] += QRU_MUL(qv, set ? QRU_CONJ(cv) : cv);
+                    }
             }
             for (int u = 0; u < QRU_BQ_PB; ++u)
                 if (u < pb) {
                     long z = oz + i + (long)(a0 + u) * ldz;
-                    T base = set ? (i == k + a0 + u ? (T)1 : (T)0) : Z[z];
+                    T base = set ? (i == k + a0 + u ? QRU_MKR(1) : (T)0)
+                                 : Z[z];
                     Z[z] = base - acc[u];
                 }
         }
@@ -99,7 +120,8 @@ QRU_DEVICE void qru_bq_qtz(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
                 T qv = Q[QRU_IDX(qb, i, j, ldq)];
                 for (int u = 0; u < QRU_BQ_PB; ++u)
                     if (u < pb)
-                        acc[u] += qv * Z[oz + i + (long)(a0 + u) * ldz];
+                        acc[u] +=
+                            QRU_CMUL(qv, Z[oz + i + (long)(a0 + u) * ldz]);
             }
             for (int u = 0; u < QRU_BQ_PB; ++u)
                 if (u < pb)
@@ -118,9 +140,10 @@ QRU_DEVICE void qru_bq_qtz(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
 }
 
 /* Z = Qz Rz (Z n x p at Z[oz], ld ldz, becomes Qz; Rz p x p upper at
- * work[orz], ld p, zeros below) by modified Gram-Schmidt run twice per
- * column (the products of a pass added to Rz), a work-group sum a
- * product; a column is divided by its norm where that is > 0 and finite.
+ * work[orz], ld p, zeros below, its diagonal real) by modified
+ * Gram-Schmidt run twice per column (the products z2' za of a pass added
+ * to Rz), a work-group sum a product; a column is divided by its norm
+ * (the real part of za' za) where that is > 0 and finite.
  * Each item works on its own rows of Z, and only item 0 writes Rz: the
  * caller puts a barrier between this and a read of Rz by other items. */
 QRU_DEVICE void qru_bq_mgs2(int n, int p, QRU_GLOBAL T *Z, long oz, long ldz,
@@ -143,19 +166,19 @@ QRU_DEVICE void qru_bq_mgs2(int n, int p, QRU_GLOBAL T *Z, long oz, long ldz,
         long za = oz + a * ldz, z2 = oz + (long)(norm ? a : a2) * ldz;
         T part = (T)0;
         for (int i = lid; i < n; i += nt)
-            part += Z[z2 + i] * Z[za + i];
+            part += QRU_CMUL(Z[z2 + i], Z[za + i]);
         T s = qru_bq_sum(part, red);
         if (norm) {
-            T nrm = QRU_SQRT(s);
+            QRU_R nrm = QRU_SQRT(QRU_RE(s));
             if (lid == 0)
                 for (int i = (int)a; i < p; ++i)
-                    work[orz + i + a * p] = i == a ? nrm : (T)0;
-            if (nrm > (T)0 && nrm - nrm == (T)0)
+                    work[orz + i + a * p] = i == a ? QRU_MKR(nrm) : (T)0;
+            if (nrm > (QRU_R)0 && nrm - nrm == (QRU_R)0)
                 for (int i = lid; i < n; i += nt)
-                    Z[za + i] /= nrm;
+                    Z[za + i] = Z[za + i] / nrm;
         } else {
             for (int i = lid; i < n; i += nt)
-                Z[za + i] -= s * Z[z2 + i];
+                Z[za + i] -= QRU_MUL(s, Z[z2 + i]);
             if (lid == 0)
                 work[orz + a2 + a * p] = pass ? work[orz + a2 + a * p] + s : s;
         }
@@ -175,7 +198,7 @@ QRU_DEVICE void qru_bq_ztx(int n, int p, long cnt, QRU_GLOBAL const T *Z,
         long a = t % p, q = t / p;
         T pt = (T)0;
         for (int i = lid; i < n; i += nt)
-            pt += Z[oz + i + a * ldz] * E[QRU_IDX(eb, i, q, lde)];
+            pt += QRU_CMUL(Z[oz + i + a * ldz], E[QRU_IDX(eb, i, q, lde)]);
         T s = qru_bq_sum(pt, red);
         if (lid == 0)
             work[ox + t] = s;

@@ -18,11 +18,11 @@
  * c0 + lid checked in the body): PoCL ran the loop from c = lid once in
  * items whose first c was already past the end.
  * Same conventions as kernels/qru_batch_q.cl; the CPU version
- * (src/cpu/cpu_batch_cols_kernels.inc) is the reference.  The removal's
- * kernels take complex data too (zlartg's rotation of the pair, |f| / t
- * and conj(g) sign(f) / t, applied to a row of Q1 with conj(s); moduli in
- * rho2); the insertion's are real only (left out of OpenCL's complex
- * program, QRU_CPLX_PROG).
+ * (src/cpu/cpu_batch_cols_kernels.inc) is the reference.  The kernels
+ * take complex data too (zlartg's rotation of the pair, |f| / t and
+ * conj(g) sign(f) / t, applied to a row of Q1 with conj(s); moduli in
+ * rho2 and in the insertion's rank rule; ' the conjugate transpose in its
+ * Gram-Schmidt steps, kernels/qru_batch_cgs.cl).
  */
 #ifndef QRU_BATCH_COLS_CL
 #define QRU_BATCH_COLS_CL
@@ -175,7 +175,6 @@ QRU_DEVICE void qru_bc_rm_q(QRU_BC_RM_PARAMS)
     }
 }
 
-#ifndef QRU_CPLX_PROG /* the insertion: real data only */
 /* The common parameters of the kernels of lsq_batch_add_cols_q, and the
  * pages and work of problem b (offsets as qru_lsq_batch_acq_work): W =
  * Q1' V and the correction C (m x p each, ld m), the partial sums of the
@@ -296,26 +295,27 @@ QRU_DEVICE void qru_bc_ac_commit(QRU_BC_AC_PARAMS, QRU_LOCAL T *S)
             }
         }
         /* the rank rule: the largest finite column norm, then the pivots */
-        T big = (T)0;
+        QRU_R big = (QRU_R)0;
         for (int c = lid; c < mp; c += nt) {
-            T s = (T)0;
+            QRU_R s = (QRU_R)0;
             for (int i = 0; i <= c; ++i) {
                 T v = R1[QRU_IDX(r1b, i, c, ld1)];
-                s += v * v;
+                s += QRU_ABS2(v);
             }
             s = QRU_SQRT(s);
-            if (s - s == (T)0 && s > big)
+            if (s - s == (QRU_R)0 && s > big)
                 big = s;
         }
-        T tol = qru_batch_tol((T)(n > mp ? n : mp) * eps, big, lid, nt, S);
+        QRU_R tol = qru_batch_tol((QRU_R)(n > mp ? n : mp) * QRU_RE(eps),
+                                  big, lid, nt, (QRU_LOCAL QRU_R *)S);
         if (lid == 0) {
             int fail = 0;
             for (int c = k; c < mp && !fail; ++c) {
-                T v = QRU_FABS(R1[QRU_IDX(r1b, c, c, ld1)]);
-                if (!(v - v == (T)0) || !(v > tol))
+                QRU_R v = QRU_ABS(R1[QRU_IDX(r1b, c, c, ld1)]);
+                if (!(v - v == (QRU_R)0) || !(v > tol))
                     fail = c + 1;
             }
-            info[oi + b] = (T)fail;
+            info[oi + b] = QRU_MKR(fail);
         }
         QRU_BARRIER; /* red of the next problem */
     }
@@ -326,15 +326,15 @@ QRU_DEVICE void qru_bc_ac_rotate(QRU_BC_AC_PARAMS)
     (void)eps, (void)R, (void)D, (void)Q, (void)V, (void)R1, (void)D1;
     for (int b = QRU_GROUP_X; b < count; b += QRU_NGROUPS_X) {
         QRU_BC_AC_PAGES(b);
-        if (info[oi + b] != (T)0)
+        if (!QRU_ISZERO(info[oi + b]))
             continue;
         long oz = q1b + (long)m * ldq1;
         for (int i = QRU_LID_X; i < n; i += QRU_LSIZE_X) {
             for (int q = 0; q < r; ++q) {
                 T t = E[QRU_IDX(eb, i, q, lde)];
                 for (int a = 0; a < p; ++a)
-                    t -= Q1[QRU_IDX(oz, i, a, ldq1)] *
-                         work[odz + a + (long)q * p];
+                    t -= QRU_MUL(Q1[QRU_IDX(oz, i, a, ldq1)],
+                                 work[odz + a + (long)q * p]);
                 E1[QRU_IDX(e1b, i, q, lde1)] = t;
             }
             for (int j = 0; j < p; ++j)
@@ -343,7 +343,6 @@ QRU_DEVICE void qru_bc_ac_rotate(QRU_BC_AC_PARAMS)
         }
     }
 }
-#endif /* QRU_CPLX_PROG */
 
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points (CUDA's are in cuda/cuda_batch_cols.cu). */
@@ -355,7 +354,6 @@ __kernel void qru_lsq_batch_rmc_q(QRU_BC_RM_PARAMS)
 {
     qru_bc_rm_q(QRU_BC_RM_ARGS);
 }
-#ifndef QRU_CPLX_PROG
 __kernel void qru_lsq_batch_acq_complete(QRU_BC_AC_PARAMS, __local T *S)
 {
     qru_bc_ac_complete(QRU_BC_AC_ARGS, S);
@@ -368,7 +366,6 @@ __kernel void qru_lsq_batch_acq_rotate(QRU_BC_AC_PARAMS)
 {
     qru_bc_ac_rotate(QRU_BC_AC_ARGS);
 }
-#endif /* QRU_CPLX_PROG */
 #endif
 
 #endif /* QRU_BATCH_COLS_CL */

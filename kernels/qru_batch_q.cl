@@ -13,7 +13,13 @@
  * The rotations are formed once per problem and applied to each row of
  * Q1 in ONE pass per block of QRU_BQ_PB rotations carried in registers.
  * Same conventions as kernels/qru_batch.cl; the CPU version
- * (src/cpu/cpu_batch_q_kernels.inc) is the reference.
+ * (src/cpu/cpu_batch_q_kernels.inc) is the reference.  A complex T (the
+ * conventions of src/qru_ops.h): the rotations of the rows zlartg's
+ * (qru_bq_lartg), applied to the column pairs of Q1 with conj(s); ' the
+ * conjugate transpose in the completions (qru_batch_cgs.cl) and the
+ * reflectors (zgeqr2's H' forward, zung2r's H backward); the rank rule
+ * and the norms on moduli, real values held in T where they share a
+ * buffer or a sum with complex ones.
  */
 #ifndef QRU_BATCH_Q_CL
 #define QRU_BATCH_Q_CL
@@ -52,16 +58,44 @@ QRU_DEVICE void qru_bq_drop(QRU_GLOBAL T *X, long xb, int ldx, int cols,
     }
 }
 
+/* zlartg's rotation (the CPU's lsq_lartg) that zeroes g against f,
+ * returning r: g = 0: c = 1, s = 0, r = f; f = 0: c = 0, s = conj(g) /
+ * |g|, r = |g|; else t = sqrt(|f|^2 + |g|^2) without overflow,
+ * c = |f| / t, r = sign(f) t, s = conj(g) sign(f) / t (sign(f) =
+ * f / |f|).  The complex data's; the real kernels keep their own
+ * formulas, which are these for a real T. */
+QRU_DEVICE T qru_bq_lartg(T f, T g, QRU_R *c, T *s)
+{
+    *c = (QRU_R)1;
+    *s = (T)0;
+    if (QRU_ISZERO(g))
+        return f;
+    QRU_R ga = QRU_ABS(g);
+    if (QRU_ISZERO(f)) {
+        *c = (QRU_R)0;
+        *s = QRU_CONJ(g) / ga;
+        return QRU_MKR(ga);
+    }
+    QRU_R fa = QRU_ABS(f), big = fa > ga ? fa : ga;
+    QRU_R q2 = (fa > ga ? ga : fa) / big;
+    QRU_R t = big * QRU_SQRT((QRU_R)1 + q2 * q2);
+    T sf = f / fa;
+    *c = fa / t;
+    *s = QRU_MUL(QRU_CONJ(g), sf) / t;
+    return sf * t;
+}
+
 /*
  * lsq_batch_add_rows_q.  Per new row i: the owner of column j of [R d]
- * forms dlartg's rotation from R(j,j) and u(j) (both its own), writes R(j,j)
- * and the rotation's c, s into work, one barrier, every item rotates its
- * columns k > j with the row (in work, each entry its column owner's);
+ * forms dlartg's (complex: zlartg's) rotation from R(j,j) and u(j) (both
+ * its own), writes R(j,j) and the rotation's c, s into work, one
+ * barrier, every item rotates its columns k > j with the row (in work,
+ * each entry its column owner's);
  * the rotated e-part du_i stays in work.  Then ONE pass over Q1 per
  * QRU_BQ_PB new rows: the owner of row ii of [Q1; 0] carries the entries
  * x_i(ii) of the new columns in registers along the row, rotating
  * (Q1(ii,j), x_i) with the rotations (i, j), i in the block, for
- * j = 0..m-1, and adds x_i(ii) du_i to E(ii,:).
+ * j = 0..m-1 (complex: with conj(s)), and adds x_i(ii) du_i to E(ii,:).
  */
 QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
     int m, int r, int n, int p, int count, QRU_GLOBAL T *R, long orr,
@@ -93,29 +127,33 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
                 if (lid == j % nt) {
                     long gjj = QRU_IDX(rb, j, j, ldr);
                     T f = R[gjj], g = work[row + j];
-                    T c = (T)1, sn = (T)0;
-                    if (g != (T)0) {
-                        if (f == (T)0) {
-                            c = (T)0;
-                            sn = g > (T)0 ? (T)1 : (T)-1;
-                            R[gjj] = QRU_FABS(g);
+                    QRU_R c = (QRU_R)1;
+                    T sn = (T)0;
+                    if (QRU_CPLX) {
+                        R[gjj] = qru_bq_lartg(f, g, &c, &sn);
+                    } else if (!QRU_ISZERO(g)) {
+                        if (QRU_ISZERO(f)) {
+                            c = (QRU_R)0;
+                            sn = QRU_MKR(QRU_RE(g) > (QRU_R)0 ? 1 : -1);
+                            R[gjj] = QRU_MKR(QRU_ABS(g));
                         } else {
-                            T fa = QRU_FABS(f), ga = QRU_FABS(g);
-                            T big = fa > ga ? fa : ga;
-                            T q2 = (fa > ga ? ga : fa) / big;
-                            T t = big * QRU_SQRT((T)1 + q2 * q2);
-                            T rr = f > (T)0 ? t : -t;
+                            QRU_R fa = QRU_ABS(f), ga = QRU_ABS(g);
+                            QRU_R big = fa > ga ? fa : ga;
+                            QRU_R q2 = (fa > ga ? ga : fa) / big;
+                            QRU_R t = big * QRU_SQRT((QRU_R)1 + q2 * q2);
+                            T rr = QRU_MKR(QRU_RE(f) > (QRU_R)0 ? t : -t);
                             c = fa / t;
-                            sn = g / rr;
+                            sn = QRU_DIV(g, rr);
                             R[gjj] = rr;
                         }
                     }
-                    work[cj] = c;
+                    work[cj] = QRU_MKR(c);
                     work[cj + 1] = sn;
                 }
                 QRU_BARRIER_GLOBAL;
-                T c = work[cj], sn = work[cj + 1];
-                if (sn != (T)0 || c != (T)1)
+                QRU_R c = QRU_RE(work[cj]);
+                T sn = work[cj + 1];
+                if (!QRU_ISZERO(sn) || c != (QRU_R)1)
                     for (int k = lid; k < mr; k += nt) {
                         if (k <= j)
                             continue;
@@ -123,13 +161,13 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
                         if (k < m) {
                             long g = QRU_IDX(rb, j, k, ldr);
                             x = R[g];
-                            R[g] = c * x + sn * y;
+                            R[g] = c * x + QRU_MUL(sn, y);
                         } else {
                             long g = QRU_IDX(db, j, k - m, ldd);
                             x = D[g];
-                            D[g] = c * x + sn * y;
+                            D[g] = c * x + QRU_MUL(sn, y);
                         }
-                        work[row + k] = c * y - sn * x;
+                        work[row + k] = c * y - QRU_CMUL(sn, x);
                     }
             }
             for (int k = lid; k < mr; k += nt)
@@ -143,16 +181,17 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
                 int pb = p - a0 < QRU_BQ_PB ? p - a0 : QRU_BQ_PB;
                 T x[QRU_BQ_PB];
                 for (int u = 0; u < QRU_BQ_PB; ++u)
-                    x[u] = ii == n + a0 + u ? (T)1 : (T)0;
+                    x[u] = ii == n + a0 + u ? QRU_MKR(1) : (T)0;
                 for (int j = 0; j < m; ++j) {
                     long g = QRU_IDX(qb, ii, j, ldq);
                     T qv = Q[g];
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < pb) {
                             long cj = cs + 2 * ((long)(a0 + u) * m + j);
-                            T c = work[cj], sn = work[cj + 1];
-                            T qn = c * qv + sn * x[u];
-                            x[u] = c * x[u] - sn * qv;
+                            QRU_R c = QRU_RE(work[cj]);
+                            T sn = work[cj + 1];
+                            T qn = c * qv + QRU_CMUL(sn, x[u]);
+                            x[u] = c * x[u] - QRU_MUL(sn, qv);
                             qv = qn;
                         }
                     Q[g] = qv;
@@ -161,7 +200,8 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
                     T t = (T)0;
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < pb)
-                            t += x[u] * work[du + a0 + u + (long)q * p];
+                            t += QRU_MUL(x[u],
+                                         work[du + a0 + u + (long)q * p]);
                     E[QRU_IDX(eb, ii, q, lde)] += t;
                 }
             }
@@ -195,7 +235,7 @@ QRU_DEVICE void qru_lsq_batch_add_rows_q_body(
 QRU_DEVICE int qru_bq_rm_next(int b, int count, int p,
                               QRU_GLOBAL const T *cnt, long oc, int hc)
 {
-    while (hc && b < count && cnt[oc + b] != (T)p)
+    while (hc && b < count && QRU_RE(cnt[oc + b]) != (QRU_R)p)
         b += QRU_NGROUPS_X;
     return b;
 }
@@ -238,7 +278,9 @@ QRU_DEVICE int qru_bq_rm_next(int b, int count, int p,
  *     for ||inv(Rz)||_F^2, the verdict by item 0 into info; then (only
  *     work written) dz = Qz' E.
  *  2. (commit) E -= Qz dz (rows); item 0 forms the sweeps' rotations on
- *     QK = [Qk Rz'] alone; the column owners of [R d; 0 dz] apply them to
+ *     QK = [Qk Rz'] alone (complex: zlartg's on the conjugates of the
+ *     pair, the row rotation G' applied from the right to QK's column
+ *     pairs); the column owners of [R d; 0 dz] apply them to
  *     their columns and write back rows p .. m+p-1.
  *  3. (rotate, no barrier) ONE pass over [Q1 Qz] per QRU_BQ_PB sweeps:
  *     the row owner carries a window of pb + 1 columns in registers from
@@ -255,7 +297,7 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
 {
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     QRU_LOCAL T *red = S, *flag = S + nt;
-    T tol = (T)2 * (T)(n > m ? n : m) * eps;
+    QRU_R tol = (QRU_R)2 * (QRU_R)(n > m ? n : m) * QRU_RE(eps);
     QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
         for (long e = lid; e < (long)p * m; e += nt)
@@ -272,41 +314,41 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
         T part = (T)0;
         for (int c = lid; c < p; c += nt)
             for (int i = c; i >= 0; --i) {
-                T x = i == c ? (T)1 : (T)0;
+                T x = i == c ? QRU_MKR(1) : (T)0;
                 for (int l = i + 1; l <= c; ++l)
-                    x -= work[orz + i + (long)l * p] *
-                         work[oiv + l + (long)c * p];
-                x /= work[orz + i + (long)i * p];
+                    x -= QRU_MUL(work[orz + i + (long)l * p],
+                                 work[oiv + l + (long)c * p]);
+                x = x / QRU_RE(work[orz + i + (long)i * p]);
                 work[oiv + i + (long)c * p] = x;
-                part += x * x;
+                part += QRU_MKR(QRU_ABS2(x));
             }
-        T ssum = qru_bq_sum(part, red);
+        QRU_R ssum = QRU_RE(qru_bq_sum(part, red));
         if (lid == 0) {
             int fail = 0;
             for (int j = 0; j < p && !fail; ++j) {
-                T v = QRU_FABS(work[orz + j + (long)j * p]);
-                if (!(v - v == (T)0) || !(v > tol))
+                QRU_R v = QRU_ABS(work[orz + j + (long)j * p]);
+                if (!(v - v == (QRU_R)0) || !(v > tol))
                     fail = j + 1;
             }
             if (!fail) {
-                T s = ssum - ssum == (T)0 && ssum > (T)0
-                          ? (T)1 / QRU_SQRT(ssum)
-                          : (T)0;
+                QRU_R s = ssum - ssum == (QRU_R)0 && ssum > (QRU_R)0
+                              ? (QRU_R)1 / QRU_SQRT(ssum)
+                              : (QRU_R)0;
                 if (!(s > tol)) {
                     int bad = 0;
                     for (int j = 1; j < p; ++j)
-                        if (QRU_FABS(work[orz + j + (long)j * p]) <
-                            QRU_FABS(work[orz + bad + (long)bad * p]))
+                        if (QRU_ABS(work[orz + j + (long)j * p]) <
+                            QRU_ABS(work[orz + bad + (long)bad * p]))
                             bad = j;
                     fail = bad + 1;
                 }
             }
-            flag[0] = (T)fail;
-            info[oi + b] = (T)fail;
+            flag[0] = QRU_MKR(fail);
+            info[oi + b] = QRU_MKR(fail);
         }
         QRU_BARRIER;
         /* dz = Qz' E (none for a refused problem) */
-        qru_bq_ztx(n, p, flag[0] == (T)0 ? (long)p * r : 0, work, oz, n, E,
+        qru_bq_ztx(n, p, QRU_ISZERO(flag[0]) ? (long)p * r : 0, work, oz, n, E,
                    eb, lde, work, odz, red);
         QRU_BARRIER_GLOBAL; /* flag and red of the next problem */
     }
@@ -317,19 +359,19 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
-        int go = info[oi + b] == (T)0;
+        int go = QRU_ISZERO(info[oi + b]);
         for (int i = lid; i < (go ? n : 0); i += nt)
             for (int q = 0; q < r; ++q) {
                 T t = (T)0;
                 for (int a = 0; a < p; ++a)
-                    t += work[oz + i + (long)a * n] *
-                         work[odz + a + (long)q * p];
+                    t += QRU_MUL(work[oz + i + (long)a * n],
+                                 work[odz + a + (long)q * p]);
                 E[QRU_IDX(eb, i, q, lde)] -= t;
             }
         for (long e = lid; e < (go ? pp : 0); e += nt) {
             long a = e % p, a2 = e / p;
             work[oqk + a + (m + a2) * (long)p] =
-                a2 <= a ? work[orz + a2 + a * (long)p] : (T)0;
+                a2 <= a ? QRU_CONJ(work[orz + a2 + a * (long)p]) : (T)0;
         }
         QRU_BARRIER_GLOBAL;
         if (lid == 0 && go)
@@ -337,24 +379,30 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                 for (int j = m + q; j >= q + 1; --j) {
                     long x0 = oqk + q + (long)(j - 1) * p,
                          y0 = oqk + q + (long)j * p;
-                    T f = work[x0], g = work[y0], c = (T)1, sn = (T)0;
-                    if (g != (T)0) {
-                        T fa = QRU_FABS(f), ga = QRU_FABS(g);
-                        T big = fa > ga ? fa : ga;
-                        T q2 = (fa > ga ? ga : fa) / big;
-                        T rr = big * QRU_SQRT((T)1 + q2 * q2);
-                        c = f / rr;
-                        sn = g / rr;
+                    T f = work[x0], g = work[y0], sn = (T)0;
+                    QRU_R c = (QRU_R)1;
+                    if (QRU_CPLX) { /* on the conjugates */
+                        T t = qru_bq_lartg(QRU_CONJ(f), QRU_CONJ(g), &c, &sn);
+                        work[x0] = QRU_CONJ(t);
+                    } else {
+                        if (!QRU_ISZERO(g)) {
+                            QRU_R fa = QRU_ABS(f), ga = QRU_ABS(g);
+                            QRU_R big = fa > ga ? fa : ga;
+                            QRU_R q2 = (fa > ga ? ga : fa) / big;
+                            QRU_R rr = big * QRU_SQRT((QRU_R)1 + q2 * q2);
+                            c = QRU_RE(f) / rr;
+                            sn = g / rr;
+                        }
+                        work[x0] = c * f + QRU_MUL(sn, g);
                     }
-                    work[x0] = c * f + sn * g;
                     work[y0] = (T)0;
                     for (int q3 = q + 1; q3 < p; ++q3) {
                         T x = work[x0 + q3 - q], y = work[y0 + q3 - q];
-                        work[x0 + q3 - q] = c * x + sn * y;
-                        work[y0 + q3 - q] = c * y - sn * x;
+                        work[x0 + q3 - q] = c * x + QRU_CMUL(sn, y);
+                        work[y0 + q3 - q] = c * y - QRU_MUL(sn, x);
                     }
                     long cj = ocs + 2 * ((long)q * mp + j);
-                    work[cj] = c;
+                    work[cj] = QRU_MKR(c);
                     work[cj + 1] = sn;
                 }
         QRU_BARRIER_GLOBAL;
@@ -374,10 +422,11 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
             for (int q = 0; q < p; ++q)
                 for (int j = m + q; j >= q + 1; --j) {
                     long cj = ocs + 2 * ((long)q * mp + j);
-                    T c = work[cj], sn = work[cj + 1];
+                    QRU_R c = QRU_RE(work[cj]);
+                    T sn = work[cj + 1];
                     T x = work[cb + j - 1], y = work[cb + j];
-                    work[cb + j - 1] = c * x + sn * y;
-                    work[cb + j] = c * y - sn * x;
+                    work[cb + j - 1] = c * x + QRU_MUL(sn, y);
+                    work[cb + j] = c * y - QRU_CMUL(sn, x);
                 }
             for (int i = 0; i < m; ++i) {
                 if (cc < m && i <= cc)
@@ -395,7 +444,7 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
     int nbk = (p + QRU_BQ_PB - 1) / QRU_BQ_PB;
     QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
-        if (info[oi + b] != (T)0)
+        if (!QRU_ISZERO(info[oi + b]))
             continue;
         for (int i = lid; i < n; i += nt) {
             for (int q0 = 0; q0 < p; q0 += QRU_BQ_PB) {
@@ -411,10 +460,11 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < pb) {
                             long cj = ocs + 2 * ((long)(q0 + u) * mp + c + u);
-                            T cr = work[cj], sn = work[cj + 1];
+                            QRU_R cr = QRU_RE(work[cj]);
+                            T sn = work[cj + 1];
                             T x = w[u], y = w[u + 1];
-                            w[u] = cr * x + sn * y;
-                            w[u + 1] = cr * y - sn * x;
+                            w[u] = cr * x + QRU_CMUL(sn, y);
+                            w[u + 1] = cr * y - QRU_MUL(sn, x);
                         }
                     T out = w[1];
                     for (int u = 2; u <= QRU_BQ_PB; ++u)
@@ -444,7 +494,7 @@ QRU_DEVICE void qru_bq_rm_drop(QRU_BQ_RM_PARAMS)
 {
     QRU_BQ_RM_PROBLEMS(b) {
         QRU_BQ_RM_PAGES(b);
-        int n1 = info[oi + b] == (T)0 ? n : k + p; /* k + p: nothing */
+        int n1 = QRU_ISZERO(info[oi + b]) ? n : k + p; /* k + p: nothing */
         qru_bq_drop(Q, qb, ldq, m, n1, k, p);
         qru_bq_drop(E, eb, lde, r, n1, k, p);
     }
@@ -452,13 +502,14 @@ QRU_DEVICE void qru_bq_rm_drop(QRU_BQ_RM_PARAMS)
 
 #undef QRU_BQ_QZ
 
-/* a + b, or (mx) the larger of a and b with NaN first */
+/* a + b, or (mx; real values) the larger of a and b with NaN first */
 QRU_DEVICE T qru_bq_comb(T a, T b, int mx)
 {
-    return mx ? (b > a || b != b ? b : a) : a + b;
+    QRU_R ar = QRU_RE(a), br = QRU_RE(b);
+    return mx ? (br > ar || br != br ? b : a) : a + b;
 }
 
-/* The sums (mx: maxima) over the work-group of the nv <= QRU_BQ_PB values
+/* The sums (mx: maxima, of real values) over the work-group of the nv <= QRU_BQ_PB values
  * v[u] of each item, into v[u] of every item: the teams' sums, then G
  * items a value add P / G of the P = nt / QRU_TEAM partials, one item a
  * value the G sums, every item reads them (the same sums in the same
@@ -473,7 +524,8 @@ QRU_DEVICE void qru_bq_sumv(T *v, int nv, int mx, QRU_LOCAL T *red)
     QRU_LOCAL T *lv1 = red + QRU_BQ_PB * P, *lv2 = lv1 + QRU_BQ_PB * G;
     for (int u = 0; u < QRU_BQ_PB; ++u)
         if (u < nv) {
-            T t = mx ? QRU_TEAM_MAX(v[u]) : QRU_TEAM_SUM(v[u]);
+            T t = mx ? QRU_MKR(QRU_TEAM_MAX(QRU_RE(v[u])))
+                     : QRU_TEAM_SUM(v[u]);
             if (lid % QRU_TEAM == 0)
                 red[u * P + lid / QRU_TEAM] = t;
         }
@@ -529,7 +581,10 @@ QRU_DEVICE void qru_bq_sumv(T *v, int nv, int mx, QRU_LOCAL T *red)
  *    0 .. m-1 are zero by then, so the same reflectors turn [0; C2]
  *    into E.
  * Before the backward pass (s = m) the row owners copy R and
- * D = C(0:m-1, :) out and zero E's first m rows.
+ * D = C(0:m-1, :) out and zero E's first m rows.  A complex T: zlarfg's
+ * beta and tau (a real beta where xnorm != 0), v' X the conjugated dots,
+ * H_j' = I - conj(tau_j) v v' forward (zgeqr2) and H_j backward (zung2r),
+ * the column norms of moduli (the largest modulus the scale).
  */
 QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
     int m, int r, int n, int count, QRU_GLOBAL const T *A, long oa, int lda,
@@ -568,7 +623,8 @@ QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
                     }
                 }
             /* forward: the column's norm, in 1 to 3 sums */
-            T alpha = (T)0, xnorm = (T)0, mx = (T)0;
+            T alpha = (T)0;
+            QRU_R xnorm = (QRU_R)0, mx = (QRU_R)0;
             for (int pass = 0, more = fwd; more; ++pass) {
                 T part[QRU_BQ_PB];
                 T a0 = (T)0, a1 = (T)0;
@@ -577,26 +633,26 @@ QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
                     if (i == j)
                         a1 = x;
                     else if (pass == 1)
-                        a0 = qru_bq_comb(a0, QRU_FABS(x), 1);
+                        a0 = qru_bq_comb(a0, QRU_MKR(QRU_ABS(x)), 1);
                     else {
                         x = pass == 2 ? x / mx : x;
-                        a0 += x * x;
+                        a0 += QRU_MKR(QRU_ABS2(x));
                     }
                 }
                 part[0] = a0;
                 part[1] = a1;
                 qru_bq_sumv(part, pass == 0 ? 2 : 1, pass == 1, red);
+                QRU_R p0 = QRU_RE(part[0]);
                 if (pass == 0) {
                     alpha = part[1];
-                    xnorm = QRU_SQRT(part[0]);
-                    more = !(part[0] >= QRU_RANGE_LO &&
-                             part[0] <= QRU_RANGE_HI);
+                    xnorm = QRU_SQRT(p0);
+                    more = !(p0 >= QRU_RANGE_LO && p0 <= QRU_RANGE_HI);
                 } else if (pass == 1) {
-                    mx = part[0];
+                    mx = p0;
                     xnorm = mx; /* 0, or not finite */
-                    more = mx > (T)0 && mx - mx == (T)0;
+                    more = mx > (QRU_R)0 && mx - mx == (QRU_R)0;
                 } else {
-                    xnorm = mx * QRU_SQRT(part[0]);
+                    xnorm = mx * QRU_SQRT(p0);
                     more = 0;
                 }
                 more = QRU_TEAM_UNIFORM(more);
@@ -604,19 +660,21 @@ QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
             T tau = (T)0;
             if (fwd) {
                 T f = (T)0, beta = alpha;
-                if (xnorm != (T)0)
+                if (xnorm != (QRU_R)0)
                     beta = qru_larfg_beta(alpha, xnorm, &tau, &f);
                 for (int i = i0; i < n; i += nt) {
                     long g = QRU_IDX(qb, i, j, ldq);
-                    Q[g] = i == j ? beta : Q[g] * f;
+                    Q[g] = i == j ? beta : QRU_MUL(Q[g], f);
                 }
                 if (lid == 0)
                     work[tb + j] = tau;
             } else {
                 tau = work[tb + j];
             }
-            /* H_j on the columns after j, QRU_BQ_PB a block */
-            int cend = QRU_TEAM_UNIFORM(tau != (T)0) ? m + r : j + 1;
+            /* H_j' (forward) or H_j (backward) on the columns after j,
+             * QRU_BQ_PB a block */
+            T tt = QRU_CPLX && fwd ? QRU_CONJ(tau) : tau;
+            int cend = QRU_TEAM_UNIFORM(!QRU_ISZERO(tau)) ? m + r : j + 1;
             for (int c0 = j + 1; c0 < cend; c0 += QRU_BQ_PB) {
                 int nb = cend - c0 < QRU_BQ_PB ? cend - c0 : QRU_BQ_PB;
                 QRU_GLOBAL T *xp[QRU_BQ_PB];
@@ -628,25 +686,26 @@ QRU_DEVICE void qru_lsq_batch_geqr_thin_body(
                     w[u] = (T)0;
                 }
                 for (int i = i0; i < n; i += nt) {
-                    T vi = i == j ? (T)1 : Q[QRU_IDX(qb, i, j, ldq)];
+                    T vi = i == j ? QRU_MKR(1) : Q[QRU_IDX(qb, i, j, ldq)];
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < nb)
-                            w[u] += vi * xp[u][i];
+                            w[u] += QRU_CMUL(vi, xp[u][i]);
                 }
                 qru_bq_sumv(w, nb, 0, red);
                 for (int i = i0; i < n; i += nt) {
-                    T tv = tau * (i == j ? (T)1 : Q[QRU_IDX(qb, i, j, ldq)]);
+                    T tv = QRU_MUL(tt, i == j ? QRU_MKR(1)
+                                              : Q[QRU_IDX(qb, i, j, ldq)]);
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < nb)
-                            xp[u][i] -= tv * w[u];
+                            xp[u][i] -= QRU_MUL(tv, w[u]);
                 }
             }
             if (!fwd) /* column j of Q1 */
                 for (int i = lid; i < n; i += nt) {
                     long g = QRU_IDX(qb, i, j, ldq);
                     Q[g] = i < j    ? (T)0
-                           : i == j ? (T)1 - tau
-                                    : -tau * Q[g];
+                           : i == j ? QRU_MKR(1) - tau
+                                    : QRU_MUL(-tau, Q[g]);
                 }
         }
     }

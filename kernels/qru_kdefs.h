@@ -58,7 +58,9 @@
  *                         1.2, which has no sub-group functions: 1)
  *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
  *                         sum / maximum of x over the team, in every item
- *                         (a NaN in any item gives NaN in every item)
+ *                         (a NaN in any item gives NaN in every item; the
+ *                         sum also of a complex T, the maximum of real
+ *                         values only)
  *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
  *   QRU_TEAM_UNIFORM(x)   x of the team's item 0, in every item: a branch
  *                         on it is taken by the whole team whatever the
@@ -127,6 +129,12 @@ template <typename R> struct qru_cplx {
     {
     }
 };
+/* a team sum of complex values: the sums of their parts */
+template <typename R>
+__device__ inline qru_cplx<R> qru_team_sum_(qru_cplx<R> v)
+{
+    return qru_cplx<R>(qru_team_sum_(v.x), qru_team_sum_(v.y));
+}
 template <typename T> struct qru_kt {
     typedef T real;
     static constexpr int cplx = 0;

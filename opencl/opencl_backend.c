@@ -351,7 +351,8 @@ qru_device_type ocl_context_device_type(const qru_context *ctx)
 }
 
 /* The complex types too (the ops of the QR factorisation, least squares,
- * the updates and the Cholesky routines; ocl_kernel_complex). */
+ * the updates, the least-squares batches and the Cholesky routines;
+ * ocl_kernel_complex). */
 int ocl_supports(const qru_context *ctx, qru_dtype dt)
 {
     if (dt == QRU_FLOAT || dt == QRU_COMPLEX_FLOAT)
@@ -396,14 +397,17 @@ const qru_backend_ops qru_opencl_ops = {
                      (1ull << QRU_OP_panel_qr_max_nb),
     /* the ops that take complex data: those whose kernels the complex
      * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
-     * lsq_batch_add_rows, lsq_batch_solve, lsq_batch_remove_cols, chol_rot,
-     * the Cholesky batches), CLBlast's, the real-only ones above as their
-     * references and the OPT ops the backend leaves to the context's
-     * references (not the other least-squares batch ops, the structured
-     * Cholesky passes nor the solvers' Gram ops) */
+     * the least-squares batches' ops, chol_rot, the Cholesky batches),
+     * CLBlast's, the real-only ones above as their references and the OPT
+     * ops the backend leaves to the context's references (not the
+     * structured Cholesky passes nor the solvers' Gram ops) */
     .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full) |
                    QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |
-                   QRU_OPM(lsq_batch_remove_cols) | QRU_OPM(chol_rot) |
+                   QRU_OPM(lsq_batch_remove_cols) |
+                   QRU_OPM(lsq_batch_add_rows_q) |
+                   QRU_OPM(lsq_batch_remove_rows_q) |
+                   QRU_OPM(lsq_batch_add_cols_q) |
+                   QRU_OPM(lsq_batch_geqr_thin) | QRU_OPM(chol_rot) |
                    QRU_OPM(chol_update_batch) | QRU_OPM(chol_insert_batch) |
                    QRU_OPM(chol_delete_batch),
     /* one block per element type (float has double's values) */

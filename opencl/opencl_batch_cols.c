@@ -72,7 +72,8 @@ int ocl_lsq_batch_add_cols_q(qru_context *ctx, qru_dtype dt, int m, int r,
             e1o = (cl_long)E1.off, e1s = (cl_long)sE1,
             io = (cl_long)info.off, ko = (cl_long)work.off;
     tval te;
-    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    karg eps = ocl_targ(
+        dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     /* the three stages of kernels/qru_batch_cols.cl, the same arguments;
      * the first two take the local buffer of their sums (w + 1
      * elements); the second owns columns, the others rows */

@@ -64,7 +64,8 @@ int ocl_lsq_batch_remove_rows_q(qru_context *ctx, qru_dtype dt, int m, int r,
             eo = (cl_long)E.off, es = (cl_long)sE, io = (cl_long)info.off,
             co = (cl_long)cnt.off, ko = (cl_long)work.off;
     tval te;
-    karg eps = ocl_targ(dt, dt == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
+    karg eps = ocl_targ(
+        dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
     /* the four stages of kernels/qru_batch_q.cl, the same arguments; the
      * first takes the local buffer of its sums (w + 1 elements) */
     static const int ks[4] = {K_LSQ_BATCH_RMQ_COMPLETE,

@@ -20,22 +20,26 @@ const char *const qru_ocl_kernel_names[K_COUNT] = {
 /* ---- programs ----------------------------------------------------------- */
 
 /* The program of a complex type: the kernels of the ops that the QR
- * factorisation, least squares, the updates, the Q-less least-squares
- * batches and the Cholesky routines and batches run (the complex
+ * factorisation, least squares, the updates, the least-squares batches
+ * (every form) and the Cholesky routines and batches run (the complex
  * conventions in src/qru_ops.h), from these sources only (their
  * real-only parts left out by QRU_CPLX_PROG); every other kernel is NULL
  * there. */
-static const char *const cplx_sources[] = {"qru_kdefs.h", "qru_base.cl",
-                                           "qru_copy.cl", "qru_update.cl",
-                                           "qru_batch.cl",
-                                           "qru_batch_cols.cl", "qru_chol.cl"};
+static const char *const cplx_sources[] = {
+    "qru_kdefs.h",    "qru_base.cl",      "qru_copy.cl",
+    "qru_update.cl",  "qru_batch.cl",     "qru_batch_cgs.cl",
+    "qru_batch_cols.cl", "qru_batch_q.cl", "qru_chol.cl"};
 static const int cplx_kernels[] = {
     K_LASET,       K_SCAL2D,  K_COPY2D,  K_COPY_BACK,       K_TRANSPOSE,
     K_COL_NORMS,   K_HOUSE,   K_LARF,    K_GEMV_T,          K_WY_COL,
     K_GIVENS_MAKE, K_GIVENS_APPLY, K_GEADD, K_LACPY, K_SCAL_TRI,
     K_GIVENS_SWEEPS, K_GIVENS_SWEEPS_LDS, K_GIVENS_ACCUM, K_WY_LEFT,
     K_POTRF_PANEL, K_COUNT_NONFINITE, K_LSQ_BATCH_ADD_ROWS,
-    K_LSQ_BATCH_SOLVE, K_LSQ_BATCH_RMC_ROTATE, K_LSQ_BATCH_RMC_Q, K_CHOL_ROT,
+    K_LSQ_BATCH_SOLVE, K_LSQ_BATCH_RMC_ROTATE, K_LSQ_BATCH_RMC_Q,
+    K_LSQ_BATCH_ADD_ROWS_Q, K_LSQ_BATCH_GEQR_THIN, K_LSQ_BATCH_RMQ_COMPLETE,
+    K_LSQ_BATCH_RMQ_COMMIT, K_LSQ_BATCH_RMQ_ROTATE, K_LSQ_BATCH_RMQ_DROP,
+    K_LSQ_BATCH_ACQ_COMPLETE, K_LSQ_BATCH_ACQ_COMMIT, K_LSQ_BATCH_ACQ_ROTATE,
+    K_CHOL_ROT,
     K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH};
 
 int ocl_kernel_complex(int k)

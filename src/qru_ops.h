@@ -80,10 +80,9 @@
  *  - a backend's table says which ops take complex data (complex_ops:
  *    the CPU all but the real-only ones above, CUDA and OpenCL the ops of
  *    the QR family, the Cholesky factorisation and the triangular solves,
- *    chol_rot, the Cholesky batches and the Q-less batches'
- *    lsq_batch_add_rows, lsq_batch_solve and lsq_batch_remove_cols, not
- *    the thin-form batch ops); a routine that would reach another op refuses
- *    complex data up front (qru_check_complex_ops);
+ *    chol_rot, the Cholesky batches and the least-squares batches' ops);
+ *    a routine that would reach another op refuses complex data up front
+ *    (qru_check_complex_ops);
  *  - an OPT op a backend has for real types only runs its reference op
  *    for complex data (the table's real_only_ops, qru_op_native_dt).
  */

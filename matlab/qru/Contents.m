@@ -43,5 +43,5 @@
 % updates take complex single and double arrays where the backend does
 % (the CPU; qru_backend's fourth output), with ' the conjugate transpose;
 % real arguments with complex ones are promoted.  Elsewhere, and in the
-% routines without complex data yet (pages of least squares), the error
+% routines without complex data yet (qru_lsqnonneg, qru_gp), the error
 % is qru:unsupported.

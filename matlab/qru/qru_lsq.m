@@ -7,9 +7,8 @@ classdef qru_lsq < handle
 %   or b in complex arithmetic (Q unitary, ' the conjugate transpose), on
 %   a backend that supports complex data (the CPU; elsewhere
 %   qru:unsupported).  F keeps its element type: complex data given to a
-%   real F raises qru:usage.  Pages take complex data in the Q-less
-%   form ('q' 'none') on every backend, in every form on the CPU
-%   (qru:unsupported elsewhere).
+%   real F raises qru:usage.  Pages take complex data in every form on
+%   every backend.
 %   F = qru_lsq(A, b, 'q', q) chooses what F holds (F.q):
 %     'full' (default)  [Q, R] = qr(A); d = Q'*b         Q n x n, R n x m
 %     'thin'            [Q, R] = qr(A, 0); d = Q'*b      Q n x m, R m x m,

@@ -40,10 +40,7 @@ class LeastSquaresBatch:
     except ``remove_rows``, which updates the problems that took the
     removal.  Complex A or b (complex64, complex128: NumPy's promotion,
     ' the conjugate transpose, ``modify``'s A + U V') make a complex batch
-    on the CPU backend in every form; CUDA and OpenCL take complex data
-    in the Q-less form only (creation, ``add_rows``, ``remove_cols``,
-    ``solve``, the residuals) and raise TypeError for the thin and full
-    forms.
+    in every form on every backend.
     """
 
     def __init__(self, A: Any, b: Any, q: str = "none", *,
