@@ -58,7 +58,8 @@
  *                         1.2, which has no sub-group functions: 1)
  *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
  *                         sum / maximum of x over the team, in every item
- *                         (a NaN in any item gives NaN in every item)
+ *                         (a NaN in any item gives NaN in every item; the
+ *                         sum and the two below also for a complex x)
  *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
  *   QRU_TEAM_UNIFORM(x)   x of the team's item 0, in every item: a branch
  *                         on it is taken by the whole team whatever the
@@ -113,10 +114,14 @@ template <typename U> __device__ inline U qru_team_max_(U v)
     }
     return v;
 }
+template <typename U> __device__ inline U qru_team_bcast_(U v, int l)
+{
+    return __shfl_sync(0xffffffffu, v, l);
+}
 #define QRU_TEAM_SUM(x) qru_team_sum_(x)
 #define QRU_TEAM_MAX(x) qru_team_max_(x)
-#define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
-#define QRU_TEAM_UNIFORM(x) __shfl_sync(0xffffffffu, (x), 0)
+#define QRU_TEAM_BCAST(x, l) qru_team_bcast_((x), (l))
+#define QRU_TEAM_UNIFORM(x) qru_team_bcast_((x), 0)
 #define QRU_FENCE_LOCAL __threadfence_block()
 /* Complex elements: interleaved (re, im) pairs as cuComplex and C99's
  * complex; T of the complex kernels is qru_cplx<float> / <double>. */
@@ -135,6 +140,17 @@ template <typename R> struct qru_kt<qru_cplx<R>> {
     typedef R real;
     static constexpr int cplx = 1;
 };
+/* the team operations of a complex value: on its parts */
+template <typename R> __device__ inline qru_cplx<R> qru_team_sum_(qru_cplx<R> v)
+{
+    return qru_cplx<R>(qru_team_sum_(v.x), qru_team_sum_(v.y));
+}
+template <typename R>
+__device__ inline qru_cplx<R> qru_team_bcast_(qru_cplx<R> v, int l)
+{
+    return qru_cplx<R>(__shfl_sync(0xffffffffu, v.x, l),
+                       __shfl_sync(0xffffffffu, v.y, l));
+}
 template <typename R>
 __device__ __forceinline__ qru_cplx<R> operator+(qru_cplx<R> a, qru_cplx<R> b)
 {

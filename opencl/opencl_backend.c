@@ -391,15 +391,14 @@ const qru_backend_ops qru_opencl_ops = {
     .gram_border = ocl_gram_border,
     .gram_solve = ocl_gram_solve,
     /* their kernels take real data: for a complex type these run the
-     * reference op (ocl_panel_qr, ...) */
-    .real_only_ops = (1ull << QRU_OP_panel_qr) | (1ull << QRU_OP_wy_left) |
-                     (1ull << QRU_OP_panel_qr_max_nb) |
+     * reference op (ocl_wy_left, ...) */
+    .real_only_ops = (1ull << QRU_OP_wy_left) |
                      (1ull << QRU_OP_givens_sweeps) |
                      (1ull << QRU_OP_givens_accum),
     /* the ops that take complex data: those whose kernels the complex
-     * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
-     * lsq_batch_add_rows, lsq_batch_solve, lsq_batch_remove_cols, chol_rot,
-     * the Cholesky batches), CLBlast's, the real-only ones above as their
+     * programs hold (ocl_kernel_complex: the QR family with the fused
+     * panels, potrf_panel, lsq_batch_add_rows, lsq_batch_solve,
+     * lsq_batch_remove_cols, chol_rot, the Cholesky batches), CLBlast's, the real-only ones above as their
      * references and the OPT ops the backend leaves to the context's
      * references (not the other least-squares batch ops, the structured
      * Cholesky passes nor the solvers' Gram ops) */

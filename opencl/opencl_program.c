@@ -26,6 +26,7 @@ const char *const qru_ocl_kernel_names[K_COUNT] = {
  * real-only parts left out by QRU_CPLX_PROG); every other kernel is NULL
  * there. */
 static const char *const cplx_sources[] = {"qru_kdefs.h", "qru_base.cl",
+                                           "qru_panel.cl",
                                            "qru_copy.cl", "qru_update.cl",
                                            "qru_batch.cl",
                                            "qru_batch_cols.cl", "qru_chol.cl"};
@@ -35,7 +36,8 @@ static const int cplx_kernels[] = {
     K_GIVENS_MAKE, K_GIVENS_APPLY, K_GEADD, K_LACPY, K_SCAL_TRI,
     K_POTRF_PANEL, K_COUNT_NONFINITE, K_LSQ_BATCH_ADD_ROWS,
     K_LSQ_BATCH_SOLVE, K_LSQ_BATCH_RMC_ROTATE, K_LSQ_BATCH_RMC_Q, K_CHOL_ROT,
-    K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH};
+    K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH,
+    K_PANEL_QR,    K_PANEL_QR_LDS};
 
 int ocl_kernel_complex(int k)
 {
