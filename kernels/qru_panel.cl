@@ -165,8 +165,8 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
                                           Y[QRU_IDX(oy, i, j, ldy)]);
                     else
                         for (int i = ilo + lx; i < r1; i += nx)
-                            s += QRU_CMUL(Y[QRU_IDX(oy, i, j, ldy)],
-                                          A[QRU_IDX(oa, i, u + 1, lda)]);
+                            s += QRU_MUL(A[QRU_IDX(oa, i, u + 1, lda)],
+                                         QRU_CONJ(Y[QRU_IDX(oy, i, j, ldy)]));
                 }
                 red[lid] = s;
                 QRU_BARRIER;
@@ -614,7 +614,7 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
             d[s] = (T)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
-                d[s] += QRU_CMUL(v[r], a[s][r]);
+                d[s] += QRU_MUL(a[s][r], QRU_CONJ(v[r]));
         }
 #pragma unroll
         for (int s = 0; s < QRU_PREG_C; ++s)

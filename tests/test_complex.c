@@ -11,7 +11,9 @@
  * phases of its rows) below QRU_TEST_THRESHOLD, and a refused update
  * leaves the factorisation bit-identical.  Below the routines: an op that
  * takes no complex data refuses it, and an OPT op that a backend has for
- * real data only runs its reference op for complex data, counted as such. */
+ * real data only runs its reference op for complex data, counted as such;
+ * the fused panels (panel_qr, panel_qr_tp) with every panel kernel of the
+ * backend against their reference op and zgeqrf (case "panels"). */
 #include <complex.h>
 #include <float.h>
 #include <math.h>
