@@ -7,8 +7,8 @@
  *    blocks resident, grid barriers between the steps of a column), so
  *    that a tall panel is not limited to one SM's bandwidth.  Complex data
  *    runs the same kernels but the warp-chain one (its two-part panels
- *    are gathered), the many-block one (global memory instead) and, for
- *    complex double, the register one (too large: shared memory instead);
+ *    are gathered) and, for complex double, the register one (too large:
+ *    shared memory instead);
  *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q or Q1), workspace from
  *    the caller (the context pool), devInfo checked at the end.
  */
@@ -22,17 +22,6 @@
 
 #include "qru_kdefs.h"
 #include "qru_base.cl"
-/* a load that bypasses L1 (data other blocks wrote), also of a complex
- * element (its two parts) */
-template <typename U> static __device__ __forceinline__ U qru_ldcg(const U *p)
-{
-    return __ldcg(p);
-}
-template <typename R>
-static __device__ __forceinline__ qru_cplx<R> qru_ldcg(const qru_cplx<R> *p)
-{
-    return qru_cplx<R>(__ldcg(&p->x), __ldcg(&p->y));
-}
 #define QRU_LOAD_CG(p) qru_ldcg(p)
 #define QRU_GRID_SYNC cooperative_groups::this_grid().sync()
 #include "qru_panel.cl"
@@ -221,12 +210,11 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
         onchip = 1;
     }
     int chunk = 0;
-    if constexpr (!QRU_CPLX) /* a real kernel */
-        if (!onchip && grid &&
-            (chunk = qru_cu_panel_grid_rows<T>(ctx, m, nb)) > 0 &&
-            qru_cu_panel_grid<T>(ctx, m, nb, chunk, A, lda, Y, ldy, tau,
-                                 work) == 0)
-            onchip = 1;
+    if (!onchip && grid &&
+        (chunk = qru_cu_panel_grid_rows<T>(ctx, m, nb)) > 0 &&
+        qru_cu_panel_grid<T>(ctx, m, nb, chunk, A, lda, Y, ldy, tau, work) ==
+            0)
+        onchip = 1;
     if (onchip) {
         /* W = -Y T (T upper triangular, nb x nb in work) */
         int st = qru_cuda_launched();

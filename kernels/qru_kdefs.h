@@ -151,6 +151,17 @@ __device__ inline qru_cplx<R> qru_team_bcast_(qru_cplx<R> v, int l)
     return qru_cplx<R>(__shfl_sync(0xffffffffu, v.x, l),
                        __shfl_sync(0xffffffffu, v.y, l));
 }
+/* a load that bypasses L1 (data that other blocks wrote), also of a
+ * complex element (its two parts) */
+template <typename U> __device__ __forceinline__ U qru_ldcg(const U *p)
+{
+    return __ldcg(p);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_ldcg(const qru_cplx<R> *p)
+{
+    return qru_cplx<R>(__ldcg(&p->x), __ldcg(&p->y));
+}
 template <typename R>
 __device__ __forceinline__ qru_cplx<R> operator+(qru_cplx<R> a, qru_cplx<R> b)
 {
