@@ -317,10 +317,31 @@ static void panel_checks(qru_dtype dt, const char *tag, int m, int nb,
     free(D);
 }
 
+/* A NaN in the panel: the op returns (every kernel's team branches are
+ * uniform), R has exact zeros below its diagonal, Y is unit lower
+ * trapezoidal, and R's column nb / 2 holds a NaN (the values are
+ * otherwise unspecified, as for every non-finite input). */
+static void panel_nan_checks(const char *tag, int m, int nb, const zd *Rg,
+                             const zd *Y)
+{
+    int nan = 0;
+    ck_assert_msg(zlower(m, nb, Rg) == 0.0, "%s: R not upper triangular",
+                  tag);
+    for (int j = 0; j < nb; ++j)
+        for (int i = 0; i <= j && i < m; ++i) {
+            zd r = Rg[i + (size_t)j * m];
+            if (j == nb / 2)
+                nan |= isnan(creal(r)) || isnan(cimag(r));
+            ck_assert_msg(Y[i + (size_t)j * m] == (i == j ? 1.0 : 0.0),
+                          "%s: Y(%d,%d) not unit upper", tag, i, j);
+        }
+    ck_assert_msg(nan, "%s: no NaN in R(:, %d)", tag, nb / 2);
+}
+
 /* A0 (m x nb, leading dimension m) of kind 0: random, 1: upper
  * triangular (every tau 0), 2: rows of very different scale, 3 / 4:
  * everything near the square root of overflow / underflow (the scaled
- * norms); exact in dt. */
+ * norms), 5: random with one NaN; exact in dt. */
 static zd *panel_input(qru_dtype dt, int m, int nb, int kind, unsigned *seed)
 {
     zd *A = rand_z(dt, m, nb, seed, NULL);
@@ -337,6 +358,9 @@ static zd *panel_input(qru_dtype dt, int m, int nb, int kind, unsigned *seed)
             if (kind == 4)
                 *a *= dbl ? 0x1p-660 : 0x1p-80;
         }
+    if (kind == 5) /* a NaN imaginary part in the last row, column nb / 2
+                      (a complex is an array of its two parts) */
+        ((double *)&A[m - 1 + (size_t)(nb / 2) * m])[1] = NAN;
     return A;
 }
 
@@ -401,6 +425,7 @@ START_TEST(test_panels)
         int cases[][3] = {{1, 1, 0},    {5, 5, 0},     {7, 3, 1},
                           {40, 13, 0},  {33, 32, 0},   {129, 32, 2},
                           {300, 17, 3}, {300, 17, 4},  {64, 64, 0},
+                          {300, 17, 5}, {64, 64, 5},   {3000, 32, 5},
                           {289, 64, 0}, {1000, 8, 0},  {3000, 32, 0},
                           {0, 0, 0}};
         int last = (int)(sizeof cases / sizeof cases[0]) - 1;
@@ -448,17 +473,22 @@ START_TEST(test_panels)
                         g[r][q] = down_part(M[r][q], q == 3 ? nb : m,
                                             q == 3 ? 1 : nb);
                 /* zgeqrf: not for kind 1 (every tau 0, zgeqrf's make
-                 * the diagonal real); kind 2: the backward errors alone
+                 * the diagonal real) nor 5 (the NaN); kind 2: the
+                 * backward errors alone
                  * (the rows of 1e6 leave the reflectors of the trailing
                  * columns ill-conditioned, their forward errors up to
                  * 1e6 eps) */
                 zd *ztau = NULL, *zl = NULL;
-                if (kind != 1 && kind != 2)
+                if (kind == 0 || kind == 3 || kind == 4)
                     zl = panel_zgeqrf(m, nb, A0, &ztau);
                 int fw = kind != 2;
-                panel_checks(dt, tag, m, nb, A0, g[0][0], g[0][1], g[0][2],
-                             g[0][3], fw ? g[1][0] : NULL, g[1][1], g[1][2],
-                             g[1][3], zl, ztau, kind == 1);
+                if (kind == 5) /* the NaN: termination and structure */
+                    panel_nan_checks(tag, m, nb, g[0][0], g[0][1]);
+                else
+                    panel_checks(dt, tag, m, nb, A0, g[0][0], g[0][1],
+                                 g[0][2], g[0][3], fw ? g[1][0] : NULL,
+                                 g[1][1], g[1][2], g[1][3], zl, ztau,
+                                 kind == 1);
                 for (int r = 0; r < 2; ++r) {
                     for (int q = 0; q < 4; ++q)
                         free(g[r][q]);
