@@ -5,7 +5,10 @@
  *    ONE kernel launch (kernels/qru_panel.cl).  Short panels run in one
  *    thread block; taller ones in G blocks of one cooperative launch (all
  *    blocks resident, grid barriers between the steps of a column), so
- *    that a tall panel is not limited to one SM's bandwidth;
+ *    that a tall panel is not limited to one SM's bandwidth.  Complex data
+ *    runs the same kernels but the warp-chain one (its two-part panels
+ *    are gathered) and, for complex double, the register one (too large:
+ *    shared memory instead);
  *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q or Q1), workspace from
  *    the caller (the context pool), devInfo checked at the end.
  */
@@ -19,7 +22,7 @@
 
 #include "qru_kdefs.h"
 #include "qru_base.cl"
-#define QRU_LOAD_CG(p) __ldcg(p)
+#define QRU_LOAD_CG(p) qru_ldcg(p)
 #define QRU_GRID_SYNC cooperative_groups::this_grid().sync()
 #include "qru_panel.cl"
 
@@ -147,6 +150,21 @@ static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n, const float *a,
                        CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, a, T, ldt, Y,
                        ldy, W, ldw);
 }
+/* the complex types: C and Z */
+#define QRU_TRMM_CPLX_(R, C, P)                                                \
+    static cublasStatus_t trmm_rn(cublasHandle_t h, int m, int n,             \
+                                  const qru_cplx<R> *a, const qru_cplx<R> *T, \
+                                  int ldt, const qru_cplx<R> *Y, int ldy,     \
+                                  qru_cplx<R> *W, int ldw)                    \
+    {                                                                          \
+        return cublas##P##trmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER,   \
+                               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n,        \
+                               (const C *)a, (const C *)T, ldt, (const C *)Y,  \
+                               ldy, (C *)W, ldw);                              \
+    }
+QRU_TRMM_CPLX_(float, cuComplex, C)
+QRU_TRMM_CPLX_(double, cuDoubleComplex, Z)
+#undef QRU_TRMM_CPLX_
 
 template <typename T>
 static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
@@ -166,21 +184,27 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
     int reg = chain || which == QRU_PANEL_KERNEL_REG;
     int smem = reg || which == QRU_PANEL_KERNEL_SMEM;
     int grid = which != QRU_PANEL_KERNEL_GLOBAL;
-    if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
-        /* W formed in the kernel */
-        qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
-            m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t, ot);
-        return qru_cuda_launched();
+    if constexpr (!QRU_CPLX) { /* real kernels */
+        if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+            /* W formed in the kernel */
+            qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
+                m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t,
+                ot);
+            return qru_cuda_launched();
+        }
     }
     if (mt < m) /* the other kernels read one array: gathered */
         return qru_panel_qr_tp_gather(ctx, &ctx->table, qru_cu_dtype<T>(),
                                       mt, m - mt, nb, A, lda, B, ldb, Y, ldy,
                                       W, ldw, tau, work);
-    if (reg && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
-        qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(m, nb, a, oa, lda, y, oy,
-                                                      ldy, t, ot, wk, ok);
-        onchip = 1;
-    } else if (smem && sb <= smem_capacity<T>(ctx)) {
+    if constexpr (QRU_PREG_FITS(T)) {
+        if (reg && m <= REG_MAX_ROWS && nb <= REG_MAX_NB) {
+            qru_panel_qr_reg<T><<<1, REG_THREADS, 0, s>>>(
+                m, nb, a, oa, lda, y, oy, ldy, t, ot, wk, ok);
+            onchip = 1;
+        }
+    }
+    if (!onchip && smem && sb <= smem_capacity<T>(ctx)) {
         qru_panel_qr_smem<T><<<1, SMEM_THREADS, sb, s>>>(
             m, nb, a, oa, lda, y, oy, ldy, w, ow, ldw, t, ot, 1, wk, ok);
         onchip = 1;
@@ -196,7 +220,7 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
         int st = qru_cuda_launched();
         if (st)
             return st;
-        T m1 = (T)-1; /* host pointer mode: the op's scope or init set it */
+        T m1 = T(-1); /* host pointer mode: the op's scope or init set it */
         return qru_cublas_status(trmm_rn(im->blas, m, nb, &m1, wk + ok, nb,
                                          y + oy, ldy, w + ow, ldw));
     }
@@ -226,10 +250,8 @@ int qru_cu_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb, qru_ptr A,
 {
     if (nb <= 0 || m <= 0)
         return 0;
-    return dt == QRU_DOUBLE ? panel_t<double>(ctx, m, m, nb, A, lda, A, lda,
-                                              Y, ldy, W, ldw, tau, work)
-                            : panel_t<float>(ctx, m, m, nb, A, lda, A, lda, Y,
-                                             ldy, W, ldw, tau, work);
+    return QRU_CU_BY_TYPE(dt, panel_t, ctx, m, m, nb, A, lda, A, lda, Y, ldy,
+                          W, ldw, tau, work);
 }
 
 int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
@@ -240,20 +262,17 @@ int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
     int m = mt + mb;
     if (nb <= 0 || m <= 0)
         return 0;
-    return dt == QRU_DOUBLE
-               ? panel_t<double>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
-                                 ldw, tau, work)
-               : panel_t<float>(ctx, m, mt, nb, A, lda, B, ldb, Y, ldy, W,
-                                ldw, tau, work);
+    return QRU_CU_BY_TYPE(dt, panel_t, ctx, m, mt, nb, A, lda, B, ldb, Y, ldy,
+                          W, ldw, tau, work);
 }
 
 /* Largest nb whose (nb + extra) x nb panel runs on chip (the shared-memory
- * kernel above), 0 if none. */
+ * kernel above; a complex element takes twice the bytes), 0 if none. */
 template <typename T> static int max_nb_t(qru_context *ctx, int extra)
 {
     size_t cap = smem_capacity<T>(ctx);
     int nb = 0;
-    if (extra + REG_MAX_NB <= REG_MAX_ROWS &&
+    if (QRU_PREG_FITS(T) && extra + REG_MAX_NB <= REG_MAX_ROWS &&
         smem_bytes<T>(REG_MAX_NB + extra, REG_MAX_NB) > cap)
         return REG_MAX_NB; /* the register kernel is the wider one */
     while (nb < 1024 && smem_bytes<T>(nb + 1 + extra, nb + 1) <= cap)
@@ -267,8 +286,7 @@ int qru_cu_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
     *nb = 0;
     if (extra < 0)
         return 0;
-    *nb = dt == QRU_DOUBLE ? max_nb_t<double>(ctx, extra)
-                           : max_nb_t<float>(ctx, extra);
+    *nb = QRU_CU_BY_TYPE(dt, max_nb_t, ctx, extra);
     return 0;
 }
 

@@ -28,6 +28,10 @@
  * and are combined with them.  T is formed at the end from the z's by
  * qru_panel_tbuild (kernels/qru_panel.cl), as by the register kernel.
  *
+ * Complex data as kernels/qru_panel.cl's (zlarfg's reflectors, H' =
+ * I - conj(tau) v v' from the left, the dots x'a with x conjugated, the
+ * block's scale from the largest part of an element).
+ *
  * Block: PG_THREADS threads, warp w owns the columns u = w + PG_WARPS q
  * (the lanes stride over the block's rows); nb <= PG_MAX_NB.
  */
@@ -46,7 +50,28 @@
 /* Exponent limits of the block scaling (2^-e stays finite). */
 template <typename T> __device__ __forceinline__ int pg_emax()
 {
-    return sizeof(T) == 8 ? 1000 : 120;
+    return sizeof(QRU_R) == 8 ? 1000 : 120;
+}
+
+/* x 2^e and the value of the lane (lane ^ o), both parts of a complex x */
+template <typename T> __device__ __forceinline__ T pg_scalbn(T x, int e)
+{
+    return scalbn(x, e);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> pg_scalbn(qru_cplx<R> x, int e)
+{
+    return qru_cplx<R>(scalbn(x.x, e), scalbn(x.y, e));
+}
+template <typename T> __device__ __forceinline__ T pg_shfl_xor(T v, int o)
+{
+    return __shfl_xor_sync(0xffffffffu, v, o);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> pg_shfl_xor(qru_cplx<R> v, int o)
+{
+    return qru_cplx<R>(__shfl_xor_sync(0xffffffffu, v.x, o),
+                       __shfl_xor_sync(0xffffffffu, v.y, o));
 }
 
 /* (sum, M) += (d, e): sums kept as sum 2^M; exact zeros are ignored (a
@@ -54,16 +79,16 @@ template <typename T> __device__ __forceinline__ int pg_emax()
 template <typename T>
 __device__ __forceinline__ void pg_acc(T *sum, int *M, T d, int e)
 {
-    if (d == (T)0)
+    if (QRU_ISZERO(d))
         return;
-    if (*sum == (T)0) {
+    if (QRU_ISZERO(*sum)) {
         *sum = d;
         *M = e;
     } else if (e > *M) {
-        *sum = scalbn(*sum, *M - e) + d;
+        *sum = pg_scalbn(*sum, *M - e) + d;
         *M = e;
     } else {
-        *sum += scalbn(d, e - *M);
+        *sum += pg_scalbn(d, e - *M);
     }
 }
 
@@ -77,7 +102,8 @@ template <typename T> static size_t pg_smem(int lds, int nb)
 
 /* The partials of step s (column s below row s, x = S(i, s) for global
  * rows > s) from this block's rows into P (nb + 1 values: slot s = x'x,
- * u > s: x'a_u, c < s: x'(unscaled y_c), slot nb: the exponent e of the
+ * u > s: x'a_u, c < s: x'(unscaled y_c), x' the conjugate transpose (the
+ * real parts of slots s and nb are read), slot nb: the exponent e of the
  * block's scaling 2^-e), and row s of the panel into R if this block holds
  * it (u >= s: a_u(s); c < s: y_c(s) = fv[c] S(s, c)). */
 template <typename T>
@@ -88,43 +114,50 @@ __device__ void pg_partials(int s, int nb, int r0, int nr, const T *S,
     int lo = s + 1 - r0; /* first local row below row s */
     if (lo < 0)
         lo = 0;
-    /* the block's largest |x| (every warp computes the same) */
-    T amax = (T)0;
+    /* the block's largest |x| (of a part of a complex x; every warp
+     * computes the same) */
+    QRU_R amax = (QRU_R)0;
     for (int i = lo + lane; i < nr; i += 32) {
-        T a = fabs(S[i + (long)s * lds]);
+        QRU_R a = fabs(QRU_RE(S[i + (long)s * lds]));
+        if (QRU_CPLX && fabs(QRU_IM(S[i + (long)s * lds])) > a)
+            a = fabs(QRU_IM(S[i + (long)s * lds]));
         if (a > amax || a != a)
             amax = a;
     }
     for (int o = 16; o > 0; o >>= 1) {
-        T b = __shfl_xor_sync(0xffffffffu, amax, o);
+        QRU_R b = __shfl_xor_sync(0xffffffffu, amax, o);
         if (b > amax || b != b)
             amax = b;
     }
     int e = 0;
-    if (amax > (T)0 && amax - amax == (T)0) { /* positive and finite */
+    if (amax > (QRU_R)0 && amax - amax == (QRU_R)0) { /* positive, finite */
         e = ilogb(amax);
         int lim = pg_emax<T>();
         e = e > lim ? lim : (e < -lim ? -lim : e);
     }
-    T sc = scalbn((T)1, -e);
+    QRU_R sc = scalbn((QRU_R)1, -e);
     for (int u = warp; u < nb; u += PG_WARPS) {
         T acc = (T)0;
         for (int i = lo + lane; i < nr; i += 32) {
             T x = S[i + (long)s * lds] * sc;
-            acc += x * (u == s ? x : S[i + (long)u * lds]);
+            if (QRU_CPLX && u == s) /* |x|^2, no imaginary rounding */
+                acc += QRU_MKR(QRU_ABS2(x));
+            else
+                acc += QRU_MUL(QRU_CONJ(x),
+                               u == s ? x : S[i + (long)u * lds]);
         }
         for (int o = 16; o > 0; o >>= 1)
-            acc += __shfl_xor_sync(0xffffffffu, acc, o);
+            acc += pg_shfl_xor(acc, o);
         if (lane == 0) {
             P[u] = acc;
             int rs = s - r0;
             if (rs >= 0 && rs < nr) /* row s is this block's */
-                R[u] = u < s ? fv[u] * S[rs + (long)u * lds]
+                R[u] = u < s ? QRU_MUL(fv[u], S[rs + (long)u * lds])
                              : S[rs + (long)u * lds];
         }
     }
     if (warp == 0 && lane == 0)
-        P[nb] = (T)e;
+        P[nb] = QRU_MKR(e);
 }
 
 template <typename T>
@@ -170,60 +203,65 @@ __global__ void __launch_bounds__(PG_THREADS)
             int M = 0;
             if (k < nb)
                 for (int h = s8; h < G; h += 8) {
-                    T d = __ldcg(P + h * rec + k);
-                    int e = (int)__ldcg(P + h * rec + nb);
+                    T d = qru_ldcg(P + h * rec + k);
+                    int e = (int)QRU_RE(qru_ldcg(P + h * rec + nb));
                     pg_acc(&sum, &M, d, k == j ? 2 * e : e);
                 }
             for (int o = 1; o < 8; o <<= 1) {
-                T os = __shfl_xor_sync(0xffffffffu, sum, o);
+                T os = pg_shfl_xor(sum, o);
                 int oM = __shfl_xor_sync(0xffffffffu, M, o);
                 /* symmetric: both lanes of a pair get the same value */
-                if (sum == (T)0) {
+                if (QRU_ISZERO(sum)) {
                     sum = os;
                     M = oM;
-                } else if (os != (T)0) {
+                } else if (!QRU_ISZERO(os)) {
                     int Mx = M > oM ? M : oM;
-                    sum = scalbn(sum, M - Mx) + scalbn(os, oM - Mx);
+                    sum = pg_scalbn(sum, M - Mx) + pg_scalbn(os, oM - Mx);
                     M = Mx;
                 }
             }
             if (k < nb && s8 == 0) {
                 red[k] = sum;
                 redE[k] = M;
-                rowv[k] = __ldcg(R + k);
+                rowv[k] = qru_ldcg(R + k);
             }
         }
         __syncthreads();
         /* ---- the reflector (every thread, the same values) */
         T alpha = rowv[j];
-        T xnorm = scalbn(sqrt(red[j]), redE[j] / 2);
-        T t = (T)0, f = (T)1, beta = alpha;
-        if (xnorm != (T)0)
+        QRU_R xnorm = scalbn(sqrt(QRU_RE(red[j])), redE[j] / 2);
+        T t = (T)0, f = QRU_MKR(1), beta = alpha;
+        if (xnorm != (QRU_R)0)
             beta = qru_larfg_beta(alpha, xnorm, &t, &f);
         if (tid == 0) {
             tv[j] = t;
-            fv[j] = t != (T)0 ? f : (T)1;
+            fv[j] = !QRU_ISZERO(t) ? f : QRU_MKR(1);
         }
         if (g == 0 && tid < j) /* z_c = y_c' v_j (T's recurrence), in
                                   To's strict lower part until the end */
             To[oto + j + (long)tid * nb] =
-                t != (T)0 ? rowv[tid] + scalbn(f, redE[tid]) * red[tid] *
-                                            fv[tid]
-                          : (T)0;
+                !QRU_ISZERO(t)
+                    ? QRU_CONJ(rowv[tid]) +
+                          QRU_MUL(QRU_MUL(pg_scalbn(f, redE[tid]),
+                                          QRU_CONJ(red[tid])),
+                                  QRU_CONJ(fv[tid]))
+                    : (T)0;
         /* ---- the trailing columns: a_u -= tau v (v'a_u) on this block's
          * rows (rows > j hold x = v / f; row j is v's 1) */
         int rj = j - r0;
-        if (t != (T)0) {
+        if (!QRU_ISZERO(t)) {
             int lo = j + 1 - r0 > 0 ? j + 1 - r0 : 0;
             for (int u = warp; u < nb; u += PG_WARPS) {
                 if (u <= j)
                     continue;
-                T w = rowv[u] + scalbn(f, redE[u]) * red[u]; /* v'a_u */
-                T cu = t * w * f;
+                T w = rowv[u] + QRU_MUL(QRU_CONJ(pg_scalbn(f, redE[u])),
+                                        red[u]); /* v'a_u */
+                T cu = QRU_MUL(QRU_MUL(QRU_CONJ(t), w), f);
                 for (int i = lo + lane; i < nr; i += 32)
-                    S[i + (long)u * lds] -= cu * S[i + (long)j * lds];
+                    S[i + (long)u * lds] -=
+                        QRU_MUL(cu, S[i + (long)j * lds]);
                 if (lane == 0 && rj >= 0 && rj < nr)
-                    S[rj + (long)u * lds] -= t * w;
+                    S[rj + (long)u * lds] -= QRU_MUL(QRU_CONJ(t), w);
             }
         }
         if (tid == 0 && rj >= 0 && rj < nr)
@@ -243,7 +281,7 @@ __global__ void __launch_bounds__(PG_THREADS)
         T x = S[i + (long)c * lds];
         A[oa + gi + (long)c * lda] = gi <= c ? x : (T)0;
         Y[oy + gi + (long)c * ldy] =
-            gi < c ? (T)0 : (gi == c ? (T)1 : fv[c] * x);
+            gi < c ? (T)0 : (gi == c ? QRU_MKR(1) : QRU_MUL(fv[c], x));
     }
     if (g == 0) {
         __syncthreads(); /* S is free: T formed in it from the z's */
@@ -355,3 +393,12 @@ template int qru_cu_panel_grid<double>(qru_context *, int, int, int, qru_ptr,
                                        int, qru_ptr, int, qru_ptr, qru_ptr);
 template int qru_cu_panel_grid<float>(qru_context *, int, int, int, qru_ptr,
                                       int, qru_ptr, int, qru_ptr, qru_ptr);
+template int qru_cu_panel_grid_rows<qru_cplx<double>>(qru_context *, int,
+                                                      int);
+template int qru_cu_panel_grid_rows<qru_cplx<float>>(qru_context *, int, int);
+template int qru_cu_panel_grid<qru_cplx<double>>(qru_context *, int, int, int,
+                                                 qru_ptr, int, qru_ptr, int,
+                                                 qru_ptr, qru_ptr);
+template int qru_cu_panel_grid<qru_cplx<float>>(qru_context *, int, int, int,
+                                                qru_ptr, int, qru_ptr, int,
+                                                qru_ptr, qru_ptr);

@@ -32,9 +32,9 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_lsq_batch_remove_rows_q: case QRU_OP_lsq_batch_add_cols_q:
     case QRU_OP_lsq_batch_geqr_thin:
     case QRU_OP_wy_left: case QRU_OP_givens_sweeps: case QRU_OP_givens_accum:
+    case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp: case QRU_OP_panel_qr_max_nb:
         return CU_CPLX;
-    case QRU_OP_panel_qr: case QRU_OP_panel_qr_tp:
-    case QRU_OP_panel_qr_max_nb: case QRU_OP_gram_border:
+    case QRU_OP_gram_border:
     case QRU_OP_gram_solve:
         return CU_CPLX_REF;
     default:

@@ -59,8 +59,7 @@
  *   QRU_TEAM_SUM(x), QRU_TEAM_MAX(x)
  *                         sum / maximum of x over the team, in every item
  *                         (a NaN in any item gives NaN in every item; the
- *                         sum also of a complex T, the maximum of real
- *                         values only)
+ *                         sum and the two below also for a complex x)
  *   QRU_TEAM_BCAST(x, l)  x of the team's item l, in every item
  *   QRU_TEAM_UNIFORM(x)   x of the team's item 0, in every item: a branch
  *                         on it is taken by the whole team whatever the
@@ -115,10 +114,14 @@ template <typename U> __device__ inline U qru_team_max_(U v)
     }
     return v;
 }
+template <typename U> __device__ inline U qru_team_bcast_(U v, int l)
+{
+    return __shfl_sync(0xffffffffu, v, l);
+}
 #define QRU_TEAM_SUM(x) qru_team_sum_(x)
 #define QRU_TEAM_MAX(x) qru_team_max_(x)
-#define QRU_TEAM_BCAST(x, l) __shfl_sync(0xffffffffu, (x), (l))
-#define QRU_TEAM_UNIFORM(x) __shfl_sync(0xffffffffu, (x), 0)
+#define QRU_TEAM_BCAST(x, l) qru_team_bcast_((x), (l))
+#define QRU_TEAM_UNIFORM(x) qru_team_bcast_((x), 0)
 #define QRU_FENCE_LOCAL __threadfence_block()
 /* Complex elements: interleaved (re, im) pairs as cuComplex and C99's
  * complex; T of the complex kernels is qru_cplx<float> / <double>. */
@@ -129,12 +132,6 @@ template <typename R> struct qru_cplx {
     {
     }
 };
-/* a team sum of complex values: the sums of their parts */
-template <typename R>
-__device__ inline qru_cplx<R> qru_team_sum_(qru_cplx<R> v)
-{
-    return qru_cplx<R>(qru_team_sum_(v.x), qru_team_sum_(v.y));
-}
 template <typename T> struct qru_kt {
     typedef T real;
     static constexpr int cplx = 0;
@@ -143,6 +140,28 @@ template <typename R> struct qru_kt<qru_cplx<R>> {
     typedef R real;
     static constexpr int cplx = 1;
 };
+/* the team operations of a complex value: on its parts */
+template <typename R> __device__ inline qru_cplx<R> qru_team_sum_(qru_cplx<R> v)
+{
+    return qru_cplx<R>(qru_team_sum_(v.x), qru_team_sum_(v.y));
+}
+template <typename R>
+__device__ inline qru_cplx<R> qru_team_bcast_(qru_cplx<R> v, int l)
+{
+    return qru_cplx<R>(__shfl_sync(0xffffffffu, v.x, l),
+                       __shfl_sync(0xffffffffu, v.y, l));
+}
+/* a load that bypasses L1 (data that other blocks wrote), also of a
+ * complex element (its two parts) */
+template <typename U> __device__ __forceinline__ U qru_ldcg(const U *p)
+{
+    return __ldcg(p);
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_ldcg(const qru_cplx<R> *p)
+{
+    return qru_cplx<R>(__ldcg(&p->x), __ldcg(&p->y));
+}
 template <typename R>
 __device__ __forceinline__ qru_cplx<R> operator+(qru_cplx<R> a, qru_cplx<R> b)
 {

@@ -28,9 +28,15 @@
  * groups wrote (the partial sums, alpha = A(j, j)) is read with
  * QRU_LOAD_CG, which bypasses the non-coherent L1 cache on CUDA.
  *
+ * Complex data (LAPACK's zgeqr2): the reflectors are zlarfg's
+ * (qru_larfg_beta), H' = I - conj(tau) v v' is applied from the left, the
+ * dots are v' x (conjugated v) and W(:, j) = -tau (y_j + W z) with
+ * z = Y' y_j; sums of squares are of moduli, in the real type QRU_R.
+ *
  * Work-group: 1-D, QRU_LSIZE_X <= QRU_RED items, a power of two.
  * work (device memory, element offset ok): G * (2 nb + 2) elements:
- *   [0, 2G)            (scale, sum) of each group's sum of squares,
+ *   [0, 2G)            (scale, sum) of each group's sum of squares (real
+ *                      parts),
  *   [2G, 2G + G nb)    each group's partial dot products (nb - 1 used),
  *   [2G + G nb, ...)   each group's reduced dot products (private).
  */
@@ -63,9 +69,12 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
                              QRU_GLOBAL T *tau, long ot, QRU_GLOBAL T *wk,
                              long ok, int chunk)
 {
-    QRU_LOCAL_DECL(T, ssc, QRU_RED);
-    QRU_LOCAL_DECL(T, ssq, QRU_RED);
+    /* red: the dot passes' sums; its first QRU_RED reals are also the
+     * scales of the sums of squares (the two are never live together) */
+    QRU_LOCAL_DECL(T, red, QRU_RED);
+    QRU_LOCAL_DECL(QRU_R, ssq, QRU_RED);
     QRU_LOCAL_DECL(T, sh, 4);
+    QRU_LOCAL QRU_R *ssc = (QRU_LOCAL QRU_R *)red;
     int lid = QRU_LID_X, nt = QRU_LSIZE_X;
     int g = QRU_GROUP_X, G = QRU_NGROUPS_X;
     int r0 = g * chunk;
@@ -82,9 +91,9 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
     int nd = nb - 1; /* dot targets per step */
 
     /* partial sum of squares of A(1:m, 0) over this group's rows */
-    T sc = (T)0, sq = (T)1;
+    QRU_R sc = (QRU_R)0, sq = (QRU_R)1;
     for (int i = (r0 > 1 ? r0 : 1) + lid; i < r1; i += nt)
-        qru_ssq_add(QRU_FABS(A[QRU_IDX(oa, i, 0, lda)]), &sc, &sq);
+        QRU_SSQ_ADD(A[QRU_IDX(oa, i, 0, lda)], &sc, &sq);
 
     for (int j = 0; j < nb; ++j) {
         /* ---- this group's partial norm of A(j+1:m, j) to the others */
@@ -93,21 +102,21 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
         QRU_BARRIER;
         qru_ssq_reduce(ssc, ssq, lid, nt);
         if (lid == 0) {
-            pn[2 * g] = ssc[0];
-            pn[2 * g + 1] = ssq[0];
+            pn[2 * g] = QRU_MKR(ssc[0]);
+            pn[2 * g + 1] = QRU_MKR(ssq[0]);
         }
         QRU_PANEL_SYNC(G); /* B1 */
 
         /* ---- 1. every group: the norm, beta, tau, 1/(alpha - beta) */
         {
-            T a = (T)0, q = (T)1;
+            QRU_R a = (QRU_R)0, q = (QRU_R)1;
             if (lid < G) {
-                a = QRU_LOAD_CG(pn + 2 * lid);
-                q = QRU_LOAD_CG(pn + 2 * lid + 1);
+                a = QRU_RE(QRU_LOAD_CG(pn + 2 * lid));
+                q = QRU_RE(QRU_LOAD_CG(pn + 2 * lid + 1));
             }
             for (int h = lid + nt; h < G; h += nt) /* G > nt: fold in */
-                qru_ssq_add(QRU_LOAD_CG(pn + 2 * h) *
-                                QRU_SQRT(QRU_LOAD_CG(pn + 2 * h + 1)),
+                qru_ssq_add(QRU_RE(QRU_LOAD_CG(pn + 2 * h)) *
+                                QRU_SQRT(QRU_RE(QRU_LOAD_CG(pn + 2 * h + 1))),
                             &a, &q);
             ssc[lid] = a;
             ssq[lid] = q;
@@ -115,9 +124,9 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
         QRU_BARRIER;
         qru_ssq_reduce(ssc, ssq, lid, nt);
         if (lid == 0) {
-            T xnorm = ssc[0] * QRU_SQRT(ssq[0]);
+            QRU_R xnorm = ssc[0] * QRU_SQRT(ssq[0]);
             T f = (T)0, t = (T)0, beta = (T)0;
-            if (xnorm != (T)0)
+            if (xnorm != (QRU_R)0)
                 beta = qru_larfg_beta(QRU_LOAD_CG(A + QRU_IDX(oa, j, j, lda)),
                                       xnorm, &t, &f);
             sh[0] = t;
@@ -131,39 +140,40 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
         for (int i = r0 + lid; i < r1; i += nt) {
             T y = (T)0;
             if (i == j) {
-                y = (T)1;
+                y = QRU_MKR(1);
             } else if (i > j) {
                 long p = QRU_IDX(oa, i, j, lda);
-                y = A[p] * f;
+                y = QRU_MUL(A[p], f);
                 A[p] = (T)0;
             }
             Y[QRU_IDX(oy, i, j, ldy)] = y;
         }
         QRU_BARRIER_GLOBAL;
         /* partial dots over rows i >= j of y_j with the targets
-         * X_u = Y(:, u) (u < j, the WY accumulation) and X_u = A(:, u+1)
-         * (u >= j, the larf of the trailing panel columns) */
+         * X_u = Y(:, u) (u < j, the WY accumulation: Y(:, u)' y_j) and
+         * X_u = A(:, u+1) (u >= j, the larf of the trailing panel
+         * columns: y_j' X_u) */
         {
             int ilo = r0 > j ? r0 : j;
             for (int ub = 0; ub < nd; ub += ny) {
                 int u = ub + ly;
                 T s = (T)0;
-                if (u < nd && t != (T)0) {
+                if (u < nd && !QRU_ISZERO(t)) {
                     if (u < j)
                         for (int i = ilo + lx; i < r1; i += nx)
-                            s += Y[QRU_IDX(oy, i, u, ldy)] *
-                                 Y[QRU_IDX(oy, i, j, ldy)];
+                            s += QRU_CMUL(Y[QRU_IDX(oy, i, u, ldy)],
+                                          Y[QRU_IDX(oy, i, j, ldy)]);
                     else
                         for (int i = ilo + lx; i < r1; i += nx)
-                            s += A[QRU_IDX(oa, i, u + 1, lda)] *
-                                 Y[QRU_IDX(oy, i, j, ldy)];
+                            s += QRU_MUL(A[QRU_IDX(oa, i, u + 1, lda)],
+                                         QRU_CONJ(Y[QRU_IDX(oy, i, j, ldy)]));
                 }
-                ssc[lid] = s;
+                red[lid] = s;
                 QRU_BARRIER;
                 if (lx == 0 && u < nd) {
                     T a = (T)0;
                     for (int x = 0; x < nx; ++x)
-                        a += ssc[ly * nx + x];
+                        a += red[ly * nx + x];
                     pd[(long)g * nb + u] = a;
                 }
                 QRU_BARRIER;
@@ -175,43 +185,42 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
         for (int ub = 0; ub < nd; ub += ny) {
             int u = ub + ly;
             T s = (T)0;
-            if (u < nd && t != (T)0)
+            if (u < nd && !QRU_ISZERO(t))
                 for (int h = lx; h < G; h += nx)
                     s += QRU_LOAD_CG(pd + (long)h * nb + u);
-            ssc[lid] = s;
+            red[lid] = s;
             QRU_BARRIER;
             if (lx == 0 && u < nd) {
                 T a = (T)0;
                 for (int x = 0; x < nx; ++x)
-                    a += ssc[ly * nx + x];
+                    a += red[ly * nx + x];
                 dv[u] = a;
             }
             QRU_BARRIER;
         }
         QRU_BARRIER_GLOBAL;
         /* update this group's rows; partial norm of the next column */
-        sc = (T)0;
-        sq = (T)1;
+        sc = (QRU_R)0;
+        sq = (QRU_R)1;
         for (int i = r0 + lid; i < r1; i += nt) {
-            if (t != (T)0) {
+            if (!QRU_ISZERO(t)) {
                 T y = i < j ? (T)0 : Y[QRU_IDX(oy, i, j, ldy)];
                 if (i >= j) {
-                    T ty = t * y;
+                    T ty = QRU_MUL(QRU_CONJ(t), y);
                     for (int k = j + 1; k < nb; ++k)
-                        A[QRU_IDX(oa, i, k, lda)] -= ty * dv[k - 1];
+                        A[QRU_IDX(oa, i, k, lda)] -= QRU_MUL(ty, dv[k - 1]);
                 }
                 T s = y;
                 for (int c = 0; c < j; ++c)
-                    s += W[QRU_IDX(ow, i, c, ldw)] * dv[c];
-                W[QRU_IDX(ow, i, j, ldw)] = -t * s;
+                    s += QRU_MUL(W[QRU_IDX(ow, i, c, ldw)], dv[c]);
+                W[QRU_IDX(ow, i, j, ldw)] = QRU_MUL(-t, s);
                 if (i == j)
                     A[QRU_IDX(oa, j, j, lda)] = beta;
             } else {
                 W[QRU_IDX(ow, i, j, ldw)] = (T)0;
             }
             if (j + 1 < nb && i >= j + 2)
-                qru_ssq_add(QRU_FABS(A[QRU_IDX(oa, i, j + 1, lda)]), &sc,
-                            &sq);
+                QRU_SSQ_ADD(A[QRU_IDX(oa, i, j + 1, lda)], &sc, &sq);
         }
         if (g == 0 && lid == 0)
             tau[ot + j] = t;
@@ -237,7 +246,9 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
  *     W = -Y T is written.
  * The reflector of a column is larfg's; its norm is the plain sum of
  * squares where that is safe, else scaled by the largest magnitude (no
- * overflow or underflow in the squares; a NaN propagates).  wmode 1
+ * overflow or underflow in the squares; a NaN propagates).  Complex data
+ * as qru_panel_qr (Y' the conjugate transpose, T of P = I - Y T Y' as
+ * zlarft's).  wmode 1
  * writes T (nb x nb, upper) to To instead of W, for a caller that forms
  * W = -Y T with a BLAS call (CUDA).  Local memory S: m nb + nb nb + 2 nb
  * elements. */
@@ -246,12 +257,13 @@ QRU_KERNEL void qru_panel_qr(int m, int nb, QRU_GLOBAL T *A, long oa,
  * have overflowed or underflowed to matter, else the team's second pass
  * scaled by the largest magnitude (x: the item's values, n of them, only
  * those with keep[k] set count; a NaN propagates). */
-#define QRU_SSQ_LO ((T)(sizeof(T) == 8 ? 1e-280 : 1e-30))
-#define QRU_SSQ_HI ((T)(sizeof(T) == 8 ? 1e280 : 1e30))
+#define QRU_SSQ_LO ((QRU_R)(sizeof(QRU_R) == 8 ? 1e-280 : 1e-30))
+#define QRU_SSQ_HI ((QRU_R)(sizeof(QRU_R) == 8 ? 1e280 : 1e30))
 
 /* T of the forward block reflector P = I - Y T Y' (LAPACK's larft, T upper
  * triangular, leading dimension ldt) from tau (tv) and the dots
- * Z(c, c2) = Y(:, c)' Y(:, c2), c < c2, held in the strict LOWER part of
+ * Z(c, c2) = Y(:, c)' Y(:, c2) (conjugated Y(:, c) for complex data),
+ * c < c2, held in the strict LOWER part of
  * the same array (at [c2 + c ldt]), by recursive doubling instead of
  * larft's column-by-column recurrence (nb dependent steps): for adjacent
  * blocks 1 = [a, a+s) and 2 = [a+s, b) with T1, T2 known,
@@ -275,7 +287,8 @@ QRU_DEVICE void qru_panel_tbuild(int nb, QRU_LOCAL T *Tm, int ldt,
                 continue;
             T acc = (T)0;
             for (int c3 = a + s; c3 <= c2; ++c3)
-                acc += Tm[c3 + (long)c0 * ldt] * Tm[c3 + (long)c2 * ldt];
+                acc += QRU_MUL(Tm[c3 + (long)c0 * ldt],
+                               Tm[c3 + (long)c2 * ldt]);
             Tm[c0 + (long)c2 * ldt] = acc;
         }
         QRU_BARRIER;
@@ -287,7 +300,8 @@ QRU_DEVICE void qru_panel_tbuild(int nb, QRU_LOCAL T *Tm, int ldt,
                 continue;
             T acc = (T)0;
             for (int c1 = c0; c1 < a + s; ++c1)
-                acc += Tm[c0 + (long)c1 * ldt] * Tm[c1 + (long)c2 * ldt];
+                acc += QRU_MUL(Tm[c0 + (long)c1 * ldt],
+                               Tm[c1 + (long)c2 * ldt]);
             Tm[c2 + (long)c0 * ldt] = -acc;
         }
         QRU_BARRIER;
@@ -305,39 +319,45 @@ QRU_DEVICE void qru_panel_lds_house(int m, int j, QRU_LOCAL T *S,
                                     QRU_LOCAL T *tv, int lane)
 {
     QRU_LOCAL T *col = S + (long)j * m;
-    T ss = (T)0;
+    QRU_R ss = (QRU_R)0;
     for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
-        ss += col[i] * col[i];
+        ss += QRU_ABS2(col[i]);
     /* the branches below hold team operations: their conditions are the
      * team's item 0's values (uniform whatever the data, NaN included) */
     ss = QRU_TEAM_UNIFORM(QRU_TEAM_SUM(ss));
-    T xnorm = QRU_SQRT(ss);
+    QRU_R xnorm = QRU_SQRT(ss);
     if (!(ss > QRU_SSQ_LO && ss < QRU_SSQ_HI)) {
-        /* zero, tiny, huge or NaN: scaled by the largest magnitude */
-        T amax = (T)0;
+        /* zero, tiny, huge or NaN: scaled by the largest magnitude (of
+         * the parts of a complex element) */
+        QRU_R amax = (QRU_R)0;
         for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
-            T a = QRU_FABS(col[i]);
+            QRU_R a = QRU_FABS(QRU_RE(col[i]));
             if (a > amax || a != a)
                 amax = a;
+            if (QRU_CPLX) {
+                a = QRU_FABS(QRU_IM(col[i]));
+                if (a > amax || a != a)
+                    amax = a;
+            }
         }
         amax = QRU_TEAM_UNIFORM(QRU_TEAM_MAX(amax));
-        xnorm = (T)0;
-        if (amax != (T)0) { /* also for a NaN */
-            T sq = (T)0;
+        xnorm = (QRU_R)0;
+        if (amax != (QRU_R)0) { /* also for a NaN */
+            QRU_R sq = (QRU_R)0;
             for (int i = j + 1 + lane; i < m; i += QRU_TEAM) {
                 T x = col[i] / amax;
-                sq += x * x;
+                sq += QRU_ABS2(x);
             }
             xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
         }
         xnorm = QRU_TEAM_UNIFORM(xnorm);
     }
     T t = (T)0;
-    if (xnorm != (T)0) {
+    if (xnorm != (QRU_R)0) {
         T f;
         T beta = qru_larfg_beta(col[j], xnorm, &t, &f);
         for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
-            col[i] *= f;
+            col[i] = QRU_MUL(col[i], f);
         QRU_TEAM_SYNC; /* every item has read col[j] */
         if (lane == 0)
             col[j] = beta;
@@ -378,15 +398,15 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
         for (int q = qs; q < nd; q += qstep) {
             if (q < ntr) {
                 QRU_LOCAL T *x = S + (long)(j + 1 + q) * m;
-                if (t != (T)0) {
+                if (!QRU_ISZERO(t)) {
                     T s = (T)0;
                     for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
-                        s += v[i] * x[i];
+                        s += QRU_CMUL(v[i], x[i]);
                     s = QRU_TEAM_SUM(s);
-                    T tw = t * (x[j] + s);
+                    T tw = QRU_MUL(QRU_CONJ(t), x[j] + s);
                     QRU_TEAM_SYNC; /* x[j] read by every item */
                     for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
-                        x[i] -= tw * v[i];
+                        x[i] -= QRU_MUL(tw, v[i]);
                     if (lane == 0)
                         x[j] -= tw;
                 }
@@ -398,10 +418,10 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
                 int c = q - ntr;
                 QRU_LOCAL T *y = S + (long)c * m;
                 T s = (T)0;
-                if (t != (T)0) {
+                if (!QRU_ISZERO(t)) {
                     for (int i = j + 1 + lane; i < m; i += QRU_TEAM)
-                        s += y[i] * v[i];
-                    s = QRU_TEAM_SUM(s) + y[j];
+                        s += QRU_CMUL(y[i], v[i]);
+                    s = QRU_TEAM_SUM(s) + QRU_CONJ(y[j]);
                 }
                 if (lane == 0)
                     Tm[j + (long)c * nb] = s; /* Z(c, j), lower part */
@@ -416,13 +436,15 @@ QRU_DEVICE void qru_panel_lds_body(int m, int nb, QRU_GLOBAL T *A, long oa,
         int j = (int)(e / m), i = (int)(e - (long)j * m);
         T sv = S[e];
         A[QRU_IDX(oa, i, j, lda)] = i <= j ? sv : (T)0;
-        Y[QRU_IDX(oy, i, j, ldy)] = i < j ? (T)0 : (i == j ? (T)1 : sv);
+        Y[QRU_IDX(oy, i, j, ldy)] =
+            i < j ? (T)0 : (i == j ? QRU_MKR(1) : sv);
         if (wmode)
             continue;
         int cm = i < j ? i : j;
         T w = (T)0;
         for (int c = 0; c <= cm; ++c)
-            w += (c == i ? (T)1 : S[i + (long)c * m]) * Tm[c + (long)j * nb];
+            w += QRU_MUL(c == i ? QRU_MKR(1) : S[i + (long)c * m],
+                         Tm[c + (long)j * nb]);
         W[QRU_IDX(ow, i, j, ldw)] = -w;
     }
     for (int j = lid; j < nb; j += nt)
@@ -464,11 +486,15 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
  * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
  * T's array); T is formed at the end (qru_panel_tbuild).  The caller forms
  * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
- * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions). */
+ * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions).  Complex
+ * data as qru_panel_qr; the arrays are sized for an 8-byte T (T's array:
+ * 32 KiB of static shared memory), a larger one (complex double) does not
+ * fit (QRU_PREG_FITS). */
 #define QRU_PREG_R 9   /* rows per item */
 #define QRU_PREG_C 4   /* columns per team */
 #define QRU_PREG_NB 64 /* columns (T's array is QRU_PREG_NB^2) */
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
+#define QRU_PREG_FITS(T) (sizeof(T) <= 8)
 
 /* The reflector of the owned column c (x: the item's rows of it): x :=
  * [R(0:c, c); v], v_c to vout as a full column, tau to tv[c] and
@@ -476,12 +502,13 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
 QRU_DEVICE T qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
                                QRU_LOCAL T *tv, int lane)
 {
-    T ss = (T)0, al = (T)0;
+    QRU_R ss = (QRU_R)0;
+    T al = (T)0;
 #pragma unroll
     for (int r = 0; r < QRU_PREG_R; ++r) {
         int i = lane + QRU_TEAM * r;
         if (i > c && i < m)
-            ss += x[r] * x[r];
+            ss += QRU_ABS2(x[r]);
         if (i == c)
             al = x[r];
     }
@@ -489,41 +516,45 @@ QRU_DEVICE T qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
     /* the branches below hold team operations: their conditions are the
      * team's item 0's values (uniform whatever the data, NaN included) */
     ss = QRU_TEAM_UNIFORM(QRU_TEAM_SUM(ss));
-    T xnorm = QRU_SQRT(ss);
+    QRU_R xnorm = QRU_SQRT(ss);
     int safe = ss > QRU_SSQ_LO && ss < QRU_SSQ_HI;
     if (!safe) {
-        T amax = (T)0;
+        QRU_R amax = (QRU_R)0;
 #pragma unroll
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
-            T a = QRU_FABS(x[r]);
+            QRU_R a = QRU_FABS(QRU_RE(x[r]));
+            if (QRU_CPLX && QRU_FABS(QRU_IM(x[r])) > a)
+                a = QRU_FABS(QRU_IM(x[r]));
             if (i > c && i < m && (a > amax || a != a))
                 amax = a;
         }
         amax = QRU_TEAM_UNIFORM(QRU_TEAM_MAX(amax));
-        xnorm = (T)0;
-        if (amax != (T)0) {
-            T sq = (T)0;
+        xnorm = (QRU_R)0;
+        if (amax != (QRU_R)0) {
+            QRU_R sq = (QRU_R)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r) {
                 int i = lane + QRU_TEAM * r;
                 T y = x[r] / amax;
                 if (i > c && i < m)
-                    sq += y * y;
+                    sq += QRU_ABS2(y);
             }
             xnorm = amax * QRU_SQRT(QRU_TEAM_SUM(sq));
         }
         xnorm = QRU_TEAM_UNIFORM(xnorm);
     }
     T t = (T)0;
-    if (xnorm != (T)0) {
+    if (xnorm != (QRU_R)0) {
         T f, beta;
-        if (safe && al * al < QRU_SSQ_HI) { /* no scaling needed */
-            beta = QRU_SQRT(al * al + ss);
-            if (al >= (T)0)
-                beta = -beta;
-            t = (beta - al) / beta;
-            f = (T)1 / (al - beta);
+        QRU_R al2 = QRU_ABS2(al);
+        if (safe && al2 < QRU_SSQ_HI) { /* no scaling needed */
+            QRU_R b = QRU_SQRT(al2 + ss);
+            if (QRU_RE(al) >= (QRU_R)0)
+                b = -b;
+            beta = QRU_MKR(b);
+            t = (beta - al) / b;
+            f = QRU_INV(al - beta);
         } else {
             beta = qru_larfg_beta(al, xnorm, &t, &f);
         }
@@ -531,7 +562,7 @@ QRU_DEVICE T qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
         for (int r = 0; r < QRU_PREG_R; ++r) {
             int i = lane + QRU_TEAM * r;
             if (i > c)
-                x[r] *= f;
+                x[r] = QRU_MUL(x[r], f);
             else if (i == c)
                 x[r] = beta;
         }
@@ -539,7 +570,7 @@ QRU_DEVICE T qru_preg_house(int m, int c, T *x, QRU_LOCAL T *vout,
 #pragma unroll
     for (int r = 0; r < QRU_PREG_R; ++r) {
         int i = lane + QRU_TEAM * r;
-        vout[i] = i > c ? x[r] : (i == c ? (T)1 : (T)0);
+        vout[i] = i > c ? x[r] : (i == c ? QRU_MKR(1) : (T)0);
     }
     if (lane == 0)
         tv[c] = t;
@@ -583,7 +614,7 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
             d[s] = (T)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
-                d[s] += a[s][r] * v[r];
+                d[s] += QRU_MUL(a[s][r], QRU_CONJ(v[r]));
         }
 #pragma unroll
         for (int s = 0; s < QRU_PREG_C; ++s)
@@ -591,13 +622,14 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
 #pragma unroll
         for (int s = 0; s < QRU_PREG_C; ++s) {
             int u = team + s * nteam;
-            if (u > j && u < nb && t != (T)0) { /* larf of column u */
-                T tw = t * d[s];
+            if (u > j && u < nb && !QRU_ISZERO(t)) { /* larf of column u */
+                T tw = QRU_MUL(QRU_CONJ(t), d[s]);
 #pragma unroll
                 for (int r = 0; r < QRU_PREG_R; ++r)
-                    a[s][r] -= tw * v[r];
-            } else if (u < j && lane == 0) { /* z_j(u) */
-                Tm[j + u * QRU_PREG_NB] = t != (T)0 ? d[s] : (T)0;
+                    a[s][r] -= QRU_MUL(tw, v[r]);
+            } else if (u < j && lane == 0) { /* z_j(u) = conj(v_j' y_u) */
+                Tm[j + u * QRU_PREG_NB] =
+                    !QRU_ISZERO(t) ? QRU_CONJ(d[s]) : (T)0;
             }
         }
         /* the owner of column j + 1: its reflector, into the other buffer */
@@ -626,7 +658,7 @@ QRU_KERNEL void qru_panel_qr_reg(int m, int nb, QRU_GLOBAL T *A, long oa,
                 T x = a[s][r];
                 A[QRU_IDX(oa, i, u, lda)] = i <= u ? x : (T)0;
                 Y[QRU_IDX(oy, i, u, ldy)] =
-                    i < u ? (T)0 : (i == u ? (T)1 : x);
+                    i < u ? (T)0 : (i == u ? QRU_MKR(1) : x);
             }
         }
     }

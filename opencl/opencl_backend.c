@@ -392,15 +392,15 @@ const qru_backend_ops qru_opencl_ops = {
     .gram_border = ocl_gram_border,
     .gram_solve = ocl_gram_solve,
     /* their kernels take real data: for a complex type these run the
-     * reference op (ocl_panel_qr, ...) */
-    .real_only_ops = (1ull << QRU_OP_panel_qr) |
-                     (1ull << QRU_OP_panel_qr_max_nb),
+    /* every fused op's kernels take complex data too: no op runs its
+     * reference for a complex type (real_only_ops 0) */
+    .real_only_ops = 0,
     /* the ops that take complex data: those whose kernels the complex
-     * programs hold (ocl_kernel_complex: the QR family, potrf_panel,
-     * the least-squares batches' ops, chol_rot, the Cholesky batches),
-     * CLBlast's, the real-only ones above as their references and the OPT
-     * ops the backend leaves to the context's references (not the
-     * structured Cholesky passes nor the solvers' Gram ops) */
+     * programs hold (ocl_kernel_complex: the QR family with the fused
+     * panels, sweeps and wy_left, potrf_panel, the least-squares batches'
+     * ops, chol_rot, the Cholesky batches), CLBlast's and the OPT ops the
+     * backend leaves to the context's references (not the structured
+     * Cholesky passes nor the solvers' Gram ops) */
     .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full) |
                    QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |
                    QRU_OPM(lsq_batch_remove_cols) |

@@ -561,8 +561,6 @@ int ocl_wy_left(qru_context *ctx, qru_dtype dt, char ytop, int mt, int mb,
 int ocl_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                                int *out)
 {
-    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
-        return qru_ref_panel_qr_max_nb(ctx, dt, extra, out);
     ocl_prog *p;
     *out = 0;
     if (extra < 0)
@@ -587,9 +585,6 @@ int ocl_panel_qr(qru_context *ctx, qru_dtype dt, int m, int nb,
                         qru_ptr A, int lda, qru_ptr Y, int ldy, qru_ptr W,
                         int ldw, qru_ptr tau, qru_ptr work)
 {
-    if (qru_dtype_complex(dt)) /* real kernels only (real_only_ops) */
-        return qru_ref_panel_qr(ctx, dt, m, nb, A, lda, Y, ldy, W, ldw, tau,
-                                work);
     if (m <= 0 || nb <= 0)
         return 0;
     ocl_prog *p;

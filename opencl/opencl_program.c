@@ -26,7 +26,7 @@ const char *const qru_ocl_kernel_names[K_COUNT] = {
  * real-only parts left out by QRU_CPLX_PROG); every other kernel is NULL
  * there. */
 static const char *const cplx_sources[] = {
-    "qru_kdefs.h",    "qru_base.cl",      "qru_copy.cl",
+    "qru_kdefs.h",    "qru_base.cl",      "qru_panel.cl",  "qru_copy.cl",
     "qru_update.cl",  "qru_batch.cl",     "qru_batch_cgs.cl",
     "qru_batch_cols.cl", "qru_batch_q.cl", "qru_chol.cl"};
 static const int cplx_kernels[] = {
@@ -40,7 +40,8 @@ static const int cplx_kernels[] = {
     K_LSQ_BATCH_RMQ_COMMIT, K_LSQ_BATCH_RMQ_ROTATE, K_LSQ_BATCH_RMQ_DROP,
     K_LSQ_BATCH_ACQ_COMPLETE, K_LSQ_BATCH_ACQ_COMMIT, K_LSQ_BATCH_ACQ_ROTATE,
     K_CHOL_ROT,
-    K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH};
+    K_CHOL_UPDATE_BATCH, K_CHOL_INSERT_BATCH, K_CHOL_DELETE_BATCH,
+    K_PANEL_QR,    K_PANEL_QR_LDS};
 
 int ocl_kernel_complex(int k)
 {

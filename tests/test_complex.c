@@ -11,8 +11,11 @@
  * phases of its rows) below QRU_TEST_THRESHOLD, and a refused update
  * leaves the factorisation bit-identical.  Below the routines: an op that
  * takes no complex data refuses it, and an OPT op that a backend has for
- * real data only runs its reference op for complex data, counted as such. */
+ * real data only runs its reference op for complex data, counted as such;
+ * the fused panels (panel_qr, panel_qr_tp) with every panel kernel of the
+ * backend against their reference op and zgeqrf (case "panels"). */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +194,417 @@ START_TEST(test_backend_ops)
         qru_matrix_destroy(L);
         qru_matrix_destroy(W);
         qru_matrix_destroy(info);
+    }
+}
+END_TEST
+
+/* ---- the fused panels with complex data --------------------------------
+ * panel_qr and panel_qr_tp on complex data, with each of the backend's
+ * panel kernels (the tuning's panel_kernel: five on CUDA, three on
+ * OpenCL, the CPU's one), against the reference op (the per-column
+ * house / larf / wy_append loop on the same device, from the same random
+ * input) and against LAPACKE's zgeqrf (R, the reflectors V and tau: the
+ * same zlarfg conventions), with Q1 = P(:, 1:nb) orthonormal and
+ * P' A0 = R for P = I + W Y'.  Scaled errors |x - x_ref| / (s (m + nb)
+ * eps), s the largest |A0| (R), 1 (Y, tau) or the largest |W_ref| (W), and
+ * the backward and orthogonality errors below QRU_TEST_THRESHOLD (rows of
+ * very different scale: the backward errors alone). */
+
+/* max |a(i, j) - b(i, j)| over rows x cols, part 'A' all, 'U' i <= j,
+ * 'L' i > j */
+static double zdiff(char part, int rows, int cols, const zd *a, int lda,
+                    const zd *b, int ldb)
+{
+    double mx = 0.0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i) {
+            if ((part == 'U' && i > j) || (part == 'L' && i <= j))
+                continue;
+            double e = cabs(a[i + (size_t)j * lda] - b[i + (size_t)j * ldb]);
+            mx = e == e && mx == mx ? fmax(mx, e) : NAN;
+        }
+    return mx;
+}
+
+static double zmaxabs(int rows, int cols, const zd *a, int lda)
+{
+    double mx = 0.0;
+    for (int j = 0; j < cols; ++j)
+        for (int i = 0; i < rows; ++i)
+            mx = fmax(mx, cabs(a[i + (size_t)j * lda]));
+    return mx;
+}
+
+/* The checks of one panel's result (R m x nb in the upper part of Rg, Y,
+ * W, tau, all leading dimension m) against the reference op's (Rr, Yr,
+ * Wr, taur; NULL: none) and zgeqrf's of A0 (zl, m x nb, and ztau; NULL:
+ * none); tau0: every tau must be exactly 0 and R = A0. */
+static void panel_checks(qru_dtype dt, const char *tag, int m, int nb,
+                         const zd *A0, const zd *Rg, const zd *Y, const zd *W,
+                         const zd *tau, const zd *Rr, const zd *Yr,
+                         const zd *Wr, const zd *taur, const zd *zl,
+                         const zd *ztau, int tau0)
+{
+    double eps = qru_test_eps(dt), thr = QRU_TEST_THRESHOLD;
+    double sa = fmax(zmaxabs(m, nb, A0, m), DBL_MIN);
+    double den = (double)(m + nb) * eps;
+    /* exact structure: zeros below R's diagonal, unit lower Y */
+    ck_assert_msg(zlower(m, nb, Rg) == 0.0, "%s: R not upper triangular",
+                  tag);
+    for (int j = 0; j < nb; ++j)
+        for (int i = 0; i <= j && i < m; ++i)
+            ck_assert_msg(Y[i + (size_t)j * m] == (i == j ? 1.0 : 0.0),
+                          "%s: Y(%d,%d) = %g%+gi", tag, i, j,
+                          creal(Y[i + (size_t)j * m]),
+                          cimag(Y[i + (size_t)j * m]));
+    if (Rr) {
+        double sw = fmax(zmaxabs(m, nb, Wr, m), 1.0);
+        double e[4] = {zdiff('U', m, nb, Rg, m, Rr, m) / (sa * den),
+                       zdiff('A', m, nb, Y, m, Yr, m) / den,
+                       zdiff('A', m, nb, W, m, Wr, m) / (sw * den),
+                       zdiff('A', nb, 1, tau, nb, taur, nb) / den};
+        const char *nm[4] = {"R", "Y", "W", "tau"};
+        for (int q = 0; q < 4; ++q)
+            ck_assert_msg(e[q] <= thr, "%s: %s against the reference op: "
+                          "scaled error %g", tag, nm[q], e[q]);
+    }
+    if (zl) {
+        /* nz reflectors: zgeqrf's last of a panel with m <= nb (no rows
+         * below) makes R(m-1, m-1) real, the library's leaves tau = 0 */
+        int nz = m > nb ? nb : m - 1;
+        double er = 0.0;
+        for (int j = 0; j < nb; ++j)
+            for (int i = 0; i <= j && i < m; ++i)
+                if (i < j || j < nz)
+                    er = fmax(er, cabs(Rg[i + (size_t)j * m] -
+                                       zl[i + (size_t)j * m]));
+        double e[3] = {er / (sa * den), zdiff('L', m, nz, Y, m, zl, m) / den,
+                       zdiff('A', nz, 1, tau, nb, ztau, nb) / den};
+        const char *nm[3] = {"R", "V", "tau"};
+        for (int q = 0; q < 3; ++q)
+            ck_assert_msg(e[q] <= thr, "%s: %s against zgeqrf: scaled "
+                          "error %g", tag, nm[q], e[q]);
+    }
+    if (tau0) {
+        for (int j = 0; j < nb; ++j)
+            ck_assert_msg(tau[j] == 0.0, "%s: tau(%d) = %g%+gi, not 0", tag,
+                          j, creal(tau[j]), cimag(tau[j]));
+        ck_assert_msg(zdiff('U', m, nb, Rg, m, A0, m) == 0.0,
+                      "%s: R is not A0 with every tau 0", tag);
+    }
+    /* Q1 = I(:, 1:nb) + W Y(1:nb, :)' orthonormal; A0 + Y (W' A0) = R */
+    int k = nb < m ? nb : m;
+    zd *Q = zcalloc((size_t)m * k, sizeof(zd)), *S = zcalloc((size_t)nb * nb,
+                                                             sizeof(zd));
+    zd *D = zmalloc(sizeof(zd) * (size_t)m * nb);
+    ck_assert(Q && S && D);
+    for (int i = 0; i < k; ++i)
+        Q[i + (size_t)i * m] = 1.0;
+    zd one = 1.0, zero = 0.0;
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, m, k, nb, &one,
+                W, m, Y, m, &one, Q, m);
+    double eo = zorth(dt, m, k, Q);
+    memcpy(D, A0, sizeof(zd) * (size_t)m * nb);
+    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, nb, nb, m, &one,
+                W, m, A0, m, &zero, S, nb);
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, nb, nb, &one, Y,
+                m, S, nb, &one, D, m);
+    double eb = zdiff('A', m, nb, D, m, Rg, m);
+    for (int j = 0; j < nb; ++j) /* below the diagonal: exactly 0 */
+        for (int i = j + 1; i < m; ++i)
+            eb = fmax(eb, cabs(D[i + (size_t)j * m]));
+    eb /= sa * den;
+    ck_assert_msg(eo <= thr && eb <= thr,
+                  "%s: Q1'Q1 - I: %g, P'A0 - R: %g (scaled)", tag, eo, eb);
+    free(Q);
+    free(S);
+    free(D);
+}
+
+/* A NaN in the panel: the op returns (every kernel's team branches are
+ * uniform), R has exact zeros below its diagonal, Y is unit lower
+ * trapezoidal, and R's column nb / 2 holds a NaN (the values are
+ * otherwise unspecified, as for every non-finite input). */
+static void panel_nan_checks(const char *tag, int m, int nb, const zd *Rg,
+                             const zd *Y)
+{
+    int nan = 0;
+    ck_assert_msg(zlower(m, nb, Rg) == 0.0, "%s: R not upper triangular",
+                  tag);
+    for (int j = 0; j < nb; ++j)
+        for (int i = 0; i <= j && i < m; ++i) {
+            zd r = Rg[i + (size_t)j * m];
+            if (j == nb / 2)
+                nan |= isnan(creal(r)) || isnan(cimag(r));
+            ck_assert_msg(Y[i + (size_t)j * m] == (i == j ? 1.0 : 0.0),
+                          "%s: Y(%d,%d) not unit upper", tag, i, j);
+        }
+    ck_assert_msg(nan, "%s: no NaN in R(:, %d)", tag, nb / 2);
+}
+
+/* A0 (m x nb, leading dimension m) of kind 0: random, 1: upper
+ * triangular (every tau 0), 2: rows of very different scale, 3 / 4:
+ * everything near the square root of overflow / underflow (the scaled
+ * norms), 5: random with one NaN; exact in dt. */
+static zd *panel_input(qru_dtype dt, int m, int nb, int kind, unsigned *seed)
+{
+    zd *A = rand_z(dt, m, nb, seed, NULL);
+    int dbl = dt == QRU_COMPLEX_DOUBLE;
+    for (int j = 0; j < nb; ++j)
+        for (int i = 0; i < m; ++i) {
+            zd *a = &A[i + (size_t)j * m];
+            if (kind == 1 && i > j)
+                *a = 0.0;
+            if (kind == 2 && i % 7 == 3)
+                *a *= 1e6;
+            if (kind == 3)
+                *a *= dbl ? 0x1p660 : 0x1p80;
+            if (kind == 4)
+                *a *= dbl ? 0x1p-660 : 0x1p-80;
+        }
+    if (kind == 5) /* a NaN imaginary part in the last row, column nb / 2
+                      (a complex is an array of its two parts) */
+        ((double *)&A[m - 1 + (size_t)(nb / 2) * m])[1] = NAN;
+    return A;
+}
+
+/* zgeqrf of A0: the result (m x nb) and tau (nb) */
+static zd *panel_zgeqrf(int m, int nb, const zd *A0, zd **ztau)
+{
+    zd *Z = zmalloc(sizeof(zd) * (size_t)m * nb);
+    *ztau = zcalloc((size_t)nb, sizeof(zd));
+    ck_assert(Z && *ztau);
+    memcpy(Z, A0, sizeof(zd) * (size_t)m * nb);
+    ck_assert_int_eq(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, nb,
+                                    (lapack_complex_double *)Z, m,
+                                    (lapack_complex_double *)*ztau),
+                     0);
+    return Z;
+}
+
+/* a device matrix's rows x cols as double complex (leading dimension
+ * rows) */
+static zd *down_part(const qru_matrix *M, int rows, int cols)
+{
+    zd *Z = down_z(M), *P = zmalloc(sizeof(zd) * (size_t)rows * cols);
+    int ld = qru_matrix_rows(M);
+    ck_assert_ptr_nonnull(P);
+    for (int j = 0; j < cols; ++j)
+        memcpy(P + (size_t)j * rows, Z + (size_t)j * ld, sizeof(zd) * rows);
+    free(Z);
+    return P;
+}
+
+/* an m x nb random device matrix with m + pad rows (the padding and the
+ * stale contents of an output) */
+static qru_matrix *panel_mat(qru_dtype dt, int m, int nb, int pad,
+                             unsigned *seed)
+{
+    zd *Z = rand_z(dt, m + pad, nb, seed, NULL);
+    qru_matrix *M = up_z(dt, m + pad, nb, Z);
+    free(Z);
+    return M;
+}
+
+START_TEST(test_panels)
+{
+    unsigned seed = 4242u;
+    qru_backend be = qru_test_backend();
+    int npass = be == QRU_BACKEND_CUDA ? 5 : be == QRU_BACKEND_OPENCL ? 3 : 1;
+    for (int t = 0; t < 2; ++t) {
+        qru_dtype dt = ctypes[t];
+        const char *name = qru_test_type_name(dt);
+        if (!qru_context_supports(ctx, dt))
+            continue;
+        const qru_backend_ops *O = ctx->ops;
+        int mx = 0, mx0 = 0;
+        ck_assert_int_eq(O->panel_qr_max_nb(ctx, dt, 200, &mx), 0);
+        ck_assert_int_eq(O->panel_qr_max_nb(ctx, dt, 0, &mx0), 0);
+        ck_assert_msg(mx >= 0 && mx <= mx0 && mx0 <= 1024,
+                      "%s: panel_qr_max_nb %d (extra 200), %d (extra 0)",
+                      name, mx, mx0);
+        /* m, nb, kind: around the block and team sizes, the widest panel
+         * with 200 extra rows that runs on chip (the last; the block of
+         * the fused update panels), tall ones (several blocks on CUDA) */
+        int cases[][3] = {{1, 1, 0},    {5, 5, 0},     {7, 3, 1},
+                          {40, 13, 0},  {33, 32, 0},   {129, 32, 2},
+                          {300, 17, 3}, {300, 17, 4},  {64, 64, 0},
+                          {300, 17, 5}, {64, 64, 5},   {3000, 32, 5},
+                          {289, 64, 0}, {1000, 8, 0},  {3000, 32, 0},
+                          {0, 0, 0}};
+        int last = (int)(sizeof cases / sizeof cases[0]) - 1;
+        if (mx > 0) {
+            cases[last][0] = mx + 200;
+            cases[last][1] = mx;
+        }
+        for (int pass = 0; pass < npass; ++pass) {
+            ck_assert_int_eq(
+                qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL, pass), 0);
+            for (int c = 0; c <= last; ++c) {
+                int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
+                if (m == 0 || (m >= 1000 && pass > 0 && pass != 3))
+                    continue;
+                char tag[96];
+                snprintf(tag, sizeof tag, "%s panel_qr kernel %d, %d x %d "
+                         "kind %d", name, pass, m, nb, kind);
+                zd *A0 = panel_input(dt, m, nb, kind, &seed);
+                qru_matrix *M[2][5];
+                for (int r = 0; r < 2; ++r) {
+                    zd *P = zcalloc((size_t)(m + 3) * nb, sizeof(zd));
+                    ck_assert_ptr_nonnull(P);
+                    for (int j = 0; j < nb; ++j)
+                        memcpy(P + (size_t)j * (m + 3), A0 + (size_t)j * m,
+                               sizeof(zd) * m);
+                    M[r][0] = up_z(dt, m + 3, nb, P);
+                    free(P);
+                    M[r][1] = panel_mat(dt, m, nb, 1, &seed);
+                    M[r][2] = panel_mat(dt, m, nb, 2, &seed);
+                    M[r][3] = panel_mat(dt, nb, 1, 0, &seed);
+                    M[r][4] = panel_mat(dt, (int)qru_panel_work(m, nb), 1, 1,
+                                        &seed);
+                    int (*f)(qru_context *, qru_dtype, int, int, qru_ptr,
+                             int, qru_ptr, int, qru_ptr, int, qru_ptr,
+                             qru_ptr) = r ? qru_ref_panel_qr : O->panel_qr;
+                    ck_assert_int_eq(f(ctx, dt, m, nb, M[r][0]->p,
+                                       M[r][0]->ld, M[r][1]->p, M[r][1]->ld,
+                                       M[r][2]->p, M[r][2]->ld, M[r][3]->p,
+                                       M[r][4]->p),
+                                     0);
+                }
+                zd *g[2][4];
+                for (int r = 0; r < 2; ++r)
+                    for (int q = 0; q < 4; ++q)
+                        g[r][q] = down_part(M[r][q], q == 3 ? nb : m,
+                                            q == 3 ? 1 : nb);
+                /* zgeqrf: not for kind 1 (every tau 0, zgeqrf's make
+                 * the diagonal real) nor 5 (the NaN); kind 2: the
+                 * backward errors alone
+                 * (the rows of 1e6 leave the reflectors of the trailing
+                 * columns ill-conditioned, their forward errors up to
+                 * 1e6 eps) */
+                zd *ztau = NULL, *zl = NULL;
+                if (kind == 0 || kind == 3 || kind == 4)
+                    zl = panel_zgeqrf(m, nb, A0, &ztau);
+                int fw = kind != 2;
+                if (kind == 5) /* the NaN: termination and structure */
+                    panel_nan_checks(tag, m, nb, g[0][0], g[0][1]);
+                else
+                    panel_checks(dt, tag, m, nb, A0, g[0][0], g[0][1],
+                                 g[0][2], g[0][3], fw ? g[1][0] : NULL,
+                                 g[1][1], g[1][2], g[1][3], zl, ztau,
+                                 kind == 1);
+                for (int r = 0; r < 2; ++r) {
+                    for (int q = 0; q < 4; ++q)
+                        free(g[r][q]);
+                    for (int q = 0; q < 5; ++q)
+                        qru_matrix_destroy(M[r][q]);
+                }
+                free(A0);
+                free(zl);
+                free(ztau);
+            }
+        }
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                            QRU_PANEL_KERNEL_AUTO),
+                         0);
+        /* panel_qr_tp: mt, mb, nb, A upper triangular; the widest on-chip
+         * panel with 200 rows below (the last) */
+        int tcases[][4] = {{64, 200, 64, 1}, {5, 3, 5, 1}, {1, 1, 1, 1},
+                           {20, 1, 20, 0},   {0, 9, 4, 0}, {12, 0, 7, 0},
+                           {40, 300, 40, 1}, {0, 0, 0, 1}};
+        int tl = (int)(sizeof tcases / sizeof tcases[0]) - 1;
+        if (mx > 0) {
+            tcases[tl][0] = tcases[tl][2] = mx;
+            tcases[tl][1] = 200;
+        }
+        for (int pass = 0; pass < (be == QRU_BACKEND_CUDA ? 2 : 1); ++pass) {
+            ck_assert_int_eq(
+                qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                   pass ? QRU_PANEL_KERNEL_REG
+                                        : QRU_PANEL_KERNEL_AUTO),
+                0);
+            for (int c = 0; c <= tl; ++c) {
+                int mt = tcases[c][0], mb = tcases[c][1], nb = tcases[c][2];
+                int m = mt + mb;
+                if (nb == 0)
+                    continue;
+                char tag[96];
+                snprintf(tag, sizeof tag, "%s panel_qr_tp kernel %d, "
+                         "%d + %d x %d", name, pass, mt, mb, nb);
+                zd *A0 = panel_input(dt, m, nb, 0, &seed);
+                if (tcases[c][3])
+                    for (int j = 0; j < nb; ++j)
+                        for (int i = j + 1; i < mt; ++i)
+                            A0[i + (size_t)j * m] = 0.0;
+                /* the two parts, with padding rows */
+                zd *Pa = zcalloc((size_t)(mt + 2) * nb, sizeof(zd)),
+                   *Pb = zcalloc((size_t)(mb + 3) * nb, sizeof(zd));
+                ck_assert(Pa && Pb);
+                for (int j = 0; j < nb; ++j) {
+                    memcpy(Pa + (size_t)j * (mt + 2), A0 + (size_t)j * m,
+                           sizeof(zd) * mt);
+                    memcpy(Pb + (size_t)j * (mb + 3), A0 + (size_t)j * m + mt,
+                           sizeof(zd) * mb);
+                    Pa[mt + (size_t)j * (mt + 2)] = 7.0 - 3.0 * _Complex_I;
+                    Pb[mb + (size_t)j * (mb + 3)] = -5.0 + 2.0 * _Complex_I;
+                }
+                qru_matrix *A = up_z(dt, mt + 2, nb, Pa),
+                           *B = up_z(dt, mb + 3, nb, Pb),
+                           *Y = panel_mat(dt, m, nb, 1, &seed),
+                           *W = panel_mat(dt, m, nb, 2, &seed),
+                           *tau = panel_mat(dt, nb, 1, 0, &seed),
+                           *wk = panel_mat(dt, (int)qru_panel_tp_work(m, nb),
+                                           1, 1, &seed);
+                ck_assert_int_eq(O->panel_qr_tp(ctx, dt, mt, mb, nb, A->p,
+                                                A->ld, B->p, B->ld, Y->p,
+                                                Y->ld, W->p, W->ld, tau->p,
+                                                wk->p),
+                                 0);
+                zd *ga = down_z(A), *gb = down_z(B);
+                zd *R = zmalloc(sizeof(zd) * (size_t)m * nb);
+                ck_assert_ptr_nonnull(R);
+                for (int j = 0; j < nb; ++j) {
+                    memcpy(R + (size_t)j * m, ga + (size_t)j * (mt + 2),
+                           sizeof(zd) * mt);
+                    memcpy(R + (size_t)j * m + mt, gb + (size_t)j * (mb + 3),
+                           sizeof(zd) * mb);
+                    /* the padding rows: untouched */
+                    ck_assert_msg(ga[mt + (size_t)j * (mt + 2)] ==
+                                          Pa[mt + (size_t)j * (mt + 2)] &&
+                                      gb[mb + (size_t)j * (mb + 3)] ==
+                                          Pb[mb + (size_t)j * (mb + 3)],
+                                  "%s: a padding row changed", tag);
+                }
+                zd *gy = down_part(Y, m, nb), *gw = down_part(W, m, nb),
+                   *gt = down_part(tau, nb, 1), *ztau = NULL;
+                zd *zl = panel_zgeqrf(m, nb, A0, &ztau);
+                /* the upper triangular A with nothing below it (mb = 0)
+                 * leaves every tau 0; zgeqrf's then differs by phases */
+                int up = tcases[c][3] && mb == 0;
+                panel_checks(dt, tag, m, nb, A0, R, gy, gw, gt, NULL, NULL,
+                             NULL, NULL, up ? NULL : zl, ztau, up);
+                free(Pa);
+                free(Pb);
+                free(ga);
+                free(gb);
+                free(R);
+                free(gy);
+                free(gw);
+                free(gt);
+                free(zl);
+                free(ztau);
+                free(A0);
+                qru_matrix_destroy(A);
+                qru_matrix_destroy(B);
+                qru_matrix_destroy(Y);
+                qru_matrix_destroy(W);
+                qru_matrix_destroy(tau);
+                qru_matrix_destroy(wk);
+            }
+        }
+        ck_assert_int_eq(qru_ctx_set_tuning(ctx, dt, QRU_TUNE_PANEL_KERNEL,
+                                            QRU_PANEL_KERNEL_AUTO),
+                         0);
     }
 }
 END_TEST
@@ -1110,6 +1524,12 @@ int main(void)
     tcase_add_test(tc, test_shift);
     tcase_add_test(tc, test_from_qr);
     tcase_add_test(tc, test_check_finite);
+    suite_add_tcase(s, tc);
+    /* the fused panels, a case of their own (CK_RUN_CASE=panels) */
+    tc = tcase_create("panels");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_panels);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }
