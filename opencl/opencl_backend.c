@@ -391,7 +391,6 @@ const qru_backend_ops qru_opencl_ops = {
     .givens_accum = ocl_givens_accum,
     .gram_border = ocl_gram_border,
     .gram_solve = ocl_gram_solve,
-    /* their kernels take real data: for a complex type these run the
     /* every fused op's kernels take complex data too: no op runs its
      * reference for a complex type (real_only_ops 0) */
     .real_only_ops = 0,

@@ -5,8 +5,8 @@ classdef qru_lsq < handle
 %   backend's memory (GPU memory for 'cuda' and 'opencl'), where it stays
 %   between calls.  single A or b compute in single precision; complex A
 %   or b in complex arithmetic (Q unitary, ' the conjugate transpose), on
-%   a backend that supports complex data (the CPU; elsewhere
-%   qru:unsupported).  F keeps its element type: complex data given to a
+%   every backend (one without complex data raises qru:unsupported).  F
+%   keeps its element type: complex data given to a
 %   real F raises qru:usage.  Pages take complex data in every form on
 %   every backend.
 %   F = qru_lsq(A, b, 'q', q) chooses what F holds (F.q):
