@@ -383,4 +383,20 @@ inline T qru_inv_(T a)
 #define QRU_INV(a) qru_inv_(a)
 #define QRU_DIV(a, b) qru_div_(a, b)
 
+/* The order of an argmax over real keys (the selections of OMP,
+ * kernels/qru_omp.cl, and LARS, kernels/qru_lars.cl): 1 where key a
+ * comes before key b, 0 where b comes before a, -1 where they tie (both
+ * NaN, or equal), which the caller breaks by its index or position.  A
+ * NaN comes before any other key (nan_first) or after it, then the larger
+ * key; a total order, so that any reduction order finds the same one. */
+QRU_DEVICE int qru_key_order(QRU_RH a, QRU_RH b, int nan_first)
+{
+    int na = a != a, nb = b != b;
+    if (na != nb)
+        return nan_first ? na : nb;
+    if (!na && a != b)
+        return a > b;
+    return -1;
+}
+
 #endif /* QRU_KDEFS_H */

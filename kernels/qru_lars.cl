@@ -49,16 +49,13 @@
 #define QRU_LARSK_POSITIVE 2
 
 /* The pick's order: (a, pa) before (b, pb) (a total order: a NaN key
- * after any other, then the larger key, then the lower position; the
- * host's copy is qru_internal.h's qru_lars_pick_before). */
+ * after any other, then the larger key, then the lower position:
+ * qru_key_order of kernels/qru_kdefs.h; the host's copy is
+ * qru_internal.h's qru_lars_pick_before). */
 QRU_DEVICE int qru_lars_before(T a, T pa, T b, T pb)
 {
-    int na = a != a, nb = b != b;
-    if (na != nb)
-        return nb;
-    if (!na && a != b)
-        return a > b;
-    return pa < pb;
+    int o = qru_key_order(a, b, 0);
+    return o >= 0 ? o : pa < pb;
 }
 
 /* tmp(p) = -coef / (w + tiny) (one expression wherever it is compared) */

@@ -51,15 +51,11 @@
 
 /* Whether the candidate (a = |c(ia)|) comes before (b, ib) in the order
  * of the argmax: NaN first, then the larger value, then the lower index
- * (a total order, so that any reduction order finds the same one). */
+ * (qru_key_order of kernels/qru_kdefs.h). */
 QRU_DEVICE int qru_omp_before(T a, int ia, T b, int ib)
 {
-    int na = a != a, nb = b != b;
-    if (na != nb)
-        return na;
-    if (!na && a != b)
-        return a > b;
-    return ia < ib;
+    int o = qru_key_order(a, b, 1);
+    return o >= 0 ? o : ia < ib;
 }
 
 /* The grid of a step (k >= 0) or of the start (k < 0: c = c0, r = inv y).

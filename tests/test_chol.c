@@ -14,175 +14,14 @@
 
 QRU_TEST_FIXTURE
 
-#define SENT 777.0 /* sentinel in padding and in the unreferenced triangle */
-#define THR QRU_TEST_THRESHOLD
-
-/* ---- host helpers (double unless noted) -------------------------------- */
+#define CHOL_CHECK_COMPLEX 0
+#include "chol_check.h"
 
 /* n x n symmetric positive definite A = G G' / (n + 4) + 0.2 I (ld n). */
 static double *spd(int n, unsigned *seed)
 {
     return qru_test_spd(n, 4, 0.2, seed);
 }
-
-static double *dup(const double *A, size_t cnt)
-{
-    double *B = malloc(sizeof(double) * cnt + 8);
-    memcpy(B, A, sizeof(double) * cnt);
-    return B;
-}
-
-/* Host array of dtype dt (ld x cols, all ld rows filled): A(0:n,0:m) from
- * the double array src (ld n); the other entries SENT; with tri = 'L' / 'U'
- * only that triangle of src is copied (the rest SENT). */
-static void *to_dt(qru_dtype dt, int rows, int cols, int ld, const double *src,
-                   char tri)
-{
-    return qru_test_from_double(dt, rows, cols, ld, src, rows, tri, SENT, 0.5);
-}
-
-/* The uplo triangle of the n x n host array F (dtype dt, ld) as a lower
- * factor L in double (ld n, zeros above). */
-static double *factor_lower(qru_dtype dt, int n, const void *F, int ld,
-                            char uplo)
-{
-    double *L = calloc((size_t)n * n + 1, sizeof(double));
-    for (int j = 0; j < n; ++j)
-        for (int i = j; i < n; ++i)
-            L[i + (size_t)j * n] = uplo == 'L' ? qru_test_get(dt, F, ld, i, j)
-                                              : qru_test_get(dt, F, ld, j, i);
-    return L;
-}
-
-static double fro(int m, int n, const double *A, int lda)
-{
-    double s = 0;
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i)
-            s += A[i + (size_t)j * lda] * A[i + (size_t)j * lda];
-    return sqrt(s);
-}
-
-/* ||A - L L'||_F / (||A||_F n eps), A symmetric n x n double (ld n). */
-static double chol_backward(qru_dtype dt, int n, const double *A,
-                            const double *L)
-{
-    if (n == 0)
-        return 0;
-    double *E = dup(A, (size_t)n * n);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, -1.0, L, n,
-                L, n, 1.0, E, n);
-    double r = fro(n, n, E, n) / (fro(n, n, A, n) * n * qru_test_eps(dt));
-    free(E);
-    return r;
-}
-
-/* LAPACKE_dpotrf reference (lower, zeros above); returns info. */
-static int ref_chol(int n, const double *A, double **Lout)
-{
-    double *L = dup(A, (size_t)n * n);
-    int info = n > 0 ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) : 0;
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < j; ++i)
-            L[i + (size_t)j * n] = 0;
-    *Lout = L;
-    return info;
-}
-
-/* 1-norm condition number of the SPD A (from its factor). */
-static double kappa(int n, const double *A)
-{
-    if (n == 0)
-        return 1;
-    double *L = NULL;
-    if (ref_chol(n, A, &L) != 0) {
-        free(L);
-        return INFINITY;
-    }
-    double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, A, n);
-    double rc = 0;
-    LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, L, n, anorm, &rc);
-    free(L);
-    return rc > 0 ? 1.0 / rc : INFINITY;
-}
-
-/* ||L - Lref||_F / (||Lref||_F n eps kappa(A)): forward error of a factor
- * against LAPACKE on the exact matrix, scaled by its first-order bound. */
-static double chol_forward(qru_dtype dt, int n, const double *A,
-                           const double *L)
-{
-    if (n == 0)
-        return 0;
-    double *R = NULL;
-    ck_assert_int_eq(ref_chol(n, A, &R), 0);
-    double d = 0;
-    for (size_t i = 0; i < (size_t)n * n; ++i)
-        d += (L[i] - R[i]) * (L[i] - R[i]);
-    double r = sqrt(d) / (fro(n, n, R, n) * n * qru_test_eps(dt) * kappa(n, A));
-    free(R);
-    return r;
-}
-
-/* A matrix wrapped inside a bigger buffer so padding can be inspected. */
-typedef struct pm {
-    qru_matrix *P, *M;
-    int rows, cols, ld;
-} pm;
-
-static pm pm_new(qru_dtype dt, int rows, int cols, int ld, const void *full)
-{
-    pm p = {NULL, NULL, rows, cols, ld};
-    p.P = qru_test_upload(ctx, dt, ld, cols, ld, full, ld);
-    ck_assert_int_eq(
-        qru_matrix_wrap(ctx, dt, rows, cols, qru_matrix_data(p.P), ld, &p.M),
-        0);
-    return p;
-}
-
-static void pm_free(pm *p)
-{
-    qru_matrix_destroy(p->M);
-    qru_matrix_destroy(p->P);
-}
-
-/* Bitwise comparison of the ld x cols host arrays. */
-static int same_bits(qru_dtype dt, int ld, int cols, const void *a,
-                     const void *b)
-{
-    return memcmp(a, b, qru_test_elsize(dt) * (size_t)ld * cols) == 0;
-}
-
-/* The entries outside the uplo triangle of the rows x rows block (and the
- * padding rows) must still hold the sentinels of to_dt(). */
-static void check_sentinels(qru_dtype dt, int n, int ld, int cols,
-                            const void *F, char uplo, const char *tag)
-{
-    for (int j = 0; j < cols; ++j)
-        for (int i = 0; i < ld; ++i) {
-            int in = i < n && j < n && (uplo == 'L' ? i >= j : i <= j);
-            if (in)
-                continue;
-            double want = dt == QRU_FLOAT ? (double)(float)(SENT + i + 0.5 * j)
-                                          : SENT + i + 0.5 * j;
-            ck_assert_msg(qru_test_get(dt, F, ld, i, j) == want,
-                          "%s: entry (%d,%d) outside the triangle changed",
-                          tag, i, j);
-        }
-}
-
-/* Factor of the double SPD A (n x n) as a matrix of ctx with leading
- * dimension ld (computed by qru_chol_factor). */
-static pm make_factor(qru_dtype dt, int n, int ld, const double *A, char uplo)
-{
-    void *h = to_dt(dt, n, n, ld, A, uplo);
-    pm p = pm_new(dt, n, n, ld, h);
-    free(h);
-    int st = qru_chol_factor(ctx, uplo, p.M, QRU_CHOL_LEFT, 0);
-    ck_assert_msg(st == 0, "factor: %d", st);
-    return p;
-}
-
-static const char UPLOS[2] = {'L', 'U'};
 
 /* ---- factorisation -------------------------------------------------------- */
 
@@ -204,29 +43,23 @@ START_TEST(test_factor)
             for (size_t b = 0; b < sizeof nbs / sizeof *nbs; ++b)
                 for (int inpl = 0; inpl < 2; ++inpl) {
                     int ld = n + 3;
-                    void *h = to_dt(dt, n, n, ld, A, uplo);
+                    void *h = to_h(dt, n, n, ld, A, uplo);
                     pm p = pm_new(dt, n, n, ld, h);
                     int var = vars[v] | (inpl ? QRU_CHOL_IN_PLACE : 0);
                     int st = qru_chol_factor(ctx, uplo, p.M, var, nbs[b]);
                     ck_assert_msg(st == 0, "n %d var %d nb %d: %d", n, var,
                                   nbs[b], st);
-                    void *F = qru_test_download(p.P);
                     char tag[96];
                     snprintf(tag, sizeof tag, "%c n %d var %d nb %d dt %d",
                              uplo, n, var, nbs[b], dt);
-                    check_sentinels(dt, n, ld, n, F, uplo, tag);
-                    double *L = factor_lower(dt, n, F, ld, uplo);
-                    double e = chol_backward(dt, n, A, L);
-                    double f = chol_forward(dt, n, A, L);
+                    double *L = factor_of(dt, &p, uplo, tag);
+                    double e = chol_backward(dt, n, 0, A, L);
+                    double f = chol_forward(dt, n, 0, A, L);
                     ck_assert_msg(e <= THR, "%s: backward error %g", tag, e);
                     ck_assert_msg(f <= THR, "%s: forward error %g", tag, f);
-                    for (int j = 0; j < n; ++j)
-                        ck_assert_msg(L[j + (size_t)j * n] > 0,
-                                      "%s: diagonal", tag);
                     worst = e > worst ? e : worst;
                     worstf = f > worstf ? f : worstf;
                     free(L);
-                    free(F);
                     free(h);
                     pm_free(&p);
                 }
@@ -295,9 +128,9 @@ START_TEST(test_factor_not_pd)
                     int j = bad_cols[c];
                     if (kind >= 4 && j == 0)
                         continue;
-                    double *A = dup(A0, (size_t)n * n);
+                    double *A = cs_dup(A0, (size_t)n * n);
                     plant(A, n, j, kind);
-                    void *h = to_dt(dt, n, n, ld, A, uplo);
+                    void *h = to_h(dt, n, n, ld, A, uplo);
                     pm p = pm_new(dt, n, n, ld, h);
                     int var = vars[v] | (inpl ? QRU_CHOL_IN_PLACE : 0);
                     int st = qru_chol_factor(ctx, uplo, p.M, var, 16);
@@ -375,7 +208,7 @@ START_TEST(test_factor_tol)
             double *A = calloc((size_t)n * n, sizeof(double));
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0,
                         L0, n, L0, n, 0.0, A, n);
-            void *h = to_dt(dt, n, n, ld, A, uplo);
+            void *h = to_h(dt, n, n, ld, A, uplo);
             for (int v = 0; v < 3; ++v)
                 for (int nb = 0; nb <= 16; nb += 16) {
                     pm p = pm_new(dt, n, n, ld, h);
@@ -425,8 +258,8 @@ START_TEST(test_trsm)
             double *B = malloc(sizeof(double) * (size_t)m * n + 8);
             for (int i = 0; i < m * n; ++i)
                 B[i] = qru_test_urand(&seed);
-            void *ht = to_dt(dt, k, k, k + 2, T, uplo);
-            void *hb = to_dt(dt, m, n, m + 1, B, 'A');
+            void *ht = to_h(dt, k, k, k + 2, T, uplo);
+            void *hb = to_h(dt, m, n, m + 1, B, 'A');
             pm pt = pm_new(dt, k, k, k + 2, ht);
             pm pb = pm_new(dt, m, n, m + 1, hb);
             double alpha = 0.75;
@@ -490,7 +323,7 @@ START_TEST(test_solve)
         double *B = malloc(sizeof(double) * (size_t)n * r + 8);
         for (int i = 0; i < n * r; ++i)
             B[i] = qru_test_urand(&seed);
-        void *hb = to_dt(dt, n, r, n + 2, B, 'A');
+        void *hb = to_h(dt, n, r, n + 2, B, 'A');
         pm pb = pm_new(dt, n, r, n + 2, hb);
         ck_assert_int_eq(qru_chol_solve(ctx, uplo, pl.M, pb.M), 0);
         void *X = qru_test_download(pb.P);
@@ -535,18 +368,11 @@ END_TEST
 static void check_factor(qru_dtype dt, pm *p, char uplo, const double *A1,
                          const char *tag, double *worst)
 {
-    int n = p->rows;
-    void *F = qru_test_download(p->P);
-    check_sentinels(dt, n, p->ld, p->cols, F, uplo, tag);
-    double *L = factor_lower(dt, n, F, p->ld, uplo);
-    double e = chol_backward(dt, n, A1, L);
-    double f = chol_forward(dt, n, A1, L);
-    ck_assert_msg(e <= THR, "%s: backward error %g", tag, e);
-    ck_assert_msg(f <= THR, "%s: forward error vs LAPACKE %g", tag, f);
+    double *L = factor_of(dt, p, uplo, tag);
+    double e = factor_error(dt, p->rows, 0, A1, L, tag);
     if (worst)
-        *worst = fmax(*worst, fmax(e, f));
+        *worst = fmax(*worst, e);
     free(L);
-    free(F);
 }
 
 /* The two engines of qru_chol_update, by the tuning knob chol_r1_max_k:
@@ -570,13 +396,11 @@ static void update_case(qru_dtype dt, char uplo, int n, int k, int sign,
                         int out, const double *A0, const double *W,
                         const char *what, double *worst)
 {
-    double *Ap = dup(A0, (size_t)n * n);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, 1.0, W, n,
-                W, n, 1.0, Ap, n);
+    double *Ap = rank_k(n, k, A0, W, 1);
     const double *Ain = sign > 0 ? A0 : Ap;
     const double *Aout = sign > 0 ? Ap : A0;
     pm pl = make_factor(dt, n, n + 2, Ain, uplo);
-    void *hw = to_dt(dt, n, k, n + 1, W, 'A');
+    void *hw = to_h(dt, n, k, n + 1, W, 'A');
     pm pw = pm_new(dt, n, k, n + 1, hw);
     char tag[96];
     snprintf(tag, sizeof tag, "%s %c n %d k %d sign %d dt %d%s", what, uplo,
@@ -584,7 +408,7 @@ static void update_case(qru_dtype dt, char uplo, int n, int k, int sign,
     pm p1 = pl;
     void *L0 = NULL;
     if (out) {
-        void *h1 = to_dt(dt, n, n, n + 3, A0, uplo);
+        void *h1 = to_h(dt, n, n, n + 3, A0, uplo);
         p1 = pm_new(dt, n, n, n + 3, h1);
         free(h1);
         L0 = qru_test_download(pl.P);
@@ -732,7 +556,7 @@ START_TEST(test_downdate_fail)
     pm pl = make_factor(dt, n, n + 3, A, uplo);
     void *before = qru_test_download(pl.P);
     /* into another array (t > 0), its contents the sentinels' */
-    void *h1 = to_dt(dt, n, n, n + 1, A, uplo);
+    void *h1 = to_h(dt, n, n, n + 1, A, uplo);
     pm p1 = pm_new(dt, n, n, n + 1, h1);
     /* W(:,0) = 3 e_j: A - W W' has a negative diagonal entry at j; rank 2
      * and rank 1 */
@@ -743,14 +567,12 @@ START_TEST(test_downdate_fail)
         W[js[t]] = 3.0;
         for (int i = 0; k == 2 && i < n; ++i)
             W[i + n] = 0.01 * qru_test_urand(&seed);
-        void *hw = to_dt(dt, n, k, n, W, 'A');
+        void *hw = to_h(dt, n, k, n, W, 'A');
         pm pw = pm_new(dt, n, k, n, hw);
         int st = qru_chol_update(ctx, uplo, pl.M, pw.M, -1, t ? p1.M : pl.M);
         ck_assert_msg(st > 0 && st <= js[t] + 1, "downdate: status %d", st);
         /* the reference: LAPACKE on A - W W' fails at a leading minor */
-        double *Am = dup(A, (size_t)n * n);
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, -1.0, W,
-                    n, W, n, 1.0, Am, n);
+        double *Am = rank_k(n, k, A, W, -1);
         double *R = NULL;
         int info = ref_chol(n, Am, &R);
         ck_assert_int_eq(st, info);
@@ -781,13 +603,11 @@ static void failing_downdate(qru_dtype dt, char uplo, int n, int k,
     W[jf] = 3.0;
     pm pl = make_factor(dt, n, n + 1, A, uplo);
     void *before = qru_test_download(pl.P);
-    void *h1 = to_dt(dt, n, n, n + 2, A, uplo);
+    void *h1 = to_h(dt, n, n, n + 2, A, uplo);
     pm p1 = pm_new(dt, n, n, n + 2, h1);
-    void *hw = to_dt(dt, n, k, n, W, 'A');
+    void *hw = to_h(dt, n, k, n, W, 'A');
     pm pw = pm_new(dt, n, k, n, hw);
-    double *Am = dup(A, (size_t)n * n);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, k, -1.0, W, n,
-                W, n, 1.0, Am, n);
+    double *Am = rank_k(n, k, A, W, -1);
     double *R = NULL;
     int info = ref_chol(n, Am, &R);
     ck_assert_msg(info == jf + 1, "the reference fails at %d", info);
@@ -876,7 +696,7 @@ START_TEST(test_update_rank_k)
             for (int e = 0; e < n * k; ++e)
                 W[e] = 0.1 * qru_test_urand(&seed);
             W[i + (size_t)(k - 1) * n] = bad_value(1);
-            void *hn = to_dt(dt, n, k, n, W, 'A');
+            void *hn = to_h(dt, n, k, n, W, 'A');
             pm pn = pm_new(dt, n, k, n, hn);
             int st = qru_chol_update(ctx, uplo, pl.M, pn.M, 1, pl.M);
             ck_assert_msg(st == i + 1, "rank k %c n %d k %d dt %d, NaN in "
@@ -899,24 +719,6 @@ END_TEST
 
 /* ---- insert / delete ---------------------------------------------------- */
 
-/* A1 with rows/cols k..k+p-1 removed (ld n1 - p). */
-static double *remove_block(int n1, const double *A1, int k, int p)
-{
-    int n = n1 - p;
-    double *A = malloc(sizeof(double) * (size_t)n * n + 8);
-    for (int j = 0, jj = 0; j < n1; ++j) {
-        if (j >= k && j < k + p)
-            continue;
-        for (int i = 0, ii = 0; i < n1; ++i) {
-            if (i >= k && i < k + p)
-                continue;
-            A[ii++ + (size_t)jj * n] = A1[i + (size_t)j * n1];
-        }
-        ++jj;
-    }
-    return A;
-}
-
 START_TEST(test_insert)
 {
     if ((_i % 2) >= qru_test_ndtypes(ctx))
@@ -935,19 +737,11 @@ START_TEST(test_insert)
                     int k = kk == 0 ? 0 : kk == 1 ? n / 2 : n;
                     int n1 = n + p;
                     double *A1 = spd(n1, &seed);
-                    double *A = remove_block(n1, A1, k, p);
+                    double *A = drop_block(n1, A1, k, p);
                     /* C = A1(:, k:k+p), other triangle of the diagonal
                      * block poisoned with NaN (must not be read) */
-                    double *C = malloc(sizeof(double) * (size_t)n1 * p + 8);
-                    for (int j = 0; j < p; ++j)
-                        for (int i = 0; i < n1; ++i) {
-                            int r = i - k;
-                            int other = r >= 0 && r < p &&
-                                        (uplo == 'L' ? r < j : r > j);
-                            C[i + (size_t)j * n1] =
-                                other ? NAN : A1[i + (size_t)(k + j) * n1];
-                        }
-                    void *hc = to_dt(dt, n1, p, n1 + 1, C, 'A');
+                    double *C = new_cols(n1, A1, k, p, uplo, NAN);
+                    void *hc = to_h(dt, n1, p, n1 + 1, C, 'A');
                     pm pc = pm_new(dt, n1, p, n1 + 1, hc);
                     char tag[96];
                     snprintf(tag, sizeof tag,
@@ -956,7 +750,7 @@ START_TEST(test_insert)
                     int cap = n1 + 2;
                     if (!inpl) {
                         pm pl = make_factor(dt, n, n + 1, A, uplo);
-                        void *h1 = to_dt(dt, 0, n1, n1 + 2, A1, 'A');
+                        void *h1 = to_h(dt, 0, n1, n1 + 2, A1, 'A');
                         pm p1 = pm_new(dt, n1, n1, n1 + 2, h1);
                         int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M,
                                                  p1.M);
@@ -968,7 +762,7 @@ START_TEST(test_insert)
                     } else {
                         /* one cap x cap buffer: n x n factor, then the
                          * (n+p) x (n+p) factor in place */
-                        void *h = to_dt(dt, n, n1, cap, A, uplo);
+                        void *h = to_h(dt, n, n1, cap, A, uplo);
                         /* the block beyond n must keep sentinels: fill the
                          * to_dt way for n1 x n1 outside the triangle */
                         pm pl = pm_new(dt, n, n1, cap, h);
@@ -992,11 +786,8 @@ START_TEST(test_insert)
                          * compare the triangle only */
                         void *F = qru_test_download(pl.P);
                         double *L = factor_lower(dt, n1, F, cap, uplo);
-                        double e = chol_backward(dt, n1, A1, L);
-                        double f = chol_forward(dt, n1, A1, L);
-                        ck_assert_msg(e <= THR && f <= THR, "%s: %g %g", tag,
-                                      e, f);
-                        worst = fmax(worst, fmax(e, f));
+                        worst =
+                            fmax(worst, factor_error(dt, n1, 0, A1, L, tag));
                         (void)view;
                         free(L);
                         free(F);
@@ -1039,14 +830,14 @@ START_TEST(test_insert_fail)
                 A1[t + (size_t)k * n1] = A1[k + (size_t)t * n1] =
                     2.0 * sqrt(A1[t + (size_t)t * n1] * A1[k + (size_t)k * n1]);
             }
-            double *A = remove_block(n1, A1, k, p);
+            double *A = drop_block(n1, A1, k, p);
             double *R = NULL;
             int info = ref_chol(n1, A1, &R);
             ck_assert_int_gt(info, 0);
             pm pl = make_factor(dt, n, n, A, uplo);
-            void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+            void *hc = to_h(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
             pm pc = pm_new(dt, n1, p, n1, hc);
-            void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+            void *h1 = to_h(dt, 0, n1, n1 + 1, A1, 'A');
             pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
             void *lbefore = qru_test_download(pl.P);
             int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
@@ -1092,14 +883,14 @@ START_TEST(test_delete)
                     int k = kk == 0 ? 0 : kk == 1 ? (n - p) / 2 : n - p;
                     int n1 = n - p;
                     double *A = spd(n, &seed);
-                    double *A1 = remove_block(n, A, k, p);
+                    double *A1 = drop_block(n, A, k, p);
                     char tag[96];
                     snprintf(tag, sizeof tag,
                              "delete %c n %d k %d p %d inplace %d dt %d", uplo,
                              n, k, p, inpl, dt);
                     pm pl = make_factor(dt, n, n + 2, A, uplo);
                     if (!inpl) {
-                        void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+                        void *h1 = to_h(dt, 0, n1, n1 + 1, A1, 'A');
                         pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
                         int st = qru_chol_delete(ctx, uplo, pl.M, k, p, p1.M);
                         ck_assert_msg(st == 0, "%s: %d", tag, st);
@@ -1116,11 +907,8 @@ START_TEST(test_delete)
                         ck_assert_msg(st == 0, "%s: %d", tag, st);
                         void *F = qru_test_download(pl.P);
                         double *L = factor_lower(dt, n1, F, n + 2, uplo);
-                        double e = chol_backward(dt, n1, A1, L);
-                        double f = chol_forward(dt, n1, A1, L);
-                        ck_assert_msg(e <= THR && f <= THR, "%s: %g %g", tag,
-                                      e, f);
-                        worst = fmax(worst, fmax(e, f));
+                        worst =
+                            fmax(worst, factor_error(dt, n1, 0, A1, L, tag));
                         free(L);
                         free(F);
                         qru_matrix_destroy(L1);
@@ -1157,7 +945,7 @@ START_TEST(test_chain)
         for (int i = 0; i < (nn); ++i)                                         \
     A[i + (size_t)j * (nn)] = G[idx[i] + (size_t)idx[j] * N]
     BUILD(n);
-    void *h = to_dt(dt, n, cap, cap, A, uplo);
+    void *h = to_h(dt, n, cap, cap, A, uplo);
     pm pb = pm_new(dt, n, cap, cap, h); /* the cap x cap buffer */
     free(h);
     qru_matrix *L = NULL;
@@ -1190,7 +978,7 @@ START_TEST(test_chain)
             for (int q = 0; q < p; ++q)
                 for (int i = 0; i < n1; ++i)
                     C[i + (size_t)q * n1] = G[idx[i] + (size_t)idx[k + q] * N];
-            void *hc = to_dt(dt, n1, p, n1, C, 'A');
+            void *hc = to_h(dt, n1, p, n1, C, 'A');
             pm pc = pm_new(dt, n1, p, n1, hc);
             ck_assert_int_eq(qru_matrix_wrap(ctx, dt, n1, n1,
                                              qru_matrix_data(pb.P), cap, &L1),
@@ -1220,8 +1008,8 @@ START_TEST(test_chain)
             BUILD(n);
             void *F = qru_test_download(pb.P);
             double *Ld = factor_lower(dt, n, F, cap, uplo);
-            double e = chol_backward(dt, n, A, Ld);
-            double f = chol_forward(dt, n, A, Ld);
+            double e = chol_backward(dt, n, 0, A, Ld);
+            double f = chol_forward(dt, n, 0, A, Ld);
             ck_assert_msg(e <= THR && f <= THR,
                           "chain %c dt %d step %d n %d: %g %g", uplo, dt, step,
                           n, e, f);
@@ -1454,7 +1242,7 @@ START_TEST(test_update_nonfinite)
                             dt, n, ld, A, uplo, i,
                             where == 0 ? i : where == 1 ? 0 : i - 1, v, &F);
                     }
-                    void *hw = to_dt(dt, n, k, n, W, 'A');
+                    void *hw = to_h(dt, n, k, n, W, 'A');
                     pm pw = pm_new(dt, n, k, n, hw);
                     int st = qru_chol_update(ctx, uplo, pl.M, pw.M, sign, pl.M);
                     ck_assert_msg(st == i + 1,
@@ -1494,7 +1282,7 @@ START_TEST(test_insert_nonfinite)
                 if ((where == 1 && k == 0) || (where == 2 && k == n))
                     continue;
                 double *A1 = spd(n1, &seed);
-                double *A = remove_block(n1, A1, k, p);
+                double *A = drop_block(n1, A1, k, p);
                 double *C = malloc(sizeof(double) * (size_t)n1 * p);
                 for (int j = 0; j < p; ++j)
                     for (int i = 0; i < n1; ++i)
@@ -1502,11 +1290,11 @@ START_TEST(test_insert_nonfinite)
                 int row = where == 0 ? k : where == 1 ? 0 : k + p;
                 C[row] = bad_value(kind);
                 int want = where == 2 ? k + p + 1 : k + 1;
-                void *hc = to_dt(dt, n1, p, n1, C, 'A');
+                void *hc = to_h(dt, n1, p, n1, C, 'A');
                 pm pc = pm_new(dt, n1, p, n1, hc);
                 pm pl = make_factor(dt, n, n, A, uplo);
                 void *F = qru_test_download(pl.P);
-                void *h1 = to_dt(dt, 0, n1, n1, A1, 'A');
+                void *h1 = to_h(dt, 0, n1, n1, A1, 'A');
                 pm p1 = pm_new(dt, n1, n1, n1, h1);
                 int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
                 ck_assert_msg(st == want,
@@ -1631,15 +1419,15 @@ START_TEST(test_small_pivot)
         int i = (int)(k * (0.5 + 0.5 * qru_test_urand(&seed)));
         double tiny = 1e-9 * (1.5 + 0.5 * qru_test_urand(&seed));
         double *A1 = spd(n1, &seed);
-        double *A = remove_block(n1, A1, k, p);
+        double *A = drop_block(n1, A1, k, p);
         void *F;
         pm pl = planted_factor(dt, n, ld, A, uplo, i, i, tiny, &F);
         char tag[64];
         snprintf(tag, sizeof tag, "%c dt %d k %d row %d", uplo, dt, k, i);
         /* insert p columns at k */
-        void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+        void *hc = to_h(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
         pm pc = pm_new(dt, n1, p, n1, hc);
-        void *h1 = to_dt(dt, 0, n1, n1 + 1, A1, 'A');
+        void *h1 = to_h(dt, 0, n1, n1 + 1, A1, 'A');
         pm p1 = pm_new(dt, n1, n1, n1 + 1, h1);
         int st = qru_chol_insert(ctx, uplo, pl.M, k, pc.M, p1.M);
         ck_assert_msg(st == i + 1, "insert %s: status %d", tag, st);
@@ -1743,7 +1531,7 @@ START_TEST(test_quick_returns)
             qru_matrix_destroy(W);
             for (int k = 0; k <= n; k += n / 2) {
                 /* p = 0 to another buffer, then in place */
-                void *h1 = to_dt(dt, 0, n, ld, A, 'A');
+                void *h1 = to_h(dt, 0, n, ld, A, 'A');
                 pm p1 = pm_new(dt, n, n, ld, h1);
                 st = qru_chol_delete(ctx, uplo, pl.M, k, 0, p1.M);
                 ck_assert_msg(st == want, "delete p = 0 k %d %s: status %d",
@@ -1811,11 +1599,11 @@ START_TEST(test_overlap)
     size_t es = qru_test_elsize(dt), col = (size_t)LD;
     unsigned seed = 111;
     double *A1 = spd(n1, &seed);
-    double *A = remove_block(n1, A1, k, p);
-    void *hc = to_dt(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
+    double *A = drop_block(n1, A1, k, p);
+    void *hc = to_h(dt, n1, p, n1, A1 + (size_t)k * n1, 'A');
     qru_matrix *Cm = qru_test_upload(ctx, dt, n1, p, n1, hc, n1);
     /* one LD x big buffer: L (n x n) at its start, the rest sentinels */
-    void *h = qru_test_from_double(dt, n, big, LD, A, n, 'L', SENT, 0.5);
+    void *h = qru_test_from_double(dt, n, big, LD, A, n, 'L', CHOL_SENT, 0.5);
     qru_matrix *P = qru_test_upload(ctx, dt, LD, big, LD, h, LD);
     qru_matrix *L = in_buf(P, 0, n, n, 0);
     ck_assert_int_eq(qru_chol_factor(ctx, 'L', L, QRU_CHOL_LEFT, 0), 0);
@@ -1887,7 +1675,7 @@ START_TEST(test_overlap)
         ck_assert_msg(st == 0, "%s: %d", tag, st);
         void *F = qru_test_download(P);
         double *Lh = factor_lower(dt, n1, (char *)F + n * col * es, LD, 'L');
-        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+        ck_assert_msg(chol_backward(dt, n1, 0, A1, Lh) <= THR, "%s: error",
                       tag);
         free(Lh);
         free(F);
@@ -1899,7 +1687,7 @@ START_TEST(test_overlap)
         ck_assert_msg(st == 0, "%s: %d", tag, st);
         void *F = qru_test_download(P);
         double *Lh = factor_lower(dt, n1, F, LD, 'L');
-        ck_assert_msg(chol_backward(dt, n1, A1, Lh) <= THR, "%s: error",
+        ck_assert_msg(chol_backward(dt, n1, 0, A1, Lh) <= THR, "%s: error",
                       tag);
         free(Lh);
         free(F);
@@ -1925,30 +1713,6 @@ START_TEST(test_overlap)
 END_TEST
 
 /* ---- shift (Octave's cholshift) --------------------------------------- */
-
-/* The permutation of the shift of row and column i to position j (the
- * rows between move by one): perm[t] = the old index at new position t. */
-static void shift_perm(int n, int i, int j, int *perm)
-{
-    for (int t = 0; t < n; ++t)
-        perm[t] = t;
-    if (i < j)
-        for (int t = i; t <= j; ++t)
-            perm[t] = t == j ? i : t + 1;
-    else
-        for (int t = j; t <= i; ++t)
-            perm[t] = t == j ? i : t - 1;
-}
-
-/* A(perm, perm) of the n x n double A (ld n) */
-static double *permuted(int n, const double *A, const int *perm)
-{
-    double *B = malloc(sizeof(double) * (size_t)n * n + 8);
-    for (int c = 0; c < n; ++c)
-        for (int r = 0; r < n; ++r)
-            B[r + (size_t)c * n] = A[perm[r] + (size_t)perm[c] * n];
-    return B;
-}
 
 /* i < j, i > j (the Householder panels and the sweep), i = j, at both
  * ends, neighbours, spans across several panels; into another matrix (its
@@ -1982,7 +1746,7 @@ START_TEST(test_shift)
                          "dt %d", uplo, n, i, j, inpl, dt);
                 pm pl = make_factor(dt, n, ld, A, uplo);
                 if (!inpl) {
-                    void *h1 = to_dt(dt, 0, n, ld, A1, 'A');
+                    void *h1 = to_h(dt, 0, n, ld, A1, 'A');
                     pm p1 = pm_new(dt, n, n, ld, h1);
                     void *F0 = qru_test_download(pl.P);
                     int st = qru_chol_shift(ctx, uplo, pl.M, i, j, p1.M);
