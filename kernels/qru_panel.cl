@@ -486,15 +486,16 @@ __kernel void qru_panel_qr_lds(int m, int nb, __global T *A, long oa,
  * c < j of Y (z_j(c) = Y(:, c)' v_j, stored in the strict lower part of
  * T's array); T is formed at the end (qru_panel_tbuild).  The caller forms
  * W = -Y T from To (CUDA: cuBLAS trmm).  Only where teams have more than
- * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions).  Complex
- * data as qru_panel_qr; the arrays are sized for an 8-byte T (T's array:
- * 32 KiB of static shared memory), a larger one (complex double) does not
- * fit (QRU_PREG_FITS). */
+ * one item (CUDA warps; OpenCL 1.2 has no sub-group reductions).  Real
+ * data only (QRU_PREG_FITS): the arrays are sized for an 8-byte T (T's
+ * array: 32 KiB of static shared memory), so complex double does not fit,
+ * and complex float takes 168 registers an item (sm_90), more than a
+ * block of 512 items may have (64 K). */
 #define QRU_PREG_R 9   /* rows per item */
 #define QRU_PREG_C 4   /* columns per team */
 #define QRU_PREG_NB 64 /* columns (T's array is QRU_PREG_NB^2) */
 #define QRU_PREG_LEN (QRU_TEAM * QRU_PREG_R)
-#define QRU_PREG_FITS(T) (sizeof(T) <= 8)
+#define QRU_PREG_FITS(T) (sizeof(T) <= 8 && !QRU_CPLX)
 
 /* The reflector of the owned column c (x: the item's rows of it): x :=
  * [R(0:c, c); v], v_c to vout as a full column, tau to tv[c] and
