@@ -128,6 +128,9 @@ typedef struct ocl_impl {
     cl_command_queue q;
     cl_device_type type;
     int fp64;
+    int fp32_rounded;   /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: single
+                         * precision programs are built with
+                         * -cl-fp32-correctly-rounded-divide-sqrt */
     size_t max_alloc;   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_wg;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES (first 3) */

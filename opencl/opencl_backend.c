@@ -289,6 +289,14 @@ int ocl_init(qru_context *ctx, const qru_context_options *opt)
     ext[extlen] = '\0';
     im->fp64 = strstr(ext, "cl_khr_fp64") != NULL && ctx->env.ocl_fp64 != 0;
     free(ext);
+    /* OpenCL lets single precision x / y and sqrt be off by 2.5 and 3 ulp
+     * unless asked (NVIDIA's driver takes the licence): the rotations and
+     * reflectors lose orthogonality to it, so ask where the device can */
+    cl_device_fp_config fpc = 0;
+    im->fp32_rounded =
+        clGetDeviceInfo(im->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fpc,
+                        &fpc, NULL) == CL_SUCCESS &&
+        (fpc & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     ocl_set_tuning(im, ctx);
     snprintf(im->extra, sizeof im->extra, "%s", ctx->env.ocl_build_options);
 

@@ -232,10 +232,13 @@ int ocl_get_prog(qru_context *ctx, qru_dtype dt, ocl_prog **out)
     const char *rt = di ? "double" : "float";
     snprintf(opts, sizeof opts,
              "-cl-std=CL1.2 -w -DT=%s%s%s%s -DQRU_RED=%d -DQRU_TILE=%d "
-             "-DQRU_WYL_NB=%d -DQRU_WYL_CB=%d %s",
+             "-DQRU_WYL_NB=%d -DQRU_WYL_CB=%d%s %s",
              rt, cplx ? "2 -DQRU_CPLX_PROG -DQRU_R=" : "", cplx ? rt : "",
              di ? " -DQRU_FP64" : "", im->tune.wg, im->tune.tile,
-             QRU_WYL_NB, QRU_WYL_CB, im->extra);
+             QRU_WYL_NB, QRU_WYL_CB,
+             !di && im->fp32_rounded ? " -cl-fp32-correctly-rounded-divide-sqrt"
+                                     : "",
+             im->extra);
     int st = 0;
     int lock = build_lock(im);
     for (int t = 0; t < BUILD_TRIES; ++t) {
