@@ -444,6 +444,12 @@ START_TEST(test_panels)
                 int m = cases[c][0], nb = cases[c][1], kind = cases[c][2];
                 if (m == 0 || (m >= 1000 && pass > 0 && pass != 3))
                     continue;
+                /* QRU_TEST_QUICK (the sanitizer runs): panels up to
+                 * 64 x 64 elements' worth and the widest on-chip one (the
+                 * last case), the tall ones only on the many-block pass */
+                if (getenv("QRU_TEST_QUICK") && c < last &&
+                    (m >= 1000 ? pass != 3 : m * nb > 4096))
+                    continue;
                 char tag[96];
                 snprintf(tag, sizeof tag, "%s panel_qr kernel %d, %d x %d "
                          "kind %d", name, pass, m, nb, kind);
@@ -1519,6 +1525,12 @@ int main(void)
     tcase_add_test(tc, test_unsupported_routines);
     tcase_add_test(tc, test_qr_factor);
     tcase_add_test(tc, test_lsq);
+    suite_add_tcase(s, tc);
+    /* the updates, a case of their own (CK_RUN_CASE=updates: the
+     * sanitizer runs, one case a run, each within its time limit) */
+    tc = tcase_create("updates");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_updates, 0, 8);
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_shift);
