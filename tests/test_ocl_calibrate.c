@@ -37,19 +37,7 @@ static double now(void)
  * (NULL: unset). */
 static qru_context *context_with(const char *mode)
 {
-    const char *old = getenv("QRU_COST_CALIBRATE");
-    char *keep = old ? strdup(old) : NULL;
-    if (mode)
-        setenv("QRU_COST_CALIBRATE", mode, 1);
-    else
-        unsetenv("QRU_COST_CALIBRATE");
-    qru_context *ctx = qru_test_context();
-    if (keep)
-        setenv("QRU_COST_CALIBRATE", keep, 1);
-    else
-        unsetenv("QRU_COST_CALIBRATE");
-    free(keep);
-    return ctx;
+    return qru_test_context_env("QRU_COST_CALIBRATE", mode);
 }
 
 static const qru_cost_model *cost(const qru_context *ctx, qru_dtype dt)

@@ -37,29 +37,7 @@
 
 #include "../opencl/qru_opencl.h"
 
-/* Sets (value != NULL) or unsets an environment variable, returning a copy
- * of the old value (NULL if unset) to restore with env_restore(). */
-static char *env_set(const char *name, const char *value)
-{
-    const char *old = getenv(name);
-    char *copy = old ? strdup(old) : NULL;
-    if (value)
-        setenv(name, value, 1);
-    else
-        unsetenv(name);
-    return copy;
-}
-
-static void env_restore(const char *name, char *old)
-{
-    if (old)
-        setenv(name, old, 1);
-    else
-        unsetenv(name);
-    free(old);
-}
-
-static qru_context *const poison = (qru_context *)&env_set;
+static qru_context *const poison = (qru_context *)&qru_test_env_set;
 
 /* Creates with options; checks the status and that *ctx is untouched on
  * failure. */
@@ -84,7 +62,8 @@ static void expect_create(int platform, int device, int want)
 
 START_TEST(test_bad_indices)
 {
-    char *op = env_set("QRU_PLATFORM", NULL), *od = env_set("QRU_DEVICE", NULL);
+    char *op = qru_test_env_set("QRU_PLATFORM", NULL),
+         *od = qru_test_env_set("QRU_DEVICE", NULL);
     expect_create(0, 0, 0);   /* PoCL here: platform 0 has a device 0 */
     expect_create(-1, -1, 0); /* automatic choice */
     expect_create(1000, -1, QRU_ERR_BACKEND_UNAVAILABLE);
@@ -92,8 +71,8 @@ START_TEST(test_bad_indices)
     expect_create(-1, 1000, QRU_ERR_BACKEND_UNAVAILABLE);
     expect_create(-2, 0, -3);
     expect_create(0, -7, -3);
-    env_restore("QRU_PLATFORM", op);
-    env_restore("QRU_DEVICE", od);
+    qru_test_env_restore("QRU_PLATFORM", op);
+    qru_test_env_restore("QRU_DEVICE", od);
 }
 END_TEST
 
@@ -110,12 +89,12 @@ START_TEST(test_bad_environment)
         {"0", "0", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        char *op = env_set("QRU_PLATFORM", cases[i].plat);
-        char *od = env_set("QRU_DEVICE", cases[i].dev);
+        char *op = qru_test_env_set("QRU_PLATFORM", cases[i].plat);
+        char *od = qru_test_env_set("QRU_DEVICE", cases[i].dev);
         qru_context *ctx = poison;
         int st = qru_context_create(QRU_BACKEND_OPENCL, &ctx);
-        env_restore("QRU_PLATFORM", op);
-        env_restore("QRU_DEVICE", od);
+        qru_test_env_restore("QRU_PLATFORM", op);
+        qru_test_env_restore("QRU_DEVICE", od);
         ck_assert_msg(st == cases[i].want, "QRU_PLATFORM=%s QRU_DEVICE=%s: %d",
                       cases[i].plat ? cases[i].plat : "(unset)",
                       cases[i].dev ? cases[i].dev : "(unset)", st);
@@ -125,9 +104,9 @@ START_TEST(test_bad_environment)
             ck_assert_ptr_eq(ctx, poison);
     }
     /* explicit options win over the environment */
-    char *op = env_set("QRU_PLATFORM", "1000");
+    char *op = qru_test_env_set("QRU_PLATFORM", "1000");
     expect_create(0, -1, 0);
-    env_restore("QRU_PLATFORM", op);
+    qru_test_env_restore("QRU_PLATFORM", op);
 }
 END_TEST
 
@@ -160,9 +139,9 @@ END_TEST
 
 START_TEST(test_no_fp64)
 {
-    char *old = env_set("QRU_OCL_FP64", "0");
+    char *old = qru_test_env_set("QRU_OCL_FP64", "0");
     qru_context *ctx = qru_test_context();
-    env_restore("QRU_OCL_FP64", old);
+    qru_test_env_restore("QRU_OCL_FP64", old);
     ck_assert_int_eq(qru_context_supports(ctx, QRU_DOUBLE), 0);
     ck_assert_int_eq(qru_context_supports(ctx, QRU_FLOAT), 1);
     qru_matrix *M = (qru_matrix *)poison;
@@ -183,10 +162,10 @@ END_TEST
 
 START_TEST(test_build_failure)
 {
-    char *old = env_set("QRU_OCL_BUILD_OPTIONS",
+    char *old = qru_test_env_set("QRU_OCL_BUILD_OPTIONS",
                         "-DQRU_KDEFS_H"); /* skips the macros */
     qru_context *ctx = qru_test_context();
-    env_restore("QRU_OCL_BUILD_OPTIONS", old);
+    qru_test_env_restore("QRU_OCL_BUILD_OPTIONS", old);
     ck_assert_str_eq(qru_opencl_build_log(ctx), "");
     ck_assert_ptr_nonnull(qru_opencl_tuning(ctx));
     qru_matrix *A = NULL, *B = NULL;
@@ -415,7 +394,7 @@ START_TEST(test_shared_cache)
     extern char **environ;
     char dir[] = "/tmp/qru-ocl-cache-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char *old = env_set("POCL_CACHE_DIR", dir);
+    char *old = qru_test_env_set("POCL_CACHE_DIR", dir);
     char tag[32];
     snprintf(tag, sizeof tag, "%d", (int)getpid());
     char *argv[] = {"test_opencl_faults", "--shared-cache-child", tag, NULL};
@@ -424,7 +403,7 @@ START_TEST(test_shared_cache)
         ck_assert_int_eq(posix_spawn(&pid[i], "/proc/self/exe", NULL, NULL,
                                      argv, environ),
                          0);
-    env_restore("POCL_CACHE_DIR", old);
+    qru_test_env_restore("POCL_CACHE_DIR", old);
     int failed = 0;
     for (int i = 0; i < SHARED_PROCS; ++i) {
         int ws = 0;

@@ -50,6 +50,34 @@ qru_context *qru_test_context(void)
     exit(1); /* a failure both inside a (forked or not) check and in main */
 }
 
+char *qru_test_env_set(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    char *copy = old ? strdup(old) : NULL;
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    return copy;
+}
+
+void qru_test_env_restore(const char *name, char *old)
+{
+    if (old)
+        setenv(name, old, 1);
+    else
+        unsetenv(name);
+    free(old);
+}
+
+qru_context *qru_test_context_env(const char *var, const char *value)
+{
+    char *keep = qru_test_env_set(var, value);
+    qru_context *ctx = qru_test_context();
+    qru_test_env_restore(var, keep);
+    return ctx;
+}
+
 qru_matrix *qru_test_alias(qru_context *ctx, const qru_matrix *M, size_t off,
                            int rows, int cols, int ld, int kind)
 {

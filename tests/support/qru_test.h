@@ -32,6 +32,17 @@ qru_backend qru_test_backend(void);
  *  failure (and any failure on the CPU backend) aborts the test. */
 qru_context *qru_test_context(void);
 
+/** Sets (value != NULL) or unsets the environment variable @p name and
+ *  returns a copy of its old value (NULL if unset) for
+ *  qru_test_env_restore(), which puts it back and frees the copy. */
+char *qru_test_env_set(const char *name, const char *value);
+void qru_test_env_restore(const char *name, char *old);
+
+/** qru_test_context() with the environment variable @p var set to
+ *  @p value (NULL: unset) while the context is created (the knobs read at
+ *  creation), then restored. */
+qru_context *qru_test_context_env(const char *var, const char *value);
+
 /** The tester's fixture: a file-scope context ctx and Check's setup /
  *  teardown that create it with qru_test_context() and destroy it, for
  *  tcase_add_checked_fixture(tc, setup, teardown). */
