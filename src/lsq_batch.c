@@ -29,7 +29,10 @@
  * place: the pages keep their layout and the headers lose the columns)
  * and inserted into the thin form by lsq_batch_add_cols_q (into new
  * storage, which replaces the old only when no problem refused: the
- * column count is the batch's).
+ * column count is the batch's); the Q-less form inserts from the current
+ * A and b by the same op run on Q1 = A / R and E = b - Q1 d formed a
+ * problem at a time (the corrected semi-normal equations), keeping the
+ * new R and d and the new residuals' sums of squares.
  * A problem whose removal fails keeps its rows, so the row counts are
  * per problem (nr); every op call takes a run of problems with the same
  * row count.  The solve is the lsq_batch_solve op, its verdicts (and the
