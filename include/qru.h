@@ -193,9 +193,9 @@ typedef enum qru_backend {
  *  #QRU_Q_THIN, #QRU_Q_FULL: qru_lsq_batch_create(),
  *  qru_lsq_batch_create_ex(), qru_lsq_batch_add_rows(),
  *  qru_lsq_batch_remove_rows(), qru_lsq_batch_remove_cols(),
- *  qru_lsq_batch_add_cols(), qru_lsq_batch_modify() and their _ex forms,
- *  qru_lsq_batch_solve(), qru_lsq_batch_residual_norms() and the
- *  getters).  The batches' rotations are zlartg's (R's diagonal
+ *  qru_lsq_batch_add_cols(), qru_lsq_batch_add_cols_data(),
+ *  qru_lsq_batch_modify() and their _ex forms, qru_lsq_batch_solve(),
+ *  qru_lsq_batch_residual_norms() and the getters).  The batches' rotations are zlartg's (R's diagonal
  *  complex, as in the single routines).  Their MATLAB specifications hold with ' the conjugate
  *  transpose (Q is unitary, d = Q' * b, A + U * V'; A = L * L' is
  *  Hermitian positive definite), and the rank rules use the moduli
@@ -508,7 +508,8 @@ typedef enum qru_tuning_param {
     /** Threads of the batched routines (qru_chol_update_batch(),
      *  qru_chol_insert_batch(), qru_chol_delete_batch(),
      *  qru_lsq_batch_add_rows(), qru_lsq_batch_remove_rows(),
-     *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols(),
+     *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols() (and
+     *  qru_lsq_batch_add_cols_data()),
      *  qru_lsq_batch_solve(), qru_lsq_batch_create(),
      *  qru_lsq_batch_create_ex() and the QRs and verdicts of
      *  qru_lsq_batch_modify()) on the CPU
@@ -1512,7 +1513,8 @@ QRU_API int qru_chol_update_batch_ex(qru_context *ctx, char uplo,
  *  creation: qru_lsq_batch_create_ex()):
  *  - #QRU_Q_NONE (qru_lsq_batch_create()): for each problem i, R_i (m x m
  *    upper triangular), d_i = Q_i' b_i (m x r, Q_i not kept) and the
- *    residual sums of squares;
+ *    residual sums of squares; columns are added from the problems'
+ *    current A and b (qru_lsq_batch_add_cols_data());
  *  - #QRU_Q_THIN: Q1_i (n x m), R_i, d_i = Q1_i' b_i and the residuals
  *    E_i = b_i - Q1_i d_i (n x r), as the single #QRU_Q_THIN form; rows
  *    can also be removed (qru_lsq_batch_remove_rows()) and columns added
@@ -1802,7 +1804,7 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
  *              #QRU_ERR_NO_Q, after the checks; it holds no Q1 to project
- *              V on)
+ *              V on: qru_lsq_batch_add_cols_data() inserts from A and b)
  *  @param k    columns kept before the new ones (2): 0 <= k <= m
  *  @param V    batch of count n x p pages (3), n the most rows of a
  *              problem (a problem of n_i rows reads the first n_i rows of
@@ -1823,6 +1825,48 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *          2^24 elements. */
 QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
                                    const qru_matrix *V, int *info);
+
+/** qru_lsq_batch_add_cols() in every form, with the current A and b of
+ *  the problems given: for #QRU_Q_NONE by the corrected semi-normal
+ *  equations (Bjorck's CSNE), a problem at a time Q1 = A / R and the
+ *  residuals E = b - Q1 d formed from its A and b (a product and a
+ *  triangular solve), then the thin insertion of qru_lsq_batch_add_cols()
+ *  against them over the batch: its two passes of classical Gram-Schmidt,
+ *  C = Q1' V = R' \ (A' V), Z = V - A (R \ C), and the correction
+ *  C += R' \ (A' Z), Z -= A (R \ (R' \ (A' Z))), are CSNE; Z's
+ *  orthonormal basis gives R's new rows and d's (from E), the same
+ *  rotations, the same rank rule and verdicts; the residual sums of
+ *  squares become those of the new residuals E - Qz (Qz' E).  The other
+ *  forms do not read A and b (their sizes are checked) and behave exactly
+ *  as qru_lsq_batch_add_cols().  The accuracy of the Q-less insertion
+ *  depends on the condition of A (docs/accuracy.md), as that of
+ *  qru_lsq_add_cols_data().
+ *
+ *  MATLAB: `for i = 1:count, A1 = [A(:,1:k,i) V(:,:,i) A(:,k+1:m,i)];
+ *  R1(:,:,i) = triu(qr(A1, 0)); d1(:,:,i) = R1(:,:,i)' \ (A1' * b(:,:,i));
+ *  end`
+ *
+ *  @param fb   the batch (1), in any form
+ *  @param k    columns kept before the new ones (2): 0 <= k <= m
+ *  @param V    batch of count n x p pages (3), as qru_lsq_batch_add_cols()
+ *  @param A    batch of count n x m pages (4): the matrices the problems
+ *              factorise (a problem of n_i rows reads the first n_i rows
+ *              of its page)
+ *  @param b    batch of count n x r pages (5): their right-hand sides
+ *  @param info host array of count ints or NULL (6), as
+ *              qru_lsq_batch_add_cols()
+ *  @return as qru_lsq_batch_add_cols(), without #QRU_ERR_NO_Q: 0; -i; c
+ *          > 0 problems refused the columns (no problem changed, bit for
+ *          bit); or a library status (the batch then unchanged).  With
+ *          #QRU_OPTION_CHECK_FINITE V (3), A (4) and b (5) are scanned.
+ *          #QRU_Q_NONE holds, while it runs, count n (2 m + p + 2 r) +
+ *          count (m + p) (m + p + r) elements of new storage and scratch
+ *          (n the most rows of a problem), and the workspace of
+ *          qru_lsq_batch_add_cols(). */
+QRU_API int qru_lsq_batch_add_cols_data(qru_lsq_batch *fb, int k,
+                                        const qru_matrix *V,
+                                        const qru_matrix *A,
+                                        const qru_matrix *b, int *info);
 
 /** The rank-k modification of every problem of a #QRU_Q_THIN or
  *  #QRU_Q_FULL batch: A_i + U_i V_i' (a page of U and of V a problem).

@@ -74,8 +74,10 @@ int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
     return st ? st : failed;
 }
 
-int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
-                     qru_ptr dst)
+/* The count values of hi (ints) or hd (doubles) uploaded to dst as
+ * elements of type dt (complex: (v, 0)). */
+static int batch_put(qru_context *ctx, qru_dtype dt, int count,
+                     const int *hi, const double *hd, qru_ptr dst)
 {
     if (count <= 0)
         return 0;
@@ -83,15 +85,29 @@ int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
     void *t = malloc(es * (size_t)count);
     if (!t)
         return QRU_HOST_ALLOC_FAILED;
-    int cx = qru_dtype_complex(dt) ? 2 : 1; /* complex: (h[i], 0) */
-    for (int i = 0; i < count; ++i)
+    int cx = qru_dtype_complex(dt) ? 2 : 1;
+    for (int i = 0; i < count; ++i) {
+        double v = hi ? (double)hi[i] : hd[i];
         for (int c = 0; c < cx; ++c) {
             if (qru_dtype_real(dt) == QRU_DOUBLE)
-                ((double *)t)[cx * i + c] = c ? 0.0 : h[i];
+                ((double *)t)[cx * i + c] = c ? 0.0 : v;
             else
-                ((float *)t)[cx * i + c] = c ? 0.0f : (float)h[i];
+                ((float *)t)[cx * i + c] = c ? 0.0f : (float)v;
         }
+    }
     int st = ctx->ops->upload(ctx, dt, count, 1, t, count, dst, count);
     free(t);
     return st;
+}
+
+int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
+                     qru_ptr dst)
+{
+    return batch_put(ctx, dt, count, h, NULL, dst);
+}
+
+int qru_batch_values(qru_context *ctx, qru_dtype dt, int count,
+                     const double *h, qru_ptr dst)
+{
+    return batch_put(ctx, dt, count, NULL, h, dst);
 }

@@ -29,7 +29,10 @@
  * place: the pages keep their layout and the headers lose the columns)
  * and inserted into the thin form by lsq_batch_add_cols_q (into new
  * storage, which replaces the old only when no problem refused: the
- * column count is the batch's).
+ * column count is the batch's); the Q-less form inserts from the current
+ * A and b by the same op run on Q1 = A / R and E = b - Q1 d formed a
+ * problem at a time (the corrected semi-normal equations), keeping the
+ * new R and d and the new residuals' sums of squares.
  * A problem whose removal fails keeps its rows, so the row counts are
  * per problem (nr); every op call takes a run of problems with the same
  * row count.  The solve is the lsq_batch_solve op, its verdicts (and the
@@ -820,8 +823,9 @@ int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p)
 }
 
 /* The storage of a thin batch of m columns (R, d, Q1, E; the pages of Q1
- * and E of fb's row capacity), or NULL matrices after a failure. */
-static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, qru_matrix *M[4])
+ * and E of nq rows), or NULL matrices after a failure. */
+static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, int nq,
+                           qru_matrix *M[4])
 {
     qru_context *ctx = fb->ctx;
     int c = fb->count, st;
@@ -830,11 +834,10 @@ static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, qru_matrix *M[4])
     if (!st)
         st = qru_matrix_create_batch(ctx, fb->dt, m, fb->r, m, c, 0, &M[1]);
     if (!st)
-        st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, m, fb->ncap, c, 0,
-                                     &M[2]);
+        st = qru_matrix_create_batch(ctx, fb->dt, nq, m, nq, c, 0, &M[2]);
     if (!st)
-        st = qru_matrix_create_batch(ctx, fb->dt, fb->ncap, fb->r, fb->ncap,
-                                     c, 0, &M[3]);
+        st = qru_matrix_create_batch(ctx, fb->dt, nq, fb->r, nq, c, 0,
+                                     &M[3]);
     if (st)
         for (int i = 0; i < 4; ++i) {
             qru_matrix_destroy(M[i]);
@@ -843,42 +846,96 @@ static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, qru_matrix *M[4])
     return st;
 }
 
-/* The columns of V inserted after column k of every thin problem
- * (checked): new storage for m + p columns, one lsq_batch_add_cols_q op
- * a run of problems from the old pages into it, the verdicts read back in
- * one wait; the new storage replaces the old only when every problem
- * passed, else it is freed and the batch is as it was. */
+/* The Q-less insertion's stand-ins for the thin form's Q1 and E, from the
+ * current A and b (checked): new batches T[0] and T[1] of pages of fb->n
+ * rows that hold Q1 = A / R and E = b - Q1 d over each problem's rows.  The thin insertion's CGS2 against this
+ * Q1 (C = Q1' V = R' \ (A' V), Z = V - Q1 C, the second pass the
+ * correction) is then the corrected semi-normal equations. */
+static int lsq_batch_qless_q(const qru_lsq_batch *fb, const qru_matrix *A,
+                             const qru_matrix *b, qru_matrix *T[2])
+{
+    qru_context *ctx = fb->ctx;
+    const qru_backend_ops *o = ctx->ops;
+    qru_dtype dt = fb->dt;
+    int m = fb->m, r = fb->r, n0 = fb->n;
+    QRU_TRY(qru_matrix_create_batch(ctx, dt, n0, m, n0, fb->count, 0, &T[0]));
+    QRU_TRY(qru_matrix_create_batch(ctx, dt, n0, r, n0, fb->count, 0, &T[1]));
+    qru_matrix *Q = T[0], *E = T[1];
+    for (int i = 0; i < fb->count; ++i) {
+        int n = fb->nr[i];
+        qru_ptr Qi = qru_mat_page(Q, i), Ei = qru_mat_page(E, i),
+                Ri = qru_mat_page(fb->R, i);
+        QRU_TRY(o->copy(ctx, dt, n, m, qru_mat_page(A, i), A->ld, Qi, Q->ld));
+        QRU_TRY(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', n, m, 1.0, Ri,
+                        fb->R->ld, Qi, Q->ld));
+        QRU_TRY(o->copy(ctx, dt, n, r, qru_mat_page(b, i), b->ld, Ei, E->ld));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, m, -1.0, Qi, Q->ld,
+                        qru_mat_page(fb->D, i), fb->D->ld, 1.0, Ei, E->ld));
+    }
+    return 0;
+}
+
+/* The residual sums of squares of the Q-less form, rho2 (r x count, the
+ * host doubles), from the new residuals E1 (pages of nq rows). */
+static int lsq_batch_rho2(const qru_lsq_batch *fb, const qru_matrix *E1,
+                          double *rho2)
+{
+    size_t cnt = (size_t)fb->count * (size_t)fb->r;
+    for (int b = 0, e; b < fb->count; b = e) {
+        e = lsq_batch_run(fb, b, (size_t)INT_MAX / (size_t)fb->r);
+        QRU_TRY(fb->ctx->ops->col_norms(fb->ctx, fb->dt, fb->nr[b],
+                                        fb->r * (e - b),
+                                        qru_mat_page(E1, b), E1->ld,
+                                        rho2 + (size_t)b * (size_t)fb->r));
+    }
+    for (size_t j = 0; j < cnt; ++j)
+        rho2[j] *= rho2[j];
+    return 0;
+}
+
+/* The columns of V inserted after column k of every problem (checked):
+ * new storage for m + p columns, one lsq_batch_add_cols_q op a run of
+ * problems from the old pages into it, the verdicts read back in one
+ * wait; the new storage replaces the old only when every problem passed,
+ * else it is freed and the batch is as it was.  The Q-less form (A and b
+ * its current data) runs the op on lsq_batch_qless_q's Q1 and E, keeps
+ * the new R and d and takes its residual sums of squares from the new
+ * E. */
 static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
+                           const qru_matrix *A, const qru_matrix *b,
                            int *info)
 {
     qru_context *ctx = fb->ctx;
     int m = fb->m, r = fb->r, count = fb->count, p = V->cols;
+    int ql = !lsq_batch_has_q(fb), nq = ql ? fb->n : fb->ncap;
     size_t we;
     size_t part = qru_batch_part(0, qru_lsq_batch_acq_work(m, r, k, p),
                                  count, &we);
-    qru_matrix *N[4], *W[3] = {NULL, NULL, NULL};
+    qru_matrix *N[4] = {NULL, NULL, NULL, NULL}, *W[3] = {NULL, NULL, NULL};
+    qru_matrix *T[2] = {NULL, NULL};
     qru_ptr dinfo = {0, 0}, work = {0, 0};
-    if (count > 0)
-        QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
-    QRU_TRY(lsq_batch_cmp_alloc(fb, fb->n, W));
-    int st = lsq_batch_alloc(fb, m + p, N);
-    if (st) {
-        lsq_batch_cmp_free(W);
-        return st;
-    }
-    for (int b = 0, e; !st && b < count; b = e) {
-        e = lsq_batch_run(fb, b, part);
+    double *rho2 = NULL;
+    int st = lsq_batch_cmp_alloc(fb, fb->n, W);
+    if (!st)
+        st = lsq_batch_alloc(fb, m + p, nq, N);
+    if (!st && ql)
+        st = lsq_batch_qless_q(fb, A, b, T);
+    if (!st && count > 0)
+        st = lsq_batch_ws(fb, we, &dinfo, NULL, &work);
+    qru_matrix *Qs = ql ? T[0] : fb->Q, *Es = ql ? T[1] : fb->E;
+    for (int b0 = 0, e; !st && b0 < count; b0 = e) {
+        e = lsq_batch_run(fb, b0, part);
         st = ctx->ops->lsq_batch_add_cols_q(
-            ctx, fb->dt, m, r, fb->nr[b], k, p, e - b,
-            qru_mat_page(fb->R, b), fb->R->ld, fb->R->stride,
-            qru_mat_page(fb->D, b), fb->D->ld, fb->D->stride,
-            qru_mat_page(fb->Q, b), fb->Q->ld, fb->Q->stride,
-            qru_mat_page(fb->E, b), fb->E->ld, fb->E->stride,
-            qru_mat_page(V, b), V->ld, V->stride, qru_mat_page(N[0], b),
-            N[0]->ld, N[0]->stride, qru_mat_page(N[1], b), N[1]->ld,
-            N[1]->stride, qru_mat_page(N[2], b), N[2]->ld, N[2]->stride,
-            qru_mat_page(N[3], b), N[3]->ld, N[3]->stride,
-            qru_ptr_add(dinfo, (size_t)b), work);
+            ctx, fb->dt, m, r, fb->nr[b0], k, p, e - b0,
+            qru_mat_page(fb->R, b0), fb->R->ld, fb->R->stride,
+            qru_mat_page(fb->D, b0), fb->D->ld, fb->D->stride,
+            qru_mat_page(Qs, b0), Qs->ld, Qs->stride,
+            qru_mat_page(Es, b0), Es->ld, Es->stride,
+            qru_mat_page(V, b0), V->ld, V->stride, qru_mat_page(N[0], b0),
+            N[0]->ld, N[0]->stride, qru_mat_page(N[1], b0), N[1]->ld,
+            N[1]->stride, qru_mat_page(N[2], b0), N[2]->ld, N[2]->stride,
+            qru_mat_page(N[3], b0), N[3]->ld, N[3]->stride,
+            qru_ptr_add(dinfo, (size_t)b0), work);
     }
     int *v = st || !count ? NULL : malloc(sizeof(int) * (size_t)count);
     if (!st && count && !v)
@@ -890,13 +947,22 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
         for (int i = 0; i < count; ++i)
             info[i] = v[i];
     free(v);
+    if (!st && ql && count) { /* the new rho2, uploaded last */
+        rho2 = malloc(sizeof(double) * (size_t)count * (size_t)r);
+        st = rho2 ? lsq_batch_rho2(fb, N[3], rho2) : QRU_HOST_ALLOC_FAILED;
+        if (!st)
+            st = qru_batch_values(ctx, fb->dt, count * r, rho2, fb->H->p);
+    }
+    free(rho2);
     qru_matrix **old[4] = {&fb->R, &fb->D, &fb->Q, &fb->E};
     for (int i = 0; i < 4; ++i) {
-        qru_matrix *t = st ? N[i] : *old[i];
-        if (!st)
+        qru_matrix *t = st || (ql && i >= 2) ? N[i] : *old[i];
+        if (!st && !(ql && i >= 2))
             *old[i] = N[i];
         qru_matrix_destroy(t);
     }
+    qru_matrix_destroy(T[0]);
+    qru_matrix_destroy(T[1]);
     if (!st) {
         fb->m = m + p;
         st = lsq_batch_complete(fb, W, NULL);
@@ -910,30 +976,71 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
                     st, count, first, col);
 }
 
+/* The checks of qru_lsq_batch_add_cols's k (2) and V (3). */
+static int lsq_batch_add_cols_args(const qru_lsq_batch *fb, int k,
+                                   const qru_matrix *V)
+{
+    int lo, hi;
+    lsq_batch_nrange(fb, &lo, &hi);
+    if (k < 0 || k > fb->m)
+        return qru_fail_arg(2, "k = %d, but 0 <= k <= m = %d must hold", k,
+                            fb->m);
+    QRU_TRY(lsq_batch_check_pages(fb, 3, "V", V));
+    if (V->cols < 1 || (long long)fb->m + V->cols > lo)
+        return qru_fail_arg(3, "V has %d columns, but 1 <= p <= n - m = %d "
+                               "must hold (A stays tall: m + p <= n = %d, "
+                               "the fewest rows of a problem, m = %d)",
+                            V->cols, lo - fb->m, lo, fb->m);
+    if (lsq_batch_overlaps(fb, V))
+        return qru_fail_arg(3, "V overlaps the factorisation's storage");
+    return qru_batch_check_finite(fb->ctx, 3, V, 'A', 0);
+}
+
+/* The checks of the current A (argument argi: n x m pages, cols m) or b
+ * (n x r pages, cols r) of fb's problems. */
+static int lsq_batch_check_data(const qru_lsq_batch *fb, int argi,
+                                const char *name, const qru_matrix *M,
+                                int cols)
+{
+    QRU_TRY(lsq_batch_check_pages(fb, argi, name, M));
+    if (M->cols != cols)
+        return qru_fail_arg(argi, "%s has %d columns, but it needs %d (the "
+                                  "problems' %s)",
+                            name, M->cols, cols,
+                            argi == 4 ? "unknowns m" : "right-hand sides r");
+    if (lsq_batch_overlaps(fb, M))
+        return qru_fail_arg(argi, "%s overlaps the factorisation's storage",
+                            name);
+    return qru_batch_check_finite(fb->ctx, argi, M, 'A', 0);
+}
+
 int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k, const qru_matrix *V,
                            int *info)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
     qru_context *ctx = fb->ctx;
-    int lo, hi;
-    lsq_batch_nrange(fb, &lo, &hi);
-    QRU_ARG(ctx, 2, k >= 0 && k <= fb->m,
-            "k = %d, but 0 <= k <= m = %d must hold", k, fb->m);
-    QRU_CHECK(ctx, lsq_batch_check_pages(fb, 3, "V", V));
-    QRU_ARG(ctx, 3, V->cols >= 1 && (long long)fb->m + V->cols <= lo,
-            "V has %d columns, but 1 <= p <= n - m = %d must hold (A stays "
-            "tall: m + p <= n = %d, the fewest rows of a problem, m = %d)",
-            V->cols, lo - fb->m, lo, fb->m);
-    QRU_ARG(ctx, 3, !lsq_batch_overlaps(fb, V),
-            "V overlaps the factorisation's storage");
-    QRU_CHECK(ctx, qru_batch_check_finite(ctx, 3, V, 'A', 0));
+    QRU_CHECK(ctx, lsq_batch_add_cols_args(fb, k, V));
     if (fb->q == QRU_Q_NONE)
         QRU_RET(ctx, qru_fail(QRU_ERR_NO_Q, "the batch is Q-less "
                                             "(QRU_Q_NONE): it holds no Q1 "
-                                            "to add columns against; create "
-                                            "it with opt->q = QRU_Q_THIN"));
+                                            "to add columns against; give "
+                                            "A and b to "
+                                            "qru_lsq_batch_add_cols_data"));
     QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_add_cols_q)));
-    QRU_RET(ctx, lsq_batch_add_c(fb, k, V, info));
+    QRU_RET(ctx, lsq_batch_add_c(fb, k, V, NULL, NULL, info));
+}
+
+int qru_lsq_batch_add_cols_data(qru_lsq_batch *fb, int k,
+                                const qru_matrix *V, const qru_matrix *A,
+                                const qru_matrix *b, int *info)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    QRU_CHECK(ctx, lsq_batch_add_cols_args(fb, k, V));
+    QRU_CHECK(ctx, lsq_batch_check_data(fb, 4, "A", A, fb->m));
+    QRU_CHECK(ctx, lsq_batch_check_data(fb, 5, "b", b, fb->r));
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_add_cols_q)));
+    QRU_RET(ctx, lsq_batch_add_c(fb, k, V, A, b, info));
 }
 
 /* ---- the rank-k modification A + U V' (thin and full forms) -------- */

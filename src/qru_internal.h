@@ -1009,7 +1009,8 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * status;
  * qru_batch_counts: the count per-problem ints h (counts, ranks, a mask)
  * uploaded to the device vector dst as elements of type dt, the form the
- * batched ops take them in. */
+ * batched ops take them in;
+ * qru_batch_values: the same for count doubles h (each rounded to dt). */
 int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
                            char uplo, int k);
 size_t qru_batch_part(int local, size_t pw, int count, size_t *work);
@@ -1017,6 +1018,8 @@ int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
                        qru_ptr dinfo, int *info, int *first, int *col);
 int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
                      qru_ptr dst);
+int qru_batch_values(qru_context *ctx, qru_dtype dt, int count,
+                     const double *h, qru_ptr dst);
 /* 0 when ctx's device computes in dtype, else QRU_ERR_UNSUPPORTED with
  * the text. */
 int qru_check_supports(const qru_context *ctx, qru_dtype dtype);

@@ -441,12 +441,31 @@ static double *new_v(const hbatch *h, int p, int dep, unsigned *seed)
     return V;
 }
 
-/* add_cols of V (host pages nmax x p) into fb: its status and info */
+/* 1: add_v gives every form the current A and b
+ * (qru_lsq_batch_add_cols_data); 0: the Q-less form alone. */
+static int add_v_data = 0;
+
+/* add_cols of V (host pages nmax x p) into fb: its status and info
+ * (qru_lsq_batch_add_cols_data with h's A and b where the batch is
+ * Q-less or add_v_data is set, else qru_lsq_batch_add_cols) */
 static int add_v(const hbatch *h, qru_lsq_batch *fb, int k, int p,
                  const double *V, int *info)
 {
     qru_matrix *Vf, *Vb = upload_pages(h->dt, h->nmax, p, h->count, V, &Vf);
-    int st = qru_lsq_batch_add_cols(fb, k, Vb, info);
+    int st;
+    if (add_v_data || qru_lsq_batch_q_form(fb) == QRU_Q_NONE) {
+        qru_matrix *Af, *bf;
+        qru_matrix *A = upload_pages(h->dt, h->nmax, h->m, h->count, h->A,
+                                     &Af);
+        qru_matrix *b = upload_pages(h->dt, h->nmax, h->r, h->count, h->b,
+                                     &bf);
+        st = qru_lsq_batch_add_cols_data(fb, k, Vb, A, b, info);
+        qru_matrix *ms[] = {A, Af, b, bf};
+        for (int t = 0; t < 4; ++t)
+            qru_matrix_destroy(ms[t]);
+    } else {
+        st = qru_lsq_batch_add_cols(fb, k, Vb, info);
+    }
     qru_matrix_destroy(Vb);
     qru_matrix_destroy(Vf);
     return st;
@@ -470,9 +489,9 @@ static qru_lsq_batch *make_batch(const hbatch *h, int q)
     return fb;
 }
 
-/* p random columns inserted after column k of every problem (add), or
- * the columns k .. k+p-1 removed, in fb and in h; every problem must
- * pass. */
+/* p random columns inserted after column k of every problem (add; the
+ * Q-less form from h's A and b), or the columns k .. k+p-1 removed, in
+ * fb and in h; every problem must pass. */
 static inline void cols_step(hbatch *h, qru_lsq_batch *fb, int add, int k,
                              int p, unsigned *seed)
 {

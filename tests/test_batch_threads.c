@@ -3,7 +3,8 @@
  * threads take in turn, src/cpu/cpu_pool.c).  Every batched op (qru_chol_update_batch,
  * qru_chol_insert_batch, qru_chol_delete_batch, their _ex forms with
  * ranks and masks, and qru_lsq_batch_create, _add_rows, _remove_rows
- * (and _ex), _remove_cols, _add_cols and _solve in both forms, and the
+ * (and _ex), _remove_cols, _add_cols (Q-less: _add_cols_data) and
+ * _solve in both forms, and the
  * full form's creation and _modify (and _ex) in the thin and full forms)
  * runs with one thread,
  * then with 2, 3, 4, 7 and 64 threads where every problem may have a
@@ -427,24 +428,38 @@ static void run_lsq(qru_dtype dt, int thin, int n, int m, int r, int pa,
     free(Eh);
 }
 
-/* fb's Q (pages n x qc) in a new batch *Q whose pages held SENT first
- * (*qh: those host pages, for an upload before the next get); returns
- * the pages as they are before an update. */
+/* fb's Q (pages n x qc; Q-less: R, qc x qc) in a new batch *Q whose
+ * pages held SENT first (*qh: those host pages, for an upload before the
+ * next get); returns the pages as they are before an update. */
 static void *q_pages(qru_lsq_batch *fb, qru_dtype dt, int n, int qc, int cnt,
                      double **qh, qru_matrix **Q)
 {
+    int ql = qru_lsq_batch_q_form(fb) == QRU_Q_NONE;
+    n = ql ? qc : n;
     *qh = malloc(sizeof(double) * ((size_t)n * qc * cnt + 1));
     for (size_t e = 0; e < (size_t)n * qc * cnt; ++e)
         (*qh)[e] = SENT;
     *Q = up(dt, n, qc, cnt, *qh);
-    ck_assert_int_eq(qru_lsq_batch_get_q(fb, *Q), 0);
+    ck_assert_int_eq((ql ? qru_lsq_batch_get_r : qru_lsq_batch_get_q)(fb, *Q),
+                     0);
     size_t bytes;
     return down(*Q, &bytes);
 }
 
+/* The insertion of V after column ka: qru_lsq_batch_add_cols, or where
+ * A (the batch's current matrices) is not NULL
+ * qru_lsq_batch_add_cols_data with A and b. */
+static int insert_v(qru_lsq_batch *fb, int ka, const qru_matrix *V,
+                    const qru_matrix *A, const qru_matrix *b, int *info)
+{
+    return A ? qru_lsq_batch_add_cols_data(fb, ka, V, A, b, info)
+             : qru_lsq_batch_add_cols(fb, ka, V, info);
+}
+
 /* A batch of cnt problems of n x m (r right-hand sides) created (thin:
  * opt->q = QRU_Q_THIN, the batched thin QR), the columns kc .. kc+pc-1
- * removed; thin: then qa columns inserted after column ka, first from V
+ * removed; then qa columns inserted after column ka (Q-less: from the
+ * current A and b), first from V
  * whose planted problems' columns 0 and 1 are equal (refused: every
  * problem left as it was), then from a V without them; then solved. */
 static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
@@ -465,7 +480,19 @@ static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
     snprintf(tag, sizeof tag, "%s n %d m %d r %d kc %d pc %d ka %d qa %d "
              "count %d", thin ? "thin" : "Q-less", n, m, r, kc, pc, ka, qa,
              cnt);
-    if (thin && qa > 0) {
+    qru_matrix *Ad = NULL, *bd = NULL;
+    if (!thin && qa > 0) { /* A without the columns kc .. kc+pc-1 */
+        double *A1 = malloc(sizeof(double) * ((size_t)n * m1 * cnt + 1));
+        for (int b = 0; b < cnt; ++b)
+            for (int j = 0; j < m1; ++j)
+                memcpy(A1 + ((size_t)b * m1 + j) * n,
+                       Ah + ((size_t)b * m + (j < kc ? j : j + pc)) * n,
+                       sizeof(double) * n);
+        Ad = up(dt, n, m1, cnt, A1);
+        bd = up(dt, n, r, cnt, bh);
+        free(A1);
+    }
+    if (qa > 0) {
         double *Vh = rnd(n, qa, cnt, &seed);
         qru_matrix *V;
         if (qa >= 2 && cnt > 2) { /* problem 2 is planted */
@@ -480,15 +507,17 @@ static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
             double *qh;
             qru_matrix *Q;
             void *before = q_pages(fb, dt, n, m1, cnt, &qh, &Q);
-            int st = qru_lsq_batch_add_cols(fb, ka, V, info);
+            int st = insert_v(fb, ka, V, Ad, bd, info);
             ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
-            ck_assert_int_eq(qru_matrix_upload(Q, qh, n), 0);
-            ck_assert_int_eq(qru_lsq_batch_get_q(fb, Q), 0);
+            ck_assert_int_eq(qru_matrix_upload(Q, qh, thin ? n : m1), 0);
+            ck_assert_int_eq((thin ? qru_lsq_batch_get_q
+                                   : qru_lsq_batch_get_r)(fb, Q),
+                             0);
             verdicts(tag, st, cnt, want, info, Q, before, out);
             size_t bytes;
             void *after = down(Q, &bytes);
             ck_assert_msg(!memcmp(before, after, bytes),
-                          "%s: a refused insertion changed Q1", tag);
+                          "%s: a refused insertion changed Q1 (R)", tag);
             free(after);
             free(before);
             qru_matrix_destroy(Q);
@@ -503,15 +532,19 @@ static void run_cols(qru_dtype dt, int thin, int n, int m, int r, int kc,
                 }
         }
         V = up(dt, n, qa, cnt, Vh);
-        ck_assert_int_eq(qru_lsq_batch_add_cols(fb, ka, V, info), 0);
+        ck_assert_int_eq(insert_v(fb, ka, V, Ad, bd, info), 0);
         m1 += qa;
         ck_assert_int_eq(qru_lsq_batch_cols(fb), m1);
         put(out, info, sizeof(int) * (size_t)cnt);
-        put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
-        put_got(out, dt, n, r, cnt, qru_lsq_batch_get_residuals, fb);
+        if (thin) {
+            put_got(out, dt, n, m1, cnt, qru_lsq_batch_get_q, fb);
+            put_got(out, dt, n, r, cnt, qru_lsq_batch_get_residuals, fb);
+        }
         qru_matrix_destroy(V);
         free(Vh);
     }
+    qru_matrix_destroy(Ad);
+    qru_matrix_destroy(bd);
     put_solved(dt, fb, m1, r, cnt, want, info, tag, out);
     free(info);
     free(want);
@@ -599,12 +632,13 @@ static void lsq_case(qru_dtype dt, int c, blob *out)
 }
 
 /* (thin, n, m, r, kc, pc, ka, qa, count): Q-less and thin removals,
- * insertions at the front, the middle and the end; the last: products
- * with Q1 of 1100 x 60 */
+ * insertions at the front, the middle and the end (the fifth: products
+ * with Q1 of 1100 x 60; the last two Q-less, from A and b) */
 static const int COL_CASES[][9] = {
     {0, 30, 8, 2, 2, 3, 0, 0, 37},    {1, 40, 8, 2, 0, 2, 3, 2, 37},
     {1, 120, 12, 1, 5, 1, 11, 4, 13}, {1, 25, 4, 1, 3, 1, 0, 1, 4},
-    {1, 1100, 60, 1, 10, 4, 30, 3, 5},
+    {1, 1100, 60, 1, 10, 4, 30, 3, 5}, {0, 40, 8, 2, 0, 2, 3, 2, 37},
+    {0, 120, 12, 1, 5, 1, 11, 4, 13},
 };
 
 static void col_case(qru_dtype dt, int c, blob *out)

@@ -1,21 +1,25 @@
 /* Column updates of the batched least squares (qru_lsq_batch_remove_cols
- * in both forms, qru_lsq_batch_add_cols in the thin form): after every
+ * in both forms, qru_lsq_batch_add_cols in the thin form,
+ * qru_lsq_batch_add_cols_data in both forms): after every
  * update each problem against LAPACKE on the host copy of its new A (its
  * R against dgeqrf's up to the signs of the rows, scaled by the
  * condition; ||A1 - Q1 R1||, ||I - Q1'Q1||; R1'd1 = A1'b; E1 = b - Q1 d1;
  * the solution and the residual norms against dgels), in both precisions;
  * k at 0, in the middle and at the end, p = 1 and more, work-groups of
  * rows and of columns across their sizes, chains of removals and
- * insertions, problems of different row counts (a refused row removal);
- * a refused insertion (a new column in the span, non-finite V) leaves
- * the batch bit for bit; every argument check. */
+ * insertions, problems of different row counts (a refused row removal,
+ * rows added to some problems only); a refused insertion (a new column
+ * in the span, non-finite V or A) leaves the batch bit for bit; the thin
+ * form's insertion with the data the same bit for bit as without; every
+ * argument check. */
 #include "lsq_batch_pages.h"
 
 /* ---- one case: a batch created, then a chain of column updates -------- */
 
 typedef struct step {
     int add; /* 1: insert p columns after k; 0: remove k+1 .. k+p; 2: add
-              * p rows (qru_lsq_batch_add_rows) */
+              * p rows (qru_lsq_batch_add_rows); 3: add to problem i
+              * i % (p + 1) rows, to problem 0 p (qru_lsq_batch_add_rows_ex) */
     int k, p;
 } step;
 
@@ -50,22 +54,28 @@ static void run_case(const ccase *c, unsigned *seed)
     }
     for (int s = 0; s < c->nsteps; ++s) {
         const step *t = &c->steps[s];
-        static const char *const what[3] = {"remove", "add", "add rows"};
+        static const char *const what[4] = {"remove", "add", "add rows",
+                                            "add some rows"};
         snprintf(tag, sizeof(tag), "%s %s %s (k %d p %d) of count %d m %d",
                  c->dt == QRU_DOUBLE ? "double" : "float",
                  c->thin ? "thin" : "Q-less", what[t->add], t->k, t->p,
                  c->count, h.m);
-        if (t->add == 2)
-            rows_step(&h, fb, t->p, NULL, seed);
-        else
+        if (t->add >= 2) {
+            int *rows = malloc(sizeof(int) * (c->count + 1));
+            for (int i = 0; i < c->count; ++i)
+                rows[i] = i ? i % (t->p + 1) : t->p;
+            rows_step(&h, fb, t->p, t->add == 3 ? rows : NULL, seed);
+            free(rows);
+        } else {
             cols_step(&h, fb, t->add, t->k, t->p, seed);
+        }
         check_batch(&h, fb, tag);
     }
     qru_lsq_batch_destroy(fb);
     hbatch_free(&h);
 }
 
-/* Removals in both forms and insertions in the thin form: k at 0, in
+/* Removals and insertions in both forms: k at 0, in
  * the middle and at the end, p = 1 and more; rows around the
  * work-groups (32 .. 256 items), [R d] columns past 32 and 64. */
 START_TEST(test_cols_grid)
@@ -85,11 +95,12 @@ START_TEST(test_cols_grid)
                 /* a removal, then an insertion of the same width there */
                 ccase rm = {dt, 0, 3, n, m, r, 0, 1, {{0, k, p}}};
                 run_case(&rm, &seed);
-                if (m + p <= n) {
-                    ccase th = {dt, 1, 3, n, m, r, 0, 2,
+                /* thin, then Q-less (from A and b) */
+                for (int thin = 1; m + p <= n && thin >= 0; --thin) {
+                    ccase th = {dt, thin, 3, n, m, r, 0, 2,
                                 {{0, k, p}, {1, k, p}}};
                     run_case(&th, &seed);
-                    ccase ad = {dt, 1, 2, n, m, r, 0, 1,
+                    ccase ad = {dt, thin, 2, n, m, r, 0, 1,
                                 {{1, m - k, p}}};
                     run_case(&ad, &seed);
                 }
@@ -121,24 +132,41 @@ START_TEST(test_cols_cases)
             /* rows added to pages whose layout a removal kept */
             {dt, 0, 4, 12, 7, 2, 0, 3, {{0, 2, 3}, {2, 0, 3}, {0, 0, 1}}},
             {dt, 1, 4, 12, 7, 2, 3, 3, {{0, 2, 3}, {2, 0, 3}, {1, 4, 2}}},
+            /* Q-less insertions (from A and b): chains, problems of
+             * different row counts, larger counts, A filled, one column */
+            {dt, 0, 4, 20, 5, 2, 0, 4,
+             {{1, 0, 4}, {0, 6, 1}, {3, 0, 3}, {1, 6, 2}}},
+            {dt, 0, 5, 16, 6, 2, 0, 3, {{3, 0, 4}, {1, 3, 5}, {1, 11, 1}}},
+            {dt, 0, 200, 24, 8, 1, 0, 2, {{1, 4, 3}, {0, 2, 5}}},
+            {dt, 0, 3, 12, 4, 1, 0, 1, {{1, 2, 8}}},
+            {dt, 0, 3, 9, 1, 1, 0, 2, {{1, 0, 1}, {0, 1, 1}}},
+            {dt, 0, 2, 300, 70, 3, 0, 2, {{0, 10, 30}, {1, 35, 9}}},
         };
         for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
             run_case(&cs[k], &seed);
+        /* the thin form given the data too (it reads only their sizes) */
+        add_v_data = 1;
+        ccase td = {dt, 1, 4, 12, 7, 2, 3, 3,
+                    {{0, 2, 3}, {2, 0, 3}, {1, 4, 2}}};
+        run_case(&td, &seed);
+        add_v_data = 0;
     }
 }
 END_TEST
 
 /* A refused insertion: a new column in the span of a problem's A, or a
- * non-finite one (with the scan: -3 first): the status counts the
- * refusing problems, info names them, and no problem changes. */
+ * non-finite one (with the scan: -3 first), in the thin and the Q-less
+ * form (and there a non-finite A: with the scan -4): the status counts
+ * the refusing problems, info names them, and no problem changes. */
 START_TEST(test_cols_refused)
 {
-    unsigned seed = 8u;
+    unsigned seed = 8u + (unsigned)_i;
+    int form = _i ? QRU_Q_NONE : QRU_Q_THIN;
     for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
         qru_dtype dt = qru_test_dtype(ctx, t);
         int cnt = 5, n = 40, m = 6, r = 2, p = 3;
         hbatch h = hbatch_new(dt, cnt, n, m, r, &seed);
-        qru_lsq_batch *fb = make_batch(&h, QRU_Q_THIN);
+        qru_lsq_batch *fb = make_batch(&h, form);
         ck_assert_int_eq(qru_lsq_batch_remove_cols(fb, 1, 1), 0);
         hbatch_cols(&h, 1, 1, NULL);
         snap s0 = get_snap(fb, dt);
@@ -178,8 +206,24 @@ START_TEST(test_cols_refused)
         ck_assert(info[4] > 0);
         snap s3 = get_snap(fb, dt);
         ck_assert(same_snap(&s0, &s3));
-        /* then the good columns go in */
         V[(size_t)4 * p * n + 2 * n + 5] = 0.25;
+        if (form == QRU_Q_NONE) { /* a NaN in problem 2's A */
+            double a0 = hA(&h, 2)[7];
+            hA(&h, 2)[7] = NAN;
+            ck_assert_int_eq(
+                qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1), 0);
+            ck_assert_int_eq(add_v(&h, fb, 1, p, V, info), -4);
+            ck_assert_int_eq(
+                qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0), 0);
+            ck_assert_int_eq(add_v(&h, fb, 1, p, V, info), 1);
+            for (int i = 0; i < cnt; ++i)
+                ck_assert_int_eq(info[i] > 0, i == 2);
+            hA(&h, 2)[7] = a0;
+            snap s4 = get_snap(fb, dt);
+            ck_assert(same_snap(&s0, &s4));
+            free_snap(&s4);
+        }
+        /* then the good columns go in */
         ck_assert_int_eq(add_v(&h, fb, h.m - 1, p, V, info), 0);
         hbatch_cols(&h, h.m - 1, p, V);
         check_batch(&h, fb, "after the refusals");
@@ -248,6 +292,46 @@ START_TEST(test_cols_args)
     ck_assert_int_eq(qru_lsq_batch_add_cols(fq, 0, Vw, info), -3);
     ck_assert_int_eq(qru_lsq_batch_add_cols(fq, 0, Vk, info), QRU_ERR_NO_Q);
     ck_assert_int_eq(info[0], -5);
+    /* add_cols_data: fb, k, V as add_cols, then A (4) and b (5), in both
+     * forms */
+    qru_matrix *Af, *bf, *Ar = NULL, *Ac = NULL, *An = NULL, *Ao = NULL,
+               *br = NULL, *bc = NULL;
+    qru_matrix *Ad = upload_pages(dt, n, m, cnt, h.A, &Af);
+    qru_matrix *bd = upload_pages(dt, n, r, cnt, h.b, &bf);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n - 1, m, 0, cnt, 0,
+                                             &Ar), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, m + 1, 0, cnt, 0,
+                                             &Ac), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, m, 0, cnt + 1, 0,
+                                             &An), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n - 1, r, 0, cnt, 0,
+                                             &br), 0);
+    ck_assert_int_eq(qru_matrix_create_batch(ctx, dt, n, r + 1, 0, cnt, 0,
+                                             &bc), 0);
+    if (qru_test_ndtypes(ctx) > 1)
+        ck_assert_int_eq(qru_matrix_create_batch(ctx, other, n, m, 0, cnt, 0,
+                                                 &Ao), 0);
+    ck_assert_int_eq(qru_lsq_batch_add_cols_data(NULL, 0, Vk, Ad, bd, info),
+                     -1);
+    const struct {
+        int k;
+        const qru_matrix *V, *A, *b;
+        int st;
+    } bad[] = {{-1, NULL, NULL, NULL, -2}, {m + 1, Vk, Ad, bd, -2},
+               {0, NULL, NULL, NULL, -3},  {0, Vw, Ad, bd, -3},
+               {0, Vr, Ad, bd, -3},        {0, Vk, NULL, NULL, -4},
+               {0, Vk, Ar, bd, -4},        {0, Vk, Ac, bd, -4},
+               {0, Vk, An, bd, -4},        {0, Vk, Ao ? Ao : Ar, bd, -4},
+               {0, Vk, Ad, NULL, -5},      {0, Vk, Ad, br, -5},
+               {0, Vk, Ad, bc, -5}};
+    for (int f = 0; f < 2; ++f)
+        for (size_t c = 0; c < sizeof(bad) / sizeof(bad[0]); ++c)
+            ck_assert_int_eq(qru_lsq_batch_add_cols_data(f ? fb : fq,
+                                                         bad[c].k, bad[c].V,
+                                                         bad[c].A, bad[c].b,
+                                                         info),
+                             bad[c].st);
+    ck_assert_int_eq(info[0], -5);
     snap s1 = get_snap(fb, dt), q1 = get_snap(fq, dt);
     ck_assert(same_snap(&s0, &s1));
     ck_assert(same_snap(&q0, &q1));
@@ -280,7 +364,26 @@ START_TEST(test_cols_args)
     free_snap(&s1);
     free_snap(&q0);
     free_snap(&q1);
-    qru_matrix *ms[] = {Vc, Vr, Vw, Vo, V0, Vk, Vb, Vf, A0, b0, W0};
+    /* the thin form with the data: bit for bit as without */
+    qru_lsq_batch *f1 = make_batch(&h, QRU_Q_THIN),
+                  *f2 = make_batch(&h, QRU_Q_THIN);
+    ck_assert_int_eq(qru_lsq_batch_add_cols(f1, 2, Vb, info), 0);
+    ck_assert_int_eq(qru_lsq_batch_add_cols_data(f2, 2, Vb, Ad, bd, info), 0);
+    snap t1 = get_snap(f1, dt), t2 = get_snap(f2, dt);
+    ck_assert(same_snap(&t1, &t2));
+    free_snap(&t1);
+    free_snap(&t2);
+    qru_lsq_batch_destroy(f1);
+    qru_lsq_batch_destroy(f2);
+    /* an empty Q-less batch gains the columns */
+    qru_lsq_batch *fz = NULL;
+    ck_assert_int_eq(qru_lsq_batch_create(ctx, A0, b0, &fz), 0);
+    ck_assert_int_eq(qru_lsq_batch_add_cols(fz, 3, W0, NULL), QRU_ERR_NO_Q);
+    ck_assert_int_eq(qru_lsq_batch_add_cols_data(fz, 3, W0, A0, b0, NULL), 0);
+    ck_assert_int_eq(qru_lsq_batch_cols(fz), m + 2);
+    qru_lsq_batch_destroy(fz);
+    qru_matrix *ms[] = {Vc, Vr, Vw, Vo, V0, Vk, Vb, Vf, A0, b0, W0,
+                        Ad, Af, bd, bf, Ar, Ac, An, Ao, br, bc};
     for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); ++k)
         qru_matrix_destroy(ms[k]);
     qru_lsq_batch_destroy(fb);
@@ -298,7 +401,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_cols_grid, 0, 4);
     tcase_add_test(tc, test_cols_cases);
-    tcase_add_test(tc, test_cols_refused);
+    tcase_add_loop_test(tc, test_cols_refused, 0, 2);
     tcase_add_test(tc, test_cols_args);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

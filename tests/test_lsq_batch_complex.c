@@ -454,7 +454,8 @@ static void zstep_remove_cols(zbatch *h, qru_lsq_batch *fb, int k, int p)
 }
 
 /* p random columns inserted after column k of every problem (thin,
- * full); with dep in range, first with problem dep's new column in the
+ * full; Q-less: qru_lsq_batch_add_cols_data with the current A and b);
+ * with dep in range, first with problem dep's new column in the
  * span of its columns: the call refuses it and no problem changes */
 static void zstep_add_cols(zbatch *h, qru_lsq_batch *fb, int k, int p,
                            int dep, unsigned *seed, const char *tag)
@@ -472,7 +473,20 @@ static void zstep_add_cols(zbatch *h, qru_lsq_batch *fb, int k, int p,
                     _Complex_I * h->P[dep].A[t + (size_t)(m - 1) * h->P[dep].n];
         zsnapb before = zsnap_b(fb, h->dt);
         qru_matrix *Vf, *Vb = zup_pages(h->dt, n, p, cnt, W, &Vf);
-        int st = qru_lsq_batch_add_cols(fb, k, Vb, info);
+        int st;
+        if (h->q == QRU_Q_NONE) {
+            zd *Ah = gather(h, 0, n), *Bh = gather(h, 1, n);
+            qru_matrix *Af, *Bf, *Ad = zup_pages(h->dt, n, m, cnt, Ah, &Af),
+                                 *Bd = zup_pages(h->dt, n, h->r, cnt, Bh, &Bf);
+            st = qru_lsq_batch_add_cols_data(fb, k, Vb, Ad, Bd, info);
+            qru_matrix *ms[] = {Ad, Af, Bd, Bf};
+            for (int u = 0; u < 4; ++u)
+                qru_matrix_destroy(ms[u]);
+            free(Ah);
+            free(Bh);
+        } else {
+            st = qru_lsq_batch_add_cols(fb, k, Vb, info);
+        }
         qru_matrix_destroy(Vb);
         qru_matrix_destroy(Vf);
         if (pass == 0) {
@@ -652,8 +666,8 @@ static double zrows_case(qru_dtype dt, int q, int z, unsigned *seed)
     return worst;
 }
 
-/* columns removed (k at the start, in the middle, at the end) and, in
- * the thin and full forms, inserted (a refused insertion first), then
+/* columns removed (k at the start, in the middle, at the end) and
+ * inserted (a refused insertion first; Q-less from A and b), then
  * rows removed (problem 2 refused); on the largest size also more rows
  * added and removed than the kernels carry through one pass over Q1
  * (QRU_BQ_PB = 8), the removal per problem (one problem none) */
@@ -672,8 +686,6 @@ static double zcols_case(qru_dtype dt, int q, int z, unsigned *seed)
         snprintf(at, sizeof at, "%s, columns %d..%d removed", tag, k,
                  k + p - 1);
         worst = fmax(worst, zcheck_b(&h, fb, NULL, -1, at));
-        if (q == QRU_Q_NONE)
-            continue;
         int ka = c == 2 ? h.m : k;
         zstep_add_cols(&h, fb, ka, p, c == 0 ? 1 : -1, seed, tag);
         snprintf(at, sizeof at, "%s, %d columns inserted at %d", tag, p, ka);

@@ -68,9 +68,11 @@ classdef qru_lsq < handle
 %                            would lose rank (info(i) > 0, the first column
 %                            that fails, P x 1) no page gains the columns;
 %                            without info that raises qru:numerical (F
-%                            unchanged).  F.add_cols(j, U, A, b) the same
-%                            (A and b only checked); the Q-less pages
-%                            raise qru:lsq:form
+%                            unchanged).  info = F.add_cols(j, U, A, b)
+%                            the same in every form, given the current A
+%                            n x m x P and b n x r x P: the Q-less pages
+%                            insert from them (the corrected semi-normal
+%                            equations), the others only check them
 %     info = F.modify(U, V)  ('thin', 'full') U n x k x P, V m x k x P,
 %                            A(:,:,i) = A(:,:,i) + U(:,:,i)*V(:,:,i)',
 %                            k <= n - m; a page whose new A loses rank
@@ -137,15 +139,18 @@ classdef qru_lsq < handle
     end
     function info = add_cols(F, j, U, A, b)
       %ADD_COLS  F.add_cols(j, U) or F.add_cols(j, U, A, b): A = [A(:,1:j-1) U A(:,j:end)]
-      %   Pages ('full', 'thin'): info = F.add_cols(j, U), U n x p x P;
+      %   Pages: info = F.add_cols(j, U) ('full', 'thin') or
+      %   info = F.add_cols(j, U, A, b) (every form), U n x p x P;
       %   info(i) > 0 where page i refuses the columns (rank), and then no
       %   page gains them.
       info = 0;
       if ~isempty(F.pages)
-        need_form(F, 'qru_lsq.add_cols', {'full', 'thin'}, ...
-                  'over pages the new columns are projected on Q (the Q-less pages keep none)');
         if nargin ~= 3 && nargin ~= 5
-          error('qru:lsq:nargin', 'qru_lsq.add_cols: over pages info = F.add_cols(j, U)');
+          error('qru:lsq:nargin', ['qru_lsq.add_cols: over pages info = F.add_cols(j, U) ' ...
+                'or info = F.add_cols(j, U, A, b)']);
+        end
+        if nargin == 3
+          need_q(F, 'qru_lsq.add_cols', 'the current A and b: F.add_cols(j, U, A, b)');
         end
         args = {j, U};
         if nargin == 5

@@ -32,8 +32,9 @@
  *     form 'none' (default), 'thin' or 'full'; its updates are 'addrows'
  *     j U [e] (the rows appended to every page; any j in the Q-less
  *     form), 'removerows' j p ('thin', 'full') -> info P x 1,
- *     'removecols' j p, 'addcols' j U [A b] ('thin', 'full'; U n x p x P;
- *     A and b only checked) -> info P x 1 and 'modify' U V ('thin',
+ *     'removecols' j p, 'addcols' j U [A b] (U n x p x P; with A and b
+ *     qru_lsq_batch_add_cols_data, which the Q-less form needs and the
+ *     others only check) -> info P x 1 and 'modify' U V ('thin',
  *     'full'; U n x k x P, V m x k x P) -> info P x 1; lsq_solve and
  *     lsq_solve_h give X m x r x P, res 1 x r x P and info P x 1; lsq_get
  *     the pages of Q (thin: n x m, full: n x n), R (full: n x m) and d
@@ -1068,13 +1069,22 @@ static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
                                   "and %d x %d x %d", hi, m, pages, hi, r,
                      pages);
         }
-        if (!hasq)
-            fail("qru:usage", "the Q-less form over pages cannot add columns "
-                              "(no Q): create it with 'q', 'thin'");
+        if (!hasq && nargs != 4)
+            fail("qru:usage", "the Q-less form over pages adds columns from "
+                              "the current A and b: usage: %s", usage);
         qru_matrix *U = pages_of(ctx, dt, hi, p, pages, args[1], NULL);
         int *info = host_bytes(sizeof(int) * (size_t)pages);
-        int st = qru_lsq_batch_add_cols(fb, j - 1, U, info);
-        lsqb_verdicts(nlhs, plhs, st, info, pages, "qru_lsq_batch_add_cols",
+        int st;
+        if (nargs == 4) {
+            qru_matrix *A = pages_of(ctx, dt, hi, m, pages, args[2], NULL);
+            qru_matrix *b = pages_of(ctx, dt, hi, r, pages, args[3], NULL);
+            st = qru_lsq_batch_add_cols_data(fb, j - 1, U, A, b, info);
+        } else {
+            st = qru_lsq_batch_add_cols(fb, j - 1, U, info);
+        }
+        lsqb_verdicts(nlhs, plhs, st, info, pages,
+                      nargs == 4 ? "qru_lsq_batch_add_cols_data"
+                                 : "qru_lsq_batch_add_cols",
                       "no page gained the columns");
     } else if (!strcmp(what, "modify")) {
         need_args(nargs, 2, 2, "update 'modify', U, V");

@@ -314,10 +314,41 @@ for c = 1:numel(classes)
         update_check(sprintf('%s remove_cols j=%d p=%d', tag, j, p), F, A, b, form);
       end
       if strcmp(form, 'none')
-        U = mk(n, 1, P);
-        qru_expect_error('qru:lsq:form', [tag ' add_cols'], @() F.add_cols(1, U));
-        qru_expect_error('qru:lsq:form', [tag ' add_cols with A, b'], @() F.add_cols(1, U, A, b));
+        % columns added from the current A and b: j at the start, the
+        % middle and the end, p = 1, 3
+        for jp = [1 1; 2 3; 0 2; 0 1]'
+          j = jp(1); p = jp(2);
+          if j == 0
+            j = size(A, 2) + 1;
+          end
+          U = mk(n, p, P);
+          if p == 1
+            F.add_cols(j, U, A, b);
+          else
+            info = F.add_cols(j, U, A, b);
+            qru_check(isequal(info, zeros(P, 1)), '%s add_cols j=%d p=%d: info %s', tag, j, p, ...
+                      mat2str(info'));
+          end
+          A = [A(:, 1:j-1, :) U A(:, j:end, :)];
+          update_check(sprintf('%s add_cols j=%d p=%d', tag, j, p), F, A, b, form);
+        end
+        % a column that page 2 already holds, a NaN on page 3: no page
+        % gains the columns; without A and b: qru:lsq:data
+        [Q0, R0, d0] = F.factors();
+        U = mk(n, 2, P); U(:, 2, 2) = A(:, 1, 2) * 3;
+        info = F.add_cols(2, U, A, b);
+        qru_check(info(1) == 0 && info(2) > 0 && info(3) == 0, '%s add_cols dependent: info %s', tag, ...
+                  mat2str(info'));
+        unchanged([tag ' add_cols refused'], F, Q0, R0, d0, 1:P);
+        U = mk(n, 1, P); U(5, 1, 3) = NaN;
+        qru_expect_error('qru:numerical', [tag ' add_cols NaN without info'], @() F.add_cols(1, U, A, b));
+        unchanged([tag ' add_cols NaN'], F, Q0, R0, d0, 1:P);
+        qru_expect_error('qru:lsq:data', [tag ' add_cols without A, b'], @() F.add_cols(1, U));
+        qru_expect_error('qru:usage', [tag ' add_cols A of another size'], ...
+                         @() F.add_cols(1, U, mk(n, size(A, 2) + 1, P), b));
         qru_expect_error('qru:lsq:form', [tag ' modify'], @() F.modify(U, mk(size(A, 2), 1, P)));
+        unchanged([tag ' refused arguments'], F, Q0, R0, d0, 1:P);
+        update_check([tag ' after the refusals'], F, A, b, form);
         delete(F);
         continue;
       end

@@ -987,6 +987,23 @@ struct LsqBatch {
             check(C.ctx, st, "qru_lsq_batch_add_cols");
         return info;
     }
+    // The same in every form with the current A (n x (count m)) and b
+    // (n x (count r)) of the problems (the Q-less form inserts from them)
+    std::vector<int> add_cols_data(int k, const in_array &V,
+                                   const in_array &A, const in_array &b,
+                                   bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Vd = s.in(V, "V"), *Ad = s.in(A, "A"), *bd = s.in(b, "b");
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_add_cols_data(f, k, pages(s, Vd, count, "V"),
+                                             pages(s, Ad, count, "A"),
+                                             pages(s, bd, count, "b"),
+                                             info.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_add_cols_data");
+        return info;
+    }
     // A + U V' for every problem (U n x (count k), n the largest row
     // count; V m x (count k)), or those of the mask (empty: all); each
     // problem's info (0, or > 0: it refused, unchanged; the others
@@ -1263,6 +1280,7 @@ NB_MODULE(_qru, mod)
         .def("remove_rows", &LsqBatch::remove_rows)
         .def("remove_cols", &LsqBatch::remove_cols)
         .def("add_cols", &LsqBatch::add_cols)
+        .def("add_cols_data", &LsqBatch::add_cols_data)
         .def("modify", &LsqBatch::modify)
         .def("solve", &LsqBatch::solve)
         .def("residual", &LsqBatch::residual)

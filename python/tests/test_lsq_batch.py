@@ -498,29 +498,66 @@ def test_modify(backend, q, dt):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["thin", "none"])
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 @pytest.mark.parametrize("p", [1, 3])
-def test_add_cols(backend, dt, where, p):
-    """Columns inserted into every page (thin form; one column as a
-    vector), then some removed and more inserted: Q1, R, x and the
-    residuals of each page's new A."""
-    rng = np.random.default_rng(p * 10 + len(where))
+def test_add_cols(backend, q, dt, where, p):
+    """Columns inserted into every page (one column as a vector; the
+    Q-less form from the current A and b), then some removed and more
+    inserted: R (and Q1), x and the residuals of each page's new A."""
+    rng = np.random.default_rng(p * 10 + len(where) + len(q))
     lead, n, m = (4,), 25, 6
     A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
     b = rng.uniform(-1, 1, lead + (n,)).astype(dt)
-    B = qru.LeastSquaresBatch(A, b, "thin", backend=backend)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    check = check_thin if q == "thin" else check_qless
     for step in range(2):
         m = A.shape[-1]
         k = {"start": 0, "middle": m // 2, "end": m}[where]
         V = rng.uniform(-1, 1, lead + (n, p)).astype(dt)
-        B.add_cols(k, V[..., 0] if p == 1 else V)
+        data = (A, b) if q == "none" else ()
+        B.add_cols(k, V[..., 0] if p == 1 else V, *data)
         A = np.concatenate([A[..., :k], V, A[..., k:]], axis=-1)
         assert B.shape == (n, m + p)
-        check_thin(B, A, b[..., None], dt)
+        check(B, A, b[..., None], dt)
         B.remove_cols(1, 2)
         A = np.delete(A, np.s_[1:3], axis=-1)
-        check_thin(B, A, b[..., None], dt)
+        check(B, A, b[..., None], dt)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_add_cols_qless_refused(backend):
+    """A Q-less batch (2 x 3 problems): a new column in the span of one
+    problem's A: one LinAlgError names it and no problem changes; without
+    A and b, with one of them, of the wrong shapes, with a NaN in A:
+    ValueError."""
+    rng = np.random.default_rng(17)
+    A = rng.standard_normal((2, 3, 20, 5))
+    b = rng.standard_normal((2, 3, 20))
+    B = qru.LeastSquaresBatch(A, b, backend=backend)
+    V = rng.standard_normal((2, 3, 20, 2))
+    V[1, 2, :, 0] = A[1, 2, :, 0] - 2 * A[1, 2, :, 1]
+    before = [B.R, B.d, B.residual_norms()]
+    with pytest.raises(np.linalg.LinAlgError,
+                       match=r"1 of 6 problems refused the columns.*\(1, 2\)"):
+        B.add_cols(1, V, A, b)
+    for x, y in zip(before, [B.R, B.d, B.residual_norms()]):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="current A and b"):
+        B.add_cols(1, V)
+    with pytest.raises(ValueError, match="both A and b"):
+        B.add_cols(1, V, A)
+    with pytest.raises(ValueError, match="A must be of shape"):
+        B.add_cols(1, V, A[..., 1:], b)
+    with pytest.raises(ValueError, match="b must be of shape"):
+        B.add_cols(1, V, A, b[..., 1:])
+    A[0, 1, 3, 2] = np.nan
+    with pytest.raises(ValueError):
+        B.add_cols(1, V, A, b)
+    assert B.shape == (20, 5)
+    for x, y in zip(before, [B.R, B.d, B.residual_norms()]):
+        assert np.array_equal(x, y)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -568,6 +605,10 @@ def test_bad_column_updates():
     N = qru.LeastSquaresBatch(A, b)
     with pytest.raises(ValueError, match="Q-less"):
         N.add_cols(0, np.ones((2, 8)))
+    with pytest.raises(ValueError, match="V must be of shape"):
+        N.add_cols(0, np.ones((2, 7, 1)), A, b)
+    with pytest.raises(ValueError):
+        N.add_cols(4, np.ones((2, 8, 1)), A, b)
     B = qru.LeastSquaresBatch(A, b, q="thin")
     for k, p in [(-1, 1), (3, 1), (0, 0), (2, 2), (0, 3)]:
         with pytest.raises(ValueError):
@@ -622,7 +663,7 @@ def check_complex(B, A, b, dt):
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_complex(backend, q, dt):
     """Complex batches on every backend: creation, added rows, removed
-    columns and (thin, full) inserted columns, removed rows and the
+    and inserted columns (Q-less: from A and b), (thin, full) removed rows and the
     modification A + U V' against NumPy."""
     rng = np.random.default_rng(11)
     A, b = crandn(rng, (3, 9, 4), dt), crandn(rng, (3, 9, 2), dt)
@@ -636,11 +677,14 @@ def test_complex(backend, q, dt):
     B.remove_cols(1)
     A = np.delete(A, 1, axis=-1)
     check_complex(B, A, b, dt)
-    if q != "none":
-        V = crandn(rng, (3, 11, 2), dt)
+    V = crandn(rng, (3, 11, 2), dt)
+    if q == "none":
+        B.add_cols(1, V, A, b)
+    else:
         B.add_cols(1, V)
-        A = np.concatenate([A[..., :1], V, A[..., 1:]], axis=-1)
-        check_complex(B, A, b, dt)
+    A = np.concatenate([A[..., :1], V, A[..., 1:]], axis=-1)
+    check_complex(B, A, b, dt)
+    if q != "none":
         B.remove_rows(2, 3)
         A, b = np.delete(A, range(2, 5), axis=-2), \
             np.delete(b, range(2, 5), axis=-2)

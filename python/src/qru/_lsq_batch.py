@@ -17,8 +17,9 @@ _FORMS = {"full": 0, "thin": 1, "none": 2}
 class LeastSquaresBatch:
     """A batch of least-squares problems ``min ||A[i] x - b[i]||``, each
     held as its QR factorisation, all gaining (and, in the thin and full
-    forms, losing) rows, losing (and, in the thin and full forms, gaining)
-    columns and all solved in one call of the library each.
+    forms, losing) rows, losing and gaining columns (the Q-less form
+    given the current A and b) and all solved in one call of the library
+    each.
 
     MATLAB, for each page i (``q``): ``R = triu(qr(A(:,:,i))); d =
     Q'*b(:,:,i)`` ('none', Q-less, the default), ``[Q1, R] =
@@ -226,13 +227,18 @@ class LeastSquaresBatch:
         _lib(self._f.remove_cols, int(k), int(p))
         self._m -= int(p)
 
-    def add_cols(self, k: int, V: Any, *, check_finite: bool = True) -> None:
+    def add_cols(self, k: int, V: Any, A: Any = None, b: Any = None, *,
+                 check_finite: bool = True) -> None:
         """Inserts the columns V (..., n, p) (or (..., n): one column)
-        after column k (0-based) of every problem's A (the thin and full forms;
-        n = ``shape[0]``, the most rows of a problem: a problem of fewer
-        ``rows`` takes the first rows of its page; 0 <= k <= m and
-        m + p <= the fewest rows, else ValueError); the problems then
-        have m + p unknowns.
+        after column k (0-based) of every problem's A (n = ``shape[0]``,
+        the most rows of a problem: a problem of fewer ``rows`` takes the
+        first rows of its page; 0 <= k <= m and m + p <= the fewest rows,
+        else ValueError); the problems then have m + p unknowns.  The
+        Q-less form needs the current ``A`` (..., n, m) and ``b`` (..., n)
+        or (..., n, r) (what the batch factorises, before the update;
+        ``qru_lsq_batch_add_cols_data``: the corrected semi-normal
+        equations); the thin and full forms take them as well (only their
+        shapes are checked).
 
         MATLAB: ``A1(:,:,i) = [A(:,1:k,i) V(:,:,i) A(:,k+1:m,i)]``
 
@@ -241,11 +247,13 @@ class LeastSquaresBatch:
         ``check_finite=False``; qru's QR rank rule, as
         ``LeastSquares.add_cols``) refuses the columns, and since m is the
         batch's no problem changes then: one ``numpy.linalg.LinAlgError``
-        names the refusing problems.  The Q-less form cannot add columns
-        without A and raises ValueError."""
-        if self.q == "none":
-            raise ValueError("the Q-less batch cannot add columns (no Q1): "
-                             "use q='thin'")
+        names the refusing problems.  The Q-less form without A and b
+        raises ValueError."""
+        if (A is None) != (b is None):
+            raise ValueError("add_cols takes both A and b, or neither")
+        if A is None and self.q == "none":
+            raise ValueError("the Q-less batch needs the current A and b: "
+                             "add_cols(k, V, A, b)")
         V = self._numpy(V, "V")
         n = self.shape[0]
         if V.ndim == len(self._lead) + 1:
@@ -254,8 +262,23 @@ class LeastSquaresBatch:
             raise ValueError(f"V must be of shape {self._lead + (n, 'p')} or "
                              f"{self._lead + (n,)}; it is {V.shape}")
         p = V.shape[-1]
-        info = np.asarray(_lib(self._f.add_cols, int(k),
-                                    self._pack(V, p), bool(check_finite)))
+        if A is None:
+            info = np.asarray(_lib(self._f.add_cols, int(k),
+                                   self._pack(V, p), bool(check_finite)))
+        else:
+            A, b = self._numpy(A, "A"), self._numpy(b, "b")
+            b = b[..., None] if b.ndim == len(self._lead) + 1 else b
+            r = self._r
+            if A.shape != self._lead + (n, self._m):
+                raise ValueError(f"A must be of shape "
+                                 f"{self._lead + (n, self._m)}; it is "
+                                 f"{A.shape}")
+            if b.shape != self._lead + (n, r):
+                raise ValueError(f"b must be of shape {self._lead + (n, r)} "
+                                 f"or {self._lead + (n,)}; it is {b.shape}")
+            info = np.asarray(_lib(self._f.add_cols_data, int(k),
+                                   self._pack(V, p), self._pack(A, self._m),
+                                   self._pack(b, r), bool(check_finite)))
         raise_failed_pages(info, self._lead, "problems refused the columns "
                            "(none changed)")
         self._m += p
