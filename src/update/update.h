@@ -374,6 +374,14 @@ int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
  * singular; a removal the rank rule refuses; a removal with Q). */
 int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                    int *done);
+/* The structured passes' bound on ||p|| (p = L \ u with L = R' for a row
+ * added, L = R22' for a column removed, u the row that joins the
+ * triangle): they add the row L p, which differs from u by about
+ * n eps ||L|| ||p|| (the solve's backward error), so a long p (an
+ * ill-conditioned or numerically singular triangle: nearly dependent
+ * columns) would give up the backward stability of the rotations.  Past
+ * it the passes report "not done" and the Givens or blocked path runs. */
+#define QRU_UPD_R1_PMAX 16.0
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
