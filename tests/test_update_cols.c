@@ -30,6 +30,13 @@ static void setup_givens(void)
     setup_fast();
     uc_set_givens(ctx, 2);
 }
+/* QRU_UPDATE_FAST with one column's removal by the structured rank-1
+ * passes wherever they can take it */
+static void setup_r1(void)
+{
+    setup_fast();
+    uc_set_r1(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -122,6 +129,41 @@ START_TEST(test_remove_cols)
         qru_lsq_destroy(f);
         uc_free(&hp);
     }
+}
+END_TEST
+
+/* Column k removed from a rank-deficient A whose A1 has full rank:
+ * column m-1 (1-based) is A(:,k+1) + A(:,k+2), so that the triangle
+ * R22 = R(k+2:m, k+2:m) left after column k+1 is numerically singular
+ * (a pivot of rounding size before its last one) and the row
+ * u = R(k+1, k+2:m) that joins it is not in the range of R22'.  The
+ * structured passes would solve R22' p = u, a p of size 1 / eps, and
+ * lose all accuracy; they must hand such a removal to the Givens or
+ * blocked path.  Full and Q-less forms (a QR of a singular A is valid),
+ * square and tall A, k at the start and in the middle.  loop index:
+ * dtype, form, k choice, shape */
+START_TEST(test_remove_cols_singular)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int keep_q = (_i / 2) % 2, mid = (_i / 4) % 2, square = (_i / 8) % 2;
+    int m = square ? 12 : 20, n = square ? m : 60;
+    int k = mid ? m / 2 - 1 : 0;
+    size_t w = (size_t)uc_w(dt) * n; /* doubles a column */
+    unsigned seed = 2500u + 13u * (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    for (size_t i = 0; i < w; ++i)
+        hp.A[w * (m - 2) + i] = hp.A[w * k + i] + hp.A[w * (k + 1) + i];
+    qru_lsq *f = uc_factor(ctx, &hp, keep_q, 3);
+    int st = qru_lsq_remove_cols(f, k, 1);
+    ck_assert_msg(st == 0, "remove_cols k=%d: %d (%s)", k, st,
+                  qru_last_error(ctx));
+    uc_remove_cols(&hp, k, 1);
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s %s %d x %d singular R22 remove_cols k=%d",
+             qru_test_type_name(dt), keep_q ? "Q" : "R-only", n, m, k);
+    uc_check_ls(ctx, f, &hp, 1.0, tag, 0);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
 }
 END_TEST
 
@@ -425,6 +467,7 @@ int main(void)
         tcase_add_loop_test(tc, test_add_cols_large, UC_CPLX + 0, UC_CPLX + 4);
         tcase_add_loop_test(tc, test_remove_cols, 0, 12);
         tcase_add_loop_test(tc, test_remove_cols, UC_CPLX + 0, UC_CPLX + 12);
+        tcase_add_loop_test(tc, test_remove_cols_singular, 0, 16);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_extremes, 0, 2);
         tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
@@ -441,6 +484,15 @@ int main(void)
     tcase_add_loop_test(tc, test_remove_cols, 0, 12);
     tcase_add_loop_test(tc, test_remove_cols, UC_CPLX + 0, UC_CPLX + 12);
     tcase_add_loop_test(tc, test_extremes, 0, 2);
+    tcase_add_loop_test(tc, test_remove_cols_singular, 0, 16);
+    suite_add_tcase(s, tc);
+    /* one column's removal by the structured rank-1 passes */
+    tc = tcase_create("r1");
+    tcase_add_checked_fixture(tc, setup_r1, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_remove_cols, 0, 12);
+    tcase_add_loop_test(tc, test_extremes, 0, 2);
+    tcase_add_loop_test(tc, test_remove_cols_singular, 0, 16);
     suite_add_tcase(s, tc);
     /* the tiled insertion at every p (adding columns only) */
     tc = tcase_create("tiles");

@@ -30,6 +30,13 @@ static void setup_givens(void)
     setup_fast();
     uc_set_givens(ctx, 2);
 }
+/* QRU_UPDATE_FAST with one row's addition by the structured rank-1
+ * passes wherever they can take it */
+static void setup_r1(void)
+{
+    setup_fast();
+    uc_set_r1(ctx, 2);
+}
 static void teardown(void)
 {
     qru_context_destroy(ctx);
@@ -159,6 +166,39 @@ START_TEST(test_remove_rows_rank_deficient)
         qru_lsq_destroy(f);
         uc_free(&hp);
     }
+}
+END_TEST
+
+/* One row added to a rank-deficient A (column m-1, 1-based, is
+ * A(:,1) + A(:,2); R has a pivot of rounding size) in every form (a QR of
+ * a singular A is valid); the row breaks the dependence.  The structured
+ * passes would solve R' p = u, a p of size 1 / eps, and lose all
+ * accuracy; they must hand such a row to the Givens or blocked path.
+ * loop index: dtype, form (full, thin, Q-less), shape (tall, square) */
+START_TEST(test_add_rows_singular)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    static const int forms[] = {QRU_Q_FULL, QRU_Q_THIN, QRU_Q_NONE};
+    int q = forms[(_i / 2) % 3], square = (_i / 6) % 2;
+    int m = square ? 12 : 20, n = square ? m : 60;
+    size_t w = (size_t)n; /* real data: doubles a column */
+    unsigned seed = 8900u + 11u * (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, R, &seed);
+    for (size_t i = 0; i < w; ++i)
+        hp.A[w * (m - 2) + i] = hp.A[i] + hp.A[w + i];
+    qru_lsq *f = uc_factor_q(ctx, &hp, q, 3);
+    for (int t = 0; t < 2; ++t) { /* k in the middle, then at the end */
+        int k = t ? hp.n : hp.n / 2;
+        int st = uc_do_add_rows(ctx, f, &hp, k, 1, &seed);
+        ck_assert_msg(st == 0, "add_rows k=%d: %d (%s)", k, st,
+                      qru_last_error(ctx));
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s form %d %d x %d singular R add_rows k=%d",
+                 qru_test_type_name(dt), q, n, m, k);
+        uc_check_ls(ctx, f, &hp, 1.0, tag, 0);
+    }
+    qru_lsq_destroy(f);
+    uc_free(&hp);
 }
 END_TEST
 
@@ -296,6 +336,7 @@ int main(void)
         tcase_add_loop_test(tc, test_remove_rows_large, UC_CPLX + 0,
                             UC_CPLX + 12);
         tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
+        tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
@@ -322,6 +363,14 @@ int main(void)
     tcase_add_loop_test(tc, test_remove_rows, 0, 6);
     tcase_add_loop_test(tc, test_remove_rows, UC_CPLX + 0, UC_CPLX + 6);
     tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
+    tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
+    suite_add_tcase(s, tc);
+    /* one row added by the structured rank-1 passes */
+    tc = tcase_create("r1");
+    tcase_add_checked_fixture(tc, setup_r1, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_add_rows, 0, 12);
+    tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -26,7 +26,10 @@
  *      the same rotations in closed form (chol_r1_rotate: Q(:, k+1:m)
  *      rotated against Q(:, k), moving one column left, the last one
  *      leaving as the complement); about ten calls and one host wait
- *      whatever m - k, where its plan is priced faster.
+ *      whatever m - k, where its plan is priced faster.  Where R22 is
+ *      singular or p longer than QRU_UPD_R1_PMAX (R22 ill-conditioned:
+ *      the passes would add the row R22' p, far from u) the Givens chain
+ *      or the panels take the column instead.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -108,7 +111,8 @@ static int rc_leave(qru_context *ctx, qru_lsq *f, int k, int p)
 /* Column k (p = 1) by the structured passes, up to the rows of d that
  * leave the triangle (d(m-1) := the row's residual; the caller takes
  * them): *done = 0 (f unchanged) where R22 is singular, so that the
- * chain cannot be formed, and the caller's path runs. */
+ * chain cannot be formed, or where ||p|| > QRU_UPD_R1_PMAX, and the
+ * caller's path runs. */
 static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
 {
     const qru_backend_ops *o = ctx->ops;
@@ -117,7 +121,7 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
     int ld = f->ldr, ldq = f->ncap, hq = f->q != QRU_Q_NONE;
     *done = 0;
     size_t a = qru_chol_align((size_t)nr);
-    size_t nws = 3 * a + qru_chol_align(1 + (size_t)r) +
+    size_t nws = 3 * a + qru_chol_align(2 + (size_t)r) +
                  qru_chol_align(qru_chol_r1_work(nr, 1)) +
                  qru_chol_align((size_t)nr * (size_t)(r > nr ? r : nr)) +
                  qru_chol_align((size_t)nr * (size_t)nr) +
@@ -125,8 +129,9 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
     qru_ptr u = ws, p = qru_ptr_add(u, a), head = qru_ptr_add(p, a),
-            info = qru_ptr_add(head, a), du = qru_ptr_add(info, 1),
-            work = qru_ptr_add(info, qru_chol_align(1 + (size_t)r)),
+            info = qru_ptr_add(head, a), pp = qru_ptr_add(info, 1),
+            du = qru_ptr_add(info, 2),
+            work = qru_ptr_add(info, qru_chol_align(2 + (size_t)r)),
             d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(nr, 1))),
             T1 = qru_ptr_add(d1, qru_chol_align((size_t)nr *
                                                 (size_t)(r > nr ? r : nr))),
@@ -141,10 +146,14 @@ static int rc_r1(qru_context *ctx, qru_lsq *f, int k, int *done)
     QRU_TRY(o->chol_r1_rhs(ctx, dt, nr, r, 1, p, work,
                            qru_ptr_add(f->d, (size_t)(k + 1)), ld, d1, nr,
                            qru_ptr_add(f->d, (size_t)k), ld, du));
-    double flag = 0.0;
-    QRU_TRY(qru_chol_read_row(ctx, dt, 1, info, 1, &flag));
-    if (flag != 0.0 && !qru_plan_healthy_info(ctx))
-        return 0; /* R22 singular: the caller's path */
+    /* ||p||^2, read back with the flag */
+    QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, 1, nr, 1.0, p, nr, p, nr, 0.0, pp,
+                    1));
+    double h[2] = {0.0, 0.0};
+    QRU_TRY(qru_chol_read_row(ctx, dt, 2, info, 1, h));
+    if (!qru_plan_healthy_info(ctx) &&
+        (h[0] != 0.0 || !(sqrt(h[1]) <= QRU_UPD_R1_PMAX)))
+        return 0; /* R22 singular or p too long: the caller's path */
     /* commit: R1's block into T1, R's first k rows move left, then the
      * block, d1, the leaving row of d, Q */
     QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', nr, 1, R22, ld, T1, nr, p, nr,

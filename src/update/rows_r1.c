@@ -10,8 +10,8 @@
  * (the row's residual before it is added, or after it is removed, scaled
  * as in recursive least squares).  About ten backend calls and one host
  * wait, whatever m: the solve, the coefficients and d1 (into workspace)
- * are queued, the failure flag and du (a removal: p too) come back in one
- * transfer, and R, d are written only after it.
+ * are queued, p, the failure flag and du come back in one transfer, and
+ * R, d are written only after it.
  *
  * With Q (thin or full form; a row added only) the chain of rotations
  * that takes u' into R is known in closed form from p (c_j, s_j of
@@ -27,7 +27,9 @@
  * the passes cannot decide (a singular R: p not finite; a removal that
  * the rank rule refuses, or whose scan fails) the call reports "not
  * done" with f unchanged, and the blocked path runs instead, with its
- * own verdict and message.
+ * own verdict and message.  An added row whose p is longer than
+ * QRU_UPD_R1_PMAX (R ill-conditioned or numerically singular: the passes
+ * would add R' p, far from u) is handed over the same way.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -299,8 +301,9 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
     qru_ptr u = qru_ptr_add(adiag, qru_chol_align((size_t)m));
     qru_ptr d1 = qru_ptr_add(u, qru_chol_align((size_t)m));
     qru_ptr sw = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r));
-    /* read back: the flag and du, after p for a removal (t = 1 - ||p||^2) */
-    int nread = 1 + r + (s < 0 ? m : 0);
+    /* read back: p (a removal: t = 1 - ||p||^2; an addition: ||p|| <=
+     * QRU_UPD_R1_PMAX), then the flag and du */
+    int nread = m + 1 + r;
     double *h = malloc(sizeof(double) * (size_t)nread);
     if (!h)
         return QRU_HOST_ALLOC_FAILED;
@@ -314,14 +317,17 @@ int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
         st = o->chol_r1_rhs(ctx, dt, m, r, s, p, work, f->d, ld, d1, m, e->p,
                             e->ld, du);
     if (!st) /* the one wait */
-        st = qru_chol_read_row(ctx, dt, nread, s < 0 ? p : info, 1, h);
-    double *hi = s < 0 ? h + m : h; /* the flag, then du */
-    double t = 1.0;
-    for (int j = 0; s < 0 && j < m; ++j)
-        t -= h[j] * h[j];
+        st = qru_chol_read_row(ctx, dt, nread, p, 1, h);
+    double *hi = h + m; /* the flag, then du */
+    double pp = 0.0;
+    for (int j = 0; j < m; ++j)
+        pp += h[j] * h[j];
+    double t = 1.0 - pp;
     if (!st && !qru_plan_healthy_info(ctx) &&
-        (hi[0] != 0.0 || (s < 0 && !(t > qru_upd_downdate_tol(f))))) {
-        free(h); /* the blocked path judges and takes the row */
+        (hi[0] != 0.0 || (s < 0 && !(t > qru_upd_downdate_tol(f))) ||
+         (s > 0 && !(sqrt(pp) <= QRU_UPD_R1_PMAX)))) {
+        free(h); /* the blocked path judges and takes the row (a long p:
+                    R nearly singular, see QRU_UPD_R1_PMAX) */
         return 0;
     }
     if (!st && hq) /* Q, E or d's new row first: R and d are still f's */

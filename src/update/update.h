@@ -371,9 +371,18 @@ int qru_upd_p1_run(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
 /* qru_upd_row_r1 runs the structured passes for a row added to f (any
  * form) or removed from a Q-less f (rows_r1.c): *done = 1 when it updated
  * f, 0 (f unchanged) when the blocked path must take the row (R
- * singular; a removal the rank rule refuses; a removal with Q). */
+ * singular or, for an addition, ||p|| > QRU_UPD_R1_PMAX; a removal the
+ * rank rule refuses; a removal with Q). */
 int qru_upd_row_r1(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq,
                    int *done);
+/* The structured passes' bound on ||p|| (p = L \ u with L = R' for a row
+ * added, L = R22' for a column removed, u the row that joins the
+ * triangle): they add the row L p, which may differ from u by
+ * n eps ||L|| ||p|| (the solve's backward error), so a long p (an
+ * ill-conditioned or numerically singular triangle: nearly dependent
+ * columns) would give up the backward stability of the rotations.  Past
+ * it the passes report "not done" and the Givens or blocked path runs. */
+#define QRU_UPD_R1_PMAX 16.0
 /* The Q-less removal of p > m rows on the m x m side (downdate.c):
  * qru_upd_qless_wide says whether a removal of p rows from f takes it
  * (Q-less and p > m; the p x p side of remove_rows.c otherwise), the
