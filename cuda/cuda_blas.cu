@@ -181,6 +181,47 @@ int qru_cu_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m, int n,
                                          qru_dp<float>(C), ldc));
 }
 
+/* The strided batch: cuBLAS <t>gemmStridedBatched, one call (C = beta C
+ * where k = 0 or alpha = 0: geadd_batched's kernel). */
+int qru_cu_gemm_batched(qru_context *ctx, qru_dtype dt, char ta, char tb,
+                        int m, int n, int k, double alpha, qru_ptr A, int lda,
+                        size_t sA, qru_ptr B, int ldb, size_t sB, double beta,
+                        qru_ptr C, int ldc, size_t sC, int count)
+{
+    if (m <= 0 || n <= 0 || count <= 0)
+        return 0;
+    if (k <= 0 || alpha == 0.0) /* C = beta C, exactly 0 for beta == 0 */
+        return qru_cu_geadd_batched(ctx, dt, m, n, 0.0, C, ldc, sC, beta, C,
+                                    ldc, sC, count);
+    cublasHandle_t h = qru_cuda(ctx)->blas;
+    long long a_s = (long long)sA, b_s = (long long)sB, c_s = (long long)sC;
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cuDoubleComplex a = make_cuDoubleComplex(alpha, 0.0),
+                        b = make_cuDoubleComplex(beta, 0.0);
+        return qru_cublas_status(cublasZgemmStridedBatched(
+            h, cuop_c(ta), cuop_c(tb), m, n, k, &a,
+            qru_dp<cuDoubleComplex>(A), lda, a_s, qru_dp<cuDoubleComplex>(B),
+            ldb, b_s, &b, qru_dp<cuDoubleComplex>(C), ldc, c_s, count));
+    }
+    if (dt == QRU_COMPLEX_FLOAT) {
+        cuComplex a = make_cuComplex((float)alpha, 0.0f),
+                  b = make_cuComplex((float)beta, 0.0f);
+        return qru_cublas_status(cublasCgemmStridedBatched(
+            h, cuop_c(ta), cuop_c(tb), m, n, k, &a, qru_dp<cuComplex>(A), lda,
+            a_s, qru_dp<cuComplex>(B), ldb, b_s, &b, qru_dp<cuComplex>(C),
+            ldc, c_s, count));
+    }
+    if (dt == QRU_DOUBLE)
+        return qru_cublas_status(cublasDgemmStridedBatched(
+            h, cuop(ta), cuop(tb), m, n, k, &alpha, qru_dp<double>(A), lda,
+            a_s, qru_dp<double>(B), ldb, b_s, &beta, qru_dp<double>(C), ldc,
+            c_s, count));
+    float a = (float)alpha, b = (float)beta;
+    return qru_cublas_status(cublasSgemmStridedBatched(
+        h, cuop(ta), cuop(tb), m, n, k, &a, qru_dp<float>(A), lda, a_s,
+        qru_dp<float>(B), ldb, b_s, &b, qru_dp<float>(C), ldc, c_s, count));
+}
+
 int qru_cu_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo, char ta,
             char diag, int m, int n, double alpha, qru_ptr A, int lda,
             qru_ptr B, int ldb)

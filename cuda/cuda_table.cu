@@ -22,6 +22,7 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_col_norms_dev: case QRU_OP_count_nonfinite:
     case QRU_OP_house: case QRU_OP_larf: case QRU_OP_wy_append:
     case QRU_OP_givens_make: case QRU_OP_givens_apply: case QRU_OP_geadd:
+    case QRU_OP_gemm_batched: case QRU_OP_geadd_batched:
     case QRU_OP_syrk: case QRU_OP_lacpy: case QRU_OP_potrf_panel:
     case QRU_OP_lane: case QRU_OP_lane_mark: case QRU_OP_lane_join:
     case QRU_OP_geqrf_full: case QRU_OP_potrf_full: case QRU_OP_chol_rot:

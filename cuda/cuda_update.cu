@@ -4,6 +4,7 @@
  * strip-wise Givens kernels of Andrew (2012) section 3.2 and doubleSum.
  * Kernel bodies: kernels/qru_update.cl.  All asynchronous on the stream.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,26 +60,37 @@ int qru_cu_givens_apply(qru_context *ctx, qru_dtype dt, int cnt, int len,
                           es);
 }
 
+/* geadd and geadd_batched: the kernel qru_geadd over the pages */
 template <typename T>
-static int geadd_t(qru_context *ctx, int m, int n, double alpha, qru_ptr A,
-                   int lda, double beta, qru_ptr B, int ldb)
+static int geadd_batched_t(qru_context *ctx, int m, int n, double alpha,
+                           qru_ptr A, int lda, size_t sA, double beta,
+                           qru_ptr B, int ldb, size_t sB, int count)
 {
-    qru_geadd<T><<<qru_grid2d(m, n), qru_block2d(), 0,
-                   qru_cuda(ctx)->stream>>>(m, n, (T)alpha, (const T *)A.h,
-                                            (long)A.off, lda, (T)beta,
-                                            (T *)B.h, (long)B.off, ldb);
+    long cols = (long)n * count;
+    qru_geadd<T><<<qru_grid2d(m, cols > INT_MAX ? INT_MAX : (int)cols),
+                   qru_block2d(), 0, qru_cuda(ctx)->stream>>>(
+        m, n, count, (T)alpha, (const T *)A.h, (long)A.off, lda, (long)sA,
+        (T)beta, (T *)B.h, (long)B.off, ldb, (long)sB);
     return qru_cuda_launched();
+}
+
+int qru_cu_geadd_batched(qru_context *ctx, qru_dtype dt, int m, int n,
+                         double alpha, qru_ptr A, int lda, size_t sA,
+                         double beta, qru_ptr B, int ldb, size_t sB, int count)
+{
+    if (m <= 0 || n <= 0 || count <= 0)
+        return 0;
+    if (alpha == 0.0 && beta == 1.0)
+        return 0; /* B unchanged */
+    return QRU_CU_BY_TYPE(dt, geadd_batched_t, ctx, m, n, alpha, A, lda, sA,
+                          beta, B, ldb, sB, count);
 }
 
 int qru_cu_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
                  qru_ptr A, int lda, double beta, qru_ptr B, int ldb)
 {
-    if (m <= 0 || n <= 0)
-        return 0;
-    if (alpha == 0.0 && beta == 1.0)
-        return 0; /* B unchanged */
-    return QRU_CU_BY_TYPE(dt, geadd_t, ctx, m, n, alpha, A, lda, beta, B,
-                          ldb);
+    return qru_cu_geadd_batched(ctx, dt, m, n, alpha, A, lda, 0, beta, B, ldb,
+                                0, 1);
 }
 
 /* ---- block reflectors ------------------------------------------- */

@@ -511,7 +511,7 @@ typedef enum qru_tuning_param {
      *  qru_lsq_batch_remove_cols(), qru_lsq_batch_add_cols() (and
      *  qru_lsq_batch_add_cols_data()),
      *  qru_lsq_batch_solve(), qru_lsq_batch_create(),
-     *  qru_lsq_batch_create_ex() and the QRs and verdicts of
+     *  qru_lsq_batch_create_ex() and the QRs, products and verdicts of
      *  qru_lsq_batch_modify()) on the CPU
      *  backend, for the batch's element type: a call cuts its problems
      *  into contiguous chunks that the threads take in turn, where the
@@ -1883,8 +1883,9 @@ QRU_API int qru_lsq_batch_add_cols_data(qru_lsq_batch *fb, int k,
  *  QR M = Qm R1 (with Qm' [d; dz]) gives R1, Q1 := [Q1 Qz] Qm, and the
  *  residuals E := E - Qz dz + [Q1 Qz] ([d; dz] - Qm d1).  The QRs run
  *  over the batch (one work-group a problem on a GPU), the products and
- *  copies a problem at a time (about 4 n m (m + k) + 4 n (m + k) r flops
- *  a problem).  Each problem is judged by the QR rank rule of the file
+ *  copies as batched BLAS calls over the runs of problems of one row
+ *  count (about 4 n m (m + k) + 4 n (m + k) r flops a problem): the
+ *  backend calls do not grow with the count.  Each problem is judged by the QR rank rule of the file
  *  documentation on R1 with its row count n_i (as qru_lsq_batch_solve());
  *  a problem that fails keeps its factorisation bit for bit, the others
  *  are updated.  #QRU_Q_FULL: then the complement Q2 and d2 of every

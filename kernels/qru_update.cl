@@ -71,24 +71,31 @@ QRU_KERNEL void qru_givens_apply(int cnt, int len, QRU_GLOBAL const T *cs,
         }
 }
 
-/* doubleSum: B := alpha A + beta B for m x n A, B; beta == 0: B is not
- * read; alpha == 0: A is not read (alpha and beta real: their real parts
- * for a complex T).  Any 2-D group shape. */
-QRU_KERNEL void qru_geadd(int m, int n, T alpha, QRU_GLOBAL const T *A,
-                          long oa, int lda, T beta, QRU_GLOBAL T *B, long ob,
-                          int ldb)
+/* doubleSum on count pages: B_p := alpha A_p + beta B_p for m x n A_p,
+ * B_p, the pages sa and sb elements apart (the geadd op: count 1);
+ * beta == 0: B is not read; alpha == 0: A is not read (alpha and beta
+ * real: their real parts for a complex T).  The columns of all pages, n a
+ * page, as one range of n count columns.  Any 2-D group shape. */
+QRU_KERNEL void qru_geadd(int m, int n, int count, T alpha,
+                          QRU_GLOBAL const T *A, long oa, int lda, long sa,
+                          T beta, QRU_GLOBAL T *B, long ob, int ldb, long sb)
 {
-    for (int j = QRU_GID_Y; j < n; j += QRU_LSIZE_Y * QRU_NGROUPS_Y)
+    long cols = (long)n * count;
+    QRU_R al = QRU_RE(alpha), be = QRU_RE(beta);
+    for (long c = QRU_GID_Y; c < cols; c += QRU_LSIZE_Y * QRU_NGROUPS_Y) {
+        long pg = c / n;
+        int j = (int)(c - pg * n);
+        long pa = oa + pg * sa, pb0 = ob + pg * sb;
         for (int i = QRU_GID_X; i < m; i += QRU_LSIZE_X * QRU_NGROUPS_X) {
-            long pb = QRU_IDX(ob, i, j, ldb);
-            QRU_R al = QRU_RE(alpha), be = QRU_RE(beta);
+            long pb = QRU_IDX(pb0, i, j, ldb);
             T r = (T)0;
             if (al != (QRU_R)0)
-                r = al * A[QRU_IDX(oa, i, j, lda)];
+                r = al * A[QRU_IDX(pa, i, j, lda)];
             if (be != (QRU_R)0)
                 r = al != (QRU_R)0 ? r + be * B[pb] : be * B[pb];
             B[pb] = r;
         }
+    }
 }
 
 /* ---- fused Givens sweeps -------------------------------------

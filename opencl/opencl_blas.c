@@ -72,6 +72,50 @@ int ocl_gemm(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
     return ocl_blast_status(ctx, s);
 }
 
+/* The strided batch: CLBlast's <t>GemmStridedBatched, one call (C = beta
+ * C where k = 0 or alpha = 0: geadd_batched's kernel). */
+int ocl_gemm_batched(qru_context *ctx, qru_dtype dt, char ta, char tb, int m,
+                     int n, int k, double alpha, qru_ptr A, int lda,
+                     size_t sA, qru_ptr B, int ldb, size_t sB, double beta,
+                     qru_ptr C, int ldc, size_t sC, int count)
+{
+    if (m <= 0 || n <= 0 || count <= 0)
+        return 0;
+    if (k <= 0 || alpha == 0.0) /* C = beta C, exactly 0 for beta == 0 */
+        return ocl_geadd_batched(ctx, dt, m, n, 0.0, C, ldc, sC, beta, C, ldc,
+                                 sC, count);
+    if (qru_dtype_real(dt) == QRU_DOUBLE && !IMPL(ctx)->fp64)
+        return QRU_ERR_UNSUPPORTED;
+    cl_command_queue q = IMPL(ctx)->q;
+    CLBlastStatusCode s;
+    CLBlastTranspose xa = ocl_btr_dt(dt, ta), xb = ocl_btr_dt(dt, tb);
+    size_t um = (size_t)m, un = (size_t)n, uk = (size_t)k, cnt = (size_t)count;
+    if (dt == QRU_COMPLEX_DOUBLE) {
+        cl_double2 al = {{alpha, 0.0}}, be = {{beta, 0.0}};
+        s = CLBlastZgemmStridedBatched(
+            CLBlastLayoutColMajor, xa, xb, um, un, uk, al, (cl_mem)A.h, A.off,
+            (size_t)lda, sA, (cl_mem)B.h, B.off, (size_t)ldb, sB, be,
+            (cl_mem)C.h, C.off, (size_t)ldc, sC, cnt, &q, NULL);
+    } else if (dt == QRU_COMPLEX_FLOAT) {
+        cl_float2 al = {{(float)alpha, 0.0f}}, be = {{(float)beta, 0.0f}};
+        s = CLBlastCgemmStridedBatched(
+            CLBlastLayoutColMajor, xa, xb, um, un, uk, al, (cl_mem)A.h, A.off,
+            (size_t)lda, sA, (cl_mem)B.h, B.off, (size_t)ldb, sB, be,
+            (cl_mem)C.h, C.off, (size_t)ldc, sC, cnt, &q, NULL);
+    } else if (dt == QRU_DOUBLE)
+        s = CLBlastDgemmStridedBatched(
+            CLBlastLayoutColMajor, xa, xb, um, un, uk, alpha, (cl_mem)A.h,
+            A.off, (size_t)lda, sA, (cl_mem)B.h, B.off, (size_t)ldb, sB, beta,
+            (cl_mem)C.h, C.off, (size_t)ldc, sC, cnt, &q, NULL);
+    else
+        s = CLBlastSgemmStridedBatched(
+            CLBlastLayoutColMajor, xa, xb, um, un, uk, (float)alpha,
+            (cl_mem)A.h, A.off, (size_t)lda, sA, (cl_mem)B.h, B.off,
+            (size_t)ldb, sB, (float)beta, (cl_mem)C.h, C.off, (size_t)ldc, sC,
+            cnt, &q, NULL);
+    return ocl_blast_status(ctx, s);
+}
+
 int ocl_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
                     char ta, char diag, int m, int n, double alpha, qru_ptr A,
                     int lda, qru_ptr B, int ldb)

@@ -3,6 +3,8 @@
  * reflectors, Givens rotations and sweeps, the Cholesky kernels and the
  * fused panels.
  */
+#include <limits.h>
+
 #include "ocl_internal.h"
 
 /* ---- Householder kernels ------------------------------------------------- */
@@ -185,11 +187,12 @@ int ocl_givens_accum(qru_context *ctx, qru_dtype dt, int L, int p,
     return ocl_launch(ctx, pr, K_GIVENS_ACCUM, 2, g, l, NARGS(a), a);
 }
 
-int ocl_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
-                     double alpha, qru_ptr A, int lda, double beta, qru_ptr B,
-                     int ldb)
+
+int ocl_geadd_batched(qru_context *ctx, qru_dtype dt, int m, int n,
+                      double alpha, qru_ptr A, int lda, size_t sA, double beta,
+                      qru_ptr B, int ldb, size_t sB, int count)
 {
-    if (m <= 0 || n <= 0)
+    if (m <= 0 || n <= 0 || count <= 0)
         return 0;
     ocl_prog *p;
     int st = ocl_get_prog(ctx, dt, &p);
@@ -197,14 +200,25 @@ int ocl_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
         return st;
     if (alpha == 0.0)
         A = B; /* not read; keep the argument a valid buffer */
-    cl_int cm = m, cn = n, clda = lda, cldb = ldb;
-    cl_long ao = (cl_long)A.off, bo = (cl_long)B.off;
+    cl_int cm = m, cn = n, cc = count, clda = lda, cldb = ldb;
+    cl_long ao = (cl_long)A.off, bo = (cl_long)B.off, sa = (cl_long)sA,
+            sb = (cl_long)sB;
     tval ta, tb;
-    karg a[] = {KINT(cm), KINT(cn),  KINT(cm), KMEM(A), KLONG(ao), KINT(clda),
-                KINT(cm), KMEM(B),   KLONG(bo), KINT(cldb)};
-    a[2] = ocl_targ(dt, alpha, &ta);
-    a[6] = ocl_targ(dt, beta, &tb);
-    return ocl_launch2d(ctx, p, K_GEADD, m, n, NARGS(a), a);
+    karg a[] = {KINT(cm),  KINT(cn),   KINT(cc),  KINT(cm), KMEM(A),
+                KLONG(ao), KINT(clda), KLONG(sa), KINT(cm), KMEM(B),
+                KLONG(bo), KINT(cldb), KLONG(sb)};
+    a[3] = ocl_targ(dt, alpha, &ta);
+    a[8] = ocl_targ(dt, beta, &tb);
+    long cols = (long)n * count;
+    return ocl_launch2d(ctx, p, K_GEADD, m,
+                        cols > INT_MAX ? INT_MAX : (int)cols, NARGS(a), a);
+}
+
+int ocl_geadd(qru_context *ctx, qru_dtype dt, int m, int n, double alpha,
+              qru_ptr A, int lda, double beta, qru_ptr B, int ldb)
+{
+    return ocl_geadd_batched(ctx, dt, m, n, alpha, A, lda, 0, beta, B, ldb, 0,
+                             1);
 }
 
 /* ---- Cholesky kernels ------------------------------------------------------ */

@@ -141,6 +141,48 @@ static int lsq_batch_ws(const qru_lsq_batch *fb, size_t we, qru_ptr *dinfo,
     return 0;
 }
 
+/* The end of the run of problems from b alike in on[] (NULL: all on)
+ * and, where same_n, in their row count. */
+static int lsq_batch_span(const qru_lsq_batch *fb, int b, const int *on,
+                          int same_n)
+{
+    int e = b + 1;
+    while (e < fb->count && (!on || !on[e] == !on[b]) &&
+           (!same_n || fb->nr[e] == fb->nr[b]))
+        ++e;
+    return e;
+}
+
+/* The pages b .. e-1 of A (rows from ra) copied into B's (rows from rb):
+ * one geadd_batched (beta = 0). */
+static int lsq_batch_pcopy(const qru_lsq_batch *fb, int rows, int cols,
+                           const qru_matrix *A, int ra, const qru_matrix *B,
+                           int rb, int b, int e)
+{
+    qru_context *ctx = fb->ctx;
+    return ctx->ops->geadd_batched(
+        ctx, fb->dt, rows, cols, 1.0, qru_ptr_add(qru_mat_page(A, b),
+                                                  (size_t)ra),
+        A->ld, A->stride, 0.0, qru_ptr_add(qru_mat_page(B, b), (size_t)rb),
+        B->ld, B->stride, e - b);
+}
+
+/* C = alpha op(A) op(B) + beta C on the pages b .. e-1 (A's rows from ra,
+ * B's from rb, C's from rc): one gemm_batched. */
+static int lsq_batch_pgemm(const qru_lsq_batch *fb, char ta, char tb, int m,
+                           int n, int k, double alpha, const qru_matrix *A,
+                           int ra, const qru_matrix *B, int rb, double beta,
+                           const qru_matrix *C, int rc, int b, int e)
+{
+    qru_context *ctx = fb->ctx;
+    return ctx->ops->gemm_batched(
+        ctx, fb->dt, ta, tb, m, n, k, alpha,
+        qru_ptr_add(qru_mat_page(A, b), (size_t)ra), A->ld, A->stride,
+        qru_ptr_add(qru_mat_page(B, b), (size_t)rb), B->ld, B->stride, beta,
+        qru_ptr_add(qru_mat_page(C, b), (size_t)rc), C->ld, C->stride,
+        e - b);
+}
+
 /* The thin form's pages hold at least nmin rows: Q and E (and the full
  * form's Q2 and D2) moved to pages of a larger capacity (by half again at
  * least) where they do not. */
@@ -163,23 +205,17 @@ static int lsq_batch_reserve(qru_lsq_batch *fb, int nmin)
     if (!st && fb->Q2)
         st = qru_matrix_create_batch(ctx, fb->dt, ncap, fb->r, ncap,
                                      fb->count, 0, &D2);
-    for (int i = 0; !st && Q2 && i < fb->count; ++i) {
-        st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->nr[i],
-                            qru_mat_page(fb->Q2, i), fb->ncap,
-                            qru_mat_page(Q2, i), ncap);
+    for (int b = 0, e; !st && b < fb->count; b = e) { /* a run a copy */
+        e = lsq_batch_span(fb, b, NULL, 1);
+        int n = fb->nr[b];
+        if (Q2)
+            st = lsq_batch_pcopy(fb, n, n, fb->Q2, 0, Q2, 0, b, e);
+        if (!st && Q2)
+            st = lsq_batch_pcopy(fb, n, fb->r, fb->D2, 0, D2, 0, b, e);
         if (!st)
-            st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->r,
-                                qru_mat_page(fb->D2, i), fb->ncap,
-                                qru_mat_page(D2, i), ncap);
-    }
-    for (int i = 0; !st && i < fb->count; ++i) {
-        st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->m,
-                            qru_mat_page(fb->Q, i), fb->ncap,
-                            qru_mat_page(Q, i), ncap);
+            st = lsq_batch_pcopy(fb, n, fb->m, fb->Q, 0, Q, 0, b, e);
         if (!st)
-            st = ctx->ops->copy(ctx, fb->dt, fb->nr[i], fb->r,
-                                qru_mat_page(fb->E, i), fb->ncap,
-                                qru_mat_page(E, i), ncap);
+            st = lsq_batch_pcopy(fb, n, fb->r, fb->E, 0, E, 0, b, e);
     }
     if (st) {
         qru_matrix_destroy(Q);
@@ -373,18 +409,6 @@ static int lsq_batch_factor_thin(qru_lsq_batch *fb, const qru_matrix *A,
                           fb->D, fb->Q, fb->E);
 }
 
-/* The end of the run of problems from b alike in on[] (NULL: all on)
- * and, where same_n, in their row count. */
-static int lsq_batch_span(const qru_lsq_batch *fb, int b, const int *on,
-                          int same_n)
-{
-    int e = b + 1;
-    while (e < fb->count && (!on || !on[e] == !on[b]) &&
-           (!same_n || fb->nr[e] == fb->nr[b]))
-        ++e;
-    return e;
-}
-
 /* The full form's scratch for lsq_batch_complete, for problems of at most
  * nmax rows: W[0] the inputs [Q1 0], W[1] and W[2] the QR's unused R and
  * E (count pages each); all NULL for the other forms and count = 0. */
@@ -415,8 +439,9 @@ static void lsq_batch_cmp_free(qru_matrix *W[3])
 /* The full form's complements Q2 and d2 = Q2' b = Q2' E recomputed from
  * Q1 and E for the problems i with chg[i] != 0 (chg NULL: all): one
  * lsq_batch_geqr_thin op of n columns a run of such problems of one row
- * count n > m, on [Q1 0] (W[0], zeroed, Q1 copied in page by page) and
- * E, its Q into Q2's pages and its d = Q' E into D2's. */
+ * count n > m, on [Q1 0] (W[0], zeroed, Q1 copied in by one
+ * geadd_batched a run) and E, its Q into Q2's pages and its d = Q' E
+ * into D2's. */
 static int lsq_batch_complete(qru_lsq_batch *fb, qru_matrix *W[3],
                               const int *chg)
 {
@@ -428,17 +453,14 @@ static int lsq_batch_complete(qru_lsq_batch *fb, qru_matrix *W[3],
     qru_matrix *T = W[0], *Rt = W[1], *Et = W[2];
     QRU_TRY(ctx->ops->laset(ctx, dt, 'A', T->ld, T->cols * count, 0.0, 0.0,
                             T->p, T->ld));
-    for (int i = 0; i < count; ++i)
-        if ((!chg || chg[i]) && fb->nr[i] > m)
-            QRU_TRY(ctx->ops->copy(ctx, dt, fb->nr[i], m,
-                                   qru_mat_page(fb->Q, i), fb->Q->ld,
-                                   qru_mat_page(T, i), T->ld));
     for (int b = 0, e; b < count; b = e) {
         e = lsq_batch_span(fb, b, chg, 1);
         int n = fb->nr[b];
-        if ((!chg || chg[b]) && n > m)
+        if ((!chg || chg[b]) && n > m) {
+            QRU_TRY(lsq_batch_pcopy(fb, n, m, fb->Q, 0, T, 0, b, e));
             QRU_TRY(lsq_batch_geqr(fb, n, n, b, e, T, fb->E, Rt, fb->D2,
                                    fb->Q2, Et));
+        }
     }
     return 0;
 }
@@ -1084,95 +1106,74 @@ static int lsq_batch_md_alloc(const qru_lsq_batch *fb, int k,
     return st;
 }
 
-/* Page i of the scratch S[j], row offset row. */
-static qru_ptr md_pg(qru_matrix *const S[MD_COUNT], int j, int i, int row)
+/* The completion of U against Q1 and the matrix M = [R + W V'; Rz V']
+ * with B = [d; dz] (steps 1 and 3 of lsq_batch_modify; step 3 where rz)
+ * for the problems b .. e-1, of one row count: a batched op a step. */
+static int lsq_batch_md_page(qru_lsq_batch *fb, int b, int e,
+                             const qru_matrix *U, const qru_matrix *V,
+                             qru_matrix *const S[], int rz)
 {
-    return qru_ptr_add(qru_mat_page(S[j], i), (size_t)row);
-}
-
-/* Problem i's completion of U against Q1 and the matrix M = [R + W V';
- * Rz V'] with B = [d; dz] (steps 1 and 3 of lsq_batch_modify; step 3
- * where rz). */
-static int lsq_batch_md_page(qru_lsq_batch *fb, int i, const qru_matrix *U,
-                             const qru_matrix *V, qru_matrix *const S[],
-                             int rz)
-{
-    qru_context *ctx = fb->ctx;
-    qru_dtype dt = fb->dt;
-    int n = fb->nr[i], m = fb->m, r = fb->r, k = U->cols;
-    qru_ptr Q1 = qru_mat_page(fb->Q, i), Vi = qru_mat_page(V, i);
-    int lq = fb->Q->ld, lw = S[MD_W]->ld, lz = S[MD_Z]->ld;
-    int lm = S[MD_M]->ld, lb = S[MD_B]->ld;
+    int n = fb->nr[b], m = fb->m, r = fb->r, k = U->cols;
     if (!rz) { /* Z = U - Q1 W by CGS2, W += its second pass */
-        qru_ptr W = md_pg(S, MD_W, i, 0), W2 = md_pg(S, MD_W2, i, 0);
-        qru_ptr Z = md_pg(S, MD_Z, i, 0);
-        QRU_TRY(ctx->ops->copy(ctx, dt, n, k, qru_mat_page(U, i), U->ld, Z,
-                               lz));
+        QRU_TRY(lsq_batch_pcopy(fb, n, k, U, 0, S[MD_Z], 0, b, e));
         for (int pass = 0; pass < 2; ++pass) {
-            qru_ptr Wp = pass ? W2 : W;
-            QRU_TRY(ctx->ops->gemm(ctx, dt, 'C', 'N', m, k, n, 1.0, Q1, lq, Z,
-                                   lz, 0.0, Wp, lw));
-            QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, k, m, -1.0, Q1, lq,
-                                   Wp, lw, 1.0, Z, lz));
+            const qru_matrix *Wp = S[pass ? MD_W2 : MD_W];
+            QRU_TRY(lsq_batch_pgemm(fb, 'C', 'N', m, k, n, 1.0, fb->Q, 0,
+                                    S[MD_Z], 0, 0.0, Wp, 0, b, e));
+            QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, k, m, -1.0, fb->Q, 0, Wp,
+                                    0, 1.0, S[MD_Z], 0, b, e));
         }
-        return ctx->ops->geadd(ctx, dt, m, k, 1.0, W2, lw, 1.0, W, lw);
+        qru_context *ctx = fb->ctx;
+        const qru_matrix *W = S[MD_W], *W2 = S[MD_W2];
+        return ctx->ops->geadd_batched(ctx, fb->dt, m, k, 1.0,
+                                       qru_mat_page(W2, b), W2->ld,
+                                       W2->stride, 1.0, qru_mat_page(W, b),
+                                       W->ld, W->stride, e - b);
     }
-    qru_ptr M = md_pg(S, MD_M, i, 0), B = md_pg(S, MD_B, i, 0);
-    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, qru_mat_page(fb->R, i), fb->R->ld,
-                           M, lm));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'C', m, m, k, 1.0,
-                           md_pg(S, MD_W, i, 0), lw, Vi, V->ld, 1.0, M, lm));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'C', k, m, k, 1.0,
-                           md_pg(S, MD_RZ, i, 0), S[MD_RZ]->ld, Vi, V->ld,
-                           0.0, md_pg(S, MD_M, i, m), lm));
-    QRU_TRY(ctx->ops->copy(ctx, dt, m, r, qru_mat_page(fb->D, i), fb->D->ld,
-                           B, lb));
-    return ctx->ops->copy(ctx, dt, k, r, md_pg(S, MD_DZ, i, 0),
-                          S[MD_DZ]->ld, md_pg(S, MD_B, i, m), lb);
+    QRU_TRY(lsq_batch_pcopy(fb, m, m, fb->R, 0, S[MD_M], 0, b, e));
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'C', m, m, k, 1.0, S[MD_W], 0, V, 0,
+                            1.0, S[MD_M], 0, b, e));
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'C', k, m, k, 1.0, S[MD_RZ], 0, V, 0,
+                            0.0, S[MD_M], m, b, e));
+    QRU_TRY(lsq_batch_pcopy(fb, m, r, fb->D, 0, S[MD_B], 0, b, e));
+    return lsq_batch_pcopy(fb, k, r, S[MD_DZ], 0, S[MD_B], m, b, e);
 }
 
-/* Problem i's new Q1 and E from the QR of M (step 6), then the commit:
- * Q1, E, R and d copied in. */
-static int lsq_batch_md_commit(qru_lsq_batch *fb, int i, int k,
+/* The new Q1 and E of the problems b .. e-1 (one row count) from the QR
+ * of M (step 6), then the commit: Q1, E, R and d copied in; a batched
+ * op a step. */
+static int lsq_batch_md_commit(qru_lsq_batch *fb, int b, int e, int k,
                                qru_matrix *const S[])
 {
-    qru_context *ctx = fb->ctx;
-    qru_dtype dt = fb->dt;
-    int n = fb->nr[i], m = fb->m, r = fb->r;
-    qru_ptr Q1 = qru_mat_page(fb->Q, i), Qz = md_pg(S, MD_QZ, i, 0);
-    qru_ptr Qn = md_pg(S, MD_QN, i, 0), En = md_pg(S, MD_EN, i, 0);
-    int lq = fb->Q->ld, lz = S[MD_QZ]->ld, lqm = S[MD_QM]->ld;
-    int lem = S[MD_EM]->ld, ln = S[MD_QN]->ld, le = S[MD_EN]->ld;
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, m, 1.0, Q1, lq,
-                           md_pg(S, MD_QM, i, 0), lqm, 0.0, Qn, ln));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, m, k, 1.0, Qz, lz,
-                           md_pg(S, MD_QM, i, m), lqm, 1.0, Qn, ln));
-    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, md_pg(S, MD_EZ, i, 0),
-                           S[MD_EZ]->ld, En, le));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, m, 1.0, Q1, lq,
-                           md_pg(S, MD_EM, i, 0), lem, 1.0, En, le));
-    QRU_TRY(ctx->ops->gemm(ctx, dt, 'N', 'N', n, r, k, 1.0, Qz, lz,
-                           md_pg(S, MD_EM, i, m), lem, 1.0, En, le));
-    QRU_TRY(ctx->ops->copy(ctx, dt, n, m, Qn, ln, Q1, lq));
-    QRU_TRY(ctx->ops->copy(ctx, dt, n, r, En, le, qru_mat_page(fb->E, i),
-                           fb->E->ld));
-    QRU_TRY(ctx->ops->copy(ctx, dt, m, m, md_pg(S, MD_RM, i, 0),
-                           S[MD_RM]->ld, qru_mat_page(fb->R, i), fb->R->ld));
-    return ctx->ops->copy(ctx, dt, m, r, md_pg(S, MD_DM, i, 0),
-                          S[MD_DM]->ld, qru_mat_page(fb->D, i), fb->D->ld);
+    int n = fb->nr[b], m = fb->m, r = fb->r;
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, m, m, 1.0, fb->Q, 0, S[MD_QM], 0,
+                            0.0, S[MD_QN], 0, b, e));
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, m, k, 1.0, S[MD_QZ], 0,
+                            S[MD_QM], m, 1.0, S[MD_QN], 0, b, e));
+    QRU_TRY(lsq_batch_pcopy(fb, n, r, S[MD_EZ], 0, S[MD_EN], 0, b, e));
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, r, m, 1.0, fb->Q, 0, S[MD_EM], 0,
+                            1.0, S[MD_EN], 0, b, e));
+    QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, r, k, 1.0, S[MD_QZ], 0,
+                            S[MD_EM], m, 1.0, S[MD_EN], 0, b, e));
+    QRU_TRY(lsq_batch_pcopy(fb, n, m, S[MD_QN], 0, fb->Q, 0, b, e));
+    QRU_TRY(lsq_batch_pcopy(fb, n, r, S[MD_EN], 0, fb->E, 0, b, e));
+    QRU_TRY(lsq_batch_pcopy(fb, m, m, S[MD_RM], 0, fb->R, 0, b, e));
+    return lsq_batch_pcopy(fb, m, r, S[MD_DM], 0, fb->D, 0, b, e);
 }
 
 /* A + U V' for the problems on (mask NULL: all; checked arguments), as
- * the thin form of qru_lsq_modify() but with the batch's ops: per
- * problem, W = Q1' U and Z = U - Q1 W by CGS2 (copy, gemm, geadd), then
- * for the batch Z = Qz Rz with dz = Qz' E and E - Qz dz (one
- * lsq_batch_geqr_thin op a run of one row count), per problem M = [R +
- * W V'; Rz V'] and B = [d; dz], for the batch M = Qm Rm with Qm' B and
- * the rest Em (one lsq_batch_geqr_thin op), Rm judged by the
- * lsq_batch_solve op (the QR rank rule with each problem's n), the
- * verdicts read back in one wait, and per passing problem the commit:
- * Q1 = [Q1 Qz] Qm, E = E - Qz dz + [Q1 Qz] Em, R = Rm, d = Qm' B; the
- * full form's complements of the problems that changed recomputed. */
+ * the thin form of qru_lsq_modify() but with the batch's ops, each step
+ * one call a run of problems (of one row count where the step's sizes
+ * take it; the batched ops gemm_batched and geadd_batched on the runs'
+ * pages): W = Q1' U and Z = U - Q1 W by CGS2, Z = Qz Rz with dz = Qz' E
+ * and E - Qz dz (lsq_batch_geqr_thin), M = [R + W V'; Rz V'] and B =
+ * [d; dz], M = Qm Rm with Qm' B and the rest Em (lsq_batch_geqr_thin),
+ * Rm judged by the lsq_batch_solve op (the QR rank rule with each
+ * problem's n), the verdicts read back in one wait, and for the passing
+ * problems the commit: Q1 = [Q1 Qz] Qm, E = E - Qz dz + [Q1 Qz] Em, R =
+ * Rm, d = Qm' B; the full form's complements of the problems that
+ * changed recomputed.  The calls do not grow with the count, only with
+ * the runs (row counts, the mask and the verdicts split them). */
 static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
                             const qru_matrix *V, int *info, const int *mask)
 {
@@ -1185,18 +1186,19 @@ static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
     st = lsq_batch_md_alloc(fb, k, S);
     if (!st)
         st = lsq_batch_cmp_alloc(fb, fb->n, W);
-    for (int i = 0; !st && i < count; ++i)
-        if (!mask || mask[i])
-            st = lsq_batch_md_page(fb, i, U, V, S, 0);
     for (int b = 0, e; !st && b < count; b = e) {
         e = lsq_batch_span(fb, b, mask, 1);
         if (!mask || mask[b])
+            st = lsq_batch_md_page(fb, b, e, U, V, S, 0);
+        if (!st && (!mask || mask[b]))
             st = lsq_batch_geqr(fb, k, fb->nr[b], b, e, S[MD_Z], fb->E,
                                 S[MD_RZ], S[MD_DZ], S[MD_QZ], S[MD_EZ]);
     }
-    for (int i = 0; !st && i < count; ++i)
-        if (!mask || mask[i])
-            st = lsq_batch_md_page(fb, i, U, V, S, 1);
+    for (int b = 0, e; !st && b < count; b = e) {
+        e = lsq_batch_span(fb, b, mask, 0);
+        if (!mask || mask[b])
+            st = lsq_batch_md_page(fb, b, e, U, V, S, 1);
+    }
     for (int b = 0, e; !st && b < count; b = e) {
         e = lsq_batch_span(fb, b, mask, 0);
         if (!mask || mask[b])
@@ -1234,9 +1236,11 @@ static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
         for (int i = 0; i < count; ++i) /* the problems that change */
             v[i] = v[i] == 0 && (!mask || mask[i]);
         int sc = 0;
-        for (int i = 0; !sc && i < count; ++i)
-            if (v[i])
-                sc = lsq_batch_md_commit(fb, i, k, S);
+        for (int b = 0, e; !sc && b < count; b = e) {
+            e = lsq_batch_span(fb, b, v, 1);
+            if (v[b])
+                sc = lsq_batch_md_commit(fb, b, e, k, S);
+        }
         if (!sc)
             sc = lsq_batch_complete(fb, W, v);
         st = sc ? sc : st;
@@ -1379,7 +1383,7 @@ int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb, double *rho)
     QRU_RET(ctx, 0);
 }
 
-/* A page-by-page copy of the storage S into the caller's batch M
+/* A copy of the storage S into the caller's batch M
  * (argument 2, called name), rows rows of S's pages (0: S's rows; -1:
  * each problem's row count, M's pages of the largest). */
 static int lsq_batch_get(const qru_lsq_batch *fb, const qru_matrix *S,
@@ -1399,10 +1403,11 @@ static int lsq_batch_get(const qru_lsq_batch *fb, const qru_matrix *S,
     if (lsq_batch_overlaps(fb, M))
         return qru_fail_arg(2, "%s overlaps the factorisation's storage",
                             name);
-    for (int i = 0; i < fb->count; ++i)
-        QRU_TRY(ctx->ops->copy(ctx, fb->dt, rows < 0 ? fb->nr[i] : S->rows,
-                               S->cols, qru_mat_page(S, i), S->ld,
-                               qru_mat_page(M, i), M->ld));
+    for (int b = 0, e; b < fb->count; b = e) { /* a run a copy */
+        e = rows < 0 ? lsq_batch_span(fb, b, NULL, 1) : fb->count;
+        QRU_TRY(lsq_batch_pcopy(fb, rows < 0 ? fb->nr[b] : S->rows, S->cols,
+                                S, 0, M, 0, b, e));
+    }
     return 0;
 }
 
@@ -1415,7 +1420,7 @@ int qru_lsq_batch_get_r(const qru_lsq_batch *fb, qru_matrix *R)
 /* The full form's Q = [Q1 Q2] (q) or d = [d1; d2] into the caller's
  * batch M (argument 2) of pages n x n or n x r (n the most rows of a
  * problem): Q1 or d1 into its first m columns or rows, then the
- * complement's, page by page. */
+ * complement's, a run of one row count at a time. */
 static int lsq_batch_get_full(const qru_lsq_batch *fb, int q, qru_matrix *M)
 {
     qru_context *ctx = fb->ctx;
@@ -1433,28 +1438,25 @@ static int lsq_batch_get_full(const qru_lsq_batch *fb, int q, qru_matrix *M)
     if (lsq_batch_overlaps(fb, M))
         return qru_fail_arg(2, "%s overlaps the factorisation's storage",
                             name);
-    for (int i = 0; i < fb->count; ++i) {
-        int ni = fb->nr[i];
-        qru_ptr Mi = qru_mat_page(M, i);
+    for (int b = 0, e; b < fb->count; b = e) { /* a run a copy */
+        e = lsq_batch_span(fb, b, NULL, 1);
+        int ni = fb->nr[b];
         if (q) {
-            QRU_TRY(ctx->ops->copy(ctx, fb->dt, ni, m, qru_mat_page(fb->Q, i),
-                                   fb->Q->ld, Mi, M->ld));
+            QRU_TRY(lsq_batch_pcopy(fb, ni, m, fb->Q, 0, M, 0, b, e));
             if (ni > m)
-                QRU_TRY(ctx->ops->copy(
-                    ctx, fb->dt, ni, ni - m,
-                    qru_ptr_add(qru_mat_page(fb->Q2, i),
+                QRU_TRY(ctx->ops->geadd_batched(
+                    ctx, fb->dt, ni, ni - m, 1.0,
+                    qru_ptr_add(qru_mat_page(fb->Q2, b),
                                 (size_t)m * (size_t)fb->Q2->ld),
-                    fb->Q2->ld, qru_ptr_add(Mi, (size_t)m * (size_t)M->ld),
-                    M->ld));
+                    fb->Q2->ld, fb->Q2->stride, 0.0,
+                    qru_ptr_add(qru_mat_page(M, b),
+                                (size_t)m * (size_t)M->ld),
+                    M->ld, M->stride, e - b));
         } else {
-            QRU_TRY(ctx->ops->copy(ctx, fb->dt, m, fb->r,
-                                   qru_mat_page(fb->D, i), fb->D->ld, Mi,
-                                   M->ld));
+            QRU_TRY(lsq_batch_pcopy(fb, m, fb->r, fb->D, 0, M, 0, b, e));
             if (ni > m)
-                QRU_TRY(ctx->ops->copy(
-                    ctx, fb->dt, ni - m, fb->r,
-                    qru_ptr_add(qru_mat_page(fb->D2, i), (size_t)m),
-                    fb->D2->ld, qru_ptr_add(Mi, (size_t)m), M->ld));
+                QRU_TRY(lsq_batch_pcopy(fb, ni - m, fb->r, fb->D2, m, M, m,
+                                        b, e));
         }
     }
     return 0;

@@ -144,6 +144,21 @@ static int plan_gemm(qru_context *ctx, qru_dtype dt, char transa,
                    em * ek + ek * en + (beta != 0.0 ? 2.0 : 1.0) * em * en,
                    0, 0);
 }
+/* one call for the count pages: gemm's price once, its work count times */
+static int plan_gemm_batched(qru_context *ctx, qru_dtype dt, char transa,
+                             char transb, int m, int n, int k, double alpha,
+                             qru_ptr A, int lda, size_t sA, qru_ptr B,
+                             int ldb, size_t sB, double beta, qru_ptr C,
+                             int ldc, size_t sC, int count)
+{
+    (void)dt, (void)transa, (void)transb, (void)alpha, (void)A, (void)lda,
+        (void)sA, (void)B, (void)ldb, (void)sB, (void)C, (void)ldc, (void)sC;
+    double em = dd(m), en = dd(n), ek = dd(k), c = dd(count);
+    return plan_op(ctx, QRU_OP_gemm_batched, PK_BLAS3, 2.0 * c * em * en * ek,
+                   c * (em * ek + ek * en +
+                        (beta != 0.0 ? 2.0 : 1.0) * em * en),
+                   0, 0);
+}
 static int plan_trsm(qru_context *ctx, qru_dtype dt, char side, char uplo,
                      char transa, char diag, int m, int n, double alpha,
                      qru_ptr A, int lda, qru_ptr B, int ldb)
@@ -225,6 +240,16 @@ static int plan_geadd(qru_context *ctx, qru_dtype dt, int m, int n,
     (void)dt, (void)alpha, (void)A, (void)lda, (void)beta, (void)B, (void)ldb;
     return plan_op(ctx, QRU_OP_geadd, PK_KERNEL, dd(m) * dd(n),
                    3.0 * dd(m) * dd(n), 0, 0);
+}
+static int plan_geadd_batched(qru_context *ctx, qru_dtype dt, int m, int n,
+                              double alpha, qru_ptr A, int lda, size_t sA,
+                              double beta, qru_ptr B, int ldb, size_t sB,
+                              int count)
+{
+    (void)dt, (void)alpha, (void)A, (void)lda, (void)sA, (void)beta, (void)B,
+        (void)ldb, (void)sB;
+    double e = dd(m) * dd(n) * dd(count);
+    return plan_op(ctx, QRU_OP_geadd_batched, PK_KERNEL, e, 3.0 * e, 0, 0);
 }
 static int plan_syrk(qru_context *ctx, qru_dtype dt, char uplo, char trans,
                      int n, int k, double alpha, qru_ptr A, int lda,

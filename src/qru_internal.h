@@ -1037,7 +1037,7 @@ int qru_check_real(qru_dtype dtype);
      QRU_OPM(laset) | QRU_OPM(transpose) | QRU_OPM(gemm) | QRU_OPM(trsm) |     \
      QRU_OPM(col_norms) | QRU_OPM(col_norms_dev) |                             \
      QRU_OPM(count_nonfinite) | QRU_OPM(geadd) | QRU_OPM(syrk) |               \
-     QRU_OPM(lacpy))
+     QRU_OPM(lacpy) | QRU_OPM(gemm_batched) | QRU_OPM(geadd_batched))
 /* The ops of the QR factorisation and the updates' reflectors and
  * rotations (the column shift's engine, qru_upd_shift). */
 #define QRU_OPS_QR                                                             \

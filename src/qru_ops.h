@@ -113,6 +113,15 @@
     QRU_OP(transpose, (qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A, int lda, qru_ptr B, int ldb), (ctx, dt, m, n, A, lda, B, ldb), REQ, ASYNC) \
     /* ---- BLAS ---- */ \
     QRU_OP(gemm, (qru_context *ctx, qru_dtype dt, char transa, char transb, int m, int n, int k, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb, double beta, qru_ptr C, int ldc), (ctx, dt, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), REQ, ASYNC) \
+    /* count products of pages: for p = 0 .. count-1, with X_p the page of \
+     * X at X + p sX (element strides), \
+     *   C_p = alpha op(A_p) op(B_p) + beta C_p  (op: 'N', 'T', 'C'; the \
+     * gemm op's rules for each page), in ONE call (cuBLAS and CLBlast \
+     * <t>gemmStridedBatched; the CPU a page at a time on the batch \
+     * threads).  The pages of C must not overlap each other, A's or \
+     * B's.  The products of a batch's problems of one shape, where a \
+     * gemm a problem would be a launch a problem. */ \
+    QRU_OP(gemm_batched, (qru_context *ctx, qru_dtype dt, char transa, char transb, int m, int n, int k, double alpha, qru_ptr A, int lda, size_t sA, qru_ptr B, int ldb, size_t sB, double beta, qru_ptr C, int ldc, size_t sC, int count), (ctx, dt, transa, transb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, count), REQ, ASYNC) \
     QRU_OP(trsm, (qru_context *ctx, qru_dtype dt, char side, char uplo, char transa, char diag, int m, int n, double alpha, qru_ptr A, int lda, qru_ptr B, int ldb), (ctx, dt, side, uplo, transa, diag, m, n, alpha, A, lda, B, ldb), REQ, ASYNC) \
     /* Euclidean norm of each of the n columns of the m x n A, written to \
      * host doubles; returns when the values are on the host. */ \
@@ -167,6 +176,13 @@
      * alpha = 0: A is not read.  A and B must not overlap unless they are \
      * the same array with lda = ldb. */ \
     QRU_OP(geadd, (qru_context *ctx, qru_dtype dt, int m, int n, double alpha, qru_ptr A, int lda, double beta, qru_ptr B, int ldb), (ctx, dt, m, n, alpha, A, lda, beta, B, ldb), REQ, ASYNC) \
+    /* geadd on count pages in ONE call: for p = 0 .. count-1, \
+     * B_p := alpha A_p + beta B_p (m x n, A_p at A + p sA, B_p at \
+     * B + p sB, element strides; geadd's rules for each page: with \
+     * beta = 0 a copy of the pages).  The pages of B must not overlap \
+     * each other nor, unless the same array with lda = ldb and sA = sB, \
+     * A's. */ \
+    QRU_OP(geadd_batched, (qru_context *ctx, qru_dtype dt, int m, int n, double alpha, qru_ptr A, int lda, size_t sA, double beta, qru_ptr B, int ldb, size_t sB, int count), (ctx, dt, m, n, alpha, A, lda, sA, beta, B, ldb, sB, count), REQ, ASYNC) \
     /* BLAS syrk on the uplo triangle of the n x n C: \
      *   trans 'N': C = alpha A A' + beta C, A is n x k; \
      *   trans 'T': C = alpha A' A + beta C, A is k x n. \

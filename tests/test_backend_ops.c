@@ -928,57 +928,6 @@ START_TEST(test_lanes)
 }
 END_TEST
 
-START_TEST(test_geadd)
-{
-    NDT_OK(_i);
-    qru_dtype dt = DT(_i);
-    double eps = qru_test_eps(dt);
-    double ab[][2] = {{0.5, -2.0}, {1.5, 0.0}, {0.0, 3.0}, {-1.0, 1.0},
-                      {0.0, 0.0}};
-    for (int c = 0; c < 5; ++c)
-        for (int same = 0; same < 2; ++same) {
-            int m = 45, n = 11, ld = 47;
-            size_t len = (size_t)ld * n;
-            double al = ab[c][0], be = ab[c][1];
-            double *A = hrand(dt, len), *B = hrand(dt, len), *g = hnew(len);
-            if (!same && be == 0.0)
-                for (size_t q = 0; q < len; ++q)
-                    B[q] = NAN; /* not read */
-            if (!same && al == 0.0)
-                for (size_t q = 0; q < len; ++q)
-                    A[q] = NAN; /* not read */
-            dbuf dA = dnew(dt, len), dB = same ? dA : dnew(dt, len);
-            dput(dt, dA, A);
-            if (!same)
-                dput(dt, dB, B);
-            double *Bsrc = same ? A : B;
-            double *ref = hnew(len);
-            memcpy(ref, Bsrc, len * sizeof *ref);
-            for (int j = 0; j < n; ++j)
-                for (int i = 0; i < m; ++i) {
-                    size_t p = AT(0, i, j, ld);
-                    ref[p] = (al == 0.0 ? 0.0 : al * A[p]) +
-                             (be == 0.0 ? 0.0 : be * Bsrc[p]);
-                }
-            ck_assert_int_eq(O->geadd(ctx, dt, m, n, al, dA.p, ld, be, dB.p,
-                                      ld),
-                             0);
-            dget(dt, dB, g);
-            for (size_t q = 0; q < len; ++q) /* padding rows: as they were */
-                if (q % ld >= (size_t)m && isnan(ref[q]) && isnan(g[q]))
-                    g[q] = ref[q] = 0.0;
-            expect_close("geadd", dt, g, ref, len, 1.0, 8.0 * eps);
-            dfree(dA);
-            if (!same)
-                dfree(dB);
-            free(A);
-            free(B);
-            free(g);
-            free(ref);
-        }
-}
-END_TEST
-
 /* ---- Cholesky kernels ------------------------------------------------------ */
 
 START_TEST(test_syrk_lacpy)
@@ -2995,6 +2944,175 @@ START_TEST(test_lars_step)
 }
 END_TEST
 
+/* The element type of the batched ops' loop index: 0, 1 the real types
+ * (where the context has them), 2, 3 complex float and double; QRU_FLOAT
+ * with *skip where the context lacks it. */
+static qru_dtype batched_dt(int i, int *skip)
+{
+    *skip = 0;
+    if (i < 2) {
+        *skip = i >= qru_test_ndtypes(ctx);
+        return *skip ? QRU_FLOAT : DT(i);
+    }
+    qru_dtype dt = zdt(i - 2);
+    *skip = dt == QRU_FLOAT;
+    return dt;
+}
+
+/* gemm_batched against a gemm a page on the same data: every trans
+ * combination ('N', 'T', 'C'), real and complex, alpha and beta (beta =
+ * 0: C's pages NaN, not read; alpha = 0 and k = 0: C = beta C), count 1
+ * and several, strides larger than the pages (the gaps kept), the
+ * matrix-vector shapes. */
+START_TEST(test_gemm_batched)
+{
+    int skip;
+    qru_dtype dt = batched_dt(_i, &skip);
+    if (skip)
+        return;
+    size_t w = qru_dtype_complex(dt) ? 2 : 1; /* doubles an element */
+    double eps = qru_test_eps(dt);
+    static const int shapes[3][3] = {{37, 29, 41}, {16, 1, 33}, {1, 9, 5}};
+    static const double ab[4][2] = {{0.7, -0.3}, {1.0, 0.0}, {0.0, 2.0},
+                                    {-1.0, 1.0}};
+    static const int counts[2] = {1, 5};
+    const char tr[3] = {'N', 'T', 'C'};
+    for (int sh = 0; sh < 3; ++sh)
+        for (int t = 0; t < 9; ++t)
+            for (int c = 0; c < 4; ++c)
+                for (int cc = 0; cc < 2; ++cc) {
+                    int m = shapes[sh][0], n = shapes[sh][1];
+                    int k = c == 3 && sh == 0 ? 0 : shapes[sh][2];
+                    int count = counts[cc];
+                    char ta = tr[t % 3], tb = tr[t / 3];
+                    double al = ab[c][0], be = ab[c][1];
+                    int ra = ta == 'N' ? m : k, ca = ta == 'N' ? k : m;
+                    int rb = tb == 'N' ? k : n, cb = tb == 'N' ? n : k;
+                    int lda = ra + 1, ldb = rb + 2, ldc = m + 3;
+                    size_t sA = (size_t)lda * ca + 5, sB = (size_t)ldb * cb + 3,
+                           sC = (size_t)ldc * n + 7;
+                    size_t la = sA * count, lb = sB * count, lc = sC * count;
+                    double *A = zrand(dt, la), *B = zrand(dt, lb),
+                           *C = zrand(dt, lc);
+                    if (be == 0.0) /* the pages of C: not read */
+                        for (int p = 0; p < count; ++p)
+                            for (int j = 0; j < n; ++j)
+                                for (int i = 0; i < m; ++i)
+                                    for (size_t q = 0; q < w; ++q)
+                                        C[w * (p * sC + AT(0, i, j, ldc)) + q] =
+                                            NAN;
+                    dbuf dA = dnew(dt, la), dB = dnew(dt, lb),
+                         dC = dnew(dt, lc), dR = dnew(dt, lc);
+                    dput(dt, dA, A);
+                    dput(dt, dB, B);
+                    dput(dt, dC, C);
+                    dput(dt, dR, C);
+                    for (int p = 0; p < count; ++p)
+                        ck_assert_int_eq(
+                            O->gemm(ctx, dt, ta, tb, m, n, k, al,
+                                    qru_ptr_add(dA.p, p * sA), lda,
+                                    qru_ptr_add(dB.p, p * sB), ldb, be,
+                                    qru_ptr_add(dR.p, p * sC), ldc),
+                            0);
+                    ck_assert_int_eq(O->gemm_batched(ctx, dt, ta, tb, m, n, k,
+                                                     al, dA.p, lda, sA, dB.p,
+                                                     ldb, sB, be, dC.p, ldc,
+                                                     sC, count),
+                                     0);
+                    double *g = hnew(w * lc), *ref = hnew(w * lc);
+                    dget(dt, dC, g);
+                    dget(dt, dR, ref);
+                    char what[64];
+                    snprintf(what, sizeof what, "gemm_batched %c%c %dx%dx%d "
+                             "count %d ab %d dt %d", ta, tb, m, n, k, count,
+                             c, (int)dt);
+                    expect_close(what, dt, g, ref, w * lc, 1.0,
+                                 8.0 * (k + 2) * eps);
+                    dfree(dA);
+                    dfree(dB);
+                    dfree(dC);
+                    dfree(dR);
+                    free(A);
+                    free(B);
+                    free(C);
+                    free(g);
+                    free(ref);
+                }
+}
+END_TEST
+
+/* geadd and geadd_batched against the host: alpha and beta (0: not read,
+ * NaN there), out of place and in place; geadd, then geadd_batched of
+ * count 1 and several, strides larger than the pages (the gaps and the
+ * padding rows kept). */
+START_TEST(test_geadd_batched)
+{
+    int skip;
+    qru_dtype dt = batched_dt(_i, &skip);
+    if (skip)
+        return;
+    size_t w = qru_dtype_complex(dt) ? 2 : 1;
+    double eps = qru_test_eps(dt);
+    double ab[][2] = {{0.5, -2.0}, {1.5, 0.0}, {0.0, 3.0}, {-1.0, 1.0},
+                      {0.0, 0.0}};
+    for (int c = 0; c < 5; ++c)
+        for (int same = 0; same < 2; ++same)
+            for (int via = 0; via < 3; ++via) {
+                int m = 45, n = 11, ld = 47, count = via == 2 ? 6 : 1;
+                size_t sp = (size_t)ld * n + 9, len = sp * count;
+                double al = ab[c][0], be = ab[c][1];
+                double *A = zrand(dt, len), *B = zrand(dt, len);
+                for (int p = 0; !same && p < count; ++p)
+                    for (int j = 0; j < n; ++j)
+                        for (int i = 0; i < m; ++i)
+                            for (size_t q = 0; q < w; ++q) {
+                                size_t e = w * (p * sp + AT(0, i, j, ld)) + q;
+                                if (be == 0.0)
+                                    B[e] = NAN; /* not read */
+                                if (al == 0.0)
+                                    A[e] = NAN;
+                            }
+                dbuf dA = dnew(dt, len), dB = same ? dA : dnew(dt, len);
+                dput(dt, dA, A);
+                if (!same)
+                    dput(dt, dB, B);
+                const double *Bs = same ? A : B;
+                double *ref = hnew(w * len), *g = hnew(w * len);
+                memcpy(ref, Bs, w * len * sizeof *ref);
+                for (int p = 0; p < count; ++p)
+                    for (int j = 0; j < n; ++j)
+                        for (int i = 0; i < m; ++i)
+                            for (size_t q = 0; q < w; ++q) {
+                                size_t e = w * (p * sp + AT(0, i, j, ld)) + q;
+                                ref[e] = (al == 0.0 ? 0.0 : al * A[e]) +
+                                         (be == 0.0 ? 0.0 : be * Bs[e]);
+                            }
+                if (via == 0)
+                    ck_assert_int_eq(O->geadd(ctx, dt, m, n, al, dA.p, ld, be,
+                                              dB.p, ld),
+                                     0);
+                else
+                    ck_assert_int_eq(O->geadd_batched(ctx, dt, m, n, al, dA.p,
+                                                      ld, sp, be, dB.p, ld,
+                                                      sp, count),
+                                     0);
+                dget(dt, dB, g);
+                for (size_t e = 0; e < w * len; ++e) /* NaN outside kept */
+                    if (isnan(ref[e]) && isnan(g[e]))
+                        g[e] = ref[e] = 0.0;
+                expect_close(via ? "geadd_batched" : "geadd", dt, g, ref,
+                             w * len, 1.0, 8.0 * eps);
+                dfree(dA);
+                if (!same)
+                    dfree(dB);
+                free(A);
+                free(B);
+                free(g);
+                free(ref);
+            }
+}
+END_TEST
+
 static TCase *add_tcase(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
@@ -3016,9 +3134,10 @@ int main(void)
     tcase_add_loop_test(tc, test_trsm, 0, 2);
     tcase_add_loop_test(tc, test_trsm_few, 0, 2);
     tcase_add_loop_test(tc, test_col_norms, 0, 2);
-    tcase_add_loop_test(tc, test_geadd, 0, 2);
     tcase_add_loop_test(tc, test_lanes, 0, 2);
     tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
+    tcase_add_loop_test(tc, test_gemm_batched, 0, 4);
+    tcase_add_loop_test(tc, test_geadd_batched, 0, 4);
     tc = add_tcase(s, "householder");
     tcase_add_loop_test(tc, test_house, 0, 2);
     tcase_add_loop_test(tc, test_larf, 0, 2);

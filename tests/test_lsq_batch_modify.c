@@ -190,6 +190,64 @@ START_TEST(test_modify_refused)
 }
 END_TEST
 
+/* The backend calls of a modification do not grow with the count: 8 and
+ * 64 problems of one row count take as many (each step one batched call
+ * for the run), in both forms; the 64 checked against LAPACKE after two
+ * modifications. */
+START_TEST(test_modify_calls)
+{
+    unsigned seed = 919u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        for (int f = 0; f < 2; ++f) {
+            long long calls[2] = {0, 0};
+            for (int c = 0; c < 2; ++c) {
+                int cnt = c ? 64 : 8, n = 18, m = 5, r = 2, k = 2;
+                hbatch h = hbatch_new(dt, cnt, n, m, r, &seed);
+                qru_lsq_batch *fb =
+                    make_batch(&h, f ? QRU_Q_FULL : QRU_Q_THIN);
+                double *U, *V;
+                new_uv(&h, k, &seed, &U, &V);
+                qru_matrix *Uf, *Vf;
+                qru_matrix *Ub = upload_pages(dt, h.nmax, k, cnt, U, &Uf);
+                qru_matrix *Vb = upload_pages(dt, m, k, cnt, V, &Vf);
+                int *info = malloc(sizeof(int) * cnt);
+                /* twice, the second counted: the first may grow the
+                 * context's workspace (a wait and a free) */
+                for (int rep = 0; rep < 2; ++rep) {
+                    qru_context_stats s0, s1;
+                    ck_assert_int_eq(qru_context_get_stats(ctx, &s0), 0);
+                    ck_assert_int_eq(qru_lsq_batch_modify(fb, Ub, Vb, info),
+                                     0);
+                    ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
+                    calls[c] = s1.calls - s0.calls;
+                    for (int i = 0; i < cnt; ++i)
+                        ck_assert_int_eq(info[i], 0);
+                    hbatch_modify(&h, k, U, V, NULL, NULL);
+                }
+                char tag[64];
+                snprintf(tag, sizeof tag, "%s count %d",
+                         f ? "full" : "thin", cnt);
+                if (c)
+                    check_batch(&h, fb, tag);
+                qru_matrix *ms[] = {Ub, Uf, Vb, Vf};
+                for (int q = 0; q < 4; ++q)
+                    qru_matrix_destroy(ms[q]);
+                free(U);
+                free(V);
+                free(info);
+                qru_lsq_batch_destroy(fb);
+                hbatch_free(&h);
+            }
+            ck_assert_msg(calls[1] == calls[0] && calls[0] > 0,
+                          "%s: %lld backend calls for 64 problems, %lld for "
+                          "8: the count must not change them",
+                          f ? "full" : "thin", calls[1], calls[0]);
+        }
+    }
+}
+END_TEST
+
 /* Every argument check in order, the batch bit for bit after each; the
  * Q-less form's QRU_ERR_NO_Q after the checks; an empty mask; an empty
  * batch. */
@@ -283,6 +341,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_modify_grid, 0, 4);
     tcase_add_test(tc, test_modify_refused);
+    tcase_add_test(tc, test_modify_calls);
     tcase_add_test(tc, test_modify_args);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

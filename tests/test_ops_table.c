@@ -69,6 +69,49 @@ START_TEST(test_stats_count)
 }
 END_TEST
 
+/* gemm_batched and geadd_batched of several pages: one call each in the
+ * statistics, no gemm or geadd counted. */
+START_TEST(test_stats_batched)
+{
+    qru_dtype dt = qru_test_dtype(ctx, 0);
+    int m = 6, n = 4, k = 3, count = 9;
+    unsigned seed = 5u;
+    qru_matrix *A, *B, *C;
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, k * count, 0, &A), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, k, n * count, 0, &B), 0);
+    ck_assert_int_eq(qru_matrix_create(ctx, dt, m, n * count, 0, &C), 0);
+    qru_matrix *all[] = {A, B, C};
+    for (int q = 0; q < 3; ++q) {
+        qru_matrix *M = all[q];
+        void *h = qru_test_alloc(dt, M->rows, M->cols, M->rows);
+        qru_test_rand(dt, M->rows, M->cols, h, M->rows, &seed);
+        ck_assert_int_eq(qru_matrix_upload(M, h, M->rows), 0);
+        free(h);
+    }
+    ck_assert_int_eq(qru_context_sync(ctx), 0);
+    ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
+    ck_assert_int_eq(ctx->ops->gemm_batched(ctx, dt, 'N', 'N', m, n, k, 1.0,
+                                            A->p, m, (size_t)m * k, B->p, k,
+                                            (size_t)k * n, 0.0, C->p, m,
+                                            (size_t)m * n, count),
+                     0);
+    ck_assert_int_eq(ctx->ops->geadd_batched(ctx, dt, m, n, 1.0, C->p, m,
+                                             (size_t)m * n, 1.0, C->p, m,
+                                             (size_t)m * n, count),
+                     0);
+    qru_context_stats st;
+    ck_assert_int_eq(qru_context_get_stats(ctx, &st), 0);
+    ck_assert_int_eq(st.calls, 2);
+    ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_gemm_batched), 1);
+    ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_geadd_batched), 1);
+    ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_gemm), 0);
+    ck_assert_int_eq(qru_ctx_op_calls(ctx, QRU_OP_geadd), 0);
+    ck_assert_str_eq(qru_op_name(QRU_OP_gemm_batched), "gemm_batched");
+    for (int q = 0; q < 3; ++q)
+        qru_matrix_destroy(all[q]);
+}
+END_TEST
+
 /* QR of a random n x m matrix with the backend's ops and with the
  * reference ops: the panels run as panel_qr calls or as house / larf /
  * wy_append calls, and both factorisations pass the backward-error and
@@ -366,6 +409,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_stats_api);
     tcase_add_loop_test(tc, test_stats_count, 0, 4);
+    tcase_add_test(tc, test_stats_batched);
     tcase_add_loop_test(tc, test_reference_ops, 0, 4);
     tcase_add_test(tc, test_tuning_api);
     tcase_add_test(tc, test_tuning_env);

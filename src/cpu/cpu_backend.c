@@ -885,6 +885,65 @@ static void cpu_batch_run(qru_context *ctx, qru_dtype dt, int count,
     ctx->impl = pool;
 }
 
+/* gemm_batched: the pages b0 .. b0 + cnt - 1, a gemm each. */
+typedef struct cpu_gemm_batch_args {
+    qru_context *ctx;
+    qru_dtype dt;
+    char ta, tb;
+    int m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+    qru_ptr A, B, C;
+    size_t sA, sB, sC;
+} cpu_gemm_batch_args;
+
+static void cpu_gemm_batch_range(const void *v, int b0, int cnt, qru_ptr work)
+{
+    const cpu_gemm_batch_args *a = v;
+    (void)work;
+    for (int i = b0; i < b0 + cnt; ++i) {
+        size_t p = (size_t)i;
+        cpu_gemm(a->ctx, a->dt, a->ta, a->tb, a->m, a->n, a->k, a->alpha,
+                 qru_ptr_add(a->A, p * a->sA), a->lda,
+                 qru_ptr_add(a->B, p * a->sB), a->ldb, a->beta,
+                 qru_ptr_add(a->C, p * a->sC), a->ldc);
+    }
+}
+
+/* The pages on the batch threads as BLAS calls (lapack: with a threaded
+ * OpenBLAS, by default on the calling thread, each GEMM on its threads). */
+static int cpu_gemm_batched(qru_context *ctx, qru_dtype dt, char ta, char tb,
+                            int m, int n, int k, double alpha, qru_ptr A,
+                            int lda, size_t sA, qru_ptr B, int ldb, size_t sB,
+                            double beta, qru_ptr C, int ldc, size_t sC,
+                            int count)
+{
+    if (m <= 0 || n <= 0 || count <= 0)
+        return 0;
+    cpu_gemm_batch_args a = {ctx, dt, ta, tb, m, n, k, lda, ldb, ldc,
+                             alpha, beta, A, B, C, sA, sB, sC};
+    qru_ptr none = {NULL, 0};
+    cpu_batch_run(ctx, dt, count, 2.0 * m * (double)n * (k > 0 ? k : 1), 0,
+                  cpu_gemm_batch_range, &a, none, 1);
+    return 0;
+}
+
+static int cpu_geadd_batched(qru_context *ctx, qru_dtype dt, int m, int n,
+                             double alpha, qru_ptr A, int lda, size_t sA,
+                             double beta, qru_ptr B, int ldb, size_t sB,
+                             int count)
+{
+    (void)ctx;
+    if (m <= 0 || n <= 0)
+        return 0;
+    for (int i = 0; i < count; ++i) {
+        qru_ptr Ai = qru_ptr_add(A, (size_t)i * sA);
+        qru_ptr Bi = qru_ptr_add(B, (size_t)i * sB);
+        CPU_BY_TYPE(dt, geadd, m, n, alpha, HP(dt, Ai), lda, beta, HP(dt, Bi),
+                    ldb);
+    }
+    return 0;
+}
+
 typedef struct cpu_chol_batch_args {
     qru_dtype dt;
     int ins; /* chol_insdel_batch: 1 insert, 0 delete; -1 the update */
