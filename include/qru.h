@@ -1828,9 +1828,9 @@ QRU_API int qru_lsq_batch_add_cols(qru_lsq_batch *fb, int k,
 
 /** qru_lsq_batch_add_cols() in every form, with the current A and b of
  *  the problems given: for #QRU_Q_NONE by the corrected semi-normal
- *  equations (Bjorck's CSNE), a problem at a time Q1 = A / R and the
- *  residuals E = b - Q1 d formed from its A and b (a product and a
- *  triangular solve), then the thin insertion of qru_lsq_batch_add_cols()
+ *  equations (Bjorck's CSNE), each problem's Q1 = A / R and residuals
+ *  E = b - Q1 d formed from its A and b (a triangular solve and a
+ *  product), then the thin insertion of qru_lsq_batch_add_cols()
  *  against them over the batch: its two passes of classical Gram-Schmidt,
  *  C = Q1' V = R' \ (A' V), Z = V - A (R \ C), and the correction
  *  C += R' \ (A' Z), Z -= A (R \ (R' \ (A' Z))), are CSNE; Z's

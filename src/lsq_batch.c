@@ -870,29 +870,31 @@ static int lsq_batch_alloc(const qru_lsq_batch *fb, int m, int nq,
 
 /* The Q-less insertion's stand-ins for the thin form's Q1 and E, from the
  * current A and b (checked): new batches T[0] and T[1] of pages of fb->n
- * rows that hold Q1 = A / R and E = b - Q1 d over each problem's rows.  The thin insertion's CGS2 against this
- * Q1 (C = Q1' V = R' \ (A' V), Z = V - Q1 C, the second pass the
- * correction) is then the corrected semi-normal equations. */
+ * rows that hold Q1 = A / R and E = b - Q1 d over each problem's rows
+ * (the copies and the product one call a run of problems of one row
+ * count, the triangular solve one a problem).  The thin insertion's CGS2
+ * against this Q1 (C = Q1' V = R' \ (A' V), Z = V - Q1 C, the second
+ * pass the correction) is then the corrected semi-normal equations. */
 static int lsq_batch_qless_q(const qru_lsq_batch *fb, const qru_matrix *A,
                              const qru_matrix *b, qru_matrix *T[2])
 {
     qru_context *ctx = fb->ctx;
-    const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = fb->dt;
     int m = fb->m, r = fb->r, n0 = fb->n;
     QRU_TRY(qru_matrix_create_batch(ctx, dt, n0, m, n0, fb->count, 0, &T[0]));
     QRU_TRY(qru_matrix_create_batch(ctx, dt, n0, r, n0, fb->count, 0, &T[1]));
     qru_matrix *Q = T[0], *E = T[1];
-    for (int i = 0; i < fb->count; ++i) {
-        int n = fb->nr[i];
-        qru_ptr Qi = qru_mat_page(Q, i), Ei = qru_mat_page(E, i),
-                Ri = qru_mat_page(fb->R, i);
-        QRU_TRY(o->copy(ctx, dt, n, m, qru_mat_page(A, i), A->ld, Qi, Q->ld));
-        QRU_TRY(o->trsm(ctx, dt, 'R', 'U', 'N', 'N', n, m, 1.0, Ri,
-                        fb->R->ld, Qi, Q->ld));
-        QRU_TRY(o->copy(ctx, dt, n, r, qru_mat_page(b, i), b->ld, Ei, E->ld));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, m, -1.0, Qi, Q->ld,
-                        qru_mat_page(fb->D, i), fb->D->ld, 1.0, Ei, E->ld));
+    for (int i0 = 0, e; i0 < fb->count; i0 = e) {
+        e = lsq_batch_span(fb, i0, NULL, 1);
+        int n = fb->nr[i0];
+        QRU_TRY(lsq_batch_pcopy(fb, n, m, A, 0, Q, 0, i0, e));
+        for (int i = i0; i < e; ++i)
+            QRU_TRY(ctx->ops->trsm(ctx, dt, 'R', 'U', 'N', 'N', n, m, 1.0,
+                                   qru_mat_page(fb->R, i), fb->R->ld,
+                                   qru_mat_page(Q, i), Q->ld));
+        QRU_TRY(lsq_batch_pcopy(fb, n, r, b, 0, E, 0, i0, e));
+        QRU_TRY(lsq_batch_pgemm(fb, 'N', 'N', n, r, m, -1.0, Q, 0, fb->D, 0,
+                                1.0, E, 0, i0, e));
     }
     return 0;
 }
