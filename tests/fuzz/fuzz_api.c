@@ -2,8 +2,9 @@
  * libFuzzer harness over qru's CPU API.
  *
  * The input bytes are decoded into a sequence of calls on one context: the
- * least-squares object (create, create_from_qr, the four updates with any
- * k and p, the update algorithms and block sizes, solve, residual), the
+ * least-squares object (create and create_from_qr in the full, thin and
+ * Q-less forms, the four updates with any k and p, modify, shift, the
+ * update algorithms and block sizes, solve, residual), the
  * Cholesky routines (factor, update/downdate, insert, delete) and the
  * Gaussian process (create, insert, remove, predict, log likelihood), in
  * the dtype chosen by the first byte.  Matrix entries come from a small
@@ -134,13 +135,22 @@ static size_t es;
 
 typedef struct lsq_state {
     qru_lsq *f;
-    int n, m, r, has_q;
+    int n, m, r;
+    int form;  /* QRU_Q_FULL, QRU_Q_THIN or QRU_Q_NONE */
+    int has_q; /* Q or Q1 held: form != QRU_Q_NONE */
     double *A, *b; /* the problem A1, b1 as the caller sees it, ld = n */
     int clean;     /* A and b hold finite, well-scaled data */
     int steps;     /* updates since create */
     /* the largest ||A||, ||b|| so far: an update's error is relative to
      * the data it started from, which may be larger than the result */
     double anorm, bnorm;
+    /* the product of the downdate conditions c of the thin form's row
+     * removals since create (0: none): each multiplies the backward error
+     * of Q1 and R, relative to ||A||, by up to c
+     * (qru_lsq_get_downdate_condition()); relative to the smaller A1 the
+     * error of Q1's column space is then up to c times larger, and d
+     * (Q1' b1 for the exact Q1) carries it into Q1 d + E - b1: c^2 */
+    double amp;
 } lsq_state;
 
 typedef struct chol_state {
@@ -256,7 +266,6 @@ static void check_status(const char *call, int st, int bad, int posmax,
          posmax > 0 ? ", 1..posmax" : "");
 }
 
-static const int LIB_NOQ[] = {QRU_ERR_NO_Q, 0};
 static const int LIB_ALLOC[] = {QRU_ERR_ALLOC, 0};
 
 /* huge allocations fail with NULL (then QRU_ERR_ALLOC), not an ASan report */
@@ -266,11 +275,12 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 /* ---- least squares ------------------------------------------------------ */
 
 typedef struct lsq_snap {
-    int n, m, r, has_q, rr;
-    unsigned char *R, *Q, *d;
+    int n, m, r, form, qc, rr;   /* qc: Q's columns, rr: d's rows */
+    unsigned char *R, *Q, *d, *E; /* E: the thin form's residuals */
 } lsq_snap;
 
-/* a host copy of the object's R, Q (if held), d; NULL f gives zeros */
+/* a host copy of the object's R, Q (n x n full, n x m thin), d (n x r
+ * full, m x r otherwise) and the thin form's E; NULL f gives zeros */
 static void lsq_take(const qru_lsq *f, lsq_snap *s)
 {
     memset(s, 0, sizeof *s);
@@ -279,11 +289,16 @@ static void lsq_take(const qru_lsq *f, lsq_snap *s)
     s->n = qru_lsq_rows(f);
     s->m = qru_lsq_cols(f);
     s->r = qru_lsq_nrhs(f);
-    /* the harness makes full and Q-less factorisations (d: n x r, m x r) */
-    s->has_q = qru_lsq_q_form(f) == QRU_Q_FULL;
-    s->rr = s->has_q ? s->n : s->m;
+    s->form = qru_lsq_q_form(f);
+    if (s->form != QRU_Q_FULL && s->form != QRU_Q_THIN && s->form != QRU_Q_NONE)
+        FAIL("qru_lsq_q_form = %d", s->form);
+    if (qru_lsq_has_q(f) != (s->form != QRU_Q_NONE))
+        FAIL("qru_lsq_has_q = %d in form %d", qru_lsq_has_q(f), s->form);
+    s->qc = s->form == QRU_Q_FULL ? s->n : s->form == QRU_Q_THIN ? s->m : 0;
+    s->rr = s->form == QRU_Q_FULL ? s->n : s->m;
     qru_matrix *R = mk(s->n, s->m, 0, NULL), *d = mk(s->rr, s->r, 0, NULL);
-    qru_matrix *Q = mk(s->n, s->n, 0, NULL);
+    qru_matrix *Q = mk(s->n, s->qc ? s->qc : s->n, 0, NULL);
+    qru_matrix *E = mk(s->n, s->r, 0, NULL);
     int st = qru_lsq_get_r(f, R);
     if (st)
         FAIL("qru_lsq_get_r = %d", st);
@@ -291,14 +306,34 @@ static void lsq_take(const qru_lsq *f, lsq_snap *s)
     if (st)
         FAIL("qru_lsq_get_d = %d", st);
     st = qru_lsq_get_q(f, Q);
-    if (st != (s->has_q ? 0 : QRU_ERR_NO_Q))
-        FAIL("qru_lsq_get_q = %d with has_q = %d", st, s->has_q);
+    if (st != (s->form != QRU_Q_NONE ? 0 : QRU_ERR_NO_Q))
+        FAIL("qru_lsq_get_q = %d in form %d", st, s->form);
+    st = qru_lsq_get_residuals(f, E);
+    if (st != (s->form != QRU_Q_NONE ? 0 : QRU_ERR_NO_Q))
+        FAIL("qru_lsq_get_residuals = %d in form %d", st, s->form);
+    if (s->form == QRU_Q_THIN && s->n > s->m) {
+        /* the n x n Q and the n x r d need the full form */
+        qru_matrix *Qf = mk(s->n, s->n, 0, NULL), *df = mk(s->n, s->r, 0, NULL);
+        void *q0 = save(Qf), *d0 = save(df);
+        st = qru_lsq_get_q(f, Qf);
+        if (st != QRU_ERR_NO_Q || !same(Qf, q0))
+            FAIL("qru_lsq_get_q(n x n) = %d in the thin form", st);
+        st = qru_lsq_get_d(f, df);
+        if (st != QRU_ERR_NO_Q || !same(df, d0))
+            FAIL("qru_lsq_get_d(n x r) = %d in the thin form", st);
+        free(q0);
+        free(d0);
+        qru_matrix_destroy(Qf);
+        qru_matrix_destroy(df);
+    }
     s->R = save(R);
     s->d = save(d);
-    s->Q = s->has_q ? save(Q) : NULL;
+    s->Q = s->qc ? save(Q) : NULL;
+    s->E = s->form == QRU_Q_THIN ? save(E) : NULL;
     qru_matrix_destroy(R);
     qru_matrix_destroy(d);
     qru_matrix_destroy(Q);
+    qru_matrix_destroy(E);
 }
 
 static void lsq_drop(lsq_snap *s)
@@ -306,17 +341,20 @@ static void lsq_drop(lsq_snap *s)
     free(s->R);
     free(s->Q);
     free(s->d);
+    free(s->E);
     memset(s, 0, sizeof *s);
 }
 
 static void lsq_same(const char *call, const lsq_snap *a, const lsq_snap *b)
 {
-    if (a->n != b->n || a->m != b->m || a->r != b->r || a->has_q != b->has_q)
-        FAIL("%s failed but changed the sizes (%d x %d, r %d -> %d x %d, r %d)",
-             call, a->n, a->m, a->r, b->n, b->m, b->r);
+    if (a->n != b->n || a->m != b->m || a->r != b->r || a->form != b->form)
+        FAIL("%s failed but changed the sizes or the form (%d x %d, r %d, "
+             "form %d -> %d x %d, r %d, form %d)", call, a->n, a->m, a->r,
+             a->form, b->n, b->m, b->r, b->form);
     if (memcmp(a->R, b->R, (size_t)a->n * a->m * es) ||
         memcmp(a->d, b->d, (size_t)a->rr * a->r * es) ||
-        (a->has_q && memcmp(a->Q, b->Q, (size_t)a->n * a->n * es)))
+        (a->qc && memcmp(a->Q, b->Q, (size_t)a->n * a->qc * es)) ||
+        (a->E && memcmp(a->E, b->E, (size_t)a->n * a->r * es)))
         FAIL("%s failed but changed the factorisation", call);
 }
 
@@ -341,16 +379,17 @@ static void lsq_accuracy(const char *call)
     lsq_snap s;
     int n = LS.n, m = LS.m, r = LS.r;
     lsq_take(LS.f, &s);
-    if (s.n != n || s.m != m || s.r != r)
-        FAIL("%s: object is %d x %d (r %d), the model %d x %d (r %d)", call,
-             s.n, s.m, s.r, n, m, r);
+    if (s.n != n || s.m != m || s.r != r || s.form != LS.form)
+        FAIL("%s: object is %d x %d (r %d, form %d), the model %d x %d (r %d, "
+             "form %d)", call, s.n, s.m, s.r, s.form, n, m, r, LS.form);
     /* on non-finite data the outputs are unspecified (the shared policy) */
     for (int j = 0; j < m && LS.clean; ++j)
         for (int i = j + 1; i < n; ++i)
             if (snap_at(s.R, n, i, j) != 0.0)
                 FAIL("%s: R(%d,%d) = %g below the diagonal", call, i + 1,
                      j + 1, snap_at(s.R, n, i, j));
-    double bound = RES_BOUND + RES_STEP * LS.steps;
+    double amp = LS.amp > 1 ? LS.amp : 1;
+    double bound = (RES_BOUND + RES_STEP * LS.steps) * amp;
     double ne = (n > m ? n : m) * eps;
     double nA = fro(LS.A, (size_t)n * m), nb = fro(LS.b, (size_t)n * r);
     if (trace)
@@ -364,17 +403,20 @@ static void lsq_accuracy(const char *call)
     nb = LS.bnorm;
     if (!LS.clean || !(nA > 1e-30))
         goto out;
-    if (s.has_q) {
-        double e = 0, o = 0, dd = 0;
+    if (s.qc) {
+        /* full: Q (n x n), d (n x r); thin: Q1 (n x m), d (m x r) and
+         * b1 = Q1 d1 + E with Q1' E = 0 */
+        int qc = s.qc;
+        double e = 0, o = 0, dd = 0, qe = 0;
         for (int j = 0; j < m; ++j)
             for (int i = 0; i < n; ++i) {
                 double v = LS.A[i + (size_t)j * n];
-                for (int t = 0; t <= j && t < n; ++t)
+                for (int t = 0; t <= j && t < qc; ++t)
                     v -= snap_at(s.Q, n, i, t) * snap_at(s.R, n, t, j);
                 e += v * v;
             }
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < qc; ++j)
+            for (int i = 0; i < qc; ++i) {
                 double v = i == j ? -1.0 : 0.0;
                 for (int t = 0; t < n; ++t)
                     v += snap_at(s.Q, n, t, i) * snap_at(s.Q, n, t, j);
@@ -383,18 +425,30 @@ static void lsq_accuracy(const char *call)
         for (int j = 0; j < r; ++j)
             for (int i = 0; i < n; ++i) {
                 double v = LS.b[i + (size_t)j * n];
-                for (int t = 0; t < n; ++t)
-                    v -= snap_at(s.Q, n, i, t) * snap_at(s.d, n, t, j);
+                for (int t = 0; t < qc; ++t)
+                    v -= snap_at(s.Q, n, i, t) * snap_at(s.d, s.rr, t, j);
+                if (s.E)
+                    v -= snap_at(s.E, n, i, j);
                 dd += v * v;
+            }
+        for (int j = 0; s.E && j < r; ++j)
+            for (int i = 0; i < qc; ++i) {
+                double v = 0;
+                for (int t = 0; t < n; ++t)
+                    v += snap_at(s.Q, n, t, i) * snap_at(s.E, n, t, j);
+                qe += v * v;
             }
         e = sqrt(e) / (nA * ne);
         o = sqrt(o) / (n * eps);
         dd = nb > 1e-30 ? sqrt(dd) / (nb * ne) : 0;
-        if (!(e <= bound) || !(o <= bound) || !(dd <= bound))
-            FAIL("%s: n=%d m=%d r=%d after %d updates: ||A1-Q1R1||/(||A1|| "
-                 "n eps) = %.3g, ||Q1'Q1-I||/(n eps) = %.3g, "
-                 "||Q1 d1 - b1||/(||b1|| n eps) = %.3g, bound %.0f",
-                 call, n, m, r, LS.steps, e, o, dd, bound);
+        qe = nb > 1e-30 ? sqrt(qe) / (nb * ne) : 0;
+        if (!(e <= bound) || !(o <= bound) || !(dd <= bound * amp) ||
+            !(qe <= bound))
+            FAIL("%s: n=%d m=%d r=%d form %d after %d updates: "
+                 "||A1-Q1R1||/(||A1|| n eps) = %.3g, ||Q1'Q1-I||/(n eps) = "
+                 "%.3g, ||Q1 d1 (+ E1) - b1||/(||b1|| n eps) = %.3g, "
+                 "||Q1'E1||/(||b1|| n eps) = %.3g, bound %.0f (x %.3g for b1)",
+                 call, n, m, r, s.form, LS.steps, e, o, dd, qe, bound, amp);
     } else {
         /* without Q: R'R = A'A and ||d(:,j)||^2 + res_j^2 = ||b(:,j)||^2 */
         double res[8];
@@ -467,7 +521,9 @@ static void op_lsq_create(rd *r, int from_qr)
     if (ob < 32) {
         popt = NULL;
     } else {
-        opt.q = (ob & 1) ? QRU_Q_FULL : QRU_Q_NONE;
+        /* bit 2 (clear in the seeds of make_corpus.py before the thin
+         * form was fuzzed) picks the thin form */
+        opt.q = (ob & 4) ? QRU_Q_THIN : (ob & 1) ? QRU_Q_FULL : QRU_Q_NONE;
         if ((ob & 0xe0) == 0xe0) {
             opt.q = 7; /* not a qru_lsq_q */
             opt_badq = 1;
@@ -488,6 +544,7 @@ static void op_lsq_create(rd *r, int from_qr)
     int pad = (int)(u8(r) % 3);
     qru_matrix *MA = mk(n, m, pad, A), *Mb = mk(n, nr, 0, b);
     qru_matrix *bad_b = NULL, *Qm = NULL, *Rm = NULL;
+    qru_matrix *Q1m = NULL, *Rsq = NULL, *dm = NULL; /* the economy QR */
     qru_lsq *sentinel = (qru_lsq *)&sentinel, *f = sentinel;
     qru_lsq **out = &f;
     qru_context *c = ctx;
@@ -496,7 +553,7 @@ static void op_lsq_create(rd *r, int from_qr)
     char call[96];
 
     if (!from_qr) {
-        int keep = popt ? popt->q == QRU_Q_FULL : 1;
+        int form = popt ? popt->q : QRU_Q_FULL;
         if (corrupt == 16)
             c = NULL;
         else if (corrupt == 17)
@@ -522,8 +579,8 @@ static void op_lsq_create(rd *r, int from_qr)
             want = -4;
         else if (!out)
             want = -5;
-        snprintf(call, sizeof call, "qru_lsq_create(n=%d, m=%d, r=%d, q=%d)",
-                 n, m, nr, keep);
+        snprintf(call, sizeof call, "qru_lsq_create(n=%d, m=%d, r=%d, form=%d)",
+                 n, m, nr, form);
         int st = qru_lsq_create(c, a2, a3, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -539,7 +596,8 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.n = n;
             LS.m = m;
             LS.r = nr;
-            LS.has_q = keep;
+            LS.form = form;
+            LS.has_q = form != QRU_Q_NONE;
             LS.A = A;
             LS.b = b;
             LS.clean = clean;
@@ -555,6 +613,39 @@ static void op_lsq_create(rd *r, int from_qr)
             FAIL("qru_qr_factor(n=%d, m=%d) = %d", n, m, st);
         Rm = MA;
         const qru_matrix *q2 = withq ? Qm : NULL, *r3 = Rm, *d4 = Mb;
+        /* bit 2 with Q (clear in the seeds before the thin form was
+         * fuzzed): the economy Q1 = Q(:, 1:m), d(1:m, :) and R m x m or,
+         * with bit 3, n x m: the thin form, whose b is Q1 d (E = 0) */
+        int econ = withq && (ob & 4) && n > m;
+        if (econ) {
+            double *h = xmalloc(sizeof(double) * (size_t)n * (size_t)(m + nr));
+            for (int j = 0; j < m; ++j)
+                for (int i = 0; i < n; ++i)
+                    h[i + (size_t)j * n] = at(Qm, i, j);
+            Q1m = mk(n, m, (int)((ob >> 4) & 1), h);
+            for (int j = 0; j < nr; ++j)
+                for (int i = 0; i < n; ++i) {
+                    double v = 0;
+                    for (int t = 0; t < m; ++t)
+                        v += at(Qm, i, t) * at(Mb, t, j);
+                    b[i + (size_t)j * n] = v;
+                }
+            for (int j = 0; j < nr; ++j)
+                for (int i = 0; i < m; ++i)
+                    h[i + (size_t)j * m] = at(Mb, i, j);
+            dm = mk(m, nr, 0, h);
+            if (!(ob & 8)) {
+                for (int j = 0; j < m; ++j)
+                    for (int i = 0; i < m; ++i)
+                        h[i + (size_t)j * m] = at(MA, i, j);
+                Rsq = mk(m, m, 0, h);
+            }
+            free(h);
+            q2 = Q1m;
+            r3 = Rsq ? Rsq : MA;
+            d4 = dm;
+        }
+        int form = !withq ? QRU_Q_NONE : econ ? QRU_Q_THIN : QRU_Q_FULL;
         if (corrupt == 16)
             c = NULL;
         else if (corrupt == 17) {
@@ -563,7 +654,7 @@ static void op_lsq_create(rd *r, int from_qr)
         } else if (corrupt == 18)
             r3 = NULL;
         else if (corrupt == 19) {
-            qru_matrix_create(ctx, dt, n + 1, nr, 0, &bad_b);
+            qru_matrix_create(ctx, dt, qru_matrix_rows(d4) + 1, nr, 0, &bad_b);
             d4 = bad_b;
         } else if (corrupt == 20)
             d4 = NULL;
@@ -582,8 +673,8 @@ static void op_lsq_create(rd *r, int from_qr)
         else if (!out)
             want = -6;
         snprintf(call, sizeof call,
-                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, q=%d)", n, m, nr,
-                 withq);
+                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, form=%d)", n, m, nr,
+                 form);
         st = qru_lsq_create_from_qr(c, q2, r3, d4, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -599,6 +690,7 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.n = n;
             LS.m = m;
             LS.r = nr;
+            LS.form = form;
             LS.has_q = withq;
             LS.A = A;
             LS.b = b;
@@ -613,6 +705,9 @@ static void op_lsq_create(rd *r, int from_qr)
     qru_matrix_destroy(MA);
     qru_matrix_destroy(Mb);
     qru_matrix_destroy(Qm);
+    qru_matrix_destroy(Q1m);
+    qru_matrix_destroy(Rsq);
+    qru_matrix_destroy(dm);
     qru_matrix_destroy(bad_b);
     free(A);
     free(b);
@@ -739,6 +834,9 @@ static void op_modify(rd *r)
     qru_matrix *MU = mk(urows, ucols, (int)(ub % 2), U);
     qru_matrix *MV = mk(vrows, ucols, (int)(vb % 2), V);
     if (!want && urows != n)
+        want = -2;
+    /* the thin form takes k <= n - m columns (n > m) */
+    if (!want && LS.form == QRU_Q_THIN && n > m && ucols > n - m)
         want = -2;
     if (!want && vrows != m)
         want = -3;
@@ -942,7 +1040,9 @@ static void op_remove_rows(rd *r)
     int st = qru_lsq_remove_rows(f, k, p);
     if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    check_status(u.call, st, want, 0, LIB_NOQ);
+    /* the thin form refuses a rank-deficient A1: j, a column of Rz (p x p) */
+    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
+    check_status(u.call, st, want, LS.form == QRU_Q_THIN ? p : 0, lib);
     if (st) {
         upd_failed(&u);
         return;
@@ -964,6 +1064,17 @@ static void op_remove_rows(rd *r)
     LS.b = b1;
     LS.n = n1;
     LS.steps++;
+    if (LS.form == QRU_Q_THIN) {
+        double cond = -1;
+        st = qru_lsq_get_downdate_condition(LS.f, &cond);
+        if (st || !(cond >= 1))
+            FAIL("%s: qru_lsq_get_downdate_condition = %d, c = %g", u.call, st,
+                 cond);
+        LS.amp = (LS.amp > 1 ? LS.amp : 1) * cond;
+        if (trace)
+            fprintf(stderr, "  downdate condition %g, error factor %g\n", cond,
+                    LS.amp);
+    }
     lsq_accuracy(u.call);
 }
 
