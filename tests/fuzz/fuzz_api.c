@@ -442,6 +442,9 @@ static void lsq_accuracy(const char *call)
         o = sqrt(o) / (n * eps);
         dd = nb > 1e-30 ? sqrt(dd) / (nb * ne) : 0;
         qe = nb > 1e-30 ? sqrt(qe) / (nb * ne) : 0;
+        if (trace)
+            fprintf(stderr, "  scaled errors %.3g %.3g %.3g %.3g, bound %.0f "
+                    "(x %.3g for the third)\n", e, o, dd, qe, bound, amp);
         if (!(e <= bound) || !(o <= bound) || !(dd <= bound * amp) ||
             !(qe <= bound))
             FAIL("%s: n=%d m=%d r=%d form %d after %d updates: "

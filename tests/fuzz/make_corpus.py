@@ -8,15 +8,17 @@ import os
 G = [7, 1, 0]          # generator: seed (2 bytes), no specials
 NAN = [9, 2, 200, 3, 0, 0]   # one special: NaN at position 3
 INF = [5, 5, 201, 0, 0, 1, 1, 0, 4]  # two specials: +Inf, 1e308
-G2 = [9, 4, 0]         # another seed (G's columns would repeat A's)
+G2 = [9, 4, 0]         # other seeds (G's columns would repeat A's: b in
+G3 = [3, 8, 0]         # the range of A, U in its column space)
 
 
-def lsq(n, m, r=1, keep=1, from_qr=False, gen_a=G, nb=1, thin=False, rtall=False):
+def lsq(n, m, r=1, keep=1, from_qr=False, gen_a=G, nb=1, thin=False, rtall=False,
+        gen_b=G):
     # bit 2: the thin form (create) or the economy Q (create_from_qr, n > m;
     # bit 3: R n x m instead of m x m)
     ob = 0x20 | (1 if keep else 0) | (2 if keep else 0) | (4 if thin else 0) \
         | (8 if rtall else 0)
-    b = [1 if from_qr else 0, n - 1, m - 1, r - 1, 0] + gen_a + G + [ob, nb, 0, 0]
+    b = [1 if from_qr else 0, n - 1, m - 1, r - 1, 0] + gen_a + gen_b + [ob, nb, 0, 0]
     return b + ([1] if from_qr else [])
 
 
@@ -58,17 +60,18 @@ seeds = {
     "lsq_shift": [0] + lsq(9, 5) + shift_cols(1, 4) + shift_cols(4, 0)
     + add_cols(2, 1) + shift_cols(5, 2) + solve() + lsq(8, 4, keep=0)
     + shift_cols(0, 3) + shift_cols(3, 1) + solve(),
-    "lsq_thin_double": [0] + lsq(9, 3, 2, thin=True) + add_cols(1, 2, G2)
+    "lsq_thin_double": [0] + lsq(9, 3, 2, thin=True, gen_b=G2) + alg(0) + add_cols(1, 2, G3)
     + remove_rows(2, 2) + add_rows(0, 3) + remove_cols(0, 1) + solve()
     + shift_cols(0, 3) + modify(2) + solve(),
-    "lsq_thin_float": [1] + lsq(10, 4, thin=True) + alg(2) + add_rows(4, 2)
-    + remove_rows(0, 3) + alg(3) + add_cols(4, 1, G2) + modify(3) + remove_rows(1, 1)
+    "lsq_thin_float": [1] + lsq(10, 4, thin=True, gen_b=G2) + alg(2) + add_rows(4, 2)
+    + remove_rows(0, 3) + alg(3) + add_cols(4, 1, G3) + modify(3) + remove_rows(1, 1)
     + solve(),
     # n = m: Q1 is square, the thin form's modify takes any k
-    "lsq_thin_square": [0] + lsq(5, 5, thin=True) + modify(3) + remove_cols(4, 1)
+    "lsq_thin_square": [0] + lsq(5, 5, thin=True, gen_b=G2) + modify(3) + remove_cols(4, 1)
     + remove_rows(4, 1) + add_rows(0, 1) + solve(),
-    "lsq_thin_from_qr": [0] + lsq(8, 3, 2, from_qr=True, thin=True) + add_cols(3, 1, G2)
-    + remove_rows(0, 2) + solve() + lsq(7, 2, from_qr=True, thin=True, rtall=True)
+    "lsq_thin_from_qr": [0] + lsq(8, 3, 2, from_qr=True, thin=True, gen_b=G2) + alg(1)
+    + add_cols(3, 1, G3)
+    + remove_rows(0, 2) + solve() + lsq(7, 2, from_qr=True, thin=True, rtall=True, gen_b=G2)
     + add_rows(1, 2) + modify(1) + solve(),
     "lsq_bad_args": [0] + lsq(5, 2) + [3, 0, 255, 3] + [5, 0, 230, 2] + [2, 255, 0, 1, 0] + G
     + [6, 0, 226],
