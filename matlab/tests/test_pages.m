@@ -313,25 +313,27 @@ for c = 1:numel(classes)
         A(:, j:j+p-1, :) = [];
         update_check(sprintf('%s remove_cols j=%d p=%d', tag, j, p), F, A, b, form);
       end
-      if strcmp(form, 'none')
-        % columns added from the current A and b: j at the start, the
-        % middle and the end, p = 1, 3
-        for jp = [1 1; 2 3; 0 2; 0 1]'
-          j = jp(1); p = jp(2);
-          if j == 0
-            j = size(A, 2) + 1;
-          end
-          U = mk(n, p, P);
-          if p == 1
-            F.add_cols(j, U, A, b);
-          else
-            info = F.add_cols(j, U, A, b);
-            qru_check(isequal(info, zeros(P, 1)), '%s add_cols j=%d p=%d: info %s', tag, j, p, ...
-                      mat2str(info'));
-          end
-          A = [A(:, 1:j-1, :) U A(:, j:end, :)];
-          update_check(sprintf('%s add_cols j=%d p=%d', tag, j, p), F, A, b, form);
+      % columns added: j at the start, the middle and the end, p = 1, 3
+      % (the Q-less pages from the current A and b; the forms with Q take
+      % them at p > 1 only, which they check and do not read)
+      for jp = [1 1; 2 3; 0 2; 0 1]'
+        j = jp(1); p = jp(2);
+        if j == 0
+          j = size(A, 2) + 1;
         end
+        U = mk(n, p, P);
+        if p > 1
+          info = F.add_cols(j, U, A, b);
+          qru_check(isequal(info, zeros(P, 1)), '%s add_cols j=%d p=%d: info %s', tag, j, p, mat2str(info'));
+        elseif strcmp(form, 'none')
+          F.add_cols(j, U, A, b);
+        else
+          F.add_cols(j, U);
+        end
+        A = [A(:, 1:j-1, :) U A(:, j:end, :)];
+        update_check(sprintf('%s add_cols j=%d p=%d', tag, j, p), F, A, b, form);
+      end
+      if strcmp(form, 'none')
         % a column that page 2 already holds, a NaN on page 3: no page
         % gains the columns; without A and b: qru:lsq:data
         [Q0, R0, d0] = F.factors();
@@ -351,22 +353,6 @@ for c = 1:numel(classes)
         update_check([tag ' after the refusals'], F, A, b, form);
         delete(F);
         continue;
-      end
-      % columns added: j at the start, the middle and the end, p = 1, 3
-      for jp = [1 1; 2 3; 0 2; 0 1]'
-        j = jp(1); p = jp(2);
-        if j == 0
-          j = size(A, 2) + 1;
-        end
-        U = mk(n, p, P);
-        if p == 1
-          F.add_cols(j, U);
-        else
-          info = F.add_cols(j, U, A, b);
-          qru_check(isequal(info, zeros(P, 1)), '%s add_cols j=%d p=%d: info %s', tag, j, p, mat2str(info'));
-        end
-        A = [A(:, 1:j-1, :) U A(:, j:end, :)];
-        update_check(sprintf('%s add_cols j=%d p=%d', tag, j, p), F, A, b, form);
       end
       % rank-k modifications, k = 1 and 3
       for k = [1 3]
