@@ -1277,8 +1277,9 @@ static void zrot_rand(qru_dtype dt, double *cs, size_t nrot, size_t k,
 }
 
 /* Host replay of the sweeps with zlartg's rotations (qru_givens_make)
- * in double, for the r of each rotation formed (make): X (re, im pairs,
- * strides xrs, xcs in elements); rr[q] = r of rotation q (1 unformed). */
+ * in double, for the conditioning of each rotation formed (make): X (re,
+ * im pairs, strides xrs, xcs in elements); rr[q] = |a| of rotation q
+ * formed from (a, b), r where a = 0 (1 unformed). */
 static void zref_sweeps_r(int L, int p, double *X, long xrs, long xcs,
                           int nr, int from_jlo, double *rr)
 {
@@ -1294,7 +1295,9 @@ static void zref_sweeps_r(int L, int p, double *X, long xrs, long xcs,
             double c = 1.0, sr = 0.0, si = 0.0;
             rr[off + q] = 1.0;
             if (fb != 0.0) {
-                rr[off + q] = r;
+                /* s = (a / |a|) conj(b) / r takes a's phase: an error d
+                 * in a turns s by about d / |a|, c moves by d / r */
+                rr[off + q] = fa > 0.0 ? fa : r;
                 if (fa == 0.0) {
                     c = 0.0;
                     sr = br / fb;
@@ -1322,8 +1325,8 @@ static void zref_sweeps_r(int L, int p, double *X, long xrs, long xcs,
  * strides, make) of test_givens_sweeps under the tuning's sweeps_kernel
  * pass: the backend's op against the reference op (givens_make /
  * givens_apply step by step) on the same random data.  Scaled errors:
- * X's by (L + p) eps times the largest row norm, the rotations' by (L +
- * p) eps / min(1, r) (an ill-determined rotation of small r may differ by
+ * X's by (L + p) eps times the largest row norm xn, the rotations' by
+ * (L + p) eps xn / |a| (a rotation formed from a small a may differ by
  * more), each at most 30; formed rotations have a real c. */
 static void zsweeps_case(qru_dtype dt, int pass, const int *cse)
 {
@@ -1388,10 +1391,10 @@ static void zsweeps_case(qru_dtype dt, int pass, const int *cse)
         }
     }
     /* a rotation formed from a and b that carry an error d (at most
-     * 30 u xn, the bound on X above) is off by about d / r (the real
-     * case's comment): scaled by r / xn, its error is on X's scale (r / 1
-     * was exceeded by 12% on an H200, complex float, L 150 p 40, where xn
-     * is about 11) */
+     * 30 u xn, the bound on X above) is off by about d / r in c and d /
+     * |a| in s (s has a's phase; r >= |a|): scaled by |a| / xn, its error
+     * is on X's scale (r / xn was exceeded 10 times over on an H200,
+     * complex double, L 400 p 200, by an s whose c was about 0.06) */
     for (size_t q = 0; q < 2 * nrot; ++q) {
         double d = zdiff(gc, fc, q) * fmin(1.0, rr[q / 2] / xn) / u;
         if (!(d <= ec)) {
