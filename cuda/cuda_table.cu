@@ -183,6 +183,9 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 .batch_thread_work = 0,
+                /* 1000 thin problems of 2000 x 100 losing 5 rows (196 MB)
+                 * in one wave, not two */
+                .batch_work_kib = 1 << 20,
                 .cost = {5e12, 10e12, 25e12, 6e-6, 2.1e-6, 3.5e-6, 1.33e-9,
                         288, 3e12, 10e-6, 9.5e-6, 250e-6, 0.0}},
                {.qr_nb = 32,
@@ -232,6 +235,7 @@ const qru_backend_ops qru_cuda_ops = {
                 .upd_r1 = 0,
                 .cost_calibrate = QRU_COST_CALIBRATE_AUTO,
                 .batch_thread_work = 0,
+                .batch_work_kib = 1 << 20,
                 /* cuSOLVER's QR latency-bound: ~1.33 ns an element of the
                  * n x m matrix, ~250 us + 9.5 us a column on small ones
                  * (H200, the refactorisations of test_auto_grid's small

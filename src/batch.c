@@ -24,12 +24,14 @@ int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
 }
 
 /* The problems of one op call where they need work in device memory: as
- * many as about 2^24 elements hold, at least one. */
-#define QRU_BATCH_PART_ELEMS ((size_t)1 << 24)
-
-size_t qru_batch_part(int local, size_t pw, int count, size_t *work)
+ * many as the tuning's batch_work_kib hold (0: 128 MiB), at least one. */
+size_t qru_batch_part(const qru_context *ctx, qru_dtype dt, int local,
+                      size_t pw, int count, size_t *work)
 {
-    size_t part = local ? (size_t)count : QRU_BATCH_PART_ELEMS / pw;
+    int kib = qru_ctx_tuning(ctx, dt)->batch_work_kib;
+    size_t cap = ((size_t)(kib > 0 ? kib : 128 << 10) << 10) /
+                 qru_dtype_size(dt);
+    size_t part = local ? (size_t)count : cap / (pw > 0 ? pw : 1);
     if (part < 1)
         part = 1;
     if (part > (size_t)count)

@@ -40,7 +40,7 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
         return 0;
     }
     size_t we;
-    size_t part = qru_batch_part(qru_chol_batch_local(dt, n1, r),
+    size_t part = qru_batch_part(ctx, dt, qru_chol_batch_local(dt, n1, r),
                                  qru_chol_batch_work(n1, r), count, &we);
     size_t head = qru_chol_align((size_t)count), hs = sel ? head : 0;
     qru_ptr ws, dsel = {NULL, 0};

@@ -117,9 +117,10 @@ static void lsq_batch_nrange(const qru_lsq_batch *fb, int *lo, int *hi)
 }
 
 /* The problems of one op call, and the workspace they need (elements). */
-static size_t batch_part(int m, int r, int count, size_t *work)
+static size_t batch_part(const qru_lsq_batch *fb, int count, size_t *work)
 {
-    return qru_batch_part(qru_lsq_batch_local(m, r),
+    int m = fb->m, r = fb->r;
+    return qru_batch_part(fb->ctx, fb->dt, qru_lsq_batch_local(m, r),
                           qru_lsq_batch_work(m, r), count, work);
 }
 
@@ -251,7 +252,8 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
     qru_ptr work;
     if (lsq_batch_has_q(fb)) { /* a call a run of problems of one row
                                   count gaining one number of rows */
-        size_t part = qru_batch_part(0, qru_lsq_batch_q_add_work(fb->n, m, r, p),
+        size_t part = qru_batch_part(ctx, fb->dt, 0,
+                                     qru_lsq_batch_q_add_work(fb->n, m, r, p),
                                      count, &we);
         QRU_TRY(lsq_batch_reserve(fb, fb->n + p));
         QRU_TRY(qru_ctx_workspace(ctx, we * qru_dtype_size(fb->dt), &work));
@@ -276,7 +278,7 @@ static int lsq_batch_add(qru_lsq_batch *fb, const qru_matrix *U,
         }
         return 0;
     }
-    size_t part = batch_part(m, r, count, &we);
+    size_t part = batch_part(fb, count, &we);
     /* the row counts, as elements of the type, ahead of the work */
     size_t head = rows ? qru_chol_align((size_t)count) : 0;
     qru_ptr ws, cnt = {NULL, 0};
@@ -659,8 +661,8 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info,
     qru_context *ctx = fb->ctx;
     int m = fb->m, r = fb->r, count = fb->count;
     size_t we;
-    size_t part = qru_batch_part(0, qru_lsq_batch_q_rm_work(fb->n, m, r, p),
-                                 count, &we);
+    size_t part = qru_batch_part(
+        ctx, fb->dt, 0, qru_lsq_batch_q_rm_work(fb->n, m, r, p), count, &we);
     qru_ptr dinfo, dcnt = {NULL, 0}, work;
     QRU_TRY(lsq_batch_ws(fb, we, &dinfo, rows ? &dcnt : NULL, &work));
     qru_matrix *W[3] = {NULL, NULL, NULL};
@@ -792,8 +794,8 @@ static int lsq_batch_remove_c(qru_lsq_batch *fb, int k, int p)
     qru_context *ctx = fb->ctx;
     int m = fb->m, r = fb->r, count = fb->count, thin = lsq_batch_has_q(fb);
     size_t we;
-    size_t part = qru_batch_part(0, qru_lsq_batch_rmc_work(m, r, k, p),
-                                 count, &we);
+    size_t part = qru_batch_part(
+        ctx, fb->dt, 0, qru_lsq_batch_rmc_work(m, r, k, p), count, &we);
     qru_ptr work, none = {0, 0};
     qru_matrix *W[3] = {NULL, NULL, NULL};
     int st = lsq_batch_cmp_alloc(fb, fb->n, W);
@@ -933,8 +935,8 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
     int m = fb->m, r = fb->r, count = fb->count, p = V->cols;
     int ql = !lsq_batch_has_q(fb), nq = ql ? fb->n : fb->ncap;
     size_t we;
-    size_t part = qru_batch_part(0, qru_lsq_batch_acq_work(m, r, k, p),
-                                 count, &we);
+    size_t part = qru_batch_part(
+        ctx, fb->dt, 0, qru_lsq_batch_acq_work(m, r, k, p), count, &we);
     qru_matrix *N[4] = {NULL, NULL, NULL, NULL}, *W[3] = {NULL, NULL, NULL};
     qru_matrix *T[2] = {NULL, NULL};
     qru_ptr dinfo = {0, 0}, work = {0, 0};
@@ -1209,7 +1211,7 @@ static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
     }
     /* the verdicts: the solve op's rank rule on Rm (0 where masked out) */
     size_t we;
-    size_t part = batch_part(m, r, count, &we);
+    size_t part = batch_part(fb, count, &we);
     qru_ptr dinfo = {0, 0}, work = {0, 0};
     if (!st)
         st = lsq_batch_ws(fb, we, &dinfo, NULL, &work);
@@ -1322,7 +1324,7 @@ static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
     if (count == 0)
         return 0;
     size_t we;
-    size_t part = batch_part(m, r, count, &we);
+    size_t part = batch_part(fb, count, &we);
     qru_ptr dinfo, work;
     QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
     for (int b = 0, e; b < count; b = e) {

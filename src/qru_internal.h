@@ -999,9 +999,10 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * qru_batch_check_finite: qru_check_finite of every page of M (its uplo
  * part; with k as there: a block of rows k.. whose uplo triangle is read);
  * qru_batch_part: the problems of one op call of a batch of count whose
- * problems need pw elements of work each (local: none on the GPUs, so one
- * call, the CPU's one problem's share), and in *work the elements of work
- * that call takes;
+ * problems need pw elements (of type dt) of work each, as many as the
+ * tuning's batch_work_kib hold (local: none on the GPUs, so one call, the
+ * CPU's one problem's share), and in *work the elements of work that
+ * call takes;
  * qru_batch_verdicts: the count verdicts at the device vector dinfo (0 or
  * a 1-based column) into info (when not NULL): their norm read first (one
  * host wait, one number), the vector itself only where it is not 0;
@@ -1013,7 +1014,8 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * qru_batch_values: the same for count doubles h (each rounded to dt). */
 int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
                            char uplo, int k);
-size_t qru_batch_part(int local, size_t pw, int count, size_t *work);
+size_t qru_batch_part(const qru_context *ctx, qru_dtype dt, int local,
+                      size_t pw, int count, size_t *work);
 int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
                        qru_ptr dinfo, int *info, int *first, int *col);
 int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,

@@ -229,7 +229,11 @@ typedef enum qru_cost_calibrate {
      * min(batch_threads, count, its work / this) threads, at least one, \
      * so that small batches do not wake threads; 0: every problem may \
      * have a thread (the tests); elsewhere unused */ \
-    X(batch_thread_work, BATCH_THREAD_WORK, "QRU_BATCH_THREAD_WORK", 0, 1 << 30, NULL)
+    X(batch_thread_work, BATCH_THREAD_WORK, "QRU_BATCH_THREAD_WORK", 0, 1 << 30, NULL) \
+    /* the most KiB of workspace one call of a batched op takes: the \
+     * problems beyond run in further calls, one after another (on a GPU \
+     * each call a wave of its own); 0: 128 MiB */ \
+    X(batch_work_kib, BATCH_WORK_KIB, "QRU_BATCH_WORK_KIB", 0, 1 << 30, NULL)
 /* clang-format on */
 
 /* The parameters of the private knobs, numbered after every

@@ -793,6 +793,36 @@ START_TEST(test_threads_fork)
 }
 END_TEST
 
+/* The batched ops' workspace cut to 1 KiB (QRU_TUNE_BATCH_WORK_KIB, a
+ * private knob): the problems that need work in device memory run one
+ * or a few a call, with the same results bit for bit as in the one call
+ * of the default (every backend; _i as test_threads_cases). */
+START_TEST(test_work_parts)
+{
+    if (_i % 2 >= qru_test_ndtypes(ctx))
+        return;
+    qru_dtype dt = qru_test_dtype(ctx, _i % 2);
+    int kib0;
+    ck_assert_int_eq(
+        qru_ctx_get_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, &kib0), 0);
+    for (int c = 0; c < GROUPS[_i / 2].ncases; ++c) {
+        blob ref = {NULL, 0, 0}, got = {NULL, 0, 0};
+        GROUPS[_i / 2].fn(dt, c, &ref);
+        ck_assert_int_eq(
+            qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, 1), 0);
+        GROUPS[_i / 2].fn(dt, c, &got);
+        ck_assert_int_eq(
+            qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, kib0), 0);
+        ck_assert_msg(got.n == ref.n && !memcmp(got.p, ref.p, ref.n),
+                      "%s case %d dt %d: the batch cut by 1 KiB of work "
+                      "differs from its one call",
+                      GROUPS[_i / 2].name, c, dt);
+        free(ref.p);
+        free(got.p);
+    }
+}
+END_TEST
+
 /* The knob's default and range. */
 START_TEST(test_threads_knob)
 {
@@ -817,6 +847,8 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_threads_cases, 0,
+                        2 * (int)(sizeof GROUPS / sizeof GROUPS[0]));
+    tcase_add_loop_test(tc, test_work_parts, 0,
                         2 * (int)(sizeof GROUPS / sizeof GROUPS[0]));
     tcase_add_test(tc, test_threads_knob);
     tcase_add_test(tc, test_threads_fork);
