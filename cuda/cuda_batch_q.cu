@@ -46,7 +46,11 @@ template <typename T> __global__ void qru_lsq_batch_rmq_commit(QRU_BQ_RM_PARAMS)
 {
     qru_bq_rm_commit(QRU_BQ_RM_ARGS);
 }
-template <typename T> __global__ void qru_lsq_batch_rmq_rotate(QRU_BQ_RM_PARAMS)
+/* two blocks an SM (at most 128 registers an item): the row owners'
+ * loads in flight are the rotation's bandwidth */
+template <typename T>
+__global__ void __launch_bounds__(QRU_BQ_WG, 2)
+    qru_lsq_batch_rmq_rotate(QRU_BQ_RM_PARAMS)
 {
     qru_bq_rm_rotate(QRU_BQ_RM_ARGS);
 }

@@ -373,17 +373,26 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
             work[oqk + a + (m + a2) * (long)p] =
                 a2 <= a ? QRU_CONJ(work[orz + a2 + a * (long)p]) : (T)0;
         }
-        QRU_BARRIER_GLOBAL;
-        if (lid == 0 && go)
-            for (int q = 0; q < p; ++q)
+        /* sweep q zeroes row q of QK from the right, the rotation of the
+         * columns (j - 1, j) for j = m + q down to q + 1: item 0 forms
+         * them on row q (the new f carried in a register from one to the
+         * next, the next element loaded a step ahead), then the items
+         * owning rows q + 1 .. p - 1 apply them to theirs the same way
+         * (every stored element is final: no load waits on a store) */
+        for (int q = 0; q < p; ++q) {
+            QRU_BARRIER_GLOBAL;
+            if (lid == 0 && go) {
+                long rq = oqk + q;
+                T g = work[rq + (long)(m + q) * p];
+                T fn = work[rq + (long)(m + q - 1) * p];
                 for (int j = m + q; j >= q + 1; --j) {
-                    long x0 = oqk + q + (long)(j - 1) * p,
-                         y0 = oqk + q + (long)j * p;
-                    T f = work[x0], g = work[y0], sn = (T)0;
+                    T f = fn, sn = (T)0;
+                    if (j - 2 >= q)
+                        fn = work[rq + (long)(j - 2) * p];
                     QRU_R c = (QRU_R)1;
                     if (QRU_CPLX) { /* on the conjugates */
                         T t = qru_bq_lartg(QRU_CONJ(f), QRU_CONJ(g), &c, &sn);
-                        work[x0] = QRU_CONJ(t);
+                        g = QRU_CONJ(t);
                     } else {
                         if (!QRU_ISZERO(g)) {
                             QRU_R fa = QRU_ABS(f), ga = QRU_ABS(g);
@@ -393,18 +402,33 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                             c = QRU_RE(f) / rr;
                             sn = g / rr;
                         }
-                        work[x0] = c * f + QRU_MUL(sn, g);
+                        g = c * f + QRU_MUL(sn, g);
                     }
-                    work[y0] = (T)0;
-                    for (int q3 = q + 1; q3 < p; ++q3) {
-                        T x = work[x0 + q3 - q], y = work[y0 + q3 - q];
-                        work[x0 + q3 - q] = c * x + QRU_CMUL(sn, y);
-                        work[y0 + q3 - q] = c * y - QRU_MUL(sn, x);
-                    }
+                    work[rq + (long)j * p] = (T)0;
                     long cj = ocs + 2 * ((long)q * mp + j);
                     work[cj] = QRU_MKR(c);
                     work[cj + 1] = sn;
                 }
+                work[rq + (long)q * p] = g;
+            }
+            QRU_BARRIER_GLOBAL;
+            for (int q3 = q + 1 + lid; q3 < (go ? p : 0); q3 += nt) {
+                long rq = oqk + q3;
+                T y = work[rq + (long)(m + q) * p];
+                T xn = work[rq + (long)(m + q - 1) * p];
+                for (int j = m + q; j >= q + 1; --j) {
+                    T x = xn;
+                    if (j - 2 >= q)
+                        xn = work[rq + (long)(j - 2) * p];
+                    long cj = ocs + 2 * ((long)q * mp + j);
+                    QRU_R c = QRU_RE(work[cj]);
+                    T sn = work[cj + 1];
+                    work[rq + (long)j * p] = c * y - QRU_MUL(sn, x);
+                    y = c * x + QRU_CMUL(sn, y);
+                }
+                work[rq + (long)q * p] = y;
+            }
+        }
         QRU_BARRIER_GLOBAL;
         /* [R d; 0 dz]: each column by its owner */
         for (int cc = lid; cc < (go ? mr : 0); cc += nt) {
@@ -419,15 +443,20 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                     v = work[odz + (i - m) + (long)(cc - m) * p];
                 work[cb + i] = v;
             }
-            for (int q = 0; q < p; ++q)
+            for (int q = 0; q < p; ++q) { /* y carried, as above */
+                T y = work[cb + m + q], xn = work[cb + m + q - 1];
                 for (int j = m + q; j >= q + 1; --j) {
+                    T x = xn;
+                    if (j - 2 >= q)
+                        xn = work[cb + j - 2];
                     long cj = ocs + 2 * ((long)q * mp + j);
                     QRU_R c = QRU_RE(work[cj]);
                     T sn = work[cj + 1];
-                    T x = work[cb + j - 1], y = work[cb + j];
-                    work[cb + j - 1] = c * x + QRU_MUL(sn, y);
                     work[cb + j] = c * y - QRU_CMUL(sn, x);
+                    y = c * x + QRU_MUL(sn, y);
                 }
+                work[cb + q] = y;
+            }
             for (int i = 0; i < m; ++i) {
                 if (cc < m && i <= cc)
                     R[QRU_IDX(rb, i, cc, ldr)] = work[cb + p + i];
@@ -452,11 +481,21 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
                 int shift = nbk == 1;
                 T w[QRU_BQ_PB + 1];
                 w[0] = (T)0;
+#pragma unroll
                 for (int u = 1; u <= QRU_BQ_PB; ++u)
                     w[u] = u <= pb ? *QRU_BQ_QZ(i, m + q0 - 1 + u) : (T)0;
+                /* the next two columns' elements are loaded two steps
+                 * ahead (their loads in flight while the rotations of
+                 * this step run; none of them is written before) */
+                T nx0 = *QRU_BQ_QZ(i, m + q0 - 1);
+                T nx1 = m > 1 ? *QRU_BQ_QZ(i, m + q0 - 2) : (T)0;
                 for (int t = 0; t < m; ++t) {
                     int c = m + q0 - t;
-                    w[0] = *QRU_BQ_QZ(i, c - 1);
+                    w[0] = nx0;
+                    nx0 = nx1;
+                    if (t + 2 < m)
+                        nx1 = *QRU_BQ_QZ(i, c - 3);
+#pragma unroll
                     for (int u = 0; u < QRU_BQ_PB; ++u)
                         if (u < pb) {
                             long cj = ocs + 2 * ((long)(q0 + u) * mp + c + u);
@@ -467,6 +506,7 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
                             w[u + 1] = cr * y - QRU_MUL(sn, x);
                         }
                     T out = w[1];
+#pragma unroll
                     for (int u = 2; u <= QRU_BQ_PB; ++u)
                         if (u == pb)
                             out = w[u];
@@ -474,14 +514,17 @@ QRU_DEVICE void qru_bq_rm_rotate(QRU_BQ_RM_PARAMS)
                         Q[QRU_IDX(qb, i, c - 1, ldq)] = out;
                     else
                         *QRU_BQ_QZ(i, c + pb - 1) = out;
+#pragma unroll
                     for (int u = QRU_BQ_PB; u >= 1; --u)
                         if (u <= pb)
                             w[u] = w[u - 1];
                 }
-                if (!shift)
+                if (!shift) {
+#pragma unroll
                     for (int u = 1; u <= QRU_BQ_PB; ++u)
                         if (u <= pb)
                             *QRU_BQ_QZ(i, q0 + u - 1) = w[u];
+                }
             }
             if (nbk > 1)
                 for (int c = 0; c < m; ++c)
