@@ -21,9 +21,13 @@
  * the thin form's residuals (E1 = [E; 0] + Q1(:, m) du') and the full
  * form's last row of d (du).
  *
- * A removal is the downdate of the p x p side of remove_rows.c with
- * p = 1: I - Qk Qk' = 1 - ||p||^2 = t, its rank rule t > 2 max(n, m) eps
- * (qru_upd_downdate_tol) and the downdate condition 1 / sqrt(t).  Where
+ * A Q-less removal is the downdate of the p x p side of remove_rows.c
+ * with p = 1: I - Qk Qk' = 1 - ||p||^2 = t, its rank rule
+ * t > 2 max(n, m) eps (qru_upd_downdate_tol) and the downdate condition
+ * 1 / sqrt(t).  A removal with Q (thin or full form) takes rho^2 = t
+ * from the row's completion instead (a sum of squares, where 1 - ||p||^2
+ * loses c^2 eps), and its rotations in closed form run on Q's columns
+ * and on [R d]' alike (rr_rotate_rd), not the passes.  Where
  * the passes cannot decide (a singular R: p not finite; a removal that
  * the rank rule refuses, or whose scan fails) the call reports "not
  * done" with f unchanged, and the blocked path runs instead, with its
