@@ -167,7 +167,8 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     qru_ptr q = ws, C = qru_ptr_add(q, a), C2 = qru_ptr_add(C, a),
             rho2 = qru_ptr_add(C2, a),
             zeta = qru_ptr_add(rho2, qru_chol_align(1)),
-            z = qru_ptr_add(zeta, ar), rw = qru_ptr_add(z, qru_chol_align(n)),
+            z = qru_ptr_add(zeta, ar),
+            rw = qru_ptr_add(z, qru_chol_align((size_t)n)),
             cw = qru_ptr_add(rw, qru_chol_r1_rotate_work(n, m));
     qru_ptr Q = f->Q, E = f->E;
     QRU_TRY(o->copy(ctx, dt, 1, m, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
