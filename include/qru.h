@@ -886,8 +886,17 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
  *  a Q-less removal of p > m rows: c = 1 / min_i |L(i,i)|, L L' =
  *  I - Qk' Qk, whose eigenvalues other than 1 are those of I - Qk Qk').
  *  c >= 1; c = 1 means the removal loses nothing, a large c that the
- *  removed rows carried much of A (A1 is nearly rank-deficient) and the
- *  updated factors are that much less accurate.  It judges one removal,
+ *  removed rows carried much of A (A1 is nearly rank-deficient, or much
+ *  smaller than A).  What is lost: #QRU_Q_THIN, like the full form,
+ *  keeps the errors of the data before the removal (||A1 - Q1 R1||,
+ *  ||Q1 d1 + E1 - b1|| and the solution's backward error of about
+ *  eps ||A|| and eps ||b||, not eps ||A1||): at most a factor
+ *  1 / sigma_min(Rz) >= ||A|| / ||A1|| (2-norms) less accurate than a
+ *  new factorisation of A1, which is c for one row and at least c for
+ *  more (by at most the factor ||inv(Rz)||_F min_i |Rz(i,i)|, usually
+ *  small).  #QRU_Q_NONE has only R, which holds A'A to about
+ *  eps ||A||^2, and ||A||^2 can be c^2 ||A1||^2: R1'R1 - A1'A1 and the
+ *  solution lose up to c^2 (docs/accuracy.md).  It judges one removal,
  *  not the drift that many accumulate (qru_lsq_get_error_estimate() measures
  *  that; docs/accuracy.md).  c = 0 if no rows have been removed from f in
  *  these forms.

@@ -664,7 +664,21 @@ typedef struct qcase {
     int defect; /* problem 'defect' (if < count) keeps column 0 only in
                    the removed rows: its removal is refused */
     int cap;    /* opt->row_capacity */
+    int dom;    /* > 0 (pa = 0): the removed rows of problem i's A are
+                   multiplied by 10^(1 + i % dom) (they carry most of A) */
 } qcase;
+
+/* ||X||_F of the n x c X of type dt (ld n). */
+static double fro(qru_dtype dt, int n, int c, const void *X)
+{
+    double s2 = 0.0;
+    for (int j = 0; j < c; ++j)
+        for (int i = 0; i < n; ++i) {
+            double v = qru_test_get(dt, X, n, i, j);
+            s2 += v * v;
+        }
+    return sqrt(s2);
+}
 
 /* A thin batch created, grown by pa rows, then the rows k .. k+p-1
  * removed; every problem against its updated A1, b1: ||A1 - Q1 R1||,
@@ -683,6 +697,14 @@ static void run_qcase(const qcase *c, unsigned *seed)
     bimg_rand(&b, seed);
     bimg_rand(&U, seed);
     bimg_rand(&E, seed);
+    for (int i = 0; i < cnt && c->dom > 0; ++i)
+        for (int t = c->k; t < c->k + c->p; ++t)
+            for (int j = 0; j < m; ++j) {
+                void *pg = bimg_page(&A, i);
+                qru_test_set(dt, pg, A.ld, t, j,
+                             qru_test_get(dt, pg, A.ld, t, j) *
+                                 pow(10.0, 1 + i % c->dom));
+            }
     if (c->defect < cnt)
         for (int i = 0; i < N0; ++i)
             if (i < c->k || i >= c->k + c->p) {
@@ -727,10 +749,14 @@ static void run_qcase(const qcase *c, unsigned *seed)
         const void *Ep = (const char *)after.E + i * after.bytes_e;
         const void *Rp = (const char *)after.s.R + i * es * m * m;
         const void *dp = (const char *)after.s.d + i * es * m * r;
+        /* the removal is backward stable with respect to A: errors
+         * relative to A1 are scaled by ||A||_F / ||A1||_F (b's rows are
+         * not scaled) */
+        double thr = THR * fmax(1.0, fro(dt, N0, m, S) / fro(dt, N1, m, A1));
         double be = qru_test_backward_error_econ(dt, N1, m, A1, N1, Qp, nq,
                                                  Rp, m);
         double oe = qru_test_orth_error_cols(dt, N1, m, Qp, nq);
-        ck_assert_msg(be < THR && oe < THR,
+        ck_assert_msg(be < thr && oe < thr,
                       "problem %d (n %d m %d k %d p %d): ||A1 - Q1 R1|| %g, "
                       "||I - Q1'Q1|| %g",
                       i, N0, m, c->k, c->p, be, oe);
@@ -738,7 +764,7 @@ static void run_qcase(const qcase *c, unsigned *seed)
         /* d1 = Q1' b1 and E1 = b1 - Q1 d1 */
         double de, ee;
         rhs_errors(dt, N1, m, r, b1, N1, Qp, Ep, nq, dp, &de, &ee);
-        ck_assert_msg(de < THR && ee < THR, "problem %d: d error %g, E error "
+        ck_assert_msg(de < thr && ee < thr, "problem %d: d error %g, E error "
                                             "%g",
                       i, de, ee);
         ck_assert_int_eq(sinfo[i], 0);
@@ -746,7 +772,7 @@ static void run_qcase(const qcase *c, unsigned *seed)
         qru_test_lsq_errors(dt, N1, m, r, A1, N1, b1, N1,
                             (char *)Xh + (size_t)i * X.stride * es, X.ld,
                             after.s.rho + (size_t)i * r, &xe, &re);
-        ck_assert_msg(xe < THR && re < THR,
+        ck_assert_msg(xe < thr && re < thr,
                       "problem %d (m %d N %d): x error %g, residual error %g",
                       i, m, N1, xe, re);
         free(S);
@@ -967,7 +993,7 @@ START_TEST(test_lsq_batch_q_grid)
             int ks[3] = {0, (n - p) / 2, n - p};
             for (int kk = 0; kk < 3; ++kk) {
                 qcase c = {dt, 3, m, n, 1 + (a + kk) % 2, 0, ks[kk], p,
-                           (a + kk) % 2, 1 << 30, 0};
+                           (a + kk) % 2, 1 << 30, 0, 0};
                 run_qcase(&c, &seed);
             }
         }
@@ -976,22 +1002,32 @@ START_TEST(test_lsq_batch_q_grid)
 END_TEST
 
 /* Rows added first (within and beyond the row capacity), larger counts
- * and m, and a refused removal among good ones. */
+ * and m, a refused removal among good ones, and removed rows that
+ * carry most of A. */
 START_TEST(test_lsq_batch_q_cases)
 {
     unsigned seed = 77u;
     for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
         qru_dtype dt = qru_test_dtype(ctx, t);
+        int dom = dt == QRU_FLOAT ? 2 : 4;
         qcase cs[] = {
-            {dt, 1, 1, 1, 1, 2, 1, 2, 0, 1 << 30, 0},
-            {dt, 4, 5, 20, 2, 3, 10, 4, 1, 1 << 30, 0},
-            {dt, 4, 5, 20, 2, 3, 21, 2, 0, 1 << 30, 40},
-            {dt, 4, 5, 20, 1, 9, 0, 1, 1, 1 << 30, 0},
-            {dt, 20, 12, 40, 2, 0, 7, 5, 0, 1 << 30, 0},
-            {dt, 5, 33, 70, 1, 1, 30, 5, 0, 2, 0},
-            {dt, 5, 8, 30, 2, 2, 0, 3, 1, 0, 0},
-            {dt, 5, 8, 30, 1, 0, 29, 1, 0, 4, 0},
-            {dt, 3, 20, 300, 1, 0, 100, 5, 0, 1, 0},
+            {dt, 1, 1, 1, 1, 2, 1, 2, 0, 1 << 30, 0, 0},
+            {dt, 4, 5, 20, 2, 3, 10, 4, 1, 1 << 30, 0, 0},
+            {dt, 4, 5, 20, 2, 3, 21, 2, 0, 1 << 30, 40, 0},
+            {dt, 4, 5, 20, 1, 9, 0, 1, 1, 1 << 30, 0, 0},
+            {dt, 20, 12, 40, 2, 0, 7, 5, 0, 1 << 30, 0, 0},
+            {dt, 5, 33, 70, 1, 1, 30, 5, 0, 2, 0, 0},
+            {dt, 5, 8, 30, 2, 2, 0, 3, 1, 0, 0, 0},
+            {dt, 5, 8, 30, 1, 0, 29, 1, 0, 4, 0, 0},
+            {dt, 3, 20, 300, 1, 0, 100, 5, 0, 1, 0, 0},
+            /* removed rows that carry most of A (scaled by 1e1 .. 1e4,
+             * float 1e1, 1e2): m = 1, p = 1, p > 1, p > m, near-square */
+            {dt, 4, 1, 40, 2, 0, 0, 1, 0, 1 << 30, 0, dom},
+            {dt, 4, 5, 40, 2, 0, 20, 1, 0, 1 << 30, 0, dom},
+            {dt, 4, 5, 40, 2, 0, 37, 3, 0, 1 << 30, 0, dom},
+            {dt, 4, 3, 40, 1, 0, 17, 6, 1, 1 << 30, 0, dom},
+            {dt, 4, 12, 13, 2, 0, 12, 1, 0, 1 << 30, 0, dom},
+            {dt, 4, 12, 16, 2, 0, 6, 3, 0, 1 << 30, 0, dom},
         };
         for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
             run_qcase(&cs[k], &seed);

@@ -148,9 +148,11 @@ START_TEST(test_each_update)
                                   c, cref);
                 }
                 /* a removal of up to n - m random rows can be ill
-                 * conditioned: scale by the estimate it reports */
-                double sc = op == 3 ? fmax(1.0, pow(dd_cond(f), 2) / 4.0)
-                                    : 1.0;
+                 * conditioned: scale by the loss its estimate c stands
+                 * for (qru.h): c (thin) or c^2 (Q-less) */
+                double sc = 1.0, cd = op == 3 ? dd_cond(f) : 1.0;
+                if (op == 3)
+                    sc = form == QRU_Q_THIN ? cd : fmax(1.0, cd * cd / 4.0);
                 uc_check(ctx, f, &hp, sc, tag);
                 qru_lsq_destroy(f);
                 uc_free(&hp);

@@ -169,6 +169,89 @@ START_TEST(test_remove_rows_rank_deficient)
 }
 END_TEST
 
+/* ||X||_F of the n x c host array X (ld n, real or complex) */
+static double fro_host(qru_dtype dt, int n, int c, const double *X)
+{
+    double s = 0.0;
+    for (size_t t = 0; t < (size_t)uc_w(dt) * n * c; ++t)
+        s += X[t] * X[t];
+    return sqrt(s);
+}
+
+/* Removing rows that carry most of A from a thin (and a full)
+ * factorisation: the rows K = k .. k+p-1 of A (and, every other scale,
+ * of b) multiplied by s (double 1e1 .. 1e4, float 1e1, 1e2), then
+ * removed, so that A1 is far smaller than A and the downdate condition c
+ * (about s) is large.  The removal is backward stable with respect to
+ * the data before it: every scaled error of uc_check (||A1 - Q1 R1||,
+ * ||Q1'Q1 - I||, ||d1 - Q1'b1||, ||Q1 d1 + E1 - b1||, the solution and the
+ * residual norms against LAPACK) stays below the threshold times
+ * max(||A|| / ||A1||, ||b|| / ||b1||) (Frobenius norms; for p = 1,
+ * ||A|| / ||A1|| <= c, checked, so that the errors of A's side stay
+ * within the loss that qru_lsq_get_downdate_condition documents).
+ * Shapes: m = 1, p = 1, p > 1, p > m, near-square; k at the start, in
+ * the middle and at the end.
+ * loop index: dtype, shape, form (thin, full) */
+START_TEST(test_remove_dominant_rows)
+{
+    static const int shapes[][3] = {{40, 1, 1},  {40, 5, 1}, {40, 5, 3},
+                                    {40, 3, 6},  {13, 12, 1}, {16, 12, 3}};
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int sh = (_i / 2) % 6, thin = _i < 12;
+    int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
+    int ns = dt == QRU_FLOAT ? 2 : 4;
+    for (int kc = 0; kc < 3; ++kc)
+        for (int is = 0; is < ns; ++is) {
+            int k = kc == 0 ? 0 : kc == 1 ? (n - p) / 2 : n - p;
+            double s = pow(10.0, is + 1);
+            unsigned seed = 9700u + 97u * (unsigned)_i + 13u * (unsigned)kc +
+                            (unsigned)is;
+            hprob hp = uc_problem(dt, n, m, R, &seed);
+            for (int i = k; i < k + p; ++i) {
+                for (int j = 0; j < m; ++j)
+                    hp.A[i + (size_t)j * n] *= s;
+                for (int j = 0; j < R && is % 2; ++j)
+                    hp.B[i + (size_t)j * n] *= s;
+            }
+            /* (powers of ten times values representable in dt may not
+             * be: the problem is what dt holds) */
+            if (dt == QRU_FLOAT) {
+                for (size_t t = 0; t < (size_t)n * m; ++t)
+                    hp.A[t] = (float)hp.A[t];
+                for (size_t t = 0; t < (size_t)n * R; ++t)
+                    hp.B[t] = (float)hp.B[t];
+            }
+            double an = fro_host(dt, n, m, hp.A), bn = fro_host(dt, n, R, hp.B);
+            qru_lsq *f =
+                uc_factor_q(ctx, &hp, thin ? QRU_Q_THIN : QRU_Q_FULL, 0);
+            char tag[128];
+            snprintf(tag, sizeof tag,
+                     "%s %s %d x %d remove_rows k=%d p=%d s=%g",
+                     qru_test_type_name(dt), thin ? "thin" : "full", n, m, k,
+                     p, s);
+            int st = qru_lsq_remove_rows(f, k, p);
+            ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
+            uc_remove_rows(&hp, k, p);
+            double ga = an / fro_host(dt, n - p, m, hp.A),
+                   gb = bn / fro_host(dt, n - p, R, hp.B), c = 0.0;
+            if (thin) {
+                ck_assert_int_eq(qru_lsq_get_downdate_condition(f, &c), 0);
+                ck_assert_msg(c >= 1.0 && isfinite(c), "%s: c = %g", tag, c);
+                /* p = 1: c^2 = 1 + a' inv(A1'A1) a >= ||A||_F^2 /
+                 * ||A1||_F^2 */
+                ck_assert_msg(p > 1 || ga <= c * (1.0 + 1e-3),
+                              "%s: ||A|| / ||A1|| = %g, c = %g", tag, ga, c);
+            }
+            char tag2[192];
+            snprintf(tag2, sizeof tag2, "%s c=%.3g scale=%.3g", tag, c,
+                     fmax(ga, gb));
+            uc_check(ctx, f, &hp, fmax(ga, gb), tag2);
+            qru_lsq_destroy(f);
+            uc_free(&hp);
+        }
+}
+END_TEST
+
 /* One row added to a rank-deficient A (column m-1, 1-based, is
  * A(:,1) + A(:,2); R has a pivot of rounding size) in every form (a QR of
  * a singular A is valid); the row breaks the dependence.  The structured
@@ -337,6 +420,7 @@ int main(void)
                             UC_CPLX + 12);
         tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
         tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
+        tcase_add_loop_test(tc, test_remove_dominant_rows, 0, 24);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
@@ -371,6 +455,9 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_add_rows, 0, 12);
     tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
+    /* one row removed from the thin and full forms by the closed-form
+     * rotations of the structured passes (rows_r1.c) */
+    tcase_add_loop_test(tc, test_remove_dominant_rows, 0, 24);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
 }

@@ -21,9 +21,13 @@
  * the thin form's residuals (E1 = [E; 0] + Q1(:, m) du') and the full
  * form's last row of d (du).
  *
- * A removal is the downdate of the p x p side of remove_rows.c with
- * p = 1: I - Qk Qk' = 1 - ||p||^2 = t, its rank rule t > 2 max(n, m) eps
- * (qru_upd_downdate_tol) and the downdate condition 1 / sqrt(t).  Where
+ * A Q-less removal is the downdate of the p x p side of remove_rows.c
+ * with p = 1: I - Qk Qk' = 1 - ||p||^2 = t, its rank rule
+ * t > 2 max(n, m) eps (qru_upd_downdate_tol) and the downdate condition
+ * 1 / sqrt(t).  A removal with Q (thin or full form) takes rho^2 = t
+ * from the row's completion instead (a sum of squares, where 1 - ||p||^2
+ * loses c^2 eps), and its rotations in closed form run on Q's columns
+ * and on [R d]' alike (rr_rotate_rd), not the passes.  Where
  * the passes cannot decide (a singular R: p not finite; a removal that
  * the rank rule refuses, or whose scan fails) the call reports "not
  * done" with f unchanged, and the blocked path runs instead, with its
@@ -87,16 +91,68 @@ static int row_r1_q(qru_context *ctx, qru_lsq *f, int k, qru_ptr p,
                  : 0;
 }
 
+/* The rotations of a row removed with Q (thin or full form) on the rows
+ * of [R d] and the row [0 dx] of the column x that leaves (m columns of
+ * R, r of d, ld ld): the closed-form rotations of chol_r1_rotate with
+ * alpha and p_j = q_{m-1-j} (q's last element at ql, stride -1), the
+ * same call as on Q's columns, so that Q1 R1 and Q1 d1 follow Q1 by
+ * orthogonal transformations.  Their c_j and s_j come from
+ * t_j = 1 + sum alpha^2 q_i^2 (a sum of squares, accurate), where the
+ * rank-1 passes (chol_r1_prep with q) would form t_j = 1 - sum q_i^2,
+ * whose last value 1 - ||q||^2 = rho^2 carries an absolute error of
+ * about eps: a relative error of c^2 eps (c = 1 / rho, the downdate
+ * condition), which the passes' R1 and d1 then carry while Q1 does not.
+ * [R d]' goes through C ((m + r) x m) and xv (m + r): xv = [0; dx'];
+ * dx is 1 x r with ld ldx.  R1 keeps exact zeros below the diagonal (the
+ * rotations of R's rows below a column's diagonal see two zeros).
+ * ws: rr_rotate_ws(m, r) elements. */
+static size_t rr_rotate_ws(int m, int r)
+{
+    size_t lc = (size_t)m + (size_t)r;
+    return qru_chol_align(lc * (size_t)m) + qru_chol_align(lc) +
+           qru_chol_r1_rotate_work((int)lc, m);
+}
+
+static int rr_rotate_rd(qru_context *ctx, qru_dtype dt, int m, int r,
+                        double alpha, qru_ptr ql, qru_ptr R, qru_ptr d,
+                        int ld, qru_ptr dx, int ldx, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    int lc = m + r;
+    qru_ptr C = ws, xv = qru_ptr_add(C, qru_chol_align((size_t)lc * m)),
+            rw = qru_ptr_add(xv, qru_chol_align((size_t)lc));
+    QRU_TRY(o->transpose(ctx, dt, m, m, R, ld, C, lc));
+    if (m > 1) /* R's strict lower triangle, as zeros */
+        QRU_TRY(o->laset(ctx, dt, 'U', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(C, (size_t)lc), lc));
+    QRU_TRY(o->laset(ctx, dt, 'A', m, 1, 0.0, 0.0, xv, lc));
+    if (r > 0) {
+        QRU_TRY(o->transpose(ctx, dt, m, r, d, ld, qru_ptr_add(C, (size_t)m),
+                             lc));
+        QRU_TRY(o->transpose(ctx, dt, 1, r, dx, ldx,
+                             qru_ptr_add(xv, (size_t)m), lc));
+    }
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, lc, m, alpha, ql, -1,
+                              qru_ptr_at(C, lc, 0, m - 1), -lc,
+                              qru_ptr_at(C, lc, 0, m - 1), -lc, xv, xv, rw));
+    QRU_TRY(o->transpose(ctx, dt, m, m, C, lc, R, ld));
+    if (m > 1)
+        QRU_TRY(o->laset(ctx, dt, 'L', m - 1, m - 1, 0.0, 0.0,
+                         qru_ptr_add(R, 1), ld));
+    return r > 0 ? o->transpose(ctx, dt, r, m, qru_ptr_add(C, (size_t)m), lc,
+                                d, ld)
+                 : 0;
+}
+
 /* A row k removed from a thin f (rows_r1.c's removal with Q1): q =
- * Q1(k,:)' is R' \ a for the row a, so R1 and d1 are the Q-less
- * removal's passes with p = q (no solve; d's row of b is
- * b_k = q'd + E(k,:)); the row's completion z = e_k - Q1 q (CGS2), rho =
- * ||z||, gives Q1's rotations (chol_r1_rotate over Q1's columns last to
- * first, p_j = -q_{m-1-j} / rho, x = z / rho: Q1's row k becomes 0 and is
- * dropped) and E1 = E - (z / rho)(z'E / rho) without its row k.  One host
- * wait (the verdict and rho^2); *done = 0 (f unchanged) where the passes
- * fail or rho is below the removals' rank rule (the blocked path then
- * judges with its own message). */
+ * Q1(k,:)', the row's completion z = e_k - Q1 q (CGS2), rho = ||z||
+ * (the downdate condition is 1 / rho) and x = z / rho give the rotations
+ * (chol_r1_rotate over Q1's columns last to first, p_j = -q_{m-1-j} /
+ * rho: Q1's row k becomes 0 and is dropped, x becomes +-e_k), and the
+ * same rotations take [R d; 0 x'E] to [R1 d1; a b_k] (rr_rotate_rd);
+ * E1 = E - x (x'E) without its row k.  One host wait (rho^2); *done = 0
+ * (f unchanged) where rho is not above the removals' rank rule (the
+ * blocked path then judges with its own message). */
 static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
 {
     const qru_backend_ops *o = ctx->ops;
@@ -104,22 +160,17 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     int n = f->n, m = f->m, r = f->r, ld = f->ldr, ldq = f->ncap;
     *done = 0;
     size_t a = qru_chol_align((size_t)m), ar = qru_chol_align((size_t)r + 1);
-    size_t nws = 5 * a + 3 * ar + qru_chol_align(2) +
-                 qru_chol_align(qru_chol_r1_work(m, 1)) +
-                 qru_chol_align((size_t)m * (size_t)r) +
-                 qru_chol_align((size_t)n) + qru_chol_r1_rotate_work(n, m);
+    size_t nws = 3 * a + qru_chol_align(1) + ar + qru_chol_align((size_t)n) +
+                 qru_chol_r1_rotate_work(n, m) + rr_rotate_ws(m, r);
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
-    qru_ptr q = ws, head = qru_ptr_add(q, a), adiag = qru_ptr_add(head, a),
-            C = qru_ptr_add(adiag, a), C2 = qru_ptr_add(C, a),
-            info = qru_ptr_add(C2, a), rho2 = qru_ptr_add(info, 1),
-            ebk = qru_ptr_add(info, qru_chol_align(2)),
-            du = qru_ptr_add(ebk, ar), zeta = qru_ptr_add(du, ar),
-            work = qru_ptr_add(zeta, ar),
-            d1 = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m, 1))),
-            z = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r)),
-            rw = qru_ptr_add(z, qru_chol_align((size_t)n));
-    qru_ptr Q = f->Q, E = f->E, d = f->d;
+    qru_ptr q = ws, C = qru_ptr_add(q, a), C2 = qru_ptr_add(C, a),
+            rho2 = qru_ptr_add(C2, a),
+            zeta = qru_ptr_add(rho2, qru_chol_align(1)),
+            z = qru_ptr_add(zeta, ar),
+            rw = qru_ptr_add(z, qru_chol_align((size_t)n)),
+            cw = qru_ptr_add(rw, qru_chol_r1_rotate_work(n, m));
+    qru_ptr Q = f->Q, E = f->E;
     QRU_TRY(o->copy(ctx, dt, 1, m, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
     /* z = e_k - Q1 (Q1' e_k), twice */
     QRU_TRY(o->laset(ctx, dt, 'A', n, 1, 0.0, 0.0, z, n));
@@ -128,43 +179,31 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     QRU_TRY(qru_upd_cgs(ctx, dt, n, m, 1, 2, Q, ldq, z, n, C, m, C2));
     QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, 1, n, 1.0, z, n, z, n, 0.0, rho2,
                     1));
-    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
-    QRU_TRY(o->chol_r1_prep(ctx, dt, 'U', m, 1, -1, f->R, ld, q, m, 0, q, 1,
-                            work, head, adiag, info, 0));
-    if (r > 0) { /* b_k, then d1 = M \ (d - b_k q); z'E */
-        QRU_TRY(o->copy(ctx, dt, 1, r, qru_ptr_add(E, (size_t)k), ldq, ebk,
-                        1));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, r, m, 1.0, q, 1, d, ld, 1.0,
-                        ebk, 1));
-        QRU_TRY(o->chol_r1_rhs(ctx, dt, m, r, -1, q, work, d, ld, d1, m, ebk,
-                               1, du));
-        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, r, n, 1.0, z, n, E, ldq, 0.0,
-                        zeta, 1));
-    }
-    double h[2] = {0.0, 0.0};
-    QRU_TRY(qru_chol_read_row(ctx, dt, 2, info, 1, h)); /* the one wait */
-    double rho = h[1] > 0.0 ? sqrt(h[1]) : 0.0;
-    if (!qru_plan_healthy_info(ctx) &&
-        (h[0] != 0.0 || !(rho > qru_upd_downdate_tol(f))))
+    double h = 0.0;
+    QRU_TRY(qru_chol_read_row(ctx, dt, 1, rho2, 1, &h)); /* the one wait */
+    double rho = h > 0.0 ? sqrt(h) : 0.0;
+    if (!qru_plan_healthy_info(ctx) && !(rho > qru_upd_downdate_tol(f)))
         return 0; /* the blocked path judges the removal */
     if (!(rho > 0.0))
         rho = 1.0; /* a healthy dry run reads ones: not a value */
-    /* commit: Q1 and E, rows k dropped; R1, d1 */
+    /* commit: x = z / rho, zeta = x'E, E -= x zeta; Q1, R1, d1 by the
+     * rotations; the rows k of Q1 and E dropped */
     QRU_TRY(o->geadd(ctx, dt, n, 1, 1.0 / rho, z, n, 0.0, z, n));
-    if (r > 0)
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, 1, -1.0 / rho, z, n, zeta, 1,
-                        1.0, E, ldq));
-    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, -1.0 / rho,
-                              qru_ptr_add(q, (size_t)(m - 1)), -1,
+    if (r > 0) {
+        QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, r, n, 1.0, z, n, E, ldq, 0.0,
+                        zeta, 1));
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, r, 1, -1.0, z, n, zeta, 1, 1.0,
+                        E, ldq));
+    }
+    qru_ptr ql = qru_ptr_add(q, (size_t)(m - 1));
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, -1.0 / rho, ql, -1,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq, z, z, rw));
+    QRU_TRY(rr_rotate_rd(ctx, dt, m, r, -1.0 / rho, ql, f->R, f->d, ld, zeta,
+                         1, cw));
     QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ldq, 0, n, m, k, 1));
     if (r > 0)
         QRU_TRY(qru_upd_drop_rows(ctx, dt, E, ldq, 0, n, r, k, 1));
-    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', m, 1, f->R, ld, f->R, ld, q, m,
-                             work));
-    if (r > 0)
-        QRU_TRY(o->copy(ctx, dt, m, r, d1, m, d, ld));
     f->n = n - 1;
     f->dd_cond = 1.0 / rho;
     *done = 1;
@@ -178,37 +217,29 @@ static int row_r1_thin_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
  * d2 := H d2 with w = [1; v]) leaves one complement column, Q(:, m),
  * with row k = beta and the others with zeros there; it is the thin
  * removal's x up to the sign of beta (which the rotations' scale takes
- * up), so R, d(0:m) and Q's first m columns follow row_r1_thin_remove
- * (p = q1, b_k = q'd).  Then Q(:, m)
+ * up), so Q's first m columns, R and d(0:m) follow row_r1_thin_remove
+ * (p = q1; d(m, :) = x'b is the row of x in rr_rotate_rd).  Then Q(:, m)
  * is +-e_k: row k and column m leave, column n-1 (row n-1 of d) takes the
- * place of column m.  One host wait (the verdict, rho^2, tau and beta);
- * *done = 0 (f unchanged) where the passes fail or rho is below the
- * removals' rank rule: the blocked path then takes the row. */
+ * place of column m.  One host wait (rho^2, tau and beta); *done = 0
+ * (f unchanged) where rho is below the removals' rank rule: the blocked
+ * path then takes the row. */
 static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_dtype dt = f->dtype;
     int n = f->n, m = f->m, r = f->r, ld = f->ldr, ldq = f->ncap, nc = n - m;
     *done = 0;
-    size_t a = qru_chol_align((size_t)m), ar = qru_chol_align((size_t)r + 1),
-           an = qru_chol_align((size_t)n);
-    size_t nws = 2 * an + qru_chol_align((size_t)nc) + 3 * a + 3 * ar +
-                 qru_chol_align(4) + qru_chol_align(qru_chol_r1_work(m, 1)) +
-                 qru_chol_align((size_t)m * (size_t)r) +
-                 qru_chol_r1_rotate_work(n, m);
+    size_t ar = qru_chol_align((size_t)r + 1), an = qru_chol_align((size_t)n);
+    size_t nws = 2 * an + qru_chol_align((size_t)nc) + qru_chol_align(3) + ar +
+                 qru_chol_r1_rotate_work(n, m) + rr_rotate_ws(m, r);
     qru_ptr ws;
     QRU_TRY(qru_ctx_workspace(ctx, nws * qru_dtype_size(dt), &ws));
     qru_ptr q = ws, wq = qru_ptr_add(q, an), vec = qru_ptr_add(wq, an),
-            head = qru_ptr_add(vec, qru_chol_align((size_t)nc)),
-            adiag = qru_ptr_add(head, a), d1 = qru_ptr_add(adiag, a),
-            hv = qru_ptr_add(d1, qru_chol_align((size_t)m * (size_t)r)),
-            ebk = qru_ptr_add(hv, qru_chol_align(4)),
-            du = qru_ptr_add(ebk, ar), tr = qru_ptr_add(du, ar),
-            work = qru_ptr_add(tr, ar),
-            rw = qru_ptr_add(work, qru_chol_align(qru_chol_r1_work(m, 1)));
-    /* hv: info, rho^2, tau, beta (read back together) */
-    qru_ptr info = hv, rho2 = qru_ptr_add(hv, 1), tau = qru_ptr_add(hv, 2),
-            beta = qru_ptr_add(hv, 3);
+            hv = qru_ptr_add(vec, qru_chol_align((size_t)nc)),
+            tr = qru_ptr_add(hv, qru_chol_align(3)), rw = qru_ptr_add(tr, ar),
+            cw = qru_ptr_add(rw, qru_chol_r1_rotate_work(n, m));
+    /* hv: rho^2, tau, beta (read back together) */
+    qru_ptr rho2 = hv, tau = qru_ptr_add(hv, 1), beta = qru_ptr_add(hv, 2);
     qru_ptr Q = f->Q, d = f->d, Qm = qru_ptr_at(Q, ldq, 0, m);
     QRU_TRY(o->copy(ctx, dt, 1, n, qru_ptr_add(Q, (size_t)k), ldq, q, 1));
     QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, 1, nc, 1.0,
@@ -222,41 +253,33 @@ static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
     QRU_TRY(o->house(ctx, dt, nc - 1, beta, qru_ptr_add(vec, 1),
                      qru_ptr_add(vec, 1), tau));
     QRU_TRY(o->laset(ctx, dt, 'A', 1, 1, 0.0, 1.0, vec, 1));
-    QRU_TRY(qru_chol_info_zero(ctx, dt, info));
-    QRU_TRY(o->chol_r1_prep(ctx, dt, 'U', m, 1, -1, f->R, ld, q, m, 0, q, 1,
-                            work, head, adiag, info, 0));
-    if (r > 0) { /* b_k = q'd, then d1 = M \ (d(0:m) - b_k q1) */
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', 1, r, n, 1.0, q, 1, d, ld, 0.0,
-                        ebk, 1));
-        QRU_TRY(o->chol_r1_rhs(ctx, dt, m, r, -1, q, work, d, ld, d1, m, ebk,
-                               1, du));
-    }
-    double h[4] = {0.0, 0.0, 0.0, 0.0};
-    QRU_TRY(qru_chol_read_row(ctx, dt, 4, hv, 1, h)); /* the one wait */
-    double rho = h[1] > 0.0 ? sqrt(h[1]) : 0.0;
-    if (!qru_plan_healthy_info(ctx) &&
-        (h[0] != 0.0 || !(rho > qru_upd_downdate_tol(f))))
+    double h[3] = {0.0, 0.0, 0.0};
+    QRU_TRY(qru_chol_read_row(ctx, dt, 3, hv, 1, h)); /* the one wait */
+    double rho = h[0] > 0.0 ? sqrt(h[0]) : 0.0;
+    if (!qru_plan_healthy_info(ctx) && !(rho > qru_upd_downdate_tol(f)))
         return 0; /* the blocked path takes the row */
     if (!(rho > 0.0))
         rho = 1.0; /* a healthy dry run reads ones: not values */
     /* commit: H on Q's complement and d2 */
     QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, 1, nc, 1.0, Qm, ldq, vec, nc, 0.0,
                     wq, n));
-    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, nc, 1, -h[2], wq, n, vec, 1, 1.0,
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', n, nc, 1, -h[1], wq, n, vec, 1, 1.0,
                     Qm, ldq));
     if (r > 0) {
         QRU_TRY(o->gemm(ctx, dt, 'C', 'N', 1, r, nc, 1.0, vec, nc,
                         qru_ptr_add(d, (size_t)m), ld, 0.0, tr, 1));
-        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nc, r, 1, -h[2], vec, nc, tr, 1,
+        QRU_TRY(o->gemm(ctx, dt, 'N', 'N', nc, r, 1, -h[1], vec, nc, tr, 1,
                         1.0, qru_ptr_add(d, (size_t)m), ld));
     }
     /* x = Q(:, m) has row k = beta = -+rho: with beta < 0 the rotations
      * of -x, which give Q's first m columns alike (x itself leaves) */
-    double sg = h[3] < 0.0 ? 1.0 : -1.0;
-    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, sg / rho,
-                              qru_ptr_add(q, (size_t)(m - 1)), -1,
+    double sg = h[2] < 0.0 ? 1.0 : -1.0;
+    qru_ptr ql = qru_ptr_add(q, (size_t)(m - 1));
+    QRU_TRY(o->chol_r1_rotate(ctx, dt, n, m, sg / rho, ql, -1,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq,
                               qru_ptr_at(Q, ldq, 0, m - 1), -ldq, Qm, Qm, rw));
+    QRU_TRY(rr_rotate_rd(ctx, dt, m, r, sg / rho, ql, f->R, d, ld,
+                         qru_ptr_add(d, (size_t)m), ld, cw));
     /* row k and column m leave; column n-1 (d's row n-1) moves to m */
     QRU_TRY(qru_upd_drop_rows(ctx, dt, Q, ldq, 0, n, n, k, 1));
     if (m < n - 1) {
@@ -266,10 +289,6 @@ static int row_r1_full_remove(qru_context *ctx, qru_lsq *f, int k, int *done)
             QRU_TRY(o->copy(ctx, dt, 1, r, qru_ptr_add(d, (size_t)(n - 1)), ld,
                             qru_ptr_add(d, (size_t)m), ld));
     }
-    QRU_TRY(o->chol_r1_apply(ctx, dt, 'U', m, 1, f->R, ld, f->R, ld, q, m,
-                             work));
-    if (r > 0)
-        QRU_TRY(o->copy(ctx, dt, m, r, d1, m, d, ld));
     f->n = n - 1;
     *done = 1;
     return 0;
