@@ -28,7 +28,8 @@ template <typename T> __global__ void qru_lsq_batch_rmc_q(QRU_BC_RM_PARAMS)
     qru_bc_rm_q(QRU_BC_RM_ARGS);
 }
 template <typename T>
-__global__ void qru_lsq_batch_acq_complete(QRU_BC_AC_PARAMS)
+__global__ void __launch_bounds__(QRU_BQ_WG, 2)
+    qru_lsq_batch_acq_complete(QRU_BC_AC_PARAMS)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_cols_smem_[];
     qru_bc_ac_complete(QRU_BC_AC_ARGS, (T *)qru_batch_cols_smem_);

@@ -37,7 +37,8 @@ __global__ void qru_lsq_batch_add_rows_q(int m, int r, int n, int p,
 /* The four stages of the removal (kernels/qru_batch_q.cl), the same
  * arguments; the first on its dynamic shared memory (nt + 1 elements). */
 template <typename T>
-__global__ void qru_lsq_batch_rmq_complete(QRU_BQ_RM_PARAMS)
+__global__ void __launch_bounds__(QRU_BQ_WG, 2)
+    qru_lsq_batch_rmq_complete(QRU_BQ_RM_PARAMS)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_q_smem_[];
     qru_bq_rm_complete(QRU_BQ_RM_ARGS, (T *)qru_batch_q_smem_);

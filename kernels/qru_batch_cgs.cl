@@ -78,8 +78,10 @@ QRU_DEVICE void qru_bq_zpass(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
             T acc[QRU_BQ_PB];
             for (int u = 0; u < QRU_BQ_PB; ++u)
                 acc[u] = (T)0;
-            for (int j = 0; j < m; ++j) {
+#pragma unroll 2
+            for (int j = 0; j < m; ++j) { /* two loads in flight */
                 T qv = Q[QRU_IDX(qb, i, j, ldq)];
+#pragma unroll
                 for (int u = 0; u < QRU_BQ_PB; ++u)
                     if (u < pb) {
                         T cv = work[oc + (a0 + u) * sa + j * sj];
@@ -116,8 +118,10 @@ QRU_DEVICE void qru_bq_qtz(QRU_GLOBAL const T *Q, long qb, int ldq, int n,
             T acc[QRU_BQ_PB];
             for (int u = 0; u < QRU_BQ_PB; ++u)
                 acc[u] = (T)0;
-            for (int i = i0; i < i1; ++i) {
+#pragma unroll 2
+            for (int i = i0; i < i1; ++i) { /* two loads in flight */
                 T qv = Q[QRU_IDX(qb, i, j, ldq)];
+#pragma unroll
                 for (int u = 0; u < QRU_BQ_PB; ++u)
                     if (u < pb)
                         acc[u] +=
