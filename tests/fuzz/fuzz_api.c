@@ -3,8 +3,11 @@
  *
  * The input bytes are decoded into a sequence of calls on one context: the
  * least-squares object (create and create_from_qr in the full, thin and
- * Q-less forms, the four updates with any k and p, modify, shift, the
- * update algorithms and block sizes, solve, residual), the
+ * Q-less forms, refusing or accepting rank-deficient results, the four
+ * updates with any k and p, the routines that take the problem's data
+ * (add_cols_data, remove_rows_data: the harness's copy of A and b, or one
+ * with an entry changed), modify, shift, the update algorithms and block
+ * sizes, solve, residual), the
  * Cholesky routines (factor, update/downdate, insert, delete) and the
  * Gaussian process (create, insert, remove, predict, log likelihood), in
  * the dtype chosen by the first byte.  Matrix entries come from a small
@@ -19,7 +22,9 @@
  * factors, GP data compared before and after).  For finite, well-scaled
  * inputs a successful call must leave an accurate factorisation: the
  * scaled residual ||A1 - Q1 R1|| / (||A1|| max(n,m) eps) (and the others
- * below) stays under RES_BOUND, with A1 tracked on the host.
+ * below) stays under RES_BOUND, with A1 tracked on the host; this holds
+ * for the rank-deficient A1 that QRU_RANK_ACCEPT lets through as well
+ * (U copying a column of A, A + U V' with a zero column).
  *
  * Any violation prints the call and aborts, which libFuzzer reports as a
  * crash with the input that caused it.
@@ -138,6 +143,7 @@ typedef struct lsq_state {
     int n, m, r;
     int form;  /* QRU_Q_FULL, QRU_Q_THIN or QRU_Q_NONE */
     int has_q; /* Q or Q1 held: form != QRU_Q_NONE */
+    int accept; /* created with QRU_RANK_ACCEPT */
     double *A, *b; /* the problem A1, b1 as the caller sees it, ld = n */
     int clean;     /* A and b hold finite, well-scaled data */
     int steps;     /* updates since create */
@@ -252,6 +258,8 @@ static double at(const qru_matrix *M, int i, int j)
 static void check_status(const char *call, int st, int bad, int posmax,
                          const int *lib)
 {
+    if (trace)
+        fprintf(stderr, "  %s -> %d\n", call, st);
     if (bad) {
         if (st != bad)
             FAIL("%s returned %d, the header makes it %d", call, st, bad);
@@ -476,16 +484,21 @@ static void lsq_accuracy(const char *call)
             y = res[j] * res[j];
             for (int i = 0; i < m; ++i)
                 y += snap_at(s.d, m, i, j) * snap_at(s.d, m, i, j);
-            if (sqrt(x) > 1e-30) {
-                double q = fabs(sqrt(x) - sqrt(y)) / (sqrt(x) * ne);
+            /* relative to the largest ||b||^2 so far: a removal of rows
+             * downdates res_j^2 with an error of eps times the old one */
+            if (nb > 1e-30) {
+                double q = fabs(x - y) / (nb * nb * ne);
                 if (q > worst)
                     worst = q;
             }
         }
+        if (trace)
+            fprintf(stderr, "  scaled errors %.3g %.3g, bound %.0f\n", e, worst,
+                    bound);
         if (!(e <= bound) || !(worst <= bound))
             FAIL("%s: n=%d m=%d (no Q) after %d updates: ||A1'A1-R1'R1||/"
-                 "(||A1||^2 n eps) = %.3g, | ||d|| - ||b|| |/(||b|| n eps) = "
-                 "%.3g, bound %.0f",
+                 "(||A1||^2 n eps) = %.3g, | ||d||^2 + rho^2 - ||b||^2 |/"
+                 "(||b||^2 n eps) = %.3g, bound %.0f",
                  call, n, m, LS.steps, e, worst, bound);
     }
 out:
@@ -521,6 +534,7 @@ static void op_lsq_create(rd *r, int from_qr)
     qru_lsq_options_init(&opt);
     unsigned ob = u8(r);
     int opt_bad = 0, opt_badq = 0; /* opt->q alone: create_from_qr ignores it */
+    int rank_bad = 0;
     if (ob < 32) {
         popt = NULL;
     } else {
@@ -530,6 +544,17 @@ static void op_lsq_create(rd *r, int from_qr)
         if ((ob & 0xe0) == 0xe0) {
             opt.q = 7; /* not a qru_lsq_q */
             opt_badq = 1;
+        }
+        /* the top three bits 011 and 110 (in no input of the corpus
+         * before the rank option was fuzzed) accept rank-deficient
+         * results; with the five low bits set, opt->rank is no
+         * qru_lsq_rank value instead */
+        if ((ob >> 5) == 3 || (ob >> 5) == 6) {
+            opt.rank = QRU_RANK_ACCEPT;
+            if ((ob & 0x1f) == 0x1f) {
+                opt.rank = (ob >> 5) == 3 ? 2 : -1;
+                rank_bad = 1;
+            }
         }
         opt.nb = pick(r, 0, 5);
         unsigned cb = u8(r);
@@ -543,6 +568,7 @@ static void op_lsq_create(rd *r, int from_qr)
         /* capacities of any size are valid; keep them small */
         if (opt.row_capacity < 0 || opt.col_capacity < 0)
             opt_bad = 1;
+        opt_bad |= rank_bad;
     }
     int pad = (int)(u8(r) % 3);
     qru_matrix *MA = mk(n, m, pad, A), *Mb = mk(n, nr, 0, b);
@@ -582,8 +608,9 @@ static void op_lsq_create(rd *r, int from_qr)
             want = -4;
         else if (!out)
             want = -5;
-        snprintf(call, sizeof call, "qru_lsq_create(n=%d, m=%d, r=%d, form=%d)",
-                 n, m, nr, form);
+        snprintf(call, sizeof call,
+                 "qru_lsq_create(n=%d, m=%d, r=%d, form=%d, rank=%d)", n, m, nr,
+                 form, popt ? popt->rank : 0);
         int st = qru_lsq_create(c, a2, a3, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -601,6 +628,7 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.r = nr;
             LS.form = form;
             LS.has_q = form != QRU_Q_NONE;
+            LS.accept = popt && popt->rank == QRU_RANK_ACCEPT;
             LS.A = A;
             LS.b = b;
             LS.clean = clean;
@@ -676,8 +704,8 @@ static void op_lsq_create(rd *r, int from_qr)
         else if (!out)
             want = -6;
         snprintf(call, sizeof call,
-                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, form=%d)", n, m, nr,
-                 form);
+                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, form=%d, rank=%d)", n,
+                 m, nr, form, popt ? popt->rank : 0);
         st = qru_lsq_create_from_qr(c, q2, r3, d4, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -695,6 +723,7 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.r = nr;
             LS.form = form;
             LS.has_q = withq;
+            LS.accept = popt && popt->rank == QRU_RANK_ACCEPT;
             LS.A = A;
             LS.b = b;
             /* Q R = A to working precision, so the accuracy checks hold
@@ -747,7 +776,54 @@ static void pick_cf(rd *r, qru_context **c, qru_lsq **f, int *want)
     }
 }
 
-static void op_add_cols(rd *r)
+/* A data argument of the _data routines (argument i): the rows x cols
+ * host array h (ld = rows) as a matrix, chosen by one input byte: one row
+ * (when rows_ok) or column too many, NULL, the other element type (each
+ * -i), one entry changed (the data no longer A's or b's: *wrong), or h
+ * itself (padded or not).  *bad is set to -i for the first bad argument. */
+static qru_matrix *mk_data(rd *r, int rows, int cols, const double *h,
+                           int rows_ok, int i, int *bad, int *wrong)
+{
+    unsigned db = u8(r);
+    int rr = rows, cc = cols;
+    if (db == 255 && rows_ok)
+        rr++;
+    else if (db == 255 || db == 254)
+        cc++;
+    else if (db == 253) {
+        if (!*bad)
+            *bad = -i;
+        return NULL;
+    } else if (db == 252) {
+        qru_matrix *M = NULL;
+        int st = qru_matrix_create(ctx, dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE,
+                                   rows, cols, 0, &M);
+        if (st)
+            FAIL("qru_matrix_create = %d", st);
+        if (!*bad)
+            *bad = -i;
+        return M;
+    }
+    if ((rr != rows || cc != cols) && !*bad)
+        *bad = -i;
+    double *t = xmalloc(sizeof(double) * (size_t)rr * (size_t)cc);
+    for (int j = 0; j < cc; ++j)
+        for (int q = 0; q < rr; ++q)
+            t[q + (size_t)j * rr] =
+                q < rows && j < cols ? h[q + (size_t)j * rows] : 0.5;
+    if (db >= 240 && db < 252) { /* A or b other than the problem's */
+        size_t pos = (size_t)(db - 240) % ((size_t)rr * (size_t)cc);
+        t[pos] = round_dt(2 * t[pos] + 1);
+        *wrong = 1;
+    }
+    qru_matrix *M = mk(rr, cc, (int)(db % 2), t);
+    free(t);
+    return M;
+}
+
+/* qru_lsq_add_cols (data = 0) or qru_lsq_add_cols_data (data = 1, with the
+ * model's A and b, or wrong ones) */
+static void op_add_cols(rd *r, int data)
 {
     qru_context *c;
     qru_lsq *f;
@@ -769,20 +845,39 @@ static void op_add_cols(rd *r)
     gen(r, urows, p, U, &clean);
     for (int i = 0; i < urows * p; ++i)
         U[i] = round_dt(U[i]);
+    /* bit 1 (clear in the corpus before the rank option was fuzzed): U's
+     * first column is a copy of a column of A, so that A1 is
+     * rank-deficient */
+    if ((ub & 2) && ub != 255 && p > 0 && m > 0)
+        memcpy(U, LS.A + (size_t)((ub >> 2) % (unsigned)m) * n,
+               sizeof(double) * (size_t)n);
     qru_matrix *MU = mk(urows, p, (int)(ub % 2), U);
     if (!want && (k < 0 || k > m))
         want = -2;
     if (!want && (urows != n || p < 1 || n < m + p))
         want = -3;
+    qru_matrix *MA = NULL, *Mb = NULL;
+    int wrong = 0;
+    if (data) {
+        MA = mk_data(r, n, m, LS.A, 1, 4, &want, &wrong);
+        Mb = mk_data(r, n, LS.r, LS.b, 1, 5, &want, &wrong);
+    }
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_add_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
-             n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_add_cols%s(n=%d, m=%d, k=%d, p=%d, alg=%d%s)",
+             data ? "_data" : "", n, m, k, p,
+             LS.f ? qru_lsq_update_algorithm(LS.f) : -1,
+             wrong ? ", wrong A or b" : "");
     upd_begin(&u);
-    int st = qru_lsq_add_cols(f, k, MU);
-    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
-    if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
+    int st = data ? qru_lsq_add_cols_data(f, k, MU, MA, Mb)
+                  : qru_lsq_add_cols(f, k, MU);
+    const int lib[] = {LS.has_q || data ? 0 : QRU_ERR_NO_Q, 0};
+    if (!want && !LS.has_q && !data && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    check_status(u.call, st, want, m + p, lib);
+    /* QRU_RANK_ACCEPT: the full form takes a rank-deficient A1 (its Q1
+     * and R1 are still a QR of A1); the thin and Q-less forms refuse it */
+    int posmax = LS.accept && LS.form == QRU_Q_FULL ? 0 : m + p;
+    check_status(u.call, st, want, posmax, lib);
     if (st > 0 && st <= k)
         FAIL("%s: rank status %d is before the changed columns", u.call, st);
     if (st) {
@@ -800,10 +895,16 @@ static void op_add_cols(rd *r)
         LS.A = A1;
         LS.m = m + p;
         LS.clean &= clean;
+        /* the Q-less form computes from the A and b it is given (the
+         * others do not read them) */
+        if (wrong && LS.form == QRU_Q_NONE)
+            LS.clean = 0;
         LS.steps++;
         lsq_accuracy(u.call);
     }
     qru_matrix_destroy(MU);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(Mb);
     free(U);
 }
 
@@ -834,6 +935,20 @@ static void op_modify(rd *r)
     int clean = 1;
     double *U = gen_dt(r, urows, ucols, &clean),
            *V = gen_dt(r, vrows, ucols, &clean);
+    /* bit 1 of vb (clear in the corpus before the rank option was
+     * fuzzed): U(:,1) = -A(:,c), V(:,1) = e_c and V(c,:) = 0 otherwise,
+     * so that column c of A1 is exactly zero */
+    int zc = (vb & 2) && vb != 255 && urows == n && m > 0
+                 ? (int)((vb >> 2) % (unsigned)m)
+                 : -1;
+    if (zc >= 0) {
+        for (int i = 0; i < n; ++i)
+            U[i] = -LS.A[i + (size_t)zc * n];
+        for (int l = 0; l < ucols; ++l)
+            for (int j = 0; j < m; ++j)
+                if (j == zc || l == 0)
+                    V[j + (size_t)l * m] = l == 0 && j == zc ? 1.0 : 0.0;
+    }
     qru_matrix *MU = mk(urows, ucols, (int)(ub % 2), U);
     qru_matrix *MV = mk(vrows, ucols, (int)(vb % 2), V);
     if (!want && urows != n)
@@ -844,14 +959,17 @@ static void op_modify(rd *r)
     if (!want && vrows != m)
         want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_modify(n=%d, m=%d, k=%d, alg=%d)",
-             n, m, ucols, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_modify(n=%d, m=%d, k=%d, alg=%d%s)", n, m, ucols,
+             LS.f ? qru_lsq_update_algorithm(LS.f) : -1,
+             zc >= 0 ? ", a zero column" : "");
     upd_begin(&u);
     int st = qru_lsq_modify(f, MU, MV);
     const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
     if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    check_status(u.call, st, want, m, lib);
+    /* QRU_RANK_ACCEPT: both forms with Q take a rank-deficient A1 */
+    check_status(u.call, st, want, LS.accept ? 0 : m, lib);
     if (st) {
         upd_failed(&u);
     } else {
@@ -1023,7 +1141,9 @@ static void op_add_rows(rd *r)
     free(e);
 }
 
-static void op_remove_rows(rd *r)
+/* qru_lsq_remove_rows (data = 0) or qru_lsq_remove_rows_data (data = 1,
+ * with the rows of the model's A and b, or wrong ones) */
+static void op_remove_rows(rd *r, int data)
 {
     qru_context *c;
     qru_lsq *f;
@@ -1032,20 +1152,57 @@ static void op_remove_rows(rd *r)
     int n = LS.n, m = LS.m, nr = LS.r;
     int k = pick(r, 0, n - 1);
     int p = pick(r, 1, n - m);
+    qru_matrix *MU = NULL, *Me = NULL;
+    int wrong = 0;
+    if (data) {
+        /* U has p rows: a p outside 1 .. n + 1 becomes n + 1 (refused) */
+        if (p < 1 || p > n + 1)
+            p = n + 1;
+    }
     if (!want && (k < 0 || k >= n))
         want = -2;
-    if (!want && (p < 1 || p > n - k || n - p < m))
+    if (data) {
+        /* the rows k+1 .. k+p of A and b where they exist */
+        double *U = xmalloc(sizeof(double) * (size_t)p * (size_t)(m + nr));
+        double *e = U + (size_t)p * m;
+        for (int i = 0; i < p; ++i) {
+            int s = k >= 0 && k < n - i ? k + i : i % n;
+            for (int j = 0; j < m; ++j)
+                U[i + (size_t)j * p] = LS.A[s + (size_t)j * n];
+            for (int j = 0; j < nr; ++j)
+                e[i + (size_t)j * p] = LS.b[s + (size_t)j * n];
+        }
+        int bad = want;
+        MU = mk_data(r, p, m, U, 0, 3, &bad, &wrong);
+        if (!want && bad)
+            want = bad;
+        if (!want && (p > n - k || n - p < m))
+            want = -3;
+        Me = mk_data(r, p, nr, e, 1, 4, &want, &wrong);
+        free(U);
+    } else if (!want && (p < 1 || p > n - k || n - p < m))
         want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_remove_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
-             n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_remove_rows%s(n=%d, m=%d, k=%d, p=%d, alg=%d%s)",
+             data ? "_data" : "", n, m, k, p,
+             LS.f ? qru_lsq_update_algorithm(LS.f) : -1,
+             wrong ? ", wrong U or e" : "");
     upd_begin(&u);
-    int st = qru_lsq_remove_rows(f, k, p);
-    if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
+    int st = data ? qru_lsq_remove_rows_data(f, k, MU, Me)
+                  : qru_lsq_remove_rows(f, k, p);
+    qru_matrix_destroy(MU);
+    qru_matrix_destroy(Me);
+    if (!want && !LS.has_q && !data && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    /* the thin form refuses a rank-deficient A1: j, a column of Rz (p x p) */
-    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
-    check_status(u.call, st, want, LS.form == QRU_Q_THIN ? p : 0, lib);
+    /* the thin and Q-less forms refuse a rank-deficient A1 (whatever the
+     * rank option): j, a column of Rz (p x p) or, Q-less with p > m, of
+     * the m x m factor L */
+    const int lib[] = {LS.has_q || data ? 0 : QRU_ERR_NO_Q, 0};
+    int posmax = LS.form == QRU_Q_THIN ? p
+                 : LS.form == QRU_Q_NONE ? (p < m ? p : m)
+                                         : 0;
+    check_status(u.call, st, want, posmax, lib);
     if (st) {
         upd_failed(&u);
         return;
@@ -1067,7 +1224,11 @@ static void op_remove_rows(rd *r)
     LS.b = b1;
     LS.n = n1;
     LS.steps++;
-    if (LS.form == QRU_Q_THIN) {
+    /* the Q-less form downdates by the rows it is given (the others do
+     * not read them) */
+    if (wrong && LS.form == QRU_Q_NONE)
+        LS.clean = 0;
+    if (LS.form != QRU_Q_FULL) {
         double cond = -1;
         st = qru_lsq_get_downdate_condition(LS.f, &cond);
         if (st || !(cond >= 1))
@@ -2104,7 +2265,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * 16..31 add the triangular solves (16, 17), A + U V' (18), the
          * column and Cholesky shifts (19, 20) and the solvers (21), and
          * repeat the rest */
-        unsigned op = u8(&r) % 32;
+        unsigned opb = u8(&r), op = opb % 32;
+        /* the top three bits of the op byte of add_cols (2) and
+         * remove_rows (5): 001, 011, 100 and 101 (in no input of the
+         * corpus before the _data routines were fuzzed) call
+         * qru_lsq_add_cols_data and qru_lsq_remove_rows_data */
+        int data = (0x3au >> (opb >> 5)) & 1u;
         if (op >= 16)
             op = op == 16 || op == 17 ? 16
                  : op >= 18 && op <= 21 ? op - 1
@@ -2115,10 +2281,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op) {
         case 0: op_lsq_create(&r, 0); break;
         case 1: op_lsq_create(&r, 1); break;
-        case 2: if (have) op_add_cols(&r); break;
+        case 2: if (have) op_add_cols(&r, data); break;
         case 3: if (have) op_remove_cols(&r); break;
         case 4: if (have) op_add_rows(&r); break;
-        case 5: if (have) op_remove_rows(&r); break;
+        case 5: if (have) op_remove_rows(&r, data); break;
         case 6: if (have) op_lsq_settings(&r); break;
         case 7: if (have) op_solve(&r); break;
         case 8: op_chol_factor(&r); break;
