@@ -7,7 +7,8 @@
  * updates with any k and p, the routines that take the problem's data
  * (add_cols_data, remove_rows_data: the harness's copy of A and b, or one
  * with an entry changed), modify, shift, the update algorithms and block
- * sizes, solve, residual), the
+ * sizes, solve, residual), qru_lsq_batch_add_cols_data on a new batch in
+ * each form, the
  * Cholesky routines (factor, update/downdate, insert, delete) and the
  * Gaussian process (create, insert, remove, predict, log likelihood), in
  * the dtype chosen by the first byte.  Matrix entries come from a small
@@ -1306,6 +1307,303 @@ static void op_solve(rd *r)
     check_status("qru_lsq_get_residual_norms", st2, want, 0, NULL);
 }
 
+/* ---- the batched least squares: qru_lsq_batch_add_cols_data ------------ */
+
+/* A new batch of count rows x cols pages (ld rows, contiguous pages)
+ * holding the host pages h (doubles, one after another; NULL: filler) */
+static qru_matrix *mkb(qru_dtype t, int rows, int cols, int count,
+                       const double *h)
+{
+    qru_matrix *M = NULL;
+    int st = qru_matrix_create_batch(ctx, t, rows, cols, rows, count, 0, &M);
+    if (st)
+        FAIL("qru_matrix_create_batch(%d, %d, count %d) = %d", rows, cols,
+             count, st);
+    size_t len = (size_t)rows * (size_t)cols * (size_t)count;
+    unsigned char *buf = qru_matrix_data(M);
+    for (size_t i = 0; i < len; ++i) {
+        double v = h ? h[i] : (double)(i % 7) - 3.0;
+        if (t == QRU_DOUBLE)
+            ((double *)buf)[i] = v;
+        else
+            ((float *)buf)[i] = (float)v;
+    }
+    return M;
+}
+
+static size_t bbytes(const qru_matrix *M)
+{
+    return (size_t)qru_matrix_rows(M) * (size_t)qru_matrix_cols(M) *
+           (size_t)qru_matrix_count(M) * es;
+}
+
+/* A data argument of qru_lsq_batch_add_cols_data (argument i, count pages
+ * rows x cols in h), chosen by one input byte as mk_data's: a row or a
+ * column too many, a page too many, NULL, the other element type (each
+ * -i), one entry changed (*wrong), or h itself. */
+static qru_matrix *mkb_data(rd *r, int rows, int cols, int count,
+                            const double *h, int i, int *bad, int *wrong)
+{
+    unsigned db = u8(r);
+    int rr = rows + (db == 255), cc = cols + (db == 254),
+        nc = count + (db == 251);
+    if (db == 253) {
+        if (!*bad)
+            *bad = -i;
+        return NULL;
+    }
+    if (db == 252) {
+        if (!*bad)
+            *bad = -i;
+        return mkb(dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE, rows, cols,
+                   count, NULL);
+    }
+    if ((rr != rows || cc != cols || nc != count) && !*bad)
+        *bad = -i;
+    size_t len = (size_t)rr * (size_t)cc * (size_t)nc;
+    double *t = xmalloc(sizeof(double) * (len ? len : 1));
+    for (int g = 0; g < nc; ++g)
+        for (int j = 0; j < cc; ++j)
+            for (int q = 0; q < rr; ++q)
+                t[q + (size_t)rr * (j + (size_t)cc * g)] =
+                    q < rows && j < cols && g < count
+                        ? h[q + (size_t)rows * (j + (size_t)cols * g)]
+                        : 0.5;
+    if (db >= 240 && db < 251 && len > 0) {
+        size_t pos = (size_t)(db - 240) % len;
+        t[pos] = round_dt(2 * t[pos] + 1);
+        *wrong = 1;
+    }
+    qru_matrix *M = mkb(dt, rr, cc, nc, t);
+    free(t);
+    return M;
+}
+
+typedef struct bsnap {
+    qru_matrix *M[4];    /* R, d, Q, E (NULL: not held) */
+    unsigned char *h[4]; /* their host copies, len[i] bytes */
+    size_t len[4];
+    double *rho;
+} bsnap;
+
+/* host copies of every page's R, d, Q (Q1 or the full Q) and E and of
+ * the residual norms */
+static void bsnap_take(const qru_lsq_batch *fb, int form, int n, bsnap *s)
+{
+    int count = qru_lsq_batch_count(fb), m = qru_lsq_batch_cols(fb),
+        r = qru_lsq_batch_nrhs(fb);
+    memset(s, 0, sizeof *s);
+    s->M[0] = mkb(dt, m, m, count, NULL);
+    s->M[1] = mkb(dt, form == QRU_Q_FULL ? n : m, r, count, NULL);
+    if (form != QRU_Q_NONE) {
+        s->M[2] = mkb(dt, n, form == QRU_Q_FULL ? n : m, count, NULL);
+        s->M[3] = mkb(dt, n, r, count, NULL);
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (!s->M[i])
+            continue;
+        int st = i == 0   ? qru_lsq_batch_get_r(fb, s->M[i])
+                 : i == 1 ? qru_lsq_batch_get_d(fb, s->M[i])
+                 : i == 2 ? qru_lsq_batch_get_q(fb, s->M[i])
+                          : qru_lsq_batch_get_residuals(fb, s->M[i]);
+        if (st)
+            FAIL("qru_lsq_batch_get_%s = %d", i == 0   ? "r"
+                                              : i == 1 ? "d"
+                                              : i == 2 ? "q"
+                                                       : "residuals", st);
+        s->len[i] = bbytes(s->M[i]);
+        s->h[i] = xmalloc(s->len[i] + 1);
+        memcpy(s->h[i], qru_matrix_data(s->M[i]), s->len[i]);
+    }
+    s->rho = xmalloc(sizeof(double) * (size_t)(count * r + 1));
+    int st = qru_lsq_batch_residual_norms(fb, s->rho);
+    if (st)
+        FAIL("qru_lsq_batch_residual_norms = %d", st);
+}
+
+static void bsnap_drop(bsnap *s)
+{
+    for (int i = 0; i < 4; ++i) {
+        qru_matrix_destroy(s->M[i]);
+        free(s->h[i]);
+    }
+    free(s->rho);
+    memset(s, 0, sizeof *s);
+}
+
+/* element (i, j) of page g of a snapshot's host copy (rows x cols) */
+static double bat(const unsigned char *h, int rows, int cols, int g, int i,
+                  int j)
+{
+    size_t o = (size_t)i + (size_t)rows * ((size_t)j + (size_t)cols * g);
+    return dt == QRU_DOUBLE ? ((const double *)h)[o]
+                            : (double)((const float *)h)[o];
+}
+
+/* A batch of count n x m problems (r right-hand sides) in one of the
+ * three forms, created, then qru_lsq_batch_add_cols_data(fb, k, V, A, b,
+ * info) with the pages of A and b (or wrong ones) and V of p columns
+ * (with vb bit 1 the first column of one page a copy of a column of its
+ * A: that problem refuses, and then every problem stays as it was). */
+static void op_batch_add_cols(rd *r)
+{
+    unsigned cb = u8(r);
+    int count = cb == 255 ? 0 : 1 + (int)(cb % 3);
+    int form = (int)((cb >> 2) % 3); /* FULL, THIN, NONE */
+    int n = 1 + (int)(u8(r) % MAXN);
+    int m = 1 + (int)(u8(r) % (unsigned)n), nr = 1 + (int)(u8(r) % 3);
+    int clean = 1;
+    double *A = gen_dt(r, n, m * count, &clean);
+    double *b = gen_dt(r, n, nr * count, &clean);
+    qru_matrix *MA = mkb(dt, n, m, count, A), *Mb = mkb(dt, n, nr, count, b);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = form;
+    opt.rank = (cb >> 5) & 1; /* not used by the batches */
+    qru_lsq_batch *fb = NULL;
+    char call[160];
+    snprintf(call, sizeof call,
+             "qru_lsq_batch_create%s(count=%d, n=%d, m=%d, r=%d, form=%d)",
+             form == QRU_Q_NONE && (cb & 0x40) ? "" : "_ex", count, n, m, nr,
+             form);
+    int st = form == QRU_Q_NONE && (cb & 0x40)
+                 ? qru_lsq_batch_create(ctx, MA, Mb, &fb)
+                 : qru_lsq_batch_create_ex(ctx, MA, Mb, &opt, &fb);
+    check_status(call, st, 0, 0, NULL);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(Mb);
+    if (qru_lsq_batch_q_form(fb) != form || qru_lsq_batch_count(fb) != count)
+        FAIL("%s: form %d, count %d", call, qru_lsq_batch_q_form(fb),
+             qru_lsq_batch_count(fb));
+
+    int k = pick(r, 0, m);
+    int p = (int)(u8(r) % 4);
+    unsigned vb = u8(r);
+    int vrows = n + (vb == 255), vcount = count + (vb == 254);
+    int pv = p ? p : 1; /* a batch has no empty shape either */
+    double *V = gen_dt(r, vrows, pv * vcount, &clean);
+    int dup = (vb & 2) && vb < 254 && count > 0 ? (int)((vb >> 2) % count) : -1;
+    if (dup >= 0)
+        memcpy(V + (size_t)dup * n * pv,
+               A + (size_t)n * ((size_t)dup * m + (size_t)((vb >> 4) % m)),
+               sizeof(double) * (size_t)n);
+    qru_matrix *MV = mkb(dt, vrows, pv, vcount, V);
+    int want = 0;
+    if (k < 0 || k > m)
+        want = -2;
+    else if (vrows != n || vcount != count || p < 1 || m + p > n)
+        want = -3;
+    int wrong = 0;
+    qru_matrix *DA = mkb_data(r, n, m, count, A, 4, &want, &wrong);
+    qru_matrix *Db = mkb_data(r, n, nr, count, b, 5, &want, &wrong);
+    int noinfo = (vb & 1) && vb < 254;
+    int *info = xmalloc(sizeof(int) * (size_t)(count + 1));
+    for (int i = 0; i <= count; ++i)
+        info[i] = -7;
+    bsnap before, after;
+    bsnap_take(fb, form, n, &before);
+    snprintf(call, sizeof call,
+             "qru_lsq_batch_add_cols_data(count=%d, n=%d, m=%d, r=%d, form=%d, "
+             "k=%d, p=%d%s%s)", count, n, m, nr, form, k, p,
+             dup >= 0 ? ", a copy of a column" : "",
+             wrong ? ", wrong A or b" : "");
+    st = qru_lsq_batch_add_cols_data(fb, k, MV, DA, Db, noinfo ? NULL : info);
+    check_status(call, st, want, count, LIB_ALLOC);
+    int refused = 0;
+    for (int i = 0; st >= 0 && !noinfo && i < count; ++i) {
+        if (info[i] != 0 && (info[i] <= k || info[i] > m + p))
+            FAIL("%s: info[%d] = %d, not 0 or in %d .. %d", call, i, info[i],
+                 k + 1, m + p);
+        refused += info[i] > 0;
+    }
+    if (st >= 0 && !noinfo && refused != st)
+        FAIL("%s returned %d but %d problems refused", call, st, refused);
+    for (int i = 0; i <= count; ++i)
+        if ((st < 0 || noinfo || i == count) && info[i] != -7)
+            FAIL("%s (%d) wrote info[%d]", call, st, i);
+    if (st) {
+        bsnap_take(fb, form, n, &after);
+        for (int i = 0; i < 4; ++i)
+            if (before.len[i] &&
+                memcmp(before.h[i], after.h[i], before.len[i]))
+                FAIL("%s failed (%d) but changed the batch", call, st);
+        if (memcmp(before.rho, after.rho, sizeof(double) * (size_t)(count * nr)))
+            FAIL("%s failed (%d) but changed the residual norms", call, st);
+        bsnap_drop(&after);
+    } else if (qru_lsq_batch_cols(fb) != m + p) {
+        FAIL("%s: m = %d after the call", call, qru_lsq_batch_cols(fb));
+    } else if (clean && !(wrong && form == QRU_Q_NONE)) {
+        /* every page: R1'R1 = A1'A1, ||d1||^2 + rho1^2 = ||b||^2 and, with
+         * Q, A1 = Q1 R1 */
+        int m1 = m + p, qc = form == QRU_Q_FULL ? n : m1;
+        bsnap_take(fb, form, n, &after);
+        double *A1 = xmalloc(sizeof(double) * (size_t)n * m1);
+        double ne = (n > m1 ? n : m1) * eps, bound = RES_BOUND + RES_STEP;
+        for (int g = 0; g < count; ++g) {
+            const double *Ag = A + (size_t)g * n * m, *bg = b + (size_t)g * n * nr;
+            for (int j = 0; j < m1; ++j)
+                for (int i = 0; i < n; ++i)
+                    A1[i + (size_t)j * n] =
+                        j < k ? Ag[i + (size_t)j * n]
+                        : j < k + p ? V[i + (size_t)n * ((size_t)g * p + j - k)]
+                                    : Ag[i + (size_t)(j - p) * n];
+            double nA = fro(A1, (size_t)n * m1), nb = fro(bg, (size_t)n * nr);
+            double e = 0, ea = 0, worst = 0;
+            for (int j = 0; j < m1; ++j)
+                for (int i = 0; i <= j; ++i) {
+                    double v = 0;
+                    for (int t = 0; t < n; ++t)
+                        v += A1[t + (size_t)i * n] * A1[t + (size_t)j * n];
+                    for (int t = 0; t <= i; ++t)
+                        v -= bat(after.h[0], m1, m1, g, t, i) *
+                             bat(after.h[0], m1, m1, g, t, j);
+                    e += v * v;
+                }
+            for (int j = 0; form != QRU_Q_NONE && j < m1; ++j)
+                for (int i = 0; i < n; ++i) {
+                    double v = A1[i + (size_t)j * n];
+                    for (int t = 0; t <= j; ++t)
+                        v -= bat(after.h[2], n, qc, g, i, t) *
+                             bat(after.h[0], m1, m1, g, t, j);
+                    ea += v * v;
+                }
+            int dr = form == QRU_Q_FULL ? n : m1;
+            for (int j = 0; j < nr; ++j) {
+                double x = 0, y = after.rho[g * nr + j] * after.rho[g * nr + j];
+                for (int i = 0; i < n; ++i)
+                    x += bg[i + (size_t)j * n] * bg[i + (size_t)j * n];
+                for (int i = 0; i < m1; ++i)
+                    y += bat(after.h[1], dr, nr, g, i, j) *
+                         bat(after.h[1], dr, nr, g, i, j);
+                double q = nb > 1e-30 ? fabs(x - y) / (nb * nb * ne) : 0;
+                if (q > worst)
+                    worst = q;
+            }
+            e = nA > 1e-30 ? sqrt(e) / (nA * nA * ne) : 0;
+            ea = nA > 1e-30 ? sqrt(ea) / (nA * ne) : 0;
+            if (trace)
+                fprintf(stderr, "  page %d: scaled errors %.3g %.3g %.3g, "
+                        "bound %.0f\n", g, e, ea, worst, bound);
+            if (!(e <= bound) || !(ea <= bound) || !(worst <= bound))
+                FAIL("%s: page %d: ||A1'A1-R1'R1||/(||A1||^2 n eps) = %.3g, "
+                     "||A1-Q1R1||/(||A1|| n eps) = %.3g, | ||d1||^2 + rho^2 - "
+                     "||b||^2 |/(||b||^2 n eps) = %.3g, bound %.0f",
+                     call, g, e, ea, worst, bound);
+        }
+        free(A1);
+        bsnap_drop(&after);
+    }
+    bsnap_drop(&before);
+    qru_matrix_destroy(MV);
+    qru_matrix_destroy(DA);
+    qru_matrix_destroy(Db);
+    qru_lsq_batch_destroy(fb);
+    free(info);
+    free(A);
+    free(b);
+    free(V);
+}
+
 /* ---- Cholesky ------------------------------------------------------------- */
 
 static void chol_reset(void)
@@ -2266,10 +2564,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * column and Cholesky shifts (19, 20) and the solvers (21), and
          * repeat the rest */
         unsigned opb = u8(&r), op = opb % 32;
-        /* the top three bits of the op byte of add_cols (2) and
-         * remove_rows (5): 001, 011, 100 and 101 (in no input of the
-         * corpus before the _data routines were fuzzed) call
-         * qru_lsq_add_cols_data and qru_lsq_remove_rows_data */
+        /* the top three bits of the op byte of add_cols (2),
+         * remove_rows (5) and the settings (6): 001, 011, 100 and 101 (in
+         * no input of the corpus before the _data routines were fuzzed)
+         * call qru_lsq_add_cols_data, qru_lsq_remove_rows_data and
+         * qru_lsq_batch_add_cols_data (on a new batch) */
         int data = (0x3au >> (opb >> 5)) & 1u;
         if (op >= 16)
             op = op == 16 || op == 17 ? 16
@@ -2285,7 +2584,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 3: if (have) op_remove_cols(&r); break;
         case 4: if (have) op_add_rows(&r); break;
         case 5: if (have) op_remove_rows(&r, data); break;
-        case 6: if (have) op_lsq_settings(&r); break;
+        case 6:
+            if (data)
+                op_batch_add_cols(&r);
+            else if (have)
+                op_lsq_settings(&r);
+            break;
         case 7: if (have) op_solve(&r); break;
         case 8: op_chol_factor(&r); break;
         case 9: op_chol_update(&r); break;

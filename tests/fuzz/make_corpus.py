@@ -32,6 +32,20 @@ def remove_rows_data(k, p, du=0, de=0): return [0x25, 0, k, p, du, de]
 def remove_cols(k, p): return [3, 0, k, p]
 def add_rows(k, p): return [4, 0, k, p, 0] + G + G
 def remove_rows(k, p): return [5, 0, k, p]
+# a new batch (count problems n x m, r right-hand sides; form 0 full, 1
+# thin, 2 Q-less, create: qru_lsq_batch_create for the Q-less form, rank:
+# opt->rank) and qru_lsq_batch_add_cols_data(k, p columns) on it (op byte
+# 0x26); dup = (page, column): that page's first new column copies a
+# column of its A; da, db as for add_cols_data (251: a page too many)
+def batch_add_cols_data(count, form, n, m, r, k, p, create=False, rank=0, dup=None,
+                        da=0, db=0, info=True):
+    cb = next(c for c in range(255) if 1 + c % 3 == count and (c >> 2) % 3 == form
+              and bool(c & 0x40) == create and (c >> 5) & 1 == rank)
+    vb = (2 | dup[0] << 2 | dup[1] << 4) if dup else 0
+    return [0x26, cb, n - 1, m - 1, r - 1] + G + G2 + [k, p, vb | (0 if info else 1)] \
+        + G3 + [da, db]
+
+
 # zero: column zero - 1 of A1 is exactly zero (vb bit 1)
 def modify(k, zero=0): return [18, 0, k, 0, (2 | (zero - 1) << 2) if zero else 0] + G + G
 def shift_cols(i, j): return [19, 0, i, j]
@@ -115,6 +129,18 @@ seeds = {
     + add_cols_data(0, 1, G3, db=253) + remove_rows_data(0, 1, de=255)
     + remove_rows_data(0, 1, du=253) + lsq(8, 3, thin=True, gen_b=G2)
     + add_cols_data(3, 1, G3) + remove_rows_data(1, 2, de=244) + solve(),
+    # the batches with their data: every form, a refusal (one problem's
+    # new column copies one of its columns: no problem changes), the
+    # forms with Q not reading A and b, bad shapes
+    "lsq_batch_add_cols_data": [0] + batch_add_cols_data(3, 1, 9, 3, 2, 1, 2)
+    + batch_add_cols_data(2, 0, 8, 3, 1, 3, 1, rank=1, da=242)
+    + batch_add_cols_data(2, 2, 10, 4, 2, 0, 3, create=True)
+    + batch_add_cols_data(3, 2, 9, 3, 1, 2, 2, dup=(1, 2))
+    + batch_add_cols_data(2, 1, 7, 2, 1, 0, 1, dup=(0, 0), info=False)
+    + batch_add_cols_data(2, 2, 8, 3, 1, 1, 1, da=251)
+    + batch_add_cols_data(1, 0, 6, 2, 1, 1, 1, db=255),
+    "lsq_batch_add_cols_data_float": [1] + batch_add_cols_data(2, 2, 11, 4, 1, 2, 3)
+    + batch_add_cols_data(3, 1, 12, 5, 3, 5, 2),
     "chol_lower": [0] + chol(8) + chol_update(1, 2) + chol_insert(3, 2)
     + chol_delete(1, 3) + chol_update(-1, 1),
     # the last shift's L1 is of the wrong order
