@@ -1059,7 +1059,9 @@ QRU_API int qru_lsq_update_block_size(const qru_lsq *f);
  *  #QRU_Q_FULL (Andrew 2012, section 4.1): U_Q = Q' U, Householder QR of
  *  U_Q(m+1:n, :), then strips of Givens rotations.  #QRU_Q_THIN: U_Q =
  *  Q1' U by block classical Gram-Schmidt with reorthogonalisation (CGS2),
- *  the Householder QR of the remainder gives the new columns of Q1, then
+ *  the Householder QR of the remainder gives the new columns of Q1 (made
+ *  orthogonal to Q1 once more and orthonormalised again, so that they
+ *  stay orthogonal to Q1 when the remainder is ill-conditioned), then
  *  the same rotations.  #QRU_Q_NONE needs A and b:
  *  qru_lsq_add_cols_data().
  *
@@ -1205,7 +1207,8 @@ QRU_API int qru_lsq_remove_rows_data(qru_lsq *f, int k, const qru_matrix *U,
  *  at most b + 1).  Everything is computed on a copy of R first; the
  *  block reflectors are applied to Q and d (GEMMs) only after the rank
  *  test.  #QRU_Q_THIN: W = Q1' U by CGS2, the remainder U - Q1 W = Qz Rz
- *  (Householder) extends Q1 by k columns, the same reduction runs on the
+ *  (Householder; Qz made orthogonal to Q1 once more and orthonormalised
+ *  again, Rz following) extends Q1 by k columns, the same reduction runs on the
  *  m + k rows [R; 0] + [W; Rz] V', the first m columns are kept and the
  *  rows of d that leave the triangle return to the residuals E.  U may
  *  lie in the range of A (Rz is then rank-deficient, which is allowed).

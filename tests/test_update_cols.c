@@ -363,6 +363,47 @@ START_TEST(test_add_cols_near_rank)
 }
 END_TEST
 
+/* The thin form: two new columns nearly parallel (U(:,2) = U(:,1) +
+ * delta w, delta = 10 max(n, m1) eps, well above the rank rule's
+ * tolerance), so that the remainder Z = Qz R22 of CGS2 is ill-conditioned
+ * although each of its columns is orthogonal to Q1 to working precision:
+ * Qz must still be orthogonal to Q1 (Qz = Z inv(R22) alone lost it by the
+ * condition of R22, ||Q1'Q1 - I|| 1e3 n eps and more).  With m + p < n
+ * and m + p = n (Q1 square), after a row removal (as the input that
+ * showed it).  _i: dtype x (m + p < n, = n). */
+START_TEST(test_add_cols_thin_parallel)
+{
+    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
+    int square = _i / 2, n = 61, m = square ? 56 : 20, k = 3, p = 2;
+    double eps = qru_test_eps(dt);
+    unsigned seed = 7300u + (unsigned)_i;
+    hprob hp = uc_problem(dt, n, m, 2, &seed);
+    qru_lsq *f = uc_factor_q(ctx, &hp, QRU_Q_THIN, 0);
+    ck_assert_int_eq(qru_lsq_remove_rows(f, 0, 1), 0);
+    uc_remove_rows(&hp, 0, 1);
+    n -= 1;
+    double *U = uc_rand(dt, n, p, &seed), *w = uc_rand(dt, n, 1, &seed);
+    double delta = 10.0 * (n > m + p ? n : m + p) * eps;
+    for (int i = 0; i < n; ++i)
+        U[i + n] = U[i] + delta * w[i];
+    void *Ut = uc_to_dt(dt, n, p, U, n); /* the values of dt */
+    for (int i = 0; i < n; ++i)
+        U[i + n] = qru_test_get(dt, Ut, n, i, 1);
+    free(Ut);
+    qru_matrix *Ud = uc_upload(ctx, dt, n, p, U);
+    int st = qru_lsq_add_cols(f, k, Ud);
+    ck_assert_msg(st == 0, "nearly parallel columns (m + p %s n): status %d",
+                  square ? "=" : "<", st);
+    uc_add_cols(&hp, k, p, U);
+    uc_check_ls(ctx, f, &hp, 1.0, "thin, nearly parallel new columns", 0);
+    qru_matrix_destroy(Ud);
+    free(U);
+    free(w);
+    qru_lsq_destroy(f);
+    uc_free(&hp);
+}
+END_TEST
+
 START_TEST(test_bad_args)
 {
     qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
@@ -473,6 +514,7 @@ int main(void)
         tcase_add_loop_test(tc, test_add_cols_rank, 0, 2);
         tcase_add_loop_test(tc, test_add_cols_rank_accept, 0, 4);
         tcase_add_loop_test(tc, test_add_cols_near_rank, 0, 2);
+        tcase_add_loop_test(tc, test_add_cols_thin_parallel, 0, 4);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
     }

@@ -118,16 +118,24 @@ END_TEST
 
 /* The start of a test with loop index i = dtype + 2 form (+ 4 more):
  * the problem hp (n x m, r right-hand sides, seed *seed) factorised in
- * the full (form 0) or thin form with update block size nb; NULL when the
- * context has no such dtype. */
-static qru_lsq *begin(int i, int n, int m, int r, int nb, unsigned *seed,
-                      hprob *hp)
+ * the full (form 0) or thin form with update block size nb and the rank
+ * option rank (qru_lsq_rank); NULL when the context has no such dtype. */
+static qru_lsq *begin_rank(int i, int n, int m, int r, int nb, int rank,
+                           unsigned *seed, hprob *hp)
 {
     int di = i % 2, form = (i / 2) % 2;
     if (di >= qru_test_ndtypes(ctx))
         return NULL;
     *hp = uc_problem(qru_test_dtype(ctx, di), n, m, r, seed);
-    return uc_factor_q(ctx, hp, form == 0 ? QRU_Q_FULL : QRU_Q_THIN, nb);
+    return uc_factor_rank(ctx, hp, form == 0 ? QRU_Q_FULL : QRU_Q_THIN, nb,
+                          rank);
+}
+
+/* begin_rank with the default rank option (QRU_RANK_REFUSE) */
+static qru_lsq *begin(int i, int n, int m, int r, int nb, unsigned *seed,
+                      hprob *hp)
+{
+    return begin_rank(i, n, m, r, nb, QRU_RANK_REFUSE, seed, hp);
 }
 
 /* U in the range of A (U = A X): in the thin form the remainder
@@ -242,6 +250,40 @@ START_TEST(test_modify_rank_accept)
     ck_assert_ptr_null(f);
     qru_matrix_destroy(A);
     qru_matrix_destroy(b);
+    uc_free(&hp);
+}
+END_TEST
+
+/* QRU_RANK_ACCEPT, columns zeroed again and again (the sequence of a
+ * fuzzer input): from the second time on U(:,1) = -A(:,j) = 0, so the
+ * thin form's remainder Z has an exactly zero column, whose Householder
+ * vector is a unit vector that need not be orthogonal to Q1, and A1
+ * falls to rank 2.  Q1'Q1 - I grew to 300 n eps in float before the new
+ * columns were made orthogonal to Q1 once more.  _i: dtype x form. */
+START_TEST(test_modify_zero_again)
+{
+    static const int steps[][2] = {{1, 0}, {1, 1}, {2, 0}, {2, 0}, {2, 0},
+                                   {2, 2}, {2, 0}, {2, 0}, {2, 0}, {3, 3},
+                                   {2, 0}, {1, 1}};
+    int n = 9, m = 4;
+    unsigned seed = 5151u + 3u * (unsigned)_i;
+    hprob hp;
+    qru_lsq *f = begin_rank(_i, n, m, 1, 0, QRU_RANK_ACCEPT, &seed, &hp);
+    if (!f)
+        return;
+    qru_dtype dt = hp.dt;
+    for (size_t t = 0; t < sizeof steps / sizeof steps[0]; ++t) {
+        int k = steps[t][0], j = steps[t][1];
+        double *U = uc_rand(dt, n, k, &seed), *V = uc_rand(dt, m, k, &seed);
+        zero_column(&hp, j, k, U, V);
+        int st = do_modify(f, &hp, k, U, V);
+        ck_assert_msg(st == 0, "column %d zeroed (step %zu), k %d: %d (%s)", j,
+                      t, k, st, qru_last_error(ctx));
+        uc_check_ls(ctx, f, &hp, 1.0, "a zero column zeroed again", 0);
+        free(U);
+        free(V);
+    }
+    qru_lsq_destroy(f);
     uc_free(&hp);
 }
 END_TEST
@@ -514,6 +556,7 @@ int main(void)
             tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
             tcase_add_loop_test(tc, test_modify_rank, 0, 4);
             tcase_add_loop_test(tc, test_modify_rank_accept, 0, 4);
+            tcase_add_loop_test(tc, test_modify_zero_again, 0, 4);
             tcase_add_loop_test(tc, test_modify_chain, 0, 4);
         }
         if (a == 0) {
@@ -534,6 +577,7 @@ int main(void)
     tcase_add_loop_test(tc, test_modify_in_range, 0, 8);
     tcase_add_loop_test(tc, test_modify_rank, 0, 4);
     tcase_add_loop_test(tc, test_modify_rank_accept, 0, 4);
+    tcase_add_loop_test(tc, test_modify_zero_again, 0, 4);
     tcase_add_loop_test(tc, test_modify_chain, 0, 4);
     suite_add_tcase(s, tc);
     return qru_test_main(s);

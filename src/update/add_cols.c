@@ -488,7 +488,8 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     size_t o_at = o_xd + (thin ? 0 : (size_t)m * r); /* A' U, m x p */
     size_t o_gw = o_at + (thin ? 0 : (size_t)m * p); /* gram_insert's */
     size_t o_hh = o_gw + (thin ? 0 : (size_t)m * (L > r ? L : r));
-    size_t o_sh = o_hh + qru_upd_house_workspace(n, p, nb);
+    size_t o_sh = o_hh + (thin ? qru_upd_basis_workspace(n, m, p, nb)
+                               : qru_upd_house_workspace(n, p, nb));
     size_t total = o_sh + ac_shared_ws(ctx, f, n, m, k, p, r, fast, tiles);
     qru_ptr ws;
     double *hdiag = malloc(sizeof(double) * (2 * (size_t)mr + (size_t)r));
@@ -514,10 +515,9 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (thin) {
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, p, 2, f->Q, ldq, Z, n, C, m,
                                  C2));
-        /* Householder QR of Z: R22 in Z, Qz in Zc */
-        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, p, nb, Z, n, hh));
-        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
-        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, p, hh, Zc, n));
+        /* Z = Qz R22: R22 in Z, Qz (orthogonal to Q1) in Zc */
+        QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, p, nb, f->Q, ldq, Z, n, Zc,
+                                   n, hh));
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, Zc, n, f->E,
                              ldq, 0.0, dz, p));
     } else {

@@ -148,6 +148,34 @@ int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
                    ldqz);
 }
 
+size_t qru_upd_basis_workspace(int n, int m, int p, int nb)
+{
+    return qru_upd_house_workspace(n, p, nb) + (size_t)m * p +
+           2 * (size_t)p * p;
+}
+
+int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                  int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr Qz,
+                  int ldqz, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr C = qru_ptr_add(ws, qru_upd_house_workspace(n, p, nb)),
+            S = qru_ptr_add(C, (size_t)m * p), T = qru_ptr_add(S, (size_t)p * p);
+    /* Z = Qz R */
+    QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Z, ldz, ws));
+    QRU_TRY(qru_upd_house_merge(ctx, dt, n, p, nb, ws));
+    QRU_TRY(qru_upd_house_q(ctx, dt, n, p, ws, Qz, ldqz));
+    /* Qz - Q1 (Q1' Qz) = Qz2 S; Qz := Qz2, R := S R */
+    QRU_TRY(qru_upd_cgs(ctx, dt, n, m, p, 1, Q1, ldq, Qz, ldqz, C, m, C));
+    QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Qz, ldqz, ws));
+    QRU_TRY(o->lacpy(ctx, dt, 'A', p, p, Qz, ldqz, S, p));
+    QRU_TRY(qru_upd_house_merge(ctx, dt, n, p, nb, ws));
+    QRU_TRY(qru_upd_house_q(ctx, dt, n, p, ws, Qz, ldqz));
+    QRU_TRY(o->gemm(ctx, dt, 'N', 'N', p, p, p, 1.0, S, p, Z, ldz, 0.0, T,
+                    p));
+    return o->lacpy(ctx, dt, 'A', p, p, T, p, Z, ldz);
+}
+
 /* ---- the Gram data of the Q-less form (G = A'A, upper triangle, and
  * c = A'b; struct qru_lsq) ---- */
 

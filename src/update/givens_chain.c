@@ -172,7 +172,7 @@ static int chain_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
            o_qz = o_c + (thin ? (size_t)m : 0),
            o_dz = o_qz + (thin ? (size_t)n : 0),
            o_hh = o_dz + (thin ? (size_t)r : 0),
-           total = o_hh + (thin ? qru_upd_house_workspace(n, 1, nb) : 0) + 1;
+           total = o_hh + (thin ? qru_upd_basis_workspace(n, m, 1, nb) : 0) + 1;
     double *hdiag = malloc(sizeof(double) * 2 * (size_t)m);
     if (!hdiag)
         return QRU_HOST_ALLOC_FAILED;
@@ -193,9 +193,8 @@ static int chain_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(o->copy(ctx, dt, n, 1, U->p, U->ld, Z, n));
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, 1, 2, f->Q, ldq, Z, n, w, N,
                                  C2));
-        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, 1, nb, Z, n, hh));
-        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, 1, nb, hh));
-        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, 1, hh, Qz, n));
+        QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, 1, nb, f->Q, ldq, Z, n, Qz,
+                                   n, hh));
         QRU_TRY_GOTO(o->copy(ctx, dt, 1, 1, Z, n, qru_ptr_add(w, (size_t)m),
                              N));
         if (r > 0)

@@ -179,7 +179,8 @@ static md_ws md_ws_of(const md_plan *p)
     w.Wa = 0;
     w.Rw = w.Wa + (size_t)p->N * k;
     w.hh = w.Rw + (size_t)p->top * m;
-    w.Yw = w.hh + (p->thin    ? qru_upd_house_workspace(p->n, p->k, p->nbh)
+    w.Yw = w.hh + (p->thin    ? qru_upd_basis_workspace(p->n, p->m, p->k,
+                                                        p->nbh)
                    : p->lower ? qru_upd_house_workspace(p->N - p->m, p->k,
                                                          p->nbh)
                               : 0);
@@ -473,13 +474,13 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', top - m, m, 0.0, 0.0,
                               qru_ptr_add(Rw, (size_t)m), top));
     if (p.thin) {
-        /* W = Q1' U and Z = U - Q1 W (CGS2), Z = Qz Rz, dz = Qz' E */
+        /* W = Q1' U and Z = U - Q1 W (CGS2), Z = Qz Rz (Qz orthogonal to
+         * Q1 also where U lies in the range of A), dz = Qz' E */
         QRU_TRY_GOTO(o->copy(ctx, dt, n, k, U->p, U->ld, Z, n));
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, k, 2, f->Q, ldq, Z, n, Wa, N,
                                  C2));
-        QRU_TRY_GOTO(qru_upd_house(ctx, dt, n, k, p.nbh, Z, n, hh));
-        QRU_TRY_GOTO(qru_upd_house_merge(ctx, dt, n, k, p.nbh, hh));
-        QRU_TRY_GOTO(qru_upd_house_q(ctx, dt, n, k, hh, Qz, n));
+        QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, k, p.nbh, f->Q, ldq, Z, n,
+                                   Qz, n, hh));
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', k, k, 0.0, 0.0,
                               qru_ptr_add(Wa, (size_t)m), N));
         QRU_TRY_GOTO(o->lacpy(ctx, dt, 'U', k, k, Z, n,

@@ -3,8 +3,12 @@
  *
  * The input bytes are decoded into a sequence of calls on one context: the
  * least-squares object (create and create_from_qr in the full, thin and
- * Q-less forms, the four updates with any k and p, modify, shift, the
- * update algorithms and block sizes, solve, residual), the
+ * Q-less forms, refusing or accepting rank-deficient results, the four
+ * updates with any k and p, the routines that take the problem's data
+ * (add_cols_data, remove_rows_data: the harness's copy of A and b, or one
+ * with an entry changed), modify, shift, the update algorithms and block
+ * sizes, solve, residual), qru_lsq_batch_add_cols_data on a new batch in
+ * each form, the
  * Cholesky routines (factor, update/downdate, insert, delete) and the
  * Gaussian process (create, insert, remove, predict, log likelihood), in
  * the dtype chosen by the first byte.  Matrix entries come from a small
@@ -19,7 +23,9 @@
  * factors, GP data compared before and after).  For finite, well-scaled
  * inputs a successful call must leave an accurate factorisation: the
  * scaled residual ||A1 - Q1 R1|| / (||A1|| max(n,m) eps) (and the others
- * below) stays under RES_BOUND, with A1 tracked on the host.
+ * below) stays under RES_BOUND, with A1 tracked on the host; this holds
+ * for the rank-deficient A1 that QRU_RANK_ACCEPT lets through as well
+ * (U copying a column of A, A + U V' with a zero column).
  *
  * Any violation prints the call and aborts, which libFuzzer reports as a
  * crash with the input that caused it.
@@ -138,12 +144,19 @@ typedef struct lsq_state {
     int n, m, r;
     int form;  /* QRU_Q_FULL, QRU_Q_THIN or QRU_Q_NONE */
     int has_q; /* Q or Q1 held: form != QRU_Q_NONE */
+    int accept; /* created with QRU_RANK_ACCEPT */
     double *A, *b; /* the problem A1, b1 as the caller sees it, ld = n */
     int clean;     /* A and b hold finite, well-scaled data */
     int steps;     /* updates since create */
     /* the largest ||A||, ||b|| so far: an update's error is relative to
      * the data it started from, which may be larger than the result */
     double anorm, bnorm;
+    /* the Q-less form: the product of the downdate conditions c of its
+     * row removals since create (0: none): R holds A'A only to about eps
+     * ||A||^2, each removal multiplies that error relative to the smaller
+     * A1'A1 by up to c^2 (qru_lsq_get_downdate_condition()); the thin and
+     * full forms rotate Q1, R and d as one and need no such factor */
+    double amp;
 } lsq_state;
 
 typedef struct chol_state {
@@ -245,6 +258,8 @@ static double at(const qru_matrix *M, int i, int j)
 static void check_status(const char *call, int st, int bad, int posmax,
                          const int *lib)
 {
+    if (trace)
+        fprintf(stderr, "  %s -> %d\n", call, st);
     if (bad) {
         if (st != bad)
             FAIL("%s returned %d, the header makes it %d", call, st, bad);
@@ -445,7 +460,9 @@ static void lsq_accuracy(const char *call)
                  "||Q1'E1||/(||b1|| n eps) = %.3g, bound %.0f",
                  call, n, m, r, s.form, LS.steps, e, o, dd, qe, bound);
     } else {
-        /* without Q: R'R = A'A and ||d(:,j)||^2 + res_j^2 = ||b(:,j)||^2 */
+        /* without Q: R'R = A'A and ||d(:,j)||^2 + res_j^2 = ||b(:,j)||^2,
+         * both widened by the square of the removals' conditions */
+        double amp = LS.amp > 1 ? LS.amp : 1;
         double res[8];
         if (r > 8 || qru_lsq_get_residual_norms(LS.f, res) != 0)
             FAIL("%s: qru_lsq_get_residual_norms failed (r = %d)", call, r);
@@ -468,17 +485,25 @@ static void lsq_accuracy(const char *call)
             y = res[j] * res[j];
             for (int i = 0; i < m; ++i)
                 y += snap_at(s.d, m, i, j) * snap_at(s.d, m, i, j);
-            if (sqrt(x) > 1e-30) {
-                double q = fabs(sqrt(x) - sqrt(y)) / (sqrt(x) * ne);
+            /* relative to the largest ||b||^2 so far: a removal of rows
+             * downdates res_j^2 with an error of eps times the old one,
+             * and by its downdate condition squared (amp^2: dz = Rz' \
+             * (e - Qk d) can be c times larger than e, and its error as
+             * well) */
+            if (nb > 1e-30) {
+                double q = fabs(x - y) / (nb * nb * ne);
                 if (q > worst)
                     worst = q;
             }
         }
-        if (!(e <= bound) || !(worst <= bound))
+        if (trace)
+            fprintf(stderr, "  scaled errors %.3g %.3g, bound %.0f (x %.3g)\n",
+                    e, worst, bound, amp * amp);
+        if (!(e <= bound * amp * amp) || !(worst <= bound * amp * amp))
             FAIL("%s: n=%d m=%d (no Q) after %d updates: ||A1'A1-R1'R1||/"
-                 "(||A1||^2 n eps) = %.3g, | ||d|| - ||b|| |/(||b|| n eps) = "
-                 "%.3g, bound %.0f",
-                 call, n, m, LS.steps, e, worst, bound);
+                 "(||A1||^2 n eps) = %.3g, | ||d||^2 + rho^2 - ||b||^2 |/"
+                 "(||b||^2 n eps) = %.3g, bound %.0f (x %.3g)",
+                 call, n, m, LS.steps, e, worst, bound, amp * amp);
     }
 out:
     lsq_drop(&s);
@@ -513,6 +538,7 @@ static void op_lsq_create(rd *r, int from_qr)
     qru_lsq_options_init(&opt);
     unsigned ob = u8(r);
     int opt_bad = 0, opt_badq = 0; /* opt->q alone: create_from_qr ignores it */
+    int rank_bad = 0;
     if (ob < 32) {
         popt = NULL;
     } else {
@@ -522,6 +548,17 @@ static void op_lsq_create(rd *r, int from_qr)
         if ((ob & 0xe0) == 0xe0) {
             opt.q = 7; /* not a qru_lsq_q */
             opt_badq = 1;
+        }
+        /* the top three bits 011 and 110 (in no input of the corpus
+         * before the rank option was fuzzed) accept rank-deficient
+         * results; with the five low bits set, opt->rank is no
+         * qru_lsq_rank value instead */
+        if ((ob >> 5) == 3 || (ob >> 5) == 6) {
+            opt.rank = QRU_RANK_ACCEPT;
+            if ((ob & 0x1f) == 0x1f) {
+                opt.rank = (ob >> 5) == 3 ? 2 : -1;
+                rank_bad = 1;
+            }
         }
         opt.nb = pick(r, 0, 5);
         unsigned cb = u8(r);
@@ -535,6 +572,7 @@ static void op_lsq_create(rd *r, int from_qr)
         /* capacities of any size are valid; keep them small */
         if (opt.row_capacity < 0 || opt.col_capacity < 0)
             opt_bad = 1;
+        opt_bad |= rank_bad;
     }
     int pad = (int)(u8(r) % 3);
     qru_matrix *MA = mk(n, m, pad, A), *Mb = mk(n, nr, 0, b);
@@ -574,8 +612,9 @@ static void op_lsq_create(rd *r, int from_qr)
             want = -4;
         else if (!out)
             want = -5;
-        snprintf(call, sizeof call, "qru_lsq_create(n=%d, m=%d, r=%d, form=%d)",
-                 n, m, nr, form);
+        snprintf(call, sizeof call,
+                 "qru_lsq_create(n=%d, m=%d, r=%d, form=%d, rank=%d)", n, m, nr,
+                 form, popt ? popt->rank : 0);
         int st = qru_lsq_create(c, a2, a3, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -593,6 +632,7 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.r = nr;
             LS.form = form;
             LS.has_q = form != QRU_Q_NONE;
+            LS.accept = popt && popt->rank == QRU_RANK_ACCEPT;
             LS.A = A;
             LS.b = b;
             LS.clean = clean;
@@ -668,8 +708,8 @@ static void op_lsq_create(rd *r, int from_qr)
         else if (!out)
             want = -6;
         snprintf(call, sizeof call,
-                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, form=%d)", n, m, nr,
-                 form);
+                 "qru_lsq_create_from_qr(n=%d, m=%d, r=%d, form=%d, rank=%d)", n,
+                 m, nr, form, popt ? popt->rank : 0);
         st = qru_lsq_create_from_qr(c, q2, r3, d4, popt, out);
         int huge = popt && popt->row_capacity > 1000000;
         if (huge && !want && st != QRU_ERR_ALLOC)
@@ -687,6 +727,7 @@ static void op_lsq_create(rd *r, int from_qr)
             LS.r = nr;
             LS.form = form;
             LS.has_q = withq;
+            LS.accept = popt && popt->rank == QRU_RANK_ACCEPT;
             LS.A = A;
             LS.b = b;
             /* Q R = A to working precision, so the accuracy checks hold
@@ -739,7 +780,54 @@ static void pick_cf(rd *r, qru_context **c, qru_lsq **f, int *want)
     }
 }
 
-static void op_add_cols(rd *r)
+/* A data argument of the _data routines (argument i): the rows x cols
+ * host array h (ld = rows) as a matrix, chosen by one input byte: one row
+ * (when rows_ok) or column too many, NULL, the other element type (each
+ * -i), one entry changed (the data no longer A's or b's: *wrong), or h
+ * itself (padded or not).  *bad is set to -i for the first bad argument. */
+static qru_matrix *mk_data(rd *r, int rows, int cols, const double *h,
+                           int rows_ok, int i, int *bad, int *wrong)
+{
+    unsigned db = u8(r);
+    int rr = rows, cc = cols;
+    if (db == 255 && rows_ok)
+        rr++;
+    else if (db == 255 || db == 254)
+        cc++;
+    else if (db == 253) {
+        if (!*bad)
+            *bad = -i;
+        return NULL;
+    } else if (db == 252) {
+        qru_matrix *M = NULL;
+        int st = qru_matrix_create(ctx, dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE,
+                                   rows, cols, 0, &M);
+        if (st)
+            FAIL("qru_matrix_create = %d", st);
+        if (!*bad)
+            *bad = -i;
+        return M;
+    }
+    if ((rr != rows || cc != cols) && !*bad)
+        *bad = -i;
+    double *t = xmalloc(sizeof(double) * (size_t)rr * (size_t)cc);
+    for (int j = 0; j < cc; ++j)
+        for (int q = 0; q < rr; ++q)
+            t[q + (size_t)j * rr] =
+                q < rows && j < cols ? h[q + (size_t)j * rows] : 0.5;
+    if (db >= 240 && db < 252) { /* A or b other than the problem's */
+        size_t pos = (size_t)(db - 240) % ((size_t)rr * (size_t)cc);
+        t[pos] = round_dt(2 * t[pos] + 1);
+        *wrong = 1;
+    }
+    qru_matrix *M = mk(rr, cc, (int)(db % 2), t);
+    free(t);
+    return M;
+}
+
+/* qru_lsq_add_cols (data = 0) or qru_lsq_add_cols_data (data = 1, with the
+ * model's A and b, or wrong ones) */
+static void op_add_cols(rd *r, int data)
 {
     qru_context *c;
     qru_lsq *f;
@@ -761,20 +849,39 @@ static void op_add_cols(rd *r)
     gen(r, urows, p, U, &clean);
     for (int i = 0; i < urows * p; ++i)
         U[i] = round_dt(U[i]);
+    /* bit 1 (clear in the corpus before the rank option was fuzzed): U's
+     * first column is a copy of a column of A, so that A1 is
+     * rank-deficient */
+    if ((ub & 2) && ub != 255 && p > 0 && m > 0)
+        memcpy(U, LS.A + (size_t)((ub >> 2) % (unsigned)m) * n,
+               sizeof(double) * (size_t)n);
     qru_matrix *MU = mk(urows, p, (int)(ub % 2), U);
     if (!want && (k < 0 || k > m))
         want = -2;
     if (!want && (urows != n || p < 1 || n < m + p))
         want = -3;
+    qru_matrix *MA = NULL, *Mb = NULL;
+    int wrong = 0;
+    if (data) {
+        MA = mk_data(r, n, m, LS.A, 1, 4, &want, &wrong);
+        Mb = mk_data(r, n, LS.r, LS.b, 1, 5, &want, &wrong);
+    }
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_add_cols(n=%d, m=%d, k=%d, p=%d, alg=%d)",
-             n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_add_cols%s(n=%d, m=%d, k=%d, p=%d, alg=%d%s)",
+             data ? "_data" : "", n, m, k, p,
+             LS.f ? qru_lsq_update_algorithm(LS.f) : -1,
+             wrong ? ", wrong A or b" : "");
     upd_begin(&u);
-    int st = qru_lsq_add_cols(f, k, MU);
-    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
-    if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
+    int st = data ? qru_lsq_add_cols_data(f, k, MU, MA, Mb)
+                  : qru_lsq_add_cols(f, k, MU);
+    const int lib[] = {LS.has_q || data ? 0 : QRU_ERR_NO_Q, 0};
+    if (!want && !LS.has_q && !data && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    check_status(u.call, st, want, m + p, lib);
+    /* QRU_RANK_ACCEPT: the full form takes a rank-deficient A1 (its Q1
+     * and R1 are still a QR of A1); the thin and Q-less forms refuse it */
+    int posmax = LS.accept && LS.form == QRU_Q_FULL ? 0 : m + p;
+    check_status(u.call, st, want, posmax, lib);
     if (st > 0 && st <= k)
         FAIL("%s: rank status %d is before the changed columns", u.call, st);
     if (st) {
@@ -792,10 +899,16 @@ static void op_add_cols(rd *r)
         LS.A = A1;
         LS.m = m + p;
         LS.clean &= clean;
+        /* the Q-less form computes from the A and b it is given (the
+         * others do not read them) */
+        if (wrong && LS.form == QRU_Q_NONE)
+            LS.clean = 0;
         LS.steps++;
         lsq_accuracy(u.call);
     }
     qru_matrix_destroy(MU);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(Mb);
     free(U);
 }
 
@@ -826,6 +939,20 @@ static void op_modify(rd *r)
     int clean = 1;
     double *U = gen_dt(r, urows, ucols, &clean),
            *V = gen_dt(r, vrows, ucols, &clean);
+    /* bit 1 of vb (clear in the corpus before the rank option was
+     * fuzzed): U(:,1) = -A(:,c), V(:,1) = e_c and V(c,:) = 0 otherwise,
+     * so that column c of A1 is exactly zero */
+    int zc = (vb & 2) && vb != 255 && urows == n && m > 0
+                 ? (int)((vb >> 2) % (unsigned)m)
+                 : -1;
+    if (zc >= 0) {
+        for (int i = 0; i < n; ++i)
+            U[i] = -LS.A[i + (size_t)zc * n];
+        for (int l = 0; l < ucols; ++l)
+            for (int j = 0; j < m; ++j)
+                if (j == zc || l == 0)
+                    V[j + (size_t)l * m] = l == 0 && j == zc ? 1.0 : 0.0;
+    }
     qru_matrix *MU = mk(urows, ucols, (int)(ub % 2), U);
     qru_matrix *MV = mk(vrows, ucols, (int)(vb % 2), V);
     if (!want && urows != n)
@@ -836,14 +963,16 @@ static void op_modify(rd *r)
     if (!want && vrows != m)
         want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_modify(n=%d, m=%d, k=%d, alg=%d)",
-             n, m, ucols, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_modify(n=%d, m=%d, k=%d, alg=%d, zero column %d)", n, m,
+             ucols, LS.f ? qru_lsq_update_algorithm(LS.f) : -1, zc);
     upd_begin(&u);
     int st = qru_lsq_modify(f, MU, MV);
     const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
     if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    check_status(u.call, st, want, m, lib);
+    /* QRU_RANK_ACCEPT: both forms with Q take a rank-deficient A1 */
+    check_status(u.call, st, want, LS.accept ? 0 : m, lib);
     if (st) {
         upd_failed(&u);
     } else {
@@ -1015,7 +1144,9 @@ static void op_add_rows(rd *r)
     free(e);
 }
 
-static void op_remove_rows(rd *r)
+/* qru_lsq_remove_rows (data = 0) or qru_lsq_remove_rows_data (data = 1,
+ * with the rows of the model's A and b, or wrong ones) */
+static void op_remove_rows(rd *r, int data)
 {
     qru_context *c;
     qru_lsq *f;
@@ -1024,20 +1155,57 @@ static void op_remove_rows(rd *r)
     int n = LS.n, m = LS.m, nr = LS.r;
     int k = pick(r, 0, n - 1);
     int p = pick(r, 1, n - m);
+    qru_matrix *MU = NULL, *Me = NULL;
+    int wrong = 0;
+    if (data) {
+        /* U has p rows: a p outside 1 .. n + 1 becomes n + 1 (refused) */
+        if (p < 1 || p > n + 1)
+            p = n + 1;
+    }
     if (!want && (k < 0 || k >= n))
         want = -2;
-    if (!want && (p < 1 || p > n - k || n - p < m))
+    if (data) {
+        /* the rows k+1 .. k+p of A and b where they exist */
+        double *U = xmalloc(sizeof(double) * (size_t)p * (size_t)(m + nr));
+        double *e = U + (size_t)p * m;
+        for (int i = 0; i < p; ++i) {
+            int s = k >= 0 && k < n - i ? k + i : i % n;
+            for (int j = 0; j < m; ++j)
+                U[i + (size_t)j * p] = LS.A[s + (size_t)j * n];
+            for (int j = 0; j < nr; ++j)
+                e[i + (size_t)j * p] = LS.b[s + (size_t)j * n];
+        }
+        int bad = want;
+        MU = mk_data(r, p, m, U, 0, 3, &bad, &wrong);
+        if (!want && bad)
+            want = bad;
+        if (!want && (p > n - k || n - p < m))
+            want = -3;
+        Me = mk_data(r, p, nr, e, 1, 4, &want, &wrong);
+        free(U);
+    } else if (!want && (p < 1 || p > n - k || n - p < m))
         want = -3;
     upd u;
-    snprintf(u.call, sizeof u.call, "qru_lsq_remove_rows(n=%d, m=%d, k=%d, p=%d, alg=%d)",
-             n, m, k, p, LS.f ? qru_lsq_update_algorithm(LS.f) : -1);
+    snprintf(u.call, sizeof u.call,
+             "qru_lsq_remove_rows%s(n=%d, m=%d, k=%d, p=%d, alg=%d%s)",
+             data ? "_data" : "", n, m, k, p,
+             LS.f ? qru_lsq_update_algorithm(LS.f) : -1,
+             wrong ? ", wrong U or e" : "");
     upd_begin(&u);
-    int st = qru_lsq_remove_rows(f, k, p);
-    if (!want && !LS.has_q && st != QRU_ERR_NO_Q)
+    int st = data ? qru_lsq_remove_rows_data(f, k, MU, Me)
+                  : qru_lsq_remove_rows(f, k, p);
+    qru_matrix_destroy(MU);
+    qru_matrix_destroy(Me);
+    if (!want && !LS.has_q && !data && st != QRU_ERR_NO_Q)
         FAIL("%s on a factorisation without Q returned %d", u.call, st);
-    /* the thin form refuses a rank-deficient A1: j, a column of Rz (p x p) */
-    const int lib[] = {LS.has_q ? 0 : QRU_ERR_NO_Q, 0};
-    check_status(u.call, st, want, LS.form == QRU_Q_THIN ? p : 0, lib);
+    /* the thin and Q-less forms refuse a rank-deficient A1 (whatever the
+     * rank option): j, a column of Rz (p x p) or, Q-less with p > m, of
+     * the m x m factor L */
+    const int lib[] = {LS.has_q || data ? 0 : QRU_ERR_NO_Q, 0};
+    int posmax = LS.form == QRU_Q_THIN ? p
+                 : LS.form == QRU_Q_NONE ? (p < m ? p : m)
+                                         : 0;
+    check_status(u.call, st, want, posmax, lib);
     if (st) {
         upd_failed(&u);
         return;
@@ -1059,12 +1227,18 @@ static void op_remove_rows(rd *r)
     LS.b = b1;
     LS.n = n1;
     LS.steps++;
-    if (LS.form == QRU_Q_THIN) {
+    /* the Q-less form downdates by the rows it is given (the others do
+     * not read them) */
+    if (wrong && LS.form == QRU_Q_NONE)
+        LS.clean = 0;
+    if (LS.form != QRU_Q_FULL) {
         double cond = -1;
         st = qru_lsq_get_downdate_condition(LS.f, &cond);
         if (st || !(cond >= 1))
             FAIL("%s: qru_lsq_get_downdate_condition = %d, c = %g", u.call, st,
                  cond);
+        if (LS.form == QRU_Q_NONE)
+            LS.amp = (LS.amp > 1 ? LS.amp : 1) * cond;
         if (trace)
             fprintf(stderr, "  downdate condition %g\n", cond);
     }
@@ -1133,6 +1307,304 @@ static void op_solve(rd *r)
     if (want == -2 && !(b & 0x40))
         want = 0; /* x was the bad argument above */
     check_status("qru_lsq_get_residual_norms", st2, want, 0, NULL);
+}
+
+/* ---- the batched least squares: qru_lsq_batch_add_cols_data ------------ */
+
+/* A new batch of count rows x cols pages (ld rows, contiguous pages)
+ * holding the host pages h (doubles, one after another; NULL: filler) */
+static qru_matrix *mkb(qru_dtype t, int rows, int cols, int count,
+                       const double *h)
+{
+    qru_matrix *M = NULL;
+    int st = qru_matrix_create_batch(ctx, t, rows, cols, rows, count, 0, &M);
+    if (st)
+        FAIL("qru_matrix_create_batch(%d, %d, count %d) = %d", rows, cols,
+             count, st);
+    size_t len = (size_t)rows * (size_t)cols * (size_t)count;
+    unsigned char *buf = qru_matrix_data(M);
+    for (size_t i = 0; i < len; ++i) {
+        double v = h ? h[i] : (double)(i % 7) - 3.0;
+        if (t == QRU_DOUBLE)
+            ((double *)buf)[i] = v;
+        else
+            ((float *)buf)[i] = (float)v;
+    }
+    return M;
+}
+
+static size_t bbytes(const qru_matrix *M)
+{
+    return (size_t)qru_matrix_rows(M) * (size_t)qru_matrix_cols(M) *
+           (size_t)qru_matrix_count(M) * es;
+}
+
+/* A data argument of qru_lsq_batch_add_cols_data (argument i, count pages
+ * rows x cols in h), chosen by one input byte as mk_data's: a row or a
+ * column too many, a page too many, NULL, the other element type (each
+ * -i), one entry changed (*wrong), or h itself. */
+static qru_matrix *mkb_data(rd *r, int rows, int cols, int count,
+                            const double *h, int i, int *bad, int *wrong)
+{
+    unsigned db = u8(r);
+    int rr = rows + (db == 255), cc = cols + (db == 254),
+        nc = count + (db == 251);
+    if (db == 253) {
+        if (!*bad)
+            *bad = -i;
+        return NULL;
+    }
+    if (db == 252) {
+        if (!*bad)
+            *bad = -i;
+        return mkb(dt == QRU_DOUBLE ? QRU_FLOAT : QRU_DOUBLE, rows, cols,
+                   count, NULL);
+    }
+    if ((rr != rows || cc != cols || nc != count) && !*bad)
+        *bad = -i;
+    size_t len = (size_t)rr * (size_t)cc * (size_t)nc;
+    double *t = xmalloc(sizeof(double) * (len ? len : 1));
+    for (int g = 0; g < nc; ++g)
+        for (int j = 0; j < cc; ++j)
+            for (int q = 0; q < rr; ++q)
+                t[q + (size_t)rr * (j + (size_t)cc * g)] =
+                    q < rows && j < cols && g < count
+                        ? h[q + (size_t)rows * (j + (size_t)cols * g)]
+                        : 0.5;
+    if (db >= 240 && db < 251 && len > 0) {
+        size_t pos = (size_t)(db - 240) % len;
+        t[pos] = round_dt(2 * t[pos] + 1);
+        *wrong = 1;
+    }
+    qru_matrix *M = mkb(dt, rr, cc, nc, t);
+    free(t);
+    return M;
+}
+
+typedef struct bsnap {
+    qru_matrix *M[4];    /* R, d, Q, E (NULL: not held) */
+    unsigned char *h[4]; /* their host copies, len[i] bytes */
+    size_t len[4];
+    double *rho;
+} bsnap;
+
+/* host copies of every page's R, d, Q (Q1 or the full Q) and E and of
+ * the residual norms */
+static void bsnap_take(const qru_lsq_batch *fb, int form, int n, bsnap *s)
+{
+    int count = qru_lsq_batch_count(fb), m = qru_lsq_batch_cols(fb),
+        r = qru_lsq_batch_nrhs(fb);
+    memset(s, 0, sizeof *s);
+    s->M[0] = mkb(dt, m, m, count, NULL);
+    s->M[1] = mkb(dt, form == QRU_Q_FULL ? n : m, r, count, NULL);
+    if (form != QRU_Q_NONE) {
+        s->M[2] = mkb(dt, n, form == QRU_Q_FULL ? n : m, count, NULL);
+        s->M[3] = mkb(dt, n, r, count, NULL);
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (!s->M[i])
+            continue;
+        int st = i == 0   ? qru_lsq_batch_get_r(fb, s->M[i])
+                 : i == 1 ? qru_lsq_batch_get_d(fb, s->M[i])
+                 : i == 2 ? qru_lsq_batch_get_q(fb, s->M[i])
+                          : qru_lsq_batch_get_residuals(fb, s->M[i]);
+        if (st)
+            FAIL("qru_lsq_batch_get_%s = %d", i == 0   ? "r"
+                                              : i == 1 ? "d"
+                                              : i == 2 ? "q"
+                                                       : "residuals", st);
+        s->len[i] = bbytes(s->M[i]);
+        s->h[i] = xmalloc(s->len[i] + 1);
+        memcpy(s->h[i], qru_matrix_data(s->M[i]), s->len[i]);
+    }
+    s->rho = xmalloc(sizeof(double) * (size_t)(count * r + 1));
+    int st = qru_lsq_batch_residual_norms(fb, s->rho);
+    if (st)
+        FAIL("qru_lsq_batch_residual_norms = %d", st);
+}
+
+static void bsnap_drop(bsnap *s)
+{
+    for (int i = 0; i < 4; ++i) {
+        qru_matrix_destroy(s->M[i]);
+        free(s->h[i]);
+    }
+    free(s->rho);
+    memset(s, 0, sizeof *s);
+}
+
+/* element (i, j) of page g of a snapshot's host copy (rows x cols) */
+static double bat(const unsigned char *h, int rows, int cols, int g, int i,
+                  int j)
+{
+    size_t o = (size_t)i + (size_t)rows * ((size_t)j + (size_t)cols * g);
+    return dt == QRU_DOUBLE ? ((const double *)h)[o]
+                            : (double)((const float *)h)[o];
+}
+
+/* A batch of count n x m problems (r right-hand sides) in one of the
+ * three forms, created, then qru_lsq_batch_add_cols_data(fb, k, V, A, b,
+ * info) with the pages of A and b (or wrong ones) and V of p columns
+ * (with vb bit 1 the first column of one page a copy of a column of its
+ * A: that problem refuses, and then every problem stays as it was). */
+static void op_batch_add_cols(rd *r)
+{
+    unsigned cb = u8(r);
+    int count = cb == 255 ? 0 : 1 + (int)(cb % 3);
+    int form = (int)((cb >> 2) % 3); /* FULL, THIN, NONE */
+    int n = 1 + (int)(u8(r) % MAXN);
+    int m = 1 + (int)(u8(r) % (unsigned)n), nr = 1 + (int)(u8(r) % 3);
+    int clean = 1;
+    double *A = gen_dt(r, n, m * count, &clean);
+    double *b = gen_dt(r, n, nr * count, &clean);
+    qru_matrix *MA = mkb(dt, n, m, count, A), *Mb = mkb(dt, n, nr, count, b);
+    qru_lsq_options opt;
+    qru_lsq_options_init(&opt);
+    opt.q = form;
+    opt.rank = (cb >> 5) & 1; /* not used by the batches */
+    qru_lsq_batch *fb = NULL;
+    char call[160];
+    snprintf(call, sizeof call,
+             "qru_lsq_batch_create%s(count=%d, n=%d, m=%d, r=%d, form=%d)",
+             form == QRU_Q_NONE && (cb & 0x40) ? "" : "_ex", count, n, m, nr,
+             form);
+    int st = form == QRU_Q_NONE && (cb & 0x40)
+                 ? qru_lsq_batch_create(ctx, MA, Mb, &fb)
+                 : qru_lsq_batch_create_ex(ctx, MA, Mb, &opt, &fb);
+    check_status(call, st, 0, 0, NULL);
+    qru_matrix_destroy(MA);
+    qru_matrix_destroy(Mb);
+    if (qru_lsq_batch_q_form(fb) != form || qru_lsq_batch_count(fb) != count)
+        FAIL("%s: form %d, count %d", call, qru_lsq_batch_q_form(fb),
+             qru_lsq_batch_count(fb));
+
+    int k = pick(r, 0, m);
+    int p = (int)(u8(r) % 4);
+    unsigned vb = u8(r);
+    int vrows = n + (vb == 255), vcount = count + (vb == 254);
+    double *V = gen_dt(r, vrows, p * vcount, &clean);
+    int dup = (vb & 2) && vb < 254 && count > 0 && p > 0
+                  ? (int)((vb >> 2) % count)
+                  : -1;
+    if (dup >= 0)
+        memcpy(V + (size_t)dup * n * p,
+               A + (size_t)n * ((size_t)dup * m + (size_t)((vb >> 4) % m)),
+               sizeof(double) * (size_t)n);
+    qru_matrix *MV = mkb(dt, vrows, p, vcount, V);
+    int want = 0;
+    if (k < 0 || k > m)
+        want = -2;
+    else if (vrows != n || vcount != count || p < 1 || m + p > n)
+        want = -3;
+    int wrong = 0;
+    qru_matrix *DA = mkb_data(r, n, m, count, A, 4, &want, &wrong);
+    qru_matrix *Db = mkb_data(r, n, nr, count, b, 5, &want, &wrong);
+    int noinfo = (vb & 1) && vb < 254;
+    int *info = xmalloc(sizeof(int) * (size_t)(count + 1));
+    for (int i = 0; i <= count; ++i)
+        info[i] = -7;
+    bsnap before, after;
+    bsnap_take(fb, form, n, &before);
+    snprintf(call, sizeof call,
+             "qru_lsq_batch_add_cols_data(count=%d, n=%d, m=%d, r=%d, form=%d, "
+             "k=%d, p=%d%s%s)", count, n, m, nr, form, k, p,
+             dup >= 0 ? ", a copy of a column" : "",
+             wrong ? ", wrong A or b" : "");
+    st = qru_lsq_batch_add_cols_data(fb, k, MV, DA, Db, noinfo ? NULL : info);
+    check_status(call, st, want, count, LIB_ALLOC);
+    int refused = 0;
+    for (int i = 0; st >= 0 && !noinfo && i < count; ++i) {
+        if (info[i] != 0 && (info[i] <= k || info[i] > m + p))
+            FAIL("%s: info[%d] = %d, not 0 or in %d .. %d", call, i, info[i],
+                 k + 1, m + p);
+        refused += info[i] > 0;
+    }
+    if (st >= 0 && !noinfo && refused != st)
+        FAIL("%s returned %d but %d problems refused", call, st, refused);
+    for (int i = 0; i <= count; ++i)
+        if ((st < 0 || noinfo || i == count) && info[i] != -7)
+            FAIL("%s (%d) wrote info[%d]", call, st, i);
+    if (st) {
+        bsnap_take(fb, form, n, &after);
+        for (int i = 0; i < 4; ++i)
+            if (before.len[i] &&
+                memcmp(before.h[i], after.h[i], before.len[i]))
+                FAIL("%s failed (%d) but changed the batch", call, st);
+        if (memcmp(before.rho, after.rho, sizeof(double) * (size_t)(count * nr)))
+            FAIL("%s failed (%d) but changed the residual norms", call, st);
+        bsnap_drop(&after);
+    } else if (qru_lsq_batch_cols(fb) != m + p) {
+        FAIL("%s: m = %d after the call", call, qru_lsq_batch_cols(fb));
+    } else if (clean && !(wrong && form == QRU_Q_NONE)) {
+        /* every page: R1'R1 = A1'A1, ||d1||^2 + rho1^2 = ||b||^2 and, with
+         * Q, A1 = Q1 R1 */
+        int m1 = m + p, qc = form == QRU_Q_FULL ? n : m1;
+        bsnap_take(fb, form, n, &after);
+        double *A1 = xmalloc(sizeof(double) * (size_t)n * m1);
+        double ne = (n > m1 ? n : m1) * eps, bound = RES_BOUND + RES_STEP;
+        for (int g = 0; g < count; ++g) {
+            const double *Ag = A + (size_t)g * n * m, *bg = b + (size_t)g * n * nr;
+            for (int j = 0; j < m1; ++j)
+                for (int i = 0; i < n; ++i)
+                    A1[i + (size_t)j * n] =
+                        j < k ? Ag[i + (size_t)j * n]
+                        : j < k + p ? V[i + (size_t)n * ((size_t)g * p + j - k)]
+                                    : Ag[i + (size_t)(j - p) * n];
+            double nA = fro(A1, (size_t)n * m1), nb = fro(bg, (size_t)n * nr);
+            double e = 0, ea = 0, worst = 0;
+            for (int j = 0; j < m1; ++j)
+                for (int i = 0; i <= j; ++i) {
+                    double v = 0;
+                    for (int t = 0; t < n; ++t)
+                        v += A1[t + (size_t)i * n] * A1[t + (size_t)j * n];
+                    for (int t = 0; t <= i; ++t)
+                        v -= bat(after.h[0], m1, m1, g, t, i) *
+                             bat(after.h[0], m1, m1, g, t, j);
+                    e += v * v;
+                }
+            for (int j = 0; form != QRU_Q_NONE && j < m1; ++j)
+                for (int i = 0; i < n; ++i) {
+                    double v = A1[i + (size_t)j * n];
+                    for (int t = 0; t <= j; ++t)
+                        v -= bat(after.h[2], n, qc, g, i, t) *
+                             bat(after.h[0], m1, m1, g, t, j);
+                    ea += v * v;
+                }
+            int dr = form == QRU_Q_FULL ? n : m1;
+            for (int j = 0; j < nr; ++j) {
+                double x = 0, y = after.rho[g * nr + j] * after.rho[g * nr + j];
+                for (int i = 0; i < n; ++i)
+                    x += bg[i + (size_t)j * n] * bg[i + (size_t)j * n];
+                for (int i = 0; i < m1; ++i)
+                    y += bat(after.h[1], dr, nr, g, i, j) *
+                         bat(after.h[1], dr, nr, g, i, j);
+                double q = nb > 1e-30 ? fabs(x - y) / (nb * nb * ne) : 0;
+                if (q > worst)
+                    worst = q;
+            }
+            e = nA > 1e-30 ? sqrt(e) / (nA * nA * ne) : 0;
+            ea = nA > 1e-30 ? sqrt(ea) / (nA * ne) : 0;
+            if (trace)
+                fprintf(stderr, "  page %d: scaled errors %.3g %.3g %.3g, "
+                        "bound %.0f\n", g, e, ea, worst, bound);
+            if (!(e <= bound) || !(ea <= bound) || !(worst <= bound))
+                FAIL("%s: page %d: ||A1'A1-R1'R1||/(||A1||^2 n eps) = %.3g, "
+                     "||A1-Q1R1||/(||A1|| n eps) = %.3g, | ||d1||^2 + rho^2 - "
+                     "||b||^2 |/(||b||^2 n eps) = %.3g, bound %.0f",
+                     call, g, e, ea, worst, bound);
+        }
+        free(A1);
+        bsnap_drop(&after);
+    }
+    bsnap_drop(&before);
+    qru_matrix_destroy(MV);
+    qru_matrix_destroy(DA);
+    qru_matrix_destroy(Db);
+    qru_lsq_batch_destroy(fb);
+    free(info);
+    free(A);
+    free(b);
+    free(V);
 }
 
 /* ---- Cholesky ------------------------------------------------------------- */
@@ -2094,7 +2566,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * 16..31 add the triangular solves (16, 17), A + U V' (18), the
          * column and Cholesky shifts (19, 20) and the solvers (21), and
          * repeat the rest */
-        unsigned op = u8(&r) % 32;
+        unsigned opb = u8(&r), op = opb % 32;
+        /* the top three bits of the op byte of add_cols (2),
+         * remove_rows (5) and the settings (6): 001, 011, 100 and 101 (in
+         * no input of the corpus before the _data routines were fuzzed)
+         * call qru_lsq_add_cols_data, qru_lsq_remove_rows_data and
+         * qru_lsq_batch_add_cols_data (on a new batch) */
+        int data = (0x3au >> (opb >> 5)) & 1u;
         if (op >= 16)
             op = op == 16 || op == 17 ? 16
                  : op >= 18 && op <= 21 ? op - 1
@@ -2105,11 +2583,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op) {
         case 0: op_lsq_create(&r, 0); break;
         case 1: op_lsq_create(&r, 1); break;
-        case 2: if (have) op_add_cols(&r); break;
+        case 2: if (have) op_add_cols(&r, data); break;
         case 3: if (have) op_remove_cols(&r); break;
         case 4: if (have) op_add_rows(&r); break;
-        case 5: if (have) op_remove_rows(&r); break;
-        case 6: if (have) op_lsq_settings(&r); break;
+        case 5: if (have) op_remove_rows(&r, data); break;
+        case 6:
+            if (data)
+                op_batch_add_cols(&r);
+            else if (have)
+                op_lsq_settings(&r);
+            break;
         case 7: if (have) op_solve(&r); break;
         case 8: op_chol_factor(&r); break;
         case 9: op_chol_update(&r); break;
