@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <lapacke.h>
@@ -973,6 +974,7 @@ int main(int argc, char **argv)
     if (!counted) /* the parts' own counts: rmrows 1000 (-q: 100) */
         count = lsq == 2 ? (quick ? 100 : 1000) : quick ? 1000 : count;
     if (dir) {
+        mkdir(dir, 0777); /* may exist already */
         snprintf(mdpath, sizeof mdpath, "%s/bench_batch%s.md", dir,
                  lsq == 1   ? "_lsq"
                  : lsq == 2 ? "_rmrows"
