@@ -515,9 +515,11 @@ static int add_cols_econ(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
     if (thin) {
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, p, 2, f->Q, ldq, Z, n, C, m,
                                  C2));
-        /* Z = Qz R22: R22 in Z, Qz (orthogonal to Q1) in Zc */
+        /* Z = Qz R22: R22 in Z, Qz (orthogonal to Q1) in Zc; once more
+         * where p > 1 (the thin form's rank rule, which QRU_RANK_ACCEPT
+         * leaves on, refuses a zero column of Z) */
         QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, p, nb, f->Q, ldq, Z, n, Zc,
-                                   n, hh));
+                                   n, p > 1, hh));
         QRU_TRY_GOTO(o->gemm(ctx, dt, 'C', 'N', p, r, n, 1.0, Zc, n, f->E,
                              ldq, 0.0, dz, p));
     } else {

@@ -156,7 +156,7 @@ size_t qru_upd_basis_workspace(int n, int m, int p, int nb)
 
 int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
                   int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr Qz,
-                  int ldqz, qru_ptr ws)
+                  int ldqz, int again, qru_ptr ws)
 {
     const qru_backend_ops *o = ctx->ops;
     qru_ptr C = qru_ptr_add(ws, qru_upd_house_workspace(n, p, nb)),
@@ -165,6 +165,8 @@ int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
     QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Z, ldz, ws));
     QRU_TRY(qru_upd_house_merge(ctx, dt, n, p, nb, ws));
     QRU_TRY(qru_upd_house_q(ctx, dt, n, p, ws, Qz, ldqz));
+    if (!again)
+        return 0;
     /* Qz - Q1 (Q1' Qz) = Qz2 S; Qz := Qz2, R := S R */
     QRU_TRY(qru_upd_cgs(ctx, dt, n, m, p, 1, Q1, ldq, Qz, ldqz, C, m, C));
     QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Qz, ldqz, ws));

@@ -194,7 +194,7 @@ static int chain_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, 1, 2, f->Q, ldq, Z, n, w, N,
                                  C2));
         QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, 1, nb, f->Q, ldq, Z, n, Qz,
-                                   n, hh));
+                                   n, 1, hh));
         QRU_TRY_GOTO(o->copy(ctx, dt, 1, 1, Z, n, qru_ptr_add(w, (size_t)m),
                              N));
         if (r > 0)

@@ -480,7 +480,7 @@ int qru_upd_modify(qru_context *ctx, qru_lsq *f, const qru_upd_req *rq)
         QRU_TRY_GOTO(qru_upd_cgs(ctx, dt, n, m, k, 2, f->Q, ldq, Z, n, Wa, N,
                                  C2));
         QRU_TRY_GOTO(qru_upd_basis(ctx, dt, n, m, k, p.nbh, f->Q, ldq, Z, n,
-                                   Qz, n, hh));
+                                   Qz, n, 1, hh));
         QRU_TRY_GOTO(o->laset(ctx, dt, 'A', k, k, 0.0, 0.0,
                               qru_ptr_add(Wa, (size_t)m), N));
         QRU_TRY_GOTO(o->lacpy(ctx, dt, 'U', k, k, Z, n,

@@ -258,18 +258,23 @@ int qru_upd_house_q(qru_context *ctx, qru_dtype dt, int n, int p, qru_ptr ws,
                     qru_ptr Qz, int ldqz);
 /* The orthonormal basis of the new columns of the thin form (added
  * columns, A + U V'): Z (n x p, the remainder of CGS2 against Q1, n x m)
- * = Qz R by Householder (qru_upd_house, _merge, _q), then Qz made
- * orthogonal to Q1 once more: Qz - Q1 (Q1' Qz) = Qz2 S (Householder
+ * = Qz R by Householder (qru_upd_house, _merge, _q), then (again) Qz
+ * made orthogonal to Q1 once more: Qz - Q1 (Q1' Qz) = Qz2 S (Householder
  * again), Qz := Qz2 and R := S R in Z(0:p, :) (exact zeros below its
  * diagonal).  Qz = Z inv(R) carries CGS2's error in Q1' Z times the
- * condition of R, which is large where U lies near the range of Q1, and a
- * zero column of Z gives any unit vector; the second pass leaves Qz
+ * condition of R, which is large where the columns of U lie near each
+ * other's span and that of Q1 (p > 1), and a zero column of Z gives any
+ * unit vector (U in the range of A: a valid modification, or an added
+ * column that QRU_RANK_ACCEPT lets through); the second pass leaves Qz
  * orthogonal to Q1 to working precision (the term Q1 (Q1' Qz) R it drops
- * is CGS2's error of Z).  ws: qru_upd_basis_workspace(n, m, p, nb). */
+ * is CGS2's error of Z).  One added column that the rank rule judges
+ * needs none: R is 1 x 1 and CGS2 leaves Z orthogonal to Q1 relative to
+ * its own norm ("twice is enough"), so those callers save its nine
+ * calls.  ws: qru_upd_basis_workspace(n, m, p, nb). */
 size_t qru_upd_basis_workspace(int n, int m, int p, int nb);
 int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
                   int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr Qz,
-                  int ldqz, qru_ptr ws);
+                  int ldqz, int again, qru_ptr ws);
 
 /* The Gram data of a Q-less f (G = A'A on its upper triangle and c = A'b,
  * kept for qru_lsq_get_error_estimate; struct qru_lsq), brought along with an
