@@ -196,7 +196,7 @@ QRU_DEVICE void qru_bc_rm_q(QRU_BC_RM_PARAMS)
         sd1, Q1, oq1, ldq1, sq1, E1, oe1, lde1, se1, info, oi, work, ok
 #define QRU_BC_AC_PAGES(b)                                                     \
     int mp = m + p, L = m - k;                                                 \
-    long pw = 3 * (long)m * p + (long)QRU_BQ_WG * p + (long)p * p +            \
+    long pw = 4 * (long)m * p + (long)QRU_BQ_WG * p + 3 * (long)p * p +        \
               (long)p * r + 2 * (long)p * L;                                   \
     long rb = orr + (long)(b) * sr, db = od + (long)(b) * sd;                 \
     long qb = oq + (long)(b) * sq, eb = oe + (long)(b) * se;                  \
@@ -205,16 +205,20 @@ QRU_DEVICE void qru_bc_rm_q(QRU_BC_RM_PARAMS)
     long e1b = oe1 + (long)(b) * se1;                                          \
     long ow = ok + (long)(b) * pw, oc = ow + (long)m * p,                      \
          ocp = oc + (long)m * p, orz = ocp + ((long)m + QRU_BQ_WG) * p,        \
-         odz = orz + (long)p * p, ocs = odz + (long)p * r;                     \
+         odz = orz + (long)p * p, ocs = odz + (long)p * r,                     \
+         oc3 = ocs + 2 * (long)p * L, os = oc3 + (long)m * p,                  \
+         ost = os + (long)p * p;                                               \
     (void)mp, (void)rb, (void)db, (void)qb, (void)eb, (void)vb, (void)r1b,    \
-        (void)d1b, (void)q1b, (void)e1b, (void)ocp, (void)ocs
+        (void)d1b, (void)q1b, (void)e1b, (void)ocp, (void)ocs, (void)oc3,     \
+        (void)os, (void)ost
 
 /*
  * lsq_batch_add_cols_q, in three kernels launched one after the other
  * (the same arguments):
  *  1. (complete, row owners) Q1' = [Q1 V]; W = Q1' Z, Z -= Q1 W,
  *     C = Q1' Z, Z -= Q1 C (Z the last p columns of Q1'); Z = Qz Rz by
- *     modified Gram-Schmidt twice; dz = Qz' E.
+ *     modified Gram-Schmidt twice; for p > 1 Qz projected against Q1
+ *     and orthonormalised once more, Rz := S Rz; dz = Qz' E.
  *  2. (commit, column owners) the columns of [R1 d1] =
  *     [R(:,0:k) W+C R(:,k:m) d; 0 Rz 0 dz]; for each new column k+j the
  *     owner forms the m - k rotations that clear it below row k+j (from
@@ -244,6 +248,26 @@ QRU_DEVICE void qru_bc_ac_complete(QRU_BC_AC_PARAMS, QRU_LOCAL T *S)
         qru_bq_qtz(Q, qb, ldq, n, m, p, Q1, oz, ldq1, work, ocp, oc);
         qru_bq_zpass(Q, qb, ldq, n, m, 0, p, Q1, oz, ldq1, work, oc, m, 1, 0);
         qru_bq_mgs2(n, p, Q1, oz, ldq1, work, orz, S);
+        if (p > 1) {
+            /* Qz = Z inv(Rz) carries CGS2's error times the condition of
+             * Rz (columns near each other's span): Qz - Q1 (Q1' Qz) =
+             * Qz2 S, Qz := Qz2, Rz := S Rz (as qru_upd_basis) */
+            qru_bq_qtz(Q, qb, ldq, n, m, p, Q1, oz, ldq1, work, ocp, oc3);
+            qru_bq_zpass(Q, qb, ldq, n, m, 0, p, Q1, oz, ldq1, work, oc3, m,
+                         1, 0);
+            qru_bq_mgs2(n, p, Q1, oz, ldq1, work, os, S);
+            QRU_BARRIER_GLOBAL;
+            for (long e = lid; e < (long)p * p; e += nt) {
+                long i = e % p, j = e / p;
+                T t = (T)0;
+                for (long l = i; l <= j; ++l)
+                    t += QRU_MUL(work[os + i + l * p], work[orz + l + j * p]);
+                work[ost + e] = t;
+            }
+            QRU_BARRIER_GLOBAL;
+            for (long e = lid; e < (long)p * p; e += nt)
+                work[orz + e] = work[ost + e];
+        }
         qru_bq_ztx(n, p, (long)p * r, Q1, oz, ldq1, E, eb, lde, work, odz,
                    S);
         QRU_BARRIER_GLOBAL; /* the next problem's sums */

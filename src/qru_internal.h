@@ -711,7 +711,8 @@ static inline size_t qru_lsq_batch_q_rm_work(int n, int m, int r, int p)
  * m-1 of R and d, m x (m - p - k + r), the rotations' c and s,
  * 2 p (m - p - k), the rows of d that leave, p r) and of
  * lsq_batch_add_cols_q (W and its correction 2 m p, the partial sums of
- * Q1' Z (m + QRU_BQ_WG) p, Rz p p, dz p r, the rotations 2 p (m - k));
+ * Q1' Z (m + QRU_BQ_WG) p, Rz p p, dz p r, the rotations 2 p (m - k),
+ * and for p > 1 Q1' Qz m p, S and S Rz 2 p p);
  * their work-group is qru_lsq_batch_q_wg's (by the rows, or by the
  * columns of [R d] where they are more). */
 static inline size_t qru_lsq_batch_rmc_work(int m, int r, int k, int p)
@@ -722,8 +723,8 @@ static inline size_t qru_lsq_batch_rmc_work(int m, int r, int k, int p)
 }
 static inline size_t qru_lsq_batch_acq_work(int m, int r, int k, int p)
 {
-    return 3 * (size_t)m * (size_t)p + (size_t)QRU_BQ_WG * (size_t)p +
-           (size_t)p * (size_t)p + (size_t)p * (size_t)r +
+    return 4 * (size_t)m * (size_t)p + (size_t)QRU_BQ_WG * (size_t)p +
+           3 * (size_t)p * (size_t)p + (size_t)p * (size_t)r +
            2 * (size_t)p * (size_t)(m - k);
 }
 static inline int qru_lsq_batch_q_wg(int n)

@@ -154,6 +154,42 @@ START_TEST(test_cols_cases)
 }
 END_TEST
 
+/* Two new columns of the thin form nearly parallel (u and u + e v, e
+ * 1e-6 in double, 1e-4 in float: R22 of condition about 1 / e, still
+ * above the rank rule), at the front, in the middle and at the end: Q1
+ * stays orthogonal (the new columns projected against Q1 once more;
+ * without it ||I - Q1'Q1|| reached 1e4 n eps). */
+START_TEST(test_cols_parallel)
+{
+    unsigned seed = 21u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        double e = dt == QRU_DOUBLE ? 1e-6 : 1e-4;
+        for (int kc = 0; kc < 3; ++kc) {
+            hbatch h = hbatch_new(dt, 5, 60, 8, 1, &seed);
+            qru_lsq_batch *fb = make_batch(&h, QRU_Q_THIN);
+            int k = kc == 0 ? 0 : kc == 1 ? 4 : 8, p = 2;
+            double *V = new_v(&h, p, 1 << 30, &seed);
+            for (int i = 0; i < h.count; ++i) {
+                double *v = V + (size_t)i * p * h.nmax;
+                for (int r = 0; r < h.nmax; ++r)
+                    v[r + h.nmax] = v[r] + e * hval(dt, &seed);
+            }
+            int info[5];
+            ck_assert_int_eq(add_v(&h, fb, k, p, V, info), 0);
+            hbatch_cols(&h, k, p, V);
+            char tag[64];
+            snprintf(tag, sizeof tag, "%s nearly parallel columns at k %d",
+                     dt == QRU_DOUBLE ? "double" : "float", k);
+            check_batch(&h, fb, tag);
+            free(V);
+            qru_lsq_batch_destroy(fb);
+            hbatch_free(&h);
+        }
+    }
+}
+END_TEST
+
 /* A refused insertion: a new column in the span of a problem's A, or a
  * non-finite one (with the scan: -3 first), in the thin and the Q-less
  * form (and there a non-finite A: with the scan -4): the status counts
@@ -401,6 +437,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_cols_grid, 0, 4);
     tcase_add_test(tc, test_cols_cases);
+    tcase_add_test(tc, test_cols_parallel);
     tcase_add_loop_test(tc, test_cols_refused, 0, 2);
     tcase_add_test(tc, test_cols_args);
     suite_add_tcase(s, tc);
