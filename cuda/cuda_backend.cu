@@ -623,34 +623,37 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     const char *sp = (const char *)src.h + src.off * es;
     size_t bytes = (size_t)m * n * es;
     int flat = n == 1 || (lds == m && ldd == m);
-    if (flat && bytes <= QRU_CUDA_STAGE && !im->stage && !im->stage_failed &&
+    if (flat) {
+        st = qru_cuda_read(ctx, sp, dst, bytes);
+        qru_cuda_scratch_free(ctx, tmp);
+        return st;
+    }
+    st = qru_cuda_status(cudaMemcpy2DAsync(
+        dst, (size_t)ldd * es, sp, (size_t)lds * es, (size_t)m * es,
+        (size_t)n, cudaMemcpyDeviceToHost, im->stream));
+    if (!st)
+        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
+    qru_cuda_scratch_free(ctx, tmp);
+    return st;
+}
+
+int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    if (bytes <= QRU_CUDA_STAGE && !im->stage && !im->stage_failed &&
         cudaMallocHost(&im->stage, QRU_CUDA_STAGE) != cudaSuccess) {
         im->stage = NULL;
         im->stage_failed = 1;
         qru_cuda_clear();
     }
-    if (flat && bytes <= QRU_CUDA_STAGE && im->stage) {
-        st = qru_cuda_status(cudaMemcpyAsync(im->stage, sp, bytes,
-                                             cudaMemcpyDeviceToHost,
+    int small = bytes <= QRU_CUDA_STAGE && im->stage;
+    int st = qru_cuda_status(cudaMemcpyAsync(small ? im->stage : dst, src,
+                                             bytes, cudaMemcpyDeviceToHost,
                                              im->stream));
-        if (!st)
-            st = qru_cuda_status(cudaStreamSynchronize(im->stream));
-        if (!st)
-            memcpy(dst, im->stage, bytes);
-        qru_cuda_scratch_free(ctx, tmp);
-        return st;
-    }
-    if (flat)
-        st = qru_cuda_status(cudaMemcpyAsync(dst, sp, bytes,
-                                             cudaMemcpyDeviceToHost,
-                                             im->stream));
-    else
-        st = qru_cuda_status(cudaMemcpy2DAsync(
-            dst, (size_t)ldd * es, sp, (size_t)lds * es, (size_t)m * es,
-            (size_t)n, cudaMemcpyDeviceToHost, im->stream));
     if (!st)
         st = qru_cuda_status(cudaStreamSynchronize(im->stream));
-    qru_cuda_scratch_free(ctx, tmp);
+    if (!st && small)
+        memcpy(dst, im->stage, bytes);
     return st;
 }
 

@@ -4,7 +4,8 @@
  * Householder kernels (kernels/qru_base.cl, compiled here as templates over
  * the element type, the complex types as qru_cplx: cuBLAS's C and Z with
  * 'C' the conjugate transpose).  Asynchronous on the context's stream except
- * col_norms and count_nonfinite, which deliver values on the host.
+ * col_norms, count_nonfinite and count_nonzero, which deliver values on
+ * the host.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -281,12 +282,8 @@ static int col_norms_t(qru_context *ctx, int m, int n, qru_ptr A, int lda,
         m, n, (const T *)A.h, (long)A.off, lda, (T *)dev, 0L);
     st = qru_cuda_launched();
     if (!st)
-        st = qru_cuda_status(cudaMemcpyAsync(host, dev, (size_t)n * sizeof(T),
-                                             cudaMemcpyDeviceToHost,
-                                             im->stream));
+        st = qru_cuda_read(ctx, dev, host, (size_t)n * sizeof(T));
     qru_cuda_scratch_free(ctx, dev);
-    if (!st)
-        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
     if (!st)
         for (int j = 0; j < n; ++j)
             norms[j] = qru_cu_host_re(host[j]);
@@ -334,22 +331,23 @@ int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
 
 template <typename T>
 static int count_nonfinite_t(qru_context *ctx, unsigned gx, unsigned gy,
-                             int u, int m, int n, qru_ptr A, int lda,
+                             int nz, int u, int m, int n, qru_ptr A, int lda,
                              void *dev)
 {
     qru_count_nonfinite<T><<<dim3(gx, gy), QRU_RED, 0,
                              qru_cuda(ctx)->stream>>>(
-        u, m, n, (const T *)A.h, (long)A.off, lda, (int *)dev);
+        nz, u, m, n, (const T *)A.h, (long)A.off, lda, (int *)dev);
     return qru_cuda_launched();
 }
 
-int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
-                           int n, qru_ptr A, int lda, int *count)
+/* count_nonfinite (nz 0) and count_nonzero (nz 1): the groups' partial
+ * counts read back through the staging buffer and added on the host. */
+static int count_elems(qru_context *ctx, qru_dtype dt, int nz, char uplo,
+                       int m, int n, qru_ptr A, int lda, int *count)
 {
     *count = 0;
     if (m <= 0 || n <= 0)
         return 0;
-    qru_cuda_impl *im = qru_cuda(ctx);
     unsigned gx = qru_blocks(m, QRU_RED, NONFIN_GX);
     unsigned gy = qru_blocks(n, 1, NONFIN_GY);
     int part[NONFIN_GX * NONFIN_GY];
@@ -360,16 +358,11 @@ int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
     int u = (uplo == 'U' || uplo == 'u')   ? 1
             : (uplo == 'L' || uplo == 'l') ? 2
                                            : 0;
-    st = QRU_CU_BY_TYPE(dt, count_nonfinite_t, ctx, gx, gy, u, m, n, A, lda,
-                        dev);
+    st = QRU_CU_BY_TYPE(dt, count_nonfinite_t, ctx, gx, gy, nz, u, m, n, A,
+                        lda, dev);
     if (!st)
-        st = qru_cuda_status(cudaMemcpyAsync(part, dev,
-                                             sizeof(int) * gx * gy,
-                                             cudaMemcpyDeviceToHost,
-                                             im->stream));
+        st = qru_cuda_read(ctx, dev, part, sizeof(int) * gx * gy);
     qru_cuda_scratch_free(ctx, dev);
-    if (!st)
-        st = qru_cuda_status(cudaStreamSynchronize(im->stream));
     if (st)
         return st;
     long long c = 0;
@@ -377,6 +370,18 @@ int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
         c += part[i];
     *count = c > INT_MAX ? INT_MAX : (int)c;
     return 0;
+}
+
+int qru_cu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                           int n, qru_ptr A, int lda, int *count)
+{
+    return count_elems(ctx, dt, 0, uplo, m, n, A, lda, count);
+}
+
+int qru_cu_count_nonzero(qru_context *ctx, qru_dtype dt, int n, qru_ptr x,
+                         int *count)
+{
+    return count_elems(ctx, dt, 1, 'A', n, 1, x, n, count);
 }
 
 /* ---- Householder kernels -------------------------------------------------- */

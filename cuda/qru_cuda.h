@@ -173,6 +173,11 @@ size_t qru_cuda_smem_optin(qru_context *ctx, const void *fn, long *cache,
  * same stream, so no synchronisation is needed). */
 int qru_cuda_scratch(qru_context *ctx, size_t bytes, void **p);
 void qru_cuda_scratch_free(qru_context *ctx, void *p);
+/* bytes from device memory at src to the host at dst, through the
+ * context's page-locked staging buffer where they fit (the copy engine
+ * then writes them at once; pageable memory is staged by the driver);
+ * returns when they are there. */
+int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes);
 
 /* Device address of element p of type T. */
 template <typename T> static inline T *qru_dp(qru_ptr p)

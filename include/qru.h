@@ -1696,7 +1696,7 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
  *  E.  About 12 n m p flops a problem; the rows below k+p move up.
  *  #QRU_Q_FULL: then the complement Q2 and d2 of every problem that lost
  *  the rows recomputed (qru_lsq_batch_create_ex()).  The call waits for
- *  the device once, to read the problems' verdicts (their norm: a second
+ *  the device once, to read the problems' verdicts (their count of failures: a second
  *  wait reads them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
@@ -1811,7 +1811,7 @@ QRU_API int qru_lsq_batch_remove_cols(qru_lsq_batch *fb, int k, int p);
  *  made in new storage, which replaces the old only when all problems
  *  passed; #QRU_Q_FULL: then every problem's complement Q2 and d2
  *  recomputed (qru_lsq_batch_create_ex()).  The call waits for the device
- *  once, to read the problems' verdicts (their norm: a second wait reads
+ *  once, to read the problems' verdicts (their count of failures: a second wait reads
  *  them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
@@ -1902,7 +1902,7 @@ QRU_API int qru_lsq_batch_add_cols_data(qru_lsq_batch *fb, int k,
  *  a problem that fails keeps its factorisation bit for bit, the others
  *  are updated.  #QRU_Q_FULL: then the complement Q2 and d2 of every
  *  problem that changed recomputed (qru_lsq_batch_create_ex()).  The call
- *  waits for the device once, to read the problems' verdicts (their norm:
+ *  waits for the device once, to read the problems' verdicts (their count of failures:
  *  a second wait reads them all where some problem failed).
  *
  *  @param fb   the batch (1): #QRU_Q_THIN or #QRU_Q_FULL (#QRU_Q_NONE:
@@ -1958,7 +1958,7 @@ QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
  *  with its row count n (R(j,j) not finite or |R(j,j)| <= max(n, m) eps
  *  max_c ||R(1:c,c)||) and solved by back substitution on its own (on a
  *  GPU one work-group a problem).  The call waits for the device once, to
- *  read the problems' verdicts (their norm: a second wait reads them all
+ *  read the problems' verdicts (their count of failures: a second wait reads them all
  *  where some problem failed).
  *
  *  @param fb   the batch (1)
@@ -2111,7 +2111,7 @@ QRU_API int qru_chol_delete(qru_context *ctx, char uplo, const qru_matrix *L, in
  *  problem is judged by the rule of qru_chol_insert() on its own; a
  *  problem that fails leaves its pages of L and L1 bit-identical, the
  *  others are written (only the @p uplo triangle of their L1 page).  The
- *  call waits for the device once, to read the verdicts (their norm: a
+ *  call waits for the device once, to read the verdicts (their count of failures: a
  *  second wait reads them all where some problem failed).
  *
  *  @param ctx  context (1)

@@ -197,13 +197,14 @@ QRU_KERNEL void qru_col_norms(int m, int n, QRU_GLOBAL const T *A, long oa,
     }
 }
 
-/* Non-finite elements (NaN, +-Inf) of the uplo part of the m x n A
- * (count_nonfinite; uplo 0: all, 1: upper i <= j, 2: lower i >= j).
+/* Non-finite elements (NaN, +-Inf; nz: nonzero elements) of the uplo
+ * part of the m x n A (count_nonfinite, count_nonzero; uplo 0: all, 1:
+ * upper i <= j, 2: lower i >= j).
  * 1-D work-groups of a power of two items (at most QRU_RED) on a 2-D grid:
  * the groups along x share the rows of a column, those along y take the
  * columns; group (gx, gy) writes the count it saw to
  * counts[gx + gy * ngroups_x], which the host adds up. */
-QRU_KERNEL void qru_count_nonfinite(int uplo, int m, int n,
+QRU_KERNEL void qru_count_nonfinite(int nz, int uplo, int m, int n,
                                     QRU_GLOBAL const T *A, long oa, int lda,
                                     QRU_GLOBAL int *counts)
 {
@@ -213,8 +214,10 @@ QRU_KERNEL void qru_count_nonfinite(int uplo, int m, int n,
     for (int j = QRU_GROUP_Y; j < n; j += QRU_NGROUPS_Y) {
         int i0 = uplo == 2 ? j : 0;
         int i1 = uplo == 1 ? (j + 1 < m ? j + 1 : m) : m;
-        for (int i = i0 + QRU_GID_X; i < i1; i += nt * QRU_NGROUPS_X)
-            c += QRU_FINITE(A[QRU_IDX(oa, i, j, lda)]) ? 0 : 1;
+        for (int i = i0 + QRU_GID_X; i < i1; i += nt * QRU_NGROUPS_X) {
+            T v = A[QRU_IDX(oa, i, j, lda)];
+            c += (nz ? QRU_ISZERO(v) : QRU_FINITE(v)) ? 0 : 1;
+        }
     }
     red[lid] = c;
     QRU_BARRIER;

@@ -246,8 +246,10 @@ int ocl_col_norms(qru_context *ctx, qru_dtype dt, int m, int n,
 #define NONFIN_GX 16
 #define NONFIN_GY 256
 
-int ocl_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
-                               int m, int n, qru_ptr A, int lda, int *count)
+/* count_nonfinite (nz 0) and count_nonzero (nz 1): the groups' partial
+ * counts read back and added on the host. */
+static int ocl_count_elems(qru_context *ctx, qru_dtype dt, int nz, char uplo,
+                           int m, int n, qru_ptr A, int lda, int *count)
 {
     *count = 0;
     if (m <= 0 || n <= 0)
@@ -264,12 +266,12 @@ int ocl_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
     cl_mem out;
     if ((st = ocl_scratch(ctx, sizeof(cl_int) * gx * gy, &out)) != 0)
         return st;
-    cl_int cu = ocl_uplo_code(uplo), cm = m, cn = n, clda = lda;
+    cl_int cz = nz, cu = ocl_uplo_code(uplo), cm = m, cn = n, clda = lda;
     cl_long ao = (cl_long)A.off;
     qru_ptr o = {out, 0};
     size_t l[2] = {w, 1}, g[2] = {w * gx, gy};
-    karg a[] = {KINT(cu), KINT(cm),   KINT(cn),
-                KMEM(A),  KLONG(ao),  KINT(clda), KMEM(o)};
+    karg a[] = {KINT(cz), KINT(cu),  KINT(cm),   KINT(cn),
+                KMEM(A),  KLONG(ao), KINT(clda), KMEM(o)};
     if ((st = ocl_launch(ctx, p, K_COUNT_NONFINITE, 2, g, l, NARGS(a), a)) != 0)
         return st;
     st = ocl_cl_status(clEnqueueReadBuffer(im->q, out, CL_TRUE, 0,
@@ -282,4 +284,16 @@ int ocl_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
         c += part[i];
     *count = c > INT_MAX ? INT_MAX : (int)c;
     return 0;
+}
+
+int ocl_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo, int m,
+                        int n, qru_ptr A, int lda, int *count)
+{
+    return ocl_count_elems(ctx, dt, 0, uplo, m, n, A, lda, count);
+}
+
+int ocl_count_nonzero(qru_context *ctx, qru_dtype dt, int n, qru_ptr x,
+                      int *count)
+{
+    return ocl_count_elems(ctx, dt, 1, 'A', n, 1, x, n, count);
 }

@@ -195,6 +195,14 @@ static int plan_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
     return plan_op(ctx, QRU_OP_count_nonfinite, PK_MOVE, 0, dd(m) * dd(n), 0,
                    0);
 }
+static int plan_count_nonzero(qru_context *ctx, qru_dtype dt, int n,
+                              qru_ptr x, int *count)
+{
+    (void)dt, (void)x;
+    *count = 0;
+    plan_wait(ctx);
+    return plan_op(ctx, QRU_OP_count_nonzero, PK_MOVE, 0, dd(n), 0, 0);
+}
 static int plan_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
                       qru_ptr x, qru_ptr v, qru_ptr tau)
 {

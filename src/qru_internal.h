@@ -1005,7 +1005,7 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * CPU's one problem's share), and in *work the elements of work that
  * call takes;
  * qru_batch_verdicts: the count verdicts at the device vector dinfo (0 or
- * a 1-based column) into info (when not NULL): their norm read first (one
+ * a 1-based column) into info (when not NULL): their count of nonzeros read first (one
  * host wait, one number), the vector itself only where it is not 0;
  * returns how many failed (the first at *first, column *col) or a library
  * status;
@@ -1039,7 +1039,8 @@ int qru_check_real(qru_dtype dtype);
     (QRU_OPM(sync) | QRU_OPM(upload) | QRU_OPM(download) | QRU_OPM(copy) |     \
      QRU_OPM(laset) | QRU_OPM(transpose) | QRU_OPM(gemm) | QRU_OPM(trsm) |     \
      QRU_OPM(col_norms) | QRU_OPM(col_norms_dev) |                             \
-     QRU_OPM(count_nonfinite) | QRU_OPM(geadd) | QRU_OPM(syrk) |               \
+     QRU_OPM(count_nonfinite) | QRU_OPM(count_nonzero) | QRU_OPM(geadd) |      \
+     QRU_OPM(syrk) |                                                           \
      QRU_OPM(lacpy) | QRU_OPM(gemm_batched) | QRU_OPM(geadd_batched))
 /* The ops of the QR factorisation and the updates' reflectors and
  * rotations (the column shift's engine, qru_upd_shift). */

@@ -138,6 +138,12 @@
      * INT_MAX, never reported as 0).  Used by the non-finite check of \
      * QRU_OPTION_CHECK_FINITE (qru_check_finite, matrix.c). */ \
     QRU_OP(count_nonfinite, (qru_context *ctx, qru_dtype dt, char uplo, int m, int n, qru_ptr A, int lda, int *count), (ctx, dt, uplo, m, n, A, lda, count), REQ, WAIT) \
+    /* The number of nonzero elements of the n-vector x (stride 1), \
+     * written to *count on the host; returns when it is there (clamped \
+     * as count_nonfinite's).  The verdicts of a batched op \
+     * (qru_batch_verdicts, batch.c): mostly all zero, so one number \
+     * decides whether the vector itself is read. */ \
+    QRU_OP(count_nonzero, (qru_context *ctx, qru_dtype dt, int n, qru_ptr x, int *count), (ctx, dt, n, x, count), REQ, WAIT) \
     /* ---- the dissertation's Householder kernels ---- */ \
     /* Householder vector (houseKernel, section 3.1, with LAPACK's larfg \
      * conventions).  alpha is one element, x an n-vector (contiguous). \

@@ -625,6 +625,17 @@ static int cpu_count_nonfinite(qru_context *ctx, qru_dtype dt, char uplo,
     return 0;
 }
 
+static int cpu_count_nonzero(qru_context *ctx, qru_dtype dt, int n,
+                             qru_ptr x, int *count)
+{
+    (void)ctx;
+    size_t c = 0;
+    if (n > 0)
+        c = CPU_BY_TYPE(dt, count_nonzero, n, HP(dt, x));
+    *count = c > INT_MAX ? INT_MAX : (int)c;
+    return 0;
+}
+
 static int cpu_house(qru_context *ctx, qru_dtype dt, int n, qru_ptr alpha,
                      qru_ptr x, qru_ptr v, qru_ptr tau)
 {
