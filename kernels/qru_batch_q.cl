@@ -368,6 +368,20 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                                  work[odz + a + (long)q * p]);
                 E[QRU_IDX(eb, i, q, lde)] -= t;
             }
+        /* [R d; 0 dz] into work, element (i, cc) at occ + cc + i mr
+         * (read down the columns of R and d; the column owners below
+         * then read and write consecutive addresses) */
+        for (int e = lid; e < (go ? mp * mr : 0); e += nt) {
+            int i = e % mp, cc = e / mp;
+            T v = (T)0;
+            if (cc < m && i <= cc)
+                v = R[QRU_IDX(rb, i, cc, ldr)];
+            else if (cc >= m && i < m)
+                v = D[QRU_IDX(db, i, cc - m, ldd)];
+            else if (cc >= m)
+                v = work[odz + (i - m) + (long)(cc - m) * p];
+            work[occ + cc + (long)i * mr] = v;
+        }
         for (long e = lid; e < (go ? pp : 0); e += nt) {
             long a = e % p, a2 = e / p;
             work[oqk + a + (m + a2) * (long)p] =
@@ -394,7 +408,15 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                         T t = qru_bq_lartg(QRU_CONJ(f), QRU_CONJ(g), &c, &sn);
                         g = QRU_CONJ(t);
                     } else {
-                        if (!QRU_ISZERO(g)) {
+                        QRU_R h = QRU_RE(f) * QRU_RE(f) +
+                                  QRU_RE(g) * QRU_RE(g);
+                        if (QRU_ISZERO(g)) {
+                        } else if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
+                            /* one reciprocal square root for the chain */
+                            QRU_R inv = QRU_RSQRT(h);
+                            c = QRU_RE(f) * inv;
+                            sn = g * inv;
+                        } else {
                             QRU_R fa = QRU_ABS(f), ga = QRU_ABS(g);
                             QRU_R big = fa > ga ? fa : ga;
                             QRU_R q2 = (fa > ga ? ga : fa) / big;
@@ -430,39 +452,35 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
             }
         }
         QRU_BARRIER_GLOBAL;
-        /* [R d; 0 dz]: each column by its owner */
+        /* [R d; 0 dz] (copied in above): each column by its owner */
         for (int cc = lid; cc < (go ? mr : 0); cc += nt) {
-            long cb = occ + (long)cc * mp;
-            for (int i = 0; i < mp; ++i) {
-                T v = (T)0;
-                if (cc < m && i <= cc)
-                    v = R[QRU_IDX(rb, i, cc, ldr)];
-                else if (cc >= m && i < m)
-                    v = D[QRU_IDX(db, i, cc - m, ldd)];
-                else if (cc >= m)
-                    v = work[odz + (i - m) + (long)(cc - m) * p];
-                work[cb + i] = v;
-            }
+            long cb = occ + cc;
             for (int q = 0; q < p; ++q) { /* y carried, as above */
-                T y = work[cb + m + q], xn = work[cb + m + q - 1];
+                T y = work[cb + (long)(m + q) * mr],
+                  xn = work[cb + (long)(m + q - 1) * mr];
                 for (int j = m + q; j >= q + 1; --j) {
                     T x = xn;
                     if (j - 2 >= q)
-                        xn = work[cb + j - 2];
+                        xn = work[cb + (long)(j - 2) * mr];
                     long cj = ocs + 2 * ((long)q * mp + j);
                     QRU_R c = QRU_RE(work[cj]);
                     T sn = work[cj + 1];
-                    work[cb + j] = c * y - QRU_CMUL(sn, x);
+                    work[cb + (long)j * mr] = c * y - QRU_CMUL(sn, x);
                     y = c * x + QRU_MUL(sn, y);
                 }
-                work[cb + q] = y;
+                work[cb + (long)q * mr] = y;
             }
-            for (int i = 0; i < m; ++i) {
-                if (cc < m && i <= cc)
-                    R[QRU_IDX(rb, i, cc, ldr)] = work[cb + p + i];
-                else if (cc >= m)
-                    D[QRU_IDX(db, i, cc - m, ldd)] = work[cb + p + i];
-            }
+        }
+        QRU_BARRIER_GLOBAL;
+        /* rows p .. m+p-1 of the rotated columns back to R and d, down
+         * their columns */
+        for (int e = lid; e < (go ? m * mr : 0); e += nt) {
+            int i = e % m, cc = e / m;
+            T v = work[occ + cc + (long)(p + i) * mr];
+            if (cc >= m)
+                D[QRU_IDX(db, i, cc - m, ldd)] = v;
+            else if (i <= cc)
+                R[QRU_IDX(rb, i, cc, ldr)] = v;
         }
     }
 }
