@@ -796,30 +796,50 @@ END_TEST
 /* The batched ops' workspace cut to 1 KiB (QRU_TUNE_BATCH_WORK_KIB, a
  * private knob): the problems that need work in device memory run one
  * or a few a call, with the same results bit for bit as in the one call
- * of the default (every backend; _i as test_threads_cases). */
+ * of the default, in as many backend calls or more: more in some case of
+ * the thin groups (lsq, cols), whose problems always take work (every
+ * backend; _i as test_threads_cases). */
 START_TEST(test_work_parts)
 {
     if (_i % 2 >= qru_test_ndtypes(ctx))
         return;
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
-    int kib0;
+    int kib0, more = 0;
     ck_assert_int_eq(
         qru_ctx_get_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, &kib0), 0);
     for (int c = 0; c < GROUPS[_i / 2].ncases; ++c) {
-        blob ref = {NULL, 0, 0}, got = {NULL, 0, 0};
+        blob ref = {NULL, 0, 0}, got = {NULL, 0, 0}, again = {NULL, 0, 0};
+        qru_context_stats s0, s1;
         GROUPS[_i / 2].fn(dt, c, &ref);
         ck_assert_int_eq(
             qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, 1), 0);
+        ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
         GROUPS[_i / 2].fn(dt, c, &got);
+        ck_assert_int_eq(qru_context_get_stats(ctx, &s1), 0);
         ck_assert_int_eq(
             qru_ctx_set_tuning(ctx, dt, QRU_TUNE_BATCH_WORK_KIB, kib0), 0);
+        /* the calls of the one call counted on a second run (the first
+         * may set up what the context keeps) */
+        ck_assert_int_eq(qru_context_reset_stats(ctx), 0);
+        GROUPS[_i / 2].fn(dt, c, &again);
+        ck_assert_int_eq(qru_context_get_stats(ctx, &s0), 0);
+        ck_assert(again.n == ref.n && !memcmp(again.p, ref.p, ref.n));
         ck_assert_msg(got.n == ref.n && !memcmp(got.p, ref.p, ref.n),
                       "%s case %d dt %d: the batch cut by 1 KiB of work "
                       "differs from its one call",
                       GROUPS[_i / 2].name, c, dt);
+        ck_assert_msg(s1.calls >= s0.calls,
+                      "%s case %d dt %d: %lld calls cut, %lld in one",
+                      GROUPS[_i / 2].name, c, dt, s1.calls, s0.calls);
+        more += s1.calls > s0.calls;
         free(ref.p);
         free(got.p);
+        free(again.p);
     }
+    if (!strcmp(GROUPS[_i / 2].name, "lsq") ||
+        !strcmp(GROUPS[_i / 2].name, "cols"))
+        ck_assert_msg(more > 0, "%s dt %d: no case was cut into more calls",
+                      GROUPS[_i / 2].name, dt);
 }
 END_TEST
 
