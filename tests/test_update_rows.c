@@ -271,30 +271,31 @@ END_TEST
  * of uc_check within the threshold times max(||A|| / ||A1||, ||b|| /
  * ||b1||) as in test_remove_dominant_rows.  Shapes: p = 2, 3, 5, tall
  * and near-square (n - p = m); k at the start, in the middle and at the
- * end.  loop index: dtype, shape */
+ * end.  loop index: dtype, shape (UC_CPLX and up: the complex types) */
 START_TEST(test_remove_near_dominant_rows)
 {
     static const int shapes[][3] = {{40, 6, 2}, {40, 6, 3}, {40, 6, 5},
                                     {8, 6, 2},  {8, 5, 3},  {17, 12, 5}};
-    qru_dtype dt = qru_test_dtype(ctx, _i % qru_test_ndtypes(ctx));
-    int sh = (_i / 2) % 6;
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int sh = (i_ / 2) % 6, w = uc_w(dt), single = qru_test_eps(dt) > 1e-10;
     int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
-    int ns = dt == QRU_FLOAT ? 2 : 3;
+    int ns = single ? 2 : 3;
     double cmax = 0.0;
     for (int kc = 0; kc < 3; ++kc)
         for (int is = 0; is < ns; ++is) {
             int k = kc == 0 ? 0 : kc == 1 ? (n - p) / 2 : n - p;
-            double s = pow(10.0, is + (dt == QRU_FLOAT ? 1 : 2));
+            double s = pow(10.0, is + (single ? 1 : 2));
             unsigned seed = 9800u + 89u * (unsigned)_i + 17u * (unsigned)kc +
                             (unsigned)is;
             hprob hp = uc_problem(dt, n, m, R, &seed);
             double *a = uc_rand(dt, 1, m, &seed);
             for (int j = 0; j < m; ++j)
                 for (int i = k; i < k + p; ++i)
-                    hp.A[i + (size_t)j * n] += s * a[j];
+                    for (int t = 0; t < w; ++t)
+                        hp.A[w * (i + (size_t)j * n) + t] += s * a[w * j + t];
             free(a);
-            if (dt == QRU_FLOAT) /* the problem is what dt holds */
-                for (size_t t = 0; t < (size_t)n * m; ++t)
+            if (single) /* the problem is what dt holds */
+                for (size_t t = 0; t < (size_t)w * n * m; ++t)
                     hp.A[t] = (float)hp.A[t];
             double an = fro_host(dt, n, m, hp.A), bn = fro_host(dt, n, R, hp.B);
             qru_lsq *f = uc_factor_q(ctx, &hp, QRU_Q_THIN, 0);
@@ -324,7 +325,7 @@ START_TEST(test_remove_near_dominant_rows)
                      c, tag);
         }
     /* the loop met the ill-conditioned Rz it is about */
-    ck_assert_msg(cmax >= (dt == QRU_FLOAT ? 30.0 : 1e3),
+    ck_assert_msg(cmax >= (single ? 30.0 : 1e3),
                   "%s %d x %d p=%d: largest c %g", qru_test_type_name(dt), n,
                   m, p, cmax);
 }
@@ -500,6 +501,8 @@ int main(void)
         tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
         tcase_add_loop_test(tc, test_remove_dominant_rows, 0, 24);
         tcase_add_loop_test(tc, test_remove_near_dominant_rows, 0, 12);
+        tcase_add_loop_test(tc, test_remove_near_dominant_rows, UC_CPLX + 0,
+                            UC_CPLX + 12);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);
