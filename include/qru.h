@@ -890,7 +890,8 @@ QRU_API int qru_lsq_get_residuals(const qru_lsq *f, qru_matrix *E);
  *  smaller than A).  What is lost: #QRU_Q_THIN, like the full form,
  *  keeps the errors of the data before the removal (||A1 - Q1 R1||,
  *  ||Q1 d1 + E1 - b1|| and the solution's backward error of about
- *  eps ||A|| and eps ||b||, not eps ||A1||): at most a factor
+ *  eps ||A|| and eps ||b||, not eps ||A1||; Q1 stays orthogonal to
+ *  working precision whatever c): at most a factor
  *  1 / sigma_min(Rz) >= ||A|| / ||A1|| (2-norms) less accurate than a
  *  new factorisation of A1, which is c for one row and at least c for
  *  more (by at most the factor ||inv(Rz)||_F min_i |Rz(i,i)|, usually

@@ -178,6 +178,19 @@ static double fro_host(qru_dtype dt, int n, int c, const double *X)
     return sqrt(s);
 }
 
+/* The checks of uc_check after a removal of dominant rows, within the
+ * threshold times scale = max(||A|| / ||A1||, ||b|| / ||b1||) (c the
+ * downdate condition, for the tag); then f and hp are freed. */
+static void rd_check(qru_lsq *f, hprob *hp, double scale, double c,
+                     const char *tag)
+{
+    char tag2[256];
+    snprintf(tag2, sizeof tag2, "%s c=%.3g scale=%.3g", tag, c, scale);
+    uc_check(ctx, f, hp, scale, tag2);
+    qru_lsq_destroy(f);
+    uc_free(hp);
+}
+
 /* Removing rows that carry most of A from a thin (and a full)
  * factorisation: the rows K = k .. k+p-1 of A (and, every other scale,
  * of b) multiplied by s (double 1e1 .. 1e4, float 1e1, 1e2), then
@@ -242,13 +255,79 @@ START_TEST(test_remove_dominant_rows)
                 ck_assert_msg(p > 1 || ga <= c * (1.0 + 1e-3),
                               "%s: ||A|| / ||A1|| = %g, c = %g", tag, ga, c);
             }
-            char tag2[192];
-            snprintf(tag2, sizeof tag2, "%s c=%.3g scale=%.3g", tag, c,
-                     fmax(ga, gb));
-            uc_check(ctx, f, &hp, fmax(ga, gb), tag2);
-            qru_lsq_destroy(f);
-            uc_free(&hp);
+            rd_check(f, &hp, fmax(ga, gb), c, tag);
         }
+}
+END_TEST
+
+/* Removing p > 1 rows that lie near a common dominant row from a thin
+ * factorisation: s a added to each of the rows K = k .. k+p-1 of A (a
+ * random; s double 1e2 .. 1e4, float 1e1, 1e2), so that the columns of
+ * Z = (I - Q1 Q1') E_K are nearly parallel and Rz (Z = Qz Rz) is
+ * ill-conditioned: the downdate condition c is large (about s and more)
+ * although no column of Z is small.  Q1 must stay orthogonal to the
+ * threshold unwidened by c (||Q1'Q1 - I|| / (n eps); Qz = Z inv(Rz)
+ * carried CGS2's error times c before its second pass); the other errors
+ * of uc_check within the threshold times max(||A|| / ||A1||, ||b|| /
+ * ||b1||) as in test_remove_dominant_rows.  Shapes: p = 2, 3, 5, tall
+ * and near-square (n - p = m); k at the start, in the middle and at the
+ * end.  loop index: dtype, shape (UC_CPLX and up: the complex types) */
+START_TEST(test_remove_near_dominant_rows)
+{
+    static const int shapes[][3] = {{40, 6, 2}, {40, 6, 3}, {40, 6, 5},
+                                    {8, 6, 2},  {8, 5, 3},  {17, 12, 5}};
+    UC_TEST_DTYPE(ctx, i_, dt); /* UC_CPLX and up: the complex types */
+    int sh = (i_ / 2) % 6, w = uc_w(dt), single = qru_test_eps(dt) > 1e-10;
+    int n = shapes[sh][0], m = shapes[sh][1], p = shapes[sh][2];
+    int ns = single ? 2 : 3;
+    double cmax = 0.0;
+    for (int kc = 0; kc < 3; ++kc)
+        for (int is = 0; is < ns; ++is) {
+            int k = kc == 0 ? 0 : kc == 1 ? (n - p) / 2 : n - p;
+            double s = pow(10.0, is + (single ? 1 : 2));
+            unsigned seed = 9800u + 89u * (unsigned)_i + 17u * (unsigned)kc +
+                            (unsigned)is;
+            hprob hp = uc_problem(dt, n, m, R, &seed);
+            double *a = uc_rand(dt, 1, m, &seed);
+            for (int j = 0; j < m; ++j)
+                for (int i = k; i < k + p; ++i)
+                    for (int t = 0; t < w; ++t)
+                        hp.A[w * (i + (size_t)j * n) + t] += s * a[w * j + t];
+            free(a);
+            if (single) /* the problem is what dt holds */
+                for (size_t t = 0; t < (size_t)w * n * m; ++t)
+                    hp.A[t] = (float)hp.A[t];
+            double an = fro_host(dt, n, m, hp.A), bn = fro_host(dt, n, R, hp.B);
+            qru_lsq *f = uc_factor_q(ctx, &hp, QRU_Q_THIN, 0);
+            char tag[160];
+            snprintf(tag, sizeof tag,
+                     "%s thin %d x %d remove_rows k=%d p=%d near s=%g",
+                     qru_test_type_name(dt), n, m, k, p, s);
+            int st = qru_lsq_remove_rows(f, k, p);
+            ck_assert_msg(st == 0, "%s: %d (%s)", tag, st, qru_last_error(ctx));
+            uc_remove_rows(&hp, k, p);
+            double c = 0.0;
+            ck_assert_int_eq(qru_lsq_get_downdate_condition(f, &c), 0);
+            ck_assert_msg(c >= 1.0 && isfinite(c), "%s: c = %g", tag, c);
+            cmax = fmax(cmax, c);
+            usnap sn = uc_snap(ctx, f);
+            double oe = qru_test_orth_error_cols(dt, n - p, m, sn.Q, n - p);
+            uc_snap_free(&sn);
+            if (getenv("QRU_TEST_VERBOSE"))
+                printf("%s c=%.3g: ||Q1'Q1 - I|| / (n eps) = %.3g\n", tag, c,
+                       oe);
+            ck_assert_msg(oe < QRU_TEST_THRESHOLD,
+                          "%s c=%.3g: orthogonality error %g (unwidened)", tag,
+                          c, oe);
+            rd_check(f, &hp,
+                     fmax(an / fro_host(dt, n - p, m, hp.A),
+                          bn / fro_host(dt, n - p, R, hp.B)),
+                     c, tag);
+        }
+    /* the loop met the ill-conditioned Rz it is about */
+    ck_assert_msg(cmax >= (single ? 30.0 : 1e3),
+                  "%s %d x %d p=%d: largest c %g", qru_test_type_name(dt), n,
+                  m, p, cmax);
 }
 END_TEST
 
@@ -421,6 +500,9 @@ int main(void)
         tcase_add_loop_test(tc, test_remove_rows_rank_deficient, 0, 2);
         tcase_add_loop_test(tc, test_add_rows_singular, 0, 12);
         tcase_add_loop_test(tc, test_remove_dominant_rows, 0, 24);
+        tcase_add_loop_test(tc, test_remove_near_dominant_rows, 0, 12);
+        tcase_add_loop_test(tc, test_remove_near_dominant_rows, UC_CPLX + 0,
+                            UC_CPLX + 12);
         tcase_add_loop_test(tc, test_block_sizes, 0, 2);
         tcase_add_loop_test(tc, test_bad_args, 0, 2);
         suite_add_tcase(s, tc);

@@ -44,7 +44,8 @@ double qru_upd_downdate_tol(const qru_lsq *f)
 
 int qru_upd_downdate_rank(qru_context *ctx, qru_dtype dt, char uplo, int nz,
                           qru_ptr T, int ldt, const double *diag, int e,
-                          double tol, qru_ptr ws, const char *what)
+                          double tol, qru_ptr ws, const char *what,
+                          double *sout)
 {
     const qru_backend_ops *o = ctx->ops;
     /* a pivot that fails by itself (s <= min |T(j,j)|; and the solve
@@ -76,6 +77,8 @@ int qru_upd_downdate_rank(qru_context *ctx, qru_dtype dt, char uplo, int nz,
         return st;
     double s = isfinite(sum) && sum > 0.0 ? 1.0 / sqrt(sum) : 0.0;
     double v = e == 2 ? s * s : s;
+    if (sout)
+        *sout = s;
     if (v > tol)
         return 0;
     int bad = 0; /* the first smallest pivot */
@@ -105,7 +108,7 @@ int qru_upd_downdate_chol(qru_context *ctx, qru_dtype dt, int nz, qru_ptr Z,
                         what, bad);
     /* the verdict read the factor's diagonal into piv */
     return qru_upd_downdate_rank(ctx, dt, 'L', nz, Z, ldz, piv, 2, tol, ws,
-                                 what);
+                                 what, NULL);
 }
 
 int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,

@@ -158,15 +158,22 @@ int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
                   int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr Qz,
                   int ldqz, int again, qru_ptr ws)
 {
-    const qru_backend_ops *o = ctx->ops;
-    qru_ptr C = qru_ptr_add(ws, qru_upd_house_workspace(n, p, nb)),
-            S = qru_ptr_add(C, (size_t)m * p), T = qru_ptr_add(S, (size_t)p * p);
     /* Z = Qz R */
     QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Z, ldz, ws));
     QRU_TRY(qru_upd_house_merge(ctx, dt, n, p, nb, ws));
     QRU_TRY(qru_upd_house_q(ctx, dt, n, p, ws, Qz, ldqz));
-    if (!again)
-        return 0;
+    return again ? qru_upd_basis_again(ctx, dt, n, m, p, nb, Q1, ldq, Z, ldz,
+                                       Qz, ldqz, ws)
+                 : 0;
+}
+
+int qru_upd_basis_again(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                        int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz,
+                        qru_ptr Qz, int ldqz, qru_ptr ws)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr C = qru_ptr_add(ws, qru_upd_house_workspace(n, p, nb)),
+            S = qru_ptr_add(C, (size_t)m * p), T = qru_ptr_add(S, (size_t)p * p);
     /* Qz - Q1 (Q1' Qz) = Qz2 S; Qz := Qz2, R := S R */
     QRU_TRY(qru_upd_cgs(ctx, dt, n, m, p, 1, Q1, ldq, Qz, ldqz, C, m, C));
     QRU_TRY(qru_upd_house(ctx, dt, n, p, nb, Qz, ldqz, ws));

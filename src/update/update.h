@@ -275,6 +275,14 @@ size_t qru_upd_basis_workspace(int n, int m, int p, int nb);
 int qru_upd_basis(qru_context *ctx, qru_dtype dt, int n, int m, int p,
                   int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz, qru_ptr Qz,
                   int ldqz, int again, qru_ptr ws);
+/* The second pass of qru_upd_basis alone, on Qz (orthonormal columns)
+ * and R (in Z(0:p, :)) formed already: Qz - Q1 (Q1' Qz) = Qz2 S, Qz :=
+ * Qz2, R := S R (the thin row removal runs it where its Rz is
+ * ill-conditioned, remove_rows.c).  ws: qru_upd_basis_workspace(n, m, p,
+ * nb). */
+int qru_upd_basis_again(qru_context *ctx, qru_dtype dt, int n, int m, int p,
+                        int nb, qru_ptr Q1, int ldq, qru_ptr Z, int ldz,
+                        qru_ptr Qz, int ldqz, qru_ptr ws);
 
 /* The Gram data of a Q-less f (G = A'A on its upper triangle and c = A'b,
  * kept for qru_lsq_get_error_estimate; struct qru_lsq), brought along with an
@@ -423,12 +431,14 @@ int qru_upd_qless_downdate_wide(qru_context *ctx, qru_lsq *f,
  * eigenvalue).  Where A1 has an exactly zero column, s^e is rounding
  * noise of a few eps (unlike the pivots, whose noise a small entry of the
  * null vector amplifies without bound).  diag: T's diagonal (nz host
- * doubles); ws: nz nz elements.  Returns 0, j > 0 with a message naming
+ * doubles); ws: nz nz elements; sout (may be NULL): s, where the pivots
+ * pass and it is computed.  Returns 0, j > 0 with a message naming
  * 'what', or a library status. */
 double qru_upd_downdate_tol(const qru_lsq *f);
 int qru_upd_downdate_rank(qru_context *ctx, qru_dtype dt, char uplo, int nz,
                           qru_ptr T, int ldt, const double *diag, int e,
-                          double tol, qru_ptr ws, const char *what);
+                          double tol, qru_ptr ws, const char *what,
+                          double *sout);
 /* The Cholesky factor of the nz x nz downdate matrix Z (I - Qk Qk' or
  * I - Qk' Qk; lower, in place) by qru_chol_run (cws: its workspace), with
  * its definiteness rule and then the downdate's rank rule (above, e = 2;
