@@ -609,6 +609,48 @@ START_TEST(test_col_norms)
 }
 END_TEST
 
+/* count_nonzero on vectors around the kernel's group sizes (the verdicts
+ * of the batched ops): nonzeros at the ends and at random places, a NaN
+ * and an infinity among them, -0 not; n = 0 gives 0.  count_nonfinite
+ * on the same vectors counts the NaN and the infinity. */
+START_TEST(test_count_nonzero)
+{
+    NDT_OK(_i);
+    qru_dtype dt = DT(_i);
+    static const int NS[] = {1, 255, 256, 257, 4097, 70001};
+    unsigned sd = 77u;
+    for (size_t t = 0; t < sizeof NS / sizeof NS[0]; ++t) {
+        int n = NS[t], want = 0, c = -1;
+        double *x = hnew((size_t)n);
+        for (int i = 0; i < n; ++i) {
+            x[i] = qru_test_urand(&sd) < 0.9 ? (i % 2 ? -0.0 : 0.0)
+                                               : (double)(1 + i % 5);
+            if (i == n - 1 || i == 0)
+                x[i] = -3.0;
+        }
+        if (n > 2) {
+            x[n / 2] = NAN;
+            x[n / 3] = n > 3 ? -INFINITY : x[n / 3];
+        }
+        for (int i = 0; i < n; ++i)
+            want += x[i] != 0.0 || x[i] != x[i];
+        dbuf d = dnew(dt, (size_t)n);
+        dput(dt, d, x);
+        ck_assert_int_eq(O->count_nonzero(ctx, dt, n, d.p, &c), 0);
+        ck_assert_msg(c == want, "count_nonzero n = %d: %d, want %d", n, c,
+                      want);
+        ck_assert_int_eq(O->count_nonfinite(ctx, dt, 'A', n, 1, d.p, n, &c),
+                         0);
+        ck_assert_int_eq(c, n > 3 ? 2 : n > 2 ? 1 : 0);
+        c = -1;
+        ck_assert_int_eq(O->count_nonzero(ctx, dt, 0, d.p, &c), 0);
+        ck_assert_int_eq(c, 0);
+        dfree(d);
+        free(x);
+    }
+}
+END_TEST
+
 /* ---- Householder kernels ------------------------------------------------ */
 
 START_TEST(test_house)
@@ -3137,6 +3179,7 @@ int main(void)
     tcase_add_loop_test(tc, test_trsm, 0, 2);
     tcase_add_loop_test(tc, test_trsm_few, 0, 2);
     tcase_add_loop_test(tc, test_col_norms, 0, 2);
+    tcase_add_loop_test(tc, test_count_nonzero, 0, 2);
     tcase_add_loop_test(tc, test_lanes, 0, 2);
     tcase_add_loop_test(tc, test_syrk_lacpy, 0, 2);
     tcase_add_loop_test(tc, test_gemm_batched, 0, 4);
