@@ -316,7 +316,7 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 qru_ptr U, int ldu, size_t sU, qru_ptr E,
                                 int lde, size_t sE, qru_ptr cnt, qru_ptr work)
 {
-    int tp = qru_chol_batch_wg(0, m + r), lm = qru_lsq_batch_local(m, r);
+    int lm = qru_lsq_batch_local(m, r), tp = qru_lsq_batch_items(m + r, lm);
     size_t seg = qru_lsq_batch_add_local_elems(m, r);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
                                       seg * sizeof(T), lm, count);
@@ -366,7 +366,7 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
             return qru_cuda_launched();
         }
     }
-    int tp = qru_chol_batch_wg(0, m), lm = qru_lsq_batch_local(m, r);
+    int lm = qru_lsq_batch_local(m, r), tp = qru_lsq_batch_items(m, lm);
     size_t seg = qru_lsq_batch_solve_local_elems(m, r, tp);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
                                       seg * sizeof(T), lm, count);

@@ -752,6 +752,43 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
 }
 
 
+/* dlartg's (complex: zlartg's) rotation that zeroes g against f, as the
+ * least-squares batches form it: c real, s, and the new pivot returned;
+ * g = 0: c = 1, s = 0 and f returned as it is.  Where g != 0: f = 0 gives
+ * c = 0, s = conj(g) / |g|, |g|; else sf = sign(f) = f / |f| (real: +-1
+ * exactly), s = conj(g) sf / t and sf t with t = sqrt(|f|^2 + |g|^2):
+ * one reciprocal square root where the sum of squares cannot over- or
+ * underflow, else by the larger modulus. */
+QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
+{
+    QRU_R h = QRU_ABS2(f) + QRU_ABS2(g);
+    *c = (QRU_R)1;
+    *s = (T)0;
+    if (QRU_ISZERO(g))
+        return f;
+    QRU_R ga = QRU_ABS(g);
+    if (QRU_ISZERO(f)) {
+        *c = (QRU_R)0;
+        *s = QRU_CONJ(g) / ga;
+        return QRU_MKR(ga);
+    }
+    if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
+        QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
+        T sf = f / fa;
+        *c = fa * inv;
+        *s = QRU_MUL(QRU_CONJ(g), sf) * inv;
+        return sf * (h * inv);
+    }
+    QRU_R fa = QRU_ABS(f);
+    QRU_R big = fa > ga ? fa : ga;
+    QRU_R q2 = (fa > ga ? ga : fa) / big;
+    QRU_R t = big * QRU_SQRT((QRU_R)1 + q2 * q2);
+    T sf = f / fa;
+    *c = fa / t;
+    *s = QRU_MUL(QRU_CONJ(g), sf) / t;
+    return sf * t;
+}
+
 /*
  * lsq_batch_add_rows: ONE work-group per problem (groups loop over the
  * problems), a power of two items, at most QRU_BATCH_WG.  Item t owns
@@ -828,36 +865,11 @@ QRU_DEVICE void qru_lsq_batch_add_rows_run(
                     long gjj = QRU_IDX(rb, j, j, ldr);
                     int ljj = j * (j + 1) / 2 + j;
                     T f = QRU_LR_GET(ljj, gjj), g = QRU_BW_GET(lw0 + j, wb + j);
-                    QRU_R c = (QRU_R)1, h = QRU_ABS2(f) + QRU_ABS2(g);
-                    T sn = (T)0;
-                    if (!QRU_ISZERO(g)) {
-                        /* sf = sign(f) = f / |f| (real: +-1 exactly),
-                         * sn = conj(g) sf / t, R(j,j) = sf t */
-                        QRU_R ga = QRU_ABS(g);
-                        if (QRU_ISZERO(f)) {
-                            c = (QRU_R)0;
-                            sn = QRU_CONJ(g) / ga;
-                            QRU_LR_SET(ljj, gjj, QRU_MKR(ga));
-                        } else if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
-                            /* the step's chain: one reciprocal square
-                             * root instead of a square root and three
-                             * divisions */
-                            QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
-                            T sf = f / fa;
-                            c = fa * inv;
-                            sn = QRU_MUL(QRU_CONJ(g), sf) * inv;
-                            QRU_LR_SET(ljj, gjj, sf * (h * inv));
-                        } else {
-                            QRU_R fa = QRU_ABS(f);
-                            QRU_R big = fa > ga ? fa : ga;
-                            QRU_R q2 = (fa > ga ? ga : fa) / big;
-                            QRU_R t = big * QRU_SQRT((QRU_R)1 + q2 * q2);
-                            T sf = f / fa;
-                            c = fa / t;
-                            sn = QRU_MUL(QRU_CONJ(g), sf) / t;
-                            QRU_LR_SET(ljj, gjj, sf * t);
-                        }
-                    }
+                    QRU_R c;
+                    T sn;
+                    T fn = qru_batch_lartg(f, g, &c, &sn);
+                    if (!QRU_ISZERO(g))
+                        QRU_LR_SET(ljj, gjj, fn);
                     cs[slot] = QRU_MKR(c);
                     cs[slot + 1] = sn;
                 }

@@ -180,7 +180,8 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
             ds = (cl_long)sD, ho = (cl_long)rho2.off, uo = (cl_long)U.off,
             us = (cl_long)sU, eo = (cl_long)E.off, es = (cl_long)sE,
             ko = (cl_long)work.off, co = (cl_long)cnt.off;
-    size_t want = ocl_batch_items(im, (size_t)qru_chol_batch_wg(0, m + r));
+    size_t want =
+        ocl_batch_items(im, (size_t)qru_lsq_batch_items(m + r, lmv));
     cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_ADD_ROWS,
                                               want));
     cl_int seg = (cl_int)qru_lsq_batch_add_local_elems(m, r);
@@ -221,7 +222,7 @@ int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
     tval te;
     karg eps = ocl_targ(
         dt, qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON, &te);
-    size_t want = ocl_batch_items(im, (size_t)qru_chol_batch_wg(0, m));
+    size_t want = ocl_batch_items(im, (size_t)qru_lsq_batch_items(m, lmv));
     cl_int tp = (cl_int)pow2_floor(ocl_wg_for(im, pr, K_LSQ_BATCH_SOLVE,
                                               want));
     cl_int seg = (cl_int)qru_lsq_batch_solve_local_elems(m, r, tp);

@@ -762,6 +762,24 @@ static inline int qru_chol_batch_wg(int knob, int n)
     return w;
 }
 
+/* Items a problem of the GPU kernels of lsq_batch_add_rows and
+ * lsq_batch_solve (kernels/qru_batch.cl) for c columns (m + r for the
+ * addition, m for the solve) where the problem fits local memory: a
+ * power of two from 4 with about three columns an item (several problems
+ * then share a CUDA warp, and the copies in and out take fewer
+ * instructions a problem while the chain of steps grows little: at
+ * m = 20 both kernels ran faster at 8 items a problem than at 16 or 32);
+ * one item a column (at most 256) where it does not fit. */
+static inline int qru_lsq_batch_items(int c, int lm)
+{
+    if (!lm)
+        return qru_chol_batch_wg(0, c);
+    int w = 4;
+    while (w * 3 < c && w < 256)
+        w *= 2;
+    return w;
+}
+
 /* Problems a work-group of the batched kernels (kernels/qru_batch.cl)
  * holds, tp items each: up to items items a group (the knob batch_wg;
  * 0: 128) and cap bytes of local memory at seg bytes a problem, and at

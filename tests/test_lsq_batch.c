@@ -313,7 +313,9 @@ static void run_case(const lcase *c, unsigned *seed)
     bimg_free(&b);
 }
 
-static const int MS[4] = {1, 5, 20, 33};
+/* the work-group kernels' items a problem (qru_lsq_batch_items: 4, 8 from
+ * m + r = 13, 16 from 25) and the one-warp solve's bound (m <= 32) */
+static const int MS[7] = {1, 5, 12, 20, 24, 32, 33};
 
 /* count 7: every m, n in {0, m, 3m, 200}, (p, r) in {(1,1), (3,2)} */
 START_TEST(test_lsq_batch_grid)
@@ -1531,7 +1533,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_lsq_batch_grid, 0, 4);
+    tcase_add_loop_test(tc, test_lsq_batch_grid, 0, 7);
     tcase_add_test(tc, test_lsq_batch_counts);
     tcase_add_test(tc, test_lsq_batch_nonfinite);
     tcase_add_test(tc, test_lsq_batch_args);
