@@ -142,26 +142,31 @@ __global__ void __launch_bounds__(128, 4)
                               ldd, sd, X, ox, ldx, sx, info, oi);
 }
 
-/* A launch of the one-warp-a-problem solve (the problem in registers):
- * the knob batch_wg's threads a block (0 or more than the bound: 128),
- * whole warps. */
+/* A launch of the warp kernels (the problem in registers), pw problems
+ * a warp: the knob batch_wg's threads a block (0 or more than the bound:
+ * 128), whole warps. */
 static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
-                                    int count)
+                                    int count, int pw)
 {
     int items = qru_ctx_tuning(ctx, dt)->batch_wg;
     int teams = (items > 0 && items < 128 ? items : 128) / 32;
     if (teams < 1)
         teams = 1;
-    long groups = ((long)count + teams - 1) / teams;
+    long per = (long)teams * pw;
+    long groups = ((long)count + per - 1) / per;
     qru_batch_launch g = {teams * 32,
                           (int)(groups < (1 << 20) ? groups : (1 << 20)), 0};
     return g;
 }
 
-/* chol_update_batch one warp a problem (cuda/cuda_chol_team.cuh): rows
- * a lane 1, 2 or 4 by the order, rank 1 or up to 4, warps a block as the
- * other one-warp-a-problem kernels (at most 4: 48 KiB of rotations for
- * order 128 and rank 4 in double). */
+/* chol_update_batch on warps (cuda/cuda_chol_team.cuh): orders up to 16
+ * on 4 lanes a problem at rank 1, 4 rows a lane (8 problems a warp: the
+ * rotations of a step, which every lane of a problem forms, are formed
+ * for 8 problems at once), on 8 lanes at ranks 2 to 4 (2 rows a lane,
+ * without spills); larger orders one warp a problem, rows a lane 1, 2 or
+ * 4 by the order; rank 1 or up to 4; warps a block as the other warp
+ * kernels (at most 4: 48 KiB of rotations for order 128 and rank 4 in
+ * double). */
 template <typename T>
 static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                               int n, int k, int sign, int count, qru_ptr L,
@@ -169,16 +174,20 @@ static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                               size_t sW, qru_ptr L1, int ld1, size_t s1,
                               qru_ptr info, qru_ptr cnt, T eps)
 {
-    qru_batch_launch g = team_launch(ctx, dt, count);
-    auto kern = n <= 32
-                    ? (k == 1 ? qru_chol_update_team<T, 1, 1>
-                              : qru_chol_update_team<T, 1, 4>)
-                : n <= 64 ? (k == 1 ? qru_chol_update_team<T, 2, 1>
-                                    : qru_chol_update_team<T, 2, 4>)
-                          : (k == 1 ? qru_chol_update_team<T, 4, 1>
-                                    : qru_chol_update_team<T, 4, 4>);
-    size_t smem = (size_t)(g.items / 32) * n * 3 * (k == 1 ? 1 : 4) *
-                  sizeof(T); /* each warp's rotations */
+    int ln = n <= 16 ? (k == 1 ? 4 : 8) : 32; /* lanes a problem */
+    qru_batch_launch g = team_launch(ctx, dt, count, 32 / ln);
+    auto kern = n <= 16
+                    ? (k == 1 ? qru_chol_update_team<T, 4, 1, 4>
+                              : qru_chol_update_team<T, 2, 4, 8>)
+                : n <= 32
+                    ? (k == 1 ? qru_chol_update_team<T, 1, 1, 32>
+                              : qru_chol_update_team<T, 1, 4, 32>)
+                : n <= 64 ? (k == 1 ? qru_chol_update_team<T, 2, 1, 32>
+                                    : qru_chol_update_team<T, 2, 4, 32>)
+                          : (k == 1 ? qru_chol_update_team<T, 4, 1, 32>
+                                    : qru_chol_update_team<T, 4, 4, 32>);
+    size_t smem = (size_t)(g.items / ln) * n * 3 * (k == 1 ? 1 : 4) *
+                  sizeof(T); /* each problem's rotations */
     kern<<<g.groups, g.items, smem, qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,
@@ -356,7 +365,8 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
     /* the problem in one warp's registers (real data) */
     if constexpr (!qru_kt<T>::cplx) {
         if (m <= 32) {
-            qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count);
+            qru_batch_launch g =
+                team_launch(ctx, qru_cu_dtype<T>(), count, 1);
             qru_lsq_batch_solve_reg<T><<<g.groups, g.items, 0,
                                          qru_cuda(ctx)->stream>>>(
                 m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,

@@ -1,29 +1,33 @@
 /*
- * chol_update_batch one warp a problem (CUDA only; included by
- * cuda/cuda_batch.cu after kernels/qru_batch.cl, whose rotation modulus
- * qru_rot_r it uses): the op's contract for orders n <= 32 RPL and ranks
- * k <= KM, with nothing in shared memory and no block barrier.
+ * chol_update_batch on LN lanes a problem, 32 / LN problems a warp
+ * (CUDA only; included by cuda/cuda_batch.cu after kernels/qru_batch.cl,
+ * whose rotation modulus qru_rot_r it uses): the op's contract for orders
+ * n <= LN RPL and ranks k <= KM, with nothing in shared memory but the
+ * rotations and no block barrier.
  *
- *   - Lane l owns the rows i = l + 32 r (r < RPL) of the lower factor L
- *     (of R' for the upper one) and holds their rows of W (the problem's
- *     rank kb <= KM columns) in registers.
+ *   - Lane l of a problem owns the rows i = l + LN r (r < RPL) of the
+ *     lower factor L (of R' for the upper one) and holds their rows of W
+ *     (the problem's rank kb <= KM columns) in registers.  A warp's
+ *     problems take the same steps (their order is the batch's), so the
+ *     shuffles, LN lanes wide, are reached by every lane.
  *   - The factor streams through the warp column by column: column j of L
  *     (lower: down the column, one coalesced load a lane; upper: row j of
  *     R, each lane down its own column of R), read one column ahead.
  *   - Column j: the owner of row j broadcasts its pivot a = L(j,j) and its
- *     w(j, 0:kb-1); every lane forms the same kb rotations from them
- *     (qru_rot_r, c = r / a, s = w / a, a / r, as the work-group body's
- *     rotations) and turns its L(i,j), i > j, and w(i,:) by them.
+ *     w(j, 0:kb-1); every lane of the problem forms the same kb
+ *     rotations from them (qru_rot_r, c = r / a, s = w / a, a / r, as
+ *     the work-group body's rotations) and turns its L(i,j), i > j, and
+ *     w(i,:) by them.
  *   - Two sweeps.  The first writes nothing but the rotations, into the
- *     warp's slice of shared memory: it gives the pivots and the diagonal
- *     of A1 = L L' + sign W W' (the rows' sums of squares met on the way),
- *     then the verdict, the first column (1-based) whose rotation fails
- *     (r = 0) or whose pivot breaks the rule (d = L1(j,j)^2 finite,
- *     A1(j,j) finite, d > n eps max finite diag(A1)), a warp minimum.
- *     The second runs only where the verdict is 0 and the problem takes
- *     part: it applies the kept rotations (no chain from column to
- *     column) and stores L1, so a failing problem's page is never
- *     written, and L1 may be L.
+ *     problem's slice of shared memory: it gives the pivots and the
+ *     diagonal of A1 = L L' + sign W W' (the rows' sums of squares met on
+ *     the way), then the verdict, the first column (1-based) whose
+ *     rotation fails (r = 0) or whose pivot breaks the rule (d =
+ *     L1(j,j)^2 finite, A1(j,j) finite, d > n eps max finite diag(A1)), a
+ *     minimum over the problem's lanes.  The second runs only where the
+ *     verdict is 0 and the problem takes part: it applies the kept
+ *     rotations (no chain from column to column) and stores L1, so a
+ *     failing problem's page is never written, and L1 may be L.
  */
 
 /* The row slot r of a lane's registers v (r a run-time value): a select
@@ -97,7 +101,7 @@ __device__ __forceinline__ T team_rot(T a, const T (&wj)[KM], int kb,
  * column: each lane's rows are independent) and stores L1 + p1 (ld ld1).
  * w: the lane's rows of W, turned in place.  The factor's columns are
  * read QRU_TEAM_AHEAD ahead. */
-template <typename T, int RPL, int KM>
+template <typename T, int RPL, int KM, int LN>
 __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
                                            int lane, const T *L, long pl,
                                            int ldl, T *L1, long p1, int ld1,
@@ -112,7 +116,7 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
     for (int d = 0; d < D; ++d)
 #pragma unroll
         for (int r = 0; r < RPL; ++r) {
-            int i = lane + 32 * r;
+            int i = lane + LN * r;
             buf[d][r] = d < n && i < n && i >= d
                             ? L[pl + team_at(upper, i, d, ldl)]
                             : (T)0;
@@ -133,7 +137,7 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
             T cur[RPL];
 #pragma unroll
             for (int r = 0; r < RPL; ++r) {
-                int i = lane + 32 * r;
+                int i = lane + LN * r;
                 cur[r] = buf[d][r];
                 buf[d][r] = i < n && i >= j + D
                                 ? L[pl + team_at(upper, i, j + D, ldl)]
@@ -142,7 +146,7 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
                     s2[r] += cur[r] * cur[r];
             }
             T rot[3 * KM], a;
-            int oj = j & 31, rj = j >> 5;
+            int oj = j % LN, rj = j / LN;
             if (first) {
                 T wj[KM];
 #pragma unroll
@@ -152,9 +156,10 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
                     for (int r = 0; r < RPL; ++r)
                         if (r == rj)
                             v = w[r][q];
-                    wj[q] = __shfl_sync(0xffffffffu, v, oj);
+                    wj[q] = __shfl_sync(0xffffffffu, v, oj, LN);
                 }
-                a = __shfl_sync(0xffffffffu, team_slot<T, RPL>(cur, rj), oj);
+                a = __shfl_sync(0xffffffffu, team_slot<T, RPL>(cur, rj), oj,
+                                LN);
                 a = team_rot<T, KM>(a, wj, kb, sign, rot, &fail);
                 if (lane == 0)
 #pragma unroll
@@ -168,7 +173,7 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
             }
 #pragma unroll
             for (int r = 0; r < RPL; ++r) {
-                int i = lane + 32 * r;
+                int i = lane + LN * r;
                 T lj = cur[r];
                 if (i == j) {
                     if (first) {
@@ -195,7 +200,7 @@ __device__ __forceinline__ void team_sweep(int upper, int n, int kb, int sign,
 }
 
 /* The lane's rows of W's first kb columns (0 elsewhere). */
-template <typename T, int RPL, int KM>
+template <typename T, int RPL, int KM, int LN>
 __device__ __forceinline__ void team_load_w(int n, int kb, int lane,
                                             const T *W, long pw, int ldw,
                                             T (&w)[RPL][KM])
@@ -204,12 +209,12 @@ __device__ __forceinline__ void team_load_w(int n, int kb, int lane,
     for (int r = 0; r < RPL; ++r)
 #pragma unroll
         for (int q = 0; q < KM; ++q) {
-            int i = lane + 32 * r;
+            int i = lane + LN * r;
             w[r][q] = i < n && q < kb ? W[pw + i + (long)q * ldw] : (T)0;
         }
 }
 
-template <typename T, int RPL, int KM>
+template <typename T, int RPL, int KM, int LN>
 __global__ void __launch_bounds__(128)
     qru_chol_update_team(int upper, int n, int k, int sign, int count, T eps,
                          const T *L, long ol, int ldl, long sl, const T *W,
@@ -218,14 +223,22 @@ __global__ void __launch_bounds__(128)
                          int hc)
 {
     extern __shared__ __align__(16) unsigned char qru_team_smem_[];
-    int lane = threadIdx.x % 32, teams = blockDim.x / 32;
-    T *rs = (T *)qru_team_smem_ + (long)(threadIdx.x / 32) * n * 3 * KM;
-    for (int b = blockIdx.x * teams + threadIdx.x / 32; b < count;
-         b += gridDim.x * teams) {
+    /* LN lanes a problem, 32 / LN problems a warp: a warp's problems run
+     * the same steps (their order is the batch's), so its shuffles are
+     * reached by every lane; a slot past the batch's end follows the
+     * warp's first problem and writes nothing */
+    int lane = threadIdx.x % LN, slot = threadIdx.x / LN,
+        teams = blockDim.x / LN;
+    T *rs = (T *)qru_team_smem_ + (long)slot * n * 3 * KM;
+    for (int b0 = blockIdx.x * teams + slot / (32 / LN) * (32 / LN);
+         b0 < count; b0 += gridDim.x * teams) {
+        int b = b0 + slot % (32 / LN), act = b < count;
+        if (!act)
+            b = b0;
         int kb = hc ? (int)cnt[oc + b] : k;
         long pl = ol + (long)b * sl, pw = ow + (long)b * sw;
         T w[RPL][KM], sw2[RPL];
-        team_load_w<T, RPL, KM>(n, kb, lane, W, pw, ldw, w);
+        team_load_w<T, RPL, KM, LN>(n, kb, lane, W, pw, ldw, w);
 #pragma unroll
         for (int r = 0; r < RPL; ++r) {
             sw2[r] = (T)0;
@@ -235,21 +248,26 @@ __global__ void __launch_bounds__(128)
         }
         T piv[RPL], s2[RPL];
         int bad[RPL];
-        team_sweep<T, RPL, KM>(upper, n, kb, sign, lane, L, pl, ldl, L1, 0, 0,
-                               1, rs, w, piv, bad, s2);
+        team_sweep<T, RPL, KM, LN>(upper, n, kb, sign, lane, L, pl, ldl, L1,
+                                   0, 0, 1, rs, w, piv, bad, s2);
         /* the verdict: tol from the largest finite diagonal of A1 */
         T ai[RPL], amax = (T)0;
 #pragma unroll
         for (int r = 0; r < RPL; ++r) {
             ai[r] = sign > 0 ? s2[r] + sw2[r] : s2[r] - sw2[r];
-            if (lane + 32 * r < n && ai[r] - ai[r] == (T)0 && ai[r] > amax)
+            if (lane + LN * r < n && ai[r] - ai[r] == (T)0 && ai[r] > amax)
                 amax = ai[r];
         }
-        T tol = (T)n * eps * qru_team_max_(amax);
+#pragma unroll
+        for (int o = LN / 2; o > 0; o >>= 1) {
+            T v = __shfl_xor_sync(0xffffffffu, amax, o);
+            amax = v > amax ? v : amax; /* finite values only */
+        }
+        T tol = (T)n * eps * amax;
         int first = n + 1;
 #pragma unroll
         for (int r = 0; r < RPL; ++r) {
-            int i = lane + 32 * r;
+            int i = lane + LN * r;
             T d = piv[r] * piv[r];
             if (i < n && i < first &&
                 (bad[r] || !(ai[r] - ai[r] == (T)0) || !(d - d == (T)0) ||
@@ -257,20 +275,20 @@ __global__ void __launch_bounds__(128)
                 first = i;
         }
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
+        for (int o = LN / 2; o > 0; o >>= 1) {
             int v = __shfl_xor_sync(0xffffffffu, first, o);
             first = v < first ? v : first;
         }
         int on = !hc || kb > 0;
         int fail = on && first < n ? first + 1 : 0;
         __syncwarp(); /* lane 0's rotations in rs */
-        if (on && fail == 0) {
-            team_load_w<T, RPL, KM>(n, kb, lane, W, pw, ldw, w);
-            team_sweep<T, RPL, KM>(upper, n, kb, sign, lane, L, pl, ldl, L1,
-                                   o1 + (long)b * s1, ld1, 0, rs, w, piv, bad,
-                                   s2);
+        if (act && on && fail == 0) {
+            team_load_w<T, RPL, KM, LN>(n, kb, lane, W, pw, ldw, w);
+            team_sweep<T, RPL, KM, LN>(upper, n, kb, sign, lane, L, pl, ldl,
+                                       L1, o1 + (long)b * s1, ld1, 0, rs, w,
+                                       piv, bad, s2);
         }
-        if (lane == 0)
+        if (lane == 0 && act)
             info[oi + b] = (T)fail;
         __syncwarp(); /* rs is the next problem's */
     }

@@ -168,13 +168,14 @@ START_TEST(test_batch_update)
 {
     if ((_i % 2) >= qru_test_ndtypes(ctx))
         return;
-    static const int ns[] = {1, 2, 7, 32, 33, 64, 65, 100};
+    /* 16 | 17: CUDA's warp kernel, several problems a warp | one */
+    static const int ns[] = {1, 2, 7, 16, 17, 32, 33, 64, 65, 100};
     static const int ks[] = {0, 1, 3};
     static const int counts[] = {1, 5, 300};
     unsigned seed = 91 + (unsigned)_i;
     double worst = 0;
     int idx = 0;
-    for (int a = 0; a < 8; ++a)
+    for (int a = 0; a < 10; ++a)
         for (int kk = 0; kk < 3; ++kk)
             for (int sg = 0; sg < 2; ++sg, ++idx) {
                 int n = ns[a], k = ks[kk];
