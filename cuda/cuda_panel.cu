@@ -6,9 +6,10 @@
  *    thread block; taller ones in G blocks of one cooperative launch (all
  *    blocks resident, grid barriers between the steps of a column), so
  *    that a tall panel is not limited to one SM's bandwidth.  Complex data
- *    runs the same kernels but the warp-chain one (its two-part panels
- *    are gathered) and, for complex double, the register one (too large:
- *    shared memory instead);
+ *    runs the same kernels but the register one (QRU_PREG_FITS: its
+ *    arrays are sized for 8-byte elements, and complex float would take
+ *    more registers than its block may have); the warp-chain kernel
+ *    takes at most 32 columns of complex double (pc_dim);
  *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q or Q1), workspace from
  *    the caller (the context pool), devInfo checked at the end.
  */
@@ -184,14 +185,11 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
     int reg = chain || which == QRU_PANEL_KERNEL_REG;
     int smem = reg || which == QRU_PANEL_KERNEL_SMEM;
     int grid = which != QRU_PANEL_KERNEL_GLOBAL;
-    if constexpr (!QRU_CPLX) { /* real kernels */
-        if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
-            /* W formed in the kernel */
-            qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
-                m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t,
-                ot);
-            return qru_cuda_launched();
-        }
+    if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+        /* W formed in the kernel */
+        qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
+            m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t, ot);
+        return qru_cuda_launched();
     }
     if (mt < m) /* the other kernels read one array: gathered */
         return qru_panel_qr_tp_gather(ctx, &ctx->table, qru_cu_dtype<T>(),
