@@ -265,11 +265,20 @@ int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
 }
 
 /* Largest nb whose (nb + extra) x nb panel runs on chip (the shared-memory
- * kernel above; a complex element takes twice the bytes), 0 if none. */
+ * kernel above; a complex element takes twice the bytes), 0 if none; or
+ * the warp-chain kernel's width where that kernel takes the panel and
+ * T's registers narrow it below the real types' QRU_PREG_NB (complex
+ * double: 32 columns, pc_dim): the updates' panels (64 columns by
+ * default) then run on it rather than wider ones on the shared-memory
+ * kernel, whose column steps each take a barrier of the whole block. */
 template <typename T> static int max_nb_t(qru_context *ctx, int extra)
 {
     size_t cap = smem_capacity<T>(ctx);
     int nb = 0;
+    if (PC_NB < QRU_PREG_NB &&
+        qru_cu_tuning<T>(ctx)->panel_kernel == QRU_PANEL_KERNEL_AUTO &&
+        extra + PC_NB <= PC_LEN && chain_fits<T>(ctx))
+        return PC_NB;
     if (QRU_PREG_FITS(T) && extra + REG_MAX_NB <= REG_MAX_ROWS &&
         smem_bytes<T>(REG_MAX_NB + extra, REG_MAX_NB) > cap)
         return REG_MAX_NB; /* the register kernel is the wider one */
