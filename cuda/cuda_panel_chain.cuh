@@ -559,9 +559,11 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                     b = -b;
                 T beta = QRU_MKR(b), g = al - beta, f;
                 if constexpr (QRU_CPLX) {
-                    /* f = conj(g) / |g|^2, tau = -g / b: two reciprocals
-                     * (b |g|^2 could overflow), none over- or underflows
-                     * in the ranges above (|g| >= |b| >= sqrt(ss)) */
+                    /* f = 1 / g = conj(g) / |g|^2 and tau = -g / b (as
+                     * qru_preg_house's (beta - al) / b): two real
+                     * divisors, not one (b |g|^2 could overflow); none
+                     * over- or underflows in the ranges above
+                     * (sqrt(ss) <= |b| <= |g| <= |al| + |b|) */
                     f = QRU_CONJ(g) * ((QRU_R)1 / QRU_ABS2(g));
                     t = -g / b;
                 } else {
