@@ -6,9 +6,10 @@
  *    thread block; taller ones in G blocks of one cooperative launch (all
  *    blocks resident, grid barriers between the steps of a column), so
  *    that a tall panel is not limited to one SM's bandwidth.  Complex data
- *    runs the same kernels but the warp-chain one (its two-part panels
- *    are gathered) and, for complex double, the register one (too large:
- *    shared memory instead);
+ *    runs the same kernels but the register one (QRU_PREG_FITS: its
+ *    arrays are sized for 8-byte elements, and complex float would take
+ *    more registers than its block may have); the warp-chain kernel
+ *    takes at most 32 columns of complex double (pc_dim);
  *  - geqrf_full: cuSOLVER geqrf + ormqr (Q'B) + orgqr (Q or Q1), workspace from
  *    the caller (the context pool), devInfo checked at the end.
  */
@@ -184,14 +185,11 @@ static int panel_t(qru_context *ctx, int m, int mt, int nb, qru_ptr A,
     int reg = chain || which == QRU_PANEL_KERNEL_REG;
     int smem = reg || which == QRU_PANEL_KERNEL_SMEM;
     int grid = which != QRU_PANEL_KERNEL_GLOBAL;
-    if constexpr (!QRU_CPLX) { /* real kernels */
-        if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
-            /* W formed in the kernel */
-            qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
-                m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t,
-                ot);
-            return qru_cuda_launched();
-        }
+    if (chain && m <= PC_LEN && nb <= PC_NB && chain_fits<T>(ctx)) {
+        /* W formed in the kernel */
+        qru_panel_qr_chain<T><<<1, PC_THREADS, PC_LOCAL_BYTES(T), s>>>(
+            m, mt, nb, a, oa, lda, b, ob, ldb, y, oy, ldy, w, ow, ldw, t, ot);
+        return qru_cuda_launched();
     }
     if (mt < m) /* the other kernels read one array: gathered */
         return qru_panel_qr_tp_gather(ctx, &ctx->table, qru_cu_dtype<T>(),
@@ -267,11 +265,20 @@ int qru_cu_panel_qr_tp(qru_context *ctx, qru_dtype dt, int mt, int mb,
 }
 
 /* Largest nb whose (nb + extra) x nb panel runs on chip (the shared-memory
- * kernel above; a complex element takes twice the bytes), 0 if none. */
+ * kernel above; a complex element takes twice the bytes), 0 if none; or
+ * the warp-chain kernel's width where that kernel takes the panel and
+ * T's registers narrow it below the real types' QRU_PREG_NB (complex
+ * double: 32 columns, pc_dim): the updates' panels (64 columns by
+ * default) then run on it rather than wider ones on the shared-memory
+ * kernel, whose column steps each take a barrier of the whole block. */
 template <typename T> static int max_nb_t(qru_context *ctx, int extra)
 {
     size_t cap = smem_capacity<T>(ctx);
     int nb = 0;
+    if (PC_NB < QRU_PREG_NB &&
+        qru_cu_tuning<T>(ctx)->panel_kernel == QRU_PANEL_KERNEL_AUTO &&
+        extra + PC_NB <= PC_LEN && chain_fits<T>(ctx))
+        return PC_NB;
     if (QRU_PREG_FITS(T) && extra + REG_MAX_NB <= REG_MAX_ROWS &&
         smem_bytes<T>(REG_MAX_NB + extra, REG_MAX_NB) > cap)
         return REG_MAX_NB; /* the register kernel is the wider one */

@@ -2,9 +2,9 @@
  * The warp-chain panel (CUDA only; included by cuda/cuda_panel.cu after
  * kernels/qru_panel.cl, whose register-panel reflector qru_preg_house it
  * uses): the contract of qru_panel_qr for
- * panels of at most QRU_PREG_LEN (288) rows and PC_NB (64) columns, with
- * the serial part of the column steps on ONE warp and no block barrier
- * between them.
+ * panels of at most QRU_PREG_LEN (288) rows and PC_NB columns (64; 32 in
+ * complex double: pc_dim), with the serial part of the column steps on
+ * ONE warp and no block barrier between them.
  *
  *   - The chain warp (warp 0) holds the current column j in registers
  *     (row i = lane + 32 r): it forms reflector j, publishes it as a full
@@ -32,48 +32,71 @@
  *     the pipeline guarantees, so no order of the warps deadlocks.
  *   - At the end, after one block barrier, every warp: the dots
  *     Z(c, q) = Y(:, c)' Y(:, q), c < q (pc_dots: in double on the FP64
- *     tensor cores, in float 4 x 4 tiles; done by one helper in turn
- *     during the chain they cost ~16% of the panel), then W = -Y T by
+ *     tensor cores, in the other types 4 x 4 tiles; done by one helper in
+ *     turn during the chain they cost ~16% of the panel), then W = -Y T by
  *     larft's recurrence on W's columns (pc_w: in double by blocks of 8
- *     columns, the products on the tensor cores; in float a row a thread
- *     in registers; T itself is never formed: its recursive build and a
- *     W = -Y T product took 26 + 17 us of a 264 x 64 panel on an H100,
- *     cuBLAS trmm three launches and ~30 us), then A (R with exact
- *     zeros), Y, W and tau written.
+ *     columns, the products on the tensor cores; in the other types a row
+ *     a thread in registers; T itself is never formed: its recursive
+ *     build and a W = -Y T product took 26 + 17 us of a 264 x 64 panel on
+ *     an H100, cuBLAS trmm three launches and ~30 us), then A (R with
+ *     exact zeros), Y, W and tau written.
  *   - The panel may lie in two arrays (panel_qr_tp: rows below mt in B).
+ *   - Complex data (one code for every type: the element arithmetic of
+ *     kernels/qru_kdefs.h, a real T's plain operators): the conventions
+ *     of kernels/qru_panel.cl, LAPACK's zgeqr2: zlarfg's reflectors
+ *     (beta real, tau = (beta - alpha) / beta, v = x / (alpha - beta)),
+ *     H' = I - conj(tau) v v' applied to the columns (x -= conj(tau) v
+ *     (v'x)), Z = Y'Y of the conjugate transpose and W = -Y T with
+ *     zlarft's T, which is what the other kernels' T and trmm give.
  *
- * Shared memory: PC_LOCAL_BYTES(T) (212 KiB in double): the device
- * must grant the opt-in (cuda_panel.cu checks; else the register kernel).
+ * Shared memory: PC_LOCAL_BYTES(T) (212 KiB in double and complex float,
+ * 179 KiB in complex double): the device must grant the opt-in
+ * (cuda_panel.cu checks; else the other kernels).
  */
 #ifndef QRU_CUDA_PANEL_CHAIN_CUH
 #define QRU_CUDA_PANEL_CHAIN_CUH
 
 /* Build constants (the fastest of the variants measured): helper warps,
- * a helper's columns in groups of PC_G, the sleep between the polls of a
- * hand-off barrier before sm_90 (ns) */
+ * the sleep between the polls of a hand-off barrier before sm_90 (ns);
+ * a helper's columns in groups of PC_G (pc_dim below) */
 #define PC_HELPERS 7
 /* the chain warp and the helpers (a ninth warp would cap the registers at
  * 168: three warps on one of the four schedulers' 16384) */
 #define PC_WARPS (PC_HELPERS + 1)
 #define PC_THREADS (PC_WARPS * QRU_TEAM)
-#define PC_NB 64
 #define PC_LEN QRU_PREG_LEN
 /* the stride of P's slots: PC_LEN + 4, so that the 8 slots of a tensor-core
  * fragment (8 columns x 4 rows) fall on distinct banks */
 #define PC_LDP (PC_LEN + 4)
-/* columns a helper holds: 1..PC_NB-1 spread over the helpers */
-#define PC_K ((PC_NB - 1 + PC_HELPERS - 1) / PC_HELPERS)
-#define PC_G (PC_K % 3 == 0 ? 3 : PC_K) /* a helper's columns in groups */
 #define PC_POLL_NS 32
+/* The limits that depend on the element type T (complex data as real
+ * where they fit the registers): nb, the panel's columns at most (64;
+ * 32 for a 16-byte element, complex double, whose 4 registers an element
+ * would not let a helper hold 9 columns of QRU_PREG_R rows); k, the
+ * columns a helper holds (1..nb-1 spread over the helpers); g, a
+ * helper's columns in groups of g (threes where they divide so, else all
+ * at once, but one at a time for a 16-byte element: its 5 at once spill,
+ * and a complex sum is two interleaved reductions already); the bytes of
+ * shared memory: P, Tm, Rs, tau, then (8-byte aligned) the 2 nb hand-off
+ * barriers. */
+template <typename T> struct pc_dim {
+    static constexpr int nb = sizeof(T) <= 8 ? 64 : 32;
+    static constexpr int k = (nb - 1 + PC_HELPERS - 1) / PC_HELPERS;
+    static constexpr int g = k % 3 == 0 ? 3 : sizeof(T) <= 8 ? k : 1;
+    static constexpr size_t bar_off =
+        (((size_t)PC_LDP * nb + 2 * (size_t)nb * nb + nb) * sizeof(T) + 7) /
+        8 * 8;
+    static constexpr size_t bytes = bar_off + 2 * nb * sizeof(uint64_t);
+    static_assert(nb <= 2 * QRU_TEAM,
+                  "the chain reads rows j - 1 and j from registers 0 and 1");
+};
+/* those of the element type T in scope (the kernel's and its helpers'
+ * template parameter) */
+#define PC_NB (pc_dim<T>::nb)
+#define PC_K (pc_dim<T>::k)
+#define PC_G (pc_dim<T>::g)
 #define PC_ZB (PC_NB / 4) /* 4 x 4 tiles of Z */
-static_assert(PC_NB <= 2 * QRU_TEAM,
-              "the chain reads rows j - 1 and j from registers 0 and 1");
-/* P, Tm, Rs, tau, then (8-byte aligned) the 2 PC_NB hand-off barriers */
-#define PC_BAR_OFF(T)                                                          \
-    ((((size_t)PC_LDP * PC_NB + 2 * (size_t)PC_NB * PC_NB + PC_NB) *          \
-          sizeof(T) +                                                          \
-      7) / 8 * 8)
-#define PC_LOCAL_BYTES(T) (PC_BAR_OFF(T) + 2 * PC_NB * sizeof(uint64_t))
+#define PC_LOCAL_BYTES(T) (pc_dim<T>::bytes)
 
 /* The hand-off barriers, each used for one phase: pc_bar_init sets the
  * arrivals it waits for; pc_arrive by each arriving lane after its stores
@@ -142,6 +165,20 @@ static __device__ __forceinline__ void pc_wait(uint64_t *b)
 #endif
 }
 
+/* A value of lane (lane ^ o), also of a complex element (its parts) */
+template <typename U>
+static __device__ __forceinline__ U pc_shfl_xor(U v, int o)
+{
+    return __shfl_xor_sync(0xffffffffu, v, o);
+}
+template <typename R>
+static __device__ __forceinline__ qru_cplx<R> pc_shfl_xor(qru_cplx<R> v,
+                                                          int o)
+{
+    return qru_cplx<R>(__shfl_xor_sync(0xffffffffu, v.x, o),
+                       __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+
 /* One halving step of a warp reduction of N values a lane (a[0..N-1] of
  * every lane): lanes whose bit O is set keep the upper half of their
  * values and send the lower, the others the reverse; afterwards
@@ -155,7 +192,7 @@ static __device__ __forceinline__ void pc_halve(T *a, int lane)
 #pragma unroll
     for (int k = 0; k < N / 2; ++k) {
         T mine = h ? a[k + N / 2] : a[k], other = h ? a[k] : a[k + N / 2];
-        a[k] = mine + __shfl_xor_sync(0xffffffffu, other, O);
+        a[k] = mine + pc_shfl_xor(other, O);
     }
 }
 /* The first of the N / 32 sums a lane holds after the five steps (the
@@ -169,7 +206,8 @@ template <int N> static __device__ __forceinline__ int pc_halved_at(int lane)
 }
 
 /* Z(c, q) = Y(:, c)' Y(:, q), c < q (the reflectors in P's slots, rows
- * past m zero), into Tm's strict upper part, by warp w of the block.
+ * past m zero; Y(:, c)' the conjugate transpose for complex data), into
+ * Tm's strict upper part, by warp w of the block.
  * On the CUDA cores: 4 x 4 tiles (c block <= q block), a warp's rows in
  * its lanes, the tile's 16 partial sums reduced by halving (8 x 8 tiles
  * are slower: more registers, fewer warps in flight). */
@@ -202,13 +240,13 @@ static __device__ __forceinline__ void pc_dots(int m, int nb, const T *P,
             for (int u = 0; u < 4; ++u)
 #pragma unroll
                 for (int v = 0; v < 4; ++v)
-                    acc[4 * u + v] += yc[u] * yq[v];
+                    acc[4 * u + v] += QRU_CMUL(yc[u], yq[v]);
         }
         pc_halve<T, 16, 16>(acc, lane);
         pc_halve<T, 8, 8>(acc, lane);
         pc_halve<T, 4, 4>(acc, lane);
         pc_halve<T, 2, 2>(acc, lane);
-        acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], 1);
+        acc[0] += pc_shfl_xor(acc[0], 1);
         int e = pc_halved_at<32>(lane) / 2; /* both lanes of a pair */
         int c = 4 * cb + e / 4, q = 4 * qb + e % 4;
         if (!(lane & 1) && c < q && q < nb)
@@ -229,6 +267,7 @@ __device__ __forceinline__ void pc_dots<double>(int m, int nb,
                                                 const double *P, double *Tm,
                                                 int w, int lane)
 {
+    typedef double T; /* PC_NB and PC_DT: double's */
     int ca[PC_DT], qa[PC_DT], any = 0;
     double acc[PC_DT][2];
 #pragma unroll
@@ -298,9 +337,12 @@ static __device__ __forceinline__ void pc_out_y(int m, int nb, const T *P,
  * column by column, a row a thread (rows past the block's threads in a
  * second round),
  *     W(:, j) = -tau_j (Y(:, j) + W(:, 0:j-1) Z(0:j-1, j)),
- * larft's recurrence for T's columns applied to W directly (tau_j = 0
- * gives W(:, j) = 0, as T's zero row and column do); W's row in
- * registers, Z's column read by the whole block at once. */
+ * larft's recurrence for T's columns applied to W directly (zlarft's for
+ * complex data: T(0:j-1, j) = -tau_j T(0:j-1, 0:j-1) Z(0:j-1, j),
+ * T(j, j) = tau_j, with Z = Y'Y of the conjugate transpose, so that
+ * W(:, j) = -Y(:, 0:j) T(0:j, j) is the line above; tau_j = 0 gives
+ * W(:, j) = 0, as T's zero row and column do); W's row in registers, Z's
+ * column read by the whole block at once. */
 template <typename T>
 static __device__ __forceinline__ void
 pc_w(int m, int nb, T *P, const T *Tm, const T *tv, T *W, long ow, int ldw,
@@ -315,8 +357,8 @@ pc_w(int m, int nb, T *P, const T *Tm, const T *tv, T *W, long ow, int ldw,
             T s = P[(long)j * PC_LDP + i];
 #pragma unroll
             for (int l = 0; l < j; ++l)
-                s += wr[l] * Tm[l + j * PC_NB];
-            wr[j] = -tv[j] * s;
+                s += QRU_MUL(wr[l], Tm[l + j * PC_NB]);
+            wr[j] = QRU_MUL(-tv[j], s);
             W[QRU_IDX(ow, i, j, ldw)] = wr[j];
         }
     }
@@ -339,6 +381,7 @@ pc_w<double>(int m, int nb, double *P, const double *Tm, const double *tv,
              double *W, long ow, int ldw, double *Y, long oy, int ldy,
              int lid, int w, int lane)
 {
+    typedef double T; /* PC_NB: double's */
     pc_out_y(m, nb, P, Y, oy, ldy, w, lane);
     __syncthreads();
     int nt = (m + 7) / 8, g = lane / 4, t = lane % 4;
@@ -425,7 +468,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
     T *Tm = P + PC_LDP * PC_NB;   /* Z (strict upper part) */
     T *Rs = Tm + PC_NB * PC_NB;   /* R (upper triangle) */
     T *tv = Rs + PC_NB * PC_NB;   /* tau */
-    uint64_t *ref = (uint64_t *)(qru_panel_smem_ + PC_BAR_OFF(T));
+    uint64_t *ref = (uint64_t *)(qru_panel_smem_ + pc_dim<T>::bar_off);
     /* ref[j]: reflector j in slot j; hand[c]: column c in slot c */
     uint64_t *hand = ref + PC_NB;
     int lid = threadIdx.x, w = lid / QRU_TEAM, lane = lid % QRU_TEAM;
@@ -452,76 +495,92 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
             if (++j >= nb)
                 break;
             /* column j: reflectors 0..j-2 applied by its helper; apply
-             * j - 1 (v, t) and form reflector j with ONE batched team
+             * j - 1 (v, t: x -= d v, d = conj(t) v'x, H' as the helpers
+             * apply it) and form reflector j with ONE batched team
              * reduction: the dot, and the sums over the rows below j that
-             * give the new sum of squares without a second pass,
-             *     ss = |x - d v|^2 = xx - 2 d xv + d^2 vv,
+             * give the new sum of squares without a second pass (xx and
+             * vv the sums of |x|^2 and |v|^2, xv = v'x there),
+             *     ss = |x - d v|^2 = xx - 2 Re(d conj(xv)) + |d|^2 vv,
              * taken where it cannot have lost more than a bit to
              * cancellation (ss >= xx / 2) and no square can over- or
              * underflow; else qru_preg_house recomputes it. */
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r) {
                 int i = lane + QRU_TEAM * r;
-                v[r] = i > j - 1 ? x[r] : (i == j - 1 ? (T)1 : (T)0);
+                v[r] = i > j - 1 ? x[r] : (i == j - 1 ? QRU_MKR(1) : (T)0);
             }
             pc_wait(&hand[j]);
             const T *sl = P + (long)j * PC_LDP;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
                 x[r] = sl[lane + QRU_TEAM * r];
-            T xx = (T)0, xv = (T)0, vv = (T)0;
+            QRU_R xx = (QRU_R)0, vv = (QRU_R)0;
+            T xv = (T)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r) {
                 int i = lane + QRU_TEAM * r;
                 T xb = i > j ? x[r] : (T)0, vb = i > j ? v[r] : (T)0;
-                xx += xb * xb;
-                xv += xb * vb;
-                vv += vb * vb;
+                xx += QRU_ABS2(xb);
+                xv += QRU_MUL(xb, QRU_CONJ(vb));
+                vv += QRU_ABS2(vb);
             }
             /* rows j - 1 and j (below 2 QRU_TEAM: registers 0 and 1) from
              * the lanes that hold them, one shuffle each; v is 0 above
-             * row j - 1 and 1 at it, so x'v = x(j-1) + x(j) v(j) + xv.
-             * Sums in every lane, bit-identical (an xor butterfly adds
-             * the same pairs in every lane), so branches on them are
+             * row j - 1 and 1 at it, so v'x = x(j-1) + conj(v(j)) x(j) +
+             * xv.  Sums in every lane, bit-identical (an xor butterfly
+             * adds the same pairs in every lane), so branches on them are
              * uniform. */
-            T al = __shfl_sync(0xffffffffu, j < QRU_TEAM ? x[0] : x[1],
-                               j % QRU_TEAM);
-            T vj = __shfl_sync(0xffffffffu, j < QRU_TEAM ? v[0] : v[1],
-                               j % QRU_TEAM);
-            T x1 = __shfl_sync(0xffffffffu,
-                               j - 1 < QRU_TEAM ? x[0] : x[1],
-                               (j - 1) % QRU_TEAM);
+            T al = QRU_TEAM_BCAST(j < QRU_TEAM ? x[0] : x[1], j % QRU_TEAM);
+            T vj = QRU_TEAM_BCAST(j < QRU_TEAM ? v[0] : v[1], j % QRU_TEAM);
+            T x1 = QRU_TEAM_BCAST(j - 1 < QRU_TEAM ? x[0] : x[1],
+                                  (j - 1) % QRU_TEAM);
             xx = QRU_TEAM_SUM(xx);
             xv = QRU_TEAM_SUM(xv);
             vv = QRU_TEAM_SUM(vv);
-            T pd = x1 + al * vj + xv;
-            T d = t * pd;
-            if (t == (T)0)
+            T pd = x1 + QRU_MUL(al, QRU_CONJ(vj)) + xv;
+            T d = QRU_MUL(QRU_CONJ(t), pd);
+            if (QRU_ISZERO(t))
                 d = (T)0;
 #pragma unroll
             for (int r = 0; r < QRU_PREG_R; ++r)
-                x[r] -= d * v[r];
-            al -= d * vj;
-            T ss = xx - (T)2 * d * xv + d * d * vv;
+                x[r] -= QRU_MUL(d, v[r]);
+            al -= QRU_MUL(d, vj);
+            QRU_R ss = xx - QRU_RE(QRU_MUL((QRU_R)2 * d, QRU_CONJ(xv))) +
+                       QRU_ABS2(d) * vv;
+            QRU_R al2 = QRU_ABS2(al);
             T *vo = P + (long)j * PC_LDP;
-            if (ss >= (T)0.5 * xx && ss > QRU_SSQ_LO && ss < QRU_SSQ_HI &&
-                al * al < QRU_SSQ_HI) {
-                T beta = QRU_SQRT(al * al + ss);
-                if (al >= (T)0)
-                    beta = -beta;
-                /* one division: 1 / (beta (al - beta)), no over- or
-                 * underflow in the ranges above */
-                T inv = (T)1 / (beta * (al - beta));
-                T f = beta * inv;
-                t = -(al - beta) * (al - beta) * inv;
+            if (ss >= (QRU_R)0.5 * xx && ss > QRU_SSQ_LO &&
+                ss < QRU_SSQ_HI && al2 < QRU_SSQ_HI) {
+                /* zlarfg's reflector (qru_larfg_beta): beta real, of the
+                 * sign opposite to Re(al), tau = (beta - al) / beta, v =
+                 * x / (al - beta) */
+                QRU_R b = QRU_SQRT(al2 + ss);
+                if (QRU_RE(al) >= (QRU_R)0)
+                    b = -b;
+                T beta = QRU_MKR(b), g = al - beta, f;
+                if constexpr (QRU_CPLX) {
+                    /* f = 1 / g = conj(g) / |g|^2 and tau = -g / b (as
+                     * qru_preg_house's (beta - al) / b): two real
+                     * divisors, not one (b |g|^2 could overflow); none
+                     * over- or underflows in the ranges above
+                     * (sqrt(ss) <= |b| <= |g| <= |al| + |b|) */
+                    f = QRU_CONJ(g) * ((QRU_R)1 / QRU_ABS2(g));
+                    t = -g / b;
+                } else {
+                    /* one division: 1 / (beta g), no over- or underflow
+                     * in the ranges above */
+                    T inv = (T)1 / (beta * g);
+                    f = beta * inv;
+                    t = -g * g * inv;
+                }
 #pragma unroll
                 for (int r = 0; r < QRU_PREG_R; ++r) {
                     int i = lane + QRU_TEAM * r;
                     if (i > j)
-                        x[r] *= f;
+                        x[r] = QRU_MUL(x[r], f);
                     else if (i == j)
                         x[r] = beta;
-                    vo[i] = i > j ? x[r] : (i == j ? (T)1 : (T)0);
+                    vo[i] = i > j ? x[r] : (i == j ? QRU_MKR(1) : (T)0);
                 }
                 if (lane == 0)
                     tv[j] = t;
@@ -565,15 +624,15 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
 #pragma unroll
                 for (int k = 0; k < PC_K; ++k)
                     if (w + k * PC_HELPERS == c2) {
-                        if (t != (T)0) {
+                        if (!QRU_ISZERO(t)) {
                             T d = (T)0;
 #pragma unroll
                             for (int r = 0; r < QRU_PREG_R; ++r)
-                                d += a[k][r] * v[r];
-                            d = t * QRU_TEAM_SUM(d);
+                                d += QRU_MUL(a[k][r], QRU_CONJ(v[r]));
+                            d = QRU_MUL(QRU_CONJ(t), QRU_TEAM_SUM(d));
 #pragma unroll
                             for (int r = 0; r < QRU_PREG_R; ++r)
-                                a[k][r] -= d * v[r];
+                                a[k][r] -= QRU_MUL(d, v[r]);
                         }
 #pragma unroll
                         for (int r = 0; r < QRU_PREG_R; ++r)
@@ -581,7 +640,7 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                     }
                 pc_arrive(&hand[c2]);
             }
-            if (t != (T)0) { /* the rest */
+            if (!QRU_ISZERO(t)) { /* the rest */
 #pragma unroll
                 for (int g = 0; g < PC_K; g += PC_G) {
                     int last = w + (g + PC_G - 1) * PC_HELPERS;
@@ -593,20 +652,21 @@ __global__ void __launch_bounds__(PC_THREADS, 1)
                         d[u] = (T)0;
 #pragma unroll
                         for (int r = 0; r < QRU_PREG_R; ++r)
-                            d[u] += a[g + u][r] * v[r];
+                            d[u] += QRU_MUL(a[g + u][r], QRU_CONJ(v[r]));
                     }
 #pragma unroll
                     for (int u = 0; u < PC_G; ++u) {
                         int c = w + (g + u) * PC_HELPERS;
                         T sum = QRU_TEAM_SUM(d[u]); /* no branch: they
                                                      * interleave */
-                        d[u] = c > c2 && c < nb ? t * sum : (T)0;
+                        d[u] = c > c2 && c < nb ? QRU_MUL(QRU_CONJ(t), sum)
+                                                : (T)0;
                     }
 #pragma unroll
                     for (int u = 0; u < PC_G; ++u)
 #pragma unroll
                         for (int r = 0; r < QRU_PREG_R; ++r)
-                            a[g + u][r] -= d[u] * v[r];
+                            a[g + u][r] -= QRU_MUL(d[u], v[r]);
                 }
             }
         }

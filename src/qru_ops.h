@@ -709,7 +709,8 @@
     /* The largest nb for which panel_qr of an (nb + extra) x nb panel runs \
      * on chip, in the local memory of one work-group (the fast case on the \
      * GPU backends; larger panels take a slower kernel), written to *nb; \
-     * 0 if none.  The \
+     * 0 if none; or a narrower nb whose panels a faster kernel takes \
+     * (CUDA's warp-chain kernel, 32 columns in complex double).  The \
      * algorithm layer picks the block size of its fused panels with it. \
      * Optional: the reference op writes 0. */ \
     QRU_OP(panel_qr_max_nb, (qru_context *ctx, qru_dtype dt, int extra, int *nb), (ctx, dt, extra, nb), OPT, QUERY) \
