@@ -1692,7 +1692,9 @@ QRU_API int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb,
  *  reorthogonalised; Z = Qz Rz by Gram-Schmidt, twice per column), judged
  *  by the removals' rank rule of qru_lsq_remove_rows() (a pivot |Rz(j,j)|
  *  not finite or <= 2 max(n, m) eps, else s = 1 / ||inv(Rz)||_F <= 2
- *  max(n, m) eps at the smallest pivot), then p staggered sweeps of
+ *  max(n, m) eps at the smallest pivot; where it passes with
+ *  ||inv(Rz)||_F^2 > 4 p, p > 1, Qz is projected against Q1 once more,
+ *  Rz corrected and judged again), then p staggered sweeps of
  *  Givens rotations on [Q1 Qz] (one pass over Q1 per 8 sweeps), [R d] and
  *  E.  About 12 n m p flops a problem; the rows below k+p move up.
  *  #QRU_Q_FULL: then the complement Q2 and d2 of every problem that lost

@@ -26,6 +26,11 @@
 
 #include "qru_batch_cgs.cl"
 
+/* The second pass's threshold (QRU_BQ_AGAIN of src/qru_internal.h) */
+#ifndef QRU_BQ_AGAIN
+#define QRU_BQ_AGAIN 4
+#endif
+
 /* The elements each item moves per step of the row drop (QRU_BQ_WG and
  * QRU_BQ_PB, the largest work-group and the rows or sweeps carried
  * through one pass over a row of Q1: kernels/qru_batch_cgs.cl). */
@@ -275,8 +280,9 @@ QRU_DEVICE int qru_bq_rm_next(int b, int count, int p,
  *     Z = Qz Rz by modified Gram-Schmidt, each column twice against the
  *     ones before, a work-group sum per product.  The rank rule: the
  *     columns of inv(Rz) by back substitution (one item a column), a sum
- *     for ||inv(Rz)||_F^2, the verdict by item 0 into info; then (only
- *     work written) dz = Qz' E.
+ *     for ||inv(Rz)||_F^2, the verdict by item 0 into info; where Rz is
+ *     ill-conditioned, Qz projected once more and judged again; then
+ *     (only work written) dz = Qz' E.
  *  2. (commit) E -= Qz dz (rows); item 0 forms the sweeps' rotations on
  *     QK = [Qk Rz'] alone (complex: zlartg's on the conjugates of the
  *     pair, the row rotation G' applied from the right to QK's column
@@ -310,43 +316,68 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
                      0);
         qru_bq_mgs2(n, p, work, oz, n, work, orz, red);
         QRU_BARRIER_GLOBAL;
-        /* the rank rule */
-        T part = (T)0;
-        for (int c = lid; c < p; c += nt)
-            for (int i = c; i >= 0; --i) {
-                T x = i == c ? QRU_MKR(1) : (T)0;
-                for (int l = i + 1; l <= c; ++l)
-                    x -= QRU_MUL(work[orz + i + (long)l * p],
-                                 work[oiv + l + (long)c * p]);
-                x = x / QRU_RE(work[orz + i + (long)i * p]);
-                work[oiv + i + (long)c * p] = x;
-                part += QRU_MKR(QRU_ABS2(x));
-            }
-        QRU_R ssum = QRU_RE(qru_bq_sum(part, red));
-        if (lid == 0) {
-            int fail = 0;
-            for (int j = 0; j < p && !fail; ++j) {
-                QRU_R v = QRU_ABS(work[orz + j + (long)j * p]);
-                if (!(v - v == (QRU_R)0) || !(v > tol))
-                    fail = j + 1;
-            }
-            if (!fail) {
-                QRU_R s = ssum - ssum == (QRU_R)0 && ssum > (QRU_R)0
-                              ? (QRU_R)1 / QRU_SQRT(ssum)
-                              : (QRU_R)0;
-                if (!(s > tol)) {
-                    int bad = 0;
-                    for (int j = 1; j < p; ++j)
-                        if (QRU_ABS(work[orz + j + (long)j * p]) <
-                            QRU_ABS(work[orz + bad + (long)bad * p]))
-                            bad = j;
-                    fail = bad + 1;
+        /* the rank rule; where a removal passes it with ||inv(Rz)||_F^2
+         * > QRU_BQ_AGAIN p (p > 1: Rz ill-conditioned, and Qz's error in
+         * Q1' Qz grows with ||inv(Rz)||), Qz is projected against Q1 once
+         * more, Qz = Qz2 S by the same Gram-Schmidt (S in the inverse's
+         * place), Rz := S Rz, and the rule judges again (the single
+         * removal's second pass, qru_upd_basis_again).  ssum and the
+         * verdict are the same in every item: the branches are uniform. */
+        for (int pass = 0; pass < 2; ++pass) {
+            T part = (T)0;
+            for (int c = lid; c < p; c += nt)
+                for (int i = c; i >= 0; --i) {
+                    T x = i == c ? QRU_MKR(1) : (T)0;
+                    for (int l = i + 1; l <= c; ++l)
+                        x -= QRU_MUL(work[orz + i + (long)l * p],
+                                     work[oiv + l + (long)c * p]);
+                    x = x / QRU_RE(work[orz + i + (long)i * p]);
+                    work[oiv + i + (long)c * p] = x;
+                    part += QRU_MKR(QRU_ABS2(x));
                 }
+            QRU_R ssum = QRU_RE(qru_bq_sum(part, red));
+            if (lid == 0) {
+                int fail = 0;
+                for (int j = 0; j < p && !fail; ++j) {
+                    QRU_R v = QRU_ABS(work[orz + j + (long)j * p]);
+                    if (!(v - v == (QRU_R)0) || !(v > tol))
+                        fail = j + 1;
+                }
+                if (!fail) {
+                    QRU_R s = ssum - ssum == (QRU_R)0 && ssum > (QRU_R)0
+                                  ? (QRU_R)1 / QRU_SQRT(ssum)
+                                  : (QRU_R)0;
+                    if (!(s > tol)) {
+                        int bad = 0;
+                        for (int j = 1; j < p; ++j)
+                            if (QRU_ABS(work[orz + j + (long)j * p]) <
+                                QRU_ABS(work[orz + bad + (long)bad * p]))
+                                bad = j;
+                        fail = bad + 1;
+                    }
+                }
+                flag[0] = QRU_MKR(fail);
+                info[oi + b] = QRU_MKR(fail);
             }
-            flag[0] = QRU_MKR(fail);
-            info[oi + b] = QRU_MKR(fail);
+            QRU_BARRIER;
+            if (pass == 1 || p == 1 || !QRU_ISZERO(flag[0]) ||
+                !(ssum > (QRU_R)QRU_BQ_AGAIN * (QRU_R)p))
+                break;
+            qru_bq_qtz(Q, qb, ldq, n, m, p, work, oz, n, work, ocp, ocm);
+            qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, n, work, ocm, m, 1,
+                         0);
+            qru_bq_mgs2(n, p, work, oz, n, work, oiv, red);
+            QRU_BARRIER_GLOBAL;
+            for (int c = lid; c < p; c += nt) /* Rz := S Rz, down column c */
+                for (int i = 0; i <= c; ++i) {
+                    T x = (T)0;
+                    for (int l = i; l <= c; ++l)
+                        x += QRU_MUL(work[oiv + i + (long)l * p],
+                                     work[orz + l + (long)c * p]);
+                    work[orz + i + (long)c * p] = x;
+                }
+            QRU_BARRIER_GLOBAL;
         }
-        QRU_BARRIER;
         /* dz = Qz' E (none for a refused problem) */
         qru_bq_ztx(n, p, QRU_ISZERO(flag[0]) ? (long)p * r : 0, work, oz, n, E,
                    eb, lde, work, odz, red);
