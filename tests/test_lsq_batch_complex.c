@@ -762,6 +762,51 @@ END_TEST
 START_TEST(test_cols) { zrun(_i, 1); }
 END_TEST
 
+/* the removal of rows near one common dominant row (Rz ill-conditioned:
+ * the completion's second pass; loop index: the type i / 2, the form
+ * thin or full by i % 2): three problems, the rows k .. k+2 of each plus
+ * s a (a random row; complex double s = 20, 15, 10, complex float 10: the
+ * errors relative to A1, which zcheck_b does not scale, grow with s as
+ * the removal's condition), removed; Q's orthogonality (unscaled, as
+ * every check of zcheck_b).  tests/test_lsq_batch.c's real cases go to
+ * s = 1e4 with the errors scaled. */
+START_TEST(test_remove_near_dominant)
+{
+    unsigned seed = 4242u + (unsigned)_i;
+    qru_dtype dt = ctype_of(_i / 2);
+    int q = forms[1 + _i % 2];
+    if (!dt)
+        return;
+    static const int sz[2][2] = {{8, 5}, {40, 6}};
+    for (int z = 0; z < 2; ++z) {
+        int n = sz[z][0], m = sz[z][1], p = 3, k = (n - p) / 2;
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s q=%d %d x %d near-dominant rows",
+                 qru_test_type_name(dt), q, n, m);
+        zbatch h = zbatch_new(dt, q, 3, n, m, 1, -1, &seed);
+        for (int i = 0; i < 3; ++i) {
+            double s = dt == QRU_COMPLEX_FLOAT ? 10.0 : 20.0 - 5.0 * i;
+            for (int j = 0; j < m; ++j) {
+                zd a = zval(dt, &seed) * s;
+                for (int t = k; t < k + p; ++t) {
+                    zd v = h.P[i].A[t + (size_t)j * n] + a;
+                    if (dt == QRU_COMPLEX_FLOAT) /* exact in the type */
+                        v = (float)creal(v) + (float)cimag(v) * _Complex_I;
+                    h.P[i].A[t + (size_t)j * n] = v;
+                }
+            }
+        }
+        qru_lsq_batch *fb = zmake(&h);
+        zstep_remove_rows(&h, &fb, k, p, -1, tag);
+        double w = zcheck_b(&h, fb, NULL, -1, tag);
+        if (getenv("QRU_TEST_VERBOSE"))
+            printf("%s: worst scaled error %.3g\n", tag, w);
+        qru_lsq_batch_destroy(fb);
+        zbatch_free(&h);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lsq_batch_complex");
@@ -771,6 +816,7 @@ int main(void)
     tcase_add_test(tc, test_created);
     tcase_add_loop_test(tc, test_rows, 0, 6);
     tcase_add_loop_test(tc, test_cols, 0, 6);
+    tcase_add_loop_test(tc, test_remove_near_dominant, 0, 4);
     tcase_add_loop_test(tc, test_nonfinite, 0, 6);
     suite_add_tcase(s, tc);
     return qru_test_main(s);
