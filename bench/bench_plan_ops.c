@@ -12,9 +12,11 @@
  * most).  Look-ahead is off (one queue), so the ops' times add up.  One
  * warm-up update on another factorisation of the same shape first.
  *
- *   bench_plan_ops OP FORM n m p k [-s]
+ *   bench_plan_ops OP FORM n m p k [-s | -p T]
  *     OP: add_rows | remove_rows | add_cols | remove_cols | modify
- *     FORM: full | thin | none; -s: single precision
+ *     FORM: full | thin | none; -s: single precision; -p T: the element
+ *     type T, one of s (float), d (double, the default), c (complex
+ *     float), z (complex double)
  *
  * Output: per op the calls, the priced and the measured microseconds and
  * their ratio, largest measured first, then the totals.
@@ -100,7 +102,8 @@ static int cmp_desc(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 7) {
-        fprintf(stderr, "usage: bench_plan_ops OP FORM n m p k [-s]\n");
+        fprintf(stderr,
+                "usage: bench_plan_ops OP FORM n m p k [-s | -p s|d|c|z]\n");
         return 2;
     }
     int op = -1;
@@ -113,8 +116,22 @@ int main(int argc, char **argv)
                                           : -1;
     int n = atoi(argv[3]), m = atoi(argv[4]), p = atoi(argv[5]),
         k = atoi(argv[6]);
-    qru_dtype dt = argc > 7 && !strcmp(argv[7], "-s") ? QRU_FLOAT : QRU_DOUBLE;
-    if (op < 0 || form < 0 || n < 1 || m < 1 || p < 1 || k < 0) {
+    qru_dtype dt = QRU_DOUBLE;
+    int bad_type = 0;
+    if (argc > 7 && !strcmp(argv[7], "-s"))
+        dt = QRU_FLOAT;
+    else if (argc > 8 && !strcmp(argv[7], "-p") && strlen(argv[8]) == 1) {
+        const char *t = strchr("sdcz", argv[8][0]);
+        static const qru_dtype types[] = {QRU_FLOAT, QRU_DOUBLE,
+                                          QRU_COMPLEX_FLOAT,
+                                          QRU_COMPLEX_DOUBLE};
+        if (t && *t)
+            dt = types[t - "sdcz"];
+        else
+            bad_type = 1;
+    } else if (argc > 7)
+        bad_type = 1;
+    if (op < 0 || form < 0 || n < 1 || m < 1 || p < 1 || k < 0 || bad_type) {
         fprintf(stderr, "bench_plan_ops: bad arguments\n");
         return 2;
     }
