@@ -26,9 +26,9 @@
 
 #include "qru_batch_cgs.cl"
 
-/* The second pass's threshold (QRU_BQ_AGAIN of src/qru_internal.h) */
-#ifndef QRU_BQ_AGAIN
-#define QRU_BQ_AGAIN 4
+/* The second pass's threshold (QRU_RR_AGAIN_RMS of src/qru_internal.h) */
+#ifndef QRU_RR_AGAIN_RMS
+#define QRU_RR_AGAIN_RMS 2
 #endif
 
 /* The elements each item moves per step of the row drop (QRU_BQ_WG and
@@ -317,7 +317,7 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
         qru_bq_mgs2(n, p, work, oz, n, work, orz, red);
         QRU_BARRIER_GLOBAL;
         /* the rank rule; where a removal passes it with ||inv(Rz)||_F^2
-         * > QRU_BQ_AGAIN p (p > 1: Rz ill-conditioned, and Qz's error in
+         * > QRU_RR_AGAIN_RMS^2 p (p > 1: Rz ill-conditioned, and Qz's error in
          * Q1' Qz grows with ||inv(Rz)||), Qz is projected against Q1 once
          * more, Qz = Qz2 S by the same Gram-Schmidt (S in the inverse's
          * place), Rz := S Rz, and the rule judges again (the single
@@ -361,7 +361,7 @@ QRU_DEVICE void qru_bq_rm_complete(QRU_BQ_RM_PARAMS, QRU_LOCAL T *S)
             }
             QRU_BARRIER;
             if (pass == 1 || p == 1 || !QRU_ISZERO(flag[0]) ||
-                !(ssum > (QRU_R)QRU_BQ_AGAIN * (QRU_R)p))
+                !(ssum > (QRU_R)(QRU_RR_AGAIN_RMS * QRU_RR_AGAIN_RMS) * (QRU_R)p))
                 break;
             qru_bq_qtz(Q, qb, ldq, n, m, p, work, oz, n, work, ocp, ocm);
             qru_bq_zpass(Q, qb, ldq, n, m, k, p, work, oz, n, work, ocm, m, 1,

@@ -693,13 +693,13 @@ static inline size_t qru_lsq_batch_work(int m, int r)
  * dz p r, the columns of [R d; 0 dz] (m+p) (m+r)); the work-group of
  * both (a power of two, 32 .. QRU_BQ_WG = 256, by the rows). */
 #define QRU_BQ_WG 256
-/* The batched thin row removal's second pass (its completion in
- * kernels/qru_batch_q.cl and src/cpu/cpu_batch_q_kernels.inc, as the
- * single removal's, src/update/remove_rows.c): where the removal passes
- * the rank rule with ||inv(Rz)||_F^2 > QRU_BQ_AGAIN p, p > 1 (the root
- * mean square of the inverses of Rz's singular values above 2), Qz is
- * projected against Q1 once more. */
-#define QRU_BQ_AGAIN 4
+/* The thin row removals' second pass, one rule for the single removal
+ * (src/update/remove_rows.c) and the batched one (its completion in
+ * kernels/qru_batch_q.cl and src/cpu/cpu_batch_q_kernels.inc): where the
+ * removal passes the rank rule with p > 1 and the root mean square of
+ * the inverses of Rz's singular values, ||inv(Rz)||_F / sqrt(p), above
+ * QRU_RR_AGAIN_RMS, Qz is projected against Q1 once more. */
+#define QRU_RR_AGAIN_RMS 2
 static inline size_t qru_lsq_batch_q_add_work(int n, int m, int r, int p)
 {
     return 2 * (size_t)p * (size_t)m + (size_t)p * (size_t)r + (size_t)m +

@@ -370,9 +370,10 @@ int qru_upd_fast_remove_rows(qru_context *ctx, qru_lsq *f,
  * 1) times ||inv(Rz)||, up to the downdate condition c: removing 3 of 8
  * rows near a common dominant row at c = 529 left ||Q1'Q1 - I|| at
  * 91 n eps.  Where Rz is ill-conditioned (p > 1 and ||inv(Rz)||_F =
- * 1 / s, the rank rule's, above 2 sqrt(p): the root mean square of the
- * inverses of Rz's singular values above 2, so ||inv(Rz)||_2 > 2; a
- * removal it passes has ||inv(Rz)||_2 <= 2 sqrt(p)), Qz is formed here
+ * 1 / s, the rank rule's, above QRU_RR_AGAIN_RMS sqrt(p) = 2 sqrt(p):
+ * the root mean square of the inverses of Rz's singular values above 2,
+ * so ||inv(Rz)||_2 > 2; a removal it passes has ||inv(Rz)||_2 <=
+ * 2 sqrt(p)), Qz is formed here
  * (in Qz, ld n; *formed = 1) and made orthogonal to Q1 once more
  * (qru_upd_basis_again: Qz := Qz2, Rz := S Rz, S within O((c eps)^2) of
  * a diagonal of signs), and the corrected Rz is judged again: the sweeps
@@ -389,8 +390,6 @@ static size_t rr_thin_ws(int m, int p)
 {
     return 2 * (size_t)m * p + (size_t)p * p;
 }
-
-#define RR_AGAIN_RMS 2.0
 
 static int rr_thin_complete(qru_context *ctx, const qru_lsq *f, int k, int p,
                             int nb, qru_ptr QK, qru_ptr Z, qru_ptr Qz,
@@ -418,7 +417,7 @@ static int rr_thin_complete(qru_context *ctx, const qru_lsq *f, int k, int p,
     /* (a dry run, whose reads are ones, prices the well-conditioned
      * removal: both of AUTO's paths pay the pass alike, the
      * refactorisation's judge too) */
-    if (p == 1 || !(s * sqrt((double)p) * RR_AGAIN_RMS < 1.0) ||
+    if (p == 1 || !(s * sqrt((double)p) * QRU_RR_AGAIN_RMS < 1.0) ||
         qru_plan_healthy_info(ctx))
         return 0;
     QRU_TRY(qru_upd_house_merge(ctx, dt, n, p, nb, hh));
