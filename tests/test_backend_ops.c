@@ -224,8 +224,9 @@ END_TEST
 
 /* copy, including the overlapping moves towards the start that the
  * contract allows (row and column deletion); the tall ones move columns
- * of several hundred rows by a few (a GPU's per-column move walks each
- * column in chunks whose writes land on rows the chunk has just read). */
+ * of hundreds to thousands of rows by a few (a GPU's per-column move
+ * walks each column in chunks, 1024 rows on CUDA, whose writes land on
+ * rows the chunk has just read). */
 START_TEST(test_copy)
 {
     NDT_OK(_i);
@@ -240,6 +241,7 @@ START_TEST(test_copy)
         {6, 4, 1, 1, 0, 0, 0, 13, 7, 9},    /* separate buffers, other ld */
         {700, 5, 3, 0, 0, 0, 1, 705, 705, 5}, /* delete rows 0..2: up by 3 */
         {517, 4, 300, 1, 297, 1, 1, 821, 821, 6}, /* rows 297..299 */
+        {2100, 3, 5, 0, 0, 0, 1, 2105, 2105, 3}, /* several chunks a column */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         int ld = cases[c].ld, cols = cases[c].cols;
