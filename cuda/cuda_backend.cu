@@ -697,10 +697,9 @@ int qru_cu_copy(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     /* columns of a few elements (a diagonal, a row): the copy engine moves
      * a 2-D copy one column at a time, tens of microseconds for 1000 of
      * them; a kernel takes a few.  Larger blocks stay on the copy engine:
-     * a kernel moved them 2-2.5 times as fast alone (H200, 8000 and 16000
-     * rows of 148 to 2000 complex double columns) but took the
-     * multiprocessors from the GEMMs beside it, and 8 of the GPU
-     * benchmarks' updates took 1.2-1.4 times as long. */
+     * a kernel moves them faster alone but takes the multiprocessors from
+     * the GEMMs that run beside the copy, and the updates of the GPU
+     * benchmarks slowed. */
     if (!overlap && (size_t)m * es < 64 && n > 16)
         return qru_cu_lacpy(ctx, dt, 'A', m, n, src, lds, dst, ldd);
     if (!overlap)

@@ -14,9 +14,8 @@
  *       QRU_COPY_BACK_U elements, a group's size apart): read the chunk,
  *       barrier, write it, barrier.  Every write lands below every read
  *       still to come, so no element is overwritten before it has been
- *       read.  (Four elements an item: 2.2 ms against 3.2 ms for one,
- *       moving 15900 rows of 16000 complex double columns up by 100 on an
- *       H200, about 3.6 TB/s.)
+ *       read.  (Four elements an item keep more loads in flight than
+ *       one, for the long columns of a Q losing rows.)
  */
 #ifndef QRU_COPY_CL
 #define QRU_COPY_CL
