@@ -4,9 +4,10 @@
  * chol_update_batch, chol_insert_batch, chol_delete_batch,
  * lsq_batch_add_rows and lsq_batch_solve, the kernels of
  * kernels/qru_batch.cl: several problems a block in shared memory (one
- * in device memory where it does not fit), and the solve of problems of
- * m <= 32 one warp a problem, in registers (real data; complex data
- * takes the blocks' solve).  All of them take the four types; complex
+ * in device memory where it does not fit), and the row addition of
+ * problems of m + r <= 32 and the solve of m <= 32 on 8 or 16 lanes a
+ * problem (cuda_lsq_team.cuh; real data, complex data takes the blocks'
+ * kernels).  All of them take the four types; complex
  * Cholesky problems take their rotations in device memory (the
  * structured passes in shared memory and the one-warp-a-problem update
  * of cuda_chol_team.cuh are real only).
@@ -19,6 +20,7 @@
 #include "qru_batch.cl"
 
 #include "cuda_chol_team.cuh"
+#include "cuda_lsq_team.cuh"
 
 static_assert(QRU_BATCH_LM == QRU_CHOL_BATCH_LM &&
                   QRU_BATCH_KB == QRU_CHOL_BATCH_KB,
@@ -128,34 +130,25 @@ __global__ void qru_lsq_batch_solve(int m, int r, int n, int count, T eps,
                              seg, (T *)qru_batch_smem_);
 }
 
-/* The one-warp-a-problem solve: at most 128 threads a block and 128
- * registers a thread (a row of R a lane and the chain's temporaries,
- * without spills), so that 16 warps an SM keep their chains in flight. */
-template <typename T>
-__global__ void __launch_bounds__(128, 4)
-    qru_lsq_batch_solve_reg(int m, int r, int n, int count, T eps,
-                            const T *R, long orr, int ldr, long sr,
-                            const T *D, long od, int ldd, long sd, T *X,
-                            long ox, int ldx, long sx, T *info, long oi)
-{
-    qru_lsq_batch_solve_team(m, r, n, count, eps, R, orr, ldr, sr, D, od,
-                              ldd, sd, X, ox, ldx, sx, info, oi);
-}
-
 /* A launch of the warp kernels (the problem in registers), pw problems
- * a warp: the knob batch_wg's threads a block (0 or more than the bound:
- * 128), whole warps. */
+ * a warp, tile bytes of shared memory a problem: the knob batch_wg's
+ * threads a block (0 or more than the bound: 128), whole warps, fewer
+ * where their tiles would pass the 48 KiB a block has without opting in
+ * (at least one). */
 static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
-                                    int count, int pw)
+                                    int count, int pw, size_t tile)
 {
     int items = qru_ctx_tuning(ctx, dt)->batch_wg;
     int teams = (items > 0 && items < 128 ? items : 128) / 32;
     if (teams < 1)
         teams = 1;
+    while (teams > 1 && (size_t)teams * pw * tile > 48 * 1024)
+        --teams;
     long per = (long)teams * pw;
     long groups = ((long)count + per - 1) / per;
     qru_batch_launch g = {teams * 32,
-                          (int)(groups < (1 << 20) ? groups : (1 << 20)), 0};
+                          (int)(groups < (1 << 20) ? groups : (1 << 20)),
+                          (size_t)teams * pw * tile};
     return g;
 }
 
@@ -175,7 +168,7 @@ static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                               qru_ptr info, qru_ptr cnt, T eps)
 {
     int ln = n <= 16 ? (k == 1 ? 4 : 8) : 32; /* lanes a problem */
-    qru_batch_launch g = team_launch(ctx, dt, count, 32 / ln);
+    qru_batch_launch g = team_launch(ctx, dt, count, 32 / ln, 0);
     auto kern = n <= 16
                     ? (k == 1 ? qru_chol_update_team<T, 4, 1, 4>
                               : qru_chol_update_team<T, 2, 4, 8>)
@@ -318,6 +311,17 @@ int qru_cu_chol_delete_batch(qru_context *ctx, qru_dtype dt, char uplo,
                              ldl, 0, L1, ld1, s1, info, cnt, work);
 }
 
+/* The shape of the lane kernels (cuda_lsq_team.cuh) for w columns (the
+ * addition's m + r, the solve's m <= 32): 8 lanes a problem and 2 or 3
+ * columns a lane up to w = 24 (four problems a warp), 16 lanes and 2 up
+ * to 32 (two).  Returns the instance, 0 (<8, 2>), 1 (<8, 3>) or 2
+ * (<16, 2>); *pw the problems a warp. */
+static int lsq_team_shape(int w, int *pw)
+{
+    *pw = w <= 24 ? 4 : 2;
+    return w <= 16 ? 0 : w <= 24 ? 1 : 2;
+}
+
 template <typename T>
 static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 int count, qru_ptr R, int ldr, size_t sR,
@@ -325,6 +329,26 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 qru_ptr U, int ldu, size_t sU, qru_ptr E,
                                 int lde, size_t sE, qru_ptr cnt, qru_ptr work)
 {
+    /* [R d] in the tiles of 8 or 16 lanes a problem (real data) */
+    if constexpr (!qru_kt<T>::cplx) {
+        if (m + r <= 32) {
+            static decltype(&qru_lsq_add_team<T, 8, 2>) const ks[3] = {
+                qru_lsq_add_team<T, 8, 2>, qru_lsq_add_team<T, 8, 3>,
+                qru_lsq_add_team<T, 16, 2>};
+            int pw, sh = lsq_team_shape(m + r, &pw);
+            qru_batch_launch g =
+                team_launch(ctx, qru_cu_dtype<T>(), count, pw,
+                            (size_t)(m + r) * (m | 1) * sizeof(T));
+            auto kern = ks[sh];
+            kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
+                m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR,
+                (T *)D.h, (long)D.off, ldd, (long)sD, (T *)rho2.h,
+                (long)rho2.off, (const T *)U.h, (long)U.off, ldu, (long)sU,
+                (const T *)E.h, (long)E.off, lde, (long)sE, (const T *)cnt.h,
+                (long)cnt.off, cnt.h != NULL);
+            return qru_cuda_launched();
+        }
+    }
     int lm = qru_lsq_batch_local(m, r), tp = qru_lsq_batch_items(m + r, lm);
     size_t seg = qru_lsq_batch_add_local_elems(m, r);
     qru_batch_launch g = batch_launch(ctx, qru_cu_dtype<T>(), tp,
@@ -362,13 +386,18 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                              int ldx, size_t sX, qru_ptr info, qru_ptr work,
                              double eps)
 {
-    /* the problem in one warp's registers (real data) */
+    /* R in the tiles of 8 or 16 lanes a problem (real data) */
     if constexpr (!qru_kt<T>::cplx) {
         if (m <= 32) {
-            qru_batch_launch g =
-                team_launch(ctx, qru_cu_dtype<T>(), count, 1);
-            qru_lsq_batch_solve_reg<T><<<g.groups, g.items, 0,
-                                         qru_cuda(ctx)->stream>>>(
+            static decltype(&qru_lsq_solve_team<T, 8, 2>) const ks[3] = {
+                qru_lsq_solve_team<T, 8, 2>, qru_lsq_solve_team<T, 8, 3>,
+                qru_lsq_solve_team<T, 16, 2>};
+            int pw, sh = lsq_team_shape(m, &pw);
+            qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count,
+                                             pw, (size_t)m * (m | 1) *
+                                                     sizeof(T));
+            auto kern = ks[sh];
+            kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
                 m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,
                 (long)sR, (const T *)D.h, (long)D.off, ldd, (long)sD,
                 (T *)X.h, (long)X.off, ldx, (long)sX, (T *)info.h,

@@ -774,7 +774,7 @@ QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
     }
     if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
         QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
-        T sf = f / fa;
+        T sf = QRU_UNIT(f, fa);
         *c = fa * inv;
         *s = QRU_MUL(QRU_CONJ(g), sf) * inv;
         return sf * (h * inv);
@@ -1057,97 +1057,6 @@ QRU_DEVICE void qru_lsq_batch_solve_body(
                                 od, ldd, sd, X, ox, ldx, sx, info, oi, work,
                                 ok, 0, tp, seg, S);
 }
-
-#if QRU_TEAM >= 32
-/*
- * lsq_batch_solve for problems small enough for one team (a CUDA warp)
- * to hold in registers: one team a problem, the teams of a work-group
- * looping over the problems b = team, team + teams, ... (a whole team
- * takes the same problems, so its broadcasts are reached by every lane).
- * Thousands of problems run at once, each a chain of m dependent steps,
- * so the chain is kept short: the divisions by R(i,i) are products with
- * reciprocals formed ahead, all at once.
- */
-/* Right-hand sides a team's lanes hold at once in lsq_batch_solve_team. */
-#ifndef QRU_BATCH_TEAM_R
-#define QRU_BATCH_TEAM_R 4
-#endif
-
-/*
- * lsq_batch_solve where m <= QRU_TEAM: lane k < m holds row k of R
- * (R(k, k:m-1)) and its rows of d, QRU_BATCH_TEAM_R columns at a time,
- * in registers, forms the norm of column k (down the column, in the
- * order of the work-group body) and 1 / R(k,k).  The tolerance is a team
- * maximum, the first failing column a team maximum of -(j + 1); back
- * substitution from the last row: lane i scales its row by 1 / R(i,i)
- * and broadcasts x(i,:), the lanes above subtract R(k,i) x(i,:).
- */
-QRU_DEVICE void qru_lsq_batch_solve_team(
-    int m, int r, int n, int count, T eps, QRU_GLOBAL const T *R, long orr,
-    int ldr, long sr, QRU_GLOBAL const T *D, long od, int ldd, long sd,
-    QRU_GLOBAL T *X, long ox, int ldx, long sx, QRU_GLOBAL T *info, long oi)
-{
-    int lane = QRU_LID_X % QRU_TEAM, teams = QRU_LSIZE_X / QRU_TEAM;
-    int isr = lane < m;
-    T nf = (T)(n > m ? n : m);
-    for (int b = QRU_GROUP_X * teams + QRU_LID_X / QRU_TEAM; b < count;
-         b += QRU_NGROUPS_X * teams) {
-        long rb = orr + (long)b * sr, xb = ox + (long)b * sx;
-        QRU_GLOBAL const T *pr = R + QRU_IDX(rb, lane, 0, ldr);
-        QRU_GLOBAL const T *pc = R + QRU_IDX(rb, 0, lane, ldr);
-        QRU_GLOBAL const T *pd = D + QRU_IDX(od + (long)b * sd, lane, 0, ldd);
-        T row[QRU_TEAM];
-#pragma unroll
-        for (int c = 0; c < QRU_TEAM; ++c)
-            row[c] = isr && c >= lane && c < m ? pr[(long)c * ldr] : (T)0;
-        T s2 = (T)0, djj = (T)1;
-        if (isr) {
-#pragma unroll
-            for (int i = 0; i < QRU_TEAM; ++i)
-                if (i <= lane) {
-                    T v = pc[i];
-                    s2 += v * v;
-                }
-            djj = pc[lane];
-        }
-        T dinv = (T)1 / djj;
-        T nc = QRU_SQRT(s2);
-        T tol = nf * eps * QRU_TEAM_MAX(nc - nc == (T)0 ? nc : (T)0);
-        int bad = isr && (!(djj - djj == (T)0) || !(QRU_FABS(djj) > tol));
-        T first = -QRU_TEAM_MAX(bad ? -(T)(lane + 1) : -(T)(m + 1));
-        int fail = first <= (T)m ? (int)first : 0;
-        for (int q0 = 0; q0 < r; q0 += QRU_BATCH_TEAM_R) {
-            T x[QRU_BATCH_TEAM_R];
-#pragma unroll
-            for (int q = 0; q < QRU_BATCH_TEAM_R; ++q)
-                x[q] = isr && q0 + q < r ? pd[(long)(q0 + q) * ldd] : (T)0;
-#pragma unroll
-            for (int i = QRU_TEAM - 1; i >= 0; --i) {
-                if (i >= m)
-                    continue;
-#pragma unroll
-                for (int q = 0; q < QRU_BATCH_TEAM_R; ++q) {
-                    if (q0 + q >= r) /* uniform: no chain for them */
-                        break;
-                    if (lane == i)
-                        x[q] = x[q] * dinv;
-                    T xi = QRU_TEAM_BCAST(x[q], i);
-                    if (lane < i)
-                        x[q] = x[q] - row[i] * xi;
-                }
-            }
-#pragma unroll
-            for (int q = 0; q < QRU_BATCH_TEAM_R; ++q)
-                if (isr && fail == 0 && q0 + q < r)
-                    X[QRU_IDX(xb, lane, q0 + q, ldx)] = x[q];
-        }
-        if (lane == 0)
-            info[oi + b] = (T)fail;
-    }
-}
-
-#endif /* QRU_TEAM >= 32 */
-
 
 #if defined(__OPENCL_VERSION__)
 /* The OpenCL entry points: S is the local buffer of the launch (CUDA's

@@ -44,6 +44,8 @@
  *                         a == 0, both parts of a finite
  *   QRU_INV(a)            1 / a (complex: scaled, no overflow)
  *   QRU_DIV(a, b)         a / b (complex: a QRU_INV(b))
+ *   QRU_UNIT(a, aa)       a / aa for aa = |a| > 0 finite (real: +-1,
+ *                         copysign's, without the division)
  *                         For a real T these are the plain operators
  *                         (QRU_MUL(a, b) is a * b, QRU_CONJ(a) is a, ...),
  *                         so a real kernel compiles to what it was
@@ -231,7 +233,11 @@ __device__ __forceinline__ qru_cplx<R> operator/(qru_cplx<R> a, R r)
         return isfinite(a);                                                    \
     }                                                                          \
     static __device__ __forceinline__ R qru_inv_(R a) { return R(1) / a; }    \
-    static __device__ __forceinline__ R qru_div_(R a, R b) { return a / b; }
+    static __device__ __forceinline__ R qru_div_(R a, R b) { return a / b; }  \
+    static __device__ __forceinline__ R qru_unit_(R a, R)                      \
+    {                                                                          \
+        return copysign(R(1), a);                                              \
+    }
 QRU_KREAL_OPS_(float)
 QRU_KREAL_OPS_(double)
 #undef QRU_KREAL_OPS_
@@ -282,6 +288,11 @@ template <typename R>
 __device__ __forceinline__ qru_cplx<R> qru_div_(qru_cplx<R> a, qru_cplx<R> b)
 {
     return qru_mul_(a, qru_inv_(b));
+}
+template <typename R>
+__device__ __forceinline__ qru_cplx<R> qru_unit_(qru_cplx<R> a, R aa)
+{
+    return a / aa;
 }
 #define QRU_R typename qru_kt<T>::real
 #define QRU_RH T
@@ -341,6 +352,7 @@ inline T qru_inv_(T a)
     return (T)(re / d, -im / d);
 }
 #define qru_div_(a, b) qru_mul_(a, qru_inv_(b))
+#define qru_unit_(a, aa) ((a) / (aa))
 #define qru_conj_(a) ((T)((a).x, -(a).y))
 #define qru_re_(a) ((a).x)
 #define qru_im_(a) ((a).y)
@@ -356,6 +368,7 @@ inline T qru_inv_(T a)
 #define qru_mul_(a, b) ((a) * (b))
 #define qru_inv_(a) ((T)1 / (a))
 #define qru_div_(a, b) ((a) / (b))
+#define qru_unit_(a, aa) copysign((T)1, (a))
 #define qru_conj_(a) (a)
 #define qru_re_(a) (a)
 #define qru_im_(a) ((T)0)
@@ -382,6 +395,7 @@ inline T qru_inv_(T a)
 #define QRU_FINITE(a) qru_finite_(a)
 #define QRU_INV(a) qru_inv_(a)
 #define QRU_DIV(a, b) qru_div_(a, b)
+#define QRU_UNIT(a, aa) qru_unit_(a, aa)
 
 /* The order of an argmax over real keys (the selections of OMP,
  * kernels/qru_omp.cl, and LARS, kernels/qru_lars.cl): 1 where key a

@@ -314,7 +314,9 @@ static void run_case(const lcase *c, unsigned *seed)
 }
 
 /* the work-group kernels' items a problem (qru_lsq_batch_items: 4, 8 from
- * m + r = 13, 16 from 25) and the one-warp solve's bound (m <= 32) */
+ * m + r = 13, 16 from 25) and CUDA's lane kernels' bounds
+ * (cuda/cuda_lsq_team.cuh: 8 lanes up to m + r = 16 and 24, 16 up to 32;
+ * the solve by m) */
 static const int MS[7] = {1, 5, 12, 20, 24, 32, 33};
 
 /* count 7: every m, n in {0, m, 3m, 200}, (p, r) in {(1,1), (3,2)} */
