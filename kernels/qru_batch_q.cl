@@ -421,9 +421,11 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
         /* sweep q zeroes row q of QK from the right, the rotation of the
          * columns (j - 1, j) for j = m + q down to q + 1: item 0 forms
          * them on row q (the new f carried in a register from one to the
-         * next, the next element loaded a step ahead), then the items
-         * owning rows q + 1 .. p - 1 apply them to theirs the same way
-         * (every stored element is final: no load waits on a store) */
+         * next, the next element loaded a step ahead; row q is not read
+         * again, so its zeros and its last entry are not stored), then
+         * the items owning rows q + 1 .. p - 1 apply them to theirs the
+         * same way (every stored element is final: no load waits on a
+         * store) */
         for (int q = 0; q < p; ++q) {
             QRU_BARRIER_GLOBAL;
             if (lid == 0 && go) {
@@ -457,12 +459,10 @@ QRU_DEVICE void qru_bq_rm_commit(QRU_BQ_RM_PARAMS)
                         }
                         g = c * f + QRU_MUL(sn, g);
                     }
-                    work[rq + (long)j * p] = (T)0;
                     long cj = ocs + 2 * ((long)q * mp + j);
                     work[cj] = QRU_MKR(c);
                     work[cj + 1] = sn;
                 }
-                work[rq + (long)q * p] = g;
             }
             QRU_BARRIER_GLOBAL;
             for (int q3 = q + 1 + lid; q3 < (go ? p : 0); q3 += nt) {
