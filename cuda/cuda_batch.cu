@@ -338,7 +338,7 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
             int pw, sh = lsq_team_shape(m + r, &pw);
             qru_batch_launch g =
                 team_launch(ctx, qru_cu_dtype<T>(), count, pw,
-                            (size_t)(m + r) * (m | 1) * sizeof(T));
+                            (size_t)(m + r) * QRU_LT_LD(m) * sizeof(T));
             auto kern = ks[sh];
             kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
                 m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR,
@@ -393,9 +393,9 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                 qru_lsq_solve_team<T, 8, 2>, qru_lsq_solve_team<T, 8, 3>,
                 qru_lsq_solve_team<T, 16, 2>};
             int pw, sh = lsq_team_shape(m, &pw);
-            qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count,
-                                             pw, (size_t)m * (m | 1) *
-                                                     sizeof(T));
+            qru_batch_launch g =
+                team_launch(ctx, qru_cu_dtype<T>(), count, pw,
+                            (size_t)m * QRU_LT_LD(m) * sizeof(T));
             auto kern = ks[sh];
             kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
                 m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,

@@ -7,11 +7,11 @@
  * problem's tile and no block barrier.
  *
  *   - A problem's page comes in through its tile in shared memory
- *     (column c of [R d] at c st, st = m | 1, odd, so that lanes reading
- *     down their own columns find their own banks): a column a step, its
- *     rows on the problem's lanes (coalesced, where a lane reading its
- *     column down the page would touch a cache line a lane); the
- *     addition's goes out the same way.
+ *     (column c of [R d] at c st, st = QRU_LT_LD(m), odd, so that lanes
+ *     reading down their own columns find their own banks): a column a
+ *     step, its rows on the problem's lanes (coalesced, where a lane
+ *     reading its column down the page would touch a cache line a lane);
+ *     the addition's goes out the same way.
  *   - Addition: R and d stay in the tile; lane l of a problem owns the
  *     columns k = l + LN t (t < NT) of [R d] and holds their entries of
  *     the new row in registers.  Per step j (a loop, not unrolled: the
@@ -35,6 +35,10 @@
  */
 
 #define QRU_LT_ALL 0xffffffffu
+
+/* The column stride of a problem's tile of m rows (odd: see above); the
+ * kernels and their launches' shared-memory sizes take it from here. */
+#define QRU_LT_LD(m) ((m) | 1)
 
 /* Columns of a page a lane loads before it stores any into the tile:
  * the loads of a chunk are in flight together (each is a branch of its
@@ -130,7 +134,7 @@ __global__ void __launch_bounds__(128, 4)
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
     int lane = threadIdx.x % 32, l = lane % LN;
-    int mr = m + r, st = m | 1;
+    int mr = m + r, st = QRU_LT_LD(m);
     T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * mr * st;
     long per = (long)(blockDim.x / 32) * PW;
     for (long b0 = (long)blockIdx.x * per + (threadIdx.x / 32) * PW;
@@ -212,7 +216,7 @@ __global__ void __launch_bounds__(128, 4)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
-    int lane = threadIdx.x % 32, l = lane % LN, st = m | 1;
+    int lane = threadIdx.x % 32, l = lane % LN, st = QRU_LT_LD(m);
     T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * m * st;
     T nf = (T)(n > m ? n : m);
     long per = (long)(blockDim.x / 32) * PW;
