@@ -6,12 +6,20 @@
  * m <= LN NT (the solve), with nothing in shared memory but each
  * problem's tile and no block barrier.
  *
- *   - A problem's page comes in through its tile in shared memory
- *     (column c of [R d] at c st, st = QRU_LT_LD(m), odd, so that lanes
- *     reading down their own columns find their own banks): a column a
- *     step, its rows on the problem's lanes (coalesced, where a lane
- *     reading its column down the page would touch a cache line a lane);
- *     the addition's goes out the same way.
+ *   - A problem's page comes in through its tile in shared memory: R's
+ *     upper triangle packed by columns, then d (lt_off), half the square
+ *     page, so that a wave of blocks holds the usual batch (10,000
+ *     problems of m = 20 in double: 18.6 MB of tiles, where the H200's
+ *     SMs have 30 MB).  Column c of the page goes in with its rows on
+ *     the problem's lanes (coalesced, where a lane reading its column
+ *     down the page would touch a cache line a lane), by asynchronous
+ *     copies (cp.async): every element in flight at once, held in no
+ *     register, one wait; the addition's goes out the same way.  The
+ *     packed offsets of 8 (or 16) consecutive columns fall in distinct
+ *     banks (k (k + 1) / 2 runs through every residue mod a power of
+ *     two), and the tiles of the problems that share a bank phase start
+ *     8 elements apart modulo 32 (QRU_LT_SIZE), so a step's reads by
+ *     column meet no conflict in double.
  *   - Addition: R and d stay in the tile; lane l of a problem owns the
  *     columns k = l + LN t (t < NT) of [R d] and holds their entries of
  *     the new row in registers.  Per step j (a loop, not unrolled: the
@@ -34,51 +42,46 @@
  * shuffle, LN lanes wide, is reached by every lane.
  */
 
+#include <cuda_pipeline.h>
+
 #define QRU_LT_ALL 0xffffffffu
 
-/* The column stride of a problem's tile of m rows (odd: see above); the
- * kernels and their launches' shared-memory sizes take it from here. */
-#define QRU_LT_LD(m) ((m) | 1)
+/* Where column c of [R d] starts in a problem's tile: R's upper triangle
+ * packed by columns (column c < m holds its rows 0..c at c (c + 1) / 2),
+ * then the m rows of each column of d. */
+__host__ __device__ __forceinline__ int lt_off(int m, int c)
+{
+    return c < m ? c * (c + 1) / 2 : m * (m + 1) / 2 + (c - m) * m;
+}
 
-/* Columns of a page a lane loads before it stores any into the tile:
- * the loads of a chunk are in flight together (each is a branch of its
- * own, and a load waited for before the next would make the copy a chain
- * of memory latencies). */
-#define QRU_LT_CHUNK 8
+/* Elements from one problem's tile to the next (m rows, r columns of d):
+ * the packed [R d] rounded up to 8 (mod 32).  The kernels and their
+ * launches' shared-memory sizes take it from here. */
+#define QRU_LT_SIZE(m, r)                                                      \
+    (lt_off(m, (m) + (r)) + (40 - lt_off(m, (m) + (r)) % 32) % 32)
 
 /* The upper triangle of R (m x m, ld ldr, at R + rb) and d (m x r, ld
- * ldd, at D + db) into the problem's tile W (ld st); lane l of the
- * problem takes the rows l + LN q of each column. */
-template <typename T, int LN, int NT>
+ * ldd, at D + db) into the problem's tile W; lane l of the problem takes
+ * the rows l + LN q of each column.  Returns when they have arrived (each
+ * lane waits for its own copies; the team's __syncwarp after it orders
+ * them for the others). */
+template <typename T, int LN>
 __device__ __forceinline__ void lt_tile_in(int m, int r, const T *R,
                                            long rb, int ldr, const T *D,
-                                           long db, int ldd, T *W, int st,
-                                           int l, int act)
+                                           long db, int ldd, T *W, int l,
+                                           int act)
 {
-#pragma unroll
-    for (int c0 = 0; c0 < LN * NT; c0 += QRU_LT_CHUNK) {
-        if (c0 >= m + r)
-            break;
-        T v[QRU_LT_CHUNK][NT];
-#pragma unroll
-        for (int e = 0; e < QRU_LT_CHUNK; ++e)
-#pragma unroll
-            for (int q = 0; q < NT; ++q) {
-                int c = c0 + e, i = l + LN * q;
-                v[e][q] = act && c < m + r && i < (c < m ? c + 1 : m)
-                              ? (c < m ? R[rb + i + (long)c * ldr]
-                                       : D[db + i + (long)(c - m) * ldd])
-                              : (T)0;
-            }
-#pragma unroll
-        for (int e = 0; e < QRU_LT_CHUNK; ++e)
-#pragma unroll
-            for (int q = 0; q < NT; ++q) {
-                int c = c0 + e, i = l + LN * q;
-                if (act && c < m + r && i < (c < m ? c + 1 : m))
-                    W[c * st + i] = v[e][q];
-            }
+    if (!act)
+        return;
+    for (int c = 0; c < m + r; ++c) {
+        const T *src = c < m ? R + rb + (long)c * ldr
+                             : D + db + (long)(c - m) * ldd;
+        int rows = c < m ? c + 1 : m, o = lt_off(m, c);
+        for (int i = l; i < rows; i += LN)
+            __pipeline_memcpy_async(W + o + i, src + i, sizeof(T));
     }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
 }
 
 /* qru_batch_lartg's rotation (the same values), its usual case (f, g
@@ -99,27 +102,20 @@ __device__ __forceinline__ T lt_lartg(T f, T g, T *c, T *s)
     return r;
 }
 
-/* The tile back into the pages (as lt_tile_in). */
-template <typename T, int LN, int NT>
+/* The tile back into the pages (as lt_tile_in; a loop: the stores are
+ * not waited for). */
+template <typename T, int LN>
 __device__ __forceinline__ void lt_tile_out(int m, int r, T *R, long rb,
                                             int ldr, T *D, long db, int ldd,
-                                            const T *W, int st, int l,
-                                            int act)
+                                            const T *W, int l, int act)
 {
-#pragma unroll
-    for (int c = 0; c < LN * NT; ++c) {
-        if (c >= m + r)
-            break;
-#pragma unroll
-        for (int q = 0; q < NT; ++q) {
-            int i = l + LN * q;
-            if (act && i < (c < m ? c + 1 : m)) {
-                if (c < m)
-                    R[rb + i + (long)c * ldr] = W[c * st + i];
-                else
-                    D[db + i + (long)(c - m) * ldd] = W[c * st + i];
-            }
-        }
+    if (!act)
+        return;
+    for (int c = 0; c < m + r; ++c) {
+        T *dst = c < m ? R + rb + (long)c * ldr : D + db + (long)(c - m) * ldd;
+        int rows = c < m ? c + 1 : m, o = lt_off(m, c);
+        for (int i = l; i < rows; i += LN)
+            dst[i] = W[o + i];
     }
 }
 
@@ -134,8 +130,12 @@ __global__ void __launch_bounds__(128, 4)
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
     int lane = threadIdx.x % 32, l = lane % LN;
-    int mr = m + r, st = QRU_LT_LD(m);
-    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * mr * st;
+    int mr = m + r;
+    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * QRU_LT_SIZE(m, r);
+    int ok[NT]; /* where the lane's columns start in the tile */
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+        ok[t] = lt_off(m, l + LN * t);
     long per = (long)(blockDim.x / 32) * PW;
     for (long b0 = (long)blockIdx.x * per + (threadIdx.x / 32) * PW;
          b0 < count; b0 += (long)gridDim.x * per) {
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(128, 4)
                        : (T)0;
         }
         __syncwarp(); /* the tile's last reads are done */
-        lt_tile_in<T, LN, NT>(m, r, R, rb, ldr, D, db, ldd, W, st, l, act);
+        lt_tile_in<T, LN>(m, r, R, rb, ldr, D, db, ldd, W, l, act);
         __syncwarp();
         for (int i = 0; i < p; ++i) {
 #pragma unroll
@@ -168,26 +168,26 @@ __global__ void __launch_bounds__(128, 4)
                                             (long)(k - m) * lde])
                                : (T)0;
             }
-            for (int j = 0; j < m; ++j) {
-                int jl = j % LN, jt = j / LN;
+            for (int j = 0, pj = 0; j < m; pj += ++j) {
+                int jl = j % LN, jt = j / LN; /* pj: column j's start */
                 T g = u[0];
 #pragma unroll
                 for (int t = 1; t < NT; ++t)
                     g = jt == t ? u[t] : g;
                 /* R(j,j): the owner's, which only it reads and writes */
-                T f = act && l == jl ? W[j * st + j] : (T)0, c, sn;
+                T f = act && l == jl ? W[pj + j] : (T)0, c, sn;
                 g = __shfl_sync(QRU_LT_ALL, g, jl, LN);
                 f = __shfl_sync(QRU_LT_ALL, f, jl, LN);
                 T fn = lt_lartg<T>(f, g, &c, &sn);
                 int turn = sn != (T)0 || c != (T)1;
                 if (act && l == jl)
-                    W[j * st + j] = fn;
+                    W[pj + j] = fn;
 #pragma unroll
                 for (int t = 0; t < NT; ++t) {
                     int k = l + LN * t;
                     if (act && turn && k > j && k < mr) {
-                        T x = W[k * st + j], y = u[t];
-                        W[k * st + j] = c * x + sn * y;
+                        T x = W[ok[t] + j], y = u[t];
+                        W[ok[t] + j] = c * x + sn * y;
                         u[t] = c * y - sn * x;
                     }
                 }
@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(128, 4)
                 rho2[oh + b * r + (k - m)] = h[t];
         }
         __syncwarp();
-        lt_tile_out<T, LN, NT>(m, r, R, rb, ldr, D, db, ldd, W, st, l, act);
+        lt_tile_out<T, LN>(m, r, R, rb, ldr, D, db, ldd, W, l, act);
     }
 }
 
@@ -216,8 +216,8 @@ __global__ void __launch_bounds__(128, 4)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
-    int lane = threadIdx.x % 32, l = lane % LN, st = QRU_LT_LD(m);
-    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * m * st;
+    int lane = threadIdx.x % 32, l = lane % LN;
+    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * QRU_LT_SIZE(m, 0);
     T nf = (T)(n > m ? n : m);
     long per = (long)(blockDim.x / 32) * PW;
     for (long b0 = (long)blockIdx.x * per + (threadIdx.x / 32) * PW;
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(128, 4)
             x0[t] = act && k < m ? D[db + k] : (T)0;
         }
         __syncwarp(); /* the tile's last reads are done */
-        lt_tile_in<T, LN, NT>(m, 0, R, rb, ldr, D, db, ldd, W, st, l, act);
+        lt_tile_in<T, LN>(m, 0, R, rb, ldr, D, db, ldd, W, l, act);
         __syncwarp();
         T nmax = (T)0, dinv[NT];
         int first = m + 1;
@@ -246,13 +246,13 @@ __global__ void __launch_bounds__(128, 4)
 #pragma unroll
             for (int i = 0; i < LN * (t + 1); ++i)
                 if (i <= k) {
-                    T v = W[k * st + i];
+                    T v = W[lt_off(m, k) + i];
                     s2 += v * v;
                 }
             T nc = QRU_SQRT(s2);
             if (nc - nc == (T)0 && nc > nmax) /* finite */
                 nmax = nc;
-            dinv[t] = (T)1 / W[k * st + k];
+            dinv[t] = (T)1 / W[lt_off(m, k) + k];
         }
 #pragma unroll
         for (int o = LN / 2; o > 0; o >>= 1) {
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(128, 4)
         for (int t = NT - 1; t >= 0; --t) {
             int k = l + LN * t;
             if (act && k < m) {
-                T dkk = W[k * st + k];
+                T dkk = W[lt_off(m, k) + k];
                 if (!(dkk - dkk == (T)0) || !(QRU_FABS(dkk) > tol))
                     first = k + 1;
             }
@@ -294,9 +294,10 @@ __global__ void __launch_bounds__(128, 4)
 #pragma unroll
                 for (int t = 0; t < NT; ++t) {
                     int k = l + LN * t;
-                    /* R(k,i) read whatever k (in the tile: k < m), used
-                     * where k < i, so that no branch cuts the step */
-                    T w = W[i * st + (k < m ? k : m - 1)];
+                    /* R(k,i) read whatever k (in column i of the tile:
+                     * k <= i), used where k < i, so that no branch cuts
+                     * the step */
+                    T w = W[lt_off(m, i) + (k < i ? k : i)];
                     x[t] = k < i ? x[t] - w * xi : x[t];
                 }
             }
