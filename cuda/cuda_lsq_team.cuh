@@ -25,8 +25,8 @@
  *     the new row in registers.  Per step j (a loop, not unrolled: the
  *     unrolled steps of double data outgrew the instruction cache) the
  *     problem's lanes take R(j,j) and u(j) from the owner of column j and
- *     each forms dlartg's rotation from them (lt_lartg: qru_batch_lartg's
- *     values, as the work-group body); the owner writes the new pivot
+ *     each forms dlartg's rotation from them (qru_batch_lartg, as the
+ *     work-group body); the owner writes the new pivot
  *     and the lanes turn R(j,k) and u(k) of their columns k > j (skipped
  *     where c = 1 and s = 0, as there).  A problem's rows from its count
  *     on (hc) are zero rows, which rotate nothing.
@@ -82,24 +82,6 @@ __device__ __forceinline__ void lt_tile_in(int m, int r, const T *R,
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
-}
-
-/* qru_batch_lartg's rotation (the same values), its usual case (f, g
- * nonzero, f^2 + g^2 within the unscaled range) in straight-line code
- * and the others in a branch that is rarely taken: a step's instructions
- * are one block the compiler can order (a branch a case would cut the
- * chain of the next column's pivot into pieces it cannot). */
-template <typename T>
-__device__ __forceinline__ T lt_lartg(T f, T g, T *c, T *s)
-{
-    T h = f * f + g * g;
-    T inv = QRU_RSQRT(h), sf = copysign((T)1, f);
-    T r = sf * (h * inv);
-    *c = QRU_FABS(f) * inv;
-    *s = g * sf * inv;
-    if (!(g != (T)0 && f != (T)0 && h > QRU_RANGE_LO && h < QRU_RANGE_HI))
-        r = qru_batch_lartg<T>(f, g, c, s);
-    return r;
 }
 
 /* The tile back into the pages (as lt_tile_in; a loop: the stores are
@@ -178,7 +160,7 @@ __global__ void __launch_bounds__(128, 4)
                 T f = act && l == jl ? W[pj + j] : (T)0, c, sn;
                 g = __shfl_sync(QRU_LT_ALL, g, jl, LN);
                 f = __shfl_sync(QRU_LT_ALL, f, jl, LN);
-                T fn = lt_lartg<T>(f, g, &c, &sn);
+                T fn = qru_batch_lartg<T>(f, g, &c, &sn);
                 int turn = sn != (T)0 || c != (T)1;
                 if (act && l == jl)
                     W[pj + j] = fn;

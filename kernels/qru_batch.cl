@@ -758,10 +758,13 @@ QRU_DEVICE void qru_chol_insdel_batch_body(
  * c = 0, s = conj(g) / |g|, |g|; else sf = sign(f) = f / |f| (real: +-1
  * exactly), s = conj(g) sf / t and sf t with t = sqrt(|f|^2 + |g|^2):
  * one reciprocal square root where the sum of squares cannot over- or
- * underflow, else by the larger modulus. */
-QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
+ * underflow, else by the larger modulus.  The usual case (f and g
+ * nonzero, the sum within the unscaled range) is straight-line code and
+ * the others (qru_batch_lartg_rare) a branch rarely taken, so that a
+ * caller's step is one block the compiler can order (a branch a case
+ * would cut the chain of the next pivot into pieces it cannot). */
+QRU_DEVICE T qru_batch_lartg_rare(T f, T g, QRU_R *c, T *s)
 {
-    QRU_R h = QRU_ABS2(f) + QRU_ABS2(g);
     *c = (QRU_R)1;
     *s = (T)0;
     if (QRU_ISZERO(g))
@@ -772,13 +775,6 @@ QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
         *s = QRU_CONJ(g) / ga;
         return QRU_MKR(ga);
     }
-    if (h > QRU_RANGE_LO && h < QRU_RANGE_HI) {
-        QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
-        T sf = QRU_UNIT(f, fa);
-        *c = fa * inv;
-        *s = QRU_MUL(QRU_CONJ(g), sf) * inv;
-        return sf * (h * inv);
-    }
     QRU_R fa = QRU_ABS(f);
     QRU_R big = fa > ga ? fa : ga;
     QRU_R q2 = (fa > ga ? ga : fa) / big;
@@ -787,6 +783,20 @@ QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
     *c = fa / t;
     *s = QRU_MUL(QRU_CONJ(g), sf) / t;
     return sf * t;
+}
+
+QRU_DEVICE T qru_batch_lartg(T f, T g, QRU_R *c, T *s)
+{
+    QRU_R h = QRU_ABS2(f) + QRU_ABS2(g);
+    QRU_R inv = QRU_RSQRT(h), fa = QRU_ABS(f);
+    T sf = QRU_UNIT(f, fa);
+    T r = sf * (h * inv);
+    *c = fa * inv;
+    *s = QRU_MUL(QRU_CONJ(g), sf) * inv;
+    if (!(!QRU_ISZERO(g) && !QRU_ISZERO(f) && h > QRU_RANGE_LO &&
+          h < QRU_RANGE_HI))
+        r = qru_batch_lartg_rare(f, g, c, s);
+    return r;
 }
 
 /*
