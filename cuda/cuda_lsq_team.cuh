@@ -26,9 +26,9 @@
  *     unrolled steps of double data outgrew the instruction cache) the
  *     problem's lanes take R(j,j) and u(j) from the owner of column j and
  *     each forms dlartg's rotation from them (qru_batch_lartg, as the
- *     work-group body); the owner writes the new pivot
- *     and the lanes turn R(j,k) and u(k) of their columns k > j (skipped
- *     where c = 1 and s = 0, as there).  A problem's rows from its count
+ *     work-group body); the owner writes the new pivot and the lanes
+ *     turn R(j,k) and u(k) of their columns k > j (skipped where c = 1
+ *     and s = 0, as there).  A problem's rows from its count
  *     on (hc) are zero rows, which rotate nothing.
  *   - Solve: R stays in the tile.  Lane l holds the rows k = l + LN t of
  *     d (a right-hand side at a time) and 1 / R(k,k) and forms the norms
