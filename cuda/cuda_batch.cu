@@ -338,7 +338,7 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
             int pw, sh = lsq_team_shape(m + r, &pw);
             qru_batch_launch g =
                 team_launch(ctx, qru_cu_dtype<T>(), count, pw,
-                            (size_t)QRU_LT_SIZE(m, r) * sizeof(T));
+                            (size_t)lt_size(m, r) * sizeof(T));
             auto kern = ks[sh];
             kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
                 m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR,
@@ -395,7 +395,7 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
             int pw, sh = lsq_team_shape(m, &pw);
             qru_batch_launch g =
                 team_launch(ctx, qru_cu_dtype<T>(), count, pw,
-                            (size_t)QRU_LT_SIZE(m, 0) * sizeof(T));
+                            (size_t)lt_size(m, 0) * sizeof(T));
             auto kern = ks[sh];
             kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
                 m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,

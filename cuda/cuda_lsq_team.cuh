@@ -18,7 +18,7 @@
  *     packed offsets of 8 (or 16) consecutive columns fall in distinct
  *     banks (k (k + 1) / 2 runs through every residue mod a power of
  *     two), and the tiles of the problems that share a bank phase start
- *     8 elements apart modulo 32 (QRU_LT_SIZE), so a step's reads by
+ *     8 elements apart modulo 32 (lt_size), so a step's reads by
  *     column meet no conflict in double.
  *   - Addition: R and d stay in the tile; lane l of a problem owns the
  *     columns k = l + LN t (t < NT) of [R d] and holds their entries of
@@ -57,8 +57,11 @@ __host__ __device__ __forceinline__ int lt_off(int m, int c)
 /* Elements from one problem's tile to the next (m rows, r columns of d):
  * the packed [R d] rounded up to 8 (mod 32).  The kernels and their
  * launches' shared-memory sizes take it from here. */
-#define QRU_LT_SIZE(m, r)                                                      \
-    (lt_off(m, (m) + (r)) + (40 - lt_off(m, (m) + (r)) % 32) % 32)
+__host__ __device__ __forceinline__ int lt_size(int m, int r)
+{
+    int e = lt_off(m, m + r);
+    return e + (40 - e % 32) % 32;
+}
 
 /* The upper triangle of R (m x m, ld ldr, at R + rb) and d (m x r, ld
  * ldd, at D + db) into the problem's tile W; lane l of the problem takes
@@ -113,7 +116,7 @@ __global__ void __launch_bounds__(128, 4)
     const int PW = 32 / LN;
     int lane = threadIdx.x % 32, l = lane % LN;
     int mr = m + r;
-    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * QRU_LT_SIZE(m, r);
+    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * lt_size(m, r);
     int ok[NT]; /* where the lane's columns start in the tile */
 #pragma unroll
     for (int t = 0; t < NT; ++t)
@@ -199,7 +202,7 @@ __global__ void __launch_bounds__(128, 4)
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
     int lane = threadIdx.x % 32, l = lane % LN;
-    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * QRU_LT_SIZE(m, 0);
+    T *W = (T *)qru_batch_smem_ + (long)(threadIdx.x / LN) * lt_size(m, 0);
     T nf = (T)(n > m ? n : m);
     long per = (long)(blockDim.x / 32) * PW;
     for (long b0 = (long)blockIdx.x * per + (threadIdx.x / 32) * PW;
