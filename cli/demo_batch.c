@@ -19,9 +19,9 @@
  * a growing window.  Each series is one problem of BAT_M = BAT_P + 1
  * unknowns; the eleven are one batch (qru_lsq_batch, Q-less), first
  * factorised on BAT_N0 quarters, then, as each new quarter arrives, its
- * row is added to every problem (qru_lsq_batch_add_rows, one call) and
- * every problem is solved (qru_lsq_batch_solve, one call); each fit gives
- * the next quarter's forecast.  The batch has no row removal, so the
+ * row is added to every problem and every problem is solved, in one call
+ * (qru_lsq_batch_add_rows_solve); each fit gives the next quarter's
+ * forecast.  The batch has no row removal, so the
  * window grows rather than slides (the window part slides one problem).
  *
  * Timed against the same refits as twelve single Q-less problems
@@ -116,10 +116,8 @@ static int bat_run_batch(qru_context *ctx, qru_dtype dt, const bat_data *D,
         bat_row(D, n0 + f - 1, U, e);
         if ((st = report(upload_double(Ub, U), "upload U")) ||
             (st = report(upload_double(Eb, e), "upload e")) ||
-            (st = report(qru_lsq_batch_add_rows(fb, Ub, Eb),
-                         "qru_lsq_batch_add_rows")) ||
-            (st = report(qru_lsq_batch_solve(fb, Xb, info),
-                         "qru_lsq_batch_solve")) ||
+            (st = report(qru_lsq_batch_add_rows_solve(fb, Ub, Eb, Xb, info),
+                         "qru_lsq_batch_add_rows_solve")) ||
             (st = report(download_double(Xb, x + (size_t)f * BAT_S * BAT_M),
                          "download x")))
             break;
@@ -361,8 +359,8 @@ int demo_batch(const demo_env *env)
            "least-squares problem a series (m = %d);\n"
            "            first fitted on %s-%s (%d quarters), then each "
            "quarter %s-%s: forecast it,\n"
-           "            add its row to all %d problems "
-           "(qru_lsq_batch_add_rows), solve all (qru_lsq_batch_solve)\n",
+           "            add its row to all %d problems and solve all, "
+           "one call (qru_lsq_batch_add_rows_solve)\n",
            BAT_P, BAT_P, BAT_M, q0, q1, BAT_N0, q2, q3, BAT_S);
     printf("backend     %s, device: %s, %s\n",
            qru_backend_name(qru_context_backend(ctx)), dev ? dev : "?",

@@ -638,16 +638,23 @@ int qru_cu_download(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr src,
     return st;
 }
 
-int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes)
+void *qru_cuda_stage(qru_context *ctx)
 {
     qru_cuda_impl *im = qru_cuda(ctx);
-    if (bytes <= QRU_CUDA_STAGE && !im->stage && !im->stage_failed &&
-        cudaMallocHost(&im->stage, QRU_CUDA_STAGE) != cudaSuccess) {
+    if (!im->stage && !im->stage_failed &&
+        cudaMallocHost(&im->stage, (size_t)QRU_CUDA_STAGE + QRU_CUDA_FLAG) !=
+            cudaSuccess) {
         im->stage = NULL;
         im->stage_failed = 1;
         qru_cuda_clear();
     }
-    int small = bytes <= QRU_CUDA_STAGE && im->stage;
+    return im->stage;
+}
+
+int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes)
+{
+    qru_cuda_impl *im = qru_cuda(ctx);
+    int small = bytes <= QRU_CUDA_STAGE && qru_cuda_stage(ctx);
     int st = qru_cuda_status(cudaMemcpyAsync(small ? im->stage : dst, src,
                                              bytes, cudaMemcpyDeviceToHost,
                                              im->stream));

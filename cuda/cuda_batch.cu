@@ -322,6 +322,35 @@ static int lsq_team_shape(int w, int *pw)
     return w <= 16 ? 0 : w <= 24 ? 1 : 2;
 }
 
+/* The lane kernel of the addition (cuda_lsq_team.cuh; m + r <= 32, real
+ * data), SV: followed by the solve (n, eps, X, info, any as the solve's;
+ * unused otherwise). */
+template <typename T, bool SV>
+static int add_team_launch(qru_context *ctx, int m, int r, int p, int n,
+                           int count, qru_ptr R, int ldr, size_t sR,
+                           qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
+                           qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde,
+                           size_t sE, qru_ptr cnt, double eps, qru_ptr X,
+                           int ldx, size_t sX, qru_ptr info, qru_ptr any)
+{
+    static decltype(&qru_lsq_add_team<T, 8, 2, SV>) const ks[3] = {
+        qru_lsq_add_team<T, 8, 2, SV>, qru_lsq_add_team<T, 8, 3, SV>,
+        qru_lsq_add_team<T, 16, 2, SV>};
+    int pw, sh = lsq_team_shape(m + r, &pw);
+    qru_batch_launch g = team_launch(ctx, qru_cu_dtype<T>(), count, pw,
+                                     (size_t)lt_size(m, r) * sizeof(T));
+    auto kern = ks[sh];
+    kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
+        m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR, (T *)D.h,
+        (long)D.off, ldd, (long)sD, (T *)rho2.h, (long)rho2.off,
+        (const T *)U.h, (long)U.off, ldu, (long)sU, (const T *)E.h,
+        (long)E.off, lde, (long)sE, (const T *)cnt.h, (long)cnt.off,
+        cnt.h != NULL, n, (T)eps, (T *)X.h, (long)X.off, ldx, (long)sX,
+        (T *)info.h, (long)info.off,
+        any.h ? (T *)any.h + any.off : (T *)NULL);
+    return qru_cuda_launched();
+}
+
 template <typename T>
 static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
                                 int count, qru_ptr R, int ldr, size_t sR,
@@ -332,21 +361,11 @@ static int lsq_batch_add_rows_t(qru_context *ctx, int m, int r, int p,
     /* [R d] in the tiles of 8 or 16 lanes a problem (real data) */
     if constexpr (!qru_kt<T>::cplx) {
         if (m + r <= 32) {
-            static decltype(&qru_lsq_add_team<T, 8, 2>) const ks[3] = {
-                qru_lsq_add_team<T, 8, 2>, qru_lsq_add_team<T, 8, 3>,
-                qru_lsq_add_team<T, 16, 2>};
-            int pw, sh = lsq_team_shape(m + r, &pw);
-            qru_batch_launch g =
-                team_launch(ctx, qru_cu_dtype<T>(), count, pw,
-                            (size_t)lt_size(m, r) * sizeof(T));
-            auto kern = ks[sh];
-            kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
-                m, r, p, count, (T *)R.h, (long)R.off, ldr, (long)sR,
-                (T *)D.h, (long)D.off, ldd, (long)sD, (T *)rho2.h,
-                (long)rho2.off, (const T *)U.h, (long)U.off, ldu, (long)sU,
-                (const T *)E.h, (long)E.off, lde, (long)sE, (const T *)cnt.h,
-                (long)cnt.off, cnt.h != NULL);
-            return qru_cuda_launched();
+            qru_ptr none = {NULL, 0};
+            return add_team_launch<T, false>(ctx, m, r, p, 0, count, R, ldr,
+                                             sR, D, ldd, sD, rho2, U, ldu, sU,
+                                             E, lde, sE, cnt, 0.0, none, 0, 0,
+                                             none, none);
         }
     }
     int lm = qru_lsq_batch_local(m, r), tp = qru_lsq_batch_items(m + r, lm);
@@ -379,12 +398,46 @@ int qru_cu_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
                           cnt, work);
 }
 
+/* The verdict flag (verdict_flag: a page-locked element) set where one
+ * of count verdicts is not 0, for the kernels that do not set it. */
+template <typename T>
+__global__ void qru_verdict_any(int count, const T *info, long oi, T *any)
+{
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (long)gridDim.x * blockDim.x)
+        if (QRU_RE(info[oi + i]) != 0)
+            *any = T(1);
+}
+
+template <typename T>
+static int verdict_any_t(qru_context *ctx, int count, qru_ptr info,
+                         qru_ptr any)
+{
+    if (!any.h)
+        return 0;
+    qru_verdict_any<T><<<qru_blocks(count, 256, 64), 256, 0,
+                         qru_cuda(ctx)->stream>>>(
+        count, (const T *)info.h, (long)info.off, (T *)any.h + any.off);
+    return qru_cuda_launched();
+}
+
+int qru_cu_verdict_flag(qru_context *ctx, qru_dtype dt, qru_ptr *flag,
+                        void **hp)
+{
+    (void)dt;
+    char *s = (char *)qru_cuda_stage(ctx);
+    *hp = s ? s + QRU_CUDA_STAGE : NULL;
+    flag->h = *hp;
+    flag->off = 0;
+    return 0;
+}
+
 template <typename T>
 static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                              int count, qru_ptr R, int ldr, size_t sR,
                              qru_ptr D, int ldd, size_t sD, qru_ptr X,
-                             int ldx, size_t sX, qru_ptr info, qru_ptr work,
-                             double eps)
+                             int ldx, size_t sX, qru_ptr info, qru_ptr any,
+                             qru_ptr work, double eps)
 {
     /* R in the tiles of 8 or 16 lanes a problem (real data) */
     if constexpr (!qru_kt<T>::cplx) {
@@ -401,7 +454,7 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
                 m, r, n, count, (T)eps, (const T *)R.h, (long)R.off, ldr,
                 (long)sR, (const T *)D.h, (long)D.off, ldd, (long)sD,
                 (T *)X.h, (long)X.off, ldx, (long)sX, (T *)info.h,
-                (long)info.off);
+                (long)info.off, any.h ? (T *)any.h + any.off : (T *)NULL);
             return qru_cuda_launched();
         }
     }
@@ -416,18 +469,66 @@ static int lsq_batch_solve_t(qru_context *ctx, int m, int r, int n,
         (const T *)D.h, (long)D.off, ldd, (long)sD, (T *)X.h, (long)X.off,
         ldx, (long)sX, (T *)info.h, (long)info.off, (T *)work.h,
         (long)work.off, lm, tp, (int)seg);
-    return qru_cuda_launched();
+    QRU_TRY(qru_cuda_launched());
+    return verdict_any_t<T>(ctx, count, info, any);
 }
 
 int qru_cu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                            int n, int count, qru_ptr R, int ldr, size_t sR,
                            qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx,
-                           size_t sX, qru_ptr info, qru_ptr work)
+                           size_t sX, qru_ptr info, qru_ptr any, qru_ptr work)
 {
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
     double eps =
         qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
     return QRU_CU_BY_TYPE(dt, lsq_batch_solve_t, ctx, m, r, n, count, R, ldr,
-                          sR, D, ldd, sD, X, ldx, sX, info, work, eps);
+                          sR, D, ldd, sD, X, ldx, sX, info, any, work, eps);
+}
+
+/* The addition and the solve in one pass (real data, m + r <= 32: the
+ * addition's lane kernel, then its solve from the tile); else the two
+ * ops. */
+template <typename T>
+static int lsq_batch_add_solve_t(qru_context *ctx, int m, int r, int p, int n,
+                                 int count, qru_ptr R, int ldr, size_t sR,
+                                 qru_ptr D, int ldd, size_t sD, qru_ptr rho2,
+                                 qru_ptr U, int ldu, size_t sU, qru_ptr E,
+                                 int lde, size_t sE, qru_ptr X, int ldx,
+                                 size_t sX, qru_ptr info, qru_ptr any,
+                                 qru_ptr work, double eps)
+{
+    qru_ptr none = {NULL, 0};
+    if constexpr (!qru_kt<T>::cplx) {
+        if (m + r <= 32)
+            return add_team_launch<T, true>(ctx, m, r, p, n, count, R, ldr,
+                                            sR, D, ldd, sD, rho2, U, ldu, sU,
+                                            E, lde, sE, none, eps, X, ldx, sX,
+                                            info, any);
+    }
+    QRU_TRY(lsq_batch_add_rows_t<T>(ctx, m, r, p, count, R, ldr, sR, D, ldd,
+                                    sD, rho2, U, ldu, sU, E, lde, sE, none,
+                                    work));
+    return lsq_batch_solve_t<T>(ctx, m, r, n, count, R, ldr, sR, D, ldd, sD,
+                                X, ldx, sX, info, any, work, eps);
+}
+
+int qru_cu_lsq_batch_add_solve(qru_context *ctx, qru_dtype dt, int m, int r,
+                               int p, int n, int count, qru_ptr R, int ldr,
+                               size_t sR, qru_ptr D, int ldd, size_t sD,
+                               qru_ptr rho2, qru_ptr U, int ldu, size_t sU,
+                               qru_ptr E, int lde, size_t sE, qru_ptr X,
+                               int ldx, size_t sX, qru_ptr info,
+                               qru_ptr any, qru_ptr work)
+{
+    if (m <= 0 || r <= 0 || count <= 0)
+        return 0;
+    if (p <= 0) /* nothing added: the solve */
+        return qru_cu_lsq_batch_solve(ctx, dt, m, r, n, count, R, ldr, sR, D,
+                                      ldd, sD, X, ldx, sX, info, any, work);
+    double eps =
+        qru_dtype_real(dt) == QRU_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    return QRU_CU_BY_TYPE(dt, lsq_batch_add_solve_t, ctx, m, r, p, n, count,
+                          R, ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde,
+                          sE, X, ldx, sX, info, any, work, eps);
 }

@@ -328,6 +328,8 @@ int qru_cu_col_norms(qru_context *ctx, qru_dtype dt, int m, int n, qru_ptr A,
  * partial counts, read back and added on the host). */
 #define NONFIN_GX 16
 #define NONFIN_GY 256
+static_assert(sizeof(int) * NONFIN_GX * NONFIN_GY <= QRU_CUDA_STAGE,
+              "the partial counts fit the staging buffer");
 
 template <typename T>
 static int count_nonfinite_t(qru_context *ctx, unsigned gx, unsigned gy,
@@ -341,7 +343,9 @@ static int count_nonfinite_t(qru_context *ctx, unsigned gx, unsigned gy,
 }
 
 /* count_nonfinite (nz 0) and count_nonzero (nz 1): the groups' partial
- * counts read back through the staging buffer and added on the host. */
+ * counts written to the page-locked staging buffer (one launch and one
+ * wait; where there is none, to stream-ordered scratch read back through
+ * a copy) and added on the host. */
 static int count_elems(qru_context *ctx, qru_dtype dt, int nz, char uplo,
                        int m, int n, qru_ptr A, int lda, int *count)
 {
@@ -351,8 +355,9 @@ static int count_elems(qru_context *ctx, qru_dtype dt, int nz, char uplo,
     unsigned gx = qru_blocks(m, QRU_RED, NONFIN_GX);
     unsigned gy = qru_blocks(n, 1, NONFIN_GY);
     int part[NONFIN_GX * NONFIN_GY];
-    void *dev = NULL;
-    int st = qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev);
+    const int *got = part;
+    void *dev = qru_cuda_stage(ctx);
+    int st = dev ? 0 : qru_cuda_scratch(ctx, sizeof(int) * gx * gy, &dev);
     if (st)
         return st;
     int u = (uplo == 'U' || uplo == 'u')   ? 1
@@ -360,14 +365,21 @@ static int count_elems(qru_context *ctx, qru_dtype dt, int nz, char uplo,
                                            : 0;
     st = QRU_CU_BY_TYPE(dt, count_nonfinite_t, ctx, gx, gy, nz, u, m, n, A,
                         lda, dev);
-    if (!st)
-        st = qru_cuda_read(ctx, dev, part, sizeof(int) * gx * gy);
-    qru_cuda_scratch_free(ctx, dev);
+    if (dev == qru_cuda(ctx)->stage) {
+        if (!st)
+            st = qru_cuda_status(
+                cudaStreamSynchronize(qru_cuda(ctx)->stream));
+        got = (const int *)dev;
+    } else {
+        if (!st)
+            st = qru_cuda_read(ctx, dev, part, sizeof(int) * gx * gy);
+        qru_cuda_scratch_free(ctx, dev);
+    }
     if (st)
         return st;
     long long c = 0;
     for (unsigned i = 0; i < gx * gy; ++i)
-        c += part[i];
+        c += got[i];
     *count = c > INT_MAX ? INT_MAX : (int)c;
     return 0;
 }

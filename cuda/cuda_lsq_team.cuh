@@ -37,6 +37,9 @@
  *     problem's lanes; then back substitution from the last row: the
  *     owner of row i scales it by 1 / R(i,i), the lanes take x(i) from it
  *     and subtract R(k,i) x(i) (from the tile) from their rows k < i.
+ *     A failing problem also sets the verdict flag (any, where given).
+ *   - Addition and solve (lsq_batch_add_solve): the addition, then the
+ *     solve from the tile it leaves, while the tile's copy out drains.
  *
  * A warp's problems take the same steps (the batch's m, r and p), so each
  * shuffle, LN lanes wide, is reached by every lane.
@@ -104,13 +107,104 @@ __device__ __forceinline__ void lt_tile_out(int m, int r, T *R, long rb,
     }
 }
 
+/* One problem's solve from its tile W (R packed by lt_off) on its lanes:
+ * the QR rank rule with the tolerance tolf max_c ||R(0:c,c)||, then back
+ * substitution of each column q of d (at Dq + q ldq; x0 the first, read
+ * ahead) into the page X + xb where the problem passes.  Returns the
+ * verdict: 0, or the first failing column (1-based), on every lane. */
 template <typename T, int LN, int NT>
-__global__ void __launch_bounds__(128, 4)
+__device__ __forceinline__ int lt_solve(int m, int r, T tolf, const T *W,
+                                        const T *Dq, long ldq,
+                                        const T (&x0)[NT], T *X, long xb,
+                                        int ldx, int l, int act)
+{
+    T nmax = (T)0, dinv[NT];
+    int first = m + 1;
+#pragma unroll
+    for (int t = 0; t < NT; ++t) {
+        int k = l + LN * t;
+        dinv[t] = (T)1;
+        if (!act || k >= m)
+            continue;
+        T s2 = (T)0;
+#pragma unroll
+        for (int i = 0; i < LN * (t + 1); ++i)
+            if (i <= k) {
+                T v = W[lt_off(m, k) + i];
+                s2 += v * v;
+            }
+        T nc = QRU_SQRT(s2);
+        if (nc - nc == (T)0 && nc > nmax) /* finite */
+            nmax = nc;
+        dinv[t] = (T)1 / W[lt_off(m, k) + k];
+    }
+#pragma unroll
+    for (int o = LN / 2; o > 0; o >>= 1) {
+        T v = __shfl_xor_sync(QRU_LT_ALL, nmax, o, LN);
+        nmax = v > nmax ? v : nmax;
+    }
+    T tol = tolf * nmax;
+#pragma unroll
+    for (int t = NT - 1; t >= 0; --t) {
+        int k = l + LN * t;
+        if (act && k < m) {
+            T dkk = W[lt_off(m, k) + k];
+            if (!(dkk - dkk == (T)0) || !(QRU_FABS(dkk) > tol))
+                first = k + 1;
+        }
+    }
+#pragma unroll
+    for (int o = LN / 2; o > 0; o >>= 1) {
+        int v = __shfl_xor_sync(QRU_LT_ALL, first, o, LN);
+        first = v < first ? v : first;
+    }
+    int fail = first <= m ? first : 0;
+    for (int q = 0; q < r; ++q) {
+        T x[NT];
+#pragma unroll
+        for (int t = 0; t < NT; ++t) {
+            int k = l + LN * t;
+            x[t] = q == 0            ? x0[t]
+                   : act && k < m ? Dq[k + (long)q * ldq]
+                                  : (T)0;
+        }
+#pragma unroll
+        for (int i = LN * NT - 1; i >= 0; --i) {
+            if (i >= m)
+                continue;
+            const int il = i % LN, it = i / LN;
+            x[it] = l == il ? x[it] * dinv[it] : x[it];
+            T xi = __shfl_sync(QRU_LT_ALL, x[it], il, LN);
+#pragma unroll
+            for (int t = 0; t < NT; ++t) {
+                int k = l + LN * t;
+                /* R(k,i) read whatever k (in column i of the tile:
+                 * k <= i), used where k < i, so that no branch cuts
+                 * the step */
+                T w = W[lt_off(m, i) + (k < i ? k : i)];
+                x[t] = k < i ? x[t] - w * xi : x[t];
+            }
+        }
+#pragma unroll
+        for (int t = 0; t < NT; ++t) {
+            int k = l + LN * t;
+            if (act && fail == 0 && k < m)
+                X[xb + k + (long)q * ldx] = x[t];
+        }
+    }
+    return fail;
+}
+
+/* The addition; SV: then the solve of lsq_batch_add_solve from the tile
+ * (n the row count after the addition; X, info as the solve's). */
+template <typename T, int LN, int NT, bool SV>
+__global__ void __launch_bounds__(128, SV ? 5 : 4)
     qru_lsq_add_team(int m, int r, int p, int count, T *R, long orr,
                      int ldr, long sr, T *D, long od, int ldd, long sd,
                      T *rho2, long oh, const T *U, long ou, int ldu, long su,
                      const T *E, long oe, int lde, long se, const T *cnt,
-                     long oc, int hc)
+                     long oc, int hc, int n, T eps, T *X, long ox, int ldx,
+                     long sx, T *info, long oi, T *any)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
@@ -189,6 +283,23 @@ __global__ void __launch_bounds__(128, 4)
         }
         __syncwarp();
         lt_tile_out<T, LN>(m, r, R, rb, ldr, D, db, ldd, W, l, act);
+        if constexpr (SV) {
+            const T *Wd = W + lt_off(m, m);
+            T x0[NT];
+#pragma unroll
+            for (int t = 0; t < NT; ++t) {
+                int k = l + LN * t;
+                x0[t] = act && k < m ? Wd[k] : (T)0;
+            }
+            T nf = (T)(n > m ? n : m);
+            int fail = lt_solve<T, LN, NT>(m, r, nf * eps, W, Wd, m, x0, X,
+                                           ox + b * sx, ldx, l, act);
+            if (act && l == 0) {
+                info[oi + b] = (T)fail;
+                if (fail && any)
+                    *any = (T)1;
+            }
+        }
     }
 }
 
@@ -197,7 +308,7 @@ __global__ void __launch_bounds__(128, 4)
     qru_lsq_solve_team(int m, int r, int n, int count, T eps, const T *R,
                        long orr, int ldr, long sr, const T *D, long od,
                        int ldd, long sd, T *X, long ox, int ldx, long sx,
-                       T *info, long oi)
+                       T *info, long oi, T *any)
 {
     extern __shared__ __align__(16) unsigned char qru_batch_smem_[];
     const int PW = 32 / LN;
@@ -219,81 +330,12 @@ __global__ void __launch_bounds__(128, 4)
         __syncwarp(); /* the tile's last reads are done */
         lt_tile_in<T, LN>(m, 0, R, rb, ldr, D, db, ldd, W, l, act);
         __syncwarp();
-        T nmax = (T)0, dinv[NT];
-        int first = m + 1;
-#pragma unroll
-        for (int t = 0; t < NT; ++t) {
-            int k = l + LN * t;
-            dinv[t] = (T)1;
-            if (!act || k >= m)
-                continue;
-            T s2 = (T)0;
-#pragma unroll
-            for (int i = 0; i < LN * (t + 1); ++i)
-                if (i <= k) {
-                    T v = W[lt_off(m, k) + i];
-                    s2 += v * v;
-                }
-            T nc = QRU_SQRT(s2);
-            if (nc - nc == (T)0 && nc > nmax) /* finite */
-                nmax = nc;
-            dinv[t] = (T)1 / W[lt_off(m, k) + k];
-        }
-#pragma unroll
-        for (int o = LN / 2; o > 0; o >>= 1) {
-            T v = __shfl_xor_sync(QRU_LT_ALL, nmax, o, LN);
-            nmax = v > nmax ? v : nmax;
-        }
-        T tol = nf * eps * nmax;
-#pragma unroll
-        for (int t = NT - 1; t >= 0; --t) {
-            int k = l + LN * t;
-            if (act && k < m) {
-                T dkk = W[lt_off(m, k) + k];
-                if (!(dkk - dkk == (T)0) || !(QRU_FABS(dkk) > tol))
-                    first = k + 1;
-            }
-        }
-#pragma unroll
-        for (int o = LN / 2; o > 0; o >>= 1) {
-            int v = __shfl_xor_sync(QRU_LT_ALL, first, o, LN);
-            first = v < first ? v : first;
-        }
-        int fail = first <= m ? first : 0;
-        for (int q = 0; q < r; ++q) {
-            T x[NT];
-#pragma unroll
-            for (int t = 0; t < NT; ++t) {
-                int k = l + LN * t;
-                x[t] = q == 0            ? x0[t]
-                       : act && k < m ? D[db + k + (long)q * ldd]
-                                      : (T)0;
-            }
-#pragma unroll
-            for (int i = LN * NT - 1; i >= 0; --i) {
-                if (i >= m)
-                    continue;
-                const int il = i % LN, it = i / LN;
-                x[it] = l == il ? x[it] * dinv[it] : x[it];
-                T xi = __shfl_sync(QRU_LT_ALL, x[it], il, LN);
-#pragma unroll
-                for (int t = 0; t < NT; ++t) {
-                    int k = l + LN * t;
-                    /* R(k,i) read whatever k (in column i of the tile:
-                     * k <= i), used where k < i, so that no branch cuts
-                     * the step */
-                    T w = W[lt_off(m, i) + (k < i ? k : i)];
-                    x[t] = k < i ? x[t] - w * xi : x[t];
-                }
-            }
-#pragma unroll
-            for (int t = 0; t < NT; ++t) {
-                int k = l + LN * t;
-                if (act && fail == 0 && k < m)
-                    X[xb + k + (long)q * ldx] = x[t];
-            }
-        }
-        if (act && l == 0)
+        int fail = lt_solve<T, LN, NT>(m, r, nf * eps, W, D + db, ldd, x0, X,
+                                       xb, ldx, l, act);
+        if (act && l == 0) {
             info[oi + b] = (T)fail;
+            if (fail && any) /* the verdict flag */
+                *any = (T)1;
+        }
     }
 }

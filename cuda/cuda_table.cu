@@ -20,7 +20,7 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_copy: case QRU_OP_laset: case QRU_OP_transpose:
     case QRU_OP_gemm: case QRU_OP_trsm: case QRU_OP_col_norms:
     case QRU_OP_col_norms_dev: case QRU_OP_count_nonfinite:
-    case QRU_OP_count_nonzero:
+    case QRU_OP_count_nonzero: case QRU_OP_verdict_flag:
     case QRU_OP_house: case QRU_OP_larf: case QRU_OP_wy_append:
     case QRU_OP_givens_make: case QRU_OP_givens_apply: case QRU_OP_geadd:
     case QRU_OP_gemm_batched: case QRU_OP_geadd_batched:
@@ -30,6 +30,7 @@ static constexpr int cu_complex_mode(int op)
     case QRU_OP_chol_update_batch: case QRU_OP_chol_insert_batch:
     case QRU_OP_chol_delete_batch:
     case QRU_OP_lsq_batch_add_rows: case QRU_OP_lsq_batch_solve:
+    case QRU_OP_lsq_batch_add_solve:
     case QRU_OP_lsq_batch_remove_cols: case QRU_OP_lsq_batch_add_rows_q:
     case QRU_OP_lsq_batch_remove_rows_q: case QRU_OP_lsq_batch_add_cols_q:
     case QRU_OP_lsq_batch_geqr_thin:

@@ -58,6 +58,9 @@ struct qru_cuda_impl {
  * the few KB a solver step reads, a third to a half of the transfer's
  * latency). */
 enum { QRU_CUDA_POOL_KEEP = 64 << 20, QRU_CUDA_STAGE = 256 << 10 };
+/* The verdict flag (verdict_flag) lies past the staging buffer's
+ * QRU_CUDA_STAGE bytes, in QRU_CUDA_FLAG bytes of its own. */
+enum { QRU_CUDA_FLAG = 64 };
 
 static inline qru_cuda_impl *qru_cuda(const qru_context *ctx)
 {
@@ -178,6 +181,13 @@ void qru_cuda_scratch_free(qru_context *ctx, void *p);
  * then writes them at once; pageable memory is staged by the driver);
  * returns when they are there. */
 int qru_cuda_read(qru_context *ctx, const void *src, void *dst, size_t bytes);
+/* The context's page-locked staging buffer (QRU_CUDA_STAGE bytes, made
+ * at the first call, and the verdict flag after them), or NULL where
+ * cudaMallocHost refused it.  Kernels
+ * may write it too (page-locked memory is the devices' to address): what
+ * a kernel stores there is the host's after the stream's next
+ * synchronisation. */
+void *qru_cuda_stage(qru_context *ctx);
 
 /* Device address of element p of type T. */
 template <typename T> static inline T *qru_dp(qru_ptr p)

@@ -1978,6 +1978,41 @@ QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
 QRU_API int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X,
                                 int *info);
 
+/** Adds p rows to every problem of a batch and solves each grown problem:
+ *  the step of a recursive least-squares filter, in one call.
+ *
+ *  MATLAB: `for i = 1:count, A(:,:,i) = [A(:,:,i); U(:,:,i)];
+ *  b(:,:,i) = [b(:,:,i); e(:,:,i)]; X(:,:,i) = A(:,:,i) \ b(:,:,i); end`.
+ *
+ *  The factorisations become those of qru_lsq_batch_add_rows(fb, U, e),
+ *  X and info those of a qru_lsq_batch_solve(fb, X, info) after it (the
+ *  same rotations, rank rule and back substitution).  #QRU_Q_NONE: one
+ *  pass over each problem's R and d where the backend has it (CUDA, real
+ *  data, m + r <= 32: each problem's [R d] is updated and solved in
+ *  shared memory, read and written once; the CPU backend solves each
+ *  problem while its pages are in the cache), else the two calls' work;
+ *  #QRU_Q_THIN and #QRU_Q_FULL: the two calls.  The call waits for the
+ *  device as qru_lsq_batch_solve() does.
+ *
+ *  @param fb   the batch (1)
+ *  @param U    batch of count p x m pages, p >= 1 (2)
+ *  @param e    batch of count p x r pages (3)
+ *  @param X    batch of count m x r pages (4), overlapping none of the
+ *              batch's storage, U and e: receives the solutions; a
+ *              rank-deficient problem's page is not written
+ *  @param info host array of count ints or NULL (5), as in
+ *              qru_lsq_batch_solve()
+ *  @return 0 when every problem was solved; -i (the batch, X and info
+ *          then unchanged); k > 0: k problems failed the rank rule (all
+ *          gained the rows; the failed ones' info[i] > 0, their pages of
+ *          X unchanged); or a library status.  With
+ *          #QRU_OPTION_CHECK_FINITE U (2) and e (3) are scanned.
+ *          Workspace as qru_lsq_batch_solve(). */
+QRU_API int qru_lsq_batch_add_rows_solve(qru_lsq_batch *fb,
+                                         const qru_matrix *U,
+                                         const qru_matrix *e, qru_matrix *X,
+                                         int *info);
+
 /** Residual norms of every problem: rho(q + i*r) = ||b_i(:,q) - A_i
  *  x_i(:,q)||_2 (0-based q < r, i < count), from the sums of squares kept
  *  (#QRU_Q_THIN, #QRU_Q_FULL: the column norms of the residuals E_i).

@@ -410,6 +410,7 @@ const qru_backend_ops qru_opencl_ops = {
      * Cholesky passes nor the solvers' Gram ops) */
     .complex_ops = QRU_OPS_QR | QRU_OPM(potrf_panel) | QRU_OPM(potrf_full) |
                    QRU_OPM(lsq_batch_add_rows) | QRU_OPM(lsq_batch_solve) |
+                   QRU_OPM(lsq_batch_add_solve) |
                    QRU_OPM(lsq_batch_remove_cols) |
                    QRU_OPM(lsq_batch_add_rows_q) |
                    QRU_OPM(lsq_batch_remove_rows_q) |

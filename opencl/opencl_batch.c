@@ -199,11 +199,13 @@ int ocl_lsq_batch_add_rows(qru_context *ctx, qru_dtype dt, int m, int r,
     return ocl_launch(ctx, pr, K_LSQ_BATCH_ADD_ROWS, 1, g, l, NARGS(a), a);
 }
 
+/* (any: never a flag, the backend has no verdict_flag) */
 int ocl_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r, int n,
                         int count, qru_ptr R, int ldr, size_t sR, qru_ptr D,
                         int ldd, size_t sD, qru_ptr X, int ldx, size_t sX,
-                        qru_ptr info, qru_ptr work)
+                        qru_ptr info, qru_ptr any, qru_ptr work)
 {
+    (void)any;
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
     ocl_prog *pr;

@@ -73,7 +73,7 @@ static int chol_batch(qru_context *ctx, int what, char uplo,
                                                 work));
     }
     int first, col;
-    int failed = qru_batch_verdicts(ctx, dt, count, dinfo, info, &first, &col);
+    int failed = qru_batch_verdicts(ctx, dt, count, dinfo, NULL, info, &first, &col);
     if (failed <= 0)
         return failed;
     return qru_fail(failed, "%d of %d problems not positive definite (the "

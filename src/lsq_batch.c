@@ -44,6 +44,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chol_internal.h"
 
@@ -95,6 +96,9 @@ static int lsq_batch_overlaps(const qru_lsq_batch *fb, const qru_matrix *M)
            (fb->Q2 && qru_batch_overlap(M, fb->Q2)) ||
            (fb->D2 && qru_batch_overlap(M, fb->D2));
 }
+
+/* No verdict flag (the lsq_batch_solve op's any). */
+static const qru_ptr lsq_batch_noflag = {NULL, 0};
 
 /* The end of the run of problems from b with b's row count, at most
  * part of them. */
@@ -614,6 +618,28 @@ int qru_lsq_batch_create_ex(qru_context *ctx, const qru_matrix *A,
     QRU_RET(ctx, lsq_batch_create_args(ctx, A, b, opt, 5, fb));
 }
 
+/* The rows of U and E added to every problem (checked arguments; rows
+ * as for lsq_batch_add), the row counts grown, the full form's
+ * complements recomputed. */
+static int lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
+                              const qru_matrix *E, const int *rows)
+{
+    qru_matrix *W[3] = {NULL, NULL, NULL};
+    int st = lsq_batch_cmp_alloc(fb, fb->n + U->rows, W);
+    if (!st)
+        st = lsq_batch_add(fb, U, E, rows);
+    if (!st) {
+        fb->n = fb->count == 0 ? fb->n + U->rows : 0;
+        for (int i = 0; i < fb->count; ++i) {
+            fb->nr[i] += rows ? rows[i] : U->rows;
+            fb->n = fb->nr[i] > fb->n ? fb->nr[i] : fb->n;
+        }
+        st = lsq_batch_complete(fb, W, rows);
+    }
+    lsq_batch_cmp_free(W);
+    return st;
+}
+
 int qru_lsq_batch_add_rows(qru_lsq_batch *fb, const qru_matrix *U,
                            const qru_matrix *e)
 {
@@ -633,20 +659,7 @@ int qru_lsq_batch_add_rows_ex(qru_lsq_batch *fb, const qru_matrix *U,
     QRU_CHECK(ctx, lsq_batch_cplx(fb, fb->q == QRU_Q_NONE
                                           ? QRU_OPM(lsq_batch_add_rows)
                                           : QRU_OPM(lsq_batch_add_rows_q)));
-    qru_matrix *W[3] = {NULL, NULL, NULL};
-    int st = lsq_batch_cmp_alloc(fb, fb->n + U->rows, W);
-    if (!st)
-        st = lsq_batch_add(fb, U, e, rows);
-    if (!st) {
-        fb->n = fb->count == 0 ? fb->n + U->rows : 0;
-        for (int i = 0; i < fb->count; ++i) {
-            fb->nr[i] += rows ? rows[i] : U->rows;
-            fb->n = fb->nr[i] > fb->n ? fb->nr[i] : fb->n;
-        }
-        st = lsq_batch_complete(fb, W, rows);
-    }
-    lsq_batch_cmp_free(W);
-    QRU_RET(ctx, st);
+    QRU_RET(ctx, lsq_batch_add_rows(fb, U, e, rows));
 }
 
 /* The rows k .. k+p-1 removed from every thin problem (checked; rows:
@@ -707,7 +720,7 @@ static int lsq_batch_remove(qru_lsq_batch *fb, int k, int p, int *info,
         return st;
     }
     int first, col;
-    int failed = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v, &first,
+    int failed = qru_batch_verdicts(ctx, fb->dt, count, dinfo, NULL, v, &first,
                                     &col);
     if (failed >= 0) {
         int nmax = 0;
@@ -968,7 +981,7 @@ static int lsq_batch_add_c(qru_lsq_batch *fb, int k, const qru_matrix *V,
         st = QRU_HOST_ALLOC_FAILED;
     int first = -1, col = 0;
     if (!st && count)
-        st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v, &first, &col);
+        st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, NULL, v, &first, &col);
     if (st >= 0 && info)
         for (int i = 0; i < count; ++i)
             info[i] = v[i];
@@ -1227,11 +1240,11 @@ static int lsq_batch_modify(qru_lsq_batch *fb, const qru_matrix *U,
                 qru_mat_page(S[MD_RM], b), S[MD_RM]->ld, S[MD_RM]->stride,
                 qru_mat_page(S[MD_DM], b), S[MD_DM]->ld, S[MD_DM]->stride,
                 qru_mat_page(S[MD_X], b), S[MD_X]->ld, S[MD_X]->stride,
-                qru_ptr_add(dinfo, (size_t)b), work);
+                qru_ptr_add(dinfo, (size_t)b), lsq_batch_noflag, work);
     }
     int first = -1, col = 0, failed = 0;
     if (!st)
-        failed = st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, v,
+        failed = st = qru_batch_verdicts(ctx, fb->dt, count, dinfo, NULL, v,
                                          &first, &col);
     if (st >= 0) {
         if (info)
@@ -1317,27 +1330,25 @@ int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
     QRU_RET(ctx, lsq_batch_modify(fb, U, V, info, mask));
 }
 
-static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
+/* The backend's verdict flag, zeroed (*host NULL and *any a NULL handle
+ * where it has none). */
+static int lsq_batch_flag(const qru_lsq_batch *fb, qru_ptr *any, void **host)
 {
-    qru_context *ctx = fb->ctx;
-    int m = fb->m, r = fb->r, count = fb->count;
-    if (count == 0)
-        return 0;
-    size_t we;
-    size_t part = batch_part(fb, count, &we);
-    qru_ptr dinfo, work;
-    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
-    for (int b = 0, e; b < count; b = e) {
-        e = lsq_batch_run(fb, b, part);
-        QRU_TRY(ctx->ops->lsq_batch_solve(
-            ctx, fb->dt, m, r, fb->nr[b], e - b, qru_mat_page(fb->R, b),
-            fb->R->ld, fb->R->stride, qru_mat_page(fb->D, b), fb->D->ld,
-            fb->D->stride, qru_mat_page(X, b), X->ld, X->stride,
-            qru_ptr_add(dinfo, (size_t)b), work));
-    }
-    int first, col;
-    int failed =
-        qru_batch_verdicts(ctx, fb->dt, count, dinfo, info, &first, &col);
+    QRU_TRY(fb->ctx->ops->verdict_flag(fb->ctx, fb->dt, any, host));
+    if (*host)
+        memset(*host, 0, qru_dtype_size(fb->dt));
+    return 0;
+}
+
+/* The solve's verdicts at dinfo read back (into info, where not NULL;
+ * host: the flag of lsq_batch_flag): 0, the count of rank-deficient
+ * problems, or a library status. */
+static int lsq_batch_solved(const qru_lsq_batch *fb, qru_ptr dinfo,
+                            const void *host, int *info)
+{
+    int first, col, count = fb->count;
+    int failed = qru_batch_verdicts(fb->ctx, fb->dt, count, dinfo, host,
+                                    info, &first, &col);
     if (failed <= 0)
         return failed;
     return qru_fail(failed, "%d of %d problems rank-deficient (the first: "
@@ -1346,21 +1357,96 @@ static int lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
                     failed, count, first, col);
 }
 
+/* Every problem solved into X (checked arguments), after U's and E's
+ * rows are added to every problem where U is not NULL (the Q-less form:
+ * the two in one lsq_batch_add_solve op): one op a run of problems of one
+ * row count, the verdicts read back in one wait. */
+static int lsq_batch_solve(qru_lsq_batch *fb, const qru_matrix *U,
+                           const qru_matrix *E, qru_matrix *X, int *info)
+{
+    qru_context *ctx = fb->ctx;
+    int m = fb->m, r = fb->r, count = fb->count, p = U ? U->rows : 0;
+    if (count == 0) {
+        if (p) /* (a solve alone writes nothing of fb) */
+            fb->n += p;
+        return 0;
+    }
+    size_t we;
+    size_t part = batch_part(fb, count, &we);
+    qru_ptr dinfo, work, any;
+    void *host;
+    QRU_TRY(lsq_batch_ws(fb, we, &dinfo, NULL, &work));
+    QRU_TRY(lsq_batch_flag(fb, &any, &host));
+    for (int b = 0, e; b < count; b = e) {
+        e = lsq_batch_run(fb, b, part);
+        qru_ptr R = qru_mat_page(fb->R, b), D = qru_mat_page(fb->D, b),
+                Xb = qru_mat_page(X, b), ib = qru_ptr_add(dinfo, (size_t)b);
+        if (U)
+            QRU_TRY(ctx->ops->lsq_batch_add_solve(
+                ctx, fb->dt, m, r, p, fb->nr[b] + p, e - b, R, fb->R->ld,
+                fb->R->stride, D, fb->D->ld, fb->D->stride,
+                qru_ptr_add(fb->H->p, (size_t)b * (size_t)r),
+                qru_mat_page(U, b), U->ld, U->stride, qru_mat_page(E, b),
+                E->ld, E->stride, Xb, X->ld, X->stride, ib, any, work));
+        else
+            QRU_TRY(ctx->ops->lsq_batch_solve(
+                ctx, fb->dt, m, r, fb->nr[b], e - b, R, fb->R->ld,
+                fb->R->stride, D, fb->D->ld, fb->D->stride, Xb, X->ld,
+                X->stride, ib, any, work));
+    }
+    if (p) {
+        fb->n += p;
+        for (int i = 0; i < count; ++i)
+            fb->nr[i] += p;
+    }
+    return lsq_batch_solved(fb, dinfo, host, info);
+}
+
+/* The checks of the solutions' batch X (argument argi). */
+static int lsq_batch_check_x(const qru_lsq_batch *fb, int argi,
+                             const qru_matrix *X)
+{
+    QRU_TRY(qru_arg_batch(fb->ctx, argi, "X", X, fb->dt));
+    if (X->count != fb->count)
+        return qru_fail_arg(argi, "X is a batch of %d matrices, but the "
+                                  "factorisations are %d",
+                            X->count, fb->count);
+    if (X->rows != fb->m || X->cols != fb->r)
+        return qru_fail_arg(argi, "X's pages are %d x %d, but they must be "
+                                  "m x r = %d x %d",
+                            X->rows, X->cols, fb->m, fb->r);
+    if (lsq_batch_overlaps(fb, X))
+        return qru_fail_arg(argi, "X overlaps the factorisation's storage");
+    return 0;
+}
+
 int qru_lsq_batch_solve(const qru_lsq_batch *fb, qru_matrix *X, int *info)
 {
     QRU_ARG(NULL, 1, fb, "fb is NULL");
     qru_context *ctx = fb->ctx;
-    QRU_ARG_BATCH(ctx, 2, "X", X, fb->dt);
-    QRU_ARG(ctx, 2, X->count == fb->count,
-            "X is a batch of %d matrices, but the factorisations are %d",
-            X->count, fb->count);
-    QRU_ARG(ctx, 2, X->rows == fb->m && X->cols == fb->r,
-            "X's pages are %d x %d, but they must be m x r = %d x %d",
-            X->rows, X->cols, fb->m, fb->r);
-    QRU_ARG(ctx, 2, !lsq_batch_overlaps(fb, X),
-            "X overlaps the factorisation's storage");
+    QRU_CHECK(ctx, lsq_batch_check_x(fb, 2, X));
     QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_solve)));
-    QRU_RET(ctx, lsq_batch_solve(fb, X, info));
+    QRU_RET(ctx, lsq_batch_solve((qru_lsq_batch *)fb, NULL, NULL, X, info));
+}
+
+int qru_lsq_batch_add_rows_solve(qru_lsq_batch *fb, const qru_matrix *U,
+                                 const qru_matrix *e, qru_matrix *X,
+                                 int *info)
+{
+    QRU_ARG(NULL, 1, fb, "fb is NULL");
+    qru_context *ctx = fb->ctx;
+    QRU_CHECK(ctx, lsq_batch_check_rows(fb, 2, U, 3, e, 1));
+    QRU_CHECK(ctx, lsq_batch_check_x(fb, 4, X));
+    QRU_ARG(ctx, 4, !qru_batch_overlap(X, U) && !qru_batch_overlap(X, e),
+            "X overlaps %s", qru_batch_overlap(X, U) ? "U" : "e");
+    if (fb->q != QRU_Q_NONE) {
+        QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_add_rows_q) |
+                                              QRU_OPM(lsq_batch_solve)));
+        QRU_CHECK(ctx, lsq_batch_add_rows(fb, U, e, NULL));
+        QRU_RET(ctx, lsq_batch_solve(fb, NULL, NULL, X, info));
+    }
+    QRU_CHECK(ctx, lsq_batch_cplx(fb, QRU_OPM(lsq_batch_add_solve)));
+    QRU_RET(ctx, lsq_batch_solve(fb, U, e, X, info));
 }
 
 int qru_lsq_batch_residual_norms(const qru_lsq_batch *fb, double *rho)

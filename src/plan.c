@@ -490,14 +490,37 @@ static int plan_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                                 int n, int count, qru_ptr R, int ldr,
                                 size_t sR, qru_ptr D, int ldd, size_t sD,
                                 qru_ptr X, int ldx, size_t sX, qru_ptr info,
-                                qru_ptr work)
+                                qru_ptr any, qru_ptr work)
 {
     (void)dt, (void)n, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd,
-        (void)sD, (void)X, (void)ldx, (void)sX, (void)info, (void)work;
+        (void)sD, (void)X, (void)ldx, (void)sX, (void)info, (void)any,
+        (void)work;
     double em = dd(m), er = dd(r), ec = dd(count);
     return plan_op(ctx, QRU_OP_lsq_batch_solve, PK_KERNEL,
                    ec * em * (em + er * (em + 1.0)),
                    ec * (em * em / 2.0 + 2.0 * em * er + 1.0), 0, em);
+}
+/* the row additions and the back substitutions of one pass: R and d
+ * read and written once, the rows read, X written */
+static int plan_lsq_batch_add_solve(qru_context *ctx, qru_dtype dt, int m,
+                                    int r, int p, int n, int count,
+                                    qru_ptr R, int ldr, size_t sR, qru_ptr D,
+                                    int ldd, size_t sD, qru_ptr rho2,
+                                    qru_ptr U, int ldu, size_t sU, qru_ptr E,
+                                    int lde, size_t sE, qru_ptr X, int ldx,
+                                    size_t sX, qru_ptr info, qru_ptr any,
+                                    qru_ptr work)
+{
+    (void)dt, (void)n, (void)R, (void)ldr, (void)sR, (void)D, (void)ldd,
+        (void)sD, (void)rho2, (void)U, (void)ldu, (void)sU, (void)E,
+        (void)lde, (void)sE, (void)X, (void)ldx, (void)sX, (void)info,
+        (void)any, (void)work;
+    double em = dd(m), er = dd(r), ep = dd(p), ec = dd(count);
+    return plan_op(ctx, QRU_OP_lsq_batch_add_solve, PK_KERNEL,
+                   ec * (6.0 * ep * em * (em / 2.0 + er) +
+                         em * (em + er * (em + 1.0))),
+                   ec * (em * em + 3.0 * em * er + ep * (em + er) + er + 1.0),
+                   0, ep * em + em);
 }
 /* the structured rank-k update: prep reads the triangle (its row sums of
  * L .* P: k + 1 per element) and, for k > 1, eliminates a bordered k x k
@@ -725,6 +748,11 @@ static int plan_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                                 int *nb)
 { /* a QUERY: answered by the backend (never reached) */
     return ctx->table.panel_qr_max_nb(ctx, dt, extra, nb);
+}
+static int plan_verdict_flag(qru_context *ctx, qru_dtype dt, qru_ptr *flag,
+                             void **hp)
+{ /* a QUERY: answered by the backend (never reached) */
+    return ctx->table.verdict_flag(ctx, dt, flag, hp);
 }
 static int plan_givens_sweeps(qru_context *ctx, qru_dtype dt, int L, int p,
                               int make, qru_ptr X, long xrs, long xcs,

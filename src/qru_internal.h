@@ -1030,8 +1030,11 @@ int qru_batch_same_start(const qru_matrix *A, const qru_matrix *B);
  * CPU's one problem's share), and in *work the elements of work that
  * call takes;
  * qru_batch_verdicts: the count verdicts at the device vector dinfo (0 or
- * a 1-based column) into info (when not NULL): their count of nonzeros read first (one
- * host wait, one number), the vector itself only where it is not 0;
+ * a 1-based column) into info (when not NULL): whether some failed first
+ * (one host wait: the verdict flag at any, host address of the
+ * backend's verdict_flag that the op producing them set, or where any
+ * is NULL their count of nonzeros, one number down), the vector itself
+ * only where one did;
  * returns how many failed (the first at *first, column *col) or a library
  * status;
  * qru_batch_counts: the count per-problem ints h (counts, ranks, a mask)
@@ -1043,7 +1046,8 @@ int qru_batch_check_finite(qru_context *ctx, int argi, const qru_matrix *M,
 size_t qru_batch_part(const qru_context *ctx, qru_dtype dt, int local,
                       size_t pw, int count, size_t *work);
 int qru_batch_verdicts(qru_context *ctx, qru_dtype dt, int count,
-                       qru_ptr dinfo, int *info, int *first, int *col);
+                       qru_ptr dinfo, const void *any, int *info, int *first,
+                       int *col);
 int qru_batch_counts(qru_context *ctx, qru_dtype dt, int count, const int *h,
                      qru_ptr dst);
 int qru_batch_values(qru_context *ctx, qru_dtype dt, int count,

@@ -144,6 +144,14 @@
      * (qru_batch_verdicts, batch.c): mostly all zero, so one number \
      * decides whether the vector itself is read. */ \
     QRU_OP(count_nonzero, (qru_context *ctx, qru_dtype dt, int n, qru_ptr x, int *count), (ctx, dt, n, x, count), REQ, WAIT) \
+    /* The verdict flag: *flag a handle on one element of type dt that \
+     * the ops taking an 'any' argument may store to from the device, \
+     * *hp its address on the host, where their stores are read after \
+     * the next wait (sync); the caller zeroes it there before such an \
+     * op.  Both NULL where the backend has none (the reference): the \
+     * verdicts are then counted (count_nonzero).  One flag a context, \
+     * apart from every other buffer. */ \
+    QRU_OP(verdict_flag, (qru_context *ctx, qru_dtype dt, qru_ptr *flag, void **hp), (ctx, dt, flag, hp), OPT, QUERY) \
     /* ---- the dissertation's Householder kernels ---- */ \
     /* Householder vector (houseKernel, section 3.1, with LAPACK's larfg \
      * conventions).  alpha is one element, x an n-vector (contiguous). \
@@ -340,9 +348,18 @@
      * the finite norms); then info[b] = j and its page X + b sX (m x r, \
      * ldx) is not written; else info[b] = 0 and the page holds X_b.  info: \
      * count elements of type dt in device memory (integer values), \
-     * written for every problem.  work as for lsq_batch_add_rows.  X \
-     * overlaps none of R, D.  m >= 1, r >= 1, n >= 0, count >= 0. */ \
-    QRU_OP(lsq_batch_solve, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx, size_t sX, qru_ptr info, qru_ptr work), (ctx, dt, m, r, n, count, R, ldr, sR, D, ldd, sD, X, ldx, sX, info, work), REQ, ASYNC) \
+     * written for every problem; any: a NULL handle, or the backend's \
+     * verdict_flag, where a failing problem stores a nonzero value.  \
+     * work as for lsq_batch_add_rows.  X overlaps none of R, D.  \
+     * m >= 1, r >= 1, n >= 0, count >= 0. */ \
+    QRU_OP(lsq_batch_solve, (qru_context *ctx, qru_dtype dt, int m, int r, int n, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr X, int ldx, size_t sX, qru_ptr info, qru_ptr any, qru_ptr work), (ctx, dt, m, r, n, count, R, ldr, sR, D, ldd, sD, X, ldx, sX, info, any, work), REQ, ASYNC) \
+    /* lsq_batch_add_rows (every problem p rows: cnt a NULL handle), then \
+     * lsq_batch_solve of the grown problems with the row count n (the \
+     * rows after the addition): R, D, rho2, X, info and any as the two \
+     * ops leave them, in one pass over each problem's [R d] where the \
+     * backend can.  X overlaps none of R, D, rho2, U, E.  work as for \
+     * lsq_batch_add_rows.  Reference: the two ops. */ \
+    QRU_OP(lsq_batch_add_solve, (qru_context *ctx, qru_dtype dt, int m, int r, int p, int n, int count, qru_ptr R, int ldr, size_t sR, qru_ptr D, int ldd, size_t sD, qru_ptr rho2, qru_ptr U, int ldu, size_t sU, qru_ptr E, int lde, size_t sE, qru_ptr X, int ldx, size_t sX, qru_ptr info, qru_ptr any, qru_ptr work), (ctx, dt, m, r, p, n, count, R, ldr, sR, D, ldd, sD, rho2, U, ldu, sU, E, lde, sE, X, ldx, sX, info, any, work), OPT, ASYNC) \
     /* Rows added to count independent thin-form least-squares \
      * factorisations (qru_lsq_batch_add_rows of a QRU_Q_THIN batch): \
      * problem b holds R_b, d_b as in lsq_batch_add_rows, Q1_b = Q + b sQ \

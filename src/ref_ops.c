@@ -119,6 +119,18 @@ int qru_ref_lane_join(qru_context *ctx)
     return 0;
 }
 
+/* No verdict flag: the verdicts are counted. */
+int qru_ref_verdict_flag(qru_context *ctx, qru_dtype dt, qru_ptr *flag,
+                         void **hp)
+{
+    (void)ctx;
+    (void)dt;
+    flag->h = NULL;
+    flag->off = 0;
+    *hp = NULL;
+    return 0;
+}
+
 /* No on-chip limit to report. */
 int qru_ref_panel_qr_max_nb(qru_context *ctx, qru_dtype dt, int extra,
                             int *nb)
@@ -180,6 +192,24 @@ int qru_ref_chol_r1_solve_prep(qru_context *ctx, qru_dtype dt, char uplo,
                     1.0, L, ldl, p, n));
     return o->chol_r1_prep(ctx, dt, uplo, n, 1, sign, L, ldl, p, n, 1, w, n,
                            work, head, adiag, info, base);
+}
+
+/* The addition, then the solve: [R d] read twice. */
+int qru_ref_lsq_batch_add_solve(qru_context *ctx, qru_dtype dt, int m, int r,
+                                int p, int n, int count, qru_ptr R, int ldr,
+                                size_t sR, qru_ptr D, int ldd, size_t sD,
+                                qru_ptr rho2, qru_ptr U, int ldu, size_t sU,
+                                qru_ptr E, int lde, size_t sE, qru_ptr X,
+                                int ldx, size_t sX, qru_ptr info,
+                                qru_ptr any, qru_ptr work)
+{
+    const qru_backend_ops *o = ctx->ops;
+    qru_ptr none = {NULL, 0};
+    QRU_TRY(o->lsq_batch_add_rows(ctx, dt, m, r, p, count, R, ldr, sR, D,
+                                  ldd, sD, rho2, U, ldu, sU, E, lde, sE,
+                                  none, work));
+    return o->lsq_batch_solve(ctx, dt, m, r, n, count, R, ldr, sR, D, ldd,
+                              sD, X, ldx, sX, info, any, work);
 }
 
 /* Per group: the identity (laset), then one givens_apply per group step. */

@@ -156,6 +156,8 @@ typedef struct lcase {
     int count, m, n, p, r, pad;
     int chain;  /* > 0: p = 1 rows added chain times (n = 0) */
     int defect; /* problem 'defect' (if < count) has column 1 = column 0 */
+    int fused;  /* the last rows added and solved in one call
+                   (qru_lsq_batch_add_rows_solve) */
 } lcase;
 
 /* The stacked rows of problem i of the batches A (n rows) and U (nu
@@ -236,20 +238,23 @@ static void run_case(const lcase *c, unsigned *seed)
     qru_lsq_batch *fb = NULL;
     ck_assert_int_eq(qru_lsq_batch_create(ctx, A.B, b.B, &fb), 0);
     ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), cnt > 0 ? n : -1);
+    bimg X = bimg_new(dt, m, r, cnt, c->pad);
+    bimg_upload(&X);
+    int *info = malloc(sizeof(int) * (cnt + 1)), st = -1000;
     for (int u = 0; u < nu; ++u) {
         bimg_upload(&U[u]);
         bimg_upload(&E[u]);
-        ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U[u].B, E[u].B), 0);
+        if (c->fused && u == nu - 1)
+            st = qru_lsq_batch_add_rows_solve(fb, U[u].B, E[u].B, X.B, info);
+        else
+            ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U[u].B, E[u].B), 0);
     }
     ck_assert_int_eq(qru_lsq_batch_count(fb), cnt);
     ck_assert_int_eq(qru_lsq_batch_cols(fb), m);
     ck_assert_int_eq(qru_lsq_batch_nrhs(fb), r);
     ck_assert_int_eq(qru_lsq_batch_rows(fb, cnt - 1), N);
-
-    bimg X = bimg_new(dt, m, r, cnt, c->pad);
-    bimg_upload(&X);
-    int *info = malloc(sizeof(int) * (cnt + 1));
-    int st = qru_lsq_batch_solve(fb, X.B, info);
+    if (!c->fused)
+        st = qru_lsq_batch_solve(fb, X.B, info);
     void *Xh = qru_test_download(X.flat);
     state s = get_state(fb, dt);
     int failed = 0;
@@ -319,7 +324,8 @@ static void run_case(const lcase *c, unsigned *seed)
  * the solve by m) */
 static const int MS[7] = {1, 5, 12, 20, 24, 32, 33};
 
-/* count 7: every m, n in {0, m, 3m, 200}, (p, r) in {(1,1), (3,2)} */
+/* count 7: every m, n in {0, m, 3m, 200}, (p, r) in {(1,1), (3,2)}; the
+ * rows added and then solved, and in one call */
 START_TEST(test_lsq_batch_grid)
 {
     unsigned seed = 1234u + (unsigned)_i;
@@ -328,16 +334,18 @@ START_TEST(test_lsq_batch_grid)
         int m = MS[_i];
         int ns[4] = {0, m, 3 * m, 200};
         for (int a = 0; a < 4; ++a)
-            for (int pr = 0; pr < 2; ++pr) {
-                lcase c = {dt, 7, m, ns[a], pr ? 3 : 1, pr ? 2 : 1,
-                           (a + pr) % 2, 0, 1 << 30};
-                run_case(&c, &seed);
-            }
+            for (int pr = 0; pr < 2; ++pr)
+                for (int fu = 0; fu < 2; ++fu) {
+                    lcase c = {dt, 7, m, ns[a], pr ? 3 : 1, pr ? 2 : 1,
+                               (a + pr) % 2, 0, 1 << 30, fu};
+                    run_case(&c, &seed);
+                }
     }
 }
 END_TEST
 
 /* counts 1 and 300, chains of 50 and 75 single rows, rank-deficient
+ * problems (each case both ways, as the grid),
  * problems, problems too large for local memory */
 START_TEST(test_lsq_batch_counts)
 {
@@ -345,20 +353,23 @@ START_TEST(test_lsq_batch_counts)
     for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
         qru_dtype dt = qru_test_dtype(ctx, t);
         lcase cs[] = {
-            {dt, 1, 5, 15, 1, 1, 0, 0, 1 << 30},
-            {dt, 1, 33, 200, 3, 2, 1, 0, 1 << 30},
-            {dt, 300, 20, 200, 1, 1, 0, 0, 1 << 30},
-            {dt, 300, 5, 15, 3, 2, 1, 0, 1 << 30},
-            {dt, 7, 5, 0, 1, 1, 0, 50, 1 << 30},
-            {dt, 7, 20, 0, 1, 2, 1, 50, 1 << 30},
-            {dt, 7, 5, 15, 1, 1, 1, 0, 3},
-            {dt, 300, 20, 60, 3, 2, 0, 0, 123},
+            {dt, 1, 5, 15, 1, 1, 0, 0, 1 << 30, 0},
+            {dt, 1, 33, 200, 3, 2, 1, 0, 1 << 30, 0},
+            {dt, 300, 20, 200, 1, 1, 0, 0, 1 << 30, 0},
+            {dt, 300, 5, 15, 3, 2, 1, 0, 1 << 30, 0},
+            {dt, 7, 5, 0, 1, 1, 0, 50, 1 << 30, 0},
+            {dt, 7, 20, 0, 1, 2, 1, 50, 1 << 30, 0},
+            {dt, 7, 5, 15, 1, 1, 1, 0, 3, 0},
+            {dt, 300, 20, 60, 3, 2, 0, 0, 123, 0},
             /* beyond local memory (qru_lsq_batch_local) */
-            {dt, 7, 70, 100, 3, 2, 1, 0, 4},
-            {dt, 3, 70, 0, 1, 1, 0, 75, 1 << 30},
+            {dt, 7, 70, 100, 3, 2, 1, 0, 4, 0},
+            {dt, 3, 70, 0, 1, 1, 0, 75, 1 << 30, 0},
         };
-        for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k)
+        for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); ++k) {
             run_case(&cs[k], &seed);
+            cs[k].fused = 1;
+            run_case(&cs[k], &seed);
+        }
     }
 }
 END_TEST
@@ -391,16 +402,29 @@ START_TEST(test_lsq_batch_nonfinite)
         ck_assert_int_eq(
             qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 1), 0);
         ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), -2);
+        int info[5] = {-5, -5, -5, -5, -5};
+        ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, X.B,
+                                                      info), -2);
+        ck_assert_int_eq(info[0], -5);
+        void *Xh = qru_test_download(X.flat);
+        for (size_t e = 0; e < X.size; ++e)
+            ck_assert(qru_test_get(dt, Xh, 1, (int)e, 0) == SENT);
+        free(Xh);
         state s1 = get_state(fb, dt);
         ck_assert(same_state(&s0, &s1, cnt, r));
         ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), n);
         ck_assert_int_eq(
             qru_context_set_option(ctx, QRU_OPTION_CHECK_FINITE, 0), 0);
         ck_assert_int_eq(qru_lsq_batch_add_rows(fb, U.B, E.B), 0);
-        int info[5];
         ck_assert_int_eq(qru_lsq_batch_solve(fb, X.B, info), 1);
         for (int i = 0; i < cnt; ++i)
             ck_assert_int_eq(info[i] > 0, i == 2);
+        /* in one call: the same verdicts, the rows added */
+        ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, X.B,
+                                                      info), 1);
+        for (int i = 0; i < cnt; ++i)
+            ck_assert_int_eq(info[i] > 0, i == 2);
+        ck_assert_int_eq(qru_lsq_batch_rows(fb, 0), n + 2);
         free_state(&s0);
         free_state(&s1);
         qru_lsq_batch_destroy(fb);
@@ -487,6 +511,26 @@ START_TEST(test_lsq_batch_args)
     ck_assert_int_eq(qru_lsq_batch_solve(fb, NULL, info), -2);
     ck_assert_int_eq(qru_lsq_batch_solve(fb, Xb, info), -2);
     ck_assert_int_eq(qru_lsq_batch_solve(fb, Xc, info), -2);
+    ck_assert_int_eq(info[0], -5);
+    /* add_rows_solve: add_rows' checks, then the solve's (argument 4) */
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(NULL, U.B, E.B, X, info),
+                     -1);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U2, E.B, X, info), -2);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, Ec, X, info), -3);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, NULL, info),
+                     -4);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, Xb, info),
+                     -4);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, Xc, info),
+                     -4);
+    /* X over U's pages (both 2 x 4 ... m x r = 4 x 2 elements a page) */
+    qru_matrix *Xu = NULL;
+    ck_assert_int_eq(qru_matrix_wrap_batch(ctx, dt, m, r,
+                                           qru_matrix_data(U.flat), m, cnt,
+                                           (long long)U.stride, &Xu), 0);
+    ck_assert_int_eq(qru_lsq_batch_add_rows_solve(fb, U.B, E.B, Xu, info),
+                     -4);
+    qru_matrix_destroy(Xu);
     ck_assert_int_eq(info[0], -5);
     ck_assert_int_eq(qru_lsq_batch_residual_norms(NULL, NULL), -1);
     ck_assert_int_eq(qru_lsq_batch_residual_norms(fb, NULL), -2);
@@ -1461,6 +1505,85 @@ START_TEST(test_lsq_batch_rm_each)
 }
 END_TEST
 
+/* qru_lsq_batch_add_rows_solve on the thin and full forms: the same
+ * numbers, bit for bit, as qru_lsq_batch_add_rows then
+ * qru_lsq_batch_solve on a twin batch (those checked against LAPACK
+ * above), a rank-deficient problem among them. */
+START_TEST(test_lsq_batch_q_add_solve)
+{
+    unsigned seed = 515u;
+    for (int t = 0; t < qru_test_ndtypes(ctx); ++t) {
+        qru_dtype dt = qru_test_dtype(ctx, t);
+        for (int form = 0; form < 2; ++form) {
+            int cnt = 5, m = 6, n = 9, p = 3, r = 2;
+            bimg A = bimg_new(dt, n, m, cnt, 1), b = bimg_new(dt, n, r, cnt, 0);
+            bimg U = bimg_new(dt, p, m, cnt, 0), E = bimg_new(dt, p, r, cnt, 0);
+            bimg X1 = bimg_new(dt, m, r, cnt, 0), X2 = bimg_new(dt, m, r, cnt, 0);
+            bimg *all[] = {&A, &b, &U, &E};
+            bimgs_rand(all, 4, &seed);
+            for (int k = 0; k < n; ++k) /* problem 3: column 1 = column 0 */
+                qru_test_set(dt, bimg_page(&A, 3), A.ld, k, 1,
+                             qru_test_get(dt, bimg_page(&A, 3), A.ld, k, 0));
+            for (int k = 0; k < p; ++k)
+                qru_test_set(dt, bimg_page(&U, 3), U.ld, k, 1,
+                             qru_test_get(dt, bimg_page(&U, 3), U.ld, k, 0));
+            bimg_upload(&A);
+            bimg_upload(&b);
+            bimg_upload(&U);
+            bimg_upload(&E);
+            bimg_upload(&X1);
+            bimg_upload(&X2);
+            qru_lsq_options opt;
+            qru_lsq_options_init(&opt);
+            opt.q = form ? QRU_Q_FULL : QRU_Q_THIN;
+            qru_lsq_batch *f1 = NULL, *f2 = NULL;
+            ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &f1),
+                             0);
+            ck_assert_int_eq(qru_lsq_batch_create_ex(ctx, A.B, b.B, &opt, &f2),
+                             0);
+            int i1[5], i2[5];
+            ck_assert_int_eq(qru_lsq_batch_add_rows_solve(f1, U.B, E.B, X1.B,
+                                                          i1), 1);
+            ck_assert_int_eq(qru_lsq_batch_add_rows(f2, U.B, E.B), 0);
+            ck_assert_int_eq(qru_lsq_batch_solve(f2, X2.B, i2), 1);
+            ck_assert_int_eq(memcmp(i1, i2, sizeof i1), 0);
+            ck_assert(i1[3] > 0);
+            void *x1 = qru_test_download(X1.flat),
+                 *x2 = qru_test_download(X2.flat);
+            ck_assert_int_eq(memcmp(x1, x2, X1.size * qru_test_elsize(dt)), 0);
+            int N = n + p, qc = form ? N : m, dr = form ? N : m;
+            void *h1[4] = {batch_host(dt, m, m, cnt, qru_lsq_batch_get_r, f1),
+                           batch_host(dt, dr, r, cnt, qru_lsq_batch_get_d, f1),
+                           batch_host(dt, N, qc, cnt, qru_lsq_batch_get_q, f1),
+                           batch_host(dt, N, r, cnt,
+                                      qru_lsq_batch_get_residuals, f1)};
+            void *h2[4] = {batch_host(dt, m, m, cnt, qru_lsq_batch_get_r, f2),
+                           batch_host(dt, dr, r, cnt, qru_lsq_batch_get_d, f2),
+                           batch_host(dt, N, qc, cnt, qru_lsq_batch_get_q, f2),
+                           batch_host(dt, N, r, cnt,
+                                      qru_lsq_batch_get_residuals, f2)};
+            size_t es = qru_test_elsize(dt) * (size_t)cnt;
+            size_t bytes[4] = {es * m * m, es * dr * r, es * N * qc,
+                               es * N * r};
+            for (int k = 0; k < 4; ++k) {
+                ck_assert_msg(memcmp(h1[k], h2[k], bytes[k]) == 0,
+                              "form %d: array %d differs", form, k);
+                free(h1[k]);
+                free(h2[k]);
+            }
+            for (int i = 0; i < cnt; ++i)
+                ck_assert_int_eq(qru_lsq_batch_rows(f1, i), N);
+            free(x1);
+            free(x2);
+            qru_lsq_batch_destroy(f1);
+            qru_lsq_batch_destroy(f2);
+            bimg *fr[] = {&A, &b, &U, &E, &X1, &X2};
+            bimgs_free(fr, 6);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_lsq_batch_q_args)
 {
     unsigned seed = 5u;
@@ -1568,6 +1691,7 @@ int main(void)
     tcase_add_test(tc, test_lsq_batch_q_create);
     tcase_add_test(tc, test_lsq_batch_q_nonfinite);
     tcase_add_test(tc, test_lsq_batch_q_args);
+    tcase_add_test(tc, test_lsq_batch_q_add_solve);
     tcase_add_loop_test(tc, test_lsq_batch_rows_each, 0, 4);
     tcase_add_loop_test(tc, test_lsq_batch_rm_each, 0, 4);
     suite_add_tcase(s, tc);

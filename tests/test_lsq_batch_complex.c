@@ -360,16 +360,40 @@ static void zset(zd **X, zd *Y)
     *X = Y;
 }
 
-/* rows[i] (rows NULL: p) random rows added to problem i */
-static void zstep_add_rows(zbatch *h, qru_lsq_batch *fb, int p,
-                           const int *rows, unsigned *seed)
+/* rows[i] (rows NULL: p) random rows added to problem i; solve (rows
+ * NULL): by qru_lsq_batch_add_rows_solve, whose solutions and verdicts
+ * must be those of a qru_lsq_batch_solve after it, bit for bit */
+static void zstep_add_rows_s(zbatch *h, qru_lsq_batch *fb, int p,
+                             const int *rows, int solve, unsigned *seed)
 {
     int cnt = h->count, m = h->m, r = h->r;
     zd *U = zrand(h->dt, (size_t)cnt * p * m, seed);
     zd *F = zrand(h->dt, (size_t)cnt * p * r, seed);
     qru_matrix *Uf, *Ff, *Ub = zup_pages(h->dt, p, m, cnt, U, &Uf);
     qru_matrix *Fb = zup_pages(h->dt, p, r, cnt, F, &Ff);
-    ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, Ub, Fb, rows), 0);
+    if (solve) {
+        zd *Z = zcalloc((size_t)m * r * cnt + 1, sizeof(zd));
+        qru_matrix *X1f, *X1 = zup_pages(h->dt, m, r, cnt, Z, &X1f);
+        qru_matrix *X2f, *X2 = zup_pages(h->dt, m, r, cnt, Z, &X2f);
+        int *i1 = calloc((size_t)cnt + 1, sizeof(int)),
+            *i2 = calloc((size_t)cnt + 1, sizeof(int));
+        int st = qru_lsq_batch_add_rows_solve(fb, Ub, Fb, X1, i1);
+        ck_assert_int_eq(qru_lsq_batch_solve(fb, X2, i2), st);
+        ck_assert_int_eq(memcmp(i1, i2, sizeof(int) * (size_t)cnt), 0);
+        zd *x1 = down_z(X1f), *x2 = down_z(X2f);
+        ck_assert_int_eq(memcmp(x1, x2, sizeof(zd) * (size_t)m * r * cnt),
+                         0);
+        qru_matrix *xs[4] = {X1, X1f, X2, X2f};
+        for (int t = 0; t < 4; ++t)
+            qru_matrix_destroy(xs[t]);
+        free(x1);
+        free(x2);
+        free(i1);
+        free(i2);
+        free(Z);
+    } else {
+        ck_assert_int_eq(qru_lsq_batch_add_rows_ex(fb, Ub, Fb, rows), 0);
+    }
     for (int i = 0; i < cnt; ++i) {
         zprob *P = &h->P[i];
         int pi = rows ? rows[i] : p;
@@ -382,6 +406,12 @@ static void zstep_add_rows(zbatch *h, qru_lsq_batch *fb, int p,
         qru_matrix_destroy(ms[t]);
     free(U);
     free(F);
+}
+
+static void zstep_add_rows(zbatch *h, qru_lsq_batch *fb, int p,
+                           const int *rows, unsigned *seed)
+{
+    zstep_add_rows_s(h, fb, p, rows, 0, seed);
 }
 
 /* the rows k .. k+p-1 removed from every problem (thin, full), or
@@ -651,6 +681,8 @@ static double zrows_case(qru_dtype dt, int q, int z, unsigned *seed)
     worst = fmax(worst, zcheck_b(&h, fb, NULL, -1, tag));
     const int rows[4] = {2, 0, 1, 2};
     zstep_add_rows(&h, fb, 2, rows, seed);
+    worst = fmax(worst, zcheck_b(&h, fb, NULL, -1, tag));
+    zstep_add_rows_s(&h, fb, 2, NULL, 1, seed); /* added and solved */
     worst = fmax(worst, zcheck_b(&h, fb, NULL, -1, tag));
     int kk = n - m < 2 ? n - m : 2;
     if (q != QRU_Q_NONE && kk >= 1) {

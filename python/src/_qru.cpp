@@ -1056,6 +1056,23 @@ struct LsqBatch {
             n[(size_t)i] = qru_lsq_batch_rows(f, i);
         return n;
     }
+    // U's and e's rows added to every problem, then X and info as solve's
+    nb::tuple add_rows_solve(const in_array &U, const in_array &e,
+                             bool check_finite)
+    {
+        On s(*this, check_finite);
+        qru_matrix *Ud = s.in(U, "U"), *ed = s.in(e, "e");
+        int m = qru_lsq_batch_cols(f), r = qru_lsq_batch_nrhs(f);
+        qru_matrix *X = s.tmp(m, count * r);
+        std::vector<int> info((size_t)count, 0);
+        int st = qru_lsq_batch_add_rows_solve(f, pages(s, Ud, count, "U"),
+                                              pages(s, ed, count, "e"),
+                                              pages(s, X, count, "X"),
+                                              info.data());
+        if (st < 0)
+            check(C.ctx, st, "qru_lsq_batch_add_rows_solve");
+        return nb::make_tuple(s.result(X), info);
+    }
     // X (m x (count r): a failed problem's page unspecified) and each
     // problem's info (0, or its first rank-deficient column, 1-based)
     nb::tuple solve()
@@ -1283,6 +1300,7 @@ NB_MODULE(_qru, mod)
         .def("add_cols_data", &LsqBatch::add_cols_data)
         .def("modify", &LsqBatch::modify)
         .def("solve", &LsqBatch::solve)
+        .def("add_rows_solve", &LsqBatch::add_rows_solve)
         .def("residual", &LsqBatch::residual)
         .def("get", &LsqBatch::get)
         .def("all_rows", &LsqBatch::all_rows)

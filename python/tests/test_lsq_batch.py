@@ -77,6 +77,43 @@ def test_solve_and_rows(backend, q, dt, lead, n, m, r):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("q", ["none", "thin", "full"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("r", [None, 2])
+def test_add_rows_solve(backend, q, dt, r):
+    """add_rows_solve: the rows added and every grown problem solved in
+    one call, against each page's least squares and a solve after it; a
+    rank-deficient problem raises LinAlgError and every problem still
+    gains the rows."""
+    rng = np.random.default_rng(17)
+    lead, n, m, p = (2, 3), 30, 6, 2
+    A = rng.uniform(-1, 1, lead + (n, m)).astype(dt)
+    b = rng.uniform(-1, 1, lead + ((n,) if r is None else (n, r))).astype(dt)
+    B = qru.LeastSquaresBatch(A, b, q, backend=backend)
+    for step in range(2):
+        U = rng.uniform(-1, 1, lead + (p, m)).astype(dt)
+        e = rng.uniform(-1, 1, lead + ((p,) if r is None else (p, r)))
+        e = e.astype(dt)
+        x = B.add_rows_solve(U, e)
+        A = np.concatenate([A, U], axis=-2)
+        b = np.concatenate([b, e], axis=-1 if r is None else -2)
+        bm = b[..., None] if r is None else b
+        assert B.shape == (n + p * (step + 1), m) and x.dtype == dt
+        want, _ = lstsq_pages(A, bm)
+        check_x(x[..., None] if r is None else x, want, A, dt)
+        assert np.array_equal(x, B.solve())
+    U = rng.uniform(-1, 1, lead + (1, m)).astype(dt)
+    U[1, 2, 0, 1] = U[1, 2, 0, 0]
+    A2 = A[..., :n, :].copy()
+    A2[1, 2, :, 1] = A2[1, 2, :, 0]  # problem (1, 2): two equal columns
+    B2 = qru.LeastSquaresBatch(A2, b[..., :n] if r is None else b[..., :n, :],
+                               q, backend=backend)
+    with pytest.raises(np.linalg.LinAlgError, match=r"1 of 6 .*\(1, 2\)"):
+        B2.add_rows_solve(U)
+    assert B2.shape == (n + 1, m)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("q", ["none", "thin"])
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
 def test_rows_each(backend, q, dt):

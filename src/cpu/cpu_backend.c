@@ -1099,12 +1099,14 @@ static void cpu_lsq_batch_solve_range(const void *v, int b0, int cnt,
                 HP(dt, info), HP(dt, work));
 }
 
+/* (any: never a flag, the CPU has no verdict_flag) */
 static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
                                int n, int count, qru_ptr R, int ldr,
                                size_t sR, qru_ptr D, int ldd, size_t sD,
                                qru_ptr X, int ldx, size_t sX, qru_ptr info,
-                               qru_ptr work)
+                               qru_ptr any, qru_ptr work)
 {
+    (void)any;
     if (m <= 0 || r <= 0 || count <= 0)
         return 0;
     cpu_lsq_batch_args a = {.dt = dt, .m = m, .r = r, .n = n, .ldr = ldr,
@@ -1114,6 +1116,39 @@ static int cpu_lsq_batch_solve(qru_context *ctx, qru_dtype dt, int m, int r,
     cpu_batch_run(ctx, dt, count, (double)m * m * (r + 1.0),
                   qru_lsq_batch_work(m, r), cpu_lsq_batch_solve_range, &a,
                   work, 0);
+    return 0;
+}
+
+/* A range's additions, then its solves (the range's pages still in the
+ * cache). */
+static void cpu_lsq_batch_add_solve_range(const void *v, int b0, int cnt,
+                                          qru_ptr work)
+{
+    cpu_lsq_batch_add_rows_range(v, b0, cnt, work);
+    cpu_lsq_batch_solve_range(v, b0, cnt, work);
+}
+
+static int cpu_lsq_batch_add_solve(qru_context *ctx, qru_dtype dt, int m,
+                                   int r, int p, int n, int count, qru_ptr R,
+                                   int ldr, size_t sR, qru_ptr D, int ldd,
+                                   size_t sD, qru_ptr rho2, qru_ptr U,
+                                   int ldu, size_t sU, qru_ptr E, int lde,
+                                   size_t sE, qru_ptr X, int ldx, size_t sX,
+                                   qru_ptr info, qru_ptr any, qru_ptr work)
+{
+    (void)any;
+    if (m <= 0 || r <= 0 || count <= 0)
+        return 0;
+    qru_ptr none = {NULL, 0};
+    cpu_lsq_batch_args a = {
+        .dt = dt, .m = m, .r = r, .p = p, .n = n, .ldr = ldr, .ldd = ldd,
+        .ldu = ldu, .lde = lde, .ldx = ldx, .R = R, .D = D, .U = U, .E = E,
+        .X = X, .rho2 = rho2, .info = info, .cnt = none, .sR = sR, .sD = sD,
+        .sU = sU, .sE = sE, .sX = sX};
+    cpu_batch_run(ctx, dt, count,
+                  3.0 * p * m * (m + 2.0 * r) + (double)m * m * (r + 1.0),
+                  qru_lsq_batch_work(m, r), cpu_lsq_batch_add_solve_range,
+                  &a, work, 0);
     return 0;
 }
 
@@ -1638,6 +1673,7 @@ const qru_backend_ops qru_cpu_ops = {
     .panel_qr = cpu_panel_qr,
     .givens_sweeps = cpu_givens_sweeps,
     .chol_r1_solve_prep = cpu_chol_r1_solve_prep,
+    .lsq_batch_add_solve = cpu_lsq_batch_add_solve,
     .geqrf_full = cpu_geqrf_full,
     .potrf_full = cpu_potrf_full,
     .complex_ops = ((1ull << QRU_OP_COUNT) - 1) & ~CPU_REAL_ONLY_OPS,

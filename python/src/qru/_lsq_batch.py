@@ -162,6 +162,29 @@ class LeastSquaresBatch:
         each in 0 .. p; default all p): problem i gains only the first
         rows[i] rows of its pages, and a problem given 0 stays as it is.
         MATLAB: ``A1(:,:,i) = [A(:,:,i); U(1:rows(i),:,i)]``."""
+        U, e, p = self._rows_args(U, e)
+        counts = per_problem(rows, self._lead, p, "rows", "U's rows")
+        conv = (self._pack(U, self._m), self._pack(e, self._r))
+        _lib(self._f.add_rows, *conv, bool(check_finite), counts)
+
+    def add_rows_solve(self, U: Any, e: Any = None, *,
+                       check_finite: bool = True) -> np.ndarray:
+        """``add_rows(U, e)`` then ``solve()`` in one call (the step of a
+        recursive least-squares filter): returns x (..., m) or
+        (..., m, r).  The Q-less form on a GPU updates and solves each
+        problem in one pass over its factors.  Every problem gains the
+        rows, also when LinAlgError then names rank-deficient ones.
+        MATLAB: ``A(:,:,i) = [A(:,:,i); U(:,:,i)]; x(:,:,i) = A(:,:,i) \\
+        b(:,:,i)``."""
+        U, e, _ = self._rows_args(U, e)
+        conv = (self._pack(U, self._m), self._pack(e, self._r))
+        X, info = _lib(self._f.add_rows_solve, *conv, bool(check_finite))
+        raise_failed_pages(info, self._lead, "problems rank-deficient")
+        X = self._unpack(X, self._r)
+        return np.ascontiguousarray(X[..., 0] if self._vector else X)
+
+    def _rows_args(self, U: Any, e: Any):
+        """U (..., p, m) and e (..., p, r) of add_rows, checked, and p."""
         U = self._numpy(U, "U")
         if U.ndim == len(self._lead) + 1:
             U = U[..., None, :]
@@ -180,9 +203,7 @@ class LeastSquaresBatch:
             raise ValueError(f"e must be of shape "
                              f"{self._lead + (p, self._r)}{alt}; it is "
                              f"{e.shape}")
-        counts = per_problem(rows, self._lead, p, "rows", "U's rows")
-        conv = (self._pack(U, self._m), self._pack(e, self._r))
-        _lib(self._f.add_rows, *conv, bool(check_finite), counts)
+        return U, e, p
 
     def remove_rows(self, k: int, p: int = 1, *, rows: Any = None) -> None:
         """Removes the rows k .. k+p-1 (0-based) of every problem's A and b
