@@ -1961,8 +1961,9 @@ QRU_API int qru_lsq_batch_modify_ex(qru_lsq_batch *fb, const qru_matrix *U,
  *  with its row count n (R(j,j) not finite or |R(j,j)| <= max(n, m) eps
  *  max_c ||R(1:c,c)||) and solved by back substitution on its own (on a
  *  GPU one work-group a problem).  The call waits for the device once, to
- *  read the problems' verdicts (their count of failures: a second wait reads them all
- *  where some problem failed).
+ *  learn whether some problem failed (CUDA: a flag the solve sets; the
+ *  other backends: the count of failures); a second wait reads the
+ *  verdicts where one did.
  *
  *  @param fb   the batch (1)
  *  @param X    batch of count m x r pages (2): receives the solutions; a
