@@ -37,6 +37,9 @@ classdef qru_lsq < handle
 %                            (i < j) or [1:j-1, i, j:i-1, i+1:m] (i > j)
 %   and
 %     [x, res] = F.solve()   x = A \ b, res(k) = norm(A*x(:,k) - b(:,k))
+%     [x, res] = F.add_rows_solve(j, U, e)   A = [A; U], b = [b; e],
+%                            x = A \ b (U and e at row j, as add_rows;
+%                            e = 0 if omitted): F.add_rows, then F.solve
 %     [Q, R, d] = F.factors()   the factors F holds ('none': Q = [])
 %     E = F.residuals()      E = b - A*x ('full' and 'thin')
 %     c = F.downdate_condition()   the accuracy estimate of the last row
@@ -83,6 +86,13 @@ classdef qru_lsq < handle
 %                            0, or the first column where the page loses
 %                            rank (its page of x is NaN); without info a
 %                            rank-deficient page raises qru:numerical
+%     [x, res, info] = F.add_rows_solve(j, U, e)   the rows of add_rows
+%                            (the same j) and the solve after them, in one
+%                            batched call: x, res and info as F.solve()
+%                            gives them; every page gains the rows, also
+%                            one that then loses rank (without info that
+%                            raises qru:numerical after the rows were
+%                            added)
 %     [Q, R, d] = F.factors()  'thin': Q n x m x P, R m x m x P, d m x r x P;
 %                            'full': Q n x n x P, R n x m x P, d n x r x P
 %                            (as qr(A)); 'none': Q = [], R m x m x P,
@@ -182,6 +192,42 @@ classdef qru_lsq < handle
         qru_mex('lsq_update', F.h, 'addrows', j, U);
       else
         qru_mex('lsq_update', F.h, 'addrows', j, U, e);
+      end
+    end
+    function [x, res, info] = add_rows_solve(F, j, U, e)
+      %ADD_ROWS_SOLVE  [x, res] = F.add_rows_solve(j, U, e): A = [A; U], b = [b; e], x = A \ b
+      %   The rows go in at row j as F.add_rows(j, U, e) puts them (e = 0
+      %   if omitted), and x and res are F.solve()'s of the grown problem.
+      %   One problem: F.add_rows(j, U, e), then F.solve() (info = 0).
+      %   Pages: one batched call for the addition and the solve; x
+      %   m x r x P, res 1 x r x P and info P x 1 as F.solve() gives them
+      %   (info(i) > 0: page i rank-deficient, its page of x NaN; without
+      %   info such a page raises qru:numerical).  Every page gains the
+      %   rows, also one that is then rank-deficient.
+      info = 0;
+      if isempty(F.pages)
+        if nargin < 4
+          F.add_rows(j, U);
+        else
+          F.add_rows(j, U, e);
+        end
+        if nargout >= 2
+          [x, res] = F.solve();
+        else
+          x = F.solve();
+        end
+        return;
+      end
+      args = {j, U};
+      if nargin >= 4
+        args{3} = e;
+      end
+      if nargout >= 3
+        [x, res, info] = qru_mex('lsq_update', F.h, 'addrowssolve', args{:});
+      elseif nargout >= 2
+        [x, res] = qru_mex('lsq_update', F.h, 'addrowssolve', args{:});
+      else
+        x = qru_mex('lsq_update', F.h, 'addrowssolve', args{:});
       end
     end
     function info = remove_rows(F, j, p, U, e)
@@ -292,8 +338,8 @@ classdef qru_lsq < handle
     function need_one(F, fn)
       if ~isempty(F.pages)
         error('qru:lsq:pages', ['%s: F holds %d pages, and over pages the calls are ' ...
-              'add_rows, remove_rows, add_cols, remove_cols, modify, solve, factors, ' ...
-              'residuals, size and rows'], fn, F.pages);
+              'add_rows, add_rows_solve, remove_rows, add_cols, remove_cols, modify, ' ...
+              'solve, factors, residuals, size and rows'], fn, F.pages);
       end
     end
     function need_form(F, fn, forms, why)

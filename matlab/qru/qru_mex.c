@@ -18,7 +18,10 @@
  *                                                         'removerows' j p
  *                                                         [U e] |
  *                                                         'modify' U V |
- *                                                         'shiftcols' i j
+ *                                                         'shiftcols' i j |
+ *                                                         'addrowssolve' j
+ *                                                         U [e] (pages)
+ *                                                         -> x, res, info
  *     (with A b, U e: qru_lsq_add_cols_data, qru_lsq_remove_rows_data)
  *   qru_mex('lsq_get', h)                               -> Q, R, d
  *     (thin form: Q1, R and d economy; Q-less: Q = [], R and d economy)
@@ -31,7 +34,11 @@
  *     (pages: A n x m x P and b n x r x P make a qru_lsq_batch, in the
  *     form 'none' (default), 'thin' or 'full'; its updates are 'addrows'
  *     j U [e] (the rows appended to every page; any j in the Q-less
- *     form), 'removerows' j p ('thin', 'full') -> info P x 1,
+ *     form), 'addrowssolve' j U [e] (the same rows appended, and every
+ *     grown page solved, in one call of qru_lsq_batch_add_rows_solve)
+ *     -> X, res, info as lsq_solve_h gives them (every page gains the
+ *     rows, also one that then fails the rank rule), 'removerows' j p
+ *     ('thin', 'full') -> info P x 1,
  *     'removecols' j p, 'addcols' j U [A b] (U n x p x P; with A and b
  *     qru_lsq_batch_add_cols_data, which the Q-less form needs and the
  *     others only check) -> info P x 1 and 'modify' U V ('thin',
@@ -901,26 +908,35 @@ static void lsqb_rows(const qru_lsq_batch *fb, int *lo, int *hi)
 
 /* [X, res, info]: X m x r x P, res 1 x r x P, info P x 1 (0, or the first
  * column where the page fails the rank rule; its page of X is NaN).
- * Without info a failed page raises qru:numerical. */
+ * Without info a failed page raises qru:numerical.  U NULL: the solve of
+ * fb as it is (qru_lsq_batch_solve); else the rows U (p x m x P) and e
+ * (p x r x P) are appended to every page and every grown page solved in
+ * one call (qru_lsq_batch_add_rows_solve: every page gains the rows, also
+ * one that then fails the rank rule), res the residual norms after. */
 static void lsqb_solution(int nlhs, mxArray *plhs[], qru_context *ctx,
-                          const qru_lsq_batch *fb, qru_dtype dt)
+                          qru_lsq_batch *fb, qru_dtype dt,
+                          const qru_matrix *U, const qru_matrix *e)
 {
     int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
     int pages = qru_lsq_batch_count(fb), copied;
+    const char *fn = U ? "qru_lsq_batch_add_rows_solve"
+                       : "qru_lsq_batch_solve";
     if (nlhs > 3)
         fail("qru:usage", "too many outputs");
     int *info = host_bytes(sizeof(int) * (size_t)pages);
     mxArray *X = new_pages(dt, m, r, pages);
     qru_matrix *Xm = pages_of(ctx, dt, m, r, pages, X, &copied);
-    int st = qru_lsq_batch_solve(fb, Xm, info);
+    int st = U ? qru_lsq_batch_add_rows_solve(fb, U, e, Xm, info)
+               : qru_lsq_batch_solve(fb, Xm, info);
     if (st < 0 || st > pages || (st > 0 && nlhs < 3)) {
         mxDestroyArray(X);
         int q = first_nonzero(info, pages);
         if (st > 0)
-            fail("qru:numerical", "qru_lsq_batch_solve: %d of %d pages are "
-                                  "rank-deficient (the first: page %d, at "
-                                  "column %d)", st, pages, q + 1, info[q]);
-        check(st, "qru_lsq_batch_solve");
+            fail("qru:numerical", "%s: %d of %d pages are rank-deficient "
+                                  "(the first: page %d, at column %d)%s",
+                 fn, st, pages, q + 1, info[q],
+                 U ? "; every page gained the rows" : "");
+        check(st, fn);
     }
     pages_back(Xm, X, copied);
     /* the real numbers of a page (two an element if complex) */
@@ -966,9 +982,53 @@ static void lsqb_verdicts(int nlhs, mxArray *plhs[], int st, const int *info,
     }
 }
 
+/* The rows of an 'addrows' or 'addrowssolve' of the pages fb: args j,
+ * U [, e] (U p x m x P, e p x r x P, zeros if omitted), checked: the
+ * rows go after each page's last row, j = n + 1, or anywhere in the
+ * Q-less form, which keeps no order.  *U and *e receive them as batches
+ * of ctx in type dt. */
+static void lsqb_new_rows(qru_context *ctx, const qru_lsq_batch *fb,
+                          qru_dtype dt, const char *usage, int nargs,
+                          const mxArray *args[], qru_matrix **U,
+                          qru_matrix **e)
+{
+    int m = qru_lsq_batch_cols(fb), r = qru_lsq_batch_nrhs(fb);
+    int pages = qru_lsq_batch_count(fb), hasq = qru_lsq_batch_q_form(fb) !=
+                                                QRU_Q_NONE;
+    int lo, hi;
+    lsqb_rows(fb, &lo, &hi);
+    need_args(nargs, 2, 3, usage);
+    int j = get_int(args[0], "j"), p, mu, pu;
+    if (hasq && j != hi + 1)
+        fail("qru:usage", "j = %d, but the forms with Q over pages append "
+                          "the rows: j = n + 1 = %d", j, hi + 1);
+    if (j < 1 || j > hi + 1)
+        fail("qru:usage", "j must satisfy 1 <= j <= %d", hi + 1);
+    page_dims(args[1], "U", &p, &mu, &pu);
+    if (mu != m || pu != pages || p < 1)
+        fail("qru:usage", "U must be p x %d x %d (p x m x P) with p >= 1", m,
+             pages);
+    *U = pages_of(ctx, dt, p, m, pages, args[1], NULL);
+    if (nargs == 3) {
+        int pe, re, qe;
+        page_dims(args[2], "e", &pe, &re, &qe);
+        if (pe != p || re != r || qe != pages)
+            fail("qru:usage", "e must be %d x %d x %d (p x r x P)", p, r,
+                 pages);
+        *e = pages_of(ctx, dt, p, r, pages, args[2], NULL);
+    } else {
+        /* no right-hand side rows given: b is extended by zeros */
+        mxArray *z = new_pages(dt, p, r, pages);
+        *e = upload_pages(ctx, dt, p, r, pages, z);
+        mxDestroyArray(z);
+    }
+}
+
 /* One update of the pages fb: 'addrows', j, U [, e] (U p x m x P, e
  * p x r x P, zeros if omitted; the rows go after each page's last row,
  * j = n + 1, or anywhere in the Q-less form, which keeps no order),
+ * 'addrowssolve', j, U [, e] (the same rows, and every grown page solved
+ * in the same library call) -> X, res, info as lsqb_solution gives them,
  * 'removerows', j, p (forms with Q) -> info P x 1: 0, or > 0 where the
  * page refused the removal (rank; its rows kept), 'removecols', j, p,
  * 'addcols', j, U [, A, b] (forms with Q; U n x p x P, A and b only
@@ -987,34 +1047,19 @@ static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
     int lo, hi;
     lsqb_rows(fb, &lo, &hi);
     if (!strcmp(what, "addrows")) {
-        need_args(nargs, 2, 3, "update 'addrows', j, U [, e]");
         if (nlhs > 0)
             fail("qru:usage", "too many outputs");
-        int j = get_int(args[0], "j"), p, mu, pu;
-        if (hasq && j != hi + 1)
-            fail("qru:usage", "j = %d, but the forms with Q over pages "
-                              "append the rows: j = n + 1 = %d", j, hi + 1);
-        if (j < 1 || j > hi + 1)
-            fail("qru:usage", "j must satisfy 1 <= j <= %d", hi + 1);
-        page_dims(args[1], "U", &p, &mu, &pu);
-        if (mu != m || pu != pages || p < 1)
-            fail("qru:usage", "U must be p x %d x %d (p x m x P) with p >= 1",
-                 m, pages);
-        qru_matrix *U = pages_of(ctx, dt, p, m, pages, args[1], NULL), *e;
-        if (nargs == 3) {
-            int pe, re, qe;
-            page_dims(args[2], "e", &pe, &re, &qe);
-            if (pe != p || re != r || qe != pages)
-                fail("qru:usage", "e must be %d x %d x %d (p x r x P)", p, r,
-                     pages);
-            e = pages_of(ctx, dt, p, r, pages, args[2], NULL);
-        } else {
-            /* no right-hand side rows given: b is extended by zeros */
-            mxArray *z = new_pages(dt, p, r, pages);
-            e = upload_pages(ctx, dt, p, r, pages, z);
-            mxDestroyArray(z);
-        }
+        qru_matrix *U, *e;
+        lsqb_new_rows(ctx, fb, dt, "update 'addrows', j, U [, e]", nargs,
+                      args, &U, &e);
         check(qru_lsq_batch_add_rows(fb, U, e), "qru_lsq_batch_add_rows");
+    } else if (!strcmp(what, "addrowssolve")) {
+        if (nlhs > 3)
+            fail("qru:usage", "too many outputs");
+        qru_matrix *U, *e;
+        lsqb_new_rows(ctx, fb, dt, "update 'addrowssolve', j, U [, e]", nargs,
+                      args, &U, &e);
+        lsqb_solution(nlhs, plhs, ctx, fb, dt, U, e);
     } else if (!strcmp(what, "removerows")) {
         need_args(nargs, 2, 2, "update 'removerows', j, p");
         if (nlhs > 1)
@@ -1114,7 +1159,8 @@ static void lsqb_update(int nlhs, mxArray *plhs[], qru_context *ctx,
                       "modified");
     } else {
         fail("qru:usage", "unknown update '%s' of pages (addrows, "
-                          "removerows, addcols, removecols, modify)", what);
+                          "addrowssolve, removerows, addcols, removecols, "
+                          "modify)", what);
     }
 }
 
@@ -1193,7 +1239,7 @@ static void cmd_lsq_solve(int nlhs, mxArray *plhs[], int nrhs,
     if (lsq_pages(prhs)) {
         qru_dtype dt;
         tmp_lsqb = lsqb_from_data(ctx, nrhs, prhs, 0, &dt);
-        lsqb_solution(nlhs, plhs, ctx, tmp_lsqb, dt);
+        lsqb_solution(nlhs, plhs, ctx, tmp_lsqb, dt, NULL, NULL);
         return;
     }
     if (nlhs > 2)
@@ -1394,6 +1440,9 @@ static void cmd_lsq_update(int nlhs, mxArray *plhs[], int nrhs,
                     what, nrhs - 2, prhs + 2);
         return;
     }
+    if (!strcmp(what, "addrowssolve"))
+        fail("qru:usage", "'addrowssolve' is an update of pages (one "
+                          "problem: 'addrows', then lsq_solve_h)");
     if (nlhs > 0)
         fail("qru:usage", "too many outputs");
     lsq_update(handles[i].ctx, handles[i].f, what, nrhs - 2, prhs + 2);
@@ -1516,7 +1565,7 @@ static void cmd_lsq_solve_h(int nlhs, mxArray *plhs[], int nrhs,
     int i = find_handle(prhs[0], H_LSQ);
     if (handles[i].fb) {
         lsqb_solution(nlhs, plhs, handles[i].ctx, handles[i].fb,
-                      handles[i].dt);
+                      handles[i].dt, NULL, NULL);
         return;
     }
     if (nlhs > 2)

@@ -15,7 +15,8 @@ function nfail = test_pages(backend)
 %   and end, p = 1 and p > 1, each page against Octave's qr of the page
 %   updated by hand (the moduli of R, Q'*Q = I, A = Q*R, d, the
 %   residuals, A \ b); pages that refuse an insertion, a modification or
-%   a removal (rank, NaN) left bit-identical.
+%   a removal (rank, NaN) left bit-identical; add_rows_solve against
+%   add_rows and solve (bit for bit) and A \ b, a rank-deficient page.
 qru_check('reset');
 classes = qru_classes(backend);
 rand('seed', 31); randn('seed', 31);
@@ -175,6 +176,7 @@ for c = 1:numel(classes)
     A = cast(randn(n, m, P), cls); b = cast(randn(n, r, P), cls);
     [x, res] = qru_lsq_solve(A, b, 'q', form, backend);
     solution_check([tag ' qru_lsq_solve'], x, res, A, b);
+    add_rows_solve_check(backend, cls, form);
   end
   % a Q-less object starts with fewer rows than columns: rank-deficient
   % until rows come
@@ -471,6 +473,103 @@ for c = 1:numel(classes)
     end
   end
 end
+end
+
+function add_rows_solve_check(backend, cls, form)
+% F.add_rows_solve(j, U, e) in the form ('none' or 'thin'): over pages p =
+% 1 and p = 3 rows (the Q-less pages at j = 2 too) and rows without e,
+% each against the same rows added by add_rows and solved by solve on an
+% object made from the same data and against F.solve() after it (bit for
+% bit), and against A \ b of every grown page (solution_check); a page
+% rank-deficient before and after the rows (x NaN, info > 0, the rows
+% added; without info qru:numerical, the rows added); refused arguments
+% leave F bit-identical; one problem: add_rows, then solve.
+n = 25; m = 6; r = 2; P = 4;
+mk = @(varargin) cast(randn(varargin{:}), cls);
+A = mk(n, m, P); b = mk(n, r, P);
+F = qru_lsq(A, b, 'q', form, backend);
+G = qru_lsq(A, b, 'q', form, backend);
+for jp = [0 1; 0 3; 2 3]'
+  j = jp(1); p = jp(2);
+  if j == 0
+    j = size(A, 1) + 1;
+  elseif ~strcmp(form, 'none')
+    continue;                              % the thin pages append rows only
+  end
+  tag = sprintf('lsq pages %s %s add_rows_solve j=%d p=%d', form, cls, j, p);
+  U = mk(p, m, P); e = mk(p, r, P);
+  [x, res, info] = F.add_rows_solve(j, U, e);
+  G.add_rows(j, U, e);
+  [xg, resg] = G.solve();
+  A = [A(1:j-1, :, :); U; A(j:end, :, :)]; b = [b(1:j-1, :, :); e; b(j:end, :, :)];
+  qru_check(isequal(info, zeros(P, 1)) && isequal(rows(F), size(A, 1) * ones(P, 1)), ...
+            '%s: info %s, rows %s', tag, mat2str(info'), mat2str(rows(F)'));
+  qru_check(isequal(x, xg) && isequal(res, resg), '%s: x or res differs from add_rows, then solve', tag);
+  [xs, ress] = F.solve();
+  qru_check(isequal(x, xs) && isequal(res, ress), '%s: x or res differs from F.solve() after it', tag);
+  solution_check(tag, x, res, A, b);
+end
+% rows without e (b gains zeros), one output
+tag = sprintf('lsq pages %s %s add_rows_solve without e', form, cls);
+U = mk(2, m, P);
+x = F.add_rows_solve(size(A, 1) + 1, U);
+G.add_rows(size(A, 1) + 1, U);
+[xg, resg] = G.solve();
+A = [A; U]; b = [b; zeros(2, r, P, cls)];
+qru_check(isequal(x, xg), '%s: x differs from add_rows, then solve', tag);
+solution_check(tag, x, resg, A, b);
+% refused arguments leave F bit-identical
+[Q0, R0, d0] = F.factors();
+qru_expect_error('qru:usage', [tag ' U of another P'], ...
+                 @() F.add_rows_solve(size(A, 1) + 1, mk(1, m, P - 1)));
+qru_expect_error('qru:usage', [tag ' e of another size'], ...
+                 @() F.add_rows_solve(size(A, 1) + 1, mk(1, m, P), mk(2, r, P)));
+qru_expect_error('qru:usage', [tag ' j past the end'], @() F.add_rows_solve(size(A, 1) + 2, mk(1, m, P)));
+if ~strcmp(form, 'none')
+  qru_expect_error('qru:usage', [tag ' rows not appended'], @() F.add_rows_solve(1, mk(1, m, P)));
+end
+[Q1, R1, d1] = F.factors();
+qru_check(isequal(Q0, Q1) && isequal(R0, R1) && isequal(d0, d1) && isequal(rows(F), size(A, 1) * ones(P, 1)), ...
+          '%s: F changed by refused arguments', tag);
+delete(F); delete(G);
+% page 2 rank-deficient before and after its rows (column 3 twice column 1)
+A = mk(n, m, 3); b = mk(n, r, 3); A(:, 3, 2) = A(:, 1, 2) * 2;
+F = qru_lsq(A, b, 'q', form, backend);
+for p = [1 3]
+  tag = sprintf('lsq pages %s %s add_rows_solve rank-deficient page p=%d', form, cls, p);
+  U = mk(p, m, 3); e = mk(p, r, 3); U(:, 3, 2) = U(:, 1, 2) * 2;
+  j = size(A, 1) + 1;
+  A = [A; U]; b = [b; e];
+  if p == 1
+    [x, res, info] = F.add_rows_solve(j, U, e);
+    qru_check(isequal(info, [0; 3; 0]) && all(isnan(reshape(x(:, :, 2), [], 1))) && ...
+              isequal(rows(F), size(A, 1) * ones(3, 1)), '%s: info %s, rows %s', tag, ...
+              mat2str(info'), mat2str(rows(F)'));
+    solution_check([tag ' page 1'], x(:, :, 1), res(:, :, 1), A(:, :, 1), b(:, :, 1));
+    solution_check([tag ' page 3'], x(:, :, 3), res(:, :, 3), A(:, :, 3), b(:, :, 3));
+  else
+    qru_expect_error('qru:numerical', [tag ' without info'], @() F.add_rows_solve(j, U, e));
+    qru_check(isequal(rows(F), size(A, 1) * ones(3, 1)), '%s without info: rows %s, the rows not added', ...
+              tag, mat2str(rows(F)'));
+    [x, res, info] = F.solve();
+    qru_check(isequal(info, [0; 3; 0]), '%s: solve after it: info %s', tag, mat2str(info'));
+    solution_check([tag ' page 3'], x(:, :, 3), res(:, :, 3), A(:, :, 3), b(:, :, 3));
+  end
+end
+delete(F);
+% one problem: F.add_rows, then F.solve (rows anywhere in every form)
+tag = sprintf('lsq %s %s add_rows_solve of one problem', form, cls);
+A = mk(n, m); b = mk(n, r); U = mk(3, m); e = mk(3, r);
+F = qru_lsq(A, b, 'q', form, backend);
+G = qru_lsq(A, b, 'q', form, backend);
+[x, res, info] = F.add_rows_solve(4, U, e);
+G.add_rows(4, U, e);
+[xg, resg] = G.solve();
+qru_check(isequal(x, xg) && isequal(res, resg) && isequal(info, 0), '%s: differs from add_rows, then solve', tag);
+solution_check(tag, x, res, [A(1:3, :); U; A(4:end, :)], [b(1:3, :); e; b(4:end, :)]);
+qru_expect_error('qru:usage', [tag ' qru_mex addrowssolve'], ...
+                 @qru_mex, 'lsq_update', F.h, 'addrowssolve', 1, U);
+delete(F); delete(G);
 end
 
 function update_check(what, F, A, b, form, skip)
