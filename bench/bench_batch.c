@@ -205,7 +205,7 @@ static double *base_factor(int n, unsigned *seed)
 }
 
 typedef struct row {
-    double batch_ms, loop_ms, vendor_ms;
+    double batch_ms, float_ms, loop_ms, vendor_ms;
     long long calls, waits;
 } row;
 
@@ -258,6 +258,39 @@ static void bench_n(qru_context *ctx, int n, int count, int sign, int reps,
         t[r] = timed(ctx, 'L', Lb, Wb, sign, &out->calls, &out->waits);
     }
     out->batch_ms = 1e3 * bg_median(t + 1, reps);
+
+    /* the same batch in single precision */
+    {
+        float *Lf = malloc(sizeof(float) * page * count),
+              *Wf = malloc(sizeof(float) * (size_t)n * count);
+        if (!Lf || !Wf)
+            bg_check(QRU_ERR_ALLOC, "pages");
+        for (size_t i = 0; i < page * count; ++i)
+            Lf[i] = (float)Lp[i];
+        for (size_t i = 0; i < (size_t)n * count; ++i)
+            Wf[i] = (float)Wp[i];
+        qru_matrix *F0 = NULL, *Fb = NULL, *Fw = NULL;
+        long long c, w;
+        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, n, n, count, 0,
+                                         &F0), "create");
+        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, n, n, count, 0,
+                                         &Fb), "create");
+        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, 1, n, count, 0,
+                                         &Fw), "create");
+        bg_check(qru_matrix_upload(F0, Lf, n), "upload");
+        bg_check(qru_matrix_upload(Fw, Wf, n), "upload");
+        for (int r = 0; r <= reps; ++r) {
+            bg_check(qru_matrix_copy(F0, Fb), "restore");
+            bg_check(qru_context_sync(ctx), "sync");
+            t[r] = timed(ctx, 'L', Fb, Fw, sign, &c, &w);
+        }
+        out->float_ms = 1e3 * bg_median(t + 1, reps);
+        qru_matrix_destroy(F0);
+        qru_matrix_destroy(Fb);
+        qru_matrix_destroy(Fw);
+        free(Lf);
+        free(Wf);
+    }
 
     /* count single calls on one factor, updated count times (downdates:
      * by the same w, a quarter of the downdated norm each time at most) */
@@ -703,34 +736,43 @@ static void part_rm(qru_context *ctx, int count, int quick, int reps,
 /* The table of the Cholesky parts: its head (stdout, and the Markdown
  * file md where given, which it returns open), then a row a problem size
  * and operation (what), vendor: what cuSOLVER's column factorises. */
+/* The table of a Cholesky part; fl: with the column of the batch in
+ * single precision (row.float_ms). */
 static FILE *chol_table(const char *head, int count, const char *vendor,
-                        const char *md)
+                        const char *md, int fl)
 {
     FILE *f = md ? fopen(md, "w") : NULL;
-    printf("%s\n%5s %-9s %10s %6s %6s %12s %9s %12s %9s\n", head, "n", "",
-           "batch ms", "calls", "waits", "singles ms", "ratio",
-           "potrfB ms", "ratio");
+    printf("%s\n%5s %-9s %10s%s %6s %6s %12s %9s %12s %9s\n", head, "n", "",
+           "batch ms", fl ? "   float ms" : "", "calls", "waits",
+           "singles ms", "ratio", "potrfB ms", "ratio");
     if (f)
         fprintf(f,
-                "%s.\n\n| n | | batch (ms) | calls | host waits | %d "
+                "%s.\n\n| n | | batch (ms) |%s calls | host waits | %d "
                 "single calls (ms) | singles / batch | cuSOLVER "
                 "potrfBatched of %s (ms) | potrfBatched / batch |\n"
-                "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
-                head, count, vendor);
+                "|---:|---|---:|%s---:|---:|---:|---:|---:|---:|\n",
+                head, fl ? " batch, float (ms) |" : "", count, vendor,
+                fl ? "---:|" : "");
     return f;
 }
 
-static void chol_table_row(FILE *f, int n, const char *what, const row *r)
+static void chol_table_row(FILE *f, int n, const char *what, const row *r,
+                           int fl)
 {
-    printf("%5d %-9s %10.3f %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n", n,
-           what, r->batch_ms, r->calls, r->waits, r->loop_ms,
+    char fc[32] = "";
+    if (fl)
+        snprintf(fc, sizeof fc, " %10.3f", r->float_ms);
+    printf("%5d %-9s %10.3f%s %6lld %6lld %12.2f %9.1f %12.3f %9.2f\n", n,
+           what, r->batch_ms, fc, r->calls, r->waits, r->loop_ms,
            r->loop_ms / r->batch_ms, r->vendor_ms,
            r->vendor_ms / r->batch_ms);
     fflush(stdout);
     if (!f)
         return;
-    fprintf(f, "| %d | %s | %.3f | %lld | %lld | %.2f | %.1f | ", n, what,
-            r->batch_ms, r->calls, r->waits, r->loop_ms,
+    if (fl)
+        snprintf(fc, sizeof fc, " %.3f |", r->float_ms);
+    fprintf(f, "| %d | %s | %.3f |%s %lld | %lld | %.2f | %.1f | ", n, what,
+            r->batch_ms, fc, r->calls, r->waits, r->loop_ms,
             r->loop_ms / r->batch_ms);
     if (isnan(r->vendor_ms))
         fprintf(f, "- | - |\n");
@@ -747,18 +789,19 @@ static void part_chol(qru_context *ctx, int count, int reps, const char *md,
     char head[512];
     snprintf(head, sizeof head,
              "%d Cholesky rank-1 updates / downdates of order n "
-             "(qru_chol_update_batch, lower factor), double, %s (%s), %s; "
+             "(qru_chol_update_batch, lower factor), double (and float: its own "
+             "column), %s (%s), %s; "
              "median of %d, host time to qru_context_sync",
              count, qru_backend_name(qru_context_backend(ctx)),
              device_text(ctx), date, reps);
-    FILE *f = chol_table(head, count, "A1", md);
+    FILE *f = chol_table(head, count, "A1", md, 1);
     static const int ns[] = {16, 32, 64, 128};
     for (int a = 0; a < 4; ++a)
         for (int sg = 0; sg < 2; ++sg) {
             int n = ns[a], sign = sg ? -1 : 1;
             row r;
             bench_n(ctx, n, count, sign, reps, &r);
-            chol_table_row(f, n, sign > 0 ? "update" : "downdate", &r);
+            chol_table_row(f, n, sign > 0 ? "update" : "downdate", &r, 1);
         }
     if (f)
         fclose(f);
@@ -936,13 +979,13 @@ static void part_insdel(qru_context *ctx, int count, int reps,
              "(%s), %s; median of %d, host time to qru_context_sync",
              count, qru_backend_name(qru_context_backend(ctx)),
              device_text(ctx), date, reps);
-    FILE *f = chol_table(head, count, "the new matrices", md);
+    FILE *f = chol_table(head, count, "the new matrices", md, 0);
     static const int ns[] = {16, 32, 64, 128};
     for (int a = 0; a < 4; ++a) {
         row r[2];
         bench_insdel(ctx, ns[a], count, reps, r);
-        chol_table_row(f, ns[a], "insert", &r[0]);
-        chol_table_row(f, ns[a], "delete", &r[1]);
+        chol_table_row(f, ns[a], "insert", &r[0], 0);
+        chol_table_row(f, ns[a], "delete", &r[1], 0);
     }
     if (f)
         fclose(f);

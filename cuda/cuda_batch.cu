@@ -152,12 +152,12 @@ static qru_batch_launch team_launch(qru_context *ctx, qru_dtype dt,
     return g;
 }
 
-/* chol_update_batch on warps (cuda/cuda_chol_team.cuh): orders up to 16
- * on 4 lanes a problem at rank 1, 4 rows a lane (8 problems a warp: the
- * rotations of a step, which every lane of a problem forms, are formed
- * for 8 problems at once), on 8 lanes at ranks 2 to 4 (2 rows a lane,
- * without spills); larger orders one warp a problem, rows a lane 1, 2 or
- * 4 by the order; rank 1 or up to 4; warps a block as the other warp
+/* chol_update_batch on warps (cuda/cuda_chol_team.cuh): rank 1 by the
+ * structured pass, ranks 2 to 4 by rotations; orders up to 16 on 4
+ * lanes a problem at rank 1, 4 rows a lane (8 problems a warp: a step's
+ * shuffles and scalars serve 8 problems at once), on 8 lanes at ranks 2
+ * to 4 (2 rows a lane, without spills); larger orders one warp a problem,
+ * rows a lane 1, 2 or 4 by the order; warps a block as the other warp
  * kernels (at most 4: 48 KiB of rotations for order 128 and rank 4 in
  * double). */
 template <typename T>
@@ -168,19 +168,29 @@ static int chol_update_team_t(qru_context *ctx, qru_dtype dt, int upper,
                               qru_ptr info, qru_ptr cnt, T eps)
 {
     int ln = n <= 16 ? (k == 1 ? 4 : 8) : 32; /* lanes a problem */
+    if (k == 1) { /* the factor in shared memory up to order 64 */
+        int tl = n <= 64;
+        qru_batch_launch g =
+            team_launch(ctx, dt, count, 32 / ln,
+                        (size_t)team_struct_slice(n, tl) * sizeof(T));
+        auto kern = n <= 16   ? qru_chol_update_struct<T, 4, 4, true>
+                    : n <= 32 ? qru_chol_update_struct<T, 1, 32, true>
+                    : n <= 64 ? qru_chol_update_struct<T, 2, 32, true>
+                              : qru_chol_update_struct<T, 4, 32, false>;
+        kern<<<g.groups, g.items, g.smem, qru_cuda(ctx)->stream>>>(
+            upper, n, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
+            (long)sL, (const T *)W.h, (long)W.off, (long)sW, (T *)L1.h,
+            (long)L1.off, ld1, (long)s1, (T *)info.h, (long)info.off,
+            (const T *)cnt.h, (long)cnt.off, cnt.h != NULL);
+        return qru_cuda_launched();
+    }
     qru_batch_launch g = team_launch(ctx, dt, count, 32 / ln, 0);
-    auto kern = n <= 16
-                    ? (k == 1 ? qru_chol_update_team<T, 4, 1, 4>
-                              : qru_chol_update_team<T, 2, 4, 8>)
-                : n <= 32
-                    ? (k == 1 ? qru_chol_update_team<T, 1, 1, 32>
-                              : qru_chol_update_team<T, 1, 4, 32>)
-                : n <= 64 ? (k == 1 ? qru_chol_update_team<T, 2, 1, 32>
-                                    : qru_chol_update_team<T, 2, 4, 32>)
-                          : (k == 1 ? qru_chol_update_team<T, 4, 1, 32>
-                                    : qru_chol_update_team<T, 4, 4, 32>);
-    size_t smem = (size_t)(g.items / ln) * n * 3 * (k == 1 ? 1 : 4) *
+    size_t smem = (size_t)(g.items / ln) * n * 3 * 4 *
                   sizeof(T); /* each problem's rotations */
+    auto kern = n <= 16   ? qru_chol_update_team<T, 2, 4, 8>
+                : n <= 32 ? qru_chol_update_team<T, 1, 4, 32>
+                : n <= 64 ? qru_chol_update_team<T, 2, 4, 32>
+                          : qru_chol_update_team<T, 4, 4, 32>;
     kern<<<g.groups, g.items, smem, qru_cuda(ctx)->stream>>>(
         upper, n, k, sign, count, eps, (const T *)L.h, (long)L.off, ldl,
         (long)sL, (const T *)W.h, (long)W.off, ldw, (long)sW, (T *)L1.h,

@@ -243,12 +243,15 @@ START_TEST(test_batch_failures)
     unsigned seed = 5 + (unsigned)_i;
     static const int ns[] = {2, 7, 33, 65};
     static const int hows[] = {LOSE_PD, NAN_W, INF_L};
+    /* v: out of place (bit 0); rank 1 (bit 1: CUDA's structured warp
+     * pass) or 2 or 3 (the rotations) */
     for (int a = 0; a < 4; ++a)
         for (int h = 0; h < 3; ++h)
-            for (int out = 0; out < 2; ++out) {
-                int n = ns[a];
+            for (int v = 0; v < 4; ++v) {
+                int n = ns[a], out = v % 2;
                 bcase c = {qru_test_dtype(ctx, _i % 2), UPLOS[_i / 2], n,
-                           h == 0 ? 2 : 3, 9, h == 0 ? -1 : (out ? 1 : -1),
+                           v > 1 ? 1 : h == 0 ? 2 : 3, 9,
+                           h == 0 ? -1 : (out ? 1 : -1),
                            out, n + 1, n + 2, n, (size_t)(n + 1) * n + 5,
                            0, 0, 3, hows[h], 0};
                 run_case(&c, &seed);
@@ -267,10 +270,11 @@ START_TEST(test_batch_rank_each)
     qru_dtype dt = qru_test_dtype(ctx, _i % 2);
     char uplo = UPLOS[_i / 2];
     unsigned seed = 301 + (unsigned)_i;
-    static const int nk[][2] = {{1, 2}, {7, 3}, {8, 1}, {33, 2},
-                                {33, 33}, {65, 3}, {100, 2}, {100, 33}};
+    static const int nk[][2] = {{1, 2},  {7, 3},  {8, 1},   {33, 2},
+                                {33, 33}, {65, 3}, {100, 2}, {100, 33},
+                                {33, 1},  {65, 1}, {100, 1}};
     double worst = 0;
-    for (int a = 0; a < 8; ++a)
+    for (int a = 0; a < 11; ++a)
         for (int v = 0; v < 4; ++v) {
             int n = nk[a][0], k = nk[a][1];
             static const int hows[] = {GOOD, LOSE_PD, NAN_W, INF_L};
