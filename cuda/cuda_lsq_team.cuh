@@ -22,14 +22,17 @@
  *     column meet no conflict in double.
  *   - Addition: R and d stay in the tile; lane l of a problem owns the
  *     columns k = l + LN t (t < NT) of [R d] and holds their entries of
- *     the new row in registers.  Per step j (a loop, not unrolled: the
- *     unrolled steps of double data outgrew the instruction cache) the
- *     problem's lanes take R(j,j) and u(j) from the owner of column j and
- *     each forms dlartg's rotation from them (qru_batch_lartg, as the
- *     work-group body); the owner writes the new pivot and the lanes
- *     turn R(j,k) and u(k) of their columns k > j (skipped where c = 1
- *     and s = 0, as there).  A problem's rows from its count
- *     on (hc) are zero rows, which rotate nothing.
+ *     the new row in registers.  The steps j run in NT runs of LN (run
+ *     jt a loop, the runs unrolled: the unrolled steps of double data
+ *     outgrew the instruction cache), so that the owner's u(j) is its
+ *     slot jt and a step turns the slots from jt on only (the others'
+ *     columns k < j).  Per step j the problem's lanes take R(j,j) and
+ *     u(j) from the owner of column j and each forms dlartg's rotation
+ *     from them (qru_batch_lartg, as the work-group body); the owner
+ *     writes the new pivot and the lanes turn R(j,k) and u(k) of their
+ *     columns k > j (skipped where c = 1 and s = 0, as there).  A
+ *     problem's rows from its count on (hc) are zero rows, which rotate
+ *     nothing.
  *   - Solve: R stays in the tile.  Lane l holds the rows k = l + LN t of
  *     d (a right-hand side at a time) and 1 / R(k,k) and forms the norms
  *     of its columns k (down the column, the work-group body's order);
@@ -247,30 +250,35 @@ __global__ void __launch_bounds__(128, SV ? 5 : 4)
                                             (long)(k - m) * lde])
                                : (T)0;
             }
-            for (int j = 0, pj = 0; j < m; pj += ++j) {
-                int jl = j % LN, jt = j / LN; /* pj: column j's start */
-                T g = u[0];
+            /* the pivots j in runs of LN, run jt owned by the lanes' slot
+             * jt, so that the owner's u(j) is u[jt] and a step turns the
+             * slots from jt on (k > j: every column of the later runs,
+             * those of lanes past jl in run jt) */
+            int pj = 0; /* column j's start, lt_off(m, j) */
 #pragma unroll
-                for (int t = 1; t < NT; ++t)
-                    g = jt == t ? u[t] : g;
-                /* R(j,j): the owner's, which only it reads and writes */
-                T f = act && l == jl ? W[pj + j] : (T)0, c, sn;
-                g = __shfl_sync(QRU_LT_ALL, g, jl, LN);
-                f = __shfl_sync(QRU_LT_ALL, f, jl, LN);
-                T fn = qru_batch_lartg<T>(f, g, &c, &sn);
-                int turn = sn != (T)0 || c != (T)1;
-                if (act && l == jl)
-                    W[pj + j] = fn;
+            for (int jt = 0; jt < NT; ++jt)
+                for (int jl = 0; jl < LN && jt * LN + jl < m; ++jl) {
+                    int j = jt * LN + jl;
+                    /* R(j,j): the owner's, which only it reads and
+                     * writes */
+                    T f = act && l == jl ? W[pj + j] : (T)0, c, sn;
+                    T g = __shfl_sync(QRU_LT_ALL, u[jt], jl, LN);
+                    f = __shfl_sync(QRU_LT_ALL, f, jl, LN);
+                    T fn = qru_batch_lartg<T>(f, g, &c, &sn);
+                    int turn = sn != (T)0 || c != (T)1;
+                    if (act && l == jl)
+                        W[pj + j] = fn;
 #pragma unroll
-                for (int t = 0; t < NT; ++t) {
-                    int k = l + LN * t;
-                    if (act && turn && k > j && k < mr) {
-                        T x = W[ok[t] + j], y = u[t];
-                        W[ok[t] + j] = c * x + sn * y;
-                        u[t] = c * y - sn * x;
+                    for (int t = jt; t < NT; ++t) {
+                        int k = l + LN * t;
+                        if (act && turn && (t > jt || l > jl) && k < mr) {
+                            T x = W[ok[t] + j], y = u[t];
+                            W[ok[t] + j] = c * x + sn * y;
+                            u[t] = c * y - sn * x;
+                        }
                     }
+                    pj += j + 1;
                 }
-            }
 #pragma unroll
             for (int t = 0; t < NT; ++t)
                 h[t] += u[t] * u[t]; /* the rotated e (columns k >= m) */
