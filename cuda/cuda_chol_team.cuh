@@ -474,15 +474,22 @@ __global__ void __launch_bounds__(128, RPL >= 4 ? 4 : 5)
         int kb = hc ? (int)cnt[oc + b] : 1;
         long pl = ol + (long)b * sl, pw = ow + (long)b * sw;
         if constexpr (TL) { /* the triangle in, every element in flight */
-            for (int c = 0; c < n; ++c) {
-                int bc = team_tri(n, c);
+            const T *src[RPL]; /* row i's element of column c */
+#pragma unroll
+            for (int r = 0; r < RPL; ++r)
+                src[r] = L + pl + (lane + LN * r) * ri;
+            unsigned sh = (unsigned)__cvta_generic_to_shared(tl);
+            for (int c = 0, bc = 0; c < n; bc += n - ++c) {
 #pragma unroll
                 for (int r = 0; r < RPL; ++r) {
                     int i = lane + LN * r;
                     if (i >= c && i < n)
-                        __pipeline_memcpy_async(tl + bc + i,
-                                                L + pl + i * ri + c * cj,
-                                                sizeof(T));
+                        asm volatile(
+                            "cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(
+                                sh + (unsigned)((bc + i) * sizeof(T))),
+                            "l"(src[r]), "n"((int)sizeof(T))
+                            : "memory");
+                    src[r] += cj;
                 }
             }
             __pipeline_commit();
