@@ -347,6 +347,7 @@ __global__ void __launch_bounds__(128)
  *     rows with a running sum (no chain between lanes or columns), so a
  *     failing problem's page is never written, and L1 may be L.
  */
+
 /* Where element (i,j), i >= j, of a factor of order n lies in a tile of
  * its lower triangle packed by columns: at team_tri(n, j) + i. */
 __host__ __device__ __forceinline__ int team_tri(int n, int j)
@@ -358,11 +359,10 @@ __host__ __device__ __forceinline__ int team_tri(int n, int j)
  * its tile tl (team_tri); else at L (element (i,j) at i ri + j cj: a
  * lower page ri = 1, cj = ld, an upper one, whose rows are R's columns,
  * the other way round), its columns read QRU_TEAM_AHEAD ahead.  FIRST:
- * the forward solve (z, the lane's
- * rows of w, turned into the residuals; p(j) to pv[3 j]) and s2 the
- * rows' sums of squares; nothing written to the factor.
- * Else: L1 stored (ri1, cj1 as ri, cj) from p, delta, gamma (ps: 3 a
- * column), z the lane's rows of w again. */
+ * the forward solve (z, the lane's rows of w, turned into the
+ * residuals; p(j) to pv[3 j]) and s2 the rows' sums of squares, nothing
+ * written to the factor.  Else: L1 stored (ri1, cj1 as ri, cj) from p,
+ * delta, gamma (ps: 3 a column), z the lane's rows of w again. */
 template <typename T, int RPL, int LN, bool FIRST, bool TL>
 __device__ __forceinline__ void
 team_struct_sweep(int n, int lane, const T *L, long ri, long cj,
