@@ -226,6 +226,48 @@ static double timed(qru_context *ctx, char uplo, qru_matrix *L,
     return t;
 }
 
+/* The median ms of reps timed batch updates of count factors of order n
+ * (the pages Lp, w Wp, doubles, rounded to dt's type), the factors
+ * restored untimed before each; t: reps + 1 slots. */
+static double batch_ms(qru_context *ctx, qru_dtype dt, int n, int count,
+                       const double *Lp, const double *Wp, int sign, int reps,
+                       double *t, long long *calls, long long *waits)
+{
+    size_t nl = (size_t)n * n * count, nw = (size_t)n * count;
+    const void *hl = Lp, *hw = Wp;
+    float *f = NULL;
+    if (dt == QRU_FLOAT) {
+        f = malloc(sizeof(float) * (nl + nw));
+        if (!f)
+            bg_check(QRU_ERR_ALLOC, "pages");
+        for (size_t i = 0; i < nl; ++i)
+            f[i] = (float)Lp[i];
+        for (size_t i = 0; i < nw; ++i)
+            f[nl + i] = (float)Wp[i];
+        hl = f;
+        hw = f + nl;
+    }
+    qru_matrix *L0 = NULL, *Lb = NULL, *Wb = NULL;
+    bg_check(qru_matrix_create_batch(ctx, dt, n, n, n, count, 0, &L0),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, dt, n, n, n, count, 0, &Lb),
+             "create");
+    bg_check(qru_matrix_create_batch(ctx, dt, n, 1, n, count, 0, &Wb),
+             "create");
+    bg_check(qru_matrix_upload(L0, hl, n), "upload");
+    bg_check(qru_matrix_upload(Wb, hw, n), "upload");
+    for (int r = 0; r <= reps; ++r) {
+        bg_check(qru_matrix_copy(L0, Lb), "restore");
+        bg_check(qru_context_sync(ctx), "sync");
+        t[r] = timed(ctx, 'L', Lb, Wb, sign, calls, waits);
+    }
+    qru_matrix_destroy(L0);
+    qru_matrix_destroy(Lb);
+    qru_matrix_destroy(Wb);
+    free(f);
+    return 1e3 * bg_median(t + 1, reps);
+}
+
 static void bench_n(qru_context *ctx, int n, int count, int sign, int reps,
                     row *out)
 {
@@ -243,54 +285,12 @@ static void bench_n(qru_context *ctx, int n, int count, int sign, int reps,
         for (int i = 0; i < n; ++i)
             Wp[i + (size_t)n * p] = sc * qru_test_urand(&seed);
     }
-    qru_matrix *L0 = NULL, *Lb = NULL, *Wb = NULL;
-    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n, n, n, count, 0, &L0),
-             "create");
-    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n, n, n, count, 0, &Lb),
-             "create");
-    bg_check(qru_matrix_create_batch(ctx, QRU_DOUBLE, n, 1, n, count, 0, &Wb),
-             "create");
-    bg_check(qru_matrix_upload(L0, Lp, n), "upload");
-    bg_check(qru_matrix_upload(Wb, Wp, n), "upload");
-    for (int r = 0; r <= reps; ++r) {
-        bg_check(qru_matrix_copy(L0, Lb), "restore");
-        bg_check(qru_context_sync(ctx), "sync");
-        t[r] = timed(ctx, 'L', Lb, Wb, sign, &out->calls, &out->waits);
-    }
-    out->batch_ms = 1e3 * bg_median(t + 1, reps);
-
+    out->batch_ms = batch_ms(ctx, QRU_DOUBLE, n, count, Lp, Wp, sign, reps,
+                             t, &out->calls, &out->waits);
     /* the same batch in single precision */
-    {
-        float *Lf = malloc(sizeof(float) * page * count),
-              *Wf = malloc(sizeof(float) * (size_t)n * count);
-        if (!Lf || !Wf)
-            bg_check(QRU_ERR_ALLOC, "pages");
-        for (size_t i = 0; i < page * count; ++i)
-            Lf[i] = (float)Lp[i];
-        for (size_t i = 0; i < (size_t)n * count; ++i)
-            Wf[i] = (float)Wp[i];
-        qru_matrix *F0 = NULL, *Fb = NULL, *Fw = NULL;
-        long long c, w;
-        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, n, n, count, 0,
-                                         &F0), "create");
-        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, n, n, count, 0,
-                                         &Fb), "create");
-        bg_check(qru_matrix_create_batch(ctx, QRU_FLOAT, n, 1, n, count, 0,
-                                         &Fw), "create");
-        bg_check(qru_matrix_upload(F0, Lf, n), "upload");
-        bg_check(qru_matrix_upload(Fw, Wf, n), "upload");
-        for (int r = 0; r <= reps; ++r) {
-            bg_check(qru_matrix_copy(F0, Fb), "restore");
-            bg_check(qru_context_sync(ctx), "sync");
-            t[r] = timed(ctx, 'L', Fb, Fw, sign, &c, &w);
-        }
-        out->float_ms = 1e3 * bg_median(t + 1, reps);
-        qru_matrix_destroy(F0);
-        qru_matrix_destroy(Fb);
-        qru_matrix_destroy(Fw);
-        free(Lf);
-        free(Wf);
-    }
+    long long c, w;
+    out->float_ms =
+        batch_ms(ctx, QRU_FLOAT, n, count, Lp, Wp, sign, reps, t, &c, &w);
 
     /* count single calls on one factor, updated count times (downdates:
      * by the same w, a quarter of the downdated norm each time at most) */
@@ -331,9 +331,6 @@ static void bench_n(qru_context *ctx, int n, int count, int sign, int reps,
     out->vendor_ms = 1e3 * v;
     free(A1);
 #endif
-    qru_matrix_destroy(L0);
-    qru_matrix_destroy(Lb);
-    qru_matrix_destroy(Wb);
     qru_matrix_destroy(Ls);
     qru_matrix_destroy(Ws);
     free(L);
